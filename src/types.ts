@@ -1,0 +1,121 @@
+/**
+ * Shared data types: the contract between the stages of the pipeline
+ * (load → embed → index → search → prefetch/attachments → CLI).
+ * Each stage owns its own options and internals; only these shapes cross stage boundaries.
+ */
+
+/** Where a skill came from (the article's `LoadedFrom`). */
+export const LOADED_FROM = ['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp'] as const;
+export type LoadedFrom = (typeof LOADED_FROM)[number];
+
+export const EFFORTS = ['low', 'medium', 'high'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/**
+ * One loaded skill. Immutable once built.
+ * `body` is read at load time but only ever injected when the skill is invoked (deferred loading).
+ */
+export interface Skill {
+  /** Skill name as the model sees it (`folder:name` for nested legacy commands). */
+  readonly name: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  readonly effort?: Effort;
+  /** Frontmatter `hooks`, kept as inert data. Never executed. */
+  readonly hooks?: unknown;
+  readonly source: LoadedFrom;
+  /**
+   * Shadowing rank from SPEC §2 (1 = bundled … 8 = MCP); lower wins.
+   * Within one rank, load order (e.g. nearest project dir first) breaks ties.
+   */
+  readonly rank: number;
+  /** Absolute file path, or a URI-like id for non-file skills (`mcp:<server>/<name>`, `tools:<file>#<id>`). */
+  readonly path: string;
+  /** Stable identifier: the `id` from a tools JSONL line, otherwise the name. */
+  readonly id: string;
+  /** Markdown body without frontmatter. */
+  readonly body: string;
+  /** Estimated tokens of `name\ndescription\nwhenToUse` (≈ 4 chars per token). */
+  readonly tokenEstimate: number;
+  /** sha256 (hex) of the indexed text (`name\ndescription\nwhenToUse`): the embedding cache key. */
+  readonly contentHash: string;
+}
+
+/** Problem kinds found while loading; rendered to words in one place (`formatDiagnostic`). */
+export const DIAGNOSTIC_CODES = [
+  'bad-yaml',
+  'missing-description',
+  'bad-field',
+  'bad-effort',
+  'binary',
+  'unreadable',
+  'symlink-loop',
+  'too-large',
+  'bad-tools-line',
+  'shadowed',
+] as const;
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  /** The file (or source id) the problem is in. */
+  readonly path: string;
+  /** Human-readable reason, without the path (the renderer adds it). */
+  readonly message: string;
+  /** `error`: the skill was not loaded. `warning`: loaded with a fix-up (e.g. effort ignored, body capped). */
+  readonly severity: 'error' | 'warning';
+}
+
+/** A name collision: `loser` lost to `winner` (first-wins by rank). */
+export interface ShadowedSkill {
+  readonly name: string;
+  readonly winner: { readonly path: string; readonly source: LoadedFrom; readonly rank: number };
+  readonly loser: { readonly path: string; readonly source: LoadedFrom; readonly rank: number };
+}
+
+/** The merged, shadowed, deduplicated catalog for one working directory. */
+export interface CatalogSnapshot {
+  readonly cwd: string;
+  /** Winning skills, highest rank first (bundled … MCP). */
+  readonly skills: readonly Skill[];
+  readonly shadowed: readonly ShadowedSkill[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** Monotonic; bumps on every invalidation that changed the catalog. */
+  readonly generation: number;
+}
+
+/** Retrieval mode (SPEC §7 `--mode`). */
+export const SEARCH_MODES = ['hybrid', 'dense', 'lexical'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export interface SearchHit {
+  readonly skill: Skill;
+  /** Higher is better. In hybrid mode a calibrated score in [0, 1]. */
+  readonly score: number;
+  /** Why it matched (for debugging / --json): which rankers contributed. */
+  readonly via: readonly ('exact' | 'lexical' | 'dense')[];
+}
+
+export interface SearchRequest {
+  readonly k?: number;
+  readonly mode?: SearchMode;
+  readonly signal?: AbortSignal;
+  /** When false, return top-k without abstention thresholds (used by eval to score ranking). */
+  readonly abstain?: boolean;
+}
+
+/**
+ * The seam between retrieval and its consumers (prefetch, CLI, hook, MCP).
+ * Implementations must reject with an AbortError when `signal` aborts.
+ */
+export interface SkillSearcher {
+  search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
+}
+
+/** A sentence encoder. Vectors are L2-normalised `Float32Array`s of length `dimensions`. */
+export interface Embedder {
+  /** Stable model id, part of every cache key and index manifest. */
+  readonly id: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
