@@ -1,3 +1,4 @@
-// Public API: an explicit list. Each stage adds its exports here.
+// Public API: an explicit list, one barrel per stage of the pipeline
+// (load → embed → index → search → prefetch/attachments → integrations).
 export * from './types.js';
-export { SkillSearchError, isAbortError } from './errors.js';
+export { SkillSearchError, isAbortError, abortError, throwIfAborted } from './errors.js';
