@@ -1,0 +1,63 @@
+/**
+ * Delta tracking for skill_listing (SPEC §4): each agent (the main thread has no id) is told
+ * about a name once. A file change resets every agent; a resumed conversation that already
+ * holds a listing suppresses the next one.
+ */
+import type { Skill } from '../types.js';
+import { formatSkillListing, shadowByName, type SkillListingOptions } from './listing.js';
+import { hasAttachment, type Message, type SkillListingAttachment } from './messages.js';
+
+/** `undefined` is the main thread. */
+export type AgentId = string | undefined;
+
+export interface ListingTurnOptions extends SkillListingOptions {
+  readonly agentId?: AgentId;
+}
+
+export class SkillListingTracker {
+  /** Invariant: a name is in an agent's set iff a listing for that agent covered it (or a suppression marked it). */
+  readonly #announced = new Map<AgentId, Set<string>>();
+  readonly #suppressed = new Set<AgentId>();
+
+  /**
+   * The listing attachment for this turn: only names this agent has not been told about,
+   * or `null` when nothing is new. Every new name is recorded as announced, including names
+   * the budget shortened or left out, so a tight budget does not re-announce them each turn.
+   */
+  next(skills: readonly Skill[], options: ListingTurnOptions = {}): SkillListingAttachment | null {
+    const { agentId, ...listingOptions } = options;
+    let announced = this.#announced.get(agentId);
+    if (announced === undefined) {
+      announced = new Set();
+      this.#announced.set(agentId, announced);
+    }
+    const fresh = shadowByName(skills).filter((skill) => !announced.has(skill.name));
+    for (const skill of fresh) announced.add(skill.name);
+    if (this.#suppressed.delete(agentId)) return null;
+    if (fresh.length === 0) return null;
+    const listing = formatSkillListing(fresh, listingOptions);
+    return { type: 'skill_listing', content: listing.content, skillNames: listing.skillNames };
+  }
+
+  /** After a skill file changed: the next turn of every agent announces everything current. */
+  reset(): void {
+    this.#announced.clear();
+    this.#suppressed.clear();
+  }
+
+  /** The next `next()` for this agent records the current names as announced and returns `null`. */
+  suppressNext(agentId?: AgentId): void {
+    this.#suppressed.add(agentId);
+  }
+
+  /** On resume: suppress the next listing when `history` already holds one. Returns whether it did. */
+  suppressIfResumed(history: readonly Message[], agentId?: AgentId): boolean {
+    if (!hasAttachment(history, 'skill_listing')) return false;
+    this.suppressNext(agentId);
+    return true;
+  }
+
+  announced(agentId?: AgentId): ReadonlySet<string> {
+    return this.#announced.get(agentId) ?? new Set();
+  }
+}

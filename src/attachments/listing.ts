@@ -1,0 +1,206 @@
+/**
+ * The skill_listing text (SPEC §4): one line per skill, each description cut to 250
+ * characters, the whole listing inside a character budget derived from the context window.
+ */
+import { SkillSearchError } from '../errors.js';
+import type { Skill } from '../types.js';
+import type { AnnouncedSkill } from './messages.js';
+import { neutralizeReminderText } from './reminder.js';
+
+/** Longest description part (`description - whenToUse`) on one line, `…` included. */
+export const MAX_LISTING_DESCRIPTION_CHARS = 250;
+/** Share of the context window the listing may use. */
+export const LISTING_CONTEXT_SHARE = 0.01;
+export const CHARS_PER_TOKEN = 4;
+/** Budget when the context window is unknown. */
+export const DEFAULT_LISTING_BUDGET_CHARS = 8_000;
+
+export interface SkillListingOptions {
+  /**
+   * Context window of the model, in tokens. The budget is 1% of it at 4 characters per token.
+   * @default undefined (unknown: the budget is 8,000 characters)
+   */
+  readonly contextWindowTokens?: number | undefined;
+  /**
+   * Explicit budget in characters for the listing content; wins over `contextWindowTokens`.
+   * @default undefined
+   */
+  readonly budgetChars?: number | undefined;
+  /**
+   * Invocation counts per skill name. When over budget, descriptions of the least-used
+   * skills are dropped first.
+   * @default an empty map (every skill unused)
+   */
+  readonly usage?: ReadonlyMap<string, number> | undefined;
+}
+
+export interface ResolvedSkillListingOptions {
+  readonly budgetChars: number;
+  readonly usage: ReadonlyMap<string, number>;
+}
+
+const defaults = {
+  contextWindowTokens: undefined,
+  budgetChars: undefined,
+  usage: new Map<string, number>(),
+} as const satisfies SkillListingOptions;
+
+function assertPositiveInteger(key: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
+  }
+}
+
+export function resolveListingOptions(options: SkillListingOptions = {}): ResolvedSkillListingOptions {
+  const merged = { ...defaults, ...stripUndefined(options) };
+  if (merged.contextWindowTokens !== undefined) assertPositiveInteger('contextWindowTokens', merged.contextWindowTokens);
+  if (merged.budgetChars !== undefined) assertPositiveInteger('budgetChars', merged.budgetChars);
+  if (!(merged.usage instanceof Map)) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`usage\` to be a Map of name → count, got \`${String(merged.usage)}\``);
+  }
+  const budgetChars =
+    merged.budgetChars ??
+    (merged.contextWindowTokens === undefined
+      ? DEFAULT_LISTING_BUDGET_CHARS
+      : Math.floor(merged.contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
+  if (budgetChars <= 0) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`contextWindowTokens\` to leave a listing budget of at least 1 character, got \`${String(merged.contextWindowTokens)}\``);
+  }
+  return Object.freeze({ budgetChars, usage: merged.usage });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
+export function truncateWithEllipsis(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** One listing line must stay one line: runs of whitespace (newlines included) become one space. */
+function oneLine(text: string): string {
+  return neutralizeReminderText(text).replace(/\s+/g, ' ').trim();
+}
+
+function fullDescription(skill: AnnouncedSkill): string {
+  const description = oneLine(skill.description);
+  const whenToUse = skill.whenToUse === undefined ? '' : oneLine(skill.whenToUse);
+  return whenToUse === '' ? description : `${description} - ${whenToUse}`;
+}
+
+/** The description part of a line: `description - whenToUse`, cut to 250 characters. */
+export function listingDescription(skill: AnnouncedSkill): string {
+  return truncateWithEllipsis(fullDescription(skill), MAX_LISTING_DESCRIPTION_CHARS);
+}
+
+/** `- name: description - whenToUse`, or `- name` when there is nothing to describe. */
+export function formatSkillLine(skill: AnnouncedSkill): string {
+  const name = oneLine(skill.name);
+  const description = listingDescription(skill);
+  return description === '' ? `- ${name}` : `- ${name}: ${description}`;
+}
+
+export function shortenedNote(count: number): string {
+  return `(${count} skill ${count === 1 ? 'description' : 'descriptions'} omitted to fit the listing budget)`;
+}
+
+export function omittedNote(count: number): string {
+  return `(${count} ${count === 1 ? 'skill' : 'skills'} not listed: even names alone exceed the listing budget)`;
+}
+
+export interface SkillListing {
+  /** Lines and budget notes joined by `\n`; empty when there are no skills. */
+  readonly content: string;
+  /** Every name considered, after shadowing, in listing order. */
+  readonly skillNames: readonly string[];
+  /** Names listed without their description because of the budget. */
+  readonly shortened: readonly string[];
+  /** Names left out entirely because even names alone did not fit. */
+  readonly omitted: readonly string[];
+  /** Names whose description part was cut to 250 characters. */
+  readonly truncated: readonly string[];
+  readonly budgetChars: number;
+}
+
+/**
+ * Shadowing: `skills` are ordered by `rank` (stable, so load order breaks ties) and the
+ * first skill with a name wins. Input of the catalog is already in that order.
+ */
+export function shadowByName(skills: readonly Skill[]): Skill[] {
+  const ordered = skills.map((skill, index) => ({ skill, index }));
+  ordered.sort((a, b) => a.skill.rank - b.skill.rank || a.index - b.index);
+  const seen = new Set<string>();
+  const winners: Skill[] = [];
+  for (const { skill } of ordered) {
+    if (seen.has(skill.name)) continue;
+    seen.add(skill.name);
+    winners.push(skill);
+  }
+  return winners;
+}
+
+/**
+ * Render the listing for `skills` within the budget.
+ *
+ * Over budget, descriptions go first, least-used skill first (ties: the later, lower-ranked
+ * skill first), until the lines plus the note fit. If names alone still do not fit, names
+ * go last-first. Notes are always kept so the model knows the list is incomplete.
+ * O(n log n) in the number of skills.
+ */
+export function formatSkillListing(skills: readonly Skill[], options: SkillListingOptions = {}): SkillListing {
+  const { budgetChars, usage } = resolveListingOptions(options);
+  const winners = shadowByName(skills);
+  const full = winners.map(formatSkillLine);
+  const bare = winners.map((skill) => `- ${oneLine(skill.name)}`);
+  const truncated = winners
+    .filter((skill) => fullDescription(skill).length > MAX_LISTING_DESCRIPTION_CHARS)
+    .map((skill) => skill.name);
+
+  const lines = [...full];
+  // Sum of line lengths plus one `\n` between lines; notes add `\n` + their length.
+  let linesChars = lines.reduce((sum, line) => sum + line.length, 0) + Math.max(0, lines.length - 1);
+  const total = (shortenedCount: number, listedCount: number, omittedCount: number): number =>
+    linesChars +
+    (shortenedCount > 0 ? (listedCount > 0 ? 1 : 0) + shortenedNote(shortenedCount).length : 0) +
+    (omittedCount > 0 ? (listedCount > 0 || shortenedCount > 0 ? 1 : 0) + omittedNote(omittedCount).length : 0);
+
+  const shortenOrder = winners
+    .map((skill, index) => ({ index, uses: usage.get(skill.name) ?? 0 }))
+    .filter(({ index }) => full[index] !== bare[index])
+    .sort((a, b) => a.uses - b.uses || b.index - a.index);
+
+  const shortened = new Set<number>();
+  for (const { index } of shortenOrder) {
+    if (total(shortened.size, lines.length, 0) <= budgetChars) break;
+    linesChars += (bare[index] as string).length - (lines[index] as string).length;
+    lines[index] = bare[index] as string;
+    shortened.add(index);
+  }
+
+  let omittedCount = 0;
+  let listedShortened = shortened.size;
+  while (lines.length > 0 && total(listedShortened, lines.length, omittedCount) > budgetChars) {
+    const dropped = lines.pop() as string;
+    if (shortened.has(lines.length)) listedShortened -= 1;
+    linesChars -= dropped.length + (lines.length > 0 ? 1 : 0);
+    omittedCount += 1;
+  }
+
+  const notes: string[] = [];
+  if (listedShortened > 0) notes.push(shortenedNote(listedShortened));
+  if (omittedCount > 0) notes.push(omittedNote(omittedCount));
+
+  return Object.freeze({
+    content: [...lines, ...notes].join('\n'),
+    skillNames: winners.map((skill) => skill.name),
+    shortened: winners.filter((_, index) => shortened.has(index) && index < lines.length).map((skill) => skill.name),
+    omitted: winners.slice(lines.length).map((skill) => skill.name),
+    truncated,
+    budgetChars,
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Rendering before each API call: structured history → role/content messages. Attachments
+ * become `isMeta` user messages wrapped in `<system-reminder>`; every piece of skill text is
+ * neutralised on the way, including text restored from an older history.
+ */
+import { formatSkillLine } from './listing.js';
+import type { Attachment, Message } from './messages.js';
+import { neutralizeReminderText, wrapInSystemReminder } from './reminder.js';
+
+export const LISTING_HEADING = 'The following skills are available for use with the Skill tool:';
+export const DISCOVERY_HEADING = 'Skills relevant to your task:';
+export const INVOKED_SKILLS_HEADING =
+  'Skills invoked earlier in this conversation. Their instructions still apply:';
+
+export interface ApiMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+  /** Set on harness-generated user messages (attachments); absent on what the user typed. */
+  readonly isMeta?: true;
+  readonly toolUses?: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
+  readonly toolResult?: { readonly toolUseId: string; readonly isError: boolean };
+}
+
+/** The text of one attachment inside its reminder, or `null` when there is nothing to say. */
+export function renderAttachment(attachment: Attachment): string | null {
+  switch (attachment.type) {
+    case 'skill_listing': {
+      const content = neutralizeReminderText(attachment.content);
+      if (content.trim() === '') return null;
+      return wrapInSystemReminder(`${LISTING_HEADING}\n\n${content}`);
+    }
+    case 'skill_discovery': {
+      if (attachment.skills.length === 0) return null;
+      const lines = attachment.skills.map(formatSkillLine).join('\n');
+      return wrapInSystemReminder(`${DISCOVERY_HEADING}\n\n${lines}`);
+    }
+    case 'invoked_skills': {
+      if (attachment.skills.length === 0) return null;
+      const sections = attachment.skills.map(
+        (skill) => `### Skill: ${neutralizeReminderText(skill.name)}\n\n${neutralizeReminderText(skill.content)}`,
+      );
+      return wrapInSystemReminder(`${INVOKED_SKILLS_HEADING}\n\n${sections.join('\n\n')}`);
+    }
+  }
+}
+
+export function normalizeMessagesForAPI(messages: readonly Message[]): ApiMessage[] {
+  const out: ApiMessage[] = [];
+  for (const message of messages) {
+    switch (message.type) {
+      case 'user':
+        out.push(message.isMeta === true ? { role: 'user', content: message.content, isMeta: true } : { role: 'user', content: message.content });
+        break;
+      case 'assistant':
+        out.push(
+          message.toolUses !== undefined && message.toolUses.length > 0
+            ? { role: 'assistant', content: message.content, toolUses: message.toolUses }
+            : { role: 'assistant', content: message.content },
+        );
+        break;
+      case 'tool_result':
+        out.push({
+          role: 'user',
+          content: message.content,
+          toolResult: { toolUseId: message.toolUseId, isError: message.isError === true },
+        });
+        break;
+      case 'attachment': {
+        const content = renderAttachment(message.attachment);
+        if (content !== null) out.push({ role: 'user', content, isMeta: true });
+        break;
+      }
+    }
+  }
+  return out;
+}
