@@ -42,3 +42,25 @@ export {
   type ApiMessage,
 } from './normalize.js';
 export { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN, neutralizeReminderText, wrapInSystemReminder } from './reminder.js';
+export { InvocationLog, type InvocationRecord } from './invocations.js';
+export {
+  MAX_INVOKED_SKILL_CHARS,
+  compactMessages,
+  dropSkillListings,
+  invokedSkillsAttachment,
+  type CompactOptions,
+} from './compaction.js';
+export {
+  SKILL_TOOL_DESCRIPTION,
+  SKILL_TOOL_NAME,
+  applySkillArgs,
+  findSkillByName,
+  invokeSkill,
+  skillToolDefinition,
+  skillToolInputSchema,
+  skillToolJsonSchema,
+  suggestNames,
+  type SkillToolContext,
+  type SkillToolInput,
+  type SkillToolResult,
+} from './skill-tool.js';

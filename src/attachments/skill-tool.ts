@@ -1,0 +1,145 @@
+/**
+ * The Skill tool (SPEC §4): a free-text `skill` name (no enum, so the schema never changes
+ * with the catalog), an optional `args`. Invoking returns the body as the tool result and
+ * records the invocation.
+ */
+import { z } from 'zod';
+import type { Skill } from '../types.js';
+import type { InvocationLog } from './invocations.js';
+import { shadowByName } from './listing.js';
+import { neutralizeReminderText } from './reminder.js';
+
+export const SKILL_TOOL_NAME = 'Skill';
+
+export const SKILL_TOOL_DESCRIPTION =
+  'Load a skill: returns its full instructions, which you then follow. ' +
+  'Available skills are announced in system reminders; pass the name exactly as listed.';
+
+export const skillToolInputSchema = z.object({
+  skill: z.string().describe('The skill name. E.g., "commit", "review-pr", or "pdf"'),
+  args: z.string().optional().describe('Optional arguments for the skill'),
+});
+
+export type SkillToolInput = z.infer<typeof skillToolInputSchema>;
+
+/** JSON Schema of the input, for harnesses that take JSON Schema (Anthropic `input_schema`, MCP). */
+export const skillToolJsonSchema = {
+  type: 'object',
+  properties: {
+    skill: { type: 'string', description: 'The skill name. E.g., "commit", "review-pr", or "pdf"' },
+    args: { type: 'string', description: 'Optional arguments for the skill' },
+  },
+  required: ['skill'],
+  additionalProperties: false,
+} as const;
+
+export const skillToolDefinition = {
+  name: SKILL_TOOL_NAME,
+  description: SKILL_TOOL_DESCRIPTION,
+  input_schema: skillToolJsonSchema,
+} as const;
+
+export interface SkillToolContext {
+  /** The catalog (higher-ranked first; shadowing is applied again here). */
+  readonly skills: readonly Skill[];
+  readonly log: InvocationLog;
+}
+
+export type SkillToolResult =
+  | { readonly isError: false; readonly content: string; readonly skill: Skill }
+  | { readonly isError: true; readonly content: string };
+
+const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
+const MAX_SUGGESTIONS = 3;
+
+/**
+ * The body with `args` applied: each `$ARGUMENTS` is replaced, or, when the body has none,
+ * the arguments follow the body under an `ARGUMENTS:` line.
+ */
+export function applySkillArgs(body: string, args: string | undefined): string {
+  if (args === undefined || args.trim() === '') return body;
+  if (body.includes(ARGUMENTS_PLACEHOLDER)) return body.split(ARGUMENTS_PLACEHOLDER).join(args);
+  return `${body.trimEnd()}\n\nARGUMENTS: ${args}`;
+}
+
+/** Exact name first (a leading `/` is accepted), then a case-insensitive match if it is unique. */
+export function findSkillByName(skills: readonly Skill[], requested: string): Skill | undefined {
+  const name = requested.trim().replace(/^\//, '');
+  const exact = skills.find((skill) => skill.name === name);
+  if (exact !== undefined) return exact;
+  const lower = name.toLowerCase();
+  const folded = skills.filter((skill) => skill.name.toLowerCase() === lower);
+  return folded.length === 1 ? folded[0] : undefined;
+}
+
+export function invokeSkill(input: unknown, context: SkillToolContext): SkillToolResult {
+  const parsed = skillToolInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      isError: true,
+      content: `Invalid ${SKILL_TOOL_NAME} input: expected {"skill": string, "args"?: string}, got ${describeInput(input)}`,
+    };
+  }
+  const { skill: requested, args } = parsed.data;
+  const skills = shadowByName(context.skills);
+  const skill = findSkillByName(skills, requested);
+  if (skill === undefined) return { isError: true, content: unknownSkillMessage(requested, skills) };
+
+  const content = neutralizeReminderText(applySkillArgs(skill.body, args));
+  context.log.record({ name: skill.name, source: skill.source, path: skill.path, args, content, at: Date.now() });
+  return { isError: false, content, skill };
+}
+
+function describeInput(input: unknown): string {
+  try {
+    return JSON.stringify(input) ?? String(input);
+  } catch {
+    return String(input);
+  }
+}
+
+function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {
+  const suggestions = suggestNames(requested.trim().replace(/^\//, ''), skills.map((skill) => skill.name));
+  const head = `Unknown skill "${requested}".`;
+  if (suggestions.length === 0) return `${head} Use a name from the skill listing.`;
+  return `${head} Did you mean ${suggestions.map((name) => `"${name}"`).join(', ')}?`;
+}
+
+/**
+ * Names close to `requested`: within an edit distance of a third of its length (at least 2),
+ * or containing it / contained in it. Closest first; ties keep catalog order.
+ */
+export function suggestNames(requested: string, names: readonly string[]): string[] {
+  const query = requested.toLowerCase();
+  if (query === '') return [];
+  const limit = Math.max(2, Math.floor(query.length / 3));
+  const scored: { name: string; distance: number; index: number }[] = [];
+  names.forEach((name, index) => {
+    const candidate = name.toLowerCase();
+    const distance = editDistance(query, candidate);
+    const contains = candidate.includes(query) || (query.length >= 3 && query.includes(candidate));
+    if (distance <= limit || contains) scored.push({ name, distance: contains ? Math.min(distance, limit) : distance, index });
+  });
+  scored.sort((a, b) => a.distance - b.distance || a.index - b.index);
+  return scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.name);
+}
+
+/** Levenshtein distance with adjacent transpositions; O(|a|·|b|) time, O(|b|) memory. */
+function editDistance(a: string, b: string): number {
+  let previous2: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (previous2[j - 2] as number) + 1);
+      }
+      current.push(value);
+    }
+    previous2 = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
