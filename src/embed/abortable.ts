@@ -1,0 +1,24 @@
+import { abortError, throwIfAborted } from '../errors.js';
+
+/**
+ * Settles with `promise`, or rejects with an AbortError as soon as `signal` aborts. The
+ * underlying work (a model call) cannot be interrupted; its late result is ignored.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (signal === undefined) return promise;
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

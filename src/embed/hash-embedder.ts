@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { throwIfAborted } from '../errors.js';
+import type { Embedder } from '../types.js';
+import { normalizeInPlace } from './normalize.js';
+
+export interface HashEmbedderOptions {
+  /** @default 256 */
+  readonly dimensions?: number;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+function bucket(feature: string, dimensions: number): { index: number; sign: number } {
+  const digest = createHash('sha1').update(feature).digest();
+  return { index: digest.readUInt32LE(0) % dimensions, sign: (digest[4]! & 1) === 0 ? 1 : -1 };
+}
+
+/**
+ * A deterministic bag-of-words embedder (signed feature hashing of lowercased words and
+ * their character trigrams). No model, no I/O: for unit tests and as a fallback. Texts that
+ * share words get a high cosine, which is all ranking tests need from it.
+ */
+export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
+  const dimensions = options.dimensions ?? 256;
+  if (!Number.isInteger(dimensions) || dimensions < 2) {
+    throw new TypeError(`Expected \`dimensions\` to be an integer ≥ 2, got \`${String(dimensions)}\``);
+  }
+  return {
+    id: `hash-${dimensions}`,
+    dimensions,
+    async embed(texts, signal) {
+      throwIfAborted(signal);
+      return texts.map((text) => {
+        const vector = new Float32Array(dimensions);
+        for (const [word] of text.toLowerCase().matchAll(WORD)) {
+          const { index, sign } = bucket(`w:${word}`, dimensions);
+          vector[index]! += sign;
+          const padded = `^${word}$`;
+          for (let i = 0; i + 3 <= padded.length; i += 1) {
+            const gram = bucket(`g:${padded.slice(i, i + 3)}`, dimensions);
+            vector[gram.index]! += gram.sign * 0.25;
+          }
+        }
+        return normalizeInPlace(vector);
+      });
+    },
+  };
+}

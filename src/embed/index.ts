@@ -1,0 +1,11 @@
+export { createHashEmbedder } from './hash-embedder.js';
+export type { HashEmbedderOptions } from './hash-embedder.js';
+export { createUseLiteEmbedder, USE_LITE_ID } from './use-lite.js';
+export { createTransformersEmbedder } from './transformers.js';
+export type { TransformersEmbedderOptions } from './transformers.js';
+export { resolveEmbedder, DEFAULT_MODELS_DIR } from './resolve.js';
+export type { ResolveEmbedderOptions } from './resolve.js';
+export { EmbeddingCache, embeddingCacheFile } from './embedding-cache.js';
+export type { EmbeddingCacheOptions, CacheLoadStatus } from './embedding-cache.js';
+export { normalizeInPlace, dot } from './normalize.js';
+export { raceAbort } from './abortable.js';

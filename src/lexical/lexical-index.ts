@@ -1,0 +1,100 @@
+import MiniSearch from 'minisearch';
+import type { Skill } from '../types.js';
+import { tokenize } from './tokenize.js';
+
+/** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
+export interface LexicalMatch {
+  readonly id: string;
+  /** Raw BM25+ score from MiniSearch (unbounded; comparable only within one query). */
+  readonly score: number;
+  readonly coverage: number;
+}
+
+/** Field boosts: a word in the name says more than one in `whenToUse`, which says more than the description. */
+export const LEXICAL_BOOST = { name: 3, whenToUse: 1.5, description: 1 } as const;
+
+/** Fuzzy matching only for terms long enough that one edit is still the same word. */
+const FUZZY_MIN_LENGTH = 5;
+const FUZZY_RATIO = 0.2;
+/** Prefix matching below this length matches half the vocabulary (`m`, `de`). */
+const PREFIX_MIN_LENGTH = 4;
+
+interface LexicalDocument {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly whenToUse: string;
+}
+
+function toDocument(skill: Skill): LexicalDocument {
+  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '' };
+}
+
+/**
+ * BM25 (MiniSearch) over name, whenToUse and description, with typo tolerance and prefix
+ * matching. Kept in memory only: rebuilding it for ~25k skills takes well under a second,
+ * so it is never persisted.
+ */
+export class LexicalIndex {
+  #search = LexicalIndex.#create();
+  /** id → contentHash of the indexed version, to make `upsert` a no-op for unchanged skills. */
+  readonly #hashes = new Map<string, string>();
+
+  static #create(): MiniSearch<LexicalDocument> {
+    return new MiniSearch<LexicalDocument>({
+      idField: 'id',
+      fields: ['name', 'whenToUse', 'description'],
+      tokenize,
+      processTerm: (term) => term,
+      searchOptions: {
+        boost: { ...LEXICAL_BOOST },
+        combineWith: 'OR',
+        prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
+        fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_RATIO : false),
+      },
+      autoVacuum: { minDirtCount: 20, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
+    });
+  }
+
+  get size(): number {
+    return this.#hashes.size;
+  }
+
+  has(id: string): boolean {
+    return this.#hashes.has(id);
+  }
+
+  /** Adds or replaces a skill; returns false when the same content is already indexed. */
+  upsert(skill: Skill): boolean {
+    const previous = this.#hashes.get(skill.id);
+    if (previous === skill.contentHash) return false;
+    if (previous === undefined) this.#search.add(toDocument(skill));
+    else this.#search.replace(toDocument(skill));
+    this.#hashes.set(skill.id, skill.contentHash);
+    return true;
+  }
+
+  remove(id: string): boolean {
+    if (!this.#hashes.delete(id)) return false;
+    this.#search.discard(id);
+    return true;
+  }
+
+  ids(): IterableIterator<string> {
+    return this.#hashes.keys();
+  }
+
+  /** Matches in descending score order; at most `limit`. */
+  search(query: string, limit: number): LexicalMatch[] {
+    const queryTerms = new Set(tokenize(query));
+    if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
+    const results = this.#search.search(query);
+    const out: LexicalMatch[] = [];
+    for (const result of results.slice(0, limit)) {
+      let matched = 0;
+      for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += 1;
+      out.push({ id: result.id as string, score: result.score, coverage: matched / queryTerms.size });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * English function words dropped from both indexed text and queries. Queries are natural
+ * sentences ("can you help me turn this pdf into text?"); without this list BM25 rewards
+ * descriptions that merely repeat "you", "this" or "to".
+ * Deliberately small: domain words such as "test", "file" or "new" stay searchable.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again all also am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing done down during each either else etc ever few ' +
+    'for from further get gets got had has have having he her here hers him his how i if in into is ' +
+    'it its itself just let lets like me might more most much must my myself no nor not now of off ' +
+    'on once only or other our ours out over own please same she should so some such than that the ' +
+    'their theirs them then there these they this those through to too under until up upon us very ' +
+    'want wants was we were what when where which while who whom why will with would yes yet you ' +
+    'your yours yourself thanks thank hi hello hey ok okay sure something anything someone really ' +
+    'use used uses using need needs help helps ' +
+    "i'm i've i'd it's don't can't won't what's let's"
+  ).split(' '),
+);

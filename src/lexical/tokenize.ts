@@ -1,0 +1,69 @@
+import { STOP_WORDS } from './stop-words.js';
+
+/**
+ * Tokeniser shared by indexing and querying, so both sides always agree.
+ *
+ * - Latin text: split on anything that is not a letter or digit; identifiers are kept whole
+ *   *and* split into their parts (`pdf-extract` → `pdf-extract`, `pdf`, `extract`;
+ *   `getPostmodernTheory` → `getpostmoderntheory`, `get`, `postmodern`, `theory`), so a query
+ *   can name either the whole identifier or one of its words.
+ * - CJK runs (Han, Kana, Hangul): overlapping character bigrams of the run plus the
+ *   `Intl.Segmenter` words longer than two characters (shorter ones are already bigrams).
+ *   The ICU dictionary misses many technical words (调试 comes out as 调 / 试); bigrams keep
+ *   those findable without a dictionary of our own.
+ * - Everything lowercased; English stop words dropped.
+ */
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}]+)*/gu;
+const PART_SEPARATOR = /[-_.:/]+/;
+/** Boundaries inside camelCase / PascalCase / letter-digit runs. */
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+
+let segmenter: Intl.Segmenter | undefined;
+function cjkSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  return segmenter;
+}
+
+function pushLatin(word: string, out: string[]): void {
+  const whole = word.toLowerCase();
+  out.push(whole);
+  const pieces = word.split(PART_SEPARATOR).flatMap((piece) => piece.split(CAMEL_BOUNDARY));
+  if (pieces.length > 1) for (const piece of pieces) if (piece !== '') out.push(piece.toLowerCase());
+}
+
+function pushCjk(run: string, out: string[]): void {
+  const chars = Array.from(run);
+  if (chars.length === 1) {
+    out.push(run);
+    return;
+  }
+  for (const { segment, isWordLike } of cjkSegmenter().segment(run)) {
+    if (isWordLike && Array.from(segment).length > 2) out.push(segment);
+  }
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(chars[i]! + chars[i + 1]!);
+}
+
+/** Raw tokens, lowercased, stop words included (used where position matters, e.g. name matching). */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  if (!HAS_CJK.test(text)) {
+    for (const match of text.matchAll(WORD)) pushLatin(match[0], out);
+    return out;
+  }
+  let last = 0;
+  for (const match of text.matchAll(CJK_RUN)) {
+    for (const latin of text.slice(last, match.index).matchAll(WORD)) pushLatin(latin[0], out);
+    pushCjk(match[0], out);
+    last = match.index + match[0].length;
+  }
+  for (const latin of text.slice(last).matchAll(WORD)) pushLatin(latin[0], out);
+  return out;
+}
+
+/** Index/query terms: {@link splitWords} without stop words. */
+export function tokenize(text: string): string[] {
+  return splitWords(text).filter((token) => !STOP_WORDS.has(token));
+}

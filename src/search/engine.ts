@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import { EmbeddingCache } from '../embed/embedding-cache.js';
+import { raceAbort } from '../embed/abortable.js';
+import { dot } from '../embed/normalize.js';
+import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
+import { TopK } from '../vector-index/top-k.js';
+import { findNamedSkills, normalizeName } from './exact-name.js';
+import { calibratedScore, rrfScore, type Candidate } from './fusion.js';
+import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
+import { embeddingText, EMBEDDING_TEXT_VERSION } from './skill-text.js';
+
+export interface SyncOptions {
+  readonly signal?: AbortSignal;
+  /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface SyncResult {
+  readonly added: number;
+  readonly updated: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  /** Skills whose vector came from the embedder (the rest came from the cache or the index). */
+  readonly embedded: number;
+}
+
+export interface EngineInfo {
+  readonly model: string;
+  readonly dimensions: number;
+  readonly ann: 'hnsw' | 'exact';
+  readonly skills: number;
+  /** How the persistent index was found at open (`rebuilt` carries the reason). */
+  readonly index: VectorStoreStatus;
+}
+
+/** Cache key of a skill's vector: its content hash under the current text recipe. */
+function vectorKey(skill: Skill): string {
+  return createHash('sha256').update(`${EMBEDDING_TEXT_VERSION}\0${skill.contentHash}`).digest('hex');
+}
+
+/**
+ * Hybrid skill retrieval: BM25 (lexical) + sentence embeddings (dense, HNSW or exact),
+ * fused into a calibrated score, with an exact-name fast path and abstention.
+ *
+ * Invariant: `#skills`, the lexical index and the vector index always hold the same ids.
+ * `sync` awaits every embedding first and then mutates all three in one synchronous block,
+ * so a concurrent `search` sees either the old catalog or the new one.
+ */
+export class SkillSearchEngine implements SkillSearcher {
+  readonly options: ResolvedEngineOptions;
+  readonly #cache: EmbeddingCache;
+  readonly #store: VectorStore;
+  readonly #lexical = new LexicalIndex();
+  readonly #skills = new Map<string, Skill>();
+  readonly #keys = new Map<string, string>();
+  readonly #names = new Map<string, string[]>();
+  #syncing: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: ResolvedEngineOptions, dimensions: number) {
+    this.options = options;
+    const model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
+    this.#cache = new EmbeddingCache({ model, dimensions, dir: options.indexDir });
+    this.#store = VectorStore.open({ kind: options.ann, model, dimensions, dir: options.indexDir, hnsw: options.hnsw });
+  }
+
+  static async open(options: EngineOptions): Promise<SkillSearchEngine> {
+    const resolved = resolveEngineOptions(options);
+    let dimensions = resolved.embedder.dimensions;
+    if (!(dimensions > 0)) {
+      const [probe] = await resolved.embedder.embed(['dimension probe']);
+      dimensions = probe?.length ?? 0;
+    }
+    if (!Number.isInteger(dimensions) || dimensions < 1) {
+      throw new SkillSearchError('INTERNAL', `embedder ${resolved.embedder.id} reports ${String(dimensions)} dimensions`);
+    }
+    return new SkillSearchEngine(resolved, dimensions);
+  }
+
+  get size(): number {
+    return this.#skills.size;
+  }
+
+  get info(): EngineInfo {
+    return {
+      model: this.options.embedder.id,
+      dimensions: this.#store.options.dimensions,
+      ann: this.options.ann,
+      skills: this.#skills.size,
+      index: this.#store.status,
+    };
+  }
+
+  /**
+   * Makes the indexes hold exactly `skills` (by id; first wins on duplicate ids). Only skills
+   * whose content hash has no vector yet are embedded; everything is persisted when an
+   * `indexDir` is set. Calls are serialised.
+   */
+  sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
+    this.#assertOpen();
+    const run = this.#syncing.then(() => this.#sync(skills, options));
+    this.#syncing = run.catch(() => undefined);
+    return run;
+  }
+
+  async #sync(skills: readonly Skill[], { signal, onProgress }: SyncOptions): Promise<SyncResult> {
+    throwIfAborted(signal);
+    const desired = new Map<string, Skill>();
+    for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
+
+    const index = this.#store.index;
+    const missing = new Map<string, Skill>();
+    for (const skill of desired.values()) {
+      const key = vectorKey(skill);
+      // The cache must hold every current vector (hybrid scores lexical-only candidates from it),
+      // so a lost cache file means re-embedding even when the index still has the vector.
+      if (this.#cache.get(key) === undefined) missing.set(key, skill);
+    }
+
+    const pending = [...missing];
+    onProgress?.(0, pending.length);
+    for (let start = 0; start < pending.length; start += this.options.batchSize) {
+      throwIfAborted(signal);
+      const batch = pending.slice(start, start + this.options.batchSize);
+      const vectors = await this.options.embedder.embed(
+        batch.map(([, skill]) => embeddingText(skill)),
+        signal,
+      );
+      batch.forEach(([key], i) => this.#cache.set(key, vectors[i]!));
+      onProgress?.(Math.min(start + batch.length, pending.length), pending.length);
+    }
+    throwIfAborted(signal);
+
+    let added = 0;
+    let updated = 0;
+    let unchanged = 0;
+    let removed = 0;
+    for (const id of [...index.ids()]) {
+      if (!desired.has(id)) {
+        index.remove(id);
+        removed += 1;
+      }
+    }
+    for (const id of [...this.#skills.keys()]) {
+      if (!desired.has(id)) {
+        this.#lexical.remove(id);
+        this.#skills.delete(id);
+        this.#keys.delete(id);
+      }
+    }
+    for (const [id, skill] of desired) {
+      const key = vectorKey(skill);
+      const tag = index.tagOf(id);
+      if (tag === key) unchanged += 1;
+      else {
+        if (tag === undefined) added += 1;
+        else updated += 1;
+        index.upsert(id, this.#cache.get(key)!, key);
+      }
+      this.#lexical.upsert(skill);
+      this.#skills.set(id, skill);
+      this.#keys.set(id, key);
+    }
+    this.#names.clear();
+    for (const skill of desired.values()) {
+      const name = normalizeName(skill.name);
+      const ids = this.#names.get(name);
+      if (ids === undefined) this.#names.set(name, [skill.id]);
+      else ids.push(skill.id);
+    }
+
+    this.#cache.retain(new Set(this.#keys.values()));
+    this.#cache.save();
+    if (added + updated + removed > 0 || this.#store.status.state !== 'loaded') this.#store.save();
+    return { added, updated, removed, unchanged, embedded: pending.length };
+  }
+
+  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    this.#assertOpen();
+    throwIfAborted(request.signal);
+    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
+    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
+    const abstain = request.abstain !== false;
+    if (query.trim() === '' || this.#skills.size === 0) return [];
+    if (mode === 'lexical') return this.#searchLexical(query, k, abstain);
+    const embedded = this.#embedQuery(query, request.signal);
+    if (mode === 'dense') return this.#searchDense(await embedded, k, abstain);
+    const exact = findNamedSkills(query, (name) => this.#names.get(name));
+    const lexical = this.#lexical.search(query, this.options.candidates);
+    return this.#searchHybrid(await embedded, lexical, exact, k, abstain);
+  }
+
+  /** Idempotent; waits for a running sync. Later calls return the same promise. */
+  close(): Promise<void> {
+    this.#closing ??= this.#syncing.then(() => undefined);
+    return this.#closing;
+  }
+
+  async #embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await raceAbort(this.options.embedder.embed([query], signal), signal);
+    throwIfAborted(signal);
+    return vector!;
+  }
+
+  #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
+    return { skill: this.#skills.get(id)!, score, via };
+  }
+
+  #searchLexical(query: string, k: number, abstain: boolean): SearchHit[] {
+    const hits: SearchHit[] = [];
+    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k)) {
+      if (abstain && match.coverage < this.options.minLexicalCoverage) continue;
+      hits.push(this.#hit(match.id, match.score, ['lexical']));
+      if (hits.length === k) break;
+    }
+    return hits;
+  }
+
+  #searchDense(vector: Float32Array, k: number, abstain: boolean): SearchHit[] {
+    return this.#store.index
+      .search(vector, k)
+      .filter((match) => !abstain || match.score >= this.options.minDenseScore)
+      .map((match) => this.#hit(match.id, match.score, ['dense']));
+  }
+
+  #searchHybrid(vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], k: number, abstain: boolean): SearchHit[] {
+    const candidates = new Map<string, Candidate>();
+    const dense = this.#store.index.search(vector, Math.max(k, this.options.candidates));
+    dense.forEach((match, i) => {
+      candidates.set(match.id, { id: match.id, dense: match.score, denseRank: i + 1, lexical: 0, lexicalRank: Number.POSITIVE_INFINITY, coverage: 0 });
+    });
+    lexical.forEach((match, i) => {
+      let candidate = candidates.get(match.id);
+      if (candidate === undefined) {
+        const stored = this.#cache.get(this.#keys.get(match.id)!);
+        candidate = { id: match.id, dense: stored === undefined ? 0 : dot(vector, stored), denseRank: Number.POSITIVE_INFINITY, lexical: 0, lexicalRank: 0, coverage: 0 };
+        candidates.set(match.id, candidate);
+      }
+      candidate.lexical = match.score;
+      candidate.lexicalRank = i + 1;
+      candidate.coverage = match.coverage;
+    });
+
+    const bestLexical = lexical[0]?.score ?? 0;
+    const top = new TopK<{ id: string; score: number; via: SearchHit['via'] }>(k);
+    for (const candidate of candidates.values()) {
+      if (exact.includes(candidate.id)) continue;
+      const score = calibratedScore(candidate, bestLexical, this.options);
+      if (abstain && score < this.options.minScore) continue;
+      const via: SearchHit['via'] =
+        candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
+      top.push({ id: candidate.id, score, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);
+    }
+    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
+    for (const { item } of top.sorted()) {
+      if (hits.length === k) break;
+      hits.push(this.#hit(item.id, item.score, item.via));
+    }
+    return hits;
+  }
+
+  #assertOpen(): void {
+    if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
+  }
+}

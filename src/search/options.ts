@@ -1,0 +1,135 @@
+import { SkillSearchError } from '../errors.js';
+import { SEARCH_MODES, type Embedder, type SearchMode } from '../types.js';
+import type { HnswOptions } from '../vector-index/hnsw-index.js';
+import type { VectorIndexKind } from '../vector-index/vector-index.js';
+
+export const FUSIONS = ['weighted', 'rrf'] as const;
+export type Fusion = (typeof FUSIONS)[number];
+
+export interface EngineOptions {
+  /** The sentence encoder; its `id` keys the embedding cache and the index manifest. */
+  readonly embedder: Embedder;
+  /** Folder for the persistent index and embedding cache; in-memory when absent. */
+  readonly indexDir?: string;
+  /** Nearest-neighbour structure. @default 'hnsw' */
+  readonly ann?: VectorIndexKind;
+  readonly hnsw?: HnswOptions;
+  /** Results per query when the request does not say. @default 5 */
+  readonly k?: number;
+  /** @default 'hybrid' */
+  readonly mode?: SearchMode;
+  /**
+   * How hybrid mode orders candidates: `weighted` sums the calibrated dense and lexical
+   * components; `rrf` is reciprocal-rank fusion (abstention still uses the calibrated score).
+   * @default 'weighted'
+   */
+  readonly fusion?: Fusion;
+  /** Weights of the calibrated components in hybrid mode (need not sum to 1). @default {dense: 0.65, lexical: 0.35} */
+  readonly weights?: { readonly dense: number; readonly lexical: number };
+  /**
+   * Cosine similarities mapped to 0 and 1 by the dense component (linear in between).
+   * Model-specific; the defaults fit USE-lite. @default {low: 0.15, high: 0.7}
+   */
+  readonly denseRange?: { readonly low: number; readonly high: number };
+  /** Hybrid hits scoring below this are dropped; no hit left = abstain. @default 0.35 */
+  readonly minScore?: number;
+  /** Dense-mode abstention: cosine below this is dropped. @default 0.3 */
+  readonly minDenseScore?: number;
+  /** Lexical-mode abstention: share of query terms a hit must match. @default 0.5 */
+  readonly minLexicalCoverage?: number;
+  /** Candidates each ranker contributes to fusion. @default 50 */
+  readonly candidates?: number;
+  /** Texts per embedder call during sync. @default 64 */
+  readonly batchSize?: number;
+}
+
+export interface ResolvedEngineOptions {
+  readonly embedder: Embedder;
+  readonly indexDir: string | undefined;
+  readonly ann: VectorIndexKind;
+  readonly hnsw: HnswOptions;
+  readonly k: number;
+  readonly mode: SearchMode;
+  readonly fusion: Fusion;
+  readonly weights: { readonly dense: number; readonly lexical: number };
+  readonly denseRange: { readonly low: number; readonly high: number };
+  readonly minScore: number;
+  readonly minDenseScore: number;
+  readonly minLexicalCoverage: number;
+  readonly candidates: number;
+  readonly batchSize: number;
+}
+
+export const ENGINE_DEFAULTS = Object.freeze({
+  ann: 'hnsw',
+  hnsw: Object.freeze({}),
+  k: 5,
+  mode: 'hybrid',
+  fusion: 'weighted',
+  weights: Object.freeze({ dense: 0.65, lexical: 0.35 }),
+  denseRange: Object.freeze({ low: 0.15, high: 0.7 }),
+  minScore: 0.35,
+  minDenseScore: 0.3,
+  minLexicalCoverage: 0.5,
+  candidates: 50,
+  batchSize: 64,
+} satisfies Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>);
+
+function bad(name: string, expected: string, value: unknown): SkillSearchError {
+  return new SkillSearchError('BAD_OPTION', `Expected \`${name}\` to be ${expected}, got \`${JSON.stringify(value) ?? String(value)}\``);
+}
+
+export function assertPositiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw bad(name, 'a positive integer', value);
+  return value;
+}
+
+function assertFinite(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw bad(name, `a number from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+export function assertMode(name: string, value: unknown): SearchMode {
+  if (!SEARCH_MODES.includes(value as SearchMode)) throw bad(name, `one of ${SEARCH_MODES.join(', ')}`, value);
+  return value as SearchMode;
+}
+
+/** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
+export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
+  const { embedder } = options;
+  if (embedder === undefined || typeof embedder.embed !== 'function' || typeof embedder.id !== 'string') {
+    throw bad('embedder', 'an Embedder ({ id, dimensions, embed })', embedder === undefined ? undefined : '[object]');
+  }
+  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
+  if (!FUSIONS.includes(merged.fusion)) throw bad('fusion', `one of ${FUSIONS.join(', ')}`, merged.fusion);
+  const weights = {
+    dense: assertFinite('weights.dense', merged.weights.dense, 0, 100),
+    lexical: assertFinite('weights.lexical', merged.weights.lexical, 0, 100),
+  };
+  if (weights.dense + weights.lexical === 0) throw bad('weights', 'weights with a positive sum', merged.weights);
+  const low = assertFinite('denseRange.low', merged.denseRange.low, -1, 1);
+  const high = assertFinite('denseRange.high', merged.denseRange.high, -1, 1);
+  if (high <= low) throw bad('denseRange', 'a range with low < high', merged.denseRange);
+  if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
+    throw bad('indexDir', 'a folder path', options.indexDir);
+  }
+  return Object.freeze({
+    embedder,
+    indexDir: options.indexDir,
+    ann: merged.ann,
+    hnsw: Object.freeze({ ...merged.hnsw }),
+    k: assertPositiveInteger('k', merged.k),
+    mode: assertMode('mode', merged.mode),
+    fusion: merged.fusion,
+    weights: Object.freeze(weights),
+    denseRange: Object.freeze({ low, high }),
+    minScore: assertFinite('minScore', merged.minScore, 0, 1),
+    minDenseScore: assertFinite('minDenseScore', merged.minDenseScore, -1, 1),
+    minLexicalCoverage: assertFinite('minLexicalCoverage', merged.minLexicalCoverage, 0, 1),
+    candidates: assertPositiveInteger('candidates', merged.candidates),
+    batchSize: assertPositiveInteger('batchSize', merged.batchSize),
+  });
+}

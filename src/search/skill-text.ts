@@ -1,0 +1,22 @@
+import type { Skill } from '../types.js';
+
+/**
+ * Bump when {@link embeddingText} changes: it is part of every embedding cache key and of
+ * the index manifest's model id, so old vectors are recomputed instead of silently mixed.
+ */
+export const EMBEDDING_TEXT_VERSION = 't1';
+
+/** `pdf-extract` / `getWeatherInfo` / `snake_case` → words a sentence encoder knows. */
+export function humanizeName(name: string): string {
+  return name
+    .replace(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})/gu, ' ')
+    .replace(/[-_:/.]+/g, ' ')
+    .trim();
+}
+
+/** What the dense model reads for a skill: its name as words, description, when to use it. */
+export function embeddingText(skill: Skill): string {
+  const parts = [`${humanizeName(skill.name)}: ${skill.description}`];
+  if (skill.whenToUse !== undefined && skill.whenToUse.trim() !== '') parts.push(skill.whenToUse);
+  return parts.join('\n');
+}

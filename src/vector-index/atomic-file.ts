@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Temp files end with this; {@link removeStaleTempFiles} cleans up after a crash. */
+export const TEMP_SUFFIX = '.tmp';
+
+export function tempPathFor(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
+}
+
+function fsyncPath(path: string, flags: string): void {
+  const fd = openSync(path, flags);
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    // Directories cannot be fsynced on some platforms (Windows: EPERM); the rename is still atomic.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM' && (error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Moves a fully written temp file into place: fsync the data, rename over the target (atomic
+ * on POSIX and NTFS), fsync the directory so the rename itself survives a power cut.
+ * A reader therefore sees either the old file or the new one, never a prefix of the new one.
+ */
+export function commitTempFile(temp: string, file: string): void {
+  fsyncPath(temp, 'r+');
+  renameSync(temp, file);
+  if (process.platform !== 'win32') fsyncPath(dirname(file), 'r');
+}
+
+/** Writes `data` to `file` crash-safely (temp file + fsync + rename). */
+export function writeFileAtomic(file: string, data: Uint8Array | string): void {
+  const temp = tempPathFor(file);
+  const fd = openSync(temp, 'w');
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    commitTempFile(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+export function sha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Removes temp files left by a writer that died; only ones older than `minAgeMs`, since another process may be writing now. */
+export function removeStaleTempFiles(dir: string, minAgeMs = 60_000): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.endsWith(TEMP_SUFFIX)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs >= minAgeMs) rmSync(path, { force: true });
+    } catch {
+      // Raced with its owner renaming or removing it: nothing to clean.
+    }
+  }
+}
+

@@ -1,0 +1,157 @@
+import hnswlib from 'hnswlib-node';
+import { assertDimensions, type PersistedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
+
+export interface HnswOptions {
+  /** Graph degree. @default 16 */
+  readonly m?: number;
+  /** Candidate list while building. @default 200 */
+  readonly efConstruction?: number;
+  /** Lower bound of the candidate list while searching (raised to 4·k per query). @default 64 */
+  readonly efSearch?: number;
+}
+
+const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 64 } as const;
+const INITIAL_CAPACITY = 256;
+/** Fixed so that the same inputs build the same graph (reproducible benchmarks). */
+const RANDOM_SEED = 100;
+
+/**
+ * hnswlib's HierarchicalNSW over inner product (= cosine on normalised vectors).
+ *
+ * Labels are small integers owned here: a removed skill's label is marked deleted and put on
+ * a free list; the next new skill revives that label with its own vector (hnswlib updates a
+ * deleted label in place), so the graph does not grow with churn. `resizeIndex` doubles
+ * capacity when every label is in use. The addon wants plain arrays: Float32Array → number[]
+ * happens only at that boundary.
+ */
+export class HnswIndex implements VectorIndex {
+  readonly kind = 'hnsw';
+  readonly dimensions: number;
+  readonly #options: Required<HnswOptions>;
+  readonly #graph: hnswlib.HierarchicalNSW;
+  readonly #labels = new Map<string, number>();
+  readonly #ids = new Map<number, string>();
+  readonly #tags = new Map<string, string>();
+  readonly #free: number[] = [];
+  #nextLabel = 0;
+
+  constructor(dimensions: number, options: HnswOptions = {}, graph?: hnswlib.HierarchicalNSW) {
+    this.dimensions = dimensions;
+    this.#options = { ...DEFAULTS, ...options };
+    if (graph === undefined) {
+      this.#graph = new hnswlib.HierarchicalNSW('ip', dimensions);
+      this.#graph.initIndex(INITIAL_CAPACITY, this.#options.m, this.#options.efConstruction, RANDOM_SEED);
+    } else {
+      this.#graph = graph;
+    }
+  }
+
+  /**
+   * Reads {@link writeData} output. Labels in the graph that no entry names are deleted
+   * points from before the save; they go back on the free list.
+   */
+  static restore(file: string, dimensions: number, entries: readonly PersistedEntry[], options: HnswOptions = {}): HnswIndex {
+    const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
+    graph.readIndexSync(file);
+    if (graph.getNumDimensions() !== dimensions) {
+      throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
+    }
+    const index = new HnswIndex(dimensions, options, graph);
+    const stored = graph.getIdsList();
+    const live = new Set<number>();
+    for (const entry of entries) {
+      index.#labels.set(entry.id, entry.label);
+      index.#ids.set(entry.label, entry.id);
+      index.#tags.set(entry.id, entry.tag);
+      live.add(entry.label);
+    }
+    const storedSet = new Set(stored);
+    for (const label of live) {
+      if (!storedSet.has(label)) throw new RangeError(`hnsw data lacks label ${label}`);
+    }
+    let max = -1;
+    for (const label of stored) max = Math.max(max, label);
+    index.#nextLabel = max + 1;
+    for (let label = 0; label <= max; label += 1) if (!live.has(label)) index.#free.push(label);
+    for (const label of index.#free) {
+      if (storedSet.has(label)) index.#markDeletedQuietly(label);
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.#labels.size;
+  }
+
+  has(id: string): boolean {
+    return this.#labels.has(id);
+  }
+
+  tagOf(id: string): string | undefined {
+    return this.#tags.get(id);
+  }
+
+  ids(): IterableIterator<string> {
+    return this.#labels.keys();
+  }
+
+  upsert(id: string, vector: Float32Array, tag: string): void {
+    assertDimensions(vector, this.dimensions);
+    let label = this.#labels.get(id);
+    if (label === undefined) {
+      label = this.#free.pop();
+      if (label === undefined) {
+        label = this.#nextLabel;
+        this.#nextLabel += 1;
+        const capacity = this.#graph.getMaxElements();
+        if (label >= capacity) this.#graph.resizeIndex(capacity * 2);
+      }
+      this.#labels.set(id, label);
+      this.#ids.set(label, id);
+    }
+    this.#tags.set(id, tag);
+    this.#graph.addPoint(Array.from(vector), label);
+  }
+
+  remove(id: string): boolean {
+    const label = this.#labels.get(id);
+    if (label === undefined) return false;
+    this.#graph.markDelete(label);
+    this.#labels.delete(id);
+    this.#ids.delete(label);
+    this.#tags.delete(id);
+    this.#free.push(label);
+    return true;
+  }
+
+  search(query: Float32Array, k: number): VectorMatch[] {
+    assertDimensions(query, this.dimensions);
+    const n = Math.min(Math.floor(k), this.#labels.size);
+    if (n <= 0) return [];
+    // readIndex resets ef to 10 and a small ef loses recall; set it on every query.
+    this.#graph.setEf(Math.max(this.#options.efSearch, 4 * n));
+    const { neighbors, distances } = this.#graph.searchKnn(Array.from(query), n);
+    const out: VectorMatch[] = [];
+    for (let i = 0; i < neighbors.length; i += 1) {
+      const id = this.#ids.get(neighbors[i]!);
+      if (id !== undefined) out.push({ id, score: 1 - distances[i]! });
+    }
+    return out;
+  }
+
+  entries(): PersistedEntry[] {
+    return [...this.#labels].map(([id, label]) => ({ id, tag: this.#tags.get(id)!, label }));
+  }
+
+  writeData(file: string): void {
+    this.#graph.writeIndexSync(file);
+  }
+
+  #markDeletedQuietly(label: number): void {
+    try {
+      this.#graph.markDelete(label);
+    } catch {
+      // Already deleted when the graph was saved.
+    }
+  }
+}

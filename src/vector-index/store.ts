@@ -1,0 +1,167 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { commitTempFile, removeStaleTempFiles, sha256, tempPathFor, writeFileAtomic } from './atomic-file.js';
+import { ExactIndex } from './exact-index.js';
+import { HnswIndex, type HnswOptions } from './hnsw-index.js';
+import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
+
+/**
+ * On-disk layout of a vector index, in one folder:
+ *
+ * - `vectors-<kind>-<sha>.bin`: the data (hnswlib graph or raw rows), named by its own
+ *   checksum and never rewritten in place;
+ * - `vectors.json`: the manifest — format version, kind, model id, dimensions, the data
+ *   file's name and sha256, and every entry (skill id, tag, label).
+ *
+ * Save order: data to a temp file → fsync → rename to its content name → manifest the same
+ * way → only then delete the previous data file. A crash at any point leaves the old
+ * manifest naming the old, still present, data file (or a new pair that is complete), so a
+ * reader never loads something half-written. On open any doubt — unreadable manifest, other
+ * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild".
+ */
+export const VECTOR_FORMAT_VERSION = 1;
+export const MANIFEST_FILE = 'vectors.json';
+const DATA_FILE = /^vectors-(hnsw|exact)-[0-9a-f]{16}\.bin$/;
+
+interface Manifest {
+  readonly format: number;
+  readonly kind: VectorIndexKind;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly count: number;
+  readonly dataFile: string;
+  readonly dataSha256: string;
+  /** [id, tag, label] triples. */
+  readonly entries: readonly (readonly [string, string, number])[];
+}
+
+export interface VectorStoreOptions {
+  readonly kind: VectorIndexKind;
+  readonly model: string;
+  readonly dimensions: number;
+  /** Folder to persist into; in-memory only when absent. */
+  readonly dir?: string;
+  readonly hnsw?: HnswOptions;
+}
+
+export type VectorStoreStatus =
+  | { readonly state: 'memory' }
+  | { readonly state: 'created' }
+  | { readonly state: 'loaded'; readonly count: number }
+  | { readonly state: 'rebuilt'; readonly reason: string };
+
+export function createVectorIndex(kind: VectorIndexKind, dimensions: number, hnsw?: HnswOptions): VectorIndex {
+  return kind === 'hnsw' ? new HnswIndex(dimensions, hnsw) : new ExactIndex(dimensions);
+}
+
+/** A vector index bound to its folder: `open` loads or starts empty, `save` persists crash-safely. */
+export class VectorStore {
+  readonly options: VectorStoreOptions;
+  readonly status: VectorStoreStatus;
+  index: VectorIndex;
+  #currentDataFile: string | undefined;
+
+  private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, dataFile?: string) {
+    this.options = options;
+    this.index = index;
+    this.status = status;
+    this.#currentDataFile = dataFile;
+  }
+
+  static open(options: VectorStoreOptions): VectorStore {
+    const fresh = (): VectorIndex => createVectorIndex(options.kind, options.dimensions, options.hnsw);
+    if (options.dir === undefined) return new VectorStore(options, fresh(), { state: 'memory' });
+    mkdirSync(options.dir, { recursive: true });
+    removeStaleTempFiles(options.dir);
+    const manifestFile = join(options.dir, MANIFEST_FILE);
+    let text: string;
+    try {
+      text = readFileSync(manifestFile, 'utf8');
+    } catch {
+      return new VectorStore(options, fresh(), { state: 'created' });
+    }
+    const loaded = loadFromManifest(options, text);
+    if (typeof loaded === 'string') return new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
+    return new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, loaded.dataFile);
+  }
+
+  /** Persists the index (no-op in memory mode). */
+  save(): void {
+    const dir = this.options.dir;
+    if (dir === undefined) return;
+    const temp = tempPathFor(join(dir, `vectors-${this.index.kind}`));
+    let dataFile: string;
+    let digest: string;
+    try {
+      this.index.writeData(temp);
+      digest = sha256(readFileSync(temp));
+      dataFile = `vectors-${this.index.kind}-${digest.slice(0, 16)}.bin`;
+      commitTempFile(temp, join(dir, dataFile));
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    const entries = this.index.entries();
+    const manifest: Manifest = {
+      format: VECTOR_FORMAT_VERSION,
+      kind: this.index.kind,
+      model: this.options.model,
+      dimensions: this.options.dimensions,
+      count: entries.length,
+      dataFile,
+      dataSha256: digest,
+      entries: entries.map((entry) => [entry.id, entry.tag, entry.label] as const),
+    };
+    writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
+    const previous = this.#currentDataFile;
+    this.#currentDataFile = dataFile;
+    if (previous !== undefined && previous !== dataFile) rmSync(join(dir, previous), { force: true });
+    removeOrphanDataFiles(dir, dataFile);
+  }
+}
+
+function loadFromManifest(options: VectorStoreOptions, text: string): { index: VectorIndex; dataFile: string } | string {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    return 'manifest is not valid JSON';
+  }
+  if (manifest.format !== VECTOR_FORMAT_VERSION) return `format ${String(manifest.format)} ≠ ${VECTOR_FORMAT_VERSION}`;
+  if (manifest.model !== options.model) return `model ${String(manifest.model)} ≠ ${options.model}`;
+  if (manifest.dimensions !== options.dimensions) return `dimensions ${String(manifest.dimensions)} ≠ ${options.dimensions}`;
+  if (manifest.kind !== options.kind) return `index kind ${String(manifest.kind)} ≠ ${options.kind}`;
+  if (typeof manifest.dataFile !== 'string' || !DATA_FILE.test(manifest.dataFile)) return 'manifest names no data file';
+  if (!Array.isArray(manifest.entries) || manifest.entries.length !== manifest.count) return 'manifest entries do not match its count';
+  const dataPath = join(options.dir!, manifest.dataFile);
+  let data: Buffer;
+  try {
+    data = readFileSync(dataPath);
+  } catch {
+    return `data file ${manifest.dataFile} is missing`;
+  }
+  if (sha256(data) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
+  const entries: PersistedEntry[] = manifest.entries.map(([id, tag, label]) => ({ id, tag, label }));
+  try {
+    const index =
+      options.kind === 'hnsw'
+        ? HnswIndex.restore(dataPath, options.dimensions, entries, options.hnsw)
+        : ExactIndex.restore(dataPath, options.dimensions, entries);
+    return { index, dataFile: manifest.dataFile };
+  } catch (error) {
+    return `data file ${manifest.dataFile} is unreadable: ${(error as Error).message}`;
+  }
+}
+
+/** Data files no manifest names: left by a crash between data and manifest rename. Kept a minute in case another writer is mid-save. */
+function removeOrphanDataFiles(dir: string, keep: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (name === keep || !DATA_FILE.test(name)) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs >= 60_000) rmSync(join(dir, name), { force: true });
+    } catch {
+      // Removed by another writer meanwhile.
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** A nearest-neighbour match: `score` is the cosine similarity (vectors are normalised). */
+export interface VectorMatch {
+  readonly id: string;
+  readonly score: number;
+}
+
+export type VectorIndexKind = 'hnsw' | 'exact';
+
+/**
+ * The seam between the search engine and an ANN structure. Ids are skill ids; each entry
+ * carries an opaque `tag` (the engine stores the embedding cache key) so a reopened index
+ * can tell which entries are still current.
+ */
+export interface VectorIndex {
+  readonly kind: VectorIndexKind;
+  readonly dimensions: number;
+  readonly size: number;
+  has(id: string): boolean;
+  tagOf(id: string): string | undefined;
+  ids(): IterableIterator<string>;
+  /** Adds or replaces; `vector` must be normalised and `dimensions` long. */
+  upsert(id: string, vector: Float32Array, tag: string): void;
+  remove(id: string): boolean;
+  /** At most `k` matches, best first. */
+  search(query: Float32Array, k: number): VectorMatch[];
+  /** Every entry with its storage label, for the manifest. */
+  entries(): PersistedEntry[];
+  /** Writes the vector data (not the entry map) to `file`; the caller makes it atomic. */
+  writeData(file: string): void;
+}
+
+/** One manifest row: a skill id, its tag, and where its vector lives in the data file. */
+export interface PersistedEntry {
+  readonly id: string;
+  readonly tag: string;
+  readonly label: number;
+}
+
+export function assertDimensions(vector: Float32Array, dimensions: number): void {
+  if (vector.length !== dimensions) {
+    throw new RangeError(`Expected a ${dimensions}-dimensional vector, got ${vector.length}`);
+  }
+}
