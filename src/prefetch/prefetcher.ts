@@ -1,0 +1,308 @@
+/**
+ * Skill prefetch (SPEC §5): when a user message arrives the search starts at once in the
+ * background; after tools finish the harness collects it. Collect yields a skill_discovery
+ * attachment for relevant skills the model has not seen, or `null` (most turns).
+ *
+ * Invariants: `start()` never throws for a search failure and never awaits; the promise
+ * `collect()` returns never rejects; an aborted or disposed turn always collects `null`,
+ * even if its search resolves late; the listener on the turn's signal is removed when the
+ * search settles.
+ */
+import PQueue from 'p-queue';
+import { abortError, SkillSearchError } from '../errors.js';
+import type { SearchHit, SkillSearcher } from '../types.js';
+import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
+import { linkAbortSignal } from './link-signal.js';
+
+export interface SkillPrefetcherOptions {
+  /** The search over the whole catalog. Must reject with an AbortError when its signal aborts. */
+  readonly searcher: SkillSearcher;
+  /**
+   * Searches running at once; further turns wait in a queue (and leave it when aborted).
+   * @default 2
+   */
+  readonly concurrency?: number;
+  /**
+   * Most skills in one discovery attachment.
+   * @default 3
+   */
+  readonly maxSkills?: number;
+  /**
+   * Hits requested from the searcher; more than `maxSkills` so that hits already visible or
+   * invoked can be skipped without a second search.
+   * @default 10
+   */
+  readonly searchK?: number;
+  /**
+   * Hits scoring below this are not relevant. The searcher's own abstention applies first.
+   * @default 0
+   */
+  readonly minScore?: number;
+  /**
+   * Clock for timings, in milliseconds.
+   * @default performance.now
+   */
+  readonly now?: () => number;
+  /**
+   * Called with a search failure other than an abort. The turn goes on without discovery.
+   * @default undefined (failures are only visible as `handle.state === 'failed'` / `handle.error`)
+   */
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+interface ResolvedOptions {
+  readonly searcher: SkillSearcher;
+  readonly concurrency: number;
+  readonly maxSkills: number;
+  readonly searchK: number;
+  readonly minScore: number;
+  readonly now: () => number;
+  readonly onError: ((error: unknown) => void) | undefined;
+}
+
+const defaults = {
+  concurrency: 2,
+  maxSkills: 3,
+  searchK: 10,
+  minScore: 0,
+  now: () => performance.now(),
+  onError: undefined,
+} as const;
+
+function positiveInteger(key: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): ResolvedOptions {
+  const searcher: unknown = (options as { searcher?: unknown } | undefined)?.searcher;
+  if (typeof searcher !== 'object' || searcher === null || typeof (searcher as SkillSearcher).search !== 'function') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`searcher\` to have a \`search(query, request)\` method, got \`${String(searcher)}\``);
+  }
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const merged = { ...defaults, ...given } as unknown as ResolvedOptions;
+  positiveInteger('concurrency', merged.concurrency);
+  positiveInteger('maxSkills', merged.maxSkills);
+  positiveInteger('searchK', merged.searchK);
+  if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`minScore\` to be a finite number, got \`${String(merged.minScore)}\``);
+  }
+  if (typeof merged.now !== 'function') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`now\` to be a function, got \`${String(merged.now)}\``);
+  }
+  return Object.freeze({ ...merged, searchK: Math.max(merged.searchK, merged.maxSkills) });
+}
+
+export interface PrefetchTurn {
+  /** The user message that starts the turn; the search query. */
+  readonly userMessage: string;
+  /** Aborts when the turn ends or is cancelled; the search is cancelled with it. */
+  readonly signal?: AbortSignal | undefined;
+  /** Names already visible to the model (listed or discovered). Read when collecting. */
+  readonly visible?: ReadonlySet<string> | undefined;
+  /** Names already invoked in this conversation. Read when collecting. */
+  readonly invoked?: ReadonlySet<string> | undefined;
+}
+
+/** `pending`: searching or queued. `done`: hits available. `aborted`: turn ended or disposed. `failed`: search error. */
+export type PrefetchState = 'pending' | 'done' | 'aborted' | 'failed';
+
+/** Milliseconds on the prefetcher's clock. */
+export interface PrefetchTiming {
+  readonly startedAt: number;
+  readonly settledAt: number | undefined;
+  readonly collectCalledAt: number | undefined;
+  readonly collectedAt: number | undefined;
+  /** settledAt − startedAt: how long the search took, queueing included. */
+  readonly searchMs: number | undefined;
+  /** collectedAt − collectCalledAt: how long the turn actually waited for the prefetch. */
+  readonly addedMs: number | undefined;
+}
+
+type Outcome =
+  | { readonly state: 'done'; readonly hits: readonly SearchHit[] }
+  | { readonly state: 'aborted' }
+  | { readonly state: 'failed'; readonly error: unknown };
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+export class PrefetchHandle {
+  readonly #controller = new AbortController();
+  readonly #turn: PrefetchTurn;
+  readonly #options: ResolvedOptions;
+  readonly #settled: Promise<Outcome>;
+  #resolveSettled!: (outcome: Outcome) => void;
+  #outcome: Outcome | undefined;
+  #collected: Promise<SkillDiscoveryAttachment | null> | undefined;
+  #unlink: () => void = () => {};
+  #timing: { -readonly [K in keyof PrefetchTiming]: PrefetchTiming[K] };
+
+  /** @internal Use `SkillPrefetcher.start()`. */
+  constructor(
+    turn: PrefetchTurn,
+    options: ResolvedOptions,
+    schedule: (query: string, signal: AbortSignal) => Promise<readonly SearchHit[]>,
+  ) {
+    this.#turn = turn;
+    this.#options = options;
+    this.#timing = {
+      startedAt: options.now(),
+      settledAt: undefined,
+      collectCalledAt: undefined,
+      collectedAt: undefined,
+      searchMs: undefined,
+      addedMs: undefined,
+    };
+    this.#settled = new Promise((resolve) => {
+      this.#resolveSettled = resolve;
+    });
+
+    const query = turn.userMessage.trim();
+    this.#unlink = linkAbortSignal(turn.signal, this.#controller);
+    const { signal } = this.#controller;
+    if (signal.aborted) {
+      this.#settle({ state: 'aborted' });
+      return;
+    }
+    if (query === '') {
+      this.#settle({ state: 'done', hits: [] });
+      return;
+    }
+    signal.addEventListener('abort', () => this.#settle({ state: 'aborted' }), { once: true });
+    let scheduled: Promise<readonly SearchHit[]>;
+    try {
+      scheduled = schedule(query, signal);
+    } catch (error) {
+      scheduled = Promise.reject(error);
+    }
+    scheduled.then(
+      (hits) => this.#settle(signal.aborted ? { state: 'aborted' } : { state: 'done', hits }),
+      (error: unknown) => this.#settle(signal.aborted ? { state: 'aborted' } : { state: 'failed', error }),
+    );
+  }
+
+  get state(): PrefetchState {
+    return this.#outcome?.state ?? 'pending';
+  }
+
+  /** The search failure when `state` is `failed`. */
+  get error(): unknown {
+    return this.#outcome?.state === 'failed' ? this.#outcome.error : undefined;
+  }
+
+  get timing(): PrefetchTiming {
+    return { ...this.#timing };
+  }
+
+  /** Resolves once the search has settled (done, aborted or failed). Never rejects. */
+  get settled(): Promise<PrefetchState> {
+    return this.#settled.then((outcome) => outcome.state);
+  }
+
+  /**
+   * Wait for the search (call after tools finish) and build the discovery: hits scoring at
+   * least `minScore`, not visible and not invoked at this moment, best first, at most
+   * `maxSkills`. `null` when nothing qualifies, or when the turn was aborted or disposed.
+   * Never rejects; repeated calls return the same promise.
+   */
+  collect(): Promise<SkillDiscoveryAttachment | null> {
+    if (this.#collected !== undefined) return this.#collected;
+    const { now } = this.#options;
+    this.#timing.collectCalledAt = now();
+    this.#collected = this.#settled.then((outcome) => {
+      this.#timing.collectedAt = now();
+      this.#timing.addedMs = this.#timing.collectedAt - (this.#timing.collectCalledAt as number);
+      if (outcome.state !== 'done' || this.#controller.signal.aborted) return null;
+      return this.#discovery(outcome.hits);
+    });
+    return this.#collected;
+  }
+
+  /** Cancel the search; a later result is dropped and `collect()` gives `null`. Idempotent. */
+  dispose(): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(abortError());
+  }
+
+  #discovery(hits: readonly SearchHit[]): SkillDiscoveryAttachment | null {
+    const visible = this.#turn.visible ?? EMPTY;
+    const invoked = this.#turn.invoked ?? EMPTY;
+    const { maxSkills, minScore } = this.#options;
+    const seen = new Set<string>();
+    const skills: DiscoveredSkill[] = [];
+    for (const { skill, score } of [...hits].sort((a, b) => b.score - a.score)) {
+      if (skills.length >= maxSkills) break;
+      if (score < minScore || seen.has(skill.name) || visible.has(skill.name) || invoked.has(skill.name)) continue;
+      seen.add(skill.name);
+      skills.push({
+        name: skill.name,
+        description: skill.description,
+        ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+        source: skill.source,
+        score,
+      });
+    }
+    return skills.length === 0 ? null : { type: 'skill_discovery', skills };
+  }
+
+  #settle(outcome: Outcome): void {
+    if (this.#outcome !== undefined) return;
+    this.#outcome = outcome;
+    this.#timing.settledAt = this.#options.now();
+    this.#timing.searchMs = this.#timing.settledAt - this.#timing.startedAt;
+    this.#unlink();
+    this.#unlink = () => {};
+    if (outcome.state === 'failed') this.#options.onError?.(outcome.error);
+    this.#resolveSettled(outcome);
+  }
+}
+
+export class SkillPrefetcher {
+  readonly #options: ResolvedOptions;
+  /** Bounds concurrent searches; an aborted turn leaves the queue through its signal (never `clear()`, whose promises never settle). */
+  readonly #queue: PQueue;
+  /** Handles whose search has not settled; emptied as they settle, so it cannot grow without bound. */
+  readonly #pending = new Set<PrefetchHandle>();
+
+  constructor(options: SkillPrefetcherOptions) {
+    this.#options = resolvePrefetcherOptions(options);
+    this.#queue = new PQueue({ concurrency: this.#options.concurrency });
+  }
+
+  /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
+  start(turn: PrefetchTurn): PrefetchHandle {
+    if (typeof turn?.userMessage !== 'string') {
+      throw new SkillSearchError('BAD_OPTION', `Expected \`userMessage\` to be a string, got \`${String(turn?.userMessage)}\``);
+    }
+    const { searcher, searchK } = this.#options;
+    const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
+      this.#queue.add(({ signal: queued }) => searcher.search(query, { k: searchK, signal: queued ?? signal }), { signal }),
+    );
+    if (handle.state === 'pending') {
+      this.#pending.add(handle);
+      void handle.settled.then(() => this.#pending.delete(handle));
+    }
+    return handle;
+  }
+
+  /** Searches started and not yet settled (running or queued). */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Searches running right now. */
+  get runningCount(): number {
+    return this.#queue.pending;
+  }
+
+  /** Cancel every pending search. */
+  disposeAll(): void {
+    for (const handle of this.#pending) handle.dispose();
+  }
+
+  /** Resolves when no search is pending. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#pending].map((handle) => handle.settled));
+  }
+}
