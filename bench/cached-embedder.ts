@@ -1,0 +1,94 @@
+/**
+ * An `Embedder` in front of the real one that serves skill texts from the library's
+ * on-disk `EmbeddingCache`, so the 24k-skill pool is embedded once per machine, not once
+ * per run. Keys are sha256 of the text — the same key as `Skill.contentHash`.
+ *
+ * Query texts are never written to disk: a latency suite that found its queries cached
+ * would time a hash lookup instead of the model. The hit-rate suite may turn on `memo`
+ * (in memory, this process only) so the same query is embedded once across modes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { EmbeddingCache } from '../src/embed/index.js';
+import type { Embedder } from '../src/types.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** How many texts are embedded between two progress reports (and cache saves). */
+const PRIME_CHUNK = 512;
+
+export interface PrimeProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly elapsedMs: number;
+}
+
+export class CachedEmbedder implements Embedder {
+  readonly id: string;
+  readonly dimensions: number;
+  readonly inner: Embedder;
+  /** Remember query embeddings in memory for the rest of the process. */
+  memo = false;
+  readonly #cache: EmbeddingCache;
+  readonly #memo = new Map<string, Float32Array>();
+  #modelCalls = 0;
+  #modelTexts = 0;
+
+  constructor(inner: Embedder, dir: string | undefined) {
+    this.inner = inner;
+    this.id = inner.id;
+    this.dimensions = inner.dimensions;
+    if (dir) mkdirSync(dir, { recursive: true });
+    this.#cache = new EmbeddingCache({ model: inner.id, dimensions: inner.dimensions, ...(dir ? { dir } : {}) });
+  }
+
+  get cacheStatus(): string {
+    return `${this.#cache.status}, ${this.#cache.size} vectors`;
+  }
+
+  /** Texts sent to the model so far (cache misses), for the report. */
+  get modelTexts(): number {
+    return this.#modelTexts;
+  }
+
+  get modelCalls(): number {
+    return this.#modelCalls;
+  }
+
+  /** Embeds every text not yet cached and persists them; returns how many were embedded. */
+  async prime(texts: readonly string[], onProgress?: (progress: PrimeProgress) => void): Promise<number> {
+    const missing = [...new Set(texts)].filter((text) => this.#cache.get(sha256(text)) === undefined);
+    const started = performance.now();
+    for (let start = 0; start < missing.length; start += PRIME_CHUNK) {
+      const chunk = missing.slice(start, start + PRIME_CHUNK);
+      const vectors = await this.#model(chunk);
+      chunk.forEach((text, i) => this.#cache.set(sha256(text), vectors[i]!));
+      this.#cache.save();
+      onProgress?.({ done: start + chunk.length, total: missing.length, elapsedMs: performance.now() - started });
+    }
+    return missing.length;
+  }
+
+  /** Cached vectors for `texts` (primed ones), embedding the rest. */
+  async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const out: (Float32Array | undefined)[] = texts.map((text) => this.#cache.get(sha256(text)) ?? this.#memo.get(text));
+    const misses = texts.filter((_, i) => out[i] === undefined);
+    if (misses.length > 0) {
+      const vectors = await this.#model(misses, signal);
+      let next = 0;
+      for (let i = 0; i < out.length; i++) {
+        if (out[i] !== undefined) continue;
+        const vector = vectors[next++]!;
+        out[i] = vector;
+        if (this.memo) this.#memo.set(texts[i]!, vector);
+      }
+    }
+    return out as Float32Array[];
+  }
+
+  async #model(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    this.#modelCalls++;
+    this.#modelTexts += texts.length;
+    return this.inner.embed(texts, signal);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What every suite gets: the resolved options, one shared (cached) embedder, memoised data
+ * loaders, a tinybench factory sized for the run, and a progress log on stderr (stdout is
+ * kept for the final table).
+ */
+import { Bench } from 'tinybench';
+import { resolveEmbedder } from '../src/embed/index.js';
+import { CachedEmbedder } from './cached-embedder.js';
+import { indexedText, loadEvalSets, loadPool, sample, type EvalSet, type Pool } from './corpus.js';
+import type { ResolvedBenchOptions } from './options.js';
+import type { HitRateRow, Measurement, ScalingPoint } from './results.js';
+import type { Skill } from '../src/types.js';
+
+export interface SuiteOutput {
+  readonly measurements: readonly Measurement[];
+  readonly hitRates?: readonly HitRateRow[];
+  readonly scaling?: readonly ScalingPoint[];
+  readonly notes?: readonly string[];
+}
+
+/** A suite either reports or says why it could not run here (never a silent empty table). */
+export type Suite = (context: BenchContext) => Promise<SuiteOutput | { readonly skipped: string }>;
+
+export class BenchContext {
+  readonly options: ResolvedBenchOptions;
+  readonly embedder: CachedEmbedder;
+  readonly #started = performance.now();
+  #evalSets: EvalSet[] | undefined;
+  readonly #pools = new Map<number, Pool>();
+
+  constructor(options: ResolvedBenchOptions) {
+    this.options = options;
+    this.embedder = new CachedEmbedder(resolveEmbedder(options.embedder), options.cacheDir);
+  }
+
+  log(message: string): void {
+    const seconds = ((performance.now() - this.#started) / 1000).toFixed(1).padStart(6);
+    process.stderr.write(`[bench ${seconds}s] ${message}\n`);
+  }
+
+  evalSets(): EvalSet[] {
+    this.#evalSets ??= loadEvalSets(this.options.evalDir, this.options.maxQueries);
+    return this.#evalSets;
+  }
+
+  pool(size: number): Pool {
+    let pool = this.#pools.get(size);
+    if (!pool) {
+      pool = loadPool(this.options.evalDir, size);
+      this.#pools.set(size, pool);
+    }
+    return pool;
+  }
+
+  /**
+   * Short real queries to time: a query embeds in time roughly linear in its length, and
+   * skillsbench's page-long task statements would time the tokenizer, not the index.
+   */
+  queries(n: number): string[] {
+    const short = this.evalSets()
+      .flatMap((set) => set.queries.map((q) => q.query))
+      .filter((q) => q.length <= 200);
+    return sample(short, n, 5);
+  }
+
+  /** Makes sure every skill's vector is in the on-disk cache, logging progress for big pools. */
+  async primeSkills(skills: readonly Skill[], label: string): Promise<void> {
+    const embedded = await this.embedder.prime(skills.map(indexedText), ({ done, total, elapsedMs }) => {
+      const rate = done / (elapsedMs / 1000);
+      const eta = (total - done) / rate;
+      this.log(`embedding ${label}: ${done}/${total} (${rate.toFixed(0)}/s, ~${eta.toFixed(0)} s left)`);
+    });
+    if (embedded > 0) this.log(`embedded ${embedded} new ${label} texts (cache: ${this.embedder.cacheStatus})`);
+  }
+
+  /** A tinybench sized for the run; slow tasks pass a smaller `iterations`. */
+  bench(overrides: { iterations?: number; time?: number; warmupIterations?: number } = {}): Bench {
+    return new Bench({
+      time: overrides.time ?? this.options.taskTimeMs,
+      iterations: overrides.iterations ?? (this.options.quick ? 10 : 64),
+      warmupTime: this.options.quick ? 20 : 100,
+      warmupIterations: overrides.warmupIterations ?? (this.options.quick ? 2 : 8),
+      throws: true,
+    });
+  }
+}
+
+/** Cycles through `items`, one per call: tinybench calls a task many times, each call gets the next input. */
+export function cycle<T>(items: readonly T[]): () => T {
+  if (items.length === 0) throw new Error('cycle() needs at least one item');
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+export const sizeLabel = (size: number): string => `n=${size.toLocaleString('en-US')}`;
