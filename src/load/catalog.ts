@@ -1,0 +1,264 @@
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
+import type { CatalogSnapshot, Diagnostic, Skill } from '../types.js';
+import { validateFields } from './fields.js';
+import { mergeSkills, type MergeEntry } from './merge.js';
+import {
+  DEFAULT_WATCH_OPTIONS,
+  resolveCatalogOptions,
+  resolveWatchOptions,
+  type CatalogOptions,
+  type CatalogWatchOptions,
+  type ResolvedCatalogOptions,
+} from './options.js';
+import { scanSkillsDir } from './scan.js';
+import { buildSkill } from './skill.js';
+import { SOURCE_RANKS, resolveSources } from './sources.js';
+import { loadToolsJsonl } from './tools-jsonl.js';
+import { SkillWatcher } from './watcher.js';
+
+export const CATALOG_EVENTS = Object.freeze({
+  /** The catalog was invalidated; the next `get()` rescans. */
+  change: 'change',
+  /** A watcher problem. Never thrown; without a listener it becomes a process warning. */
+  error: 'error',
+} as const);
+export type CatalogEventName = (typeof CATALOG_EVENTS)[keyof typeof CATALOG_EVENTS];
+
+export interface CatalogChange {
+  /** `files`: the watcher saw skill files change; `plugins` / `mcp`: the API was called. */
+  readonly reason: 'files' | 'plugins' | 'mcp';
+  /** Changed files or folders (`files`), or the MCP server / plugin roots concerned. */
+  readonly paths: readonly string[];
+}
+
+export interface CatalogEventMap {
+  change: [change: CatalogChange];
+  error: [error: Error];
+}
+
+/** What an MCP server registers: like a skill file's frontmatter, plus an optional body. */
+export interface McpSkillInput {
+  readonly name: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  readonly body?: string;
+}
+
+export interface PluginUpdate {
+  readonly pluginDirs?: readonly string[];
+  readonly builtinPluginDirs?: readonly string[];
+}
+
+interface McpServerEntry {
+  readonly skills: readonly Skill[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The merged skill catalog of one working directory. Scanned once and served from memory;
+ * invalidated by the file watcher, plugin and MCP changes, or `clear()`. Concurrent `get()`
+ * calls share one scan.
+ */
+export class SkillCatalog extends EventEmitter<CatalogEventMap> {
+  /** As given, so a plugin update can be re-resolved with the same defaults. */
+  #input: CatalogOptions;
+  #options: ResolvedCatalogOptions;
+  #pending: Promise<CatalogSnapshot> | undefined;
+  /** Bumped by every invalidation; a scan that finishes under an older epoch is not cached. */
+  #epoch = 0;
+  #generation = 0;
+  #fingerprint = '';
+  readonly #mcp = new Map<string, McpServerEntry>();
+  #watcher: SkillWatcher | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: CatalogOptions = {}) {
+    super();
+    this.#input = { ...options, cwd: resolve(options.cwd ?? process.cwd()) };
+    this.#options = resolveCatalogOptions(this.#input);
+    if (this.#options.watch !== false) void this.watch(this.#options.watch).catch((error: unknown) => this.#reportError(error));
+  }
+
+  get options(): ResolvedCatalogOptions {
+    return this.#options;
+  }
+
+  get cwd(): string {
+    return this.#options.cwd;
+  }
+
+  /** The current snapshot; scans only when nothing valid is cached. */
+  get(): Promise<CatalogSnapshot> {
+    if (this.#pending === undefined) {
+      const epoch = this.#epoch;
+      const scan = this.#scan(epoch);
+      this.#pending = scan;
+      // A failed scan (e.g. a missing --tools file) is not cached: the next call retries.
+      scan.catch(() => {
+        if (this.#pending === scan) this.#pending = undefined;
+      });
+    }
+    return this.#pending;
+  }
+
+  /** Drops the cached snapshot; the next `get()` rescans. */
+  clear(): void {
+    this.#epoch += 1;
+    this.#pending = undefined;
+  }
+
+  /** Adds or replaces the skills an MCP server provides (rank 8). */
+  registerMcpSkills(server: string, skills: readonly McpSkillInput[]): void {
+    const built: Skill[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const input of skills) {
+      const path = `mcp:${server}/${String(input.name)}`;
+      const checked = validateFields(input as unknown as Record<string, unknown>, {
+        path,
+        defaultName: '',
+        limits: this.#options.limits,
+      });
+      diagnostics.push(...checked.diagnostics);
+      if (checked.fields === undefined) continue;
+      const body = typeof input.body === 'string' ? input.body : '';
+      built.push(buildSkill({ ...checked.fields, hooks: undefined, body }, { path, source: 'mcp', rank: SOURCE_RANKS.mcp }));
+    }
+    this.#mcp.set(server, { skills: built, diagnostics });
+    this.#invalidate({ reason: 'mcp', paths: [`mcp:${server}`] });
+  }
+
+  /** Removes an MCP server's skills; false when it had none registered. */
+  unregisterMcpServer(server: string): boolean {
+    if (!this.#mcp.delete(server)) return false;
+    this.#invalidate({ reason: 'mcp', paths: [`mcp:${server}`] });
+    return true;
+  }
+
+  /** Plugins were installed or removed: optionally replace the plugin roots, then rescan. */
+  notifyPluginsChanged(update: PluginUpdate = {}): void {
+    if (update.pluginDirs !== undefined || update.builtinPluginDirs !== undefined) {
+      this.#input = {
+        ...this.#input,
+        pluginDirs: update.pluginDirs ?? this.#options.pluginDirs,
+        builtinPluginDirs: update.builtinPluginDirs ?? this.#options.builtinPluginDirs,
+      };
+      this.#options = resolveCatalogOptions(this.#input);
+      this.#watcher?.setRoots(this.#watchRoots());
+    }
+    this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
+  }
+
+  /**
+   * Starts watching every source directory (idempotent). Resolves once the watcher is ready;
+   * from then on each coalesced batch of file changes invalidates the catalog and emits `change`.
+   */
+  watch(options?: CatalogWatchOptions): Promise<void> {
+    if (this.#closing !== undefined) return Promise.reject(new Error('skill-search: the catalog is closed'));
+    if (this.#watcher === undefined) {
+      const resolved = options === undefined ? (this.#options.watch || DEFAULT_WATCH_OPTIONS) : resolveWatchOptions(options);
+      this.#watcher = new SkillWatcher(this.#watchRoots(), resolved, {
+        onChange: (paths) => this.#invalidate({ reason: 'files', paths }),
+        onError: (error) => this.#reportError(error),
+      });
+    }
+    return this.#watcher.ready;
+  }
+
+  /** Stops the watcher. Idempotent: every call returns the same promise. */
+  close(): Promise<void> {
+    this.#closing ??= this.#watcher?.close() ?? Promise.resolve();
+    return this.#closing;
+  }
+
+  #watchRoots(): string[] {
+    return [...resolveSources(this.#options).map((source) => source.dir), ...this.#options.toolsFiles];
+  }
+
+  #invalidate(change: CatalogChange): void {
+    this.clear();
+    this.emit(CATALOG_EVENTS.change, Object.freeze(change));
+  }
+
+  #reportError(error: unknown): void {
+    const wrapped = error instanceof Error ? error : new Error(String(error));
+    if (this.listenerCount(CATALOG_EVENTS.error) > 0) this.emit(CATALOG_EVENTS.error, wrapped);
+    else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
+  }
+
+  async #scan(epoch: number): Promise<CatalogSnapshot> {
+    const options = this.#options;
+    const sources = resolveSources(options);
+    const [scans, tools] = await Promise.all([
+      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
+      Promise.all(options.toolsFiles.map((file) => loadToolsJsonl(file, { rank: SOURCE_RANKS.project, limits: options.limits }))),
+    ]);
+    const entries: MergeEntry[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const scan of scans) {
+      for (const skill of scan.skills) entries.push({ skill, realPath: scan.realPaths.get(skill.path) ?? skill.path });
+      diagnostics.push(...scan.diagnostics);
+    }
+    for (const result of tools) {
+      for (const skill of result.skills) entries.push({ skill, realPath: skill.path });
+      diagnostics.push(...result.diagnostics);
+    }
+    for (const server of this.#mcp.values()) {
+      for (const skill of server.skills) entries.push({ skill, realPath: skill.path });
+      diagnostics.push(...server.diagnostics);
+    }
+    const merged = mergeSkills(entries);
+
+    const fingerprint = fingerprintOf(merged.skills, merged.shadowed, diagnostics);
+    let generation = this.#generation;
+    if (fingerprint !== this.#fingerprint) generation += 1;
+    if (epoch === this.#epoch) {
+      this.#generation = generation;
+      this.#fingerprint = fingerprint;
+    }
+    return Object.freeze({
+      cwd: options.cwd,
+      skills: Object.freeze(merged.skills),
+      shadowed: Object.freeze(merged.shadowed),
+      diagnostics: Object.freeze(diagnostics),
+      generation,
+    });
+  }
+}
+
+/** Identity of a catalog's content, so `generation` moves only when something changed. */
+function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shadowed'], diagnostics: readonly Diagnostic[]): string {
+  const hash = createHash('sha256');
+  for (const skill of skills) {
+    hash.update(`${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0`);
+    hash.update(createHash('sha256').update(skill.body).digest('hex'));
+    hash.update(JSON.stringify(skill.hooks ?? null));
+  }
+  hash.update(JSON.stringify(shadowed));
+  hash.update(JSON.stringify(diagnostics));
+  return hash.digest('hex');
+}
+
+const catalogs = new Map<string, SkillCatalog>();
+
+/**
+ * One SkillCatalog per working directory and options (memoized for the process), so every
+ * caller in one cwd shares one scan and one watcher.
+ */
+export function getCatalog(cwd: string, options: Omit<CatalogOptions, 'cwd'> = {}): SkillCatalog {
+  const key = `${resolve(cwd)}\0${JSON.stringify(options)}`;
+  let catalog = catalogs.get(key);
+  if (catalog === undefined) {
+    catalog = new SkillCatalog({ ...options, cwd });
+    catalogs.set(key, catalog);
+  }
+  return catalog;
+}
+
+/** Forgets every memoized catalog (closing their watchers). */
+export async function clearCatalogCache(): Promise<void> {
+  const open = [...catalogs.values()];
+  catalogs.clear();
+  await Promise.all(open.map((catalog) => catalog.close()));
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { EFFORTS, type Diagnostic, type Effort } from '../types.js';
+import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.date()]).transform((value) =>
+  value instanceof Date ? value.toISOString() : String(value),
+);
+/** Text fields accept a scalar or a list of scalars (joined), so a YAML slip never crashes. */
+const text = z.union([scalar, z.array(scalar).transform((items) => items.join(', '))]);
+const effort = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(EFFORTS));
+
+export interface FieldContext {
+  /** Where the fields came from (a file, or `file:line` for a tools line). */
+  readonly path: string;
+  /** Name used when the fields have none. */
+  readonly defaultName: string;
+  readonly limits: SkillLimits;
+}
+
+export interface ValidFields {
+  readonly name: string;
+  readonly description: string;
+  readonly whenToUse: string | undefined;
+  readonly effort: Effort | undefined;
+  readonly hooks: unknown;
+}
+
+export interface FieldsResult {
+  /** Undefined when a problem of `error` severity keeps the skill from loading. */
+  readonly fields: ValidFields | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'a mapping';
+  return JSON.stringify(value) ?? typeof value;
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+/**
+ * Validates and coerces the metadata of one skill (frontmatter, a tools line, an MCP
+ * registration): the one place these rules live. Never throws.
+ */
+export function validateFields(raw: Readonly<Record<string, unknown>>, context: FieldContext): FieldsResult {
+  const { path, limits } = context;
+  const diagnostics: Diagnostic[] = [];
+  const fail = (code: Diagnostic['code'], message: string): FieldsResult => ({
+    fields: undefined,
+    diagnostics: [...diagnostics, diagnostic(code, path, message)],
+  });
+
+  let name = context.defaultName;
+  if (!isMissing(raw['name'])) {
+    const parsed = scalar.safeParse(raw['name']);
+    if (!parsed.success) return fail('bad-field', `\`name\` must be text, got ${describeValue(raw['name'])}`);
+    if (parsed.data.trim() !== '') name = parsed.data.trim();
+  }
+  const badName = nameProblem(name, limits);
+  if (badName !== undefined) return fail('bad-field', badName);
+
+  const capText = (field: string, value: string): string => {
+    if (value.length <= limits.maxDescriptionChars) return value;
+    diagnostics.push(
+      diagnostic(
+        'too-large',
+        path,
+        `\`${field}\` is ${value.length} characters; cut to ${limits.maxDescriptionChars}`,
+        'warning',
+      ),
+    );
+    return capChars(value, limits.maxDescriptionChars);
+  };
+
+  const rawDescription = raw['description'];
+  if (isMissing(rawDescription)) return fail('missing-description', '`description` is missing');
+  const parsedDescription = text.safeParse(rawDescription);
+  if (!parsedDescription.success) {
+    return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
+  }
+  const trimmedDescription = parsedDescription.data.trim();
+  if (trimmedDescription === '') return fail('missing-description', '`description` is empty');
+  const description = capText('description', trimmedDescription);
+
+  let whenToUse: string | undefined;
+  const whenKey = isMissing(raw['whenToUse']) ? 'when_to_use' : 'whenToUse';
+  const rawWhen = raw[whenKey];
+  if (!isMissing(rawWhen)) {
+    const parsed = text.safeParse(rawWhen);
+    if (parsed.success) {
+      const trimmed = parsed.data.trim();
+      if (trimmed !== '') whenToUse = capText(whenKey, trimmed);
+    } else {
+      diagnostics.push(
+        diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'),
+      );
+    }
+  }
+
+  let parsedEffort: Effort | undefined;
+  if (!isMissing(raw['effort'])) {
+    const parsed = effort.safeParse(raw['effort']);
+    if (parsed.success) parsedEffort = parsed.data;
+    else {
+      diagnostics.push(
+        diagnostic(
+          'bad-effort',
+          path,
+          `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`,
+          'warning',
+        ),
+      );
+    }
+  }
+
+  const hooks = isMissing(raw['hooks']) ? undefined : raw['hooks'];
+  return { fields: { name, description, whenToUse, effort: parsedEffort, hooks }, diagnostics };
+}

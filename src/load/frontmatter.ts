@@ -1,0 +1,85 @@
+import matter from 'gray-matter';
+import type { Diagnostic, Skill } from '../types.js';
+import { describeValue, validateFields } from './fields.js';
+import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, type SkillLimits, type SkillOrigin } from './skill.js';
+
+export interface ParseContext extends SkillOrigin {
+  /** Name used when the frontmatter has none (folder name, file base name, or `folder:name`). */
+  readonly defaultName: string;
+  readonly limits?: SkillLimits;
+  /** The file was longer than what was read: the body is known to be cut. */
+  readonly truncated?: boolean;
+}
+
+export interface ParseResult {
+  /** Undefined when the file has an error-severity problem. */
+  readonly skill: Skill | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+class RefusedEngine extends Error {}
+
+function refuse(language: string) {
+  return (): never => {
+    throw new RefusedEngine(`\`---${language}\` frontmatter is never evaluated; write the frontmatter in YAML`);
+  };
+}
+
+/**
+ * Passing an options object also keeps gray-matter from caching every input forever.
+ * Executable frontmatter languages get engines that refuse, so `---js` can never run.
+ */
+const MATTER_OPTIONS = Object.freeze({
+  engines: {
+    javascript: refuse('js'),
+    js: refuse('js'),
+    coffee: refuse('coffee'),
+    coffeescript: refuse('coffee'),
+    cson: refuse('coffee'),
+  },
+});
+
+/**
+ * Parses one skill file's text into a Skill plus diagnostics. Never throws: every problem
+ * becomes a Diagnostic (`error` when the skill is not loaded, `warning` when it is loaded with
+ * a fix-up). The body is kept on the Skill but is not part of the indexed text.
+ */
+export function parseSkillFile(source: string, context: ParseContext): ParseResult {
+  const limits = context.limits ?? DEFAULT_SKILL_LIMITS;
+  const { path } = context;
+  const fail = (code: Diagnostic['code'], message: string): ParseResult => ({
+    skill: undefined,
+    diagnostics: [diagnostic(code, path, message)],
+  });
+
+  const input = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  if (/^---(?!-)[^\n]*\n/.test(input) && !input.slice(3).includes('\n---')) {
+    return fail('bad-yaml', 'frontmatter starts with `---` but is never closed');
+  }
+  let data: unknown;
+  let body: string;
+  try {
+    const parsed = matter(input, MATTER_OPTIONS);
+    data = parsed.data;
+    body = parsed.content;
+  } catch (error) {
+    if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
+    const reason = String((error as Error | undefined)?.message ?? error).split('\n')[0];
+    return fail('bad-yaml', `frontmatter is not valid YAML: ${reason}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return fail('bad-yaml', `frontmatter must be a mapping of fields, got ${describeValue(data)}`);
+  }
+
+  const checked = validateFields(data as Record<string, unknown>, { path, defaultName: context.defaultName, limits });
+  if (checked.fields === undefined) return { skill: undefined, diagnostics: checked.diagnostics };
+  const diagnostics = [...checked.diagnostics];
+
+  const cappedBody = capUtf8(body, limits.maxBodyBytes);
+  if (cappedBody !== body || context.truncated === true) {
+    diagnostics.push(
+      diagnostic('too-large', path, `body is larger than ${limits.maxBodyBytes} bytes; cut to that size`, 'warning'),
+    );
+  }
+  return { skill: buildSkill({ ...checked.fields, body: cappedBody }, context), diagnostics };
+}

@@ -1,0 +1,206 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
+import { bundledSkillsDir, defaultManagedDir } from './sources.js';
+
+export interface CatalogWatchOptions {
+  /**
+   * Poll instead of native events (network drives, some containers and VMs).
+   * @default false
+   */
+  readonly usePolling?: boolean;
+  /**
+   * Poll interval in ms when polling.
+   * @default 2000
+   */
+  readonly pollInterval?: number;
+  /**
+   * A file must be unchanged this long (ms) before its change counts.
+   * @default 1000
+   */
+  readonly stabilityThreshold?: number;
+  /**
+   * Changes this close together (ms) are reported as one `change` event.
+   * @default 300
+   */
+  readonly coalesceMs?: number;
+}
+
+export interface CatalogOptions {
+  /**
+   * Working directory: the project `.claude/skills` search starts here and walks up.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
+   * Home directory (user skills, and where the upward project walk stops).
+   * @default os.homedir()
+   */
+  readonly home?: string;
+  /**
+   * Skills shipped with this package; `null` leaves them out.
+   * @default the package's `skills/` folder
+   */
+  readonly bundledDir?: string | null;
+  /**
+   * Managed (policy) skills directory; `null` leaves it out.
+   * @default env `SKILL_SEARCH_MANAGED_DIR`, else `/etc/claude-code/.claude/skills` on Linux,
+   * `/Library/Application Support/ClaudeCode/.claude/skills` on macOS,
+   * `C:\Program Files\ClaudeCode\.claude\skills` on Windows.
+   */
+  readonly managedDir?: string | null;
+  /**
+   * Built-in plugin roots (rank 2); each may hold `skills/` and `commands/`.
+   * @default []
+   */
+  readonly builtinPluginDirs?: readonly string[];
+  /**
+   * Installed plugin roots (rank 7, after legacy commands); each may hold `commands/` and `skills/`.
+   * @default []
+   */
+  readonly pluginDirs?: readonly string[];
+  /**
+   * `--add-dir` directories; each one's `.claude/skills` is scanned (rank 6).
+   * @default []
+   */
+  readonly addDirs?: readonly string[];
+  /**
+   * `--skills-dir`: when non-empty, scan only these (each `DIR/<skill>/SKILL.md` or
+   * `DIR/<name>.md`) instead of the default sources.
+   * @default []
+   */
+  readonly skillsDirs?: readonly string[];
+  /**
+   * `--tools FILE.jsonl`: each line `{id,name,description,whenToUse?}` is a skill. Like
+   * `skillsDirs`, non-empty replaces the default sources.
+   * @default []
+   */
+  readonly toolsFiles?: readonly string[];
+  /** @default 1048576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+  /** @default 4096 */
+  readonly maxDescriptionChars?: number;
+  /** @default 128 */
+  readonly maxNameLength?: number;
+  /**
+   * Start a file watcher right away (`true`, or watcher options).
+   * @default false
+   */
+  readonly watch?: boolean | CatalogWatchOptions;
+}
+
+export interface ResolvedWatchOptions {
+  readonly usePolling: boolean;
+  readonly pollInterval: number;
+  readonly stabilityThreshold: number;
+  readonly coalesceMs: number;
+}
+
+export interface ResolvedCatalogOptions {
+  readonly cwd: string;
+  readonly home: string;
+  readonly bundledDir: string | null;
+  readonly managedDir: string | null;
+  readonly builtinPluginDirs: readonly string[];
+  readonly pluginDirs: readonly string[];
+  readonly addDirs: readonly string[];
+  readonly skillsDirs: readonly string[];
+  readonly toolsFiles: readonly string[];
+  readonly limits: SkillLimits;
+  /** `false` when no watcher should start at construction. */
+  readonly watch: ResolvedWatchOptions | false;
+}
+
+export const DEFAULT_WATCH_OPTIONS: ResolvedWatchOptions = Object.freeze({
+  usePolling: false,
+  pollInterval: 2000,
+  stabilityThreshold: 1000,
+  coalesceMs: 300,
+});
+
+function positiveInteger(key: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+function stringList(key: string, value: unknown, base: string): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be an array of paths, got \`${JSON.stringify(value)}\``);
+  }
+  return Object.freeze(value.map((item: string) => resolve(base, item)));
+}
+
+function optionalDir(key: string, value: unknown, fallback: () => string | null, base: string): string | null {
+  if (value === undefined) return fallback();
+  if (value === null) return null;
+  if (typeof value !== 'string' || value === '') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a path or null, got \`${String(value)}\``);
+  }
+  return resolve(base, value);
+}
+
+function boolean(key: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a boolean, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+export function resolveWatchOptions(options: CatalogWatchOptions = {}): ResolvedWatchOptions {
+  const merged = { ...DEFAULT_WATCH_OPTIONS, ...definedOnly(options) };
+  return Object.freeze({
+    usePolling: boolean('usePolling', merged.usePolling, false),
+    pollInterval: positiveInteger('pollInterval', merged.pollInterval),
+    stabilityThreshold: positiveInteger('stabilityThreshold', merged.stabilityThreshold),
+    coalesceMs: positiveInteger('coalesceMs', merged.coalesceMs),
+  });
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Merges `options` over the defaults once, validates every field, and freezes the result. */
+export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCatalogOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new SkillSearchError('BAD_OPTION', `Expected options to be an object, got \`${String(options)}\``);
+  }
+  const cwdValue = options.cwd ?? process.cwd();
+  if (typeof cwdValue !== 'string' || cwdValue === '') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`cwd\` to be a path, got \`${String(cwdValue)}\``);
+  }
+  const cwd = resolve(cwdValue);
+  const home = optionalDir('home', options.home, () => homedir(), cwd) ?? homedir();
+  const limits: SkillLimits = Object.freeze({
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_SKILL_LIMITS.maxBodyBytes),
+    maxDescriptionChars: positiveInteger(
+      'maxDescriptionChars',
+      options.maxDescriptionChars ?? DEFAULT_SKILL_LIMITS.maxDescriptionChars,
+    ),
+    maxNameLength: positiveInteger('maxNameLength', options.maxNameLength ?? DEFAULT_SKILL_LIMITS.maxNameLength),
+  });
+  let watch: ResolvedWatchOptions | false = false;
+  if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
+  else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
+  else if (options.watch !== undefined && options.watch !== false) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`watch\` to be a boolean or an object, got \`${String(options.watch)}\``);
+  }
+  return Object.freeze({
+    cwd,
+    home,
+    bundledDir: optionalDir('bundledDir', options.bundledDir, bundledSkillsDir, cwd),
+    managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),
+    builtinPluginDirs: stringList('builtinPluginDirs', options.builtinPluginDirs, cwd),
+    pluginDirs: stringList('pluginDirs', options.pluginDirs, cwd),
+    addDirs: stringList('addDirs', options.addDirs, cwd),
+    skillsDirs: stringList('skillsDirs', options.skillsDirs, cwd),
+    toolsFiles: stringList('toolsFiles', options.toolsFiles, cwd),
+    limits,
+    watch,
+  });
+}

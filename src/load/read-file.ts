@@ -1,0 +1,71 @@
+import { open } from 'node:fs/promises';
+import type { Diagnostic } from '../types.js';
+import { diagnostic, utf8Boundary } from './skill.js';
+
+/** Room for the frontmatter on top of the body cap when a file is read only in part. */
+const FRONTMATTER_ALLOWANCE = 64 * 1024;
+
+export type ReadResult =
+  | { readonly state: 'ok'; readonly text: string; readonly truncated: boolean; readonly size: number }
+  | { readonly state: 'gone' }
+  | { readonly state: 'failed'; readonly diagnostic: Diagnostic };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a skill file as text, never throwing. Reads at most `maxBodyBytes` plus a frontmatter
+ * allowance, so a 10 MB file costs no more than a 1 MB one. A file that disappears between the
+ * directory listing and the read is `gone` (not a problem: the next scan will not list it).
+ */
+export async function readSkillText(path: string, maxBodyBytes: number): Promise<ReadResult> {
+  const limit = maxBodyBytes + FRONTMATTER_ALLOWANCE;
+  let bytes: Uint8Array;
+  let size: number;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) {
+        return { state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') };
+      }
+      size = stats.size;
+      const buffer = Buffer.alloc(Math.min(size, limit));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      bytes = buffer.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return fromFsError(path, error);
+  }
+
+  const truncated = size > bytes.length;
+  if (bytes.includes(0)) {
+    return { state: 'failed', diagnostic: diagnostic('binary', path, 'contains NUL bytes; a skill must be UTF-8 text') };
+  }
+  let text: string;
+  try {
+    text = decoder.decode(truncated ? bytes.subarray(0, utf8Boundary(bytes, bytes.length)) : bytes);
+  } catch {
+    return { state: 'failed', diagnostic: diagnostic('binary', path, 'is not valid UTF-8 text') };
+  }
+  return { state: 'ok', text, truncated, size };
+}
+
+export function fromFsError(path: string, error: unknown): ReadResult {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'gone' };
+  if (code === 'ELOOP') {
+    return { state: 'failed', diagnostic: diagnostic('symlink-loop', path, 'symbolic link loop (ELOOP)') };
+  }
+  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+  return {
+    state: 'failed',
+    diagnostic: diagnostic('unreadable', path, `cannot be read: ${reason}${code ? ` (${code})` : ''}`),
+  };
+}

@@ -1,0 +1,188 @@
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
+import { parseSkillFile } from './frontmatter.js';
+import { fromFsError, readSkillText } from './read-file.js';
+import { DEFAULT_SKILL_LIMITS, diagnostic, type SkillLimits } from './skill.js';
+
+/**
+ * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep.
+ * `commands`: legacy `.claude/commands`: every `.md` file at any depth, nested folders
+ * namespaced `folder:name` (a folder holding a `SKILL.md` is one skill named by its path).
+ */
+export type DirLayout = 'skills' | 'commands';
+
+export interface ScanOptions {
+  readonly source: LoadedFrom;
+  readonly rank: number;
+  /** @default 'skills' */
+  readonly layout?: DirLayout;
+  readonly limits?: SkillLimits;
+}
+
+export interface ScanResult {
+  /** Good skills in load order (directory entries sorted by name). */
+  readonly skills: readonly Skill[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** `skill.path` → its realpath, for deduplicating files reached through symlinks. */
+  readonly realPaths: ReadonlyMap<string, string>;
+}
+
+export const SKILL_FILE = 'SKILL.md';
+/** Deepest nesting followed in a legacy commands tree. */
+const MAX_COMMAND_DEPTH = 8;
+/** Files read at once; keeps a large tree from exhausting file descriptors. */
+const READ_CONCURRENCY = 16;
+
+interface Candidate {
+  readonly file: string;
+  readonly defaultName: string;
+}
+
+function isMarkdown(name: string): boolean {
+  return name.toLowerCase().endsWith('.md');
+}
+
+function ignored(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/** Follows a symlinked entry; undefined with a diagnostic when it cannot be followed. */
+async function entryStats(dir: string, entry: Dirent, diagnostics: Diagnostic[]): Promise<Stats | Dirent | undefined> {
+  if (!entry.isSymbolicLink()) return entry;
+  const full = join(dir, entry.name);
+  try {
+    return await stat(full);
+  } catch (error) {
+    const result = fromFsError(full, error);
+    if (result.state === 'gone') {
+      diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
+    } else if (result.state === 'failed') {
+      diagnostics.push(result.diagnostic);
+    }
+    return undefined;
+  }
+}
+
+async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((entry) => !ignored(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    const result = fromFsError(dir, error);
+    if (result.state === 'failed') diagnostics.push(result.diagnostic);
+    return [];
+  }
+}
+
+async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  for (const entry of await listDir(dir, diagnostics)) {
+    const kind = await entryStats(dir, entry, diagnostics);
+    if (kind === undefined) continue;
+    const full = join(dir, entry.name);
+    if (kind.isDirectory()) {
+      candidates.push({ file: join(full, SKILL_FILE), defaultName: entry.name });
+    } else if (kind.isFile() && isMarkdown(entry.name)) {
+      candidates.push({ file: full, defaultName: entry.name.slice(0, -3) });
+    }
+  }
+  return candidates;
+}
+
+async function commandCandidates(
+  dir: string,
+  prefix: readonly string[],
+  visited: Set<string>,
+  diagnostics: Diagnostic[],
+): Promise<Candidate[]> {
+  let real: string;
+  try {
+    real = await realpath(dir);
+  } catch (error) {
+    const result = fromFsError(dir, error);
+    if (result.state === 'failed') diagnostics.push(result.diagnostic);
+    return [];
+  }
+  if (visited.has(real)) {
+    diagnostics.push(diagnostic('symlink-loop', dir, 'directory links back to a folder already scanned; skipped'));
+    return [];
+  }
+  visited.add(real);
+  const entries = await listDir(dir, diagnostics);
+  if (prefix.length > 0 && entries.some((entry) => entry.name === SKILL_FILE)) {
+    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':') }];
+  }
+  const candidates: Candidate[] = [];
+  for (const entry of entries) {
+    const kind = await entryStats(dir, entry, diagnostics);
+    if (kind === undefined) continue;
+    const full = join(dir, entry.name);
+    if (kind.isDirectory()) {
+      if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
+        diagnostics.push(
+          diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'),
+        );
+        continue;
+      }
+      candidates.push(...(await commandCandidates(full, [...prefix, entry.name], visited, diagnostics)));
+    } else if (kind.isFile() && isMarkdown(entry.name)) {
+      candidates.push({ file: full, defaultName: [...prefix, entry.name.slice(0, -3)].join(':') });
+    }
+  }
+  return candidates;
+}
+
+/**
+ * Loads every skill file under `dir`. Never throws and never stops at a bad file: each problem
+ * is a Diagnostic naming the file. A missing directory yields an empty result.
+ */
+export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
+  const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
+  const diagnostics: Diagnostic[] = [];
+  const candidates =
+    (options.layout ?? 'skills') === 'commands'
+      ? await commandCandidates(dir, [], new Set(), diagnostics)
+      : await skillsCandidates(dir, diagnostics);
+
+  const loaded: ({ skill: Skill; real: string } | undefined)[] = new Array(candidates.length);
+  const perFile: Diagnostic[][] = candidates.map(() => []);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < candidates.length) {
+      const index = next++;
+      const candidate = candidates[index]!;
+      const read = await readSkillText(candidate.file, limits.maxBodyBytes);
+      // A folder without SKILL.md is not a skill; a loose file that vanished mid-scan is simply gone.
+      if (read.state === 'gone') continue;
+      if (read.state === 'failed') {
+        perFile[index]!.push(read.diagnostic);
+        continue;
+      }
+      const parsed = parseSkillFile(read.text, {
+        path: candidate.file,
+        source: options.source,
+        rank: options.rank,
+        defaultName: candidate.defaultName,
+        limits,
+        truncated: read.truncated,
+      });
+      perFile[index]!.push(...parsed.diagnostics);
+      if (parsed.skill === undefined) continue;
+      const real = await realpath(candidate.file).catch(() => candidate.file);
+      loaded[index] = { skill: parsed.skill, real };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
+
+  const skills: Skill[] = [];
+  const realPaths = new Map<string, string>();
+  for (const entry of loaded) {
+    if (entry === undefined) continue;
+    skills.push(entry.skill);
+    realPaths.set(entry.skill.path, entry.real);
+  }
+  return { skills, diagnostics: [...diagnostics, ...perFile.flat()], realPaths };
+}
+

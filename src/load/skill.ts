@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { Diagnostic, Effort, LoadedFrom, Skill } from '../types.js';
+
+/**
+ * Limits on what one skill may carry into a conversation. Anything over a cap is cut and
+ * reported (`too-large`), so a hostile or accidental giant file cannot flood the context.
+ */
+export interface SkillLimits {
+  /** Longest name accepted, in characters. Longer names are rejected (`bad-field`). */
+  readonly maxNameLength: number;
+  /** `description` and `whenToUse` are each cut to this many characters. */
+  readonly maxDescriptionChars: number;
+  /** The body is cut to this many UTF-8 bytes. */
+  readonly maxBodyBytes: number;
+}
+
+export const DEFAULT_SKILL_LIMITS: SkillLimits = Object.freeze({
+  maxNameLength: 128,
+  maxDescriptionChars: 4096,
+  maxBodyBytes: 1024 * 1024,
+});
+
+/** Where a skill is being loaded from: everything about it that is not in the file. */
+export interface SkillOrigin {
+  readonly path: string;
+  readonly source: LoadedFrom;
+  readonly rank: number;
+  /** Defaults to the name. */
+  readonly id?: string;
+}
+
+export interface SkillFields {
+  readonly name: string;
+  readonly description: string;
+  readonly whenToUse?: string | undefined;
+  readonly effort?: Effort | undefined;
+  readonly hooks?: unknown;
+  readonly body: string;
+}
+
+/** The text a skill is indexed and embedded by; its sha256 is the embedding cache key. */
+export function indexedText(skill: { name: string; description: string; whenToUse?: string | undefined }): string {
+  return `${skill.name}\n${skill.description}\n${skill.whenToUse ?? ''}`;
+}
+
+/** ≈ 4 characters per token, the estimate the article's system uses. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
+  const text = indexedText(fields);
+  const skill: Skill = {
+    name: fields.name,
+    description: fields.description,
+    ...(fields.whenToUse === undefined ? {} : { whenToUse: fields.whenToUse }),
+    ...(fields.effort === undefined ? {} : { effort: fields.effort }),
+    ...(fields.hooks === undefined ? {} : { hooks: fields.hooks }),
+    source: origin.source,
+    rank: origin.rank,
+    path: origin.path,
+    id: origin.id ?? fields.name,
+    body: fields.body,
+    tokenEstimate: estimateTokens(text),
+    contentHash: createHash('sha256').update(text).digest('hex'),
+  };
+  return Object.freeze(skill);
+}
+
+// C0/C1 controls, DEL, and the Unicode line/paragraph separators: any of them in a name
+// could break a listing line or smuggle text into the prompt.
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+/** Why `name` cannot be a skill name, or undefined when it can. */
+export function nameProblem(name: string, limits: SkillLimits): string | undefined {
+  if (name.length === 0) return 'name is empty';
+  if (FORBIDDEN_IN_NAME.test(name)) {
+    return `name ${JSON.stringify(name.slice(0, 80))} contains a newline or control character`;
+  }
+  if (name.length > limits.maxNameLength) {
+    return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;
+  }
+  return undefined;
+}
+
+/** Cuts `text` to `max` characters without splitting a surrogate pair. */
+export function capChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary. */
+export function capUtf8(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  return bytes.subarray(0, utf8Boundary(bytes, maxBytes)).toString('utf8');
+}
+
+/** The largest index ≤ `end` that does not fall inside a multi-byte UTF-8 sequence. */
+export function utf8Boundary(bytes: Uint8Array, end: number): number {
+  let cut = Math.min(end, bytes.length);
+  if (cut === bytes.length) return cut;
+  while (cut > 0 && ((bytes[cut] ?? 0) & 0xc0) === 0x80) cut -= 1;
+  return cut;
+}
+
+export function diagnostic(
+  code: Diagnostic['code'],
+  path: string,
+  message: string,
+  severity: Diagnostic['severity'] = 'error',
+): Diagnostic {
+  return Object.freeze({ code, path, message, severity });
+}

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
+import { describeValue, validateFields } from './fields.js';
+import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
+
+export interface ToolsOptions {
+  /** @default 'skills' */
+  readonly source?: LoadedFrom;
+  /** @default 5 */
+  readonly rank?: number;
+  readonly limits?: SkillLimits;
+}
+
+export interface ToolsResult {
+  readonly skills: readonly Skill[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills
+ * (`id` is the line's id, `path` is `tools:<file>#<id>`, the body is empty). A bad line is a
+ * `bad-tools-line` diagnostic naming `file:line` and never stops the others. The file itself
+ * must exist: it was named by the user, so its absence is a SkillSearchError.
+ */
+export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
+  const path = resolve(file);
+  const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new SkillSearchError('NOT_FOUND', `tools file not found: ${path}`, { cause: error });
+    throw new SkillSearchError('BAD_FILE', `cannot read tools file ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+
+  const skills: Skill[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = (lines[index] ?? '').trim();
+    if (line === '') continue;
+    const where = `${path}:${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      diagnostics.push(diagnostic('bad-tools-line', where, `not valid JSON: ${(error as Error).message}`));
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      diagnostics.push(diagnostic('bad-tools-line', where, `expected a JSON object, got ${describeValue(value)}`));
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    const rawId = record['id'] ?? record['name'];
+    if (typeof rawId !== 'string' && typeof rawId !== 'number') {
+      diagnostics.push(diagnostic('bad-tools-line', where, 'needs a string `id` (or `name`)'));
+      continue;
+    }
+    const id = String(rawId);
+    const checked = validateFields(record, { path: where, defaultName: id, limits });
+    diagnostics.push(...checked.diagnostics);
+    if (checked.fields === undefined) continue;
+    skills.push(
+      buildSkill(
+        { ...checked.fields, hooks: undefined, body: '' },
+        { path: `tools:${path}#${id}`, source: options.source ?? 'skills', rank: options.rank ?? 5, id },
+      ),
+    );
+  }
+  return { skills, diagnostics };
+}

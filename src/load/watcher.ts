@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative } from 'node:path';
+import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
+import type { ResolvedWatchOptions } from './options.js';
+
+/** Deepest folder nesting watched below a root (matches the legacy commands scan). */
+const WATCH_DEPTH = 8;
+/** How often chokidar re-checks a file still being written. */
+const WRITE_POLL_MS = 100;
+
+export interface WatchHandlers {
+  /** Called once per coalescing window with every path that changed in it. */
+  readonly onChange: (paths: readonly string[]) => void;
+  readonly onError: (error: Error) => void;
+}
+
+function within(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * What to hand chokidar for a root that may not exist yet: the root itself when it exists,
+ * else its first missing component below the nearest existing ancestor. chokidar notices a
+ * missing path appear only when its parent exists, so this is the shallowest watchable point.
+ */
+export function watchPointFor(root: string): string {
+  let point = root;
+  for (;;) {
+    if (existsSync(point)) return point;
+    const parent = dirname(point);
+    if (parent === point || existsSync(parent)) return point;
+    point = parent;
+  }
+}
+
+/**
+ * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count;
+ * everything else (dotfiles, node_modules, editor temp files, parents of a missing root) is
+ * filtered here, once. Events are batched in fixed windows of `coalesceMs`.
+ */
+export class SkillWatcher {
+  readonly ready: Promise<void>;
+  #roots: readonly string[];
+  #watcher: FSWatcher;
+  #pending = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+  readonly #options: ResolvedWatchOptions;
+  readonly #handlers: WatchHandlers;
+
+  constructor(roots: readonly string[], options: ResolvedWatchOptions, handlers: WatchHandlers) {
+    this.#roots = roots;
+    this.#options = options;
+    this.#handlers = handlers;
+    this.#watcher = chokidarWatch(this.#watchPoints(roots), {
+      ignoreInitial: true,
+      persistent: true,
+      usePolling: options.usePolling,
+      interval: options.pollInterval,
+      binaryInterval: options.pollInterval,
+      awaitWriteFinish: { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS },
+      ignorePermissionErrors: true,
+      depth: WATCH_DEPTH,
+      ignored: (path, stats) => this.#ignored(path, stats?.isFile() ?? false),
+    });
+    this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    this.#watcher.on('all', (_event, path) => this.#record(path));
+    this.#watcher.on('error', (error) => this.#handlers.onError(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  /** Replaces the watched roots (plugins installed or removed). */
+  setRoots(roots: readonly string[]): void {
+    const before = new Set(this.#watchPoints(this.#roots));
+    const after = new Set(this.#watchPoints(roots));
+    this.#roots = roots;
+    const gone = [...before].filter((point) => !after.has(point));
+    const added = [...after].filter((point) => !before.has(point));
+    if (gone.length > 0) this.#watcher.unwatch(gone);
+    if (added.length > 0) this.#watcher.add(added);
+  }
+
+  /** Idempotent: every call returns the same promise. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      clearTimeout(this.#timer);
+      this.#pending.clear();
+      await this.#watcher.close();
+    })();
+    return this.#closing;
+  }
+
+  #watchPoints(roots: readonly string[]): string[] {
+    return [...new Set(roots.map(watchPointFor))];
+  }
+
+  #ignored(path: string, isFile: boolean): boolean {
+    const root = this.#roots.find((candidate) => within(path, candidate));
+    if (root === undefined) {
+      // Above a root: only the ancestors of a missing root are worth watching.
+      return !this.#roots.some((candidate) => within(candidate, path));
+    }
+    const rel = relative(root, path);
+    if (rel === '') return false;
+    if (rel.split(/[\\/]/).some((part) => part.startsWith('.') || part === 'node_modules')) return true;
+    return isFile && !basename(path).toLowerCase().endsWith('.md');
+  }
+
+  #record(path: string): void {
+    if (this.#closing !== undefined) return;
+    if (!this.#roots.some((root) => within(path, root))) return;
+    this.#pending.add(path);
+    this.#timer ??= setTimeout(() => this.#flush(), this.#options.coalesceMs);
+  }
+
+  #flush(): void {
+    this.#timer = undefined;
+    const paths = [...this.#pending].sort();
+    this.#pending.clear();
+    if (paths.length > 0 && this.#closing === undefined) this.#handlers.onChange(paths);
+  }
+}
