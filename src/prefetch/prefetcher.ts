@@ -214,7 +214,9 @@ export class PrefetchHandle {
     this.#collected = this.#settled.then((outcome) => {
       this.#timing.collectedAt = now();
       this.#timing.addedMs = this.#timing.collectedAt - (this.#timing.collectCalledAt as number);
-      if (outcome.state !== 'done' || this.#controller.signal.aborted) return null;
+      // The turn's signal is checked too: it is unlinked once the search settles, and a turn
+      // aborted after that must still collect nothing.
+      if (outcome.state !== 'done' || this.#controller.signal.aborted || this.#turn.signal?.aborted === true) return null;
       return this.#discovery(outcome.hits);
     });
     return this.#collected;

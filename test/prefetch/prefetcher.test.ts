@@ -269,3 +269,13 @@ describe('SkillPrefetcher options', () => {
     );
   });
 });
+
+describe('SkillPrefetcher after settle', () => {
+  it('collects null when the turn was aborted after the search had already settled', async () => {
+    const turn = new AbortController();
+    const handle = new SkillPrefetcher({ searcher: staticSearcher([hit(pdf, 0.9)]) }).start({ userMessage: 'pdf', signal: turn.signal });
+    expect(await handle.settled).toBe('done');
+    turn.abort();
+    expect(await handle.collect()).toBeNull();
+  });
+});
