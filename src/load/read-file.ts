@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import type { Diagnostic } from '../types.js';
 import { diagnostic, utf8Boundary } from './skill.js';
 
@@ -22,7 +23,11 @@ export async function readSkillText(path: string, maxBodyBytes: number): Promise
   let bytes: Uint8Array;
   let size: number;
   try {
-    const handle = await open(path, 'r');
+    // Checked before opening: opening a FIFO would block forever.
+    if (!(await stat(path)).isFile()) {
+      return { state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') };
+    }
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) {

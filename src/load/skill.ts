@@ -72,11 +72,19 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
+/** A JSON-style quoted string with every control or line-breaking character escaped, for one-line messages. */
+export function quote(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029]/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Why `name` cannot be a skill name, or undefined when it can. */
 export function nameProblem(name: string, limits: SkillLimits): string | undefined {
   if (name.length === 0) return 'name is empty';
   if (FORBIDDEN_IN_NAME.test(name)) {
-    return `name ${JSON.stringify(name.slice(0, 80))} contains a newline or control character`;
+    return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
   }
   if (name.length > limits.maxNameLength) {
     return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;

@@ -1,0 +1,171 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CATALOG_EVENTS,
+  SkillCatalog,
+  bundledSkillsDir,
+  clearCatalogCache,
+  getCatalog,
+  type CatalogChange,
+  type CatalogOptions,
+} from '../../src/load/index.js';
+import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
+
+let root: string;
+let options: CatalogOptions;
+
+beforeEach(async () => {
+  root = await tempDir();
+  options = { cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null };
+  await writeTree(root, { 'project/.claude/skills/first/SKILL.md': skillMd('first skill') });
+});
+afterEach(async () => {
+  await clearCatalogCache();
+  await removeDir(root);
+});
+
+const names = (snapshot: { skills: readonly { name: string }[] }) => snapshot.skills.map((skill) => skill.name);
+
+describe('SkillCatalog.get', () => {
+  it('scans once: later calls return the cached snapshot even when files changed', async () => {
+    const catalog = new SkillCatalog(options);
+    const first = await catalog.get();
+    await writeTree(root, { 'project/.claude/skills/second/SKILL.md': skillMd('second skill') });
+    const again = await catalog.get();
+    expect(again).toBe(first);
+    expect(names(again)).toEqual(['first']);
+  });
+
+  it('concurrent callers share one scan', async () => {
+    const catalog = new SkillCatalog(options);
+    const [a, b] = [catalog.get(), catalog.get()];
+    expect(a).toBe(b);
+    expect(await a).toBe(await b);
+  });
+
+  it('clear() makes the next get() rescan; generation moves only when the content changed', async () => {
+    const catalog = new SkillCatalog(options);
+    const first = await catalog.get();
+    expect(first.generation).toBe(1);
+
+    catalog.clear();
+    const unchanged = await catalog.get();
+    expect(unchanged).not.toBe(first);
+    expect(unchanged.generation).toBe(1);
+
+    await writeTree(root, { 'project/.claude/skills/second/SKILL.md': skillMd('second skill') });
+    catalog.clear();
+    const added = await catalog.get();
+    expect(names(added)).toEqual(['first', 'second']);
+    expect(added.generation).toBe(2);
+
+    await writeFile(join(root, 'project/.claude/skills/second/SKILL.md'), skillMd('second skill', {}, 'New body.'));
+    catalog.clear();
+    expect((await catalog.get()).generation).toBe(3);
+  });
+
+  it('a failed scan is not cached', async () => {
+    const tools = join(root, 'tools.jsonl');
+    const catalog = new SkillCatalog({ ...options, toolsFiles: [tools] });
+    await expect(catalog.get()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await writeFile(tools, '{"id":"t1","name":"t1","description":"a tool"}\n');
+    expect(names(await catalog.get())).toEqual(['t1']);
+  });
+
+  it('serves the bundled skills by default, including one for PDFs', async () => {
+    const snapshot = await new SkillCatalog({ ...options, bundledDir: undefined }).get();
+    expect(bundledSkillsDir()).toBe(join(process.cwd(), 'skills'));
+    expect(snapshot.diagnostics).toEqual([]);
+    expect(snapshot.skills.filter((skill) => skill.source === 'bundled').length).toBeGreaterThanOrEqual(8);
+    const pdf = snapshot.skills.find((skill) => skill.name === 'pdf');
+    expect(pdf).toMatchObject({ source: 'bundled', rank: 1 });
+    expect(pdf?.description).toMatch(/text.*tables/);
+    const bundled = snapshot.skills.filter((skill) => skill.source === 'bundled');
+    expect(bundled.every((skill) => skill.body.length > 500)).toBe(true);
+  });
+});
+
+describe('MCP skills and plugins', () => {
+  it('registers, replaces and unregisters MCP skills, emitting change each time', async () => {
+    const catalog = new SkillCatalog(options);
+    const changes: CatalogChange[] = [];
+    catalog.on(CATALOG_EVENTS.change, (change) => changes.push(change));
+    catalog.registerMcpSkills('docs', [
+      { name: 'search-docs', description: 'Search the docs', whenToUse: 'when docs are needed', body: 'Use it.' },
+      { name: 'bad\nname', description: 'rejected' },
+      { name: 'first', description: 'loses to the project skill' },
+    ]);
+    const snapshot = await catalog.get();
+    expect(snapshot.skills.map((skill) => [skill.name, skill.source, skill.rank, skill.path])).toEqual([
+      ['first', 'skills', 5, join(root, 'project/.claude/skills/first/SKILL.md')],
+      ['search-docs', 'mcp', 8, 'mcp:docs/search-docs'],
+    ]);
+    expect(snapshot.skills[1]).toMatchObject({ body: 'Use it.', whenToUse: 'when docs are needed' });
+    expect(snapshot.diagnostics.map((d) => [d.code, d.path])).toEqual([['bad-field', 'mcp:docs/bad\nname']]);
+    expect(snapshot.shadowed.map((s) => s.loser.path)).toEqual(['mcp:docs/first']);
+
+    catalog.registerMcpSkills('docs', [{ name: 'other', description: 'replaces the set' }]);
+    expect(names(await catalog.get())).toEqual(['first', 'other']);
+    expect(catalog.unregisterMcpServer('docs')).toBe(true);
+    expect(catalog.unregisterMcpServer('docs')).toBe(false);
+    expect(names(await catalog.get())).toEqual(['first']);
+    expect(changes).toEqual([
+      { reason: 'mcp', paths: ['mcp:docs'] },
+      { reason: 'mcp', paths: ['mcp:docs'] },
+      { reason: 'mcp', paths: ['mcp:docs'] },
+    ]);
+  });
+
+  it('notifyPluginsChanged rescans with the new plugin roots', async () => {
+    await writeTree(root, { 'plugin-a/skills/from-plugin/SKILL.md': skillMd('plugin skill') });
+    const catalog = new SkillCatalog(options);
+    expect(names(await catalog.get())).toEqual(['first']);
+    catalog.notifyPluginsChanged({ pluginDirs: [join(root, 'plugin-a')] });
+    const snapshot = await catalog.get();
+    expect(snapshot.skills.map((skill) => [skill.name, skill.source, skill.rank])).toEqual([
+      ['first', 'skills', 5],
+      ['from-plugin', 'plugin', 7],
+    ]);
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ maxBodyBytes: 0 }, 'skill-search: Expected `maxBodyBytes` to be a positive integer, got `0`'],
+    [{ addDirs: 'x' }, 'skill-search: Expected `addDirs` to be an array of paths, got `"x"`'],
+    [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `coalesceMs` to be a positive integer, got `-1`'],
+  ])('rejects %j', (bad, message) => {
+    expect(() => new SkillCatalog({ ...options, ...(bad as CatalogOptions) })).toThrow(message);
+  });
+
+  it('resolves once and freezes', () => {
+    const catalog = new SkillCatalog({ ...options, addDirs: ['rel'] });
+    expect(catalog.options.addDirs).toEqual([join(root, 'project', 'rel')]);
+    expect(Object.isFrozen(catalog.options)).toBe(true);
+    expect(catalog.options.limits).toEqual({ maxBodyBytes: 1048576, maxDescriptionChars: 4096, maxNameLength: 128 });
+  });
+});
+
+describe('getCatalog', () => {
+  it('returns one catalog per working directory until the cache is cleared', async () => {
+    const { cwd, ...rest } = options;
+    const a = getCatalog(cwd!, rest);
+    expect(getCatalog(`${cwd!}/.`, rest)).toBe(a);
+    expect(getCatalog(root, rest)).not.toBe(a);
+    await clearCatalogCache();
+    expect(getCatalog(cwd!, rest)).not.toBe(a);
+  });
+});
+
+describe('close', () => {
+  it('is idempotent and returns the same promise', async () => {
+    const catalog = new SkillCatalog(options);
+    await catalog.watch();
+    const closing = catalog.close();
+    expect(catalog.close()).toBe(closing);
+    await closing;
+    await rm(join(root, 'project'), { recursive: true });
+    await expect(catalog.watch()).rejects.toThrow('skill-search: the catalog is closed');
+  });
+});
