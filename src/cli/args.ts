@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import { SkillSearchError } from '../errors.js';
+
+/** One flag of a command, as parsed and as shown in `--help`. */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  readonly short?: string;
+  /** Placeholder shown in help (`DIR`, `N`). */
+  readonly placeholder?: string;
+  readonly description: string;
+  /** The default as the user should read it in help. */
+  readonly defaultText?: string;
+  /** Accepted but not listed in help (test-only switches). */
+  readonly hidden?: boolean;
+}
+
+export type OptionTable = Readonly<Record<string, OptionSpec>>;
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  /** The part of the usage line after `skill-search <name>`. */
+  readonly usage: string;
+  readonly options: OptionTable;
+  readonly positionals: { readonly min: number; readonly max: number; readonly name: string };
+  /** Extra help paragraphs (examples, output format). */
+  readonly notes?: string;
+}
+
+export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface ParsedArgs {
+  readonly values: ParsedValues;
+  readonly positionals: readonly string[];
+  readonly help: boolean;
+}
+
+/** `skill-search: <text>` as a user error (exit 1). */
+export function flagError(message: string): SkillSearchError {
+  return new SkillSearchError('BAD_FLAG', message);
+}
+
+function seeHelp(command: string): string {
+  return `(see skill-search ${command} --help)`;
+}
+
+/**
+ * Parses with node:util in non-strict token mode and applies strictness ourselves, so every
+ * error can name the flag the user typed (node's own messages are multi-clause and generic).
+ */
+export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, option] of Object.entries(spec.options)) {
+    options[name] = {
+      type: option.type,
+      ...(option.multiple ? { multiple: true } : {}),
+      ...(option.short ? { short: option.short } : {}),
+    };
+  }
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+
+  const values: ParsedValues = {};
+  const positionals: string[] = [];
+  let help = false;
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind === 'option-terminator') continue;
+    const option = options[token.name];
+    if (!option) throw flagError(`unknown option '${token.rawName}' for '${spec.name}' ${seeHelp(spec.name)}`);
+    if (token.name === 'help') {
+      help = true;
+      continue;
+    }
+    if (option.type === 'boolean') {
+      if (token.value !== undefined) {
+        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
+      }
+      values[token.name] = true;
+      continue;
+    }
+    if (token.value === undefined) throw flagError(`option '${token.rawName}' needs a value ${seeHelp(spec.name)}`);
+    if (option.multiple) {
+      const list = (values[token.name] as string[] | undefined) ?? [];
+      list.push(token.value);
+      values[token.name] = list;
+    } else {
+      values[token.name] = token.value;
+    }
+  }
+  if (help) return { values, positionals, help };
+  if (positionals.length < spec.positionals.min) {
+    throw flagError(`'${spec.name}' needs ${spec.positionals.name} ${seeHelp(spec.name)}`);
+  }
+  if (positionals.length > spec.positionals.max) {
+    const extra = positionals[spec.positionals.max];
+    throw flagError(`unexpected argument '${extra}' for '${spec.name}' ${seeHelp(spec.name)}`);
+  }
+  return { values, positionals, help };
+}
+
+export function parsePositiveInt(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
+  }
+  return value;
+}
+
+export function parseChoice<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
+  }
+  return raw as T;
+}
+
+export function renderCommandHelp(spec: CommandSpec): string {
+  const rows: [string, string][] = [['-h, --help', 'show this help']];
+  for (const [name, option] of Object.entries(spec.options)) {
+    if (option.hidden) continue;
+    const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+    const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : '']
+      .filter(Boolean)
+      .join('; ');
+    rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);
+  }
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  const lines = [
+    `Usage: skill-search ${spec.name} ${spec.usage}`.trimEnd(),
+    '',
+    spec.summary,
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+  ];
+  if (spec.notes) lines.push('', spec.notes);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,215 @@
+import type { CommandSpec, OptionTable } from './args.js';
+import type { CliIo } from './io.js';
+import type { ParsedArgs } from './args.js';
+
+/**
+ * The command table. Only names, flags and help live here; each command's code is imported
+ * when it runs, so `validate` and `list` never load an embedding model.
+ */
+
+export const DEFAULT_K = 5;
+export const DEFAULT_EVAL_K = 10;
+export const DEFAULT_MODEL = 'use-lite';
+export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
+
+const SOURCE_OPTIONS: OptionTable = {
+  'skills-dir': {
+    type: 'string',
+    multiple: true,
+    placeholder: 'DIR',
+    description: 'scan only this folder (DIR/<skill>/SKILL.md or DIR/<name>.md) instead of the default sources',
+    defaultText: 'the standard skill folders for --cwd',
+  },
+  tools: {
+    type: 'string',
+    multiple: true,
+    placeholder: 'FILE.jsonl',
+    description: 'treat each line {id,name,description,whenToUse?} of FILE as a skill (like --skills-dir, replaces the default sources)',
+  },
+  cwd: {
+    type: 'string',
+    placeholder: 'DIR',
+    description: 'working directory whose project skills are scanned',
+    defaultText: 'the current directory',
+  },
+  'add-dir': {
+    type: 'string',
+    multiple: true,
+    placeholder: 'DIR',
+    description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
+  },
+};
+
+const JSON_OPTION: OptionTable = {
+  json: { type: 'boolean', description: 'print JSON instead of text' },
+};
+
+function retrievalOptions(defaultK: number): OptionTable {
+  return {
+    k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
+    mode: {
+      type: 'string',
+      placeholder: 'MODE',
+      description: 'retrieval: hybrid, dense or lexical',
+      defaultText: 'hybrid',
+    },
+    ...MODEL_OPTIONS,
+  };
+}
+
+const MODEL_OPTIONS: OptionTable = {
+  model: {
+    type: 'string',
+    placeholder: 'NAME',
+    description: 'embedding model: use-lite (bundled) or a model folder under models/ ("hash" is a fast fake for tests)',
+    defaultText: DEFAULT_MODEL,
+  },
+  'index-dir': {
+    type: 'string',
+    placeholder: 'DIR',
+    description: 'where the persistent index lives',
+    defaultText: 'one folder per catalog and model under $SKILL_SEARCH_CACHE_DIR, $XDG_CACHE_HOME/skill-search or ~/.cache/skill-search',
+  },
+};
+
+export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'eval' | 'validate' | 'hook' | 'mcp';
+
+export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
+
+export interface CommandEntry {
+  readonly spec: CommandSpec;
+  readonly load: () => Promise<CommandRunner>;
+}
+
+export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
+  query: {
+    spec: {
+      name: 'query',
+      summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
+      usage: '[options] "<message>"',
+      positionals: { min: 1, max: Infinity, name: 'a message' },
+      options: { ...SOURCE_OPTIONS, ...retrievalOptions(DEFAULT_K), ...JSON_OPTION },
+      notes: '--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.',
+    },
+    load: async () => (await import('./commands/query.js')).runQuery,
+  },
+  list: {
+    spec: {
+      name: 'list',
+      summary: 'Print the skill_listing exactly as the model sees it; shadowed names go to stderr.',
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        ...SOURCE_OPTIONS,
+        experimental: {
+          type: 'boolean',
+          description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)',
+        },
+        'context-window': {
+          type: 'string',
+          placeholder: 'TOKENS',
+          description: "the model's context window; the listing gets 1% of it",
+          defaultText: 'unknown (8,000 characters)',
+        },
+        ...JSON_OPTION,
+      },
+    },
+    load: async () => (await import('./commands/list.js')).runList,
+  },
+  index: {
+    spec: {
+      name: 'index',
+      summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION },
+    },
+    load: async () => (await import('./commands/index-cmd.js')).runIndex,
+  },
+  watch: {
+    spec: {
+      name: 'watch',
+      summary: 'Keep the index live: reindex on every skill change and print one line per event, until Ctrl-C.',
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        ...SOURCE_OPTIONS,
+        ...MODEL_OPTIONS,
+        polling: { type: 'boolean', description: 'poll the file system (for network or container mounts)' },
+        ...JSON_OPTION,
+      },
+    },
+    load: async () => (await import('./commands/watch.js')).runWatch,
+  },
+  eval: {
+    spec: {
+      name: 'eval',
+      summary: 'Hit rate, recall, MRR, nDCG and latency over a labelled query file.',
+      usage: '--queries FILE [options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        queries: {
+          type: 'string',
+          placeholder: 'FILE',
+          description: 'JSONL lines {"id","query","relevant":[names or ids]} (required)',
+        },
+        ...SOURCE_OPTIONS,
+        ...retrievalOptions(DEFAULT_EVAL_K),
+        ...JSON_OPTION,
+      },
+      notes:
+        '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10","abstain":{"queries","correct"},"latencyMs":{"p50","p95","p99"}}.',
+    },
+    load: async () => (await import('./commands/eval.js')).runEval,
+  },
+  validate: {
+    spec: {
+      name: 'validate',
+      summary: 'List every skill file with a problem, and why, plus shadowed names; exit 1 if any error.',
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
+    },
+    load: async () => (await import('./commands/validate.js')).runValidate,
+  },
+  hook: {
+    spec: {
+      name: 'hook',
+      summary:
+        'Claude Code UserPromptSubmit hook: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
+      usage: 'claude-code [options]',
+      positionals: { min: 1, max: 1, name: "a harness name ('claude-code')" },
+      options: {
+        ...SOURCE_OPTIONS,
+        ...retrievalOptions(DEFAULT_K),
+        'timeout-ms': {
+          type: 'string',
+          placeholder: 'MS',
+          description: 'give up silently after this long',
+          defaultText: String(DEFAULT_HOOK_TIMEOUT_MS),
+        },
+      },
+      notes:
+        'The hook input\'s "cwd" is used when --cwd is not given. Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
+    },
+    load: async () => (await import('./commands/hook.js')).runHook,
+  },
+  mcp: {
+    spec: {
+      name: 'mcp',
+      summary: 'Serve the tools search_skills and read_skill over MCP on stdio (logs go to stderr).',
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        ...SOURCE_OPTIONS,
+        ...retrievalOptions(DEFAULT_K),
+        polling: { type: 'boolean', description: 'poll the file system for skill changes' },
+      },
+    },
+    load: async () => (await import('./commands/mcp.js')).runMcp,
+  },
+};
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}

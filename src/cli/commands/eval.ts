@@ -1,0 +1,52 @@
+import type { ParsedArgs } from '../args.js';
+import { flagError } from '../args.js';
+import { DEFAULT_EVAL_K } from '../commands.js';
+import { line, openLiveIndex, printJson } from '../context.js';
+import { table } from '../format.js';
+import type { CliIo } from '../io.js';
+import { describeSources, requirePath, resolveRetrieval, resolveSources } from '../sources.js';
+
+export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
+  const queriesRaw = args.values.queries;
+  if (typeof queriesRaw !== 'string') throw flagError("'eval' needs --queries FILE (see skill-search eval --help)");
+  const queriesFile = requirePath('queries', queriesRaw, 'file', io.cwd);
+  const sources = resolveSources(args.values, io);
+  const retrieval = resolveRetrieval(args.values, io, DEFAULT_EVAL_K);
+  const search = await import('../../search/index.js');
+  const queries = await search.readEvalQueries(queriesFile);
+  if (queries.length === 0) throw flagError(`--queries '${queriesRaw}': no queries in the file`);
+
+  const live = await openLiveIndex(sources, retrieval, io);
+  try {
+    const signal = io.signal === undefined ? {} : { signal: io.signal };
+    const { snapshot } = await live.refresh(signal);
+    if (snapshot.skills.length === 0) {
+      const { nothingToIndex } = await import('../../integrations/live-index.js');
+      throw nothingToIndex(describeSources(sources));
+    }
+    const report = await search.runEval(live.engine, queries, { k: retrieval.k, mode: retrieval.mode, ...signal });
+    if (args.values.json === true) {
+      printJson(io, report);
+      return 0;
+    }
+    const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+    const rows = [
+      ['queries', String(report.queries)],
+      ['k', String(report.k)],
+      ['mode', report.mode],
+      ['hit@1', pct(report.hitAt1)],
+      ['hit@5', pct(report.hitAt5)],
+      ['hit@10', pct(report.hitAt10)],
+      ['recall@5', pct(report.recallAt5)],
+      ['recall@10', pct(report.recallAt10)],
+      ['MRR', report.mrr.toFixed(3)],
+      ['nDCG@10', report.ndcgAt10.toFixed(3)],
+      ['abstain', `${report.abstain.correct}/${report.abstain.queries} correct`],
+      ['latency', `p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms, p99 ${report.latencyMs.p99} ms`],
+    ];
+    for (const text of table(rows)) line(io.stdout, text);
+    return 0;
+  } finally {
+    await live.close();
+  }
+}

@@ -1,0 +1,55 @@
+import type { ParsedArgs } from '../args.js';
+import { DEFAULT_K } from '../commands.js';
+import { line, openLiveIndex, printJson } from '../context.js';
+import { round } from '../format.js';
+import type { CliIo } from '../io.js';
+import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+
+/** Progress lines go to stderr at most this often (plus the first and the last). */
+const PROGRESS_EVERY_MS = 250;
+
+export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const indexDir = resolveIndexDir(sources, retrieval, io.env);
+  const live = await openLiveIndex(sources, retrieval, io);
+  try {
+    let lastReport = 0;
+    const onProgress = (done: number, total: number) => {
+      const now = performance.now();
+      if (total === 0) return;
+      if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
+        lastReport = now;
+        line(io.stderr, `indexing ${done}/${total}`);
+      }
+    };
+    const { snapshot, sync, ms } = await live.refresh({ onProgress, ...(io.signal === undefined ? {} : { signal: io.signal }) });
+    if (snapshot.skills.length === 0) {
+      const { nothingToIndex } = await import('../../integrations/live-index.js');
+      throw nothingToIndex(describeSources(sources));
+    }
+    const summary = {
+      skills: snapshot.skills.length,
+      added: sync?.added ?? 0,
+      updated: sync?.updated ?? 0,
+      removed: sync?.removed ?? 0,
+      unchanged: sync?.unchanged ?? snapshot.skills.length,
+      embedded: sync?.embedded ?? 0,
+      ms: round(ms, 1),
+      model: live.engine.info.model,
+      indexDir,
+    };
+    if (args.values.json === true) {
+      printJson(io, summary);
+      return 0;
+    }
+    line(
+      io.stdout,
+      `indexed ${summary.skills} skills: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
+    );
+    line(io.stderr, `index: ${indexDir} (${summary.model})`);
+    return 0;
+  } finally {
+    await live.close();
+  }
+}

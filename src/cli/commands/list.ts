@@ -1,0 +1,64 @@
+import type { ParsedArgs } from '../args.js';
+import { parsePositiveInt } from '../args.js';
+import { catalogOptions, line, printJson } from '../context.js';
+import type { CliIo } from '../io.js';
+import { resolveSources } from '../sources.js';
+
+/**
+ * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
+ * go to stderr so stdout stays exactly the model's view.
+ */
+export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const windowRaw = args.values['context-window'];
+  const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
+  const [{ SkillCatalog, formatShadowed }, attachments, prefetch] = await Promise.all([
+    import('../../load/index.js'),
+    import('../../attachments/index.js'),
+    import('../../prefetch/index.js'),
+  ]);
+  const catalog = new SkillCatalog(catalogOptions(sources));
+  let snapshot;
+  try {
+    snapshot = await catalog.get();
+  } finally {
+    await catalog.close();
+  }
+  const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
+  const listed = prefetch.listingSkills(snapshot.skills, experimental);
+  const listing = attachments.formatSkillListing(listed, { contextWindowTokens });
+
+  for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
+
+  if (args.values.json === true) {
+    printJson(io, {
+      experimental,
+      budgetChars: listing.budgetChars,
+      skills: listed.map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+        source: skill.source,
+        path: skill.path,
+        tokenEstimate: skill.tokenEstimate,
+      })),
+      shortened: listing.shortened,
+      truncated: listing.truncated,
+      omitted: listing.omitted,
+      shadowed: snapshot.shadowed.map(({ name, winner, loser }) => ({ name, winner: winner.path, loser: loser.path })),
+      content: listing.content,
+    });
+    return 0;
+  }
+  const rendered = attachments.renderAttachment({
+    type: 'skill_listing',
+    content: listing.content,
+    skillNames: listing.skillNames,
+  });
+  if (rendered === null) {
+    line(io.stderr, experimental ? 'skill-search: no bundled or MCP skills to list (--experimental)' : 'skill-search: no skills to list');
+    return 0;
+  }
+  line(io.stdout, rendered);
+  return 0;
+}

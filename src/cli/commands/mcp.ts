@@ -1,0 +1,35 @@
+import type { ParsedArgs } from '../args.js';
+import { DEFAULT_K } from '../commands.js';
+import { openLiveIndex } from '../context.js';
+import type { CliIo } from '../io.js';
+import { resolveRetrieval, resolveSources } from '../sources.js';
+import { packageVersion } from '../version.js';
+
+export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const { serveMcpStdio } = await import('../../integrations/mcp-server.js');
+  const log = (text: string) => io.stderr.write(`${text}\n`);
+  const live = await openLiveIndex(sources, retrieval, io);
+  try {
+    live.catalog.on('error', (error) => log(`skill-search mcp: watcher: ${error.message}`));
+    // The watcher only invalidates; the next request re-syncs, so idle servers do no work.
+    await live.catalog.watch({ usePolling: args.values.polling === true });
+    // Warm the index while the client connects; a failure here resurfaces on the first search.
+    void live.refresh().catch(() => undefined);
+    await serveMcpStdio({
+      service: live,
+      k: retrieval.k,
+      mode: retrieval.mode,
+      version: packageVersion(),
+      log,
+      ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
+      ...(io.rawStdout === undefined ? {} : { stdout: io.rawStdout }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
+    return 0;
+  } finally {
+    await live.close();
+  }
+}
+

@@ -1,0 +1,42 @@
+import type { ParsedArgs } from '../args.js';
+import { catalogOptions, line, printJson } from '../context.js';
+import { plural } from '../format.js';
+import type { CliIo } from '../io.js';
+import { resolveSources } from '../sources.js';
+
+/** Every problem file and every shadowed name, one line each; exit 1 when a skill failed to load. */
+export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const { SkillCatalog, formatDiagnostic, formatShadowed } = await import('../../load/index.js');
+  const catalog = new SkillCatalog(catalogOptions(sources));
+  let snapshot;
+  try {
+    snapshot = await catalog.get();
+  } finally {
+    await catalog.close();
+  }
+  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = snapshot.diagnostics.length - errors;
+  const ok = errors === 0;
+
+  if (args.values.json === true) {
+    printJson(io, {
+      ok,
+      skills: snapshot.skills.length,
+      errors,
+      warnings,
+      diagnostics: snapshot.diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
+      shadowed: snapshot.shadowed,
+    });
+    return ok ? 0 : 1;
+  }
+  for (const diagnostic of snapshot.diagnostics) {
+    line(io.stdout, diagnostic.severity === 'error' ? formatDiagnostic(diagnostic) : `${formatDiagnostic(diagnostic)} (loaded anyway)`);
+  }
+  for (const shadowed of snapshot.shadowed) line(io.stdout, formatShadowed(shadowed));
+  line(
+    io.stdout,
+    `${plural(snapshot.skills.length, 'skill')} loaded; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed`,
+  );
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,78 @@
+import type { ParsedArgs } from '../args.js';
+import { DEFAULT_K } from '../commands.js';
+import { line, openLiveIndex, printJson } from '../context.js';
+import type { CliIo } from '../io.js';
+import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+import type { RefreshResult } from '../../integrations/live-index.js';
+
+/**
+ * Initial sync, then one reindex per coalesced catalog change until the signal aborts.
+ * Reindexes never overlap: a change during a reindex schedules exactly one more.
+ */
+export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const json = args.values.json === true;
+  const { formatDiagnostic } = await import('../../load/index.js');
+  const live = await openLiveIndex(sources, retrieval, io);
+  let seen = new Set<string>();
+
+  const report = (event: 'indexed' | 'reindexed', result: RefreshResult) => {
+    const { sync, snapshot } = result;
+    const ms = Math.round(result.ms);
+    const fresh = snapshot.diagnostics.map(formatDiagnostic).filter((text) => !seen.has(text));
+    seen = new Set(snapshot.diagnostics.map(formatDiagnostic));
+    for (const text of fresh) line(io.stderr, text);
+    if (sync === undefined) return;
+    if (json) {
+      printJson(io, { event, skills: snapshot.skills.length, added: sync.added, updated: sync.updated, removed: sync.removed, ms });
+    } else if (event === 'indexed') {
+      line(io.stdout, `indexed ${snapshot.skills.length} skills: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
+    } else {
+      line(io.stdout, `reindexed: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
+    }
+  };
+
+  try {
+    const first = await live.refresh();
+    if (first.snapshot.skills.length === 0 && (sources.skillsDirs.length > 0 || sources.toolsFiles.length > 0)) {
+      line(io.stderr, `skill-search: no skills yet ${describeSources(sources)}; waiting for some`);
+    }
+    report('indexed', first);
+
+    let running: Promise<void> | undefined;
+    let again = false;
+    const reindex = (): void => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          try {
+            report('reindexed', await live.refresh());
+          } catch (error) {
+            line(io.stderr, `skill-search: reindex failed: ${(error as Error).message.replace(/^skill-search: /, '')}`);
+          }
+        } while (again && !io.signal?.aborted);
+        running = undefined;
+      })();
+    };
+    live.catalog.on('change', reindex);
+    live.catalog.on('error', (error) => line(io.stderr, `skill-search: watcher: ${error.message}`));
+    await live.catalog.watch({ usePolling: args.values.polling === true });
+    line(io.stderr, `watching for skill changes; index in ${resolveIndexDir(sources, retrieval, io.env)} (Ctrl-C to stop)`);
+
+    await new Promise<void>((resolve) => {
+      if (!io.signal) return;
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    live.catalog.off('change', reindex);
+    await running;
+    return 0;
+  } finally {
+    await live.close();
+  }
+}

@@ -1,0 +1,36 @@
+import type { CatalogOptions } from '../load/index.js';
+import type { LiveIndex } from '../integrations/live-index.js';
+import type { RetrievalOptions, SourceOptions } from './sources.js';
+import { resolveIndexDir } from './sources.js';
+import type { CliIo } from './io.js';
+
+/** The loader options for what the flags named. */
+export function catalogOptions(sources: SourceOptions): CatalogOptions {
+  return {
+    cwd: sources.cwd,
+    home: sources.home,
+    addDirs: sources.addDirs,
+    skillsDirs: sources.skillsDirs,
+    toolsFiles: sources.toolsFiles,
+  };
+}
+
+/** Catalog + persistent engine for the flags; the model loads only when first needed. */
+export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<LiveIndex> {
+  const { LiveIndex } = await import('../integrations/live-index.js');
+  return LiveIndex.open({
+    catalog: catalogOptions(sources),
+    model: retrieval.model,
+    indexDir: resolveIndexDir(sources, retrieval, io.env),
+    k: retrieval.k,
+    mode: retrieval.mode,
+  });
+}
+
+export function line(stream: CliIo['stdout'], text = ''): void {
+  stream.write(`${text}\n`);
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value)}\n`);
+}

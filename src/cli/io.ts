@@ -1,0 +1,53 @@
+import os from 'node:os';
+
+/** The streams and environment a command runs against; tests pass their own. */
+export interface CliIo {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+  /** Read all of stdin as text (the hook's JSON). */
+  readonly readStdin: () => Promise<string>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Default for `--cwd`. */
+  readonly cwd: string;
+  /**
+   * Long-running commands (`watch`, `mcp`) stop when this aborts. The process entry wires it
+   * to SIGINT/SIGTERM; tests abort it themselves.
+   */
+  readonly signal?: AbortSignal;
+  /** MCP stdio transport streams (default: the process's own). */
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly rawStdout?: NodeJS.WritableStream;
+  /**
+   * End the process shortly with `code` even if abandoned work keeps the event loop busy
+   * (the hook after a timeout). Absent in-process (tests), where nothing is abandoned for long.
+   */
+  readonly exitSoon?: (code: number) => void;
+}
+
+export function processIo(signal?: AbortSignal): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readStdin: () => readAll(process.stdin),
+    env: process.env,
+    cwd: process.cwd(),
+    ...(signal ? { signal } : {}),
+    stdin: process.stdin,
+    rawStdout: process.stdout,
+    exitSoon: (code) => {
+      process.exitCode = code;
+      // Unref'd: fires only if something else still holds the loop open; lets stdout flush first.
+      setTimeout(() => process.exit(code), 100).unref();
+    },
+  };
+}
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function homeDir(env: CliIo['env']): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
+}

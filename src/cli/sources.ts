@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import { SEARCH_MODES, type SearchMode } from '../types.js';
+import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
+import { DEFAULT_MODEL } from './commands.js';
+import { homeDir, type CliIo } from './io.js';
+
+/** Where skills are read from, resolved to absolute, existing paths. */
+export interface SourceOptions {
+  readonly cwd: string;
+  readonly home: string;
+  /** Non-empty: scan only these folders (plus `toolsFiles`), not the default sources. */
+  readonly skillsDirs: readonly string[];
+  readonly toolsFiles: readonly string[];
+  readonly addDirs: readonly string[];
+}
+
+export interface RetrievalOptions {
+  readonly k: number;
+  readonly mode: SearchMode;
+  readonly model: string;
+  /** Explicit `--index-dir`, or undefined to derive one per catalog (see `resolveIndexDir`). */
+  readonly indexDir: string | undefined;
+}
+
+function asList(value: ParsedValues[string]): string[] {
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+function asString(value: ParsedValues[string]): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+type Kind = 'directory' | 'file';
+
+/** A path the user named must exist with the right kind; the error names the flag and the path. */
+export function requirePath(flag: string, raw: string, kind: Kind, base: string): string {
+  const absolute = path.resolve(base, raw);
+  let stats;
+  try {
+    stats = statSync(absolute);
+  } catch {
+    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': no such ${kind}`);
+  }
+  if (kind === 'directory' && !stats.isDirectory()) {
+    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
+  }
+  if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a file`);
+  return absolute;
+}
+
+/**
+ * `--cwd` anchors project skills; paths given in other flags are relative to the shell's
+ * directory (as a user typing them expects), not to `--cwd`.
+ */
+export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string): SourceOptions {
+  const cwdRaw = asString(values.cwd) ?? cwdOverride;
+  const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
+  return Object.freeze({
+    cwd,
+    home: homeDir(io.env),
+    skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
+    toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
+    addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
+  });
+}
+
+export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number): RetrievalOptions {
+  const kRaw = asString(values.k);
+  const modeRaw = asString(values.mode);
+  const model = asString(values.model) ?? DEFAULT_MODEL;
+  if (model.trim() === '') throw flagError(`--model expects a model name, got '${model}'`);
+  const indexDirRaw = asString(values['index-dir']);
+  return Object.freeze({
+    k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
+    mode: modeRaw === undefined ? 'hybrid' : parseChoice('mode', modeRaw, SEARCH_MODES),
+    model,
+    indexDir: indexDirRaw === undefined ? undefined : path.resolve(io.cwd, indexDirRaw),
+  });
+}
+
+export function cacheRoot(env: CliIo['env']): string {
+  if (env.SKILL_SEARCH_CACHE_DIR) return path.resolve(env.SKILL_SEARCH_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return path.join(path.resolve(env.XDG_CACHE_HOME), 'skill-search');
+  return path.join(homeDir(env), '.cache', 'skill-search');
+}
+
+/** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */
+export function isOverride(sources: SourceOptions): boolean {
+  return sources.skillsDirs.length > 0 || sources.toolsFiles.length > 0;
+}
+
+/** Where a catalog looked, for "nothing found" messages. */
+export function describeSources(sources: SourceOptions): string {
+  if (!isOverride(sources)) {
+    return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
+  }
+  const parts = [
+    ...sources.skillsDirs.map((dir) => `--skills-dir '${dir}'`),
+    ...sources.toolsFiles.map((file) => `--tools '${file}'`),
+  ];
+  return `in ${parts.join(', ')}`;
+}
+
+/**
+ * One index folder per (catalog sources, model): two projects, or one project under two
+ * models, never overwrite each other's index. With default sources the project directory
+ * identifies the catalog (its parents and the user folder are the same for every call there).
+ */
+export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
+  if (retrieval.indexDir) return retrieval.indexDir;
+  const override = isOverride(sources);
+  const key = JSON.stringify({
+    skillsDirs: sources.skillsDirs,
+    toolsFiles: sources.toolsFiles,
+    cwd: override ? undefined : sources.cwd,
+    home: override ? undefined : sources.home,
+    addDirs: override ? undefined : sources.addDirs,
+    model: retrieval.model,
+  });
+  const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const label = path.basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
+  return path.join(cacheRoot(env), `${label}-${digest}`);
+}

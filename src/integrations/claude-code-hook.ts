@@ -1,0 +1,162 @@
+/**
+ * Claude Code `UserPromptSubmit` hook: the prompt arrives as JSON on stdin; relevant skills go
+ * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
+ * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
+ */
+import { renderAttachment } from '../attachments/normalize.js';
+import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
+import type { DiscoveredSkill } from '../attachments/messages.js';
+import { SkillSearchError } from '../errors.js';
+import type { SearchHit, SearchMode } from '../types.js';
+import type { SkillService } from './service.js';
+
+export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
+
+/** The fields of Claude Code's hook input this hook reads (others are ignored). */
+export interface ClaudeCodeHookInput {
+  readonly session_id?: string;
+  readonly transcript_path?: string;
+  readonly cwd?: string;
+  readonly hook_event_name: string;
+  readonly prompt: string;
+}
+
+export interface ClaudeCodeHookOutput {
+  readonly hookSpecificOutput: {
+    readonly hookEventName: typeof USER_PROMPT_SUBMIT;
+    readonly additionalContext: string;
+  };
+}
+
+export class HookInputError extends Error {
+  override readonly name = 'HookInputError';
+}
+
+export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HookInputError(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new HookInputError('stdin JSON is not an object');
+  }
+  const record = data as Record<string, unknown>;
+  const event = record.hook_event_name ?? USER_PROMPT_SUBMIT;
+  if (typeof event !== 'string') throw new HookInputError('"hook_event_name" is not a string');
+  if (typeof record.prompt !== 'string') throw new HookInputError('"prompt" is missing or not a string');
+  if (record.cwd !== undefined && typeof record.cwd !== 'string') throw new HookInputError('"cwd" is not a string');
+  return {
+    ...(typeof record.session_id === 'string' ? { session_id: record.session_id } : {}),
+    ...(typeof record.transcript_path === 'string' ? { transcript_path: record.transcript_path } : {}),
+    ...(typeof record.cwd === 'string' ? { cwd: record.cwd } : {}),
+    hook_event_name: event,
+    prompt: record.prompt,
+  };
+}
+
+/**
+ * The skill_discovery text without its `<system-reminder>` envelope: Claude Code places
+ * additional context in its own reminder, so ours would nest.
+ */
+export function discoveryContext(hits: readonly SearchHit[]): string | undefined {
+  const skills: DiscoveredSkill[] = hits.map(({ skill, score }) => ({
+    name: skill.name,
+    description: skill.description,
+    ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+    source: skill.source,
+    score,
+  }));
+  const rendered = renderAttachment({ type: 'skill_discovery', skills });
+  if (rendered === null) return undefined;
+  const open = `${SYSTEM_REMINDER_OPEN}\n`;
+  const close = `\n${SYSTEM_REMINDER_CLOSE}`;
+  return rendered.startsWith(open) && rendered.endsWith(close)
+    ? rendered.slice(open.length, rendered.length - close.length)
+    : rendered;
+}
+
+export interface ClaudeCodeHookOptions {
+  /** Opens the search for the project the hook fired in (the input's `cwd`). */
+  readonly open: (cwd: string | undefined) => Promise<SkillService>;
+  readonly k: number;
+  readonly mode: SearchMode;
+  /** Whole budget: opening the index, syncing changed skills and searching. */
+  readonly timeoutMs: number;
+  /** One-line notes for the user (stderr); never stdout. */
+  readonly log: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface ClaudeCodeHookResult {
+  /** What to print on stdout: the JSON line, or `''` when nothing fits or anything failed. */
+  readonly stdout: string;
+  readonly outcome: 'context' | 'nothing' | 'skipped' | 'failed' | 'timeout';
+}
+
+/**
+ * Never rejects. Work that overruns the budget is abandoned, not awaited: the caller should
+ * end the process once it has printed the result.
+ */
+export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookResult> {
+  let input: ClaudeCodeHookInput;
+  try {
+    input = parseClaudeCodeHookInput(stdin);
+  } catch (error) {
+    options.log(`skill-search hook: ignored input: ${(error as Error).message}`);
+    return { stdout: '', outcome: 'failed' };
+  }
+  if (input.hook_event_name !== USER_PROMPT_SUBMIT) {
+    options.log(`skill-search hook: ignored event '${input.hook_event_name}' (only ${USER_PROMPT_SUBMIT} is handled)`);
+    return { stdout: '', outcome: 'skipped' };
+  }
+  if (input.prompt.trim() === '') return { stdout: '', outcome: 'nothing' };
+
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(Object.assign(new Error('skill-search: hook time budget exceeded'), { name: 'AbortError' }));
+      resolve('timeout');
+    }, options.timeoutMs);
+  });
+  const work = (async () => {
+    const service = await options.open(input.cwd);
+    try {
+      return await service.search(input.prompt, { k: options.k, mode: options.mode, signal: controller.signal });
+    } finally {
+      await service.close();
+    }
+  })();
+  // A late rejection after the timeout must not surface as an unhandled rejection.
+  work.catch(() => undefined);
+
+  try {
+    const result = await Promise.race([work, timeout]);
+    if (result === 'timeout') {
+      options.log(`skill-search hook: no answer within ${options.timeoutMs} ms; skipped (run 'skill-search index' to warm the index)`);
+      return { stdout: '', outcome: 'timeout' };
+    }
+    const context = discoveryContext(result);
+    if (context === undefined) return { stdout: '', outcome: 'nothing' };
+    const output: ClaudeCodeHookOutput = {
+      hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context },
+    };
+    return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
+  } catch (error) {
+    const reason =
+      error instanceof SkillSearchError || error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
+    options.log(`skill-search hook: skipped: ${firstLine(reason)}`);
+    return { stdout: '', outcome: 'failed' };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}

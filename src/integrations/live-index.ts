@@ -1,0 +1,89 @@
+import { resolveEmbedder } from '../embed/index.js';
+import { SkillSearchError } from '../errors.js';
+import { SkillCatalog, type CatalogOptions } from '../load/index.js';
+import { SkillSearchEngine, type SyncResult } from '../search/index.js';
+import type { CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { SkillService } from './service.js';
+
+export interface LiveIndexOptions {
+  /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
+  readonly catalog: CatalogOptions;
+  /** Model spec for `resolveEmbedder` (`use-lite`, `hash`, a folder under `models/`). */
+  readonly model: string;
+  /** Folder of the persistent index; in-memory when absent. */
+  readonly indexDir?: string;
+  readonly k?: number;
+  readonly mode?: SearchMode;
+}
+
+export interface RefreshResult {
+  readonly snapshot: CatalogSnapshot;
+  /** Undefined when the catalog had not changed since the last sync (nothing to do). */
+  readonly sync: SyncResult | undefined;
+  readonly ms: number;
+}
+
+export interface RefreshOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * A catalog and a persistent search engine kept in step: every search first brings the
+ * engine up to the catalog's current generation (re-embedding only skills whose text
+ * changed), so a watcher, a hook call or an MCP request always searches what is on disk.
+ */
+export class LiveIndex implements SkillService {
+  readonly catalog: SkillCatalog;
+  readonly engine: SkillSearchEngine;
+  /** Generation of the catalog the engine last synced to; -1 before the first sync. */
+  #synced = -1;
+  #closing: Promise<void> | undefined;
+
+  private constructor(catalog: SkillCatalog, engine: SkillSearchEngine) {
+    this.catalog = catalog;
+    this.engine = engine;
+  }
+
+  static async open(options: LiveIndexOptions): Promise<LiveIndex> {
+    const embedder = resolveEmbedder(options.model);
+    const engine = await SkillSearchEngine.open({
+      embedder,
+      ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
+      ...(options.k === undefined ? {} : { k: options.k }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    });
+    const { watch: _ignored, ...catalogOptions } = options.catalog;
+    return new LiveIndex(new SkillCatalog(catalogOptions), engine);
+  }
+
+  /** Syncs the engine to the current catalog when its generation moved. */
+  async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    const started = performance.now();
+    const snapshot = await this.catalog.get();
+    if (snapshot.generation === this.#synced) return { snapshot, sync: undefined, ms: performance.now() - started };
+    const sync = await this.engine.sync(snapshot.skills, options);
+    this.#synced = snapshot.generation;
+    return { snapshot, sync, ms: performance.now() - started };
+  }
+
+  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    await this.refresh(request.signal === undefined ? {} : { signal: request.signal });
+    return this.engine.search(query, request);
+  }
+
+  async skills(): Promise<readonly Skill[]> {
+    return (await this.catalog.get()).skills;
+  }
+
+  /** Idempotent: stops the watcher and waits for a running sync. */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([this.catalog.close(), this.engine.close()]).then(() => undefined);
+    return this.#closing;
+  }
+}
+
+/** `nothing found to index` (SPEC §7: a user error) with where we looked. */
+export function nothingToIndex(where: string): SkillSearchError {
+  return new SkillSearchError('NOTHING_TO_INDEX', `no skills found ${where}`);
+}

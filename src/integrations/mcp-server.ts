@@ -1,0 +1,134 @@
+/**
+ * MCP stdio server with two tools: `search_skills` (ranked skills for a task) and
+ * `read_skill` (a skill's instructions by name). stdout carries protocol only; every log
+ * line goes to the `log` callback (stderr in the CLI).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { neutralizeReminderText } from '../attachments/reminder.js';
+import type { SearchMode } from '../types.js';
+import type { SkillService } from './service.js';
+import { closeNames } from './suggest.js';
+
+export const MCP_SERVER_NAME = 'skill-search';
+/** Upper bound on `k` a client may ask for. */
+export const MAX_MCP_K = 50;
+
+export interface SkillSearchMcpOptions {
+  readonly service: SkillService;
+  /** Results when the client gives no `k`. */
+  readonly k: number;
+  readonly mode: SearchMode;
+  readonly version: string;
+  readonly log: (line: string) => void;
+}
+
+const hitSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  whenToUse: z.string().optional(),
+  source: z.string(),
+  score: z.number(),
+  path: z.string(),
+});
+
+const searchOutput = { query: z.string(), hits: z.array(hitSchema) };
+
+export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version });
+
+  server.registerTool(
+    'search_skills',
+    {
+      title: 'Search skills',
+      description:
+        'Find the skills (reusable instructions) relevant to a task. Returns the best matches first, or none when nothing fits. Read one with read_skill.',
+      inputSchema: {
+        query: z.string().min(1).describe('the task or question, in plain words'),
+        k: z.number().int().min(1).max(MAX_MCP_K).optional().describe(`how many results at most (default ${options.k})`),
+      },
+      outputSchema: searchOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, k }, extra) => {
+      const hits = await options.service.search(query, { k: k ?? options.k, mode: options.mode, signal: extra.signal });
+      const structured = {
+        query,
+        hits: hits.map(({ skill, score }) => ({
+          name: skill.name,
+          description: neutralizeReminderText(skill.description),
+          ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
+          source: skill.source,
+          score: Math.round(score * 10_000) / 10_000,
+          path: skill.path,
+        })),
+      };
+      const text =
+        structured.hits.length === 0
+          ? `No skill fits "${query}".`
+          : structured.hits
+              .map((hit, i) => `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''}`)
+              .join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+
+  server.registerTool(
+    'read_skill',
+    {
+      title: 'Read a skill',
+      description: "Return a skill's full instructions (its SKILL.md body) by exact name.",
+      inputSchema: { name: z.string().min(1).describe('the skill name, as search_skills returned it') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ name }) => {
+      const skills = await options.service.skills();
+      const skill = skills.find((candidate) => candidate.name === name);
+      if (!skill) {
+        const suggestions = closeNames(
+          name,
+          skills.map((candidate) => candidate.name),
+        );
+        const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
+        return { content: [{ type: 'text', text: `Unknown skill "${name}".${hint}` }], isError: true };
+      }
+      return { content: [{ type: 'text', text: neutralizeReminderText(skill.body) }] };
+    },
+  );
+
+  return server;
+}
+
+export interface ServeMcpOptions extends SkillSearchMcpOptions {
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdout?: NodeJS.WritableStream;
+  /** Stops the server (SIGINT/SIGTERM in the CLI). */
+  readonly signal?: AbortSignal;
+}
+
+/** Serves until the client closes stdin, the transport closes, or `signal` aborts. */
+export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
+  const server = createSkillSearchMcpServer(options);
+  const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
+  const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
+  const transport = new StdioServerTransport(stdin, stdout);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  transport.onerror = (error) => options.log(`skill-search mcp: transport error: ${error.message}`);
+  const stop = () => void server.close().catch(() => undefined);
+  stdin.once('end', stop);
+  stdin.once('close', stop);
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await server.connect(transport);
+    options.log(`skill-search mcp: serving search_skills and read_skill on stdio`);
+    if (options.signal?.aborted) stop();
+    await closed;
+  } finally {
+    stdin.off('end', stop);
+    stdin.off('close', stop);
+    options.signal?.removeEventListener('abort', stop);
+  }
+}

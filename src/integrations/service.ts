@@ -1,0 +1,12 @@
+import type { SearchHit, SearchRequest, Skill } from '../types.js';
+
+/**
+ * What an integration (hook, MCP server) needs from the engine: a search over the current
+ * catalog and the catalog itself. `LiveIndex` is the implementation; tests may pass a stub.
+ */
+export interface SkillService {
+  search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
+  /** The winning skills of the current catalog, highest rank first. */
+  skills(): Promise<readonly Skill[]>;
+  close(): Promise<void>;
+}
