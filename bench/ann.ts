@@ -3,12 +3,12 @@
  * exact index on the same vectors, at each catalog size. Reports query latency, build time
  * and how much of the exact top-10 HNSW returns (recall@10 agreement).
  */
-import { indexedText } from './corpus.js';
 import type { Suite } from './context.js';
 import { cycle, sizeLabel } from './context.js';
 import { overlapAt } from './metrics.js';
 import { compare, runBench, type Measurement, type ScalingPoint } from './results.js';
 import { createVectorIndex, type VectorIndex } from '../src/vector-index/index.js';
+import { embeddingText } from '../src/search/index.js';
 
 const K = 10;
 
@@ -30,7 +30,7 @@ export const annSuite: Suite = async (context) => {
     const group = sizeLabel(size);
     if (size < requested) notes.push(`${requested} requested, the pool has ${size} skills.`);
     await context.primeSkills(pool.skills, `${group} pool`);
-    const vectors = await context.embedder.embed(pool.skills.map(indexedText));
+    const vectors = await context.embedder.embed(pool.skills.map(embeddingText));
     const ids = pool.skills.map((skill) => skill.id);
     context.log(`ann ${group}: building exact and HNSW indexes`);
     const exact = build('exact', context.embedder.dimensions, ids, vectors);

@@ -6,7 +6,12 @@
 import { Bench } from 'tinybench';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { CachedEmbedder } from './cached-embedder.js';
-import { indexedText, loadEvalSets, loadPool, sample, type EvalSet, type Pool } from './corpus.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { embeddingText, SkillSearchEngine, type SyncResult } from '../src/search/index.js';
+import type { VectorIndexKind } from '../src/vector-index/index.js';
+import { loadEvalSets, loadPool, sample, type EvalSet, type Pool } from './corpus.js';
 import type { ResolvedBenchOptions } from './options.js';
 import type { HitRateRow, Measurement, ScalingPoint } from './results.js';
 import type { Skill } from '../src/types.js';
@@ -27,6 +32,8 @@ export class BenchContext {
   readonly #started = performance.now();
   #evalSets: EvalSet[] | undefined;
   readonly #pools = new Map<number, Pool>();
+  readonly #engines = new Map<string, Promise<OpenedEngine>>();
+  readonly #tempDirs: string[] = [];
 
   constructor(options: ResolvedBenchOptions) {
     this.options = options;
@@ -65,12 +72,48 @@ export class BenchContext {
 
   /** Makes sure every skill's vector is in the on-disk cache, logging progress for big pools. */
   async primeSkills(skills: readonly Skill[], label: string): Promise<void> {
-    const embedded = await this.embedder.prime(skills.map(indexedText), ({ done, total, elapsedMs }) => {
+    const embedded = await this.embedder.prime(skills.map(embeddingText), ({ done, total, elapsedMs }) => {
       const rate = done / (elapsedMs / 1000);
       const eta = (total - done) / rate;
       this.log(`embedding ${label}: ${done}/${total} (${rate.toFixed(0)}/s, ~${eta.toFixed(0)} s left)`);
     });
     if (embedded > 0) this.log(`embedded ${embedded} new ${label} texts (cache: ${this.embedder.cacheStatus})`);
+  }
+
+  /** A fresh temporary folder, removed by {@link dispose}. */
+  tempDir(label: string): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `skill-search-bench-${label}-`));
+    this.#tempDirs.push(dir);
+    return dir;
+  }
+
+  /**
+   * An engine over `skills` built once per (key, ann) and shared by the suites that only
+   * read it (query, prefetch, scaling). It persists to a temp folder like a real install,
+   * and embeds through the shared cache, so `syncMs` is index building, not the model.
+   */
+  engine(key: string, skills: readonly Skill[], ann: VectorIndexKind): Promise<OpenedEngine> {
+    const id = `${key}/${ann}`;
+    let opened = this.#engines.get(id);
+    if (!opened) {
+      opened = (async () => {
+        await this.primeSkills(skills, key);
+        const indexDir = this.tempDir(`${key}-${ann}`);
+        const started = performance.now();
+        const engine = await SkillSearchEngine.open({ embedder: this.embedder, indexDir, ann });
+        const sync = await engine.sync(skills);
+        const syncMs = performance.now() - started;
+        this.log(`engine ${id}: ${engine.size} skills indexed in ${(syncMs / 1000).toFixed(1)} s (${sync.embedded} sent to the embedder)`);
+        return { engine, syncMs, sync, indexDir };
+      })();
+      this.#engines.set(id, opened);
+    }
+    return opened;
+  }
+
+  async dispose(): Promise<void> {
+    for (const opened of this.#engines.values()) await (await opened.catch(() => undefined))?.engine.close();
+    for (const dir of this.#tempDirs) rmSync(dir, { recursive: true, force: true });
   }
 
   /** A tinybench sized for the run; slow tasks pass a smaller `iterations`. */
@@ -83,6 +126,14 @@ export class BenchContext {
       throws: true,
     });
   }
+}
+
+export interface OpenedEngine {
+  readonly engine: SkillSearchEngine;
+  /** open + first sync, embeddings served from the cache. */
+  readonly syncMs: number;
+  readonly sync: SyncResult;
+  readonly indexDir: string;
 }
 
 /** Cycles through `items`, one per call: tinybench calls a task many times, each call gets the next input. */

@@ -65,7 +65,11 @@ async function main(argv: readonly string[]): Promise<number> {
     `data: ${data === 'real' ? options.evalDir : 'synthetic fixtures (no ../shared/eval)'}; embedder ${context.embedder.id} (cache ${context.embedder.cacheStatus}); sizes ${options.sizes.join(', ')}${options.quick ? '; quick' : ''}`,
   );
   const suites: SuiteResult[] = [];
-  for (const name of options.only) suites.push(await runSuite(name, context));
+  try {
+    for (const name of options.only) suites.push(await runSuite(name, context));
+  } finally {
+    await context.dispose();
+  }
   const cpus = os.cpus();
   const report: RunReport = {
     startedAt,

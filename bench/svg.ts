@@ -32,7 +32,7 @@ export interface ChartInput {
   readonly latency: readonly LatencySeries[];
 }
 
-const WIDTH = 960;
+const WIDTH = 1200;
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#e15759', '#9c755f', '#edc948'];
 const GOOD = '#59a14f';
@@ -41,6 +41,8 @@ const BAD = '#e15759';
 export function escapeXml(value: string): string {
   return value.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]!};`);
 }
+
+const truncate = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max - 1)}…`);
 
 const text = (x: number, y: number, body: string, attrs = ''): string =>
   `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${escapeXml(body)}</text>`;
@@ -62,7 +64,7 @@ interface Panel {
 function ratioPanel(bars: readonly RatioBar[]): Panel {
   const rowHeight = 22;
   const top = 34;
-  const labelWidth = 430;
+  const labelWidth = 640;
   const plotLeft = labelWidth + 20;
   const plotWidth = WIDTH - plotLeft - 60;
   const decades = 2; // the axis spans 10^-2 … 10^2; longer bars are clipped and marked
@@ -87,14 +89,10 @@ function ratioPanel(bars: readonly RatioBar[]): Panel {
     const x1 = x(bar.ratio);
     const clipped = Math.abs(Math.log10(bar.ratio)) > decades;
     parts.push(
-      text(labelWidth, y + 14, bar.label, `${FONT} font-size="12" text-anchor="end" fill="#222"`),
+      text(labelWidth, y + 14, truncate(bar.label, 100), `${FONT} font-size="12" text-anchor="end" fill="#222"`),
       `<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 3}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" height="${rowHeight - 7}" fill="${good ? GOOD : BAD}" opacity="0.85"/>`,
-      text(
-        bar.ratio >= 1 ? x1 + 4 : x1 - 4,
-        y + 14,
-        `${formatRatio(bar.ratio)}${clipped ? ' (clipped)' : ''}`,
-        `${FONT} font-size="11" fill="#222" text-anchor="${bar.ratio >= 1 ? 'start' : 'end'}"`,
-      ),
+      // Bars below 1× grow leftwards, so their value sits right of the 1× line, clear of the labels.
+      text(bar.ratio >= 1 ? x1 + 4 : x0 + 4, y + 14, `${formatRatio(bar.ratio)}${clipped ? ' (clipped)' : ''}`, `${FONT} font-size="11" fill="#222"`),
     );
   });
   if (bars.length === 0) parts.push(text(20, top + 14, 'no ratios measured in this run', `${FONT} font-size="12" fill="#777"`));
@@ -151,7 +149,7 @@ function latencyPanel(series: readonly LatencySeries[]): Panel {
   const top = 34;
   const plotLeft = 70;
   const plotTop = top + 10;
-  const plotWidth = WIDTH - plotLeft - 200;
+  const plotWidth = WIDTH - plotLeft - 320;
   const plotHeight = 220;
   const parts: string[] = [text(20, 22, 'Query latency p50 vs catalog size (log scale, ms)', `${FONT} font-size="15" font-weight="600"`)];
   const sizes = [...new Set(series.flatMap((s) => s.points.map((p) => p.size)))].sort((a, b) => a - b);
@@ -186,8 +184,8 @@ function latencyPanel(series: readonly LatencySeries[]): Panel {
     }
     const ly = plotTop + 12 + i * 18;
     parts.push(
-      `<rect x="${WIDTH - 185}" y="${ly - 10}" width="12" height="12" fill="${colour}"/>`,
-      text(WIDTH - 167, ly, s.name, `${FONT} font-size="12"`),
+      `<rect x="${WIDTH - 300}" y="${ly - 10}" width="12" height="12" fill="${colour}"/>`,
+      text(WIDTH - 282, ly, s.name, `${FONT} font-size="12"`),
     );
   });
   return { height: plotTop + plotHeight + 34, body: parts.join('\n') };
