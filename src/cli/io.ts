@@ -24,7 +24,24 @@ export interface CliIo {
   readonly exitSoon?: (code: number) => void;
 }
 
+let pipesGuarded = false;
+
+/**
+ * A reader that goes away early (`skill-search list | head -1`, a hook runner that timed
+ * out) makes writes fail with EPIPE. That is not our error: stop writing, keep the exit code.
+ */
+function guardPipes(): void {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 export function processIo(signal?: AbortSignal): CliIo {
+  guardPipes();
   return {
     stdout: process.stdout,
     stderr: process.stderr,

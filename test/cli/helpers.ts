@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const SKILLS = path.join(FIXTURES, 'skills');
+export const BROKEN = path.join(FIXTURES, 'broken');
+export const TOOLS = path.join(FIXTURES, 'tools.jsonl');
+export const QUERIES = path.join(FIXTURES, 'queries.jsonl');
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function tempDir(prefix = 'skill-search-cli-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A private copy of a fixture tree, for tests that edit skills. */
+export function copyFixture(from: string): string {
+  const dir = tempDir();
+  cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface RunOptions {
+  readonly env?: Record<string, string | undefined>;
+  readonly stdin?: string;
+  readonly cwd?: string;
+  readonly signal?: AbortSignal;
+  /** Called with each stdout chunk as it is written (for long-running commands). */
+  readonly onStdout?: (chunk: string) => void;
+}
+
+/** Runs `main` in-process with captured streams; `cacheDir` isolates the persistent index. */
+export async function runCli(argv: readonly string[], cacheDir: string, options: RunOptions = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: {
+      write(chunk: string) {
+        stdout += chunk;
+        options.onStdout?.(chunk);
+        return true;
+      },
+    },
+    stderr: {
+      write(chunk: string) {
+        stderr += chunk;
+        return true;
+      },
+    },
+    readStdin: async () => options.stdin ?? '',
+    env: { HOME: cacheDir, SKILL_SEARCH_CACHE_DIR: cacheDir, ...options.env },
+    cwd: options.cwd ?? ROOT,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** Runs the CLI from source in a child process (`node --import tsx src/cli/main.ts …`). */
+export function spawnCli(
+  argv: readonly string[],
+  cacheDir: string,
+  options: { stdin?: string; env?: Record<string, string>; entry?: string } = {},
+): Promise<RunResult> {
+  const entry = options.entry ?? path.join(ROOT, 'src/cli/main.ts');
+  const nodeArgs = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: cacheDir, SKILL_SEARCH_CACHE_DIR: cacheDir, EXPERIMENTAL_SKILL_SEARCH: '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}

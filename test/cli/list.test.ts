@@ -1,0 +1,121 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILLS, TOOLS, removeDir, runCli, tempDir } from './helpers.js';
+
+const cache = tempDir();
+afterAll(() => removeDir(cache));
+
+const LISTING = `<system-reminder>
+The following skills are available for use with the Skill tool:
+
+- flaky-tests: Diagnose intermittently failing (flaky) tests in a CI pipeline - when a test passes locally but fails sometimes in CI
+- git-bisect: Track down the commit that introduced a regression using git bisect - when something used to work and a recent commit broke it
+- image-resize: Resize, crop and convert images in bulk (PNG, JPEG, WebP thumbnails) - when asked to make thumbnails or shrink pictures for the web
+- pdf-forms: Fill in, flatten and extract the fields of PDF forms - when a task involves a PDF form, AcroForm fields or a fillable PDF document
+- release-notes: Draft release notes and a changelog entry from merged pull requests
+- sql-migrations: Write reversible database schema migrations for PostgreSQL - when adding a column, table or index to a production database
+</system-reminder>
+`;
+
+describe('list', () => {
+  it('prints the skill_listing exactly as the model sees it', async () => {
+    const result = await runCli(['list', '--skills-dir', SKILLS], cache);
+    expect(result).toEqual({ code: 0, stdout: LISTING, stderr: '' });
+  });
+
+  it('adds --tools lines after the skills of the folders', async () => {
+    const { stdout } = await runCli(['list', '--skills-dir', SKILLS, '--tools', TOOLS], cache);
+    expect(stdout.split('\n').slice(-5)).toEqual([
+      '- current-weather: Current temperature and conditions for a city',
+      "- currency-convert: Convert an amount between two currencies at today's exchange rate",
+      '- timezone-lookup: Local time and time zone for a place - when the user asks what time it is somewhere',
+      '</system-reminder>',
+      '',
+    ]);
+  });
+
+  it('--context-window shrinks the budget: least-used descriptions go first, with a note', async () => {
+    // 1% of 10,000 tokens at 4 characters per token = 400 characters.
+    const { code, stdout } = await runCli(['list', '--skills-dir', SKILLS, '--context-window', '10000'], cache);
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(5, 10)).toEqual([
+      '- image-resize',
+      '- pdf-forms',
+      '- release-notes',
+      '- sql-migrations',
+      '(4 skill descriptions omitted to fit the listing budget)',
+    ]);
+  });
+
+  it('--experimental keeps only bundled and MCP skills', async () => {
+    const result = await runCli(['list', '--skills-dir', SKILLS, '--experimental'], cache);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: 'skill-search: no bundled or MCP skills to list (--experimental)\n' });
+  });
+
+  it('EXPERIMENTAL_SKILL_SEARCH=1 narrows like --experimental', async () => {
+    const result = await runCli(['list', '--skills-dir', SKILLS], cache, { env: { EXPERIMENTAL_SKILL_SEARCH: '1' } });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--experimental');
+  });
+
+  it('with default sources, lists project skills of --cwd and bundled skills; --experimental drops the project ones', async () => {
+    const project = tempDir();
+    try {
+      mkdirSync(path.join(project, '.claude', 'skills', 'deploy-notes'), { recursive: true });
+      writeFileSync(
+        path.join(project, '.claude', 'skills', 'deploy-notes', 'SKILL.md'),
+        '---\ndescription: How this project is deployed\n---\nSteps.\n',
+      );
+      const all = await runCli(['list', '--cwd', project], cache);
+      expect(all.code).toBe(0);
+      expect(all.stdout).toContain('- deploy-notes: How this project is deployed\n');
+      const narrowed = await runCli(['list', '--cwd', project, '--experimental', '--json'], cache);
+      const parsed = JSON.parse(narrowed.stdout) as { skills: { name: string; source: string }[] };
+      expect(parsed.skills.map((s) => s.name)).not.toContain('deploy-notes');
+      expect(new Set(parsed.skills.map((s) => s.source))).toEqual(new Set(parsed.skills.length > 0 ? ['bundled'] : []));
+    } finally {
+      removeDir(project);
+    }
+  });
+
+  it('reports shadowed names on stderr, keeping stdout the listing', async () => {
+    const other = tempDir();
+    try {
+      mkdirSync(path.join(other, 'git-bisect'));
+      writeFileSync(path.join(other, 'git-bisect', 'SKILL.md'), '---\ndescription: A second bisect skill\n---\n');
+      const result = await runCli(['list', '--skills-dir', SKILLS, '--skills-dir', other], cache);
+      expect(result.stdout).toBe(LISTING);
+      expect(result.stderr).toBe(
+        `skill-search: duplicate skill "git-bisect": ${path.join(SKILLS, 'git-bisect', 'SKILL.md')} shadows ${path.join(other, 'git-bisect', 'SKILL.md')}\n`,
+      );
+    } finally {
+      removeDir(other);
+    }
+  });
+
+  it('--json gives the listing and the skills as data', async () => {
+    const result = await runCli(['list', '--skills-dir', SKILLS, '--json'], cache);
+    const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual([
+      'experimental',
+      'budgetChars',
+      'skills',
+      'shortened',
+      'truncated',
+      'omitted',
+      'shadowed',
+      'content',
+    ]);
+    expect(parsed.budgetChars).toBe(8000);
+    expect((parsed.skills as { name: string }[]).map((s) => s.name)).toEqual([
+      'flaky-tests',
+      'git-bisect',
+      'image-resize',
+      'pdf-forms',
+      'release-notes',
+      'sql-migrations',
+    ]);
+    expect(LISTING).toContain(parsed.content as string);
+  });
+});
