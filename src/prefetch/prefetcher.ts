@@ -9,7 +9,7 @@
  * search settles.
  */
 import PQueue from 'p-queue';
-import { abortError, SkillSearchError } from '../errors.js';
+import { abortError, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { linkAbortSignal } from './link-signal.js';
@@ -279,7 +279,16 @@ export class SkillPrefetcher {
     }
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
-      this.#queue.add(({ signal: queued }) => searcher.search(query, { k: searchK, signal: queued ?? signal }), { signal }),
+      this.#queue.add(
+        async () => {
+          // p-queue runs a free slot's task synchronously inside add(); a searcher's synchronous
+          // part (lexical ranking, exact-name lookup) must not run inside start(), so yield once.
+          await undefined;
+          throwIfAborted(signal);
+          return searcher.search(query, { k: searchK, signal });
+        },
+        { signal },
+      ),
     );
     if (handle.state === 'pending') {
       this.#pending.add(handle);

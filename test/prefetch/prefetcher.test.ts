@@ -279,3 +279,24 @@ describe('SkillPrefetcher after settle', () => {
     expect(await handle.collect()).toBeNull();
   });
 });
+
+describe('SkillPrefetcher start()', () => {
+  it('returns before the searcher is called, so no search work runs inside start()', async () => {
+    const searcher = new ControlledSearcher();
+    const handle = new SkillPrefetcher({ searcher }).start({ userMessage: 'pdf' });
+    expect(searcher.calls).toHaveLength(0);
+    await flush();
+    expect(searcher.calls).toHaveLength(1);
+    handle.dispose();
+  });
+
+  it('does not call the searcher when the turn aborts right after start()', async () => {
+    const searcher = new ControlledSearcher();
+    const turn = new AbortController();
+    const handle = new SkillPrefetcher({ searcher }).start({ userMessage: 'pdf', signal: turn.signal });
+    turn.abort();
+    expect(await handle.collect()).toBeNull();
+    await flush();
+    expect(searcher.calls).toHaveLength(0);
+  });
+});
