@@ -2,3 +2,10 @@
 // (load → embed → index → search → prefetch/attachments → integrations).
 export * from './types.js';
 export { SkillSearchError, isAbortError, abortError, throwIfAborted } from './errors.js';
+export * from './load/index.js';
+export * from './embed/index.js';
+export * from './vector-index/index.js';
+export * from './lexical/index.js';
+export * from './search/index.js';
+export * from './attachments/index.js';
+export * from './prefetch/index.js';
