@@ -22,6 +22,8 @@ export interface SkillSearchMcpOptions {
   readonly mode: SearchMode;
   readonly version: string;
   readonly log: (line: string) => void;
+  /** Told about every tool call in flight, so a shutdown can let them answer first. */
+  readonly track?: <T>(work: Promise<T>) => Promise<T>;
 }
 
 const hitSchema = z.object({
@@ -36,6 +38,7 @@ const hitSchema = z.object({
 const searchOutput = { query: z.string(), hits: z.array(hitSchema) };
 
 export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpServer {
+  const track = options.track ?? (<T>(work: Promise<T>) => work);
   const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version });
 
   server.registerTool(
@@ -51,28 +54,30 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, k }, extra) => {
-      const hits = await options.service.search(query, { k: k ?? options.k, mode: options.mode, signal: extra.signal });
-      const structured = {
-        query,
-        hits: hits.map(({ skill, score }) => ({
-          name: skill.name,
-          description: neutralizeReminderText(skill.description),
-          ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
-          source: skill.source,
-          score: Math.round(score * 10_000) / 10_000,
-          path: skill.path,
-        })),
-      };
-      const text =
-        structured.hits.length === 0
-          ? `No skill fits "${query}".`
-          : structured.hits
-              .map((hit, i) => `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''}`)
-              .join('\n');
-      return { content: [{ type: 'text', text }], structuredContent: structured };
-    },
+    ({ query, k }, extra) => track(searchSkills(query, k, extra.signal)),
   );
+
+  async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
+    const hits = await options.service.search(query, { k: k ?? options.k, mode: options.mode, signal });
+    const structured = {
+      query,
+      hits: hits.map(({ skill, score }) => ({
+        name: skill.name,
+        description: neutralizeReminderText(skill.description),
+        ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
+        source: skill.source,
+        score: Math.round(score * 10_000) / 10_000,
+        path: skill.path,
+      })),
+    };
+    const text =
+      structured.hits.length === 0
+        ? `No skill fits "${query}".`
+        : structured.hits
+            .map((hit, i) => `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''}`)
+            .join('\n');
+    return { content: [{ type: 'text' as const, text }], structuredContent: structured };
+  }
 
   server.registerTool(
     'read_skill',
@@ -82,20 +87,20 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
       inputSchema: { name: z.string().min(1).describe('the skill name, as search_skills returned it') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ name }) => {
-      const skills = await options.service.skills();
-      const skill = skills.find((candidate) => candidate.name === name);
-      if (!skill) {
-        const suggestions = closeNames(
-          name,
-          skills.map((candidate) => candidate.name),
-        );
-        const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
-        return { content: [{ type: 'text', text: `Unknown skill "${name}".${hint}` }], isError: true };
-      }
-      return { content: [{ type: 'text', text: neutralizeReminderText(skill.body) }] };
-    },
+    ({ name }) => track(readSkill(name)),
   );
+
+  async function readSkill(name: string) {
+    const skills = await options.service.skills();
+    const skill = skills.find((candidate) => candidate.name === name);
+    if (skill) return { content: [{ type: 'text' as const, text: neutralizeReminderText(skill.body) }] };
+    const suggestions = closeNames(
+      name,
+      skills.map((candidate) => candidate.name),
+    );
+    const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
+    return { content: [{ type: 'text' as const, text: `Unknown skill "${name}".${hint}` }], isError: true };
+  }
 
   return server;
 }
@@ -109,7 +114,13 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
 
 /** Serves until the client closes stdin, the transport closes, or `signal` aborts. */
 export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
-  const server = createSkillSearchMcpServer(options);
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inflight.add(work);
+    void work.finally(() => inflight.delete(work)).catch(() => undefined);
+    return work;
+  };
+  const server = createSkillSearchMcpServer({ ...options, track });
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
   const transport = new StdioServerTransport(stdin, stdout);
@@ -118,8 +129,17 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
   });
   transport.onerror = (error) => options.log(`skill-search mcp: transport error: ${error.message}`);
   const stop = () => void server.close().catch(() => undefined);
-  stdin.once('end', stop);
-  stdin.once('close', stop);
+  // A client that writes its last request and closes stdin still gets its answers.
+  const drainThenStop = () => {
+    void (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+      await new Promise((resolve) => setImmediate(resolve));
+      stop();
+    })();
+  };
+  stdin.once('end', drainThenStop);
+  stdin.once('close', drainThenStop);
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
     await server.connect(transport);
@@ -127,8 +147,8 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
     if (options.signal?.aborted) stop();
     await closed;
   } finally {
-    stdin.off('end', stop);
-    stdin.off('close', stop);
+    stdin.off('end', drainThenStop);
+    stdin.off('close', drainThenStop);
     options.signal?.removeEventListener('abort', stop);
   }
 }

@@ -41,6 +41,7 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Called with each stdout chunk as it is written (for long-running commands). */
   readonly onStdout?: (chunk: string) => void;
+  readonly onStderr?: (chunk: string) => void;
 }
 
 /** Runs `main` in-process with captured streams; `cacheDir` isolates the persistent index. */
@@ -58,6 +59,7 @@ export async function runCli(argv: readonly string[], cacheDir: string, options:
     stderr: {
       write(chunk: string) {
         stderr += chunk;
+        options.onStderr?.(chunk);
         return true;
       },
     },

@@ -1,0 +1,58 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
+
+const cache = tempDir();
+const dirs = [cache];
+afterAll(() => dirs.forEach(removeDir));
+
+describe('index', () => {
+  it('builds with progress on stderr, then refreshes only what changed', async () => {
+    const skills = copyFixture(SKILLS);
+    dirs.push(skills);
+    const base = ['index', '--skills-dir', skills, '--model', 'hash'];
+
+    const first = await runCli(base, cache);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged \(\d+ ms\)\n$/);
+    expect(first.stderr.split('\n')).toEqual(expect.arrayContaining(['indexing 0/6', 'indexing 6/6']));
+    expect(first.stderr).toContain(`index: ${cache}${path.sep}`);
+
+    const second = await runCli(base, cache);
+    expect(second.stdout).toMatch(/^indexed 6 skills: 0 added, 0 updated, 0 removed, 6 unchanged \(\d+ ms\)\n$/);
+    expect(second.stderr).not.toContain('indexing');
+
+    writeFileSync(path.join(skills, 'git-bisect', 'SKILL.md'), '---\nname: git-bisect\ndescription: Bisect history to find a bad commit\n---\n');
+    rmSync(path.join(skills, 'release-notes'), { recursive: true });
+    const third = await runCli([...base, '--json'], cache);
+    const summary = JSON.parse(third.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ skills: 5, added: 0, updated: 1, removed: 1, unchanged: 4, embedded: 1, model: 'hash-256' });
+    expect(third.stderr).toBe('indexing 0/1\nindexing 1/1\n');
+  });
+
+  it('keeps one index per catalog and model', async () => {
+    const a = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache);
+    const b = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash:64', '--json'], cache);
+    const dirA = (JSON.parse(a.stdout) as { indexDir: string }).indexDir;
+    const dirB = (JSON.parse(b.stdout) as { indexDir: string }).indexDir;
+    expect(dirA).not.toBe(dirB);
+    expect(path.dirname(dirA)).toBe(cache);
+  });
+
+  it('honours XDG_CACHE_HOME when SKILL_SEARCH_CACHE_DIR is unset', async () => {
+    const xdg = tempDir();
+    dirs.push(xdg);
+    const result = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache, {
+      env: { SKILL_SEARCH_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg },
+    });
+    expect(path.dirname((JSON.parse(result.stdout) as { indexDir: string }).indexDir)).toBe(path.join(xdg, 'skill-search'));
+  });
+
+  it('exits 1 when there is nothing to index', async () => {
+    const empty = tempDir();
+    dirs.push(empty);
+    const result = await runCli(['index', '--skills-dir', empty, '--model', 'hash'], cache);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `skill-search: no skills found in --skills-dir '${empty}'\n` });
+  });
+});

@@ -1,0 +1,115 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILLS, TOOLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
+
+const cache = tempDir();
+const dirs = [cache];
+afterAll(() => dirs.forEach(removeDir));
+
+const HASH = ['--model', 'hash'];
+
+describe('query (hash embedder)', () => {
+  it('ranks the matching skill first: rank, name, score, source, path', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, 'fill in the fields of a PDF form'], cache);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const first = result.stdout.split('\n')[0] ?? '';
+    expect(first).toMatch(
+      new RegExp(`^1\\.  pdf-forms +\\d\\.\\d{3}  skills  ${path.join(SKILLS, 'pdf-forms', 'SKILL.md').replace(/[.]/g, '\\.')}$`),
+    );
+  });
+
+  it('joins several words into one message', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'git', 'bisect', 'regression'], cache);
+    const parsed = JSON.parse(result.stdout) as { query: string; hits: { name: string }[] };
+    expect(parsed.query).toBe('git bisect regression');
+    expect(parsed.hits[0]?.name).toBe('git-bisect');
+  });
+
+  it('--json prints exactly {query, hits:[{name, source, score, path}], tookMs}', async () => {
+    const result = await runCli(
+      ['query', '--skills-dir', SKILLS, '--tools', TOOLS, ...HASH, '--json', 'convert euros to dollars currency'],
+      cache,
+    );
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(['query', 'hits', 'tookMs']);
+    expect(parsed.query).toBe('convert euros to dollars currency');
+    expect(typeof parsed.tookMs).toBe('number');
+    const hits = parsed.hits as Record<string, unknown>[];
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(Object.keys(hit)).toEqual(['name', 'source', 'score', 'path']);
+    expect(hits[0]).toMatchObject({ name: 'currency-convert', source: 'skills' });
+  });
+
+  it('--k caps the number of hits', async () => {
+    const result = await runCli(
+      ['query', '--skills-dir', SKILLS, ...HASH, '--mode', 'dense', '--k', '2', '--json', 'tests images pdf git sql release'],
+      cache,
+    );
+    expect((JSON.parse(result.stdout) as { hits: unknown[] }).hits.length).toBeLessThanOrEqual(2);
+  });
+
+  it('says so, and exits 0, when nothing fits', async () => {
+    const text = await runCli(['query', '--skills-dir', SKILLS, ...HASH, 'bake a sourdough loaf tonight'], cache);
+    expect(text).toEqual({ code: 0, stdout: 'No skill fits this message (searched 6 skills, hybrid).\n', stderr: '' });
+    const json = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'bake a sourdough loaf tonight'], cache);
+    expect((JSON.parse(json.stdout) as { hits: unknown[] }).hits).toEqual([]);
+  });
+
+  it('exits 1 naming the folder when there is nothing to search', async () => {
+    const empty = tempDir();
+    dirs.push(empty);
+    const result = await runCli(['query', '--skills-dir', empty, ...HASH, 'anything'], cache);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `skill-search: no skills found in --skills-dir '${empty}'\n` });
+  });
+
+  it('exits 1 for an unknown model', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, '--model', 'no-such-model', 'x'], cache);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^skill-search: model "no-such-model" not found: .*\n$/);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('uses the default sources of --cwd without --skills-dir', async () => {
+    const project = tempDir();
+    dirs.push(project);
+    mkdirSync(path.join(project, '.claude', 'skills', 'kiln-schedule'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.claude', 'skills', 'kiln-schedule', 'SKILL.md'),
+      '---\ndescription: Plan a pottery kiln firing schedule with cone temperatures\n---\nSteps.\n',
+    );
+    const result = await runCli(['query', '--cwd', project, ...HASH, '--json', 'pottery kiln firing schedule'], cache);
+    expect(result.code).toBe(0);
+    const hits = (JSON.parse(result.stdout) as { hits: { name: string; path: string }[] }).hits;
+    expect(hits[0]).toMatchObject({ name: 'kiln-schedule', path: path.join(project, '.claude', 'skills', 'kiln-schedule', 'SKILL.md') });
+  });
+
+  it('answers from the persisted index and picks up an edited skill', async () => {
+    const skills = copyFixture(SKILLS);
+    dirs.push(skills);
+    const indexDir = path.join(tempDir(), 'idx');
+    dirs.push(path.dirname(indexDir));
+    const base = ['--skills-dir', skills, ...HASH, '--index-dir', indexDir];
+    const built = await runCli(['index', ...base, '--json'], cache);
+    expect(JSON.parse(built.stdout)).toMatchObject({ skills: 6, added: 6, embedded: 6 });
+
+    writeFileSync(
+      path.join(skills, 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Compose a haiku about the weather\n---\n',
+    );
+    const result = await runCli(['query', ...base, '--json', 'compose a haiku about the weather'], cache);
+    expect((JSON.parse(result.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('release-notes');
+    const again = await runCli(['index', ...base, '--json'], cache);
+    expect(JSON.parse(again.stdout)).toMatchObject({ skills: 6, added: 0, updated: 0, unchanged: 6, embedded: 0 });
+  });
+});
+
+describe('query (default model)', () => {
+  it('finds the skill for a paraphrased request', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, '--json', 'shrink these photos so the website loads faster'], cache);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('image-resize');
+  });
+});

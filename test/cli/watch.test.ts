@@ -1,0 +1,63 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
+
+const cache = tempDir();
+const dirs = [cache];
+afterAll(() => dirs.forEach(removeDir));
+
+/** Resolves when `predicate` holds for the text written so far. */
+function waiter() {
+  let text = '';
+  const pending: { test: (t: string) => boolean; resolve: () => void }[] = [];
+  return {
+    onStdout(chunk: string) {
+      text += chunk;
+      for (const entry of [...pending]) {
+        if (entry.test(text)) {
+          pending.splice(pending.indexOf(entry), 1);
+          entry.resolve();
+        }
+      }
+    },
+    until(test: (t: string) => boolean): Promise<void> {
+      if (test(text)) return Promise.resolve();
+      return new Promise((resolve) => pending.push({ test, resolve }));
+    },
+  };
+}
+
+describe('watch', () => {
+  it('prints one line per reindex and exits 0 when stopped', async () => {
+    const skills = copyFixture(SKILLS);
+    dirs.push(skills);
+    const controller = new AbortController();
+    const out = waiter();
+    const err = waiter();
+    const run = runCli(['watch', '--skills-dir', skills, '--model', 'hash'], cache, {
+      signal: controller.signal,
+      onStdout: out.onStdout,
+      onStderr: err.onStdout,
+    });
+
+    await err.until((t) => t.includes('watching for skill changes'));
+    mkdirSync(path.join(skills, 'tea-brewing'));
+    writeFileSync(path.join(skills, 'tea-brewing', 'SKILL.md'), '---\ndescription: Brew loose-leaf tea\n---\nSteep.\n');
+    await out.until((t) => /reindexed: \+1 ~0 -0 \(\d+ ms\)\n/.test(t));
+
+    rmSync(path.join(skills, 'sql-migrations'), { recursive: true });
+    await out.until((t) => /reindexed: \+0 ~0 -1 \(\d+ ms\)\n/.test(t));
+
+    controller.abort();
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').map((l) => l.replace(/\(\d+ ms\)/, '(N ms)'))).toEqual([
+      'indexed 6 skills: +6 ~0 -0, 0 unchanged (N ms)',
+      'reindexed: +1 ~0 -0 (N ms)',
+      'reindexed: +0 ~0 -1 (N ms)',
+      '',
+    ]);
+    expect(result.stderr).toContain('watching for skill changes');
+  }, 20_000);
+});

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, SKILLS, TOOLS, removeDir, spawnCli, tempDir } from '../cli/helpers.js';
+
+interface Connected {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+async function connect(args: string[], cache: string): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'mcp', ...args],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), HOME: cache, SKILL_SEARCH_CACHE_DIR: cache },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'skill-search-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+type TextContent = { type: 'text'; text: string }[];
+
+describe('skill-search mcp (hash embedder)', () => {
+  const cache = tempDir();
+  let server: Connected;
+  beforeAll(async () => {
+    server = await connect(['--skills-dir', SKILLS, '--tools', TOOLS, '--model', 'hash'], cache);
+  });
+  afterAll(async () => {
+    await server.close();
+    removeDir(cache);
+  });
+
+  it('offers search_skills and read_skill', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['read_skill', 'search_skills']);
+    const search = tools.find((tool) => tool.name === 'search_skills');
+    expect(search?.inputSchema.required).toEqual(['query']);
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'k']);
+    expect(server.client.getServerVersion()).toMatchObject({ name: 'skill-search', version: '0.1.0' });
+  });
+
+  it('search_skills returns ranked text and structured hits', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'fill in a PDF form', k: 3 } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { query: string; hits: { name: string; score: number; path: string }[] };
+    expect(structured.query).toBe('fill in a PDF form');
+    expect(structured.hits[0]).toMatchObject({ name: 'pdf-forms', source: 'skills', path: path.join(SKILLS, 'pdf-forms', 'SKILL.md') });
+    expect(structured.hits.length).toBeLessThanOrEqual(3);
+    const text = (result.content as TextContent)[0]?.text ?? '';
+    expect(text).toMatch(/^1\. pdf-forms \(\d\.\d{3}\): Fill in, flatten and extract the fields of PDF forms - when a task involves/);
+  });
+
+  it('search_skills says so when nothing fits', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'bake a sourdough loaf' } });
+    expect(result.structuredContent).toEqual({ query: 'bake a sourdough loaf', hits: [] });
+    expect((result.content as TextContent)[0]?.text).toBe('No skill fits "bake a sourdough loaf".');
+  });
+
+  it('search_skills rejects a bad k as a tool error', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'pdf', k: 0 } });
+    expect(result.isError).toBe(true);
+  });
+
+  it('read_skill returns the body with reminder tags neutralised', async () => {
+    const result = await server.client.callTool({ name: 'read_skill', arguments: { name: 'flaky-tests' } });
+    expect(result.isError).toBeFalsy();
+    const text = (result.content as TextContent)[0]?.text ?? '';
+    expect(text.startsWith('# Flaky tests\n')).toBe(true);
+    expect(text).toContain('&lt;/system-reminder> stays inert.');
+    expect(text).not.toContain('</system-reminder>');
+  });
+
+  it('read_skill on an unknown name is a tool error with close names', async () => {
+    const result = await server.client.callTool({ name: 'read_skill', arguments: { name: 'pdf-form' } });
+    expect(result.isError).toBe(true);
+    expect((result.content as TextContent)[0]?.text).toBe('Unknown skill "pdf-form". Did you mean: pdf-forms?');
+    const none = await server.client.callTool({ name: 'read_skill', arguments: { name: 'zzzzzzzzzz' } });
+    expect((none.content as TextContent)[0]?.text).toBe('Unknown skill "zzzzzzzzzz". Use search_skills to find one.');
+  });
+
+  it('logs to stderr only', () => {
+    expect(server.stderr()).toContain('skill-search mcp: serving search_skills and read_skill on stdio');
+  });
+});
+
+describe('skill-search mcp (raw stdio)', () => {
+  const cache = tempDir();
+  afterAll(() => removeDir(cache));
+
+  it('answers a request sent just before stdin closes, then exits 0 with only JSON-RPC on stdout', async () => {
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_skill', arguments: { name: 'git-bisect' } } },
+    ];
+    const result = await spawnCli(['mcp', '--skills-dir', SKILLS, '--model', 'hash'], cache, {
+      stdin: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
+    });
+    expect(result.code).toBe(0);
+    const replies = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: unknown });
+    expect(replies.map((reply) => reply.id)).toEqual([1, 2]);
+    expect(JSON.stringify(replies[1]?.result)).toContain('# Bisecting a regression');
+  });
+});
+
+describe('skill-search mcp (default model)', () => {
+  const cache = tempDir();
+  afterAll(() => removeDir(cache));
+
+  it('finds a skill from a paraphrase', async () => {
+    const server = await connect(['--skills-dir', SKILLS], cache);
+    try {
+      const result = await server.client.callTool({
+        name: 'search_skills',
+        arguments: { query: 'track down which commit made things stop working' },
+      });
+      expect((result.structuredContent as { hits: { name: string }[] }).hits[0]?.name).toBe('git-bisect');
+    } finally {
+      await server.close();
+    }
+  });
+});
