@@ -109,7 +109,10 @@ function renderSuites(report: RunReport, table: (h: Row, r: readonly Row[]) => s
 
 function environmentLine(report: RunReport): string {
   const e = report.environment;
-  return `node ${e.node}, ${e.platform}, ${e.cpus}× ${e.cpuModel}, load ${e.loadAverage.map((l) => l.toFixed(1)).join('/')}; embedder ${e.embedder}; data: ${e.data}; total ${formatDuration(report.durationMs)}`;
+  const cache = e.embeddedIntoCache?.texts
+    ? `, of which ${formatDuration(e.embeddedIntoCache.ms)} embedding ${e.embeddedIntoCache.texts} skills into the cache (first run only)`
+    : ', embedding cache warm';
+  return `node ${e.node}, ${e.platform}, ${e.cpus}× ${e.cpuModel}, load ${e.loadAverage.map((l) => l.toFixed(1)).join('/')}; embedder ${e.embedder}; data: ${e.data}; total ${formatDuration(report.durationMs)}${cache}`;
 }
 
 export function renderText(report: RunReport): string {

@@ -72,6 +72,8 @@ export interface RunReport {
     readonly loadAverage: readonly number[];
     readonly embedder: string;
     readonly data: 'real' | 'synthetic';
+    /** Skill texts this run had to embed into the cache (0 on a warm cache), and how long that took. */
+    readonly embeddedIntoCache: { readonly texts: number; readonly ms: number };
   };
   readonly suites: readonly SuiteResult[];
 }

@@ -83,6 +83,7 @@ async function main(argv: readonly string[]): Promise<number> {
       loadAverage: os.loadavg(),
       embedder: context.embedder.id,
       data,
+      embeddedIntoCache: { ...context.priming },
     },
     suites,
   };

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseArgs, resolveOptions, SUITE_NAMES } from '../../bench/options.js';
+
+describe('bench options', () => {
+  it('runs every suite at 1k / 10k / 24k by default and at small sizes with --quick', () => {
+    const full = resolveOptions({});
+    expect(full.only).toEqual(SUITE_NAMES);
+    expect(full.sizes).toEqual([1000, 10_000, 24_000]);
+    expect(full.evalDir).toBe(path.resolve(full.outDir, '..', '..', 'shared', 'eval'));
+    expect(resolveOptions({ quick: true }).sizes).toEqual([300, 1000]);
+  });
+
+  it('parses --only lists, --sizes with k suffixes and --no-eval', () => {
+    const parsed = parseArgs(['--only', 'ann,hit-rate', '--sizes=1k,500,1000', '--no-eval', '--quick']);
+    expect(parsed).toEqual({ only: ['ann', 'hit-rate'], sizes: [1000, 500, 1000], evalDir: null, quick: true });
+    expect(resolveOptions(parsed as object).sizes).toEqual([500, 1000]);
+  });
+
+  it('names the flag and the value in every error', () => {
+    expect(() => resolveOptions(parseArgs(['--only', 'ann,typo']) as object)).toThrow(
+      'Expected `--only` to be one of embed, ann, lexical, query, prefetch, reindex, scaling, hit-rate, got `typo`',
+    );
+    expect(() => resolveOptions(parseArgs(['--sizes', '10,abc']) as object)).toThrow('Expected `--sizes` to be positive integers, got `10,NaN`');
+    expect(() => parseArgs(['--sizes'])).toThrow('Expected a value after `--sizes`');
+    expect(() => parseArgs(['--fast'])).toThrow(/^Unknown flag `--fast`/);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { chartInput, formatValue, renderMarkdown, renderText } from '../../bench/report.js';
+import { compare, type RunReport } from '../../bench/results.js';
+
+const report: RunReport = {
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 125_000,
+  argv: [],
+  environment: {
+    node: 'v20.0.0',
+    platform: 'linux-x64',
+    cpus: 2,
+    cpuModel: 'CPU',
+    loadAverage: [1, 1, 1],
+    embedder: 'use-lite@0.2.0',
+    data: 'real',
+    embeddedIntoCache: { texts: 0, ms: 0 },
+  },
+  suites: [
+    {
+      suite: 'ann',
+      state: 'completed',
+      durationMs: 4200,
+      measurements: [
+        compare(
+          { group: 'n=1,000', name: 'HNSW search k=10', metric: 'p50', value: 0.05, unit: 'ms', better: 'lower', headline: true },
+          { name: 'exact scan', value: 0.5 },
+        ),
+      ],
+      notes: ['same vectors'],
+    },
+    { suite: 'prefetch', state: 'errored', durationMs: 10, error: 'boom' },
+    { suite: 'reindex', state: 'skipped', durationMs: 0, reason: 'no engine' },
+  ],
+};
+
+describe('report', () => {
+  it('prints each suite with how long it took, its table and the ratio to its baseline', () => {
+    const text = renderText(report);
+    expect(text).toContain('total 2 min 5 s, embedding cache warm');
+    expect(text).toContain('■ ann — took 4.2 s');
+    expect(text).toContain('n=1,000  HNSW search k=10 (p50)  50.0 µs  exact scan: 500.0 µs  0.1×');
+    expect(text).toContain('note: same vectors');
+    expect(text).toContain('■ prefetch — FAILED after 0.0 s: boom');
+    expect(text).toContain('■ reindex — skipped: no engine');
+  });
+
+  it('renders the same tables as Markdown for the README', () => {
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain('#### ann — took 4.2 s');
+    expect(markdown).toContain('| n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× |');
+  });
+
+  it('charts only headline ratios', () => {
+    expect(chartInput(report).ratios).toEqual([
+      { label: 'HNSW search k=10 vs exact scan (p50, n=1,000)', ratio: 0.1, better: 'lower' },
+    ]);
+  });
+
+  it('formats values in their unit', () => {
+    expect(formatValue(1234, 'ms')).toBe('1234 ms');
+    expect(formatValue(12.345, 'ms')).toBe('12.35 ms');
+    expect(formatValue(0.0123, 'ms')).toBe('12.3 µs');
+    expect(formatValue(0.5, 'fraction')).toBe('0.500');
+    expect(formatValue(88.4, 'per-s')).toBe('88.4/s');
+  });
+});
