@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 
 /** The streams and environment a command runs against; tests pass their own. */
@@ -22,6 +23,8 @@ export interface CliIo {
    * (the hook after a timeout). Absent in-process (tests), where nothing is abandoned for long.
    */
   readonly exitSoon?: (code: number) => void;
+  /** Run this CLI again with `argv`, detached, output discarded (the hook's background warm-up). */
+  readonly spawnDetached?: (argv: readonly string[]) => void;
 }
 
 let pipesGuarded = false;
@@ -45,7 +48,8 @@ export function processIo(signal?: AbortSignal): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    readStdin: () => readAll(process.stdin),
+    // A terminal on stdin means nobody is piping hook JSON in; do not wait for typing.
+    readStdin: () => (process.stdin.isTTY ? Promise.resolve('') : readAll(process.stdin)),
     env: process.env,
     cwd: process.cwd(),
     ...(signal ? { signal } : {}),
@@ -55,6 +59,13 @@ export function processIo(signal?: AbortSignal): CliIo {
       process.exitCode = code;
       // Unref'd: fires only if something else still holds the loop open; lets stdout flush first.
       setTimeout(() => process.exit(code), 100).unref();
+    },
+    spawnDetached: (argv) => {
+      const entry = process.argv[1];
+      if (!entry) return;
+      const child = spawn(process.execPath, [...process.execArgv, entry, ...argv], { detached: true, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      child.unref();
     },
   };
 }

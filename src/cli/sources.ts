@@ -78,8 +78,21 @@ export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: numb
     k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
     mode: modeRaw === undefined ? 'hybrid' : parseChoice('mode', modeRaw, SEARCH_MODES),
     model,
-    indexDir: indexDirRaw === undefined ? undefined : path.resolve(io.cwd, indexDirRaw),
+    indexDir: indexDirRaw === undefined ? undefined : indexDirPath(indexDirRaw, io.cwd),
   });
+}
+
+/** `--index-dir` may not exist yet (it is created), but must not be a file. */
+function indexDirPath(raw: string, base: string): string {
+  const absolute = path.resolve(base, raw);
+  let isFile = false;
+  try {
+    isFile = !statSync(absolute).isDirectory();
+  } catch {
+    return absolute;
+  }
+  if (isFile) throw new SkillSearchError('BAD_FILE', `--index-dir '${raw}': not a directory`);
+  return absolute;
 }
 
 export function cacheRoot(env: CliIo['env']): string {

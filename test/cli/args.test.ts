@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { reportError } from '../../src/cli/main.js';
+import { main, reportError } from '../../src/cli/main.js';
 import { SkillSearchError } from '../../src/errors.js';
 import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
 
@@ -90,6 +90,34 @@ describe('help and version', () => {
   it('prints the package version', async () => {
     const result = await runCli(['--version'], cache);
     expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+});
+
+describe('exit 2', () => {
+  it('an unexpected exception inside a command prints the stack and exits 2', async () => {
+    let stderr = '';
+    const code = await main(['--version'], {
+      stdout: {
+        write() {
+          throw new TypeError('stdout is broken');
+        },
+      },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      readStdin: async () => '',
+      env: {},
+      cwd: process.cwd(),
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^skill-search: internal error: TypeError: stdout is broken\n    at /);
+  });
+
+  it('--index-dir naming a file is a user error', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, '--index-dir', SKILLS + '/pdf-forms/SKILL.md', 'x'], cache);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: --index-dir '${SKILLS}/pdf-forms/SKILL.md': not a directory\n`,
+    });
   });
 });
 

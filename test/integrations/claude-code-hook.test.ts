@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   discoveryContext,
@@ -7,7 +9,7 @@ import {
 } from '../../src/integrations/claude-code-hook.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
-import { SKILLS, removeDir, spawnCli, tempDir } from '../cli/helpers.js';
+import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
 
 function skill(name: string, description: string, whenToUse?: string): Skill {
   return {
@@ -182,5 +184,42 @@ describe('skill-search hook claude-code (process)', () => {
   it('malformed stdin → exit 0, empty stdout, one line on stderr', async () => {
     const result = await spawnCli(argv, cache, { stdin: '{"prompt": oops' });
     expect(result).toEqual({ code: 0, stdout: '', stderr: 'skill-search hook: ignored input: stdin is not JSON\n' });
+  });
+
+  it('on a cold index: gives up within the budget and builds the index in the background', async () => {
+    const cold = tempDir();
+    try {
+      const result = await spawnCli(
+        ['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'],
+        cold,
+        { stdin: prompt('a test fails sometimes in CI but passes locally, flaky') },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);
+      expect(result.stderr).toContain('skill-search hook: building the index in the background');
+      const indexFolder = () => readdirSync(cold).find((name) => !name.endsWith('.warming'));
+      for (let i = 0; i < 150 && !(indexFolder() && existsSync(path.join(cold, indexFolder()!, 'vectors.json'))); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(existsSync(path.join(cold, indexFolder() ?? 'missing', 'vectors.json'))).toBe(true);
+    } finally {
+      removeDir(cold);
+    }
+  });
+
+  it('an internal failure (unwritable index) → exit 0, empty stdout, one stderr line', async () => {
+    const unusable = path.join(SKILLS, 'pdf-forms', 'SKILL.md', 'index');
+    const result = await runCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--index-dir', unusable], cache, {
+      stdin: prompt('fill in a pdf form'),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*ENOTDIR.*\n$/);
+  });
+
+  it('a bad flag in the settings file exits 1 with one line (shown by Claude Code, prompt not blocked)', async () => {
+    const result = await runCli(['hook', 'claude-code', '--timeout-ms', 'soon'], cache, { stdin: prompt('x') });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: "skill-search: --timeout-ms expects a positive integer, got 'soon'\n" });
   });
 });

@@ -1,16 +1,21 @@
-import type { ParsedArgs } from '../args.js';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_K } from '../commands.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
-import { resolveRetrieval, resolveSources } from '../sources.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 
 export const HOOK_TARGETS = ['claude-code'] as const;
 
+/** A background warm-up started less than this long ago is assumed to be still running. */
+const WARMING_TTL_MS = 10 * 60_000;
+
 /**
- * Flag mistakes are the only errors the hook reports with exit 1: they are in the user's
- * settings file, not in a prompt, and must be visible when the hook is set up. Everything
- * that happens per prompt ends with exit 0.
+ * Flag mistakes exit 1: they live in the user's settings file and must be visible when the
+ * hook is set up (Claude Code shows the line and carries on). Everything that happens per
+ * prompt ends with exit 0. Never exit 2: for UserPromptSubmit that blocks the prompt.
  */
 export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   const target = args.positionals[0];
@@ -23,24 +28,77 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
   resolveSources(args.values, io);
 
-  const { runClaudeCodeHook } = await import('../../integrations/claude-code-hook.js');
-  let stdin: string;
+  const log = (text: string) => io.stderr.write(`${text}\n`);
   try {
-    stdin = await io.readStdin();
+    // Claude Code writes the input at once; the wait only guards against a stdin never closed.
+    const stdinWaitMs = Math.max(timeoutMs, 1000);
+    const stdin = await withDeadline(io.readStdin(), stdinWaitMs);
+    if (stdin === undefined) {
+      log(`skill-search hook: no input on stdin within ${stdinWaitMs} ms; skipped`);
+      io.exitSoon?.(0);
+      return 0;
+    }
+    const { runClaudeCodeHook } = await import('../../integrations/claude-code-hook.js');
+    let sources: SourceOptions | undefined;
+    const result = await runClaudeCodeHook(stdin, {
+      open: async (hookCwd) => {
+        sources = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined);
+        return openLiveIndex(sources, retrieval, io);
+      },
+      k: retrieval.k,
+      mode: retrieval.mode,
+      timeoutMs,
+      log,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
+    io.stdout.write(result.stdout);
+    if (result.outcome === 'timeout') {
+      // The index was probably cold: build it in the background so the next prompt is fast.
+      if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);
+      // Abandoned work (a model still loading) must not hold the prompt up.
+      io.exitSoon?.(0);
+    }
   } catch (error) {
-    io.stderr.write(`skill-search hook: cannot read stdin: ${(error as Error).message}\n`);
-    return 0;
+    log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`);
   }
-  const result = await runClaudeCodeHook(stdin, {
-    open: async (hookCwd) => openLiveIndex(resolveSources(args.values, io, hookCwd), retrieval, io),
-    k: retrieval.k,
-    mode: retrieval.mode,
-    timeoutMs,
-    log: (text) => io.stderr.write(`${text}\n`),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  });
-  io.stdout.write(result.stdout);
-  // Abandoned work (a model still loading after a timeout) must not hold the prompt up.
-  if (result.outcome === 'timeout') io.exitSoon?.(0);
   return 0;
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts `skill-search index` for the same catalog, detached, at most once per
+ * WARMING_TTL_MS per index (a marker file beside the index folder records the attempt).
+ */
+function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
+  const marker = `${indexDir}.warming`;
+  try {
+    if (Date.now() - statSync(marker).mtimeMs < WARMING_TTL_MS) return;
+  } catch {
+    // No marker: nobody is warming this index.
+  }
+  try {
+    mkdirSync(path.dirname(marker), { recursive: true });
+    writeFileSync(marker, `${new Date().toISOString()}\n`);
+  } catch {
+    return;
+  }
+  const argv = ['index', '--cwd', sources.cwd];
+  for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
+  for (const file of sources.toolsFiles) argv.push('--tools', file);
+  for (const dir of sources.addDirs) argv.push('--add-dir', dir);
+  if (typeof values.model === 'string') argv.push('--model', values.model);
+  argv.push('--index-dir', indexDir);
+  io.spawnDetached?.(argv);
+  io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
 }
