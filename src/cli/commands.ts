@@ -181,6 +181,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       positionals: { min: 1, max: 1, name: "a harness name ('claude-code')" },
       options: {
         ...SOURCE_OPTIONS,
+        cwd: {
+          type: 'string',
+          placeholder: 'DIR',
+          description: 'working directory whose project skills are searched',
+          defaultText: 'the "cwd" of the hook input',
+        },
         ...retrievalOptions(DEFAULT_K),
         'timeout-ms': {
           type: 'string',
@@ -190,7 +196,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         },
       },
       notes:
-        'The hook input\'s "cwd" is used when --cwd is not given. Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
+        'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".\nWhen the index is cold and the budget runs out, the hook prints nothing and builds the index in the background.',
     },
     load: async () => (await import('./commands/hook.js')).runHook,
   },

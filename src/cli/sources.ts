@@ -132,7 +132,8 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     cwd: override ? undefined : sources.cwd,
     home: override ? undefined : sources.home,
     addDirs: override ? undefined : sources.addDirs,
-    model: retrieval.model,
+    // A model given as a path is keyed by where it is, not by how it was spelled.
+    model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });
   const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
   const label = path.basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
