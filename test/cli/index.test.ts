@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
+import { BROKEN, SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
 const dirs = [cache];
@@ -29,6 +29,13 @@ describe('index', () => {
     const summary = JSON.parse(third.stdout) as Record<string, unknown>;
     expect(summary).toMatchObject({ skills: 5, added: 0, updated: 1, removed: 1, unchanged: 4, embedded: 1, model: 'hash-256' });
     expect(third.stderr).toBe('indexing 0/1\nindexing 1/1\n');
+  });
+
+  it('indexes the good skills of a folder with broken ones, and points at validate', async () => {
+    const result = await runCli(['index', '--skills-dir', BROKEN, '--model', 'hash'], cache);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^indexed 1 skill: /);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('skill-search: 2 skill files could not be loaded (see skill-search validate)');
   });
 
   it('keeps one index per catalog and model', async () => {

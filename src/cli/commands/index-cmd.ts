@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
 import { line, openLiveIndex, printJson } from '../context.js';
-import { round } from '../format.js';
+import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 
@@ -45,9 +45,11 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     line(
       io.stdout,
-      `indexed ${summary.skills} skills: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
+      `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
     line(io.stderr, `index: ${indexDir} (${summary.model})`);
+    const broken = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
+    if (broken > 0) line(io.stderr, `skill-search: ${broken} skill file${broken === 1 ? '' : 's'} could not be loaded (see skill-search validate)`);
     return 0;
   } finally {
     await live.close();

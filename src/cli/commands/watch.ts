@@ -1,6 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
 import { line, openLiveIndex, printJson } from '../context.js';
+import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { RefreshResult } from '../../integrations/live-index.js';
@@ -27,7 +28,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     if (json) {
       printJson(io, { event, skills: snapshot.skills.length, added: sync.added, updated: sync.updated, removed: sync.removed, ms });
     } else if (event === 'indexed') {
-      line(io.stdout, `indexed ${snapshot.skills.length} skills: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`);
+      line(io.stdout, `indexed ${plural(snapshot.skills.length, 'skill')}: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`);
     } else {
       line(io.stdout, `reindexed: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
     }
