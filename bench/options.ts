@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SUITE_NAMES = ['embed', 'ann', 'lexical', 'query', 'prefetch', 'reindex', 'scaling', 'hit-rate'] as const;
+/** Run order: the quality numbers early, so an interrupted run (results are written after each suite) keeps them. */
+export const SUITE_NAMES = ['embed', 'hit-rate', 'query', 'prefetch', 'reindex', 'ann', 'lexical', 'scaling'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** Where the repository root is, whatever the working directory. */
@@ -18,11 +19,11 @@ export interface BenchOptions {
   readonly evalDir?: string | null;
   /** Embedding cache, kept across runs. @default `bench/.cache` */
   readonly cacheDir?: string;
-  /** Where results.json and chart.svg are written. @default `bench/` */
+  /** Where results.json and chart.svg are written. @default `bench/` (quick: `bench/.cache/quick/`, so a smoke run never replaces the committed full results) */
   readonly outDir?: string;
   /** Embedder spec passed to `resolveEmbedder`. @default the library default (USE-lite) */
   readonly embedder?: string;
-  /** Queries sampled per labelled set for the hit-rate runs. @default 500 (quick: 60) */
+  /** Queries sampled per labelled set for the hit-rate runs. @default 400 (quick: 60) */
   readonly maxQueries?: number;
   /** tinybench time budget per task, ms. @default 1500 (quick: 200) */
   readonly taskTimeMs?: number;
@@ -39,11 +40,16 @@ const defaults = {
   sizes: [1000, 10_000, 24_000],
   cacheDir: path.join(REPO_ROOT, 'bench', '.cache'),
   outDir: path.join(REPO_ROOT, 'bench'),
-  maxQueries: 500,
+  maxQueries: 400,
   taskTimeMs: 1500,
 } as const;
 
-const quickDefaults = { sizes: [300, 1000], maxQueries: 60, taskTimeMs: 200 } as const;
+const quickDefaults = {
+  sizes: [300, 1000],
+  maxQueries: 60,
+  taskTimeMs: 200,
+  outDir: path.join(REPO_ROOT, 'bench', '.cache', 'quick'),
+} as const;
 
 export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions {
   const quick = options.quick ?? defaults.quick;

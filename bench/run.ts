@@ -65,13 +65,8 @@ async function main(argv: readonly string[]): Promise<number> {
     `data: ${data === 'real' ? options.evalDir : 'synthetic fixtures (no ../shared/eval)'}; embedder ${context.embedder.id} (cache ${context.embedder.cacheStatus}); sizes ${options.sizes.join(', ')}${options.quick ? '; quick' : ''}`,
   );
   const suites: SuiteResult[] = [];
-  try {
-    for (const name of options.only) suites.push(await runSuite(name, context));
-  } finally {
-    await context.dispose();
-  }
   const cpus = os.cpus();
-  const report: RunReport = {
+  const snapshot = (): RunReport => ({
     startedAt,
     durationMs: performance.now() - started,
     argv,
@@ -85,8 +80,18 @@ async function main(argv: readonly string[]): Promise<number> {
       data,
       embeddedIntoCache: { ...context.priming },
     },
-    suites,
-  };
+    suites: [...suites],
+  });
+  try {
+    for (const name of options.only) {
+      suites.push(await runSuite(name, context));
+      // Written after every suite, so an interrupted run still leaves what it measured.
+      writeReport(snapshot(), options.outDir);
+    }
+  } finally {
+    await context.dispose();
+  }
+  const report = snapshot();
   process.stdout.write(`${renderText(report)}\n\n`);
   const files = writeReport(report, options.outDir);
   const rel = (file: string): string => path.relative(process.cwd(), file) || file;

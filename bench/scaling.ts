@@ -40,7 +40,7 @@ export const scalingSuite: Suite = async (context) => {
     bench.add('lexical', async () => {
       await engine.search(next(), { k: 10, mode: 'lexical' });
     });
-    const reindex = context.bench({ iterations: context.options.quick ? 3 : 8, time: 1, warmupIterations: 1 });
+    const reindex = context.bench({ iterations: context.options.quick ? 3 : 5, time: 1, warmupIterations: 1 });
     reindex.add('reindex', async () => {
       round++;
       const at = (round * 7919) % skills.length;

@@ -9,6 +9,7 @@ describe('bench options', () => {
     expect(full.sizes).toEqual([1000, 10_000, 24_000]);
     expect(full.evalDir).toBe(path.resolve(full.outDir, '..', '..', 'shared', 'eval'));
     expect(resolveOptions({ quick: true }).sizes).toEqual([300, 1000]);
+    expect(resolveOptions({ quick: true }).outDir).toBe(path.join(full.outDir, '.cache', 'quick'));
   });
 
   it('parses --only lists, --sizes with k suffixes and --no-eval', () => {
@@ -19,7 +20,7 @@ describe('bench options', () => {
 
   it('names the flag and the value in every error', () => {
     expect(() => resolveOptions(parseArgs(['--only', 'ann,typo']) as object)).toThrow(
-      'Expected `--only` to be one of embed, ann, lexical, query, prefetch, reindex, scaling, hit-rate, got `typo`',
+      'Expected `--only` to be one of embed, hit-rate, query, prefetch, reindex, ann, lexical, scaling, got `typo`',
     );
     expect(() => resolveOptions(parseArgs(['--sizes', '10,abc']) as object)).toThrow('Expected `--sizes` to be positive integers, got `10,NaN`');
     expect(() => parseArgs(['--sizes'])).toThrow('Expected a value after `--sizes`');
