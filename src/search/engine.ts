@@ -8,7 +8,7 @@ import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from 
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
 import { TopK } from '../vector-index/top-k.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
-import { calibratedScore, rrfScore, type Candidate } from './fusion.js';
+import { confidence, hybridScore, rrfScore, type Candidate } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { embeddingText, EMBEDDING_TEXT_VERSION } from './skill-text.js';
 
@@ -248,8 +248,8 @@ export class SkillSearchEngine implements SkillSearcher {
     const top = new TopK<{ id: string; score: number; via: SearchHit['via'] }>(k);
     for (const candidate of candidates.values()) {
       if (exact.includes(candidate.id)) continue;
-      const score = calibratedScore(candidate, bestLexical, this.options);
-      if (abstain && score < this.options.minScore) continue;
+      if (abstain && confidence(candidate, bestLexical, this.options) < this.options.minScore) continue;
+      const score = hybridScore(candidate, bestLexical, this.options);
       const via: SearchHit['via'] =
         candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
       top.push({ id: candidate.id, score, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);

@@ -31,7 +31,7 @@ export interface EngineOptions {
    * Model-specific; the defaults fit USE-lite. @default {low: 0.15, high: 0.7}
    */
   readonly denseRange?: { readonly low: number; readonly high: number };
-  /** Hybrid hits scoring below this are dropped; no hit left = abstain. @default 0.35 */
+  /** Hybrid hits whose confidence (see `fusion.ts`) is below this are dropped; no hit left = abstain. @default 0.35 */
   readonly minScore?: number;
   /** Dense-mode abstention: cosine below this is dropped. @default 0.3 */
   readonly minDenseScore?: number;

@@ -25,7 +25,7 @@ export function makeSkill(spec: SkillSpec): Skill {
   };
 }
 
-/** Twenty skills written for these tests: distinct domains, a few deliberate near-neighbours. */
+/** Twenty-two skills written for these tests: distinct domains, a few near-neighbours, two in Chinese. */
 export const CATALOG: readonly SkillSpec[] = [
   { name: 'pdf', description: 'Read, split, merge and fill PDF documents; pull text and tables out of PDF pages.', whenToUse: 'when the user hands over a .pdf file or asks to create one' },
   { name: 'docx', description: 'Create and edit Word documents with headings, tracked changes and comments.', whenToUse: 'when a .docx report or letter must be written or revised' },
@@ -47,6 +47,8 @@ export const CATALOG: readonly SkillSpec[] = [
   { name: 'release-notes', description: 'Write a changelog and release notes from merged commits and pull requests.', whenToUse: 'when preparing a version release' },
   { name: 'image-editing', description: 'Resize, crop, convert and compress images in PNG, JPEG and WebP formats.', whenToUse: 'when a picture or photo has to be transformed' },
   { name: 'translation', description: 'Translate documents between languages while keeping formatting and terminology consistent.', whenToUse: 'when text must be rendered in another language such as Chinese or Japanese' },
+  { name: 'meeting-minutes', description: '整理会议记录，生成会议纪要和待办事项清单。', whenToUse: '当用户需要总结一次会议的内容时' },
+  { name: 'log-analysis', description: '分析服务器日志，定位错误原因和性能瓶颈。', whenToUse: '当线上服务报错或者变慢时' },
 ];
 
 export const SKILLS: readonly Skill[] = CATALOG.map(makeSkill);

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTinyModel } from '../../scripts/make-tiny-model.js';
+import { dot } from '../../src/embed/normalize.js';
+import { resolveEmbedder } from '../../src/embed/resolve.js';
+import { createTransformersEmbedder } from '../../src/embed/transformers.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import { embeddingText } from '../../src/search/skill-text.js';
+import { SKILLS } from '../search/fixtures.js';
+
+let modelsDir: string;
+beforeAll(() => {
+  modelsDir = mkdtempSync(join(tmpdir(), 'skill-search-models-'));
+  makeTinyModel(join(modelsDir, 'tiny'), { hidden: 24 });
+});
+afterAll(() => rmSync(modelsDir, { recursive: true, force: true }));
+
+describe('Transformers.js embedder (tiny generated ONNX model, offline)', () => {
+  it('embeds a batch into normalised vectors of the configured size', async () => {
+    const embedder = resolveEmbedder('tiny', { modelsDir });
+    expect(embedder.id).toMatch(/^onnx:tiny@[0-9a-f]{12}$/);
+    expect(embedder.dimensions).toBe(24);
+    const vectors = await embedder.embed(['extract tables from a pdf file', 'pdf tables', 'weather forecast']);
+    expect(vectors).toHaveLength(3);
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(24);
+      expect(dot(vector, vector)).toBeCloseTo(1, 5);
+    }
+    expect(dot(vectors[0]!, vectors[1]!)).toBeGreaterThan(dot(vectors[0]!, vectors[2]!));
+  });
+
+  it('is deterministic across batches of different sizes (padding does not leak into the mean)', async () => {
+    const embedder = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny') });
+    const [alone] = await embedder.embed(['slow sql query']);
+    const [, padded] = await embedder.embed(['a much longer text about kubernetes deploy and docker containers', 'slow sql query']);
+    Array.from(alone!).forEach((value, i) => expect(padded![i]).toBeCloseTo(value, 5));
+  });
+
+  it('drives the search engine end to end', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: resolveEmbedder(join(modelsDir, 'tiny')), ann: 'exact' });
+    await engine.sync(SKILLS);
+    // A random model only guarantees that identical text is nearest: query with a skill's own text.
+    const target = SKILLS.find((skill) => skill.name === 'kubernetes-deploy')!;
+    const hits = await engine.search(embeddingText(target), { mode: 'dense', abstain: false, k: 3 });
+    expect(hits[0]?.skill.name).toBe('kubernetes-deploy');
+    expect(hits[0]?.score).toBeCloseTo(1, 5);
+  });
+
+  it('names the folder when the model is missing', () => {
+    expect(() => resolveEmbedder('nope', { modelsDir })).toThrow(`model "nope" not found: no folder ${join(modelsDir, 'nope')}`);
+    expect(() => resolveEmbedder('nope', { modelsDir })).toThrow(expect.objectContaining({ code: 'MODEL_NOT_FOUND' }));
+  });
+
+  it('names the missing file when the folder is incomplete', () => {
+    expect(() => createTransformersEmbedder({ modelDir: modelsDir })).toThrow(`model folder ${modelsDir} is missing onnx/model.onnx`);
+  });
+});

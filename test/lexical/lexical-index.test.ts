@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { makeSkill, SKILLS } from '../search/fixtures.js';
+
+function build(): LexicalIndex {
+  const index = new LexicalIndex();
+  for (const skill of SKILLS) index.upsert(skill);
+  return index;
+}
+
+const ids = (index: LexicalIndex, query: string, limit = 5): string[] => index.search(query, limit).map((match) => match.id);
+
+describe('LexicalIndex ranking', () => {
+  const index = build();
+
+  it('puts the skill whose name and description carry every query word first', () => {
+    // pdf: "pdf" in the name (boost 3) and "merge"/"pages" in the description.
+    // web-scraping, frontend-design, release-notes: only "pages"/"merge" as weak partial matches.
+    expect(ids(index, 'merge pdf pages')).toEqual(['pdf', 'web-scraping', 'frontend-design', 'release-notes']);
+    expect(index.search('merge pdf pages', 1)[0]?.coverage).toBe(1);
+  });
+
+  it('ranks a name match over a description-only match', () => {
+    // kubernetes-deploy: "kubernetes" and "deploy" both in the name.
+    // docker-compose: only "container" (as "containerise"/"containers", via prefix) in its text.
+    expect(ids(index, 'deploy a container to kubernetes')).toEqual(['kubernetes-deploy', 'docker-compose']);
+  });
+
+  it('tolerates a typo in a long word', () => {
+    expect(ids(index, 'kubernets deploy')).toEqual(['kubernetes-deploy']);
+  });
+
+  it('still finds the typo-ed skill, behind an exact name-word match', () => {
+    // test-driven-development: exact "test" in the name plus "failing" in the description.
+    // systematic-debugging: "debuging" reaches "debugging" only by one edit (fuzzy weight < 1).
+    expect(ids(index, 'debuging a failing test')).toEqual(['test-driven-development', 'systematic-debugging']);
+  });
+
+  it('matches Chinese queries against Chinese descriptions', () => {
+    expect(ids(index, '会议纪要')).toEqual(['meeting-minutes']);
+    expect(ids(index, '服务器日志报错')).toEqual(['log-analysis']);
+  });
+
+  it('returns nothing for a query made only of stop words', () => {
+    expect(index.search('thanks!', 5)).toEqual([]);
+    expect(index.search('can you do this for me', 5)).toEqual([]);
+  });
+
+  it('reports coverage as the share of query terms matched', () => {
+    const [top] = index.search('excel formulas unicorn', 1);
+    expect(top?.id).toBe('xlsx');
+    expect(top?.coverage).toBeCloseTo(2 / 3);
+  });
+});
+
+describe('LexicalIndex updates', () => {
+  it('replaces a changed skill and forgets removed words', () => {
+    const index = build();
+    const renamed = makeSkill({ name: 'pdf', description: 'Compress scanned images inside documents.' });
+    expect(index.upsert(renamed)).toBe(true);
+    expect(ids(index, 'merge pdf pages')[0]).toBe('pdf');
+    expect(index.search('merge', 5).map((m) => m.id)).not.toContain('pdf');
+    expect(ids(index, 'compress scanned')).toEqual(['pdf', 'image-editing']);
+  });
+
+  it('treats re-adding identical content as a no-op', () => {
+    const index = build();
+    expect(index.upsert(SKILLS[0]!)).toBe(false);
+    expect(index.size).toBe(SKILLS.length);
+  });
+
+  it('removes a skill from results', () => {
+    const index = build();
+    expect(index.remove('sql-optimization')).toBe(true);
+    expect(index.remove('sql-optimization')).toBe(false);
+    expect(ids(index, 'slow sql query')).toEqual([]);
+    expect(index.has('sql-optimization')).toBe(false);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { splitWords, tokenize } from '../../src/lexical/tokenize.js';
+
+describe('tokenize', () => {
+  it('lowercases and drops English stop words from a natural sentence', () => {
+    expect(tokenize('Can you help me turn this PDF into text?')).toEqual(['turn', 'pdf', 'text']);
+  });
+
+  it('keeps identifiers whole and also splits them into their words', () => {
+    expect(tokenize('pdf-extract snake_case getPostmodernTheory')).toEqual([
+      'pdf-extract', 'pdf', 'extract',
+      'snake_case', 'snake', 'case',
+      'getpostmoderntheory', 'postmodern', 'theory',
+    ]);
+  });
+
+  it('keeps contractions as one word instead of leaving a stray letter', () => {
+    expect(splitWords("I'm stuck")).toEqual(["i'm", 'stuck']);
+    expect(tokenize("I'm stuck")).toEqual(['stuck']);
+  });
+
+  it('segments Chinese into character bigrams plus dictionary words, and splits embedded Latin words', () => {
+    expect(tokenize('提取PDF中的表格')).toEqual(['提取', 'pdf', '中的', '的表', '表格']);
+  });
+
+  it('finds a word the ICU dictionary splits (调试) through its bigram', () => {
+    expect(tokenize('帮我调试')).toContain('调试');
+  });
+
+  it('emits longer Japanese words once besides the bigrams', () => {
+    expect(tokenize('テキストを抽出')).toEqual(['テキスト', 'テキ', 'キス', 'スト', 'トを', 'を抽', '抽出']);
+  });
+
+  it('returns nothing for punctuation or stop words only', () => {
+    expect(tokenize('?!… the and of')).toEqual([]);
+  });
+});
