@@ -3,9 +3,12 @@
  * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
  * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
  */
-import { renderAttachment } from '../attachments/normalize.js';
-import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
-import type { DiscoveredSkill } from '../attachments/messages.js';
+import {
+  SYSTEM_REMINDER_CLOSE,
+  SYSTEM_REMINDER_OPEN,
+  renderAttachment,
+  type DiscoveredSkill,
+} from '../attachments/index.js';
 import { SkillSearchError } from '../errors.js';
 import type { SearchHit, SearchMode } from '../types.js';
 import type { SkillService } from './service.js';

@@ -21,4 +21,3 @@ export {
   type ServeMcpOptions,
   type SkillSearchMcpOptions,
 } from './mcp-server.js';
-export { closeNames, editDistance } from './suggest.js';

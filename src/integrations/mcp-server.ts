@@ -6,10 +6,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { neutralizeReminderText } from '../attachments/reminder.js';
+import { findSkillByName, neutralizeReminderText, suggestNames } from '../attachments/index.js';
 import type { SearchMode } from '../types.js';
 import type { SkillService } from './service.js';
-import { closeNames } from './suggest.js';
 
 export const MCP_SERVER_NAME = 'skill-search';
 /** Upper bound on `k` a client may ask for. */
@@ -83,7 +82,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     'read_skill',
     {
       title: 'Read a skill',
-      description: "Return a skill's full instructions (its SKILL.md body) by exact name.",
+      description: "Return a skill's full instructions (its SKILL.md body) by name, as search_skills returned it.",
       inputSchema: { name: z.string().min(1).describe('the skill name, as search_skills returned it') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -92,10 +91,10 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
 
   async function readSkill(name: string) {
     const skills = await options.service.skills();
-    const skill = skills.find((candidate) => candidate.name === name);
+    const skill = findSkillByName(skills, name);
     if (skill) return { content: [{ type: 'text' as const, text: neutralizeReminderText(skill.body) }] };
-    const suggestions = closeNames(
-      name,
+    const suggestions = suggestNames(
+      name.trim().replace(/^\//, ''),
       skills.map((candidate) => candidate.name),
     );
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';

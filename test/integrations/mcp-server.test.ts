@@ -69,6 +69,12 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(result.isError).toBe(true);
   });
 
+  it('read_skill accepts a leading slash and any case when the name is unique', async () => {
+    const result = await server.client.callTool({ name: 'read_skill', arguments: { name: '/Git-Bisect' } });
+    expect(result.isError).toBeFalsy();
+    expect((result.content as TextContent)[0]?.text.startsWith('# Bisecting a regression\n')).toBe(true);
+  });
+
   it('read_skill returns the body with reminder tags neutralised', async () => {
     const result = await server.client.callTool({ name: 'read_skill', arguments: { name: 'flaky-tests' } });
     expect(result.isError).toBeFalsy();
