@@ -19,7 +19,7 @@ async function fullBuild(context: BenchContext, embedder: Embedder, skills: read
 }
 
 export const reindexSuite: Suite = async (context) => {
-  const pool = context.pool(context.options.quick ? 200 : 2000);
+  const pool = context.pool(context.options.quick ? 200 : 1000);
   const skills = pool.skills;
   const group = sizeLabel(skills.length);
   await context.primeSkills(skills, `${group} pool`);
