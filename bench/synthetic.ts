@@ -41,12 +41,17 @@ const VERBS: readonly Verb[] = [
   { word: 'clean up', third: 'Cleans up', synonyms: ['tidy', 'prune', 'get rid of stale'] },
 ];
 
-const QUALIFIERS: readonly Term[] = [
-  t('for large repositories', 'in a huge monorepo', 'at scale'),
-  t('in CI', 'in the build pipeline', 'on every push'),
-  t('step by step for beginners', "explained simply, I'm new to this", 'with a walkthrough'),
-  t('with a dry run first', 'without changing anything yet', 'as a preview'),
-  t('across many files', 'in bulk', 'for the whole project'),
+interface Qualifier extends Term {
+  /** Name suffix. */
+  readonly tag: string;
+}
+
+const QUALIFIERS: readonly Qualifier[] = [
+  { tag: 'at-scale', ...t('for large repositories', 'in a huge monorepo', 'at scale') },
+  { tag: 'in-ci', ...t('in CI', 'in the build pipeline', 'on every push') },
+  { tag: 'guided', ...t('step by step for beginners', "explained simply, I'm new to this", 'with a walkthrough') },
+  { tag: 'dry-run', ...t('with a dry run first', 'without changing anything yet', 'as a preview') },
+  { tag: 'bulk', ...t('across many files', 'in bulk', 'for the whole project') },
 ];
 
 const DOMAINS: readonly Domain[] = [
@@ -137,7 +142,7 @@ interface Combo {
   readonly tool: Term;
   readonly object: Term;
   readonly verb: Verb;
-  readonly qualifier: Term;
+  readonly qualifier: Qualifier;
 }
 
 function allCombos(): Combo[] {
@@ -191,7 +196,7 @@ export function generateSynthetic(options: SyntheticOptions): SyntheticCorpus {
     const combo = order[i % order.length]!;
     const round = Math.floor(i / order.length);
     const { tool, object, verb, qualifier, domain } = combo;
-    const base = `${slug(tool.word)}-${slug(verb.word)}-${slug(object.word)}-${slug(qualifier.word).split('-').slice(0, 2).join('-')}`;
+    const base = `${slug(tool.word)}-${slug(verb.word)}-${slug(object.word)}-${qualifier.tag}`;
     const name = round === 0 ? base : `${base}-${round + 1}`;
     tools.push({
       id: name,
