@@ -11,6 +11,8 @@ export const DEFAULT_K = 5;
 export const DEFAULT_EVAL_K = 10;
 export const DEFAULT_MODEL = 'use-lite';
 export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
+/** Skills a hook announces per prompt: few, like the prefetch discovery of an agent loop. */
+export const DEFAULT_HOOK_K = 3;
 
 const SOURCE_OPTIONS: OptionTable = {
   'skills-dir': {
@@ -187,7 +189,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           description: 'working directory whose project skills are searched',
           defaultText: 'the "cwd" of the hook input',
         },
-        ...retrievalOptions(DEFAULT_K),
+        ...retrievalOptions(DEFAULT_HOOK_K),
         'timeout-ms': {
           type: 'string',
           placeholder: 'MS',

@@ -7,10 +7,10 @@ import {
   SYSTEM_REMINDER_CLOSE,
   SYSTEM_REMINDER_OPEN,
   renderAttachment,
-  type DiscoveredSkill,
+  type SkillDiscoveryAttachment,
 } from '../attachments/index.js';
 import { SkillSearchError } from '../errors.js';
-import type { SearchHit, SearchMode } from '../types.js';
+import { SkillPrefetcher } from '../prefetch/index.js';
 import type { SkillService } from './service.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
@@ -63,15 +63,8 @@ export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
  * The skill_discovery text without its `<system-reminder>` envelope: Claude Code places
  * additional context in its own reminder, so ours would nest.
  */
-export function discoveryContext(hits: readonly SearchHit[]): string | undefined {
-  const skills: DiscoveredSkill[] = hits.map(({ skill, score }) => ({
-    name: skill.name,
-    description: skill.description,
-    ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
-    source: skill.source,
-    score,
-  }));
-  const rendered = renderAttachment({ type: 'skill_discovery', skills });
+export function discoveryContext(attachment: SkillDiscoveryAttachment | null): string | undefined {
+  const rendered = attachment === null ? null : renderAttachment(attachment);
   if (rendered === null) return undefined;
   const open = `${SYSTEM_REMINDER_OPEN}\n`;
   const close = `\n${SYSTEM_REMINDER_CLOSE}`;
@@ -83,8 +76,8 @@ export function discoveryContext(hits: readonly SearchHit[]): string | undefined
 export interface ClaudeCodeHookOptions {
   /** Opens the search for the project the hook fired in (the input's `cwd`). */
   readonly open: (cwd: string | undefined) => Promise<SkillService>;
+  /** Most skills announced (the search mode and abstention are the service's). */
   readonly k: number;
-  readonly mode: SearchMode;
   /** Whole budget: opening the index, syncing changed skills and searching. */
   readonly timeoutMs: number;
   /** One-line notes for the user (stderr); never stdout. */
@@ -126,10 +119,15 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       resolve('timeout');
     }, options.timeoutMs);
   });
+  // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
     const service = await options.open(input.cwd);
     try {
-      return await service.search(input.prompt, { k: options.k, mode: options.mode, signal: controller.signal });
+      const prefetcher = new SkillPrefetcher({ searcher: service, maxSkills: options.k, searchK: Math.max(10, options.k) });
+      const handle = prefetcher.start({ userMessage: input.prompt, signal: controller.signal });
+      const attachment = await handle.collect();
+      if (handle.state === 'failed') throw handle.error;
+      return attachment;
     } finally {
       await service.close();
     }

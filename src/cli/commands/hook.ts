@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
-import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_K } from '../commands.js';
+import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../commands.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
@@ -22,7 +22,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   if (!(HOOK_TARGETS as readonly string[]).includes(target ?? '')) {
     throw flagError(`unknown hook target '${target}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
   }
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io, DEFAULT_HOOK_K);
   const timeoutRaw = args.values['timeout-ms'];
   const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : DEFAULT_HOOK_TIMEOUT_MS;
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
@@ -46,7 +46,6 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         return openLiveIndex(sources, retrieval, io);
       },
       k: retrieval.k,
-      mode: retrieval.mode,
       timeoutMs,
       log,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
