@@ -29,7 +29,7 @@ function waiter() {
 }
 
 describe('watch', () => {
-  it('prints one line per reindex and exits 0 when stopped', async () => {
+  it('prints one line per reindex, new problems on stderr, and exits 0 when stopped', async () => {
     const skills = copyFixture(SKILLS);
     dirs.push(skills);
     const controller = new AbortController();
@@ -49,12 +49,17 @@ describe('watch', () => {
     rmSync(path.join(skills, 'sql-migrations'), { recursive: true });
     await out.until((t) => /reindexed: \+0 ~0 -1 \(\d+ ms\)\n/.test(t));
 
+    writeFileSync(path.join(skills, 'pdf-forms', 'SKILL.md'), '---\ndescription: [never closed\n---\n');
+    await out.until((t) => t.split('\n').length === 5);
+    await err.until((t) => t.includes(`${path.join(skills, 'pdf-forms', 'SKILL.md')}: frontmatter is not valid YAML`));
+
     controller.abort();
     const result = await run;
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').map((l) => l.replace(/\(\d+ ms\)/, '(N ms)'))).toEqual([
       'indexed 6 skills: +6 ~0 -0, 0 unchanged (N ms)',
       'reindexed: +1 ~0 -0 (N ms)',
+      'reindexed: +0 ~0 -1 (N ms)',
       'reindexed: +0 ~0 -1 (N ms)',
       '',
     ]);
