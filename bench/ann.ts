@@ -67,6 +67,6 @@ export const annSuite: Suite = async (context) => {
     );
     scaling.push({ size, series: 'HNSW search (k=10)', p50Ms: h.p50Ms }, { size, series: 'exact scan (k=10)', p50Ms: e.p50Ms });
   }
-  notes.push(`Same vectors in both indexes; ${queryVectors.length} real query vectors cycled. Embedding time excluded (see embed).`);
+  notes.push(`Same vectors in both indexes; ${queryVectors.length} labelled-set query vectors cycled. Embedding time excluded (see embed).`);
   return { measurements, scaling, notes };
 };

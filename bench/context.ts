@@ -62,7 +62,7 @@ export class BenchContext {
   }
 
   /**
-   * Short real queries to time: a query embeds in time roughly linear in its length, and
+   * Short queries from the labelled sets (real or synthetic) to time: a query embeds in time roughly linear in its length, and
    * skillsbench's page-long task statements would time the tokenizer, not the index.
    */
   queries(n: number): string[] {

@@ -44,6 +44,6 @@ export const embedSuite: Suite = async (context) => {
       },
       { group: model.id, name: `throughput in batches of ${BATCH}`, metric: 'mean', value: (1000 * BATCH) / batch.meanMs, unit: 'per-s' },
     ],
-    notes: [`${queries.length} distinct real queries of ≤ 200 characters, cycled; the cache is bypassed.`],
+    notes: [`${queries.length} distinct labelled-set queries of ≤ 200 characters, cycled; the cache is bypassed.`],
   };
 };

@@ -62,6 +62,6 @@ export const lexicalSuite: Suite = async (context) => {
   return {
     measurements,
     scaling,
-    notes: [`${queries.length} real queries (≤ 200 chars) cycled.`],
+    notes: [`${queries.length} labelled-set queries (≤ 200 chars) cycled.`],
   };
 };
