@@ -9,3 +9,5 @@ export * from './lexical/index.js';
 export * from './search/index.js';
 export * from './attachments/index.js';
 export * from './prefetch/index.js';
+export * from './integrations/index.js';
+export { main, type CliIo } from './cli/index.js';
