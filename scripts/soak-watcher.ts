@@ -46,5 +46,6 @@ for (const usePolling of modes) {
     console.log(`  on disk but not in the catalog: ${JSON.stringify(missing.slice(0, 10))}`);
     console.log(`  in the catalog but not on disk: ${JSON.stringify(stale.slice(0, 10))}`);
   }
+  if (result.errors.length > 0) console.log(`  watcher errors: ${JSON.stringify(result.errors.slice(0, 5))}`);
 }
 process.exit(failed ? 1 : 0);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
@@ -34,6 +34,16 @@ export function watchPointFor(root: string): string {
   }
 }
 
+/** Inode plus birth time: inodes alone are recycled at once by a delete-then-create. */
+function identityOf(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    return `${stats.ino}:${stats.birthtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count;
  * everything else (dotfiles, node_modules, editor temp files, parents of a missing root) is
@@ -42,6 +52,12 @@ export function watchPointFor(root: string): string {
 export class SkillWatcher {
   readonly ready: Promise<void>;
   #roots: readonly string[];
+  /** What chokidar is watching now; moves when a root is created or deleted (see watchPointFor). */
+  #points: Set<string>;
+  /** Identity of each watch point when it was watched: a new one means deleted and recreated. */
+  #identities = new Map<string, string | undefined>();
+  /** Watch points that chokidar itself reported as added or removed since the last batch. */
+  #touchedPoints = new Set<string>();
   #watcher: FSWatcher;
   #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
@@ -53,7 +69,9 @@ export class SkillWatcher {
     this.#roots = roots;
     this.#options = options;
     this.#handlers = handlers;
-    this.#watcher = chokidarWatch(this.#watchPoints(roots), {
+    this.#points = this.#watchPoints(roots);
+    for (const point of this.#points) this.#identities.set(point, identityOf(point));
+    this.#watcher = chokidarWatch([...this.#points], {
       ignoreInitial: true,
       persistent: true,
       usePolling: options.usePolling,
@@ -71,13 +89,50 @@ export class SkillWatcher {
 
   /** Replaces the watched roots (plugins installed or removed). */
   setRoots(roots: readonly string[]): void {
-    const before = new Set(this.#watchPoints(this.#roots));
-    const after = new Set(this.#watchPoints(roots));
     this.#roots = roots;
-    const gone = [...before].filter((point) => !after.has(point));
-    const added = [...after].filter((point) => !before.has(point));
+    this.#refreshPoints();
+  }
+
+  /**
+   * chokidar stops following a watched folder once it is deleted, and a deep missing root
+   * only becomes watchable level by level, so watch points are recomputed after changes.
+   * A point is unwatched only when no root lies on its path any more: chokidar's `unwatch`
+   * also ignores everything below the point, which would hide a recreated root.
+   */
+  #refreshPoints(): void {
+    const wanted = this.#watchPoints(this.#roots);
+    const added = [...wanted].filter((point) => !this.#points.has(point));
+    const gone = [...this.#points].filter(
+      (point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)),
+    );
+    // A folder deleted and recreated between two batches keeps its path (and often its
+    // recycled inode) but chokidar stays bound to the old one: watch it afresh.
+    const replaced = [...wanted].filter((point) => {
+      if (!this.#points.has(point)) return false;
+      const identity = identityOf(point);
+      if (identity === undefined) return false;
+      return this.#touchedPoints.has(point) || identity !== this.#identities.get(point);
+    });
+    this.#touchedPoints.clear();
+    for (const point of gone) {
+      this.#points.delete(point);
+      this.#identities.delete(point);
+    }
+    for (const point of [...added, ...replaced]) {
+      this.#points.add(point);
+      this.#identities.set(point, identityOf(point));
+    }
     if (gone.length > 0) this.#watcher.unwatch(gone);
-    if (added.length > 0) this.#watcher.add(added);
+    if (replaced.length > 0) this.#watcher.unwatch(replaced);
+    if (added.length > 0 || replaced.length > 0) {
+      this.#watcher.add([...added, ...replaced]);
+      // Files that appear while chokidar reads a re-added folder raise no event (ignoreInitial):
+      // report the folder once more after it has settled, so the catalog rescans it.
+      const late = setTimeout(() => {
+        for (const point of [...added, ...replaced]) this.#queue(point);
+      }, this.#options.stabilityThreshold);
+      late.unref();
+    }
   }
 
   /** Idempotent: every call returns the same promise. */
@@ -90,8 +145,8 @@ export class SkillWatcher {
     return this.#closing;
   }
 
-  #watchPoints(roots: readonly string[]): string[] {
-    return [...new Set(roots.map(watchPointFor))];
+  #watchPoints(roots: readonly string[]): Set<string> {
+    return new Set(roots.map(watchPointFor));
   }
 
   #ignored(path: string, isFile: boolean): boolean {
@@ -108,7 +163,12 @@ export class SkillWatcher {
 
   #record(path: string): void {
     if (this.#closing !== undefined) return;
-    if (!this.#roots.some((root) => within(path, root))) return;
+    if (this.#points.has(path)) this.#touchedPoints.add(path);
+    if (this.#roots.some((root) => within(path, root))) this.#queue(path);
+  }
+
+  #queue(path: string): void {
+    if (this.#closing !== undefined) return;
     this.#pending.add(path);
     this.#timer ??= setTimeout(() => this.#flush(), this.#options.coalesceMs);
   }
@@ -117,6 +177,8 @@ export class SkillWatcher {
     this.#timer = undefined;
     const paths = [...this.#pending].sort();
     this.#pending.clear();
-    if (paths.length > 0 && this.#closing === undefined) this.#handlers.onChange(paths);
+    if (paths.length === 0 || this.#closing !== undefined) return;
+    this.#refreshPoints();
+    this.#handlers.onChange(paths);
   }
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CATALOG_EVENTS, type CatalogChange, type SkillCatalog } from '../../src/load/index.js';
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
@@ -26,3 +27,21 @@ export function skillMd(description: string, extra: Record<string, string> = {},
   const lines = Object.entries({ description, ...extra }).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
   return `---\n${lines.join('\n')}\n---\n${body}\n`;
 }
+
+/** Resolves with the first `change` whose paths include `path` (rejects after `timeoutMs`). */
+export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_000): Promise<CatalogChange> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      catalog.off(CATALOG_EVENTS.change, listener);
+      reject(new Error(`no change event for ${path} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (change: CatalogChange): void => {
+      if (!change.paths.includes(path)) return;
+      clearTimeout(timer);
+      catalog.off(CATALOG_EVENTS.change, listener);
+      resolve(change);
+    };
+    catalog.on(CATALOG_EVENTS.change, listener);
+  });
+}
+

@@ -21,6 +21,8 @@ export interface StormResult {
   readonly onDisk: readonly string[];
   readonly watched: readonly string[];
   readonly equal: boolean;
+  /** Watcher errors seen (emitted as events, never thrown). */
+  readonly errors: readonly string[];
   readonly elapsedMs: number;
 }
 
@@ -44,7 +46,7 @@ function lines(skills: readonly { name: string; description: string }[]): string
 
 /**
  * Hammers a watched skills folder with creates, edits, editor-style atomic saves (temp file
- * + rename), folder renames and deletes, reading the catalog after every change event as a
+ * + rename), folder renames, deletes and the odd wipe of the whole folder, reading the catalog after every change event as a
  * consumer would. Once quiet, the watched catalog must equal a fresh scan of the disk.
  */
 export async function runWatcherStorm(options: StormOptions): Promise<StormResult> {
@@ -65,7 +67,8 @@ export async function runWatcherStorm(options: StormOptions): Promise<StormResul
     lastChange = Date.now();
     void catalog.get().catch(() => undefined);
   });
-  catalog.on(CATALOG_EVENTS.error, () => undefined);
+  const errors: Error[] = [];
+  catalog.on(CATALOG_EVENTS.error, (error) => errors.push(error));
 
   try {
     await catalog.watch({ usePolling: options.usePolling });
@@ -75,7 +78,13 @@ export async function runWatcherStorm(options: StormOptions): Promise<StormResul
       const roll = next();
       const folder = pick([...folders]);
       const file = pick([...loose]);
-      if (roll < 0.25 || folders.size === 0) {
+      if (roll < 0.005) {
+        // Rarely, the whole skills folder goes away and comes back.
+        await rm(skills, { recursive: true, force: true });
+        await mkdir(skills, { recursive: true });
+        folders.clear();
+        loose.clear();
+      } else if (roll < 0.25 || folders.size === 0) {
         const name = `s${counter++}`;
         await mkdir(join(skills, name), { recursive: true });
         await writeFile(join(skills, name, 'SKILL.md'), skillMd(`${name} ${version}`));
@@ -119,6 +128,7 @@ export async function runWatcherStorm(options: StormOptions): Promise<StormResul
       onDisk,
       watched,
       equal: JSON.stringify(onDisk) === JSON.stringify(watched),
+      errors: errors.map((error) => error.message),
       elapsedMs: Date.now() - started,
     };
   } finally {

@@ -1,25 +1,8 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_EVENTS, SkillCatalog, type CatalogChange } from '../../src/load/index.js';
-import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
-
-/** Resolves with the first `change` whose paths include `path` (rejects after `timeoutMs`). */
-export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_000): Promise<CatalogChange> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      catalog.off(CATALOG_EVENTS.change, listener);
-      reject(new Error(`no change event for ${path} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const listener = (change: CatalogChange): void => {
-      if (!change.paths.includes(path)) return;
-      clearTimeout(timer);
-      catalog.off(CATALOG_EVENTS.change, listener);
-      resolve(change);
-    };
-    catalog.on(CATALOG_EVENTS.change, listener);
-  });
-}
+import { CATALOG_EVENTS, SkillCatalog } from '../../src/load/index.js';
+import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 describe.each([
   ['native events', false],
@@ -76,7 +59,7 @@ describe.each([
   });
 });
 
-describe('watching a source folder that does not exist yet', () => {
+describe('watching source folders that come and go', () => {
   it('notices the folder and its skill when they are created', { timeout: 30_000 }, async () => {
     const root = await tempDir();
     await writeTree(root, { 'project/README.md': 'not a skill' });
@@ -89,6 +72,50 @@ describe('watching a source folder that does not exist yet', () => {
       await writeTree(root, { 'project/.claude/skills/late/SKILL.md': skillMd('created after watch') });
       await seen;
       expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['late']);
+    } finally {
+      await catalog.close();
+      await removeDir(root);
+    }
+  });
+
+  it('follows a skills folder that is deleted and created again', { timeout: 30_000 }, async () => {
+    const root = await tempDir();
+    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
+    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+    try {
+      await catalog.watch();
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['a']);
+      const gone = changeFor(catalog, join(root, 'project/.claude/skills/a/SKILL.md'));
+      await rm(join(root, 'project/.claude'), { recursive: true });
+      await gone;
+      expect((await catalog.get()).skills).toEqual([]);
+      const back = changeFor(catalog, join(root, 'project/.claude/skills/b/SKILL.md'));
+      await writeTree(root, { 'project/.claude/skills/b/SKILL.md': skillMd('b') });
+      await back;
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b']);
+    } finally {
+      await catalog.close();
+      await removeDir(root);
+    }
+  });
+
+  it('follows a skills folder wiped and recreated at once (its inode may be recycled)', { timeout: 30_000 }, async () => {
+    const root = await tempDir();
+    const skills = join(root, 'project/.claude/skills');
+    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
+    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+    try {
+      await catalog.watch();
+      const wiped = changeFor(catalog, join(skills, 'a'));
+      await rm(skills, { recursive: true });
+      await writeTree(root, { 'project/.claude/skills/b.md': skillMd('b') });
+      await wiped;
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b']);
+      // The recreated folder must still be watched.
+      const later = changeFor(catalog, join(skills, 'c.md'));
+      await writeTree(root, { 'project/.claude/skills/c.md': skillMd('c') });
+      await later;
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b', 'c']);
     } finally {
       await catalog.close();
       await removeDir(root);
