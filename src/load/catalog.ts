@@ -66,8 +66,11 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #input: CatalogOptions;
   #options: ResolvedCatalogOptions;
   #pending: Promise<CatalogSnapshot> | undefined;
-  /** Bumped by every invalidation; a scan that finishes under an older epoch is not cached. */
-  #epoch = 0;
+  /**
+   * Scans run one after another, so each snapshot's generation is decided in the order the
+   * disk was read: generations are monotonic and never name two different contents.
+   */
+  #lastScan: Promise<unknown> = Promise.resolve();
   #generation = 0;
   #fingerprint = '';
   readonly #mcp = new Map<string, McpServerEntry>();
@@ -92,8 +95,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** The current snapshot; scans only when nothing valid is cached. */
   get(): Promise<CatalogSnapshot> {
     if (this.#pending === undefined) {
-      const epoch = this.#epoch;
-      const scan = this.#scan(epoch);
+      const scan = this.#lastScan.then(() => this.#scan());
+      this.#lastScan = scan.catch(() => undefined);
       this.#pending = scan;
       // A failed scan (e.g. a missing --tools file) is not cached: the next call retries.
       scan.catch(() => {
@@ -105,7 +108,6 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** Drops the cached snapshot; the next `get()` rescans. */
   clear(): void {
-    this.#epoch += 1;
     this.#pending = undefined;
   }
 
@@ -187,7 +189,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
-  async #scan(epoch: number): Promise<CatalogSnapshot> {
+  async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
     const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
@@ -211,12 +213,11 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const merged = mergeSkills(entries);
 
     const fingerprint = fingerprintOf(merged.skills, merged.shadowed, diagnostics);
-    let generation = this.#generation;
-    if (fingerprint !== this.#fingerprint) generation += 1;
-    if (epoch === this.#epoch) {
-      this.#generation = generation;
+    if (fingerprint !== this.#fingerprint) {
+      this.#generation += 1;
       this.#fingerprint = fingerprint;
     }
+    const generation = this.#generation;
     return Object.freeze({
       cwd: options.cwd,
       skills: Object.freeze(merged.skills),

@@ -65,6 +65,21 @@ describe('SkillCatalog.get', () => {
     expect((await catalog.get()).generation).toBe(3);
   });
 
+  it('a clear() during a scan gives a later snapshot a later generation', async () => {
+    const catalog = new SkillCatalog(options);
+    const during = catalog.get();
+    await writeTree(root, { 'project/.claude/skills/second/SKILL.md': skillMd('second skill') });
+    catalog.clear();
+    const after = catalog.get();
+    expect(after).not.toBe(during);
+    const [a, b] = [await during, await after];
+    expect(names(b)).toEqual(['first', 'second']);
+    // Same generation must mean same content; different content, a later generation.
+    if (a.generation === b.generation) expect(names(a)).toEqual(names(b));
+    else expect(b.generation).toBeGreaterThan(a.generation);
+    expect(await catalog.get()).toBe(b);
+  });
+
   it('a failed scan is not cached', async () => {
     const tools = join(root, 'tools.jsonl');
     const catalog = new SkillCatalog({ ...options, toolsFiles: [tools] });
