@@ -37,6 +37,8 @@ const { values } = parseArgs({
     memo: { type: 'boolean', default: false },
     /** Grid over fusion, weights and dense range (hybrid only, memoised queries); prints one line per setting. */
     sweep: { type: 'boolean', default: false },
+    /** Abstention threshold grid: share of negatives abstained vs share of positives still answered correctly (top 5). */
+    calibrate: { type: 'boolean', default: false },
   },
 });
 
@@ -224,6 +226,10 @@ async function main(): Promise<void> {
     await sweep(base, tuning);
     return;
   }
+  if (values.calibrate) {
+    await calibrate(base, tuning);
+    return;
+  }
   const modes = values.modes.split(',') as SearchMode[];
   const rows: (EvalReport & { suite: string; skills: number; warm?: { p50: number; p99: number } })[] = [];
   for (const suiteName of values.suite.split(',')) {
@@ -269,9 +275,9 @@ async function main(): Promise<void> {
 
 async function sweep(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
   const grid: Partial<EngineOptions>[] = [{ fusion: 'rrf' }];
-  for (const dense of [0.3, 0.4, 0.5, 0.6, 0.7]) {
-    for (const low of [0.15, 0.3, 0.4]) {
-      grid.push({ fusion: 'weighted', weights: { dense, lexical: 1 - dense }, denseRange: { low, high: 0.8 } });
+  for (const dense of [0.5, 0.6]) {
+    for (const coverageExponent of [0.5, 1, 2]) {
+      grid.push({ fusion: 'weighted', weights: { dense, lexical: Number((1 - dense).toFixed(2)) }, coverageExponent, denseRange: { low: 0.15, high: 0.8 } });
     }
   }
   for (const suiteName of values.suite.split(',')) {
@@ -287,6 +293,35 @@ async function sweep(base: Embedder, tuning: Partial<EngineOptions>): Promise<vo
       console.log(
         `${suiteName}\t${JSON.stringify(setting)}\thit@1 ${report.hitAt1.toFixed(3)}\thit@5 ${report.hitAt5.toFixed(3)}\tmrr ${report.mrr.toFixed(3)}\tabstain ${report.abstain.correct}/${report.abstain.queries}`,
       );
+    }
+  }
+}
+
+async function calibrate(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
+  for (const suiteName of values.suite.split(',')) {
+    const suite = await loadSuite(suiteName, Number(values.sample));
+    if (suite === undefined) continue;
+    const embedder = memoise(base);
+    const indexDir = join(tmpdir(), 'skill-search-eval', `${suiteName}-${base.id.replace(/[^\w.@-]+/g, '_')}`);
+    for (const minScore of [0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55]) {
+      const engine = await SkillSearchEngine.open({ embedder, indexDir, ...tuning, minScore });
+      await engine.sync(suite.skills);
+      let negatives = 0;
+      let abstained = 0;
+      let positives = 0;
+      let answered = 0;
+      for (const query of suite.queries) {
+        const hits = await engine.search(query.query, { k: 5 });
+        if (query.relevant.length === 0) {
+          negatives += 1;
+          if (hits.length === 0) abstained += 1;
+        } else {
+          positives += 1;
+          if (hits.some((hit) => query.relevant.includes(hit.skill.id) || query.relevant.includes(hit.skill.name))) answered += 1;
+        }
+      }
+      await engine.close();
+      console.log(`${suiteName}\tminScore ${minScore}\tnegatives abstained ${abstained}/${negatives}\tpositives answered (top 5) ${answered}/${positives}`);
     }
   }
 }

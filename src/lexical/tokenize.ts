@@ -1,3 +1,4 @@
+import { stem } from './stem.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -11,7 +12,8 @@ import { STOP_WORDS } from './stop-words.js';
  *   `Intl.Segmenter` words longer than two characters (shorter ones are already bigrams).
  *   The ICU dictionary misses many technical words (调试 comes out as 调 / 试); bigrams keep
  *   those findable without a dictionary of our own.
- * - Everything lowercased; English stop words dropped.
+ * - Everything lowercased; English stop words dropped; plain English words reduced by a
+ *   light suffix stripper (`crashes` → `crash`), see `stem.ts`.
  */
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -63,7 +65,9 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
-/** Index/query terms: {@link splitWords} without stop words. */
+/** Index/query terms: {@link splitWords} without stop words, stemmed. */
 export function tokenize(text: string): string[] {
-  return splitWords(text).filter((token) => !STOP_WORDS.has(token));
+  const out: string[] = [];
+  for (const token of splitWords(text)) if (!STOP_WORDS.has(token)) out.push(stem(token));
+  return out;
 }

@@ -244,12 +244,12 @@ export class SkillSearchEngine implements SkillSearcher {
       candidate.coverage = match.coverage;
     });
 
-    const bestLexical = lexical[0]?.score ?? 0;
+    const best = { score: lexical[0]?.score ?? 0, coverage: Math.max(0, ...lexical.map((match) => match.coverage)) };
     const top = new TopK<{ id: string; score: number; via: SearchHit['via'] }>(k);
     for (const candidate of candidates.values()) {
       if (exact.includes(candidate.id)) continue;
-      if (abstain && confidence(candidate, bestLexical, this.options) < this.options.minScore) continue;
-      const score = hybridScore(candidate, bestLexical, this.options);
+      if (abstain && confidence(candidate, best, this.options) < this.options.minScore) continue;
+      const score = hybridScore(candidate, best, this.options);
       const via: SearchHit['via'] =
         candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
       top.push({ id: candidate.id, score, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);

@@ -24,34 +24,40 @@ export interface Candidate {
 export interface CalibrationParameters {
   readonly weights: { readonly dense: number; readonly lexical: number };
   readonly denseRange: { readonly low: number; readonly high: number };
+  /** Ranking multiplies relative BM25 by coverage^this (0: ignore coverage when ordering). */
+  readonly coverageExponent: number;
 }
 
 export function denseComponent(cosine: number, range: CalibrationParameters['denseRange']): number {
   return Math.min(1, Math.max(0, (cosine - range.low) / (range.high - range.low)));
 }
 
-export function lexicalComponent(candidate: Candidate, bestLexical: number): number {
-  if (candidate.lexical <= 0 || bestLexical <= 0) return 0;
-  return candidate.lexical / bestLexical;
+/** The query's best BM25 score and best coverage: lexical evidence is scored relative to them. */
+export interface LexicalBest {
+  readonly score: number;
+  readonly coverage: number;
+}
+
+export function lexicalComponent(candidate: Candidate, best: LexicalBest, coverageExponent: number): number {
+  if (candidate.lexical <= 0 || best.score <= 0) return 0;
+  return (candidate.lexical / best.score) * (candidate.coverage / best.coverage) ** coverageExponent;
 }
 
 /** The hybrid ranking score in [0, 1]. */
-export function hybridScore(candidate: Candidate, bestLexical: number, parameters: CalibrationParameters): number {
+export function hybridScore(candidate: Candidate, best: LexicalBest, parameters: CalibrationParameters): number {
   const { weights } = parameters;
   return (
-    (weights.dense * denseComponent(candidate.dense, parameters.denseRange) + weights.lexical * lexicalComponent(candidate, bestLexical)) /
+    (weights.dense * denseComponent(candidate.dense, parameters.denseRange) +
+      weights.lexical * lexicalComponent(candidate, best, parameters.coverageExponent)) /
     (weights.dense + weights.lexical)
   );
 }
 
-/** The abstention confidence in [0, 1]: {@link hybridScore} with lexical evidence discounted by coverage. */
-export function confidence(candidate: Candidate, bestLexical: number, parameters: CalibrationParameters): number {
+/** The abstention confidence in [0, 1]: the lexical part scaled by absolute coverage instead. */
+export function confidence(candidate: Candidate, best: LexicalBest, parameters: CalibrationParameters): number {
   const { weights } = parameters;
-  return (
-    (weights.dense * denseComponent(candidate.dense, parameters.denseRange) +
-      weights.lexical * lexicalComponent(candidate, bestLexical) * candidate.coverage) /
-    (weights.dense + weights.lexical)
-  );
+  const lexical = best.score > 0 ? (candidate.lexical / best.score) * candidate.coverage : 0;
+  return (weights.dense * denseComponent(candidate.dense, parameters.denseRange) + weights.lexical * lexical) / (weights.dense + weights.lexical);
 }
 
 /** Reciprocal-rank fusion (Cormack et al. 2009), k = 60. Ordering only; not calibrated. */

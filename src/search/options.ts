@@ -24,14 +24,20 @@ export interface EngineOptions {
    * @default 'weighted'
    */
   readonly fusion?: Fusion;
-  /** Weights of the calibrated components in hybrid mode (need not sum to 1). @default {dense: 0.65, lexical: 0.35} */
+  /** Weights of the calibrated components in hybrid mode (need not sum to 1). @default {dense: 0.6, lexical: 0.4} */
   readonly weights?: { readonly dense: number; readonly lexical: number };
   /**
    * Cosine similarities mapped to 0 and 1 by the dense component (linear in between).
-   * Model-specific; the defaults fit USE-lite. @default {low: 0.15, high: 0.7}
+   * Model-specific; the defaults fit USE-lite. @default {low: 0.15, high: 0.8}
    */
   readonly denseRange?: { readonly low: number; readonly high: number };
-  /** Hybrid hits whose confidence (see `fusion.ts`) is below this are dropped; no hit left = abstain. @default 0.35 */
+  /**
+   * How much the share of matched query terms shapes the lexical part of the hybrid order:
+   * relative BM25 × (coverage / the query's best coverage)^this. 0 trusts BM25 alone.
+   * @default 0.5
+   */
+  readonly coverageExponent?: number;
+  /** Hybrid hits whose confidence (see `fusion.ts`) is below this are dropped; no hit left = abstain. @default 0.4 */
   readonly minScore?: number;
   /** Dense-mode abstention: cosine below this is dropped. @default 0.3 */
   readonly minDenseScore?: number;
@@ -53,6 +59,7 @@ export interface ResolvedEngineOptions {
   readonly fusion: Fusion;
   readonly weights: { readonly dense: number; readonly lexical: number };
   readonly denseRange: { readonly low: number; readonly high: number };
+  readonly coverageExponent: number;
   readonly minScore: number;
   readonly minDenseScore: number;
   readonly minLexicalCoverage: number;
@@ -66,9 +73,10 @@ export const ENGINE_DEFAULTS = Object.freeze({
   k: 5,
   mode: 'hybrid',
   fusion: 'weighted',
-  weights: Object.freeze({ dense: 0.65, lexical: 0.35 }),
-  denseRange: Object.freeze({ low: 0.15, high: 0.7 }),
-  minScore: 0.35,
+  weights: Object.freeze({ dense: 0.6, lexical: 0.4 }),
+  denseRange: Object.freeze({ low: 0.15, high: 0.8 }),
+  coverageExponent: 0.5,
+  minScore: 0.4,
   minDenseScore: 0.3,
   minLexicalCoverage: 0.5,
   candidates: 50,
@@ -126,6 +134,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     fusion: merged.fusion,
     weights: Object.freeze(weights),
     denseRange: Object.freeze({ low, high }),
+    coverageExponent: assertFinite('coverageExponent', merged.coverageExponent, 0, 4),
     minScore: assertFinite('minScore', merged.minScore, 0, 1),
     minDenseScore: assertFinite('minDenseScore', merged.minDenseScore, -1, 1),
     minLexicalCoverage: assertFinite('minLexicalCoverage', merged.minLexicalCoverage, 0, 1),

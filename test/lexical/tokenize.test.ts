@@ -6,11 +6,17 @@ describe('tokenize', () => {
     expect(tokenize('Can you help me turn this PDF into text?')).toEqual(['turn', 'pdf', 'text']);
   });
 
-  it('keeps identifiers whole and also splits them into their words', () => {
+  it('keeps identifiers whole and also splits them into their (stemmed) words', () => {
     expect(tokenize('pdf-extract snake_case getPostmodernTheory')).toEqual([
       'pdf-extract', 'pdf', 'extract',
-      'snake_case', 'snake', 'case',
+      'snake_case', 'snak', 'case',
       'getpostmoderntheory', 'postmodern', 'theory',
+    ]);
+  });
+
+  it('maps inflections to one term', () => {
+    expect(tokenize('crashes crash failing failed fails images image queries query')).toEqual([
+      'crash', 'crash', 'fail', 'fail', 'fail', 'imag', 'imag', 'query', 'query',
     ]);
   });
 

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import type { Embedder } from '../../src/types.js';
+import { makeSkill, SKILLS } from './fixtures.js';
+
+/** Wraps an embedder and records every text it is asked to embed. */
+function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
+  const texts: string[] = [];
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    texts,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return embedder.embed(batch, signal);
+    },
+  };
+}
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skill-search-engine-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SkillSearchEngine.sync', () => {
+  it('embeds every skill once, then nothing when the catalog is unchanged', async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder });
+    expect(await engine.sync(SKILLS)).toEqual({ added: SKILLS.length, updated: 0, removed: 0, unchanged: 0, embedded: SKILLS.length });
+    expect(await engine.sync(SKILLS)).toEqual({ added: 0, updated: 0, removed: 0, unchanged: SKILLS.length, embedded: 0 });
+    expect(embedder.texts).toHaveLength(SKILLS.length);
+  });
+
+  it('re-embeds only the skill whose text changed and drops removed ones from both rankers', async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, ann: 'exact' });
+    await engine.sync(SKILLS);
+    embedder.texts.length = 0;
+    const edited = makeSkill({ name: 'pdf', description: 'Compress scanned images inside PDF files.' });
+    const next = [edited, ...SKILLS.filter((skill) => skill.name !== 'pdf' && skill.name !== 'sql-optimization')];
+    expect(await engine.sync(next)).toEqual({ added: 0, updated: 1, removed: 1, unchanged: SKILLS.length - 2, embedded: 1 });
+    expect(embedder.texts).toEqual(['pdf: Compress scanned images inside PDF files.']);
+    for (const mode of ['lexical', 'dense', 'hybrid'] as const) {
+      const hits = await engine.search('slow sql query', { mode, abstain: false, k: 30 });
+      expect(hits.map((hit) => hit.skill.name)).not.toContain('sql-optimization');
+    }
+    const [top] = await engine.search('compress scanned', { mode: 'lexical' });
+    expect(top?.skill).toBe(edited);
+  });
+
+  it('reports progress per batch', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), batchSize: 8 });
+    const calls: [number, number][] = [];
+    await engine.sync(SKILLS, { onProgress: (done, total) => calls.push([done, total]) });
+    expect(calls).toEqual([[0, 22], [8, 22], [16, 22], [22, 22]]);
+  });
+
+  it('rejects with an AbortError and leaves the catalog as it was', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    await engine.sync(SKILLS.slice(0, 3));
+    const controller = new AbortController();
+    const sync = engine.sync(SKILLS, { signal: controller.signal, onProgress: (done) => done > 0 && controller.abort() });
+    await expect(sync).rejects.toMatchObject({ name: 'AbortError' });
+    expect(engine.size).toBe(3);
+  });
+
+  it('keeps the first of two skills with the same id', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    const first = makeSkill({ name: 'dup', description: 'first version' });
+    const second = makeSkill({ name: 'dup', description: 'second version' });
+    await engine.sync([first, second]);
+    expect(engine.size).toBe(1);
+    expect((await engine.search('dup', { mode: 'lexical' }))[0]?.skill).toBe(first);
+  });
+});
+
+describe('SkillSearchEngine persistence', () => {
+  it('reopens from disk without embedding anything and answers the same', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
+    await first.sync(SKILLS);
+    const before = await first.search('kubernetes deploy', { mode: 'dense', abstain: false });
+    await first.close();
+
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, indexDir: dir });
+    expect(second.info.index).toEqual({ state: 'loaded', count: SKILLS.length });
+    expect(await second.sync(SKILLS)).toMatchObject({ added: 0, updated: 0, unchanged: SKILLS.length, embedded: 0 });
+    expect(embedder.texts).toEqual([]);
+    const after = await second.search('kubernetes deploy', { mode: 'dense', abstain: false });
+    expect(after.map((hit) => [hit.skill.name, hit.score])).toEqual(before.map((hit) => [hit.skill.name, hit.score]));
+  });
+
+  it('rebuilds the index from the embedding cache when the model id changes the manifest', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder({ dimensions: 64 }), indexDir: dir });
+    await first.sync(SKILLS);
+    const embedder = counting(createHashEmbedder({ dimensions: 32 }));
+    const second = await SkillSearchEngine.open({ embedder, indexDir: dir });
+    expect(second.info.index).toEqual({ state: 'rebuilt', reason: 'model hash-64#t1 ≠ hash-32#t1' });
+    expect(await second.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
+  });
+
+  it('re-embeds only the edited skill after a restart', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, ann: 'hnsw' });
+    await first.sync(SKILLS);
+    await first.close();
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, indexDir: dir, ann: 'hnsw' });
+    const edited = makeSkill({ name: 'docx', description: 'Write Word files.' });
+    const result = await second.sync(SKILLS.map((skill) => (skill.name === 'docx' ? edited : skill)));
+    expect(result).toMatchObject({ updated: 1, unchanged: SKILLS.length - 1, embedded: 1 });
+    expect(embedder.texts).toEqual(['docx: Write Word files.']);
+  });
+});
+
+describe('SkillSearchEngine lifecycle and options', () => {
+  it('close() is idempotent and later calls fail with a clear error', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    const closing = engine.close();
+    expect(engine.close()).toBe(closing);
+    await closing;
+    await expect(engine.search('pdf')).rejects.toThrow('skill-search: the search engine is closed');
+  });
+
+  it('validates options with the offending value', async () => {
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), k: 0 })).rejects.toThrow('Expected `k` to be a positive integer, got `0`');
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'faiss' as 'hnsw' })).rejects.toThrow('Expected `ann` to be "hnsw" or "exact", got `"faiss"`');
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    await expect(engine.search('x', { mode: 'semantic' as 'dense' })).rejects.toThrow('Expected `mode` to be one of hybrid, dense, lexical, got `"semantic"`');
+  });
+
+  it('returns nothing for an empty query or an empty catalog', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    expect(await engine.search('pdf')).toEqual([]);
+    await engine.sync(SKILLS);
+    expect(await engine.search('   ')).toEqual([]);
+  });
+
+  it('rejects a search whose signal is aborted', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    await engine.sync(SKILLS);
+    await expect(engine.search('pdf', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('rejects promptly when aborted while the query is being embedded', async () => {
+    const fast = createHashEmbedder();
+    let stall = false;
+    const embedder: Embedder = {
+      id: fast.id,
+      dimensions: fast.dimensions,
+      embed: (texts) => (stall ? new Promise<never>(() => undefined) : fast.embed(texts)),
+    };
+    const engine = await SkillSearchEngine.open({ embedder });
+    await engine.sync(SKILLS);
+    stall = true;
+    const controller = new AbortController();
+    const search = engine.search('pdf tables', { signal: controller.signal });
+    controller.abort();
+    await expect(search).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readEvalQueries, runEval } from '../../src/search/eval.js';
+import type { SearchHit, SearchRequest, SkillSearcher } from '../../src/types.js';
+import { makeSkill } from './fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function file(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skill-search-eval-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'queries.jsonl'), text);
+  return join(dir, 'queries.jsonl');
+}
+
+/** A searcher with canned answers, recording the requests it got. */
+function canned(answers: Record<string, string[]>): SkillSearcher & { requests: SearchRequest[] } {
+  const requests: SearchRequest[] = [];
+  return {
+    requests,
+    async search(query, request = {}) {
+      requests.push(request);
+      const names = answers[query] ?? [];
+      return names.slice(0, request.k ?? 5).map((name, i): SearchHit => ({ skill: makeSkill({ name, description: name, id: `id-${name}` }), score: 1 - i / 10, via: ['dense'] }));
+    },
+  };
+}
+
+describe('readEvalQueries', () => {
+  it('reads JSONL, skipping blank lines', async () => {
+    const path = file('{"id":"q1","query":"merge pdfs","relevant":["pdf"]}\n\n{"id":2,"query":"thanks","relevant":[]}\n');
+    expect(await readEvalQueries(path)).toEqual([
+      { id: 'q1', query: 'merge pdfs', relevant: ['pdf'] },
+      { id: '2', query: 'thanks', relevant: [] },
+    ]);
+  });
+
+  it('names the file and line of a bad entry', async () => {
+    const path = file('{"id":"q1","query":"ok","relevant":[]}\n{"id":"q2","query":"x","relevant":"pdf"}\n');
+    await expect(readEvalQueries(path)).rejects.toThrow(`skill-search: ${path}:2: "relevant" must be an array of skill names or ids`);
+    await expect(readEvalQueries(file('{"query": '))).rejects.toThrow(/queries\.jsonl:1: not valid JSON/);
+    await expect(readEvalQueries(file('[1]'))).rejects.toMatchObject({ code: 'BAD_FILE' });
+  });
+
+  it('reports a missing file as BAD_FILE', async () => {
+    await expect(readEvalQueries('/nonexistent/q.jsonl')).rejects.toThrow('skill-search: /nonexistent/q.jsonl: cannot read (ENOENT)');
+  });
+});
+
+describe('runEval', () => {
+  it('scores hit@k, recall, MRR and nDCG over labelled queries and abstention over relevant: []', async () => {
+    const searcher = canned({
+      first: ['pdf', 'docx'],
+      third: ['a', 'b', 'xlsx', 'c'],
+      missed: ['a', 'b'],
+      two: ['pdf', 'x', 'docx'],
+      chitchat: [],
+      noisy: ['a'],
+    });
+    const report = await runEval(searcher, [
+      { id: '1', query: 'first', relevant: ['pdf'] },
+      { id: '2', query: 'third', relevant: ['id-xlsx'] },
+      { id: '3', query: 'missed', relevant: ['pdf'] },
+      { id: '4', query: 'two', relevant: ['pdf', 'docx'] },
+      { id: '5', query: 'chitchat', relevant: [] },
+      { id: '6', query: 'noisy', relevant: [] },
+    ], { k: 5, mode: 'dense' });
+    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'latencyMs']);
+    expect(report).toMatchObject({
+      queries: 6,
+      k: 5,
+      mode: 'dense',
+      hitAt1: 0.5,
+      hitAt5: 0.75,
+      hitAt10: 0.75,
+      recallAt5: 0.75,
+      mrr: Number(((1 + 1 / 3 + 0 + 1) / 4).toFixed(4)),
+      abstain: { queries: 2, correct: 1 },
+    });
+    // nDCG: q1 1, q2 1/log2(4)=0.5, q3 0, q4 (1 + 1/log2(4)) / (1 + 1/log2(3)).
+    const q4 = (1 + 0.5) / (1 + 1 / Math.log2(3));
+    expect(report.ndcgAt10).toBeCloseTo((1 + 0.5 + 0 + q4) / 4, 4);
+    expect(Object.keys(report.latencyMs)).toEqual(['p50', 'p95', 'p99']);
+  });
+
+  it('ranks labelled queries without abstention and scores negatives with it', async () => {
+    const searcher = canned({});
+    await runEval(searcher, [
+      { id: '1', query: 'a', relevant: ['pdf'] },
+      { id: '2', query: 'b', relevant: [] },
+    ], { k: 3 });
+    expect(searcher.requests).toEqual([
+      { k: 10, mode: 'hybrid', abstain: false },
+      { k: 3, mode: 'hybrid', abstain: true },
+    ]);
+  });
+
+  it('stops with an AbortError', async () => {
+    await expect(runEval(canned({}), [{ id: '1', query: 'a', relevant: [] }], { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Ranking order on the 22-skill fixture catalog with the real embedded model (USE-lite):
+ * each expectation states why that skill holds that position.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import type { SearchMode } from '../../src/types.js';
+import { SKILLS } from './fixtures.js';
+
+let engine: SkillSearchEngine;
+beforeAll(async () => {
+  engine = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
+  await engine.sync(SKILLS);
+});
+
+async function names(query: string, mode: SearchMode, k = 3, abstain = false): Promise<string[]> {
+  return (await engine.search(query, { mode, k, abstain })).map((hit) => hit.skill.name);
+}
+
+describe('dense ranking (USE-lite)', () => {
+  it('finds a paraphrase that shares no keyword with the skill', async () => {
+    // kubernetes-deploy: "ship a service to a cluster" ≈ "deploy workloads to a Kubernetes cluster".
+    expect((await names('ship this service to the cluster', 'dense'))[0]).toBe('kubernetes-deploy');
+  });
+
+  it('orders near neighbours by meaning', async () => {
+    // sql-optimization: slow database queries, the literal topic.
+    // log-analysis: slowness of a server (its Chinese text still embeds near "slow").
+    expect((await names('the database query is really slow', 'dense', 2))).toEqual(['sql-optimization', 'log-analysis']);
+  });
+});
+
+describe('lexical ranking (BM25)', () => {
+  it('misses a paraphrase without shared words, which is why hybrid exists', async () => {
+    // systematic-debugging says "a crash appears"; lexical matches nothing in this wording,
+    // dense still ranks it first.
+    expect(await names('my program blew up and I cannot tell why', 'lexical')).toEqual([]);
+    expect((await names('my program blew up and I cannot tell why', 'dense'))[0]).toBe('systematic-debugging');
+  });
+});
+
+describe('hybrid ranking', () => {
+  it('puts the keyword match first and keeps the semantic neighbour second', async () => {
+    // pdf: "tables" and "pdf" match lexically and the sentence is about PDF extraction.
+    // docx: the closest other document format by meaning.
+    expect(await names('pull the tables out of this pdf', 'hybrid', 2)).toEqual(['pdf', 'docx']);
+  });
+
+  it('fixes a typo through the lexical side', async () => {
+    // kubernetes-deploy: fuzzy "kubernets" → "kubernetes" plus "deploy" in the name.
+    // docker-compose: containers, the nearest deployment topic.
+    expect(await names('deploy to kubernets', 'hybrid', 2)).toEqual(['kubernetes-deploy', 'docker-compose']);
+  });
+
+  it('answers a paraphrase through the dense side', async () => {
+    expect((await names('how do I crop a photo', 'hybrid'))[0]).toBe('image-editing');
+    expect((await names('ship this service to the cluster', 'hybrid'))[0]).toBe('kubernetes-deploy');
+  });
+
+  it('answers a Chinese query against a Chinese description', async () => {
+    expect((await names('把会议内容整理成纪要', 'hybrid'))[0]).toBe('meeting-minutes');
+  });
+
+  it('puts an explicitly named skill first with score 1', async () => {
+    const hits = await engine.search('use the xlsx skill to summarise this pdf', { k: 3 });
+    expect(hits[0]).toMatchObject({ score: 1, via: ['exact'] });
+    expect(hits[0]?.skill.name).toBe('xlsx');
+    expect((await engine.search('/release-notes'))[0]?.skill.name).toBe('release-notes');
+  });
+});
+
+describe('abstention', () => {
+  it.each(['thanks!', 'what time is it', 'tell me a joke', 'good morning'])('suggests nothing for %j', async (query) => {
+    expect(await engine.search(query)).toEqual([]);
+  });
+
+  it('still answers a real request, dropping weak tail matches', async () => {
+    const hits = await engine.search('check my app for security holes');
+    expect(hits[0]?.skill.name).toBe('security-audit');
+    expect(hits.length).toBeLessThan(5);
+  });
+
+  it('returns k results when abstention is off', async () => {
+    expect(await engine.search('thanks!', { abstain: false, k: 4 })).toHaveLength(4);
+  });
+});
