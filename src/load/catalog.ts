@@ -13,7 +13,7 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { scanSkillsDir } from './scan.js';
-import { buildSkill } from './skill.js';
+import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, resolveSources } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
 import { SkillWatcher } from './watcher.js';
@@ -124,7 +124,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       });
       diagnostics.push(...checked.diagnostics);
       if (checked.fields === undefined) continue;
-      const body = typeof input.body === 'string' ? input.body : '';
+      const rawBody = typeof input.body === 'string' ? input.body : '';
+      const body = capUtf8(rawBody, this.#options.limits.maxBodyBytes);
+      if (body !== rawBody) {
+        const max = this.#options.limits.maxBodyBytes;
+        diagnostics.push(diagnostic('too-large', path, `body is larger than ${max} bytes; cut to that size`, 'warning'));
+      }
       built.push(buildSkill({ ...checked.fields, hooks: undefined, body }, { path, source: 'mcp', rank: SOURCE_RANKS.mcp }));
     }
     this.#mcp.set(server, { skills: built, diagnostics });

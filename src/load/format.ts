@@ -1,7 +1,6 @@
 import type { Diagnostic, ShadowedSkill } from '../types.js';
 
 // Paths and messages can carry any character a file name can; keep every report on one line.
-// eslint-disable-next-line no-control-regex
 const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/gu;
 
 function oneLine(text: string): string {

@@ -69,7 +69,6 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
 
 // C0/C1 controls, DEL, and the Unicode line/paragraph separators: any of them in a name
 // could break a listing line or smuggle text into the prompt.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /** A JSON-style quoted string with every control or line-breaking character escaped, for one-line messages. */

@@ -132,6 +132,16 @@ describe('MCP skills and plugins', () => {
     ]);
   });
 
+  it('caps an MCP skill body like a file body', async () => {
+    const catalog = new SkillCatalog({ ...options, maxBodyBytes: 10 });
+    catalog.registerMcpSkills('big', [{ name: 'huge', description: 'huge body', body: 'z'.repeat(100) }]);
+    const snapshot = await catalog.get();
+    expect(snapshot.skills.find((skill) => skill.name === 'huge')?.body).toBe('z'.repeat(10));
+    expect(snapshot.diagnostics).toEqual([
+      { code: 'too-large', path: 'mcp:big/huge', message: 'body is larger than 10 bytes; cut to that size', severity: 'warning' },
+    ]);
+  });
+
   it('notifyPluginsChanged rescans with the new plugin roots', async () => {
     await writeTree(root, { 'plugin-a/skills/from-plugin/SKILL.md': skillMd('plugin skill') });
     const catalog = new SkillCatalog(options);
