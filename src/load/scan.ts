@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { fromFsError, readSkillText } from './read-file.js';
@@ -85,7 +85,9 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise
     if (kind.isDirectory()) {
       candidates.push({ file: join(full, SKILL_FILE), defaultName: entry.name });
     } else if (kind.isFile() && isMarkdown(entry.name)) {
-      candidates.push({ file: full, defaultName: entry.name.slice(0, -3) });
+      // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
+      const defaultName = entry.name === SKILL_FILE ? basename(dir) : entry.name.slice(0, -3);
+      candidates.push({ file: full, defaultName });
     }
   }
   return candidates;

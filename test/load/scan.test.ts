@@ -41,6 +41,11 @@ describe('scanSkillsDir on the valid fixture', () => {
     expect(result.diagnostics).toEqual([]);
   });
 
+  it('names a SKILL.md at the top of the scanned folder after that folder', async () => {
+    const result = await scanSkillsDir(join(FIXTURES, 'valid', 'skills', 'beta'), skillsOptions);
+    expect(result.skills.map((skill) => skill.name)).toEqual(['beta']);
+  });
+
   it('treats a missing directory as empty, without a diagnostic', async () => {
     const result = await scanSkillsDir(join(FIXTURES, 'does-not-exist'), skillsOptions);
     expect(summary(result)).toEqual({ names: [], problems: [] });
