@@ -74,7 +74,31 @@ const MODEL_OPTIONS: OptionTable = {
   },
 };
 
-export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'eval' | 'validate' | 'hook' | 'mcp';
+export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'serve' | 'eval' | 'validate' | 'hook' | 'mcp';
+
+const WATCH_SPEC: CommandSpec = {
+  name: 'watch',
+  summary: 'Keep the index live (reindex on every skill change, one line per event) and serve searches on a local socket, until Ctrl-C.',
+  usage: '[options]',
+  positionals: { min: 0, max: 0, name: '' },
+  options: {
+    ...SOURCE_OPTIONS,
+    ...MODEL_OPTIONS,
+    polling: { type: 'boolean', description: 'poll the file system (for network or container mounts)' },
+    'no-server': { type: 'boolean', description: 'only keep the index fresh; do not serve searches' },
+    ...JSON_OPTION,
+  },
+  notes: [
+    'While it runs, `skill-search hook claude-code` and `skill-search query` for the same skills and',
+    '--model ask it over a local socket (<index dir>/server.sock, mode 0600; a named pipe on Windows)',
+    'instead of loading the model themselves: a hook then answers in well under a second. They fall',
+    'back to searching in-process whenever no server answers. Run it in the folder Claude Code runs',
+    'in (or pass the same --cwd / --skills-dir / --tools as the hook).',
+    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode"} ->',
+    '{"id","hits":[{"name","source","score","path","description","whenToUse"}],"tookMs","skills"};',
+    '{"id","op":"ping"} -> {"id","pong":true,"pid","version","skills"}; errors -> {"id","error":{"code","message"}}.',
+  ].join('\n'),
+};
 
 export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
@@ -129,17 +153,14 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
   },
   watch: {
+    spec: WATCH_SPEC,
+    load: async () => (await import('./commands/watch.js')).runWatch,
+  },
+  serve: {
     spec: {
-      name: 'watch',
-      summary: 'Keep the index live: reindex on every skill change and print one line per event, until Ctrl-C.',
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
-      options: {
-        ...SOURCE_OPTIONS,
-        ...MODEL_OPTIONS,
-        polling: { type: 'boolean', description: 'poll the file system (for network or container mounts)' },
-        ...JSON_OPTION,
-      },
+      ...WATCH_SPEC,
+      name: 'serve',
+      summary: "Same as 'watch': keep the index live and serve searches to hooks and queries on a local socket.",
     },
     load: async () => (await import('./commands/watch.js')).runWatch,
   },
@@ -197,8 +218,14 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           defaultText: String(DEFAULT_HOOK_TIMEOUT_MS),
         },
       },
-      notes:
-        'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".\nWhen the index is cold and the budget runs out, the hook prints nothing and builds the index in the background.',
+      notes: [
+        'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
+        "For fast answers keep 'skill-search watch' (same skills and --model) running in the background: the hook",
+        'asks it over a local socket (connect timeout 150 ms) and otherwise loads the index and model itself, which',
+        'with the default model takes a few seconds per prompt.',
+        'Skills already invoked in the session (Skill tool calls in the transcript_path file) are not announced again.',
+        'When the index is cold and the budget runs out, the hook prints nothing and builds the index in the background.',
+      ].join('\n'),
     },
     load: async () => (await import('./commands/hook.js')).runHook,
   },

@@ -3,15 +3,15 @@
  * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
  * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
  */
-import {
-  SYSTEM_REMINDER_CLOSE,
-  SYSTEM_REMINDER_OPEN,
-  renderAttachment,
-  type SkillDiscoveryAttachment,
-} from '../attachments/index.js';
+// Module files rather than the attachments barrel: the barrel pulls in the Skill tool's zod
+// schema, and a hook answered by a running server should load nothing it does not use.
+import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
+import { renderAttachment } from '../attachments/normalize.js';
+import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
-import type { SkillService } from './service.js';
+import type { ClosableSearcher } from './server-first.js';
+import { invokedSkillsInTranscript } from './transcript.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
 
@@ -75,7 +75,7 @@ export function discoveryContext(attachment: SkillDiscoveryAttachment | null): s
 
 export interface ClaudeCodeHookOptions {
   /** Opens the search for the project the hook fired in (the input's `cwd`). */
-  readonly open: (cwd: string | undefined) => Promise<SkillService>;
+  readonly open: (cwd: string | undefined) => Promise<ClosableSearcher>;
   /** Most skills announced (the search mode and abstention are the service's). */
   readonly k: number;
   /** Whole budget: opening the index, syncing changed skills and searching. */
@@ -121,10 +121,15 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   });
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
+    // Skills invoked earlier in the session are not announced again. The prefetcher reads
+    // `invoked` when collecting, so the transcript is read while the search runs.
+    const transcript = invokedSkillsInTranscript(input.transcript_path);
+    const invoked = new Set<string>();
     const service = await options.open(input.cwd);
     try {
       const prefetcher = new SkillPrefetcher({ searcher: service, maxSkills: options.k, searchK: Math.max(10, options.k) });
-      const handle = prefetcher.start({ userMessage: input.prompt, signal: controller.signal });
+      const handle = prefetcher.start({ userMessage: input.prompt, signal: controller.signal, invoked });
+      for (const name of await transcript) invoked.add(name);
       const attachment = await handle.collect();
       if (handle.state === 'failed') throw handle.error;
       return attachment;
@@ -138,7 +143,9 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   try {
     const result = await Promise.race([work, timeout]);
     if (result === 'timeout') {
-      options.log(`skill-search hook: no answer within ${options.timeoutMs} ms; skipped (run 'skill-search index' to warm the index)`);
+      options.log(
+        `skill-search hook: no answer within ${options.timeoutMs} ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')`,
+      );
       return { stdout: '', outcome: 'timeout' };
     }
     const context = discoveryContext(result);

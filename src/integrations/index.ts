@@ -1,5 +1,6 @@
 // Public API of the integrations: a catalog kept in step with a persistent index, the
-// Claude Code UserPromptSubmit hook, and the MCP stdio server.
+// Claude Code UserPromptSubmit hook, the MCP stdio server, and the local search server
+// (with its client) that lets per-prompt processes ask a resident index.
 export { LiveIndex, type LiveIndexOptions, type RefreshOptions, type RefreshResult } from './live-index.js';
 export type { SkillService } from './service.js';
 export {
@@ -21,3 +22,27 @@ export {
   type ServeMcpOptions,
   type SkillSearchMcpOptions,
 } from './mcp-server.js';
+export { invokedSkillsInTranscript, MAX_TRANSCRIPT_BYTES, SKILL_TOOL } from './transcript.js';
+export {
+  MAX_REQUEST_BYTES,
+  MAX_SOCKET_K,
+  PROTOCOL_ERRORS,
+  SOCKET_FILE,
+  fromWireHit,
+  parseRequestLine,
+  socketPathFor,
+  toWireHit,
+  type ErrorResponseLine,
+  type PingRequestLine,
+  type PingResponseLine,
+  type ProtocolErrorCode,
+  type RequestId,
+  type RequestLine,
+  type ResponseLine,
+  type SearchRequestLine,
+  type SearchResponseLine,
+  type WireHit,
+} from './socket-protocol.js';
+export { SkillSocketServer, type SkillSocketServerOptions, type SocketServerStats } from './socket-server.js';
+export { SkillSocketClient, type RemoteSearchResult, type SocketClientOptions } from './socket-client.js';
+export { ServerFirstSearcher, type ClosableSearcher, type ServerFirstOptions } from './server-first.js';

@@ -29,7 +29,7 @@ describe('query (hash embedder)', () => {
 
   it('--json prints exactly {query, hits:[{name, source, score, path}], tookMs}', async () => {
     const result = await runCli(
-      ['query', '--skills-dir', SKILLS, '--tools', TOOLS, ...HASH, '--json', 'convert euros to dollars currency'],
+      ['query', '--skills-dir', SKILLS, '--tools', TOOLS, ...HASH, '--mode', 'lexical', '--json', 'convert euros to dollars currency'],
       cache,
     );
     expect(result.code).toBe(0);

@@ -157,7 +157,7 @@ describe('runClaudeCodeHook', () => {
     const { opts, logs } = options(svc, { timeoutMs: 30 });
     expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: '', outcome: 'timeout' });
     expect(aborted).toBe(true);
-    expect(logs).toEqual(["skill-search hook: no answer within 30 ms; skipped (run 'skill-search index' to warm the index)"]);
+    expect(logs).toEqual(["skill-search hook: no answer within 30 ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')"]);
   });
 
   it('neutralises a reminder tag inside a description', () => {

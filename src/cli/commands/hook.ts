@@ -9,6 +9,9 @@ import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions }
 
 export const HOOK_TARGETS = ['claude-code'] as const;
 
+/** A server on the same machine accepts at once; waiting longer only delays the fallback. */
+const HOOK_CONNECT_TIMEOUT_MS = 150;
+
 /** A background warm-up started less than this long ago is assumed to be still running. */
 const WARMING_TTL_MS = 10 * 60_000;
 
@@ -38,12 +41,29 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       io.exitSoon?.(0);
       return 0;
     }
-    const { runClaudeCodeHook } = await import('../../integrations/claude-code-hook.js');
+    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }] = await Promise.all([
+      import('../../integrations/claude-code-hook.js'),
+      import('../../integrations/server-first.js'),
+      import('../../integrations/socket-protocol.js'),
+    ]);
     let sources: SourceOptions | undefined;
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
-        sources = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined);
-        return openLiveIndex(sources, retrieval, io);
+        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined);
+        sources = opened;
+        // A `watch` for the same catalog and model listens beside its index: ask it first.
+        return new ServerFirstSearcher({
+          socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
+          openLocal: () => openLiveIndex(opened, retrieval, io),
+          k: retrieval.k,
+          mode: retrieval.mode,
+          connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
+          // A server that stalls (busy reindexing) must leave time to answer in-process.
+          requestTimeoutMs: Math.min(1000, Math.max(100, Math.floor(timeoutMs / 4))),
+          onFallback: ({ reason, noServer }) => {
+            if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
+          },
+        });
       },
       k: retrieval.k,
       timeoutMs,

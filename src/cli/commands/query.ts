@@ -4,7 +4,21 @@ import { DEFAULT_K } from '../commands.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { formatHits, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
-import { describeSources, resolveRetrieval, resolveSources } from '../sources.js';
+import {
+  describeSources,
+  resolveIndexDir,
+  resolveRetrieval,
+  resolveSources,
+  type RetrievalOptions,
+  type SourceOptions,
+} from '../sources.js';
+import { isAbortError } from '../../errors.js';
+import type { RemoteSearchResult } from '../../integrations/socket-client.js';
+import type { SearchHit } from '../../types.js';
+
+const QUERY_CONNECT_TIMEOUT_MS = 200;
+/** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
+const QUERY_REQUEST_TIMEOUT_MS = 5000;
 
 export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const query = args.positionals.join(' ');
@@ -12,6 +26,11 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const started = performance.now();
+  const remote = await searchOnServer(query, sources, retrieval, io);
+  if (remote !== undefined) {
+    printHits(io, args, query, remote.hits, started, remote.skills, retrieval);
+    return 0;
+  }
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const { snapshot } = await live.refresh(io.signal === undefined ? {} : { signal: io.signal });
@@ -24,18 +43,68 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       mode: retrieval.mode,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
-    const tookMs = round(performance.now() - started, 1);
-    if (args.values.json === true) {
-      printJson(io, { query, hits: hits.map(toJsonHit), tookMs });
-      return 0;
-    }
-    if (hits.length === 0) {
-      line(io.stdout, `No skill fits this message (searched ${snapshot.skills.length} skills, ${retrieval.mode}).`);
-      return 0;
-    }
-    for (const text of formatHits(hits)) line(io.stdout, text);
+    printHits(io, args, query, hits, started, snapshot.skills.length, retrieval);
     return 0;
   } finally {
     await live.close();
+  }
+}
+
+function printHits(
+  io: CliIo,
+  args: ParsedArgs,
+  query: string,
+  hits: readonly SearchHit[],
+  started: number,
+  skills: number,
+  retrieval: RetrievalOptions,
+): void {
+  const tookMs = round(performance.now() - started, 1);
+  if (args.values.json === true) {
+    printJson(io, { query, hits: hits.map(toJsonHit), tookMs });
+    return;
+  }
+  if (hits.length === 0) {
+    line(io.stdout, `No skill fits this message (searched ${skills} skills, ${retrieval.mode}).`);
+    return;
+  }
+  for (const text of formatHits(hits)) line(io.stdout, text);
+}
+
+/**
+ * The answer of a `watch` server for the same index, or undefined when none answers (or it
+ * holds no skills: the in-process path then says where it looked).
+ */
+async function searchOnServer(
+  query: string,
+  sources: SourceOptions,
+  retrieval: RetrievalOptions,
+  io: CliIo,
+): Promise<RemoteSearchResult | undefined> {
+  const [{ SkillSocketClient }, { socketPathFor }] = await Promise.all([
+    import('../../integrations/socket-client.js'),
+    import('../../integrations/socket-protocol.js'),
+  ]);
+  let client;
+  try {
+    client = await SkillSocketClient.connect(socketPathFor(resolveIndexDir(sources, retrieval, io.env)), {
+      connectTimeoutMs: QUERY_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: QUERY_REQUEST_TIMEOUT_MS,
+    });
+  } catch {
+    return undefined;
+  }
+  try {
+    const result = await client.search(query, {
+      k: retrieval.k,
+      mode: retrieval.mode,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
+    return result.skills > 0 ? result : undefined;
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return undefined;
+  } finally {
+    client.close();
   }
 }

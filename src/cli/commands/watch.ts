@@ -4,11 +4,14 @@ import { line, openLiveIndex, printJson } from '../context.js';
 import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
-import type { RefreshResult } from '../../integrations/live-index.js';
+import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
+import type { SkillSocketServer } from '../../integrations/socket-server.js';
+import { packageVersion } from '../version.js';
 
 /**
- * Initial sync, then one reindex per coalesced catalog change until the signal aborts.
- * Reindexes never overlap: a change during a reindex schedules exactly one more.
+ * Initial sync, then one reindex per coalesced catalog change until the signal aborts, while
+ * serving searches on the index's socket. Reindexes never overlap: a change during a reindex
+ * schedules exactly one more.
  */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
@@ -16,6 +19,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.values.json === true;
   const { formatDiagnostic } = await import('../../load/index.js');
   const live = await openLiveIndex(sources, retrieval, io);
+  let server: SkillSocketServer | undefined;
   let seen = new Set<string>();
 
   const report = (event: 'indexed' | 'reindexed', result: RefreshResult) => {
@@ -63,7 +67,9 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     live.catalog.on('change', reindex);
     live.catalog.on('error', (error) => line(io.stderr, `skill-search: watcher: ${error.message}`));
     await live.catalog.watch({ usePolling: args.values.polling === true });
-    line(io.stderr, `watching for skill changes; index in ${resolveIndexDir(sources, retrieval, io.env)} (Ctrl-C to stop)`);
+    const indexDir = resolveIndexDir(sources, retrieval, io.env);
+    if (args.values['no-server'] !== true) server = await startServer(live, indexDir, io);
+    line(io.stderr, `watching for skill changes; index in ${indexDir} (Ctrl-C to stop)`);
 
     await new Promise<void>((resolve) => {
       if (!io.signal) return;
@@ -71,9 +77,37 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     live.catalog.off('change', reindex);
+    await server?.close();
     await running;
     return 0;
   } finally {
+    await server?.close();
     await live.close();
+  }
+}
+
+/**
+ * Serves searches for hooks and `query` on the index's socket. The engine is searched as it
+ * stands (a reindex in progress is not waited for). Failing to listen is reported, not fatal:
+ * watching still keeps the persistent index fresh.
+ */
+async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promise<SkillSocketServer | undefined> {
+  const [{ SkillSocketServer }, { socketPathFor }] = await Promise.all([
+    import('../../integrations/socket-server.js'),
+    import('../../integrations/socket-protocol.js'),
+  ]);
+  try {
+    const server = await SkillSocketServer.listen({
+      path: socketPathFor(indexDir),
+      searcher: live.engine,
+      size: () => live.engine.size,
+      version: packageVersion(),
+      log: (text) => line(io.stderr, text),
+    });
+    line(io.stderr, `serving searches on ${server.path}`);
+    return server;
+  } catch (error) {
+    line(io.stderr, `skill-search: not serving searches: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '')}`);
+    return undefined;
   }
 }

@@ -1,0 +1,191 @@
+/**
+ * Client of the local search server (socket-server.ts). Deliberately light: it imports no
+ * model, engine or loader, so a hook process that finds a server running stays small.
+ */
+import net from 'node:net';
+import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
+import type { SearchHit, SearchRequest } from '../types.js';
+import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
+
+export interface SocketClientOptions {
+  /**
+   * Give up connecting after this long (a server that does not accept at once is not worth
+   * waiting for: the caller has its own way to answer).
+   * @default 150
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Give up on one request after this long.
+   * @default 1000
+   */
+  readonly requestTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface RemoteSearchResult {
+  readonly hits: readonly SearchHit[];
+  /** The server's own search time. */
+  readonly tookMs: number;
+  /** Skills in the served index. */
+  readonly skills: number;
+}
+
+interface Pending {
+  readonly resolve: (value: Record<string, unknown>) => void;
+  readonly reject: (error: Error) => void;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 150;
+const DEFAULT_REQUEST_TIMEOUT_MS = 1000;
+/** A server answer longer than this is not ours: drop the connection. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+function serverError(message: string, cause?: unknown): SkillSearchError {
+  return new SkillSearchError('INTERNAL', `search server: ${message}`, cause === undefined ? undefined : { cause });
+}
+
+export class SkillSocketClient {
+  readonly #socket: net.Socket;
+  readonly #requestTimeoutMs: number;
+  readonly #pending = new Map<RequestId, Pending>();
+  #nextId = 1;
+  #buffer = '';
+  #failure: Error | undefined;
+
+  private constructor(socket: net.Socket, requestTimeoutMs: number) {
+    this.#socket = socket;
+    this.#requestTimeoutMs = requestTimeoutMs;
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => this.#receive(chunk));
+    socket.on('error', (error) => this.#fail(serverError(error.message, error)));
+    socket.on('close', () => this.#fail(serverError('connection closed')));
+  }
+
+  /** Rejects when nothing accepts on `where` within the connect timeout (no server, a stale socket file). */
+  static connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    return new Promise((resolve, reject) => {
+      throwIfAborted(options.signal);
+      const socket = net.connect(where);
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        socket.off('error', onError);
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        socket.destroy();
+        reject(serverError(`cannot connect to ${where}: ${error.message}`, error));
+      };
+      const onAbort = () => {
+        cleanup();
+        socket.destroy();
+        reject(abortError(options.signal));
+      };
+      const timer = setTimeout(() => onError(new Error(`no answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      socket.once('error', onError);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('connect', () => {
+        cleanup();
+        resolve(new SkillSocketClient(socket, requestTimeoutMs));
+      });
+    });
+  }
+
+  async ping(signal?: AbortSignal): Promise<PingResponseLine> {
+    const response = await this.#request({ op: 'ping' }, signal);
+    if (response.pong !== true || typeof response.skills !== 'number') throw serverError('malformed ping answer');
+    return response as unknown as PingResponseLine;
+  }
+
+  async search(query: string, request: SearchRequest = {}): Promise<RemoteSearchResult> {
+    const response = await this.#request(
+      {
+        op: 'search',
+        query,
+        ...(request.k === undefined ? {} : { k: request.k }),
+        ...(request.mode === undefined ? {} : { mode: request.mode }),
+        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
+      },
+      request.signal,
+    );
+    const { hits, tookMs, skills } = response;
+    if (!Array.isArray(hits) || !hits.every(isWireHit) || typeof tookMs !== 'number' || typeof skills !== 'number') {
+      throw serverError('malformed search answer');
+    }
+    return { hits: hits.map(fromWireHit), tookMs, skills };
+  }
+
+  /** Idempotent; requests still waiting reject. */
+  close(): void {
+    this.#fail(serverError('client closed'));
+    this.#socket.destroy();
+  }
+
+  #request(body: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => settle(() => reject(abortError(signal)));
+      const settle = (then: () => void) => {
+        clearTimeout(timer);
+        this.#pending.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+        then();
+      };
+      const timer = setTimeout(
+        () => settle(() => reject(serverError(`no answer within ${this.#requestTimeoutMs} ms`))),
+        this.#requestTimeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(id, {
+        resolve: (value) => settle(() => resolve(value)),
+        reject: (error) => settle(() => reject(error)),
+      });
+      this.#socket.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  #receive(chunk: string): void {
+    this.#buffer += chunk;
+    if (this.#buffer.length > MAX_RESPONSE_BYTES) {
+      this.#fail(serverError('answer too large'));
+      this.#socket.destroy();
+      return;
+    }
+    let newline = this.#buffer.indexOf('\n');
+    while (newline !== -1) {
+      const text = this.#buffer.slice(0, newline);
+      this.#buffer = this.#buffer.slice(newline + 1);
+      newline = this.#buffer.indexOf('\n');
+      if (text.trim() === '') continue;
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        this.#fail(serverError('answer is not JSON'));
+        this.#socket.destroy();
+        return;
+      }
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
+      const response = data as Record<string, unknown>;
+      const error = response.error as { code?: unknown; message?: unknown } | undefined;
+      const pending = this.#pending.get(response.id as RequestId);
+      if (error !== undefined) {
+        const failure = serverError(`${String(error?.code)}: ${String(error?.message)}`);
+        // An error not tied to one request (a refused line) concerns every request on the line.
+        if (pending) pending.reject(failure);
+        else this.#fail(failure);
+        continue;
+      }
+      pending?.resolve(response);
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const pending of [...this.#pending.values()]) pending.reject(error);
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The local search server's wire format: one JSON object per line in each direction.
+ *
+ *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid"}
+ *   ← {"id":1,"hits":[{"name","source","score","path","description","whenToUse"?}],"tookMs":4.2,"skills":120}
+ *   → {"id":2,"op":"ping"}
+ *   ← {"id":2,"pong":true,"pid":4242,"version":"0.1.0","skills":120}
+ *   ← {"id":null,"error":{"code":"bad-json","message":"…"}}   (any request that cannot be served)
+ *
+ * Responses carry the request's `id` (any JSON string or number the client chose) and may
+ * arrive out of order. Scores travel unrounded, so a client ranks exactly as in-process.
+ */
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { LOADED_FROM, SEARCH_MODES, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
+
+/** A request line longer than this is refused and its connection closed (no way to resync). */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+/** Upper bound on `k` a client may ask for. */
+export const MAX_SOCKET_K = 100;
+export const SOCKET_FILE = 'server.sock';
+
+export type RequestId = string | number | null;
+
+export interface SearchRequestLine {
+  readonly id: RequestId;
+  readonly op: 'search';
+  readonly query: string;
+  readonly k?: number;
+  readonly mode?: SearchMode;
+  /** `false` returns the top k without abstention (as `SearchRequest.abstain`). */
+  readonly abstain?: boolean;
+}
+
+export interface PingRequestLine {
+  readonly id: RequestId;
+  readonly op: 'ping';
+}
+
+export type RequestLine = SearchRequestLine | PingRequestLine;
+
+export interface WireHit {
+  readonly name: string;
+  readonly source: LoadedFrom;
+  readonly score: number;
+  readonly path: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+}
+
+export interface SearchResponseLine {
+  readonly id: RequestId;
+  readonly hits: readonly WireHit[];
+  /** Time the server spent on the search, in milliseconds. */
+  readonly tookMs: number;
+  /** Skills in the served index (0: nothing indexed yet). */
+  readonly skills: number;
+}
+
+export interface PingResponseLine {
+  readonly id: RequestId;
+  readonly pong: true;
+  readonly pid: number;
+  readonly version: string;
+  readonly skills: number;
+}
+
+export const PROTOCOL_ERRORS = ['bad-json', 'bad-request', 'too-large', 'internal'] as const;
+export type ProtocolErrorCode = (typeof PROTOCOL_ERRORS)[number];
+
+export interface ErrorResponseLine {
+  readonly id: RequestId;
+  readonly error: { readonly code: ProtocolErrorCode; readonly message: string };
+}
+
+export type ResponseLine = SearchResponseLine | PingResponseLine | ErrorResponseLine;
+
+export function errorLine(id: RequestId, code: ProtocolErrorCode, message: string): ErrorResponseLine {
+  return { id, error: { code, message } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** A request, or the error response that answers it. Never throws. */
+export function parseRequestLine(text: string): RequestLine | ErrorResponseLine {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return errorLine(null, 'bad-json', 'request is not JSON');
+  }
+  if (!isRecord(data)) return errorLine(null, 'bad-request', 'request is not a JSON object');
+  const id = data.id ?? null;
+  if (!isRequestId(id)) return errorLine(null, 'bad-request', '"id" must be a string, a number or null');
+  if (data.op === 'ping') return { id, op: 'ping' };
+  if (data.op !== 'search') return errorLine(id, 'bad-request', `"op" must be "search" or "ping", got ${JSON.stringify(data.op) ?? 'nothing'}`);
+  if (typeof data.query !== 'string') return errorLine(id, 'bad-request', '"query" must be a string');
+  const { k, mode, abstain } = data;
+  if (k !== undefined && (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1 || k > MAX_SOCKET_K)) {
+    return errorLine(id, 'bad-request', `"k" must be an integer from 1 to ${MAX_SOCKET_K}, got ${JSON.stringify(k)}`);
+  }
+  if (mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(mode)) {
+    return errorLine(id, 'bad-request', `"mode" must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  }
+  if (abstain !== undefined && typeof abstain !== 'boolean') return errorLine(id, 'bad-request', '"abstain" must be a boolean');
+  return {
+    id,
+    op: 'search',
+    query: data.query,
+    ...(k === undefined ? {} : { k }),
+    ...(mode === undefined ? {} : { mode: mode as SearchMode }),
+    ...(abstain === undefined ? {} : { abstain }),
+  };
+}
+
+export function toWireHit({ skill, score }: SearchHit): WireHit {
+  return {
+    name: skill.name,
+    source: skill.source,
+    score,
+    path: skill.path,
+    description: skill.description,
+    ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+  };
+}
+
+/**
+ * A hit from the wire as a `SearchHit`. Only the listing fields travel: the body is empty and
+ * the rank, id and hashes are placeholders, so such a skill is for display, never for invoking.
+ */
+export function fromWireHit(hit: WireHit): SearchHit {
+  const skill: Skill = {
+    name: hit.name,
+    description: hit.description,
+    ...(hit.whenToUse === undefined ? {} : { whenToUse: hit.whenToUse }),
+    source: hit.source,
+    rank: 0,
+    path: hit.path,
+    id: hit.name,
+    body: '',
+    tokenEstimate: 0,
+    contentHash: '',
+  };
+  return { skill, score: hit.score, via: [] };
+}
+
+/** Checks the shape of a search response from a server we did not write the other end of. */
+export function isWireHit(value: unknown): value is WireHit {
+  return (
+    isRecord(value) &&
+    typeof value.name === 'string' &&
+    typeof value.source === 'string' &&
+    (LOADED_FROM as readonly string[]).includes(value.source) &&
+    typeof value.score === 'number' &&
+    typeof value.path === 'string' &&
+    typeof value.description === 'string' &&
+    (value.whenToUse === undefined || typeof value.whenToUse === 'string')
+  );
+}
+
+/** Linux allows 107 bytes in a socket path, macOS 103; keep a margin. */
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/**
+ * Where the server for an index listens: `<indexDir>/server.sock`, or, when that path is too
+ * long for a Unix socket, a file in the temp folder named after the index folder. On Windows
+ * a named pipe (no file to go stale).
+ */
+export function socketPathFor(indexDir: string, platform: NodeJS.Platform = process.platform): string {
+  const digest = createHash('sha256').update(path.resolve(indexDir)).digest('hex').slice(0, 16);
+  if (platform === 'win32') return `\\\\.\\pipe\\skill-search-${digest}`;
+  const beside = path.join(indexDir, SOCKET_FILE);
+  if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;
+  const temp = path.join(os.tmpdir(), `skill-search-${digest}.sock`);
+  return Buffer.byteLength(temp) <= MAX_SOCKET_PATH_BYTES ? temp : path.join('/tmp', `skill-search-${digest}.sock`);
+}

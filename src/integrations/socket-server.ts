@@ -1,0 +1,322 @@
+/**
+ * A resident search server on a local socket, so a per-prompt hook process can ask an index
+ * that is already in memory (model loaded, vectors read) instead of loading it every time.
+ * Protocol: socket-protocol.ts. Local only: a Unix domain socket (mode 0600) or a Windows
+ * named pipe.
+ *
+ * Invariants: nothing a client sends can throw out of a connection handler or stop the
+ * server; a connection holds at most `maxRequestBytes` of unparsed input and at most
+ * MAX_QUEUED requests waiting (reading pauses beyond that); `close()` is idempotent.
+ */
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SkillSearchError, abortError, isAbortError } from '../errors.js';
+import type { SkillSearcher } from '../types.js';
+import {
+  MAX_REQUEST_BYTES,
+  errorLine,
+  parseRequestLine,
+  toWireHit,
+  type ResponseLine,
+} from './socket-protocol.js';
+
+export interface SkillSocketServerOptions {
+  /** Socket path or pipe name, usually `socketPathFor(indexDir)`. */
+  readonly path: string;
+  /** Answers `search` requests (the watcher's engine: it searches without waiting for a reindex). */
+  readonly searcher: SkillSearcher;
+  /** Skills the searcher currently holds, reported with every answer. */
+  readonly size: () => number;
+  /** Reported by `ping`. */
+  readonly version: string;
+  /**
+   * One line per internal search failure (client mistakes are answered, not logged).
+   * @default no logging
+   */
+  readonly log?: (line: string) => void;
+  /** @default MAX_REQUEST_BYTES (64 KiB) */
+  readonly maxRequestBytes?: number;
+  /** @default 64 */
+  readonly maxConnections?: number;
+  /**
+   * A connection silent for this long is closed.
+   * @default 30_000
+   */
+  readonly idleTimeoutMs?: number;
+}
+
+type ResolvedServerOptions = Required<SkillSocketServerOptions>;
+
+const defaults = {
+  log: () => undefined,
+  maxRequestBytes: MAX_REQUEST_BYTES,
+  maxConnections: 64,
+  idleTimeoutMs: 30_000,
+} as const;
+
+function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServerOptions {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const merged = { ...defaults, ...given } as unknown as ResolvedServerOptions;
+  if (typeof merged.path !== 'string' || merged.path === '') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`path\` to be a socket path, got \`${String(merged.path)}\``);
+  }
+  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs'] as const) {
+    const value = merged[key];
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
+    }
+  }
+  return Object.freeze(merged);
+}
+
+/** Requests waiting on one connection before it stops reading (a client that floods waits). */
+const MAX_QUEUED = 32;
+/** How long a stale-socket probe waits for a live server to accept. */
+const PROBE_TIMEOUT_MS = 300;
+
+export interface SocketServerStats {
+  readonly connections: number;
+  readonly requests: number;
+  readonly errors: number;
+}
+
+export class SkillSocketServer {
+  readonly options: ResolvedServerOptions;
+  readonly #server: net.Server;
+  readonly #sockets = new Set<net.Socket>();
+  #stats = { connections: 0, requests: 0, errors: 0 };
+  #closing: Promise<void> | undefined;
+  readonly #onExit = () => this.#unlinkOwnSocket();
+
+  private constructor(options: ResolvedServerOptions) {
+    this.options = options;
+    // Half-open: a client may send its last request and shut its side; it still gets answers.
+    this.#server = net.createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
+    this.#server.maxConnections = options.maxConnections;
+  }
+
+  /**
+   * Listens on `options.path`. A socket file left by a killed server (nothing accepts on it)
+   * is replaced; a live server on the same path, or a path that is not a socket, is an error.
+   */
+  static async listen(options: SkillSocketServerOptions): Promise<SkillSocketServer> {
+    const server = new SkillSocketServer(resolveServerOptions(options));
+    await server.#listen();
+    return server;
+  }
+
+  get path(): string {
+    return this.options.path;
+  }
+
+  get stats(): SocketServerStats {
+    return { ...this.#stats };
+  }
+
+  /** Stops accepting, drops open connections and removes the socket file. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      process.off('exit', this.#onExit);
+      for (const socket of this.#sockets) socket.destroy();
+      if (!this.#server.listening) {
+        resolve();
+        return;
+      }
+      this.#server.close(() => resolve());
+    });
+    return this.#closing;
+  }
+
+  async #listen(): Promise<void> {
+    const isPipe = process.platform === 'win32';
+    if (!isPipe) mkdirSync(path.dirname(this.path), { recursive: true });
+    try {
+      await this.#tryListen();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || isPipe) throw listenError(this.path, error);
+      await this.#replaceStaleSocket();
+      await this.#tryListen().catch((retry: unknown) => {
+        throw listenError(this.path, retry);
+      });
+    }
+    if (!isPipe) {
+      // Searches reveal skill names and descriptions: only this user may connect.
+      try {
+        chmodSync(this.path, 0o600);
+      } catch {
+        // A file system without modes (some mounts): the folder's permissions still apply.
+      }
+      process.once('exit', this.#onExit);
+    }
+  }
+
+  #tryListen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => {
+        this.#server.off('listening', onListening);
+        reject(error);
+      };
+      const onListening = () => {
+        this.#server.off('error', onError);
+        this.#server.on('error', (error) => this.options.log(`skill-search server: ${error.message}`));
+        resolve();
+      };
+      this.#server.once('error', onError);
+      this.#server.once('listening', onListening);
+      this.#server.listen(this.path);
+    });
+  }
+
+  async #replaceStaleSocket(): Promise<void> {
+    let isSocket = false;
+    try {
+      isSocket = lstatSync(this.path).isSocket();
+    } catch {
+      return;
+    }
+    if (!isSocket) throw new SkillSearchError('BAD_FILE', `${this.path} exists and is not a socket; remove it or choose another --index-dir`);
+    if (await answers(this.path)) {
+      throw new SkillSearchError('BAD_OPTION', `another skill-search server is already serving ${this.path}`);
+    }
+    try {
+      unlinkSync(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw listenError(this.path, error);
+    }
+  }
+
+  /** Last resort when the process exits without `close()` (a forced exit): no stale file left behind. */
+  #unlinkOwnSocket(): void {
+    try {
+      if (lstatSync(this.path).isSocket()) unlinkSync(this.path);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  #accept(socket: net.Socket): void {
+    this.#sockets.add(socket);
+    this.#stats.connections += 1;
+    const controller = new AbortController();
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    let queued = 0;
+    let chain: Promise<void> = Promise.resolve();
+
+    const send = (response: ResponseLine) => {
+      if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(response)}\n`);
+    };
+    const enqueue = (line: Buffer) => {
+      const text = line.toString('utf8').trim();
+      if (text === '') return;
+      this.#stats.requests += 1;
+      queued += 1;
+      if (queued >= MAX_QUEUED) socket.pause();
+      chain = chain
+        .then(() => this.#answer(text, controller.signal))
+        .then(
+          (response) => {
+            if (response !== undefined) send(response);
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          queued -= 1;
+          if (queued < MAX_QUEUED / 2 && socket.isPaused() && !socket.destroyed) socket.resume();
+        });
+    };
+
+    socket.setTimeout(this.options.idleTimeoutMs, () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+        const tail = chunk.subarray(start, end);
+        const line = chunks.length === 0 ? tail : Buffer.concat([...chunks, tail]);
+        chunks = [];
+        buffered = 0;
+        start = end + 1;
+        if (line.length > this.options.maxRequestBytes) {
+          this.#refuseTooLarge(socket, send);
+          return;
+        }
+        enqueue(line);
+      }
+      if (start < chunk.length) {
+        chunks.push(chunk.subarray(start));
+        buffered += chunk.length - start;
+        if (buffered > this.options.maxRequestBytes) this.#refuseTooLarge(socket, send);
+      }
+    });
+    socket.on('end', () => {
+      // A last request without a trailing newline still counts.
+      if (buffered > 0) enqueue(Buffer.concat(chunks));
+      chunks = [];
+      buffered = 0;
+      void chain.finally(() => socket.end());
+    });
+    // Resets and broken pipes are the client's business; the server carries on.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      controller.abort(abortError());
+    });
+  }
+
+  #refuseTooLarge(socket: net.Socket, send: (response: ResponseLine) => void): void {
+    this.#stats.errors += 1;
+    send(errorLine(null, 'too-large', `request line longer than ${this.options.maxRequestBytes} bytes; closing the connection`));
+    socket.removeAllListeners('data');
+    socket.end();
+  }
+
+  async #answer(text: string, signal: AbortSignal): Promise<ResponseLine | undefined> {
+    const request = parseRequestLine(text);
+    if ('error' in request) {
+      this.#stats.errors += 1;
+      return request;
+    }
+    if (request.op === 'ping') {
+      return { id: request.id, pong: true, pid: process.pid, version: this.options.version, skills: this.options.size() };
+    }
+    const started = performance.now();
+    try {
+      const hits = await this.options.searcher.search(request.query, {
+        ...(request.k === undefined ? {} : { k: request.k }),
+        ...(request.mode === undefined ? {} : { mode: request.mode }),
+        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
+        signal,
+      });
+      const tookMs = Math.round((performance.now() - started) * 10) / 10;
+      return { id: request.id, hits: hits.map(toWireHit), tookMs, skills: this.options.size() };
+    } catch (error) {
+      if (signal.aborted && isAbortError(error)) return undefined;
+      this.#stats.errors += 1;
+      const message = error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
+      this.options.log(`skill-search server: search failed: ${message.split('\n', 1)[0]}`);
+      return errorLine(request.id, 'internal', message.split('\n', 1)[0] ?? '');
+    }
+  }
+}
+
+function listenError(where: string, error: unknown): SkillSearchError {
+  if (error instanceof SkillSearchError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SkillSearchError('INTERNAL', `cannot listen on ${where}: ${reason}`, { cause: error });
+}
+
+/** Whether something accepts connections on `where` (a live server, not a stale file). */
+function answers(where: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(where);
+    const done = (live: boolean) => {
+      clearTimeout(timer);
+      probe.destroy();
+      resolve(live);
+    };
+    // A server too busy to accept within the probe is still alive: never take its path.
+    const timer = setTimeout(() => done(true), PROBE_TIMEOUT_MS);
+    probe.once('connect', () => done(true));
+    probe.once('error', (error: NodeJS.ErrnoException) => done(error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT'));
+  });
+}
