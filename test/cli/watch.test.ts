@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SkillSocketClient } from '../../src/integrations/socket-client.js';
 import { SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
@@ -21,6 +22,7 @@ function waiter() {
         }
       }
     },
+    text: () => text,
     until(test: (t: string) => boolean): Promise<void> {
       if (test(text)) return Promise.resolve();
       return new Promise((resolve) => pending.push({ test, resolve }));
@@ -64,5 +66,40 @@ describe('watch', () => {
       '',
     ]);
     expect(result.stderr).toContain('watching for skill changes');
+  }, 20_000);
+
+  it('serves searches on the index socket while it runs, and removes the socket when stopped', async () => {
+    const controller = new AbortController();
+    const err = waiter();
+    const flags = ['--skills-dir', SKILLS, '--model', 'hash'];
+    const run = runCli(['serve', ...flags], cache, { signal: controller.signal, onStderr: err.onStdout });
+    await err.until((t) => t.includes('watching for skill changes'));
+    const stderr = err.text();
+    const where = /^serving searches on (.+)$/m.exec(stderr)?.[1];
+    expect(where).toMatch(/server\.sock$/);
+
+    const client = await SkillSocketClient.connect(where!);
+    expect(await client.ping()).toMatchObject({ pong: true, skills: 6 });
+    client.close();
+    const query = await runCli(['query', ...flags, '--json', 'fill in the fields of a PDF form'], cache);
+    expect((JSON.parse(query.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('pdf-forms');
+
+    controller.abort();
+    expect((await run).code).toBe(0);
+    expect(existsSync(where!)).toBe(false);
+  }, 20_000);
+
+  it('--no-server only watches', async () => {
+    const controller = new AbortController();
+    const err = waiter();
+    const run = runCli(['watch', '--skills-dir', SKILLS, '--model', 'hash', '--no-server'], cache, {
+      signal: controller.signal,
+      onStderr: err.onStdout,
+    });
+    await err.until((t) => t.includes('watching for skill changes'));
+    controller.abort();
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('serving searches');
   }, 20_000);
 });
