@@ -14,8 +14,10 @@ import type { Embedder } from '../src/types.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** How many texts are embedded between two progress reports (and cache saves). */
+/** How many texts are embedded between two progress reports. */
 const PRIME_CHUNK = 512;
+/** The cache file is rewritten whole, so it is saved at most this often while priming (and at the end). */
+const SAVE_EVERY_MS = 60_000;
 
 export interface PrimeProgress {
   readonly done: number;
@@ -59,13 +61,18 @@ export class CachedEmbedder implements Embedder {
   async prime(texts: readonly string[], onProgress?: (progress: PrimeProgress) => void): Promise<number> {
     const missing = [...new Set(texts)].filter((text) => this.#cache.get(sha256(text)) === undefined);
     const started = performance.now();
+    let savedAt = started;
     for (let start = 0; start < missing.length; start += PRIME_CHUNK) {
       const chunk = missing.slice(start, start + PRIME_CHUNK);
       const vectors = await this.#model(chunk);
       chunk.forEach((text, i) => this.#cache.set(sha256(text), vectors[i]!));
-      this.#cache.save();
+      if (performance.now() - savedAt > SAVE_EVERY_MS) {
+        this.#cache.save();
+        savedAt = performance.now();
+      }
       onProgress?.({ done: start + chunk.length, total: missing.length, elapsedMs: performance.now() - started });
     }
+    this.#cache.save();
     return missing.length;
   }
 
