@@ -67,16 +67,20 @@ function ratioPanel(bars: readonly RatioBar[]): Panel {
   const labelWidth = 640;
   const plotLeft = labelWidth + 20;
   const plotWidth = WIDTH - plotLeft - 60;
-  const decades = 2; // the axis spans 10^-2 … 10^2; longer bars are clipped and marked
+  // Whole decades around the data, at least 0.1×…10×, at most 10^-5…10^3; bars beyond are clipped and marked.
+  const logs = bars.map((bar) => Math.log10(bar.ratio));
+  const lo = Math.max(-5, Math.min(-1, Math.floor(Math.min(0, ...logs))));
+  const hi = Math.min(3, Math.max(1, Math.ceil(Math.max(0, ...logs))));
   const x = (r: number): number => {
-    const log = Math.max(-decades, Math.min(decades, Math.log10(r)));
-    return plotLeft + ((log + decades) / (2 * decades)) * plotWidth;
+    const log = Math.max(lo, Math.min(hi, Math.log10(r)));
+    return plotLeft + ((log - lo) / (hi - lo)) * plotWidth;
   };
   const parts: string[] = [
     text(20, 22, 'Each measurement ÷ its baseline from the same run (log scale; green = better than baseline)', `${FONT} font-size="15" font-weight="600"`),
   ];
   const height = top + bars.length * rowHeight + 30;
-  for (const tick of [0.01, 0.1, 1, 10, 100]) {
+  for (let e = lo; e <= hi; e++) {
+    const tick = 10 ** e;
     parts.push(
       `<line x1="${x(tick)}" y1="${top - 4}" x2="${x(tick)}" y2="${height - 24}" stroke="${tick === 1 ? '#333' : '#ddd'}" stroke-width="${tick === 1 ? 1.5 : 1}"/>`,
       text(x(tick), height - 10, formatRatio(tick), `${FONT} font-size="11" text-anchor="middle" fill="#555"`),
@@ -87,7 +91,7 @@ function ratioPanel(bars: readonly RatioBar[]): Panel {
     const good = bar.better === 'lower' ? bar.ratio <= 1 : bar.ratio >= 1;
     const x0 = x(1);
     const x1 = x(bar.ratio);
-    const clipped = Math.abs(Math.log10(bar.ratio)) > decades;
+    const clipped = Math.log10(bar.ratio) < lo || Math.log10(bar.ratio) > hi;
     parts.push(
       text(labelWidth, y + 14, truncate(bar.label, 100), `${FONT} font-size="12" text-anchor="end" fill="#222"`),
       `<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 3}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" height="${rowHeight - 7}" fill="${good ? GOOD : BAD}" opacity="0.85"/>`,

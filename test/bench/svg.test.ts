@@ -7,7 +7,7 @@ const input: ChartInput = {
   ratios: [
     { label: 'HNSW search vs exact scan (p50, n=10,000)', ratio: 0.08, better: 'lower' },
     { label: 'hybrid vs lexical-only (hit@5, <metatool>)', ratio: 1.25, better: 'higher' },
-    { label: 'typo-tolerant BM25 vs plain BM25', ratio: 500, better: 'lower' },
+    { label: 'typo-tolerant BM25 vs plain BM25', ratio: 5000, better: 'lower' },
   ],
   hitRateMetrics: ['hit@1', 'hit@5', 'MRR', 'nDCG@10'],
   hitRates: [
@@ -37,7 +37,7 @@ describe('renderChart', () => {
   it('labels each ratio bar with its value and marks bars beyond the axis as clipped', () => {
     expect(svg).toContain('>0.08×</text>');
     expect(svg).toContain('>1.3×</text>');
-    expect(svg).toContain('>500× (clipped)</text>');
+    expect(svg).toContain('>5000× (clipped)</text>');
   });
 
   it('colours a ratio by whether it beats its baseline in the direction that matters', () => {
@@ -49,6 +49,11 @@ describe('renderChart', () => {
     expect(svg.match(/<title>metatool \(199 skills, 450 queries\) (lexical|hybrid) /g)).toHaveLength(8);
     expect(svg.match(/<polyline /g)).toHaveLength(2);
     expect(svg).toContain('24,000 skills');
+  });
+
+  it('spans whole decades around the data, from 0.1× at least to 1000× at most', () => {
+    const ticks = [...svg.matchAll(/text-anchor="middle" fill="#555">([^<]+)<\/text>/g)].map((m) => m[1]);
+    expect(ticks).toEqual(['0.01×', '0.1×', '1.0×', '10×', '100×', '1000×']);
   });
 
   it('says so when a panel has no data instead of drawing an empty frame', () => {
