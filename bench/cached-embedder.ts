@@ -29,9 +29,8 @@ export class CachedEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   readonly inner: Embedder;
-  /** Remember query embeddings in memory for the rest of the process. */
-  memo = false;
   readonly #cache: EmbeddingCache;
+  #memoOn = false;
   readonly #memo = new Map<string, Float32Array>();
   #modelCalls = 0;
   #modelTexts = 0;
@@ -42,6 +41,19 @@ export class CachedEmbedder implements Embedder {
     this.dimensions = inner.dimensions;
     if (dir) mkdirSync(dir, { recursive: true });
     this.#cache = new EmbeddingCache({ model: inner.id, dimensions: inner.dimensions, ...(dir ? { dir } : {}) });
+  }
+
+  /**
+   * Remember query embeddings in memory while on. Turning it off forgets them, so a latency
+   * suite after the hit-rate suite cannot be served a query the hit-rate suite embedded.
+   */
+  get memo(): boolean {
+    return this.#memoOn;
+  }
+
+  set memo(on: boolean) {
+    this.#memoOn = on;
+    if (!on) this.#memo.clear();
   }
 
   get cacheStatus(): string {
@@ -78,7 +90,9 @@ export class CachedEmbedder implements Embedder {
 
   /** Cached vectors for `texts` (primed ones), embedding the rest. */
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const out: (Float32Array | undefined)[] = texts.map((text) => this.#cache.get(sha256(text)) ?? this.#memo.get(text));
+    const out: (Float32Array | undefined)[] = texts.map(
+      (text) => this.#cache.get(sha256(text)) ?? (this.#memoOn ? this.#memo.get(text) : undefined),
+    );
     const misses = texts.filter((_, i) => out[i] === undefined);
     if (misses.length > 0) {
       const vectors = await this.#model(misses, signal);
@@ -87,7 +101,7 @@ export class CachedEmbedder implements Embedder {
         if (out[i] !== undefined) continue;
         const vector = vectors[next++]!;
         out[i] = vector;
-        if (this.memo) this.#memo.set(texts[i]!, vector);
+        if (this.#memoOn) this.#memo.set(texts[i]!, vector);
       }
     }
     return out as Float32Array[];
