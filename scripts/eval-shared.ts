@@ -39,6 +39,8 @@ const { values } = parseArgs({
     sweep: { type: 'boolean', default: false },
     /** Abstention threshold grid: share of negatives abstained vs share of positives still answered correctly (top 5). */
     calibrate: { type: 'boolean', default: false },
+    /** Warm hybrid latency on the library (~430 skills): total per query and the query-embedding share. */
+    latency: { type: 'boolean', default: false },
   },
 });
 
@@ -230,6 +232,10 @@ async function main(): Promise<void> {
     await calibrate(base, tuning);
     return;
   }
+  if (values.latency) {
+    await latency(base, tuning);
+    return;
+  }
   const modes = values.modes.split(',') as SearchMode[];
   const rows: (EvalReport & { suite: string; skills: number; warm?: { p50: number; p99: number } })[] = [];
   for (const suiteName of values.suite.split(',')) {
@@ -275,8 +281,8 @@ async function main(): Promise<void> {
 
 async function sweep(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
   const grid: Partial<EngineOptions>[] = [{ fusion: 'rrf' }];
-  for (const dense of [0.5, 0.6]) {
-    for (const coverageExponent of [0.5, 1, 2]) {
+  for (const dense of [0.4, 0.5, 0.6]) {
+    for (const coverageExponent of [0, 0.5, 1]) {
       grid.push({ fusion: 'weighted', weights: { dense, lexical: Number((1 - dense).toFixed(2)) }, coverageExponent, denseRange: { low: 0.15, high: 0.8 } });
     }
   }
@@ -324,6 +330,48 @@ async function calibrate(base: Embedder, tuning: Partial<EngineOptions>): Promis
       console.log(`${suiteName}\tminScore ${minScore}\tnegatives abstained ${abstained}/${negatives}\tpositives answered (top 5) ${answered}/${positives}`);
     }
   }
+}
+
+async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
+  const suite = await loadSuite('library', 0);
+  if (suite === undefined) return;
+  let embedMs = 0;
+  const timed: Embedder = {
+    id: base.id,
+    get dimensions() {
+      return base.dimensions;
+    },
+    async embed(texts, signal) {
+      const started = performance.now();
+      const vectors = await base.embed(texts, signal);
+      embedMs = performance.now() - started;
+      return vectors;
+    },
+  };
+  const indexDir = join(tmpdir(), 'skill-search-eval', `library-${base.id.replace(/[^\w.@-]+/g, '_')}`);
+  const engine = await SkillSearchEngine.open({ embedder: timed, indexDir, ...tuning });
+  await engine.sync(suite.skills);
+  const queries = suite.queries.map((query) => query.query);
+  for (const query of queries.slice(0, 20)) await engine.search(query);
+  const totals: number[] = [];
+  const rest: number[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    for (const query of queries) {
+      const started = performance.now();
+      await engine.search(query);
+      const total = performance.now() - started;
+      totals.push(total);
+      rest.push(total - embedMs);
+    }
+  }
+  const pct = (values: number[], p: number): string => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(2);
+  };
+  console.log(`library ${engine.size} skills, ${totals.length} warm hybrid searches (${engine.info.ann})`);
+  console.log(`total        p50 ${pct(totals, 50)} ms  p95 ${pct(totals, 95)} ms  p99 ${pct(totals, 99)} ms`);
+  console.log(`minus embed  p50 ${pct(rest, 50)} ms  p95 ${pct(rest, 95)} ms  p99 ${pct(rest, 99)} ms`);
+  await engine.close();
 }
 
 await main();
