@@ -107,6 +107,23 @@ function renderSuites(report: RunReport, table: (h: Row, r: readonly Row[]) => s
   return out.join('\n\n');
 }
 
+const HEADLINE_HEADER: Row = ['suite', 'group', 'measurement', 'value', 'baseline (same run)', 'ratio', 'vs baseline'];
+
+/** The measurements flagged as headlines, across suites: what a reader should see first. */
+function headlineRows(report: RunReport): Row[] {
+  return report.suites.flatMap((suite) =>
+    suite.state !== 'completed'
+      ? []
+      : suite.measurements
+          .filter((m) => m.headline && m.ratio != null)
+          .map((m) => {
+            const better = (m.better ?? 'lower') === 'lower' ? m.ratio! < 1 : m.ratio! > 1;
+            const verdict = Math.abs(m.ratio! - 1) < 0.005 ? 'same' : better ? 'better' : 'worse';
+            return [suite.suite, ...measurementRow(m), verdict];
+          }),
+  );
+}
+
 function environmentLine(report: RunReport): string {
   const e = report.environment;
   const cache = e.embeddedIntoCache?.texts
@@ -116,12 +133,19 @@ function environmentLine(report: RunReport): string {
 }
 
 export function renderText(report: RunReport): string {
-  return [`skill-search bench — ${environmentLine(report)}`, renderSuites(report, plainTable, (s) => `■ ${s}`)].join('\n\n');
+  const headlines = headlineRows(report);
+  return [
+    `skill-search bench — ${environmentLine(report)}`,
+    renderSuites(report, plainTable, (s) => `■ ${s}`),
+    ...(headlines.length > 0 ? ['■ headlines (each against its same-run baseline)', plainTable(HEADLINE_HEADER, headlines)] : []),
+  ].join('\n\n');
 }
 
 export function renderMarkdown(report: RunReport): string {
+  const headlines = headlineRows(report);
   return [
     `_${report.startedAt}: ${environmentLine(report)}_`,
+    ...(headlines.length > 0 ? ['#### Headlines (each against its same-run baseline)', markdownTable(HEADLINE_HEADER, headlines)] : []),
     renderSuites(report, markdownTable, (s) => `#### ${s}`),
   ].join('\n\n');
 }

@@ -45,7 +45,14 @@ describe('report', () => {
     expect(text).toContain('■ reindex — skipped: no engine');
   });
 
-  it('renders the same tables as Markdown for the README', () => {
+  it('ends with the headline ratios and whether each beat its baseline', () => {
+    const text = renderText(report);
+    expect(text.indexOf('■ headlines')).toBeGreaterThan(text.indexOf('■ reindex'));
+    expect(text).toContain('ann    n=1,000  HNSW search k=10 (p50)  50.0 µs  exact scan: 500.0 µs  0.1×   better');
+  });
+
+  it('renders the same tables as Markdown for the README, headlines first', () => {
+    expect(renderMarkdown(report)).toContain('| ann | n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× | better |');
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('#### ann — took 4.2 s');
     expect(markdown).toContain('| n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× |');
