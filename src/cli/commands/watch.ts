@@ -96,6 +96,13 @@ async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promis
     import('../../integrations/socket-server.js'),
     import('../../integrations/socket-protocol.js'),
   ]);
+  // Load the model before announcing the server: its first answer must be as fast as the rest.
+  try {
+    await live.engine.options.embedder.embed(['warm up'], io.signal);
+  } catch (error) {
+    if (io.signal?.aborted) return undefined;
+    line(io.stderr, `skill-search: model warm-up failed: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '')}`);
+  }
   try {
     const server = await SkillSocketServer.listen({
       path: socketPathFor(indexDir),
