@@ -116,7 +116,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       usage: '[options] "<message>"',
       positionals: { min: 1, max: Infinity, name: 'a message' },
       options: { ...SOURCE_OPTIONS, ...retrievalOptions(DEFAULT_K), ...JSON_OPTION },
-      notes: '--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.',
+      notes:
+        '--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
     },
     load: async () => (await import('./commands/query.js')).runQuery,
   },

@@ -6,7 +6,8 @@
  */
 import { open } from 'node:fs/promises';
 
-export const SKILL_TOOL = 'Skill';
+/** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
+const SKILL_TOOL = 'Skill';
 /** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
 export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 

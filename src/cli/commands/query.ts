@@ -14,7 +14,7 @@ import {
 } from '../sources.js';
 import { isAbortError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
-import type { SearchHit } from '../../types.js';
+import type { SearchHit, SearchMode } from '../../types.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
 /** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
@@ -28,7 +28,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const started = performance.now();
   const remote = await searchOnServer(query, sources, retrieval, io);
   if (remote !== undefined) {
-    printHits(io, args, query, remote.hits, started, remote.skills, retrieval);
+    printAnswer(io, args, { query, hits: remote.hits, started, skills: remote.skills, mode: retrieval.mode });
     return 0;
   }
   const live = await openLiveIndex(sources, retrieval, io);
@@ -43,29 +43,31 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       mode: retrieval.mode,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
-    printHits(io, args, query, hits, started, snapshot.skills.length, retrieval);
+    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode });
     return 0;
   } finally {
     await live.close();
   }
 }
 
-function printHits(
-  io: CliIo,
-  args: ParsedArgs,
-  query: string,
-  hits: readonly SearchHit[],
-  started: number,
-  skills: number,
-  retrieval: RetrievalOptions,
-): void {
+interface Answer {
+  readonly query: string;
+  readonly hits: readonly SearchHit[];
+  /** `performance.now()` when the command began: `tookMs` covers opening the index too. */
+  readonly started: number;
+  /** Skills searched. */
+  readonly skills: number;
+  readonly mode: SearchMode;
+}
+
+function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode }: Answer): void {
   const tookMs = round(performance.now() - started, 1);
   if (args.values.json === true) {
     printJson(io, { query, hits: hits.map(toJsonHit), tookMs });
     return;
   }
   if (hits.length === 0) {
-    line(io.stdout, `No skill fits this message (searched ${skills} skills, ${retrieval.mode}).`);
+    line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
     return;
   }
   for (const text of formatHits(hits)) line(io.stdout, text);

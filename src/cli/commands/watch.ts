@@ -77,7 +77,6 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     live.catalog.off('change', reindex);
-    await server?.close();
     await running;
     return 0;
   } finally {
