@@ -22,7 +22,7 @@ export {
   type ServeMcpOptions,
   type SkillSearchMcpOptions,
 } from './mcp-server.js';
-export { invokedSkillsInTranscript, MAX_TRANSCRIPT_BYTES } from './transcript.js';
+export { invokedSkillsInTranscript, MAX_TRANSCRIPT_BYTES, type TranscriptOptions } from './transcript.js';
 export {
   MAX_REQUEST_BYTES,
   MAX_SOCKET_K,

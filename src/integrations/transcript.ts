@@ -11,13 +11,21 @@ const SKILL_TOOL = 'Skill';
 /** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
 export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
+export interface TranscriptOptions {
+  /** @default MAX_TRANSCRIPT_BYTES */
+  readonly maxBytes?: number;
+}
+
 /** Names of skills the Skill tool was called with, in `transcriptPath`; empty on any problem. */
-export async function invokedSkillsInTranscript(transcriptPath: string | undefined): Promise<ReadonlySet<string>> {
+export async function invokedSkillsInTranscript(
+  transcriptPath: string | undefined,
+  options: TranscriptOptions = {},
+): Promise<ReadonlySet<string>> {
   const names = new Set<string>();
   if (transcriptPath === undefined || transcriptPath === '') return names;
   let text: string;
   try {
-    text = await readTail(transcriptPath, MAX_TRANSCRIPT_BYTES);
+    text = await readTail(transcriptPath, options.maxBytes ?? MAX_TRANSCRIPT_BYTES);
   } catch {
     return names;
   }

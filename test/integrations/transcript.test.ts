@@ -40,6 +40,14 @@ describe('invokedSkillsInTranscript', () => {
     expect([...(await invokedSkillsInTranscript(write('session.jsonl', TRANSCRIPT)))]).toEqual(['pdf-forms', 'git-bisect']);
   });
 
+  it('reads only the end of a long transcript, from the first whole line', async () => {
+    const early = skillCall({ skill: 'early-skill' });
+    const late = skillCall({ skill: 'late-skill' });
+    const file = write('long.jsonl', `${early}\n${late}\n`);
+    // The window starts inside the first line: that line is dropped, not misread.
+    expect([...(await invokedSkillsInTranscript(file, { maxBytes: late.length + 10 }))]).toEqual(['late-skill']);
+  });
+
   it.each([
     ['no path', undefined],
     ['an empty path', ''],
