@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
@@ -37,7 +37,7 @@ const { values } = parseArgs({
     memo: { type: 'boolean', default: false },
     /** Grid over fusion, weights and dense range (hybrid only, memoised queries); prints one line per setting. */
     sweep: { type: 'boolean', default: false },
-    /** Abstention threshold grid: share of negatives abstained vs share of positives still answered correctly (top 5). */
+    /** Abstention grids (minScore, relativeCut): negatives abstained vs positives still answered (top 5), and precision of what is returned. */
     calibrate: { type: 'boolean', default: false },
     /** Warm hybrid latency on the library (~430 skills): total per query and the query-embedding share. */
     latency: { type: 'boolean', default: false },
@@ -217,7 +217,9 @@ async function main(): Promise<void> {
   const base = resolveEmbedder(values.model);
   const weights = pair(values.weights);
   const range = pair(values['dense-range']);
+  // Query vectors are shared explicitly (--memo) or not at all, so latency columns stay honest.
   const tuning: Partial<EngineOptions> = {
+    queryCacheSize: 0,
     ...(values.fusion === undefined ? {} : { fusion: values.fusion as 'weighted' | 'rrf' }),
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(weights === undefined ? {} : { weights: { dense: weights[0], lexical: weights[1] } }),
@@ -281,9 +283,11 @@ async function main(): Promise<void> {
 
 async function sweep(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
   const grid: Partial<EngineOptions>[] = [{ fusion: 'rrf' }];
-  for (const dense of [0.4, 0.5, 0.6]) {
-    for (const coverageExponent of [0, 0.5, 1]) {
-      grid.push({ fusion: 'weighted', weights: { dense, lexical: Number((1 - dense).toFixed(2)) }, coverageExponent, denseRange: { low: 0.15, high: 0.8 } });
+  for (const denseShare of [0.55, 0.65, 0.75]) {
+    for (const coverageExponent of [0, 0.5]) {
+      for (const longQuery of [{ terms: 32, denseShare: 0.2 }, { terms: 1000, denseShare: denseShare }]) {
+        grid.push({ fusion: 'weighted', denseShare, coverageExponent, longQuery });
+      }
     }
   }
   for (const suiteName of values.suite.split(',')) {
@@ -304,30 +308,42 @@ async function sweep(base: Embedder, tuning: Partial<EngineOptions>): Promise<vo
 }
 
 async function calibrate(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {
+  const settings: Partial<EngineOptions>[] = [
+    ...[0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55].map((minScore) => ({ minScore })),
+    ...[0, 0.6, 0.7, 0.8, 0.9].map((relativeCut) => ({ relativeCut })),
+  ];
   for (const suiteName of values.suite.split(',')) {
     const suite = await loadSuite(suiteName, Number(values.sample));
     if (suite === undefined) continue;
     const embedder = memoise(base);
     const indexDir = join(tmpdir(), 'skill-search-eval', `${suiteName}-${base.id.replace(/[^\w.@-]+/g, '_')}`);
-    for (const minScore of [0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55]) {
-      const engine = await SkillSearchEngine.open({ embedder, indexDir, ...tuning, minScore });
+    for (const setting of settings) {
+      const engine = await SkillSearchEngine.open({ embedder, indexDir, ...tuning, ...setting });
       await engine.sync(suite.skills);
       let negatives = 0;
       let abstained = 0;
       let positives = 0;
       let answered = 0;
+      let returned = 0;
+      let relevantReturned = 0;
       for (const query of suite.queries) {
         const hits = await engine.search(query.query, { k: 5 });
+        const fits = (hit: (typeof hits)[number]): boolean => query.relevant.includes(hit.skill.id) || query.relevant.includes(hit.skill.name);
         if (query.relevant.length === 0) {
           negatives += 1;
           if (hits.length === 0) abstained += 1;
         } else {
           positives += 1;
-          if (hits.some((hit) => query.relevant.includes(hit.skill.id) || query.relevant.includes(hit.skill.name))) answered += 1;
+          returned += hits.length;
+          relevantReturned += hits.filter(fits).length;
+          if (hits.some(fits)) answered += 1;
         }
       }
       await engine.close();
-      console.log(`${suiteName}\tminScore ${minScore}\tnegatives abstained ${abstained}/${negatives}\tpositives answered (top 5) ${answered}/${positives}`);
+      // precision: share of the returned (abstaining, top 5) hits that are relevant, over labelled queries.
+      console.log(
+        `${suiteName}\t${JSON.stringify(setting)}\tnegatives abstained ${abstained}/${negatives}\tpositives answered (top 5) ${answered}/${positives}\tprecision ${(relevantReturned / Math.max(1, returned)).toFixed(3)}\tmean returned ${(returned / Math.max(1, positives)).toFixed(2)}`,
+      );
     }
   }
 }
@@ -368,10 +384,24 @@ async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<
     const sorted = [...values].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(2);
   };
-  console.log(`library ${engine.size} skills, ${totals.length} warm hybrid searches (${engine.info.ann})`);
+  await engine.close();
+  // The same messages again through the engine's query cache (a hook and a prefetch on one turn).
+  const cached = await SkillSearchEngine.open({ embedder: base, indexDir, ...tuning, queryCacheSize: 256 });
+  await cached.sync(suite.skills);
+  for (const query of queries) await cached.search(query);
+  const repeated: number[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    for (const query of queries) {
+      const started = performance.now();
+      await cached.search(query);
+      repeated.push(performance.now() - started);
+    }
+  }
+  await cached.close();
+  console.log(`library ${suite.skills.length} skills, ${totals.length} warm hybrid searches (${engine.info.ann}); load ${loadavg()[0]!.toFixed(2)}`);
   console.log(`total        p50 ${pct(totals, 50)} ms  p95 ${pct(totals, 95)} ms  p99 ${pct(totals, 99)} ms`);
   console.log(`minus embed  p50 ${pct(rest, 50)} ms  p95 ${pct(rest, 95)} ms  p99 ${pct(rest, 99)} ms`);
-  await engine.close();
+  console.log(`repeated     p50 ${pct(repeated, 50)} ms  p95 ${pct(repeated, 95)} ms  p99 ${pct(repeated, 99)} ms  (query vector from the engine's LRU)`);
 }
 
 await main();

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
-import { raceAbort } from '../embed/abortable.js';
+import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { dot } from '../embed/normalize.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import { tokenize } from '../lexical/tokenize.js';
 import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
 import { TopK } from '../vector-index/top-k.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
-import { confidence, hybridScore, rrfScore, type Candidate } from './fusion.js';
+import { confidence, denseShareFor, hybridScore, rrfScore, type Candidate, type QueryContext } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { embeddingText, EMBEDDING_TEXT_VERSION } from './skill-text.js';
 
@@ -53,6 +54,7 @@ export class SkillSearchEngine implements SkillSearcher {
   readonly options: ResolvedEngineOptions;
   readonly #cache: EmbeddingCache;
   readonly #store: VectorStore;
+  readonly #queries: QueryEmbeddingCache;
   readonly #lexical = new LexicalIndex();
   readonly #skills = new Map<string, Skill>();
   readonly #keys = new Map<string, string>();
@@ -64,6 +66,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.options = options;
     const model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
     this.#cache = new EmbeddingCache({ model, dimensions, dir: options.indexDir });
+    this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
     this.#store = VectorStore.open({ kind: options.ann, model, dimensions, dir: options.indexDir, hnsw: options.hnsw });
   }
 
@@ -190,7 +193,8 @@ export class SkillSearchEngine implements SkillSearcher {
     if (mode === 'dense') return this.#searchDense(await embedded, k, abstain);
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     const lexical = this.#lexical.search(query, this.options.candidates);
-    return this.#searchHybrid(await embedded, lexical, exact, k, abstain);
+    const terms = new Set(tokenize(query)).size;
+    return this.#searchHybrid(await embedded, lexical, exact, terms, k, abstain);
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -200,9 +204,9 @@ export class SkillSearchEngine implements SkillSearcher {
   }
 
   async #embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await raceAbort(this.options.embedder.embed([query], signal), signal);
+    const vector = await this.#queries.embed(query, signal);
     throwIfAborted(signal);
-    return vector!;
+    return vector;
   }
 
   #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
@@ -226,7 +230,7 @@ export class SkillSearchEngine implements SkillSearcher {
       .map((match) => this.#hit(match.id, match.score, ['dense']));
   }
 
-  #searchHybrid(vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], k: number, abstain: boolean): SearchHit[] {
+  #searchHybrid(vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], terms: number, k: number, abstain: boolean): SearchHit[] {
     const candidates = new Map<string, Candidate>();
     const dense = this.#store.index.search(vector, Math.max(k, this.options.candidates));
     dense.forEach((match, i) => {
@@ -245,17 +249,31 @@ export class SkillSearchEngine implements SkillSearcher {
     });
 
     const best = { score: lexical[0]?.score ?? 0, coverage: Math.max(0, ...lexical.map((match) => match.coverage)) };
-    const top = new TopK<{ id: string; score: number; via: SearchHit['via'] }>(k);
+    let denseMin = Number.POSITIVE_INFINITY;
+    let denseMax = Number.NEGATIVE_INFINITY;
+    for (const candidate of candidates.values()) {
+      denseMin = Math.min(denseMin, candidate.dense);
+      denseMax = Math.max(denseMax, candidate.dense);
+    }
+    const context: QueryContext = { best, denseMin, denseMax, denseShare: denseShareFor(terms, this.options) };
+    const top = new TopK<{ id: string; score: number; confidence: number; via: SearchHit['via'] }>(k);
     for (const candidate of candidates.values()) {
       if (exact.includes(candidate.id)) continue;
-      if (abstain && confidence(candidate, best, this.options) < this.options.minScore) continue;
-      const score = hybridScore(candidate, best, this.options);
+      const sure = confidence(candidate, best, this.options);
+      if (abstain && sure < this.options.minScore) continue;
+      const score = hybridScore(candidate, context, this.options);
       const via: SearchHit['via'] =
         candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
-      top.push({ id: candidate.id, score, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);
+      top.push({ id: candidate.id, score, confidence: sure, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);
+    }
+    let ranked = top.sorted().map(({ item }) => item);
+    if (abstain && this.options.relativeCut > 0 && ranked.length > 1) {
+      // Relative to the most confident hit kept, not the first: ordering and confidence can disagree.
+      const floor = this.options.relativeCut * Math.max(...ranked.map((item) => item.confidence));
+      ranked = ranked.filter((item) => item.confidence >= floor);
     }
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
-    for (const { item } of top.sorted()) {
+    for (const item of ranked) {
       if (hits.length === k) break;
       hits.push(this.#hit(item.id, item.score, item.via));
     }

@@ -24,17 +24,30 @@ export interface EngineOptions {
    * @default 'weighted'
    */
   readonly fusion?: Fusion;
-  /** Weights of the calibrated components in hybrid mode (need not sum to 1). @default {dense: 0.6, lexical: 0.4} */
+  /** Weights of the dense and lexical parts of the abstention confidence (need not sum to 1). @default {dense: 0.6, lexical: 0.4} */
   readonly weights?: { readonly dense: number; readonly lexical: number };
+  /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
+  readonly denseShare?: number;
+  /**
+   * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
+   * to `denseShare` at twice that many. @default {terms: 32, denseShare: 0.2}
+   */
+  readonly longQuery?: { readonly terms: number; readonly denseShare: number };
+  /**
+   * Abstention only: among the hits that pass `minScore`, drop those whose confidence is below
+   * this share of the best one's, so discovery lists the skills that fit rather than padding the
+   * top k with loosely related ones. 0 keeps them all. @default 0.8
+   */
+  readonly relativeCut?: number;
   /**
    * Cosine similarities mapped to 0 and 1 by the dense component (linear in between).
-   * Model-specific; the defaults fit USE-lite. @default {low: 0.15, high: 0.8}
+   * Model-specific; the defaults fit USE-lite. Used by the abstention confidence. @default {low: 0.15, high: 0.8}
    */
   readonly denseRange?: { readonly low: number; readonly high: number };
   /**
    * How much the share of matched query terms shapes the lexical part of the hybrid order:
    * relative BM25 × (coverage / the query's best coverage)^this. 0 trusts BM25 alone.
-   * @default 0.5
+   * @default 0
    */
   readonly coverageExponent?: number;
   /** Hybrid hits whose confidence (see `fusion.ts`) is below this are dropped; no hit left = abstain. @default 0.4 */
@@ -47,6 +60,8 @@ export interface EngineOptions {
   readonly candidates?: number;
   /** Texts per embedder call during sync. @default 64 */
   readonly batchSize?: number;
+  /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. @default 256 */
+  readonly queryCacheSize?: number;
 }
 
 export interface ResolvedEngineOptions {
@@ -58,6 +73,9 @@ export interface ResolvedEngineOptions {
   readonly mode: SearchMode;
   readonly fusion: Fusion;
   readonly weights: { readonly dense: number; readonly lexical: number };
+  readonly denseShare: number;
+  readonly longQuery: { readonly terms: number; readonly denseShare: number };
+  readonly relativeCut: number;
   readonly denseRange: { readonly low: number; readonly high: number };
   readonly coverageExponent: number;
   readonly minScore: number;
@@ -65,6 +83,7 @@ export interface ResolvedEngineOptions {
   readonly minLexicalCoverage: number;
   readonly candidates: number;
   readonly batchSize: number;
+  readonly queryCacheSize: number;
 }
 
 export const ENGINE_DEFAULTS = Object.freeze({
@@ -74,13 +93,17 @@ export const ENGINE_DEFAULTS = Object.freeze({
   mode: 'hybrid',
   fusion: 'weighted',
   weights: Object.freeze({ dense: 0.6, lexical: 0.4 }),
+  denseShare: 0.65,
+  longQuery: Object.freeze({ terms: 32, denseShare: 0.2 }),
+  relativeCut: 0.8,
   denseRange: Object.freeze({ low: 0.15, high: 0.8 }),
-  coverageExponent: 0.5,
+  coverageExponent: 0,
   minScore: 0.4,
   minDenseScore: 0.3,
   minLexicalCoverage: 0.5,
   candidates: 50,
   batchSize: 64,
+  queryCacheSize: 256,
 } satisfies Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>);
 
 function bad(name: string, expected: string, value: unknown): SkillSearchError {
@@ -89,6 +112,11 @@ function bad(name: string, expected: string, value: unknown): SkillSearchError {
 
 export function assertPositiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw bad(name, 'a positive integer', value);
+  return value;
+}
+
+function assertNonNegativeInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw bad(name, 'a non-negative integer', value);
   return value;
 }
 
@@ -133,6 +161,12 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     mode: assertMode('mode', merged.mode),
     fusion: merged.fusion,
     weights: Object.freeze(weights),
+    denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
+    longQuery: Object.freeze({
+      terms: assertPositiveInteger('longQuery.terms', merged.longQuery.terms),
+      denseShare: assertFinite('longQuery.denseShare', merged.longQuery.denseShare, 0, 1),
+    }),
+    relativeCut: assertFinite('relativeCut', merged.relativeCut, 0, 1),
     denseRange: Object.freeze({ low, high }),
     coverageExponent: assertFinite('coverageExponent', merged.coverageExponent, 0, 4),
     minScore: assertFinite('minScore', merged.minScore, 0, 1),
@@ -140,5 +174,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     minLexicalCoverage: assertFinite('minLexicalCoverage', merged.minLexicalCoverage, 0, 1),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
+    queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
   });
 }

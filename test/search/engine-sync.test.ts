@@ -136,8 +136,34 @@ describe('SkillSearchEngine lifecycle and options', () => {
   it('validates options with the offending value', async () => {
     await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), k: 0 })).rejects.toThrow('Expected `k` to be a positive integer, got `0`');
     await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'faiss' as 'hnsw' })).rejects.toThrow('Expected `ann` to be "hnsw" or "exact", got `"faiss"`');
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), relativeCut: 1.5 })).rejects.toThrow('Expected `relativeCut` to be a number from 0 to 1, got `1.5`');
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), queryCacheSize: -1 })).rejects.toThrow('Expected `queryCacheSize` to be a non-negative integer, got `-1`');
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), longQuery: { terms: 0, denseShare: 0.2 } })).rejects.toThrow('Expected `longQuery.terms` to be a positive integer, got `0`');
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
     await expect(engine.search('x', { mode: 'semantic' as 'dense' })).rejects.toThrow('Expected `mode` to be one of hybrid, dense, lexical, got `"semantic"`');
+  });
+
+  it('embeds a repeated query once (query cache), and every time when the cache is off', async () => {
+    const calls: string[] = [];
+    const counting = (queryCacheSize: number) => {
+      const inner = createHashEmbedder();
+      return SkillSearchEngine.open({
+        queryCacheSize,
+        embedder: { id: inner.id, dimensions: inner.dimensions, embed: (texts, signal) => (calls.push(...texts), inner.embed(texts, signal)) },
+      });
+    };
+    const cached = await counting(8);
+    await cached.sync(SKILLS);
+    calls.length = 0;
+    await cached.search('merge two pdf files');
+    await cached.search('merge two  pdf files ');
+    expect(calls).toEqual(['merge two pdf files']);
+    const uncached = await counting(0);
+    await uncached.sync(SKILLS);
+    calls.length = 0;
+    await uncached.search('merge two pdf files');
+    await uncached.search('merge two pdf files');
+    expect(calls).toEqual(['merge two pdf files', 'merge two pdf files']);
   });
 
   it('returns nothing for an empty query or an empty catalog', async () => {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { confidence, denseShareFor, hybridScore, type Candidate, type QueryContext } from '../../src/search/fusion.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+
+const ranking = { coverageExponent: 0, denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
+
+function candidate(dense: number, lexical: number, coverage: number): Candidate {
+  return { id: 'x', dense, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
+}
+
+describe('denseShareFor', () => {
+  it('keeps the short-query share up to the long-query length, then slides linearly to the long share at twice it', () => {
+    expect(denseShareFor(1, ranking)).toBe(0.6);
+    expect(denseShareFor(10, ranking)).toBe(0.6);
+    expect(denseShareFor(15, ranking)).toBeCloseTo(0.4, 10);
+    expect(denseShareFor(20, ranking)).toBeCloseTo(0.2, 10);
+    expect(denseShareFor(500, ranking)).toBeCloseTo(0.2, 10);
+  });
+});
+
+describe('hybridScore', () => {
+  const context: QueryContext = { best: { score: 8, coverage: 1 }, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6 };
+
+  it('min-max normalises the cosine over the query candidates and mixes it with relative BM25', () => {
+    expect(hybridScore(candidate(0.6, 8, 1), context, ranking)).toBeCloseTo(1, 10);
+    // dense (0.4 − 0.2) / 0.4 = 0.5; lexical 4 / 8 = 0.5.
+    expect(hybridScore(candidate(0.4, 4, 0.5), context, ranking)).toBeCloseTo(0.5, 10);
+    expect(hybridScore(candidate(0.2, 0, 0), context, ranking)).toBe(0);
+  });
+
+  it('gives every candidate the full dense part when all cosines are equal', () => {
+    const flat = { ...context, denseMin: 0.5, denseMax: 0.5 };
+    expect(hybridScore(candidate(0.5, 0, 0), flat, ranking)).toBeCloseTo(0.6, 10);
+  });
+});
+
+describe('confidence', () => {
+  it('stays absolute: a weak best match keeps a low confidence though it ranks first', () => {
+    const weak = candidate(0.2, 3, 0.25);
+    const sure = confidence(weak, { score: 3, coverage: 0.25 }, ENGINE_DEFAULTS);
+    expect(sure).toBeLessThan(ENGINE_DEFAULTS.minScore);
+  });
+});
