@@ -9,3 +9,4 @@ export { EmbeddingCache, embeddingCacheFile } from './embedding-cache.js';
 export type { EmbeddingCacheOptions, CacheLoadStatus } from './embedding-cache.js';
 export { normalizeInPlace, dot } from './normalize.js';
 export { raceAbort } from './abortable.js';
+export { QueryEmbeddingCache, normalizeQueryText } from './query-cache.js';

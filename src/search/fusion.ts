@@ -6,8 +6,10 @@
  * a dense share that depends on the query's length: sentence encoders blur long texts into an
  * average (USE-lite ranks long task descriptions far worse than BM25, which gets more evidence
  * from every extra word), so past `longQuery.terms` the dense share slides linearly down to
- * `longQuery.denseShare` at twice that length. Measured on the shared corpora, per-query
- * min-max beat the absolute cosine mapping on MetaTool by 5 points of hit@1 at no cost elsewhere.
+ * `longQuery.denseShare` at twice that length. Measured on the shared corpora (USE-lite): per-query
+ * min-max instead of the absolute cosine mapping gained 4–6 points of MetaTool hit@1; a fixed
+ * share high enough for that cost Seal-Tools and skillsbench (long, keyword-rich queries) their
+ * lead, which the length ramp gives back.
  *
  * Neither normalised score says whether the best hit is any good (the top of each list always
  * gets 1), so abstention uses a separate absolute *confidence*: the cosine mapped through
