@@ -108,7 +108,7 @@ export class BenchContext {
         const indexDir = this.tempDir(`${key}-${ann}`);
         const modelTexts = this.embedder.modelTexts;
         const started = performance.now();
-        const engine = await SkillSearchEngine.open({ embedder: this.embedder, indexDir, ann });
+        const engine = await SkillSearchEngine.open({ embedder: this.embedder, indexDir, ann, ...NO_QUERY_CACHE });
         const sync = await engine.sync(skills);
         const syncMs = performance.now() - started;
         this.log(`engine ${id}: ${engine.size} skills indexed in ${(syncMs / 1000).toFixed(1)} s (${this.embedder.modelTexts - modelTexts} cache misses sent to the model)`);
@@ -135,6 +135,13 @@ export class BenchContext {
     });
   }
 }
+
+/**
+ * The engine's query-vector LRU is off in every bench engine: suites share engines and draw
+ * from overlapping query samples, and a latency that was really a cache hit would be a lie.
+ * Every dense or hybrid query here pays the model — the cold-query case.
+ */
+export const NO_QUERY_CACHE = { queryCacheSize: 0 } as const;
 
 export interface OpenedEngine {
   readonly engine: SkillSearchEngine;

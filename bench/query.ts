@@ -50,7 +50,7 @@ export const querySuite: Suite = async (context) => {
   return {
     measurements,
     notes: [
-      `${queries.length} labelled-set queries (≤ 200 chars), k=10, abstention on; each dense/hybrid call embeds its query with ${context.embedder.id}.`,
+      `${queries.length} labelled-set queries (≤ 200 chars), k=10, abstention on; each dense/hybrid call embeds its query with ${context.embedder.id} (the engine's query LRU is off: these are cold queries; a repeated query skips the embedding).`,
       `Engines: ${pool.skills.length} ${pool.origin} skills, built in ${(hnsw.syncMs / 1000).toFixed(1)} s (HNSW) / ${(exact.syncMs / 1000).toFixed(1)} s (exact) from cached embeddings.`,
     ],
   };

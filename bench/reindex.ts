@@ -6,14 +6,14 @@
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { Embedder, Skill } from '../src/types.js';
 import type { BenchContext, Suite } from './context.js';
-import { sizeLabel } from './context.js';
+import { NO_QUERY_CACHE, sizeLabel } from './context.js';
 import { compare, runBench, type Measurement } from './results.js';
 import { edited } from './scaling.js';
 
 async function fullBuild(context: BenchContext, embedder: Embedder, skills: readonly Skill[], label: string): Promise<{ engine: SkillSearchEngine; ms: number; indexDir: string }> {
   const indexDir = context.tempDir(`reindex-${label}`);
   const started = performance.now();
-  const engine = await SkillSearchEngine.open({ embedder, indexDir });
+  const engine = await SkillSearchEngine.open({ embedder, indexDir, ...NO_QUERY_CACHE });
   await engine.sync(skills);
   return { engine, ms: performance.now() - started, indexDir };
 }
@@ -45,7 +45,7 @@ export const reindexSuite: Suite = async (context) => {
 
   context.log(`reindex ${group}: reopen the persisted index`);
   const started = performance.now();
-  const reopened = await SkillSearchEngine.open({ embedder: context.embedder.inner, indexDir: warm.indexDir });
+  const reopened = await SkillSearchEngine.open({ embedder: context.embedder.inner, indexDir: warm.indexDir, ...NO_QUERY_CACHE });
   const resync = await reopened.sync(current);
   const reopenMs = performance.now() - started;
   await reopened.close();
