@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import type { Skill } from '../types.js';
 import { tokenize } from './tokenize.js';
 
@@ -31,17 +31,51 @@ function toDocument(skill: Skill): LexicalDocument {
 }
 
 /**
+ * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
+ * words): a persisted index of another version is rebuilt instead of being searched.
+ */
+export const LEXICAL_FORMAT_VERSION = 1;
+
+/** A serialised index: the indexed (id, contentHash) pairs and MiniSearch's own plain object. */
+export interface LexicalSnapshot {
+  readonly entries: readonly (readonly [string, string])[];
+  readonly index: AsPlainObject;
+}
+
+/**
  * BM25 (MiniSearch) over name, whenToUse and description, with typo tolerance and prefix
- * matching. Kept in memory only: rebuilding it for ~25k skills takes well under a second,
- * so it is never persisted.
+ * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
+ * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
 export class LexicalIndex {
-  #search = LexicalIndex.#create();
+  #search: MiniSearch<LexicalDocument>;
   /** id → contentHash of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #hashes = new Map<string, string>();
 
-  static #create(): MiniSearch<LexicalDocument> {
-    return new MiniSearch<LexicalDocument>({
+  constructor(search: MiniSearch<LexicalDocument> = new MiniSearch<LexicalDocument>(LexicalIndex.#options())) {
+    this.#search = search;
+  }
+
+  /** Rebuilds an index from {@link snapshot}'s output; throws when it does not fit (caller rebuilds). */
+  static restore(snapshot: LexicalSnapshot): LexicalIndex {
+    const search = MiniSearch.loadJS<LexicalDocument>(snapshot.index, LexicalIndex.#options());
+    if (search.documentCount !== snapshot.entries.length) {
+      throw new Error(`index holds ${search.documentCount} documents, entries list ${snapshot.entries.length}`);
+    }
+    const index = new LexicalIndex(search);
+    for (const [id, hash] of snapshot.entries) {
+      if (typeof id !== 'string' || typeof hash !== 'string' || !search.has(id)) throw new Error(`entry ${String(id)} is not indexed`);
+      index.#hashes.set(id, hash);
+    }
+    return index;
+  }
+
+  snapshot(): LexicalSnapshot {
+    return { entries: [...this.#hashes], index: this.#search.toJSON() };
+  }
+
+  static #options(): Options<LexicalDocument> {
+    return {
       idField: 'id',
       fields: ['name', 'whenToUse', 'description'],
       tokenize,
@@ -53,7 +87,7 @@ export class LexicalIndex {
         fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_RATIO : false),
       },
       autoVacuum: { minDirtCount: 20, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
-    });
+    };
   }
 
   get size(): number {

@@ -238,7 +238,9 @@ function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shad
   const hash = createHash('sha256');
   for (const skill of skills) {
     hash.update(`${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0`);
-    hash.update(createHash('sha256').update(skill.body).digest('hex'));
+    // Length-prefixed, so bodies and the fields around them cannot run into each other.
+    hash.update(`${skill.body.length}\0`);
+    hash.update(skill.body);
     hash.update(JSON.stringify(skill.hooks ?? null));
   }
   hash.update(JSON.stringify(shadowed));

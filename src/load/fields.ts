@@ -41,6 +41,12 @@ export function describeValue(value: unknown): string {
   return JSON.stringify(value) ?? typeof value;
 }
 
+/** A string is by far the common case and parses to itself; only other values go through zod. */
+function parseText(schema: typeof text | typeof scalar, value: unknown): { success: true; data: string } | { success: false } {
+  if (typeof value === 'string') return { success: true, data: value };
+  return schema.safeParse(value);
+}
+
 function isMissing(value: unknown): boolean {
   return value === undefined || value === null;
 }
@@ -59,7 +65,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   let name = context.defaultName;
   if (!isMissing(raw['name'])) {
-    const parsed = scalar.safeParse(raw['name']);
+    const parsed = parseText(scalar, raw['name']);
     if (!parsed.success) return fail('bad-field', `\`name\` must be text, got ${describeValue(raw['name'])}`);
     if (parsed.data.trim() !== '') name = parsed.data.trim();
   }
@@ -81,7 +87,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   const rawDescription = raw['description'];
   if (isMissing(rawDescription)) return fail('missing-description', '`description` is missing');
-  const parsedDescription = text.safeParse(rawDescription);
+  const parsedDescription = parseText(text, rawDescription);
   if (!parsedDescription.success) {
     return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
   }
@@ -93,7 +99,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   const whenKey = isMissing(raw['whenToUse']) ? 'when_to_use' : 'whenToUse';
   const rawWhen = raw[whenKey];
   if (!isMissing(rawWhen)) {
-    const parsed = text.safeParse(rawWhen);
+    const parsed = parseText(text, rawWhen);
     if (parsed.success) {
       const trimmed = parsed.data.trim();
       if (trimmed !== '') whenToUse = capText(whenKey, trimmed);

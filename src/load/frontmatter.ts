@@ -1,7 +1,15 @@
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
 import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, type SkillLimits, type SkillOrigin } from './skill.js';
+
+/** gray-matter (and js-yaml) load on the first SKILL.md: a tools-only catalog never pays for them. */
+let matterModule: typeof matterType | undefined;
+function matter(...args: Parameters<typeof matterType>): ReturnType<typeof matterType> {
+  matterModule ??= createRequire(import.meta.url)('gray-matter') as typeof matterType;
+  return matterModule(...args);
+}
 
 export interface ParseContext extends SkillOrigin {
   /** Name used when the frontmatter has none (folder name, file base name, or `folder:name`). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Diagnostic, Effort, LoadedFrom, Skill } from '../types.js';
 
 /**
@@ -48,6 +48,15 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
+/** `crypto.hash` (Node ≥ 20.12) skips building a Hash object per call; older Nodes fall back. */
+const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
+
+/** sha256 of a string's UTF-8, as hex. */
+export function sha256Hex(text: string): string {
+  return oneShot === undefined ? crypto.createHash('sha256').update(text).digest('hex') : oneShot('sha256', text, 'hex');
+}
+
 export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
   const text = indexedText(fields);
   const skill: Skill = {
@@ -62,7 +71,7 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
     id: origin.id ?? fields.name,
     body: fields.body,
     tokenEstimate: estimateTokens(text),
-    contentHash: createHash('sha256').update(text).digest('hex'),
+    contentHash: sha256Hex(text),
   };
   return Object.freeze(skill);
 }

@@ -4,6 +4,7 @@ import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { dot } from '../embed/normalize.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
@@ -17,6 +18,13 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Bring the vector index and embedding cache up to date now (embedding new skills).
+   * When false only the lexical side is synced and the vectors catch up at the first dense or
+   * hybrid search, so a lexical-only process never loads them.
+   * @default true unless the engine's default `mode` is `lexical`
+   */
+  readonly dense?: boolean;
 }
 
 export interface SyncResult {
@@ -37,37 +45,56 @@ export interface EngineInfo {
   readonly index: VectorStoreStatus;
 }
 
-/** Cache key of a skill's vector: its content hash under the current text recipe. */
+type Counts = Omit<SyncResult, 'embedded'>;
+
+/** The vector side, loaded on first need: reading it costs far more than a lexical search. */
+interface DenseState {
+  readonly cache: EmbeddingCache;
+  readonly store: VectorStore;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Cache key and index tag of a skill's vector. The text recipe version is part of the model id
+ * that keys the cache file and the index manifest, so the content hash alone suffices; the
+ * cache stores keys as 32 raw bytes, so a hash that is not sha256 hex is hashed once more.
+ */
 function vectorKey(skill: Skill): string {
-  return createHash('sha256').update(`${EMBEDDING_TEXT_VERSION}\0${skill.contentHash}`).digest('hex');
+  return SHA256_HEX.test(skill.contentHash) ? skill.contentHash : createHash('sha256').update(skill.contentHash).digest('hex');
 }
 
 /**
  * Hybrid skill retrieval: BM25 (lexical) + sentence embeddings (dense, HNSW or exact),
  * fused into a calibrated score, with an exact-name fast path and abstention.
  *
- * Invariant: `#skills`, the lexical index and the vector index always hold the same ids.
- * `sync` awaits every embedding first and then mutates all three in one synchronous block,
- * so a concurrent `search` sees either the old catalog or the new one.
+ * Invariants: `#skills` and the lexical index always hold the same ids; the vector index holds
+ * them too unless `#denseStale`, in which case every dense or hybrid search first brings it up
+ * to date (queued like a sync). A sync awaits every embedding first and then mutates the
+ * indexes in one synchronous block, so a concurrent `search` sees the old catalog or the new one.
  */
 export class SkillSearchEngine implements SkillSearcher {
   readonly options: ResolvedEngineOptions;
-  readonly #cache: EmbeddingCache;
-  readonly #store: VectorStore;
+  readonly #model: string;
+  readonly #dimensions: number;
   readonly #queries: QueryEmbeddingCache;
-  readonly #lexical = new LexicalIndex();
+  #dense: DenseState | undefined;
+  #denseStale = false;
+  #lexical = new LexicalIndex();
+  /** The persisted lexical index was tried (it is only read into an empty engine). */
+  #lexicalTried = false;
+  /** The persisted lexical file holds exactly what `#lexical` holds. */
+  #lexicalSaved = false;
   readonly #skills = new Map<string, Skill>();
-  readonly #keys = new Map<string, string>();
   readonly #names = new Map<string, string[]>();
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
   private constructor(options: ResolvedEngineOptions, dimensions: number) {
     this.options = options;
-    const model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
-    this.#cache = new EmbeddingCache({ model, dimensions, dir: options.indexDir });
+    this.#model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
+    this.#dimensions = dimensions;
     this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
-    this.#store = VectorStore.open({ kind: options.ann, model, dimensions, dir: options.indexDir, hnsw: options.hnsw });
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -87,20 +114,22 @@ export class SkillSearchEngine implements SkillSearcher {
     return this.#skills.size;
   }
 
+  /** Reads the vector store when it is not loaded yet (to report its status). */
   get info(): EngineInfo {
     return {
       model: this.options.embedder.id,
-      dimensions: this.#store.options.dimensions,
+      dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      index: this.#store.status,
+      index: this.#loadDense().store.status,
     };
   }
 
   /**
    * Makes the indexes hold exactly `skills` (by id; first wins on duplicate ids). Only skills
    * whose content hash has no vector yet are embedded; everything is persisted when an
-   * `indexDir` is set. Calls are serialised.
+   * `indexDir` is set. Calls are serialised. With `dense: false` the counts are the lexical
+   * index's and nothing is embedded yet.
    */
   sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
     this.#assertOpen();
@@ -109,20 +138,41 @@ export class SkillSearchEngine implements SkillSearcher {
     return run;
   }
 
-  async #sync(skills: readonly Skill[], { signal, onProgress }: SyncOptions): Promise<SyncResult> {
+  async #sync(skills: readonly Skill[], { signal, onProgress, dense }: SyncOptions): Promise<SyncResult> {
     throwIfAborted(signal);
     const desired = new Map<string, Skill>();
     for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
 
-    const index = this.#store.index;
-    const missing = new Map<string, Skill>();
-    for (const skill of desired.values()) {
-      const key = vectorKey(skill);
-      // The cache must hold every current vector (hybrid scores lexical-only candidates from it),
-      // so a lost cache file means re-embedding even when the index still has the vector.
-      if (this.#cache.get(key) === undefined) missing.set(key, skill);
-    }
+    const withDense = dense ?? this.options.mode !== 'lexical';
+    const state = withDense ? this.#loadDense() : undefined;
+    const embedded = state === undefined ? 0 : await this.#embedMissing(state, desired.values(), signal, onProgress);
+    throwIfAborted(signal);
 
+    const lexical = this.#applyLexical(desired);
+    if (state === undefined) {
+      this.#denseStale = true;
+      return { ...lexical, embedded };
+    }
+    const counts = this.#applyDense(state, desired);
+    this.#denseStale = false;
+    return { ...counts, embedded };
+  }
+
+  #loadDense(): DenseState {
+    this.#dense ??= {
+      cache: new EmbeddingCache({ model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir }),
+      store: VectorStore.open({ kind: this.options.ann, model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir, hnsw: this.options.hnsw }),
+    };
+    return this.#dense;
+  }
+
+  /** Embeds the skills the cache lacks; returns how many. The cache must hold every current vector (hybrid scores lexical-only candidates from it), so a lost cache file means re-embedding even when the index still has the vector. */
+  async #embedMissing(state: DenseState, skills: Iterable<Skill>, signal?: AbortSignal, onProgress?: SyncOptions['onProgress']): Promise<number> {
+    const missing = new Map<string, Skill>();
+    for (const skill of skills) {
+      const key = vectorKey(skill);
+      if (state.cache.get(key) === undefined) missing.set(key, skill);
+    }
     const pending = [...missing];
     onProgress?.(0, pending.length);
     for (let start = 0; start < pending.length; start += this.options.batchSize) {
@@ -132,11 +182,59 @@ export class SkillSearchEngine implements SkillSearcher {
         batch.map(([, skill]) => embeddingText(skill)),
         signal,
       );
-      batch.forEach(([key], i) => this.#cache.set(key, vectors[i]!));
+      batch.forEach(([key], i) => state.cache.set(key, vectors[i]!));
       onProgress?.(Math.min(start + batch.length, pending.length), pending.length);
     }
-    throwIfAborted(signal);
+    return pending.length;
+  }
 
+  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired`; persisted when changed. */
+  #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
+    const dir = this.options.indexDir;
+    if (!this.#lexicalTried && dir !== undefined && this.#lexical.size === 0) {
+      const loaded = loadLexicalIndex(dir);
+      if ('index' in loaded) {
+        this.#lexical = loaded.index;
+        this.#lexicalSaved = true;
+      }
+    }
+    this.#lexicalTried = true;
+    let added = 0;
+    let updated = 0;
+    let unchanged = 0;
+    let removed = 0;
+    for (const id of [...this.#lexical.ids()]) {
+      if (!desired.has(id)) {
+        this.#lexical.remove(id);
+        removed += 1;
+      }
+    }
+    this.#skills.clear();
+    for (const [id, skill] of desired) {
+      const had = this.#lexical.has(id);
+      if (!this.#lexical.upsert(skill)) unchanged += 1;
+      else if (had) updated += 1;
+      else added += 1;
+      this.#skills.set(id, skill);
+    }
+    this.#names.clear();
+    for (const skill of desired.values()) {
+      const name = normalizeName(skill.name);
+      const ids = this.#names.get(name);
+      if (ids === undefined) this.#names.set(name, [skill.id]);
+      else ids.push(skill.id);
+    }
+    if (added + updated + removed > 0) this.#lexicalSaved = false;
+    if (dir !== undefined && !this.#lexicalSaved) {
+      saveLexicalIndex(dir, this.#lexical);
+      this.#lexicalSaved = true;
+    }
+    return { added, updated, removed, unchanged };
+  }
+
+  /** Synchronous: the vector index holds `desired`, every vector already in the cache; persisted when changed. */
+  #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>): Counts {
+    const index = state.store.index;
     let added = 0;
     let updated = 0;
     let unchanged = 0;
@@ -147,38 +245,40 @@ export class SkillSearchEngine implements SkillSearcher {
         removed += 1;
       }
     }
-    for (const id of [...this.#skills.keys()]) {
-      if (!desired.has(id)) {
-        this.#lexical.remove(id);
-        this.#skills.delete(id);
-        this.#keys.delete(id);
-      }
-    }
+    const keys = new Set<string>();
     for (const [id, skill] of desired) {
       const key = vectorKey(skill);
+      keys.add(key);
       const tag = index.tagOf(id);
       if (tag === key) unchanged += 1;
       else {
         if (tag === undefined) added += 1;
         else updated += 1;
-        index.upsert(id, this.#cache.get(key)!, key);
+        index.upsert(id, state.cache.get(key)!, key);
       }
-      this.#lexical.upsert(skill);
-      this.#skills.set(id, skill);
-      this.#keys.set(id, key);
     }
-    this.#names.clear();
-    for (const skill of desired.values()) {
-      const name = normalizeName(skill.name);
-      const ids = this.#names.get(name);
-      if (ids === undefined) this.#names.set(name, [skill.id]);
-      else ids.push(skill.id);
-    }
+    state.cache.retain(keys);
+    state.cache.save();
+    if (added + updated + removed > 0 || state.store.status.state !== 'loaded') state.store.save();
+    return { added, updated, removed, unchanged };
+  }
 
-    this.#cache.retain(new Set(this.#keys.values()));
-    this.#cache.save();
-    if (added + updated + removed > 0 || this.#store.status.state !== 'loaded') this.#store.save();
-    return { added, updated, removed, unchanged, embedded: pending.length };
+  /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
+  #denseReady(signal?: AbortSignal): Promise<DenseState> {
+    if (!this.#denseStale && this.#dense !== undefined) return Promise.resolve(this.#dense);
+    const run = this.#syncing.then(async () => {
+      const state = this.#loadDense();
+      if (!this.#denseStale) return state;
+      // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+      const skills = new Map(this.#skills);
+      await this.#embedMissing(state, skills.values(), signal);
+      throwIfAborted(signal);
+      this.#applyDense(state, skills);
+      this.#denseStale = false;
+      return state;
+    });
+    this.#syncing = run.catch(() => undefined);
+    return run;
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
@@ -189,12 +289,14 @@ export class SkillSearchEngine implements SkillSearcher {
     const abstain = request.abstain !== false;
     if (query.trim() === '' || this.#skills.size === 0) return [];
     if (mode === 'lexical') return this.#searchLexical(query, k, abstain);
-    const embedded = this.#embedQuery(query, request.signal);
-    if (mode === 'dense') return this.#searchDense(await embedded, k, abstain);
+    const [state, vector] = await Promise.all([this.#denseReady(request.signal), this.#embedQuery(query, request.signal)]);
+    throwIfAborted(request.signal);
+    if (this.#skills.size === 0) return [];
+    if (mode === 'dense') return this.#searchDense(state, vector, k, abstain);
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     const lexical = this.#lexical.search(query, this.options.candidates);
     const terms = new Set(tokenize(query)).size;
-    return this.#searchHybrid(await embedded, lexical, exact, terms, k, abstain);
+    return this.#searchHybrid(state, vector, lexical, exact, terms, k, abstain);
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -223,23 +325,25 @@ export class SkillSearchEngine implements SkillSearcher {
     return hits;
   }
 
-  #searchDense(vector: Float32Array, k: number, abstain: boolean): SearchHit[] {
-    return this.#store.index
+  #searchDense(state: DenseState, vector: Float32Array, k: number, abstain: boolean): SearchHit[] {
+    return state.store.index
       .search(vector, k)
-      .filter((match) => !abstain || match.score >= this.options.minDenseScore)
+      .filter((match) => (!abstain || match.score >= this.options.minDenseScore) && this.#skills.has(match.id))
       .map((match) => this.#hit(match.id, match.score, ['dense']));
   }
 
-  #searchHybrid(vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], terms: number, k: number, abstain: boolean): SearchHit[] {
+  #searchHybrid(state: DenseState, vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], terms: number, k: number, abstain: boolean): SearchHit[] {
     const candidates = new Map<string, Candidate>();
-    const dense = this.#store.index.search(vector, Math.max(k, this.options.candidates));
+    // A lexical-only sync that ran while this search awaited its vector may have left the
+    // vector index holding ids the catalog no longer has.
+    const dense = state.store.index.search(vector, Math.max(k, this.options.candidates)).filter((match) => this.#skills.has(match.id));
     dense.forEach((match, i) => {
       candidates.set(match.id, { id: match.id, dense: match.score, denseRank: i + 1, lexical: 0, lexicalRank: Number.POSITIVE_INFINITY, coverage: 0 });
     });
     lexical.forEach((match, i) => {
       let candidate = candidates.get(match.id);
       if (candidate === undefined) {
-        const stored = this.#cache.get(this.#keys.get(match.id)!);
+        const stored = state.cache.get(vectorKey(this.#skills.get(match.id)!));
         candidate = { id: match.id, dense: stored === undefined ? 0 : dot(vector, stored), denseRank: Number.POSITIVE_INFINITY, lexical: 0, lexicalRank: 0, coverage: 0 };
         candidates.set(match.id, candidate);
       }

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './lexical-index.js';
+
+/**
+ * The lexical index persisted next to the vector store, so a fresh process (a hook call, a
+ * one-shot query) loads it instead of tokenising the whole catalog again.
+ *
+ * File layout: one header line `{"format","sha256"}` and then the body, the JSON of a
+ * {@link LexicalSnapshot}. The header's sha256 covers the body, so a torn or edited file is
+ * detected before MiniSearch reads it. Written with {@link writeFileAtomic}; any doubt on
+ * load means "rebuild" — the index is derived data.
+ */
+export const LEXICAL_FILE = 'lexical.json';
+
+interface Header {
+  readonly format: number;
+  readonly sha256: string;
+}
+
+export type LexicalLoad = { readonly index: LexicalIndex } | { readonly reason: string };
+
+export function lexicalFile(dir: string): string {
+  return join(dir, LEXICAL_FILE);
+}
+
+export function saveLexicalIndex(dir: string, index: LexicalIndex): void {
+  const body = Buffer.from(JSON.stringify(index.snapshot()), 'utf8');
+  const header: Header = { format: LEXICAL_FORMAT_VERSION, sha256: sha256(body) };
+  writeFileAtomic(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));
+}
+
+export function loadLexicalIndex(dir: string): LexicalLoad {
+  let data: Buffer;
+  try {
+    data = readFileSync(lexicalFile(dir));
+  } catch {
+    return { reason: 'missing' };
+  }
+  const newline = data.indexOf(0x0a);
+  if (newline < 0) return { reason: 'no header line' };
+  let header: Header;
+  try {
+    header = JSON.parse(data.toString('utf8', 0, newline)) as Header;
+  } catch {
+    return { reason: 'header is not valid JSON' };
+  }
+  if (header.format !== LEXICAL_FORMAT_VERSION) return { reason: `format ${String(header.format)} ≠ ${LEXICAL_FORMAT_VERSION}` };
+  const body = data.subarray(newline + 1);
+  if (sha256(body) !== header.sha256) return { reason: 'body fails its checksum' };
+  try {
+    const snapshot = JSON.parse(body.toString('utf8')) as LexicalSnapshot;
+    if (!Array.isArray(snapshot.entries)) return { reason: 'body lists no entries' };
+    return { index: LexicalIndex.restore(snapshot) };
+  } catch (error) {
+    return { reason: `body is unreadable: ${(error as Error).message}` };
+  }
+}

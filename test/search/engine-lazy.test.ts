@@ -1,0 +1,164 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import type { Embedder, SearchHit } from '../../src/types.js';
+import { VectorStore } from '../../src/vector-index/store.js';
+import { makeSkill, SKILLS } from './fixtures.js';
+
+function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
+  const texts: string[] = [];
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    texts,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return embedder.embed(batch, signal);
+    },
+  };
+}
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skill-search-lazy-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const names = (hits: readonly SearchHit[]): string[] => hits.map((hit) => hit.skill.name);
+
+/** A persisted index of SKILLS built the normal (hybrid) way. */
+async function persisted(): Promise<string> {
+  const dir = tempDir();
+  const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
+  await engine.sync(SKILLS);
+  await engine.close();
+  return dir;
+}
+
+describe('SkillSearchEngine lexical-only path', () => {
+  it('syncs and searches a persisted index without embedding or reading a vector', async () => {
+    const dir = await persisted();
+    const open = vi.spyOn(VectorStore, 'open');
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, indexDir: dir, mode: 'lexical' });
+    expect(await engine.sync(SKILLS)).toEqual({ added: 0, updated: 0, removed: 0, unchanged: SKILLS.length, embedded: 0 });
+    expect(names(await engine.search('merge pdf pages'))[0]).toBe('pdf');
+    expect(embedder.texts).toEqual([]);
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('catches the vectors up at the first hybrid search after lexical-only syncs', async () => {
+    const dir = await persisted();
+    const edited = makeSkill({ name: 'docx', description: 'Write Word files with tracked changes.' });
+    const next = SKILLS.map((skill) => (skill.name === 'docx' ? edited : skill)).filter((skill) => skill.name !== 'pdf');
+    const embedder = counting();
+    const lazy = await SkillSearchEngine.open({ embedder, indexDir: dir, mode: 'lexical' });
+    expect(await lazy.sync(next)).toEqual({ added: 0, updated: 1, removed: 1, unchanged: SKILLS.length - 2, embedded: 0 });
+    expect(embedder.texts).toEqual([]);
+
+    const eager = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    await eager.sync(next);
+    for (const query of ['write a word document', 'merge pdf pages']) {
+      const expected = await eager.search(query, { mode: 'hybrid', abstain: false, k: 10 });
+      expect((await lazy.search(query, { mode: 'hybrid', abstain: false, k: 10 })).map((hit) => [hit.skill.name, hit.score])).toEqual(
+        expected.map((hit) => [hit.skill.name, hit.score]),
+      );
+    }
+    // The two queries, and of the catalog only the edited skill.
+    expect(embedder.texts).toEqual(['write a word document', 'docx: Write Word files with tracked changes.', 'merge pdf pages']);
+    await lazy.close();
+
+    // The catch-up was persisted: a fresh hybrid engine has nothing to do.
+    const again = counting();
+    const reopened = await SkillSearchEngine.open({ embedder: again, indexDir: dir });
+    expect(await reopened.sync(next)).toMatchObject({ added: 0, updated: 0, removed: 0, embedded: 0 });
+    expect(again.texts).toEqual([]);
+  });
+
+  it('embeds during a lexical-mode sync when asked to', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), mode: 'lexical' });
+    expect(await engine.sync(SKILLS, { dense: true })).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
+  });
+
+  it('does not read the embedding cache for a lexical search in a default-mode engine either', async () => {
+    const dir = await persisted();
+    const load = vi.spyOn(EmbeddingCache.prototype, 'get');
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
+    await engine.sync(SKILLS, { dense: false });
+    expect(names(await engine.search('slow sql query', { mode: 'lexical' }))[0]).toBe('sql-optimization');
+    expect(load).not.toHaveBeenCalled();
+  });
+});
+
+describe('persisted lexical index', () => {
+  it('round-trips: a reopened engine loads it instead of re-indexing and ranks the same', async () => {
+    const dir = await persisted();
+    const loaded = loadLexicalIndex(dir);
+    if (!('index' in loaded)) throw new Error(loaded.reason);
+    expect([...loaded.index.ids()].sort()).toEqual(SKILLS.map((skill) => skill.id).sort());
+
+    const fresh = await SkillSearchEngine.open({ embedder: createHashEmbedder(), mode: 'lexical' });
+    await fresh.sync(SKILLS);
+    const reopened = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await reopened.sync(SKILLS)).toMatchObject({ added: 0, unchanged: SKILLS.length });
+    for (const query of ['merge pdf pages', 'deploy a container to kubernetes', 'kubernets deploy']) {
+      const expected = await fresh.search(query, { abstain: false, k: 10 });
+      expect((await reopened.search(query, { abstain: false, k: 10 })).map((hit) => [hit.skill.name, hit.score])).toEqual(
+        expected.map((hit) => [hit.skill.name, hit.score]),
+      );
+    }
+  });
+
+  it('is brought up to date from the file when the catalog changed, and saved again', async () => {
+    const dir = await persisted();
+    const added = makeSkill({ name: 'zebra-census', description: 'Count zebras in drone photos of the savanna.' });
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await engine.sync([...SKILLS.slice(1), added])).toEqual({ added: 1, updated: 0, removed: 1, unchanged: SKILLS.length - 1, embedded: 0 });
+    expect(names(await engine.search('zebras savanna'))).toEqual(['zebra-census']);
+    const loaded = loadLexicalIndex(dir);
+    if (!('index' in loaded)) throw new Error(loaded.reason);
+    expect(loaded.index.has('zebra-census')).toBe(true);
+    expect(loaded.index.has(SKILLS[0]!.id)).toBe(false);
+  });
+
+  const corruptions: [string, (text: string) => string, string][] = [
+    ['a flipped byte in the body', (text) => text.replace('"entries"', '"entriez"'), 'body fails its checksum'],
+    ['a truncated file', (text) => text.slice(0, Math.floor(text.length / 2)), 'body fails its checksum'],
+    ['another format version', (text) => text.replace(/"format":\d+/, '"format":999'), 'format 999 ≠ 1'],
+    ['no header line', () => '{}', 'no header line'],
+    ['a header that is not JSON', (text) => `nope${text}`, 'header is not valid JSON'],
+  ];
+  for (const [what, corrupt, reason] of corruptions) {
+    it(`is rebuilt when the file has ${what}`, async () => {
+      const dir = await persisted();
+      const file = join(dir, LEXICAL_FILE);
+      writeFileSync(file, corrupt(readFileSync(file, 'utf8')));
+      expect(loadLexicalIndex(dir)).toEqual({ reason });
+
+      const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+      expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length, unchanged: 0 });
+      expect(names(await engine.search('merge pdf pages'))[0]).toBe('pdf');
+      expect('index' in loadLexicalIndex(dir)).toBe(true);
+    });
+  }
+
+  it('is rebuilt when the body checks out but does not describe an index', async () => {
+    const dir = tempDir();
+    const body = JSON.stringify({ entries: [['pdf', 'x']], index: { documentCount: 1 } });
+    const { sha256 } = await import('../../src/vector-index/atomic-file.js');
+    writeFileSync(join(dir, LEXICAL_FILE), `${JSON.stringify({ format: 1, sha256: sha256(Buffer.from(body)) })}\n${body}`);
+    expect(loadLexicalIndex(dir)).toMatchObject({ reason: expect.stringMatching(/^body is unreadable: /) });
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length });
+  });
+});
