@@ -15,7 +15,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
-import { readEvalQueries, runEval, SkillSearchEngine, type EngineOptions, type EvalQuery, type EvalReport } from '../src/search/index.js';
+import { percentile } from '../src/search/eval.js';
+import { readEvalQueries, runEval, scoreSuggestions, SkillSearchEngine, type EngineOptions, type EvalQuery, type EvalReport, type QueryOutcome } from '../src/search/index.js';
 import type { Embedder, SearchMode, Skill } from '../src/types.js';
 
 const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'eval');
@@ -316,29 +317,16 @@ async function calibrate(base: Embedder, tuning: Partial<EngineOptions>): Promis
     for (const setting of settings) {
       const engine = await SkillSearchEngine.open({ embedder, indexDir, ...tuning, ...setting });
       await engine.sync(suite.skills);
-      let negatives = 0;
-      let abstained = 0;
-      let positives = 0;
-      let answered = 0;
-      let returned = 0;
-      let relevantReturned = 0;
+      const outcomes: QueryOutcome[] = [];
       for (const query of suite.queries) {
         const hits = await engine.search(query.query, { k: 5 });
-        const fits = (hit: (typeof hits)[number]): boolean => query.relevant.includes(hit.skill.id) || query.relevant.includes(hit.skill.name);
-        if (query.relevant.length === 0) {
-          negatives += 1;
-          if (hits.length === 0) abstained += 1;
-        } else {
-          positives += 1;
-          returned += hits.length;
-          relevantReturned += hits.filter(fits).length;
-          if (hits.some(fits)) answered += 1;
-        }
+        outcomes.push({ relevant: query.relevant, ranked: hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name })) });
       }
       await engine.close();
+      const scores = scoreSuggestions(outcomes);
       // precision: share of the returned (abstaining, top 5) hits that are relevant, over labelled queries.
       console.log(
-        `${suiteName}\t${JSON.stringify(setting)}\tnegatives abstained ${abstained}/${negatives}\tpositives answered (top 5) ${answered}/${positives}\tprecision ${(relevantReturned / Math.max(1, returned)).toFixed(3)}\tmean returned ${(returned / Math.max(1, positives)).toFixed(2)}`,
+        `${suiteName}\t${JSON.stringify(setting)}\tnegatives abstained ${scores.abstain.correct}/${scores.abstain.queries}\tpositives answered (top 5) ${scores.answered}/${scores.labelled}\tprecision ${scores.precision.toFixed(3)}\tmean returned ${scores.meanSuggested.toFixed(2)}`,
       );
     }
   }
@@ -376,10 +364,7 @@ async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<
       rest.push(total - embedMs);
     }
   }
-  const pct = (values: number[], p: number): string => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(2);
-  };
+  const pct = (values: number[], p: number): string => percentile([...values].sort((a, b) => a - b), p).toFixed(2);
   await engine.close();
   // The same messages again through the engine's query cache (a hook and a prefetch on one turn).
   const cached = await SkillSearchEngine.open({ embedder: base, indexDir, ...tuning, queryCacheSize: 256 });

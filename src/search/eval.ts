@@ -72,7 +72,8 @@ export async function readEvalQueries(file: string): Promise<EvalQuery[]> {
   return queries;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+/** Nearest-rank percentile of ascending `sorted` (0 when empty). */
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank]!;
@@ -80,24 +81,158 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
+/** A ranked result, reduced to what relevance is judged on: a hit is relevant when its id or name is listed. */
+export interface RankedItem {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** What one query returned. */
+export interface QueryOutcome {
+  readonly relevant: readonly string[];
+  /** Best first; for a labelled query, searched without abstention. */
+  readonly ranked: readonly RankedItem[];
+  /** How many hits would be suggested with abstention on; only read for `relevant: []` (default: `ranked.length`). */
+  readonly suggested?: number;
+}
+
+/** The SPEC §7 ranking metrics as unrounded means over the labelled queries. */
+export interface RankingScores {
+  /** Queries with at least one relevant entry (the denominator of every mean). */
+  readonly labelled: number;
+  readonly hitAt1: number;
+  readonly hitAt5: number;
+  readonly hitAt10: number;
+  readonly recallAt5: number;
+  readonly recallAt10: number;
+  readonly mrr: number;
+  readonly ndcgAt10: number;
+  /** `relevant: []` queries, and how many suggested nothing. */
+  readonly abstain: { readonly queries: number; readonly correct: number };
+}
+
 /**
- * Runs every query and scores it.
+ * 1-based ranks of the items that match a distinct relevant entry: each entry counts once
+ * (shadowed duplicates with the same name do not count twice), an item's id before its name.
+ */
+export function relevantRanks(ranked: readonly RankedItem[], relevant: readonly string[]): number[] {
+  const remaining = new Set(relevant);
+  const ranks: number[] = [];
+  ranked.forEach((item, i) => {
+    for (const key of [item.id, item.name]) {
+      if (remaining.has(key)) {
+        remaining.delete(key);
+        ranks.push(i + 1);
+        return;
+      }
+    }
+  });
+  return ranks;
+}
+
+/**
+ * Scores ranked outcomes (SPEC §7). hit@k: a relevant item in the top k; MRR: 1 / rank of the
+ * first; recall@k: share of the distinct relevant entries in the top k; nDCG@10 with binary
+ * gains. `relevant: []` queries only count towards `abstain` (correct when nothing is suggested).
+ */
+export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores {
+  let labelled = 0;
+  const sums = { hitAt1: 0, hitAt5: 0, hitAt10: 0, recallAt5: 0, recallAt10: 0, mrr: 0, ndcgAt10: 0 };
+  let negatives = 0;
+  let abstained = 0;
+  for (const outcome of outcomes) {
+    if (outcome.relevant.length === 0) {
+      negatives += 1;
+      if ((outcome.suggested ?? outcome.ranked.length) === 0) abstained += 1;
+      continue;
+    }
+    labelled += 1;
+    const ranks = relevantRanks(outcome.ranked, outcome.relevant);
+    const first = ranks.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ranks);
+    if (first <= 1) sums.hitAt1 += 1;
+    if (first <= 5) sums.hitAt5 += 1;
+    if (first <= 10) sums.hitAt10 += 1;
+    if (Number.isFinite(first)) sums.mrr += 1 / first;
+    const wanted = new Set(outcome.relevant).size;
+    sums.recallAt5 += ranks.filter((rank) => rank <= 5).length / wanted;
+    sums.recallAt10 += ranks.filter((rank) => rank <= 10).length / wanted;
+    let dcg = 0;
+    for (const rank of ranks) if (rank <= 10) dcg += 1 / Math.log2(rank + 1);
+    let ideal = 0;
+    for (let rank = 1; rank <= Math.min(wanted, 10); rank += 1) ideal += 1 / Math.log2(rank + 1);
+    sums.ndcgAt10 += dcg / ideal;
+  }
+  const mean = (sum: number): number => (labelled === 0 ? 0 : sum / labelled);
+  return {
+    labelled,
+    hitAt1: mean(sums.hitAt1),
+    hitAt5: mean(sums.hitAt5),
+    hitAt10: mean(sums.hitAt10),
+    recallAt5: mean(sums.recallAt5),
+    recallAt10: mean(sums.recallAt10),
+    mrr: mean(sums.mrr),
+    ndcgAt10: mean(sums.ndcgAt10),
+    abstain: { queries: negatives, correct: abstained },
+  };
+}
+
+/** How the suggestions a user would see (abstention on) fit the labels. */
+export interface SuggestionScores {
+  readonly labelled: number;
+  /** Labelled queries with at least one relevant suggestion. */
+  readonly answered: number;
+  /** Relevant suggestions / all suggestions, over labelled queries (0 when none). */
+  readonly precision: number;
+  /** Mean suggestions per labelled query. */
+  readonly meanSuggested: number;
+  readonly abstain: { readonly queries: number; readonly correct: number };
+}
+
+/** Scores outcomes whose `ranked` is what was suggested with abstention on (e.g. the top 5). */
+export function scoreSuggestions(outcomes: readonly QueryOutcome[]): SuggestionScores {
+  let labelled = 0;
+  let answered = 0;
+  let returned = 0;
+  let relevantReturned = 0;
+  let negatives = 0;
+  let abstained = 0;
+  for (const outcome of outcomes) {
+    if (outcome.relevant.length === 0) {
+      negatives += 1;
+      if ((outcome.suggested ?? outcome.ranked.length) === 0) abstained += 1;
+      continue;
+    }
+    labelled += 1;
+    const wanted = new Set(outcome.relevant);
+    const fitting = outcome.ranked.filter((item) => wanted.has(item.id) || wanted.has(item.name)).length;
+    returned += outcome.ranked.length;
+    relevantReturned += fitting;
+    if (fitting > 0) answered += 1;
+  }
+  return {
+    labelled,
+    answered,
+    precision: returned === 0 ? 0 : relevantReturned / returned,
+    meanSuggested: labelled === 0 ? 0 : returned / labelled,
+    abstain: { queries: negatives, correct: abstained },
+  };
+}
+
+const asRanked = (hits: readonly SearchHit[]): RankedItem[] => hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name }));
+
+/**
+ * Runs every query and scores it with {@link scoreRankings}.
  *
  * Labelled queries are searched with `abstain: false`: ranking metrics measure the order of
  * the catalog, not the abstention threshold (otherwise tuning the threshold would trade
  * hit@k against abstention invisibly). `relevant: []` queries are searched exactly as a
  * user would (abstention on, top k) and count as correct when nothing comes back.
- * A hit is a result whose skill name or id is listed in `relevant`; each relevant entry
- * counts once for recall and nDCG (binary gains).
  */
 export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
   const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
   const mode = options.mode === undefined ? 'hybrid' : assertMode('mode', options.mode);
   const depth = Math.max(10, k);
-  let labelled = 0;
-  const sums = { hitAt1: 0, hitAt5: 0, hitAt10: 0, recallAt5: 0, recallAt10: 0, mrr: 0, ndcgAt10: 0 };
-  let abstainQueries = 0;
-  let abstainCorrect = 0;
+  const outcomes: QueryOutcome[] = [];
   const latencies: number[] = [];
 
   for (const [n, item] of queries.entries()) {
@@ -112,58 +247,23 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
     });
     latencies.push(performance.now() - started);
     options.onProgress?.(n + 1, queries.length);
-    if (negative) {
-      abstainQueries += 1;
-      if (hits.length === 0) abstainCorrect += 1;
-      continue;
-    }
-    labelled += 1;
-    const ranks = relevantRanks(hits, item.relevant);
-    const first = ranks.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ranks);
-    if (first <= 1) sums.hitAt1 += 1;
-    if (first <= 5) sums.hitAt5 += 1;
-    if (first <= 10) sums.hitAt10 += 1;
-    if (Number.isFinite(first)) sums.mrr += 1 / first;
-    const wanted = new Set(item.relevant).size;
-    sums.recallAt5 += ranks.filter((rank) => rank <= 5).length / wanted;
-    sums.recallAt10 += ranks.filter((rank) => rank <= 10).length / wanted;
-    let dcg = 0;
-    for (const rank of ranks) if (rank <= 10) dcg += 1 / Math.log2(rank + 1);
-    let ideal = 0;
-    for (let rank = 1; rank <= Math.min(wanted, 10); rank += 1) ideal += 1 / Math.log2(rank + 1);
-    sums.ndcgAt10 += dcg / ideal;
+    outcomes.push({ relevant: item.relevant, ranked: asRanked(hits) });
   }
 
-  const mean = (sum: number): number => (labelled === 0 ? 0 : round(sum / labelled, 4));
+  const scores = scoreRankings(outcomes);
   latencies.sort((a, b) => a - b);
   return {
     queries: queries.length,
     k,
     mode,
-    hitAt1: mean(sums.hitAt1),
-    hitAt5: mean(sums.hitAt5),
-    hitAt10: mean(sums.hitAt10),
-    recallAt5: mean(sums.recallAt5),
-    recallAt10: mean(sums.recallAt10),
-    mrr: mean(sums.mrr),
-    ndcgAt10: mean(sums.ndcgAt10),
-    abstain: { queries: abstainQueries, correct: abstainCorrect },
+    hitAt1: round(scores.hitAt1, 4),
+    hitAt5: round(scores.hitAt5, 4),
+    hitAt10: round(scores.hitAt10, 4),
+    recallAt5: round(scores.recallAt5, 4),
+    recallAt10: round(scores.recallAt10, 4),
+    mrr: round(scores.mrr, 4),
+    ndcgAt10: round(scores.ndcgAt10, 4),
+    abstain: scores.abstain,
     latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },
   };
-}
-
-/** 1-based ranks of the hits that match a distinct relevant entry (each entry matched once). */
-function relevantRanks(hits: readonly SearchHit[], relevant: readonly string[]): number[] {
-  const remaining = new Set(relevant);
-  const ranks: number[] = [];
-  hits.forEach((hit, i) => {
-    for (const key of [hit.skill.id, hit.skill.name]) {
-      if (remaining.has(key)) {
-        remaining.delete(key);
-        ranks.push(i + 1);
-        return;
-      }
-    }
-  });
-  return ranks;
 }

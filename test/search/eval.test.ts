@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readEvalQueries, runEval } from '../../src/search/eval.js';
+import { percentile, readEvalQueries, runEval, scoreRankings, scoreSuggestions, type RankedItem } from '../../src/search/eval.js';
 import type { SearchHit, SearchRequest, SkillSearcher } from '../../src/types.js';
 import { makeSkill } from './fixtures.js';
 
@@ -101,5 +101,57 @@ describe('runEval', () => {
 
   it('stops with an AbortError', async () => {
     await expect(runEval(canned({}), [{ id: '1', query: 'a', relevant: [] }], { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+const items = (...names: string[]): RankedItem[] => names.map((name) => ({ id: `id-${name}`, name }));
+
+describe('scoreRankings', () => {
+  it('computes the SPEC §7 metrics as unrounded means over labelled queries', () => {
+    const scores = scoreRankings([
+      // First relevant at rank 2 (by id), the second relevant entry at rank 4.
+      { relevant: ['id-b', 'd'], ranked: items('a', 'b', 'c', 'd') },
+      // A shadowed duplicate of the relevant name counts once.
+      { relevant: ['x'], ranked: items('x', 'x', 'y') },
+      { relevant: ['gone'], ranked: items('a', 'b') },
+      { relevant: [], ranked: [], suggested: 0 },
+      { relevant: [], ranked: items('a') },
+    ]);
+    const ndcgFirst = (1 / Math.log2(3) + 1 / Math.log2(5)) / (1 + 1 / Math.log2(3));
+    expect(scores).toEqual({
+      labelled: 3,
+      hitAt1: 1 / 3,
+      hitAt5: 2 / 3,
+      hitAt10: 2 / 3,
+      recallAt5: 2 / 3,
+      recallAt10: 2 / 3,
+      mrr: (1 / 2 + 1) / 3,
+      ndcgAt10: (ndcgFirst + 1) / 3,
+      abstain: { queries: 2, correct: 1 },
+    });
+  });
+
+  it('is all zeros with no labelled query', () => {
+    expect(scoreRankings([{ relevant: [], ranked: items('a'), suggested: 0 }])).toMatchObject({ labelled: 0, hitAt1: 0, mrr: 0, abstain: { queries: 1, correct: 1 } });
+  });
+});
+
+describe('scoreSuggestions', () => {
+  it('counts answered queries, precision and mean suggestions of what the user would see', () => {
+    expect(
+      scoreSuggestions([
+        { relevant: ['a'], ranked: items('a', 'b') },
+        { relevant: ['z'], ranked: items('c') },
+        { relevant: ['q'], ranked: [] },
+        { relevant: [], ranked: [] },
+      ]),
+    ).toEqual({ labelled: 3, answered: 1, precision: 1 / 3, meanSuggested: 1, abstain: { queries: 1, correct: 1 } });
+  });
+});
+
+describe('percentile', () => {
+  it('takes the nearest rank of a sorted list', () => {
+    expect([50, 95, 99, 100].map((p) => percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], p))).toEqual([5, 10, 10, 10]);
+    expect(percentile([], 50)).toBe(0);
   });
 });
