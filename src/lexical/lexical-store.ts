@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { removeStaleTempFiles, sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './lexical-index.js';
 
 /**
@@ -25,7 +25,10 @@ export function lexicalFile(dir: string): string {
   return join(dir, LEXICAL_FILE);
 }
 
+/** Creates `dir` when needed (a lexical-only engine may be the first to write into it). */
 export function saveLexicalIndex(dir: string, index: LexicalIndex): void {
+  mkdirSync(dir, { recursive: true });
+  removeStaleTempFiles(dir);
   const body = Buffer.from(JSON.stringify(index.snapshot()), 'utf8');
   const header: Header = { format: LEXICAL_FORMAT_VERSION, sha256: sha256(body) };
   writeFileAtomic(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));

@@ -85,6 +85,13 @@ describe('SkillSearchEngine lexical-only path', () => {
     expect(again.texts).toEqual([]);
   });
 
+  it('creates the index folder when a lexical-only engine is the first to write it', async () => {
+    const dir = join(tempDir(), 'not', 'yet');
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: 0 });
+    expect('index' in loadLexicalIndex(dir)).toBe(true);
+  });
+
   it('embeds during a lexical-mode sync when asked to', async () => {
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), mode: 'lexical' });
     expect(await engine.sync(SKILLS, { dense: true })).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
