@@ -1,6 +1,6 @@
 /**
  * Keeping the index current (SPEC §3): re-syncing after one skill changed, and reopening a
- * persisted index (a cold CLI call), against rebuilding everything — once with the model
+ * persisted index and answering one query (a cold CLI call), against rebuilding everything — once with the model
  * embedding every skill (what a naive rebuild pays) and once from cached embeddings.
  */
 import { SkillSearchEngine } from '../src/search/index.js';
@@ -44,9 +44,12 @@ export const reindexSuite: Suite = async (context) => {
   await warm.engine.close();
 
   context.log(`reindex ${group}: reopen the persisted index`);
+  const firstQuery = context.queries(1)[0] ?? 'extract tables from a pdf';
   const started = performance.now();
   const reopened = await SkillSearchEngine.open({ embedder: context.embedder.inner, indexDir: warm.indexDir, ...NO_QUERY_CACHE });
   const resync = await reopened.sync(current);
+  // Vectors may load lazily at the first dense or hybrid search: a cold CLI call pays that too.
+  await reopened.search(firstQuery, { k: 10 });
   const reopenMs = performance.now() - started;
   await reopened.close();
 
@@ -57,7 +60,7 @@ export const reindexSuite: Suite = async (context) => {
     compare({ group, name: 'full rebuild, cached embeddings', metric: 'once', value: warm.ms, unit: 'ms', better: 'lower' }, coldBase),
     compare({ group, name: 'reindex after one change', metric: 'mean', value: one.meanMs, unit: 'ms', samples: one.samples, better: 'lower', headline: true }, coldBase),
     compare({ group, name: 'reindex after one change', metric: 'mean', value: one.meanMs, unit: 'ms', samples: one.samples, better: 'lower' }, warmBase),
-    compare({ group, name: 'reopen persisted index + sync', metric: 'once', value: reopenMs, unit: 'ms', better: 'lower', headline: true }, coldBase),
+    compare({ group, name: 'cold start: reopen + sync + first hybrid query', metric: 'once', value: reopenMs, unit: 'ms', better: 'lower', headline: true }, coldBase),
   ];
   return {
     measurements,
