@@ -72,7 +72,9 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     body = parsed.content;
   } catch (error) {
     if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
-    const reason = String((error as Error | undefined)?.message ?? error).split('\n')[0];
+    // js-yaml puts a source excerpt after the first line; keep the one-line reason without
+    // the colon that introduced the excerpt.
+    const reason = (String((error as Error | undefined)?.message ?? error).split('\n')[0] ?? '').replace(/:\s*$/, '');
     return fail('bad-yaml', `frontmatter is not valid YAML: ${reason}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

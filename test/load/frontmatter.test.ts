@@ -92,6 +92,15 @@ describe('parseSkillFile', () => {
     expect((globalThis as Record<string, unknown>)[flag]).toBeUndefined();
   });
 
+  it('reports invalid YAML as one line that ends in the reason, not in the excerpt it dropped', () => {
+    const result = parse('---\ndescription: [unclosed\n---\nbody');
+    expect(result.skill).toBeUndefined();
+    const [problem] = result.diagnostics;
+    expect(problem?.code).toBe('bad-yaml');
+    expect(problem?.message).toMatch(/^frontmatter is not valid YAML: \S.*[^:\s]$/);
+    expect(problem?.message).not.toContain('\n');
+  });
+
   it('does not cache by input (a second parse of the same text sees its own context)', () => {
     const text = '---\ndescription: same text\n---\n';
     expect(parse(text, { defaultName: 'first' }).skill?.name).toBe('first');
