@@ -1,4 +1,5 @@
 import type { CatalogOptions } from '../load/index.js';
+import type { CatalogSnapshot } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { resolveIndexDir } from './sources.js';
@@ -13,6 +14,17 @@ export function catalogOptions(sources: SourceOptions): CatalogOptions {
     skillsDirs: sources.skillsDirs,
     toolsFiles: sources.toolsFiles,
   };
+}
+
+/** One scan of the sources the flags named, for commands that need no index (list, validate). */
+export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnapshot> {
+  const { SkillCatalog } = await import('../load/index.js');
+  const catalog = new SkillCatalog(catalogOptions(sources));
+  try {
+    return await catalog.get();
+  } finally {
+    await catalog.close();
+  }
 }
 
 /** Catalog + persistent engine for the flags; the model loads only when first needed. */

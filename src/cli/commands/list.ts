@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { parsePositiveInt } from '../args.js';
-import { catalogOptions, line, printJson } from '../context.js';
+import { line, loadSnapshot, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 
@@ -12,18 +12,12 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const windowRaw = args.values['context-window'];
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
-  const [{ SkillCatalog, formatShadowed }, attachments, prefetch] = await Promise.all([
+  const [{ formatShadowed }, attachments, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/index.js'),
     import('../../prefetch/index.js'),
+    loadSnapshot(sources),
   ]);
-  const catalog = new SkillCatalog(catalogOptions(sources));
-  let snapshot;
-  try {
-    snapshot = await catalog.get();
-  } finally {
-    await catalog.close();
-  }
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
   const listed = prefetch.listingSkills(snapshot.skills, experimental);
   const listing = attachments.formatSkillListing(listed, { contextWindowTokens });

@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { catalogOptions, line, printJson } from '../context.js';
+import { line, loadSnapshot, printJson } from '../context.js';
 import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
@@ -7,14 +7,10 @@ import { resolveSources } from '../sources.js';
 /** Every problem file and every shadowed name, one line each; exit 1 when a skill failed to load. */
 export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const { SkillCatalog, formatDiagnostic, formatShadowed } = await import('../../load/index.js');
-  const catalog = new SkillCatalog(catalogOptions(sources));
-  let snapshot;
-  try {
-    snapshot = await catalog.get();
-  } finally {
-    await catalog.close();
-  }
+  const [{ formatDiagnostic, formatShadowed }, snapshot] = await Promise.all([
+    import('../../load/index.js'),
+    loadSnapshot(sources),
+  ]);
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = snapshot.diagnostics.length - errors;
   const ok = errors === 0;
