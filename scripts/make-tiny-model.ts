@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { prng as random } from './prng.js';
 
 // ---- minimal protobuf writer -------------------------------------------------------------
 
@@ -66,17 +67,6 @@ function floatBytes(values: Float32Array): Uint8Array {
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }
 
-/** Mulberry32: a seeded PRNG so the same seed writes the same model. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function encodeModel(vocabSize: number, hidden: number, seed: number): Uint8Array {
   const next = random(seed);

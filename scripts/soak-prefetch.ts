@@ -17,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { abortError } from '../src/errors.js';
 import { SkillPrefetcher } from '../src/prefetch/index.js';
 import type { SearchHit, SearchRequest, Skill, SkillSearcher } from '../src/types.js';
+import { prng as random } from './prng.js';
 
 export interface SoakOptions {
   readonly turns: number;
@@ -55,17 +56,6 @@ export interface SoakReport {
 type AbortMoment = 'sync' | 'soon' | 'random' | 'late' | 'dispose';
 const MOMENTS: readonly AbortMoment[] = ['sync', 'soon', 'random', 'late', 'dispose'];
 
-/** mulberry32: small, seedable, good enough to spread cases. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SKILL: Skill = {
   name: 'pdf',

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATALOG_EVENTS, SkillCatalog, scanSkillsDir } from '../../src/load/index.js';
 import { removeDir, skillMd, tempDir } from './helpers.js';
+import { prng as random } from '../../scripts/prng.js';
 
 export interface StormOptions {
   readonly ops: number;
@@ -26,17 +27,6 @@ export interface StormResult {
   readonly elapsedMs: number;
 }
 
-/** mulberry32: a tiny seeded PRNG so a failing storm can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
