@@ -9,6 +9,7 @@
  * every machine.
  */
 import type { LabelledQuery, ToolRecord } from './corpus.js';
+import { prng } from '../scripts/prng.js';
 
 interface Term {
   readonly word: string;
@@ -122,17 +123,7 @@ const NO_SKILL_QUERIES: readonly string[] = [
   'what should I cook for dinner tonight',
 ];
 
-/** mulberry32: a tiny, well-mixed 32-bit PRNG; plenty for picking fixtures. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const slug = (text: string): string =>
   text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

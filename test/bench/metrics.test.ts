@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ndcgAt, overlapAt, percentile, ratio, scoreOutcomes } from '../../bench/metrics.js';
+import { overlapAt, percentile, ratio, scoreOutcomes } from '../../bench/metrics.js';
 
 const item = (id: string, name = id) => ({ id, name });
 
@@ -29,10 +29,12 @@ describe('scoreOutcomes', () => {
   });
 });
 
-describe('ndcgAt', () => {
+describe('nDCG@10', () => {
+  const ndcg = (ranked: { id: string; name: string }[], relevant: string[]) =>
+    scoreOutcomes([{ relevant, ranked }]).ndcgAt10;
   it('counts a relevant name once even when two shadowed copies are ranked', () => {
-    expect(ndcgAt([item('a'), item('a2', 'a')], ['a'], 10)).toBe(1);
-    expect(ndcgAt([item('x'), item('a'), item('b')], ['a', 'b'], 10)).toBeCloseTo(
+    expect(ndcg([item('a'), item('a2', 'a')], ['a'])).toBe(1);
+    expect(ndcg([item('x'), item('a'), item('b')], ['a', 'b'])).toBeCloseTo(
       (1 / Math.log2(3) + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)),
     );
   });
