@@ -19,7 +19,11 @@ export interface BenchOptions {
   readonly evalDir?: string | null;
   /** Embedding cache, kept across runs. @default `bench/.cache` */
   readonly cacheDir?: string;
-  /** Where results.json and chart.svg are written. @default `bench/` (quick: `bench/.cache/quick/`, so a smoke run never replaces the committed full results) */
+  /**
+   * Where results.json and chart.svg are written. @default `bench/` for the full default run;
+   * `bench/.cache/quick/` with `--quick` and `bench/.cache/partial/` for any other subset
+   * (`--only`, `--sizes`, `--embedder`, …), so only a full run replaces the committed results.
+   */
   readonly outDir?: string;
   /** Embedder spec passed to `resolveEmbedder`. @default the library default (USE-lite) */
   readonly embedder?: string;
@@ -51,6 +55,16 @@ const quickDefaults = {
   outDir: path.join(REPO_ROOT, 'bench', '.cache', 'quick'),
 } as const;
 
+/** Where runs that are not the full default one write, so they never replace the committed results. */
+const PARTIAL_OUT_DIR = path.join(REPO_ROOT, 'bench', '.cache', 'partial');
+
+/** The committed bench/results.* come only from a run with every suite at the default sizes and model. */
+function isFullRun(options: BenchOptions): boolean {
+  const everySuite = options.only === undefined || SUITE_NAMES.every((name) => options.only!.includes(name));
+  const defaultSizes = options.sizes === undefined || options.sizes.join(',') === defaults.sizes.join(',');
+  return everySuite && defaultSizes && options.embedder === undefined && options.maxQueries === undefined && options.taskTimeMs === undefined;
+}
+
 export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions {
   const quick = options.quick ?? defaults.quick;
   const base = quick ? { ...defaults, ...quickDefaults } : defaults;
@@ -78,7 +92,7 @@ export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions
     sizes: Object.freeze([...new Set(sizes)].sort((a, b) => a - b)),
     evalDir: options.evalDir === undefined ? path.resolve(REPO_ROOT, '..', 'shared', 'eval') : options.evalDir,
     cacheDir: options.cacheDir ?? base.cacheDir,
-    outDir: options.outDir ?? base.outDir,
+    outDir: options.outDir ?? (quick ? base.outDir : isFullRun(options) ? defaults.outDir : PARTIAL_OUT_DIR),
     embedder: options.embedder,
     maxQueries,
     taskTimeMs,

@@ -12,6 +12,16 @@ describe('bench options', () => {
     expect(resolveOptions({ quick: true }).outDir).toBe(path.join(full.outDir, '.cache', 'quick'));
   });
 
+  it('writes anything but the full default run outside bench/, so the committed results stay whole', () => {
+    const full = resolveOptions({});
+    const partial = path.join(full.outDir, '.cache', 'partial');
+    expect(resolveOptions({ only: ['ann'] }).outDir).toBe(partial);
+    expect(resolveOptions({ sizes: [1000] }).outDir).toBe(partial);
+    expect(resolveOptions({ embedder: 'hash' }).outDir).toBe(partial);
+    expect(resolveOptions({ only: [...SUITE_NAMES], sizes: [1000, 10_000, 24_000] }).outDir).toBe(full.outDir);
+    expect(resolveOptions({ only: ['ann'], outDir: '/tmp/bench-out' }).outDir).toBe('/tmp/bench-out');
+  });
+
   it('parses --only lists, --sizes with k suffixes and --no-eval', () => {
     const parsed = parseArgs(['--only', 'ann,hit-rate', '--sizes=1k,500,1000', '--no-eval', '--quick']);
     expect(parsed).toEqual({ only: ['ann', 'hit-rate'], sizes: [1000, 500, 1000], evalDir: null, quick: true });
