@@ -10,7 +10,7 @@ export interface HnswOptions {
   readonly efSearch?: number;
 }
 
-const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 64 } as const;
+const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 128 } as const;
 const INITIAL_CAPACITY = 256;
 /** Fixed so that the same inputs build the same graph (reproducible benchmarks). */
 const RANDOM_SEED = 100;
