@@ -1,37 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import type { Embedder, SearchHit } from '../../src/types.js';
+import type { SearchHit } from '../../src/types.js';
 import { VectorStore } from '../../src/vector-index/store.js';
-import { makeSkill, SKILLS } from './fixtures.js';
+import { counting, makeSkill, SKILLS } from './fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
-function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
-  const texts: string[] = [];
-  return {
-    id: embedder.id,
-    dimensions: embedder.dimensions,
-    texts,
-    embed(batch, signal) {
-      texts.push(...batch);
-      return embedder.embed(batch, signal);
-    },
-  };
-}
-
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'skill-search-lazy-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('lazy');
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const names = (hits: readonly SearchHit[]): string[] => hits.map((hit) => hit.skill.name);

@@ -1,35 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { Embedder } from '../../src/types.js';
-import { makeSkill, SKILLS } from './fixtures.js';
+import { counting, makeSkill, SKILLS } from './fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
-/** Wraps an embedder and records every text it is asked to embed. */
-function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
-  const texts: string[] = [];
-  return {
-    id: embedder.id,
-    dimensions: embedder.dimensions,
-    texts,
-    embed(batch, signal) {
-      texts.push(...batch);
-      return embedder.embed(batch, signal);
-    },
-  };
-}
-
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'skill-search-engine-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('engine');
 
 describe('SkillSearchEngine.sync', () => {
   it('embeds every skill once, then nothing when the catalog is unchanged', async () => {

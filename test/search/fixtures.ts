@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Skill } from '../../src/types.js';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import type { Embedder, Skill } from '../../src/types.js';
 
 export interface SkillSpec {
   readonly name: string;
@@ -52,3 +53,17 @@ export const CATALOG: readonly SkillSpec[] = [
 ];
 
 export const SKILLS: readonly Skill[] = CATALOG.map(makeSkill);
+
+/** Wraps an embedder and records every text it is asked to embed. */
+export function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
+  const texts: string[] = [];
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    texts,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return embedder.embed(batch, signal);
+    },
+  };
+}
