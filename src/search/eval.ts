@@ -130,23 +130,35 @@ export function relevantRanks(ranked: readonly RankedItem[], relevant: readonly 
   return ranks;
 }
 
+/** Splits off the `relevant: []` queries, which count only towards `abstain` (correct when nothing is suggested). */
+function splitAbstentions(outcomes: readonly QueryOutcome[]): {
+  labelled: QueryOutcome[];
+  abstain: { queries: number; correct: number };
+} {
+  const labelled: QueryOutcome[] = [];
+  let queries = 0;
+  let correct = 0;
+  for (const outcome of outcomes) {
+    if (outcome.relevant.length > 0) {
+      labelled.push(outcome);
+      continue;
+    }
+    queries += 1;
+    if ((outcome.suggested ?? outcome.ranked.length) === 0) correct += 1;
+  }
+  return { labelled, abstain: { queries, correct } };
+}
+
 /**
  * Scores ranked outcomes (SPEC §7). hit@k: a relevant item in the top k; MRR: 1 / rank of the
  * first; recall@k: share of the distinct relevant entries in the top k; nDCG@10 with binary
  * gains. `relevant: []` queries only count towards `abstain` (correct when nothing is suggested).
  */
 export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores {
-  let labelled = 0;
+  const { labelled: scored, abstain } = splitAbstentions(outcomes);
+  const labelled = scored.length;
   const sums = { hitAt1: 0, hitAt5: 0, hitAt10: 0, recallAt5: 0, recallAt10: 0, mrr: 0, ndcgAt10: 0 };
-  let negatives = 0;
-  let abstained = 0;
-  for (const outcome of outcomes) {
-    if (outcome.relevant.length === 0) {
-      negatives += 1;
-      if ((outcome.suggested ?? outcome.ranked.length) === 0) abstained += 1;
-      continue;
-    }
-    labelled += 1;
+  for (const outcome of scored) {
     const ranks = relevantRanks(outcome.ranked, outcome.relevant);
     const first = ranks.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ranks);
     if (first <= 1) sums.hitAt1 += 1;
@@ -172,7 +184,7 @@ export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores 
     recallAt10: mean(sums.recallAt10),
     mrr: mean(sums.mrr),
     ndcgAt10: mean(sums.ndcgAt10),
-    abstain: { queries: negatives, correct: abstained },
+    abstain,
   };
 }
 
@@ -190,19 +202,12 @@ export interface SuggestionScores {
 
 /** Scores outcomes whose `ranked` is what was suggested with abstention on (e.g. the top 5). */
 export function scoreSuggestions(outcomes: readonly QueryOutcome[]): SuggestionScores {
-  let labelled = 0;
+  const { labelled: scored, abstain } = splitAbstentions(outcomes);
+  const labelled = scored.length;
   let answered = 0;
   let returned = 0;
   let relevantReturned = 0;
-  let negatives = 0;
-  let abstained = 0;
-  for (const outcome of outcomes) {
-    if (outcome.relevant.length === 0) {
-      negatives += 1;
-      if ((outcome.suggested ?? outcome.ranked.length) === 0) abstained += 1;
-      continue;
-    }
-    labelled += 1;
+  for (const outcome of scored) {
     const wanted = new Set(outcome.relevant);
     const fitting = outcome.ranked.filter((item) => wanted.has(item.id) || wanted.has(item.name)).length;
     returned += outcome.ranked.length;
@@ -214,7 +219,7 @@ export function scoreSuggestions(outcomes: readonly QueryOutcome[]): SuggestionS
     answered,
     precision: returned === 0 ? 0 : relevantReturned / returned,
     meanSuggested: labelled === 0 ? 0 : returned / labelled,
-    abstain: { queries: negatives, correct: abstained },
+    abstain,
   };
 }
 
