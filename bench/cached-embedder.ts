@@ -7,12 +7,11 @@
  * would time a hash lookup instead of the model. The hit-rate suite may turn on `memo`
  * (in memory, this process only) so the same query is embedded once across modes.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { EmbeddingCache } from '../src/embed/index.js';
 import type { Embedder } from '../src/types.js';
+import { sha256Hex } from '../src/load/skill.js';
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** How many texts are embedded between two progress reports. */
 const PRIME_CHUNK = 512;
@@ -71,13 +70,13 @@ export class CachedEmbedder implements Embedder {
 
   /** Embeds every text not yet cached and persists them; returns how many were embedded. */
   async prime(texts: readonly string[], onProgress?: (progress: PrimeProgress) => void): Promise<number> {
-    const missing = [...new Set(texts)].filter((text) => this.#cache.get(sha256(text)) === undefined);
+    const missing = [...new Set(texts)].filter((text) => this.#cache.get(sha256Hex(text)) === undefined);
     const started = performance.now();
     let savedAt = started;
     for (let start = 0; start < missing.length; start += PRIME_CHUNK) {
       const chunk = missing.slice(start, start + PRIME_CHUNK);
       const vectors = await this.#model(chunk);
-      chunk.forEach((text, i) => this.#cache.set(sha256(text), vectors[i]!));
+      chunk.forEach((text, i) => this.#cache.set(sha256Hex(text), vectors[i]!));
       if (performance.now() - savedAt > SAVE_EVERY_MS) {
         this.#cache.save();
         savedAt = performance.now();
@@ -91,7 +90,7 @@ export class CachedEmbedder implements Embedder {
   /** Cached vectors for `texts` (primed ones), embedding the rest. */
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out: (Float32Array | undefined)[] = texts.map(
-      (text) => this.#cache.get(sha256(text)) ?? (this.#memoOn ? this.#memo.get(text) : undefined),
+      (text) => this.#cache.get(sha256Hex(text)) ?? (this.#memoOn ? this.#memo.get(text) : undefined),
     );
     const misses = texts.filter((_, i) => out[i] === undefined);
     if (misses.length > 0) {

@@ -3,11 +3,11 @@
  * deterministic synthetic fixtures otherwise. Every set says where it came from, so the
  * report can never pass synthetic numbers off as real ones.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Skill } from '../src/types.js';
 import { generateSynthetic, prng } from './synthetic.js';
+import { buildSkill, indexedText } from '../src/load/skill.js';
 
 /** One line of a tools JSONL file (`{id,name,description,whenToUse?}`; extra fields ignored). */
 export interface ToolRecord {
@@ -67,25 +67,14 @@ export function toLabelledQuery(raw: unknown): LabelledQuery {
   return { id: text(row.id), query: text(row.query), relevant };
 }
 
-/** The text a skill is indexed by (SPEC §1): `name\ndescription\nwhenToUse`. */
-export function indexedText(record: Pick<ToolRecord, 'name' | 'description' | 'whenToUse'>): string {
-  return [record.name, record.description, record.whenToUse ?? ''].join('\n');
-}
+export { indexedText };
 
+/** A tools line as the loader builds it (same indexed text, token estimate and content hash). */
 export function toSkill(record: ToolRecord, origin: string): Skill {
-  const indexed = indexedText(record);
-  return {
-    name: record.name,
-    description: record.description,
-    ...(record.whenToUse ? { whenToUse: record.whenToUse } : {}),
-    source: 'skills',
-    rank: 5,
-    path: `tools:${origin}#${record.id}`,
-    id: record.id,
-    body: '',
-    tokenEstimate: Math.ceil(indexed.length / 4),
-    contentHash: createHash('sha256').update(indexed).digest('hex'),
-  };
+  return buildSkill(
+    { name: record.name, description: record.description, whenToUse: record.whenToUse || undefined, body: '' },
+    { source: 'skills', rank: 5, path: `tools:${origin}#${record.id}`, id: record.id },
+  );
 }
 
 /** A deterministic sample of `n` items (all of them when there are fewer), in source order. */
