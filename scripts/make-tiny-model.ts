@@ -9,64 +9,14 @@
  * The graph: last_hidden_state = tanh(word_emb[input_ids] + type_emb[token_type_ids]) · mask,
  * i.e. a random bag-of-tokens encoder. After mean pooling, texts sharing words get similar
  * vectors — enough for ranking tests, and it exercises tokenizer, session and pooling.
- * The ONNX protobuf is encoded by hand below (field numbers from onnx.proto), no dependency.
+ * The ONNX protobuf is written by src/embed/onnx-writer.ts (no protobuf dependency).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { encodeOnnxModel, OnnxType } from '../src/embed/onnx-writer.js';
+import type { OnnxNode } from '../src/embed/onnx-writer.js';
 import { prng as random } from './prng.js';
-
-// ---- minimal protobuf writer -------------------------------------------------------------
-
-type Field = Uint8Array;
-
-function varint(value: number | bigint): number[] {
-  let v = BigInt.asUintN(64, BigInt(value));
-  const out: number[] = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v !== 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0n);
-  return out;
-}
-
-const concat = (parts: readonly Uint8Array[]): Uint8Array => Buffer.concat(parts);
-const tag = (field: number, wire: number): number[] => varint((field << 3) | wire);
-const int = (field: number, value: number | bigint): Field => Uint8Array.from([...tag(field, 0), ...varint(value)]);
-const bytes = (field: number, data: Uint8Array): Field => concat([Uint8Array.from([...tag(field, 2), ...varint(data.length)]), data]);
-const str = (field: number, value: string): Field => bytes(field, Buffer.from(value, 'utf8'));
-const message = (field: number, parts: readonly Field[]): Field => bytes(field, concat(parts));
-const packedInts = (field: number, values: readonly number[]): Field => bytes(field, Uint8Array.from(values.flatMap((v) => varint(v))));
-
-// ---- ONNX messages (onnx.proto field numbers) --------------------------------------------
-
-const FLOAT = 1;
-const INT64 = 7;
-const ATTRIBUTE_INT = 2;
-
-/** TensorProto: dims=1, data_type=2, name=8, raw_data=9. */
-function tensor(field: number, name: string, dataType: number, dims: readonly number[], raw: Uint8Array): Field {
-  return message(field, [packedInts(1, dims), int(2, dataType), str(8, name), bytes(9, raw)]);
-}
-
-/** ValueInfoProto{name=1, type=2: TypeProto{tensor_type=1: {elem_type=1, shape=2: {dim=1: {dim_value=1 | dim_param=2}}}}}. */
-function valueInfo(field: number, name: string, elemType: number, dims: readonly (number | string)[]): Field {
-  const shape = dims.map((dim) => message(1, [typeof dim === 'number' ? int(1, dim) : str(2, dim)]));
-  return message(field, [str(1, name), message(2, [message(1, [int(1, elemType), message(2, shape)])])]);
-}
-
-/** NodeProto: input=1, output=2, name=3, op_type=4, attribute=5 (AttributeProto name=1, i=3, type=20). */
-function node(opType: string, inputs: readonly string[], outputs: readonly string[], intAttributes: Record<string, number> = {}): Field {
-  const attributes = Object.entries(intAttributes).map(([name, value]) => message(5, [str(1, name), int(3, value), int(20, ATTRIBUTE_INT)]));
-  return message(1, [...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, `${opType}_${outputs[0]}`), str(4, opType), ...attributes]);
-}
-
-function floatBytes(values: Float32Array): Uint8Array {
-  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-}
-
 
 function encodeModel(vocabSize: number, hidden: number, seed: number): Uint8Array {
   const next = random(seed);
@@ -75,27 +25,29 @@ function encodeModel(vocabSize: number, hidden: number, seed: number): Uint8Arra
   // Special tokens ([CLS], [SEP], …) sit in every text; zero rows keep them from dominating the mean.
   wordEmbeddings.fill(0, 0, SPECIAL.length * hidden);
   const typeEmbeddings = Float32Array.from({ length: 2 * hidden }, () => gaussianish() * 0.1);
-  const axes = new BigInt64Array([-1n]);
-
-  const graph = [
-    node('Gather', ['word_embeddings', 'input_ids'], ['words'], { axis: 0 }),
-    node('Gather', ['type_embeddings', 'token_type_ids'], ['types'], { axis: 0 }),
-    node('Add', ['words', 'types'], ['summed']),
-    node('Tanh', ['summed'], ['activated']),
-    node('Cast', ['attention_mask'], ['mask_float'], { to: FLOAT }),
-    node('Unsqueeze', ['mask_float', 'last_axis'], ['mask_3d']),
-    node('Mul', ['activated', 'mask_3d'], ['last_hidden_state']),
-    str(2, 'tiny-bert'),
-    tensor(5, 'word_embeddings', FLOAT, [vocabSize, hidden], floatBytes(wordEmbeddings)),
-    tensor(5, 'type_embeddings', FLOAT, [2, hidden], floatBytes(typeEmbeddings)),
-    tensor(5, 'last_axis', INT64, [1], new Uint8Array(axes.buffer)),
-    valueInfo(11, 'input_ids', INT64, ['batch', 'sequence']),
-    valueInfo(11, 'attention_mask', INT64, ['batch', 'sequence']),
-    valueInfo(11, 'token_type_ids', INT64, ['batch', 'sequence']),
-    valueInfo(12, 'last_hidden_state', FLOAT, ['batch', 'sequence', hidden]),
-  ];
-  // ModelProto: ir_version=1, producer_name=2, graph=7, opset_import=8 {domain=1, version=2}.
-  return concat([int(1, 7), str(2, 'skill-search make-tiny-model'), message(7, graph), message(8, [str(1, ''), int(2, 13)])]);
+  const node = (op: string, inputs: string[], outputs: string[], attributes?: Record<string, number>): OnnxNode => ({ op, inputs, outputs, ...(attributes ? { attributes } : {}) });
+  return encodeOnnxModel(
+    {
+      name: 'tiny-bert',
+      nodes: [
+        node('Gather', ['word_embeddings', 'input_ids'], ['words'], { axis: 0 }),
+        node('Gather', ['type_embeddings', 'token_type_ids'], ['types'], { axis: 0 }),
+        node('Add', ['words', 'types'], ['summed']),
+        node('Tanh', ['summed'], ['activated']),
+        node('Cast', ['attention_mask'], ['mask_float'], { to: OnnxType.FLOAT }),
+        node('Unsqueeze', ['mask_float', 'last_axis'], ['mask_3d']),
+        node('Mul', ['activated', 'mask_3d'], ['last_hidden_state']),
+      ],
+      initializers: [
+        { name: 'word_embeddings', type: OnnxType.FLOAT, dims: [vocabSize, hidden], data: wordEmbeddings },
+        { name: 'type_embeddings', type: OnnxType.FLOAT, dims: [2, hidden], data: typeEmbeddings },
+        { name: 'last_axis', type: OnnxType.INT64, dims: [1], data: BigInt64Array.of(-1n) },
+      ],
+      inputs: ['input_ids', 'attention_mask', 'token_type_ids'].map((name) => ({ name, type: OnnxType.INT64, dims: ['batch', 'sequence'] })),
+      outputs: [{ name: 'last_hidden_state', type: OnnxType.FLOAT, dims: ['batch', 'sequence', hidden] }],
+    },
+    { opset: 13, producer: 'skill-search make-tiny-model' },
+  );
 }
 
 // ---- tokenizer ---------------------------------------------------------------------------

