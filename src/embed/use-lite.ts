@@ -68,6 +68,14 @@ function loadRuntime(): Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeI
   return runtimePromise;
 }
 
+/**
+ * A specific runtime, outside the shared default (benchmarks compare them). Rows are not
+ * normalised; wrap with {@link createUseLiteEmbedder}'s `runtime` option for an embedder.
+ */
+export function createUseLiteRuntime(name: UseLiteRuntime['name']): Promise<UseLiteRuntime> {
+  return name === 'onnxruntime' ? createNativeUseLiteRuntime() : createTfjsRuntime();
+}
+
 /** Which runtime computes USE-lite vectors in this process (loads it if needed). */
 export async function useLiteRuntimeInfo(): Promise<UseLiteRuntimeInfo> {
   return (await loadRuntime()).info;
@@ -75,15 +83,16 @@ export async function useLiteRuntimeInfo(): Promise<UseLiteRuntimeInfo> {
 
 /**
  * The default embedder: works offline right after `npm install`. The model is loaded lazily
- * on the first `embed` call (about half a second), so constructing this is free.
+ * on the first `embed` call (about half a second), so constructing this is free. `runtime`
+ * pins one runtime instead of the process-wide choice.
  */
-export function createUseLiteEmbedder(): Embedder {
+export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseLiteRuntime> } = {}): Embedder {
   return {
     id: USE_LITE_ID,
     dimensions: USE_LITE_DIMENSIONS,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const { runtime } = await raceAbort(loadRuntime(), signal);
+      const runtime = await raceAbort(options.runtime ?? loadRuntime().then((loaded) => loaded.runtime), signal);
       const rows = await raceAbort(runtime.embed(texts, signal), signal);
       return rows.map(normalizeInPlace);
     },

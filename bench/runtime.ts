@@ -1,0 +1,102 @@
+/**
+ * The two USE-lite runtimes side by side, in the same run: onnxruntime's native kernels (the
+ * default) against the TF.js WASM backend (the fallback, and what every release before this
+ * one used). Same weights, same vectors; only the cost differs.
+ *
+ * 1. The model alone: one query, and a batch of 32 per sentence.
+ * 2. A warm engine over a ~430-skill catalog (the size of the shared skill library): hybrid
+ *    `engine.search` p50 and p99 with the query embedding included, every query different and
+ *    the query LRU off. The engines share the skill vectors through the on-disk cache, so only
+ *    the query side differs.
+ */
+import type { Suite } from './context.js';
+import { cycle, NO_QUERY_CACHE } from './context.js';
+import { CachedEmbedder } from './cached-embedder.js';
+import { compare, runBench, type Measurement } from './results.js';
+import { createUseLiteEmbedder, createUseLiteRuntime, USE_LITE_ID } from '../src/embed/index.js';
+import { SkillSearchEngine } from '../src/search/index.js';
+
+const BATCH = 32;
+/** The shared library's size: the catalog the latency target is stated for. */
+const WARM_CATALOG = 434;
+
+export const runtimeSuite: Suite = async (context) => {
+  if (context.embedder.id !== USE_LITE_ID) return { skipped: `compares USE-lite runtimes; this run uses ${context.embedder.id}` };
+  const [native, wasm] = await Promise.all([createUseLiteRuntime('onnxruntime'), createUseLiteRuntime('tfjs-wasm')]);
+  const queries = context.queries(context.options.quick ? 60 : 600);
+  const measurements: Measurement[] = [];
+  const group = 'use-lite';
+
+  // 1. The model alone.
+  await native.embed(['warm up']);
+  await wasm.embed(['warm up']);
+  const batches = Array.from({ length: Math.max(1, Math.floor(queries.length / BATCH)) }, (_, i) => queries.slice(i * BATCH, (i + 1) * BATCH));
+  const model = context.bench({ iterations: context.options.quick ? 10 : 60 });
+  const nextNative = cycle(queries);
+  const nextWasm = cycle(queries);
+  const nextNativeBatch = cycle(batches);
+  const nextWasmBatch = cycle(batches);
+  model.add('onnxruntime 1', async () => void (await native.embed([nextNative()])));
+  model.add('wasm 1', async () => void (await wasm.embed([nextWasm()])));
+  model.add('onnxruntime 32', async () => void (await native.embed(nextNativeBatch())));
+  model.add('wasm 32', async () => void (await wasm.embed(nextWasmBatch())));
+  context.log('runtime: timing the model on both runtimes');
+  const modelStats = await runBench(model);
+  const stat = (name: string) => modelStats.get(name)!;
+  measurements.push(
+    compare(
+      { group, name: 'embed 1 query (onnxruntime)', metric: 'p50', value: stat('onnxruntime 1').p50Ms, unit: 'ms', samples: stat('onnxruntime 1').samples, better: 'lower', headline: true },
+      { name: 'embed 1 query (TF.js WASM)', value: stat('wasm 1').p50Ms },
+    ),
+    compare(
+      { group, name: `batch of ${BATCH}, per sentence (onnxruntime)`, metric: 'mean', value: stat('onnxruntime 32').meanMs / BATCH, unit: 'ms', samples: stat('onnxruntime 32').samples, better: 'lower' },
+      { name: `batch of ${BATCH}, per sentence (TF.js WASM)`, value: stat('wasm 32').meanMs / BATCH },
+    ),
+  );
+
+  // 2. Warm engines over the ~430-skill catalog.
+  const pool = context.pool(WARM_CATALOG);
+  const catalog = `n=${pool.skills.length}`;
+  await context.primeSkills(pool.skills, `pool-${pool.skills.length}`);
+  const open = async (label: string, runtime: typeof native) => {
+    // Skill vectors come from the shared cache (same model id); query vectors from this runtime.
+    const embedder = new CachedEmbedder(createUseLiteEmbedder({ runtime: Promise.resolve(runtime) }), context.options.cacheDir);
+    const engine = await SkillSearchEngine.open({ embedder, indexDir: context.tempDir(`runtime-${label}`), ann: 'hnsw', ...NO_QUERY_CACHE });
+    await engine.sync(pool.skills);
+    return engine;
+  };
+  const nativeEngine = await open('onnxruntime', native);
+  const wasmEngine = await open('wasm', wasm);
+  try {
+    const search = context.bench({ iterations: context.options.quick ? 30 : 400, time: context.options.quick ? 200 : 4_000 });
+    const nextA = cycle(queries);
+    const nextB = cycle(queries);
+    search.add('onnxruntime', async () => void (await nativeEngine.search(nextA(), { k: 10, mode: 'hybrid' })));
+    search.add('wasm', async () => void (await wasmEngine.search(nextB(), { k: 10, mode: 'hybrid' })));
+    context.log(`runtime: timing warm hybrid search over ${pool.skills.length} skills`);
+    const searchStats = await runBench(search);
+    const a = searchStats.get('onnxruntime')!;
+    const b = searchStats.get('wasm')!;
+    measurements.push(
+      compare(
+        { group: catalog, name: 'warm hybrid query (onnxruntime)', metric: 'p50', value: a.p50Ms, unit: 'ms', samples: a.samples, better: 'lower' },
+        { name: 'warm hybrid query (TF.js WASM)', value: b.p50Ms },
+      ),
+      compare(
+        { group: catalog, name: 'warm hybrid query (onnxruntime)', metric: 'p99', value: a.p99Ms, unit: 'ms', samples: a.samples, better: 'lower', headline: true },
+        { name: 'warm hybrid query (TF.js WASM)', value: b.p99Ms },
+      ),
+    );
+  } finally {
+    await nativeEngine.close();
+    await wasmEngine.close();
+  }
+  return {
+    measurements,
+    notes: [
+      `${queries.length} distinct labelled-set queries (≤ 200 chars), cycled; the query LRU is off, so every search embeds its query.`,
+      `Warm catalog: ${pool.skills.length} ${pool.origin} skills, HNSW, k=10, abstention on; both engines read the same cached skill vectors.`,
+      'onnxruntime runs one intra-op thread; the TF.js WASM backend has SIMD and no threads under Node.',
+    ],
+  };
+};
