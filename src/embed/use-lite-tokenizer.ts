@@ -60,31 +60,29 @@ export class UseLiteTokenizer {
     if (normalized.length === 0) return [];
     const symbols = [...(WORD_BOUNDARY + normalized.replaceAll(' ', WORD_BOUNDARY))];
     const n = symbols.length;
-    // endings[end] lists the pieces that end at `end`, in increasing start order.
-    const endings: { start: number; id: number; score: number }[][] = Array.from({ length: n + 1 }, () => []);
+    // Forward Viterbi: when `start` is reached, every piece ending there came from an earlier
+    // start, so best[start] is final; relaxing ends in increasing start order reproduces the
+    // original's tie order (pieces ending at one position, visited by increasing start).
+    const best = new Float64Array(n + 1);
+    const chosen = new Int32Array(n + 1);
+    const relax = (start: number, end: number, id: number, pieceScore: number): void => {
+      const score = pieceScore + best[start]!;
+      if (best[end] === 0 || score >= best[end]!) {
+        best[end] = score;
+        chosen[end] = id;
+      }
+    };
     for (let start = 0; start < n; start += 1) {
       let node = this.#root.children.get(symbols[start]!);
       let matched = false;
       for (let end = start + 1; node !== undefined; end += 1) {
         if (node.id >= 0) {
-          endings[end]!.push({ start, id: node.id, score: node.score });
+          relax(start, end, node.id, node.score);
           matched = true;
         }
         node = end < n ? node.children.get(symbols[end]!) : undefined;
       }
-      if (!matched) endings[start + 1]!.push({ start, id: UNKNOWN_ID, score: 0 });
-    }
-
-    const best = new Float64Array(n + 1);
-    const chosen = new Int32Array(n + 1);
-    for (let end = 1; end <= n; end += 1) {
-      for (const piece of endings[end]!) {
-        const score = piece.score + best[piece.start]!;
-        if (best[end] === 0 || score >= best[end]!) {
-          best[end] = score;
-          chosen[end] = piece.id;
-        }
-      }
+      if (!matched) relax(start, start + 1, UNKNOWN_ID, 0);
     }
 
     const reversed: number[] = [];
