@@ -18,12 +18,21 @@ export interface OnnxNode {
   readonly attributes?: Readonly<Record<string, OnnxAttribute>>;
 }
 
+/** Bytes that are written straight into the output buffer when the model is assembled. */
+export interface ByteSource {
+  readonly byteLength: number;
+  copyTo(target: Uint8Array): void;
+}
+
 export interface OnnxTensor {
   readonly name: string;
   readonly type: OnnxTypeCode;
   readonly dims: readonly number[];
-  readonly data: Float32Array | Int32Array | BigInt64Array | Uint8Array;
+  /** Typed values, or raw little-endian bytes of `type`. */
+  readonly data: Float32Array | Int32Array | BigInt64Array | Uint8Array | ByteSource;
 }
+
+const ELEMENT_BYTES: Record<OnnxTypeCode, number> = { 1: 4, 6: 4, 7: 8, 9: 1 };
 
 export interface OnnxValueInfo {
   readonly name: string;
@@ -56,7 +65,7 @@ const ATTRIBUTE_INTS = 7;
  * headers, so the large weight tensors are copied once, into the final buffer.
  */
 interface Bytes {
-  readonly chunks: readonly Uint8Array[];
+  readonly chunks: readonly (Uint8Array | ByteSource)[];
   readonly length: number;
 }
 
@@ -72,7 +81,7 @@ function varint(value: number | bigint): number[] {
   return out;
 }
 
-const leaf = (data: Uint8Array): Bytes => ({ chunks: [data], length: data.length });
+const leaf = (data: Uint8Array | ByteSource): Bytes => ({ chunks: [data], length: data.byteLength });
 const join = (parts: readonly Bytes[]): Bytes => ({ chunks: parts.flatMap((part) => part.chunks), length: parts.reduce((sum, part) => sum + part.length, 0) });
 const tag = (field: number, wire: number): number[] => varint((field << 3) | wire);
 const int = (field: number, value: number | bigint): Bytes => leaf(Uint8Array.from([...tag(field, 0), ...varint(value)]));
@@ -112,11 +121,12 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
 
 /** TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian, which typed arrays are here). */
 function encodeTensor(tensor: OnnxTensor): Bytes {
-  const expected = tensor.dims.reduce((a, b) => a * b, 1);
-  if (tensor.data.length !== expected) {
-    throw new RangeError(`Tensor \`${tensor.name}\` has ${tensor.data.length} values, its dims [${tensor.dims.join(', ')}] need ${expected}`);
+  const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
+  if (tensor.data.byteLength !== expected) {
+    throw new RangeError(`Tensor \`${tensor.name}\` has ${tensor.data.byteLength} bytes, its dims [${tensor.dims.join(', ')}] need ${expected}`);
   }
-  const raw = new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength);
+  const { data } = tensor;
+  const raw = 'copyTo' in data ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   return message(5, [packedInts(1, tensor.dims), int(2, tensor.type), str(8, tensor.name), bytes(9, leaf(raw))]);
 }
 
@@ -140,8 +150,9 @@ export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions): Ui
   const out = new Uint8Array(model.length);
   let offset = 0;
   for (const chunk of model.chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
+    if (chunk instanceof Uint8Array) out.set(chunk, offset);
+    else chunk.copyTo(out.subarray(offset, offset + chunk.byteLength));
+    offset += chunk.byteLength;
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { SkillSearchError } from '../errors.js';
 import { encodeOnnxModel, OnnxType } from './onnx-writer.js';
 import type { OnnxNode, OnnxTensor } from './onnx-writer.js';
-import type { UseLiteFiles } from './use-lite-weights.js';
+import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
 /**
  * Rebuilds the bundled USE-lite encoder as an ONNX graph, from the same weights, so
@@ -31,7 +31,7 @@ interface GraphBuilder {
   readonly initializers: OnnxTensor[];
   /** Adds a node with one output and returns that output's name. */
   op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string;
-  float(name: string, dims: readonly number[], data: Float32Array): string;
+  float(name: string, dims: readonly number[], data: Float32Array | UseLiteWeight): string;
   int64(name: string, values: readonly number[]): string;
 }
 
@@ -47,7 +47,7 @@ function builder(): GraphBuilder {
       return output;
     },
     float(name, dims, data) {
-      initializers.push({ name, type: OnnxType.FLOAT, dims, data });
+      initializers.push({ name, type: OnnxType.FLOAT, dims, data: data instanceof Float32Array ? data : data.bytes });
       return name;
     },
     int64(name, values) {
@@ -57,14 +57,14 @@ function builder(): GraphBuilder {
   };
 }
 
-function weightLookup(files: UseLiteFiles): (name: string, shape: readonly number[]) => Float32Array {
+function weightLookup(files: UseLiteFiles): (name: string, shape: readonly number[]) => UseLiteWeight {
   return (name, shape) => {
     const weight = files.weights.get(name) ?? files.weights.get(PREFIX + name);
     const count = shape.reduce((a, b) => a * b, 1);
-    if (weight === undefined || !(weight.data instanceof Float32Array) || weight.data.length !== count) {
+    if (weight === undefined || weight.dtype !== 'float32' || weight.shape.reduce((a, b) => a * b, 1) !== count) {
       throw new SkillSearchError('INTERNAL', `the bundled USE-lite weights lack ${name} [${shape.join('×')}] (unexpected model version)`);
     }
-    return weight.data;
+    return weight;
   };
 }
 
@@ -91,7 +91,7 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
   const timing = g.float(
     'timing',
     [USE_LITE_MAX_TOKENS, 256],
-    timingTable(weight('Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1', [1, 128]), USE_LITE_MAX_TOKENS),
+    timingTable(weight('Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1', [1, 128]).values() as Float32Array, USE_LITE_MAX_TOKENS),
   );
   const lastAxis = g.int64('axis_last', [-1]);
   const axis1 = g.int64('axis_1', [1]);

