@@ -1,6 +1,6 @@
 export { createHashEmbedder } from './hash-embedder.js';
 export type { HashEmbedderOptions } from './hash-embedder.js';
-export { createUseLiteEmbedder, createUseLiteRuntime, USE_LITE_ID, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from './use-lite.js';
+export { createUseLiteEmbedder, createUseLiteRuntime, loadedUseLiteRuntime, USE_LITE_ID, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from './use-lite.js';
 export type { UseLiteRuntime } from './use-lite-native.js';
 export type { UseLiteRuntimeInfo } from './use-lite.js';
 export { createTransformersEmbedder } from './transformers.js';

@@ -44,6 +44,7 @@ async function createTfjsRuntime(): Promise<UseLiteRuntime> {
 }
 
 let runtimePromise: Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeInfo }> | undefined;
+let loadedInfo: UseLiteRuntimeInfo | undefined;
 
 /** Loads a runtime once per process; every embedder instance shares it. */
 function loadRuntime(): Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeInfo }> {
@@ -62,9 +63,14 @@ function loadRuntime(): Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeI
       return { runtime: await createTfjsRuntime(), info: { name: 'tfjs-wasm', fallbackReason } };
     }
   })();
-  runtimePromise.catch(() => {
-    runtimePromise = undefined;
-  });
+  runtimePromise.then(
+    ({ info }) => {
+      loadedInfo = info;
+    },
+    () => {
+      runtimePromise = undefined;
+    },
+  );
   return runtimePromise;
 }
 
@@ -74,6 +80,11 @@ function loadRuntime(): Promise<{ runtime: UseLiteRuntime; info: UseLiteRuntimeI
  */
 export function createUseLiteRuntime(name: UseLiteRuntime['name']): Promise<UseLiteRuntime> {
   return name === 'onnxruntime' ? createNativeUseLiteRuntime() : createTfjsRuntime();
+}
+
+/** The runtime this process has loaded, if it has loaded one (never loads it). */
+export function loadedUseLiteRuntime(): UseLiteRuntimeInfo | undefined {
+  return loadedInfo;
 }
 
 /** Which runtime computes USE-lite vectors in this process (loads it if needed). */
@@ -102,4 +113,5 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
 /** Test seam: forget the loaded runtime so the next embed picks one again. */
 export function resetUseLiteRuntimeForTests(): void {
   runtimePromise = undefined;
+  loadedInfo = undefined;
 }

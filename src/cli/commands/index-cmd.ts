@@ -47,7 +47,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
-    line(io.stderr, `index: ${indexDir} (${summary.model})`);
+    const { loadedUseLiteRuntime } = await import('../../embed/use-lite.js');
+    const runtime = loadedUseLiteRuntime();
+    const ranOn = runtime === undefined ? '' : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
+    line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
     const broken = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
     if (broken > 0) line(io.stderr, `skill-search: ${broken} skill file${broken === 1 ? '' : 's'} could not be loaded (see skill-search validate)`);
     return 0;
