@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
-import { dot } from '../embed/normalize.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
@@ -9,10 +7,13 @@ import { tokenize } from '../lexical/tokenize.js';
 import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
 import { TopK } from '../vector-index/top-k.js';
+import { Centroid } from './centering.js';
+import { DenseQuery } from './dense-query.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
-import { confidence, denseShareFor, hybridScore, rrfScore, type Candidate, type QueryContext } from './fusion.js';
+import { confidence, denseShareFor, gatherCandidates, hybridScore, rrfScore, type QueryContext } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { embeddingText, EMBEDDING_TEXT_VERSION } from './skill-text.js';
+import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { embeddingText, EMBEDDING_TEXT_VERSION, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
   readonly signal?: AbortSignal;
@@ -51,17 +52,8 @@ type Counts = Omit<SyncResult, 'embedded'>;
 interface DenseState {
   readonly cache: EmbeddingCache;
   readonly store: VectorStore;
-}
-
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/**
- * Cache key and index tag of a skill's vector. The text recipe version is part of the model id
- * that keys the cache file and the index manifest, so the content hash alone suffices; the
- * cache stores keys as 32 raw bytes, so a hash that is not sha256 hex is hashed once more.
- */
-function vectorKey(skill: Skill): string {
-  return SHA256_HEX.test(skill.contentHash) ? skill.contentHash : createHash('sha256').update(skill.contentHash).digest('hex');
+  /** Of the vectors the index holds; dropped whenever they change, rebuilt at the next search. */
+  centroid: Centroid | undefined;
 }
 
 /**
@@ -78,6 +70,8 @@ export class SkillSearchEngine implements SkillSearcher {
   readonly #model: string;
   readonly #dimensions: number;
   readonly #queries: QueryEmbeddingCache;
+  /** A message's chunk vectors, one entry (and one model call) per message. */
+  readonly #chunks: QueryEmbeddingCache;
   #dense: DenseState | undefined;
   #denseStale = false;
   #lexical = new LexicalIndex();
@@ -95,6 +89,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
     this.#dimensions = dimensions;
     this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
+    this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -162,6 +157,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#dense ??= {
       cache: new EmbeddingCache({ model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir }),
       store: VectorStore.open({ kind: this.options.ann, model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir, hnsw: this.options.hnsw }),
+      centroid: undefined,
     };
     return this.#dense;
   }
@@ -257,6 +253,7 @@ export class SkillSearchEngine implements SkillSearcher {
         index.upsert(id, state.cache.get(key)!, key);
       }
     }
+    if (added + updated + removed > 0) state.centroid = undefined;
     state.cache.retain(keys);
     state.cache.save();
     if (added + updated + removed > 0 || state.store.status.state !== 'loaded') state.store.save();
@@ -289,14 +286,24 @@ export class SkillSearchEngine implements SkillSearcher {
     const abstain = request.abstain !== false;
     if (query.trim() === '' || this.#skills.size === 0) return [];
     if (mode === 'lexical') return this.#searchLexical(query, k, abstain);
-    const [state, vector] = await Promise.all([this.#denseReady(request.signal), this.#embedQuery(query, request.signal)]);
+    const terms = new Set(tokenize(query)).size;
+    const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
+    // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
+    // query whose dense share is 0 needs the whole one alone (for abstention).
+    const chunks = share > 0 && terms >= CHUNK_MIN_TERMS ? queryChunks(query) : [];
+    const [state, whole, parts] = await Promise.all([
+      this.#denseReady(request.signal),
+      this.#queries.embed(query, request.signal),
+      chunks.length === 0 ? undefined : this.#chunks.embed(chunks.join(CHUNK_SEPARATOR), request.signal),
+    ]);
+    const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
     throwIfAborted(request.signal);
     if (this.#skills.size === 0) return [];
-    if (mode === 'dense') return this.#searchDense(state, vector, k, abstain);
+    const dense = new DenseQuery(vectors, this.#centroid(state));
+    if (mode === 'dense') return this.#searchDense(state, dense, k, abstain);
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     const lexical = this.#lexical.search(query, this.options.candidates);
-    const terms = new Set(tokenize(query)).size;
-    return this.#searchHybrid(state, vector, lexical, exact, terms, k, abstain);
+    return this.#searchHybrid(state, dense, lexical, exact, share, k, abstain);
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -305,10 +312,19 @@ export class SkillSearchEngine implements SkillSearcher {
     return this.#closing;
   }
 
-  async #embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const vector = await this.#queries.embed(query, signal);
-    throwIfAborted(signal);
-    return vector;
+  /** Synchronous, so it sees the same catalog as the search that asks for it. */
+  #centroid(state: DenseState): Centroid {
+    state.centroid ??= Centroid.of([...this.#skills.keys()].flatMap((id) => this.#stored(state, id)?.vector ?? []), this.#dimensions);
+    return state.centroid;
+  }
+
+  /** The cache key and stored vector of a skill still in the catalog. */
+  #stored(state: DenseState, id: string): { key: string; vector: Float32Array } | undefined {
+    const skill = this.#skills.get(id);
+    if (skill === undefined) return undefined;
+    const key = vectorKey(skill);
+    const vector = state.cache.get(key);
+    return vector === undefined ? undefined : { key, vector };
   }
 
   #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
@@ -325,41 +341,34 @@ export class SkillSearchEngine implements SkillSearcher {
     return hits;
   }
 
-  #searchDense(state: DenseState, vector: Float32Array, k: number, abstain: boolean): SearchHit[] {
-    return state.store.index
-      .search(vector, k)
-      .filter((match) => (!abstain || match.score >= this.options.minDenseScore) && this.#skills.has(match.id))
-      .map((match) => this.#hit(match.id, match.score, ['dense']));
+  /**
+   * Ordered by centred cosine; a hit's score stays the raw cosine with the whole message (what
+   * callers and `minDenseScore` understand), so scores need not fall strictly down the list.
+   */
+  #searchDense(state: DenseState, dense: DenseQuery, k: number, abstain: boolean): SearchHit[] {
+    const hits: SearchHit[] = [];
+    for (const match of dense.matches(state.store.index, Math.max(k, this.options.candidates), (id) => this.#stored(state, id))) {
+      if (hits.length === k) break;
+      if (!abstain || match.cosine >= this.options.minDenseScore) hits.push(this.#hit(match.id, match.cosine, ['dense']));
+    }
+    return hits;
   }
 
-  #searchHybrid(state: DenseState, vector: Float32Array, lexical: readonly LexicalMatch[], exact: readonly string[], terms: number, k: number, abstain: boolean): SearchHit[] {
-    const candidates = new Map<string, Candidate>();
-    // A lexical-only sync that ran while this search awaited its vector may have left the
-    // vector index holding ids the catalog no longer has.
-    const dense = state.store.index.search(vector, Math.max(k, this.options.candidates)).filter((match) => this.#skills.has(match.id));
-    dense.forEach((match, i) => {
-      candidates.set(match.id, { id: match.id, dense: match.score, denseRank: i + 1, lexical: 0, lexicalRank: Number.POSITIVE_INFINITY, coverage: 0 });
+  #searchHybrid(state: DenseState, dense: DenseQuery, lexical: readonly LexicalMatch[], exact: readonly string[], denseShare: number, k: number, abstain: boolean): SearchHit[] {
+    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
+    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
+    const candidates = gatherCandidates(dense.matches(state.store.index, Math.max(k, this.options.candidates), stored), lexical, (id) => {
+      const found = stored(id);
+      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
     });
-    lexical.forEach((match, i) => {
-      let candidate = candidates.get(match.id);
-      if (candidate === undefined) {
-        const stored = state.cache.get(vectorKey(this.#skills.get(match.id)!));
-        candidate = { id: match.id, dense: stored === undefined ? 0 : dot(vector, stored), denseRank: Number.POSITIVE_INFINITY, lexical: 0, lexicalRank: 0, coverage: 0 };
-        candidates.set(match.id, candidate);
-      }
-      candidate.lexical = match.score;
-      candidate.lexicalRank = i + 1;
-      candidate.coverage = match.coverage;
-    });
-
     const best = { score: lexical[0]?.score ?? 0, coverage: Math.max(0, ...lexical.map((match) => match.coverage)) };
     let denseMin = Number.POSITIVE_INFINITY;
     let denseMax = Number.NEGATIVE_INFINITY;
     for (const candidate of candidates.values()) {
-      denseMin = Math.min(denseMin, candidate.dense);
-      denseMax = Math.max(denseMax, candidate.dense);
+      denseMin = Math.min(denseMin, candidate.centered);
+      denseMax = Math.max(denseMax, candidate.centered);
     }
-    const context: QueryContext = { best, denseMin, denseMax, denseShare: denseShareFor(terms, this.options) };
+    const context: QueryContext = { best, denseMin, denseMax, denseShare };
     const top = new TopK<{ id: string; score: number; confidence: number; via: SearchHit['via'] }>(k);
     for (const candidate of candidates.values()) {
       if (exact.includes(candidate.id)) continue;

@@ -1,15 +1,22 @@
+import type { LexicalMatch } from '../lexical/lexical-index.js';
+import type { DenseMatch, DenseScore } from './dense-query.js';
+
 /**
  * Turning two rankers into one score, in [0, 1].
  *
- * Ordering: each ranker is normalised over this query's candidates — cosine min-max
- * ((c − min) / (max − min)), BM25 relative to the best lexical hit — and the two are mixed with
- * a dense share that depends on the query's length: sentence encoders blur long texts into an
- * average (USE-lite ranks long task descriptions far worse than BM25, which gets more evidence
- * from every extra word), so past `longQuery.terms` the dense share slides linearly down to
- * `longQuery.denseShare` at twice that length. Measured on the shared corpora (USE-lite): per-query
- * min-max instead of the absolute cosine mapping gained 4–6 points of MetaTool hit@1; a fixed
- * share high enough for that cost Seal-Tools and skillsbench (long, keyword-rich queries) their
- * lead, which the length ramp gives back.
+ * Ordering: each ranker is normalised over this query's candidates — centred cosine min-max
+ * ((c − min) / (max − min), see `centering.ts`), BM25 relative to the best lexical hit — and the
+ * two are mixed with a dense share that depends on the query's length: sentence encoders blur
+ * long texts into an average (USE-lite ranks long task descriptions far worse than BM25, which
+ * gets more evidence from every extra word), so past `longQuery.terms` the dense share slides
+ * linearly down to `longQuery.denseShare` at twice that length. Measured on the shared corpora
+ * (USE-lite): per-query min-max instead of the absolute cosine mapping gained 4–6 points of
+ * MetaTool hit@1; a fixed share high enough for that cost Seal-Tools and skillsbench (long,
+ * keyword-rich queries) their lead, which the length ramp gives back. Since the dense side also
+ * embeds each sentence (`query-chunks.ts`) it blurs multi-request messages less, and the ramp
+ * now runs from 32 to 64 terms down to 0 (was 16 → 32, down to 0.2): a task description of 64+
+ * distinct terms is ordered by BM25 alone. On the MetaTool dev sample that raised hybrid hit@1
+ * 0.510 → 0.517; SkillsBench hit@5 0.919 → 0.952 (the dense side only added noise there).
  *
  * Neither normalised score says whether the best hit is any good (the top of each list always
  * gets 1), so abstention uses a separate absolute *confidence*: the cosine mapped through
@@ -17,8 +24,10 @@
  */
 export interface Candidate {
   readonly id: string;
-  /** Cosine similarity with the query (always known: computed for lexical-only candidates too). */
+  /** Cosine similarity with the query (always known: computed for lexical-only candidates too); drives confidence. */
   dense: number;
+  /** Cosine with the skill's centred vector (see `centering.ts`); drives ordering. */
+  centered: number;
   /** 1-based rank in the dense list; Infinity when not in it. */
   denseRank: number;
   /** Raw BM25 score; 0 when the lexical ranker did not match. */
@@ -60,7 +69,7 @@ export interface RankingParameters {
 /** What ordering needs to know about the query as a whole. */
 export interface QueryContext {
   readonly best: LexicalBest;
-  /** Lowest and highest cosine among the query's candidates. */
+  /** Lowest and highest centred cosine among the query's candidates. */
   readonly denseMin: number;
   readonly denseMax: number;
   /** From {@link denseShareFor}. */
@@ -77,8 +86,32 @@ export function denseShareFor(terms: number, parameters: RankingParameters): num
 /** The hybrid ranking score in [0, 1]. */
 export function hybridScore(candidate: Candidate, query: QueryContext, parameters: RankingParameters): number {
   const span = query.denseMax - query.denseMin;
-  const dense = span > 0 ? (candidate.dense - query.denseMin) / span : 1;
+  const dense = span > 0 ? (candidate.centered - query.denseMin) / span : 1;
   return query.denseShare * dense + (1 - query.denseShare) * lexicalComponent(candidate, query.best, parameters.coverageExponent);
+}
+
+/**
+ * One candidate per skill either ranker returned: dense matches in their (centred) order, then
+ * lexical ones; a lexical-only candidate gets its dense evidence from `denseOf`, so both parts of
+ * its score are known.
+ */
+export function gatherCandidates(dense: readonly DenseMatch[], lexical: readonly LexicalMatch[], denseOf: (id: string) => DenseScore): Map<string, Candidate> {
+  const candidates = new Map<string, Candidate>();
+  dense.forEach((match, i) => {
+    candidates.set(match.id, { id: match.id, dense: match.cosine, centered: match.centered, denseRank: i + 1, lexical: 0, lexicalRank: Number.POSITIVE_INFINITY, coverage: 0 });
+  });
+  lexical.forEach((match, i) => {
+    let candidate = candidates.get(match.id);
+    if (candidate === undefined) {
+      const score = denseOf(match.id);
+      candidate = { id: match.id, dense: score.cosine, centered: score.centered, denseRank: Number.POSITIVE_INFINITY, lexical: 0, lexicalRank: 0, coverage: 0 };
+      candidates.set(match.id, candidate);
+    }
+    candidate.lexical = match.score;
+    candidate.lexicalRank = i + 1;
+    candidate.coverage = match.coverage;
+  });
+  return candidates;
 }
 
 /** The abstention confidence in [0, 1]: the lexical part scaled by absolute coverage instead. */

@@ -30,7 +30,7 @@ export interface EngineOptions {
   readonly denseShare?: number;
   /**
    * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
-   * to `denseShare` at twice that many. @default {terms: 16, denseShare: 0.2}
+   * to `denseShare` at twice that many. @default {terms: 32, denseShare: 0}
    */
   readonly longQuery?: { readonly terms: number; readonly denseShare: number };
   /**
@@ -94,7 +94,7 @@ export const ENGINE_DEFAULTS = Object.freeze({
   fusion: 'weighted',
   weights: Object.freeze({ dense: 0.6, lexical: 0.4 }),
   denseShare: 0.65,
-  longQuery: Object.freeze({ terms: 16, denseShare: 0.2 }),
+  longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   relativeCut: 0.8,
   denseRange: Object.freeze({ low: 0.15, high: 0.8 }),
   coverageExponent: 0,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Skill } from '../types.js';
 
 /**
@@ -19,4 +20,15 @@ export function embeddingText(skill: Skill): string {
   const parts = [`${humanizeName(skill.name)}: ${skill.description}`];
   if (skill.whenToUse !== undefined && skill.whenToUse.trim() !== '') parts.push(skill.whenToUse);
   return parts.join('\n');
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Cache key and index tag of a skill's vector. The text recipe version is part of the model id
+ * that keys the cache file and the index manifest, so the content hash alone suffices; the
+ * cache stores keys as 32 raw bytes, so a hash that is not sha256 hex is hashed once more.
+ */
+export function vectorKey(skill: Skill): string {
+  return SHA256_HEX.test(skill.contentHash) ? skill.contentHash : createHash('sha256').update(skill.contentHash).digest('hex');
 }

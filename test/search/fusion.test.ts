@@ -4,8 +4,9 @@ import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 
 const ranking = { coverageExponent: 0, denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
-function candidate(dense: number, lexical: number, coverage: number): Candidate {
-  return { id: 'x', dense, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
+/** `centered` defaults to `dense`: the tests below are about the mixing, not the centring. */
+function candidate(dense: number, lexical: number, coverage: number, centered = dense): Candidate {
+  return { id: 'x', dense, centered, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
 }
 
 describe('denseShareFor', () => {

@@ -1,0 +1,58 @@
+import { dot } from '../embed/normalize.js';
+
+/**
+ * Skill-side centering: dense candidates are ordered by cos(q, m − μ) instead of cos(q, m), where
+ * μ is the mean of the catalog's skill vectors.
+ *
+ * cos(q, m − μ) = (q·m − q·μ) / |m − μ|. The q·μ term is one constant per query, so what changes
+ * the order is the division: a skill is scored by how much better it matches than the catalog's
+ * average skill, per unit of its own distance from that average. By raw cosine, a skill whose
+ * vector lies far from the rest (another language, unusual wording) can outscore the others on
+ * whatever sets it apart; sentence encoders also give every tool description a large shared
+ * component, which raw cosine counts for every skill alike. Only the skill side is centred: μ
+ * comes from the catalog alone, and queries come from a different distribution whose mean we do
+ * not know. Measured with USE-lite (README): MetaTool dev sample dense hit@5 0.707 → 0.726,
+ * hybrid 0.762 → 0.772; on random 10–80-tool subsets of MetaTool dense hit@1 rose too (0.800 →
+ * 0.804 at 10 tools, 0.549 → 0.562 at 80), so small catalogs do not pay for it.
+ *
+ * Raw cosines still drive abstention (its thresholds are calibrated on them); this only orders.
+ * Derived from the current catalog's vectors whenever they change and never persisted, so a
+ * reopened index orders exactly as before.
+ */
+export class Centroid {
+  readonly mean: Float32Array;
+  /** |m − μ|² = 1 − 2 m·μ + |μ|² for a unit m, cached per vector key. */
+  readonly #norms = new Map<string, number>();
+  readonly #meanSquared: number;
+
+  private constructor(mean: Float32Array) {
+    this.mean = mean;
+    this.#meanSquared = dot(mean, mean);
+  }
+
+  /** The mean of `vectors` (all of `dimensions` length); a zero mean when there are none. */
+  static of(vectors: Iterable<Float32Array>, dimensions: number): Centroid {
+    const sum = new Float64Array(dimensions);
+    let count = 0;
+    for (const vector of vectors) {
+      for (let i = 0; i < dimensions; i += 1) sum[i]! += vector[i]!;
+      count += 1;
+    }
+    const mean = new Float32Array(dimensions);
+    if (count > 0) for (let i = 0; i < dimensions; i += 1) mean[i] = sum[i]! / count;
+    return new Centroid(mean);
+  }
+
+  /**
+   * cos(query, vector − μ) given `cosine` = query·vector and `queryMean` = query·μ. A skill equal
+   * to the mean (a one-skill catalog) has no direction left and scores 0.
+   */
+  score(key: string, vector: Float32Array, cosine: number, queryMean: number): number {
+    let squared = this.#norms.get(key);
+    if (squared === undefined) {
+      squared = Math.max(0, 1 - 2 * dot(vector, this.mean) + this.#meanSquared);
+      this.#norms.set(key, squared);
+    }
+    return squared < 1e-12 ? 0 : (cosine - queryMean) / Math.sqrt(squared);
+  }
+}

@@ -1,0 +1,61 @@
+import { dot } from '../embed/normalize.js';
+import type { VectorIndex } from '../vector-index/vector-index.js';
+import type { Centroid } from './centering.js';
+
+/** A skill's dense evidence for one query. */
+export interface DenseScore {
+  /** Raw cosine with the whole message: what abstention is calibrated on (a chunk's best match would pass more off-topic messages). */
+  readonly cosine: number;
+  /** Best centred cosine (see `centering.ts`): what orders candidates. */
+  readonly centered: number;
+}
+
+export interface DenseMatch extends DenseScore {
+  readonly id: string;
+}
+
+/**
+ * The dense side of one search: the query's vectors (the whole message first, then its chunks,
+ * see `query-chunks.ts`) scored against skill vectors, a skill keeping its best match.
+ */
+export class DenseQuery {
+  readonly vectors: readonly Float32Array[];
+  readonly #centroid: Centroid;
+  /** q·μ per query vector. */
+  readonly #queryMeans: readonly number[];
+
+  constructor(vectors: readonly Float32Array[], centroid: Centroid) {
+    this.vectors = vectors;
+    this.#centroid = centroid;
+    this.#queryMeans = vectors.map((vector) => dot(vector, centroid.mean));
+  }
+
+  score(key: string, vector: Float32Array): DenseScore {
+    let cosine = 0;
+    let centered = Number.NEGATIVE_INFINITY;
+    this.vectors.forEach((query, i) => {
+      const c = dot(query, vector);
+      if (i === 0) cosine = c;
+      centered = Math.max(centered, this.#centroid.score(key, vector, c, this.#queryMeans[i]!));
+    });
+    return { cosine, centered };
+  }
+
+  /**
+   * The union of the index's `limit` nearest skills to each query vector, rescored from the
+   * stored vectors and ordered by centred score (ties by id, so the order is reproducible).
+   * `lookup` gives a skill's cache key and vector, or undefined for an id the catalog no longer has.
+   * The index finds candidates by raw cosine; on the shared corpora, reordering only the raw top
+   * 50 (the default `candidates`) scored the same as reordering the whole catalog.
+   */
+  matches(index: VectorIndex, limit: number, lookup: (id: string) => { key: string; vector: Float32Array } | undefined): DenseMatch[] {
+    const ids = new Set<string>();
+    for (const vector of this.vectors) for (const match of index.search(vector, limit)) ids.add(match.id);
+    const out: DenseMatch[] = [];
+    for (const id of ids) {
+      const found = lookup(id);
+      if (found !== undefined) out.push({ id, ...this.score(found.key, found.vector) });
+    }
+    return out.sort((a, b) => b.centered - a.centered || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The dense side's query chunks and catalog centring, as seen through the engine (hash embedder;
+ * the ordering effects with a real model are in ranking.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import { CHUNK_MIN_TERMS } from '../../src/search/query-chunks.js';
+import type { Embedder, SearchHit } from '../../src/types.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { counting, SKILLS } from './fixtures.js';
+
+const tempDir = useTempDirs('engine-dense');
+const QUERIES = ['kubernetes deploy', 'slow database query', 'crop a photo. translate the caption'];
+
+async function denseResults(engine: SkillSearchEngine): Promise<[string, number][][]> {
+  const out: [string, number][][] = [];
+  for (const query of QUERIES) {
+    const hits = await engine.search(query, { mode: 'dense', abstain: false, k: 8 });
+    out.push(hits.map((hit: SearchHit) => [hit.skill.name, hit.score]));
+  }
+  return out;
+}
+
+describe('catalog centring', () => {
+  it('is rebuilt from the persisted vectors: a reopened engine, synced lexical-only first, orders exactly as before', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
+    await first.sync(SKILLS);
+    const before = await denseResults(first);
+    await first.close();
+
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, indexDir: dir });
+    await second.sync(SKILLS, { dense: false });
+    expect(await denseResults(second)).toEqual(before);
+    // Only query texts were embedded: nothing of the catalog, and nothing learned from queries.
+    expect(embedder.texts.every((text) => QUERIES.some((query) => query.includes(text)))).toBe(true);
+  });
+
+  it('follows the catalog: after skills are removed, the order is that of a fresh engine over what is left', async () => {
+    const kept = SKILLS.filter((_, i) => i % 3 !== 0);
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact' });
+    await engine.sync(SKILLS);
+    const full = await denseResults(engine);
+    await engine.sync(kept);
+    const fresh = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact' });
+    await fresh.sync(kept);
+    const expected = await denseResults(fresh);
+    expect(await denseResults(engine)).toEqual(expected);
+    // The centroid did change: the same skill scores differently against the smaller catalog.
+    const score = (results: [string, number][][], name: string): number | undefined => results[0]!.find(([skill]) => skill === name)?.[1];
+    expect(score(expected, 'kubernetes-deploy')).not.toBe(score(full, 'kubernetes-deploy'));
+  });
+});
+
+describe('query chunks', () => {
+  it('embeds the whole message and each of its sentences', async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
+    await engine.sync(SKILLS);
+    embedder.texts.length = 0;
+    const first = 'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky.';
+    const second = 'Translate the caption into Japanese, keeping product names in English.';
+    await engine.search(`${first} ${second}`, { mode: 'hybrid' });
+    expect(embedder.texts).toEqual([`${first} ${second}`, first, second]);
+  });
+
+  it(`embeds a message of fewer than ${CHUNK_MIN_TERMS} distinct terms whole only`, async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
+    await engine.sync(SKILLS);
+    embedder.texts.length = 0;
+    await engine.search('Crop the photo. Translate the caption into Japanese.', { mode: 'hybrid' });
+    await engine.search('Crop the photo. Translate the caption into Japanese.', { mode: 'dense' });
+    expect(embedder.texts).toEqual(['Crop the photo. Translate the caption into Japanese.', 'Crop the photo. Translate the caption into Japanese.']);
+  });
+
+  it('embeds all chunks of a message in one model call, and a repeated message not at all', async () => {
+    const base = createHashEmbedder();
+    const batches: string[][] = [];
+    const embedder: Embedder = { id: base.id, dimensions: base.dimensions, embed: (texts, signal) => (batches.push([...texts]), base.embed(texts, signal)) };
+    const engine = await SkillSearchEngine.open({ embedder, ann: 'exact' });
+    await engine.sync(SKILLS);
+    batches.length = 0;
+    const sentences = ['Crop the holiday photo to a square.', 'Translate the caption into Japanese for the shop.', 'Then deploy the updated gallery site to the production servers of our three regional stores.'];
+    const message = sentences.join(' ');
+    const first = await engine.search(message, { mode: 'dense', abstain: false });
+    expect(batches).toEqual([[message], sentences]);
+    batches.length = 0;
+    expect(await engine.search(message, { mode: 'dense', abstain: false })).toEqual(first);
+    expect(batches).toEqual([]);
+  });
+
+  it('embeds only the whole message when a query is so long that hybrid gives dense no share (dense mode still chunks)', async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, longQuery: { terms: 4, denseShare: 0 } });
+    await engine.sync(SKILLS);
+    embedder.texts.length = 0;
+    const long = 'Parse the binary mesh file from the scanner. Compute each component volume in litres. Look up material densities online. Report mass totals per assembly.';
+    await engine.search(long, { mode: 'hybrid' });
+    expect(embedder.texts).toEqual([long]);
+    embedder.texts.length = 0;
+    await engine.search(long, { mode: 'dense' });
+    expect(embedder.texts).toHaveLength(5);
+  });
+});
