@@ -31,6 +31,18 @@ describe('LexicalIndex ranking', () => {
     expect(ids(index, 'kubernets deploy')).toEqual(['kubernetes-deploy']);
   });
 
+  it('spends typo tolerance only on words the catalog does not have', () => {
+    const small = new LexicalIndex();
+    small.upsert(makeSkill({ name: 'palette', description: 'Pick a colour scheme for a brand.' }));
+    small.upsert(makeSkill({ name: 'css-lint', description: 'Check every color value in stylesheets.' }));
+    // Both spellings are catalog words: each is matched as written, not also as the other
+    // (one edit away).
+    expect(ids(small, 'colour')).toEqual(['palette']);
+    expect(ids(small, 'color')).toEqual(['css-lint']);
+    // "colur" is not a catalog word: typo tolerance finds both.
+    expect(ids(small, 'colur').sort()).toEqual(['css-lint', 'palette']);
+  });
+
   it('matches inflections and a misspelt inflection through stemming', () => {
     // systematic-debugging: "debuging" and "debugging" both stem to "debug"; "failing"/"fails"
     // and "test" also match. test-driven-development: "test" and "failing" only.
