@@ -224,7 +224,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
         "For fast answers keep 'skill-search watch' (same skills and --model) running in the background: the hook",
         'asks it over a local socket (connect timeout 150 ms) and otherwise loads the index and model itself, which',
-        'with the default model takes a few seconds per prompt.',
+        'with the default model takes one to two seconds per prompt.',
         'Skills already invoked in the session (Skill tool calls in the transcript_path file) are not announced again.',
         'When the index is cold and the budget runs out, the hook prints nothing and builds the index in the background.',
       ].join('\n'),
