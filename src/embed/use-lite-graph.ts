@@ -125,16 +125,16 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
       g.float(`${id}/bias`, [outWidth], weight(biasName, [outWidth])),
     ]);
 
-  for (const [layer, inWidth] of [[0, 256], [1, 512]] as const) {
+  // Attention runs at the layer's input width; both layers write a 512-wide residual stream.
+  for (const [layer, width] of [[0, 256], [1, 512]] as const) {
     const base = `Layer_${layer}/TransformerLayer`;
-    const width = inWidth; // attention runs at the layer's input width
     const depth = width / HEADS;
-    const normed = layerNorm(x, `${base}/layer_prepostprocess`, inWidth);
+    const normed = layerNorm(x, `${base}/layer_prepostprocess`, width);
     const qkv = dense(
       normed,
       `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
       `Encode/${base}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
-      inWidth,
+      width,
       3 * width,
       `l${layer}/qkv`,
     );
