@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   NOT_FOUND: 'user',
   NOTHING_TO_INDEX: 'user',
   MODEL_NOT_FOUND: 'user',
+  /** A socket or folder another user could control: never connected to or written in. */
+  UNTRUSTED: 'user',
   INDEX_CORRUPT: 'internal',
   ABORTED: 'internal',
   INTERNAL: 'internal',

@@ -1,4 +1,4 @@
-import { isAbortError } from '../errors.js';
+import { SkillSearchError, isAbortError } from '../errors.js';
 import type { SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
 import { SkillSocketClient } from './socket-client.js';
 
@@ -19,11 +19,14 @@ export interface ServerFirstOptions {
   readonly connectTimeoutMs?: number;
   /** @default 1000 */
   readonly requestTimeoutMs?: number;
+  /** The user the socket must belong to (see `SocketClientOptions.uid`). @default process.getuid() */
+  readonly uid?: number;
   /**
    * Why the server was not used. `noServer`: the connection was refused outright (no socket
    * file, or one left by a killed server): the usual case, not worth a log line.
+   * `untrusted`: the socket or its folder belongs to another user; nothing was sent to it.
    */
-  readonly onFallback?: (why: { readonly reason: string; readonly noServer: boolean }) => void;
+  readonly onFallback?: (why: { readonly reason: string; readonly noServer: boolean; readonly untrusted: boolean }) => void;
 }
 
 /**
@@ -87,6 +90,7 @@ export class ServerFirstSearcher implements ClosableSearcher {
     this.#client ??= SkillSocketClient.connect(this.#options.socketPath, {
       ...(this.#options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.#options.connectTimeoutMs }),
       ...(this.#options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: this.#options.requestTimeoutMs }),
+      ...('uid' in this.#options ? { uid: this.#options.uid } : {}),
       ...(signal === undefined ? {} : { signal }),
     });
     return this.#client;
@@ -95,6 +99,7 @@ export class ServerFirstSearcher implements ClosableSearcher {
   #fallBack(error: unknown, noServer: boolean): void {
     void this.#client?.then((client) => client?.close(), () => undefined);
     this.#client = Promise.resolve(undefined);
-    this.#options.onFallback?.({ reason: String((error as Error).message ?? error).replace(/^skill-search: /, ''), noServer });
+    const untrusted = error instanceof SkillSearchError && error.code === 'UNTRUSTED';
+    this.#options.onFallback?.({ reason: String((error as Error).message ?? error).replace(/^skill-search: /, ''), noServer, untrusted });
   }
 }

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SearchRequest } from '../types.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
+import { currentUid, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
 
 export interface SocketClientOptions {
   /**
@@ -19,6 +20,12 @@ export interface SocketClientOptions {
    * @default 1000
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * The user the socket and its folder must belong to; anything else is refused before a
+   * byte is sent (an UNTRUSTED error). Undefined skips the check (Windows pipes).
+   * @default process.getuid()
+   */
+  readonly uid?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -61,12 +68,22 @@ export class SkillSocketClient {
     socket.on('close', () => this.#fail(serverError('connection closed')));
   }
 
-  /** Rejects when nothing accepts on `where` within the connect timeout (no server, a stale socket file). */
+  /**
+   * Rejects when nothing accepts on `where` within the connect timeout (no server, a stale
+   * socket file), and with an UNTRUSTED error, without connecting, when the socket or its
+   * folder belongs to another user.
+   */
   static connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const uid = 'uid' in options ? options.uid : currentUid();
     return new Promise((resolve, reject) => {
       throwIfAborted(options.signal);
+      const distrust = untrustedSocketReason(where, uid);
+      if (distrust !== undefined) {
+        reject(untrustedSocketError(where, distrust));
+        return;
+      }
       const socket = net.connect(where);
       const cleanup = () => {
         clearTimeout(timer);

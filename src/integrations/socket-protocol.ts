@@ -11,8 +11,8 @@
  * arrive out of order. Scores travel unrounded, so a client ranks exactly as in-process.
  */
 import { createHash } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
+import { privateSocketDirs } from './socket-trust.js';
 import { LOADED_FROM, SEARCH_MODES, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
@@ -170,14 +170,15 @@ const MAX_SOCKET_PATH_BYTES = 100;
 
 /**
  * Where the server for an index listens: `<indexDir>/server.sock`, or, when that path is too
- * long for a Unix socket, a file in the temp folder named after the index folder. On Windows
- * a named pipe (no file to go stale).
+ * long for a Unix socket, `<digest>.sock` in this user's private socket folder
+ * (`privateSocketDirs`: never a name other users could claim first). On Windows a named pipe
+ * (no file to go stale).
  */
 export function socketPathFor(indexDir: string, platform: NodeJS.Platform = process.platform): string {
   const digest = createHash('sha256').update(path.resolve(indexDir)).digest('hex').slice(0, 16);
   if (platform === 'win32') return `\\\\.\\pipe\\skill-search-${digest}`;
   const beside = path.join(indexDir, SOCKET_FILE);
   if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;
-  const temp = path.join(os.tmpdir(), `skill-search-${digest}.sock`);
-  return Buffer.byteLength(temp) <= MAX_SOCKET_PATH_BYTES ? temp : path.join('/tmp', `skill-search-${digest}.sock`);
+  const candidates = privateSocketDirs().map((dir) => path.join(dir, `${digest}.sock`));
+  return candidates.find((where) => Buffer.byteLength(where) <= MAX_SOCKET_PATH_BYTES) ?? candidates[candidates.length - 1]!;
 }

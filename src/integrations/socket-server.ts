@@ -8,7 +8,7 @@
  * server; a connection holds at most `maxRequestBytes` of unparsed input and at most
  * MAX_QUEUED requests waiting (reading pauses beyond that); `close()` is idempotent.
  */
-import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SkillSearchError, abortError, isAbortError } from '../errors.js';
@@ -20,6 +20,7 @@ import {
   toWireHit,
   type ResponseLine,
 } from './socket-protocol.js';
+import { currentUid, prepareSocketDir } from './socket-trust.js';
 
 export interface SkillSocketServerOptions {
   /** Socket path or pipe name, usually `socketPathFor(indexDir)`. */
@@ -97,8 +98,9 @@ export class SkillSocketServer {
   }
 
   /**
-   * Listens on `options.path`. A socket file left by a killed server (nothing accepts on it)
-   * is replaced; a live server on the same path, or a path that is not a socket, is an error.
+   * Listens on `options.path`. A socket file left by a killed server of this user (nothing
+   * accepts on it) is replaced; a live server on the same path, a path that is not a socket,
+   * a socket of another user or a folder another user controls is an error.
    */
   static async listen(options: SkillSocketServerOptions): Promise<SkillSocketServer> {
     const server = new SkillSocketServer(resolveServerOptions(options));
@@ -130,7 +132,8 @@ export class SkillSocketServer {
 
   async #listen(): Promise<void> {
     const isPipe = process.platform === 'win32';
-    if (!isPipe) mkdirSync(path.dirname(this.path), { recursive: true });
+    // The folder is checked as clients check it: a server never listens where another user could swap its socket.
+    if (!isPipe) prepareSocketDir(path.dirname(this.path));
     try {
       await this.#tryListen();
     } catch (error) {
@@ -169,13 +172,20 @@ export class SkillSocketServer {
   }
 
   async #replaceStaleSocket(): Promise<void> {
-    let isSocket = false;
+    let stats: Stats;
     try {
-      isSocket = lstatSync(this.path).isSocket();
+      stats = lstatSync(this.path);
     } catch {
       return;
     }
-    if (!isSocket) throw new SkillSearchError('BAD_FILE', `${this.path} exists and is not a socket; remove it or choose another --index-dir`);
+    if (!stats.isSocket()) throw new SkillSearchError('BAD_FILE', `${this.path} exists and is not a socket; remove it or choose another --index-dir`);
+    const uid = currentUid();
+    if (uid !== undefined && stats.uid !== uid) {
+      throw new SkillSearchError(
+        'UNTRUSTED',
+        `${this.path} is a socket of uid ${stats.uid}, not of this user (uid ${uid}); not replacing it (choose another --index-dir)`,
+      );
+    }
     if (await answers(this.path)) {
       throw new SkillSearchError('BAD_OPTION', `another skill-search server is already serving ${this.path}`);
     }
@@ -189,7 +199,9 @@ export class SkillSocketServer {
   /** Last resort when the process exits without `close()` (a forced exit): no stale file left behind. */
   #unlinkOwnSocket(): void {
     try {
-      if (lstatSync(this.path).isSocket()) unlinkSync(this.path);
+      const stats = lstatSync(this.path);
+      const uid = currentUid();
+      if (stats.isSocket() && (uid === undefined || stats.uid === uid)) unlinkSync(this.path);
     } catch {
       // Already gone.
     }

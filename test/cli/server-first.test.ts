@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chownSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,24 @@ describe('hook and query ask a running server first', () => {
       );
     } finally {
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it.runIf(process.getuid?.() === 0)('a socket another user owns: hook and query warn, send it nothing and answer in-process', async () => {
+    const expectedHook = await runCli(['hook', 'claude-code', ...SOURCES, '--timeout-ms', '20000'], cache, { stdin: hookInput(prompts[0]!) });
+    const expectedQuery = await runCli(['query', ...SOURCES, queries[2]![0]!], cache);
+    const running = await startServer();
+    const where = socketPathFor(indexDir);
+    chownSync(where, 65534, 65534);
+    const warning = `not using the search socket ${where}: it is owned by uid 65534, not by this user (uid 0)`;
+    try {
+      const hook = await runCli(['hook', 'claude-code', ...SOURCES, '--timeout-ms', '20000'], cache, { stdin: hookInput(prompts[0]!) });
+      expect(hook).toEqual({ ...expectedHook, stderr: `skill-search hook: ${warning}; searching in-process\n` });
+      const query = await runCli(['query', ...SOURCES, queries[2]![0]!], cache);
+      expect(query).toEqual({ ...expectedQuery, stderr: `skill-search: ${warning}\n` });
+      expect(running.server.stats.connections).toBe(0);
+    } finally {
+      await running.close();
     }
   });
 

@@ -215,7 +215,7 @@ describe('SkillSocketServer: lifecycle', () => {
 
   it('moves the socket to the temp folder when the index path is too long for one', () => {
     const deep = path.join('/tmp', 'x'.repeat(120));
-    expect(socketPathFor(deep)).toMatch(/skill-search-[0-9a-f]{16}\.sock$/);
+    expect(socketPathFor(deep)).toMatch(/\/skill-search(-\d+)?\/[0-9a-f]{16}\.sock$/);
     expect(socketPathFor('/home/me/.cache/skill-search/skills-0123')).toBe('/home/me/.cache/skill-search/skills-0123/server.sock');
     expect(socketPathFor('C:\\cache\\skills', 'win32')).toMatch(/^\\\\\.\\pipe\\skill-search-[0-9a-f]{16}$/);
   });

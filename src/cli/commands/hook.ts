@@ -60,8 +60,9 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
           connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
           // A server that stalls (busy reindexing) must leave time to answer in-process.
           requestTimeoutMs: Math.min(1000, Math.max(100, Math.floor(timeoutMs / 4))),
-          onFallback: ({ reason, noServer }) => {
-            if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
+          onFallback: ({ reason, noServer, untrusted }) => {
+            if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);
+            else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
       },

@@ -93,7 +93,9 @@ async function searchOnServer(
       connectTimeoutMs: QUERY_CONNECT_TIMEOUT_MS,
       requestTimeoutMs: QUERY_REQUEST_TIMEOUT_MS,
     });
-  } catch {
+  } catch (error) {
+    // A socket another user controls is never asked, and the user hears of it.
+    if ((error as { code?: unknown }).code === 'UNTRUSTED') line(io.stderr, (error as Error).message);
     return undefined;
   }
   try {
