@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EFFORTS, type Diagnostic, type Effort } from '../types.js';
+import { boundedJson } from './bounded-json.js';
 import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.date()]).transform((value) =>
@@ -46,6 +47,9 @@ function parseText(schema: typeof text | typeof scalar, value: unknown): { succe
   if (typeof value === 'string') return { success: true, data: value };
   return schema.safeParse(value);
 }
+
+/** Deeper `hooks` are dropped: real hook settings nest three or four levels. */
+const MAX_HOOKS_DEPTH = 32;
 
 function isMissing(value: unknown): boolean {
   return value === undefined || value === null;
@@ -126,6 +130,18 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     }
   }
 
-  const hooks = isMissing(raw['hooks']) ? undefined : raw['hooks'];
+  // Kept as a plain copy made under a budget: never the parser's tree, whose aliases are shared.
+  let hooks: unknown;
+  if (!isMissing(raw['hooks'])) {
+    const bounded = boundedJson(raw['hooks'], { maxChars: limits.maxHooksJsonChars, maxDepth: MAX_HOOKS_DEPTH });
+    if (bounded.ok) hooks = JSON.parse(bounded.json);
+    else {
+      const why =
+        bounded.problem === 'too-deep'
+          ? `nests deeper than ${MAX_HOOKS_DEPTH} levels`
+          : `is larger than ${limits.maxHooksJsonChars} characters as JSON (YAML aliases count once per use)`;
+      diagnostics.push(diagnostic('too-large', path, `\`hooks\` ${why}; ignored`, 'warning'));
+    }
+  }
   return { fields: { name, description, whenToUse, effort: parsedEffort, hooks }, diagnostics };
 }

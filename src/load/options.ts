@@ -83,6 +83,8 @@ export interface CatalogOptions {
   readonly maxDescriptionChars?: number;
   /** @default 128 */
   readonly maxNameLength?: number;
+  /** Longest frontmatter `hooks` kept, as JSON characters (see `SkillLimits`). @default 65536 */
+  readonly maxHooksJsonChars?: number;
   /**
    * Start a file watcher right away (`true`, or watcher options).
    * @default false
@@ -183,6 +185,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
       options.maxDescriptionChars ?? DEFAULT_SKILL_LIMITS.maxDescriptionChars,
     ),
     maxNameLength: positiveInteger('maxNameLength', options.maxNameLength ?? DEFAULT_SKILL_LIMITS.maxNameLength),
+    maxHooksJsonChars: positiveInteger('maxHooksJsonChars', options.maxHooksJsonChars ?? DEFAULT_SKILL_LIMITS.maxHooksJsonChars),
   });
   let watch: ResolvedWatchOptions | false = false;
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;

@@ -12,12 +12,18 @@ export interface SkillLimits {
   readonly maxDescriptionChars: number;
   /** The body is cut to this many UTF-8 bytes. */
   readonly maxBodyBytes: number;
+  /**
+   * Frontmatter `hooks` longer than this as JSON (YAML aliases counted once per use) are
+   * dropped with a `too-large` warning: a few bytes of aliases can stand for gigabytes.
+   */
+  readonly maxHooksJsonChars: number;
 }
 
 export const DEFAULT_SKILL_LIMITS: SkillLimits = Object.freeze({
   maxNameLength: 128,
   maxDescriptionChars: 4096,
   maxBodyBytes: 1024 * 1024,
+  maxHooksJsonChars: 64 * 1024,
 });
 
 /** Where a skill is being loaded from: everything about it that is not in the file. */

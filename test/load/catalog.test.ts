@@ -168,7 +168,7 @@ describe('options', () => {
     const catalog = new SkillCatalog({ ...options, addDirs: ['rel'] });
     expect(catalog.options.addDirs).toEqual([join(root, 'project', 'rel')]);
     expect(Object.isFrozen(catalog.options)).toBe(true);
-    expect(catalog.options.limits).toEqual({ maxBodyBytes: 1048576, maxDescriptionChars: 4096, maxNameLength: 128 });
+    expect(catalog.options.limits).toEqual({ maxBodyBytes: 1048576, maxDescriptionChars: 4096, maxNameLength: 128, maxHooksJsonChars: 65536 });
   });
 });
 

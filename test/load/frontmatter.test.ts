@@ -140,7 +140,7 @@ describe('parseSkillFile', () => {
   });
 
   it('cuts a body on a character boundary', () => {
-    const limits = { maxNameLength: 128, maxDescriptionChars: 4096, maxBodyBytes: 5 };
+    const limits = { maxNameLength: 128, maxDescriptionChars: 4096, maxBodyBytes: 5, maxHooksJsonChars: 65536 };
     expect(parse('---\ndescription: d\n---\nabcdé', { limits }).skill?.body).toBe('abcd');
   });
 
