@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { SkillSearchError } from '../errors.js';
+import { startWatchdog } from './watchdog.js';
 
 /** The streams and environment a command runs against; tests pass their own. */
 export interface CliIo {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown };
-  /** Read all of stdin as text (the hook's JSON). */
-  readonly readStdin: () => Promise<string>;
+  /**
+   * Read all of stdin as text (the hook's JSON). With `maxBytes`, input longer than that
+   * rejects (a BAD_FILE error) once that much has arrived, instead of being held in memory.
+   */
+  readonly readStdin: (options?: { readonly maxBytes?: number }) => Promise<string>;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Default for `--cwd`. */
   readonly cwd: string;
@@ -23,6 +28,12 @@ export interface CliIo {
    * (the hook after a timeout). Absent in-process (tests), where nothing is abandoned for long.
    */
   readonly exitSoon?: (code: number) => void;
+  /**
+   * Kill the process (one stderr line, no stdout) if it still runs `ms` from now, even while
+   * synchronous work blocks the event loop; returns the function that cancels it. Absent
+   * in-process (tests).
+   */
+  readonly watchdog?: (ms: number, message: string) => () => void;
   /** Run this CLI again with `argv`, detached, output discarded (the hook's background warm-up). */
   readonly spawnDetached?: (argv: readonly string[]) => void;
 }
@@ -49,7 +60,7 @@ export function processIo(signal?: AbortSignal): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     // A terminal on stdin means nobody is piping hook JSON in; do not wait for typing.
-    readStdin: () => (process.stdin.isTTY ? Promise.resolve('') : readAll(process.stdin)),
+    readStdin: (options) => (process.stdin.isTTY ? Promise.resolve('') : readAll(process.stdin, options?.maxBytes)),
     env: process.env,
     cwd: process.cwd(),
     ...(signal ? { signal } : {}),
@@ -60,6 +71,7 @@ export function processIo(signal?: AbortSignal): CliIo {
       // Unref'd: fires only if something else still holds the loop open; lets stdout flush first.
       setTimeout(() => process.exit(code), 100).unref();
     },
+    watchdog: (ms, message) => startWatchdog(ms, message),
     spawnDetached: (argv) => {
       const entry = process.argv[1];
       if (!entry) return;
@@ -70,9 +82,15 @@ export function processIo(signal?: AbortSignal): CliIo {
   };
 }
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let length = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    length += buffer.length;
+    if (length > maxBytes) throw new SkillSearchError('BAD_FILE', `stdin is larger than ${maxBytes} bytes`);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

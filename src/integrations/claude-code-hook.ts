@@ -10,6 +10,7 @@ import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
+import { capQuery } from './query-cap.js';
 import type { ClosableSearcher } from './server-first.js';
 import { invokedSkillsInTranscript } from './transcript.js';
 
@@ -128,7 +129,8 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     const service = await options.open(input.cwd);
     try {
       const prefetcher = new SkillPrefetcher({ searcher: service, maxSkills: options.k, searchK: Math.max(10, options.k) });
-      const handle = prefetcher.start({ userMessage: input.prompt, signal: controller.signal, invoked });
+      // A pasted log makes a prompt megabytes long; its start and end say what is asked.
+      const handle = prefetcher.start({ userMessage: capQuery(input.prompt), signal: controller.signal, invoked });
       for (const name of await transcript) invoked.add(name);
       const attachment = await handle.collect();
       if (handle.state === 'failed') throw handle.error;

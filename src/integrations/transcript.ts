@@ -4,6 +4,7 @@
  * tool's with `input.skill`). Best effort by design: the transcript format is Claude Code's,
  * not ours, so anything unexpected means "nothing known", never an error.
  */
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
@@ -60,11 +61,19 @@ function skillCalls(entry: unknown): string[] {
   return names;
 }
 
-/** The last `maxBytes` of a file as text; a line cut at the start is dropped. */
+/**
+ * Opened without blocking: a FIFO, a terminal or a device at `transcript_path` would otherwise
+ * block the open (and Node's exit) until something writes to it.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** The last `maxBytes` of a regular file as text; a line cut at the start is dropped. */
 async function readTail(file: string, maxBytes: number): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, OPEN_FLAGS);
   try {
-    const { size } = await handle.stat();
+    const stats = await handle.stat();
+    if (!stats.isFile()) return '';
+    const { size } = stats;
     const start = Math.max(0, size - maxBytes);
     const buffer = Buffer.alloc(size - start);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);

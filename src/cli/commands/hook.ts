@@ -12,6 +12,18 @@ export const HOOK_TARGETS = ['claude-code'] as const;
 /** A server on the same machine accepts at once; waiting longer only delays the fallback. */
 const HOOK_CONNECT_TIMEOUT_MS = 150;
 
+/**
+ * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
+ * MAX_QUERY_CHARS for the search anyway, and holding more only costs memory.
+ */
+export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The watchdog ends the process this long after the budget: time for the budget's own timer
+ * to print nothing and exit 0, which it does whenever the event loop is free.
+ */
+const WATCHDOG_GRACE_MS = 1000;
+
 /** A background warm-up started less than this long ago is assumed to be still running. */
 const WARMING_TTL_MS = 10 * 60_000;
 
@@ -32,15 +44,21 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   resolveSources(args.values, io);
 
   const log = (text: string) => io.stderr.write(`${text}\n`);
+  let stopWatchdog: (() => void) | undefined;
   try {
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
     const stdinWaitMs = Math.max(timeoutMs, 1000);
-    const stdin = await withDeadline(io.readStdin(), stdinWaitMs);
+    const stdin = await withDeadline(io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), stdinWaitMs);
     if (stdin === undefined) {
       log(`skill-search hook: no input on stdin within ${stdinWaitMs} ms; skipped`);
       io.exitSoon?.(0);
       return 0;
     }
+    // From here on the budget holds even through synchronous work that blocks every timer.
+    stopWatchdog = io.watchdog?.(
+      timeoutMs + WATCHDOG_GRACE_MS,
+      `skill-search hook: still busy ${WATCHDOG_GRACE_MS} ms past the ${timeoutMs} ms budget; stopped`,
+    );
     const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
       import('../../integrations/server-first.js'),
@@ -71,6 +89,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       log,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
+    // After a timeout, abandoned work may still block the loop: the watchdog stays armed.
+    if (result.outcome !== 'timeout') stopWatchdog?.();
     io.stdout.write(result.stdout);
     if (result.outcome === 'timeout') {
       // The index was probably cold: build it in the background so the next prompt is fast.
@@ -79,7 +99,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       io.exitSoon?.(0);
     }
   } catch (error) {
-    log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`);
+    stopWatchdog?.();
+    log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '').split('\n', 1)[0]}`);
   }
   return 0;
 }

@@ -1,0 +1,154 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { readAll, type CliIo } from '../../src/cli/io.js';
+import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
+import { capQuery, MAX_QUERY_CHARS } from '../../src/integrations/query-cap.js';
+import { ROOT, SKILLS, removeDir, tempDir, type RunResult } from './helpers.js';
+
+const cache = tempDir();
+afterAll(() => removeDir(cache));
+const indexDir = path.join(cache, 'index');
+const FLAGS = ['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--index-dir', indexDir];
+const PDF_CONTEXT = /^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"Skills relevant to your task:\\n\\n- pdf-forms: /;
+
+/** The CLI from source in a child process, killed if it outlives `killAfterMs` (a hang fails, never blocks the suite). */
+function spawnHook(argv: readonly string[], stdin: string, killAfterMs = 20_000): Promise<RunResult & { killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: cache, SKILL_SEARCH_CACHE_DIR: cache },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, killAfterMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, killed });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  });
+}
+
+const input = (prompt: string, transcript = '/dev/null') =>
+  JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: transcript });
+
+describe('the hook budget holds whatever the input', () => {
+  it('a FIFO as transcript_path is never opened for reading: the hook answers and exits', async () => {
+    const fifo = path.join(cache, 'transcript.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const result = await spawnHook([...FLAGS, '--timeout-ms', '8000'], input('fill a pdf form', fifo));
+    expect(result.killed).toBe(false);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(PDF_CONTEXT);
+  }, 30_000);
+
+  it('a 20 MB prompt (a pasted log) is answered within the budget, as its capped form is', async () => {
+    const log = 'WARN acroform field "Name" left empty while filling the PDF form\n'.repeat(320_000);
+    const prompt = `why does filling this pdf form fail?\n${log}`;
+    expect(prompt.length).toBeGreaterThan(20_000_000);
+    const result = await spawnHook([...FLAGS, '--timeout-ms', '8000'], input(prompt));
+    expect(result.killed).toBe(false);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // The same answer as for the capped prompt itself.
+    expect(await spawnHook([...FLAGS, '--timeout-ms', '8000'], input(capQuery(prompt)))).toEqual(result);
+  }, 30_000);
+
+  it('the search is asked the capped prompt, whatever its length', async () => {
+    const queries: string[] = [];
+    const searcher = {
+      search: async (query: string) => {
+        queries.push(query);
+        return [];
+      },
+      close: async () => undefined,
+    };
+    const prompt = `fill this pdf form\n${'x'.repeat(1_000_000)}\nthanks`;
+    const result = await runClaudeCodeHook(input(prompt), { open: async () => searcher, k: 3, timeoutMs: 5000, log: () => undefined });
+    expect(result.outcome).toBe('nothing');
+    expect(queries.length).toBeGreaterThan(0);
+    for (const query of queries) expect(query).toBe(capQuery(prompt));
+  }, 30_000);
+});
+
+describe('the watchdog', () => {
+  const script = (mode: 'block' | 'cancel') => `
+    import { startWatchdog } from ${JSON.stringify(path.join(ROOT, 'src/cli/watchdog.ts'))};
+    const stop = startWatchdog(200, 'watchdog: stopped');
+    if (${JSON.stringify(mode)} === 'cancel') stop();
+    const end = Date.now() + (${JSON.stringify(mode)} === 'cancel' ? 600 : 15000);
+    while (Date.now() < end) {}
+    process.stdout.write('finished');
+  `;
+  const run = (mode: 'block' | 'cancel') =>
+    new Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+      const file = path.join(cache, `watchdog-${mode}.ts`);
+      writeFileSync(file, script(mode));
+      const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (_code, signal) => resolve({ signal, stdout, stderr }));
+    });
+
+  it('kills a process whose event loop is blocked, with one line and no stdout', async () => {
+    expect(await run('block')).toEqual({ signal: 'SIGKILL', stdout: '', stderr: 'watchdog: stopped\n' });
+  }, 20_000);
+
+  it('once cancelled, lets the process finish', async () => {
+    expect(await run('cancel')).toEqual({ signal: null, stdout: 'finished', stderr: '' });
+  }, 20_000);
+
+  it('the hook arms it for the budget plus a grace second, and disarms it once it has an answer', async () => {
+    const armed: number[] = [];
+    let stopped = 0;
+    const io: CliIo = {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      readStdin: async () => input('fill a pdf form'),
+      env: { HOME: cache, SKILL_SEARCH_CACHE_DIR: cache },
+      cwd: ROOT,
+      watchdog: (ms) => {
+        armed.push(ms);
+        return () => {
+          stopped += 1;
+        };
+      },
+    };
+    expect(await main([...FLAGS, '--timeout-ms', '20000'], io)).toBe(0);
+    expect(armed).toEqual([21_000]);
+    expect(stopped).toBe(1);
+  });
+});
+
+describe('bounded input', () => {
+  it('capQuery keeps a short query, and the start and end of a long one', () => {
+    expect(capQuery('fill a pdf form')).toBe('fill a pdf form');
+    const long = `${'a'.repeat(10_000)}${'z'.repeat(10_000)}`;
+    const capped = capQuery(long);
+    expect(capped).toHaveLength(MAX_QUERY_CHARS);
+    expect(capped).toBe(`${'a'.repeat(6143)}\n${'z'.repeat(2048)}`);
+    // Never half of a surrogate pair at either cut.
+    const emoji = '😀'.repeat(10_000);
+    expect(capQuery(emoji, 101)).toMatch(/^(😀)+\n(😀)+$/u);
+  });
+
+  it('stdin longer than the cap is refused once that much has arrived', async () => {
+    const stream = Readable.from([Buffer.alloc(600, 0x61), Buffer.alloc(600, 0x62)]);
+    await expect(readAll(stream, 1000)).rejects.toThrow('skill-search: stdin is larger than 1000 bytes');
+    expect(await readAll(Readable.from([Buffer.from('{"a":1}')]), 1000)).toBe('{"a":1}');
+  });
+});
