@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SearchRequest } from '../types.js';
+import { capQuery } from './query-cap.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
 import { currentUid, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
 
@@ -120,7 +121,8 @@ export class SkillSocketClient {
     const response = await this.#request(
       {
         op: 'search',
-        query,
+        // Always under the server's request line limit, and what the server would search anyway.
+        query: capQuery(query),
         ...(request.k === undefined ? {} : { k: request.k }),
         ...(request.mode === undefined ? {} : { mode: request.mode }),
         ...(request.abstain === undefined ? {} : { abstain: request.abstain }),

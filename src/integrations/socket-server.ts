@@ -5,8 +5,11 @@
  * named pipe.
  *
  * Invariants: nothing a client sends can throw out of a connection handler or stop the
- * server; a connection holds at most `maxRequestBytes` of unparsed input and at most
- * MAX_QUEUED requests waiting (reading pauses beyond that); `close()` is idempotent.
+ * server; a connection holds at most `maxRequestBytes` of unparsed input, at most MAX_QUEUED
+ * requests waiting (reading pauses beyond that, and while its answers wait to be written) and
+ * at most `maxWriteBufferBytes` of unsent answers (past that it is dropped); a query is cut
+ * to MAX_QUERY_CHARS before it is searched; idle connections never lock new clients out;
+ * `close()` is idempotent.
  */
 import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
 import net from 'node:net';
@@ -20,6 +23,7 @@ import {
   toWireHit,
   type ResponseLine,
 } from './socket-protocol.js';
+import { capQuery } from './query-cap.js';
 import { currentUid, prepareSocketDir } from './socket-trust.js';
 
 export interface SkillSocketServerOptions {
@@ -38,13 +42,24 @@ export interface SkillSocketServerOptions {
   readonly log?: (line: string) => void;
   /** @default MAX_REQUEST_BYTES (64 KiB) */
   readonly maxRequestBytes?: number;
-  /** @default 64 */
+  /**
+   * Open connections at most. When full, a new client takes the place of the connection idle
+   * the longest (one with no request in progress); when every connection is busy, the new
+   * one is closed at once.
+   * @default 64
+   */
   readonly maxConnections?: number;
   /**
-   * A connection silent for this long is closed.
+   * A connection with nothing read or written for this long is closed.
    * @default 30_000
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * Answers waiting to be sent on one connection, in bytes. A client that lets more pile up
+   * (it sends requests but does not read the answers) is dropped.
+   * @default 1 MiB
+   */
+  readonly maxWriteBufferBytes?: number;
 }
 
 type ResolvedServerOptions = Required<SkillSocketServerOptions>;
@@ -54,6 +69,7 @@ const defaults = {
   maxRequestBytes: MAX_REQUEST_BYTES,
   maxConnections: 64,
   idleTimeoutMs: 30_000,
+  maxWriteBufferBytes: 1024 * 1024,
 } as const;
 
 function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServerOptions {
@@ -62,7 +78,7 @@ function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServer
   if (typeof merged.path !== 'string' || merged.path === '') {
     throw new SkillSearchError('BAD_OPTION', `Expected \`path\` to be a socket path, got \`${String(merged.path)}\``);
   }
-  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs'] as const) {
+  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs', 'maxWriteBufferBytes'] as const) {
     const value = merged[key];
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
@@ -80,13 +96,25 @@ export interface SocketServerStats {
   readonly connections: number;
   readonly requests: number;
   readonly errors: number;
+  /** Connections the server closed to protect itself: not reading answers, or idle and evicted for a new client. */
+  readonly dropped: number;
+  /** Connections closed on arrival because every open one was busy. */
+  readonly refused: number;
+}
+
+/** What the server tracks per connection to choose whom to evict. */
+interface ConnectionState {
+  /** Requests read and not yet answered. */
+  queued: number;
+  /** `performance.now()` of the last request read. */
+  lastActive: number;
 }
 
 export class SkillSocketServer {
   readonly options: ResolvedServerOptions;
   readonly #server: net.Server;
-  readonly #sockets = new Set<net.Socket>();
-  #stats = { connections: 0, requests: 0, errors: 0 };
+  readonly #sockets = new Map<net.Socket, ConnectionState>();
+  #stats = { connections: 0, requests: 0, errors: 0, dropped: 0, refused: 0 };
   #closing: Promise<void> | undefined;
   readonly #onExit = () => this.#unlinkOwnSocket();
 
@@ -94,7 +122,6 @@ export class SkillSocketServer {
     this.options = options;
     // Half-open: a client may send its last request and shut its side; it still gets answers.
     this.#server = net.createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
-    this.#server.maxConnections = options.maxConnections;
   }
 
   /**
@@ -120,7 +147,7 @@ export class SkillSocketServer {
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
       process.off('exit', this.#onExit);
-      for (const socket of this.#sockets) socket.destroy();
+      for (const socket of this.#sockets.keys()) socket.destroy();
       if (!this.#server.listening) {
         resolve();
         return;
@@ -207,24 +234,64 @@ export class SkillSocketServer {
     }
   }
 
+  /** Room for one more connection: evicts the connection idle the longest, or says there is none. */
+  #makeRoom(): boolean {
+    if (this.#sockets.size < this.options.maxConnections) return true;
+    let idlest: [net.Socket, ConnectionState] | undefined;
+    for (const entry of this.#sockets) {
+      if (entry[1].queued === 0 && (idlest === undefined || entry[1].lastActive < idlest[1].lastActive)) idlest = entry;
+    }
+    if (idlest === undefined) return false;
+    this.#stats.dropped += 1;
+    this.#sockets.delete(idlest[0]);
+    idlest[0].destroy();
+    return true;
+  }
+
   #accept(socket: net.Socket): void {
-    this.#sockets.add(socket);
+    socket.on('error', () => undefined);
+    if (!this.#makeRoom()) {
+      this.#stats.refused += 1;
+      socket.destroy();
+      return;
+    }
+    const state: ConnectionState = { queued: 0, lastActive: performance.now() };
+    this.#sockets.set(socket, state);
     this.#stats.connections += 1;
     const controller = new AbortController();
     let chunks: Buffer[] = [];
     let buffered = 0;
-    let queued = 0;
+    let awaitingDrain = false;
     let chain: Promise<void> = Promise.resolve();
 
+    const resumeIfRoom = () => {
+      if (!awaitingDrain && state.queued < MAX_QUEUED / 2 && socket.isPaused() && !socket.destroyed) socket.resume();
+    };
     const send = (response: ResponseLine) => {
-      if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(response)}\n`);
+      if (socket.destroyed || !socket.writable) return;
+      const flushed = socket.write(`${JSON.stringify(response)}\n`);
+      if (socket.writableLength > this.options.maxWriteBufferBytes) {
+        // It sends but does not read: its answers would grow this process without bound.
+        this.#stats.dropped += 1;
+        socket.destroy();
+        return;
+      }
+      if (!flushed && !awaitingDrain) {
+        awaitingDrain = true;
+        socket.pause();
+        socket.once('drain', () => {
+          awaitingDrain = false;
+          resumeIfRoom();
+        });
+      }
     };
     const enqueue = (line: Buffer) => {
       const text = line.toString('utf8').trim();
       if (text === '') return;
       this.#stats.requests += 1;
-      queued += 1;
-      if (queued >= MAX_QUEUED) socket.pause();
+      state.queued += 1;
+      state.lastActive = performance.now();
+      if (state.queued >= MAX_QUEUED) socket.pause();
       chain = chain
         .then(() => this.#answer(text, controller.signal))
         .then(
@@ -234,8 +301,8 @@ export class SkillSocketServer {
           () => undefined,
         )
         .finally(() => {
-          queued -= 1;
-          if (queued < MAX_QUEUED / 2 && socket.isPaused() && !socket.destroyed) socket.resume();
+          state.queued -= 1;
+          resumeIfRoom();
         });
     };
 
@@ -267,8 +334,7 @@ export class SkillSocketServer {
       buffered = 0;
       void chain.finally(() => socket.end());
     });
-    // Resets and broken pipes are the client's business; the server carries on.
-    socket.on('error', () => undefined);
+    // Resets and broken pipes are the client's business; the server carries on (handler above).
     socket.on('close', () => {
       this.#sockets.delete(socket);
       controller.abort(abortError());
@@ -293,7 +359,8 @@ export class SkillSocketServer {
     }
     const started = performance.now();
     try {
-      const hits = await this.options.searcher.search(request.query, {
+      // One giant query would stall every client: search what the hook would send.
+      const hits = await this.options.searcher.search(capQuery(request.query), {
         ...(request.k === undefined ? {} : { k: request.k }),
         ...(request.mode === undefined ? {} : { mode: request.mode }),
         ...(request.abstain === undefined ? {} : { abstain: request.abstain }),

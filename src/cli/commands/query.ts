@@ -26,7 +26,10 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const started = performance.now();
-  const remote = await searchOnServer(query, sources, retrieval, io);
+  const { capQuery } = await import('../../integrations/query-cap.js');
+  // The server searches the capped query; in-process does the same, so both answer alike.
+  const searched = capQuery(query);
+  const remote = await searchOnServer(searched, sources, retrieval, io);
   if (remote !== undefined) {
     printAnswer(io, args, { query, hits: remote.hits, started, skills: remote.skills, mode: retrieval.mode });
     return 0;
@@ -38,7 +41,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources));
     }
-    const hits = await live.search(query, {
+    const hits = await live.search(searched, {
       k: retrieval.k,
       mode: retrieval.mode,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
