@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 /**
@@ -16,13 +17,15 @@ const MAGIC = 'SSEC';
 const FORMAT_VERSION = 1;
 const HASH_BYTES = 32;
 
-interface CacheHeader {
-  readonly version: number;
-  readonly model: string;
-  readonly dimensions: number;
-  readonly count: number;
-  readonly sha256: string;
-}
+/** The header as read: `null` or a missing field means "corrupt", never a crash. */
+const CacheHeaderSchema = z.object({
+  version: z.number(),
+  model: z.string(),
+  dimensions: z.number(),
+  count: z.number().int().nonnegative(),
+  sha256: z.string(),
+});
+type CacheHeader = z.infer<typeof CacheHeaderSchema>;
 
 export type CacheLoadStatus = 'memory' | 'loaded' | 'missing' | 'mismatch' | 'corrupt';
 
@@ -122,7 +125,9 @@ export class EmbeddingCache {
     if (8 + headerLength > data.length) return 'corrupt';
     let header: CacheHeader;
     try {
-      header = JSON.parse(data.toString('utf8', 8, 8 + headerLength)) as CacheHeader;
+      const parsed = CacheHeaderSchema.safeParse(JSON.parse(data.toString('utf8', 8, 8 + headerLength)));
+      if (!parsed.success) return 'corrupt';
+      header = parsed.data;
     } catch {
       return 'corrupt';
     }

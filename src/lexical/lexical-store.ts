@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeStaleTempFiles, sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { z } from 'zod';
+import { removeStaleTempFiles, sha256, shapeProblem, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './lexical-index.js';
 
 /**
@@ -14,10 +15,10 @@ import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './le
  */
 export const LEXICAL_FILE = 'lexical.json';
 
-interface Header {
-  readonly format: number;
-  readonly sha256: string;
-}
+const HeaderSchema = z.object({ format: z.number(), sha256: z.string() });
+type Header = z.infer<typeof HeaderSchema>;
+/** Only the outer shape: MiniSearch checks its own part, and `restore` checks every entry. */
+const SnapshotSchema = z.object({ entries: z.array(z.unknown()), index: z.record(z.string(), z.unknown()) });
 
 export type LexicalLoad = { readonly index: LexicalIndex } | { readonly reason: string };
 
@@ -45,7 +46,9 @@ export function loadLexicalIndex(dir: string): LexicalLoad {
   if (newline < 0) return { reason: 'no header line' };
   let header: Header;
   try {
-    header = JSON.parse(data.toString('utf8', 0, newline)) as Header;
+    const parsed = HeaderSchema.safeParse(JSON.parse(data.toString('utf8', 0, newline)));
+    if (!parsed.success) return { reason: `header has the wrong shape (${shapeProblem(parsed.error)})` };
+    header = parsed.data;
   } catch {
     return { reason: 'header is not valid JSON' };
   }
@@ -53,9 +56,9 @@ export function loadLexicalIndex(dir: string): LexicalLoad {
   const body = data.subarray(newline + 1);
   if (sha256(body) !== header.sha256) return { reason: 'body fails its checksum' };
   try {
-    const snapshot = JSON.parse(body.toString('utf8')) as LexicalSnapshot;
-    if (!Array.isArray(snapshot.entries)) return { reason: 'body lists no entries' };
-    return { index: LexicalIndex.restore(snapshot) };
+    const parsed = SnapshotSchema.safeParse(JSON.parse(body.toString('utf8')));
+    if (!parsed.success) return { reason: `body has the wrong shape (${shapeProblem(parsed.error)})` };
+    return { index: LexicalIndex.restore(parsed.data as unknown as LexicalSnapshot) };
   } catch (error) {
     return { reason: `body is unreadable: ${(error as Error).message}` };
   }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Temp files end with this; {@link removeStaleTempFiles} cleans up after a crash. */
@@ -28,7 +28,15 @@ function fsyncPath(path: string, flags: string): void {
  */
 export function commitTempFile(temp: string, file: string): void {
   fsyncPath(temp, 'r+');
-  renameSync(temp, file);
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    // A folder where a derived file belongs (made by hand or by a tool gone wrong) would fail
+    // every later save: it is debris in our index folder, so it goes and the rename is retried.
+    if (!isDirectoryInTheWay(file, error)) throw error;
+    rmSync(file, { recursive: true, force: true });
+    renameSync(temp, file);
+  }
   if (process.platform !== 'win32') fsyncPath(dirname(file), 'r');
 }
 
@@ -53,6 +61,23 @@ export function writeFileAtomic(file: string, data: Uint8Array | string): void {
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+function isDirectoryInTheWay(file: string, error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'EISDIR' && code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') return false;
+  try {
+    return lstatSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The first problem zod found in a persisted file, as `path: message` for a rebuild reason. */
+export function shapeProblem(error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] }): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'unknown';
+  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`;
 }
 
 export function sha256(data: Uint8Array): string {

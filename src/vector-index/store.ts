@@ -1,8 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { commitTempFile, removeStaleTempFiles, sha256, tempPathFor, writeFileAtomic } from './atomic-file.js';
 import { ExactIndex } from './exact-index.js';
 import { HnswIndex, type HnswOptions } from './hnsw-index.js';
+import { shapeProblem } from './atomic-file.js';
 import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 
 /**
@@ -23,16 +25,30 @@ export const VECTOR_FORMAT_VERSION = 1;
 export const MANIFEST_FILE = 'vectors.json';
 const DATA_FILE = /^vectors-(hnsw|exact)-[0-9a-f]{16}\.bin$/;
 
-interface Manifest {
-  readonly format: number;
-  readonly kind: VectorIndexKind;
-  readonly model: string;
-  readonly dimensions: number;
-  readonly count: number;
-  readonly dataFile: string;
-  readonly dataSha256: string;
-  /** [id, tag, label] triples. */
-  readonly entries: readonly (readonly [string, string, number])[];
+/** The manifest as read: anything else (`null`, a list, a missing field) means "rebuild". */
+const ManifestSchema = z.object({
+  format: z.number(),
+  kind: z.enum(['hnsw', 'exact']),
+  model: z.string(),
+  dimensions: z.number(),
+  count: z.number().int().nonnegative(),
+  dataFile: z.string(),
+  dataSha256: z.string(),
+  /** [id, tag, label] triples, checked by `isEntry`: zod would cost 2–3× the JSON parse on a large catalog. */
+  entries: z.array(z.unknown()),
+});
+type Manifest = Omit<z.infer<typeof ManifestSchema>, 'entries'> & { readonly entries: readonly Entry[] };
+type Entry = readonly [string, string, number];
+
+function isEntry(value: unknown): value is Entry {
+  return (
+    Array.isArray(value) &&
+    value.length === 3 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string' &&
+    Number.isSafeInteger(value[2]) &&
+    (value[2] as number) >= 0
+  );
 }
 
 export interface VectorStoreOptions {
@@ -121,12 +137,17 @@ export class VectorStore {
 }
 
 function loadFromManifest(options: VectorStoreOptions, text: string): { index: VectorIndex; dataFile: string } | string {
-  let manifest: Manifest;
+  let data: unknown;
   try {
-    manifest = JSON.parse(text) as Manifest;
+    data = JSON.parse(text);
   } catch {
     return 'manifest is not valid JSON';
   }
+  const parsed = ManifestSchema.safeParse(data);
+  if (!parsed.success) return `manifest has the wrong shape (${shapeProblem(parsed.error)})`;
+  const bad = parsed.data.entries.findIndex((entry) => !isEntry(entry));
+  if (bad !== -1) return `manifest has the wrong shape (entries.${bad}: expected [id, tag, label])`;
+  const manifest = parsed.data as Manifest;
   if (manifest.format !== VECTOR_FORMAT_VERSION) return `format ${String(manifest.format)} ≠ ${VECTOR_FORMAT_VERSION}`;
   if (manifest.model !== options.model) return `model ${String(manifest.model)} ≠ ${options.model}`;
   if (manifest.dimensions !== options.dimensions) return `dimensions ${String(manifest.dimensions)} ≠ ${options.dimensions}`;
@@ -134,13 +155,13 @@ function loadFromManifest(options: VectorStoreOptions, text: string): { index: V
   if (typeof manifest.dataFile !== 'string' || !DATA_FILE.test(manifest.dataFile)) return 'manifest names no data file';
   if (!Array.isArray(manifest.entries) || manifest.entries.length !== manifest.count) return 'manifest entries do not match its count';
   const dataPath = join(options.dir!, manifest.dataFile);
-  let data: Buffer;
+  let bytes: Buffer;
   try {
-    data = readFileSync(dataPath);
+    bytes = readFileSync(dataPath);
   } catch {
     return `data file ${manifest.dataFile} is missing`;
   }
-  if (sha256(data) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
+  if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
   const entries: PersistedEntry[] = manifest.entries.map(([id, tag, label]) => ({ id, tag, label }));
   try {
     const index =
