@@ -9,6 +9,10 @@ export const ERROR_CODES = {
   NOT_FOUND: 'user',
   NOTHING_TO_INDEX: 'user',
   MODEL_NOT_FOUND: 'user',
+  /** A download could not reach the hub or was cut off (offline, proxy, mirror down). */
+  NETWORK: 'user',
+  /** A downloaded file's size or sha256 differs from what the hub announced; nothing was installed. */
+  CHECKSUM: 'user',
   INDEX_CORRUPT: 'internal',
   ABORTED: 'internal',
   INTERNAL: 'internal',
