@@ -63,7 +63,7 @@ const MODEL_OPTIONS: OptionTable = {
   model: {
     type: 'string',
     placeholder: 'NAME',
-    description: 'embedding model: use-lite (bundled) or a model folder under models/ ("hash" is a fast fake for tests)',
+    description: 'embedding model: use-lite (bundled), a preset fetched with \'skill-search model pull <id>\', or a model folder ("hash" is a fast fake for tests)',
     defaultText: DEFAULT_MODEL,
   },
   'index-dir': {

@@ -6,7 +6,7 @@ import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { findPreset } from '../../src/model-store/presets.js';
 import { startLoopbackHub, tinyModelFiles, type LoopbackHub } from '../support/loopback-hub.js';
 import { useTempDirs } from '../support/temp-dirs.js';
-import { runCli } from './helpers.js';
+import { runCli, SKILLS } from './helpers.js';
 
 const preset = findPreset('all-MiniLM-L6-v2')!;
 const tempDir = useTempDirs('cli-model');
@@ -97,5 +97,30 @@ describe('skill-search model', () => {
     const result = await runCli(['model', 'pull', preset.id, '--from', from], cache);
     expect(result.stdout).toBe(`installed all-MiniLM-L6-v2 in ${join(cache, 'models', preset.id)} (copied from ${from}, sizes and checksums verified)\n`);
     expect((await runCli(['model', 'rm', preset.id, '--from', from], cache)).stderr).toBe("skill-search: --from and --force only apply to 'model pull'\n");
+  });
+
+  it('--model <preset> after a pull: index and query run end to end, the index keyed on the model', async () => {
+    const cache = tempDir();
+    await runCli(['model', 'pull', preset.id], cache, { env: { SKILL_SEARCH_HF_ENDPOINT: hub.url } });
+    const indexed = await runCli(['index', '--skills-dir', SKILLS, '--model', preset.id, '--json'], cache);
+    expect(indexed.code).toBe(0);
+    const summary = JSON.parse(indexed.stdout) as { skills: number; embedded: number; model: string; indexDir: string };
+    expect(summary).toMatchObject({ skills: 6, embedded: 6 });
+    expect(summary.model).toMatch(/^onnx:all-MiniLM-L6-v2@[0-9a-f]{12}$/);
+    const useLiteDir = JSON.parse((await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache)).stdout).indexDir;
+    expect(useLiteDir).not.toBe(summary.indexDir);
+
+    const found = await runCli(['query', '--skills-dir', SKILLS, '--model', preset.id, '--mode', 'dense', '--k', '1', '--json', 'Resize, crop and convert images in bulk'], cache);
+    expect(found.code).toBe(0);
+    expect((JSON.parse(found.stdout) as { hits: { name: string }[] }).hits.map((hit) => hit.name)).toEqual(['image-resize']);
+  });
+
+  it('tells the user to pull a preset that is not downloaded, in one line', async () => {
+    const cache = tempDir();
+    for (const command of [['query', 'resize images'], ['index']]) {
+      const result = await runCli([...command, '--skills-dir', SKILLS, '--model', 'bge-small-en-v1.5'], cache);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(`skill-search: model "bge-small-en-v1.5" is not downloaded yet: run 'skill-search model pull bge-small-en-v1.5'\n`);
+    }
   });
 });
