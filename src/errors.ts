@@ -11,6 +11,10 @@ export const ERROR_CODES = {
   MODEL_NOT_FOUND: 'user',
   /** A socket or folder another user could control: never connected to or written in. */
   UNTRUSTED: 'user',
+  /** A download could not reach the hub or was cut off (offline, proxy, mirror down). */
+  NETWORK: 'user',
+  /** A downloaded file's size or sha256 differs from what the hub announced; nothing was installed. */
+  CHECKSUM: 'user',
   INDEX_CORRUPT: 'internal',
   ABORTED: 'internal',
   INTERNAL: 'internal',

@@ -112,10 +112,19 @@ export interface SkillSearcher {
   search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
 }
 
+/**
+ * What is being embedded: the search message (`query`) or an indexed skill text (`passage`).
+ * Asymmetric models prompt the two differently (e5's `query: ` / `passage: `, bge's query instruction).
+ */
+export type EmbedKind = 'query' | 'passage';
+
 /** A sentence encoder. Vectors are L2-normalised `Float32Array`s of length `dimensions`. */
 export interface Embedder {
   /** Stable model id, part of every cache key and index manifest. */
   readonly id: string;
   readonly dimensions: number;
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Texts in different languages land near each other (cross-lingual retrieval works without translation). */
+  readonly multilingual?: boolean;
+  /** `kind` defaults to `passage`; symmetric models ignore it. */
+  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
 }

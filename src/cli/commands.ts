@@ -63,7 +63,7 @@ const MODEL_OPTIONS: OptionTable = {
   model: {
     type: 'string',
     placeholder: 'NAME',
-    description: 'embedding model: use-lite (bundled) or a model folder under models/ ("hash" is a fast fake for tests)',
+    description: 'embedding model: use-lite (bundled), a preset fetched with \'skill-search model pull <id>\', or a model folder ("hash" is a fast fake for tests)',
     defaultText: DEFAULT_MODEL,
   },
   'index-dir': {
@@ -74,7 +74,7 @@ const MODEL_OPTIONS: OptionTable = {
   },
 };
 
-export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'serve' | 'eval' | 'validate' | 'hook' | 'mcp';
+export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'serve' | 'eval' | 'validate' | 'hook' | 'mcp' | 'model';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -245,6 +245,28 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     },
     load: async () => (await import('./commands/mcp.js')).runMcp,
   },
+  // ---- model (issue 13): download and manage preset encoders ----
+  model: {
+    spec: {
+      name: 'model',
+      summary: 'Download and manage stronger embedding models: list | pull <id> | rm <id> | info <id>.',
+      usage: 'list | pull <id> [--from DIR] [--force] | rm <id> | info <id>',
+      positionals: { min: 1, max: 3, name: 'an action (list, pull, rm, info)' },
+      options: {
+        from: { type: 'string', placeholder: 'DIR', description: "with 'pull': install from a folder copied by hand instead of downloading" },
+        force: { type: 'boolean', description: "with 'pull': download again even if installed" },
+        ...JSON_OPTION,
+      },
+      notes: [
+        'Models are fetched from the Hugging Face hub ($SKILL_SEARCH_HF_ENDPOINT for a mirror; default https://huggingface.co)',
+        'into <cache>/models/<id>/ ($SKILL_SEARCH_CACHE_DIR, $XDG_CACHE_HOME/skill-search or ~/.cache/skill-search).',
+        'Downloads resume where they stopped, are checked against the sizes and sha256 the hub announces, and',
+        'become visible only once complete. Then pass --model <id> to query, index, watch, hook, mcp or eval.',
+      ].join('\n'),
+    },
+    load: async () => (await import('./commands/model.js')).runModel,
+  },
+  // ---- end model ----
 };
 
 export function isCommandName(name: string): name is CommandName {

@@ -3,6 +3,7 @@ import type { CatalogSnapshot } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { resolveIndexDir } from './sources.js';
+import { modelsRoot } from '../model-store/paths.js';
 import type { CliIo } from './io.js';
 
 /** The loader options for what the flags named. */
@@ -33,6 +34,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
   return LiveIndex.open({
     catalog: catalogOptions(sources),
     model: retrieval.model,
+    downloadsDir: modelsRoot(io.env),
     indexDir: resolveIndexDir(sources, retrieval, io.env),
     k: retrieval.k,
     mode: retrieval.mode,

@@ -6,6 +6,7 @@ import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './commands.js';
 import { homeDir, type CliIo } from './io.js';
+import { cacheRoot } from '../model-store/paths.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
 export interface SourceOptions {
@@ -95,11 +96,8 @@ function indexDirPath(raw: string, base: string): string {
   return absolute;
 }
 
-export function cacheRoot(env: CliIo['env']): string {
-  if (env.SKILL_SEARCH_CACHE_DIR) return path.resolve(env.SKILL_SEARCH_CACHE_DIR);
-  if (env.XDG_CACHE_HOME) return path.join(path.resolve(env.XDG_CACHE_HOME), 'skill-search');
-  return path.join(homeDir(env), '.cache', 'skill-search');
-}
+/** One home for the cache location: downloaded models live under it too. */
+export { cacheRoot };
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */
 export function isOverride(sources: SourceOptions): boolean {

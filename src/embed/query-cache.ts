@@ -7,7 +7,8 @@ export function normalizeQueryText(query: string): string {
 }
 
 /**
- * A small LRU of query vectors in front of an embedder. The same message is often searched
+ * A small LRU of query vectors in front of an embedder (embedded as `query`, so asymmetric
+ * models add their query prompt). The same message is often searched
  * more than once (the prefetch path and a hook on one turn, a retried turn, eval modes), and
  * the query embedding is most of a warm search's time.
  *
@@ -51,7 +52,7 @@ export class QueryEmbeddingCache {
   }
 
   async #call(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await this.#embedder.embed([query], signal);
+    const [vector] = await this.#embedder.embed([query], signal, 'query');
     return vector!;
   }
 }

@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SkillSearchError } from '../errors.js';
+import { modelsRoot } from '../model-store/paths.js';
+import { findPreset, type ModelPreset } from '../model-store/presets.js';
+import { installState } from '../model-store/store.js';
 import type { Embedder } from '../types.js';
 import { createHashEmbedder } from './hash-embedder.js';
 import { createTransformersEmbedder } from './transformers.js';
@@ -13,12 +16,39 @@ export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../models/', import.
 export interface ResolveEmbedderOptions {
   /** Where bare model names are looked up. @default the package's `models/` folder */
   readonly modelsDir?: string;
+  /** Where `skill-search model pull` installs presets. @default `<cache root>/models` from `process.env` */
+  readonly downloadsDir?: string;
+}
+
+/** A preset runs from its pulled folder, or from `<modelsDir>/<id>/` when one was placed there by hand. */
+function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): Embedder {
+  const downloads = options.downloadsDir ?? modelsRoot(process.env);
+  const state = installState(downloads, preset);
+  let modelDir: string | undefined = state.state === 'installed' ? state.dir : undefined;
+  if (modelDir === undefined) {
+    const placed = join(options.modelsDir ?? DEFAULT_MODELS_DIR, preset.id);
+    if (existsSync(placed)) modelDir = placed;
+  }
+  if (modelDir === undefined) {
+    const how = state.state === 'broken' ? `is damaged (${state.reason}): run 'skill-search model pull ${preset.id} --force'` : `is not downloaded yet: run 'skill-search model pull ${preset.id}'`;
+    throw new SkillSearchError('MODEL_NOT_FOUND', `model "${preset.id}" ${how}`);
+  }
+  return createTransformersEmbedder({
+    modelDir,
+    pooling: preset.pooling,
+    maxTokens: preset.maxTokens,
+    queryPrefix: preset.queryPrefix,
+    passagePrefix: preset.passagePrefix,
+    multilingual: preset.multilingual,
+  });
 }
 
 /**
  * Turns a model spec into an embedder:
  * - absent, `''`, `use-lite` → the embedded Universal Sentence Encoder (offline, 512-d);
  * - `hash` / `hash:<dims>` → the deterministic hashing embedder (no model; tests, smoke runs);
+ * - a preset id (`bge-small-en-v1.5`, see `skill-search model list`) → its pulled folder, run
+ *   with the preset's pooling and prefixes;
  * - a path (absolute, or containing a slash) to a transformers.js model folder;
  * - a bare name → `<modelsDir>/<name>/`.
  */
@@ -27,12 +57,14 @@ export function resolveEmbedder(spec?: string, options: ResolveEmbedderOptions =
   if (value === '' || value === 'use-lite' || value === 'default') return createUseLiteEmbedder();
   const hash = /^hash(?::(\d+))?$/.exec(value);
   if (hash) return createHashEmbedder(hash[1] === undefined ? {} : { dimensions: Number(hash[1]) });
+  const preset = findPreset(value);
+  if (preset !== undefined) return presetEmbedder(preset, options);
   const modelsDir = options.modelsDir ?? DEFAULT_MODELS_DIR;
   const modelDir = isAbsolute(value) || value.includes('/') || value.startsWith('.') ? resolve(value) : join(modelsDir, value);
   if (!existsSync(modelDir)) {
     throw new SkillSearchError(
       'MODEL_NOT_FOUND',
-      `model "${value}" not found: no folder ${modelDir} (use "use-lite", or put a transformers.js ONNX model folder there)`,
+      `model "${value}" not found: no folder ${modelDir} (use "use-lite", a preset from 'skill-search model list', or put a transformers.js ONNX model folder there)`,
     );
   }
   return createTransformersEmbedder({ modelDir });

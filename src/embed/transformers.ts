@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import type { Embedder } from '../types.js';
+import type { Pooling } from '../model-store/presets.js';
+import type { Embedder, EmbedKind } from '../types.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
 
@@ -11,12 +12,22 @@ export interface TransformersEmbedderOptions {
   readonly modelDir: string;
   /** Texts per model call. @default 16 */
   readonly batchSize?: number;
+  /** How token vectors become one sentence vector. @default 'mean' */
+  readonly pooling?: Pooling;
+  /** Tokens kept per text (the rest is cut); capped by the tokenizer's own `model_max_length`. @default the tokenizer's `model_max_length` */
+  readonly maxTokens?: number;
+  /** Put before every query text (`embed(…, 'query')`). @default '' */
+  readonly queryPrefix?: string;
+  /** Put before every passage text (the indexed skills). @default '' */
+  readonly passagePrefix?: string;
+  /** Reported as `Embedder.multilingual`. @default false */
+  readonly multilingual?: boolean;
 }
 
-type FeatureExtractor = (
+type FeatureExtractor = ((
   texts: string[],
-  options: { pooling: 'mean'; normalize: boolean },
-) => Promise<{ data: Float32Array; dims: number[] }>;
+  options: { pooling: Pooling; normalize: boolean },
+) => Promise<{ data: Float32Array; dims: number[] }>) & { tokenizer?: { model_max_length?: number } };
 
 /**
  * transformers.js keeps its paths in one global `env`; pipelines are created one at a time
@@ -50,7 +61,8 @@ function configuredDimensions(config: Record<string, unknown>): number | undefin
 
 /**
  * Any sentence-embedding ONNX model in transformers.js layout, run fully offline (remote
- * downloads are disabled): mean pooling over the attention mask, then L2 normalisation.
+ * downloads are disabled; `skill-search model pull` fetches presets beforehand): mean pooling
+ * over the attention mask or the [CLS] vector, query/passage prefixes, then L2 normalisation.
  * The folder is checked synchronously so a typo fails at startup, not on the first query.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
@@ -59,6 +71,15 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new SkillSearchError('BAD_OPTION', `Expected \`batchSize\` to be a positive integer, got \`${String(batchSize)}\``);
   }
+  const pooling = options.pooling ?? 'mean';
+  if (pooling !== 'mean' && pooling !== 'cls') {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`pooling\` to be 'mean' or 'cls', got \`${String(pooling)}\``);
+  }
+  const maxTokens = options.maxTokens;
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`maxTokens\` to be an integer of at least 2, got \`${String(maxTokens)}\``);
+  }
+  const prefixes: Record<EmbedKind, string> = { query: options.queryPrefix ?? '', passage: options.passagePrefix ?? '' };
   if (!existsSync(modelDir)) throw modelNotFound(modelDir, 'entirely (no such folder)');
   const quantizedFile = join(modelDir, 'onnx', 'model_quantized.onnx');
   const fullFile = join(modelDir, 'onnx', 'model.onnx');
@@ -72,6 +93,8 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .update(readFileSync(join(modelDir, 'config.json')))
     .update(String(statSync(modelFile).size))
     .update(String(statSync(join(modelDir, 'tokenizer.json')).size))
+    // How texts are encoded is part of what a vector means: a changed prefix or pooling rebuilds the index.
+    .update(JSON.stringify({ pooling, maxTokens, prefixes }))
     .digest('hex')
     .slice(0, 12);
   let dimensions = configuredDimensions(config) ?? 0;
@@ -88,7 +111,13 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
         env.allowRemoteModels = false;
         env.allowLocalModels = true;
         env.localModelPath = dirname(modelDir);
-        return (await pipeline('feature-extraction', basename(modelDir), { quantized })) as unknown as FeatureExtractor;
+        const run = (await pipeline('feature-extraction', basename(modelDir), { quantized })) as unknown as FeatureExtractor;
+        const tokenizer = run.tokenizer;
+        // The pipeline truncates at `model_max_length`; lowering it caps texts without padding every batch to the cap.
+        if (maxTokens !== undefined && tokenizer !== undefined) {
+          tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? maxTokens, maxTokens);
+        }
+        return run;
       } finally {
         release();
       }
@@ -104,13 +133,16 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     get dimensions() {
       return dimensions;
     },
-    async embed(texts, signal) {
+    ...(options.multilingual === undefined ? {} : { multilingual: options.multilingual }),
+    async embed(texts, signal, kind = 'passage') {
       if (texts.length === 0) return [];
+      const prefix = prefixes[kind];
       const run = await raceAbort(load(), signal);
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         throwIfAborted(signal);
-        const tensor = await raceAbort(run(texts.slice(start, start + batchSize), { pooling: 'mean', normalize: true }), signal);
+        const batch = texts.slice(start, start + batchSize).map((text) => prefix + text);
+        const tensor = await raceAbort(run(batch, { pooling, normalize: true }), signal);
         const width = tensor.dims[tensor.dims.length - 1] ?? 0;
         if (dimensions === 0) dimensions = width;
         if (width !== dimensions) {

@@ -21,6 +21,8 @@ import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
  */
 
 export const USE_LITE_MAX_TOKENS = 128;
+/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever `buildUseLiteOnnx`'s output changes. */
+export const USE_LITE_GRAPH_FORMAT = 1;
 const HEADS = 4;
 const LAYER_NORM_EPSILON = 1e-6;
 const ATTENTION_MASK_BIAS = -1e9;

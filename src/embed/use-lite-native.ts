@@ -1,7 +1,7 @@
 import { throwIfAborted } from '../errors.js';
-import { buildUseLiteOnnx, USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
+import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
+import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
-import { readUseLiteFiles } from './use-lite-weights.js';
 
 /**
  * USE-lite on onnxruntime (native CPU kernels): the bundled weights rebuilt as an ONNX graph
@@ -70,17 +70,32 @@ async function importOnnxRuntime(): Promise<OrtModule> {
   return typeof loaded.InferenceSession === 'function' || typeof loaded.InferenceSession === 'object' ? loaded : loaded.default!;
 }
 
-/** Loads onnxruntime and builds the session; rejects if the native binding is unavailable here. */
-export async function createNativeUseLiteRuntime(): Promise<UseLiteRuntime> {
-  const [ort, files] = await Promise.all([importOnnxRuntime(), readUseLiteFiles()]);
-  const session = await ort.InferenceSession.create(buildUseLiteOnnx(files), {
-    graphOptimizationLevel: 'all',
-    // One thread: a query is a few small matrix products, and an idle pool would spin on a
-    // core the agent around us needs more.
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-  });
+const SESSION_OPTIONS = {
+  graphOptimizationLevel: 'all',
+  // One thread: a query is a few small matrix products, and an idle pool would spin on a
+  // core the agent around us needs more.
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+} as const;
+
+/**
+ * Loads onnxruntime and the session (its graph from the on-disk cache when there, see
+ * use-lite-graph-cache.ts); rejects if the native binding is unavailable here. `graphCache`
+ * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time).
+ */
+export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
+  const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
+  let session: OrtSession;
+  try {
+    session = await ort.InferenceSession.create(graph.bytes, SESSION_OPTIONS);
+  } catch (error) {
+    if (graph.source !== 'cache') throw error;
+    // A cached file that passed its checks but not onnxruntime's: drop it and rebuild once.
+    forgetUseLiteGraph(graphCache.cacheDir);
+    session = await ort.InferenceSession.create((await loadUseLiteGraph(graphCache)).bytes, SESSION_OPTIONS);
+  }
+  const { files } = graph;
   const tokenizer = new UseLiteTokenizer(files.vocabulary);
 
   async function run(rows: readonly number[][]): Promise<Float32Array[]> {

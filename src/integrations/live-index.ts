@@ -8,8 +8,10 @@ import type { SkillService } from './service.js';
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
   readonly catalog: CatalogOptions;
-  /** Model spec for `resolveEmbedder` (`use-lite`, `hash`, a folder under `models/`). */
+  /** Model spec for `resolveEmbedder` (`use-lite`, `hash`, a preset id, a folder under `models/`). */
   readonly model: string;
+  /** Where pulled presets live (`resolveEmbedder`'s `downloadsDir`). @default `<cache root>/models` from `process.env` */
+  readonly downloadsDir?: string;
   /** Folder of the persistent index; in-memory when absent. */
   readonly indexDir?: string;
   readonly k?: number;
@@ -46,7 +48,7 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    const embedder = resolveEmbedder(options.model);
+    const embedder = resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir });
     const engine = await SkillSearchEngine.open({
       embedder,
       ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),

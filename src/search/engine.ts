@@ -177,6 +177,7 @@ export class SkillSearchEngine implements SkillSearcher {
       const vectors = await this.options.embedder.embed(
         batch.map(([, skill]) => embeddingText(skill)),
         signal,
+        'passage',
       );
       batch.forEach(([key], i) => state.cache.set(key, vectors[i]!));
       onProgress?.(Math.min(start + batch.length, pending.length), pending.length);

@@ -57,10 +57,10 @@ export function chunkListEmbedder(embedder: Embedder): Embedder {
   return {
     id: `${embedder.id}#chunks`,
     dimensions: embedder.dimensions,
-    embed: (lists, signal) =>
+    embed: (lists, signal, kind) =>
       Promise.all(
         lists.map(async (list) => {
-          const vectors = await embedder.embed(list.split(CHUNK_SEPARATOR), signal);
+          const vectors = await embedder.embed(list.split(CHUNK_SEPARATOR), signal, kind);
           const joined = new Float32Array(vectors.reduce((length, vector) => length + vector.length, 0));
           let offset = 0;
           for (const vector of vectors) {

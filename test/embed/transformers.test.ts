@@ -57,3 +57,46 @@ describe('Transformers.js embedder (tiny generated ONNX model, offline)', () => 
     expect(() => createTransformersEmbedder({ modelDir: modelsDir })).toThrow(`model folder ${modelsDir} is missing onnx/model.onnx`);
   });
 });
+
+describe('Transformers.js embedder: pooling, prefixes and truncation', () => {
+  const cosine = (a: Float32Array, b: Float32Array): number => dot(a, b);
+
+  it('adds the query prefix only to queries and the passage prefix only to passages', async () => {
+    const plain = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny') });
+    const prefixed = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), queryPrefix: 'weather forecast ', passagePrefix: 'music song ' });
+    const text = 'merge pdf files';
+    const [bare] = await plain.embed([text]);
+    const [asQuery] = await prefixed.embed([text], undefined, 'query');
+    const [asPassage] = await prefixed.embed([text], undefined, 'passage');
+    const [byDefault] = await prefixed.embed([text]);
+    const [manualQuery] = await plain.embed([`weather forecast ${text}`]);
+    const [manualPassage] = await plain.embed([`music song ${text}`]);
+    expect(cosine(asQuery!, manualQuery!)).toBeCloseTo(1, 5);
+    expect(cosine(asPassage!, manualPassage!)).toBeCloseTo(1, 5);
+    expect(cosine(byDefault!, asPassage!)).toBeCloseTo(1, 5);
+    expect(cosine(asQuery!, bare!)).toBeLessThan(0.99);
+    expect(prefixed.id).not.toBe(plain.id);
+  });
+
+  it('pools the [CLS] vector when asked (the tiny model gives [CLS] the same vector in every text)', async () => {
+    const cls = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), pooling: 'cls' });
+    const mean = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny') });
+    const texts = ['kubernetes deploy', 'weather forecast'];
+    const [a, b] = await cls.embed(texts);
+    expect(cosine(a!, b!)).toBeCloseTo(1, 5);
+    const [c, d] = await mean.embed(texts);
+    expect(cosine(c!, d!)).toBeLessThan(0.9);
+  });
+
+  it('cuts texts at maxTokens', async () => {
+    const capped = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 2 });
+    const [a, b] = await capped.embed(['pdf weather forecast', 'pdf music song']);
+    expect(cosine(a!, b!)).toBeCloseTo(1, 5);
+    expect(() => createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 1 })).toThrow('Expected `maxTokens` to be an integer of at least 2, got `1`');
+  });
+
+  it('reports multilingual only when told', () => {
+    expect(createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny') }).multilingual).toBeUndefined();
+    expect(createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), multilingual: true }).multilingual).toBe(true);
+  });
+});

@@ -1,0 +1,146 @@
+import type { ParsedArgs } from '../args.js';
+import { flagError } from '../args.js';
+import { line, printJson } from '../context.js';
+import { table } from '../format.js';
+import type { CliIo } from '../io.js';
+import { ProgressBar } from '../progress-bar.js';
+import { SkillSearchError } from '../../errors.js';
+import { hubEndpoint, modelsRoot } from '../../model-store/paths.js';
+import { findPreset, MODEL_PRESETS, presetIds, type ModelPreset } from '../../model-store/presets.js';
+import { installState, removeModel, type InstallState } from '../../model-store/store.js';
+
+const ACTIONS = ['list', 'pull', 'rm', 'info'] as const;
+type Action = (typeof ACTIONS)[number];
+
+function presetArg(action: Action, raw: string | undefined): ModelPreset {
+  if (raw === undefined) throw flagError(`'model ${action}' needs a preset id (one of ${presetIds().join(', ')})`);
+  const preset = findPreset(raw);
+  if (preset === undefined) throw flagError(`unknown model '${raw}' (presets: ${presetIds().join(', ')})`);
+  return preset;
+}
+
+function stateText(state: InstallState): string {
+  if (state.state === 'installed') return `installed (${state.dir})`;
+  if (state.state === 'broken') return `broken: ${state.reason} (run 'skill-search model pull <id> --force')`;
+  return 'not installed';
+}
+
+function prefixText(prefix: string): string {
+  return prefix === '' ? '(none)' : JSON.stringify(prefix);
+}
+
+/** `skill-search model list | pull <id> | rm <id> | info <id>`. */
+export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
+  const [rawAction, id, extra] = args.positionals;
+  if (!(ACTIONS as readonly string[]).includes(rawAction ?? '')) {
+    throw flagError(`'model' expects one of ${ACTIONS.join(', ')}, got '${rawAction ?? ''}' (see skill-search model --help)`);
+  }
+  const action = rawAction as Action;
+  if (action === 'list' ? id !== undefined : extra !== undefined) {
+    throw flagError(`unexpected argument '${action === 'list' ? id : extra}' for 'model ${action}' (see skill-search model --help)`);
+  }
+  if (action !== 'pull' && (args.values.from !== undefined || args.values.force !== undefined)) {
+    throw flagError(`--from and --force only apply to 'model pull'`);
+  }
+  const root = modelsRoot(io.env);
+  const json = args.values.json === true;
+
+  if (action === 'list') {
+    const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset) }));
+    if (json) {
+      printJson(io, {
+        models: rows.map(({ preset, state }) => ({ id: preset.id, repo: preset.repo, dimensions: preset.dimensions, multilingual: preset.multilingual, downloadMb: preset.downloadMb, state: state.state, dir: state.dir })),
+      });
+      return 0;
+    }
+    const lines = table([
+      ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
+      ['use-lite', '512', 'no', 'bundled', 'default, always available'],
+      ...rows.map(({ preset, state }) => [preset.id, String(preset.dimensions), preset.multilingual ? 'yes' : 'no', `≈ ${preset.downloadMb} MB`, stateText(state)]),
+    ]);
+    for (const text of lines) line(io.stdout, text);
+    line(io.stderr, `models folder: ${root}; fetch one with 'skill-search model pull <id>', use it with --model <id>`);
+    return 0;
+  }
+
+  const preset = presetArg(action, id);
+  if (action === 'info') {
+    const state = installState(root, preset);
+    if (json) {
+      printJson(io, { ...preset, state: state.state, dir: state.dir, ...(state.state === 'installed' ? { manifest: state.manifest } : {}) });
+      return 0;
+    }
+    const rows: [string, string][] = [
+      ['model', preset.id],
+      ['hub repo', `${preset.repo} (revision ${preset.revision})`],
+      ['ONNX file', preset.onnxFile],
+      ['files', preset.files.join(', ')],
+      ['pooling', preset.pooling],
+      ['normalised', preset.normalize ? 'yes' : 'no (skill-search normalises anyway)'],
+      ['max tokens', String(preset.maxTokens)],
+      ['query prefix', prefixText(preset.queryPrefix)],
+      ['passage prefix', prefixText(preset.passagePrefix)],
+      ['dimensions', String(preset.dimensions)],
+      ['multilingual', preset.multilingual ? 'yes' : 'no'],
+      ['download', `≈ ${preset.downloadMb} MB`],
+      ['facts from', preset.source],
+      ['state', stateText(state)],
+    ];
+    if (state.state === 'installed') {
+      rows.push(['installed from', `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`]);
+    } else {
+      rows.push(['install with', `skill-search model pull ${preset.id}`]);
+    }
+    for (const text of table(rows.map(([key, value]) => [`${key}:`, value]))) line(io.stdout, text);
+    return 0;
+  }
+
+  if (action === 'rm') {
+    if (!removeModel(root, preset.id)) throw new SkillSearchError('NOT_FOUND', `model ${preset.id} is not installed (nothing in ${root})`);
+    if (json) printJson(io, { removed: preset.id });
+    else line(io.stdout, `removed ${preset.id}`);
+    return 0;
+  }
+
+  const { installFromFolder, pullModel } = await import('../../model-store/pull.js');
+  const from = args.values.from;
+  let result;
+  if (typeof from === 'string') {
+    result = await installFromFolder(preset, from, { root, ...(io.signal === undefined ? {} : { signal: io.signal }) });
+  } else {
+    const bar = new ProgressBar(io.stderr);
+    let current = '';
+    try {
+      result = await pullModel(preset, {
+        root,
+        endpoint: hubEndpoint(io.env),
+        force: args.values.force === true,
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        onProgress: ({ file, received, total }) => {
+          if (file !== current) {
+            if (current !== '') bar.update(`${preset.id} ${current}`, received, total, true);
+            bar.done();
+            bar.restart();
+            current = file;
+          }
+          bar.update(`${preset.id} ${file}`, received, total, received === total);
+        },
+      });
+    } finally {
+      bar.done();
+    }
+  }
+  if (json) {
+    printJson(io, { id: preset.id, dir: result.dir, fetched: result.fetched, downloadedBytes: result.downloadedBytes, resumedBytes: result.resumedBytes, source: result.manifest.source, commit: result.manifest.commit ?? null });
+    return 0;
+  }
+  if (!result.fetched) {
+    line(io.stdout, `${preset.id} is already installed in ${result.dir} (--force fetches it again)`);
+    return 0;
+  }
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const how = typeof from === 'string' ? `copied from ${from}` : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
+  line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, sizes and checksums verified)`);
+  line(io.stderr, `use it with: skill-search query --model ${preset.id} "…"`);
+  return 0;
+}

@@ -1,0 +1,447 @@
+import { copyFileSync, createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SkillSearchError, isAbortError, throwIfAborted } from '../errors.js';
+import { header, HttpFailure, request } from './http.js';
+import { DEFAULT_HF_ENDPOINT } from './paths.js';
+import type { ModelPreset } from './presets.js';
+import { commitInstall, gitBlobSha1, installState, MANIFEST_FILE, MANIFEST_FORMAT, sha256File, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+
+export interface PullOptions {
+  /** Folder holding installed models (`modelsRoot(env)`). */
+  readonly root: string;
+  /** Hub or mirror base URL. @default 'https://huggingface.co' */
+  readonly endpoint?: string;
+  /** Fail when the hub cannot be connected to within this long (offline, unroutable). @default 5000 */
+  readonly connectTimeoutMs?: number;
+  /** Fail (and retry, resuming) when a connection goes silent this long. @default 30000 */
+  readonly idleTimeoutMs?: number;
+  /** Resumed attempts per file after a connection is cut mid-download. @default 3 */
+  readonly retries?: number;
+  /** Download again even when the preset is installed. @default false */
+  readonly force?: boolean;
+  readonly onProgress?: (progress: PullProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface PullProgress {
+  /** Path inside the repo (`onnx/model_quantized.onnx`). */
+  readonly file: string;
+  /** Bytes of this file on disk so far, resumed bytes included. */
+  readonly received: number;
+  /** The file's size as announced by the hub, when it announced one. */
+  readonly total: number | undefined;
+}
+
+export interface PullResult {
+  readonly dir: string;
+  readonly manifest: ModelManifest;
+  /** False when the preset was already installed and nothing was fetched. */
+  readonly fetched: boolean;
+  /** Bytes received over the network in this call. */
+  readonly downloadedBytes: number;
+  /** Bytes reused from an earlier, interrupted pull. */
+  readonly resumedBytes: number;
+}
+
+const DEFAULTS = { endpoint: DEFAULT_HF_ENDPOINT, connectTimeoutMs: 5000, idleTimeoutMs: 30_000, retries: 3 } as const;
+const MAX_REDIRECTS = 5;
+
+type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
+
+/** What the hub says about one file before it is fetched. */
+interface RemoteFile {
+  readonly file: string;
+  readonly url: URL;
+  /** Where the bytes are (the CDN URL the hub redirects LFS files to). */
+  readonly downloadUrl: URL;
+  readonly size: number | undefined;
+  readonly digest: Digest | undefined;
+  /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
+  readonly etag: string | undefined;
+  readonly commit: string | undefined;
+}
+
+export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
+  const encoded = file.split('/').map(encodeURIComponent).join('/');
+  return new URL(`${endpoint.replace(/\/+$/, '')}/${preset.repo}/resolve/${encodeURIComponent(preset.revision)}/${encoded}`);
+}
+
+/** `W/"abc"` → `abc`. LFS files: the content's sha256 (64 hex); other files: their git blob sha1 (40 hex). */
+function digestOf(etag: string | undefined): Digest | undefined {
+  if (etag === undefined) return undefined;
+  if (/^[0-9a-f]{64}$/.test(etag)) return { algorithm: 'sha256', value: etag };
+  if (/^[0-9a-f]{40}$/.test(etag)) return { algorithm: 'git-sha1', value: etag };
+  return undefined;
+}
+
+function normalizeEtag(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
+  return value === '' ? undefined : value;
+}
+
+function sizeHeader(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
+function offline(endpoint: string, preset: ModelPreset, failure: HttpFailure): SkillSearchError {
+  return new SkillSearchError(
+    'NETWORK',
+    `cannot reach ${endpoint} (${failure.message}); offline? Set SKILL_SEARCH_HF_ENDPOINT to a mirror, or copy the model folder here by hand and run 'skill-search model pull ${preset.id} --from DIR'`,
+    { cause: failure },
+  );
+}
+
+function refused(url: URL, response: IncomingMessage): SkillSearchError {
+  const status = response.statusCode ?? 0;
+  const why =
+    status === 401 || status === 403
+      ? 'the repository is gated or private (skill-search sends no token)'
+      : status === 404
+        ? 'no such file (is SKILL_SEARCH_HF_ENDPOINT a Hugging Face mirror?)'
+        : 'unexpected answer';
+  return new SkillSearchError('NETWORK', `${url.href} answered ${status}: ${why}`);
+}
+
+class Puller {
+  readonly #preset: ModelPreset;
+  readonly #options: PullOptions;
+  readonly #endpoint: string;
+  readonly #staging: string;
+  downloadedBytes = 0;
+  resumedBytes = 0;
+
+  constructor(preset: ModelPreset, options: PullOptions) {
+    this.#preset = preset;
+    this.#options = options;
+    this.#endpoint = (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
+    this.#staging = stagingDir(options.root, preset.id);
+  }
+
+  #http(url: URL, method: 'GET' | 'HEAD', headers: Record<string, string> = {}): Promise<IncomingMessage> {
+    return request(url, {
+      method,
+      headers: { 'accept-encoding': 'identity', ...headers },
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+      idleTimeoutMs: this.#options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+      ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
+    });
+  }
+
+  /**
+   * HEAD without following redirects: the hub puts `x-linked-size` / `x-linked-etag` (size and
+   * sha256 of an LFS file) on the redirect to its CDN. Same-host redirects (a renamed repo)
+   * are followed; the first cross-host one names where the bytes are.
+   */
+  async probe(file: string): Promise<RemoteFile> {
+    const url = resolveUrl(this.#endpoint, this.#preset, file);
+    let current = url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      let response: IncomingMessage;
+      try {
+        response = await this.#http(current, 'HEAD');
+      } catch (error) {
+        if (error instanceof HttpFailure) throw offline(this.#endpoint, this.#preset, error);
+        throw error;
+      }
+      response.resume();
+      const status = response.statusCode ?? 0;
+      const linkedEtag = normalizeEtag(header(response, 'x-linked-etag'));
+      const etag = linkedEtag ?? normalizeEtag(header(response, 'etag'));
+      const commit = header(response, 'x-repo-commit');
+      const location = header(response, 'location');
+      if (status >= 300 && status < 400 && location !== undefined) {
+        const next = new URL(location, current);
+        if (next.origin === current.origin && linkedEtag === undefined) {
+          current = next;
+          continue;
+        }
+        return { file, url, downloadUrl: next, size: sizeHeader(header(response, 'x-linked-size')), digest: digestOf(etag), etag, commit };
+      }
+      if (status < 200 || status >= 300) throw refused(current, response);
+      const size = sizeHeader(header(response, 'x-linked-size')) ?? sizeHeader(header(response, 'content-length'));
+      return { file, url, downloadUrl: current, size, digest: digestOf(etag), etag, commit };
+    }
+    throw new SkillSearchError('NETWORK', `${url.href}: more than ${MAX_REDIRECTS} redirects`);
+  }
+
+  /** Fetches one file into the staging folder, resuming a `.partial`, and verifies it. */
+  async fetch(remote: RemoteFile): Promise<ManifestFile> {
+    const target = path.join(this.#staging, remote.file);
+    const partial = `${target}.partial`;
+    const partialInfo = `${partial}.json`;
+    mkdirSync(path.dirname(target), { recursive: true });
+
+    if (exists(target)) {
+      const reused = await this.#verified(target, remote);
+      if (reused !== undefined) {
+        this.resumedBytes += reused.size;
+        this.#report(remote, reused.size);
+        return reused;
+      }
+      rmSync(target, { force: true });
+    }
+    // A partial from another version of the file (the revision moved) cannot be resumed.
+    if (readInfo(partialInfo) !== (remote.etag ?? '')) rmSync(partial, { force: true });
+    writeFileSync(partialInfo, remote.etag ?? '');
+
+    const retries = this.#options.retries ?? DEFAULTS.retries;
+    const initial = sizeOf(partial);
+    if (initial > 0) this.resumedBytes += Math.min(initial, remote.size ?? initial);
+    for (let attempt = 0; ; attempt += 1) {
+      throwIfAborted(this.#options.signal);
+      try {
+        await this.#download(remote, partial);
+        break;
+      } catch (error) {
+        if (isAbortError(error) || error instanceof SkillSearchError || attempt >= retries) {
+          if (error instanceof HttpFailure || isStreamCut(error)) {
+            throw new SkillSearchError(
+              'NETWORK',
+              `download of ${remote.file} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${(error as Error).message}); run the same command again to resume`,
+              { cause: error },
+            );
+          }
+          throw error;
+        }
+      }
+    }
+    const verified = await this.#verified(partial, remote);
+    if (verified === undefined) {
+      const got = await describeMismatch(partial, remote);
+      rmSync(partial, { force: true });
+      rmSync(partialInfo, { force: true });
+      throw new SkillSearchError('CHECKSUM', `${remote.file} from ${remote.url.href}: ${got}; the download was discarded and nothing was installed`);
+    }
+    renameOver(partial, target);
+    rmSync(partialInfo, { force: true });
+    return { ...verified, path: remote.file };
+  }
+
+  /** One GET from where the partial file ends; returns when the body is on disk. */
+  async #download(remote: RemoteFile, partial: string): Promise<void> {
+    let offset = sizeOf(partial);
+    if (remote.size !== undefined && offset > remote.size) {
+      rmSync(partial, { force: true });
+      offset = 0;
+    }
+    if (remote.size !== undefined && offset === remote.size) return;
+    let url = remote.downloadUrl;
+    let response: IncomingMessage | undefined;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      response = await this.#http(url, 'GET', offset > 0 ? { range: `bytes=${offset}-` } : {});
+      const location = header(response, 'location');
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400 && location !== undefined) {
+        response.resume();
+        url = new URL(location, url);
+        response = undefined;
+        continue;
+      }
+      break;
+    }
+    if (response === undefined) throw new SkillSearchError('NETWORK', `${remote.url.href}: more than ${MAX_REDIRECTS} redirects`);
+    const status = response.statusCode ?? 0;
+    let append = false;
+    if (status === 206) {
+      const start = /^bytes (\d+)-/.exec(header(response, 'content-range') ?? '')?.[1];
+      append = start !== undefined && Number(start) === offset;
+      if (!append) {
+        // A range we did not ask for: start over from byte 0 on the next attempt.
+        response.destroy();
+        rmSync(partial, { force: true });
+        throw new HttpFailure('transfer', `${url.host} answered a different byte range`);
+      }
+    } else if (status === 416) {
+      response.resume();
+      rmSync(partial, { force: true });
+      throw new HttpFailure('transfer', `${url.host} refused to resume at byte ${offset}`);
+    } else if (status !== 200) {
+      response.resume();
+      throw refused(url, response);
+    }
+    let received = append ? offset : 0;
+    const counter = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        received += chunk.length;
+        this.downloadedBytes += chunk.length;
+        this.#report(remote, received);
+        done(null, chunk);
+      },
+    });
+    await pipeline(response, counter, createWriteStream(partial, { flags: append ? 'a' : 'w', flush: true }), {
+      ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
+    });
+    if (!response.complete) throw new HttpFailure('transfer', `connection to ${url.host} closed early`);
+  }
+
+  /** Size and announced hash checked; the file's sha256 for the manifest. Undefined on a mismatch. */
+  async #verified(file: string, remote: RemoteFile): Promise<ManifestFile | undefined> {
+    const size = sizeOf(file);
+    if (remote.size !== undefined && size !== remote.size) return undefined;
+    const sha256 = await sha256File(file);
+    if (remote.digest?.algorithm === 'sha256' && sha256 !== remote.digest.value) return undefined;
+    if (remote.digest?.algorithm === 'git-sha1' && (await gitBlobSha1(file)) !== remote.digest.value) return undefined;
+    return { path: remote.file, size, sha256 };
+  }
+
+  #report(remote: RemoteFile, received: number): void {
+    this.#options.onProgress?.({ file: remote.file, received, total: remote.size });
+  }
+}
+
+async function describeMismatch(file: string, remote: RemoteFile): Promise<string> {
+  const size = sizeOf(file);
+  if (remote.size !== undefined && size !== remote.size) return `got ${size} bytes, the hub announced ${remote.size}`;
+  if (remote.digest?.algorithm === 'sha256') return `sha256 ${await sha256File(file)} differs from the announced ${remote.digest.value}`;
+  return `git blob id ${await gitBlobSha1(file)} differs from the announced ${remote.digest?.value ?? '?'}`;
+}
+
+function isStreamCut(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | undefined)?.message === 'aborted';
+}
+
+function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function readInfo(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function renameOver(from: string, to: string): void {
+  rmSync(to, { force: true });
+  renameSync(from, to);
+}
+
+/**
+ * Downloads a preset from the hub (or a mirror) into `<root>/<id>/`: every file probed first
+ * (so an offline machine fails within `connectTimeoutMs`), fetched into a staging folder with
+ * resumable `.partial` files, checked against the announced size and hash, and only then
+ * moved into place in one rename. An interrupted pull leaves its staging folder for the next.
+ */
+export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
+  const current = installState(options.root, preset);
+  if (current.state === 'installed' && options.force !== true) {
+    return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0 };
+  }
+  mkdirSync(options.root, { recursive: true });
+  return withInstallLock(options.root, preset.id, async () => {
+    const puller = new Puller(preset, options);
+    const remotes: RemoteFile[] = [];
+    for (const file of preset.files) remotes.push(await puller.probe(file));
+    const files: ManifestFile[] = [];
+    for (const remote of remotes) files.push(await puller.fetch(remote));
+    throwIfAborted(options.signal);
+    const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
+    const manifest: ModelManifest = {
+      format: MANIFEST_FORMAT,
+      preset: preset.id,
+      repo: preset.repo,
+      revision: preset.revision,
+      ...(commit === undefined ? {} : { commit }),
+      source: (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, ''),
+      installedAt: new Date().toISOString(),
+      files,
+    };
+    const dir = commitInstall(options.root, stagingDir(options.root, preset.id), manifest);
+    return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes };
+  });
+}
+
+export interface InstallFromFolderOptions {
+  readonly root: string;
+  readonly signal?: AbortSignal;
+}
+
+function folderError(from: string, problem: string): SkillSearchError {
+  return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
+}
+
+function readJson(from: string, file: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path.join(from, file), 'utf8'));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw folderError(from, `${file} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
+ * or another cache). Checked before anything is copied: every file of the preset present and
+ * non-empty, the JSON files parse, `config.json`'s width matches the preset, and when DIR
+ * carries a `skill-search-model.json` (a pulled folder), every file's sha256 matches it.
+ */
+export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
+  const source = path.resolve(from);
+  if (!exists(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
+  const missing = preset.files.filter((file) => sizeOf(path.join(source, file)) === 0);
+  if (missing.length > 0) throw folderError(from, `missing or empty: ${missing.join(', ')} (a copy of ${preset.repo} holds ${preset.files.join(', ')})`);
+  const config = readJson(from, 'config.json');
+  readJson(from, 'tokenizer.json');
+  readJson(from, 'tokenizer_config.json');
+  const width = config.hidden_size ?? config.d_model ?? config.dim;
+  if (typeof width === 'number' && width !== preset.dimensions) {
+    throw folderError(from, `config.json says ${width} dimensions, ${preset.id} has ${preset.dimensions}: is this the right model?`);
+  }
+  let announced: ModelManifest | undefined;
+  if (exists(path.join(source, MANIFEST_FILE))) {
+    announced = readJson(from, MANIFEST_FILE) as unknown as ModelManifest;
+    if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
+  }
+  mkdirSync(options.root, { recursive: true });
+  return withInstallLock(options.root, preset.id, async () => {
+    const staging = stagingDir(options.root, preset.id);
+    rmSync(staging, { recursive: true, force: true });
+    const files: ManifestFile[] = [];
+    for (const file of preset.files) {
+      throwIfAborted(options.signal);
+      const target = path.join(staging, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      copyFileSync(path.join(source, file), target);
+      const sha256 = await sha256File(target);
+      const expected = announced?.files?.find((entry) => entry.path === file)?.sha256;
+      if (expected !== undefined && expected !== sha256) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new SkillSearchError('CHECKSUM', `--from '${from}': ${file} has sha256 ${sha256}, its ${MANIFEST_FILE} says ${expected}; nothing was installed`);
+      }
+      files.push({ path: file, size: sizeOf(target), sha256 });
+    }
+    const manifest: ModelManifest = {
+      format: MANIFEST_FORMAT,
+      preset: preset.id,
+      repo: preset.repo,
+      revision: announced?.revision ?? preset.revision,
+      ...(announced?.commit === undefined ? {} : { commit: announced.commit }),
+      source: `folder:${source}`,
+      installedAt: new Date().toISOString(),
+      files,
+    };
+    const dir = commitInstall(options.root, staging, manifest);
+    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0 };
+  });
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import type { ModelPreset } from './presets.js';
+
+/** Written last into an installed model folder: which preset, from where, and every file's size and sha256. */
+export const MANIFEST_FILE = 'skill-search-model.json';
+export const MANIFEST_FORMAT = 1;
+
+export interface ManifestFile {
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+export interface ModelManifest {
+  readonly format: typeof MANIFEST_FORMAT;
+  readonly preset: string;
+  readonly repo: string;
+  readonly revision: string;
+  /** The hub's `x-repo-commit` for the revision fetched, when it sent one. */
+  readonly commit?: string;
+  /** The endpoint downloaded from, or `folder:<path>` for `pull --from`. */
+  readonly source: string;
+  readonly installedAt: string;
+  readonly files: readonly ManifestFile[];
+}
+
+export type InstallState =
+  | { readonly state: 'installed'; readonly dir: string; readonly manifest: ModelManifest }
+  | { readonly state: 'missing'; readonly dir: string }
+  | { readonly state: 'broken'; readonly dir: string; readonly reason: string };
+
+export function modelDir(root: string, id: string): string {
+  return path.join(root, id);
+}
+
+/** Where a pull collects files (and `.partial` downloads) until every one is verified. */
+export function stagingDir(root: string, id: string): string {
+  return path.join(root, '.staging', id);
+}
+
+/** Cheap check (sizes, not hashes): run at every `--model <preset>` load. */
+export function installState(root: string, preset: ModelPreset): InstallState {
+  const dir = modelDir(root, preset.id);
+  let raw: string;
+  try {
+    raw = readFileSync(path.join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    try {
+      statSync(dir);
+    } catch {
+      return { state: 'missing', dir };
+    }
+    return { state: 'broken', dir, reason: `no ${MANIFEST_FILE}` };
+  }
+  let manifest: ModelManifest;
+  try {
+    manifest = JSON.parse(raw) as ModelManifest;
+  } catch {
+    return { state: 'broken', dir, reason: `${MANIFEST_FILE} is not JSON` };
+  }
+  if (manifest.format !== MANIFEST_FORMAT || manifest.preset !== preset.id || !Array.isArray(manifest.files)) {
+    return { state: 'broken', dir, reason: `${MANIFEST_FILE} is for another preset or format` };
+  }
+  for (const file of preset.files) {
+    const entry = manifest.files.find((candidate) => candidate.path === file);
+    let size: number | undefined;
+    try {
+      size = statSync(path.join(dir, file)).size;
+    } catch {
+      size = undefined;
+    }
+    if (entry === undefined || size !== entry.size) return { state: 'broken', dir, reason: `${file} is missing or changed size` };
+  }
+  return { state: 'installed', dir, manifest };
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Git's blob id (`sha1("blob <size>\0" + bytes)`): the hub's ETag for files not stored in LFS. */
+export async function gitBlobSha1(file: string): Promise<string> {
+  const hash = createHash('sha1').update(`blob ${statSync(file).size}\0`);
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function writeDurable(file: string, text: string): void {
+  writeFileSync(file, text);
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Makes a fully verified staging folder the installed model in one rename: readers see the
+ * old folder or the new one, never a mix. The manifest is written first, inside the staging
+ * folder, so an installed folder always has one.
+ */
+export function commitInstall(root: string, staging: string, manifest: ModelManifest): string {
+  writeDurable(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  const target = modelDir(root, manifest.preset);
+  const trash = path.join(root, '.staging', `${manifest.preset}.old-${process.pid}-${Date.now()}`);
+  let replaced = false;
+  try {
+    renameSync(target, trash);
+    replaced = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  renameSync(staging, target);
+  if (replaced) rmSync(trash, { recursive: true, force: true });
+  return target;
+}
+
+/** Removes an installed model and any unfinished download of it; false when there was neither. */
+export function removeModel(root: string, id: string): boolean {
+  let found = false;
+  for (const dir of [modelDir(root, id), stagingDir(root, id)]) {
+    try {
+      statSync(dir);
+      found = true;
+    } catch {
+      continue;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One pull per model at a time, across processes; a lock left by a dead process is taken over. */
+export async function withInstallLock<T>(root: string, id: string, run: () => Promise<T>): Promise<T> {
+  const lock = path.join(root, '.staging', `${id}.lock`);
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
+        throw new SkillSearchError('BAD_OPTION', `another 'skill-search model pull ${id}' is running (pid ${holder}); wait for it or stop it`);
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  try {
+    return await run();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
