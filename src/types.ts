@@ -117,5 +117,10 @@ export interface Embedder {
   /** Stable model id, part of every cache key and index manifest. */
   readonly id: string;
   readonly dimensions: number;
+  /**
+   * The model reads many languages (e.g. multilingual-e5): dense search then uses a query in its
+   * own language instead of a dictionary translation. @default false
+   */
+  readonly multilingual?: boolean;
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
