@@ -22,6 +22,12 @@ export interface RoutedQuery {
   readonly weights?: ReadonlyMap<string, number>;
   /** Text for the encoder. */
   readonly dense: string;
+  /**
+   * The request at its written length (one gloss per translated word), for choices that depend
+   * on how long a request is (dense share, sentence chunks): several glosses of one word must
+   * not make a short request look long.
+   */
+  readonly measure: string;
 }
 
 /** English text added to a skill written in Chinese or Japanese. */
@@ -98,9 +104,9 @@ export class CrossLingual {
 
   /** How each ranker should read `query`. Synchronous (no allocation) when nothing is translated. */
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
-    if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query };
+    if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
-    if (!TRANSLATED.has(language) || language === this.#catalog) return { language, lexical: query, dense: query };
+    if (!TRANSLATED.has(language) || language === this.#catalog) return { language, lexical: query, dense: query, measure: query };
     return this.#translate(query, language, signal);
   }
 
@@ -108,8 +114,8 @@ export class CrossLingual {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
     const rendering = translate(query, dictionary);
-    if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query };
-    return { language, lexical: rendering.lexical, weights: rendering.weights, dense: this.#multilingual ? query : rendering.dense };
+    if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
+    return { language, lexical: rendering.lexical, weights: rendering.weights, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
   }
 
   async #load(): Promise<Dictionary> {

@@ -167,10 +167,8 @@ export class LexicalIndex {
     const weightOf = (term: string): number => weights.get(term) ?? 1;
     let total = 0;
     for (const term of queryTerms) total += weightOf(term);
-    const results = this.#search.search(query, {
-      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false),
-      boostTerm: (term) => weightOf(term),
-    });
+    // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
+    const results = this.#search.search(query, { fuzzy: false, boostTerm: (term) => weightOf(term) });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
       let matched = 0;

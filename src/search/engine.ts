@@ -293,7 +293,7 @@ export class SkillSearchEngine implements SkillSearcher {
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
     const routed = await this.#language.route(query, request.signal);
     if (mode === 'lexical') return this.#searchLexical(routed.lexical, k, abstain, routed.weights);
-    const terms = new Set(tokenize(routed.lexical)).size;
+    const terms = new Set(tokenize(routed.measure)).size;
     const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for abstention).

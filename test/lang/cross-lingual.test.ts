@@ -36,7 +36,7 @@ describe('English queries pay nothing', () => {
     const language = new CrossLingual({ dictionaryDir });
     await language.prepare(ENGLISH);
     const routed = language.route('merge these pdf files');
-    expect(routed).toEqual({ language: 'en', lexical: 'merge these pdf files', dense: 'merge these pdf files' });
+    expect(routed).toEqual({ language: 'en', lexical: 'merge these pdf files', dense: 'merge these pdf files', measure: 'merge these pdf files' });
     expect(routed).not.toBeInstanceOf(Promise);
 
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), crossLingual: { dictionaryDir } });
@@ -76,7 +76,7 @@ describe('routing', () => {
     const language = new CrossLingual({ dictionaryDir });
     await language.prepare([makeSkill({ name: 'a', description: '会议纪要' }), makeSkill({ name: 'b', description: '日志分析' })]);
     expect(language.catalogLanguage).toBe('zh');
-    expect(language.route('整理会议记录')).toEqual({ language: 'zh', lexical: '整理会议记录', dense: '整理会议记录' });
+    expect(language.route('整理会议记录')).toEqual({ language: 'zh', lexical: '整理会议记录', dense: '整理会议记录', measure: '整理会议记录' });
   });
 
   it('glosses skills written in Chinese, for the encoder only when it is not multilingual', async () => {
