@@ -16,6 +16,7 @@ import type { RunReport, SuiteResult } from './results.js';
 const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   embed: async () => (await import('./embed.js')).embedSuite,
   runtime: async () => (await import('./runtime.js')).runtimeSuite,
+  crosslingual: async () => (await import('./crosslingual.js')).crosslingualSuite,
   ann: async () => (await import('./ann.js')).annSuite,
   lexical: async () => (await import('./lexical.js')).lexicalSuite,
   query: async () => (await import('./query.js')).querySuite,

@@ -123,7 +123,10 @@ export interface Embedder {
   /** Stable model id, part of every cache key and index manifest. */
   readonly id: string;
   readonly dimensions: number;
-  /** Texts in different languages land near each other (cross-lingual retrieval works without translation). */
+  /**
+   * The model reads many languages (e.g. multilingual-e5): dense search then uses a query in its
+   * own language instead of a dictionary translation. @default false
+   */
   readonly multilingual?: boolean;
   /** `kind` defaults to `passage`; symmetric models ignore it. */
   embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
-import { resolveIndexDir } from './sources.js';
+import { cacheRoot, resolveIndexDir } from './sources.js';
 import { modelsRoot } from '../model-store/paths.js';
 import type { CliIo } from './io.js';
 
@@ -38,6 +39,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
     indexDir: resolveIndexDir(sources, retrieval, io.env),
     k: retrieval.k,
     mode: retrieval.mode,
+    dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),
   });
 }
 

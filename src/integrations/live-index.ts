@@ -16,6 +16,8 @@ export interface LiveIndexOptions {
   readonly indexDir?: string;
   readonly k?: number;
   readonly mode?: SearchMode;
+  /** Where the translation dictionary is cached (see `src/lang/`). @default the engine's default */
+  readonly dictionaryDir?: string;
 }
 
 export interface RefreshResult {
@@ -54,6 +56,7 @@ export class LiveIndex implements SkillService {
       ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
       ...(options.k === undefined ? {} : { k: options.k }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.dictionaryDir === undefined ? {} : { crossLingual: { dictionaryDir: options.dictionaryDir } }),
     });
     const { watch: _ignored, ...catalogOptions } = options.catalog;
     return new LiveIndex(new SkillCatalog(catalogOptions), engine);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import type { Skill } from '../types.js';
 import { tokenize } from './tokenize.js';
@@ -16,7 +17,7 @@ export interface LexicalMatch {
  * (hybrid hit@1 0.521 → 0.533 / 0.528) and 2 was kept because 1 cost SkillsBench, whose long
  * task descriptions often name the skill (lexical hit@1 0.790 → 0.774; 2: 0.806).
  */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1 } as const;
+export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, glosses: 1 } as const;
 
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
 const FUZZY_MIN_LENGTH = 5;
@@ -29,17 +30,19 @@ interface LexicalDocument {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string;
+  /** English glosses of a skill written in Chinese or Japanese (see `src/lang/`); '' otherwise. */
+  readonly glosses: string;
 }
 
-function toDocument(skill: Skill): LexicalDocument {
-  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '' };
+function toDocument(skill: Skill, glosses: string): LexicalDocument {
+  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', glosses };
 }
 
 /**
  * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
  * words): a persisted index of another version is rebuilt instead of being searched.
  */
-export const LEXICAL_FORMAT_VERSION = 1;
+export const LEXICAL_FORMAT_VERSION = 2;
 
 /** A serialised index: the indexed (id, contentHash) pairs and MiniSearch's own plain object. */
 export interface LexicalSnapshot {
@@ -82,7 +85,7 @@ export class LexicalIndex {
   static #options(): Options<LexicalDocument> {
     return {
       idField: 'id',
-      fields: ['name', 'whenToUse', 'description'],
+      fields: ['name', 'whenToUse', 'description', 'glosses'],
       tokenize,
       processTerm: (term) => term,
       searchOptions: {
@@ -103,13 +106,18 @@ export class LexicalIndex {
     return this.#hashes.has(id);
   }
 
-  /** Adds or replaces a skill; returns false when the same content is already indexed. */
-  upsert(skill: Skill): boolean {
+  /**
+   * Adds or replaces a skill; returns false when the same content is already indexed.
+   * `glosses`: English text indexed beside a skill written in another language.
+   */
+  upsert(skill: Skill, glosses = ''): boolean {
     const previous = this.#hashes.get(skill.id);
-    if (previous === skill.contentHash) return false;
-    if (previous === undefined) this.#search.add(toDocument(skill));
-    else this.#search.replace(toDocument(skill));
-    this.#hashes.set(skill.id, skill.contentHash);
+    // Glosses are derived from the content, but a dictionary change changes them: they are part of the key.
+    const key = glosses === '' ? skill.contentHash : `${skill.contentHash}+${glosses.length.toString(36)}:${hashText(glosses)}`;
+    if (previous === key) return false;
+    if (previous === undefined) this.#search.add(toDocument(skill, glosses));
+    else this.#search.replace(toDocument(skill, glosses));
+    this.#hashes.set(skill.id, key);
     return true;
   }
 
@@ -133,10 +141,15 @@ export class LexicalIndex {
     return typeof terms?.has === 'function' && terms.has(term);
   }
 
-  /** Matches in descending score order; at most `limit`. */
-  search(query: string, limit: number): LexicalMatch[] {
+  /**
+   * Matches in descending score order; at most `limit`. `weights` (term → weight, default 1)
+   * scale each query term's BM25 contribution and its share of `coverage`: a translated query
+   * gives the several glosses of one word one unit of weight between them.
+   */
+  search(query: string, limit: number, weights?: ReadonlyMap<string, number>): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
+    if (weights !== undefined) return this.#searchWeighted(query, queryTerms, limit, weights);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix). Expanding known words too cost most of a search (16–22× plain BM25 at
     // 10k–24k skills) and ranked no better.
@@ -149,4 +162,23 @@ export class LexicalIndex {
     }
     return out;
   }
+
+  #searchWeighted(query: string, queryTerms: ReadonlySet<string>, limit: number, weights: ReadonlyMap<string, number>): LexicalMatch[] {
+    const weightOf = (term: string): number => weights.get(term) ?? 1;
+    let total = 0;
+    for (const term of queryTerms) total += weightOf(term);
+    // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
+    const results = this.#search.search(query, { fuzzy: false, boostTerm: (term) => weightOf(term) });
+    const out: LexicalMatch[] = [];
+    for (const result of results.slice(0, limit)) {
+      let matched = 0;
+      for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += weightOf(term);
+      out.push({ id: result.id as string, score: result.score, coverage: total === 0 ? 0 : matched / total });
+    }
+    return out;
+  }
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -3,6 +3,7 @@ import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
+import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
@@ -13,7 +14,7 @@ import { findNamedSkills, normalizeName } from './exact-name.js';
 import { confidence, denseShareFor, gatherCandidates, hybridScore, rrfScore, type QueryContext } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
-import { embeddingText, EMBEDDING_TEXT_VERSION, vectorKey } from './skill-text.js';
+import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
   readonly signal?: AbortSignal;
@@ -72,6 +73,8 @@ export class SkillSearchEngine implements SkillSearcher {
   readonly #queries: QueryEmbeddingCache;
   /** A message's chunk vectors, one entry (and one model call) per message. */
   readonly #chunks: QueryEmbeddingCache;
+  /** Query routing and skill glosses across languages (`src/lang/`). */
+  readonly #language: CrossLingual;
   #dense: DenseState | undefined;
   #denseStale = false;
   #lexical = new LexicalIndex();
@@ -90,6 +93,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#dimensions = dimensions;
     this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
+    this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true });
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -137,6 +141,7 @@ export class SkillSearchEngine implements SkillSearcher {
     throwIfAborted(signal);
     const desired = new Map<string, Skill>();
     for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
+    await this.#language.prepare(desired.values(), signal);
 
     const withDense = dense ?? this.options.mode !== 'lexical';
     const state = withDense ? this.#loadDense() : undefined;
@@ -175,7 +180,7 @@ export class SkillSearchEngine implements SkillSearcher {
       throwIfAborted(signal);
       const batch = pending.slice(start, start + this.options.batchSize);
       const vectors = await this.options.embedder.embed(
-        batch.map(([, skill]) => embeddingText(skill)),
+        batch.map(([, skill]) => glossedEmbeddingText(skill, this.#language.glossesOf(skill)?.dense)),
         signal,
         'passage',
       );
@@ -209,7 +214,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#skills.clear();
     for (const [id, skill] of desired) {
       const had = this.#lexical.has(id);
-      if (!this.#lexical.upsert(skill)) unchanged += 1;
+      if (!this.#lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical)) unchanged += 1;
       else if (had) updated += 1;
       else added += 1;
       this.#skills.set(id, skill);
@@ -286,15 +291,17 @@ export class SkillSearchEngine implements SkillSearcher {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
     const abstain = request.abstain !== false;
     if (query.trim() === '' || this.#skills.size === 0) return [];
-    if (mode === 'lexical') return this.#searchLexical(query, k, abstain);
-    const terms = new Set(tokenize(query)).size;
+    // A query in another language than the catalog's, as each ranker should read it (src/lang/).
+    const routed = await this.#language.route(query, request.signal);
+    if (mode === 'lexical') return this.#searchLexical(routed.lexical, k, abstain, routed.weights);
+    const terms = new Set(tokenize(routed.measure)).size;
     const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for abstention).
-    const chunks = share > 0 && terms >= CHUNK_MIN_TERMS ? queryChunks(query) : [];
+    const chunks = share > 0 && terms >= CHUNK_MIN_TERMS ? queryChunks(routed.dense) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),
-      this.#queries.embed(query, request.signal),
+      this.#queries.embed(routed.dense, request.signal),
       chunks.length === 0 ? undefined : this.#chunks.embed(chunks.join(CHUNK_SEPARATOR), request.signal),
     ]);
     const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
@@ -303,7 +310,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const dense = new DenseQuery(vectors, this.#centroid(state));
     if (mode === 'dense') return this.#searchDense(state, dense, k, abstain);
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
-    const lexical = this.#lexical.search(query, this.options.candidates);
+    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, routed.weights);
     return this.#searchHybrid(state, dense, lexical, exact, share, k, abstain);
   }
 
@@ -332,9 +339,9 @@ export class SkillSearchEngine implements SkillSearcher {
     return { skill: this.#skills.get(id)!, score, via };
   }
 
-  #searchLexical(query: string, k: number, abstain: boolean): SearchHit[] {
+  #searchLexical(query: string, k: number, abstain: boolean, weights?: ReadonlyMap<string, number>): SearchHit[] {
     const hits: SearchHit[] = [];
-    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k)) {
+    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k, weights)) {
       if (abstain && match.coverage < this.options.minLexicalCoverage) continue;
       hits.push(this.#hit(match.id, match.score, ['lexical']));
       if (hits.length === k) break;

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SearchMode, SkillSearcher } from '../types.js';
+import type { Language } from '../lang/detect.js';
+import { scoreByLanguage, type LanguageScores } from './eval-languages.js';
 import { assertMode, assertPositiveInteger } from './options.js';
 
 /** One labelled query (SPEC §7): `relevant` holds skill names or ids; `[]` = nothing should be suggested. */
@@ -24,6 +26,8 @@ export interface EvalReport {
   readonly ndcgAt10: number;
   readonly abstain: { readonly queries: number; readonly correct: number };
   readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number };
+  // --- cross-lingual (issue 12): per query language, see eval-languages.ts ---
+  readonly byLanguage: Partial<Record<Language, LanguageScores>>;
 }
 
 export interface EvalOptions {
@@ -254,6 +258,7 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
     options.onProgress?.(n + 1, queries.length);
     outcomes.push({ relevant: item.relevant, ranked: asRanked(hits) });
   }
+  const byLanguage = scoreByLanguage(queries.map((item, i) => ({ query: item.query, outcome: outcomes[i]! })));
 
   const scores = scoreRankings(outcomes);
   latencies.sort((a, b) => a - b);
@@ -270,5 +275,6 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
     ndcgAt10: round(scores.ndcgAt10, 4),
     abstain: scores.abstain,
     latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },
+    byLanguage,
   };
 }

@@ -8,3 +8,4 @@ export { queryChunks, CHUNK_MIN_TERMS, MAX_QUERY_CHUNKS } from './query-chunks.j
 export { Centroid } from './centering.js';
 export { readEvalQueries, runEval, scoreRankings, scoreSuggestions, relevantRanks } from './eval.js';
 export type { EvalQuery, EvalReport, EvalOptions, RankedItem, QueryOutcome, RankingScores, SuggestionScores } from './eval.js';
+export { scoreByLanguage, type LanguageScores } from './eval-languages.js';

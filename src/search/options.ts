@@ -1,4 +1,5 @@
 import { SkillSearchError } from '../errors.js';
+import type { CrossLingualOptions } from '../lang/cross-lingual.js';
 import { SEARCH_MODES, type Embedder, type SearchMode } from '../types.js';
 import type { HnswOptions } from '../vector-index/hnsw-index.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
@@ -62,6 +63,12 @@ export interface EngineOptions {
   readonly batchSize?: number;
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. @default 256 */
   readonly queryCacheSize?: number;
+  /**
+   * Chinese and Japanese queries over a catalog in another language (and skills written in
+   * them) through the bundled CC-CEDICT dictionary; see `src/lang/`. `multilingual` comes from
+   * the embedder. @default {enabled: true}
+   */
+  readonly crossLingual?: Omit<CrossLingualOptions, 'multilingual'>;
 }
 
 export interface ResolvedEngineOptions {
@@ -84,6 +91,7 @@ export interface ResolvedEngineOptions {
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
+  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'>;
 }
 
 export const ENGINE_DEFAULTS = Object.freeze({
@@ -104,6 +112,7 @@ export const ENGINE_DEFAULTS = Object.freeze({
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
+  crossLingual: Object.freeze({ enabled: true }),
 } satisfies Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>);
 
 function bad(name: string, expected: string, value: unknown): SkillSearchError {
@@ -175,5 +184,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
+    crossLingual: Object.freeze({ ...merged.crossLingual }),
   });
 }

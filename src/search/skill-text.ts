@@ -5,7 +5,7 @@ import type { Skill } from '../types.js';
  * Bump when {@link embeddingText} changes: it is part of every embedding cache key and of
  * the index manifest's model id, so old vectors are recomputed instead of silently mixed.
  */
-export const EMBEDDING_TEXT_VERSION = 't1';
+export const EMBEDDING_TEXT_VERSION = 't2';
 
 /** `pdf-extract` / `getWeatherInfo` / `snake_case` → words a sentence encoder knows. */
 export function humanizeName(name: string): string {
@@ -20,6 +20,12 @@ export function embeddingText(skill: Skill): string {
   const parts = [`${humanizeName(skill.name)}: ${skill.description}`];
   if (skill.whenToUse !== undefined && skill.whenToUse.trim() !== '') parts.push(skill.whenToUse);
   return parts.join('\n');
+}
+
+/** {@link embeddingText} and the English rendering of a skill written in another language (`src/lang/`). */
+export function glossedEmbeddingText(skill: Skill, glosses: string | undefined): string {
+  const text = embeddingText(skill);
+  return glosses === undefined || glosses.trim() === '' ? text : `${text}\n${glosses}`;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -24,8 +24,14 @@ describe('eval', () => {
       'ndcgAt10',
       'abstain',
       'latencyMs',
+      'byLanguage',
     ]);
     expect(Object.keys(report.abstain as object)).toEqual(['queries', 'correct']);
+    // Every fixture query is English; the one "no skill" query is not a labelled query.
+    const byLanguage = report.byLanguage as Record<string, Record<string, number>>;
+    expect(Object.keys(byLanguage)).toEqual(['en']);
+    expect(Object.keys(byLanguage.en!)).toEqual(['queries', 'hitAt1', 'hitAt5', 'mrr']);
+    expect(byLanguage.en!.queries).toBe((report.queries as number) - 1);
     expect(Object.keys(report.latencyMs as object)).toEqual(['p50', 'p95', 'p99']);
     expect(report).toMatchObject({ k: 10, mode: 'hybrid', abstain: { queries: 1 } });
   });

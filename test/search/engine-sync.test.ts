@@ -82,7 +82,7 @@ describe('SkillSearchEngine persistence', () => {
     await first.sync(SKILLS);
     const embedder = counting(createHashEmbedder({ dimensions: 32 }));
     const second = await SkillSearchEngine.open({ embedder, indexDir: dir });
-    expect(second.info.index).toEqual({ state: 'rebuilt', reason: 'model hash-64#t1 ≠ hash-32#t1' });
+    expect(second.info.index).toEqual({ state: 'rebuilt', reason: 'model hash-64#t2 ≠ hash-32#t2' });
     expect(await second.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
   });
 

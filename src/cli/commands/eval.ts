@@ -43,6 +43,13 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       ['nDCG@10', report.ndcgAt10.toFixed(3)],
       ['abstain', `${report.abstain.correct}/${report.abstain.queries} correct`],
       ['latency', `p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms, p99 ${report.latencyMs.p99} ms`],
+      // --- cross-lingual (issue 12): one row per query language when there is more than one ---
+      ...(Object.keys(report.byLanguage).length > 1
+        ? Object.entries(report.byLanguage).map(([language, scores]) => [
+            `language ${language}`,
+            `${scores.queries} queries, hit@1 ${pct(scores.hitAt1)}, hit@5 ${pct(scores.hitAt5)}, MRR ${scores.mrr.toFixed(3)}`,
+          ])
+        : []),
     ];
     for (const text of table(rows)) line(io.stdout, text);
     return 0;

@@ -1,0 +1,95 @@
+/**
+ * Cross-lingual retrieval: Chinese and Japanese requests over the English skill library, and
+ * English requests over the Chinese fixture skills. Query sets: eval/crosslingual/*.jsonl
+ * (split rule in eval/crosslingual/README.md). The library is read from ../shared/eval/library
+ * at run time (skipped when absent); vectors are cached under $TMPDIR/skill-search-eval.
+ *
+ *   npx tsx scripts/eval-crosslingual.ts [--split dev|test|all] [--modes hybrid,lexical] [--model use-lite] [--json]
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveEmbedder } from '../src/embed/index.js';
+import { scanSkillsDir } from '../src/load/index.js';
+import { readEvalQueries, runEval, SkillSearchEngine, type EvalQuery, type EvalReport } from '../src/search/index.js';
+import type { SearchMode, Skill } from '../src/types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(ROOT, '..', 'shared', 'eval');
+const QUERY_DIR = join(ROOT, 'eval', 'crosslingual');
+
+const { values } = parseArgs({
+  strict: true,
+  options: {
+    split: { type: 'string', default: 'dev' },
+    modes: { type: 'string', default: 'hybrid,lexical' },
+    model: { type: 'string', default: 'use-lite' },
+    /** `en-over-mixed`: the English requests over the Chinese skills added to the English library. */
+    sets: { type: 'string', default: 'zh-over-en,ja-over-en,en-over-zh,en-over-mixed' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+/** The split rule: a query whose id ends in an even number is in `test`, odd in `dev`. */
+export function splitOf(id: string): 'dev' | 'test' {
+  const digits = /(\d+)$/.exec(id);
+  if (digits === null) throw new Error(`query id ${id} has no number to split on`);
+  return Number(digits[1]) % 2 === 0 ? 'test' : 'dev';
+}
+
+async function scan(dir: string): Promise<Skill[]> {
+  const { skills } = await scanSkillsDir(dir, { source: 'skills', rank: 4 });
+  return [...skills];
+}
+
+/** Every library skill, first source (alphabetical) wins on a repeated name. */
+async function librarySkills(): Promise<Skill[] | undefined> {
+  const root = join(EVAL_DIR, 'library');
+  if (!existsSync(root)) return undefined;
+  const seen = new Set<string>();
+  const out: Skill[] = [];
+  for (const source of readdirSync(root).sort()) {
+    for (const skill of await scan(join(root, source))) {
+      if (seen.has(skill.name)) continue;
+      seen.add(skill.name);
+      out.push(skill);
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const embedder = resolveEmbedder(values.model);
+  const library = await librarySkills();
+  const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
+  const rows: (EvalReport & { set: string; skills: number })[] = [];
+  for (const set of values.sets.split(',')) {
+    const skills = set === 'en-over-zh' ? chinese : set === 'en-over-mixed' ? (library === undefined ? undefined : [...chinese, ...library.filter((skill) => !chinese.some((zh) => zh.name === skill.name))]) : library;
+    if (skills === undefined) {
+      console.error(`${set}: ${EVAL_DIR}/library not found; skipped`);
+      continue;
+    }
+    const all: EvalQuery[] = await readEvalQueries(join(QUERY_DIR, `${set === 'en-over-mixed' ? 'en-over-zh' : set}.jsonl`));
+    const queries = values.split === 'all' ? all : all.filter((query) => splitOf(query.id) === values.split);
+    const indexDir = join(tmpdir(), 'skill-search-eval', `crossling-${set}-${embedder.id.replace(/[^\w.@-]+/g, '_')}`);
+    const engine = await SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 });
+    await engine.sync(skills);
+    for (const mode of values.modes.split(',') as SearchMode[]) {
+      rows.push({ set, skills: engine.size, ...(await runEval(engine, queries, { k: 10, mode })) });
+    }
+    await engine.close();
+  }
+  if (values.json) {
+    console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  console.log(`split ${values.split}, model ${embedder.id}`);
+  console.log('| set | skills | mode | queries | hit@1 | hit@5 | MRR | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const cells = [row.set, row.skills, row.mode, row.queries, row.hitAt1.toFixed(3), row.hitAt5.toFixed(3), row.mrr.toFixed(3), row.latencyMs.p50.toFixed(2), row.latencyMs.p99.toFixed(2)];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+}
+
+await main();

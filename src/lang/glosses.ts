@@ -1,0 +1,72 @@
+/**
+ * Gloss selection: which English words of a CC-CEDICT entry stand for a Chinese word in a
+ * search. Senses come in dictionary order (CC-CEDICT lists the common sense first); computing
+ * senses move up behind the first one; senses that are notes rather than meanings (variant
+ * references, surnames, classifiers, grammatical particles) are dropped; parentheticals and the
+ * infinitive `to` are cleaned away.
+ */
+
+/** Glosses kept per word: more add recall for one word and drown the others. */
+export const MAX_GLOSSES = 3;
+
+/** A sense that is a note about the word, not a meaning of it. */
+const NOTE = /^(?:(?:old |Japanese |archaic |ancient )?variant of|see |see also|used in|abbr\.|also written|also pr\.|erhua variant|surname|classifier|CL:|pr\. |\(Tw\)|Taiwan pr\.|\(old\)|\(archaic\)|\(dialect\)|\(literary\)|\(slang\)|\(Internet slang\)|\(vulgar\)|\(Cantonese\)|\(loanword)/i;
+const TECHNICAL = /^\((?:computing|software|programming|Internet|network|math\.|mathematics|statistics)\)/i;
+const PARENTHETICAL = /\([^()]*\)|\[[^\]]*\]|\{[^}]*\}/g;
+/** Markers and filler a search term should not carry. */
+const FILLER = /\b(?:sb|sth|sb's|sth's|one's|oneself|etc|lit\.|fig\.|i\.e\.|e\.g\.)(?=\s|$|[,;.])/gi;
+
+/** One sense cleaned to plain search words, or undefined when nothing is left. */
+export function cleanGloss(sense: string): string | undefined {
+  if (NOTE.test(sense.trim())) return undefined;
+  let text = sense.replace(PARENTHETICAL, ' ');
+  // Nested or unbalanced brackets leave pieces behind; they are never search words.
+  text = text.replace(/[()[\]{}]/g, ' ').replace(FILLER, ' ');
+  text = text.replace(/^\s*(?:to be|to)\s+/i, '').replace(/[.,;:!?"“”]+/g, ' ');
+  text = text.replace(/\s+/g, ' ').trim();
+  // Affixes (`-ization`) and long explanations are not words a skill would contain.
+  if (text === '' || /[\p{Script=Han}]/u.test(text) || /^-|-$/.test(text) || text.length > 40) return undefined;
+  return text;
+}
+
+/**
+ * The glosses of one headword from its entries (each one reading: a list of senses, a sense
+ * possibly holding `;`-separated synonyms). Entries of proper nouns (capitalised pinyin) go
+ * last; the first sense of the richest remaining entry leads, computing senses follow it.
+ */
+export function selectGlosses(entries: readonly { readonly pinyin: string; readonly senses: readonly string[] }[]): string[] {
+  const ordered = entries
+    .map((entry, order) => ({ entry, order, proper: /^[A-Z]/.test(entry.pinyin), size: entry.senses.length }))
+    .sort((a, b) => Number(a.proper) - Number(b.proper) || b.size - a.size || a.order - b.order);
+  const glosses: string[] = [];
+  const technical: string[] = [];
+  for (const { entry } of ordered) {
+    // The first synonym of every sense before the second of any: `cipher; secret code`,
+    // `password; PIN` → cipher, password, secret code, PIN.
+    const synonyms = entry.senses.map((item) => item.split(/;\s*/));
+    const depth = Math.max(0, ...synonyms.map((list) => list.length));
+    for (let i = 0; i < depth; i += 1) {
+      for (const list of synonyms) {
+        const sense = list[i];
+        if (sense === undefined) continue;
+        const clean = cleanGloss(sense);
+        if (clean === undefined) continue;
+        if (TECHNICAL.test(sense.trim())) technical.push(clean);
+        else glosses.push(clean);
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const gloss of [...glosses.slice(0, 1), ...technical, ...glosses.slice(1)]) {
+    if (!out.includes(gloss)) out.push(gloss);
+    if (out.length === MAX_GLOSSES) break;
+  }
+  return out;
+}
+
+/** The CC-CEDICT `variant of 實|实[shi2]` pointer of a sense: the simplified target character(s). */
+export function variantTarget(sense: string): string | undefined {
+  const match = /^(?:old |Japanese |archaic )?variant of ([^|[\s]+)(?:\|([^[\s]+))?/.exec(sense.trim());
+  if (match === null) return undefined;
+  return match[2] ?? match[1];
+}

@@ -1,0 +1,112 @@
+import { tokenize } from '../lexical/tokenize.js';
+import type { Dictionary } from './dictionary.js';
+
+/**
+ * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
+ * paths, English words) are kept as they are; Han runs are segmented with `Intl.Segmenter`
+ * and looked up longest match first (a match may join segments the segmenter split, as in
+ * 调|试 → 调试, but never starts inside one); kana is dropped (particles and endings; katakana
+ * loanwords have no entry in a Chinese dictionary).
+ */
+
+/** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
+const STOP = new Set(
+  ('的 了 着 过 地 得 吗 呢 吧 啊 呀 和 与 及 并 或 而 就 都 也 还 又 再 很 太 更 最 在 是 有 要 想 能 会 可以 需要 应该 ' +
+    '我 你 他 她 它 我们 你们 他们 咱们 自己 这 那 这个 那个 这些 那些 这里 那里 这样 那样 ' +
+    '把 被 给 让 帮 帮我 帮忙 请 麻烦 一下 一个 一份 一张 一些 一种 怎么 怎样 如何 什么 为什么 哪 哪里 ' +
+    '里 上 中 下 时 时候 之前 之后 以后 以前 然后 如果 因为 所以 但是 可是 不过 对 从 到 为 向 用 做 弄 搞 ' +
+    '当 一次 一一 一起 一样 一定 一直 一 个 些 份 张 条 次 点 私 僕 何 様 方 為 事').split(' '),
+);
+
+/** Weights of a word's glosses in order; a word's glosses share one unit of weight. */
+const GLOSS_WEIGHTS: readonly number[] = [1, 0.6, 0.4];
+
+const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/gu;
+
+export interface Translation {
+  /** Every kept gloss and Latin run, for BM25. */
+  readonly lexical: string;
+  /** Lexical term → weight (0–1]; terms from Latin runs weigh 1, a word's glosses share 1. */
+  readonly weights: ReadonlyMap<string, number>;
+  /** The first gloss of each word and the Latin runs, in order: a sentence for the encoder. */
+  readonly dense: string;
+  /** Han words translated / looked up (0 when there were none). */
+  readonly coverage: number;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+function words(run: string): string[] {
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  return Array.from(segmenter.segment(run), (part) => part.segment);
+}
+
+/** Dictionary words of a (simplified) Han run, longest match over segment boundaries first. */
+export function segmentHan(run: string, dictionary: Dictionary): string[] {
+  const segments = words(run);
+  const out: string[] = [];
+  let i = 0;
+  while (i < segments.length) {
+    // Longest run of whole segments that is a headword.
+    let joined = '';
+    let best = -1;
+    for (let j = i; j < segments.length; j += 1) {
+      joined += segments[j]!;
+      if (joined.length > dictionary.maxLength) break;
+      if (dictionary.lookup(joined) !== undefined) best = j;
+    }
+    if (best >= 0) {
+      out.push(segments.slice(i, best + 1).join(''));
+      i = best + 1;
+      continue;
+    }
+    // The segmenter's word is unknown: longest match inside it, character by character.
+    const chars = Array.from(segments[i]!);
+    let at = 0;
+    while (at < chars.length) {
+      let length = Math.min(dictionary.maxLength, chars.length - at);
+      while (length > 1 && dictionary.lookup(chars.slice(at, at + length).join('')) === undefined) length -= 1;
+      out.push(chars.slice(at, at + length).join(''));
+      at += length;
+    }
+    i += 1;
+  }
+  return out;
+}
+
+/** Translates the Han parts of `text` to English; everything else Latin stays. */
+export function translate(text: string, dictionary: Dictionary): Translation {
+  const lexical: string[] = [];
+  const dense: string[] = [];
+  const weights = new Map<string, number>();
+  const weigh = (piece: string, weight: number): void => {
+    for (const term of tokenize(piece)) weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
+  };
+  let looked = 0;
+  let found = 0;
+  for (const match of text.matchAll(SCRIPT_RUN)) {
+    const [, han, , other] = match;
+    if (other !== undefined) {
+      if (!/[\p{L}\p{N}]/u.test(other)) continue;
+      lexical.push(other);
+      dense.push(other.trim());
+      for (const term of tokenize(other)) weights.set(term, 1);
+      continue;
+    }
+    if (han === undefined) continue;
+    for (const word of segmentHan(dictionary.normalize(han), dictionary)) {
+      if (STOP.has(word)) continue;
+      looked += 1;
+      const glosses = dictionary.lookup(word);
+      if (glosses === undefined) continue;
+      found += 1;
+      const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
+      const total = shares.reduce((sum, share) => sum + share, 0);
+      glosses.forEach((gloss, i) => {
+        lexical.push(gloss);
+        weigh(gloss, shares[i]! / total);
+      });
+      dense.push(glosses[0]!);
+    }
+  }
+  return { lexical: lexical.join(' '), weights, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { Dictionary } from '../../src/lang/dictionary.js';
+import { tokenize } from '../../src/lexical/tokenize.js';
+import { segmentHan, translate } from '../../src/lang/translate.js';
+import { smallDictionary } from './small-dictionary.js';
+
+const dictionary = smallDictionary();
+
+describe('segmentHan', () => {
+  it('joins characters the segmenter splits when the dictionary has the word (调|试 → 调试)', () => {
+    expect(segmentHan('调试', dictionary)).toEqual(['调试']);
+    expect(segmentHan('先写测试', dictionary)).toEqual(['先', '写', '测试']);
+  });
+});
+
+describe('translate', () => {
+  it('renders Chinese in English, first glosses in order for the encoder', () => {
+    const result = translate('先写测试再写实现', dictionary);
+    expect(result.dense).toBe('beforehand write test write achieve');
+    expect(result.lexical).toBe('beforehand first earlier write test beta a test write achieve implement realize');
+  });
+
+  it('keeps Latin runs (identifiers, paths) as they are and drops function words', () => {
+    const result = translate('把 src/db.ts 的数据库密码调试一下', dictionary);
+    expect(result.dense).toBe('src/db.ts database cipher debug');
+    // Weights are keyed by lexical terms (lowercased, stemmed, identifiers also split).
+    const term = (word: string) => result.weights.get(tokenize(word)[0]!);
+    expect(term('src/db.ts')).toBe(1);
+    expect(term('database')).toBe(1);
+  });
+
+  it('gives the glosses of one word one unit of weight between them', () => {
+    const { weights } = translate('密码', dictionary);
+    const term = (word: string) => weights.get(tokenize(word)[0]!);
+    expect(term('cipher')).toBeCloseTo(0.5);
+    expect(term('password')).toBeCloseTo(0.3);
+    expect(term('secret')).toBeCloseTo(0.2);
+  });
+
+  it('reads traditional and Japanese characters through the simplified headwords, and drops kana', () => {
+    expect(translate('調試', dictionary).dense).toBe('debug');
+    expect(translate('検索してください', dictionary).dense).toBe('search');
+    expect(translate('実現する', dictionary).dense).toBe('achieve');
+  });
+
+  it('round-trips through the compact form unchanged', () => {
+    const again = Dictionary.fromCompact(dictionary.toCompact());
+    expect(again.size).toBe(dictionary.size);
+    expect(translate('先写测试再写实现', again)).toEqual(translate('先写测试再写实现', dictionary));
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Bilingual ranking on the 22-skill fixture catalog (20 English skills, 2 written in Chinese)
+ * with the real model (USE-lite) and the real dictionary (CC-CEDICT): each expectation states
+ * why that skill holds that position.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import type { SearchMode } from '../../src/types.js';
+import { SKILLS } from './fixtures.js';
+
+let engine: SkillSearchEngine;
+beforeAll(async () => {
+  engine = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
+  await engine.sync(SKILLS);
+});
+
+async function names(query: string, mode: SearchMode = 'hybrid', k = 2): Promise<string[]> {
+  return (await engine.search(query, { mode, k, abstain: false })).map((hit) => hit.skill.name);
+}
+
+describe('Chinese requests over English skills', () => {
+  it('keeps the Latin keyword and translates the rest', async () => {
+    // pdf: "PDF" as written plus 表格 → table and 提取 → extract, both in its description.
+    // docx: the nearest other document skill by meaning.
+    expect(await names('把这个 PDF 里的表格提取出来')).toEqual(['pdf', 'docx']);
+  });
+
+  it('finds a skill from Chinese words alone', async () => {
+    // test-driven-development: 写 → write, 测试 → test, 实现 → implement.
+    // systematic-debugging: its "when a test fails" shares the test vocabulary.
+    expect(await names('先写测试再写实现')).toEqual(['test-driven-development', 'systematic-debugging']);
+    // sql-optimization: 查询 → query, 慢 → slow, 数据库 → database.
+    expect((await names('这个查询太慢了，帮我优化数据库'))[0]).toBe('sql-optimization');
+    // security-audit: 安全 → security, 漏洞 → vulnerability; code-review mentions security too.
+    expect(await names('检查代码里的安全漏洞')).toEqual(['security-audit', 'code-review']);
+  });
+
+  it('still suggests (abstention on) what the translated request fits', async () => {
+    const hits = await engine.search('把服务部署到 Kubernetes 集群');
+    expect(hits.map((hit) => hit.skill.name)).toEqual(['kubernetes-deploy']);
+  });
+});
+
+describe('English requests over skills written in Chinese', () => {
+  it('matches the English glosses added at index time', async () => {
+    // meeting-minutes (整理会议记录，生成会议纪要…): 会议 → meeting, 纪要 → minutes/summary.
+    // release-notes: "write … notes" is the nearest English skill.
+    expect(await names('write up the meeting minutes with action items')).toEqual(['meeting-minutes', 'release-notes']);
+    // log-analysis (分析服务器日志…): 服务器 → server, 日志 → log, 错误 → error.
+    expect((await names('find the errors in the server logs'))[0]).toBe('log-analysis');
+  });
+
+  it('meets a Chinese request and a Chinese skill in English when the catalog is mostly English', async () => {
+    // The request is translated (会议 → meeting, 记录 → record, note-taker): meeting-minutes
+    // matches through its own glosses; release-notes through "notes".
+    expect(await names('整理会议记录', 'lexical')).toEqual(['meeting-minutes', 'release-notes']);
+  });
+});
