@@ -69,7 +69,7 @@ describe('runEval', () => {
       { id: '5', query: 'chitchat', relevant: [] },
       { id: '6', query: 'noisy', relevant: [] },
     ], { k: 5, mode: 'dense' });
-    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'latencyMs']);
+    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'latencyMs', 'byLanguage']);
     expect(report).toMatchObject({
       queries: 6,
       k: 5,
