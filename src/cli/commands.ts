@@ -40,6 +40,17 @@ const SOURCE_OPTIONS: OptionTable = {
     placeholder: 'DIR',
     description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
   },
+  library: {
+    type: 'string',
+    multiple: true,
+    placeholder: 'DIR',
+    description: 'a skill library: skills no host lists, found only by search (see skill-search library)',
+    defaultText: '$SKILL_SEARCH_LIBRARY, else ~/.config/skill-search/library when it exists',
+  },
+  demo: {
+    type: 'boolean',
+    description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
+  },
 };
 
 const JSON_OPTION: OptionTable = {
@@ -202,8 +213,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       name: 'hook',
       summary:
         'Claude Code UserPromptSubmit hook: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
-      usage: 'claude-code [options]',
-      positionals: { min: 1, max: 1, name: "a harness name ('claude-code')" },
+      usage: 'claude-code|codex [options]',
+      positionals: { min: 1, max: 1, name: "a host name ('claude-code' or 'codex')" },
       options: {
         ...SOURCE_OPTIONS,
         cwd: {

@@ -13,6 +13,9 @@ export function catalogOptions(sources: SourceOptions): CatalogOptions {
     addDirs: sources.addDirs,
     skillsDirs: sources.skillsDirs,
     toolsFiles: sources.toolsFiles,
+    libraryDirs: sources.libraryDirs,
+    demo: sources.demo,
+    codexHome: sources.codexHome,
   };
 }
 

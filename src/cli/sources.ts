@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import type { DemoMode } from '../load/options.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './commands.js';
@@ -15,6 +16,24 @@ export interface SourceOptions {
   readonly skillsDirs: readonly string[];
   readonly toolsFiles: readonly string[];
   readonly addDirs: readonly string[];
+  /** `--library` folders, or the default library when it exists (default sources only). */
+  readonly libraryDirs: readonly string[];
+  /** `always` with `--demo`; otherwise the command's default (`auto`, or `never` for host-facing commands). */
+  readonly demo: DemoMode;
+  /** Codex's home (`$CODEX_HOME`, else `~/.codex`). */
+  readonly codexHome: string;
+}
+
+/** Where `library add` puts skills and every command looks for them: `$SKILL_SEARCH_LIBRARY`, else `<config>/skill-search/library`. */
+export function defaultLibraryDir(env: CliIo['env']): string {
+  if (env.SKILL_SEARCH_LIBRARY) return path.resolve(env.SKILL_SEARCH_LIBRARY);
+  return path.join(configRoot(env), 'library');
+}
+
+/** `$XDG_CONFIG_HOME/skill-search`, else `~/.config/skill-search`. */
+export function configRoot(env: CliIo['env']): string {
+  if (env.XDG_CONFIG_HOME) return path.join(path.resolve(env.XDG_CONFIG_HOME), 'skill-search');
+  return path.join(homeDir(env), '.config', 'skill-search');
 }
 
 export interface RetrievalOptions {
@@ -56,15 +75,21 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
  * `--cwd` anchors project skills; paths given in other flags are relative to the shell's
  * directory (as a user typing them expects), not to `--cwd`.
  */
-export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string): SourceOptions {
+export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto'): SourceOptions {
   const cwdRaw = asString(values.cwd) ?? cwdOverride;
   const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
+  const home = homeDir(io.env);
+  const libraryFlags = asList(values.library).map((dir) => requirePath('library', dir, 'directory', io.cwd));
+  const defaultLibrary = defaultLibraryDir(io.env);
   return Object.freeze({
     cwd,
-    home: homeDir(io.env),
+    home,
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
+    libraryDirs: Object.freeze(libraryFlags.length > 0 ? libraryFlags : existsSync(defaultLibrary) ? [defaultLibrary] : []),
+    demo: values.demo === true ? 'always' : demoDefault,
+    codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
   });
 }
 
@@ -132,6 +157,9 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     cwd: override ? undefined : sources.cwd,
     home: override ? undefined : sources.home,
     addDirs: override ? undefined : sources.addDirs,
+    // Only when set, so an index folder keeps its name for users without a library or --demo.
+    ...(override || sources.libraryDirs.length === 0 ? {} : { libraryDirs: sources.libraryDirs }),
+    ...(sources.demo === 'always' ? { demo: true } : {}),
     // A model given as a path is keyed by where it is, not by how it was spelled.
     model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });

@@ -7,7 +7,8 @@ import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 
-export const HOOK_TARGETS = ['claude-code'] as const;
+/** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
+export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
 
 /** A server on the same machine accepts at once; waiting longer only delays the fallback. */
 const HOOK_CONNECT_TIMEOUT_MS = 150;
@@ -29,7 +30,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   const timeoutRaw = args.values['timeout-ms'];
   const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : DEFAULT_HOOK_TIMEOUT_MS;
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
-  resolveSources(args.values, io);
+  resolveSources(args.values, io, undefined, 'never');
 
   const log = (text: string) => io.stderr.write(`${text}\n`);
   try {
@@ -49,7 +50,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     let sources: SourceOptions | undefined;
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
-        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined);
+        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
         sources = opened;
         // A `watch` for the same catalog and model listens beside its index: ask it first.
         return new ServerFirstSearcher({
@@ -68,6 +69,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       k: retrieval.k,
       timeoutMs,
       log,
+      host: target as (typeof HOOK_TARGETS)[number],
+      keepDemo: args.values.demo === true,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     io.stdout.write(result.stdout);
@@ -116,6 +119,8 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
   for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
   for (const file of sources.toolsFiles) argv.push('--tools', file);
   for (const dir of sources.addDirs) argv.push('--add-dir', dir);
+  for (const dir of sources.libraryDirs) argv.push('--library', dir);
+  if (sources.demo === 'always') argv.push('--demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);
   io.spawnDetached?.(argv);

@@ -6,7 +6,8 @@ import { resolveRetrieval, resolveSources } from '../sources.js';
 import { packageVersion } from '../version.js';
 
 export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
-  const sources = resolveSources(args.values, io);
+  // A host cannot know this package's demo skills: never serve them unless asked (--demo).
+  const sources = resolveSources(args.values, io, undefined, 'never');
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const { serveMcpStdio } = await import('../../integrations/mcp-server.js');
   const log = (text: string) => io.stderr.write(`${text}\n`);
