@@ -100,7 +100,8 @@ export type CommandName =
   | 'uninstall'
   | 'print-config'
   | 'library'
-  | 'tokens';
+  | 'tokens'
+  | 'config';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -360,6 +361,21 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       },
     },
     load: async () => (await import('./commands/tokens.js')).runTokens,
+  },
+  config: {
+    spec: {
+      name: 'config',
+      summary: 'Show the merged skill-search config (~/.claude/skill-search.json, then .claude/skill-search.json) and where each value came from.',
+      usage: '[--cwd DIR] [--json]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { cwd: SOURCE_OPTIONS.cwd!, ...JSON_OPTION },
+      notes: [
+        'Keys: include, exclude (skill patterns: * and ? on the name; with a / on the file path, ** across folders),',
+        'pin (always listed), never (never suggested by hook or mcp), library (more library folders),',
+        'sources: {claudePlugins, codex, library: true|false, demo: never|auto|always}. Lists add up; the project wins for switches.',
+      ].join('\n'),
+    },
+    load: async () => (await import('./commands/config.js')).runConfig,
   },
 };
 

@@ -16,6 +16,9 @@ export function catalogOptions(sources: SourceOptions): CatalogOptions {
     libraryDirs: sources.libraryDirs,
     demo: sources.demo,
     codexHome: sources.codexHome,
+    claudePlugins: sources.claudePlugins,
+    include: sources.config.include.map((entry) => entry.value),
+    exclude: sources.config.exclude.map((entry) => entry.value),
   };
 }
 

@@ -4,7 +4,8 @@
  * with its path and a word on how to load it.
  */
 import { neutralizeReminderText } from '../attachments/reminder.js';
-import type { LoadedFrom, SearchHit, SearchRequest, Skill } from '../types.js';
+import { SkillMatcher } from '../load/skill-globs.js';
+import type { LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { ClosableSearcher } from './server-first.js';
 
 export const HOSTS = ['claude-code', 'codex'] as const;
@@ -61,4 +62,21 @@ export class HostSearcher implements ClosableSearcher {
   close(): Promise<void> {
     return this.#inner.close();
   }
+}
+
+/**
+ * `inner` with every hit matching a `never` pattern dropped from its searches (the user's
+ * "never suggest"); its other methods are passed through unchanged.
+ */
+export function neverSuggesting<T extends SkillSearcher>(inner: T, patterns: readonly string[]): T {
+  if (patterns.length === 0) return inner;
+  const never = new SkillMatcher(patterns);
+  const search: SkillSearcher['search'] = async (query, request) => (await inner.search(query, request)).filter((hit) => !never.matches(hit.skill));
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'search') return search;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

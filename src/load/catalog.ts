@@ -13,6 +13,7 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { scanSkillsDir } from './scan.js';
+import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
@@ -215,14 +216,17 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       for (const skill of server.skills) entries.push({ skill, realPath: skill.path });
       diagnostics.push(...server.diagnostics);
     }
-    let merged = mergeSkills(entries);
+    const include = new SkillMatcher(options.include);
+    const exclude = new SkillMatcher(options.exclude);
+    const chosen = (entry: MergeEntry) => (include.empty || include.matches(entry.skill)) && !exclude.matches(entry.skill);
+    let merged = mergeSkills(entries.filter(chosen));
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;
     if (demo !== null) {
       const scan = await scanSkillsDir(demo.dir, { ...demo, limits: options.limits });
       for (const skill of scan.skills) entries.push({ skill, realPath: scan.realPaths.get(skill.path) ?? skill.path });
       diagnostics.push(...scan.diagnostics);
-      merged = mergeSkills(entries);
+      merged = mergeSkills(entries.filter(chosen));
     }
 
     const fingerprint = fingerprintOf(merged.skills, merged.shadowed, diagnostics);

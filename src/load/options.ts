@@ -111,6 +111,17 @@ export interface CatalogOptions {
    * @default []
    */
   readonly toolsFiles?: readonly string[];
+  /**
+   * Use only skills matching one of these patterns (`*`, `?` on the name; a pattern with a
+   * `/` matches the file path, `**` across folders). Empty: every skill.
+   * @default []
+   */
+  readonly include?: readonly string[];
+  /**
+   * Ignore skills matching any of these patterns (as `include`), before shadowing.
+   * @default []
+   */
+  readonly exclude?: readonly string[];
   /** @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
   /** @default 4096 */
@@ -144,6 +155,8 @@ export interface ResolvedCatalogOptions {
   readonly codexHome: string | null;
   readonly codexAdminDir: string | null;
   readonly libraryDirs: readonly string[];
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
   readonly managedDir: string | null;
   readonly builtinPluginDirs: readonly string[];
   readonly pluginDirs: readonly string[];
@@ -184,6 +197,14 @@ function optionalDir(key: string, value: unknown, fallback: () => string | null,
     throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a path or null, got \`${String(value)}\``);
   }
   return resolve(base, value);
+}
+
+function patternList(key: string, value: unknown): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be an array of patterns, got \`${JSON.stringify(value)}\``);
+  }
+  return Object.freeze([...value] as string[]);
 }
 
 function demoMode(value: unknown): DemoMode {
@@ -251,6 +272,8 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     codexHome: optionalDir('codexHome', options.codexHome, () => defaultCodexHome(home), cwd),
     codexAdminDir: optionalDir('codexAdminDir', options.codexAdminDir, defaultCodexAdminDir, cwd),
     libraryDirs: stringList('libraryDirs', options.libraryDirs, cwd),
+    include: patternList('include', options.include),
+    exclude: patternList('exclude', options.exclude),
     managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),
     builtinPluginDirs: stringList('builtinPluginDirs', options.builtinPluginDirs, cwd),
     pluginDirs: stringList('pluginDirs', options.pluginDirs, cwd),

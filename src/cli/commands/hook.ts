@@ -42,10 +42,11 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       io.exitSoon?.(0);
       return 0;
     }
-    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }] = await Promise.all([
+    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
       import('../../integrations/server-first.js'),
       import('../../integrations/socket-protocol.js'),
+      import('../../integrations/hosts.js'),
     ]);
     let sources: SourceOptions | undefined;
     const result = await runClaudeCodeHook(stdin, {
@@ -53,7 +54,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
         sources = opened;
         // A `watch` for the same catalog and model listens beside its index: ask it first.
-        return new ServerFirstSearcher({
+        const searcher = new ServerFirstSearcher({
           socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
           openLocal: () => openLiveIndex(opened, retrieval, io),
           k: retrieval.k,
@@ -65,6 +66,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
             if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
+        return neverSuggesting(searcher, opened.config.never.map((entry) => entry.value));
       },
       k: retrieval.k,
       timeoutMs,

@@ -18,8 +18,9 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.catalog.watch({ usePolling: args.values.polling === true });
     // Warm the index while the client connects; a failure here resurfaces on the first search.
     void live.refresh().catch(() => undefined);
+    const { neverSuggesting } = await import('../../integrations/hosts.js');
     await serveMcpStdio({
-      service: live,
+      service: neverSuggesting(live, sources.config.never.map((entry) => entry.value)),
       k: retrieval.k,
       mode: retrieval.mode,
       version: packageVersion(),

@@ -21,7 +21,10 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const windowRaw = args.values['context-window'];
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
   const snapshot = await loadSnapshot(sources);
-  const cost = listingCost(snapshot.skills, { host, contextWindowTokens });
+  const { SkillMatcher } = await import('../../load/skill-globs.js');
+  const pin = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
+  const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
+  const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned });
   if (args.values.json === true) {
     printJson(io, cost);
     return 0;
@@ -35,7 +38,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   line(io.stdout);
   const { before, after } = cost;
   line(io.stdout, `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-character budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`);
-  line(io.stdout, `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills, ${thousands(after.listingTokens)} tokens.`);
+  line(io.stdout, `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${thousands(after.listingTokens)} tokens.`);
   line(io.stdout, `Saved per request: ${thousands(cost.savedListingTokens)} listing tokens (${thousands(cost.savedFullTokens)} against the full descriptions).`);
   return 0;
 }
