@@ -10,7 +10,7 @@
  * Usage: npx tsx scripts/measure-deferred.ts [--model NAME] [--mode MODE]
  * Prints a JSON summary and the README table rows. Deterministic apart from timings.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,9 @@ import type { CliIo } from '../src/cli/io.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const LIBRARY = process.env.SKILL_SEARCH_EVAL_LIBRARY ?? path.resolve(HERE, '..', '..', 'shared', 'eval', 'library');
+
+/** Skills a user keeps in the always-on listing (config `pin`) in the pinned variant. */
+export const PINNED = ['systematic-debugging', 'writing-plans', 'test-driven-development'];
 
 /** Typical requests (our own wording), each with the library skills that answer it. */
 export const TYPICAL_REQUESTS: readonly { readonly prompt: string; readonly expected: readonly string[] }[] = [
@@ -79,6 +82,10 @@ async function measure(): Promise<void> {
     const tokens = await run(['tokens', '--cwd', project, '--json', ...library], env);
     if (tokens.code !== 0) throw new Error(tokens.stderr);
     const cost = JSON.parse(tokens.stdout);
+    writeFileSync(path.join(home, '.claude', 'skill-search.json'), JSON.stringify({ pin: PINNED }));
+    const pinnedTokens = await run(['tokens', '--cwd', project, '--json', ...library], env);
+    const pinned = JSON.parse(pinnedTokens.stdout).after;
+    rmSync(path.join(home, '.claude', 'skill-search.json'));
     const index = await run(['index', '--cwd', project, ...library, ...model], env);
     if (index.code !== 0) throw new Error(index.stderr);
 
@@ -98,6 +105,7 @@ async function measure(): Promise<void> {
         budgetChars: cost.budgetChars,
         before: cost.before,
         after: cost.after,
+        afterWithPins: { pins: PINNED, ...pinned },
         savedListingTokens: cost.savedListingTokens,
         savedFullTokens: cost.savedFullTokens,
       },
