@@ -5,7 +5,7 @@ import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
 import { loadInstructions } from '../../src/integrations/hosts.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { LoadedFrom, SearchHit, Skill } from '../../src/types.js';
-import { removeDir, runCli, tempDir } from '../cli/helpers.js';
+import { ROOT, removeDir, runCli, tempDir } from '../cli/helpers.js';
 
 function skill(name: string, source: LoadedFrom, description: string): Skill {
   return {
@@ -108,4 +108,47 @@ describe('the demo catalogue never reaches a host once a user skill exists (CLI,
     const list = await runCli(['list', '--cwd', project, '--json'], home);
     expect((JSON.parse(list.stdout) as { skills: { source: string }[] }).skills.map((s) => s.source)).toEqual(['skills']);
   });
+});
+
+describe('the MCP server never serves demo skills', () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir();
+  });
+  afterEach(() => removeDir(home));
+
+  it('neither searched nor readable, with or without a user skill', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const project = path.join(home, 'project');
+    mkdirSync(project);
+    const ask = async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'mcp', '--cwd', project, '--model', 'hash', '--mode', 'lexical'],
+        cwd: ROOT,
+        env: { ...(process.env as Record<string, string>), HOME: home, SKILL_SEARCH_CACHE_DIR: home },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'test', version: '0.0.0' });
+      await client.connect(transport);
+      try {
+        const search = await client.callTool({ name: 'search_skills', arguments: { query: 'extract text and tables from a pdf', k: 10 } });
+        const read = await client.callTool({ name: 'read_skill', arguments: { name: 'commit-message' } });
+        return { search, read };
+      } finally {
+        await client.close();
+      }
+    };
+    // An empty HOME: `query` would fall back to the demo catalogue; the MCP server does not.
+    const empty = await ask();
+    expect(JSON.stringify(empty.search)).not.toMatch(/"source":"demo"|examples\/skills/);
+    expect(empty.read.isError).toBe(true);
+
+    mkdirSync(path.join(home, '.claude', 'skills', 'pdf-tables'), { recursive: true });
+    writeFileSync(path.join(home, '.claude', 'skills', 'pdf-tables', 'SKILL.md'), '---\ndescription: Extract the text and tables from PDF files\n---\nSteps.\n');
+    const withSkill = await ask();
+    expect((withSkill.search.structuredContent as { hits: { name: string; source: string }[] }).hits.map((hit) => [hit.name, hit.source])).toEqual([['pdf-tables', 'skills']]);
+    expect(withSkill.read.isError).toBe(true);
+  }, 60_000);
 });
