@@ -4,8 +4,12 @@
  * Each stage owns its own options and internals; only these shapes cross stage boundaries.
  */
 
-/** Where a skill came from (the article's `LoadedFrom`). */
-export const LOADED_FROM = ['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp'] as const;
+/**
+ * Where a skill came from (the article's `LoadedFrom`), plus three kinds of this package:
+ * `codex` (Codex's skill folders), `library` (a folder no host scans, reached only through
+ * search) and `demo` (this package's example catalogue, used only when nothing else exists).
+ */
+export const LOADED_FROM = ['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp', 'codex', 'library', 'demo'] as const;
 export type LoadedFrom = (typeof LOADED_FROM)[number];
 
 export const EFFORTS = ['low', 'medium', 'high'] as const;

@@ -40,6 +40,17 @@ const SOURCE_OPTIONS: OptionTable = {
     placeholder: 'DIR',
     description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
   },
+  library: {
+    type: 'string',
+    multiple: true,
+    placeholder: 'DIR',
+    description: 'a skill library: skills no host lists, found only by search (see skill-search library)',
+    defaultText: '$SKILL_SEARCH_LIBRARY, else ~/.config/skill-search/library when it exists',
+  },
+  demo: {
+    type: 'boolean',
+    description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
+  },
 };
 
 const JSON_OPTION: OptionTable = {
@@ -74,7 +85,24 @@ const MODEL_OPTIONS: OptionTable = {
   },
 };
 
-export type CommandName = 'query' | 'list' | 'index' | 'watch' | 'serve' | 'eval' | 'validate' | 'hook' | 'mcp' | 'model';
+export type CommandName =
+  | 'query'
+  | 'list'
+  | 'index'
+  | 'watch'
+  | 'serve'
+  | 'eval'
+  | 'validate'
+  | 'hook'
+  | 'mcp'
+  | 'model'
+  // Host set-up and deferred skills (issue 14).
+  | 'install'
+  | 'uninstall'
+  | 'print-config'
+  | 'library'
+  | 'tokens'
+  | 'config';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -99,6 +127,19 @@ const WATCH_SPEC: CommandSpec = {
     '{"id","hits":[{"name","source","score","path","description","whenToUse"}],"tookMs","skills"};',
     '{"id","op":"ping"} -> {"id","pong":true,"pid","version","skills"}; errors -> {"id","error":{"code","message"}}.',
   ].join('\n'),
+};
+
+const INSTALL_OPTIONS: OptionTable = {
+  user: { type: 'boolean', description: 'the user-wide settings (the default)' },
+  project: { type: 'boolean', description: 'the settings of the project in --cwd' },
+  'dry-run': { type: 'boolean', description: 'print what would change, as a diff, and change nothing' },
+  cwd: { type: 'string', placeholder: 'DIR', description: 'the project folder for --project', defaultText: 'the current directory' },
+  command: {
+    type: 'string',
+    placeholder: 'CMD',
+    description: 'the command the host runs',
+    defaultText: "'skill-search' when it is on PATH, else this bin's absolute path",
+  },
 };
 
 export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
@@ -202,8 +243,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       name: 'hook',
       summary:
         'Claude Code UserPromptSubmit hook: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
-      usage: 'claude-code [options]',
-      positionals: { min: 1, max: 1, name: "a harness name ('claude-code')" },
+      usage: 'claude-code|codex [options]',
+      positionals: { min: 1, max: 1, name: "a host name ('claude-code' or 'codex')" },
       options: {
         ...SOURCE_OPTIONS,
         cwd: {
@@ -267,6 +308,98 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     load: async () => (await import('./commands/model.js')).runModel,
   },
   // ---- end model ----
+  // --- host set-up and deferred skills (issue 14) ---
+  install: {
+    spec: {
+      name: 'install',
+      summary: "Add the prompt hook and the MCP server to a host's settings (merged, never replaced; the original is kept beside it).",
+      usage: 'claude-code|codex [--user|--project] [--dry-run]',
+      positionals: { min: 1, max: 1, name: "a host ('claude-code' or 'codex')" },
+      options: INSTALL_OPTIONS,
+      notes: [
+        'claude-code --user: the hook in ~/.claude/settings.json, the MCP server in ~/.claude.json.',
+        'claude-code --project: .claude/settings.json and .mcp.json in --cwd.',
+        'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
+        'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
+        "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
+        '(npm install -g .), else the absolute path of this bin.',
+      ].join('\n'),
+    },
+    load: async () => (await import('./commands/install.js')).runInstall,
+  },
+  uninstall: {
+    spec: {
+      name: 'uninstall',
+      summary: 'Take out what install added; a file nobody else changed since is restored byte for byte.',
+      usage: 'claude-code|codex [--user|--project] [--dry-run]',
+      positionals: { min: 1, max: 1, name: "a host ('claude-code' or 'codex')" },
+      options: INSTALL_OPTIONS,
+    },
+    load: async () => (await import('./commands/install.js')).runUninstall,
+  },
+  'print-config': {
+    spec: {
+      name: 'print-config',
+      summary: 'Print the MCP (and hook) configuration for a host, to paste by hand.',
+      usage: '[--host generic|claude-code|codex]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        host: { type: 'string', placeholder: 'HOST', description: 'generic (any MCP client), claude-code or codex', defaultText: 'generic' },
+        command: INSTALL_OPTIONS.command!,
+      },
+    },
+    load: async () => (await import('./commands/print-config.js')).runPrintConfig,
+  },
+  library: {
+    spec: {
+      name: 'library',
+      summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies or links skills in.',
+      usage: 'add <dir>... [--link] | list | path',
+      positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
+      options: {
+        library: SOURCE_OPTIONS.library!,
+        link: { type: 'boolean', description: 'link each skill folder instead of copying it (edits to the source show up)' },
+        move: { type: 'boolean', description: 'move each skill folder in (takes it out of the folder a host scans)' },
+        ...JSON_OPTION,
+      },
+    },
+    load: async () => (await import('./commands/library.js')).runLibrary,
+  },
+  tokens: {
+    spec: {
+      name: 'tokens',
+      summary: "The always-on listing's size per source: everything listed up front, against what the host lists with the library deferred.",
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: {
+        ...SOURCE_OPTIONS,
+        host: { type: 'string', placeholder: 'HOST', description: 'claude-code or codex: which sources the host lists itself', defaultText: 'claude-code' },
+        'context-window': {
+          type: 'string',
+          placeholder: 'TOKENS',
+          description: "the model's context window; the listing gets 1% of it",
+          defaultText: 'unknown (8,000 characters)',
+        },
+        ...JSON_OPTION,
+      },
+    },
+    load: async () => (await import('./commands/tokens.js')).runTokens,
+  },
+  config: {
+    spec: {
+      name: 'config',
+      summary: 'Show the merged skill-search config (~/.claude/skill-search.json, then .claude/skill-search.json) and where each value came from.',
+      usage: '[--cwd DIR] [--json]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { cwd: SOURCE_OPTIONS.cwd!, ...JSON_OPTION },
+      notes: [
+        'Keys: include, exclude (skill patterns: * and ? on the name; with a / on the file path, ** across folders),',
+        'pin (always listed), never (never suggested by hook or mcp), library (more library folders),',
+        'sources: {claudePlugins, codex, library: true|false, demo: never|auto|always}. Lists add up; the project wins for switches.',
+      ].join('\n'),
+    },
+    load: async () => (await import('./commands/config.js')).runConfig,
+  },
 };
 
 export function isCommandName(name: string): name is CommandName {

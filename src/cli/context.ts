@@ -15,6 +15,12 @@ export function catalogOptions(sources: SourceOptions): CatalogOptions {
     addDirs: sources.addDirs,
     skillsDirs: sources.skillsDirs,
     toolsFiles: sources.toolsFiles,
+    libraryDirs: sources.libraryDirs,
+    demo: sources.demo,
+    codexHome: sources.codexHome,
+    claudePlugins: sources.claudePlugins,
+    include: sources.config.include.map((entry) => entry.value),
+    exclude: sources.config.exclude.map((entry) => entry.value),
   };
 }
 

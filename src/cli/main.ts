@@ -24,7 +24,8 @@ function topHelp(): string {
     '  -v, --version  print the version',
     '',
     'With no --skills-dir, skills are read from the standard folders for --cwd: ~/.claude/skills,',
-    'every .claude/skills from --cwd up to the home folder, legacy .claude/commands, bundled skills.',
+    'every .claude/skills from --cwd up to the home folder, legacy .claude/commands, enabled Claude Code',
+    "plugins, Codex's skill folders and the skill library (this package's example skills only when none exist).",
     '',
   ].join('\n');
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.js';
+import type { DemoMode } from '../load/options.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './commands.js';
@@ -16,6 +18,28 @@ export interface SourceOptions {
   readonly skillsDirs: readonly string[];
   readonly toolsFiles: readonly string[];
   readonly addDirs: readonly string[];
+  /** `--library` folders, or the default library when it exists (default sources only). */
+  readonly libraryDirs: readonly string[];
+  /** `always` with `--demo`; otherwise the command's default (`auto`, or `never` for host-facing commands). */
+  readonly demo: DemoMode;
+  /** Codex's home (`$CODEX_HOME`, else `~/.codex`); null when the config switches Codex's folders off. */
+  readonly codexHome: string | null;
+  /** Claude Code plugins on or off (the config's `sources.claudePlugins`). */
+  readonly claudePlugins: boolean;
+  /** The merged user and project config files (`skill-search config`). */
+  readonly config: ResolvedUserConfig;
+}
+
+/** Where `library add` puts skills and every command looks for them: `$SKILL_SEARCH_LIBRARY`, else `<config>/skill-search/library`. */
+export function defaultLibraryDir(env: CliIo['env']): string {
+  if (env.SKILL_SEARCH_LIBRARY) return path.resolve(env.SKILL_SEARCH_LIBRARY);
+  return path.join(configRoot(env), 'library');
+}
+
+/** `$XDG_CONFIG_HOME/skill-search`, else `~/.config/skill-search`. */
+export function configRoot(env: CliIo['env']): string {
+  if (env.XDG_CONFIG_HOME) return path.join(path.resolve(env.XDG_CONFIG_HOME), 'skill-search');
+  return path.join(homeDir(env), '.config', 'skill-search');
 }
 
 export interface RetrievalOptions {
@@ -57,15 +81,26 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
  * `--cwd` anchors project skills; paths given in other flags are relative to the shell's
  * directory (as a user typing them expects), not to `--cwd`.
  */
-export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string): SourceOptions {
+export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto'): SourceOptions {
   const cwdRaw = asString(values.cwd) ?? cwdOverride;
   const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
+  const home = homeDir(io.env);
+  const config = loadUserConfig(cwd, home);
+  const libraryFlags = asList(values.library).map((dir) => requirePath('library', dir, 'directory', io.cwd));
+  const defaultLibrary = defaultLibraryDir(io.env);
+  const configured = [...(existsSync(defaultLibrary) ? [defaultLibrary] : []), ...config.library.map((entry) => entry.value).filter((dir) => existsSync(dir))];
+  const libraryDirs = libraryFlags.length > 0 ? libraryFlags : config.sources.library.value ? [...new Set(configured)] : [];
   return Object.freeze({
     cwd,
-    home: homeDir(io.env),
+    home,
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
+    libraryDirs: Object.freeze(libraryDirs),
+    demo: values.demo === true ? 'always' : (config.sources.demo.value ?? demoDefault),
+    codexHome: !config.sources.codex.value ? null : io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
+    claudePlugins: config.sources.claudePlugins.value,
+    config,
   });
 }
 
@@ -130,6 +165,12 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     cwd: override ? undefined : sources.cwd,
     home: override ? undefined : sources.home,
     addDirs: override ? undefined : sources.addDirs,
+    // Only when set, so an index folder keeps its name for users without a library or --demo.
+    ...(override || sources.libraryDirs.length === 0 ? {} : { libraryDirs: sources.libraryDirs }),
+    ...(sources.demo === 'always' ? { demo: true } : {}),
+    ...(sources.config.include.length === 0 && sources.config.exclude.length === 0
+      ? {}
+      : { include: sources.config.include.map((entry) => entry.value), exclude: sources.config.exclude.map((entry) => entry.value) }),
     // A model given as a path is keyed by where it is, not by how it was spelled.
     model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });

@@ -11,6 +11,7 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/remi
 import { SkillSearchError } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
 import { capQuery } from './query-cap.js';
+import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
 import type { ClosableSearcher } from './server-first.js';
 import { invokedSkillsInTranscript } from './transcript.js';
 
@@ -84,6 +85,16 @@ export interface ClaudeCodeHookOptions {
   /** One-line notes for the user (stderr); never stdout. */
   readonly log: (line: string) => void;
   readonly signal?: AbortSignal;
+  /**
+   * The host the output is for: suggestions it does not list carry their path and how to load them.
+   * @default 'claude-code'
+   */
+  readonly host?: HostName;
+  /**
+   * Keep this package's demo skills in suggestions (a host cannot know them).
+   * @default false
+   */
+  readonly keepDemo?: boolean;
 }
 
 export interface ClaudeCodeHookResult {
@@ -120,13 +131,15 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       resolve('timeout');
     }, options.timeoutMs);
   });
+  let seen: HostSearcher['seen'] = new Map();
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
     // Skills invoked earlier in the session are not announced again. The prefetcher reads
     // `invoked` when collecting, so the transcript is read while the search runs.
     const transcript = invokedSkillsInTranscript(input.transcript_path);
     const invoked = new Set<string>();
-    const service = await options.open(input.cwd);
+    const service = new HostSearcher(await options.open(input.cwd), { keepDemo: options.keepDemo === true });
+    seen = service.seen;
     try {
       const prefetcher = new SkillPrefetcher({ searcher: service, maxSkills: options.k, searchK: Math.max(10, options.k) });
       // A pasted log makes a prompt megabytes long; its start and end say what is asked.
@@ -150,8 +163,11 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       );
       return { stdout: '', outcome: 'timeout' };
     }
-    const context = discoveryContext(result);
-    if (context === undefined) return { stdout: '', outcome: 'nothing' };
+    const discovered = discoveryContext(result);
+    if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
+    const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
+    const howToLoad = loadInstructions(options.host ?? 'claude-code', suggested);
+    const context = howToLoad === undefined ? discovered : `${discovered}\n\n${howToLoad}`;
     const output: ClaudeCodeHookOutput = {
       hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context },
     };

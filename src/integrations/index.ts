@@ -46,3 +46,6 @@ export {
 export { SkillSocketServer, type SkillSocketServerOptions, type SocketServerStats } from './socket-server.js';
 export { SkillSocketClient, type RemoteSearchResult, type SocketClientOptions } from './socket-client.js';
 export { ServerFirstSearcher, type ClosableSearcher, type ServerFirstOptions } from './server-first.js';
+// Hosts (issue 14): what each host lists itself, load notes, listing cost.
+export { HOSTS, HOST_NATIVE_SOURCES, HostSearcher, isNativeTo, loadInstructions, neverSuggesting, type DeferredSkill, type HostName } from './hosts.js';
+export { listingCost, type ListingCost, type ListingCostOptions, type ListingSide, type SourceCost } from './listing-cost.js';

@@ -13,8 +13,9 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { scanSkillsDir } from './scan.js';
+import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
-import { SOURCE_RANKS, resolveSources } from './sources.js';
+import { SOURCE_RANKS, demoSource, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
 import { SkillWatcher } from './watcher.js';
 
@@ -198,7 +199,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const options = this.#options;
     const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
-      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
+      Promise.all(sources.map((source: SourceDir) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
       Promise.all(options.toolsFiles.map((file) => loadToolsJsonl(file, { rank: SOURCE_RANKS.project, limits: options.limits }))),
     ]);
     const entries: MergeEntry[] = [];
@@ -215,7 +216,18 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       for (const skill of server.skills) entries.push({ skill, realPath: skill.path });
       diagnostics.push(...server.diagnostics);
     }
-    const merged = mergeSkills(entries);
+    const include = new SkillMatcher(options.include);
+    const exclude = new SkillMatcher(options.exclude);
+    const chosen = (entry: MergeEntry) => (include.empty || include.matches(entry.skill)) && !exclude.matches(entry.skill);
+    let merged = mergeSkills(entries.filter(chosen));
+    // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
+    const demo = merged.skills.length === 0 ? demoSource(options) : null;
+    if (demo !== null) {
+      const scan = await scanSkillsDir(demo.dir, { ...demo, limits: options.limits });
+      for (const skill of scan.skills) entries.push({ skill, realPath: scan.realPaths.get(skill.path) ?? skill.path });
+      diagnostics.push(...scan.diagnostics);
+      merged = mergeSkills(entries.filter(chosen));
+    }
 
     const fingerprint = fingerprintOf(merged.skills, merged.shadowed, diagnostics);
     if (fingerprint !== this.#fingerprint) {

@@ -14,6 +14,8 @@ export {
   resolveCatalogOptions,
   resolveWatchOptions,
   DEFAULT_WATCH_OPTIONS,
+  DEMO_MODES,
+  type DemoMode,
   type CatalogOptions,
   type CatalogWatchOptions,
   type ResolvedCatalogOptions,
@@ -28,6 +30,11 @@ export {
   SOURCE_RANKS,
   OVERRIDE_RANK,
   bundledSkillsDir,
+  demoSkillsDir,
+  demoSource,
+  packageRoot,
+  defaultCodexHome,
+  defaultCodexAdminDir,
   defaultManagedDir,
   defaultSources,
   projectDirs,
@@ -35,6 +42,7 @@ export {
   isOverride,
   type SourceDir,
 } from './sources.js';
+export { enabledClaudePlugins, enabledPluginIds, claudeSettingsFiles, type ClaudePlugin, type ClaudePluginContext } from './claude-plugins.js';
 export { formatDiagnostic, formatShadowed } from './format.js';
 export {
   DEFAULT_SKILL_LIMITS,

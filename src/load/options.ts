@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
-import { bundledSkillsDir, defaultManagedDir } from './sources.js';
+import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './sources.js';
 
 export interface CatalogWatchOptions {
   /**
@@ -39,10 +39,44 @@ export interface CatalogOptions {
    */
   readonly home?: string;
   /**
-   * Skills shipped with this package; `null` leaves them out.
-   * @default the package's `skills/` folder
+   * The host's bundled skills (rank 1); `null` leaves them out.
+   * @default null (this package ships example skills, not host skills: see `demo`)
    */
   readonly bundledDir?: string | null;
+  /**
+   * This package's example catalogue: `never`; `auto`, only when no other source has a
+   * skill (so it never shadows or crowds a user's skills); `always`.
+   * @default 'never'
+   */
+  readonly demo?: DemoMode;
+  /**
+   * Where the example catalogue lives.
+   * @default the package's `examples/skills` folder
+   */
+  readonly demoDir?: string | null;
+  /**
+   * Scan the skills and commands of the Claude Code plugins that are installed and enabled
+   * for `cwd` (`~/.claude/plugins/installed_plugins.json` and `enabledPlugins`), named
+   * `plugin:skill` as Claude Code names them (rank 7).
+   * @default true
+   */
+  readonly claudePlugins?: boolean;
+  /**
+   * Codex's home (its `skills/` folder is scanned, rank 9); `null` leaves out every Codex folder.
+   * @default env `CODEX_HOME`, else `~/.codex`
+   */
+  readonly codexHome?: string | null;
+  /**
+   * Codex's admin skills folder; `null` leaves it out.
+   * @default '/etc/codex/skills' (none on Windows)
+   */
+  readonly codexAdminDir?: string | null;
+  /**
+   * Skill library folders (rank 10): skills no host scans, so no host lists them; they are
+   * reached only through search (hook, prefetch, MCP).
+   * @default []
+   */
+  readonly libraryDirs?: readonly string[];
   /**
    * Managed (policy) skills directory; `null` leaves it out.
    * @default env `SKILL_SEARCH_MANAGED_DIR`, else `/etc/claude-code/.claude/skills` on Linux,
@@ -77,6 +111,17 @@ export interface CatalogOptions {
    * @default []
    */
   readonly toolsFiles?: readonly string[];
+  /**
+   * Use only skills matching one of these patterns (`*`, `?` on the name; a pattern with a
+   * `/` matches the file path, `**` across folders). Empty: every skill.
+   * @default []
+   */
+  readonly include?: readonly string[];
+  /**
+   * Ignore skills matching any of these patterns (as `include`), before shadowing.
+   * @default []
+   */
+  readonly exclude?: readonly string[];
   /** @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
   /** @default 4096 */
@@ -92,6 +137,9 @@ export interface CatalogOptions {
   readonly watch?: boolean | CatalogWatchOptions;
 }
 
+export const DEMO_MODES = ['never', 'auto', 'always'] as const;
+export type DemoMode = (typeof DEMO_MODES)[number];
+
 export interface ResolvedWatchOptions {
   readonly usePolling: boolean;
   readonly pollInterval: number;
@@ -103,6 +151,14 @@ export interface ResolvedCatalogOptions {
   readonly cwd: string;
   readonly home: string;
   readonly bundledDir: string | null;
+  readonly demo: DemoMode;
+  readonly demoDir: string | null;
+  readonly claudePlugins: boolean;
+  readonly codexHome: string | null;
+  readonly codexAdminDir: string | null;
+  readonly libraryDirs: readonly string[];
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
   readonly managedDir: string | null;
   readonly builtinPluginDirs: readonly string[];
   readonly pluginDirs: readonly string[];
@@ -143,6 +199,22 @@ function optionalDir(key: string, value: unknown, fallback: () => string | null,
     throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a path or null, got \`${String(value)}\``);
   }
   return resolve(base, value);
+}
+
+function patternList(key: string, value: unknown): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be an array of patterns, got \`${JSON.stringify(value)}\``);
+  }
+  return Object.freeze([...value] as string[]);
+}
+
+function demoMode(value: unknown): DemoMode {
+  if (value === undefined) return 'never';
+  if (typeof value !== 'string' || !(DEMO_MODES as readonly string[]).includes(value)) {
+    throw new SkillSearchError('BAD_OPTION', `Expected \`demo\` to be one of ${DEMO_MODES.join(', ')}, got \`${String(value)}\``);
+  }
+  return value as DemoMode;
 }
 
 function boolean(key: string, value: unknown, fallback: boolean): boolean {
@@ -196,7 +268,15 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   return Object.freeze({
     cwd,
     home,
-    bundledDir: optionalDir('bundledDir', options.bundledDir, bundledSkillsDir, cwd),
+    bundledDir: optionalDir('bundledDir', options.bundledDir, () => null, cwd),
+    demo: demoMode(options.demo),
+    demoDir: optionalDir('demoDir', options.demoDir, demoSkillsDir, cwd),
+    claudePlugins: boolean('claudePlugins', options.claudePlugins, true),
+    codexHome: optionalDir('codexHome', options.codexHome, () => defaultCodexHome(home), cwd),
+    codexAdminDir: optionalDir('codexAdminDir', options.codexAdminDir, defaultCodexAdminDir, cwd),
+    libraryDirs: stringList('libraryDirs', options.libraryDirs, cwd),
+    include: patternList('include', options.include),
+    exclude: patternList('exclude', options.exclude),
     managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),
     builtinPluginDirs: stringList('builtinPluginDirs', options.builtinPluginDirs, cwd),
     pluginDirs: stringList('pluginDirs', options.pluginDirs, cwd),

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { fromFsError, readSkillText } from './read-file.js';
-import { DEFAULT_SKILL_LIMITS, diagnostic, type SkillLimits } from './skill.js';
+import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep.
@@ -19,6 +19,8 @@ export interface ScanOptions {
   /** @default 'skills' */
   readonly layout?: DirLayout;
   readonly limits?: SkillLimits;
+  /** Prefix every skill name with `namespace:` (plugin skills, as the host names them). */
+  readonly namespace?: string;
 }
 
 export interface ScanResult {
@@ -136,6 +138,11 @@ async function commandCandidates(
   return candidates;
 }
 
+function namespaced(skill: Skill, namespace: string): Skill {
+  const { name, description, whenToUse, effort, hooks, body, source, rank, path } = skill;
+  return buildSkill({ name: `${namespace}:${name}`, description, whenToUse, effort, hooks, body }, { path, source, rank });
+}
+
 /**
  * Loads every skill file under `dir`. Never throws and never stops at a bad file: each problem
  * is a Diagnostic naming the file. A missing directory yields an empty result.
@@ -173,7 +180,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       perFile[index]!.push(...parsed.diagnostics);
       if (parsed.skill === undefined) continue;
       const real = await realpath(candidate.file).catch(() => candidate.file);
-      loaded[index] = { skill: parsed.skill, real };
+      loaded[index] = { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real };
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));

@@ -2,10 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse, relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadedFrom } from '../types.js';
+import { enabledClaudePlugins } from './claude-plugins.js';
 import type { ResolvedCatalogOptions } from './options.js';
 import type { DirLayout } from './scan.js';
 
-/** Shadowing ranks from SPEC §2: lower wins; within a rank, load order wins. */
+/**
+ * Shadowing ranks from SPEC §2 (1–8), extended after MCP with this package's own kinds:
+ * lower wins; within a rank, load order wins. Codex's folders come after every Claude Code
+ * source, the library after both (it is what no host lists), and the demo catalogue last.
+ */
 export const SOURCE_RANKS = Object.freeze({
   bundled: 1,
   builtinPlugin: 2,
@@ -16,6 +21,12 @@ export const SOURCE_RANKS = Object.freeze({
   /** Legacy `.claude/commands` (user, then project), then plugin commands, then plugin skills. */
   commands: 7,
   mcp: 8,
+  /** Codex: project `.agents/skills` (and legacy `.codex/skills`) up from cwd, then the user and admin folders. */
+  codex: 9,
+  /** `libraryDirs`: skills no host scans, announced only by search. */
+  library: 10,
+  /** This package's example catalogue (`demo` option). */
+  demo: 11,
 } as const);
 
 /** Rank given to `--skills-dir` directories and `--tools` files (which replace the defaults). */
@@ -27,26 +38,28 @@ export interface SourceDir {
   readonly source: LoadedFrom;
   readonly rank: number;
   readonly layout: DirLayout;
+  /** Prefix for every skill name from this folder (`plugin:skill`), as the host names plugin skills. */
+  readonly namespace?: string;
 }
 
 const PACKAGE_NAME = 'skill-search';
 
-let bundledDirMemo: string | null | undefined;
+let packageRootMemo: string | null | undefined;
 
 /**
- * The package's own `skills/` folder. Found by walking up from this module to the folder
- * holding our package.json, so it is the same from `src/` (tsx) and from `dist/`.
+ * The folder holding this package's package.json. Found by walking up from this module, so
+ * it is the same from `src/` (tsx) and from `dist/`.
  */
-export function bundledSkillsDir(): string | null {
-  if (bundledDirMemo !== undefined) return bundledDirMemo;
+export function packageRoot(): string | null {
+  if (packageRootMemo !== undefined) return packageRootMemo;
   let dir = dirname(fileURLToPath(import.meta.url));
-  bundledDirMemo = null;
+  packageRootMemo = null;
   for (;;) {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
         if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
-          bundledDirMemo = join(dir, 'skills');
+          packageRootMemo = dir;
           break;
         }
       } catch {
@@ -57,7 +70,30 @@ export function bundledSkillsDir(): string | null {
     if (parent === dir) break;
     dir = parent;
   }
-  return bundledDirMemo;
+  return packageRootMemo;
+}
+
+/**
+ * The package's example catalogue (`examples/skills`): demo skills, not any host's bundled
+ * skills, so they are loaded only through the `demo` option.
+ */
+export function demoSkillsDir(): string | null {
+  const root = packageRoot();
+  return root === null ? null : join(root, 'examples', 'skills');
+}
+
+/** @deprecated The package ships no host-bundled skills; this is {@link demoSkillsDir}. */
+export const bundledSkillsDir = demoSkillsDir;
+
+/** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
+export function defaultCodexHome(home: string): string {
+  const fromEnv = process.env['CODEX_HOME'];
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(home, '.codex');
+}
+
+/** Codex's admin skills folder (`/etc/codex/skills`; none on Windows). */
+export function defaultCodexAdminDir(): string | null {
+  return process.platform === 'win32' ? null : '/etc/codex/skills';
 }
 
 /** Managed (policy) skills: `SKILL_SEARCH_MANAGED_DIR`, else the platform's policy folder. */
@@ -97,11 +133,14 @@ export function projectDirs(cwd: string, home: string): string[] {
   return dirs;
 }
 
-/** Every directory the default (non-override) catalog scans, in shadowing order. */
+/**
+ * Every directory the default (non-override) catalog scans, in shadowing order. The demo
+ * catalogue is here only with `demo: 'always'`; `'auto'` is decided after a scan ({@link demoSource}).
+ */
 export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
   const dirs: SourceDir[] = [];
-  const add = (dir: string, source: LoadedFrom, rank: number, layout: DirLayout = 'skills'): void => {
-    dirs.push({ dir, source, rank, layout });
+  const add = (dir: string, source: LoadedFrom, rank: number, layout: DirLayout = 'skills', namespace?: string): void => {
+    dirs.push({ dir, source, rank, layout, ...(namespace === undefined ? {} : { namespace }) });
   };
   if (options.bundledDir !== null) add(options.bundledDir, 'bundled', SOURCE_RANKS.bundled);
   for (const plugin of options.builtinPluginDirs) {
@@ -119,7 +158,30 @@ export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
   }
   for (const plugin of options.pluginDirs) add(join(plugin, 'commands'), 'plugin', SOURCE_RANKS.commands, 'commands');
   for (const plugin of options.pluginDirs) add(join(plugin, 'skills'), 'plugin', SOURCE_RANKS.commands);
+  if (options.claudePlugins) {
+    for (const plugin of enabledClaudePlugins({ home: options.home, cwd: options.cwd })) {
+      for (const dir of plugin.commandDirs) add(dir, 'plugin', SOURCE_RANKS.commands, 'commands', plugin.name);
+      for (const dir of plugin.skillDirs) add(dir, 'plugin', SOURCE_RANKS.commands, 'skills', plugin.name);
+    }
+  }
+  if (options.codexHome !== null) {
+    for (const dir of projects) {
+      add(join(dir, '.agents', 'skills'), 'codex', SOURCE_RANKS.codex);
+      add(join(dir, '.codex', 'skills'), 'codex', SOURCE_RANKS.codex);
+    }
+    add(join(options.home, '.agents', 'skills'), 'codex', SOURCE_RANKS.codex);
+    add(join(options.codexHome, 'skills'), 'codex', SOURCE_RANKS.codex);
+    if (options.codexAdminDir !== null) add(options.codexAdminDir, 'codex', SOURCE_RANKS.codex);
+  }
+  for (const dir of options.libraryDirs) add(dir, 'library', SOURCE_RANKS.library);
+  if (options.demo === 'always' && options.demoDir !== null) add(options.demoDir, 'demo', SOURCE_RANKS.demo);
   return dirs;
+}
+
+/** The demo catalogue as a source, for the `auto` rule (used when nothing else loaded). */
+export function demoSource(options: ResolvedCatalogOptions): SourceDir | null {
+  if (options.demo !== 'auto' || options.demoDir === null || isOverride(options)) return null;
+  return { dir: options.demoDir, source: 'demo', rank: SOURCE_RANKS.demo, layout: 'skills' };
 }
 
 /** True when `--skills-dir` / `--tools` replace the default sources. */

@@ -7,6 +7,9 @@ const RANK: Record<LoadedFrom, number> = {
   skills: 4,
   commands_DEPRECATED: 7,
   mcp: 8,
+  codex: 9,
+  library: 10,
+  demo: 11,
 };
 
 export function makeSkill(

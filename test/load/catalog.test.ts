@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CATALOG_EVENTS,
   SkillCatalog,
-  bundledSkillsDir,
+  demoSkillsDir,
   clearCatalogCache,
   getCatalog,
   type CatalogChange,
@@ -88,16 +88,16 @@ describe('SkillCatalog.get', () => {
     expect(names(await catalog.get())).toEqual(['t1']);
   });
 
-  it('serves the bundled skills by default, including one for PDFs', async () => {
-    const snapshot = await new SkillCatalog({ ...options, bundledDir: undefined }).get();
-    expect(bundledSkillsDir()).toBe(join(process.cwd(), 'skills'));
+  it("serves the package's example skills with demo: 'always', including one for PDFs", async () => {
+    const snapshot = await new SkillCatalog({ ...options, demo: 'always' }).get();
+    expect(demoSkillsDir()).toBe(join(process.cwd(), 'examples', 'skills'));
     expect(snapshot.diagnostics).toEqual([]);
-    expect(snapshot.skills.filter((skill) => skill.source === 'bundled').length).toBeGreaterThanOrEqual(8);
+    const demo = snapshot.skills.filter((skill) => skill.source === 'demo');
+    expect(demo.length).toBeGreaterThanOrEqual(8);
     const pdf = snapshot.skills.find((skill) => skill.name === 'pdf');
-    expect(pdf).toMatchObject({ source: 'bundled', rank: 1 });
+    expect(pdf).toMatchObject({ source: 'demo', rank: 11 });
     expect(pdf?.description).toMatch(/text.*tables/);
-    const bundled = snapshot.skills.filter((skill) => skill.source === 'bundled');
-    expect(bundled.every((skill) => skill.body.length > 500)).toBe(true);
+    expect(demo.every((skill) => skill.body.length > 500)).toBe(true);
   });
 });
 

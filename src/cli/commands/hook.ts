@@ -7,7 +7,8 @@ import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 
-export const HOOK_TARGETS = ['claude-code'] as const;
+/** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
+export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
 
 /** A server on the same machine accepts at once; waiting longer only delays the fallback. */
 const HOOK_CONNECT_TIMEOUT_MS = 150;
@@ -41,7 +42,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   const timeoutRaw = args.values['timeout-ms'];
   const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : DEFAULT_HOOK_TIMEOUT_MS;
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
-  resolveSources(args.values, io);
+  resolveSources(args.values, io, undefined, 'never');
 
   const log = (text: string) => io.stderr.write(`${text}\n`);
   let stopWatchdog: (() => void) | undefined;
@@ -59,18 +60,19 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       timeoutMs + WATCHDOG_GRACE_MS,
       `skill-search hook: still busy ${WATCHDOG_GRACE_MS} ms past the ${timeoutMs} ms budget; stopped`,
     );
-    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }] = await Promise.all([
+    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
       import('../../integrations/server-first.js'),
       import('../../integrations/socket-protocol.js'),
+      import('../../integrations/hosts.js'),
     ]);
     let sources: SourceOptions | undefined;
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
-        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined);
+        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
         sources = opened;
         // A `watch` for the same catalog and model listens beside its index: ask it first.
-        return new ServerFirstSearcher({
+        const searcher = new ServerFirstSearcher({
           socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
           openLocal: () => openLiveIndex(opened, retrieval, io),
           k: retrieval.k,
@@ -83,10 +85,13 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
             else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
+        return neverSuggesting(searcher, opened.config.never.map((entry) => entry.value));
       },
       k: retrieval.k,
       timeoutMs,
       log,
+      host: target as (typeof HOOK_TARGETS)[number],
+      keepDemo: args.values.demo === true,
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     // After a timeout, abandoned work may still block the loop: the watchdog stays armed.
@@ -138,6 +143,8 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
   for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
   for (const file of sources.toolsFiles) argv.push('--tools', file);
   for (const dir of sources.addDirs) argv.push('--add-dir', dir);
+  for (const dir of sources.libraryDirs) argv.push('--library', dir);
+  if (sources.demo === 'always') argv.push('--demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);
   io.spawnDetached?.(argv);

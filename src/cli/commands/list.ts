@@ -19,7 +19,11 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     loadSnapshot(sources),
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
-  const listed = prefetch.listingSkills(snapshot.skills, experimental);
+  // Pinned skills (config `pin`) stay in a narrowed listing.
+  const { SkillMatcher } = await import('../../load/skill-globs.js');
+  const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
+  const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
+  const listed = snapshot.skills.filter((skill) => narrowed.has(skill) || (experimental && pinned.matches(skill)));
   const listing = attachments.formatSkillListing(listed, { contextWindowTokens });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));

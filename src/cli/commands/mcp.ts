@@ -6,7 +6,8 @@ import { resolveRetrieval, resolveSources } from '../sources.js';
 import { packageVersion } from '../version.js';
 
 export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
-  const sources = resolveSources(args.values, io);
+  // A host cannot know this package's demo skills: never serve them unless asked (--demo).
+  const sources = resolveSources(args.values, io, undefined, 'never');
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const { serveMcpStdio } = await import('../../integrations/mcp-server.js');
   const log = (text: string) => io.stderr.write(`${text}\n`);
@@ -17,8 +18,9 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.catalog.watch({ usePolling: args.values.polling === true });
     // Warm the index while the client connects; a failure here resurfaces on the first search.
     void live.refresh().catch(() => undefined);
+    const { neverSuggesting } = await import('../../integrations/hosts.js');
     await serveMcpStdio({
-      service: live,
+      service: neverSuggesting(live, sources.config.never.map((entry) => entry.value)),
       k: retrieval.k,
       mode: retrieval.mode,
       version: packageVersion(),

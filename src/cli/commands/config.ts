@@ -1,0 +1,34 @@
+import type { ParsedArgs } from '../args.js';
+import { line, printJson } from '../context.js';
+import type { CliIo } from '../io.js';
+import { homeDir } from '../io.js';
+import { resolveSources } from '../sources.js';
+import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
+
+/** The merged user and project config, each value with the file it came from. */
+export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io);
+  const { config } = sources;
+  if (args.values.json === true) {
+    printJson(io, { ...config, libraryDirs: sources.libraryDirs });
+    return 0;
+  }
+  const home = homeDir(io.env);
+  const shown = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : from.startsWith(`${home}/`) ? `~/${from.slice(home.length + 1)}` : from);
+  const list = (key: string, entries: readonly Sourced<string>[]) => {
+    if (entries.length === 0) line(io.stdout, `${key}: (none)`);
+    for (const entry of entries) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${shown(entry.from)}`);
+  };
+  line(io.stdout, `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map(shown).join(', ')}`);
+  list('include', config.include);
+  list('exclude', config.exclude);
+  list('pin', config.pin);
+  list('never', config.never);
+  list('library', config.library);
+  for (const [key, entry] of Object.entries(config.sources)) {
+    const value = entry.value === undefined ? '(per command: auto; never for hook and mcp)' : JSON.stringify(entry.value);
+    line(io.stdout, `sources.${key}: ${value}  ${shown(entry.from)}`);
+  }
+  line(io.stdout, `library folders in use: ${sources.libraryDirs.length === 0 ? '(none)' : sources.libraryDirs.join(', ')}`);
+  return 0;
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { ParsedArgs, ParsedValues } from '../args.js';
+import { flagError, parseChoice } from '../args.js';
+import type { CliIo } from '../io.js';
+import { homeDir } from '../io.js';
+import { line } from '../context.js';
+import { requirePath } from '../sources.js';
+import { resolveHostCommand } from '../../hosts/command.js';
+import {
+  applyInstall,
+  applyUninstall,
+  installEdits,
+  planInstall,
+  planUninstall,
+  type FileChange,
+  type InstallContext,
+  type InstallHost,
+  type InstallScope,
+} from '../../hosts/install.js';
+import { lineDiff } from '../../hosts/line-diff.js';
+
+const HOSTS = ['claude-code', 'codex'] as const satisfies readonly InstallHost[];
+
+function shown(file: string, home: string): string {
+  const rel = path.relative(home, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
+}
+
+function scopeOf(values: ParsedValues): InstallScope {
+  if (values.project === true && values.user === true) throw flagError('--project and --user cannot be used together');
+  return values.project === true ? 'project' : 'user';
+}
+
+/** The host, scope and files the flags name. */
+function target(args: ParsedArgs, io: CliIo) {
+  const host = parseChoice('host', args.positionals[0] ?? '', HOSTS);
+  const scope = scopeOf(args.values);
+  const home = homeDir(io.env);
+  const cwdRaw = args.values.cwd;
+  const cwd = typeof cwdRaw === 'string' ? requirePath('cwd', cwdRaw, 'directory', io.cwd) : path.resolve(io.cwd);
+  const commandRaw = args.values.command;
+  if (typeof commandRaw === 'string' && commandRaw.trim() === '') throw flagError('--command expects a command, got an empty string');
+  const context: InstallContext = {
+    home,
+    cwd,
+    codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
+    command: typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env),
+  };
+  return { host, scope, home, edits: installEdits(host, scope, context), command: context.command };
+}
+
+const HOST_TITLE: Record<InstallHost, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun: boolean): void {
+  for (const change of changes) {
+    const file = shown(change.file, home);
+    const verb = {
+      added: 'added',
+      updated: 'updated',
+      unchanged: 'already has',
+      removed: 'removed',
+      restored: 'removed, and the original file restored from the backup:',
+      deleted: 'removed, and deleted the file (it did not exist before install):',
+      absent: 'does not have',
+    }[change.action];
+    const backup = change.backup !== undefined && (change.action === 'added' || change.action === 'updated') ? ` (original kept in ${shown(change.backup, home)})` : '';
+    line(io.stdout, `${dryRun ? 'would change: ' : ''}${file}: ${verb} ${change.what}${backup}`);
+    if (dryRun) io.stdout.write(lineDiff(change.before ?? '', change.after ?? '', file));
+  }
+}
+
+export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
+  const { host, scope, home, edits, command } = target(args, io);
+  const dryRun = args.values['dry-run'] === true;
+  const changes = planInstall(edits);
+  if (!dryRun) applyInstall(changes);
+  report(io, changes, home, dryRun);
+  if (dryRun) return 0;
+  if (command[0] !== 'skill-search') {
+    line(io.stderr, `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run ${command[0]}; 'npm install -g .' in the clone puts it on PATH`);
+  }
+  line(io.stdout, `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`);
+  return 0;
+}
+
+export async function runUninstall(args: ParsedArgs, io: CliIo): Promise<number> {
+  const { host, scope, home, edits } = target(args, io);
+  const dryRun = args.values['dry-run'] === true;
+  const changes = planUninstall(edits);
+  if (!dryRun) applyUninstall(changes);
+  report(io, changes, home, dryRun);
+  if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLE[host]} (${scope}).`);
+  return 0;
+}

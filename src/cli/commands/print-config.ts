@@ -1,0 +1,40 @@
+import type { ParsedArgs } from '../args.js';
+import { flagError, parseChoice } from '../args.js';
+import type { CliIo } from '../io.js';
+import { resolveHostCommand } from '../../hosts/command.js';
+import { HOOK_HOST_TIMEOUT_S, hookCommand } from '../../hosts/install.js';
+import { formatSettings, withHook, withMcpServer, DEFAULT_JSON_STYLE } from '../../hosts/json-settings.js';
+import { serverTable } from '../../hosts/toml-table.js';
+
+export const PRINT_CONFIG_HOSTS = ['generic', 'claude-code', 'codex'] as const;
+
+/** The configuration `install` would merge, printed for a host to paste it by hand. */
+export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<number> {
+  const hostRaw = args.values.host;
+  const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'generic', PRINT_CONFIG_HOSTS);
+  const commandRaw = args.values.command;
+  if (typeof commandRaw === 'string' && commandRaw.trim() === '') throw flagError('--command expects a command, got an empty string');
+  const command = typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env);
+  const server = { command: command[0]!, args: [...command.slice(1), 'mcp'] };
+  const json = (value: Record<string, unknown>) => formatSettings(value, DEFAULT_JSON_STYLE);
+  switch (host) {
+    case 'generic': {
+      io.stdout.write(json({ mcpServers: { 'skill-search': { command: server.command, args: server.args } } }));
+      break;
+    }
+    case 'claude-code': {
+      const hook = { command: hookCommand('claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
+      io.stdout.write(`# ~/.claude/settings.json (or .claude/settings.json in a project)\n${json(withHook({}, hook, 'settings.json'))}`);
+      io.stdout.write(`# .mcp.json in a project (user-wide: claude mcp add --scope user skill-search -- ${[server.command, ...server.args].join(' ')})\n`);
+      io.stdout.write(json(withMcpServer({}, server, '.mcp.json')));
+      break;
+    }
+    case 'codex': {
+      const hook = { command: hookCommand('codex', command), timeout: HOOK_HOST_TIMEOUT_S };
+      io.stdout.write(`# ~/.codex/config.toml\n${serverTable(server)}`);
+      io.stdout.write(`# ~/.codex/hooks.json (Codex hooks; older Codex versions also need [features] codex_hooks = true)\n${json(withHook({}, hook, 'hooks.json'))}`);
+      break;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,44 @@
+import type { ParsedArgs } from '../args.js';
+import { parseChoice, parsePositiveInt } from '../args.js';
+import { line, loadSnapshot, printJson } from '../context.js';
+import type { CliIo } from '../io.js';
+import { resolveSources } from '../sources.js';
+import { listingCost } from '../../integrations/listing-cost.js';
+import { HOSTS } from '../../integrations/hosts.js';
+
+function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * What the host's always-on listing costs with every skill listed up front, against what it
+ * costs when the library (and any other folder the host does not scan) is left to search.
+ */
+export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io, undefined, 'never');
+  const hostRaw = args.values.host;
+  const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'claude-code', HOSTS);
+  const windowRaw = args.values['context-window'];
+  const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
+  const snapshot = await loadSnapshot(sources);
+  const { SkillMatcher } = await import('../../load/skill-globs.js');
+  const pin = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
+  const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
+  const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned });
+  if (args.values.json === true) {
+    printJson(io, cost);
+    return 0;
+  }
+  const rows = [
+    ['source', 'skills', 'listed by host', 'full listing tokens'],
+    ...cost.sources.map((row) => [row.source, thousands(row.skills), row.listedByHost ? 'yes' : 'no (search only)', thousands(row.fullTokens)]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd());
+  line(io.stdout);
+  const { before, after } = cost;
+  line(io.stdout, `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-character budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`);
+  line(io.stdout, `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${thousands(after.listingTokens)} tokens.`);
+  line(io.stdout, `Saved per request: ${thousands(cost.savedListingTokens)} listing tokens (${thousands(cost.savedFullTokens)} against the full descriptions).`);
+  return 0;
+}

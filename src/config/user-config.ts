@@ -1,0 +1,162 @@
+/**
+ * The user's own choices about skills, in JSON files: `~/.claude/skill-search.json` (user)
+ * and `.claude/skill-search.json` in the project (nearest folder from cwd up to home). The
+ * project file wins for switches; lists add up. Each value remembers the file it came from,
+ * so `skill-search config` can say why a setting is what it is.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { SkillSearchError } from '../errors.js';
+import { DEMO_MODES, type DemoMode } from '../load/options.js';
+import { projectDirs } from '../load/sources.js';
+
+export const CONFIG_FILE_NAME = 'skill-search.json';
+
+const globList = z.array(z.string().min(1, 'expected a non-empty pattern'));
+
+const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** Only skills matching one of these are used (name, or path when the pattern has a `/`). */
+  include: globList.optional(),
+  /** Skills matching any of these are ignored everywhere. */
+  exclude: globList.optional(),
+  /** Always listed: counted in the host's listing (`tokens`) and kept in narrowed listings. */
+  pin: globList.optional(),
+  /** Never suggested by the hook or the MCP server (a host may still list them). */
+  never: globList.optional(),
+  /** More library folders (relative to the file's folder). */
+  library: z.array(z.string().min(1)).optional(),
+  sources: z
+    .strictObject({
+      claudePlugins: z.boolean().optional(),
+      codex: z.boolean().optional(),
+      library: z.boolean().optional(),
+      demo: z.enum(DEMO_MODES).optional(),
+    })
+    .optional(),
+});
+
+export type UserConfigFile = z.infer<typeof configSchema>;
+
+/** Where a value came from: a file, or `default`. */
+export type Origin = string;
+
+export interface Sourced<T> {
+  readonly value: T;
+  readonly from: Origin;
+}
+
+export interface ResolvedUserConfig {
+  /** The files read, user first. */
+  readonly files: readonly string[];
+  readonly include: readonly Sourced<string>[];
+  readonly exclude: readonly Sourced<string>[];
+  readonly pin: readonly Sourced<string>[];
+  readonly never: readonly Sourced<string>[];
+  /** Absolute folders. */
+  readonly library: readonly Sourced<string>[];
+  readonly sources: {
+    readonly claudePlugins: Sourced<boolean>;
+    readonly codex: Sourced<boolean>;
+    readonly library: Sourced<boolean>;
+    /** `undefined` value: the command's own default. */
+    readonly demo: Sourced<DemoMode | undefined>;
+  };
+}
+
+export const DEFAULT_ORIGIN = 'default';
+
+function keyPath(issuePath: readonly PropertyKey[]): string {
+  return issuePath.length === 0 ? '(top level)' : issuePath.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+}
+
+/** Reads and validates one file; undefined when it does not exist. Errors name the file and the key. */
+export function readConfigFile(file: string): UserConfigFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.code === 'unrecognized_keys' ? keyPath([...issue.path, issue.keys[0]!]) : keyPath(issue.path);
+    const reason = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+    throw new SkillSearchError('BAD_FILE', `${file}: "${key}": ${reason}`);
+  }
+  return parsed.data;
+}
+
+/** `~/.claude/skill-search.json`, then the nearest project `.claude/skill-search.json` below home. */
+export function configFiles(cwd: string, home: string): string[] {
+  const user = path.join(home, '.claude', CONFIG_FILE_NAME);
+  const files = [user];
+  for (const dir of projectDirs(cwd, home)) {
+    const candidate = path.join(dir, '.claude', CONFIG_FILE_NAME);
+    if (candidate === user) break;
+    try {
+      readFileSync(candidate);
+      files.push(candidate);
+      break;
+    } catch {
+      // None here; look one folder up.
+    }
+  }
+  return files;
+}
+
+export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
+  const read: { file: string; config: UserConfigFile }[] = [];
+  for (const file of configFiles(cwd, home)) {
+    const config = readConfigFile(file);
+    if (config !== undefined) read.push({ file, config });
+  }
+  const list = (key: 'include' | 'exclude' | 'pin' | 'never') =>
+    Object.freeze(read.flatMap(({ file, config }) => (config[key] ?? []).map((value) => ({ value, from: file }))));
+  const switchOf = <T>(pick: (config: UserConfigFile) => T | undefined, fallback: T): Sourced<T> => {
+    let result: Sourced<T> = { value: fallback, from: DEFAULT_ORIGIN };
+    for (const { file, config } of read) {
+      const value = pick(config);
+      if (value !== undefined) result = { value, from: file };
+    }
+    return result;
+  };
+  return Object.freeze({
+    files: read.map(({ file }) => file),
+    include: list('include'),
+    exclude: list('exclude'),
+    pin: list('pin'),
+    never: list('never'),
+    library: Object.freeze(read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: path.resolve(path.dirname(file), dir), from: file })))),
+    sources: Object.freeze({
+      claudePlugins: switchOf((config) => config.sources?.claudePlugins, true),
+      codex: switchOf((config) => config.sources?.codex, true),
+      library: switchOf((config) => config.sources?.library, true),
+      demo: switchOf<DemoMode | undefined>((config) => config.sources?.demo, undefined),
+    }),
+  });
+}
+
+export const EMPTY_USER_CONFIG: ResolvedUserConfig = Object.freeze({
+  files: [],
+  include: [],
+  exclude: [],
+  pin: [],
+  never: [],
+  library: [],
+  sources: {
+    claudePlugins: { value: true, from: DEFAULT_ORIGIN },
+    codex: { value: true, from: DEFAULT_ORIGIN },
+    library: { value: true, from: DEFAULT_ORIGIN },
+    demo: { value: undefined, from: DEFAULT_ORIGIN },
+  },
+});

@@ -1,0 +1,54 @@
+/**
+ * How a host should start this CLI. A host runs the hook once per prompt, so it must start
+ * fast: the installed bin (`npm install -g .` puts `skill-search` on PATH) starts Node once,
+ * where `npx` would first resolve the package on every prompt (and fails outright for an
+ * unpublished package). When our bin is not on PATH, its absolute path is used instead.
+ */
+import { accessSync, constants, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../load/sources.js';
+
+export const BIN_NAME = 'skill-search';
+
+/** This package's bin script, or undefined when the package root cannot be found. */
+export function ownBin(): string | undefined {
+  const root = packageRoot();
+  return root === null ? undefined : path.join(root, 'bin', 'skill-search.js');
+}
+
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** The first `skill-search` on `PATH`, if it is an executable file. */
+export function binOnPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const names = process.platform === 'win32' ? [`${BIN_NAME}.cmd`, `${BIN_NAME}.exe`, BIN_NAME] : [BIN_NAME];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // Not here; keep looking.
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `['skill-search']` when the `skill-search` on PATH is this package's bin (the usual case
+ * after `npm install -g .`), else `[<absolute bin path>]`.
+ */
+export function resolveHostCommand(env: Readonly<Record<string, string | undefined>>): string[] {
+  const own = ownBin();
+  const onPath = binOnPath(env);
+  if (onPath !== undefined && (own === undefined || realpathOrSelf(onPath) === realpathOrSelf(own))) return [BIN_NAME];
+  return [own ?? BIN_NAME];
+}

@@ -1,0 +1,82 @@
+/**
+ * What each host lists and loads by itself, and what a suggestion must add for the rest:
+ * a skill the host does not list (a library skill, another host's folder) is only useful
+ * with its path and a word on how to load it.
+ */
+import { neutralizeReminderText } from '../attachments/reminder.js';
+import { SkillMatcher } from '../load/skill-globs.js';
+import type { LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { ClosableSearcher } from './server-first.js';
+
+export const HOSTS = ['claude-code', 'codex'] as const;
+export type HostName = (typeof HOSTS)[number];
+
+/** The sources each host scans itself: their skills are in its listing and load by name. */
+export const HOST_NATIVE_SOURCES: Readonly<Record<HostName, readonly LoadedFrom[]>> = Object.freeze({
+  'claude-code': Object.freeze(['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp'] as const),
+  codex: Object.freeze(['codex'] as const),
+});
+
+export function isNativeTo(host: HostName, source: LoadedFrom): boolean {
+  return HOST_NATIVE_SOURCES[host].includes(source);
+}
+
+/** A skill as a suggestion needs it: enough to say where it is. */
+export type DeferredSkill = Pick<Skill, 'name' | 'path' | 'source'>;
+
+/**
+ * The lines appended to a discovery for the suggested skills `host` does not list: each
+ * with its file and how to load it. `undefined` when every suggestion is native.
+ */
+export function loadInstructions(host: HostName, suggested: readonly DeferredSkill[]): string | undefined {
+  const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source));
+  if (deferred.length === 0) return undefined;
+  const lines = deferred.map((skill) => `- ${neutralizeReminderText(skill.name)}: ${neutralizeReminderText(skill.path)}`);
+  return [
+    'Not in your skill list; to use one, read its SKILL.md file below and follow it (or call the skill-search MCP tool read_skill with its name):',
+    ...lines,
+  ].join('\n');
+}
+
+/**
+ * Wraps a searcher for a host: drops demo skills (the host cannot know them) unless asked to
+ * keep them, and remembers every hit, so the suggestions can be given their paths.
+ */
+export class HostSearcher implements ClosableSearcher {
+  readonly #inner: ClosableSearcher;
+  readonly #keepDemo: boolean;
+  readonly seen = new Map<string, DeferredSkill>();
+
+  constructor(inner: ClosableSearcher, options: { readonly keepDemo: boolean }) {
+    this.#inner = inner;
+    this.#keepDemo = options.keepDemo;
+  }
+
+  async search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]> {
+    const hits = await this.#inner.search(query, request);
+    const kept = this.#keepDemo ? hits : hits.filter((hit) => hit.skill.source !== 'demo');
+    for (const { skill } of kept) this.seen.set(skill.name, { name: skill.name, path: skill.path, source: skill.source });
+    return kept;
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
+/**
+ * `inner` with every hit matching a `never` pattern dropped from its searches (the user's
+ * "never suggest"); its other methods are passed through unchanged.
+ */
+export function neverSuggesting<T extends SkillSearcher>(inner: T, patterns: readonly string[]): T {
+  if (patterns.length === 0) return inner;
+  const never = new SkillMatcher(patterns);
+  const search: SkillSearcher['search'] = async (query, request) => (await inner.search(query, request)).filter((hit) => !never.matches(hit.skill));
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'search') return search;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * What a host's always-on skill listing costs, per source: the measure of deferred loading.
+ * "Before" lists every skill a user has (as if the library lived in the host's folders);
+ * "after" lists only what the host scans itself, plus pinned skills. Tokens are the listing
+ * text's characters / 4, the estimate the listing budget itself uses.
+ */
+import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
+import { estimateTokens } from '../load/skill.js';
+import type { LoadedFrom, Skill } from '../types.js';
+import { isNativeTo, type HostName } from './hosts.js';
+
+export interface SourceCost {
+  readonly source: LoadedFrom;
+  readonly skills: number;
+  /** Whether the host lists this source by itself (otherwise it is reached by search only). */
+  readonly listedByHost: boolean;
+  /** Tokens of this source's lines with full descriptions (no budget). */
+  readonly fullTokens: number;
+}
+
+export interface ListingSide {
+  readonly skills: number;
+  /** Every line in full. */
+  readonly fullTokens: number;
+  /** The listing as rendered within the budget (descriptions dropped, skills left out as needed). */
+  readonly listingTokens: number;
+  readonly shortened: number;
+  readonly omitted: number;
+}
+
+export interface ListingCost {
+  readonly host: HostName;
+  readonly budgetChars: number;
+  readonly sources: readonly SourceCost[];
+  readonly before: ListingSide;
+  readonly after: ListingSide;
+  readonly savedListingTokens: number;
+  readonly savedFullTokens: number;
+}
+
+export interface ListingCostOptions {
+  readonly host: HostName;
+  readonly contextWindowTokens?: number | undefined;
+  /** Names kept in the listing whatever their source. */
+  readonly pinned?: ReadonlySet<string>;
+}
+
+function side(skills: readonly Skill[], contextWindowTokens: number | undefined): ListingSide & { budgetChars: number } {
+  const listing = formatSkillListing(skills, { contextWindowTokens });
+  return {
+    skills: skills.length,
+    fullTokens: skills.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
+    listingTokens: estimateTokens(listing.content),
+    shortened: listing.shortened.length,
+    omitted: listing.omitted.length,
+    budgetChars: listing.budgetChars,
+  };
+}
+
+export function listingCost(catalog: readonly Skill[], options: ListingCostOptions): ListingCost {
+  // The demo catalogue is no host's and never listed: it is not part of either side.
+  const skills = catalog.filter((skill) => skill.source !== 'demo');
+  const pinned = options.pinned ?? new Set<string>();
+  const listed = skills.filter((skill) => isNativeTo(options.host, skill.source) || pinned.has(skill.name));
+  const bySource = new Map<LoadedFrom, Skill[]>();
+  for (const skill of skills) bySource.set(skill.source, [...(bySource.get(skill.source) ?? []), skill]);
+  const sources = [...bySource].map(([source, group]) => ({
+    source,
+    skills: group.length,
+    listedByHost: isNativeTo(options.host, source),
+    fullTokens: group.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
+  }));
+  const { budgetChars, ...before } = side(skills, options.contextWindowTokens);
+  const { budgetChars: _same, ...after } = side(listed, options.contextWindowTokens);
+  return {
+    host: options.host,
+    budgetChars,
+    sources,
+    before,
+    after,
+    savedListingTokens: before.listingTokens - after.listingTokens,
+    savedFullTokens: before.fullTokens - after.fullTokens,
+  };
+}

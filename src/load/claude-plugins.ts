@@ -1,0 +1,107 @@
+/**
+ * The Claude Code plugins that are installed and enabled for a project, read from the files
+ * Claude Code keeps: `~/.claude/plugins/installed_plugins.json` (where each plugin id
+ * `name@marketplace` is installed, per scope) and the `enabledPlugins` map of the user,
+ * project and local settings files (later ones win). A plugin that is installed but not
+ * enabled contributes nothing, as in the host. Unreadable or malformed files are the host's
+ * to report: they simply contribute nothing here.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+
+export interface ClaudePlugin {
+  /** `name@marketplace`. */
+  readonly id: string;
+  /** The namespace of its skills (`name:skill`): the manifest's `name`, else the id's name part. */
+  readonly name: string;
+  readonly root: string;
+  /** `skills/` plus any folder the manifest's `skills` adds (inside the plugin only). */
+  readonly skillDirs: readonly string[];
+  readonly commandDirs: readonly string[];
+}
+
+export interface ClaudePluginContext {
+  readonly home: string;
+  /** The project folder Claude Code runs in: its `.claude/settings*.json` and project-scoped installs. */
+  readonly cwd: string;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Settings files holding `enabledPlugins`, lowest precedence first. */
+export function claudeSettingsFiles(context: ClaudePluginContext): string[] {
+  return [
+    join(context.home, '.claude', 'settings.json'),
+    join(context.cwd, '.claude', 'settings.json'),
+    join(context.cwd, '.claude', 'settings.local.json'),
+  ];
+}
+
+/** Plugin ids switched on by the merged `enabledPlugins` maps. */
+export function enabledPluginIds(context: ClaudePluginContext): string[] {
+  const state = new Map<string, boolean>();
+  for (const file of claudeSettingsFiles(context)) {
+    const settings = readJson(file);
+    if (!isRecord(settings) || !isRecord(settings.enabledPlugins)) continue;
+    for (const [id, enabled] of Object.entries(settings.enabledPlugins)) {
+      if (typeof enabled === 'boolean') state.set(id, enabled);
+    }
+  }
+  return [...state].filter(([, enabled]) => enabled).map(([id]) => id);
+}
+
+interface Install {
+  readonly scope?: unknown;
+  readonly projectPath?: unknown;
+  readonly installPath?: unknown;
+}
+
+/** The install of `id` that applies in `cwd`: a project or local one for this project first, else a user-wide one. */
+function installPathFor(entries: unknown, cwd: string): string | undefined {
+  const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord) as Install[];
+  const usable = list.filter((entry) => typeof entry.installPath === 'string' && entry.installPath !== '');
+  const forProject = usable.find(
+    (entry) => (entry.scope === 'project' || entry.scope === 'local') && typeof entry.projectPath === 'string' && resolve(entry.projectPath) === resolve(cwd),
+  );
+  const wide = usable.find((entry) => entry.scope === undefined || entry.scope === 'user' || entry.scope === 'managed');
+  return (forProject ?? wide)?.installPath as string | undefined;
+}
+
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+function manifestPaths(value: unknown, root: string): string[] {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  return list.map((item) => resolve(root, item)).filter((dir) => inside(dir, root));
+}
+
+export function enabledClaudePlugins(context: ClaudePluginContext): ClaudePlugin[] {
+  const enabled = enabledPluginIds(context);
+  if (enabled.length === 0) return [];
+  const installed = readJson(join(context.home, '.claude', 'plugins', 'installed_plugins.json'));
+  if (!isRecord(installed) || !isRecord(installed.plugins)) return [];
+  const plugins: ClaudePlugin[] = [];
+  for (const id of enabled.sort()) {
+    const root = installPathFor(installed.plugins[id], context.cwd);
+    if (root === undefined) continue;
+    const manifest = readJson(join(root, '.claude-plugin', 'plugin.json'));
+    const manifestName = isRecord(manifest) && typeof manifest.name === 'string' && manifest.name !== '' ? manifest.name : undefined;
+    const name = manifestName ?? id.split('@', 1)[0] ?? id;
+    const extraSkills = isRecord(manifest) ? manifestPaths(manifest.skills, root) : [];
+    const skillDirs = [...new Set([join(root, 'skills'), ...extraSkills])];
+    plugins.push({ id, name, root, skillDirs, commandDirs: [join(root, 'commands')] });
+  }
+  return plugins;
+}

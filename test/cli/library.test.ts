@@ -1,0 +1,104 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { announced, TYPICAL_REQUESTS } from '../../scripts/measure-deferred.js';
+import { removeDir, runCli, tempDir } from './helpers.js';
+
+let home: string;
+let project: string;
+const cli = (argv: string[], stdin?: string) => runCli(argv, home, { env: { PATH: '' }, cwd: home, ...(stdin === undefined ? {} : { stdin }) });
+const writeSkill = (dir: string, name: string, description: string) => {
+  mkdirSync(path.join(dir, name), { recursive: true });
+  writeFileSync(path.join(dir, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps for ${name}.\n`);
+};
+const hookInput = (prompt: string) => JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: project, prompt });
+const contextOf = (stdout: string) => (stdout === '' ? '' : (JSON.parse(stdout).hookSpecificOutput.additionalContext as string));
+
+beforeEach(() => {
+  home = tempDir('skill-search-library-');
+  project = path.join(home, 'project');
+  mkdirSync(path.join(home, '.claude', 'skills'), { recursive: true });
+  mkdirSync(project);
+});
+afterEach(() => removeDir(home));
+
+describe('library add / list / path', () => {
+  it('copies skills into the default library, skips names already there, and every command then finds them', async () => {
+    const source = path.join(home, 'downloads');
+    writeSkill(source, 'xlsx', 'Read, write and chart Excel spreadsheets');
+    writeSkill(source, 'pptx', 'Build PowerPoint slide decks');
+    expect((await cli(['library', 'path'])).stdout).toBe(`${path.join(home, '.config', 'skill-search', 'library')}\n`);
+    const added = await cli(['library', 'add', source]);
+    expect(added.stdout).toBe(`Copied 2 skills into ${path.join(home, '.config', 'skill-search', 'library')}.\n`);
+    const again = await cli(['library', 'add', path.join(source, 'xlsx')]);
+    expect(again.stdout).toContain('Skipped 1 already in the library: xlsx');
+    expect((await cli(['library', 'list'])).stdout.split('\n').map((row) => row.split('  ')[0])).toEqual(['pptx', 'xlsx', '']);
+
+    // Not in the host's listing; found by the hook, with its path and how to load it.
+    const listing = await cli(['list', '--cwd', project, '--json']);
+    expect(JSON.parse(listing.stdout).skills.map((skill: { source: string }) => skill.source)).toEqual(['library', 'library']);
+    const hook = await cli(['hook', 'claude-code', '--model', 'hash', '--mode', 'lexical'], hookInput('make a chart from this Excel spreadsheet'));
+    const context = contextOf(hook.stdout);
+    expect(announced(context)[0]).toBe('xlsx');
+    expect(context).toContain(`- xlsx: ${path.join(home, '.config', 'skill-search', 'library', 'xlsx', 'SKILL.md')}`);
+  });
+
+  it('--link links and --move moves', async () => {
+    const source = path.join(home, 'src');
+    writeSkill(source, 'a', 'first');
+    writeSkill(source, 'b', 'second');
+    const library = path.join(home, 'lib');
+    await cli(['library', 'add', path.join(source, 'a'), '--link', '--library', library]);
+    expect(lstatSync(path.join(library, 'a')).isSymbolicLink()).toBe(true);
+    await cli(['library', 'add', path.join(source, 'b'), '--move', '--library', library]);
+    expect(statSync(path.join(library, 'b')).isDirectory()).toBe(true);
+    expect(existsSync(path.join(source, 'b'))).toBe(false);
+    expect(readdirSync(library).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('tokens: what deferring the library saves', () => {
+  it('counts every skill up front before, and only what Claude Code scans after', async () => {
+    const library = path.join(home, 'lib');
+    for (let i = 0; i < 30; i++) writeSkill(library, `tool-${i}`, `Does task number ${i} with a long enough description to cost tokens`);
+    writeSkill(path.join(home, '.claude', 'skills'), 'mine', 'My own skill');
+    const out = await cli(['tokens', '--cwd', project, '--library', library, '--json']);
+    const cost = JSON.parse(out.stdout);
+    expect(cost.sources).toEqual([
+      { source: 'skills', skills: 1, listedByHost: true, fullTokens: 6 },
+      { source: 'library', skills: 30, listedByHost: false, fullTokens: expect.any(Number) },
+    ]);
+    expect(cost.before.skills).toBe(31);
+    // '- mine: My own skill' is 20 characters: 5 tokens.
+    expect(cost.after).toMatchObject({ skills: 1, listingTokens: 5 });
+    expect(cost.savedListingTokens).toBe(cost.before.listingTokens - 5);
+    expect(cost.savedListingTokens).toBeGreaterThan(400);
+  });
+});
+
+const EVAL_LIBRARY = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'eval', 'library');
+
+describe.skipIf(!existsSync(EVAL_LIBRARY))('the 434 public skills as a library, ~/.claude/skills empty', () => {
+  const library = () =>
+    readdirSync(EVAL_LIBRARY)
+      .map((name) => path.join(EVAL_LIBRARY, name))
+      .filter((dir) => statSync(dir).isDirectory())
+      .flatMap((dir) => ['--library', dir]);
+
+  it('the listing drops to nothing, and the hook still surfaces the right library skill with its path', async () => {
+    const cost = JSON.parse((await cli(['tokens', '--cwd', project, '--json', ...library()])).stdout);
+    expect(cost.before.skills).toBe(434);
+    expect(cost.after).toEqual({ skills: 0, fullTokens: 0, listingTokens: 0, shortened: 0, omitted: 0 });
+    expect(cost.savedListingTokens).toBe(cost.before.listingTokens);
+
+    // Lexical search with the fast fake model (the measured README numbers use the default model).
+    const flags = ['--model', 'hash', ...library()];
+    expect((await cli(['index', '--cwd', project, ...flags])).code).toBe(0);
+    const sample = TYPICAL_REQUESTS.filter(({ expected }) => ['gh-fix-ci', 'seaborn', 'rdkit', 'helm-chart-scaffolding', 'angular-migration'].includes(expected[0]!));
+    for (const { prompt, expected } of sample) {
+      const context = contextOf((await cli(['hook', 'claude-code', '--timeout-ms', '20000', '--mode', 'lexical', ...flags], hookInput(prompt))).stdout);
+      expect(announced(context)[0], prompt).toBe(expected[0]);
+      expect(context).toMatch(new RegExp(`- ${expected[0]}: .*${expected[0]}/SKILL\\.md`));
+    }
+  }, 120_000);
+});
