@@ -21,7 +21,7 @@ function presetArg(action: Action, raw: string | undefined): ModelPreset {
 
 function stateText(state: InstallState): string {
   if (state.state === 'installed') return `installed (${state.dir})`;
-  if (state.state === 'broken') return `broken: ${state.reason} (run 'skill-search model pull <id> --force')`;
+  if (state.state === 'broken') return `broken: ${state.reason} (pull it again)`;
   return 'not installed';
 }
 
@@ -118,7 +118,6 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         onProgress: ({ file, received, total }) => {
           if (file !== current) {
-            if (current !== '') bar.update(`${preset.id} ${current}`, received, total, true);
             bar.done();
             bar.restart();
             current = file;
