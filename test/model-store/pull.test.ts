@@ -141,6 +141,22 @@ describe('model pull from a loopback hub', () => {
   });
 });
 
+describe('model pull lock', () => {
+  it('refuses a second pull of the same model while one runs, and takes over a dead one\'s lock', async () => {
+    const server = await serve();
+    const root = tempDir();
+    mkdirSync(join(root, '.staging'), { recursive: true });
+    const lock = join(root, '.staging', `${preset.id}.lock`);
+    writeFileSync(lock, String(process.ppid));
+    await expect(pullModel(preset, { root, endpoint: server.url })).rejects.toThrow(
+      `skill-search: another 'skill-search model pull all-MiniLM-L6-v2' is running (pid ${process.ppid}); wait for it or stop it`,
+    );
+    writeFileSync(lock, '2147483646');
+    expect((await pullModel(preset, { root, endpoint: server.url })).fetched).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+  });
+});
+
 describe('model pull --from DIR', () => {
   function handCopy(): string {
     const dir = join(tempDir(), 'copied');
