@@ -168,3 +168,20 @@ export async function withInstallLock<T>(root: string, id: string, run: () => Pr
     rmSync(lock, { force: true });
   }
 }
+
+export function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
