@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { ModelPreset } from './presets.js';
+import { folderProblem } from './check-folder.js';
 import type { PullResult } from './pull.js';
 import { commitInstall, exists, MANIFEST_FILE, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
 
@@ -27,21 +28,14 @@ function readJson(from: string, file: string): Record<string, unknown> {
 /**
  * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
  * or another cache). Checked before anything is copied: every file of the preset present and
- * non-empty, the JSON files parse, `config.json`'s width matches the preset, and when DIR
+ * non-empty, the JSON files parse, `config.json`'s width matches the preset (`folderProblem`), and when DIR
  * carries a `skill-search-model.json` (a pulled folder), every file's sha256 matches it.
  */
 export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
   const source = path.resolve(from);
   if (!exists(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
-  const missing = preset.files.filter((file) => sizeOf(path.join(source, file)) === 0);
-  if (missing.length > 0) throw folderError(from, `missing or empty: ${missing.join(', ')} (a copy of ${preset.repo} holds ${preset.files.join(', ')})`);
-  const config = readJson(from, 'config.json');
-  readJson(from, 'tokenizer.json');
-  readJson(from, 'tokenizer_config.json');
-  const width = config.hidden_size ?? config.d_model ?? config.dim;
-  if (typeof width === 'number' && width !== preset.dimensions) {
-    throw folderError(from, `config.json says ${width} dimensions, ${preset.id} has ${preset.dimensions}: is this the right model?`);
-  }
+  const problem = folderProblem(source, preset);
+  if (problem !== undefined) throw folderError(from, problem);
   let announced: ModelManifest | undefined;
   if (exists(path.join(source, MANIFEST_FILE))) {
     announced = readJson(from, MANIFEST_FILE) as unknown as ModelManifest;

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { SkillSearchError, isAbortError, throwIfAborted } from '../errors.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
+import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
 import { commitInstall, exists, gitBlobSha1, installState, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
 
@@ -62,6 +63,10 @@ interface RemoteFile {
   /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
   readonly etag: string | undefined;
   readonly commit: string | undefined;
+}
+
+function endpointOf(options: PullOptions): string {
+  return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
 }
 
 export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
@@ -326,6 +331,10 @@ function renameOver(from: string, to: string): void {
  * moved into place in one rename. An interrupted pull leaves its staging folder for the next.
  */
 export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
+  const endpoint = endpointOf(options);
+  if (!/^https?:\/\/[^/]/.test(endpoint) || !URL.canParse(endpoint)) {
+    throw new SkillSearchError('BAD_OPTION', `the hub endpoint must be an http:// or https:// URL, got '${endpoint}' (SKILL_SEARCH_HF_ENDPOINT)`);
+  }
   const current = installState(options.root, preset);
   if (current.state === 'installed' && options.force !== true) {
     return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0 };
@@ -338,6 +347,13 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
     const files: ManifestFile[] = [];
     for (const remote of remotes) files.push(await puller.fetch(remote));
     throwIfAborted(options.signal);
+    const staging = stagingDir(options.root, preset.id);
+    const problem = folderProblem(staging, preset);
+    if (problem !== undefined) {
+      // Nothing announced a hash to check these against (a proxy or portal answering for the hub?).
+      rmSync(staging, { recursive: true, force: true });
+      throw new SkillSearchError('CHECKSUM', `the files fetched from ${endpointOf(options)} do not form a usable ${preset.id}: ${problem}; nothing was installed`);
+    }
     const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
     const manifest: ModelManifest = {
       format: MANIFEST_FORMAT,
@@ -345,11 +361,11 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
       repo: preset.repo,
       revision: preset.revision,
       ...(commit === undefined ? {} : { commit }),
-      source: (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, ''),
+      source: endpointOf(options),
       installedAt: new Date().toISOString(),
       files,
     };
-    const dir = commitInstall(options.root, stagingDir(options.root, preset.id), manifest);
+    const dir = commitInstall(options.root, staging, manifest);
     return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes };
   });
 }

@@ -141,6 +141,24 @@ describe('model pull from a loopback hub', () => {
     }
   });
 
+  it('refuses files that pass the announced checks but are no model (a portal answering for the hub)', async () => {
+    const portal = join(tempDir(), 'portal.html');
+    writeFileSync(portal, '<html><body>Sign in to the guest network</body></html>');
+    hub = await startLoopbackHub({ repo: preset.repo, files: { ...tinyModelFiles(modelSource, ONNX), 'tokenizer.json': portal } });
+    const root = tempDir();
+    const error = await pullModel(preset, { root, endpoint: hub.url }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'CHECKSUM' });
+    expect((error as Error).message).toMatch(new RegExp(`^skill-search: the files fetched from ${hub.url} do not form a usable all-MiniLM-L6-v2: tokenizer\\.json is not valid JSON \\(.*\\); nothing was installed$`));
+    expect(existsSync(join(root, preset.id))).toBe(false);
+    expect(existsSync(join(root, '.staging', preset.id))).toBe(false);
+  });
+
+  it('rejects an endpoint that is not an http(s) URL before any I/O', async () => {
+    await expect(pullModel(preset, { root: tempDir(), endpoint: 'huggingface.co' })).rejects.toThrow(
+      "skill-search: the hub endpoint must be an http:// or https:// URL, got 'huggingface.co' (SKILL_SEARCH_HF_ENDPOINT)",
+    );
+  });
+
   it('names the file and status when the hub lacks a file', async () => {
     hub = await startLoopbackHub({ repo: preset.repo, files: { 'config.json': join(modelSource, 'config.json') } });
     const root = tempDir();
@@ -199,6 +217,9 @@ describe('model pull --from DIR', () => {
     const from = handCopy();
     writeFileSync(join(from, 'config.json'), JSON.stringify({ hidden_size: 768 }));
     await expect(installFromFolder(preset, from, { root })).rejects.toThrow(`config.json says 768 dimensions, all-MiniLM-L6-v2 has 384: is this the right model?`);
+    const html = handCopy();
+    writeFileSync(join(html, ONNX), '<html>not found</html>');
+    await expect(installFromFolder(preset, html, { root })).rejects.toThrow(`skill-search: --from '${html}': onnx/model_quantized.onnx is not an ONNX model`);
 
     const pulled = handCopy();
     const first = await installFromFolder(preset, pulled, { root });
