@@ -61,6 +61,7 @@ describe('skill-search model', () => {
     const env = { SKILL_SEARCH_HF_ENDPOINT: `${hub.url}/` };
     const pulled = await runCli(['model', 'pull', preset.id], cache, { env });
     expect(pulled.stderr).not.toContain('\r');
+    expect(pulled.stderr.split('\n').filter((text) => text.startsWith(`${preset.id}: `))).toEqual(preset.files.map((file) => expect.stringMatching(new RegExp(`^all-MiniLM-L6-v2: ${file.replace('.', '\\.')} \\(\\d+\\.\\d MB\\)$`))));
     expect(pulled.code).toBe(0);
     const dir = join(cache, 'models', preset.id);
     expect(pulled.stdout).toMatch(new RegExp(`^installed all-MiniLM-L6-v2 in ${dir} \\(\\d+\\.\\d MB downloaded, sizes and checksums verified\\)\\n$`));

@@ -109,6 +109,9 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     result = await installFromFolder(preset, from, { root, ...(io.signal === undefined ? {} : { signal: io.signal }) });
   } else {
     const bar = new ProgressBar(io.stderr);
+    // Without a terminal there is no bar: one line per finished file keeps a CI log informative.
+    const logFiles = !bar.enabled;
+    const logged = new Set<string>();
     let current = '';
     try {
       result = await pullModel(preset, {
@@ -123,6 +126,10 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
             current = file;
           }
           bar.update(`${preset.id} ${file}`, received, total, received === total);
+          if (logFiles && total !== undefined && received === total && !logged.has(file)) {
+            logged.add(file);
+            line(io.stderr, `${preset.id}: ${file} (${(total / 1e6).toFixed(1)} MB)`);
+          }
         },
       });
     } finally {
