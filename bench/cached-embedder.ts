@@ -9,7 +9,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { EmbeddingCache } from '../src/embed/index.js';
-import type { Embedder } from '../src/types.js';
+import type { EmbedKind, Embedder } from '../src/types.js';
 import { sha256Hex } from '../src/load/skill.js';
 
 
@@ -27,6 +27,7 @@ export interface PrimeProgress {
 export class CachedEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
+  readonly multilingual?: boolean;
   readonly inner: Embedder;
   readonly #cache: EmbeddingCache;
   #memoOn = false;
@@ -38,6 +39,7 @@ export class CachedEmbedder implements Embedder {
     this.inner = inner;
     this.id = inner.id;
     this.dimensions = inner.dimensions;
+    if (inner.multilingual !== undefined) this.multilingual = inner.multilingual;
     if (dir) mkdirSync(dir, { recursive: true });
     this.#cache = new EmbeddingCache({ model: inner.id, dimensions: inner.dimensions, ...(dir ? { dir } : {}) });
   }
@@ -87,28 +89,32 @@ export class CachedEmbedder implements Embedder {
     return missing.length;
   }
 
-  /** Cached vectors for `texts` (primed ones), embedding the rest. */
-  async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  /**
+   * Cached vectors for `texts` (primed ones), embedding the rest. Queries are keyed apart from
+   * passages: an asymmetric model (e5, bge) embeds the same text differently for each.
+   */
+  async embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]> {
+    const keyOf = (text: string): string => (kind === 'query' ? `query\0${text}` : text);
     const out: (Float32Array | undefined)[] = texts.map(
-      (text) => this.#cache.get(sha256Hex(text)) ?? (this.#memoOn ? this.#memo.get(text) : undefined),
+      (text) => this.#cache.get(sha256Hex(keyOf(text))) ?? (this.#memoOn ? this.#memo.get(keyOf(text)) : undefined),
     );
     const misses = texts.filter((_, i) => out[i] === undefined);
     if (misses.length > 0) {
-      const vectors = await this.#model(misses, signal);
+      const vectors = await this.#model(misses, signal, kind);
       let next = 0;
       for (let i = 0; i < out.length; i++) {
         if (out[i] !== undefined) continue;
         const vector = vectors[next++]!;
         out[i] = vector;
-        if (this.#memoOn) this.#memo.set(texts[i]!, vector);
+        if (this.#memoOn) this.#memo.set(keyOf(texts[i]!), vector);
       }
     }
     return out as Float32Array[];
   }
 
-  async #model(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async #model(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]> {
     this.#modelCalls++;
     this.#modelTexts += texts.length;
-    return this.inner.embed(texts, signal);
+    return this.inner.embed(texts, signal, kind);
   }
 }

@@ -193,12 +193,13 @@ function memoise(embedder: Embedder): Embedder {
     get dimensions() {
       return embedder.dimensions;
     },
-    async embed(texts, signal) {
-      if (texts.length !== 1) return embedder.embed(texts, signal);
-      const hit = memo.get(texts[0]!);
+    async embed(texts, signal, kind) {
+      if (texts.length !== 1) return embedder.embed(texts, signal, kind);
+      const key = `${kind ?? 'passage'}\0${texts[0]!}`;
+      const hit = memo.get(key);
       if (hit) return [hit];
-      const [vector] = await embedder.embed(texts, signal);
-      memo.set(texts[0]!, vector!);
+      const [vector] = await embedder.embed(texts, signal, kind);
+      memo.set(key, vector!);
       return [vector!];
     },
   };
@@ -341,9 +342,9 @@ async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<
     get dimensions() {
       return base.dimensions;
     },
-    async embed(texts, signal) {
+    async embed(texts, signal, kind) {
       const started = performance.now();
-      const vectors = await base.embed(texts, signal);
+      const vectors = await base.embed(texts, signal, kind);
       embedMs = performance.now() - started;
       return vectors;
     },

@@ -1,9 +1,10 @@
 // Public API: an explicit list, one barrel per stage of the pipeline
-// (load → embed → index → search → prefetch/attachments → integrations).
+// (load → embed (+ model-store: downloadable encoders) → index → search → prefetch/attachments → integrations).
 export * from './types.js';
 export { SkillSearchError, isAbortError, abortError, throwIfAborted } from './errors.js';
 export * from './load/index.js';
 export * from './embed/index.js';
+export * from './model-store/index.js';
 export * from './vector-index/index.js';
 export * from './lexical/index.js';
 export * from './search/index.js';

@@ -14,19 +14,20 @@ function megabytes(bytes: number): string {
  */
 export class ProgressBar {
   readonly #stream: CliIo['stderr'];
-  readonly #enabled: boolean;
+  /** Whether the stream is a terminal (the bar draws only there). */
+  readonly enabled: boolean;
   #lastDraw = 0;
   #started = performance.now();
   #shown = false;
 
   constructor(stream: CliIo['stderr']) {
     this.#stream = stream;
-    this.#enabled = (stream as { isTTY?: boolean }).isTTY === true;
+    this.enabled = (stream as { isTTY?: boolean }).isTTY === true;
   }
 
   /** `label`: what is being fetched; `done` / `total` bytes (total unknown → no bar, bytes only). */
   update(label: string, done: number, total: number | undefined, force = false): void {
-    if (!this.#enabled) return;
+    if (!this.enabled) return;
     const now = performance.now();
     if (!force && now - this.#lastDraw < REDRAW_EVERY_MS) return;
     this.#lastDraw = now;

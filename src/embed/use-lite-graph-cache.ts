@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
@@ -7,17 +7,24 @@ import { buildUseLiteOnnx, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { readUseLiteFiles, useLiteModelDir, type UseLiteFiles } from './use-lite-weights.js';
 
 /**
- * The USE-lite ONNX graph, built once and kept on disk: rebuilding it from the TF.js shards is
- * most of a cold process's model load. The file is keyed by the sha256 of the weight files and
- * the graph format, written to a temp name and renamed, and described by a sidecar (size and
- * CRC-32) written after it; a missing, torn or mismatching file is rebuilt. Any cache problem
- * (read-only disk, full disk) falls back to building in memory: the cache never fails a load.
+ * The USE-lite ONNX graph, built once and kept on disk, so a cold process hands onnxruntime a
+ * file path instead of reading the 28 MB of TF.js shards and serialising the graph again.
+ *
+ * The file is keyed by the sha256 of the weight files and the graph format, written to a temp
+ * name, fsynced and renamed, then described by a sidecar (format, key, size, CRC-32 of its first
+ * and last MiB) written after it. A missing sidecar, another key or format, a different size, or
+ * a torn or zeroed head or tail means a rebuild, as does onnxruntime refusing the file
+ * (use-lite-native.ts). The middle is not checksummed: reading it would cost what the cache
+ * saves, and the atomic, fsynced write leaves nothing half-written there (the TF.js shards are
+ * not checksummed either). Any cache problem (read-only or full disk) falls back to building in
+ * memory: the cache never fails a load.
  */
 
 export interface UseLiteGraph {
   readonly files: UseLiteFiles;
-  readonly bytes: Uint8Array;
-  /** `cache`: read from disk; `built`: rebuilt and saved; `uncached`: rebuilt, caching off or failed. */
+  /** What onnxruntime loads: the cached file's path, or the graph just built. */
+  readonly model: string | Uint8Array;
+  /** `cache`: the file on disk; `built`: rebuilt and saved; `uncached`: rebuilt, caching off or failed. */
   readonly source: 'cache' | 'built' | 'uncached';
 }
 
@@ -37,11 +44,31 @@ interface Sidecar {
   readonly format: number;
   readonly weights: string;
   readonly size: number;
-  readonly crc32: number | null;
+  /** CRC-32 of the first and last {@link ENDS_BYTES} (null on Nodes without `zlib.crc32`). */
+  readonly endsCrc32: number | null;
 }
 
 /** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
-const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const ENDS_BYTES = 1 << 20;
+
+function endsCrc(head: Uint8Array, tail: Uint8Array): number | null {
+  return crc32 === undefined ? null : crc32(tail, crc32(head)) >>> 0;
+}
+
+/** The first and last MiB (or less) of a file of `size` bytes, without reading the rest. */
+function readEnds(file: string, size: number): [Uint8Array, Uint8Array] {
+  const length = Math.min(ENDS_BYTES, size);
+  const head = new Uint8Array(length);
+  const tail = new Uint8Array(length);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, head, 0, length, 0) !== length || readSync(fd, tail, 0, length, size - length) !== length) throw new Error(`${file}: short read`);
+  } finally {
+    closeSync(fd);
+  }
+  return [head, tail];
+}
 
 export function defaultGraphCacheDir(): string {
   return path.join(cacheRoot(process.env), 'use-lite');
@@ -80,6 +107,12 @@ function writeAtomic(file: string, data: string | Uint8Array): void {
   const temp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     writeFileSync(temp, data);
+    const fd = openSync(temp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -91,23 +124,18 @@ function graphFile(cacheDir: string, weights: string): string {
   return path.join(cacheDir, `use-lite-${weights.slice(0, 16)}-g${USE_LITE_GRAPH_FORMAT}.onnx`);
 }
 
-function readCached(file: string, weights: string): Uint8Array | undefined {
-  let sidecar: Sidecar;
+/** True when the cached file matches its sidecar. */
+function intact(file: string, weights: string): boolean {
   try {
-    sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
+    const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
+    if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return false;
+    const size = statSync(file).size;
+    if (size !== sidecar.size || size === 0) return false;
+    if (sidecar.endsCrc32 === null || crc32 === undefined) return true;
+    return endsCrc(...readEnds(file, size)) === sidecar.endsCrc32;
   } catch {
-    return undefined;
+    return false;
   }
-  if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return undefined;
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  if (bytes.length !== sidecar.size) return undefined;
-  if (crc32 !== undefined && sidecar.crc32 !== null && crc32(bytes) >>> 0 !== sidecar.crc32) return undefined;
-  return bytes;
 }
 
 function save(cacheDir: string, file: string, weights: string, bytes: Uint8Array): void {
@@ -116,7 +144,9 @@ function save(cacheDir: string, file: string, weights: string, bytes: Uint8Array
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
   writeAtomic(file, bytes);
-  writeAtomic(`${file}.json`, JSON.stringify({ format: USE_LITE_GRAPH_FORMAT, weights, size: bytes.length, crc32: crc32 === undefined ? null : crc32(bytes) >>> 0 } satisfies Sidecar));
+  const length = Math.min(ENDS_BYTES, bytes.length);
+  const sidecar: Sidecar = { format: USE_LITE_GRAPH_FORMAT, weights, size: bytes.length, endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)) };
+  writeAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
 /** The graph from the cache when it is there and intact; otherwise built (and saved). */
@@ -124,23 +154,22 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   const modelDir = options.modelDir ?? useLiteModelDir();
   const files = await readUseLiteFiles(modelDir);
   const cacheDir = options.cacheDir === undefined ? defaultGraphCacheDir() : options.cacheDir;
-  if (cacheDir === null) return { files, bytes: buildUseLiteOnnx(files), source: 'uncached' };
+  if (cacheDir === null) return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
   let weights: string;
   try {
     mkdirSync(cacheDir, { recursive: true });
     weights = weightsHash(modelDir, cacheDir);
   } catch {
-    return { files, bytes: buildUseLiteOnnx(files), source: 'uncached' };
+    return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
   }
   const file = graphFile(cacheDir, weights);
-  const cached = readCached(file, weights);
-  if (cached !== undefined) return { files, bytes: cached, source: 'cache' };
+  if (intact(file, weights)) return { files, model: file, source: 'cache' };
   const bytes = buildUseLiteOnnx(files);
   try {
     save(cacheDir, file, weights, bytes);
-    return { files, bytes, source: 'built' };
+    return { files, model: bytes, source: 'built' };
   } catch {
-    return { files, bytes, source: 'uncached' };
+    return { files, model: bytes, source: 'uncached' };
   }
 }
 

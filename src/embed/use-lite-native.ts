@@ -54,7 +54,7 @@ interface OrtSession {
 }
 
 interface OrtModule {
-  readonly InferenceSession: { create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
+  readonly InferenceSession: { create(model: string | Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
   readonly Tensor: OrtTensorConstructor;
 }
 
@@ -88,12 +88,12 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
   const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
   let session: OrtSession;
   try {
-    session = await ort.InferenceSession.create(graph.bytes, SESSION_OPTIONS);
+    session = await ort.InferenceSession.create(graph.model, SESSION_OPTIONS);
   } catch (error) {
     if (graph.source !== 'cache') throw error;
     // A cached file that passed its checks but not onnxruntime's: drop it and rebuild once.
     forgetUseLiteGraph(graphCache.cacheDir);
-    session = await ort.InferenceSession.create((await loadUseLiteGraph(graphCache)).bytes, SESSION_OPTIONS);
+    session = await ort.InferenceSession.create((await loadUseLiteGraph(graphCache)).model, SESSION_OPTIONS);
   }
   const { files } = graph;
   const tokenizer = new UseLiteTokenizer(files.vocabulary);

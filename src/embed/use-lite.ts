@@ -101,6 +101,8 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
   return {
     id: USE_LITE_ID,
     dimensions: USE_LITE_DIMENSIONS,
+    // The bundled model is the English USE-lite (`model-embeddings-en`).
+    multilingual: false,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
       const runtime = await raceAbort(options.runtime ?? loadRuntime().then((loaded) => loaded.runtime), signal);

@@ -1,4 +1,4 @@
-import { copyFileSync, createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -6,8 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { SkillSearchError, isAbortError, throwIfAborted } from '../errors.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
+import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
-import { commitInstall, gitBlobSha1, installState, MANIFEST_FILE, MANIFEST_FORMAT, sha256File, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+import { commitInstall, exists, gitBlobSha1, installState, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
 
 export interface PullOptions {
   /** Folder holding installed models (`modelsRoot(env)`). */
@@ -62,6 +63,10 @@ interface RemoteFile {
   /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
   readonly etag: string | undefined;
   readonly commit: string | undefined;
+}
+
+function endpointOf(options: PullOptions): string {
+  return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
 }
 
 export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
@@ -306,23 +311,6 @@ function isStreamCut(error: unknown): boolean {
   return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | undefined)?.message === 'aborted';
 }
 
-function exists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
 function readInfo(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
@@ -343,6 +331,10 @@ function renameOver(from: string, to: string): void {
  * moved into place in one rename. An interrupted pull leaves its staging folder for the next.
  */
 export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
+  const endpoint = endpointOf(options);
+  if (!/^https?:\/\/[^/]/.test(endpoint) || !URL.canParse(endpoint)) {
+    throw new SkillSearchError('BAD_OPTION', `the hub endpoint must be an http:// or https:// URL, got '${endpoint}' (SKILL_SEARCH_HF_ENDPOINT)`);
+  }
   const current = installState(options.root, preset);
   if (current.state === 'installed' && options.force !== true) {
     return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0 };
@@ -355,6 +347,13 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
     const files: ManifestFile[] = [];
     for (const remote of remotes) files.push(await puller.fetch(remote));
     throwIfAborted(options.signal);
+    const staging = stagingDir(options.root, preset.id);
+    const problem = folderProblem(staging, preset);
+    if (problem !== undefined) {
+      // Nothing announced a hash to check these against (a proxy or portal answering for the hub?).
+      rmSync(staging, { recursive: true, force: true });
+      throw new SkillSearchError('CHECKSUM', `the files fetched from ${endpointOf(options)} do not form a usable ${preset.id}: ${problem}; nothing was installed`);
+    }
     const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
     const manifest: ModelManifest = {
       format: MANIFEST_FORMAT,
@@ -362,86 +361,11 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
       repo: preset.repo,
       revision: preset.revision,
       ...(commit === undefined ? {} : { commit }),
-      source: (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, ''),
-      installedAt: new Date().toISOString(),
-      files,
-    };
-    const dir = commitInstall(options.root, stagingDir(options.root, preset.id), manifest);
-    return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes };
-  });
-}
-
-export interface InstallFromFolderOptions {
-  readonly root: string;
-  readonly signal?: AbortSignal;
-}
-
-function folderError(from: string, problem: string): SkillSearchError {
-  return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
-}
-
-function readJson(from: string, file: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(readFileSync(path.join(from, file), 'utf8'));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
-  } catch (error) {
-    throw folderError(from, `${file} is not valid JSON (${(error as Error).message})`);
-  }
-}
-
-/**
- * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
- * or another cache). Checked before anything is copied: every file of the preset present and
- * non-empty, the JSON files parse, `config.json`'s width matches the preset, and when DIR
- * carries a `skill-search-model.json` (a pulled folder), every file's sha256 matches it.
- */
-export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
-  const source = path.resolve(from);
-  if (!exists(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
-  const missing = preset.files.filter((file) => sizeOf(path.join(source, file)) === 0);
-  if (missing.length > 0) throw folderError(from, `missing or empty: ${missing.join(', ')} (a copy of ${preset.repo} holds ${preset.files.join(', ')})`);
-  const config = readJson(from, 'config.json');
-  readJson(from, 'tokenizer.json');
-  readJson(from, 'tokenizer_config.json');
-  const width = config.hidden_size ?? config.d_model ?? config.dim;
-  if (typeof width === 'number' && width !== preset.dimensions) {
-    throw folderError(from, `config.json says ${width} dimensions, ${preset.id} has ${preset.dimensions}: is this the right model?`);
-  }
-  let announced: ModelManifest | undefined;
-  if (exists(path.join(source, MANIFEST_FILE))) {
-    announced = readJson(from, MANIFEST_FILE) as unknown as ModelManifest;
-    if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
-  }
-  mkdirSync(options.root, { recursive: true });
-  return withInstallLock(options.root, preset.id, async () => {
-    const staging = stagingDir(options.root, preset.id);
-    rmSync(staging, { recursive: true, force: true });
-    const files: ManifestFile[] = [];
-    for (const file of preset.files) {
-      throwIfAborted(options.signal);
-      const target = path.join(staging, file);
-      mkdirSync(path.dirname(target), { recursive: true });
-      copyFileSync(path.join(source, file), target);
-      const sha256 = await sha256File(target);
-      const expected = announced?.files?.find((entry) => entry.path === file)?.sha256;
-      if (expected !== undefined && expected !== sha256) {
-        rmSync(staging, { recursive: true, force: true });
-        throw new SkillSearchError('CHECKSUM', `--from '${from}': ${file} has sha256 ${sha256}, its ${MANIFEST_FILE} says ${expected}; nothing was installed`);
-      }
-      files.push({ path: file, size: sizeOf(target), sha256 });
-    }
-    const manifest: ModelManifest = {
-      format: MANIFEST_FORMAT,
-      preset: preset.id,
-      repo: preset.repo,
-      revision: announced?.revision ?? preset.revision,
-      ...(announced?.commit === undefined ? {} : { commit: announced.commit }),
-      source: `folder:${source}`,
+      source: endpointOf(options),
       installedAt: new Date().toISOString(),
       files,
     };
     const dir = commitInstall(options.root, staging, manifest);
-    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0 };
+    return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes };
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import type { ModelPreset } from './presets.js';
@@ -167,4 +167,42 @@ export async function withInstallLock<T>(root: string, id: string, run: () => Pr
   } finally {
     rmSync(lock, { force: true });
   }
+}
+
+export function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Bytes an interrupted pull left in the staging folder (0 when there is none): the next pull resumes from them. */
+export function stagedBytes(root: string, id: string): number {
+  const dir = stagingDir(root, id);
+  let total = 0;
+  const walk = (folder: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) total += sizeOf(full);
+    }
+  };
+  walk(dir);
+  return total;
 }

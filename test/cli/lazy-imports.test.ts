@@ -29,6 +29,12 @@ describe('commands that need no model do not load one', () => {
     expect(result.code).toBe(0);
   });
 
+  it.each([[['model', 'list']], [['model', 'info', 'gte-small']], [['model', 'rm', 'gte-small']]])('%j (model management)', async (argv) => {
+    const result = await runCli(argv, cache);
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(argv[1] === 'rm' ? 1 : 0);
+  });
+
   it('the mock is live: query does load the engine', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, '--model', 'hash', 'pdf'], cache);
     expect(result.code).toBe(2);

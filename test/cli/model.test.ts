@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,7 @@ describe('skill-search model', () => {
     const env = { SKILL_SEARCH_HF_ENDPOINT: `${hub.url}/` };
     const pulled = await runCli(['model', 'pull', preset.id], cache, { env });
     expect(pulled.stderr).not.toContain('\r');
+    expect(pulled.stderr.split('\n').filter((text) => text.startsWith(`${preset.id}: `))).toEqual(preset.files.map((file) => expect.stringMatching(new RegExp(`^all-MiniLM-L6-v2: ${file.replace('.', '\\.')} \\(\\d+\\.\\d MB\\)$`))));
     expect(pulled.code).toBe(0);
     const dir = join(cache, 'models', preset.id);
     expect(pulled.stdout).toMatch(new RegExp(`^installed all-MiniLM-L6-v2 in ${dir} \\(\\d+\\.\\d MB downloaded, sizes and checksums verified\\)\\n$`));
@@ -75,6 +76,17 @@ describe('skill-search model', () => {
     const removed = await runCli(['model', 'rm', preset.id], cache);
     expect(removed).toMatchObject({ code: 0, stdout: 'removed all-MiniLM-L6-v2\n' });
     expect((await runCli(['model', 'list', '--json'], cache)).stdout).toContain('"id":"all-MiniLM-L6-v2","repo":"Xenova/all-MiniLM-L6-v2","dimensions":384,"multilingual":false,"downloadMb":24,"state":"missing"');
+  });
+
+  it('shows an interrupted download as resumable', async () => {
+    const cache = tempDir();
+    const staging = join(cache, 'models', '.staging', preset.id, 'onnx');
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, 'model_quantized.onnx.partial'), Buffer.alloc(2_500_000));
+    const listed = await runCli(['model', 'list'], cache);
+    expect(listed.stdout).toMatch(/^all-MiniLM-L6-v2 +384 +no +≈ 24 MB +not installed \(interrupted download, 2\.5 MB kept: 'model pull' resumes it\)$/m);
+    expect((await runCli(['model', 'rm', preset.id], cache)).code).toBe(0);
+    expect((await runCli(['model', 'list'], cache)).stdout).toMatch(/^all-MiniLM-L6-v2 +384 +no +≈ 24 MB +not installed$/m);
   });
 
   it('says offline in one line, fast, when the endpoint refuses connections', async () => {

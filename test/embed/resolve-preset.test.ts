@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { dot } from '../../src/embed/normalize.js';
 import { resolveEmbedder } from '../../src/embed/resolve.js';
 import { findPreset } from '../../src/model-store/presets.js';
-import { installFromFolder } from '../../src/model-store/pull.js';
+import { installFromFolder } from '../../src/model-store/install-from-folder.js';
 
 const e5 = findPreset('multilingual-e5-small')!;
 let root: string;
@@ -37,5 +37,14 @@ describe('resolveEmbedder with a preset id', () => {
 
   it('asks for a pull when the preset is not installed', () => {
     expect(() => resolveEmbedder('gte-small', { downloadsDir, modelsDir: root })).toThrow(`skill-search: model "gte-small" is not downloaded yet: run 'skill-search model pull gte-small'`);
+  });
+
+  it('says a changed install is damaged and must be pulled again', async () => {
+    const damaged = join(root, 'damaged');
+    cpSync(downloadsDir, damaged, { recursive: true });
+    writeFileSync(join(damaged, e5.id, 'tokenizer_config.json'), '{}');
+    expect(() => resolveEmbedder('multilingual-e5-small', { downloadsDir: damaged, modelsDir: root })).toThrow(
+      `skill-search: model "multilingual-e5-small" is damaged (tokenizer_config.json is missing or changed size): run 'skill-search model pull multilingual-e5-small' again`,
+    );
   });
 });

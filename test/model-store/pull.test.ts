@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { findPreset } from '../../src/model-store/presets.js';
-import { installFromFolder, pullModel } from '../../src/model-store/pull.js';
+import { installFromFolder } from '../../src/model-store/install-from-folder.js';
+import { pullModel } from '../../src/model-store/pull.js';
 import { installState, MANIFEST_FILE } from '../../src/model-store/store.js';
 import { startLoopbackHub, tinyModelFiles, type LoopbackHub } from '../support/loopback-hub.js';
 import { useTempDirs } from '../support/temp-dirs.js';
@@ -61,8 +62,12 @@ describe('model pull from a loopback hub', () => {
     server.cut(ONNX, 100_000);
     const root = tempDir();
     const result = await pullModel(preset, { root, endpoint: server.url });
-    const ranged = server.requests.filter((request) => request.url.startsWith('/cdn/') && request.method === 'GET');
-    expect(ranged.map((request) => request.range)).toEqual([undefined, 'bytes=100000-']);
+    const ranges = server.requests.filter((request) => request.url.startsWith('/cdn/') && request.method === 'GET').map((request) => request.range);
+    // Bytes received but not yet on disk when the connection dropped are fetched again.
+    expect(ranges).toHaveLength(2);
+    expect(ranges[0]).toBeUndefined();
+    expect(ranges[1]).toMatch(/^bytes=([1-9]\d*)-$/);
+    expect(Number(/\d+/.exec(ranges[1]!)![0])).toBeLessThanOrEqual(100_000);
     expect(result.resumedBytes).toBe(0);
     expect(sha256(join(result.dir, ONNX))).toBe(sha256(join(modelSource, 'onnx', 'model.onnx')));
   });
@@ -76,10 +81,14 @@ describe('model pull from a loopback hub', () => {
     );
     expect(existsSync(join(root, preset.id))).toBe(false);
     expect(installState(root, preset).state).toBe('missing');
+    const onDisk = statSync(join(root, '.staging', preset.id, `${ONNX}.partial`)).size;
+    expect(onDisk).toBeGreaterThan(0);
 
     const result = await pullModel(preset, { root, endpoint: server.url });
-    expect(result.resumedBytes).toBeGreaterThanOrEqual(100_000);
-    expect(server.requests.filter((request) => request.url.startsWith('/cdn/') && request.method === 'GET').at(-1)?.range).toBe('bytes=100000-');
+    // The small files finished in the first pull are reused too (re-verified, not fetched).
+    const small = ['config.json', 'tokenizer.json', 'tokenizer_config.json'].reduce((sum, file) => sum + statSync(join(modelSource, file)).size, 0);
+    expect(result.resumedBytes).toBe(onDisk + small);
+    expect(server.requests.filter((request) => request.url.startsWith('/cdn/') && request.method === 'GET').at(-1)?.range).toBe(`bytes=${onDisk}-`);
     expect(sha256(join(result.dir, ONNX))).toBe(sha256(join(modelSource, 'onnx', 'model.onnx')));
   });
 
@@ -132,12 +141,46 @@ describe('model pull from a loopback hub', () => {
     }
   });
 
+  it('refuses files that pass the announced checks but are no model (a portal answering for the hub)', async () => {
+    const portal = join(tempDir(), 'portal.html');
+    writeFileSync(portal, '<html><body>Sign in to the guest network</body></html>');
+    hub = await startLoopbackHub({ repo: preset.repo, files: { ...tinyModelFiles(modelSource, ONNX), 'tokenizer.json': portal } });
+    const root = tempDir();
+    const error = await pullModel(preset, { root, endpoint: hub.url }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'CHECKSUM' });
+    expect((error as Error).message).toMatch(new RegExp(`^skill-search: the files fetched from ${hub.url} do not form a usable all-MiniLM-L6-v2: tokenizer\\.json is not valid JSON \\(.*\\); nothing was installed$`));
+    expect(existsSync(join(root, preset.id))).toBe(false);
+    expect(existsSync(join(root, '.staging', preset.id))).toBe(false);
+  });
+
+  it('rejects an endpoint that is not an http(s) URL before any I/O', async () => {
+    await expect(pullModel(preset, { root: tempDir(), endpoint: 'huggingface.co' })).rejects.toThrow(
+      "skill-search: the hub endpoint must be an http:// or https:// URL, got 'huggingface.co' (SKILL_SEARCH_HF_ENDPOINT)",
+    );
+  });
+
   it('names the file and status when the hub lacks a file', async () => {
     hub = await startLoopbackHub({ repo: preset.repo, files: { 'config.json': join(modelSource, 'config.json') } });
     const root = tempDir();
     await expect(pullModel(preset, { root, endpoint: hub.url })).rejects.toThrow(
       `skill-search: ${hub.url}/Xenova/all-MiniLM-L6-v2/resolve/main/tokenizer.json answered 404: no such file (is SKILL_SEARCH_HF_ENDPOINT a Hugging Face mirror?)`,
     );
+  });
+});
+
+describe('model pull lock', () => {
+  it('refuses a second pull of the same model while one runs, and takes over a dead one\'s lock', async () => {
+    const server = await serve();
+    const root = tempDir();
+    mkdirSync(join(root, '.staging'), { recursive: true });
+    const lock = join(root, '.staging', `${preset.id}.lock`);
+    writeFileSync(lock, String(process.ppid));
+    await expect(pullModel(preset, { root, endpoint: server.url })).rejects.toThrow(
+      `skill-search: another 'skill-search model pull all-MiniLM-L6-v2' is running (pid ${process.ppid}); wait for it or stop it`,
+    );
+    writeFileSync(lock, '2147483646');
+    expect((await pullModel(preset, { root, endpoint: server.url })).fetched).toBe(true);
+    expect(existsSync(lock)).toBe(false);
   });
 });
 
@@ -174,6 +217,9 @@ describe('model pull --from DIR', () => {
     const from = handCopy();
     writeFileSync(join(from, 'config.json'), JSON.stringify({ hidden_size: 768 }));
     await expect(installFromFolder(preset, from, { root })).rejects.toThrow(`config.json says 768 dimensions, all-MiniLM-L6-v2 has 384: is this the right model?`);
+    const html = handCopy();
+    writeFileSync(join(html, ONNX), '<html>not found</html>');
+    await expect(installFromFolder(preset, html, { root })).rejects.toThrow(`skill-search: --from '${html}': onnx/model_quantized.onnx is not an ONNX model`);
 
     const pulled = handCopy();
     const first = await installFromFolder(preset, pulled, { root });

@@ -7,7 +7,7 @@ import { ProgressBar } from '../progress-bar.js';
 import { SkillSearchError } from '../../errors.js';
 import { hubEndpoint, modelsRoot } from '../../model-store/paths.js';
 import { findPreset, MODEL_PRESETS, presetIds, type ModelPreset } from '../../model-store/presets.js';
-import { installState, removeModel, type InstallState } from '../../model-store/store.js';
+import { installState, removeModel, stagedBytes, type InstallState } from '../../model-store/store.js';
 
 const ACTIONS = ['list', 'pull', 'rm', 'info'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -19,10 +19,10 @@ function presetArg(action: Action, raw: string | undefined): ModelPreset {
   return preset;
 }
 
-function stateText(state: InstallState): string {
+function stateText(state: InstallState, staged: number): string {
   if (state.state === 'installed') return `installed (${state.dir})`;
-  if (state.state === 'broken') return `broken: ${state.reason} (run 'skill-search model pull <id> --force')`;
-  return 'not installed';
+  if (state.state === 'broken') return `broken: ${state.reason} (pull it again)`;
+  return staged > 0 ? `not installed (interrupted download, ${(staged / 1e6).toFixed(1)} MB kept: 'model pull' resumes it)` : 'not installed';
 }
 
 function prefixText(prefix: string): string {
@@ -46,17 +46,17 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.values.json === true;
 
   if (action === 'list') {
-    const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset) }));
+    const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
     if (json) {
       printJson(io, {
-        models: rows.map(({ preset, state }) => ({ id: preset.id, repo: preset.repo, dimensions: preset.dimensions, multilingual: preset.multilingual, downloadMb: preset.downloadMb, state: state.state, dir: state.dir })),
+        models: rows.map(({ preset, state, staged }) => ({ id: preset.id, repo: preset.repo, dimensions: preset.dimensions, multilingual: preset.multilingual, downloadMb: preset.downloadMb, state: state.state, dir: state.dir, stagedBytes: staged })),
       });
       return 0;
     }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
       ['use-lite', '512', 'no', 'bundled', 'default, always available'],
-      ...rows.map(({ preset, state }) => [preset.id, String(preset.dimensions), preset.multilingual ? 'yes' : 'no', `≈ ${preset.downloadMb} MB`, stateText(state)]),
+      ...rows.map(({ preset, state, staged }) => [preset.id, String(preset.dimensions), preset.multilingual ? 'yes' : 'no', `≈ ${preset.downloadMb} MB`, stateText(state, staged)]),
     ]);
     for (const text of lines) line(io.stdout, text);
     line(io.stderr, `models folder: ${root}; fetch one with 'skill-search model pull <id>', use it with --model <id>`);
@@ -84,7 +84,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       ['multilingual', preset.multilingual ? 'yes' : 'no'],
       ['download', `≈ ${preset.downloadMb} MB`],
       ['facts from', preset.source],
-      ['state', stateText(state)],
+      ['state', stateText(state, stagedBytes(root, preset.id))],
     ];
     if (state.state === 'installed') {
       rows.push(['installed from', `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`]);
@@ -102,13 +102,16 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   }
 
-  const { installFromFolder, pullModel } = await import('../../model-store/pull.js');
+  const [{ installFromFolder }, { pullModel }] = await Promise.all([import('../../model-store/install-from-folder.js'), import('../../model-store/pull.js')]);
   const from = args.values.from;
   let result;
   if (typeof from === 'string') {
     result = await installFromFolder(preset, from, { root, ...(io.signal === undefined ? {} : { signal: io.signal }) });
   } else {
     const bar = new ProgressBar(io.stderr);
+    // Without a terminal there is no bar: one line per finished file keeps a CI log informative.
+    const logFiles = !bar.enabled;
+    const logged = new Set<string>();
     let current = '';
     try {
       result = await pullModel(preset, {
@@ -118,12 +121,15 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         onProgress: ({ file, received, total }) => {
           if (file !== current) {
-            if (current !== '') bar.update(`${preset.id} ${current}`, received, total, true);
             bar.done();
             bar.restart();
             current = file;
           }
           bar.update(`${preset.id} ${file}`, received, total, received === total);
+          if (logFiles && total !== undefined && received === total && !logged.has(file)) {
+            logged.add(file);
+            line(io.stderr, `${preset.id}: ${file} (${(total / 1e6).toFixed(1)} MB)`);
+          }
         },
       });
     } finally {

@@ -1,0 +1,75 @@
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { SkillSearchError, throwIfAborted } from '../errors.js';
+import type { ModelPreset } from './presets.js';
+import { folderProblem } from './check-folder.js';
+import type { PullResult } from './pull.js';
+import { commitInstall, exists, MANIFEST_FILE, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+
+export interface InstallFromFolderOptions {
+  readonly root: string;
+  readonly signal?: AbortSignal;
+}
+
+function folderError(from: string, problem: string): SkillSearchError {
+  return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
+}
+
+function readJson(from: string, file: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path.join(from, file), 'utf8'));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw folderError(from, `${file} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
+ * or another cache). Checked before anything is copied: every file of the preset present and
+ * non-empty, the JSON files parse, `config.json`'s width matches the preset (`folderProblem`), and when DIR
+ * carries a `skill-search-model.json` (a pulled folder), every file's sha256 matches it.
+ */
+export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
+  const source = path.resolve(from);
+  if (!exists(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
+  const problem = folderProblem(source, preset);
+  if (problem !== undefined) throw folderError(from, problem);
+  let announced: ModelManifest | undefined;
+  if (exists(path.join(source, MANIFEST_FILE))) {
+    announced = readJson(from, MANIFEST_FILE) as unknown as ModelManifest;
+    if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
+  }
+  mkdirSync(options.root, { recursive: true });
+  return withInstallLock(options.root, preset.id, async () => {
+    const staging = stagingDir(options.root, preset.id);
+    rmSync(staging, { recursive: true, force: true });
+    const files: ManifestFile[] = [];
+    for (const file of preset.files) {
+      throwIfAborted(options.signal);
+      const target = path.join(staging, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      copyFileSync(path.join(source, file), target);
+      const sha256 = await sha256File(target);
+      const expected = announced?.files?.find((entry) => entry.path === file)?.sha256;
+      if (expected !== undefined && expected !== sha256) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new SkillSearchError('CHECKSUM', `--from '${from}': ${file} has sha256 ${sha256}, its ${MANIFEST_FILE} says ${expected}; nothing was installed`);
+      }
+      files.push({ path: file, size: sizeOf(target), sha256 });
+    }
+    const manifest: ModelManifest = {
+      format: MANIFEST_FORMAT,
+      preset: preset.id,
+      repo: preset.repo,
+      revision: announced?.revision ?? preset.revision,
+      ...(announced?.commit === undefined ? {} : { commit: announced.commit }),
+      source: `folder:${source}`,
+      installedAt: new Date().toISOString(),
+      files,
+    };
+    const dir = commitInstall(options.root, staging, manifest);
+    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0 };
+  });
+}
