@@ -101,7 +101,8 @@ export type CommandName =
   | 'print-config'
   | 'library'
   | 'tokens'
-  | 'config';
+  | 'config'
+  | 'stats';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -376,6 +377,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       ].join('\n'),
     },
     load: async () => (await import('./commands/config.js')).runConfig,
+  },
+  stats: {
+    spec: {
+      name: 'stats',
+      summary: "Which skills this project's sessions used, which suggestions went unused, and which skills were never used (recorded by the hook).",
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
+    },
+    load: async () => (await import('./commands/stats.js')).runStats,
   },
 };
 
