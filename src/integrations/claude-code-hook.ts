@@ -174,8 +174,13 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       return { stdout: '', outcome: 'timeout' };
     }
     const discovered = discoveryContext(result);
-    const turn = { sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked] };
-    options.onTurn?.({ ...turn, suggested: (result?.skills ?? []).map((skill) => skill.name) });
+    try {
+      const suggested = (result?.skills ?? []).map((skill) => skill.name);
+      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested });
+    } catch (error) {
+      // Bookkeeping must never cost the user the answer.
+      options.log(`skill-search hook: usage not recorded: ${firstLine((error as Error)?.message ?? String(error))}`);
+    }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
     const howToLoad = loadInstructions(options.host ?? 'claude-code', suggested);
