@@ -138,7 +138,7 @@ const INSTALL_OPTIONS: OptionTable = {
     type: 'string',
     placeholder: 'CMD',
     description: 'the command the host runs',
-    defaultText: "'skill-search' when it is on PATH, else this bin's absolute path",
+    defaultText: "'skill-search' when it is on PATH, else 'node <this bin's absolute path>'",
   },
 };
 
@@ -300,7 +300,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
         'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
         "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
-        '(npm install -g .), else the absolute path of this bin.',
+        "(npm install -g .), else 'node <absolute path of this bin>'.",
       ].join('\n'),
     },
     load: async () => (await import('./commands/install.js')).runInstall,
