@@ -331,8 +331,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
   library: {
     spec: {
       name: 'library',
-      summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies or links skills in.',
-      usage: 'add <dir>... [--link] | list | path',
+      summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
+      usage: 'add <dir|git-url>... [--link|--move] | list | path',
       positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
       options: {
         library: SOURCE_OPTIONS.library!,
