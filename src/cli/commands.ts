@@ -262,7 +262,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         },
       },
       notes: [
-        'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
+        "'skill-search install claude-code' (or 'install codex') registers it; by hand: a command hook \"skill-search hook claude-code\"",
+        'under hooks.UserPromptSubmit in .claude/settings.json (Codex: "skill-search hook codex" in ~/.codex/hooks.json).',
+        'Suggested skills the host does not list (library, another host\'s folders) come with their SKILL.md path; demo skills never (unless --demo).',
         "For fast answers keep 'skill-search watch' (same skills and --model) running in the background: the hook",
         'asks it over a local socket (connect timeout 150 ms) and otherwise loads the index and model itself, which',
         'with the default model takes one to two seconds per prompt.',
