@@ -102,7 +102,8 @@ export type CommandName =
   | 'print-config'
   | 'library'
   | 'tokens'
-  | 'config';
+  | 'config'
+  | 'stats';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -138,7 +139,7 @@ const INSTALL_OPTIONS: OptionTable = {
     type: 'string',
     placeholder: 'CMD',
     description: 'the command the host runs',
-    defaultText: "'skill-search' when it is on PATH, else this bin's absolute path",
+    defaultText: "'skill-search' when it is on PATH, else 'node <this bin's absolute path>'",
   },
 };
 
@@ -262,7 +263,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         },
       },
       notes: [
-        'Register it in .claude/settings.json under hooks.UserPromptSubmit as a command hook: "skill-search hook claude-code".',
+        "'skill-search install claude-code' (or 'install codex') registers it; by hand: a command hook \"skill-search hook claude-code\"",
+        'under hooks.UserPromptSubmit in .claude/settings.json (Codex: "skill-search hook codex" in ~/.codex/hooks.json).',
+        'Suggested skills the host does not list (library, another host\'s folders) come with their SKILL.md path; demo skills never (unless --demo).',
         "For fast answers keep 'skill-search watch' (same skills and --model) running in the background: the hook",
         'asks it over a local socket (connect timeout 150 ms) and otherwise loads the index and model itself, which',
         'with the default model takes one to two seconds per prompt.',
@@ -322,7 +325,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
         'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
         "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
-        '(npm install -g .), else the absolute path of this bin.',
+        "(npm install -g .), else 'node <absolute path of this bin>'.",
       ].join('\n'),
     },
     load: async () => (await import('./commands/install.js')).runInstall,
@@ -353,8 +356,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
   library: {
     spec: {
       name: 'library',
-      summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies or links skills in.',
-      usage: 'add <dir>... [--link] | list | path',
+      summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
+      usage: 'add <dir|git-url>... [--link|--move] | list | path',
       positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
       options: {
         library: SOURCE_OPTIONS.library!,
@@ -399,6 +402,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       ].join('\n'),
     },
     load: async () => (await import('./commands/config.js')).runConfig,
+  },
+  stats: {
+    spec: {
+      name: 'stats',
+      summary: "Which skills this project's sessions used, which suggestions went unused, and which skills were never used (recorded by the hook).",
+      usage: '[options]',
+      positionals: { min: 0, max: 0, name: '' },
+      options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
+    },
+    load: async () => (await import('./commands/stats.js')).runStats,
   },
 };
 

@@ -2,7 +2,7 @@
  * How a host should start this CLI. A host runs the hook once per prompt, so it must start
  * fast: the installed bin (`npm install -g .` puts `skill-search` on PATH) starts Node once,
  * where `npx` would first resolve the package on every prompt (and fails outright for an
- * unpublished package). When our bin is not on PATH, its absolute path is used instead.
+ * unpublished package). When our bin is not on PATH, `node <its absolute path>` is used instead.
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -44,11 +44,11 @@ export function binOnPath(env: Readonly<Record<string, string | undefined>>): st
 
 /**
  * `['skill-search']` when the `skill-search` on PATH is this package's bin (the usual case
- * after `npm install -g .`), else `[<absolute bin path>]`.
+ * after `npm install -g .`), else `['node', <absolute bin path>]` (runs on every platform).
  */
 export function resolveHostCommand(env: Readonly<Record<string, string | undefined>>): string[] {
   const own = ownBin();
   const onPath = binOnPath(env);
   if (onPath !== undefined && (own === undefined || realpathOrSelf(onPath) === realpathOrSelf(own))) return [BIN_NAME];
-  return [own ?? BIN_NAME];
+  return own === undefined ? [BIN_NAME] : ['node', own];
 }

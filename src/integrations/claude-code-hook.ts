@@ -95,6 +95,18 @@ export interface ClaudeCodeHookOptions {
    * @default false
    */
   readonly keepDemo?: boolean;
+  /**
+   * Told, once a turn has an answer, which skills the session has invoked (its transcript)
+   * and which were suggested now: the usage store's input. Must not throw.
+   */
+  readonly onTurn?: (turn: HookTurn) => void;
+}
+
+export interface HookTurn {
+  readonly sessionId: string | undefined;
+  readonly cwd: string | undefined;
+  readonly invoked: readonly string[];
+  readonly suggested: readonly string[];
 }
 
 export interface ClaudeCodeHookResult {
@@ -132,12 +144,12 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     }, options.timeoutMs);
   });
   let seen: HostSearcher['seen'] = new Map();
+  const invoked = new Set<string>();
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
     // Skills invoked earlier in the session are not announced again. The prefetcher reads
     // `invoked` when collecting, so the transcript is read while the search runs.
     const transcript = invokedSkillsInTranscript(input.transcript_path);
-    const invoked = new Set<string>();
     const service = new HostSearcher(await options.open(input.cwd), { keepDemo: options.keepDemo === true });
     seen = service.seen;
     try {
@@ -164,6 +176,13 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       return { stdout: '', outcome: 'timeout' };
     }
     const discovered = discoveryContext(result);
+    try {
+      const suggested = (result?.skills ?? []).map((skill) => skill.name);
+      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested });
+    } catch (error) {
+      // Bookkeeping must never cost the user the answer.
+      options.log(`skill-search hook: usage not recorded: ${firstLine((error as Error)?.message ?? String(error))}`);
+    }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
     const howToLoad = loadInstructions(options.host ?? 'claude-code', suggested);

@@ -90,7 +90,8 @@ describe('install claude-code', () => {
   it("uses this package's bin by absolute path when skill-search is not on PATH", async () => {
     await cli(['install', 'claude-code']);
     const command = JSON.parse(read('.claude/settings.json')).hooks.UserPromptSubmit[0].hooks[0].command as string;
-    expect(command).toBe(`${ownBin()} hook claude-code`);
+    expect(command).toBe(`node ${ownBin()} hook claude-code`);
+    expect(JSON.parse(read('.claude.json')).mcpServers['skill-search']).toMatchObject({ command: 'node', args: [ownBin(), 'mcp'] });
   });
 
   it('refuses a settings file that is not JSON, naming it, and changes nothing', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,4 +102,23 @@ describe.skipIf(!existsSync(EVAL_LIBRARY))('the 434 public skills as a library, 
       expect(context).toMatch(new RegExp(`- ${expected[0]}: .*${expected[0]}/SKILL\\.md`));
     }
   }, 120_000);
+});
+
+describe('library add from a git repository', () => {
+  it('clones it shallowly, takes the skills of its skills/ folder, and leaves no clone behind', async () => {
+    const repo = path.join(home, 'repo');
+    writeSkill(path.join(repo, 'skills'), 'alpha', 'First skill');
+    writeSkill(path.join(repo, 'skills'), 'beta', 'Second skill');
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'skills');
+    const library = path.join(home, 'lib');
+    const out = await cli(['library', 'add', `file://${repo}`, '--library', library]);
+    expect(out.stdout).toBe(`Copied 2 skills into ${library}.\n`);
+    expect(readdirSync(library).sort()).toEqual(['alpha', 'beta']);
+    const bad = await cli(['library', 'add', `file://${path.join(home, 'missing')}.git`, '--library', library]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^skill-search: cannot clone 'file:\/\/.*missing\.git': /);
+  });
 });

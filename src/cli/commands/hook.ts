@@ -5,7 +5,9 @@ import { flagError, parsePositiveInt } from '../args.js';
 import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../commands.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
-import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
+import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
+import type { HookTurn } from '../../integrations/claude-code-hook.js';
+import { UsageStore } from '../../usage/usage-store.js';
 
 /** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
 export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
@@ -92,6 +94,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       log,
       host: target as (typeof HOOK_TARGETS)[number],
       keepDemo: args.values.demo === true,
+      onTurn: (turn) => recordUsage(turn, sources, io, log),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     // After a timeout, abandoned work may still block the loop: the watchdog stays armed.
@@ -108,6 +111,17 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '').split('\n', 1)[0]}`);
   }
   return 0;
+}
+
+/** Remembers what the session used and what was suggested, per project (skill-search stats). */
+function recordUsage(turn: HookTurn, sources: SourceOptions | undefined, io: CliIo, log: (line: string) => void): void {
+  if (sources === undefined || (turn.invoked.length === 0 && turn.suggested.length === 0)) return;
+  const store = UsageStore.open(cacheRoot(io.env), sources.cwd);
+  const session = turn.sessionId ?? 'unknown';
+  store.recordUsed(session, turn.invoked);
+  store.recordSuggested(session, turn.suggested);
+  const failed = store.save();
+  if (failed) log(`skill-search hook: usage not saved (${failed.message})`);
 }
 
 async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {

@@ -77,7 +77,7 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
   report(io, changes, home, dryRun);
   if (dryRun) return 0;
   if (command[0] !== 'skill-search') {
-    line(io.stderr, `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run ${command[0]}; 'npm install -g .' in the clone puts it on PATH`);
+    line(io.stderr, `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run '${command.join(' ')}'; 'npm install -g .' in the clone puts it on PATH`);
   }
   line(io.stdout, `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`);
   return 0;

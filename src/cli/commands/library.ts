@@ -1,4 +1,6 @@
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
@@ -17,9 +19,18 @@ interface Found {
   readonly kind: 'folder' | 'file';
 }
 
-/** `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md` files. */
-function skillsIn(dir: string): Found[] {
-  if (existsSync(path.join(dir, SKILL_FILE))) return [{ name: path.basename(dir), from: dir, kind: 'folder' }];
+/**
+ * `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md`
+ * files, else those of its `skills/` folder (the usual layout of a skills repository).
+ */
+function skillsIn(dir: string, rootName = path.basename(dir)): Found[] {
+  if (existsSync(path.join(dir, SKILL_FILE))) return [{ name: rootName, from: dir, kind: 'folder' }];
+  const found = skillsDirectlyIn(dir);
+  const nested = path.join(dir, 'skills');
+  return found.some((skill) => skill.kind === 'folder') || !existsSync(nested) ? found : skillsDirectlyIn(nested);
+}
+
+function skillsDirectlyIn(dir: string): Found[] {
   const found: Found[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
@@ -32,6 +43,42 @@ function skillsIn(dir: string): Found[] {
     }
   }
   return found;
+}
+
+/** `https://…`, `ssh://…`, `file://…`, `git@host:…` or anything ending in `.git`: a repository to clone. */
+export function isGitUrl(raw: string): boolean {
+  return /^(?:https?|ssh|git|file):\/\//.test(raw) || /^[\w.-]+@[\w.-]+:/.test(raw) || raw.endsWith('.git');
+}
+
+function repoName(url: string): string {
+  return url.replace(/[/\\]+$/, '').split(/[/:\\]/).pop()!.replace(/\.git$/, '') || 'skill';
+}
+
+/** A shallow clone of `url` in a temp folder (the caller removes it). */
+function cloneToTemp(url: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skill-search-clone-'));
+  try {
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', '--', url, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split('\n').pop();
+    throw new SkillSearchError('BAD_FILE', `cannot clone '${url}': ${detail}`);
+  }
+  return dir;
+}
+
+function place(skill: Found, target: string, mode: 'copy' | 'link' | 'move'): void {
+  if (mode === 'link') symlinkSync(skill.from, target, skill.kind === 'folder' ? 'dir' : 'file');
+  else if (mode === 'copy') cpSync(skill.from, target, { recursive: true, dereference: true, filter: (from) => path.basename(from) !== '.git' });
+  else {
+    try {
+      renameSync(skill.from, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      cpSync(skill.from, target, { recursive: true, dereference: true });
+      rmSync(skill.from, { recursive: true, force: true });
+    }
+  }
 }
 
 function libraryDir(args: ParsedArgs, io: CliIo): string {
@@ -66,30 +113,29 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   mkdirSync(library, { recursive: true });
   const added: string[] = [];
   const skipped: string[] = [];
-  for (const raw of sources) {
-    const dir = requirePath('library add', raw, 'directory', io.cwd);
-    if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
-    const found = skillsIn(dir);
-    if (found.length === 0) line(io.stderr, `skill-search: no skills in '${raw}' (expected <skill>/SKILL.md folders or .md files)`);
-    for (const skill of found) {
-      const target = path.join(library, skill.name);
-      if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
-        skipped.push(skill.name);
-        continue;
-      }
-      if (mode === 'link') symlinkSync(skill.from, target, skill.kind === 'folder' ? 'dir' : 'file');
-      else if (mode === 'copy') cpSync(skill.from, target, { recursive: true, dereference: true });
-      else {
-        try {
-          renameSync(skill.from, target);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-          cpSync(skill.from, target, { recursive: true, dereference: true });
-          rmSync(skill.from, { recursive: true, force: true });
+  const clones: string[] = [];
+  try {
+    for (const raw of sources) {
+      const fromGit = isGitUrl(raw) && !existsSync(path.resolve(io.cwd, raw));
+      if (fromGit && mode !== 'copy') throw flagError(`--${mode} needs a folder; '${raw}' is a repository (it is copied)`);
+      const dir = fromGit ? cloneToTemp(raw) : requirePath('library add', raw, 'directory', io.cwd);
+      if (fromGit) clones.push(dir);
+      if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
+      // A repository that is one skill is named after the repository, not the temp folder.
+      const found = skillsIn(dir, fromGit ? repoName(raw) : path.basename(dir));
+      if (found.length === 0) line(io.stderr, `skill-search: no skills in '${raw}' (expected <skill>/SKILL.md folders or .md files)`);
+      for (const skill of found) {
+        const target = path.join(library, skill.name);
+        if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
+          skipped.push(skill.name);
+          continue;
         }
+        place(skill, target, mode);
+        added.push(skill.name);
       }
-      added.push(skill.name);
     }
+  } finally {
+    for (const clone of clones) rmSync(clone, { recursive: true, force: true });
   }
   if (args.values.json === true) printJson(io, { library, mode, added, skipped });
   else {

@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { parsePositiveInt } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { resolveSources } from '../sources.js';
+import { cacheRoot, resolveSources } from '../sources.js';
 
 /**
  * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
@@ -24,7 +24,10 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
   const listed = snapshot.skills.filter((skill) => narrowed.has(skill) || (experimental && pinned.matches(skill)));
-  const listing = attachments.formatSkillListing(listed, { contextWindowTokens });
+  // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
+  const { UsageStore } = await import('../../usage/usage-store.js');
+  const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
+  const listing = attachments.formatSkillListing(listed, { contextWindowTokens, usage });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
 

@@ -1,0 +1,37 @@
+import type { ParsedArgs } from '../args.js';
+import { line, loadSnapshot, printJson } from '../context.js';
+import type { CliIo } from '../io.js';
+import { cacheRoot, resolveSources } from '../sources.js';
+import { UsageStore } from '../../usage/usage-store.js';
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** What the hook recorded for this project: used skills, suggestions left unused, skills never used. */
+export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sources = resolveSources(args.values, io, undefined, 'never');
+  const store = UsageStore.open(cacheRoot(io.env), sources.cwd);
+  const snapshot = await loadSnapshot(sources);
+  const entries = store.entries();
+  const known = new Set(entries.filter(([, entry]) => entry.used >= 0.01).map(([name]) => name));
+  const neverUsed = snapshot.skills.map((skill) => skill.name).filter((name) => !known.has(name));
+  if (args.values.json === true) {
+    printJson(io, {
+      project: sources.cwd,
+      file: store.file,
+      skills: entries.map(([name, entry]) => ({ name, used: round(entry.used), suggested: round(entry.suggested), ignored: round(entry.ignored), ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}) })),
+      neverUsed,
+    });
+    return 0;
+  }
+  if (entries.length === 0) {
+    line(io.stdout, `No usage recorded for ${sources.cwd} yet (the hook records it, in ${store.file}).`);
+  } else {
+    const rows = [['skill', 'used', 'suggested', 'ignored', 'last used'], ...entries.map(([name, entry]) => [name, round(entry.used).toString(), round(entry.suggested).toString(), round(entry.ignored).toString(), entry.lastUsed ? new Date(entry.lastUsed).toISOString().slice(0, 10) : '-'])];
+    const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+    for (const row of rows) line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    line(io.stdout, `(counts halve every 14 days; "ignored": suggested in a session that did not use it)`);
+  }
+  const shown = neverUsed.slice(0, 20);
+  line(io.stdout, `Never used: ${neverUsed.length} of ${snapshot.skills.length} skills${shown.length > 0 ? `: ${shown.join(', ')}${neverUsed.length > shown.length ? ', …' : ''}` : ''}`);
+  return 0;
+}

@@ -1,0 +1,201 @@
+/**
+ * How much each skill is used in one project, kept between sessions: one small JSON file
+ * per project. Counts decay (half-life `halfLifeDays`), so what was used last month weighs
+ * less than what was used today. The file is bounded (`maxSkills` entries, `maxSeen`
+ * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
+ * file is an empty store, never an error (a hook must not fail on it).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../vector-index/atomic-file.js';
+
+export interface UsageStoreOptions {
+  /**
+   * Days after which a count weighs half.
+   * @default 14
+   */
+  readonly halfLifeDays?: number;
+  /**
+   * Most skills remembered; the least used are dropped first.
+   * @default 500
+   */
+  readonly maxSkills?: number;
+  /**
+   * Most (session, skill) pairs remembered, so a skill seen again in the transcript of the
+   * same session is not counted twice.
+   * @default 2000
+   */
+  readonly maxSeen?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+const DEFAULTS = { halfLifeDays: 14, maxSkills: 500, maxSeen: 2000 } as const;
+
+export interface UsageEntry {
+  used: number;
+  suggested: number;
+  /** Suggested in a session that never used it. */
+  ignored: number;
+  lastUsed?: number;
+  lastSuggested?: number;
+}
+
+interface UsageFile {
+  version: 1;
+  project: string;
+  /** When the counts were last decayed (ms since epoch). */
+  at: number;
+  skills: Record<string, UsageEntry>;
+  /** `session\0skill` pairs already counted as used, oldest first. */
+  usedIn: string[];
+  /** `session\0skill` pairs suggested and not (yet) used, oldest first. */
+  suggestedIn: string[];
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** The file's data when every field has its type; anything else is treated as no file (the hook loads no schema library). */
+function asUsageFile(value: unknown): UsageFile | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const data = value as Partial<UsageFile>;
+  if (data.version !== 1 || typeof data.project !== 'string' || !isCount(data.at) || !isStrings(data.usedIn) || !isStrings(data.suggestedIn)) return undefined;
+  if (typeof data.skills !== 'object' || data.skills === null) return undefined;
+  for (const entry of Object.values(data.skills)) {
+    if (!isCount(entry?.used) || !isCount(entry.suggested) || !isCount(entry.ignored)) return undefined;
+  }
+  return data as UsageFile;
+}
+
+export function usageFileFor(root: string, project: string): string {
+  const digest = createHash('sha256').update(path.resolve(project)).digest('hex').slice(0, 16);
+  return path.join(root, 'usage', `${path.basename(project).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root'}-${digest}.json`);
+}
+
+export class UsageStore {
+  readonly file: string;
+  readonly #options: Required<Omit<UsageStoreOptions, 'now'>> & { now: () => number };
+  #data: UsageFile;
+
+  private constructor(file: string, data: UsageFile, options: UsageStoreOptions) {
+    this.file = file;
+    this.#options = { ...DEFAULTS, now: Date.now, ...options };
+    this.#data = data;
+    this.#decay();
+  }
+
+  /** The store of `project` under `root` (the cache folder). */
+  static open(root: string, project: string, options: UsageStoreOptions = {}): UsageStore {
+    const file = usageFileFor(root, project);
+    const now = (options.now ?? Date.now)();
+    let data: UsageFile = { version: 1, project: path.resolve(project), at: now, skills: Object.create(null) as Record<string, UsageEntry>, usedIn: [], suggestedIn: [] };
+    try {
+      data = asUsageFile(JSON.parse(readFileSync(file, 'utf8'))) ?? data;
+      // Skill names are keys: keep `__proto__` and friends plain data.
+      data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
+    } catch {
+      // Missing or corrupt: start empty.
+    }
+    return new UsageStore(file, data, options);
+  }
+
+  #decay(): void {
+    const now = this.#options.now();
+    const elapsedDays = Math.max(0, now - this.#data.at) / 86_400_000;
+    if (elapsedDays > 0) {
+      const factor = 0.5 ** (elapsedDays / this.#options.halfLifeDays);
+      for (const entry of Object.values(this.#data.skills)) {
+        entry.used *= factor;
+        entry.suggested *= factor;
+        entry.ignored *= factor;
+      }
+    }
+    this.#data.at = now;
+  }
+
+  #entry(name: string): UsageEntry {
+    return (this.#data.skills[name] ??= { used: 0, suggested: 0, ignored: 0 });
+  }
+
+  /** Skills the session invoked (from its transcript); each (session, skill) counts once. */
+  recordUsed(session: string, names: Iterable<string>): void {
+    this.#closeOtherSessions(session);
+    const now = this.#options.now();
+    for (const name of names) {
+      const key = `${session}\0${name}`;
+      if (this.#data.usedIn.includes(key)) continue;
+      this.#data.usedIn.push(key);
+      this.#data.suggestedIn = this.#data.suggestedIn.filter((pair) => pair !== key);
+      const entry = this.#entry(name);
+      entry.used += 1;
+      entry.lastUsed = now;
+    }
+  }
+
+  /**
+   * Skills announced to the session. Suggestions a session never used count as ignored once
+   * another session records something (sessions rarely run side by side in one project) or
+   * once they fall out of memory.
+   */
+  recordSuggested(session: string, names: Iterable<string>): void {
+    this.#closeOtherSessions(session);
+    const now = this.#options.now();
+    for (const name of names) {
+      const key = `${session}\0${name}`;
+      const entry = this.#entry(name);
+      entry.suggested += 1;
+      entry.lastSuggested = now;
+      if (!this.#data.usedIn.includes(key) && !this.#data.suggestedIn.includes(key)) this.#data.suggestedIn.push(key);
+    }
+  }
+
+  /** Decayed counts per skill, most used first. */
+  entries(): [string, UsageEntry][] {
+    return Object.entries(this.#data.skills).sort(([, a], [, b]) => b.used - a.used || b.suggested - a.suggested);
+  }
+
+  /** Decayed use counts, for the listing budget (least used lose their descriptions first). */
+  usageCounts(): Map<string, number> {
+    return new Map(Object.entries(this.#data.skills).map(([name, entry]) => [name, entry.used]));
+  }
+
+  #ignore(pair: string): void {
+    const entry = this.#data.skills[pair.slice(pair.indexOf('\0') + 1)];
+    if (entry) entry.ignored += 1;
+  }
+
+  #closeOtherSessions(session: string): void {
+    const prefix = `${session}\0`;
+    const open: string[] = [];
+    for (const pair of this.#data.suggestedIn) {
+      if (pair.startsWith(prefix)) open.push(pair);
+      else this.#ignore(pair);
+    }
+    this.#data.suggestedIn = open;
+  }
+
+  #bound(): void {
+    const { maxSkills, maxSeen } = this.#options;
+    while (this.#data.suggestedIn.length > maxSeen) this.#ignore(this.#data.suggestedIn.shift()!);
+    if (this.#data.usedIn.length > maxSeen) this.#data.usedIn = this.#data.usedIn.slice(-maxSeen);
+    const names = Object.keys(this.#data.skills);
+    if (names.length > maxSkills) {
+      const keep = new Set(this.entries().slice(0, maxSkills).map(([name]) => name));
+      for (const name of names) if (!keep.has(name)) delete this.#data.skills[name];
+    }
+  }
+
+  /** Writes the store (atomically); a failure to write is reported to the caller, never thrown. */
+  save(): Error | undefined {
+    this.#bound();
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      writeFileAtomic(this.file, `${JSON.stringify(this.#data)}\n`);
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+}
