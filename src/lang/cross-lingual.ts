@@ -1,4 +1,5 @@
 import { throwIfAborted } from '../errors.js';
+import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, majorityLanguage, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
@@ -18,8 +19,8 @@ export interface RoutedQuery {
   readonly language: Language;
   /** Text for BM25 (the query itself, or its English rendering with Latin runs kept). */
   readonly lexical: string;
-  /** Per-term weights of `lexical`, when it is a translation. */
-  readonly weights?: ReadonlyMap<string, number>;
+  /** Term weights and word groups of `lexical`, when it is a translation. */
+  readonly terms?: GroupedTerms;
   /** Text for the encoder. */
   readonly dense: string;
   /**
@@ -115,7 +116,7 @@ export class CrossLingual {
     throwIfAborted(signal);
     const rendering = translate(query, dictionary);
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
-    return { language, lexical: rendering.lexical, weights: rendering.weights, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
+    return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
   }
 
   async #load(): Promise<Dictionary> {

@@ -1,3 +1,4 @@
+import type { GroupedTerms } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
 
@@ -26,8 +27,8 @@ const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}�
 export interface Translation {
   /** Every kept gloss and Latin run, for BM25. */
   readonly lexical: string;
-  /** Lexical term → weight (0–1]; terms from Latin runs weigh 1, a word's glosses share 1. */
-  readonly weights: ReadonlyMap<string, number>;
+  /** Term weights (Latin runs weigh 1, a word's glosses share 1) and one term group per word. */
+  readonly terms: GroupedTerms;
   /** The first gloss of each word and the Latin runs, in order: a sentence for the encoder. */
   readonly dense: string;
   /** Han words translated / looked up (0 when there were none). */
@@ -78,8 +79,12 @@ export function translate(text: string, dictionary: Dictionary): Translation {
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
-  const weigh = (piece: string, weight: number): void => {
-    for (const term of tokenize(piece)) weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
+  const groups: string[][] = [];
+  const weigh = (piece: string, weight: number, group: string[]): void => {
+    for (const term of tokenize(piece)) {
+      weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
+      if (!group.includes(term)) group.push(term);
+    }
   };
   let looked = 0;
   let found = 0;
@@ -89,7 +94,10 @@ export function translate(text: string, dictionary: Dictionary): Translation {
       if (!/[\p{L}\p{N}]/u.test(other)) continue;
       lexical.push(other);
       dense.push(other.trim());
-      for (const term of tokenize(other)) weights.set(term, 1);
+      for (const term of new Set(tokenize(other))) {
+        weights.set(term, 1);
+        groups.push([term]);
+      }
       continue;
     }
     if (han === undefined) continue;
@@ -101,12 +109,14 @@ export function translate(text: string, dictionary: Dictionary): Translation {
       found += 1;
       const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
       const total = shares.reduce((sum, share) => sum + share, 0);
+      const group: string[] = [];
       glosses.forEach((gloss, i) => {
         lexical.push(gloss);
-        weigh(gloss, shares[i]! / total);
+        weigh(gloss, shares[i]! / total, group);
       });
+      if (group.length > 0) groups.push(group);
       dense.push(glosses[0]!);
     }
   }
-  return { lexical: lexical.join(' '), weights, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
 }
