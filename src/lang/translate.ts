@@ -53,7 +53,7 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
     for (let j = i; j < segments.length; j += 1) {
       joined += segments[j]!;
       if (joined.length > dictionary.maxLength) break;
-      if (dictionary.lookup(joined) !== undefined) best = j;
+      if (dictionary.has(joined)) best = j;
     }
     if (best >= 0) {
       out.push(segments.slice(i, best + 1).join(''));
@@ -65,7 +65,7 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
     let at = 0;
     while (at < chars.length) {
       let length = Math.min(dictionary.maxLength, chars.length - at);
-      while (length > 1 && dictionary.lookup(chars.slice(at, at + length).join('')) === undefined) length -= 1;
+      while (length > 1 && !dictionary.has(chars.slice(at, at + length).join(''))) length -= 1;
       out.push(chars.slice(at, at + length).join(''));
       at += length;
     }
