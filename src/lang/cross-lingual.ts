@@ -43,8 +43,8 @@ export interface SkillGlosses {
 const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
 
 /**
- * The language-aware step in front of both rankers. English queries over an English catalog
- * pass straight through: no dictionary is loaded and nothing is allocated. A Chinese or
+ * The language-aware step in front of both rankers. English queries pass straight through
+ * after one regular-expression test, and no dictionary is loaded for them. A Chinese or
  * Japanese query over a catalog in another language is rendered in English for BM25 and (unless
  * the encoder is multilingual) for the encoder; skills written in Chinese or Japanese get English
  * glosses at index time, so English requests find them too.
@@ -103,7 +103,7 @@ export class CrossLingual {
     return this.#glosses.size === 0 ? undefined : this.#glosses.get(skill.contentHash);
   }
 
-  /** How each ranker should read `query`. Synchronous (no allocation) when nothing is translated. */
+  /** How each ranker should read `query`. Synchronous (no promise, no dictionary) when nothing is translated. */
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
     if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
