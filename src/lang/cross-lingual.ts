@@ -3,7 +3,9 @@ import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, majorityLanguage, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
+import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
+import { splitWords } from '../lexical/tokenize.js';
 
 export interface CrossLingualOptions {
   /** Translate CJK queries and skills with the bundled dictionary. @default true */
@@ -55,6 +57,10 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   #catalog: Language = 'en';
   #dictionary: Dictionary | undefined;
+  /** The catalog's skills (from {@link prepare}), for the loanword vocabulary. */
+  #skills: readonly Skill[] = [];
+  /** Built on the first Japanese query with katakana; dropped when the catalog changes. */
+  #loanwords: LoanwordMatcher | undefined;
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses>();
@@ -76,6 +82,8 @@ export class CrossLingual {
    */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     const list = [...skills];
+    this.#skills = list;
+    this.#loanwords = undefined;
     this.#catalog = majorityLanguage(list.map(skillText));
     if (!this.#enabled) return;
     const foreign = list.filter((skill) => hasHan(skillText(skill)) && TRANSLATED.has(detectLanguage(skillText(skill))));
@@ -120,9 +128,22 @@ export class CrossLingual {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
     if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
-    const rendering = translate(query, dictionary);
+    const rendering = translate(query, dictionary, language === 'ja' ? this.#loanwordMatcher() : undefined);
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
     return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
+  }
+
+  /** English words of the catalog by how many skills use them, matched against katakana. */
+  #loanwordMatcher(): LoanwordMatcher {
+    if (this.#loanwords === undefined) {
+      const frequencies = new Map<string, number>();
+      for (const skill of this.#skills) {
+        const words = new Set(splitWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
+        for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
+      }
+      this.#loanwords = new LoanwordMatcher(frequencies);
+    }
+    return this.#loanwords;
   }
 
   /**

@@ -1,13 +1,14 @@
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
+import type { LoanwordMatcher } from './loanwords.js';
 
 /**
  * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
  * paths, English words) are kept as they are; Han runs are segmented with `Intl.Segmenter`
  * and looked up longest match first (a match may join segments the segmenter split, as in
- * 调|试 → 调试, but never starts inside one); kana is dropped (particles and endings; katakana
- * loanwords have no entry in a Chinese dictionary).
+ * 调|试 → 调试, but never starts inside one); hiragana is dropped (particles and endings);
+ * katakana loanwords go to `loanwords` when given (see `loanwords.ts`), else are dropped too.
  */
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
@@ -23,6 +24,7 @@ const STOP = new Set(
 const GLOSS_WEIGHTS: readonly number[] = [1, 0.6, 0.4];
 
 const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/gu;
+const KATAKANA_WORD = /[\p{Script=Katakana}ー]{2,}/gu;
 
 export interface Translation {
   /** Every kept gloss and Latin run, for BM25. */
@@ -75,7 +77,7 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
 }
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
-export function translate(text: string, dictionary: Dictionary): Translation {
+export function translate(text: string, dictionary: Dictionary, loanwords?: LoanwordMatcher): Translation {
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
@@ -88,8 +90,30 @@ export function translate(text: string, dictionary: Dictionary): Translation {
   };
   let looked = 0;
   let found = 0;
+  const addWord = (glosses: readonly string[]): void => {
+    const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
+    const total = shares.reduce((sum, share) => sum + share, 0);
+    const group: string[] = [];
+    glosses.forEach((gloss, i) => {
+      lexical.push(gloss);
+      weigh(gloss, shares[i]! / total, group);
+    });
+    if (group.length > 0) groups.push(group);
+    dense.push(glosses[0]!);
+  };
   for (const match of text.matchAll(SCRIPT_RUN)) {
-    const [, han, , other] = match;
+    const [, han, kana, other] = match;
+    if (kana !== undefined) {
+      if (loanwords === undefined) continue;
+      for (const [word] of kana.matchAll(KATAKANA_WORD)) {
+        looked += 1;
+        const english = loanwords.match(word);
+        if (english.length === 0) continue;
+        found += 1;
+        addWord(english);
+      }
+      continue;
+    }
     if (other !== undefined) {
       if (!/[\p{L}\p{N}]/u.test(other)) continue;
       lexical.push(other);
@@ -107,15 +131,7 @@ export function translate(text: string, dictionary: Dictionary): Translation {
       const glosses = dictionary.lookup(word);
       if (glosses === undefined) continue;
       found += 1;
-      const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
-      const total = shares.reduce((sum, share) => sum + share, 0);
-      const group: string[] = [];
-      glosses.forEach((gloss, i) => {
-        lexical.push(gloss);
-        weigh(gloss, shares[i]! / total, group);
-      });
-      if (group.length > 0) groups.push(group);
-      dense.push(glosses[0]!);
+      addWord(glosses);
     }
   }
   return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
