@@ -42,6 +42,17 @@ describe('Chinese requests over English skills', () => {
   });
 });
 
+describe('Japanese requests over English skills', () => {
+  it('reads kanji through CC-CEDICT and katakana loanwords through the catalog vocabulary', async () => {
+    // test-driven-development: テスト → test (loanword) carries it; 実装 is read character by
+    // character (实 "real", 装 "adornment") and kana is dropped.
+    expect((await names('テストを先に書いてから実装する'))[0]).toBe('test-driven-development');
+    // security-audit: セキュリティ → security (loanword), 監査 → supervise, audit (监查).
+    // code-review: "security" is in its description too.
+    expect(await names('セキュリティ監査をお願い')).toEqual(['security-audit', 'code-review']);
+  });
+});
+
 describe('English requests over skills written in Chinese', () => {
   it('matches the English glosses added at index time', async () => {
     // meeting-minutes (整理会议记录，生成会议纪要…): 会议 → meeting, 纪要 → minutes/summary.
