@@ -77,7 +77,8 @@ describe("the design's own example: description 系统化调试流程", () => {
     const local = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
     await local.sync(skills);
     for (const query of ['walk me through debugging this step by step', 'I need a systematic process to debug this']) {
-      // Suggested alone, abstention on: 调试 → debug, 系统 → system, 流程 → process.
+      // Suggested alone, abstention on: 调试 → debug, debugging; 系统 → system; 流程 → course,
+      // sequence of processes.
       expect((await local.search(query)).map((hit) => hit.skill.name)).toEqual(['xitong-tiaoshi']);
     }
     await local.close();
