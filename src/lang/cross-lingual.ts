@@ -1,7 +1,7 @@
 import { throwIfAborted } from '../errors.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
-import { detectLanguage, hasHan, majorityLanguage, type Language } from './detect.js';
+import { detectLanguage, hasHan, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
 import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
@@ -57,6 +57,8 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   #catalog: Language = 'en';
   #dictionary: Dictionary | undefined;
+  /** contentHash → language of the skill's text. */
+  #languages = new Map<string, Language>();
   /** The catalog's skills (from {@link prepare}), for the loanword vocabulary. */
   #skills: readonly Skill[] = [];
   /** Built on the first Japanese query with katakana; dropped when the catalog changes. */
@@ -84,9 +86,13 @@ export class CrossLingual {
     const list = [...skills];
     this.#skills = list;
     this.#loanwords = undefined;
-    this.#catalog = majorityLanguage(list.map(skillText));
+    // Each skill's language is detected once per content: a re-sync of a large catalog only looks it up.
+    const languages = new Map<string, Language>();
+    for (const skill of list) languages.set(skill.contentHash, this.#languages.get(skill.contentHash) ?? languageOf(skill));
+    this.#languages = languages;
+    this.#catalog = majority(list.map((skill) => languages.get(skill.contentHash)!));
     if (!this.#enabled) return;
-    const foreign = list.filter((skill) => hasHan(skillText(skill)) && TRANSLATED.has(detectLanguage(skillText(skill))));
+    const foreign = list.filter((skill) => TRANSLATED.has(languages.get(skill.contentHash)!));
     if (foreign.length === 0) {
       this.#glosses = new Map();
       return;
@@ -104,7 +110,8 @@ export class CrossLingual {
         next.set(skill.contentHash, done);
         continue;
       }
-      const { lexical, dense } = translate(skillText(skill), dictionary);
+      const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
+      const { lexical, dense } = translate(skillText(skill), dictionary, loanwords);
       if (lexical.trim() === '') continue;
       next.set(skill.contentHash, this.#multilingual ? { lexical } : { lexical, dense });
     }
@@ -163,6 +170,10 @@ export class CrossLingual {
     }
     return this.#dictionary;
   }
+}
+
+function languageOf(skill: Skill): Language {
+  return detectLanguage(skillText(skill));
 }
 
 function skillText(skill: Skill): string {

@@ -129,3 +129,12 @@ describe('without the dictionary', () => {
     }
   });
 });
+
+describe('skills written in Japanese', () => {
+  it('are glossed through kanji and katakana loanwords the rest of the catalog uses', async () => {
+    const skill = makeSkill({ name: 'tesuto-sakusei', description: 'テストを先に書いてから実装する' });
+    const language = new CrossLingual({ dictionaryDir: defaultDictionaryDir() });
+    await language.prepare([...ENGLISH, skill]);
+    expect(language.glossesOf(skill)?.dense).toBe('test beforehand book real adornment');
+  });
+});
