@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { scanSkillsDir } from '../src/load/index.js';
-import { readEvalQueries, runEval, SkillSearchEngine, type EvalQuery, type EvalReport } from '../src/search/index.js';
+import { readEvalQueries, runEval, scoreSuggestions, SkillSearchEngine, type EvalQuery, type EvalReport, type QueryOutcome, type SuggestionScores } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const embedder = resolveEmbedder(values.model);
   const library = await librarySkills();
   const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
-  const rows: (EvalReport & { set: string; skills: number })[] = [];
+  const rows: (EvalReport & { set: string; skills: number; shown: SuggestionScores })[] = [];
   for (const set of values.sets.split(',')) {
     const skills = set === 'en-over-zh' ? chinese : set === 'en-over-mixed' ? (library === undefined ? undefined : [...chinese, ...library.filter((skill) => !chinese.some((zh) => zh.name === skill.name))]) : library;
     if (skills === undefined) {
@@ -76,7 +76,14 @@ async function main(): Promise<void> {
     const engine = await SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 });
     await engine.sync(skills);
     for (const mode of values.modes.split(',') as SearchMode[]) {
-      rows.push({ set, skills: engine.size, ...(await runEval(engine, queries, { k: 10, mode })) });
+      const report = await runEval(engine, queries, { k: 10, mode });
+      // What a user sees: the top 5 with abstention on.
+      const outcomes: QueryOutcome[] = [];
+      for (const query of queries) {
+        const hits = await engine.search(query.query, { k: 5, mode });
+        outcomes.push({ relevant: query.relevant, ranked: hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name })) });
+      }
+      rows.push({ set, skills: engine.size, ...report, shown: scoreSuggestions(outcomes) });
     }
     await engine.close();
   }
@@ -85,9 +92,22 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`split ${values.split}, model ${embedder.id}`);
-  console.log('| set | skills | mode | queries | hit@1 | hit@5 | MRR | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|');
+  console.log('| set | skills | mode | queries | hit@1 | hit@5 | MRR | shown: answered | shown: precision | abstained | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
-    const cells = [row.set, row.skills, row.mode, row.queries, row.hitAt1.toFixed(3), row.hitAt5.toFixed(3), row.mrr.toFixed(3), row.latencyMs.p50.toFixed(2), row.latencyMs.p99.toFixed(2)];
+    const cells = [
+      row.set,
+      row.skills,
+      row.mode,
+      row.queries,
+      row.hitAt1.toFixed(3),
+      row.hitAt5.toFixed(3),
+      row.mrr.toFixed(3),
+      `${row.shown.answered}/${row.shown.labelled}`,
+      row.shown.precision.toFixed(3),
+      row.abstain.queries === 0 ? '–' : `${row.abstain.correct}/${row.abstain.queries}`,
+      row.latencyMs.p50.toFixed(2),
+      row.latencyMs.p99.toFixed(2),
+    ];
     console.log(`| ${cells.join(' | ')} |`);
   }
 }

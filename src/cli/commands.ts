@@ -225,7 +225,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         ...JSON_OPTION,
       },
       notes:
-        '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10","abstain":{"queries","correct"},"latencyMs":{"p50","p95","p99"}}.',
+        '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10","abstain":{"queries","correct"},"latencyMs":{"p50","p95","p99"},"byLanguage":{"<language>":{"queries","hitAt1","hitAt5","mrr"}}}; languages by the script each query is written in (zh, ja, ko, en).',
     },
     load: async () => (await import('./commands/eval.js')).runEval,
   },

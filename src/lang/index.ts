@@ -4,3 +4,4 @@ export { detectLanguage, majorityLanguage, LANGUAGES, type Language } from './de
 export { Dictionary, loadDictionary, defaultDictionaryDir, DICTIONARY_FORMAT } from './dictionary.js';
 export { translate, segmentHan, type Translation } from './translate.js';
 export { selectGlosses, cleanGloss, MAX_GLOSSES } from './glosses.js';
+export { LoanwordMatcher, romanize, englishSkeleton, romajiSkeleton } from './loanwords.js';

@@ -1,12 +1,14 @@
+import type { GroupedTerms } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
+import type { LoanwordMatcher } from './loanwords.js';
 
 /**
  * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
  * paths, English words) are kept as they are; Han runs are segmented with `Intl.Segmenter`
  * and looked up longest match first (a match may join segments the segmenter split, as in
- * 调|试 → 调试, but never starts inside one); kana is dropped (particles and endings; katakana
- * loanwords have no entry in a Chinese dictionary).
+ * 调|试 → 调试, but never starts inside one); hiragana is dropped (particles and endings);
+ * katakana loanwords go to `loanwords` when given (see `loanwords.ts`), else are dropped too.
  */
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
@@ -22,12 +24,13 @@ const STOP = new Set(
 const GLOSS_WEIGHTS: readonly number[] = [1, 0.6, 0.4];
 
 const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/gu;
+const KATAKANA_WORD = /[\p{Script=Katakana}ー]{2,}/gu;
 
 export interface Translation {
   /** Every kept gloss and Latin run, for BM25. */
   readonly lexical: string;
-  /** Lexical term → weight (0–1]; terms from Latin runs weigh 1, a word's glosses share 1. */
-  readonly weights: ReadonlyMap<string, number>;
+  /** Term weights (Latin runs weigh 1, a word's glosses share 1) and one term group per word. */
+  readonly terms: GroupedTerms;
   /** The first gloss of each word and the Latin runs, in order: a sentence for the encoder. */
   readonly dense: string;
   /** Han words translated / looked up (0 when there were none). */
@@ -52,7 +55,7 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
     for (let j = i; j < segments.length; j += 1) {
       joined += segments[j]!;
       if (joined.length > dictionary.maxLength) break;
-      if (dictionary.lookup(joined) !== undefined) best = j;
+      if (dictionary.has(joined)) best = j;
     }
     if (best >= 0) {
       out.push(segments.slice(i, best + 1).join(''));
@@ -64,7 +67,7 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
     let at = 0;
     while (at < chars.length) {
       let length = Math.min(dictionary.maxLength, chars.length - at);
-      while (length > 1 && dictionary.lookup(chars.slice(at, at + length).join('')) === undefined) length -= 1;
+      while (length > 1 && !dictionary.has(chars.slice(at, at + length).join(''))) length -= 1;
       out.push(chars.slice(at, at + length).join(''));
       at += length;
     }
@@ -74,22 +77,51 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
 }
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
-export function translate(text: string, dictionary: Dictionary): Translation {
+export function translate(text: string, dictionary: Dictionary, loanwords?: LoanwordMatcher): Translation {
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
-  const weigh = (piece: string, weight: number): void => {
-    for (const term of tokenize(piece)) weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
+  const groups: string[][] = [];
+  const weigh = (piece: string, weight: number, group: string[]): void => {
+    for (const term of tokenize(piece)) {
+      weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
+      if (!group.includes(term)) group.push(term);
+    }
   };
   let looked = 0;
   let found = 0;
+  const addWord = (glosses: readonly string[]): void => {
+    const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
+    const total = shares.reduce((sum, share) => sum + share, 0);
+    const group: string[] = [];
+    glosses.forEach((gloss, i) => {
+      lexical.push(gloss);
+      weigh(gloss, shares[i]! / total, group);
+    });
+    if (group.length > 0) groups.push(group);
+    dense.push(glosses[0]!);
+  };
   for (const match of text.matchAll(SCRIPT_RUN)) {
-    const [, han, , other] = match;
+    const [, han, kana, other] = match;
+    if (kana !== undefined) {
+      if (loanwords === undefined) continue;
+      for (const [word] of kana.matchAll(KATAKANA_WORD)) {
+        looked += 1;
+        const english = loanwords.match(word);
+        if (english.length === 0) continue;
+        found += 1;
+        addWord(english);
+      }
+      continue;
+    }
     if (other !== undefined) {
       if (!/[\p{L}\p{N}]/u.test(other)) continue;
       lexical.push(other);
       dense.push(other.trim());
-      for (const term of tokenize(other)) weights.set(term, 1);
+      for (const term of new Set(tokenize(other))) {
+        weights.set(term, 1);
+        groups.push([term]);
+      }
       continue;
     }
     if (han === undefined) continue;
@@ -99,14 +131,8 @@ export function translate(text: string, dictionary: Dictionary): Translation {
       const glosses = dictionary.lookup(word);
       if (glosses === undefined) continue;
       found += 1;
-      const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
-      const total = shares.reduce((sum, share) => sum + share, 0);
-      glosses.forEach((gloss, i) => {
-        lexical.push(gloss);
-        weigh(gloss, shares[i]! / total);
-      });
-      dense.push(glosses[0]!);
+      addWord(glosses);
     }
   }
-  return { lexical: lexical.join(' '), weights, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
 }

@@ -19,6 +19,17 @@ export interface LexicalMatch {
  */
 export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, glosses: 1 } as const;
 
+/**
+ * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
+ * `weights` (term → weight, default 1) scale each term's BM25 contribution; `coverage` counts
+ * groups, a group being matched when any of its terms is, so a word with three glosses is one
+ * word of the request, not three.
+ */
+export interface GroupedTerms {
+  readonly weights: ReadonlyMap<string, number>;
+  readonly groups: readonly (readonly string[])[];
+}
+
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
 const FUZZY_MIN_LENGTH = 5;
 const FUZZY_RATIO = 0.2;
@@ -141,15 +152,11 @@ export class LexicalIndex {
     return typeof terms?.has === 'function' && terms.has(term);
   }
 
-  /**
-   * Matches in descending score order; at most `limit`. `weights` (term → weight, default 1)
-   * scale each query term's BM25 contribution and its share of `coverage`: a translated query
-   * gives the several glosses of one word one unit of weight between them.
-   */
-  search(query: string, limit: number, weights?: ReadonlyMap<string, number>): LexicalMatch[] {
+  /** Matches in descending score order; at most `limit`. `terms`: see {@link GroupedTerms}. */
+  search(query: string, limit: number, terms?: GroupedTerms): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
-    if (weights !== undefined) return this.#searchWeighted(query, queryTerms, limit, weights);
+    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix). Expanding known words too cost most of a search (16–22× plain BM25 at
     // 10k–24k skills) and ranked no better.
@@ -163,17 +170,15 @@ export class LexicalIndex {
     return out;
   }
 
-  #searchWeighted(query: string, queryTerms: ReadonlySet<string>, limit: number, weights: ReadonlyMap<string, number>): LexicalMatch[] {
-    const weightOf = (term: string): number => weights.get(term) ?? 1;
-    let total = 0;
-    for (const term of queryTerms) total += weightOf(term);
+  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
-    const results = this.#search.search(query, { fuzzy: false, boostTerm: (term) => weightOf(term) });
+    const results = this.#search.search(query, { fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
-      let matched = 0;
-      for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += weightOf(term);
-      out.push({ id: result.id as string, score: result.score, coverage: total === 0 ? 0 : matched / total });
+      const matched = new Set(result.queryTerms);
+      let covered = 0;
+      for (const group of groups) if (group.some((term) => matched.has(term))) covered += 1;
+      out.push({ id: result.id as string, score: result.score, coverage: covered / groups.length });
     }
     return out;
   }

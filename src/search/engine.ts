@@ -1,7 +1,7 @@
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import { LexicalIndex, type GroupedTerms, type LexicalMatch } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
@@ -293,7 +293,7 @@ export class SkillSearchEngine implements SkillSearcher {
     if (query.trim() === '' || this.#skills.size === 0) return [];
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
     const routed = await this.#language.route(query, request.signal);
-    if (mode === 'lexical') return this.#searchLexical(routed.lexical, k, abstain, routed.weights);
+    if (mode === 'lexical') return this.#searchLexical(routed.lexical, k, abstain, routed.terms);
     const terms = new Set(tokenize(routed.measure)).size;
     const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
@@ -310,7 +310,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const dense = new DenseQuery(vectors, this.#centroid(state));
     if (mode === 'dense') return this.#searchDense(state, dense, k, abstain);
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
-    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, routed.weights);
+    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, routed.terms);
     return this.#searchHybrid(state, dense, lexical, exact, share, k, abstain);
   }
 
@@ -339,9 +339,9 @@ export class SkillSearchEngine implements SkillSearcher {
     return { skill: this.#skills.get(id)!, score, via };
   }
 
-  #searchLexical(query: string, k: number, abstain: boolean, weights?: ReadonlyMap<string, number>): SearchHit[] {
+  #searchLexical(query: string, k: number, abstain: boolean, terms?: GroupedTerms): SearchHit[] {
     const hits: SearchHit[] = [];
-    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k, weights)) {
+    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k, terms)) {
       if (abstain && match.coverage < this.options.minLexicalCoverage) continue;
       hits.push(this.#hit(match.id, match.score, ['lexical']));
       if (hits.length === k) break;

@@ -12,7 +12,7 @@ export interface EvalQuery {
   readonly relevant: readonly string[];
 }
 
-/** Exactly the SPEC §7 `eval --json` object. */
+/** The SPEC §7 `eval --json` object, plus `byLanguage` (per query language, see `eval-languages.ts`). */
 export interface EvalReport {
   readonly queries: number;
   readonly k: number;

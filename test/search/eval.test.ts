@@ -70,6 +70,8 @@ describe('runEval', () => {
       { id: '6', query: 'noisy', relevant: [] },
     ], { k: 5, mode: 'dense' });
     expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'latencyMs', 'byLanguage']);
+    // All six queries are English; the two negatives add nothing to a language's ranking scores.
+    expect(report.byLanguage).toEqual({ en: { queries: 4, hitAt1: 0.5, hitAt5: 0.75, mrr: report.mrr } });
     expect(report).toMatchObject({
       queries: 6,
       k: 5,
