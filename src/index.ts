@@ -7,6 +7,7 @@ export * from './embed/index.js';
 export * from './vector-index/index.js';
 export * from './lexical/index.js';
 export * from './search/index.js';
+export * from './eval/index.js';
 export * from './attachments/index.js';
 export * from './prefetch/index.js';
 export * from './integrations/index.js';

@@ -36,6 +36,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
     indexDir: resolveIndexDir(sources, retrieval, io.env),
     k: retrieval.k,
     mode: retrieval.mode,
+    ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
   });
 }
 

@@ -2,7 +2,7 @@ import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type SyncResult } from '../search/index.js';
-import type { CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { AbstainSetting, CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 
 export interface LiveIndexOptions {
@@ -14,6 +14,8 @@ export interface LiveIndexOptions {
   readonly indexDir?: string;
   readonly k?: number;
   readonly mode?: SearchMode;
+  /** The engine's abstention (see `EngineOptions.abstain`). */
+  readonly abstain?: AbstainSetting;
 }
 
 export interface RefreshResult {
@@ -52,6 +54,7 @@ export class LiveIndex implements SkillService {
       ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
       ...(options.k === undefined ? {} : { k: options.k }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
     });
     const { watch: _ignored, ...catalogOptions } = options.catalog;
     return new LiveIndex(new SkillCatalog(catalogOptions), engine);

@@ -1,18 +1,20 @@
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import { LexicalIndex } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
 import { tokenize } from '../lexical/tokenize.js';
-import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
-import { TopK } from '../vector-index/top-k.js';
+import { assertAbstainSetting, thresholdFor } from './abstention.js';
+import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
-import { confidence, denseShareFor, gatherCandidates, hybridScore, rrfScore, type QueryContext } from './fusion.js';
+import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { relevance } from './relevance.js';
 import { embeddingText, EMBEDDING_TEXT_VERSION, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -278,19 +280,51 @@ export class SkillSearchEngine implements SkillSearcher {
     return run;
   }
 
+  /**
+   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
+   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
+   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
+   */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
+    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const { ranked, exact } = await this.rank(query, request);
+    if (ranked.ranked.length === 0 && exact.length === 0) return [];
+    const k = request.k === undefined ? this.options.k : request.k;
+    const threshold = thresholdFor(this.options.relevance, mode, setting);
+    const scores = relevance(this.options.relevance.models[mode], ranked.ranked, ranked.query);
+    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
+    for (const [i, hit] of ranked.ranked.entries()) {
+      if (hits.length === k || scores[i]! < threshold) break;
+      hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense']));
+    }
+    return hits;
+  }
+
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
+  threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
+    return thresholdFor(this.options.relevance, mode, setting);
+  }
+
+  /**
+   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
+   * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
+   * exactly (left out of `ranked`).
+   */
+  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[] }> {
     this.#assertOpen();
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const abstain = request.abstain !== false;
-    if (query.trim() === '' || this.#skills.size === 0) return [];
-    if (mode === 'lexical') return this.#searchLexical(query, k, abstain);
-    const terms = new Set(tokenize(query)).size;
-    const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
+    const terms = new Set(tokenize(query));
+    const empty = { ranked: { ranked: [], query: { terms } }, exact: [] };
+    if (query.trim() === '' || this.#skills.size === 0) return empty;
+    const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
+    if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(query, Math.max(k, this.options.candidates)), terms, k, nameOf), exact: [] };
+    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
-    // query whose dense share is 0 needs the whole one alone (for abstention).
-    const chunks = share > 0 && terms >= CHUNK_MIN_TERMS ? queryChunks(query) : [];
+    // query whose dense share is 0 needs the whole one alone (for its relevance features).
+    const chunks = share > 0 && terms.size >= CHUNK_MIN_TERMS ? queryChunks(query) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),
       this.#queries.embed(query, request.signal),
@@ -298,12 +332,19 @@ export class SkillSearchEngine implements SkillSearcher {
     ]);
     const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
     throwIfAborted(request.signal);
-    if (this.#skills.size === 0) return [];
+    if (this.#skills.size === 0) return empty;
     const dense = new DenseQuery(vectors, this.#centroid(state));
-    if (mode === 'dense') return this.#searchDense(state, dense, k, abstain);
+    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
+    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
+    const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, terms, k, nameOf), exact: [] };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     const lexical = this.#lexical.search(query, this.options.candidates);
-    return this.#searchHybrid(state, dense, lexical, exact, share, k, abstain);
+    const denseOf = (id: string) => {
+      const found = stored(id);
+      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
+    };
+    return { ranked: rankHybrid(denseMatches, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact };
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -329,68 +370,6 @@ export class SkillSearchEngine implements SkillSearcher {
 
   #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
     return { skill: this.#skills.get(id)!, score, via };
-  }
-
-  #searchLexical(query: string, k: number, abstain: boolean): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k)) {
-      if (abstain && match.coverage < this.options.minLexicalCoverage) continue;
-      hits.push(this.#hit(match.id, match.score, ['lexical']));
-      if (hits.length === k) break;
-    }
-    return hits;
-  }
-
-  /**
-   * Ordered by centred cosine; a hit's score stays the raw cosine with the whole message (what
-   * callers and `minDenseScore` understand), so scores need not fall strictly down the list.
-   */
-  #searchDense(state: DenseState, dense: DenseQuery, k: number, abstain: boolean): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const match of dense.matches(state.store.index, Math.max(k, this.options.candidates), (id) => this.#stored(state, id))) {
-      if (hits.length === k) break;
-      if (!abstain || match.cosine >= this.options.minDenseScore) hits.push(this.#hit(match.id, match.cosine, ['dense']));
-    }
-    return hits;
-  }
-
-  #searchHybrid(state: DenseState, dense: DenseQuery, lexical: readonly LexicalMatch[], exact: readonly string[], denseShare: number, k: number, abstain: boolean): SearchHit[] {
-    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
-    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
-    const candidates = gatherCandidates(dense.matches(state.store.index, Math.max(k, this.options.candidates), stored), lexical, (id) => {
-      const found = stored(id);
-      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
-    });
-    const best = { score: lexical[0]?.score ?? 0, coverage: Math.max(0, ...lexical.map((match) => match.coverage)) };
-    let denseMin = Number.POSITIVE_INFINITY;
-    let denseMax = Number.NEGATIVE_INFINITY;
-    for (const candidate of candidates.values()) {
-      denseMin = Math.min(denseMin, candidate.centered);
-      denseMax = Math.max(denseMax, candidate.centered);
-    }
-    const context: QueryContext = { best, denseMin, denseMax, denseShare };
-    const top = new TopK<{ id: string; score: number; confidence: number; via: SearchHit['via'] }>(k);
-    for (const candidate of candidates.values()) {
-      if (exact.includes(candidate.id)) continue;
-      const sure = confidence(candidate, best, this.options);
-      if (abstain && sure < this.options.minScore) continue;
-      const score = hybridScore(candidate, context, this.options);
-      const via: SearchHit['via'] =
-        candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
-      top.push({ id: candidate.id, score, confidence: sure, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);
-    }
-    let ranked = top.sorted().map(({ item }) => item);
-    if (abstain && this.options.relativeCut > 0 && ranked.length > 1) {
-      // Relative to the most confident hit kept, not the first: ordering and confidence can disagree.
-      const floor = this.options.relativeCut * Math.max(...ranked.map((item) => item.confidence));
-      ranked = ranked.filter((item) => item.confidence >= floor);
-    }
-    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
-    for (const item of ranked) {
-      if (hits.length === k) break;
-      hits.push(this.#hit(item.id, item.score, item.via));
-    }
-    return hits;
   }
 
   #assertOpen(): void {
