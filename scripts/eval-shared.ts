@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
+import { LEXICAL_BOOST } from '../src/lexical/index.js';
 import { percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     model: { type: 'string', default: 'use-lite' },
     ann: { type: 'string' },
     abstain: { type: 'string' },
+    /** BM25 weight of the SKILL.md body field (0: body not searched). */
+    'body-boost': { type: 'string' },
     json: { type: 'boolean', default: false },
     memo: { type: 'boolean', default: false },
     'per-query': { type: 'string' },
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     queryCacheSize: 0,
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(abstain === undefined ? {} : { abstain }),
+    ...(values['body-boost'] === undefined ? {} : { fieldBoosts: { ...LEXICAL_BOOST, body: Number(values['body-boost']) } }),
   };
   if (values.latency) {
     await latency(base, tuning);

@@ -11,14 +11,14 @@
  * from zero weights (no random start). Query vectors are remembered under
  * $TMPDIR/skill-search-eval so a refit embeds nothing new.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import type { RelevanceModels } from '../src/search/abstention.js';
 import { SkillSearchEngine } from '../src/search/index.js';
-import { featureRows, MODE_FEATURES, ORDERING_FEATURES, predict, type FeatureName, type LogisticModel } from '../src/search/relevance.js';
+import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type FeatureName, type LogisticModel, type QueryEvidence, type RankedEvidence, type RelevanceModel } from '../src/search/relevance.js';
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
 import { loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     sample: { type: 'string', default: '2000' },
     model: { type: 'string', default: 'use-lite' },
+    /** Print how well each feature alone separates answerable from no-answer queries (train split). */
+    analyse: { type: 'boolean', default: false },
   },
 });
 
@@ -47,9 +49,25 @@ interface QueryCase {
   /** The query named a skill exactly: it is always answered (by that skill). */
   readonly named: boolean;
   readonly namedRelevant: boolean;
-  /** Per ranked hit: feature row and whether it is relevant. */
-  readonly rows: number[][];
+  readonly ranked: RankedEvidence[];
+  readonly query: QueryEvidence;
+  /** Per ranked hit: whether it is relevant. */
   readonly labels: boolean[];
+  /** Feature rows for the model being fitted (filled per mode). */
+  rows: number[][];
+}
+
+const CACHE = join(tmpdir(), 'skill-search-eval', 'fit-cache');
+
+function readCache(file: string): QueryCase[] | undefined {
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as (Omit<QueryCase, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } })[];
+  return raw.map((c) => ({ ...c, query: { ...c.query, terms: new Set(c.query.terms) }, rows: [] }));
+}
+
+function writeCache(file: string, cases: readonly QueryCase[]): void {
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(file, JSON.stringify(cases.map((c) => ({ ...c, rows: [], query: { ...c.query, terms: [...c.query.terms] } }))));
 }
 
 async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promise<QueryCase[]> {
@@ -57,8 +75,11 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
   const base = resolveEmbedder(values.model);
   for (const name of FIT_SUITES) {
     const key = `${name}:${mode}`;
-    if (cache.has(key)) {
-      cases.push(...cache.get(key)!);
+    const file = join(CACHE, `${name}-${mode}-${values.sample}-${base.id.replace(/[^\w.@-]+/g, '_')}.json`);
+    const cached = cache.get(key) ?? readCache(file);
+    if (cached !== undefined) {
+      cache.set(key, cached);
+      cases.push(...cached);
       continue;
     }
     const found: QueryCase[] = [];
@@ -78,14 +99,17 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
           answerable: query.relevant.length > 0,
           named: exact.length > 0,
           namedRelevant: exact.some((id) => wanted.has(id) || wanted.has(names.get(id) ?? '')),
-          rows: featureRows(ranked.ranked, ranked.query, MODE_FEATURES[mode]),
+          ranked: [...ranked.ranked],
+          query: ranked.query,
           labels: ranked.ranked.map((hit) => wanted.has(hit.id) || wanted.has(hit.name)),
+          rows: [],
         });
       }
       embedder.save();
       await engine.close();
     }
     console.error(`${mode} ${name}: ${found.length} queries`);
+    writeCache(file, found);
     cache.set(key, found);
     cases.push(...found);
   }
@@ -151,21 +175,8 @@ function newton(x: number[][], y: number[], w: number[], fixed: ReadonlySet<numb
   return { bias: beta[0]!, weights: beta.slice(1) };
 }
 
-function fit(mode: SearchMode, cases: readonly QueryCase[]): LogisticModel {
-  const features = MODE_FEATURES[mode];
-  const train = cases.filter((c) => c.split === 'train' && !c.named);
-  const perSuite = new Map<SuiteName, number>();
-  for (const c of train) perSuite.set(c.suite, (perSuite.get(c.suite) ?? 0) + 1);
-  const x: number[][] = [];
-  const y: number[] = [];
-  const w: number[] = [];
-  for (const c of train) {
-    c.rows.forEach((row, i) => {
-      x.push(row);
-      y.push(c.labels[i] ? 1 : 0);
-      w.push(1 / perSuite.get(c.suite)!);
-    });
-  }
+/** Fits `features` on the given rows (suite-balanced weights); ordering features are kept ≥ 0. */
+function fitLogistic(features: readonly FeatureName[], x: number[][], y: number[], w: number[]): LogisticModel {
   const mean = features.map((_, j) => x.reduce((sum, row) => sum + row[j]!, 0) / x.length);
   const scale = features.map((_, j) => Math.sqrt(x.reduce((sum, row) => sum + (row[j]! - mean[j]!) ** 2, 0) / x.length) || 1);
   const z = x.map((row) => row.map((value, j) => (value - mean[j]!) / scale[j]!));
@@ -177,6 +188,39 @@ function fit(mode: SearchMode, cases: readonly QueryCase[]): LogisticModel {
     if (negative < 0) return { features, mean: mean.map(round), scale: scale.map(round), weights: weights.map(round), bias: round(bias) };
     fixed.add(negative);
   }
+}
+
+function suiteWeights(cases: readonly QueryCase[]): (c: QueryCase) => number {
+  const perSuite = new Map<SuiteName, number>();
+  for (const c of cases) perSuite.set(c.suite, (perSuite.get(c.suite) ?? 0) + 1);
+  return (c) => 1 / perSuite.get(c.suite)!;
+}
+
+/** The answerable model on every train query, the hit model on the answerable ones. */
+function fit(mode: SearchMode, cases: readonly QueryCase[]): RelevanceModel {
+  const hitFeatures = MODE_FEATURES[mode];
+  const queryFeatures = hitFeatures.filter((name) => !ORDERING_FEATURES.includes(name));
+  const train = cases.filter((c) => c.split === 'train' && !c.named && c.ranked.length > 0);
+  const weightOf = suiteWeights(train);
+  const answerable = fitLogistic(
+    queryFeatures,
+    train.map((c) => featureRows(c.ranked.slice(0, 1), c.query, queryFeatures)[0]!),
+    train.map((c) => (c.answerable ? 1 : 0)),
+    train.map(weightOf),
+  );
+  const positives = train.filter((c) => c.answerable);
+  const positiveWeight = suiteWeights(positives);
+  const x: number[][] = [];
+  const y: number[] = [];
+  const w: number[] = [];
+  for (const c of positives) {
+    featureRows(c.ranked, c.query, hitFeatures).forEach((row, i) => {
+      x.push(row);
+      y.push(c.labels[i] ? 1 : 0);
+      w.push(positiveWeight(c));
+    });
+  }
+  return { answerable, hit: fitLogistic(hitFeatures, x, y, w) };
 }
 
 const round = (value: number): number => Number(value.toPrecision(6));
@@ -191,7 +235,7 @@ interface Outcome {
 }
 
 /** What users would see at threshold `t` (hits with relevance ≥ t, named skills always shown). */
-function outcome(model: LogisticModel, cases: readonly QueryCase[], t: number): Outcome {
+function outcome(model: RelevanceModel, cases: readonly QueryCase[], t: number): Outcome {
   let blank = 0;
   let hitAt1 = 0;
   let hitAt5 = 0;
@@ -200,8 +244,9 @@ function outcome(model: LogisticModel, cases: readonly QueryCase[], t: number): 
   let negatives = 0;
   for (const c of cases) {
     const shown: boolean[] = c.named ? [c.namedRelevant] : [];
-    for (const [i, row] of c.rows.entries()) {
-      if (predict(model, row) < t) break;
+    const scores = scoresOf(model, c);
+    for (const [i, score] of scores.entries()) {
+      if (score < t) break;
       shown.push(c.labels[i]!);
     }
     if (c.answerable) {
@@ -218,6 +263,16 @@ function outcome(model: LogisticModel, cases: readonly QueryCase[], t: number): 
   return { blank: share(blank), hitAt1: share(hitAt1), hitAt5: share(hitAt5), answerable, abstained, negatives };
 }
 
+/** Scores as the engine computes them, memoised per model. */
+const memo = new WeakMap<RelevanceModel, WeakMap<QueryCase, number[]>>();
+function scoresOf(model: RelevanceModel, c: QueryCase): number[] {
+  let byCase = memo.get(model);
+  if (byCase === undefined) memo.set(model, (byCase = new WeakMap()));
+  let scores = byCase.get(c);
+  if (scores === undefined) byCase.set(c, (scores = relevance(model, c.ranked, c.query)));
+  return scores;
+}
+
 const bySuite = (cases: readonly QueryCase[], split: Split): Map<SuiteName, QueryCase[]> => {
   const out = new Map<SuiteName, QueryCase[]>();
   for (const c of cases) if (c.split === split) out.set(c.suite, [...(out.get(c.suite) ?? []), c]);
@@ -225,7 +280,7 @@ const bySuite = (cases: readonly QueryCase[], split: Split): Map<SuiteName, Quer
 };
 
 /** The highest threshold whose dev blank rate stays within `budget` on every suite. */
-function operatingPoint(model: LogisticModel, cases: readonly QueryCase[], budget: number): number {
+function operatingPoint(model: RelevanceModel, cases: readonly QueryCase[], budget: number): number {
   const dev = bySuite(cases, 'dev');
   let best = 0;
   for (let t = 0; t <= 1; t = round(t + 0.005)) {
@@ -234,7 +289,7 @@ function operatingPoint(model: LogisticModel, cases: readonly QueryCase[], budge
   return best;
 }
 
-function describe(model: LogisticModel, cases: readonly QueryCase[], split: Split, t: number): string {
+function describe(model: RelevanceModel, cases: readonly QueryCase[], split: Split, t: number): string {
   return [...bySuite(cases, split)]
     .map(([suite, group]) => {
       const o = outcome(model, group, t);
@@ -244,17 +299,38 @@ function describe(model: LogisticModel, cases: readonly QueryCase[], split: Spli
     .join(' | ');
 }
 
+/** Area under the ROC curve of one score for answerable (positive) vs no-answer queries. */
+function auc(positives: number[], negatives: number[]): number {
+  let wins = 0;
+  for (const p of positives) for (const n of negatives) wins += p > n ? 1 : p === n ? 0.5 : 0;
+  return wins / (positives.length * negatives.length);
+}
+
+function analyse(mode: SearchMode, cases: readonly QueryCase[]): void {
+  const train = cases.filter((c) => c.split === 'train' && c.suite === 'metatool' && !c.named && c.ranked.length > 0);
+  const names = MODE_FEATURES[mode].filter((name) => !ORDERING_FEATURES.includes(name));
+  const rows = train.map((c) => featureRows(c.ranked.slice(0, 1), c.query, names)[0]!);
+  const line = names.map((name, j) => {
+    const pos = rows.filter((_, i) => train[i]!.answerable).map((row) => row[j]!);
+    const neg = rows.filter((_, i) => !train[i]!.answerable).map((row) => row[j]!);
+    return `${name} ${auc(pos, neg).toFixed(3)}`;
+  });
+  console.log(`${mode} MetaTool train AUC answerable vs no-tool: ${line.join(', ')}`);
+}
+
 async function main(): Promise<void> {
   const cache = new Map<string, QueryCase[]>();
-  const models = {} as Record<SearchMode, LogisticModel>;
+  const models = {} as Record<SearchMode, RelevanceModel>;
   const thresholds = {} as Record<SearchMode, { strict: number; balanced: number }>;
   const curves: Record<string, string[]> = {};
   for (const mode of SEARCH_MODES) {
     const cases = await collect(mode, cache);
+    if (values.analyse) analyse(mode, cases);
     const model = fit(mode, cases);
     models[mode] = model;
     thresholds[mode] = { strict: operatingPoint(model, cases, BLANK_BUDGET.strict), balanced: operatingPoint(model, cases, BLANK_BUDGET.balanced) };
-    console.log(`\n${mode}: ${model.features.map((name, j) => `${name} ${model.weights[j]}`).join(', ')}, bias ${model.bias}`);
+    const show = (m: LogisticModel): string => `${m.features.map((name, j) => `${name} ${m.weights[j]}`).join(', ')}, bias ${m.bias}`;
+    console.log(`\n${mode}: answerable: ${show(model.answerable)}\n  hit: ${show(model.hit)}`);
     for (const level of ['balanced', 'strict'] as const) {
       console.log(`  ${level} t=${thresholds[mode][level]} dev  ${describe(model, cases, 'dev', thresholds[mode][level])}`);
       console.log(`  ${level} t=${thresholds[mode][level]} test ${describe(model, cases, 'test', thresholds[mode][level])}`);

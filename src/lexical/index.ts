@@ -1,4 +1,6 @@
 export { LexicalIndex, LEXICAL_BOOST } from './lexical-index.js';
+export type { FieldBoosts } from './lexical-index.js';
+export { bodyText, BODY_TEXT_CAP } from './body-text.js';
 export type { LexicalMatch } from './lexical-index.js';
 export { tokenize, splitWords } from './tokenize.js';
 export { STOP_WORDS } from './stop-words.js';

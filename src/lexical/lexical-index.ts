@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import type { Skill } from '../types.js';
+import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
 
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
@@ -12,11 +14,11 @@ export interface LexicalMatch {
 
 /**
  * Field boosts: a word in the name says more than one in `whenToUse`, which says more than the
- * description. The name's boost was 3; on a MetaTool dev sample 1 and 2 both ranked better
- * (hybrid hit@1 0.521 → 0.533 / 0.528) and 2 was kept because 1 cost SkillsBench, whose long
- * task descriptions often name the skill (lexical hit@1 0.790 → 0.774; 2: 0.806).
+ * description, which says more than one in the body (headings, list items, first paragraphs,
+ * see `body-text.ts`). Chosen on the dev splits (docs/retrieval.md).
  */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1 } as const;
+export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, body: 0.3 } as const;
+export type FieldBoosts = { readonly [field in keyof typeof LEXICAL_BOOST]: number };
 
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
 const FUZZY_MIN_LENGTH = 5;
@@ -29,17 +31,23 @@ interface LexicalDocument {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string;
+  readonly body: string;
 }
 
-function toDocument(skill: Skill): LexicalDocument {
-  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '' };
+function toDocument(skill: Skill, body: string): LexicalDocument {
+  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', body };
+}
+
+/** What the index holds of a skill: its content hash, plus its body text's when it has one (the content hash covers only the frontmatter). */
+function indexedVersion(skill: Skill, body: string): string {
+  return body === '' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(body).digest('hex').slice(0, 32)}`;
 }
 
 /**
  * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
  * words): a persisted index of another version is rebuilt instead of being searched.
  */
-export const LEXICAL_FORMAT_VERSION = 1;
+export const LEXICAL_FORMAT_VERSION = 2;
 
 /** A serialised index: the indexed (id, contentHash) pairs and MiniSearch's own plain object. */
 export interface LexicalSnapshot {
@@ -48,7 +56,7 @@ export interface LexicalSnapshot {
 }
 
 /**
- * BM25 (MiniSearch) over name, whenToUse and description, with typo tolerance and prefix
+ * BM25 (MiniSearch) over name, whenToUse, description and body text, with typo tolerance and prefix
  * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
  * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
@@ -82,7 +90,7 @@ export class LexicalIndex {
   static #options(): Options<LexicalDocument> {
     return {
       idField: 'id',
-      fields: ['name', 'whenToUse', 'description'],
+      fields: ['name', 'whenToUse', 'description', 'body'],
       tokenize,
       processTerm: (term) => term,
       searchOptions: {
@@ -106,10 +114,12 @@ export class LexicalIndex {
   /** Adds or replaces a skill; returns false when the same content is already indexed. */
   upsert(skill: Skill): boolean {
     const previous = this.#hashes.get(skill.id);
-    if (previous === skill.contentHash) return false;
-    if (previous === undefined) this.#search.add(toDocument(skill));
-    else this.#search.replace(toDocument(skill));
-    this.#hashes.set(skill.id, skill.contentHash);
+    const body = bodyText(skill.body);
+    const version = indexedVersion(skill, body);
+    if (previous === version) return false;
+    if (previous === undefined) this.#search.add(toDocument(skill, body));
+    else this.#search.replace(toDocument(skill, body));
+    this.#hashes.set(skill.id, version);
     return true;
   }
 
@@ -133,14 +143,19 @@ export class LexicalIndex {
     return typeof terms?.has === 'function' && terms.has(term);
   }
 
-  /** Matches in descending score order; at most `limit`. */
-  search(query: string, limit: number): LexicalMatch[] {
+  /** Matches in descending score order; at most `limit`. `boost` overrides {@link LEXICAL_BOOST} (0 leaves a field out). */
+  search(query: string, limit: number, boost: FieldBoosts = LEXICAL_BOOST): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix). Expanding known words too cost most of a search (16–22× plain BM25 at
     // 10k–24k skills) and ranked no better.
-    const results = this.#search.search(query, { fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false) });
+    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
+    const results = this.#search.search(query, {
+      fields,
+      boost: { ...boost },
+      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false),
+    });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
       let matched = 0;

@@ -1,7 +1,7 @@
 import { SkillSearchError } from '../errors.js';
 import { ABSTAIN_LEVELS, type AbstainLevel, type AbstainSetting, type SearchMode } from '../types.js';
 import bundled from './relevance-model.json' with { type: 'json' };
-import type { LogisticModel } from './relevance.js';
+import type { RelevanceModel } from './relevance.js';
 
 /**
  * Abstention: a hit is shown only when its relevance (`relevance.ts`) reaches the threshold;
@@ -14,7 +14,7 @@ import type { LogisticModel } from './relevance.js';
 export interface RelevanceModels {
   readonly version: number;
   readonly provenance: Readonly<Record<string, unknown>>;
-  readonly models: Readonly<Record<SearchMode, LogisticModel>>;
+  readonly models: Readonly<Record<SearchMode, RelevanceModel>>;
   readonly thresholds: Readonly<Record<SearchMode, Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>>>;
 }
 

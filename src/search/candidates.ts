@@ -29,14 +29,15 @@ export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet
 }
 
 /** Centred-cosine order (`dense` already sorted by it). */
-export function rankDense(dense: readonly DenseMatch[], terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
+export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
   const ranked = dense.slice(0, k).map((match) => ({ id: match.id, name: nameOf(match.id), order: match.centered, cosine: match.cosine, centered: match.centered }));
-  return { ranked, query: { terms, ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }), ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }) } };
+  return { ranked, query: { terms, catalogCosine, ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }), ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }) } };
 }
 
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
 export function rankHybrid(
   dense: readonly DenseMatch[],
+  catalogCosine: number,
   lexical: readonly LexicalMatch[],
   denseOf: (id: string) => DenseScore,
   fusion: FusionParameters & { readonly denseShare: number },
@@ -64,6 +65,7 @@ export function rankHybrid(
     ranked: top.sorted().map(({ item }) => item),
     query: {
       terms,
+      catalogCosine,
       bestLexical,
       bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),
       ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }),

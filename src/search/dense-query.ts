@@ -30,6 +30,11 @@ export class DenseQuery {
     this.#queryMeans = vectors.map((vector) => dot(vector, centroid.mean));
   }
 
+  /** q·μ for the whole message: how close it sits to the catalog's average skill. */
+  get catalogCosine(): number {
+    return this.#queryMeans[0] ?? 0;
+  }
+
   score(key: string, vector: Float32Array): DenseScore {
     let cosine = 0;
     let centered = Number.NEGATIVE_INFINITY;

@@ -320,7 +320,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const empty = { ranked: { ranked: [], query: { terms } }, exact: [] };
     if (query.trim() === '' || this.#skills.size === 0) return empty;
     const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
-    if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(query, Math.max(k, this.options.candidates)), terms, k, nameOf), exact: [] };
+    if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(query, Math.max(k, this.options.candidates), this.options.fieldBoosts), terms, k, nameOf), exact: [] };
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features).
@@ -337,14 +337,14 @@ export class SkillSearchEngine implements SkillSearcher {
     // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
     const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
     const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
-    if (mode === 'dense') return { ranked: rankDense(denseMatches, terms, k, nameOf), exact: [] };
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [] };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
-    const lexical = this.#lexical.search(query, this.options.candidates);
+    const lexical = this.#lexical.search(query, this.options.candidates, this.options.fieldBoosts);
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
     };
-    return { ranked: rankHybrid(denseMatches, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact };
+    return { ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact };
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */

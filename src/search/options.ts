@@ -1,5 +1,6 @@
 import { SkillSearchError } from '../errors.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
+import { LEXICAL_BOOST, type FieldBoosts } from '../lexical/lexical-index.js';
 import type { HnswOptions } from '../vector-index/hnsw-index.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
@@ -39,6 +40,12 @@ export interface EngineOptions {
    * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
    */
   readonly longQuery?: { readonly terms: number; readonly denseShare: number };
+  /**
+   * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
+   * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
+   * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, description: 1, body: 0.3}
+   */
+  readonly fieldBoosts?: FieldBoosts;
   /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync. @default 64 */
@@ -58,6 +65,7 @@ export interface ResolvedEngineOptions {
   readonly relevance: RelevanceModels;
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
+  readonly fieldBoosts: FieldBoosts;
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -72,6 +80,7 @@ export const ENGINE_DEFAULTS = Object.freeze({
   relevance: BUNDLED_RELEVANCE,
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
+  fieldBoosts: LEXICAL_BOOST,
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -128,6 +137,9 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
       terms: assertPositiveInteger('longQuery.terms', merged.longQuery.terms),
       denseShare: assertFinite('longQuery.denseShare', merged.longQuery.denseShare, 0, 1),
     }),
+    fieldBoosts: Object.freeze(
+      Object.fromEntries(Object.keys(LEXICAL_BOOST).map((field) => [field, assertFinite(`fieldBoosts.${field}`, (merged.fieldBoosts as Record<string, unknown>)[field] ?? LEXICAL_BOOST[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
+    ),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),

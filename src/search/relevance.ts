@@ -8,12 +8,13 @@ import { humanizeName } from './skill-text.js';
  * (`scripts/fit-abstention.ts`, weights in `relevance-model.json`, provenance in
  * docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
  *
- * The model sees two kinds of feature. *Ordering* features (the hit's own ordering score and
- * its rank) may only raise the probability (their weights are fitted non-negative), so within
- * one query the probability falls down the list and the order the rankers chose is kept.
- * *Query* features (how well the best hit matches, how the rankers agree, the message's
- * length) are the same for every hit of a query: they move the whole list up or down, which
- * is what makes scores comparable across queries.
+ * A score is P(the message has a fitting skill) × P(this hit fits | it has one) (see
+ * {@link RelevanceModel}). The features are of two kinds. *Ordering* features (the hit's own
+ * ordering score and its rank) may only raise the probability (their weights are fitted
+ * non-negative), so within one query the probability falls down the list and the order the
+ * rankers chose is kept. *Query* features (how well the best hit matches, how the rankers
+ * agree, the message's length) are the same for every hit of a query: they move the whole list
+ * up or down, which is what makes scores comparable across queries.
  */
 
 /** One ranked hit with the evidence the rankers found for it; fields a mode lacks are undefined. */
@@ -46,6 +47,8 @@ export interface QueryEvidence {
   readonly bestCoverage?: number;
   /** Second-best centred cosine of the dense candidates, for the margin. */
   readonly secondCentered?: number;
+  /** Cosine of the whole message with the catalog's mean skill vector (dense and hybrid). */
+  readonly catalogCosine?: number;
 }
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
@@ -76,6 +79,10 @@ export const FEATURES = {
   firstLexical: 'firstLexical',
   /** 1 when the dense and lexical rankers put the same skill first. */
   agree: 'agree',
+  /** Highest raw cosine minus the mean raw cosine of the hits: a clear winner or a flat list. */
+  peak: 'peak',
+  /** Cosine of the message with the catalog's mean skill vector. */
+  catalogCosine: 'catalogCosine',
 } as const;
 export type FeatureName = keyof typeof FEATURES;
 
@@ -84,10 +91,20 @@ export const ORDERING_FEATURES: readonly FeatureName[] = ['order', 'rank'];
 
 /** The features each mode can compute (lexical mode never loads the model; dense mode never runs BM25). */
 export const MODE_FEATURES: Readonly<Record<SearchMode, readonly FeatureName[]>> = {
-  hybrid: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical', 'agree'],
-  dense: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin'],
+  hybrid: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical', 'agree'],
+  dense: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'],
   lexical: ['order', 'rank', 'terms', 'nameMatch', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'],
 };
+
+/**
+ * A mode's relevance model, two logistic models whose product is a hit's score:
+ * P(the message has a fitting skill) from query features alone, times P(this hit fits | the
+ * message has one) from ordering and query features, fitted on answerable messages only.
+ */
+export interface RelevanceModel {
+  readonly answerable: LogisticModel;
+  readonly hit: LogisticModel;
+}
 
 /** A fitted logistic model: p = σ(bias + Σ weight · (x − mean) / scale). */
 export interface LogisticModel {
@@ -130,6 +147,8 @@ export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvide
     bm25: () => Math.log1p(bestLexical),
     firstLexical: () => (bestLexical > 0 ? (first.lexical ?? 0) / bestLexical : 0),
     agree: () => (query.denseFirst !== undefined && query.denseFirst === query.lexicalFirst ? 1 : 0),
+    peak: () => (cosines.length === 0 ? 0 : Math.max(...cosines) - cosines.reduce((a, b) => a + b, 0) / cosines.length),
+    catalogCosine: () => query.catalogCosine ?? 0,
   };
   const queryValues = new Map<FeatureName, number>();
   for (const name of names) if (name !== 'order' && name !== 'rank') queryValues.set(name, shared[name]());
@@ -152,8 +171,11 @@ export function predict(model: LogisticModel, row: readonly number[]): number {
 }
 
 /** Relevance of each hit of a ranked list (best first); non-increasing down the list. */
-export function relevance(model: LogisticModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
-  const scores = featureRows(ranked, query, model.features).map((row) => predict(model, row));
+export function relevance(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
+  const [first] = featureRows(ranked.slice(0, 1), query, model.answerable.features);
+  if (first === undefined) return [];
+  const answerable = predict(model.answerable, first);
+  const scores = featureRows(ranked, query, model.hit.features).map((row) => answerable * predict(model.hit, row));
   // Ties in the ordering score with a later rank can only lower p; clamp float noise all the same.
   for (let i = 1; i < scores.length; i += 1) scores[i] = Math.min(scores[i]!, scores[i - 1]!);
   return scores;

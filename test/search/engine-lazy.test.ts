@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { LEXICAL_FORMAT_VERSION } from '../../src/lexical/lexical-index.js';
 import { LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchHit } from '../../src/types.js';
@@ -122,7 +123,7 @@ describe('persisted lexical index', () => {
   const corruptions: [string, (text: string) => string, string][] = [
     ['a flipped byte in the body', (text) => text.replace('"entries"', '"entriez"'), 'body fails its checksum'],
     ['a truncated file', (text) => text.slice(0, Math.floor(text.length / 2)), 'body fails its checksum'],
-    ['another format version', (text) => text.replace(/"format":\d+/, '"format":999'), 'format 999 ≠ 1'],
+    ['another format version', (text) => text.replace(/"format":\d+/, '"format":999'), `format 999 ≠ ${LEXICAL_FORMAT_VERSION}`],
     ['no header line', () => '{}', 'no header line'],
     ['a header that is not JSON', (text) => `nope${text}`, 'header is not valid JSON'],
   ];
@@ -144,7 +145,7 @@ describe('persisted lexical index', () => {
     const dir = tempDir();
     const body = JSON.stringify({ entries: [['pdf', 'x']], index: { documentCount: 1 } });
     const { sha256 } = await import('../../src/vector-index/atomic-file.js');
-    writeFileSync(join(dir, LEXICAL_FILE), `${JSON.stringify({ format: 1, sha256: sha256(Buffer.from(body)) })}\n${body}`);
+    writeFileSync(join(dir, LEXICAL_FILE), `${JSON.stringify({ format: LEXICAL_FORMAT_VERSION, sha256: sha256(Buffer.from(body)) })}\n${body}`);
     expect(loadLexicalIndex(dir)).toMatchObject({ reason: expect.stringMatching(/^body is unreadable: /) });
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from '../../src/search/abstention.js';
-import { featureRows, MODE_FEATURES, nameMatch, ORDERING_FEATURES, relevance, type LogisticModel, type RankedEvidence } from '../../src/search/relevance.js';
+import { featureRows, MODE_FEATURES, nameMatch, ORDERING_FEATURES, relevance, type RankedEvidence, type RelevanceModel } from '../../src/search/relevance.js';
 import { SEARCH_MODES } from '../../src/types.js';
 
 const terms = new Set(['merg', 'pdf', 'file']);
@@ -32,9 +32,15 @@ describe('nameMatch', () => {
 });
 
 describe('relevance', () => {
-  const model: LogisticModel = { features: ['order', 'rank', 'topCosine'], mean: [0, 0, 0], scale: [1, 1, 1], weights: [2, 1, 3], bias: -2 };
+  const model: RelevanceModel = {
+    answerable: { features: ['topCosine'], mean: [0.5], scale: [0.1], weights: [1], bias: 0 },
+    hit: { features: ['order', 'rank', 'topCosine'], mean: [0, 0, 0], scale: [1, 1, 1], weights: [2, 1, 3], bias: -2 },
+  };
 
-  it('never rises down the list, and moves the whole list with the query features', () => {
+  it('is P(answerable) × P(hit fits): never rising down the list, the whole list moved by query features', () => {
+    const answerable = 1 / (1 + Math.exp(-(0.7 - 0.5) / 0.1));
+    const hit = 1 / (1 + Math.exp(-(-2 + 2 * 0.9 + 0 + 3 * 0.7)));
+    expect(relevance(model, ranked, query)[0]).toBeCloseTo(answerable * hit, 10);
     const scores = relevance(model, ranked, query);
     expect(scores[0]).toBeGreaterThan(scores[1]!);
     expect(scores[1]).toBeGreaterThan(scores[2]!);
@@ -45,12 +51,13 @@ describe('relevance', () => {
 
 describe('the bundled models', () => {
   it.each(SEARCH_MODES)('%s: uses only features its mode computes, ordering weights ≥ 0, strict above balanced', (mode) => {
-    const model = BUNDLED_RELEVANCE.models[mode];
-    for (const name of model.features) expect(MODE_FEATURES[mode]).toContain(name);
-    model.features.forEach((name, j) => {
-      if (ORDERING_FEATURES.includes(name)) expect(model.weights[j]).toBeGreaterThanOrEqual(0);
+    const { answerable, hit } = BUNDLED_RELEVANCE.models[mode];
+    for (const name of [...answerable.features, ...hit.features]) expect(MODE_FEATURES[mode]).toContain(name);
+    for (const name of answerable.features) expect(ORDERING_FEATURES).not.toContain(name);
+    hit.features.forEach((name, j) => {
+      if (ORDERING_FEATURES.includes(name)) expect(hit.weights[j]).toBeGreaterThanOrEqual(0);
     });
-    expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
+    for (const model of [answerable, hit]) expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
     const { strict, balanced } = BUNDLED_RELEVANCE.thresholds[mode];
     expect(strict).toBeGreaterThanOrEqual(balanced);
     expect(balanced).toBeGreaterThan(0);
