@@ -15,6 +15,9 @@ export interface RankedList {
 
 type NameOf = (id: string) => string;
 
+/** Fused lists in which the lexical ranker's best hits are kept (see `EngineOptions.keepLexical`). */
+export const GUARD_DEPTH = 10;
+
 /** BM25 order; `order` is BM25 relative to the first hit's. */
 export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
   const best = lexical[0]?.score ?? 0;
@@ -40,7 +43,7 @@ export function rankHybrid(
   catalogCosine: number,
   lexical: readonly LexicalMatch[],
   denseOf: (id: string) => DenseScore,
-  fusion: FusionParameters & { readonly denseShare: number },
+  fusion: FusionParameters & { readonly denseShare: number; readonly keepLexical: number },
   terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
@@ -55,14 +58,29 @@ export function rankHybrid(
   }
   const bestLexical = lexical[0]?.score ?? 0;
   const context = { bestLexical, denseMin, denseMax, denseShare: fusion.denseShare };
-  const top = new TopK<RankedEvidence>(k);
+  const depth = Math.max(k, GUARD_DEPTH);
+  const top = new TopK<RankedEvidence>(depth);
+  const evidence = new Map<string, RankedEvidence>();
   for (const candidate of candidates.values()) {
     if (exclude.includes(candidate.id)) continue;
     const order = hybridScore(candidate, context);
-    top.push({ id: candidate.id, name: nameOf(candidate.id), order, cosine: candidate.dense, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage }, order);
+    const hit = { id: candidate.id, name: nameOf(candidate.id), order, cosine: candidate.dense, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage };
+    evidence.set(candidate.id, hit);
+    top.push(hit, order);
+  }
+  let ranked = top.sorted().map(({ item }) => item);
+  // The lexical ranker's best hits stay within the first GUARD_DEPTH, in its order, taking the last places.
+  const first = ranked.slice(0, GUARD_DEPTH);
+  const missing = lexical
+    .slice(0, fusion.keepLexical)
+    .map((match) => evidence.get(match.id))
+    .filter((hit): hit is RankedEvidence => hit !== undefined && !first.includes(hit));
+  if (missing.length > 0) {
+    const rest = ranked.filter((hit) => !missing.includes(hit));
+    ranked = [...rest.slice(0, GUARD_DEPTH - missing.length), ...missing, ...rest.slice(GUARD_DEPTH - missing.length)];
   }
   return {
-    ranked: top.sorted().map(({ item }) => item),
+    ranked: ranked.slice(0, k),
     query: {
       terms,
       catalogCosine,

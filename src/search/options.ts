@@ -46,6 +46,12 @@ export interface EngineOptions {
    * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, description: 1, body: 0.3}
    */
   readonly fieldBoosts?: FieldBoosts;
+  /**
+   * The lexical ranker's first this-many hits always stay within the first 10 hybrid hits, so a
+   * weak dense signal cannot push a strong BM25 match out of sight. 0 turns the guard off.
+   * @default 2
+   */
+  readonly keepLexical?: number;
   /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync. @default 64 */
@@ -66,6 +72,7 @@ export interface ResolvedEngineOptions {
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
   readonly fieldBoosts: FieldBoosts;
+  readonly keepLexical: number;
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -81,6 +88,7 @@ export const ENGINE_DEFAULTS = Object.freeze({
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   fieldBoosts: LEXICAL_BOOST,
+  keepLexical: 2,
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -140,6 +148,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     fieldBoosts: Object.freeze(
       Object.fromEntries(Object.keys(LEXICAL_BOOST).map((field) => [field, assertFinite(`fieldBoosts.${field}`, (merged.fieldBoosts as Record<string, unknown>)[field] ?? LEXICAL_BOOST[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
     ),
+    keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
