@@ -14,7 +14,7 @@ import { dot } from '../embed/normalize.js';
  * not know. It raised dense and hybrid hit rates on MetaTool, small subsets included
  * (docs/retrieval.md).
  *
- * Raw cosines still drive abstention (its thresholds are calibrated on them); this only orders.
+ * Raw cosines still feed the relevance model (`relevance.ts`); this only orders.
  * Derived from the current catalog's vectors whenever they change and never persisted, so a
  * reopened index orders exactly as before.
  */

@@ -59,8 +59,10 @@ interface DenseState {
 }
 
 /**
- * Hybrid skill retrieval: BM25 (lexical) + sentence embeddings (dense, HNSW or exact),
- * fused into a calibrated score, with an exact-name fast path and abstention.
+ * Hybrid skill retrieval, a façade over query → candidates (`candidates.ts`) → fusion
+ * (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`): BM25 and sentence
+ * embeddings (HNSW or exact), an exact-name fast path, every hit scored by its fitted relevance.
+ * The engine itself keeps the lexical and vector indexes in step with the catalog.
  *
  * Invariants: `#skills` and the lexical index always hold the same ids; the vector index holds
  * them too unless `#denseStale`, in which case every dense or hybrid search first brings it up
