@@ -20,6 +20,8 @@ export interface Skill {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /** Words listed for search in frontmatter `tags`, `keywords`, `aliases` or `triggers` (searched lexically, never shown). */
+  readonly keywords?: readonly string[];
   readonly effort?: Effort;
   /** Frontmatter `hooks`, kept as inert data. Never executed. */
   readonly hooks?: unknown;

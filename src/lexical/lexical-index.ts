@@ -15,9 +15,11 @@ export interface LexicalMatch {
 /**
  * Field boosts: a word in the name says more than one in `whenToUse`, which says more than the
  * description, which says more than one in the body (headings, list items, first paragraphs,
- * see `body-text.ts`). Chosen on the dev splits (docs/retrieval.md).
+ * see `body-text.ts`). The body weight was chosen on the dev splits; keywords (frontmatter tags,
+ * aliases, triggers) weigh like `whenToUse`, unmeasured for lack of labelled data with them
+ * (docs/retrieval.md).
  */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, body: 0.3 } as const;
+export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3 } as const;
 export type FieldBoosts = { readonly [field in keyof typeof LEXICAL_BOOST]: number };
 
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
@@ -31,23 +33,25 @@ interface LexicalDocument {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string;
+  readonly keywords: string;
   readonly body: string;
 }
 
 function toDocument(skill: Skill, body: string): LexicalDocument {
-  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', body };
+  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', keywords: skill.keywords?.join('\n') ?? '', body };
 }
 
-/** What the index holds of a skill: its content hash, plus its body text's when it has one (the content hash covers only the frontmatter). */
+/** What the index holds of a skill: its content hash (name, description, whenToUse), plus a digest of its keywords and body text when it has any. */
 function indexedVersion(skill: Skill, body: string): string {
-  return body === '' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(body).digest('hex').slice(0, 32)}`;
+  const extra = skill.keywords === undefined || skill.keywords.length === 0 ? body : `${skill.keywords.join('\n')}\0${body}`;
+  return extra === '' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(extra).digest('hex').slice(0, 32)}`;
 }
 
 /**
  * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
  * words): a persisted index of another version is rebuilt instead of being searched.
  */
-export const LEXICAL_FORMAT_VERSION = 2;
+export const LEXICAL_FORMAT_VERSION = 3;
 
 /** A serialised index: the indexed (id, contentHash) pairs and MiniSearch's own plain object. */
 export interface LexicalSnapshot {
@@ -90,7 +94,7 @@ export class LexicalIndex {
   static #options(): Options<LexicalDocument> {
     return {
       idField: 'id',
-      fields: ['name', 'whenToUse', 'description', 'body'],
+      fields: ['name', 'whenToUse', 'keywords', 'description', 'body'],
       tokenize,
       processTerm: (term) => term,
       searchOptions: {

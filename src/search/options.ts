@@ -43,7 +43,7 @@ export interface EngineOptions {
   /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
-   * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, description: 1, body: 0.3}
+   * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3}
    */
   readonly fieldBoosts?: FieldBoosts;
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
-import { LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { LEXICAL_BOOST, LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { makeSkill } from '../search/fixtures.js';
 
 const BODY = [
@@ -52,7 +52,7 @@ describe('LexicalIndex body field', () => {
     index.upsert(skill);
     index.upsert(makeSkill({ name: 'asan-notes', description: 'Notes.' }));
     expect(index.search('asan', 5).map((match) => match.id)).toEqual(['asan-notes', 'sanitizers']);
-    expect(index.search('asan', 5, { name: 2, whenToUse: 1.5, description: 1, body: 0 }).map((match) => match.id)).toEqual(['asan-notes']);
+    expect(index.search('asan', 5, { ...LEXICAL_BOOST, body: 0 }).map((match) => match.id)).toEqual(['asan-notes']);
   });
 
   it('reindexes a skill whose body changed though its frontmatter did not', () => {
