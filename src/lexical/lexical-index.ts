@@ -152,8 +152,8 @@ export class LexicalIndex {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-    // (and by prefix). Expanding known words too cost most of a search (16–22× plain BM25 at
-    // 10k–24k skills) and ranked no better.
+    // (and by prefix). Expanding known words too cost most of a search and ranked no better
+    // (docs/retrieval.md).
     const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
     const results = this.#search.search(query, {
       fields,
