@@ -7,6 +7,7 @@ import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
 import { assertAbstainSetting, thresholdFor } from './abstention.js';
+import { applyDiff } from './apply-diff.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
@@ -199,24 +200,13 @@ export class SkillSearchEngine implements SkillSearcher {
       }
     }
     this.#lexicalTried = true;
-    let added = 0;
-    let updated = 0;
-    let unchanged = 0;
-    let removed = 0;
-    for (const id of [...this.#lexical.ids()]) {
-      if (!desired.has(id)) {
-        this.#lexical.remove(id);
-        removed += 1;
-      }
-    }
+    const lexical = this.#lexical;
+    const counts = applyDiff(lexical.ids(), desired, (id) => lexical.remove(id), (id, skill) => {
+      const had = lexical.has(id);
+      return !lexical.upsert(skill) ? 'unchanged' : had ? 'updated' : 'added';
+    });
     this.#skills.clear();
-    for (const [id, skill] of desired) {
-      const had = this.#lexical.has(id);
-      if (!this.#lexical.upsert(skill)) unchanged += 1;
-      else if (had) updated += 1;
-      else added += 1;
-      this.#skills.set(id, skill);
-    }
+    for (const [id, skill] of desired) this.#skills.set(id, skill);
     this.#names.clear();
     for (const skill of desired.values()) {
       const name = normalizeName(skill.name);
@@ -224,44 +214,32 @@ export class SkillSearchEngine implements SkillSearcher {
       if (ids === undefined) this.#names.set(name, [skill.id]);
       else ids.push(skill.id);
     }
-    if (added + updated + removed > 0) this.#lexicalSaved = false;
+    if (counts.added + counts.updated + counts.removed > 0) this.#lexicalSaved = false;
     if (dir !== undefined && !this.#lexicalSaved) {
       saveLexicalIndex(dir, this.#lexical);
       this.#lexicalSaved = true;
     }
-    return { added, updated, removed, unchanged };
+    return counts;
   }
 
   /** Synchronous: the vector index holds `desired`, every vector already in the cache; persisted when changed. */
   #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>): Counts {
     const index = state.store.index;
-    let added = 0;
-    let updated = 0;
-    let unchanged = 0;
-    let removed = 0;
-    for (const id of [...index.ids()]) {
-      if (!desired.has(id)) {
-        index.remove(id);
-        removed += 1;
-      }
-    }
     const keys = new Set<string>();
-    for (const [id, skill] of desired) {
+    const counts = applyDiff(index.ids(), desired, (id) => index.remove(id), (id, skill) => {
       const key = vectorKey(skill);
       keys.add(key);
       const tag = index.tagOf(id);
-      if (tag === key) unchanged += 1;
-      else {
-        if (tag === undefined) added += 1;
-        else updated += 1;
-        index.upsert(id, state.cache.get(key)!, key);
-      }
-    }
-    if (added + updated + removed > 0) state.centroid = undefined;
+      if (tag === key) return 'unchanged';
+      index.upsert(id, state.cache.get(key)!, key);
+      return tag === undefined ? 'added' : 'updated';
+    });
+    const changed = counts.added + counts.updated + counts.removed > 0;
+    if (changed) state.centroid = undefined;
     state.cache.retain(keys);
     state.cache.save();
-    if (added + updated + removed > 0 || state.store.status.state !== 'loaded') state.store.save();
-    return { added, updated, removed, unchanged };
+    if (changed || state.store.status.state !== 'loaded') state.store.save();
+    return counts;
   }
 
   /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
