@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { LEXICAL_BOOST } from '../src/lexical/index.js';
-import { percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
+import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
 import type { Embedder, SearchMode } from '../src/types.js';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     }
     for (const mode of modes) {
       const records: QueryRecord[] = [];
-      const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode) } : {};
+      const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode), explainBlank: blankExplainer(engine, { mode, k: 10 }) } : {};
       rows.push({ suite: suiteName, skills: engine.size, ...(await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) })) });
       if (values['per-query'] !== undefined) {
         mkdirSync(values['per-query'], { recursive: true });

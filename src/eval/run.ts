@@ -47,6 +47,8 @@ export interface EvalOptions {
   readonly abstain?: AbstainSetting;
   /** The score below which the searcher abstains with `abstain`, to explain blanks in {@link QueryRecord}s. */
   readonly threshold?: number;
+  /** Explains an empty answer in words (overrides the `threshold` sentence), e.g. from `SkillSearchEngine.explain`. */
+  readonly explainBlank?: (query: string) => Promise<string>;
   readonly signal?: AbortSignal;
   /** Called after each query. */
   readonly onProgress?: (done: number, total: number) => void;
@@ -97,7 +99,7 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
       relevant: item.relevant,
       ranked: asScored(ranked),
       shown: asScored(visible),
-      ...(visible.length === 0 ? { abstained: whyBlank(ranked, options.threshold) } : {}),
+      ...(visible.length === 0 ? { abstained: options.explainBlank !== undefined && ranked.length > 0 ? await options.explainBlank(item.query) : whyBlank(ranked, options.threshold) } : {}),
     });
     options.onProgress?.(n + 1, queries.length);
   }

@@ -15,7 +15,7 @@ import { findNamedSkills, normalizeName } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
-import { relevance } from './relevance.js';
+import { relevance, relevanceFactors } from './relevance.js';
 import { embeddingText, EMBEDDING_TEXT_VERSION, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -279,6 +279,25 @@ export class SkillSearchEngine implements SkillSearcher {
       hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense']));
     }
     return hits;
+  }
+
+  /**
+   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
+   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   */
+  async explain(query: string, request: SearchRequest = {}): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
+    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const { ranked, exact } = await this.rank(query, request);
+    const model = this.options.relevance.models[mode];
+    const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
+    const scores = relevance(model, ranked.ranked, ranked.query);
+    return {
+      answerable,
+      threshold: thresholdFor(this.options.relevance, mode, setting),
+      named: exact,
+      hits: ranked.ranked.map((hit, i) => ({ id: hit.id, name: hit.name, fits: fits[i]!, score: scores[i]! })),
+    };
   }
 
   /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */

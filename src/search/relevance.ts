@@ -170,12 +170,17 @@ export function predict(model: LogisticModel, row: readonly number[]): number {
   return sigmoid(z);
 }
 
+/** The two factors of every hit's relevance: P(answerable) for the query, P(fits | answerable) per hit. */
+export function relevanceFactors(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): { answerable: number; fits: number[] } {
+  const [first] = featureRows(ranked.slice(0, 1), query, model.answerable.features);
+  if (first === undefined) return { answerable: 0, fits: [] };
+  return { answerable: predict(model.answerable, first), fits: featureRows(ranked, query, model.hit.features).map((row) => predict(model.hit, row)) };
+}
+
 /** Relevance of each hit of a ranked list (best first); non-increasing down the list. */
 export function relevance(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
-  const [first] = featureRows(ranked.slice(0, 1), query, model.answerable.features);
-  if (first === undefined) return [];
-  const answerable = predict(model.answerable, first);
-  const scores = featureRows(ranked, query, model.hit.features).map((row) => answerable * predict(model.hit, row));
+  const { answerable, fits } = relevanceFactors(model, ranked, query);
+  const scores = fits.map((fit) => answerable * fit);
   // Ties in the ordering score with a later rank can only lower p; clamp float noise all the same.
   for (let i = 1; i < scores.length; i += 1) scores[i] = Math.min(scores[i]!, scores[i - 1]!);
   return scores;

@@ -33,6 +33,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       k: retrieval.k,
       mode: retrieval.mode,
       threshold: live.engine.threshold(retrieval.mode),
+      explainBlank: evaluation.blankExplainer(live.engine, { mode: retrieval.mode, k: retrieval.k }),
       ...(perQuery === undefined ? {} : { onRecord: (record) => perQuery.write(`${JSON.stringify(record)}\n`) }),
       ...signal,
     });
