@@ -14,7 +14,7 @@ import { DenseQuery } from './dense-query.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
 import { relevance, relevanceFactors } from './relevance.js';
 import { embeddingText, EMBEDDING_TEXT_VERSION, vectorKey } from './skill-text.js';
 
@@ -323,7 +323,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features).
-    const chunks = share > 0 && terms.size >= CHUNK_MIN_TERMS ? queryChunks(query) : [];
+    const chunks = share > 0 && terms.size >= this.options.queryChunks.minTerms ? queryChunks(query, this.options.queryChunks.max) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),
       this.#queries.embed(query, request.signal),

@@ -4,6 +4,7 @@ import { LEXICAL_BOOST, type FieldBoosts } from '../lexical/lexical-index.js';
 import type { HnswOptions } from '../vector-index/hnsw-index.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
+import { CHUNK_MIN_TERMS, MAX_QUERY_CHUNKS } from './query-chunks.js';
 
 export interface EngineOptions {
   /** The sentence encoder; its `id` keys the embedding cache and the index manifest. */
@@ -52,6 +53,12 @@ export interface EngineOptions {
    * @default 2
    */
   readonly keepLexical?: number;
+  /**
+   * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
+   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. Hand-set
+   * (docs/retrieval.md). @default {minTerms: 16, max: 8}
+   */
+  readonly queryChunks?: { readonly minTerms: number; readonly max: number };
   /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync. @default 64 */
@@ -73,6 +80,7 @@ export interface ResolvedEngineOptions {
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
   readonly fieldBoosts: FieldBoosts;
   readonly keepLexical: number;
+  readonly queryChunks: { readonly minTerms: number; readonly max: number };
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -89,6 +97,7 @@ export const ENGINE_DEFAULTS = Object.freeze({
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   fieldBoosts: LEXICAL_BOOST,
   keepLexical: 2,
+  queryChunks: Object.freeze({ minTerms: CHUNK_MIN_TERMS, max: MAX_QUERY_CHUNKS }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -149,6 +158,10 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
       Object.fromEntries(Object.keys(LEXICAL_BOOST).map((field) => [field, assertFinite(`fieldBoosts.${field}`, (merged.fieldBoosts as Record<string, unknown>)[field] ?? LEXICAL_BOOST[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
     ),
     keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
+    queryChunks: Object.freeze({
+      minTerms: assertPositiveInteger('queryChunks.minTerms', merged.queryChunks.minTerms),
+      max: assertNonNegativeInteger('queryChunks.max', merged.queryChunks.max),
+    }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
