@@ -14,7 +14,7 @@ import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { CrossLingual } from '../src/lang/cross-lingual.js';
 import { loadDictionary } from '../src/lang/dictionary.js';
-import { percentile } from '../src/search/eval.js';
+import { percentile } from '../src/eval/metrics.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 
 /** The shared library's size: the catalog the latency target is stated for. */

@@ -2,12 +2,15 @@
  * Retrieval quality on labelled sets, every mode in one run: hybrid against its own two
  * halves (lexical-only, dense-only), and the HNSW engine against the same engine over the
  * brute-force exact index (so any loss from approximate search shows as a ratio below 1).
- * Ranking is scored with abstention off (top 10 as ranked); queries labelled `relevant: []`
- * are scored with abstention on (correct when nothing is suggested).
+ * Two views per mode, as `skill-search eval` reports them: ranking with abstention off (top 10
+ * as ranked), and what a user is shown with abstention on (`shown`: hit@1, hit@5 and blank over
+ * the answerable queries); queries labelled `relevant: []` are scored with abstention on
+ * (correct when nothing is shown).
  */
 import type { SearchMode } from '../src/types.js';
 import type { BenchContext, Suite } from './context.js';
 import type { EvalSet } from './corpus.js';
+import { scoreShown } from '../src/eval/metrics.js';
 import { scoreOutcomes, type QueryOutcome, type RankedItem } from './metrics.js';
 import { compare, type HitRateRow, type Measurement } from './results.js';
 
@@ -42,22 +45,25 @@ async function evaluate(context: BenchContext, set: LabelledSet): Promise<HitRat
     const engine = engines[spec.ann];
     const started = performance.now();
     const outcomes: QueryOutcome[] = [];
+    const shownOutcomes: QueryOutcome[] = [];
     for (const query of set.queries) {
       const toItem = (hit: { skill: { id: string; name: string } }): RankedItem =>
         set.byIdOnly ? { id: hit.skill.id, name: hit.skill.id } : { id: hit.skill.id, name: hit.skill.name };
+      const shown = await engine.search(query.query, { k: K, mode: spec.mode });
+      shownOutcomes.push({ relevant: query.relevant, ranked: shown.map(toItem) });
       if (query.relevant.length === 0) {
-        const suggested = await engine.search(query.query, { k: K, mode: spec.mode });
-        outcomes.push({ relevant: [], ranked: suggested.map(toItem), suggested: suggested.length });
+        outcomes.push({ relevant: [], ranked: shown.map(toItem), suggested: shown.length });
       } else {
         const ranked = await engine.search(query.query, { k: K, mode: spec.mode, abstain: false });
         outcomes.push({ relevant: query.relevant, ranked: ranked.map(toItem) });
       }
     }
     const metrics = scoreOutcomes(outcomes);
+    const shown = scoreShown(shownOutcomes);
     context.log(
-      `hit-rate ${set.name} ${spec.label}: hit@1 ${metrics.hitAt1.toFixed(3)} hit@5 ${metrics.hitAt5.toFixed(3)} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      `hit-rate ${set.name} ${spec.label}: hit@1 ${metrics.hitAt1.toFixed(3)} hit@5 ${metrics.hitAt5.toFixed(3)}; shown hit@1 ${shown.hitAt1.toFixed(3)} hit@5 ${shown.hitAt5.toFixed(3)} blank ${shown.blank.toFixed(3)} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
-    rows.push({ set: set.name, origin: set.origin, mode: spec.label, skills: engine.size, metrics });
+    rows.push({ set: set.name, origin: set.origin, mode: spec.label, skills: engine.size, metrics, shown });
   }
   return rows;
 }

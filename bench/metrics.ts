@@ -4,7 +4,7 @@
  * queries count only under `abstain`), so every mode, the brute-force baseline and
  * `skill-search eval` share one definition. The rest are bench-only measures.
  */
-import { scoreRankings, type QueryOutcome, type RankedItem } from '../src/search/eval.js';
+import { scoreRankings, type QueryOutcome, type RankedItem } from '../src/eval/metrics.js';
 
 export type { QueryOutcome, RankedItem };
 

@@ -41,7 +41,7 @@ function measurementRow(m: Measurement): Row {
   ];
 }
 
-const HIT_HEADER: Row = ['set', 'mode', 'skills', 'queries', 'hit@1', 'hit@5', 'MRR', 'nDCG@10', 'hit@5 ÷ lexical', 'hit@5 ÷ dense', 'abstain'];
+const HIT_HEADER: Row = ['set', 'mode', 'skills', 'queries', 'hit@1', 'hit@5', 'MRR', 'nDCG@10', 'hit@5 ÷ lexical', 'hit@5 ÷ dense', 'shown hit@1', 'shown hit@5', 'blank', 'abstain'];
 
 function hitRows(rows: readonly HitRateRow[]): Row[] {
   return rows.map((row) => {
@@ -61,6 +61,9 @@ function hitRows(rows: readonly HitRateRow[]): Row[] {
       m.ndcgAt10.toFixed(3),
       div(lexical),
       div(dense),
+      row.shown?.hitAt1.toFixed(3) ?? '',
+      row.shown?.hitAt5.toFixed(3) ?? '',
+      row.shown?.blank.toFixed(3) ?? '',
       m.abstain.queries === 0 ? '' : `${m.abstain.correct}/${m.abstain.queries}`,
     ];
   });

@@ -4,6 +4,7 @@
  * still compare: the ratio is the result, the milliseconds are context.
  */
 import type { Bench, Task } from 'tinybench';
+import type { ShownScores } from '../src/eval/metrics.js';
 import type { HitRate } from './metrics.js';
 import { ratio } from './metrics.js';
 import type { SuiteName } from './options.js';
@@ -36,7 +37,10 @@ export interface HitRateRow {
   /** `hybrid`, `dense`, `lexical`, and the brute-force variants (`dense·exact`, `hybrid·exact`). */
   readonly mode: string;
   readonly skills: number;
+  /** Ranking view: abstention off. */
   readonly metrics: HitRate;
+  /** What a user is shown (abstention on) for the answerable queries; absent in results from before it was measured. */
+  readonly shown?: ShownScores;
 }
 
 export interface ScalingPoint {

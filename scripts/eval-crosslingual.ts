@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { scanSkillsDir } from '../src/load/index.js';
-import { readEvalQueries, runEval, scoreSuggestions, SkillSearchEngine, type EvalQuery, type EvalReport, type QueryOutcome, type SuggestionScores } from '../src/search/index.js';
+import { readEvalQueries, runEval, scoreSuggestions, type EvalQuery, type EvalReport, type QueryOutcome, type SuggestionScores } from '../src/eval/index.js';
+import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   const embedder = resolveEmbedder(values.model);
   const library = await librarySkills();
   const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
-  const rows: (EvalReport & { set: string; skills: number; shown: SuggestionScores })[] = [];
+  const rows: (EvalReport & { set: string; skills: number; suggested: SuggestionScores })[] = [];
   for (const set of values.sets.split(',')) {
     const skills = set === 'en-over-zh' ? chinese : set === 'en-over-mixed' ? (library === undefined ? undefined : [...chinese, ...library.filter((skill) => !chinese.some((zh) => zh.name === skill.name))]) : library;
     if (skills === undefined) {
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
         const hits = await engine.search(query.query, { k: 5, mode });
         outcomes.push({ relevant: query.relevant, ranked: hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name })) });
       }
-      rows.push({ set, skills: engine.size, ...report, shown: scoreSuggestions(outcomes) });
+      rows.push({ set, skills: engine.size, ...report, suggested: scoreSuggestions(outcomes) });
     }
     await engine.close();
   }
@@ -102,8 +103,8 @@ async function main(): Promise<void> {
       row.hitAt1.toFixed(3),
       row.hitAt5.toFixed(3),
       row.mrr.toFixed(3),
-      `${row.shown.answered}/${row.shown.labelled}`,
-      row.shown.precision.toFixed(3),
+      `${row.suggested.answered}/${row.suggested.labelled}`,
+      row.suggested.precision.toFixed(3),
       row.abstain.queries === 0 ? '–' : `${row.abstain.correct}/${row.abstain.queries}`,
       row.latencyMs.p50.toFixed(2),
       row.latencyMs.p99.toFixed(2),

@@ -9,6 +9,7 @@ export * from './vector-index/index.js';
 export * from './lexical/index.js';
 export * from './search/index.js';
 export { CrossLingual, detectLanguage, type CrossLingualOptions, type Language, type RoutedQuery } from './lang/index.js';
+export * from './eval/index.js';
 export * from './attachments/index.js';
 export * from './prefetch/index.js';
 export * from './integrations/index.js';

@@ -24,6 +24,8 @@ export interface Skill {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /** Words listed for search in frontmatter `tags`, `keywords`, `aliases` or `triggers` (searched lexically, never shown). */
+  readonly keywords?: readonly string[];
   readonly effort?: Effort;
   /** Frontmatter `hooks`, kept as inert data. Never executed. */
   readonly hooks?: unknown;
@@ -92,9 +94,22 @@ export interface CatalogSnapshot {
 export const SEARCH_MODES = ['hybrid', 'dense', 'lexical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
+/**
+ * How readily a search shows nothing: `balanced` (the default) keeps blanks on answerable
+ * requests rare, `strict` shows less that is off-topic, `off` always returns the top k, and
+ * a number in [0, 1] is the relevance a hit needs to be shown.
+ */
+export const ABSTAIN_LEVELS = ['strict', 'balanced', 'off'] as const;
+export type AbstainLevel = (typeof ABSTAIN_LEVELS)[number];
+export type AbstainSetting = AbstainLevel | number;
+
 export interface SearchHit {
   readonly skill: Skill;
-  /** Higher is better. In hybrid mode a calibrated score in [0, 1]. */
+  /**
+   * Relevance in [0, 1]: the estimated probability that the skill fits the message (fitted on
+   * labelled requests, see docs/retrieval.md), comparable across queries and modes; hits come
+   * best first. A skill the message names exactly scores 1.
+   */
   readonly score: number;
   /** Why it matched (for debugging / --json): which rankers contributed. */
   readonly via: readonly ('exact' | 'lexical' | 'dense')[];
@@ -104,8 +119,11 @@ export interface SearchRequest {
   readonly k?: number;
   readonly mode?: SearchMode;
   readonly signal?: AbortSignal;
-  /** When false, return top-k without abstention thresholds (used by eval to score ranking). */
-  readonly abstain?: boolean;
+  /**
+   * Abstention for this search: `false` (= `'off'`) returns the top k without it (eval scores
+   * ranking that way); `true` or absent uses the searcher's default.
+   */
+  readonly abstain?: boolean | AbstainSetting;
 }
 
 /**

@@ -66,6 +66,13 @@ function retrievalOptions(defaultK: number): OptionTable {
       description: 'retrieval: hybrid, dense or lexical',
       defaultText: 'hybrid',
     },
+    abstain: {
+      type: 'string',
+      placeholder: 'LEVEL',
+      description:
+        'when to show nothing: balanced, strict (fewer off-topic hits, more blanks), off (always the top k) or a relevance from 0 to 1 a hit needs',
+      defaultText: 'balanced',
+    },
     ...MODEL_OPTIONS,
   };
 }
@@ -124,7 +131,7 @@ const WATCH_SPEC: CommandSpec = {
     'fall back to searching in-process whenever no server answers. Start it in the folder Claude Code',
     'runs in (or pass the same --cwd / --skills-dir / --tools / --index-dir as the hook), with the same',
     'SKILL_SEARCH_CACHE_DIR. A socket left by a killed server is replaced; Ctrl-C removes it.',
-    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode"} ->',
+    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode","abstain"} ->',
     '{"id","hits":[{"name","source","score","path","description","whenToUse"}],"tookMs","skills"};',
     '{"id","op":"ping"} -> {"id","pong":true,"pid","version","skills"}; errors -> {"id","error":{"code","message"}}.',
   ].join('\n'),
@@ -159,7 +166,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       positionals: { min: 1, max: Infinity, name: 'a message' },
       options: { ...SOURCE_OPTIONS, ...retrievalOptions(DEFAULT_K), ...JSON_OPTION },
       notes:
-        '--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
+        'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
     },
     load: async () => (await import('./commands/query.js')).runQuery,
   },
@@ -220,12 +227,23 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           placeholder: 'FILE',
           description: 'JSONL lines {"id","query","relevant":[names or ids]} (required)',
         },
+        'per-query': {
+          type: 'string',
+          placeholder: 'FILE',
+          description: 'also write one JSONL line per query: id, query, relevant, ranked names and scores, what was shown, why it abstained',
+        },
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_EVAL_K),
         ...JSON_OPTION,
       },
-      notes:
-        '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10","abstain":{"queries","correct"},"latencyMs":{"p50","p95","p99"},"byLanguage":{"<language>":{"queries","hitAt1","hitAt5","mrr"}}}; languages by the script each query is written in (zh, ja, ko, en).',
+      notes: [
+        'Two views in one run: ranking metrics with abstention off (where the right skill is ranked), and',
+        'what a user is shown with abstention on (as query, the hook and prefetch apply it): hit@1, hit@5',
+        'and blank (nothing shown) over the answerable queries; "relevant": [] queries score abstain.',
+        '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10",',
+        '"abstain":{"queries","correct"},"shown":{"hitAt1","hitAt5","blank","answerable"},"latencyMs":{"p50","p95","p99"},',
+        '"byLanguage":{"<language>":{"queries","hitAt1","hitAt5","mrr"}}}; languages by the script each query is written in (zh, ja, ko, en).',
+      ].join('\n'),
     },
     load: async () => (await import('./commands/eval.js')).runEval,
   },

@@ -46,6 +46,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
     k: retrieval.k,
     mode: retrieval.mode,
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),
+    ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
   });
 }
 

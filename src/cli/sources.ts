@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.js';
 import type { DemoMode } from '../load/options.js';
-import { SEARCH_MODES, type SearchMode } from '../types.js';
+import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './commands.js';
 import { homeDir, type CliIo } from './io.js';
@@ -45,6 +45,8 @@ export function configRoot(env: CliIo['env']): string {
 export interface RetrievalOptions {
   readonly k: number;
   readonly mode: SearchMode;
+  /** `--abstain`; undefined = the engine's default. */
+  readonly abstain: AbstainSetting | undefined;
   readonly model: string;
   /** Explicit `--index-dir`, or undefined to derive one per catalog (see `resolveIndexDir`). */
   readonly indexDir: string | undefined;
@@ -107,15 +109,25 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
 export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number): RetrievalOptions {
   const kRaw = asString(values.k);
   const modeRaw = asString(values.mode);
+  const abstainRaw = asString(values.abstain);
   const model = asString(values.model) ?? DEFAULT_MODEL;
   if (model.trim() === '') throw flagError(`--model expects a model name, got '${model}'`);
   const indexDirRaw = asString(values['index-dir']);
   return Object.freeze({
     k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
     mode: modeRaw === undefined ? 'hybrid' : parseChoice('mode', modeRaw, SEARCH_MODES),
+    abstain: abstainRaw === undefined ? undefined : parseAbstain(abstainRaw),
     model,
     indexDir: indexDirRaw === undefined ? undefined : indexDirPath(indexDirRaw, io.cwd),
   });
+}
+
+/** `--abstain strict|balanced|off|<number in [0, 1]>`. */
+function parseAbstain(raw: string): AbstainSetting {
+  if (ABSTAIN_LEVELS.includes(raw as (typeof ABSTAIN_LEVELS)[number])) return raw as AbstainSetting;
+  const value = Number(raw);
+  if (raw.trim() !== '' && Number.isFinite(value) && value >= 0 && value <= 1) return value;
+  throw flagError(`--abstain expects ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got '${raw}'`);
 }
 
 /** `--index-dir` may not exist yet (it is created), but must not be a file. */

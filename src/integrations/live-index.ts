@@ -2,7 +2,7 @@ import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type SyncResult } from '../search/index.js';
-import type { CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { AbstainSetting, CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 
 export interface LiveIndexOptions {
@@ -18,6 +18,8 @@ export interface LiveIndexOptions {
   readonly mode?: SearchMode;
   /** Where the translation dictionary is cached (see `src/lang/`). @default the engine's default */
   readonly dictionaryDir?: string;
+  /** The engine's abstention (see `EngineOptions.abstain`). */
+  readonly abstain?: AbstainSetting;
 }
 
 export interface RefreshResult {
@@ -57,6 +59,7 @@ export class LiveIndex implements SkillService {
       ...(options.k === undefined ? {} : { k: options.k }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
       ...(options.dictionaryDir === undefined ? {} : { crossLingual: { dictionaryDir: options.dictionaryDir } }),
+      ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
     });
     const { watch: _ignored, ...catalogOptions } = options.catalog;
     return new LiveIndex(new SkillCatalog(catalogOptions), engine);

@@ -1,5 +1,5 @@
 import { SkillSearchError, isAbortError } from '../errors.js';
-import type { SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
+import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
 import { SkillSocketClient } from './socket-client.js';
 
 /** A search that can be closed: a `LiveIndex`, or the searcher below. */
@@ -15,6 +15,8 @@ export interface ServerFirstOptions {
   /** Sent when a request names none, so both paths search alike. */
   readonly k: number;
   readonly mode: SearchMode;
+  /** Sent when a request names none; undefined leaves it to the answering engine's default. */
+  readonly abstain?: AbstainSetting | undefined;
   /** @default 150 */
   readonly connectTimeoutMs?: number;
   /** @default 1000 */
@@ -50,7 +52,8 @@ export class ServerFirstSearcher implements ClosableSearcher {
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    const full: SearchRequest = { ...request, k: request.k ?? this.#options.k, mode: request.mode ?? this.#options.mode };
+    const abstain = request.abstain ?? this.#options.abstain;
+    const full: SearchRequest = { ...request, k: request.k ?? this.#options.k, mode: request.mode ?? this.#options.mode, ...(abstain === undefined ? {} : { abstain }) };
     if (this.#local === undefined) {
       let client: SkillSocketClient | undefined;
       try {

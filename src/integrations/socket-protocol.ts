@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { privateSocketDirs } from './socket-trust.js';
-import { LOADED_FROM, SEARCH_MODES, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
+import { ABSTAIN_LEVELS, LOADED_FROM, SEARCH_MODES, type AbstainLevel, type AbstainSetting, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -29,8 +29,8 @@ export interface SearchRequestLine {
   readonly query: string;
   readonly k?: number;
   readonly mode?: SearchMode;
-  /** `false` returns the top k without abstention (as `SearchRequest.abstain`). */
-  readonly abstain?: boolean;
+  /** As `SearchRequest.abstain`: `false` / `'off'` returns the top k; a level or a number sets the threshold. */
+  readonly abstain?: boolean | AbstainSetting;
 }
 
 export interface PingRequestLine {
@@ -109,14 +109,16 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   if (mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(mode)) {
     return errorLine(id, 'bad-request', `"mode" must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
-  if (abstain !== undefined && typeof abstain !== 'boolean') return errorLine(id, 'bad-request', '"abstain" must be a boolean');
+  if (abstain !== undefined && typeof abstain !== 'boolean' && !ABSTAIN_LEVELS.includes(abstain as AbstainLevel) && !(typeof abstain === 'number' && abstain >= 0 && abstain <= 1)) {
+    return errorLine(id, 'bad-request', `"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`);
+  }
   return {
     id,
     op: 'search',
     query: data.query,
     ...(k === undefined ? {} : { k }),
     ...(mode === undefined ? {} : { mode: mode as SearchMode }),
-    ...(abstain === undefined ? {} : { abstain }),
+    ...(abstain === undefined ? {} : { abstain: abstain as boolean | AbstainSetting }),
   };
 }
 

@@ -1,5 +1,6 @@
 export { LexicalIndex, LEXICAL_BOOST } from './lexical-index.js';
-export type { GroupedTerms, LexicalMatch } from './lexical-index.js';
+export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearchOptions } from './lexical-index.js';
+export { bodyText, BODY_TEXT_CAP } from './body-text.js';
 export { tokenize, splitWords } from './tokenize.js';
 export { STOP_WORDS } from './stop-words.js';
 export { stem } from './stem.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import type { Skill } from '../types.js';
+import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
 
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
@@ -13,11 +14,13 @@ export interface LexicalMatch {
 
 /**
  * Field boosts: a word in the name says more than one in `whenToUse`, which says more than the
- * description. The name's boost was 3; on a MetaTool dev sample 1 and 2 both ranked better
- * (hybrid hit@1 0.521 → 0.533 / 0.528) and 2 was kept because 1 cost SkillsBench, whose long
- * task descriptions often name the skill (lexical hit@1 0.790 → 0.774; 2: 0.806).
+ * description, which says more than one in the body (headings, list items, first paragraphs,
+ * see `body-text.ts`). The body weight was chosen on the dev splits; keywords (frontmatter tags,
+ * aliases, triggers) weigh like `whenToUse`, unmeasured for lack of labelled data with them
+ * (docs/retrieval.md).
  */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, glosses: 1 } as const;
+export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 } as const;
+export type FieldBoosts = { readonly [field in keyof typeof LEXICAL_BOOST]: number };
 
 /**
  * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
@@ -28,6 +31,14 @@ export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, description: 1, glosses:
 export interface GroupedTerms {
   readonly weights: ReadonlyMap<string, number>;
   readonly groups: readonly (readonly string[])[];
+}
+
+/** How one lexical search runs. */
+export interface LexicalSearchOptions {
+  /** Overrides {@link LEXICAL_BOOST} (0 leaves a field out). */
+  readonly boost?: FieldBoosts;
+  /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
+  readonly terms?: GroupedTerms;
 }
 
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
@@ -41,19 +52,31 @@ interface LexicalDocument {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string;
+  readonly keywords: string;
+  readonly body: string;
   /** English glosses of a skill written in Chinese or Japanese (see `src/lang/`); '' otherwise. */
   readonly glosses: string;
 }
 
-function toDocument(skill: Skill, glosses: string): LexicalDocument {
-  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', glosses };
+function toDocument(skill: Skill, body: string, glosses: string): LexicalDocument {
+  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', keywords: skill.keywords?.join('\n') ?? '', body, glosses };
+}
+
+/**
+ * What the index holds of a skill: its content hash (name, description, whenToUse), plus a
+ * digest of its keywords, body text and glosses when it has any (a dictionary change changes
+ * the glosses, so they are part of the key).
+ */
+function indexedVersion(skill: Skill, body: string, glosses: string): string {
+  const extra = [skill.keywords?.join('\n') ?? '', body, glosses].join('\0');
+  return extra === '\0\0' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(extra).digest('hex').slice(0, 32)}`;
 }
 
 /**
  * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
  * words): a persisted index of another version is rebuilt instead of being searched.
  */
-export const LEXICAL_FORMAT_VERSION = 2;
+export const LEXICAL_FORMAT_VERSION = 4;
 
 /** A serialised index: the indexed (id, contentHash) pairs and MiniSearch's own plain object. */
 export interface LexicalSnapshot {
@@ -62,7 +85,7 @@ export interface LexicalSnapshot {
 }
 
 /**
- * BM25 (MiniSearch) over name, whenToUse and description, with typo tolerance and prefix
+ * BM25 (MiniSearch) over name, whenToUse, description and body text, with typo tolerance and prefix
  * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
  * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
@@ -96,7 +119,7 @@ export class LexicalIndex {
   static #options(): Options<LexicalDocument> {
     return {
       idField: 'id',
-      fields: ['name', 'whenToUse', 'description', 'glosses'],
+      fields: ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses'],
       tokenize,
       processTerm: (term) => term,
       searchOptions: {
@@ -123,12 +146,12 @@ export class LexicalIndex {
    */
   upsert(skill: Skill, glosses = ''): boolean {
     const previous = this.#hashes.get(skill.id);
-    // Glosses are derived from the content, but a dictionary change changes them: they are part of the key.
-    const key = glosses === '' ? skill.contentHash : `${skill.contentHash}+${glosses.length.toString(36)}:${hashText(glosses)}`;
-    if (previous === key) return false;
-    if (previous === undefined) this.#search.add(toDocument(skill, glosses));
-    else this.#search.replace(toDocument(skill, glosses));
-    this.#hashes.set(skill.id, key);
+    const body = bodyText(skill.body);
+    const version = indexedVersion(skill, body, glosses);
+    if (previous === version) return false;
+    if (previous === undefined) this.#search.add(toDocument(skill, body, glosses));
+    else this.#search.replace(toDocument(skill, body, glosses));
+    this.#hashes.set(skill.id, version);
     return true;
   }
 
@@ -152,15 +175,20 @@ export class LexicalIndex {
     return typeof terms?.has === 'function' && terms.has(term);
   }
 
-  /** Matches in descending score order; at most `limit`. `terms`: see {@link GroupedTerms}. */
-  search(query: string, limit: number, terms?: GroupedTerms): LexicalMatch[] {
+  /** Matches in descending score order; at most `limit`. */
+  search(query: string, limit: number, { boost = LEXICAL_BOOST, terms }: LexicalSearchOptions = {}): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
-    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms);
+    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
+    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-    // (and by prefix). Expanding known words too cost most of a search (16–22× plain BM25 at
-    // 10k–24k skills) and ranked no better.
-    const results = this.#search.search(query, { fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false) });
+    // (and by prefix). Expanding known words too cost most of a search and ranked no better
+    // (docs/retrieval.md).
+    const results = this.#search.search(query, {
+      fields,
+      boost: { ...boost },
+      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false),
+    });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
       let matched = 0;
@@ -170,9 +198,9 @@ export class LexicalIndex {
     return out;
   }
 
-  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms): LexicalMatch[] {
+  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
-    const results = this.#search.search(query, { fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
+    const results = this.#search.search(query, { fields, boost: { ...boost }, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
       const matched = new Set(result.queryTerms);
@@ -182,8 +210,4 @@ export class LexicalIndex {
     }
     return out;
   }
-}
-
-function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

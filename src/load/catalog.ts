@@ -254,6 +254,7 @@ function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shad
     hash.update(`${skill.body.length}\0`);
     hash.update(skill.body);
     hash.update(JSON.stringify(skill.hooks ?? null));
+    hash.update(JSON.stringify(skill.keywords ?? []));
   }
   hash.update(JSON.stringify(shadowed));
   hash.update(JSON.stringify(diagnostics));

@@ -25,9 +25,16 @@ export interface ValidFields {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string | undefined;
+  /** From `tags`, `keywords`, `aliases` and `triggers`; undefined when there are none. */
+  readonly keywords: readonly string[] | undefined;
   readonly effort: Effort | undefined;
   readonly hooks: unknown;
 }
+
+/** Frontmatter fields whose words a skill's author listed for search (a list, or text with commas). */
+export const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
+/** Most keywords kept per skill; more are dropped with a warning. */
+const MAX_KEYWORDS = 64;
 
 export interface FieldsResult {
   /** Undefined when a problem of `error` severity keeps the skill from loading. */
@@ -114,6 +121,23 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     }
   }
 
+  const keywords: string[] = [];
+  for (const key of KEYWORD_FIELDS) {
+    const value = raw[key];
+    if (isMissing(value)) continue;
+    const items = Array.isArray(value) ? value : [value];
+    const parsed = items.map((item) => parseText(scalar, item));
+    if (!parsed.every((item) => item.success)) {
+      diagnostics.push(diagnostic('bad-field', path, `\`${key}\` must be text or a list of text, got ${describeValue(value)}; ignored`, 'warning'));
+      continue;
+    }
+    for (const item of parsed) for (const word of item.data.split(',')) if (word.trim() !== '') keywords.push(capChars(word.trim(), 100));
+  }
+  if (keywords.length > MAX_KEYWORDS) {
+    diagnostics.push(diagnostic('too-large', path, `${keywords.length} tags/keywords/aliases/triggers; the first ${MAX_KEYWORDS} are kept`, 'warning'));
+    keywords.length = MAX_KEYWORDS;
+  }
+
   let parsedEffort: Effort | undefined;
   if (!isMissing(raw['effort'])) {
     const parsed = effort.safeParse(raw['effort']);
@@ -143,5 +167,5 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
       diagnostics.push(diagnostic('too-large', path, `\`hooks\` ${why}; ignored`, 'warning'));
     }
   }
-  return { fields: { name, description, whenToUse, effort: parsedEffort, hooks }, diagnostics };
+  return { fields: { name, description, whenToUse, keywords: keywords.length === 0 ? undefined : keywords, effort: parsedEffort, hooks }, diagnostics };
 }

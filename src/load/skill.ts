@@ -39,6 +39,7 @@ export interface SkillFields {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string | undefined;
+  readonly keywords?: readonly string[] | undefined;
   readonly effort?: Effort | undefined;
   readonly hooks?: unknown;
   readonly body: string;
@@ -69,6 +70,7 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
     name: fields.name,
     description: fields.description,
     ...(fields.whenToUse === undefined ? {} : { whenToUse: fields.whenToUse }),
+    ...(fields.keywords === undefined || fields.keywords.length === 0 ? {} : { keywords: Object.freeze([...fields.keywords]) }),
     ...(fields.effort === undefined ? {} : { effort: fields.effort }),
     ...(fields.hooks === undefined ? {} : { hooks: fields.hooks }),
     source: origin.source,

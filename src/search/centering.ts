@@ -11,11 +11,10 @@ import { dot } from '../embed/normalize.js';
  * whatever sets it apart; sentence encoders also give every tool description a large shared
  * component, which raw cosine counts for every skill alike. Only the skill side is centred: μ
  * comes from the catalog alone, and queries come from a different distribution whose mean we do
- * not know. Measured with USE-lite (README): MetaTool dev sample dense hit@5 0.707 → 0.726,
- * hybrid 0.762 → 0.772; on random 10–80-tool subsets of MetaTool dense hit@1 rose too (0.800 →
- * 0.804 at 10 tools, 0.549 → 0.562 at 80), so small catalogs do not pay for it.
+ * not know. It raised dense and hybrid hit rates on MetaTool, small subsets included
+ * (docs/retrieval.md).
  *
- * Raw cosines still drive abstention (its thresholds are calibrated on them); this only orders.
+ * Raw cosines still feed the relevance model (`relevance.ts`); this only orders.
  * Derived from the current catalog's vectors whenever they change and never persisted, so a
  * reopened index orders exactly as before.
  */

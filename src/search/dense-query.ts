@@ -4,7 +4,7 @@ import type { Centroid } from './centering.js';
 
 /** A skill's dense evidence for one query. */
 export interface DenseScore {
-  /** Raw cosine with the whole message: what abstention is calibrated on (a chunk's best match would pass more off-topic messages). */
+  /** Raw cosine with the whole message: what the relevance model reads (a chunk's best match would pass more off-topic messages). */
   readonly cosine: number;
   /** Best centred cosine (see `centering.ts`): what orders candidates. */
   readonly centered: number;
@@ -28,6 +28,11 @@ export class DenseQuery {
     this.vectors = vectors;
     this.#centroid = centroid;
     this.#queryMeans = vectors.map((vector) => dot(vector, centroid.mean));
+  }
+
+  /** q·μ for the whole message: how close it sits to the catalog's average skill. */
+  get catalogCosine(): number {
+    return this.#queryMeans[0] ?? 0;
   }
 
   score(key: string, vector: Float32Array): DenseScore {

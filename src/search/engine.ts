@@ -1,19 +1,22 @@
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { LexicalIndex, type GroupedTerms, type LexicalMatch } from '../lexical/lexical-index.js';
+import { LexicalIndex } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
-import type { SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
-import { TopK } from '../vector-index/top-k.js';
+import { assertAbstainSetting, thresholdFor } from './abstention.js';
+import { applyDiff } from './apply-diff.js';
+import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
-import { confidence, denseShareFor, gatherCandidates, hybridScore, rrfScore, type QueryContext } from './fusion.js';
+import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { CHUNK_MIN_TERMS, CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { relevance, relevanceFactors } from './relevance.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -58,8 +61,10 @@ interface DenseState {
 }
 
 /**
- * Hybrid skill retrieval: BM25 (lexical) + sentence embeddings (dense, HNSW or exact),
- * fused into a calibrated score, with an exact-name fast path and abstention.
+ * Hybrid skill retrieval, a façade over query → candidates (`candidates.ts`) → fusion
+ * (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`): BM25 and sentence
+ * embeddings (HNSW or exact), an exact-name fast path, every hit scored by its fitted relevance.
+ * The engine itself keeps the lexical and vector indexes in step with the catalog.
  *
  * Invariants: `#skills` and the lexical index always hold the same ids; the vector index holds
  * them too unless `#denseStale`, in which case every dense or hybrid search first brings it up
@@ -201,24 +206,13 @@ export class SkillSearchEngine implements SkillSearcher {
       }
     }
     this.#lexicalTried = true;
-    let added = 0;
-    let updated = 0;
-    let unchanged = 0;
-    let removed = 0;
-    for (const id of [...this.#lexical.ids()]) {
-      if (!desired.has(id)) {
-        this.#lexical.remove(id);
-        removed += 1;
-      }
-    }
+    const lexical = this.#lexical;
+    const counts = applyDiff(lexical.ids(), desired, (id) => lexical.remove(id), (id, skill) => {
+      const had = lexical.has(id);
+      return !lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical) ? 'unchanged' : had ? 'updated' : 'added';
+    });
     this.#skills.clear();
-    for (const [id, skill] of desired) {
-      const had = this.#lexical.has(id);
-      if (!this.#lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical)) unchanged += 1;
-      else if (had) updated += 1;
-      else added += 1;
-      this.#skills.set(id, skill);
-    }
+    for (const [id, skill] of desired) this.#skills.set(id, skill);
     this.#names.clear();
     for (const skill of desired.values()) {
       const name = normalizeName(skill.name);
@@ -226,44 +220,32 @@ export class SkillSearchEngine implements SkillSearcher {
       if (ids === undefined) this.#names.set(name, [skill.id]);
       else ids.push(skill.id);
     }
-    if (added + updated + removed > 0) this.#lexicalSaved = false;
+    if (counts.added + counts.updated + counts.removed > 0) this.#lexicalSaved = false;
     if (dir !== undefined && !this.#lexicalSaved) {
       saveLexicalIndex(dir, this.#lexical);
       this.#lexicalSaved = true;
     }
-    return { added, updated, removed, unchanged };
+    return counts;
   }
 
   /** Synchronous: the vector index holds `desired`, every vector already in the cache; persisted when changed. */
   #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>): Counts {
     const index = state.store.index;
-    let added = 0;
-    let updated = 0;
-    let unchanged = 0;
-    let removed = 0;
-    for (const id of [...index.ids()]) {
-      if (!desired.has(id)) {
-        index.remove(id);
-        removed += 1;
-      }
-    }
     const keys = new Set<string>();
-    for (const [id, skill] of desired) {
+    const counts = applyDiff(index.ids(), desired, (id) => index.remove(id), (id, skill) => {
       const key = vectorKey(skill);
       keys.add(key);
       const tag = index.tagOf(id);
-      if (tag === key) unchanged += 1;
-      else {
-        if (tag === undefined) added += 1;
-        else updated += 1;
-        index.upsert(id, state.cache.get(key)!, key);
-      }
-    }
-    if (added + updated + removed > 0) state.centroid = undefined;
+      if (tag === key) return 'unchanged';
+      index.upsert(id, state.cache.get(key)!, key);
+      return tag === undefined ? 'added' : 'updated';
+    });
+    const changed = counts.added + counts.updated + counts.removed > 0;
+    if (changed) state.centroid = undefined;
     state.cache.retain(keys);
     state.cache.save();
-    if (added + updated + removed > 0 || state.store.status.state !== 'loaded') state.store.save();
-    return { added, updated, removed, unchanged };
+    if (changed || state.store.status.state !== 'loaded') state.store.save();
+    return counts;
   }
 
   /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
@@ -284,21 +266,74 @@ export class SkillSearchEngine implements SkillSearcher {
     return run;
   }
 
+  /**
+   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
+   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
+   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
+   */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
+    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const { ranked, exact } = await this.rank(query, request);
+    if (ranked.ranked.length === 0 && exact.length === 0) return [];
+    const k = request.k === undefined ? this.options.k : request.k;
+    const threshold = thresholdFor(this.options.relevance, mode, setting);
+    const scores = relevance(this.options.relevance.models[mode], ranked.ranked, ranked.query);
+    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
+    for (const [i, hit] of ranked.ranked.entries()) {
+      if (hits.length === k || scores[i]! < threshold) break;
+      hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense']));
+    }
+    return hits;
+  }
+
+  /**
+   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
+   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   */
+  async explain(query: string, request: SearchRequest = {}): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
+    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const { ranked, exact } = await this.rank(query, request);
+    const model = this.options.relevance.models[mode];
+    const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
+    const scores = relevance(model, ranked.ranked, ranked.query);
+    return {
+      answerable,
+      threshold: thresholdFor(this.options.relevance, mode, setting),
+      named: exact,
+      hits: ranked.ranked.map((hit, i) => ({ id: hit.id, name: hit.name, fits: fits[i]!, score: scores[i]! })),
+    };
+  }
+
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
+  threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
+    return thresholdFor(this.options.relevance, mode, setting);
+  }
+
+  /**
+   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
+   * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
+   * exactly (left out of `ranked`).
+   */
+  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[] }> {
     this.#assertOpen();
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const abstain = request.abstain !== false;
-    if (query.trim() === '' || this.#skills.size === 0) return [];
+    const empty = { ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] };
+    if (query.trim() === '' || this.#skills.size === 0) return empty;
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
     const routed = await this.#language.route(query, request.signal);
-    if (mode === 'lexical') return this.#searchLexical(routed.lexical, k, abstain, routed.terms);
-    const terms = new Set(tokenize(routed.measure)).size;
-    const share = mode === 'dense' ? 1 : denseShareFor(terms, this.options);
+    // Coverage and length count the words of the request as written (one per translated word).
+    const terms = new Set(tokenize(routed.measure));
+    const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
+    const lexicalSearch = { boost: this.options.fieldBoosts, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
+    if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch), terms, k, nameOf), exact: [] };
+    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
-    // query whose dense share is 0 needs the whole one alone (for abstention).
-    const chunks = share > 0 && terms >= CHUNK_MIN_TERMS ? queryChunks(routed.dense) : [];
+    // query whose dense share is 0 needs the whole one alone (for its relevance features).
+    const chunks = share > 0 && terms.size >= this.options.queryChunks.minTerms ? queryChunks(routed.dense, this.options.queryChunks.max) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),
       this.#queries.embed(routed.dense, request.signal),
@@ -306,12 +341,19 @@ export class SkillSearchEngine implements SkillSearcher {
     ]);
     const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
     throwIfAborted(request.signal);
-    if (this.#skills.size === 0) return [];
+    if (this.#skills.size === 0) return empty;
     const dense = new DenseQuery(vectors, this.#centroid(state));
-    if (mode === 'dense') return this.#searchDense(state, dense, k, abstain);
+    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
+    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
+    const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [] };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
-    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, routed.terms);
-    return this.#searchHybrid(state, dense, lexical, exact, share, k, abstain);
+    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
+    const denseOf = (id: string) => {
+      const found = stored(id);
+      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
+    };
+    return { ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact };
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -337,68 +379,6 @@ export class SkillSearchEngine implements SkillSearcher {
 
   #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
     return { skill: this.#skills.get(id)!, score, via };
-  }
-
-  #searchLexical(query: string, k: number, abstain: boolean, terms?: GroupedTerms): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const match of this.#lexical.search(query, abstain ? this.options.candidates : k, terms)) {
-      if (abstain && match.coverage < this.options.minLexicalCoverage) continue;
-      hits.push(this.#hit(match.id, match.score, ['lexical']));
-      if (hits.length === k) break;
-    }
-    return hits;
-  }
-
-  /**
-   * Ordered by centred cosine; a hit's score stays the raw cosine with the whole message (what
-   * callers and `minDenseScore` understand), so scores need not fall strictly down the list.
-   */
-  #searchDense(state: DenseState, dense: DenseQuery, k: number, abstain: boolean): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const match of dense.matches(state.store.index, Math.max(k, this.options.candidates), (id) => this.#stored(state, id))) {
-      if (hits.length === k) break;
-      if (!abstain || match.cosine >= this.options.minDenseScore) hits.push(this.#hit(match.id, match.cosine, ['dense']));
-    }
-    return hits;
-  }
-
-  #searchHybrid(state: DenseState, dense: DenseQuery, lexical: readonly LexicalMatch[], exact: readonly string[], denseShare: number, k: number, abstain: boolean): SearchHit[] {
-    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
-    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
-    const candidates = gatherCandidates(dense.matches(state.store.index, Math.max(k, this.options.candidates), stored), lexical, (id) => {
-      const found = stored(id);
-      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
-    });
-    const best = { score: lexical[0]?.score ?? 0, coverage: Math.max(0, ...lexical.map((match) => match.coverage)) };
-    let denseMin = Number.POSITIVE_INFINITY;
-    let denseMax = Number.NEGATIVE_INFINITY;
-    for (const candidate of candidates.values()) {
-      denseMin = Math.min(denseMin, candidate.centered);
-      denseMax = Math.max(denseMax, candidate.centered);
-    }
-    const context: QueryContext = { best, denseMin, denseMax, denseShare };
-    const top = new TopK<{ id: string; score: number; confidence: number; via: SearchHit['via'] }>(k);
-    for (const candidate of candidates.values()) {
-      if (exact.includes(candidate.id)) continue;
-      const sure = confidence(candidate, best, this.options);
-      if (abstain && sure < this.options.minScore) continue;
-      const score = hybridScore(candidate, context, this.options);
-      const via: SearchHit['via'] =
-        candidate.lexical > 0 && Number.isFinite(candidate.denseRank) ? ['dense', 'lexical'] : candidate.lexical > 0 ? ['lexical'] : ['dense'];
-      top.push({ id: candidate.id, score, confidence: sure, via }, this.options.fusion === 'rrf' ? rrfScore(candidate) : score);
-    }
-    let ranked = top.sorted().map(({ item }) => item);
-    if (abstain && this.options.relativeCut > 0 && ranked.length > 1) {
-      // Relative to the most confident hit kept, not the first: ordering and confidence can disagree.
-      const floor = this.options.relativeCut * Math.max(...ranked.map((item) => item.confidence));
-      ranked = ranked.filter((item) => item.confidence >= floor);
-    }
-    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
-    for (const item of ranked) {
-      if (hits.length === k) break;
-      hits.push(this.#hit(item.id, item.score, item.via));
-    }
-    return hits;
   }
 
   #assertOpen(): void {

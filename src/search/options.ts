@@ -1,11 +1,11 @@
 import { SkillSearchError } from '../errors.js';
 import type { CrossLingualOptions } from '../lang/cross-lingual.js';
-import { SEARCH_MODES, type Embedder, type SearchMode } from '../types.js';
+import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
+import { LEXICAL_BOOST, type FieldBoosts } from '../lexical/lexical-index.js';
 import type { HnswOptions } from '../vector-index/hnsw-index.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
-
-export const FUSIONS = ['weighted', 'rrf'] as const;
-export type Fusion = (typeof FUSIONS)[number];
+import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
+import { CHUNK_MIN_TERMS, MAX_QUERY_CHUNKS } from './query-chunks.js';
 
 export interface EngineOptions {
   /** The sentence encoder; its `id` keys the embedding cache and the index manifest. */
@@ -20,43 +20,46 @@ export interface EngineOptions {
   /** @default 'hybrid' */
   readonly mode?: SearchMode;
   /**
-   * How hybrid mode orders candidates: `weighted` sums the calibrated dense and lexical
-   * components; `rrf` is reciprocal-rank fusion (abstention still uses the calibrated score).
-   * @default 'weighted'
+   * When a search shows nothing: hits whose relevance is below the threshold of this setting
+   * are dropped (see `abstention.ts`). `balanced` keeps blanks on answerable requests rare,
+   * `strict` shows less that is off-topic, `off` never abstains, a number in [0, 1] is the
+   * threshold itself. Chosen on the dev split; the curve is in docs/retrieval.md.
+   * @default 'balanced'
    */
-  readonly fusion?: Fusion;
-  /** Weights of the dense and lexical parts of the abstention confidence (need not sum to 1). @default {dense: 0.6, lexical: 0.4} */
-  readonly weights?: { readonly dense: number; readonly lexical: number };
-  /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
+  readonly abstain?: AbstainSetting;
+  /**
+   * The fitted relevance models and operating points. Replace only to try a refit
+   * (`npm run fit` writes the bundled file). @default the bundled `relevance-model.json`
+   */
+  readonly relevance?: RelevanceModels;
+  /**
+   * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
+   * Hand-set on the MetaTool dev sample (docs/retrieval.md). @default 0.65
+   */
   readonly denseShare?: number;
   /**
    * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
-   * to `denseShare` at twice that many. @default {terms: 32, denseShare: 0}
+   * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
    */
   readonly longQuery?: { readonly terms: number; readonly denseShare: number };
   /**
-   * Abstention only: among the hits that pass `minScore`, drop those whose confidence is below
-   * this share of the best one's, so discovery lists the skills that fit rather than padding the
-   * top k with loosely related ones. 0 keeps them all. @default 0.8
+   * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
+   * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
+   * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3}
    */
-  readonly relativeCut?: number;
+  readonly fieldBoosts?: FieldBoosts;
   /**
-   * Cosine similarities mapped to 0 and 1 by the dense component (linear in between).
-   * Model-specific; the defaults fit USE-lite. Used by the abstention confidence. @default {low: 0.15, high: 0.8}
+   * The lexical ranker's first this-many hits always stay within the first 10 hybrid hits, so a
+   * weak dense signal cannot push a strong BM25 match out of sight. 0 turns the guard off.
+   * @default 2
    */
-  readonly denseRange?: { readonly low: number; readonly high: number };
+  readonly keepLexical?: number;
   /**
-   * How much the share of matched query terms shapes the lexical part of the hybrid order:
-   * relative BM25 × (coverage / the query's best coverage)^this. 0 trusts BM25 alone.
-   * @default 0
+   * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
+   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. Hand-set
+   * (docs/retrieval.md). @default {minTerms: 16, max: 8}
    */
-  readonly coverageExponent?: number;
-  /** Hybrid hits whose confidence (see `fusion.ts`) is below this are dropped; no hit left = abstain. @default 0.4 */
-  readonly minScore?: number;
-  /** Dense-mode abstention: cosine below this is dropped. @default 0.3 */
-  readonly minDenseScore?: number;
-  /** Lexical-mode abstention: share of query terms a hit must match. @default 0.5 */
-  readonly minLexicalCoverage?: number;
+  readonly queryChunks?: { readonly minTerms: number; readonly max: number };
   /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync. @default 64 */
@@ -78,16 +81,13 @@ export interface ResolvedEngineOptions {
   readonly hnsw: HnswOptions;
   readonly k: number;
   readonly mode: SearchMode;
-  readonly fusion: Fusion;
-  readonly weights: { readonly dense: number; readonly lexical: number };
+  readonly abstain: AbstainSetting;
+  readonly relevance: RelevanceModels;
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
-  readonly relativeCut: number;
-  readonly denseRange: { readonly low: number; readonly high: number };
-  readonly coverageExponent: number;
-  readonly minScore: number;
-  readonly minDenseScore: number;
-  readonly minLexicalCoverage: number;
+  readonly fieldBoosts: FieldBoosts;
+  readonly keepLexical: number;
+  readonly queryChunks: { readonly minTerms: number; readonly max: number };
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -99,16 +99,13 @@ export const ENGINE_DEFAULTS = Object.freeze({
   hnsw: Object.freeze({}),
   k: 5,
   mode: 'hybrid',
-  fusion: 'weighted',
-  weights: Object.freeze({ dense: 0.6, lexical: 0.4 }),
+  abstain: 'balanced',
+  relevance: BUNDLED_RELEVANCE,
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
-  relativeCut: 0.8,
-  denseRange: Object.freeze({ low: 0.15, high: 0.8 }),
-  coverageExponent: 0,
-  minScore: 0.4,
-  minDenseScore: 0.3,
-  minLexicalCoverage: 0.5,
+  fieldBoosts: LEXICAL_BOOST,
+  keepLexical: 2,
+  queryChunks: Object.freeze({ minTerms: CHUNK_MIN_TERMS, max: MAX_QUERY_CHUNKS }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -149,15 +146,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   }
   const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
-  if (!FUSIONS.includes(merged.fusion)) throw bad('fusion', `one of ${FUSIONS.join(', ')}`, merged.fusion);
-  const weights = {
-    dense: assertFinite('weights.dense', merged.weights.dense, 0, 100),
-    lexical: assertFinite('weights.lexical', merged.weights.lexical, 0, 100),
-  };
-  if (weights.dense + weights.lexical === 0) throw bad('weights', 'weights with a positive sum', merged.weights);
-  const low = assertFinite('denseRange.low', merged.denseRange.low, -1, 1);
-  const high = assertFinite('denseRange.high', merged.denseRange.high, -1, 1);
-  if (high <= low) throw bad('denseRange', 'a range with low < high', merged.denseRange);
   if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
     throw bad('indexDir', 'a folder path', options.indexDir);
   }
@@ -168,19 +156,21 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     hnsw: Object.freeze({ ...merged.hnsw }),
     k: assertPositiveInteger('k', merged.k),
     mode: assertMode('mode', merged.mode),
-    fusion: merged.fusion,
-    weights: Object.freeze(weights),
+    abstain: assertAbstainSetting('abstain', merged.abstain),
+    relevance: merged.relevance,
     denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
     longQuery: Object.freeze({
       terms: assertPositiveInteger('longQuery.terms', merged.longQuery.terms),
       denseShare: assertFinite('longQuery.denseShare', merged.longQuery.denseShare, 0, 1),
     }),
-    relativeCut: assertFinite('relativeCut', merged.relativeCut, 0, 1),
-    denseRange: Object.freeze({ low, high }),
-    coverageExponent: assertFinite('coverageExponent', merged.coverageExponent, 0, 4),
-    minScore: assertFinite('minScore', merged.minScore, 0, 1),
-    minDenseScore: assertFinite('minDenseScore', merged.minDenseScore, -1, 1),
-    minLexicalCoverage: assertFinite('minLexicalCoverage', merged.minLexicalCoverage, 0, 1),
+    fieldBoosts: Object.freeze(
+      Object.fromEntries(Object.keys(LEXICAL_BOOST).map((field) => [field, assertFinite(`fieldBoosts.${field}`, (merged.fieldBoosts as Record<string, unknown>)[field] ?? LEXICAL_BOOST[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
+    ),
+    keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
+    queryChunks: Object.freeze({
+      minTerms: assertPositiveInteger('queryChunks.minTerms', merged.queryChunks.minTerms),
+      max: assertNonNegativeInteger('queryChunks.max', merged.queryChunks.max),
+    }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),

@@ -5,9 +5,8 @@ import type { Embedder } from '../types.js';
  * drug's metabolism."), and a sentence encoder turns it into one averaged vector that sits near
  * none of the skills it needs. The dense side therefore also embeds each sentence on its own and
  * lets a skill keep its best match over the whole message and its sentences.
- *
- * Measured with USE-lite (see README): Seal-Tools (multi-tool requests) dense hit@1 0.42 → 0.70;
- * MetaTool (mostly one sentence) unchanged.
+ * It helps multi-request messages (Seal-Tools) and leaves one-sentence ones alone
+ * (docs/retrieval.md).
  */
 
 /** Sentence ends, clause breaks that introduce a new request, and line breaks. */
@@ -15,9 +14,8 @@ const BREAK = /(?<=[.!?。！？；;:])\s+|(?<=[。！？；])|\n+/u;
 const HAS_LETTER = /\p{L}/u;
 
 /**
- * Messages with fewer distinct terms are embedded whole only. Splitting a short message costs a
- * second model pass (MetaTool dev sample: +1.3 ms p50; 434-skill catalog: about +1 ms p99) and,
- * on that dev sample, changed no hit rate; the Seal-Tools requests that gain from it run longer.
+ * Messages with fewer distinct terms are embedded whole only: splitting a short message costs a
+ * second model pass and changed no hit rate (docs/retrieval.md).
  */
 export const CHUNK_MIN_TERMS = 16;
 

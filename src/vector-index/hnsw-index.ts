@@ -6,7 +6,7 @@ export interface HnswOptions {
   readonly m?: number;
   /** Candidate list while building. @default 200 */
   readonly efConstruction?: number;
-  /** Lower bound of the candidate list while searching (raised to 4·k per query). @default 64 */
+  /** Lower bound of the candidate list while searching (raised to 4·k per query); see docs/retrieval.md. @default 128 */
   readonly efSearch?: number;
 }
 

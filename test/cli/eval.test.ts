@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUERIES, SKILLS, removeDir, runCli, tempDir } from './helpers.js';
@@ -23,6 +23,7 @@ describe('eval', () => {
       'mrr',
       'ndcgAt10',
       'abstain',
+      'shown',
       'latencyMs',
       'byLanguage',
     ]);
@@ -32,6 +33,7 @@ describe('eval', () => {
     expect(Object.keys(byLanguage)).toEqual(['en']);
     expect(Object.keys(byLanguage.en!)).toEqual(['queries', 'hitAt1', 'hitAt5', 'mrr']);
     expect(byLanguage.en!.queries).toBe((report.queries as number) - 1);
+    expect(Object.keys(report.shown as object)).toEqual(['hitAt1', 'hitAt5', 'blank', 'answerable']);
     expect(Object.keys(report.latencyMs as object)).toEqual(['p50', 'p95', 'p99']);
     expect(report).toMatchObject({ k: 10, mode: 'hybrid', abstain: { queries: 1 } });
   });
@@ -44,12 +46,38 @@ describe('eval', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ k: 3, mode: 'lexical' });
   });
 
-  it('prints a readable table by default', async () => {
-    const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash'], cache);
+  it('prints the ranking and the shown view side by side', async () => {
+    const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--abstain', 'strict'], cache);
     expect(result.code).toBe(0);
-    const labels = result.stdout.trimEnd().split('\n').map((row) => row.split(/\s{2,}/)[0]);
-    expect(labels).toEqual(['queries', 'k', 'mode', 'hit@1', 'hit@5', 'hit@10', 'recall@5', 'recall@10', 'MRR', 'nDCG@10', 'abstain', 'latency']);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\d+ queries, mode hybrid, k 10, abstention strict$/);
+    expect(lines.slice(2, -1).map((row) => row.split(/\s{2,}/)[0])).toEqual(['hit@1', 'hit@5', 'hit@10', 'recall@5', 'recall@10', 'MRR', 'nDCG@10', 'blank', 'abstain']);
+    expect(lines.at(-1)).toMatch(/^latency p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms$/);
+    expect(lines[1]).toMatch(/ranked \(abstention off\) +shown \(abstention on\)$/);
     expect(result.stdout).toMatch(/^abstain +\d\/1 correct$/m);
+    expect(result.stdout).toMatch(/^blank +\d+\.\d% of \d+ answerable$/m);
+  });
+
+  it('--per-query writes one JSONL line per query with what was ranked and shown', async () => {
+    const dir = tempDir();
+    try {
+      const file = path.join(dir, 'per-query.jsonl');
+      const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--per-query', file, '--json'], cache);
+      expect(result.code).toBe(0);
+      const records = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records).toHaveLength((JSON.parse(result.stdout) as { queries: number }).queries);
+      expect(Object.keys(records[0]!).slice(0, 5)).toEqual(['id', 'query', 'relevant', 'ranked', 'shown']);
+      // The fixture's "relevant": [] message is abstained on, and says why.
+      expect(records.filter((record) => 'abstained' in record)).toHaveLength(1);
+      for (const record of records) if ((record.shown as unknown[]).length === 0) expect(record.abstained).toMatch(/^P\(answerable\) [\d.]+ × P\(fits\) [\d.]+ for ".+" = [\d.]+ < threshold [\d.]+$|^no skill matched at all$/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('rejects a bad --abstain naming the flag', async () => {
+    const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--abstain', 'sometimes'], cache);
+    expect(result).toMatchObject({ code: 1, stderr: "skill-search: --abstain expects strict, balanced, off or a number from 0 to 1, got 'sometimes'\n" });
   });
 
   it('exits 1 naming the file and line of a bad query', async () => {

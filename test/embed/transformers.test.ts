@@ -45,7 +45,9 @@ describe('Transformers.js embedder (tiny generated ONNX model, offline)', () => 
     const target = SKILLS.find((skill) => skill.name === 'kubernetes-deploy')!;
     const hits = await engine.search(embeddingText(target), { mode: 'dense', abstain: false, k: 3 });
     expect(hits[0]?.skill.name).toBe('kubernetes-deploy');
-    expect(hits[0]?.score).toBeCloseTo(1, 5);
+    // Scores are relevance probabilities, best first.
+    expect(hits[0]!.score).toBeLessThanOrEqual(1);
+    expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
   });
 
   it('names the folder when the model is missing', () => {

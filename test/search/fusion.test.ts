@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { confidence, denseShareFor, hybridScore, type Candidate, type QueryContext } from '../../src/search/fusion.js';
-import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { denseShareFor, hybridScore, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
-const ranking = { coverageExponent: 0, denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
+const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
 /** `centered` defaults to `dense`: the tests below are about the mixing, not the centring. */
 function candidate(dense: number, lexical: number, coverage: number, centered = dense): Candidate {
@@ -20,25 +19,17 @@ describe('denseShareFor', () => {
 });
 
 describe('hybridScore', () => {
-  const context: QueryContext = { best: { score: 8, coverage: 1 }, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6 };
+  const context: QueryContext = { bestLexical: 8, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6 };
 
   it('min-max normalises the cosine over the query candidates and mixes it with relative BM25', () => {
-    expect(hybridScore(candidate(0.6, 8, 1), context, ranking)).toBeCloseTo(1, 10);
+    expect(hybridScore(candidate(0.6, 8, 1), context)).toBeCloseTo(1, 10);
     // dense (0.4 − 0.2) / 0.4 = 0.5; lexical 4 / 8 = 0.5.
-    expect(hybridScore(candidate(0.4, 4, 0.5), context, ranking)).toBeCloseTo(0.5, 10);
-    expect(hybridScore(candidate(0.2, 0, 0), context, ranking)).toBe(0);
+    expect(hybridScore(candidate(0.4, 4, 0.5), context)).toBeCloseTo(0.5, 10);
+    expect(hybridScore(candidate(0.2, 0, 0), context)).toBe(0);
   });
 
   it('gives every candidate the full dense part when all cosines are equal', () => {
     const flat = { ...context, denseMin: 0.5, denseMax: 0.5 };
-    expect(hybridScore(candidate(0.5, 0, 0), flat, ranking)).toBeCloseTo(0.6, 10);
-  });
-});
-
-describe('confidence', () => {
-  it('stays absolute: a weak best match keeps a low confidence though it ranks first', () => {
-    const weak = candidate(0.2, 3, 0.25);
-    const sure = confidence(weak, { score: 3, coverage: 0.25 }, ENGINE_DEFAULTS);
-    expect(sure).toBeLessThan(ENGINE_DEFAULTS.minScore);
+    expect(hybridScore(candidate(0.5, 0, 0), flat)).toBeCloseTo(0.6, 10);
   });
 });

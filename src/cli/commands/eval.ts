@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_EVAL_K } from '../commands.js';
@@ -10,13 +12,16 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const queriesRaw = args.values.queries;
   if (typeof queriesRaw !== 'string') throw flagError("'eval' needs --queries FILE (see skill-search eval --help)");
   const queriesFile = requirePath('queries', queriesRaw, 'file', io.cwd);
+  const perQueryRaw = args.values['per-query'];
+  if (perQueryRaw !== undefined && (typeof perQueryRaw !== 'string' || perQueryRaw === '')) throw flagError('--per-query expects a file path');
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_EVAL_K);
-  const search = await import('../../search/index.js');
-  const queries = await search.readEvalQueries(queriesFile);
+  const evaluation = await import('../../eval/index.js');
+  const queries = await evaluation.readEvalQueries(queriesFile);
   if (queries.length === 0) throw flagError(`--queries '${queriesRaw}': no queries in the file`);
 
   const live = await openLiveIndex(sources, retrieval, io);
+  const perQuery = perQueryRaw === undefined ? undefined : createWriteStream(path.resolve(io.cwd, perQueryRaw));
   try {
     const signal = io.signal === undefined ? {} : { signal: io.signal };
     const { snapshot } = await live.refresh(signal);
@@ -24,36 +29,46 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources));
     }
-    const report = await search.runEval(live.engine, queries, { k: retrieval.k, mode: retrieval.mode, ...signal });
+    const report = await evaluation.runEval(live.engine, queries, {
+      k: retrieval.k,
+      mode: retrieval.mode,
+      threshold: live.engine.threshold(retrieval.mode),
+      explainBlank: evaluation.blankExplainer(live.engine, { mode: retrieval.mode, k: retrieval.k }),
+      ...(perQuery === undefined ? {} : { onRecord: (record) => perQuery.write(`${JSON.stringify(record)}\n`) }),
+      ...signal,
+    });
     if (args.values.json === true) {
       printJson(io, report);
       return 0;
     }
     const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+    const { shown } = report;
     const rows = [
-      ['queries', String(report.queries)],
-      ['k', String(report.k)],
-      ['mode', report.mode],
-      ['hit@1', pct(report.hitAt1)],
-      ['hit@5', pct(report.hitAt5)],
-      ['hit@10', pct(report.hitAt10)],
-      ['recall@5', pct(report.recallAt5)],
-      ['recall@10', pct(report.recallAt10)],
-      ['MRR', report.mrr.toFixed(3)],
-      ['nDCG@10', report.ndcgAt10.toFixed(3)],
-      ['abstain', `${report.abstain.correct}/${report.abstain.queries} correct`],
-      ['latency', `p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms, p99 ${report.latencyMs.p99} ms`],
-      // --- cross-lingual (issue 12): one row per query language when there is more than one ---
+      ['', 'ranked (abstention off)', 'shown (abstention on)'],
+      ['hit@1', pct(report.hitAt1), pct(shown.hitAt1)],
+      ['hit@5', pct(report.hitAt5), pct(shown.hitAt5)],
+      ['hit@10', pct(report.hitAt10), ''],
+      ['recall@5', pct(report.recallAt5), ''],
+      ['recall@10', pct(report.recallAt10), ''],
+      ['MRR', report.mrr.toFixed(3), ''],
+      ['nDCG@10', report.ndcgAt10.toFixed(3), ''],
+      ['blank', '', `${pct(shown.blank)} of ${shown.answerable} answerable`],
+      ['abstain', '', `${report.abstain.correct}/${report.abstain.queries} correct`],
+      // One row per query language when there is more than one (ranking view).
       ...(Object.keys(report.byLanguage).length > 1
         ? Object.entries(report.byLanguage).map(([language, scores]) => [
             `language ${language}`,
-            `${scores.queries} queries, hit@1 ${pct(scores.hitAt1)}, hit@5 ${pct(scores.hitAt5)}, MRR ${scores.mrr.toFixed(3)}`,
+            `${scores.queries} queries: hit@1 ${pct(scores.hitAt1)}, hit@5 ${pct(scores.hitAt5)}, MRR ${scores.mrr.toFixed(3)}`,
+            '',
           ])
         : []),
     ];
+    line(io.stdout, `${report.queries} queries, mode ${report.mode}, k ${report.k}, abstention ${String(retrieval.abstain ?? 'balanced')}`);
     for (const text of table(rows)) line(io.stdout, text);
+    line(io.stdout, `latency p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms, p99 ${report.latencyMs.p99} ms`);
     return 0;
   } finally {
     await live.close();
+    if (perQuery !== undefined) await new Promise<void>((resolve) => perQuery.end(resolve));
   }
 }

@@ -79,6 +79,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
           openLocal: () => openLiveIndex(opened, retrieval, io),
           k: retrieval.k,
           mode: retrieval.mode,
+          abstain: retrieval.abstain,
           connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
           // A server that stalls (busy reindexing) must leave time to answer in-process.
           requestTimeoutMs: Math.min(1000, Math.max(100, Math.floor(timeoutMs / 4))),

@@ -105,6 +105,7 @@ async function searchOnServer(
     const result = await client.search(query, {
       k: retrieval.k,
       mode: retrieval.mode,
+      ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     return result.skills > 0 ? result : undefined;

@@ -1,5 +1,5 @@
 import { detectLanguage, type Language } from '../lang/detect.js';
-import { scoreRankings, type QueryOutcome } from './eval.js';
+import { scoreRankings, type QueryOutcome } from './metrics.js';
 
 /** Ranking scores of the labelled queries written in one language. */
 export interface LanguageScores {

@@ -1,89 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { SkillSearchError, throwIfAborted } from '../errors.js';
-import type { SearchHit, SearchMode, SkillSearcher } from '../types.js';
-import type { Language } from '../lang/detect.js';
-import { scoreByLanguage, type LanguageScores } from './eval-languages.js';
-import { assertMode, assertPositiveInteger } from './options.js';
-
-/** One labelled query (SPEC §7): `relevant` holds skill names or ids; `[]` = nothing should be suggested. */
-export interface EvalQuery {
-  readonly id: string;
-  readonly query: string;
-  readonly relevant: readonly string[];
-}
-
-/** The SPEC §7 `eval --json` object, plus `byLanguage` (per query language, see `eval-languages.ts`). */
-export interface EvalReport {
-  readonly queries: number;
-  readonly k: number;
-  readonly mode: SearchMode;
-  readonly hitAt1: number;
-  readonly hitAt5: number;
-  readonly hitAt10: number;
-  readonly recallAt5: number;
-  readonly recallAt10: number;
-  readonly mrr: number;
-  readonly ndcgAt10: number;
-  readonly abstain: { readonly queries: number; readonly correct: number };
-  readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number };
-  // --- cross-lingual (issue 12): per query language, see eval-languages.ts ---
-  readonly byLanguage: Partial<Record<Language, LanguageScores>>;
-}
-
-export interface EvalOptions {
-  /** Echoed in the report; ranking metrics always look at the top 10 (or k when larger). @default 10 */
-  readonly k?: number;
-  /** @default 'hybrid' */
-  readonly mode?: SearchMode;
-  readonly signal?: AbortSignal;
-  /** Called after each query. */
-  readonly onProgress?: (done: number, total: number) => void;
-}
-
-function parseLine(line: string, where: string): EvalQuery {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${where}: not valid JSON (${(error as Error).message})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
-  }
-  const record = value as Record<string, unknown>;
-  if (typeof record.query !== 'string' || record.query.trim() === '') {
-    throw new SkillSearchError('BAD_FILE', `${where}: "query" must be a non-empty string`);
-  }
-  if (!Array.isArray(record.relevant) || !record.relevant.every((entry) => typeof entry === 'string')) {
-    throw new SkillSearchError('BAD_FILE', `${where}: "relevant" must be an array of skill names or ids`);
-  }
-  const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : where;
-  return { id, query: record.query, relevant: record.relevant as string[] };
-}
-
-/** Reads a JSONL query file; blank lines are skipped, a bad line fails with `FILE:LINE: reason`. */
-export async function readEvalQueries(file: string): Promise<EvalQuery[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  const queries: EvalQuery[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() !== '') queries.push(parseLine(line, `${file}:${i + 1}`));
-  });
-  return queries;
-}
-
 /** Nearest-rank percentile of ascending `sorted` (0 when empty). */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank]!;
 }
-
-const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
 /** A ranked result, reduced to what relevance is judged on: a hit is relevant when its id or name is listed. */
 export interface RankedItem {
@@ -227,54 +147,34 @@ export function scoreSuggestions(outcomes: readonly QueryOutcome[]): SuggestionS
   };
 }
 
-const asRanked = (hits: readonly SearchHit[]): RankedItem[] => hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name }));
+/** What a user sees for answerable queries (abstention on), as unrounded shares. */
+export interface ShownScores {
+  /** Answerable (labelled) queries: the denominator of every share. */
+  readonly answerable: number;
+  /** A relevant skill shown first. */
+  readonly hitAt1: number;
+  /** A relevant skill among the first five shown. */
+  readonly hitAt5: number;
+  /** Nothing shown at all. */
+  readonly blank: number;
+}
 
 /**
- * Runs every query and scores it with {@link scoreRankings}.
- *
- * Labelled queries are searched with `abstain: false`: ranking metrics measure the order of
- * the catalog, not the abstention threshold (otherwise tuning the threshold would trade
- * hit@k against abstention invisibly). `relevant: []` queries are searched exactly as a
- * user would (abstention on, top k) and count as correct when nothing comes back.
+ * Scores what was shown with abstention on (`ranked` = the shown hits) over the labelled
+ * queries; `relevant: []` queries are left to {@link scoreRankings}' `abstain`.
  */
-export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
-  const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
-  const mode = options.mode === undefined ? 'hybrid' : assertMode('mode', options.mode);
-  const depth = Math.max(10, k);
-  const outcomes: QueryOutcome[] = [];
-  const latencies: number[] = [];
-
-  for (const [n, item] of queries.entries()) {
-    throwIfAborted(options.signal);
-    const negative = item.relevant.length === 0;
-    const started = performance.now();
-    const hits = await engine.search(item.query, {
-      k: negative ? k : depth,
-      mode,
-      abstain: negative,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-    latencies.push(performance.now() - started);
-    options.onProgress?.(n + 1, queries.length);
-    outcomes.push({ relevant: item.relevant, ranked: asRanked(hits) });
+export function scoreShown(outcomes: readonly QueryOutcome[]): ShownScores {
+  const { labelled } = splitAbstentions(outcomes);
+  let hitAt1 = 0;
+  let hitAt5 = 0;
+  let blank = 0;
+  for (const outcome of labelled) {
+    if (outcome.ranked.length === 0) blank += 1;
+    const ranks = relevantRanks(outcome.ranked, outcome.relevant);
+    const first = ranks.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ranks);
+    if (first <= 1) hitAt1 += 1;
+    if (first <= 5) hitAt5 += 1;
   }
-  const byLanguage = scoreByLanguage(queries.map((item, i) => ({ query: item.query, outcome: outcomes[i]! })));
-
-  const scores = scoreRankings(outcomes);
-  latencies.sort((a, b) => a - b);
-  return {
-    queries: queries.length,
-    k,
-    mode,
-    hitAt1: round(scores.hitAt1, 4),
-    hitAt5: round(scores.hitAt5, 4),
-    hitAt10: round(scores.hitAt10, 4),
-    recallAt5: round(scores.recallAt5, 4),
-    recallAt10: round(scores.recallAt10, 4),
-    mrr: round(scores.mrr, 4),
-    ndcgAt10: round(scores.ndcgAt10, 4),
-    abstain: scores.abstain,
-    latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },
-    byLanguage,
-  };
+  const share = (count: number): number => (labelled.length === 0 ? 0 : count / labelled.length);
+  return { answerable: labelled.length, hitAt1: share(hitAt1), hitAt5: share(hitAt5), blank: share(blank) };
 }

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { percentile, readEvalQueries, runEval, scoreRankings, scoreSuggestions, type RankedItem } from '../../src/search/eval.js';
+import { percentile, readEvalQueries, runEval, scoreRankings, scoreSuggestions, type RankedItem } from '../../src/eval/index.js';
 import type { SearchHit, SearchRequest, SkillSearcher } from '../../src/types.js';
-import { makeSkill } from './fixtures.js';
+import { makeSkill } from '../search/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -69,7 +69,7 @@ describe('runEval', () => {
       { id: '5', query: 'chitchat', relevant: [] },
       { id: '6', query: 'noisy', relevant: [] },
     ], { k: 5, mode: 'dense' });
-    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'latencyMs', 'byLanguage']);
+    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'shown', 'latencyMs', 'byLanguage']);
     // All six queries are English; the two negatives add nothing to a language's ranking scores.
     expect(report.byLanguage).toEqual({ en: { queries: 4, hitAt1: 0.5, hitAt5: 0.75, mrr: report.mrr } });
     expect(report).toMatchObject({
@@ -89,16 +89,49 @@ describe('runEval', () => {
     expect(Object.keys(report.latencyMs)).toEqual(['p50', 'p95', 'p99']);
   });
 
-  it('ranks labelled queries without abstention and scores negatives with it', async () => {
+  it('searches every query as a user would (abstention on) and again with abstention off', async () => {
     const searcher = canned({});
     await runEval(searcher, [
       { id: '1', query: 'a', relevant: ['pdf'] },
       { id: '2', query: 'b', relevant: [] },
-    ], { k: 3 });
+    ], { k: 3, abstain: 'strict' });
     expect(searcher.requests).toEqual([
+      { k: 10, mode: 'hybrid', abstain: 'strict' },
       { k: 10, mode: 'hybrid', abstain: false },
-      { k: 3, mode: 'hybrid', abstain: true },
+      { k: 10, mode: 'hybrid', abstain: 'strict' },
+      { k: 10, mode: 'hybrid', abstain: false },
     ]);
+  });
+
+  it('scores the shown view on answerable queries and writes one record per query', async () => {
+    // Ranked (abstention off) vs shown (abstention on): `blank` shows nothing though pdf ranks first.
+    const ranked: Record<string, string[]> = { hit: ['pdf', 'x'], blank: ['pdf'], late: ['x', 'pdf'], none: ['x'] };
+    const shown: Record<string, string[]> = { hit: ['pdf'], blank: [], late: ['x', 'pdf'], none: [] };
+    const searcher: SkillSearcher = {
+      async search(query, request = {}) {
+        const names = (request.abstain === false ? ranked : shown)[query] ?? [];
+        return names.map((name, i): SearchHit => ({ skill: makeSkill({ name, description: name, id: `id-${name}` }), score: 0.9 - i / 10, via: ['dense'] }));
+      },
+    };
+    const records: unknown[] = [];
+    const report = await runEval(searcher, [
+      { id: '1', query: 'hit', relevant: ['pdf'] },
+      { id: '2', query: 'blank', relevant: ['pdf'] },
+      { id: '3', query: 'late', relevant: ['pdf'] },
+      { id: '4', query: 'none', relevant: [] },
+    ], { threshold: 0.95, onRecord: (record) => records.push(record) });
+    expect(report.hitAt1).toBe(0.6667);
+    expect(report.shown).toEqual({ hitAt1: 0.3333, hitAt5: 0.6667, blank: 0.3333, answerable: 3 });
+    expect(report.abstain).toEqual({ queries: 1, correct: 1 });
+    expect(records[1]).toEqual({
+      id: '2',
+      query: 'blank',
+      relevant: ['pdf'],
+      ranked: [{ name: 'pdf', id: 'id-pdf', score: 0.9 }],
+      shown: [],
+      abstained: 'best score 0.900 < threshold 0.950',
+    });
+    expect(records[0]).not.toHaveProperty('abstained');
   });
 
   it('stops with an AbortError', async () => {

@@ -1,0 +1,130 @@
+/**
+ * The shared evaluation corpora (../shared/eval, read when present, never copied) as suites
+ * of Skill objects and labelled queries, with the deterministic train/dev/test split that
+ * fitting (scripts/fit-abstention.ts) and measuring (scripts/eval-shared.ts) both use.
+ *
+ * Split: each query goes to train (60%), dev (20%) or test (20%) by the sha256 of
+ * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
+ * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
+ * is in `test`). Large splits are sampled deterministically (every n-th query).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readEvalQueries, type EvalQuery } from '../src/eval/index.js';
+import type { Skill } from '../src/types.js';
+
+export const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'eval');
+/** Our own labelled requests over the library (written for this project, see fixtures/eval/README.md). */
+export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries.jsonl');
+
+export const SPLIT_SEED = 'skill-search-split-1';
+export const SPLITS = ['train', 'dev', 'test'] as const;
+export type Split = (typeof SPLITS)[number];
+export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library'] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+export interface Suite {
+  readonly name: SuiteName;
+  readonly skills: Skill[];
+  readonly queries: EvalQuery[];
+}
+
+export function splitOf(suite: SuiteName, id: string): Split {
+  if (suite === 'skillsbench') return 'test';
+  const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
+  const u = digest.readUInt32BE(0) / 2 ** 32;
+  return u < 0.6 ? 'train' : u < 0.8 ? 'dev' : 'test';
+}
+
+export function makeSkill(id: string, name: string, description: string, whenToUse?: string, body = ''): Skill {
+  const text = `${name}\n${description}\n${whenToUse ?? ''}`;
+  return {
+    id,
+    name,
+    description,
+    ...(whenToUse === undefined ? {} : { whenToUse }),
+    source: 'skills',
+    rank: 4,
+    path: `tools:${id}`,
+    body,
+    tokenEstimate: Math.ceil(text.length / 4),
+    contentHash: createHash('sha256').update(text).digest('hex'),
+  };
+}
+
+function readJsonl(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** `description_for_model` (MetaTool plugins) is the text written for a model to choose the tool: it plays the `whenToUse` role. */
+export function toolsAsSkills(file: string): Skill[] {
+  return readJsonl(file).map((line) => {
+    const name = String(line.name ?? line.id);
+    const description = typeof line.description === 'string' ? line.description : name;
+    const forModel = typeof line.description_for_model === 'string' && line.description_for_model !== description ? line.description_for_model : undefined;
+    return makeSkill(String(line.id), name, description, forModel);
+  });
+}
+
+/** Deterministic sample: every ⌈n/size⌉-th item, so reruns compare like with like. */
+export function sample<T>(items: readonly T[], size: number): T[] {
+  if (items.length <= size) return [...items];
+  const step = items.length / size;
+  return Array.from({ length: size }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+/** The library's SKILL.md files as skills (first of each name wins), bodies included. */
+export function librarySkills(): Skill[] {
+  const root = join(EVAL_DIR, 'library');
+  const seen = new Set<string>();
+  const skills: Skill[] = [];
+  for (const source of readdirSync(root).sort()) {
+    const indexFile = join(root, source, '_index.jsonl');
+    if (!existsSync(indexFile)) continue;
+    for (const line of readJsonl(indexFile)) {
+      const name = String(line.name);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const file = join(root, source, String(line.folder ?? name), 'SKILL.md');
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
+      skills.push(makeSkill(name, name, typeof line.description === 'string' ? line.description : name, undefined, body));
+    }
+  }
+  return skills;
+}
+
+export interface LoadOptions {
+  /** Keep only these splits' queries. @default all */
+  readonly splits?: readonly Split[];
+  /** Most labelled queries per suite after splitting (MetaTool has 21k). @default 2000 */
+  readonly sample?: number;
+}
+
+/** A suite, or undefined when its data is absent. */
+export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Promise<Suite | undefined> {
+  const dir = (folder: string): string => join(EVAL_DIR, folder);
+  const size = options.sample ?? 2000;
+  const keep = (queries: EvalQuery[]): EvalQuery[] => (options.splits === undefined ? queries : queries.filter((query) => options.splits!.includes(splitOf(name, query.id))));
+  switch (name) {
+    case 'metatool': {
+      if (!existsSync(dir('metatool'))) return undefined;
+      const labelled = sample(keep(await readEvalQueries(join(dir('metatool'), 'queries.jsonl'))), size);
+      const negatives = keep(await readEvalQueries(join(dir('metatool'), 'queries_no_tool.jsonl')));
+      return { name, skills: toolsAsSkills(join(dir('metatool'), 'tools.jsonl')), queries: [...labelled, ...negatives] };
+    }
+    case 'seal':
+      if (!existsSync(dir('seal-tools'))) return undefined;
+      return { name, skills: toolsAsSkills(join(dir('seal-tools'), 'tools.jsonl')), queries: sample(keep(await readEvalQueries(join(dir('seal-tools'), 'queries.jsonl'))), size) };
+    case 'skillsbench':
+      if (!existsSync(dir('skillsbench'))) return undefined;
+      return { name, skills: toolsAsSkills(join(dir('skillsbench'), 'tools.jsonl')), queries: keep(await readEvalQueries(join(dir('skillsbench'), 'queries.jsonl'))) };
+    case 'library':
+      if (!existsSync(dir('library'))) return undefined;
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_QUERIES)) };
+  }
+}

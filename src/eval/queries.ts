@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { SkillSearchError } from '../errors.js';
+
+/** One labelled query (SPEC §7): `relevant` holds skill names or ids; `[]` = nothing should be suggested. */
+export interface EvalQuery {
+  readonly id: string;
+  readonly query: string;
+  readonly relevant: readonly string[];
+}
+
+function parseLine(line: string, where: string): EvalQuery {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new SkillSearchError('BAD_FILE', `${where}: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record.query !== 'string' || record.query.trim() === '') {
+    throw new SkillSearchError('BAD_FILE', `${where}: "query" must be a non-empty string`);
+  }
+  if (!Array.isArray(record.relevant) || !record.relevant.every((entry) => typeof entry === 'string')) {
+    throw new SkillSearchError('BAD_FILE', `${where}: "relevant" must be an array of skill names or ids`);
+  }
+  const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : where;
+  return { id, query: record.query, relevant: record.relevant as string[] };
+}
+
+/** Reads a JSONL query file; blank lines are skipped, a bad line fails with `FILE:LINE: reason`. */
+export async function readEvalQueries(file: string): Promise<EvalQuery[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  const queries: EvalQuery[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() !== '') queries.push(parseLine(line, `${file}:${i + 1}`));
+  });
+  return queries;
+}

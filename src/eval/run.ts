@@ -1,0 +1,130 @@
+import { throwIfAborted } from '../errors.js';
+import { assertMode, assertPositiveInteger } from '../search/options.js';
+import type { AbstainSetting, SearchHit, SearchMode, SkillSearcher } from '../types.js';
+import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem } from './metrics.js';
+import type { EvalQuery } from './queries.js';
+import type { Language } from '../lang/detect.js';
+import { scoreByLanguage, type LanguageScores } from './languages.js';
+
+/** The SPEC §7 `eval --json` object, plus the user-facing `shown` view. */
+export interface EvalReport {
+  readonly queries: number;
+  readonly k: number;
+  readonly mode: SearchMode;
+  /** Ranking view (abstention off): where the first relevant skill is ranked. */
+  readonly hitAt1: number;
+  readonly hitAt5: number;
+  readonly hitAt10: number;
+  readonly recallAt5: number;
+  readonly recallAt10: number;
+  readonly mrr: number;
+  readonly ndcgAt10: number;
+  /** `relevant: []` queries, and how many showed nothing (abstention on). */
+  readonly abstain: { readonly queries: number; readonly correct: number };
+  /** What a user receives for the answerable queries (abstention on, as `query`, the hook and prefetch apply it). */
+  readonly shown: { readonly hitAt1: number; readonly hitAt5: number; readonly blank: number; readonly answerable: number };
+  /** Of the user-facing search. */
+  readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number };
+  /** Ranking view per query language (see `languages.ts`). */
+  readonly byLanguage: Partial<Record<Language, LanguageScores>>;
+}
+
+/** One line of `eval --per-query`: what was ranked, what was shown, and why nothing was. */
+export interface QueryRecord {
+  readonly id: string;
+  readonly query: string;
+  readonly relevant: readonly string[];
+  /** Abstention off, best first. */
+  readonly ranked: readonly { readonly name: string; readonly id: string; readonly score: number }[];
+  /** Abstention on: what the user sees. */
+  readonly shown: readonly { readonly name: string; readonly id: string; readonly score: number }[];
+  /** Set when nothing was shown. */
+  readonly abstained?: string;
+}
+
+export interface EvalOptions {
+  /** Echoed in the report; ranking metrics always look at the top 10 (or k when larger). @default 10 */
+  readonly k?: number;
+  /** @default 'hybrid' */
+  readonly mode?: SearchMode;
+  /** The abstention applied to the `shown` view and to `relevant: []` queries. @default the searcher's own */
+  readonly abstain?: AbstainSetting;
+  /** The score below which the searcher abstains with `abstain`, to explain blanks in {@link QueryRecord}s. */
+  readonly threshold?: number;
+  /** Explains an empty answer in words (overrides the `threshold` sentence), e.g. from `SkillSearchEngine.explain`. */
+  readonly explainBlank?: (query: string) => Promise<string>;
+  readonly signal?: AbortSignal;
+  /** Called after each query. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Called with each query's record, in order (e.g. to write `--per-query` JSONL). */
+  readonly onRecord?: (record: QueryRecord) => void;
+}
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+const asRanked = (hits: readonly SearchHit[]): RankedItem[] => hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name }));
+const asScored = (hits: readonly SearchHit[]): QueryRecord['ranked'] => hits.map((hit) => ({ name: hit.skill.name, id: hit.skill.id, score: round(hit.score, 4) }));
+
+function whyBlank(ranked: readonly SearchHit[], threshold: number | undefined): string {
+  if (ranked.length === 0) return 'no skill matched at all';
+  const best = ranked[0]!.score;
+  return threshold === undefined ? `best score ${best.toFixed(3)} did not pass abstention` : `best score ${best.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
+}
+
+/**
+ * Runs every query twice and scores both views in one pass.
+ *
+ * Ranking view: searched with `abstain: false`, so hit@k and MRR measure the order of the
+ * catalog, not the abstention threshold. Shown view: searched exactly as a user would
+ * (abstention on); for answerable queries it gives `shown`, for `relevant: []` ones `abstain`
+ * (correct when nothing is shown). Latency is the user-facing search's, which runs first (the
+ * ranking search may then reuse its query vector).
+ */
+export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
+  const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
+  const mode = options.mode === undefined ? 'hybrid' : assertMode('mode', options.mode);
+  const depth = Math.max(10, k);
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const abstain = options.abstain ?? true;
+  const rankings: QueryOutcome[] = [];
+  const shown: QueryOutcome[] = [];
+  const latencies: number[] = [];
+
+  for (const [n, item] of queries.entries()) {
+    throwIfAborted(options.signal);
+    const started = performance.now();
+    const visible = await engine.search(item.query, { k: depth, mode, abstain, ...signal });
+    latencies.push(performance.now() - started);
+    const ranked = await engine.search(item.query, { k: depth, mode, abstain: false, ...signal });
+    rankings.push({ relevant: item.relevant, ranked: asRanked(ranked), suggested: visible.length });
+    shown.push({ relevant: item.relevant, ranked: asRanked(visible) });
+    options.onRecord?.({
+      id: item.id,
+      query: item.query,
+      relevant: item.relevant,
+      ranked: asScored(ranked),
+      shown: asScored(visible),
+      ...(visible.length === 0 ? { abstained: options.explainBlank !== undefined && ranked.length > 0 ? await options.explainBlank(item.query) : whyBlank(ranked, options.threshold) } : {}),
+    });
+    options.onProgress?.(n + 1, queries.length);
+  }
+
+  const scores = scoreRankings(rankings);
+  const view = scoreShown(shown);
+  latencies.sort((a, b) => a - b);
+  return {
+    queries: queries.length,
+    k,
+    mode,
+    hitAt1: round(scores.hitAt1, 4),
+    hitAt5: round(scores.hitAt5, 4),
+    hitAt10: round(scores.hitAt10, 4),
+    recallAt5: round(scores.recallAt5, 4),
+    recallAt10: round(scores.recallAt10, 4),
+    mrr: round(scores.mrr, 4),
+    ndcgAt10: round(scores.ndcgAt10, 4),
+    abstain: scores.abstain,
+    shown: { hitAt1: round(view.hitAt1, 4), hitAt5: round(view.hitAt5, 4), blank: round(view.blank, 4), answerable: view.answerable },
+    latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },
+    byLanguage: scoreByLanguage(queries.map((item, i) => ({ query: item.query, outcome: rankings[i]! }))),
+  };
+}

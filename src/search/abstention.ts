@@ -1,0 +1,36 @@
+import { SkillSearchError } from '../errors.js';
+import { ABSTAIN_LEVELS, type AbstainLevel, type AbstainSetting, type SearchMode } from '../types.js';
+import bundled from './relevance-model.json' with { type: 'json' };
+import type { RelevanceModel } from './relevance.js';
+
+/**
+ * Abstention: a hit is shown only when its relevance (`relevance.ts`) reaches the threshold;
+ * no hit left means "nothing fits". `strict` and `balanced` are operating points chosen on the
+ * dev split by `scripts/fit-abstention.ts` (how, and the measured trade-off: docs/retrieval.md);
+ * a number is a threshold of the caller's own.
+ */
+
+/** The fitted relevance models and operating points, as `relevance-model.json` holds them. */
+export interface RelevanceModels {
+  readonly version: number;
+  readonly provenance: Readonly<Record<string, unknown>>;
+  readonly models: Readonly<Record<SearchMode, RelevanceModel>>;
+  readonly thresholds: Readonly<Record<SearchMode, Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>>>;
+}
+
+/** Checks a setting given by a user or a caller; the error names `name` and the value. */
+export function assertAbstainSetting(name: string, value: unknown): AbstainSetting {
+  if (ABSTAIN_LEVELS.includes(value as AbstainLevel)) return value as AbstainLevel;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1) return value;
+  throw new SkillSearchError('BAD_OPTION', `Expected \`${name}\` to be one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got \`${JSON.stringify(value) ?? String(value)}\``);
+}
+
+/** The relevance a hit needs in `mode` under `setting` (0 for `off`: everything passes). */
+export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting: AbstainSetting): number {
+  if (typeof setting === 'number') return setting;
+  if (setting === 'off') return 0;
+  return models.thresholds[mode][setting];
+}
+
+/** The models `scripts/fit-abstention.ts` fitted, shipped with the package. */
+export const BUNDLED_RELEVANCE: RelevanceModels = bundled as unknown as RelevanceModels;

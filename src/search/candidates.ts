@@ -1,0 +1,94 @@
+import type { LexicalMatch } from '../lexical/lexical-index.js';
+import { TopK } from '../vector-index/top-k.js';
+import type { DenseMatch, DenseScore } from './dense-query.js';
+import { gatherCandidates, hybridScore, type FusionParameters } from './fusion.js';
+import type { QueryEvidence, RankedEvidence } from './relevance.js';
+
+/**
+ * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
+ * Nothing is dropped here; abstention comes later (`abstention.ts`), on calibrated scores.
+ */
+export interface RankedList {
+  readonly ranked: readonly RankedEvidence[];
+  readonly query: QueryEvidence;
+}
+
+type NameOf = (id: string) => string;
+
+/** Fused lists in which the lexical ranker's best hits are kept (see `EngineOptions.keepLexical`). */
+export const GUARD_DEPTH = 10;
+
+/** BM25 order; `order` is BM25 relative to the first hit's. */
+export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
+  const best = lexical[0]?.score ?? 0;
+  const ranked = lexical.slice(0, k).map((match) => ({
+    id: match.id,
+    name: nameOf(match.id),
+    order: best > 0 ? match.score / best : 0,
+    lexical: match.score,
+    coverage: match.coverage,
+  }));
+  return { ranked, query: { terms, bestLexical: best, bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)) } };
+}
+
+/** Centred-cosine order (`dense` already sorted by it). */
+export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
+  const ranked = dense.slice(0, k).map((match) => ({ id: match.id, name: nameOf(match.id), order: match.centered, cosine: match.cosine, centered: match.centered }));
+  return { ranked, query: { terms, catalogCosine, ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }), ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }) } };
+}
+
+/** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
+export function rankHybrid(
+  dense: readonly DenseMatch[],
+  catalogCosine: number,
+  lexical: readonly LexicalMatch[],
+  denseOf: (id: string) => DenseScore,
+  fusion: FusionParameters & { readonly denseShare: number; readonly keepLexical: number },
+  terms: ReadonlySet<string>,
+  k: number,
+  nameOf: NameOf,
+  exclude: readonly string[] = [],
+): RankedList {
+  const candidates = gatherCandidates(dense, lexical, denseOf);
+  let denseMin = Number.POSITIVE_INFINITY;
+  let denseMax = Number.NEGATIVE_INFINITY;
+  for (const candidate of candidates.values()) {
+    denseMin = Math.min(denseMin, candidate.centered);
+    denseMax = Math.max(denseMax, candidate.centered);
+  }
+  const bestLexical = lexical[0]?.score ?? 0;
+  const context = { bestLexical, denseMin, denseMax, denseShare: fusion.denseShare };
+  const depth = Math.max(k, GUARD_DEPTH);
+  const top = new TopK<RankedEvidence>(depth);
+  const evidence = new Map<string, RankedEvidence>();
+  for (const candidate of candidates.values()) {
+    if (exclude.includes(candidate.id)) continue;
+    const order = hybridScore(candidate, context);
+    const hit = { id: candidate.id, name: nameOf(candidate.id), order, cosine: candidate.dense, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage };
+    evidence.set(candidate.id, hit);
+    top.push(hit, order);
+  }
+  let ranked = top.sorted().map(({ item }) => item);
+  // The lexical ranker's best hits stay within the first GUARD_DEPTH, in its order, taking the last places.
+  const first = ranked.slice(0, GUARD_DEPTH);
+  const missing = lexical
+    .slice(0, fusion.keepLexical)
+    .map((match) => evidence.get(match.id))
+    .filter((hit): hit is RankedEvidence => hit !== undefined && !first.includes(hit));
+  if (missing.length > 0) {
+    const rest = ranked.filter((hit) => !missing.includes(hit));
+    ranked = [...rest.slice(0, GUARD_DEPTH - missing.length), ...missing, ...rest.slice(GUARD_DEPTH - missing.length)];
+  }
+  return {
+    ranked: ranked.slice(0, k),
+    query: {
+      terms,
+      catalogCosine,
+      bestLexical,
+      bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),
+      ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }),
+      ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
+      ...(lexical[0] === undefined ? {} : { lexicalFirst: lexical[0].id }),
+    },
+  };
+}

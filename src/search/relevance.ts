@@ -1,0 +1,187 @@
+import { tokenize } from '../lexical/tokenize.js';
+import type { SearchMode } from '../types.js';
+import { humanizeName } from './skill-text.js';
+
+/**
+ * Relevance: one calibrated score per hit, the estimated probability that the skill fits the
+ * message, from a small logistic model per mode fitted on labelled requests
+ * (`scripts/fit-abstention.ts`, weights in `relevance-model.json`, provenance in
+ * docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
+ *
+ * A score is P(the message has a fitting skill) × P(this hit fits | it has one) (see
+ * {@link RelevanceModel}). The features are of two kinds. *Ordering* features (the hit's own
+ * ordering score and its rank) may only raise the probability (their weights are fitted
+ * non-negative), so within one query the probability falls down the list and the order the
+ * rankers chose is kept. *Query* features (how well the best hit matches, how the rankers
+ * agree, the message's length) are the same for every hit of a query: they move the whole list
+ * up or down, which is what makes scores comparable across queries.
+ */
+
+/** One ranked hit with the evidence the rankers found for it; fields a mode lacks are undefined. */
+export interface RankedEvidence {
+  readonly id: string;
+  readonly name: string;
+  /** The score the mode orders by: the hybrid fusion score, the centred cosine, or BM25 relative to the first hit's. */
+  readonly order: number;
+  /** Raw cosine with the whole message (dense and hybrid). */
+  readonly cosine?: number;
+  /** Centred cosine (dense and hybrid). */
+  readonly centered?: number;
+  /** Raw BM25, 0 when the lexical ranker did not match (lexical and hybrid). */
+  readonly lexical?: number;
+  /** Share of distinct query terms matched (lexical and hybrid). */
+  readonly coverage?: number;
+}
+
+/** What the features need about the query beyond its ranked list. */
+export interface QueryEvidence {
+  /** Distinct query terms after tokenising. */
+  readonly terms: ReadonlySet<string>;
+  /** Id of the dense ranker's first candidate (hybrid). */
+  readonly denseFirst?: string;
+  /** Id of the lexical ranker's first candidate (hybrid). */
+  readonly lexicalFirst?: string;
+  /** Best raw BM25 among the lexical candidates (lexical and hybrid). */
+  readonly bestLexical?: number;
+  /** Best coverage among the lexical candidates. */
+  readonly bestCoverage?: number;
+  /** Second-best centred cosine of the dense candidates, for the margin. */
+  readonly secondCentered?: number;
+  /** Cosine of the whole message with the catalog's mean skill vector (dense and hybrid). */
+  readonly catalogCosine?: number;
+}
+
+/** Feature names; a model lists the ones it uses, in its weights' order. */
+export const FEATURES = {
+  /** The hit's ordering score ({@link RankedEvidence.order}). Ordering feature. */
+  order: 'order',
+  /** −ln(rank). Ordering feature. */
+  rank: 'rank',
+  /** ln(1 + distinct query terms). */
+  terms: 'terms',
+  /** Share of the first hit's name words that the message contains. */
+  nameMatch: 'nameMatch',
+  /** Highest raw cosine among the hits. */
+  topCosine: 'topCosine',
+  /** Raw cosine of the first hit. */
+  firstCosine: 'firstCosine',
+  /** Best centred cosine. */
+  topCentered: 'topCentered',
+  /** Best minus second-best centred cosine. */
+  centeredMargin: 'centeredMargin',
+  /** Best coverage among the lexical candidates. */
+  bestCoverage: 'bestCoverage',
+  /** Coverage of the first hit (0 when lexical did not match it). */
+  firstCoverage: 'firstCoverage',
+  /** ln(1 + best BM25). */
+  bm25: 'bm25',
+  /** First hit's BM25 relative to the best (0 when lexical did not match it). */
+  firstLexical: 'firstLexical',
+  /** 1 when the dense and lexical rankers put the same skill first. */
+  agree: 'agree',
+  /** Highest raw cosine minus the mean raw cosine of the hits: a clear winner or a flat list. */
+  peak: 'peak',
+  /** Cosine of the message with the catalog's mean skill vector. */
+  catalogCosine: 'catalogCosine',
+} as const;
+export type FeatureName = keyof typeof FEATURES;
+
+/** Ordering features: their fitted weights are kept ≥ 0 so probability never rises down the list. */
+export const ORDERING_FEATURES: readonly FeatureName[] = ['order', 'rank'];
+
+/** The features each mode can compute (lexical mode never loads the model; dense mode never runs BM25). */
+export const MODE_FEATURES: Readonly<Record<SearchMode, readonly FeatureName[]>> = {
+  hybrid: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical', 'agree'],
+  dense: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'],
+  lexical: ['order', 'rank', 'terms', 'nameMatch', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'],
+};
+
+/**
+ * A mode's relevance model, two logistic models whose product is a hit's score:
+ * P(the message has a fitting skill) from query features alone, times P(this hit fits | the
+ * message has one) from ordering and query features, fitted on answerable messages only.
+ */
+export interface RelevanceModel {
+  readonly answerable: LogisticModel;
+  readonly hit: LogisticModel;
+}
+
+/** A fitted logistic model: p = σ(bias + Σ weight · (x − mean) / scale). */
+export interface LogisticModel {
+  readonly features: readonly FeatureName[];
+  readonly mean: readonly number[];
+  readonly scale: readonly number[];
+  readonly weights: readonly number[];
+  readonly bias: number;
+}
+
+function nameWords(name: string): Set<string> {
+  return new Set(tokenize(humanizeName(name)));
+}
+
+/** Share of the words of `name` that the query contains (0 for a name with no words). */
+export function nameMatch(name: string, terms: ReadonlySet<string>): number {
+  const words = nameWords(name);
+  if (words.size === 0) return 0;
+  let found = 0;
+  for (const word of words) if (terms.has(word)) found += 1;
+  return found / words.size;
+}
+
+/** The feature rows of a ranked list (best first), one per hit, in `names` order. */
+export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvidence, names: readonly FeatureName[]): number[][] {
+  const first = ranked[0];
+  if (first === undefined) return [];
+  const cosines = ranked.flatMap((hit) => (hit.cosine === undefined ? [] : [hit.cosine]));
+  const topCentered = Math.max(...ranked.map((hit) => hit.centered ?? Number.NEGATIVE_INFINITY));
+  const bestLexical = query.bestLexical ?? 0;
+  const shared: Record<Exclude<FeatureName, 'order' | 'rank'>, () => number> = {
+    terms: () => Math.log1p(query.terms.size),
+    nameMatch: () => nameMatch(first.name, query.terms),
+    topCosine: () => (cosines.length === 0 ? 0 : Math.max(...cosines)),
+    firstCosine: () => first.cosine ?? 0,
+    topCentered: () => (Number.isFinite(topCentered) ? topCentered : 0),
+    centeredMargin: () => (Number.isFinite(topCentered) && query.secondCentered !== undefined ? topCentered - query.secondCentered : 0),
+    bestCoverage: () => query.bestCoverage ?? 0,
+    firstCoverage: () => ((first.lexical ?? 0) > 0 ? (first.coverage ?? 0) : 0),
+    bm25: () => Math.log1p(bestLexical),
+    firstLexical: () => (bestLexical > 0 ? (first.lexical ?? 0) / bestLexical : 0),
+    agree: () => (query.denseFirst !== undefined && query.denseFirst === query.lexicalFirst ? 1 : 0),
+    peak: () => (cosines.length === 0 ? 0 : Math.max(...cosines) - cosines.reduce((a, b) => a + b, 0) / cosines.length),
+    catalogCosine: () => query.catalogCosine ?? 0,
+  };
+  const queryValues = new Map<FeatureName, number>();
+  for (const name of names) if (name !== 'order' && name !== 'rank') queryValues.set(name, shared[name]());
+  return ranked.map((hit, i) =>
+    names.map((name) => {
+      if (name === 'order') return hit.order;
+      if (name === 'rank') return -Math.log(i + 1);
+      return queryValues.get(name)!;
+    }),
+  );
+}
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/** The probability the model gives one feature row. */
+export function predict(model: LogisticModel, row: readonly number[]): number {
+  let z = model.bias;
+  for (let j = 0; j < row.length; j += 1) z += model.weights[j]! * ((row[j]! - model.mean[j]!) / model.scale[j]!);
+  return sigmoid(z);
+}
+
+/** The two factors of every hit's relevance: P(answerable) for the query, P(fits | answerable) per hit. */
+export function relevanceFactors(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): { answerable: number; fits: number[] } {
+  const [first] = featureRows(ranked.slice(0, 1), query, model.answerable.features);
+  if (first === undefined) return { answerable: 0, fits: [] };
+  return { answerable: predict(model.answerable, first), fits: featureRows(ranked, query, model.hit.features).map((row) => predict(model.hit, row)) };
+}
+
+/** Relevance of each hit of a ranked list (best first); non-increasing down the list. */
+export function relevance(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
+  const { answerable, fits } = relevanceFactors(model, ranked, query);
+  const scores = fits.map((fit) => answerable * fit);
+  // Ties in the ordering score with a later rank can only lower p; clamp float noise all the same.
+  for (let i = 1; i < scores.length; i += 1) scores[i] = Math.min(scores[i]!, scores[i - 1]!);
+  return scores;
+}

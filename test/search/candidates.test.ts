@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { rankHybrid, rankLexical } from '../../src/search/candidates.js';
+
+const fusion = { denseShare: 0.9, longQuery: { terms: 32, denseShare: 0 }, keepLexical: 2 };
+const terms = new Set(['q']);
+const nameOf = (id: string): string => `name-${id}`;
+/** Twelve dense candidates, best first; `lex` matches lexically only and is far from the query densely. */
+const dense = Array.from({ length: 12 }, (_, i) => ({ id: `d${i}`, cosine: 0.6 - i / 100, centered: 0.5 - i / 100 }));
+const lexical = [{ id: 'lex', score: 9, coverage: 1 }];
+const denseOf = (): { cosine: number; centered: number } => ({ cosine: 0, centered: 0 });
+
+describe('rankHybrid', () => {
+  it('keeps the lexical ranker’s best hits within the first ten however weak their dense side', () => {
+    const ids = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 12, nameOf).ranked.map((hit) => hit.id);
+    expect(ids.indexOf('lex')).toBe(9);
+    expect(rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, keepLexical: 0 }, terms, 13, nameOf).ranked.map((hit) => hit.id).indexOf('lex')).toBe(12);
+  });
+
+  it('leaves names the query gave exactly out, and reports the evidence of both rankers', () => {
+    const { ranked, query } = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 3, nameOf, ['d0']);
+    expect(ranked.map((hit) => hit.id)).toEqual(['d1', 'd2', 'd3']);
+    expect(query).toMatchObject({ denseFirst: 'd0', lexicalFirst: 'lex', bestLexical: 9, bestCoverage: 1, secondCentered: 0.49, catalogCosine: 0.1 });
+  });
+});
+
+describe('rankLexical', () => {
+  it('orders by BM25 relative to the first hit', () => {
+    const { ranked } = rankLexical([{ id: 'a', score: 8, coverage: 1 }, { id: 'b', score: 2, coverage: 0.5 }], terms, 5, nameOf);
+    expect(ranked.map((hit) => [hit.id, hit.order])).toEqual([['a', 1], ['b', 0.25]]);
+  });
+});
