@@ -1,5 +1,5 @@
 import type { CatalogOptions } from '../load/index.js';
-import type { CatalogSnapshot } from '../types.js';
+import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { resolveIndexDir } from './sources.js';
@@ -45,4 +45,11 @@ export function line(stream: CliIo['stdout'], text = ''): void {
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** One stderr line when skill files were skipped, so a broken file never disappears silently. */
+export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): void {
+  const skipped = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed').length;
+  if (skipped === 0) return;
+  line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
 }

@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -51,8 +51,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     const runtime = loadedUseLiteRuntime();
     const ranOn = runtime === undefined ? '' : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
     line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
-    const broken = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
-    if (broken > 0) line(io.stderr, `skill-search: ${broken} skill file${broken === 1 ? '' : 's'} could not be loaded (see skill-search validate)`);
+    reportSkipped(io, snapshot.diagnostics);
     return 0;
   } finally {
     await live.close();

@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, reportSkipped } from '../context.js';
 import { formatHits, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import {
@@ -37,6 +37,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const { snapshot } = await live.refresh(io.signal === undefined ? {} : { signal: io.signal });
+    reportSkipped(io, snapshot.diagnostics);
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources));
