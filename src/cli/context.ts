@@ -53,3 +53,24 @@ export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): vo
   if (skipped === 0) return;
   line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
 }
+
+/** Progress lines go to stderr at most this often (plus the first and the last). */
+const PROGRESS_EVERY_MS = 250;
+
+/** An `onProgress` for `LiveIndex.refresh` that prints `indexing done/total` lines to stderr. */
+export function progressLines(io: CliIo): (done: number, total: number) => void {
+  let lastReport = 0;
+  return (done, total) => {
+    const now = performance.now();
+    if (total === 0) return;
+    if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
+      lastReport = now;
+      line(io.stderr, `indexing ${done}/${total}`);
+    }
+  };
+}
+
+/** Whether stderr is a terminal someone watches (progress is noise in a pipe or a log). */
+export function stderrIsTerminal(io: CliIo): boolean {
+  return (io.stderr as { isTTY?: boolean }).isTTY === true;
+}
