@@ -66,7 +66,8 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     const structured = {
       query,
       hits: hits.map(({ skill, score }) => ({
-        name: skill.name,
+        // Names are validated on load; neutralised here too, as everything this tool returns.
+        name: neutralizeReminderText(skill.name),
         description: neutralizeReminderText(skill.description),
         ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
         source: skill.source,
