@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
-import type { CatalogSnapshot } from '../types.js';
+import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
@@ -56,4 +56,32 @@ export function line(stream: CliIo['stdout'], text = ''): void {
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** One stderr line when skill files were skipped, so a broken file never disappears silently. */
+export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): void {
+  const skipped = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed').length;
+  if (skipped === 0) return;
+  line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
+}
+
+/** Progress lines go to stderr at most this often (plus the first and the last). */
+const PROGRESS_EVERY_MS = 250;
+
+/** An `onProgress` for `LiveIndex.refresh` that prints `indexing done/total` lines to stderr. */
+export function progressLines(io: CliIo): (done: number, total: number) => void {
+  let lastReport = 0;
+  return (done, total) => {
+    const now = performance.now();
+    if (total === 0) return;
+    if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
+      lastReport = now;
+      line(io.stderr, `indexing ${done}/${total}`);
+    }
+  };
+}
+
+/** Whether stderr is a terminal someone watches (progress is noise in a pipe or a log). */
+export function stderrIsTerminal(io: CliIo): boolean {
+  return (io.stderr as { isTTY?: boolean }).isTTY === true;
 }

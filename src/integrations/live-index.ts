@@ -2,7 +2,7 @@ import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type SyncResult } from '../search/index.js';
-import type { AbstainSetting, CatalogSnapshot, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 
 export interface LiveIndexOptions {
@@ -92,6 +92,14 @@ export class LiveIndex implements SkillService {
 }
 
 /** `nothing found to index` (SPEC §7: a user error) with where we looked. */
-export function nothingToIndex(where: string): SkillSearchError {
-  return new SkillSearchError('NOTHING_TO_INDEX', `no skills found ${where}`);
+/**
+ * The error for a catalog with no skills; when files were skipped it says how many and why
+ * the first one was (the usual reason nothing was found).
+ */
+export function nothingToIndex(where: string, diagnostics: readonly Diagnostic[] = []): SkillSearchError {
+  const skipped = diagnostics.filter((d) => d.severity === 'error');
+  const first = skipped[0];
+  if (first === undefined) return new SkillSearchError('NOTHING_TO_INDEX', `no skills found ${where}`);
+  const why = `${skipped.length} ${skipped.length === 1 ? 'entry' : 'entries'} could not be loaded, the first: ${first.path}: ${first.message}`;
+  return new SkillSearchError('NOTHING_TO_INDEX', `no skills found ${where}; ${why} (run \`skill-search validate\` for all)`);
 }

@@ -8,11 +8,16 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { findSkillByName, neutralizeReminderText, suggestNames } from '../attachments/index.js';
 import type { SearchMode } from '../types.js';
+import { capQuery } from './query-cap.js';
 import type { SkillService } from './service.js';
 
 export const MCP_SERVER_NAME = 'skill-search';
 /** Upper bound on `k` a client may ask for. */
 export const MAX_MCP_K = 50;
+/** Longest `query` accepted (as the socket's request line); it is searched cut to MAX_QUERY_CHARS. */
+export const MAX_MCP_QUERY_CHARS = 64 * 1024;
+/** Longest `name` accepted: names are at most 128 characters, with room for a `/` and spaces. */
+export const MAX_MCP_NAME_CHARS = 256;
 
 export interface SkillSearchMcpOptions {
   readonly service: SkillService;
@@ -47,7 +52,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
       description:
         'Find the skills (reusable instructions) relevant to a task. Returns the best matches first, or none when nothing fits. Read one with read_skill.',
       inputSchema: {
-        query: z.string().min(1).describe('the task or question, in plain words'),
+        query: z.string().min(1).max(MAX_MCP_QUERY_CHARS).describe('the task or question, in plain words'),
         k: z.number().int().min(1).max(MAX_MCP_K).optional().describe(`how many results at most (default ${options.k})`),
       },
       outputSchema: searchOutput,
@@ -57,11 +62,12 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   );
 
   async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = await options.service.search(query, { k: k ?? options.k, mode: options.mode, signal });
+    const hits = await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, signal });
     const structured = {
       query,
       hits: hits.map(({ skill, score }) => ({
-        name: skill.name,
+        // Names are validated on load; neutralised here too, as everything this tool returns.
+        name: neutralizeReminderText(skill.name),
         description: neutralizeReminderText(skill.description),
         ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
         source: skill.source,
@@ -83,7 +89,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     {
       title: 'Read a skill',
       description: "Return a skill's full instructions (its SKILL.md body) by name, as search_skills returned it.",
-      inputSchema: { name: z.string().min(1).describe('the skill name, as search_skills returned it') },
+      inputSchema: { name: z.string().min(1).max(MAX_MCP_NAME_CHARS).describe('the skill name, as search_skills returned it') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ name }) => track(readSkill(name)),

@@ -93,6 +93,8 @@ export class LexicalIndex {
   #search: MiniSearch<LexicalDocument>;
   /** id → contentHash of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #hashes = new Map<string, string>();
+  /** A document was discarded (removed or replaced) since the last {@link compact}. */
+  #dirty = false;
 
   constructor(search: MiniSearch<LexicalDocument> = new MiniSearch<LexicalDocument>(LexicalIndex.#options())) {
     this.#search = search;
@@ -113,7 +115,27 @@ export class LexicalIndex {
   }
 
   snapshot(): LexicalSnapshot {
+    this.#compact();
     return { entries: [...this.#hashes], index: this.#search.toJSON() };
+  }
+
+  /**
+   * MiniSearch's `discard` hides a document at once but keeps its terms until a vacuum, and
+   * those stale postings still count in every term's document frequency: after a reindex the
+   * BM25 scores differed from a fresh build's (by up to 0.016). So no vacuum runs in the
+   * background (`autoVacuum: false`), and this one runs before the index is searched or
+   * saved. With one batch as large as the index, its cleanup runs synchronously inside this
+   * call (its promise only settles bookkeeping); O(terms). `vacuum()` itself would only queue
+   * behind a vacuum still settling from earlier in the same tick, so the worker it wraps is
+   * called when this MiniSearch version has it.
+   */
+  #compact(): void {
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    const options = { batchSize: Number.POSITIVE_INFINITY, batchWait: 0 };
+    const search = this.#search as unknown as { performVacuuming?: (options: object) => Promise<void> };
+    const vacuum = typeof search.performVacuuming === 'function' ? search.performVacuuming(options) : this.#search.vacuum(options);
+    vacuum.catch(() => undefined);
   }
 
   static #options(): Options<LexicalDocument> {
@@ -128,7 +150,7 @@ export class LexicalIndex {
         prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
         fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_RATIO : false),
       },
-      autoVacuum: { minDirtCount: 20, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
+      autoVacuum: false,
     };
   }
 
@@ -150,7 +172,10 @@ export class LexicalIndex {
     const version = indexedVersion(skill, body, glosses);
     if (previous === version) return false;
     if (previous === undefined) this.#search.add(toDocument(skill, body, glosses));
-    else this.#search.replace(toDocument(skill, body, glosses));
+    else {
+      this.#search.replace(toDocument(skill, body, glosses));
+      this.#dirty = true;
+    }
     this.#hashes.set(skill.id, version);
     return true;
   }
@@ -158,6 +183,7 @@ export class LexicalIndex {
   remove(id: string): boolean {
     if (!this.#hashes.delete(id)) return false;
     this.#search.discard(id);
+    this.#dirty = true;
     return true;
   }
 
@@ -179,6 +205,7 @@ export class LexicalIndex {
   search(query: string, limit: number, { boost = LEXICAL_BOOST, terms }: LexicalSearchOptions = {}): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
+    this.#compact();
     const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
     if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly

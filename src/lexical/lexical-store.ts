@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { removeStaleTempFiles, sha256, shapeProblem, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, removeStaleTempFiles, sha256, shapeProblem, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './lexical-index.js';
 
 /**
@@ -28,7 +28,7 @@ export function lexicalFile(dir: string): string {
 
 /** Creates `dir` when needed (a lexical-only engine may be the first to write into it). */
 export function saveLexicalIndex(dir: string, index: LexicalIndex): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirPrivate(dir);
   removeStaleTempFiles(dir);
   const body = Buffer.from(JSON.stringify(index.snapshot()), 'utf8');
   const header: Header = { format: LEXICAL_FORMAT_VERSION, sha256: sha256(body) };

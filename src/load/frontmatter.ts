@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type matterType from 'gray-matter';
 import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
+import { readFrontmatterLines } from './lenient-frontmatter.js';
+import { FRONTMATTER_ALLOWANCE } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, type SkillLimits, type SkillOrigin } from './skill.js';
 
 /** gray-matter (and js-yaml) load on the first SKILL.md: a tools-only catalog never pays for them. */
@@ -26,6 +28,16 @@ export interface ParseResult {
 }
 
 class RefusedEngine extends Error {}
+
+/**
+ * js-yaml's reason with the line counted in the file (its own count starts after the opening
+ * `---`), without the source excerpt it appends after the first line.
+ */
+function yamlProblem(error: unknown): string {
+  const { reason, mark } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown } };
+  if (typeof reason === 'string' && typeof mark?.line === 'number') return `${reason} (line ${mark.line + 2})`;
+  return (String((error as Error | undefined)?.message ?? error).split('\n')[0] ?? '').replace(/:\s*$/, '');
+}
 
 function refuse(language: string) {
   return (): never => {
@@ -62,28 +74,40 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
 
   const input = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (/^---(?!-)[^\n]*\n/.test(input) && !input.slice(3).includes('\n---')) {
+    if (context.truncated === true) {
+      const limit = limits.maxBodyBytes + FRONTMATTER_ALLOWANCE;
+      return fail('too-large', `frontmatter is too large: no closing \`---\` in the first ${limit} bytes (the body limit plus ${FRONTMATTER_ALLOWANCE} for frontmatter)`);
+    }
     return fail('bad-yaml', 'frontmatter starts with `---` but is never closed');
   }
   let data: unknown;
   let body: string;
+  const diagnostics: Diagnostic[] = [];
   try {
     const parsed = matter(input, MATTER_OPTIONS);
     data = parsed.data;
     body = parsed.content;
   } catch (error) {
     if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
-    // js-yaml puts a source excerpt after the first line; keep the one-line reason without
-    // the colon that introduced the excerpt.
-    const reason = (String((error as Error | undefined)?.message ?? error).split('\n')[0] ?? '').replace(/:\s*$/, '');
-    return fail('bad-yaml', `frontmatter is not valid YAML: ${reason}`);
+    // An unquoted ": " in a value is the usual cause: read the text fields line by line rather
+    // than lose the skill (only when that finds a description; otherwise the YAML error stands).
+    const recovered = /^---[ \t]*\r?\n/.test(input) ? readFrontmatterLines(input) : undefined;
+    if (recovered?.fields['description'] === undefined) return fail('bad-yaml', `frontmatter is not valid YAML: ${yamlProblem(error)}`);
+    data = recovered.fields;
+    body = recovered.body;
+    const [line] = recovered.unquotedColonLines;
+    const problem = line === undefined ? yamlProblem(error) : `line ${line} has an unquoted ": " in a value`;
+    diagnostics.push(
+      diagnostic('bad-yaml', path, `frontmatter is not valid YAML: ${problem}; read as plain \`key: value\` lines instead (quote such values)`, 'warning'),
+    );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return fail('bad-yaml', `frontmatter must be a mapping of fields, got ${describeValue(data)}`);
   }
 
   const checked = validateFields(data as Record<string, unknown>, { path, defaultName: context.defaultName, limits });
-  if (checked.fields === undefined) return { skill: undefined, diagnostics: checked.diagnostics };
-  const diagnostics = [...checked.diagnostics];
+  diagnostics.push(...checked.diagnostics);
+  if (checked.fields === undefined) return { skill: undefined, diagnostics };
 
   const cappedBody = capUtf8(body, limits.maxBodyBytes);
   if (cappedBody !== body || context.truncated === true) {

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../types.js';
 import { diagnostic, utf8Boundary } from './skill.js';
 
 /** Room for the frontmatter on top of the body cap when a file is read only in part. */
-const FRONTMATTER_ALLOWANCE = 64 * 1024;
+export const FRONTMATTER_ALLOWANCE = 64 * 1024;
 
 export type ReadResult =
   | { readonly state: 'ok'; readonly text: string; readonly truncated: boolean; readonly size: number }

@@ -96,11 +96,19 @@ export function quote(text: string): string {
   );
 }
 
+// Angle brackets (a name is shown inside tags) and format characters (bidi overrides,
+// zero-width and soft hyphens: invisible, and able to disguise a name or a tag), checked
+// after NFKC so full-width `＜` counts as `<`. No host shows such a name faithfully.
+const UNSHOWABLE_IN_NAME = /[<>\p{Cf}]/u;
+
 /** Why `name` cannot be a skill name, or undefined when it can. */
 export function nameProblem(name: string, limits: SkillLimits): string | undefined {
   if (name.length === 0) return 'name is empty';
   if (FORBIDDEN_IN_NAME.test(name)) {
     return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
+  }
+  if (UNSHOWABLE_IN_NAME.test(name.normalize('NFKC'))) {
+    return `name ${quote(name.slice(0, 80))} contains \`<\`, \`>\` or an invisible formatting character (bidi, zero-width, soft hyphen)`;
   }
   if (name.length > limits.maxNameLength) {
     return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;

@@ -1,9 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Temp files end with this; {@link removeStaleTempFiles} cleans up after a crash. */
 export const TEMP_SUFFIX = '.tmp';
+
+/**
+ * Index files and folders are private to their user: they hold every skill's name and
+ * description, and the socket beside them is 0600 for the same reason.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Creates `dir` (and missing parents) with mode 0700; an existing folder keeps its mode. */
+export function mkdirPrivate(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
 
 export function tempPathFor(file: string): string {
   return `${file}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
@@ -27,6 +39,8 @@ function fsyncPath(path: string, flags: string): void {
  * A reader therefore sees either the old file or the new one, never a prefix of the new one.
  */
 export function commitTempFile(temp: string, file: string): void {
+  // Native writers (hnswlib) create files with the umask's mode: narrow it before it is visible.
+  chmodSync(temp, PRIVATE_FILE_MODE);
   fsyncPath(temp, 'r+');
   try {
     renameSync(temp, file);
@@ -43,7 +57,7 @@ export function commitTempFile(temp: string, file: string): void {
 /** Writes `data` to `file` crash-safely (temp file + fsync + rename). */
 export function writeFileAtomic(file: string, data: Uint8Array | string): void {
   const temp = tempPathFor(file);
-  const fd = openSync(temp, 'w');
+  const fd = openSync(temp, 'w', PRIVATE_FILE_MODE);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let offset = 0;

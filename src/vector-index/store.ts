@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { commitTempFile, removeStaleTempFiles, sha256, tempPathFor, writeFileAtomic } from './atomic-file.js';
+import { commitTempFile, mkdirPrivate, removeStaleTempFiles, sha256, tempPathFor, writeFileAtomic } from './atomic-file.js';
 import { ExactIndex } from './exact-index.js';
 import { HnswIndex, type HnswOptions } from './hnsw-index.js';
 import { shapeProblem } from './atomic-file.js';
@@ -87,7 +87,7 @@ export class VectorStore {
   static open(options: VectorStoreOptions): VectorStore {
     const fresh = (): VectorIndex => createVectorIndex(options.kind, options.dimensions, options.hnsw);
     if (options.dir === undefined) return new VectorStore(options, fresh(), { state: 'memory' });
-    mkdirSync(options.dir, { recursive: true });
+    mkdirPrivate(options.dir);
     removeStaleTempFiles(options.dir);
     const manifestFile = join(options.dir, MANIFEST_FILE);
     let text: string;

@@ -17,7 +17,7 @@ describe('neutralizeReminderText', () => {
 
   it('catches a tag hidden by control or zero-width characters', () => {
     expect(neutralizeReminderText('<\u0000/system\u200B-reminder>')).toBe('&lt;/system-reminder>');
-    expect(neutralizeReminderText('<\u200D/system-reminder>')).toBe('&lt;\u200D/system-reminder>');
+    expect(neutralizeReminderText('<\u200D/system-reminder>')).toBe('&lt;/system-reminder>');
   });
 
   it('strips control characters but keeps newlines and tabs', () => {

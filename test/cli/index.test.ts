@@ -35,7 +35,7 @@ describe('index', () => {
     const result = await runCli(['index', '--skills-dir', BROKEN, '--model', 'hash'], cache);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^indexed 1 skill: /);
-    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('skill-search: 2 skill files could not be loaded (see skill-search validate)');
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('skill-search: 2 skill files could not be loaded; run `skill-search validate`');
   });
 
   it('keeps one index per catalog and model', async () => {

@@ -32,6 +32,15 @@ const malformedText = fc.oneof(
   fc
     .tuple(fc.string({ maxLength: 40 }), fc.nat(200))
     .map(([description, cut]) => skillMd(description || 'x', { effort: 'high' }).slice(0, cut)),
+  // Alias trees (up to billion-laughs size) and self-references, under any field.
+  fc
+    .tuple(fc.constantFrom('hooks', 'description', 'name', 'whenToUse'), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 10 }), fc.boolean())
+    .map(([field, levels, fanout, cycle]) => {
+      const lines = [`  l0: &l0 [${Array(fanout).fill('lol').join(', ')}]`];
+      for (let level = 1; level < levels; level += 1) lines.push(`  l${level}: &l${level} [${Array(fanout).fill(`*l${level - 1}`).join(', ')}]`);
+      const value = cycle ? ' &self [1, *self]' : `\n${lines.join('\n')}`;
+      return `---\ndescription: aliases\n${field === 'description' ? 'notes' : field}:${value}\n---\nbody`;
+    }),
 );
 
 describe('fuzzing the parser', () => {
@@ -49,6 +58,8 @@ describe('fuzzing the parser', () => {
           expect(typeof result.skill.description).toBe('string');
           expect(result.skill.description.trim()).not.toBe('');
           expect(result.skill.name).not.toMatch(/[\u0000-\u001f]/);
+          // Kept data is bounded whatever aliases the YAML used.
+          if (result.skill.hooks !== undefined) expect(JSON.stringify(result.skill.hooks).length).toBeLessThanOrEqual(65_536);
         }
       }),
       { numRuns: 400 },

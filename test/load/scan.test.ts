@@ -54,7 +54,6 @@ describe('scanSkillsDir on the valid fixture', () => {
 
 describe('scanSkillsDir on broken fixtures', () => {
   const cases: [string, string[][]][] = [
-    ['bad-yaml', [['bad-yaml', 'broken/SKILL.md'], ['bad-yaml', 'scalar/SKILL.md'], ['bad-yaml', 'unclosed/SKILL.md']]],
     [
       'missing-description',
       [
@@ -74,6 +73,20 @@ describe('scanSkillsDir on broken fixtures', () => {
       names: ['ok'],
       problems: expected.map(([code, file]) => [code, join(dir, file!), 'error']),
     });
+  });
+
+  it('bad-yaml: unreadable frontmatter is an error, except text fields with an unquoted ": " (read line by line)', async () => {
+    const dir = join(FIXTURES, 'broken', 'bad-yaml', 'skills');
+    const result = await scanSkillsDir(dir, skillsOptions);
+    expect(summary(result)).toEqual({
+      names: ['broken', 'ok'],
+      problems: [
+        ['bad-yaml', join(dir, 'broken', 'SKILL.md'), 'warning'],
+        ['bad-yaml', join(dir, 'scalar', 'SKILL.md'), 'error'],
+        ['bad-yaml', join(dir, 'unclosed', 'SKILL.md'), 'error'],
+      ],
+    });
+    expect(result.skills[0]?.description).toBe('this: has: too many colons and: [an unclosed list');
   });
 
   it('bad-effort and too-large are warnings: the skill still loads', async () => {

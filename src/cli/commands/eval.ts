@@ -27,7 +27,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
     const { snapshot } = await live.refresh(signal);
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
-      throw nothingToIndex(describeSources(sources));
+      throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
     const report = await evaluation.runEval(live.engine, queries, {
       k: retrieval.k,

@@ -149,7 +149,7 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
     // No marker: nobody is warming this index.
   }
   try {
-    mkdirSync(path.dirname(marker), { recursive: true });
+    mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 });
     writeFileSync(marker, `${new Date().toISOString()}\n`);
   } catch {
     return;

@@ -1,12 +1,9 @@
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, progressLines, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
-
-/** Progress lines go to stderr at most this often (plus the first and the last). */
-const PROGRESS_EVERY_MS = 250;
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
@@ -14,19 +11,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const live = await openLiveIndex(sources, retrieval, io);
   try {
-    let lastReport = 0;
-    const onProgress = (done: number, total: number) => {
-      const now = performance.now();
-      if (total === 0) return;
-      if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
-        lastReport = now;
-        line(io.stderr, `indexing ${done}/${total}`);
-      }
-    };
-    const { snapshot, sync, ms } = await live.refresh({ onProgress, ...(io.signal === undefined ? {} : { signal: io.signal }) });
+    const { snapshot, sync, ms } = await live.refresh({ onProgress: progressLines(io), ...(io.signal === undefined ? {} : { signal: io.signal }) });
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
-      throw nothingToIndex(describeSources(sources));
+      throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
     const summary = {
       skills: snapshot.skills.length,
@@ -51,8 +39,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     const runtime = loadedUseLiteRuntime();
     const ranOn = runtime === undefined ? '' : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
     line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
-    const broken = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
-    if (broken > 0) line(io.stderr, `skill-search: ${broken} skill file${broken === 1 ? '' : 's'} could not be loaded (see skill-search validate)`);
+    reportSkipped(io, snapshot.diagnostics);
     return 0;
   } finally {
     await live.close();

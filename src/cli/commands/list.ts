@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { parsePositiveInt } from '../args.js';
-import { line, loadSnapshot, printJson } from '../context.js';
+import { line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
 
@@ -30,6 +30,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const listing = attachments.formatSkillListing(listed, { contextWindowTokens, usage });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
+  reportSkipped(io, snapshot.diagnostics);
 
   if (args.values.json === true) {
     printJson(io, {

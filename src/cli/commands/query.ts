@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
 import { formatHits, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import {
@@ -36,11 +36,16 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const live = await openLiveIndex(sources, retrieval, io);
   try {
-    const { snapshot } = await live.refresh(io.signal === undefined ? {} : { signal: io.signal });
+    // A cold index embeds every skill first: on a terminal, say so rather than sit silent.
+    const { snapshot } = await live.refresh({
+      ...(stderrIsTerminal(io) ? { onProgress: progressLines(io) } : {}),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
-      throw nothingToIndex(describeSources(sources));
+      throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
+    reportSkipped(io, snapshot.diagnostics);
     const hits = await live.search(searched, {
       k: retrieval.k,
       mode: retrieval.mode,
