@@ -15,7 +15,8 @@ export {
 } from '../load/catalog.js';
 export { DEMO_MODES, type CatalogOptions, type CatalogWatchOptions, type DemoMode } from '../load/options.js';
 export { parseSkillFile, type ParseContext, type ParseResult } from '../load/frontmatter.js';
-export { SOURCE_RANKS, bundledSkillsDir, defaultSources, demoSkillsDir, type SourceDir } from '../load/sources.js';
+export { SOURCE_RANKS, defaultSources, type SourceDir } from '../load/sources.js';
+export { bundledSkillsDir, demoSkillsDir } from '../load/default-dirs.js';
 export { formatDiagnostic, formatShadowed } from '../load/format.js';
 export {
   DIAGNOSTIC_CODES,

@@ -6,7 +6,7 @@ import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.j
 import type { DemoMode } from '../load/options.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
-import { DEFAULT_MODEL } from './commands.js';
+import { DEFAULT_MODEL } from './defaults.js';
 import { homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
-import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './sources.js';
+import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
 
 export interface CatalogWatchOptions {
   /**

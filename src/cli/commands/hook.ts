@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
-import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../commands.js';
+import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../defaults.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
