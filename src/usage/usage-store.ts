@@ -116,7 +116,8 @@ export class UsageStore {
   }
 
   #entry(name: string): UsageEntry {
-    return (this.#data.skills[name] ??= { used: 0, suggested: 0, ignored: 0 });
+    this.#data.skills[name] ??= { used: 0, suggested: 0, ignored: 0 };
+    return this.#data.skills[name];
   }
 
   /** Skills the session invoked (from its transcript); each (session, skill) counts once. */
