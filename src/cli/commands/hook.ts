@@ -1,3 +1,4 @@
+import { errorMessage } from '../../errors.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
@@ -108,7 +109,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     }
   } catch (error) {
     stopWatchdog?.();
-    log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '').split('\n', 1)[0]}`);
+    log(`skill-search hook: skipped: ${errorMessage(error).split('\n', 1)[0]}`);
   }
   return 0;
 }
