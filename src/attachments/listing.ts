@@ -4,6 +4,7 @@
  */
 import { SkillSearchError } from '../errors.js';
 import type { Skill } from '../types.js';
+import { definedOnly } from '../util/defined.js';
 import type { AnnouncedSkill } from './messages.js';
 import { neutralizeReminderText } from './reminder.js';
 
@@ -52,7 +53,7 @@ function assertPositiveInteger(key: string, value: unknown): asserts value is nu
 }
 
 export function resolveListingOptions(options: SkillListingOptions = {}): ResolvedSkillListingOptions {
-  const merged = { ...defaults, ...stripUndefined(options) };
+  const merged = { ...defaults, ...definedOnly(options) };
   if (merged.contextWindowTokens !== undefined) assertPositiveInteger('contextWindowTokens', merged.contextWindowTokens);
   if (merged.budgetChars !== undefined) assertPositiveInteger('budgetChars', merged.budgetChars);
   if (!(merged.usage instanceof Map)) {
@@ -69,9 +70,6 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
   return Object.freeze({ budgetChars, usage: merged.usage });
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
 export function truncateWithEllipsis(text: string, max: number): string {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { definedOnly } from '../util/defined.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
 import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
 
@@ -233,10 +234,6 @@ export function resolveWatchOptions(options: CatalogWatchOptions = {}): Resolved
     stabilityThreshold: positiveInteger('stabilityThreshold', merged.stabilityThreshold),
     coalesceMs: positiveInteger('coalesceMs', merged.coalesceMs),
   });
-}
-
-function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Merges `options` over the defaults once, validates every field, and freezes the result. */

@@ -11,6 +11,7 @@
 import PQueue from 'p-queue';
 import { abortError, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
+import { definedOnly } from '../util/defined.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { linkAbortSignal } from './link-signal.js';
 
@@ -81,8 +82,7 @@ export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): Resol
   if (typeof searcher !== 'object' || searcher === null || typeof (searcher as SkillSearcher).search !== 'function') {
     throw new SkillSearchError('BAD_OPTION', `Expected \`searcher\` to have a \`search(query, request)\` method, got \`${String(searcher)}\``);
   }
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const merged = { ...defaults, ...given } as unknown as ResolvedOptions;
+  const merged = { ...defaults, ...definedOnly(options) } as unknown as ResolvedOptions;
   positiveInteger('concurrency', merged.concurrency);
   positiveInteger('maxSkills', merged.maxSkills);
   positiveInteger('searchK', merged.searchK);

@@ -79,6 +79,7 @@ describe('package entry points (built package, imported by name)', () => {
       'prefetch/experimental.js',
       'prefetch/link-signal.js',
       'prefetch/prefetcher.js',
+      'util/defined.js',
     ]);
   });
 });
