@@ -40,6 +40,15 @@ export class SkillSearchError extends Error {
 }
 
 /**
+ * A bad option, worded one way everywhere: ``Expected `key` to be a positive integer, got `0` ``.
+ * `expectation` completes "Expected `key` to …"; `got` is shown with `String()` unless the
+ * caller renders it (JSON for arrays).
+ */
+export function badOption(key: string, expectation: string, got: unknown): SkillSearchError {
+  return new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to ${expectation}, got \`${String(got)}\``);
+}
+
+/**
  * The words of any thrown value without the `skill-search: ` prefix, for a line that names the
  * tool already (`skill-search: reindex failed: …`) or a field that is not a line (a hook's log,
  * a socket reply). The one place the prefix is taken off.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkillSearchError, abortError, errorMessage, isAbortError } from '../src/errors.js';
+import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../src/errors.js';
 
 describe('errors', () => {
   it('prefixes every message once, and errorMessage takes the prefix off in one place', () => {
@@ -10,6 +10,12 @@ describe('errors', () => {
     expect(errorMessage({ message: 'a plain object' })).toBe('a plain object');
     expect(errorMessage('a string')).toBe('a string');
     expect(errorMessage(undefined)).toBe('undefined');
+  });
+
+  it('words every bad option one way', () => {
+    const error = badOption('searchK', 'be a positive integer', 0);
+    expect([error.code, error.message]).toEqual(['BAD_OPTION', 'skill-search: Expected `searchK` to be a positive integer, got `0`']);
+    expect(badOption('skillsDirs', 'be an array of paths', JSON.stringify([1])).message).toBe('skill-search: Expected `skillsDirs` to be an array of paths, got `[1]`');
   });
 
   it('tells user errors (exit 1) from bugs (exit 2) by code', () => {

@@ -80,6 +80,7 @@ describe('package entry points (built package, imported by name)', () => {
       'prefetch/link-signal.js',
       'prefetch/prefetcher.js',
       'util/defined.js',
+      'util/option-checks.js',
     ]);
   });
 });
