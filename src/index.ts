@@ -155,7 +155,6 @@ export {
 } from './api/attachments.js';
 // skill-search/hook
 export {
-  HookInputError,
   USER_PROMPT_SUBMIT,
   discoveryContext,
   parseClaudeCodeHookInput,

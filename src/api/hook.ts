@@ -4,7 +4,6 @@
  * `skill-search watch` server instead of loading a model in every prompt's process.
  */
 export {
-  HookInputError,
   USER_PROMPT_SUBMIT,
   discoveryContext,
   parseClaudeCodeHookInput,
