@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { EmbeddingCache } from '../src/embed/index.js';
 import type { EmbedKind, Embedder } from '../src/types.js';
-import { sha256Hex } from '../src/load/skill.js';
+import { sha256Hex } from '../src/util/hash.js';
 
 
 /** How many texts are embedded between two progress reports. */

@@ -9,20 +9,9 @@ import type { Skill } from '../src/types.js';
 import { generateSynthetic, prng } from './synthetic.js';
 import { buildSkill, indexedText } from '../src/load/skill.js';
 
-/** One line of a tools JSONL file (`{id,name,description,whenToUse?}`; extra fields ignored). */
-export interface ToolRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly whenToUse?: string;
-}
+import type { LabelledQuery, ToolRecord } from './records.js';
 
-/** One labelled query; `relevant` holds skill names or ids, `[]` means nothing should be suggested. */
-export interface LabelledQuery {
-  readonly id: string;
-  readonly query: string;
-  readonly relevant: readonly string[];
-}
+export type { LabelledQuery, ToolRecord };
 
 export interface EvalSet {
   readonly name: string;

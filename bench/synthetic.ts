@@ -8,7 +8,7 @@
  * permutation: the 1k catalog is inside the 10k one, and a seed gives the same bytes on
  * every machine.
  */
-import type { LabelledQuery, ToolRecord } from './corpus.js';
+import type { LabelledQuery, ToolRecord } from './records.js';
 import { prng } from '../scripts/prng.js';
 
 interface Term {

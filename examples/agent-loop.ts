@@ -12,6 +12,7 @@
  * The line `prefetch added … ms` is how long the turn waited for the search: ~0 when the
  * search finished while the model was streaming.
  */
+// The imports are the package's public subpaths (skill-search/attachments, /prefetch, …), from source.
 import { fileURLToPath } from 'node:url';
 import {
   InvocationLog,
@@ -22,9 +23,16 @@ import {
   normalizeMessagesForAPI,
   type Attachment,
   type Message,
-} from '../src/attachments/index.js';
-import { SkillPrefetcher, isExperimentalSkillSearch, listingSkills } from '../src/prefetch/index.js';
-import type { SearchHit, SearchRequest, Skill, SkillSearcher } from '../src/types.js';
+} from '../src/api/attachments.js';
+import {
+  SkillPrefetcher,
+  isExperimentalSkillSearch,
+  listingSkills,
+  type SearchHit,
+  type SearchRequest,
+  type Skill,
+  type SkillSearcher,
+} from '../src/api/prefetch.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('./project/', import.meta.url));
 const TOKEN_DELAY_MS = 15;
@@ -45,9 +53,9 @@ interface SearchSetup {
 /** The real stack: skill files under examples/project + bundled skills + one MCP skill, hybrid search. */
 async function realSetup(model: string | undefined): Promise<SearchSetup> {
   const [{ SkillCatalog }, { SkillSearchEngine }, { resolveEmbedder }] = await Promise.all([
-    import('../src/load/index.js'),
-    import('../src/search/index.js'),
-    import('../src/embed/index.js'),
+    import('../src/api/load.js'),
+    import('../src/api/search.js'),
+    import('../src/api/embed.js'),
   ]);
   // `home` and `managedDir` are pinned so the output does not depend on this machine's skills.
   const catalog = new SkillCatalog({ cwd: PROJECT_DIR, home: PROJECT_DIR, managedDir: null, watch: false });

@@ -1,3 +1,6 @@
+/** Every message starts with this, so a line on stderr says which tool wrote it. */
+const PREFIX = 'skill-search: ';
+
 /**
  * One error class for the library. User errors (bad flag, bad file) carry a code the CLI
  * maps to exit 1; anything else is a bug (exit 2, printed with its stack).
@@ -26,7 +29,7 @@ export class SkillSearchError extends Error {
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`skill-search: ${message}`, options);
+    super(`${PREFIX}${message}`, options);
     this.code = code;
   }
 
@@ -36,11 +39,35 @@ export class SkillSearchError extends Error {
   }
 }
 
-/** The error a cancelled operation rejects with (matches DOM `AbortError` by name). */
-export function abortError(signal?: AbortSignal): Error {
+/**
+ * A bad option, worded one way everywhere: ``Expected `key` to be a positive integer, got `0` ``.
+ * `expectation` completes "Expected `key` to …"; `got` is shown with `String()` unless the
+ * caller renders it (JSON for arrays).
+ */
+export function badOption(key: string, expectation: string, got: unknown): SkillSearchError {
+  return new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to ${expectation}, got \`${String(got)}\``);
+}
+
+/**
+ * The words of any thrown value without the `skill-search: ` prefix, for a line that names the
+ * tool already (`skill-search: reindex failed: …`) or a field that is not a line (a hook's log,
+ * a socket reply). The one place the prefix is taken off.
+ */
+export function errorMessage(error: unknown): string {
+  const message: unknown = (error as { message?: unknown } | null | undefined)?.message;
+  const text = typeof message === 'string' ? message : String(error);
+  return text.startsWith(PREFIX) ? text.slice(PREFIX.length) : text;
+}
+
+/**
+ * The error a cancelled operation rejects with (matches DOM `AbortError` by name): the signal's
+ * own reason when that is an AbortError, else one that says why (`'received SIGINT'`) or
+ * `operation aborted`. Pass the result to `controller.abort()` to cancel with a reason.
+ */
+export function abortError(signal?: AbortSignal, why = 'operation aborted'): Error {
   const reason: unknown = signal?.reason;
   if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const error = new Error('skill-search: operation aborted', { cause: reason });
+  const error = new Error(`${PREFIX}${why}`, { cause: reason });
   error.name = 'AbortError';
   return error;
 }

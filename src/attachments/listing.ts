@@ -2,8 +2,10 @@
  * The skill_listing text (SPEC §4): one line per skill, each description cut to 250
  * characters, the whole listing inside a character budget derived from the context window.
  */
-import { SkillSearchError } from '../errors.js';
+import { badOption } from '../errors.js';
 import type { Skill } from '../types.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 import type { AnnouncedSkill } from './messages.js';
 import { neutralizeReminderText } from './reminder.js';
 
@@ -45,18 +47,12 @@ const defaults = {
   usage: new Map<string, number>(),
 } as const satisfies SkillListingOptions;
 
-function assertPositiveInteger(key: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
-  }
-}
-
 export function resolveListingOptions(options: SkillListingOptions = {}): ResolvedSkillListingOptions {
-  const merged = { ...defaults, ...stripUndefined(options) };
-  if (merged.contextWindowTokens !== undefined) assertPositiveInteger('contextWindowTokens', merged.contextWindowTokens);
-  if (merged.budgetChars !== undefined) assertPositiveInteger('budgetChars', merged.budgetChars);
+  const merged = { ...defaults, ...definedOnly(options) };
+  if (merged.contextWindowTokens !== undefined) positiveInteger('contextWindowTokens', merged.contextWindowTokens);
+  if (merged.budgetChars !== undefined) positiveInteger('budgetChars', merged.budgetChars);
   if (!(merged.usage instanceof Map)) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`usage\` to be a Map of name → count, got \`${String(merged.usage)}\``);
+    throw badOption('usage', 'be a Map of name → count', merged.usage);
   }
   const budgetChars =
     merged.budgetChars ??
@@ -64,14 +60,11 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
       ? DEFAULT_LISTING_BUDGET_CHARS
       : Math.floor(merged.contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
   if (budgetChars <= 0) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`contextWindowTokens\` to leave a listing budget of at least 1 character, got \`${String(merged.contextWindowTokens)}\``);
+    throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
   }
   return Object.freeze({ budgetChars, usage: merged.usage });
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
 export function truncateWithEllipsis(text: string, max: number): string {

@@ -1,18 +1,12 @@
 import type { CommandSpec, OptionTable } from './args.js';
 import type { CliIo } from './io.js';
 import type { ParsedArgs } from './args.js';
+import { DEFAULT_EVAL_K, DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_K, DEFAULT_MODEL } from './defaults.js';
 
 /**
  * The command table. Only names, flags and help live here; each command's code is imported
  * when it runs, so `validate` and `list` never load an embedding model.
  */
-
-export const DEFAULT_K = 5;
-export const DEFAULT_EVAL_K = 10;
-export const DEFAULT_MODEL = 'use-lite';
-export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
-/** Skills a hook announces per prompt: few, like the prefetch discovery of an agent loop. */
-export const DEFAULT_HOOK_K = 3;
 
 const SOURCE_OPTIONS: OptionTable = {
   'skills-dir': {

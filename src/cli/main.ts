@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SkillSearchError, isAbortError } from '../errors.js';
+import { SkillSearchError, abortError, isAbortError } from '../errors.js';
 import { parseCommandArgs, renderCommandHelp } from './args.js';
 import { COMMANDS, isCommandName } from './commands.js';
 import { processIo, type CliIo } from './io.js';
@@ -104,7 +104,7 @@ function attachSignals(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    controller.abort(Object.assign(new Error(`skill-search: received ${name}`), { name: 'AbortError' }));
+    controller.abort(abortError(undefined, `received ${name}`));
     setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
   };
   process.on('SIGINT', onSignal);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
@@ -6,9 +5,10 @@ import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.j
 import type { DemoMode } from '../load/options.js';
 import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
-import { DEFAULT_MODEL } from './commands.js';
+import { DEFAULT_MODEL } from './defaults.js';
 import { homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
+import { shortHash } from '../util/hash.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
 export interface SourceOptions {
@@ -186,7 +186,7 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     // A model given as a path is keyed by where it is, not by how it was spelled.
     model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });
-  const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const digest = shortHash(key);
   const label = path.basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
   return path.join(cacheRoot(env), `${label}-${digest}`);
 }

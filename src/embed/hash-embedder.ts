@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { throwIfAborted } from '../errors.js';
+import { badOption, throwIfAborted } from '../errors.js';
 import type { Embedder } from '../types.js';
 import { normalizeInPlace } from './normalize.js';
 
@@ -23,7 +23,7 @@ function bucket(feature: string, dimensions: number): { index: number; sign: num
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 256;
   if (!Number.isInteger(dimensions) || dimensions < 2) {
-    throw new TypeError(`Expected \`dimensions\` to be an integer ≥ 2, got \`${String(dimensions)}\``);
+    throw badOption('dimensions', 'be an integer ≥ 2', dimensions);
   }
   return {
     id: `hash-${dimensions}`,

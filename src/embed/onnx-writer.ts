@@ -4,6 +4,7 @@
  * numbers from onnx.proto. It lets us build graphs from weights we already ship — the bundled
  * encoder for onnxruntime, and the tiny test model — without a protobuf dependency.
  */
+import { SkillSearchError } from '../errors.js';
 
 export const OnnxType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 } as const;
 export type OnnxTypeCode = (typeof OnnxType)[keyof typeof OnnxType];
@@ -100,7 +101,7 @@ function float32(field: number, value: number): Bytes {
 function attribute(name: string, value: OnnxAttribute): Bytes {
   // AttributeProto: name=1, f=2, i=3, ints=8, type=20.
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw new TypeError(`Expected attribute \`${name}\` to be an integer, got \`${value}\` (use { float })`);
+    if (!Number.isInteger(value)) throw new SkillSearchError('INTERNAL', `Expected attribute \`${name}\` to be an integer, got \`${value}\` (use { float })`);
     return message(5, [str(1, name), int(3, value), int(20, ATTRIBUTE_INT)]);
   }
   if ('float' in value) return message(5, [str(1, name), float32(2, value.float), int(20, ATTRIBUTE_FLOAT)]);
@@ -123,7 +124,7 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
 function encodeTensor(tensor: OnnxTensor): Bytes {
   const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
   if (tensor.data.byteLength !== expected) {
-    throw new RangeError(`Tensor \`${tensor.name}\` has ${tensor.data.byteLength} bytes, its dims [${tensor.dims.join(', ')}] need ${expected}`);
+    throw new SkillSearchError('INTERNAL', `Tensor \`${tensor.name}\` has ${tensor.data.byteLength} bytes, its dims [${tensor.dims.join(', ')}] need ${expected}`);
   }
   const { data } = tensor;
   const raw = 'copyTo' in data ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { badOption, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
 import { raceAbort } from './abortable.js';
@@ -69,15 +69,15 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   const modelDir = resolve(options.modelDir);
   const batchSize = options.batchSize ?? 16;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`batchSize\` to be a positive integer, got \`${String(batchSize)}\``);
+    throw badOption('batchSize', 'be a positive integer', batchSize);
   }
   const pooling = options.pooling ?? 'mean';
   if (pooling !== 'mean' && pooling !== 'cls') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`pooling\` to be 'mean' or 'cls', got \`${String(pooling)}\``);
+    throw badOption('pooling', "be 'mean' or 'cls'", pooling);
   }
   const maxTokens = options.maxTokens;
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`maxTokens\` to be an integer of at least 2, got \`${String(maxTokens)}\``);
+    throw badOption('maxTokens', 'be an integer of at least 2', maxTokens);
   }
   const prefixes: Record<EmbedKind, string> = { query: options.queryPrefix ?? '', passage: options.passagePrefix ?? '' };
   if (!existsSync(modelDir)) throw modelNotFound(modelDir, 'entirely (no such folder)');

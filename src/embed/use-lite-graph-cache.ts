@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
+import { writeFileAtomic } from '../vector-index/atomic-file.js';
 import { buildUseLiteOnnx, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { readUseLiteFiles, useLiteModelDir, type UseLiteFiles } from './use-lite-weights.js';
 
@@ -99,25 +100,8 @@ function weightsHash(modelDir: string, cacheDir: string): string {
   const hash = createHash('sha256');
   for (const file of files) hash.update(path.basename(file)).update(readFileSync(file));
   const sha256 = hash.digest('hex');
-  writeAtomic(memoFile, JSON.stringify({ stats, sha256 } satisfies WeightsMemo));
+  writeFileAtomic(memoFile, JSON.stringify({ stats, sha256 } satisfies WeightsMemo));
   return sha256;
-}
-
-function writeAtomic(file: string, data: string | Uint8Array): void {
-  const temp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  try {
-    writeFileSync(temp, data);
-    const fd = openSync(temp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }
 
 function graphFile(cacheDir: string, weights: string): string {
@@ -143,10 +127,10 @@ function save(cacheDir: string, file: string, weights: string, bytes: Uint8Array
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
-  writeAtomic(file, bytes);
+  writeFileAtomic(file, bytes);
   const length = Math.min(ENDS_BYTES, bytes.length);
   const sidecar: Sidecar = { format: USE_LITE_GRAPH_FORMAT, weights, size: bytes.length, endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)) };
-  writeAtomic(`${file}.json`, JSON.stringify(sidecar));
+  writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
 /** The graph from the cache when it is there and intact; otherwise built (and saved). */

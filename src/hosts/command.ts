@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../load/sources.js';
+import { packageRoot } from '../load/default-dirs.js';
 
 export const BIN_NAME = 'skill-search';
 

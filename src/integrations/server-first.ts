@@ -1,4 +1,4 @@
-import { SkillSearchError, isAbortError } from '../errors.js';
+import { SkillSearchError, errorMessage, isAbortError } from '../errors.js';
 import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
 import { SkillSocketClient } from './socket-client.js';
 
@@ -103,6 +103,6 @@ export class ServerFirstSearcher implements ClosableSearcher {
     void this.#client?.then((client) => client?.close(), () => undefined);
     this.#client = Promise.resolve(undefined);
     const untrusted = error instanceof SkillSearchError && error.code === 'UNTRUSTED';
-    this.#options.onFallback?.({ reason: String((error as Error).message ?? error).replace(/^skill-search: /, ''), noServer, untrusted });
+    this.#options.onFallback?.({ reason: errorMessage(error), noServer, untrusted });
   }
 }

@@ -26,16 +26,11 @@ export { validateFields, type FieldContext, type FieldsResult, type ValidFields 
 export { scanSkillsDir, SKILL_FILE, type DirLayout, type ScanOptions, type ScanResult } from './scan.js';
 export { loadToolsJsonl, type ToolsOptions, type ToolsResult } from './tools-jsonl.js';
 export { mergeSkills, type MergeEntry, type MergeResult } from './merge.js';
+export { bundledSkillsDir, demoSkillsDir, packageRoot, defaultCodexHome, defaultCodexAdminDir, defaultManagedDir } from './default-dirs.js';
 export {
   SOURCE_RANKS,
   OVERRIDE_RANK,
-  bundledSkillsDir,
-  demoSkillsDir,
   demoSource,
-  packageRoot,
-  defaultCodexHome,
-  defaultCodexAdminDir,
-  defaultManagedDir,
   defaultSources,
   projectDirs,
   resolveSources,

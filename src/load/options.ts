@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { SkillSearchError } from '../errors.js';
+import { badOption, SkillSearchError } from '../errors.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
-import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './sources.js';
+import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
 
 export interface CatalogWatchOptions {
   /**
@@ -177,17 +179,10 @@ export const DEFAULT_WATCH_OPTIONS: ResolvedWatchOptions = Object.freeze({
   coalesceMs: 300,
 });
 
-function positiveInteger(key: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
-  }
-  return value;
-}
-
 function stringList(key: string, value: unknown, base: string): readonly string[] {
   if (value === undefined) return Object.freeze([]);
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be an array of paths, got \`${JSON.stringify(value)}\``);
+    throw badOption(key, 'be an array of paths', JSON.stringify(value));
   }
   return Object.freeze(value.map((item: string) => resolve(base, item)));
 }
@@ -196,7 +191,7 @@ function optionalDir(key: string, value: unknown, fallback: () => string | null,
   if (value === undefined) return fallback();
   if (value === null) return null;
   if (typeof value !== 'string' || value === '') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a path or null, got \`${String(value)}\``);
+    throw badOption(key, 'be a path or null', value);
   }
   return resolve(base, value);
 }
@@ -204,7 +199,7 @@ function optionalDir(key: string, value: unknown, fallback: () => string | null,
 function patternList(key: string, value: unknown): readonly string[] {
   if (value === undefined) return Object.freeze([]);
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be an array of patterns, got \`${JSON.stringify(value)}\``);
+    throw badOption(key, 'be an array of patterns', JSON.stringify(value));
   }
   return Object.freeze([...value] as string[]);
 }
@@ -212,7 +207,7 @@ function patternList(key: string, value: unknown): readonly string[] {
 function demoMode(value: unknown): DemoMode {
   if (value === undefined) return 'never';
   if (typeof value !== 'string' || !(DEMO_MODES as readonly string[]).includes(value)) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`demo\` to be one of ${DEMO_MODES.join(', ')}, got \`${String(value)}\``);
+    throw badOption('demo', `be one of ${DEMO_MODES.join(', ')}`, value);
   }
   return value as DemoMode;
 }
@@ -220,7 +215,7 @@ function demoMode(value: unknown): DemoMode {
 function boolean(key: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a boolean, got \`${String(value)}\``);
+    throw badOption(key, 'be a boolean', value);
   }
   return value;
 }
@@ -235,10 +230,6 @@ export function resolveWatchOptions(options: CatalogWatchOptions = {}): Resolved
   });
 }
 
-function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
 /** Merges `options` over the defaults once, validates every field, and freezes the result. */
 export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCatalogOptions {
   if (typeof options !== 'object' || options === null) {
@@ -246,7 +237,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   }
   const cwdValue = options.cwd ?? process.cwd();
   if (typeof cwdValue !== 'string' || cwdValue === '') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`cwd\` to be a path, got \`${String(cwdValue)}\``);
+    throw badOption('cwd', 'be a path', cwdValue);
   }
   const cwd = resolve(cwdValue);
   const home = optionalDir('home', options.home, () => homedir(), cwd) ?? homedir();
@@ -263,7 +254,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
   else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
   else if (options.watch !== undefined && options.watch !== false) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`watch\` to be a boolean or an object, got \`${String(options.watch)}\``);
+    throw badOption('watch', 'be a boolean or an object', options.watch);
   }
   return Object.freeze({
     cwd,

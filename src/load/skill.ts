@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../util/hash.js';
 import type { Diagnostic, Effort, LoadedFrom, Skill } from '../types.js';
 
 /**
@@ -55,14 +55,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
-/** `crypto.hash` (Node ≥ 20.12) skips building a Hash object per call; older Nodes fall back. */
-const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
-
-/** sha256 of a string's UTF-8, as hex. */
-export function sha256Hex(text: string): string {
-  return oneShot === undefined ? crypto.createHash('sha256').update(text).digest('hex') : oneShot('sha256', text, 'hex');
-}
 
 export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
   const text = indexedText(fields);

@@ -9,8 +9,10 @@
  * search settles.
  */
 import PQueue from 'p-queue';
-import { abortError, SkillSearchError, throwIfAborted } from '../errors.js';
+import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { linkAbortSignal } from './link-signal.js';
 
@@ -69,28 +71,20 @@ const defaults = {
   onError: undefined,
 } as const;
 
-function positiveInteger(key: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
-  }
-  return value;
-}
-
 export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): ResolvedOptions {
   const searcher: unknown = (options as { searcher?: unknown } | undefined)?.searcher;
   if (typeof searcher !== 'object' || searcher === null || typeof (searcher as SkillSearcher).search !== 'function') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`searcher\` to have a \`search(query, request)\` method, got \`${String(searcher)}\``);
+    throw badOption('searcher', `have a \`search(query, request)\` method`, searcher);
   }
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const merged = { ...defaults, ...given } as unknown as ResolvedOptions;
+  const merged = { ...defaults, ...definedOnly(options) } as unknown as ResolvedOptions;
   positiveInteger('concurrency', merged.concurrency);
   positiveInteger('maxSkills', merged.maxSkills);
   positiveInteger('searchK', merged.searchK);
   if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`minScore\` to be a finite number, got \`${String(merged.minScore)}\``);
+    throw badOption('minScore', 'be a finite number', merged.minScore);
   }
   if (typeof merged.now !== 'function') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`now\` to be a function, got \`${String(merged.now)}\``);
+    throw badOption('now', 'be a function', merged.now);
   }
   return Object.freeze({ ...merged, searchK: Math.max(merged.searchK, merged.maxSkills) });
 }
@@ -275,7 +269,7 @@ export class SkillPrefetcher {
   /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
   start(turn: PrefetchTurn): PrefetchHandle {
     if (typeof turn?.userMessage !== 'string') {
-      throw new SkillSearchError('BAD_OPTION', `Expected \`userMessage\` to be a string, got \`${String(turn?.userMessage)}\``);
+      throw badOption('userMessage', 'be a string', turn?.userMessage);
     }
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>

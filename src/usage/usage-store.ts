@@ -5,9 +5,9 @@
  * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
  * file is an empty store, never an error (a hook must not fail on it).
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { shortHash } from '../util/hash.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
@@ -70,7 +70,7 @@ function asUsageFile(value: unknown): UsageFile | undefined {
 }
 
 export function usageFileFor(root: string, project: string): string {
-  const digest = createHash('sha256').update(path.resolve(project)).digest('hex').slice(0, 16);
+  const digest = shortHash(path.resolve(project));
   return path.join(root, 'usage', `${path.basename(project).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root'}-${digest}.json`);
 }
 
@@ -116,7 +116,8 @@ export class UsageStore {
   }
 
   #entry(name: string): UsageEntry {
-    return (this.#data.skills[name] ??= { used: 0, suggested: 0, ignored: 0 });
+    this.#data.skills[name] ??= { used: 0, suggested: 0, ignored: 0 };
+    return this.#data.skills[name];
   }
 
   /** Skills the session invoked (from its transcript); each (session, skill) counts once. */

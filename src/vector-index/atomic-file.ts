@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sha256Hex } from '../util/hash.js';
 
 /** Temp files end with this; {@link removeStaleTempFiles} cleans up after a crash. */
 export const TEMP_SUFFIX = '.tmp';
@@ -94,9 +95,8 @@ export function shapeProblem(error: { readonly issues: readonly { readonly path:
   return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`;
 }
 
-export function sha256(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+/** sha256 of bytes, as hex. */
+export const sha256: (data: Uint8Array) => string = sha256Hex;
 
 /** Removes temp files left by a writer that died; only ones older than `minAgeMs`, since another process may be writing now. */
 export function removeStaleTempFiles(dir: string, minAgeMs = 60_000): void {

@@ -1,3 +1,5 @@
+import { SkillSearchError } from '../errors.js';
+
 /** A nearest-neighbour match: `score` is the cosine similarity (vectors are normalised). */
 export interface VectorMatch {
   readonly id: string;
@@ -38,6 +40,6 @@ export interface PersistedEntry {
 
 export function assertDimensions(vector: Float32Array, dimensions: number): void {
   if (vector.length !== dimensions) {
-    throw new RangeError(`Expected a ${dimensions}-dimensional vector, got ${vector.length}`);
+    throw new SkillSearchError('INTERNAL', `Expected a ${dimensions}-dimensional vector, got ${vector.length}`);
   }
 }

@@ -108,7 +108,7 @@ describe('exit 2', () => {
       cwd: process.cwd(),
     });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^skill-search: internal error: TypeError: stdout is broken\n    at /);
+    expect(stderr).toMatch(/^skill-search: internal error: TypeError: stdout is broken\n {4}at /);
   });
 
   it('--index-dir naming a file is a user error', async () => {
@@ -136,7 +136,7 @@ describe('reportError', () => {
   it('prints a bug with its stack, exit 2', () => {
     const out = capture();
     expect(reportError(new TypeError('cannot read properties of undefined'), out.io)).toBe(2);
-    expect(out.text()).toMatch(/^skill-search: internal error: TypeError: cannot read properties of undefined\n    at /);
+    expect(out.text()).toMatch(/^skill-search: internal error: TypeError: cannot read properties of undefined\n {4}at /);
   });
 
   it('treats an internal-coded SkillSearchError as a bug', () => {

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOurHookCommand } from '../../src/hosts/json-settings.js';
+import { ensureBuilt } from '../../scripts/ensure-built.js';
 import { ROOT, removeDir, tempDir } from './helpers.js';
 
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
@@ -48,24 +49,12 @@ describe('Claude Code plugin', () => {
   });
 });
 
-/** Newest mtime under `dir` (ms). */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return latest;
-}
-
 describe('fresh HOME: npm install -g, install claude-code, a prompt through the installed hook, uninstall', () => {
   let prefix: string;
   let home: string;
   beforeAll(() => {
     // The bin runs the build: bring dist up to date when a source is newer.
-    const main = path.join(ROOT, 'dist', 'cli', 'main.js');
-    if (!existsSync(main) || statSync(main).mtimeMs < newest(path.join(ROOT, 'src'))) {
-      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-    }
+    ensureBuilt();
     prefix = tempDir('skill-search-prefix-');
     home = tempDir('skill-search-home-');
   }, 180_000);

@@ -23,7 +23,7 @@ describe('USE-lite graph cache', () => {
     const second = await loadUseLiteGraph({ cacheDir });
     expect(second).toMatchObject({ source: 'cache', model: graphPath(cacheDir) });
     expect(readFileSync(graphPath(cacheDir)).equals(Buffer.from(first.model as Uint8Array))).toBe(true);
-    expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
   it('rebuilds a file with a damaged head or tail, a truncated one, or one of another format', async () => {

@@ -1,8 +1,9 @@
+import { errorMessage } from '../../errors.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
-import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../commands.js';
+import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../defaults.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
@@ -109,7 +110,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     }
   } catch (error) {
     stopWatchdog?.();
-    log(`skill-search hook: skipped: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '').split('\n', 1)[0]}`);
+    log(`skill-search hook: skipped: ${errorMessage(error).split('\n', 1)[0]}`);
   }
   return 0;
 }

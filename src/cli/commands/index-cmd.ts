@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../commands.js';
+import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';

@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
-import { DEFAULT_K } from '../commands.js';
+import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
 import { formatHits, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';

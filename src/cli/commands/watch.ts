@@ -1,5 +1,6 @@
+import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../commands.js';
+import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -58,7 +59,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
           try {
             report('reindexed', await live.refresh());
           } catch (error) {
-            line(io.stderr, `skill-search: reindex failed: ${(error as Error).message.replace(/^skill-search: /, '')}`);
+            line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
           }
         } while (again && !io.signal?.aborted);
         running = undefined;
@@ -100,7 +101,7 @@ async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promis
     await live.engine.options.embedder.embed(['warm up'], io.signal);
   } catch (error) {
     if (io.signal?.aborted) return undefined;
-    line(io.stderr, `skill-search: model warm-up failed: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '')}`);
+    line(io.stderr, `skill-search: model warm-up failed: ${errorMessage(error)}`);
   }
   try {
     const server = await SkillSocketServer.listen({
@@ -113,7 +114,7 @@ async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promis
     line(io.stderr, `serving searches on ${server.path}`);
     return server;
   } catch (error) {
-    line(io.stderr, `skill-search: not serving searches: ${String((error as Error)?.message ?? error).replace(/^skill-search: /, '')}`);
+    line(io.stderr, `skill-search: not serving searches: ${errorMessage(error)}`);
     return undefined;
   }
 }

@@ -1,0 +1,73 @@
+// Where skills live by default on this machine: the package's own folder (for the demo
+// catalogue), Codex's home and admin folders, and the managed-policy folder.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PACKAGE_NAME = 'skill-search';
+
+let packageRootMemo: string | null | undefined;
+
+/**
+ * The folder holding this package's package.json. Found by walking up from this module, so
+ * it is the same from `src/` (tsx) and from `dist/`.
+ */
+export function packageRoot(): string | null {
+  if (packageRootMemo !== undefined) return packageRootMemo;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  packageRootMemo = null;
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
+          packageRootMemo = dir;
+          break;
+        }
+      } catch {
+        // An unreadable or foreign package.json on the way up is not ours; keep walking.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return packageRootMemo;
+}
+
+/**
+ * The package's example catalogue (`examples/skills`): demo skills, not any host's bundled
+ * skills, so they are loaded only through the `demo` option.
+ */
+export function demoSkillsDir(): string | null {
+  const root = packageRoot();
+  return root === null ? null : join(root, 'examples', 'skills');
+}
+
+/** @deprecated The package ships no host-bundled skills; this is {@link demoSkillsDir}. */
+export const bundledSkillsDir = demoSkillsDir;
+
+/** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
+export function defaultCodexHome(home: string): string {
+  const fromEnv = process.env['CODEX_HOME'];
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(home, '.codex');
+}
+
+/** Codex's admin skills folder (`/etc/codex/skills`; none on Windows). */
+export function defaultCodexAdminDir(): string | null {
+  return process.platform === 'win32' ? null : '/etc/codex/skills';
+}
+
+/** Managed (policy) skills: `SKILL_SEARCH_MANAGED_DIR`, else the platform's policy folder. */
+export function defaultManagedDir(): string | null {
+  const fromEnv = process.env['SKILL_SEARCH_MANAGED_DIR'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  switch (process.platform) {
+    case 'darwin':
+      return '/Library/Application Support/ClaudeCode/.claude/skills';
+    case 'win32':
+      return 'C:\\Program Files\\ClaudeCode\\.claude\\skills';
+    default:
+      return '/etc/claude-code/.claude/skills';
+  }
+}

@@ -1,0 +1,15 @@
+import crypto from 'node:crypto';
+
+type OneShotHash = (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string;
+/** `crypto.hash` (Node ≥ 20.12) skips building a Hash object per call; older Nodes fall back. */
+const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
+
+/** sha256 as hex: of a string's UTF-8, or of bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return oneShot === undefined ? crypto.createHash('sha256').update(data).digest('hex') : oneShot('sha256', data, 'hex');
+}
+
+/** The first 16 hex digits of sha256: a file-name key, unique enough for the folders of one machine. */
+export function shortHash(data: string | Uint8Array): string {
+  return sha256Hex(data).slice(0, 16);
+}
