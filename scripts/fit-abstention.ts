@@ -267,9 +267,15 @@ function outcome(model: RelevanceModel, cases: readonly QueryCase[], t: number):
 const memo = new WeakMap<RelevanceModel, WeakMap<QueryCase, number[]>>();
 function scoresOf(model: RelevanceModel, c: QueryCase): number[] {
   let byCase = memo.get(model);
-  if (byCase === undefined) memo.set(model, (byCase = new WeakMap()));
+  if (byCase === undefined) {
+    byCase = new WeakMap();
+    memo.set(model, byCase);
+  }
   let scores = byCase.get(c);
-  if (scores === undefined) byCase.set(c, (scores = relevance(model, c.ranked, c.query)));
+  if (scores === undefined) {
+    scores = relevance(model, c.ranked, c.query);
+    byCase.set(c, scores);
+  }
   return scores;
 }
 
