@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/eval-shared.ts [--suite metatool,seal,skillsbench,library] [--split test]
  *       [--sample 2000] [--modes hybrid,dense,lexical] [--model use-lite] [--ann hnsw|exact]
- *       [--abstain balanced] [--memo] [--json] [--per-query DIR]
+ *       [--abstain balanced] [--cross-lingual on|off] [--memo] [--json] [--per-query DIR]
  *
  * Suites and the train/dev/test split come from scripts/eval-suites.ts. Catalog vectors are
  * cached under $TMPDIR/skill-search-eval/<suite>; with --memo query vectors are remembered on
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     abstain: { type: 'string' },
     /** BM25 weight of the SKILL.md body field (0: body not searched). */
     'body-boost': { type: 'string' },
+    /** `off`: no language step (to check that English results do not depend on it). */
+    'cross-lingual': { type: 'string', default: 'on' },
     json: { type: 'boolean', default: false },
     memo: { type: 'boolean', default: false },
     'per-query': { type: 'string' },
@@ -59,7 +61,9 @@ async function main(): Promise<void> {
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(abstain === undefined ? {} : { abstain }),
     ...(values['body-boost'] === undefined ? {} : { fieldBoosts: { ...LEXICAL_BOOST, body: Number(values['body-boost']) } }),
+    ...(values['cross-lingual'] === 'off' ? { crossLingual: { enabled: false } } : {}),
   };
+  if (!['on', 'off'].includes(values['cross-lingual'])) throw new Error('--cross-lingual: on or off');
   if (values.latency) {
     await latency(base, tuning);
     return;

@@ -17,9 +17,11 @@ export interface LexicalMatch {
  * description, which says more than one in the body (headings, list items, first paragraphs,
  * see `body-text.ts`). The body weight was chosen on the dev splits; keywords (frontmatter tags,
  * aliases, triggers) weigh like `whenToUse`, unmeasured for lack of labelled data with them
- * (docs/retrieval.md).
+ * (docs/retrieval.md). Glosses (the English of a skill written in Chinese or Japanese, see
+ * `src/lang/`) stand in for its description, `whenToUse` and body at once; their
+ * weight was chosen on the cross-lingual dev split (README, "Queries in other languages").
  */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 } as const;
+export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 } as const;
 export type FieldBoosts = { readonly [field in keyof typeof LEXICAL_BOOST]: number };
 
 /**
