@@ -1,13 +1,15 @@
 import type { CommandSpec, OptionTable } from './args.js';
 import type { CliIo } from './io.js';
 import type { ParsedArgs } from './args.js';
+import { ENGINE_DEFAULTS } from '../search/options.js';
 
 /**
  * The command table. Only names, flags and help live here; each command's code is imported
  * when it runs, so `validate` and `list` never load an embedding model.
  */
 
-export const DEFAULT_K = 5;
+/** Results per query: the engine's own default. */
+export const DEFAULT_K = ENGINE_DEFAULTS.k;
 export const DEFAULT_EVAL_K = 10;
 export const DEFAULT_MODEL = 'use-lite';
 export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
@@ -64,14 +66,14 @@ function retrievalOptions(defaultK: number): OptionTable {
       type: 'string',
       placeholder: 'MODE',
       description: 'retrieval: hybrid, dense or lexical',
-      defaultText: 'hybrid',
+      defaultText: ENGINE_DEFAULTS.mode,
     },
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',
       description:
         'when to show nothing: balanced, strict (fewer off-topic hits, more blanks), off (always the top k) or a relevance from 0 to 1 a hit needs',
-      defaultText: 'balanced',
+      defaultText: String(ENGINE_DEFAULTS.abstain),
     },
     ...MODEL_OPTIONS,
   };

@@ -12,9 +12,6 @@ import { UsageStore } from '../../usage/usage-store.js';
 /** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
 export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
 
-/** A server on the same machine accepts at once; waiting longer only delays the fallback. */
-const HOOK_CONNECT_TIMEOUT_MS = 150;
-
 /**
  * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
  * MAX_QUERY_CHARS for the search anyway, and holding more only costs memory.
@@ -80,7 +77,6 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
           k: retrieval.k,
           mode: retrieval.mode,
           abstain: retrieval.abstain,
-          connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
           // A server that stalls (busy reindexing) must leave time to answer in-process.
           requestTimeoutMs: Math.min(1000, Math.max(100, Math.floor(timeoutMs / 4))),
           onFallback: ({ reason, noServer, untrusted }) => {
