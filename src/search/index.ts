@@ -1,7 +1,7 @@
 export { SkillSearchEngine } from './engine.js';
 export type { SyncOptions, SyncResult, EngineInfo } from './engine.js';
 export { resolveEngineOptions, ENGINE_DEFAULTS } from './options.js';
-export type { EngineOptions, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
+export type { EngineOptions, EngineKnobs, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
 export { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from './abstention.js';
 export type { RelevanceModels } from './abstention.js';
 export type { RankedList } from './candidates.js';

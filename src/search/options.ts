@@ -156,7 +156,7 @@ export interface ResolvedEngineOptions {
   readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'>;
 }
 
-export const ENGINE_DEFAULTS: Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'> = Object.freeze({
+export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   ann: 'hnsw',
   hnsw: Object.freeze({ m: 16, efConstruction: 200, efSearch: 128 }),
   k: 5,
@@ -213,25 +213,32 @@ function nested<T extends object>(name: string, defaults: T, value: unknown): Re
   return { ...defaults, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) } as Record<keyof T, unknown>;
 }
 
+/** The tuning knobs: every engine option but the embedder and the index folder. */
+export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir'>;
+export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>;
+
 /** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
   const { embedder } = options;
   if (embedder === undefined || typeof embedder.embed !== 'function' || typeof embedder.id !== 'string') {
     throw bad('embedder', 'an Embedder ({ id, dimensions, embed })', embedder === undefined ? undefined : '[object]');
   }
-  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
-  if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
     throw bad('indexDir', 'a folder path', options.indexDir);
   }
+  return Object.freeze({ embedder, indexDir: options.indexDir, ...resolveKnobs(options) });
+}
+
+/** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
+export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
+  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([key, v]) => v !== undefined && key !== 'embedder' && key !== 'indexDir')) };
+  if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
   const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
   const fieldBoosts = nested('fieldBoosts', ENGINE_DEFAULTS.fieldBoosts, merged.fieldBoosts);
   const fuzzy = nested('fuzzy', ENGINE_DEFAULTS.fuzzy, merged.fuzzy);
   const queryChunks = nested('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
   return Object.freeze({
-    embedder,
-    indexDir: options.indexDir,
     ann: merged.ann,
     hnsw: Object.freeze({
       m: assertPositiveInteger('hnsw.m', hnsw.m),
