@@ -49,9 +49,9 @@ export interface EngineOptions {
   readonly ann?: VectorIndexKind;
   /**
    * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are hnswlib's usual values;
-   * `efSearch` was raised from 64 to 128 for recall against the exact scan at 24k skills, at a
-   * small cost in latency (docs/retrieval.md). The graph is built with the values in force when
-   * a skill is added: changing `m` or `efConstruction` takes effect on a fresh index.
+   * `efSearch` trades a little latency for agreement with the exact scan on large catalogs
+   * (docs/retrieval.md). The graph is built with the values in force when a skill is added:
+   * changing `m` or `efConstruction` takes effect on a fresh index.
    * @default {m: 16, efConstruction: 200, efSearch: 128}
    */
   readonly hnsw?: Partial<HnswOptions>;
@@ -74,7 +74,8 @@ export interface EngineOptions {
   readonly relevance?: RelevanceModels;
   /**
    * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
-   * Hand-set on the MetaTool dev sample (docs/retrieval.md). @default 0.65
+   * Hand-set on a MetaTool dev sample; fitting it on the train splits gives the same value
+   * (docs/retrieval.md). @default 0.65
    */
   readonly denseShare?: number;
   /**
@@ -85,9 +86,10 @@ export interface EngineOptions {
   /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
-   * `name` was lowered from 3 to 2 and `body` chosen on the dev splits; `keywords` (frontmatter
-   * tags, aliases, triggers) weighs like `whenToUse`, unmeasured for lack of labelled data with
-   * them; `glosses` (translated CJK skills) weighs like the description (docs/retrieval.md).
+   * A word in the name says most; `name` and `body` were chosen on the dev splits; `keywords`
+   * (frontmatter tags, aliases, triggers) weighs like `whenToUse`, unmeasured for lack of
+   * labelled data with them; `glosses` (translated CJK skills) weighs like the description
+   * (docs/retrieval.md).
    * Fields left out of an override keep their default.
    * @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1}
    */
@@ -95,8 +97,8 @@ export interface EngineOptions {
   /**
    * Typo tolerance for query words the catalog does not have (a known word is matched exactly
    * and by prefix): words of at least `minLength` characters match with up to `ratio` × length
-   * edits. Expanding known words too cost most of a search and ranked no better
-   * (docs/retrieval.md). @default {minLength: 5, ratio: 0.2}
+   * edits: one edit in a five-letter word is still the same word. Known words are not expanded:
+   * that was slow and ranked no better (docs/retrieval.md). @default {minLength: 5, ratio: 0.2}
    */
   readonly fuzzy?: Partial<FuzzyOptions>;
   /**
@@ -107,8 +109,8 @@ export interface EngineOptions {
   /**
    * The lexical ranker's first this-many hits always stay within the first
    * {@link keepLexicalWithin} hybrid hits, so a weak dense signal cannot push a strong BM25 match
-   * out of sight. 0 turns the guard off. It changed no hit rate on the test splits
-   * (docs/retrieval.md). @default 2
+   * out of sight. 0 turns the guard off. Hand-set; a safety net that leaves hit rates as they
+   * are (docs/retrieval.md). @default 2
    */
   readonly keepLexical?: number;
   /** How far down the hybrid list {@link keepLexical} keeps the lexical ranker's best hits. @default 10 */
@@ -119,9 +121,9 @@ export interface EngineOptions {
    * (docs/retrieval.md). @default {minTerms: 16, max: 8}
    */
   readonly queryChunks?: Partial<{ readonly minTerms: number; readonly max: number }>;
-  /** Candidates each ranker contributes to fusion. @default 50 */
+  /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
   readonly candidates?: number;
-  /** Texts per embedder call during sync. @default 64 */
+  /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
   readonly batchSize?: number;
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. @default 256 */
   readonly queryCacheSize?: number;

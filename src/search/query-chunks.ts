@@ -39,8 +39,8 @@ export function queryChunks(query: string, max = ENGINE_DEFAULTS.queryChunks.max
 export const CHUNK_SEPARATOR = '\u0000';
 
 /**
- * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list (a batch
- * costs about two thirds of separate calls with USE-lite), the vectors laid end to end in one
+ * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list (cheaper
+ * than separate calls, docs/retrieval.md), the vectors laid end to end in one
  * array. Behind a `QueryEmbeddingCache` it lets a repeated message reuse all its chunk vectors.
  */
 export function chunkListEmbedder(embedder: Embedder): Embedder {
