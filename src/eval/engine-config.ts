@@ -18,6 +18,7 @@ function schemaFor(value: unknown): z.ZodType {
   if (typeof value === 'number') return z.number();
   if (typeof value === 'boolean') return z.boolean();
   if (typeof value === 'string') return z.string();
+  if (Array.isArray(value)) return z.array(z.number());
   return z.strictObject(Object.fromEntries(Object.entries(value as object).map(([key, inner]) => [key, schemaFor(inner).optional()])));
 }
 

@@ -155,7 +155,7 @@ export interface ResolvedEngineOptions {
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
-  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'>;
+  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'> & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
 }
 
 export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
@@ -176,7 +176,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
-  crossLingual: Object.freeze({ enabled: true }),
+  crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) }),
 });
 
 function bad(name: string, expected: string, value: unknown): SkillSearchError {
@@ -213,6 +213,19 @@ function nested<T extends object>(name: string, defaults: T, value: unknown): Re
     throw bad(name, `an object with fields among ${fields.join(', ')}`, value);
   }
   return { ...defaults, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) } as Record<keyof T, unknown>;
+}
+
+/** Dictionary translation settings over their defaults; `dictionaryDir` stays optional (the cache root's). */
+function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingual'] {
+  if (value === ENGINE_DEFAULTS.crossLingual) return ENGINE_DEFAULTS.crossLingual;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('crossLingual', 'an object', value);
+  const given = value as Omit<CrossLingualOptions, 'multilingual'>;
+  const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  if (typeof enabled !== 'boolean') throw bad('crossLingual.enabled', 'a boolean', enabled);
+  if (!Array.isArray(glossWeights) || glossWeights.length === 0 || !glossWeights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) || !glossWeights.some((w) => w > 0)) {
+    throw bad('crossLingual.glossWeights', 'a list of non-negative numbers, one above 0', glossWeights);
+  }
+  return Object.freeze({ ...given, enabled, glossWeights: Object.freeze([...glossWeights]) });
 }
 
 /** The tuning knobs: every engine option but the embedder and the index folder. */
@@ -273,6 +286,6 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
-    crossLingual: Object.freeze({ ...merged.crossLingual }),
+    crossLingual: resolveCrossLingual(merged.crossLingual),
   });
 }

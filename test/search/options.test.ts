@@ -25,7 +25,7 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 64,
       queryCacheSize: 256,
-      crossLingual: { enabled: true },
+      crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
   });
@@ -38,6 +38,7 @@ describe('resolveEngineOptions', () => {
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
     expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
+    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
   });
 
   it.each([
@@ -46,6 +47,7 @@ describe('resolveEngineOptions', () => {
     [{ hnsw: { efSearch: 1.5 } }, 'Expected `hnsw.efSearch` to be a positive integer, got `1.5`'],
     [{ fieldBoosts: { title: 1 } }, 'Expected `fieldBoosts` to be an object with fields among name, whenToUse, keywords, description, body, glosses, got `{"title":1}`'],
     [{ keepLexicalWithin: 0 }, 'Expected `keepLexicalWithin` to be a positive integer, got `0`'],
+    [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
   ])('refuses %j with one line naming the knob and the value', (options, message) => {
     expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);
