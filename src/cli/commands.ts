@@ -12,9 +12,13 @@ import { ENGINE_DEFAULTS } from '../search/options.js';
 export const DEFAULT_K = ENGINE_DEFAULTS.k;
 export const DEFAULT_EVAL_K = 10;
 export const DEFAULT_MODEL = 'use-lite';
-export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
-/** Skills a hook announces per prompt: few, like the prefetch discovery of an agent loop. */
-export const DEFAULT_HOOK_K = 3;
+/** The prompt hook's flag defaults (its internal timings: `HOOK_TIMING` in `commands/hook.ts`). */
+export const HOOK_DEFAULTS = Object.freeze({
+  /** Skills announced per prompt: few, like the prefetch discovery of an agent loop. */
+  k: 3,
+  /** `--timeout-ms`: the whole budget of one prompt (open, sync, search). */
+  timeoutMs: 3000,
+});
 
 const SOURCE_OPTIONS: OptionTable = {
   'skills-dir': {
@@ -281,12 +285,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           description: 'working directory whose project skills are searched',
           defaultText: 'the "cwd" of the hook input',
         },
-        ...retrievalOptions(DEFAULT_HOOK_K),
+        ...retrievalOptions(HOOK_DEFAULTS.k),
         'timeout-ms': {
           type: 'string',
           placeholder: 'MS',
           description: 'give up silently after this long',
-          defaultText: String(DEFAULT_HOOK_TIMEOUT_MS),
+          defaultText: String(HOOK_DEFAULTS.timeoutMs),
         },
       },
       notes: [
