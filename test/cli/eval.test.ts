@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUERIES, SKILLS, removeDir, runCli, tempDir } from './helpers.js';
@@ -121,6 +121,28 @@ describe('eval', () => {
         ]);
       } finally {
         removeDir(dir);
+      }
+    });
+
+    it('builds the index a graph knob asks for in a folder of its own, leaving the default one alone', async () => {
+      const dir = tempDir();
+      const own = tempDir();
+      try {
+        const run = (extra: string[]) => runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--json', ...extra], own);
+        const plain = JSON.parse((await run([])).stdout) as Record<string, unknown>;
+        const before = readdirSync(own).sort();
+        const exact = JSON.parse((await run(['--config', write(dir, { ann: 'exact', hnsw: { m: 8 } })])).stdout) as Record<string, unknown>;
+        const added = readdirSync(own).filter((name) => !before.includes(name));
+        expect(added).toHaveLength(1);
+        expect(before.some((name) => added[0]!.startsWith(`${name}-`))).toBe(true);
+        // Six skills: the exact scan and the graph rank alike.
+        const { overrides, latencyMs: _a, ...rest } = exact;
+        const { latencyMs: _b, ...plainRest } = plain;
+        expect(rest).toEqual(plainRest);
+        expect(overrides).toEqual({ ann: 'exact', hnsw: { m: 8 } });
+      } finally {
+        removeDir(dir);
+        removeDir(own);
       }
     });
 
