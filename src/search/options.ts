@@ -45,7 +45,7 @@ export interface EngineOptions {
   readonly embedder: Embedder;
   /** Folder for the persistent index and embedding cache; in-memory when absent. */
   readonly indexDir?: string;
-  /** Nearest-neighbour structure. @default 'hnsw' */
+  /** Nearest-neighbour structure: `exact` scans every vector (the recall baseline; fine for small catalogs). @default 'hnsw' */
   readonly ann?: VectorIndexKind;
   /**
    * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are hnswlib's usual values;
@@ -55,9 +55,9 @@ export interface EngineOptions {
    * @default {m: 16, efConstruction: 200, efSearch: 128}
    */
   readonly hnsw?: Partial<HnswOptions>;
-  /** Results per query when the request does not say. @default 5 */
+  /** Results per query when the request does not say: a product default, not tuned. @default 5 */
   readonly k?: number;
-  /** @default 'hybrid' */
+  /** Ranker used when the request does not say; hybrid leads every suite (docs/retrieval.md). @default 'hybrid' */
   readonly mode?: SearchMode;
   /**
    * When a search shows nothing: hits whose relevance is below the threshold of this setting
@@ -125,7 +125,7 @@ export interface EngineOptions {
   readonly candidates?: number;
   /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
   readonly batchSize?: number;
-  /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. @default 256 */
+  /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
    * Chinese and Japanese queries over a catalog in another language (and skills written in
