@@ -15,7 +15,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
-import { LEXICAL_BOOST } from '../src/lexical/index.js';
 import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
@@ -60,7 +59,7 @@ async function main(): Promise<void> {
     queryCacheSize: 0,
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(abstain === undefined ? {} : { abstain }),
-    ...(values['body-boost'] === undefined ? {} : { fieldBoosts: { ...LEXICAL_BOOST, body: Number(values['body-boost']) } }),
+    ...(values['body-boost'] === undefined ? {} : { fieldBoosts: { body: Number(values['body-boost']) } }),
     ...(values['cross-lingual'] === 'off' ? { crossLingual: { enabled: false } } : {}),
   };
   if (!['on', 'off'].includes(values['cross-lingual'])) throw new Error('--cross-lingual: on or off');

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionTable } from './args.js';
 import type { CliIo } from './io.js';
 import type { ParsedArgs } from './args.js';
-import { DEFAULT_EVAL_K, DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_K, DEFAULT_MODEL } from './defaults.js';
+import { ENGINE_DEFAULTS } from '../search/options.js';
+import { DEFAULT_EVAL_K, DEFAULT_K, DEFAULT_MODEL, HOOK_DEFAULTS } from './defaults.js';
 
 /**
  * The command table. Only names, flags and help live here; each command's code is imported
@@ -58,14 +59,14 @@ function retrievalOptions(defaultK: number): OptionTable {
       type: 'string',
       placeholder: 'MODE',
       description: 'retrieval: hybrid, dense or lexical',
-      defaultText: 'hybrid',
+      defaultText: ENGINE_DEFAULTS.mode,
     },
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',
       description:
         'when to show nothing: balanced, strict (fewer off-topic hits, more blanks), off (always the top k) or a relevance from 0 to 1 a hit needs',
-      defaultText: 'balanced',
+      defaultText: String(ENGINE_DEFAULTS.abstain),
     },
     ...MODEL_OPTIONS,
   };
@@ -226,6 +227,11 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           placeholder: 'FILE',
           description: 'also write one JSONL line per query: id, query, relevant, ranked names and scores, what was shown, why it abstained',
         },
+        config: {
+          type: 'string',
+          placeholder: 'FILE',
+          description: 'JSON of engine knobs for this run, e.g. {"fieldBoosts":{"body":0},"hnsw":{"efSearch":64}} (fields of EngineOptions; docs/retrieval.md)',
+        },
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_EVAL_K),
         ...JSON_OPTION,
@@ -237,6 +243,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         '--json prints {"queries","k","mode","hitAt1","hitAt5","hitAt10","recallAt5","recallAt10","mrr","ndcgAt10",',
         '"abstain":{"queries","correct"},"shown":{"hitAt1","hitAt5","blank","answerable"},"latencyMs":{"p50","p95","p99"},',
         '"byLanguage":{"<language>":{"queries","hitAt1","hitAt5","mrr"}}}; languages by the script each query is written in (zh, ja, ko, en).',
+        'With --config, the knobs it sets are echoed (text: an "overrides" line; --json: an "overrides" object); --k, --mode and',
+        '--abstain given as flags win over the file.',
       ].join('\n'),
     },
     load: async () => (await import('./commands/eval.js')).runEval,
@@ -266,12 +274,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           description: 'working directory whose project skills are searched',
           defaultText: 'the "cwd" of the hook input',
         },
-        ...retrievalOptions(DEFAULT_HOOK_K),
+        ...retrievalOptions(HOOK_DEFAULTS.k),
         'timeout-ms': {
           type: 'string',
           placeholder: 'MS',
           description: 'give up silently after this long',
-          defaultText: String(DEFAULT_HOOK_TIMEOUT_MS),
+          defaultText: String(HOOK_DEFAULTS.timeoutMs),
         },
       },
       notes: [

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import type { LiveIndex } from '../integrations/live-index.js';
+import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
 import { modelsRoot } from '../model-store/paths.js';
@@ -36,7 +37,7 @@ export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnaps
 }
 
 /** Catalog + persistent engine for the flags; the model loads only when first needed. */
-export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<LiveIndex> {
+export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): Promise<LiveIndex> {
   const { LiveIndex } = await import('../integrations/live-index.js');
   return LiveIndex.open({
     catalog: catalogOptions(sources),
@@ -47,6 +48,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
     mode: retrieval.mode,
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),
     ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
+    ...(knobs === undefined ? {} : { knobs }),
   });
 }
 

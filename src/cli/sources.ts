@@ -4,6 +4,7 @@ import { SkillSearchError } from '../errors.js';
 import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.js';
 import type { DemoMode } from '../load/options.js';
 import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
+import { ENGINE_DEFAULTS } from '../search/options.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './defaults.js';
 import { homeDir, type CliIo } from './io.js';
@@ -115,7 +116,7 @@ export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: numb
   const indexDirRaw = asString(values['index-dir']);
   return Object.freeze({
     k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
-    mode: modeRaw === undefined ? 'hybrid' : parseChoice('mode', modeRaw, SEARCH_MODES),
+    mode: modeRaw === undefined ? ENGINE_DEFAULTS.mode : parseChoice('mode', modeRaw, SEARCH_MODES),
     abstain: abstainRaw === undefined ? undefined : parseAbstain(abstainRaw),
     model,
     indexDir: indexDirRaw === undefined ? undefined : indexDirPath(indexDirRaw, io.cwd),

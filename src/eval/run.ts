@@ -1,5 +1,5 @@
 import { throwIfAborted } from '../errors.js';
-import { assertMode, assertPositiveInteger } from '../search/options.js';
+import { assertMode, assertPositiveInteger, ENGINE_DEFAULTS } from '../search/options.js';
 import type { AbstainSetting, SearchHit, SearchMode, SkillSearcher } from '../types.js';
 import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem } from './metrics.js';
 import type { EvalQuery } from './queries.js';
@@ -45,7 +45,7 @@ export interface QueryRecord {
 export interface EvalOptions {
   /** Echoed in the report; ranking metrics always look at the top 10 (or k when larger). @default 10 */
   readonly k?: number;
-  /** @default 'hybrid' */
+  /** @default `ENGINE_DEFAULTS.mode` */
   readonly mode?: SearchMode;
   /** The abstention applied to the `shown` view and to `relevant: []` queries. @default the searcher's own */
   readonly abstain?: AbstainSetting;
@@ -81,7 +81,7 @@ function whyBlank(ranked: readonly SearchHit[], threshold: number | undefined): 
  */
 export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
   const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
-  const mode = options.mode === undefined ? 'hybrid' : assertMode('mode', options.mode);
+  const mode = options.mode === undefined ? ENGINE_DEFAULTS.mode : assertMode('mode', options.mode);
   const depth = Math.max(10, k);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const abstain = options.abstain ?? true;

@@ -1,7 +1,7 @@
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
-import { SkillSearchEngine, type SyncResult } from '../search/index.js';
+import { SkillSearchEngine, type EngineKnobs, type SyncResult } from '../search/index.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 
@@ -20,6 +20,8 @@ export interface LiveIndexOptions {
   readonly dictionaryDir?: string;
   /** The engine's abstention (see `EngineOptions.abstain`). */
   readonly abstain?: AbstainSetting;
+  /** Any other engine knobs (`skill-search eval --config`); the fields above take precedence. */
+  readonly knobs?: EngineKnobs;
 }
 
 export interface RefreshResult {
@@ -54,11 +56,12 @@ export class LiveIndex implements SkillService {
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
     const embedder = resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir });
     const engine = await SkillSearchEngine.open({
+      ...options.knobs,
       embedder,
       ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
       ...(options.k === undefined ? {} : { k: options.k }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
-      ...(options.dictionaryDir === undefined ? {} : { crossLingual: { dictionaryDir: options.dictionaryDir } }),
+      ...(options.dictionaryDir === undefined ? {} : { crossLingual: { ...options.knobs?.crossLingual, dictionaryDir: options.dictionaryDir } }),
       ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
     });
     const { watch: _ignored, ...catalogOptions } = options.catalog;

@@ -43,8 +43,8 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 150;
-const DEFAULT_REQUEST_TIMEOUT_MS = 1000;
+/** Defaults of {@link SocketClientOptions} (documented there). */
+export const SOCKET_CLIENT_DEFAULTS = Object.freeze({ connectTimeoutMs: 150, requestTimeoutMs: 1000 });
 /** A server answer longer than this is not ours: drop the connection. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -75,8 +75,8 @@ export class SkillSocketClient {
    * folder belongs to another user.
    */
   static connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
-    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const connectTimeoutMs = options.connectTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.connectTimeoutMs;
+    const requestTimeoutMs = options.requestTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.requestTimeoutMs;
     const uid = 'uid' in options ? options.uid : currentUid();
     return new Promise((resolve, reject) => {
       throwIfAborted(options.signal);

@@ -14,6 +14,12 @@ export interface CrossLingualOptions {
   readonly dictionaryDir?: string;
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
   readonly multilingual?: boolean;
+  /**
+   * BM25 weights of a translated query word's glosses, in dictionary order; a word's glosses
+   * share one unit of weight, so the first sense counts most. Hand-set, not tuned
+   * (docs/retrieval.md). @default [1, 0.6, 0.4]
+   */
+  readonly glossWeights?: readonly number[];
 }
 
 /** A query as each ranker should read it. */
@@ -66,11 +72,13 @@ export class CrossLingual {
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses>();
+  #glossWeights: readonly number[] | undefined;
 
   constructor(options: CrossLingualOptions = {}) {
     this.#enabled = options.enabled !== false;
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
+    if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
   }
 
   /** The majority language of the catalog's skill text (set by {@link prepare}). */
@@ -135,7 +143,7 @@ export class CrossLingual {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
     if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
-    const rendering = translate(query, dictionary, language === 'ja' ? this.#loanwordMatcher() : undefined);
+    const rendering = translate(query, dictionary, language === 'ja' ? this.#loanwordMatcher() : undefined, this.#glossWeights);
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
     return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
   }

@@ -1,4 +1,5 @@
 import type { GroupedTerms } from '../lexical/lexical-index.js';
+import { ENGINE_DEFAULTS } from '../search/options.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
 import type { LoanwordMatcher } from './loanwords.js';
@@ -19,9 +20,6 @@ const STOP = new Set(
     '里 上 中 下 时 时候 之前 之后 以后 以前 然后 如果 因为 所以 但是 可是 不过 对 从 到 为 向 用 做 弄 搞 ' +
     '当 一次 一一 一起 一样 一定 一直 一 个 些 份 张 条 次 点 私 僕 何 様 方 為 事').split(' '),
 );
-
-/** Weights of a word's glosses in order; a word's glosses share one unit of weight. */
-const GLOSS_WEIGHTS: readonly number[] = [1, 0.6, 0.4];
 
 const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/gu;
 const KATAKANA_WORD = /[\p{Script=Katakana}ー]{2,}/gu;
@@ -77,7 +75,8 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
 }
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
-export function translate(text: string, dictionary: Dictionary, loanwords?: LoanwordMatcher): Translation {
+/** `glossWeights`: see `CrossLingualOptions.glossWeights`. */
+export function translate(text: string, dictionary: Dictionary, loanwords?: LoanwordMatcher, glossWeights: readonly number[] = ENGINE_DEFAULTS.crossLingual.glossWeights): Translation {
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
@@ -91,7 +90,7 @@ export function translate(text: string, dictionary: Dictionary, loanwords?: Loan
   let looked = 0;
   let found = 0;
   const addWord = (glosses: readonly string[]): void => {
-    const shares = glosses.map((_, i) => GLOSS_WEIGHTS[i] ?? 0);
+    const shares = glosses.map((_, i) => glossWeights[i] ?? 0);
     const total = shares.reduce((sum, share) => sum + share, 0);
     const group: string[] = [];
     glosses.forEach((gloss, i) => {

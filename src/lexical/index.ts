@@ -1,4 +1,4 @@
-export { LexicalIndex, LEXICAL_BOOST } from './lexical-index.js';
+export { LexicalIndex } from './lexical-index.js';
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearchOptions } from './lexical-index.js';
 export { bodyText, BODY_TEXT_CAP } from './body-text.js';
 export { tokenize, splitWords } from './tokenize.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
+import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
 import type { Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
@@ -12,17 +13,7 @@ export interface LexicalMatch {
   readonly coverage: number;
 }
 
-/**
- * Field boosts: a word in the name says more than one in `whenToUse`, which says more than the
- * description, which says more than one in the body (headings, list items, first paragraphs,
- * see `body-text.ts`). The body weight was chosen on the dev splits; keywords (frontmatter tags,
- * aliases, triggers) weigh like `whenToUse`, unmeasured for lack of labelled data with them
- * (docs/retrieval.md). Glosses (the English of a skill written in Chinese or Japanese, see
- * `src/lang/`) stand in for its description, `whenToUse` and body at once; their
- * weight was chosen on the cross-lingual dev split (README, "Queries in other languages").
- */
-export const LEXICAL_BOOST = { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 } as const;
-export type FieldBoosts = { readonly [field in keyof typeof LEXICAL_BOOST]: number };
+export type { FieldBoosts } from '../search/options.js';
 
 /**
  * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
@@ -35,19 +26,17 @@ export interface GroupedTerms {
   readonly groups: readonly (readonly string[])[];
 }
 
-/** How one lexical search runs. */
+/** How one lexical search runs; each field defaults to the engine's (`ENGINE_DEFAULTS`). */
 export interface LexicalSearchOptions {
-  /** Overrides {@link LEXICAL_BOOST} (0 leaves a field out). */
+  /** BM25 weight per field (0 leaves a field out); see `EngineOptions.fieldBoosts`. */
   readonly boost?: FieldBoosts;
+  /** Typo tolerance for words the catalog does not have; see `EngineOptions.fuzzy`. */
+  readonly fuzzy?: FuzzyOptions;
+  /** See `EngineOptions.prefixMinLength`. */
+  readonly prefixMinLength?: number;
   /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
   readonly terms?: GroupedTerms;
 }
-
-/** Fuzzy matching only for terms long enough that one edit is still the same word. */
-const FUZZY_MIN_LENGTH = 5;
-const FUZZY_RATIO = 0.2;
-/** Prefix matching below this length matches half the vocabulary (`m`, `de`). */
-const PREFIX_MIN_LENGTH = 4;
 
 interface LexicalDocument {
   readonly id: string;
@@ -146,12 +135,7 @@ export class LexicalIndex {
       fields: ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses'],
       tokenize,
       processTerm: (term) => term,
-      searchOptions: {
-        boost: { ...LEXICAL_BOOST },
-        combineWith: 'OR',
-        prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
-        fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_RATIO : false),
-      },
+      searchOptions: { combineWith: 'OR' },
       autoVacuum: false,
     };
   }
@@ -204,19 +188,21 @@ export class LexicalIndex {
   }
 
   /** Matches in descending score order; at most `limit`. */
-  search(query: string, limit: number, { boost = LEXICAL_BOOST, terms }: LexicalSearchOptions = {}): LexicalMatch[] {
+  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+    const { boost = ENGINE_DEFAULTS.fieldBoosts, fuzzy = ENGINE_DEFAULTS.fuzzy, prefixMinLength = ENGINE_DEFAULTS.prefixMinLength, terms } = options;
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     this.#compact();
     const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
-    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost);
+    const prefix = (term: string) => term.length >= prefixMinLength;
+    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost, prefix);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-    // (and by prefix). Expanding known words too cost most of a search and ranked no better
-    // (docs/retrieval.md).
+    // (and by prefix), which is as good and much cheaper (docs/retrieval.md).
     const results = this.#search.search(query, {
       fields,
       boost: { ...boost },
-      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH && !this.#knows(term) ? FUZZY_RATIO : false),
+      prefix,
+      fuzzy: (term) => (term.length >= fuzzy.minLength && !this.#knows(term) ? fuzzy.ratio : false),
     });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
@@ -227,9 +213,9 @@ export class LexicalIndex {
     return out;
   }
 
-  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts): LexicalMatch[] {
+  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts, prefix: (term: string) => boolean): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
-    const results = this.#search.search(query, { fields, boost: { ...boost }, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
+    const results = this.#search.search(query, { fields, boost: { ...boost }, prefix, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];
     for (const result of results.slice(0, limit)) {
       const matched = new Set(result.queryTerms);

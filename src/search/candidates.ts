@@ -15,9 +15,6 @@ export interface RankedList {
 
 type NameOf = (id: string) => string;
 
-/** Fused lists in which the lexical ranker's best hits are kept (see `EngineOptions.keepLexical`). */
-export const GUARD_DEPTH = 10;
-
 /** BM25 order; `order` is BM25 relative to the first hit's. */
 export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
   const best = lexical[0]?.score ?? 0;
@@ -43,7 +40,7 @@ export function rankHybrid(
   catalogCosine: number,
   lexical: readonly LexicalMatch[],
   denseOf: (id: string) => DenseScore,
-  fusion: FusionParameters & { readonly denseShare: number; readonly keepLexical: number },
+  fusion: FusionParameters & { readonly keepLexical: number; readonly keepLexicalWithin: number },
   terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
@@ -58,7 +55,8 @@ export function rankHybrid(
   }
   const bestLexical = lexical[0]?.score ?? 0;
   const context = { bestLexical, denseMin, denseMax, denseShare: fusion.denseShare };
-  const depth = Math.max(k, GUARD_DEPTH);
+  const guard = fusion.keepLexicalWithin;
+  const depth = Math.max(k, guard);
   const top = new TopK<RankedEvidence>(depth);
   const evidence = new Map<string, RankedEvidence>();
   for (const candidate of candidates.values()) {
@@ -69,15 +67,15 @@ export function rankHybrid(
     top.push(hit, order);
   }
   let ranked = top.sorted().map(({ item }) => item);
-  // The lexical ranker's best hits stay within the first GUARD_DEPTH, in its order, taking the last places.
-  const first = ranked.slice(0, GUARD_DEPTH);
+  // The lexical ranker's best hits stay within the first `guard`, in its order, taking the last places.
+  const first = ranked.slice(0, guard);
   const missing = lexical
     .slice(0, fusion.keepLexical)
     .map((match) => evidence.get(match.id))
     .filter((hit): hit is RankedEvidence => hit !== undefined && !first.includes(hit));
   if (missing.length > 0) {
     const rest = ranked.filter((hit) => !missing.includes(hit));
-    ranked = [...rest.slice(0, GUARD_DEPTH - missing.length), ...missing, ...rest.slice(GUARD_DEPTH - missing.length)];
+    ranked = [...rest.slice(0, guard - missing.length), ...missing, ...rest.slice(guard - missing.length)];
   }
   return {
     ranked: ranked.slice(0, k),

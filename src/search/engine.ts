@@ -328,7 +328,7 @@ export class SkillSearchEngine implements SkillSearcher {
     // Coverage and length count the words of the request as written (one per translated word).
     const terms = new Set(tokenize(routed.measure));
     const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
-    const lexicalSearch = { boost: this.options.fieldBoosts, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
+    const lexicalSearch = { boost: this.options.fieldBoosts, fuzzy: this.options.fuzzy, prefixMinLength: this.options.prefixMinLength, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
     if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch), terms, k, nameOf), exact: [] };
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a

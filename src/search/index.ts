@@ -1,12 +1,12 @@
 export { SkillSearchEngine } from './engine.js';
 export type { SyncOptions, SyncResult, EngineInfo } from './engine.js';
 export { resolveEngineOptions, ENGINE_DEFAULTS } from './options.js';
-export type { EngineOptions, ResolvedEngineOptions } from './options.js';
+export type { EngineOptions, EngineKnobs, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
 export { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from './abstention.js';
 export type { RelevanceModels } from './abstention.js';
 export type { RankedList } from './candidates.js';
 export type { RankedEvidence, QueryEvidence, LogisticModel, RelevanceModel, FeatureName } from './relevance.js';
 export { findNamedSkills, normalizeName } from './exact-name.js';
 export { embeddingText, humanizeName, vectorKey, EMBEDDING_TEXT_VERSION } from './skill-text.js';
-export { queryChunks, CHUNK_MIN_TERMS, MAX_QUERY_CHUNKS } from './query-chunks.js';
+export { queryChunks } from './query-chunks.js';
 export { Centroid } from './centering.js';

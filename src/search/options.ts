@@ -1,23 +1,63 @@
 import { SkillSearchError } from '../errors.js';
 import type { CrossLingualOptions } from '../lang/cross-lingual.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
-import { LEXICAL_BOOST, type FieldBoosts } from '../lexical/lexical-index.js';
-import type { HnswOptions } from '../vector-index/hnsw-index.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
-import { CHUNK_MIN_TERMS, MAX_QUERY_CHUNKS } from './query-chunks.js';
+
+/**
+ * Every retrieval knob: its meaning, default and origin are documented once, on its
+ * {@link EngineOptions} field; the values live in {@link ENGINE_DEFAULTS}; measurements behind them
+ * are in docs/retrieval.md. The lexical ranker, the HNSW index and the query splitter read their
+ * fallbacks from here too, so a module used on its own behaves like the engine.
+ */
+
+/** BM25 weight per indexed field of a skill (see {@link EngineOptions.fieldBoosts}). */
+export interface FieldBoosts {
+  readonly name: number;
+  readonly whenToUse: number;
+  readonly keywords: number;
+  readonly description: number;
+  readonly body: number;
+  /** English glosses of a skill written in Chinese or Japanese (`src/lang/`). */
+  readonly glosses: number;
+}
+
+/** hnswlib's build and search parameters (see {@link EngineOptions.hnsw}). */
+export interface HnswOptions {
+  /** Graph degree: links per node per layer. */
+  readonly m: number;
+  /** Candidate list while building. */
+  readonly efConstruction: number;
+  /** Lower bound of the candidate list while searching (raised to 4·k per query). */
+  readonly efSearch: number;
+}
+
+/** Typo tolerance of the lexical ranker (see {@link EngineOptions.fuzzy}). */
+export interface FuzzyOptions {
+  /** Shortest query word that may match with edits. */
+  readonly minLength: number;
+  /** Edits allowed, as a share of the word's length. */
+  readonly ratio: number;
+}
 
 export interface EngineOptions {
   /** The sentence encoder; its `id` keys the embedding cache and the index manifest. */
   readonly embedder: Embedder;
   /** Folder for the persistent index and embedding cache; in-memory when absent. */
   readonly indexDir?: string;
-  /** Nearest-neighbour structure. @default 'hnsw' */
+  /** Nearest-neighbour structure: `exact` scans every vector (the recall baseline; fine for small catalogs). @default 'hnsw' */
   readonly ann?: VectorIndexKind;
-  readonly hnsw?: HnswOptions;
-  /** Results per query when the request does not say. @default 5 */
+  /**
+   * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are hnswlib's usual values;
+   * `efSearch` trades a little latency for agreement with the exact scan on large catalogs
+   * (docs/retrieval.md). The graph is built with the values in force when a skill is added:
+   * changing `m` or `efConstruction` takes effect on a fresh index.
+   * @default {m: 16, efConstruction: 200, efSearch: 128}
+   */
+  readonly hnsw?: Partial<HnswOptions>;
+  /** Results per query when the request does not say: a product default, not tuned. @default 5 */
   readonly k?: number;
-  /** @default 'hybrid' */
+  /** Ranker used when the request does not say; hybrid is never behind the others in hit@1 on any test suite (docs/retrieval.md). @default 'hybrid' */
   readonly mode?: SearchMode;
   /**
    * When a search shows nothing: hits whose relevance is below the threshold of this setting
@@ -34,37 +74,59 @@ export interface EngineOptions {
   readonly relevance?: RelevanceModels;
   /**
    * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
-   * Hand-set on the MetaTool dev sample (docs/retrieval.md). @default 0.65
+   * Hand-set on a MetaTool dev sample; fitting it on the train splits gives the same value
+   * (docs/retrieval.md). @default 0.65
    */
   readonly denseShare?: number;
   /**
    * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
    * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
    */
-  readonly longQuery?: { readonly terms: number; readonly denseShare: number };
+  readonly longQuery?: Partial<{ readonly terms: number; readonly denseShare: number }>;
   /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
-   * Chosen on the dev splits (docs/retrieval.md). @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3}
+   * A word in the name says most; `name` and `body` were chosen on the dev splits; `keywords`
+   * (frontmatter tags, aliases, triggers) weighs like `whenToUse`, unmeasured for lack of
+   * labelled data with them; `glosses` (the English of a skill written in Chinese or Japanese)
+   * stands in for its description, `whenToUse` and body at once, and was chosen on the
+   * cross-lingual dev split (README, "Queries in other languages").
+   * Fields left out of an override keep their default.
+   * @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2}
    */
-  readonly fieldBoosts?: FieldBoosts;
+  readonly fieldBoosts?: Partial<FieldBoosts>;
   /**
-   * The lexical ranker's first this-many hits always stay within the first 10 hybrid hits, so a
-   * weak dense signal cannot push a strong BM25 match out of sight. 0 turns the guard off.
-   * @default 2
+   * Typo tolerance for query words the catalog does not have (a known word is matched exactly
+   * and by prefix): words of at least `minLength` characters match with up to `ratio` × length
+   * edits: one edit in a five-letter word is still the same word. Known words are not expanded:
+   * that was slow and ranked no better (docs/retrieval.md). @default {minLength: 5, ratio: 0.2}
+   */
+  readonly fuzzy?: Partial<FuzzyOptions>;
+  /**
+   * Query words of at least this many characters also match longer indexed words they start;
+   * shorter prefixes (`m`, `de`) would match half the vocabulary. @default 4
+   */
+  readonly prefixMinLength?: number;
+  /**
+   * The lexical ranker's first this-many hits always stay within the first
+   * {@link keepLexicalWithin} hybrid hits, so a weak dense signal cannot push a strong BM25 match
+   * out of sight. 0 turns the guard off. Hand-set; a safety net that leaves hit rates as they
+   * are (docs/retrieval.md). @default 2
    */
   readonly keepLexical?: number;
+  /** How far down the hybrid list {@link keepLexical} keeps the lexical ranker's best hits. @default 10 */
+  readonly keepLexicalWithin?: number;
   /**
    * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
    * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. Hand-set
    * (docs/retrieval.md). @default {minTerms: 16, max: 8}
    */
-  readonly queryChunks?: { readonly minTerms: number; readonly max: number };
-  /** Candidates each ranker contributes to fusion. @default 50 */
+  readonly queryChunks?: Partial<{ readonly minTerms: number; readonly max: number }>;
+  /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
   readonly candidates?: number;
-  /** Texts per embedder call during sync. @default 64 */
+  /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
   readonly batchSize?: number;
-  /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. @default 256 */
+  /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
    * Chinese and Japanese queries over a catalog in another language (and skills written in
@@ -86,31 +148,37 @@ export interface ResolvedEngineOptions {
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
   readonly fieldBoosts: FieldBoosts;
+  readonly fuzzy: FuzzyOptions;
+  readonly prefixMinLength: number;
   readonly keepLexical: number;
+  readonly keepLexicalWithin: number;
   readonly queryChunks: { readonly minTerms: number; readonly max: number };
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
-  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'>;
+  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'> & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
 }
 
-export const ENGINE_DEFAULTS = Object.freeze({
+export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   ann: 'hnsw',
-  hnsw: Object.freeze({}),
+  hnsw: Object.freeze({ m: 16, efConstruction: 200, efSearch: 128 }),
   k: 5,
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
-  fieldBoosts: LEXICAL_BOOST,
+  fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 }),
+  fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
+  prefixMinLength: 4,
   keepLexical: 2,
-  queryChunks: Object.freeze({ minTerms: CHUNK_MIN_TERMS, max: MAX_QUERY_CHUNKS }),
+  keepLexicalWithin: 10,
+  queryChunks: Object.freeze({ minTerms: 16, max: 8 }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
-  crossLingual: Object.freeze({ enabled: true }),
-} satisfies Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>);
+  crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) }),
+});
 
 function bad(name: string, expected: string, value: unknown): SkillSearchError {
   return new SkillSearchError('BAD_OPTION', `Expected \`${name}\` to be ${expected}, got \`${JSON.stringify(value) ?? String(value)}\``);
@@ -138,42 +206,87 @@ export function assertMode(name: string, value: unknown): SearchMode {
   return value as SearchMode;
 }
 
+/** A group of knobs: the fields given override the defaults one by one; unknown fields are refused. */
+function nested<T extends object>(name: string, defaults: T, value: unknown): Record<keyof T, unknown> {
+  if (value === defaults) return defaults as Record<keyof T, unknown>;
+  const fields = Object.keys(defaults);
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((key) => !fields.includes(key))) {
+    throw bad(name, `an object with fields among ${fields.join(', ')}`, value);
+  }
+  return { ...defaults, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) } as Record<keyof T, unknown>;
+}
+
+/** Dictionary translation settings over their defaults; `dictionaryDir` stays optional (the cache root's). */
+function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingual'] {
+  if (value === ENGINE_DEFAULTS.crossLingual) return ENGINE_DEFAULTS.crossLingual;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('crossLingual', 'an object', value);
+  const given = value as Omit<CrossLingualOptions, 'multilingual'>;
+  const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  if (typeof enabled !== 'boolean') throw bad('crossLingual.enabled', 'a boolean', enabled);
+  if (!Array.isArray(glossWeights) || glossWeights.length === 0 || !glossWeights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) || !glossWeights.some((w) => w > 0)) {
+    throw bad('crossLingual.glossWeights', 'a list of non-negative numbers, one above 0', glossWeights);
+  }
+  return Object.freeze({ ...given, enabled, glossWeights: Object.freeze([...glossWeights]) });
+}
+
+/** The tuning knobs: every engine option but the embedder and the index folder. */
+export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir'>;
+export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>;
+
 /** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
   const { embedder } = options;
   if (embedder === undefined || typeof embedder.embed !== 'function' || typeof embedder.id !== 'string') {
     throw bad('embedder', 'an Embedder ({ id, dimensions, embed })', embedder === undefined ? undefined : '[object]');
   }
-  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
-  if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
     throw bad('indexDir', 'a folder path', options.indexDir);
   }
+  return Object.freeze({ embedder, indexDir: options.indexDir, ...resolveKnobs(options) });
+}
+
+/** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
+export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
+  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([key, v]) => v !== undefined && key !== 'embedder' && key !== 'indexDir')) };
+  if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
+  const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
+  const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
+  const fieldBoosts = nested('fieldBoosts', ENGINE_DEFAULTS.fieldBoosts, merged.fieldBoosts);
+  const fuzzy = nested('fuzzy', ENGINE_DEFAULTS.fuzzy, merged.fuzzy);
+  const queryChunks = nested('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
   return Object.freeze({
-    embedder,
-    indexDir: options.indexDir,
     ann: merged.ann,
-    hnsw: Object.freeze({ ...merged.hnsw }),
+    hnsw: Object.freeze({
+      m: assertPositiveInteger('hnsw.m', hnsw.m),
+      efConstruction: assertPositiveInteger('hnsw.efConstruction', hnsw.efConstruction),
+      efSearch: assertPositiveInteger('hnsw.efSearch', hnsw.efSearch),
+    }),
     k: assertPositiveInteger('k', merged.k),
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
     denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
     longQuery: Object.freeze({
-      terms: assertPositiveInteger('longQuery.terms', merged.longQuery.terms),
-      denseShare: assertFinite('longQuery.denseShare', merged.longQuery.denseShare, 0, 1),
+      terms: assertPositiveInteger('longQuery.terms', longQuery.terms),
+      denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
     }),
     fieldBoosts: Object.freeze(
-      Object.fromEntries(Object.keys(LEXICAL_BOOST).map((field) => [field, assertFinite(`fieldBoosts.${field}`, (merged.fieldBoosts as Record<string, unknown>)[field] ?? LEXICAL_BOOST[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
+      Object.fromEntries(Object.keys(ENGINE_DEFAULTS.fieldBoosts).map((field) => [field, assertFinite(`fieldBoosts.${field}`, fieldBoosts[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
     ),
+    fuzzy: Object.freeze({
+      minLength: assertPositiveInteger('fuzzy.minLength', fuzzy.minLength),
+      ratio: assertFinite('fuzzy.ratio', fuzzy.ratio, 0, 1),
+    }),
+    prefixMinLength: assertPositiveInteger('prefixMinLength', merged.prefixMinLength),
     keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
+    keepLexicalWithin: assertPositiveInteger('keepLexicalWithin', merged.keepLexicalWithin),
     queryChunks: Object.freeze({
-      minTerms: assertPositiveInteger('queryChunks.minTerms', merged.queryChunks.minTerms),
-      max: assertNonNegativeInteger('queryChunks.max', merged.queryChunks.max),
+      minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
+      max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
-    crossLingual: Object.freeze({ ...merged.crossLingual }),
+    crossLingual: resolveCrossLingual(merged.crossLingual),
   });
 }

@@ -1,4 +1,5 @@
 import type { Embedder } from '../types.js';
+import { ENGINE_DEFAULTS } from './options.js';
 
 /**
  * A message often asks for several things ("Get the GC content of this DNA. Then look up the
@@ -14,20 +15,11 @@ const BREAK = /(?<=[.!?。！？；;:])\s+|(?<=[。！？；])|\n+/u;
 const HAS_LETTER = /\p{L}/u;
 
 /**
- * Messages with fewer distinct terms are embedded whole only: splitting a short message costs a
- * second model pass and changed no hit rate (docs/retrieval.md).
- */
-export const CHUNK_MIN_TERMS = 16;
-
-/** At most this many extra vectors per query: each one is an embedding and an index search. */
-export const MAX_QUERY_CHUNKS = 8;
-
-/**
  * The pieces of `query` worth embedding separately: none when the query is one piece. More than
  * `max` pieces are joined into `max` runs of consecutive ones, so a long task description still
  * costs a bounded number of embeddings (its dense share is small anyway, see `fusion.ts`).
  */
-export function queryChunks(query: string, max = MAX_QUERY_CHUNKS): string[] {
+export function queryChunks(query: string, max = ENGINE_DEFAULTS.queryChunks.max): string[] {
   const pieces = query
     .split(BREAK)
     .map((piece) => piece.trim())
@@ -47,8 +39,8 @@ export function queryChunks(query: string, max = MAX_QUERY_CHUNKS): string[] {
 export const CHUNK_SEPARATOR = '\u0000';
 
 /**
- * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list (a batch
- * costs about two thirds of separate calls with USE-lite), the vectors laid end to end in one
+ * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list (cheaper
+ * than separate calls, docs/retrieval.md), the vectors laid end to end in one
  * array. Behind a `QueryEmbeddingCache` it lets a repeated message reuse all its chunk vectors.
  */
 export function chunkListEmbedder(embedder: Embedder): Embedder {

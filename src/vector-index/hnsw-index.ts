@@ -1,16 +1,10 @@
 import hnswlib from 'hnswlib-node';
+import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
 import { assertDimensions, type PersistedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
-export interface HnswOptions {
-  /** Graph degree. @default 16 */
-  readonly m?: number;
-  /** Candidate list while building. @default 200 */
-  readonly efConstruction?: number;
-  /** Lower bound of the candidate list while searching (raised to 4·k per query); see docs/retrieval.md. @default 128 */
-  readonly efSearch?: number;
-}
+/** Any of the graph parameters; the others come from `ENGINE_DEFAULTS.hnsw` (documented on `EngineOptions.hnsw`). */
+export type HnswOptions = Partial<HnswParameters>;
 
-const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 128 } as const;
 const INITIAL_CAPACITY = 256;
 /** Fixed so that the same inputs build the same graph (reproducible benchmarks). */
 const RANDOM_SEED = 100;
@@ -37,7 +31,7 @@ export class HnswIndex implements VectorIndex {
 
   constructor(dimensions: number, options: HnswOptions = {}, graph?: hnswlib.HierarchicalNSW) {
     this.dimensions = dimensions;
-    this.#options = { ...DEFAULTS, ...options };
+    this.#options = { ...ENGINE_DEFAULTS.hnsw, ...options };
     if (graph === undefined) {
       this.#graph = new hnswlib.HierarchicalNSW('ip', dimensions);
       this.#graph.initIndex(INITIAL_CAPACITY, this.#options.m, this.#options.efConstruction, RANDOM_SEED);

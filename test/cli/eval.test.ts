@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUERIES, SKILLS, removeDir, runCli, tempDir } from './helpers.js';
@@ -90,5 +90,89 @@ describe('eval', () => {
     } finally {
       removeDir(dir);
     }
+  });
+
+  describe('--config', () => {
+    const write = (dir: string, content: unknown): string => {
+      const file = path.join(dir, 'knobs.json');
+      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+      return file;
+    };
+    const lexicalRun = (extra: string[]) => runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--json', ...extra], cache);
+
+    it('overrides engine knobs for the run and echoes them', async () => {
+      const dir = tempDir();
+      try {
+        // Names alone: only the two requests that share a word with their skill's name (pdf, test) still find it.
+        const knobs = { fieldBoosts: { whenToUse: 0, keywords: 0, description: 0, body: 0, glosses: 0 }, k: 4 };
+        const [plain, overridden] = [await lexicalRun([]), await lexicalRun(['--config', write(dir, knobs)])];
+        expect(overridden.code).toBe(0);
+        const before = JSON.parse(plain.stdout) as { hitAt5: number; overrides?: unknown };
+        const after = JSON.parse(overridden.stdout) as { hitAt5: number; k: number; overrides?: unknown };
+        expect(before.hitAt5).toBe(1);
+        expect(after.hitAt5).toBe(0.5);
+        expect(after.k).toBe(4);
+        expect(after.overrides).toEqual(knobs);
+        expect(before.overrides).toBeUndefined();
+        const text = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--k', '3', '--config', path.join(dir, 'knobs.json')], cache);
+        expect(text.stdout.split('\n').slice(0, 2)).toEqual([
+          '5 queries, mode lexical, k 3, abstention balanced',
+          `overrides from ${path.join(dir, 'knobs.json')}: fieldBoosts.whenToUse=0, fieldBoosts.keywords=0, fieldBoosts.description=0, fieldBoosts.body=0, fieldBoosts.glosses=0`,
+        ]);
+      } finally {
+        removeDir(dir);
+      }
+    });
+
+    it('builds the index a graph knob asks for in a folder of its own, leaving the default one alone', async () => {
+      const dir = tempDir();
+      const own = tempDir();
+      try {
+        const run = (extra: string[]) => runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--json', ...extra], own);
+        const plain = JSON.parse((await run([])).stdout) as Record<string, unknown>;
+        const before = readdirSync(own).sort();
+        const exact = JSON.parse((await run(['--config', write(dir, { ann: 'exact', hnsw: { m: 8 } })])).stdout) as Record<string, unknown>;
+        const added = readdirSync(own).filter((name) => !before.includes(name));
+        expect(added).toHaveLength(1);
+        expect(before.some((name) => added[0]!.startsWith(`${name}-`))).toBe(true);
+        // Six skills: the exact scan and the graph rank alike.
+        const { overrides, latencyMs: _a, ...rest } = exact;
+        const { latencyMs: _b, ...plainRest } = plain;
+        expect(rest).toEqual(plainRest);
+        expect(overrides).toEqual({ ann: 'exact', hnsw: { m: 8 } });
+      } finally {
+        removeDir(dir);
+        removeDir(own);
+      }
+    });
+
+    it.each([
+      [{ fieldBoost: { body: 0 } }, '"fieldBoost": unknown key (known: ann, hnsw, k, mode, abstain, denseShare, longQuery, fieldBoosts, fuzzy, prefixMinLength, keepLexical, keepLexicalWithin, queryChunks, candidates, batchSize, queryCacheSize, crossLingual)'],
+      [{ hnsw: { ef: 64 } }, '"hnsw.ef": unknown key'],
+      [{ denseShare: '0.5' }, '"denseShare": Invalid input: expected number, received string'],
+      [{ fieldBoosts: { body: -1 } }, 'Expected `fieldBoosts.body` to be a number from 0 to 100, got `-1`'],
+      [{ mode: 'semantic' }, 'Expected `mode` to be one of hybrid, dense, lexical, got `"semantic"`'],
+      ['{"k": 3,', /^not valid JSON \(.+\)$/],
+    ])('refuses %j in one line naming the file and the key', async (content, message) => {
+      const dir = tempDir();
+      try {
+        const file = write(dir, content);
+        const result = await lexicalRun(['--config', file]);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        const prefix = `skill-search: ${file}: `;
+        expect(result.stderr.startsWith(prefix) && result.stderr.endsWith('\n') && result.stderr.split('\n').length === 2).toBe(true);
+        const rest = result.stderr.slice(prefix.length, -1);
+        if (typeof message === 'string') expect(rest).toBe(message);
+        else expect(rest).toMatch(message);
+      } finally {
+        removeDir(dir);
+      }
+    });
+
+    it('names the flag when the file does not exist', async () => {
+      const result = await lexicalRun(['--config', 'no-such-knobs.json']);
+      expect(result).toMatchObject({ code: 1, stderr: "skill-search: --config 'no-such-knobs.json': no such file\n" });
+    });
   });
 });

@@ -39,6 +39,14 @@ describe('translate', () => {
     expect(terms.groups).toEqual([tokenize('cipher password secret code'), tokenize('PIN')]);
   });
 
+  it('shares that unit by the gloss weights it is given (CrossLingualOptions.glossWeights)', () => {
+    const { terms } = translate('密码 PIN', dictionary, undefined, [1, 1]);
+    const term = (word: string) => terms.weights.get(tokenize(word)[0]!);
+    expect(term('cipher')).toBeCloseTo(0.5);
+    expect(term('password')).toBeCloseTo(0.5);
+    expect(term('secret')).toBe(0);
+  });
+
   it('reads traditional and Japanese characters through the simplified headwords, and drops kana', () => {
     expect(translate('調試', dictionary).dense).toBe('debug');
     expect(translate('検索してください', dictionary).dense).toBe('search');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
-import { LEXICAL_BOOST, LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { makeSkill } from '../search/fixtures.js';
 
 const BODY = [
@@ -52,7 +53,7 @@ describe('LexicalIndex body field', () => {
     index.upsert(skill);
     index.upsert(makeSkill({ name: 'asan-notes', description: 'Notes.' }));
     expect(index.search('asan', 5).map((match) => match.id)).toEqual(['asan-notes', 'sanitizers']);
-    expect(index.search('asan', 5, { boost: { ...LEXICAL_BOOST, body: 0 } }).map((match) => match.id)).toEqual(['asan-notes']);
+    expect(index.search('asan', 5, { boost: { ...ENGINE_DEFAULTS.fieldBoosts, body: 0 } }).map((match) => match.id)).toEqual(['asan-notes']);
   });
 
   it('reindexes a skill whose body changed though its frontmatter did not', () => {

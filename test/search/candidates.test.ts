@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankHybrid, rankLexical } from '../../src/search/candidates.js';
 
-const fusion = { denseShare: 0.9, longQuery: { terms: 32, denseShare: 0 }, keepLexical: 2 };
+const fusion = { denseShare: 0.9, longQuery: { terms: 32, denseShare: 0 }, keepLexical: 2, keepLexicalWithin: 10 };
 const terms = new Set(['q']);
 const nameOf = (id: string): string => `name-${id}`;
 /** Twelve dense candidates, best first; `lex` matches lexically only and is far from the query densely. */

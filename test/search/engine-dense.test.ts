@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import { CHUNK_MIN_TERMS } from '../../src/search/query-chunks.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { Embedder, SearchHit } from '../../src/types.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { counting, SKILLS } from './fixtures.js';
@@ -66,7 +66,7 @@ describe('query chunks', () => {
     expect(embedder.texts).toEqual([`${first} ${second}`, first, second]);
   });
 
-  it(`embeds a message of fewer than ${CHUNK_MIN_TERMS} distinct terms whole only`, async () => {
+  it(`embeds a message of fewer than ${ENGINE_DEFAULTS.queryChunks.minTerms} distinct terms whole only`, async () => {
     const embedder = counting();
     const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
     await engine.sync(SKILLS);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_CHUNKS, queryChunks } from '../../src/search/query-chunks.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { queryChunks } from '../../src/search/query-chunks.js';
 
 describe('queryChunks', () => {
   it('gives nothing extra for a one-sentence query', () => {
@@ -28,7 +29,7 @@ describe('queryChunks', () => {
   it('joins a long message into at most `max` runs of consecutive sentences, keeping every word', () => {
     const sentences = Array.from({ length: 20 }, (_, i) => `Step ${i + 1} does thing ${i + 1}.`);
     const runs = queryChunks(sentences.join(' '));
-    expect(runs).toHaveLength(MAX_QUERY_CHUNKS);
+    expect(runs).toHaveLength(ENGINE_DEFAULTS.queryChunks.max);
     expect(runs.join(' ')).toBe(sentences.join(' '));
     expect(runs[0]).toBe('Step 1 does thing 1. Step 2 does thing 2.');
     expect(queryChunks('One. Two. Three. Four. Five.', 2)).toEqual(['One. Two.', 'Three. Four. Five.']);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
@@ -6,7 +7,8 @@ import { DEFAULT_EVAL_K } from '../defaults.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
-import { describeSources, requirePath, resolveRetrieval, resolveSources } from '../sources.js';
+import { describeSources, requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
+import { ENGINE_DEFAULTS, type EngineKnobs } from '../../search/options.js';
 
 export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const queriesRaw = args.values.queries;
@@ -15,12 +17,18 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const perQueryRaw = args.values['per-query'];
   if (perQueryRaw !== undefined && (typeof perQueryRaw !== 'string' || perQueryRaw === '')) throw flagError('--per-query expects a file path');
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_EVAL_K);
+  const configRaw = args.values.config;
+  if (configRaw !== undefined && (typeof configRaw !== 'string' || configRaw === '')) throw flagError('--config expects a file path');
+  const { readEngineConfig, describeOverrides } = await import('../../eval/engine-config.js');
+  const fromFile = configRaw === undefined ? undefined : readEngineConfig(requirePath('config', configRaw, 'file', io.cwd));
+  // A flag wins over the file: what the report echoes is what the run used.
+  const knobs = fromFile === undefined ? undefined : (Object.fromEntries(Object.entries(fromFile).filter(([key]) => !(['k', 'mode', 'abstain'].includes(key) && args.values[key] !== undefined))) as EngineKnobs);
+  const retrieval = withKnobs(resolveRetrieval(args.values, io, DEFAULT_EVAL_K), knobs, sources, io);
   const evaluation = await import('../../eval/index.js');
   const queries = await evaluation.readEvalQueries(queriesFile);
   if (queries.length === 0) throw flagError(`--queries '${queriesRaw}': no queries in the file`);
 
-  const live = await openLiveIndex(sources, retrieval, io);
+  const live = await openLiveIndex(sources, retrieval, io, knobs);
   const perQuery = perQueryRaw === undefined ? undefined : createWriteStream(path.resolve(io.cwd, perQueryRaw));
   try {
     const signal = io.signal === undefined ? {} : { signal: io.signal };
@@ -38,7 +46,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       ...signal,
     });
     if (args.values.json === true) {
-      printJson(io, report);
+      printJson(io, knobs === undefined ? report : { ...report, overrides: knobs });
       return 0;
     }
     const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -63,7 +71,8 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
           ])
         : []),
     ];
-    line(io.stdout, `${report.queries} queries, mode ${report.mode}, k ${report.k}, abstention ${String(retrieval.abstain ?? 'balanced')}`);
+    line(io.stdout, `${report.queries} queries, mode ${report.mode}, k ${report.k}, abstention ${String(retrieval.abstain ?? ENGINE_DEFAULTS.abstain)}`);
+    if (knobs !== undefined) line(io.stdout, `overrides from ${configRaw as string}: ${describeOverrides(knobs)}`);
     for (const text of table(rows)) line(io.stdout, text);
     line(io.stdout, `latency p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms, p99 ${report.latencyMs.p99} ms`);
     return 0;
@@ -71,4 +80,22 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.close();
     if (perQuery !== undefined) await new Promise<void>((resolve) => perQuery.end(resolve));
   }
+}
+
+/**
+ * The run's retrieval settings with a config's `k`, `mode` and `abstain` (those the flags left). Knobs that shape the built
+ * index (`ann`, `hnsw.m`, `hnsw.efConstruction`) get an index folder of their own, so the run
+ * measures them and the default index is left as it was.
+ */
+function withKnobs(retrieval: RetrievalOptions, knobs: EngineKnobs | undefined, sources: SourceOptions, io: CliIo): RetrievalOptions {
+  if (knobs === undefined) return retrieval;
+  const build = { ann: knobs.ann, m: knobs.hnsw?.m, efConstruction: knobs.hnsw?.efConstruction };
+  const rebuilt = Object.values(build).some((value) => value !== undefined);
+  return Object.freeze({
+    ...retrieval,
+    ...(knobs.k === undefined ? {} : { k: knobs.k }),
+    ...(knobs.mode === undefined ? {} : { mode: knobs.mode }),
+    ...(knobs.abstain === undefined ? {} : { abstain: knobs.abstain }),
+    ...(rebuilt ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${createHash('sha256').update(JSON.stringify(build)).digest('hex').slice(0, 12)}` } : {}),
+  });
 }

@@ -3,7 +3,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
-import { DEFAULT_HOOK_K, DEFAULT_HOOK_TIMEOUT_MS } from '../defaults.js';
+import { HOOK_DEFAULTS } from '../defaults.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
@@ -13,23 +13,29 @@ import { UsageStore } from '../../usage/usage-store.js';
 /** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
 export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
 
-/** A server on the same machine accepts at once; waiting longer only delays the fallback. */
-const HOOK_CONNECT_TIMEOUT_MS = 150;
-
 /**
  * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
  * MAX_QUERY_CHARS for the search anyway, and holding more only costs memory.
  */
 export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
 
-/**
- * The watchdog ends the process this long after the budget: time for the budget's own timer
- * to print nothing and exit 0, which it does whenever the event loop is free.
- */
-const WATCHDOG_GRACE_MS = 1000;
-
-/** A background warm-up started less than this long ago is assumed to be still running. */
-const WARMING_TTL_MS = 10 * 60_000;
+/** The hook's timings around its budget (`--timeout-ms`), in milliseconds. */
+const HOOK_TIMING = Object.freeze({
+  /**
+   * The watchdog ends the process this long after the budget: time for the budget's own timer
+   * to print nothing and exit 0, which it does whenever the event loop is free.
+   */
+  watchdogGrace: 1000,
+  /** Shortest wait for stdin, whatever the budget (Claude Code writes it at once). */
+  minStdinWait: 1000,
+  /**
+   * A server that stalls (busy reindexing) gets a quarter of the budget, within these bounds,
+   * and must leave time to answer in-process.
+   */
+  serverRequest: { share: 1 / 4, min: 100, max: 1000 },
+  /** A background warm-up started less than this long ago is assumed to be still running. */
+  warmingTtl: 10 * 60_000,
+});
 
 /**
  * Flag mistakes exit 1: they live in the user's settings file and must be visible when the
@@ -41,9 +47,9 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   if (!(HOOK_TARGETS as readonly string[]).includes(target ?? '')) {
     throw flagError(`unknown hook target '${target}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
   }
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_HOOK_K);
+  const retrieval = resolveRetrieval(args.values, io, HOOK_DEFAULTS.k);
   const timeoutRaw = args.values['timeout-ms'];
-  const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : DEFAULT_HOOK_TIMEOUT_MS;
+  const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : HOOK_DEFAULTS.timeoutMs;
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
   resolveSources(args.values, io, undefined, 'never');
 
@@ -51,7 +57,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   let stopWatchdog: (() => void) | undefined;
   try {
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
-    const stdinWaitMs = Math.max(timeoutMs, 1000);
+    const stdinWaitMs = Math.max(timeoutMs, HOOK_TIMING.minStdinWait);
     const stdin = await withDeadline(io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), stdinWaitMs);
     if (stdin === undefined) {
       log(`skill-search hook: no input on stdin within ${stdinWaitMs} ms; skipped`);
@@ -60,8 +66,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     // From here on the budget holds even through synchronous work that blocks every timer.
     stopWatchdog = io.watchdog?.(
-      timeoutMs + WATCHDOG_GRACE_MS,
-      `skill-search hook: still busy ${WATCHDOG_GRACE_MS} ms past the ${timeoutMs} ms budget; stopped`,
+      timeoutMs + HOOK_TIMING.watchdogGrace,
+      `skill-search hook: still busy ${HOOK_TIMING.watchdogGrace} ms past the ${timeoutMs} ms budget; stopped`,
     );
     const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
@@ -81,9 +87,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
           k: retrieval.k,
           mode: retrieval.mode,
           abstain: retrieval.abstain,
-          connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
-          // A server that stalls (busy reindexing) must leave time to answer in-process.
-          requestTimeoutMs: Math.min(1000, Math.max(100, Math.floor(timeoutMs / 4))),
+          requestTimeoutMs: Math.min(HOOK_TIMING.serverRequest.max, Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share))),
           onFallback: ({ reason, noServer, untrusted }) => {
             if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);
             else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
@@ -140,12 +144,12 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
 
 /**
  * Starts `skill-search index` for the same catalog, detached, at most once per
- * WARMING_TTL_MS per index (a marker file beside the index folder records the attempt).
+ * `HOOK_TIMING.warmingTtl` per index (a marker file beside the index folder records the attempt).
  */
 function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
   const marker = `${indexDir}.warming`;
   try {
-    if (Date.now() - statSync(marker).mtimeMs < WARMING_TTL_MS) return;
+    if (Date.now() - statSync(marker).mtimeMs < HOOK_TIMING.warmingTtl) return;
   } catch {
     // No marker: nobody is warming this index.
   }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { BUNDLED_RELEVANCE } from '../../src/search/abstention.js';
+import { ENGINE_DEFAULTS, resolveEngineOptions } from '../../src/search/options.js';
+
+const embedder = createHashEmbedder({ dimensions: 16 });
+
+describe('ENGINE_DEFAULTS', () => {
+  it('holds the values every retrieval knob had before they were gathered here', () => {
+    expect(ENGINE_DEFAULTS).toEqual({
+      ann: 'hnsw',
+      hnsw: { m: 16, efConstruction: 200, efSearch: 128 },
+      k: 5,
+      mode: 'hybrid',
+      abstain: 'balanced',
+      relevance: BUNDLED_RELEVANCE,
+      denseShare: 0.65,
+      longQuery: { terms: 32, denseShare: 0 },
+      fieldBoosts: { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 },
+      fuzzy: { minLength: 5, ratio: 0.2 },
+      prefixMinLength: 4,
+      keepLexical: 2,
+      keepLexicalWithin: 10,
+      queryChunks: { minTerms: 16, max: 8 },
+      candidates: 50,
+      batchSize: 64,
+      queryCacheSize: 256,
+      crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
+    });
+    expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
+  });
+});
+
+describe('resolveEngineOptions', () => {
+  it('merges a group of knobs field by field over its defaults', () => {
+    const resolved = resolveEngineOptions({ embedder, fieldBoosts: { body: 0 }, hnsw: { efSearch: 64 }, queryChunks: { max: 2 } });
+    expect(resolved.fieldBoosts).toEqual({ ...ENGINE_DEFAULTS.fieldBoosts, body: 0 });
+    expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
+    expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2 });
+    expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
+    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
+  });
+
+  it.each([
+    [{ k: 0 }, 'Expected `k` to be a positive integer, got `0`'],
+    [{ fuzzy: { ratio: 2 } }, 'Expected `fuzzy.ratio` to be a number from 0 to 1, got `2`'],
+    [{ hnsw: { efSearch: 1.5 } }, 'Expected `hnsw.efSearch` to be a positive integer, got `1.5`'],
+    [{ fieldBoosts: { title: 1 } }, 'Expected `fieldBoosts` to be an object with fields among name, whenToUse, keywords, description, body, glosses, got `{"title":1}`'],
+    [{ keepLexicalWithin: 0 }, 'Expected `keepLexicalWithin` to be a positive integer, got `0`'],
+    [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
+    [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
+  ])('refuses %j with one line naming the knob and the value', (options, message) => {
+    expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);
+  });
+});
