@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { stampVouchesFor, writeStamp } from '../vector-index/file-stamp.js';
 
 /**
  * Embeddings keyed by (model id, content hash), persisted so a restart or an index rebuild
@@ -10,7 +11,8 @@ import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
  *
  * File layout (little endian): `SSEC` · u32 header length · header JSON (space-padded to a
  * multiple of 4) · `count` records of [32-byte sha256 · `dimensions` × f32]. The header holds
- * the model id, dimensions, count and the sha256 of the records; any mismatch or short file
+ * the model id, dimensions, count and the sha256 of the records (not re-hashed while the file
+ * matches the stamp written beside it, see `file-stamp.ts`); any mismatch or short file
  * means "start empty" — a cache can always be rebuilt, so it is never trusted half-read.
  */
 const MAGIC = 'SSEC';
@@ -110,6 +112,7 @@ export class EmbeddingCache {
     prefix.write(MAGIC, 0, 'latin1');
     prefix.writeUInt32LE(Buffer.byteLength(json), 4);
     writeFileAtomic(this.file, Buffer.concat([prefix, Buffer.from(json, 'utf8'), body]));
+    writeStamp(this.file, header.sha256);
     this.#dirty = false;
   }
 
@@ -136,7 +139,9 @@ export class EmbeddingCache {
     }
     const recordBytes = HASH_BYTES + 4 * this.dimensions;
     const body = data.subarray(8 + headerLength);
-    if (body.length !== header.count * recordBytes || sha256(body) !== header.sha256) return 'corrupt';
+    if (body.length !== header.count * recordBytes) return 'corrupt';
+    // A file still as written (its stamp matches) was checksummed then; any other is hashed now.
+    if (!stampVouchesFor(file, header.sha256) && sha256(body) !== header.sha256) return 'corrupt';
     for (let offset = 0; offset < body.length; offset += recordBytes) {
       const hash = body.toString('hex', offset, offset + HASH_BYTES);
       const floats = new Float32Array(this.dimensions);

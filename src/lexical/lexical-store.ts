@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { removeStaleTempFiles, sha256, shapeProblem, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { stampVouchesFor, writeStamp } from '../vector-index/file-stamp.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './lexical-index.js';
 
 /**
@@ -10,8 +11,9 @@ import { LEXICAL_FORMAT_VERSION, LexicalIndex, type LexicalSnapshot } from './le
  *
  * File layout: one header line `{"format","sha256"}` and then the body, the JSON of a
  * {@link LexicalSnapshot}. The header's sha256 covers the body, so a torn or edited file is
- * detected before MiniSearch reads it. Written with {@link writeFileAtomic}; any doubt on
- * load means "rebuild" — the index is derived data.
+ * detected before MiniSearch reads it — unless the file still matches the stamp recorded when it
+ * was written (`file-stamp.ts`), which spares a cold process hashing it. Written with
+ * {@link writeFileAtomic}; any doubt on load means "rebuild" — the index is derived data.
  */
 export const LEXICAL_FILE = 'lexical.json';
 
@@ -33,6 +35,7 @@ export function saveLexicalIndex(dir: string, index: LexicalIndex): void {
   const body = Buffer.from(JSON.stringify(index.snapshot()), 'utf8');
   const header: Header = { format: LEXICAL_FORMAT_VERSION, sha256: sha256(body) };
   writeFileAtomic(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));
+  writeStamp(lexicalFile(dir), header.sha256);
 }
 
 export function loadLexicalIndex(dir: string): LexicalLoad {
@@ -54,7 +57,7 @@ export function loadLexicalIndex(dir: string): LexicalLoad {
   }
   if (header.format !== LEXICAL_FORMAT_VERSION) return { reason: `format ${String(header.format)} ≠ ${LEXICAL_FORMAT_VERSION}` };
   const body = data.subarray(newline + 1);
-  if (sha256(body) !== header.sha256) return { reason: 'body fails its checksum' };
+  if (!stampVouchesFor(lexicalFile(dir), header.sha256) && sha256(body) !== header.sha256) return { reason: 'body fails its checksum' };
   try {
     const parsed = SnapshotSchema.safeParse(JSON.parse(body.toString('utf8')));
     if (!parsed.success) return { reason: `body has the wrong shape (${shapeProblem(parsed.error)})` };

@@ -5,6 +5,7 @@ import { commitTempFile, removeStaleTempFiles, sha256, tempPathFor, writeFileAto
 import { ExactIndex } from './exact-index.js';
 import { HnswIndex, type HnswOptions } from './hnsw-index.js';
 import { shapeProblem } from './atomic-file.js';
+import { sameStamp, stampOf } from './file-stamp.js';
 import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 
 /**
@@ -19,7 +20,8 @@ import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-inde
  * way → only then delete the previous data file. A crash at any point leaves the old
  * manifest naming the old, still present, data file (or a new pair that is complete), so a
  * reader never loads something half-written. On open any doubt — unreadable manifest, other
- * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild".
+ * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild". A data file
+ * that still matches the stamp in the manifest (`file-stamp.ts`) is not read nor hashed in JS.
  */
 export const VECTOR_FORMAT_VERSION = 1;
 export const MANIFEST_FILE = 'vectors.json';
@@ -34,6 +36,8 @@ const ManifestSchema = z.object({
   count: z.number().int().nonnegative(),
   dataFile: z.string(),
   dataSha256: z.string(),
+  /** The data file's size, mtime and inode right after it was checksummed: a match spares the hash. */
+  dataStamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }).optional(),
   /** [id, tag, label] triples, checked by `isEntry`: zod would cost 2–3× the JSON parse on a large catalog. */
   entries: z.array(z.unknown()),
 });
@@ -117,6 +121,7 @@ export class VectorStore {
       rmSync(temp, { force: true });
       throw error;
     }
+    const dataStamp = stampOf(join(dir, dataFile));
     const entries = this.index.entries();
     const manifest: Manifest = {
       format: VECTOR_FORMAT_VERSION,
@@ -126,6 +131,7 @@ export class VectorStore {
       count: entries.length,
       dataFile,
       dataSha256: digest,
+      ...(dataStamp === undefined ? {} : { dataStamp }),
       entries: entries.map((entry) => [entry.id, entry.tag, entry.label] as const),
     };
     writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
@@ -155,13 +161,15 @@ function loadFromManifest(options: VectorStoreOptions, text: string): { index: V
   if (typeof manifest.dataFile !== 'string' || !DATA_FILE.test(manifest.dataFile)) return 'manifest names no data file';
   if (!Array.isArray(manifest.entries) || manifest.entries.length !== manifest.count) return 'manifest entries do not match its count';
   const dataPath = join(options.dir!, manifest.dataFile);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(dataPath);
-  } catch {
-    return `data file ${manifest.dataFile} is missing`;
+  if (!sameStamp(manifest.dataStamp, stampOf(dataPath))) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(dataPath);
+    } catch {
+      return `data file ${manifest.dataFile} is missing`;
+    }
+    if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
   }
-  if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
   const entries: PersistedEntry[] = manifest.entries.map(([id, tag, label]) => ({ id, tag, label }));
   try {
     const index =
