@@ -106,6 +106,11 @@ export class LexicalIndex {
     return this.#hashes.has(id);
   }
 
+  /** The content key `id` is indexed under (what {@link upsert} compares), for the store's deltas. */
+  keyOf(id: string): string | undefined {
+    return this.#hashes.get(id);
+  }
+
   /**
    * Adds or replaces a skill; returns false when the same content is already indexed.
    * `glosses`: English text indexed beside a skill written in another language.
