@@ -19,10 +19,10 @@ import { pathToFileURL } from 'node:url';
 import type { Embedder, Skill } from '../src/types.js';
 import { SkillCatalog } from '../src/load/index.js';
 import type { BenchContext, Suite } from './context.js';
-import { cycle, NO_QUERY_CACHE, sizeLabel } from './context.js';
+import { NO_QUERY_CACHE, sizeLabel } from './context.js';
 import { POOL_FILE } from './corpus.js';
 import { REPO_ROOT } from './options.js';
-import { compare, runBench, type Measurement, type TaskStats } from './results.js';
+import { compare, type Measurement } from './results.js';
 import { edited } from './scaling.js';
 
 /** The code this suite compares against: the main branch before the scale work. */
@@ -110,80 +110,126 @@ function hookWall(side: Side, tools: string, indexDir: string, cacheDir: string,
 
 interface SideFigures {
   build: number;
-  reindex: TaskStats;
-  lexical: TaskStats;
-  hybrid: TaskStats;
+  load: number;
+  reindex: Latency;
+  lexical: Latency;
+  hybrid: Latency;
+  hook: number;
+  hookOut: string;
   rankings: string[];
 }
 
-async function measureSide(context: BenchContext, side: Side, skills: readonly Skill[], dir: string, queries: readonly string[]): Promise<SideFigures> {
-  const indexDir = path.join(dir, `index-${side.name}`);
-  const open = () => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir, ...NO_QUERY_CACHE });
-  const started = performance.now();
-  const builder = await open();
-  await builder.sync(skills);
-  const build = performance.now() - started;
-  await builder.close();
-
-  const engine = await open();
-  await engine.sync(skills);
-
-  const rankings: string[] = [];
-  for (const query of queries) rankings.push((await engine.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
-
-  const next = cycle(queries);
-  const bench = context.bench({ iterations: context.options.quick ? 10 : 60 });
-  bench.add('hybrid', async () => {
-    await engine.search(next(), { k: 10 });
-  });
-  bench.add('lexical', async () => {
-    await engine.search(next(), { k: 10, mode: 'lexical' });
-  });
-  const stats = await runBench(bench);
-
-  const current = [...skills];
-  let round = 0;
-  const reindexBench = context.bench({ iterations: context.options.quick ? 3 : 8, time: 1, warmupIterations: 1 });
-  reindexBench.add('reindex', async () => {
-    round++;
-    const at = (round * 7919) % current.length;
-    current[at] = edited(skills[at]!, round);
-    await engine.sync(current);
-  });
-  const reindex = (await runBench(reindexBench)).get('reindex')!;
-  await engine.sync(skills);
-  await engine.close();
-  return { build, reindex, lexical: stats.get('lexical')!, hybrid: stats.get('hybrid')!, rankings };
+interface Latency {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
 }
 
-/** Open + sync of the unchanged catalog in a fresh engine: what every cold process pays first. */
-async function loadTime(context: BenchContext, side: Side, skills: readonly Skill[], dir: string): Promise<number> {
+function latency(values: readonly number[]): Latency {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length, p50: at(0.5), p99: at(0.99), samples: sorted.length };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
-  const engine = await side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: path.join(dir, `index-${side.name}`), ...NO_QUERY_CACHE });
-  const resync = await engine.sync(skills);
-  const ms = performance.now() - started;
-  await engine.close();
-  if (resync.embedded !== 0) context.log(`scale ${side.name}: reopen embedded ${resync.embedded} skills (expected 0)`);
-  return ms;
+  await work();
+  return performance.now() - started;
 }
 
 /**
- * Index load and the hook, the two sides alternated run by run (the machine's load drifts),
- * after one untimed hook run each (model graph cache, page cache). Medians.
+ * Every figure for both sides on one catalog. Each step alternates the sides item by item,
+ * first one side first and then the other (the machine's load drifts, and whoever runs second
+ * inherits the first one's garbage): builds, cold loads, then both engines open side by side
+ * for queries and one-change reindexes, then the hook through each bin.
  */
-async function coldFigures(context: BenchContext, sides: readonly Side[], skills: readonly Skill[], tools: string, dir: string, queries: readonly string[]): Promise<Map<string, { load: number; hook: number; hookOut: string }>> {
-  const loads = new Map<string, number[]>(sides.map((side) => [side.name, []]));
-  const walls = new Map<string, number[]>(sides.map((side) => [side.name, []]));
-  const outs = new Map<string, string>();
-  const hook = (side: Side, prompt: string) => hookWall(side, tools, path.join(dir, `index-${side.name}`), path.join(dir, `cache-${side.name}`), prompt);
-  for (const side of sides) outs.set(side.name, hook(side, queries[0] ?? 'extract tables from a pdf').stdout);
-  for (let run = 0; run < HOOK_RUNS; run++) {
-    for (const side of sides) {
-      loads.get(side.name)!.push(await loadTime(context, side, skills, dir));
-      walls.get(side.name)!.push(hook(side, queries[(run + 1) % queries.length]!).ms);
+async function measureSides(context: BenchContext, sides: readonly Side[], skills: readonly Skill[], tools: string, dir: string, queries: readonly string[]): Promise<Map<string, SideFigures>> {
+  const indexDir = (side: Side) => path.join(dir, `index-${side.name}`);
+  const open = (side: Side) => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side), ...NO_QUERY_CACHE });
+  const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
+  const samples = new Map(sides.map((side) => [side.name, { build: 0, loads: [] as number[], hybrid: [] as number[], lexical: [] as number[], reindex: [] as number[], hooks: [] as number[], hookOut: '', rankings: [] as string[] }]));
+  const of = (side: Side) => samples.get(side.name)!;
+
+  for (const side of sides) {
+    context.log(`scale ${skills.length}: ${side.name} builds its index`);
+    of(side).build = await timed(async () => {
+      const engine = await open(side);
+      await engine.sync(skills);
+      await engine.close();
+    });
+  }
+  context.log(`scale ${skills.length}: cold loads`);
+  for (let round = 0; round < HOOK_RUNS; round++) {
+    for (const side of ordered(round)) {
+      of(side).loads.push(
+        await timed(async () => {
+          const engine = await open(side);
+          const resync = await engine.sync(skills);
+          await engine.close();
+          if (resync.embedded !== 0) context.log(`scale ${side.name}: reopen embedded ${resync.embedded} skills (expected 0)`);
+        }),
+      );
     }
   }
-  return new Map(sides.map((side) => [side.name, { load: median(loads.get(side.name)!), hook: median(walls.get(side.name)!), hookOut: outs.get(side.name)! }]));
+
+  context.log(`scale ${skills.length}: queries and one-change reindexes`);
+  const engines = new Map<string, EngineLike>();
+  for (const side of sides) {
+    const engine = await open(side);
+    await engine.sync(skills);
+    engines.set(side.name, engine);
+  }
+  for (const side of sides) for (const query of queries) of(side).rankings.push((await engines.get(side.name)!.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
+  const rounds = context.options.quick ? 20 : 200;
+  for (let round = 0; round < rounds; round++) {
+    const query = queries[round % queries.length]!;
+    for (const side of ordered(round)) {
+      const engine = engines.get(side.name)!;
+      of(side).hybrid.push(await timed(() => engine.search(query, { k: 10 })));
+      of(side).lexical.push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
+    }
+  }
+  const reindexRounds = context.options.quick ? 3 : 8;
+  const current = new Map(sides.map((side) => [side.name, [...skills]]));
+  for (let round = 1; round <= reindexRounds; round++) {
+    const at = (round * 7919) % skills.length;
+    for (const side of ordered(round)) {
+      const catalog = current.get(side.name)!;
+      catalog[at] = edited(skills[at]!, round);
+      of(side).reindex.push(await timed(() => engines.get(side.name)!.sync(catalog)));
+    }
+  }
+  for (const engine of engines.values()) {
+    await engine.sync(skills);
+    await engine.close();
+  }
+
+  context.log(`scale ${skills.length}: the hook through each bin`);
+  const hook = (side: Side, prompt: string) => hookWall(side, tools, indexDir(side), path.join(dir, `cache-${side.name}`), prompt);
+  for (const side of sides) of(side).hookOut = hook(side, queries[0] ?? 'extract tables from a pdf').stdout;
+  for (let round = 0; round < HOOK_RUNS; round++) {
+    for (const side of ordered(round)) of(side).hooks.push(hook(side, queries[(round + 1) % queries.length]!).ms);
+  }
+
+  return new Map(
+    sides.map((side) => {
+      const taken = of(side);
+      return [
+        side.name,
+        {
+          build: taken.build,
+          load: median(taken.loads),
+          reindex: latency(taken.reindex),
+          lexical: latency(taken.lexical),
+          hybrid: latency(taken.hybrid),
+          hook: median(taken.hooks),
+          hookOut: taken.hookOut,
+          rankings: taken.rankings,
+        },
+      ];
+    }),
+  );
 }
 
 /** Skills per second through the model, index built from nothing (no embedding cache). */
@@ -212,35 +258,27 @@ export const scaleSuite: Suite = async (context) => {
     const { file, skills } = await catalogOf(context, requested, dir);
     const group = sizeLabel(skills.length);
     await context.primeSkills(skills, group);
-    const figures = new Map<string, SideFigures>();
-    for (const side of sides) {
-      context.log(`scale ${group}: ${side.name}`);
-      figures.set(side.name, await measureSide(context, side, skills, dir, queries));
-    }
-    context.log(`scale ${group}: index load and hook, alternating`);
-    const cold = await coldFigures(context, sides, skills, file, dir, queries);
-    const coldBefore = cold.get('before')!;
-    const coldNow = cold.get('now')!;
+    const figures = await measureSides(context, sides, skills, file, dir, queries);
     const before = figures.get('before')!;
     const now = figures.get('now')!;
     const vs = (value: number) => ({ name: 'before', value });
     measurements.push(
-      compare({ group, name: 'hook without a server (bin, wall)', metric: 'median', value: coldNow.hook, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(coldBefore.hook)),
-      compare({ group, name: 'index load (open + sync, unchanged)', metric: 'median', value: coldNow.load, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(coldBefore.load)),
-      compare({ group, name: 'reindex after one change', metric: 'mean', value: now.reindex.meanMs, unit: 'ms', samples: now.reindex.samples, better: 'lower', headline: true }, vs(before.reindex.meanMs)),
+      compare({ group, name: 'hook without a server (bin, wall)', metric: 'median', value: now.hook, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.hook)),
+      compare({ group, name: 'index load (open + sync, unchanged)', metric: 'median', value: now.load, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.load)),
+      compare({ group, name: 'reindex after one change', metric: 'mean', value: now.reindex.mean, unit: 'ms', samples: now.reindex.samples, better: 'lower', headline: true }, vs(before.reindex.mean)),
       compare({ group, name: 'index build (cached embeddings)', metric: 'once', value: now.build, unit: 'ms', better: 'lower' }, vs(before.build)),
-      compare({ group, name: 'lexical query', metric: 'p50', value: now.lexical.p50Ms, unit: 'ms', samples: now.lexical.samples, better: 'lower' }, vs(before.lexical.p50Ms)),
-      compare({ group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50Ms, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p50Ms)),
-      compare({ group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99Ms, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p99Ms)),
+      compare({ group, name: 'lexical query', metric: 'p50', value: now.lexical.p50, unit: 'ms', samples: now.lexical.samples, better: 'lower' }, vs(before.lexical.p50)),
+      compare({ group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p50)),
+      compare({ group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p99)),
     );
     for (const side of sides) {
       const figure = figures.get(side.name)!;
       const smallest = lexicalAtSmallest.get(side.name);
-      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexical.p50Ms);
-      else measurements.push(compare({ group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50Ms, unit: 'ms', better: 'lower' }, { name: 'smallest size', value: smallest }));
+      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexical.p50);
+      else measurements.push(compare({ group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50, unit: 'ms', better: 'lower' }, { name: 'smallest size', value: smallest }));
     }
     const differing = now.rankings.filter((ranking, i) => ranking !== before.rankings[i]).length;
-    notes.push(`${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${coldNow.hookOut === coldBefore.hookOut ? 'identical' : 'differs'}.`);
+    notes.push(`${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${now.hookOut === before.hookOut ? 'identical' : 'differs'}.`);
     if (requested === context.options.sizes[0]) {
       const rates = new Map<string, number>();
       for (const side of sides) rates.set(side.name, await coldBuildRate(context, side, skills, dir));
