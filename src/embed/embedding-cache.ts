@@ -209,11 +209,20 @@ function encodeRecords(vectors: ReadonlyMap<string, Float32Array>, dimensions: n
   return { body, digest: sha256(body) };
 }
 
+/**
+ * Vectors are views into `body` when its records are 4-byte aligned in memory (they are in a
+ * file read whole: the header is padded for it), so loading allocates no vector; else copies.
+ */
 function decodeRecords(body: Buffer, dimensions: number, add: (hash: string, vector: Float32Array) => void): void {
   const recordBytes = HASH_BYTES + 4 * dimensions;
+  const aligned = body.byteOffset % 4 === 0;
   for (let offset = 0; offset < body.length; offset += recordBytes) {
-    const floats = new Float32Array(dimensions);
-    Buffer.from(floats.buffer).set(body.subarray(offset + HASH_BYTES, offset + recordBytes));
+    let floats: Float32Array;
+    if (aligned) floats = new Float32Array(body.buffer, body.byteOffset + offset + HASH_BYTES, dimensions);
+    else {
+      floats = new Float32Array(dimensions);
+      Buffer.from(floats.buffer).set(body.subarray(offset + HASH_BYTES, offset + recordBytes));
+    }
     add(body.toString('hex', offset, offset + HASH_BYTES), floats);
   }
 }
