@@ -232,10 +232,13 @@ async function measureSides(context: BenchContext, sides: readonly Side[], skill
   );
 }
 
-/** Skills per second through the model, index built from nothing (no embedding cache). */
+/** Skills per second through the side's own model runtime (its threading), index built from nothing (no embedding cache). */
 async function coldBuildRate(context: BenchContext, side: Side, skills: readonly Skill[], dir: string): Promise<number> {
   const sample = skills.slice(0, COLD_BUILD_SAMPLE);
-  const engine = await side.engines.SkillSearchEngine.open({ embedder: context.embedder.inner as Embedder, indexDir: path.join(dir, `cold-${side.name}`), ...NO_QUERY_CACHE });
+  const embeds = (await import(pathToFileURL(path.join(side.root, 'dist', 'embed', 'index.js')).href)) as { resolveEmbedder(spec?: string): Embedder };
+  const embedder = embeds.resolveEmbedder(context.options.embedder);
+  await embedder.embed(['warm up the model'], undefined, 'query');
+  const engine = await side.engines.SkillSearchEngine.open({ embedder, indexDir: path.join(dir, `cold-${side.name}`), ...NO_QUERY_CACHE });
   const started = performance.now();
   await engine.sync(sample);
   const seconds = (performance.now() - started) / 1000;
