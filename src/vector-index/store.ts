@@ -31,9 +31,10 @@ export const MANIFEST_FILE = 'vectors.json';
 const DATA_FILE = /^vectors-(hnsw|exact)-[0-9a-f]{16}\.bin$/;
 /**
  * A save writes a delta instead of the whole data file while the changes since that file
- * number at most this many and this share of the entries (a delta is replayed at every open).
+ * number at most this many and this share of the entries. A delta is replayed at every open,
+ * and each replayed upsert is an HNSW insertion (about a millisecond), hence the low cap.
  */
-const DELTA_MAX_ENTRIES = 2048;
+const DELTA_MAX_ENTRIES = 256;
 const DELTA_MAX_SHARE = 0.1;
 
 /** The manifest as read: anything else (`null`, a list, a missing field) means "rebuild". */
