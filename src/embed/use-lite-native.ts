@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
@@ -81,15 +80,6 @@ const SESSION_OPTIONS = {
 } as const;
 
 /**
- * A call with at least this many texts (building or refreshing an index) runs on a second
- * session with {@link BULK_THREADS} intra-op threads, created at the first such call: bulk
- * work is long matrix products that split well, and its pool idles only between batches.
- */
-const BULK_MIN_TEXTS = 64;
-/** Intra-op threads of the bulk session: the machine's cores, at most 4 (more gained nothing). */
-const BULK_THREADS = Math.max(1, Math.min(4, availableParallelism()));
-
-/**
  * Loads onnxruntime and the session (its graph from the on-disk cache when there, see
  * use-lite-graph-cache.ts); rejects if the native binding is unavailable here. `graphCache`
  * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time).
@@ -107,15 +97,8 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
   }
   const { files } = graph;
   const tokenizer = new UseLiteTokenizer(files.vocabulary);
-  let bulkSession: Promise<OrtSession> | undefined;
-  const sessionFor = (texts: number): Promise<OrtSession> => {
-    if (texts < BULK_MIN_TEXTS || BULK_THREADS === 1) return Promise.resolve(session);
-    // Falls back to the query session if a second one cannot be made (memory, a broken binding).
-    bulkSession ??= ort.InferenceSession.create(graph.model, { ...SESSION_OPTIONS, intraOpNumThreads: BULK_THREADS }).catch(() => session);
-    return bulkSession;
-  };
 
-  async function run(session: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
+  async function run(rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
     const ids = new BigInt64Array(rows.length * length);
     const mask = new Float32Array(rows.length * length);
@@ -141,7 +124,6 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
-      const chosen = await sessionFor(texts.length);
       for (const indices of paddedBatches(order.map((index) => encoded[index]!.length))) {
         // Each call blocks the event loop while it runs; when indexing, let timers and sockets
         // in now and then (a query's few calls finish before it matters).
@@ -150,7 +132,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(chosen, indices.map((i) => encoded[order[i]!]!));
+        const rows = await run(indices.map((i) => encoded[order[i]!]!));
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });
