@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Run order: the quality numbers early, so an interrupted run (results are written after each suite) keeps them. */
-export const SUITE_NAMES = ['embed', 'runtime', 'hit-rate', 'query', 'crosslingual', 'prefetch', 'reindex', 'ann', 'lexical', 'scaling', 'imports'] as const;
+export const SUITE_NAMES = ['embed', 'runtime', 'hit-rate', 'query', 'crosslingual', 'prefetch', 'reindex', 'ann', 'lexical', 'scaling', 'scale', 'imports'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** Where the repository root is, whatever the working directory. */

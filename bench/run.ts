@@ -24,6 +24,7 @@ const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   reindex: async () => (await import('./reindex.js')).reindexSuite,
   scaling: async () => (await import('./scaling.js')).scalingSuite,
   'hit-rate': async () => (await import('./hit-rate.js')).hitRateSuite,
+  scale: async () => (await import('./scale.js')).scaleSuite,
   imports: async () => (await import('./imports.js')).importsSuite,
 };
 

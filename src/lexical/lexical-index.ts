@@ -75,6 +75,36 @@ export interface LexicalSnapshot {
   readonly index: AsPlainObject;
 }
 
+// --- scale (#17) ---
+/** MiniSearch 7's private fields that a compact snapshot holds. */
+interface MiniSearchInternals {
+  _documentCount: number;
+  _nextId: number;
+  _fieldIds: Record<string, number>;
+  _avgFieldLength: number[];
+  _dirtCount: number;
+  _index: { _tree: Map<string, unknown>; constructor: unknown };
+  _documentIds: Map<number, unknown>;
+  _idToShortId: Map<unknown, number>;
+  _fieldLength: Map<number, number[]>;
+  _storedFields: Map<number, unknown>;
+}
+
+/** {@link LexicalIndex.compactSnapshot}: plain data and `Map`s, for `v8.serialize`. */
+export interface CompactLexicalSnapshot {
+  readonly entries: readonly (readonly [string, string])[];
+  readonly documentCount: number;
+  readonly nextId: number;
+  readonly fieldIds: Record<string, number>;
+  readonly averageFieldLength: number[];
+  readonly dirtCount: number;
+  readonly tree: Map<string, unknown>;
+  readonly documentIds: Map<number, unknown>;
+  readonly fieldLength: Map<number, number[]>;
+  readonly storedFields: Map<number, unknown>;
+}
+// --- end scale (#17) ---
+
 /**
  * BM25 (MiniSearch) over name, whenToUse, description and body text, with typo tolerance and prefix
  * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
@@ -129,6 +159,77 @@ export class LexicalIndex {
     vacuum.catch(() => undefined);
   }
 
+  // --- scale (#17): compact snapshots, read without re-inserting every term. ---
+
+  /**
+   * The index as MiniSearch holds it in memory (its term tree and id maps are `Map`s), for
+   * `v8.serialize`: reading that back costs a fraction of `loadJS`, which re-inserts every
+   * term of a plain-object snapshot into a new tree (most of a cold start at 24k skills).
+   */
+  compactSnapshot(): CompactLexicalSnapshot {
+    this.#compact();
+    const search = this.#search as unknown as MiniSearchInternals;
+    return {
+      entries: [...this.#hashes],
+      documentCount: search._documentCount,
+      nextId: search._nextId,
+      fieldIds: search._fieldIds,
+      averageFieldLength: search._avgFieldLength,
+      dirtCount: search._dirtCount,
+      tree: search._index._tree,
+      documentIds: search._documentIds,
+      fieldLength: search._fieldLength,
+      storedFields: search._storedFields,
+    };
+  }
+
+  /**
+   * Rebuilds an index from {@link compactSnapshot}'s output (after `v8.deserialize`); throws
+   * when it does not fit this MiniSearch (the caller rebuilds). Relies on MiniSearch 7's
+   * internal field names, checked here: another version fails the checks, not a search.
+   */
+  static restoreCompact(snapshot: CompactLexicalSnapshot): LexicalIndex {
+    const { tree, documentIds, fieldLength, storedFields, entries } = snapshot;
+    if (!(tree instanceof Map) || !(documentIds instanceof Map) || !(fieldLength instanceof Map) || !(storedFields instanceof Map) || !Array.isArray(entries)) {
+      throw new Error('compact snapshot has the wrong shape');
+    }
+    const search = MiniSearch.loadJS<LexicalDocument>(
+      {
+        index: [],
+        documentIds: {},
+        fieldLength: {},
+        storedFields: {},
+        serializationVersion: 2,
+        documentCount: snapshot.documentCount,
+        nextId: snapshot.nextId,
+        fieldIds: snapshot.fieldIds,
+        averageFieldLength: snapshot.averageFieldLength,
+        dirtCount: snapshot.dirtCount,
+      } as AsPlainObject,
+      LexicalIndex.#options(),
+    );
+    const internals = search as unknown as MiniSearchInternals;
+    const TermMap = internals._index?.constructor as (new (tree: Map<string, unknown>) => MiniSearchInternals['_index']) | undefined;
+    if (typeof TermMap !== 'function' || !(internals._index._tree instanceof Map) || !(internals._idToShortId instanceof Map)) {
+      throw new Error('this MiniSearch keeps its index differently');
+    }
+    internals._index = new TermMap(tree);
+    internals._documentIds = documentIds;
+    internals._fieldLength = fieldLength;
+    internals._storedFields = storedFields;
+    for (const [shortId, id] of documentIds) internals._idToShortId.set(id, shortId);
+    if (documentIds.size !== entries.length || search.documentCount !== entries.length) {
+      throw new Error(`index holds ${documentIds.size} documents, entries list ${entries.length}`);
+    }
+    const index = new LexicalIndex(search);
+    for (const [id, hash] of entries) {
+      if (typeof id !== 'string' || typeof hash !== 'string' || !search.has(id)) throw new Error(`entry ${String(id)} is not indexed`);
+      index.#hashes.set(id, hash);
+    }
+    return index;
+  }
+  // --- end scale (#17) ---
+
   static #options(): Options<LexicalDocument> {
     return {
       idField: 'id',
@@ -146,6 +247,11 @@ export class LexicalIndex {
 
   has(id: string): boolean {
     return this.#hashes.has(id);
+  }
+
+  /** The content key `id` is indexed under (what {@link upsert} compares), for the store's deltas. */
+  keyOf(id: string): string | undefined {
+    return this.#hashes.get(id);
   }
 
   /**

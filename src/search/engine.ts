@@ -222,7 +222,12 @@ export class SkillSearchEngine implements SkillSearcher {
     }
     if (counts.added + counts.updated + counts.removed > 0) this.#lexicalSaved = false;
     if (dir !== undefined && !this.#lexicalSaved) {
-      saveLexicalIndex(dir, this.#lexical);
+      // --- scale (#17): a save with few changes writes a delta; it replays skills from here. ---
+      saveLexicalIndex(dir, this.#lexical, (id) => {
+        const skill = this.#skills.get(id);
+        return skill === undefined ? undefined : { skill, glosses: this.#language.glossesOf(skill)?.lexical };
+      });
+      // --- end scale (#17) ---
       this.#lexicalSaved = true;
     }
     return counts;

@@ -72,6 +72,11 @@ export class ExactIndex implements VectorIndex {
     this.#matrix.set(vector, row * this.dimensions);
   }
 
+  vectorOf(id: string): Float32Array | undefined {
+    const row = this.#rows.get(id);
+    return row === undefined ? undefined : this.#matrix.slice(row * this.dimensions, (row + 1) * this.dimensions);
+  }
+
   remove(id: string): boolean {
     const row = this.#rows.get(id);
     if (row === undefined) return false;

@@ -118,6 +118,11 @@ export class HnswIndex implements VectorIndex {
     return true;
   }
 
+  vectorOf(id: string): Float32Array | undefined {
+    const label = this.#labels.get(id);
+    return label === undefined ? undefined : Float32Array.from(this.#graph.getPoint(label));
+  }
+
   search(query: Float32Array, k: number): VectorMatch[] {
     assertDimensions(query, this.dimensions);
     const n = Math.min(Math.floor(k), this.#labels.size);

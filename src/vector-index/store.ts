@@ -5,6 +5,8 @@ import { commitTempFile, mkdirPrivate, removeStaleTempFiles, sha256, tempPathFor
 import { ExactIndex } from './exact-index.js';
 import { HnswIndex, type HnswOptions } from './hnsw-index.js';
 import { shapeProblem } from './atomic-file.js';
+import { sameStamp, stampOf } from './file-stamp.js';
+import { applyDelta, DELTA_FILE, deltaSince, writeDelta } from './store-delta.js';
 import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 
 /**
@@ -18,12 +20,22 @@ import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-inde
  * Save order: data to a temp file → fsync → rename to its content name → manifest the same
  * way → only then delete the previous data file. A crash at any point leaves the old
  * manifest naming the old, still present, data file (or a new pair that is complete), so a
- * reader never loads something half-written. On open any doubt — unreadable manifest, other
- * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild".
+ * reader never loads something half-written. A save that changes few entries writes only
+ * `vectors.delta` (see `store-delta.ts`) and leaves the data file and manifest alone;
+ * a full save removes the delta after the manifest. On open any doubt — unreadable manifest, other
+ * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild". A data file
+ * that still matches the stamp in the manifest (`file-stamp.ts`) is not read nor hashed in JS.
  */
 export const VECTOR_FORMAT_VERSION = 1;
 export const MANIFEST_FILE = 'vectors.json';
 const DATA_FILE = /^vectors-(hnsw|exact)-[0-9a-f]{16}\.bin$/;
+/**
+ * A save writes a delta instead of the whole data file while the changes since that file
+ * number at most this many and this share of the entries. A delta is replayed at every open,
+ * and each replayed upsert is an HNSW insertion (about a millisecond), hence the low cap.
+ */
+const DELTA_MAX_ENTRIES = 256;
+const DELTA_MAX_SHARE = 0.1;
 
 /** The manifest as read: anything else (`null`, a list, a missing field) means "rebuild". */
 const ManifestSchema = z.object({
@@ -34,6 +46,8 @@ const ManifestSchema = z.object({
   count: z.number().int().nonnegative(),
   dataFile: z.string(),
   dataSha256: z.string(),
+  /** The data file's size, mtime and inode right after it was checksummed: a match spares the hash. */
+  dataStamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }).optional(),
   /** [id, tag, label] triples, checked by `isEntry`: zod would cost 2–3× the JSON parse on a large catalog. */
   entries: z.array(z.unknown()),
 });
@@ -76,12 +90,15 @@ export class VectorStore {
   readonly status: VectorStoreStatus;
   index: VectorIndex;
   #currentDataFile: string | undefined;
+  /** id → tag as the current data file and manifest hold them (what a delta is relative to). */
+  #baseTags: Map<string, string> | undefined;
 
-  private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, dataFile?: string) {
+  private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, base?: { dataFile: string; tags: Map<string, string> }) {
     this.options = options;
     this.index = index;
     this.status = status;
-    this.#currentDataFile = dataFile;
+    this.#currentDataFile = base?.dataFile;
+    this.#baseTags = base?.tags;
   }
 
   static open(options: VectorStoreOptions): VectorStore {
@@ -98,13 +115,25 @@ export class VectorStore {
     }
     const loaded = loadFromManifest(options, text);
     if (typeof loaded === 'string') return new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
-    return new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, loaded.dataFile);
+    return new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, { dataFile: loaded.dataFile, tags: loaded.tags });
   }
 
-  /** Persists the index (no-op in memory mode). */
+  /** Persists the index (no-op in memory mode): as a delta when few entries changed since the data file, else whole. */
   save(): void {
     const dir = this.options.dir;
     if (dir === undefined) return;
+    if (this.#currentDataFile !== undefined && this.#baseTags !== undefined) {
+      const delta = deltaSince(this.index, this.#baseTags);
+      const changes = delta.upserts.length + delta.removed.length;
+      if (changes <= Math.min(DELTA_MAX_ENTRIES, Math.max(16, DELTA_MAX_SHARE * this.index.size))) {
+        writeDelta(dir, this.#currentDataFile, this.index, delta);
+        return;
+      }
+    }
+    this.#saveWhole(dir);
+  }
+
+  #saveWhole(dir: string): void {
     const temp = tempPathFor(join(dir, `vectors-${this.index.kind}`));
     let dataFile: string;
     let digest: string;
@@ -117,6 +146,7 @@ export class VectorStore {
       rmSync(temp, { force: true });
       throw error;
     }
+    const dataStamp = stampOf(join(dir, dataFile));
     const entries = this.index.entries();
     const manifest: Manifest = {
       format: VECTOR_FORMAT_VERSION,
@@ -126,17 +156,21 @@ export class VectorStore {
       count: entries.length,
       dataFile,
       dataSha256: digest,
+      ...(dataStamp === undefined ? {} : { dataStamp }),
       entries: entries.map((entry) => [entry.id, entry.tag, entry.label] as const),
     };
     writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
+    // The old delta names the old data file: a crash before this leaves it ignored.
+    rmSync(join(dir, DELTA_FILE), { force: true });
     const previous = this.#currentDataFile;
     this.#currentDataFile = dataFile;
+    this.#baseTags = new Map(entries.map((entry) => [entry.id, entry.tag]));
     if (previous !== undefined && previous !== dataFile) rmSync(join(dir, previous), { force: true });
     removeOrphanDataFiles(dir, dataFile);
   }
 }
 
-function loadFromManifest(options: VectorStoreOptions, text: string): { index: VectorIndex; dataFile: string } | string {
+function loadFromManifest(options: VectorStoreOptions, text: string): { index: VectorIndex; dataFile: string; tags: Map<string, string> } | string {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -155,20 +189,24 @@ function loadFromManifest(options: VectorStoreOptions, text: string): { index: V
   if (typeof manifest.dataFile !== 'string' || !DATA_FILE.test(manifest.dataFile)) return 'manifest names no data file';
   if (!Array.isArray(manifest.entries) || manifest.entries.length !== manifest.count) return 'manifest entries do not match its count';
   const dataPath = join(options.dir!, manifest.dataFile);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(dataPath);
-  } catch {
-    return `data file ${manifest.dataFile} is missing`;
+  if (!sameStamp(manifest.dataStamp, stampOf(dataPath))) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(dataPath);
+    } catch {
+      return `data file ${manifest.dataFile} is missing`;
+    }
+    if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
   }
-  if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
   const entries: PersistedEntry[] = manifest.entries.map(([id, tag, label]) => ({ id, tag, label }));
   try {
     const index =
       options.kind === 'hnsw'
         ? HnswIndex.restore(dataPath, options.dimensions, entries, options.hnsw)
         : ExactIndex.restore(dataPath, options.dimensions, entries);
-    return { index, dataFile: manifest.dataFile };
+    const tags = new Map(entries.map((entry) => [entry.id, entry.tag]));
+    applyDelta(options.dir!, manifest.dataFile, index);
+    return { index, dataFile: manifest.dataFile, tags };
   } catch (error) {
     return `data file ${manifest.dataFile} is unreadable: ${(error as Error).message}`;
   }

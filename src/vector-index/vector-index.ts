@@ -23,6 +23,8 @@ export interface VectorIndex {
   /** Adds or replaces; `vector` must be normalised and `dimensions` long. */
   upsert(id: string, vector: Float32Array, tag: string): void;
   remove(id: string): boolean;
+  /** A copy of the stored vector (for a delta save). */
+  vectorOf(id: string): Float32Array | undefined;
   /** At most `k` matches, best first. */
   search(query: Float32Array, k: number): VectorMatch[];
   /** Every entry with its storage label, for the manifest. */

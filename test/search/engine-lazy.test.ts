@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
+import { LEXICAL_DELTA_FILE, LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
 import { LEXICAL_FORMAT_VERSION } from '../../src/lexical/lexical-index.js';
-import { LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchHit } from '../../src/types.js';
 import { VectorStore } from '../../src/vector-index/store.js';
@@ -149,5 +149,35 @@ describe('persisted lexical index', () => {
     expect(loadLexicalIndex(dir)).toMatchObject({ reason: expect.stringMatching(/^body is unreadable: /) });
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length });
+  });
+});
+
+describe('the persisted lexical delta', () => {
+  it('holds a one-skill change without rewriting lexical.json, and a fresh engine searches it', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    await first.sync(SKILLS);
+    const base = readFileSync(join(dir, LEXICAL_FILE));
+    const added = { ...SKILLS[0]!, id: 'zebra-census', name: 'zebra-census', description: 'Count zebras on the savanna', contentHash: 'f'.repeat(64) };
+    await first.sync([...SKILLS.slice(1), added]);
+    expect(readFileSync(join(dir, LEXICAL_FILE)).equals(base)).toBe(true);
+    expect(existsSync(join(dir, LEXICAL_DELTA_FILE))).toBe(true);
+
+    const second = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await second.sync([...SKILLS.slice(1), added])).toMatchObject({ added: 0, updated: 0, removed: 0 });
+    expect(names(await second.search('zebras savanna'))).toEqual(['zebra-census']);
+  });
+
+  it('is ignored when damaged: the engine re-indexes the skills it held', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    await first.sync(SKILLS);
+    const added = { ...SKILLS[0]!, id: 'zebra-census', name: 'zebra-census', description: 'Count zebras on the savanna', contentHash: 'f'.repeat(64) };
+    await first.sync([...SKILLS.slice(1), added]);
+    const file = join(dir, LEXICAL_DELTA_FILE);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('zebras', 'zebrаs'));
+    const second = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
+    expect(await second.sync([...SKILLS.slice(1), added])).toMatchObject({ added: 1, removed: 1 });
+    expect(names(await second.search('zebras savanna'))).toEqual(['zebra-census']);
   });
 });

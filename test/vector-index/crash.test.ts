@@ -12,9 +12,9 @@ afterEach(() => {
 });
 
 /** Starts the writer, waits for `saves` completed saves plus `extraMs`, then SIGKILLs it mid-write. */
-function runAndKill(dir: string, kind: 'hnsw' | 'exact', saves: number, extraMs: number): Promise<void> {
+function runAndKill(dir: string, kind: 'hnsw' | 'exact', saves: number, extraMs: number, pattern: 'bulk' | 'delta'): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-writer.ts'), dir, kind], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-writer.ts'), dir, kind, pattern], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let seen = 0;
@@ -34,16 +34,20 @@ function runAndKill(dir: string, kind: 'hnsw' | 'exact', saves: number, extraMs:
 
 describe('crash safety: a writer killed with SIGKILL during repeated saves', () => {
   it.each([
-    ['hnsw', 3, 0],
-    ['hnsw', 5, 3],
-    ['exact', 4, 1],
-  ] as const)('%s after %i saves + %i ms: the next open loads a complete index', async (kind, saves, extraMs) => {
+    ['hnsw', 'bulk', 3, 0],
+    ['hnsw', 'bulk', 5, 3],
+    ['exact', 'bulk', 4, 1],
+    ['hnsw', 'delta', 30, 1],
+    ['exact', 'delta', 25, 0],
+  ] as const)('%s, %s saves, after %i saves + %i ms: the next open loads a complete index', async (kind, pattern, saves, extraMs) => {
     const dir = mkdtempSync(join(tmpdir(), 'skill-search-crash-'));
     dirs.push(dir);
-    await runAndKill(dir, kind, saves, extraMs);
+    await runAndKill(dir, kind, saves, extraMs, pattern);
     const store = VectorStore.open({ kind, model: 'crash', dimensions: 32, dir });
     expect(store.status.state).toBe('loaded');
     expect(store.index.size).toBeGreaterThan(0);
+    // A delta writer keeps 400 entries after its first save (one in, one out per save).
+    if (pattern === 'delta') expect(store.index.size).toBe(400);
     // Every entry the manifest lists is present with exactly the vector the writer gave it.
     for (const entry of store.index.entries()) {
       const id = Number(entry.id.slice(1));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { serialize } from 'node:v8';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,9 +50,13 @@ describe('every persisted file is checked for shape; any doubt means rebuild', (
     expect(loadLexicalIndex(dir)).toEqual({ reason: 'header has the wrong shape (Invalid input: expected object, received null)' });
     saveLexicalIndex(dir, new LexicalIndex());
     const format = (JSON.parse(readFileSync(lexicalFile(dir), 'utf8').split('\n')[0]!) as { format: number }).format;
-    const digest = createHash('sha256').update('null').digest('hex');
-    writeFileSync(lexicalFile(dir), `${JSON.stringify({ format, sha256: digest })}\nnull`);
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'body has the wrong shape (Invalid input: expected object, received null)' });
+    const body = serialize(null);
+    const digest = createHash('sha256').update(body).digest('hex');
+    writeFileSync(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: digest })}\n`), body]));
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'body has the wrong shape (not an object)' });
+    const map = serialize({ entries: [], tree: new Map([['pdf', 1]]), documentIds: 'nope' });
+    writeFileSync(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: createHash('sha256').update(map).digest('hex') })}\n`), map]));
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'body is unreadable: compact snapshot has the wrong shape' });
   });
 
   it('the embedding cache header as null', () => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_FILE, VectorStore, type VectorStoreOptions } from '../../src/vector-index/store.js';
+import { DELTA_FILE } from '../../src/vector-index/store-delta.js';
 import { randomVectors } from './helpers.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
@@ -117,5 +118,46 @@ describe('VectorStore kind switch', () => {
     const dir = tempDir();
     saved({ kind: 'exact', model: 'm1', dimensions: 16, dir });
     expect(VectorStore.open({ kind: 'hnsw', model: 'm1', dimensions: 16, dir }).status).toEqual({ state: 'rebuilt', reason: 'index kind exact ≠ hnsw' });
+  });
+});
+
+describe.each(['hnsw', 'exact'] as const)('VectorStore deltas (%s)', (kind) => {
+  const base = { kind, model: 'm1', dimensions: 16 } as const;
+
+  it('saves a few changes as a delta, leaves the data file and manifest as written, and replays the delta on open', () => {
+    const dir = tempDir();
+    const store = saved({ ...base, dir });
+    const data = readFileSync(dataFile(dir));
+    const manifest = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+    store.index.remove('s0');
+    store.index.upsert('s1', VECTORS[30]!, 'tag1b');
+    store.index.upsert('new', VECTORS[0]!, 'tagN');
+    store.save();
+    expect(readFileSync(dataFile(dir)).equals(data)).toBe(true);
+    expect(readFileSync(join(dir, MANIFEST_FILE), 'utf8')).toBe(manifest);
+    expect(readdirSync(dir)).toContain(DELTA_FILE);
+    const reopened = VectorStore.open({ ...base, dir });
+    expect(reopened.status).toEqual({ state: 'loaded', count: 40 });
+    expect(reopened.index.has('s0')).toBe(false);
+    expect(reopened.index.tagOf('s1')).toBe('tag1b');
+    expect(reopened.index.search(VECTORS[0]!, 1)[0]).toMatchObject({ id: 'new' });
+  });
+
+  it('ignores a damaged delta (the base loads) and drops the delta at the next full save', () => {
+    const dir = tempDir();
+    const store = saved({ ...base, dir });
+    store.index.upsert('new', VECTORS[0]!, 'tagN');
+    store.save();
+    const delta = join(dir, DELTA_FILE);
+    const bytes = readFileSync(delta);
+    bytes[bytes.length - 1]! ^= 0xff;
+    writeFileSync(delta, bytes);
+    const reopened = VectorStore.open({ ...base, dir });
+    expect(reopened.status).toEqual({ state: 'loaded', count: 40 });
+    expect(reopened.index.has('new')).toBe(false);
+    for (let i = 0; i < 20; i += 1) reopened.index.remove(`s${i}`);
+    reopened.save();
+    expect(readdirSync(dir)).not.toContain(DELTA_FILE);
+    expect(VectorStore.open({ ...base, dir }).status).toEqual({ state: 'loaded', count: 20 });
   });
 });

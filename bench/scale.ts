@@ -1,0 +1,295 @@
+/**
+ * Scale and cold start at 1k / 10k / 24k registry skills, each figure beside the same figure
+ * for the code before the scale work (a build of `SCALE_BASELINE_COMMIT`) measured in the same
+ * run on the same catalog, so a loaded machine still yields honest ratios:
+ *
+ * - the Claude Code hook without a server, as a user runs it: the installed bin, wall time;
+ * - index load: open + sync of an unchanged catalog (what every cold process pays first);
+ * - reindex after one skill changed;
+ * - lexical p50 (and its growth against the smallest size), hybrid p50 / p99;
+ * - cold build: skills per second through the model, on a sample.
+ *
+ * Both sides search the same skills with the same cached embeddings; the top-10 lists of
+ * every timed query are compared, so a speed-up that changed a ranking shows as a note.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Embedder, Skill } from '../src/types.js';
+import { SkillCatalog } from '../src/load/index.js';
+import type { BenchContext, Suite } from './context.js';
+import { NO_QUERY_CACHE, sizeLabel } from './context.js';
+import { POOL_FILE } from './corpus.js';
+import { REPO_ROOT } from './options.js';
+import { compare, type Measurement } from './results.js';
+import { edited } from './scaling.js';
+
+/** The code this suite compares against: the main branch before the scale work. */
+export const SCALE_BASELINE_COMMIT = '13099e8';
+/** Skills embedded through the model for the cold-build rate (the rate is per skill, so a sample does). */
+const COLD_BUILD_SAMPLE = 256;
+/** Hook runs per side and size, after one warm-up run (model graph cache, page cache). */
+const HOOK_RUNS = 3;
+
+/** The engine surface both sides share (the baseline is loaded from its own build). */
+interface EngineLike {
+  sync(skills: readonly Skill[]): Promise<{ embedded: number }>;
+  search(query: string, request?: { k?: number; mode?: 'lexical' | 'dense' | 'hybrid' }): Promise<readonly { skill: { id: string } }[]>;
+  close(): Promise<void>;
+}
+interface EngineModule {
+  SkillSearchEngine: { open(options: Record<string, unknown>): Promise<EngineLike> };
+}
+interface Side {
+  readonly name: 'before' | 'now';
+  readonly root: string;
+  readonly engines: EngineModule;
+}
+
+/** The baseline's sources built once into `bench/.cache/scale-baseline/<commit>` (dist/ and bin/ like an install). */
+function baselineRoot(context: BenchContext): string {
+  const root = path.join(context.options.cacheDir, 'scale-baseline', SCALE_BASELINE_COMMIT);
+  if (existsSync(path.join(root, 'dist', 'cli', 'main.js'))) return root;
+  context.log(`scale: building the baseline ${SCALE_BASELINE_COMMIT} into ${root}`);
+  mkdirSync(root, { recursive: true });
+  const archive = execFileSync('git', ['archive', SCALE_BASELINE_COMMIT, 'src', 'bin', 'models', 'skills', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 1 << 30,
+  });
+  execFileSync('tar', ['-x', '-C', root], { input: archive });
+  if (!existsSync(path.join(root, 'node_modules'))) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  return root;
+}
+
+/** This checkout's dist/, rebuilt so the bin runs the code under test. */
+function currentRoot(context: BenchContext): string {
+  context.log('scale: building dist/ of this checkout');
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  return REPO_ROOT;
+}
+
+async function loadSide(name: Side['name'], root: string): Promise<Side> {
+  const engines = (await import(pathToFileURL(path.join(root, 'dist', 'search', 'index.js')).href)) as EngineModule;
+  return { name, root, engines };
+}
+
+/** The first `size` pool lines as a tools file, loaded by the library's own loader (as the bin loads it). */
+async function catalogOf(context: BenchContext, size: number, dir: string): Promise<{ file: string; skills: readonly Skill[] }> {
+  const lines = readFileSync(path.join(context.options.evalDir!, POOL_FILE), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const file = path.join(dir, `tools-${size}.jsonl`);
+  writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
+  const catalog = new SkillCatalog({ cwd: dir, toolsFiles: [file], skillsDirs: [], home: dir, addDirs: [] } as never);
+  const skills = (await catalog.get()).skills;
+  await catalog.close();
+  return { file, skills };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Wall time of `skill-search hook claude-code` through the side's bin, no server running. */
+function hookWall(side: Side, tools: string, indexDir: string, cacheDir: string, prompt: string): { ms: number; stdout: string } {
+  const started = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    [path.join(side.root, 'bin', 'skill-search.js'), 'hook', 'claude-code', '--tools', tools, '--index-dir', indexDir, '--timeout-ms', '30000'],
+    {
+      input: JSON.stringify({ prompt, cwd: path.dirname(tools), session_id: 'bench', hook_event_name: 'UserPromptSubmit' }),
+      env: { ...process.env, SKILL_SEARCH_CACHE_DIR: cacheDir },
+      encoding: 'utf8',
+    },
+  );
+  const ms = performance.now() - started;
+  if (run.status !== 0) throw new Error(`hook (${side.name}) exited ${String(run.status)}: ${run.stderr}`);
+  return { ms, stdout: run.stdout };
+}
+
+interface SideFigures {
+  build: number;
+  load: number;
+  reindex: Latency;
+  lexical: Latency;
+  hybrid: Latency;
+  hook: number;
+  hookOut: string;
+  rankings: string[];
+}
+
+interface Latency {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
+}
+
+function latency(values: readonly number[]): Latency {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length, p50: at(0.5), p99: at(0.99), samples: sorted.length };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/**
+ * Every figure for both sides on one catalog. Each step alternates the sides item by item,
+ * first one side first and then the other (the machine's load drifts, and whoever runs second
+ * inherits the first one's garbage): builds, cold loads, then both engines open side by side
+ * for queries and one-change reindexes, then the hook through each bin.
+ */
+async function measureSides(context: BenchContext, sides: readonly Side[], skills: readonly Skill[], tools: string, dir: string, queries: readonly string[]): Promise<Map<string, SideFigures>> {
+  const indexDir = (side: Side) => path.join(dir, `index-${side.name}`);
+  const open = (side: Side) => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side), ...NO_QUERY_CACHE });
+  const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
+  const samples = new Map(sides.map((side) => [side.name, { build: 0, loads: [] as number[], hybrid: [] as number[], lexical: [] as number[], reindex: [] as number[], hooks: [] as number[], hookOut: '', rankings: [] as string[] }]));
+  const of = (side: Side) => samples.get(side.name)!;
+
+  for (const side of sides) {
+    context.log(`scale ${skills.length}: ${side.name} builds its index`);
+    of(side).build = await timed(async () => {
+      const engine = await open(side);
+      await engine.sync(skills);
+      await engine.close();
+    });
+  }
+  context.log(`scale ${skills.length}: cold loads`);
+  for (let round = 0; round < HOOK_RUNS; round++) {
+    for (const side of ordered(round)) {
+      of(side).loads.push(
+        await timed(async () => {
+          const engine = await open(side);
+          const resync = await engine.sync(skills);
+          await engine.close();
+          if (resync.embedded !== 0) context.log(`scale ${side.name}: reopen embedded ${resync.embedded} skills (expected 0)`);
+        }),
+      );
+    }
+  }
+
+  context.log(`scale ${skills.length}: queries and one-change reindexes`);
+  const engines = new Map<string, EngineLike>();
+  for (const side of sides) {
+    const engine = await open(side);
+    await engine.sync(skills);
+    engines.set(side.name, engine);
+  }
+  for (const side of sides) for (const query of queries) of(side).rankings.push((await engines.get(side.name)!.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
+  const rounds = context.options.quick ? 20 : 200;
+  for (let round = 0; round < rounds; round++) {
+    const query = queries[round % queries.length]!;
+    for (const side of ordered(round)) {
+      const engine = engines.get(side.name)!;
+      of(side).hybrid.push(await timed(() => engine.search(query, { k: 10 })));
+      of(side).lexical.push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
+    }
+  }
+  const reindexRounds = context.options.quick ? 3 : 8;
+  const current = new Map(sides.map((side) => [side.name, [...skills]]));
+  for (let round = 1; round <= reindexRounds; round++) {
+    const at = (round * 7919) % skills.length;
+    for (const side of ordered(round)) {
+      const catalog = current.get(side.name)!;
+      catalog[at] = edited(skills[at]!, round);
+      of(side).reindex.push(await timed(() => engines.get(side.name)!.sync(catalog)));
+    }
+  }
+  for (const engine of engines.values()) {
+    await engine.sync(skills);
+    await engine.close();
+  }
+
+  context.log(`scale ${skills.length}: the hook through each bin`);
+  const hook = (side: Side, prompt: string) => hookWall(side, tools, indexDir(side), path.join(dir, `cache-${side.name}`), prompt);
+  for (const side of sides) of(side).hookOut = hook(side, queries[0] ?? 'extract tables from a pdf').stdout;
+  for (let round = 0; round < HOOK_RUNS; round++) {
+    for (const side of ordered(round)) of(side).hooks.push(hook(side, queries[(round + 1) % queries.length]!).ms);
+  }
+
+  return new Map(
+    sides.map((side) => {
+      const taken = of(side);
+      return [
+        side.name,
+        {
+          build: taken.build,
+          load: median(taken.loads),
+          reindex: latency(taken.reindex),
+          lexical: latency(taken.lexical),
+          hybrid: latency(taken.hybrid),
+          hook: median(taken.hooks),
+          hookOut: taken.hookOut,
+          rankings: taken.rankings,
+        },
+      ];
+    }),
+  );
+}
+
+/** Skills per second through the side's own model runtime (its threading), index built from nothing (no embedding cache). */
+async function coldBuildRate(context: BenchContext, side: Side, skills: readonly Skill[], dir: string): Promise<number> {
+  const sample = skills.slice(0, COLD_BUILD_SAMPLE);
+  const embeds = (await import(pathToFileURL(path.join(side.root, 'dist', 'embed', 'index.js')).href)) as { resolveEmbedder(spec?: string): Embedder };
+  const embedder = embeds.resolveEmbedder(context.options.embedder);
+  await embedder.embed(['warm up the model'], undefined, 'query');
+  const engine = await side.engines.SkillSearchEngine.open({ embedder, indexDir: path.join(dir, `cold-${side.name}`), ...NO_QUERY_CACHE });
+  const started = performance.now();
+  await engine.sync(sample);
+  const seconds = (performance.now() - started) / 1000;
+  await engine.close();
+  return sample.length / seconds;
+}
+
+export const scaleSuite: Suite = async (context) => {
+  if (context.options.evalDir === null || !existsSync(path.join(context.options.evalDir, POOL_FILE))) {
+    return { skipped: `needs the registry pool (${POOL_FILE} under the eval folder)` };
+  }
+  const sides = [await loadSide('before', baselineRoot(context)), await loadSide('now', currentRoot(context))];
+  const queries = context.queries(context.options.quick ? 20 : 120);
+  context.embedder.memo = false;
+  const measurements: Measurement[] = [];
+  const notes: string[] = [];
+  const lexicalAtSmallest = new Map<string, number>();
+  for (const requested of context.options.sizes) {
+    const dir = context.tempDir(`scale-${requested}`);
+    const { file, skills } = await catalogOf(context, requested, dir);
+    const group = sizeLabel(skills.length);
+    await context.primeSkills(skills, group);
+    const figures = await measureSides(context, sides, skills, file, dir, queries);
+    const before = figures.get('before')!;
+    const now = figures.get('now')!;
+    const vs = (value: number) => ({ name: 'before', value });
+    measurements.push(
+      compare({ group, name: 'hook without a server (bin, wall)', metric: 'median', value: now.hook, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.hook)),
+      compare({ group, name: 'index load (open + sync, unchanged)', metric: 'median', value: now.load, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.load)),
+      compare({ group, name: 'reindex after one change', metric: 'mean', value: now.reindex.mean, unit: 'ms', samples: now.reindex.samples, better: 'lower', headline: true }, vs(before.reindex.mean)),
+      compare({ group, name: 'index build (cached embeddings)', metric: 'once', value: now.build, unit: 'ms', better: 'lower' }, vs(before.build)),
+      compare({ group, name: 'lexical query', metric: 'p50', value: now.lexical.p50, unit: 'ms', samples: now.lexical.samples, better: 'lower' }, vs(before.lexical.p50)),
+      compare({ group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p50)),
+      compare({ group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p99)),
+    );
+    for (const side of sides) {
+      const figure = figures.get(side.name)!;
+      const smallest = lexicalAtSmallest.get(side.name);
+      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexical.p50);
+      else measurements.push(compare({ group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50, unit: 'ms', better: 'lower' }, { name: 'smallest size', value: smallest }));
+    }
+    const differing = now.rankings.filter((ranking, i) => ranking !== before.rankings[i]).length;
+    notes.push(`${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${now.hookOut === before.hookOut ? 'identical' : 'differs'}.`);
+    if (requested === context.options.sizes[0]) {
+      const rates = new Map<string, number>();
+      for (const side of sides) rates.set(side.name, await coldBuildRate(context, side, skills, dir));
+      measurements.push(
+        compare({ group, name: `cold build through the model (${COLD_BUILD_SAMPLE} skills)`, metric: 'rate', value: rates.get('now')!, unit: 'per-s', better: 'higher', headline: true }, vs(rates.get('before')!)),
+      );
+    }
+  }
+  notes.push(`before = ${SCALE_BASELINE_COMMIT} built into bench/.cache/scale-baseline; both sides run in this process (engines) or through their own bin (hook).`);
+  return { measurements, notes };
+};
