@@ -1,4 +1,5 @@
 import { throwIfAborted } from '../errors.js';
+import type { CrossLingualKnobs } from '../search/options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, majority, type Language } from './detect.js';
@@ -7,19 +8,9 @@ import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
 import { splitWords } from '../lexical/tokenize.js';
 
-export interface CrossLingualOptions {
-  /** Translate CJK queries and skills with the bundled dictionary. @default true */
-  readonly enabled?: boolean;
-  /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
-  readonly dictionaryDir?: string;
+export interface CrossLingualOptions extends CrossLingualKnobs {
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
   readonly multilingual?: boolean;
-  /**
-   * BM25 weights of a translated query word's glosses, in dictionary order; a word's glosses
-   * share one unit of weight, so the first sense counts most. Hand-set, not tuned
-   * (docs/retrieval.md). @default [1, 0.6, 0.4]
-   */
-  readonly glossWeights?: readonly number[];
 }
 
 /** A query as each ranker should read it. */

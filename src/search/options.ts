@@ -1,8 +1,21 @@
 import { SkillSearchError } from '../errors.js';
-import type { CrossLingualOptions } from '../lang/cross-lingual.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
+
+/** How queries and skills in other languages are translated (`src/lang/`). */
+export interface CrossLingualKnobs {
+  /** Translate CJK queries and skills with the bundled dictionary. @default true */
+  readonly enabled?: boolean;
+  /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
+  readonly dictionaryDir?: string;
+  /**
+   * BM25 weights of a translated query word's glosses, in dictionary order; a word's glosses
+   * share one unit of weight, so the first sense counts most. Hand-set, not tuned
+   * (docs/retrieval.md). @default [1, 0.6, 0.4]
+   */
+  readonly glossWeights?: readonly number[];
+}
 
 /**
  * Every retrieval knob: its meaning, default and origin are documented once, on its
@@ -133,7 +146,7 @@ export interface EngineOptions {
    * them) through the bundled CC-CEDICT dictionary; see `src/lang/`. `multilingual` comes from
    * the embedder. @default {enabled: true}
    */
-  readonly crossLingual?: Omit<CrossLingualOptions, 'multilingual'>;
+  readonly crossLingual?: CrossLingualKnobs;
 }
 
 export interface ResolvedEngineOptions {
@@ -156,7 +169,7 @@ export interface ResolvedEngineOptions {
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
-  readonly crossLingual: Omit<CrossLingualOptions, 'multilingual'> & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
+  readonly crossLingual: CrossLingualKnobs & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
 }
 
 export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
@@ -220,7 +233,7 @@ function nested<T extends object>(name: string, defaults: T, value: unknown): Re
 function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingual'] {
   if (value === ENGINE_DEFAULTS.crossLingual) return ENGINE_DEFAULTS.crossLingual;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('crossLingual', 'an object', value);
-  const given = value as Omit<CrossLingualOptions, 'multilingual'>;
+  const given = value as CrossLingualKnobs;
   const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
   if (typeof enabled !== 'boolean') throw bad('crossLingual.enabled', 'a boolean', enabled);
   if (!Array.isArray(glossWeights) || glossWeights.length === 0 || !glossWeights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) || !glossWeights.some((w) => w > 0)) {

@@ -40,7 +40,7 @@ export function writeStamp(file: string, sha256: string): void {
   const stamp = stampOf(file);
   if (stamp === undefined) return;
   try {
-    writeFileSync(stampFileFor(file), JSON.stringify({ ...stamp, sha256 }));
+    writeFileSync(stampFileFor(file), JSON.stringify({ ...stamp, sha256 }), { mode: 0o600 });
   } catch {
     // A read-only folder: loads keep hashing.
   }
