@@ -164,9 +164,14 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
       usage: '[options] "<message>"',
       positionals: { min: 1, max: Infinity, name: 'a message' },
-      options: { ...SOURCE_OPTIONS, ...retrievalOptions(DEFAULT_K), ...JSON_OPTION },
+      options: {
+        ...SOURCE_OPTIONS,
+        ...retrievalOptions(DEFAULT_K),
+        ...JSON_OPTION,
+        explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
+      },
       notes:
-        'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
+        'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}; with --explain each hit also has "why":\n{"matched":{"<field>":[terms]},"lexical":{"bm25","coverage"},"dense":{"cosine","centered"},"order","answerable","fits","threshold","passed","named"?,"translation"?:{"language","english"}}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
     },
     load: async () => (await import('./commands/query.js')).runQuery,
   },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
-import type { Skill } from '../types.js';
+import { LEXICAL_FIELDS, type LexicalField, type Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
 
@@ -10,6 +10,8 @@ export interface LexicalMatch {
   /** Raw BM25+ score from MiniSearch (unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
+  /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
+  readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
 
 /**
@@ -39,6 +41,22 @@ export interface LexicalSearchOptions {
   readonly boost?: FieldBoosts;
   /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
   readonly terms?: GroupedTerms;
+  /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
+  readonly explain?: boolean;
+}
+
+/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
+  const found = new Map<string, string[]>();
+  for (const [term, where] of Object.entries(match)) {
+    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
+  }
+  const fields: { [field in LexicalField]?: string[] } = {};
+  for (const field of LEXICAL_FIELDS) {
+    const terms = found.get(field);
+    if (terms !== undefined) fields[field] = terms;
+  }
+  return fields;
 }
 
 /** Fuzzy matching only for terms long enough that one edit is still the same word. */
@@ -202,12 +220,12 @@ export class LexicalIndex {
   }
 
   /** Matches in descending score order; at most `limit`. */
-  search(query: string, limit: number, { boost = LEXICAL_BOOST, terms }: LexicalSearchOptions = {}): LexicalMatch[] {
+  search(query: string, limit: number, { boost = LEXICAL_BOOST, terms, explain = false }: LexicalSearchOptions = {}): LexicalMatch[] {
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     this.#compact();
     const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
-    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost);
+    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost, explain);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix). Expanding known words too cost most of a search and ranked no better
     // (docs/retrieval.md).
@@ -220,12 +238,12 @@ export class LexicalIndex {
     for (const result of results.slice(0, limit)) {
       let matched = 0;
       for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: matched / queryTerms.size });
+      out.push({ id: result.id as string, score: result.score, coverage: matched / queryTerms.size, ...(explain ? { fields: termsByField(result.match) } : {}) });
     }
     return out;
   }
 
-  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts): LexicalMatch[] {
+  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts, explain: boolean): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
     const results = this.#search.search(query, { fields, boost: { ...boost }, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];
@@ -233,7 +251,7 @@ export class LexicalIndex {
       const matched = new Set(result.queryTerms);
       let covered = 0;
       for (const group of groups) if (group.some((term) => matched.has(term))) covered += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: covered / groups.length });
+      out.push({ id: result.id as string, score: result.score, coverage: covered / groups.length, ...(explain ? { fields: termsByField(result.match) } : {}) });
     }
     return out;
   }

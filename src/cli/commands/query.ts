@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../commands.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
-import { formatHits, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import {
   describeSources,
@@ -29,7 +29,8 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const { capQuery } = await import('../../integrations/query-cap.js');
   // The server searches the capped query; in-process does the same, so both answer alike.
   const searched = capQuery(query);
-  const remote = await searchOnServer(searched, sources, retrieval, io);
+  const explain = args.values.explain === true;
+  const remote = await searchOnServer(searched, sources, retrieval, explain, io);
   if (remote !== undefined) {
     printAnswer(io, args, { query, hits: remote.hits, started, skills: remote.skills, mode: retrieval.mode });
     return 0;
@@ -49,6 +50,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     const hits = await live.search(searched, {
       k: retrieval.k,
       mode: retrieval.mode,
+      ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode });
@@ -78,7 +80,13 @@ function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills
     line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
     return;
   }
-  for (const text of formatHits(hits)) line(io.stdout, text);
+  const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
+  if (translation !== undefined) line(io.stdout, formatTranslation(translation));
+  formatHits(hits).forEach((text, i) => {
+    line(io.stdout, text);
+    const { why, score } = hits[i]!;
+    if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
+  });
 }
 
 /**
@@ -89,6 +97,7 @@ async function searchOnServer(
   query: string,
   sources: SourceOptions,
   retrieval: RetrievalOptions,
+  explain: boolean,
   io: CliIo,
 ): Promise<RemoteSearchResult | undefined> {
   const [{ SkillSocketClient }, { socketPathFor }] = await Promise.all([
@@ -111,8 +120,11 @@ async function searchOnServer(
       k: retrieval.k,
       mode: retrieval.mode,
       ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
+      ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
+    // A server from an older version ignores `explain`: search in-process rather than explain nothing.
+    if (explain && result.hits.some((hit) => hit.why === undefined)) return undefined;
     return result.skills > 0 ? result : undefined;
   } catch (error) {
     if (isAbortError(error)) throw error;
