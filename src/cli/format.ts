@@ -1,3 +1,4 @@
+import { roundExplanation } from '../integrations/explanation.js';
 import type { HitExplanation, SearchHit } from '../types.js';
 
 /** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
@@ -11,23 +12,6 @@ export interface JsonHit {
 
 export function toJsonHit(hit: SearchHit): JsonHit {
   return { name: hit.skill.name, source: hit.skill.source, score: round(hit.score, 4), path: hit.skill.path, ...(hit.why === undefined ? {} : { why: roundExplanation(hit.why) }) };
-}
-
-/** An explanation with every number rounded to 4 decimals, for JSON a person or a model reads. */
-export function roundExplanation(why: HitExplanation): HitExplanation {
-  const r = (value: number): number => round(value, 4);
-  return {
-    matched: why.matched,
-    ...(why.lexical === undefined ? {} : { lexical: { bm25: r(why.lexical.bm25), coverage: r(why.lexical.coverage) } }),
-    ...(why.dense === undefined ? {} : { dense: { cosine: r(why.dense.cosine), centered: r(why.dense.centered) } }),
-    ...(why.order === undefined ? {} : { order: r(why.order) }),
-    ...(why.answerable === undefined ? {} : { answerable: r(why.answerable) }),
-    ...(why.fits === undefined ? {} : { fits: r(why.fits) }),
-    threshold: r(why.threshold),
-    passed: why.passed,
-    ...(why.named === undefined ? {} : { named: why.named }),
-    ...(why.translation === undefined ? {} : { translation: why.translation }),
-  };
 }
 
 /**
