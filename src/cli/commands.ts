@@ -131,8 +131,8 @@ const WATCH_SPEC: CommandSpec = {
     'fall back to searching in-process whenever no server answers. Start it in the folder Claude Code',
     'runs in (or pass the same --cwd / --skills-dir / --tools / --index-dir as the hook), with the same',
     'SKILL_SEARCH_CACHE_DIR. A socket left by a killed server is replaced; Ctrl-C removes it.',
-    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode","abstain"} ->',
-    '{"id","hits":[{"name","source","score","path","description","whenToUse"}],"tookMs","skills"};',
+    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode","abstain","explain"} ->',
+    '{"id","hits":[{"name","source","score","path","description","whenToUse","why" (with explain)}],"tookMs","skills"};',
     '{"id","op":"ping"} -> {"id","pong":true,"pid","version","skills"}; errors -> {"id","error":{"code","message"}}.',
   ].join('\n'),
 };
