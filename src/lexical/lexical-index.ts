@@ -238,7 +238,8 @@ export class LexicalIndex {
     for (const result of results.slice(0, limit)) {
       let matched = 0;
       for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: matched / queryTerms.size, ...(explain ? { fields: termsByField(result.match) } : {}) });
+      const match = { id: result.id as string, score: result.score, coverage: matched / queryTerms.size };
+      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
     }
     return out;
   }
@@ -251,7 +252,8 @@ export class LexicalIndex {
       const matched = new Set(result.queryTerms);
       let covered = 0;
       for (const group of groups) if (group.some((term) => matched.has(term))) covered += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: covered / groups.length, ...(explain ? { fields: termsByField(result.match) } : {}) });
+      const match = { id: result.id as string, score: result.score, coverage: covered / groups.length };
+      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
     }
     return out;
   }
