@@ -14,6 +14,7 @@ import {
 } from '../sources.js';
 import { isAbortError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
+import type { SkillSearchEngine } from '../../search/engine.js';
 import type { SearchHit, SearchMode } from '../../types.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
@@ -53,7 +54,8 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
-    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode });
+    const none = explain && hits.length === 0 ? explainNone(await live.engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;
   } finally {
     await live.close();
@@ -68,16 +70,38 @@ interface Answer {
   /** Skills searched. */
   readonly skills: number;
   readonly mode: SearchMode;
+  /** With `--explain`, why nothing was shown. */
+  readonly none?: NothingShown;
 }
 
-function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode }: Answer): void {
+/** `--explain` on an empty answer: P(answerable), the threshold, and the best candidate that missed it. */
+interface NothingShown {
+  readonly answerable: number;
+  readonly threshold: number;
+  readonly best?: { readonly name: string; readonly score: number; readonly fits: number };
+}
+
+function explainNone(explained: Awaited<ReturnType<SkillSearchEngine['explain']>>): NothingShown {
+  const best = explained.hits[0];
+  return {
+    answerable: round(explained.answerable, 4),
+    threshold: round(explained.threshold, 4),
+    ...(best === undefined ? {} : { best: { name: best.name, score: round(best.score, 4), fits: round(best.fits, 4) } }),
+  };
+}
+
+function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode, none }: Answer): void {
   const tookMs = round(performance.now() - started, 1);
   if (args.values.json === true) {
-    printJson(io, { query, hits: hits.map(toJsonHit), tookMs });
+    printJson(io, { query, hits: hits.map(toJsonHit), tookMs, ...(none === undefined ? {} : { nothingShown: none }) });
     return;
   }
   if (hits.length === 0) {
     line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
+    if (none !== undefined) {
+      const best = none.best === undefined ? 'no candidate matched the message' : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
+      line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
+    }
     return;
   }
   const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
@@ -123,8 +147,9 @@ async function searchOnServer(
       ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
-    // A server from an older version ignores `explain`: search in-process rather than explain nothing.
-    if (explain && result.hits.some((hit) => hit.why === undefined)) return undefined;
+    // A server from an older version ignores `explain`, and an empty answer is explained from
+    // the ranked candidates, which only the in-process engine gives: search in-process then.
+    if (explain && (result.hits.length === 0 || result.hits.some((hit) => hit.why === undefined))) return undefined;
     return result.skills > 0 ? result : undefined;
   } catch (error) {
     if (isAbortError(error)) throw error;
