@@ -332,7 +332,8 @@ export class SkillSearchEngine implements SkillSearcher {
   /**
    * The ranked candidates before scoring and abstention, with the evidence each was ranked on
    * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
-   * exactly (left out of `ranked`).
+   * exactly (left out of `ranked`). With `explain`, also the lexical matches with their terms per
+   * field and the query's routing (`search` turns them into each hit's `why`).
    */
   async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
     this.#assertOpen();
