@@ -113,6 +113,43 @@ export interface SearchHit {
   readonly score: number;
   /** Why it matched (for debugging / --json): which rankers contributed. */
   readonly via: readonly ('exact' | 'lexical' | 'dense')[];
+  /** The evidence behind this hit; present only when the search asked for it (`SearchRequest.explain`). */
+  readonly why?: HitExplanation;
+}
+
+/** The fields BM25 searches, in the order explanations list them. */
+export const LEXICAL_FIELDS = ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses'] as const;
+export type LexicalField = (typeof LEXICAL_FIELDS)[number];
+
+/**
+ * Why a hit was shown (`query --explain`, `query --json` `why`, MCP `search_skills`). Numbers
+ * are the ones the engine ranked and scored on; a part a mode does not compute is absent.
+ */
+export interface HitExplanation {
+  /**
+   * Index terms (lower-cased and stemmed, as indexed) the query matched in each lexical field,
+   * including prefix and typo matches; only fields with a match appear. Empty when BM25 did not
+   * match the skill (or did not run).
+   */
+  readonly matched: { readonly [field in LexicalField]?: readonly string[] };
+  /** Raw BM25 score and the share of the query's distinct terms matched (lexical and hybrid). */
+  readonly lexical?: { readonly bm25: number; readonly coverage: number };
+  /** Cosine of the message's vector with the skill's, raw and after centring on the catalog mean (dense and hybrid). */
+  readonly dense?: { readonly cosine: number; readonly centered: number };
+  /** The score the mode ordered candidates by: the hybrid fusion score, the centred cosine, or BM25 relative to the first hit's. */
+  readonly order?: number;
+  /** P(the catalog has a skill for this message), shared by every hit of the query. */
+  readonly answerable?: number;
+  /** P(this hit fits | the message has a fitting skill); `score` = answerable × fits. */
+  readonly fits?: number;
+  /** The relevance a hit needed to be shown in this search (0 with abstention off). */
+  readonly threshold: number;
+  /** `score` ≥ `threshold`. */
+  readonly passed: boolean;
+  /** The message names this skill exactly: shown first with score 1, not scored by the model. */
+  readonly named?: true;
+  /** The message was routed through the dictionary: its language and the English rendering BM25 searched. */
+  readonly translation?: { readonly language: string; readonly english: string };
 }
 
 export interface SearchRequest {
@@ -124,6 +161,11 @@ export interface SearchRequest {
    * ranking that way); `true` or absent uses the searcher's default.
    */
   readonly abstain?: boolean | AbstainSetting;
+  /**
+   * Attach a {@link HitExplanation} to every hit (`SearchHit.why`). Off, a search computes
+   * none of it. @default false
+   */
+  readonly explain?: boolean;
 }
 
 /**

@@ -126,8 +126,8 @@ const WATCH_SPEC: CommandSpec = {
     'fall back to searching in-process whenever no server answers. Start it in the folder Claude Code',
     'runs in (or pass the same --cwd / --skills-dir / --tools / --index-dir as the hook), with the same',
     'SKILL_SEARCH_CACHE_DIR. A socket left by a killed server is replaced; Ctrl-C removes it.',
-    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode","abstain"} ->',
-    '{"id","hits":[{"name","source","score","path","description","whenToUse"}],"tookMs","skills"};',
+    'Protocol: one JSON object per line: {"id","op":"search","query","k","mode","abstain","explain"} ->',
+    '{"id","hits":[{"name","source","score","path","description","whenToUse","why" (with explain)}],"tookMs","skills"};',
     '{"id","op":"ping"} -> {"id","pong":true,"pid","version","skills"}; errors -> {"id","error":{"code","message"}}.',
   ].join('\n'),
 };
@@ -159,9 +159,14 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
       usage: '[options] "<message>"',
       positionals: { min: 1, max: Infinity, name: 'a message' },
-      options: { ...SOURCE_OPTIONS, ...retrievalOptions(DEFAULT_K), ...JSON_OPTION },
+      options: {
+        ...SOURCE_OPTIONS,
+        ...retrievalOptions(DEFAULT_K),
+        ...JSON_OPTION,
+        explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
+      },
       notes:
-        'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
+        'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}; with --explain each hit also has "why":\n{"matched":{"<field>":[terms]},"lexical":{"bm25","coverage"},"dense":{"cosine","centered"},"order","answerable","fits","threshold","passed","named"?,"translation"?:{"language","english"}}, and an empty answer has "nothingShown":{"answerable","threshold","best"?:{"name","score","fits"}}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
     },
     load: async () => (await import('./commands/query.js')).runQuery,
   },

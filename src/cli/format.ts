@@ -1,15 +1,41 @@
-import type { SearchHit } from '../types.js';
+import { roundExplanation } from '../integrations/explanation.js';
+import type { HitExplanation, SearchHit } from '../types.js';
 
-/** The `query --json` hit shape (SPEC §7): exactly these keys, in this order. */
+/** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
 export interface JsonHit {
   readonly name: string;
   readonly source: string;
   readonly score: number;
   readonly path: string;
+  readonly why?: HitExplanation;
 }
 
 export function toJsonHit(hit: SearchHit): JsonHit {
-  return { name: hit.skill.name, source: hit.skill.source, score: round(hit.score, 4), path: hit.skill.path };
+  return { name: hit.skill.name, source: hit.skill.source, score: round(hit.score, 4), path: hit.skill.path, ...(hit.why === undefined ? {} : { why: roundExplanation(hit.why) }) };
+}
+
+/**
+ * Human `query --explain` block for one hit, indented under it: the words matched per field,
+ * the rankers' evidence, and how the score compares with the threshold.
+ */
+export function formatExplanation(why: HitExplanation, score: number, indent = '    '): string[] {
+  const fields = Object.entries(why.matched).map(([field, terms]) => `${field} ${terms.join(', ')}`);
+  const lines = [`matched: ${fields.length === 0 ? 'no words (found by meaning)' : fields.join('; ')}`];
+  if (why.lexical !== undefined) lines.push(`lexical: BM25 ${why.lexical.bm25.toFixed(2)}, ${Math.round(why.lexical.coverage * 100)}% of the message's words`);
+  if (why.dense !== undefined) lines.push(`dense: cosine ${why.dense.cosine.toFixed(3)}, centred ${why.dense.centered.toFixed(3)}`);
+  const verdict = `${why.passed ? 'shown' : 'below'}: ${score.toFixed(3)} ${why.passed ? '≥' : '<'} threshold ${why.threshold.toFixed(3)}`;
+  if (why.named === true) lines.push(`named exactly in the message: first, score 1 (${verdict})`);
+  else {
+    const order = why.order === undefined ? '' : `order ${why.order.toFixed(3)}; `;
+    const factors = why.answerable === undefined || why.fits === undefined ? '' : `P(answerable) ${why.answerable.toFixed(3)} × P(fits) ${why.fits.toFixed(3)}; `;
+    lines.push(`relevance: ${order}${factors}${verdict}`);
+  }
+  return lines.map((text) => indent + text);
+}
+
+/** The line saying how a translated message was read (the same for every hit of a query). */
+export function formatTranslation(translation: NonNullable<HitExplanation['translation']>): string {
+  return `Read as ${translation.language}, searched in English as: ${translation.english}`;
 }
 
 export function round(value: number, digits: number): number {

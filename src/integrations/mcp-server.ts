@@ -7,7 +7,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { findSkillByName, neutralizeReminderText, suggestNames } from '../attachments/index.js';
-import type { SearchMode } from '../types.js';
+import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
+import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';
 import type { SkillService } from './service.js';
 
@@ -30,6 +31,20 @@ export interface SkillSearchMcpOptions {
   readonly track?: <T>(work: Promise<T>) => Promise<T>;
 }
 
+/** `HitExplanation` (src/types.ts), numbers rounded to 4 decimals. */
+const whySchema = z.object({
+  matched: z.object(Object.fromEntries(LEXICAL_FIELDS.map((field) => [field, z.array(z.string()).optional()]))),
+  lexical: z.object({ bm25: z.number(), coverage: z.number() }).optional(),
+  dense: z.object({ cosine: z.number(), centered: z.number() }).optional(),
+  order: z.number().optional(),
+  answerable: z.number().optional(),
+  fits: z.number().optional(),
+  threshold: z.number(),
+  passed: z.boolean(),
+  named: z.literal(true).optional(),
+  translation: z.object({ language: z.string(), english: z.string() }).optional(),
+});
+
 const hitSchema = z.object({
   name: z.string(),
   description: z.string(),
@@ -37,6 +52,7 @@ const hitSchema = z.object({
   source: z.string(),
   score: z.number(),
   path: z.string(),
+  why: whySchema.describe('why it was suggested: words matched per field, similarity, relevance factors, threshold').optional(),
 });
 
 const searchOutput = { query: z.string(), hits: z.array(hitSchema) };
@@ -62,10 +78,10 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   );
 
   async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, signal });
+    const hits = await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal });
     const structured = {
       query,
-      hits: hits.map(({ skill, score }) => ({
+      hits: hits.map(({ skill, score, why }) => ({
         // Names are validated on load; neutralised here too, as everything this tool returns.
         name: neutralizeReminderText(skill.name),
         description: neutralizeReminderText(skill.description),
@@ -73,6 +89,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         source: skill.source,
         score: Math.round(score * 10_000) / 10_000,
         path: skill.path,
+        ...(why === undefined ? {} : { why: roundExplanation(why) }),
       })),
     };
     const text =

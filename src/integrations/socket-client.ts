@@ -126,6 +126,7 @@ export class SkillSocketClient {
         ...(request.k === undefined ? {} : { k: request.k }),
         ...(request.mode === undefined ? {} : { mode: request.mode }),
         ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
+        ...(request.explain === true ? { explain: true } : {}),
       },
       request.signal,
     );

@@ -1,8 +1,8 @@
 /**
  * The local search server's wire format: one JSON object per line in each direction.
  *
- *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid"}
- *   ← {"id":1,"hits":[{"name","source","score","path","description","whenToUse"?}],"tookMs":4.2,"skills":120}
+ *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid","explain"?:true}
+ *   ← {"id":1,"hits":[{"name","source","score","path","description","whenToUse"?,"why"?}],"tookMs":4.2,"skills":120}
  *   → {"id":2,"op":"ping"}
  *   ← {"id":2,"pong":true,"pid":4242,"version":"0.1.0","skills":120}
  *   ← {"id":null,"error":{"code":"bad-json","message":"…"}}   (any request that cannot be served)
@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { privateSocketDirs } from './socket-trust.js';
-import { ABSTAIN_LEVELS, LOADED_FROM, SEARCH_MODES, type AbstainLevel, type AbstainSetting, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
+import { ABSTAIN_LEVELS, LOADED_FROM, SEARCH_MODES, type AbstainLevel, type AbstainSetting, type HitExplanation, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -31,6 +31,8 @@ export interface SearchRequestLine {
   readonly mode?: SearchMode;
   /** As `SearchRequest.abstain`: `false` / `'off'` returns the top k; a level or a number sets the threshold. */
   readonly abstain?: boolean | AbstainSetting;
+  /** As `SearchRequest.explain`: every hit carries its `why`. */
+  readonly explain?: boolean;
 }
 
 export interface PingRequestLine {
@@ -47,6 +49,8 @@ export interface WireHit {
   readonly path: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /** Only when the request asked for `explain` (numbers unrounded, as the score). */
+  readonly why?: HitExplanation;
 }
 
 export interface SearchResponseLine {
@@ -102,7 +106,7 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   if (data.op === 'ping') return { id, op: 'ping' };
   if (data.op !== 'search') return errorLine(id, 'bad-request', `"op" must be "search" or "ping", got ${JSON.stringify(data.op) ?? 'nothing'}`);
   if (typeof data.query !== 'string') return errorLine(id, 'bad-request', '"query" must be a string');
-  const { k, mode, abstain } = data;
+  const { k, mode, abstain, explain } = data;
   if (k !== undefined && (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1 || k > MAX_SOCKET_K)) {
     return errorLine(id, 'bad-request', `"k" must be an integer from 1 to ${MAX_SOCKET_K}, got ${JSON.stringify(k)}`);
   }
@@ -112,6 +116,7 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   if (abstain !== undefined && typeof abstain !== 'boolean' && !ABSTAIN_LEVELS.includes(abstain as AbstainLevel) && !(typeof abstain === 'number' && abstain >= 0 && abstain <= 1)) {
     return errorLine(id, 'bad-request', `"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`);
   }
+  if (explain !== undefined && typeof explain !== 'boolean') return errorLine(id, 'bad-request', `"explain" must be a boolean, got ${JSON.stringify(explain)}`);
   return {
     id,
     op: 'search',
@@ -119,10 +124,11 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
     ...(k === undefined ? {} : { k }),
     ...(mode === undefined ? {} : { mode: mode as SearchMode }),
     ...(abstain === undefined ? {} : { abstain: abstain as boolean | AbstainSetting }),
+    ...(explain === true ? { explain } : {}),
   };
 }
 
-export function toWireHit({ skill, score }: SearchHit): WireHit {
+export function toWireHit({ skill, score, why }: SearchHit): WireHit {
   return {
     name: skill.name,
     source: skill.source,
@@ -130,6 +136,7 @@ export function toWireHit({ skill, score }: SearchHit): WireHit {
     path: skill.path,
     description: skill.description,
     ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+    ...(why === undefined ? {} : { why }),
   };
 }
 
@@ -150,7 +157,7 @@ export function fromWireHit(hit: WireHit): SearchHit {
     tokenEstimate: 0,
     contentHash: '',
   };
-  return { skill, score: hit.score, via: [] };
+  return { skill, score: hit.score, via: [], ...(hit.why === undefined ? {} : { why: hit.why }) };
 }
 
 /** Checks the shape of a search response from a server we did not write the other end of. */
@@ -163,7 +170,19 @@ export function isWireHit(value: unknown): value is WireHit {
     typeof value.score === 'number' &&
     typeof value.path === 'string' &&
     typeof value.description === 'string' &&
-    (value.whenToUse === undefined || typeof value.whenToUse === 'string')
+    (value.whenToUse === undefined || typeof value.whenToUse === 'string') &&
+    (value.why === undefined || isExplanation(value.why))
+  );
+}
+
+/** The parts of an explanation a client relies on: matched terms per field, threshold, verdict. */
+function isExplanation(value: unknown): value is HitExplanation {
+  return (
+    isRecord(value) &&
+    isRecord(value.matched) &&
+    Object.values(value.matched).every((terms) => Array.isArray(terms) && terms.every((term) => typeof term === 'string')) &&
+    typeof value.threshold === 'number' &&
+    typeof value.passed === 'boolean'
   );
 }
 

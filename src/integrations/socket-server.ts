@@ -364,6 +364,7 @@ export class SkillSocketServer {
         ...(request.k === undefined ? {} : { k: request.k }),
         ...(request.mode === undefined ? {} : { mode: request.mode }),
         ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
+        ...(request.explain === true ? { explain: true } : {}),
         signal,
       });
       const tookMs = Math.round((performance.now() - started) * 10) / 10;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
-import type { Skill } from '../types.js';
+import { LEXICAL_FIELDS, type LexicalField, type Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
 
@@ -11,6 +11,8 @@ export interface LexicalMatch {
   /** Raw BM25+ score from MiniSearch (unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
+  /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
+  readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
 
 export type { FieldBoosts } from '../search/options.js';
@@ -36,6 +38,22 @@ export interface LexicalSearchOptions {
   readonly prefixMinLength?: number;
   /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
   readonly terms?: GroupedTerms;
+  /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
+  readonly explain?: boolean;
+}
+
+/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
+  const found = new Map<string, string[]>();
+  for (const [term, where] of Object.entries(match)) {
+    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
+  }
+  const fields: { [field in LexicalField]?: string[] } = {};
+  for (const field of LEXICAL_FIELDS) {
+    const terms = found.get(field);
+    if (terms !== undefined) fields[field] = terms;
+  }
+  return fields;
 }
 
 interface LexicalDocument {
@@ -295,13 +313,13 @@ export class LexicalIndex {
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    const { boost = ENGINE_DEFAULTS.fieldBoosts, fuzzy = ENGINE_DEFAULTS.fuzzy, prefixMinLength = ENGINE_DEFAULTS.prefixMinLength, terms } = options;
+    const { boost = ENGINE_DEFAULTS.fieldBoosts, fuzzy = ENGINE_DEFAULTS.fuzzy, prefixMinLength = ENGINE_DEFAULTS.prefixMinLength, terms, explain = false } = options;
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     this.#compact();
     const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
     const prefix = (term: string) => term.length >= prefixMinLength;
-    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost, prefix);
+    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost, prefix, explain);
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix), which is as good and much cheaper (docs/retrieval.md).
     const results = this.#search.search(query, {
@@ -314,12 +332,13 @@ export class LexicalIndex {
     for (const result of results.slice(0, limit)) {
       let matched = 0;
       for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: matched / queryTerms.size });
+      const match = { id: result.id as string, score: result.score, coverage: matched / queryTerms.size };
+      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
     }
     return out;
   }
 
-  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts, prefix: (term: string) => boolean): LexicalMatch[] {
+  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts, prefix: (term: string) => boolean, explain: boolean): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
     const results = this.#search.search(query, { fields, boost: { ...boost }, prefix, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];
@@ -327,7 +346,8 @@ export class LexicalIndex {
       const matched = new Set(result.queryTerms);
       let covered = 0;
       for (const group of groups) if (group.some((term) => matched.has(term))) covered += 1;
-      out.push({ id: result.id as string, score: result.score, coverage: covered / groups.length });
+      const match = { id: result.id as string, score: result.score, coverage: covered / groups.length };
+      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
     }
     return out;
   }

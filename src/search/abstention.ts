@@ -25,6 +25,19 @@ export function assertAbstainSetting(name: string, value: unknown): AbstainSetti
   throw new SkillSearchError('BAD_OPTION', `Expected \`${name}\` to be one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got \`${JSON.stringify(value) ?? String(value)}\``);
 }
 
+/**
+ * How many ranked hits the relevance model reads: its list features (the best and mean cosine
+ * of the top hits) were fitted on lists this deep, so every search scores a list of this depth
+ * whatever its `k`, and the same hit gets the same score for any `k`.
+ */
+export function scoringDepth(models: RelevanceModels): number {
+  const depth = models.provenance['depth'];
+  return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : DEFAULT_SCORING_DEPTH;
+}
+
+/** The depth `scripts/fit-abstention.ts` fits at, for a model file that does not record one. */
+const DEFAULT_SCORING_DEPTH = 10;
+
 /** The relevance a hit needs in `mode` under `setting` (0 for `off`: everything passes). */
 export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting: AbstainSetting): number {
   if (typeof setting === 'number') return setting;

@@ -1,13 +1,13 @@
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { LexicalIndex } from '../lexical/lexical-index.js';
+import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
 import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
-import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
-import { assertAbstainSetting, thresholdFor } from './abstention.js';
+import { assertAbstainSetting, scoringDepth, thresholdFor } from './abstention.js';
 import { applyDiff } from './apply-diff.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
@@ -51,6 +51,13 @@ export interface EngineInfo {
 }
 
 type Counts = Omit<SyncResult, 'embedded'>;
+
+/** What `rank` gathers beyond the ranked list when a search is explained. */
+interface RankExplanation {
+  /** The lexical ranker's matches by id, each with its matched terms per field. */
+  readonly lexical: ReadonlyMap<string, LexicalMatch>;
+  readonly translation?: HitExplanation['translation'];
+}
 
 /** The vector side, loaded on first need: reading it costs far more than a lexical search. */
 interface DenseState {
@@ -279,15 +286,26 @@ export class SkillSearchEngine implements SkillSearcher {
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
     const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
-    const { ranked, exact } = await this.rank(query, request);
+    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
+    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
-    const k = request.k === undefined ? this.options.k : request.k;
     const threshold = thresholdFor(this.options.relevance, mode, setting);
-    const scores = relevance(this.options.relevance.models[mode], ranked.ranked, ranked.query);
-    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact']));
+    const model = this.options.relevance.models[mode];
+    const scores = relevance(model, ranked.ranked, ranked.query);
+    const factors = explanation === undefined ? undefined : relevanceFactors(model, ranked.ranked, ranked.query);
+    // Named hits have no scoring evidence: they are shown first with score 1.
+    const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
+      explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
+    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
     for (const [i, hit] of ranked.ranked.entries()) {
       if (hits.length === k || scores[i]! < threshold) break;
-      hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense']));
+      const scoring = factors && {
+        ...(hit.cosine === undefined ? {} : { dense: { cosine: hit.cosine, centered: hit.centered ?? 0 } }),
+        order: hit.order,
+        answerable: factors.answerable,
+        fits: factors.fits[i]!,
+      };
+      hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'], why(hit.id, scores[i]!, scoring)));
     }
     return hits;
   }
@@ -299,7 +317,8 @@ export class SkillSearchEngine implements SkillSearcher {
   async explain(query: string, request: SearchRequest = {}): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
     const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
-    const { ranked, exact } = await this.rank(query, request);
+    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
+    const { ranked, exact } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
     const model = this.options.relevance.models[mode];
     const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
     const scores = relevance(model, ranked.ranked, ranked.query);
@@ -319,9 +338,10 @@ export class SkillSearchEngine implements SkillSearcher {
   /**
    * The ranked candidates before scoring and abstention, with the evidence each was ranked on
    * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
-   * exactly (left out of `ranked`).
+   * exactly (left out of `ranked`). With `explain`, also the lexical matches with their terms per
+   * field and the query's routing (`search` turns them into each hit's `why`).
    */
-  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[] }> {
+  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
     this.#assertOpen();
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
@@ -333,8 +353,14 @@ export class SkillSearchEngine implements SkillSearcher {
     // Coverage and length count the words of the request as written (one per translated word).
     const terms = new Set(tokenize(routed.measure));
     const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
-    const lexicalSearch = { boost: this.options.fieldBoosts, fuzzy: this.options.fuzzy, prefixMinLength: this.options.prefixMinLength, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
-    if (mode === 'lexical') return { ranked: rankLexical(this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch), terms, k, nameOf), exact: [] };
+    const explain = request.explain === true;
+    const lexicalSearch = { boost: this.options.fieldBoosts, fuzzy: this.options.fuzzy, prefixMinLength: this.options.prefixMinLength, explain, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
+    const explained = (lexical: readonly LexicalMatch[]): { explanation?: RankExplanation } =>
+      explain ? { explanation: { lexical: new Map(lexical.map((match) => [match.id, match])), ...(routed.lexical === query ? {} : { translation: { language: routed.language, english: routed.lexical } }) } } : {};
+    if (mode === 'lexical') {
+      const lexical = this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
+      return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
+    }
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features).
@@ -351,14 +377,14 @@ export class SkillSearchEngine implements SkillSearcher {
     // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
     const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
     const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
-    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [] };
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     const lexical = this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
     };
-    return { ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact };
+    return { ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact, ...explained(lexical) };
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -382,11 +408,28 @@ export class SkillSearchEngine implements SkillSearcher {
     return vector === undefined ? undefined : { key, vector };
   }
 
-  #hit(id: string, score: number, via: SearchHit['via']): SearchHit {
-    return { skill: this.#skills.get(id)!, score, via };
+  #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation): SearchHit {
+    return { skill: this.#skills.get(id)!, score, via, ...(why === undefined ? {} : { why }) };
   }
 
   #assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */
+type Scoring = Pick<HitExplanation, 'dense' | 'order' | 'answerable' | 'fits'>;
+
+/** A hit's explanation: what the lexical ranker matched, its scoring evidence, the threshold, how the query was routed. */
+function explainHit(id: string, score: number, threshold: number, explanation: RankExplanation, scoring: Scoring | undefined): HitExplanation {
+  const match = explanation.lexical.get(id);
+  return {
+    matched: match?.fields ?? {},
+    ...(match === undefined ? {} : { lexical: { bm25: match.score, coverage: match.coverage } }),
+    ...scoring,
+    threshold,
+    passed: score >= threshold,
+    ...(scoring === undefined ? { named: true as const } : {}),
+    ...(explanation.translation === undefined ? {} : { translation: explanation.translation }),
+  };
 }

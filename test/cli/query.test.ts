@@ -20,6 +20,25 @@ describe('query (hash embedder)', () => {
     );
   });
 
+  it('--explain prints a block under each hit, and why nothing was shown for an empty answer', async () => {
+    const shown = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--k', '1', 'fill in the fields of a PDF form'], cache);
+    const lines = shown.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^1\.  pdf-forms +\d\.\d{3}  skills  /);
+    expect(lines.slice(1).map((text) => text.replace(/\d+\.\d+/g, 'N'))).toEqual([
+      '    matched: name pdf, form; whenToUse fillabl, field, pdf, form; description fill, field, pdf, form; body fill, field, pdf, form',
+      "    lexical: BM25 N, 100% of the message's words",
+      '    dense: cosine N, centred N',
+      '    relevance: order N; P(answerable) N × P(fits) N; shown: N ≥ threshold N',
+    ]);
+    const none = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', 'bake a sourdough loaf tonight'], cache);
+    expect(none.stdout).toMatch(/^No skill fits this message \(searched 6 skills, hybrid\)\.\n {4}P\(answerable\) \d\.\d{3}; best candidate [\w-]+: P\(fits\) \d\.\d{3}, score \d\.\d{3} < threshold 0\.\d{3}\n$/);
+    const json = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--json', 'bake a sourdough loaf tonight'], cache)).stdout) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual(['query', 'hits', 'tookMs', 'nothingShown']);
+    expect(Object.keys(json.nothingShown as object)).toEqual(['answerable', 'threshold', 'best']);
+    const plain = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'fill in the fields of a PDF form'], cache)).stdout) as { hits: object[] };
+    for (const hit of plain.hits) expect(Object.keys(hit)).toEqual(['name', 'source', 'score', 'path']);
+  });
+
   it('joins several words into one message', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'git', 'bisect', 'regression'], cache);
     const parsed = JSON.parse(result.stdout) as { query: string; hits: { name: string }[] };

@@ -46,6 +46,8 @@ describe('hook and query ask a running server first', () => {
     ['--json', 'find the commit that broke the build with git bisect'],
     ['--mode', 'lexical', 'resize these images for the web'],
     ['bake a sourdough loaf tonight'],
+    ['--explain', 'fill in a pdf form'],
+    ['--json', '--explain', 'find the commit that broke the build with git bisect'],
   ];
 
   it('the hook prints byte-identical output through the socket and in-process', async () => {
@@ -69,6 +71,9 @@ describe('hook and query ask a running server first', () => {
     const inProcess = [];
     for (const extra of queries) inProcess.push(await query(extra));
     expect(Object.keys(JSON.parse(inProcess[0]!.stdout) as object)).toEqual(['query', 'hits', 'tookMs']);
+    expect(JSON.parse(inProcess[0]!.stdout).hits[0]).not.toHaveProperty('why');
+    expect(inProcess[3]!.stdout).toMatch(/^1\. +pdf-forms .*\n {4}matched: name pdf, form; whenToUse fillabl, pdf, form; description fill, pdf, form; body fill, pdf, form\n {4}lexical: BM25 /);
+    expect(JSON.parse(inProcess[4]!.stdout).hits[0]).toMatchObject({ name: 'git-bisect', why: { matched: { name: ['git', 'bisect'] }, passed: true } });
 
     const running = await startServer();
     try {

@@ -58,6 +58,30 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(text).toMatch(/^1\. pdf-forms \(\d\.\d{3}\): Fill in, flatten and extract the fields of PDF forms - when a task involves/);
   });
 
+  it('search_skills explains each hit in structuredContent and keeps the text short', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'fill in a PDF form', k: 1 } });
+    const structured = result.structuredContent as { hits: { name: string; score: number; why: Record<string, unknown> }[] };
+    const [hit] = structured.hits;
+    expect(hit?.name).toBe('pdf-forms');
+    expect(Object.keys(hit?.why ?? {})).toEqual(['matched', 'lexical', 'dense', 'order', 'answerable', 'fits', 'threshold', 'passed']);
+    // "fill" reaches "fillabl" (the stem of "fillable") by prefix; "in" and "a" are stop words.
+    expect(hit?.why.matched).toEqual({
+      name: ['pdf', 'form'],
+      whenToUse: ['fillabl', 'pdf', 'form'],
+      description: ['fill', 'pdf', 'form'],
+      body: ['fill', 'pdf', 'form'],
+    });
+    expect(hit?.why).toMatchObject({ lexical: { coverage: 1 }, passed: true });
+    const why = hit!.why as { answerable: number; fits: number; threshold: number; dense: { cosine: number; centered: number } };
+    // Rounded to 4 decimals, like the score.
+    for (const value of [why.answerable, why.fits, why.threshold, why.dense.cosine, why.dense.centered]) expect(Math.round(value * 10_000) / 10_000).toBe(value);
+    expect(why.answerable * why.fits).toBeCloseTo(hit!.score, 3);
+    expect(hit!.score).toBeGreaterThanOrEqual(why.threshold);
+    const text = (result.content as TextContent)[0]?.text ?? '';
+    expect(text.split('\n')).toHaveLength(1);
+    expect(text).not.toContain('matched');
+  });
+
   it('search_skills says so when nothing fits', async () => {
     const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'bake a sourdough loaf' } });
     expect(result.structuredContent).toEqual({ query: 'bake a sourdough loaf', hits: [] });

@@ -88,6 +88,26 @@ describe('SkillSocketServer', () => {
     }
   });
 
+  it('passes explain through: the same why as in-process, and none unless asked', async () => {
+    const client = await SkillSocketClient.connect(server.path);
+    try {
+      const query = 'fill in a pdf form';
+      const request = { k: 2, mode: 'hybrid' as const, explain: true };
+      const remote = await client.search(query, request);
+      const local = await live.engine.search(query, request);
+      expect(remote.hits.map(toWireHit)).toEqual(local.map(toWireHit));
+      expect(remote.hits[0]?.why?.matched).toEqual({ name: ['pdf', 'form'], whenToUse: ['fillabl', 'pdf', 'form'], description: ['fill', 'pdf', 'form'], body: ['fill', 'pdf', 'form'] });
+      expect(remote.hits[0]?.why?.answerable).toBe(local[0]?.why?.answerable);
+    } finally {
+      client.close();
+    }
+    const { lines } = await exchange(server.path, '{"id":1,"op":"search","query":"fill in a pdf form","k":1}\n{"id":2,"op":"search","query":"pdf","explain":"yes"}\n', 2);
+    const [plain, refused] = lines as [{ hits: object[] }, unknown];
+    expect(plain.hits).toHaveLength(1);
+    expect(plain.hits[0]).not.toHaveProperty('why');
+    expect(refused).toEqual({ id: 2, error: { code: 'bad-request', message: '"explain" must be a boolean, got "yes"' } });
+  });
+
   it('answers every malformed line with an error and keeps serving the same connection', async () => {
     const requests = [
       'not json',

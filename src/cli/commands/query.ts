@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
-import { formatHits, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import {
   describeSources,
@@ -14,6 +14,7 @@ import {
 } from '../sources.js';
 import { isAbortError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
+import type { SkillSearchEngine } from '../../search/engine.js';
 import type { SearchHit, SearchMode } from '../../types.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
@@ -29,7 +30,8 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const { capQuery } = await import('../../integrations/query-cap.js');
   // The server searches the capped query; in-process does the same, so both answer alike.
   const searched = capQuery(query);
-  const remote = await searchOnServer(searched, sources, retrieval, io);
+  const explain = args.values.explain === true;
+  const remote = await searchOnServer(searched, sources, retrieval, explain, io);
   if (remote !== undefined) {
     printAnswer(io, args, { query, hits: remote.hits, started, skills: remote.skills, mode: retrieval.mode });
     return 0;
@@ -49,9 +51,11 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     const hits = await live.search(searched, {
       k: retrieval.k,
       mode: retrieval.mode,
+      ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
-    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode });
+    const none = explain && hits.length === 0 ? explainNone(await live.engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;
   } finally {
     await live.close();
@@ -66,19 +70,47 @@ interface Answer {
   /** Skills searched. */
   readonly skills: number;
   readonly mode: SearchMode;
+  /** With `--explain`, why nothing was shown. */
+  readonly none?: NothingShown;
 }
 
-function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode }: Answer): void {
+/** `--explain` on an empty answer: P(answerable), the threshold, and the best candidate that missed it. */
+interface NothingShown {
+  readonly answerable: number;
+  readonly threshold: number;
+  readonly best?: { readonly name: string; readonly score: number; readonly fits: number };
+}
+
+function explainNone(explained: Awaited<ReturnType<SkillSearchEngine['explain']>>): NothingShown {
+  const best = explained.hits[0];
+  return {
+    answerable: round(explained.answerable, 4),
+    threshold: round(explained.threshold, 4),
+    ...(best === undefined ? {} : { best: { name: best.name, score: round(best.score, 4), fits: round(best.fits, 4) } }),
+  };
+}
+
+function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode, none }: Answer): void {
   const tookMs = round(performance.now() - started, 1);
   if (args.values.json === true) {
-    printJson(io, { query, hits: hits.map(toJsonHit), tookMs });
+    printJson(io, { query, hits: hits.map(toJsonHit), tookMs, ...(none === undefined ? {} : { nothingShown: none }) });
     return;
   }
   if (hits.length === 0) {
     line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
+    if (none !== undefined) {
+      const best = none.best === undefined ? 'no candidate matched the message' : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
+      line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
+    }
     return;
   }
-  for (const text of formatHits(hits)) line(io.stdout, text);
+  const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
+  if (translation !== undefined) line(io.stdout, formatTranslation(translation));
+  formatHits(hits).forEach((text, i) => {
+    line(io.stdout, text);
+    const { why, score } = hits[i]!;
+    if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
+  });
 }
 
 /**
@@ -89,6 +121,7 @@ async function searchOnServer(
   query: string,
   sources: SourceOptions,
   retrieval: RetrievalOptions,
+  explain: boolean,
   io: CliIo,
 ): Promise<RemoteSearchResult | undefined> {
   const [{ SkillSocketClient }, { socketPathFor }] = await Promise.all([
@@ -111,8 +144,12 @@ async function searchOnServer(
       k: retrieval.k,
       mode: retrieval.mode,
       ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
+      ...(explain ? { explain } : {}),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
+    // A server from an older version ignores `explain`, and an empty answer is explained from
+    // the ranked candidates, which only the in-process engine gives: search in-process then.
+    if (explain && (result.hits.length === 0 || result.hits.some((hit) => hit.why === undefined))) return undefined;
     return result.skills > 0 ? result : undefined;
   } catch (error) {
     if (isAbortError(error)) throw error;
