@@ -23,7 +23,7 @@ describe('query (hash embedder)', () => {
   it('--explain prints a block under each hit, and why nothing was shown for an empty answer', async () => {
     const shown = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--k', '1', 'fill in the fields of a PDF form'], cache);
     const lines = shown.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^1\.  pdf-forms +\d\.\d{3}  skills  /);
+    expect(lines[0]).toMatch(/^1\. {2}pdf-forms +\d\.\d{3} {2}skills {2}/);
     expect(lines.slice(1).map((text) => text.replace(/\d+\.\d+/g, 'N'))).toEqual([
       '    matched: name pdf, form; whenToUse fillabl, field, pdf, form; description fill, field, pdf, form; body fill, field, pdf, form',
       "    lexical: BM25 N, 100% of the message's words",
