@@ -102,10 +102,10 @@ export interface EngineOptions {
    * A word in the name says most; `name` and `body` were chosen on the dev splits; `keywords`
    * (frontmatter tags, aliases, triggers) weighs like `whenToUse`, unmeasured for lack of
    * labelled data with them; `glosses` (the English of a skill written in Chinese or Japanese)
-   * stands in for its description, `whenToUse` and body at once, and was chosen on the
-   * cross-lingual dev split (README, "Queries in other languages").
+   * weighs like the description (2 helped a 15-request dev set but cost English requests in a
+   * registry with many Chinese skills; docs/retrieval.md).
    * Fields left out of an override keep their default.
-   * @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2}
+   * @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1}
    */
   readonly fieldBoosts?: Partial<FieldBoosts>;
   /**
@@ -181,7 +181,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   relevance: BUNDLED_RELEVANCE,
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
-  fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 }),
+  fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 }),
   fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
   prefixMinLength: 4,
   keepLexical: 2,

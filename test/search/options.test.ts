@@ -16,7 +16,7 @@ describe('ENGINE_DEFAULTS', () => {
       relevance: BUNDLED_RELEVANCE,
       denseShare: 0.65,
       longQuery: { terms: 32, denseShare: 0 },
-      fieldBoosts: { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 2 },
+      fieldBoosts: { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 },
       fuzzy: { minLength: 5, ratio: 0.2 },
       prefixMinLength: 4,
       keepLexical: 2,
