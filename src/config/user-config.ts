@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SkillSearchError } from '../errors.js';
+import { keyPath, readJsonFile } from '../util/json-file.js';
 import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
 
@@ -67,25 +68,10 @@ export interface ResolvedUserConfig {
 
 export const DEFAULT_ORIGIN = 'default';
 
-function keyPath(issuePath: readonly PropertyKey[]): string {
-  return issuePath.length === 0 ? '(top level)' : issuePath.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
-}
-
 /** Reads and validates one file; undefined when it does not exist. Errors name the file and the key. */
 export function readConfigFile(file: string): UserConfigFile | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const data = readJsonFile(file, { missingOk: true });
+  if (data === undefined) return undefined;
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

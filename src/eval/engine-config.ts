@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { SkillSearchError } from '../errors.js';
+import { SkillSearchError, errorMessage } from '../errors.js';
 import { ENGINE_DEFAULTS, resolveKnobs, type EngineKnobs } from '../search/options.js';
+import { keyPath, readJsonFile } from '../util/json-file.js';
 
 /**
  * A JSON file of engine knobs for one evaluation run (`skill-search eval --config FILE`): any
@@ -31,24 +31,9 @@ const knobsSchema = z.strictObject({
   ),
 });
 
-function keyPath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(top level)' : path.map(String).join('.');
-}
-
 /** A config file's knobs, as written (for the report) — checked in full before any model loads. */
 export function readEngineConfig(file: string): EngineKnobs {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const data = readJsonFile(file);
   const parsed = knobsSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -63,7 +48,7 @@ export function readEngineConfig(file: string): EngineKnobs {
     resolveKnobs(knobs);
   } catch (error) {
     if (!(error instanceof SkillSearchError)) throw error;
-    throw new SkillSearchError('BAD_FILE', `${file}: ${error.message.replace(/^skill-search: /, '')}`);
+    throw new SkillSearchError('BAD_FILE', `${file}: ${errorMessage(error)}`);
   }
   return knobs;
 }

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { SkillSearchError } from '../errors.js';
+
+/**
+ * Reads and parses a JSON file a user wrote (a config file); undefined when `missingOk` and the
+ * file does not exist. Errors are one line naming the file: cannot read, or not valid JSON.
+ */
+export function readJsonFile(file: string, { missingOk = false }: { readonly missingOk?: boolean } = {}): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** A zod issue path as `a.b[0]`, for errors that name the key (`(top level)` for the root). */
+export function keyPath(issuePath: readonly PropertyKey[]): string {
+  return issuePath.length === 0 ? '(top level)' : issuePath.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+}
