@@ -52,9 +52,12 @@ export class CrossLingual {
   readonly #enabled: boolean;
   readonly #dir: string;
   readonly #multilingual: boolean;
-  #catalog: Language = 'en';
+  /** Counted from {@link #languages} when first read after a {@link prepare}. */
+  #catalog: Language | undefined = 'en';
+  /** Skills of the catalog written in a language other than English. */
+  #foreignCount = 0;
   #dictionary: Dictionary | undefined;
-  /** contentHash → language of the skill's text. */
+  /** contentHash → language of the catalog's skills with CJK text (the others are English). */
   #languages = new Map<string, Language>();
   /** The catalog's skills (from {@link prepare}), for the loanword vocabulary. */
   #skills: readonly Skill[] = [];
@@ -72,26 +75,42 @@ export class CrossLingual {
     if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
   }
 
-  /** The majority language of the catalog's skill text (set by {@link prepare}). */
+  /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
   get catalogLanguage(): Language {
+    this.#catalog ??= this.#foreignCount === 0 ? 'en' : majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
     return this.#catalog;
   }
 
   /**
-   * Detects the catalog language and glosses the skills written in Chinese or Japanese (loading
-   * the dictionary only when there are any). Call before indexing; {@link glossesOf} then answers.
+   * Detects the language of the skills not seen before (by content hash; one script test for a
+   * skill without CJK text) and glosses the skills written in Chinese or Japanese, loading the
+   * dictionary only when there are any. Catalogue-wide figures (majority language, loanword
+   * vocabulary) wait until a query or a new Japanese skill needs them. Call before indexing;
+   * {@link glossesOf} then answers.
    */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     const list = [...skills];
     this.#skills = list;
     this.#loanwords = undefined;
-    // Each skill's language is detected once per content: a re-sync of a large catalog only looks it up.
+    this.#catalog = undefined;
+    // Only skills with CJK text are remembered: a skill without any costs one script test per sync, no entry.
     const languages = new Map<string, Language>();
-    for (const skill of list) languages.set(skill.contentHash, this.#languages.get(skill.contentHash) ?? languageOf(skill));
+    const foreign: Skill[] = [];
+    let foreignCount = 0;
+    for (const skill of list) {
+      let language = this.#languages.get(skill.contentHash);
+      if (language === undefined) {
+        const text = skillText(skill);
+        if (!CJK.test(text)) continue;
+        language = detectLanguage(text);
+      }
+      languages.set(skill.contentHash, language);
+      if (language !== 'en') foreignCount += 1;
+      if (TRANSLATED.has(language)) foreign.push(skill);
+    }
     this.#languages = languages;
-    this.#catalog = majority(list.map((skill) => languages.get(skill.contentHash)!));
+    this.#foreignCount = foreignCount;
     if (!this.#enabled) return;
-    const foreign = list.filter((skill) => TRANSLATED.has(languages.get(skill.contentHash)!));
     if (foreign.length === 0) {
       this.#glosses = new Map();
       return;
@@ -126,7 +145,7 @@ export class CrossLingual {
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
     if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
-    if (!TRANSLATED.has(language) || language === this.#catalog) return { language, lexical: query, dense: query, measure: query };
+    if (!TRANSLATED.has(language) || language === this.catalogLanguage) return { language, lexical: query, dense: query, measure: query };
     return this.#translate(query, language, signal);
   }
 
@@ -144,7 +163,7 @@ export class CrossLingual {
     if (this.#loanwords === undefined) {
       const frequencies = new Map<string, number>();
       for (const skill of this.#skills) {
-        const words = new Set(splitWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
+        const words = new Set(latinWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
         for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
       }
       this.#loanwords = new LoanwordMatcher(frequencies);
@@ -171,8 +190,13 @@ export class CrossLingual {
   }
 }
 
-function languageOf(skill: Skill): Language {
-  return detectLanguage(skillText(skill));
+/** Han, kana or hangul: text without any is English to {@link detectLanguage}. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
+
+/** The Latin-script words {@link splitWords} finds in `text`, without segmenting its CJK runs (the vocabulary never keeps them). */
+function latinWords(text: string): string[] {
+  return CJK.test(text) ? text.split(CJK_RUNS).flatMap(splitWords) : splitWords(text);
 }
 
 function skillText(skill: Skill): string {
