@@ -6,6 +6,7 @@ import * as dictionaryModule from '../../src/lang/dictionary.js';
 import { defaultDictionaryDir } from '../../src/lang/dictionary.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { makeSkill, SKILLS } from '../search/fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
 /** How many loanword vocabularies (one pass over every skill's words) were built. */
 const vocabularies = vi.hoisted(() => ({ built: 0 }));
@@ -21,6 +22,7 @@ vi.mock('../../src/lang/loanwords.js', async (importOriginal) => {
   return { ...actual, LoanwordMatcher: CountedMatcher };
 });
 
+const tempDir = useTempDirs('lang-cache');
 const ENGLISH = SKILLS.filter((skill) => !/\p{Script=Han}/u.test(skill.description));
 
 afterEach(() => {
@@ -73,5 +75,33 @@ describe('incremental detection', () => {
     expect(language.catalogLanguage).toBe('en');
     expect(language.glossesOf(notes)).toBeUndefined();
     expect(language.glossesOf(logs)?.lexical).toMatch(/log/);
+  });
+});
+
+describe('kept with the index', () => {
+  it('lets a new process reuse the glosses without the dictionary, and detects only what changed', async () => {
+    const indexDir = tempDir();
+    const crossLingual = { dictionaryDir: defaultDictionaryDir() };
+    const logs = makeSkill({ id: 'logs', name: 'logs', description: '分析服务器日志' });
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
+    await first.sync([...ENGLISH, logs]);
+    const before = await first.search('analyse the server logs');
+    await first.close();
+
+    const load = vi.spyOn(dictionaryModule, 'sharedDictionary');
+    const detect = vi.spyOn(detectModule, 'detectLanguage');
+    const second = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
+    await second.sync([...ENGLISH, logs]);
+    expect(await second.search('analyse the server logs')).toEqual(before);
+    expect(before.map((hit) => hit.skill.id)).toContain('logs');
+    expect(load).not.toHaveBeenCalled();
+    expect(detect).not.toHaveBeenCalled();
+
+    const notes = makeSkill({ id: 'logs', name: 'logs', description: '会议纪要' });
+    await second.sync([...ENGLISH, notes]);
+    expect(detect).toHaveBeenCalledTimes(1);
+    expect(load).toHaveBeenCalled();
+    expect((await second.search('meeting minutes')).map((hit) => hit.skill.id)).toContain('logs');
+    await second.close();
   });
 });
