@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { throwIfAborted } from '../errors.js';
+import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import type { CrossLingualKnobs } from '../search/options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
-import { detectLanguage, hasHan, majority, type Language } from './detect.js';
+import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
 import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
@@ -11,6 +14,23 @@ import { splitWords } from '../lexical/tokenize.js';
 export interface CrossLingualOptions extends CrossLingualKnobs {
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
   readonly multilingual?: boolean;
+  /**
+   * Folder (the engine's index folder) where each CJK skill's language and glosses are kept by
+   * content hash, so a new process neither re-detects nor re-glosses them. @default none (kept in memory only)
+   */
+  readonly cacheDir?: string;
+}
+
+/** The file in {@link CrossLingualOptions.cacheDir} holding the per-skill results. */
+export const LANGUAGE_CACHE_FILE = 'cross-lingual.json';
+const LANGUAGE_CACHE_VERSION = 1;
+
+/** The persisted form: contentHash → [language, lexical glosses, dense glosses] ('' = none). */
+interface LanguageCacheFile {
+  readonly version: number;
+  readonly dictionaryDir: string;
+  readonly multilingual: boolean;
+  readonly skills: Record<string, [Language, string, string]>;
 }
 
 /** A query as each ranker should read it. */
@@ -52,9 +72,12 @@ export class CrossLingual {
   readonly #enabled: boolean;
   readonly #dir: string;
   readonly #multilingual: boolean;
-  #catalog: Language = 'en';
+  /** Counted from {@link #languages} when first read after a {@link prepare}. */
+  #catalog: Language | undefined = 'en';
+  /** Skills of the catalog written in a language other than English. */
+  #foreignCount = 0;
   #dictionary: Dictionary | undefined;
-  /** contentHash → language of the skill's text. */
+  /** contentHash → language of the catalog's skills with CJK text (the others are English). */
   #languages = new Map<string, Language>();
   /** The catalog's skills (from {@link prepare}), for the loanword vocabulary. */
   #skills: readonly Skill[] = [];
@@ -62,7 +85,10 @@ export class CrossLingual {
   #loanwords: LoanwordMatcher | undefined;
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
-  #glosses = new Map<string, SkillGlosses>();
+  #glosses = new Map<string, SkillGlosses | null>();
+  /** The cache file, or undefined without a cacheDir; read on the first prepare. */
+  readonly #cacheFile: string | undefined;
+  #cacheRead = false;
   #glossWeights: readonly number[] | undefined;
 
   constructor(options: CrossLingualOptions = {}) {
@@ -70,63 +96,119 @@ export class CrossLingual {
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
     if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
+    this.#cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, LANGUAGE_CACHE_FILE);
   }
 
-  /** The majority language of the catalog's skill text (set by {@link prepare}). */
+  /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
   get catalogLanguage(): Language {
+    this.#catalog ??= this.#foreignCount === 0 ? 'en' : majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
     return this.#catalog;
   }
 
   /**
-   * Detects the catalog language and glosses the skills written in Chinese or Japanese (loading
-   * the dictionary only when there are any). Call before indexing; {@link glossesOf} then answers.
+   * Detects the language of the skills not seen before (by content hash; one script test for a
+   * skill without CJK text) and glosses the skills written in Chinese or Japanese, loading the
+   * dictionary only when there are any. Catalogue-wide figures (majority language, loanword
+   * vocabulary) wait until a query or a new Japanese skill needs them. Call before indexing;
+   * {@link glossesOf} then answers.
    */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
+    this.#readCache();
     const list = [...skills];
     this.#skills = list;
     this.#loanwords = undefined;
-    // Each skill's language is detected once per content: a re-sync of a large catalog only looks it up.
+    this.#catalog = undefined;
+    // Only skills with CJK text are remembered: a skill without any costs one script test per sync, no entry.
     const languages = new Map<string, Language>();
-    for (const skill of list) languages.set(skill.contentHash, this.#languages.get(skill.contentHash) ?? languageOf(skill));
+    const foreign: Skill[] = [];
+    let foreignCount = 0;
+    let detected = 0;
+    for (const skill of list) {
+      let language = this.#languages.get(skill.contentHash);
+      if (language === undefined) {
+        const text = skillText(skill);
+        if (!CJK.test(text)) continue;
+        language = detectLanguage(text);
+        detected += 1;
+      }
+      languages.set(skill.contentHash, language);
+      if (language !== 'en') foreignCount += 1;
+      if (TRANSLATED.has(language)) foreign.push(skill);
+    }
+    const dropped = this.#languages.size + detected - languages.size;
     this.#languages = languages;
-    this.#catalog = majority(list.map((skill) => languages.get(skill.contentHash)!));
+    this.#foreignCount = foreignCount;
     if (!this.#enabled) return;
-    const foreign = list.filter((skill) => TRANSLATED.has(languages.get(skill.contentHash)!));
-    if (foreign.length === 0) {
-      this.#glosses = new Map();
-      return;
-    }
-    const dictionary = await this.#load();
-    throwIfAborted(signal);
-    if (dictionary === undefined) {
-      this.#glosses = new Map();
-      return;
-    }
-    const next = new Map<string, SkillGlosses>();
+    const next = new Map<string, SkillGlosses | null>();
+    const pending: Skill[] = [];
     for (const skill of foreign) {
       const done = this.#glosses.get(skill.contentHash);
-      if (done !== undefined) {
-        next.set(skill.contentHash, done);
-        continue;
-      }
+      if (done === undefined) pending.push(skill);
+      else next.set(skill.contentHash, done);
+    }
+    // The dictionary is loaded only for skills glossed neither in this process nor in the cache file.
+    const dictionary = pending.length === 0 ? undefined : await this.#load();
+    throwIfAborted(signal);
+    if (pending.length > 0 && dictionary === undefined) {
+      this.#glosses = new Map();
+      return;
+    }
+    for (const skill of pending) {
       const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
-      const { lexical, dense } = translate(skillText(skill), dictionary, loanwords);
-      if (lexical.trim() === '') continue;
-      next.set(skill.contentHash, this.#multilingual ? { lexical } : { lexical, dense });
+      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords);
+      next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
     this.#glosses = next;
+    if (detected > 0 || dropped > 0 || pending.length > 0) this.#writeCache();
+  }
+
+  /** Seeds the per-skill results from the cache file once; a missing, unreadable or foreign file is ignored (it is only a cache). */
+  #readCache(): void {
+    if (this.#cacheRead || this.#cacheFile === undefined) return;
+    this.#cacheRead = true;
+    let file: LanguageCacheFile;
+    try {
+      file = JSON.parse(readFileSync(this.#cacheFile, 'utf8')) as LanguageCacheFile;
+    } catch {
+      return;
+    }
+    if (file?.version !== LANGUAGE_CACHE_VERSION || file.dictionaryDir !== this.#dir || file.multilingual !== this.#multilingual || typeof file.skills !== 'object') return;
+    for (const [hash, entry] of Object.entries(file.skills)) {
+      if (!Array.isArray(entry) || !(LANGUAGES as readonly unknown[]).includes(entry[0]) || typeof entry[1] !== 'string' || typeof entry[2] !== 'string') continue;
+      const [language, lexical, dense] = entry;
+      this.#languages.set(hash, language);
+      if (!TRANSLATED.has(language) || !this.#enabled) continue;
+      this.#glosses.set(hash, lexical === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
+    }
+  }
+
+  /** Saves the current catalog's CJK skills; a failed write only costs the next process the work. */
+  #writeCache(): void {
+    if (this.#cacheFile === undefined) return;
+    const skills: LanguageCacheFile['skills'] = {};
+    for (const [hash, language] of this.#languages) {
+      const glosses = this.#glosses.get(hash);
+      skills[hash] = [language, glosses?.lexical ?? '', glosses?.dense ?? ''];
+    }
+    const file: LanguageCacheFile = { version: LANGUAGE_CACHE_VERSION, dictionaryDir: this.#dir, multilingual: this.#multilingual, skills };
+    try {
+      mkdirPrivate(join(this.#cacheFile, '..'));
+      writeFileAtomic(this.#cacheFile, JSON.stringify(file));
+    } catch {
+      // The index folder is read-only or gone: the results stay in memory.
+    }
   }
 
   /** The English glosses of a skill written in Chinese or Japanese (after {@link prepare}). */
   glossesOf(skill: Skill): SkillGlosses | undefined {
-    return this.#glosses.size === 0 ? undefined : this.#glosses.get(skill.contentHash);
+    return this.#glosses.size === 0 ? undefined : (this.#glosses.get(skill.contentHash) ?? undefined);
   }
 
   /** How each ranker should read `query`. Synchronous (no promise, no dictionary) when nothing is translated. */
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
     if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
-    if (!TRANSLATED.has(language) || language === this.#catalog) return { language, lexical: query, dense: query, measure: query };
+    if (!TRANSLATED.has(language) || language === this.catalogLanguage) return { language, lexical: query, dense: query, measure: query };
     return this.#translate(query, language, signal);
   }
 
@@ -144,7 +226,7 @@ export class CrossLingual {
     if (this.#loanwords === undefined) {
       const frequencies = new Map<string, number>();
       for (const skill of this.#skills) {
-        const words = new Set(splitWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
+        const words = new Set(latinWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
         for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
       }
       this.#loanwords = new LoanwordMatcher(frequencies);
@@ -171,8 +253,13 @@ export class CrossLingual {
   }
 }
 
-function languageOf(skill: Skill): Language {
-  return detectLanguage(skillText(skill));
+/** Han, kana or hangul: text without any is English to {@link detectLanguage}. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
+
+/** The Latin-script words {@link splitWords} finds in `text`, without segmenting its CJK runs (the vocabulary never keeps them). */
+function latinWords(text: string): string[] {
+  return CJK.test(text) ? text.split(CJK_RUNS).flatMap(splitWords) : splitWords(text);
 }
 
 function skillText(skill: Skill): string {

@@ -105,7 +105,9 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#dimensions = dimensions;
     this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
-    this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true });
+    // --- coldpath (#17): CJK skills' languages and glosses are kept with the index. ---
+    this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cacheDir: options.indexDir });
+    // --- end coldpath (#17) ---
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
