@@ -39,7 +39,10 @@ export const annSuite: Suite = async (context) => {
     let agreement = 0;
     for (const query of queryVectors) {
       const truth = exact.index.search(query, K).map((m) => m.id);
-      agreement += overlapAt(hnsw.index.search(query, K).map((m) => m.id), truth);
+      agreement += overlapAt(
+        hnsw.index.search(query, K).map((m) => m.id),
+        truth,
+      );
     }
     agreement /= queryVectors.length;
 
@@ -60,10 +63,7 @@ export const annSuite: Suite = async (context) => {
         { group, name: 'HNSW recall@10 agreement', metric: 'mean', value: agreement, unit: 'fraction', better: 'higher', headline: true },
         { name: 'exact top-10', value: 1 },
       ),
-      compare(
-        { group, name: 'HNSW build', metric: 'once', value: hnsw.ms, unit: 'ms', better: 'lower' },
-        { name: 'exact build', value: exact.ms },
-      ),
+      compare({ group, name: 'HNSW build', metric: 'once', value: hnsw.ms, unit: 'ms', better: 'lower' }, { name: 'exact build', value: exact.ms }),
     );
     scaling.push({ size, series: 'HNSW search (k=10)', p50Ms: h.p50Ms }, { size, series: 'exact scan (k=10)', p50Ms: e.p50Ms });
   }

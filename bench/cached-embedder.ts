@@ -12,7 +12,6 @@ import { EmbeddingCache } from '../src/embed/index.js';
 import type { EmbedKind, Embedder } from '../src/types.js';
 import { sha256Hex } from '../src/util/hash.js';
 
-
 /** How many texts are embedded between two progress reports. */
 const PRIME_CHUNK = 512;
 /** The cache file is rewritten whole, so it is saved at most this often while priming (and at the end). */

@@ -111,7 +111,9 @@ export class BenchContext {
         const engine = await SkillSearchEngine.open({ embedder: this.embedder, indexDir, ann, ...NO_QUERY_CACHE });
         const sync = await engine.sync(skills);
         const syncMs = performance.now() - started;
-        this.log(`engine ${id}: ${engine.size} skills indexed in ${(syncMs / 1000).toFixed(1)} s (${this.embedder.modelTexts - modelTexts} cache misses sent to the model)`);
+        this.log(
+          `engine ${id}: ${engine.size} skills indexed in ${(syncMs / 1000).toFixed(1)} s (${this.embedder.modelTexts - modelTexts} cache misses sent to the model)`,
+        );
         return { engine, syncMs, sync, indexDir };
       })();
       this.#engines.set(id, opened);

@@ -120,10 +120,7 @@ export function loadEvalSets(evalDir: string | null, maxQueries: number): EvalSe
     const files = spec.queryFiles.filter((file) => existsSync(path.join(dir, file)));
     const pools = files.map((file) => readJsonl(path.join(dir, file)).map(toLabelledQuery));
     const negatives = pools.length > 1 ? Math.round(maxQueries * (spec.negativeShare ?? 0)) : 0;
-    const queries = [
-      ...sample(pools[0] ?? [], maxQueries - negatives),
-      ...(pools[1] ? sample(pools[1], negatives) : []),
-    ];
+    const queries = [...sample(pools[0] ?? [], maxQueries - negatives), ...(pools[1] ? sample(pools[1], negatives) : [])];
     sets.push({
       name: spec.name,
       origin: 'real',

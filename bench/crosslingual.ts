@@ -91,7 +91,11 @@ export const crosslingualSuite: Suite = async (context) => {
         await timed(on, other, times.foreign);
       }
     }
-    const stat = (samples: number[], p: number): number => percentile([...samples].sort((a, b) => a - b), p);
+    const stat = (samples: number[], p: number): number =>
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        p,
+      );
     // The step alone on English queries: what "on" adds to each of them.
     const step = new CrossLingual({ dictionaryDir });
     await step.prepare(pool.skills);
@@ -110,15 +114,41 @@ export const crosslingualSuite: Suite = async (context) => {
     }
     measurements.push(
       compare(
-        { group: catalog, name: 'English query, language step on', metric: 'p50', value: stat(times.on, 50), unit: 'ms', samples: times.on.length, better: 'lower', headline: true },
+        {
+          group: catalog,
+          name: 'English query, language step on',
+          metric: 'p50',
+          value: stat(times.on, 50),
+          unit: 'ms',
+          samples: times.on.length,
+          better: 'lower',
+          headline: true,
+        },
         { name: 'English query, language step off', value: stat(times.off, 50) },
       ),
       compare(
-        { group: catalog, name: 'Chinese/Japanese query (warm)', metric: 'p99', value: stat(times.foreign, 99), unit: 'ms', samples: times.foreign.length, better: 'lower', headline: true },
+        {
+          group: catalog,
+          name: 'Chinese/Japanese query (warm)',
+          metric: 'p99',
+          value: stat(times.foreign, 99),
+          unit: 'ms',
+          samples: times.foreign.length,
+          better: 'lower',
+          headline: true,
+        },
         { name: 'English query, language step off', value: stat(times.off, 99) },
       ),
       compare(
-        { group: catalog, name: 'Chinese/Japanese query (warm)', metric: 'p50', value: stat(times.foreign, 50), unit: 'ms', samples: times.foreign.length, better: 'lower' },
+        {
+          group: catalog,
+          name: 'Chinese/Japanese query (warm)',
+          metric: 'p50',
+          value: stat(times.foreign, 50),
+          unit: 'ms',
+          samples: times.foreign.length,
+          better: 'lower',
+        },
         { name: 'English query, language step off', value: stat(times.off, 50) },
       ),
       compare(
@@ -126,11 +156,27 @@ export const crosslingualSuite: Suite = async (context) => {
         { name: 'English query, language step off (p50)', value: stat(times.off, 50) },
       ),
       compare(
-        { group: catalog, name: 'translation alone, per Chinese/Japanese query', metric: 'p50', value: stat(translations, 50), unit: 'ms', samples: translations.length, better: 'lower' },
+        {
+          group: catalog,
+          name: 'translation alone, per Chinese/Japanese query',
+          metric: 'p50',
+          value: stat(translations, 50),
+          unit: 'ms',
+          samples: translations.length,
+          better: 'lower',
+        },
         { name: 'Chinese/Japanese query (warm), p50', value: stat(times.foreign, 50) },
       ),
       compare(
-        { group: catalog, name: 'translation alone, per Chinese/Japanese query', metric: 'p99', value: stat(translations, 99), unit: 'ms', samples: translations.length, better: 'lower' },
+        {
+          group: catalog,
+          name: 'translation alone, per Chinese/Japanese query',
+          metric: 'p99',
+          value: stat(translations, 99),
+          unit: 'ms',
+          samples: translations.length,
+          better: 'lower',
+        },
         { name: 'Chinese/Japanese query (warm), p99', value: stat(times.foreign, 99) },
       ),
       compare(

@@ -38,7 +38,16 @@ export const embedSuite: Suite = async (context) => {
       { group: model.id, name: 'embed 1 query', metric: 'p50', value: single.p50Ms, unit: 'ms', samples: single.samples },
       {
         ...compare(
-          { group: model.id, name: 'batched embedding, per sentence', metric: 'mean', value: perSentence, unit: 'ms', samples: batch.samples, better: 'lower', headline: true },
+          {
+            group: model.id,
+            name: 'batched embedding, per sentence',
+            metric: 'mean',
+            value: perSentence,
+            unit: 'ms',
+            samples: batch.samples,
+            better: 'lower',
+            headline: true,
+          },
           { name: 'one query alone', value: single.meanMs },
         ),
       },

@@ -90,7 +90,15 @@ export const hitRateSuite: Suite = async (context) => {
       const rows = await evaluate(context, set);
       hitRates.push(...rows);
       const hit5 = (label: string): number => rows.find((row) => row.mode === label)!.metrics.hitAt5;
-      const row = { group: set.name, name: 'hybrid (HNSW)', metric: 'hit@5', value: hit5('hybrid'), unit: 'fraction', better: 'higher', headline: true } as const;
+      const row = {
+        group: set.name,
+        name: 'hybrid (HNSW)',
+        metric: 'hit@5',
+        value: hit5('hybrid'),
+        unit: 'fraction',
+        better: 'higher',
+        headline: true,
+      } as const;
       measurements.push(
         compare(row, { name: 'lexical-only', value: hit5('lexical') }),
         compare(row, { name: 'dense-only', value: hit5('dense') }),
@@ -101,7 +109,8 @@ export const hitRateSuite: Suite = async (context) => {
     context.embedder.memo = false;
   }
   const notes = sets.map(
-    (set) => `${set.name}: ${set.skills.length} skills, ${set.queries.length} of ${set.totalQueries} queries (deterministic sample)${set.origin === 'synthetic' ? ', synthetic' : ''}.`,
+    (set) =>
+      `${set.name}: ${set.skills.length} skills, ${set.queries.length} of ${set.totalQueries} queries (deterministic sample)${set.origin === 'synthetic' ? ', synthetic' : ''}.`,
   );
   return { measurements, hitRates, notes };
 };

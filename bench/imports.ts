@@ -31,7 +31,16 @@ export const importsSuite: Suite = async (context) => {
   const baseline = { name: `import('${FULL}')`, value: p50(FULL) };
   const measurements: Measurement[] = SUBPATHS.map((specifier) =>
     compare(
-      { group: 'fresh process', name: `import('${specifier}')`, metric: 'p50', value: p50(specifier), unit: 'ms', samples: rounds, better: 'lower', headline: specifier.endsWith('/prefetch') },
+      {
+        group: 'fresh process',
+        name: `import('${specifier}')`,
+        metric: 'p50',
+        value: p50(specifier),
+        unit: 'ms',
+        samples: rounds,
+        better: 'lower',
+        headline: specifier.endsWith('/prefetch'),
+      },
       baseline,
     ),
   );

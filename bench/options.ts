@@ -2,7 +2,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Run order: the quality numbers early, so an interrupted run (results are written after each suite) keeps them. */
-export const SUITE_NAMES = ['embed', 'runtime', 'hit-rate', 'query', 'crosslingual', 'prefetch', 'reindex', 'ann', 'lexical', 'scaling', 'scale', 'imports'] as const;
+export const SUITE_NAMES = [
+  'embed',
+  'runtime',
+  'hit-rate',
+  'query',
+  'crosslingual',
+  'prefetch',
+  'reindex',
+  'ann',
+  'lexical',
+  'scaling',
+  'scale',
+  'imports',
+] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** Where the repository root is, whatever the working directory. */
@@ -125,7 +138,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
         only.push(...(value().split(',').filter(Boolean) as SuiteName[]));
         break;
       case '--sizes':
-        options.sizes = value().split(',').map((s) => Number(s.trim().replace(/k$/i, '000')));
+        options.sizes = value()
+          .split(',')
+          .map((s) => Number(s.trim().replace(/k$/i, '000')));
         break;
       case '--eval-dir':
         options.evalDir = path.resolve(value());

@@ -52,17 +52,54 @@ export const prefetchSuite: Suite = async (context) => {
   const baseline = { name: 'blocking search', value: blocking.p50Ms };
   const measurements: Measurement[] = [
     { group, name: 'blocking search before the turn', metric: 'p50', value: blocking.p50Ms, unit: 'ms', samples: blocking.samples },
-    compare({ group, name: 'prefetch start() on the turn', metric: 'p50', value: percentile(startMs, 50), unit: 'ms', samples: turns, better: 'lower', headline: true }, baseline),
     compare(
-      { group, name: `prefetch wait at collect, ${STREAM_MS} ms stream`, metric: 'p50', value: percentile(addedStreaming, 50), unit: 'ms', samples: turns, better: 'lower', headline: true },
+      {
+        group,
+        name: 'prefetch start() on the turn',
+        metric: 'p50',
+        value: percentile(startMs, 50),
+        unit: 'ms',
+        samples: turns,
+        better: 'lower',
+        headline: true,
+      },
       baseline,
     ),
     compare(
-      { group, name: `prefetch wait at collect, ${STREAM_MS} ms stream`, metric: 'p99', value: percentile(addedStreaming, 99), unit: 'ms', samples: turns, better: 'lower' },
+      {
+        group,
+        name: `prefetch wait at collect, ${STREAM_MS} ms stream`,
+        metric: 'p50',
+        value: percentile(addedStreaming, 50),
+        unit: 'ms',
+        samples: turns,
+        better: 'lower',
+        headline: true,
+      },
+      baseline,
+    ),
+    compare(
+      {
+        group,
+        name: `prefetch wait at collect, ${STREAM_MS} ms stream`,
+        metric: 'p99',
+        value: percentile(addedStreaming, 99),
+        unit: 'ms',
+        samples: turns,
+        better: 'lower',
+      },
       { name: 'blocking search p99', value: blocking.p99Ms },
     ),
     compare(
-      { group, name: 'prefetch collected at once (no stream)', metric: 'p50', value: percentile(addedImmediate, 50), unit: 'ms', samples: turns, better: 'lower' },
+      {
+        group,
+        name: 'prefetch collected at once (no stream)',
+        metric: 'p50',
+        value: percentile(addedImmediate, 50),
+        unit: 'ms',
+        samples: turns,
+        better: 'lower',
+      },
       baseline,
     ),
   ];

@@ -10,7 +10,12 @@ import { NO_QUERY_CACHE, sizeLabel } from './context.js';
 import { compare, runBench, type Measurement } from './results.js';
 import { edited } from './scaling.js';
 
-async function fullBuild(context: BenchContext, embedder: Embedder, skills: readonly Skill[], label: string): Promise<{ engine: SkillSearchEngine; ms: number; indexDir: string }> {
+async function fullBuild(
+  context: BenchContext,
+  embedder: Embedder,
+  skills: readonly Skill[],
+  label: string,
+): Promise<{ engine: SkillSearchEngine; ms: number; indexDir: string }> {
   const indexDir = context.tempDir(`reindex-${label}`);
   const started = performance.now();
   const engine = await SkillSearchEngine.open({ embedder, indexDir, ...NO_QUERY_CACHE });
@@ -58,14 +63,18 @@ export const reindexSuite: Suite = async (context) => {
   const measurements: Measurement[] = [
     { group, name: 'full rebuild, model embeds all', metric: 'once', value: cold.ms, unit: 'ms' },
     compare({ group, name: 'full rebuild, cached embeddings', metric: 'once', value: warm.ms, unit: 'ms', better: 'lower' }, coldBase),
-    compare({ group, name: 'reindex after one change', metric: 'mean', value: one.meanMs, unit: 'ms', samples: one.samples, better: 'lower', headline: true }, coldBase),
+    compare(
+      { group, name: 'reindex after one change', metric: 'mean', value: one.meanMs, unit: 'ms', samples: one.samples, better: 'lower', headline: true },
+      coldBase,
+    ),
     compare({ group, name: 'reindex after one change', metric: 'mean', value: one.meanMs, unit: 'ms', samples: one.samples, better: 'lower' }, warmBase),
-    compare({ group, name: 'cold start: reopen + sync + first hybrid query', metric: 'once', value: reopenMs, unit: 'ms', better: 'lower', headline: true }, coldBase),
+    compare(
+      { group, name: 'cold start: reopen + sync + first hybrid query', metric: 'once', value: reopenMs, unit: 'ms', better: 'lower', headline: true },
+      coldBase,
+    ),
   ];
   return {
     measurements,
-    notes: [
-      `${skills.length} ${pool.origin} skills persisted to a temp folder. Reopen re-embedded ${resync.embedded} skills (expected 0).`,
-    ],
+    notes: [`${skills.length} ${pool.origin} skills persisted to a temp folder. Reopen re-embedded ${resync.embedded} skills (expected 0).`],
   };
 };

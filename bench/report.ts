@@ -41,7 +41,22 @@ function measurementRow(m: Measurement): Row {
   ];
 }
 
-const HIT_HEADER: Row = ['set', 'mode', 'skills', 'queries', 'hit@1', 'hit@5', 'MRR', 'nDCG@10', 'hit@5 ÷ lexical', 'hit@5 ÷ dense', 'shown hit@1', 'shown hit@5', 'blank', 'abstain'];
+const HIT_HEADER: Row = [
+  'set',
+  'mode',
+  'skills',
+  'queries',
+  'hit@1',
+  'hit@5',
+  'MRR',
+  'nDCG@10',
+  'hit@5 ÷ lexical',
+  'hit@5 ÷ dense',
+  'shown hit@1',
+  'shown hit@5',
+  'blank',
+  'abstain',
+];
 
 function hitRows(rows: readonly HitRateRow[]): Row[] {
   return rows.map((row) => {
@@ -71,17 +86,17 @@ function hitRows(rows: readonly HitRateRow[]): Row[] {
 
 function plainTable(header: Row, rows: readonly Row[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: Row): string => r.map((cell, i) => (cell ?? '').padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: Row): string =>
+    r
+      .map((cell, i) => (cell ?? '').padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 function markdownTable(header: Row, rows: readonly Row[]): string {
   const esc = (cell: string): string => cell.replace(/\|/g, '\\|');
-  return [
-    `| ${header.map(esc).join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
 const MEASUREMENT_HEADER: Row = ['group', 'measurement', 'value', 'baseline (same run)', 'ratio'];

@@ -83,10 +83,7 @@ export interface RunReport {
 }
 
 /** A measurement with its ratio against a baseline measured in the same run. */
-export function compare(
-  measurement: Omit<Measurement, 'baseline' | 'ratio'>,
-  baseline: { name: string; value: number },
-): Measurement {
+export function compare(measurement: Omit<Measurement, 'baseline' | 'ratio'>, baseline: { name: string; value: number }): Measurement {
   return { ...measurement, baseline, ratio: ratio(measurement.value, baseline.value) };
 }
 

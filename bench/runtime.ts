@@ -53,11 +53,28 @@ export const runtimeSuite: Suite = async (context) => {
   const stat = (name: string) => modelStats.get(name)!;
   measurements.push(
     compare(
-      { group, name: 'embed 1 query (onnxruntime)', metric: 'p50', value: stat('onnxruntime 1').p50Ms, unit: 'ms', samples: stat('onnxruntime 1').samples, better: 'lower', headline: true },
+      {
+        group,
+        name: 'embed 1 query (onnxruntime)',
+        metric: 'p50',
+        value: stat('onnxruntime 1').p50Ms,
+        unit: 'ms',
+        samples: stat('onnxruntime 1').samples,
+        better: 'lower',
+        headline: true,
+      },
       { name: 'embed 1 query (TF.js WASM)', value: stat('wasm 1').p50Ms },
     ),
     compare(
-      { group, name: `batch of ${BATCH}, per sentence (onnxruntime)`, metric: 'mean', value: stat('onnxruntime 32').meanMs / BATCH, unit: 'ms', samples: stat('onnxruntime 32').samples, better: 'lower' },
+      {
+        group,
+        name: `batch of ${BATCH}, per sentence (onnxruntime)`,
+        metric: 'mean',
+        value: stat('onnxruntime 32').meanMs / BATCH,
+        unit: 'ms',
+        samples: stat('onnxruntime 32').samples,
+        better: 'lower',
+      },
       { name: `batch of ${BATCH}, per sentence (TF.js WASM)`, value: stat('wasm 32').meanMs / BATCH },
     ),
   );
@@ -91,7 +108,16 @@ export const runtimeSuite: Suite = async (context) => {
         { name: 'warm hybrid query (TF.js WASM)', value: b.p50Ms },
       ),
       compare(
-        { group: catalog, name: 'warm hybrid query (onnxruntime)', metric: 'p99', value: a.p99Ms, unit: 'ms', samples: a.samples, better: 'lower', headline: true },
+        {
+          group: catalog,
+          name: 'warm hybrid query (onnxruntime)',
+          metric: 'p99',
+          value: a.p99Ms,
+          unit: 'ms',
+          samples: a.samples,
+          better: 'lower',
+          headline: true,
+        },
         { name: 'warm hybrid query (TF.js WASM)', value: b.p99Ms },
       ),
     );
@@ -112,7 +138,16 @@ export const runtimeSuite: Suite = async (context) => {
   }
   measurements.push(
     compare(
-      { group: 'cold start', name: 'USE-lite ready + first embedding, cached graph', metric: 'p50', value: median(cached), unit: 'ms', samples, better: 'lower', headline: true },
+      {
+        group: 'cold start',
+        name: 'USE-lite ready + first embedding, cached graph',
+        metric: 'p50',
+        value: median(cached),
+        unit: 'ms',
+        samples,
+        better: 'lower',
+        headline: true,
+      },
       { name: 'same, graph rebuilt from the TF.js shards', value: median(rebuilt) },
     ),
   );

@@ -53,20 +53,30 @@ function baselineRoot(context: BenchContext): string {
   if (existsSync(path.join(root, 'dist', 'cli', 'main.js'))) return root;
   context.log(`scale: building the baseline ${SCALE_BASELINE_COMMIT} into ${root}`);
   mkdirSync(root, { recursive: true });
-  const archive = execFileSync('git', ['archive', SCALE_BASELINE_COMMIT, 'src', 'bin', 'models', 'skills', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], {
-    cwd: REPO_ROOT,
-    maxBuffer: 1 << 30,
-  });
+  const archive = execFileSync(
+    'git',
+    ['archive', SCALE_BASELINE_COMMIT, 'src', 'bin', 'models', 'skills', 'package.json', 'tsconfig.json', 'tsconfig.build.json'],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 1 << 30,
+    },
+  );
   execFileSync('tar', ['-x', '-C', root], { input: archive });
   if (!existsSync(path.join(root, 'node_modules'))) symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   return root;
 }
 
 /** This checkout's dist/, rebuilt so the bin runs the code under test. */
 function currentRoot(context: BenchContext): string {
   context.log('scale: building dist/ of this checkout');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
   return REPO_ROOT;
 }
 
@@ -77,7 +87,9 @@ async function loadSide(name: Side['name'], root: string): Promise<Side> {
 
 /** The first `size` pool lines as a tools file, loaded by the library's own loader (as the bin loads it). */
 async function catalogOf(context: BenchContext, size: number, dir: string): Promise<{ file: string; skills: readonly Skill[] }> {
-  const lines = readFileSync(path.join(context.options.evalDir!, POOL_FILE), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const lines = readFileSync(path.join(context.options.evalDir!, POOL_FILE), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   const file = path.join(dir, `tools-${size}.jsonl`);
   writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
   const catalog = new SkillCatalog({ cwd: dir, toolsFiles: [file], skillsDirs: [], home: dir, addDirs: [] } as never);
@@ -144,11 +156,32 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
  * inherits the first one's garbage): builds, cold loads, then both engines open side by side
  * for queries and one-change reindexes, then the hook through each bin.
  */
-async function measureSides(context: BenchContext, sides: readonly Side[], skills: readonly Skill[], tools: string, dir: string, queries: readonly string[]): Promise<Map<string, SideFigures>> {
+async function measureSides(
+  context: BenchContext,
+  sides: readonly Side[],
+  skills: readonly Skill[],
+  tools: string,
+  dir: string,
+  queries: readonly string[],
+): Promise<Map<string, SideFigures>> {
   const indexDir = (side: Side) => path.join(dir, `index-${side.name}`);
   const open = (side: Side) => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side), ...NO_QUERY_CACHE });
   const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
-  const samples = new Map(sides.map((side) => [side.name, { build: 0, loads: [] as number[], hybrid: [] as number[], lexical: [] as number[], reindex: [] as number[], hooks: [] as number[], hookOut: '', rankings: [] as string[] }]));
+  const samples = new Map(
+    sides.map((side) => [
+      side.name,
+      {
+        build: 0,
+        loads: [] as number[],
+        hybrid: [] as number[],
+        lexical: [] as number[],
+        reindex: [] as number[],
+        hooks: [] as number[],
+        hookOut: '',
+        rankings: [] as string[],
+      },
+    ]),
+  );
   const of = (side: Side) => samples.get(side.name)!;
 
   for (const side of sides) {
@@ -180,7 +213,8 @@ async function measureSides(context: BenchContext, sides: readonly Side[], skill
     await engine.sync(skills);
     engines.set(side.name, engine);
   }
-  for (const side of sides) for (const query of queries) of(side).rankings.push((await engines.get(side.name)!.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
+  for (const side of sides)
+    for (const query of queries) of(side).rankings.push((await engines.get(side.name)!.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
   const rounds = context.options.quick ? 20 : 200;
   for (let round = 0; round < rounds; round++) {
     const query = queries[round % queries.length]!;
@@ -266,30 +300,96 @@ export const scaleSuite: Suite = async (context) => {
     const now = figures.get('now')!;
     const vs = (value: number) => ({ name: 'before', value });
     measurements.push(
-      compare({ group, name: 'hook without a server (bin, wall)', metric: 'median', value: now.hook, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.hook)),
-      compare({ group, name: 'index load (open + sync, unchanged)', metric: 'median', value: now.load, unit: 'ms', samples: HOOK_RUNS, better: 'lower', headline: true }, vs(before.load)),
-      compare({ group, name: 'reindex after one change', metric: 'mean', value: now.reindex.mean, unit: 'ms', samples: now.reindex.samples, better: 'lower', headline: true }, vs(before.reindex.mean)),
+      compare(
+        {
+          group,
+          name: 'hook without a server (bin, wall)',
+          metric: 'median',
+          value: now.hook,
+          unit: 'ms',
+          samples: HOOK_RUNS,
+          better: 'lower',
+          headline: true,
+        },
+        vs(before.hook),
+      ),
+      compare(
+        {
+          group,
+          name: 'index load (open + sync, unchanged)',
+          metric: 'median',
+          value: now.load,
+          unit: 'ms',
+          samples: HOOK_RUNS,
+          better: 'lower',
+          headline: true,
+        },
+        vs(before.load),
+      ),
+      compare(
+        {
+          group,
+          name: 'reindex after one change',
+          metric: 'mean',
+          value: now.reindex.mean,
+          unit: 'ms',
+          samples: now.reindex.samples,
+          better: 'lower',
+          headline: true,
+        },
+        vs(before.reindex.mean),
+      ),
       compare({ group, name: 'index build (cached embeddings)', metric: 'once', value: now.build, unit: 'ms', better: 'lower' }, vs(before.build)),
-      compare({ group, name: 'lexical query', metric: 'p50', value: now.lexical.p50, unit: 'ms', samples: now.lexical.samples, better: 'lower' }, vs(before.lexical.p50)),
-      compare({ group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p50)),
-      compare({ group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99, unit: 'ms', samples: now.hybrid.samples, better: 'lower' }, vs(before.hybrid.p99)),
+      compare(
+        { group, name: 'lexical query', metric: 'p50', value: now.lexical.p50, unit: 'ms', samples: now.lexical.samples, better: 'lower' },
+        vs(before.lexical.p50),
+      ),
+      compare(
+        { group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50, unit: 'ms', samples: now.hybrid.samples, better: 'lower' },
+        vs(before.hybrid.p50),
+      ),
+      compare(
+        { group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99, unit: 'ms', samples: now.hybrid.samples, better: 'lower' },
+        vs(before.hybrid.p99),
+      ),
     );
     for (const side of sides) {
       const figure = figures.get(side.name)!;
       const smallest = lexicalAtSmallest.get(side.name);
       if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexical.p50);
-      else measurements.push(compare({ group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50, unit: 'ms', better: 'lower' }, { name: 'smallest size', value: smallest }));
+      else
+        measurements.push(
+          compare(
+            { group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50, unit: 'ms', better: 'lower' },
+            { name: 'smallest size', value: smallest },
+          ),
+        );
     }
     const differing = now.rankings.filter((ranking, i) => ranking !== before.rankings[i]).length;
-    notes.push(`${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${now.hookOut === before.hookOut ? 'identical' : 'differs'}.`);
+    notes.push(
+      `${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${now.hookOut === before.hookOut ? 'identical' : 'differs'}.`,
+    );
     if (requested === context.options.sizes[0]) {
       const rates = new Map<string, number>();
       for (const side of sides) rates.set(side.name, await coldBuildRate(context, side, skills, dir));
       measurements.push(
-        compare({ group, name: `cold build through the model (${COLD_BUILD_SAMPLE} skills)`, metric: 'rate', value: rates.get('now')!, unit: 'per-s', better: 'higher', headline: true }, vs(rates.get('before')!)),
+        compare(
+          {
+            group,
+            name: `cold build through the model (${COLD_BUILD_SAMPLE} skills)`,
+            metric: 'rate',
+            value: rates.get('now')!,
+            unit: 'per-s',
+            better: 'higher',
+            headline: true,
+          },
+          vs(rates.get('before')!),
+        ),
       );
     }
   }
-  notes.push(`before = ${SCALE_BASELINE_COMMIT} built into bench/.cache/scale-baseline; both sides run in this process (engines) or through their own bin (hook).`);
+  notes.push(
+    `before = ${SCALE_BASELINE_COMMIT} built into bench/.cache/scale-baseline; both sides run in this process (engines) or through their own bin (hook).`,
+  );
   return { measurements, notes };
 };

@@ -44,8 +44,7 @@ export function escapeXml(value: string): string {
 
 const truncate = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max - 1)}…`);
 
-const text = (x: number, y: number, body: string, attrs = ''): string =>
-  `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${escapeXml(body)}</text>`;
+const text = (x: number, y: number, body: string, attrs = ''): string => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${escapeXml(body)}</text>`;
 
 /** `0.123×`, `12×`, `1.0×`: two significant digits is all a ratio chart can show honestly. */
 export function formatRatio(value: number): string {
@@ -164,8 +163,7 @@ function latencyPanel(series: readonly LatencySeries[]): Panel {
   }
   const lo = Math.floor(Math.log10(Math.min(...values)));
   const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...values))));
-  const x = (size: number): number =>
-    sizes.length === 1 ? plotLeft + plotWidth / 2 : plotLeft + (sizes.indexOf(size) / (sizes.length - 1)) * plotWidth;
+  const x = (size: number): number => (sizes.length === 1 ? plotLeft + plotWidth / 2 : plotLeft + (sizes.indexOf(size) / (sizes.length - 1)) * plotWidth);
   const y = (ms: number): number => plotTop + plotHeight * (1 - (Math.log10(Math.max(ms, 10 ** lo)) - lo) / (hi - lo));
   for (let e = lo; e <= hi; e++) {
     const ms = 10 ** e;
@@ -181,16 +179,17 @@ function latencyPanel(series: readonly LatencySeries[]): Panel {
     const colour = PALETTE[i % PALETTE.length];
     const points = [...s.points].filter((p) => p.ms > 0).sort((a, b) => a.size - b.size);
     if (points.length > 1) {
-      parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map((p) => `${x(p.size).toFixed(1)},${y(p.ms).toFixed(1)}`).join(' ')}"/>`);
+      parts.push(
+        `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map((p) => `${x(p.size).toFixed(1)},${y(p.ms).toFixed(1)}`).join(' ')}"/>`,
+      );
     }
     for (const p of points) {
-      parts.push(`<circle cx="${x(p.size).toFixed(1)}" cy="${y(p.ms).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.name} @ ${p.size}: ${p.ms.toFixed(3)} ms`)}</title></circle>`);
+      parts.push(
+        `<circle cx="${x(p.size).toFixed(1)}" cy="${y(p.ms).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.name} @ ${p.size}: ${p.ms.toFixed(3)} ms`)}</title></circle>`,
+      );
     }
     const ly = plotTop + 12 + i * 18;
-    parts.push(
-      `<rect x="${WIDTH - 300}" y="${ly - 10}" width="12" height="12" fill="${colour}"/>`,
-      text(WIDTH - 282, ly, s.name, `${FONT} font-size="12"`),
-    );
+    parts.push(`<rect x="${WIDTH - 300}" y="${ly - 10}" width="12" height="12" fill="${colour}"/>`, text(WIDTH - 282, ly, s.name, `${FONT} font-size="12"`));
   });
   return { height: plotTop + plotHeight + 34, body: parts.join('\n') };
 }
@@ -198,10 +197,9 @@ function latencyPanel(series: readonly LatencySeries[]): Panel {
 export function renderChart(input: ChartInput): string {
   const header: Panel = {
     height: 58,
-    body: [
-      text(20, 28, input.title, `${FONT} font-size="20" font-weight="700"`),
-      text(20, 48, input.subtitle, `${FONT} font-size="12" fill="#555"`),
-    ].join('\n'),
+    body: [text(20, 28, input.title, `${FONT} font-size="20" font-weight="700"`), text(20, 48, input.subtitle, `${FONT} font-size="12" fill="#555"`)].join(
+      '\n',
+    ),
   };
   const panels = [header, ratioPanel(input.ratios), hitRatePanel(input.hitRateMetrics, input.hitRates), latencyPanel(input.latency)];
   let offset = 0;

@@ -59,52 +59,170 @@ const DOMAINS: readonly Domain[] = [
   {
     name: 'documents',
     tools: [t('PDF', 'pdf'), t('Word', 'docx'), t('Excel', 'spreadsheet', 'xlsx'), t('PowerPoint', 'slides', 'pptx'), t('Markdown', 'md'), t('LaTeX', 'tex')],
-    objects: [t('tables', 'tabular data'), t('images', 'pictures', 'figures'), t('footnotes', 'endnotes'), t('metadata', 'document properties'), t('pages', 'sheets'), t('forms', 'fillable fields'), t('comments', 'annotations'), t('charts', 'graphs', 'plots')],
+    objects: [
+      t('tables', 'tabular data'),
+      t('images', 'pictures', 'figures'),
+      t('footnotes', 'endnotes'),
+      t('metadata', 'document properties'),
+      t('pages', 'sheets'),
+      t('forms', 'fillable fields'),
+      t('comments', 'annotations'),
+      t('charts', 'graphs', 'plots'),
+    ],
   },
   {
     name: 'devops',
-    tools: [t('Docker', 'docker'), t('Kubernetes', 'k8s'), t('Terraform', 'tf', 'IaC'), t('Helm', 'helm charts'), t('Ansible', 'playbooks'), t('GitHub Actions', 'gh actions', 'workflows')],
-    objects: [t('containers', 'running services'), t('pods', 'workloads'), t('manifests', 'yaml configs'), t('secrets', 'credentials'), t('pipelines', 'jobs'), t('volumes', 'persistent storage'), t('clusters', 'nodes'), t('logs', 'log output')],
+    tools: [
+      t('Docker', 'docker'),
+      t('Kubernetes', 'k8s'),
+      t('Terraform', 'tf', 'IaC'),
+      t('Helm', 'helm charts'),
+      t('Ansible', 'playbooks'),
+      t('GitHub Actions', 'gh actions', 'workflows'),
+    ],
+    objects: [
+      t('containers', 'running services'),
+      t('pods', 'workloads'),
+      t('manifests', 'yaml configs'),
+      t('secrets', 'credentials'),
+      t('pipelines', 'jobs'),
+      t('volumes', 'persistent storage'),
+      t('clusters', 'nodes'),
+      t('logs', 'log output'),
+    ],
   },
   {
     name: 'data',
-    tools: [t('Postgres', 'postgresql', 'pg'), t('MySQL', 'mariadb'), t('SQLite', 'sqlite3'), t('BigQuery', 'bq'), t('pandas', 'dataframes'), t('Spark', 'pyspark')],
-    objects: [t('schemas', 'table definitions'), t('queries', 'SQL'), t('indexes', 'lookups'), t('migrations', 'schema changes'), t('rows', 'records'), t('backups', 'snapshots'), t('CSV exports', 'csv dumps'), t('joins', 'relations')],
+    tools: [
+      t('Postgres', 'postgresql', 'pg'),
+      t('MySQL', 'mariadb'),
+      t('SQLite', 'sqlite3'),
+      t('BigQuery', 'bq'),
+      t('pandas', 'dataframes'),
+      t('Spark', 'pyspark'),
+    ],
+    objects: [
+      t('schemas', 'table definitions'),
+      t('queries', 'SQL'),
+      t('indexes', 'lookups'),
+      t('migrations', 'schema changes'),
+      t('rows', 'records'),
+      t('backups', 'snapshots'),
+      t('CSV exports', 'csv dumps'),
+      t('joins', 'relations'),
+    ],
   },
   {
     name: 'frontend',
-    tools: [t('React', 'react', 'jsx'), t('Vue', 'vue.js'), t('Svelte', 'sveltekit'), t('Tailwind', 'tailwind css'), t('Next.js', 'nextjs'), t('Storybook', 'component stories')],
-    objects: [t('components', 'widgets'), t('hooks', 'state logic'), t('styles', 'css'), t('routes', 'pages'), t('forms', 'inputs'), t('bundles', 'build output'), t('accessibility issues', 'a11y problems'), t('layouts', 'page structure')],
+    tools: [
+      t('React', 'react', 'jsx'),
+      t('Vue', 'vue.js'),
+      t('Svelte', 'sveltekit'),
+      t('Tailwind', 'tailwind css'),
+      t('Next.js', 'nextjs'),
+      t('Storybook', 'component stories'),
+    ],
+    objects: [
+      t('components', 'widgets'),
+      t('hooks', 'state logic'),
+      t('styles', 'css'),
+      t('routes', 'pages'),
+      t('forms', 'inputs'),
+      t('bundles', 'build output'),
+      t('accessibility issues', 'a11y problems'),
+      t('layouts', 'page structure'),
+    ],
   },
   {
     name: 'testing',
-    tools: [t('Vitest', 'vitest'), t('Jest', 'jest'), t('Playwright', 'browser automation'), t('Cypress', 'cypress'), t('pytest', 'python tests'), t('JUnit', 'java tests')],
-    objects: [t('unit tests', 'specs'), t('snapshots', 'golden files'), t('fixtures', 'test data'), t('flaky tests', 'intermittent failures'), t('coverage reports', 'coverage'), t('mocks', 'stubs', 'fakes'), t('end-to-end tests', 'e2e tests'), t('test plans', 'test cases')],
+    tools: [
+      t('Vitest', 'vitest'),
+      t('Jest', 'jest'),
+      t('Playwright', 'browser automation'),
+      t('Cypress', 'cypress'),
+      t('pytest', 'python tests'),
+      t('JUnit', 'java tests'),
+    ],
+    objects: [
+      t('unit tests', 'specs'),
+      t('snapshots', 'golden files'),
+      t('fixtures', 'test data'),
+      t('flaky tests', 'intermittent failures'),
+      t('coverage reports', 'coverage'),
+      t('mocks', 'stubs', 'fakes'),
+      t('end-to-end tests', 'e2e tests'),
+      t('test plans', 'test cases'),
+    ],
   },
   {
     name: 'version control',
     tools: [t('Git', 'git'), t('GitHub', 'gh'), t('GitLab', 'gitlab'), t('Gerrit', 'code review server')],
-    objects: [t('commits', 'commit history'), t('branches', 'feature branches'), t('pull requests', 'PRs'), t('merge conflicts', 'conflicts'), t('tags', 'version tags'), t('changelogs', 'change history'), t('release notes', 'what changed'), t('hooks', 'pre-commit checks')],
+    objects: [
+      t('commits', 'commit history'),
+      t('branches', 'feature branches'),
+      t('pull requests', 'PRs'),
+      t('merge conflicts', 'conflicts'),
+      t('tags', 'version tags'),
+      t('changelogs', 'change history'),
+      t('release notes', 'what changed'),
+      t('hooks', 'pre-commit checks'),
+    ],
   },
   {
     name: 'cloud',
     tools: [t('AWS', 'amazon web services'), t('GCP', 'google cloud'), t('Azure', 'microsoft cloud'), t('Cloudflare', 'cloudflare')],
-    objects: [t('buckets', 'object storage'), t('serverless functions', 'lambdas'), t('IAM policies', 'permissions'), t('DNS records', 'domains'), t('load balancers', 'traffic routing'), t('budgets', 'cloud spend', 'costs'), t('queues', 'message queues'), t('certificates', 'TLS certs')],
+    objects: [
+      t('buckets', 'object storage'),
+      t('serverless functions', 'lambdas'),
+      t('IAM policies', 'permissions'),
+      t('DNS records', 'domains'),
+      t('load balancers', 'traffic routing'),
+      t('budgets', 'cloud spend', 'costs'),
+      t('queues', 'message queues'),
+      t('certificates', 'TLS certs'),
+    ],
   },
   {
     name: 'machine learning',
     tools: [t('PyTorch', 'torch'), t('TensorFlow', 'tf.keras'), t('scikit-learn', 'sklearn'), t('Hugging Face', 'transformers', 'hf')],
-    objects: [t('models', 'networks'), t('datasets', 'training data'), t('checkpoints', 'saved weights'), t('training runs', 'experiments'), t('embeddings', 'vectors'), t('hyperparameters', 'learning rate settings'), t('evaluation metrics', 'accuracy numbers'), t('tokenizers', 'vocabularies')],
+    objects: [
+      t('models', 'networks'),
+      t('datasets', 'training data'),
+      t('checkpoints', 'saved weights'),
+      t('training runs', 'experiments'),
+      t('embeddings', 'vectors'),
+      t('hyperparameters', 'learning rate settings'),
+      t('evaluation metrics', 'accuracy numbers'),
+      t('tokenizers', 'vocabularies'),
+    ],
   },
   {
     name: 'security',
     tools: [t('Semgrep', 'static analysis'), t('CodeQL', 'codeql'), t('OWASP ZAP', 'zap scanner'), t('Trivy', 'image scanner')],
-    objects: [t('vulnerabilities', 'security holes'), t('dependencies', 'third-party packages'), t('leaked secrets', 'exposed keys'), t('audit logs', 'access logs'), t('SBOMs', 'bills of materials'), t('CVEs', 'advisories'), t('permissions', 'access rights'), t('findings', 'alerts')],
+    objects: [
+      t('vulnerabilities', 'security holes'),
+      t('dependencies', 'third-party packages'),
+      t('leaked secrets', 'exposed keys'),
+      t('audit logs', 'access logs'),
+      t('SBOMs', 'bills of materials'),
+      t('CVEs', 'advisories'),
+      t('permissions', 'access rights'),
+      t('findings', 'alerts'),
+    ],
   },
   {
     name: 'team communication',
     tools: [t('Slack', 'slack'), t('Notion', 'notion'), t('Jira', 'tickets board'), t('Confluence', 'wiki'), t('Gmail', 'email')],
-    objects: [t('messages', 'chats'), t('tickets', 'issues'), t('meeting notes', 'minutes'), t('docs pages', 'wiki pages'), t('weekly summaries', 'digests'), t('roadmaps', 'plans'), t('status updates', 'standups'), t('threads', 'conversations')],
+    objects: [
+      t('messages', 'chats'),
+      t('tickets', 'issues'),
+      t('meeting notes', 'minutes'),
+      t('docs pages', 'wiki pages'),
+      t('weekly summaries', 'digests'),
+      t('roadmaps', 'plans'),
+      t('status updates', 'standups'),
+      t('threads', 'conversations'),
+    ],
   },
 ];
 
@@ -126,7 +244,10 @@ const NO_SKILL_QUERIES: readonly string[] = [
 export { prng };
 
 const slug = (text: string): string =>
-  text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 interface Combo {
   readonly domain: Domain;
@@ -140,9 +261,7 @@ function allCombos(): Combo[] {
   const combos: Combo[] = [];
   for (const domain of DOMAINS)
     for (const tool of domain.tools)
-      for (const object of domain.objects)
-        for (const verb of VERBS)
-          for (const qualifier of QUALIFIERS) combos.push({ domain, tool, object, verb, qualifier });
+      for (const object of domain.objects) for (const verb of VERBS) for (const qualifier of QUALIFIERS) combos.push({ domain, tool, object, verb, qualifier });
   return combos;
 }
 
@@ -174,8 +293,7 @@ export interface SyntheticOptions {
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)]!;
 
 /** Canonical word or one of its synonyms; `literal` biases towards the word itself. */
-const say = (term: Term, random: () => number, literal: boolean): string =>
-  literal || term.synonyms.length === 0 ? term.word : pick(term.synonyms, random);
+const say = (term: Term, random: () => number, literal: boolean): string => (literal || term.synonyms.length === 0 ? term.word : pick(term.synonyms, random));
 
 export function generateSynthetic(options: SyntheticOptions): SyntheticCorpus {
   const seed = options.seed ?? 7;

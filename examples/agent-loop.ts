@@ -119,8 +119,18 @@ function fakeSetup(reason: string): SearchSetup {
   });
   const skills = [
     make('systematic-debugging', 'bundled', 'Systematic debugging workflow', 'when a bug or a failing test shows up'),
-    make('sql-migration', 'skills', 'Write safe, reversible database schema migrations', 'when the user asks to add an index or column or change a database schema'),
-    make('docker-deploy', 'skills', 'Deploy services with Docker Compose to staging or production', 'when the user asks to deploy a service with docker compose'),
+    make(
+      'sql-migration',
+      'skills',
+      'Write safe, reversible database schema migrations',
+      'when the user asks to add an index or column or change a database schema',
+    ),
+    make(
+      'docker-deploy',
+      'skills',
+      'Deploy services with Docker Compose to staging or production',
+      'when the user asks to deploy a service with docker compose',
+    ),
     make('jira-ticket', 'mcp', 'Create, update and search Jira tickets', 'when the user mentions a ticket'),
   ];
   return { label: `keyword searcher (${reason}), ${skills.length} skills`, minScore: 0, skills, searcher: new KeywordSearcher(skills), close: async () => {} };
@@ -164,9 +174,21 @@ function show(attachment: Attachment): void {
 }
 
 const TURNS = [
-  { user: 'Add an index on orders.created_at and write the migration for it.', reply: "I'll check the existing migrations first, then write the new one with an up and a down step.", tool: 'ls db/migrations' },
-  { user: 'Great. Now deploy the service to staging with docker compose.', reply: 'Let me look at the compose files and the current image tag before deploying anything.', tool: 'cat compose.staging.yml' },
-  { user: 'Thanks, that is all for today!', reply: "You're welcome. The migration and the staging deploy are both done; nothing else is pending.", tool: 'git status --short' },
+  {
+    user: 'Add an index on orders.created_at and write the migration for it.',
+    reply: "I'll check the existing migrations first, then write the new one with an up and a down step.",
+    tool: 'ls db/migrations',
+  },
+  {
+    user: 'Great. Now deploy the service to staging with docker compose.',
+    reply: 'Let me look at the compose files and the current image tag before deploying anything.',
+    tool: 'cat compose.staging.yml',
+  },
+  {
+    user: 'Thanks, that is all for today!',
+    reply: "You're welcome. The migration and the staging deploy are both done; nothing else is pending.",
+    tool: 'git status --short',
+  },
 ] as const;
 
 async function main(): Promise<void> {
@@ -212,9 +234,7 @@ async function main(): Promise<void> {
     const listing = tracker.next(listingSkills(setup.skills, experimental), { usage: log.usage });
     if (listing !== null) append(listing);
 
-    const prefetch = experimental
-      ? prefetcher.start({ userMessage: turn.user, signal: controller.signal, visible, invoked: log.names() })
-      : undefined;
+    const prefetch = experimental ? prefetcher.start({ userMessage: turn.user, signal: controller.signal, visible, invoked: log.names() }) : undefined;
     const turnStarted = performance.now();
     try {
       const reply = await stream(turn.reply, controller.signal);
@@ -226,12 +246,10 @@ async function main(): Promise<void> {
       if (discovery !== null) {
         append(discovery);
         console.log(`  scores: ${discovery.skills.map((skill) => `${skill.name} ${skill.score.toFixed(2)}`).join(', ')}`);
-      }      else console.log('  (no skill_discovery: nothing relevant and new)');
+      } else console.log('  (no skill_discovery: nothing relevant and new)');
       if (prefetch !== undefined) {
         const { searchMs, addedMs } = prefetch.timing;
-        console.log(
-          `  prefetch: search ${fmt(searchMs)} ms, streaming + tools ${fmt(hiddenBehindMs)} ms, prefetch added ${fmt(addedMs)} ms to the turn`,
-        );
+        console.log(`  prefetch: search ${fmt(searchMs)} ms, streaming + tools ${fmt(hiddenBehindMs)} ms, prefetch added ${fmt(addedMs)} ms to the turn`);
       }
 
       const chosen = discovery?.skills[0];

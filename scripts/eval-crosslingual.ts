@@ -66,7 +66,14 @@ async function main(): Promise<void> {
   const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
   const rows: (EvalReport & { set: string; skills: number })[] = [];
   for (const set of values.sets.split(',')) {
-    const skills = set === 'en-over-zh' ? chinese : set === 'en-over-mixed' ? (library === undefined ? undefined : [...chinese, ...library.filter((skill) => !chinese.some((zh) => zh.name === skill.name))]) : library;
+    const skills =
+      set === 'en-over-zh'
+        ? chinese
+        : set === 'en-over-mixed'
+          ? library === undefined
+            ? undefined
+            : [...chinese, ...library.filter((skill) => !chinese.some((zh) => zh.name === skill.name))]
+          : library;
     if (skills === undefined) {
       console.error(`${set}: ${EVAL_DIR}/library not found; skipped`);
       continue;
@@ -86,7 +93,9 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`split ${values.split}, model ${embedder.id}`);
-  console.log('| set | skills | mode | queries | ranked hit@1 | ranked hit@5 | ranked MRR | shown hit@1 | shown hit@5 | blank | abstained | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| set | skills | mode | queries | ranked hit@1 | ranked hit@5 | ranked MRR | shown hit@1 | shown hit@5 | blank | abstained | p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const row of rows) {
     const cells = [
       row.set,

@@ -79,12 +79,18 @@ async function main(): Promise<void> {
     const started = performance.now();
     const sync = await engine.sync(suite.skills);
     if (!values.json) {
-      console.error(`${suiteName}: ${suite.skills.length} skills (${sync.embedded} embedded) in ${Math.round(performance.now() - started)} ms; ${suite.queries.length} queries${splits === undefined ? '' : ` (${splits.join('+')})`}`);
+      console.error(
+        `${suiteName}: ${suite.skills.length} skills (${sync.embedded} embedded) in ${Math.round(performance.now() - started)} ms; ${suite.queries.length} queries${splits === undefined ? '' : ` (${splits.join('+')})`}`,
+      );
     }
     for (const mode of modes) {
       const records: QueryRecord[] = [];
       const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode), explainBlank: blankExplainer(engine, { mode, k: 10 }) } : {};
-      rows.push({ suite: suiteName, skills: engine.size, ...(await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) })) });
+      rows.push({
+        suite: suiteName,
+        skills: engine.size,
+        ...(await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) })),
+      });
       if (values['per-query'] !== undefined) {
         mkdirSync(values['per-query'], { recursive: true });
         writeFileSync(join(values['per-query'], `${suiteName}-${mode}.jsonl`), records.map((record) => JSON.stringify(record)).join('\n') + '\n');
@@ -151,7 +157,11 @@ async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<
       rest.push(total - embedMs);
     }
   }
-  const pct = (values: number[], p: number): string => percentile([...values].sort((a, b) => a - b), p).toFixed(2);
+  const pct = (values: number[], p: number): string =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ).toFixed(2);
   await engine.close();
   // The same messages again through the engine's query cache (a hook and a prefetch on one turn).
   const cached = await SkillSearchEngine.open({ embedder: base, indexDir, ...tuning, queryCacheSize: 256 });

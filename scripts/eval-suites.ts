@@ -109,7 +109,8 @@ export interface LoadOptions {
 export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Promise<Suite | undefined> {
   const dir = (folder: string): string => join(EVAL_DIR, folder);
   const size = options.sample ?? 2000;
-  const keep = (queries: EvalQuery[]): EvalQuery[] => (options.splits === undefined ? queries : queries.filter((query) => options.splits!.includes(splitOf(name, query.id))));
+  const keep = (queries: EvalQuery[]): EvalQuery[] =>
+    options.splits === undefined ? queries : queries.filter((query) => options.splits!.includes(splitOf(name, query.id)));
   switch (name) {
     case 'metatool': {
       if (!existsSync(dir('metatool'))) return undefined;
@@ -119,10 +120,18 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
     }
     case 'seal':
       if (!existsSync(dir('seal-tools'))) return undefined;
-      return { name, skills: toolsAsSkills(join(dir('seal-tools'), 'tools.jsonl')), queries: sample(keep(await readEvalQueries(join(dir('seal-tools'), 'queries.jsonl'))), size) };
+      return {
+        name,
+        skills: toolsAsSkills(join(dir('seal-tools'), 'tools.jsonl')),
+        queries: sample(keep(await readEvalQueries(join(dir('seal-tools'), 'queries.jsonl'))), size),
+      };
     case 'skillsbench':
       if (!existsSync(dir('skillsbench'))) return undefined;
-      return { name, skills: toolsAsSkills(join(dir('skillsbench'), 'tools.jsonl')), queries: keep(await readEvalQueries(join(dir('skillsbench'), 'queries.jsonl'))) };
+      return {
+        name,
+        skills: toolsAsSkills(join(dir('skillsbench'), 'tools.jsonl')),
+        queries: keep(await readEvalQueries(join(dir('skillsbench'), 'queries.jsonl'))),
+      };
     case 'library':
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_QUERIES)) };

@@ -18,7 +18,17 @@ import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import type { RelevanceModels } from '../src/search/abstention.js';
 import { SkillSearchEngine } from '../src/search/index.js';
-import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type FeatureName, type LogisticModel, type QueryEvidence, type RankedEvidence, type RelevanceModel } from '../src/search/relevance.js';
+import {
+  featureRows,
+  MODE_FEATURES,
+  ORDERING_FEATURES,
+  relevance,
+  type FeatureName,
+  type LogisticModel,
+  type QueryEvidence,
+  type RankedEvidence,
+  type RelevanceModel,
+} from '../src/search/relevance.js';
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
 import { loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
@@ -87,7 +97,11 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
       const suite = await loadSuite(name, { splits: [split], sample: split === 'train' ? Number(values.sample) : Math.floor(Number(values.sample) / 2) });
       if (suite === undefined) continue;
       const embedder = rememberVectors(base, join(tmpdir(), 'skill-search-eval', `queries-${base.id.replace(/[^\w.@-]+/g, '_')}.txt`));
-      const engine = await SkillSearchEngine.open({ embedder, indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`), queryCacheSize: 0 });
+      const engine = await SkillSearchEngine.open({
+        embedder,
+        indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`),
+        queryCacheSize: 0,
+      });
       await engine.sync(suite.skills);
       for (const query of suite.queries) {
         const { ranked, exact } = await engine.rank(query.query, { mode, k: DEPTH });

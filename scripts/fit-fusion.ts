@@ -59,7 +59,12 @@ async function collect(): Promise<Case[]> {
       const suite = await loadSuite(name, { splits: [split], sample: Number(values.sample) });
       if (suite === undefined) continue;
       const embedder = rememberVectors(base, join(tmpdir(), 'skill-search-eval', `queries-${base.id.replace(/[^\w.@-]+/g, '_')}.txt`));
-      const engine = await SkillSearchEngine.open({ embedder, indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`), queryCacheSize: 0, keepLexical: 0 });
+      const engine = await SkillSearchEngine.open({
+        embedder,
+        indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`),
+        queryCacheSize: 0,
+        keepLexical: 0,
+      });
       await engine.sync(suite.skills);
       for (const query of suite.queries) {
         if (query.relevant.length === 0) continue;
@@ -144,7 +149,10 @@ function score(cases: readonly Case[], order: (c: Case) => number[]): string {
 }
 
 /** The hand-set formula with dense share `share` for short queries (ramping to 0 for long ones). */
-const withShare = (share: number) => (c: Case): number[] => c.parts.map(([dense, lexical, t]) => share * (1 - t!) * dense! + (1 - share * (1 - t!)) * lexical!);
+const withShare =
+  (share: number) =>
+  (c: Case): number[] =>
+    c.parts.map(([dense, lexical, t]) => share * (1 - t!) * dense! + (1 - share * (1 - t!)) * lexical!);
 
 const cases = await collect();
 const beta = fit(cases);
@@ -160,6 +168,8 @@ console.log(`fitted dense share: ${bestShare} (hand-set ${ENGINE_DEFAULTS.denseS
 for (const split of ['dev', 'test'] as const) {
   for (const suite of ['metatool', 'seal', 'library'] as const) {
     const group = cases.filter((c) => c.split === split && c.suite === suite);
-    console.log(`${split} ${suite} (${group.length}): hand-set ${score(group, (c) => c.handSet)} | share ${bestShare} ${score(group, withShare(bestShare))} | logistic ${score(group, learned)}`);
+    console.log(
+      `${split} ${suite} (${group.length}): hand-set ${score(group, (c) => c.handSet)} | share ${bestShare} ${score(group, withShare(bestShare))} | logistic ${score(group, learned)}`,
+    );
   }
 }

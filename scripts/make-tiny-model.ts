@@ -25,7 +25,12 @@ function encodeModel(vocabSize: number, hidden: number, seed: number): Uint8Arra
   // Special tokens ([CLS], [SEP], …) sit in every text; zero rows keep them from dominating the mean.
   wordEmbeddings.fill(0, 0, SPECIAL.length * hidden);
   const typeEmbeddings = Float32Array.from({ length: 2 * hidden }, () => gaussianish() * 0.1);
-  const node = (op: string, inputs: string[], outputs: string[], attributes?: Record<string, number>): OnnxNode => ({ op, inputs, outputs, ...(attributes ? { attributes } : {}) });
+  const node = (op: string, inputs: string[], outputs: string[], attributes?: Record<string, number>): OnnxNode => ({
+    op,
+    inputs,
+    outputs,
+    ...(attributes ? { attributes } : {}),
+  });
   return encodeOnnxModel(
     {
       name: 'tiny-bert',
@@ -110,11 +115,28 @@ export function makeTinyModel(dir: string, options: TinyModelOptions = {}): stri
   writeFileSync(join(target, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
   writeFileSync(
     join(target, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 512,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
   );
   writeFileSync(
     join(target, 'config.json'),
-    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: hidden, vocab_size: vocab.length, max_position_embeddings: 512, type_vocab_size: 2, pad_token_id: 0 }),
+    JSON.stringify({
+      model_type: 'bert',
+      architectures: ['BertModel'],
+      hidden_size: hidden,
+      vocab_size: vocab.length,
+      max_position_embeddings: 512,
+      type_vocab_size: 2,
+      pad_token_id: 0,
+    }),
   );
   return target;
 }

@@ -96,7 +96,14 @@ async function measure(): Promise<void> {
       const context = hook.stdout === '' ? '' : (JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string);
       const names = announced(context);
       const hit = names.findIndex((name) => expected.includes(name));
-      results.push({ prompt, expected, announced: names, position: hit < 0 ? null : hit + 1, withPath: context.includes('/SKILL.md'), ms: Math.round(hook.ms) });
+      results.push({
+        prompt,
+        expected,
+        announced: names,
+        position: hit < 0 ? null : hit + 1,
+        withPath: context.includes('/SKILL.md'),
+        ms: Math.round(hook.ms),
+      });
     }
     const hits = results.filter((result) => result.position !== null).length;
     const summary = {

@@ -53,5 +53,7 @@ for (const mode of ['hybrid', 'lexical'] as const) {
   }
   const [b, off, on] = [median(runs.base), median(runs.off), median(runs.on)];
   const baseText = base === undefined ? '' : `base ${b.toFixed(3)} ms, off/base ${(off / b).toFixed(3)}x; `;
-  console.log(`${mode} (${SKILLS} skills, ${QUERIES} queries, median of ${ROUNDS} rounds): ${baseText}explain off ${off.toFixed(3)} ms, on ${on.toFixed(3)} ms (${(on / off).toFixed(3)}x off)`);
+  console.log(
+    `${mode} (${SKILLS} skills, ${QUERIES} queries, median of ${ROUNDS} rounds): ${baseText}explain off ${off.toFixed(3)} ms, on ${on.toFixed(3)} ms (${(on / off).toFixed(3)}x off)`,
+  );
 }

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   const base = baseIndex >= 0 ? process.argv[baseIndex + 1]! : 'main';
   const file = path.join(EVAL, POOL_FILE);
   if (!existsSync(file)) throw new Error(`skill-search: ${file} not found (set SKILL_SEARCH_EVAL_DIR)`);
-  const pool = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '')
+  const pool = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
     .map((line) => toSkill(toToolRecord(JSON.parse(line)), 'skill-registry-metadata'));
   const english = pool.filter((skill) => !CJK.test(`${skill.description}\n${skill.whenToUse ?? ''}`));
 
@@ -67,7 +69,10 @@ async function main(): Promise<void> {
   try {
     const { CrossLingual: BaseCrossLingual } = (await import(baseFile)) as { CrossLingual: typeof CrossLingual };
     const rows: string[] = [];
-    for (const [catalogue, source] of [['english', english], ['pool', pool]] as const) {
+    for (const [catalogue, source] of [
+      ['english', english],
+      ['pool', pool],
+    ] as const) {
       for (const size of SIZES) {
         const skills = source.slice(0, size);
         const samples = { baseCold: [] as number[], newCold: [] as number[], baseResync: [] as number[], newResync: [] as number[] };
@@ -97,7 +102,9 @@ async function main(): Promise<void> {
       }
     }
     console.log(`base ${base}; median of ${RUNS}; load: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
-    console.log('| catalogue | skills | prepare, cold (base → now) | prepare, re-sync (base → now) | prepare, cold with index folder (now; × vs base cold) | no-change engine.sync (now) |');
+    console.log(
+      '| catalogue | skills | prepare, cold (base → now) | prepare, re-sync (base → now) | prepare, cold with index folder (now; × vs base cold) | no-change engine.sync (now) |',
+    );
     console.log('|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {

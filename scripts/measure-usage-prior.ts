@@ -31,14 +31,57 @@ interface Habit {
 }
 
 const DEV: readonly Habit[] = [
-  { skill: 'debugging-strategies', prompts: ['help me debug this crash in the parser', 'figure out why the server hangs on startup', 'this function returns the wrong value sometimes, debug it', 'find the bug behind this stack trace'] },
-  { skill: 'code-review-excellence', prompts: ['review my pull request', 'look over this diff before I merge it', 'give me feedback on this change', 'check this patch for problems'] },
-  { skill: 'create-plan', prompts: ['plan how to build the export feature', 'write a step by step plan for this refactor', 'make a plan before we start coding the sync job', 'outline the implementation of user invites'] },
+  {
+    skill: 'debugging-strategies',
+    prompts: [
+      'help me debug this crash in the parser',
+      'figure out why the server hangs on startup',
+      'this function returns the wrong value sometimes, debug it',
+      'find the bug behind this stack trace',
+    ],
+  },
+  {
+    skill: 'code-review-excellence',
+    prompts: ['review my pull request', 'look over this diff before I merge it', 'give me feedback on this change', 'check this patch for problems'],
+  },
+  {
+    skill: 'create-plan',
+    prompts: [
+      'plan how to build the export feature',
+      'write a step by step plan for this refactor',
+      'make a plan before we start coding the sync job',
+      'outline the implementation of user invites',
+    ],
+  },
 ];
 const TEST: readonly Habit[] = [
-  { skill: 'semgrep', prompts: ['scan this repo with semgrep', 'find insecure patterns in this code with static analysis', 'write a static analysis check for SQL injection', 'run a quick security scan of the backend'] },
-  { skill: 'writing-skills', prompts: ['create a new skill for our release process', 'write a SKILL.md that teaches the deploy steps', 'turn this checklist into a skill', 'improve the description of my skill'] },
-  { skill: 'test-driven-development', prompts: ['write tests first for this new function', 'add unit tests for the date parser', 'help me test this module', 'cover this bug with a failing test before fixing it'] },
+  {
+    skill: 'semgrep',
+    prompts: [
+      'scan this repo with semgrep',
+      'find insecure patterns in this code with static analysis',
+      'write a static analysis check for SQL injection',
+      'run a quick security scan of the backend',
+    ],
+  },
+  {
+    skill: 'writing-skills',
+    prompts: [
+      'create a new skill for our release process',
+      'write a SKILL.md that teaches the deploy steps',
+      'turn this checklist into a skill',
+      'improve the description of my skill',
+    ],
+  },
+  {
+    skill: 'test-driven-development',
+    prompts: [
+      'write tests first for this new function',
+      'add unit tests for the date parser',
+      'help me test this module',
+      'cover this bug with a failing test before fixing it',
+    ],
+  },
 ];
 const WEIGHTS = [0, 0.02, 0.05, 0.1, 0.2];
 
@@ -75,7 +118,6 @@ function withUsagePrior<T extends SkillSearcher>(inner: T, usage: ReadonlyMap<st
     },
   });
 }
-
 
 async function suggestions(live: LiveIndex, prompt: string, usage: ReadonlyMap<string, number>, weight: number): Promise<string[]> {
   const result = await runClaudeCodeHook(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }), {

@@ -43,7 +43,21 @@ function runHook(prompt: string, transcript: string, killAfterMs: number): Promi
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--index-dir', path.join(work, 'index'), '--timeout-ms', '5000'],
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'src/cli/main.ts'),
+        'hook',
+        'claude-code',
+        '--skills-dir',
+        SKILLS,
+        '--model',
+        'hash',
+        '--index-dir',
+        path.join(work, 'index'),
+        '--timeout-ms',
+        '5000',
+      ],
       { cwd: ROOT, env: { ...process.env, HOME: work, SKILL_SEARCH_CACHE_DIR: work } },
     );
     let stdout = '';
@@ -71,7 +85,11 @@ try {
     await catalog.close();
     const laughs = snapshot.skills.find((skill) => skill.name === 'laughs');
     const ms = Math.round(performance.now() - started);
-    report('alias-bomb', laughs !== undefined && laughs.hooks === undefined, `loadMs=${ms} skills=${snapshot.skills.length} diagnostics=${snapshot.diagnostics.length}`);
+    report(
+      'alias-bomb',
+      laughs !== undefined && laughs.hooks === undefined,
+      `loadMs=${ms} skills=${snapshot.skills.length} diagnostics=${snapshot.diagnostics.length}`,
+    );
   }
   {
     await runHook('warm up the index', '/dev/null', 60_000);
@@ -86,9 +104,24 @@ try {
     report('20mb-prompt', !result.killed && result.code === 0, `promptMB=${(prompt.length / 1e6).toFixed(1)} exit=${result.code} ms=${result.ms}`);
   }
   {
-    const skill = (i: number): Skill => ({ name: `s${i}`, description: 'd'.repeat(4000), source: 'skills', rank: 5, path: `/s/${i}`, id: `s${i}`, body: '', tokenEstimate: 1, contentHash: `${i}` });
+    const skill = (i: number): Skill => ({
+      name: `s${i}`,
+      description: 'd'.repeat(4000),
+      source: 'skills',
+      rank: 5,
+      path: `/s/${i}`,
+      id: `s${i}`,
+      body: '',
+      tokenEstimate: 1,
+      contentHash: `${i}`,
+    });
     const hits: SearchHit[] = Array.from({ length: 20 }, (_, i) => ({ skill: skill(i), score: 0.5, via: ['lexical'] }));
-    const server = await SkillSocketServer.listen({ path: socketPathFor(path.join(work, 'server')), searcher: { search: async () => hits }, size: () => 20, version: 'soak' });
+    const server = await SkillSocketServer.listen({
+      path: socketPathFor(path.join(work, 'server')),
+      searcher: { search: async () => hits },
+      size: () => 20,
+      version: 'soak',
+    });
     global.gc?.();
     const before = process.memoryUsage().rss;
     const client = net.connect(server.path);
@@ -102,11 +135,20 @@ try {
     const grewMB = (process.memoryUsage().rss - before) / 1e6;
     client.destroy();
     await server.close();
-    report('never-reading-client', server.stats.dropped === 1 && grewMB < 200, `requests=${requests} answered=${server.stats.requests} dropped=${server.stats.dropped} rssGrowthMB=${grewMB.toFixed(0)}`);
+    report(
+      'never-reading-client',
+      server.stats.dropped === 1 && grewMB < 200,
+      `requests=${requests} answered=${server.stats.requests} dropped=${server.stats.dropped} rssGrowthMB=${grewMB.toFixed(0)}`,
+    );
   }
   {
     const uid = process.getuid?.();
-    const server = await SkillSocketServer.listen({ path: socketPathFor(path.join(work, 'foreign')), searcher: { search: async () => [] }, size: () => 0, version: 'soak' });
+    const server = await SkillSocketServer.listen({
+      path: socketPathFor(path.join(work, 'foreign')),
+      searcher: { search: async () => [] },
+      size: () => 0,
+      version: 'soak',
+    });
     // As root the socket really changes hands; otherwise the client is told to expect another uid.
     const asRoot = uid === 0;
     if (asRoot) chownSync(server.path, 65534, 65534);

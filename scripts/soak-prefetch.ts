@@ -56,7 +56,6 @@ export interface SoakReport {
 type AbortMoment = 'sync' | 'soon' | 'random' | 'late' | 'dispose';
 const MOMENTS: readonly AbortMoment[] = ['sync', 'soon', 'random', 'late', 'dispose'];
 
-
 const SKILL: Skill = {
   name: 'pdf',
   description: 'Read PDFs',

@@ -3,7 +3,7 @@ import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } f
 
 describe('errors', () => {
   it('prefixes every message once, and errorMessage takes the prefix off in one place', () => {
-    const error = new SkillSearchError('BAD_FILE', '--skills-dir \'x\': no such directory');
+    const error = new SkillSearchError('BAD_FILE', "--skills-dir 'x': no such directory");
     expect(error.message).toBe("skill-search: --skills-dir 'x': no such directory");
     expect(errorMessage(error)).toBe("--skills-dir 'x': no such directory");
     expect(errorMessage(new Error('ENOENT: no such file'))).toBe('ENOENT: no such file');
@@ -15,7 +15,9 @@ describe('errors', () => {
   it('words every bad option one way', () => {
     const error = badOption('searchK', 'be a positive integer', 0);
     expect([error.code, error.message]).toEqual(['BAD_OPTION', 'skill-search: Expected `searchK` to be a positive integer, got `0`']);
-    expect(badOption('skillsDirs', 'be an array of paths', JSON.stringify([1])).message).toBe('skill-search: Expected `skillsDirs` to be an array of paths, got `[1]`');
+    expect(badOption('skillsDirs', 'be an array of paths', JSON.stringify([1])).message).toBe(
+      'skill-search: Expected `skillsDirs` to be an array of paths, got `[1]`',
+    );
   });
 
   it('tells user errors (exit 1) from bugs (exit 2) by code', () => {

@@ -5,7 +5,17 @@
  */
 export { SkillSearchEngine, type EngineInfo, type EngineOptions, type SyncOptions, type SyncResult } from '../search/index.js';
 export { LiveIndex, type LiveIndexOptions, type RefreshOptions, type RefreshResult } from '../integrations/live-index.js';
-export { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainLevel, type AbstainSetting, type SearchHit, type SearchMode, type SearchRequest, type Skill, type SkillSearcher } from '../types.js';
+export {
+  ABSTAIN_LEVELS,
+  SEARCH_MODES,
+  type AbstainLevel,
+  type AbstainSetting,
+  type SearchHit,
+  type SearchMode,
+  type SearchRequest,
+  type Skill,
+  type SkillSearcher,
+} from '../types.js';
 export { CrossLingual, detectLanguage, type CrossLingualOptions, type Language, type RoutedQuery } from '../lang/index.js';
 export { readEvalQueries, runEval, type EvalOptions, type EvalQuery, type EvalReport, type QueryRecord } from '../eval/index.js';
 export { ERROR_CODES, SkillSearchError, isAbortError, type ErrorCode } from '../errors.js';

@@ -5,12 +5,7 @@
  */
 import type { InvocationLog } from './invocations.js';
 import { truncateWithEllipsis } from './listing.js';
-import {
-  attachmentMessage,
-  type InvokedSkillsAttachment,
-  type Message,
-  type UserMessage,
-} from './messages.js';
+import { attachmentMessage, type InvokedSkillsAttachment, type Message, type UserMessage } from './messages.js';
 
 export const MAX_INVOKED_SKILL_CHARS = 5_000;
 
@@ -50,9 +45,7 @@ export interface CompactOptions {
  */
 export function compactMessages(options: CompactOptions): Message[] {
   const summary: UserMessage = { type: 'user', content: options.summary, isMeta: true };
-  const kept = dropSkillListings(options.keep ?? []).filter(
-    (m) => !(m.type === 'attachment' && m.attachment.type === 'invoked_skills'),
-  );
+  const kept = dropSkillListings(options.keep ?? []).filter((m) => !(m.type === 'attachment' && m.attachment.type === 'invoked_skills'));
   const invoked = invokedSkillsAttachment(options.invocations);
   return invoked === null ? [summary, ...kept] : [summary, ...kept, attachmentMessage(invoked)];
 }

@@ -65,7 +65,6 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
   return Object.freeze({ budgetChars, usage: merged.usage });
 }
 
-
 /** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
 export function truncateWithEllipsis(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -150,9 +149,7 @@ export function formatSkillListing(skills: readonly Skill[], options: SkillListi
   const winners = shadowByName(skills);
   const full = winners.map(formatSkillLine);
   const bare = winners.map((skill) => `- ${oneLine(skill.name)}`);
-  const truncated = winners
-    .filter((skill) => fullDescription(skill).length > MAX_LISTING_DESCRIPTION_CHARS)
-    .map((skill) => skill.name);
+  const truncated = winners.filter((skill) => fullDescription(skill).length > MAX_LISTING_DESCRIPTION_CHARS).map((skill) => skill.name);
 
   const lines = [...full];
   // Sum of line lengths plus one `\n` between lines; notes add `\n` + their length.

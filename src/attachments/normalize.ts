@@ -9,8 +9,7 @@ import { neutralizeReminderText, wrapInSystemReminder } from './reminder.js';
 
 export const LISTING_HEADING = 'The following skills are available for use with the Skill tool:';
 export const DISCOVERY_HEADING = 'Skills relevant to your task:';
-export const INVOKED_SKILLS_HEADING =
-  'Skills invoked earlier in this conversation. Their instructions still apply:';
+export const INVOKED_SKILLS_HEADING = 'Skills invoked earlier in this conversation. Their instructions still apply:';
 
 export interface ApiMessage {
   readonly role: 'user' | 'assistant';
@@ -36,9 +35,7 @@ export function renderAttachment(attachment: Attachment): string | null {
     }
     case 'invoked_skills': {
       if (attachment.skills.length === 0) return null;
-      const sections = attachment.skills.map(
-        (skill) => `### Skill: ${neutralizeReminderText(skill.name)}\n\n${neutralizeReminderText(skill.content)}`,
-      );
+      const sections = attachment.skills.map((skill) => `### Skill: ${neutralizeReminderText(skill.name)}\n\n${neutralizeReminderText(skill.content)}`);
       return wrapInSystemReminder(`${INVOKED_SKILLS_HEADING}\n\n${sections.join('\n\n')}`);
     }
   }

@@ -26,12 +26,7 @@ const REMINDER_TAG = /<(?=[\s\u200C\u200D]*\/?[\s\u200C\u200D]*system[\s\u200C\u
  * Idempotent: `neutralizeReminderText(neutralizeReminderText(s)) === neutralizeReminderText(s)`.
  */
 export function neutralizeReminderText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, '')
-    .replace(INVISIBLE, '')
-    .replace(REMINDER_TAG, '&lt;');
+  return text.normalize('NFKC').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(INVISIBLE, '').replace(REMINDER_TAG, '&lt;');
 }
 
 /** Wrap already-neutralised text in the reminder envelope. */

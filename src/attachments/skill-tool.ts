@@ -99,7 +99,10 @@ function describeInput(input: unknown): string {
 }
 
 function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {
-  const suggestions = suggestNames(requested.trim().replace(/^\//, ''), skills.map((skill) => skill.name));
+  const suggestions = suggestNames(
+    requested.trim().replace(/^\//, ''),
+    skills.map((skill) => skill.name),
+  );
   const head = `Unknown skill "${requested}".`;
   if (suggestions.length === 0) return `${head} Use a name from the skill listing.`;
   return `${head} Did you mean ${suggestions.map((name) => `"${name}"`).join(', ')}?`;

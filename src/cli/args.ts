@@ -124,9 +124,7 @@ export function renderCommandHelp(spec: CommandSpec): string {
   for (const [name, option] of Object.entries(spec.options)) {
     if (option.hidden) continue;
     const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
-    const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : '']
-      .filter(Boolean)
-      .join('; ');
+    const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : ''].filter(Boolean).join('; ');
     rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);
   }
   const width = Math.max(...rows.map(([flag]) => flag.length));

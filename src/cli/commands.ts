@@ -64,8 +64,7 @@ function retrievalOptions(defaultK: number): OptionTable {
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',
-      description:
-        'when to show nothing: balanced, strict (fewer off-topic hits, more blanks), off (always the top k) or a relevance from 0 to 1 a hit needs',
+      description: 'when to show nothing: balanced, strict (fewer off-topic hits, more blanks), off (always the top k) or a relevance from 0 to 1 a hit needs',
       defaultText: String(ENGINE_DEFAULTS.abstain),
     },
     ...MODEL_OPTIONS,
@@ -76,7 +75,8 @@ const MODEL_OPTIONS: OptionTable = {
   model: {
     type: 'string',
     placeholder: 'NAME',
-    description: 'embedding model: use-lite (bundled), a preset fetched with \'skill-search model pull <id>\', or a model folder ("hash" is a fast fake for tests)',
+    description:
+      'embedding model: use-lite (bundled), a preset fetched with \'skill-search model pull <id>\', or a model folder ("hash" is a fast fake for tests)',
     defaultText: DEFAULT_MODEL,
   },
   'index-dir': {
@@ -290,7 +290,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       notes: [
         "'skill-search install claude-code' (or 'install codex') registers it; by hand: a command hook \"skill-search hook claude-code\"",
         'under hooks.UserPromptSubmit in .claude/settings.json (Codex: "skill-search hook codex" in ~/.codex/hooks.json).',
-        'Suggested skills the host does not list (library, another host\'s folders) come with their SKILL.md path; demo skills never (unless --demo).',
+        "Suggested skills the host does not list (library, another host's folders) come with their SKILL.md path; demo skills never (unless --demo).",
         "For fast answers keep 'skill-search watch' (same skills and --model) running in the background: the hook",
         'asks it over a local socket (connect timeout 150 ms) and otherwise loads the index and model itself, which',
         'with the default model takes one to two seconds per prompt.',

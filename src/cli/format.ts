@@ -11,7 +11,13 @@ export interface JsonHit {
 }
 
 export function toJsonHit(hit: SearchHit): JsonHit {
-  return { name: hit.skill.name, source: hit.skill.source, score: round(hit.score, 4), path: hit.skill.path, ...(hit.why === undefined ? {} : { why: roundExplanation(hit.why) }) };
+  return {
+    name: hit.skill.name,
+    source: hit.skill.source,
+    score: round(hit.score, 4),
+    path: hit.skill.path,
+    ...(hit.why === undefined ? {} : { why: roundExplanation(hit.why) }),
+  };
 }
 
 /**
@@ -27,7 +33,8 @@ export function formatExplanation(why: HitExplanation, score: number, indent = '
   if (why.named === true) lines.push(`named exactly in the message: first, score 1 (${verdict})`);
   else {
     const order = why.order === undefined ? '' : `order ${why.order.toFixed(3)}; `;
-    const factors = why.answerable === undefined || why.fits === undefined ? '' : `P(answerable) ${why.answerable.toFixed(3)} × P(fits) ${why.fits.toFixed(3)}; `;
+    const factors =
+      why.answerable === undefined || why.fits === undefined ? '' : `P(answerable) ${why.answerable.toFixed(3)} × P(fits) ${why.fits.toFixed(3)}; `;
     lines.push(`relevance: ${order}${factors}${verdict}`);
   }
   return lines.map((text) => indent + text);

@@ -157,10 +157,7 @@ export function describeSources(sources: SourceOptions): string {
   if (!isOverride(sources)) {
     return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
   }
-  const parts = [
-    ...sources.skillsDirs.map((dir) => `--skills-dir '${dir}'`),
-    ...sources.toolsFiles.map((file) => `--tools '${file}'`),
-  ];
+  const parts = [...sources.skillsDirs.map((dir) => `--skills-dir '${dir}'`), ...sources.toolsFiles.map((file) => `--tools '${file}'`)];
   return `in ${parts.join(', ')}`;
 }
 
@@ -188,6 +185,10 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });
   const digest = shortHash(key);
-  const label = path.basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
+  const label =
+    path
+      .basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd)
+      .replace(/[^\w.-]+/g, '_')
+      .slice(0, 40) || 'root';
   return path.join(cacheRoot(env), `${label}-${digest}`);
 }

@@ -122,7 +122,9 @@ export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
     exclude: list('exclude'),
     pin: list('pin'),
     never: list('never'),
-    library: Object.freeze(read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: path.resolve(path.dirname(file), dir), from: file })))),
+    library: Object.freeze(
+      read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: path.resolve(path.dirname(file), dir), from: file }))),
+    ),
     sources: Object.freeze({
       claudePlugins: switchOf((config) => config.sources?.claudePlugins, true),
       codex: switchOf((config) => config.sources?.codex, true),

@@ -124,7 +124,10 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
 function encodeTensor(tensor: OnnxTensor): Bytes {
   const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
   if (tensor.data.byteLength !== expected) {
-    throw new SkillSearchError('INTERNAL', `Tensor \`${tensor.name}\` has ${tensor.data.byteLength} bytes, its dims [${tensor.dims.join(', ')}] need ${expected}`);
+    throw new SkillSearchError(
+      'INTERNAL',
+      `Tensor \`${tensor.name}\` has ${tensor.data.byteLength} bytes, its dims [${tensor.dims.join(', ')}] need ${expected}`,
+    );
   }
   const { data } = tensor;
   const raw = 'copyTo' in data ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);

@@ -30,7 +30,10 @@ function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): E
     if (existsSync(placed)) modelDir = placed;
   }
   if (modelDir === undefined) {
-    const how = state.state === 'broken' ? `is damaged (${state.reason}): run 'skill-search model pull ${preset.id}' again` : `is not downloaded yet: run 'skill-search model pull ${preset.id}'`;
+    const how =
+      state.state === 'broken'
+        ? `is damaged (${state.reason}): run 'skill-search model pull ${preset.id}' again`
+        : `is not downloaded yet: run 'skill-search model pull ${preset.id}'`;
     throw new SkillSearchError('MODEL_NOT_FOUND', `model "${preset.id}" ${how}`);
   }
   return createTransformersEmbedder({

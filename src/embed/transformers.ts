@@ -24,10 +24,9 @@ export interface TransformersEmbedderOptions {
   readonly multilingual?: boolean;
 }
 
-type FeatureExtractor = ((
-  texts: string[],
-  options: { pooling: Pooling; normalize: boolean },
-) => Promise<{ data: Float32Array; dims: number[] }>) & { tokenizer?: { model_max_length?: number } };
+type FeatureExtractor = ((texts: string[], options: { pooling: Pooling; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
+  tokenizer?: { model_max_length?: number };
+};
 
 /**
  * transformers.js keeps its paths in one global `env`; pipelines are created one at a time

@@ -129,7 +129,12 @@ function save(cacheDir: string, file: string, weights: string, bytes: Uint8Array
   }
   writeFileAtomic(file, bytes);
   const length = Math.min(ENDS_BYTES, bytes.length);
-  const sidecar: Sidecar = { format: USE_LITE_GRAPH_FORMAT, weights, size: bytes.length, endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)) };
+  const sidecar: Sidecar = {
+    format: USE_LITE_GRAPH_FORMAT,
+    weights,
+    size: bytes.length,
+    endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)),
+  };
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 

@@ -128,7 +128,10 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
     ]);
 
   // Attention runs at the layer's input width; both layers write a 512-wide residual stream.
-  for (const [layer, width] of [[0, 256], [1, 512]] as const) {
+  for (const [layer, width] of [
+    [0, 256],
+    [1, 512],
+  ] as const) {
     const base = `Layer_${layer}/TransformerLayer`;
     const depth = width / HEADS;
     const normed = layerNorm(x, `${base}/layer_prepostprocess`, width);
@@ -141,13 +144,17 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
       `l${layer}/qkv`,
     );
     const headShape = g.int64(`l${layer}/head_shape`, [0, 0, HEADS, depth]);
-    const part = (index: number): string => g.op('Slice', [qkv, g.int64(`l${layer}/s${index}`, [index * width]), g.int64(`l${layer}/e${index}`, [(index + 1) * width]), lastAxis]);
+    const part = (index: number): string =>
+      g.op('Slice', [qkv, g.int64(`l${layer}/s${index}`, [index * width]), g.int64(`l${layer}/e${index}`, [(index + 1) * width]), lastAxis]);
     const heads = (input: string, perm: readonly number[]): string => g.op('Transpose', [g.op('Reshape', [input, headShape])], { perm });
     const queries = g.op('Mul', [heads(part(0), [0, 2, 1, 3]), g.float(`l${layer}/scale`, [], Float32Array.of(1 / Math.sqrt(depth)))]);
     const keys = heads(part(1), [0, 2, 3, 1]);
     const values = heads(part(2), [0, 2, 1, 3]);
     const weights = g.op('Softmax', [g.op('Add', [g.op('MatMul', [queries, keys]), attentionBias])], { axis: -1 });
-    const context = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [weights, values])], { perm: [0, 2, 1, 3] }), g.int64(`l${layer}/merge_shape`, [0, 0, width])]);
+    const context = g.op('Reshape', [
+      g.op('Transpose', [g.op('MatMul', [weights, values])], { perm: [0, 2, 1, 3] }),
+      g.int64(`l${layer}/merge_shape`, [0, 0, width]),
+    ]);
     const attended = dense(
       context,
       `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/output_transform_single/kernel/part_0`,
@@ -157,13 +164,30 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
       `l${layer}/out`,
     );
     // Layer 0 widens the residual stream from 256 to 512 with its own projection.
-    const residual = layer === 0 ? dense(x, `Encode/${base}/dense/kernel/ConcatPartitions/concat`, `Encode/${base}/dense/bias/ConcatPartitions/concat`, 256, 512, 'l0/residual') : x;
+    const residual =
+      layer === 0
+        ? dense(x, `Encode/${base}/dense/kernel/ConcatPartitions/concat`, `Encode/${base}/dense/bias/ConcatPartitions/concat`, 256, 512, 'l0/residual')
+        : x;
     const afterAttention = g.op('Add', [attended, residual]);
     const ffnIn = layerNorm(afterAttention, `${base}/FFN/layer_prepostprocess`, 512);
     const hidden = g.op('Relu', [
-      dense(ffnIn, `Encode/TransformerStack/${base}/FFN/conv1/Tensordot/Reshape_1`, `Encode/${base}/FFN/conv1/bias/ConcatPartitions/concat`, 512, 1536, `l${layer}/ffn1`),
+      dense(
+        ffnIn,
+        `Encode/TransformerStack/${base}/FFN/conv1/Tensordot/Reshape_1`,
+        `Encode/${base}/FFN/conv1/bias/ConcatPartitions/concat`,
+        512,
+        1536,
+        `l${layer}/ffn1`,
+      ),
     ]);
-    const ffnOut = dense(hidden, `Encode/TransformerStack/${base}/FFN/conv2/Tensordot/Reshape_1`, `Encode/${base}/FFN/conv2/bias/ConcatPartitions/concat`, 1536, 512, `l${layer}/ffn2`);
+    const ffnOut = dense(
+      hidden,
+      `Encode/TransformerStack/${base}/FFN/conv2/Tensordot/Reshape_1`,
+      `Encode/${base}/FFN/conv2/bias/ConcatPartitions/concat`,
+      1536,
+      512,
+      `l${layer}/ffn2`,
+    );
     x = g.op('Add', [ffnOut, afterAttention]);
   }
 

@@ -39,7 +39,10 @@ export function readEngineConfig(file: string): EngineKnobs {
     const issue = parsed.error.issues[0]!;
     if (issue.code === 'unrecognized_keys') {
       const known = issue.path.length === 0 ? Object.keys(knobsSchema.shape).filter((key) => key !== '$schema') : undefined;
-      throw new SkillSearchError('BAD_FILE', `${file}: "${keyPath([...issue.path, issue.keys[0]!])}": unknown key${known === undefined ? '' : ` (known: ${known.join(', ')})`}`);
+      throw new SkillSearchError(
+        'BAD_FILE',
+        `${file}: "${keyPath([...issue.path, issue.keys[0]!])}": unknown key${known === undefined ? '' : ` (known: ${known.join(', ')})`}`,
+      );
     }
     throw new SkillSearchError('BAD_FILE', `${file}: "${keyPath(issue.path)}": ${issue.message}`);
   }

@@ -62,12 +62,15 @@ export interface EvalOptions {
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 const asRanked = (hits: readonly SearchHit[]): RankedItem[] => hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name }));
-const asScored = (hits: readonly SearchHit[]): QueryRecord['ranked'] => hits.map((hit) => ({ name: hit.skill.name, id: hit.skill.id, score: round(hit.score, 4) }));
+const asScored = (hits: readonly SearchHit[]): QueryRecord['ranked'] =>
+  hits.map((hit) => ({ name: hit.skill.name, id: hit.skill.id, score: round(hit.score, 4) }));
 
 function whyBlank(ranked: readonly SearchHit[], threshold: number | undefined): string {
   if (ranked.length === 0) return 'no skill matched at all';
   const best = ranked[0]!.score;
-  return threshold === undefined ? `best score ${best.toFixed(3)} did not pass abstention` : `best score ${best.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
+  return threshold === undefined
+    ? `best score ${best.toFixed(3)} did not pass abstention`
+    : `best score ${best.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
 }
 
 /**
@@ -103,7 +106,9 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
       relevant: item.relevant,
       ranked: asScored(ranked),
       shown: asScored(visible),
-      ...(visible.length === 0 ? { abstained: options.explainBlank !== undefined && ranked.length > 0 ? await options.explainBlank(item.query) : whyBlank(ranked, options.threshold) } : {}),
+      ...(visible.length === 0
+        ? { abstained: options.explainBlank !== undefined && ranked.length > 0 ? await options.explainBlank(item.query) : whyBlank(ranked, options.threshold) }
+        : {}),
     });
     options.onProgress?.(n + 1, queries.length);
   }

@@ -7,16 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
-import {
-  detectStyle,
-  formatSettings,
-  parseSettings,
-  withHook,
-  withMcpServer,
-  withoutHook,
-  withoutMcpServer,
-  type JsonObject,
-} from './json-settings.js';
+import { detectStyle, formatSettings, parseSettings, withHook, withMcpServer, withoutHook, withoutMcpServer, type JsonObject } from './json-settings.js';
 import { withServerTable, withoutServerTable } from './toml-table.js';
 
 export const INSTALL_HOSTS = ['claude-code', 'codex'] as const;
@@ -84,7 +75,13 @@ export function installEdits(host: InstallHost, scope: InstallScope, context: In
   const config = path.join(dir, 'config.toml');
   const hooks = path.join(dir, 'hooks.json');
   return [
-    { file: config, what: serverWhat, format: 'toml', add: (text) => withServerTable(text, server, config), remove: (text) => withoutServerTable(text, config) },
+    {
+      file: config,
+      what: serverWhat,
+      format: 'toml',
+      add: (text) => withServerTable(text, server, config),
+      remove: (text) => withoutServerTable(text, config),
+    },
     jsonEdit(hooks, hookWhat, (value) => withHook(value, hook, hooks), withoutHook),
   ];
 }

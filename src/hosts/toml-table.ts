@@ -46,8 +46,11 @@ function findBlock(lines: readonly string[], file: string): Block | undefined {
       inMcpServers = /^\s*\[\s*mcp_servers\s*\]/.test(line);
       continue;
     }
-    if (start < 0 && (OTHER_FORM.test(line) && (inMcpServers || /^\s*mcp_servers\s*\./.test(line)))) {
-      throw new SkillSearchError('BAD_FILE', `${file}:${i + 1}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`);
+    if (start < 0 && OTHER_FORM.test(line) && (inMcpServers || /^\s*mcp_servers\s*\./.test(line))) {
+      throw new SkillSearchError(
+        'BAD_FILE',
+        `${file}:${i + 1}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`,
+      );
     }
   }
   return start >= 0 ? { start, end: lines.length } : undefined;

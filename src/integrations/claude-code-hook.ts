@@ -70,9 +70,7 @@ export function discoveryContext(attachment: SkillDiscoveryAttachment | null): s
   if (rendered === null) return undefined;
   const open = `${SYSTEM_REMINDER_OPEN}\n`;
   const close = `\n${SYSTEM_REMINDER_CLOSE}`;
-  return rendered.startsWith(open) && rendered.endsWith(close)
-    ? rendered.slice(open.length, rendered.length - close.length)
-    : rendered;
+  return rendered.startsWith(open) && rendered.endsWith(close) ? rendered.slice(open.length, rendered.length - close.length) : rendered;
 }
 
 export interface ClaudeCodeHookOptions {
@@ -192,8 +190,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
   } catch (error) {
-    const reason =
-      error instanceof SkillSearchError || error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
+    const reason = error instanceof SkillSearchError || error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
     options.log(`skill-search hook: skipped: ${firstLine(reason)}`);
     return { stdout: '', outcome: 'failed' };
   } finally {

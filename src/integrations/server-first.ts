@@ -53,7 +53,12 @@ export class ServerFirstSearcher implements ClosableSearcher {
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const abstain = request.abstain ?? this.#options.abstain;
-    const full: SearchRequest = { ...request, k: request.k ?? this.#options.k, mode: request.mode ?? this.#options.mode, ...(abstain === undefined ? {} : { abstain }) };
+    const full: SearchRequest = {
+      ...request,
+      k: request.k ?? this.#options.k,
+      mode: request.mode ?? this.#options.mode,
+      ...(abstain === undefined ? {} : { abstain }),
+    };
     if (this.#local === undefined) {
       let client: SkillSocketClient | undefined;
       try {
@@ -100,7 +105,10 @@ export class ServerFirstSearcher implements ClosableSearcher {
   }
 
   #fallBack(error: unknown, noServer: boolean): void {
-    void this.#client?.then((client) => client?.close(), () => undefined);
+    void this.#client?.then(
+      (client) => client?.close(),
+      () => undefined,
+    );
     this.#client = Promise.resolve(undefined);
     const untrusted = error instanceof SkillSearchError && error.code === 'UNTRUSTED';
     this.#options.onFallback?.({ reason: errorMessage(error), noServer, untrusted });

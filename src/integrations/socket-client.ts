@@ -155,10 +155,7 @@ export class SkillSocketClient {
         signal?.removeEventListener('abort', onAbort);
         then();
       };
-      const timer = setTimeout(
-        () => settle(() => reject(serverError(`no answer within ${this.#requestTimeoutMs} ms`))),
-        this.#requestTimeoutMs,
-      );
+      const timer = setTimeout(() => settle(() => reject(serverError(`no answer within ${this.#requestTimeoutMs} ms`))), this.#requestTimeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, {
         resolve: (value) => settle(() => resolve(value)),

@@ -13,7 +13,18 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { privateSocketDirs } from './socket-trust.js';
-import { ABSTAIN_LEVELS, LOADED_FROM, SEARCH_MODES, type AbstainLevel, type AbstainSetting, type HitExplanation, type LoadedFrom, type SearchHit, type SearchMode, type Skill } from '../types.js';
+import {
+  ABSTAIN_LEVELS,
+  LOADED_FROM,
+  SEARCH_MODES,
+  type AbstainLevel,
+  type AbstainSetting,
+  type HitExplanation,
+  type LoadedFrom,
+  type SearchHit,
+  type SearchMode,
+  type Skill,
+} from '../types.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -113,8 +124,17 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   if (mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(mode)) {
     return errorLine(id, 'bad-request', `"mode" must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   }
-  if (abstain !== undefined && typeof abstain !== 'boolean' && !ABSTAIN_LEVELS.includes(abstain as AbstainLevel) && !(typeof abstain === 'number' && abstain >= 0 && abstain <= 1)) {
-    return errorLine(id, 'bad-request', `"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`);
+  if (
+    abstain !== undefined &&
+    typeof abstain !== 'boolean' &&
+    !ABSTAIN_LEVELS.includes(abstain as AbstainLevel) &&
+    !(typeof abstain === 'number' && abstain >= 0 && abstain <= 1)
+  ) {
+    return errorLine(
+      id,
+      'bad-request',
+      `"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`,
+    );
   }
   if (explain !== undefined && typeof explain !== 'boolean') return errorLine(id, 'bad-request', `"explain" must be a boolean, got ${JSON.stringify(explain)}`);
   return {

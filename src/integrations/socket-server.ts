@@ -16,13 +16,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SkillSearchError, abortError, isAbortError } from '../errors.js';
 import type { SkillSearcher } from '../types.js';
-import {
-  MAX_REQUEST_BYTES,
-  errorLine,
-  parseRequestLine,
-  toWireHit,
-  type ResponseLine,
-} from './socket-protocol.js';
+import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
 import { capQuery } from './query-cap.js';
 import { currentUid, prepareSocketDir } from './socket-trust.js';
 

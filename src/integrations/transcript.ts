@@ -18,10 +18,7 @@ export interface TranscriptOptions {
 }
 
 /** Names of skills the Skill tool was called with, in `transcriptPath`; empty on any problem. */
-export async function invokedSkillsInTranscript(
-  transcriptPath: string | undefined,
-  options: TranscriptOptions = {},
-): Promise<ReadonlySet<string>> {
+export async function invokedSkillsInTranscript(transcriptPath: string | undefined, options: TranscriptOptions = {}): Promise<ReadonlySet<string>> {
   const names = new Set<string>();
   if (transcriptPath === undefined || transcriptPath === '') return names;
   let text: string;

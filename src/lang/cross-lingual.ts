@@ -172,9 +172,16 @@ export class CrossLingual {
     } catch {
       return;
     }
-    if (file?.version !== LANGUAGE_CACHE_VERSION || file.dictionaryDir !== this.#dir || file.multilingual !== this.#multilingual || typeof file.skills !== 'object') return;
+    if (
+      file?.version !== LANGUAGE_CACHE_VERSION ||
+      file.dictionaryDir !== this.#dir ||
+      file.multilingual !== this.#multilingual ||
+      typeof file.skills !== 'object'
+    )
+      return;
     for (const [hash, entry] of Object.entries(file.skills)) {
-      if (!Array.isArray(entry) || !(LANGUAGES as readonly unknown[]).includes(entry[0]) || typeof entry[1] !== 'string' || typeof entry[2] !== 'string') continue;
+      if (!Array.isArray(entry) || !(LANGUAGES as readonly unknown[]).includes(entry[0]) || typeof entry[1] !== 'string' || typeof entry[2] !== 'string')
+        continue;
       const [language, lexical, dense] = entry;
       this.#languages.set(hash, language);
       if (!TRANSLATED.has(language) || !this.#enabled) continue;

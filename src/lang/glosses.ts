@@ -10,7 +10,8 @@
 export const MAX_GLOSSES = 3;
 
 /** A sense that is a note about the word, not a meaning of it. */
-const NOTE = /^(?:(?:old |Japanese |archaic |ancient )?variant of|see |see also|used in|abbr\.|also written|also pr\.|erhua variant|surname|classifier|CL:|pr\. |\(Tw\)|Taiwan pr\.|\(old\)|\(archaic\)|\(dialect\)|\(literary\)|\(slang\)|\(Internet slang\)|\(vulgar\)|\(Cantonese\)|\(loanword)/i;
+const NOTE =
+  /^(?:(?:old |Japanese |archaic |ancient )?variant of|see |see also|used in|abbr\.|also written|also pr\.|erhua variant|surname|classifier|CL:|pr\. |\(Tw\)|Taiwan pr\.|\(old\)|\(archaic\)|\(dialect\)|\(literary\)|\(slang\)|\(Internet slang\)|\(vulgar\)|\(Cantonese\)|\(loanword)/i;
 const TECHNICAL = /^\((?:computing|software|programming|Internet|network|math\.|mathematics|statistics)\)/i;
 const PARENTHETICAL = /\([^()]*\)|\[[^\]]*\]|\{[^}]*\}/g;
 /** Markers and filler a search term should not carry. */

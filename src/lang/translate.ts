@@ -14,11 +14,13 @@ import type { LoanwordMatcher } from './loanwords.js';
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
 const STOP = new Set(
-  ('的 了 着 过 地 得 吗 呢 吧 啊 呀 和 与 及 并 或 而 就 都 也 还 又 再 很 太 更 最 在 是 有 要 想 能 会 可以 需要 应该 ' +
+  (
+    '的 了 着 过 地 得 吗 呢 吧 啊 呀 和 与 及 并 或 而 就 都 也 还 又 再 很 太 更 最 在 是 有 要 想 能 会 可以 需要 应该 ' +
     '我 你 他 她 它 我们 你们 他们 咱们 自己 这 那 这个 那个 这些 那些 这里 那里 这样 那样 ' +
     '把 被 给 让 帮 帮我 帮忙 请 麻烦 一下 一个 一份 一张 一些 一种 怎么 怎样 如何 什么 为什么 哪 哪里 ' +
     '里 上 中 下 时 时候 之前 之后 以后 以前 然后 如果 因为 所以 但是 可是 不过 对 从 到 为 向 用 做 弄 搞 ' +
-    '当 一次 一一 一起 一样 一定 一直 一 个 些 份 张 条 次 点 私 僕 何 様 方 為 事').split(' '),
+    '当 一次 一一 一起 一样 一定 一直 一 个 些 份 张 条 次 点 私 僕 何 様 方 為 事'
+  ).split(' '),
 );
 
 const SCRIPT_RUN = /(\p{Script=Han}+)|([\p{Script=Hiragana}\p{Script=Katakana}ー]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/gu;
@@ -76,7 +78,12 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
 /** `glossWeights`: see `CrossLingualOptions.glossWeights`. */
-export function translate(text: string, dictionary: Dictionary, loanwords?: LoanwordMatcher, glossWeights: readonly number[] = ENGINE_DEFAULTS.crossLingual.glossWeights): Translation {
+export function translate(
+  text: string,
+  dictionary: Dictionary,
+  loanwords?: LoanwordMatcher,
+  glossWeights: readonly number[] = ENGINE_DEFAULTS.crossLingual.glossWeights,
+): Translation {
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();

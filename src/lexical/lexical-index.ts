@@ -68,7 +68,15 @@ interface LexicalDocument {
 }
 
 function toDocument(skill: Skill, body: string, glosses: string): LexicalDocument {
-  return { id: skill.id, name: skill.name, description: skill.description, whenToUse: skill.whenToUse ?? '', keywords: skill.keywords?.join('\n') ?? '', body, glosses };
+  return {
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    whenToUse: skill.whenToUse ?? '',
+    keywords: skill.keywords?.join('\n') ?? '',
+    body,
+    glosses,
+  };
 }
 
 /**
@@ -313,7 +321,13 @@ export class LexicalIndex {
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    const { boost = ENGINE_DEFAULTS.fieldBoosts, fuzzy = ENGINE_DEFAULTS.fuzzy, prefixMinLength = ENGINE_DEFAULTS.prefixMinLength, terms, explain = false } = options;
+    const {
+      boost = ENGINE_DEFAULTS.fieldBoosts,
+      fuzzy = ENGINE_DEFAULTS.fuzzy,
+      prefixMinLength = ENGINE_DEFAULTS.prefixMinLength,
+      terms,
+      explain = false,
+    } = options;
     const queryTerms = new Set(tokenize(query));
     if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
     this.#compact();
@@ -338,7 +352,15 @@ export class LexicalIndex {
     return out;
   }
 
-  #searchGrouped(query: string, limit: number, { weights, groups }: GroupedTerms, fields: string[], boost: FieldBoosts, prefix: (term: string) => boolean, explain: boolean): LexicalMatch[] {
+  #searchGrouped(
+    query: string,
+    limit: number,
+    { weights, groups }: GroupedTerms,
+    fields: string[],
+    boost: FieldBoosts,
+    prefix: (term: string) => boolean,
+    explain: boolean,
+  ): LexicalMatch[] {
     // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
     const results = this.#search.search(query, { fields, boost: { ...boost }, prefix, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
     const out: LexicalMatch[] = [];

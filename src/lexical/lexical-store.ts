@@ -76,7 +76,12 @@ export function saveLexicalIndex(dir: string, index: LexicalIndex, sourceOf?: (i
 }
 
 /** False when the changes are too many for a delta (or a source is missing): the caller writes the whole index. */
-function saveDelta(dir: string, index: LexicalIndex, base: { sha256: string; keys: ReadonlyMap<string, string> }, sourceOf: (id: string) => LexicalSource | undefined): boolean {
+function saveDelta(
+  dir: string,
+  index: LexicalIndex,
+  base: { sha256: string; keys: ReadonlyMap<string, string> },
+  sourceOf: (id: string) => LexicalSource | undefined,
+): boolean {
   const upserts: { skill: Skill; glosses: string }[] = [];
   const removed: string[] = [];
   const limit = Math.min(DELTA_MAX_ENTRIES, Math.max(16, DELTA_MAX_SHARE * index.size));
@@ -155,7 +160,13 @@ function applyDelta(dir: string, base: string, index: LexicalIndex): void {
   for (const id of delta.removed) index.remove(id);
   for (const { skill, glosses } of delta.upserts) {
     const candidate = skill as unknown as Skill;
-    if (typeof candidate.id !== 'string' || typeof candidate.name !== 'string' || typeof candidate.description !== 'string' || typeof candidate.contentHash !== 'string') continue;
+    if (
+      typeof candidate.id !== 'string' ||
+      typeof candidate.name !== 'string' ||
+      typeof candidate.description !== 'string' ||
+      typeof candidate.contentHash !== 'string'
+    )
+      continue;
     index.upsert(candidate, glosses);
   }
 }

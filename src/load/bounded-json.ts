@@ -6,9 +6,7 @@
  * the value, cycles included.
  */
 
-export type BoundedJson =
-  | { readonly ok: true; readonly json: string }
-  | { readonly ok: false; readonly problem: 'too-large' | 'too-deep' };
+export type BoundedJson = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly problem: 'too-large' | 'too-deep' };
 
 export interface BoundedJsonLimits {
   /** Longest JSON text accepted, in UTF-16 code units. */

@@ -165,7 +165,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   watch(options?: CatalogWatchOptions): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(new Error('skill-search: the catalog is closed'));
     if (this.#watcher === undefined) {
-      const resolved = options === undefined ? (this.#options.watch || DEFAULT_WATCH_OPTIONS) : resolveWatchOptions(options);
+      const resolved = options === undefined ? this.#options.watch || DEFAULT_WATCH_OPTIONS : resolveWatchOptions(options);
       this.#watcher = new SkillWatcher(this.#watchRoots(), resolved, {
         onChange: (paths) => this.#invalidate({ reason: 'files', paths }),
         onError: (error) => this.#reportError(error),

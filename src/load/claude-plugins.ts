@@ -40,11 +40,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Settings files holding `enabledPlugins`, lowest precedence first. */
 export function claudeSettingsFiles(context: ClaudePluginContext): string[] {
-  return [
-    join(context.home, '.claude', 'settings.json'),
-    join(context.cwd, '.claude', 'settings.json'),
-    join(context.cwd, '.claude', 'settings.local.json'),
-  ];
+  return [join(context.home, '.claude', 'settings.json'), join(context.cwd, '.claude', 'settings.json'), join(context.cwd, '.claude', 'settings.local.json')];
 }
 
 /** Plugin ids switched on by the merged `enabledPlugins` maps. */

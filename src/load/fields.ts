@@ -3,9 +3,7 @@ import { EFFORTS, type Diagnostic, type Effort } from '../types.js';
 import { boundedJson } from './bounded-json.js';
 import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
 
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.date()]).transform((value) =>
-  value instanceof Date ? value.toISOString() : String(value),
-);
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.date()]).transform((value) => (value instanceof Date ? value.toISOString() : String(value)));
 /** Text fields accept a scalar or a list of scalars (joined), so a YAML slip never crashes. */
 const text = z.union([scalar, z.array(scalar).transform((items) => items.join(', '))]);
 const effort = z
@@ -85,14 +83,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   const capText = (field: string, value: string): string => {
     if (value.length <= limits.maxDescriptionChars) return value;
-    diagnostics.push(
-      diagnostic(
-        'too-large',
-        path,
-        `\`${field}\` is ${value.length} characters; cut to ${limits.maxDescriptionChars}`,
-        'warning',
-      ),
-    );
+    diagnostics.push(diagnostic('too-large', path, `\`${field}\` is ${value.length} characters; cut to ${limits.maxDescriptionChars}`, 'warning'));
     return capChars(value, limits.maxDescriptionChars);
   };
 
@@ -115,9 +106,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
       const trimmed = parsed.data.trim();
       if (trimmed !== '') whenToUse = capText(whenKey, trimmed);
     } else {
-      diagnostics.push(
-        diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'),
-      );
+      diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
     }
   }
 
@@ -144,12 +133,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     if (parsed.success) parsedEffort = parsed.data;
     else {
       diagnostics.push(
-        diagnostic(
-          'bad-effort',
-          path,
-          `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`,
-          'warning',
-        ),
+        diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
       );
     }
   }

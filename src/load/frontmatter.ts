@@ -76,7 +76,10 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
   if (/^---(?!-)[^\n]*\n/.test(input) && !input.slice(3).includes('\n---')) {
     if (context.truncated === true) {
       const limit = limits.maxBodyBytes + FRONTMATTER_ALLOWANCE;
-      return fail('too-large', `frontmatter is too large: no closing \`---\` in the first ${limit} bytes (the body limit plus ${FRONTMATTER_ALLOWANCE} for frontmatter)`);
+      return fail(
+        'too-large',
+        `frontmatter is too large: no closing \`---\` in the first ${limit} bytes (the body limit plus ${FRONTMATTER_ALLOWANCE} for frontmatter)`,
+      );
     }
     return fail('bad-yaml', 'frontmatter starts with `---` but is never closed');
   }
@@ -111,9 +114,7 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
 
   const cappedBody = capUtf8(body, limits.maxBodyBytes);
   if (cappedBody !== body || context.truncated === true) {
-    diagnostics.push(
-      diagnostic('too-large', path, `body is larger than ${limits.maxBodyBytes} bytes; cut to that size`, 'warning'),
-    );
+    diagnostics.push(diagnostic('too-large', path, `body is larger than ${limits.maxBodyBytes} bytes; cut to that size`, 'warning'));
   }
   return { skill: buildSkill({ ...checked.fields, body: cappedBody }, context), diagnostics };
 }

@@ -23,9 +23,7 @@ function ref(skill: Skill): ShadowedSkill['winner'] {
  * every collision is recorded — never a silent loss. O(n log n).
  */
 export function mergeSkills(entries: readonly MergeEntry[]): MergeResult {
-  const ordered = entries
-    .map((entry, order) => ({ entry, order }))
-    .sort((a, b) => a.entry.skill.rank - b.entry.skill.rank || a.order - b.order);
+  const ordered = entries.map((entry, order) => ({ entry, order })).sort((a, b) => a.entry.skill.rank - b.entry.skill.rank || a.order - b.order);
   const seenFiles = new Set<string>();
   const winners = new Map<string, Skill>();
   const shadowed: ShadowedSkill[] = [];

@@ -243,10 +243,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   const home = optionalDir('home', options.home, () => homedir(), cwd) ?? homedir();
   const limits: SkillLimits = Object.freeze({
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_SKILL_LIMITS.maxBodyBytes),
-    maxDescriptionChars: positiveInteger(
-      'maxDescriptionChars',
-      options.maxDescriptionChars ?? DEFAULT_SKILL_LIMITS.maxDescriptionChars,
-    ),
+    maxDescriptionChars: positiveInteger('maxDescriptionChars', options.maxDescriptionChars ?? DEFAULT_SKILL_LIMITS.maxDescriptionChars),
     maxNameLength: positiveInteger('maxNameLength', options.maxNameLength ?? DEFAULT_SKILL_LIMITS.maxNameLength),
     maxHooksJsonChars: positiveInteger('maxHooksJsonChars', options.maxHooksJsonChars ?? DEFAULT_SKILL_LIMITS.maxHooksJsonChars),
   });

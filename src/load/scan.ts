@@ -95,12 +95,7 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise
   return candidates;
 }
 
-async function commandCandidates(
-  dir: string,
-  prefix: readonly string[],
-  visited: Set<string>,
-  diagnostics: Diagnostic[],
-): Promise<Candidate[]> {
+async function commandCandidates(dir: string, prefix: readonly string[], visited: Set<string>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
   let real: string;
   try {
     real = await realpath(dir);
@@ -125,9 +120,7 @@ async function commandCandidates(
     const full = join(dir, entry.name);
     if (kind.isDirectory()) {
       if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
-        diagnostics.push(
-          diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'),
-        );
+        diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
         continue;
       }
       candidates.push(...(await commandCandidates(full, [...prefix, entry.name], visited, diagnostics)));
@@ -151,9 +144,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
   const candidates =
-    (options.layout ?? 'skills') === 'commands'
-      ? await commandCandidates(dir, [], new Set(), diagnostics)
-      : await skillsCandidates(dir, diagnostics);
+    (options.layout ?? 'skills') === 'commands' ? await commandCandidates(dir, [], new Set(), diagnostics) : await skillsCandidates(dir, diagnostics);
 
   const loaded: ({ skill: Skill; real: string } | undefined)[] = new Array(candidates.length);
   const perFile: Diagnostic[][] = candidates.map(() => []);
@@ -194,4 +185,3 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   }
   return { skills, diagnostics: [...diagnostics, ...perFile.flat()], realPaths };
 }
-

@@ -55,7 +55,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-
 export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
   const text = indexedText(fields);
   const skill: Skill = {
@@ -82,10 +81,7 @@ const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /** A JSON-style quoted string with every control or line-breaking character escaped, for one-line messages. */
 export function quote(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u2028\u2029]/gu,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // Angle brackets (a name is shown inside tags) and format characters (bidi overrides,
@@ -133,11 +129,6 @@ export function utf8Boundary(bytes: Uint8Array, end: number): number {
   return cut;
 }
 
-export function diagnostic(
-  code: Diagnostic['code'],
-  path: string,
-  message: string,
-  severity: Diagnostic['severity'] = 'error',
-): Diagnostic {
+export function diagnostic(code: Diagnostic['code'], path: string, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic {
   return Object.freeze({ code, path, message, severity });
 }

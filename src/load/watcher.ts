@@ -102,9 +102,7 @@ export class SkillWatcher {
   #refreshPoints(): void {
     const wanted = this.#watchPoints(this.#roots);
     const added = [...wanted].filter((point) => !this.#points.has(point));
-    const gone = [...this.#points].filter(
-      (point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)),
-    );
+    const gone = [...this.#points].filter((point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)));
     // A folder deleted and recreated between two batches keeps its path (and often its
     // recycled inode) but chokidar stays bound to the old one: watch it afresh.
     const replaced = [...wanted].filter((point) => {

@@ -64,7 +64,13 @@ export function request(url: URL, options: HttpOptions): Promise<IncomingMessage
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code ?? error.message;
-      fail(new HttpFailure(connected ? 'transfer' : 'connect', connected ? `connection to ${url.host} lost (${reason})` : `cannot connect to ${url.host} (${reason})`, { cause: error }));
+      fail(
+        new HttpFailure(
+          connected ? 'transfer' : 'connect',
+          connected ? `connection to ${url.host} lost (${reason})` : `cannot connect to ${url.host} (${reason})`,
+          { cause: error },
+        ),
+      );
     });
     req.on('response', (response) => {
       clearTimeout(connectTimer);

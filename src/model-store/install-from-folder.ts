@@ -4,7 +4,18 @@ import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { ModelPreset } from './presets.js';
 import { folderProblem } from './check-folder.js';
 import type { PullResult } from './pull.js';
-import { commitInstall, exists, MANIFEST_FILE, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+import {
+  commitInstall,
+  exists,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  sha256File,
+  sizeOf,
+  stagingDir,
+  withInstallLock,
+  type ManifestFile,
+  type ModelManifest,
+} from './store.js';
 
 export interface InstallFromFolderOptions {
   readonly root: string;

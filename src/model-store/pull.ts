@@ -8,7 +8,19 @@ import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
 import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
-import { commitInstall, exists, gitBlobSha1, installState, MANIFEST_FORMAT, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+import {
+  commitInstall,
+  exists,
+  gitBlobSha1,
+  installState,
+  MANIFEST_FORMAT,
+  sha256File,
+  sizeOf,
+  stagingDir,
+  withInstallLock,
+  type ManifestFile,
+  type ModelManifest,
+} from './store.js';
 
 export interface PullOptions {
   /** Folder holding installed models (`modelsRoot(env)`). */
@@ -352,7 +364,10 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
     if (problem !== undefined) {
       // Nothing announced a hash to check these against (a proxy or portal answering for the hub?).
       rmSync(staging, { recursive: true, force: true });
-      throw new SkillSearchError('CHECKSUM', `the files fetched from ${endpointOf(options)} do not form a usable ${preset.id}: ${problem}; nothing was installed`);
+      throw new SkillSearchError(
+        'CHECKSUM',
+        `the files fetched from ${endpointOf(options)} do not form a usable ${preset.id}: ${problem}; nothing was installed`,
+      );
     }
     const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
     const manifest: ModelManifest = {

@@ -16,10 +16,7 @@ const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
  * turn it off whatever the environment says); otherwise the environment variable decides
  * (`1`, `true`, `yes` or `on`, any case).
  */
-export function isExperimentalSkillSearch(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-  option?: boolean,
-): boolean {
+export function isExperimentalSkillSearch(env: Readonly<Record<string, string | undefined>> = process.env, option?: boolean): boolean {
   if (option !== undefined) return option;
   const value = env[EXPERIMENTAL_SKILL_SEARCH_ENV];
   return value !== undefined && TRUTHY.has(value.trim().toLowerCase());

@@ -134,11 +134,7 @@ export class PrefetchHandle {
   #timing: { -readonly [K in keyof PrefetchTiming]: PrefetchTiming[K] };
 
   /** @internal Use `SkillPrefetcher.start()`. */
-  constructor(
-    turn: PrefetchTurn,
-    options: ResolvedOptions,
-    schedule: (query: string, signal: AbortSignal) => Promise<readonly SearchHit[]>,
-  ) {
+  constructor(turn: PrefetchTurn, options: ResolvedOptions, schedule: (query: string, signal: AbortSignal) => Promise<readonly SearchHit[]>) {
     this.#turn = turn;
     this.#options = options;
     this.#timing = {

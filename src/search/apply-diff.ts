@@ -14,7 +14,12 @@ export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
  * removed, then every desired item is upserted; returns the counts. Shared by the lexical and
  * the vector index, which differ only in how they remove and upsert.
  */
-export function applyDiff<T>(current: Iterable<string>, desired: ReadonlyMap<string, T>, remove: (id: string) => void, upsert: (id: string, item: T) => UpsertOutcome): DiffCounts {
+export function applyDiff<T>(
+  current: Iterable<string>,
+  desired: ReadonlyMap<string, T>,
+  remove: (id: string) => void,
+  upsert: (id: string, item: T) => UpsertOutcome,
+): DiffCounts {
   let removed = 0;
   for (const id of [...current]) {
     if (!desired.has(id)) {

@@ -30,8 +30,18 @@ export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet
 
 /** Centred-cosine order (`dense` already sorted by it). */
 export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
-  const ranked = dense.slice(0, k).map((match) => ({ id: match.id, name: nameOf(match.id), order: match.centered, cosine: match.cosine, centered: match.centered }));
-  return { ranked, query: { terms, catalogCosine, ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }), ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }) } };
+  const ranked = dense
+    .slice(0, k)
+    .map((match) => ({ id: match.id, name: nameOf(match.id), order: match.centered, cosine: match.cosine, centered: match.centered }));
+  return {
+    ranked,
+    query: {
+      terms,
+      catalogCosine,
+      ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }),
+      ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
+    },
+  };
 }
 
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
@@ -62,7 +72,15 @@ export function rankHybrid(
   for (const candidate of candidates.values()) {
     if (exclude.includes(candidate.id)) continue;
     const order = hybridScore(candidate, context);
-    const hit = { id: candidate.id, name: nameOf(candidate.id), order, cosine: candidate.dense, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage };
+    const hit = {
+      id: candidate.id,
+      name: nameOf(candidate.id),
+      order,
+      cosine: candidate.dense,
+      centered: candidate.centered,
+      lexical: candidate.lexical,
+      coverage: candidate.coverage,
+    };
     evidence.set(candidate.id, hit);
     top.push(hit, order);
   }

@@ -175,7 +175,13 @@ export class SkillSearchEngine implements SkillSearcher {
   #loadDense(): DenseState {
     this.#dense ??= {
       cache: new EmbeddingCache({ model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir }),
-      store: VectorStore.open({ kind: this.options.ann, model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir, hnsw: this.options.hnsw }),
+      store: VectorStore.open({
+        kind: this.options.ann,
+        model: this.#model,
+        dimensions: this.#dimensions,
+        dir: this.options.indexDir,
+        hnsw: this.options.hnsw,
+      }),
       centroid: undefined,
     };
     return this.#dense;
@@ -216,10 +222,15 @@ export class SkillSearchEngine implements SkillSearcher {
     }
     this.#lexicalTried = true;
     const lexical = this.#lexical;
-    const counts = applyDiff(lexical.ids(), desired, (id) => lexical.remove(id), (id, skill) => {
-      const had = lexical.has(id);
-      return !lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical) ? 'unchanged' : had ? 'updated' : 'added';
-    });
+    const counts = applyDiff(
+      lexical.ids(),
+      desired,
+      (id) => lexical.remove(id),
+      (id, skill) => {
+        const had = lexical.has(id);
+        return !lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical) ? 'unchanged' : had ? 'updated' : 'added';
+      },
+    );
     this.#skills.clear();
     for (const [id, skill] of desired) this.#skills.set(id, skill);
     this.#names.clear();
@@ -246,14 +257,19 @@ export class SkillSearchEngine implements SkillSearcher {
   #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>): Counts {
     const index = state.store.index;
     const keys = new Set<string>();
-    const counts = applyDiff(index.ids(), desired, (id) => index.remove(id), (id, skill) => {
-      const key = vectorKey(skill);
-      keys.add(key);
-      const tag = index.tagOf(id);
-      if (tag === key) return 'unchanged';
-      index.upsert(id, state.cache.get(key)!, key);
-      return tag === undefined ? 'added' : 'updated';
-    });
+    const counts = applyDiff(
+      index.ids(),
+      desired,
+      (id) => index.remove(id),
+      (id, skill) => {
+        const key = vectorKey(skill);
+        keys.add(key);
+        const tag = index.tagOf(id);
+        if (tag === key) return 'unchanged';
+        index.upsert(id, state.cache.get(key)!, key);
+        return tag === undefined ? 'added' : 'updated';
+      },
+    );
     const changed = counts.added + counts.updated + counts.removed > 0;
     if (changed) state.centroid = undefined;
     state.cache.retain(keys);
@@ -287,7 +303,12 @@ export class SkillSearchEngine implements SkillSearcher {
    */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const setting =
+      request.abstain === undefined || request.abstain === true
+        ? this.options.abstain
+        : request.abstain === false
+          ? 'off'
+          : assertAbstainSetting('abstain', request.abstain);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
@@ -307,7 +328,14 @@ export class SkillSearchEngine implements SkillSearcher {
         answerable: factors.answerable,
         fits: factors.fits[i]!,
       };
-      hits.push(this.#hit(hit.id, scores[i]!, hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'], why(hit.id, scores[i]!, scoring)));
+      hits.push(
+        this.#hit(
+          hit.id,
+          scores[i]!,
+          hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
+          why(hit.id, scores[i]!, scoring),
+        ),
+      );
     }
     return hits;
   }
@@ -316,9 +344,17 @@ export class SkillSearchEngine implements SkillSearcher {
    * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
    * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
    */
-  async explain(query: string, request: SearchRequest = {}): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+  async explain(
+    query: string,
+    request: SearchRequest = {},
+  ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const setting = request.abstain === undefined || request.abstain === true ? this.options.abstain : request.abstain === false ? 'off' : assertAbstainSetting('abstain', request.abstain);
+    const setting =
+      request.abstain === undefined || request.abstain === true
+        ? this.options.abstain
+        : request.abstain === false
+          ? 'off'
+          : assertAbstainSetting('abstain', request.abstain);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const { ranked, exact } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
     const model = this.options.relevance.models[mode];
@@ -343,7 +379,10 @@ export class SkillSearchEngine implements SkillSearcher {
    * exactly (left out of `ranked`). With `explain`, also the lexical matches with their terms per
    * field and the query's routing (`search` turns them into each hit's `why`).
    */
-  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
+  async rank(
+    query: string,
+    request: Omit<SearchRequest, 'abstain'> = {},
+  ): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
     this.#assertOpen();
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
@@ -356,9 +395,22 @@ export class SkillSearchEngine implements SkillSearcher {
     const terms = new Set(tokenize(routed.measure));
     const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
     const explain = request.explain === true;
-    const lexicalSearch = { boost: this.options.fieldBoosts, fuzzy: this.options.fuzzy, prefixMinLength: this.options.prefixMinLength, explain, ...(routed.terms === undefined ? {} : { terms: routed.terms }) };
+    const lexicalSearch = {
+      boost: this.options.fieldBoosts,
+      fuzzy: this.options.fuzzy,
+      prefixMinLength: this.options.prefixMinLength,
+      explain,
+      ...(routed.terms === undefined ? {} : { terms: routed.terms }),
+    };
     const explained = (lexical: readonly LexicalMatch[]): { explanation?: RankExplanation } =>
-      explain ? { explanation: { lexical: new Map(lexical.map((match) => [match.id, match])), ...(routed.lexical === query ? {} : { translation: { language: routed.language, english: routed.lexical } }) } } : {};
+      explain
+        ? {
+            explanation: {
+              lexical: new Map(lexical.map((match) => [match.id, match])),
+              ...(routed.lexical === query ? {} : { translation: { language: routed.language, english: routed.lexical } }),
+            },
+          }
+        : {};
     if (mode === 'lexical') {
       const lexical = this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
       return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
@@ -386,7 +438,11 @@ export class SkillSearchEngine implements SkillSearcher {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
     };
-    return { ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact), exact, ...explained(lexical) };
+    return {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact),
+      exact,
+      ...explained(lexical),
+    };
   }
 
   /** Idempotent; waits for a running sync. Later calls return the same promise. */
@@ -397,7 +453,10 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /** Synchronous, so it sees the same catalog as the search that asks for it. */
   #centroid(state: DenseState): Centroid {
-    state.centroid ??= Centroid.of([...this.#skills.keys()].flatMap((id) => this.#stored(state, id)?.vector ?? []), this.#dimensions);
+    state.centroid ??= Centroid.of(
+      [...this.#skills.keys()].flatMap((id) => this.#stored(state, id)?.vector ?? []),
+      this.#dimensions,
+    );
     return state.centroid;
   }
 

@@ -14,7 +14,10 @@
 
 /** Canonical form for name comparison: lowercase, runs of space / `-` / `_` become `-`. */
 export function normalizeName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_-]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-');
 }
 
 const SKILL_WORD = /^(?:skill|skills|tool|tools|command)$/i;
@@ -48,8 +51,7 @@ export function findNamedSkills(query: string, lookup: (normalized: string) => r
     const bare = quoted ? quoted[1]! : raw.replace(/[`"'“”‘’]/g, '');
     if (SKILL_WORD.test(bare)) continue;
     const nextToSkillWord =
-      SKILL_WORD.test((tokens[i + 1] ?? '').replace(/[`"'“”‘’]/g, '')) ||
-      SKILL_WORD.test((tokens[i - 1] ?? '').replace(/[`"'“”‘’]/g, ''));
+      SKILL_WORD.test((tokens[i + 1] ?? '').replace(/[`"'“”‘’]/g, '')) || SKILL_WORD.test((tokens[i - 1] ?? '').replace(/[`"'“”‘’]/g, ''));
     if (quoted || nextToSkillWord || DISTINCTIVE.test(bare)) add(bare);
   }
   return found;

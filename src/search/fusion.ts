@@ -66,7 +66,15 @@ export function hybridScore(candidate: Candidate, query: QueryContext): number {
 export function gatherCandidates(dense: readonly DenseMatch[], lexical: readonly LexicalMatch[], denseOf: (id: string) => DenseScore): Map<string, Candidate> {
   const candidates = new Map<string, Candidate>();
   dense.forEach((match, i) => {
-    candidates.set(match.id, { id: match.id, dense: match.cosine, centered: match.centered, denseRank: i + 1, lexical: 0, lexicalRank: Number.POSITIVE_INFINITY, coverage: 0 });
+    candidates.set(match.id, {
+      id: match.id,
+      dense: match.cosine,
+      centered: match.centered,
+      denseRank: i + 1,
+      lexical: 0,
+      lexicalRank: Number.POSITIVE_INFINITY,
+      coverage: 0,
+    });
   });
   lexical.forEach((match, i) => {
     let candidate = candidates.get(match.id);

@@ -236,7 +236,12 @@ function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingua
   const given = value as CrossLingualKnobs;
   const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
   if (typeof enabled !== 'boolean') throw bad('crossLingual.enabled', 'a boolean', enabled);
-  if (!Array.isArray(glossWeights) || glossWeights.length === 0 || !glossWeights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) || !glossWeights.some((w) => w > 0)) {
+  if (
+    !Array.isArray(glossWeights) ||
+    glossWeights.length === 0 ||
+    !glossWeights.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0) ||
+    !glossWeights.some((w) => w > 0)
+  ) {
     throw bad('crossLingual.glossWeights', 'a list of non-negative numbers, one above 0', glossWeights);
   }
   return Object.freeze({ ...given, enabled, glossWeights: Object.freeze([...glossWeights]) });
@@ -260,7 +265,10 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
-  const merged = { ...ENGINE_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([key, v]) => v !== undefined && key !== 'embedder' && key !== 'indexDir')) };
+  const merged = {
+    ...ENGINE_DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([key, v]) => v !== undefined && key !== 'embedder' && key !== 'indexDir')),
+  };
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
   const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
@@ -284,7 +292,9 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
       denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
     }),
     fieldBoosts: Object.freeze(
-      Object.fromEntries(Object.keys(ENGINE_DEFAULTS.fieldBoosts).map((field) => [field, assertFinite(`fieldBoosts.${field}`, fieldBoosts[field as keyof FieldBoosts], 0, 100)])) as unknown as FieldBoosts,
+      Object.fromEntries(
+        Object.keys(ENGINE_DEFAULTS.fieldBoosts).map((field) => [field, assertFinite(`fieldBoosts.${field}`, fieldBoosts[field as keyof FieldBoosts], 0, 100)]),
+      ) as unknown as FieldBoosts,
     ),
     fuzzy: Object.freeze({
       minLength: assertPositiveInteger('fuzzy.minLength', fuzzy.minLength),

@@ -91,7 +91,23 @@ export const ORDERING_FEATURES: readonly FeatureName[] = ['order', 'rank'];
 
 /** The features each mode can compute (lexical mode never loads the model; dense mode never runs BM25). */
 export const MODE_FEATURES: Readonly<Record<SearchMode, readonly FeatureName[]>> = {
-  hybrid: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical', 'agree'],
+  hybrid: [
+    'order',
+    'rank',
+    'terms',
+    'nameMatch',
+    'topCosine',
+    'firstCosine',
+    'topCentered',
+    'centeredMargin',
+    'peak',
+    'catalogCosine',
+    'bestCoverage',
+    'firstCoverage',
+    'bm25',
+    'firstLexical',
+    'agree',
+  ],
   dense: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'],
   lexical: ['order', 'rank', 'terms', 'nameMatch', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'],
 };

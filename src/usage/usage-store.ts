@@ -71,7 +71,16 @@ function asUsageFile(value: unknown): UsageFile | undefined {
 
 export function usageFileFor(root: string, project: string): string {
   const digest = shortHash(path.resolve(project));
-  return path.join(root, 'usage', `${path.basename(project).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root'}-${digest}.json`);
+  return path.join(
+    root,
+    'usage',
+    `${
+      path
+        .basename(project)
+        .replace(/[^\w.-]+/g, '_')
+        .slice(0, 40) || 'root'
+    }-${digest}.json`,
+  );
 }
 
 export class UsageStore {
@@ -90,7 +99,14 @@ export class UsageStore {
   static open(root: string, project: string, options: UsageStoreOptions = {}): UsageStore {
     const file = usageFileFor(root, project);
     const now = (options.now ?? Date.now)();
-    let data: UsageFile = { version: 1, project: path.resolve(project), at: now, skills: Object.create(null) as Record<string, UsageEntry>, usedIn: [], suggestedIn: [] };
+    let data: UsageFile = {
+      version: 1,
+      project: path.resolve(project),
+      at: now,
+      skills: Object.create(null) as Record<string, UsageEntry>,
+      usedIn: [],
+      suggestedIn: [],
+    };
     try {
       data = asUsageFile(JSON.parse(readFileSync(file, 'utf8'))) ?? data;
       // Skill names are keys: keep `__proto__` and friends plain data.
@@ -183,7 +199,11 @@ export class UsageStore {
     if (this.#data.usedIn.length > maxSeen) this.#data.usedIn = this.#data.usedIn.slice(-maxSeen);
     const names = Object.keys(this.#data.skills);
     if (names.length > maxSkills) {
-      const keep = new Set(this.entries().slice(0, maxSkills).map(([name]) => name));
+      const keep = new Set(
+        this.entries()
+          .slice(0, maxSkills)
+          .map(([name]) => name),
+      );
       for (const name of names) if (!keep.has(name)) delete this.#data.skills[name];
     }
   }

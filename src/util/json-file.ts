@@ -22,5 +22,10 @@ export function readJsonFile(file: string, { missingOk = false }: { readonly mis
 
 /** A zod issue path as `a.b[0]`, for errors that name the key (`(top level)` for the root). */
 export function keyPath(issuePath: readonly PropertyKey[]): string {
-  return issuePath.length === 0 ? '(top level)' : issuePath.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+  return issuePath.length === 0
+    ? '(top level)'
+    : issuePath
+        .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
+        .join('.')
+        .replace(/\.\[/g, '[');
 }

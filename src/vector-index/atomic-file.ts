@@ -117,4 +117,3 @@ export function removeStaleTempFiles(dir: string, minAgeMs = 60_000): void {
     }
   }
 }
-

@@ -35,9 +35,7 @@ export class TopK<T> {
 
   /** Items with their scores, best first. Ties keep no particular order. */
   sorted(): { item: T; score: number }[] {
-    return this.#items
-      .map((item, i) => ({ item, score: this.#scores[i]! }))
-      .sort((a, b) => b.score - a.score);
+    return this.#items.map((item, i) => ({ item, score: this.#scores[i]! })).sort((a, b) => b.score - a.score);
   }
 
   #swap(a: number, b: number): void {

@@ -22,7 +22,10 @@ function importByName(): Record<string, string[]> {
 function readmeImports(): { from: string; values: string[]; types: string[] }[] {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   return [...readme.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(skill-search(?:\/[a-z-]+)?)'/g)].map((match) => {
-    const names = match[1]!.split(',').map((name) => name.trim()).filter(Boolean);
+    const names = match[1]!
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     return {
       from: match[2]!,
       values: names.filter((name) => !name.startsWith('type ')),

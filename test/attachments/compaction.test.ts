@@ -18,11 +18,7 @@ describe('compaction', () => {
       attachmentMessage({ type: 'skill_discovery', skills: [{ name: 'pdf', description: 'PDF', source: 'skills', score: 1 }] }),
       { type: 'assistant', content: 'ok' },
     ];
-    expect(dropSkillListings(history).map((m) => (m.type === 'attachment' ? m.attachment.type : m.type))).toEqual([
-      'user',
-      'skill_discovery',
-      'assistant',
-    ]);
+    expect(dropSkillListings(history).map((m) => (m.type === 'attachment' ? m.attachment.type : m.type))).toEqual(['user', 'skill_discovery', 'assistant']);
   });
 
   it('keeps invoked bodies as one attachment, each cut to 5,000 characters', () => {

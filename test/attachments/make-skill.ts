@@ -12,10 +12,7 @@ const RANK: Record<LoadedFrom, number> = {
   demo: 11,
 };
 
-export function makeSkill(
-  name: string,
-  fields: Partial<Omit<Skill, 'name'>> = {},
-): Skill {
+export function makeSkill(name: string, fields: Partial<Omit<Skill, 'name'>> = {}): Skill {
   const source = fields.source ?? 'skills';
   const description = fields.description ?? `${name} description`;
   return {

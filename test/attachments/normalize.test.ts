@@ -43,8 +43,7 @@ describe('normalizeMessagesForAPI', () => {
     expect(rendered).toEqual({
       role: 'user',
       isMeta: true,
-      content:
-        '<system-reminder>\nSkills relevant to your task:\n\n- pdf: Read PDFs - when a PDF is attached\n- xlsx: Spreadsheets\n</system-reminder>',
+      content: '<system-reminder>\nSkills relevant to your task:\n\n- pdf: Read PDFs - when a PDF is attached\n- xlsx: Spreadsheets\n</system-reminder>',
     });
   });
 

@@ -21,8 +21,14 @@ function fakeEvalDir(): string {
     { id: 'Weather', name: 'Weather', description: 'Forecasts' },
     { id: 'Maps', name: 'Maps', description: 'Directions' },
   ]);
-  write('metatool/queries.jsonl', Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, query: `rain ${i}?`, relevant: ['Weather'] })));
-  write('metatool/queries_no_tool.jsonl', Array.from({ length: 30 }, (_, i) => ({ id: `n${i}`, query: `hello ${i}`, relevant: [] })));
+  write(
+    'metatool/queries.jsonl',
+    Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, query: `rain ${i}?`, relevant: ['Weather'] })),
+  );
+  write(
+    'metatool/queries_no_tool.jsonl',
+    Array.from({ length: 30 }, (_, i) => ({ id: `n${i}`, query: `hello ${i}`, relevant: [] })),
+  );
   write('pools/skill-registry-metadata/tools.jsonl', [
     { id: 'a/r::pdf', name: 'pdf', description: 'PDF tools', tags: ['x'] },
     { id: 'b/r::pdf', name: 'pdf', description: null },

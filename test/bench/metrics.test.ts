@@ -30,13 +30,10 @@ describe('scoreOutcomes', () => {
 });
 
 describe('nDCG@10', () => {
-  const ndcg = (ranked: { id: string; name: string }[], relevant: string[]) =>
-    scoreOutcomes([{ relevant, ranked }]).ndcgAt10;
+  const ndcg = (ranked: { id: string; name: string }[], relevant: string[]) => scoreOutcomes([{ relevant, ranked }]).ndcgAt10;
   it('counts a relevant name once even when two shadowed copies are ranked', () => {
     expect(ndcg([item('a'), item('a2', 'a')], ['a'])).toBe(1);
-    expect(ndcg([item('x'), item('a'), item('b')], ['a', 'b'])).toBeCloseTo(
-      (1 / Math.log2(3) + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)),
-    );
+    expect(ndcg([item('x'), item('a'), item('b')], ['a', 'b'])).toBeCloseTo((1 / Math.log2(3) + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)));
   });
 });
 

@@ -59,9 +59,7 @@ describe('report', () => {
   });
 
   it('charts only headline ratios', () => {
-    expect(chartInput(report).ratios).toEqual([
-      { label: 'HNSW search k=10 vs exact scan (p50, n=1,000)', ratio: 0.1, better: 'lower' },
-    ]);
+    expect(chartInput(report).ratios).toEqual([{ label: 'HNSW search k=10 vs exact scan (p50, n=1,000)', ratio: 0.1, better: 'lower' }]);
   });
 
   it('formats values in their unit', () => {

@@ -11,11 +11,29 @@ const input: ChartInput = {
   ],
   hitRateMetrics: ['hit@1', 'hit@5', 'MRR', 'nDCG@10'],
   hitRates: [
-    { title: 'metatool (199 skills, 450 queries)', modes: [{ mode: 'lexical', values: [0.5, 0.7, 0.6, 0.62] }, { mode: 'hybrid', values: [0.6, 0.85, 0.7, 0.74] }] },
+    {
+      title: 'metatool (199 skills, 450 queries)',
+      modes: [
+        { mode: 'lexical', values: [0.5, 0.7, 0.6, 0.62] },
+        { mode: 'hybrid', values: [0.6, 0.85, 0.7, 0.74] },
+      ],
+    },
   ],
   latency: [
-    { name: 'HNSW search', points: [{ size: 1000, ms: 0.1 }, { size: 24_000, ms: 0.3 }] },
-    { name: 'exact scan', points: [{ size: 1000, ms: 0.5 }, { size: 24_000, ms: 12 }] },
+    {
+      name: 'HNSW search',
+      points: [
+        { size: 1000, ms: 0.1 },
+        { size: 24_000, ms: 0.3 },
+      ],
+    },
+    {
+      name: 'exact scan',
+      points: [
+        { size: 1000, ms: 0.5 },
+        { size: 24_000, ms: 12 },
+      ],
+    },
   ],
 };
 

@@ -10,7 +10,8 @@ const write = (file: string, text: string) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
 };
-const writeSkill = (dir: string, name: string, description: string) => write(path.join(dir, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps.\n`);
+const writeSkill = (dir: string, name: string, description: string) =>
+  write(path.join(dir, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps.\n`);
 const userConfig = () => path.join(home, '.claude', 'skill-search.json');
 const projectConfig = () => path.join(project, '.claude', 'skill-search.json');
 
@@ -79,6 +80,8 @@ describe('config files', () => {
     write(projectConfig(), text);
     const out = await cli(['list']);
     expect(out.code).toBe(1);
-    expect(out.stderr).toBe(`skill-search: ${projectConfig()}: ${reason}${reason === 'not valid JSON' ? out.stderr.slice(`skill-search: ${projectConfig()}: not valid JSON`.length, -1) : ''}\n`);
+    expect(out.stderr).toBe(
+      `skill-search: ${projectConfig()}: ${reason}${reason === 'not valid JSON' ? out.stderr.slice(`skill-search: ${projectConfig()}: not valid JSON`.length, -1) : ''}\n`,
+    );
   });
 });

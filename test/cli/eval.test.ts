@@ -39,10 +39,7 @@ describe('eval', () => {
   });
 
   it('passes --k and --mode through', async () => {
-    const result = await runCli(
-      ['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--k', '3', '--mode', 'lexical', '--json'],
-      cache,
-    );
+    const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--k', '3', '--mode', 'lexical', '--json'], cache);
     expect(JSON.parse(result.stdout)).toMatchObject({ k: 3, mode: 'lexical' });
   });
 
@@ -51,7 +48,17 @@ describe('eval', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\d+ queries, mode hybrid, k 10, abstention strict$/);
-    expect(lines.slice(2, -1).map((row) => row.split(/\s{2,}/)[0])).toEqual(['hit@1', 'hit@5', 'hit@10', 'recall@5', 'recall@10', 'MRR', 'nDCG@10', 'blank', 'abstain']);
+    expect(lines.slice(2, -1).map((row) => row.split(/\s{2,}/)[0])).toEqual([
+      'hit@1',
+      'hit@5',
+      'hit@10',
+      'recall@5',
+      'recall@10',
+      'MRR',
+      'nDCG@10',
+      'blank',
+      'abstain',
+    ]);
     expect(lines.at(-1)).toMatch(/^latency p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms$/);
     expect(lines[1]).toMatch(/ranked \(abstention off\) +shown \(abstention on\)$/);
     expect(result.stdout).toMatch(/^abstain +\d\/1 correct$/m);
@@ -64,12 +71,17 @@ describe('eval', () => {
       const file = path.join(dir, 'per-query.jsonl');
       const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--per-query', file, '--json'], cache);
       expect(result.code).toBe(0);
-      const records = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const records = readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(records).toHaveLength((JSON.parse(result.stdout) as { queries: number }).queries);
       expect(Object.keys(records[0]!).slice(0, 5)).toEqual(['id', 'query', 'relevant', 'ranked', 'shown']);
       // The fixture's "relevant": [] message is abstained on, and says why.
       expect(records.filter((record) => 'abstained' in record)).toHaveLength(1);
-      for (const record of records) if ((record.shown as unknown[]).length === 0) expect(record.abstained).toMatch(/^P\(answerable\) [\d.]+ × P\(fits\) [\d.]+ for ".+" = [\d.]+ < threshold [\d.]+$|^no skill matched at all$/);
+      for (const record of records)
+        if ((record.shown as unknown[]).length === 0)
+          expect(record.abstained).toMatch(/^P\(answerable\) [\d.]+ × P\(fits\) [\d.]+ for ".+" = [\d.]+ < threshold [\d.]+$|^no skill matched at all$/);
     } finally {
       removeDir(dir);
     }
@@ -98,7 +110,8 @@ describe('eval', () => {
       writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
       return file;
     };
-    const lexicalRun = (extra: string[]) => runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--json', ...extra], cache);
+    const lexicalRun = (extra: string[]) =>
+      runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--json', ...extra], cache);
 
     it('overrides engine knobs for the run and echoes them', async () => {
       const dir = tempDir();
@@ -114,7 +127,10 @@ describe('eval', () => {
         expect(after.k).toBe(4);
         expect(after.overrides).toEqual(knobs);
         expect(before.overrides).toBeUndefined();
-        const text = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--k', '3', '--config', path.join(dir, 'knobs.json')], cache);
+        const text = await runCli(
+          ['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical', '--k', '3', '--config', path.join(dir, 'knobs.json')],
+          cache,
+        );
         expect(text.stdout.split('\n').slice(0, 2)).toEqual([
           '5 queries, mode lexical, k 3, abstention balanced',
           `overrides from ${path.join(dir, 'knobs.json')}: fieldBoosts.whenToUse=0, fieldBoosts.keywords=0, fieldBoosts.description=0, fieldBoosts.body=0, fieldBoosts.glosses=0`,
@@ -147,7 +163,10 @@ describe('eval', () => {
     });
 
     it.each([
-      [{ fieldBoost: { body: 0 } }, '"fieldBoost": unknown key (known: ann, hnsw, k, mode, abstain, denseShare, longQuery, fieldBoosts, fuzzy, prefixMinLength, keepLexical, keepLexicalWithin, queryChunks, candidates, batchSize, queryCacheSize, crossLingual)'],
+      [
+        { fieldBoost: { body: 0 } },
+        '"fieldBoost": unknown key (known: ann, hnsw, k, mode, abstain, denseShare, longQuery, fieldBoosts, fuzzy, prefixMinLength, keepLexical, keepLexicalWithin, queryChunks, candidates, batchSize, queryCacheSize, crossLingual)',
+      ],
       [{ hnsw: { ef: 64 } }, '"hnsw.ef": unknown key'],
       [{ denseShare: '0.5' }, '"denseShare": Invalid input: expected number, received string'],
       [{ fieldBoosts: { body: -1 } }, 'Expected `fieldBoosts.body` to be a number from 0 to 100, got `-1`'],

@@ -42,8 +42,7 @@ function spawnHook(argv: readonly string[], stdin: string, killAfterMs = 20_000)
   });
 }
 
-const input = (prompt: string, transcript = '/dev/null') =>
-  JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: transcript });
+const input = (prompt: string, transcript = '/dev/null') => JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: transcript });
 
 describe('the hook budget holds whatever the input', () => {
   it('a FIFO as transcript_path is never opened for reading: the hook answers and exits', async () => {

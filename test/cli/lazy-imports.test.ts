@@ -18,12 +18,7 @@ const cache = tempDir();
 afterAll(() => removeDir(cache));
 
 describe('commands that need no model do not load one', () => {
-  it.each([
-    [['validate', '--skills-dir', SKILLS]],
-    [['list', '--skills-dir', SKILLS]],
-    [['query', '--help']],
-    [['mcp', '--help']],
-  ])('%j', async (argv) => {
+  it.each([[['validate', '--skills-dir', SKILLS]], [['list', '--skills-dir', SKILLS]], [['query', '--help']], [['mcp', '--help']]])('%j', async (argv) => {
     const result = await runCli(argv, cache);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -67,7 +62,8 @@ describe('commands that need no model do not load one', () => {
       });
       expect(hook).toEqual({
         code: 0,
-        stdout: '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Skills relevant to your task:\\n\\n- pdf-forms: Fill in PDF forms"}}\n',
+        stdout:
+          '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Skills relevant to your task:\\n\\n- pdf-forms: Fill in PDF forms"}}\n',
         stderr: '',
       });
       const query = await runCli(['query', ...flags, 'fill a pdf form'], cache);

@@ -95,7 +95,9 @@ describe.skipIf(!existsSync(EVAL_LIBRARY))('the 434 public skills as a library, 
     // Lexical search with the fast fake model (the measured README numbers use the default model).
     const flags = ['--model', 'hash', ...library()];
     expect((await cli(['index', '--cwd', project, ...flags])).code).toBe(0);
-    const sample = TYPICAL_REQUESTS.filter(({ expected }) => ['gh-fix-ci', 'seaborn', 'rdkit', 'helm-chart-scaffolding', 'angular-migration'].includes(expected[0]!));
+    const sample = TYPICAL_REQUESTS.filter(({ expected }) =>
+      ['gh-fix-ci', 'seaborn', 'rdkit', 'helm-chart-scaffolding', 'angular-migration'].includes(expected[0]!),
+    );
     for (const { prompt, expected } of sample) {
       const context = contextOf((await cli(['hook', 'claude-code', '--timeout-ms', '20000', '--mode', 'lexical', ...flags], hookInput(prompt))).stdout);
       expect(announced(context)[0], prompt).toBe(expected[0]);
@@ -109,7 +111,11 @@ describe('library add from a git repository', () => {
     const repo = path.join(home, 'repo');
     writeSkill(path.join(repo, 'skills'), 'alpha', 'First skill');
     writeSkill(path.join(repo, 'skills'), 'beta', 'Second skill');
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, ...args], {
+        stdio: 'ignore',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'skills');

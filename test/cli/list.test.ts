@@ -63,10 +63,7 @@ describe('list', () => {
     const project = tempDir();
     try {
       mkdirSync(path.join(project, '.claude', 'skills', 'deploy-notes'), { recursive: true });
-      writeFileSync(
-        path.join(project, '.claude', 'skills', 'deploy-notes', 'SKILL.md'),
-        '---\ndescription: How this project is deployed\n---\nSteps.\n',
-      );
+      writeFileSync(path.join(project, '.claude', 'skills', 'deploy-notes', 'SKILL.md'), '---\ndescription: How this project is deployed\n---\nSteps.\n');
       const all = await runCli(['list', '--cwd', project], cache);
       expect(all.code).toBe(0);
       expect(all.stdout).toContain('- deploy-notes: How this project is deployed\n');
@@ -97,16 +94,7 @@ describe('list', () => {
   it('--json gives the listing and the skills as data', async () => {
     const result = await runCli(['list', '--skills-dir', SKILLS, '--json'], cache);
     const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual([
-      'experimental',
-      'budgetChars',
-      'skills',
-      'shortened',
-      'truncated',
-      'omitted',
-      'shadowed',
-      'content',
-    ]);
+    expect(Object.keys(parsed)).toEqual(['experimental', 'budgetChars', 'skills', 'shortened', 'truncated', 'omitted', 'shadowed', 'content']);
     expect(parsed.budgetChars).toBe(8000);
     expect((parsed.skills as { name: string }[]).map((s) => s.name)).toEqual([
       'flaky-tests',

@@ -32,7 +32,13 @@ describe('skill-search model', () => {
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^MODEL +DIMS +MULTILINGUAL +DOWNLOAD +STATE$/);
     expect(lines[1]).toMatch(/^use-lite +512 +no +bundled +default, always available$/);
-    expect(lines.slice(2).map((text) => text.split(/ +/)[0])).toEqual(['bge-small-en-v1.5', 'all-MiniLM-L6-v2', 'gte-small', 'multilingual-e5-small', 'paraphrase-multilingual-MiniLM-L12-v2']);
+    expect(lines.slice(2).map((text) => text.split(/ +/)[0])).toEqual([
+      'bge-small-en-v1.5',
+      'all-MiniLM-L6-v2',
+      'gte-small',
+      'multilingual-e5-small',
+      'paraphrase-multilingual-MiniLM-L12-v2',
+    ]);
     expect(lines[5]).toMatch(/^multilingual-e5-small +384 +yes +≈ 136 MB +not installed$/);
 
     const info = await runCli(['model', 'info', 'multilingual-e5-small'], cache);
@@ -61,7 +67,9 @@ describe('skill-search model', () => {
     const env = { SKILL_SEARCH_HF_ENDPOINT: `${hub.url}/` };
     const pulled = await runCli(['model', 'pull', preset.id], cache, { env });
     expect(pulled.stderr).not.toContain('\r');
-    expect(pulled.stderr.split('\n').filter((text) => text.startsWith(`${preset.id}: `))).toEqual(preset.files.map((file) => expect.stringMatching(new RegExp(`^all-MiniLM-L6-v2: ${file.replace('.', '\\.')} \\(\\d+\\.\\d MB\\)$`))));
+    expect(pulled.stderr.split('\n').filter((text) => text.startsWith(`${preset.id}: `))).toEqual(
+      preset.files.map((file) => expect.stringMatching(new RegExp(`^all-MiniLM-L6-v2: ${file.replace('.', '\\.')} \\(\\d+\\.\\d MB\\)$`))),
+    );
     expect(pulled.code).toBe(0);
     const dir = join(cache, 'models', preset.id);
     expect(pulled.stdout).toMatch(new RegExp(`^installed all-MiniLM-L6-v2 in ${dir} \\(\\d+\\.\\d MB downloaded, sizes and checksums verified\\)\\n$`));
@@ -71,11 +79,17 @@ describe('skill-search model', () => {
     const listed = await runCli(['model', 'list'], cache);
     expect(listed.stdout).toMatch(new RegExp(`^all-MiniLM-L6-v2 +384 +no +≈ 24 MB +installed \\(${dir}\\)$`, 'm'));
     const info = await runCli(['model', 'info', preset.id, '--json'], cache);
-    expect(JSON.parse(info.stdout)).toMatchObject({ id: preset.id, state: 'installed', manifest: { source: hub.url, commit: 'c0ffee0000000000000000000000000000000000' } });
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      id: preset.id,
+      state: 'installed',
+      manifest: { source: hub.url, commit: 'c0ffee0000000000000000000000000000000000' },
+    });
 
     const removed = await runCli(['model', 'rm', preset.id], cache);
     expect(removed).toMatchObject({ code: 0, stdout: 'removed all-MiniLM-L6-v2\n' });
-    expect((await runCli(['model', 'list', '--json'], cache)).stdout).toContain('"id":"all-MiniLM-L6-v2","repo":"Xenova/all-MiniLM-L6-v2","dimensions":384,"multilingual":false,"downloadMb":24,"state":"missing"');
+    expect((await runCli(['model', 'list', '--json'], cache)).stdout).toContain(
+      '"id":"all-MiniLM-L6-v2","repo":"Xenova/all-MiniLM-L6-v2","dimensions":384,"multilingual":false,"downloadMb":24,"state":"missing"',
+    );
   });
 
   it('shows an interrupted download as resumable', async () => {
@@ -122,7 +136,10 @@ describe('skill-search model', () => {
     const useLiteDir = JSON.parse((await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache)).stdout).indexDir;
     expect(useLiteDir).not.toBe(summary.indexDir);
 
-    const found = await runCli(['query', '--skills-dir', SKILLS, '--model', preset.id, '--mode', 'dense', '--k', '1', '--json', 'Resize, crop and convert images in bulk'], cache);
+    const found = await runCli(
+      ['query', '--skills-dir', SKILLS, '--model', preset.id, '--mode', 'dense', '--k', '1', '--json', 'Resize, crop and convert images in bulk'],
+      cache,
+    );
     expect(found.code).toBe(0);
     expect((JSON.parse(found.stdout) as { hits: { name: string }[] }).hits.map((hit) => hit.name)).toEqual(['image-resize']);
   });

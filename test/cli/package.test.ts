@@ -69,8 +69,7 @@ describe('fresh HOME: npm install -g, install claude-code, a prompt through the 
     const bin = path.join(prefix, 'bin');
     expect(existsSync(path.join(bin, 'skill-search'))).toBe(true);
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SKILL_SEARCH_CACHE_DIR: path.join(home, '.cache') };
-    const run = (args: string[], input?: string) =>
-      spawnSync('skill-search', args, { env, cwd: home, encoding: 'utf8', input: input ?? '', timeout: 60_000 });
+    const run = (args: string[], input?: string) => spawnSync('skill-search', args, { env, cwd: home, encoding: 'utf8', input: input ?? '', timeout: 60_000 });
 
     const settingsFile = path.join(home, '.claude', 'settings.json');
     mkdirSync(path.dirname(settingsFile), { recursive: true });
@@ -79,7 +78,10 @@ describe('fresh HOME: npm install -g, install claude-code, a prompt through the 
     const project = path.join(home, 'project');
     mkdirSync(path.join(home, '.claude', 'skills', 'pdf-tables'), { recursive: true });
     mkdirSync(project);
-    writeFileSync(path.join(home, '.claude', 'skills', 'pdf-tables', 'SKILL.md'), '---\ndescription: Extract text and tables from PDF files\n---\nUse pdfplumber.\n');
+    writeFileSync(
+      path.join(home, '.claude', 'skills', 'pdf-tables', 'SKILL.md'),
+      '---\ndescription: Extract text and tables from PDF files\n---\nUse pdfplumber.\n',
+    );
 
     const install = run(['install', 'claude-code']);
     expect(install.status).toBe(0);
@@ -87,7 +89,10 @@ describe('fresh HOME: npm install -g, install claude-code, a prompt through the 
     expect(settings.theme).toBe('dark');
     const command = settings.hooks.UserPromptSubmit[0].hooks[0].command as string;
     expect(command).toBe('skill-search hook claude-code');
-    expect(JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')).mcpServers['skill-search']).toMatchObject({ command: 'skill-search', args: ['mcp'] });
+    expect(JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8')).mcpServers['skill-search']).toMatchObject({
+      command: 'skill-search',
+      args: ['mcp'],
+    });
 
     expect(run(['index', '--cwd', project]).status).toBe(0);
     const hook = spawnSync('sh', ['-c', command], {

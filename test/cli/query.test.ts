@@ -15,9 +15,7 @@ describe('query (hash embedder)', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const first = result.stdout.split('\n')[0] ?? '';
-    expect(first).toMatch(
-      new RegExp(`^1\\.  pdf-forms +\\d\\.\\d{3}  skills  ${path.join(SKILLS, 'pdf-forms', 'SKILL.md').replace(/[.]/g, '\\.')}$`),
-    );
+    expect(first).toMatch(new RegExp(`^1\\.  pdf-forms +\\d\\.\\d{3}  skills  ${path.join(SKILLS, 'pdf-forms', 'SKILL.md').replace(/[.]/g, '\\.')}$`));
   });
 
   it('--explain prints a block under each hit, and why nothing was shown for an empty answer', async () => {
@@ -31,11 +29,17 @@ describe('query (hash embedder)', () => {
       '    relevance: order N; P(answerable) N × P(fits) N; shown: N ≥ threshold N',
     ]);
     const none = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', 'bake a sourdough loaf tonight'], cache);
-    expect(none.stdout).toMatch(/^No skill fits this message \(searched 6 skills, hybrid\)\.\n {4}P\(answerable\) \d\.\d{3}; best candidate [\w-]+: P\(fits\) \d\.\d{3}, score \d\.\d{3} < threshold 0\.\d{3}\n$/);
-    const json = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--json', 'bake a sourdough loaf tonight'], cache)).stdout) as Record<string, unknown>;
+    expect(none.stdout).toMatch(
+      /^No skill fits this message \(searched 6 skills, hybrid\)\.\n {4}P\(answerable\) \d\.\d{3}; best candidate [\w-]+: P\(fits\) \d\.\d{3}, score \d\.\d{3} < threshold 0\.\d{3}\n$/,
+    );
+    const json = JSON.parse(
+      (await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--json', 'bake a sourdough loaf tonight'], cache)).stdout,
+    ) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(['query', 'hits', 'tookMs', 'nothingShown']);
     expect(Object.keys(json.nothingShown as object)).toEqual(['answerable', 'threshold', 'best']);
-    const plain = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'fill in the fields of a PDF form'], cache)).stdout) as { hits: object[] };
+    const plain = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'fill in the fields of a PDF form'], cache)).stdout) as {
+      hits: object[];
+    };
     for (const hit of plain.hits) expect(Object.keys(hit)).toEqual(['name', 'source', 'score', 'path']);
   });
 
@@ -63,10 +67,7 @@ describe('query (hash embedder)', () => {
   });
 
   it('--k caps the number of hits', async () => {
-    const result = await runCli(
-      ['query', '--skills-dir', SKILLS, ...HASH, '--mode', 'dense', '--k', '2', '--json', 'tests images pdf git sql release'],
-      cache,
-    );
+    const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--mode', 'dense', '--k', '2', '--json', 'tests images pdf git sql release'], cache);
     expect((JSON.parse(result.stdout) as { hits: unknown[] }).hits.length).toBeLessThanOrEqual(2);
   });
 
@@ -114,10 +115,7 @@ describe('query (hash embedder)', () => {
     const built = await runCli(['index', ...base, '--json'], cache);
     expect(JSON.parse(built.stdout)).toMatchObject({ skills: 6, added: 6, embedded: 6 });
 
-    writeFileSync(
-      path.join(skills, 'release-notes', 'SKILL.md'),
-      '---\nname: release-notes\ndescription: Compose a haiku about the weather\n---\n',
-    );
+    writeFileSync(path.join(skills, 'release-notes', 'SKILL.md'), '---\nname: release-notes\ndescription: Compose a haiku about the weather\n---\n');
     const result = await runCli(['query', ...base, '--json', 'compose a haiku about the weather'], cache);
     expect((JSON.parse(result.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('release-notes');
     const again = await runCli(['index', ...base, '--json'], cache);

@@ -54,7 +54,9 @@ describe('hook and query ask a running server first', () => {
     const hook = (prompt: string) => runCli(['hook', 'claude-code', ...SOURCES, '--timeout-ms', '20000'], cache, { stdin: hookInput(prompt) });
     const inProcess = [];
     for (const prompt of prompts) inProcess.push(await hook(prompt));
-    expect(inProcess[0]?.stdout).toMatch(/^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"Skills relevant to your task:\\n\\n- flaky-tests: /);
+    expect(inProcess[0]?.stdout).toMatch(
+      /^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"Skills relevant to your task:\\n\\n- flaky-tests: /,
+    );
     expect(inProcess[2]).toEqual({ code: 0, stdout: '', stderr: '' });
 
     const running = await startServer();
@@ -72,7 +74,9 @@ describe('hook and query ask a running server first', () => {
     for (const extra of queries) inProcess.push(await query(extra));
     expect(Object.keys(JSON.parse(inProcess[0]!.stdout) as object)).toEqual(['query', 'hits', 'tookMs']);
     expect(JSON.parse(inProcess[0]!.stdout).hits[0]).not.toHaveProperty('why');
-    expect(inProcess[3]!.stdout).toMatch(/^1\. +pdf-forms .*\n {4}matched: name pdf, form; whenToUse fillabl, pdf, form; description fill, pdf, form; body fill, pdf, form\n {4}lexical: BM25 /);
+    expect(inProcess[3]!.stdout).toMatch(
+      /^1\. +pdf-forms .*\n {4}matched: name pdf, form; whenToUse fillabl, pdf, form; description fill, pdf, form; body fill, pdf, form\n {4}lexical: BM25 /,
+    );
     expect(JSON.parse(inProcess[4]!.stdout).hits[0]).toMatchObject({ name: 'git-bisect', why: { matched: { name: ['git', 'bisect'] }, passed: true } });
 
     const running = await startServer();
@@ -97,9 +101,7 @@ describe('hook and query ask a running server first', () => {
       // The server gets a quarter of the budget, at most 1 s; the rest is left for the fallback.
       const result = await runCli(['hook', 'claude-code', ...SOURCES, '--timeout-ms', '8000'], cache, { stdin: hookInput(prompts[0]!) });
       expect(result.stdout).toBe(expected.stdout);
-      expect(result.stderr).toBe(
-        'skill-search hook: search server did not answer (search server: no answer within 1000 ms); searching in-process\n',
-      );
+      expect(result.stderr).toBe('skill-search hook: search server did not answer (search server: no answer within 1000 ms); searching in-process\n');
     } finally {
       await new Promise((resolve) => silent.close(resolve));
     }

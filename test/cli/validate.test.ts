@@ -28,9 +28,7 @@ describe('validate', () => {
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(
-      new RegExp(`^skill-search: ${path.join(BROKEN, 'bad-yaml', 'SKILL.md')}: frontmatter is not valid YAML`),
-    );
+    expect(lines[0]).toMatch(new RegExp(`^skill-search: ${path.join(BROKEN, 'bad-yaml', 'SKILL.md')}: frontmatter is not valid YAML`));
     expect(lines[1]).toBe(`skill-search: ${path.join(BROKEN, 'no-description', 'SKILL.md')}: \`description\` is missing`);
     expect(lines[2]).toBe('1 skill loaded; 2 errors, 0 warnings, 0 shadowed');
   });

@@ -18,7 +18,12 @@ function graph(epsilon: number): OnnxGraph {
       { op: 'Transpose', inputs: ['n'], outputs: ['y'], attributes: { perm: [1, 0] } },
     ],
     initializers: [
-      { name: 'w', type: OnnxType.FLOAT, dims: [2, 3], data: { byteLength: weights.byteLength, copyTo: (target) => target.set(new Uint8Array(weights.buffer)) } },
+      {
+        name: 'w',
+        type: OnnxType.FLOAT,
+        dims: [2, 3],
+        data: { byteLength: weights.byteLength, copyTo: (target) => target.set(new Uint8Array(weights.buffer)) },
+      },
       { name: 'b', type: OnnxType.FLOAT, dims: [3], data: Float32Array.of(0.5, 0, -0.5) },
       { name: 'scale', type: OnnxType.FLOAT, dims: [3], data: Float32Array.of(1, 1, 1) },
       { name: 'shift', type: OnnxType.FLOAT, dims: [3], data: Float32Array.of(0, 0, 0) },

@@ -36,7 +36,9 @@ describe('resolveEmbedder with a preset id', () => {
   });
 
   it('asks for a pull when the preset is not installed', () => {
-    expect(() => resolveEmbedder('gte-small', { downloadsDir, modelsDir: root })).toThrow(`skill-search: model "gte-small" is not downloaded yet: run 'skill-search model pull gte-small'`);
+    expect(() => resolveEmbedder('gte-small', { downloadsDir, modelsDir: root })).toThrow(
+      `skill-search: model "gte-small" is not downloaded yet: run 'skill-search model pull gte-small'`,
+    );
   });
 
   it('says a changed install is damaged and must be pulled again', async () => {

@@ -94,7 +94,9 @@ describe('Transformers.js embedder: pooling, prefixes and truncation', () => {
     const capped = createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 2 });
     const [a, b] = await capped.embed(['pdf weather forecast', 'pdf music song']);
     expect(cosine(a!, b!)).toBeCloseTo(1, 5);
-    expect(() => createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 1 })).toThrow('Expected `maxTokens` to be an integer of at least 2, got `1`');
+    expect(() => createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 1 })).toThrow(
+      'Expected `maxTokens` to be an integer of at least 2, got `1`',
+    );
   });
 
   it('reports multilingual only when told', () => {

@@ -25,7 +25,9 @@ function canned(answers: Record<string, string[]>): SkillSearcher & { requests: 
     async search(query, request = {}) {
       requests.push(request);
       const names = answers[query] ?? [];
-      return names.slice(0, request.k ?? 5).map((name, i): SearchHit => ({ skill: makeSkill({ name, description: name, id: `id-${name}` }), score: 1 - i / 10, via: ['dense'] }));
+      return names
+        .slice(0, request.k ?? 5)
+        .map((name, i): SearchHit => ({ skill: makeSkill({ name, description: name, id: `id-${name}` }), score: 1 - i / 10, via: ['dense'] }));
     },
   };
 }
@@ -61,15 +63,34 @@ describe('runEval', () => {
       chitchat: [],
       noisy: ['a'],
     });
-    const report = await runEval(searcher, [
-      { id: '1', query: 'first', relevant: ['pdf'] },
-      { id: '2', query: 'third', relevant: ['id-xlsx'] },
-      { id: '3', query: 'missed', relevant: ['pdf'] },
-      { id: '4', query: 'two', relevant: ['pdf', 'docx'] },
-      { id: '5', query: 'chitchat', relevant: [] },
-      { id: '6', query: 'noisy', relevant: [] },
-    ], { k: 5, mode: 'dense' });
-    expect(Object.keys(report)).toEqual(['queries', 'k', 'mode', 'hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10', 'abstain', 'shown', 'latencyMs', 'byLanguage']);
+    const report = await runEval(
+      searcher,
+      [
+        { id: '1', query: 'first', relevant: ['pdf'] },
+        { id: '2', query: 'third', relevant: ['id-xlsx'] },
+        { id: '3', query: 'missed', relevant: ['pdf'] },
+        { id: '4', query: 'two', relevant: ['pdf', 'docx'] },
+        { id: '5', query: 'chitchat', relevant: [] },
+        { id: '6', query: 'noisy', relevant: [] },
+      ],
+      { k: 5, mode: 'dense' },
+    );
+    expect(Object.keys(report)).toEqual([
+      'queries',
+      'k',
+      'mode',
+      'hitAt1',
+      'hitAt5',
+      'hitAt10',
+      'recallAt5',
+      'recallAt10',
+      'mrr',
+      'ndcgAt10',
+      'abstain',
+      'shown',
+      'latencyMs',
+      'byLanguage',
+    ]);
     // All six queries are English; the two negatives add nothing to a language's ranking scores.
     expect(report.byLanguage).toEqual({ en: { queries: 4, hitAt1: 0.5, hitAt5: 0.75, mrr: report.mrr } });
     expect(report).toMatchObject({
@@ -91,10 +112,14 @@ describe('runEval', () => {
 
   it('searches every query as a user would (abstention on) and again with abstention off', async () => {
     const searcher = canned({});
-    await runEval(searcher, [
-      { id: '1', query: 'a', relevant: ['pdf'] },
-      { id: '2', query: 'b', relevant: [] },
-    ], { k: 3, abstain: 'strict' });
+    await runEval(
+      searcher,
+      [
+        { id: '1', query: 'a', relevant: ['pdf'] },
+        { id: '2', query: 'b', relevant: [] },
+      ],
+      { k: 3, abstain: 'strict' },
+    );
     expect(searcher.requests).toEqual([
       { k: 10, mode: 'hybrid', abstain: 'strict' },
       { k: 10, mode: 'hybrid', abstain: false },
@@ -114,12 +139,16 @@ describe('runEval', () => {
       },
     };
     const records: unknown[] = [];
-    const report = await runEval(searcher, [
-      { id: '1', query: 'hit', relevant: ['pdf'] },
-      { id: '2', query: 'blank', relevant: ['pdf'] },
-      { id: '3', query: 'late', relevant: ['pdf'] },
-      { id: '4', query: 'none', relevant: [] },
-    ], { threshold: 0.95, onRecord: (record) => records.push(record) });
+    const report = await runEval(
+      searcher,
+      [
+        { id: '1', query: 'hit', relevant: ['pdf'] },
+        { id: '2', query: 'blank', relevant: ['pdf'] },
+        { id: '3', query: 'late', relevant: ['pdf'] },
+        { id: '4', query: 'none', relevant: [] },
+      ],
+      { threshold: 0.95, onRecord: (record) => records.push(record) },
+    );
     expect(report.hitAt1).toBe(0.6667);
     expect(report.shown).toEqual({ hitAt1: 0.3333, hitAt5: 0.6667, blank: 0.3333, answerable: 3 });
     expect(report.abstain).toEqual({ queries: 1, correct: 1 });
@@ -167,7 +196,12 @@ describe('scoreRankings', () => {
   });
 
   it('is all zeros with no labelled query', () => {
-    expect(scoreRankings([{ relevant: [], ranked: items('a'), suggested: 0 }])).toMatchObject({ labelled: 0, hitAt1: 0, mrr: 0, abstain: { queries: 1, correct: 1 } });
+    expect(scoreRankings([{ relevant: [], ranked: items('a'), suggested: 0 }])).toMatchObject({
+      labelled: 0,
+      hitAt1: 0,
+      mrr: 0,
+      abstain: { queries: 1, correct: 1 },
+    });
   });
 });
 

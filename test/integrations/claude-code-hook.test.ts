@@ -1,12 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  discoveryContext,
-  parseClaudeCodeHookInput,
-  runClaudeCodeHook,
-  type ClaudeCodeHookOptions,
-} from '../../src/integrations/claude-code-hook.js';
+import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
@@ -107,11 +102,12 @@ describe('runClaudeCodeHook', () => {
   it('announces at most k skills, best first, each name once', async () => {
     const hits: SearchHit[] = ['a', 'b', 'c', 'd'].map((name, i) => ({ skill: skill(name, `Skill ${name}`), score: 0.5 + i / 10, via: ['dense'] }));
     hits.push({ skill: skill('d', 'Skill d again'), score: 0.1, via: ['lexical'] });
-    const { opts } = options(service(async () => hits), { k: 2 });
-    const result = await runClaudeCodeHook(INPUT, opts);
-    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toBe(
-      'Skills relevant to your task:\n\n- d: Skill d\n- c: Skill c',
+    const { opts } = options(
+      service(async () => hits),
+      { k: 2 },
     );
+    const result = await runClaudeCodeHook(INPUT, opts);
+    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toBe('Skills relevant to your task:\n\n- d: Skill d\n- c: Skill c');
   });
 
   it('prints nothing when nothing fits', async () => {
@@ -157,7 +153,9 @@ describe('runClaudeCodeHook', () => {
     const { opts, logs } = options(svc, { timeoutMs: 30 });
     expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: '', outcome: 'timeout' });
     expect(aborted).toBe(true);
-    expect(logs).toEqual(["skill-search hook: no answer within 30 ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')"]);
+    expect(logs).toEqual([
+      "skill-search hook: no answer within 30 ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')",
+    ]);
   });
 
   it('neutralises a reminder tag inside a description', () => {
@@ -199,11 +197,9 @@ describe('skill-search hook claude-code (process)', () => {
   it('on a cold index: gives up within the budget and builds the index in the background', async () => {
     const cold = tempDir();
     try {
-      const result = await spawnCli(
-        ['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'],
-        cold,
-        { stdin: prompt('a test fails sometimes in CI but passes locally, flaky') },
-      );
+      const result = await spawnCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'], cold, {
+        stdin: prompt('a test fails sometimes in CI but passes locally, flaky'),
+      });
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);

@@ -146,9 +146,14 @@ describe('the MCP server never serves demo skills', () => {
     expect(empty.read.isError).toBe(true);
 
     mkdirSync(path.join(home, '.claude', 'skills', 'pdf-tables'), { recursive: true });
-    writeFileSync(path.join(home, '.claude', 'skills', 'pdf-tables', 'SKILL.md'), '---\ndescription: Extract the text and tables from PDF files\n---\nSteps.\n');
+    writeFileSync(
+      path.join(home, '.claude', 'skills', 'pdf-tables', 'SKILL.md'),
+      '---\ndescription: Extract the text and tables from PDF files\n---\nSteps.\n',
+    );
     const withSkill = await ask();
-    expect((withSkill.search.structuredContent as { hits: { name: string; source: string }[] }).hits.map((hit) => [hit.name, hit.source])).toEqual([['pdf-tables', 'skills']]);
+    expect((withSkill.search.structuredContent as { hits: { name: string; source: string }[] }).hits.map((hit) => [hit.name, hit.source])).toEqual([
+      ['pdf-tables', 'skills'],
+    ]);
     expect(withSkill.read.isError).toBe(true);
   }, 60_000);
 });

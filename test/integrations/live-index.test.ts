@@ -18,10 +18,7 @@ describe('LiveIndex', () => {
       expect(first.sync).toMatchObject({ added: 6, embedded: 6 });
       expect((await live.refresh()).sync).toBeUndefined();
 
-      writeFileSync(
-        path.join(skills, 'image-resize', 'SKILL.md'),
-        '---\nname: image-resize\ndescription: Transcribe handwritten meeting minutes\n---\n',
-      );
+      writeFileSync(path.join(skills, 'image-resize', 'SKILL.md'), '---\nname: image-resize\ndescription: Transcribe handwritten meeting minutes\n---\n');
       live.catalog.clear();
       const hits = await live.search('transcribe handwritten meeting minutes', { k: 1 });
       expect(hits.map((hit) => hit.skill.name)).toEqual(['image-resize']);

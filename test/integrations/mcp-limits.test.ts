@@ -8,7 +8,17 @@ import { capQuery } from '../../src/integrations/query-cap.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { Skill } from '../../src/types.js';
 
-const skill = (name: string): Skill => ({ name, description: `About ${name}`, source: 'skills', rank: 5, path: `/s/${name}/SKILL.md`, id: name, body: `# ${name}`, tokenEstimate: 1, contentHash: name });
+const skill = (name: string): Skill => ({
+  name,
+  description: `About ${name}`,
+  source: 'skills',
+  rank: 5,
+  path: `/s/${name}/SKILL.md`,
+  id: name,
+  body: `# ${name}`,
+  tokenEstimate: 1,
+  contentHash: name,
+});
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

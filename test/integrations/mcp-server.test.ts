@@ -74,7 +74,8 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(hit?.why).toMatchObject({ lexical: { coverage: 1 }, passed: true });
     const why = hit!.why as { answerable: number; fits: number; threshold: number; dense: { cosine: number; centered: number } };
     // Rounded to 4 decimals, like the score.
-    for (const value of [why.answerable, why.fits, why.threshold, why.dense.cosine, why.dense.centered]) expect(Math.round(value * 10_000) / 10_000).toBe(value);
+    for (const value of [why.answerable, why.fits, why.threshold, why.dense.cosine, why.dense.centered])
+      expect(Math.round(value * 10_000) / 10_000).toBe(value);
     expect(why.answerable * why.fits).toBeCloseTo(hit!.score, 3);
     expect(hit!.score).toBeGreaterThanOrEqual(why.threshold);
     const text = (result.content as TextContent)[0]?.text ?? '';
@@ -135,7 +136,10 @@ describe('skill-search mcp (raw stdio)', () => {
       stdin: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
     });
     expect(result.code).toBe(0);
-    const replies = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: unknown });
+    const replies = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result: unknown });
     expect(replies.map((reply) => reply.id)).toEqual([1, 2]);
     expect(JSON.stringify(replies[1]?.result)).toContain('# Bisecting a regression');
   });

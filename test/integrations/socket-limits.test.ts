@@ -127,7 +127,13 @@ describe('socket server resource bounds', () => {
 
   it('every limit is a validated option', async () => {
     await expect(
-      SkillSocketServer.listen({ path: path.join(tempDir(), 's.sock'), searcher: { search: async () => [] }, size: () => 0, version: 't', maxWriteBufferBytes: 0 }),
+      SkillSocketServer.listen({
+        path: path.join(tempDir(), 's.sock'),
+        searcher: { search: async () => [] },
+        size: () => 0,
+        version: 't',
+        maxWriteBufferBytes: 0,
+      }),
     ).rejects.toThrow('Expected `maxWriteBufferBytes` to be a positive integer, got `0`');
   });
 });

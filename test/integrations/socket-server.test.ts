@@ -96,12 +96,21 @@ describe('SkillSocketServer', () => {
       const remote = await client.search(query, request);
       const local = await live.engine.search(query, request);
       expect(remote.hits.map(toWireHit)).toEqual(local.map(toWireHit));
-      expect(remote.hits[0]?.why?.matched).toEqual({ name: ['pdf', 'form'], whenToUse: ['fillabl', 'pdf', 'form'], description: ['fill', 'pdf', 'form'], body: ['fill', 'pdf', 'form'] });
+      expect(remote.hits[0]?.why?.matched).toEqual({
+        name: ['pdf', 'form'],
+        whenToUse: ['fillabl', 'pdf', 'form'],
+        description: ['fill', 'pdf', 'form'],
+        body: ['fill', 'pdf', 'form'],
+      });
       expect(remote.hits[0]?.why?.answerable).toBe(local[0]?.why?.answerable);
     } finally {
       client.close();
     }
-    const { lines } = await exchange(server.path, '{"id":1,"op":"search","query":"fill in a pdf form","k":1}\n{"id":2,"op":"search","query":"pdf","explain":"yes"}\n', 2);
+    const { lines } = await exchange(
+      server.path,
+      '{"id":1,"op":"search","query":"fill in a pdf form","k":1}\n{"id":2,"op":"search","query":"pdf","explain":"yes"}\n',
+      2,
+    );
     const [plain, refused] = lines as [{ hits: object[] }, unknown];
     expect(plain.hits).toHaveLength(1);
     expect(plain.hits[0]).not.toHaveProperty('why');
@@ -135,9 +144,7 @@ describe('SkillSocketServer', () => {
   it('refuses an oversized request line, closes that connection, and serves the next one', async () => {
     const huge = Buffer.alloc(70 * 1024, 'a');
     const refused = await exchange(server.path, huge, 1);
-    expect(refused.lines).toEqual([
-      { id: null, error: { code: 'too-large', message: 'request line longer than 65536 bytes; closing the connection' } },
-    ]);
+    expect(refused.lines).toEqual([{ id: null, error: { code: 'too-large', message: 'request line longer than 65536 bytes; closing the connection' } }]);
     const next = await exchange(server.path, '{"id":1,"op":"ping"}\n', 1);
     expect(next.lines).toEqual([{ id: 1, pong: true, pid: process.pid, version: '9.9.9', skills: 6 }]);
   });
@@ -165,10 +172,7 @@ describe('SkillSocketServer: lifecycle', () => {
     const dir = tempDir();
     dirs.push(dir);
     const where = socketPathFor(dir);
-    const child = spawn(process.execPath, [
-      '-e',
-      `require('node:net').createServer().listen(${JSON.stringify(where)}, () => console.log('up'))`,
-    ]);
+    const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(where)}, () => console.log('up'))`]);
     await new Promise((resolve) => child.stdout.once('data', resolve));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));

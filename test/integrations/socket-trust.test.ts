@@ -73,7 +73,9 @@ describe('ensurePrivateDir', () => {
     const open = path.join(base, 'open');
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
-    expect(() => ensurePrivateDir(open)).toThrow(`skill-search: refusing the socket folder ${open}: it has mode 0755, not 0700; remove it, or use a shorter --index-dir`);
+    expect(() => ensurePrivateDir(open)).toThrow(
+      `skill-search: refusing the socket folder ${open}: it has mode 0755, not 0700; remove it, or use a shorter --index-dir`,
+    );
     const link = path.join(base, 'link');
     const target = path.join(base, 'target');
     mkdirSync(target, { mode: 0o700 });
@@ -87,7 +89,9 @@ describe('ensurePrivateDir', () => {
     const planted = path.dirname(where);
     mkdirSync(planted, { mode: 0o700 });
     chownSync(planted, OTHER_UID, OTHER_UID);
-    await expect(serve(where)).rejects.toThrow(`skill-search: refusing the socket folder ${planted}: it is owned by uid ${OTHER_UID}, not by this user (uid 0)`);
+    await expect(serve(where)).rejects.toThrow(
+      `skill-search: refusing the socket folder ${planted}: it is owned by uid ${OTHER_UID}, not by this user (uid 0)`,
+    );
     expect(existsSync(where)).toBe(false);
   });
 });
@@ -117,7 +121,9 @@ describe('a client sends nothing to a socket it does not trust', () => {
     await new Promise<void>((resolve) => foreign.listen(where, resolve));
     chownSync(where, OTHER_UID, OTHER_UID);
     try {
-      await expect(SkillSocketClient.connect(where)).rejects.toThrow(`not using the search socket ${where}: it is owned by uid ${OTHER_UID}, not by this user (uid 0)`);
+      await expect(SkillSocketClient.connect(where)).rejects.toThrow(
+        `not using the search socket ${where}: it is owned by uid ${OTHER_UID}, not by this user (uid 0)`,
+      );
       expect(accepted).toBe(0);
     } finally {
       await new Promise((resolve) => foreign.close(resolve));

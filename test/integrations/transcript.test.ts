@@ -12,14 +12,23 @@ afterAll(() => removeDir(dir));
 const skillCall = (input: unknown, name = 'Skill') =>
   JSON.stringify({
     type: 'assistant',
-    message: { role: 'assistant', content: [{ type: 'text', text: 'Using a skill.' }, { type: 'tool_use', id: 'toolu_1', name, input }] },
+    message: {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Using a skill.' },
+        { type: 'tool_use', id: 'toolu_1', name, input },
+      ],
+    },
   });
 
 /** Shaped like a Claude Code session: user turns, assistant turns with tool calls, tool results. */
 const TRANSCRIPT = [
   JSON.stringify({ type: 'user', message: { role: 'user', content: 'fill in this pdf form please' } }),
   skillCall({ skill: 'pdf-forms' }),
-  JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Launching skill: pdf-forms' }] } }),
+  JSON.stringify({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Launching skill: pdf-forms' }] },
+  }),
   skillCall({ command: '/git-bisect' }),
   skillCall({ skill: 'not-a-skill-call' }, 'Bash'),
   skillCall({ skill: 42 }),

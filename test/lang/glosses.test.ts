@@ -12,12 +12,16 @@ describe('cleanGloss', () => {
     expect(cleanGloss(sense)).toBe(clean);
   });
 
-  it.each(['(grammatical particle marking a possessive)', 'variant of 合併|合并[he2 bing4]', 'surname Zhang', 'classifier for flat objects', '-ization', 'used in 寫意|写意[xie4 yi4]'])(
-    'drops the note %j',
-    (sense) => {
-      expect(cleanGloss(sense)).toBeUndefined();
-    },
-  );
+  it.each([
+    '(grammatical particle marking a possessive)',
+    'variant of 合併|合并[he2 bing4]',
+    'surname Zhang',
+    'classifier for flat objects',
+    '-ization',
+    'used in 寫意|写意[xie4 yi4]',
+  ])('drops the note %j', (sense) => {
+    expect(cleanGloss(sense)).toBeUndefined();
+  });
 });
 
 describe('selectGlosses', () => {

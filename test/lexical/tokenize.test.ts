@@ -8,15 +8,29 @@ describe('tokenize', () => {
 
   it('keeps identifiers whole and also splits them into their (stemmed) words', () => {
     expect(tokenize('pdf-extract snake_case getPostmodernTheory')).toEqual([
-      'pdf-extract', 'pdf', 'extract',
-      'snake_case', 'snak', 'case',
-      'getpostmoderntheory', 'postmodern', 'theory',
+      'pdf-extract',
+      'pdf',
+      'extract',
+      'snake_case',
+      'snak',
+      'case',
+      'getpostmoderntheory',
+      'postmodern',
+      'theory',
     ]);
   });
 
   it('maps inflections to one term', () => {
     expect(tokenize('crashes crash failing failed fails images image queries query')).toEqual([
-      'crash', 'crash', 'fail', 'fail', 'fail', 'imag', 'imag', 'query', 'query',
+      'crash',
+      'crash',
+      'fail',
+      'fail',
+      'fail',
+      'imag',
+      'imag',
+      'query',
+      'query',
     ]);
   });
 

@@ -15,7 +15,11 @@ const parse = (text: string) => parseSkillFile(text, context);
 function aliasTree(levels: number, fanout: number): string {
   const lines = [`  l0: &l0 [${Array(fanout).fill('lol').join(', ')}]`];
   for (let level = 1; level < levels; level += 1) {
-    lines.push(`  l${level}: &l${level} [${Array(fanout).fill(`*l${level - 1}`).join(', ')}]`);
+    lines.push(
+      `  l${level}: &l${level} [${Array(fanout)
+        .fill(`*l${level - 1}`)
+        .join(', ')}]`,
+    );
   }
   return `---\ndescription: aliases\nhooks:\n${lines.join('\n')}\n---\nbody\n`;
 }
@@ -49,9 +53,7 @@ describe('YAML aliases in frontmatter are bounded', () => {
   });
 
   it('small aliases are kept, expanded into a plain copy that shares nothing', () => {
-    const { skill, diagnostics } = parse(
-      '---\ndescription: d\nhooks:\n  pre: &run {type: command, command: lint}\n  post: *run\n---\n',
-    );
+    const { skill, diagnostics } = parse('---\ndescription: d\nhooks:\n  pre: &run {type: command, command: lint}\n  post: *run\n---\n');
     expect(diagnostics).toEqual([]);
     const hooks = skill?.hooks as { pre: object; post: object };
     expect(hooks).toEqual({ pre: { type: 'command', command: 'lint' }, post: { type: 'command', command: 'lint' } });

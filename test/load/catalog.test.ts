@@ -1,15 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CATALOG_EVENTS,
-  SkillCatalog,
-  demoSkillsDir,
-  clearCatalogCache,
-  getCatalog,
-  type CatalogChange,
-  type CatalogOptions,
-} from '../../src/load/index.js';
+import { CATALOG_EVENTS, SkillCatalog, demoSkillsDir, clearCatalogCache, getCatalog, type CatalogChange, type CatalogOptions } from '../../src/load/index.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 let root: string;

@@ -108,9 +108,7 @@ describe('parseSkillFile', () => {
   });
 
   it('keeps hooks as inert data', () => {
-    const { skill } = parse(
-      '---\ndescription: d\nhooks:\n  PostToolUse:\n    - matcher: Write\n      command: touch /tmp/pwned\n---\n',
-    );
+    const { skill } = parse('---\ndescription: d\nhooks:\n  PostToolUse:\n    - matcher: Write\n      command: touch /tmp/pwned\n---\n');
     expect(skill?.hooks).toEqual({ PostToolUse: [{ matcher: 'Write', command: 'touch /tmp/pwned' }] });
   });
 
@@ -120,9 +118,7 @@ describe('parseSkillFile', () => {
     ['a line separator', 'name: "sep\\Lx"', 'name "sep\\u2028x" contains a newline or control character'],
     ['too many characters', `name: ${'n'.repeat(129)}`, 'name is 129 characters long; the limit is 128'],
   ])('rejects a name with %s', (_label, line, message) => {
-    expect(parse(`---\n${line}\ndescription: d\n---\n`).diagnostics).toEqual([
-      { code: 'bad-field', path: context.path, message, severity: 'error' },
-    ]);
+    expect(parse(`---\n${line}\ndescription: d\n---\n`).diagnostics).toEqual([{ code: 'bad-field', path: context.path, message, severity: 'error' }]);
   });
 
   it('caps a 10 MB body at the body limit with a warning', () => {
@@ -150,9 +146,7 @@ describe('parseSkillFile', () => {
   });
 
   it('reports a frontmatter that is never closed', () => {
-    expect(parse('---\ndescription: open\n').diagnostics[0]?.message).toBe(
-      'frontmatter starts with `---` but is never closed',
-    );
+    expect(parse('---\ndescription: open\n').diagnostics[0]?.message).toBe('frontmatter starts with `---` but is never closed');
   });
 
   it('treats a leading horizontal rule as body, not frontmatter', () => {

@@ -44,4 +44,3 @@ export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_00
     catalog.on(CATALOG_EVENTS.change, listener);
   });
 }
-

@@ -24,11 +24,10 @@ beforeEach(async () => {
 });
 afterEach(async () => removeDir(root));
 
-const summary = async (options: CatalogOptions) =>
-  (await new SkillCatalog(options).get()).skills.map((skill) => [skill.name, skill.source, skill.rank]);
+const summary = async (options: CatalogOptions) => (await new SkillCatalog(options).get()).skills.map((skill) => [skill.name, skill.source, skill.rank]);
 
 describe('demo catalogue', () => {
-  it("auto: fills an empty catalog, and nothing more", async () => {
+  it('auto: fills an empty catalog, and nothing more', async () => {
     expect(await summary({ ...base, demo: 'auto' })).toEqual([
       ['commit-message', 'demo', 11],
       ['pdf', 'demo', 11],
@@ -43,7 +42,7 @@ describe('demo catalogue', () => {
     expect(snapshot.shadowed).toEqual([]);
   });
 
-  it("never (the library default) and always", async () => {
+  it('never (the library default) and always', async () => {
     expect(await summary(base)).toEqual([]);
     await writeTree(root, { 'home/.claude/skills/pdf/SKILL.md': skillMd('my pdf skill') });
     // Even when forced in, the demo ranks last: the user's pdf wins and the demo one is reported.

@@ -51,7 +51,14 @@ describe('frontmatter that is not valid YAML is read line by line', () => {
     const catalog = new SkillCatalog({ skillsDirs: [EXAMPLE_SKILLS], bundledDir: null, managedDir: null });
     try {
       const snapshot = await catalog.get();
-      expect(snapshot.skills.map((skill) => skill.name).sort()).toEqual(['accessibility-audit', 'api-design', 'changelog', 'docker-deploy', 'i18n', 'sql-migration']);
+      expect(snapshot.skills.map((skill) => skill.name).sort()).toEqual([
+        'accessibility-audit',
+        'api-design',
+        'changelog',
+        'docker-deploy',
+        'i18n',
+        'sql-migration',
+      ]);
       expect(snapshot.skills.find((skill) => skill.name === 'api-design')?.description).toBe(
         'Design REST and JSON HTTP APIs: resource naming, pagination, error format, versioning and idempotency',
       );

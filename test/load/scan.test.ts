@@ -62,8 +62,21 @@ describe('scanSkillsDir on broken fixtures', () => {
         ['missing-description', 'no-frontmatter.md'],
       ],
     ],
-    ['bad-field', [['bad-field', 'bell/SKILL.md'], ['bad-field', 'control/SKILL.md'], ['bad-field', 'mapping/SKILL.md']]],
-    ['js-frontmatter', [['bad-yaml', 'coffee/SKILL.md'], ['bad-yaml', 'evil/SKILL.md']]],
+    [
+      'bad-field',
+      [
+        ['bad-field', 'bell/SKILL.md'],
+        ['bad-field', 'control/SKILL.md'],
+        ['bad-field', 'mapping/SKILL.md'],
+      ],
+    ],
+    [
+      'js-frontmatter',
+      [
+        ['bad-yaml', 'coffee/SKILL.md'],
+        ['bad-yaml', 'evil/SKILL.md'],
+      ],
+    ],
   ];
 
   it.each(cases)('%s: each broken file is diagnosed and the good file still loads', async (kind, expected) => {

@@ -6,11 +6,7 @@ import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 describe('projectDirs', () => {
   it('walks from cwd up to, not including, home', () => {
-    expect(projectDirs('/home/u/work/repo/pkg', '/home/u')).toEqual([
-      '/home/u/work/repo/pkg',
-      '/home/u/work/repo',
-      '/home/u/work',
-    ]);
+    expect(projectDirs('/home/u/work/repo/pkg', '/home/u')).toEqual(['/home/u/work/repo/pkg', '/home/u/work/repo', '/home/u/work']);
   });
 
   it('walks up to the filesystem root when cwd is outside home', () => {
@@ -128,9 +124,7 @@ describe('shadowing across every source', () => {
     await symlink(join(root, 'home', '.claude', 'skills', 'shared'), join(projectSkills, 'shared'));
     await symlink(join(root, 'home', '.claude', 'skills', 'shared'), join(projectSkills, 'alias'));
     const snapshot = await new SkillCatalog(options(root)).get();
-    expect(snapshot.skills.map((skill) => [skill.name, skill.path])).toEqual([
-      ['shared', join(root, 'home', '.claude', 'skills', 'shared', 'SKILL.md')],
-    ]);
+    expect(snapshot.skills.map((skill) => [skill.name, skill.path])).toEqual([['shared', join(root, 'home', '.claude', 'skills', 'shared', 'SKILL.md')]]);
     expect(snapshot.shadowed).toEqual([]);
   });
 
@@ -156,8 +150,6 @@ describe('shadowing across every source', () => {
       ['a', 'skills'],
       ['b', 'skills'],
     ]);
-    expect(snapshot.shadowed.map((s) => [s.winner.path, s.loser.path])).toEqual([
-      [join(root, 'only', 'a', 'SKILL.md'), join(root, 'only2', 'a.md')],
-    ]);
+    expect(snapshot.shadowed.map((s) => [s.winner.path, s.loser.path])).toEqual([[join(root, 'only', 'a', 'SKILL.md'), join(root, 'only2', 'a.md')]]);
   });
 });

@@ -27,7 +27,6 @@ export interface StormResult {
   readonly elapsedMs: number;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function lines(skills: readonly { name: string; description: string }[]): string[] {

@@ -24,7 +24,11 @@ describe('model presets', () => {
   });
 
   it('prompt the asymmetric models as their cards say', () => {
-    expect(findPreset('bge-small-en-v1.5')).toMatchObject({ pooling: 'cls', queryPrefix: 'Represent this sentence for searching relevant passages: ', passagePrefix: '' });
+    expect(findPreset('bge-small-en-v1.5')).toMatchObject({
+      pooling: 'cls',
+      queryPrefix: 'Represent this sentence for searching relevant passages: ',
+      passagePrefix: '',
+    });
     expect(findPreset('multilingual-e5-small')).toMatchObject({ pooling: 'mean', queryPrefix: 'query: ', passagePrefix: 'passage: ', multilingual: true });
     expect(findPreset('nope')).toBeUndefined();
   });

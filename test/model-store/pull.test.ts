@@ -99,7 +99,9 @@ describe('model pull from a loopback hub', () => {
     const error = await pullModel(preset, { root, endpoint: server.url }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'CHECKSUM' });
     expect((error as Error).message).toMatch(
-      new RegExp(`^skill-search: onnx/model_quantized\\.onnx from ${server.url}/Xenova/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized\\.onnx: sha256 [0-9a-f]{64} differs from the announced ${'ab'.repeat(32)}; the download was discarded and nothing was installed$`),
+      new RegExp(
+        `^skill-search: onnx/model_quantized\\.onnx from ${server.url}/Xenova/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized\\.onnx: sha256 [0-9a-f]{64} differs from the announced ${'ab'.repeat(32)}; the download was discarded and nothing was installed$`,
+      ),
     );
     expect(existsSync(join(root, preset.id))).toBe(false);
     expect(existsSync(join(root, '.staging', preset.id, `${ONNX}.partial`))).toBe(false);
@@ -115,7 +117,9 @@ describe('model pull from a loopback hub', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(error).toMatchObject({ code: 'NETWORK' });
     expect((error as Error).message).toMatch(
-      new RegExp(`^skill-search: cannot reach ${closedUrl} \\(cannot connect to 127\\.0\\.0\\.1:\\d+ \\(ECONNREFUSED\\)\\); offline\\? Set SKILL_SEARCH_HF_ENDPOINT to a mirror, or copy the model folder here by hand and run 'skill-search model pull all-MiniLM-L6-v2 --from DIR'$`),
+      new RegExp(
+        `^skill-search: cannot reach ${closedUrl} \\(cannot connect to 127\\.0\\.0\\.1:\\d+ \\(ECONNREFUSED\\)\\); offline\\? Set SKILL_SEARCH_HF_ENDPOINT to a mirror, or copy the model folder here by hand and run 'skill-search model pull all-MiniLM-L6-v2 --from DIR'$`,
+      ),
     );
     expect((error as Error).message).not.toContain('\n');
     expect(existsSync(join(root, preset.id))).toBe(false);
@@ -134,7 +138,9 @@ describe('model pull from a loopback hub', () => {
       const error = await pullModel(preset, { root, endpoint: `https://127.0.0.1:${port}`, connectTimeoutMs: 300 }).catch((caught: unknown) => caught);
       expect(performance.now() - started).toBeLessThan(2000);
       expect(error).toMatchObject({ code: 'NETWORK' });
-      expect((error as Error).message).toMatch(new RegExp(`^skill-search: cannot reach https://127\\.0\\.0\\.1:${port} \\(no connection to 127\\.0\\.0\\.1:${port} within 300 ms\\); offline\\?`));
+      expect((error as Error).message).toMatch(
+        new RegExp(`^skill-search: cannot reach https://127\\.0\\.0\\.1:${port} \\(no connection to 127\\.0\\.0\\.1:${port} within 300 ms\\); offline\\?`),
+      );
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -148,7 +154,11 @@ describe('model pull from a loopback hub', () => {
     const root = tempDir();
     const error = await pullModel(preset, { root, endpoint: hub.url }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'CHECKSUM' });
-    expect((error as Error).message).toMatch(new RegExp(`^skill-search: the files fetched from ${hub.url} do not form a usable all-MiniLM-L6-v2: tokenizer\\.json is not valid JSON \\(.*\\); nothing was installed$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^skill-search: the files fetched from ${hub.url} do not form a usable all-MiniLM-L6-v2: tokenizer\\.json is not valid JSON \\(.*\\); nothing was installed$`,
+      ),
+    );
     expect(existsSync(join(root, preset.id))).toBe(false);
     expect(existsSync(join(root, '.staging', preset.id))).toBe(false);
   });
@@ -169,7 +179,7 @@ describe('model pull from a loopback hub', () => {
 });
 
 describe('model pull lock', () => {
-  it('refuses a second pull of the same model while one runs, and takes over a dead one\'s lock', async () => {
+  it("refuses a second pull of the same model while one runs, and takes over a dead one's lock", async () => {
     const server = await serve();
     const root = tempDir();
     mkdirSync(join(root, '.staging'), { recursive: true });
@@ -216,7 +226,9 @@ describe('model pull --from DIR', () => {
     const root = tempDir();
     const from = handCopy();
     writeFileSync(join(from, 'config.json'), JSON.stringify({ hidden_size: 768 }));
-    await expect(installFromFolder(preset, from, { root })).rejects.toThrow(`config.json says 768 dimensions, all-MiniLM-L6-v2 has 384: is this the right model?`);
+    await expect(installFromFolder(preset, from, { root })).rejects.toThrow(
+      `config.json says 768 dimensions, all-MiniLM-L6-v2 has 384: is this the right model?`,
+    );
     const html = handCopy();
     writeFileSync(join(html, ONNX), '<html>not found</html>');
     await expect(installFromFolder(preset, html, { root })).rejects.toThrow(`skill-search: --from '${html}': onnx/model_quantized.onnx is not an ONNX model`);
@@ -229,7 +241,9 @@ describe('model pull --from DIR', () => {
     const other = tempDir();
     const error = await installFromFolder(preset, copy, { root: other }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'CHECKSUM' });
-    expect((error as Error).message).toMatch(new RegExp(`tokenizer_config\\.json has sha256 [0-9a-f]{64}, its ${MANIFEST_FILE} says [0-9a-f]{64}; nothing was installed$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`tokenizer_config\\.json has sha256 [0-9a-f]{64}, its ${MANIFEST_FILE} says [0-9a-f]{64}; nothing was installed$`),
+    );
     expect(existsSync(join(other, preset.id))).toBe(false);
   });
 });

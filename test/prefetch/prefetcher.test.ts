@@ -258,15 +258,11 @@ describe('SkillPrefetcher timing', () => {
 describe('SkillPrefetcher options', () => {
   it('rejects bad options with the value in the message', () => {
     const searcher = staticSearcher([]);
-    expect(() => new SkillPrefetcher({ searcher, concurrency: 0 })).toThrow(
-      'skill-search: Expected `concurrency` to be a positive integer, got `0`',
-    );
+    expect(() => new SkillPrefetcher({ searcher, concurrency: 0 })).toThrow('skill-search: Expected `concurrency` to be a positive integer, got `0`');
     expect(() => new SkillPrefetcher({ searcher, maxSkills: 2.5 })).toThrow('Expected `maxSkills` to be a positive integer, got `2.5`');
     expect(() => new SkillPrefetcher({ searcher, minScore: Number.NaN })).toThrow('Expected `minScore` to be a finite number, got `NaN`');
     expect(() => new SkillPrefetcher({ searcher: {} as never })).toThrow('Expected `searcher` to have a `search(query, request)` method');
-    expect(() => new SkillPrefetcher({ searcher }).start({ userMessage: 42 as never })).toThrow(
-      'Expected `userMessage` to be a string, got `42`',
-    );
+    expect(() => new SkillPrefetcher({ searcher }).start({ userMessage: 42 as never })).toThrow('Expected `userMessage` to be a string, got `42`');
   });
 });
 

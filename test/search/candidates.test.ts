@@ -13,7 +13,11 @@ describe('rankHybrid', () => {
   it('keeps the lexical ranker’s best hits within the first ten however weak their dense side', () => {
     const ids = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 12, nameOf).ranked.map((hit) => hit.id);
     expect(ids.indexOf('lex')).toBe(9);
-    expect(rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, keepLexical: 0 }, terms, 13, nameOf).ranked.map((hit) => hit.id).indexOf('lex')).toBe(12);
+    expect(
+      rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, keepLexical: 0 }, terms, 13, nameOf)
+        .ranked.map((hit) => hit.id)
+        .indexOf('lex'),
+    ).toBe(12);
   });
 
   it('leaves names the query gave exactly out, and reports the evidence of both rankers', () => {
@@ -25,7 +29,18 @@ describe('rankHybrid', () => {
 
 describe('rankLexical', () => {
   it('orders by BM25 relative to the first hit', () => {
-    const { ranked } = rankLexical([{ id: 'a', score: 8, coverage: 1 }, { id: 'b', score: 2, coverage: 0.5 }], terms, 5, nameOf);
-    expect(ranked.map((hit) => [hit.id, hit.order])).toEqual([['a', 1], ['b', 0.25]]);
+    const { ranked } = rankLexical(
+      [
+        { id: 'a', score: 8, coverage: 1 },
+        { id: 'b', score: 2, coverage: 0.5 },
+      ],
+      terms,
+      5,
+      nameOf,
+    );
+    expect(ranked.map((hit) => [hit.id, hit.order])).toEqual([
+      ['a', 1],
+      ['b', 0.25],
+    ]);
   });
 });

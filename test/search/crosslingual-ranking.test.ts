@@ -77,7 +77,9 @@ describe("the design's own example: description 系统化调试流程", () => {
   it('is found by English requests through its glosses alone', async () => {
     // The English debugging skill is swapped for one whose name (pinyin) and description
     // (系统化调试流程, "systematic debugging process") share no letter with the requests.
-    const skills = SKILLS.map((skill) => (skill.name === 'systematic-debugging' ? makeSkill({ name: 'xitong-tiaoshi', description: '系统化调试流程' }) : skill));
+    const skills = SKILLS.map((skill) =>
+      skill.name === 'systematic-debugging' ? makeSkill({ name: 'xitong-tiaoshi', description: '系统化调试流程' }) : skill,
+    );
     const local = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
     await local.sync(skills);
     // Ranked first: 调试 → debug, debugging; 系统 → system; 流程 → course, sequence of processes.

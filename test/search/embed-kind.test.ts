@@ -30,7 +30,10 @@ describe('embed kind', () => {
     expect(synced.length).toBeGreaterThan(0);
     expect(new Set(synced.map((call) => call.kind))).toEqual(new Set(['passage']));
 
-    await engine.search('my kubernetes deploy keeps failing every single time on the staging cluster today. also the sql query is slow and the pdf export breaks', { mode: 'dense' });
+    await engine.search(
+      'my kubernetes deploy keeps failing every single time on the staging cluster today. also the sql query is slow and the pdf export breaks',
+      { mode: 'dense' },
+    );
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(new Set(calls.map((call) => call.kind))).toEqual(new Set(['query']));
   });

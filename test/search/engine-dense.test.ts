@@ -83,7 +83,11 @@ describe('query chunks', () => {
     const engine = await SkillSearchEngine.open({ embedder, ann: 'exact' });
     await engine.sync(SKILLS);
     batches.length = 0;
-    const sentences = ['Crop the holiday photo to a square.', 'Translate the caption into Japanese for the shop.', 'Then deploy the updated gallery site to the production servers of our three regional stores.'];
+    const sentences = [
+      'Crop the holiday photo to a square.',
+      'Translate the caption into Japanese for the shop.',
+      'Then deploy the updated gallery site to the production servers of our three regional stores.',
+    ];
     const message = sentences.join(' ');
     const first = await engine.search(message, { mode: 'dense', abstain: false });
     expect(batches).toEqual([[message], sentences]);
@@ -97,7 +101,8 @@ describe('query chunks', () => {
     const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, longQuery: { terms: 4, denseShare: 0 } });
     await engine.sync(SKILLS);
     embedder.texts.length = 0;
-    const long = 'Parse the binary mesh file from the scanner. Compute each component volume in litres. Look up material densities online. Report mass totals per assembly.';
+    const long =
+      'Parse the binary mesh file from the scanner. Compute each component volume in litres. Look up material densities online. Report mass totals per assembly.';
     await engine.search(long, { mode: 'hybrid' });
     expect(embedder.texts).toEqual([long]);
     embedder.texts.length = 0;

@@ -37,7 +37,12 @@ describe('SkillSearchEngine.sync', () => {
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), batchSize: 8 });
     const calls: [number, number][] = [];
     await engine.sync(SKILLS, { onProgress: (done, total) => calls.push([done, total]) });
-    expect(calls).toEqual([[0, 22], [8, 22], [16, 22], [22, 22]]);
+    expect(calls).toEqual([
+      [0, 22],
+      [8, 22],
+      [16, 22],
+      [22, 22],
+    ]);
   });
 
   it('rejects with an AbortError and leaves the catalog as it was', async () => {
@@ -111,10 +116,18 @@ describe('SkillSearchEngine lifecycle and options', () => {
 
   it('validates options with the offending value', async () => {
     await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), k: 0 })).rejects.toThrow('Expected `k` to be a positive integer, got `0`');
-    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'faiss' as 'hnsw' })).rejects.toThrow('Expected `ann` to be "hnsw" or "exact", got `"faiss"`');
-    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), abstain: 1.5 })).rejects.toThrow('Expected `abstain` to be one of strict, balanced, off or a number from 0 to 1, got `1.5`');
-    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), queryCacheSize: -1 })).rejects.toThrow('Expected `queryCacheSize` to be a non-negative integer, got `-1`');
-    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), longQuery: { terms: 0, denseShare: 0.2 } })).rejects.toThrow('Expected `longQuery.terms` to be a positive integer, got `0`');
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'faiss' as 'hnsw' })).rejects.toThrow(
+      'Expected `ann` to be "hnsw" or "exact", got `"faiss"`',
+    );
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), abstain: 1.5 })).rejects.toThrow(
+      'Expected `abstain` to be one of strict, balanced, off or a number from 0 to 1, got `1.5`',
+    );
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), queryCacheSize: -1 })).rejects.toThrow(
+      'Expected `queryCacheSize` to be a non-negative integer, got `-1`',
+    );
+    await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), longQuery: { terms: 0, denseShare: 0.2 } })).rejects.toThrow(
+      'Expected `longQuery.terms` to be a positive integer, got `0`',
+    );
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
     await expect(engine.search('x', { mode: 'semantic' as 'dense' })).rejects.toThrow('Expected `mode` to be one of hybrid, dense, lexical, got `"semantic"`');
   });

@@ -23,15 +23,12 @@ describe('findNamedSkills', () => {
     expect(find(query)).toEqual(expected);
   });
 
-  it.each([
-    'what time is it now',
-    'make a pdf of this page',
-    'is there a calculator app',
-    '/unknown-command',
-    '',
-  ])('does not treat %j as naming a skill', (query) => {
-    expect(find(query)).toEqual([]);
-  });
+  it.each(['what time is it now', 'make a pdf of this page', 'is there a calculator app', '/unknown-command', ''])(
+    'does not treat %j as naming a skill',
+    (query) => {
+      expect(find(query)).toEqual([]);
+    },
+  );
 
   it('normalises case, spaces, hyphens and underscores alike', () => {
     expect(normalizeName('  Skill_Creator ')).toBe('skill-creator');

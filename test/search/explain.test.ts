@@ -15,7 +15,11 @@ const SKILLS: readonly Skill[] = [
     keywords: ['acroform', 'fillable'],
     body: '# PDF forms\n\nFlatten a form after filling its fields.\n',
   },
-  { ...makeSkill({ name: 'spreadsheet', description: 'Build spreadsheets with formulas and charts.', whenToUse: 'when numbers need formulas' }), keywords: ['excel'], body: '# Spreadsheets\n\nCharts from tables.\n' },
+  {
+    ...makeSkill({ name: 'spreadsheet', description: 'Build spreadsheets with formulas and charts.', whenToUse: 'when numbers need formulas' }),
+    keywords: ['excel'],
+    body: '# Spreadsheets\n\nCharts from tables.\n',
+  },
   makeSkill({ name: 'git-bisect', description: 'Find the commit that introduced a bug by bisecting history.' }),
   makeSkill({ name: 'log-analysis', description: '分析服务器日志，定位错误原因。', whenToUse: '当线上服务报错时' }),
 ];

@@ -45,7 +45,10 @@ describe('resolveEngineOptions', () => {
     [{ k: 0 }, 'Expected `k` to be a positive integer, got `0`'],
     [{ fuzzy: { ratio: 2 } }, 'Expected `fuzzy.ratio` to be a number from 0 to 1, got `2`'],
     [{ hnsw: { efSearch: 1.5 } }, 'Expected `hnsw.efSearch` to be a positive integer, got `1.5`'],
-    [{ fieldBoosts: { title: 1 } }, 'Expected `fieldBoosts` to be an object with fields among name, whenToUse, keywords, description, body, glosses, got `{"title":1}`'],
+    [
+      { fieldBoosts: { title: 1 } },
+      'Expected `fieldBoosts` to be an object with fields among name, whenToUse, keywords, description, body, glosses, got `{"title":1}`',
+    ],
     [{ keepLexicalWithin: 0 }, 'Expected `keepLexicalWithin` to be a positive integer, got `0`'],
     [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],

@@ -10,12 +10,25 @@ describe('queryChunks', () => {
   });
 
   it('splits sentences, clauses after a colon or semicolon, and lines', () => {
-    expect(queryChunks('Get the GC content of AGTC. Then look up aspirin! Why? Done')).toEqual(['Get the GC content of AGTC.', 'Then look up aspirin!', 'Why?', 'Done']);
-    expect(queryChunks('You need to:\n- parse the STL\n- find the density; save it')).toEqual(['You need to:', '- parse the STL', '- find the density;', 'save it']);
+    expect(queryChunks('Get the GC content of AGTC. Then look up aspirin! Why? Done')).toEqual([
+      'Get the GC content of AGTC.',
+      'Then look up aspirin!',
+      'Why?',
+      'Done',
+    ]);
+    expect(queryChunks('You need to:\n- parse the STL\n- find the density; save it')).toEqual([
+      'You need to:',
+      '- parse the STL',
+      '- find the density;',
+      'save it',
+    ]);
   });
 
   it('does not split inside numbers, versions or file names', () => {
-    expect(queryChunks('Read report.pdf and bump to v1.2.3 with 0.5 margin. Then email it.')).toEqual(['Read report.pdf and bump to v1.2.3 with 0.5 margin.', 'Then email it.']);
+    expect(queryChunks('Read report.pdf and bump to v1.2.3 with 0.5 margin. Then email it.')).toEqual([
+      'Read report.pdf and bump to v1.2.3 with 0.5 margin.',
+      'Then email it.',
+    ]);
   });
 
   it('splits Chinese sentences on full-width punctuation', () => {

@@ -38,9 +38,20 @@ describe('dense ranking (USE-lite)', () => {
     // finds its skill (query-chunks.ts).
     // Whole-message vector alone: [security-audit, docx] and frontend-design not even in the top 4.
     expect(
-      await names('Convert all of these product images to WebP and shrink them for faster page loads. Also audit the repository code for leaked passwords, tokens and other secrets.', 'dense', 2),
+      await names(
+        'Convert all of these product images to WebP and shrink them for faster page loads. Also audit the repository code for leaked passwords, tokens and other secrets.',
+        'dense',
+        2,
+      ),
     ).toEqual(['security-audit', 'image-editing']);
-    expect((await names('Our checkout page looks dated, give it a fresh modern layout with better spacing. Also the orders query takes ten seconds on the reporting dashboard.', 'dense'))[0]).toBe('frontend-design');
+    expect(
+      (
+        await names(
+          'Our checkout page looks dated, give it a fresh modern layout with better spacing. Also the orders query takes ten seconds on the reporting dashboard.',
+          'dense',
+        )
+      )[0],
+    ).toBe('frontend-design');
   });
 });
 

@@ -44,7 +44,11 @@ describe('relevance', () => {
     const scores = relevance(model, ranked, query);
     expect(scores[0]).toBeGreaterThan(scores[1]!);
     expect(scores[1]).toBeGreaterThan(scores[2]!);
-    const weaker = relevance(model, ranked.map((hit) => ({ ...hit, cosine: (hit.cosine ?? 0) - 0.3 })), query);
+    const weaker = relevance(
+      model,
+      ranked.map((hit) => ({ ...hit, cosine: (hit.cosine ?? 0) - 0.3 })),
+      query,
+    );
     weaker.forEach((score, i) => expect(score).toBeLessThan(scores[i]!));
   });
 });
@@ -57,7 +61,8 @@ describe('the bundled models', () => {
     hit.features.forEach((name, j) => {
       if (ORDERING_FEATURES.includes(name)) expect(hit.weights[j]).toBeGreaterThanOrEqual(0);
     });
-    for (const model of [answerable, hit]) expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
+    for (const model of [answerable, hit])
+      expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
     const { strict, balanced } = BUNDLED_RELEVANCE.thresholds[mode];
     expect(strict).toBeGreaterThanOrEqual(balanced);
     expect(balanced).toBeGreaterThan(0);
@@ -77,7 +82,9 @@ describe('abstention settings', () => {
 
   it('rejects anything else, naming the value', () => {
     expect(assertAbstainSetting('abstain', 'strict')).toBe('strict');
-    expect(() => assertAbstainSetting('abstain', 'loose')).toThrow('Expected `abstain` to be one of strict, balanced, off or a number from 0 to 1, got `"loose"`');
+    expect(() => assertAbstainSetting('abstain', 'loose')).toThrow(
+      'Expected `abstain` to be one of strict, balanced, off or a number from 0 to 1, got `"loose"`',
+    );
     expect(() => assertAbstainSetting('abstain', 2)).toThrow(/got `2`/);
   });
 });

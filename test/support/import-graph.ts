@@ -6,7 +6,8 @@ export type EdgeKind = 'all' | 'load-time';
 
 // `import … from './x.js'`, `export … from './x.js'`, `import './x.js'` (group 1: `type` when type-only)
 // and `import('./x.js')` (group 3). Relative specifiers only: packages are not part of the graph.
-const IMPORT = /(?:^|\n)[ \t]*(?:import|export)[ \t]+(type[ \t]+)?(?:[^'";]*?[ \t\n]from[ \t]+)?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)[ \t]*(?:import|export)[ \t]+(type[ \t]+)?(?:[^'";]*?[ \t\n]from[ \t]+)?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** Relative imports of one source file, resolved to absolute paths (`.js` → `.ts` for sources). */
 export function importsOf(file: string, kind: EdgeKind): string[] {
@@ -23,11 +24,15 @@ export function importsOf(file: string, kind: EdgeKind): string[] {
   return [...found];
 }
 
-/** Every `.ts` file under `dir` (no declaration files) and its imports. */
+/**
+ * Every `.ts` file under `dir` (no declaration files) and its imports. Dot folders and
+ * node_modules are skipped: the bench keeps whole other checkouts under `bench/.cache`.
+ */
 export function importGraph(dir: string, kind: EdgeKind): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     if (!name.endsWith('.ts') || name.endsWith('.d.ts')) continue;
+    if (name.split(path.sep).some((part) => part.startsWith('.') || part === 'node_modules')) continue;
     const file = path.join(dir, name);
     graph.set(file, importsOf(file, kind));
   }

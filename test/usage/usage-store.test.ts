@@ -54,7 +54,11 @@ describe('UsageStore', () => {
     expect(store.entries()).toEqual([]);
     store.recordUsed('s', ['__proto__']);
     expect(store.save()).toBeUndefined();
-    expect(open().entries().map(([name, entry]) => [name, entry.used])).toEqual([['__proto__', 1]]);
+    expect(
+      open()
+        .entries()
+        .map(([name, entry]) => [name, entry.used]),
+    ).toEqual([['__proto__', 1]]);
   });
 });
 
@@ -63,13 +67,20 @@ describe('hook → stats', () => {
     const home = root;
     const project = path.join(home, 'project');
     const skills = path.join(home, '.claude', 'skills');
-    for (const [name, description] of <[string, string][]>[['pdf-forms', 'Fill in PDF forms'], ['pdf-tables', 'Extract tables from PDF files'], ['commit-message', 'Write commit messages']]) {
+    for (const [name, description] of <[string, string][]>[
+      ['pdf-forms', 'Fill in PDF forms'],
+      ['pdf-tables', 'Extract tables from PDF files'],
+      ['commit-message', 'Write commit messages'],
+    ]) {
       mkdirSync(path.join(skills, name), { recursive: true });
       writeFileSync(path.join(skills, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps.\n`);
     }
     mkdirSync(project);
     const transcript = path.join(home, 't.jsonl');
-    const skillCall = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: 'pdf-forms' } }] } });
+    const skillCall = JSON.stringify({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: 'pdf-forms' } }] },
+    });
     writeFileSync(transcript, `${skillCall}\n`);
     const hook = (session: string, prompt: string) =>
       runCli(['hook', 'claude-code', '--model', 'hash', '--mode', 'lexical'], home, {

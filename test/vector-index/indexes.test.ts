@@ -48,7 +48,12 @@ describe.each(kinds)('%s', (_, create) => {
     index.upsert('c', unit(1, 0.1), 'x');
     expect(index.search(unit(1, 0), 2).map((m) => m.id)).toEqual(['c', 'b']);
     expect([...index.ids()].sort()).toEqual(['b', 'c']);
-    expect(index.entries().map((e) => e.id).sort()).toEqual(['b', 'c']);
+    expect(
+      index
+        .entries()
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(['b', 'c']);
   });
 
   it('grows past its initial capacity', () => {

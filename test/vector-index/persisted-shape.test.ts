@@ -55,7 +55,10 @@ describe('every persisted file is checked for shape; any doubt means rebuild', (
     writeFileSync(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: digest })}\n`), body]));
     expect(loadLexicalIndex(dir)).toEqual({ reason: 'body has the wrong shape (not an object)' });
     const map = serialize({ entries: [], tree: new Map([['pdf', 1]]), documentIds: 'nope' });
-    writeFileSync(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: createHash('sha256').update(map).digest('hex') })}\n`), map]));
+    writeFileSync(
+      lexicalFile(dir),
+      Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: createHash('sha256').update(map).digest('hex') })}\n`), map]),
+    );
     expect(loadLexicalIndex(dir)).toEqual({ reason: 'body is unreadable: compact snapshot has the wrong shape' });
   });
 

@@ -5,8 +5,17 @@ import { TopK } from '../../src/vector-index/top-k.js';
 describe('TopK', () => {
   it('keeps the k best of a stream, best first', () => {
     const top = new TopK<string>(2);
-    for (const [item, score] of [['a', 0.1], ['b', 0.9], ['c', 0.5], ['d', 0.7]] as const) top.push(item, score);
-    expect(top.sorted()).toEqual([{ item: 'b', score: 0.9 }, { item: 'd', score: 0.7 }]);
+    for (const [item, score] of [
+      ['a', 0.1],
+      ['b', 0.9],
+      ['c', 0.5],
+      ['d', 0.7],
+    ] as const)
+      top.push(item, score);
+    expect(top.sorted()).toEqual([
+      { item: 'b', score: 0.9 },
+      { item: 'd', score: 0.7 },
+    ]);
     expect(top.threshold).toBe(0.7);
   });
 

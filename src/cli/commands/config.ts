@@ -19,7 +19,10 @@ export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
     if (entries.length === 0) line(io.stdout, `${key}: (none)`);
     for (const entry of entries) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${shown(entry.from)}`);
   };
-  line(io.stdout, `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map(shown).join(', ')}`);
+  line(
+    io.stdout,
+    `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map(shown).join(', ')}`,
+  );
   list('include', config.include);
   list('exclude', config.exclude);
   list('pin', config.pin);

@@ -22,7 +22,12 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const { readEngineConfig, describeOverrides } = await import('../../eval/engine-config.js');
   const fromFile = configRaw === undefined ? undefined : readEngineConfig(requirePath('config', configRaw, 'file', io.cwd));
   // A flag wins over the file: what the report echoes is what the run used.
-  const knobs = fromFile === undefined ? undefined : (Object.fromEntries(Object.entries(fromFile).filter(([key]) => !(['k', 'mode', 'abstain'].includes(key) && args.values[key] !== undefined))) as EngineKnobs);
+  const knobs =
+    fromFile === undefined
+      ? undefined
+      : (Object.fromEntries(
+          Object.entries(fromFile).filter(([key]) => !(['k', 'mode', 'abstain'].includes(key) && args.values[key] !== undefined)),
+        ) as EngineKnobs);
   const retrieval = withKnobs(resolveRetrieval(args.values, io, DEFAULT_EVAL_K), knobs, sources, io);
   const evaluation = await import('../../eval/index.js');
   const queries = await evaluation.readEvalQueries(queriesFile);
@@ -96,6 +101,8 @@ function withKnobs(retrieval: RetrievalOptions, knobs: EngineKnobs | undefined, 
     ...(knobs.k === undefined ? {} : { k: knobs.k }),
     ...(knobs.mode === undefined ? {} : { mode: knobs.mode }),
     ...(knobs.abstain === undefined ? {} : { abstain: knobs.abstain }),
-    ...(rebuilt ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${createHash('sha256').update(JSON.stringify(build)).digest('hex').slice(0, 12)}` } : {}),
+    ...(rebuilt
+      ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${createHash('sha256').update(JSON.stringify(build)).digest('hex').slice(0, 12)}` }
+      : {}),
   });
 }

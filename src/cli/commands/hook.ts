@@ -87,13 +87,19 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
           k: retrieval.k,
           mode: retrieval.mode,
           abstain: retrieval.abstain,
-          requestTimeoutMs: Math.min(HOOK_TIMING.serverRequest.max, Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share))),
+          requestTimeoutMs: Math.min(
+            HOOK_TIMING.serverRequest.max,
+            Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
+          ),
           onFallback: ({ reason, noServer, untrusted }) => {
             if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);
             else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
-        return neverSuggesting(searcher, opened.config.never.map((entry) => entry.value));
+        return neverSuggesting(
+          searcher,
+          opened.config.never.map((entry) => entry.value),
+        );
       },
       k: retrieval.k,
       timeoutMs,

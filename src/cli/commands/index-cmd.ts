@@ -37,7 +37,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     );
     const { loadedUseLiteRuntime } = await import('../../embed/use-lite.js');
     const runtime = loadedUseLiteRuntime();
-    const ranOn = runtime === undefined ? '' : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
+    const ranOn =
+      runtime === undefined
+        ? ''
+        : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
     line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
     reportSkipped(io, snapshot.diagnostics);
     return 0;

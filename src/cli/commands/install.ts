@@ -63,7 +63,8 @@ function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun:
       deleted: 'removed, and deleted the file (it did not exist before install):',
       absent: 'does not have',
     }[change.action];
-    const backup = change.backup !== undefined && (change.action === 'added' || change.action === 'updated') ? ` (original kept in ${shown(change.backup, home)})` : '';
+    const backup =
+      change.backup !== undefined && (change.action === 'added' || change.action === 'updated') ? ` (original kept in ${shown(change.backup, home)})` : '';
     line(io.stdout, `${dryRun ? 'would change: ' : ''}${file}: ${verb} ${change.what}${backup}`);
     if (dryRun) io.stdout.write(lineDiff(change.before ?? '', change.after ?? '', file));
   }
@@ -77,9 +78,15 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
   report(io, changes, home, dryRun);
   if (dryRun) return 0;
   if (command[0] !== 'skill-search') {
-    line(io.stderr, `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run '${command.join(' ')}'; 'npm install -g .' in the clone puts it on PATH`);
+    line(
+      io.stderr,
+      `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run '${command.join(' ')}'; 'npm install -g .' in the clone puts it on PATH`,
+    );
   }
-  line(io.stdout, `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`);
+  line(
+    io.stdout,
+    `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`,
+  );
   return 0;
 }
 

@@ -51,7 +51,13 @@ export function isGitUrl(raw: string): boolean {
 }
 
 function repoName(url: string): string {
-  return url.replace(/[/\\]+$/, '').split(/[/:\\]/).pop()!.replace(/\.git$/, '') || 'skill';
+  return (
+    url
+      .replace(/[/\\]+$/, '')
+      .split(/[/:\\]/)
+      .pop()!
+      .replace(/\.git$/, '') || 'skill'
+  );
 }
 
 /** A shallow clone of `url` in a temp folder (the caller removes it). */
@@ -61,7 +67,10 @@ function cloneToTemp(url: string): string {
     execFileSync('git', ['clone', '--quiet', '--depth', '1', '--', url, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split('\n').pop();
+    const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
+      .trim()
+      .split('\n')
+      .pop();
     throw new SkillSearchError('BAD_FILE', `cannot clone '${url}': ${detail}`);
   }
   return dir;
@@ -103,7 +112,8 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     const skills = existsSync(library) ? skillsIn(library) : [];
     if (args.values.json === true) printJson(io, { library, skills: skills.map(({ name, from }) => ({ name, path: from })) });
     else for (const skill of skills) line(io.stdout, `${skill.name}  ${skill.from}`);
-    if (skills.length === 0 && args.values.json !== true) line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
+    if (skills.length === 0 && args.values.json !== true)
+      line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
     return 0;
   }
   const sources = args.positionals.slice(1);
@@ -139,7 +149,10 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   if (args.values.json === true) printJson(io, { library, mode, added, skipped });
   else {
-    line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${added.length} skill${added.length === 1 ? '' : 's'} into ${library}.`);
+    line(
+      io.stdout,
+      `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${added.length} skill${added.length === 1 ? '' : 's'} into ${library}.`,
+    );
     if (skipped.length > 0) line(io.stdout, `Skipped ${skipped.length} already in the library: ${skipped.join(', ')}`);
   }
   return 0;

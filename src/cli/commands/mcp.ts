@@ -20,7 +20,10 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
     void live.refresh().catch(() => undefined);
     const { neverSuggesting } = await import('../../integrations/hosts.js');
     await serveMcpStdio({
-      service: neverSuggesting(live, sources.config.never.map((entry) => entry.value)),
+      service: neverSuggesting(
+        live,
+        sources.config.never.map((entry) => entry.value),
+      ),
       k: retrieval.k,
       mode: retrieval.mode,
       version: packageVersion(),
@@ -34,4 +37,3 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.close();
   }
 }
-

@@ -49,14 +49,29 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
     if (json) {
       printJson(io, {
-        models: rows.map(({ preset, state, staged }) => ({ id: preset.id, repo: preset.repo, dimensions: preset.dimensions, multilingual: preset.multilingual, downloadMb: preset.downloadMb, state: state.state, dir: state.dir, stagedBytes: staged })),
+        models: rows.map(({ preset, state, staged }) => ({
+          id: preset.id,
+          repo: preset.repo,
+          dimensions: preset.dimensions,
+          multilingual: preset.multilingual,
+          downloadMb: preset.downloadMb,
+          state: state.state,
+          dir: state.dir,
+          stagedBytes: staged,
+        })),
       });
       return 0;
     }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
       ['use-lite', '512', 'no', 'bundled', 'default, always available'],
-      ...rows.map(({ preset, state, staged }) => [preset.id, String(preset.dimensions), preset.multilingual ? 'yes' : 'no', `≈ ${preset.downloadMb} MB`, stateText(state, staged)]),
+      ...rows.map(({ preset, state, staged }) => [
+        preset.id,
+        String(preset.dimensions),
+        preset.multilingual ? 'yes' : 'no',
+        `≈ ${preset.downloadMb} MB`,
+        stateText(state, staged),
+      ]),
     ]);
     for (const text of lines) line(io.stdout, text);
     line(io.stderr, `models folder: ${root}; fetch one with 'skill-search model pull <id>', use it with --model <id>`);
@@ -87,7 +102,10 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       ['state', stateText(state, stagedBytes(root, preset.id))],
     ];
     if (state.state === 'installed') {
-      rows.push(['installed from', `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`]);
+      rows.push([
+        'installed from',
+        `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`,
+      ]);
     } else {
       rows.push(['install with', `skill-search model pull ${preset.id}`]);
     }
@@ -137,7 +155,15 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     }
   }
   if (json) {
-    printJson(io, { id: preset.id, dir: result.dir, fetched: result.fetched, downloadedBytes: result.downloadedBytes, resumedBytes: result.resumedBytes, source: result.manifest.source, commit: result.manifest.commit ?? null });
+    printJson(io, {
+      id: preset.id,
+      dir: result.dir,
+      fetched: result.fetched,
+      downloadedBytes: result.downloadedBytes,
+      resumedBytes: result.resumedBytes,
+      source: result.manifest.source,
+      commit: result.manifest.commit ?? null,
+    });
     return 0;
   }
   if (!result.fetched) {
@@ -145,7 +171,10 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   }
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  const how = typeof from === 'string' ? `copied from ${from}` : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
+  const how =
+    typeof from === 'string'
+      ? `copied from ${from}`
+      : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
   line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, sizes and checksums verified)`);
   line(io.stderr, `use it with: skill-search query --model ${preset.id} "…"`);
   return 0;

@@ -32,7 +32,9 @@ export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<numbe
     case 'codex': {
       const hook = { command: hookCommand('codex', command), timeout: HOOK_HOST_TIMEOUT_S };
       io.stdout.write(`# ~/.codex/config.toml\n${serverTable(server)}`);
-      io.stdout.write(`# ~/.codex/hooks.json (Codex hooks; older Codex versions also need [features] codex_hooks = true)\n${json(withHook({}, hook, 'hooks.json'))}`);
+      io.stdout.write(
+        `# ~/.codex/hooks.json (Codex hooks; older Codex versions also need [features] codex_hooks = true)\n${json(withHook({}, hook, 'hooks.json'))}`,
+      );
       break;
     }
   }

@@ -4,14 +4,7 @@ import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
-import {
-  describeSources,
-  resolveIndexDir,
-  resolveRetrieval,
-  resolveSources,
-  type RetrievalOptions,
-  type SourceOptions,
-} from '../sources.js';
+import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
 import { isAbortError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
 import type { SkillSearchEngine } from '../../search/engine.js';
@@ -99,7 +92,10 @@ function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills
   if (hits.length === 0) {
     line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
     if (none !== undefined) {
-      const best = none.best === undefined ? 'no candidate matched the message' : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
+      const best =
+        none.best === undefined
+          ? 'no candidate matched the message'
+          : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
       line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
     }
     return;

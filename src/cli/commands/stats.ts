@@ -18,7 +18,13 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
     printJson(io, {
       project: sources.cwd,
       file: store.file,
-      skills: entries.map(([name, entry]) => ({ name, used: round(entry.used), suggested: round(entry.suggested), ignored: round(entry.ignored), ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}) })),
+      skills: entries.map(([name, entry]) => ({
+        name,
+        used: round(entry.used),
+        suggested: round(entry.suggested),
+        ignored: round(entry.ignored),
+        ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}),
+      })),
       neverUsed,
     });
     return 0;
@@ -26,12 +32,25 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
   if (entries.length === 0) {
     line(io.stdout, `No usage recorded for ${sources.cwd} yet (the hook records it, in ${store.file}).`);
   } else {
-    const rows = [['skill', 'used', 'suggested', 'ignored', 'last used'], ...entries.map(([name, entry]) => [name, round(entry.used).toString(), round(entry.suggested).toString(), round(entry.ignored).toString(), entry.lastUsed ? new Date(entry.lastUsed).toISOString().slice(0, 10) : '-'])];
+    const rows = [
+      ['skill', 'used', 'suggested', 'ignored', 'last used'],
+      ...entries.map(([name, entry]) => [
+        name,
+        round(entry.used).toString(),
+        round(entry.suggested).toString(),
+        round(entry.ignored).toString(),
+        entry.lastUsed ? new Date(entry.lastUsed).toISOString().slice(0, 10) : '-',
+      ]),
+    ];
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-    for (const row of rows) line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    for (const row of rows)
+      line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
     line(io.stdout, `(counts halve every 14 days; "ignored": suggested in a session that did not use it)`);
   }
   const shown = neverUsed.slice(0, 20);
-  line(io.stdout, `Never used: ${neverUsed.length} of ${snapshot.skills.length} skills${shown.length > 0 ? `: ${shown.join(', ')}${neverUsed.length > shown.length ? ', …' : ''}` : ''}`);
+  line(
+    io.stdout,
+    `Never used: ${neverUsed.length} of ${snapshot.skills.length} skills${shown.length > 0 ? `: ${shown.join(', ')}${neverUsed.length > shown.length ? ', …' : ''}` : ''}`,
+  );
   return 0;
 }

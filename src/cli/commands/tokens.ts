@@ -34,11 +34,27 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
     ...cost.sources.map((row) => [row.source, thousands(row.skills), row.listedByHost ? 'yes' : 'no (search only)', thousands(row.fullTokens)]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd());
+  for (const row of rows)
+    line(
+      io.stdout,
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  ')
+        .trimEnd(),
+    );
   line(io.stdout);
   const { before, after } = cost;
-  line(io.stdout, `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-character budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`);
-  line(io.stdout, `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${thousands(after.listingTokens)} tokens.`);
-  line(io.stdout, `Saved per request: ${thousands(cost.savedListingTokens)} listing tokens (${thousands(cost.savedFullTokens)} against the full descriptions).`);
+  line(
+    io.stdout,
+    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-character budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
+  );
+  line(
+    io.stdout,
+    `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${thousands(after.listingTokens)} tokens.`,
+  );
+  line(
+    io.stdout,
+    `Saved per request: ${thousands(cost.savedListingTokens)} listing tokens (${thousands(cost.savedFullTokens)} against the full descriptions).`,
+  );
   return 0;
 }

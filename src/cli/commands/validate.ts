@@ -7,10 +7,7 @@ import { resolveSources } from '../sources.js';
 /** Every problem file and every shadowed name, one line each; exit 1 when a skill failed to load. */
 export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const [{ formatDiagnostic, formatShadowed }, snapshot] = await Promise.all([
-    import('../../load/index.js'),
-    loadSnapshot(sources),
-  ]);
+  const [{ formatDiagnostic, formatShadowed }, snapshot] = await Promise.all([import('../../load/index.js'), loadSnapshot(sources)]);
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = snapshot.diagnostics.length - errors;
   const ok = errors === 0;

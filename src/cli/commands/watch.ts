@@ -33,7 +33,10 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     if (json) {
       printJson(io, { event, skills: snapshot.skills.length, added: sync.added, updated: sync.updated, removed: sync.removed, ms });
     } else if (event === 'indexed') {
-      line(io.stdout, `indexed ${plural(snapshot.skills.length, 'skill')}: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`);
+      line(
+        io.stdout,
+        `indexed ${plural(snapshot.skills.length, 'skill')}: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`,
+      );
     } else {
       line(io.stdout, `reindexed: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
     }
