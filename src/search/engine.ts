@@ -302,18 +302,8 @@ export class SkillSearchEngine implements SkillSearcher {
    * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
    */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const setting =
-      request.abstain === undefined || request.abstain === true
-        ? this.options.abstain
-        : request.abstain === false
-          ? 'off'
-          : assertAbstainSetting('abstain', request.abstain);
-    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
-    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
+    const { k, threshold, model, ranked, exact, explanation } = await this.#rankForScoring(query, request);
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
-    const threshold = thresholdFor(this.options.relevance, mode, setting);
-    const model = this.options.relevance.models[mode];
     const scores = relevance(model, ranked.ranked, ranked.query);
     const factors = explanation === undefined ? undefined : relevanceFactors(model, ranked.ranked, ranked.query);
     // Named hits have no scoring evidence: they are shown first with score 1.
@@ -341,13 +331,11 @@ export class SkillSearchEngine implements SkillSearcher {
   }
 
   /**
-   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
-   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   * What `search` and `explain` share: the request checked, the ranked list as deep as the
+   * relevance model was fitted on (whatever `k`, so a hit's score does not depend on `k`), the
+   * model for the mode and the threshold of the abstention setting.
    */
-  async explain(
-    query: string,
-    request: SearchRequest = {},
-  ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+  async #rankForScoring(query: string, request: SearchRequest) {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
     const setting =
       request.abstain === undefined || request.abstain === true
@@ -356,13 +344,24 @@ export class SkillSearchEngine implements SkillSearcher {
           ? 'off'
           : assertAbstainSetting('abstain', request.abstain);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
-    const { ranked, exact } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
-    const model = this.options.relevance.models[mode];
+    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
+    return { k, threshold: thresholdFor(this.options.relevance, mode, setting), model: this.options.relevance.models[mode], ranked, exact, explanation };
+  }
+
+  /**
+   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
+   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   */
+  async explain(
+    query: string,
+    request: SearchRequest = {},
+  ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+    const { threshold, model, ranked, exact } = await this.#rankForScoring(query, request);
     const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
     const scores = relevance(model, ranked.ranked, ranked.query);
     return {
       answerable,
-      threshold: thresholdFor(this.options.relevance, mode, setting),
+      threshold,
       named: exact,
       hits: ranked.ranked.map((hit, i) => ({ id: hit.id, name: hit.name, fits: fits[i]!, score: scores[i]! })),
     };
