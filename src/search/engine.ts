@@ -16,7 +16,7 @@ import { findNamedSkills, normalizeName } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
-import { relevance, relevanceFactors } from './relevance.js';
+import { relevanceFactors, relevanceFrom } from './relevance.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -304,15 +304,15 @@ export class SkillSearchEngine implements SkillSearcher {
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const { k, threshold, model, ranked, exact, explanation } = await this.#rankForScoring(query, request);
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
-    const scores = relevance(model, ranked.ranked, ranked.query);
-    const factors = explanation === undefined ? undefined : relevanceFactors(model, ranked.ranked, ranked.query);
+    const factors = relevanceFactors(model, ranked.ranked, ranked.query);
+    const scores = relevanceFrom(factors);
     // Named hits have no scoring evidence: they are shown first with score 1.
     const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
       explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
     for (const [i, hit] of ranked.ranked.entries()) {
       if (hits.length === k || scores[i]! < threshold) break;
-      const scoring = factors && {
+      const scoring = explanation && {
         ...(hit.cosine === undefined ? {} : { dense: { cosine: hit.cosine, centered: hit.centered ?? 0 } }),
         order: hit.order,
         answerable: factors.answerable,
@@ -358,7 +358,7 @@ export class SkillSearchEngine implements SkillSearcher {
   ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
     const { threshold, model, ranked, exact } = await this.#rankForScoring(query, request);
     const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
-    const scores = relevance(model, ranked.ranked, ranked.query);
+    const scores = relevanceFrom({ answerable, fits });
     return {
       answerable,
       threshold,

@@ -193,11 +193,15 @@ export function relevanceFactors(model: RelevanceModel, ranked: readonly RankedE
   return { answerable: predict(model.answerable, first), fits: featureRows(ranked, query, model.hit.features).map((row) => predict(model.hit, row)) };
 }
 
-/** Relevance of each hit of a ranked list (best first); non-increasing down the list. */
-export function relevance(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
-  const { answerable, fits } = relevanceFactors(model, ranked, query);
+/** Relevance of each hit from its two factors (best first); non-increasing down the list. */
+export function relevanceFrom({ answerable, fits }: { readonly answerable: number; readonly fits: readonly number[] }): number[] {
   const scores = fits.map((fit) => answerable * fit);
   // Ties in the ordering score with a later rank can only lower p; clamp float noise all the same.
   for (let i = 1; i < scores.length; i += 1) scores[i] = Math.min(scores[i]!, scores[i - 1]!);
   return scores;
+}
+
+/** Relevance of each hit of a ranked list (best first); non-increasing down the list. */
+export function relevance(model: RelevanceModel, ranked: readonly RankedEvidence[], query: QueryEvidence): number[] {
+  return relevanceFrom(relevanceFactors(model, ranked, query));
 }
