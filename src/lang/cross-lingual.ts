@@ -176,7 +176,8 @@ export class CrossLingual {
       file?.version !== LANGUAGE_CACHE_VERSION ||
       file.dictionaryDir !== this.#dir ||
       file.multilingual !== this.#multilingual ||
-      typeof file.skills !== 'object'
+      typeof file.skills !== 'object' ||
+      file.skills === null
     )
       return;
     for (const [hash, entry] of Object.entries(file.skills)) {

@@ -1,6 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { CrossLingual } from '../../src/lang/cross-lingual.js';
+import { CrossLingual, LANGUAGE_CACHE_FILE } from '../../src/lang/cross-lingual.js';
 import * as detectModule from '../../src/lang/detect.js';
 import * as dictionaryModule from '../../src/lang/dictionary.js';
 import { defaultDictionaryDir } from '../../src/lang/dictionary.js';
@@ -103,5 +105,28 @@ describe('kept with the index', () => {
     expect(load).toHaveBeenCalled();
     expect((await second.search('meeting minutes')).map((hit) => hit.skill.id)).toContain('logs');
     await second.close();
+  });
+
+  it('ignores a damaged cache file and answers as a fresh index would', async () => {
+    const crossLingual = { dictionaryDir: defaultDictionaryDir() };
+    const logs = makeSkill({ id: 'logs', name: 'logs', description: '分析服务器日志' });
+    const fresh = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', crossLingual });
+    await fresh.sync([...ENGLISH, logs]);
+    const expected = await fresh.search('analyse the server logs');
+    await fresh.close();
+
+    const indexDir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
+    await first.sync([...ENGLISH, logs]);
+    await first.close();
+    const file = join(indexDir, LANGUAGE_CACHE_FILE);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    for (const damaged of ['{"version":', 'null', JSON.stringify({ ...written, skills: null }), JSON.stringify({ ...written, skills: { x: 'zh' } })]) {
+      writeFileSync(file, damaged);
+      const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
+      await engine.sync([...ENGLISH, logs]);
+      expect(await engine.search('analyse the server logs')).toEqual(expected);
+      await engine.close();
+    }
   });
 });
