@@ -9,8 +9,9 @@ import { modelsRoot } from '../model-store/paths.js';
 import type { CliIo } from './io.js';
 
 /** The loader options for what the flags named. */
-export function catalogOptions(sources: SourceOptions): CatalogOptions {
+export function catalogOptions(sources: SourceOptions, env?: CliIo['env']): CatalogOptions {
   return {
+    ...(env === undefined ? {} : { toolsSnapshotDir: path.join(cacheRoot(env), 'tools') }),
     cwd: sources.cwd,
     home: sources.home,
     addDirs: sources.addDirs,
@@ -40,7 +41,7 @@ export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnaps
 export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): Promise<LiveIndex> {
   const { LiveIndex } = await import('../integrations/live-index.js');
   return LiveIndex.open({
-    catalog: catalogOptions(sources),
+    catalog: catalogOptions(sources, io.env),
     model: retrieval.model,
     downloadsDir: modelsRoot(io.env),
     indexDir: resolveIndexDir(sources, retrieval, io.env),

@@ -200,7 +200,15 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
       Promise.all(sources.map((source: SourceDir) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
-      Promise.all(options.toolsFiles.map((file) => loadToolsJsonl(file, { rank: SOURCE_RANKS.project, limits: options.limits }))),
+      Promise.all(
+        options.toolsFiles.map((file) =>
+          loadToolsJsonl(file, {
+            rank: SOURCE_RANKS.project,
+            limits: options.limits,
+            ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),
+          }),
+        ),
+      ),
     ]);
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];

@@ -114,6 +114,12 @@ export interface CatalogOptions {
    */
   readonly toolsFiles?: readonly string[];
   /**
+   * Keep each parsed tools file here as a snapshot, so the next process skips parsing an
+   * unchanged one (a 24k-line registry: several hundred ms); `null` keeps none.
+   * @default null (the CLI, hook and MCP server use `<cache root>/tools`)
+   */
+  readonly toolsSnapshotDir?: string | null;
+  /**
    * Use only skills matching one of these patterns (`*`, `?` on the name; a pattern with a
    * `/` matches the file path, `**` across folders). Empty: every skill.
    * @default []
@@ -167,6 +173,7 @@ export interface ResolvedCatalogOptions {
   readonly addDirs: readonly string[];
   readonly skillsDirs: readonly string[];
   readonly toolsFiles: readonly string[];
+  readonly toolsSnapshotDir: string | null;
   readonly limits: SkillLimits;
   /** `false` when no watcher should start at construction. */
   readonly watch: ResolvedWatchOptions | false;
@@ -271,6 +278,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     addDirs: stringList('addDirs', options.addDirs, cwd),
     skillsDirs: stringList('skillsDirs', options.skillsDirs, cwd),
     toolsFiles: stringList('toolsFiles', options.toolsFiles, cwd),
+    toolsSnapshotDir: optionalDir('toolsSnapshotDir', options.toolsSnapshotDir, () => null, cwd),
     limits,
     watch,
   });

@@ -4,6 +4,7 @@ import { SkillSearchError } from '../errors.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
+import { readToolsSnapshot, toolsFileStat, writeToolsSnapshot } from './tools-snapshot.js';
 
 export interface ToolsOptions {
   /** @default 'skills' */
@@ -11,6 +12,8 @@ export interface ToolsOptions {
   /** @default 5 */
   readonly rank?: number;
   readonly limits?: SkillLimits;
+  /** Keep the parsed file here for the next process (see `tools-snapshot.ts`); none when absent. */
+  readonly snapshotDir?: string;
 }
 
 export interface ToolsResult {
@@ -27,6 +30,16 @@ export interface ToolsResult {
 export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
   const path = resolve(file);
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
+  const source = options.source ?? 'skills';
+  const rank = options.rank ?? 5;
+  const snapshotDir = options.snapshotDir;
+  const key = { path, source, rank, limits };
+  // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
+  const stat = snapshotDir === undefined ? undefined : toolsFileStat(path);
+  if (snapshotDir !== undefined && stat !== undefined) {
+    const snapshot = readToolsSnapshot(snapshotDir, key, stat);
+    if (snapshot !== undefined) return snapshot;
+  }
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -66,12 +79,12 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     const checked = validateFields(record, { path: where, defaultName: id, limits });
     diagnostics.push(...checked.diagnostics);
     if (checked.fields === undefined) continue;
-    skills.push(
-      buildSkill(
-        { ...checked.fields, hooks: undefined, body: '' },
-        { path: `tools:${path}#${id}`, source: options.source ?? 'skills', rank: options.rank ?? 5, id },
-      ),
-    );
+    skills.push(buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id }));
   }
-  return { skills, diagnostics };
+  const result = { skills, diagnostics };
+  if (snapshotDir !== undefined && stat !== undefined) {
+    const after = toolsFileStat(path);
+    if (after !== undefined && JSON.stringify(after) === JSON.stringify(stat)) writeToolsSnapshot(snapshotDir, key, stat, result);
+  }
+  return result;
 }

@@ -1,0 +1,76 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkillCatalog } from '../../src/load/index.js';
+import { loadToolsJsonl } from '../../src/load/tools-jsonl.js';
+import { toolsFileStat, writeToolsSnapshot } from '../../src/load/tools-snapshot.js';
+import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
+import { removeDir, tempDir } from './helpers.js';
+
+const LINES = [
+  JSON.stringify({ id: 'pdf', name: 'pdf-tables', description: 'Extract tables from PDF files' }),
+  'not json',
+  JSON.stringify({ id: 'csv', name: 'csv-clean', description: 'Clean CSV files', whenToUse: 'messy spreadsheets' }),
+].join('\n');
+
+describe('tools file snapshots', () => {
+  let dir: string;
+  let file: string;
+  let snapshots: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+    file = join(dir, 'tools.jsonl');
+    snapshots = join(dir, 'snapshots');
+    await writeFile(file, LINES);
+  });
+  afterEach(() => removeDir(dir));
+
+  it('gives what parsing gives, and the second load reads the snapshot', async () => {
+    const parsed = await loadToolsJsonl(file);
+    const first = await loadToolsJsonl(file, { snapshotDir: snapshots });
+    expect(first).toEqual(parsed);
+    expect(readdirSync(snapshots)).toHaveLength(1);
+    const second = await loadToolsJsonl(file, { snapshotDir: snapshots });
+    expect(second).toEqual(parsed);
+    expect(Object.isFrozen(second.skills[0])).toBe(true);
+    expect(second.diagnostics[0]?.path).toBe(`${file}:2`);
+  });
+
+  it('is read only while the file keeps the stat it was taken at', async () => {
+    const key = { path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS };
+    const planted = (await loadToolsJsonl(file)).skills.map((skill) => ({ ...skill, description: 'from the snapshot' }));
+    writeToolsSnapshot(snapshots, key, toolsFileStat(file)!, { skills: planted, diagnostics: [] });
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills[0]?.description).toBe('from the snapshot');
+    // Same bytes, same size: only the times moved. The file is parsed again.
+    await utimes(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills[0]?.description).toBe('Extract tables from PDF files');
+  });
+
+  it('other limits or rank are another snapshot', async () => {
+    await loadToolsJsonl(file, { snapshotDir: snapshots });
+    const short = await loadToolsJsonl(file, { snapshotDir: snapshots, limits: { ...DEFAULT_SKILL_LIMITS, maxDescriptionChars: 5 } });
+    expect(short.skills[0]?.description.length).toBeLessThanOrEqual(5);
+    await loadToolsJsonl(file, { snapshotDir: snapshots, rank: 3 });
+    expect(readdirSync(snapshots)).toHaveLength(3);
+  });
+
+  it('a damaged snapshot or an unwritable folder costs a parse, nothing else', async () => {
+    await loadToolsJsonl(file, { snapshotDir: snapshots });
+    for (const name of readdirSync(snapshots)) writeFileSync(join(snapshots, name), 'garbage');
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills.map((skill) => skill.id)).toEqual(['pdf', 'csv']);
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    expect((await loadToolsJsonl(file, { snapshotDir: join(blocked, 'sub') })).skills).toHaveLength(2);
+  });
+
+  it('the catalog uses its toolsSnapshotDir', async () => {
+    const catalog = new SkillCatalog({ cwd: dir, toolsFiles: [file], toolsSnapshotDir: snapshots, claudePlugins: false, codexHome: null });
+    try {
+      expect((await catalog.get()).skills.map((skill) => skill.name).sort()).toEqual(['csv-clean', 'pdf-tables']);
+    } finally {
+      await catalog.close();
+    }
+    expect(readdirSync(snapshots)).toHaveLength(1);
+  });
+});
