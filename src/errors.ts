@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   BAD_OPTION: 'user',
   BAD_FLAG: 'user',
   BAD_FILE: 'user',
+  /** Input read from stdin (a host's hook JSON) that does not have the expected shape. */
+  BAD_INPUT: 'user',
   NOT_FOUND: 'user',
   NOTHING_TO_INDEX: 'user',
   MODEL_NOT_FOUND: 'user',

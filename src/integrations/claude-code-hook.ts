@@ -8,7 +8,7 @@
 import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
-import { SkillSearchError } from '../errors.js';
+import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
@@ -33,25 +33,26 @@ export interface ClaudeCodeHookOutput {
   };
 }
 
-export class HookInputError extends Error {
-  override readonly name = 'HookInputError';
+function badInput(problem: string): SkillSearchError {
+  return new SkillSearchError('BAD_INPUT', problem);
 }
 
+/** The fields this hook reads, or a `BAD_INPUT` error saying what is wrong with the stdin JSON. */
 export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new HookInputError(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
+    throw badInput(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new HookInputError('stdin JSON is not an object');
+    throw badInput('stdin JSON is not an object');
   }
   const record = data as Record<string, unknown>;
   const event = record.hook_event_name ?? USER_PROMPT_SUBMIT;
-  if (typeof event !== 'string') throw new HookInputError('"hook_event_name" is not a string');
-  if (typeof record.prompt !== 'string') throw new HookInputError('"prompt" is missing or not a string');
-  if (record.cwd !== undefined && typeof record.cwd !== 'string') throw new HookInputError('"cwd" is not a string');
+  if (typeof event !== 'string') throw badInput('"hook_event_name" is not a string');
+  if (typeof record.prompt !== 'string') throw badInput('"prompt" is missing or not a string');
+  if (record.cwd !== undefined && typeof record.cwd !== 'string') throw badInput('"cwd" is not a string');
   return {
     ...(typeof record.session_id === 'string' ? { session_id: record.session_id } : {}),
     ...(typeof record.transcript_path === 'string' ? { transcript_path: record.transcript_path } : {}),
@@ -122,7 +123,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   try {
     input = parseClaudeCodeHookInput(stdin);
   } catch (error) {
-    options.log(`skill-search hook: ignored input: ${(error as Error).message}`);
+    options.log(`skill-search hook: ignored input: ${errorMessage(error)}`);
     return { stdout: '', outcome: 'failed' };
   }
   if (input.hook_event_name !== USER_PROMPT_SUBMIT) {
@@ -137,7 +138,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(Object.assign(new Error('skill-search: hook time budget exceeded'), { name: 'AbortError' }));
+      controller.abort(abortError(undefined, 'hook time budget exceeded'));
       resolve('timeout');
     }, options.timeoutMs);
   });
@@ -179,7 +180,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested });
     } catch (error) {
       // Bookkeeping must never cost the user the answer.
-      options.log(`skill-search hook: usage not recorded: ${firstLine((error as Error)?.message ?? String(error))}`);
+      options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
@@ -190,8 +191,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
   } catch (error) {
-    const reason = error instanceof SkillSearchError || error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
-    options.log(`skill-search hook: skipped: ${firstLine(reason)}`);
+    options.log(`skill-search hook: skipped: ${firstLine(errorMessage(error))}`);
     return { stdout: '', outcome: 'failed' };
   } finally {
     clearTimeout(timer);

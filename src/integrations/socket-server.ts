@@ -14,11 +14,13 @@
 import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SkillSearchError, abortError, isAbortError } from '../errors.js';
+import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../errors.js';
 import type { SkillSearcher } from '../types.js';
 import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
 import { capQuery } from './query-cap.js';
 import { currentUid, prepareSocketDir } from './socket-trust.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 
 export interface SkillSocketServerOptions {
   /** Socket path or pipe name, usually `socketPathFor(indexDir)`. */
@@ -67,17 +69,9 @@ const defaults = {
 } as const;
 
 function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServerOptions {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const merged = { ...defaults, ...given } as unknown as ResolvedServerOptions;
-  if (typeof merged.path !== 'string' || merged.path === '') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`path\` to be a socket path, got \`${String(merged.path)}\``);
-  }
-  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs', 'maxWriteBufferBytes'] as const) {
-    const value = merged[key];
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
-    }
-  }
+  const merged = { ...defaults, ...definedOnly(options) } as ResolvedServerOptions;
+  if (typeof merged.path !== 'string' || merged.path === '') throw badOption('path', 'be a socket path', merged.path);
+  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs', 'maxWriteBufferBytes'] as const) positiveInteger(key, merged[key]);
   return Object.freeze(merged);
 }
 
@@ -366,9 +360,9 @@ export class SkillSocketServer {
     } catch (error) {
       if (signal.aborted && isAbortError(error)) return undefined;
       this.#stats.errors += 1;
-      const message = error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
-      this.options.log(`skill-search server: search failed: ${message.split('\n', 1)[0]}`);
-      return errorLine(request.id, 'internal', message.split('\n', 1)[0] ?? '');
+      const message = errorMessage(error).split('\n', 1)[0] ?? '';
+      this.options.log(`skill-search server: search failed: ${message}`);
+      return errorLine(request.id, 'internal', message);
     }
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
+import { isAbortError } from '../../src/errors.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
@@ -78,6 +79,7 @@ describe('parseClaudeCodeHookInput', () => {
     ['{"prompt":"x","cwd":3}', '"cwd" is not a string'],
   ])('rejects %j: %s', (text, message) => {
     expect(() => parseClaudeCodeHookInput(text)).toThrow(message);
+    expect(() => parseClaudeCodeHookInput(text)).toThrow(expect.objectContaining({ code: 'BAD_INPUT', message: `skill-search: ${message}` }));
   });
 });
 
@@ -145,7 +147,7 @@ describe('runClaudeCodeHook', () => {
       (_query, request) =>
         new Promise((_resolve, reject) => {
           request?.signal?.addEventListener('abort', () => {
-            aborted = true;
+            aborted = isAbortError(request.signal?.reason) && (request.signal?.reason as Error).message === 'skill-search: hook time budget exceeded';
             reject(request.signal?.reason);
           });
         }),
