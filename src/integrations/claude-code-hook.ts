@@ -3,8 +3,8 @@
  * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
  * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
  */
-// Module files rather than the attachments barrel: the barrel pulls in the Skill tool's zod
-// schema, and a hook answered by a running server should load nothing it does not use.
+// Only the attachment modules it renders with: the Skill tool's zod schema is not loaded, and a
+// hook answered by a running server should load nothing it does not use.
 import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';

@@ -147,8 +147,9 @@ describe('runClaudeCodeHook', () => {
       (_query, request) =>
         new Promise((_resolve, reject) => {
           request?.signal?.addEventListener('abort', () => {
-            aborted = isAbortError(request.signal?.reason) && (request.signal?.reason as Error).message === 'skill-search: hook time budget exceeded';
-            reject(request.signal?.reason);
+            const reason: unknown = request.signal?.reason;
+            aborted = isAbortError(reason) && (reason as Error).message === 'skill-search: hook time budget exceeded';
+            reject(reason);
           });
         }),
     );
