@@ -17,6 +17,7 @@ import path from 'node:path';
 import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../errors.js';
 import type { SkillSearcher } from '../types.js';
 import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
+import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { currentUid, prepareSocketDir } from './socket-trust.js';
 import { definedOnly } from '../util/defined.js';
@@ -247,8 +248,7 @@ export class SkillSocketServer {
     this.#sockets.set(socket, state);
     this.#stats.connections += 1;
     const controller = new AbortController();
-    let chunks: Buffer[] = [];
-    let buffered = 0;
+    const splitter = new LineSplitter(this.options.maxRequestBytes);
     let awaitingDrain = false;
     let chain: Promise<void> = Promise.resolve();
 
@@ -296,30 +296,14 @@ export class SkillSocketServer {
 
     socket.setTimeout(this.options.idleTimeoutMs, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-        const tail = chunk.subarray(start, end);
-        const line = chunks.length === 0 ? tail : Buffer.concat([...chunks, tail]);
-        chunks = [];
-        buffered = 0;
-        start = end + 1;
-        if (line.length > this.options.maxRequestBytes) {
-          this.#refuseTooLarge(socket, send);
-          return;
-        }
-        enqueue(line);
-      }
-      if (start < chunk.length) {
-        chunks.push(chunk.subarray(start));
-        buffered += chunk.length - start;
-        if (buffered > this.options.maxRequestBytes) this.#refuseTooLarge(socket, send);
-      }
+      const { lines, overflow } = splitter.push(chunk);
+      for (const line of lines) enqueue(line);
+      if (overflow) this.#refuseTooLarge(socket, send);
     });
     socket.on('end', () => {
       // A last request without a trailing newline still counts.
-      if (buffered > 0) enqueue(Buffer.concat(chunks));
-      chunks = [];
-      buffered = 0;
+      const last = splitter.end();
+      if (last !== undefined) enqueue(last);
       void chain.finally(() => socket.end());
     });
     // Resets and broken pipes are the client's business; the server carries on (handler above).
