@@ -51,6 +51,20 @@ export function badOption(key: string, expectation: string, got: unknown): Skill
 }
 
 /**
+ * A file that could not be read: `FILE: cannot read (ENOENT)`. The errno code when there is one
+ * (the path is already named), else the error's words.
+ */
+export function unreadableFile(file: string, error: unknown): SkillSearchError {
+  const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
+  return new SkillSearchError('BAD_FILE', `${file}: cannot read (${typeof code === 'string' ? code : errorMessage(error)})`, { cause: error });
+}
+
+/** Text that JSON.parse refused: `WHERE: not valid JSON (parser's reason)`, then `then` (what was or was not done). */
+export function notJson(where: string, error: unknown, then = ''): SkillSearchError {
+  return new SkillSearchError('BAD_FILE', `${where}: not valid JSON (${errorMessage(error)})${then}`, { cause: error });
+}
+
+/**
  * The words of any thrown value without the `skill-search: ` prefix, for a line that names the
  * tool already (`skill-search: reindex failed: …`) or a field that is not a line (a hook's log,
  * a socket reply). The one place the prefix is taken off.
