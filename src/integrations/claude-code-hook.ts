@@ -10,6 +10,7 @@ import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
 import type { ClosableSearcher } from './server-first.js';
@@ -133,8 +134,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   if (input.prompt.trim() === '') return { stdout: '', outcome: 'nothing' };
 
   const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const unlink = linkAbortSignal(options.signal, controller);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
@@ -195,7 +195,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     return { stdout: '', outcome: 'failed' };
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    unlink();
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
-import { isAbortError } from '../../src/errors.js';
+import { abortError, isAbortError } from '../../src/errors.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
@@ -159,6 +159,20 @@ describe('runClaudeCodeHook', () => {
     expect(logs).toEqual([
       "skill-search hook: no answer within 30 ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')",
     ]);
+  });
+
+  it('a caller that has already cancelled gets no answer and no search', async () => {
+    let searched = 0;
+    const svc = service(async (_query, request) => {
+      searched += 1;
+      if (request?.signal?.aborted) throw request.signal.reason;
+      return [{ skill: PDF, score: 0.8, via: ['dense'] }];
+    });
+    const controller = new AbortController();
+    controller.abort(abortError(undefined, 'received SIGINT'));
+    const { opts, logs } = options(svc, { signal: controller.signal });
+    expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: '', outcome: 'nothing' });
+    expect([searched, logs]).toEqual([0, []]);
   });
 
   it('neutralises a reminder tag inside a description', () => {
