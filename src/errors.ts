@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   BAD_OPTION: 'user',
   BAD_FLAG: 'user',
   BAD_FILE: 'user',
+  /** Input read from stdin (a host's hook JSON) that does not have the expected shape. */
+  BAD_INPUT: 'user',
   NOT_FOUND: 'user',
   NOTHING_TO_INDEX: 'user',
   MODEL_NOT_FOUND: 'user',
@@ -46,6 +48,20 @@ export class SkillSearchError extends Error {
  */
 export function badOption(key: string, expectation: string, got: unknown): SkillSearchError {
   return new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to ${expectation}, got \`${String(got)}\``);
+}
+
+/**
+ * A file that could not be read: `FILE: cannot read (ENOENT)`. The errno code when there is one
+ * (the path is already named), else the error's words.
+ */
+export function unreadableFile(file: string, error: unknown): SkillSearchError {
+  const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
+  return new SkillSearchError('BAD_FILE', `${file}: cannot read (${typeof code === 'string' ? code : errorMessage(error)})`, { cause: error });
+}
+
+/** Text that JSON.parse refused: `WHERE: not valid JSON (parser's reason)`, then `then` (what was or was not done). */
+export function notJson(where: string, error: unknown, then = ''): SkillSearchError {
+  return new SkillSearchError('BAD_FILE', `${where}: not valid JSON (${errorMessage(error)})${then}`, { cause: error });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../src/errors.js';
+import { SkillSearchError, abortError, badOption, errorMessage, isAbortError, notJson, unreadableFile } from '../src/errors.js';
 
 describe('errors', () => {
   it('prefixes every message once, and errorMessage takes the prefix off in one place', () => {
@@ -18,6 +18,22 @@ describe('errors', () => {
     expect(badOption('skillsDirs', 'be an array of paths', JSON.stringify([1])).message).toBe(
       'skill-search: Expected `skillsDirs` to be an array of paths, got `[1]`',
     );
+  });
+
+  it('words a file that cannot be read or parsed one way', () => {
+    const missing = Object.assign(new Error("ENOENT: no such file or directory, open 'q.jsonl'"), { code: 'ENOENT' });
+    expect([unreadableFile('q.jsonl', missing).code, unreadableFile('q.jsonl', missing).message]).toEqual([
+      'BAD_FILE',
+      'skill-search: q.jsonl: cannot read (ENOENT)',
+    ]);
+    expect(unreadableFile('q.jsonl', new Error('disk on fire')).message).toBe('skill-search: q.jsonl: cannot read (disk on fire)');
+    let parseError: unknown;
+    try {
+      JSON.parse('{');
+    } catch (error) {
+      parseError = error;
+    }
+    expect(notJson('a.json:3', parseError, '; nothing was changed').message).toMatch(/^skill-search: a\.json:3: not valid JSON \(.+\); nothing was changed$/);
   });
 
   it('tells user errors (exit 1) from bugs (exit 2) by code', () => {

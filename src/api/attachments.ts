@@ -41,6 +41,7 @@ export {
   skillToolDefinition,
   skillToolInputSchema,
   skillToolJsonSchema,
+  type ObjectJsonSchema,
   type SkillToolContext,
   type SkillToolInput,
   type SkillToolResult,

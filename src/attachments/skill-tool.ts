@@ -22,16 +22,20 @@ export const skillToolInputSchema = z.object({
 
 export type SkillToolInput = z.infer<typeof skillToolInputSchema>;
 
-/** JSON Schema of the input, for harnesses that take JSON Schema (Anthropic `input_schema`, MCP). */
-export const skillToolJsonSchema = {
-  type: 'object',
-  properties: {
-    skill: { type: 'string', description: 'The skill name. E.g., "commit", "review-pr", or "pdf"' },
-    args: { type: 'string', description: 'Optional arguments for the skill' },
-  },
-  required: ['skill'],
-  additionalProperties: false,
-} as const;
+/**
+ * JSON Schema of the input, for harnesses that take JSON Schema (Anthropic `input_schema`, MCP):
+ * generated from the zod schema, so the two cannot drift. Without the `$schema` URI: a tool's
+ * `input_schema` is a bare object schema.
+ */
+export const skillToolJsonSchema = Object.freeze((({ $schema: _, ...schema }) => schema)(z.toJSONSchema(skillToolInputSchema))) as ObjectJsonSchema;
+
+/** The shape tool APIs ask of an input schema (Anthropic's `input_schema`: `type: 'object'`). */
+export interface ObjectJsonSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean;
+}
 
 export const skillToolDefinition = {
   name: SKILL_TOOL_NAME,

@@ -20,10 +20,17 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>;
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
-  /** The part of the usage line after `skill-search <name>`. */
-  readonly usage: string;
+  /**
+   * The part of the usage line after `skill-search <name>`.
+   * @default '[options]'
+   */
+  readonly usage?: string;
   readonly options: OptionTable;
-  readonly positionals: { readonly min: number; readonly max: number; readonly name: string };
+  /**
+   * How many arguments that are not flags the command takes, and what to call them in an error.
+   * @default none
+   */
+  readonly positionals?: { readonly min: number; readonly max: number; readonly name: string };
   /** Extra help paragraphs (examples, output format). */
   readonly notes?: string;
 }
@@ -40,6 +47,8 @@ export interface ParsedArgs {
 export function flagError(message: string): SkillSearchError {
   return new SkillSearchError('BAD_FLAG', message);
 }
+
+const NO_POSITIONALS = { min: 0, max: 0, name: '' } as const;
 
 function seeHelp(command: string): string {
   return `(see skill-search ${command} --help)`;
@@ -94,11 +103,12 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     }
   }
   if (help) return { values, positionals, help };
-  if (positionals.length < spec.positionals.min) {
-    throw flagError(`'${spec.name}' needs ${spec.positionals.name} ${seeHelp(spec.name)}`);
+  const expected = spec.positionals ?? NO_POSITIONALS;
+  if (positionals.length < expected.min) {
+    throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
   }
-  if (positionals.length > spec.positionals.max) {
-    const extra = positionals[spec.positionals.max];
+  if (positionals.length > expected.max) {
+    const extra = positionals[expected.max];
     throw flagError(`unexpected argument '${extra}' for '${spec.name}' ${seeHelp(spec.name)}`);
   }
   return { values, positionals, help };
@@ -129,7 +139,7 @@ export function renderCommandHelp(spec: CommandSpec): string {
   }
   const width = Math.max(...rows.map(([flag]) => flag.length));
   const lines = [
-    `Usage: skill-search ${spec.name} ${spec.usage}`.trimEnd(),
+    `Usage: skill-search ${spec.name} ${spec.usage ?? '[options]'}`.trimEnd(),
     '',
     spec.summary,
     '',

@@ -110,8 +110,6 @@ export type CommandName =
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
   summary: 'Keep the index live (reindex on every skill change, one line per event) and serve searches on a local socket, until Ctrl-C.',
-  usage: '[options]',
-  positionals: { min: 0, max: 0, name: '' },
   options: {
     ...SOURCE_OPTIONS,
     ...MODEL_OPTIONS,
@@ -174,8 +172,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'list',
       summary: 'Print the skill_listing exactly as the model sees it; shadowed names go to stderr.',
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: {
         ...SOURCE_OPTIONS,
         experimental: {
@@ -197,8 +193,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'index',
       summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION },
     },
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
@@ -220,7 +214,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       name: 'eval',
       summary: 'Hit rate, recall, MRR, nDCG and latency over a labelled query file.',
       usage: '--queries FILE [options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: {
         queries: {
           type: 'string',
@@ -258,8 +251,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'validate',
       summary: 'List every skill file with a problem, and why, plus shadowed names; exit 1 if any error.',
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
     },
     load: async () => (await import('./commands/validate.js')).runValidate,
@@ -304,8 +295,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'mcp',
       summary: 'Serve the tools search_skills and read_skill over MCP on stdio (logs go to stderr).',
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: {
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_K),
@@ -370,7 +359,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       name: 'print-config',
       summary: 'Print the MCP (and hook) configuration for a host, to paste by hand.',
       usage: '[--host generic|claude-code|codex]',
-      positionals: { min: 0, max: 0, name: '' },
       options: {
         host: { type: 'string', placeholder: 'HOST', description: 'generic (any MCP client), claude-code or codex', defaultText: 'generic' },
         command: INSTALL_OPTIONS.command!,
@@ -397,8 +385,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'tokens',
       summary: "The always-on listing's size per source: everything listed up front, against what the host lists with the library deferred.",
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: {
         ...SOURCE_OPTIONS,
         host: { type: 'string', placeholder: 'HOST', description: 'claude-code or codex: which sources the host lists itself', defaultText: 'claude-code' },
@@ -418,7 +404,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       name: 'config',
       summary: 'Show the merged skill-search config (~/.claude/skill-search.json, then .claude/skill-search.json) and where each value came from.',
       usage: '[--cwd DIR] [--json]',
-      positionals: { min: 0, max: 0, name: '' },
       options: { cwd: SOURCE_OPTIONS.cwd!, ...JSON_OPTION },
       notes: [
         'Keys: include, exclude (skill patterns: * and ? on the name; with a / on the file path, ** across folders),',
@@ -432,8 +417,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'stats',
       summary: "Which skills this project's sessions used, which suggestions went unused, and which skills were never used (recorded by the hook).",
-      usage: '[options]',
-      positionals: { min: 0, max: 0, name: '' },
       options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
     },
     load: async () => (await import('./commands/stats.js')).runStats,

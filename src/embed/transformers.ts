@@ -6,6 +6,7 @@ import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
+import { positiveInteger } from '../util/option-checks.js';
 
 export interface TransformersEmbedderOptions {
   /** A model folder: `<dir>/onnx/model.onnx` (or `model_quantized.onnx`), `tokenizer.json`, `config.json`. */
@@ -66,10 +67,7 @@ function configuredDimensions(config: Record<string, unknown>): number | undefin
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
   const modelDir = resolve(options.modelDir);
-  const batchSize = options.batchSize ?? 16;
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw badOption('batchSize', 'be a positive integer', batchSize);
-  }
+  const batchSize = positiveInteger('batchSize', options.batchSize ?? 16);
   const pooling = options.pooling ?? 'mean';
   if (pooling !== 'mean' && pooling !== 'cls') {
     throw badOption('pooling', "be 'mean' or 'cls'", pooling);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SkillSearchError } from '../errors.js';
+import { SkillSearchError, notJson, unreadableFile } from '../errors.js';
 
 /** One labelled query (SPEC §7): `relevant` holds skill names or ids; `[]` = nothing should be suggested. */
 export interface EvalQuery {
@@ -13,7 +13,7 @@ function parseLine(line: string, where: string): EvalQuery {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${where}: not valid JSON (${(error as Error).message})`);
+    throw notJson(where, error);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
@@ -35,7 +35,7 @@ export async function readEvalQueries(file: string): Promise<EvalQuery[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw unreadableFile(file, error);
   }
   const queries: EvalQuery[] = [];
   text.split(/\r?\n/).forEach((line, i) => {

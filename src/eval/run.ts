@@ -1,26 +1,20 @@
 import { throwIfAborted } from '../errors.js';
 import { assertMode, assertPositiveInteger, ENGINE_DEFAULTS } from '../search/options.js';
 import type { AbstainSetting, SearchHit, SearchMode, SkillSearcher } from '../types.js';
-import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem } from './metrics.js';
+import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem, type RankingScores } from './metrics.js';
 import type { EvalQuery } from './queries.js';
 import type { Language } from '../lang/detect.js';
 import { scoreByLanguage, type LanguageScores } from './languages.js';
 
-/** The SPEC §7 `eval --json` object, plus the user-facing `shown` view. */
-export interface EvalReport {
+/**
+ * The SPEC §7 `eval --json` object, plus the user-facing `shown` view. The ranking metrics
+ * (hit@k, recall@k, MRR, nDCG@10: abstention off) are rounded to 4 digits; `abstain` counts the
+ * `relevant: []` queries that showed nothing with abstention on.
+ */
+export interface EvalReport extends Omit<RankingScores, 'labelled'> {
   readonly queries: number;
   readonly k: number;
   readonly mode: SearchMode;
-  /** Ranking view (abstention off): where the first relevant skill is ranked. */
-  readonly hitAt1: number;
-  readonly hitAt5: number;
-  readonly hitAt10: number;
-  readonly recallAt5: number;
-  readonly recallAt10: number;
-  readonly mrr: number;
-  readonly ndcgAt10: number;
-  /** `relevant: []` queries, and how many showed nothing (abstention on). */
-  readonly abstain: { readonly queries: number; readonly correct: number };
   /** What a user receives for the answerable queries (abstention on, as `query`, the hook and prefetch apply it). */
   readonly shown: { readonly hitAt1: number; readonly hitAt5: number; readonly blank: number; readonly answerable: number };
   /** Of the user-facing search. */

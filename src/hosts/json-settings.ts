@@ -4,7 +4,7 @@
  * server (`mcpServers.skill-search`). Everything else, key order included, is kept; the
  * file's indentation and final newline are reused when it is written back.
  */
-import { SkillSearchError } from '../errors.js';
+import { SkillSearchError, notJson } from '../errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export function parseSettings(text: string, file: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message}); fix it or move it away, nothing was changed`);
+    throw notJson(file, error, '; fix it or move it away, nothing was changed');
   }
   if (!isObject(value)) throw new SkillSearchError('BAD_FILE', `${file}: expected a JSON object at the top level; nothing was changed`);
   return value;

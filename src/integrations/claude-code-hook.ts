@@ -3,13 +3,14 @@
  * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
  * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
  */
-// Module files rather than the attachments barrel: the barrel pulls in the Skill tool's zod
-// schema, and a hook answered by a running server should load nothing it does not use.
+// Only the attachment modules it renders with: the Skill tool's zod schema is not loaded, and a
+// hook answered by a running server should load nothing it does not use.
 import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
-import { SkillSearchError } from '../errors.js';
+import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
 import type { ClosableSearcher } from './server-first.js';
@@ -33,25 +34,26 @@ export interface ClaudeCodeHookOutput {
   };
 }
 
-export class HookInputError extends Error {
-  override readonly name = 'HookInputError';
+function badInput(problem: string): SkillSearchError {
+  return new SkillSearchError('BAD_INPUT', problem);
 }
 
+/** The fields this hook reads, or a `BAD_INPUT` error saying what is wrong with the stdin JSON. */
 export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new HookInputError(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
+    throw badInput(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new HookInputError('stdin JSON is not an object');
+    throw badInput('stdin JSON is not an object');
   }
   const record = data as Record<string, unknown>;
   const event = record.hook_event_name ?? USER_PROMPT_SUBMIT;
-  if (typeof event !== 'string') throw new HookInputError('"hook_event_name" is not a string');
-  if (typeof record.prompt !== 'string') throw new HookInputError('"prompt" is missing or not a string');
-  if (record.cwd !== undefined && typeof record.cwd !== 'string') throw new HookInputError('"cwd" is not a string');
+  if (typeof event !== 'string') throw badInput('"hook_event_name" is not a string');
+  if (typeof record.prompt !== 'string') throw badInput('"prompt" is missing or not a string');
+  if (record.cwd !== undefined && typeof record.cwd !== 'string') throw badInput('"cwd" is not a string');
   return {
     ...(typeof record.session_id === 'string' ? { session_id: record.session_id } : {}),
     ...(typeof record.transcript_path === 'string' ? { transcript_path: record.transcript_path } : {}),
@@ -122,7 +124,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   try {
     input = parseClaudeCodeHookInput(stdin);
   } catch (error) {
-    options.log(`skill-search hook: ignored input: ${(error as Error).message}`);
+    options.log(`skill-search hook: ignored input: ${errorMessage(error)}`);
     return { stdout: '', outcome: 'failed' };
   }
   if (input.hook_event_name !== USER_PROMPT_SUBMIT) {
@@ -132,12 +134,11 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   if (input.prompt.trim() === '') return { stdout: '', outcome: 'nothing' };
 
   const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const unlink = linkAbortSignal(options.signal, controller);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(Object.assign(new Error('skill-search: hook time budget exceeded'), { name: 'AbortError' }));
+      controller.abort(abortError(undefined, 'hook time budget exceeded'));
       resolve('timeout');
     }, options.timeoutMs);
   });
@@ -179,7 +180,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested });
     } catch (error) {
       // Bookkeeping must never cost the user the answer.
-      options.log(`skill-search hook: usage not recorded: ${firstLine((error as Error)?.message ?? String(error))}`);
+      options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
@@ -190,12 +191,11 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
   } catch (error) {
-    const reason = error instanceof SkillSearchError || error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
-    options.log(`skill-search hook: skipped: ${firstLine(reason)}`);
+    options.log(`skill-search hook: skipped: ${firstLine(errorMessage(error))}`);
     return { stdout: '', outcome: 'failed' };
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    unlink();
   }
 }
 

@@ -6,7 +6,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { findSkillByName, neutralizeReminderText, suggestNames } from '../attachments/index.js';
+import { neutralizeReminderText } from '../attachments/reminder.js';
+import { findSkillByName, suggestNames } from '../attachments/skill-tool.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SearchRequest } from '../types.js';
+import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
 import { currentUid, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
@@ -57,14 +58,13 @@ export class SkillSocketClient {
   readonly #requestTimeoutMs: number;
   readonly #pending = new Map<RequestId, Pending>();
   #nextId = 1;
-  #buffer = '';
+  readonly #lines = new LineSplitter(MAX_RESPONSE_BYTES);
   #failure: Error | undefined;
 
   private constructor(socket: net.Socket, requestTimeoutMs: number) {
     this.#socket = socket;
     this.#requestTimeoutMs = requestTimeoutMs;
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => this.#receive(chunk));
+    socket.on('data', (chunk: Buffer) => this.#receive(chunk));
     socket.on('error', (error) => this.#fail(serverError(error.message, error)));
     socket.on('close', () => this.#fail(serverError('connection closed')));
   }
@@ -165,18 +165,10 @@ export class SkillSocketClient {
     });
   }
 
-  #receive(chunk: string): void {
-    this.#buffer += chunk;
-    if (this.#buffer.length > MAX_RESPONSE_BYTES) {
-      this.#fail(serverError('answer too large'));
-      this.#socket.destroy();
-      return;
-    }
-    let newline = this.#buffer.indexOf('\n');
-    while (newline !== -1) {
-      const text = this.#buffer.slice(0, newline);
-      this.#buffer = this.#buffer.slice(newline + 1);
-      newline = this.#buffer.indexOf('\n');
+  #receive(chunk: Buffer): void {
+    const { lines, overflow } = this.#lines.push(chunk);
+    for (const line of lines) {
+      const text = line.toString('utf8');
       if (text.trim() === '') continue;
       let data: unknown;
       try {
@@ -198,6 +190,10 @@ export class SkillSocketClient {
         continue;
       }
       pending?.resolve(response);
+    }
+    if (overflow) {
+      this.#fail(serverError('answer too large'));
+      this.#socket.destroy();
     }
   }
 

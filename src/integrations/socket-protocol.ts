@@ -10,9 +10,9 @@
  * Responses carry the request's `id` (any JSON string or number the client chose) and may
  * arrive out of order. Scores travel unrounded, so a client ranks exactly as in-process.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { privateSocketDirs } from './socket-trust.js';
+import { shortHash } from '../util/hash.js';
 import {
   ABSTAIN_LEVELS,
   LOADED_FROM,
@@ -216,7 +216,7 @@ const MAX_SOCKET_PATH_BYTES = 100;
  * (no file to go stale).
  */
 export function socketPathFor(indexDir: string, platform: NodeJS.Platform = process.platform): string {
-  const digest = createHash('sha256').update(path.resolve(indexDir)).digest('hex').slice(0, 16);
+  const digest = shortHash(path.resolve(indexDir));
   if (platform === 'win32') return `\\\\.\\pipe\\skill-search-${digest}`;
   const beside = path.join(indexDir, SOCKET_FILE);
   if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;

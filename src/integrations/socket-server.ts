@@ -14,11 +14,14 @@
 import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SkillSearchError, abortError, isAbortError } from '../errors.js';
+import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../errors.js';
 import type { SkillSearcher } from '../types.js';
 import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
+import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { currentUid, prepareSocketDir } from './socket-trust.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 
 export interface SkillSocketServerOptions {
   /** Socket path or pipe name, usually `socketPathFor(indexDir)`. */
@@ -67,17 +70,9 @@ const defaults = {
 } as const;
 
 function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServerOptions {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const merged = { ...defaults, ...given } as unknown as ResolvedServerOptions;
-  if (typeof merged.path !== 'string' || merged.path === '') {
-    throw new SkillSearchError('BAD_OPTION', `Expected \`path\` to be a socket path, got \`${String(merged.path)}\``);
-  }
-  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs', 'maxWriteBufferBytes'] as const) {
-    const value = merged[key];
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to be a positive integer, got \`${String(value)}\``);
-    }
-  }
+  const merged = { ...defaults, ...definedOnly(options) } as ResolvedServerOptions;
+  if (typeof merged.path !== 'string' || merged.path === '') throw badOption('path', 'be a socket path', merged.path);
+  for (const key of ['maxRequestBytes', 'maxConnections', 'idleTimeoutMs', 'maxWriteBufferBytes'] as const) positiveInteger(key, merged[key]);
   return Object.freeze(merged);
 }
 
@@ -253,8 +248,7 @@ export class SkillSocketServer {
     this.#sockets.set(socket, state);
     this.#stats.connections += 1;
     const controller = new AbortController();
-    let chunks: Buffer[] = [];
-    let buffered = 0;
+    const splitter = new LineSplitter(this.options.maxRequestBytes);
     let awaitingDrain = false;
     let chain: Promise<void> = Promise.resolve();
 
@@ -302,30 +296,14 @@ export class SkillSocketServer {
 
     socket.setTimeout(this.options.idleTimeoutMs, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-        const tail = chunk.subarray(start, end);
-        const line = chunks.length === 0 ? tail : Buffer.concat([...chunks, tail]);
-        chunks = [];
-        buffered = 0;
-        start = end + 1;
-        if (line.length > this.options.maxRequestBytes) {
-          this.#refuseTooLarge(socket, send);
-          return;
-        }
-        enqueue(line);
-      }
-      if (start < chunk.length) {
-        chunks.push(chunk.subarray(start));
-        buffered += chunk.length - start;
-        if (buffered > this.options.maxRequestBytes) this.#refuseTooLarge(socket, send);
-      }
+      const { lines, overflow } = splitter.push(chunk);
+      for (const line of lines) enqueue(line);
+      if (overflow) this.#refuseTooLarge(socket, send);
     });
     socket.on('end', () => {
       // A last request without a trailing newline still counts.
-      if (buffered > 0) enqueue(Buffer.concat(chunks));
-      chunks = [];
-      buffered = 0;
+      const last = splitter.end();
+      if (last !== undefined) enqueue(last);
       void chain.finally(() => socket.end());
     });
     // Resets and broken pipes are the client's business; the server carries on (handler above).
@@ -366,9 +344,9 @@ export class SkillSocketServer {
     } catch (error) {
       if (signal.aborted && isAbortError(error)) return undefined;
       this.#stats.errors += 1;
-      const message = error instanceof Error ? error.message.replace(/^skill-search: /, '') : String(error);
-      this.options.log(`skill-search server: search failed: ${message.split('\n', 1)[0]}`);
-      return errorLine(request.id, 'internal', message.split('\n', 1)[0] ?? '');
+      const message = errorMessage(error).split('\n', 1)[0] ?? '';
+      this.options.log(`skill-search server: search failed: ${message}`);
+      return errorLine(request.id, 'internal', message);
     }
   }
 }

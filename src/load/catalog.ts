@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { CatalogSnapshot, Diagnostic, Skill } from '../types.js';
+import { SkillSearchError } from '../errors.js';
 import { validateFields } from './fields.js';
 import { mergeSkills, type MergeEntry } from './merge.js';
 import {
@@ -163,7 +164,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    * from then on each coalesced batch of file changes invalidates the catalog and emits `change`.
    */
   watch(options?: CatalogWatchOptions): Promise<void> {
-    if (this.#closing !== undefined) return Promise.reject(new Error('skill-search: the catalog is closed'));
+    if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
     if (this.#watcher === undefined) {
       const resolved = options === undefined ? this.#options.watch || DEFAULT_WATCH_OPTIONS : resolveWatchOptions(options);
       this.#watcher = new SkillWatcher(this.#watchRoots(), resolved, {

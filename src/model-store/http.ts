@@ -13,16 +13,13 @@ export interface HttpOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Why a request failed before a response arrived: `connect` means the host was never reached. */
+/**
+ * A request that failed before or while its response arrived (no connection, silence, a cut
+ * connection): worth retrying, unlike an HTTP refusal. Never leaves model-store: pull.ts turns
+ * it into a `NETWORK` SkillSearchError once it gives up.
+ */
 export class HttpFailure extends Error {
   override readonly name = 'HttpFailure';
-  constructor(
-    readonly stage: 'connect' | 'transfer',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /**
@@ -46,7 +43,7 @@ export function request(url: URL, options: HttpOptions): Promise<IncomingMessage
       reject(error);
     };
     const connectTimer = setTimeout(
-      () => fail(new HttpFailure('connect', `no connection to ${url.host} within ${options.connectTimeoutMs} ms`)),
+      () => fail(new HttpFailure(`no connection to ${url.host} within ${options.connectTimeoutMs} ms`)),
       options.connectTimeoutMs,
     );
     const onAbort = () => fail(abortError(options.signal));
@@ -60,17 +57,11 @@ export function request(url: URL, options: HttpOptions): Promise<IncomingMessage
       else socket.once(url.protocol === 'http:' ? 'connect' : 'secureConnect', up);
     });
     req.setTimeout(options.idleTimeoutMs, () => {
-      if (connected) fail(new HttpFailure('transfer', `${url.host} sent nothing for ${options.idleTimeoutMs} ms`));
+      if (connected) fail(new HttpFailure(`${url.host} sent nothing for ${options.idleTimeoutMs} ms`));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code ?? error.message;
-      fail(
-        new HttpFailure(
-          connected ? 'transfer' : 'connect',
-          connected ? `connection to ${url.host} lost (${reason})` : `cannot connect to ${url.host} (${reason})`,
-          { cause: error },
-        ),
-      );
+      fail(new HttpFailure(connected ? `connection to ${url.host} lost (${reason})` : `cannot connect to ${url.host} (${reason})`, { cause: error }));
     });
     req.on('response', (response) => {
       clearTimeout(connectTimer);

@@ -271,12 +271,12 @@ class Puller {
         // A range we did not ask for: start over from byte 0 on the next attempt.
         response.destroy();
         rmSync(partial, { force: true });
-        throw new HttpFailure('transfer', `${url.host} answered a different byte range`);
+        throw new HttpFailure(`${url.host} answered a different byte range`);
       }
     } else if (status === 416) {
       response.resume();
       rmSync(partial, { force: true });
-      throw new HttpFailure('transfer', `${url.host} refused to resume at byte ${offset}`);
+      throw new HttpFailure(`${url.host} refused to resume at byte ${offset}`);
     } else if (status !== 200) {
       response.resume();
       throw refused(url, response);
@@ -293,7 +293,7 @@ class Puller {
     await pipeline(response, counter, createWriteStream(partial, { flags: append ? 'a' : 'w', flush: true }), {
       ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
     });
-    if (!response.complete) throw new HttpFailure('transfer', `connection to ${url.host} closed early`);
+    if (!response.complete) throw new HttpFailure(`connection to ${url.host} closed early`);
   }
 
   /** Size and announced hash checked; the file's sha256 for the manifest. Undefined on a mismatch. */

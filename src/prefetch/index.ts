@@ -4,7 +4,7 @@ export {
   isExperimentalSkillSearch,
   listingSkills,
 } from './experimental.js';
-export { linkAbortSignal } from './link-signal.js';
+export { linkAbortSignal } from '../util/link-signal.js';
 export {
   PrefetchHandle,
   SkillPrefetcher,

@@ -14,7 +14,7 @@ import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
-import { linkAbortSignal } from './link-signal.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 
 export interface SkillPrefetcherOptions {
   /** The search over the whole catalog. Must reject with an AbortError when its signal aborts. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SkillSearchError } from '../errors.js';
+import { notJson, unreadableFile } from '../errors.js';
 
 /**
  * Reads and parses a JSON file a user wrote (a config file); undefined when `missingOk` and the
@@ -11,12 +11,12 @@ export function readJsonFile(file: string, { missingOk = false }: { readonly mis
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SkillSearchError('BAD_FILE', `${file}: cannot read (${(error as Error).message})`);
+    throw unreadableFile(file, error);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: not valid JSON (${(error as Error).message})`);
+    throw notJson(file, error);
   }
 }
 

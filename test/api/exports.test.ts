@@ -80,9 +80,9 @@ describe('package entry points (built package, imported by name)', () => {
       'api/prefetch.js',
       'errors.js',
       'prefetch/experimental.js',
-      'prefetch/link-signal.js',
       'prefetch/prefetcher.js',
       'util/defined.js',
+      'util/link-signal.js',
       'util/option-checks.js',
     ]);
   });

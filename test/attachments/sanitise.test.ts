@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { neutralizeReminderText } from '../../src/attachments/index.js';
+import { neutralizeReminderText } from '../../src/attachments/reminder.js';
 import { createSkillSearchMcpServer } from '../../src/integrations/mcp-server.js';
 import { DEFAULT_SKILL_LIMITS, parseSkillFile } from '../../src/load/index.js';
 import { nameProblem } from '../../src/load/skill.js';

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
+import { abortError, isAbortError } from '../../src/errors.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
@@ -78,6 +79,7 @@ describe('parseClaudeCodeHookInput', () => {
     ['{"prompt":"x","cwd":3}', '"cwd" is not a string'],
   ])('rejects %j: %s', (text, message) => {
     expect(() => parseClaudeCodeHookInput(text)).toThrow(message);
+    expect(() => parseClaudeCodeHookInput(text)).toThrow(expect.objectContaining({ code: 'BAD_INPUT', message: `skill-search: ${message}` }));
   });
 });
 
@@ -145,8 +147,9 @@ describe('runClaudeCodeHook', () => {
       (_query, request) =>
         new Promise((_resolve, reject) => {
           request?.signal?.addEventListener('abort', () => {
-            aborted = true;
-            reject(request.signal?.reason);
+            const reason: unknown = request.signal?.reason;
+            aborted = isAbortError(reason) && (reason as Error).message === 'skill-search: hook time budget exceeded';
+            reject(reason);
           });
         }),
     );
@@ -156,6 +159,20 @@ describe('runClaudeCodeHook', () => {
     expect(logs).toEqual([
       "skill-search hook: no answer within 30 ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')",
     ]);
+  });
+
+  it('a caller that has already cancelled gets no answer and no search', async () => {
+    let searched = 0;
+    const svc = service(async (_query, request) => {
+      searched += 1;
+      if (request?.signal?.aborted) throw request.signal.reason;
+      return [{ skill: PDF, score: 0.8, via: ['dense'] }];
+    });
+    const controller = new AbortController();
+    controller.abort(abortError(undefined, 'received SIGINT'));
+    const { opts, logs } = options(svc, { signal: controller.signal });
+    expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: '', outcome: 'nothing' });
+    expect([searched, logs]).toEqual([0, []]);
   });
 
   it('neutralises a reminder tag inside a description', () => {

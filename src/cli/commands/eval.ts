@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
@@ -9,6 +8,7 @@ import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
 import { ENGINE_DEFAULTS, type EngineKnobs } from '../../search/options.js';
+import { sha256Hex } from '../../util/hash.js';
 
 export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const queriesRaw = args.values.queries;
@@ -101,8 +101,6 @@ function withKnobs(retrieval: RetrievalOptions, knobs: EngineKnobs | undefined, 
     ...(knobs.k === undefined ? {} : { k: knobs.k }),
     ...(knobs.mode === undefined ? {} : { mode: knobs.mode }),
     ...(knobs.abstain === undefined ? {} : { abstain: knobs.abstain }),
-    ...(rebuilt
-      ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${createHash('sha256').update(JSON.stringify(build)).digest('hex').slice(0, 12)}` }
-      : {}),
+    ...(rebuilt ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${sha256Hex(JSON.stringify(build)).slice(0, 12)}` } : {}),
   });
 }

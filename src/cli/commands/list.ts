@@ -12,9 +12,10 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const windowRaw = args.values['context-window'];
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
-  const [{ formatShadowed }, attachments, prefetch, snapshot] = await Promise.all([
+  const [{ formatShadowed }, { formatSkillListing }, { renderAttachment }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
-    import('../../attachments/index.js'),
+    import('../../attachments/listing.js'),
+    import('../../attachments/normalize.js'),
     import('../../prefetch/index.js'),
     loadSnapshot(sources),
   ]);
@@ -27,7 +28,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
   const { UsageStore } = await import('../../usage/usage-store.js');
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
-  const listing = attachments.formatSkillListing(listed, { contextWindowTokens, usage });
+  const listing = formatSkillListing(listed, { contextWindowTokens, usage });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);
@@ -52,7 +53,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     });
     return 0;
   }
-  const rendered = attachments.renderAttachment({
+  const rendered = renderAttachment({
     type: 'skill_listing',
     content: listing.content,
     skillNames: listing.skillNames,
