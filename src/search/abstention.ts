@@ -1,4 +1,4 @@
-import { SkillSearchError } from '../errors.js';
+import { badOption } from '../errors.js';
 import { ABSTAIN_LEVELS, type AbstainLevel, type AbstainSetting, type SearchMode } from '../types.js';
 import bundled from './relevance-model.json' with { type: 'json' };
 import type { RelevanceModel } from './relevance.js';
@@ -22,10 +22,7 @@ export interface RelevanceModels {
 export function assertAbstainSetting(name: string, value: unknown): AbstainSetting {
   if (ABSTAIN_LEVELS.includes(value as AbstainLevel)) return value as AbstainLevel;
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1) return value;
-  throw new SkillSearchError(
-    'BAD_OPTION',
-    `Expected \`${name}\` to be one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got \`${JSON.stringify(value) ?? String(value)}\``,
-  );
+  throw badOption(name, `be one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1`, JSON.stringify(value) ?? String(value));
 }
 
 /**

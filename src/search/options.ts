@@ -1,4 +1,5 @@
-import { SkillSearchError } from '../errors.js';
+import { badOption, type SkillSearchError } from '../errors.js';
+import { definedOnly } from '../util/defined.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
@@ -193,8 +194,9 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) }),
 });
 
+/** The `BAD_OPTION` error for a knob, its value shown as JSON (a string knob in quotes). */
 function bad(name: string, expected: string, value: unknown): SkillSearchError {
-  return new SkillSearchError('BAD_OPTION', `Expected \`${name}\` to be ${expected}, got \`${JSON.stringify(value) ?? String(value)}\``);
+  return badOption(name, `be ${expected}`, JSON.stringify(value) ?? String(value));
 }
 
 export function assertPositiveInteger(name: string, value: unknown): number {
@@ -226,7 +228,7 @@ function nested<T extends object>(name: string, defaults: T, value: unknown): Re
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((key) => !fields.includes(key))) {
     throw bad(name, `an object with fields among ${fields.join(', ')}`, value);
   }
-  return { ...defaults, ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) } as Record<keyof T, unknown>;
+  return { ...defaults, ...definedOnly(value) } as Record<keyof T, unknown>;
 }
 
 /** Dictionary translation settings over their defaults; `dictionaryDir` stays optional (the cache root's). */
@@ -234,7 +236,7 @@ function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingua
   if (value === ENGINE_DEFAULTS.crossLingual) return ENGINE_DEFAULTS.crossLingual;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('crossLingual', 'an object', value);
   const given = value as CrossLingualKnobs;
-  const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  const { enabled, glossWeights } = { ...ENGINE_DEFAULTS.crossLingual, ...definedOnly(given) };
   if (typeof enabled !== 'boolean') throw bad('crossLingual.enabled', 'a boolean', enabled);
   if (
     !Array.isArray(glossWeights) ||
@@ -265,10 +267,8 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
-  const merged = {
-    ...ENGINE_DEFAULTS,
-    ...Object.fromEntries(Object.entries(options).filter(([key, v]) => v !== undefined && key !== 'embedder' && key !== 'indexDir')),
-  };
+  const { embedder: _embedder, indexDir: _indexDir, ...knobs } = options as EngineOptions;
+  const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
   const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
