@@ -95,8 +95,17 @@ export class SkillSearchEngine implements SkillSearcher {
   #lexicalSaved = false;
   /** The index folder, opened on first need. */
   #folder: IndexFolder | undefined;
-  readonly #skills = new Map<string, Skill>();
-  readonly #names = new Map<string, string[]>();
+  /** The catalog as last synced; replaced whole by each sync, never changed in place. */
+  #skills: ReadonlyMap<string, Skill> = new Map();
+  #names = new Map<string, string[]>();
+  /**
+   * Skill objects are immutable: one passed to the previous sync again is unchanged, so a sync
+   * checks only the others (one map lookup per skill instead of hashing its text).
+   * The lexical glosses each glossed skill was indexed with, and the catalog the vector index
+   * was last brought to.
+   */
+  #lexicalGlosses: ReadonlyMap<string, string> = new Map();
+  #denseSkills: ReadonlyMap<string, Skill> = new Map();
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
@@ -205,6 +214,7 @@ export class SkillSearchEngine implements SkillSearcher {
   ): Promise<Map<string, Float32Array>> {
     const missing = new Map<string, Skill>();
     for (const skill of skills) {
+      if (this.#denseSkills.get(skill.id) === skill) continue;
       const key = vectorKey(skill);
       if (!state.store.hasTag(key)) missing.set(key, skill);
     }
@@ -225,7 +235,7 @@ export class SkillSearchEngine implements SkillSearcher {
     return embedded;
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired`; persisted when changed. */
+  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps); persisted when changed. */
   #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
     const folder = this.#indexFolder();
     if (!this.#lexicalTried && folder !== undefined && this.#lexical.size === 0) {
@@ -237,8 +247,11 @@ export class SkillSearchEngine implements SkillSearcher {
     }
     this.#lexicalTried = true;
     const lexical = this.#lexical;
+    const previous = this.#skills;
     const upserted: LexicalSource[] = [];
     const removed: string[] = [];
+    const glossed = new Map<string, string>();
+    let renamed = false;
     const counts = applyDiff(
       lexical.ids(),
       desired,
@@ -247,21 +260,28 @@ export class SkillSearchEngine implements SkillSearcher {
         removed.push(id);
       },
       (id, skill) => {
-        const had = lexical.has(id);
         const glosses = this.#language.glossesOf(skill)?.lexical;
+        if (glosses !== undefined) glossed.set(id, glosses);
+        const before = previous.get(id);
+        if (before === skill && this.#lexicalGlosses.get(id) === glosses) return 'unchanged';
+        if (before?.name !== skill.name) renamed = true;
+        const had = lexical.has(id);
         if (!lexical.upsert(skill, glosses)) return 'unchanged';
         upserted.push({ skill, glosses });
         return had ? 'updated' : 'added';
       },
     );
-    this.#skills.clear();
-    for (const [id, skill] of desired) this.#skills.set(id, skill);
-    this.#names.clear();
-    for (const skill of desired.values()) {
-      const name = normalizeName(skill.name);
-      const ids = this.#names.get(name);
-      if (ids === undefined) this.#names.set(name, [skill.id]);
-      else ids.push(skill.id);
+    this.#skills = desired;
+    this.#lexicalGlosses = glossed;
+    if (renamed || removed.length > 0 || previous.size !== desired.size) {
+      // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
+      this.#names = new Map();
+      for (const skill of desired.values()) {
+        const name = normalizeName(skill.name);
+        const ids = this.#names.get(name);
+        if (ids === undefined) this.#names.set(name, [skill.id]);
+        else ids.push(skill.id);
+      }
     }
     const changed = counts.added + counts.updated + counts.removed > 0;
     if (folder !== undefined && (changed || !this.#lexicalSaved)) {
@@ -281,8 +301,10 @@ export class SkillSearchEngine implements SkillSearcher {
   #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>, embedded: ReadonlyMap<string, Float32Array>): Counts {
     const store = state.store;
     // Vectors are taken before any removal: a renamed skill's vector is stored under its old id.
+    const previous = this.#denseSkills;
     const incoming = new Map<string, { key: string; vector: Float32Array }>();
     for (const [id, skill] of desired) {
+      if (previous.get(id) === skill) continue;
       const key = vectorKey(skill);
       if (store.index.tagOf(id) === key) continue;
       const vector = embedded.get(key) ?? store.vectorOfTag(key)?.slice();
@@ -301,6 +323,7 @@ export class SkillSearchEngine implements SkillSearcher {
         return had ? 'updated' : 'added';
       },
     );
+    this.#denseSkills = desired;
     if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
     store.save();
     return counts;
@@ -313,7 +336,7 @@ export class SkillSearchEngine implements SkillSearcher {
       const state = this.#loadDense();
       if (!this.#denseStale) return state;
       // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
-      const skills = new Map(this.#skills);
+      const skills = this.#skills;
       const embedded = await this.#embedMissing(state, skills.values(), signal);
       throwIfAborted(signal);
       this.#applyDense(state, skills, embedded);
