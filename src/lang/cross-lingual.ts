@@ -88,6 +88,7 @@ export class CrossLingual {
   readonly #cacheDir: string | undefined;
   #cacheRead = false;
   #glossWeights: readonly number[] | undefined;
+  #glossesEpoch = 0;
 
   constructor(options: CrossLingualOptions = {}) {
     this.#enabled = options.enabled !== false;
@@ -147,6 +148,7 @@ export class CrossLingual {
     // The dictionary is loaded only for skills glossed neither in this process nor in the cache file.
     const dictionary = pending.length === 0 ? undefined : await this.#load();
     throwIfAborted(signal);
+    if (pending.length > 0) this.#glossesEpoch += 1;
     if (pending.length > 0 && dictionary === undefined) {
       this.#glosses = new Map();
       return;
@@ -205,6 +207,15 @@ export class CrossLingual {
     } catch {
       // The index folder is read-only or gone: the results stay in memory.
     }
+  }
+
+  /**
+   * Changes whenever a {@link prepare} may have changed the glosses of a skill it saw before
+   * (it glossed new skills, or lost the dictionary); the same otherwise, so a caller may keep
+   * what it derived from the glosses of unchanged skills.
+   */
+  get glossesEpoch(): number {
+    return this.#glossesEpoch;
   }
 
   /** The English glosses of a skill written in Chinese or Japanese (after {@link prepare}). */

@@ -105,6 +105,8 @@ export class SkillSearchEngine implements SkillSearcher {
    * was last brought to.
    */
   #lexicalGlosses: ReadonlyMap<string, string> = new Map();
+  /** `CrossLingual.glossesEpoch` when `#lexicalGlosses` was taken. */
+  #glossesEpoch = -1;
   #denseSkills: ReadonlyMap<string, Skill> = new Map();
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -250,29 +252,40 @@ export class SkillSearchEngine implements SkillSearcher {
     const previous = this.#skills;
     const upserted: LexicalSource[] = [];
     const removed: string[] = [];
-    const glossed = new Map<string, string>();
-    let renamed = false;
-    const counts = applyDiff(
-      lexical.ids(),
-      desired,
-      (id) => {
-        lexical.remove(id);
-        removed.push(id);
-      },
-      (id, skill) => {
+    // Glosses of a skill seen before change only when the language step says so (its epoch).
+    const glossesKept = this.#glossesEpoch === this.#language.glossesEpoch;
+    const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
+    if (!glossesKept) {
+      for (const [id, skill] of desired) {
         const glosses = this.#language.glossesOf(skill)?.lexical;
         if (glosses !== undefined) glossed.set(id, glosses);
-        const before = previous.get(id);
-        if (before === skill && this.#lexicalGlosses.get(id) === glosses) return 'unchanged';
-        if (before?.name !== skill.name) renamed = true;
+      }
+    }
+    let renamed = false;
+    const counts = applyDiff(desired, {
+      size: lexical.size,
+      ids: () => lexical.ids(),
+      has: (id) => lexical.has(id),
+      holds: (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
+      remove: (id) => {
+        lexical.remove(id);
+        glossed.delete(id);
+        removed.push(id);
+      },
+      upsert: (id, skill) => {
+        const glosses = this.#language.glossesOf(skill)?.lexical;
+        if (glosses === undefined) glossed.delete(id);
+        else glossed.set(id, glosses);
+        if (previous.get(id)?.name !== skill.name) renamed = true;
         const had = lexical.has(id);
         if (!lexical.upsert(skill, glosses)) return 'unchanged';
         upserted.push({ skill, glosses });
         return had ? 'updated' : 'added';
       },
-    );
+    });
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
+    this.#glossesEpoch = this.#language.glossesEpoch;
     if (renamed || removed.length > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
@@ -311,18 +324,20 @@ export class SkillSearchEngine implements SkillSearcher {
       if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
       incoming.set(id, { key, vector });
     }
-    const counts = applyDiff(
-      store.index.ids(),
-      desired,
-      (id) => store.remove(id),
-      (id) => {
+    const counts = applyDiff(desired, {
+      size: store.size,
+      ids: () => store.index.ids(),
+      has: (id) => store.index.has(id),
+      holds: (id, skill) => previous.get(id) === skill,
+      remove: (id) => store.remove(id),
+      upsert: (id) => {
         const next = incoming.get(id);
         if (next === undefined) return 'unchanged';
         const had = store.index.has(id);
         store.upsert(id, next.vector, next.key);
         return had ? 'updated' : 'added';
       },
-    );
+    });
     this.#denseSkills = desired;
     if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
     store.save();

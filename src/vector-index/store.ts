@@ -105,7 +105,7 @@ export class VectorStore {
     const folder = typeof options.folder === 'string' ? IndexFolder.open(options.folder) : options.folder;
     options = { ...options, folder };
     if (folder.entry(VECTOR_DATA) === undefined && folder.problem === undefined) {
-      const legacy = folder.legacy.find((file) => /^(vectors\.json|embeddings-)/.test(file));
+      const legacy = folder.legacy.includes('vectors.json') ? 'vectors.json' : folder.legacy.find((file) => file.startsWith('embeddings-'));
       if (legacy === undefined) return new VectorStore(options, fresh(), { state: 'created' });
       const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: `index folder of an older layout (${legacy})` });
       store.#salvaged = salvageLegacy(folder, options);
