@@ -266,7 +266,9 @@ export class SkillSearchEngine implements SkillSearcher {
       size: lexical.size,
       ids: () => lexical.ids(),
       has: (id) => lexical.has(id),
-      holds: (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
+      holds: glossesKept
+        ? (id, skill) => previous.get(id) === skill
+        : (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
       remove: (id) => {
         lexical.remove(id);
         glossed.delete(id);

@@ -79,8 +79,8 @@ export class VectorStore {
   readonly options: VectorStoreOptions;
   #status: VectorStoreStatus;
   readonly index: VectorIndex;
-  /** tag → ids holding it. */
-  readonly #byTag = new Map<string, Set<string>>();
+  /** tag → the id holding it, or the ids when several do (skills with the same text). */
+  readonly #byTag = new Map<string, string | string[]>();
   /** Σ of the stored vectors (float64 so that updates in any order agree to ~1e-12). */
   readonly #sum: Float64Array;
   /** Vectors from an index folder of the layout before the manifest, by tag: used instead of embedding, dropped at the first save. */
@@ -137,7 +137,7 @@ export class VectorStore {
   /** The vector stored under `tag` (any id holding it, else a salvaged one); a view valid until the next change. */
   vectorOfTag(tag: string): Float32Array | undefined {
     const ids = this.#byTag.get(tag);
-    if (ids !== undefined) for (const id of ids) return this.index.vectorOf(id);
+    if (ids !== undefined) return this.index.vectorOf(typeof ids === 'string' ? ids : ids[0]!);
     return this.#salvaged?.get(tag);
   }
 
@@ -252,15 +252,18 @@ export class VectorStore {
 
   #tagAdd(tag: string, id: string): void {
     const ids = this.#byTag.get(tag);
-    if (ids === undefined) this.#byTag.set(tag, new Set([id]));
-    else ids.add(id);
+    if (ids === undefined) this.#byTag.set(tag, id);
+    else if (typeof ids === 'string') this.#byTag.set(tag, [ids, id]);
+    else ids.push(id);
   }
 
   #tagDelete(tag: string, id: string): void {
     const ids = this.#byTag.get(tag);
-    if (ids === undefined) return;
-    ids.delete(id);
-    if (ids.size === 0) this.#byTag.delete(tag);
+    if (ids === id) this.#byTag.delete(tag);
+    else if (Array.isArray(ids)) {
+      const rest = ids.filter((other) => other !== id);
+      this.#byTag.set(tag, rest.length === 1 ? rest[0]! : rest);
+    }
   }
 }
 
