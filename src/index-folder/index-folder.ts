@@ -218,12 +218,21 @@ export class IndexFolder {
     writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
     this.#manifest = manifest;
     const referenced = new Set(Object.values(artefacts).flatMap((entry) => [entry.file, entry.log]));
-    for (const file of superseded) if (!referenced.has(file)) rmSync(this.path(file), { force: true });
+    for (const file of superseded) if (!referenced.has(file)) this.#removeQuietly(file);
     for (const { name } of written) {
       const pattern = LEGACY_FILES[name];
-      if (pattern !== undefined) for (const file of this.legacy) if (pattern.test(file)) rmSync(this.path(file), { force: true });
+      if (pattern !== undefined) for (const file of this.legacy) if (pattern.test(file)) this.#removeQuietly(file);
     }
     this.#removeOrphans(referenced);
+  }
+
+  /** A file the manifest no longer names; one still open elsewhere (Windows refuses) goes with the orphans later. */
+  #removeQuietly(file: string): void {
+    try {
+      rmSync(this.path(file), { force: true });
+    } catch {
+      // Left for #removeOrphans.
+    }
   }
 
   /** Appends one record of changes to the artefact's delta log. */
