@@ -89,6 +89,8 @@ export class CrossLingual {
   #cacheRead = false;
   #glossWeights: readonly number[] | undefined;
   #glossesEpoch = 0;
+  /** Skill objects already found without CJK text (skills are immutable), so a re-sync tests each once. */
+  readonly #plain = new WeakSet<Skill>();
 
   constructor(options: CrossLingualOptions = {}) {
     this.#enabled = options.enabled !== false;
@@ -123,10 +125,14 @@ export class CrossLingual {
     let foreignCount = 0;
     let detected = 0;
     for (const skill of list) {
+      if (this.#plain.has(skill)) continue;
       let language = this.#languages.get(skill.contentHash);
       if (language === undefined) {
         const text = skillText(skill);
-        if (!CJK.test(text)) continue;
+        if (!CJK.test(text)) {
+          this.#plain.add(skill);
+          continue;
+        }
         language = detectLanguage(text);
         detected += 1;
       }

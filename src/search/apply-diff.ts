@@ -21,6 +21,8 @@ export interface DiffTarget<T> {
    * previous diff upserted or kept): it is then neither upserted nor looked at further.
    */
   holds?(id: string, item: T): boolean;
+  /** Called with the items to upsert before anything is removed (e.g. to read what removals would drop). */
+  beforeChanges?(pending: readonly (readonly [string, T])[]): void;
 }
 
 /**
@@ -40,6 +42,7 @@ export function applyDiff<T>(desired: ReadonlyMap<string, T>, target: DiffTarget
       if (target.has(entry[0])) kept += 1;
     }
   }
+  target.beforeChanges?.(pending);
   let removed = 0;
   if (target.size > kept) {
     for (const id of [...target.ids()]) {

@@ -318,19 +318,20 @@ export class SkillSearchEngine implements SkillSearcher {
     // Vectors are taken before any removal: a renamed skill's vector is stored under its old id.
     const previous = this.#denseSkills;
     const incoming = new Map<string, { key: string; vector: Float32Array }>();
-    for (const [id, skill] of desired) {
-      if (previous.get(id) === skill) continue;
-      const key = vectorKey(skill);
-      if (store.index.tagOf(id) === key) continue;
-      const vector = embedded.get(key) ?? store.vectorOfTag(key)?.slice();
-      if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
-      incoming.set(id, { key, vector });
-    }
     const counts = applyDiff(desired, {
       size: store.size,
       ids: () => store.index.ids(),
       has: (id) => store.index.has(id),
       holds: (id, skill) => previous.get(id) === skill,
+      beforeChanges: (pending) => {
+        for (const [id, skill] of pending) {
+          const key = vectorKey(skill);
+          if (store.index.tagOf(id) === key) continue;
+          const vector = embedded.get(key) ?? store.vectorOfTag(key)?.slice();
+          if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
+          incoming.set(id, { key, vector });
+        }
+      },
       remove: (id) => store.remove(id),
       upsert: (id) => {
         const next = incoming.get(id);
