@@ -22,7 +22,12 @@ import { LEXICAL_FORMAT_VERSION, LexicalIndex, type CompactLexicalSnapshot } fro
  * save writes a new base.
  */
 export const LEXICAL_ARTEFACT = 'lexical';
-const LOG_MAX_ENTRIES = 512;
+/**
+ * Every process that loads the index replays the log (each entry a re-tokenised upsert, about
+ * a millisecond at 24k skills), and a new base costs a few hundred milliseconds there: the cap
+ * keeps both bounded.
+ */
+const LOG_MAX_ENTRIES = 128;
 const LOG_MAX_SHARE = 0.05;
 
 const LogRecordSchema = z.object({
