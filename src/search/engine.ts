@@ -99,15 +99,15 @@ export class SkillSearchEngine implements SkillSearcher {
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
   /**
-   * Skill objects are immutable: one passed to the previous sync again is unchanged, so a sync
-   * checks only the others (one map lookup per skill instead of hashing its text).
-   * The lexical glosses each glossed skill was indexed with, and the catalog the vector index
-   * was last brought to.
+   * The catalog the vector index was last brought to. Skill objects are immutable: one passed
+   * to the previous sync again is unchanged, so a sync checks only the others (one map lookup
+   * per skill instead of hashing its text); `#skills` serves the lexical side alike.
    */
+  #denseSkills: ReadonlyMap<string, Skill> = new Map();
+  /** The lexical glosses each glossed skill was indexed with. */
   #lexicalGlosses: ReadonlyMap<string, string> = new Map();
   /** `CrossLingual.glossesEpoch` when `#lexicalGlosses` was taken. */
   #glossesEpoch = -1;
-  #denseSkills: ReadonlyMap<string, Skill> = new Map();
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
@@ -206,7 +206,7 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /**
    * Embeds the skills whose content key no entry of the vector index holds (a renamed skill,
-   * or one whose text came back, reuses the stored vector); returns the new vectors by key.
+   * or one with the same text as another, reuses the stored vector); returns the new vectors by key.
    */
   async #embedMissing(
     state: DenseState,
