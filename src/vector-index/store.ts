@@ -83,7 +83,11 @@ export class VectorStore {
   readonly #byTag = new Map<string, string | string[]>();
   /** Σ of the stored vectors (float64 so that updates in any order agree to ~1e-12). */
   readonly #sum: Float64Array;
-  /** Vectors from an index folder of the layout before the manifest, by tag: used instead of embedding, dropped at the first save. */
+  /**
+   * Vectors by tag that survived what made the index rebuild (an index of the other kind, the
+   * delta log of an unreadable base, an index folder of the layout before the manifest): used
+   * instead of embedding, dropped at the first save.
+   */
   #salvaged: Map<string, Float32Array> | undefined;
   /** The base files exist; changes since go to the log. */
   #hasBase = false;
@@ -112,7 +116,11 @@ export class VectorStore {
       return store;
     }
     const loaded = load(folder, options);
-    if (typeof loaded === 'string') return new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
+    if (typeof loaded === 'string') {
+      const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
+      store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
+      return store;
+    }
     const store = new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, loaded.sum);
     store.#hasBase = true;
     store.#replayLog(folder);
@@ -223,27 +231,11 @@ export class VectorStore {
 
   /** Replays the log's records onto the loaded base, up to the first that does not fit. */
   #replayLog(folder: IndexFolder): void {
-    const records = folder.readLog(VECTOR_DATA);
-    const rowBytes = 4 * this.options.dimensions;
-    for (const record of records) {
-      const newline = record.indexOf(0x0a);
-      if (newline < 0) break;
-      let parsed: z.infer<typeof LogRecordSchema>;
-      try {
-        const result = LogRecordSchema.safeParse(JSON.parse(record.toString('utf8', 0, newline)));
-        if (!result.success) break;
-        parsed = result.data;
-      } catch {
-        break;
-      }
-      const body = record.subarray(newline + 1);
-      if (body.length !== parsed.upserts.length * rowBytes) break;
+    for (const record of folder.readLog(VECTOR_DATA)) {
+      const parsed = parseLogRecord(record, this.options.dimensions);
+      if (parsed === undefined) break;
       for (const id of parsed.removed) this.remove(id);
-      parsed.upserts.forEach(([id, tag], i) => {
-        const vector = new Float32Array(this.options.dimensions);
-        new Uint8Array(vector.buffer).set(body.subarray(i * rowBytes, (i + 1) * rowBytes));
-        this.upsert(id, vector, tag);
-      });
+      parsed.upserts.forEach(([id, tag], i) => this.upsert(id, parsed.rows[i]!, tag));
       this.#loggedRows += parsed.upserts.length;
     }
     this.#pending.removed.clear();
@@ -265,6 +257,32 @@ export class VectorStore {
       this.#byTag.set(tag, rest.length === 1 ? rest[0]! : rest);
     }
   }
+}
+
+/** One log record: the removed ids, the upserted [id, tag] pairs and their rows; undefined when it does not parse. */
+function parseLogRecord(
+  record: Buffer,
+  dimensions: number,
+): { removed: readonly string[]; upserts: readonly (readonly [string, string])[]; rows: Float32Array[] } | undefined {
+  const newline = record.indexOf(0x0a);
+  if (newline < 0) return undefined;
+  let parsed: z.infer<typeof LogRecordSchema>;
+  try {
+    const result = LogRecordSchema.safeParse(JSON.parse(record.toString('utf8', 0, newline)));
+    if (!result.success) return undefined;
+    parsed = result.data;
+  } catch {
+    return undefined;
+  }
+  const body = record.subarray(newline + 1);
+  const rowBytes = 4 * dimensions;
+  if (body.length !== parsed.upserts.length * rowBytes) return undefined;
+  const rows = parsed.upserts.map((_, i) => {
+    const vector = new Float32Array(dimensions);
+    new Uint8Array(vector.buffer).set(body.subarray(i * rowBytes, (i + 1) * rowBytes));
+    return vector;
+  });
+  return { removed: parsed.removed, upserts: parsed.upserts, rows };
 }
 
 function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string {
@@ -308,6 +326,30 @@ function offsetsOf(rows: readonly Entry[]): GraphRows | undefined {
     offsets.set(label, offset);
   }
   return { offsets };
+}
+
+/** Every vector of a saved index of the other kind (`ann` was switched), by tag, when it is otherwise usable. */
+function salvageOtherKind(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  const kind = folder.entry(VECTOR_DATA)?.meta?.['kind'];
+  if ((kind !== 'hnsw' && kind !== 'exact') || kind === options.kind) return undefined;
+  const other = load(folder, { ...options, kind });
+  if (typeof other === 'string') return undefined;
+  const vectors = new Map<string, Float32Array>();
+  for (const id of other.index.ids()) vectors.set(other.index.tagOf(id)!, other.index.vectorOf(id)!.slice());
+  other.index.close();
+  return vectors;
+}
+
+/** The rows of the delta log of a base that cannot be used (changed since it was written), by tag, when made with this model. */
+function salvageLog(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  if (folder.problem !== undefined || folder.model !== options.model || folder.dimensions !== options.dimensions) return undefined;
+  const vectors = new Map<string, Float32Array>();
+  for (const record of folder.readLog(VECTOR_DATA)) {
+    const parsed = parseLogRecord(record, options.dimensions);
+    if (parsed === undefined) break;
+    parsed.upserts.forEach(([, tag], i) => vectors.set(tag, parsed.rows[i]!));
+  }
+  return vectors.size === 0 ? undefined : vectors;
 }
 
 /** The vectors an index folder of the layout before the manifest kept in its embedding cache, when made with this model. */

@@ -1,12 +1,13 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
+import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { EMBEDDING_TEXT_VERSION, embeddingText, vectorKey } from '../../src/search/skill-text.js';
 import type { SearchHit, Skill } from '../../src/types.js';
+import { VECTOR_DATA } from '../../src/vector-index/store.js';
 import { counting, SKILLS } from './fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
@@ -63,6 +64,36 @@ describe.each(['hnsw', 'exact'] as const)('the index folder (%s)', (ann) => {
     const edited = renamed.map((skill, i) => (i === 4 ? { ...skill, description: 'Something else entirely.', contentHash: 'e'.repeat(64) } : skill));
     expect(await engine.sync(edited)).toMatchObject({ updated: 1, removed: 1, embedded: 1 });
     expect(embedder.texts).toHaveLength(1);
+  });
+});
+
+describe('vectors that survive a rebuild are not embedded again', () => {
+  it('switching `ann` rebuilds the index from the vectors of the other kind', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, ann: 'exact' });
+    await first.sync(SKILLS);
+    const expected = await answers(first);
+    await first.close();
+    const embedder = counting();
+    const switched = await SkillSearchEngine.open({ embedder, indexDir: dir, ann: 'hnsw' });
+    expect(switched.info.index).toEqual({ state: 'rebuilt', reason: 'index kind exact ≠ hnsw' });
+    expect(await switched.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: 0 });
+    expectSameAnswers(await answers(switched), expected);
+  });
+
+  it('a damaged vector data file loses only the vectors it held: the delta log keeps the later ones', async () => {
+    const dir = tempDir();
+    const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
+    await first.sync(SKILLS);
+    const edited = SKILLS.map((skill, i) => (i === 3 ? { ...skill, description: 'Rewritten.', contentHash: 'd'.repeat(64) } : skill));
+    await first.sync(edited);
+    await first.close();
+    rmSync(join(dir, IndexFolder.open(dir).entry(VECTOR_DATA)!.file));
+    const embedder = counting();
+    const reopened = await SkillSearchEngine.open({ embedder, indexDir: dir });
+    expect(reopened.info.index).toMatchObject({ state: 'rebuilt', reason: expect.stringMatching(/is missing$/) });
+    expect(await reopened.sync(edited)).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length - 1 });
+    expect(embedder.texts.some((text) => text.includes('Rewritten.'))).toBe(false);
   });
 });
 
