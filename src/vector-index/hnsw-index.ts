@@ -22,7 +22,8 @@ const RANDOM_SEED = 100;
  * The vectors live once, in the graph. JS reads a stored vector (to rescore a candidate) from
  * the graph file the index was last saved to or restored from, at the row's offset in
  * hnswlib's level-0 block ({@link graphRows}), and keeps in memory only the vectors upserted
- * since that file: `getPoint` would cost ~0.1 ms per vector through the addon.
+ * since that file (all of them when it has none, e.g. an engine without an index folder):
+ * `getPoint` would cost ~0.1 ms per vector through the addon.
  */
 export class HnswIndex implements VectorIndex {
   readonly kind = 'hnsw';
