@@ -26,10 +26,11 @@ const DATA_FORMAT = 1;
 const ENTRIES_FORMAT = 1;
 /**
  * Rows the delta log may hold before a save compacts it. Each logged upsert is an HNSW
- * insertion (~1–2 ms) replayed by every process that opens the index, and a compaction
- * rewrites the whole graph (~50 MB at 24k skills), so this balances the two.
+ * insertion (2–4 ms at 24k skills on a busy machine) replayed by every process that opens the
+ * index, a hook without a server included, and a compaction rewrites the whole graph (~50 MB,
+ * about half a second at 24k), so this balances the two.
  */
-export const LOG_MAX_ROWS = 64;
+export const LOG_MAX_ROWS = 32;
 
 export interface VectorStoreOptions {
   readonly kind: VectorIndexKind;
