@@ -85,6 +85,11 @@ export class EmbeddingCache {
     return this.#dirty;
   }
 
+  /** Every vector by content hash (a copy of the map; the vectors are shared). */
+  entries(): Map<string, Float32Array> {
+    return new Map(this.#vectors);
+  }
+
   get(contentHash: string): Float32Array | undefined {
     return this.#vectors.get(contentHash);
   }

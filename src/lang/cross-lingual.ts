@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { throwIfAborted } from '../errors.js';
-import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { IndexFolder } from '../index-folder/index-folder.js';
 import type { CrossLingualKnobs } from '../search/options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
@@ -21,8 +19,8 @@ export interface CrossLingualOptions extends CrossLingualKnobs {
   readonly cacheDir?: string;
 }
 
-/** The file in {@link CrossLingualOptions.cacheDir} holding the per-skill results. */
-export const LANGUAGE_CACHE_FILE = 'cross-lingual.json';
+/** The artefact of the index folder ({@link CrossLingualOptions.cacheDir}) holding the per-skill results. */
+export const LANGUAGE_ARTEFACT = 'languages';
 const LANGUAGE_CACHE_VERSION = 1;
 
 /** The persisted form: contentHash → [language, lexical glosses, dense glosses] ('' = none). */
@@ -86,17 +84,20 @@ export class CrossLingual {
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses | null>();
-  /** The cache file, or undefined without a cacheDir; read on the first prepare. */
-  readonly #cacheFile: string | undefined;
+  /** The index folder keeping the results, or undefined without a cacheDir; read on the first prepare. */
+  readonly #cacheDir: string | undefined;
   #cacheRead = false;
   #glossWeights: readonly number[] | undefined;
+  #glossesEpoch = 0;
+  /** Skill objects already found without CJK text (skills are immutable), so a re-sync tests each once. */
+  readonly #plain = new WeakSet<Skill>();
 
   constructor(options: CrossLingualOptions = {}) {
     this.#enabled = options.enabled !== false;
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
     if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
-    this.#cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, LANGUAGE_CACHE_FILE);
+    this.#cacheDir = options.cacheDir;
   }
 
   /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
@@ -124,10 +125,14 @@ export class CrossLingual {
     let foreignCount = 0;
     let detected = 0;
     for (const skill of list) {
+      if (this.#plain.has(skill)) continue;
       let language = this.#languages.get(skill.contentHash);
       if (language === undefined) {
         const text = skillText(skill);
-        if (!CJK.test(text)) continue;
+        if (!CJK.test(text)) {
+          this.#plain.add(skill);
+          continue;
+        }
         language = detectLanguage(text);
         detected += 1;
       }
@@ -149,6 +154,7 @@ export class CrossLingual {
     // The dictionary is loaded only for skills glossed neither in this process nor in the cache file.
     const dictionary = pending.length === 0 ? undefined : await this.#load();
     throwIfAborted(signal);
+    if (pending.length > 0) this.#glossesEpoch += 1;
     if (pending.length > 0 && dictionary === undefined) {
       this.#glosses = new Map();
       return;
@@ -164,11 +170,13 @@ export class CrossLingual {
 
   /** Seeds the per-skill results from the cache file once; a missing, unreadable or foreign file is ignored (it is only a cache). */
   #readCache(): void {
-    if (this.#cacheRead || this.#cacheFile === undefined) return;
+    if (this.#cacheRead || this.#cacheDir === undefined) return;
     this.#cacheRead = true;
     let file: LanguageCacheFile;
     try {
-      file = JSON.parse(readFileSync(this.#cacheFile, 'utf8')) as LanguageCacheFile;
+      const read = IndexFolder.open(this.#cacheDir).read(LANGUAGE_ARTEFACT, LANGUAGE_CACHE_VERSION);
+      if ('reason' in read) return;
+      file = JSON.parse(read.bytes.toString('utf8')) as LanguageCacheFile;
     } catch {
       return;
     }
@@ -192,7 +200,7 @@ export class CrossLingual {
 
   /** Saves the current catalog's CJK skills; a failed write only costs the next process the work. */
   #writeCache(): void {
-    if (this.#cacheFile === undefined) return;
+    if (this.#cacheDir === undefined) return;
     const skills: LanguageCacheFile['skills'] = {};
     for (const [hash, language] of this.#languages) {
       const glosses = this.#glosses.get(hash);
@@ -200,11 +208,20 @@ export class CrossLingual {
     }
     const file: LanguageCacheFile = { version: LANGUAGE_CACHE_VERSION, dictionaryDir: this.#dir, multilingual: this.#multilingual, skills };
     try {
-      mkdirPrivate(join(this.#cacheFile, '..'));
-      writeFileAtomic(this.#cacheFile, JSON.stringify(file));
+      const folder = IndexFolder.open(this.#cacheDir);
+      folder.commit([folder.write(LANGUAGE_ARTEFACT, Buffer.from(JSON.stringify(file), 'utf8'), { format: LANGUAGE_CACHE_VERSION })]);
     } catch {
       // The index folder is read-only or gone: the results stay in memory.
     }
+  }
+
+  /**
+   * Changes whenever a {@link prepare} may have changed the glosses of a skill it saw before
+   * (it glossed new skills, or lost the dictionary); the same otherwise, so a caller may keep
+   * what it derived from the glosses of unchanged skills.
+   */
+  get glossesEpoch(): number {
+    return this.#glossesEpoch;
   }
 
   /** The English glosses of a skill written in Chinese or Japanese (after {@link prepare}). */

@@ -14,9 +14,9 @@ import { dot } from '../embed/normalize.js';
  * not know. It raised dense and hybrid hit rates on MetaTool, small subsets included
  * (docs/retrieval.md).
  *
- * Raw cosines still feed the relevance model (`relevance.ts`); this only orders.
- * Derived from the current catalog's vectors whenever they change and never persisted, so a
- * reopened index orders exactly as before.
+ * Raw cosines still feed the relevance model (`relevance.ts`); this only orders. μ is the
+ * vector store's running sum over its count (`VectorStore.mean`), persisted with the vectors,
+ * so a reopened index orders exactly as before without reading every vector.
  */
 export class Centroid {
   readonly mean: Float32Array;
@@ -27,6 +27,11 @@ export class Centroid {
   private constructor(mean: Float32Array) {
     this.mean = mean;
     this.#meanSquared = dot(mean, mean);
+  }
+
+  /** A centroid at `mean` (e.g. `VectorStore.mean()`). */
+  static ofMean(mean: Float32Array): Centroid {
+    return new Centroid(mean);
   }
 
   /** The mean of `vectors` (all of `dimensions` length); a zero mean when there are none. */

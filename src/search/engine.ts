@@ -1,8 +1,8 @@
-import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
-import { loadLexicalIndex, saveLexicalIndex } from '../lexical/lexical-store.js';
+import { IndexFolder } from '../index-folder/index-folder.js';
+import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -24,7 +24,7 @@ export interface SyncOptions {
   /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
   readonly onProgress?: (done: number, total: number) => void;
   /**
-   * Bring the vector index and embedding cache up to date now (embedding new skills).
+   * Bring the vector index up to date now (embedding new skills).
    * When false only the lexical side is synced and the vectors catch up at the first dense or
    * hybrid search, so a lexical-only process never loads them.
    * @default true unless the engine's default `mode` is `lexical`
@@ -37,7 +37,7 @@ export interface SyncResult {
   readonly updated: number;
   readonly removed: number;
   readonly unchanged: number;
-  /** Skills whose vector came from the embedder (the rest came from the cache or the index). */
+  /** Skills whose vector came from the embedder (the rest were in the index already). */
   readonly embedded: number;
 }
 
@@ -61,9 +61,8 @@ interface RankExplanation {
 
 /** The vector side, loaded on first need: reading it costs far more than a lexical search. */
 interface DenseState {
-  readonly cache: EmbeddingCache;
   readonly store: VectorStore;
-  /** Of the vectors the index holds; dropped whenever they change, rebuilt at the next search. */
+  /** Of the vectors the index holds (their mean is kept by the store); dropped whenever they change. */
   centroid: Centroid | undefined;
 }
 
@@ -92,10 +91,23 @@ export class SkillSearchEngine implements SkillSearcher {
   #lexical = new LexicalIndex();
   /** The persisted lexical index was tried (it is only read into an empty engine). */
   #lexicalTried = false;
-  /** The persisted lexical file holds exactly what `#lexical` holds. */
+  /** The persisted lexical index holds exactly what `#lexical` holds. */
   #lexicalSaved = false;
-  readonly #skills = new Map<string, Skill>();
-  readonly #names = new Map<string, string[]>();
+  /** The index folder, opened on first need. */
+  #folder: IndexFolder | undefined;
+  /** The catalog as last synced; replaced whole by each sync, never changed in place. */
+  #skills: ReadonlyMap<string, Skill> = new Map();
+  #names = new Map<string, string[]>();
+  /**
+   * The catalog the vector index was last brought to. Skill objects are immutable: one passed
+   * to the previous sync again is unchanged, so a sync checks only the others (one map lookup
+   * per skill instead of hashing its text); `#skills` serves the lexical side alike.
+   */
+  #denseSkills: ReadonlyMap<string, Skill> = new Map();
+  /** The lexical glosses each glossed skill was indexed with. */
+  #lexicalGlosses: ReadonlyMap<string, string> = new Map();
+  /** `CrossLingual.glossesEpoch` when `#lexicalGlosses` was taken. */
+  #glossesEpoch = -1;
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
@@ -105,9 +117,8 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#dimensions = dimensions;
     this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
-    // --- coldpath (#17): CJK skills' languages and glosses are kept with the index. ---
+    // CJK skills' languages and glosses are kept in the index folder.
     this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cacheDir: options.indexDir });
-    // --- end coldpath (#17) ---
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -159,27 +170,33 @@ export class SkillSearchEngine implements SkillSearcher {
 
     const withDense = dense ?? this.options.mode !== 'lexical';
     const state = withDense ? this.#loadDense() : undefined;
-    const embedded = state === undefined ? 0 : await this.#embedMissing(state, desired.values(), signal, onProgress);
+    const embedded = state === undefined ? undefined : await this.#embedMissing(state, desired.values(), signal, onProgress);
     throwIfAborted(signal);
 
     const lexical = this.#applyLexical(desired);
-    if (state === undefined) {
+    if (state === undefined || embedded === undefined) {
       this.#denseStale = true;
-      return { ...lexical, embedded };
+      return { ...lexical, embedded: 0 };
     }
-    const counts = this.#applyDense(state, desired);
+    const counts = this.#applyDense(state, desired, embedded);
     this.#denseStale = false;
-    return { ...counts, embedded };
+    return { ...counts, embedded: embedded.size };
+  }
+
+  #indexFolder(): IndexFolder | undefined {
+    if (this.options.indexDir === undefined) return undefined;
+    this.#folder ??= IndexFolder.open(this.options.indexDir);
+    return this.#folder;
   }
 
   #loadDense(): DenseState {
+    const folder = this.#indexFolder();
     this.#dense ??= {
-      cache: new EmbeddingCache({ model: this.#model, dimensions: this.#dimensions, dir: this.options.indexDir }),
       store: VectorStore.open({
         kind: this.options.ann,
         model: this.#model,
         dimensions: this.#dimensions,
-        dir: this.options.indexDir,
+        ...(folder === undefined ? {} : { folder }),
         hnsw: this.options.hnsw,
       }),
       centroid: undefined,
@@ -187,14 +204,24 @@ export class SkillSearchEngine implements SkillSearcher {
     return this.#dense;
   }
 
-  /** Embeds the skills the cache lacks; returns how many. The cache must hold every current vector (hybrid scores lexical-only candidates from it), so a lost cache file means re-embedding even when the index still has the vector. */
-  async #embedMissing(state: DenseState, skills: Iterable<Skill>, signal?: AbortSignal, onProgress?: SyncOptions['onProgress']): Promise<number> {
+  /**
+   * Embeds the skills whose content key no entry of the vector index holds (a renamed skill,
+   * or one with the same text as another, reuses the stored vector); returns the new vectors by key.
+   */
+  async #embedMissing(
+    state: DenseState,
+    skills: Iterable<Skill>,
+    signal?: AbortSignal,
+    onProgress?: SyncOptions['onProgress'],
+  ): Promise<Map<string, Float32Array>> {
     const missing = new Map<string, Skill>();
     for (const skill of skills) {
+      if (this.#denseSkills.get(skill.id) === skill) continue;
       const key = vectorKey(skill);
-      if (state.cache.get(key) === undefined) missing.set(key, skill);
+      if (!state.store.hasTag(key)) missing.set(key, skill);
     }
     const pending = [...missing];
+    const embedded = new Map<string, Float32Array>();
     onProgress?.(0, pending.length);
     for (let start = 0; start < pending.length; start += this.options.batchSize) {
       throwIfAborted(signal);
@@ -204,17 +231,17 @@ export class SkillSearchEngine implements SkillSearcher {
         signal,
         'passage',
       );
-      batch.forEach(([key], i) => state.cache.set(key, vectors[i]!));
+      batch.forEach(([key], i) => embedded.set(key, vectors[i]!));
       onProgress?.(Math.min(start + batch.length, pending.length), pending.length);
     }
-    return pending.length;
+    return embedded;
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired`; persisted when changed. */
+  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps); persisted when changed. */
   #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
-    const dir = this.options.indexDir;
-    if (!this.#lexicalTried && dir !== undefined && this.#lexical.size === 0) {
-      const loaded = loadLexicalIndex(dir);
+    const folder = this.#indexFolder();
+    if (!this.#lexicalTried && folder !== undefined && this.#lexical.size === 0) {
+      const loaded = loadLexicalIndex(folder);
       if ('index' in loaded) {
         this.#lexical = loaded.index;
         this.#lexicalSaved = true;
@@ -222,59 +249,101 @@ export class SkillSearchEngine implements SkillSearcher {
     }
     this.#lexicalTried = true;
     const lexical = this.#lexical;
-    const counts = applyDiff(
-      lexical.ids(),
-      desired,
-      (id) => lexical.remove(id),
-      (id, skill) => {
-        const had = lexical.has(id);
-        return !lexical.upsert(skill, this.#language.glossesOf(skill)?.lexical) ? 'unchanged' : had ? 'updated' : 'added';
+    const previous = this.#skills;
+    const upserted: LexicalSource[] = [];
+    const removed: string[] = [];
+    // Glosses of a skill seen before change only when the language step says so (its epoch).
+    const glossesKept = this.#glossesEpoch === this.#language.glossesEpoch;
+    const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
+    if (!glossesKept) {
+      for (const [id, skill] of desired) {
+        const glosses = this.#language.glossesOf(skill)?.lexical;
+        if (glosses !== undefined) glossed.set(id, glosses);
+      }
+    }
+    let renamed = false;
+    const counts = applyDiff(desired, {
+      size: lexical.size,
+      ids: () => lexical.ids(),
+      has: (id) => lexical.has(id),
+      holds: glossesKept
+        ? (id, skill) => previous.get(id) === skill
+        : (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
+      remove: (id) => {
+        lexical.remove(id);
+        glossed.delete(id);
+        removed.push(id);
       },
-    );
-    this.#skills.clear();
-    for (const [id, skill] of desired) this.#skills.set(id, skill);
-    this.#names.clear();
-    for (const skill of desired.values()) {
-      const name = normalizeName(skill.name);
-      const ids = this.#names.get(name);
-      if (ids === undefined) this.#names.set(name, [skill.id]);
-      else ids.push(skill.id);
+      upsert: (id, skill) => {
+        const glosses = this.#language.glossesOf(skill)?.lexical;
+        if (glosses === undefined) glossed.delete(id);
+        else glossed.set(id, glosses);
+        if (previous.get(id)?.name !== skill.name) renamed = true;
+        const had = lexical.has(id);
+        if (!lexical.upsert(skill, glosses)) return 'unchanged';
+        upserted.push({ skill, glosses });
+        return had ? 'updated' : 'added';
+      },
+    });
+    this.#skills = desired;
+    this.#lexicalGlosses = glossed;
+    this.#glossesEpoch = this.#language.glossesEpoch;
+    if (renamed || removed.length > 0 || previous.size !== desired.size) {
+      // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
+      this.#names = new Map();
+      for (const skill of desired.values()) {
+        const name = normalizeName(skill.name);
+        const ids = this.#names.get(name);
+        if (ids === undefined) this.#names.set(name, [skill.id]);
+        else ids.push(skill.id);
+      }
     }
-    if (counts.added + counts.updated + counts.removed > 0) this.#lexicalSaved = false;
-    if (dir !== undefined && !this.#lexicalSaved) {
-      // --- scale (#17): a save with few changes writes a delta; it replays skills from here. ---
-      saveLexicalIndex(dir, this.#lexical, (id) => {
-        const skill = this.#skills.get(id);
-        return skill === undefined ? undefined : { skill, glosses: this.#language.glossesOf(skill)?.lexical };
-      });
-      // --- end scale (#17) ---
-      this.#lexicalSaved = true;
+    const changed = counts.added + counts.updated + counts.removed > 0;
+    if (folder !== undefined && (changed || !this.#lexicalSaved)) {
+      // `upserted`/`removed` are everything since the last save only when that save succeeded.
+      const since = this.#lexicalSaved ? { upserted, removed } : undefined;
+      this.#lexicalSaved = false;
+      saveLexicalIndex(folder, this.#lexical, since);
     }
+    this.#lexicalSaved = true;
     return counts;
   }
 
-  /** Synchronous: the vector index holds `desired`, every vector already in the cache; persisted when changed. */
-  #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>): Counts {
-    const index = state.store.index;
-    const keys = new Set<string>();
-    const counts = applyDiff(
-      index.ids(),
-      desired,
-      (id) => index.remove(id),
-      (id, skill) => {
-        const key = vectorKey(skill);
-        keys.add(key);
-        const tag = index.tagOf(id);
-        if (tag === key) return 'unchanged';
-        index.upsert(id, state.cache.get(key)!, key);
-        return tag === undefined ? 'added' : 'updated';
+  /**
+   * Synchronous: the vector index holds `desired`, each vector from `embedded` or already in the
+   * index (under the skill's id or another holding the same content key); persisted when changed.
+   */
+  #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>, embedded: ReadonlyMap<string, Float32Array>): Counts {
+    const store = state.store;
+    // Vectors are taken before any removal: a renamed skill's vector is stored under its old id.
+    const previous = this.#denseSkills;
+    const incoming = new Map<string, { key: string; vector: Float32Array }>();
+    const counts = applyDiff(desired, {
+      size: store.size,
+      ids: () => store.index.ids(),
+      has: (id) => store.index.has(id),
+      holds: (id, skill) => previous.get(id) === skill,
+      beforeChanges: (pending) => {
+        for (const [id, skill] of pending) {
+          const key = vectorKey(skill);
+          if (store.index.tagOf(id) === key) continue;
+          const vector = embedded.get(key) ?? store.vectorOfTag(key)?.slice();
+          if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
+          incoming.set(id, { key, vector });
+        }
       },
-    );
-    const changed = counts.added + counts.updated + counts.removed > 0;
-    if (changed) state.centroid = undefined;
-    state.cache.retain(keys);
-    state.cache.save();
-    if (changed || state.store.status.state !== 'loaded') state.store.save();
+      remove: (id) => store.remove(id),
+      upsert: (id) => {
+        const next = incoming.get(id);
+        if (next === undefined) return 'unchanged';
+        const had = store.index.has(id);
+        store.upsert(id, next.vector, next.key);
+        return had ? 'updated' : 'added';
+      },
+    });
+    this.#denseSkills = desired;
+    if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
+    store.save();
     return counts;
   }
 
@@ -285,10 +354,10 @@ export class SkillSearchEngine implements SkillSearcher {
       const state = this.#loadDense();
       if (!this.#denseStale) return state;
       // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
-      const skills = new Map(this.#skills);
-      await this.#embedMissing(state, skills.values(), signal);
+      const skills = this.#skills;
+      const embedded = await this.#embedMissing(state, skills.values(), signal);
       throwIfAborted(signal);
-      this.#applyDense(state, skills);
+      this.#applyDense(state, skills, embedded);
       this.#denseStale = false;
       return state;
     });
@@ -444,27 +513,26 @@ export class SkillSearchEngine implements SkillSearcher {
     };
   }
 
-  /** Idempotent; waits for a running sync. Later calls return the same promise. */
+  /** Idempotent; waits for a running sync, then releases the index files. Later calls return the same promise. */
   close(): Promise<void> {
-    this.#closing ??= this.#syncing.then(() => undefined);
+    this.#closing ??= this.#syncing.then(() => {
+      this.#dense?.store.close();
+    });
     return this.#closing;
   }
 
-  /** Synchronous, so it sees the same catalog as the search that asks for it. */
+  /** The mean of the stored vectors, kept by the store as they change (and persisted with them). */
   #centroid(state: DenseState): Centroid {
-    state.centroid ??= Centroid.of(
-      [...this.#skills.keys()].flatMap((id) => this.#stored(state, id)?.vector ?? []),
-      this.#dimensions,
-    );
+    state.centroid ??= Centroid.ofMean(state.store.mean());
     return state.centroid;
   }
 
-  /** The cache key and stored vector of a skill still in the catalog. */
+  /** The content key and stored vector of a skill still in the catalog (a view, used before the next change). */
   #stored(state: DenseState, id: string): { key: string; vector: Float32Array } | undefined {
     const skill = this.#skills.get(id);
     if (skill === undefined) return undefined;
     const key = vectorKey(skill);
-    const vector = state.cache.get(key);
+    const vector = state.store.index.tagOf(id) === key ? state.store.index.vectorOf(id) : state.store.vectorOfTag(key);
     return vector === undefined ? undefined : { key, vector };
   }
 

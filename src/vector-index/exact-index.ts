@@ -74,7 +74,7 @@ export class ExactIndex implements VectorIndex {
 
   vectorOf(id: string): Float32Array | undefined {
     const row = this.#rows.get(id);
-    return row === undefined ? undefined : this.#matrix.slice(row * this.dimensions, (row + 1) * this.dimensions);
+    return row === undefined ? undefined : this.#matrix.subarray(row * this.dimensions, (row + 1) * this.dimensions);
   }
 
   remove(id: string): boolean {
@@ -116,4 +116,6 @@ export class ExactIndex implements VectorIndex {
     const used = this.#matrix.subarray(0, this.#ids.length * this.dimensions);
     writeFileSync(file, Buffer.from(used.buffer, used.byteOffset, used.byteLength));
   }
+
+  close(): void {}
 }

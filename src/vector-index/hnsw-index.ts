@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import hnswlib from 'hnswlib-node';
 import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
 import { assertDimensions, type PersistedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
@@ -17,6 +18,12 @@ const RANDOM_SEED = 100;
  * deleted label in place), so the graph does not grow with churn. `resizeIndex` doubles
  * capacity when every label is in use. The addon wants plain arrays: Float32Array → number[]
  * happens only at that boundary.
+ *
+ * The vectors live once, in the graph. JS reads a stored vector (to rescore a candidate) from
+ * the graph file the index was last saved to or restored from, at the row's offset in
+ * hnswlib's level-0 block ({@link graphRows}), and keeps in memory only the vectors upserted
+ * since that file (all of them when it has none, e.g. an engine without an index folder):
+ * `getPoint` would cost ~0.1 ms per vector through the addon.
  */
 export class HnswIndex implements VectorIndex {
   readonly kind = 'hnsw';
@@ -28,6 +35,10 @@ export class HnswIndex implements VectorIndex {
   readonly #tags = new Map<string, string>();
   readonly #free: number[] = [];
   #nextLabel = 0;
+  /** The graph file rows are read from, and where each label's row is in it. */
+  #file: { fd: number; rows: GraphRows } | undefined;
+  /** Vectors upserted since {@link #file} was written: label → vector. */
+  readonly #recent = new Map<number, Float32Array>();
 
   constructor(dimensions: number, options: HnswOptions = {}, graph?: hnswlib.HierarchicalNSW) {
     this.dimensions = dimensions;
@@ -44,13 +55,14 @@ export class HnswIndex implements VectorIndex {
    * Reads {@link writeData} output. Labels in the graph that no entry names are deleted
    * points from before the save; they go back on the free list.
    */
-  static restore(file: string, dimensions: number, entries: readonly PersistedEntry[], options: HnswOptions = {}): HnswIndex {
+  static restore(file: string, dimensions: number, entries: readonly PersistedEntry[], options: HnswOptions = {}, rows?: GraphRows): HnswIndex {
     const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
     graph.readIndexSync(file);
     if (graph.getNumDimensions() !== dimensions) {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }
     const index = new HnswIndex(dimensions, options, graph);
+    if (rows !== undefined) index.readRowsFrom(file, rows);
     const stored = graph.getIdsList();
     const live = new Set<number>();
     for (const entry of entries) {
@@ -105,6 +117,7 @@ export class HnswIndex implements VectorIndex {
     }
     this.#tags.set(id, tag);
     this.#graph.addPoint(Array.from(vector), label);
+    this.#recent.set(label, Float32Array.from(vector));
   }
 
   remove(id: string): boolean {
@@ -114,13 +127,38 @@ export class HnswIndex implements VectorIndex {
     this.#labels.delete(id);
     this.#ids.delete(label);
     this.#tags.delete(id);
+    this.#recent.delete(label);
     this.#free.push(label);
     return true;
   }
 
   vectorOf(id: string): Float32Array | undefined {
     const label = this.#labels.get(id);
-    return label === undefined ? undefined : Float32Array.from(this.#graph.getPoint(label));
+    if (label === undefined) return undefined;
+    const recent = this.#recent.get(label);
+    if (recent !== undefined) return recent;
+    const offset = this.#file?.rows.offsets.get(label);
+    if (offset === undefined) return Float32Array.from(this.#graph.getPoint(label));
+    const vector = new Float32Array(this.dimensions);
+    const bytes = new Uint8Array(vector.buffer);
+    if (readSync(this.#file!.fd, bytes, 0, bytes.length, offset) !== bytes.length) return Float32Array.from(this.#graph.getPoint(label));
+    return vector;
+  }
+
+  /**
+   * From now on rows are read from `file` (a graph this index wrote or was restored from, never
+   * rewritten in place) and vectors upserted before are dropped from memory.
+   */
+  readRowsFrom(file: string, rows: GraphRows): void {
+    const fd = openSync(file, 'r');
+    this.close();
+    this.#file = { fd, rows };
+    this.#recent.clear();
+  }
+
+  close(): void {
+    if (this.#file !== undefined) closeSync(this.#file.fd);
+    this.#file = undefined;
   }
 
   search(query: Float32Array, k: number): VectorMatch[] {
@@ -153,4 +191,32 @@ export class HnswIndex implements VectorIndex {
       // Already deleted when the graph was saved.
     }
   }
+}
+
+/** Where each label's vector starts in a graph file: label → byte offset. */
+export interface GraphRows {
+  readonly offsets: ReadonlyMap<number, number>;
+}
+
+/** Bytes of hnswlib's file header (`saveIndex`): six size_t, an int, a u32, four size_t/double, one size_t. */
+const GRAPH_HEADER_BYTES = 96;
+
+/**
+ * The rows of a graph file written by hnswlib's `saveIndex`: after the header comes the level-0
+ * block, one element after another, each `[links · vector · u64 label]`. Undefined when the
+ * header does not describe `dimensions`-long f32 vectors laid out that way (another hnswlib
+ * build): vectors are then read through the addon.
+ */
+export function graphRows(bytes: Buffer, dimensions: number): GraphRows | undefined {
+  if (bytes.length < GRAPH_HEADER_BYTES) return undefined;
+  const field = (at: number) => Number(bytes.readBigUInt64LE(at));
+  const [offsetLevel0, count, elementBytes, labelOffset, dataOffset] = [field(0), field(16), field(24), field(32), field(40)];
+  if (offsetLevel0 !== 0 || labelOffset !== dataOffset + 4 * dimensions || elementBytes !== labelOffset + 8) return undefined;
+  if (GRAPH_HEADER_BYTES + count * elementBytes > bytes.length) return undefined;
+  const offsets = new Map<number, number>();
+  for (let slot = 0; slot < count; slot += 1) {
+    const start = GRAPH_HEADER_BYTES + slot * elementBytes;
+    offsets.set(field(start + labelOffset), start + dataOffset);
+  }
+  return { offsets };
 }

@@ -2,7 +2,7 @@ export type { VectorIndex, VectorIndexKind, VectorMatch, PersistedEntry } from '
 export { ExactIndex } from './exact-index.js';
 export { HnswIndex } from './hnsw-index.js';
 export type { HnswOptions } from './hnsw-index.js';
-export { VectorStore, createVectorIndex, MANIFEST_FILE, VECTOR_FORMAT_VERSION } from './store.js';
+export { VectorStore, createVectorIndex, VECTOR_DATA, VECTOR_ENTRIES } from './store.js';
 export type { VectorStoreOptions, VectorStoreStatus } from './store.js';
 export { TopK } from './top-k.js';
 export { writeFileAtomic, commitTempFile, tempPathFor, removeStaleTempFiles, sha256 } from './atomic-file.js';

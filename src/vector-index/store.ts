@@ -1,76 +1,43 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { commitTempFile, mkdirPrivate, removeStaleTempFiles, sha256, tempPathFor, writeFileAtomic } from './atomic-file.js';
-import { ExactIndex } from './exact-index.js';
-import { HnswIndex, type HnswOptions } from './hnsw-index.js';
+import { IndexFolder, type WrittenArtefact } from '../index-folder/index-folder.js';
+import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { shapeProblem } from './atomic-file.js';
-import { sameStamp, stampOf } from './file-stamp.js';
-import { applyDelta, DELTA_FILE, deltaSince, writeDelta } from './store-delta.js';
+import { ExactIndex } from './exact-index.js';
+import { graphRows, HnswIndex, type GraphRows, type HnswOptions } from './hnsw-index.js';
 import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 
 /**
- * On-disk layout of a vector index, in one folder:
+ * A vector index bound to its index folder, holding each skill's vector once: the index is
+ * the only copy (in memory and on disk), and a vector is found by skill id or by tag (the
+ * engine's content key), so a renamed skill or one whose text came back needs no embedding.
  *
- * - `vectors-<kind>-<sha>.bin`: the data (hnswlib graph or raw rows), named by its own
- *   checksum and never rewritten in place;
- * - `vectors.json`: the manifest — format version, kind, model id, dimensions, the data
- *   file's name and sha256, and every entry (skill id, tag, label).
- *
- * Save order: data to a temp file → fsync → rename to its content name → manifest the same
- * way → only then delete the previous data file. A crash at any point leaves the old
- * manifest naming the old, still present, data file (or a new pair that is complete), so a
- * reader never loads something half-written. A save that changes few entries writes only
- * `vectors.delta` (see `store-delta.ts`) and leaves the data file and manifest alone;
- * a full save removes the delta after the manifest. On open any doubt — unreadable manifest, other
- * model/dimensions/format/kind, checksum mismatch, missing file — means "rebuild". A data file
- * that still matches the stamp in the manifest (`file-stamp.ts`) is not read nor hashed in JS.
+ * Two artefacts in the folder's manifest (`index-folder.ts`): `vector-data` (the hnswlib graph,
+ * which holds the vectors, or the raw rows of the exact index) and `vector-entries` (JSON:
+ * every entry's id, tag, label and row offset, and the running sum of the vectors, so the
+ * catalog's mean for centering is known without reading them). A save with few changes since
+ * those files appends one record to the data's delta log (the removed ids, the upserted ids and
+ * tags, their rows) instead; past {@link LOG_MAX_ROWS} rows the next save writes both files
+ * anew and the log starts over. Any doubt on open (another model, dimensions, kind or format,
+ * a file missing or failing its checksum) means "rebuild", with the reason in `status`.
  */
-export const VECTOR_FORMAT_VERSION = 1;
-export const MANIFEST_FILE = 'vectors.json';
-const DATA_FILE = /^vectors-(hnsw|exact)-[0-9a-f]{16}\.bin$/;
+export const VECTOR_DATA = 'vector-data';
+export const VECTOR_ENTRIES = 'vector-entries';
+const DATA_FORMAT = 1;
+const ENTRIES_FORMAT = 1;
 /**
- * A save writes a delta instead of the whole data file while the changes since that file
- * number at most this many and this share of the entries. A delta is replayed at every open,
- * and each replayed upsert is an HNSW insertion (about a millisecond), hence the low cap.
+ * Rows the delta log may hold before a save compacts it. Each logged upsert is an HNSW
+ * insertion (2–4 ms at 24k skills on a busy machine) replayed by every process that opens the
+ * index, a hook without a server included, and a compaction rewrites the whole graph (~50 MB,
+ * about half a second at 24k), so this balances the two.
  */
-const DELTA_MAX_ENTRIES = 256;
-const DELTA_MAX_SHARE = 0.1;
-
-/** The manifest as read: anything else (`null`, a list, a missing field) means "rebuild". */
-const ManifestSchema = z.object({
-  format: z.number(),
-  kind: z.enum(['hnsw', 'exact']),
-  model: z.string(),
-  dimensions: z.number(),
-  count: z.number().int().nonnegative(),
-  dataFile: z.string(),
-  dataSha256: z.string(),
-  /** The data file's size, mtime and inode right after it was checksummed: a match spares the hash. */
-  dataStamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }).optional(),
-  /** [id, tag, label] triples, checked by `isEntry`: zod would cost 2–3× the JSON parse on a large catalog. */
-  entries: z.array(z.unknown()),
-});
-type Manifest = Omit<z.infer<typeof ManifestSchema>, 'entries'> & { readonly entries: readonly Entry[] };
-type Entry = readonly [string, string, number];
-
-function isEntry(value: unknown): value is Entry {
-  return (
-    Array.isArray(value) &&
-    value.length === 3 &&
-    typeof value[0] === 'string' &&
-    typeof value[1] === 'string' &&
-    Number.isSafeInteger(value[2]) &&
-    (value[2] as number) >= 0
-  );
-}
+export const LOG_MAX_ROWS = 32;
 
 export interface VectorStoreOptions {
   readonly kind: VectorIndexKind;
   readonly model: string;
   readonly dimensions: number;
-  /** Folder to persist into; in-memory only when absent. */
-  readonly dir?: string;
+  /** Index folder to persist into (opened or a path); in-memory only when absent. */
+  readonly folder?: IndexFolder | string;
   readonly hnsw?: HnswOptions;
 }
 
@@ -84,143 +51,314 @@ export function createVectorIndex(kind: VectorIndexKind, dimensions: number, hns
   return kind === 'hnsw' ? new HnswIndex(dimensions, hnsw) : new ExactIndex(dimensions);
 }
 
-/** A vector index bound to its folder: `open` loads or starts empty, `save` persists crash-safely. */
+/** `vector-entries` as read: anything else means "rebuild". */
+const EntriesSchema = z.object({
+  kind: z.enum(['hnsw', 'exact']),
+  /** [id, tag, label, byte offset of the row in the data file or -1], checked by `isEntry` (zod costs 2–3× the parse at 24k). */
+  entries: z.array(z.unknown()),
+  /** Σ of the stored vectors, per dimension. */
+  sum: z.array(z.number()),
+});
+type Entry = readonly [string, string, number, number];
+
+function isEntry(value: unknown): value is Entry {
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string' &&
+    Number.isSafeInteger(value[2]) &&
+    (value[2] as number) >= 0 &&
+    Number.isSafeInteger(value[3])
+  );
+}
+
+/** One save's changes in the delta log: a JSON line, then one f32 row per upsert. */
+const LogRecordSchema = z.object({ removed: z.array(z.string()), upserts: z.array(z.tuple([z.string(), z.string()])) });
+
 export class VectorStore {
   readonly options: VectorStoreOptions;
-  readonly status: VectorStoreStatus;
-  index: VectorIndex;
-  #currentDataFile: string | undefined;
-  /** id → tag as the current data file and manifest hold them (what a delta is relative to). */
-  #baseTags: Map<string, string> | undefined;
+  #status: VectorStoreStatus;
+  readonly index: VectorIndex;
+  /** tag → the id holding it, or the ids when several do (skills with the same text). */
+  readonly #byTag = new Map<string, string | string[]>();
+  /** Σ of the stored vectors (float64 so that updates in any order agree to ~1e-12). */
+  readonly #sum: Float64Array;
+  /**
+   * Vectors by tag that survived what made the index rebuild (an index of the other kind, the
+   * delta log of an unreadable base, an index folder of the layout before the manifest): used
+   * instead of embedding, dropped at the first save.
+   */
+  #salvaged: Map<string, Float32Array> | undefined;
+  /** The base files exist; changes since go to the log. */
+  #hasBase = false;
+  /** Rows the log holds. */
+  #loggedRows = 0;
+  readonly #pending = { removed: new Set<string>(), upserted: new Set<string>() };
 
-  private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, base?: { dataFile: string; tags: Map<string, string> }) {
+  private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, sum?: Float64Array) {
     this.options = options;
     this.index = index;
-    this.status = status;
-    this.#currentDataFile = base?.dataFile;
-    this.#baseTags = base?.tags;
+    this.#status = status;
+    this.#sum = sum ?? new Float64Array(options.dimensions);
+    for (const id of index.ids()) this.#tagAdd(index.tagOf(id)!, id);
   }
 
   static open(options: VectorStoreOptions): VectorStore {
     const fresh = (): VectorIndex => createVectorIndex(options.kind, options.dimensions, options.hnsw);
-    if (options.dir === undefined) return new VectorStore(options, fresh(), { state: 'memory' });
-    mkdirPrivate(options.dir);
-    removeStaleTempFiles(options.dir);
-    const manifestFile = join(options.dir, MANIFEST_FILE);
-    let text: string;
-    try {
-      text = readFileSync(manifestFile, 'utf8');
-    } catch {
-      return new VectorStore(options, fresh(), { state: 'created' });
+    if (options.folder === undefined) return new VectorStore(options, fresh(), { state: 'memory' });
+    const folder = typeof options.folder === 'string' ? IndexFolder.open(options.folder) : options.folder;
+    options = { ...options, folder };
+    if (folder.entry(VECTOR_DATA) === undefined && folder.problem === undefined) {
+      const legacy = folder.legacy.includes('vectors.json') ? 'vectors.json' : folder.legacy.find((file) => file.startsWith('embeddings-'));
+      if (legacy === undefined) return new VectorStore(options, fresh(), { state: 'created' });
+      const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: `index folder of an older layout (${legacy})` });
+      store.#salvaged = salvageLegacy(folder, options);
+      return store;
     }
-    const loaded = loadFromManifest(options, text);
-    if (typeof loaded === 'string') return new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
-    return new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, { dataFile: loaded.dataFile, tags: loaded.tags });
+    const loaded = load(folder, options);
+    if (typeof loaded === 'string') {
+      const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
+      store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
+      return store;
+    }
+    const store = new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, loaded.sum);
+    store.#hasBase = true;
+    store.#replayLog(folder);
+    store.#status = { state: 'loaded', count: store.index.size };
+    return store;
   }
 
-  /** Persists the index (no-op in memory mode): as a delta when few entries changed since the data file, else whole. */
+  /** How the persisted index was found at open (`rebuilt` carries the reason). */
+  get status(): VectorStoreStatus {
+    return this.#status;
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Whether some entry holds `tag`, or a salvaged vector has it. */
+  hasTag(tag: string): boolean {
+    return this.#byTag.has(tag) || this.#salvaged?.has(tag) === true;
+  }
+
+  /** The vector stored under `tag` (any id holding it, else a salvaged one); a view valid until the next change. */
+  vectorOfTag(tag: string): Float32Array | undefined {
+    const ids = this.#byTag.get(tag);
+    if (ids !== undefined) return this.index.vectorOf(typeof ids === 'string' ? ids : ids[0]!);
+    return this.#salvaged?.get(tag);
+  }
+
+  /** The mean of the stored vectors (zero when empty), as `Centroid` wants it. */
+  mean(): Float32Array {
+    const mean = new Float32Array(this.options.dimensions);
+    const count = this.index.size;
+    if (count > 0) for (let i = 0; i < mean.length; i += 1) mean[i] = this.#sum[i]! / count;
+    return mean;
+  }
+
+  upsert(id: string, vector: Float32Array, tag: string): void {
+    const old = this.index.vectorOf(id);
+    const oldTag = this.index.tagOf(id);
+    if (old !== undefined) for (let i = 0; i < this.#sum.length; i += 1) this.#sum[i]! -= old[i]!;
+    this.index.upsert(id, vector, tag);
+    for (let i = 0; i < this.#sum.length; i += 1) this.#sum[i]! += vector[i]!;
+    if (oldTag !== undefined) this.#tagDelete(oldTag, id);
+    this.#tagAdd(tag, id);
+    this.#pending.removed.delete(id);
+    this.#pending.upserted.add(id);
+  }
+
+  remove(id: string): boolean {
+    const old = this.index.vectorOf(id);
+    const tag = this.index.tagOf(id);
+    if (old === undefined || tag === undefined) return false;
+    for (let i = 0; i < this.#sum.length; i += 1) this.#sum[i]! -= old[i]!;
+    this.index.remove(id);
+    this.#tagDelete(tag, id);
+    this.#pending.upserted.delete(id);
+    this.#pending.removed.add(id);
+    return true;
+  }
+
+  /**
+   * Persists the changes since the last save (no-op in memory mode or when nothing changed
+   * and the base files exist): one appended log record, or both base files when there are none
+   * yet or the log would pass {@link LOG_MAX_ROWS}.
+   */
   save(): void {
-    const dir = this.options.dir;
-    if (dir === undefined) return;
-    if (this.#currentDataFile !== undefined && this.#baseTags !== undefined) {
-      const delta = deltaSince(this.index, this.#baseTags);
-      const changes = delta.upserts.length + delta.removed.length;
-      if (changes <= Math.min(DELTA_MAX_ENTRIES, Math.max(16, DELTA_MAX_SHARE * this.index.size))) {
-        writeDelta(dir, this.#currentDataFile, this.index, delta);
-        return;
-      }
-    }
-    this.#saveWhole(dir);
+    const folder = this.options.folder as IndexFolder | undefined;
+    if (folder === undefined) return;
+    const changes = this.#pending.removed.size + this.#pending.upserted.size;
+    if (this.#hasBase && changes === 0) return;
+    if (this.#hasBase && this.#loggedRows + this.#pending.upserted.size <= LOG_MAX_ROWS) this.#saveLog(folder);
+    else this.#saveBase(folder);
+    this.#pending.removed.clear();
+    this.#pending.upserted.clear();
+    this.#salvaged = undefined;
   }
 
-  #saveWhole(dir: string): void {
-    const temp = tempPathFor(join(dir, `vectors-${this.index.kind}`));
-    let dataFile: string;
-    let digest: string;
-    try {
-      this.index.writeData(temp);
-      digest = sha256(readFileSync(temp));
-      dataFile = `vectors-${this.index.kind}-${digest.slice(0, 16)}.bin`;
-      commitTempFile(temp, join(dir, dataFile));
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
+  /** Releases the graph file handle; the store must not be used after. */
+  close(): void {
+    this.index.close();
+  }
+
+  #saveLog(folder: IndexFolder): void {
+    const upserts = [...this.#pending.upserted].map((id) => [id, this.index.tagOf(id)!] as const);
+    const header = Buffer.from(`${JSON.stringify({ removed: [...this.#pending.removed], upserts })}\n`, 'utf8');
+    const rowBytes = 4 * this.options.dimensions;
+    const record = Buffer.alloc(header.length + upserts.length * rowBytes);
+    header.copy(record);
+    upserts.forEach(([id], i) => {
+      const vector = this.index.vectorOf(id)!;
+      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(record, header.length + i * rowBytes);
+    });
+    folder.appendLog(VECTOR_DATA, record);
+    this.#loggedRows += upserts.length;
+  }
+
+  #saveBase(folder: IndexFolder): void {
+    const data = folder.write(VECTOR_DATA, (temp) => this.index.writeData(temp), { format: DATA_FORMAT, meta: { kind: this.index.kind } });
+    const rows = this.index.kind === 'hnsw' ? graphRows(data.bytes!, this.options.dimensions) : undefined;
+    const entries: Entry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets.get(label) ?? -1]);
+    const body = JSON.stringify({ kind: this.index.kind, entries, sum: Array.from(this.#sum) });
+    const written: WrittenArtefact[] = [data, folder.write(VECTOR_ENTRIES, Buffer.from(body, 'utf8'), { format: ENTRIES_FORMAT })];
+    folder.commit(written, { model: this.options.model, dimensions: this.options.dimensions });
+    if (this.index instanceof HnswIndex && rows !== undefined) this.index.readRowsFrom(folder.path(data.entry.file), rows);
+    this.#hasBase = true;
+    this.#loggedRows = 0;
+  }
+
+  /** Replays the log's records onto the loaded base, up to the first that does not fit. */
+  #replayLog(folder: IndexFolder): void {
+    for (const record of folder.readLog(VECTOR_DATA)) {
+      const parsed = parseLogRecord(record, this.options.dimensions);
+      if (parsed === undefined) break;
+      for (const id of parsed.removed) this.remove(id);
+      parsed.upserts.forEach(([id, tag], i) => this.upsert(id, parsed.rows[i]!, tag));
+      this.#loggedRows += parsed.upserts.length;
     }
-    const dataStamp = stampOf(join(dir, dataFile));
-    const entries = this.index.entries();
-    const manifest: Manifest = {
-      format: VECTOR_FORMAT_VERSION,
-      kind: this.index.kind,
-      model: this.options.model,
-      dimensions: this.options.dimensions,
-      count: entries.length,
-      dataFile,
-      dataSha256: digest,
-      ...(dataStamp === undefined ? {} : { dataStamp }),
-      entries: entries.map((entry) => [entry.id, entry.tag, entry.label] as const),
-    };
-    writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-    // The old delta names the old data file: a crash before this leaves it ignored.
-    rmSync(join(dir, DELTA_FILE), { force: true });
-    const previous = this.#currentDataFile;
-    this.#currentDataFile = dataFile;
-    this.#baseTags = new Map(entries.map((entry) => [entry.id, entry.tag]));
-    if (previous !== undefined && previous !== dataFile) rmSync(join(dir, previous), { force: true });
-    removeOrphanDataFiles(dir, dataFile);
+    this.#pending.removed.clear();
+    this.#pending.upserted.clear();
+  }
+
+  #tagAdd(tag: string, id: string): void {
+    const ids = this.#byTag.get(tag);
+    if (ids === undefined) this.#byTag.set(tag, id);
+    else if (typeof ids === 'string') this.#byTag.set(tag, [ids, id]);
+    else ids.push(id);
+  }
+
+  #tagDelete(tag: string, id: string): void {
+    const ids = this.#byTag.get(tag);
+    if (ids === id) this.#byTag.delete(tag);
+    else if (Array.isArray(ids)) {
+      const rest = ids.filter((other) => other !== id);
+      this.#byTag.set(tag, rest.length === 1 ? rest[0]! : rest);
+    }
   }
 }
 
-function loadFromManifest(options: VectorStoreOptions, text: string): { index: VectorIndex; dataFile: string; tags: Map<string, string> } | string {
+/** One log record: the removed ids, the upserted [id, tag] pairs and their rows; undefined when it does not parse. */
+function parseLogRecord(
+  record: Buffer,
+  dimensions: number,
+): { removed: readonly string[]; upserts: readonly (readonly [string, string])[]; rows: Float32Array[] } | undefined {
+  const newline = record.indexOf(0x0a);
+  if (newline < 0) return undefined;
+  let parsed: z.infer<typeof LogRecordSchema>;
+  try {
+    const result = LogRecordSchema.safeParse(JSON.parse(record.toString('utf8', 0, newline)));
+    if (!result.success) return undefined;
+    parsed = result.data;
+  } catch {
+    return undefined;
+  }
+  const body = record.subarray(newline + 1);
+  const rowBytes = 4 * dimensions;
+  if (body.length !== parsed.upserts.length * rowBytes) return undefined;
+  const rows = parsed.upserts.map((_, i) => {
+    const vector = new Float32Array(dimensions);
+    new Uint8Array(vector.buffer).set(body.subarray(i * rowBytes, (i + 1) * rowBytes));
+    return vector;
+  });
+  return { removed: parsed.removed, upserts: parsed.upserts, rows };
+}
+
+function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string {
+  if (folder.problem !== undefined) return folder.problem;
+  if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
+  if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
+  const kind = folder.entry(VECTOR_DATA)?.meta?.['kind'];
+  if (kind !== options.kind) return `index kind ${String(kind)} ≠ ${options.kind}`;
+  const entriesRead = folder.read(VECTOR_ENTRIES, ENTRIES_FORMAT);
+  if ('reason' in entriesRead) return entriesRead.reason;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(entriesRead.bytes.toString('utf8'));
   } catch {
-    return 'manifest is not valid JSON';
+    return `${VECTOR_ENTRIES} is not valid JSON`;
   }
-  const parsed = ManifestSchema.safeParse(data);
-  if (!parsed.success) return `manifest has the wrong shape (${shapeProblem(parsed.error)})`;
+  const parsed = EntriesSchema.safeParse(data);
+  if (!parsed.success) return `${VECTOR_ENTRIES} has the wrong shape (${shapeProblem(parsed.error)})`;
   const bad = parsed.data.entries.findIndex((entry) => !isEntry(entry));
-  if (bad !== -1) return `manifest has the wrong shape (entries.${bad}: expected [id, tag, label])`;
-  const manifest = parsed.data as Manifest;
-  if (manifest.format !== VECTOR_FORMAT_VERSION) return `format ${String(manifest.format)} ≠ ${VECTOR_FORMAT_VERSION}`;
-  if (manifest.model !== options.model) return `model ${String(manifest.model)} ≠ ${options.model}`;
-  if (manifest.dimensions !== options.dimensions) return `dimensions ${String(manifest.dimensions)} ≠ ${options.dimensions}`;
-  if (manifest.kind !== options.kind) return `index kind ${String(manifest.kind)} ≠ ${options.kind}`;
-  if (typeof manifest.dataFile !== 'string' || !DATA_FILE.test(manifest.dataFile)) return 'manifest names no data file';
-  if (!Array.isArray(manifest.entries) || manifest.entries.length !== manifest.count) return 'manifest entries do not match its count';
-  const dataPath = join(options.dir!, manifest.dataFile);
-  if (!sameStamp(manifest.dataStamp, stampOf(dataPath))) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(dataPath);
-    } catch {
-      return `data file ${manifest.dataFile} is missing`;
-    }
-    if (sha256(bytes) !== manifest.dataSha256) return `data file ${manifest.dataFile} fails its checksum`;
-  }
-  const entries: PersistedEntry[] = manifest.entries.map(([id, tag, label]) => ({ id, tag, label }));
+  if (bad !== -1) return `${VECTOR_ENTRIES} has the wrong shape (entries.${bad}: expected [id, tag, label, offset])`;
+  if (parsed.data.kind !== options.kind || parsed.data.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
+  const rows = parsed.data.entries as Entry[];
+  const checked = folder.check(VECTOR_DATA, DATA_FORMAT);
+  if ('reason' in checked) return checked.reason;
+  const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
   try {
     const index =
       options.kind === 'hnsw'
-        ? HnswIndex.restore(dataPath, options.dimensions, entries, options.hnsw)
-        : ExactIndex.restore(dataPath, options.dimensions, entries);
-    const tags = new Map(entries.map((entry) => [entry.id, entry.tag]));
-    applyDelta(options.dir!, manifest.dataFile, index);
-    return { index, dataFile: manifest.dataFile, tags };
+        ? HnswIndex.restore(checked.path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
+        : ExactIndex.restore(checked.path, options.dimensions, entries);
+    return { index, sum: Float64Array.from(parsed.data.sum) };
   } catch (error) {
-    return `data file ${manifest.dataFile} is unreadable: ${(error as Error).message}`;
+    return `${VECTOR_DATA} file ${checked.entry.file} is unreadable: ${(error as Error).message}`;
   }
 }
 
-/** Data files no manifest names: left by a crash between data and manifest rename. Kept a minute in case another writer is mid-save. */
-function removeOrphanDataFiles(dir: string, keep: string): void {
-  const now = Date.now();
-  for (const name of readdirSync(dir)) {
-    if (name === keep || !DATA_FILE.test(name)) continue;
-    try {
-      if (now - statSync(join(dir, name)).mtimeMs >= 60_000) rmSync(join(dir, name), { force: true });
-    } catch {
-      // Removed by another writer meanwhile.
-    }
+function offsetsOf(rows: readonly Entry[]): GraphRows | undefined {
+  const offsets = new Map<number, number>();
+  for (const [, , label, offset] of rows) {
+    if (offset < 0) return undefined;
+    offsets.set(label, offset);
+  }
+  return { offsets };
+}
+
+/** Every vector of a saved index of the other kind (`ann` was switched), by tag, when it is otherwise usable. */
+function salvageOtherKind(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  const kind = folder.entry(VECTOR_DATA)?.meta?.['kind'];
+  if ((kind !== 'hnsw' && kind !== 'exact') || kind === options.kind) return undefined;
+  const other = load(folder, { ...options, kind });
+  if (typeof other === 'string') return undefined;
+  const vectors = new Map<string, Float32Array>();
+  for (const id of other.index.ids()) vectors.set(other.index.tagOf(id)!, other.index.vectorOf(id)!.slice());
+  other.index.close();
+  return vectors;
+}
+
+/** The rows of the delta log of a base that cannot be used (changed since it was written), by tag, when made with this model. */
+function salvageLog(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  if (folder.problem !== undefined || folder.model !== options.model || folder.dimensions !== options.dimensions) return undefined;
+  const vectors = new Map<string, Float32Array>();
+  for (const record of folder.readLog(VECTOR_DATA)) {
+    const parsed = parseLogRecord(record, options.dimensions);
+    if (parsed === undefined) break;
+    parsed.upserts.forEach(([, tag], i) => vectors.set(tag, parsed.rows[i]!));
+  }
+  return vectors.size === 0 ? undefined : vectors;
+}
+
+/** The vectors an index folder of the layout before the manifest kept in its embedding cache, when made with this model. */
+function salvageLegacy(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  try {
+    const cache = new EmbeddingCache({ model: options.model, dimensions: options.dimensions, dir: folder.dir });
+    return cache.status === 'loaded' ? cache.entries() : undefined;
+  } catch {
+    return undefined;
   }
 }

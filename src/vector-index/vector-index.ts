@@ -23,7 +23,10 @@ export interface VectorIndex {
   /** Adds or replaces; `vector` must be normalised and `dimensions` long. */
   upsert(id: string, vector: Float32Array, tag: string): void;
   remove(id: string): boolean;
-  /** A copy of the stored vector (for a delta save). */
+  /**
+   * The stored vector, the only copy the process holds: a view that is valid until the next
+   * change to the index (copy it to keep it).
+   */
   vectorOf(id: string): Float32Array | undefined;
   /** At most `k` matches, best first. */
   search(query: Float32Array, k: number): VectorMatch[];
@@ -31,6 +34,8 @@ export interface VectorIndex {
   entries(): PersistedEntry[];
   /** Writes the vector data (not the entry map) to `file`; the caller makes it atomic. */
   writeData(file: string): void;
+  /** Releases what the index holds open (a file handle); the index must not be used after. */
+  close(): void;
 }
 
 /** One manifest row: a skill id, its tag, and where its vector lives in the data file. */

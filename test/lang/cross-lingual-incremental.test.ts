@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { CrossLingual, LANGUAGE_CACHE_FILE } from '../../src/lang/cross-lingual.js';
+import { CrossLingual, LANGUAGE_ARTEFACT } from '../../src/lang/cross-lingual.js';
+import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import * as detectModule from '../../src/lang/detect.js';
 import * as dictionaryModule from '../../src/lang/dictionary.js';
 import { defaultDictionaryDir } from '../../src/lang/dictionary.js';
@@ -119,10 +120,13 @@ describe('kept with the index', () => {
     const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
     await first.sync([...ENGLISH, logs]);
     await first.close();
-    const file = join(indexDir, LANGUAGE_CACHE_FILE);
+    const folder = IndexFolder.open(indexDir);
+    const file = join(indexDir, folder.entry(LANGUAGE_ARTEFACT)!.file);
     const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    for (const damaged of ['{"version":', 'null', JSON.stringify({ ...written, skills: null }), JSON.stringify({ ...written, skills: { x: 'zh' } })]) {
-      writeFileSync(file, damaged);
+    // Bytes changed behind the folder's back fail its checksum; the rest is written through it, checksum and all.
+    writeFileSync(file, '{"version":');
+    for (const damaged of [undefined, 'null', JSON.stringify({ ...written, skills: null }), JSON.stringify({ ...written, skills: { x: 'zh' } })]) {
+      if (damaged !== undefined) folder.commit([folder.write(LANGUAGE_ARTEFACT, Buffer.from(damaged), { format: 1 })]);
       const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
       await engine.sync([...ENGLISH, logs]);
       expect(await engine.search('analyse the server logs')).toEqual(expected);

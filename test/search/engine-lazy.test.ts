@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EmbeddingCache } from '../../src/embed/embedding-cache.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { LEXICAL_DELTA_FILE, LEXICAL_FILE, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
+import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
+import { LEXICAL_ARTEFACT, loadLexicalIndex } from '../../src/lexical/lexical-store.js';
 import { LEXICAL_FORMAT_VERSION } from '../../src/lexical/lexical-index.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchHit } from '../../src/types.js';
@@ -17,6 +17,8 @@ afterEach(() => {
 });
 
 const names = (hits: readonly SearchHit[]): string[] => hits.map((hit) => hit.skill.name);
+const lexicalPath = (dir: string): string => join(dir, IndexFolder.open(dir).entry(LEXICAL_ARTEFACT)!.file);
+const lexicalLog = (dir: string): string => join(dir, IndexFolder.open(dir).entry(LEXICAL_ARTEFACT)!.log);
 
 /** A persisted index of SKILLS built the normal (hybrid) way. */
 async function persisted(): Promise<string> {
@@ -79,9 +81,9 @@ describe('SkillSearchEngine lexical-only path', () => {
     expect(await engine.sync(SKILLS, { dense: true })).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
   });
 
-  it('does not read the embedding cache for a lexical search in a default-mode engine either', async () => {
+  it('does not read the vectors for a lexical search in a default-mode engine either', async () => {
     const dir = await persisted();
-    const load = vi.spyOn(EmbeddingCache.prototype, 'get');
+    const load = vi.spyOn(VectorStore, 'open');
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir });
     await engine.sync(SKILLS, { dense: false });
     expect(names(await engine.search('slow sql query', { mode: 'lexical' }))[0]).toBe('sql-optimization');
@@ -120,19 +122,30 @@ describe('persisted lexical index', () => {
     expect(loaded.index.has(SKILLS[0]!.id)).toBe(false);
   });
 
-  const corruptions: [string, (text: string) => string, string][] = [
-    ['a flipped byte in the body', (text) => text.replace('"entries"', '"entriez"'), 'body fails its checksum'],
-    ['a truncated file', (text) => text.slice(0, Math.floor(text.length / 2)), 'body fails its checksum'],
-    ['another format version', (text) => text.replace(/"format":\d+/, '"format":999'), `format 999 ≠ ${LEXICAL_FORMAT_VERSION}`],
-    ['no header line', () => '{}', 'no header line'],
-    ['a header that is not JSON', (text) => `nope${text}`, 'header is not valid JSON'],
+  const corruptions: [string, (dir: string) => void, RegExp][] = [
+    [
+      'a flipped byte',
+      (dir) => {
+        const bytes = readFileSync(lexicalPath(dir));
+        bytes[bytes.length >> 1]! ^= 0x01;
+        writeFileSync(lexicalPath(dir), bytes);
+      },
+      /^lexical file lexical-[0-9a-f]{16}\.bin fails its checksum$/,
+    ],
+    ['a truncated file', (dir) => writeFileSync(lexicalPath(dir), readFileSync(lexicalPath(dir)).subarray(0, 40)), /fails its checksum$/],
+    [
+      'another format version',
+      (dir) =>
+        writeFileSync(join(dir, MANIFEST_FILE), readFileSync(join(dir, MANIFEST_FILE), 'utf8').replace(`"format":${LEXICAL_FORMAT_VERSION},`, '"format":999,')),
+      new RegExp(`^lexical format 999 ≠ ${LEXICAL_FORMAT_VERSION}$`),
+    ],
+    ['a manifest that is not JSON', (dir) => writeFileSync(join(dir, MANIFEST_FILE), 'nope'), /^index\.json is not valid JSON$/],
   ];
   for (const [what, corrupt, reason] of corruptions) {
-    it(`is rebuilt when the file has ${what}`, async () => {
+    it(`is rebuilt when the index folder has ${what}`, async () => {
       const dir = await persisted();
-      const file = join(dir, LEXICAL_FILE);
-      writeFileSync(file, corrupt(readFileSync(file, 'utf8')));
-      expect(loadLexicalIndex(dir)).toEqual({ reason });
+      corrupt(dir);
+      expect(loadLexicalIndex(dir)).toEqual({ reason: expect.stringMatching(reason) });
 
       const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
       expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length, unchanged: 0 });
@@ -143,25 +156,25 @@ describe('persisted lexical index', () => {
 
   it('is rebuilt when the body checks out but does not describe an index', async () => {
     const dir = tempDir();
-    const body = JSON.stringify({ entries: [['pdf', 'x']], index: { documentCount: 1 } });
-    const { sha256 } = await import('../../src/vector-index/atomic-file.js');
-    writeFileSync(join(dir, LEXICAL_FILE), `${JSON.stringify({ format: LEXICAL_FORMAT_VERSION, sha256: sha256(Buffer.from(body)) })}\n${body}`);
-    expect(loadLexicalIndex(dir)).toMatchObject({ reason: expect.stringMatching(/^body is unreadable: /) });
+    const folder = IndexFolder.open(dir);
+    const body = Buffer.from(JSON.stringify({ entries: [['pdf', 'x']], index: { documentCount: 1 } }));
+    folder.commit([folder.write(LEXICAL_ARTEFACT, body, { format: LEXICAL_FORMAT_VERSION })]);
+    expect(loadLexicalIndex(dir)).toMatchObject({ reason: expect.stringMatching(/^lexical body is unreadable: /) });
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length });
   });
 });
 
-describe('the persisted lexical delta', () => {
-  it('holds a one-skill change without rewriting lexical.json, and a fresh engine searches it', async () => {
+describe('the persisted lexical delta log', () => {
+  it('holds a one-skill change without rewriting the lexical base file, and a fresh engine searches it', async () => {
     const dir = tempDir();
     const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     await first.sync(SKILLS);
-    const base = readFileSync(join(dir, LEXICAL_FILE));
+    const base = readFileSync(lexicalPath(dir));
     const added = { ...SKILLS[0]!, id: 'zebra-census', name: 'zebra-census', description: 'Count zebras on the savanna', contentHash: 'f'.repeat(64) };
     await first.sync([...SKILLS.slice(1), added]);
-    expect(readFileSync(join(dir, LEXICAL_FILE)).equals(base)).toBe(true);
-    expect(existsSync(join(dir, LEXICAL_DELTA_FILE))).toBe(true);
+    expect(readFileSync(lexicalPath(dir)).equals(base)).toBe(true);
+    expect(existsSync(lexicalLog(dir))).toBe(true);
 
     const second = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     expect(await second.sync([...SKILLS.slice(1), added])).toMatchObject({ added: 0, updated: 0, removed: 0 });
@@ -174,7 +187,7 @@ describe('the persisted lexical delta', () => {
     await first.sync(SKILLS);
     const added = { ...SKILLS[0]!, id: 'zebra-census', name: 'zebra-census', description: 'Count zebras on the savanna', contentHash: 'f'.repeat(64) };
     await first.sync([...SKILLS.slice(1), added]);
-    const file = join(dir, LEXICAL_DELTA_FILE);
+    const file = lexicalLog(dir);
     writeFileSync(file, readFileSync(file, 'utf8').replace('zebras', 'zebrаs'));
     const second = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, mode: 'lexical' });
     expect(await second.sync([...SKILLS.slice(1), added])).toMatchObject({ added: 1, removed: 1 });

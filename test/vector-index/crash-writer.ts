@@ -5,16 +5,16 @@ import { VectorStore } from '../../src/vector-index/store.js';
 import { randomVectors } from './helpers.js';
 
 const [dir, kind, pattern = 'bulk'] = process.argv.slice(2) as [string, 'hnsw' | 'exact', ('bulk' | 'delta')?];
-const store = VectorStore.open({ kind, model: 'crash', dimensions: 32, dir });
-const add = (id: number, generation: number) => store.index.upsert(`s${id}`, randomVectors(1, 32, id + 1)[0]!, `g${generation}`);
+const store = VectorStore.open({ kind, model: 'crash', dimensions: 32, folder: dir });
+const add = (id: number, generation: number) => store.upsert(`s${id}`, randomVectors(1, 32, id + 1)[0]!, `g${generation}`);
 for (let generation = 0; ; generation += 1) {
   if (pattern === 'delta' && generation > 0) {
     add(400 + generation, generation);
-    store.index.remove(`s${generation}`);
+    store.remove(`s${generation}`);
   } else {
     const count = pattern === 'delta' ? 400 : 50;
     for (let i = 0; i < count; i += 1) add(generation * 50 + i, generation);
-    if (generation > 2) for (let i = 0; i < 20; i += 1) store.index.remove(`s${(generation - 2) * 50 + i}`);
+    if (generation > 2) for (let i = 0; i < 20; i += 1) store.remove(`s${(generation - 2) * 50 + i}`);
   }
   store.save();
   process.stdout.write(`saved ${generation}\n`);

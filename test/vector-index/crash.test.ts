@@ -37,13 +37,13 @@ describe('crash safety: a writer killed with SIGKILL during repeated saves', () 
     ['hnsw', 'bulk', 3, 0],
     ['hnsw', 'bulk', 5, 3],
     ['exact', 'bulk', 4, 1],
-    ['hnsw', 'delta', 30, 1],
+    ['hnsw', 'delta', 70, 1],
     ['exact', 'delta', 25, 0],
   ] as const)('%s, %s saves, after %i saves + %i ms: the next open loads a complete index', async (kind, pattern, saves, extraMs) => {
     const dir = mkdtempSync(join(tmpdir(), 'skill-search-crash-'));
     dirs.push(dir);
     await runAndKill(dir, kind, saves, extraMs, pattern);
-    const store = VectorStore.open({ kind, model: 'crash', dimensions: 32, dir });
+    const store = VectorStore.open({ kind, model: 'crash', dimensions: 32, folder: dir });
     expect(store.status.state).toBe('loaded');
     expect(store.index.size).toBeGreaterThan(0);
     // A delta writer keeps 400 entries after its first save (one in, one out per save).

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EmbeddingCache, embeddingCacheFile } from '../../src/embed/embedding-cache.js';
-import { LexicalIndex } from '../../src/lexical/lexical-index.js';
-import { lexicalFile, loadLexicalIndex, saveLexicalIndex } from '../../src/lexical/lexical-store.js';
-import { MANIFEST_FILE, VectorStore } from '../../src/vector-index/store.js';
+import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
+import { LEXICAL_FORMAT_VERSION, LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { LEXICAL_ARTEFACT, loadLexicalIndex, saveLexicalIndex } from '../../src/lexical/lexical-store.js';
+import { VECTOR_DATA, VECTOR_ENTRIES, VectorStore } from '../../src/vector-index/store.js';
 import { SKILLS, removeDir, runCli, tempDir as cliTempDir } from '../cli/helpers.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { randomVectors } from './helpers.js';
@@ -15,98 +14,101 @@ const tempDir = useTempDirs('shape');
 const base = { kind: 'exact', model: 'm1', dimensions: 8 } as const;
 
 function savedStore(dir: string): void {
-  const store = VectorStore.open({ ...base, dir });
-  randomVectors(3, 8).forEach((vector, i) => store.index.upsert(`s${i}`, vector, `t${i}`));
+  const store = VectorStore.open({ ...base, folder: dir });
+  randomVectors(3, 8).forEach((vector, i) => store.upsert(`s${i}`, vector, `t${i}`));
   store.save();
+}
+
+/** Replaces an artefact's contents through the folder, so its checksum holds and only the shape check can catch it. */
+function rewrite(dir: string, name: string, bytes: Buffer, format: number): void {
+  const folder = IndexFolder.open(dir);
+  folder.commit([folder.write(name, bytes, { format })]);
 }
 
 describe('every persisted file is checked for shape; any doubt means rebuild', () => {
   it.each([
-    ['null', 'manifest has the wrong shape (Invalid input: expected object, received null)'],
-    ['[]', 'manifest has the wrong shape (Invalid input: expected object, received array)'],
-    ['{"format":1}', 'manifest has the wrong shape (kind: Invalid option: expected one of "hnsw"|"exact")'],
-  ])('vectors.json %s', (text, reason) => {
+    ['null', 'index.json has the wrong shape (Invalid input: expected object, received null)'],
+    ['[]', 'index.json has the wrong shape (Invalid input: expected object, received array)'],
+    ['{"format":2}', 'index.json has the wrong shape (artefacts: Invalid input: expected record, received undefined)'],
+  ])('index.json %s', (text, reason) => {
     const dir = tempDir();
     savedStore(dir);
     writeFileSync(join(dir, MANIFEST_FILE), text);
-    expect(VectorStore.open({ ...base, dir }).status).toEqual({ state: 'rebuilt', reason });
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({ state: 'rebuilt', reason });
   });
 
-  it('vectors.json with a malformed entry', () => {
+  it('an artefact entry of the wrong shape', () => {
     const dir = tempDir();
     savedStore(dir);
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { entries: unknown[] };
-    manifest.entries[1] = null;
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { artefacts: Record<string, unknown> };
+    manifest.artefacts[VECTOR_DATA] = { file: '../../etc/passwd' };
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-    expect(VectorStore.open({ ...base, dir }).status).toEqual({
+    expect(VectorStore.open({ ...base, folder: dir }).status).toMatchObject({
       state: 'rebuilt',
-      reason: 'manifest has the wrong shape (entries.1: expected [id, tag, label])',
+      reason: expect.stringMatching(/^index\.json has the wrong shape \(artefacts\.vector-data\.file: /),
     });
   });
 
-  it('the lexical header or body as null', () => {
+  it('vector entries with a malformed entry, or not JSON', () => {
     const dir = tempDir();
-    writeFileSync(lexicalFile(dir), 'null\n{}');
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'header has the wrong shape (Invalid input: expected object, received null)' });
+    savedStore(dir);
+    const folder = IndexFolder.open(dir);
+    const entries = JSON.parse(readFileSync(folder.path(folder.entry(VECTOR_ENTRIES)!.file), 'utf8')) as { entries: unknown[] };
+    entries.entries[1] = null;
+    rewrite(dir, VECTOR_ENTRIES, Buffer.from(JSON.stringify(entries)), 1);
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({
+      state: 'rebuilt',
+      reason: 'vector-entries has the wrong shape (entries.1: expected [id, tag, label, offset])',
+    });
+    rewrite(dir, VECTOR_ENTRIES, Buffer.from('null'), 1);
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({
+      state: 'rebuilt',
+      reason: 'vector-entries has the wrong shape (Invalid input: expected object, received null)',
+    });
+  });
+
+  it('the lexical body as null or a map of the wrong shape', () => {
+    const dir = tempDir();
     saveLexicalIndex(dir, new LexicalIndex());
-    const format = (JSON.parse(readFileSync(lexicalFile(dir), 'utf8').split('\n')[0]!) as { format: number }).format;
-    const body = serialize(null);
-    const digest = createHash('sha256').update(body).digest('hex');
-    writeFileSync(lexicalFile(dir), Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: digest })}\n`), body]));
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'body has the wrong shape (not an object)' });
-    const map = serialize({ entries: [], tree: new Map([['pdf', 1]]), documentIds: 'nope' });
-    writeFileSync(
-      lexicalFile(dir),
-      Buffer.concat([Buffer.from(`${JSON.stringify({ format, sha256: createHash('sha256').update(map).digest('hex') })}\n`), map]),
-    );
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'body is unreadable: compact snapshot has the wrong shape' });
+    rewrite(dir, LEXICAL_ARTEFACT, serialize(null), LEXICAL_FORMAT_VERSION);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body has the wrong shape (not an object)' });
+    rewrite(dir, LEXICAL_ARTEFACT, serialize({ entries: [], tree: new Map([['pdf', 1]]), documentIds: 'nope' }), LEXICAL_FORMAT_VERSION);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body is unreadable: compact snapshot has the wrong shape' });
+    rewrite(dir, LEXICAL_ARTEFACT, serialize(null), LEXICAL_FORMAT_VERSION - 1);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: `lexical format ${LEXICAL_FORMAT_VERSION - 1} ≠ ${LEXICAL_FORMAT_VERSION}` });
   });
 
-  it('the embedding cache header as null', () => {
-    const dir = tempDir();
-    const file = embeddingCacheFile(dir, 'm1');
-    const prefix = Buffer.alloc(8);
-    prefix.write('SSEC', 0, 'latin1');
-    prefix.writeUInt32LE(4, 4);
-    writeFileSync(file, Buffer.concat([prefix, Buffer.from('null')]));
-    expect(new EmbeddingCache({ model: 'm1', dimensions: 8, dir }).status).toBe('corrupt');
-  });
-
-  it('a folder where a persisted file belongs is replaced on the next save', () => {
+  it('a folder where the manifest belongs is replaced on the next save', () => {
     const dir = tempDir();
     mkdirSync(join(dir, MANIFEST_FILE, 'inside'), { recursive: true });
-    mkdirSync(lexicalFile(dir));
     savedStore(dir);
     saveLexicalIndex(dir, new LexicalIndex());
     expect(statSync(join(dir, MANIFEST_FILE)).isFile()).toBe(true);
-    expect(statSync(lexicalFile(dir)).isFile()).toBe(true);
-    expect(VectorStore.open({ ...base, dir }).status).toEqual({ state: 'loaded', count: 3 });
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({ state: 'loaded', count: 3 });
+    expect('index' in loadLexicalIndex(dir)).toBe(true);
   });
 });
 
 describe('a damaged index never stops the CLI: the next command rebuilds it', () => {
+  const artefactPath = (dir: string, name: string) => join(dir, IndexFolder.open(dir).entry(name)!.file);
   const damages: [string, (dir: string) => void][] = [
-    ['vectors.json is null', (dir) => writeFileSync(join(dir, MANIFEST_FILE), 'null')],
-    ['lexical.json has a null header', (dir) => writeFileSync(lexicalFile(dir), 'null\nnull')],
+    ['index.json is null', (dir) => writeFileSync(join(dir, MANIFEST_FILE), 'null')],
+    ['the lexical file is garbage', (dir) => writeFileSync(artefactPath(dir, LEXICAL_ARTEFACT), 'null\nnull')],
+    ['the vector entries are garbage', (dir) => writeFileSync(artefactPath(dir, VECTOR_ENTRIES), 'null')],
+    ['the vector data is gone', (dir) => rmSync(artefactPath(dir, VECTOR_DATA))],
     [
-      'the embeddings header is null',
-      (dir) => {
-        const file = readdirSync(dir).find((name) => name.startsWith('embeddings-'))!;
-        writeFileSync(join(dir, file), Buffer.concat([Buffer.from('SSEC'), Buffer.from([4, 0, 0, 0]), Buffer.from('null')]));
-      },
-    ],
-    [
-      'vectors.json is a folder',
+      'index.json is a folder',
       (dir) => {
         rmSync(join(dir, MANIFEST_FILE));
         mkdirSync(join(dir, MANIFEST_FILE));
       },
     ],
     [
-      'lexical.json is a folder',
+      'the lexical file is a folder',
       (dir) => {
-        rmSync(lexicalFile(dir));
-        mkdirSync(lexicalFile(dir));
+        const file = artefactPath(dir, LEXICAL_ARTEFACT);
+        rmSync(file);
+        mkdirSync(file);
       },
     ],
   ];

@@ -1,0 +1,292 @@
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { sha256Hex } from '../util/hash.js';
+import { commitTempFile, mkdirPrivate, removeStaleTempFiles, shapeProblem, tempPathFor, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { type FileStamp, sameStamp, stampOf } from '../vector-index/file-stamp.js';
+import { appendLog, readLog } from './delta-log.js';
+
+/**
+ * One index folder, described by one manifest (`index.json`): the folder's layout version, the
+ * model and dimensions its vectors were made with, and one entry per artefact (the vector
+ * data, the vector entries, the lexical index, the language cache): its file, its own format
+ * version, size, sha256, the stamp the file had right after it was written, and the name of
+ * its append-only delta log (`delta-log.ts`). Every store persists through this class, so
+ * headers, versions, checksums and crash safety live here once. See docs/index-folder.md.
+ *
+ * Writing an artefact: its bytes go to a temp file → fsync → rename to `<name>-<sha16>.bin`
+ * (never rewritten in place) → the manifest is rewritten the same way (re-read first, so
+ * artefacts written meanwhile by another store or process are kept) → only then the superseded
+ * file and log are removed. A crash at any point leaves a manifest naming complete files.
+ * Reading: a file whose stamp (size, mtime, inode) still matches its entry is trusted without
+ * hashing (it was hashed when written); any other is hashed, and a mismatch means "rebuild
+ * that artefact", with the reason.
+ */
+export const MANIFEST_FILE = 'index.json';
+/** The layout of the folder; another value means "rebuild everything". */
+export const LAYOUT_VERSION = 2;
+
+/** Files of the layout before the manifest, by the artefact that replaces them. */
+const LEGACY_FILES: Readonly<Record<string, RegExp>> = {
+  'vector-data': /^(vectors\.json|vectors\.delta|vectors-(hnsw|exact)-[0-9a-f]{16}\.bin|embeddings-[0-9a-f]{16}\.bin(\.delta|\.stamp)?)$/,
+  lexical: /^lexical\.(bin|json|delta\.json)(\.stamp)?$/,
+  languages: /^cross-lingual\.json$/,
+};
+const ARTEFACT_FILE = /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/;
+/** Unreferenced artefact files (a writer died between renaming its file and the manifest) go after this long. */
+const ORPHAN_AGE_MS = 60_000;
+
+const ArtefactSchema = z.object({
+  file: z.string().regex(ARTEFACT_FILE),
+  format: z.number(),
+  size: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  stamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }),
+  log: z.string().regex(ARTEFACT_FILE),
+  /** Small facts the artefact's store wants next to it (e.g. the vector index kind). */
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type Artefact = z.infer<typeof ArtefactSchema>;
+
+const ManifestSchema = z.object({
+  format: z.number(),
+  model: z.string().optional(),
+  dimensions: z.number().optional(),
+  artefacts: z.record(z.string(), ArtefactSchema),
+});
+type Manifest = z.infer<typeof ManifestSchema>;
+
+/** A file of an artefact written and renamed into place, not yet named by the manifest. */
+export interface WrittenArtefact {
+  readonly name: string;
+  readonly entry: Artefact;
+  /** The file's bytes as written, when the writer had them. */
+  readonly bytes?: Buffer;
+}
+
+export type CheckedArtefact = { readonly path: string; readonly entry: Artefact } | { readonly reason: string };
+
+export class IndexFolder {
+  readonly dir: string;
+  /** Why the manifest found at open could not be used (every artefact then rebuilds); undefined when it could or there was none. */
+  readonly problem: string | undefined;
+  /** Files of the layout before the manifest found at open. */
+  readonly legacy: readonly string[];
+  #manifest: Manifest;
+
+  private constructor(dir: string, manifest: Manifest, problem: string | undefined, legacy: readonly string[]) {
+    this.dir = dir;
+    this.#manifest = manifest;
+    this.problem = problem;
+    this.legacy = legacy;
+  }
+
+  /** Creates the folder (0700) when missing and reads its manifest; never throws for a bad manifest. */
+  static open(dir: string): IndexFolder {
+    mkdirPrivate(dir);
+    removeStaleTempFiles(dir);
+    const read = readManifest(dir);
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // Unreadable folder: nothing legacy to find, writes will report it.
+    }
+    const legacy = names.filter((name) => Object.values(LEGACY_FILES).some((pattern) => pattern.test(name)));
+    return 'manifest' in read ? new IndexFolder(dir, read.manifest, undefined, legacy) : new IndexFolder(dir, emptyManifest(), read.problem, legacy);
+  }
+
+  /** The model id the folder's vectors were made with. */
+  get model(): string | undefined {
+    return this.#manifest.model;
+  }
+
+  get dimensions(): number | undefined {
+    return this.#manifest.dimensions;
+  }
+
+  entry(name: string): Artefact | undefined {
+    return Object.hasOwn(this.#manifest.artefacts, name) ? this.#manifest.artefacts[name] : undefined;
+  }
+
+  path(file: string): string {
+    return join(this.dir, file);
+  }
+
+  /** The artefact's file when it is as written: its stamp matches, or its bytes hash to the recorded checksum. */
+  check(name: string, format: number): CheckedArtefact {
+    const entry = this.entry(name);
+    if (entry === undefined) return { reason: this.problem ?? `no ${name} in ${MANIFEST_FILE}` };
+    if (entry.format !== format) return { reason: `${name} format ${String(entry.format)} ≠ ${format}` };
+    const path = this.path(entry.file);
+    if (sameStamp(entry.stamp, stampOf(path))) return { path, entry };
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return { reason: `${name} file ${entry.file} is missing` };
+    }
+    if (bytes.length !== entry.size || sha256Hex(bytes) !== entry.sha256) return { reason: `${name} file ${entry.file} fails its checksum` };
+    return { path, entry };
+  }
+
+  /** {@link check}, then the bytes. */
+  read(name: string, format: number): { readonly bytes: Buffer; readonly entry: Artefact } | { readonly reason: string } {
+    const checked = this.check(name, format);
+    if ('reason' in checked) return checked;
+    try {
+      const bytes = readFileSync(checked.path);
+      // The stamp vouched for the file; a size that moved since means it was replaced meanwhile.
+      if (bytes.length !== checked.entry.size) return { reason: `${name} file ${checked.entry.file} fails its checksum` };
+      return { bytes, entry: checked.entry };
+    } catch {
+      return { reason: `${name} file ${checked.entry.file} is missing` };
+    }
+  }
+
+  /**
+   * Writes a new base file for artefact `name`, from bytes or through `writeTo(tempPath)` (a
+   * native writer), and renames it into place under its content name. Call {@link commit} to
+   * make the manifest name it.
+   */
+  write(name: string, data: Uint8Array | ((temp: string) => void), options: { format: number; meta?: Record<string, unknown> }): WrittenArtefact {
+    let bytes: Buffer;
+    const temp = tempPathFor(join(this.dir, name));
+    if (typeof data === 'function') {
+      try {
+        data(temp);
+        bytes = readFileSync(temp);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      }
+    } else {
+      bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    }
+    const sha256 = sha256Hex(bytes);
+    const file = `${name}-${sha256.slice(0, 16)}.bin`;
+    const path = this.path(file);
+    if (typeof data === 'function') {
+      try {
+        commitTempFile(temp, path);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      }
+    } else {
+      writeFileAtomic(path, bytes);
+    }
+    const stamp: FileStamp = stampOf(path) ?? { size: bytes.length, mtimeMs: 0, ino: 0 };
+    const entry: Artefact = {
+      file,
+      format: options.format,
+      size: bytes.length,
+      sha256,
+      stamp,
+      log: `${name}-${sha256.slice(0, 16)}.log`,
+      ...(options.meta === undefined ? {} : { meta: options.meta }),
+    };
+    return { name, entry, bytes };
+  }
+
+  /**
+   * Makes the manifest name `written` (together, in one atomic rename) and, when given, the
+   * model and dimensions; then removes the files and logs they supersede, files of the old
+   * layout they replace, and unreferenced artefact files older than a minute.
+   */
+  commit(written: readonly WrittenArtefact[], folder: { model?: string; dimensions?: number } = {}): void {
+    const onDisk = readManifest(this.dir);
+    const base = 'manifest' in onDisk ? onDisk.manifest : emptyManifest();
+    const superseded: string[] = [];
+    const artefacts = { ...base.artefacts };
+    for (const { name, entry } of written) {
+      const previous = artefacts[name];
+      if (previous !== undefined) {
+        if (previous.file !== entry.file) superseded.push(previous.file);
+        if (previous.log !== entry.log) superseded.push(previous.log);
+      }
+      artefacts[name] = entry;
+    }
+    const model = folder.model ?? base.model;
+    const dimensions = folder.dimensions ?? base.dimensions;
+    const manifest: Manifest = {
+      format: LAYOUT_VERSION,
+      ...(model === undefined ? {} : { model }),
+      ...(dimensions === undefined ? {} : { dimensions }),
+      artefacts,
+    };
+    writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
+    this.#manifest = manifest;
+    const referenced = new Set(Object.values(artefacts).flatMap((entry) => [entry.file, entry.log]));
+    for (const file of superseded) if (!referenced.has(file)) this.#removeQuietly(file);
+    for (const { name } of written) {
+      const pattern = LEGACY_FILES[name];
+      if (pattern !== undefined) for (const file of this.legacy) if (pattern.test(file)) this.#removeQuietly(file);
+    }
+    this.#removeOrphans(referenced);
+  }
+
+  /** A file the manifest no longer names; one still open elsewhere (Windows refuses) goes with the orphans later. */
+  #removeQuietly(file: string): void {
+    try {
+      rmSync(this.path(file), { force: true });
+    } catch {
+      // Left for #removeOrphans.
+    }
+  }
+
+  /** Appends one record of changes to the artefact's delta log. */
+  appendLog(name: string, record: Uint8Array): void {
+    const entry = this.entry(name);
+    if (entry === undefined) throw new Error(`no ${name} artefact to log changes against`);
+    appendLog(this.path(entry.log), record);
+  }
+
+  /** The valid records of the artefact's delta log, oldest first. */
+  readLog(name: string): readonly Buffer[] {
+    const entry = this.entry(name);
+    return entry === undefined ? [] : readLog(this.path(entry.log)).records;
+  }
+
+  #removeOrphans(referenced: ReadonlySet<string>): void {
+    const now = Date.now();
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (referenced.has(name) || !ARTEFACT_FILE.test(name)) continue;
+      try {
+        if (now - statSync(this.path(name)).mtimeMs >= ORPHAN_AGE_MS) rmSync(this.path(name), { force: true });
+      } catch {
+        // Removed by another writer meanwhile.
+      }
+    }
+  }
+}
+
+function emptyManifest(): Manifest {
+  return { format: LAYOUT_VERSION, artefacts: {} };
+}
+
+function readManifest(dir: string): { manifest: Manifest } | { problem: string | undefined } {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === 'ENOENT' ? undefined : `${MANIFEST_FILE} is unreadable (${String(code)})` };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { problem: `${MANIFEST_FILE} is not valid JSON` };
+  }
+  const parsed = ManifestSchema.safeParse(data);
+  if (!parsed.success) return { problem: `${MANIFEST_FILE} has the wrong shape (${shapeProblem(parsed.error)})` };
+  if (parsed.data.format !== LAYOUT_VERSION) return { problem: `${MANIFEST_FILE} layout ${String(parsed.data.format)} ≠ ${LAYOUT_VERSION}` };
+  return { manifest: parsed.data };
+}
