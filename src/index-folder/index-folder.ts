@@ -92,7 +92,7 @@ export class IndexFolder {
     } catch {
       // Unreadable folder: nothing legacy to find, writes will report it.
     }
-    const legacy = names.filter((name) => Object.values(LEGACY_FILES).some((pattern) => pattern.test(name)));
+    const legacy = names.filter(isLegacyFile);
     return 'manifest' in read ? new IndexFolder(dir, read.manifest, undefined, legacy) : new IndexFolder(dir, emptyManifest(), read.problem, legacy);
   }
 
@@ -257,7 +257,8 @@ export class IndexFolder {
       return;
     }
     for (const name of names) {
-      if (referenced.has(name) || !ARTEFACT_FILE.test(name)) continue;
+      // A file of the older layout looks like an artefact but is ours to salvage until its replacement is written.
+      if (referenced.has(name) || !ARTEFACT_FILE.test(name) || isLegacyFile(name)) continue;
       try {
         if (now - statSync(this.path(name)).mtimeMs >= ORPHAN_AGE_MS) rmSync(this.path(name), { force: true });
       } catch {
@@ -265,6 +266,10 @@ export class IndexFolder {
       }
     }
   }
+}
+
+function isLegacyFile(name: string): boolean {
+  return Object.values(LEGACY_FILES).some((pattern) => pattern.test(name));
 }
 
 function emptyManifest(): Manifest {

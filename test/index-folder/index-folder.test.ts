@@ -50,6 +50,20 @@ describe('IndexFolder', () => {
     expect(readdirSync(dir).sort()).toEqual([MANIFEST_FILE, folder.entry('lexical')!.file, 'vectors.json'].sort());
     expect(existsSync(folder.path(first.log))).toBe(false);
   });
+  it('keeps files of the old layout, however old, until the artefact that replaces them is written', () => {
+    const dir = tempDir();
+    const long = new Date(Date.now() - 3_600_000);
+    for (const name of ['embeddings-0123456789abcdef.bin', 'vectors-hnsw-0123456789abcdef.bin', 'vectors.json']) {
+      writeFileSync(join(dir, name), 'old');
+      utimesSync(join(dir, name), long, long);
+    }
+    const folder = IndexFolder.open(dir);
+    // The language step writes first: the old vectors must survive it, to be salvaged.
+    folder.commit([folder.write('languages', Buffer.from('v1'), { format: 1 })]);
+    expect(readdirSync(dir).sort()).toEqual(
+      [MANIFEST_FILE, folder.entry('languages')!.file, 'embeddings-0123456789abcdef.bin', 'vectors-hnsw-0123456789abcdef.bin', 'vectors.json'].sort(),
+    );
+  });
 });
 
 describe('delta logs', () => {
