@@ -126,9 +126,7 @@ export class TermVocabulary {
         const substitute = previous[j - 1]! + (a.charCodeAt(j - 1) === code ? 0 : 1);
         const remove = previous[j]! + 1;
         const insert = row[j - 1]! + 1;
-        let cell = substitute < remove ? substitute : remove;
-        if (insert < cell) cell = insert;
-        if (cell > outside) cell = outside;
+        const cell = Math.min(substitute, remove, insert, outside);
         row[j] = cell;
         if (cell < best) best = cell;
       }

@@ -45,18 +45,16 @@ const FIELDS = ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses
 
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((words) => words.join(' '));
 const skillArbitrary = (i: number) =>
-  fc
-    .record({ name: fc.constantFrom(...WORDS), description: text, whenToUse: text, body: text })
-    .map(
-      ({ name, description, whenToUse, body }): Skill =>
-        makeSkill(`${name}-${i}`, {
-          id: `s${i}`,
-          description,
-          whenToUse,
-          body: `# Title\n\n${body}`,
-          contentHash: `h${i}-${description}-${whenToUse}-${body}`,
-        }),
-    );
+  fc.record({ name: fc.constantFrom(...WORDS), description: text, whenToUse: text, body: text }).map(
+    ({ name, description, whenToUse, body }): Skill =>
+      makeSkill(`${name}-${i}`, {
+        id: `s${i}`,
+        description,
+        whenToUse,
+        body: `# Title\n\n${body}`,
+        contentHash: `h${i}-${description}-${whenToUse}-${body}`,
+      }),
+  );
 const catalogArbitrary = fc.integer({ min: 1, max: 24 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => skillArbitrary(i))));
 const queryArbitrary = fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 1, maxLength: 7 }).map((words) => words.join(' '));
 
