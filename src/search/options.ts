@@ -45,6 +45,16 @@ export interface HnswOptions {
   readonly efSearch: number;
 }
 
+/** Per-sentence query embeddings (see {@link EngineOptions.queryChunks}). */
+export interface QueryChunkOptions {
+  /** Fewest distinct terms a message needs to be split. */
+  readonly minTerms: number;
+  /** Most pieces embedded; more sentences are joined into this many runs. */
+  readonly max: number;
+  /** Best lexical coverage at which a hybrid search skips the pieces; 0 never skips. */
+  readonly lexicalCoverage: number;
+}
+
 /** Typo tolerance of the lexical ranker (see {@link EngineOptions.fuzzy}). */
 export interface FuzzyOptions {
   /** Shortest query word that may match with edits. */
@@ -131,10 +141,13 @@ export interface EngineOptions {
   readonly keepLexicalWithin?: number;
   /**
    * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
-   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. Hand-set
-   * (docs/retrieval.md). @default {minTerms: 16, max: 8}
+   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
+   * that second embedding when the lexical ranker's best hit already matches at least
+   * `lexicalCoverage` of the message's distinct terms (the message is about that one skill);
+   * 0 never skips. `minTerms` and `max` hand-set, `lexicalCoverage` chosen on the dev splits
+   * (docs/retrieval.md). @default {minTerms: 16, max: 8, lexicalCoverage: 0.5}
    */
-  readonly queryChunks?: Partial<{ readonly minTerms: number; readonly max: number }>;
+  readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
@@ -165,7 +178,7 @@ export interface ResolvedEngineOptions {
   readonly prefixMinLength: number;
   readonly keepLexical: number;
   readonly keepLexicalWithin: number;
-  readonly queryChunks: { readonly minTerms: number; readonly max: number };
+  readonly queryChunks: QueryChunkOptions;
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -186,7 +199,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   prefixMinLength: 4,
   keepLexical: 2,
   keepLexicalWithin: 10,
-  queryChunks: Object.freeze({ minTerms: 16, max: 8 }),
+  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalCoverage: 0.5 }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -306,6 +319,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     queryChunks: Object.freeze({
       minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
       max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
+      lexicalCoverage: assertFinite('queryChunks.lexicalCoverage', queryChunks.lexicalCoverage, 0, 1),
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),

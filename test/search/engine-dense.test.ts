@@ -66,6 +66,30 @@ describe('query chunks', () => {
     expect(embedder.texts).toEqual([`${first} ${second}`, first, second]);
   });
 
+  it('skips the sentence embeddings in hybrid when the best lexical hit covers enough of the message, and only then', async () => {
+    const message =
+      'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky. Translate the caption into Japanese, keeping product names in English.';
+    const embedded = async (lexicalCoverage: number, mode: 'hybrid' | 'dense') => {
+      const embedder = counting();
+      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalCoverage } });
+      await engine.sync(SKILLS);
+      embedder.texts.length = 0;
+      await engine.search(message, { mode });
+      return embedder.texts.length;
+    };
+    const [best] = await (async () => {
+      const engine = await SkillSearchEngine.open({ embedder: counting() });
+      await engine.sync(SKILLS);
+      return (await engine.rank(message, { mode: 'lexical' })).ranked.ranked.map((hit) => hit.coverage ?? 0);
+    })();
+    expect(best).toBeGreaterThan(0);
+    expect(await embedded(best!, 'hybrid')).toBe(1);
+    expect(await embedded(Math.min(1, best! + 0.01), 'hybrid')).toBe(3);
+    expect(await embedded(0, 'hybrid')).toBe(3);
+    // Dense mode has no lexical evidence to go on.
+    expect(await embedded(best!, 'dense')).toBe(3);
+  });
+
   it(`embeds a message of fewer than ${ENGINE_DEFAULTS.queryChunks.minTerms} distinct terms whole only`, async () => {
     const embedder = counting();
     const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
