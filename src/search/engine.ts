@@ -423,9 +423,9 @@ export class SkillSearchEngine implements SkillSearcher {
     let lexical = mode === 'hybrid' ? this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features), and
-    // one whose best lexical hit already covers most of its terms is about that skill.
-    const { minTerms, max, lexicalCoverage } = this.options.queryChunks;
-    const settled = lexicalCoverage > 0 && (lexical[0]?.coverage ?? 0) >= lexicalCoverage;
+    // so does one where BM25 has already singled a skill out.
+    const { minTerms, max, lexicalMargin } = this.options.queryChunks;
+    const settled = lexicalMargin > 0 && lexical[0] !== undefined && lexical[0].score >= lexicalMargin * (lexical[1]?.score ?? 0);
     const chunks = share > 0 && terms.size >= minTerms && !settled ? queryChunks(routed.dense, max) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),

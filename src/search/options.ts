@@ -51,8 +51,8 @@ export interface QueryChunkOptions {
   readonly minTerms: number;
   /** Most pieces embedded; more sentences are joined into this many runs. */
   readonly max: number;
-  /** Best lexical coverage at which a hybrid search skips the pieces; 0 never skips. */
-  readonly lexicalCoverage: number;
+  /** Ratio of the best to the second BM25 score at which a hybrid search skips the pieces; 0 never skips. */
+  readonly lexicalMargin: number;
 }
 
 /** Typo tolerance of the lexical ranker (see {@link EngineOptions.fuzzy}). */
@@ -142,10 +142,10 @@ export interface EngineOptions {
   /**
    * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
    * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
-   * that second embedding when the lexical ranker's best hit already matches at least
-   * `lexicalCoverage` of the message's distinct terms (the message is about that one skill);
-   * 0 never skips. `minTerms` and `max` hand-set, `lexicalCoverage` chosen on the dev splits
-   * (docs/retrieval.md). @default {minTerms: 16, max: 8, lexicalCoverage: 0.5}
+   * that second embedding when BM25 has already singled one skill out: its best hit scores at
+   * least `lexicalMargin` times the second (or is the only one); 0 never skips. `minTerms` and
+   * `max` hand-set, `lexicalMargin` chosen on the dev splits (docs/retrieval.md).
+   * @default {minTerms: 16, max: 8, lexicalMargin: 1.75}
    */
   readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
@@ -199,7 +199,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   prefixMinLength: 4,
   keepLexical: 2,
   keepLexicalWithin: 10,
-  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalCoverage: 0.5 }),
+  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalMargin: 1.75 }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -319,7 +319,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     queryChunks: Object.freeze({
       minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
       max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
-      lexicalCoverage: assertFinite('queryChunks.lexicalCoverage', queryChunks.lexicalCoverage, 0, 1),
+      lexicalMargin: assertFinite('queryChunks.lexicalMargin', queryChunks.lexicalMargin, 0, 1000),
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),

@@ -57,7 +57,7 @@ describe('catalog centring', () => {
 describe('query chunks', () => {
   it('embeds the whole message and each of its sentences', async () => {
     const embedder = counting();
-    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalMargin: 0 } });
     await engine.sync(SKILLS);
     embedder.texts.length = 0;
     const first = 'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky.';
@@ -66,28 +66,27 @@ describe('query chunks', () => {
     expect(embedder.texts).toEqual([`${first} ${second}`, first, second]);
   });
 
-  it('skips the sentence embeddings in hybrid when the best lexical hit covers enough of the message, and only then', async () => {
+  it('skips the sentence embeddings in hybrid when BM25 has singled one skill out, and only then', async () => {
     const message =
       'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky. Translate the caption into Japanese, keeping product names in English.';
-    const embedded = async (lexicalCoverage: number, mode: 'hybrid' | 'dense') => {
+    const embedded = async (lexicalMargin: number, mode: 'hybrid' | 'dense') => {
       const embedder = counting();
-      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalCoverage } });
+      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalMargin } });
       await engine.sync(SKILLS);
       embedder.texts.length = 0;
       await engine.search(message, { mode });
       return embedder.texts.length;
     };
-    const [best] = await (async () => {
-      const engine = await SkillSearchEngine.open({ embedder: counting() });
-      await engine.sync(SKILLS);
-      return (await engine.rank(message, { mode: 'lexical' })).ranked.ranked.map((hit) => hit.coverage ?? 0);
-    })();
-    expect(best).toBeGreaterThan(0);
-    expect(await embedded(best!, 'hybrid')).toBe(1);
-    expect(await embedded(Math.min(1, best! + 0.01), 'hybrid')).toBe(3);
+    const engine = await SkillSearchEngine.open({ embedder: counting() });
+    await engine.sync(SKILLS);
+    const [first, second] = (await engine.rank(message, { mode: 'lexical' })).ranked.ranked.map((hit) => hit.lexical ?? 0);
+    const margin = first! / second!;
+    expect(margin).toBeGreaterThan(1);
+    expect(await embedded(margin * 0.999, 'hybrid')).toBe(1);
+    expect(await embedded(margin * 1.01, 'hybrid')).toBe(3);
     expect(await embedded(0, 'hybrid')).toBe(3);
     // Dense mode has no lexical evidence to go on.
-    expect(await embedded(best!, 'dense')).toBe(3);
+    expect(await embedded(margin * 0.999, 'dense')).toBe(3);
   });
 
   it(`embeds a message of fewer than ${ENGINE_DEFAULTS.queryChunks.minTerms} distinct terms whole only`, async () => {
