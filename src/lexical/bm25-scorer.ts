@@ -301,7 +301,7 @@ const TREE_LOOKUPS_BEFORE_VOCABULARY = 8;
 /** Query words whose expansions a scorer remembers (they hold only references into the tree). */
 const DERIVED_CACHE_SIZE = 4096;
 /** Postings kept as columns per scorer (12 bytes each); past this the cache starts over. */
-const COLUMN_CACHE_ENTRIES = 2_000_000;
+const COLUMN_CACHE_ENTRIES = 1_000_000;
 
 function countBits(words: Uint32Array, from: number, count: number): number {
   let bits = 0;
