@@ -43,6 +43,12 @@ interface Column {
   readonly raw: Float64Array;
 }
 
+/** One query word's summed contribution per document it reaches, in first-reached order. */
+interface WordScores {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+}
+
 /** An indexed term a query word reached, and how much its matches count. */
 interface DerivedTerm {
   readonly term: string;
@@ -76,6 +82,9 @@ export class Bm25Scorer {
   /** {@link Column}s by the postings map they were read from (one per term and field). */
   readonly #columns = new Map<Map<number, number>, Column>();
   #columnEntries = 0;
+  /** {@link WordScores} per query word, expansion settings and searched fields. */
+  readonly #words = new Map<string, WordScores>();
+  #wordEntries = 0;
   /** Per document: the query's running total, the current term's subtotal, and when each was last reset. */
   #total = new Float64Array(0);
   #termScore = new Float64Array(0);
@@ -114,10 +123,9 @@ export class Bm25Scorer {
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
     const fieldIds = fields.map((field) => index._fieldIds[field.name]);
     const total = this.#total;
-    const termScore = this.#termScore;
     const totalStamp = this.#totalStamp;
-    const termStamp = this.#termStamp;
     const matched = this.#matched;
+    const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
     const queryStamp = this.#nextStamp();
     /** Documents in the order the query first reached them (MiniSearch's tie order). */
     const reached: number[] = [];
@@ -129,34 +137,15 @@ export class Bm25Scorer {
       const bit = 1 << (firstOccurrence & 31);
       const derived = derivedByTerm.get(query.term) ?? this.#derivedOf(query);
       derivedByTerm.set(query.term, derived);
-      const termStampValue = this.#nextStamp();
-      const touched: number[] = [];
-      for (const { weight, postings } of derived) {
-        for (let f = 0; f < fields.length; f += 1) {
-          const fieldId = fieldIds[f];
-          if (fieldId === undefined) continue;
-          const frequencies = postings.get(fieldId);
-          if (frequencies === undefined) continue;
-          const { docs, raw } = this.#column(frequencies, fieldId);
-          const scale = weight * query.boost * fields[f]!.boost * 1;
-          for (let i = 0; i < docs.length; i += 1) {
-            const doc = docs[i]!;
-            const weighted = scale * raw[i]!;
-            if (termStamp[doc] !== termStampValue) {
-              termStamp[doc] = termStampValue;
-              termScore[doc] = weighted;
-              touched.push(doc);
-            } else termScore[doc] = termScore[doc]! + weighted;
-          }
-        }
-      }
-      for (const doc of touched) {
+      const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      for (let i = 0; i < docs.length; i += 1) {
+        const doc = docs[i]!;
         if (totalStamp[doc] !== queryStamp) {
           totalStamp[doc] = queryStamp;
-          total[doc] = termScore[doc]!;
+          total[doc] = scores[i]!;
           matched.fill(0, doc * words, doc * words + words);
           reached.push(doc);
-        } else total[doc] = total[doc]! + termScore[doc]!;
+        } else total[doc] = total[doc]! + scores[i]!;
         if (!isRepeat) matched[doc * words + word] = matched[doc * words + word]! | bit;
       }
     });
@@ -166,6 +155,52 @@ export class Bm25Scorer {
       const id = index._documentIds.get(doc) as string;
       return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, derivedByTerm, fields, fieldIds) } : { id, score, queryTerms };
     });
+  }
+
+  /**
+   * One query word's contribution per document (MiniSearch's per-word result: its derived terms
+   * in order, each field in order, summed in that order), with the documents in the order the
+   * word first reached them; kept until the index changes, so a recurring word costs one pass
+   * over the documents it reaches.
+   */
+  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): WordScores {
+    const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}\u0000${query.boost}\u0000${fieldsKey}`;
+    const cached = this.#words.get(key);
+    if (cached !== undefined) return cached;
+    const termScore = this.#termScore;
+    const termStamp = this.#termStamp;
+    const stamp = this.#nextStamp();
+    const touched: number[] = [];
+    for (const { weight, postings } of this.#derivedOf(query)) {
+      for (let f = 0; f < fields.length; f += 1) {
+        const fieldId = fieldIds[f];
+        if (fieldId === undefined) continue;
+        const frequencies = postings.get(fieldId);
+        if (frequencies === undefined) continue;
+        const { docs, raw } = this.#column(frequencies, fieldId);
+        const scale = weight * query.boost * fields[f]!.boost * 1;
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i]!;
+          const weighted = scale * raw[i]!;
+          if (termStamp[doc] !== stamp) {
+            termStamp[doc] = stamp;
+            termScore[doc] = weighted;
+            touched.push(doc);
+          } else termScore[doc] = termScore[doc]! + weighted;
+        }
+      }
+    }
+    const docs = Int32Array.from(touched);
+    const scores = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i += 1) scores[i] = termScore[docs[i]!]!;
+    const result = { docs, scores };
+    if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
+      this.#words.clear();
+      this.#wordEntries = 0;
+    }
+    this.#words.set(key, result);
+    this.#wordEntries += docs.length;
+    return result;
   }
 
   /** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
@@ -226,7 +261,7 @@ export class Bm25Scorer {
       n += 1;
     }
     const column = n === docs.length ? { docs, raw } : { docs: docs.slice(0, n), raw: raw.slice(0, n) };
-    if (this.#columnEntries + n > COLUMN_CACHE_ENTRIES) {
+    if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;
     }
@@ -300,8 +335,8 @@ export class Bm25Scorer {
 const TREE_LOOKUPS_BEFORE_VOCABULARY = 8;
 /** Query words whose expansions a scorer remembers (they hold only references into the tree). */
 const DERIVED_CACHE_SIZE = 4096;
-/** Postings kept as columns per scorer (12 bytes each); past this the cache starts over. */
-const COLUMN_CACHE_ENTRIES = 1_000_000;
+/** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
+const CACHE_ENTRIES = 1_000_000;
 
 function countBits(words: Uint32Array, from: number, count: number): number {
   let bits = 0;
@@ -325,7 +360,10 @@ function bestOf(docs: readonly number[], scoreOf: (doc: number) => number, limit
   const heap: { doc: number; score: number; order: number }[] = [];
   const weaker = (a: { score: number; order: number }, b: { score: number; order: number }) => a.score < b.score || (a.score === b.score && a.order > b.order);
   docs.forEach((doc, order) => {
-    const entry = { doc, score: scoreOf(doc), order };
+    const score = scoreOf(doc);
+    // Arriving last, a document must beat the weakest kept one outright.
+    if (heap.length === limit && !(score > heap[0]!.score)) return;
+    const entry = { doc, score, order };
     if (heap.length < limit) {
       heap.push(entry);
       let i = heap.length - 1;
@@ -335,7 +373,7 @@ function bestOf(docs: readonly number[], scoreOf: (doc: number) => number, limit
         [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
         i = parent;
       }
-    } else if (entry.score > heap[0]!.score) {
+    } else {
       heap[0] = entry;
       let i = 0;
       for (;;) {
