@@ -65,6 +65,9 @@ interface DerivedTerm {
  * results. Every floating-point operation is MiniSearch's, in its order, so scores are equal
  * to the last bit and rankings identical (`test/lexical/bm25-scorer.test.ts` holds it to that).
  *
+ * Everything it remembers (expansions, postings as typed arrays, per-word sums, the flat
+ * vocabulary) describes one state of the index: `LexicalIndex` drops the scorer on every change.
+ *
  * Invariant: the index has no postings of discarded documents (`LexicalIndex` vacuums before it
  * searches); one found anyway is skipped and lowers that term's document frequency, as MiniSearch
  * does.
@@ -85,11 +88,11 @@ export class Bm25Scorer {
   /** {@link WordScores} per query word, expansion settings and searched fields. */
   readonly #words = new Map<string, WordScores>();
   #wordEntries = 0;
-  /** Per document: the query's running total, the current term's subtotal, and when each was last reset. */
-  #total = new Float64Array(0);
-  #termScore = new Float64Array(0);
-  #totalStamp = new Int32Array(0);
-  #termStamp = new Int32Array(0);
+  /** Per document: the query's running total, the current word's subtotal, and when each was last reset. */
+  readonly #total: Float64Array;
+  readonly #termScore: Float64Array;
+  readonly #totalStamp: Int32Array;
+  readonly #termStamp: Int32Array;
   #stamp = 0;
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
@@ -129,14 +132,11 @@ export class Bm25Scorer {
     const queryStamp = this.#nextStamp();
     /** Documents in the order the query first reached them (MiniSearch's tie order). */
     const reached: number[] = [];
-    const derivedByTerm = new Map<string, DerivedTerm[]>();
     terms.forEach((query, position) => {
       const firstOccurrence = distinct.indexOf(query.term);
       const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
       const word = firstOccurrence >>> 5;
       const bit = 1 << (firstOccurrence & 31);
-      const derived = derivedByTerm.get(query.term) ?? this.#derivedOf(query);
-      derivedByTerm.set(query.term, derived);
       const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
@@ -153,7 +153,7 @@ export class Bm25Scorer {
     return best.map(({ doc, score }) => {
       const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
       const id = index._documentIds.get(doc) as string;
-      return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, derivedByTerm, fields, fieldIds) } : { id, score, queryTerms };
+      return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, fields, fieldIds) } : { id, score, queryTerms };
     });
   }
 
@@ -299,16 +299,10 @@ export class Bm25Scorer {
   }
 
   /** MiniSearch's `match` for one document: each index term it matched → fields, keys in the order they were first reached. */
-  #matchOf(
-    doc: number,
-    terms: readonly QueryTerm[],
-    derivedByTerm: ReadonlyMap<string, readonly DerivedTerm[]>,
-    fields: readonly SearchedField[],
-    fieldIds: readonly (number | undefined)[],
-  ): Record<string, string[]> {
+  #matchOf(doc: number, terms: readonly QueryTerm[], fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[]): Record<string, string[]> {
     const match: Record<string, string[]> = {};
     for (const query of terms) {
-      for (const { term, postings } of derivedByTerm.get(query.term)!) {
+      for (const { term, postings } of this.#derivedOf(query)) {
         const found: string[] = [];
         fields.forEach((field, f) => {
           const fieldId = fieldIds[f];
