@@ -10,7 +10,7 @@ import { tokenize } from './tokenize.js';
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {
   readonly id: string;
-  /** Raw BM25+ score from MiniSearch (unbounded; comparable only within one query). */
+  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
@@ -117,8 +117,9 @@ export interface CompactLexicalSnapshot {
   readonly storedFields: Map<number, unknown>;
 }
 /**
- * BM25 (MiniSearch) over name, whenToUse, description and body text, with typo tolerance and prefix
- * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
+ * BM25 over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
+ * and prefix matching: MiniSearch holds the index, {@link Bm25Scorer} answers queries over it
+ * (MiniSearch's scores and order, faster). Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
  * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
 export class LexicalIndex {
