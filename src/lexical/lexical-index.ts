@@ -3,12 +3,14 @@ import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
 import { LEXICAL_FIELDS, type LexicalField, type Skill } from '../types.js';
 import { bodyText } from './body-text.js';
+import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
+import { internalsOf, type MiniSearchInternals } from './minisearch-internals.js';
 import { tokenize } from './tokenize.js';
 
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {
   readonly id: string;
-  /** Raw BM25+ score from MiniSearch (unbounded; comparable only within one query). */
+  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
@@ -101,21 +103,6 @@ export interface LexicalSnapshot {
   readonly index: AsPlainObject;
 }
 
-// --- scale (#17) ---
-/** MiniSearch 7's private fields that a compact snapshot holds. */
-interface MiniSearchInternals {
-  _documentCount: number;
-  _nextId: number;
-  _fieldIds: Record<string, number>;
-  _avgFieldLength: number[];
-  _dirtCount: number;
-  _index: { _tree: Map<string, unknown>; constructor: unknown };
-  _documentIds: Map<number, unknown>;
-  _idToShortId: Map<unknown, number>;
-  _fieldLength: Map<number, number[]>;
-  _storedFields: Map<number, unknown>;
-}
-
 /** {@link LexicalIndex.compactSnapshot}: plain data and `Map`s, for `v8.serialize`. */
 export interface CompactLexicalSnapshot {
   readonly entries: readonly (readonly [string, string])[];
@@ -129,11 +116,10 @@ export interface CompactLexicalSnapshot {
   readonly fieldLength: Map<number, number[]>;
   readonly storedFields: Map<number, unknown>;
 }
-// --- end scale (#17) ---
-
 /**
- * BM25 (MiniSearch) over name, whenToUse, description and body text, with typo tolerance and prefix
- * matching. Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
+ * BM25 over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
+ * and prefix matching: MiniSearch holds the index, {@link Bm25Scorer} answers queries over it
+ * (MiniSearch's scores and order, faster). Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
  * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
 export class LexicalIndex {
@@ -142,6 +128,8 @@ export class LexicalIndex {
   readonly #hashes = new Map<string, string>();
   /** A document was discarded (removed or replaced) since the last {@link compact}. */
   #dirty = false;
+  /** Reads the index as it was when built: dropped on every change. */
+  #scorer: Bm25Scorer | undefined;
 
   constructor(search: MiniSearch<LexicalDocument> = new MiniSearch<LexicalDocument>(LexicalIndex.#options())) {
     this.#search = search;
@@ -184,8 +172,6 @@ export class LexicalIndex {
     const vacuum = typeof search.performVacuuming === 'function' ? search.performVacuuming(options) : this.#search.vacuum(options);
     vacuum.catch(() => undefined);
   }
-
-  // --- scale (#17): compact snapshots, read without re-inserting every term. ---
 
   /**
    * The index as MiniSearch holds it in memory (its term tree and id maps are `Map`s), for
@@ -254,7 +240,6 @@ export class LexicalIndex {
     }
     return index;
   }
-  // --- end scale (#17) ---
 
   static #options(): Options<LexicalDocument> {
     return {
@@ -289,6 +274,7 @@ export class LexicalIndex {
     const body = bodyText(skill.body);
     const version = indexedVersion(skill, body, glosses);
     if (previous === version) return false;
+    this.#scorer = undefined;
     if (previous === undefined) this.#search.add(toDocument(skill, body, glosses));
     else {
       this.#search.replace(toDocument(skill, body, glosses));
@@ -300,6 +286,7 @@ export class LexicalIndex {
 
   remove(id: string): boolean {
     if (!this.#hashes.delete(id)) return false;
+    this.#scorer = undefined;
     this.#search.discard(id);
     this.#dirty = true;
     return true;
@@ -310,13 +297,16 @@ export class LexicalIndex {
   }
 
   /**
-   * True when `term` is in the index vocabulary. MiniSearch keeps its terms in a radix tree it
-   * does not expose; without one (another MiniSearch version) every term counts as unknown,
-   * which only costs speed.
+   * The query path over the current index, built at the first search after a change; undefined
+   * when this MiniSearch keeps its index differently (its own `search` then runs, slower).
    */
-  #knows(term: string): boolean {
-    const terms = (this.#search as unknown as { _index?: { has?: (term: string) => boolean } })._index;
-    return typeof terms?.has === 'function' && terms.has(term);
+  #currentScorer(): Bm25Scorer | undefined {
+    if (this.#scorer === undefined) {
+      const internals = internalsOf(this.#search);
+      if (internals === undefined) return undefined;
+      this.#scorer = new Bm25Scorer(internals);
+    }
+    return this.#scorer;
   }
 
   /** Matches in descending score order; at most `limit`. */
@@ -328,49 +318,56 @@ export class LexicalIndex {
       terms,
       explain = false,
     } = options;
-    const queryTerms = new Set(tokenize(query));
-    if (queryTerms.size === 0 || this.#hashes.size === 0) return [];
+    const words = tokenize(query);
+    if (words.length === 0 || this.#hashes.size === 0) return [];
     this.#compact();
-    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0);
-    const prefix = (term: string) => term.length >= prefixMinLength;
-    if (terms !== undefined && terms.groups.length > 0) return this.#searchGrouped(query, limit, terms, fields, boost, prefix, explain);
-    // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-    // (and by prefix), which is as good and much cheaper (docs/retrieval.md).
-    const results = this.#search.search(query, {
-      fields,
-      boost: { ...boost },
-      prefix,
-      fuzzy: (term) => (term.length >= fuzzy.minLength && !this.#knows(term) ? fuzzy.ratio : false),
+    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0).map((name) => ({ name, boost: boost[name] }));
+    const grouped = terms !== undefined && terms.groups.length > 0 ? terms : undefined;
+    const known = this.#vocabularyTest();
+    const queryTerms: QueryTerm[] = words.map((term) => ({
+      term,
+      prefix: term.length >= prefixMinLength,
+      // Typo tolerance is for words the catalog does not have: a known word is matched exactly
+      // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
+      // glosses are spelled right: none for them.
+      fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !known(term) ? fuzzy.ratio : false,
+      boost: grouped?.weights.get(term) ?? 1,
+    }));
+    const scored = this.#score(query, queryTerms, fields, limit, explain);
+    const distinct = new Set(words);
+    return scored.map((result) => {
+      const matched = new Set(result.queryTerms);
+      const coverage =
+        grouped === undefined
+          ? result.queryTerms.filter((term) => distinct.has(term)).length / distinct.size
+          : grouped.groups.filter((group) => group.some((term) => matched.has(term))).length / grouped.groups.length;
+      const match = { id: result.id, score: result.score, coverage };
+      return explain && result.match !== undefined ? { ...match, fields: termsByField(result.match) } : match;
     });
-    const out: LexicalMatch[] = [];
-    for (const result of results.slice(0, limit)) {
-      let matched = 0;
-      for (const term of new Set(result.queryTerms)) if (queryTerms.has(term)) matched += 1;
-      const match = { id: result.id as string, score: result.score, coverage: matched / queryTerms.size };
-      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
-    }
-    return out;
   }
 
-  #searchGrouped(
-    query: string,
-    limit: number,
-    { weights, groups }: GroupedTerms,
-    fields: string[],
-    boost: FieldBoosts,
-    prefix: (term: string) => boolean,
-    explain: boolean,
-  ): LexicalMatch[] {
-    // Dictionary glosses are spelled right: no typo tolerance (it was most of the cost of a translated query).
-    const results = this.#search.search(query, { fields, boost: { ...boost }, prefix, fuzzy: false, boostTerm: (term) => weights.get(term) ?? 1 });
-    const out: LexicalMatch[] = [];
-    for (const result of results.slice(0, limit)) {
-      const matched = new Set(result.queryTerms);
-      let covered = 0;
-      for (const group of groups) if (group.some((term) => matched.has(term))) covered += 1;
-      const match = { id: result.id as string, score: result.score, coverage: covered / groups.length };
-      out.push(explain ? { ...match, fields: termsByField(result.match) } : match);
-    }
-    return out;
+  /**
+   * True when a term is in the index vocabulary. MiniSearch keeps its terms in a radix tree it
+   * does not expose; without one (another MiniSearch version) every term counts as unknown,
+   * which only costs speed.
+   */
+  #vocabularyTest(): (term: string) => boolean {
+    const terms = (this.#search as unknown as { _index?: { has?: (term: string) => boolean } })._index;
+    return typeof terms?.has === 'function' ? (term) => terms.has!(term) : () => false;
+  }
+
+  /** {@link Bm25Scorer}, or MiniSearch's own search with the same settings (what the scorer reproduces). */
+  #score(query: string, terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[] {
+    const scorer = this.#currentScorer();
+    if (scorer !== undefined) return scorer.search(terms, fields, limit, explain);
+    const byTerm = new Map(terms.map((term) => [term.term, term]));
+    const results = this.#search.search(query, {
+      fields: fields.map((field) => field.name),
+      boost: Object.fromEntries(fields.map((field) => [field.name, field.boost])),
+      prefix: (term) => byTerm.get(term)?.prefix ?? false,
+      fuzzy: (term) => byTerm.get(term)?.fuzzy ?? false,
+      boostTerm: (term) => byTerm.get(term)?.boost ?? 1,
+    });
+    return results.slice(0, limit).map((result) => ({ id: result.id as string, score: result.score, queryTerms: result.queryTerms, match: result.match }));
   }
 }

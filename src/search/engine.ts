@@ -108,6 +108,8 @@ export class SkillSearchEngine implements SkillSearcher {
   #lexicalGlosses: ReadonlyMap<string, string> = new Map();
   /** `CrossLingual.glossesEpoch` when `#lexicalGlosses` was taken. */
   #glossesEpoch = -1;
+  /** Bumped whenever `#skills` and the lexical index are brought to a new catalog. */
+  #generation = 0;
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
@@ -248,6 +250,7 @@ export class SkillSearchEngine implements SkillSearcher {
       }
     }
     this.#lexicalTried = true;
+    this.#generation += 1;
     const lexical = this.#lexical;
     const previous = this.#skills;
     const upserted: LexicalSource[] = [];
@@ -484,9 +487,15 @@ export class SkillSearchEngine implements SkillSearcher {
       return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
     }
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
+    // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
+    const generation = this.#generation;
+    let lexical = mode === 'hybrid' ? this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
-    // query whose dense share is 0 needs the whole one alone (for its relevance features).
-    const chunks = share > 0 && terms.size >= this.options.queryChunks.minTerms ? queryChunks(routed.dense, this.options.queryChunks.max) : [];
+    // query whose dense share is 0 needs the whole one alone (for its relevance features), and
+    // so does one where BM25 has already singled a skill out.
+    const { minTerms, max, lexicalMargin } = this.options.queryChunks;
+    const settled = lexicalMargin > 0 && lexical[0] !== undefined && lexical[0].score >= lexicalMargin * (lexical[1]?.score ?? 0);
+    const chunks = share > 0 && terms.size >= minTerms && !settled ? queryChunks(routed.dense, max) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),
       this.#queries.embed(routed.dense, request.signal),
@@ -501,7 +510,8 @@ export class SkillSearchEngine implements SkillSearcher {
     const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
     if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
-    const lexical = this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
+    // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
+    if (this.#generation !== generation) lexical = this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);

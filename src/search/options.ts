@@ -46,6 +46,16 @@ export interface HnswOptions {
   readonly efSearch: number;
 }
 
+/** Per-sentence query embeddings (see {@link EngineOptions.queryChunks}). */
+export interface QueryChunkOptions {
+  /** Fewest distinct terms a message needs to be split. */
+  readonly minTerms: number;
+  /** Most pieces embedded; more sentences are joined into this many runs. */
+  readonly max: number;
+  /** Ratio of the best to the second BM25 score at which a hybrid search skips the pieces; 0 never skips. */
+  readonly lexicalMargin: number;
+}
+
 /** Typo tolerance of the lexical ranker (see {@link EngineOptions.fuzzy}). */
 export interface FuzzyOptions {
   /** Shortest query word that may match with edits. */
@@ -132,10 +142,13 @@ export interface EngineOptions {
   readonly keepLexicalWithin?: number;
   /**
    * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
-   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. Hand-set
-   * (docs/retrieval.md). @default {minTerms: 16, max: 8}
+   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
+   * that second embedding when BM25 has already singled one skill out: its best hit scores at
+   * least `lexicalMargin` times the second (or is the only one); 0 never skips. `minTerms` and
+   * `max` hand-set, `lexicalMargin` chosen on the dev splits (docs/retrieval.md).
+   * @default {minTerms: 16, max: 8, lexicalMargin: 1.75}
    */
-  readonly queryChunks?: Partial<{ readonly minTerms: number; readonly max: number }>;
+  readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
   readonly candidates?: number;
   /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
@@ -166,7 +179,7 @@ export interface ResolvedEngineOptions {
   readonly prefixMinLength: number;
   readonly keepLexical: number;
   readonly keepLexicalWithin: number;
-  readonly queryChunks: { readonly minTerms: number; readonly max: number };
+  readonly queryChunks: QueryChunkOptions;
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
@@ -187,7 +200,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   prefixMinLength: 4,
   keepLexical: 2,
   keepLexicalWithin: 10,
-  queryChunks: Object.freeze({ minTerms: 16, max: 8 }),
+  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalMargin: 1.75 }),
   candidates: 50,
   batchSize: 64,
   queryCacheSize: 256,
@@ -306,6 +319,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     queryChunks: Object.freeze({
       minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
       max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
+      lexicalMargin: assertFinite('queryChunks.lexicalMargin', queryChunks.lexicalMargin, 0, 1000),
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),

@@ -57,13 +57,36 @@ describe('catalog centring', () => {
 describe('query chunks', () => {
   it('embeds the whole message and each of its sentences', async () => {
     const embedder = counting();
-    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0 });
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalMargin: 0 } });
     await engine.sync(SKILLS);
     embedder.texts.length = 0;
     const first = 'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky.';
     const second = 'Translate the caption into Japanese, keeping product names in English.';
     await engine.search(`${first} ${second}`, { mode: 'hybrid' });
     expect(embedder.texts).toEqual([`${first} ${second}`, first, second]);
+  });
+
+  it('skips the sentence embeddings in hybrid when BM25 has singled one skill out, and only then', async () => {
+    const message =
+      'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky. Translate the caption into Japanese, keeping product names in English.';
+    const embedded = async (lexicalMargin: number, mode: 'hybrid' | 'dense') => {
+      const embedder = counting();
+      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalMargin } });
+      await engine.sync(SKILLS);
+      embedder.texts.length = 0;
+      await engine.search(message, { mode });
+      return embedder.texts.length;
+    };
+    const engine = await SkillSearchEngine.open({ embedder: counting() });
+    await engine.sync(SKILLS);
+    const [first, second] = (await engine.rank(message, { mode: 'lexical' })).ranked.ranked.map((hit) => hit.lexical ?? 0);
+    const margin = first! / second!;
+    expect(margin).toBeGreaterThan(1);
+    expect(await embedded(margin * 0.999, 'hybrid')).toBe(1);
+    expect(await embedded(margin * 1.01, 'hybrid')).toBe(3);
+    expect(await embedded(0, 'hybrid')).toBe(3);
+    // Dense mode has no lexical evidence to go on.
+    expect(await embedded(margin * 0.999, 'dense')).toBe(3);
   });
 
   it(`embeds a message of fewer than ${ENGINE_DEFAULTS.queryChunks.minTerms} distinct terms whole only`, async () => {

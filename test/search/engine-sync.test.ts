@@ -184,4 +184,38 @@ describe('SkillSearchEngine lifecycle and options', () => {
     controller.abort();
     await expect(search).rejects.toMatchObject({ name: 'AbortError' });
   });
+
+  it('ranks the catalog a sync left behind while a hybrid search awaited its query vector', async () => {
+    const fast = createHashEmbedder();
+    let release: (() => void) | undefined;
+    const embedder: Embedder = {
+      id: fast.id,
+      dimensions: fast.dimensions,
+      embed: async (texts, signal, kind) => {
+        if (kind === 'query' && release === undefined) await new Promise<void>((resolve) => (release = resolve));
+        return fast.embed(texts, signal, kind);
+      },
+    };
+    const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, ann: 'exact' });
+    await engine.sync(SKILLS);
+    const before = await (async () => {
+      const search = engine.search('merge pdf pages', { abstain: false });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      release!();
+      return search;
+    })();
+    expect(before[0]?.skill.id).toBe('pdf');
+    release = undefined;
+    // BM25 runs before the query is embedded; the sync lands in between and removes its best hit.
+    const search = engine.search('merge pdf pages', { abstain: false });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await engine.sync(
+      SKILLS.filter((skill) => skill.id !== 'pdf'),
+      { dense: false },
+    );
+    release!();
+    const hits = await search;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((hit) => hit.skill !== undefined && hit.skill.id !== 'pdf')).toBe(true);
+  });
 });

@@ -21,7 +21,7 @@ describe('ENGINE_DEFAULTS', () => {
       prefixMinLength: 4,
       keepLexical: 2,
       keepLexicalWithin: 10,
-      queryChunks: { minTerms: 16, max: 8 },
+      queryChunks: { minTerms: 16, max: 8, lexicalMargin: 1.75 },
       candidates: 50,
       batchSize: 64,
       queryCacheSize: 256,
@@ -36,7 +36,7 @@ describe('resolveEngineOptions', () => {
     const resolved = resolveEngineOptions({ embedder, fieldBoosts: { body: 0 }, hnsw: { efSearch: 64 }, queryChunks: { max: 2 } });
     expect(resolved.fieldBoosts).toEqual({ ...ENGINE_DEFAULTS.fieldBoosts, body: 0 });
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
-    expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2 });
+    expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.75 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
     expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
   });

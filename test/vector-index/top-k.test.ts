@@ -25,7 +25,10 @@ describe('TopK', () => {
         const top = new TopK<number>(k);
         scores.forEach((score, i) => top.push(i, score));
         // `+ 0` turns -0 into 0: the two tie, so either may come first, and toEqual tells them apart.
-        const expected = [...scores].sort((a, b) => b - a).slice(0, k).map((score) => score + 0);
+        const expected = [...scores]
+          .sort((a, b) => b - a)
+          .slice(0, k)
+          .map((score) => score + 0);
         expect(top.sorted().map((entry) => entry.score + 0)).toEqual(expected);
       }),
     );

@@ -1,0 +1,386 @@
+import type { MiniSearchInternals, TermPostings } from './minisearch-internals.js';
+import { type NearTerm, TermVocabulary } from './term-vocabulary.js';
+
+/**
+ * MiniSearch's BM25+ parameters and its weights for prefix and typo matches (its defaults, which
+ * the ranking was tuned with).
+ */
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+
+/** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
+export interface QueryTerm {
+  readonly term: string;
+  /** Also match longer indexed terms this one starts. */
+  readonly prefix: boolean;
+  /** Edits allowed as a share of the length (< 1) or a count (≥ 1); false for none. */
+  readonly fuzzy: number | false;
+  /** Multiplies the term's contribution (a gloss's weight); 1 for plain queries. */
+  readonly boost: number;
+}
+
+/** A field searched, with its BM25 weight. */
+export interface SearchedField {
+  readonly name: string;
+  readonly boost: number;
+}
+
+export interface ScoredDocument {
+  readonly id: string;
+  /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
+  readonly score: number;
+  /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
+  readonly queryTerms: readonly string[];
+  /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
+  readonly match?: Record<string, string[]>;
+}
+
+/** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
+interface Column {
+  readonly docs: Int32Array;
+  readonly raw: Float64Array;
+}
+
+/** One query word's summed contribution per document it reaches, in first-reached order. */
+interface WordScores {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+}
+
+/** An indexed term a query word reached, and how much its matches count. */
+interface DerivedTerm {
+  readonly term: string;
+  readonly weight: number;
+  readonly postings: TermPostings;
+}
+
+/**
+ * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
+ * results sorted by score with ties in the order documents were first reached), reimplemented
+ * over the same index with typed arrays: one score slot per document instead of a result object
+ * and a `match` record per (document, term), the field-length part of BM25 computed once per
+ * index change instead of once per posting, and only the best `limit` documents turned into
+ * results. Every floating-point operation is MiniSearch's, in its order, so scores are equal
+ * to the last bit and rankings identical (`test/lexical/bm25-scorer.test.ts` holds it to that).
+ *
+ * Everything it remembers (expansions, postings as typed arrays, per-word sums, the flat
+ * vocabulary) describes one state of the index: `LexicalIndex` drops the scorer on every change.
+ *
+ * Invariant: the index has no postings of discarded documents (`LexicalIndex` vacuums before it
+ * searches); one found anyway is skipped and lowers that term's document frequency, as MiniSearch
+ * does.
+ */
+export class Bm25Scorer {
+  readonly #index: MiniSearchInternals;
+  /** `k·(1 − b + b·length/average)` per (document, field): `[shortId · fields + fieldId]`. */
+  readonly #norms: Float64Array;
+  readonly #fieldCount: number;
+  #vocabulary: TermVocabulary | undefined;
+  /** Typo lookups answered by walking the tree (see {@link #near}). */
+  #treeLookups = 0;
+  /** {@link DerivedTerm}s per query word and expansion settings. */
+  readonly #derived = new Map<string, DerivedTerm[]>();
+  /** {@link Column}s by the postings map they were read from (one per term and field). */
+  readonly #columns = new Map<Map<number, number>, Column>();
+  #columnEntries = 0;
+  /** {@link WordScores} per query word, expansion settings and searched fields. */
+  readonly #words = new Map<string, WordScores>();
+  #wordEntries = 0;
+  /** Per document: the query's running total, the current word's subtotal, and when each was last reset. */
+  readonly #total: Float64Array;
+  readonly #termScore: Float64Array;
+  readonly #totalStamp: Int32Array;
+  readonly #termStamp: Int32Array;
+  #stamp = 0;
+  /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
+  #matched = new Uint32Array(0);
+
+  /** Valid until the index changes (then build a new one). */
+  constructor(index: MiniSearchInternals) {
+    this.#index = index;
+    this.#fieldCount = Math.max(0, ...Object.values(index._fieldIds)) + 1;
+    const slots = index._nextId;
+    this.#norms = new Float64Array(slots * this.#fieldCount);
+    const { k, b } = BM25;
+    for (const [shortId, lengths] of index._fieldLength) {
+      for (let field = 0; field < this.#fieldCount; field += 1) {
+        const fieldLength = lengths[field] ?? 0;
+        const avgFieldLength = index._avgFieldLength[field] ?? 0;
+        this.#norms[shortId * this.#fieldCount + field] = k * (1 - b + (b * fieldLength) / avgFieldLength);
+      }
+    }
+    this.#total = new Float64Array(slots);
+    this.#termScore = new Float64Array(slots);
+    this.#totalStamp = new Int32Array(slots);
+    this.#termStamp = new Int32Array(slots);
+  }
+
+  /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
+  search(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+    const index = this.#index;
+    const distinct = [...new Set(terms.map((query) => query.term))];
+    const words = Math.ceil(distinct.length / 32);
+    const slots = this.#total.length;
+    if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
+    const fieldIds = fields.map((field) => index._fieldIds[field.name]);
+    const total = this.#total;
+    const totalStamp = this.#totalStamp;
+    const matched = this.#matched;
+    const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
+    const queryStamp = this.#nextStamp();
+    /** Documents in the order the query first reached them (MiniSearch's tie order). */
+    const reached: number[] = [];
+    terms.forEach((query, position) => {
+      const firstOccurrence = distinct.indexOf(query.term);
+      const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
+      const word = firstOccurrence >>> 5;
+      const bit = 1 << (firstOccurrence & 31);
+      const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      for (let i = 0; i < docs.length; i += 1) {
+        const doc = docs[i]!;
+        if (totalStamp[doc] !== queryStamp) {
+          totalStamp[doc] = queryStamp;
+          total[doc] = scores[i]!;
+          matched.fill(0, doc * words, doc * words + words);
+          reached.push(doc);
+        } else total[doc] = total[doc]! + scores[i]!;
+        if (!isRepeat) matched[doc * words + word] = matched[doc * words + word]! | bit;
+      }
+    });
+    const best = bestOf(reached, (doc) => total[doc]! * (countBits(matched, doc * words, words) || 1), limit);
+    return best.map(({ doc, score }) => {
+      const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
+      const id = index._documentIds.get(doc) as string;
+      return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, fields, fieldIds) } : { id, score, queryTerms };
+    });
+  }
+
+  /**
+   * One query word's contribution per document (MiniSearch's per-word result: its derived terms
+   * in order, each field in order, summed in that order), with the documents in the order the
+   * word first reached them; kept until the index changes, so a recurring word costs one pass
+   * over the documents it reaches.
+   */
+  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): WordScores {
+    const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}\u0000${query.boost}\u0000${fieldsKey}`;
+    const cached = this.#words.get(key);
+    if (cached !== undefined) return cached;
+    const termScore = this.#termScore;
+    const termStamp = this.#termStamp;
+    const stamp = this.#nextStamp();
+    const touched: number[] = [];
+    for (const { weight, postings } of this.#derivedOf(query)) {
+      for (let f = 0; f < fields.length; f += 1) {
+        const fieldId = fieldIds[f];
+        if (fieldId === undefined) continue;
+        const frequencies = postings.get(fieldId);
+        if (frequencies === undefined) continue;
+        const { docs, raw } = this.#column(frequencies, fieldId);
+        const scale = weight * query.boost * fields[f]!.boost * 1;
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i]!;
+          const weighted = scale * raw[i]!;
+          if (termStamp[doc] !== stamp) {
+            termStamp[doc] = stamp;
+            termScore[doc] = weighted;
+            touched.push(doc);
+          } else termScore[doc] = termScore[doc]! + weighted;
+        }
+      }
+    }
+    const docs = Int32Array.from(touched);
+    const scores = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i += 1) scores[i] = termScore[docs[i]!]!;
+    const result = { docs, scores };
+    if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
+      this.#words.clear();
+      this.#wordEntries = 0;
+    }
+    this.#words.set(key, result);
+    this.#wordEntries += docs.length;
+    return result;
+  }
+
+  /** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
+  #derive(query: QueryTerm): DerivedTerm[] {
+    const index = this.#index._index;
+    const derived: DerivedTerm[] = [];
+    const exact = index.get(query.term);
+    if (exact !== undefined) derived.push({ term: query.term, weight: 1, postings: exact });
+    if (query.prefix) {
+      for (const [term, postings] of index.atPrefix(query.term)) {
+        const distance = term.length - query.term.length;
+        if (distance === 0) continue;
+        derived.push({ term, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), postings });
+      }
+    }
+    if (query.fuzzy !== false) {
+      const fuzzy = query.fuzzy;
+      const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(query.term.length * fuzzy)) : fuzzy;
+      if (maxDistance > 0) {
+        for (const { term, postings, distance } of this.#near(query.term, maxDistance)) {
+          if (distance === 0) continue;
+          // A term the word starts was already counted as a prefix match.
+          if (query.prefix && term.length > query.term.length && term.startsWith(query.term)) continue;
+          derived.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), postings });
+        }
+      }
+    }
+    return derived;
+  }
+
+  /**
+   * One term's postings in one field as arrays: the documents, and each one's BM25+ part
+   * (`idf · (d + tf·(k+1) / (tf + norm))`, MiniSearch's expression), computed at first use and
+   * kept until the index changes, so a word that recurs across queries costs one pass over
+   * two typed arrays.
+   */
+  #column(frequencies: Map<number, number>, fieldId: number): Column {
+    const cached = this.#columns.get(frequencies);
+    if (cached !== undefined) return cached;
+    const index = this.#index;
+    const { k, d } = BM25;
+    const documentCount = index._documentCount;
+    const norms = this.#norms;
+    const fieldCount = this.#fieldCount;
+    const docs = new Int32Array(frequencies.size);
+    const raw = new Float64Array(frequencies.size);
+    let matching = frequencies.size;
+    let invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+    let n = 0;
+    for (const [doc, termFreq] of frequencies) {
+      if (!index._documentIds.has(doc)) {
+        matching -= 1;
+        invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+        continue;
+      }
+      docs[n] = doc;
+      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norms[doc * fieldCount + fieldId]!));
+      n += 1;
+    }
+    const column = n === docs.length ? { docs, raw } : { docs: docs.slice(0, n), raw: raw.slice(0, n) };
+    if (this.#columnEntries + n > CACHE_ENTRIES) {
+      this.#columns.clear();
+      this.#columnEntries = 0;
+    }
+    this.#columns.set(frequencies, column);
+    this.#columnEntries += n;
+    return column;
+  }
+
+  /**
+   * Indexed terms within `maxDistance` edits of `word`, as MiniSearch's `fuzzyGet` lists them.
+   * The first few lookups after a change walk the term tree like MiniSearch (milliseconds each
+   * on a large catalog); after that a flat {@link TermVocabulary} is built once (a walk of the
+   * whole tree, several lookups' worth) and answers each in well under a millisecond. A
+   * one-shot process thus never pays for the vocabulary, and a server soon stops paying the walks.
+   */
+  #near(word: string, maxDistance: number): NearTerm[] {
+    if (this.#vocabulary === undefined && this.#treeLookups < TREE_LOOKUPS_BEFORE_VOCABULARY) {
+      this.#treeLookups += 1;
+      return Array.from(this.#index._index.fuzzyGet(word, maxDistance), ([term, [postings, distance]]) => ({ term, postings, distance }));
+    }
+    this.#vocabulary ??= new TermVocabulary(this.#index._index._tree);
+    return this.#vocabulary.near(word, maxDistance);
+  }
+
+  /** {@link #derive}, remembered until the index changes. */
+  #derivedOf(query: QueryTerm): DerivedTerm[] {
+    const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}`;
+    let derived = this.#derived.get(key);
+    if (derived === undefined) {
+      derived = this.#derive(query);
+      if (this.#derived.size >= DERIVED_CACHE_SIZE) this.#derived.clear();
+      this.#derived.set(key, derived);
+    }
+    return derived;
+  }
+
+  /** MiniSearch's `match` for one document: each index term it matched → fields, keys in the order they were first reached. */
+  #matchOf(doc: number, terms: readonly QueryTerm[], fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[]): Record<string, string[]> {
+    const match: Record<string, string[]> = {};
+    for (const query of terms) {
+      for (const { term, postings } of this.#derivedOf(query)) {
+        const found: string[] = [];
+        fields.forEach((field, f) => {
+          const fieldId = fieldIds[f];
+          if (fieldId !== undefined && postings.get(fieldId)?.has(doc) === true) found.push(field.name);
+        });
+        if (found.length > 0) Object.assign(match, { [term]: found });
+      }
+    }
+    return match;
+  }
+
+  #nextStamp(): number {
+    if (this.#stamp >= 0x7ffffff0) {
+      this.#stamp = 0;
+      this.#totalStamp.fill(0);
+      this.#termStamp.fill(0);
+    }
+    this.#stamp += 1;
+    return this.#stamp;
+  }
+}
+
+/** Typo lookups per index version done on the tree before the flat vocabulary is built. */
+const TREE_LOOKUPS_BEFORE_VOCABULARY = 8;
+/** Query words whose expansions a scorer remembers (they hold only references into the tree). */
+const DERIVED_CACHE_SIZE = 4096;
+/** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
+const CACHE_ENTRIES = 1_000_000;
+
+function countBits(words: Uint32Array, from: number, count: number): number {
+  let bits = 0;
+  for (let i = from; i < from + count; i += 1) {
+    let v = words[i]!;
+    while (v !== 0) {
+      v &= v - 1;
+      bits += 1;
+    }
+  }
+  return bits;
+}
+
+/**
+ * The `limit` highest-scoring of `docs` (given in first-reached order), best first, ties kept in
+ * that order: what a stable sort by descending score would put first, in O(n log limit).
+ */
+function bestOf(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): { doc: number; score: number }[] {
+  if (limit <= 0) return [];
+  // A min-heap on (score, then later arrival): its root is the weakest kept document.
+  const heap: { doc: number; score: number; order: number }[] = [];
+  const weaker = (a: { score: number; order: number }, b: { score: number; order: number }) => a.score < b.score || (a.score === b.score && a.order > b.order);
+  docs.forEach((doc, order) => {
+    const score = scoreOf(doc);
+    // Arriving last, a document must beat the weakest kept one outright.
+    if (heap.length === limit && !(score > heap[0]!.score)) return;
+    const entry = { doc, score, order };
+    if (heap.length < limit) {
+      heap.push(entry);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!weaker(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else {
+      heap[0] = entry;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let weakest = i;
+        if (left < heap.length && weaker(heap[left]!, heap[weakest]!)) weakest = left;
+        if (right < heap.length && weaker(heap[right]!, heap[weakest]!)) weakest = right;
+        if (weakest === i) break;
+        [heap[i], heap[weakest]] = [heap[weakest]!, heap[i]!];
+        i = weakest;
+      }
+    }
+  });
+  return heap.sort((a, b) => b.score - a.score || a.order - b.order).map(({ doc, score }) => ({ doc, score }));
+}

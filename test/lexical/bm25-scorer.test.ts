@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { bodyText } from '../../src/lexical/body-text.js';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { TermVocabulary } from '../../src/lexical/term-vocabulary.js';
+import { tokenize } from '../../src/lexical/tokenize.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import type { Skill } from '../../src/types.js';
+import { makeSkill } from '../attachments/make-skill.js';
+
+// Word families that exercise prefix expansion (deploy/deployment/deployments), typo tolerance
+// (kubernetes/kubernets), identifiers split into parts, duplicates and a Chinese run.
+const WORDS = [
+  'deploy',
+  'deployment',
+  'deployments',
+  'kubernetes',
+  'container',
+  'containers',
+  'pdf',
+  'pdf-extract',
+  'extraction',
+  'extract',
+  'invoice',
+  'invoices',
+  'spreadsheet',
+  'spreadsheets',
+  'release',
+  'releases',
+  'notes',
+  'migration',
+  'migrate',
+  'database',
+  'dataset',
+  'data',
+  'getUserProfile',
+  'profile',
+  '部署容器',
+  'audit',
+  'auditing',
+] as const;
+const QUERY_WORDS = [...WORDS, 'kubernets', 'spredsheet', 'relase', 'migrat', 'deplo', 'containr', 'databse', 'unknownword', 'the', 'a'] as const;
+const FIELDS = ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses'];
+
+const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((words) => words.join(' '));
+const skillArbitrary = (i: number) =>
+  fc.record({ name: fc.constantFrom(...WORDS), description: text, whenToUse: text, body: text }).map(
+    ({ name, description, whenToUse, body }): Skill =>
+      makeSkill(`${name}-${i}`, {
+        id: `s${i}`,
+        description,
+        whenToUse,
+        body: `# Title\n\n${body}`,
+        contentHash: `h${i}-${description}-${whenToUse}-${body}`,
+      }),
+  );
+const catalogArbitrary = fc.integer({ min: 1, max: 24 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => skillArbitrary(i))));
+const queryArbitrary = fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 1, maxLength: 7 }).map((words) => words.join(' '));
+
+/** MiniSearch itself over the same documents: the reference the scorer must reproduce. */
+function reference(skills: readonly Skill[]): MiniSearch {
+  const search = new MiniSearch({ idField: 'id', fields: FIELDS, tokenize, processTerm: (term) => term, autoVacuum: false });
+  for (const skill of skills) {
+    search.add({
+      id: skill.id,
+      name: skill.name,
+      description: skill.description,
+      whenToUse: skill.whenToUse ?? '',
+      keywords: '',
+      body: bodyText(skill.body),
+      glosses: '',
+    });
+  }
+  return search;
+}
+
+function referenceSearch(search: MiniSearch, query: string, weights?: ReadonlyMap<string, number>) {
+  const boost = ENGINE_DEFAULTS.fieldBoosts;
+  const known = (term: string) => (search as unknown as { _index: { has(term: string): boolean } })._index.has(term);
+  return search.search(query, {
+    fields: FIELDS,
+    boost: { ...boost },
+    prefix: (term) => term.length >= ENGINE_DEFAULTS.prefixMinLength,
+    ...(weights === undefined
+      ? { fuzzy: (term: string) => (term.length >= ENGINE_DEFAULTS.fuzzy.minLength && !known(term) ? ENGINE_DEFAULTS.fuzzy.ratio : false) }
+      : { fuzzy: false, boostTerm: (term: string) => weights.get(term) ?? 1 }),
+  });
+}
+
+describe('the lexical scorer reproduces MiniSearch', () => {
+  it('returns the same documents in the same order with bit-identical scores, coverage and matched fields', () => {
+    fc.assert(
+      fc.property(catalogArbitrary, fc.array(queryArbitrary, { minLength: 1, maxLength: 12 }), (skills, queries) => {
+        const index = new LexicalIndex();
+        for (const skill of skills) index.upsert(skill);
+        const search = reference(skills);
+        for (const query of queries) {
+          const want = referenceSearch(search, query).slice(0, 10);
+          const got = index.search(query, 10, { explain: true });
+          expect(got.map((hit) => [hit.id, hit.score])).toEqual(want.map((hit) => [hit.id, hit.score]));
+          const distinct = new Set(tokenize(query));
+          expect(got.map((hit) => hit.coverage)).toEqual(want.map((hit) => new Set(hit.queryTerms).size / distinct.size));
+          got.forEach((hit, i) => {
+            const fields: Record<string, string[]> = {};
+            for (const [term, where] of Object.entries(want[i]!.match)) for (const field of where) fields[field] = [...(fields[field] ?? []), term];
+            expect(hit.fields).toEqual(Object.fromEntries(FIELDS.filter((field) => fields[field]).map((field) => [field, fields[field]])));
+          });
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('weights grouped terms like MiniSearch’s boostTerm and counts coverage per group', () => {
+    const skills = WORDS.map((word, i) => makeSkill(`${word}-${i}`, { id: `s${i}`, description: `${WORDS[(i * 7) % WORDS.length]} ${word}` }));
+    const index = new LexicalIndex();
+    for (const skill of skills) index.upsert(skill);
+    const weights = new Map([
+      ['deploy', 1],
+      ['container', 0.6],
+      ['kubernetes', 0.4],
+    ]);
+    const got = index.search('deploy container kubernetes', 10, { terms: { weights, groups: [['deploy'], ['container', 'kubernetes']] } });
+    const want = referenceSearch(reference(skills), 'deploy container kubernetes', weights).slice(0, 10);
+    expect(got.map((hit) => [hit.id, hit.score])).toEqual(want.map((hit) => [hit.id, hit.score]));
+    const both = got.find((hit) => hit.id === 's0');
+    expect(both?.coverage).toBe(0.5);
+  });
+
+  it('scores the same after the flat vocabulary takes over typo lookups from the tree walk', () => {
+    const skills = WORDS.map((word, i) => makeSkill(`${word}-${i}`, { id: `s${i}`, description: WORDS.slice(0, i + 1).join(' ') }));
+    const index = new LexicalIndex();
+    for (const skill of skills) index.upsert(skill);
+    const search = reference(skills);
+    const typos = ['kubernets', 'spredsheet', 'relase', 'containr', 'databse', 'invoise', 'extracton', 'migraton', 'auditng', 'deploymnt', 'profle'];
+    for (const round of [1, 2]) {
+      for (const query of typos) {
+        const got = index.search(query, 10).map((hit) => [hit.id, hit.score]);
+        expect(got, `${query}, round ${round}`).toEqual(
+          referenceSearch(search, query)
+            .slice(0, 10)
+            .map((hit) => [hit.id, hit.score]),
+        );
+      }
+    }
+  });
+});
+
+describe('TermVocabulary', () => {
+  it('finds exactly the terms, distances and order of MiniSearch’s fuzzyGet', () => {
+    const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'é'), minLength: 1, maxLength: 9 });
+    fc.assert(
+      fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 60 }), letters, fc.integer({ min: 1, max: 3 }), (terms, word, distance) => {
+        const search = new MiniSearch({ fields: ['text'], tokenize: (text) => text.split(' '), processTerm: (term) => term });
+        search.addAll(terms.map((term, id) => ({ id, text: term })));
+        const tree = (search as unknown as { _index: { _tree: Map<string, unknown>; fuzzyGet(term: string, max: number): Map<string, [unknown, number]> } })
+          ._index;
+        const want = [...tree.fuzzyGet(word, distance)].map(([term, [, d]]) => [term, d]);
+        expect(new TermVocabulary(tree._tree).near(word, distance).map((near) => [near.term, near.distance])).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
