@@ -6,7 +6,11 @@
  * - the Claude Code hook without a server, as a user runs it: the installed bin, wall time;
  * - index load: open + sync of an unchanged catalog (what every cold process pays first);
  * - reindex after one skill changed;
- * - lexical p50 (and its growth against the smallest size), hybrid p50 / p99;
+ * - lexical p50 (and its growth against the smallest size), hybrid p50 / p99, each both for a
+ *   query's first sight (nothing about it cached: what a new message costs) and for the same
+ *   queries repeated (per-word caches warm: a long-lived server's recurring words);
+ * - long messages (250–600 characters, first sight), hybrid p50 / p99;
+ * - `npx skill-search` against the installed bin (process start to exit, smallest size);
  * - cold build: skills per second through the model, on a sample.
  *
  * Both sides search the same skills with the same cached embeddings; the top-10 lists of
@@ -20,7 +24,7 @@ import type { Embedder, Skill } from '../src/types.js';
 import { SkillCatalog } from '../src/load/index.js';
 import type { BenchContext, Suite } from './context.js';
 import { NO_QUERY_CACHE, sizeLabel } from './context.js';
-import { POOL_FILE } from './corpus.js';
+import { POOL_FILE, sample } from './corpus.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { edited } from './scaling.js';
@@ -120,12 +124,31 @@ function hookWall(side: Side, tools: string, indexDir: string, cacheDir: string,
   return { ms, stdout: run.stdout };
 }
 
+/** The messages one size is timed on: short ones (timed at first sight, then repeated), unseen short ones for the lexical first sight, long ones. */
+interface QuerySets {
+  readonly short: readonly string[];
+  readonly fresh: readonly string[];
+  readonly long: readonly string[];
+}
+
+/** Labelled messages of 250–600 characters: those a hybrid search may embed twice (whole, then per sentence). */
+function longQueries(context: BenchContext, n: number): string[] {
+  const long = context
+    .evalSets()
+    .flatMap((set) => set.queries.map((q) => q.query))
+    .filter((q) => q.length >= 250 && q.length <= 600);
+  return sample(long, n, 7);
+}
+
 interface SideFigures {
   build: number;
   load: number;
   reindex: Latency;
   lexical: Latency;
   hybrid: Latency;
+  lexicalFirst: Latency;
+  hybridFirst: Latency;
+  long: Latency;
   hook: number;
   hookOut: string;
   rankings: string[];
@@ -162,8 +185,9 @@ async function measureSides(
   skills: readonly Skill[],
   tools: string,
   dir: string,
-  queries: readonly string[],
+  sets: QuerySets,
 ): Promise<Map<string, SideFigures>> {
+  const queries = sets.short;
   const indexDir = (side: Side) => path.join(dir, `index-${side.name}`);
   const open = (side: Side) => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side), ...NO_QUERY_CACHE });
   const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
@@ -175,6 +199,9 @@ async function measureSides(
         loads: [] as number[],
         hybrid: [] as number[],
         lexical: [] as number[],
+        hybridFirst: [] as number[],
+        lexicalFirst: [] as number[],
+        long: [] as number[],
         reindex: [] as number[],
         hooks: [] as number[],
         hookOut: '',
@@ -213,8 +240,23 @@ async function measureSides(
     await engine.sync(skills);
     engines.set(side.name, engine);
   }
-  for (const side of sides)
-    for (const query of queries) of(side).rankings.push((await engines.get(side.name)!.search(query, { k: 10 })).map((hit) => hit.skill.id).join(','));
+  // First sight: each message searched once, so no cache holds anything about it yet.
+  for (const [i, query] of queries.entries()) {
+    for (const side of ordered(i)) {
+      const engine = engines.get(side.name)!;
+      let ids = '';
+      of(side).hybridFirst.push(
+        await timed(async () => {
+          ids = (await engine.search(query, { k: 10 })).map((hit) => hit.skill.id).join(',');
+        }),
+      );
+      of(side).rankings.push(ids);
+    }
+  }
+  for (const [i, query] of sets.fresh.entries())
+    for (const side of ordered(i)) of(side).lexicalFirst.push(await timed(() => engines.get(side.name)!.search(query, { k: 10, mode: 'lexical' })));
+  for (const [i, query] of sets.long.entries())
+    for (const side of ordered(i)) of(side).long.push(await timed(() => engines.get(side.name)!.search(query, { k: 10 })));
   const rounds = context.options.quick ? 20 : 200;
   for (let round = 0; round < rounds; round++) {
     const query = queries[round % queries.length]!;
@@ -257,12 +299,40 @@ async function measureSides(
           reindex: latency(taken.reindex),
           lexical: latency(taken.lexical),
           hybrid: latency(taken.hybrid),
+          lexicalFirst: latency(taken.lexicalFirst),
+          hybridFirst: latency(taken.hybridFirst),
+          long: latency(taken.long),
           hook: median(taken.hooks),
           hookOut: taken.hookOut,
           rankings: taken.rankings,
         },
       ];
     }),
+  );
+}
+
+/** Wall time of `skill-search --version` started as the README's hosts start it (the bin) and through `npx`, median of {@link HOOK_RUNS}. */
+function startupWalls(): { bin: number; npx: number } {
+  const wall = (command: string, args: readonly string[]): number => {
+    const started = performance.now();
+    const run = spawnSync(command, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
+    return performance.now() - started;
+  };
+  const bin: number[] = [];
+  const npx: number[] = [];
+  wall('npx', ['--no-install', 'skill-search', '--version']);
+  for (let round = 0; round < HOOK_RUNS; round++) {
+    bin.push(wall(process.execPath, [path.join(REPO_ROOT, 'bin', 'skill-search.js'), '--version']));
+    npx.push(wall('npx', ['--no-install', 'skill-search', '--version']));
+  }
+  return { bin: median(bin), npx: median(npx) };
+}
+
+/** p50 (and p99) rows of one latency, now against before. */
+function latencyRows(group: string, name: string, now: Latency, before: Latency, metrics: readonly ('p50' | 'p99')[]): Measurement[] {
+  return metrics.map((metric) =>
+    compare({ group, name, metric, value: now[metric], unit: 'ms', samples: now.samples, better: 'lower' }, { name: 'before', value: before[metric] }),
   );
 }
 
@@ -285,7 +355,10 @@ export const scaleSuite: Suite = async (context) => {
     return { skipped: `needs the registry pool (${POOL_FILE} under the eval folder)` };
   }
   const sides = [await loadSide('before', baselineRoot(context)), await loadSide('now', currentRoot(context))];
-  const queries = context.queries(context.options.quick ? 20 : 120);
+  const count = context.options.quick ? 20 : 120;
+  const pool = context.queries(count * 2);
+  const sets: QuerySets = { short: pool.slice(0, count), fresh: pool.slice(count), long: longQueries(context, count) };
+  const queries = sets.short;
   context.embedder.memo = false;
   const measurements: Measurement[] = [];
   const notes: string[] = [];
@@ -295,7 +368,7 @@ export const scaleSuite: Suite = async (context) => {
     const { file, skills } = await catalogOf(context, requested, dir);
     const group = sizeLabel(skills.length);
     await context.primeSkills(skills, group);
-    const figures = await measureSides(context, sides, skills, file, dir, queries);
+    const figures = await measureSides(context, sides, skills, file, dir, sets);
     const before = figures.get('before')!;
     const now = figures.get('now')!;
     const vs = (value: number) => ({ name: 'before', value });
@@ -340,27 +413,20 @@ export const scaleSuite: Suite = async (context) => {
         vs(before.reindex.mean),
       ),
       compare({ group, name: 'index build (cached embeddings)', metric: 'once', value: now.build, unit: 'ms', better: 'lower' }, vs(before.build)),
-      compare(
-        { group, name: 'lexical query', metric: 'p50', value: now.lexical.p50, unit: 'ms', samples: now.lexical.samples, better: 'lower' },
-        vs(before.lexical.p50),
-      ),
-      compare(
-        { group, name: 'hybrid query', metric: 'p50', value: now.hybrid.p50, unit: 'ms', samples: now.hybrid.samples, better: 'lower' },
-        vs(before.hybrid.p50),
-      ),
-      compare(
-        { group, name: 'hybrid query', metric: 'p99', value: now.hybrid.p99, unit: 'ms', samples: now.hybrid.samples, better: 'lower' },
-        vs(before.hybrid.p99),
-      ),
+      ...latencyRows(group, 'lexical query, first sight', now.lexicalFirst, before.lexicalFirst, ['p50']),
+      ...latencyRows(group, 'hybrid query, first sight', now.hybridFirst, before.hybridFirst, ['p50', 'p99']),
+      ...latencyRows(group, 'long message (250-600 chars), first sight', now.long, before.long, ['p50', 'p99']),
+      ...latencyRows(group, 'lexical query, repeated', now.lexical, before.lexical, ['p50']),
+      ...latencyRows(group, 'hybrid query, repeated', now.hybrid, before.hybrid, ['p50', 'p99']),
     );
     for (const side of sides) {
       const figure = figures.get(side.name)!;
       const smallest = lexicalAtSmallest.get(side.name);
-      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexical.p50);
+      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexicalFirst.p50);
       else
         measurements.push(
           compare(
-            { group, name: `lexical p50 growth (${side.name})`, metric: 'p50', value: figure.lexical.p50, unit: 'ms', better: 'lower' },
+            { group, name: `lexical p50 growth, first sight (${side.name})`, metric: 'p50', value: figure.lexicalFirst.p50, unit: 'ms', better: 'lower' },
             { name: 'smallest size', value: smallest },
           ),
         );
@@ -370,6 +436,21 @@ export const scaleSuite: Suite = async (context) => {
       `${group}: ${differing} of ${queries.length} hybrid top-10 lists differ between before and now; hook output ${now.hookOut === before.hookOut ? 'identical' : 'differs'}.`,
     );
     if (requested === context.options.sizes[0]) {
+      const start = startupWalls();
+      measurements.push(
+        compare(
+          {
+            group,
+            name: 'process start to exit: npx skill-search (vs the bin)',
+            metric: 'median',
+            value: start.npx,
+            unit: 'ms',
+            samples: HOOK_RUNS,
+            better: 'lower',
+          },
+          { name: 'bin', value: start.bin },
+        ),
+      );
       const rates = new Map<string, number>();
       for (const side of sides) rates.set(side.name, await coldBuildRate(context, side, skills, dir));
       measurements.push(
