@@ -194,20 +194,32 @@ export class SkillSearchEngine implements SkillSearcher {
       const key = vectorKey(skill);
       if (state.cache.get(key) === undefined) missing.set(key, skill);
     }
-    const pending = [...missing];
-    onProgress?.(0, pending.length);
+    // Skills with the same text (forks, republished copies) share one embedding.
+    const keysByText = new Map<string, string[]>();
+    for (const [key, skill] of missing) {
+      const text = glossedEmbeddingText(skill, this.#language.glossesOf(skill)?.dense);
+      const keys = keysByText.get(text);
+      if (keys === undefined) keysByText.set(text, [key]);
+      else keys.push(key);
+    }
+    const pending = [...keysByText];
+    let done = 0;
+    onProgress?.(0, missing.size);
     for (let start = 0; start < pending.length; start += this.options.batchSize) {
       throwIfAborted(signal);
       const batch = pending.slice(start, start + this.options.batchSize);
       const vectors = await this.options.embedder.embed(
-        batch.map(([, skill]) => glossedEmbeddingText(skill, this.#language.glossesOf(skill)?.dense)),
+        batch.map(([text]) => text),
         signal,
         'passage',
       );
-      batch.forEach(([key], i) => state.cache.set(key, vectors[i]!));
-      onProgress?.(Math.min(start + batch.length, pending.length), pending.length);
+      batch.forEach(([, keys], i) => {
+        for (const key of keys) state.cache.set(key, vectors[i]!);
+        done += keys.length;
+      });
+      onProgress?.(done, missing.size);
     }
-    return pending.length;
+    return missing.size;
   }
 
   /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired`; persisted when changed. */
