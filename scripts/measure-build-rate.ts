@@ -11,7 +11,8 @@
  * code with the old 64 texts per embedder call; `now`, this code as shipped.
  *
  * Usage: npx tsx scripts/measure-build-rate.ts [--skills 1000] [--rounds 3] [--sides before,now-64,now]
- * Prints one JSON object (rates per round, medians, ratios to `before`, CPU seconds per side).
+ * Prints one JSON object (rates per round, medians, ratios to `before`, skills per CPU-second).
+ * `--child <side>` runs one build and prints its figures (the scale bench's cold-build row uses it).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     sides: { type: 'string', default: 'before,now-64,now' },
     child: { type: 'string' },
+    'baseline-root': { type: 'string', default: path.join(REPO_ROOT, 'bench', '.cache', 'scale-baseline', SCALE_BASELINE_COMMIT) },
     'eval-dir': { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'eval') },
   },
 });
@@ -64,7 +66,7 @@ async function sides(names: readonly string[]): Promise<Side[]> {
   const out: Side[] = [];
   for (const name of names) {
     if (name === 'before') {
-      const root = path.join(REPO_ROOT, 'bench', '.cache', 'scale-baseline', SCALE_BASELINE_COMMIT, 'dist');
+      const root = path.join(values['baseline-root'], 'dist');
       const engines = (await import(pathToFileURL(path.join(root, 'search', 'engine.js')).href)) as {
         SkillSearchEngine: { open(options: Record<string, unknown>): Promise<EngineLike> };
       };
