@@ -6,8 +6,3 @@ declare module 'onnxruntime-node' {
   const onnxruntime: unknown;
   export default onnxruntime;
 }
-
-/** Transformers.js's backend module (no declarations of its own): its list of providers to ask for. */
-declare module '@xenova/transformers/src/backends/onnx.js' {
-  export const executionProviders: string[];
-}

@@ -34,16 +34,6 @@ type FeatureExtractor = ((texts: string[], options: { pooling: Pooling; normaliz
  */
 let loading: Promise<unknown> = Promise.resolve();
 
-/**
- * On Node, Transformers.js asks onnxruntime for the `cpu` provider and then `wasm`; the
- * onnxruntime-node this package installs (1.16, shared with USE-lite so one process never loads
- * two onnxruntime builds) rejects the unknown `wasm` where 1.14 ignored it.
- */
-function dropWasmProvider(providers: string[]): void {
-  const wasm = providers.indexOf('wasm');
-  if (wasm >= 0 && providers.includes('cpu')) providers.splice(wasm, 1);
-}
-
 function modelNotFound(modelDir: string, missing: string): SkillSearchError {
   return new SkillSearchError(
     'MODEL_NOT_FOUND',
@@ -117,7 +107,6 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
       await previous.catch(() => undefined);
       try {
         const { env, pipeline } = await import('@xenova/transformers');
-        dropWasmProvider((await import('@xenova/transformers/src/backends/onnx.js')).executionProviders);
         env.allowRemoteModels = false;
         env.allowLocalModels = true;
         env.localModelPath = dirname(modelDir);
