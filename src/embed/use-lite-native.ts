@@ -54,9 +54,8 @@ interface OrtSession {
   run(feeds: Record<string, unknown>): Promise<Record<string, { readonly data: unknown; readonly dims: readonly number[] }>>;
 }
 
-/** The part of onnxruntime-node's API this project uses. */
-export interface OrtModule {
-  readonly InferenceSession: { create(model: string | Uint8Array, options?: Record<string, unknown>): Promise<OrtSession> };
+interface OrtModule {
+  readonly InferenceSession: { create(model: string | Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
   readonly Tensor: OrtTensorConstructor;
 }
 
@@ -66,8 +65,7 @@ export interface UseLiteRuntime {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
-/** Loads onnxruntime-node (rejects where its native binding cannot load). */
-export async function importOnnxRuntime(): Promise<OrtModule> {
+async function importOnnxRuntime(): Promise<OrtModule> {
   const loaded = (await import('onnxruntime-node')) as unknown as OrtModule & { default?: OrtModule };
   // A CommonJS package: depending on the loader its API sits on the namespace or on `default`.
   return typeof loaded.InferenceSession === 'function' || typeof loaded.InferenceSession === 'object' ? loaded : loaded.default!;

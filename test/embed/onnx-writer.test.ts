@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import ortModule from 'onnxruntime-node';
 import { encodeOnnxModel, OnnxType } from '../../src/embed/onnx-writer.js';
 import type { OnnxGraph } from '../../src/embed/onnx-writer.js';
-import { importOnnxRuntime } from '../../src/embed/use-lite-native.js';
 
-const ort = await importOnnxRuntime();
+type Ort = typeof ortModule;
+const ort: Ort = (ortModule as Ort & { default?: Ort }).InferenceSession ? ortModule : (ortModule as unknown as { default: Ort }).default;
 
 // y = Transpose(LayerNorm(x · w + b), perm [1, 0]); w and b come from a deferred byte source.
 function graph(epsilon: number): OnnxGraph {
