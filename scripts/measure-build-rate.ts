@@ -8,8 +8,7 @@
  * Sides: `before`, the code before the scale work as the scale bench builds it
  * (bench/.cache/scale-baseline/<SCALE_BASELINE_COMMIT>, run `npm run bench -- --only scale
  * --quick` once to build it) with the onnxruntime-node its node_modules resolve; `now-64`, this
- * code with the old 64 texts per embedder call; `now-1t`, this code with builds on one thread
- * (`SKILL_SEARCH_BULK_THREADS=1`); `now`, this code as shipped.
+ * code with the old 64 texts per embedder call; `now`, this code as shipped.
  *
  * Usage: npx tsx scripts/measure-build-rate.ts [--skills 1000] [--rounds 3] [--sides before,now-64,now]
  * Prints one JSON object (rates per round, medians, ratios to `before`, skills per CPU-second).
@@ -26,7 +25,6 @@ import { SCALE_BASELINE_COMMIT } from '../bench/scale.js';
 import { POOL_FILE } from '../bench/corpus.js';
 import { REPO_ROOT } from '../bench/options.js';
 import { resolveEmbedder } from '../src/embed/index.js';
-import { USE_LITE_BULK_THREADS_ENV } from '../src/embed/use-lite-native.js';
 import { SkillCatalog } from '../src/load/index.js';
 import { SkillSearchEngine } from '../src/search/engine.js';
 import type { Embedder, Skill } from '../src/types.js';
@@ -80,7 +78,7 @@ async function sides(names: readonly string[]): Promise<Side[]> {
         onnxruntime: onnxruntimeVersion(path.join(root, 'embed', 'index.js')),
         open: (indexDir) => engines.SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 }),
       });
-    } else if (name === 'now' || name === 'now-64' || name === 'now-1t') {
+    } else if (name === 'now' || name === 'now-64') {
       const embedder = resolveEmbedder();
       out.push({
         name,
@@ -89,7 +87,7 @@ async function sides(names: readonly string[]): Promise<Side[]> {
         open: (indexDir) => SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0, ...(name === 'now-64' ? { batchSize: 64 } : {}) }),
       });
     } else {
-      throw new Error(`--sides: unknown side "${name}" (known: before, now-64, now-1t, now)`);
+      throw new Error(`--sides: unknown side "${name}" (known: before, now-64, now)`);
     }
   }
   return out;
@@ -156,7 +154,6 @@ if (values.child !== undefined) {
         {
           encoding: 'utf8',
           maxBuffer: 1 << 24,
-          env: name === 'now-1t' ? { ...process.env, [USE_LITE_BULK_THREADS_ENV]: '1' } : process.env,
         },
       );
       if (run.status !== 0) throw new Error(`${name} (round ${round + 1}) exited ${String(run.status)}: ${run.stderr}`);

@@ -1,5 +1,4 @@
-import os from 'node:os';
-import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
@@ -80,59 +79,26 @@ const SESSION_OPTIONS = {
   executionMode: 'sequential',
 } as const;
 
-/** A call with at least this many texts is an index build and runs on the bulk session. */
-const BULK_MIN_TEXTS = 64;
-const BULK_THREADS_CAP = 4;
-/** Threads for index builds: a positive integer, `1` keeps builds on the query session. */
-export const USE_LITE_BULK_THREADS_ENV = 'SKILL_SEARCH_BULK_THREADS';
-
-/**
- * Intra-op threads of the bulk session: one per core up to {@link BULK_THREADS_CAP}, or the
- * env override. Two threads embedded 1.83× as fast as one with both cores free, and 0.73–1.35×
- * when other jobs kept the second core busy (docs/cold-build.md).
- */
-function bulkThreads(): number {
-  const wanted = process.env[USE_LITE_BULK_THREADS_ENV]?.trim() ?? '';
-  if (wanted === '') return Math.min(BULK_THREADS_CAP, os.availableParallelism());
-  const threads = Number(wanted);
-  if (!Number.isInteger(threads) || threads < 1) {
-    throw new SkillSearchError('BAD_OPTION', `${USE_LITE_BULK_THREADS_ENV} must be a positive integer, got "${wanted}"`);
-  }
-  return threads;
-}
-
 /**
  * Loads onnxruntime and the session (its graph from the on-disk cache when there, see
  * use-lite-graph-cache.ts); rejects if the native binding is unavailable here. `graphCache`
- * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time). Calls of
- * {@link BULK_MIN_TEXTS}+ texts run on a second session with more threads, created at the
- * first such call; the vectors are the same (each thread computes whole output blocks).
+ * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time).
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
   const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
-  const threads = bulkThreads();
-  let model = graph.model;
   let session: OrtSession;
   try {
-    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
+    session = await ort.InferenceSession.create(graph.model, SESSION_OPTIONS);
   } catch (error) {
     if (graph.source !== 'cache') throw error;
     // A cached file that passed its checks but not onnxruntime's: drop it and rebuild once.
     forgetUseLiteGraph(graphCache.cacheDir);
-    model = (await loadUseLiteGraph(graphCache)).model;
-    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
+    session = await ort.InferenceSession.create((await loadUseLiteGraph(graphCache)).model, SESSION_OPTIONS);
   }
-  let bulk: Promise<OrtSession> | undefined;
-  const sessionFor = (texts: number): Promise<OrtSession> | OrtSession => {
-    if (texts < BULK_MIN_TEXTS || threads === 1) return session;
-    // A bulk session that cannot be created leaves builds on the query session.
-    bulk ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(() => session);
-    return bulk;
-  };
   const { files } = graph;
   const tokenizer = new UseLiteTokenizer(files.vocabulary);
 
-  async function run(on: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
+  async function run(rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
     const ids = new BigInt64Array(rows.length * length);
     const mask = new Float32Array(rows.length * length);
@@ -142,7 +108,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
         mask[b * length + i] = 1;
       }
     });
-    const output = await on.run({
+    const output = await session.run({
       ids: new ort.Tensor('int64', ids, [rows.length, length]),
       mask: new ort.Tensor('float32', mask, [rows.length, length]),
     });
@@ -156,7 +122,6 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     async embed(texts, signal) {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
-      const on = await sessionFor(texts.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
       for (const indices of paddedBatches(order.map((index) => encoded[index]!.length))) {
@@ -167,10 +132,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(
-          on,
-          indices.map((i) => encoded[order[i]!]!),
-        );
+        const rows = await run(indices.map((i) => encoded[order[i]!]!));
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });

