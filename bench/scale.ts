@@ -20,7 +20,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Embedder, Skill } from '../src/types.js';
+import type { Skill } from '../src/types.js';
 import { SkillCatalog } from '../src/load/index.js';
 import type { BenchContext, Suite } from './context.js';
 import { NO_QUERY_CACHE, sizeLabel } from './context.js';
@@ -337,17 +337,31 @@ function latencyRows(group: string, name: string, now: Latency, before: Latency,
 }
 
 /** Skills per second through the side's own model runtime (its threading), index built from nothing (no embedding cache). */
-async function coldBuildRate(context: BenchContext, side: Side, skills: readonly Skill[], dir: string): Promise<number> {
-  const sample = skills.slice(0, COLD_BUILD_SAMPLE);
-  const embeds = (await import(pathToFileURL(path.join(side.root, 'dist', 'embed', 'index.js')).href)) as { resolveEmbedder(spec?: string): Embedder };
-  const embedder = embeds.resolveEmbedder(context.options.embedder);
-  await embedder.embed(['warm up the model'], undefined, 'query');
-  const engine = await side.engines.SkillSearchEngine.open({ embedder, indexDir: path.join(dir, `cold-${side.name}`), ...NO_QUERY_CACHE });
-  const started = performance.now();
-  await engine.sync(sample);
-  const seconds = (performance.now() - started) / 1000;
-  await engine.close();
-  return sample.length / seconds;
+/**
+ * Skills per second through a side's own model runtime, in a fresh process per side
+ * (scripts/measure-build-rate.ts): the two sides may pin different onnxruntime builds, which
+ * crash when one process loads both.
+ */
+function coldBuildRate(context: BenchContext, side: Side): number {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'scripts', 'measure-build-rate.ts'),
+      '--child',
+      side.name,
+      '--skills',
+      String(COLD_BUILD_SAMPLE),
+      '--eval-dir',
+      context.options.evalDir!,
+      '--baseline-root',
+      baselineRoot(context),
+    ],
+    { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (run.status !== 0) throw new Error(`cold build (${side.name}) exited ${String(run.status)}: ${run.stderr}`);
+  return (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { rate: number }).rate;
 }
 
 export const scaleSuite: Suite = async (context) => {
@@ -452,7 +466,7 @@ export const scaleSuite: Suite = async (context) => {
         ),
       );
       const rates = new Map<string, number>();
-      for (const side of sides) rates.set(side.name, await coldBuildRate(context, side, skills, dir));
+      for (const side of sides) rates.set(side.name, coldBuildRate(context, side));
       measurements.push(
         compare(
           {

@@ -72,8 +72,9 @@ async function importOnnxRuntime(): Promise<OrtModule> {
 
 const SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
-  // One thread: a query is a few small matrix products, and an idle pool would spin on a
-  // core the agent around us needs more.
+  // Asks for one thread, but onnxruntime-node 1.14's kernels still use every core (a query
+  // loop measured 1.98 cores on 2; 1.16 honours it): builds already run on all cores, and a
+  // second session with more threads only oversubscribes them (docs/cold-build.md).
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',

@@ -222,19 +222,29 @@ export class SkillSearchEngine implements SkillSearcher {
       const key = vectorKey(skill);
       if (!state.store.hasTag(key)) missing.set(key, skill);
     }
-    const pending = [...missing];
+    // Skills with the same text (forks, republished copies) share one embedding.
+    const keysByText = new Map<string, string[]>();
+    for (const [key, skill] of missing) {
+      const text = glossedEmbeddingText(skill, this.#language.glossesOf(skill)?.dense);
+      const keys = keysByText.get(text);
+      if (keys === undefined) keysByText.set(text, [key]);
+      else keys.push(key);
+    }
+    const pending = [...keysByText];
     const embedded = new Map<string, Float32Array>();
-    onProgress?.(0, pending.length);
+    onProgress?.(0, missing.size);
     for (let start = 0; start < pending.length; start += this.options.batchSize) {
       throwIfAborted(signal);
       const batch = pending.slice(start, start + this.options.batchSize);
       const vectors = await this.options.embedder.embed(
-        batch.map(([, skill]) => glossedEmbeddingText(skill, this.#language.glossesOf(skill)?.dense)),
+        batch.map(([text]) => text),
         signal,
         'passage',
       );
-      batch.forEach(([key], i) => embedded.set(key, vectors[i]!));
-      onProgress?.(Math.min(start + batch.length, pending.length), pending.length);
+      batch.forEach(([, keys], i) => {
+        for (const key of keys) embedded.set(key, vectors[i]!);
+      });
+      onProgress?.(embedded.size, missing.size);
     }
     return embedded;
   }

@@ -151,7 +151,11 @@ export interface EngineOptions {
   readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
   readonly candidates?: number;
-  /** Texts per embedder call during sync: speed and memory only, never the results. @default 64 */
+  /**
+   * Texts per embedder call during sync (and between progress reports): speed and memory only,
+   * never the results. USE-lite sorts each call's texts by length to pad its batches less, so
+   * bigger calls embed faster (docs/cold-build.md). @default 512
+   */
   readonly batchSize?: number;
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
@@ -202,7 +206,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   keepLexicalWithin: 10,
   queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalMargin: 1.75 }),
   candidates: 50,
-  batchSize: 64,
+  batchSize: 512,
   queryCacheSize: 256,
   crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) }),
 });

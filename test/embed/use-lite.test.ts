@@ -90,6 +90,19 @@ describe('USE-lite on onnxruntime', () => {
     }
   });
 
+  it('gives an index build (one big call, texts sorted into padded batches) the vectors a query gets alone', async () => {
+    // Skill-like texts of many lengths, so the big call pads most of them inside mixed batches.
+    const texts = Array.from(
+      { length: 120 },
+      (_, i) => `skill ${i}: ${'reads files and writes reports, '.repeat(1 + ((i * 7) % 11))}${TEXTS[i % TEXTS.length]}`,
+    );
+    const bulk = await native.embed(texts);
+    for (const [i, text] of texts.entries()) {
+      const [alone] = await native.embed([text]);
+      expect(dot(normalizeInPlace(alone!), normalizeInPlace(Float32Array.from(bulk[i]!))), text).toBeGreaterThan(1 - 1e-6);
+    }
+  });
+
   it('embeds more texts than one batch holds', async () => {
     const texts = Array.from({ length: 70 }, (_, i) => `skill number ${i} ${'word '.repeat(i % 9)}`);
     const rows = await native.embed(texts);

@@ -45,6 +45,18 @@ describe('SkillSearchEngine.sync', () => {
     ]);
   });
 
+  it('embeds a text shared by skills with different content once, and gives each its vector', async () => {
+    const embedder = counting();
+    const engine = await SkillSearchEngine.open({ embedder, ann: 'exact' });
+    const original = makeSkill({ name: 'pdf', description: 'Read and merge PDF files.' });
+    const fork = { ...makeSkill({ name: 'pdf', description: 'Read and merge PDF files.', id: 'fork:pdf' }), body: '# a fork\n', contentHash: 'f'.repeat(64) };
+    expect(await engine.sync([original, fork, ...SKILLS.slice(1)])).toMatchObject({ added: SKILLS.length + 1, embedded: SKILLS.length + 1 });
+    expect(embedder.texts).toHaveLength(SKILLS.length);
+    expect(embedder.texts.filter((text) => text === 'pdf: Read and merge PDF files.')).toHaveLength(1);
+    const hits = await engine.search('read and merge pdf files', { mode: 'dense', abstain: false, k: 2 });
+    expect(hits.map((hit) => hit.skill.id).sort()).toEqual(['fork:pdf', 'pdf']);
+  });
+
   it('rejects with an AbortError and leaves the catalog as it was', async () => {
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
     await engine.sync(SKILLS.slice(0, 3));

@@ -23,7 +23,7 @@ describe('ENGINE_DEFAULTS', () => {
       keepLexicalWithin: 10,
       queryChunks: { minTerms: 16, max: 8, lexicalMargin: 1.75 },
       candidates: 50,
-      batchSize: 64,
+      batchSize: 512,
       queryCacheSize: 256,
       crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
     });
