@@ -7,7 +7,6 @@
  *   npx tsx scripts/eval-crosslingual.ts [--split dev|test|all] [--modes hybrid,lexical] [--model use-lite] [--json]
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
@@ -15,6 +14,7 @@ import { scanSkillsDir } from '../src/load/index.js';
 import { readEvalQueries, runEval, type EvalQuery, type EvalReport } from '../src/eval/index.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
+import { evalIndexDir } from './eval-suites.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(ROOT, '..', 'shared', 'eval');
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     }
     const all: EvalQuery[] = await readEvalQueries(join(QUERY_DIR, `${set === 'en-over-mixed' ? 'en-over-zh' : set}.jsonl`));
     const queries = values.split === 'all' ? all : all.filter((query) => splitOf(query.id) === values.split);
-    const indexDir = join(tmpdir(), 'skill-search-eval', `crossling-${set}-${embedder.id.replace(/[^\w.@-]+/g, '_')}`);
+    const indexDir = evalIndexDir(`crossling-${set}`, embedder);
     const engine = await SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 });
     await engine.sync(skills);
     for (const mode of values.modes.split(',') as SearchMode[]) {

@@ -11,7 +11,7 @@
  * disk there too (faster reruns, but latency then excludes the model).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
@@ -19,7 +19,7 @@ import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord 
 import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
 import type { Embedder, SearchMode } from '../src/types.js';
-import { EVAL_DIR, loadSuite, SPLITS, type Split, type SuiteName } from './eval-suites.js';
+import { EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 const { values } = parseArgs({
@@ -43,9 +43,6 @@ const { values } = parseArgs({
     latency: { type: 'boolean', default: false },
   },
 });
-
-export const CACHE_ROOT = join(tmpdir(), 'skill-search-eval');
-const cacheDir = (suite: string, embedder: Embedder): string => join(CACHE_ROOT, `${suite}-${embedder.id.replace(/[^\w.@-]+/g, '_')}`);
 
 async function main(): Promise<void> {
   if (!(await import('node:fs')).existsSync(EVAL_DIR)) {
@@ -74,8 +71,8 @@ async function main(): Promise<void> {
   for (const suiteName of values.suite.split(',') as SuiteName[]) {
     const suite = await loadSuite(suiteName, { sample: Number(values.sample), ...(splits === undefined ? {} : { splits }) });
     if (suite === undefined) continue;
-    const embedder = values.memo ? rememberVectors(base, join(CACHE_ROOT, `queries-${base.id.replace(/[^\w.@-]+/g, '_')}.txt`)) : base;
-    const engine = await SkillSearchEngine.open({ embedder, indexDir: cacheDir(suiteName, base), ...tuning });
+    const embedder = values.memo ? rememberVectors(base, queryVectorsFile(base)) : base;
+    const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir(suiteName, base), ...tuning });
     const started = performance.now();
     const sync = await engine.sync(suite.skills);
     if (!values.json) {
@@ -141,7 +138,7 @@ async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<
       return vectors;
     },
   };
-  const indexDir = cacheDir('library', base);
+  const indexDir = evalIndexDir('library', base);
   const engine = await SkillSearchEngine.open({ embedder: timed, indexDir, ...tuning });
   await engine.sync(suite.skills);
   const queries = suite.queries.map((query) => query.query);

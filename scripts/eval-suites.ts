@@ -10,11 +10,30 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEvalQueries, type EvalQuery } from '../src/eval/index.js';
-import type { Skill } from '../src/types.js';
+import type { Embedder, Skill } from '../src/types.js';
 
 export const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'eval');
+
+/** Where the eval and fit scripts keep their catalog indexes and remembered query vectors, so reruns embed nothing new. */
+export const EVAL_CACHE_ROOT = join(tmpdir(), 'skill-search-eval');
+
+/** An embedder id as a file-name part. */
+export function fileSafe(embedder: Pick<Embedder, 'id'>): string {
+  return embedder.id.replace(/[^\w.@-]+/g, '_');
+}
+
+/** The persistent index of one catalog (`label`, e.g. a suite name) under one embedder. */
+export function evalIndexDir(label: string, embedder: Pick<Embedder, 'id'>): string {
+  return join(EVAL_CACHE_ROOT, `${label}-${fileSafe(embedder)}`);
+}
+
+/** The file `rememberVectors` keeps one embedder's query vectors in. */
+export function queryVectorsFile(embedder: Pick<Embedder, 'id'>): string {
+  return join(EVAL_CACHE_ROOT, `queries-${fileSafe(embedder)}.txt`);
+}
 /** Our own labelled requests over the library (written for this project, see fixtures/eval/README.md). */
 export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries.jsonl');
 

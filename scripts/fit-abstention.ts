@@ -12,7 +12,6 @@
  * $TMPDIR/skill-search-eval so a refit embeds nothing new.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
@@ -30,7 +29,7 @@ import {
   type RelevanceModel,
 } from '../src/search/relevance.js';
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
-import { loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
+import { EVAL_CACHE_ROOT, evalIndexDir, fileSafe, loadSuite, queryVectorsFile, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 const { values } = parseArgs({
@@ -67,7 +66,7 @@ interface QueryCase {
   rows: number[][];
 }
 
-const CACHE = join(tmpdir(), 'skill-search-eval', 'fit-cache');
+const CACHE = join(EVAL_CACHE_ROOT, 'fit-cache');
 
 function readCache(file: string): QueryCase[] | undefined {
   if (!existsSync(file)) return undefined;
@@ -85,7 +84,7 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
   const base = resolveEmbedder(values.model);
   for (const name of FIT_SUITES) {
     const key = `${name}:${mode}`;
-    const file = join(CACHE, `${name}-${mode}-${values.sample}-${base.id.replace(/[^\w.@-]+/g, '_')}.json`);
+    const file = join(CACHE, `${name}-${mode}-${values.sample}-${fileSafe(base)}.json`);
     const cached = cache.get(key) ?? readCache(file);
     if (cached !== undefined) {
       cache.set(key, cached);
@@ -96,10 +95,10 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
     for (const split of ['train', 'dev', 'test'] as const) {
       const suite = await loadSuite(name, { splits: [split], sample: split === 'train' ? Number(values.sample) : Math.floor(Number(values.sample) / 2) });
       if (suite === undefined) continue;
-      const embedder = rememberVectors(base, join(tmpdir(), 'skill-search-eval', `queries-${base.id.replace(/[^\w.@-]+/g, '_')}.txt`));
+      const embedder = rememberVectors(base, queryVectorsFile(base));
       const engine = await SkillSearchEngine.open({
         embedder,
-        indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`),
+        indexDir: evalIndexDir(name, base),
         queryCacheSize: 0,
       });
       await engine.sync(suite.skills);

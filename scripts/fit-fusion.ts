@@ -10,13 +10,11 @@
  * Deterministic (seeded split, every-n-th sampling, Newton from zero). Decision and numbers:
  * docs/retrieval.md.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
 import type { RankedEvidence } from '../src/search/relevance.js';
-import { loadSuite, type Split, type SuiteName } from './eval-suites.js';
+import { evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 const { values } = parseArgs({ strict: true, options: { sample: { type: 'string', default: '1000' }, model: { type: 'string', default: 'use-lite' } } });
@@ -58,10 +56,10 @@ async function collect(): Promise<Case[]> {
     for (const split of ['train', 'dev', 'test'] as const) {
       const suite = await loadSuite(name, { splits: [split], sample: Number(values.sample) });
       if (suite === undefined) continue;
-      const embedder = rememberVectors(base, join(tmpdir(), 'skill-search-eval', `queries-${base.id.replace(/[^\w.@-]+/g, '_')}.txt`));
+      const embedder = rememberVectors(base, queryVectorsFile(base));
       const engine = await SkillSearchEngine.open({
         embedder,
-        indexDir: join(tmpdir(), 'skill-search-eval', `${name}-${base.id.replace(/[^\w.@-]+/g, '_')}`),
+        indexDir: evalIndexDir(name, base),
         queryCacheSize: 0,
         keepLexical: 0,
       });
