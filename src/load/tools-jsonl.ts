@@ -4,7 +4,7 @@ import { SkillSearchError } from '../errors.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
-import { readToolsSnapshot, toolsFileStat, writeToolsSnapshot } from './tools-snapshot.js';
+import { readToolsSnapshot, sameStat, toolsFileStat, writeToolsSnapshot } from './tools-snapshot.js';
 
 export interface ToolsOptions {
   /** @default 'skills' */
@@ -83,8 +83,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   }
   const result = { skills, diagnostics };
   if (snapshotDir !== undefined && stat !== undefined) {
-    const after = toolsFileStat(path);
-    if (after !== undefined && JSON.stringify(after) === JSON.stringify(stat)) writeToolsSnapshot(snapshotDir, key, stat, result);
+    if (sameStat(stat, toolsFileStat(path))) writeToolsSnapshot(snapshotDir, key, stat, result);
   }
   return result;
 }

@@ -45,7 +45,8 @@ export function toolsFileStat(path: string): ToolsFileStat | undefined {
   }
 }
 
-function sameStat(a: ToolsFileStat, b: unknown): boolean {
+/** True when `b` (a stat, or anything read back from a snapshot) is the stat `a`. */
+export function sameStat(a: ToolsFileStat, b: unknown): boolean {
   const other = b as Partial<ToolsFileStat> | null;
   return other?.size === a.size && other.mtimeMs === a.mtimeMs && other.ctimeMs === a.ctimeMs && other.ino === a.ino;
 }

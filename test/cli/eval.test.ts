@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUERIES, SKILLS, removeDir, runCli, tempDir } from './helpers.js';
+import { EVAL_REPORT_KEYS } from '../support/eval-report.js';
 
 const cache = tempDir();
 afterAll(() => removeDir(cache));
@@ -11,22 +12,7 @@ describe('eval', () => {
     const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual([
-      'queries',
-      'k',
-      'mode',
-      'hitAt1',
-      'hitAt5',
-      'hitAt10',
-      'recallAt5',
-      'recallAt10',
-      'mrr',
-      'ndcgAt10',
-      'abstain',
-      'shown',
-      'latencyMs',
-      'byLanguage',
-    ]);
+    expect(Object.keys(report)).toEqual([...EVAL_REPORT_KEYS]);
     expect(Object.keys(report.abstain as object)).toEqual(['queries', 'correct']);
     // Every fixture query is English; the one "no skill" query is not a labelled query.
     const byLanguage = report.byLanguage as Record<string, Record<string, number>>;

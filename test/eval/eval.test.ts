@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { percentile, readEvalQueries, runEval, scoreRankings, scoreSuggestions, type RankedItem } from '../../src/eval/index.js';
 import type { SearchHit, SearchRequest, SkillSearcher } from '../../src/types.js';
 import { makeSkill } from '../search/fixtures.js';
+import { EVAL_REPORT_KEYS } from '../support/eval-report.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -75,22 +76,7 @@ describe('runEval', () => {
       ],
       { k: 5, mode: 'dense' },
     );
-    expect(Object.keys(report)).toEqual([
-      'queries',
-      'k',
-      'mode',
-      'hitAt1',
-      'hitAt5',
-      'hitAt10',
-      'recallAt5',
-      'recallAt10',
-      'mrr',
-      'ndcgAt10',
-      'abstain',
-      'shown',
-      'latencyMs',
-      'byLanguage',
-    ]);
+    expect(Object.keys(report)).toEqual([...EVAL_REPORT_KEYS]);
     // All six queries are English; the two negatives add nothing to a language's ranking scores.
     expect(report.byLanguage).toEqual({ en: { queries: 4, hitAt1: 0.5, hitAt5: 0.75, mrr: report.mrr } });
     expect(report).toMatchObject({
