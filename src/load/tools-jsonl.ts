@@ -82,8 +82,6 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     skills.push(buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id }));
   }
   const result = { skills, diagnostics };
-  if (snapshotDir !== undefined && stat !== undefined) {
-    if (sameStat(stat, toolsFileStat(path))) writeToolsSnapshot(snapshotDir, key, stat, result);
-  }
+  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) writeToolsSnapshot(snapshotDir, key, stat, result);
   return result;
 }

@@ -6,6 +6,7 @@ import { SkillCatalog } from '../../src/load/index.js';
 import { loadToolsJsonl } from '../../src/load/tools-jsonl.js';
 import { toolsFileStat, writeToolsSnapshot } from '../../src/load/tools-snapshot.js';
 import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
+import type { Skill } from '../../src/types.js';
 import { removeDir, tempDir } from './helpers.js';
 
 const LINES = [
@@ -45,6 +46,13 @@ describe('tools file snapshots', () => {
     // Same bytes, same size: only the times moved. The file is parsed again.
     await utimes(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
     expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills[0]?.description).toBe('Extract tables from PDF files');
+  });
+
+  it('a snapshot of the right stat whose skills have the wrong shape is not used', async () => {
+    const key = { path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS };
+    const hostile = [null, { id: 'pdf', name: 7 }] as unknown as Skill[];
+    writeToolsSnapshot(snapshots, key, toolsFileStat(file)!, { skills: hostile, diagnostics: [] });
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills.map((skill) => skill.name)).toEqual(['pdf-tables', 'csv-clean']);
   });
 
   it('other limits or rank are another snapshot', async () => {
