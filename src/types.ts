@@ -88,6 +88,11 @@ export interface CatalogSnapshot {
   readonly diagnostics: readonly Diagnostic[];
   /** Monotonic; bumps on every invalidation that changed the catalog. */
   readonly generation: number;
+  /**
+   * The identity of what the catalog was built from (`src/load/source-stamp.ts`), which a cold
+   * process can compute without parsing tools files; absent when a tools file had no stat.
+   */
+  readonly sourceStamp?: string;
 }
 
 /** Retrieval mode (SPEC §7 `--mode`). */

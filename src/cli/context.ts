@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { LiveIndex } from '../integrations/live-index.js';
+import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { SnapshotFirstSearcher } from '../integrations/snapshot-first.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
@@ -40,7 +41,23 @@ export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnaps
 /** Catalog + persistent engine for the flags; the model loads only when first needed. */
 export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): Promise<LiveIndex> {
   const { LiveIndex } = await import('../integrations/live-index.js');
-  return LiveIndex.open({
+  return LiveIndex.open(liveIndexOptions(sources, retrieval, io, knobs));
+}
+
+/**
+ * The in-process search of a cold process: the catalog's saved search snapshot when it still
+ * matches the disk, the full {@link openLiveIndex} otherwise (`snapshot-first.ts`).
+ */
+export async function openColdSearch(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<SnapshotFirstSearcher> {
+  const [{ LiveIndex }, { SnapshotFirstSearcher }] = await Promise.all([import('../integrations/live-index.js'), import('../integrations/snapshot-first.js')]);
+  return new SnapshotFirstSearcher({
+    openSnapshot: () => LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io)),
+    openLive: () => LiveIndex.open(liveIndexOptions(sources, retrieval, io)),
+  });
+}
+
+function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
+  return {
     catalog: catalogOptions(sources, io.env),
     model: retrieval.model,
     downloadsDir: modelsRoot(io.env),
@@ -50,7 +67,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),
     ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
     ...(knobs === undefined ? {} : { knobs }),
-  });
+  };
 }
 
 export function line(stream: CliIo['stdout'], text = ''): void {

@@ -4,7 +4,7 @@ import { SkillSearchError, abortError, isAbortError } from '../errors.js';
 import { parseCommandArgs, renderCommandHelp } from './args.js';
 import { COMMANDS, isCommandName } from './commands.js';
 import { processIo, type CliIo } from './io.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../util/package-version.js';
 
 /** Exit codes of SPEC §7 (130 only when the user interrupted a one-shot command). */
 export const EXIT = Object.freeze({ ok: 0, user: 1, internal: 2, interrupted: 130 });

@@ -235,6 +235,23 @@ export class IndexFolder {
     }
   }
 
+  /**
+   * The artefact's state as one string: its base file and how many bytes its delta log holds
+   * (a log only grows until the next base). Another artefact derived from this one records it,
+   * to tell later whether it still describes the same data. Undefined without an entry.
+   */
+  version(name: string): string | undefined {
+    const entry = this.entry(name);
+    if (entry === undefined) return undefined;
+    let logged = 0;
+    try {
+      logged = statSync(this.path(entry.log)).size;
+    } catch {
+      // No log yet: nothing appended.
+    }
+    return `${entry.file}+${logged}`;
+  }
+
   /** Appends one record of changes to the artefact's delta log. */
   appendLog(name: string, record: Uint8Array): void {
     const entry = this.entry(name);

@@ -1,7 +1,7 @@
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
-import { SkillSearchEngine, type EngineKnobs, type SyncResult } from '../search/index.js';
+import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SyncResult } from '../search/index.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 
@@ -46,6 +46,8 @@ export class LiveIndex implements SkillService {
   readonly engine: SkillSearchEngine;
   /** Generation of the catalog the engine last synced to; -1 before the first sync. */
   #synced = -1;
+  /** `sourceStamp` of that catalog, which its search snapshot is saved under. */
+  #stamp: string | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(catalog: SkillCatalog, engine: SkillSearchEngine) {
@@ -54,28 +56,50 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    const embedder = resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir });
-    const engine = await SkillSearchEngine.open({
-      ...options.knobs,
-      embedder,
-      ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
-      ...(options.k === undefined ? {} : { k: options.k }),
-      ...(options.mode === undefined ? {} : { mode: options.mode }),
-      ...(options.dictionaryDir === undefined ? {} : { crossLingual: { ...options.knobs?.crossLingual, dictionaryDir: options.dictionaryDir } }),
-      ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
-    });
-    const { watch: _ignored, ...catalogOptions } = options.catalog;
-    return new LiveIndex(new SkillCatalog(catalogOptions), engine);
+    const engine = await SkillSearchEngine.open(engineOptions(options));
+    return new LiveIndex(new SkillCatalog(catalogOptions(options)), engine);
+  }
+
+  /**
+   * A read-only search of the catalog as it is now, from the search snapshot a `LiveIndex`
+   * saved for it (`src/search/search-snapshot.ts`), or why there is none (no index folder, a
+   * catalog changed since, another model…). Opening it scans skill folders and stats tools files
+   * but parses nothing else: what a cold hook or `query` tries before {@link open}.
+   */
+  static async openSnapshot(options: LiveIndexOptions): Promise<ClosableSearch | { readonly reason: string }> {
+    if (options.indexDir === undefined) return { reason: 'no index folder' };
+    const stamp = await new SkillCatalog(catalogOptions(options)).sourceStamp();
+    if (stamp === undefined) return { reason: 'a tools file cannot be read' };
+    return SkillSearchEngine.openSnapshot(engineOptions(options), stamp);
   }
 
   /** Syncs the engine to the current catalog when its generation moved. */
   async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     const started = performance.now();
     const snapshot = await this.catalog.get();
-    if (snapshot.generation === this.#synced) return { snapshot, sync: undefined, ms: performance.now() - started };
+    // The same content under a new stamp (a tools file touched) still describes what the engine holds.
+    if (snapshot.generation === this.#synced) {
+      this.#stamp = snapshot.sourceStamp;
+      return { snapshot, sync: undefined, ms: performance.now() - started };
+    }
     const sync = await this.engine.sync(snapshot.skills, options);
     this.#synced = snapshot.generation;
+    this.#stamp = snapshot.sourceStamp;
     return { snapshot, sync, ms: performance.now() - started };
+  }
+
+  /**
+   * Saves the search snapshot of the catalog last synced, for cold processes, when the index
+   * folder does not hold it yet (`close` does this). Returns whether one was written; a failure
+   * only costs the next cold process its shortcut, so it is returned, never thrown.
+   */
+  saveSearchSnapshot(): boolean | Error {
+    if (this.#stamp === undefined) return false;
+    try {
+      return this.engine.saveSearchSnapshot(this.#stamp);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
@@ -87,11 +111,40 @@ export class LiveIndex implements SkillService {
     return (await this.catalog.get()).skills;
   }
 
-  /** Idempotent: stops the watcher and waits for a running sync. */
+  /** Idempotent: stops the watcher, waits for a running sync and saves the search snapshot. */
   close(): Promise<void> {
-    this.#closing ??= Promise.all([this.catalog.close(), this.engine.close()]).then(() => undefined);
+    this.#closing ??= (async () => {
+      await this.catalog.close();
+      await this.engine.idle();
+      this.saveSearchSnapshot();
+      await this.engine.close();
+    })();
     return this.#closing;
   }
+}
+
+/** A search that can be closed (the engine a snapshot opens). */
+export interface ClosableSearch {
+  search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
+  close(): Promise<void>;
+}
+
+function engineOptions(options: LiveIndexOptions): EngineOptions {
+  return {
+    ...options.knobs,
+    embedder: resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
+    ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
+    ...(options.k === undefined ? {} : { k: options.k }),
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    ...(options.dictionaryDir === undefined ? {} : { crossLingual: { ...options.knobs?.crossLingual, dictionaryDir: options.dictionaryDir } }),
+    ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
+  };
+}
+
+/** The catalog options without `watch`: a `LiveIndex` watches only when asked (`watch()`). */
+function catalogOptions(options: LiveIndexOptions): CatalogOptions {
+  const { watch: _ignored, ...rest } = options.catalog;
+  return rest;
 }
 
 /** `nothing found to index` (SPEC §7: a user error) with where we looked. */

@@ -44,6 +44,12 @@ export interface LexicalSearchOptions {
   readonly explain?: boolean;
 }
 
+/** What searching a lexical index needs: {@link LexicalIndex}, or a read-only one loaded for a cold search. */
+export interface LexicalSearcher {
+  readonly size: number;
+  search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
+}
+
 /** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
 function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
   const found = new Map<string, string[]>();
@@ -122,7 +128,7 @@ export interface CompactLexicalSnapshot {
  * (MiniSearch's scores and order, faster). Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
  * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
  */
-export class LexicalIndex {
+export class LexicalIndex implements LexicalSearcher {
   #search: MiniSearch<LexicalDocument>;
   /** id → contentHash of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #hashes = new Map<string, string>();

@@ -13,11 +13,13 @@ import {
   type CatalogWatchOptions,
   type ResolvedCatalogOptions,
 } from './options.js';
-import { scanSkillsDir } from './scan.js';
+import { scanSkillsDir, type ScanResult } from './scan.js';
+import { hashSkills, sourceStamp } from './source-stamp.js';
 import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
+import { toolsFileStat } from './tools-snapshot.js';
 import { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
@@ -196,11 +198,26 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
+  /**
+   * What the catalog would be built from now, as a {@link sourceStamp}: the skill folders are
+   * scanned as usual but tools files are only stat'ed, so this is cheap for a large registry.
+   * Equal to the `sourceStamp` of the snapshot `get()` would return when nothing changed.
+   */
+  async sourceStamp(): Promise<string | undefined> {
+    const options = this.#options;
+    const dirs = await this.#scanDirs(options);
+    const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
+    return sourceStamp({ options, dirs, tools, mcp: [...this.#mcp.values()] });
+  }
+
+  #scanDirs(options: ResolvedCatalogOptions): Promise<ScanResult[]> {
+    return Promise.all(resolveSources(options).map((source: SourceDir) => scanSkillsDir(source.dir, { ...source, limits: options.limits })));
+  }
+
   async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
-    const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
-      Promise.all(sources.map((source: SourceDir) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
+      this.#scanDirs(options),
       Promise.all(
         options.toolsFiles.map((file) =>
           loadToolsJsonl(file, {
@@ -211,6 +228,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
         ),
       ),
     ]);
+    const mcp = [...this.#mcp.values()];
+    const stamp = sourceStamp({ options, dirs: scans, tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })), mcp });
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];
     for (const scan of scans) {
@@ -221,7 +240,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       for (const skill of result.skills) entries.push({ skill, realPath: skill.path });
       diagnostics.push(...result.diagnostics);
     }
-    for (const server of this.#mcp.values()) {
+    for (const server of mcp) {
       for (const skill of server.skills) entries.push({ skill, realPath: skill.path });
       diagnostics.push(...server.diagnostics);
     }
@@ -250,6 +269,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       shadowed: Object.freeze(merged.shadowed),
       diagnostics: Object.freeze(diagnostics),
       generation,
+      ...(stamp === undefined ? {} : { sourceStamp: stamp }),
     });
   }
 }
@@ -257,18 +277,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 /** Identity of a catalog's content, so `generation` moves only when something changed. */
 function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shadowed'], diagnostics: readonly Diagnostic[]): string {
   const hash = createHash('sha256');
-  // Hashed in chunks of about 64 KiB: one update per field costs twice as much on a 24k catalog.
-  let chunk = '';
-  for (const skill of skills) {
-    // Length-prefixed body, so bodies and the fields around them cannot run into each other.
-    chunk += `${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0${skill.body.length}\0${skill.body}`;
-    chunk += `${JSON.stringify(skill.hooks ?? null)}${JSON.stringify(skill.keywords ?? [])}`;
-    if (chunk.length >= 65_536) {
-      hash.update(chunk);
-      chunk = '';
-    }
-  }
-  hash.update(chunk);
+  hashSkills(hash, skills);
   hash.update(JSON.stringify(shadowed));
   hash.update(JSON.stringify(diagnostics));
   return hash.digest('hex');

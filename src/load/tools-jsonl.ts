@@ -4,7 +4,7 @@ import { SkillSearchError } from '../errors.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
-import { readToolsSnapshot, sameStat, toolsFileStat, writeToolsSnapshot } from './tools-snapshot.js';
+import { readToolsSnapshot, sameStat, toolsFileStat, writeToolsSnapshot, type ToolsFileStat } from './tools-snapshot.js';
 
 export interface ToolsOptions {
   /** @default 'skills' */
@@ -19,6 +19,8 @@ export interface ToolsOptions {
 export interface ToolsResult {
   readonly skills: readonly Skill[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The file's stat taken before it was read (part of the catalog's `sourceStamp`); undefined when it could not be taken. */
+  readonly stat: ToolsFileStat | undefined;
 }
 
 /**
@@ -35,10 +37,10 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const snapshotDir = options.snapshotDir;
   const key = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
-  const stat = snapshotDir === undefined ? undefined : toolsFileStat(path);
+  const stat = toolsFileStat(path);
   if (snapshotDir !== undefined && stat !== undefined) {
     const snapshot = readToolsSnapshot(snapshotDir, key, stat);
-    if (snapshot !== undefined) return snapshot;
+    if (snapshot !== undefined) return { ...snapshot, stat };
   }
   let text: string;
   try {
@@ -81,7 +83,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     if (checked.fields === undefined) continue;
     skills.push(buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id }));
   }
-  const result = { skills, diagnostics };
-  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) writeToolsSnapshot(snapshotDir, key, stat, result);
-  return result;
+  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path)))
+    writeToolsSnapshot(snapshotDir, key, stat, { skills, diagnostics });
+  return { skills, diagnostics, stat };
 }

@@ -1,6 +1,6 @@
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { LexicalIndex, type LexicalMatch } from '../lexical/lexical-index.js';
+import { LexicalIndex, type LexicalMatch, type LexicalSearcher } from '../lexical/lexical-index.js';
 import { IndexFolder } from '../index-folder/index-folder.js';
 import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
@@ -17,6 +17,7 @@ import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
+import { hasSearchSnapshot, openSearchSnapshot, saveSearchSnapshot, type SnapshotIdentity } from './search-snapshot.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -89,6 +90,12 @@ export class SkillSearchEngine implements SkillSearcher {
   #dense: DenseState | undefined;
   #denseStale = false;
   #lexical = new LexicalIndex();
+  /**
+   * What queries search: `#lexical`, or the read-only index of a search snapshot (then the
+   * engine is read-only: see {@link SkillSearchEngine.openSnapshot}).
+   */
+  #lexicalSearch: LexicalSearcher = this.#lexical;
+  #readOnly = false;
   /** The persisted lexical index was tried (it is only read into an empty engine). */
   #lexicalTried = false;
   /** The persisted lexical index holds exactly what `#lexical` holds. */
@@ -136,6 +143,46 @@ export class SkillSearchEngine implements SkillSearcher {
     return new SkillSearchEngine(resolved, dimensions);
   }
 
+  /**
+   * A read-only engine over the search snapshot saved for the catalog stamped `sourceStamp`
+   * (`search-snapshot.ts`), or why there is none: what a cold process opens instead of syncing
+   * a large unchanged catalog. Its vectors are loaded here, so a snapshot whose vector index
+   * cannot be read is refused rather than searched lexically. `sync` on it throws.
+   */
+  static async openSnapshot(options: EngineOptions, sourceStamp: string): Promise<SkillSearchEngine | { readonly reason: string }> {
+    const engine = await SkillSearchEngine.open(options);
+    const folder = engine.#indexFolder();
+    if (folder === undefined) return { reason: 'no index folder' };
+    const opened = openSearchSnapshot(folder, engine.#snapshotIdentity(sourceStamp));
+    if ('reason' in opened) return opened;
+    const status = engine.#loadDense().store.status;
+    if (status.state !== 'loaded') return { reason: `vector index ${status.state === 'rebuilt' ? `unusable: ${status.reason}` : 'missing'}` };
+    engine.#readOnly = true;
+    engine.#skills = opened.skills;
+    engine.#names = opened.names;
+    engine.#lexicalSearch = opened.lexical;
+    return engine;
+  }
+
+  /**
+   * Saves what the engine holds as the search snapshot of the catalog stamped `sourceStamp`,
+   * unless the folder has it already. Only a synced engine with vectors saves one (a cold
+   * search needs them). Returns whether a snapshot was written.
+   */
+  saveSearchSnapshot(sourceStamp: string): boolean {
+    const folder = this.#indexFolder();
+    if (folder === undefined || this.#readOnly || this.#denseStale || this.#dense === undefined || this.#skills.size === 0) return false;
+    const identity = this.#snapshotIdentity(sourceStamp);
+    if (hasSearchSnapshot(folder, identity)) return false;
+    saveSearchSnapshot(folder, identity, { skills: this.#skills.values(), nameOf: (skill) => normalizeName(skill.name), lexical: this.#lexical });
+    return true;
+  }
+
+  /** The model, text version and vector index kind: a snapshot of another is not this engine's. */
+  #snapshotIdentity(sourceStamp: string): SnapshotIdentity {
+    return { sourceStamp, model: `${this.#model}|${this.options.ann}` };
+  }
+
   get size(): number {
     return this.#skills.size;
   }
@@ -159,6 +206,7 @@ export class SkillSearchEngine implements SkillSearcher {
    */
   sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
     this.#assertOpen();
+    if (this.#readOnly) return Promise.reject(new SkillSearchError('INTERNAL', 'an engine opened from a search snapshot cannot sync'));
     const run = this.#syncing.then(() => this.#sync(skills, options));
     this.#syncing = run.catch(() => undefined);
     return run;
@@ -256,6 +304,7 @@ export class SkillSearchEngine implements SkillSearcher {
       const loaded = loadLexicalIndex(folder);
       if ('index' in loaded) {
         this.#lexical = loaded.index;
+        this.#lexicalSearch = loaded.index;
         this.#lexicalSaved = true;
       }
     }
@@ -493,13 +542,13 @@ export class SkillSearchEngine implements SkillSearcher {
           }
         : {};
     if (mode === 'lexical') {
-      const lexical = this.#lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
+      const lexical = this.#lexicalSearch.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
       return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
     }
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
     const generation = this.#generation;
-    let lexical = mode === 'hybrid' ? this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
+    let lexical = mode === 'hybrid' ? this.#lexicalSearch.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features), and
     // so does one where BM25 has already singled a skill out.
@@ -521,7 +570,7 @@ export class SkillSearchEngine implements SkillSearcher {
     if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => this.#names.get(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
-    if (this.#generation !== generation) lexical = this.#lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
+    if (this.#generation !== generation) lexical = this.#lexicalSearch.search(routed.lexical, this.options.candidates, lexicalSearch);
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
@@ -531,6 +580,11 @@ export class SkillSearchEngine implements SkillSearcher {
       exact,
       ...explained(lexical),
     };
+  }
+
+  /** Settles once every sync queued so far has (whether or not it succeeded). */
+  idle(): Promise<void> {
+    return this.#syncing.then(() => undefined);
   }
 
   /** Idempotent; waits for a running sync, then releases the index files. Later calls return the same promise. */

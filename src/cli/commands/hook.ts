@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../defaults.js';
-import { openLiveIndex } from '../context.js';
+import { openColdSearch } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
@@ -83,7 +83,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         // A `watch` for the same catalog and model listens beside its index: ask it first.
         const searcher = new ServerFirstSearcher({
           socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
-          openLocal: () => openLiveIndex(opened, retrieval, io),
+          openLocal: () => openColdSearch(opened, retrieval, io),
           k: retrieval.k,
           mode: retrieval.mode,
           abstain: retrieval.abstain,

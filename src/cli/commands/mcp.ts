@@ -3,7 +3,7 @@ import { DEFAULT_K } from '../defaults.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveRetrieval, resolveSources } from '../sources.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../../util/package-version.js';
 
 export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   // A host cannot know this package's demo skills: never serve them unless asked (--demo).

@@ -7,7 +7,7 @@ import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../../util/package-version.js';
 
 /**
  * Initial sync, then one reindex per coalesced catalog change until the signal aborts, while
