@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { LiveIndex, LiveIndexOptions, SnapshotSearch } from '../integrations/live-index.js';
 import type { SnapshotFirstSearcher } from '../integrations/snapshot-first.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
@@ -54,6 +54,13 @@ export async function openColdSearch(sources: SourceOptions, retrieval: Retrieva
     openSnapshot: () => LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io)),
     openLive: () => LiveIndex.open(liveIndexOptions(sources, retrieval, io)),
   });
+}
+
+/** The catalog's saved search snapshot when it still matches the disk (`LiveIndex.openSnapshot`), else undefined. */
+export async function openSnapshotSearch(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<SnapshotSearch | undefined> {
+  const { LiveIndex } = await import('../integrations/live-index.js');
+  const opened = await LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io));
+  return 'reason' in opened ? undefined : opened;
 }
 
 function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {

@@ -46,8 +46,8 @@ export class LiveIndex implements SkillService {
   readonly engine: SkillSearchEngine;
   /** Generation of the catalog the engine last synced to; -1 before the first sync. */
   #synced = -1;
-  /** `sourceStamp` of that catalog, which its search snapshot is saved under. */
-  #stamp: string | undefined;
+  /** That catalog's `sourceStamp` (which its search snapshot is saved under) and load problems. */
+  #saved: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] } | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(catalog: SkillCatalog, engine: SkillSearchEngine) {
@@ -66,11 +66,14 @@ export class LiveIndex implements SkillService {
    * catalog changed since, another model…). Opening it scans skill folders and stats tools files
    * but parses nothing else: what a cold hook or `query` tries before {@link open}.
    */
-  static async openSnapshot(options: LiveIndexOptions): Promise<ClosableSearch | { readonly reason: string }> {
+  static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
     if (options.indexDir === undefined) return { reason: 'no index folder' };
     const stamp = await new SkillCatalog(catalogOptions(options)).sourceStamp();
     if (stamp === undefined) return { reason: 'a tools file cannot be read' };
-    return SkillSearchEngine.openSnapshot(engineOptions(options), stamp);
+    const opened = await SkillSearchEngine.openSnapshot(engineOptions(options), stamp);
+    if ('reason' in opened) return opened;
+    const { engine, diagnostics } = opened;
+    return { engine, diagnostics, search: (query, request) => engine.search(query, request), close: () => engine.close() };
   }
 
   /** Syncs the engine to the current catalog when its generation moved. */
@@ -79,12 +82,12 @@ export class LiveIndex implements SkillService {
     const snapshot = await this.catalog.get();
     // The same content under a new stamp (a tools file touched) still describes what the engine holds.
     if (snapshot.generation === this.#synced) {
-      this.#stamp = snapshot.sourceStamp;
+      this.#saved = snapshotFacts(snapshot);
       return { snapshot, sync: undefined, ms: performance.now() - started };
     }
     const sync = await this.engine.sync(snapshot.skills, options);
     this.#synced = snapshot.generation;
-    this.#stamp = snapshot.sourceStamp;
+    this.#saved = snapshotFacts(snapshot);
     return { snapshot, sync, ms: performance.now() - started };
   }
 
@@ -94,9 +97,9 @@ export class LiveIndex implements SkillService {
    * only costs the next cold process its shortcut, so it is returned, never thrown.
    */
   saveSearchSnapshot(): boolean | Error {
-    if (this.#stamp === undefined) return false;
+    if (this.#saved === undefined) return false;
     try {
-      return this.engine.saveSearchSnapshot(this.#stamp);
+      return this.engine.saveSearchSnapshot(this.#saved);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -123,10 +126,22 @@ export class LiveIndex implements SkillService {
   }
 }
 
-/** A search that can be closed (the engine a snapshot opens). */
+/** A search that can be closed. */
 export interface ClosableSearch {
   search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
   close(): Promise<void>;
+}
+
+/** The read-only search {@link LiveIndex.openSnapshot} opens. */
+export interface SnapshotSearch extends ClosableSearch {
+  /** Read-only (its `sync` throws); for `size` and `explain`. */
+  readonly engine: SkillSearchEngine;
+  /** The catalog's load problems when the snapshot was saved. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+function snapshotFacts(snapshot: CatalogSnapshot): { sourceStamp: string; diagnostics: readonly Diagnostic[] } | undefined {
+  return snapshot.sourceStamp === undefined ? undefined : { sourceStamp: snapshot.sourceStamp, diagnostics: snapshot.diagnostics };
 }
 
 function engineOptions(options: LiveIndexOptions): EngineOptions {

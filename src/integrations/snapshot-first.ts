@@ -13,10 +13,17 @@ export interface SnapshotFirstOptions {
 }
 
 /**
+ * Whether a search snapshot can answer `query`: not when it has Chinese or Japanese characters,
+ * since translating it needs the whole catalog (its majority language, its loanwords).
+ */
+export function snapshotCanAnswer(query: string): boolean {
+  return !hasHan(query);
+}
+
+/**
  * The in-process search of a cold process (a hook or `query` with no server): the catalog's
- * saved search snapshot when it still matches the catalog on disk, the full index otherwise.
- * A query with Chinese or Japanese characters always goes to the full index: translating it
- * needs the whole catalog (its majority language, its loanwords), which a snapshot does not load.
+ * saved search snapshot when it still matches the catalog on disk and {@link snapshotCanAnswer}
+ * the query, the full index otherwise.
  */
 export class SnapshotFirstSearcher implements ClosableSearcher {
   readonly #options: SnapshotFirstOptions;
@@ -34,7 +41,7 @@ export class SnapshotFirstSearcher implements ClosableSearcher {
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    if (!hasHan(query)) {
+    if (snapshotCanAnswer(query)) {
       const snapshot = await this.#openSnapshot();
       if (snapshot !== undefined) {
         this.#via = 'snapshot';

@@ -5,7 +5,7 @@ import { IndexFolder } from '../index-folder/index-folder.js';
 import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
-import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
 import { assertAbstainSetting, scoringDepth, thresholdFor } from './abstention.js';
 import { applyDiff } from './apply-diff.js';
@@ -145,36 +145,48 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /**
    * A read-only engine over the search snapshot saved for the catalog stamped `sourceStamp`
-   * (`search-snapshot.ts`), or why there is none: what a cold process opens instead of syncing
-   * a large unchanged catalog. Its vectors are loaded here, so a snapshot whose vector index
-   * cannot be read is refused rather than searched lexically. `sync` on it throws.
+   * (`search-snapshot.ts`), with the catalog's load problems as saved, or why there is none:
+   * what a cold process opens instead of syncing a large unchanged catalog. Its vectors are
+   * loaded here, so a snapshot whose vector index cannot be read is refused rather than
+   * searched lexically. `sync` on it throws.
    */
-  static async openSnapshot(options: EngineOptions, sourceStamp: string): Promise<SkillSearchEngine | { readonly reason: string }> {
+  static async openSnapshot(
+    options: EngineOptions,
+    sourceStamp: string,
+  ): Promise<{ readonly engine: SkillSearchEngine; readonly diagnostics: readonly Diagnostic[] } | { readonly reason: string }> {
     const engine = await SkillSearchEngine.open(options);
     const folder = engine.#indexFolder();
     if (folder === undefined) return { reason: 'no index folder' };
     const opened = openSearchSnapshot(folder, engine.#snapshotIdentity(sourceStamp));
     if ('reason' in opened) return opened;
     const status = engine.#loadDense().store.status;
-    if (status.state !== 'loaded') return { reason: `vector index ${status.state === 'rebuilt' ? `unusable: ${status.reason}` : 'missing'}` };
+    if (status.state !== 'loaded') {
+      engine.#dense?.store.close();
+      return { reason: `vector index ${status.state === 'rebuilt' ? `unusable: ${status.reason}` : 'missing'}` };
+    }
     engine.#readOnly = true;
     engine.#skills = opened.skills;
     engine.#names = opened.names;
     engine.#lexicalSearch = opened.lexical;
-    return engine;
+    return { engine, diagnostics: opened.diagnostics };
   }
 
   /**
-   * Saves what the engine holds as the search snapshot of the catalog stamped `sourceStamp`,
-   * unless the folder has it already. Only a synced engine with vectors saves one (a cold
-   * search needs them). Returns whether a snapshot was written.
+   * Saves what the engine holds as the search snapshot of the catalog stamped `catalog.sourceStamp`
+   * (with its load problems), unless the folder has it already. Only a synced engine with
+   * vectors saves one (a cold search needs them). Returns whether a snapshot was written.
    */
-  saveSearchSnapshot(sourceStamp: string): boolean {
+  saveSearchSnapshot(catalog: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] }): boolean {
     const folder = this.#indexFolder();
     if (folder === undefined || this.#readOnly || this.#denseStale || this.#dense === undefined || this.#skills.size === 0) return false;
-    const identity = this.#snapshotIdentity(sourceStamp);
+    const identity = this.#snapshotIdentity(catalog.sourceStamp);
     if (hasSearchSnapshot(folder, identity)) return false;
-    saveSearchSnapshot(folder, identity, { skills: this.#skills.values(), nameOf: (skill) => normalizeName(skill.name), lexical: this.#lexical });
+    saveSearchSnapshot(folder, identity, {
+      skills: this.#skills.values(),
+      diagnostics: catalog.diagnostics,
+      nameOf: (skill) => normalizeName(skill.name),
+      lexical: this.#lexical,
+    });
     return true;
   }
 

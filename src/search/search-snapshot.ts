@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'node:v8';
 import type { IndexFolder } from '../index-folder/index-folder.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type CompactLexicalSnapshot, type LexicalSearcher } from '../lexical/lexical-index.js';
-import type { Skill } from '../types.js';
+import type { Diagnostic, Skill } from '../types.js';
 import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
 
 /**
@@ -13,13 +13,14 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  *
  * Layout (little-endian): `SKSN`, the header's byte length (u32), the header (JSON), then its
  * sections, each 8-byte aligned: `ids` and `names` (JSON arrays in catalog order), `offsets`
- * (u32 per record, plus the end), `records` (each skill as JSON) and `lexical`.
+ * (u32 per record, plus the end), `records` (each skill as JSON), `diagnostics` (the catalog's
+ * load problems, JSON) and `lexical`.
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
 const SNAPSHOT_FORMAT = 1;
 const MAGIC = 'SKSN';
-const SECTIONS = ['ids', 'names', 'offsets', 'records', 'lexical'] as const;
+const SECTIONS = ['ids', 'names', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
 /** The vector artefacts whose state a snapshot pairs with. */
 const PAIRED = [VECTOR_DATA, VECTOR_ENTRIES] as const;
@@ -39,9 +40,10 @@ interface SnapshotHeader extends SnapshotIdentity {
   readonly sections: Readonly<Record<Section, readonly [offset: number, length: number]>>;
 }
 
-/** A synced catalog to save: its skills in catalog order, their normalised names, and its lexical index. */
+/** A synced catalog to save: its skills in catalog order, their normalised names, its load problems and its lexical index. */
 export interface SnapshotContents {
   readonly skills: Iterable<Skill>;
+  readonly diagnostics: readonly Diagnostic[];
   readonly nameOf: (skill: Skill) => string;
   readonly lexical: LexicalIndex;
 }
@@ -51,6 +53,7 @@ export interface OpenedSnapshot {
   readonly skills: ReadonlyMap<string, Skill>;
   /** Normalised name → ids, in catalog order. */
   readonly names: Map<string, string[]>;
+  readonly diagnostics: readonly Diagnostic[];
   readonly lexical: LexicalSearcher;
 }
 
@@ -83,6 +86,7 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     names: Buffer.from(JSON.stringify(names), 'utf8'),
     offsets: Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength),
     records: Buffer.concat(records),
+    diagnostics: Buffer.from(JSON.stringify(contents.diagnostics), 'utf8'),
     lexical: serialize(contents.lexical.compactSnapshot()),
   };
   const vectors = Object.fromEntries(PAIRED.flatMap((name) => (folder.version(name) === undefined ? [] : [[name, folder.version(name)!]])));
@@ -138,6 +142,8 @@ function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
   };
   const ids: unknown = JSON.parse(section('ids').toString('utf8'));
   const names: unknown = JSON.parse(section('names').toString('utf8'));
+  const diagnostics: unknown = JSON.parse(section('diagnostics').toString('utf8'));
+  if (!Array.isArray(diagnostics)) throw new Error('diagnostics are not a list');
   const offsetBytes = section('offsets');
   const records = section('records');
   if (!isStringArray(ids) || !isStringArray(names) || ids.length !== header.count || names.length !== header.count) {
@@ -155,7 +161,7 @@ function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
     if (listed === undefined) byName.set(name, [ids[i]!]);
     else listed.push(ids[i]!);
   }
-  return { skills: new SnapshotSkills(ids, offsets, records), names: byName, lexical };
+  return { skills: new SnapshotSkills(ids, offsets, records), names: byName, diagnostics: diagnostics as Diagnostic[], lexical };
 }
 
 /**

@@ -36,7 +36,7 @@ async function liveAnswers(options: LiveIndexOptions, request = {}): Promise<Sea
 async function openedSnapshot(options: LiveIndexOptions): Promise<SkillSearchEngine> {
   const opened = await LiveIndex.openSnapshot(options);
   if ('reason' in opened) throw new Error(opened.reason);
-  return opened as SkillSearchEngine;
+  return opened.engine;
 }
 
 async function missReason(options: LiveIndexOptions): Promise<string | undefined> {

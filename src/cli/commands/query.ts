@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openLiveIndex, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
+import { line, openLiveIndex, openSnapshotSearch, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
@@ -29,6 +29,28 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     printAnswer(io, args, { query, hits: remote.hits, started, skills: remote.skills, mode: retrieval.mode });
     return 0;
   }
+  const request = {
+    k: retrieval.k,
+    mode: retrieval.mode,
+    ...(explain ? { explain } : {}),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  };
+  const whyNone = async (engine: SkillSearchEngine, hits: readonly SearchHit[]) =>
+    explain && hits.length === 0 ? explainNone(await engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+  // An unchanged catalog is searched from its saved snapshot, without loading it (snapshot-first.ts).
+  const { snapshotCanAnswer } = await import('../../integrations/snapshot-first.js');
+  const cold = snapshotCanAnswer(searched) ? await openSnapshotSearch(sources, retrieval, io) : undefined;
+  if (cold !== undefined) {
+    try {
+      reportSkipped(io, cold.diagnostics);
+      const hits = await cold.search(searched, request);
+      const none = await whyNone(cold.engine, hits);
+      printAnswer(io, args, { query, hits, started, skills: cold.engine.size, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
+      return 0;
+    } finally {
+      await cold.close();
+    }
+  }
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     // A cold index embeds every skill first: on a terminal, say so rather than sit silent.
@@ -41,13 +63,8 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
     reportSkipped(io, snapshot.diagnostics);
-    const hits = await live.search(searched, {
-      k: retrieval.k,
-      mode: retrieval.mode,
-      ...(explain ? { explain } : {}),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-    });
-    const none = explain && hits.length === 0 ? explainNone(await live.engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+    const hits = await live.search(searched, request);
+    const none = await whyNone(live.engine, hits);
     printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;
   } finally {
