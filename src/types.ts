@@ -199,4 +199,10 @@ export interface Embedder {
   readonly multilingual?: boolean;
   /** `kind` defaults to `passage`; symmetric models ignore it. */
   embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
+  /**
+   * Loads the model now rather than at the first `embed`, so a caller can overlap that with
+   * other work (a cold search reads its index meanwhile). Never rejects: a model that fails to
+   * load fails the next `embed`. Optional.
+   */
+  warm?(): Promise<void>;
 }

@@ -109,6 +109,11 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
       const rows = await raceAbort(runtime.embed(texts, signal), signal);
       return rows.map(normalizeInPlace);
     },
+    warm: () =>
+      (options.runtime ?? loadRuntime()).then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 }
 

@@ -226,6 +226,24 @@ export class IndexFolder {
     this.#removeOrphans(referenced);
   }
 
+  /**
+   * Drops artefact `name` from the manifest and removes its file and log: for an artefact found
+   * unusable although its checksum holds (written by a buggy or foreign writer), so the next
+   * save writes it anew instead of trusting it.
+   */
+  discard(name: string): void {
+    const onDisk = readManifest(this.dir);
+    const base = 'manifest' in onDisk ? onDisk.manifest : this.#manifest;
+    const entry = Object.hasOwn(base.artefacts, name) ? base.artefacts[name] : undefined;
+    if (entry === undefined) return;
+    const { [name]: _dropped, ...artefacts } = base.artefacts;
+    const manifest: Manifest = { ...base, artefacts };
+    writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
+    this.#manifest = manifest;
+    this.#removeQuietly(entry.file);
+    this.#removeQuietly(entry.log);
+  }
+
   /** A file the manifest no longer names; one still open elsewhere (Windows refuses) goes with the orphans later. */
   #removeQuietly(file: string): void {
     try {

@@ -157,13 +157,25 @@ export class SkillSearchEngine implements SkillSearcher {
     const engine = await SkillSearchEngine.open(options);
     const folder = engine.#indexFolder();
     if (folder === undefined) return { reason: 'no index folder' };
-    const opened = openSearchSnapshot(folder, engine.#snapshotIdentity(sourceStamp));
-    if ('reason' in opened) return opened;
-    const status = engine.#loadDense().store.status;
-    if (status.state !== 'loaded') {
-      engine.#dense?.store.close();
-      return { reason: `vector index ${status.state === 'rebuilt' ? `unusable: ${status.reason}` : 'missing'}` };
+    const identity = engine.#snapshotIdentity(sourceStamp);
+    if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
+    // The graph is read on the thread pool while this thread loads the model and the snapshot.
+    const vectors = VectorStore.openSaved({
+      kind: engine.options.ann,
+      model: engine.#model,
+      dimensions: engine.#dimensions,
+      folder,
+      hnsw: engine.options.hnsw,
+    });
+    const warming = engine.options.embedder.warm?.();
+    const opened = openSearchSnapshot(folder, identity);
+    const [store] = await Promise.all([vectors, warming]);
+    if ('reason' in store) return { reason: `vector index unusable: ${store.reason}` };
+    if ('reason' in opened) {
+      store.close();
+      return opened;
     }
+    engine.#dense = { store, centroid: undefined };
     engine.#readOnly = true;
     engine.#skills = opened.skills;
     engine.#names = opened.names;

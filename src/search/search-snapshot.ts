@@ -18,7 +18,7 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 const MAGIC = 'SKSN';
 const SECTIONS = ['ids', 'names', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -59,8 +59,9 @@ export interface OpenedSnapshot {
 
 /** True when the folder holds a snapshot of `identity` whose paired vectors are still as they were. */
 export function hasSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): boolean {
-  const meta = folder.entry(SEARCH_SNAPSHOT_ARTEFACT)?.meta;
-  return meta?.sourceStamp === identity.sourceStamp && meta.model === identity.model && sameVectors(folder, meta.vectors);
+  const entry = folder.entry(SEARCH_SNAPSHOT_ARTEFACT);
+  const meta = entry?.meta;
+  return entry?.format === SNAPSHOT_FORMAT && meta?.sourceStamp === identity.sourceStamp && meta.model === identity.model && sameVectors(folder, meta.vectors);
 }
 
 /** Writes the snapshot of `contents` under `identity` and names it in the manifest. */
@@ -121,6 +122,12 @@ export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
   try {
     return decode(read.bytes, identity);
   } catch (error) {
+    // Its checksum held, so rereading it would fail alike: the next save writes a new one.
+    try {
+      folder.discard(SEARCH_SNAPSHOT_ARTEFACT);
+    } catch {
+      // A read-only folder: the live index answers meanwhile all the same.
+    }
     return { reason: `search snapshot is unreadable: ${(error as Error).message}` };
   }
 }

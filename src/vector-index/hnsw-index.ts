@@ -58,6 +58,30 @@ export class HnswIndex implements VectorIndex {
   static restore(file: string, dimensions: number, entries: readonly PersistedEntry[], options: HnswOptions = {}, rows?: GraphRows): HnswIndex {
     const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
     graph.readIndexSync(file);
+    return HnswIndex.#adopt(graph, file, dimensions, entries, options, rows);
+  }
+
+  /** {@link restore}, with the graph read on the thread pool while the caller's thread goes on. */
+  static async restoreAsync(
+    file: string,
+    dimensions: number,
+    entries: readonly PersistedEntry[],
+    options: HnswOptions = {},
+    rows?: GraphRows,
+  ): Promise<HnswIndex> {
+    const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
+    await graph.readIndex(file);
+    return HnswIndex.#adopt(graph, file, dimensions, entries, options, rows);
+  }
+
+  static #adopt(
+    graph: hnswlib.HierarchicalNSW,
+    file: string,
+    dimensions: number,
+    entries: readonly PersistedEntry[],
+    options: HnswOptions,
+    rows: GraphRows | undefined,
+  ): HnswIndex {
     if (graph.getNumDimensions() !== dimensions) {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }

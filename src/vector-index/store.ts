@@ -122,11 +122,35 @@ export class VectorStore {
       store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
       return store;
     }
-    const store = new VectorStore(options, loaded.index, { state: 'loaded', count: loaded.index.size }, loaded.sum);
+    return VectorStore.#loaded(options, folder, loaded.index, loaded.sum);
+  }
+
+  /** A store over a base read from `folder`, its delta log replayed. */
+  static #loaded(options: VectorStoreOptions, folder: IndexFolder, index: VectorIndex, sum: Float64Array): VectorStore {
+    const store = new VectorStore(options, index, { state: 'loaded', count: index.size }, sum);
     store.#hasBase = true;
     store.#replayLog(folder);
     store.#status = { state: 'loaded', count: store.index.size };
     return store;
+  }
+
+  /**
+   * The saved index of `options.folder` for reading, with the HNSW graph read on the thread pool
+   * (so the caller can load other things meanwhile), or why it cannot be used. Unlike
+   * {@link open} it rebuilds nothing: a cold search with no usable index falls back elsewhere.
+   */
+  static async openSaved(options: VectorStoreOptions & { readonly folder: IndexFolder }): Promise<VectorStore | { readonly reason: string }> {
+    const folder = options.folder;
+    if (folder.entry(VECTOR_DATA) === undefined) return { reason: 'no vector index' };
+    const loaded = load(folder, options, restoreOnPool);
+    if (typeof loaded === 'string') return { reason: loaded };
+    let index: VectorIndex;
+    try {
+      index = await loaded.index;
+    } catch (error) {
+      return { reason: unreadableData(folder.entry(VECTOR_DATA)!.file, error) };
+    }
+    return VectorStore.#loaded(options, folder, index, loaded.sum);
   }
 
   /** How the persisted index was found at open (`rebuilt` carries the reason). */
@@ -286,7 +310,23 @@ function parseLogRecord(
   return { removed: parsed.removed, upserts: parsed.upserts, rows };
 }
 
-function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string {
+/** How {@link load} turns a checked data file and its entries into an index: now, or on the thread pool. */
+type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly PersistedEntry[], rows: readonly Entry[]) => T;
+
+const restoreNow: Restore<VectorIndex> = (options, path, entries, rows) =>
+  options.kind === 'hnsw'
+    ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
+    : ExactIndex.restore(path, options.dimensions, entries);
+
+/** {@link restoreNow}, with an HNSW graph read on the thread pool. */
+const restoreOnPool: Restore<Promise<VectorIndex>> = async (options, path, entries, rows) =>
+  options.kind === 'hnsw'
+    ? HnswIndex.restoreAsync(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
+    : ExactIndex.restore(path, options.dimensions, entries);
+
+function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string;
+function load<T>(folder: IndexFolder, options: VectorStoreOptions, restore: Restore<T>): { index: T; sum: Float64Array } | string;
+function load(folder: IndexFolder, options: VectorStoreOptions, restore?: Restore<unknown>): { index: unknown; sum: Float64Array } | string {
   if (folder.problem !== undefined) return folder.problem;
   if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
   if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
@@ -310,14 +350,15 @@ function load(folder: IndexFolder, options: VectorStoreOptions): { index: Vector
   if ('reason' in checked) return checked.reason;
   const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
   try {
-    const index =
-      options.kind === 'hnsw'
-        ? HnswIndex.restore(checked.path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
-        : ExactIndex.restore(checked.path, options.dimensions, entries);
+    const index = (restore ?? restoreNow)(options, checked.path, entries, rows);
     return { index, sum: Float64Array.from(parsed.data.sum) };
   } catch (error) {
-    return `${VECTOR_DATA} file ${checked.entry.file} is unreadable: ${(error as Error).message}`;
+    return unreadableData(checked.entry.file, error);
   }
+}
+
+function unreadableData(file: string, error: unknown): string {
+  return `${VECTOR_DATA} file ${file} is unreadable: ${(error as Error).message}`;
 }
 
 function offsetsOf(rows: readonly Entry[]): GraphRows | undefined {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
 import { SnapshotFirstSearcher } from '../../src/integrations/snapshot-first.js';
+import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import type { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchHit } from '../../src/types.js';
 import { SKILLS, TOOLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
@@ -99,6 +100,18 @@ describe('search snapshot', () => {
     bytes.fill(0x20, 64, 96);
     writeFileSync(file, bytes);
     expect(await missReason(options)).toMatch(/search file .* fails its checksum/);
+  });
+
+  it('one that cannot be decoded although its checksum holds is dropped, and the next live index writes it anew', async () => {
+    const { options, indexDir } = setup();
+    await liveAnswers(options);
+    const folder = IndexFolder.open(indexDir);
+    const entry = folder.entry('search')!;
+    folder.commit([folder.write('search', Buffer.from('SKSN\u0004\u0000\u0000\u0000{}  '), { format: entry.format, meta: entry.meta! })]);
+    expect(await missReason(options)).toMatch(/^search snapshot is unreadable/);
+    expect(IndexFolder.open(indexDir).entry('search')).toBeUndefined();
+    await liveAnswers(options);
+    expect(await missReason(options)).toBeUndefined();
   });
 
   it('opens read-only', async () => {
