@@ -3,6 +3,7 @@
  * skip the per-sentence embedding of a long message because BM25 has already singled a skill out.
  *
  *   npx tsx scripts/choose-chunk-gate.ts [--split dev] [--sample 2000] [--suite metatool,seal,library]
+ *   npx tsx scripts/choose-chunk-gate.ts --latency 300 [--split dev] [--suite seal]
  *
  * Each query of the split is searched twice (hybrid, both views, as scripts/eval-shared.ts does):
  * with the sentence vectors always embedded (`lexicalMargin: 0`) and never (`max: 0`), and its
@@ -12,9 +13,13 @@
  * speed proxy) and each suite's ranked and shown hit@1 / hit@5 against always-embedding. The
  * choice rule is at the bottom (`choose`). Deterministic: seeded split, every-n-th sampling, no
  * randomness. Query vectors are remembered under the eval cache root, so reruns embed nothing.
+ * With `--latency N`, it instead times N messages of the split with at least `minTerms` distinct
+ * terms through `search` (the real model, nothing remembered) with the gate off, at the earlier
+ * margin 1.75 alone, and at the defaults, the three alternated message by message.
  * Decision and numbers: docs/retrieval.md (Long messages).
  */
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
@@ -37,6 +42,8 @@ const { values } = parseArgs({
     suite: { type: 'string', default: 'metatool,seal,library' },
     sample: { type: 'string', default: '2000' },
     model: { type: 'string', default: 'use-lite' },
+    /** Instead of the sweep: time this many long messages per suite through `search` under the compared gates. */
+    latency: { type: 'string' },
   },
 });
 
@@ -203,10 +210,55 @@ const COVERAGES = [0, 0.1, 0.2, 0.3, 0.4, 0.5];
 /** Largest change in points a gate may make on any suite's ranked or shown hit@1 / hit@5 (issue 17). */
 const TOLERANCE = 0.3;
 
+/** The gates `--latency` compares: off, the first margin-only gate, the defaults. */
+const TIMED: readonly (readonly [string, Gate])[] = [
+  ['off', { lexicalMargin: 0, lexicalCoverage: 0 }],
+  ['margin 1.75', { lexicalMargin: 1.75, lexicalCoverage: 0 }],
+  ['defaults', { lexicalMargin: ENGINE_DEFAULTS.queryChunks.lexicalMargin, lexicalCoverage: ENGINE_DEFAULTS.queryChunks.lexicalCoverage }],
+];
+
+async function timeGates(suiteName: SuiteName, split: Split, count: number): Promise<void> {
+  const suite = await loadSuite(suiteName, { splits: [split], sample: Number(values.sample) });
+  if (suite === undefined) return;
+  const base = resolveEmbedder(values.model);
+  const engines: SkillSearchEngine[] = [];
+  for (const [, gate] of TIMED) {
+    const engine = await SkillSearchEngine.open({ embedder: base, indexDir: evalIndexDir(suiteName, base), queryCacheSize: 0, queryChunks: gate });
+    await engine.sync(suite.skills);
+    engines.push(engine);
+  }
+  const long = suite.queries.map((query) => query.query).filter((query) => new Set(tokenize(query)).size >= ENGINE_DEFAULTS.queryChunks.minTerms);
+  const messages = long.filter((_, i) => i % Math.max(1, Math.floor(long.length / count)) === 0).slice(0, count);
+  for (const message of messages.slice(0, 10)) for (const engine of engines) await engine.search(message);
+  const times: number[][] = TIMED.map(() => []);
+  for (const [n, message] of messages.entries()) {
+    for (let turn = 0; turn < engines.length; turn += 1) {
+      const i = (n + turn) % engines.length;
+      const started = performance.now();
+      await engines[i]!.search(message, { k: 10 });
+      times[i]!.push(performance.now() - started);
+    }
+  }
+  for (const engine of engines) await engine.close();
+  const at = (sorted: number[], p: number): string => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(1);
+  console.log(`${suiteName} ${split}: ${messages.length} messages of ${ENGINE_DEFAULTS.queryChunks.minTerms}+ terms, load ${loadavg()[0]!.toFixed(1)}`);
+  TIMED.forEach(([label], i) => {
+    const sorted = [...times[i]!].sort((a, b) => a - b);
+    const mean = sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length;
+    console.log(`  ${label.padEnd(12)} p50 ${at(sorted, 50)} ms  p90 ${at(sorted, 90)} ms  p99 ${at(sorted, 99)} ms  mean ${mean.toFixed(1)} ms`);
+  });
+}
+
 const split = values.split as Split;
 if (!SPLITS.includes(split)) throw new Error(`--split: one of ${SPLITS.join(', ')}`);
 const suites = values.suite.split(',') as SuiteName[];
 if (suites.some((name) => !SUITE_NAMES.includes(name))) throw new Error(`--suite: some of ${SUITE_NAMES.join(', ')}`);
+if (values.latency !== undefined) {
+  const count = Number(values.latency);
+  if (!Number.isInteger(count) || count < 1) throw new Error('--latency: a positive number of messages');
+  for (const name of suites) await timeGates(name, split, count);
+  process.exit(0);
+}
 const bySuite = new Map<SuiteName, Case[]>();
 for (const name of suites) {
   const cases = await collect(name, split);
