@@ -4,7 +4,8 @@
  *
  *   npx tsx scripts/eval-shared.ts [--suite metatool,seal,skillsbench,library] [--split test]
  *       [--sample 2000] [--modes hybrid,dense,lexical] [--model use-lite] [--ann hnsw|exact]
- *       [--abstain balanced] [--cross-lingual on|off] [--memo] [--json] [--per-query DIR]
+ *       [--abstain balanced] [--cross-lingual on|off] [--lexical-margin 1.5] [--lexical-coverage 0.2]
+ *       [--memo] [--json] [--per-query DIR]
  *
  * Suites and the train/dev/test split come from scripts/eval-suites.ts. Catalog vectors are
  * cached under $TMPDIR/skill-search-eval/<suite>; with --memo query vectors are remembered on
@@ -34,6 +35,9 @@ const { values } = parseArgs({
     abstain: { type: 'string' },
     /** BM25 weight of the SKILL.md body field (0: body not searched). */
     'body-boost': { type: 'string' },
+    /** The long-message gate (`queryChunks.lexicalMargin`, `lexicalCoverage`; 0 margin: sentences always embedded). */
+    'lexical-margin': { type: 'string' },
+    'lexical-coverage': { type: 'string' },
     /** `off`: no language step (to check that English results do not depend on it). */
     'cross-lingual': { type: 'string', default: 'on' },
     json: { type: 'boolean', default: false },
@@ -58,6 +62,10 @@ async function main(): Promise<void> {
     ...(abstain === undefined ? {} : { abstain }),
     ...(values['body-boost'] === undefined ? {} : { fieldBoosts: { body: Number(values['body-boost']) } }),
     ...(values['cross-lingual'] === 'off' ? { crossLingual: { enabled: false } } : {}),
+    queryChunks: {
+      ...(values['lexical-margin'] === undefined ? {} : { lexicalMargin: Number(values['lexical-margin']) }),
+      ...(values['lexical-coverage'] === undefined ? {} : { lexicalCoverage: Number(values['lexical-coverage']) }),
+    },
   };
   if (!['on', 'off'].includes(values['cross-lingual'])) throw new Error('--cross-lingual: on or off');
   if (values.latency) {

@@ -15,7 +15,7 @@ import { DenseQuery } from './dense-query.js';
 import { findNamedSkills, normalizeName } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { CHUNK_SEPARATOR, chunkListEmbedder, queryChunks, splitVectors } from './query-chunks.js';
+import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
 import { hasSearchSnapshot, openSearchSnapshot, saveSearchSnapshot, type SnapshotIdentity } from './search-snapshot.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
@@ -576,8 +576,8 @@ export class SkillSearchEngine implements SkillSearcher {
     // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
     // query whose dense share is 0 needs the whole one alone (for its relevance features), and
     // so does one where BM25 has already singled a skill out.
-    const { minTerms, max, lexicalMargin } = this.options.queryChunks;
-    const settled = lexicalMargin > 0 && lexical[0] !== undefined && lexical[0].score >= lexicalMargin * (lexical[1]?.score ?? 0);
+    const { minTerms, max } = this.options.queryChunks;
+    const settled = lexicallySettled(lexical, this.options.queryChunks);
     const chunks = share > 0 && terms.size >= minTerms && !settled ? queryChunks(routed.dense, max) : [];
     const [state, whole, parts] = await Promise.all([
       this.#denseReady(request.signal),

@@ -54,6 +54,8 @@ export interface QueryChunkOptions {
   readonly max: number;
   /** Ratio of the best to the second BM25 score at which a hybrid search skips the pieces; 0 never skips. */
   readonly lexicalMargin: number;
+  /** Share of the message's terms the best BM25 hit must also match for the pieces to be skipped (0 to 1). */
+  readonly lexicalCoverage: number;
 }
 
 /** Typo tolerance of the lexical ranker (see {@link EngineOptions.fuzzy}). */
@@ -144,9 +146,11 @@ export interface EngineOptions {
    * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
    * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
    * that second embedding when BM25 has already singled one skill out: its best hit scores at
-   * least `lexicalMargin` times the second (or is the only one); 0 never skips. `minTerms` and
-   * `max` hand-set, `lexicalMargin` chosen on the dev splits (docs/retrieval.md).
-   * @default {minTerms: 16, max: 8, lexicalMargin: 1.75}
+   * least `lexicalMargin` times the second (or is the only one) and matches at least
+   * `lexicalCoverage` of the message's terms; margin 0 never skips. `minTerms` and `max`
+   * hand-set, `lexicalMargin` and `lexicalCoverage` chosen on the dev splits by
+   * `scripts/choose-chunk-gate.ts` (docs/retrieval.md, Long messages).
+   * @default {minTerms: 16, max: 8, lexicalMargin: 1.5, lexicalCoverage: 0.2}
    */
   readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
@@ -204,7 +208,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   prefixMinLength: 4,
   keepLexical: 2,
   keepLexicalWithin: 10,
-  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalMargin: 1.75 }),
+  queryChunks: Object.freeze({ minTerms: 16, max: 8, lexicalMargin: 1.5, lexicalCoverage: 0.2 }),
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
@@ -324,6 +328,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
       minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
       max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
       lexicalMargin: assertFinite('queryChunks.lexicalMargin', queryChunks.lexicalMargin, 0, 1000),
+      lexicalCoverage: assertFinite('queryChunks.lexicalCoverage', queryChunks.lexicalCoverage, 0, 1),
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),

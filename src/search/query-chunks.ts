@@ -1,5 +1,6 @@
+import type { LexicalMatch } from '../lexical/lexical-index.js';
 import type { Embedder } from '../types.js';
-import { ENGINE_DEFAULTS } from './options.js';
+import { ENGINE_DEFAULTS, type QueryChunkOptions } from './options.js';
 
 /**
  * A message often asks for several things ("Get the GC content of this DNA. Then look up the
@@ -33,6 +34,21 @@ export function queryChunks(query: string, max = ENGINE_DEFAULTS.queryChunks.max
     runs.push(pieces.slice(start, end).join(' '));
   }
   return runs;
+}
+
+/**
+ * Whether BM25 has already singled one skill out, so a hybrid search can spare the sentence
+ * embeddings: its best hit (`lexical`, best first) scores at least `lexicalMargin` times the
+ * second (or is the only one) and matches at least `lexicalCoverage` of the message's terms.
+ * Never with `lexicalMargin` 0.
+ */
+export function lexicallySettled(
+  lexical: readonly Pick<LexicalMatch, 'score' | 'coverage'>[],
+  { lexicalMargin, lexicalCoverage }: Pick<QueryChunkOptions, 'lexicalMargin' | 'lexicalCoverage'>,
+): boolean {
+  const [best, second] = lexical;
+  if (lexicalMargin <= 0 || best === undefined) return false;
+  return best.score >= lexicalMargin * (second?.score ?? 0) && best.coverage >= lexicalCoverage;
 }
 
 /** Joins a chunk list into one query-cache key; not whitespace, so the cache's whitespace folding keeps it. */

@@ -69,9 +69,9 @@ describe('query chunks', () => {
   it('skips the sentence embeddings in hybrid when BM25 has singled one skill out, and only then', async () => {
     const message =
       'Crop the holiday photo to a square, sharpen the faces and brighten the evening sky. Translate the caption into Japanese, keeping product names in English.';
-    const embedded = async (lexicalMargin: number, mode: 'hybrid' | 'dense') => {
+    const embedded = async (gate: { lexicalMargin: number; lexicalCoverage: number }, mode: 'hybrid' | 'dense') => {
       const embedder = counting();
-      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: { lexicalMargin } });
+      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, queryChunks: gate });
       await engine.sync(SKILLS);
       embedder.texts.length = 0;
       await engine.search(message, { mode });
@@ -79,14 +79,17 @@ describe('query chunks', () => {
     };
     const engine = await SkillSearchEngine.open({ embedder: counting() });
     await engine.sync(SKILLS);
-    const [first, second] = (await engine.rank(message, { mode: 'lexical' })).ranked.ranked.map((hit) => hit.lexical ?? 0);
-    const margin = first! / second!;
+    const [first, second] = (await engine.rank(message, { mode: 'lexical' })).ranked.ranked;
+    const margin = first!.lexical! / second!.lexical!;
+    const coverage = first!.coverage!;
     expect(margin).toBeGreaterThan(1);
-    expect(await embedded(margin * 0.999, 'hybrid')).toBe(1);
-    expect(await embedded(margin * 1.01, 'hybrid')).toBe(3);
-    expect(await embedded(0, 'hybrid')).toBe(3);
+    expect(coverage).toBeGreaterThan(0);
+    expect(await embedded({ lexicalMargin: margin * 0.999, lexicalCoverage: coverage }, 'hybrid')).toBe(1);
+    expect(await embedded({ lexicalMargin: margin * 1.01, lexicalCoverage: 0 }, 'hybrid')).toBe(3);
+    expect(await embedded({ lexicalMargin: margin * 0.999, lexicalCoverage: coverage * 1.01 }, 'hybrid')).toBe(3);
+    expect(await embedded({ lexicalMargin: 0, lexicalCoverage: 0 }, 'hybrid')).toBe(3);
     // Dense mode has no lexical evidence to go on.
-    expect(await embedded(margin * 0.999, 'dense')).toBe(3);
+    expect(await embedded({ lexicalMargin: margin * 0.999, lexicalCoverage: 0 }, 'dense')).toBe(3);
   });
 
   it(`embeds a message of fewer than ${ENGINE_DEFAULTS.queryChunks.minTerms} distinct terms whole only`, async () => {

@@ -21,7 +21,7 @@ describe('ENGINE_DEFAULTS', () => {
       prefixMinLength: 4,
       keepLexical: 2,
       keepLexicalWithin: 10,
-      queryChunks: { minTerms: 16, max: 8, lexicalMargin: 1.75 },
+      queryChunks: { minTerms: 16, max: 8, lexicalMargin: 1.5, lexicalCoverage: 0.2 },
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
@@ -36,7 +36,7 @@ describe('resolveEngineOptions', () => {
     const resolved = resolveEngineOptions({ embedder, fieldBoosts: { body: 0 }, hnsw: { efSearch: 64 }, queryChunks: { max: 2 } });
     expect(resolved.fieldBoosts).toEqual({ ...ENGINE_DEFAULTS.fieldBoosts, body: 0 });
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
-    expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.75 });
+    expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.5, lexicalCoverage: 0.2 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
     expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
   });
@@ -51,6 +51,7 @@ describe('resolveEngineOptions', () => {
     ],
     [{ keepLexicalWithin: 0 }, 'Expected `keepLexicalWithin` to be a positive integer, got `0`'],
     [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
+    [{ queryChunks: { lexicalCoverage: 1.5 } }, 'Expected `queryChunks.lexicalCoverage` to be a number from 0 to 1, got `1.5`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
   ])('refuses %j with one line naming the knob and the value', (options, message) => {
     expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
-import { queryChunks } from '../../src/search/query-chunks.js';
+import { lexicallySettled, queryChunks } from '../../src/search/query-chunks.js';
 
 describe('queryChunks', () => {
   it('gives nothing extra for a one-sentence query', () => {
@@ -46,5 +46,22 @@ describe('queryChunks', () => {
     expect(runs.join(' ')).toBe(sentences.join(' '));
     expect(runs[0]).toBe('Step 1 does thing 1. Step 2 does thing 2.');
     expect(queryChunks('One. Two. Three. Four. Five.', 2)).toEqual(['One. Two.', 'Three. Four. Five.']);
+  });
+});
+
+describe('lexicallySettled', () => {
+  const gate = { lexicalMargin: 1.5, lexicalCoverage: 0.2 };
+  const hit = (score: number, coverage: number) => ({ score, coverage });
+
+  it('holds when the best BM25 hit leads the second by the margin and covers enough of the message', () => {
+    expect(lexicallySettled([hit(3, 0.2), hit(2, 0.5)], gate)).toBe(true);
+    expect(lexicallySettled([hit(3, 0.25)], gate)).toBe(true);
+  });
+
+  it('fails on a close second, a low coverage, no hit, or a margin of 0', () => {
+    expect(lexicallySettled([hit(2.9, 0.5), hit(2, 0.5)], gate)).toBe(false);
+    expect(lexicallySettled([hit(3, 0.19), hit(1, 0.5)], gate)).toBe(false);
+    expect(lexicallySettled([], gate)).toBe(false);
+    expect(lexicallySettled([hit(3, 1)], { lexicalMargin: 0, lexicalCoverage: 0 })).toBe(false);
   });
 });
