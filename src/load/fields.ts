@@ -63,6 +63,7 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? typeof value;
 }
 

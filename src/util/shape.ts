@@ -114,8 +114,8 @@ export function tuple(items: readonly Check[]): Check {
   return (value, path) => {
     if (!Array.isArray(value)) return wrongType('tuple', value, path);
     if (value.length > items.length) return { path, message: `Too big: expected array to have <=${items.length} items` };
+    if (value.length < items.length) return { path, message: `Too small: expected array to have >=${items.length} items` };
     for (let i = 0; i < items.length; i++) {
-      if (i >= value.length) return { path, message: `Too small: expected array to have >=${items.length} items` };
       const problem = items[i]!(value[i], [...path, i]);
       if (problem !== undefined) return problem;
     }
