@@ -6,39 +6,50 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { SkillSearchError } from '../errors.js';
 import { keyPath, readJsonFile } from '../util/json-file.js';
+import { array, boolean, object, oneOf, optional, shapeIssue, string } from '../util/shape.js';
 import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
 
 export const CONFIG_FILE_NAME = 'skill-search.json';
 
-const globList = z.array(z.string().min(1, 'expected a non-empty pattern'));
-
-const configSchema = z.strictObject({
-  $schema: z.string().optional(),
+export interface UserConfigFile {
+  readonly $schema?: string;
   /** Only skills matching one of these are used (name, or path when the pattern has a `/`). */
-  include: globList.optional(),
+  readonly include?: readonly string[];
   /** Skills matching any of these are ignored everywhere. */
-  exclude: globList.optional(),
+  readonly exclude?: readonly string[];
   /** Always listed: counted in the host's listing (`tokens`) and kept in narrowed listings. */
-  pin: globList.optional(),
+  readonly pin?: readonly string[];
   /** Never suggested by the hook or the MCP server (a host may still list them). */
-  never: globList.optional(),
+  readonly never?: readonly string[];
   /** More library folders (relative to the file's folder). */
-  library: z.array(z.string().min(1)).optional(),
-  sources: z
-    .strictObject({
-      claudePlugins: z.boolean().optional(),
-      codex: z.boolean().optional(),
-      library: z.boolean().optional(),
-      demo: z.enum(DEMO_MODES).optional(),
-    })
-    .optional(),
-});
+  readonly library?: readonly string[];
+  readonly sources?: {
+    readonly claudePlugins?: boolean;
+    readonly codex?: boolean;
+    readonly library?: boolean;
+    readonly demo?: DemoMode;
+  };
+}
 
-export type UserConfigFile = z.infer<typeof configSchema>;
+const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern' })));
+
+const configShape = object(
+  {
+    $schema: optional(string()),
+    include: globList,
+    exclude: globList,
+    pin: globList,
+    never: globList,
+    library: optional(array(string({ nonEmpty: true }))),
+    sources: optional(
+      object({ claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) }, { strict: true }),
+    ),
+  },
+  { strict: true },
+);
 
 /** Where a value came from: a file, or `default`. */
 export type Origin = string;
@@ -72,14 +83,9 @@ export const DEFAULT_ORIGIN = 'default';
 export function readConfigFile(file: string): UserConfigFile | undefined {
   const data = readJsonFile(file, { missingOk: true });
   if (data === undefined) return undefined;
-  const parsed = configSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.code === 'unrecognized_keys' ? keyPath([...issue.path, issue.keys[0]!]) : keyPath(issue.path);
-    const reason = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
-    throw new SkillSearchError('BAD_FILE', `${file}: "${key}": ${reason}`);
-  }
-  return parsed.data;
+  const issue = shapeIssue(configShape, data);
+  if (issue !== undefined) throw new SkillSearchError('BAD_FILE', `${file}: "${keyPath(issue.path)}": ${issue.message}`);
+  return data as UserConfigFile;
 }
 
 /** `~/.claude/skill-search.json`, then the nearest project `.claude/skill-search.json` below home. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { array, count, type Check, number, object, shapeIssue, string } from '../util/shape.js';
 import { sha256, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { stampVouchesFor, writeStamp } from '../vector-index/file-stamp.js';
 
@@ -33,16 +33,20 @@ const DELTA_MAX_ENTRIES = 2048;
 const DELTA_MAX_SHARE = 0.1;
 
 /** The header as read: `null` or a missing field means "corrupt", never a crash. */
-const CacheHeaderSchema = z.object({
-  version: z.number(),
-  model: z.string(),
-  dimensions: z.number(),
-  count: z.number().int().nonnegative(),
-  sha256: z.string(),
-});
-type CacheHeader = z.infer<typeof CacheHeaderSchema>;
-const DeltaHeaderSchema = CacheHeaderSchema.extend({ base: z.string(), removed: z.array(z.string()) });
-type DeltaHeader = z.infer<typeof DeltaHeaderSchema>;
+interface CacheHeader {
+  readonly version: number;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly count: number;
+  readonly sha256: string;
+}
+const cacheHeaderFields = { version: number, model: string(), dimensions: number, count, sha256: string() };
+const cacheHeaderShape = object(cacheHeaderFields);
+interface DeltaHeader extends CacheHeader {
+  readonly base: string;
+  readonly removed: readonly string[];
+}
+const deltaHeaderShape = object({ ...cacheHeaderFields, base: string(), removed: array(string()) });
 
 export type CacheLoadStatus = 'memory' | 'loaded' | 'missing' | 'mismatch' | 'corrupt';
 
@@ -157,7 +161,7 @@ export class EmbeddingCache {
     } catch {
       return 'missing';
     }
-    const parsed = parseFile(data, MAGIC, CacheHeaderSchema);
+    const parsed = parseFile<CacheHeader>(data, MAGIC, cacheHeaderShape);
     if (parsed === undefined) return 'corrupt';
     const { header, body } = parsed;
     if (header.version !== FORMAT_VERSION || header.model !== this.model || header.dimensions !== this.dimensions) {
@@ -181,7 +185,7 @@ export class EmbeddingCache {
     } catch {
       return;
     }
-    const parsed = parseFile(data, DELTA_MAGIC, DeltaHeaderSchema);
+    const parsed = parseFile<DeltaHeader>(data, DELTA_MAGIC, deltaHeaderShape);
     if (parsed === undefined) return;
     const { header, body } = parsed;
     if (header.base !== base || header.version !== FORMAT_VERSION || header.model !== this.model || header.dimensions !== this.dimensions) return;
@@ -242,14 +246,16 @@ function withHeader(magic: string, header: object, body: Buffer): Buffer {
   return Buffer.concat([prefix, Buffer.from(json, 'utf8'), body]);
 }
 
-function parseFile<T>(data: Buffer, magic: string, schema: z.ZodType<T>): { header: T; body: Buffer } | undefined {
+/** The header (of the shape `shape` checks, as `T`) and the body; undefined when either is not there or not right. */
+function parseFile<T>(data: Buffer, magic: string, shape: Check): { header: T; body: Buffer } | undefined {
   if (data.length < 8 || data.toString('latin1', 0, 4) !== magic) return undefined;
   const headerLength = data.readUInt32LE(4);
   if (8 + headerLength > data.length) return undefined;
+  let header: unknown;
   try {
-    const parsed = schema.safeParse(JSON.parse(data.toString('utf8', 8, 8 + headerLength)));
-    return parsed.success ? { header: parsed.data, body: data.subarray(8 + headerLength) } : undefined;
+    header = JSON.parse(data.toString('utf8', 8, 8 + headerLength));
   } catch {
     return undefined;
   }
+  return shapeIssue(shape, header) === undefined ? { header: header as T, body: data.subarray(8 + headerLength) } : undefined;
 }

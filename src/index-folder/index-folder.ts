@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { sha256Hex } from '../util/hash.js';
-import { commitTempFile, mkdirPrivate, removeStaleTempFiles, shapeProblem, tempPathFor, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { count, number, object, optional, record, shapeIssue, shapeProblem, string, unknown } from '../util/shape.js';
+import { commitTempFile, mkdirPrivate, removeStaleTempFiles, tempPathFor, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { type FileStamp, sameStamp, stampOf } from '../vector-index/file-stamp.js';
 import { appendLog, readLog } from './delta-log.js';
 
@@ -36,25 +36,44 @@ const ARTEFACT_FILE = /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/;
 /** Unreferenced artefact files (a writer died between renaming its file and the manifest) go after this long. */
 const ORPHAN_AGE_MS = 60_000;
 
-const ArtefactSchema = z.object({
-  file: z.string().regex(ARTEFACT_FILE),
-  format: z.number(),
-  size: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  stamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }),
-  log: z.string().regex(ARTEFACT_FILE),
+export interface Artefact {
+  /** `<name>-<sha16>.bin` in the folder. */
+  readonly file: string;
+  /** The artefact's own format version. */
+  readonly format: number;
+  readonly size: number;
+  readonly sha256: string;
+  /** The file's stamp right after it was written. */
+  readonly stamp: FileStamp;
+  /** Its delta log, `<name>-<sha16>.log`. */
+  readonly log: string;
   /** Small facts the artefact's store wants next to it (e.g. the vector index kind). */
-  meta: z.record(z.string(), z.unknown()).optional(),
-});
-export type Artefact = z.infer<typeof ArtefactSchema>;
+  readonly meta?: Record<string, unknown>;
+}
 
-const ManifestSchema = z.object({
-  format: z.number(),
-  model: z.string().optional(),
-  dimensions: z.number().optional(),
-  artefacts: z.record(z.string(), ArtefactSchema),
+interface Manifest {
+  readonly format: number;
+  readonly model?: string;
+  readonly dimensions?: number;
+  readonly artefacts: Readonly<Record<string, Artefact>>;
+}
+
+const artefactShape = object({
+  file: string({ pattern: ARTEFACT_FILE }),
+  format: number,
+  size: count,
+  sha256: string({ pattern: /^[0-9a-f]{64}$/ }),
+  stamp: object({ size: number, mtimeMs: number, ino: number }),
+  log: string({ pattern: ARTEFACT_FILE }),
+  meta: optional(record(unknown)),
 });
-type Manifest = z.infer<typeof ManifestSchema>;
+
+const manifestShape = object({
+  format: number,
+  model: optional(string()),
+  dimensions: optional(number),
+  artefacts: record(artefactShape),
+});
 
 /** A file of an artefact written and renamed into place, not yet named by the manifest. */
 export interface WrittenArtefact {
@@ -325,8 +344,9 @@ function readManifest(dir: string): { manifest: Manifest } | { problem: string |
   } catch {
     return { problem: `${MANIFEST_FILE} is not valid JSON` };
   }
-  const parsed = ManifestSchema.safeParse(data);
-  if (!parsed.success) return { problem: `${MANIFEST_FILE} has the wrong shape (${shapeProblem(parsed.error)})` };
-  if (parsed.data.format !== LAYOUT_VERSION) return { problem: `${MANIFEST_FILE} layout ${String(parsed.data.format)} ≠ ${LAYOUT_VERSION}` };
-  return { manifest: parsed.data };
+  const issue = shapeIssue(manifestShape, data);
+  if (issue !== undefined) return { problem: `${MANIFEST_FILE} has the wrong shape (${shapeProblem(issue)})` };
+  const manifest = data as Manifest;
+  if (manifest.format !== LAYOUT_VERSION) return { problem: `${MANIFEST_FILE} layout ${String(manifest.format)} ≠ ${LAYOUT_VERSION}` };
+  return { manifest };
 }

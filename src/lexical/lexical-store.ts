@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'node:v8';
-import { z } from 'zod';
 import { IndexFolder } from '../index-folder/index-folder.js';
 import type { Skill } from '../types.js';
+import { array, object, record, shapeIssue, string, unknown } from '../util/shape.js';
 import { LEXICAL_FORMAT_VERSION, LexicalIndex, type CompactLexicalSnapshot } from './lexical-index.js';
 
 /**
@@ -30,10 +30,12 @@ export const LEXICAL_ARTEFACT = 'lexical';
 const LOG_MAX_ENTRIES = 128;
 const LOG_MAX_SHARE = 0.05;
 
-const LogRecordSchema = z.object({
-  upserts: z.array(z.object({ skill: z.record(z.string(), z.unknown()), glosses: z.string() })),
-  removed: z.array(z.string()),
-});
+/** One save's changes in the log (JSON); a skill's own fields are checked as it is replayed. */
+interface LogRecord {
+  readonly upserts: readonly { readonly skill: Readonly<Record<string, unknown>>; readonly glosses: string }[];
+  readonly removed: readonly string[];
+}
+const logRecordShape = object({ upserts: array(object({ skill: record(unknown), glosses: string() })), removed: array(string()) });
 
 export type LexicalLoad = { readonly index: LexicalIndex } | { readonly reason: string };
 
@@ -99,14 +101,14 @@ export function loadLexicalIndex(target: IndexFolder | string): LexicalLoad {
 function replayLog(folder: IndexFolder, index: LexicalIndex): number {
   let replayed = 0;
   for (const record of folder.readLog(LEXICAL_ARTEFACT)) {
-    let changes: z.infer<typeof LogRecordSchema>;
+    let data: unknown;
     try {
-      const parsed = LogRecordSchema.safeParse(JSON.parse(record.toString('utf8')));
-      if (!parsed.success) break;
-      changes = parsed.data;
+      data = JSON.parse(record.toString('utf8'));
     } catch {
       break;
     }
+    if (shapeIssue(logRecordShape, data) !== undefined) break;
+    const changes = data as LogRecord;
     for (const id of changes.removed) index.remove(id);
     for (const { skill, glosses } of changes.upserts) {
       const candidate = skill as unknown as Skill;

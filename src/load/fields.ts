@@ -1,15 +1,34 @@
-import { z } from 'zod';
 import { EFFORTS, type Diagnostic, type Effort } from '../types.js';
 import { boundedJson } from './bounded-json.js';
 import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
 
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.date()]).transform((value) => (value instanceof Date ? value.toISOString() : String(value)));
+/** A YAML scalar as text: a string as is, a finite number or a boolean as written, a valid date in ISO form; undefined for anything else. */
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  return undefined;
+}
+
 /** Text fields accept a scalar or a list of scalars (joined), so a YAML slip never crashes. */
-const text = z.union([scalar, z.array(scalar).transform((items) => items.join(', '))]);
-const effort = z
-  .string()
-  .transform((value) => value.trim().toLowerCase())
-  .pipe(z.enum(EFFORTS));
+function fieldText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return scalarText(value);
+  const items: string[] = [];
+  for (const item of value) {
+    const text = scalarText(item);
+    if (text === undefined) return undefined;
+    items.push(text);
+  }
+  return items.join(', ');
+}
+
+/** `effort` in any case and with spaces around it; undefined when it is not one of {@link EFFORTS}. */
+function effortOf(value: unknown): Effort | undefined {
+  if (typeof value !== 'string') return undefined;
+  const effort = value.trim().toLowerCase();
+  return (EFFORTS as readonly string[]).includes(effort) ? (effort as Effort) : undefined;
+}
 
 export interface FieldContext {
   /** Where the fields came from (a file, or `file:line` for a tools line). */
@@ -44,13 +63,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? typeof value;
-}
-
-/** A string is by far the common case and parses to itself; only other values go through zod. */
-function parseText(schema: typeof text | typeof scalar, value: unknown): { success: true; data: string } | { success: false } {
-  if (typeof value === 'string') return { success: true, data: value };
-  return schema.safeParse(value);
 }
 
 /** Deeper `hooks` are dropped: real hook settings nest three or four levels. */
@@ -74,9 +88,9 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   let name = context.defaultName;
   if (!isMissing(raw['name'])) {
-    const parsed = parseText(scalar, raw['name']);
-    if (!parsed.success) return fail('bad-field', `\`name\` must be text, got ${describeValue(raw['name'])}`);
-    if (parsed.data.trim() !== '') name = parsed.data.trim();
+    const parsed = scalarText(raw['name']);
+    if (parsed === undefined) return fail('bad-field', `\`name\` must be text, got ${describeValue(raw['name'])}`);
+    if (parsed.trim() !== '') name = parsed.trim();
   }
   const badName = nameProblem(name, limits);
   if (badName !== undefined) return fail('bad-field', badName);
@@ -89,11 +103,11 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   const rawDescription = raw['description'];
   if (isMissing(rawDescription)) return fail('missing-description', '`description` is missing');
-  const parsedDescription = parseText(text, rawDescription);
-  if (!parsedDescription.success) {
+  const parsedDescription = fieldText(rawDescription);
+  if (parsedDescription === undefined) {
     return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
   }
-  const trimmedDescription = parsedDescription.data.trim();
+  const trimmedDescription = parsedDescription.trim();
   if (trimmedDescription === '') return fail('missing-description', '`description` is empty');
   const description = capText('description', trimmedDescription);
 
@@ -101,9 +115,9 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   const whenKey = isMissing(raw['whenToUse']) ? 'when_to_use' : 'whenToUse';
   const rawWhen = raw[whenKey];
   if (!isMissing(rawWhen)) {
-    const parsed = parseText(text, rawWhen);
-    if (parsed.success) {
-      const trimmed = parsed.data.trim();
+    const parsed = fieldText(rawWhen);
+    if (parsed !== undefined) {
+      const trimmed = parsed.trim();
       if (trimmed !== '') whenToUse = capText(whenKey, trimmed);
     } else {
       diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
@@ -115,12 +129,12 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     const value = raw[key];
     if (isMissing(value)) continue;
     const items = Array.isArray(value) ? value : [value];
-    const parsed = items.map((item) => parseText(scalar, item));
-    if (!parsed.every((item) => item.success)) {
+    const parsed = items.map(scalarText);
+    if (!parsed.every((item) => item !== undefined)) {
       diagnostics.push(diagnostic('bad-field', path, `\`${key}\` must be text or a list of text, got ${describeValue(value)}; ignored`, 'warning'));
       continue;
     }
-    for (const item of parsed) for (const word of item.data.split(',')) if (word.trim() !== '') keywords.push(capChars(word.trim(), 100));
+    for (const item of parsed) for (const word of item.split(',')) if (word.trim() !== '') keywords.push(capChars(word.trim(), 100));
   }
   if (keywords.length > MAX_KEYWORDS) {
     diagnostics.push(diagnostic('too-large', path, `${keywords.length} tags/keywords/aliases/triggers; the first ${MAX_KEYWORDS} are kept`, 'warning'));
@@ -129,9 +143,8 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
 
   let parsedEffort: Effort | undefined;
   if (!isMissing(raw['effort'])) {
-    const parsed = effort.safeParse(raw['effort']);
-    if (parsed.success) parsedEffort = parsed.data;
-    else {
+    parsedEffort = effortOf(raw['effort']);
+    if (parsedEffort === undefined) {
       diagnostics.push(
         diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
       );

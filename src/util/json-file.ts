@@ -20,7 +20,7 @@ export function readJsonFile(file: string, { missingOk = false }: { readonly mis
   }
 }
 
-/** A zod issue path as `a.b[0]`, for errors that name the key (`(top level)` for the root). */
+/** A key path (a shape issue's, a zod issue's) as `a.b[0]`, for errors that name the key (`(top level)` for the root). */
 export function keyPath(issuePath: readonly PropertyKey[]): string {
   return issuePath.length === 0
     ? '(top level)'

@@ -88,13 +88,6 @@ function isDirectoryInTheWay(file: string, error: unknown): boolean {
   }
 }
 
-/** The first problem zod found in a persisted file, as `path: message` for a rebuild reason. */
-export function shapeProblem(error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] }): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return 'unknown';
-  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`;
-}
-
 /** sha256 of bytes, as hex. */
 export const sha256: (data: Uint8Array) => string = sha256Hex;
 

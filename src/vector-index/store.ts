@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { IndexFolder, type WrittenArtefact } from '../index-folder/index-folder.js';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
-import { shapeProblem } from './atomic-file.js';
 import { ExactIndex } from './exact-index.js';
 import { graphRows, HnswIndex, type GraphRows, type HnswOptions } from './hnsw-index.js';
 import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
+import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, unknown } from '../util/shape.js';
 
 /**
  * A vector index bound to its index folder, holding each skill's vector once: the index is
@@ -52,13 +51,14 @@ export function createVectorIndex(kind: VectorIndexKind, dimensions: number, hns
 }
 
 /** `vector-entries` as read: anything else means "rebuild". */
-const EntriesSchema = z.object({
-  kind: z.enum(['hnsw', 'exact']),
-  /** [id, tag, label, byte offset of the row in the data file or -1], checked by `isEntry` (zod costs 2–3× the parse at 24k). */
-  entries: z.array(z.unknown()),
+interface PersistedEntries {
+  readonly kind: VectorIndexKind;
+  /** [id, tag, label, byte offset of the row in the data file or -1], each checked by `isEntry` (a fast loop at 24k). */
+  readonly entries: readonly unknown[];
   /** Σ of the stored vectors, per dimension. */
-  sum: z.array(z.number()),
-});
+  readonly sum: readonly number[];
+}
+const entriesShape = object({ kind: oneOf(['hnsw', 'exact']), entries: array(unknown), sum: array(number) });
 type Entry = readonly [string, string, number, number];
 
 function isEntry(value: unknown): value is Entry {
@@ -74,7 +74,11 @@ function isEntry(value: unknown): value is Entry {
 }
 
 /** One save's changes in the delta log: a JSON line, then one f32 row per upsert. */
-const LogRecordSchema = z.object({ removed: z.array(z.string()), upserts: z.array(z.tuple([z.string(), z.string()])) });
+interface LogRecord {
+  readonly removed: readonly string[];
+  readonly upserts: readonly (readonly [string, string])[];
+}
+const logRecordShape = object({ removed: array(string()), upserts: array(tuple([string(), string()])) });
 
 export class VectorStore {
   readonly options: VectorStoreOptions;
@@ -291,14 +295,14 @@ function parseLogRecord(
 ): { removed: readonly string[]; upserts: readonly (readonly [string, string])[]; rows: Float32Array[] } | undefined {
   const newline = record.indexOf(0x0a);
   if (newline < 0) return undefined;
-  let parsed: z.infer<typeof LogRecordSchema>;
+  let data: unknown;
   try {
-    const result = LogRecordSchema.safeParse(JSON.parse(record.toString('utf8', 0, newline)));
-    if (!result.success) return undefined;
-    parsed = result.data;
+    data = JSON.parse(record.toString('utf8', 0, newline));
   } catch {
     return undefined;
   }
+  if (shapeIssue(logRecordShape, data) !== undefined) return undefined;
+  const parsed = data as LogRecord;
   const body = record.subarray(newline + 1);
   const rowBytes = 4 * dimensions;
   if (body.length !== parsed.upserts.length * rowBytes) return undefined;
@@ -340,18 +344,19 @@ function load(folder: IndexFolder, options: VectorStoreOptions, restore?: Restor
   } catch {
     return `${VECTOR_ENTRIES} is not valid JSON`;
   }
-  const parsed = EntriesSchema.safeParse(data);
-  if (!parsed.success) return `${VECTOR_ENTRIES} has the wrong shape (${shapeProblem(parsed.error)})`;
-  const bad = parsed.data.entries.findIndex((entry) => !isEntry(entry));
+  const issue = shapeIssue(entriesShape, data);
+  if (issue !== undefined) return `${VECTOR_ENTRIES} has the wrong shape (${shapeProblem(issue)})`;
+  const parsed = data as PersistedEntries;
+  const bad = parsed.entries.findIndex((entry) => !isEntry(entry));
   if (bad !== -1) return `${VECTOR_ENTRIES} has the wrong shape (entries.${bad}: expected [id, tag, label, offset])`;
-  if (parsed.data.kind !== options.kind || parsed.data.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
-  const rows = parsed.data.entries as Entry[];
+  if (parsed.kind !== options.kind || parsed.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
+  const rows = parsed.entries as Entry[];
   const checked = folder.check(VECTOR_DATA, DATA_FORMAT);
   if ('reason' in checked) return checked.reason;
   const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
   try {
     const index = (restore ?? restoreNow)(options, checked.path, entries, rows);
-    return { index, sum: Float64Array.from(parsed.data.sum) };
+    return { index, sum: Float64Array.from(parsed.sum) };
   } catch (error) {
     return unreadableData(checked.entry.file, error);
   }

@@ -1,0 +1,231 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { readConfigFile } from '../../src/config/user-config.js';
+import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
+import { DEMO_MODES } from '../../src/load/options.js';
+import { keyPath } from '../../src/util/json-file.js';
+import {
+  array,
+  boolean,
+  type Check,
+  count,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  type ShapeIssue,
+  shapeIssue,
+  shapeProblem,
+  string,
+  tuple,
+  unknown,
+} from '../../src/util/shape.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+// The shape checks replaced zod schemas on the cold paths (see src/util/shape.ts): each is
+// compared here with the zod schema it replaced, on values of every kind, for the same verdict
+// and the same first problem in the same words.
+
+const tempDir = useTempDirs('shape');
+
+/** zod's first issue as a shape issue: an unknown key is named at its own path. */
+function zodIssue(schema: z.ZodType, value: unknown): ShapeIssue | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  return issue.code === 'unrecognized_keys' ? { path: [...issue.path, issue.keys[0]!], message: 'unknown key' } : { path: issue.path, message: issue.message };
+}
+
+const VALUES: readonly unknown[] = [
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  3,
+  -1,
+  1.5,
+  -1.5,
+  2 ** 60,
+  -(2 ** 60),
+  Number.POSITIVE_INFINITY,
+  Number.NaN,
+  '',
+  'a',
+  'hnsw',
+  'vector-data-0123456789abcdef.bin',
+  [],
+  ['a'],
+  ['a', 'b'],
+  ['a', 'b', 'c'],
+  ['a', 1],
+  [1, 'a'],
+  [''],
+  [[]],
+  {},
+  { a: 'x' },
+  { a: 1 },
+  { a: '' },
+  { a: 'x', b: 2 },
+  { a: 'x', b: 'y' },
+  { a: 'x', extra: 1 },
+  { extra: 1, a: 1 },
+  { a: 'x', b: -1.5, extra: true },
+  { list: [{ n: 1 }, { n: -2 }] },
+  { list: [{ n: 1 }, { n: 2, m: 3 }] },
+  { list: {} },
+  new Date(0),
+  Object.create(null),
+];
+
+const PAIRS: readonly [string, Check, z.ZodType][] = [
+  ['string', string(), z.string()],
+  ['string with a pattern', string({ pattern: /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/ }), z.string().regex(/^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/)],
+  ['non-empty string', string({ nonEmpty: true }), z.string().min(1)],
+  ['non-empty string, own message', string({ nonEmpty: 'expected a non-empty pattern' }), z.string().min(1, 'expected a non-empty pattern')],
+  ['number', number, z.number()],
+  ['count', count, z.number().int().nonnegative()],
+  ['boolean', boolean, z.boolean()],
+  ['one of two', oneOf(['hnsw', 'exact']), z.enum(['hnsw', 'exact'])],
+  ['one of one', oneOf(['a']), z.enum(['a'])],
+  ['optional', optional(number), z.number().optional()],
+  ['array', array(string()), z.array(z.string())],
+  ['array of anything', array(unknown), z.array(z.unknown())],
+  ['pair', tuple([string(), string()]), z.tuple([z.string(), z.string()])],
+  ['record', record(number), z.record(z.string(), z.number())],
+  ['record of anything', record(unknown), z.record(z.string(), z.unknown())],
+  ['object', object({ a: string(), b: optional(number) }), z.object({ a: z.string(), b: z.number().optional() })],
+  [
+    'strict object',
+    object({ a: string(), b: optional(count) }, { strict: true }),
+    z.strictObject({ a: z.string(), b: z.number().int().nonnegative().optional() }),
+  ],
+  [
+    'nested',
+    object({ list: array(object({ n: count }, { strict: true })) }),
+    z.object({ list: z.array(z.strictObject({ n: z.number().int().nonnegative() })) }),
+  ],
+];
+
+describe('each check gives the verdict and the first problem of the zod schema it replaced', () => {
+  it.each(PAIRS)('%s', (_, check, schema) => {
+    for (const value of VALUES) expect({ value, issue: shapeIssue(check, value) }).toEqual({ value, issue: zodIssue(schema, value) });
+  });
+
+  it('a problem reads as path: message', () => {
+    expect(shapeProblem({ path: [], message: 'Invalid input: expected object, received null' })).toBe('Invalid input: expected object, received null');
+    expect(shapeProblem({ path: ['artefacts', 'vector-data', 'stamp', 'size'], message: 'm' })).toBe('artefacts.vector-data.stamp.size: m');
+    expect(shapeProblem({ path: ['entries', 3], message: 'm' })).toBe('entries.3: m');
+  });
+});
+
+/** The manifest schema as it was written with zod. */
+const FILE = /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/;
+const zodManifest = z.object({
+  format: z.number(),
+  model: z.string().optional(),
+  dimensions: z.number().optional(),
+  artefacts: z.record(
+    z.string(),
+    z.object({
+      file: z.string().regex(FILE),
+      format: z.number(),
+      size: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      stamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }),
+      log: z.string().regex(FILE),
+      meta: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+});
+
+describe('index.json: the same reason to rebuild as with the zod schema', () => {
+  it('for every kind of damage to a real manifest', () => {
+    const dir = tempDir();
+    const folder = IndexFolder.open(dir);
+    folder.commit([folder.write('alpha', Buffer.from('one'), { format: 1, meta: { kind: 'hnsw' } })], { model: 'm', dimensions: 4 });
+    const good = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { artefacts: { alpha: Record<string, unknown> } };
+    const alpha = good.artefacts.alpha;
+    const variants: unknown[] = [
+      good,
+      { ...good, extra: 1 },
+      { ...good, format: '2' },
+      { ...good, model: 5 },
+      { ...good, dimensions: null },
+      { ...good, artefacts: [] },
+      { ...good, artefacts: { alpha: null } },
+      ...Object.keys(alpha).flatMap((key) => [
+        { ...good, artefacts: { alpha: { ...alpha, [key]: undefined } } },
+        { ...good, artefacts: { alpha: { ...alpha, [key]: 'x' } } },
+        { ...good, artefacts: { alpha: { ...alpha, [key]: -1.5 } } },
+      ]),
+      { ...good, artefacts: { alpha: { ...alpha, file: '../../etc/passwd' } } },
+      { ...good, artefacts: { alpha: { ...alpha, size: -1 } } },
+      { ...good, artefacts: { alpha: { ...alpha, stamp: { size: 1, mtimeMs: 2 } } } },
+      { ...good, artefacts: { alpha: { ...alpha, meta: [] } } },
+      { ...good, artefacts: { alpha, beta: { ...alpha, sha256: 'ABC' } } },
+    ];
+    for (const manifest of variants) {
+      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
+      const issue = zodIssue(zodManifest, manifest);
+      const expected = issue === undefined ? undefined : `index.json has the wrong shape (${shapeProblem(issue)})`;
+      expect({ manifest, problem: IndexFolder.open(dir).problem }).toEqual({ manifest, problem: expected });
+    }
+  });
+});
+
+/** The user config schema as it was written with zod, and the message it gave. */
+const globList = z.array(z.string().min(1, 'expected a non-empty pattern'));
+const zodConfig = z.strictObject({
+  $schema: z.string().optional(),
+  include: globList.optional(),
+  exclude: globList.optional(),
+  pin: globList.optional(),
+  never: globList.optional(),
+  library: z.array(z.string().min(1)).optional(),
+  sources: z
+    .strictObject({
+      claudePlugins: z.boolean().optional(),
+      codex: z.boolean().optional(),
+      library: z.boolean().optional(),
+      demo: z.enum(DEMO_MODES).optional(),
+    })
+    .optional(),
+});
+
+describe('the user config file: the same one-line error as with the zod schema', () => {
+  it.each([
+    ['{}'],
+    ['{"$schema": "x", "include": ["a"], "exclude": [], "pin": ["p"], "never": ["n"], "library": ["../lib"], "sources": {"codex": false, "demo": "auto"}}'],
+    ['null'],
+    ['[]'],
+    ['"pin"'],
+    ['{"pin": "xlsx"}'],
+    ['{"pins": []}'],
+    ['{"pins": [], "pin": 3}'],
+    ['{"never": [""]}'],
+    ['{"never": ["a", 2]}'],
+    ['{"library": [""]}'],
+    ['{"$schema": 1}'],
+    ['{"sources": null}'],
+    ['{"sources": {"codex": "no"}}'],
+    ['{"sources": {"demo": "sometimes"}}'],
+    ['{"sources": {"plugins": true}}'],
+    ['{"sources": {"plugins": true}, "extra": 1}'],
+  ])('%s', (text) => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.claude'));
+    const file = join(dir, '.claude', 'skill-search.json');
+    writeFileSync(file, text);
+    const issue = zodIssue(zodConfig, JSON.parse(text));
+    if (issue === undefined) {
+      expect(readConfigFile(file)).toEqual(JSON.parse(text));
+    } else {
+      expect(() => readConfigFile(file)).toThrow(`${file}: "${keyPath(issue.path)}": ${issue.message}`);
+    }
+  });
+});
