@@ -20,7 +20,7 @@ import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
 import { toolsFileStat } from './tools-snapshot.js';
-import { SkillWatcher } from './watcher.js';
+import type { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
   /** The catalog was invalidated; the next `get()` rescans. */
@@ -78,7 +78,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #generation = 0;
   #fingerprint = '';
   readonly #mcp = new Map<string, McpServerEntry>();
-  #watcher: SkillWatcher | undefined;
+  /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
+  #watcher: Promise<SkillWatcher> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: CatalogOptions = {}) {
@@ -156,7 +157,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
         builtinPluginDirs: update.builtinPluginDirs ?? this.#options.builtinPluginDirs,
       };
       this.#options = resolveCatalogOptions(this.#input);
-      this.#watcher?.setRoots(this.#watchRoots());
+      void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
     }
     this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
   }
@@ -169,17 +170,20 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
     if (this.#watcher === undefined) {
       const resolved = options === undefined ? this.#options.watch || DEFAULT_WATCH_OPTIONS : resolveWatchOptions(options);
-      this.#watcher = new SkillWatcher(this.#watchRoots(), resolved, {
-        onChange: (paths) => this.#invalidate({ reason: 'files', paths }),
-        onError: (error) => this.#reportError(error),
-      });
+      this.#watcher = import('./watcher.js').then(
+        ({ SkillWatcher }) =>
+          new SkillWatcher(this.#watchRoots(), resolved, {
+            onChange: (paths) => this.#invalidate({ reason: 'files', paths }),
+            onError: (error) => this.#reportError(error),
+          }),
+      );
     }
-    return this.#watcher.ready;
+    return this.#watcher.then((watcher) => watcher.ready);
   }
 
   /** Stops the watcher. Idempotent: every call returns the same promise. */
   close(): Promise<void> {
-    this.#closing ??= this.#watcher?.close() ?? Promise.resolve();
+    this.#closing ??= this.#watcher?.then((watcher) => watcher.close()) ?? Promise.resolve();
     return this.#closing;
   }
 

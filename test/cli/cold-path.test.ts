@@ -4,11 +4,14 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveIndex } from '../../src/integrations/live-index.js';
 import { QUERIES, SKILLS, TOOLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
-// Importing zod from this file's graph fails the command (exit 2): the hook and `query` run cold
-// in every prompt, and zod alone costs more to load than their search. Only the MCP server, the
-// Skill tool's JSON schema and eval's knob files use it.
+// Importing zod or chokidar from this file's graph fails the command (exit 2): the hook and
+// `query` run cold in every prompt, and zod alone costs more to load than their search. Only the
+// MCP server, the Skill tool's JSON schema and eval's knob files use zod; only watching, chokidar.
 vi.mock('zod', () => {
   throw new Error('zod was imported');
+});
+vi.mock('chokidar', () => {
+  throw new Error('chokidar was imported');
 });
 
 const home = tempDir();
@@ -27,7 +30,7 @@ function catalog(): { skills: string; flags: string[] } {
 const hookInput = (prompt: string) => ({ stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: '/dev/null' }) });
 const names = (stdout: string) => (JSON.parse(stdout) as { hits: { name: string }[] }).hits.map((hit) => hit.name);
 
-describe('the cold paths load no zod', () => {
+describe('the cold paths: answered from the search snapshot, loading neither zod nor chokidar', () => {
   // A user config file is read on both paths: its checks must not need zod either.
   mkdirSync(path.join(home, '.claude'));
   writeFileSync(path.join(home, '.claude', 'skill-search.json'), JSON.stringify({ exclude: ['release-notes'], sources: { codex: false } }));
@@ -47,6 +50,16 @@ describe('the cold paths load no zod', () => {
     const notes = await runCli(['query', ...flags, '--json', 'draft the release notes from merged pull requests'], home);
     expect(notes.code).toBe(0);
     expect(names(notes.stdout)).not.toContain('release-notes');
+  });
+
+  it('query: a skill edited since the snapshot is searched live at once', async () => {
+    const { skills, flags } = catalog();
+    const live = vi.spyOn(LiveIndex, 'open');
+    await runCli(['query', ...flags, '--json', 'fill in the fields of a PDF form'], home);
+    writeFileSync(path.join(skills, 'pdf-forms', 'SKILL.md'), '---\nname: pdf-forms\ndescription: Compose a haiku about the weather\n---\n');
+    const edited = await runCli(['query', ...flags, '--json', 'compose a haiku about the weather'], home);
+    expect(live).toHaveBeenCalledTimes(2);
+    expect(names(edited.stdout)[0]).toBe('pdf-forms');
   });
 
   it('hook: built live, then answered from the search snapshot', async () => {
@@ -71,7 +84,8 @@ describe('the cold paths load no zod', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: `skill-search: ${file}: "sources.demo": Invalid option: expected one of "never"|"auto"|"always"\n` });
   });
 
-  it('the mock is live: eval, which reads a knob file with zod, fails on the import', async () => {
+  it('the mocks are live: eval, which reads a knob file with zod, fails on the import; so does the watcher', async () => {
+    await expect(import('../../src/load/watcher.js')).rejects.toThrow(/error when mocking a module/);
     const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--mode', 'lexical'], home);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^skill-search: internal error: .*mocking a module/);
