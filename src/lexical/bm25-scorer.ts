@@ -74,8 +74,6 @@ interface DerivedTerm<Term> {
  */
 export class Bm25Scorer<Term> {
   readonly #source: PostingsSource<Term>;
-  /** `k·(1 − b + b·length/average)` per (document, field): `[shortId · fields + fieldId]`. */
-  readonly #norms: Float64Array;
   readonly #fieldCount: number;
   /** {@link DerivedTerm}s per query word and expansion settings. */
   readonly #derived = new Map<string, DerivedTerm<Term>[]>();
@@ -100,13 +98,6 @@ export class Bm25Scorer<Term> {
     const fieldCount = source.fieldCount;
     this.#fieldCount = fieldCount;
     const slots = source.slots;
-    const norms = new Float64Array(slots * fieldCount);
-    const averages = Array.from({ length: fieldCount }, (_, field) => source.averageFieldLength(field));
-    const { k, b } = BM25;
-    source.forEachFieldLength((doc, field, fieldLength) => {
-      norms[doc * fieldCount + field] = k * (1 - b + (b * fieldLength) / averages[field]!);
-    });
-    this.#norms = norms;
     this.#total = new Float64Array(slots);
     this.#termScore = new Float64Array(slots);
     this.#totalStamp = new Int32Array(slots);
@@ -229,7 +220,7 @@ export class Bm25Scorer<Term> {
 
   /**
    * One term's postings in one field as arrays: the documents, and each one's BM25+ part
-   * (`idf · (d + tf·(k+1) / (tf + norm))`, MiniSearch's expression), computed at first use and
+   * (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), computed at first use and
    * kept until the index changes, so a word that recurs across queries costs one pass over
    * two typed arrays.
    */
@@ -237,9 +228,10 @@ export class Bm25Scorer<Term> {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
     const source = this.#source;
-    const { k, d } = BM25;
+    const { k, b, d } = BM25;
     const documentCount = source.documentCount;
-    const norms = this.#norms;
+    const lengths = source.fieldLengths;
+    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const fieldCount = this.#fieldCount;
     const docs = new Int32Array(frequencies.size);
     const raw = new Float64Array(frequencies.size);
@@ -253,7 +245,8 @@ export class Bm25Scorer<Term> {
         return;
       }
       docs[n] = doc;
-      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norms[doc * fieldCount + fieldId]!));
+      const norm = k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength);
+      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
     const column = n === docs.length ? { docs, raw } : { docs: docs.slice(0, n), raw: raw.slice(0, n) };

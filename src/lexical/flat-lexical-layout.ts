@@ -130,3 +130,20 @@ export function layoutOf(header: HeaderWords): Layout {
   }
   return { sections, byteLength: at };
 }
+
+export type View = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+/** A view of `length` elements of `width` bytes at `offset` (signed for 4-byte `signed`, float for 8-byte). */
+export function typedView(bytes: Uint8Array, offset: number, width: 1 | 2 | 4 | 8, length: number, signed = false): View {
+  const at = bytes.byteOffset + offset;
+  switch (width) {
+    case 1:
+      return new Uint8Array(bytes.buffer, at, length);
+    case 2:
+      return new Uint16Array(bytes.buffer, at, length);
+    case 4:
+      return signed ? new Int32Array(bytes.buffer, at, length) : new Uint32Array(bytes.buffer, at, length);
+    case 8:
+      return new Float64Array(bytes.buffer, at, length);
+  }
+}

@@ -1,299 +1,20 @@
-import { endianness } from 'node:os';
-import { SkillSearchError } from '../errors.js';
-import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
-import {
-  FLAT_LEXICAL_MAGIC,
-  FLAT_LEXICAL_VERSION,
-  HEADER,
-  HEADER_BYTES,
-  HEADER_WORDS,
-  type HeaderWords,
-  type Layout,
-  layoutOf,
-  type SectionName,
-} from './flat-lexical-layout.js';
-import type { LexicalIndex } from './lexical-index.js';
-import { type LexicalMatch, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
-import type { RadixNode, TermPostings } from './minisearch-internals.js';
-import { treeTerms } from './minisearch-postings.js';
-import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
-import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
-
 /**
  * A lexical index as one read-only buffer, for a process that only searches (a hook without a
- * server): {@link encodeFlatLexical} writes it from a {@link LexicalIndex}, and
+ * server): `encodeFlatLexical` (`flat-lexical-encode.ts`) writes it from a `LexicalIndex`, and
  * {@link FlatLexicalIndex.open} searches it in place, answering exactly like
  * `LexicalIndex.search` (same ids, order, scores to the last bit, coverage and explained
  * fields; `test/lexical/flat-lexical.test.ts`), through the same {@link Bm25Scorer}.
  *
  * Opening reads the header and builds typed-array views: no term or posting is visited, and a
- * term's postings are read when a query first reaches it. Layout: `flat-lexical-layout.ts`.
+ * term's postings are read when a query first reaches it. Layout: `flat-lexical-layout.ts`;
+ * the checks made on opening and by {@link FlatLexicalIndex.verify}: `flat-lexical-tables.ts`.
  */
+import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
+import { corrupt, type FlatTables, readTables, verifyTables } from './flat-lexical-tables.js';
+import { type LexicalMatch, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
+import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
 
-function corrupt(detail: string): SkillSearchError {
-  return new SkillSearchError('INDEX_CORRUPT', `flat lexical index: ${detail}`);
-}
-
-/** The order MiniSearch's `atPrefix` iterates a subtree in: depth first, each node's keys last to first. */
-function prefixIterationOrder(tree: RadixNode): string[] {
-  const order: string[] = [];
-  const walk = (node: RadixNode, prefix: string): void => {
-    const keys = Array.from(node.keys());
-    for (let i = keys.length - 1; i >= 0; i -= 1) {
-      const key = keys[i]!;
-      if (key === '') order.push(prefix);
-      else walk(node.get(key) as RadixNode, prefix + key);
-    }
-  };
-  walk(tree, '');
-  return order;
-}
-
-const widthFor = (max: number): 1 | 2 | 4 => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
-
-/**
- * The index as a flat buffer (see the module comment). Postings of discarded documents are left
- * out (`compactedInternals` has none). Throws when this MiniSearch keeps its index differently
- * or a value does not fit the format (a bug, not bad input).
- */
-export function encodeFlatLexical(index: LexicalIndex): Buffer {
-  const internals = index.compactedInternals();
-  if (internals === undefined) throw new SkillSearchError('INTERNAL', 'flat lexical index: this MiniSearch keeps its index differently');
-  const fieldCount = Math.max(0, ...Object.values(internals._fieldIds)) + 1;
-  const fieldNames: string[] = [];
-  for (const [name, id] of Object.entries(internals._fieldIds)) fieldNames[id] = name;
-  if (fieldNames.length !== fieldCount || fieldNames.some((name) => name === undefined)) {
-    throw new SkillSearchError('INTERNAL', `flat lexical index: field ids are not 0…${fieldCount - 1}: ${JSON.stringify(internals._fieldIds)}`);
-  }
-
-  // Documents, renumbered densely in short-id order (scores and ties never depend on the numbers).
-  const shortIds = [...internals._documentIds.keys()].sort((a, b) => a - b);
-  const documents = shortIds.length;
-  const dense = new Int32Array(internals._nextId).fill(-1);
-  shortIds.forEach((shortId, doc) => {
-    dense[shortId] = doc;
-  });
-  const idChunks = shortIds.map((shortId) => {
-    const id = internals._documentIds.get(shortId);
-    if (typeof id !== 'string') throw new SkillSearchError('INTERNAL', `flat lexical index: document id ${String(id)} is not a string`);
-    return Buffer.from(id, 'utf8');
-  });
-  const idStarts = new Uint32Array(documents + 1);
-  idChunks.forEach((chunk, doc) => {
-    idStarts[doc + 1] = idStarts[doc]! + chunk.length;
-  });
-  const fieldLengths = new Uint32Array(documents * fieldCount);
-  shortIds.forEach((shortId, doc) => {
-    const lengths = internals._fieldLength.get(shortId) ?? [];
-    for (let field = 0; field < fieldCount; field += 1) fieldLengths[doc * fieldCount + field] = lengths[field] ?? 0;
-  });
-  const averageFieldLengths = Float64Array.from({ length: fieldCount }, (_, field) => internals._avgFieldLength[field] ?? 0);
-
-  // Terms in depth-first order (MiniSearch's fuzzyGet order), with the other two orders.
-  const { terms, postings } = treeTerms(internals._index._tree);
-  const termCount = terms.length;
-  const positionOf = new Map(terms.map((term, position) => [term, position]));
-  for (const term of terms) {
-    if (Buffer.from(term, 'utf16le').toString('utf16le') !== term)
-      throw new SkillSearchError('INTERNAL', `flat lexical index: term ${JSON.stringify(term)} is not valid UTF-16`);
-  }
-  const sorted = Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
-  const prefixRank = new Uint32Array(termCount);
-  const byPrefixRank = new Uint32Array(termCount);
-  prefixIterationOrder(internals._index._tree).forEach((term, rank) => {
-    const position = positionOf.get(term)!;
-    prefixRank[position] = rank;
-    byPrefixRank[rank] = position;
-  });
-  const vocabulary = vocabularyTables(terms);
-
-  // Postings: per term, per field that has any (in field order), the live documents in MiniSearch's order.
-  const termSegments = new Uint32Array(termCount + 1);
-  const segmentFields: number[] = [];
-  const segmentStarts: number[] = [0];
-  const postingDocs: number[] = [];
-  const postingFrequencies: number[] = [];
-  postings.forEach((byField: TermPostings, position) => {
-    for (let field = 0; field < fieldCount; field += 1) {
-      const frequencies = byField.get(field);
-      if (frequencies === undefined) continue;
-      for (const [shortId, frequency] of frequencies) {
-        const doc = dense[shortId] ?? -1;
-        if (doc < 0) continue;
-        if (!Number.isInteger(frequency) || frequency < 0 || frequency > 0xffffffff) {
-          throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(terms[position])}`);
-        }
-        postingDocs.push(doc);
-        postingFrequencies.push(frequency);
-      }
-      segmentFields.push(field);
-      segmentStarts.push(postingDocs.length);
-    }
-    termSegments[position + 1] = segmentFields.length;
-  });
-
-  const fieldNameBytes = Buffer.from(JSON.stringify(fieldNames), 'utf8');
-  const header: HeaderWords = {
-    magic: FLAT_LEXICAL_MAGIC,
-    version: FLAT_LEXICAL_VERSION,
-    byteLength: 0,
-    documentCount: internals._documentCount,
-    documents,
-    fieldCount,
-    terms: termCount,
-    units: vocabulary.units.length,
-    longest: vocabulary.lengthStarts.length - 2,
-    segments: segmentFields.length,
-    postings: postingDocs.length,
-    docWidth: documents <= 0x10000 ? 2 : 4,
-    frequencyWidth: widthFor(maxOf(postingFrequencies)),
-    idBytes: idStarts[documents]!,
-    fieldNameBytes: fieldNameBytes.length,
-  };
-  const layout = layoutOf(header);
-  const out = Buffer.alloc(layout.byteLength);
-  const words = new Uint32Array(out.buffer, out.byteOffset, HEADER_WORDS);
-  for (const [name, position] of Object.entries(HEADER)) words[position] = name === 'byteLength' ? layout.byteLength : header[name as keyof typeof HEADER];
-  const put = (name: SectionName, data: ArrayLike<number> | Uint8Array): void => {
-    const { offset, width, length } = layout.sections[name];
-    if (data.length !== length) throw new SkillSearchError('INTERNAL', `flat lexical index: section ${name} has ${data.length} elements, layout ${length}`);
-    typedView(out, offset, width, length, name === 'charSets' || name === 'averageFieldLengths').set(data);
-  };
-  put('averageFieldLengths', averageFieldLengths);
-  put('fieldLengths', fieldLengths);
-  put('idStarts', idStarts);
-  put('termStarts', vocabulary.starts);
-  put('sorted', sorted);
-  put('prefixRank', prefixRank);
-  put('byPrefixRank', byPrefixRank);
-  put('lengthStarts', vocabulary.lengthStarts);
-  put('byLength', vocabulary.byLength);
-  put('charSets', vocabulary.charSets);
-  put('termSegments', termSegments);
-  put('segmentStarts', segmentStarts);
-  put('postingDocs', postingDocs);
-  put('units', vocabulary.units);
-  put('postingFrequencies', postingFrequencies);
-  put('segmentFields', segmentFields);
-  put('ids', Buffer.concat(idChunks));
-  put('fieldNames', fieldNameBytes);
-  return out;
-}
-
-function maxOf(values: readonly number[]): number {
-  let max = 0;
-  for (const value of values) if (value > max) max = value;
-  return max;
-}
-
-type View = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
-
-/** A view of `length` elements of `width` bytes at `offset` (signed for 4-byte `signed`, float for 8-byte). */
-function typedView(bytes: Uint8Array, offset: number, width: 1 | 2 | 4 | 8, length: number, signed = false): View {
-  const at = bytes.byteOffset + offset;
-  switch (width) {
-    case 1:
-      return new Uint8Array(bytes.buffer, at, length);
-    case 2:
-      return new Uint16Array(bytes.buffer, at, length);
-    case 4:
-      return signed ? new Int32Array(bytes.buffer, at, length) : new Uint32Array(bytes.buffer, at, length);
-    case 8:
-      return new Float64Array(bytes.buffer, at, length);
-  }
-}
-
-/** The sections of an opened buffer as typed arrays. */
-interface FlatTables {
-  readonly header: HeaderWords;
-  readonly averageFieldLengths: Float64Array;
-  readonly fieldLengths: Uint32Array;
-  readonly idStarts: Uint32Array;
-  readonly sorted: Uint32Array;
-  readonly prefixRank: Uint32Array;
-  readonly byPrefixRank: Uint32Array;
-  readonly termSegments: Uint32Array;
-  readonly segmentStarts: Uint32Array;
-  readonly postingDocs: Uint16Array | Uint32Array;
-  readonly postingFrequencies: Uint8Array | Uint16Array | Uint32Array;
-  readonly segmentFields: Uint8Array;
-  readonly ids: Buffer;
-  readonly fieldNames: readonly string[];
-  readonly vocabulary: TermVocabulary;
-  readonly units: Uint16Array;
-  readonly termStarts: Uint32Array;
-}
-
-/** Reads and checks the header and the section ends: O(fields), whatever the index size. */
-function readTables(input: Uint8Array): FlatTables {
-  if (endianness() !== 'LE') throw corrupt('this machine is big-endian; the format is little-endian');
-  if (input.byteLength < HEADER_BYTES) throw corrupt(`${input.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  // Typed-array views need aligned offsets: a buffer from a pool may not be (one copy, then views).
-  const bytes = input.byteOffset % 8 === 0 ? input : new Uint8Array(input);
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
-  const header = Object.fromEntries(Object.entries(HEADER).map(([name, position]) => [name, words[position]!])) as HeaderWords;
-  if (header.magic !== FLAT_LEXICAL_MAGIC) throw corrupt('not a flat lexical index (bad magic)');
-  if (header.version !== FLAT_LEXICAL_VERSION) throw corrupt(`format version ${header.version}, this build reads ${FLAT_LEXICAL_VERSION}`);
-  if (![2, 4].includes(header.docWidth) || ![1, 2, 4].includes(header.frequencyWidth)) {
-    throw corrupt(`bad widths (documents ${header.docWidth}, frequencies ${header.frequencyWidth})`);
-  }
-  if (header.fieldCount > 0xff || header.documentCount < header.documents)
-    throw corrupt(`bad counts (fields ${header.fieldCount}, documents ${header.documents} of ${header.documentCount})`);
-  const layout: Layout = layoutOf(header);
-  if (header.byteLength !== layout.byteLength || bytes.byteLength !== layout.byteLength) {
-    throw corrupt(`${bytes.byteLength} bytes, header says ${header.byteLength}, counts imply ${layout.byteLength} (truncated or corrupt)`);
-  }
-  const view = (name: SectionName, signed = false) => {
-    const { offset, width, length } = layout.sections[name];
-    return typedView(bytes, offset, width, length, signed);
-  };
-  const names = layout.sections.fieldNames;
-  let fieldNames: unknown;
-  try {
-    fieldNames = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + names.offset, names.length).toString('utf8'));
-  } catch {
-    fieldNames = undefined;
-  }
-  if (!Array.isArray(fieldNames) || fieldNames.length !== header.fieldCount || !fieldNames.every((name) => typeof name === 'string')) {
-    throw corrupt('the field names are unreadable');
-  }
-  const ids = layout.sections.ids;
-  const tables = {
-    header,
-    averageFieldLengths: view('averageFieldLengths') as Float64Array,
-    fieldLengths: view('fieldLengths') as Uint32Array,
-    idStarts: view('idStarts') as Uint32Array,
-    sorted: view('sorted') as Uint32Array,
-    prefixRank: view('prefixRank') as Uint32Array,
-    byPrefixRank: view('byPrefixRank') as Uint32Array,
-    termSegments: view('termSegments') as Uint32Array,
-    segmentStarts: view('segmentStarts') as Uint32Array,
-    postingDocs: view('postingDocs') as Uint16Array | Uint32Array,
-    postingFrequencies: view('postingFrequencies') as Uint8Array | Uint16Array | Uint32Array,
-    segmentFields: view('segmentFields') as Uint8Array,
-    ids: Buffer.from(bytes.buffer, bytes.byteOffset + ids.offset, ids.length),
-    fieldNames: fieldNames as string[],
-    units: view('units') as Uint16Array,
-    termStarts: view('termStarts') as Uint32Array,
-  };
-  const lengthStarts = view('lengthStarts') as Uint32Array;
-  const ends: [string, number, number][] = [
-    ['term starts', tables.termStarts[header.terms]!, header.units],
-    ['id starts', tables.idStarts[header.documents]!, header.idBytes],
-    ['term segments', tables.termSegments[header.terms]!, header.segments],
-    ['segment starts', tables.segmentStarts[header.segments]!, header.postings],
-    ['length starts', lengthStarts[header.longest + 1]!, header.terms],
-  ];
-  for (const [what, last, expected] of ends) if (last !== expected) throw corrupt(`${what} end at ${last}, expected ${expected}`);
-  const vocabulary = new TermVocabulary({
-    units: tables.units,
-    starts: tables.termStarts,
-    lengthStarts,
-    byLength: view('byLength') as Uint32Array,
-    charSets: view('charSets', true) as Int32Array,
-  });
-  return { ...tables, vocabulary };
-}
+export { encodeFlatLexical } from './flat-lexical-encode.js';
 
 /** One term's postings in one field, viewed in place. */
 class FlatFieldPostings implements FieldPostings {
@@ -340,29 +61,26 @@ class FlatPostings implements PostingsSource<number> {
   readonly documentCount: number;
   readonly slots: number;
   readonly fieldCount: number;
+  readonly averageFieldLengths: Float64Array;
+  readonly fieldLengths: Uint32Array;
 
   constructor(tables: FlatTables) {
     this.#tables = tables;
+    this.averageFieldLengths = tables.averageFieldLengths;
+    this.fieldLengths = tables.fieldLengths;
     this.#fieldIds = new Map(tables.fieldNames.map((name, id) => [name, id]));
     this.documentCount = tables.header.documentCount;
     this.slots = tables.header.documents;
     this.fieldCount = tables.header.fieldCount;
   }
 
+  /** The buffer's sections, for {@link FlatLexicalIndex.verify}. */
+  get tables(): FlatTables {
+    return this.#tables;
+  }
+
   fieldId(name: string): number | undefined {
     return this.#fieldIds.get(name);
-  }
-
-  averageFieldLength(field: number): number {
-    return this.#tables.averageFieldLengths[field] ?? 0;
-  }
-
-  forEachFieldLength(visit: (doc: number, field: number, length: number) => void): void {
-    const { fieldLengths } = this.#tables;
-    const fieldCount = this.fieldCount;
-    for (let doc = 0; doc < this.slots; doc += 1) {
-      for (let field = 0; field < fieldCount; field += 1) visit(doc, field, fieldLengths[doc * fieldCount + field]!);
-    }
   }
 
   isLive(): boolean {
@@ -494,6 +212,14 @@ export class FlatLexicalIndex {
    */
   static open(bytes: Uint8Array): FlatLexicalIndex {
     return new FlatLexicalIndex(new FlatPostings(readTables(bytes)));
+  }
+
+  /**
+   * Checks every structural invariant of the buffer (see `verifyTables`); throws like
+   * {@link open}. O(size): for a pass after a write or in the background, not on every start.
+   */
+  verify(): void {
+    verifyTables(this.#source.tables);
   }
 
   /** Documents indexed. */

@@ -30,6 +30,8 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   readonly documentCount: number;
   readonly slots: number;
   readonly fieldCount: number;
+  readonly averageFieldLengths: readonly number[];
+  readonly fieldLengths: Float64Array;
   #vocabulary: { readonly lookup: TermVocabulary; readonly terms: string[]; readonly postings: TermPostings[] } | undefined;
   /** Typo lookups answered by walking the tree (see {@link near}). */
   #treeLookups = 0;
@@ -38,22 +40,17 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
     this.#index = index;
     this.documentCount = index._documentCount;
     this.slots = index._nextId;
-    this.fieldCount = Math.max(0, ...Object.values(index._fieldIds)) + 1;
+    const fieldCount = Math.max(0, ...Object.values(index._fieldIds)) + 1;
+    this.fieldCount = fieldCount;
+    this.averageFieldLengths = index._avgFieldLength;
+    this.fieldLengths = new Float64Array(this.slots * fieldCount);
+    for (const [doc, lengths] of index._fieldLength) {
+      for (let field = 0; field < fieldCount; field += 1) this.fieldLengths[doc * fieldCount + field] = lengths[field] ?? 0;
+    }
   }
 
   fieldId(name: string): number | undefined {
     return this.#index._fieldIds[name];
-  }
-
-  averageFieldLength(field: number): number {
-    return this.#index._avgFieldLength[field] ?? 0;
-  }
-
-  forEachFieldLength(visit: (doc: number, field: number, length: number) => void): void {
-    const fieldCount = this.fieldCount;
-    for (const [doc, lengths] of this.#index._fieldLength) {
-      for (let field = 0; field < fieldCount; field += 1) visit(doc, field, lengths[field] ?? 0);
-    }
   }
 
   isLive(doc: number): boolean {

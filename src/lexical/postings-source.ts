@@ -14,10 +14,10 @@ export interface PostingsSource<Term> {
   /** Fields are numbered `0 ≤ field < fieldCount`. */
   readonly fieldCount: number;
   fieldId(name: string): number | undefined;
-  /** MiniSearch's running average length of `field` (0 when unknown). */
-  averageFieldLength(field: number): number;
-  /** Calls `visit` with each live document's length in each field (0 when it has none). */
-  forEachFieldLength(visit: (doc: number, field: number, length: number) => void): void;
+  /** MiniSearch's running average length of each field. */
+  readonly averageFieldLengths: ArrayLike<number>;
+  /** Each live document's length in each field, at `doc · fieldCount + field` (0 when it has none). */
+  readonly fieldLengths: ArrayLike<number>;
   /** False for a document number that is free or discarded. */
   isLive(doc: number): boolean;
   /** The document's external id. */

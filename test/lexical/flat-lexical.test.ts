@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../../src/lexical/flat-lexical.js';
+import { HEADER, HEADER_WORDS, type HeaderWords, layoutOf } from '../../src/lexical/flat-lexical-layout.js';
 import { LexicalIndex, type LexicalSearchOptions } from '../../src/lexical/lexical-index.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { Skill } from '../../src/types.js';
@@ -225,5 +226,24 @@ describe('FlatLexicalIndex', () => {
     const count = Buffer.from(bytes);
     count.writeUInt32LE(count.readUInt32LE(6 * 4) + 1, 6 * 4);
     rejects(count, /truncated or corrupt/);
+  });
+
+  it('verify passes a sound buffer and names the broken invariant in one that opens but is damaged inside', () => {
+    const bytes = encodeFlatLexical(live);
+    FlatLexicalIndex.open(bytes).verify();
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
+    const header = Object.fromEntries(Object.entries(HEADER).map(([name, at]) => [name, words[at]!])) as HeaderWords;
+    const { sections } = layoutOf(header);
+    const damaged = (name: keyof typeof sections, element: number, value: number): FlatLexicalIndex => {
+      const copy = Buffer.from(bytes);
+      const { offset, width } = sections[name];
+      copy.writeUIntLE(value, offset + element * width, width);
+      return FlatLexicalIndex.open(copy);
+    };
+    expect(() => damaged('postingDocs', 3, header.documents).verify()).toThrow(/posting names document 300 of 300/);
+    expect(() => damaged('sorted', 0, 1).verify()).toThrow(/sorted order is not a permutation/);
+    expect(() => damaged('prefixRank', 0, 1).verify()).toThrow(/prefix ranks and their inverse disagree/);
+    expect(() => damaged('charSets', 0, 0).verify()).toThrow(/typo table disagrees/);
+    expect(() => damaged('lengthStarts', 1, 0xffffff)).toThrow(/length starts go down/);
   });
 });

@@ -1,0 +1,176 @@
+/**
+ * Writes a `LexicalIndex` as a flat lexical index (layout: `flat-lexical-layout.ts`; reader:
+ * `flat-lexical.ts`). O(terms + postings), once per save.
+ */
+import { SkillSearchError } from '../errors.js';
+import {
+  FLAT_LEXICAL_MAGIC,
+  FLAT_LEXICAL_VERSION,
+  HEADER,
+  HEADER_WORDS,
+  type HeaderWords,
+  layoutOf,
+  type SectionName,
+  typedView,
+} from './flat-lexical-layout.js';
+import type { LexicalIndex } from './lexical-index.js';
+import type { RadixNode, TermPostings } from './minisearch-internals.js';
+import { treeTerms } from './minisearch-postings.js';
+import { vocabularyTables } from './term-vocabulary.js';
+
+/** The order MiniSearch's `atPrefix` iterates a subtree in: depth first, each node's keys last to first. */
+function prefixIterationOrder(tree: RadixNode): string[] {
+  const order: string[] = [];
+  const walk = (node: RadixNode, prefix: string): void => {
+    const keys = Array.from(node.keys());
+    for (let i = keys.length - 1; i >= 0; i -= 1) {
+      const key = keys[i]!;
+      if (key === '') order.push(prefix);
+      else walk(node.get(key) as RadixNode, prefix + key);
+    }
+  };
+  walk(tree, '');
+  return order;
+}
+
+const widthFor = (max: number): 1 | 2 | 4 => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
+
+/**
+ * The index as a flat buffer (see the module comment). Postings of discarded documents are left
+ * out (`compactedInternals` has none). Throws when this MiniSearch keeps its index differently
+ * or a value does not fit the format (a bug, not bad input).
+ */
+export function encodeFlatLexical(index: LexicalIndex): Buffer {
+  const internals = index.compactedInternals();
+  if (internals === undefined) throw new SkillSearchError('INTERNAL', 'flat lexical index: this MiniSearch keeps its index differently');
+  const fieldCount = Math.max(0, ...Object.values(internals._fieldIds)) + 1;
+  const fieldNames: string[] = [];
+  for (const [name, id] of Object.entries(internals._fieldIds)) fieldNames[id] = name;
+  if (fieldNames.length !== fieldCount || fieldNames.some((name) => name === undefined)) {
+    throw new SkillSearchError('INTERNAL', `flat lexical index: field ids are not 0…${fieldCount - 1}: ${JSON.stringify(internals._fieldIds)}`);
+  }
+
+  // Documents, renumbered densely in short-id order (scores and ties never depend on the numbers).
+  const shortIds = [...internals._documentIds.keys()].sort((a, b) => a - b);
+  const documents = shortIds.length;
+  const dense = new Int32Array(internals._nextId).fill(-1);
+  shortIds.forEach((shortId, doc) => {
+    dense[shortId] = doc;
+  });
+  const idChunks = shortIds.map((shortId) => {
+    const id = internals._documentIds.get(shortId);
+    if (typeof id !== 'string') throw new SkillSearchError('INTERNAL', `flat lexical index: document id ${String(id)} is not a string`);
+    return Buffer.from(id, 'utf8');
+  });
+  const idStarts = new Uint32Array(documents + 1);
+  idChunks.forEach((chunk, doc) => {
+    idStarts[doc + 1] = idStarts[doc]! + chunk.length;
+  });
+  const fieldLengths = new Uint32Array(documents * fieldCount);
+  shortIds.forEach((shortId, doc) => {
+    const lengths = internals._fieldLength.get(shortId) ?? [];
+    for (let field = 0; field < fieldCount; field += 1) {
+      const length = lengths[field] ?? 0;
+      if (!Number.isInteger(length) || length < 0 || length > 0xffffffff)
+        throw new SkillSearchError('INTERNAL', `flat lexical index: field length ${length} of document ${shortId}`);
+      fieldLengths[doc * fieldCount + field] = length;
+    }
+  });
+  const averageFieldLengths = Float64Array.from({ length: fieldCount }, (_, field) => internals._avgFieldLength[field] ?? 0);
+
+  // Terms in depth-first order (MiniSearch's fuzzyGet order), with the other two orders.
+  const { terms, postings } = treeTerms(internals._index._tree);
+  const termCount = terms.length;
+  const positionOf = new Map(terms.map((term, position) => [term, position]));
+  for (const term of terms) {
+    if (Buffer.from(term, 'utf16le').toString('utf16le') !== term)
+      throw new SkillSearchError('INTERNAL', `flat lexical index: term ${JSON.stringify(term)} is not valid UTF-16`);
+  }
+  const sorted = Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
+  const prefixRank = new Uint32Array(termCount);
+  const byPrefixRank = new Uint32Array(termCount);
+  prefixIterationOrder(internals._index._tree).forEach((term, rank) => {
+    const position = positionOf.get(term)!;
+    prefixRank[position] = rank;
+    byPrefixRank[rank] = position;
+  });
+  const vocabulary = vocabularyTables(terms);
+
+  // Postings: per term, per field that has any (in field order), the live documents in MiniSearch's order.
+  const termSegments = new Uint32Array(termCount + 1);
+  const segmentFields: number[] = [];
+  const segmentStarts: number[] = [0];
+  const postingDocs: number[] = [];
+  const postingFrequencies: number[] = [];
+  postings.forEach((byField: TermPostings, position) => {
+    for (let field = 0; field < fieldCount; field += 1) {
+      const frequencies = byField.get(field);
+      if (frequencies === undefined) continue;
+      for (const [shortId, frequency] of frequencies) {
+        const doc = dense[shortId] ?? -1;
+        if (doc < 0) continue;
+        if (!Number.isInteger(frequency) || frequency < 0 || frequency > 0xffffffff) {
+          throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(terms[position])}`);
+        }
+        postingDocs.push(doc);
+        postingFrequencies.push(frequency);
+      }
+      segmentFields.push(field);
+      segmentStarts.push(postingDocs.length);
+    }
+    termSegments[position + 1] = segmentFields.length;
+  });
+
+  const fieldNameBytes = Buffer.from(JSON.stringify(fieldNames), 'utf8');
+  const header: HeaderWords = {
+    magic: FLAT_LEXICAL_MAGIC,
+    version: FLAT_LEXICAL_VERSION,
+    byteLength: 0,
+    documentCount: internals._documentCount,
+    documents,
+    fieldCount,
+    terms: termCount,
+    units: vocabulary.units.length,
+    longest: vocabulary.lengthStarts.length - 2,
+    segments: segmentFields.length,
+    postings: postingDocs.length,
+    docWidth: documents <= 0x10000 ? 2 : 4,
+    frequencyWidth: widthFor(maxOf(postingFrequencies)),
+    idBytes: idStarts[documents]!,
+    fieldNameBytes: fieldNameBytes.length,
+  };
+  const layout = layoutOf(header);
+  const out = Buffer.alloc(layout.byteLength);
+  const words = new Uint32Array(out.buffer, out.byteOffset, HEADER_WORDS);
+  for (const [name, position] of Object.entries(HEADER)) words[position] = name === 'byteLength' ? layout.byteLength : header[name as keyof typeof HEADER];
+  const put = (name: SectionName, data: ArrayLike<number> | Uint8Array): void => {
+    const { offset, width, length } = layout.sections[name];
+    if (data.length !== length) throw new SkillSearchError('INTERNAL', `flat lexical index: section ${name} has ${data.length} elements, layout ${length}`);
+    typedView(out, offset, width, length, name === 'charSets' || name === 'averageFieldLengths').set(data);
+  };
+  put('averageFieldLengths', averageFieldLengths);
+  put('fieldLengths', fieldLengths);
+  put('idStarts', idStarts);
+  put('termStarts', vocabulary.starts);
+  put('sorted', sorted);
+  put('prefixRank', prefixRank);
+  put('byPrefixRank', byPrefixRank);
+  put('lengthStarts', vocabulary.lengthStarts);
+  put('byLength', vocabulary.byLength);
+  put('charSets', vocabulary.charSets);
+  put('termSegments', termSegments);
+  put('segmentStarts', segmentStarts);
+  put('postingDocs', postingDocs);
+  put('units', vocabulary.units);
+  put('postingFrequencies', postingFrequencies);
+  put('segmentFields', segmentFields);
+  put('ids', Buffer.concat(idChunks));
+  put('fieldNames', fieldNameBytes);
+  return out;
+}
+
+function maxOf(values: readonly number[]): number {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
