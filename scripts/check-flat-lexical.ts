@@ -6,7 +6,8 @@
  * Reports
  * - differences: queries whose answers differ in any way (ids, order, score bits, coverage,
  *   explained fields), under the default options, with explain, and with grouped terms. Must be 0.
- * - sizes: the flat buffer and the `v8.serialize`d compact snapshot the store writes today.
+ * - sizes: the flat buffer and the `v8.serialize`d compact snapshot the store writes today;
+ *   the time to encode the flat buffer and to `verify` it.
  * - cold: fresh processes (interleaved, `--cold-runs` each) that read one artefact, open it
  *   (flat: `FlatLexicalIndex.open`; today: `v8.deserialize` + `LexicalIndex.restoreCompact`,
  *   as `lexical-store.ts` does) and answer one query; medians of read, open, first query, total.
@@ -95,6 +96,9 @@ async function main(): Promise<void> {
   const encodeMs = performance.now() - started;
   const v8Bytes = serialize(live.compactSnapshot());
   const flat = FlatLexicalIndex.open(flatBytes);
+  started = performance.now();
+  flat.verify();
+  const verifyMs = performance.now() - started;
 
   // Grouped terms as a translated request would give them: each word its own group, later words lighter.
   const groupedOf = (query: string) => {
@@ -145,7 +149,9 @@ async function main(): Promise<void> {
       }
     });
 
-    console.log(`catalog: ${skills.length} skills from ${pool}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms`);
+    console.log(
+      `catalog: ${skills.length} skills from ${pool}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms, verified in ${ms(verifyMs)} ms`,
+    );
     console.log(`queries: ${queries.length} (eval suites, sampled), ${compared} searches compared; differences: ${differences}`);
     console.log(`size: flat ${flatBytes.length} bytes, v8 compact snapshot ${v8Bytes.length} bytes`);
     for (const kind of ['flat', 'today'] as const) {

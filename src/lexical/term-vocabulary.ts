@@ -23,7 +23,7 @@ export interface VocabularyTables {
 }
 
 /** A character's bit in a term's character set; distinct characters may share a bit, which only loosens the filter. */
-const charBit = (code: number): number => 1 << (code & 31);
+export const charBit = (code: number): number => 1 << (code & 31);
 
 /** The 32-bit set of the characters (code units) of `term`. */
 export function charSet(term: string): number {
