@@ -46,7 +46,7 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
   const fieldCount = Math.max(0, ...Object.values(internals._fieldIds)) + 1;
   const fieldNames: string[] = [];
   for (const [name, id] of Object.entries(internals._fieldIds)) fieldNames[id] = name;
-  if (fieldNames.length !== fieldCount || fieldNames.some((name) => name === undefined)) {
+  if (fieldCount > 0xff || fieldNames.length !== fieldCount || fieldNames.some((name) => name === undefined)) {
     throw new SkillSearchError('INTERNAL', `flat lexical index: field ids are not 0…${fieldCount - 1}: ${JSON.stringify(internals._fieldIds)}`);
   }
 
@@ -82,11 +82,8 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
   const { terms, postings } = treeTerms(internals._index._tree);
   const termCount = terms.length;
   const positionOf = new Map(terms.map((term, position) => [term, position]));
-  for (const term of terms) {
-    if (Buffer.from(term, 'utf16le').toString('utf16le') !== term)
-      throw new SkillSearchError('INTERNAL', `flat lexical index: term ${JSON.stringify(term)} is not valid UTF-16`);
-  }
-  const sorted = Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
+  // The default sort orders strings by code units, as the reader's binary search compares them.
+  const sorted = Uint32Array.from([...terms].sort(), (term) => positionOf.get(term)!);
   const prefixRank = new Uint32Array(termCount);
   const byPrefixRank = new Uint32Array(termCount);
   prefixIterationOrder(internals._index._tree).forEach((term, rank) => {
@@ -97,11 +94,19 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
   const vocabulary = vocabularyTables(terms);
 
   // Postings: per term, per field that has any (in field order), the live documents in MiniSearch's order.
+  let segmentCount = 0;
+  let postingCount = 0;
+  for (const byField of postings) {
+    segmentCount += byField.size;
+    for (const frequencies of byField.values()) postingCount += frequencies.size;
+  }
   const termSegments = new Uint32Array(termCount + 1);
-  const segmentFields: number[] = [];
-  const segmentStarts: number[] = [0];
-  const postingDocs: number[] = [];
-  const postingFrequencies: number[] = [];
+  const segmentFields = new Uint8Array(segmentCount);
+  const segmentStarts = new Uint32Array(segmentCount + 1);
+  const postingDocs = new Uint32Array(postingCount);
+  const postingFrequencies = new Uint32Array(postingCount);
+  let segment = 0;
+  let posting = 0;
   postings.forEach((byField: TermPostings, position) => {
     for (let field = 0; field < fieldCount; field += 1) {
       const frequencies = byField.get(field);
@@ -112,14 +117,19 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
         if (!Number.isInteger(frequency) || frequency < 0 || frequency > 0xffffffff) {
           throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(terms[position])}`);
         }
-        postingDocs.push(doc);
-        postingFrequencies.push(frequency);
+        postingDocs[posting] = doc;
+        postingFrequencies[posting] = frequency;
+        posting += 1;
       }
-      segmentFields.push(field);
-      segmentStarts.push(postingDocs.length);
+      segmentFields[segment] = field;
+      segment += 1;
+      segmentStarts[segment] = posting;
     }
-    termSegments[position + 1] = segmentFields.length;
+    termSegments[position + 1] = segment;
   });
+  if (segment !== segmentCount) {
+    throw new SkillSearchError('INTERNAL', `flat lexical index: ${segmentCount - segment} postings maps hold fields outside 0…${fieldCount - 1}`);
+  }
 
   const fieldNameBytes = Buffer.from(JSON.stringify(fieldNames), 'utf8');
   const header: HeaderWords = {
@@ -132,8 +142,8 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
     terms: termCount,
     units: vocabulary.units.length,
     longest: vocabulary.lengthStarts.length - 2,
-    segments: segmentFields.length,
-    postings: postingDocs.length,
+    segments: segmentCount,
+    postings: posting,
     docWidth: documents <= 0x10000 ? 2 : 4,
     frequencyWidth: widthFor(maxOf(postingFrequencies)),
     idBytes: idStarts[documents]!,
@@ -160,17 +170,17 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
   put('charSets', vocabulary.charSets);
   put('termSegments', termSegments);
   put('segmentStarts', segmentStarts);
-  put('postingDocs', postingDocs);
+  put('postingDocs', postingDocs.subarray(0, posting));
   put('units', vocabulary.units);
-  put('postingFrequencies', postingFrequencies);
+  put('postingFrequencies', postingFrequencies.subarray(0, posting));
   put('segmentFields', segmentFields);
   put('ids', Buffer.concat(idChunks));
   put('fieldNames', fieldNameBytes);
   return out;
 }
 
-function maxOf(values: readonly number[]): number {
+function maxOf(values: ArrayLike<number>): number {
   let max = 0;
-  for (const value of values) if (value > max) max = value;
+  for (let i = 0; i < values.length; i += 1) if (values[i]! > max) max = values[i]!;
   return max;
 }
