@@ -18,18 +18,18 @@ import type { RadixNode, TermPostings } from './minisearch-internals.js';
 import { treeTerms } from './minisearch-postings.js';
 import { vocabularyTables } from './term-vocabulary.js';
 
-/** The order MiniSearch's `atPrefix` iterates a subtree in: depth first, each node's keys last to first. */
-function prefixIterationOrder(tree: RadixNode): string[] {
-  const order: string[] = [];
-  const walk = (node: RadixNode, prefix: string): void => {
-    const keys = Array.from(node.keys());
-    for (let i = keys.length - 1; i >= 0; i -= 1) {
-      const key = keys[i]!;
-      if (key === '') order.push(prefix);
-      else walk(node.get(key) as RadixNode, prefix + key);
+/** The terms' postings in the order MiniSearch's `atPrefix` iterates a subtree: depth first, each node's keys last to first. */
+function prefixIterationOrder(tree: RadixNode): TermPostings[] {
+  const order: TermPostings[] = [];
+  const walk = (node: RadixNode): void => {
+    const children = Array.from(node);
+    for (let i = children.length - 1; i >= 0; i -= 1) {
+      const [key, child] = children[i]!;
+      if (key === '') order.push(child as TermPostings);
+      else walk(child as RadixNode);
     }
   };
-  walk(tree, '');
+  walk(tree);
   return order;
 }
 
@@ -81,13 +81,15 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
   // Terms in depth-first order (MiniSearch's fuzzyGet order), with the other two orders.
   const { terms, postings } = treeTerms(internals._index._tree);
   const termCount = terms.length;
-  const positionOf = new Map(terms.map((term, position) => [term, position]));
   // The default sort orders strings by code units, as the reader's binary search compares them.
-  const sorted = Uint32Array.from([...terms].sort(), (term) => positionOf.get(term)!);
+  const positionOfTerm = new Map(terms.map((term, position) => [term, position]));
+  const sorted = Uint32Array.from([...terms].sort(), (term) => positionOfTerm.get(term)!);
+  // A term's postings map is its identity in the tree (and cheaper to look up than its text).
+  const positionOfPostings = new Map(postings.map((byField, position) => [byField, position]));
   const prefixRank = new Uint32Array(termCount);
   const byPrefixRank = new Uint32Array(termCount);
-  prefixIterationOrder(internals._index._tree).forEach((term, rank) => {
-    const position = positionOf.get(term)!;
+  prefixIterationOrder(internals._index._tree).forEach((byField, rank) => {
+    const position = positionOfPostings.get(byField)!;
     prefixRank[position] = rank;
     byPrefixRank[rank] = position;
   });
@@ -111,16 +113,16 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
     for (let field = 0; field < fieldCount; field += 1) {
       const frequencies = byField.get(field);
       if (frequencies === undefined) continue;
-      for (const [shortId, frequency] of frequencies) {
+      frequencies.forEach((frequency, shortId) => {
         const doc = dense[shortId] ?? -1;
-        if (doc < 0) continue;
+        if (doc < 0) return;
         if (!Number.isInteger(frequency) || frequency < 0 || frequency > 0xffffffff) {
           throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(terms[position])}`);
         }
         postingDocs[posting] = doc;
         postingFrequencies[posting] = frequency;
         posting += 1;
-      }
+      });
       segmentFields[segment] = field;
       segment += 1;
       segmentStarts[segment] = posting;
