@@ -35,12 +35,21 @@ function prefixIterationOrder(tree: RadixNode): TermPostings[] {
 
 const widthFor = (max: number): 1 | 2 | 4 => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
 
+export interface EncodeFlatLexicalOptions {
+  /**
+   * Bytes per document number in the postings. 2 holds up to 65,536 documents; 4 any number
+   * (for more documents, 4 is used whatever this says).
+   * @default 2 when the documents fit, else 4
+   */
+  readonly documentWidth?: 2 | 4;
+}
+
 /**
  * The index as a flat buffer (see the module comment). Postings of discarded documents are left
  * out (`compactedInternals` has none). Throws when this MiniSearch keeps its index differently
  * or a value does not fit the format (a bug, not bad input).
  */
-export function encodeFlatLexical(index: LexicalIndex): Buffer {
+export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexicalOptions = {}): Buffer {
   const internals = index.compactedInternals();
   if (internals === undefined) throw new SkillSearchError('INTERNAL', 'flat lexical index: this MiniSearch keeps its index differently');
   const fieldCount = Math.max(0, ...Object.values(internals._fieldIds)) + 1;
@@ -146,7 +155,7 @@ export function encodeFlatLexical(index: LexicalIndex): Buffer {
     longest: vocabulary.lengthStarts.length - 2,
     segments: segmentCount,
     postings: posting,
-    docWidth: documents <= 0x10000 ? 2 : 4,
+    docWidth: documents <= 0x10000 ? (options.documentWidth ?? 2) : 4,
     frequencyWidth: widthFor(maxOf(postingFrequencies)),
     idBytes: idStarts[documents]!,
     fieldNameBytes: fieldNameBytes.length,

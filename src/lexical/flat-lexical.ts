@@ -14,7 +14,7 @@ import { corrupt, type FlatTables, readTables, verifyTables } from './flat-lexic
 import { type LexicalMatch, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
 
-export { encodeFlatLexical } from './flat-lexical-encode.js';
+export { type EncodeFlatLexicalOptions, encodeFlatLexical } from './flat-lexical-encode.js';
 
 /** One term's postings in one field, viewed in place. */
 class FlatFieldPostings implements FieldPostings {
