@@ -5,7 +5,8 @@
  *
  * Reports
  * - differences: queries whose answers differ in any way (ids, order, score bits, coverage,
- *   explained fields), under the default options, with explain, and with grouped terms. Must be 0.
+ *   explained fields), under the default options, with explain, and with grouped terms; on the
+ *   index as built and again after 1% of the skills were replaced and 0.5% removed. Must be 0.
  * - sizes: the flat buffer and the `v8.serialize`d compact snapshot the store writes today;
  *   the time to encode the flat buffer and to `verify` it.
  * - cold: fresh processes (interleaved, `--cold-runs` each) that read one artefact, open it
@@ -94,7 +95,9 @@ async function main(): Promise<void> {
   started = performance.now();
   const flatBytes = encodeFlatLexical(live);
   const encodeMs = performance.now() - started;
+  started = performance.now();
   const v8Bytes = serialize(live.compactSnapshot());
+  const serializeMs = performance.now() - started;
   const flat = FlatLexicalIndex.open(flatBytes);
   started = performance.now();
   flat.verify();
@@ -105,18 +108,28 @@ async function main(): Promise<void> {
     const words = [...new Set(tokenize(query))];
     return { weights: new Map(words.map((word, i) => [word, 1 / (1 + i)])), groups: words.map((word) => [word]) };
   };
+  // JSON keeps 17 significant digits, enough to tell any two doubles apart: equal text, equal bits.
   let differences = 0;
   let compared = 0;
-  for (const query of queries) {
-    for (const options of [{}, { explain: true }, { terms: groupedOf(query), explain: true }]) {
-      compared += 1;
-      if (JSON.stringify(flat.search(query, 10, options)) !== JSON.stringify(live.search(query, 10, options))) {
-        differences += 1;
-        if (differences <= 3) console.log(`differs: ${JSON.stringify(query)} ${JSON.stringify(Object.keys(options))}`);
+  const compare = (reference: typeof live, candidate: typeof flat, label: string): void => {
+    for (const query of queries) {
+      for (const options of [{}, { explain: true }, { terms: groupedOf(query), explain: true }]) {
+        compared += 1;
+        if (JSON.stringify(candidate.search(query, 10, options)) !== JSON.stringify(reference.search(query, 10, options))) {
+          differences += 1;
+          if (differences <= 3) console.log(`differs (${label}): ${JSON.stringify(query)} ${JSON.stringify(Object.keys(options))}`);
+        }
       }
     }
-  }
-  // JSON keeps 17 significant digits, enough to tell any two doubles apart: equal text, equal bits.
+  };
+  compare(live, flat, 'as built');
+  // Then 1% of the skills replaced and 0.5% removed, so the vacuumed index is written too.
+  const changed = LexicalIndex.restoreCompact(deserialize(v8Bytes));
+  skills.forEach((skill, i) => {
+    if (i % 100 === 7) changed.upsert({ ...skill, description: `${skill.description} (revised)`, contentHash: `${skill.contentHash}-revised` });
+    if (i % 200 === 3) changed.remove(skill.id);
+  });
+  compare(changed, FlatLexicalIndex.open(encodeFlatLexical(changed)), 'after changes');
 
   const dir = mkdtempSync(join(tmpdir(), 'check-flat-lexical-'));
   try {
@@ -150,9 +163,11 @@ async function main(): Promise<void> {
     });
 
     console.log(
-      `catalog: ${skills.length} skills from ${pool}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms, verified in ${ms(verifyMs)} ms`,
+      `catalog: ${skills.length} skills from ${pool}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms (v8 snapshot serialised in ${ms(serializeMs)} ms), verified in ${ms(verifyMs)} ms`,
     );
-    console.log(`queries: ${queries.length} (eval suites, sampled), ${compared} searches compared; differences: ${differences}`);
+    console.log(
+      `queries: ${queries.length} (eval suites, sampled), ${compared} searches compared (plain, explained, grouped; as built and after changes); differences: ${differences}`,
+    );
     console.log(`size: flat ${flatBytes.length} bytes, v8 compact snapshot ${v8Bytes.length} bytes`);
     for (const kind of ['flat', 'today'] as const) {
       const median = (key: string) =>
