@@ -55,7 +55,7 @@ class FlatFieldPostings implements FieldPostings {
 class FlatPostings implements PostingsSource<number> {
   readonly #tables: FlatTables;
   readonly #fieldIds: ReadonlyMap<string, number>;
-  /** {@link FieldPostings} by `term · fields + field`, so the scorer's caches see one object per pair. */
+  /** {@link FieldPostings} by `term · fields + field`, so the scorer's caches see one object per pair (at most one per segment). */
   readonly #postings = new Map<number, FieldPostings | undefined>();
   readonly #externalIds = new Map<number, string>();
   readonly documentCount: number;
@@ -90,14 +90,19 @@ class FlatPostings implements PostingsSource<number> {
   externalId(doc: number): string {
     let id = this.#externalIds.get(doc);
     if (id === undefined) {
-      const { idStarts, ids } = this.#tables;
-      const from = idStarts[doc]!;
-      const to = idStarts[doc + 1]!;
-      if (!(from <= to && to <= ids.length)) throw corrupt(`document ${doc}'s id is out of bounds`);
-      id = ids.toString('utf8', from, to);
+      id = this.readId(doc);
       this.#externalIds.set(doc, id);
     }
     return id;
+  }
+
+  /** Document `doc`'s external id, decoded (not remembered). */
+  readId(doc: number): string {
+    const { idStarts, ids } = this.#tables;
+    const from = idStarts[doc]!;
+    const to = idStarts[doc + 1]!;
+    if (!(from <= to && to <= ids.length)) throw corrupt(`document ${doc}'s id is out of bounds`);
+    return ids.toString('utf8', from, to);
   }
 
   /** Term `position` as a string. */
@@ -199,7 +204,7 @@ class FlatPostings implements PostingsSource<number> {
 export class FlatLexicalIndex {
   readonly #source: FlatPostings;
   #scorer: Bm25Scorer<number> | undefined;
-  #ids: Map<string, number> | undefined;
+  #ids: Set<string> | undefined;
 
   private constructor(source: FlatPostings) {
     this.#source = source;
@@ -229,11 +234,13 @@ export class FlatLexicalIndex {
 
   /** True when `id` is indexed; the first call reads every id (O(documents)). */
   has(id: string): boolean {
-    if (this.#ids === undefined) {
-      this.#ids = new Map();
-      for (let doc = 0; doc < this.#source.slots; doc += 1) this.#ids.set(this.#source.externalId(doc), doc);
-    }
+    this.#ids ??= new Set(this.ids());
     return this.#ids.has(id);
+  }
+
+  /** The indexed ids, in the order they were indexed (a replaced skill counts from its replacement). */
+  *ids(): IterableIterator<string> {
+    for (let doc = 0; doc < this.#source.slots; doc += 1) yield this.#source.readId(doc);
   }
 
   /** What `LexicalIndex.search` answers over the index this buffer was written from. */

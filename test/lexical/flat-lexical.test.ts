@@ -142,6 +142,7 @@ describe('FlatLexicalIndex', () => {
     expect(flat.size).toBe(300);
     expect(flat.has(skills[5]!.id)).toBe(true);
     expect(flat.has('no-such-skill')).toBe(false);
+    expect([...flat.ids()]).toEqual([...live.ids()]);
     expectSameAnswers(live, flat, queries(11, 90));
     expect(flat.search('', 10)).toEqual([]);
     expect(flat.search('deploy', 0)).toEqual([]);
