@@ -72,7 +72,8 @@ export interface CompactLexicalSnapshot {
  * BM25 over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
  * and prefix matching: MiniSearch holds the index, {@link Bm25Scorer} answers queries over it
  * (MiniSearch's scores and order, faster). Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
- * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
+ * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`); `encodeFlatLexical`
+ * writes it as a buffer a read-only process searches in place (`flat-lexical.ts`).
  */
 export class LexicalIndex {
   #search: MiniSearch<LexicalDocument>;
