@@ -10,7 +10,10 @@
 
 /** `SSLX` read as a little-endian 32-bit word. */
 export const FLAT_LEXICAL_MAGIC = 0x584c5353;
-/** Bump on any change to the layout or to what a section means. */
+/**
+ * Bump on any change to the layout or to what a section means. The terms inside also depend on
+ * the tokenizer (`LEXICAL_FORMAT_VERSION`): whoever stores a buffer keys it by both.
+ */
 export const FLAT_LEXICAL_VERSION = 1;
 
 /** The header's words, by position. */
