@@ -11,7 +11,8 @@
  *   the time to encode the flat buffer and to `verify` it.
  * - cold: fresh processes (interleaved, `--cold-runs` each) that read one artefact, open it
  *   (flat: `FlatLexicalIndex.open`; today: `v8.deserialize` + `LexicalIndex.restoreCompact`,
- *   as `lexical-store.ts` does) and answer one query; medians of read, open, first query, total.
+ *   as `lexical-store.ts` does) and answer one query; medians of read, open, first query, total,
+ *   and of the JavaScript heap in use after the query.
  * - warm: per-query latency of both paths in one process, each query seen once by fresh
  *   instances, the two paths interleaved; p50 / p99.
  *
@@ -39,6 +40,12 @@ const percentile = (samples: readonly number[], p: number): number => {
 };
 const ms = (value: number): string => value.toFixed(2);
 
+/** Prints one cold run's timings (ms) and the heap in use after its query (MB) as JSON. */
+function report(started: number, imported: number, read: number, opened: number, done: number): void {
+  const heap = process.memoryUsage().heapUsed / 2 ** 20;
+  console.log(JSON.stringify({ import: imported - started, read: read - imported, open: opened - read, query: done - opened, total: done - imported, heap }));
+}
+
 /** One cold process: read one artefact, open it, answer one query; prints its timings as JSON. */
 async function cold(kind: string, dir: string, query: string): Promise<void> {
   const started = performance.now();
@@ -51,7 +58,7 @@ async function cold(kind: string, dir: string, query: string): Promise<void> {
     const opened = performance.now();
     index.search(query, 10);
     const done = performance.now();
-    console.log(JSON.stringify({ import: imported - started, read: read - imported, open: opened - read, query: done - opened, total: done - imported }));
+    report(started, imported, read, opened, done);
     return;
   }
   const { deserialize } = await import('node:v8');
@@ -63,7 +70,7 @@ async function cold(kind: string, dir: string, query: string): Promise<void> {
   const opened = performance.now();
   index.search(query, 10);
   const done = performance.now();
-  console.log(JSON.stringify({ import: imported - started, read: read - imported, open: opened - read, query: done - opened, total: done - imported }));
+  report(started, imported, read, opened, done);
 }
 
 async function main(): Promise<void> {
@@ -178,7 +185,7 @@ async function main(): Promise<void> {
           ),
         );
       console.log(
-        `cold ${kind.padEnd(5)} (${coldRuns} processes, medians): read ${median('read')} ms, open ${median('open')} ms, first query ${median('query')} ms, total ${median('total')} ms (module import ${median('import')} ms)`,
+        `cold ${kind.padEnd(5)} (${coldRuns} processes, medians): read ${median('read')} ms, open ${median('open')} ms, first query ${median('query')} ms, total ${median('total')} ms (module import ${median('import')} ms), heap after ${median('heap')} MB`,
       );
     }
     for (const kind of ['flat', 'today'] as const) {
