@@ -1,5 +1,4 @@
-import type { MiniSearchInternals, TermPostings } from './minisearch-internals.js';
-import { type NearTerm, TermVocabulary } from './term-vocabulary.js';
+import type { FieldPostings, PostingsSource } from './postings-source.js';
 
 /**
  * MiniSearch's BM25+ parameters and its weights for prefix and typo matches (its defaults, which
@@ -50,40 +49,36 @@ interface WordScores {
 }
 
 /** An indexed term a query word reached, and how much its matches count. */
-interface DerivedTerm {
+interface DerivedTerm<Term> {
   readonly term: string;
   readonly weight: number;
-  readonly postings: TermPostings;
+  readonly handle: Term;
 }
 
 /**
  * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
  * results sorted by score with ties in the order documents were first reached), reimplemented
- * over the same index with typed arrays: one score slot per document instead of a result object
+ * over a {@link PostingsSource} (MiniSearch's own index, or the flat file a cold process opens)
+ * with typed arrays: one score slot per document instead of a result object
  * and a `match` record per (document, term), the field-length part of BM25 computed once per
  * index change instead of once per posting, and only the best `limit` documents turned into
  * results. Every floating-point operation is MiniSearch's, in its order, so scores are equal
  * to the last bit and rankings identical (`test/lexical/bm25-scorer.test.ts` holds it to that).
  *
- * Everything it remembers (expansions, postings as typed arrays, per-word sums, the flat
- * vocabulary) describes one state of the index: `LexicalIndex` drops the scorer on every change.
+ * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
+ * one state of the index: `LexicalIndex` drops the scorer on every change.
  *
  * Invariant: the index has no postings of discarded documents (`LexicalIndex` vacuums before it
  * searches); one found anyway is skipped and lowers that term's document frequency, as MiniSearch
  * does.
  */
-export class Bm25Scorer {
-  readonly #index: MiniSearchInternals;
-  /** `k·(1 − b + b·length/average)` per (document, field): `[shortId · fields + fieldId]`. */
-  readonly #norms: Float64Array;
+export class Bm25Scorer<Term> {
+  readonly #source: PostingsSource<Term>;
   readonly #fieldCount: number;
-  #vocabulary: TermVocabulary | undefined;
-  /** Typo lookups answered by walking the tree (see {@link #near}). */
-  #treeLookups = 0;
   /** {@link DerivedTerm}s per query word and expansion settings. */
-  readonly #derived = new Map<string, DerivedTerm[]>();
-  /** {@link Column}s by the postings map they were read from (one per term and field). */
-  readonly #columns = new Map<Map<number, number>, Column>();
+  readonly #derived = new Map<string, DerivedTerm<Term>[]>();
+  /** {@link Column}s by the postings they were read from (one per term and field). */
+  readonly #columns = new Map<FieldPostings, Column>();
   #columnEntries = 0;
   /** {@link WordScores} per query word, expansion settings and searched fields. */
   readonly #words = new Map<string, WordScores>();
@@ -98,19 +93,11 @@ export class Bm25Scorer {
   #matched = new Uint32Array(0);
 
   /** Valid until the index changes (then build a new one). */
-  constructor(index: MiniSearchInternals) {
-    this.#index = index;
-    this.#fieldCount = Math.max(0, ...Object.values(index._fieldIds)) + 1;
-    const slots = index._nextId;
-    this.#norms = new Float64Array(slots * this.#fieldCount);
-    const { k, b } = BM25;
-    for (const [shortId, lengths] of index._fieldLength) {
-      for (let field = 0; field < this.#fieldCount; field += 1) {
-        const fieldLength = lengths[field] ?? 0;
-        const avgFieldLength = index._avgFieldLength[field] ?? 0;
-        this.#norms[shortId * this.#fieldCount + field] = k * (1 - b + (b * fieldLength) / avgFieldLength);
-      }
-    }
+  constructor(source: PostingsSource<Term>) {
+    this.#source = source;
+    const fieldCount = source.fieldCount;
+    this.#fieldCount = fieldCount;
+    const slots = source.slots;
     this.#total = new Float64Array(slots);
     this.#termScore = new Float64Array(slots);
     this.#totalStamp = new Int32Array(slots);
@@ -119,12 +106,12 @@ export class Bm25Scorer {
 
   /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
   search(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
-    const index = this.#index;
+    const source = this.#source;
     const distinct = [...new Set(terms.map((query) => query.term))];
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
-    const fieldIds = fields.map((field) => index._fieldIds[field.name]);
+    const fieldIds = fields.map((field) => source.fieldId(field.name));
     const total = this.#total;
     const totalStamp = this.#totalStamp;
     const matched = this.#matched;
@@ -152,7 +139,7 @@ export class Bm25Scorer {
     const best = bestOf(reached, (doc) => total[doc]! * (countBits(matched, doc * words, words) || 1), limit);
     return best.map(({ doc, score }) => {
       const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
-      const id = index._documentIds.get(doc) as string;
+      const id = source.externalId(doc);
       return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, fields, fieldIds) } : { id, score, queryTerms };
     });
   }
@@ -171,11 +158,11 @@ export class Bm25Scorer {
     const termStamp = this.#termStamp;
     const stamp = this.#nextStamp();
     const touched: number[] = [];
-    for (const { weight, postings } of this.#derivedOf(query)) {
+    for (const { weight, handle } of this.#derivedOf(query)) {
       for (let f = 0; f < fields.length; f += 1) {
         const fieldId = fieldIds[f];
         if (fieldId === undefined) continue;
-        const frequencies = postings.get(fieldId);
+        const frequencies = this.#source.postings(handle, fieldId);
         if (frequencies === undefined) continue;
         const { docs, raw } = this.#column(frequencies, fieldId);
         const scale = weight * query.boost * fields[f]!.boost * 1;
@@ -204,27 +191,27 @@ export class Bm25Scorer {
   }
 
   /** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
-  #derive(query: QueryTerm): DerivedTerm[] {
-    const index = this.#index._index;
-    const derived: DerivedTerm[] = [];
-    const exact = index.get(query.term);
-    if (exact !== undefined) derived.push({ term: query.term, weight: 1, postings: exact });
+  #derive(query: QueryTerm): DerivedTerm<Term>[] {
+    const source = this.#source;
+    const derived: DerivedTerm<Term>[] = [];
+    const exact = source.exact(query.term);
+    if (exact !== undefined) derived.push({ term: query.term, weight: 1, handle: exact });
     if (query.prefix) {
-      for (const [term, postings] of index.atPrefix(query.term)) {
+      for (const [term, handle] of source.prefixed(query.term)) {
         const distance = term.length - query.term.length;
         if (distance === 0) continue;
-        derived.push({ term, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), postings });
+        derived.push({ term, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), handle });
       }
     }
     if (query.fuzzy !== false) {
       const fuzzy = query.fuzzy;
       const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(query.term.length * fuzzy)) : fuzzy;
       if (maxDistance > 0) {
-        for (const { term, postings, distance } of this.#near(query.term, maxDistance)) {
+        for (const { term, handle, distance } of source.near(query.term, maxDistance)) {
           if (distance === 0) continue;
           // A term the word starts was already counted as a prefix match.
           if (query.prefix && term.length > query.term.length && term.startsWith(query.term)) continue;
-          derived.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), postings });
+          derived.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), handle });
         }
       }
     }
@@ -233,33 +220,35 @@ export class Bm25Scorer {
 
   /**
    * One term's postings in one field as arrays: the documents, and each one's BM25+ part
-   * (`idf · (d + tf·(k+1) / (tf + norm))`, MiniSearch's expression), computed at first use and
+   * (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), computed at first use and
    * kept until the index changes, so a word that recurs across queries costs one pass over
    * two typed arrays.
    */
-  #column(frequencies: Map<number, number>, fieldId: number): Column {
+  #column(frequencies: FieldPostings, fieldId: number): Column {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
-    const index = this.#index;
-    const { k, d } = BM25;
-    const documentCount = index._documentCount;
-    const norms = this.#norms;
+    const source = this.#source;
+    const { k, b, d } = BM25;
+    const documentCount = source.documentCount;
+    const lengths = source.fieldLengths;
+    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const fieldCount = this.#fieldCount;
     const docs = new Int32Array(frequencies.size);
     const raw = new Float64Array(frequencies.size);
     let matching = frequencies.size;
     let invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
     let n = 0;
-    for (const [doc, termFreq] of frequencies) {
-      if (!index._documentIds.has(doc)) {
+    frequencies.forEach((termFreq, doc) => {
+      if (!source.isLive(doc)) {
         matching -= 1;
         invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-        continue;
+        return;
       }
       docs[n] = doc;
-      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norms[doc * fieldCount + fieldId]!));
+      const norm = k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength);
+      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
-    }
+    });
     const column = n === docs.length ? { docs, raw } : { docs: docs.slice(0, n), raw: raw.slice(0, n) };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
@@ -270,24 +259,8 @@ export class Bm25Scorer {
     return column;
   }
 
-  /**
-   * Indexed terms within `maxDistance` edits of `word`, as MiniSearch's `fuzzyGet` lists them.
-   * The first few lookups after a change walk the term tree like MiniSearch (milliseconds each
-   * on a large catalog); after that a flat {@link TermVocabulary} is built once (a walk of the
-   * whole tree, several lookups' worth) and answers each in well under a millisecond. A
-   * one-shot process thus never pays for the vocabulary, and a server soon stops paying the walks.
-   */
-  #near(word: string, maxDistance: number): NearTerm[] {
-    if (this.#vocabulary === undefined && this.#treeLookups < TREE_LOOKUPS_BEFORE_VOCABULARY) {
-      this.#treeLookups += 1;
-      return Array.from(this.#index._index.fuzzyGet(word, maxDistance), ([term, [postings, distance]]) => ({ term, postings, distance }));
-    }
-    this.#vocabulary ??= new TermVocabulary(this.#index._index._tree);
-    return this.#vocabulary.near(word, maxDistance);
-  }
-
   /** {@link #derive}, remembered until the index changes. */
-  #derivedOf(query: QueryTerm): DerivedTerm[] {
+  #derivedOf(query: QueryTerm): DerivedTerm<Term>[] {
     const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}`;
     let derived = this.#derived.get(key);
     if (derived === undefined) {
@@ -302,11 +275,11 @@ export class Bm25Scorer {
   #matchOf(doc: number, terms: readonly QueryTerm[], fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[]): Record<string, string[]> {
     const match: Record<string, string[]> = {};
     for (const query of terms) {
-      for (const { term, postings } of this.#derivedOf(query)) {
+      for (const { term, handle } of this.#derivedOf(query)) {
         const found: string[] = [];
         fields.forEach((field, f) => {
           const fieldId = fieldIds[f];
-          if (fieldId !== undefined && postings.get(fieldId)?.has(doc) === true) found.push(field.name);
+          if (fieldId !== undefined && this.#source.postings(handle, fieldId)?.has(doc) === true) found.push(field.name);
         });
         if (found.length > 0) Object.assign(match, { [term]: found });
       }
@@ -325,9 +298,7 @@ export class Bm25Scorer {
   }
 }
 
-/** Typo lookups per index version done on the tree before the flat vocabulary is built. */
-const TREE_LOOKUPS_BEFORE_VOCABULARY = 8;
-/** Query words whose expansions a scorer remembers (they hold only references into the tree). */
+/** Query words whose expansions a scorer remembers (they hold only references into the index). */
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;

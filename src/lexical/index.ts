@@ -1,4 +1,7 @@
 export { LexicalIndex } from './lexical-index.js';
+export { encodeFlatLexical, FlatLexicalIndex } from './flat-lexical.js';
+export type { EncodeFlatLexicalOptions } from './flat-lexical.js';
+export { FLAT_LEXICAL_VERSION } from './flat-lexical-layout.js';
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearchOptions } from './lexical-index.js';
 export { bodyText, BODY_TEXT_CAP } from './body-text.js';
 export { tokenize, splitWords } from './tokenize.js';

@@ -1,68 +1,14 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
-import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
-import { LEXICAL_FIELDS, type LexicalField, type Skill } from '../types.js';
+import type { Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
-import { internalsOf, type MiniSearchInternals } from './minisearch-internals.js';
+import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
+import { internalsOf, type MiniSearchInternals, type TermPostings } from './minisearch-internals.js';
+import { MiniSearchPostings } from './minisearch-postings.js';
 import { tokenize } from './tokenize.js';
 
-/** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
-export interface LexicalMatch {
-  readonly id: string;
-  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
-  readonly score: number;
-  readonly coverage: number;
-  /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
-  readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
-}
-
-export type { FieldBoosts } from '../search/options.js';
-
-/**
- * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
- * `weights` (term → weight, default 1) scale each term's BM25 contribution; `coverage` counts
- * groups, a group being matched when any of its terms is, so a word with three glosses is one
- * word of the request, not three.
- */
-export interface GroupedTerms {
-  readonly weights: ReadonlyMap<string, number>;
-  readonly groups: readonly (readonly string[])[];
-}
-
-/** How one lexical search runs; each field defaults to the engine's (`ENGINE_DEFAULTS`). */
-export interface LexicalSearchOptions {
-  /** BM25 weight per field (0 leaves a field out); see `EngineOptions.fieldBoosts`. */
-  readonly boost?: FieldBoosts;
-  /** Typo tolerance for words the catalog does not have; see `EngineOptions.fuzzy`. */
-  readonly fuzzy?: FuzzyOptions;
-  /** See `EngineOptions.prefixMinLength`. */
-  readonly prefixMinLength?: number;
-  /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
-  readonly terms?: GroupedTerms;
-  /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
-  readonly explain?: boolean;
-}
-
-/** What searching a lexical index needs: {@link LexicalIndex}, or a read-only one loaded for a cold search. */
-export interface LexicalSearcher {
-  readonly size: number;
-  search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
-}
-
-/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
-function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
-  const found = new Map<string, string[]>();
-  for (const [term, where] of Object.entries(match)) {
-    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
-  }
-  const fields: { [field in LexicalField]?: string[] } = {};
-  for (const field of LEXICAL_FIELDS) {
-    const terms = found.get(field);
-    if (terms !== undefined) fields[field] = terms;
-  }
-  return fields;
-}
+export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
 interface LexicalDocument {
   readonly id: string;
@@ -126,7 +72,8 @@ export interface CompactLexicalSnapshot {
  * BM25 over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
  * and prefix matching: MiniSearch holds the index, {@link Bm25Scorer} answers queries over it
  * (MiniSearch's scores and order, faster). Serialisable ({@link LexicalIndex.snapshot} / {@link LexicalIndex.restore}) so a
- * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`).
+ * fresh process can skip tokenising the whole catalog (see `lexical-store.ts`); `encodeFlatLexical`
+ * writes it as a buffer a read-only process searches in place (`flat-lexical.ts`).
  */
 export class LexicalIndex implements LexicalSearcher {
   #search: MiniSearch<LexicalDocument>;
@@ -135,7 +82,7 @@ export class LexicalIndex implements LexicalSearcher {
   /** A document was discarded (removed or replaced) since the last {@link compact}. */
   #dirty = false;
   /** Reads the index as it was when built: dropped on every change. */
-  #scorer: Bm25Scorer | undefined;
+  #scorer: Bm25Scorer<TermPostings> | undefined;
 
   constructor(search: MiniSearch<LexicalDocument> = new MiniSearch<LexicalDocument>(LexicalIndex.#options())) {
     this.#search = search;
@@ -199,6 +146,16 @@ export class LexicalIndex implements LexicalSearcher {
       fieldLength: search._fieldLength,
       storedFields: search._storedFields,
     };
+  }
+
+  /**
+   * MiniSearch's private state after compaction (no postings of discarded documents), for
+   * `encodeFlatLexical`; undefined when this MiniSearch keeps its index differently. Read it,
+   * never change it, and read it before the next change.
+   */
+  compactedInternals(): MiniSearchInternals | undefined {
+    this.#compact();
+    return internalsOf(this.#search);
   }
 
   /**
@@ -306,50 +263,25 @@ export class LexicalIndex implements LexicalSearcher {
    * The query path over the current index, built at the first search after a change; undefined
    * when this MiniSearch keeps its index differently (its own `search` then runs, slower).
    */
-  #currentScorer(): Bm25Scorer | undefined {
+  #currentScorer(): Bm25Scorer<TermPostings> | undefined {
     if (this.#scorer === undefined) {
       const internals = internalsOf(this.#search);
       if (internals === undefined) return undefined;
-      this.#scorer = new Bm25Scorer(internals);
+      this.#scorer = new Bm25Scorer(new MiniSearchPostings(internals));
     }
     return this.#scorer;
   }
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    const {
-      boost = ENGINE_DEFAULTS.fieldBoosts,
-      fuzzy = ENGINE_DEFAULTS.fuzzy,
-      prefixMinLength = ENGINE_DEFAULTS.prefixMinLength,
-      terms,
-      explain = false,
-    } = options;
-    const words = tokenize(query);
-    if (words.length === 0 || this.#hashes.size === 0) return [];
     this.#compact();
-    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0).map((name) => ({ name, boost: boost[name] }));
-    const grouped = terms !== undefined && terms.groups.length > 0 ? terms : undefined;
     const known = this.#vocabularyTest();
-    const queryTerms: QueryTerm[] = words.map((term) => ({
-      term,
-      prefix: term.length >= prefixMinLength,
-      // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-      // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
-      // glosses are spelled right: none for them.
-      fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !known(term) ? fuzzy.ratio : false,
-      boost: grouped?.weights.get(term) ?? 1,
-    }));
-    const scored = this.#score(query, queryTerms, fields, limit, explain);
-    const distinct = new Set(words);
-    return scored.map((result) => {
-      const matched = new Set(result.queryTerms);
-      const coverage =
-        grouped === undefined
-          ? result.queryTerms.filter((term) => distinct.has(term)).length / distinct.size
-          : grouped.groups.filter((group) => group.some((term) => matched.has(term))).length / grouped.groups.length;
-      const match = { id: result.id, score: result.score, coverage };
-      return explain && result.match !== undefined ? { ...match, fields: termsByField(result.match) } : match;
-    });
+    return searchLexical(
+      { size: this.#hashes.size, isKnown: known, score: (text, terms, fields, max, explain) => this.#score(text, terms, fields, max, explain) },
+      query,
+      limit,
+      options,
+    );
   }
 
   /**

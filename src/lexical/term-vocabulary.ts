@@ -1,22 +1,32 @@
-import type { RadixNode, TermPostings } from './minisearch-internals.js';
-
-/** An indexed term within edit distance of a query word. */
-export interface NearTerm {
-  readonly term: string;
-  readonly postings: TermPostings;
+/** A vocabulary term within edit distance of a query word: its position in the vocabulary and the distance. */
+export interface NearPosition {
+  readonly position: number;
   readonly distance: number;
 }
 
-/** Terms of one length: their positions in the vocabulary and a 32-bit set of the characters each holds. */
-interface LengthBucket {
-  readonly positions: Int32Array;
+/**
+ * A vocabulary as flat arrays, the form {@link TermVocabulary} searches: the terms' UTF-16 code
+ * units end to end, and the positions grouped by length with each term's character set. Built
+ * by {@link vocabularyTables}; the flat lexical file (`flat-lexical.ts`) stores them as they are.
+ */
+export interface VocabularyTables {
+  /** Every term's code units, term after term. */
+  readonly units: Uint16Array;
+  /** Term `p` is `units[starts[p] .. starts[p + 1])`; length terms + 1. */
+  readonly starts: Uint32Array;
+  /** Positions of the terms of length `L` are `byLength[lengthStarts[L] .. lengthStarts[L + 1])`; length longest + 2. */
+  readonly lengthStarts: Uint32Array;
+  /** Every position, by term length, then by position. */
+  readonly byLength: Uint32Array;
+  /** The {@link charSet} of `byLength[i]`'s term, at `i`. */
   readonly charSets: Int32Array;
 }
 
 /** A character's bit in a term's character set; distinct characters may share a bit, which only loosens the filter. */
-const charBit = (code: number): number => 1 << (code & 31);
+export const charBit = (code: number): number => 1 << (code & 31);
 
-function charSet(term: string): number {
+/** The 32-bit set of the characters (code units) of `term`. */
+export function charSet(term: string): number {
   let set = 0;
   for (let i = 0; i < term.length; i += 1) set |= charBit(term.charCodeAt(i));
   return set;
@@ -28,84 +38,94 @@ function popcount(x: number): number {
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
+export function vocabularyTables(terms: readonly string[]): VocabularyTables {
+  let totalUnits = 0;
+  let longest = 0;
+  for (const term of terms) {
+    totalUnits += term.length;
+    if (term.length > longest) longest = term.length;
+  }
+  const units = new Uint16Array(totalUnits);
+  const starts = new Uint32Array(terms.length + 1);
+  const lengthStarts = new Uint32Array(longest + 2);
+  let at = 0;
+  terms.forEach((term, position) => {
+    starts[position] = at;
+    for (let i = 0; i < term.length; i += 1) units[at + i] = term.charCodeAt(i);
+    at += term.length;
+    lengthStarts[term.length + 1] = lengthStarts[term.length + 1]! + 1;
+  });
+  starts[terms.length] = at;
+  for (let length = 1; length < lengthStarts.length; length += 1) lengthStarts[length] = lengthStarts[length]! + lengthStarts[length - 1]!;
+  // Counting sort of the positions by length, each length in position order.
+  const filled = lengthStarts.slice(0, longest + 1);
+  const byLength = new Uint32Array(terms.length);
+  const charSets = new Int32Array(terms.length);
+  terms.forEach((term, position) => {
+    const slot = filled[term.length]!;
+    byLength[slot] = position;
+    charSets[slot] = charSet(term);
+    filled[term.length] = slot + 1;
+  });
+  return { units, starts, lengthStarts, byLength, charSets };
+}
+
 /**
- * The lexical index's vocabulary as a flat list, for typo-tolerant lookups: every indexed term
- * within a Levenshtein distance of a word, exactly the terms and distances MiniSearch's
- * `fuzzyGet` finds, in the same order (its depth-first walk of the term tree), so scores sum in
- * the same order too.
+ * Typo-tolerant lookups over a vocabulary: every term within a Levenshtein distance of a word,
+ * in vocabulary order. With the terms in MiniSearch's depth-first tree order (as both callers
+ * give them) that is exactly the terms, distances and order of MiniSearch's `fuzzyGet`, so
+ * scores sum in the same order too.
  *
  * MiniSearch walks the whole radix tree with a Levenshtein row per edge; near the root every
  * branch is within reach, so one word cost milliseconds on a 24k-skill catalog. Here a word is
  * compared only with terms of a length within the distance whose character sets differ by at
  * most the distance each way (each edit adds or removes at most one distinct character), and the
- * few that pass get a banded edit distance. Built from the tree in one walk (O(terms)) and
- * rebuilt when the index changes.
+ * few that pass get a banded edit distance over the stored code units (no strings built).
  */
 export class TermVocabulary {
-  readonly #terms: string[] = [];
-  readonly #postings: TermPostings[] = [];
-  readonly #byLength = new Map<number, LengthBucket>();
+  readonly #tables: VocabularyTables;
   /** One row of the edit-distance table, grown to the longest word asked for. */
   #row = new Int32Array(32);
   #previous = new Int32Array(32);
 
-  /** The terms of `tree` in MiniSearch's depth-first order (a node's keys in insertion order, its own term where its `''` key sits). */
-  constructor(tree: RadixNode) {
-    const sets: number[] = [];
-    const walk = (node: RadixNode, prefix: string, prefixSet: number): void => {
-      node.forEach((child, key) => {
-        if (key === '') {
-          this.#terms.push(prefix);
-          this.#postings.push(child as TermPostings);
-          sets.push(prefixSet);
-        } else walk(child as RadixNode, prefix + key, prefixSet | charSet(key));
-      });
-    };
-    walk(tree, '', 0);
-    // Counting sort of the positions by term length, each bucket in vocabulary order.
-    const counts = new Map<number, number>();
-    for (const term of this.#terms) counts.set(term.length, (counts.get(term.length) ?? 0) + 1);
-    for (const [length, count] of counts) this.#byLength.set(length, { positions: new Int32Array(count), charSets: new Int32Array(count) });
-    const filled = new Map<number, number>();
-    this.#terms.forEach((term, position) => {
-      const bucket = this.#byLength.get(term.length)!;
-      const at = filled.get(term.length) ?? 0;
-      bucket.positions[at] = position;
-      bucket.charSets[at] = sets[position]!;
-      filled.set(term.length, at + 1);
-    });
+  constructor(tables: VocabularyTables) {
+    this.#tables = tables;
   }
 
   get size(): number {
-    return this.#terms.length;
+    return this.#tables.starts.length - 1;
+  }
+
+  /** The term at `position`. */
+  term(position: number): string {
+    const { units, starts } = this.#tables;
+    return String.fromCharCode(...units.subarray(starts[position]!, starts[position + 1]!));
   }
 
   /** Every term at Levenshtein distance ≤ `maxDistance` from `word` (UTF-16 code units, like MiniSearch), in vocabulary order. */
-  near(word: string, maxDistance: number): NearTerm[] {
+  near(word: string, maxDistance: number): NearPosition[] {
+    const { lengthStarts, byLength, charSets, starts } = this.#tables;
     const wordSet = charSet(word);
-    const found: number[] = [];
-    const distances = new Map<number, number>();
-    for (let length = Math.max(0, word.length - maxDistance); length <= word.length + maxDistance; length += 1) {
-      const bucket = this.#byLength.get(length);
-      if (bucket === undefined) continue;
-      const { positions, charSets } = bucket;
-      for (let i = 0; i < positions.length; i += 1) {
+    const found: NearPosition[] = [];
+    const shortest = Math.max(0, word.length - maxDistance);
+    const longest = Math.min(lengthStarts.length - 2, word.length + maxDistance);
+    for (let length = shortest; length <= longest; length += 1) {
+      const end = lengthStarts[length + 1]!;
+      for (let i = lengthStarts[length]!; i < end; i += 1) {
         const set = charSets[i]!;
         if (popcount(wordSet & ~set) > maxDistance || popcount(set & ~wordSet) > maxDistance) continue;
-        const position = positions[i]!;
-        const distance = this.#distance(word, this.#terms[position]!, maxDistance);
-        if (distance <= maxDistance) {
-          found.push(position);
-          distances.set(position, distance);
-        }
+        const position = byLength[i]!;
+        const distance = this.#distance(word, starts[position]!, length, maxDistance);
+        if (distance <= maxDistance) found.push({ position, distance });
       }
     }
-    found.sort((a, b) => a - b);
-    return found.map((position) => ({ term: this.#terms[position]!, postings: this.#postings[position]!, distance: distances.get(position)! }));
+    return found.sort((a, b) => a.position - b.position);
   }
 
-  /** Levenshtein distance of `a` and `b` when ≤ `max`, else `max + 1`; a band of ±`max` around the diagonal, stopping once a row exceeds `max`. */
-  #distance(a: string, b: string, max: number): number {
+  /** Levenshtein distance of `a` and the stored term at `from` (`length` units) when ≤ `max`, else `max + 1`; a band of ±`max` around the diagonal, stopping once a row exceeds `max`. */
+  #distance(a: string, from: number, length: number, max: number): number {
+    const units = this.#tables.units;
     const n = a.length;
     if (this.#row.length <= n) {
       this.#row = new Int32Array(2 * (n + 1));
@@ -115,14 +135,14 @@ export class TermVocabulary {
     let row = this.#row;
     const outside = max + 1;
     for (let j = 0; j <= n; j += 1) previous[j] = j <= max ? j : outside;
-    for (let i = 1; i <= b.length; i += 1) {
-      const from = Math.max(1, i - max);
-      const to = Math.min(n, i + max);
+    for (let i = 1; i <= length; i += 1) {
+      const lo = Math.max(1, i - max);
+      const hi = Math.min(n, i + max);
       row[0] = i <= max ? i : outside;
-      if (from > 1) row[from - 1] = outside;
+      if (lo > 1) row[lo - 1] = outside;
       let best = row[0]!;
-      const code = b.charCodeAt(i - 1);
-      for (let j = from; j <= to; j += 1) {
+      const code = units[from + i - 1]!;
+      for (let j = lo; j <= hi; j += 1) {
         const substitute = previous[j - 1]! + (a.charCodeAt(j - 1) === code ? 0 : 1);
         const remove = previous[j]! + 1;
         const insert = row[j - 1]! + 1;
@@ -130,7 +150,7 @@ export class TermVocabulary {
         row[j] = cell;
         if (cell < best) best = cell;
       }
-      if (to < n) row[to + 1] = outside;
+      if (hi < n) row[hi + 1] = outside;
       if (best > max) return outside;
       const swap = previous;
       previous = row;

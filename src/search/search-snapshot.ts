@@ -1,6 +1,7 @@
-import { deserialize, serialize } from 'node:v8';
 import type { IndexFolder } from '../index-folder/index-folder.js';
-import { LEXICAL_FORMAT_VERSION, LexicalIndex, type CompactLexicalSnapshot, type LexicalSearcher } from '../lexical/lexical-index.js';
+import { encodeFlatLexical, FlatLexicalIndex } from '../lexical/flat-lexical.js';
+import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
+import { LEXICAL_FORMAT_VERSION, type LexicalIndex, type LexicalSearcher } from '../lexical/lexical-index.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
 
@@ -14,11 +15,11 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  * Layout (little-endian): `SKSN`, the header's byte length (u32), the header (JSON), then its
  * sections, each 8-byte aligned: `ids` and `names` (JSON arrays in catalog order), `offsets`
  * (u32 per record, plus the end), `records` (each skill as JSON), `diagnostics` (the catalog's
- * load problems, JSON) and `lexical`.
+ * load problems, JSON) and `lexical` (`flat-lexical.ts`: searched in place, nothing decoded).
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
-const SNAPSHOT_FORMAT = 2;
+const SNAPSHOT_FORMAT = 3;
 const MAGIC = 'SKSN';
 const SECTIONS = ['ids', 'names', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -34,7 +35,8 @@ export interface SnapshotIdentity {
 interface SnapshotHeader extends SnapshotIdentity {
   readonly format: number;
   readonly count: number;
-  readonly lexicalFormat: number;
+  /** `LEXICAL_FORMAT_VERSION` (what shapes the terms) and `FLAT_LEXICAL_VERSION` (how they are laid out). */
+  readonly lexicalFormat: readonly [number, number];
   /** `IndexFolder.version` of each paired vector artefact when the snapshot was written. */
   readonly vectors: Readonly<Record<string, string>>;
   readonly sections: Readonly<Record<Section, readonly [offset: number, length: number]>>;
@@ -88,7 +90,7 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     offsets: Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength),
     records: Buffer.concat(records),
     diagnostics: Buffer.from(JSON.stringify(contents.diagnostics), 'utf8'),
-    lexical: serialize(contents.lexical.compactSnapshot()),
+    lexical: encodeFlatLexical(contents.lexical),
   };
   const vectors = Object.fromEntries(PAIRED.flatMap((name) => (folder.version(name) === undefined ? [] : [[name, folder.version(name)!]])));
   // The header's length depends on the offsets it lists: lay the sections out after a generous bound.
@@ -99,7 +101,7 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
       sections[section] = [at, bodies[section].length];
       at = align8(at + bodies[section].length);
     }
-    return { format: SNAPSHOT_FORMAT, ...identity, count: ids.length, lexicalFormat: LEXICAL_FORMAT_VERSION, vectors, sections };
+    return { format: SNAPSHOT_FORMAT, ...identity, count: ids.length, lexicalFormat: [LEXICAL_FORMAT_VERSION, FLAT_LEXICAL_VERSION], vectors, sections };
   };
   const bound = Buffer.byteLength(JSON.stringify(draft(0)), 'utf8') + 256;
   const start = align8(8 + bound);
@@ -139,7 +141,10 @@ function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
   if (header.format !== SNAPSHOT_FORMAT || header.sourceStamp !== identity.sourceStamp || header.model !== identity.model) {
     throw new Error('header does not match its manifest entry');
   }
-  if (header.lexicalFormat !== LEXICAL_FORMAT_VERSION) throw new Error(`lexical format ${String(header.lexicalFormat)} ≠ ${LEXICAL_FORMAT_VERSION}`);
+  const [terms, layout] = Array.isArray(header.lexicalFormat) ? header.lexicalFormat : [];
+  if (terms !== LEXICAL_FORMAT_VERSION || layout !== FLAT_LEXICAL_VERSION) {
+    throw new Error(`lexical format ${String(terms)}/${String(layout)} ≠ ${LEXICAL_FORMAT_VERSION}/${FLAT_LEXICAL_VERSION}`);
+  }
   const section = (name: Section): Buffer => {
     const [offset, length] = header.sections?.[name] ?? [];
     if (!Number.isInteger(offset) || !Number.isInteger(length) || offset! < 8 + headerLength || offset! + length! > bytes.length) {
@@ -160,7 +165,7 @@ function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
   const offsets = new Uint32Array(header.count + 1);
   Buffer.from(offsets.buffer).set(offsetBytes);
   if (offsets[header.count] !== records.length) throw new Error('records end elsewhere than their offsets say');
-  const lexical = LexicalIndex.restoreCompact(deserialize(section('lexical')) as CompactLexicalSnapshot);
+  const lexical = FlatLexicalIndex.open(section('lexical'));
   if (lexical.size !== header.count) throw new Error(`lexical index holds ${lexical.size} skills, the snapshot ${header.count}`);
   const byName = new Map<string, string[]>();
   for (const [i, name] of names.entries()) {

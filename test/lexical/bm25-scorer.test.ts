@@ -3,7 +3,8 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
 import { LexicalIndex } from '../../src/lexical/lexical-index.js';
-import { TermVocabulary } from '../../src/lexical/term-vocabulary.js';
+import { treeTerms } from '../../src/lexical/minisearch-postings.js';
+import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { tokenize } from '../../src/lexical/tokenize.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { Skill } from '../../src/types.js';
@@ -157,7 +158,9 @@ describe('TermVocabulary', () => {
         const tree = (search as unknown as { _index: { _tree: Map<string, unknown>; fuzzyGet(term: string, max: number): Map<string, [unknown, number]> } })
           ._index;
         const want = [...tree.fuzzyGet(word, distance)].map(([term, [, d]]) => [term, d]);
-        expect(new TermVocabulary(tree._tree).near(word, distance).map((near) => [near.term, near.distance])).toEqual(want);
+        const { terms: vocabulary } = treeTerms(tree._tree);
+        const lookup = new TermVocabulary(vocabularyTables(vocabulary));
+        expect(lookup.near(word, distance).map((near) => [lookup.term(near.position), near.distance])).toEqual(want);
       }),
       { numRuns: 300 },
     );

@@ -1,0 +1,110 @@
+import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
+import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
+import type { QueryTerm, ScoredDocument, SearchedField } from './bm25-scorer.js';
+import { tokenize } from './tokenize.js';
+
+/** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
+export interface LexicalMatch {
+  readonly id: string;
+  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
+  readonly score: number;
+  readonly coverage: number;
+  /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
+  readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
+}
+
+export type { FieldBoosts } from '../search/options.js';
+
+/**
+ * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
+ * `weights` (term → weight, default 1) scale each term's BM25 contribution; `coverage` counts
+ * groups, a group being matched when any of its terms is, so a word with three glosses is one
+ * word of the request, not three.
+ */
+export interface GroupedTerms {
+  readonly weights: ReadonlyMap<string, number>;
+  readonly groups: readonly (readonly string[])[];
+}
+
+/** How one lexical search runs; each field defaults to the engine's (`ENGINE_DEFAULTS`). */
+export interface LexicalSearchOptions {
+  /** BM25 weight per field (0 leaves a field out); see `EngineOptions.fieldBoosts`. */
+  readonly boost?: FieldBoosts;
+  /** Typo tolerance for words the catalog does not have; see `EngineOptions.fuzzy`. */
+  readonly fuzzy?: FuzzyOptions;
+  /** See `EngineOptions.prefixMinLength`. */
+  readonly prefixMinLength?: number;
+  /** Grouped, weighted query terms (a translated request); see {@link GroupedTerms}. */
+  readonly terms?: GroupedTerms;
+  /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
+  readonly explain?: boolean;
+}
+
+/** What searching a lexical index needs: `LexicalIndex`, or the read-only `FlatLexicalIndex` a cold search opens. */
+export interface LexicalSearcher {
+  readonly size: number;
+  search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
+}
+
+/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
+  const found = new Map<string, string[]>();
+  for (const [term, where] of Object.entries(match)) {
+    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
+  }
+  const fields: { [field in LexicalField]?: string[] } = {};
+  for (const field of LEXICAL_FIELDS) {
+    const terms = found.get(field);
+    if (terms !== undefined) fields[field] = terms;
+  }
+  return fields;
+}
+
+/** What {@link searchLexical} needs of an index. */
+export interface LexicalScoring {
+  /** Documents indexed. */
+  readonly size: number;
+  /** True when `term` is in the index vocabulary (false when unknowable: that only costs speed). */
+  isKnown(term: string): boolean;
+  /** The best `limit` documents for `terms` over `fields`; `query` is the text they came from. */
+  score(query: string, terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
+}
+
+/**
+ * One lexical search, the same over every index that can score (`LexicalIndex`,
+ * `FlatLexicalIndex`): the query tokenised, each word's expansions chosen, the scores turned
+ * into matches with their coverage. Matches in descending score order; at most `limit`.
+ */
+export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+  const {
+    boost = ENGINE_DEFAULTS.fieldBoosts,
+    fuzzy = ENGINE_DEFAULTS.fuzzy,
+    prefixMinLength = ENGINE_DEFAULTS.prefixMinLength,
+    terms,
+    explain = false,
+  } = options;
+  const words = tokenize(query);
+  if (words.length === 0 || index.size === 0) return [];
+  const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0).map((name) => ({ name, boost: boost[name] }));
+  const grouped = terms !== undefined && terms.groups.length > 0 ? terms : undefined;
+  const queryTerms: QueryTerm[] = words.map((term) => ({
+    term,
+    prefix: term.length >= prefixMinLength,
+    // Typo tolerance is for words the catalog does not have: a known word is matched exactly
+    // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
+    // glosses are spelled right: none for them.
+    fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.isKnown(term) ? fuzzy.ratio : false,
+    boost: grouped?.weights.get(term) ?? 1,
+  }));
+  const scored = index.score(query, queryTerms, fields, limit, explain);
+  const distinct = new Set(words);
+  return scored.map((result) => {
+    const matched = new Set(result.queryTerms);
+    const coverage =
+      grouped === undefined
+        ? result.queryTerms.filter((term) => distinct.has(term)).length / distinct.size
+        : grouped.groups.filter((group) => group.some((term) => matched.has(term))).length / grouped.groups.length;
+    const match = { id: result.id, score: result.score, coverage };
+    return explain && result.match !== undefined ? { ...match, fields: termsByField(result.match) } : match;
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * What {@link Bm25Scorer} reads from an index: its terms in MiniSearch's orders, each term's
+ * postings per field and the documents' field lengths. Two implementations: MiniSearch's live
+ * index (`minisearch-postings.ts`) and the flat read-only file (`flat-lexical.ts`), so the BM25
+ * maths has one home and both answer alike.
+ *
+ * `Term` is the source's handle on one indexed term. Documents are numbered `0 ≤ doc < slots`.
+ */
+export interface PostingsSource<Term> {
+  /** Documents counted for the inverse document frequency (MiniSearch's `documentCount`). */
+  readonly documentCount: number;
+  /** One more than the largest document number. */
+  readonly slots: number;
+  /** Fields are numbered `0 ≤ field < fieldCount`. */
+  readonly fieldCount: number;
+  fieldId(name: string): number | undefined;
+  /** MiniSearch's running average length of each field. */
+  readonly averageFieldLengths: ArrayLike<number>;
+  /** Each live document's length in each field, at `doc · fieldCount + field` (0 when it has none). */
+  readonly fieldLengths: ArrayLike<number>;
+  /** False for a document number that is free or discarded. */
+  isLive(doc: number): boolean;
+  /** The document's external id. */
+  externalId(doc: number): string;
+  /** The indexed term itself, or undefined. */
+  exact(term: string): Term | undefined;
+  /** Every indexed term starting with `prefix` (itself included when indexed), in the order MiniSearch's `atPrefix` iterates them. */
+  prefixed(prefix: string): Iterable<readonly [string, Term]>;
+  /** Every indexed term within `maxDistance` edits of `word`, in the order of MiniSearch's `fuzzyGet`. */
+  near(word: string, maxDistance: number): readonly NearTerm<Term>[];
+  /** The documents holding `term` in `field`, or undefined; the same object while the index is unchanged (the scorer caches by it). */
+  postings(term: Term, field: number): FieldPostings | undefined;
+}
+
+/** One term's postings in one field: document → term frequency, iterated in index order. */
+export interface FieldPostings {
+  readonly size: number;
+  forEach(visit: (frequency: number, doc: number) => void): void;
+  has(doc: number): boolean;
+}
+
+/** An indexed term within edit distance of a query word. */
+export interface NearTerm<Term> {
+  readonly term: string;
+  readonly handle: Term;
+  readonly distance: number;
+}
