@@ -105,6 +105,10 @@ export class SkillSearchEngine implements SkillSearcher {
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
+  /** The ids of the skills with a normalised name: `#names`, or a search snapshot's lookup. */
+  #idsNamed: (name: string) => readonly string[] | undefined = (name) => this.#names.get(name);
+  /** Releases what a search snapshot holds open (its file). */
+  #releaseSnapshot: (() => void) | undefined;
   /**
    * The catalog the vector index was last brought to. Skill objects are immutable: one passed
    * to the previous sync again is unchanged, so a sync checks only the others (one map lookup
@@ -170,7 +174,10 @@ export class SkillSearchEngine implements SkillSearcher {
     const warming = engine.options.embedder.warm?.();
     const opened = openSearchSnapshot(folder, identity);
     const [store] = await Promise.all([vectors, warming]);
-    if ('reason' in store) return { reason: `vector index unusable: ${store.reason}` };
+    if ('reason' in store) {
+      if (!('reason' in opened)) opened.close();
+      return { reason: `vector index unusable: ${store.reason}` };
+    }
     if ('reason' in opened) {
       store.close();
       return opened;
@@ -178,7 +185,8 @@ export class SkillSearchEngine implements SkillSearcher {
     engine.#dense = { store, centroid: undefined };
     engine.#readOnly = true;
     engine.#skills = opened.skills;
-    engine.#names = opened.names;
+    engine.#idsNamed = opened.idsNamed;
+    engine.#releaseSnapshot = opened.close;
     engine.#lexicalSearch = opened.lexical;
     return { engine, diagnostics: opened.diagnostics };
   }
@@ -592,7 +600,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
     const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
     if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
-    const exact = findNamedSkills(query, (name) => this.#names.get(name));
+    const exact = findNamedSkills(query, this.#idsNamed);
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (this.#generation !== generation) lexical = this.#lexicalSearch.search(routed.lexical, this.options.candidates, lexicalSearch);
     const denseOf = (id: string) => {
@@ -615,6 +623,7 @@ export class SkillSearchEngine implements SkillSearcher {
   close(): Promise<void> {
     this.#closing ??= this.#syncing.then(() => {
       this.#dense?.store.close();
+      this.#releaseSnapshot?.();
     });
     return this.#closing;
   }

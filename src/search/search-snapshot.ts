@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { IndexFolder } from '../index-folder/index-folder.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../lexical/flat-lexical.js';
 import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
@@ -13,15 +14,17 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  * as saved, and the vectors come from the vector index the snapshot names. See docs/index-folder.md.
  *
  * Layout (little-endian): `SKSN`, the header's byte length (u32), the header (JSON), then its
- * sections, each 8-byte aligned: `ids` and `names` (JSON arrays in catalog order), `offsets`
- * (u32 per record, plus the end), `records` (each skill as JSON), `diagnostics` (the catalog's
- * load problems, JSON) and `lexical` (`flat-lexical.ts`: searched in place, nothing decoded).
+ * sections, each 8-byte aligned: `ids` and `names` (normalised; JSON arrays in catalog order),
+ * `idOrder` and `nameOrder` (u32 rows sorted by id and by name, for binary searches), `offsets`
+ * (u32 per record, plus the end), `records` (each skill as JSON, read from the file only when a
+ * query reaches it), `diagnostics` (the catalog's load problems, JSON) and `lexical`
+ * (`flat-lexical.ts`: searched in place, nothing decoded).
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
-const SNAPSHOT_FORMAT = 3;
+const SNAPSHOT_FORMAT = 4;
 const MAGIC = 'SKSN';
-const SECTIONS = ['ids', 'names', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
+const SECTIONS = ['ids', 'idOrder', 'names', 'nameOrder', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
 /** The vector artefacts whose state a snapshot pairs with. */
 const PAIRED = [VECTOR_DATA, VECTOR_ENTRIES] as const;
@@ -53,10 +56,12 @@ export interface SnapshotContents {
 /** A saved snapshot as a cold engine searches it. */
 export interface OpenedSnapshot {
   readonly skills: ReadonlyMap<string, Skill>;
-  /** Normalised name → ids, in catalog order. */
-  readonly names: Map<string, string[]>;
+  /** The ids of the skills with this normalised name, in catalog order. */
+  readonly idsNamed: (name: string) => readonly string[] | undefined;
   readonly diagnostics: readonly Diagnostic[];
   readonly lexical: LexicalSearcher;
+  /** Releases the file the records are read from. */
+  readonly close: () => void;
 }
 
 /** True when the folder holds a snapshot of `identity` whose paired vectors are still as they were. */
@@ -86,8 +91,10 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
   offsets[records.length] = end;
   const bodies: Record<Section, Buffer> = {
     ids: Buffer.from(JSON.stringify(ids), 'utf8'),
+    idOrder: bytesOf(sortedRows(ids)),
     names: Buffer.from(JSON.stringify(names), 'utf8'),
-    offsets: Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength),
+    nameOrder: bytesOf(sortedRows(names)),
+    offsets: bytesOf(offsets),
     records: Buffer.concat(records),
     diagnostics: Buffer.from(JSON.stringify(contents.diagnostics), 'utf8'),
     lexical: encodeFlatLexical(contents.lexical),
@@ -119,11 +126,18 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
 /** The saved snapshot of `identity`, or why there is none to search. */
 export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): OpenedSnapshot | { readonly reason: string } {
   if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
-  const read = folder.read(SEARCH_SNAPSHOT_ARTEFACT, SNAPSHOT_FORMAT);
-  if ('reason' in read) return read;
+  const checked = folder.check(SEARCH_SNAPSHOT_ARTEFACT, SNAPSHOT_FORMAT);
+  if ('reason' in checked) return checked;
+  let fd: number;
   try {
-    return decode(read.bytes, identity);
+    fd = openSync(checked.path, 'r');
+  } catch {
+    return { reason: `search file ${checked.entry.file} is missing` };
+  }
+  try {
+    return decode(fd, checked.entry.size, identity);
   } catch (error) {
+    closeSync(fd);
     // Its checksum held, so rereading it would fail alike: the next save writes a new one.
     try {
       folder.discard(SEARCH_SNAPSHOT_ARTEFACT);
@@ -134,10 +148,25 @@ export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
   }
 }
 
-function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
-  if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a search snapshot');
-  const headerLength = bytes.readUInt32LE(4);
-  const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerLength)) as SnapshotHeader;
+/** `length` bytes of the file at `position`; throws when the file ends first. */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, bytes, done, length - done, position + done);
+    if (read === 0) throw new Error('file ends early');
+    done += read;
+  }
+  return bytes;
+}
+
+/** Reads every section but the records, which stay in the file (`fd`, kept open) until a query reaches one. */
+function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSnapshot {
+  const start = readAt(fd, 0, Math.min(size, 8));
+  if (start.length < 8 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a search snapshot');
+  const headerLength = start.readUInt32LE(4);
+  if (8 + headerLength > size) throw new Error('header runs past the end');
+  const header = JSON.parse(readAt(fd, 8, headerLength).toString('utf8')) as SnapshotHeader;
   if (header.format !== SNAPSHOT_FORMAT || header.sourceStamp !== identity.sourceStamp || header.model !== identity.model) {
     throw new Error('header does not match its manifest entry');
   }
@@ -145,79 +174,119 @@ function decode(bytes: Buffer, identity: SnapshotIdentity): OpenedSnapshot {
   if (terms !== LEXICAL_FORMAT_VERSION || layout !== FLAT_LEXICAL_VERSION) {
     throw new Error(`lexical format ${String(terms)}/${String(layout)} ≠ ${LEXICAL_FORMAT_VERSION}/${FLAT_LEXICAL_VERSION}`);
   }
-  const section = (name: Section): Buffer => {
+  const where = (name: Section): readonly [number, number] => {
     const [offset, length] = header.sections?.[name] ?? [];
-    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset! < 8 + headerLength || offset! + length! > bytes.length) {
+    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset! < 8 + headerLength || offset! + length! > size) {
       throw new Error(`section ${name} is out of bounds`);
     }
-    return bytes.subarray(offset, offset! + length!);
+    return [offset!, length!];
   };
-  const ids: unknown = JSON.parse(section('ids').toString('utf8'));
-  const names: unknown = JSON.parse(section('names').toString('utf8'));
-  const diagnostics: unknown = JSON.parse(section('diagnostics').toString('utf8'));
+  const section = (name: Section): Buffer => readAt(fd, ...where(name));
+  const json = (name: Section): unknown => JSON.parse(section(name).toString('utf8'));
+  const count = header.count;
+  const ids = json('ids');
+  const names = json('names');
+  const diagnostics = json('diagnostics');
+  if (!isStringArray(ids) || !isStringArray(names) || ids.length !== count || names.length !== count) throw new Error('ids or names do not list every skill');
   if (!Array.isArray(diagnostics)) throw new Error('diagnostics are not a list');
-  const offsetBytes = section('offsets');
-  const records = section('records');
-  if (!isStringArray(ids) || !isStringArray(names) || ids.length !== header.count || names.length !== header.count) {
-    throw new Error('ids or names do not list every skill');
-  }
-  if (offsetBytes.length !== (header.count + 1) * 4) throw new Error('offsets do not list every skill');
-  const offsets = new Uint32Array(header.count + 1);
-  Buffer.from(offsets.buffer).set(offsetBytes);
-  if (offsets[header.count] !== records.length) throw new Error('records end elsewhere than their offsets say');
+  const idOrder = rowsOf(section('idOrder'), count, 'idOrder');
+  const nameOrder = rowsOf(section('nameOrder'), count, 'nameOrder');
+  const offsets = rowsOf(section('offsets'), count + 1, 'offsets');
+  const [recordsAt, recordsLength] = where('records');
+  if (offsets[count] !== recordsLength) throw new Error('records end elsewhere than their offsets say');
   const lexical = FlatLexicalIndex.open(section('lexical'));
-  if (lexical.size !== header.count) throw new Error(`lexical index holds ${lexical.size} skills, the snapshot ${header.count}`);
-  const byName = new Map<string, string[]>();
-  for (const [i, name] of names.entries()) {
-    const listed = byName.get(name);
-    if (listed === undefined) byName.set(name, [ids[i]!]);
-    else listed.push(ids[i]!);
+  if (lexical.size !== count) throw new Error(`lexical index holds ${lexical.size} skills, the snapshot ${count}`);
+  const skills = new SnapshotSkills({ ids, idOrder, offsets, read: (from, to) => readAt(fd, recordsAt + from, to - from) });
+  return {
+    skills,
+    idsNamed: (name) => {
+      const rows = equalRange(nameOrder, (row) => compare(names[row]!, name));
+      return rows.length === 0 ? undefined : rows.map((row) => ids[row]!);
+    },
+    diagnostics: diagnostics as Diagnostic[],
+    lexical,
+    close: () => closeSync(fd),
+  };
+}
+
+/** A section of `count` u32 values, copied out (a section need not be 4-byte aligned in its buffer). */
+function rowsOf(bytes: Buffer, count: number, name: string): Uint32Array {
+  if (bytes.length !== count * 4) throw new Error(`${name} does not list every skill`);
+  const rows = new Uint32Array(count);
+  Buffer.from(rows.buffer).set(bytes);
+  return rows;
+}
+
+/** Rows sorted by `values[row]` (code-unit order), ties in row order. */
+function sortedRows(values: readonly string[]): Uint32Array {
+  return Uint32Array.from(values.keys()).sort((a, b) => compare(values[a]!, values[b]!) || a - b);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The rows of `order` (sorted by what `against` compares) for which `against` is 0, in order. */
+function equalRange(order: Uint32Array, against: (row: number) => number): number[] {
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (against(order[middle]!) < 0) low = middle + 1;
+    else high = middle;
   }
-  return { skills: new SnapshotSkills(ids, offsets, records), names: byName, diagnostics: diagnostics as Diagnostic[], lexical };
+  const rows: number[] = [];
+  for (let at = low; at < order.length && against(order[at]!) === 0; at += 1) rows.push(order[at]!);
+  return rows;
+}
+
+interface SkillRows {
+  /** Skill ids in catalog order (unique). */
+  readonly ids: readonly string[];
+  /** Rows sorted by id. */
+  readonly idOrder: Uint32Array;
+  /** Where each row's record starts in the records section, plus where the last one ends. */
+  readonly offsets: Uint32Array;
+  /** The records section's bytes from `from` to `to`. */
+  readonly read: (from: number, to: number) => Buffer;
 }
 
 /**
- * The snapshot's skills by id, each decoded from its record on first read (a query reads a few
- * dozen of tens of thousands). Read-only: iterating decodes every record.
+ * The snapshot's skills by id (a binary search of the sorted ids), each decoded from its record
+ * on first read: a query reads a few dozen of tens of thousands. Read-only; iterating decodes
+ * every record.
  */
 class SnapshotSkills implements ReadonlyMap<string, Skill> {
-  readonly #ids: readonly string[];
-  readonly #offsets: Uint32Array;
-  readonly #records: Buffer;
-  readonly #rows = new Map<string, number>();
+  readonly #rows: SkillRows;
   readonly #decoded = new Map<number, Skill>();
 
-  constructor(ids: readonly string[], offsets: Uint32Array, records: Buffer) {
-    this.#ids = ids;
-    this.#offsets = offsets;
-    this.#records = records;
-    // First wins, as in a sync (ids are unique in a saved catalog).
-    for (const [row, id] of ids.entries()) if (!this.#rows.has(id)) this.#rows.set(id, row);
+  constructor(rows: SkillRows) {
+    this.#rows = rows;
   }
 
   get size(): number {
-    return this.#rows.size;
+    return this.#rows.ids.length;
   }
 
   has(id: string): boolean {
-    return this.#rows.has(id);
+    return this.#rowOf(id) !== undefined;
   }
 
   get(id: string): Skill | undefined {
-    const row = this.#rows.get(id);
+    const row = this.#rowOf(id);
     return row === undefined ? undefined : this.#skillAt(row);
   }
 
   *entries(): MapIterator<[string, Skill]> {
-    for (const [id, row] of this.#rows) yield [id, this.#skillAt(row)];
+    for (const [row, id] of this.#rows.ids.entries()) yield [id, this.#skillAt(row)];
   }
 
   keys(): MapIterator<string> {
-    return this.#rows.keys();
+    return this.#rows.ids.values();
   }
 
   *values(): MapIterator<Skill> {
-    for (const row of this.#rows.values()) yield this.#skillAt(row);
+    for (const row of this.#rows.ids.keys()) yield this.#skillAt(row);
   }
 
   forEach(callback: (value: Skill, key: string, map: ReadonlyMap<string, Skill>) => void, thisArg?: unknown): void {
@@ -228,12 +297,18 @@ class SnapshotSkills implements ReadonlyMap<string, Skill> {
     return this.entries();
   }
 
+  #rowOf(id: string): number | undefined {
+    const { ids, idOrder } = this.#rows;
+    return equalRange(idOrder, (row) => compare(ids[row]!, id))[0];
+  }
+
   #skillAt(row: number): Skill {
     let skill = this.#decoded.get(row);
     if (skill === undefined) {
-      const record = JSON.parse(this.#records.toString('utf8', this.#offsets[row], this.#offsets[row + 1])) as Skill;
-      if (typeof record !== 'object' || record === null || record.id !== this.#ids[row] || typeof record.name !== 'string') {
-        throw new Error(`search snapshot: record ${row} is not skill ${this.#ids[row]}`);
+      const { ids, offsets, read } = this.#rows;
+      const record = JSON.parse(read(offsets[row]!, offsets[row + 1]!).toString('utf8')) as Skill;
+      if (typeof record !== 'object' || record === null || record.id !== ids[row] || typeof record.name !== 'string') {
+        throw new Error(`search snapshot: record ${row} is not skill ${ids[row]}`);
       }
       if (record.keywords !== undefined) Object.freeze(record.keywords);
       skill = Object.freeze(record);
@@ -247,6 +322,10 @@ function sameVectors(folder: IndexFolder, recorded: unknown): boolean {
   if (typeof recorded !== 'object' || recorded === null) return false;
   const versions = recorded as Record<string, unknown>;
   return PAIRED.every((name) => versions[name] === folder.version(name));
+}
+
+function bytesOf(rows: Uint32Array): Buffer {
+  return Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
 }
 
 function isStringArray(value: unknown): value is string[] {
