@@ -31,8 +31,9 @@ export class HnswIndex implements VectorIndex {
   readonly #options: Required<HnswOptions>;
   readonly #graph: hnswlib.HierarchicalNSW;
   readonly #labels = new Map<string, number>();
-  readonly #ids = new Map<number, string>();
-  readonly #tags = new Map<string, string>();
+  /** By label (labels are small dense integers): the id and the tag it holds; holes where free. */
+  readonly #ids: (string | undefined)[] = [];
+  readonly #tags: (string | undefined)[] = [];
   readonly #free: number[] = [];
   #nextLabel = 0;
   /** The graph file rows are read from, and where each label's row is in it. */
@@ -97,8 +98,8 @@ export class HnswIndex implements VectorIndex {
     for (const entry of entries) {
       if (inGraph[entry.label] !== 1) throw new RangeError(`hnsw data lacks label ${entry.label}`);
       index.#labels.set(entry.id, entry.label);
-      index.#ids.set(entry.label, entry.id);
-      index.#tags.set(entry.id, entry.tag);
+      index.#ids[entry.label] = entry.id;
+      index.#tags[entry.label] = entry.tag;
       live[entry.label] = 1;
     }
     index.#nextLabel = max + 1;
@@ -119,7 +120,8 @@ export class HnswIndex implements VectorIndex {
   }
 
   tagOf(id: string): string | undefined {
-    return this.#tags.get(id);
+    const label = this.#labels.get(id);
+    return label === undefined ? undefined : this.#tags[label];
   }
 
   ids(): IterableIterator<string> {
@@ -138,9 +140,9 @@ export class HnswIndex implements VectorIndex {
         if (label >= capacity) this.#graph.resizeIndex(capacity * 2);
       }
       this.#labels.set(id, label);
-      this.#ids.set(label, id);
+      this.#ids[label] = id;
     }
-    this.#tags.set(id, tag);
+    this.#tags[label] = tag;
     this.#graph.addPoint(Array.from(vector), label);
     this.#recent.set(label, Float32Array.from(vector));
   }
@@ -150,8 +152,8 @@ export class HnswIndex implements VectorIndex {
     if (label === undefined) return false;
     this.#graph.markDelete(label);
     this.#labels.delete(id);
-    this.#ids.delete(label);
-    this.#tags.delete(id);
+    this.#ids[label] = undefined;
+    this.#tags[label] = undefined;
     this.#recent.delete(label);
     this.#free.push(label);
     return true;
@@ -195,14 +197,14 @@ export class HnswIndex implements VectorIndex {
     const { neighbors, distances } = this.#graph.searchKnn(Array.from(query), n);
     const out: VectorMatch[] = [];
     for (let i = 0; i < neighbors.length; i += 1) {
-      const id = this.#ids.get(neighbors[i]!);
+      const id = this.#ids[neighbors[i]!];
       if (id !== undefined) out.push({ id, score: 1 - distances[i]! });
     }
     return out;
   }
 
   entries(): PersistedEntry[] {
-    return [...this.#labels].map(([id, label]) => ({ id, tag: this.#tags.get(id)!, label }));
+    return [...this.#labels].map(([id, label]) => ({ id, tag: this.#tags[label]!, label }));
   }
 
   writeData(file: string): void {

@@ -85,7 +85,8 @@ export class VectorStore {
   #status: VectorStoreStatus;
   readonly index: VectorIndex;
   /** tag → the id holding it, or the ids when several do (skills with the same text). */
-  readonly #byTag = new Map<string, string | string[]>();
+  /** Built on first use from the index (a cold search rarely asks by tag); kept in step from then on. */
+  #byTagMap: Map<string, string | string[]> | undefined;
   /** Σ of the stored vectors (float64 so that updates in any order agree to ~1e-12). */
   readonly #sum: Float64Array;
   /**
@@ -105,7 +106,6 @@ export class VectorStore {
     this.index = index;
     this.#status = status;
     this.#sum = sum ?? new Float64Array(options.dimensions);
-    for (const id of index.ids()) this.#tagAdd(index.tagOf(id)!, id);
   }
 
   static open(options: VectorStoreOptions): VectorStore {
@@ -271,21 +271,37 @@ export class VectorStore {
     this.#pending.upserted.clear();
   }
 
+  get #byTag(): Map<string, string | string[]> {
+    if (this.#byTagMap === undefined) {
+      const map = new Map<string, string | string[]>();
+      for (const id of this.index.ids()) addTag(map, this.index.tagOf(id)!, id);
+      this.#byTagMap = map;
+    }
+    return this.#byTagMap;
+  }
+
+  /** Keeps the tag map in step once built; until then it is built from the index as it is. */
   #tagAdd(tag: string, id: string): void {
-    const ids = this.#byTag.get(tag);
-    if (ids === undefined) this.#byTag.set(tag, id);
-    else if (typeof ids === 'string') this.#byTag.set(tag, [ids, id]);
-    else ids.push(id);
+    if (this.#byTagMap !== undefined) addTag(this.#byTagMap, tag, id);
   }
 
   #tagDelete(tag: string, id: string): void {
-    const ids = this.#byTag.get(tag);
-    if (ids === id) this.#byTag.delete(tag);
+    const map = this.#byTagMap;
+    const ids = map?.get(tag);
+    if (map === undefined || ids === undefined) return;
+    if (ids === id) map.delete(tag);
     else if (Array.isArray(ids)) {
       const rest = ids.filter((other) => other !== id);
-      this.#byTag.set(tag, rest.length === 1 ? rest[0]! : rest);
+      map.set(tag, rest.length === 1 ? rest[0]! : rest);
     }
   }
+}
+
+function addTag(map: Map<string, string | string[]>, tag: string, id: string): void {
+  const ids = map.get(tag);
+  if (ids === undefined) map.set(tag, id);
+  else if (typeof ids === 'string') map.set(tag, [ids, id]);
+  else ids.push(id);
 }
 
 /** One log record: the removed ids, the upserted [id, tag] pairs and their rows; undefined when it does not parse. */

@@ -72,6 +72,22 @@ describe.each(['hnsw', 'exact'] as const)('VectorStore (%s)', (kind) => {
     expect(reopened.index.search(VECTORS[0]!, 1)[0]).toMatchObject({ id: 'again' });
   });
 
+  it('answers by tag after changes made before the first lookup by tag (its tag map is built on demand)', () => {
+    const dir = tempDir();
+    saved({ ...base, dir });
+    const reopened = open({ ...base, dir });
+    reopened.upsert('s2', VECTORS[30]!, 'retagged');
+    reopened.upsert('s3', VECTORS[3]!, 'tag4');
+    reopened.remove('s5');
+    expect(reopened.hasTag('tag2')).toBe(false);
+    expect(reopened.hasTag('tag5')).toBe(false);
+    expect(Array.from(reopened.vectorOfTag('retagged')!)).toEqual(Array.from(VECTORS[30]!));
+    reopened.remove('s4');
+    expect(Array.from(reopened.vectorOfTag('tag4')!)).toEqual(Array.from(VECTORS[3]!));
+    reopened.remove('s3');
+    expect(reopened.hasTag('tag4')).toBe(false);
+  });
+
   it('starts fresh as "created" when nothing was saved yet', () => {
     expect(open({ ...base, dir: tempDir() }).status).toEqual({ state: 'created' });
   });
