@@ -1,3 +1,4 @@
+import { errorMessage, isAbortError } from '../errors.js';
 import { hasHan } from '../lang/detect.js';
 import type { SearchHit, SearchRequest } from '../types.js';
 import type { ClosableSearch } from './live-index.js';
@@ -44,8 +45,17 @@ export class SnapshotFirstSearcher implements ClosableSearcher {
     if (snapshotCanAnswer(query)) {
       const snapshot = await this.#openSnapshot();
       if (snapshot !== undefined) {
-        this.#via = 'snapshot';
-        return snapshot.search(query, request);
+        try {
+          const hits = await snapshot.search(query, request);
+          this.#via = 'snapshot';
+          return hits;
+        } catch (error) {
+          if (isAbortError(error)) throw error;
+          // A snapshot that fails mid-search (a record that does not decode) is not used again.
+          this.#options.onMiss?.(`search snapshot failed: ${errorMessage(error)}`);
+          this.#snapshot = Promise.resolve(undefined);
+          void snapshot.close().catch(() => undefined);
+        }
       }
     }
     this.#live ??= this.#options.openLive();

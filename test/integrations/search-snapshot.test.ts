@@ -127,6 +127,32 @@ describe('search snapshot', () => {
 });
 
 describe('SnapshotFirstSearcher', () => {
+  it('hands a search the snapshot fails on to the live index, and does not use the snapshot again', async () => {
+    const { options } = setup();
+    const [expected] = await liveAnswers(options);
+    const misses: string[] = [];
+    let snapshotSearches = 0;
+    const searcher = new SnapshotFirstSearcher({
+      openSnapshot: async () => ({
+        search: async () => {
+          snapshotSearches += 1;
+          throw new Error('record 3 is not skill x');
+        },
+        close: async () => undefined,
+      }),
+      openLive: () => LiveIndex.open(options),
+      onMiss: (reason) => misses.push(reason),
+    });
+    try {
+      expect(await searcher.search(QUERIES[0]!)).toEqual(expected);
+      expect(searcher.via).toBe('live');
+      await searcher.search(QUERIES[1]!);
+      expect([snapshotSearches, misses]).toEqual([1, ['search snapshot failed: record 3 is not skill x']]);
+    } finally {
+      await searcher.close();
+    }
+  });
+
   it('answers from the snapshot, and from the live index on a miss or a Chinese query', async () => {
     const { options } = setup();
     const [expected] = await liveAnswers(options);
