@@ -32,6 +32,8 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   readonly fieldCount: number;
   readonly averageFieldLengths: readonly number[];
   readonly fieldLengths: Float64Array;
+  /** 1 for each live document number: a typed read per posting instead of a map lookup. */
+  readonly #live: Uint8Array;
   #vocabulary: { readonly lookup: TermVocabulary; readonly terms: string[]; readonly postings: TermPostings[] } | undefined;
   /** Typo lookups answered by walking the tree (see {@link near}). */
   #treeLookups = 0;
@@ -47,6 +49,8 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
     for (const [doc, lengths] of index._fieldLength) {
       for (let field = 0; field < fieldCount; field += 1) this.fieldLengths[doc * fieldCount + field] = lengths[field] ?? 0;
     }
+    this.#live = new Uint8Array(this.slots);
+    for (const doc of index._documentIds.keys()) if (doc < this.slots) this.#live[doc] = 1;
   }
 
   fieldId(name: string): number | undefined {
@@ -54,7 +58,7 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   }
 
   isLive(doc: number): boolean {
-    return this.#index._documentIds.has(doc);
+    return this.#live[doc] === 1;
   }
 
   externalId(doc: number): string {
