@@ -13,7 +13,7 @@ import {
   type CatalogWatchOptions,
   type ResolvedCatalogOptions,
 } from './options.js';
-import { scanSkillsDir, type ScanResult } from './scan.js';
+import { scanSkillsDir, statSkillsDir, type DirStamp } from './scan.js';
 import { hashSkills, sourceStamp } from './source-stamp.js';
 import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
@@ -203,25 +203,28 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /**
-   * What the catalog would be built from now, as a {@link sourceStamp}: the skill folders are
-   * scanned as usual but tools files are only stat'ed, so this is cheap for a large registry.
+   * What the catalog would be built from now, as a {@link sourceStamp}: the files a scan would
+   * read are only stat'ed, skill folders and tools files alike, so this is cheap for any catalog.
    * Equal to the `sourceStamp` of the snapshot `get()` would return when nothing changed.
    */
   async sourceStamp(): Promise<string | undefined> {
     const options = this.#options;
-    const dirs = await this.#scanDirs(options);
+    const dirs = await this.#statDirs(resolveSources(options));
     const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
     return sourceStamp({ options, dirs, tools, mcp: [...this.#mcp.values()] });
   }
 
-  #scanDirs(options: ResolvedCatalogOptions): Promise<ScanResult[]> {
-    return Promise.all(resolveSources(options).map((source: SourceDir) => scanSkillsDir(source.dir, { ...source, limits: options.limits })));
+  #statDirs(sources: readonly SourceDir[]): Promise<{ source: SourceDir; stamp: DirStamp }[]> {
+    return Promise.all(sources.map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
   }
 
   async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
+    const sources = resolveSources(options);
+    // Stat'ed before anything is read: a file written during the scan leaves a stamp that no longer matches.
+    const dirStamps = await this.#statDirs(sources);
     const [scans, tools] = await Promise.all([
-      this.#scanDirs(options),
+      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
       Promise.all(
         options.toolsFiles.map((file) =>
           loadToolsJsonl(file, {
@@ -233,7 +236,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       ),
     ]);
     const mcp = [...this.#mcp.values()];
-    const stamp = sourceStamp({ options, dirs: scans, tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })), mcp });
+    const stamp = sourceStamp({
+      options,
+      dirs: dirStamps,
+      tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })),
+      mcp,
+    });
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];
     for (const scan of scans) {

@@ -136,6 +136,39 @@ function namespaced(skill: Skill, namespace: string): Skill {
   return buildSkill({ name: `${namespace}:${name}`, description, whenToUse, effort, hooks, body }, { path, source, rank });
 }
 
+/** What {@link statSkillsDir} finds: each candidate file with its identity, and the problems met listing them. */
+export interface DirStamp {
+  /** `[file, "size:mtime:ctime:inode:device"]`, or `[file, null]` when there is no such file (a folder without SKILL.md). */
+  readonly files: readonly (readonly [string, string | null])[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The files {@link scanSkillsDir} would read under `dir`, each with its stat instead of its
+ * contents: what the catalog's source stamp is made of, for a fraction of a scan's cost (no
+ * file is read or parsed). Following symbolic links, a stat names the file actually read.
+ */
+export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout'>): Promise<DirStamp> {
+  const diagnostics: Diagnostic[] = [];
+  const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
+  const files = await Promise.all(
+    candidates.map(async ({ file }): Promise<readonly [string, string | null]> => {
+      try {
+        const found = await stat(file);
+        return [file, `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`];
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return [file, code === 'ENOENT' || code === 'ENOTDIR' ? null : `error:${String(code)}`];
+      }
+    }),
+  );
+  return { files, diagnostics };
+}
+
+function candidatesOf(dir: string, layout: DirLayout, diagnostics: Diagnostic[]): Promise<Candidate[]> {
+  return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics);
+}
+
 /**
  * Loads every skill file under `dir`. Never throws and never stops at a bad file: each problem
  * is a Diagnostic naming the file. A missing directory yields an empty result.
@@ -143,8 +176,7 @@ function namespaced(skill: Skill, namespace: string): Skill {
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
-  const candidates =
-    (options.layout ?? 'skills') === 'commands' ? await commandCandidates(dir, [], new Set(), diagnostics) : await skillsCandidates(dir, diagnostics);
+  const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
 
   const loaded: ({ skill: Skill; real: string } | undefined)[] = new Array(candidates.length);
   const perFile: Diagnostic[][] = candidates.map(() => []);

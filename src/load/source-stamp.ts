@@ -2,16 +2,19 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Diagnostic, Skill } from '../types.js';
 import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
-import type { ScanResult } from './scan.js';
+import type { DirStamp } from './scan.js';
+import type { SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-snapshot.js';
 
 /**
- * The identity of everything a catalog is built from, computable without reading a tools file:
- * the catalog options, each skill folder's scanned skills (paths, real paths, content) and
- * diagnostics, each tools file's stat (size, mtime, ctime, inode), the skills MCP servers
- * registered, and this package's version (merging and parsing rules are code). Equal stamps
- * mean equal catalogs, so a cold process can trust an index saved with the same stamp without
- * parsing a large registry again (`src/search/search-snapshot.ts`).
+ * The identity of everything a catalog is built from, computable without reading a skill file:
+ * the catalog options, each skill folder (its source settings, the files a scan would read with
+ * their stat, the problems met listing them), each tools file's stat (size, mtime, ctime,
+ * inode), the skills MCP servers registered, and this package's version (merging and parsing
+ * rules are code). Equal stamps mean equal catalogs, so a cold process can trust an index saved
+ * with the same stamp without reading or parsing its skills again
+ * (`src/search/search-snapshot.ts`). Stats are taken before a scan reads the files, so a file
+ * written meanwhile leaves a stamp that no longer matches.
  */
 const STAMP_FORMAT = 1;
 
@@ -23,7 +26,8 @@ export interface StampedToolsFile {
 
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
-  readonly dirs: readonly ScanResult[];
+  /** Each skill folder as `resolveSources` lists it, with {@link statSkillsDir}'s findings. */
+  readonly dirs: readonly { readonly source: SourceDir; readonly stamp: DirStamp }[];
   readonly tools: readonly StampedToolsFile[];
   readonly mcp: readonly { readonly skills: readonly Skill[]; readonly diagnostics: readonly Diagnostic[] }[];
 }
@@ -34,10 +38,7 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
   const { watch: _watch, toolsSnapshotDir: _snapshots, ...options } = inputs.options;
   const hash = createHash('sha256');
   hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), options]));
-  for (const scan of inputs.dirs) {
-    hashSkills(hash, scan.skills, (skill) => scan.realPaths.get(skill.path) ?? skill.path);
-    hash.update(JSON.stringify(scan.diagnostics));
-  }
+  hash.update(JSON.stringify(inputs.dirs));
   hash.update(JSON.stringify(inputs.tools));
   for (const server of inputs.mcp) {
     hashSkills(hash, server.skills);
@@ -47,15 +48,15 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
 }
 
 /**
- * Feeds each skill's identity and content to `hash`: path (and real path when given), rank,
+ * Feeds each skill's identity and content to `hash`: path, rank,
  * content hash, effort, body, hooks and keywords. Hashed in chunks of about 64 KiB: one update
  * per field costs twice as much on a 24k catalog.
  */
-export function hashSkills(hash: Hash, skills: readonly Skill[], realPathOf?: (skill: Skill) => string): void {
+export function hashSkills(hash: Hash, skills: readonly Skill[]): void {
   let chunk = '';
   for (const skill of skills) {
     // Length-prefixed body, so bodies and the fields around them cannot run into each other.
-    chunk += `${skill.path}\0${realPathOf?.(skill) ?? ''}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0${skill.body.length}\0${skill.body}`;
+    chunk += `${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0${skill.body.length}\0${skill.body}`;
     chunk += `${JSON.stringify(skill.hooks ?? null)}${JSON.stringify(skill.keywords ?? [])}`;
     if (chunk.length >= 65_536) {
       hash.update(chunk);
