@@ -6,7 +6,7 @@ import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexic
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
-import { VectorStore, type VectorStoreStatus } from '../vector-index/store.js';
+import { VectorStore, type VectorStoreOptions, type VectorStoreStatus } from '../vector-index/store.js';
 import { assertAbstainSetting, scoringDepth, thresholdFor } from './abstention.js';
 import { applyDiff } from './apply-diff.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
@@ -164,13 +164,7 @@ export class SkillSearchEngine implements SkillSearcher {
     const identity = engine.#snapshotIdentity(sourceStamp);
     if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
     // The graph is read on the thread pool while this thread loads the model and the snapshot.
-    const vectors = VectorStore.openSaved({
-      kind: engine.options.ann,
-      model: engine.#model,
-      dimensions: engine.#dimensions,
-      folder,
-      hnsw: engine.options.hnsw,
-    });
+    const vectors = VectorStore.openSaved({ ...engine.#storeOptions(), folder });
     const warming = engine.options.embedder.warm?.();
     const opened = openSearchSnapshot(folder, identity);
     const [store] = await Promise.all([vectors, warming]);
@@ -208,6 +202,11 @@ export class SkillSearchEngine implements SkillSearcher {
       lexical: this.#lexical,
     });
     return true;
+  }
+
+  /** The vector store this engine's options ask for (its folder aside). */
+  #storeOptions(): Omit<VectorStoreOptions, 'folder'> {
+    return { kind: this.options.ann, model: this.#model, dimensions: this.#dimensions, hnsw: this.options.hnsw };
   }
 
   /** The model, text version and vector index kind: a snapshot of another is not this engine's. */
@@ -274,13 +273,7 @@ export class SkillSearchEngine implements SkillSearcher {
   #loadDense(): DenseState {
     const folder = this.#indexFolder();
     this.#dense ??= {
-      store: VectorStore.open({
-        kind: this.options.ann,
-        model: this.#model,
-        dimensions: this.#dimensions,
-        ...(folder === undefined ? {} : { folder }),
-        hnsw: this.options.hnsw,
-      }),
+      store: VectorStore.open({ ...this.#storeOptions(), ...(folder === undefined ? {} : { folder }) }),
       centroid: undefined,
     };
     return this.#dense;
