@@ -68,8 +68,7 @@ export class LiveIndex implements SkillService {
    */
   static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
     if (options.indexDir === undefined) return { reason: 'no index folder' };
-    const stamp = await new SkillCatalog(catalogOptions(options)).sourceStamp();
-    if (stamp === undefined) return { reason: 'a tools file cannot be read' };
+    const stamp = new SkillCatalog(catalogOptions(options)).sourceStamp();
     const opened = await SkillSearchEngine.openSnapshot(engineOptions(options), stamp);
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;

@@ -17,7 +17,14 @@ import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
-import { hasSearchSnapshot, openSearchSnapshot, saveSearchSnapshot, type SnapshotIdentity } from './search-snapshot.js';
+import {
+  hasSearchSnapshot,
+  openSearchSnapshot,
+  saveSearchSnapshot,
+  SEARCH_SNAPSHOT_ARTEFACT,
+  type OpenedSnapshot,
+  type SnapshotIdentity,
+} from './search-snapshot.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 export interface SyncOptions {
@@ -149,32 +156,40 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /**
    * A read-only engine over the search snapshot saved for the catalog stamped `sourceStamp`
-   * (`search-snapshot.ts`), with the catalog's load problems as saved, or why there is none:
+   * (`search-snapshot.ts`; a promise lets the caller compute it while this loads), with the
+   * catalog's load problems as saved, or why there is none:
    * what a cold process opens instead of syncing a large unchanged catalog. Its vectors are
    * loaded here, so a snapshot whose vector index cannot be read is refused rather than
    * searched lexically. `sync` on it throws.
    */
   static async openSnapshot(
     options: EngineOptions,
-    sourceStamp: string,
+    sourceStamp: string | Promise<string | undefined>,
   ): Promise<{ readonly engine: SkillSearchEngine; readonly diagnostics: readonly Diagnostic[] } | { readonly reason: string }> {
     const engine = await SkillSearchEngine.open(options);
     const folder = engine.#indexFolder();
     if (folder === undefined) return { reason: 'no index folder' };
-    const identity = engine.#snapshotIdentity(sourceStamp);
-    if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
-    // The graph is read on the thread pool while this thread loads the model and the snapshot.
-    const vectors = VectorStore.openSaved({ ...engine.#storeOptions(), folder });
+    // While the catalog's stamp is computed and the snapshot decoded, the model loads (a live
+    // search needs it too) and the graph is read on the thread pool (when there is a snapshot).
     const warming = engine.options.embedder.warm?.();
-    const opened = openSearchSnapshot(folder, identity);
-    const [store] = await Promise.all([vectors, warming]);
-    if ('reason' in store) {
-      if (!('reason' in opened)) opened.close();
-      return { reason: `vector index unusable: ${store.reason}` };
+    const vectors = folder.entry(SEARCH_SNAPSHOT_ARTEFACT) === undefined ? undefined : VectorStore.openSaved({ ...engine.#storeOptions(), folder });
+    let stamp: string | undefined;
+    try {
+      stamp = await sourceStamp;
+    } catch (error) {
+      void vectors?.then((store) => ('reason' in store ? undefined : store.close()));
+      throw error;
     }
+    const opened: OpenedSnapshot | { readonly reason: string } =
+      stamp === undefined ? { reason: 'a tools file cannot be read' } : openSearchSnapshot(folder, engine.#snapshotIdentity(stamp));
+    const [store] = await Promise.all([vectors ?? Promise.resolve({ reason: 'no search snapshot' }), warming]);
     if ('reason' in opened) {
-      store.close();
+      if (!('reason' in store)) store.close();
       return opened;
+    }
+    if ('reason' in store) {
+      opened.close();
+      return { reason: `vector index unusable: ${store.reason}` };
     }
     engine.#dense = { store, centroid: undefined };
     engine.#readOnly = true;

@@ -62,17 +62,22 @@ export class HnswIndex implements VectorIndex {
     return HnswIndex.#adopt(graph, file, dimensions, entries, options, rows);
   }
 
-  /** {@link restore}, with the graph read on the thread pool while the caller's thread goes on. */
-  static async restoreAsync(
+  /** Starts reading a graph file on the thread pool (see {@link fromGraph}). */
+  static readGraph(file: string, dimensions: number): Promise<hnswlib.HierarchicalNSW> {
+    const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
+    return graph.readIndex(file).then(() => graph);
+  }
+
+  /** {@link restore} over a graph whose read {@link readGraph} started, so the caller's thread went on meanwhile. */
+  static async fromGraph(
+    reading: Promise<hnswlib.HierarchicalNSW>,
     file: string,
     dimensions: number,
     entries: readonly PersistedEntry[],
     options: HnswOptions = {},
     rows?: GraphRows,
   ): Promise<HnswIndex> {
-    const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
-    await graph.readIndex(file);
-    return HnswIndex.#adopt(graph, file, dimensions, entries, options, rows);
+    return HnswIndex.#adopt(await reading, file, dimensions, entries, options, rows);
   }
 
   static #adopt(

@@ -146,13 +146,22 @@ export class VectorStore {
   static async openSaved(options: VectorStoreOptions & { readonly folder: IndexFolder }): Promise<VectorStore | { readonly reason: string }> {
     const folder = options.folder;
     if (folder.entry(VECTOR_DATA) === undefined) return { reason: 'no vector index' };
-    const loaded = load(folder, options, restoreOnPool);
+    const data = folder.check(VECTOR_DATA, DATA_FORMAT);
+    if ('reason' in data) return { reason: data.reason };
+    // The graph's read starts before the entries are parsed, so the two overlap.
+    const reading = options.kind === 'hnsw' ? HnswIndex.readGraph(data.path, options.dimensions) : undefined;
+    reading?.catch(() => undefined);
+    const loaded = load(folder, options, (opts, path, entries, rows): VectorIndex | Promise<VectorIndex> =>
+      reading !== undefined && path === data.path
+        ? HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw, offsetsOf(rows))
+        : restoreNow(opts, path, entries, rows),
+    );
     if (typeof loaded === 'string') return { reason: loaded };
     let index: VectorIndex;
     try {
       index = await loaded.index;
     } catch (error) {
-      return { reason: unreadableData(folder.entry(VECTOR_DATA)!.file, error) };
+      return { reason: unreadableData(data.entry.file, error) };
     }
     return VectorStore.#loaded(options, folder, index, loaded.sum);
   }
@@ -330,18 +339,12 @@ function parseLogRecord(
   return { removed: parsed.removed, upserts: parsed.upserts, rows };
 }
 
-/** How {@link load} turns a checked data file and its entries into an index: now, or on the thread pool. */
+/** How {@link load} turns a checked data file and its entries into an index: now, or from a graph being read on the thread pool. */
 type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly PersistedEntry[], rows: readonly Entry[]) => T;
 
 const restoreNow: Restore<VectorIndex> = (options, path, entries, rows) =>
   options.kind === 'hnsw'
     ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
-    : ExactIndex.restore(path, options.dimensions, entries);
-
-/** {@link restoreNow}, with an HNSW graph read on the thread pool. */
-const restoreOnPool: Restore<Promise<VectorIndex>> = async (options, path, entries, rows) =>
-  options.kind === 'hnsw'
-    ? HnswIndex.restoreAsync(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
     : ExactIndex.restore(path, options.dimensions, entries);
 
 function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string;
