@@ -32,6 +32,23 @@ describe('source stamp', () => {
     expect(await catalog().sourceStamp()).toBe(scanned);
   });
 
+  it("follows a project's legacy commands folder (nested, any depth) the same way", async () => {
+    const project = tempDir();
+    dirs.push(project);
+    const commands = path.join(project, '.claude', 'commands');
+    mkdirSync(path.join(commands, 'git'), { recursive: true });
+    writeFileSync(path.join(commands, 'deploy.md'), '---\ndescription: Deploy the site\n---\n');
+    writeFileSync(path.join(commands, 'git', 'bisect.md'), '---\ndescription: Find the commit that broke it\n---\n');
+    const catalog = () => new SkillCatalog({ cwd: project, home: project });
+    const [scanned, stated] = await stamps(catalog());
+    expect((await catalog().get()).skills.map((skill) => skill.name).sort()).toEqual(['deploy', 'git:bisect']);
+    expect(stated).toBe(scanned);
+    writeFileSync(path.join(commands, 'git', 'bisect.md'), '---\ndescription: Find the commit that broke the build\n---\n');
+    const [edited, editedStated] = await stamps(catalog());
+    expect(editedStated).toBe(edited);
+    expect(edited).not.toBe(scanned);
+  });
+
   it('moves with every change a scan could see: an edit, a new or removed skill, a retargeted link, a touched tools file', async () => {
     const { skills, tools, catalog } = setup();
     const seen = new Set<string | undefined>();
