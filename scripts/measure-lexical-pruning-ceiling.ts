@@ -1,0 +1,202 @@
+/**
+ * The most an exact top-k pruning over whole postings lists (MaxScore-like) could save in
+ * `Bm25Scorer` at a query's first sight (issue #17), on the registry pool of ../shared/eval
+ * (its first `--size` skills) with the eval suites' query texts (sampled, deterministic).
+ *
+ * Per query: every (expanded term, field) postings list and its bound, the most one document can
+ * get from it (`repeats · weight · field boost · idf · (d + k + 1)`, since
+ * `tf·(k+1) / (tf + norm) < k + 1`). A set of lists may go unread when a document reached only
+ * through them cannot make the best `--limit`: (their bounds summed) × (the query terms among
+ * them) < the `--limit`-th score. Here that score is taken from the finished search (a real
+ * pruning only has a floor under it while it reads) and finding the set costs nothing (a real
+ * one also looks each candidate up in the unread lists), so this is a ceiling. The set is the
+ * lowest bounds (`--choice lowest`, MaxScore) or the least bound per posting first (`--choice
+ * density`). Then fresh scorers (nothing cached) answer each query with and without those lists,
+ * interleaved, `--rounds` times.
+ *
+ * Usage: npx tsx scripts/measure-lexical-pruning-ceiling.ts [--size 24000] [--limit 50] [--choice density] [--queries 600] [--rounds 3]
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Bm25Scorer, type QueryTerm } from '../src/lexical/bm25-scorer.js';
+import { LexicalIndex } from '../src/lexical/lexical-index.js';
+import type { TermPostings } from '../src/lexical/minisearch-internals.js';
+import { MiniSearchPostings } from '../src/lexical/minisearch-postings.js';
+import type { FieldPostings, PostingsSource } from '../src/lexical/postings-source.js';
+import { tokenize } from '../src/lexical/tokenize.js';
+import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
+import { ENGINE_DEFAULTS } from '../src/search/options.js';
+import { EVAL_DIR, loadSuite, SUITE_NAMES, sample } from './eval-suites.js';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '24000' },
+    limit: { type: 'string', default: '50' },
+    choice: { type: 'string', default: 'density' },
+    queries: { type: 'string', default: '600' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const limit = Number(values.limit);
+if (values.choice !== 'density' && values.choice !== 'lowest') throw new Error(`--choice: density or lowest, not ${values.choice}`);
+
+/** MiniSearch's BM25+ constants and expansion weights, as `bm25-scorer.ts` uses them. */
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+
+interface BoundedList {
+  readonly postings: FieldPostings;
+  readonly bound: number;
+  /** Index of the query term it belongs to. */
+  readonly term: number;
+}
+
+/** The indexed terms `query` reaches, with their weights, in the scorer's order. */
+function expansions(source: PostingsSource<TermPostings>, query: QueryTerm): { weight: number; handle: TermPostings }[] {
+  const found: { weight: number; handle: TermPostings }[] = [];
+  const exact = source.exact(query.term);
+  if (exact !== undefined) found.push({ weight: 1, handle: exact });
+  if (query.prefix) {
+    for (const [term, handle] of source.prefixed(query.term)) {
+      const distance = term.length - query.term.length;
+      if (distance > 0) found.push({ weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), handle });
+    }
+  }
+  if (query.fuzzy !== false) {
+    const maxDistance = Math.min(MAX_FUZZY, Math.round(query.term.length * query.fuzzy));
+    if (maxDistance > 0) {
+      for (const near of source.near(query.term, maxDistance)) {
+        if (near.distance === 0 || (query.prefix && near.term.length > query.term.length && near.term.startsWith(query.term))) continue;
+        found.push({ weight: (FUZZY_WEIGHT * near.term.length) / (near.term.length + near.distance), handle: near.handle });
+      }
+    }
+  }
+  return found;
+}
+
+/** The lists a document reached only through could not make the cut of score `cut`. */
+function unreadable(lists: readonly BoundedList[], cut: number): BoundedList[] {
+  const termsOf = (set: readonly BoundedList[]) => new Set(set.map((list) => list.term)).size;
+  if (values.choice === 'lowest') {
+    const byBound = [...lists].sort((x, y) => y.bound - x.bound);
+    for (let from = 0; from < byBound.length; from += 1) {
+      const rest = byBound.slice(from);
+      if (rest.reduce((sum, list) => sum + list.bound, 0) * termsOf(rest) < cut) return rest;
+    }
+    return [];
+  }
+  const chosen: BoundedList[] = [];
+  let sum = 0;
+  for (const list of [...lists].sort((x, y) => x.bound / x.postings.size - y.bound / y.postings.size)) {
+    if ((sum + list.bound) * termsOf([...chosen, list]) < cut) {
+      chosen.push(list);
+      sum += list.bound;
+    }
+  }
+  return chosen;
+}
+
+/** `source` without the `hidden` lists. */
+function without(source: PostingsSource<TermPostings>, hidden: ReadonlySet<FieldPostings>): PostingsSource<TermPostings> {
+  return {
+    documentCount: source.documentCount,
+    slots: source.slots,
+    fieldCount: source.fieldCount,
+    averageFieldLengths: source.averageFieldLengths,
+    fieldLengths: source.fieldLengths,
+    fieldId: (name) => source.fieldId(name),
+    isLive: (doc) => source.isLive(doc),
+    externalId: (doc) => source.externalId(doc),
+    exact: (term) => source.exact(term),
+    prefixed: (prefix) => source.prefixed(prefix),
+    near: (word, maxDistance) => source.near(word, maxDistance),
+    postings: (term, field) => {
+      const postings = source.postings(term, field);
+      return postings !== undefined && hidden.has(postings) ? undefined : postings;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const pool = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
+  if (!existsSync(pool)) {
+    console.log(`skipped: ${pool} is absent`);
+    return;
+  }
+  const { skills } = await loadToolsJsonl(pool);
+  const texts: string[] = [];
+  for (const name of SUITE_NAMES) {
+    const suite = await loadSuite(name, { sample: 400 });
+    if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
+  }
+  const index = new LexicalIndex();
+  for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
+  const internals = index.compactedInternals()!;
+  const source = new MiniSearchPostings(internals);
+  // The typo vocabulary is built after a few lookups; build it before timing.
+  for (let i = 0; i < 10; i += 1) source.near(`warmup${i}`, 1);
+  const fields = Object.entries(ENGINE_DEFAULTS.fieldBoosts)
+    .filter(([, boost]) => boost > 0)
+    .map(([name, boost]) => ({ name, boost }));
+  const { fuzzy, prefixMinLength } = ENGINE_DEFAULTS;
+  const { k, d } = BM25;
+
+  const prepared: { terms: QueryTerm[]; hidden: Set<FieldPostings> }[] = [];
+  let postingCount = 0;
+  let hiddenCount = 0;
+  for (const text of sample(texts, Number(values.queries))) {
+    const words = tokenize(text);
+    if (words.length === 0) continue;
+    // As `searchLexical` builds them.
+    const terms = words.map(
+      (term): QueryTerm => ({
+        term,
+        prefix: term.length >= prefixMinLength,
+        fuzzy: term.length >= fuzzy.minLength && !internals._index.has(term) ? fuzzy.ratio : false,
+        boost: 1,
+      }),
+    );
+    const distinct = [...new Set(words)];
+    const lists: BoundedList[] = [];
+    distinct.forEach((word, term) => {
+      const query = terms.find((candidate) => candidate.term === word)!;
+      const repeats = words.filter((other) => other === word).length;
+      for (const { weight, handle } of expansions(source, query)) {
+        for (const field of fields) {
+          const postings = source.postings(handle, source.fieldId(field.name)!);
+          if (postings === undefined) continue;
+          const idf = Math.log(1 + (source.documentCount - postings.size + 0.5) / (postings.size + 0.5));
+          lists.push({ postings, bound: repeats * weight * field.boost * idf * (d + k + 1), term });
+          postingCount += postings.size;
+        }
+      }
+    });
+    const best = new Bm25Scorer(source).search(terms, fields, limit);
+    const hidden = new Set(best.length < limit ? [] : unreadable(lists, best[limit - 1]!.score).map((list) => list.postings));
+    for (const postings of hidden) hiddenCount += postings.size;
+    prepared.push({ terms, hidden });
+  }
+
+  const taken = { all: [] as number[], pruned: [] as number[] };
+  const everything = new Set<FieldPostings>();
+  for (let round = 0; round < Number(values.rounds); round += 1) {
+    prepared.forEach(({ terms, hidden }, i) => {
+      for (const kind of (i + round) % 2 === 0 ? (['all', 'pruned'] as const) : (['pruned', 'all'] as const)) {
+        // Both through the same wrapper, so only the hidden lists differ.
+        const scorer = new Bm25Scorer(without(source, kind === 'all' ? everything : hidden));
+        const started = performance.now();
+        scorer.search(terms, fields, limit);
+        taken[kind].push(performance.now() - started);
+      }
+    });
+  }
+  const p50 = (samples: readonly number[]) => [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)]!.toFixed(3);
+  console.log(
+    `${source.documentCount} skills, ${prepared.length} queries, limit ${limit}, choice ${values.choice}: ${hiddenCount} of ${postingCount} postings unread (${((100 * hiddenCount) / postingCount).toFixed(1)}%); first-sight p50 ${p50(taken.all)} ms reading all, ${p50(taken.pruned)} ms without them`,
+  );
+}
+
+await main();
