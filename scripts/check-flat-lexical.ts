@@ -76,24 +76,18 @@ async function cold(kind: string, dir: string, query: string): Promise<void> {
 async function main(): Promise<void> {
   const { existsSync } = await import('node:fs');
   const { serialize, deserialize } = await import('node:v8');
-  const { EVAL_DIR, SUITE_NAMES, loadSuite, sample } = await import('./eval-suites.js');
+  const { REGISTRY_POOL, evalQueryTexts, sample } = await import('./eval-suites.js');
   const { loadToolsJsonl } = await import('../src/load/tools-jsonl.js');
   const { LexicalIndex } = await import('../src/lexical/lexical-index.js');
   const { encodeFlatLexical, FlatLexicalIndex } = await import('../src/lexical/flat-lexical.js');
   const { tokenize } = await import('../src/lexical/tokenize.js');
 
-  const pool = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
-  if (!existsSync(pool)) {
-    console.log(`skipped: ${pool} is absent`);
+  if (!existsSync(REGISTRY_POOL)) {
+    console.log(`skipped: ${REGISTRY_POOL} is absent`);
     return;
   }
-  const { skills } = await loadToolsJsonl(pool);
-  const texts: string[] = [];
-  for (const name of SUITE_NAMES) {
-    const suite = await loadSuite(name, { sample: 400 });
-    if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
-  }
-  const queries = sample(texts, Number(values.queries));
+  const { skills } = await loadToolsJsonl(REGISTRY_POOL);
+  const queries = sample(await evalQueryTexts(), Number(values.queries));
 
   let started = performance.now();
   const live = new LexicalIndex();
@@ -170,7 +164,7 @@ async function main(): Promise<void> {
     });
 
     console.log(
-      `catalog: ${skills.length} skills from ${pool}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms (v8 snapshot serialised in ${ms(serializeMs)} ms), verified in ${ms(verifyMs)} ms`,
+      `catalog: ${skills.length} skills from ${REGISTRY_POOL}; built in ${ms(buildMs)} ms; flat encoded in ${ms(encodeMs)} ms (v8 snapshot serialised in ${ms(serializeMs)} ms), verified in ${ms(verifyMs)} ms`,
     );
     console.log(
       `queries: ${queries.length} (eval suites, sampled), ${compared} searches compared (plain, explained, grouped; as built and after changes); differences: ${differences}`,

@@ -17,23 +17,17 @@ import { parseArgs } from 'node:util';
 import { LiveIndex, type LiveIndexOptions } from '../src/integrations/live-index.js';
 import { snapshotCanAnswer } from '../src/integrations/snapshot-first.js';
 import type { SearchHit, SearchMode } from '../src/types.js';
-import { EVAL_DIR, SUITE_NAMES, loadSuite, sample } from './eval-suites.js';
+import { REGISTRY_POOL, evalQueryTexts, sample } from './eval-suites.js';
 
 const { values } = parseArgs({ options: { queries: { type: 'string', default: '400' }, model: { type: 'string', default: 'use-lite' } } });
 
-const pool = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
-if (!existsSync(pool)) {
-  console.log(`skipped: ${pool} is absent`);
+if (!existsSync(REGISTRY_POOL)) {
+  console.log(`skipped: ${REGISTRY_POOL} is absent`);
   process.exit(0);
 }
-const texts: string[] = [];
-for (const name of SUITE_NAMES) {
-  const suite = await loadSuite(name, { sample: 400 });
-  if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query).filter(snapshotCanAnswer));
-}
-const queries = sample(texts, Number(values.queries));
+const queries = sample((await evalQueryTexts()).filter(snapshotCanAnswer), Number(values.queries));
 const dir = mkdtempSync(join(tmpdir(), 'skill-search-snapshot-'));
-const options: LiveIndexOptions = { catalog: { cwd: dir, toolsFiles: [pool] }, model: values.model!, indexDir: join(dir, 'index') };
+const options: LiveIndexOptions = { catalog: { cwd: dir, toolsFiles: [REGISTRY_POOL] }, model: values.model!, indexDir: join(dir, 'index') };
 
 try {
   let started = performance.now();

@@ -40,6 +40,8 @@ export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval
 export const SPLIT_SEED = 'skill-search-split-1';
 export const SPLITS = ['train', 'dev', 'test'] as const;
 export type Split = (typeof SPLITS)[number];
+/** The ~24k-skill registry pool (a tools file) the scale scripts search; absent without the eval folder. */
+export const REGISTRY_POOL = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
 export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
@@ -155,4 +157,14 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_QUERIES)) };
   }
+}
+
+/** Every suite's query texts, each suite sampled to `perSuite` queries (deterministic), in suite order. */
+export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
+  const texts: string[] = [];
+  for (const name of SUITE_NAMES) {
+    const suite = await loadSuite(name, { sample: perSuite });
+    if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
+  }
+  return texts;
 }

@@ -17,9 +17,8 @@
  * Usage: npx tsx scripts/measure-lexical-pruning-ceiling.ts [--size 24000] [--limit 50] [--choice density] [--queries 600] [--rounds 3]
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Bm25Scorer, type QueryTerm } from '../src/lexical/bm25-scorer.js';
+import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT, type QueryTerm } from '../src/lexical/bm25-scorer.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
 import type { TermPostings } from '../src/lexical/minisearch-internals.js';
 import { MiniSearchPostings } from '../src/lexical/minisearch-postings.js';
@@ -27,7 +26,7 @@ import type { FieldPostings, PostingsSource } from '../src/lexical/postings-sour
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
 import { ENGINE_DEFAULTS } from '../src/search/options.js';
-import { EVAL_DIR, loadSuite, SUITE_NAMES, sample } from './eval-suites.js';
+import { REGISTRY_POOL, evalQueryTexts, sample } from './eval-suites.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,12 +39,6 @@ const { values } = parseArgs({
 });
 const limit = Number(values.limit);
 if (values.choice !== 'density' && values.choice !== 'lowest') throw new Error(`--choice: density or lowest, not ${values.choice}`);
-
-/** MiniSearch's BM25+ constants and expansion weights, as `bm25-scorer.ts` uses them. */
-const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
-const PREFIX_WEIGHT = 0.375;
-const FUZZY_WEIGHT = 0.45;
-const MAX_FUZZY = 6;
 
 interface BoundedList {
   readonly postings: FieldPostings;
@@ -121,17 +114,12 @@ function without(source: PostingsSource<TermPostings>, hidden: ReadonlySet<Field
 }
 
 async function main(): Promise<void> {
-  const pool = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
-  if (!existsSync(pool)) {
-    console.log(`skipped: ${pool} is absent`);
+  if (!existsSync(REGISTRY_POOL)) {
+    console.log(`skipped: ${REGISTRY_POOL} is absent`);
     return;
   }
-  const { skills } = await loadToolsJsonl(pool);
-  const texts: string[] = [];
-  for (const name of SUITE_NAMES) {
-    const suite = await loadSuite(name, { sample: 400 });
-    if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
-  }
+  const { skills } = await loadToolsJsonl(REGISTRY_POOL);
+  const texts = await evalQueryTexts();
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
   const internals = index.compactedInternals()!;

@@ -4,10 +4,10 @@ import type { FieldPostings, PostingsSource } from './postings-source.js';
  * MiniSearch's BM25+ parameters and its weights for prefix and typo matches (its defaults, which
  * the ranking was tuned with).
  */
-const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
-const PREFIX_WEIGHT = 0.375;
-const FUZZY_WEIGHT = 0.45;
-const MAX_FUZZY = 6;
+export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
+export const PREFIX_WEIGHT = 0.375;
+export const FUZZY_WEIGHT = 0.45;
+export const MAX_FUZZY = 6;
 
 /** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
 export interface QueryTerm {
