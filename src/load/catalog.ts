@@ -13,11 +13,11 @@ import {
   type CatalogWatchOptions,
   type ResolvedCatalogOptions,
 } from './options.js';
-import { scanSkillsDir, statSkillsDir, type DirStamp } from './scan.js';
+import { scanSkillsDir, statSkillsDir } from './scan.js';
 import { hashSkills, sourceStamp } from './source-stamp.js';
 import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
-import { SOURCE_RANKS, demoSource, resolveSources, type SourceDir } from './sources.js';
+import { SOURCE_RANKS, demoSource, resolveSources } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
 import { toolsFileStat } from './tools-snapshot.js';
 import type { SkillWatcher } from './watcher.js';
@@ -209,20 +209,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    */
   async sourceStamp(): Promise<string | undefined> {
     const options = this.#options;
-    const dirs = await this.#statDirs(resolveSources(options));
+    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
     return sourceStamp({ options, dirs, tools, mcp: [...this.#mcp.values()] });
-  }
-
-  #statDirs(sources: readonly SourceDir[]): Promise<{ source: SourceDir; stamp: DirStamp }[]> {
-    return Promise.all(sources.map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
   }
 
   async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
     const sources = resolveSources(options);
-    // Stat'ed before anything is read: a file written during the scan leaves a stamp that no longer matches.
-    const dirStamps = await this.#statDirs(sources);
     const [scans, tools] = await Promise.all([
       Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
       Promise.all(
@@ -238,7 +232,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const mcp = [...this.#mcp.values()];
     const stamp = sourceStamp({
       options,
-      dirs: dirStamps,
+      dirs: scans.map((scan, i) => ({ source: sources[i]!, stamp: scan.stamp })),
       tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })),
       mcp,
     });

@@ -29,6 +29,8 @@ export interface ScanResult {
   readonly diagnostics: readonly Diagnostic[];
   /** `skill.path` → its realpath, for deduplicating files reached through symlinks. */
   readonly realPaths: ReadonlyMap<string, string>;
+  /** The files read with their stat before reading ({@link statSkillsDir}'s answer for the same files). */
+  readonly stamp: DirStamp;
 }
 
 export const SKILL_FILE = 'SKILL.md';
@@ -146,11 +148,15 @@ export interface DirStamp {
 /**
  * The files {@link scanSkillsDir} would read under `dir`, each with its stat instead of its
  * contents: what the catalog's source stamp is made of, for a fraction of a scan's cost (no
- * file is read or parsed). Following symbolic links, a stat names the file actually read.
+ * file is read or parsed). Equal to the `stamp` of a scan of the same files.
  */
 export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
-  const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
+  return stampOf(await candidatesOf(dir, options.layout ?? 'skills', diagnostics), diagnostics);
+}
+
+/** Each candidate's stat (following symbolic links, so it names the file actually read) and the listing's problems so far. */
+async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[]): Promise<DirStamp> {
   const files = await Promise.all(
     candidates.map(async ({ file }): Promise<readonly [string, string | null]> => {
       try {
@@ -162,7 +168,7 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
       }
     }),
   );
-  return { files, diagnostics };
+  return { files, diagnostics: [...listing] };
 }
 
 function candidatesOf(dir: string, layout: DirLayout, diagnostics: Diagnostic[]): Promise<Candidate[]> {
@@ -177,6 +183,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
   const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
+  // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
+  const stamp = await stampOf(candidates, diagnostics);
 
   const loaded: ({ skill: Skill; real: string } | undefined)[] = new Array(candidates.length);
   const perFile: Diagnostic[][] = candidates.map(() => []);
@@ -215,5 +223,5 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     skills.push(entry.skill);
     realPaths.set(entry.skill.path, entry.real);
   }
-  return { skills, diagnostics: [...diagnostics, ...perFile.flat()], realPaths };
+  return { skills, diagnostics: [...diagnostics, ...perFile.flat()], realPaths, stamp };
 }
