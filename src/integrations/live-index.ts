@@ -3,6 +3,7 @@ import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SyncResult } from '../search/index.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { ClosableSearcher } from './server-first.js';
 import type { SkillService } from './service.js';
 
 export interface LiveIndexOptions {
@@ -63,8 +64,8 @@ export class LiveIndex implements SkillService {
   /**
    * A read-only search of the catalog as it is now, from the search snapshot a `LiveIndex`
    * saved for it (`src/search/search-snapshot.ts`), or why there is none (no index folder, a
-   * catalog changed since, another model…). Opening it scans skill folders and stats tools files
-   * but parses nothing else: what a cold hook or `query` tries before {@link open}.
+   * catalog changed since, another model…). Opening it only stats the skill files and tools files
+   * a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
     if (options.indexDir === undefined) return { reason: 'no index folder' };
@@ -125,14 +126,8 @@ export class LiveIndex implements SkillService {
   }
 }
 
-/** A search that can be closed. */
-export interface ClosableSearch {
-  search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
-  close(): Promise<void>;
-}
-
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */
-export interface SnapshotSearch extends ClosableSearch {
+export interface SnapshotSearch extends ClosableSearcher {
   /** Read-only (its `sync` throws); for `size` and `explain`. */
   readonly engine: SkillSearchEngine;
   /** The catalog's load problems when the snapshot was saved. */

@@ -1,12 +1,11 @@
 import { errorMessage, isAbortError } from '../errors.js';
 import { hasHan } from '../lang/detect.js';
 import type { SearchHit, SearchRequest } from '../types.js';
-import type { ClosableSearch } from './live-index.js';
 import type { ClosableSearcher } from './server-first.js';
 
 export interface SnapshotFirstOptions {
   /** The read-only search of the saved snapshot (`LiveIndex.openSnapshot`); called at most once. */
-  readonly openSnapshot: () => Promise<ClosableSearch | { readonly reason: string }>;
+  readonly openSnapshot: () => Promise<ClosableSearcher | { readonly reason: string }>;
   /** The full in-process search (`LiveIndex.open`); called at most once, only when the snapshot cannot answer. */
   readonly openLive: () => Promise<ClosableSearcher>;
   /** Why the snapshot was not used (for a debug line); not called for queries it never tried. */
@@ -28,7 +27,7 @@ export function snapshotCanAnswer(query: string): boolean {
  */
 export class SnapshotFirstSearcher implements ClosableSearcher {
   readonly #options: SnapshotFirstOptions;
-  #snapshot: Promise<ClosableSearch | undefined> | undefined;
+  #snapshot: Promise<ClosableSearcher | undefined> | undefined;
   #live: Promise<ClosableSearcher> | undefined;
   #via: 'snapshot' | 'live' | undefined;
 
@@ -72,7 +71,7 @@ export class SnapshotFirstSearcher implements ClosableSearcher {
   }
 
   /** The snapshot search, or undefined (once, for good) when there is none to use or it failed to open. */
-  #openSnapshot(): Promise<ClosableSearch | undefined> {
+  #openSnapshot(): Promise<ClosableSearcher | undefined> {
     this.#snapshot ??= this.#options.openSnapshot().then(
       (opened) => {
         if (!('reason' in opened)) return opened;
@@ -80,7 +79,7 @@ export class SnapshotFirstSearcher implements ClosableSearcher {
         return undefined;
       },
       (error: unknown) => {
-        this.#options.onMiss?.(`search snapshot failed to open: ${(error as Error).message}`);
+        this.#options.onMiss?.(`search snapshot failed to open: ${errorMessage(error)}`);
         return undefined;
       },
     );
