@@ -99,26 +99,37 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     diagnostics: Buffer.from(JSON.stringify(contents.diagnostics), 'utf8'),
     lexical: encodeFlatLexical(contents.lexical),
   };
-  const vectors = Object.fromEntries(PAIRED.flatMap((name) => (folder.version(name) === undefined ? [] : [[name, folder.version(name)!]])));
+  const vectors: Record<string, string> = {};
+  for (const name of PAIRED) {
+    const version = folder.version(name);
+    if (version !== undefined) vectors[name] = version;
+  }
   // The header's length depends on the offsets it lists: lay the sections out after a generous bound.
-  const draft = (start: number): SnapshotHeader => {
+  const layout = (start: number): { header: SnapshotHeader; length: number } => {
     let at = start;
     const sections = {} as Record<Section, readonly [number, number]>;
     for (const section of SECTIONS) {
       sections[section] = [at, bodies[section].length];
       at = align8(at + bodies[section].length);
     }
-    return { format: SNAPSHOT_FORMAT, ...identity, count: ids.length, lexicalFormat: [LEXICAL_FORMAT_VERSION, FLAT_LEXICAL_VERSION], vectors, sections };
+    const header = {
+      format: SNAPSHOT_FORMAT,
+      ...identity,
+      count: ids.length,
+      lexicalFormat: [LEXICAL_FORMAT_VERSION, FLAT_LEXICAL_VERSION] as const,
+      vectors,
+      sections,
+    };
+    return { header, length: at };
   };
-  const bound = Buffer.byteLength(JSON.stringify(draft(0)), 'utf8') + 256;
-  const start = align8(8 + bound);
-  const header = Buffer.from(JSON.stringify(draft(start)), 'utf8');
-  const file = Buffer.alloc(start + SECTIONS.reduce((sum, section) => align8(sum + bodies[section].length), 0));
+  const start = align8(8 + Buffer.byteLength(JSON.stringify(layout(0).header), 'utf8') + 256);
+  const { header, length } = layout(start);
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const file = Buffer.alloc(length);
   file.write(MAGIC, 0, 'latin1');
-  file.writeUInt32LE(header.length, 4);
-  header.copy(file, 8);
-  const { sections } = draft(start);
-  for (const section of SECTIONS) bodies[section].copy(file, sections[section][0]);
+  file.writeUInt32LE(headerBytes.length, 4);
+  headerBytes.copy(file, 8);
+  for (const section of SECTIONS) bodies[section].copy(file, header.sections[section][0]);
   const written = folder.write(SEARCH_SNAPSHOT_ARTEFACT, file, { format: SNAPSHOT_FORMAT, meta: { ...identity, vectors } });
   folder.commit([written]);
 }
