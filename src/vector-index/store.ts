@@ -1,4 +1,4 @@
-import { IndexFolder, type WrittenArtefact } from '../index-folder/index-folder.js';
+import { IndexFolder, type CheckedArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { ExactIndex } from './exact-index.js';
 import { graphRows, HnswIndex, type GraphRows, type HnswOptions } from './hnsw-index.js';
@@ -84,8 +84,10 @@ export class VectorStore {
   readonly options: VectorStoreOptions;
   #status: VectorStoreStatus;
   readonly index: VectorIndex;
-  /** tag → the id holding it, or the ids when several do (skills with the same text). */
-  /** Built on first use from the index (a cold search rarely asks by tag); kept in step from then on. */
+  /**
+   * tag → the id holding it, or the ids when several do (skills with the same text). Built on
+   * first use from the index (a cold search rarely asks by tag); kept in step from then on.
+   */
   #byTagMap: Map<string, string | string[]> | undefined;
   /** Σ of the stored vectors (float64 so that updates in any order agree to ~1e-12). */
   readonly #sum: Float64Array;
@@ -151,10 +153,14 @@ export class VectorStore {
     // The graph's read starts before the entries are parsed, so the two overlap.
     const reading = options.kind === 'hnsw' ? HnswIndex.readGraph(data.path, options.dimensions) : undefined;
     reading?.catch(() => undefined);
-    const loaded = load(folder, options, (opts, path, entries, rows): VectorIndex | Promise<VectorIndex> =>
-      reading !== undefined && path === data.path
-        ? HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw, offsetsOf(rows))
-        : restoreNow(opts, path, entries, rows),
+    const loaded = load(
+      folder,
+      options,
+      (opts, path, entries, rows): VectorIndex | Promise<VectorIndex> =>
+        reading === undefined
+          ? restoreNow(opts, path, entries, rows)
+          : HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw, offsetsOf(rows)),
+      data,
     );
     if (typeof loaded === 'string') return { reason: loaded };
     let index: VectorIndex;
@@ -347,9 +353,15 @@ const restoreNow: Restore<VectorIndex> = (options, path, entries, rows) =>
     ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
     : ExactIndex.restore(path, options.dimensions, entries);
 
+/** The saved index of `folder`, or why it cannot be used; `dataFile` is the data file when the caller has checked it already. */
 function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string;
-function load<T>(folder: IndexFolder, options: VectorStoreOptions, restore: Restore<T>): { index: T; sum: Float64Array } | string;
-function load(folder: IndexFolder, options: VectorStoreOptions, restore?: Restore<unknown>): { index: unknown; sum: Float64Array } | string {
+function load<T>(folder: IndexFolder, options: VectorStoreOptions, restore: Restore<T>, dataFile: CheckedArtefact): { index: T; sum: Float64Array } | string;
+function load(
+  folder: IndexFolder,
+  options: VectorStoreOptions,
+  restore?: Restore<unknown>,
+  dataFile?: CheckedArtefact,
+): { index: unknown; sum: Float64Array } | string {
   if (folder.problem !== undefined) return folder.problem;
   if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
   if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
@@ -370,7 +382,7 @@ function load(folder: IndexFolder, options: VectorStoreOptions, restore?: Restor
   if (bad !== -1) return `${VECTOR_ENTRIES} has the wrong shape (entries.${bad}: expected [id, tag, label, offset])`;
   if (parsed.kind !== options.kind || parsed.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
   const rows = parsed.entries as Entry[];
-  const checked = folder.check(VECTOR_DATA, DATA_FORMAT);
+  const checked = dataFile ?? folder.check(VECTOR_DATA, DATA_FORMAT);
   if ('reason' in checked) return checked.reason;
   const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
   try {
