@@ -8,7 +8,7 @@ import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, typ
 import { isAbortError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
 import type { SkillSearchEngine } from '../../search/engine.js';
-import type { SearchHit, SearchMode } from '../../types.js';
+import type { Diagnostic, SearchHit, SearchMode, SkillSearcher } from '../../types.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
 /** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
@@ -35,18 +35,20 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     ...(explain ? { explain } : {}),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
-  const whyNone = async (engine: SkillSearchEngine, hits: readonly SearchHit[]) =>
-    explain && hits.length === 0 ? explainNone(await engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+  // Both in-process paths report skipped files, search, explain an empty answer alike.
+  const answer = async (searcher: SkillSearcher, engine: SkillSearchEngine, skills: number, diagnostics: readonly Diagnostic[]): Promise<number> => {
+    reportSkipped(io, diagnostics);
+    const hits = await searcher.search(searched, request);
+    const none = explain && hits.length === 0 ? explainNone(await engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
+    printAnswer(io, args, { query, hits, started, skills, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
+    return 0;
+  };
   // An unchanged catalog is searched from its saved snapshot, without loading it (snapshot-first.ts).
   const { snapshotCanAnswer } = await import('../../integrations/snapshot-first.js');
   const cold = snapshotCanAnswer(searched) ? await openSnapshotSearch(sources, retrieval, io) : undefined;
   if (cold !== undefined) {
     try {
-      reportSkipped(io, cold.diagnostics);
-      const hits = await cold.search(searched, request);
-      const none = await whyNone(cold.engine, hits);
-      printAnswer(io, args, { query, hits, started, skills: cold.engine.size, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
-      return 0;
+      return await answer(cold, cold.engine, cold.engine.size, cold.diagnostics);
     } finally {
       await cold.close();
     }
@@ -62,11 +64,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
-    reportSkipped(io, snapshot.diagnostics);
-    const hits = await live.search(searched, request);
-    const none = await whyNone(live.engine, hits);
-    printAnswer(io, args, { query, hits, started, skills: snapshot.skills.length, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
-    return 0;
+    return await answer(live, live.engine, snapshot.skills.length, snapshot.diagnostics);
   } finally {
     await live.close();
   }
