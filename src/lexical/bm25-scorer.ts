@@ -91,6 +91,12 @@ export class Bm25Scorer<Term> {
   #stamp = 0;
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
+  /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
+  #reached = new Int32Array(0);
+  /** The documents the current word reached, in the order it reached them. */
+  #touched = new Int32Array(0);
+  /** Each reached document's final score, by the order it was reached. */
+  #final = new Float64Array(0);
 
   /** Valid until the index changes (then build a new one). */
   constructor(source: PostingsSource<Term>) {
@@ -117,26 +123,38 @@ export class Bm25Scorer<Term> {
     const matched = this.#matched;
     const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
     const queryStamp = this.#nextStamp();
-    /** Documents in the order the query first reached them (MiniSearch's tie order). */
-    const reached: number[] = [];
-    terms.forEach((query, position) => {
+    // Documents in the order the query first reached them (MiniSearch's tie order).
+    if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
+    const reached = this.#reached;
+    let reachedCount = 0;
+    for (let position = 0; position < terms.length; position += 1) {
+      const query = terms[position]!;
       const firstOccurrence = distinct.indexOf(query.term);
       const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
-      const word = firstOccurrence >>> 5;
-      const bit = 1 << (firstOccurrence & 31);
+      const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
+      const wordOffset = firstOccurrence >>> 5;
       const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
+        const at = doc * words;
         if (totalStamp[doc] !== queryStamp) {
           totalStamp[doc] = queryStamp;
           total[doc] = scores[i]!;
-          matched.fill(0, doc * words, doc * words + words);
-          reached.push(doc);
+          for (let w = 0; w < words; w += 1) matched[at + w] = 0;
+          reached[reachedCount] = doc;
+          reachedCount += 1;
         } else total[doc] = total[doc]! + scores[i]!;
-        if (!isRepeat) matched[doc * words + word] = matched[doc * words + word]! | bit;
+        matched[at + wordOffset] = matched[at + wordOffset]! | bit;
       }
-    });
-    const best = bestOf(reached, (doc) => total[doc]! * (countBits(matched, doc * words, words) || 1), limit);
+    }
+    // MiniSearch's final score: the sum times the distinct query terms matched.
+    if (this.#final.length < slots) this.#final = new Float64Array(slots);
+    const final = this.#final;
+    for (let order = 0; order < reachedCount; order += 1) {
+      const doc = reached[order]!;
+      final[order] = total[doc]! * (countBits(matched, doc * words, words) || 1);
+    }
+    const best = bestOf(reached, final, reachedCount, limit);
     return best.map(({ doc, score }) => {
       const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
       const id = source.externalId(doc);
@@ -157,7 +175,9 @@ export class Bm25Scorer<Term> {
     const termScore = this.#termScore;
     const termStamp = this.#termStamp;
     const stamp = this.#nextStamp();
-    const touched: number[] = [];
+    if (this.#touched.length < termScore.length) this.#touched = new Int32Array(termScore.length);
+    const touched = this.#touched;
+    let touchedCount = 0;
     for (const { weight, handle } of this.#derivedOf(query)) {
       for (let f = 0; f < fields.length; f += 1) {
         const fieldId = fieldIds[f];
@@ -172,12 +192,13 @@ export class Bm25Scorer<Term> {
           if (termStamp[doc] !== stamp) {
             termStamp[doc] = stamp;
             termScore[doc] = weighted;
-            touched.push(doc);
+            touched[touchedCount] = doc;
+            touchedCount += 1;
           } else termScore[doc] = termScore[doc]! + weighted;
         }
       }
     }
-    const docs = Int32Array.from(touched);
+    const docs = touched.slice(0, touchedCount);
     const scores = new Float64Array(docs.length);
     for (let i = 0; i < docs.length; i += 1) scores[i] = termScore[docs[i]!]!;
     const result = { docs, scores };
@@ -306,29 +327,28 @@ const CACHE_ENTRIES = 1_000_000;
 function countBits(words: Uint32Array, from: number, count: number): number {
   let bits = 0;
   for (let i = from; i < from + count; i += 1) {
-    let v = words[i]!;
-    while (v !== 0) {
-      v &= v - 1;
-      bits += 1;
-    }
+    const v = words[i]! - ((words[i]! >>> 1) & 0x55555555);
+    const pairs = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    bits += (((pairs + (pairs >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   }
   return bits;
 }
 
 /**
- * The `limit` highest-scoring of `docs` (given in first-reached order), best first, ties kept in
- * that order: what a stable sort by descending score would put first, in O(n log limit).
+ * The `limit` highest-scoring of the first `count` of `docs` (in first-reached order; `scores`
+ * by the same order), best first, ties kept in that order: what a stable sort by descending
+ * score would put first, in O(n log limit).
  */
-function bestOf(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): { doc: number; score: number }[] {
+function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: number): { doc: number; score: number }[] {
   if (limit <= 0) return [];
   // A min-heap on (score, then later arrival): its root is the weakest kept document.
   const heap: { doc: number; score: number; order: number }[] = [];
   const weaker = (a: { score: number; order: number }, b: { score: number; order: number }) => a.score < b.score || (a.score === b.score && a.order > b.order);
-  docs.forEach((doc, order) => {
-    const score = scoreOf(doc);
+  for (let order = 0; order < count; order += 1) {
+    const score = scores[order]!;
     // Arriving last, a document must beat the weakest kept one outright.
-    if (heap.length === limit && !(score > heap[0]!.score)) return;
-    const entry = { doc, score, order };
+    if (heap.length === limit && !(score > heap[0]!.score)) continue;
+    const entry = { doc: docs[order]!, score, order };
     if (heap.length < limit) {
       heap.push(entry);
       let i = heap.length - 1;
@@ -352,6 +372,6 @@ function bestOf(docs: readonly number[], scoreOf: (doc: number) => number, limit
         i = weakest;
       }
     }
-  });
+  }
   return heap.sort((a, b) => b.score - a.score || a.order - b.order).map(({ doc, score }) => ({ doc, score }));
 }

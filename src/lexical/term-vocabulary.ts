@@ -82,6 +82,12 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
  * compared only with terms of a length within the distance whose character sets differ by at
  * most the distance each way (each edit adds or removes at most one distinct character), and the
  * few that pass get a banded edit distance over the stored code units (no strings built).
+ *
+ * The first lookups scan every term of a length in reach. A vocabulary asked more often (a
+ * long-lived index) builds a list of the terms holding each pair of adjacent characters and
+ * takes its candidates from there: cut into `distance + 1` pieces, a word keeps at least one
+ * piece whole through `distance` edits, so a term in reach holds every pair of that piece, and
+ * the rarest pair of each piece is enough to find it.
  */
 export class TermVocabulary {
   readonly #tables: VocabularyTables;
@@ -89,8 +95,23 @@ export class TermVocabulary {
   #row = new Int32Array(32);
   #previous = new Int32Array(32);
 
-  constructor(tables: VocabularyTables) {
+  /** Lookups answered so far (each one's mark in {@link #seen}). */
+  #lookups = 0;
+  /** Terms compared by scans so far: the pair index is built once they cost about what building it does. */
+  #scanned = 0;
+  #pairs: PairIndex | undefined;
+  /** Per position, the last lookup that listed it as a candidate (pieces' lists overlap). */
+  #seen = new Uint32Array(0);
+
+  readonly #pairIndexAfter: number;
+
+  /**
+   * `pairIndexAfter`: terms compared by scans, per vocabulary term, before the pair index is
+   * built (0: at the first lookup; Infinity: never).
+   */
+  constructor(tables: VocabularyTables, pairIndexAfter = PAIR_INDEX_COST_IN_SCANNED_TERMS) {
     this.#tables = tables;
+    this.#pairIndexAfter = pairIndexAfter;
   }
 
   get size(): number {
@@ -105,11 +126,21 @@ export class TermVocabulary {
 
   /** Every term at Levenshtein distance ≤ `maxDistance` from `word` (UTF-16 code units, like MiniSearch), in vocabulary order. */
   near(word: string, maxDistance: number): NearPosition[] {
+    this.#lookups += 1;
+    const pieces = pieceBounds(word.length, maxDistance);
+    if (pieces !== undefined && (this.#pairs !== undefined || this.#scanned >= this.#pairIndexAfter * this.size)) {
+      return this.#nearByPairs(word, maxDistance, pieces);
+    }
+    return this.#nearByScan(word, maxDistance);
+  }
+
+  #nearByScan(word: string, maxDistance: number): NearPosition[] {
     const { lengthStarts, byLength, charSets, starts } = this.#tables;
     const wordSet = charSet(word);
     const found: NearPosition[] = [];
     const shortest = Math.max(0, word.length - maxDistance);
     const longest = Math.min(lengthStarts.length - 2, word.length + maxDistance);
+    this.#scanned += lengthStarts[longest + 1]! - lengthStarts[shortest]!;
     for (let length = shortest; length <= longest; length += 1) {
       const end = lengthStarts[length + 1]!;
       for (let i = lengthStarts[length]!; i < end; i += 1) {
@@ -121,6 +152,63 @@ export class TermVocabulary {
       }
     }
     return found.sort((a, b) => a.position - b.position);
+  }
+
+  /** {@link near} over the candidates the pair index gives: the terms holding the rarest pair of some piece of `word`. */
+  #nearByPairs(word: string, maxDistance: number, pieces: readonly number[]): NearPosition[] {
+    this.#pairs ??= new PairIndex(this.#tables);
+    const pairs = this.#pairs;
+    const { lengths, charSets } = pairs;
+    const { starts } = this.#tables;
+    if (this.#seen.length !== lengths.length) this.#seen = new Uint32Array(lengths.length);
+    const seen = this.#seen;
+    const mark = this.#lookups;
+    const wordSet = charSet(word);
+    const found: NearPosition[] = [];
+    const shortest = word.length - maxDistance;
+    const longest = word.length + maxDistance;
+    for (let piece = 0; piece + 1 < pieces.length; piece += 1) {
+      // The piece kept whole starts in the term within `maxDistance` of where it starts in the word.
+      let rarest: ArrayLike<number>[] | undefined;
+      let rarestSize = 0;
+      for (let at = pieces[piece]!; at + 1 < pieces[piece + 1]!; at += 1) {
+        const lists = pairs.lists(word.charCodeAt(at), word.charCodeAt(at + 1), Math.max(0, at - maxDistance), at + maxDistance, shortest, longest);
+        const size = lists.reduce((sum, list) => sum + list.length, 0);
+        if (rarest === undefined || size < rarestSize) {
+          rarest = lists;
+          rarestSize = size;
+        }
+      }
+      const from = pieces[piece]!;
+      const to = pieces[piece + 1]!;
+      for (const list of rarest ?? []) {
+        for (let i = 0; i < list.length; i += 1) {
+          const position = list[i]!;
+          if (seen[position] === mark) continue;
+          const length = lengths[position]!;
+          // Holding one pair of the piece is not enough: the whole piece must be there.
+          if (!this.#holdsPiece(word, from, to, starts[position]!, length, maxDistance)) continue;
+          seen[position] = mark;
+          const set = charSets[position]!;
+          if (popcount(wordSet & ~set) > maxDistance || popcount(set & ~wordSet) > maxDistance) continue;
+          const distance = this.#distance(word, starts[position]!, length, maxDistance);
+          if (distance <= maxDistance) found.push({ position, distance });
+        }
+      }
+    }
+    return found.sort((a, b) => a.position - b.position);
+  }
+
+  /** True when the stored term at `start` (`length` units) holds `word[from, to)` at an offset within `maxDistance` of `from`. */
+  #holdsPiece(word: string, from: number, to: number, start: number, length: number, maxDistance: number): boolean {
+    const units = this.#tables.units;
+    const last = Math.min(from + maxDistance, length - (to - from));
+    for (let offset = Math.max(0, from - maxDistance); offset <= last; offset += 1) {
+      let at = 0;
+      while (at < to - from && units[start + offset + at] === word.charCodeAt(from + at)) at += 1;
+      if (at === to - from) return true;
+    }
+    return false;
   }
 
   /** Levenshtein distance of `a` and the stored term at `from` (`length` units) when ≤ `max`, else `max + 1`; a band of ±`max` around the diagonal, stopping once a row exceeds `max`. */
@@ -158,4 +246,129 @@ export class TermVocabulary {
     }
     return Math.min(previous[n]!, outside);
   }
+}
+
+/**
+ * Building the pair index costs about as much as comparing this many terms per vocabulary term
+ * in scans (measured by scripts/measure-term-lookups.ts). Scans run until they have cost that
+ * much, so a process that looks up a few words never builds it and one that looks up many pays
+ * at most about twice the better choice.
+ */
+const PAIR_INDEX_COST_IN_SCANNED_TERMS = 30;
+
+/**
+ * For each pair of adjacent code units and where it starts in a term (0 to
+ * {@link LAST_OFFSET}, later starts counted at {@link LAST_OFFSET}), the positions of the terms
+ * holding it there; and each position's length and character set. Latin-1 pairs (nearly all)
+ * sit in one buffer ordered by pair then start, so the starts a lookup allows are one slice;
+ * the rest sit in a map.
+ */
+class PairIndex {
+  readonly lengths: Uint16Array;
+  readonly charSets: Int32Array;
+  /** Key `(first · 256 + second) · OFFSETS + offset` lists `latin[latinStarts[key] .. latinStarts[key + 1])`. */
+  readonly #latinStarts = new Uint32Array(LATIN_PAIRS * OFFSETS + 1);
+  readonly #latin: Uint32Array;
+  readonly #others = new Map<number, number[]>();
+
+  constructor({ units, starts, byLength }: VocabularyTables) {
+    const terms = starts.length - 1;
+    this.lengths = new Uint16Array(terms);
+    this.charSets = new Int32Array(terms);
+    for (let position = 0; position < terms; position += 1) {
+      const from = starts[position]!;
+      this.lengths[position] = starts[position + 1]! - from;
+      let set = 0;
+      for (let at = from; at < starts[position + 1]!; at += 1) set |= charBit(units[at]!);
+      this.charSets[position] = set;
+    }
+    // Every pair of every term twice: counted, then filled in; the other pairs (CJK, symbols) go to the map.
+    const latinStarts = this.#latinStarts;
+    let next: Uint32Array | undefined;
+    let latin = new Uint32Array(0);
+    for (const filling of [false, true]) {
+      // By length, so each list is ordered by length and a lookup slices the lengths it allows.
+      for (let i = 0; i < terms; i += 1) {
+        const position = byLength[i]!;
+        const from = starts[position]!;
+        for (let at = from; at + 1 < starts[position + 1]!; at += 1) {
+          const first = units[at]!;
+          const second = units[at + 1]!;
+          const offset = Math.min(at - from, LAST_OFFSET);
+          if (first < 256 && second < 256) {
+            const key = (first * 256 + second) * OFFSETS + offset;
+            if (next === undefined) latinStarts[key + 1] = latinStarts[key + 1]! + 1;
+            else {
+              latin[next[key]!] = position;
+              next[key] = next[key]! + 1;
+            }
+          } else if (!filling) {
+            const key = (first * 0x10000 + second) * OFFSETS + offset;
+            const list = this.#others.get(key);
+            if (list === undefined) this.#others.set(key, [position]);
+            else list.push(position);
+          }
+        }
+      }
+      if (!filling) {
+        for (let key = 1; key < latinStarts.length; key += 1) latinStarts[key] = latinStarts[key]! + latinStarts[key - 1]!;
+        latin = new Uint32Array(latinStarts[latinStarts.length - 1]!);
+        next = latinStarts.slice(0, -1);
+      }
+    }
+    this.#latin = latin;
+  }
+
+  /**
+   * The terms holding `first` then `second` starting at an offset in `[from, to]`, of a length
+   * in `[shortest, longest]` (a term may be listed twice), as one list per offset.
+   */
+  lists(first: number, second: number, from: number, to: number, shortest: number, longest: number): ArrayLike<number>[] {
+    const low = Math.min(from, LAST_OFFSET);
+    const high = Math.min(to, LAST_OFFSET);
+    const found: ArrayLike<number>[] = [];
+    for (let offset = low; offset <= high; offset += 1) {
+      if (first < 256 && second < 256) {
+        const key = (first * 256 + second) * OFFSETS + offset;
+        const end = this.#latinStarts[key + 1]!;
+        const start = this.#firstOfLength(this.#latin, this.#latinStarts[key]!, end, shortest);
+        const stop = this.#firstOfLength(this.#latin, start, end, longest + 1);
+        if (stop > start) found.push(this.#latin.subarray(start, stop));
+      } else {
+        const list = this.#others.get((first * 0x10000 + second) * OFFSETS + offset);
+        if (list === undefined) continue;
+        const start = this.#firstOfLength(list, 0, list.length, shortest);
+        const stop = this.#firstOfLength(list, start, list.length, longest + 1);
+        if (stop > start) found.push(list.slice(start, stop));
+      }
+    }
+    return found;
+  }
+
+  /** The first index in `[from, to)` of `list` (ordered by length) whose term is at least `length` long. */
+  #firstOfLength(list: ArrayLike<number>, from: number, to: number, length: number): number {
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.lengths[list[middle]!]! < length) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+const LATIN_PAIRS = 256 * 256;
+/** Pair starts told apart by {@link PairIndex}; a pair starting at this offset or later counts as starting here. */
+const LAST_OFFSET = 7;
+const OFFSETS = LAST_OFFSET + 1;
+
+/**
+ * Where the `maxDistance + 1` pieces of a word of `length` units start (and, last, its length):
+ * near-equal cuts, undefined when a piece would be shorter than a pair (then scan).
+ */
+function pieceBounds(length: number, maxDistance: number): number[] | undefined {
+  const count = maxDistance + 1;
+  if (length < 2 * count) return undefined;
+  return Array.from({ length: count + 1 }, (_, i) => Math.floor((i * length) / count));
 }
