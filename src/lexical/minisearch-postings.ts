@@ -1,9 +1,6 @@
 import type { MiniSearchInternals, RadixNode, TermPostings } from './minisearch-internals.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
-import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
-
-/** Typo lookups per index version done on the tree before the flat vocabulary is built. */
-const TREE_LOOKUPS_BEFORE_VOCABULARY = 8;
+import { tablesOfUnits, TermVocabulary, type VocabularyTables } from './term-vocabulary.js';
 
 /** The terms of `tree` in MiniSearch's depth-first order (a node's keys in insertion order, its own term where its `''` key sits), as `fuzzyGet` lists them. */
 export function treeTerms(tree: RadixNode): { terms: string[]; postings: TermPostings[] } {
@@ -22,6 +19,45 @@ export function treeTerms(tree: RadixNode): { terms: string[]; postings: TermPos
 }
 
 /**
+ * The terms of `tree` as {@link VocabularyTables}, in {@link treeTerms}' order, with their
+ * postings: one walk that copies each term's code units from the path into place, building no
+ * strings.
+ */
+export function treeVocabulary(tree: RadixNode): { tables: VocabularyTables; postings: TermPostings[] } {
+  let units = new Uint16Array(1 << 16);
+  const starts: number[] = [];
+  const postings: TermPostings[] = [];
+  let path = new Uint16Array(64);
+  let used = 0;
+  const walk = (node: RadixNode, depth: number): void => {
+    node.forEach((child, key) => {
+      if (key === '') {
+        if (used + depth > units.length) {
+          const grown = new Uint16Array(Math.max(2 * units.length, used + depth));
+          grown.set(units);
+          units = grown;
+        }
+        units.set(path.subarray(0, depth), used);
+        starts.push(used);
+        used += depth;
+        postings.push(child as TermPostings);
+        return;
+      }
+      if (depth + key.length > path.length) {
+        const grown = new Uint16Array(2 * (depth + key.length));
+        grown.set(path);
+        path = grown;
+      }
+      for (let i = 0; i < key.length; i += 1) path[depth + i] = key.charCodeAt(i);
+      walk(child as RadixNode, depth + key.length);
+    });
+  };
+  walk(tree, 0);
+  starts.push(used);
+  return { tables: tablesOfUnits(units.slice(0, used), Uint32Array.from(starts)), postings };
+}
+
+/**
  * MiniSearch's live index as a {@link PostingsSource}: term handles are its postings maps, so
  * nothing is copied. Valid until the index changes (`LexicalIndex` drops it on every change).
  */
@@ -34,9 +70,7 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   readonly fieldLengths: Float64Array;
   /** 1 for each live document number: a typed read per posting instead of a map lookup. */
   readonly #live: Uint8Array;
-  #vocabulary: { readonly lookup: TermVocabulary; readonly terms: string[]; readonly postings: TermPostings[] } | undefined;
-  /** Typo lookups answered by walking the tree (see {@link near}). */
-  #treeLookups = 0;
+  #vocabulary: { readonly lookup: TermVocabulary; readonly postings: TermPostings[] } | undefined;
 
   constructor(index: MiniSearchInternals) {
     this.#index = index;
@@ -74,22 +108,17 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   }
 
   /**
-   * The first few lookups after a change walk the term tree like MiniSearch (milliseconds each
-   * on a large catalog); after that a flat {@link TermVocabulary} is built once (a walk of the
-   * whole tree, several lookups' worth) and answers each in well under a millisecond. A
-   * one-shot process thus never pays for the vocabulary, and a server soon stops paying the walks.
+   * Typo lookups go through a flat {@link TermVocabulary}, built at the first one (a walk of the
+   * whole term tree costs about what one of MiniSearch's `fuzzyGet` walks does on a large catalog,
+   * and each lookup after it is far cheaper).
    */
   near(word: string, maxDistance: number): NearTerm<TermPostings>[] {
-    if (this.#vocabulary === undefined && this.#treeLookups < TREE_LOOKUPS_BEFORE_VOCABULARY) {
-      this.#treeLookups += 1;
-      return Array.from(this.#index._index.fuzzyGet(word, maxDistance), ([term, [handle, distance]]) => ({ term, handle, distance }));
-    }
     if (this.#vocabulary === undefined) {
-      const { terms, postings } = treeTerms(this.#index._index._tree);
-      this.#vocabulary = { lookup: new TermVocabulary(vocabularyTables(terms)), terms, postings };
+      const { tables, postings } = treeVocabulary(this.#index._index._tree);
+      this.#vocabulary = { lookup: new TermVocabulary(tables), postings };
     }
-    const { lookup, terms, postings } = this.#vocabulary;
-    return lookup.near(word, maxDistance).map(({ position, distance }) => ({ term: terms[position]!, handle: postings[position]!, distance }));
+    const { lookup, postings } = this.#vocabulary;
+    return lookup.near(word, maxDistance).map(({ position, distance }) => ({ term: lookup.term(position), handle: postings[position]!, distance }));
   }
 
   postings(term: TermPostings, field: number): FieldPostings | undefined {

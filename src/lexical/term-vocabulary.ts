@@ -41,33 +41,44 @@ function popcount(x: number): number {
 /** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
 export function vocabularyTables(terms: readonly string[]): VocabularyTables {
   let totalUnits = 0;
-  let longest = 0;
-  for (const term of terms) {
-    totalUnits += term.length;
-    if (term.length > longest) longest = term.length;
-  }
+  for (const term of terms) totalUnits += term.length;
   const units = new Uint16Array(totalUnits);
   const starts = new Uint32Array(terms.length + 1);
-  const lengthStarts = new Uint32Array(longest + 2);
   let at = 0;
   terms.forEach((term, position) => {
     starts[position] = at;
     for (let i = 0; i < term.length; i += 1) units[at + i] = term.charCodeAt(i);
     at += term.length;
-    lengthStarts[term.length + 1] = lengthStarts[term.length + 1]! + 1;
   });
   starts[terms.length] = at;
+  return tablesOfUnits(units, starts);
+}
+
+/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index. */
+export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
+  const terms = starts.length - 1;
+  let longest = 0;
+  for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
+  const lengthStarts = new Uint32Array(longest + 2);
+  for (let position = 0; position < terms; position += 1) {
+    const length = starts[position + 1]! - starts[position]!;
+    lengthStarts[length + 1] = lengthStarts[length + 1]! + 1;
+  }
   for (let length = 1; length < lengthStarts.length; length += 1) lengthStarts[length] = lengthStarts[length]! + lengthStarts[length - 1]!;
   // Counting sort of the positions by length, each length in position order.
   const filled = lengthStarts.slice(0, longest + 1);
-  const byLength = new Uint32Array(terms.length);
-  const charSets = new Int32Array(terms.length);
-  terms.forEach((term, position) => {
-    const slot = filled[term.length]!;
+  const byLength = new Uint32Array(terms);
+  const charSets = new Int32Array(terms);
+  for (let position = 0; position < terms; position += 1) {
+    const from = starts[position]!;
+    const length = starts[position + 1]! - from;
+    const slot = filled[length]!;
     byLength[slot] = position;
-    charSets[slot] = charSet(term);
-    filled[term.length] = slot + 1;
-  });
+    let set = 0;
+    for (let at = from; at < from + length; at += 1) set |= charBit(units[at]!);
+    charSets[slot] = set;
+    filled[length] = slot + 1;
+  }
   return { units, starts, lengthStarts, byLength, charSets };
 }
 

@@ -3,7 +3,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
 import { LexicalIndex } from '../../src/lexical/lexical-index.js';
-import { treeTerms } from '../../src/lexical/minisearch-postings.js';
+import { treeTerms, treeVocabulary } from '../../src/lexical/minisearch-postings.js';
 import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { tokenize } from '../../src/lexical/tokenize.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
@@ -149,7 +149,7 @@ describe('the lexical scorer reproduces MiniSearch', () => {
 });
 
 describe('TermVocabulary', () => {
-  it('finds exactly the terms, distances and order of MiniSearch’s fuzzyGet', () => {
+  it('finds exactly the terms, distances and order of MiniSearch’s fuzzyGet, over the tree’s vocabulary', () => {
     const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'é'), minLength: 1, maxLength: 9 });
     fc.assert(
       fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 60 }), letters, fc.integer({ min: 1, max: 3 }), (terms, word, distance) => {
@@ -158,9 +158,13 @@ describe('TermVocabulary', () => {
         const tree = (search as unknown as { _index: { _tree: Map<string, unknown>; fuzzyGet(term: string, max: number): Map<string, [unknown, number]> } })
           ._index;
         const want = [...tree.fuzzyGet(word, distance)].map(([term, [, d]]) => [term, d]);
-        const { terms: vocabulary } = treeTerms(tree._tree);
-        const lookup = new TermVocabulary(vocabularyTables(vocabulary));
-        expect(lookup.near(word, distance).map((near) => [lookup.term(near.position), near.distance])).toEqual(want);
+        const { tables } = treeVocabulary(tree._tree);
+        expect(tables).toEqual(vocabularyTables(treeTerms(tree._tree).terms));
+        // Scanning, and through the pair index.
+        for (const pairIndexAfter of [Number.POSITIVE_INFINITY, 0]) {
+          const lookup = new TermVocabulary(tables, pairIndexAfter);
+          expect(lookup.near(word, distance).map((near) => [lookup.term(near.position), near.distance])).toEqual(want);
+        }
       }),
       { numRuns: 300 },
     );
