@@ -261,25 +261,26 @@ export class TermVocabulary {
 
 /**
  * Building the pair index costs about as much as comparing this many terms per vocabulary term
- * in scans (measured by scripts/measure-term-lookups.ts). Scans run until they have cost that
- * much, so a process that looks up a few words never builds it and one that looks up many pays
- * at most about twice the better choice.
+ * in scans (scripts/measure-term-lookups.ts: 11–15 at 24k skills, 30–63 at 1k, where the build
+ * is a few milliseconds; docs/retrieval.md). Scans run until they have cost that much, so a
+ * process that looks up a few words never builds it and one that looks up many pays at most a
+ * few times the better choice.
  */
-const PAIR_INDEX_COST_IN_SCANNED_TERMS = 30;
+const PAIR_INDEX_COST_IN_SCANNED_TERMS = 20;
 
 /**
  * For each pair of adjacent code units and where it starts in a term (0 to
  * {@link LAST_OFFSET}, later starts counted at {@link LAST_OFFSET}), the positions of the terms
- * holding it there; and each position's length and character set. Latin-1 pairs (nearly all)
+ * holding it there; and each position's length and character set. ASCII pairs (nearly all)
  * sit in one buffer ordered by pair then start, so the starts a lookup allows are one slice;
  * the rest sit in a map.
  */
 class PairIndex {
   readonly lengths: Uint16Array;
   readonly charSets: Int32Array;
-  /** Key `(first · 256 + second) · OFFSETS + offset` lists `latin[latinStarts[key] .. latinStarts[key + 1])`. */
-  readonly #latinStarts = new Uint32Array(LATIN_PAIRS * OFFSETS + 1);
-  readonly #latin: Uint32Array;
+  /** Key `(first · 128 + second) · OFFSETS + offset` lists `ascii[asciiStarts[key] .. asciiStarts[key + 1])`. */
+  readonly #asciiStarts = new Uint32Array(ASCII_PAIRS * OFFSETS + 1);
+  readonly #ascii: Uint32Array;
   readonly #others = new Map<number, number[]>();
 
   constructor({ units, starts, byLength }: VocabularyTables) {
@@ -294,9 +295,9 @@ class PairIndex {
       this.charSets[position] = set;
     }
     // Every pair of every term twice: counted, then filled in; the other pairs (CJK, symbols) go to the map.
-    const latinStarts = this.#latinStarts;
+    const asciiStarts = this.#asciiStarts;
     let next: Uint32Array | undefined;
-    let latin = new Uint32Array(0);
+    let ascii = new Uint32Array(0);
     for (const filling of [false, true]) {
       // By length, so each list is ordered by length and a lookup slices the lengths it allows.
       for (let i = 0; i < terms; i += 1) {
@@ -306,11 +307,11 @@ class PairIndex {
           const first = units[at]!;
           const second = units[at + 1]!;
           const offset = Math.min(at - from, LAST_OFFSET);
-          if (first < 256 && second < 256) {
-            const key = (first * 256 + second) * OFFSETS + offset;
-            if (next === undefined) latinStarts[key + 1] = latinStarts[key + 1]! + 1;
+          if (first < ASCII && second < ASCII) {
+            const key = (first * ASCII + second) * OFFSETS + offset;
+            if (next === undefined) asciiStarts[key + 1] = asciiStarts[key + 1]! + 1;
             else {
-              latin[next[key]!] = position;
+              ascii[next[key]!] = position;
               next[key] = next[key]! + 1;
             }
           } else if (!filling) {
@@ -322,12 +323,12 @@ class PairIndex {
         }
       }
       if (!filling) {
-        for (let key = 1; key < latinStarts.length; key += 1) latinStarts[key] = latinStarts[key]! + latinStarts[key - 1]!;
-        latin = new Uint32Array(latinStarts[latinStarts.length - 1]!);
-        next = latinStarts.slice(0, -1);
+        for (let key = 1; key < asciiStarts.length; key += 1) asciiStarts[key] = asciiStarts[key]! + asciiStarts[key - 1]!;
+        ascii = new Uint32Array(asciiStarts[asciiStarts.length - 1]!);
+        next = asciiStarts.slice(0, -1);
       }
     }
-    this.#latin = latin;
+    this.#ascii = ascii;
   }
 
   /**
@@ -339,12 +340,12 @@ class PairIndex {
     const high = Math.min(to, LAST_OFFSET);
     const found: ArrayLike<number>[] = [];
     for (let offset = low; offset <= high; offset += 1) {
-      if (first < 256 && second < 256) {
-        const key = (first * 256 + second) * OFFSETS + offset;
-        const end = this.#latinStarts[key + 1]!;
-        const start = this.#firstOfLength(this.#latin, this.#latinStarts[key]!, end, shortest);
-        const stop = this.#firstOfLength(this.#latin, start, end, longest + 1);
-        if (stop > start) found.push(this.#latin.subarray(start, stop));
+      if (first < ASCII && second < ASCII) {
+        const key = (first * ASCII + second) * OFFSETS + offset;
+        const end = this.#asciiStarts[key + 1]!;
+        const start = this.#firstOfLength(this.#ascii, this.#asciiStarts[key]!, end, shortest);
+        const stop = this.#firstOfLength(this.#ascii, start, end, longest + 1);
+        if (stop > start) found.push(this.#ascii.subarray(start, stop));
       } else {
         const list = this.#others.get((first * 0x10000 + second) * OFFSETS + offset);
         if (list === undefined) continue;
@@ -369,7 +370,9 @@ class PairIndex {
   }
 }
 
-const LATIN_PAIRS = 256 * 256;
+/** Code units below this (ASCII, nearly every term's) have their pairs in a direct table. */
+const ASCII = 128;
+const ASCII_PAIRS = ASCII * ASCII;
 /** Pair starts told apart by {@link PairIndex}; a pair starting at this offset or later counts as starting here. */
 const LAST_OFFSET = 7;
 const OFFSETS = LAST_OFFSET + 1;
