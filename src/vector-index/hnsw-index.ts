@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import hnswlib from 'hnswlib-node';
 import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
-import { assertDimensions, type PersistedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
+import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
 /** Any of the graph parameters; the others come from `ENGINE_DEFAULTS.hnsw` (documented on `EngineOptions.hnsw`). */
 export type HnswOptions = Partial<HnswParameters>;
@@ -54,12 +54,13 @@ export class HnswIndex implements VectorIndex {
 
   /**
    * Reads {@link writeData} output. Labels in the graph that no entry names are deleted
-   * points from before the save; they go back on the free list.
+   * points from before the save; they go back on the free list. When every entry knows its
+   * row's offset in `file`, stored vectors are read from there (see {@link readRowsFrom}).
    */
-  static restore(file: string, dimensions: number, entries: readonly PersistedEntry[], options: HnswOptions = {}, rows?: GraphRows): HnswIndex {
+  static restore(file: string, dimensions: number, entries: readonly SavedEntry[], options: HnswOptions = {}): HnswIndex {
     const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
     graph.readIndexSync(file);
-    return HnswIndex.#adopt(graph, file, dimensions, entries, options, rows);
+    return HnswIndex.#adopt(graph, file, dimensions, entries, options);
   }
 
   /** Starts reading a graph file on the thread pool (see {@link fromGraph}). */
@@ -73,40 +74,40 @@ export class HnswIndex implements VectorIndex {
     reading: Promise<hnswlib.HierarchicalNSW>,
     file: string,
     dimensions: number,
-    entries: readonly PersistedEntry[],
+    entries: readonly SavedEntry[],
     options: HnswOptions = {},
-    rows?: GraphRows,
   ): Promise<HnswIndex> {
-    return HnswIndex.#adopt(await reading, file, dimensions, entries, options, rows);
+    return HnswIndex.#adopt(await reading, file, dimensions, entries, options);
   }
 
-  static #adopt(
-    graph: hnswlib.HierarchicalNSW,
-    file: string,
-    dimensions: number,
-    entries: readonly PersistedEntry[],
-    options: HnswOptions,
-    rows: GraphRows | undefined,
-  ): HnswIndex {
+  static #adopt(graph: hnswlib.HierarchicalNSW, file: string, dimensions: number, entries: readonly SavedEntry[], options: HnswOptions): HnswIndex {
     if (graph.getNumDimensions() !== dimensions) {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }
     const index = new HnswIndex(dimensions, options, graph);
-    if (rows !== undefined) index.readRowsFrom(file, rows);
-    // Labels are small dense integers: flags by label instead of sets (24k entries open in every cold search).
+    // Labels are small dense integers: flags and offsets by label instead of sets and maps, and
+    // indexed loops (24k entries open in every cold search).
     const stored = graph.getIdsList();
     let max = -1;
-    for (const label of stored) max = Math.max(max, label);
+    for (let i = 0; i < stored.length; i += 1) max = Math.max(max, stored[i]!);
     const inGraph = new Uint8Array(max + 1);
-    for (const label of stored) inGraph[label] = 1;
+    for (let i = 0; i < stored.length; i += 1) inGraph[stored[i]!] = 1;
     const live = new Uint8Array(max + 1);
-    for (const entry of entries) {
-      if (inGraph[entry.label] !== 1) throw new RangeError(`hnsw data lacks label ${entry.label}`);
-      index.#labels.set(entry.id, entry.label);
-      index.#ids[entry.label] = entry.id;
-      index.#tags[entry.label] = entry.tag;
-      live[entry.label] = 1;
+    const offsets = new Float64Array(max + 1).fill(-1);
+    let everyOffset = true;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i]!;
+      const id = entry[0];
+      const label = entry[2];
+      if (inGraph[label] !== 1) throw new RangeError(`hnsw data lacks label ${label}`);
+      index.#labels.set(id, label);
+      index.#ids[label] = id;
+      index.#tags[label] = entry[1];
+      live[label] = 1;
+      offsets[label] = entry[3];
+      if (entry[3] < 0) everyOffset = false;
     }
+    if (everyOffset) index.readRowsFrom(file, { offsets });
     index.#nextLabel = max + 1;
     for (let label = 0; label <= max; label += 1) {
       if (live[label] === 1) continue;
@@ -169,8 +170,8 @@ export class HnswIndex implements VectorIndex {
     if (label === undefined) return undefined;
     const recent = this.#recent.get(label);
     if (recent !== undefined) return recent;
-    const offset = this.#file?.rows.offsets.get(label);
-    if (offset === undefined) return Float32Array.from(this.#graph.getPoint(label));
+    const offset = this.#file?.rows.offsets[label] ?? -1;
+    if (offset < 0) return Float32Array.from(this.#graph.getPoint(label));
     const vector = new Float32Array(this.dimensions);
     const bytes = new Uint8Array(vector.buffer);
     if (readSync(this.#file!.fd, bytes, 0, bytes.length, offset) !== bytes.length) return Float32Array.from(this.#graph.getPoint(label));
@@ -225,9 +226,10 @@ export class HnswIndex implements VectorIndex {
   }
 }
 
-/** Where each label's vector starts in a graph file: label → byte offset. */
+/** Where each label's vector starts in a graph file. */
 export interface GraphRows {
-  readonly offsets: ReadonlyMap<number, number>;
+  /** Byte offset by label; -1 (or past the end) for a label with no row. */
+  readonly offsets: Float64Array;
 }
 
 /** Bytes of hnswlib's file header (`saveIndex`): six size_t, an int, a u32, four size_t/double, one size_t. */
@@ -245,10 +247,13 @@ export function graphRows(bytes: Buffer, dimensions: number): GraphRows | undefi
   const [offsetLevel0, count, elementBytes, labelOffset, dataOffset] = [field(0), field(16), field(24), field(32), field(40)];
   if (offsetLevel0 !== 0 || labelOffset !== dataOffset + 4 * dimensions || elementBytes !== labelOffset + 8) return undefined;
   if (GRAPH_HEADER_BYTES + count * elementBytes > bytes.length) return undefined;
-  const offsets = new Map<number, number>();
+  // Our labels are dense: every label below the element count is in the graph (deleted ones too).
+  const offsets = new Float64Array(count).fill(-1);
   for (let slot = 0; slot < count; slot += 1) {
     const start = GRAPH_HEADER_BYTES + slot * elementBytes;
-    offsets.set(field(start + labelOffset), start + dataOffset);
+    const label = bytes.readUInt32LE(start + labelOffset) + bytes.readUInt32LE(start + labelOffset + 4) * 2 ** 32;
+    if (label >= count) return undefined;
+    offsets[label] = start + dataOffset;
   }
   return { offsets };
 }

@@ -1,8 +1,8 @@
 import { IndexFolder, type CheckedArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { ExactIndex } from './exact-index.js';
-import { graphRows, HnswIndex, type GraphRows, type HnswOptions } from './hnsw-index.js';
-import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
+import { graphRows, HnswIndex, type HnswOptions } from './hnsw-index.js';
+import type { SavedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, unknown } from '../util/shape.js';
 
 /**
@@ -59,9 +59,8 @@ interface PersistedEntries {
   readonly sum: readonly number[];
 }
 const entriesShape = object({ kind: oneOf(['hnsw', 'exact']), entries: array(unknown), sum: array(number) });
-type Entry = readonly [string, string, number, number];
 
-function isEntry(value: unknown): value is Entry {
+function isEntry(value: unknown): value is SavedEntry {
   return (
     Array.isArray(value) &&
     value.length === 4 &&
@@ -156,10 +155,8 @@ export class VectorStore {
     const loaded = load(
       folder,
       options,
-      (opts, path, entries, rows): VectorIndex | Promise<VectorIndex> =>
-        reading === undefined
-          ? restoreNow(opts, path, entries, rows)
-          : HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw, offsetsOf(rows)),
+      (opts, path, entries): VectorIndex | Promise<VectorIndex> =>
+        reading === undefined ? restoreNow(opts, path, entries) : HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw),
       data,
     );
     if (typeof loaded === 'string') return { reason: loaded };
@@ -264,7 +261,7 @@ export class VectorStore {
   #saveBase(folder: IndexFolder): void {
     const data = folder.write(VECTOR_DATA, (temp) => this.index.writeData(temp), { format: DATA_FORMAT, meta: { kind: this.index.kind } });
     const rows = this.index.kind === 'hnsw' ? graphRows(data.bytes!, this.options.dimensions) : undefined;
-    const entries: Entry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets.get(label) ?? -1]);
+    const entries: SavedEntry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets[label] ?? -1]);
     const body = JSON.stringify({ kind: this.index.kind, entries, sum: Array.from(this.#sum) });
     const written: WrittenArtefact[] = [data, folder.write(VECTOR_ENTRIES, Buffer.from(body, 'utf8'), { format: ENTRIES_FORMAT })];
     folder.commit(written, { model: this.options.model, dimensions: this.options.dimensions });
@@ -346,12 +343,10 @@ function parseLogRecord(
 }
 
 /** How {@link load} turns a checked data file and its entries into an index: now, or from a graph being read on the thread pool. */
-type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly PersistedEntry[], rows: readonly Entry[]) => T;
+type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly SavedEntry[]) => T;
 
-const restoreNow: Restore<VectorIndex> = (options, path, entries, rows) =>
-  options.kind === 'hnsw'
-    ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
-    : ExactIndex.restore(path, options.dimensions, entries);
+const restoreNow: Restore<VectorIndex> = (options, path, entries) =>
+  options.kind === 'hnsw' ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw) : ExactIndex.restore(path, options.dimensions, entries);
 
 /** The saved index of `folder`, or why it cannot be used; `dataFile` is the data file when the caller has checked it already. */
 function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string;
@@ -381,12 +376,10 @@ function load(
   const bad = parsed.entries.findIndex((entry) => !isEntry(entry));
   if (bad !== -1) return `${VECTOR_ENTRIES} has the wrong shape (entries.${bad}: expected [id, tag, label, offset])`;
   if (parsed.kind !== options.kind || parsed.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
-  const rows = parsed.entries as Entry[];
   const checked = dataFile ?? folder.check(VECTOR_DATA, DATA_FORMAT);
   if ('reason' in checked) return checked.reason;
-  const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
   try {
-    const index = (restore ?? restoreNow)(options, checked.path, entries, rows);
+    const index = (restore ?? restoreNow)(options, checked.path, parsed.entries as SavedEntry[]);
     return { index, sum: Float64Array.from(parsed.sum) };
   } catch (error) {
     return unreadableData(checked.entry.file, error);
@@ -395,15 +388,6 @@ function load(
 
 function unreadableData(file: string, error: unknown): string {
   return `${VECTOR_DATA} file ${file} is unreadable: ${(error as Error).message}`;
-}
-
-function offsetsOf(rows: readonly Entry[]): GraphRows | undefined {
-  const offsets = new Map<number, number>();
-  for (const [, , label, offset] of rows) {
-    if (offset < 0) return undefined;
-    offsets.set(label, offset);
-  }
-  return { offsets };
 }
 
 /** Every vector of a saved index of the other kind (`ann` was switched), by tag, when it is otherwise usable. */
