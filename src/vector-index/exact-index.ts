@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { EntryTable } from './entry-table.js';
 import { TopK } from './top-k.js';
 import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
@@ -22,7 +23,9 @@ export class ExactIndex implements VectorIndex {
   }
 
   /** Rebuilds from {@link writeData} output and the manifest entries (labels are row numbers). */
-  static restore(file: string, dimensions: number, entries: readonly SavedEntry[]): ExactIndex {
+  static restore(file: string, dimensions: number, saved: readonly SavedEntry[] | EntryTable): ExactIndex {
+    // Rows in label order, as the index held them when saved.
+    const entries = saved instanceof EntryTable ? saved.rows().sort((a, b) => a[2] - b[2]) : saved;
     const data = readFileSync(file);
     if (data.length !== entries.length * dimensions * 4) {
       throw new RangeError(`exact index data has ${data.length} bytes, expected ${entries.length * dimensions * 4}`);

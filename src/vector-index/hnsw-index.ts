@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import hnswlib from 'hnswlib-node';
 import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
+import { EntryTable } from './entry-table.js';
 import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
 /** Any of the graph parameters; the others come from `ENGINE_DEFAULTS.hnsw` (documented on `EngineOptions.hnsw`). */
@@ -24,12 +25,17 @@ const RANDOM_SEED = 100;
  * hnswlib's level-0 block ({@link graphRows}), and keeps in memory only the vectors upserted
  * since that file (all of them when it has none, e.g. an engine without an index folder):
  * `getPoint` would cost ~0.1 ms per vector through the addon.
+ *
+ * An index restored from an {@link EntryTable} answers from the table until its first change
+ * or full listing copies the entries into its maps ({@link #own}): a cold search decodes only
+ * the ids it returns or asks about, instead of building maps of the whole catalog.
  */
 export class HnswIndex implements VectorIndex {
   readonly kind = 'hnsw';
   readonly dimensions: number;
   readonly #options: Required<HnswOptions>;
   readonly #graph: hnswlib.HierarchicalNSW;
+  /** id → label; empty while {@link #table} holds the entries. */
   readonly #labels = new Map<string, number>();
   /** By label (labels are small dense integers): the id and the tag it holds; holes where free. */
   readonly #ids: (string | undefined)[] = [];
@@ -40,6 +46,8 @@ export class HnswIndex implements VectorIndex {
   #file: { fd: number; rows: GraphRows } | undefined;
   /** Vectors upserted since {@link #file} was written: label → vector. */
   readonly #recent = new Map<number, Float32Array>();
+  /** The restored entries, until {@link #own} copies them into the fields above; and each label's row in them (-1 where none). */
+  #table: { readonly entries: EntryTable; readonly rowOfLabel: Int32Array } | undefined;
 
   constructor(dimensions: number, options: HnswOptions = {}, graph?: hnswlib.HierarchicalNSW) {
     this.dimensions = dimensions;
@@ -57,7 +65,7 @@ export class HnswIndex implements VectorIndex {
    * points from before the save; they go back on the free list. When every entry knows its
    * row's offset in `file`, stored vectors are read from there (see {@link readRowsFrom}).
    */
-  static restore(file: string, dimensions: number, entries: readonly SavedEntry[], options: HnswOptions = {}): HnswIndex {
+  static restore(file: string, dimensions: number, entries: readonly SavedEntry[] | EntryTable, options: HnswOptions = {}): HnswIndex {
     const graph = new hnswlib.HierarchicalNSW('ip', dimensions);
     graph.readIndexSync(file);
     return HnswIndex.#adopt(graph, file, dimensions, entries, options);
@@ -74,13 +82,19 @@ export class HnswIndex implements VectorIndex {
     reading: Promise<hnswlib.HierarchicalNSW>,
     file: string,
     dimensions: number,
-    entries: readonly SavedEntry[],
+    entries: readonly SavedEntry[] | EntryTable,
     options: HnswOptions = {},
   ): Promise<HnswIndex> {
     return HnswIndex.#adopt(await reading, file, dimensions, entries, options);
   }
 
-  static #adopt(graph: hnswlib.HierarchicalNSW, file: string, dimensions: number, entries: readonly SavedEntry[], options: HnswOptions): HnswIndex {
+  static #adopt(
+    graph: hnswlib.HierarchicalNSW,
+    file: string,
+    dimensions: number,
+    entries: readonly SavedEntry[] | EntryTable,
+    options: HnswOptions,
+  ): HnswIndex {
     if (graph.getNumDimensions() !== dimensions) {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }
@@ -94,19 +108,28 @@ export class HnswIndex implements VectorIndex {
     for (let i = 0; i < stored.length; i += 1) inGraph[stored[i]!] = 1;
     const live = new Uint8Array(max + 1);
     const offsets = new Float64Array(max + 1).fill(-1);
+    const table = entries instanceof EntryTable ? entries : undefined;
+    const list = entries as readonly SavedEntry[];
+    const rowOfLabel = new Int32Array(table === undefined ? 0 : max + 1).fill(-1);
+    const count = table?.size ?? list.length;
     let everyOffset = true;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i]!;
-      const id = entry[0];
-      const label = entry[2];
+    for (let row = 0; row < count; row += 1) {
+      const label = table === undefined ? list[row]![2] : table.label(row);
+      const offset = table === undefined ? list[row]![3] : table.offset(row);
       if (inGraph[label] !== 1) throw new RangeError(`hnsw data lacks label ${label}`);
-      index.#labels.set(id, label);
-      index.#ids[label] = id;
-      index.#tags[label] = entry[1];
       live[label] = 1;
-      offsets[label] = entry[3];
-      if (entry[3] < 0) everyOffset = false;
+      offsets[label] = offset;
+      if (offset < 0) everyOffset = false;
+      if (table !== undefined) {
+        rowOfLabel[label] = row;
+      } else {
+        const id = list[row]![0];
+        index.#labels.set(id, label);
+        index.#ids[label] = id;
+        index.#tags[label] = list[row]![1];
+      }
     }
+    if (table !== undefined) index.#table = { entries: table, rowOfLabel };
     if (everyOffset) index.readRowsFrom(file, { offsets });
     index.#nextLabel = max + 1;
     for (let label = 0; label <= max; label += 1) {
@@ -118,25 +141,29 @@ export class HnswIndex implements VectorIndex {
   }
 
   get size(): number {
-    return this.#labels.size;
+    return this.#table?.entries.size ?? this.#labels.size;
   }
 
   has(id: string): boolean {
-    return this.#labels.has(id);
+    return this.#labelOf(id) !== undefined;
   }
 
   tagOf(id: string): string | undefined {
+    if (this.#table !== undefined) {
+      const row = this.#table.entries.rowOf(id);
+      return row === undefined ? undefined : this.#table.entries.tag(row);
+    }
     const label = this.#labels.get(id);
     return label === undefined ? undefined : this.#tags[label];
   }
 
   ids(): IterableIterator<string> {
-    return this.#labels.keys();
+    return this.#own().keys();
   }
 
   upsert(id: string, vector: Float32Array, tag: string): void {
     assertDimensions(vector, this.dimensions);
-    let label = this.#labels.get(id);
+    let label = this.#own().get(id);
     if (label === undefined) {
       label = this.#free.pop();
       if (label === undefined) {
@@ -154,7 +181,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   remove(id: string): boolean {
-    const label = this.#labels.get(id);
+    const label = this.#own().get(id);
     if (label === undefined) return false;
     this.#graph.markDelete(label);
     this.#labels.delete(id);
@@ -166,7 +193,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   vectorOf(id: string): Float32Array | undefined {
-    const label = this.#labels.get(id);
+    const label = this.#labelOf(id);
     if (label === undefined) return undefined;
     const recent = this.#recent.get(label);
     if (recent !== undefined) return recent;
@@ -196,25 +223,53 @@ export class HnswIndex implements VectorIndex {
 
   search(query: Float32Array, k: number): VectorMatch[] {
     assertDimensions(query, this.dimensions);
-    const n = Math.min(Math.floor(k), this.#labels.size);
+    const n = Math.min(Math.floor(k), this.size);
     if (n <= 0) return [];
     // readIndex resets ef to 10 and a small ef loses recall; set it on every query.
     this.#graph.setEf(Math.max(this.#options.efSearch, 4 * n));
     const { neighbors, distances } = this.#graph.searchKnn(Array.from(query), n);
     const out: VectorMatch[] = [];
     for (let i = 0; i < neighbors.length; i += 1) {
-      const id = this.#ids[neighbors[i]!];
+      const id = this.#idOf(neighbors[i]!);
       if (id !== undefined) out.push({ id, score: 1 - distances[i]! });
     }
     return out;
   }
 
   entries(): PersistedEntry[] {
-    return [...this.#labels].map(([id, label]) => ({ id, tag: this.#tags[label]!, label }));
+    return [...this.#own()].map(([id, label]) => ({ id, tag: this.#tags[label]!, label }));
   }
 
   writeData(file: string): void {
     this.#graph.writeIndexSync(file);
+  }
+
+  #labelOf(id: string): number | undefined {
+    if (this.#table === undefined) return this.#labels.get(id);
+    const row = this.#table.entries.rowOf(id);
+    return row === undefined ? undefined : this.#table.entries.label(row);
+  }
+
+  #idOf(label: number): string | undefined {
+    if (this.#table === undefined) return this.#ids[label];
+    const row = this.#table.rowOfLabel[label] ?? -1;
+    return row < 0 ? undefined : this.#table.entries.id(row);
+  }
+
+  /** The id → label map, the restored table's entries copied in first (rows in id order). */
+  #own(): Map<string, number> {
+    const table = this.#table?.entries;
+    if (table !== undefined) {
+      for (let row = 0; row < table.size; row += 1) {
+        const id = table.id(row);
+        const label = table.label(row);
+        this.#labels.set(id, label);
+        this.#ids[label] = id;
+        this.#tags[label] = table.tag(row);
+      }
+      this.#table = undefined;
+    }
+    return this.#labels;
   }
 
   #markDeletedQuietly(label: number): void {
