@@ -1,3 +1,4 @@
+import { sortedByBytes, TextColumn } from '../util/text-column.js';
 import type { SavedEntry, VectorIndexKind } from './vector-index.js';
 
 /**
@@ -24,52 +25,35 @@ export class EntryTable {
   readonly sum: Float64Array;
   readonly #labels: Uint32Array;
   readonly #offsets: Float64Array;
-  readonly #idEnds: Uint32Array;
-  readonly #tagEnds: Uint32Array;
-  readonly #ids: Buffer;
-  readonly #tags: Buffer;
+  /** Sorted by their bytes. */
+  readonly #ids: TextColumn;
+  readonly #tags: TextColumn;
 
   private constructor(kind: VectorIndexKind, sections: Sections) {
     this.kind = kind;
     this.sum = sections.sum;
     this.#labels = sections.labels;
     this.#offsets = sections.offsets;
-    this.#idEnds = sections.idEnds;
-    this.#tagEnds = sections.tagEnds;
     this.#ids = sections.ids;
     this.#tags = sections.tags;
   }
 
   /** The table of `entries` (ids unique), rows sorted by id. */
   static encode(kind: VectorIndexKind, entries: readonly SavedEntry[], sum: Float64Array): Buffer {
-    const ids = entries.map((entry) => Buffer.from(entry[0], 'utf8'));
-    const order = Uint32Array.from(entries.keys()).sort((a, b) => Buffer.compare(ids[a]!, ids[b]!));
-    const tags = entries.map((entry) => Buffer.from(entry[1], 'utf8'));
-    const n = entries.length;
-    const labels = new Uint32Array(n);
-    const offsets = new Float64Array(n);
-    const idEnds = new Uint32Array(n);
-    const tagEnds = new Uint32Array(n);
-    let idEnd = 0;
-    let tagEnd = 0;
-    order.forEach((from, row) => {
-      labels[row] = entries[from]![2];
-      offsets[row] = entries[from]![3];
-      idEnd += ids[from]!.length;
-      tagEnd += tags[from]!.length;
-      idEnds[row] = idEnd;
-      tagEnds[row] = tagEnd;
-    });
-    if (idEnd > 0xffff_ffff || tagEnd > 0xffff_ffff) throw new RangeError('vector entries: ids or tags exceed 4 GiB');
+    const sorted = Array.from(sortedByBytes(entries.map((entry) => entry[0])), (from) => entries[from]!);
+    const ids = TextColumn.encode(sorted.map((entry) => entry[0]));
+    const tags = TextColumn.encode(sorted.map((entry) => entry[1]));
+    const labels = Uint32Array.from(sorted, (entry) => entry[2]);
+    const offsets = Float64Array.from(sorted, (entry) => entry[3]);
     const header = Buffer.alloc(HEADER_BYTES);
     header.write(MAGIC, 0, 'latin1');
     header.writeUInt32LE(KINDS.indexOf(kind), 4);
-    header.writeUInt32LE(n, 8);
+    header.writeUInt32LE(sorted.length, 8);
     header.writeUInt32LE(sum.length, 12);
-    header.writeUInt32LE(idEnd, 16);
-    header.writeUInt32LE(tagEnd, 20);
-    const parts = [header, sum, labels, offsets, idEnds, tagEnds].map((part) => padded(Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
-    return Buffer.concat([...parts, padded(Buffer.concat(Array.from(order, (from) => ids[from]!))), Buffer.concat(Array.from(order, (from) => tags[from]!))]);
+    header.writeUInt32LE(ids.text.length, 16);
+    header.writeUInt32LE(tags.text.length, 20);
+    const parts = [header, sum, labels, offsets, ids.ends, tags.ends].map((part) => padded(Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
+    return Buffer.concat([...parts, padded(ids.text), tags.text]);
   }
 
   /** Reads {@link encode} output made with `dimensions`-long vectors; throws an Error saying what is wrong. */
@@ -98,8 +82,7 @@ export class EntryTable {
     at = align8(at + idBytes);
     const tags = bytes.subarray(at, at + tagBytes);
     if (ids.length !== idBytes || at + tagBytes !== bytes.length) throw new Error('the texts do not end with the table');
-    if (!ascending(idEnds, idBytes) || !ascending(tagEnds, tagBytes)) throw new Error('an id or tag ends outside its text');
-    return new EntryTable(kind, { sum, labels, offsets, idEnds, tagEnds, ids, tags });
+    return new EntryTable(kind, { sum, labels, offsets, ids: new TextColumn(ids, idEnds), tags: new TextColumn(tags, tagEnds) });
   }
 
   get size(): number {
@@ -116,11 +99,11 @@ export class EntryTable {
   }
 
   id(row: number): string {
-    return this.#ids.toString('utf8', row === 0 ? 0 : this.#idEnds[row - 1]!, this.#idEnds[row]!);
+    return this.#ids.at(row);
   }
 
   tag(row: number): string {
-    return this.#tags.toString('utf8', row === 0 ? 0 : this.#tagEnds[row - 1]!, this.#tagEnds[row]!);
+    return this.#tags.at(row);
   }
 
   entry(row: number): SavedEntry {
@@ -134,17 +117,7 @@ export class EntryTable {
 
   /** The row holding `id` (O(log n) byte comparisons), undefined when none does. */
   rowOf(id: string): number | undefined {
-    const key = Buffer.from(id, 'utf8');
-    let low = 0;
-    let high = this.#labels.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const order = key.compare(this.#ids, middle === 0 ? 0 : this.#idEnds[middle - 1]!, this.#idEnds[middle]!);
-      if (order === 0) return middle;
-      if (order > 0) low = middle + 1;
-      else high = middle;
-    }
-    return undefined;
+    return this.#ids.equalRange(id)[0];
   }
 }
 
@@ -152,20 +125,8 @@ interface Sections {
   readonly sum: Float64Array;
   readonly labels: Uint32Array;
   readonly offsets: Float64Array;
-  readonly idEnds: Uint32Array;
-  readonly tagEnds: Uint32Array;
-  readonly ids: Buffer;
-  readonly tags: Buffer;
-}
-
-/** Each end at or after the one before, the last at `length`. */
-function ascending(ends: Uint32Array, length: number): boolean {
-  let previous = 0;
-  for (let row = 0; row < ends.length; row += 1) {
-    if (ends[row]! < previous) return false;
-    previous = ends[row]!;
-  }
-  return previous === length;
+  readonly ids: TextColumn;
+  readonly tags: TextColumn;
 }
 
 function align8(n: number): number {

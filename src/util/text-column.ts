@@ -1,0 +1,74 @@
+/**
+ * Many strings saved as one UTF-8 text and where each ends (u32), so a cold process reads them
+ * without parsing: a string is decoded only when asked for, and found by binary search over
+ * rows sorted by their bytes ({@link sortedByBytes}) without decoding the ones it passes.
+ */
+export class TextColumn {
+  readonly #text: Buffer;
+  readonly #ends: Uint32Array;
+
+  /** Throws when an end runs backwards or the last does not close `text`. */
+  constructor(text: Buffer, ends: Uint32Array) {
+    let previous = 0;
+    for (let row = 0; row < ends.length; row += 1) {
+      if (ends[row]! < previous) throw new Error('a text ends before the one it follows');
+      previous = ends[row]!;
+    }
+    if (previous !== text.length) throw new Error('the texts do not fill their section');
+    this.#text = text;
+    this.#ends = ends;
+  }
+
+  /** The text of `strings` in order and where each ends; throws past 4 GiB. */
+  static encode(strings: readonly string[]): { readonly text: Buffer; readonly ends: Uint32Array } {
+    const parts = strings.map((string) => Buffer.from(string, 'utf8'));
+    const ends = new Uint32Array(parts.length);
+    let end = 0;
+    parts.forEach((part, row) => {
+      end += part.length;
+      ends[row] = end;
+    });
+    if (end > 0xffff_ffff) throw new RangeError('texts exceed 4 GiB');
+    return { text: Buffer.concat(parts), ends };
+  }
+
+  get length(): number {
+    return this.#ends.length;
+  }
+
+  at(row: number): string {
+    return this.#text.toString('utf8', row === 0 ? 0 : this.#ends[row - 1]!, this.#ends[row]!);
+  }
+
+  /** How `key` (UTF-8 bytes) sorts against row `row`: negative before it, 0 equal, positive after. */
+  compare(key: Buffer, row: number): number {
+    return key.compare(this.#text, row === 0 ? 0 : this.#ends[row - 1]!, this.#ends[row]!);
+  }
+
+  /**
+   * The rows whose text is `value`, found by binary search: over `order` (the rows sorted by
+   * their bytes, see {@link sortedByBytes}), in its order, or over the rows themselves when
+   * they are so sorted. O(log n) byte comparisons.
+   */
+  equalRange(value: string, order?: Uint32Array): number[] {
+    const key = Buffer.from(value, 'utf8');
+    const rowAt = order === undefined ? (at: number) => at : (at: number) => order[at]!;
+    const length = order?.length ?? this.#ends.length;
+    let low = 0;
+    let high = length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(key, rowAt(middle)) > 0) low = middle + 1;
+      else high = middle;
+    }
+    const rows: number[] = [];
+    for (let at = low; at < length && this.compare(key, rowAt(at)) === 0; at += 1) rows.push(rowAt(at));
+    return rows;
+  }
+}
+
+/** The rows of `strings` sorted by their UTF-8 bytes, ties in row order. */
+export function sortedByBytes(strings: readonly string[]): Uint32Array {
+  const bytes = strings.map((string) => Buffer.from(string, 'utf8'));
+  return Uint32Array.from(strings.keys()).sort((a, b) => Buffer.compare(bytes[a]!, bytes[b]!) || a - b);
+}
