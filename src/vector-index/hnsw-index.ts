@@ -46,8 +46,8 @@ export class HnswIndex implements VectorIndex {
   #file: { fd: number; rows: GraphRows } | undefined;
   /** Vectors upserted since {@link #file} was written: label → vector. */
   readonly #recent = new Map<number, Float32Array>();
-  /** The restored entries, until {@link #own} copies them into the fields above; and each label's row in them (-1 where none). */
-  #table: { readonly entries: EntryTable; readonly rowOfLabel: Int32Array } | undefined;
+  /** The restored entries, until {@link #own} copies them into the fields above. */
+  #table: EntryTable | undefined;
 
   constructor(dimensions: number, options: HnswOptions = {}, graph?: hnswlib.HierarchicalNSW) {
     this.dimensions = dimensions;
@@ -99,49 +99,61 @@ export class HnswIndex implements VectorIndex {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }
     const index = new HnswIndex(dimensions, options, graph);
+    if (entries instanceof EntryTable) index.#adoptTable(file, entries);
+    else index.#adoptEntries(file, entries);
+    return index;
+  }
+
+  /**
+   * Takes the table as it is (O(1)): a graph this index wrote holds every label below its count
+   * (labels are dense), those no entry holds already marked deleted, so the free list can wait
+   * for the first change ({@link #own}).
+   */
+  #adoptTable(file: string, table: EntryTable): void {
+    const count = this.#graph.getCurrentCount();
+    if (table.labelCount > count) throw new RangeError(`hnsw data lacks label ${table.labelCount - 1}`);
+    this.#table = table;
+    this.#nextLabel = count;
+    if (table.rowsKnown) this.readRowsFrom(file, { offsets: table.offsets });
+  }
+
+  /** Copies parsed entries in, checking each label against the graph's. */
+  #adoptEntries(file: string, entries: readonly SavedEntry[]): void {
     // Labels are small dense integers: flags and offsets by label instead of sets and maps, and
-    // indexed loops (24k entries open in every cold search).
-    const stored = graph.getIdsList();
+    // indexed loops (destructuring 24k tuples costs ~10 ms in a cold process).
+    const stored = this.#graph.getIdsList();
     let max = -1;
     for (let i = 0; i < stored.length; i += 1) max = Math.max(max, stored[i]!);
     const inGraph = new Uint8Array(max + 1);
     for (let i = 0; i < stored.length; i += 1) inGraph[stored[i]!] = 1;
-    const live = new Uint8Array(max + 1);
     const offsets = new Float64Array(max + 1).fill(-1);
-    const table = entries instanceof EntryTable ? entries : undefined;
-    const list = entries as readonly SavedEntry[];
-    const rowOfLabel = new Int32Array(table === undefined ? 0 : max + 1).fill(-1);
-    const count = table?.size ?? list.length;
     let everyOffset = true;
-    for (let row = 0; row < count; row += 1) {
-      const label = table === undefined ? list[row]![2] : table.label(row);
-      const offset = table === undefined ? list[row]![3] : table.offset(row);
+    for (let row = 0; row < entries.length; row += 1) {
+      const entry = entries[row]!;
+      const label = entry[2];
       if (inGraph[label] !== 1) throw new RangeError(`hnsw data lacks label ${label}`);
-      live[label] = 1;
-      offsets[label] = offset;
-      if (offset < 0) everyOffset = false;
-      if (table !== undefined) {
-        rowOfLabel[label] = row;
-      } else {
-        const id = list[row]![0];
-        index.#labels.set(id, label);
-        index.#ids[label] = id;
-        index.#tags[label] = list[row]![1];
-      }
+      this.#labels.set(entry[0], label);
+      this.#ids[label] = entry[0];
+      this.#tags[label] = entry[1];
+      offsets[label] = entry[3];
+      if (entry[3] < 0) everyOffset = false;
     }
-    if (table !== undefined) index.#table = { entries: table, rowOfLabel };
-    if (everyOffset) index.readRowsFrom(file, { offsets });
-    index.#nextLabel = max + 1;
-    for (let label = 0; label <= max; label += 1) {
-      if (live[label] === 1) continue;
-      index.#free.push(label);
-      if (inGraph[label] === 1) index.#markDeletedQuietly(label);
+    if (everyOffset) this.readRowsFrom(file, { offsets });
+    this.#nextLabel = max + 1;
+    this.#freeUnheld((label) => inGraph[label] === 1);
+  }
+
+  /** Puts every label below {@link #nextLabel} that no entry holds on the free list, marked deleted in the graph when it is there. */
+  #freeUnheld(inGraph: (label: number) => boolean): void {
+    for (let label = 0; label < this.#nextLabel; label += 1) {
+      if (this.#ids[label] !== undefined) continue;
+      this.#free.push(label);
+      if (inGraph(label)) this.#markDeletedQuietly(label);
     }
-    return index;
   }
 
   get size(): number {
-    return this.#table?.entries.size ?? this.#labels.size;
+    return this.#table?.size ?? this.#labels.size;
   }
 
   has(id: string): boolean {
@@ -150,8 +162,8 @@ export class HnswIndex implements VectorIndex {
 
   tagOf(id: string): string | undefined {
     if (this.#table !== undefined) {
-      const row = this.#table.entries.rowOf(id);
-      return row === undefined ? undefined : this.#table.entries.tag(row);
+      const row = this.#table.rowOf(id);
+      return row === undefined ? undefined : this.#table.tag(row);
     }
     const label = this.#labels.get(id);
     return label === undefined ? undefined : this.#tags[label];
@@ -246,19 +258,19 @@ export class HnswIndex implements VectorIndex {
 
   #labelOf(id: string): number | undefined {
     if (this.#table === undefined) return this.#labels.get(id);
-    const row = this.#table.entries.rowOf(id);
-    return row === undefined ? undefined : this.#table.entries.label(row);
+    const row = this.#table.rowOf(id);
+    return row === undefined ? undefined : this.#table.label(row);
   }
 
   #idOf(label: number): string | undefined {
     if (this.#table === undefined) return this.#ids[label];
     const row = this.#table.rowOfLabel[label] ?? -1;
-    return row < 0 ? undefined : this.#table.entries.id(row);
+    return row < 0 ? undefined : this.#table.id(row);
   }
 
-  /** The id → label map, the restored table's entries copied in first (rows in id order). */
+  /** The id → label map, the restored table's entries copied in first (rows in id order) and its free labels listed. */
   #own(): Map<string, number> {
-    const table = this.#table?.entries;
+    const table = this.#table;
     if (table !== undefined) {
       for (let row = 0; row < table.size; row += 1) {
         const id = table.id(row);
@@ -268,6 +280,7 @@ export class HnswIndex implements VectorIndex {
         this.#tags[label] = table.tag(row);
       }
       this.#table = undefined;
+      this.#freeUnheld(() => true);
     }
     return this.#labels;
   }

@@ -34,6 +34,28 @@ describe('EntryTable', () => {
     ]);
   });
 
+  it('keeps each label’s row and graph offset by label, a free label holding -1', () => {
+    const table = EntryTable.decode(EntryTable.encode('hnsw', entries, sum), 3);
+    expect(table.labelCount).toBe(5);
+    expect(Array.from(table.rowOfLabel)).toEqual([2, 3, 4, 0, 1]);
+    expect(Array.from(table.offsets)).toEqual([128, -1, 384, 512, 640]);
+    expect(table.rowsKnown).toBe(false);
+    const sparse = EntryTable.decode(
+      EntryTable.encode(
+        'hnsw',
+        [
+          ['b', 'tb', 3, 96],
+          ['a', 'ta', 0, 32],
+        ],
+        sum,
+      ),
+      3,
+    );
+    expect(Array.from(sparse.rowOfLabel)).toEqual([0, -1, -1, 1]);
+    expect(Array.from(sparse.offsets)).toEqual([32, -1, -1, 96]);
+    expect(sparse.rowsKnown).toBe(true);
+  });
+
   it('finds a row by id, and none for an id it does not hold', () => {
     const table = EntryTable.decode(EntryTable.encode('exact', entries, sum), 3);
     for (const [id] of entries) expect(table.entry(table.rowOf(id)!)).toEqual(entries.find((entry) => entry[0] === id));
