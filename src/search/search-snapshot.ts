@@ -253,6 +253,8 @@ interface SkillRows {
 class SnapshotSkills implements ReadonlyMap<string, Skill> {
   readonly #rows: SkillRows;
   readonly #decoded = new Map<number, Skill>();
+  /** Rows found by id (-1 for none): ranking asks for each candidate many times. */
+  readonly #found = new Map<string, number>();
 
   constructor(rows: SkillRows) {
     this.#rows = rows;
@@ -292,7 +294,12 @@ class SnapshotSkills implements ReadonlyMap<string, Skill> {
   }
 
   #rowOf(id: string): number | undefined {
-    return this.#rows.ids.equalRange(id, this.#rows.idOrder)[0];
+    let row = this.#found.get(id);
+    if (row === undefined) {
+      row = this.#rows.ids.equalRange(id, this.#rows.idOrder)[0] ?? -1;
+      this.#found.set(id, row);
+    }
+    return row < 0 ? undefined : row;
   }
 
   #skillAt(row: number): Skill {

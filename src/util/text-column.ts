@@ -1,11 +1,17 @@
 /**
  * Many strings saved as one UTF-8 text and where each ends (u32), so a cold process reads them
  * without parsing: a string is decoded only when asked for, and found by binary search over
- * rows sorted by their bytes ({@link sortedByBytes}) without decoding the ones it passes.
+ * rows sorted by their bytes ({@link sortedByBytes}).
+ *
+ * The search compares *byte images*: the UTF-8 bytes read as latin1, one UTF-16 unit per byte,
+ * so comparing two images as strings compares the bytes. Decoding a short image and comparing
+ * strings is about twice as fast as `Buffer#compare` on a range in a cold process, and the rows
+ * every search passes through (the first levels) are kept.
  */
 export class TextColumn {
   readonly #text: Buffer;
   readonly #ends: Uint32Array;
+  readonly #images = new Map<number, string>();
 
   /**
    * Over `text` and where each string ends; throws when the last end does not close `text`.
@@ -39,9 +45,14 @@ export class TextColumn {
     return this.#text.toString('utf8', row === 0 ? 0 : this.#ends[row - 1]!, this.#ends[row]!);
   }
 
-  /** How `key` (UTF-8 bytes) sorts against row `row`: negative before it, 0 equal, positive after. */
-  compare(key: Buffer, row: number): number {
-    return key.compare(this.#text, row === 0 ? 0 : this.#ends[row - 1]!, this.#ends[row]!);
+  /** How the byte image `key` sorts against row `row`'s: negative before it, 0 equal, positive after. */
+  #compare(key: string, row: number): number {
+    let image = this.#images.get(row);
+    if (image === undefined) {
+      image = this.#text.toString('latin1', row === 0 ? 0 : this.#ends[row - 1]!, this.#ends[row]!);
+      this.#images.set(row, image);
+    }
+    return key < image ? -1 : key > image ? 1 : 0;
   }
 
   /**
@@ -50,18 +61,18 @@ export class TextColumn {
    * they are so sorted. O(log n) byte comparisons.
    */
   equalRange(value: string, order?: Uint32Array): number[] {
-    const key = Buffer.from(value, 'utf8');
+    const key = Buffer.from(value, 'utf8').toString('latin1');
     const rowAt = order === undefined ? (at: number) => at : (at: number) => order[at]!;
     const length = order?.length ?? this.#ends.length;
     let low = 0;
     let high = length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.compare(key, rowAt(middle)) > 0) low = middle + 1;
+      if (this.#compare(key, rowAt(middle)) > 0) low = middle + 1;
       else high = middle;
     }
     const rows: number[] = [];
-    for (let at = low; at < length && this.compare(key, rowAt(at)) === 0; at += 1) rows.push(rowAt(at));
+    for (let at = low; at < length && this.#compare(key, rowAt(at)) === 0; at += 1) rows.push(rowAt(at));
     return rows;
   }
 }

@@ -36,6 +36,8 @@ export class EntryTable {
   /** Sorted by their bytes. */
   readonly #ids: TextColumn;
   readonly #tags: TextColumn;
+  /** Rows found by {@link rowOf} (-1 for none): a search asks for each candidate's tag and vector in turn. */
+  readonly #found = new Map<string, number>();
 
   private constructor(kind: VectorIndexKind, rowsKnown: boolean, sections: Sections) {
     this.kind = kind;
@@ -140,7 +142,12 @@ export class EntryTable {
 
   /** The row holding `id` (O(log n) byte comparisons), undefined when none does. */
   rowOf(id: string): number | undefined {
-    return this.#ids.equalRange(id)[0];
+    let row = this.#found.get(id);
+    if (row === undefined) {
+      row = this.#ids.equalRange(id)[0] ?? -1;
+      this.#found.set(id, row);
+    }
+    return row < 0 ? undefined : row;
   }
 }
 
