@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, read, readSync } from 'node:fs';
 import type { IndexFolder } from '../index-folder/index-folder.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../lexical/flat-lexical.js';
 import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
@@ -141,8 +141,8 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
   folder.commit([written]);
 }
 
-/** The saved snapshot of `identity`, or why there is none to search. */
-export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): OpenedSnapshot | { readonly reason: string } {
+/** The saved snapshot of `identity`, or why there is none to search; its sections are read on the thread pool. */
+export async function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): Promise<OpenedSnapshot | { readonly reason: string }> {
   if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
   const checked = folder.check(SEARCH_SNAPSHOT_ARTEFACT, SNAPSHOT_FORMAT);
   if ('reason' in checked) return checked;
@@ -153,7 +153,7 @@ export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     return { reason: `search file ${checked.entry.file} is missing` };
   }
   try {
-    return decode(fd, checked.entry.size, identity);
+    return await decode(fd, checked.entry.size, identity);
   } catch (error) {
     closeSync(fd);
     // Its checksum held, so rereading it would fail alike: the next save writes a new one.
@@ -178,8 +178,22 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return bytes;
 }
 
+/** `length` bytes of the file at `position`, read on the thread pool; rejects when the file ends first. */
+async function readAtAsync(fd: number, position: number, length: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const count = await new Promise<number>((resolve, reject) => {
+      read(fd, bytes, done, length - done, position + done, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error)));
+    });
+    if (count === 0) throw new Error('file ends early');
+    done += count;
+  }
+  return bytes;
+}
+
 /** Reads every section but the records, which stay in the file (`fd`, kept open) until a query reaches one. */
-function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSnapshot {
+async function decode(fd: number, size: number, identity: SnapshotIdentity): Promise<OpenedSnapshot> {
   const start = readAt(fd, 0, Math.min(size, 8));
   if (start.length < 8 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a search snapshot');
   const headerLength = start.readUInt32LE(4);
@@ -199,12 +213,20 @@ function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSna
     }
     return [offset!, length!];
   };
-  const section = (name: Section): Buffer => readAt(fd, ...where(name));
-  const json = (name: Section): unknown => JSON.parse(section(name).toString('utf8'));
+  // Every section but the records at once, so the reads overlap each other and the caller's work;
+  // all settle before a failure is thrown, since the caller then closes the file.
+  const wanted = SECTIONS.filter((name) => name !== 'records').map((name) => [name, where(name)] as const);
+  const reads = await Promise.allSettled(wanted.map(([, [offset, length]]) => readAtAsync(fd, offset, length)));
+  const bodies = new Map<Section, Buffer>();
+  reads.forEach((result, i) => {
+    if (result.status === 'rejected') throw result.reason;
+    bodies.set(wanted[i]![0], result.value);
+  });
+  const section = (name: Section): Buffer => bodies.get(name)!;
   const count = header.count;
   const ids = new TextColumn(section('ids'), rowsOf(section('idEnds'), count, 'idEnds'));
   const names = new TextColumn(section('names'), rowsOf(section('nameEnds'), count, 'nameEnds'));
-  const diagnostics = json('diagnostics');
+  const diagnostics: unknown = JSON.parse(section('diagnostics').toString('utf8'));
   if (!Array.isArray(diagnostics)) throw new Error('diagnostics are not a list');
   const idOrder = rowsOf(section('idOrder'), count, 'idOrder');
   const nameOrder = rowsOf(section('nameOrder'), count, 'nameOrder');

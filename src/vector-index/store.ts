@@ -1,4 +1,4 @@
-import { IndexFolder, type CheckedArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
+import { IndexFolder, type CheckedArtefact, type ReadArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { ENTRY_TABLE_FORMAT, EntryTable } from './entry-table.js';
 import { ExactIndex } from './exact-index.js';
@@ -155,16 +155,16 @@ export class VectorStore {
     if (folder.entry(VECTOR_DATA) === undefined) return { reason: 'no vector index' };
     const data = folder.check(VECTOR_DATA, DATA_FORMAT);
     if ('reason' in data) return { reason: data.reason };
-    // The graph's read starts before the entries are parsed, so the two overlap.
+    // The graph and the entries are read on the thread pool, the graph's read running on while the entries are decoded.
     const reading = options.kind === 'hnsw' ? HnswIndex.readGraph(data.path, options.dimensions) : undefined;
     reading?.catch(() => undefined);
-    const loaded = load(
-      folder,
-      options,
-      (opts, path, entries): VectorIndex | Promise<VectorIndex> =>
-        reading === undefined ? restoreNow(opts, path, entries) : HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw),
+    const entries = await folder.readAsync(VECTOR_ENTRIES, entriesFormat(folder));
+    const loaded = load(folder, options, {
+      restore: (opts, path, saved): VectorIndex | Promise<VectorIndex> =>
+        reading === undefined ? restoreNow(opts, path, saved) : HnswIndex.fromGraph(reading, path, opts.dimensions, saved, opts.hnsw),
       data,
-    );
+      entries,
+    });
     if (typeof loaded === 'string') return { reason: loaded };
     let index: VectorIndex;
     try {
@@ -362,25 +362,38 @@ interface LoadedBase<T> {
   readonly outdated: boolean;
 }
 
-/** The saved index of `folder`, or why it cannot be used; `dataFile` is the data file when the caller has checked it already. */
+/** What a caller of {@link load} did already: how to restore, the data file it checked and the entries it read. */
+interface LoadStart<T> {
+  readonly restore: Restore<T>;
+  readonly data: CheckedArtefact;
+  readonly entries: ReadArtefact;
+}
+
+/** The format the folder's `vector-entries` is read as. */
+function entriesFormat(folder: IndexFolder): number {
+  return folder.entry(VECTOR_ENTRIES)?.format === ENTRIES_JSON_FORMAT ? ENTRIES_JSON_FORMAT : ENTRY_TABLE_FORMAT;
+}
+
+/** The saved index of `folder`, or why it cannot be used. */
 function load(folder: IndexFolder, options: VectorStoreOptions): LoadedBase<VectorIndex> | string;
-function load<T>(folder: IndexFolder, options: VectorStoreOptions, restore: Restore<T>, dataFile: CheckedArtefact): LoadedBase<T> | string;
-function load(folder: IndexFolder, options: VectorStoreOptions, restore?: Restore<unknown>, dataFile?: CheckedArtefact): LoadedBase<unknown> | string {
+function load<T>(folder: IndexFolder, options: VectorStoreOptions, start: LoadStart<T>): LoadedBase<T> | string;
+function load(folder: IndexFolder, options: VectorStoreOptions, start?: LoadStart<unknown>): LoadedBase<unknown> | string {
   if (folder.problem !== undefined) return folder.problem;
   if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
   if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
   const kind = folder.entry(VECTOR_DATA)?.meta?.['kind'];
   if (kind !== options.kind) return `index kind ${String(kind)} ≠ ${options.kind}`;
-  const outdated = folder.entry(VECTOR_ENTRIES)?.format === ENTRIES_JSON_FORMAT;
-  const entriesRead = folder.read(VECTOR_ENTRIES, outdated ? ENTRIES_JSON_FORMAT : ENTRY_TABLE_FORMAT);
+  const format = entriesFormat(folder);
+  const outdated = format === ENTRIES_JSON_FORMAT;
+  const entriesRead = start?.entries ?? folder.read(VECTOR_ENTRIES, format);
   if ('reason' in entriesRead) return entriesRead.reason;
   const saved = outdated ? parseJsonEntries(entriesRead.bytes) : decodeEntryTable(entriesRead.bytes, options.dimensions);
   if (typeof saved === 'string') return saved;
   if (saved.kind !== options.kind || saved.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
-  const checked = dataFile ?? folder.check(VECTOR_DATA, DATA_FORMAT);
+  const checked = start?.data ?? folder.check(VECTOR_DATA, DATA_FORMAT);
   if ('reason' in checked) return checked.reason;
   try {
-    const index = (restore ?? restoreNow)(options, checked.path, saved.entries);
+    const index = (start?.restore ?? restoreNow)(options, checked.path, saved.entries);
     return { index, sum: Float64Array.from(saved.sum), outdated };
   } catch (error) {
     return unreadableData(checked.entry.file, error);
