@@ -5,8 +5,9 @@
  *
  * The search compares *byte images*: the UTF-8 bytes read as latin1, one UTF-16 unit per byte,
  * so comparing two images as strings compares the bytes. Decoding a short image and comparing
- * strings is about twice as fast as `Buffer#compare` on a range in a cold process, and the rows
- * every search passes through (the first levels) are kept.
+ * strings costs less than `Buffer#compare` on a range (which validates each argument in JS) in a
+ * cold process; each compared row's image is kept, since every search passes the same first levels
+ * (at most one string per row, for a reader that looks up a small part of the column).
  */
 export class TextColumn {
   readonly #text: Buffer;

@@ -120,7 +120,7 @@ export class HnswIndex implements VectorIndex {
   /** Copies parsed entries in, checking each label against the graph's. */
   #adoptEntries(file: string, entries: readonly SavedEntry[]): void {
     // Labels are small dense integers: flags and offsets by label instead of sets and maps, and
-    // indexed loops (destructuring 24k tuples costs ~10 ms in a cold process).
+    // indexed loops (destructuring runs the iterator protocol per tuple, slow in a cold process).
     const stored = this.#graph.getIdsList();
     let max = -1;
     for (let i = 0; i < stored.length; i += 1) max = Math.max(max, stored[i]!);
