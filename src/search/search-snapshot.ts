@@ -18,10 +18,9 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  * sections, each 8-byte aligned: `ids` and `names` (normalised) in catalog order as UTF-8 text
  * with `idEnds` and `nameEnds` (u32 per row: a `TextColumn`, so nothing is parsed per skill on
  * open), `idOrder` and `nameOrder` (u32 rows sorted by the bytes of the id and of the name, for
- * binary searches), `offsets`
- * (u32 per record, plus the end), `records` (each skill as JSON, read from the file only when a
- * query reaches it), `diagnostics` (the catalog's load problems, JSON) and `lexical`
- * (`flat-lexical.ts`: searched in place, nothing decoded).
+ * binary searches), `offsets` (u32 per record, plus the end), `records` (each skill as JSON,
+ * read from the file only when a query reaches it), `diagnostics` (the catalog's load problems,
+ * JSON) and `lexical` (`flat-lexical.ts`: searched in place, nothing decoded).
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
