@@ -17,38 +17,86 @@ export const UNKNOWN_ID = 0;
 
 export type Vocabulary = readonly (readonly [piece: string, score: number])[];
 
-interface TrieNode {
-  readonly children: Map<string, TrieNode>;
-  /** Vocabulary id when a piece ends here, else -1. */
-  id: number;
-  score: number;
-}
+/**
+ * The vocabulary's pieces as a trie held in typed arrays, its edges in one open-addressing hash
+ * table keyed by (node, code point): no object or map per node, since a cold process builds it
+ * for a single query and 18k nodes as objects, each with a Map, were that process's largest
+ * set of young objects for the garbage collector to copy. Node 0 is the root.
+ */
+class PieceTrie {
+  /** Vocabulary id of the piece ending at each node, -1 where none does. */
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+  readonly #edgeParent: Int32Array;
+  readonly #edgeSymbol: Int32Array;
+  /** The child each edge leads to; 0 marks an empty slot (the root is nobody's child). */
+  readonly #edgeChild: Int32Array;
+  readonly #mask: number;
+  #nodes = 1;
 
-const newNode = (): TrieNode => ({ children: new Map(), id: -1, score: 0 });
+  /** Room for `maxNodes` nodes besides the root (the pieces' total length bounds it). */
+  constructor(maxNodes: number) {
+    this.ids = new Int32Array(maxNodes + 1).fill(-1);
+    this.scores = new Float64Array(maxNodes + 1);
+    // A power of two at least twice the edges keeps probes short.
+    const slots = 2 ** Math.ceil(Math.log2(2 * maxNodes + 2));
+    this.#edgeParent = new Int32Array(slots);
+    this.#edgeSymbol = new Int32Array(slots);
+    this.#edgeChild = new Int32Array(slots);
+    this.#mask = slots - 1;
+  }
+
+  /** The child of `node` by `symbol` (a code point), or 0 when there is none. */
+  child(node: number, symbol: number): number {
+    for (let slot = this.#slot(node, symbol); ; slot = (slot + 1) & this.#mask) {
+      const child = this.#edgeChild[slot]!;
+      if (child === 0 || (this.#edgeParent[slot] === node && this.#edgeSymbol[slot] === symbol)) return child;
+    }
+  }
+
+  /** The child of `node` by `symbol`, made when missing. */
+  childOrNew(node: number, symbol: number): number {
+    let slot = this.#slot(node, symbol);
+    for (; this.#edgeChild[slot] !== 0; slot = (slot + 1) & this.#mask) {
+      if (this.#edgeParent[slot] === node && this.#edgeSymbol[slot] === symbol) return this.#edgeChild[slot]!;
+    }
+    const child = this.#nodes;
+    this.#nodes += 1;
+    this.#edgeParent[slot] = node;
+    this.#edgeSymbol[slot] = symbol;
+    this.#edgeChild[slot] = child;
+    return child;
+  }
+
+  #slot(node: number, symbol: number): number {
+    return (Math.imul(Math.imul(node, 0x01000193) ^ symbol, 0x9e3779b1) >>> 0) & this.#mask;
+  }
+}
 
 export class UseLiteTokenizer {
   readonly #vocabulary: Vocabulary;
-  readonly #root = newNode();
+  readonly #trie: PieceTrie;
 
   constructor(vocabulary: Vocabulary) {
     this.#vocabulary = vocabulary;
+    let length = 0;
+    for (let id = RESERVED_SYMBOLS; id < vocabulary.length; id += 1) length += vocabulary[id]![0].length;
+    const trie = new PieceTrie(length);
     for (let id = RESERVED_SYMBOLS; id < vocabulary.length; id += 1) {
       const [piece, score] = vocabulary[id]!;
-      let node = this.#root;
-      for (const symbol of piece) {
-        let child = node.children.get(symbol);
-        if (child === undefined) {
-          child = newNode();
-          node.children.set(symbol, child);
-        }
-        node = child;
+      let node = 0;
+      for (let at = 0; at < piece.length; ) {
+        const symbol = piece.codePointAt(at)!;
+        at += symbol > 0xffff ? 2 : 1;
+        node = trie.childOrNew(node, symbol);
       }
       // A duplicated piece keeps its last id, as the original trie did.
-      if (node !== this.#root) {
-        node.id = id;
-        node.score = score;
+      if (node !== 0) {
+        trie.ids[node] = id;
+        trie.scores[node] = score;
       }
     }
+    this.#trie = trie;
   }
 
   get vocabularySize(): number {
@@ -58,8 +106,9 @@ export class UseLiteTokenizer {
   encode(text: string): number[] {
     const normalized = text.normalize('NFKC');
     if (normalized.length === 0) return [];
-    const symbols = [...(WORD_BOUNDARY + normalized.replaceAll(' ', WORD_BOUNDARY))];
+    const symbols = Array.from(WORD_BOUNDARY + normalized.replaceAll(' ', WORD_BOUNDARY), (symbol) => symbol.codePointAt(0)!);
     const n = symbols.length;
+    const trie = this.#trie;
     // Forward Viterbi: when `start` is reached, every piece ending there came from an earlier
     // start, so best[start] is final; relaxing ends in increasing start order reproduces the
     // original's tie order (pieces ending at one position, visited by increasing start).
@@ -73,14 +122,14 @@ export class UseLiteTokenizer {
       }
     };
     for (let start = 0; start < n; start += 1) {
-      let node = this.#root.children.get(symbols[start]!);
+      let node = trie.child(0, symbols[start]!);
       let matched = false;
-      for (let end = start + 1; node !== undefined; end += 1) {
-        if (node.id >= 0) {
-          relax(start, end, node.id, node.score);
+      for (let end = start + 1; node !== 0; end += 1) {
+        if (trie.ids[node]! >= 0) {
+          relax(start, end, trie.ids[node]!, trie.scores[node]!);
           matched = true;
         }
-        node = end < n ? node.children.get(symbols[end]!) : undefined;
+        node = end < n ? trie.child(node, symbols[end]!) : 0;
       }
       if (!matched) relax(start, start + 1, UNKNOWN_ID, 0);
     }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../util/hash.js';
 import { count, number, object, optional, record, shapeIssue, shapeProblem, string, unknown } from '../util/shape.js';
@@ -85,6 +86,13 @@ export interface WrittenArtefact {
 
 export type CheckedArtefact = { readonly path: string; readonly entry: Artefact } | { readonly reason: string };
 
+export type ReadArtefact = { readonly bytes: Buffer; readonly entry: Artefact } | { readonly reason: string };
+
+/** The bytes read for a checked entry: the stamp vouched for the file, so a size that moved since means it was replaced meanwhile. */
+function readBytes(name: string, entry: Artefact, bytes: Buffer): ReadArtefact {
+  return bytes.length === entry.size ? { bytes, entry } : { reason: `${name} file ${entry.file} fails its checksum` };
+}
+
 export class IndexFolder {
   readonly dir: string;
   /** Why the manifest found at open could not be used (every artefact then rebuilds); undefined when it could or there was none. */
@@ -150,17 +158,29 @@ export class IndexFolder {
   }
 
   /** {@link check}, then the bytes. */
-  read(name: string, format: number): { readonly bytes: Buffer; readonly entry: Artefact } | { readonly reason: string } {
+  read(name: string, format: number): ReadArtefact {
     const checked = this.check(name, format);
     if ('reason' in checked) return checked;
+    let bytes: Buffer;
     try {
-      const bytes = readFileSync(checked.path);
-      // The stamp vouched for the file; a size that moved since means it was replaced meanwhile.
-      if (bytes.length !== checked.entry.size) return { reason: `${name} file ${checked.entry.file} fails its checksum` };
-      return { bytes, entry: checked.entry };
+      bytes = readFileSync(checked.path);
     } catch {
       return { reason: `${name} file ${checked.entry.file} is missing` };
     }
+    return readBytes(name, checked.entry, bytes);
+  }
+
+  /** {@link read} with the bytes read on the thread pool (a cold process has other work meanwhile). */
+  async readAsync(name: string, format: number): Promise<ReadArtefact> {
+    const checked = this.check(name, format);
+    if ('reason' in checked) return checked;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(checked.path);
+    } catch {
+      return { reason: `${name} file ${checked.entry.file} is missing` };
+    }
+    return readBytes(name, checked.entry, bytes);
   }
 
   /**

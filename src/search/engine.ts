@@ -181,7 +181,7 @@ export class SkillSearchEngine implements SkillSearcher {
       throw error;
     }
     const opened: OpenedSnapshot | { readonly reason: string } =
-      stamp === undefined ? { reason: 'a tools file cannot be read' } : openSearchSnapshot(folder, engine.#snapshotIdentity(stamp));
+      stamp === undefined ? { reason: 'a tools file cannot be read' } : await openSearchSnapshot(folder, engine.#snapshotIdentity(stamp));
     const [store] = await Promise.all([vectors ?? Promise.resolve({ reason: 'no search snapshot' }), warming]);
     if ('reason' in opened) {
       if (!('reason' in store)) store.close();

@@ -1,9 +1,10 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, read, readSync } from 'node:fs';
 import type { IndexFolder } from '../index-folder/index-folder.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../lexical/flat-lexical.js';
 import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
 import { LEXICAL_FORMAT_VERSION, type LexicalIndex, type LexicalSearcher } from '../lexical/lexical-index.js';
 import type { Diagnostic, Skill } from '../types.js';
+import { sortedByBytes, TextColumn } from '../util/text-column.js';
 import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
 
 /**
@@ -14,17 +15,18 @@ import { VECTOR_DATA, VECTOR_ENTRIES } from '../vector-index/store.js';
  * as saved, and the vectors come from the vector index the snapshot names. See docs/index-folder.md.
  *
  * Layout (little-endian): `SKSN`, the header's byte length (u32), the header (JSON), then its
- * sections, each 8-byte aligned: `ids` and `names` (normalised; JSON arrays in catalog order),
- * `idOrder` and `nameOrder` (u32 rows sorted by id and by name, for binary searches), `offsets`
- * (u32 per record, plus the end), `records` (each skill as JSON, read from the file only when a
- * query reaches it), `diagnostics` (the catalog's load problems, JSON) and `lexical`
- * (`flat-lexical.ts`: searched in place, nothing decoded).
+ * sections, each 8-byte aligned: `ids` and `names` (normalised) in catalog order as UTF-8 text
+ * with `idEnds` and `nameEnds` (u32 per row: a `TextColumn`, so nothing is parsed per skill on
+ * open), `idOrder` and `nameOrder` (u32 rows sorted by the bytes of the id and of the name, for
+ * binary searches), `offsets` (u32 per record, plus the end), `records` (each skill as JSON,
+ * read from the file only when a query reaches it), `diagnostics` (the catalog's load problems,
+ * JSON) and `lexical` (`flat-lexical.ts`: searched in place, nothing decoded).
  */
 export const SEARCH_SNAPSHOT_ARTEFACT = 'search';
 /** Bump when the layout or the meaning of a section changes. */
-const SNAPSHOT_FORMAT = 4;
+const SNAPSHOT_FORMAT = 5;
 const MAGIC = 'SKSN';
-const SECTIONS = ['ids', 'idOrder', 'names', 'nameOrder', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
+const SECTIONS = ['ids', 'idEnds', 'idOrder', 'names', 'nameEnds', 'nameOrder', 'offsets', 'records', 'diagnostics', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
 /** The vector artefacts whose state a snapshot pairs with. */
 const PAIRED = [VECTOR_DATA, VECTOR_ENTRIES] as const;
@@ -89,11 +91,15 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     if (end > 0xffff_ffff) throw new Error('search snapshot: skill records exceed 4 GiB');
   }
   offsets[records.length] = end;
+  const idColumn = TextColumn.encode(ids);
+  const nameColumn = TextColumn.encode(names);
   const bodies: Record<Section, Buffer> = {
-    ids: Buffer.from(JSON.stringify(ids), 'utf8'),
-    idOrder: bytesOf(sortedRows(ids)),
-    names: Buffer.from(JSON.stringify(names), 'utf8'),
-    nameOrder: bytesOf(sortedRows(names)),
+    ids: idColumn.text,
+    idEnds: bytesOf(idColumn.ends),
+    idOrder: bytesOf(sortedByBytes(ids)),
+    names: nameColumn.text,
+    nameEnds: bytesOf(nameColumn.ends),
+    nameOrder: bytesOf(sortedByBytes(names)),
     offsets: bytesOf(offsets),
     records: Buffer.concat(records),
     diagnostics: Buffer.from(JSON.stringify(contents.diagnostics), 'utf8'),
@@ -134,8 +140,8 @@ export function saveSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
   folder.commit([written]);
 }
 
-/** The saved snapshot of `identity`, or why there is none to search. */
-export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): OpenedSnapshot | { readonly reason: string } {
+/** The saved snapshot of `identity`, or why there is none to search; its sections are read on the thread pool. */
+export async function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdentity): Promise<OpenedSnapshot | { readonly reason: string }> {
   if (!hasSearchSnapshot(folder, identity)) return { reason: 'no search snapshot of this catalog' };
   const checked = folder.check(SEARCH_SNAPSHOT_ARTEFACT, SNAPSHOT_FORMAT);
   if ('reason' in checked) return checked;
@@ -146,7 +152,7 @@ export function openSearchSnapshot(folder: IndexFolder, identity: SnapshotIdenti
     return { reason: `search file ${checked.entry.file} is missing` };
   }
   try {
-    return decode(fd, checked.entry.size, identity);
+    return await decode(fd, checked.entry.size, identity);
   } catch (error) {
     closeSync(fd);
     // Its checksum held, so rereading it would fail alike: the next save writes a new one.
@@ -171,8 +177,22 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return bytes;
 }
 
+/** `length` bytes of the file at `position`, read on the thread pool; rejects when the file ends first. */
+async function readAtAsync(fd: number, position: number, length: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const count = await new Promise<number>((resolve, reject) => {
+      read(fd, bytes, done, length - done, position + done, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error)));
+    });
+    if (count === 0) throw new Error('file ends early');
+    done += count;
+  }
+  return bytes;
+}
+
 /** Reads every section but the records, which stay in the file (`fd`, kept open) until a query reaches one. */
-function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSnapshot {
+async function decode(fd: number, size: number, identity: SnapshotIdentity): Promise<OpenedSnapshot> {
   const start = readAt(fd, 0, Math.min(size, 8));
   if (start.length < 8 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a search snapshot');
   const headerLength = start.readUInt32LE(4);
@@ -192,13 +212,20 @@ function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSna
     }
     return [offset!, length!];
   };
-  const section = (name: Section): Buffer => readAt(fd, ...where(name));
-  const json = (name: Section): unknown => JSON.parse(section(name).toString('utf8'));
+  // Every section but the records at once, so the reads overlap each other and the caller's work;
+  // all settle before a failure is thrown, since the caller then closes the file.
+  const wanted = SECTIONS.filter((name) => name !== 'records').map((name) => [name, where(name)] as const);
+  const reads = await Promise.allSettled(wanted.map(([, [offset, length]]) => readAtAsync(fd, offset, length)));
+  const bodies = new Map<Section, Buffer>();
+  reads.forEach((result, i) => {
+    if (result.status === 'rejected') throw result.reason;
+    bodies.set(wanted[i]![0], result.value);
+  });
+  const section = (name: Section): Buffer => bodies.get(name)!;
   const count = header.count;
-  const ids = json('ids');
-  const names = json('names');
-  const diagnostics = json('diagnostics');
-  if (!isStringArray(ids) || !isStringArray(names) || ids.length !== count || names.length !== count) throw new Error('ids or names do not list every skill');
+  const ids = new TextColumn(section('ids'), rowsOf(section('idEnds'), count, 'idEnds'));
+  const names = new TextColumn(section('names'), rowsOf(section('nameEnds'), count, 'nameEnds'));
+  const diagnostics: unknown = JSON.parse(section('diagnostics').toString('utf8'));
   if (!Array.isArray(diagnostics)) throw new Error('diagnostics are not a list');
   const idOrder = rowsOf(section('idOrder'), count, 'idOrder');
   const nameOrder = rowsOf(section('nameOrder'), count, 'nameOrder');
@@ -211,8 +238,8 @@ function decode(fd: number, size: number, identity: SnapshotIdentity): OpenedSna
   return {
     skills,
     idsNamed: (name) => {
-      const rows = equalRange(nameOrder, (row) => compare(names[row]!, name));
-      return rows.length === 0 ? undefined : rows.map((row) => ids[row]!);
+      const rows = names.equalRange(name, nameOrder);
+      return rows.length === 0 ? undefined : rows.map((row) => ids.at(row));
     },
     diagnostics: diagnostics as Diagnostic[],
     lexical,
@@ -228,33 +255,10 @@ function rowsOf(bytes: Buffer, count: number, name: string): Uint32Array {
   return rows;
 }
 
-/** Rows sorted by `values[row]` (code-unit order), ties in row order. */
-function sortedRows(values: readonly string[]): Uint32Array {
-  return Uint32Array.from(values.keys()).sort((a, b) => compare(values[a]!, values[b]!) || a - b);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The rows of `order` (sorted by what `against` compares) for which `against` is 0, in order. */
-function equalRange(order: Uint32Array, against: (row: number) => number): number[] {
-  let low = 0;
-  let high = order.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (against(order[middle]!) < 0) low = middle + 1;
-    else high = middle;
-  }
-  const rows: number[] = [];
-  for (let at = low; at < order.length && against(order[at]!) === 0; at += 1) rows.push(order[at]!);
-  return rows;
-}
-
 interface SkillRows {
   /** Skill ids in catalog order (unique). */
-  readonly ids: readonly string[];
-  /** Rows sorted by id. */
+  readonly ids: TextColumn;
+  /** Rows sorted by the bytes of their id. */
   readonly idOrder: Uint32Array;
   /** Where each row's record starts in the records section, plus where the last one ends. */
   readonly offsets: Uint32Array;
@@ -270,6 +274,8 @@ interface SkillRows {
 class SnapshotSkills implements ReadonlyMap<string, Skill> {
   readonly #rows: SkillRows;
   readonly #decoded = new Map<number, Skill>();
+  /** Rows found by id (-1 for none): ranking asks for each candidate many times. */
+  readonly #found = new Map<string, number>();
 
   constructor(rows: SkillRows) {
     this.#rows = rows;
@@ -289,15 +295,15 @@ class SnapshotSkills implements ReadonlyMap<string, Skill> {
   }
 
   *entries(): MapIterator<[string, Skill]> {
-    for (const [row, id] of this.#rows.ids.entries()) yield [id, this.#skillAt(row)];
+    for (let row = 0; row < this.#rows.ids.length; row += 1) yield [this.#rows.ids.at(row), this.#skillAt(row)];
   }
 
-  keys(): MapIterator<string> {
-    return this.#rows.ids.values();
+  *keys(): MapIterator<string> {
+    for (let row = 0; row < this.#rows.ids.length; row += 1) yield this.#rows.ids.at(row);
   }
 
   *values(): MapIterator<Skill> {
-    for (const row of this.#rows.ids.keys()) yield this.#skillAt(row);
+    for (let row = 0; row < this.#rows.ids.length; row += 1) yield this.#skillAt(row);
   }
 
   forEach(callback: (value: Skill, key: string, map: ReadonlyMap<string, Skill>) => void, thisArg?: unknown): void {
@@ -309,8 +315,12 @@ class SnapshotSkills implements ReadonlyMap<string, Skill> {
   }
 
   #rowOf(id: string): number | undefined {
-    const { ids, idOrder } = this.#rows;
-    return equalRange(idOrder, (row) => compare(ids[row]!, id))[0];
+    let row = this.#found.get(id);
+    if (row === undefined) {
+      row = this.#rows.ids.equalRange(id, this.#rows.idOrder)[0] ?? -1;
+      this.#found.set(id, row);
+    }
+    return row < 0 ? undefined : row;
   }
 
   #skillAt(row: number): Skill {
@@ -318,8 +328,8 @@ class SnapshotSkills implements ReadonlyMap<string, Skill> {
     if (skill === undefined) {
       const { ids, offsets, read } = this.#rows;
       const record = JSON.parse(read(offsets[row]!, offsets[row + 1]!).toString('utf8')) as Skill;
-      if (typeof record !== 'object' || record === null || record.id !== ids[row] || typeof record.name !== 'string') {
-        throw new Error(`search snapshot: record ${row} is not skill ${ids[row]}`);
+      if (typeof record !== 'object' || record === null || record.id !== ids.at(row) || typeof record.name !== 'string') {
+        throw new Error(`search snapshot: record ${row} is not skill ${ids.at(row)}`);
       }
       if (record.keywords !== undefined) Object.freeze(record.keywords);
       skill = Object.freeze(record);
@@ -337,10 +347,6 @@ function sameVectors(folder: IndexFolder, recorded: unknown): boolean {
 
 function bytesOf(rows: Uint32Array): Buffer {
   return Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function align8(n: number): number {

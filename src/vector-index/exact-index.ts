@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { EntryTable } from './entry-table.js';
 import { TopK } from './top-k.js';
-import { assertDimensions, type PersistedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
+import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
 /**
  * Brute-force cosine search over one contiguous Float32Array (row i = vector of `#ids[i]`).
@@ -22,7 +23,9 @@ export class ExactIndex implements VectorIndex {
   }
 
   /** Rebuilds from {@link writeData} output and the manifest entries (labels are row numbers). */
-  static restore(file: string, dimensions: number, entries: readonly PersistedEntry[]): ExactIndex {
+  static restore(file: string, dimensions: number, saved: readonly SavedEntry[] | EntryTable): ExactIndex {
+    // Rows in label order, as the index held them when saved.
+    const entries = saved instanceof EntryTable ? saved.rows().sort((a, b) => a[2] - b[2]) : saved;
     const data = readFileSync(file);
     if (data.length !== entries.length * dimensions * 4) {
       throw new RangeError(`exact index data has ${data.length} bytes, expected ${entries.length * dimensions * 4}`);
@@ -30,9 +33,7 @@ export class ExactIndex implements VectorIndex {
     const floats = new Float32Array(entries.length * dimensions);
     Buffer.from(floats.buffer).set(data);
     const index = new ExactIndex(dimensions, entries.length);
-    for (const entry of entries) {
-      index.upsert(entry.id, floats.subarray(entry.label * dimensions, (entry.label + 1) * dimensions), entry.tag);
-    }
+    for (const [id, tag, label] of entries) index.upsert(id, floats.subarray(label * dimensions, (label + 1) * dimensions), tag);
     return index;
   }
 

@@ -1,4 +1,4 @@
-export type { VectorIndex, VectorIndexKind, VectorMatch, PersistedEntry } from './vector-index.js';
+export type { VectorIndex, VectorIndexKind, VectorMatch, PersistedEntry, SavedEntry } from './vector-index.js';
 export { ExactIndex } from './exact-index.js';
 export { HnswIndex } from './hnsw-index.js';
 export type { HnswOptions } from './hnsw-index.js';

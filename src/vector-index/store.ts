@@ -1,8 +1,9 @@
-import { IndexFolder, type CheckedArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
+import { IndexFolder, type CheckedArtefact, type ReadArtefact, type WrittenArtefact } from '../index-folder/index-folder.js';
 import { EmbeddingCache } from '../embed/embedding-cache.js';
+import { ENTRY_TABLE_FORMAT, EntryTable } from './entry-table.js';
 import { ExactIndex } from './exact-index.js';
-import { graphRows, HnswIndex, type GraphRows, type HnswOptions } from './hnsw-index.js';
-import type { PersistedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
+import { graphRows, HnswIndex, type HnswOptions } from './hnsw-index.js';
+import type { SavedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, unknown } from '../util/shape.js';
 
 /**
@@ -11,9 +12,10 @@ import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, 
  * engine's content key), so a renamed skill or one whose text came back needs no embedding.
  *
  * Two artefacts in the folder's manifest (`index-folder.ts`): `vector-data` (the hnswlib graph,
- * which holds the vectors, or the raw rows of the exact index) and `vector-entries` (JSON:
- * every entry's id, tag, label and row offset, and the running sum of the vectors, so the
- * catalog's mean for centering is known without reading them). A save with few changes since
+ * which holds the vectors, or the raw rows of the exact index) and `vector-entries` (an
+ * {@link EntryTable}: every entry's id, tag, label and row offset, and the running sum of the
+ * vectors, so the catalog's mean for centering is known without reading them; format 1, the
+ * same as JSON, is still read, and the next save writes both files anew). A save with few changes since
  * those files appends one record to the data's delta log (the removed ids, the upserted ids and
  * tags, their rows) instead; past {@link LOG_MAX_ROWS} rows the next save writes both files
  * anew and the log starts over. Any doubt on open (another model, dimensions, kind or format,
@@ -22,7 +24,8 @@ import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, 
 export const VECTOR_DATA = 'vector-data';
 export const VECTOR_ENTRIES = 'vector-entries';
 const DATA_FORMAT = 1;
-const ENTRIES_FORMAT = 1;
+/** `vector-entries` as JSON, before the {@link EntryTable}: read, never written. */
+const ENTRIES_JSON_FORMAT = 1;
 /**
  * Rows the delta log may hold before a save compacts it. Each logged upsert is an HNSW
  * insertion (2–4 ms at 24k skills on a busy machine) replayed by every process that opens the
@@ -50,7 +53,7 @@ export function createVectorIndex(kind: VectorIndexKind, dimensions: number, hns
   return kind === 'hnsw' ? new HnswIndex(dimensions, hnsw) : new ExactIndex(dimensions);
 }
 
-/** `vector-entries` as read: anything else means "rebuild". */
+/** `vector-entries` as JSON (format 1) as read: anything else means "rebuild". */
 interface PersistedEntries {
   readonly kind: VectorIndexKind;
   /** [id, tag, label, byte offset of the row in the data file or -1], each checked by `isEntry` (a fast loop at 24k). */
@@ -59,9 +62,8 @@ interface PersistedEntries {
   readonly sum: readonly number[];
 }
 const entriesShape = object({ kind: oneOf(['hnsw', 'exact']), entries: array(unknown), sum: array(number) });
-type Entry = readonly [string, string, number, number];
 
-function isEntry(value: unknown): value is Entry {
+function isEntry(value: unknown): value is SavedEntry {
   return (
     Array.isArray(value) &&
     value.length === 4 &&
@@ -99,6 +101,8 @@ export class VectorStore {
   #salvaged: Map<string, Float32Array> | undefined;
   /** The base files exist; changes since go to the log. */
   #hasBase = false;
+  /** The base's entries are JSON (format 1): the next save writes both base files anew. */
+  #baseOutdated = false;
   /** Rows the log holds. */
   #loggedRows = 0;
   readonly #pending = { removed: new Set<string>(), upserted: new Set<string>() };
@@ -128,13 +132,14 @@ export class VectorStore {
       store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
       return store;
     }
-    return VectorStore.#loaded(options, folder, loaded.index, loaded.sum);
+    return VectorStore.#loaded(options, folder, loaded.index, loaded);
   }
 
   /** A store over a base read from `folder`, its delta log replayed. */
-  static #loaded(options: VectorStoreOptions, folder: IndexFolder, index: VectorIndex, sum: Float64Array): VectorStore {
-    const store = new VectorStore(options, index, { state: 'loaded', count: index.size }, sum);
+  static #loaded(options: VectorStoreOptions, folder: IndexFolder, index: VectorIndex, base: { sum: Float64Array; outdated: boolean }): VectorStore {
+    const store = new VectorStore(options, index, { state: 'loaded', count: index.size }, base.sum);
     store.#hasBase = true;
+    store.#baseOutdated = base.outdated;
     store.#replayLog(folder);
     store.#status = { state: 'loaded', count: store.index.size };
     return store;
@@ -150,18 +155,16 @@ export class VectorStore {
     if (folder.entry(VECTOR_DATA) === undefined) return { reason: 'no vector index' };
     const data = folder.check(VECTOR_DATA, DATA_FORMAT);
     if ('reason' in data) return { reason: data.reason };
-    // The graph's read starts before the entries are parsed, so the two overlap.
+    // The graph and the entries are read on the thread pool, the graph's read running on while the entries are decoded.
     const reading = options.kind === 'hnsw' ? HnswIndex.readGraph(data.path, options.dimensions) : undefined;
     reading?.catch(() => undefined);
-    const loaded = load(
-      folder,
-      options,
-      (opts, path, entries, rows): VectorIndex | Promise<VectorIndex> =>
-        reading === undefined
-          ? restoreNow(opts, path, entries, rows)
-          : HnswIndex.fromGraph(reading, path, opts.dimensions, entries, opts.hnsw, offsetsOf(rows)),
+    const entries = await folder.readAsync(VECTOR_ENTRIES, entriesFormat(folder));
+    const loaded = load(folder, options, {
+      restore: (opts, path, saved): VectorIndex | Promise<VectorIndex> =>
+        reading === undefined ? restoreNow(opts, path, saved) : HnswIndex.fromGraph(reading, path, opts.dimensions, saved, opts.hnsw),
       data,
-    );
+      entries,
+    });
     if (typeof loaded === 'string') return { reason: loaded };
     let index: VectorIndex;
     try {
@@ -169,7 +172,7 @@ export class VectorStore {
     } catch (error) {
       return { reason: unreadableData(data.entry.file, error) };
     }
-    return VectorStore.#loaded(options, folder, index, loaded.sum);
+    return VectorStore.#loaded(options, folder, index, loaded);
   }
 
   /** How the persisted index was found at open (`rebuilt` carries the reason). */
@@ -228,14 +231,14 @@ export class VectorStore {
   /**
    * Persists the changes since the last save (no-op in memory mode or when nothing changed
    * and the base files exist): one appended log record, or both base files when there are none
-   * yet or the log would pass {@link LOG_MAX_ROWS}.
+   * yet, they are of an older format, or the log would pass {@link LOG_MAX_ROWS}.
    */
   save(): void {
     const folder = this.options.folder as IndexFolder | undefined;
     if (folder === undefined) return;
     const changes = this.#pending.removed.size + this.#pending.upserted.size;
-    if (this.#hasBase && changes === 0) return;
-    if (this.#hasBase && this.#loggedRows + this.#pending.upserted.size <= LOG_MAX_ROWS) this.#saveLog(folder);
+    if (this.#hasBase && !this.#baseOutdated && changes === 0) return;
+    if (this.#hasBase && !this.#baseOutdated && this.#loggedRows + this.#pending.upserted.size <= LOG_MAX_ROWS) this.#saveLog(folder);
     else this.#saveBase(folder);
     this.#pending.removed.clear();
     this.#pending.upserted.clear();
@@ -264,12 +267,13 @@ export class VectorStore {
   #saveBase(folder: IndexFolder): void {
     const data = folder.write(VECTOR_DATA, (temp) => this.index.writeData(temp), { format: DATA_FORMAT, meta: { kind: this.index.kind } });
     const rows = this.index.kind === 'hnsw' ? graphRows(data.bytes!, this.options.dimensions) : undefined;
-    const entries: Entry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets.get(label) ?? -1]);
-    const body = JSON.stringify({ kind: this.index.kind, entries, sum: Array.from(this.#sum) });
-    const written: WrittenArtefact[] = [data, folder.write(VECTOR_ENTRIES, Buffer.from(body, 'utf8'), { format: ENTRIES_FORMAT })];
+    const entries: SavedEntry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets[label] ?? -1]);
+    const table = EntryTable.encode(this.index.kind, entries, this.#sum);
+    const written: WrittenArtefact[] = [data, folder.write(VECTOR_ENTRIES, table, { format: ENTRY_TABLE_FORMAT })];
     folder.commit(written, { model: this.options.model, dimensions: this.options.dimensions });
     if (this.index instanceof HnswIndex && rows !== undefined) this.index.readRowsFrom(folder.path(data.entry.file), rows);
     this.#hasBase = true;
+    this.#baseOutdated = false;
     this.#loggedRows = 0;
   }
 
@@ -346,32 +350,76 @@ function parseLogRecord(
 }
 
 /** How {@link load} turns a checked data file and its entries into an index: now, or from a graph being read on the thread pool. */
-type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly PersistedEntry[], rows: readonly Entry[]) => T;
+type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly SavedEntry[] | EntryTable) => T;
 
-const restoreNow: Restore<VectorIndex> = (options, path, entries, rows) =>
-  options.kind === 'hnsw'
-    ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw, offsetsOf(rows))
-    : ExactIndex.restore(path, options.dimensions, entries);
+const restoreNow: Restore<VectorIndex> = (options, path, entries) =>
+  options.kind === 'hnsw' ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw) : ExactIndex.restore(path, options.dimensions, entries);
 
-/** The saved index of `folder`, or why it cannot be used; `dataFile` is the data file when the caller has checked it already. */
-function load(folder: IndexFolder, options: VectorStoreOptions): { index: VectorIndex; sum: Float64Array } | string;
-function load<T>(folder: IndexFolder, options: VectorStoreOptions, restore: Restore<T>, dataFile: CheckedArtefact): { index: T; sum: Float64Array } | string;
-function load(
-  folder: IndexFolder,
-  options: VectorStoreOptions,
-  restore?: Restore<unknown>,
-  dataFile?: CheckedArtefact,
-): { index: unknown; sum: Float64Array } | string {
+/** A saved index as {@link load} finds it; `outdated` when its entries are of the JSON format. */
+interface LoadedBase<T> {
+  readonly index: T;
+  readonly sum: Float64Array;
+  readonly outdated: boolean;
+}
+
+/** What a caller of {@link load} did already: how to restore, the data file it checked and the entries it read. */
+interface LoadStart<T> {
+  readonly restore: Restore<T>;
+  readonly data: CheckedArtefact;
+  readonly entries: ReadArtefact;
+}
+
+/** The format the folder's `vector-entries` is read as. */
+function entriesFormat(folder: IndexFolder): number {
+  return folder.entry(VECTOR_ENTRIES)?.format === ENTRIES_JSON_FORMAT ? ENTRIES_JSON_FORMAT : ENTRY_TABLE_FORMAT;
+}
+
+/** The saved index of `folder`, or why it cannot be used. */
+function load(folder: IndexFolder, options: VectorStoreOptions): LoadedBase<VectorIndex> | string;
+function load<T>(folder: IndexFolder, options: VectorStoreOptions, start: LoadStart<T>): LoadedBase<T> | string;
+function load(folder: IndexFolder, options: VectorStoreOptions, start?: LoadStart<unknown>): LoadedBase<unknown> | string {
   if (folder.problem !== undefined) return folder.problem;
   if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
   if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
   const kind = folder.entry(VECTOR_DATA)?.meta?.['kind'];
   if (kind !== options.kind) return `index kind ${String(kind)} ≠ ${options.kind}`;
-  const entriesRead = folder.read(VECTOR_ENTRIES, ENTRIES_FORMAT);
+  const format = entriesFormat(folder);
+  const outdated = format === ENTRIES_JSON_FORMAT;
+  const entriesRead = start?.entries ?? folder.read(VECTOR_ENTRIES, format);
   if ('reason' in entriesRead) return entriesRead.reason;
+  const saved = outdated ? parseJsonEntries(entriesRead.bytes) : decodeEntryTable(entriesRead.bytes, options.dimensions);
+  if (typeof saved === 'string') return saved;
+  if (saved.kind !== options.kind || saved.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
+  const checked = start?.data ?? folder.check(VECTOR_DATA, DATA_FORMAT);
+  if ('reason' in checked) return checked.reason;
+  try {
+    const index = (start?.restore ?? restoreNow)(options, checked.path, saved.entries);
+    return { index, sum: Float64Array.from(saved.sum), outdated };
+  } catch (error) {
+    return unreadableData(checked.entry.file, error);
+  }
+}
+
+/** Saved entries as a restore takes them, with the kind and Σ saved beside them. */
+interface SavedEntries {
+  readonly kind: VectorIndexKind;
+  readonly entries: readonly SavedEntry[] | EntryTable;
+  readonly sum: ArrayLike<number>;
+}
+
+function decodeEntryTable(bytes: Buffer, dimensions: number): SavedEntries | string {
+  try {
+    const table = EntryTable.decode(bytes, dimensions);
+    return { kind: table.kind, entries: table, sum: table.sum };
+  } catch (error) {
+    return `${VECTOR_ENTRIES} is unreadable: ${(error as Error).message}`;
+  }
+}
+
+function parseJsonEntries(bytes: Buffer): SavedEntries | string {
   let data: unknown;
   try {
-    data = JSON.parse(entriesRead.bytes.toString('utf8'));
+    data = JSON.parse(bytes.toString('utf8'));
   } catch {
     return `${VECTOR_ENTRIES} is not valid JSON`;
   }
@@ -380,30 +428,11 @@ function load(
   const parsed = data as PersistedEntries;
   const bad = parsed.entries.findIndex((entry) => !isEntry(entry));
   if (bad !== -1) return `${VECTOR_ENTRIES} has the wrong shape (entries.${bad}: expected [id, tag, label, offset])`;
-  if (parsed.kind !== options.kind || parsed.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
-  const rows = parsed.entries as Entry[];
-  const checked = dataFile ?? folder.check(VECTOR_DATA, DATA_FORMAT);
-  if ('reason' in checked) return checked.reason;
-  const entries: PersistedEntry[] = rows.map(([id, tag, label]) => ({ id, tag, label }));
-  try {
-    const index = (restore ?? restoreNow)(options, checked.path, entries, rows);
-    return { index, sum: Float64Array.from(parsed.sum) };
-  } catch (error) {
-    return unreadableData(checked.entry.file, error);
-  }
+  return { kind: parsed.kind, entries: parsed.entries as SavedEntry[], sum: parsed.sum };
 }
 
 function unreadableData(file: string, error: unknown): string {
   return `${VECTOR_DATA} file ${file} is unreadable: ${(error as Error).message}`;
-}
-
-function offsetsOf(rows: readonly Entry[]): GraphRows | undefined {
-  const offsets = new Map<number, number>();
-  for (const [, , label, offset] of rows) {
-    if (offset < 0) return undefined;
-    offsets.set(label, offset);
-  }
-  return { offsets };
 }
 
 /** Every vector of a saved index of the other kind (`ann` was switched), by tag, when it is otherwise usable. */

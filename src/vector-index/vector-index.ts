@@ -45,6 +45,14 @@ export interface PersistedEntry {
   readonly label: number;
 }
 
+/**
+ * A manifest row as `vector-entries` saves it and a restore reads it: `[id, tag, label, offset]`,
+ * offset being where the label's vector starts in an HNSW graph file, or -1 when unknown (an
+ * exact index, or a graph laid out otherwise). Tuples as parsed, not objects: a cold search
+ * restores tens of thousands of them.
+ */
+export type SavedEntry = readonly [id: string, tag: string, label: number, offset: number];
+
 export function assertDimensions(vector: Float32Array, dimensions: number): void {
   if (vector.length !== dimensions) {
     throw new SkillSearchError('INTERNAL', `Expected a ${dimensions}-dimensional vector, got ${vector.length}`);

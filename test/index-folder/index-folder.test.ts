@@ -36,6 +36,18 @@ describe('IndexFolder', () => {
     expect(IndexFolder.open(dir).read('alpha', 1)).toEqual({ reason: `alpha file ${folder.entry('alpha')!.file} fails its checksum` });
   });
 
+  it('reads on the thread pool with the same checks (readAsync)', async () => {
+    const dir = tempDir();
+    const folder = IndexFolder.open(dir);
+    folder.commit([folder.write('alpha', Buffer.from('payload'), { format: 1 })]);
+    const read = await IndexFolder.open(dir).readAsync('alpha', 1);
+    expect('bytes' in read && read.bytes.toString()).toBe('payload');
+    expect(await folder.readAsync('alpha', 2)).toEqual({ reason: 'alpha format 1 ≠ 2' });
+    const file = folder.path(folder.entry('alpha')!.file);
+    writeFileSync(file, 'payload, longer');
+    expect(await IndexFolder.open(dir).readAsync('alpha', 1)).toEqual({ reason: `alpha file ${folder.entry('alpha')!.file} fails its checksum` });
+  });
+
   it('removes the superseded file and log, and files of the old layout the new artefact replaces', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lexical.bin'), 'old');

@@ -49,12 +49,10 @@ describe('every persisted file is checked for shape; any doubt means rebuild', (
     });
   });
 
-  it('vector entries with a malformed entry, or not JSON', () => {
+  it('vector entries of the JSON format (1) with a malformed entry, or not JSON', () => {
     const dir = tempDir();
     savedStore(dir);
-    const folder = IndexFolder.open(dir);
-    const entries = JSON.parse(readFileSync(folder.path(folder.entry(VECTOR_ENTRIES)!.file), 'utf8')) as { entries: unknown[] };
-    entries.entries[1] = null;
+    const entries = { kind: 'exact', entries: [['s0', 't0', 0, -1], null, ['s2', 't2', 2, -1]], sum: new Array(8).fill(0) };
     rewrite(dir, VECTOR_ENTRIES, Buffer.from(JSON.stringify(entries)), 1);
     expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({
       state: 'rebuilt',
@@ -64,6 +62,20 @@ describe('every persisted file is checked for shape; any doubt means rebuild', (
     expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({
       state: 'rebuilt',
       reason: 'vector-entries has the wrong shape (Invalid input: expected object, received null)',
+    });
+  });
+
+  it('vector entries whose table does not decode', () => {
+    const dir = tempDir();
+    savedStore(dir);
+    const folder = IndexFolder.open(dir);
+    const table = readFileSync(folder.path(folder.entry(VECTOR_ENTRIES)!.file));
+    rewrite(dir, VECTOR_ENTRIES, Buffer.from('null'), 2);
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({ state: 'rebuilt', reason: 'vector-entries is unreadable: not an entry table' });
+    rewrite(dir, VECTOR_ENTRIES, table.subarray(0, table.length - 1), 2);
+    expect(VectorStore.open({ ...base, folder: dir }).status).toEqual({
+      state: 'rebuilt',
+      reason: 'vector-entries is unreadable: the texts do not end with the table',
     });
   });
 

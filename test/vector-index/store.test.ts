@@ -109,7 +109,7 @@ describe.each(['hnsw', 'exact'] as const)('VectorStore (%s)', (kind) => {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { format: number; artefacts: Record<string, { format: number }> };
     manifest.artefacts[VECTOR_ENTRIES]!.format = 999;
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-    expect(open({ ...base, dir }).status).toEqual({ state: 'rebuilt', reason: 'vector-entries format 999 ≠ 1' });
+    expect(open({ ...base, dir }).status).toEqual({ state: 'rebuilt', reason: 'vector-entries format 999 ≠ 2' });
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, format: 1 }));
     expect(open({ ...base, dir }).status).toEqual({ state: 'rebuilt', reason: 'index.json layout 1 ≠ 2' });
   });
