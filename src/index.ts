@@ -1,8 +1,8 @@
 /**
  * The public API of `skill-search`: every name the subpath entries in `src/api/` export is supported; anything else under src/ is
  * internal and may change. The same names are grouped by subpath, so a host that needs one
- * stage imports only that stage's modules (`skill-search/prefetch` loads the prefetcher and
- * p-queue, not the model, the indexes or the MCP SDK). This entry loads every stage except the
+ * stage imports only that stage's modules (`skill-search/prefetch` loads the prefetcher alone,
+ * not the model, the indexes or the MCP SDK). This entry loads every stage except the
  * command line (`skill-search/cli`).
  *
  * | subpath                    | for                                                      |

@@ -1,6 +1,6 @@
 /**
  * `skill-search/prefetch`: background skill discovery for an agent loop. Loads the prefetcher
- * and p-queue only; bring your own `SkillSearcher` (the engine from `skill-search/search`, a
+ * alone (no dependency); bring your own `SkillSearcher` (the engine from `skill-search/search`, a
  * `SkillSocketClient`, or anything with a `search()`).
  */
 export {

@@ -8,13 +8,13 @@
  * even if its search resolves late; the listener on the turn's signal is removed when the
  * search settles.
  */
-import PQueue from 'p-queue';
 import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { linkAbortSignal } from '../util/link-signal.js';
+import { TaskLimiter } from './task-limiter.js';
 
 export interface SkillPrefetcherOptions {
   /** The search over the whole catalog. Must reject with an AbortError when its signal aborts. */
@@ -252,14 +252,14 @@ export class PrefetchHandle {
 
 export class SkillPrefetcher {
   readonly #options: ResolvedOptions;
-  /** Bounds concurrent searches; an aborted turn leaves the queue through its signal (never `clear()`, whose promises never settle). */
-  readonly #queue: PQueue;
+  /** Bounds concurrent searches; an aborted turn leaves the line through its signal. */
+  readonly #queue: TaskLimiter;
   /** Handles whose search has not settled; emptied as they settle, so it cannot grow without bound. */
   readonly #pending = new Set<PrefetchHandle>();
 
   constructor(options: SkillPrefetcherOptions) {
     this.#options = resolvePrefetcherOptions(options);
-    this.#queue = new PQueue({ concurrency: this.#options.concurrency });
+    this.#queue = new TaskLimiter(this.#options.concurrency);
   }
 
   /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
@@ -269,16 +269,13 @@ export class SkillPrefetcher {
     }
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
-      this.#queue.add(
-        async () => {
-          // p-queue runs a free slot's task synchronously inside add(); a searcher's synchronous
-          // part (lexical ranking, exact-name lookup) must not run inside start(), so yield once.
-          await undefined;
-          throwIfAborted(signal);
-          return searcher.search(query, { k: searchK, signal });
-        },
-        { signal },
-      ),
+      this.#queue.run(async () => {
+        // A free slot runs its task synchronously inside run(); a searcher's synchronous part
+        // (lexical ranking, exact-name lookup) must not run inside start(), so yield once.
+        await undefined;
+        throwIfAborted(signal);
+        return searcher.search(query, { k: searchK, signal });
+      }, signal),
     );
     if (handle.state === 'pending') {
       this.#pending.add(handle);
@@ -294,7 +291,7 @@ export class SkillPrefetcher {
 
   /** Searches running right now. */
   get runningCount(): number {
-    return this.#queue.pending;
+    return this.#queue.running;
   }
 
   /** Cancel every pending search. */

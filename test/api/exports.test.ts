@@ -81,6 +81,7 @@ describe('package entry points (built package, imported by name)', () => {
       'errors.js',
       'prefetch/experimental.js',
       'prefetch/prefetcher.js',
+      'prefetch/task-limiter.js',
       'util/defined.js',
       'util/link-signal.js',
       'util/option-checks.js',
