@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
+import type { AsPlainObject, Options } from 'minisearch';
 import type { Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
@@ -9,6 +11,13 @@ import { MiniSearchPostings } from './minisearch-postings.js';
 import { tokenize } from './tokenize.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
+
+/** MiniSearch loads with the first live index that needs it: a cold search over a search snapshot never does. */
+let miniSearchClass: typeof MiniSearch | undefined;
+function miniSearch(): typeof MiniSearch {
+  miniSearchClass ??= createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+  return miniSearchClass;
+}
 
 interface LexicalDocument {
   readonly id: string;
@@ -76,7 +85,8 @@ export interface CompactLexicalSnapshot {
  * writes it as a buffer a read-only process searches in place (`flat-lexical.ts`).
  */
 export class LexicalIndex implements LexicalSearcher {
-  #search: MiniSearch<LexicalDocument>;
+  /** MiniSearch's index, made at first use (see {@link #search}). */
+  #made: MiniSearch<LexicalDocument> | undefined;
   /** id → contentHash of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #hashes = new Map<string, string>();
   /** A document was discarded (removed or replaced) since the last {@link compact}. */
@@ -84,13 +94,22 @@ export class LexicalIndex implements LexicalSearcher {
   /** Reads the index as it was when built: dropped on every change. */
   #scorer: Bm25Scorer<TermPostings> | undefined;
 
-  constructor(search: MiniSearch<LexicalDocument> = new MiniSearch<LexicalDocument>(LexicalIndex.#options())) {
-    this.#search = search;
+  /** Over `search`, or an empty index made at first use. */
+  constructor(search?: MiniSearch<LexicalDocument>) {
+    this.#made = search;
+  }
+
+  get #search(): MiniSearch<LexicalDocument> {
+    if (this.#made === undefined) {
+      const Search = miniSearch();
+      this.#made = new Search<LexicalDocument>(LexicalIndex.#options());
+    }
+    return this.#made;
   }
 
   /** Rebuilds an index from {@link snapshot}'s output; throws when it does not fit (caller rebuilds). */
   static restore(snapshot: LexicalSnapshot): LexicalIndex {
-    const search = MiniSearch.loadJS<LexicalDocument>(snapshot.index, LexicalIndex.#options());
+    const search = miniSearch().loadJS<LexicalDocument>(snapshot.index, LexicalIndex.#options());
     if (search.documentCount !== snapshot.entries.length) {
       throw new Error(`index holds ${search.documentCount} documents, entries list ${snapshot.entries.length}`);
     }
@@ -168,7 +187,7 @@ export class LexicalIndex implements LexicalSearcher {
     if (!(tree instanceof Map) || !(documentIds instanceof Map) || !(fieldLength instanceof Map) || !(storedFields instanceof Map) || !Array.isArray(entries)) {
       throw new Error('compact snapshot has the wrong shape');
     }
-    const search = MiniSearch.loadJS<LexicalDocument>(
+    const search = miniSearch().loadJS<LexicalDocument>(
       {
         index: [],
         documentIds: {},
