@@ -108,14 +108,15 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   }
 
   /**
-   * Typo lookups go through a flat {@link TermVocabulary}, built at the first one (a walk of the
-   * whole term tree costs about what one of MiniSearch's `fuzzyGet` walks does on a large catalog,
-   * and each lookup after it is far cheaper).
+   * Typo lookups go through a flat {@link TermVocabulary}, built with its pair index at the first
+   * one: a walk of the whole term tree costs about what one of MiniSearch's `fuzzyGet` walks does
+   * on a large catalog, the pair index adds a third to that, and every lookup after is far
+   * cheaper. (A search snapshot's flat index, opened by one-shot processes, scans first instead.)
    */
   near(word: string, maxDistance: number): NearTerm<TermPostings>[] {
     if (this.#vocabulary === undefined) {
       const { tables, postings } = treeVocabulary(this.#index._index._tree);
-      this.#vocabulary = { lookup: new TermVocabulary(tables), postings };
+      this.#vocabulary = { lookup: new TermVocabulary(tables, 0), postings };
     }
     const { lookup, postings } = this.#vocabulary;
     return lookup.near(word, maxDistance).map(({ position, distance }) => ({ term: lookup.term(position), handle: postings[position]!, distance }));
