@@ -1,3 +1,4 @@
+import { popcount } from '../util/popcount.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 
 /**
@@ -326,11 +327,7 @@ const CACHE_ENTRIES = 1_000_000;
 
 function countBits(words: Uint32Array, from: number, count: number): number {
   let bits = 0;
-  for (let i = from; i < from + count; i += 1) {
-    const v = words[i]! - ((words[i]! >>> 1) & 0x55555555);
-    const pairs = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    bits += (((pairs + (pairs >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
+  for (let i = from; i < from + count; i += 1) bits += popcount(words[i]!);
   return bits;
 }
 

@@ -1,3 +1,5 @@
+import { popcount } from '../util/popcount.js';
+
 /** A vocabulary term within edit distance of a query word: its position in the vocabulary and the distance. */
 export interface NearPosition {
   readonly position: number;
@@ -30,12 +32,6 @@ export function charSet(term: string): number {
   let set = 0;
   for (let i = 0; i < term.length; i += 1) set |= charBit(term.charCodeAt(i));
   return set;
-}
-
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
