@@ -279,25 +279,25 @@ class PairIndex {
   readonly #ascii: Uint32Array;
   readonly #others = new Map<number, number[]>();
 
-  constructor({ units, starts, byLength }: VocabularyTables) {
+  constructor({ units, starts, byLength, charSets }: VocabularyTables) {
     const terms = starts.length - 1;
     this.lengths = new Uint16Array(terms);
     this.charSets = new Int32Array(terms);
-    for (let position = 0; position < terms; position += 1) {
-      const from = starts[position]!;
-      this.lengths[position] = starts[position + 1]! - from;
-      let set = 0;
-      for (let at = from; at < starts[position + 1]!; at += 1) set |= charBit(units[at]!);
-      this.charSets[position] = set;
+    // The tables hold the character sets by length order; here they are wanted by position.
+    for (let slot = 0; slot < terms; slot += 1) {
+      const position = byLength[slot]!;
+      this.lengths[position] = starts[position + 1]! - starts[position]!;
+      this.charSets[position] = charSets[slot]!;
     }
-    // Every pair of every term twice: counted, then filled in; the other pairs (CJK, symbols) go to the map.
+    // Every pair of every term twice, by length (so each list is ordered by length and a lookup
+    // slices the lengths it allows): counted, then filled in. The other pairs (CJK, symbols) go
+    // to the map on the first pass.
     const asciiStarts = this.#asciiStarts;
-    let next: Uint32Array | undefined;
     let ascii = new Uint32Array(0);
+    let next = new Uint32Array(0);
     for (const filling of [false, true]) {
-      // By length, so each list is ordered by length and a lookup slices the lengths it allows.
-      for (let i = 0; i < terms; i += 1) {
-        const position = byLength[i]!;
+      for (let slot = 0; slot < terms; slot += 1) {
+        const position = byLength[slot]!;
         const from = starts[position]!;
         for (let at = from; at + 1 < starts[position + 1]!; at += 1) {
           const first = units[at]!;
@@ -305,7 +305,7 @@ class PairIndex {
           const offset = Math.min(at - from, LAST_OFFSET);
           if (first < ASCII && second < ASCII) {
             const key = (first * ASCII + second) * OFFSETS + offset;
-            if (next === undefined) asciiStarts[key + 1] = asciiStarts[key + 1]! + 1;
+            if (!filling) asciiStarts[key + 1] = asciiStarts[key + 1]! + 1;
             else {
               ascii[next[key]!] = position;
               next[key] = next[key]! + 1;
