@@ -257,7 +257,7 @@ export class TermVocabulary {
 
 /**
  * Building the pair index costs about as much as comparing this many terms per vocabulary term
- * in scans (scripts/measure-term-lookups.ts: 11–15 at 24k skills, 30–63 at 1k, where the build
+ * in scans (scripts/measure-term-lookups.ts: 11–34 at 24k skills, 30–63 at 1k, where the build
  * is a few milliseconds; docs/retrieval.md). Scans run until they have cost that much, so a
  * process that looks up a few words never builds it and one that looks up many pays at most a
  * few times the better choice.
