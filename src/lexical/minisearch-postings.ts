@@ -32,22 +32,14 @@ export function treeVocabulary(tree: RadixNode): { tables: VocabularyTables; pos
   const walk = (node: RadixNode, depth: number): void => {
     node.forEach((child, key) => {
       if (key === '') {
-        if (used + depth > units.length) {
-          const grown = new Uint16Array(Math.max(2 * units.length, used + depth));
-          grown.set(units);
-          units = grown;
-        }
+        if (used + depth > units.length) units = grown(units, used + depth);
         units.set(path.subarray(0, depth), used);
         starts.push(used);
         used += depth;
         postings.push(child as TermPostings);
         return;
       }
-      if (depth + key.length > path.length) {
-        const grown = new Uint16Array(2 * (depth + key.length));
-        grown.set(path);
-        path = grown;
-      }
+      if (depth + key.length > path.length) path = grown(path, depth + key.length);
       for (let i = 0; i < key.length; i += 1) path[depth + i] = key.charCodeAt(i);
       walk(child as RadixNode, depth + key.length);
     });
@@ -55,6 +47,13 @@ export function treeVocabulary(tree: RadixNode): { tables: VocabularyTables; pos
   walk(tree, 0);
   starts.push(used);
   return { tables: tablesOfUnits(units.slice(0, used), Uint32Array.from(starts)), postings };
+}
+
+/** `buffer`'s contents in a buffer at least twice as long, and long enough for `length`. */
+function grown(buffer: Uint16Array<ArrayBuffer>, length: number): Uint16Array<ArrayBuffer> {
+  const larger = new Uint16Array(Math.max(2 * buffer.length, length));
+  larger.set(buffer);
+  return larger;
 }
 
 /**
