@@ -90,11 +90,12 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): Vocabula
  * most the distance each way (each edit adds or removes at most one distinct character), and the
  * few that pass get a banded edit distance over the stored code units (no strings built).
  *
- * The first lookups scan every term of a length in reach. A vocabulary asked more often (a
- * long-lived index) builds a list of the terms holding each pair of adjacent characters and
- * takes its candidates from there: cut into `distance + 1` pieces, a word keeps at least one
- * piece whole through `distance` edits, so a term in reach holds every pair of that piece, and
- * the rarest pair of each piece is enough to find it.
+ * Lookups scan every term of a length in reach until the pair index is built (at the first
+ * lookup or once scans have cost about as much, per `pairIndexAfter`); then candidates come from
+ * its lists of the terms holding each pair of adjacent characters near a given offset: cut into
+ * `distance + 1` pieces, a word keeps at least one piece whole through `distance` edits, so a
+ * term in reach holds every pair of that piece, shifted by at most `distance`, and the rarest
+ * pair of each piece is enough to find it.
  */
 export class TermVocabulary {
   readonly #tables: VocabularyTables;
