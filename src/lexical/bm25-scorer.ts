@@ -84,12 +84,17 @@ export class Bm25Scorer<Term> {
   /** {@link WordScores} per query word, expansion settings and searched fields. */
   readonly #words = new Map<string, WordScores>();
   #wordEntries = 0;
-  /** Per document: the query's running total, the current word's subtotal, and when each was last reset. */
+  /**
+   * Per document: the query's running total and the current word's subtotal, with one bit each
+   * saying whether the query (the word) has reached it yet. Bits rather than stamps keep the
+   * per-posting reads in fewer cache lines on a large catalog.
+   */
   readonly #total: Float64Array;
   readonly #termScore: Float64Array;
-  readonly #totalStamp: Int32Array;
-  readonly #termStamp: Int32Array;
-  #stamp = 0;
+  readonly #reachedBits: Uint32Array;
+  readonly #touchedBits: Uint32Array;
+  /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, filled at the field's first column. */
+  readonly #norms: (Float64Array | undefined)[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
@@ -98,6 +103,10 @@ export class Bm25Scorer<Term> {
   #touched = new Int32Array(0);
   /** Each reached document's final score, by the order it was reached. */
   #final = new Float64Array(0);
+  /** {@link bestOf}'s heap of arrival orders. */
+  #heap = new Int32Array(0);
+  /** Where the cached columns and word sums keep their arrays. */
+  readonly #slab = new Slab();
 
   /** Valid until the index changes (then build a new one). */
   constructor(source: PostingsSource<Term>) {
@@ -107,8 +116,13 @@ export class Bm25Scorer<Term> {
     const slots = source.slots;
     this.#total = new Float64Array(slots);
     this.#termScore = new Float64Array(slots);
-    this.#totalStamp = new Int32Array(slots);
-    this.#termStamp = new Int32Array(slots);
+    this.#reachedBits = new Uint32Array(Math.ceil(slots / 32));
+    this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
+  }
+
+  /** True when `term` is in the index vocabulary. */
+  has(term: string): boolean {
+    return this.#source.exact(term) !== undefined;
   }
 
   /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
@@ -120,10 +134,10 @@ export class Bm25Scorer<Term> {
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
     const fieldIds = fields.map((field) => source.fieldId(field.name));
     const total = this.#total;
-    const totalStamp = this.#totalStamp;
+    const reachedBits = this.#reachedBits;
+    reachedBits.fill(0);
     const matched = this.#matched;
     const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
-    const queryStamp = this.#nextStamp();
     // Documents in the order the query first reached them (MiniSearch's tie order).
     if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
     const reached = this.#reached;
@@ -138,8 +152,10 @@ export class Bm25Scorer<Term> {
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
         const at = doc * words;
-        if (totalStamp[doc] !== queryStamp) {
-          totalStamp[doc] = queryStamp;
+        const reachedWord = doc >>> 5;
+        const reachedBit = 1 << (doc & 31);
+        if ((reachedBits[reachedWord]! & reachedBit) === 0) {
+          reachedBits[reachedWord] = reachedBits[reachedWord]! | reachedBit;
           total[doc] = scores[i]!;
           for (let w = 0; w < words; w += 1) matched[at + w] = 0;
           reached[reachedCount] = doc;
@@ -155,7 +171,9 @@ export class Bm25Scorer<Term> {
       const doc = reached[order]!;
       final[order] = total[doc]! * (countBits(matched, doc * words, words) || 1);
     }
-    const best = bestOf(reached, final, reachedCount, limit);
+    const keep = Math.min(limit, reachedCount);
+    if (this.#heap.length < keep) this.#heap = new Int32Array(keep);
+    const best = bestOf(reached, final, reachedCount, keep, this.#heap);
     return best.map(({ doc, score }) => {
       const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
       const id = source.externalId(doc);
@@ -174,8 +192,8 @@ export class Bm25Scorer<Term> {
     const cached = this.#words.get(key);
     if (cached !== undefined) return cached;
     const termScore = this.#termScore;
-    const termStamp = this.#termStamp;
-    const stamp = this.#nextStamp();
+    const touchedBits = this.#touchedBits;
+    touchedBits.fill(0);
     if (this.#touched.length < termScore.length) this.#touched = new Int32Array(termScore.length);
     const touched = this.#touched;
     let touchedCount = 0;
@@ -190,8 +208,10 @@ export class Bm25Scorer<Term> {
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
           const weighted = scale * raw[i]!;
-          if (termStamp[doc] !== stamp) {
-            termStamp[doc] = stamp;
+          const touchedWord = doc >>> 5;
+          const touchedBit = 1 << (doc & 31);
+          if ((touchedBits[touchedWord]! & touchedBit) === 0) {
+            touchedBits[touchedWord] = touchedBits[touchedWord]! | touchedBit;
             termScore[doc] = weighted;
             touched[touchedCount] = doc;
             touchedCount += 1;
@@ -199,9 +219,9 @@ export class Bm25Scorer<Term> {
         }
       }
     }
-    const docs = touched.slice(0, touchedCount);
-    const scores = new Float64Array(docs.length);
-    for (let i = 0; i < docs.length; i += 1) scores[i] = termScore[docs[i]!]!;
+    const { docs, values: scores } = this.#slab.take(touchedCount);
+    docs.set(touched.subarray(0, touchedCount));
+    for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
     const result = { docs, scores };
     if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
       this.#words.clear();
@@ -250,13 +270,10 @@ export class Bm25Scorer<Term> {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
     const source = this.#source;
-    const { k, b, d } = BM25;
+    const { k, d } = BM25;
     const documentCount = source.documentCount;
-    const lengths = source.fieldLengths;
-    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const fieldCount = this.#fieldCount;
-    const docs = new Int32Array(frequencies.size);
-    const raw = new Float64Array(frequencies.size);
+    const norms = this.#normsOf(fieldId);
+    const { docs, values: raw } = this.#slab.take(frequencies.size);
     let matching = frequencies.size;
     let invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
     let n = 0;
@@ -267,11 +284,10 @@ export class Bm25Scorer<Term> {
         return;
       }
       docs[n] = doc;
-      const norm = k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength);
-      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
+      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
       n += 1;
     });
-    const column = n === docs.length ? { docs, raw } : { docs: docs.slice(0, n), raw: raw.slice(0, n) };
+    const column = n === docs.length ? { docs, raw } : { docs: docs.subarray(0, n), raw: raw.subarray(0, n) };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;
@@ -279,6 +295,21 @@ export class Bm25Scorer<Term> {
     this.#columns.set(frequencies, column);
     this.#columnEntries += n;
     return column;
+  }
+
+  /** One field's length parts by document (MiniSearch's expression, so each is the same double it computes per posting). */
+  #normsOf(fieldId: number): Float64Array {
+    const cached = this.#norms[fieldId];
+    if (cached !== undefined) return cached;
+    const { k, b } = BM25;
+    const source = this.#source;
+    const lengths = source.fieldLengths;
+    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
+    const fieldCount = this.#fieldCount;
+    const norms = new Float64Array(source.slots);
+    for (let doc = 0; doc < norms.length; doc += 1) norms[doc] = k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength);
+    this.#norms[fieldId] = norms;
+    return norms;
   }
 
   /** {@link #derive}, remembered until the index changes. */
@@ -308,17 +339,34 @@ export class Bm25Scorer<Term> {
     }
     return match;
   }
+}
 
-  #nextStamp(): number {
-    if (this.#stamp >= 0x7ffffff0) {
-      this.#stamp = 0;
-      this.#totalStamp.fill(0);
-      this.#termStamp.fill(0);
+/**
+ * Paired document / value arrays for the caches, handed out as views into large shared buffers:
+ * a word seen for the first time then allocates two small views instead of two buffers of its
+ * own, which on a large catalog kept the collector busy (each buffer is memory outside the heap
+ * that it tracks). A full buffer is replaced, not reused: the views already handed out keep it.
+ */
+class Slab {
+  #docs = new Int32Array(0);
+  #values = new Float64Array(0);
+  #used = 0;
+
+  take(length: number): { docs: Int32Array; values: Float64Array } {
+    if (this.#used + length > this.#docs.length) {
+      const size = Math.max(SLAB_ENTRIES, length);
+      this.#docs = new Int32Array(size);
+      this.#values = new Float64Array(size);
+      this.#used = 0;
     }
-    this.#stamp += 1;
-    return this.#stamp;
+    const from = this.#used;
+    this.#used += length;
+    return { docs: this.#docs.subarray(from, this.#used), values: this.#values.subarray(from, this.#used) };
   }
 }
+
+/** Entries per {@link Slab} buffer (12 bytes each). */
+const SLAB_ENTRIES = 1 << 16;
 
 /** Query words whose expansions a scorer remembers (they hold only references into the index). */
 const DERIVED_CACHE_SIZE = 4096;
@@ -334,41 +382,41 @@ function countBits(words: Uint32Array, from: number, count: number): number {
 /**
  * The `limit` highest-scoring of the first `count` of `docs` (in first-reached order; `scores`
  * by the same order), best first, ties kept in that order: what a stable sort by descending
- * score would put first, in O(n log limit).
+ * score would put first, in O(n log limit). The heap holds arrival orders in `heap`, reused
+ * across searches, so a large catalog's thousands of reached documents allocate nothing.
  */
-function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: number): { doc: number; score: number }[] {
+function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: number, heap: Int32Array): { doc: number; score: number }[] {
   if (limit <= 0) return [];
   // A min-heap on (score, then later arrival): its root is the weakest kept document.
-  const heap: { doc: number; score: number; order: number }[] = [];
-  const weaker = (a: { score: number; order: number }, b: { score: number; order: number }) => a.score < b.score || (a.score === b.score && a.order > b.order);
+  const weaker = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  let size = 0;
   for (let order = 0; order < count; order += 1) {
-    const score = scores[order]!;
     // Arriving last, a document must beat the weakest kept one outright.
-    if (heap.length === limit && !(score > heap[0]!.score)) continue;
-    const entry = { doc: docs[order]!, score, order };
-    if (heap.length < limit) {
-      heap.push(entry);
-      let i = heap.length - 1;
+    if (size === limit && !(scores[order]! > scores[heap[0]!]!)) continue;
+    let i: number;
+    if (size < limit) {
+      i = size;
+      size += 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!weaker(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        if (!weaker(order, heap[parent]!)) break;
+        heap[i] = heap[parent]!;
         i = parent;
       }
     } else {
-      heap[0] = entry;
-      let i = 0;
+      i = 0;
       for (;;) {
         const left = 2 * i + 1;
+        if (left >= size) break;
         const right = left + 1;
-        let weakest = i;
-        if (left < heap.length && weaker(heap[left]!, heap[weakest]!)) weakest = left;
-        if (right < heap.length && weaker(heap[right]!, heap[weakest]!)) weakest = right;
-        if (weakest === i) break;
-        [heap[i], heap[weakest]] = [heap[weakest]!, heap[i]!];
-        i = weakest;
+        const child = right < size && weaker(heap[right]!, heap[left]!) ? right : left;
+        if (!weaker(heap[child]!, order)) break;
+        heap[i] = heap[child]!;
+        i = child;
       }
     }
+    heap[i] = order;
   }
-  return heap.sort((a, b) => b.score - a.score || a.order - b.order).map(({ doc, score }) => ({ doc, score }));
+  const kept = Array.from(heap.subarray(0, size)).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return kept.map((order) => ({ doc: docs[order]!, score: scores[order]! }));
 }

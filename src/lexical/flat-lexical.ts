@@ -13,6 +13,7 @@ import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } f
 import { corrupt, type FlatTables, readTables, verifyTables } from './flat-lexical-tables.js';
 import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
+import { stringOfCodeUnits } from '../util/code-units.js';
 
 export { type EncodeFlatLexicalOptions, encodeFlatLexical } from './flat-lexical-encode.js';
 
@@ -111,7 +112,7 @@ class FlatPostings implements PostingsSource<number> {
     const from = termStarts[position]!;
     const to = termStarts[position + 1]!;
     if (!(from <= to && to <= units.length)) throw corrupt(`term ${position} is out of bounds`);
-    return String.fromCharCode(...units.subarray(from, to));
+    return stringOfCodeUnits(units.subarray(from, to));
   }
 
   /** Compares `word` with term `position` in code-unit order (JavaScript's `<` on strings); `prefixOnly` counts a term that `word` starts as equal. */

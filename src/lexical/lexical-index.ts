@@ -294,7 +294,8 @@ export class LexicalIndex implements LexicalSearcher {
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
     this.#compact();
-    const known = this.#vocabularyTest();
+    const scorer = this.#currentScorer();
+    const known = scorer !== undefined ? (term: string) => scorer.has(term) : this.#vocabularyTest();
     return searchLexical(
       { size: this.#hashes.size, isKnown: known, score: (text, terms, fields, max, explain) => this.#score(text, terms, fields, max, explain) },
       query,

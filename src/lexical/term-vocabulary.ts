@@ -1,4 +1,5 @@
 import { popcount } from '../util/popcount.js';
+import { stringOfCodeUnits } from '../util/code-units.js';
 
 /** A vocabulary term within edit distance of a query word: its position in the vocabulary and the distance. */
 export interface NearPosition {
@@ -126,10 +127,15 @@ export class TermVocabulary {
     return this.#tables.starts.length - 1;
   }
 
+  /** Builds the pair index now, for a caller that would rather pay for it together with other one-time work than in some later lookup. */
+  buildPairIndex(): void {
+    this.#pairs ??= new PairIndex(this.#tables);
+  }
+
   /** The term at `position`. */
   term(position: number): string {
     const { units, starts } = this.#tables;
-    return String.fromCharCode(...units.subarray(starts[position]!, starts[position + 1]!));
+    return stringOfCodeUnits(units.subarray(starts[position]!, starts[position + 1]!));
   }
 
   /** Every term at Levenshtein distance ≤ `maxDistance` from `word` (UTF-16 code units, like MiniSearch), in vocabulary order. */
@@ -164,8 +170,8 @@ export class TermVocabulary {
 
   /** {@link near} over the candidates the pair index gives: the terms holding the rarest pair of some piece of `word`. */
   #nearByPairs(word: string, maxDistance: number, pieces: readonly number[]): NearPosition[] {
-    this.#pairs ??= new PairIndex(this.#tables);
-    const pairs = this.#pairs;
+    this.buildPairIndex();
+    const pairs = this.#pairs!;
     const { lengths, charSets } = pairs;
     const { starts } = this.#tables;
     if (this.#seen.length !== lengths.length) this.#seen = new Uint32Array(lengths.length);

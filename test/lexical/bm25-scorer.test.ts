@@ -3,7 +3,8 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
 import { LexicalIndex } from '../../src/lexical/lexical-index.js';
-import { treeTerms, treeVocabulary } from '../../src/lexical/minisearch-postings.js';
+import type { MiniSearchInternals } from '../../src/lexical/minisearch-internals.js';
+import { MiniSearchPostings, treeTerms, treeVocabulary } from '../../src/lexical/minisearch-postings.js';
 import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { tokenize } from '../../src/lexical/tokenize.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
@@ -113,6 +114,20 @@ describe('the lexical scorer reproduces MiniSearch', () => {
     );
   });
 
+  it('keeps MiniSearch’s order at every cut, ties in the order documents were first reached', () => {
+    fc.assert(
+      fc.property(catalogArbitrary, queryArbitrary, fc.constantFrom(1, 2, 3, 7, 1000), (skills, query, limit) => {
+        // Each skill twice under another id: every score is tied at least once.
+        const twins = skills.flatMap((skill) => [skill, { ...skill, id: `${skill.id}-twin` }]);
+        const index = new LexicalIndex();
+        for (const skill of twins) index.upsert(skill);
+        const want = referenceSearch(reference(twins), query).slice(0, limit);
+        expect(index.search(query, limit).map((hit) => [hit.id, hit.score])).toEqual(want.map((hit) => [hit.id, hit.score]));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('weights grouped terms like MiniSearch’s boostTerm and counts coverage per group', () => {
     const skills = WORDS.map((word, i) => makeSkill(`${word}-${i}`, { id: `s${i}`, description: `${WORDS[(i * 7) % WORDS.length]} ${word}` }));
     const index = new LexicalIndex();
@@ -145,6 +160,29 @@ describe('the lexical scorer reproduces MiniSearch', () => {
         );
       }
     }
+  });
+});
+
+describe('MiniSearchPostings', () => {
+  it('looks terms up and lists the terms a prefix starts exactly as MiniSearch’s get and atPrefix do, order included', () => {
+    // Enough first letters that some nodes hold more edges than are scanned, and astral ones.
+    const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', 'd', 'e', 'f', 'g', 'h', 'i', '部', '𝒳', '𝒴'), minLength: 1, maxLength: 7 });
+    fc.assert(
+      fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 60 }), fc.array(letters, { minLength: 1, maxLength: 20 }), (random, words) => {
+        // A family under one prefix, large enough that its nodes keep their spans of the vocabulary.
+        const terms = [...new Set([...random, ...random.slice(0, 40).map((term) => `ab${term}`)])];
+        const search = new MiniSearch({ fields: ['text'], tokenize: (text) => text.split(' '), processTerm: (term) => term });
+        search.addAll(terms.map((term, id) => ({ id, text: term })));
+        const internals = search as unknown as MiniSearchInternals;
+        const postings = new MiniSearchPostings(internals);
+        // Whole terms, their cut-off starts (most end inside an edge of the tree) and other words.
+        for (const word of [...words, ...terms.flatMap((term) => [term, term.slice(0, 1), term.slice(0, -1)])]) {
+          expect(postings.exact(word)).toBe(internals._index.get(word));
+          expect([...postings.prefixed(word)]).toEqual([...internals._index.atPrefix(word)]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
