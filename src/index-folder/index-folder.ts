@@ -234,28 +234,21 @@ export class IndexFolder {
    * layout they replace, and unreferenced artefact files older than a minute.
    */
   commit(written: readonly WrittenArtefact[], folder: { model?: string; dimensions?: number } = {}): void {
-    const onDisk = readManifest(this.dir);
-    const base = 'manifest' in onDisk ? onDisk.manifest : emptyManifest();
     const superseded: string[] = [];
-    const artefacts = { ...base.artefacts };
-    for (const { name, entry } of written) {
-      const previous = artefacts[name];
-      if (previous !== undefined) {
-        if (previous.file !== entry.file) superseded.push(previous.file);
-        if (previous.log !== entry.log) superseded.push(previous.log);
+    const { artefacts } = this.#rewriteManifest((base) => {
+      const artefacts = { ...base.artefacts };
+      for (const { name, entry } of written) {
+        const previous = artefacts[name];
+        if (previous !== undefined) {
+          if (previous.file !== entry.file) superseded.push(previous.file);
+          if (previous.log !== entry.log) superseded.push(previous.log);
+        }
+        artefacts[name] = entry;
       }
-      artefacts[name] = entry;
-    }
-    const model = folder.model ?? base.model;
-    const dimensions = folder.dimensions ?? base.dimensions;
-    const manifest: Manifest = {
-      format: LAYOUT_VERSION,
-      ...(model === undefined ? {} : { model }),
-      ...(dimensions === undefined ? {} : { dimensions }),
-      artefacts,
-    };
-    writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
-    this.#manifest = manifest;
+      const model = folder.model ?? base.model;
+      const dimensions = folder.dimensions ?? base.dimensions;
+      return { format: LAYOUT_VERSION, ...(model === undefined ? {} : { model }), ...(dimensions === undefined ? {} : { dimensions }), artefacts };
+    })!;
     const referenced = new Set(Object.values(artefacts).flatMap((entry) => [entry.file, entry.log]));
     for (const file of superseded) if (!referenced.has(file)) this.#removeQuietly(file);
     for (const { name } of written) {
@@ -271,16 +264,31 @@ export class IndexFolder {
    * save writes it anew instead of trusting it.
    */
   discard(name: string): void {
+    const dropped: Artefact[] = [];
+    this.#rewriteManifest((base) => {
+      if (!Object.hasOwn(base.artefacts, name)) return undefined;
+      const { [name]: entry, ...artefacts } = base.artefacts;
+      dropped.push(entry!);
+      return { ...base, artefacts };
+    });
+    for (const entry of dropped) {
+      this.#removeQuietly(entry.file);
+      this.#removeQuietly(entry.log);
+    }
+  }
+
+  /**
+   * Writes `update` of the manifest on disk (re-read, since another process may have committed
+   * since this one opened; an empty one when it is unreadable) atomically, and keeps it; writes
+   * nothing when `update` returns undefined.
+   */
+  #rewriteManifest(update: (base: Manifest) => Manifest | undefined): Manifest | undefined {
     const onDisk = readManifest(this.dir);
-    const base = 'manifest' in onDisk ? onDisk.manifest : this.#manifest;
-    const entry = Object.hasOwn(base.artefacts, name) ? base.artefacts[name] : undefined;
-    if (entry === undefined) return;
-    const { [name]: _dropped, ...artefacts } = base.artefacts;
-    const manifest: Manifest = { ...base, artefacts };
+    const manifest = update('manifest' in onDisk ? onDisk.manifest : emptyManifest());
+    if (manifest === undefined) return undefined;
     writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
     this.#manifest = manifest;
-    this.#removeQuietly(entry.file);
-    this.#removeQuietly(entry.log);
+    return manifest;
   }
 
   /** A file the manifest no longer names; one still open elsewhere (Windows refuses) goes with the orphans later. */

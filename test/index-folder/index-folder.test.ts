@@ -62,6 +62,24 @@ describe('IndexFolder', () => {
     expect(readdirSync(dir).sort()).toEqual([MANIFEST_FILE, folder.entry('lexical')!.file, 'vectors.json'].sort());
     expect(existsSync(folder.path(first.log))).toBe(false);
   });
+  it('discards one artefact (file, log and entry), keeping what another writer committed and writing nothing for a name it lacks', () => {
+    const dir = tempDir();
+    const first = IndexFolder.open(dir);
+    const second = IndexFolder.open(dir);
+    first.commit([first.write('alpha', Buffer.from('one'), { format: 1 })], { model: 'm' });
+    first.appendLog('alpha', Buffer.from('change'));
+    second.commit([second.write('beta', Buffer.from('two'), { format: 1 })]);
+    const alpha = first.entry('alpha')!;
+    first.discard('alpha');
+    expect(existsSync(first.path(alpha.file)) || existsSync(first.path(alpha.log))).toBe(false);
+    const reopened = IndexFolder.open(dir);
+    expect([reopened.entry('alpha'), reopened.model]).toEqual([undefined, 'm']);
+    expect('bytes' in reopened.read('beta', 1)).toBe(true);
+    const manifest = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+    first.discard('gamma');
+    expect(readFileSync(join(dir, MANIFEST_FILE), 'utf8')).toBe(manifest);
+  });
+
   it('keeps files of the old layout, however old, until the artefact that replaces them is written', () => {
     const dir = tempDir();
     const long = new Date(Date.now() - 3_600_000);
