@@ -146,7 +146,8 @@ export class IndexFolder {
     if (entry === undefined) return { reason: this.problem ?? `no ${name} in ${MANIFEST_FILE}` };
     if (entry.format !== format) return { reason: `${name} format ${String(entry.format)} ≠ ${format}` };
     const path = this.path(entry.file);
-    if (sameStamp(entry.stamp, stampOf(path))) return { path, entry };
+    const stamp = stampOf(path);
+    if (sameStamp(entry.stamp, stamp)) return { path, entry };
     let bytes: Buffer;
     try {
       bytes = readFileSync(path);
@@ -154,7 +155,31 @@ export class IndexFolder {
       return { reason: `${name} file ${entry.file} is missing` };
     }
     if (bytes.length !== entry.size || sha256Hex(bytes) !== entry.sha256) return { reason: `${name} file ${entry.file} fails its checksum` };
+    if (stamp !== undefined) this.#restamp(name, entry.file, stamp);
     return { path, entry };
+  }
+
+  /**
+   * Records the stamp of an artefact file whose bytes were just found intact although its stamp
+   * had moved (a copied or restored folder), so later opens trust it without hashing again. Only
+   * that entry changes in memory: this process keeps the view of the folder it opened. Best
+   * effort: a read-only folder keeps hashing.
+   */
+  #restamp(name: string, file: string, stamp: FileStamp): void {
+    const restamped = (artefacts: Readonly<Record<string, Artefact>>) => {
+      const entry = Object.hasOwn(artefacts, name) ? artefacts[name] : undefined;
+      return entry?.file === file ? { ...artefacts, [name]: { ...entry, stamp } } : undefined;
+    };
+    try {
+      this.#rewriteManifest((base) => {
+        const artefacts = restamped(base.artefacts);
+        return artefacts === undefined ? undefined : { ...base, artefacts };
+      });
+    } catch {
+      return; // Left as it was: the next open hashes the file again.
+    }
+    const artefacts = restamped(this.#manifest.artefacts);
+    if (artefacts !== undefined) this.#manifest = { ...this.#manifest, artefacts };
   }
 
   /** {@link check}, then the bytes. */
@@ -235,7 +260,7 @@ export class IndexFolder {
    */
   commit(written: readonly WrittenArtefact[], folder: { model?: string; dimensions?: number } = {}): void {
     const superseded: string[] = [];
-    const { artefacts } = this.#rewriteManifest((base) => {
+    const manifest = this.#rewriteManifest((base) => {
       const artefacts = { ...base.artefacts };
       for (const { name, entry } of written) {
         const previous = artefacts[name];
@@ -249,6 +274,8 @@ export class IndexFolder {
       const dimensions = folder.dimensions ?? base.dimensions;
       return { format: LAYOUT_VERSION, ...(model === undefined ? {} : { model }), ...(dimensions === undefined ? {} : { dimensions }), artefacts };
     })!;
+    this.#manifest = manifest;
+    const { artefacts } = manifest;
     const referenced = new Set(Object.values(artefacts).flatMap((entry) => [entry.file, entry.log]));
     for (const file of superseded) if (!referenced.has(file)) this.#removeQuietly(file);
     for (const { name } of written) {
@@ -265,12 +292,13 @@ export class IndexFolder {
    */
   discard(name: string): void {
     const dropped: Artefact[] = [];
-    this.#rewriteManifest((base) => {
+    const manifest = this.#rewriteManifest((base) => {
       if (!Object.hasOwn(base.artefacts, name)) return undefined;
       const { [name]: entry, ...artefacts } = base.artefacts;
       dropped.push(entry!);
       return { ...base, artefacts };
     });
+    if (manifest !== undefined) this.#manifest = manifest;
     for (const entry of dropped) {
       this.#removeQuietly(entry.file);
       this.#removeQuietly(entry.log);
@@ -279,7 +307,7 @@ export class IndexFolder {
 
   /**
    * Writes `update` of the manifest on disk (re-read, since another process may have committed
-   * since this one opened; an empty one when it is unreadable) atomically, and keeps it; writes
+   * since this one opened; an empty one when it is unreadable) atomically and returns it; writes
    * nothing when `update` returns undefined.
    */
   #rewriteManifest(update: (base: Manifest) => Manifest | undefined): Manifest | undefined {
@@ -287,7 +315,6 @@ export class IndexFolder {
     const manifest = update('manifest' in onDisk ? onDisk.manifest : emptyManifest());
     if (manifest === undefined) return undefined;
     writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
-    this.#manifest = manifest;
     return manifest;
   }
 

@@ -36,6 +36,24 @@ describe('IndexFolder', () => {
     expect(IndexFolder.open(dir).read('alpha', 1)).toEqual({ reason: `alpha file ${folder.entry('alpha')!.file} fails its checksum` });
   });
 
+  it('records the moved stamp of a file it found intact, so the next open trusts it without hashing', () => {
+    const dir = tempDir();
+    const folder = IndexFolder.open(dir);
+    folder.commit([folder.write('alpha', Buffer.from('payload'), { format: 1 })]);
+    const file = folder.path(folder.entry('alpha')!.file);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    const reader = IndexFolder.open(dir);
+    expect('bytes' in reader.read('alpha', 1)).toBe(true);
+    const { size, mtimeMs, ino } = statSync(file);
+    expect(reader.entry('alpha')!.stamp).toEqual({ size, mtimeMs, ino });
+    expect(IndexFolder.open(dir).entry('alpha')!.stamp).toEqual({ size, mtimeMs, ino });
+    // The stamp vouches for the file from now on: bytes changed in place, size and times kept, go unseen.
+    writeFileSync(file, 'paylo4d');
+    utimesSync(file, later, later);
+    expect('bytes' in IndexFolder.open(dir).read('alpha', 1)).toBe(true);
+  });
+
   it('reads on the thread pool with the same checks (readAsync)', async () => {
     const dir = tempDir();
     const folder = IndexFolder.open(dir);
