@@ -78,8 +78,8 @@ export class TextColumn {
   }
 }
 
-/** The rows of `strings` sorted by their UTF-8 bytes, ties in row order. */
+/** The rows of `strings` sorted by their UTF-8 bytes, ties in row order (compared as byte images, like the search). */
 export function sortedByBytes(strings: readonly string[]): Uint32Array {
-  const bytes = strings.map((string) => Buffer.from(string, 'utf8'));
-  return Uint32Array.from(strings.keys()).sort((a, b) => Buffer.compare(bytes[a]!, bytes[b]!) || a - b);
+  const images = strings.map((string) => Buffer.from(string, 'utf8').toString('latin1'));
+  return Uint32Array.from(strings.keys()).sort((a, b) => (images[a]! < images[b]! ? -1 : images[a]! > images[b]! ? 1 : a - b));
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortedByBytes, TextColumn } from '../../src/util/text-column.js';
 
@@ -23,6 +24,18 @@ describe('TextColumn', () => {
     expect(texts.equalRange('été', order)).toEqual([1]);
     expect(texts.equalRange('', order)).toEqual([4]);
     for (const missing of ['pd', 'pdf-', 'PDF', 'b', '日本']) expect(texts.equalRange(missing, order), missing).toEqual([]);
+  });
+
+  it('orders rows exactly as their UTF-8 bytes compare, where UTF-16 order differs (astral against U+E000 and up)', () => {
+    const unit = fc.constantFrom('a', 'B', 'é', '\uE000', '\uFFFD', '日', '𝒳', '😀', '-');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 4 }), { maxLength: 30 }), (strings) => {
+        const bytes = strings.map((string) => Buffer.from(string, 'utf8'));
+        const want = [...strings.keys()].sort((a, b) => Buffer.compare(bytes[a]!, bytes[b]!) || a - b);
+        expect(Array.from(sortedByBytes(strings))).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('searches rows that are themselves in byte order without an order', () => {
