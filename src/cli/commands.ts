@@ -46,6 +46,10 @@ const SOURCE_OPTIONS: OptionTable = {
     type: 'boolean',
     description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
   },
+  'no-demo': {
+    type: 'boolean',
+    description: 'never add the example skills, even when no other skill exists (as hook and mcp do)',
+  },
 };
 
 const JSON_OPTION: OptionTable = {

@@ -46,13 +46,19 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
 
 /**
  * The in-process search of a cold process: the catalog's saved search snapshot when it still
- * matches the disk, the full {@link openLiveIndex} otherwise (`snapshot-first.ts`).
+ * matches the disk, the full {@link openLiveIndex} otherwise (`snapshot-first.ts`), which saves
+ * a new snapshot when it closes, or, given `onSnapshotDue`, leaves that to the caller.
  */
-export async function openColdSearch(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<SnapshotFirstSearcher> {
+export async function openColdSearch(
+  sources: SourceOptions,
+  retrieval: RetrievalOptions,
+  io: CliIo,
+  onSnapshotDue?: (sourceStamp: string) => void,
+): Promise<SnapshotFirstSearcher> {
   const [{ LiveIndex }, { SnapshotFirstSearcher }] = await Promise.all([import('../integrations/live-index.js'), import('../integrations/snapshot-first.js')]);
   return new SnapshotFirstSearcher({
     openSnapshot: () => LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io)),
-    openLive: () => LiveIndex.open(liveIndexOptions(sources, retrieval, io)),
+    openLive: () => LiveIndex.open({ ...liveIndexOptions(sources, retrieval, io), ...(onSnapshotDue === undefined ? {} : { onSnapshotDue }) }),
   });
 }
 

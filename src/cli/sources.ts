@@ -93,6 +93,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   const defaultLibrary = defaultLibraryDir(io.env);
   const configured = [...(existsSync(defaultLibrary) ? [defaultLibrary] : []), ...config.library.map((entry) => entry.value).filter((dir) => existsSync(dir))];
   const libraryDirs = libraryFlags.length > 0 ? libraryFlags : config.sources.library.value ? [...new Set(configured)] : [];
+  if (values.demo === true && values['no-demo'] === true) throw flagError('--demo and --no-demo contradict each other; give one');
   return Object.freeze({
     cwd,
     home,
@@ -100,7 +101,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
     libraryDirs: Object.freeze(libraryDirs),
-    demo: values.demo === true ? 'always' : (config.sources.demo.value ?? demoDefault),
+    demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
     codexHome: !config.sources.codex.value ? null : io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
     claudePlugins: config.sources.claudePlugins.value,
     config,

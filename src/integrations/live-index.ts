@@ -23,6 +23,12 @@ export interface LiveIndexOptions {
   readonly abstain?: AbstainSetting;
   /** Any other engine knobs (`skill-search eval --config`); the fields above take precedence. */
   readonly knobs?: EngineKnobs;
+  /**
+   * Called by `close`, instead of saving the search snapshot, when one is due, with the stamp of
+   * the catalog it would be saved under: a caller that must end quickly (the hook) has another
+   * process write it. Unset: `close` saves it.
+   */
+  readonly onSnapshotDue?: (sourceStamp: string) => void;
 }
 
 export interface RefreshResult {
@@ -51,14 +57,17 @@ export class LiveIndex implements SkillService {
   #saved: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] } | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(catalog: SkillCatalog, engine: SkillSearchEngine) {
+  readonly #onSnapshotDue: ((sourceStamp: string) => void) | undefined;
+
+  private constructor(catalog: SkillCatalog, engine: SkillSearchEngine, onSnapshotDue: ((sourceStamp: string) => void) | undefined) {
     this.catalog = catalog;
     this.engine = engine;
+    this.#onSnapshotDue = onSnapshotDue;
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
     const engine = await SkillSearchEngine.open(engineOptions(options));
-    return new LiveIndex(new SkillCatalog(catalogOptions(options)), engine);
+    return new LiveIndex(new SkillCatalog(catalogOptions(options)), engine, options.onSnapshotDue);
   }
 
   /**
@@ -114,12 +123,14 @@ export class LiveIndex implements SkillService {
     return (await this.catalog.get()).skills;
   }
 
-  /** Idempotent: stops the watcher, waits for a running sync and saves the search snapshot. */
+  /** Idempotent: stops the watcher, waits for a running sync and saves the search snapshot (or reports it due, see {@link LiveIndexOptions.onSnapshotDue}). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.catalog.close();
       await this.engine.idle();
-      this.saveSearchSnapshot();
+      const saved = this.#saved;
+      if (this.#onSnapshotDue === undefined) this.saveSearchSnapshot();
+      else if (saved !== undefined && this.engine.needsSearchSnapshot(saved.sourceStamp)) this.#onSnapshotDue(saved.sourceStamp);
       await this.engine.close();
     })();
     return this.#closing;

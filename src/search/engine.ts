@@ -207,9 +207,8 @@ export class SkillSearchEngine implements SkillSearcher {
    */
   saveSearchSnapshot(catalog: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] }): boolean {
     const folder = this.#indexFolder();
-    if (folder === undefined || this.#readOnly || this.#denseStale || this.#dense === undefined || this.#skills.size === 0) return false;
+    if (folder === undefined || !this.needsSearchSnapshot(catalog.sourceStamp)) return false;
     const identity = this.#snapshotIdentity(catalog.sourceStamp);
-    if (hasSearchSnapshot(folder, identity)) return false;
     saveSearchSnapshot(folder, identity, {
       skills: this.#skills.values(),
       diagnostics: catalog.diagnostics,
@@ -217,6 +216,13 @@ export class SkillSearchEngine implements SkillSearcher {
       lexical: this.#lexical,
     });
     return true;
+  }
+
+  /** True when {@link saveSearchSnapshot} would write one for the catalog stamped `sourceStamp`. */
+  needsSearchSnapshot(sourceStamp: string): boolean {
+    const folder = this.#indexFolder();
+    if (folder === undefined || this.#readOnly || this.#denseStale || this.#dense === undefined || this.#skills.size === 0) return false;
+    return !hasSearchSnapshot(folder, this.#snapshotIdentity(sourceStamp));
   }
 
   /** The vector store this engine's options ask for (its folder aside). */

@@ -74,6 +74,29 @@ describe('the cold paths: answered from the search snapshot, loading neither zod
     expect(second).toEqual(first);
   });
 
+  it('hook: a live search leaves the snapshot to a detached index run, started once, and the next prompt reads it', async () => {
+    const { flags } = catalog();
+    const live = vi.spyOn(LiveIndex, 'open');
+    const spawned: (readonly string[])[] = [];
+    const detached = { ...hookInput('fill a pdf form'), spawnDetached: (argv: readonly string[]) => spawned.push(argv) };
+    const first = await runCli(['hook', 'claude-code', ...flags], home, detached);
+    expect([first.code, first.stderr]).toEqual([0, '']);
+    expect(first.stdout).toContain('pdf-forms');
+    expect(spawned).toHaveLength(1);
+    expect(spawned[0]!.slice(0, 1)).toEqual(['index']);
+    expect(spawned[0]).toEqual(expect.arrayContaining(['--index-dir', flags.at(-1)!, '--model', 'hash']));
+    // Not written by the hook: the next prompt searches live again, and does not start a second writer.
+    const second = await runCli(['hook', 'claude-code', ...flags], home, detached);
+    expect(second).toEqual(first);
+    expect([live.mock.calls.length, spawned.length]).toEqual([2, 1]);
+    const index = await runCli(spawned[0]!, home);
+    expect(index.code).toBe(0);
+    const third = await runCli(['hook', 'claude-code', ...flags], home, detached);
+    expect(third).toEqual(first);
+    // One more live index: the index run's own.
+    expect([live.mock.calls.length, spawned.length]).toEqual([3, 1]);
+  });
+
   it('a broken config file is still reported in one line, without zod', async () => {
     const project = tempDir();
     dirs.push(project);

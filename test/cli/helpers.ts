@@ -42,6 +42,8 @@ export interface RunOptions {
   /** Called with each stdout chunk as it is written (for long-running commands). */
   readonly onStdout?: (chunk: string) => void;
   readonly onStderr?: (chunk: string) => void;
+  /** Given: the CLI may start detached processes, and this receives their argv instead. */
+  readonly spawnDetached?: (argv: readonly string[]) => void;
 }
 
 /** Runs `main` in-process with captured streams; `cacheDir` isolates the persistent index. */
@@ -67,6 +69,7 @@ export async function runCli(argv: readonly string[], cacheDir: string, options:
     env: { HOME: cacheDir, SKILL_SEARCH_CACHE_DIR: cacheDir, ...options.env },
     cwd: options.cwd ?? ROOT,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.spawnDetached ? { spawnDetached: options.spawnDetached } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

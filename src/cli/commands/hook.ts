@@ -1,5 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositiveInt } from '../args.js';
@@ -35,6 +35,8 @@ const HOOK_TIMING = Object.freeze({
   serverRequest: { share: 1 / 4, min: 100, max: 1000 },
   /** A background warm-up started less than this long ago is assumed to be still running. */
   warmingTtl: 10 * 60_000,
+  /** A background snapshot writer for one catalog stamp started less than this long ago is assumed to be still running. */
+  snapshotTtl: 2 * 60_000,
 });
 
 /**
@@ -76,6 +78,10 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       import('../../integrations/hosts.js'),
     ]);
     let sources: SourceOptions | undefined;
+    // With a way to start a process that outlives this one, the snapshot a live search leaves
+    // due is written there: the prompt does not wait for it.
+    let snapshotDue: string | undefined;
+    const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
         const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
@@ -83,7 +89,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         // A `watch` for the same catalog and model listens beside its index: ask it first.
         const searcher = new ServerFirstSearcher({
           socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
-          openLocal: () => openColdSearch(opened, retrieval, io),
+          openLocal: () => openColdSearch(opened, retrieval, io, deferSnapshot),
           k: retrieval.k,
           mode: retrieval.mode,
           abstain: retrieval.abstain,
@@ -117,6 +123,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);
       // Abandoned work (a model still loading) must not hold the prompt up.
       io.exitSoon?.(0);
+    } else if (sources && snapshotDue !== undefined) {
+      snapshotInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), snapshotDue, io);
     }
   } catch (error) {
     stopWatchdog?.();
@@ -153,26 +161,51 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
  * `HOOK_TIMING.warmingTtl` per index (a marker file beside the index folder records the attempt).
  */
 function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
-  const marker = `${indexDir}.warming`;
+  if (!claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl)) return;
+  indexInBackground(values, sources, indexDir, io);
+  io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
+}
+
+/**
+ * Starts `skill-search index` for the same catalog, detached, to write the search snapshot a live
+ * search of catalog `sourceStamp` left due (the index itself is saved already, so that process
+ * only reads and writes): once per stamp per `HOOK_TIMING.snapshotTtl`, so the next prompts do
+ * not start it again while it runs.
+ */
+function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, io: CliIo): void {
+  if (!claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp)) return;
+  indexInBackground(values, sources, indexDir, io);
+}
+
+/**
+ * True when this process may start the work `marker` records: no marker, one older than `ttl`,
+ * or one for other work (`content`); the marker then records this attempt. False when it cannot
+ * be written.
+ */
+function claimMarker(marker: string, ttl: number, content = ''): boolean {
   try {
-    if (Date.now() - statSync(marker).mtimeMs < HOOK_TIMING.warmingTtl) return;
+    if (Date.now() - statSync(marker).mtimeMs < ttl && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
   } catch {
-    // No marker: nobody is warming this index.
+    // No marker: nobody is at it.
   }
   try {
     mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, `${new Date().toISOString()}\n`);
+    writeFileSync(marker, `${new Date().toISOString()}\n${content}\n`);
+    return true;
   } catch {
-    return;
+    return false;
   }
+}
+
+/** `skill-search index` for the same catalog and model, detached (`io.spawnDetached`). */
+function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
   const argv = ['index', '--cwd', sources.cwd];
   for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
   for (const file of sources.toolsFiles) argv.push('--tools', file);
   for (const dir of sources.addDirs) argv.push('--add-dir', dir);
   for (const dir of sources.libraryDirs) argv.push('--library', dir);
-  if (sources.demo === 'always') argv.push('--demo');
+  if (sources.demo !== 'auto') argv.push(sources.demo === 'always' ? '--demo' : '--no-demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);
   io.spawnDetached?.(argv);
-  io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
 }
