@@ -14,24 +14,9 @@ import {
   typedView,
 } from './flat-lexical-layout.js';
 import type { LexicalIndex } from './lexical-index.js';
-import type { RadixNode, TermPostings } from './minisearch-internals.js';
+import type { TermPostings } from './minisearch-internals.js';
 import { treeTerms } from './minisearch-postings.js';
 import { vocabularyTables } from './term-vocabulary.js';
-
-/** The terms' postings in the order MiniSearch's `atPrefix` iterates a subtree: depth first, each node's keys last to first. */
-function prefixIterationOrder(tree: RadixNode): TermPostings[] {
-  const order: TermPostings[] = [];
-  const walk = (node: RadixNode): void => {
-    const children = Array.from(node);
-    for (let i = children.length - 1; i >= 0; i -= 1) {
-      const [key, child] = children[i]!;
-      if (key === '') order.push(child as TermPostings);
-      else walk(child as RadixNode);
-    }
-  };
-  walk(tree);
-  return order;
-}
 
 const widthFor = (max: number): 1 | 2 | 4 => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
 
@@ -90,18 +75,16 @@ export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexica
   // Terms in depth-first order (MiniSearch's fuzzyGet order), with the other two orders.
   const { terms, postings } = treeTerms(internals._index._tree);
   const termCount = terms.length;
-  // The default sort orders strings by code units, as the reader's binary search compares them.
-  const positionOfTerm = new Map(terms.map((term, position) => [term, position]));
-  const sorted = Uint32Array.from([...terms].sort(), (term) => positionOfTerm.get(term)!);
-  // A term's postings map is its identity in the tree (and cheaper to look up than its text).
-  const positionOfPostings = new Map(postings.map((byField, position) => [byField, position]));
+  // Ordered by code units, as the reader's binary search compares them (terms are distinct).
+  const sorted = Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  // MiniSearch's `atPrefix` iterates a subtree depth first with each node's keys last to first:
+  // the reverse of the depth-first order the terms are in.
   const prefixRank = new Uint32Array(termCount);
   const byPrefixRank = new Uint32Array(termCount);
-  prefixIterationOrder(internals._index._tree).forEach((byField, rank) => {
-    const position = positionOfPostings.get(byField)!;
-    prefixRank[position] = rank;
-    byPrefixRank[rank] = position;
-  });
+  for (let position = 0; position < termCount; position += 1) {
+    prefixRank[position] = termCount - 1 - position;
+    byPrefixRank[termCount - 1 - position] = position;
+  }
   const vocabulary = vocabularyTables(terms);
 
   // Postings: per term, per field that has any (in field order), the live documents in MiniSearch's order.
