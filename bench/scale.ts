@@ -17,7 +17,7 @@
  * every timed query are compared, so a speed-up that changed a ranking shows as a note.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Skill } from '../src/types.js';
@@ -146,11 +146,30 @@ async function snapshotWritten(indexDir: string, before: string | undefined, cal
   const marker = `${indexDir}.snapshot`;
   // The marker's first line is when the writer was started.
   if (!existsSync(marker) || Date.parse(readFileSync(marker, 'utf8').split('\n', 1)[0]!) < called) return true;
-  while (snapshotStamp(indexDir) === before) {
+  // Until the snapshot is named and the writer has exited (its last work must not overlap the next call).
+  while (snapshotStamp(indexDir) === before || writerRunning(indexDir)) {
     if (Date.now() - called > SNAPSHOT_WAIT_MS) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return true;
+}
+
+/** True while a `skill-search index … --index-dir <indexDir>` process runs (Linux's /proc; false where there is none). */
+function writerRunning(indexDir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv.includes('index') && argv[argv.indexOf('--index-dir') + 1] === indexDir;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The messages one size is timed on: short ones (timed at first sight, then repeated), unseen short ones for the lexical first sight, long ones. */
