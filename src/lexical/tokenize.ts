@@ -29,9 +29,13 @@ function cjkSegmenter(): Intl.Segmenter {
   return segmenter;
 }
 
+/** A word with no separator, digit or inner capital: it has no parts (most words of prose). */
+const PLAIN_WORD = /^\p{Lu}?\p{Ll}*$/u;
+
 function pushLatin(word: string, out: string[]): void {
   const whole = word.toLowerCase();
   out.push(whole);
+  if (PLAIN_WORD.test(word)) return;
   const pieces = word.split(PART_SEPARATOR).flatMap((piece) => piece.split(CAMEL_BOUNDARY));
   if (pieces.length > 1) for (const piece of pieces) if (piece !== '') out.push(piece.toLowerCase());
 }

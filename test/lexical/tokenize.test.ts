@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitWords, tokenize } from '../../src/lexical/tokenize.js';
 
@@ -49,6 +50,22 @@ describe('tokenize', () => {
 
   it('emits longer Japanese words once besides the bigrams', () => {
     expect(tokenize('テキストを抽出')).toEqual(['テキスト', 'テキ', 'キス', 'スト', 'トを', 'を抽', '抽出']);
+  });
+
+  it('gives every word the parts the separator and camel-case splits give it, plain words included', () => {
+    // The splits every word used to go through; plain words now skip them.
+    const parts = (word: string) => {
+      const pieces = word.split(/[-_.:/]+/).flatMap((piece) => piece.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u));
+      return [word.toLowerCase(), ...(pieces.length > 1 ? pieces.filter((piece) => piece !== '').map((piece) => piece.toLowerCase()) : [])];
+    };
+    const unit = fc.constantFrom('a', 'z', 'B', 'Q', 'é', 'É', 'ß', 'ǅ', '9', '-', '_', '.', 'ω', 'Ω', 'ı', 'İ');
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 8 }), (text) => {
+        const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}]+)*/gu)].map((match) => match[0]);
+        expect(splitWords(text)).toEqual(words.flatMap(parts));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('returns nothing for punctuation or stop words only', () => {
