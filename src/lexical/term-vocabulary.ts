@@ -199,12 +199,16 @@ export class TermVocabulary {
         for (let i = 0; i < list.length; i += 1) {
           const position = list[i]!;
           if (seen[position] === mark) continue;
+          // Out of reach by its characters whatever the piece: not a candidate of any piece.
+          const set = charSets[position]!;
+          if (popcount(wordSet & ~set) > maxDistance || popcount(set & ~wordSet) > maxDistance) {
+            seen[position] = mark;
+            continue;
+          }
           const length = lengths[position]!;
           // Holding one pair of the piece is not enough: the whole piece must be there.
           if (!this.#holdsPiece(word, from, to, starts[position]!, length, maxDistance)) continue;
           seen[position] = mark;
-          const set = charSets[position]!;
-          if (popcount(wordSet & ~set) > maxDistance || popcount(set & ~wordSet) > maxDistance) continue;
           const distance = this.#distance(word, starts[position]!, length, maxDistance);
           if (distance <= maxDistance) found.push({ position, distance });
         }

@@ -55,7 +55,9 @@ describe('tokenize', () => {
   it('gives every word the parts the separator and camel-case splits give it, plain words included', () => {
     // The splits every word used to go through; plain words now skip them.
     const parts = (word: string) => {
-      const pieces = word.split(/[-_.:/]+/).flatMap((piece) => piece.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u));
+      const pieces = word
+        .split(/[-_.:/]+/)
+        .flatMap((piece) => piece.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u));
       return [word.toLowerCase(), ...(pieces.length > 1 ? pieces.filter((piece) => piece !== '').map((piece) => piece.toLowerCase()) : [])];
     };
     const unit = fc.constantFrom('a', 'z', 'B', 'Q', 'é', 'É', 'ß', 'ǅ', '9', '-', '_', '.', 'ω', 'Ω', 'ı', 'İ');
