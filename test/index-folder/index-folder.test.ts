@@ -7,6 +7,17 @@ import { useTempDirs } from '../support/temp-dirs.js';
 
 const tempDir = useTempDirs('index-folder');
 
+/** A folder with artefact `alpha` committed, its file's times then moved (as a copy would). */
+function folderWithMovedStamp(): { dir: string; folder: IndexFolder; file: string; later: Date } {
+  const dir = tempDir();
+  const folder = IndexFolder.open(dir);
+  folder.commit([folder.write('alpha', Buffer.from('payload'), { format: 1 })]);
+  const file = folder.path(folder.entry('alpha')!.file);
+  const later = new Date(Date.now() + 5000);
+  utimesSync(file, later, later);
+  return { dir, folder, file, later };
+}
+
 describe('IndexFolder', () => {
   it('names each artefact by its content, checks it on read, and keeps what another writer committed', () => {
     const dir = tempDir();
@@ -25,24 +36,14 @@ describe('IndexFolder', () => {
   });
 
   it('hashes a file whose stamp moved, and reports one whose bytes changed', () => {
-    const dir = tempDir();
-    const folder = IndexFolder.open(dir);
-    folder.commit([folder.write('alpha', Buffer.from('payload'), { format: 1 })]);
-    const file = folder.path(folder.entry('alpha')!.file);
-    const later = new Date(Date.now() + 5000);
-    utimesSync(file, later, later);
+    const { dir, folder, file } = folderWithMovedStamp();
     expect('bytes' in IndexFolder.open(dir).read('alpha', 1)).toBe(true);
     writeFileSync(file, 'paylo4d');
     expect(IndexFolder.open(dir).read('alpha', 1)).toEqual({ reason: `alpha file ${folder.entry('alpha')!.file} fails its checksum` });
   });
 
   it('records the moved stamp of a file it found intact, so the next open trusts it without hashing', () => {
-    const dir = tempDir();
-    const folder = IndexFolder.open(dir);
-    folder.commit([folder.write('alpha', Buffer.from('payload'), { format: 1 })]);
-    const file = folder.path(folder.entry('alpha')!.file);
-    const later = new Date(Date.now() + 5000);
-    utimesSync(file, later, later);
+    const { dir, file, later } = folderWithMovedStamp();
     const reader = IndexFolder.open(dir);
     expect('bytes' in reader.read('alpha', 1)).toBe(true);
     const { size, mtimeMs, ino } = statSync(file);
