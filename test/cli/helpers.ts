@@ -30,8 +30,9 @@ export function copyFixture(from: string): string {
   return dir;
 }
 
+/** Removes `dir`, retrying while a detached writer a hook started may still add files to it. */
 export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 export interface RunOptions {
