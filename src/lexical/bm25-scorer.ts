@@ -95,6 +95,8 @@ export class Bm25Scorer<Term> {
   readonly #touchedBits: Uint32Array;
   /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, filled at the field's first column. */
   readonly #norms: (Float64Array | undefined)[] = [];
+  /** Per field, postings its columns read before {@link #norms} held it. */
+  readonly #normPostings: number[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
@@ -270,9 +272,12 @@ export class Bm25Scorer<Term> {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
     const source = this.#source;
-    const { k, d } = BM25;
+    const { k, b, d } = BM25;
     const documentCount = source.documentCount;
-    const norms = this.#normsOf(fieldId);
+    const norms = this.#normsFor(fieldId, frequencies.size);
+    const lengths = source.fieldLengths;
+    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
+    const fieldCount = this.#fieldCount;
     const { docs, values: raw } = this.#slab.take(frequencies.size);
     let matching = frequencies.size;
     let invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
@@ -284,7 +289,8 @@ export class Bm25Scorer<Term> {
         return;
       }
       docs[n] = doc;
-      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norms[doc]!));
+      const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength) : norms[doc]!;
+      raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
     const column = n === docs.length ? { docs, raw } : { docs: docs.subarray(0, n), raw: raw.subarray(0, n) };
@@ -297,10 +303,17 @@ export class Bm25Scorer<Term> {
     return column;
   }
 
-  /** One field's length parts by document (MiniSearch's expression, so each is the same double it computes per posting). */
-  #normsOf(fieldId: number): Float64Array {
+  /**
+   * One field's length parts by document (MiniSearch's expression, so each is the same double the
+   * per-posting one is), once the field's columns have read about a quarter as many postings as
+   * there are documents: a one-shot process that reads a few columns never pays for the table.
+   */
+  #normsFor(fieldId: number, postings: number): Float64Array | undefined {
     const cached = this.#norms[fieldId];
     if (cached !== undefined) return cached;
+    const read = (this.#normPostings[fieldId] ?? 0) + postings;
+    this.#normPostings[fieldId] = read;
+    if (read < this.#source.slots / 4) return undefined;
     const { k, b } = BM25;
     const source = this.#source;
     const lengths = source.fieldLengths;
