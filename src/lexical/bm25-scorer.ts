@@ -93,7 +93,7 @@ export class Bm25Scorer<Term> {
   readonly #termScore: Float64Array;
   readonly #reachedBits: Uint32Array;
   readonly #touchedBits: Uint32Array;
-  /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, filled at the field's first column. */
+  /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, once {@link #normsFor} builds it. */
   readonly #norms: (Float64Array | undefined)[] = [];
   /** Per field, postings its columns read before {@link #norms} held it. */
   readonly #normPostings: number[] = [];

@@ -6,16 +6,19 @@ import { tablesOfUnits, TermVocabulary, type VocabularyTables } from './term-voc
 export function treeTerms(tree: RadixNode): { terms: string[]; postings: TermPostings[] } {
   const terms: string[] = [];
   const postings: TermPostings[] = [];
-  const walk = (node: RadixNode, prefix: string): void => {
-    node.forEach((child, key) => {
-      if (key === '') {
-        terms.push(prefix);
-        postings.push(child as TermPostings);
-      } else walk(child as RadixNode, prefix + key);
-    });
-  };
-  walk(tree, '');
+  eachTerm(tree, '', (term, byField) => {
+    terms.push(term);
+    postings.push(byField);
+  });
   return { terms, postings };
+}
+
+/** Calls `visit` with each term under `node` (spelled `path` so far) and its postings, in {@link treeTerms}' order. */
+function eachTerm(node: RadixNode, path: string, visit: (term: string, postings: TermPostings) => void): void {
+  node.forEach((child, key) => {
+    if (key === '') visit(path, child as TermPostings);
+    else eachTerm(child as RadixNode, path + key, visit);
+  });
 }
 
 /**
@@ -62,22 +65,6 @@ const SPAN_MIN_TERMS = 16;
 function spanOf(spans: ReadonlyMap<RadixNode, number>, node: RadixNode): { first: number; count: number } | undefined {
   const packed = spans.get(node);
   return packed === undefined ? undefined : { first: Math.floor(packed / SPAN_BASE), count: packed % SPAN_BASE };
-}
-
-/**
- * The terms under `node` (spelled `path` so far) in MiniSearch's `TreeIterator` order, which
- * takes each node's keys last to first: the reverse of a plain depth-first walk.
- */
-function walkReversed(node: RadixNode, path: string, found: [string, TermPostings][]): void {
-  const from = found.length;
-  const walk = (at: RadixNode, spelled: string): void => {
-    at.forEach((child, key) => {
-      if (key === '') found.push([spelled, child as TermPostings]);
-      else walk(child as RadixNode, spelled + key);
-    });
-  };
-  walk(node, path);
-  for (let i = from, j = found.length - 1; i < j; i += 1, j -= 1) [found[i], found[j]] = [found[j]!, found[i]!];
 }
 
 /** Nodes with at most this many edges are scanned rather than indexed. */
@@ -142,7 +129,8 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
   /**
    * {@link PostingsSource.prefixed} from the vocabulary: the span of the node `prefix` leads to,
    * last position first (MiniSearch's `TreeIterator` takes each node's keys last to first, the
-   * reverse of the walk that numbered them), so no part of the tree is walked.
+   * reverse of the walk that numbered them), so no part of the tree is walked; a subtree too small
+   * to have a span is walked and its terms reversed.
    */
   prefixed(prefix: string): Iterable<readonly [string, TermPostings]> {
     let { node, spelled } = this.#descend(prefix);
@@ -157,8 +145,11 @@ export class MiniSearchPostings implements PostingsSource<TermPostings> {
     const { lookup, postings, spans } = this.#vocabularyOf();
     const span = spanOf(spans, node);
     const found: [string, TermPostings][] = [];
-    if (span === undefined) walkReversed(node, path, found);
-    else for (let position = span.first + span.count - 1; position >= span.first; position -= 1) found.push([lookup.term(position), postings[position]!]);
+    if (span === undefined) {
+      eachTerm(node, path, (term, byField) => found.push([term, byField]));
+      return found.reverse();
+    }
+    for (let position = span.first + span.count - 1; position >= span.first; position -= 1) found.push([lookup.term(position), postings[position]!]);
     return found;
   }
 
