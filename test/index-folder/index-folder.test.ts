@@ -49,6 +49,13 @@ describe('IndexFolder', () => {
     const { size, mtimeMs, ino } = statSync(file);
     expect(reader.entry('alpha')!.stamp).toEqual({ size, mtimeMs, ino });
     expect(IndexFolder.open(dir).entry('alpha')!.stamp).toEqual({ size, mtimeMs, ino });
+    // A file whose bytes do not hash right keeps failing: its new stamp is never recorded.
+    const damaged = folderWithMovedStamp();
+    writeFileSync(damaged.file, 'paylo4d');
+    utimesSync(damaged.file, damaged.later, damaged.later);
+    const failing = { reason: `alpha file ${damaged.folder.entry('alpha')!.file} fails its checksum` };
+    expect(IndexFolder.open(damaged.dir).read('alpha', 1)).toEqual(failing);
+    expect(IndexFolder.open(damaged.dir).read('alpha', 1)).toEqual(failing);
     // The stamp vouches for the file from now on: bytes changed in place, size and times kept, go unseen.
     writeFileSync(file, 'paylo4d');
     utimesSync(file, later, later);
