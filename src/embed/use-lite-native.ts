@@ -158,7 +158,10 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(session, indices.map((i) => encoded[order[i]!]!));
+        const rows = await run(
+          session,
+          indices.map((i) => encoded[order[i]!]!),
+        );
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });
