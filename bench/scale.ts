@@ -391,8 +391,11 @@ async function measureSides(
   );
 }
 
-/** Wall time of `skill-search --version` started as the README's hosts start it (the bin) and through `npx`, median of {@link HOOK_RUNS}. */
-function startupWalls(): { bin: number; npx: number } {
+/**
+ * Wall time of `skill-search --version` started as the README's hosts start it (the bin) and
+ * through `npx`, and of a bare `node -e ''` (the floor under every bin call), median of {@link HOOK_RUNS}.
+ */
+function startupWalls(): { bin: number; npx: number; node: number } {
   const wall = (command: string, args: readonly string[]): number => {
     const started = performance.now();
     const run = spawnSync(command, args, { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -401,12 +404,14 @@ function startupWalls(): { bin: number; npx: number } {
   };
   const bin: number[] = [];
   const npx: number[] = [];
+  const node: number[] = [];
   wall('npx', ['--no-install', 'skill-search', '--version']);
   for (let round = 0; round < HOOK_RUNS; round++) {
     bin.push(wall(process.execPath, [path.join(REPO_ROOT, 'bin', 'skill-search.js'), '--version']));
     npx.push(wall('npx', ['--no-install', 'skill-search', '--version']));
+    node.push(wall(process.execPath, ['-e', '']));
   }
-  return { bin: median(bin), npx: median(npx) };
+  return { bin: median(bin), npx: median(npx), node: median(node) };
 }
 
 /** p50 (and p99) rows of one latency, now against before. */
@@ -556,6 +561,11 @@ export const scaleSuite: Suite = async (context) => {
           },
           { name: 'bin', value: start.bin },
         ),
+      );
+      notes.push(
+        `a bare \`node -e ''\` took ${start.node.toFixed(0)} ms from start to exit here: the floor under every bin call, the hook's included${
+          process.env.NODE_EXTRA_CA_CERTS === undefined ? '' : ' (NODE_EXTRA_CA_CERTS is set: node reads those certificates before any JavaScript runs)'
+        }.`,
       );
       const rates = new Map<string, number>();
       for (const side of sides) rates.set(side.name, coldBuildRate(context, side));

@@ -120,8 +120,18 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
   ]);
 }
 
-/** TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian, which typed arrays are here). */
-function encodeTensor(tensor: OnnxTensor): Bytes {
+/**
+ * Where a large tensor's bytes go when a model is written with a separate data file: its
+ * offset there, or undefined to keep the bytes in the model.
+ */
+type PlaceTensor = (raw: Uint8Array | ByteSource) => number | undefined;
+
+/**
+ * TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian, which typed arrays are
+ * here); or, placed in a data file, external_data=13 (location, offset, length) with
+ * data_location=14 set to EXTERNAL (1).
+ */
+function encodeTensor(tensor: OnnxTensor, place?: PlaceTensor, location?: string): Bytes {
   const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
   if (tensor.data.byteLength !== expected) {
     throw new SkillSearchError(
@@ -131,7 +141,11 @@ function encodeTensor(tensor: OnnxTensor): Bytes {
   }
   const { data } = tensor;
   const raw = 'copyTo' in data ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return message(5, [packedInts(1, tensor.dims), int(2, tensor.type), str(8, tensor.name), bytes(9, leaf(raw))]);
+  const header = [packedInts(1, tensor.dims), int(2, tensor.type), str(8, tensor.name)];
+  const offset = place?.(raw);
+  if (offset === undefined) return message(5, [...header, bytes(9, leaf(raw))]);
+  const entry = (key: string, value: string): Bytes => message(13, [str(1, key), str(2, value)]);
+  return message(5, [...header, entry('location', location!), entry('offset', String(offset)), entry('length', String(raw.byteLength)), int(14, 1)]);
 }
 
 /** ValueInfoProto{name=1, type=2: TypeProto{tensor_type=1: {elem_type=1, shape=2: {dim=1: {dim_value=1 | dim_param=2}}}}}. */
@@ -141,22 +155,65 @@ function encodeValueInfo(field: number, info: OnnxValueInfo): Bytes {
 }
 
 /** Serialises a model: ModelProto{ir_version=1, producer_name=2, graph=7, opset_import=8}. */
-export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions): Uint8Array {
+function encodeModel(graph: OnnxGraph, options: OnnxModelOptions, place?: PlaceTensor, location?: string): Bytes {
   // GraphProto: node=1, name=2, initializer=5, input=11, output=12.
   const body = [
     ...graph.nodes.map((node, index) => encodeNode(node, index)),
     str(2, graph.name),
-    ...graph.initializers.map(encodeTensor),
+    ...graph.initializers.map((tensor) => encodeTensor(tensor, place, location)),
     ...graph.inputs.map((input) => encodeValueInfo(11, input)),
     ...graph.outputs.map((output) => encodeValueInfo(12, output)),
   ];
-  const model = join([int(1, IR_VERSION), str(2, options.producer), message(7, body), message(8, [str(1, ''), int(2, options.opset)])]);
-  const out = new Uint8Array(model.length);
+  return join([int(1, IR_VERSION), str(2, options.producer), message(7, body), message(8, [str(1, ''), int(2, options.opset)])]);
+}
+
+/** Copies chunks into one buffer of `length` bytes, each at its offset (consecutive when not given). */
+function assemble(chunks: readonly (Uint8Array | ByteSource)[], length: number, offsets?: readonly number[]): Uint8Array {
+  const out = new Uint8Array(length);
   let offset = 0;
-  for (const chunk of model.chunks) {
+  for (const [index, chunk] of chunks.entries()) {
+    if (offsets !== undefined) offset = offsets[index]!;
     if (chunk instanceof Uint8Array) out.set(chunk, offset);
     else chunk.copyTo(out.subarray(offset, offset + chunk.byteLength));
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** Serialises a model with every tensor inside it. */
+export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions): Uint8Array {
+  const model = encodeModel(graph, options);
+  return assemble(model.chunks, model.length);
+}
+
+/** Tensors in a data file start at multiples of this: onnxruntime maps such a file into memory instead of copying it. */
+export const EXTERNAL_DATA_ALIGNMENT = 64 * 1024;
+
+export interface ExternalDataLayout {
+  /** The data file's name, as the model records it: onnxruntime looks for it beside the model file. */
+  readonly location: string;
+  /** Tensors of at least this many bytes go to the data file; smaller ones stay in the model. */
+  readonly minBytes: number;
+}
+
+/**
+ * Serialises a model whose large tensors live in a separate data file, each at an offset
+ * aligned to {@link EXTERNAL_DATA_ALIGNMENT}. onnxruntime then maps the weights instead of
+ * parsing and copying them (the bundled encoder's session loads in about half the time), but
+ * only from a model file: bytes handed over directly cannot name a data file.
+ */
+export function encodeOnnxModelSplit(graph: OnnxGraph, options: OnnxModelOptions, layout: ExternalDataLayout): { model: Uint8Array; data: Uint8Array } {
+  const placed: (Uint8Array | ByteSource)[] = [];
+  const offsets: number[] = [];
+  let end = 0;
+  const place: PlaceTensor = (raw) => {
+    if (raw.byteLength < layout.minBytes) return undefined;
+    const offset = Math.ceil(end / EXTERNAL_DATA_ALIGNMENT) * EXTERNAL_DATA_ALIGNMENT;
+    placed.push(raw);
+    offsets.push(offset);
+    end = offset + raw.byteLength;
+    return offset;
+  };
+  const model = encodeModel(graph, options, place, layout.location);
+  return { model: assemble(model.chunks, model.length), data: assemble(placed, end, offsets) };
 }

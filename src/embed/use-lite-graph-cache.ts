@@ -4,28 +4,31 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
-import { buildUseLiteOnnx, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
+import { buildUseLiteOnnx, buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { readUseLiteFiles, useLiteModelDir, type UseLiteFiles } from './use-lite-weights.js';
 
 /**
  * The USE-lite ONNX graph, built once and kept on disk, so a cold process hands onnxruntime a
- * file path instead of reading the 28 MB of TF.js shards and serialising the graph again.
+ * file path instead of reading the 28 MB of TF.js shards and serialising the graph again. It is
+ * saved as a small model file and its weights in a data file beside it (`<model>.data`), which
+ * onnxruntime maps rather than copies: a session loads in about half the time.
  *
- * The file is keyed by the sha256 of the weight files and the graph format, written to a temp
- * name, fsynced and renamed, then described by a sidecar (format, key, size, CRC-32 of its first
- * and last MiB) written after it. A missing sidecar, another key or format, a different size, or
- * a torn or zeroed head or tail means a rebuild, as does onnxruntime refusing the file
- * (use-lite-native.ts). The middle is not checksummed: reading it would cost what the cache
- * saves, and the atomic, fsynced write leaves nothing half-written there (the TF.js shards are
- * not checksummed either). Any cache problem (read-only or full disk) falls back to building in
- * memory: the cache never fails a load.
+ * The pair is keyed by the sha256 of the weight files and the graph format. Each file is written
+ * to a temp name, fsynced and renamed, the data file first, then a sidecar describes both
+ * (format, key, and for each file its size and the CRC-32 of its first and last MiB). A missing
+ * sidecar, another key or format, a different size, or a torn or zeroed head or tail of either
+ * file means a rebuild, as does onnxruntime refusing them (use-lite-native.ts). The middles are
+ * not checksummed: reading them would cost what the cache saves, and the atomic, fsynced writes
+ * leave nothing half-written there (the TF.js shards are not checksummed either). Any cache
+ * problem (read-only or full disk) falls back to a model built in memory: the cache never fails
+ * a load.
  */
 
 export interface UseLiteGraph {
   readonly files: UseLiteFiles;
-  /** What onnxruntime loads: the cached file's path, or the graph just built. */
+  /** What onnxruntime loads: the cached model file's path, or (caching off or failing) the model's bytes. */
   readonly model: string | Uint8Array;
-  /** `cache`: the file on disk; `built`: rebuilt and saved; `uncached`: rebuilt, caching off or failed. */
+  /** `cache`: the files on disk; `built`: rebuilt and saved; `uncached`: rebuilt in memory, caching off or failed. */
   readonly source: 'cache' | 'built' | 'uncached';
 }
 
@@ -41,12 +44,17 @@ interface WeightsMemo {
   readonly sha256: string;
 }
 
-interface Sidecar {
-  readonly format: number;
-  readonly weights: string;
+interface FileCheck {
   readonly size: number;
   /** CRC-32 of the first and last {@link ENDS_BYTES} (null on Nodes without `zlib.crc32`). */
   readonly endsCrc32: number | null;
+}
+
+interface Sidecar {
+  readonly format: number;
+  readonly weights: string;
+  readonly model: FileCheck;
+  readonly data: FileCheck;
 }
 
 /** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
@@ -108,33 +116,40 @@ function graphFile(cacheDir: string, weights: string): string {
   return path.join(cacheDir, `use-lite-${weights.slice(0, 16)}-g${USE_LITE_GRAPH_FORMAT}.onnx`);
 }
 
-/** True when the cached file matches its sidecar. */
+/** The data file beside a cached model file. */
+const dataFileOf = (file: string): string => `${file}.data`;
+
+function fileCheck(bytes: Uint8Array): FileCheck {
+  const length = Math.min(ENDS_BYTES, bytes.length);
+  return { size: bytes.length, endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)) };
+}
+
+function matches(file: string, expected: FileCheck): boolean {
+  const size = statSync(file).size;
+  if (size !== expected.size || size === 0) return false;
+  if (expected.endsCrc32 === null || crc32 === undefined) return true;
+  return endsCrc(...readEnds(file, size)) === expected.endsCrc32;
+}
+
+/** True when the cached model and data files match their sidecar. */
 function intact(file: string, weights: string): boolean {
   try {
     const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return false;
-    const size = statSync(file).size;
-    if (size !== sidecar.size || size === 0) return false;
-    if (sidecar.endsCrc32 === null || crc32 === undefined) return true;
-    return endsCrc(...readEnds(file, size)) === sidecar.endsCrc32;
+    return matches(file, sidecar.model) && matches(dataFileOf(file), sidecar.data);
   } catch {
     return false;
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, bytes: Uint8Array): void {
+function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array }): void {
   // Graphs of other weights or formats are dead weight (28 MB each).
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
-  writeFileAtomic(file, bytes);
-  const length = Math.min(ENDS_BYTES, bytes.length);
-  const sidecar: Sidecar = {
-    format: USE_LITE_GRAPH_FORMAT,
-    weights,
-    size: bytes.length,
-    endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)),
-  };
+  writeFileAtomic(dataFileOf(file), split.data);
+  writeFileAtomic(file, split.model);
+  const sidecar: Sidecar = { format: USE_LITE_GRAPH_FORMAT, weights, model: fileCheck(split.model), data: fileCheck(split.data) };
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
@@ -153,12 +168,11 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   }
   const file = graphFile(cacheDir, weights);
   if (intact(file, weights)) return { files, model: file, source: 'cache' };
-  const bytes = buildUseLiteOnnx(files);
   try {
-    save(cacheDir, file, weights, bytes);
-    return { files, model: bytes, source: 'built' };
+    save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))));
+    return { files, model: file, source: 'built' };
   } catch {
-    return { files, model: bytes, source: 'uncached' };
+    return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
   }
 }
 

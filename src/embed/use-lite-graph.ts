@@ -1,6 +1,6 @@
 import { SkillSearchError } from '../errors.js';
-import { encodeOnnxModel, OnnxType } from './onnx-writer.js';
-import type { OnnxNode, OnnxTensor } from './onnx-writer.js';
+import { encodeOnnxModel, encodeOnnxModelSplit, OnnxType } from './onnx-writer.js';
+import type { OnnxGraph, OnnxModelOptions, OnnxNode, OnnxTensor } from './onnx-writer.js';
 import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
 /**
@@ -23,8 +23,11 @@ import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
  */
 
 export const USE_LITE_MAX_TOKENS = 128;
-/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever `buildUseLiteOnnx`'s output changes. */
-export const USE_LITE_GRAPH_FORMAT = 2;
+/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever the graph or its files' layout changes. */
+export const USE_LITE_GRAPH_FORMAT = 3;
+/** Tensors of this size or more go to the data file of a split model (the embedding table and the dense kernels). */
+const DATA_FILE_MIN_BYTES = 64 * 1024;
+const MODEL_OPTIONS: OnnxModelOptions = { opset: 17, producer: 'skill-search use-lite' };
 const HEADS = 4;
 const LAYER_NORM_EPSILON = 1e-6;
 const ATTENTION_MASK_BIAS = -1e9;
@@ -86,8 +89,8 @@ function timingTable(inverseTimescales: Float32Array, max: number): Float32Array
   return table;
 }
 
-/** Serialises the encoder as an ONNX model (about 28 MB, almost all of it weights). */
-export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
+/** The encoder as an ONNX graph (about 28 MB, almost all of it weights). */
+function useLiteGraph(files: UseLiteFiles): OnnxGraph {
   const weight = weightLookup(files);
   const g = builder();
   const vocabularyRows = files.weights.get('module/Embeddings_en')?.shape[0] ?? 0;
@@ -206,17 +209,28 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
   ]);
   g.nodes.push({ op: 'Identity', inputs: [output], outputs: ['embedding'] });
 
-  return encodeOnnxModel(
-    {
-      name: 'use-lite',
-      nodes: g.nodes,
-      initializers: g.initializers,
-      inputs: [
-        { name: 'ids', type: OnnxType.INT64, dims: ['batch', 'length'] },
-        { name: 'mask', type: OnnxType.FLOAT, dims: ['batch', 'length'] },
-      ],
-      outputs: [{ name: 'embedding', type: OnnxType.FLOAT, dims: ['batch', 512] }],
-    },
-    { opset: 17, producer: 'skill-search use-lite' },
-  );
+  return {
+    name: 'use-lite',
+    nodes: g.nodes,
+    initializers: g.initializers,
+    inputs: [
+      { name: 'ids', type: OnnxType.INT64, dims: ['batch', 'length'] },
+      { name: 'mask', type: OnnxType.FLOAT, dims: ['batch', 'length'] },
+    ],
+    outputs: [{ name: 'embedding', type: OnnxType.FLOAT, dims: ['batch', 512] }],
+  };
+}
+
+/** The encoder as one ONNX model, weights inside: what onnxruntime is handed as bytes. */
+export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
+  return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS);
+}
+
+/**
+ * The encoder as a model file plus a data file named `dataFile` beside it (onnx-writer.ts,
+ * `encodeOnnxModelSplit`): what the graph cache saves, since onnxruntime maps the weights of
+ * such a pair instead of copying them.
+ */
+export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { model: Uint8Array; data: Uint8Array } {
+  return encodeOnnxModelSplit(useLiteGraph(files), MODEL_OPTIONS, { location: dataFile, minBytes: DATA_FILE_MIN_BYTES });
 }

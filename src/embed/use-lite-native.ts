@@ -100,7 +100,7 @@ export function bulkThreads(cores: number = availableParallelism()): number {
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
   const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
-  // The bulk session is made from the same graph: the cached file's path, or the bytes just built.
+  // The bulk session is made from the same graph: the cached model file, or (caching off) its bytes.
   let { model } = graph;
   let session: OrtSession;
   try {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import ortModule from 'onnxruntime-node';
-import { encodeOnnxModel, OnnxType } from '../../src/embed/onnx-writer.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeOnnxModel, encodeOnnxModelSplit, EXTERNAL_DATA_ALIGNMENT, OnnxType } from '../../src/embed/onnx-writer.js';
 import type { OnnxGraph } from '../../src/embed/onnx-writer.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const tempDir = useTempDirs('onnx-writer');
 
 type Ort = typeof ortModule;
 const ort: Ort = (ortModule as Ort & { default?: Ort }).InferenceSession ? ortModule : (ortModule as unknown as { default: Ort }).default;
@@ -52,6 +57,25 @@ describe('encodeOnnxModel', () => {
     ];
     const expected = [0, 1, 2].flatMap((column) => rows.map((row) => row[column]!));
     Array.from(y!.data as Float32Array).forEach((value, i) => expect(value).toBeCloseTo(expected[i]!, 5));
+  });
+
+  it('splits tensors from a size up into an aligned data file that onnxruntime reads beside the model', async () => {
+    const options = { opset: 17, producer: 'test' };
+    // Only w (24 bytes, a deferred source) reaches a 13-byte floor; b, scale and shift have 12 each.
+    const { model, data } = encodeOnnxModelSplit(graph(0.25), options, { location: 'weights.data', minBytes: 13 });
+    expect(data.length).toBe(24);
+    // With a 12-byte floor all four go, each at the next aligned offset: w, b, scale, shift.
+    const all = encodeOnnxModelSplit(graph(0.25), options, { location: 'weights.data', minBytes: 12 });
+    expect(all.data.length).toBe(3 * EXTERNAL_DATA_ALIGNMENT + 12);
+    const x = new ort.Tensor('float32', Float32Array.of(1, 2, -1, 0.5), [2, 2]);
+    const inline = await (await ort.InferenceSession.create(encodeOnnxModel(graph(0.25), options))).run({ x });
+    for (const split of [{ model, data }, all]) {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'model.onnx'), split.model);
+      writeFileSync(join(dir, 'weights.data'), split.data);
+      const { y } = await (await ort.InferenceSession.create(join(dir, 'model.onnx'))).run({ x });
+      expect(Array.from(y!.data as Float32Array)).toEqual(Array.from(inline['y']!.data as Float32Array));
+    }
   });
 
   it('rejects a tensor whose data does not fill its dims', () => {

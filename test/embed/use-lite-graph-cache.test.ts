@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadUseLiteGraph } from '../../src/embed/use-lite-graph-cache.js';
 import { USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
@@ -15,38 +15,42 @@ function graphPath(dir: string): string {
 }
 
 describe('USE-lite graph cache', () => {
-  it('builds and saves the graph once, then hands onnxruntime the saved file', async () => {
+  it('builds and saves the graph once, then hands onnxruntime the saved files', async () => {
     const cacheDir = tempDir();
     const first = await loadUseLiteGraph({ cacheDir });
-    expect(first.source).toBe('built');
-    expect(graphPath(cacheDir)).toMatch(new RegExp(`use-lite-[0-9a-f]{16}-g${USE_LITE_GRAPH_FORMAT}\\.onnx$`));
-    const second = await loadUseLiteGraph({ cacheDir });
-    expect(second).toMatchObject({ source: 'cache', model: graphPath(cacheDir) });
-    expect(readFileSync(graphPath(cacheDir)).equals(Buffer.from(first.model as Uint8Array))).toBe(true);
+    const file = graphPath(cacheDir);
+    expect(first).toMatchObject({ source: 'built', model: file });
+    expect(file).toMatch(new RegExp(`use-lite-[0-9a-f]{16}-g${USE_LITE_GRAPH_FORMAT}\\.onnx$`));
+    expect(await loadUseLiteGraph({ cacheDir })).toMatchObject({ source: 'cache', model: file });
+    // A small model file naming its weights in the data file beside it.
+    expect(statSync(file).size).toBeLessThan(256 * 1024);
+    expect(statSync(`${file}.data`).size).toBeGreaterThan(20 * 1024 * 1024);
+    expect(readFileSync(file).includes(Buffer.from(basename(`${file}.data`)))).toBe(true);
     expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
-  it('rebuilds a file with a damaged head or tail, a truncated one, or one of another format', async () => {
+  it('rebuilds when either file has a damaged head or tail or is truncated, or the sidecar names another format', async () => {
     const cacheDir = tempDir();
-    const built = await loadUseLiteGraph({ cacheDir });
-    const file = graphPath(cacheDir);
+    await loadUseLiteGraph({ cacheDir });
+    const model = graphPath(cacheDir);
+    const saved = new Map([model, `${model}.data`].map((file) => [file, readFileSync(file)]));
 
-    for (const at of [10, -10]) {
-      const flipped = Buffer.from(readFileSync(file));
-      const index = at < 0 ? flipped.length + at : at;
-      flipped[index] = flipped[index]! ^ 0xff;
-      writeFileSync(file, flipped);
-      const rebuilt = await loadUseLiteGraph({ cacheDir });
-      expect(rebuilt.source).toBe('built');
-      expect(Buffer.from(rebuilt.model as Uint8Array).equals(Buffer.from(built.model as Uint8Array))).toBe(true);
-      expect((await loadUseLiteGraph({ cacheDir })).source).toBe('cache');
+    for (const [file, original] of saved) {
+      for (const at of [10, -10]) {
+        const flipped = Buffer.from(original);
+        const index = at < 0 ? flipped.length + at : at;
+        flipped[index] = flipped[index]! ^ 0xff;
+        writeFileSync(file, flipped);
+        expect((await loadUseLiteGraph({ cacheDir })).source, `${basename(file)} at ${at}`).toBe('built');
+        for (const [other, bytes] of saved) expect(readFileSync(other).equals(bytes)).toBe(true);
+        expect((await loadUseLiteGraph({ cacheDir })).source).toBe('cache');
+      }
+      writeFileSync(file, original.subarray(0, 1000));
+      expect((await loadUseLiteGraph({ cacheDir })).source).toBe('built');
     }
 
-    writeFileSync(file, readFileSync(file).subarray(0, 1000));
-    expect((await loadUseLiteGraph({ cacheDir })).source).toBe('built');
-
-    const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Record<string, unknown>;
-    writeFileSync(`${file}.json`, JSON.stringify({ ...sidecar, format: USE_LITE_GRAPH_FORMAT + 1 }));
+    const sidecar = JSON.parse(readFileSync(`${model}.json`, 'utf8')) as Record<string, unknown>;
+    writeFileSync(`${model}.json`, JSON.stringify({ ...sidecar, format: USE_LITE_GRAPH_FORMAT + 1 }));
     expect((await loadUseLiteGraph({ cacheDir })).source).toBe('built');
     expect((await loadUseLiteGraph({ cacheDir })).source).toBe('cache');
   });
@@ -58,7 +62,7 @@ describe('USE-lite graph cache', () => {
     expect((await loadUseLiteGraph({ cacheDir: notADir })).source).toBe('uncached');
   });
 
-  it('a runtime on the cached graph gives the vectors of a rebuilt one', async () => {
+  it('a runtime on the cached files gives the vectors of a model handed over as bytes', async () => {
     const cacheDir = tempDir();
     const rebuilt = await createNativeUseLiteRuntime({ cacheDir: null });
     await createNativeUseLiteRuntime({ cacheDir });
