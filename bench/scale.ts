@@ -347,6 +347,7 @@ async function measureSides(
     const before = snapshotStamp(indexDir(side));
     const called = Date.now();
     const run = hookWall(side, tools, indexDir(side), path.join(dir, `cache-${side.name}`), prompt);
+    context.log(`scale ${skills.length}: hook through ${side.name}'s bin: ${run.ms.toFixed(0)} ms`);
     if (!(await snapshotWritten(indexDir(side), before, called)))
       context.log(`scale ${side.name}: no search snapshot written within ${SNAPSHOT_WAIT_MS} ms of a hook call`);
     return run;
