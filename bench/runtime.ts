@@ -158,7 +158,7 @@ export const runtimeSuite: Suite = async (context) => {
       `${queries.length} distinct labelled-set queries (≤ 200 chars), cycled; the query LRU is off, so every search embeds its query.`,
       `Warm catalog: ${pool.skills.length} ${pool.origin} skills, HNSW, k=10, abstention on; both engines read the same cached skill vectors.`,
       'onnxruntime runs one intra-op thread; the TF.js WASM backend has SIMD and no threads under Node.',
-      'Cold start: one fresh Node process per sample, alternating the two sides, module imports excluded; "cached" checks the sidecar of the saved model and data files (sizes, CRC-32 of each one's first and last MiB) and hands onnxruntime the model's path, "rebuilt" reads the 28 MB of TF.js shards and serialises the graph again. Both then create the onnxruntime session and embed one sentence.',
+      'Cold start: one fresh Node process per sample, alternating the two sides, module imports excluded; "cached" checks the sidecar of the saved model and data files (sizes, CRC-32 of the first and last MiB of each) and hands onnxruntime the path of the model, "rebuilt" reads the 28 MB of TF.js shards and serialises the graph again. Both then create the onnxruntime session and embed one sentence.',
     ],
   };
 };

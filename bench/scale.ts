@@ -180,7 +180,15 @@ function writerRunning(indexDir: string): boolean {
 interface QuerySets {
   readonly short: readonly string[];
   readonly fresh: readonly string[];
+  /** Unseen short ones for the lexical growth, searched on the smallest catalog and this one in turn. */
+  readonly growth: readonly string[];
   readonly long: readonly string[];
+}
+
+/** The smallest size's catalog and index folders, reopened at each larger size for the lexical growth. */
+interface SmallestSize {
+  readonly skills: readonly Skill[];
+  readonly dir: string;
 }
 
 /** Labelled messages of 250–600 characters: those a hybrid search may embed twice (whole, then per sentence). */
@@ -201,6 +209,12 @@ interface SideFigures {
   lexicalFirst: Latency;
   hybridFirst: Latency;
   long: Latency;
+  /**
+   * Lexical first sight on the smallest catalog and on this one, each unseen message searched on
+   * both in turn in one phase (absent at the smallest size): their p50s' ratio is the growth,
+   * free of the drift between two phases minutes apart.
+   */
+  growth?: { readonly smallest: Latency; readonly here: Latency };
   /** Median wall time of the hook with the catalog unchanged since the previous call. */
   hook: number;
   /** Median wall time of the first hook call after the tools file changed. */
@@ -243,10 +257,12 @@ async function measureSides(
   tools: string,
   dir: string,
   sets: QuerySets,
+  smallest?: SmallestSize,
 ): Promise<Map<string, SideFigures>> {
   const queries = sets.short;
-  const indexDir = (side: Side) => path.join(dir, `index-${side.name}`);
-  const open = (side: Side) => side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side), ...NO_QUERY_CACHE });
+  const indexDir = (side: Side, under = dir) => path.join(under, `index-${side.name}`);
+  const open = (side: Side, under = dir) =>
+    side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side, under), ...NO_QUERY_CACHE });
   const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
   const samples = new Map(
     sides.map((side) => [
@@ -258,6 +274,8 @@ async function measureSides(
         lexical: [] as number[],
         hybridFirst: [] as number[],
         lexicalFirst: [] as number[],
+        growthSmallest: [] as number[],
+        growthHere: [] as number[],
         long: [] as number[],
         reindex: [] as number[],
         hooks: [] as number[],
@@ -314,6 +332,26 @@ async function measureSides(
   }
   for (const [i, query] of sets.fresh.entries())
     for (const side of ordered(i)) of(side).lexicalFirst.push(await timed(() => engines.get(side.name)!.search(query, { k: 10, mode: 'lexical' })));
+  if (smallest !== undefined) {
+    // The smallest catalog reopened (nothing cached), then each unseen message on it and here in turn.
+    const small = new Map<string, EngineLike>();
+    for (const side of sides) {
+      const engine = await open(side, smallest.dir);
+      await engine.sync(smallest.skills);
+      small.set(side.name, engine);
+    }
+    for (const [i, query] of sets.growth.entries()) {
+      for (const side of ordered(i)) {
+        const pair = [
+          ['growthSmallest', small.get(side.name)!],
+          ['growthHere', engines.get(side.name)!],
+        ] as const;
+        for (const [into, engine] of i % 2 === 0 ? pair : [...pair].reverse())
+          of(side)[into].push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
+      }
+    }
+    for (const engine of small.values()) await engine.close();
+  }
   for (const [i, query] of sets.long.entries())
     for (const side of ordered(i)) of(side).long.push(await timed(() => engines.get(side.name)!.search(query, { k: 10 })));
   const rounds = context.options.quick ? 20 : 200;
@@ -379,6 +417,7 @@ async function measureSides(
           lexical: latency(taken.lexical),
           hybrid: latency(taken.hybrid),
           lexicalFirst: latency(taken.lexicalFirst),
+          ...(smallest === undefined ? {} : { growth: { smallest: latency(taken.growthSmallest), here: latency(taken.growthHere) } }),
           hybridFirst: latency(taken.hybridFirst),
           long: latency(taken.long),
           hook: median(taken.hooks),
@@ -456,19 +495,25 @@ export const scaleSuite: Suite = async (context) => {
   }
   const sides = [await loadSide('before', baselineRoot(context)), await loadSide('now', currentRoot(context))];
   const count = context.options.quick ? 20 : 120;
-  const pool = context.queries(count * 2);
-  const sets: QuerySets = { short: pool.slice(0, count), fresh: pool.slice(count), long: longQueries(context, count) };
+  const pool = context.queries(count * 3);
+  const sets: QuerySets = {
+    short: pool.slice(0, count),
+    fresh: pool.slice(count, 2 * count),
+    growth: pool.slice(2 * count),
+    long: longQueries(context, count),
+  };
   const queries = sets.short;
   context.embedder.memo = false;
   const measurements: Measurement[] = [];
   const notes: string[] = [];
-  const lexicalAtSmallest = new Map<string, number>();
+  let smallest: SmallestSize | undefined;
   for (const requested of context.options.sizes) {
     const dir = context.tempDir(`scale-${requested}`);
     const { file, skills } = await catalogOf(context, requested, dir);
     const group = sizeLabel(skills.length);
     await context.primeSkills(skills, group);
-    const figures = await measureSides(context, sides, skills, file, dir, sets);
+    const figures = await measureSides(context, sides, skills, file, dir, sets, smallest);
+    smallest ??= { skills, dir };
     const before = figures.get('before')!;
     const now = figures.get('now')!;
     const vs = (value: number) => ({ name: 'before', value });
@@ -532,14 +577,12 @@ export const scaleSuite: Suite = async (context) => {
       ...latencyRows(group, 'hybrid query, repeated', now.hybrid, before.hybrid, ['p50', 'p99']),
     );
     for (const side of sides) {
-      const figure = figures.get(side.name)!;
-      const smallest = lexicalAtSmallest.get(side.name);
-      if (smallest === undefined) lexicalAtSmallest.set(side.name, figure.lexicalFirst.p50);
-      else
+      const { growth } = figures.get(side.name)!;
+      if (growth !== undefined)
         measurements.push(
           compare(
-            { group, name: `lexical p50 growth, first sight (${side.name})`, metric: 'p50', value: figure.lexicalFirst.p50, unit: 'ms', better: 'lower' },
-            { name: 'smallest size', value: smallest },
+            { group, name: `lexical p50 growth, first sight (${side.name})`, metric: 'p50', value: growth.here.p50, unit: 'ms', better: 'lower' },
+            { name: 'smallest size, same phase', value: growth.smallest.p50 },
           ),
         );
     }
