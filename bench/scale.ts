@@ -37,6 +37,8 @@ export const SCALE_BASELINE_COMMIT = '13099e8';
  * in scripts/measure-build-rate.ts.
  */
 const COLD_BUILD_SAMPLE = 1000;
+/** Unseen messages per block of the lexical growth's alternation (see `measureSides`). */
+const GROWTH_BLOCK = 20;
 /** Hook runs per side and size, after one warm-up run (model graph cache, page cache). */
 const HOOK_RUNS = 3;
 
@@ -340,14 +342,19 @@ async function measureSides(
       await engine.sync(smallest.skills);
       small.set(side.name, engine);
     }
-    for (const [i, query] of sets.growth.entries()) {
-      for (const side of ordered(i)) {
+    // In blocks, so an engine's searches follow its own (as in a process that serves one
+    // catalog) rather than another catalog's, whose data would have pushed its own out of the
+    // CPU caches; the blocks alternate, so a drift in the machine's speed reaches both sizes.
+    for (let block = 0; block * GROWTH_BLOCK < sets.growth.length; block++) {
+      const messages = sets.growth.slice(block * GROWTH_BLOCK, (block + 1) * GROWTH_BLOCK);
+      for (const side of ordered(block)) {
         const pair = [
           ['growthSmallest', small.get(side.name)!],
           ['growthHere', engines.get(side.name)!],
         ] as const;
-        for (const [into, engine] of i % 2 === 0 ? pair : [...pair].reverse())
-          of(side)[into].push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
+        for (const [into, engine] of block % 2 === 0 ? pair : [...pair].reverse()) {
+          for (const query of messages) of(side)[into].push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
+        }
       }
     }
     for (const engine of small.values()) await engine.close();
