@@ -85,7 +85,7 @@ const SESSION_OPTIONS = {
  * vectors are bit-identical to the query session's (640 registry texts compared).
  */
 export const BULK_MIN_TEXTS = 64;
-/** More threads than cores only contend (4 on 2 cores built at 0.80× one core's rate). */
+/** A cap for large machines: the agent around us needs cores too (and past the core count threads only contend). */
 const BULK_MAX_THREADS = 4;
 
 /** Threads for the bulk session: one per core, at most {@link BULK_MAX_THREADS}; 1 means no bulk session. */
@@ -123,7 +123,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     return bulkSession;
   };
 
-  async function run(session: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
+  async function run(on: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
     const ids = new BigInt64Array(rows.length * length);
     const mask = new Float32Array(rows.length * length);
@@ -133,7 +133,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
         mask[b * length + i] = 1;
       }
     });
-    const output = await session.run({
+    const output = await on.run({
       ids: new ort.Tensor('int64', ids, [rows.length, length]),
       mask: new ort.Tensor('float32', mask, [rows.length, length]),
     });
@@ -146,7 +146,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     name: 'onnxruntime',
     async embed(texts, signal) {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
-      const session = await sessionFor(texts.length);
+      const runOn = await sessionFor(texts.length);
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
@@ -159,7 +159,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
         }
         throwIfAborted(signal);
         const rows = await run(
-          session,
+          runOn,
           indices.map((i) => encoded[order[i]!]!),
         );
         indices.forEach((i, row) => {
