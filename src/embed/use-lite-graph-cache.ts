@@ -5,19 +5,22 @@ import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
 import { buildUseLiteOnnx, buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
-import { readUseLiteFiles, useLiteModelDir, type UseLiteFiles } from './use-lite-weights.js';
+import { UseLiteTokenizer } from './use-lite-tokenizer.js';
+import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
 
 /**
- * The USE-lite ONNX graph, built once and kept on disk, so a cold process hands onnxruntime a
- * file path instead of reading the 28 MB of TF.js shards and serialising the graph again. It is
- * saved as a small model file and its weights in a data file beside it (`<model>.data`), which
- * onnxruntime maps rather than copies: a session loads in about half the time.
+ * The USE-lite ONNX graph and tokenizer, built once and kept on disk, so a cold process hands
+ * onnxruntime a file path instead of reading the 28 MB of TF.js shards and serialising the graph
+ * again, and maps its tokenizer's table instead of parsing the vocabulary and building a trie.
+ * The graph is saved as a small model file and its weights in a data file beside it
+ * (`<model>.data`), which onnxruntime maps rather than copies: a session loads in about half the
+ * time. The tokenizer's table is `<model>.tokenizer`.
  *
- * The pair is keyed by the sha256 of the weight files and the graph format. Each file is written
- * to a temp name, fsynced and renamed, the data file first, then a sidecar describes both
- * (format, key, and for each file its size and the CRC-32 of its first and last MiB). A missing
- * sidecar, another key or format, a different size, or a torn or zeroed head or tail of either
- * file means a rebuild, as does onnxruntime refusing them (use-lite-native.ts). The middles are
+ * The files are keyed by the sha256 of the weight files and the graph format. Each is written
+ * to a temp name, fsynced and renamed, the model last, then a sidecar describes them (format,
+ * key, and for each file its size and the CRC-32 of its first and last MiB). A missing sidecar,
+ * another key or format, a different size, or a torn or zeroed head or tail of any file means a
+ * rebuild, as does onnxruntime refusing them (use-lite-native.ts). The middles are
  * not checksummed: reading them would cost what the cache saves, and the atomic, fsynced writes
  * leave nothing half-written there (the TF.js shards are not checksummed either). Any cache
  * problem (read-only or full disk) falls back to a model built in memory: the cache never fails
@@ -25,7 +28,7 @@ import { readUseLiteFiles, useLiteModelDir, type UseLiteFiles } from './use-lite
  */
 
 export interface UseLiteGraph {
-  readonly files: UseLiteFiles;
+  readonly tokenizer: UseLiteTokenizer;
   /** What onnxruntime loads: the cached model file's path, or (caching off or failing) the model's bytes. */
   readonly model: string | Uint8Array;
   /** `cache`: the files on disk; `built`: rebuilt and saved; `uncached`: rebuilt in memory, caching off or failed. */
@@ -55,6 +58,7 @@ interface Sidecar {
   readonly weights: string;
   readonly model: FileCheck;
   readonly data: FileCheck;
+  readonly tokenizer: FileCheck;
 }
 
 /** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
@@ -116,8 +120,9 @@ function graphFile(cacheDir: string, weights: string): string {
   return path.join(cacheDir, `use-lite-${weights.slice(0, 16)}-g${USE_LITE_GRAPH_FORMAT}.onnx`);
 }
 
-/** The data file beside a cached model file. */
+/** The data file and the tokenizer's table beside a cached model file. */
 const dataFileOf = (file: string): string => `${file}.data`;
+const tokenizerFileOf = (file: string): string => `${file}.tokenizer`;
 
 function fileCheck(bytes: Uint8Array): FileCheck {
   const length = Math.min(ENDS_BYTES, bytes.length);
@@ -131,48 +136,66 @@ function matches(file: string, expected: FileCheck): boolean {
   return endsCrc(...readEnds(file, size)) === expected.endsCrc32;
 }
 
-/** True when the cached model and data files match their sidecar. */
-function intact(file: string, weights: string): boolean {
+/** The cached tokenizer when the cached files match their sidecar; undefined otherwise. */
+function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | undefined {
   try {
     const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
-    if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return false;
-    return matches(file, sidecar.model) && matches(dataFileOf(file), sidecar.data);
+    if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return undefined;
+    if (!matches(file, sidecar.model) || !matches(dataFileOf(file), sidecar.data)) return undefined;
+    const table = readFileSync(tokenizerFileOf(file));
+    const check = fileCheck(table);
+    if (check.size !== sidecar.tokenizer.size || check.endsCrc32 !== sidecar.tokenizer.endsCrc32) return undefined;
+    // The table's arrays need 8-byte alignment, which a buffer from Node's pool may lack.
+    return UseLiteTokenizer.fromTable(table.byteOffset % 8 === 0 ? table : new Uint8Array(table));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array }): void {
+function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array }, table: Uint8Array): void {
   // Graphs of other weights or formats are dead weight (28 MB each).
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
   writeFileAtomic(dataFileOf(file), split.data);
+  writeFileAtomic(tokenizerFileOf(file), table);
   writeFileAtomic(file, split.model);
-  const sidecar: Sidecar = { format: USE_LITE_GRAPH_FORMAT, weights, model: fileCheck(split.model), data: fileCheck(split.data) };
+  const sidecar: Sidecar = {
+    format: USE_LITE_GRAPH_FORMAT,
+    weights,
+    model: fileCheck(split.model),
+    data: fileCheck(split.data),
+    tokenizer: fileCheck(table),
+  };
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
-/** The graph from the cache when it is there and intact; otherwise built (and saved). */
+/** The graph and tokenizer from the cache when they are there and intact; otherwise built (and saved). */
 export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promise<UseLiteGraph> {
   const modelDir = options.modelDir ?? useLiteModelDir();
-  const files = await readUseLiteFiles(modelDir);
   const cacheDir = options.cacheDir === undefined ? defaultGraphCacheDir() : options.cacheDir;
-  if (cacheDir === null) return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
+  const build = async () => {
+    const files = await readUseLiteFiles(modelDir);
+    return { files, tokenizer: new UseLiteTokenizer(files.vocabulary) };
+  };
   let weights: string;
   try {
+    if (cacheDir === null) throw new Error('caching off');
     mkdirSync(cacheDir, { recursive: true });
     weights = weightsHash(modelDir, cacheDir);
   } catch {
-    return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
+    const { files, tokenizer } = await build();
+    return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }
   const file = graphFile(cacheDir, weights);
-  if (intact(file, weights)) return { files, model: file, source: 'cache' };
+  const cached = cachedTokenizer(file, weights);
+  if (cached !== undefined) return { tokenizer: cached, model: file, source: 'cache' };
+  const { files, tokenizer } = await build();
   try {
-    save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))));
-    return { files, model: file, source: 'built' };
+    save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))), tokenizer.table());
+    return { tokenizer, model: file, source: 'built' };
   } catch {
-    return { files, model: buildUseLiteOnnx(files), source: 'uncached' };
+    return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }
 }
 

@@ -23,8 +23,8 @@ import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
  */
 
 export const USE_LITE_MAX_TOKENS = 128;
-/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever the graph or its files' layout changes. */
-export const USE_LITE_GRAPH_FORMAT = 3;
+/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever the graph, the tokenizer's table or the files' layout changes. */
+export const USE_LITE_GRAPH_FORMAT = 4;
 /** Tensors of this size or more go to the data file of a split model (the embedding table and the dense kernels). */
 const DATA_FILE_MIN_BYTES = 64 * 1024;
 const MODEL_OPTIONS: OnnxModelOptions = { opset: 17, producer: 'skill-search use-lite' };

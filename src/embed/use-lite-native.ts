@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
-import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 
 /**
  * USE-lite on onnxruntime (native CPU kernels): the bundled weights rebuilt as an ONNX graph
@@ -112,8 +111,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     model = (await loadUseLiteGraph(graphCache)).model;
     session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
   }
-  const { files } = graph;
-  const tokenizer = new UseLiteTokenizer(files.vocabulary);
+  const { tokenizer } = graph;
   const threads = bulkThreads();
   let bulkSession: Promise<OrtSession> | undefined;
   // A bulk session that cannot be made leaves the work to the query session.

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadUseLiteGraph } from '../../src/embed/use-lite-graph-cache.js';
 import { USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
 import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
+import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
 const tempDir = useTempDirs('use-lite-graph');
@@ -29,11 +31,23 @@ describe('USE-lite graph cache', () => {
     expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
-  it('rebuilds when either file has a damaged head or tail or is truncated, or the sidecar names another format', async () => {
+  it('hands back a tokenizer from the saved table that encodes as one built from the vocabulary', async () => {
+    const cacheDir = tempDir();
+    const built = await loadUseLiteGraph({ cacheDir });
+    const cached = await loadUseLiteGraph({ cacheDir });
+    expect(cached.source).toBe('cache');
+    const fresh = new UseLiteTokenizer((await readUseLiteFiles()).vocabulary);
+    for (const text of ['extract the tables from this pdf', 'Ünïcödé ﬁ 東京 🙂', '', 'README.md __init__ naïve']) {
+      expect(cached.tokenizer.encode(text)).toEqual(fresh.encode(text));
+      expect(built.tokenizer.encode(text)).toEqual(fresh.encode(text));
+    }
+  });
+
+  it('rebuilds when any file has a damaged head or tail or is truncated, or the sidecar names another format', async () => {
     const cacheDir = tempDir();
     await loadUseLiteGraph({ cacheDir });
     const model = graphPath(cacheDir);
-    const saved = new Map([model, `${model}.data`].map((file) => [file, readFileSync(file)]));
+    const saved = new Map([model, `${model}.data`, `${model}.tokenizer`].map((file) => [file, readFileSync(file)]));
 
     for (const [file, original] of saved) {
       for (const at of [10, -10]) {

@@ -62,6 +62,24 @@ describe('USE-lite tokenizer', () => {
     );
   });
 
+  it('encodes alike when rebuilt from its table, and refuses bytes that are not one', () => {
+    const table = tokenizer.table();
+    const copy = UseLiteTokenizer.fromTable(table)!;
+    expect(copy.vocabularySize).toBe(tokenizer.vocabularySize);
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 30 })), (text) => {
+        expect(copy.encode(text)).toEqual(tokenizer.encode(text));
+      }),
+      { numRuns: 300 },
+    );
+    for (const text of TEXTS) expect(copy.encode(text)).toEqual(tokenizer.encode(text));
+    expect(UseLiteTokenizer.fromTable(table.subarray(0, table.length - 8))).toBeUndefined();
+    expect(UseLiteTokenizer.fromTable(new Uint8Array(64))).toBeUndefined();
+    const otherFormat = new Uint8Array(table);
+    otherFormat[4] = 99;
+    expect(UseLiteTokenizer.fromTable(otherFormat)).toBeUndefined();
+  });
+
   it('is a class of its own, not the wrapper (which would load TF.js)', () => {
     expect(tokenizer).not.toBeInstanceOf(EmbeddingsModel);
   });
