@@ -292,12 +292,13 @@ export class IndexFolder {
    */
   discard(name: string): void {
     const dropped: Artefact[] = [];
+    // An unreadable manifest on disk is replaced by the one this process read, less `name`.
     const manifest = this.#rewriteManifest((base) => {
       if (!Object.hasOwn(base.artefacts, name)) return undefined;
       const { [name]: entry, ...artefacts } = base.artefacts;
       dropped.push(entry!);
       return { ...base, artefacts };
-    });
+    }, this.#manifest);
     if (manifest !== undefined) this.#manifest = manifest;
     for (const entry of dropped) {
       this.#removeQuietly(entry.file);
@@ -307,12 +308,12 @@ export class IndexFolder {
 
   /**
    * Writes `update` of the manifest on disk (re-read, since another process may have committed
-   * since this one opened; an empty one when it is unreadable) atomically and returns it; writes
+   * since this one opened; `unreadable` when it cannot be read) atomically and returns it; writes
    * nothing when `update` returns undefined.
    */
-  #rewriteManifest(update: (base: Manifest) => Manifest | undefined): Manifest | undefined {
+  #rewriteManifest(update: (base: Manifest) => Manifest | undefined, unreadable: Manifest = emptyManifest()): Manifest | undefined {
     const onDisk = readManifest(this.dir);
-    const manifest = update('manifest' in onDisk ? onDisk.manifest : emptyManifest());
+    const manifest = update('manifest' in onDisk ? onDisk.manifest : unreadable);
     if (manifest === undefined) return undefined;
     writeFileAtomic(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest));
     return manifest;

@@ -106,6 +106,19 @@ describe('IndexFolder', () => {
     expect(readFileSync(join(dir, MANIFEST_FILE), 'utf8')).toBe(manifest);
   });
 
+  it('discards from the manifest it read when the one on disk has become unreadable, keeping the other artefacts', () => {
+    const dir = tempDir();
+    const folder = IndexFolder.open(dir);
+    folder.commit([folder.write('alpha', Buffer.from('one'), { format: 1 }), folder.write('beta', Buffer.from('two'), { format: 1 })]);
+    const alpha = folder.entry('alpha')!;
+    writeFileSync(join(dir, MANIFEST_FILE), '{ torn');
+    folder.discard('alpha');
+    expect(existsSync(folder.path(alpha.file))).toBe(false);
+    const reopened = IndexFolder.open(dir);
+    expect(reopened.entry('alpha')).toBeUndefined();
+    expect('bytes' in reopened.read('beta', 1)).toBe(true);
+  });
+
   it('keeps files of the old layout, however old, until the artefact that replaces them is written', () => {
     const dir = tempDir();
     const long = new Date(Date.now() - 3_600_000);
