@@ -182,7 +182,7 @@ function writerRunning(indexDir: string): boolean {
 interface QuerySets {
   readonly short: readonly string[];
   readonly fresh: readonly string[];
-  /** Unseen short ones for the lexical growth, searched on the smallest catalog and this one in turn. */
+  /** Unseen short ones for the lexical growth, searched on the smallest catalog and on this one in alternating blocks. */
   readonly growth: readonly string[];
   readonly long: readonly string[];
 }
@@ -212,9 +212,9 @@ interface SideFigures {
   hybridFirst: Latency;
   long: Latency;
   /**
-   * Lexical first sight on the smallest catalog and on this one, each unseen message searched on
-   * both in turn in one phase (absent at the smallest size): their p50s' ratio is the growth,
-   * free of the drift between two phases minutes apart.
+   * Lexical first sight on the smallest catalog and on this one, the same unseen messages on
+   * both in alternating blocks of one phase (absent at the smallest size): their p50s' ratio is
+   * the growth, free of the drift between two phases minutes apart.
    */
   growth?: { readonly smallest: Latency; readonly here: Latency };
   /** Median wall time of the hook with the catalog unchanged since the previous call. */
@@ -335,7 +335,7 @@ async function measureSides(
   for (const [i, query] of sets.fresh.entries())
     for (const side of ordered(i)) of(side).lexicalFirst.push(await timed(() => engines.get(side.name)!.search(query, { k: 10, mode: 'lexical' })));
   if (smallest !== undefined) {
-    // The smallest catalog reopened (nothing cached), then each unseen message on it and here in turn.
+    // The smallest catalog reopened (nothing cached), then the unseen messages on it and here.
     const small = new Map<string, EngineLike>();
     for (const side of sides) {
       const engine = await open(side, smallest.dir);

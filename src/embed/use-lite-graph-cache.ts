@@ -170,6 +170,16 @@ function save(cacheDir: string, file: string, weights: string, split: { model: U
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
+/** The cache key ({@link weightsHash}) with the folder made, or undefined when the folder is unusable. */
+function cacheKey(modelDir: string, cacheDir: string): string | undefined {
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    return weightsHash(modelDir, cacheDir);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The graph and tokenizer from the cache when they are there and intact; otherwise built (and saved). */
 export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promise<UseLiteGraph> {
   const modelDir = options.modelDir ?? useLiteModelDir();
@@ -178,12 +188,8 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
     const files = await readUseLiteFiles(modelDir);
     return { files, tokenizer: new UseLiteTokenizer(files.vocabulary) };
   };
-  let weights: string;
-  try {
-    if (cacheDir === null) throw new Error('caching off');
-    mkdirSync(cacheDir, { recursive: true });
-    weights = weightsHash(modelDir, cacheDir);
-  } catch {
+  const weights = cacheDir === null ? undefined : cacheKey(modelDir, cacheDir);
+  if (cacheDir === null || weights === undefined) {
     const { files, tokenizer } = await build();
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }
