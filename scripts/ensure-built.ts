@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleCli, CLI_BUNDLE } from './bundle-cli.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -14,7 +15,7 @@ function newest(dir: string): number {
   return latest;
 }
 
-const OUTPUTS = ['dist/index.js', 'dist/cli/main.js', 'dist/api/prefetch.js'];
+const OUTPUTS = ['dist/index.js', 'dist/cli/main.js', 'dist/api/prefetch.js', CLI_BUNDLE];
 
 function isStale(): boolean {
   const built = OUTPUTS.map((file) => path.join(ROOT, file));
@@ -40,7 +41,10 @@ export function ensureBuilt(): void {
       continue;
     }
     try {
-      if (isStale()) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
+      if (isStale()) {
+        execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
+        bundleCli(ROOT);
+      }
       return;
     } finally {
       rmdirSync(lock);

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
+import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 
 /**
@@ -44,30 +45,10 @@ export function paddedBatches(lengths: readonly number[]): number[][] {
   return batches;
 }
 
-interface OrtTensorConstructor {
-  new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
-  new (type: 'float32', data: Float32Array, dims: readonly number[]): unknown;
-}
-
-interface OrtSession {
-  run(feeds: Record<string, unknown>): Promise<Record<string, { readonly data: unknown; readonly dims: readonly number[] }>>;
-}
-
-interface OrtModule {
-  readonly InferenceSession: { create(model: string | Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
-  readonly Tensor: OrtTensorConstructor;
-}
-
 export interface UseLiteRuntime {
   readonly name: 'onnxruntime' | 'tfjs-wasm';
   /** One row per text, in order; rows are not normalised. Checks `signal` between batches. */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
-}
-
-async function importOnnxRuntime(): Promise<OrtModule> {
-  const loaded = (await import('onnxruntime-node')) as unknown as OrtModule & { default?: OrtModule };
-  // A CommonJS package: depending on the loader its API sits on the namespace or on `default`.
-  return typeof loaded.InferenceSession === 'function' || typeof loaded.InferenceSession === 'object' ? loaded : loaded.default!;
 }
 
 /** The query session: one thread, so a search leaves the other cores to the agent around it. */
@@ -98,7 +79,8 @@ export function bulkThreads(cores: number = availableParallelism()): number {
  * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time).
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
-  const [ort, graph] = await Promise.all([importOnnxRuntime(), loadUseLiteGraph(graphCache)]);
+  // The graph's files are read on the thread pool while the runtime loads on this thread.
+  const [graph, ort] = await Promise.all([loadUseLiteGraph(graphCache), Promise.resolve().then(loadOnnxRuntime)]);
   // The bulk session is made from the same graph: the cached model file, or (caching off) its bytes.
   let { model } = graph;
   let session: OrtSession;

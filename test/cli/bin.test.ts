@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, SKILLS, removeDir, spawnCli, tempDir } from './helpers.js';
@@ -32,5 +33,44 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
     });
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('git-bisect');
+  });
+});
+
+describe('bin/skill-search.js: which build it loads', () => {
+  const dir = tempDir('skill-search-bin-');
+  afterAll(() => removeDir(dir));
+  mkdirSync(path.join(dir, 'bin'));
+  mkdirSync(path.join(dir, 'dist', 'cli'), { recursive: true });
+  for (const file of ['skill-search.js', 'package.json']) copyFileSync(path.join(ROOT, 'bin', file), path.join(dir, 'bin', file));
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  // Stand-ins for the two builds: each answers with its own name and the arguments it was given.
+  const bundle = path.join(dir, 'dist', 'cli', 'bundle.cjs');
+  const modules = path.join(dir, 'dist', 'cli', 'main.js');
+  writeFileSync(modules, "export async function main(argv) { process.stdout.write('modules ' + argv.join(' ')); return 3; }\n");
+  const writeBundle = () => writeFileSync(bundle, "exports.main = async (argv) => { process.stdout.write('bundle ' + argv.join(' ')); return 4; };\n");
+  const run = () => {
+    try {
+      return { code: 0, stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'a', 'b'], { encoding: 'utf8' }) };
+    } catch (error) {
+      const failed = error as { status: number; stdout: string };
+      return { code: failed.status, stdout: failed.stdout };
+    }
+  };
+  const age = (file: string, seconds: number) => utimesSync(file, new Date(seconds * 1000), new Date(seconds * 1000));
+
+  it('the one-file bundle when it is as new as the modules, with their exit code', () => {
+    writeBundle();
+    age(modules, 1_000_000);
+    age(bundle, 1_000_000);
+    expect(run()).toEqual({ code: 4, stdout: 'bundle a b' });
+  });
+
+  it('the modules when the bundle is older (tsc ran alone) or missing', () => {
+    writeBundle();
+    age(bundle, 1_000_000);
+    age(modules, 1_000_001);
+    expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
+    rmSync(bundle);
+    expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
   });
 });

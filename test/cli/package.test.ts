@@ -14,7 +14,9 @@ describe('npm package contents', () => {
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
     for (const wanted of [
       'bin/skill-search.js',
+      'bin/package.json',
       'dist/cli/main.js',
+      'dist/cli/bundle.cjs',
       'dist/index.js',
       'skills/skill-search/SKILL.md',
       'examples/skills/pdf/SKILL.md',

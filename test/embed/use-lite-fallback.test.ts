@@ -2,15 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 
 // A platform without onnxruntime's native binding: the default embedder must still work,
 // on the TF.js WASM runtime, and say why.
-vi.mock('onnxruntime-node', () => {
-  const api = {
-    InferenceSession: {
-      create: () => Promise.reject(new Error('onnxruntime_binding.node: cannot open shared object file')),
-    },
-    Tensor: class {},
-  };
-  return { ...api, default: api };
-});
+vi.mock('../../src/embed/onnxruntime.js', () => ({
+  loadOnnxRuntime: () => {
+    throw new Error('onnxruntime_binding.node: cannot open shared object file');
+  },
+}));
 
 describe('USE-lite without onnxruntime', () => {
   it('falls back to TF.js WASM and records the reason', async () => {

@@ -1,0 +1,40 @@
+/**
+ * The CLI as one CommonJS file, dist/cli/bundle.cjs, made from tsc's output in dist/ (so run it
+ * after `tsc`; `npm run build` runs both). bin/skill-search.js loads it when it is current.
+ *
+ * Why: a hook without a server starts Node on every prompt, and Node loads the ~125 ES modules
+ * of that path one by one (resolve, read, compile, link). One CommonJS file did the same work
+ * about 60 ms sooner per call at 24k skills (docs/cold-start.md).
+ * Packages stay in node_modules, and modules the CLI imports on demand are still only
+ * evaluated on demand. The file sits beside dist/cli/main.js, so paths our modules resolve
+ * from `import.meta.url` (the package's root two folders up) stay the same.
+ *
+ * Usage: npx tsx scripts/bundle-cli.ts
+ */
+import { buildSync } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const CLI_ENTRY = 'dist/cli/main.js';
+export const CLI_BUNDLE = 'dist/cli/bundle.cjs';
+
+/** Writes {@link CLI_BUNDLE} from {@link CLI_ENTRY} under `root`; throws on an esbuild error. */
+export function bundleCli(root: string = ROOT): void {
+  buildSync({
+    entryPoints: [path.join(root, CLI_ENTRY)],
+    outfile: path.join(root, CLI_BUNDLE),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    // Strict, as the modules were (the directive must come first). CommonJS has no
+    // import.meta: each use reads this file's URL, declared once at the top.
+    banner: { js: '"use strict";\nconst import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': 'import_meta_url' },
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) bundleCli();
