@@ -1,5 +1,5 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,15 +83,18 @@ describe('the hook budget holds whatever the input', () => {
 });
 
 describe('the watchdog', () => {
-  const script = (mode: 'block' | 'cancel') => `
+  type Mode = 'block' | 'cancel' | 'no-shell' | 'exit-armed';
+  // 'no-shell' names a shell that does not exist: the worker thread takes over.
+  const script = (mode: Mode) => `
     import { startWatchdog } from ${JSON.stringify(path.join(ROOT, 'src/cli/watchdog.ts'))};
-    const stop = startWatchdog(200, 'watchdog: stopped');
-    if (${JSON.stringify(mode)} === 'cancel') stop();
-    const end = Date.now() + (${JSON.stringify(mode)} === 'cancel' ? 600 : 15000);
+    const mode = ${JSON.stringify(mode)};
+    const stop = startWatchdog(mode === 'exit-armed' ? 60_000 : 200, 'watchdog: stopped', mode === 'no-shell' ? '/nonexistent/sh' : undefined);
+    if (mode === 'cancel') stop();
+    const end = Date.now() + (mode === 'cancel' ? 600 : mode === 'exit-armed' ? 0 : 15000);
     while (Date.now() < end) {}
-    process.stdout.write('finished');
+    process.stdout.write(mode === 'exit-armed' ? String(process.pid) : 'finished');
   `;
-  const run = (mode: 'block' | 'cancel') =>
+  const run = (mode: Mode) =>
     new Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
       const file = path.join(cache, `watchdog-${mode}.ts`);
       writeFileSync(file, script(mode));
@@ -109,6 +112,29 @@ describe('the watchdog', () => {
 
   it('once cancelled, lets the process finish', async () => {
     expect(await run('cancel')).toEqual({ signal: null, stdout: 'finished', stderr: '' });
+  }, 20_000);
+
+  it('runs on a worker thread when the shell cannot be started', async () => {
+    expect(await run('no-shell')).toEqual({ signal: 'SIGKILL', stdout: '', stderr: 'watchdog: stopped\n' });
+  }, 20_000);
+
+  it.skipIf(process.platform !== 'linux')('goes away with a process that ends while it is armed, and holds its stderr no longer', async () => {
+    const started = Date.now();
+    // run() resolves once the child's stdout and stderr have closed: a timer shell that kept
+    // stderr open would hold it for its 60 s.
+    const result = await run('exit-armed');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result).toMatchObject({ signal: null, stderr: '' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const armedFor = `WATCHDOG_PID=${result.stdout}\0`;
+    const left = readdirSync('/proc').filter((entry) => {
+      try {
+        return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/environ`, 'latin1').includes(armedFor);
+      } catch {
+        return false;
+      }
+    });
+    expect(left).toEqual([]);
   }, 20_000);
 
   it('the hook arms it for the budget plus a grace second, and disarms it once it has an answer', async () => {
