@@ -118,24 +118,28 @@ describe('the watchdog', () => {
     expect(await run('no-shell')).toEqual({ signal: 'SIGKILL', stdout: '', stderr: 'watchdog: stopped\n' });
   }, 20_000);
 
-  it.skipIf(process.platform !== 'linux')('goes away with a process that ends while it is armed, and holds its stderr no longer', async () => {
-    const started = Date.now();
-    // run() resolves once the child's stdout and stderr have closed: a timer shell that kept
-    // stderr open would hold it for its 60 s.
-    const result = await run('exit-armed');
-    expect(Date.now() - started).toBeLessThan(15_000);
-    expect(result).toMatchObject({ signal: null, stderr: '' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const armedFor = `WATCHDOG_PID=${result.stdout}\0`;
-    const left = readdirSync('/proc').filter((entry) => {
-      try {
-        return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/environ`, 'latin1').includes(armedFor);
-      } catch {
-        return false;
-      }
-    });
-    expect(left).toEqual([]);
-  }, 20_000);
+  it.skipIf(process.platform !== 'linux')(
+    'goes away with a process that ends while it is armed, and holds its stderr no longer',
+    async () => {
+      const started = Date.now();
+      // run() resolves once the child's stdout and stderr have closed: a timer shell that kept
+      // stderr open would hold it for its 60 s.
+      const result = await run('exit-armed');
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(result).toMatchObject({ signal: null, stderr: '' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const armedFor = `WATCHDOG_PID=${result.stdout}\0`;
+      const left = readdirSync('/proc').filter((entry) => {
+        try {
+          return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/environ`, 'latin1').includes(armedFor);
+        } catch {
+          return false;
+        }
+      });
+      expect(left).toEqual([]);
+    },
+    20_000,
+  );
 
   it('the hook arms it for the budget plus a grace second, and disarms it once it has an answer', async () => {
     const armed: number[] = [];
