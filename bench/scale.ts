@@ -28,6 +28,7 @@ import { POOL_FILE, sample } from './corpus.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { edited } from './scaling.js';
+import { bundleCli } from '../scripts/bundle-cli.js';
 
 /** The code this suite compares against: the main branch before the scale work. */
 export const SCALE_BASELINE_COMMIT = '13099e8';
@@ -80,13 +81,15 @@ function baselineRoot(context: BenchContext): string {
   return root;
 }
 
-/** This checkout's dist/, rebuilt so the bin runs the code under test. */
+/** This checkout's dist/, rebuilt as `npm run build` does (tsc, then the CLI's one-file bundle), so the bin runs the code under test. */
 function currentRoot(context: BenchContext): string {
   context.log('scale: building dist/ of this checkout');
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
   });
+  // Without it the bin would pass over a bundle older than the modules, and time those instead.
+  bundleCli(REPO_ROOT);
   return REPO_ROOT;
 }
 

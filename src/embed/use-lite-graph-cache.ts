@@ -92,23 +92,44 @@ function weightFiles(modelDir: string): string[] {
   return ['model.json', 'vocab.json', ...manifest.weightsManifest.flatMap((group) => group.paths)].map((file) => path.join(modelDir, file));
 }
 
+/** A weight file's identity for the memo: path, size, mtime and inode. */
+function statLine(file: string): string {
+  const stat = statSync(file);
+  return `${file}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+}
+
+/** The file a {@link statLine} names (its last three fields are numbers). */
+const fileOfStatLine = (line: string): string => line.split(':').slice(0, -3).join(':');
+
+/**
+ * True when the memo lists this model folder's model.json first and every listed file still has
+ * its recorded stat. model.json names the other weight files, so while it is unchanged the
+ * memo's list is the whole list and model.json (247 KB) need not be parsed.
+ */
+function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
+  const [first] = memo.stats;
+  if (first === undefined || fileOfStatLine(first) !== path.join(modelDir, 'model.json')) return false;
+  try {
+    return memo.stats.every((line) => statLine(fileOfStatLine(line)) === line);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * sha256 over the weight files, memoised by their size, mtime and inode: hashing 28 MB costs
  * about as much as the rebuild the cache saves, so it is done once per install of the weights.
  */
 function weightsHash(modelDir: string, cacheDir: string): string {
-  const files = weightFiles(modelDir);
-  const stats = files.map((file) => {
-    const stat = statSync(file);
-    return `${file}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  });
   const memoFile = path.join(cacheDir, 'weights.json');
   try {
     const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as WeightsMemo;
-    if (memo.stats.join('\n') === stats.join('\n') && /^[0-9a-f]{64}$/.test(memo.sha256)) return memo.sha256;
+    if (Array.isArray(memo.stats) && /^[0-9a-f]{64}$/.test(memo.sha256) && memoCurrent(memo, modelDir)) return memo.sha256;
   } catch {
     // No memo yet, or an unreadable one: hash below.
   }
+  const files = weightFiles(modelDir);
+  const stats = files.map(statLine);
   const hash = createHash('sha256');
   for (const file of files) hash.update(path.basename(file)).update(readFileSync(file));
   const sha256 = hash.digest('hex');

@@ -105,6 +105,8 @@ export class VectorStore {
   #baseOutdated = false;
   /** Rows the log holds. */
   #loggedRows = 0;
+  /** Records the log holds (a removal-only record has no rows). */
+  #loggedRecords = 0;
   readonly #pending = { removed: new Set<string>(), upserted: new Set<string>() };
 
   private constructor(options: VectorStoreOptions, index: VectorIndex, status: VectorStoreStatus, sum?: Float64Array) {
@@ -245,6 +247,19 @@ export class VectorStore {
     this.#salvaged = undefined;
   }
 
+  /**
+   * Saves, then writes the base files anew if the delta log holds any record, so later opens
+   * replay nothing. Each logged upsert is an HNSW insertion that every opening process repeats,
+   * a hook without a server included (docs/cold-start.md). For processes off a prompt's path
+   * (`skill-search index`); a no-op in memory mode.
+   */
+  compact(): void {
+    const folder = this.options.folder as IndexFolder | undefined;
+    if (folder === undefined) return;
+    this.save();
+    if (this.#loggedRecords > 0) this.#saveBase(folder);
+  }
+
   /** Releases the graph file handle; the store must not be used after. */
   close(): void {
     this.index.close();
@@ -262,6 +277,7 @@ export class VectorStore {
     });
     folder.appendLog(VECTOR_DATA, record);
     this.#loggedRows += upserts.length;
+    this.#loggedRecords += 1;
   }
 
   #saveBase(folder: IndexFolder): void {
@@ -275,6 +291,7 @@ export class VectorStore {
     this.#hasBase = true;
     this.#baseOutdated = false;
     this.#loggedRows = 0;
+    this.#loggedRecords = 0;
   }
 
   /** Replays the log's records onto the loaded base, up to the first that does not fit. */
@@ -285,6 +302,7 @@ export class VectorStore {
       for (const id of parsed.removed) this.remove(id);
       parsed.upserts.forEach(([id, tag], i) => this.upsert(id, parsed.rows[i]!, tag));
       this.#loggedRows += parsed.upserts.length;
+      this.#loggedRecords += 1;
     }
     this.#pending.removed.clear();
     this.#pending.upserted.clear();

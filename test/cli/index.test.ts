@@ -1,6 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { IndexFolder } from '../../src/index-folder/index-folder.js';
+import { VECTOR_DATA } from '../../src/vector-index/store.js';
 import { BROKEN, SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
@@ -29,6 +31,9 @@ describe('index', () => {
     const summary = JSON.parse(third.stdout) as Record<string, unknown>;
     expect(summary).toMatchObject({ skills: 5, added: 0, updated: 1, removed: 1, unchanged: 4, embedded: 1, model: 'hash-256' });
     expect(third.stderr).toBe('indexing 0/1\nindexing 1/1\n');
+    // The change went to the vector log, which the command then folded into the base files:
+    // cold processes opening the folder replay nothing.
+    expect(IndexFolder.open(summary['indexDir'] as string).readLog(VECTOR_DATA)).toEqual([]);
   });
 
   it('indexes the good skills of a folder with broken ones, and points at validate', async () => {

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadUseLiteGraph } from '../../src/embed/use-lite-graph-cache.js';
 import { USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
 import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
-import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
+import { readUseLiteFiles, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
 const tempDir = useTempDirs('use-lite-graph');
@@ -85,5 +85,33 @@ describe('USE-lite graph cache', () => {
     const [a] = await rebuilt.embed(text);
     const [b] = await cached.embed(text);
     expect(Array.from(b!)).toEqual(Array.from(a!));
+  });
+  it('keys the cache on the weights by their stat: model.json is not reread while every file keeps its stat', async () => {
+    const cacheDir = tempDir();
+    const modelDir = tempDir();
+    cpSync(useLiteModelDir(), modelDir, { recursive: true });
+    const manifest = join(modelDir, 'model.json');
+    expect((await loadUseLiteGraph({ cacheDir, modelDir })).source).toBe('built');
+
+    // model.json unparseable, and the memo given its new stat (as if it had kept its stat):
+    // every listed file matches, so nothing reads it.
+    const original = readFileSync(manifest);
+    writeFileSync(manifest, ' '.repeat(original.length));
+    const memoFile = join(cacheDir, 'weights.json');
+    const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as { stats: string[]; sha256: string };
+    const stat = statSync(manifest);
+    memo.stats[0] = `${manifest}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    writeFileSync(memoFile, JSON.stringify(memo));
+    expect((await loadUseLiteGraph({ cacheDir, modelDir })).source).toBe('cache');
+
+    // A weight file touched: the memo is stale, model.json is read again and the same hash found.
+    writeFileSync(manifest, original);
+    const vocabulary = join(modelDir, 'vocab.json');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(vocabulary, later, later);
+    expect((await loadUseLiteGraph({ cacheDir, modelDir })).source).toBe('cache');
+    const rewritten = JSON.parse(readFileSync(memoFile, 'utf8')) as { stats: string[]; sha256: string };
+    expect(rewritten.sha256).toBe(memo.sha256);
+    expect(rewritten.stats.find((line) => line.startsWith(`${vocabulary}:`))).toContain(`:${statSync(vocabulary).mtimeMs}:`);
   });
 });

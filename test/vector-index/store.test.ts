@@ -202,6 +202,34 @@ describe.each(['hnsw', 'exact'] as const)('VectorStore delta log (%s)', (kind) =
     expect([again.index.has('a'), again.index.has('b'), again.index.has('c')]).toEqual([true, false, true]);
   });
 
+  it('compact() folds a log into new base files that a reopen reads alone, and without a log rewrites nothing', () => {
+    const dir = tempDir();
+    const store = saved({ ...base, dir });
+    const firstData = artefactFile(dir, VECTOR_DATA);
+    store.compact();
+    expect(artefactFile(dir, VECTOR_DATA)).toBe(firstData);
+    store.upsert('s1', VECTORS[30]!, 'tag1b');
+    store.remove('s2');
+    store.save();
+    store.upsert('s3', VECTORS[31]!, 'tag3b');
+    // Unsaved changes are saved first, then everything folded into the base.
+    store.compact();
+    expect(IndexFolder.open(dir).readLog(VECTOR_DATA)).toEqual([]);
+    expect(artefactFile(dir, VECTOR_DATA)).not.toBe(firstData);
+    const reopened = open({ ...base, dir });
+    expect(reopened.index.size).toBe(39);
+    expect(reopened.index.has('s2')).toBe(false);
+    expect(reopened.index.tagOf('s1')).toBe('tag1b');
+    expect(Array.from(reopened.index.vectorOf('s3')!)).toEqual(Array.from(VECTORS[31]!));
+    // A removal alone is a record too.
+    reopened.remove('s4');
+    reopened.save();
+    expect(IndexFolder.open(dir).readLog(VECTOR_DATA)).toHaveLength(1);
+    reopened.compact();
+    expect(IndexFolder.open(dir).readLog(VECTOR_DATA)).toEqual([]);
+    expect(open({ ...base, dir }).index.has('s4')).toBe(false);
+  });
+
   it(`compacts the log into new base files past ${LOG_MAX_ROWS} rows`, () => {
     const dir = tempDir();
     const store = saved({ ...base, dir });

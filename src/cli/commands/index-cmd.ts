@@ -16,6 +16,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
+    // Cold processes (the hook without a server) would each replay the vector log: fold it in
+    // here, where nobody waits (this command also runs detached, after a hook's live search).
+    live.engine.compactIndex();
     const summary = {
       skills: snapshot.skills.length,
       added: sync?.added ?? 0,
