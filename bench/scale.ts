@@ -28,7 +28,7 @@ import { POOL_FILE, sample } from './corpus.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { edited } from './scaling.js';
-import { bundleCli } from '../scripts/bundle-cli.js';
+import { buildDist } from '../scripts/ensure-built.js';
 
 /** The code this suite compares against: the main branch before the scale work. */
 export const SCALE_BASELINE_COMMIT = '13099e8';
@@ -83,15 +83,13 @@ function baselineRoot(context: BenchContext): string {
   return root;
 }
 
-/** This checkout's dist/, rebuilt as `npm run build` does (tsc, then the CLI's one-file bundle), so the bin runs the code under test. */
+/**
+ * This checkout's dist/, rebuilt as `npm run build` does, so the bin runs the code under test
+ * (after tsc alone it would pass over the older bundle and run the modules instead).
+ */
 function currentRoot(context: BenchContext): string {
   context.log('scale: building dist/ of this checkout');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
-  // Without it the bin would pass over a bundle older than the modules, and time those instead.
-  bundleCli(REPO_ROOT);
+  buildDist('inherit');
   return REPO_ROOT;
 }
 
@@ -111,6 +109,11 @@ async function catalogOf(context: BenchContext, size: number, dir: string): Prom
   const skills = (await catalog.get()).skills;
   await catalog.close();
   return { file, skills };
+}
+
+/** `items` in order on even rounds and reversed on odd ones, so each goes first as often (a drifting machine reaches all alike). */
+function inTurn<T>(items: readonly T[], round: number): readonly T[] {
+  return round % 2 === 0 ? items : [...items].reverse();
 }
 
 function median(values: readonly number[]): number {
@@ -270,7 +273,7 @@ async function measureSides(
   const indexDir = (side: Side, under = dir) => path.join(under, `index-${side.name}`);
   const open = (side: Side, under = dir) =>
     side.engines.SkillSearchEngine.open({ embedder: context.embedder, indexDir: indexDir(side, under), ...NO_QUERY_CACHE });
-  const ordered = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
+  const ordered = (round: number) => inTurn(sides, round);
   const samples = new Map(
     sides.map((side) => [
       side.name,
@@ -357,7 +360,7 @@ async function measureSides(
           ['growthSmallest', small.get(side.name)!],
           ['growthHere', engines.get(side.name)!],
         ] as const;
-        for (const [into, engine] of block % 2 === 0 ? pair : [...pair].reverse()) {
+        for (const [into, engine] of inTurn(pair, block)) {
           for (const query of messages) of(side)[into].push(await timed(() => engine.search(query, { k: 10, mode: 'lexical' })));
         }
       }
@@ -628,7 +631,7 @@ export const scaleSuite: Suite = async (context) => {
       const rounds = context.options.quick ? 1 : COLD_BUILD_ROUNDS;
       const rates = new Map<string, number[]>(sides.map((side) => [side.name, []]));
       for (let round = 0; round < rounds; round++) {
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        for (const side of inTurn(sides, round)) {
           const rate = coldBuildRate(context, side);
           context.log(`scale: cold build through ${side.name}: ${rate.toFixed(0)}/s`);
           rates.get(side.name)!.push(rate);

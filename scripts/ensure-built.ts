@@ -23,6 +23,12 @@ function isStale(): boolean {
   return Math.min(...built.map((file) => statSync(file).mtimeMs)) < newest(path.join(ROOT, 'src'));
 }
 
+/** Builds dist/ as `npm run build` does: tsc, then the CLI's one-file bundle (scripts/bundle-cli.ts). */
+export function buildDist(stdio: 'ignore' | 'inherit'): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio });
+  bundleCli(ROOT);
+}
+
 /**
  * Bring dist/ up to date when a source is newer than the build. Test files run in parallel, so
  * one build at a time: a lock folder beside dist/ (mkdir is atomic), the others wait and re-check.
@@ -41,10 +47,7 @@ export function ensureBuilt(): void {
       continue;
     }
     try {
-      if (isStale()) {
-        execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-        bundleCli(ROOT);
-      }
+      if (isStale()) buildDist('ignore');
       return;
     } finally {
       rmdirSync(lock);
