@@ -114,4 +114,18 @@ describe('USE-lite graph cache', () => {
     expect(rewritten.sha256).toBe(memo.sha256);
     expect(rewritten.stats.find((line) => line.startsWith(`${vocabulary}:`))).toContain(`:${statSync(vocabulary).mtimeMs}:`);
   });
+  it("takes no other model folder's memo: two folders sharing a cache each get the graph of their own weights", async () => {
+    const cacheDir = tempDir();
+    const [first, second] = [tempDir(), tempDir()];
+    for (const dir of [first, second]) cpSync(useLiteModelDir(), dir, { recursive: true });
+    // The second folder's weights differ in one byte.
+    const shard = join(second, 'group1-shard7of7');
+    const bytes = readFileSync(shard);
+    bytes[100] = bytes[100]! ^ 0x01;
+    writeFileSync(shard, bytes);
+    const a = await loadUseLiteGraph({ cacheDir, modelDir: first });
+    const b = await loadUseLiteGraph({ cacheDir, modelDir: second });
+    expect(b.source).toBe('built');
+    expect(b.model).not.toBe(a.model);
+  });
 });
