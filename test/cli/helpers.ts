@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,39 @@ export function copyFixture(from: string): string {
   return dir;
 }
 
-/** Removes `dir`, retrying while a detached writer a hook started may still add files to it. */
+/** How long {@link removeDir} waits for detached writers under the folder to exit. */
+const WRITER_WAIT_MS = 30_000;
+
+/**
+ * True while a process runs with an `--index-dir` under `dir`: the detached `skill-search index`
+ * a hook starts once its answer is printed (Linux's /proc; false where there is none).
+ */
+function writerUnder(dir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const indexDir = argv[argv.indexOf('--index-dir') + 1];
+      return argv.includes('--index-dir') && indexDir !== undefined && indexDir.startsWith(dir + path.sep);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Removes `dir` once no detached writer a hook started is still writing under it (a writer
+ * that finds its index half removed rebuilds it, model cache included), then with retries for
+ * one that starts meanwhile.
+ */
 export function removeDir(dir: string): void {
+  const until = Date.now() + WRITER_WAIT_MS;
+  while (writerUnder(dir) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
