@@ -48,7 +48,7 @@ function writerUnder(dir: string): boolean {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       const indexDir = argv[argv.indexOf('--index-dir') + 1];
-      return argv.includes('--index-dir') && indexDir !== undefined && indexDir.startsWith(dir + path.sep);
+      return argv.includes('--index-dir') && indexDir?.startsWith(dir + path.sep) === true;
     } catch {
       return false;
     }
