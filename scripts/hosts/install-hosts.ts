@@ -57,12 +57,13 @@ export class RegistryUnreachable extends Error {}
 
 async function pingRegistry(): Promise<void> {
   try {
-    await run('npm', ['ping'], { timeout: PING_TIMEOUT_MS });
+    // One try, so an unreachable registry is told within the timeout rather than after npm's retries.
+    await run('npm', ['ping', '--fetch-retries=0', `--fetch-timeout=${PING_TIMEOUT_MS}`], { timeout: PING_TIMEOUT_MS + 5000 });
   } catch (error) {
-    const detail = String((error as { stderr?: string }).stderr ?? error)
-      .trim()
-      .split('\n')
-      .pop();
+    const lines = String((error as { stderr?: string }).stderr ?? '').split('\n');
+    // npm prints the cause as `npm error FetchError: request to … failed, reason: …`.
+    const cause = lines.find((text) => text.includes('FetchError')) ?? lines.find((text) => text.startsWith('npm error')) ?? String(error);
+    const detail = cause.replace(/^npm error /, '').trim();
     throw new RegistryUnreachable(`the npm registry cannot be reached (npm ping: ${detail})`);
   }
 }
