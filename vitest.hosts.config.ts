@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:hosts`: the real Claude Code and Codex CLIs against loopback model stubs
@@ -14,6 +12,6 @@ export default defineConfig({
     pool: 'forks',
     // Each host run already starts several processes; one file at a time keeps timings honest.
     fileParallelism: false,
-    env: { SKILL_SEARCH_CACHE_DIR: join(tmpdir(), 'skill-search-vitest-cache') },
+    // Every process a test starts gets its own HOME and SKILL_SEARCH_CACHE_DIR (support/host-home.ts).
   },
 });
