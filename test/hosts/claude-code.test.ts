@@ -4,10 +4,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STUB_REPLY, startAnthropicStub } from './support/anthropic-stub.js';
 import { claudeEnv, claudeHookContext, claudeSkillListing, promptClaude } from './support/claude.js';
-import { CLI_BIN, HostHome, type SkillFile } from './support/host-home.js';
+import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import type { RecordingServer } from './support/recording-server.js';
 import { DEPLOY, DEPLOY_PROMPT, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC, SKILLS } from './support/skills.js';
 
@@ -16,28 +16,13 @@ const bin = inject('hostBins').claude;
 describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search installed', () => {
   let stub: RecordingServer;
   let home: HostHome;
-  const homes: HostHome[] = [];
-  const freshHome = async (skills: readonly SkillFile[] = SKILLS) => {
-    const made = new HostHome();
-    homes.push(made);
-    made.addSkills('.claude/skills', skills);
-    await made.cli(['install', 'claude-code']);
-    // Built ahead, as a user's first prompts leave it: the hook then answers within its budget.
-    await made.cli(['index', '--cwd', made.project]);
-    return made;
-  };
+  const freshHome = installedHomes('claude-code');
 
   beforeAll(async () => {
     stub = await startAnthropicStub();
     home = await freshHome();
   });
-  afterEach(() => {
-    for (const made of homes.splice(1)) made.remove();
-  });
-  afterAll(async () => {
-    await stub.close();
-    home.remove();
-  });
+  afterAll(() => stub.close());
 
   it('install points the hook and the MCP server at this repo’s bin', () => {
     const settings = JSON.parse(readFileSync(path.join(home.home, '.claude', 'settings.json'), 'utf8'));

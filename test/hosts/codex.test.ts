@@ -4,13 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STUB_REPLY } from './support/anthropic-stub.js';
 import { codexHookContext, codexMcpTools, promptCodex } from './support/codex.js';
-import { CLI_BIN, HostHome } from './support/host-home.js';
+import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import { startOpenAiStub } from './support/openai-stub.js';
 import type { RecordingServer } from './support/recording-server.js';
-import { MATCHING, MATCHING_SUGGESTION, OFF_TOPIC, SKILLS } from './support/skills.js';
+import { MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } from './support/skills.js';
 
 const bin = inject('hostBins').codex;
 
@@ -20,27 +20,13 @@ const BYPASS_TRUST = ['--dangerously-bypass-hook-trust'];
 describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', () => {
   let stub: RecordingServer;
   let home: HostHome;
-  const extra: HostHome[] = [];
-  const freshHome = async () => {
-    const made = new HostHome();
-    made.addSkills('.agents/skills', SKILLS);
-    await made.cli(['install', 'codex']);
-    // Built ahead, as a user's first prompts leave it: the hook then answers within its budget.
-    await made.cli(['index', '--cwd', made.project]);
-    return made;
-  };
+  const freshHome = installedHomes('codex');
 
   beforeAll(async () => {
     stub = await startOpenAiStub();
     home = await freshHome();
   });
-  afterEach(() => {
-    for (const made of extra.splice(0)) made.remove();
-  });
-  afterAll(async () => {
-    await stub.close();
-    home.remove();
-  });
+  afterAll(() => stub.close());
 
   it('install points the hook and the MCP server at this repo’s bin', () => {
     const hooks = JSON.parse(readFileSync(path.join(home.home, '.codex', 'hooks.json'), 'utf8'));
@@ -79,7 +65,6 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
 
   it('uninstall leaves Codex working, with no hook and no server left', async () => {
     const own = await freshHome();
-    extra.push(own);
     await own.cli(['uninstall', 'codex']);
     for (const file of ['hooks.json', 'config.toml']) {
       const text = existsSync(path.join(own.home, '.codex', file)) ? readFileSync(path.join(own.home, '.codex', file), 'utf8') : '';

@@ -10,7 +10,7 @@ import { startAnthropicStub } from './support/anthropic-stub.js';
 import { claudeSkillListing, promptClaude } from './support/claude.js';
 import { codexSkillsSection, promptCodex } from './support/codex.js';
 import { FIXTURES_DIR, fixture, mapStrings, placeholders } from './support/fixtures.js';
-import { HostHome } from './support/host-home.js';
+import { installedHomes } from './support/host-home.js';
 import { startOpenAiStub } from './support/openai-stub.js';
 import type { RecordingServer } from './support/recording-server.js';
 import { OFF_TOPIC, SKILLS } from './support/skills.js';
@@ -23,24 +23,17 @@ function json(value: unknown): string {
 
 describe.skipIf(bins.claude === undefined || bins.codex === undefined)('the skill listings the hosts send (3 skills, skill-search installed)', () => {
   const stubs: RecordingServer[] = [];
-  const homes: HostHome[] = [];
-  const home = async (root: string, host: 'claude-code' | 'codex') => {
-    const made = new HostHome();
-    homes.push(made);
-    made.addSkills(root, SKILLS);
-    await made.cli(['install', host]);
-    return made;
-  };
+  const claudeHome = installedHomes('claude-code');
+  const codexHome = installedHomes('codex');
   beforeAll(() => mkdirSync(FIXTURES_DIR, { recursive: true }));
   afterAll(async () => {
     for (const stub of stubs) await stub.close();
-    for (const made of homes) made.remove();
   });
 
   it('Claude Code: its skill listing (a system message) reads as test/hosts/fixtures/claude-code-skill-listing.txt', async () => {
     const stub = await startAnthropicStub();
     stubs.push(stub);
-    const made = await home('.claude/skills', 'claude-code');
+    const made = await claudeHome();
     const turn = await promptClaude(made, bins.claude!, stub, OFF_TOPIC);
     const swap = placeholders(made.home, stub.url);
     fixture('claude-code-messages-request.json', json(mapStrings(turn.request, swap)));
@@ -54,7 +47,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('the skil
   it('Codex: its skills section (a developer message) reads as test/hosts/fixtures/codex-skills-section.txt', async () => {
     const stub = await startOpenAiStub();
     stubs.push(stub);
-    const made = await home('.agents/skills', 'codex');
+    const made = await codexHome();
     const turn = await promptCodex(made, bins.codex!, stub, OFF_TOPIC);
     const swap = placeholders(made.home, stub.url);
     fixture('codex-responses-request.json', json(mapStrings(turn.request, swap)));

@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { ROOT, removeDir } from '../../cli/helpers.js';
+import { SKILLS } from './skills.js';
 
 export const CLI_BIN = path.join(ROOT, 'bin', 'skill-search.js');
 
@@ -101,4 +103,29 @@ export class HostHome {
   remove(): void {
     removeDir(this.home);
   }
+}
+
+export type HostName = 'claude-code' | 'codex';
+
+/** Where each host reads a user's skills from (Codex also reads `~/.agents/skills`). */
+const SKILLS_ROOT: Record<HostName, string> = { 'claude-code': '.claude/skills', codex: '.agents/skills' };
+
+/**
+ * For one test file: each call makes a fresh HOME with `skills` where `host` reads them, and
+ * `skill-search install <host>` run in it; all are removed after the file.
+ */
+export function installedHomes(host: HostName): (skills?: readonly SkillFile[]) => Promise<HostHome> {
+  const made: HostHome[] = [];
+  afterAll(() => {
+    for (const home of made.splice(0)) home.remove();
+  });
+  return async (skills = SKILLS) => {
+    const home = new HostHome();
+    made.push(home);
+    home.addSkills(SKILLS_ROOT[host], skills);
+    await home.cli(['install', host]);
+    // Built ahead, as a user's first prompts leave it: the hook then answers within its budget.
+    await home.cli(['index', '--cwd', home.project]);
+    return home;
+  };
 }
