@@ -41,6 +41,13 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(context).not.toContain('release-notes');
   });
 
+  it('the first prompt in a fresh HOME, before any index exists: our suggestion reaches the model', async () => {
+    const own = await freshHome(SKILLS, { index: false });
+    const turn = await promptClaude(own, bin!, stub, MATCHING);
+    expect(turn.result.code).toBe(0);
+    expect(claudeHookContext(turn.request)).toContain(MATCHING_SUGGESTION);
+  });
+
   it('an off-topic prompt: nothing from the hook reaches the model', async () => {
     const turn = await promptClaude(home, bin!, stub, OFF_TOPIC);
     expect(turn.result.code).toBe(0);

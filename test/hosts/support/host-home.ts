@@ -112,20 +112,21 @@ const SKILLS_ROOT: Record<HostName, string> = { 'claude-code': '.claude/skills',
 
 /**
  * For one test file: each call makes a fresh HOME with `skills` where `host` reads them, and
- * `skill-search install <host>` run in it; all are removed after the file.
+ * `skill-search install <host>` run in it, then `skill-search index` unless `index` is false;
+ * all are removed after the file.
  */
-export function installedHomes(host: HostName): (skills?: readonly SkillFile[]) => Promise<HostHome> {
+export function installedHomes(host: HostName): (skills?: readonly SkillFile[], options?: { index?: boolean }) => Promise<HostHome> {
   const made: HostHome[] = [];
   afterAll(() => {
     for (const home of made.splice(0)) home.remove();
   });
-  return async (skills = SKILLS) => {
+  return async (skills = SKILLS, { index = true } = {}) => {
     const home = new HostHome();
     made.push(home);
     home.addSkills(SKILLS_ROOT[host], skills);
     await home.cli(['install', host]);
     // Built ahead, as a user's first prompts leave it: the hook then answers within its budget.
-    await home.cli(['index', '--cwd', home.project]);
+    if (index) await home.cli(['index', '--cwd', home.project]);
     return home;
   };
 }
