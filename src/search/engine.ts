@@ -1,5 +1,5 @@
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
-import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch, type LexicalSearcher } from '../lexical/lexical-index.js';
 import { IndexFolder } from '../index-folder/index-folder.js';
 import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
@@ -290,9 +290,34 @@ export class SkillSearchEngine implements SkillSearcher {
       this.#denseStale = true;
       return { ...lexical, embedded: 0 };
     }
-    const counts = this.#applyDense(state, desired, embedded);
+    const { counts, embedded: count } = await this.#applyDenseOrRebuild(state, desired, embedded, signal, onProgress);
     this.#denseStale = false;
-    return { ...counts, embedded: embedded.size };
+    return { ...counts, embedded: count };
+  }
+
+  /**
+   * {@link #applyDense}, and when the vector index fails in the middle (`INDEX_CORRUPT`: the
+   * native graph refused a change), the index is discarded and built anew from the vectors that
+   * can still be read, embedding the rest: a broken index costs time, never the process.
+   */
+  async #applyDenseOrRebuild(
+    state: DenseState,
+    desired: ReadonlyMap<string, Skill>,
+    embedded: Map<string, Float32Array>,
+    signal?: AbortSignal,
+    onProgress?: SyncOptions['onProgress'],
+  ): Promise<{ counts: Counts; embedded: number }> {
+    try {
+      return { counts: this.#applyDense(state, desired, embedded), embedded: embedded.size };
+    } catch (error) {
+      if (!(error instanceof SkillSearchError) || error.code !== 'INDEX_CORRUPT') throw error;
+      const tags = [...desired.values()].map(vectorKey);
+      const fresh: DenseState = { store: state.store.discard(errorMessage(error), tags, embedded), centroid: undefined };
+      this.#dense = fresh;
+      this.#denseSkills = new Map();
+      const again = await this.#embedMissing(fresh, desired.values(), signal, onProgress);
+      return { counts: this.#applyDense(fresh, desired, again), embedded: embedded.size + again.size };
+    }
   }
 
   #indexFolder(): IndexFolder | undefined {
@@ -475,9 +500,9 @@ export class SkillSearchEngine implements SkillSearcher {
       const skills = this.#skills;
       const embedded = await this.#embedMissing(state, skills.values(), signal);
       throwIfAborted(signal);
-      this.#applyDense(state, skills, embedded);
+      await this.#applyDenseOrRebuild(state, skills, embedded, signal);
       this.#denseStale = false;
-      return state;
+      return this.#dense ?? state;
     });
     this.#syncing = run.catch(() => undefined);
     return run;
