@@ -19,6 +19,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     // Cold processes (the hook without a server) would each replay the vector log: fold it in
     // here, where nobody waits (this command also runs detached, after a hook's live search).
     live.engine.compactIndex();
+    // Other folders over the same skills then embed nothing (src/store/).
+    live.engine.shareVectors();
     const summary = {
       skills: snapshot.skills.length,
       added: sync?.added ?? 0,
