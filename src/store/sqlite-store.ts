@@ -71,12 +71,15 @@ export class SqliteStore implements EntryStore {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== SCHEMA_VERSION) {
-        db.exec('DROP TABLE IF EXISTS vectors');
-        db.exec(SCHEMA);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      }
+      const current = (): boolean => db.pragma('user_version', { simple: true }) === SCHEMA_VERSION;
+      // Checked again under the write lock: two processes creating the store at once lay it out once.
+      if (!current())
+        db.transaction(() => {
+          if (current()) return;
+          db.exec('DROP TABLE IF EXISTS vectors');
+          db.exec(SCHEMA);
+          db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        }).immediate();
       return new SqliteStore(file, db);
     } catch (error) {
       db.close();

@@ -78,6 +78,21 @@ describe('SqliteStore', () => {
   });
 });
 
+describe('SqliteStore layouts', () => {
+  it('empties a store of another layout and lays it out anew', async () => {
+    const file = path.join(temp(), 'store.sqlite');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    old.exec('CREATE TABLE vectors (model TEXT, key TEXT, vector BLOB, extra INTEGER)');
+    old.pragma('user_version = 99');
+    old.close();
+    const store = SqliteStore.open(file);
+    store.putVectors('m', new Map([['k', vec(5)]]));
+    expect([...store.vectors('m', 1, ['k']).get('k')!]).toEqual([5]);
+    store.close();
+  });
+});
+
 describe('SharedStore', () => {
   it('answers "nothing stored" with the reason when the store cannot be opened, and never throws', () => {
     const blocker = path.join(temp(), 'file');
