@@ -98,6 +98,8 @@ export class SkillSearchEngine implements SkillSearcher {
   readonly #language: CrossLingual;
   #dense: DenseState | undefined;
   #denseStale = false;
+  /** The first failure to save the index folder (see {@link #persist}). */
+  #saveProblem: string | undefined;
   /** The store shared across folders and processes, opened on first need (`options.store`). */
   readonly #shared: SharedStore | undefined;
   #lexical = new LexicalIndex();
@@ -230,7 +232,8 @@ export class SkillSearchEngine implements SkillSearcher {
    */
   compactIndex(): void {
     if (this.#readOnly || this.#denseStale || this.#dense === undefined) return;
-    this.#dense.store.compact();
+    const store = this.#dense.store;
+    this.#persist(() => store.compact());
   }
 
   /**
@@ -484,7 +487,7 @@ export class SkillSearchEngine implements SkillSearcher {
       // `upserted`/`removed` are everything since the last save only when that save succeeded.
       const since = this.#lexicalSaved ? { upserted, removed } : undefined;
       this.#lexicalSaved = false;
-      saveLexicalIndex(folder, this.#lexical, since);
+      if (!this.#persist(() => saveLexicalIndex(folder, this.#lexical, since))) return counts;
     }
     this.#lexicalSaved = true;
     return counts;
@@ -524,8 +527,30 @@ export class SkillSearchEngine implements SkillSearcher {
     });
     this.#denseSkills = desired;
     if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
-    store.save();
+    // Unsaved changes stay pending in the store: the next save writes them.
+    this.#persist(() => store.save());
     return counts;
+  }
+
+  /**
+   * Runs a save of the index folder; a file-system failure (a full disk, a folder made
+   * read-only) is kept in {@link saveProblem} and the engine goes on from memory, so a search
+   * never loses its answer to a cache write. Returns whether the save went through.
+   */
+  #persist(save: () => void): boolean {
+    try {
+      save();
+      return true;
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      this.#saveProblem ??= errorMessage(error);
+      return false;
+    }
+  }
+
+  /** Why the index folder could not be saved, when a save failed (the engine answered from memory); undefined otherwise. */
+  get saveProblem(): string | undefined {
+    return this.#saveProblem;
   }
 
   /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
@@ -738,6 +763,12 @@ export class SkillSearchEngine implements SkillSearcher {
   #assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */
+function isSystemError(error: unknown): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  return typeof code === 'string' && typeof syscall === 'string';
 }
 
 /** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */

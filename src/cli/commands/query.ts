@@ -39,6 +39,8 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const answer = async (searcher: SkillSearcher, engine: SkillSearchEngine, skills: number, diagnostics: readonly Diagnostic[]): Promise<number> => {
     reportSkipped(io, diagnostics);
     const hits = await searcher.search(searched, request);
+    if (engine.saveProblem !== undefined)
+      line(io.stderr, `skill-search: could not save the index in ${engine.options.indexDir} (${engine.saveProblem}); answered from memory`);
     const none = explain && hits.length === 0 ? explainNone(await engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
     printAnswer(io, args, { query, hits, started, skills, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;
