@@ -59,6 +59,11 @@ describe('query with a full disk', () => {
       expect(result.stderr).toBe(
         `skill-search: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write); answered from memory\n`,
       );
+      const hook = await runCli(['hook', 'claude-code', ...base], cache, {
+        stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'plan the pottery kiln firing schedule', cwd: skills }),
+      });
+      expect(hook.code).toBe(0);
+      expect(hook.stdout).toContain('kiln-schedule');
       const index = await runCli(['index', ...base], cache);
       expect(index).toMatchObject({ code: 1, stdout: '' });
       expect(index.stderr).toBe(`skill-search: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write)\n`);
