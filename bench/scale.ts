@@ -169,7 +169,7 @@ async function snapshotWritten(indexDir: string, before: string | undefined, cal
 }
 
 /** True while a `skill-search index … --index-dir <indexDir>` process runs (Linux's /proc; false where there is none). */
-function writerRunning(indexDir: string): boolean {
+export function writerRunning(indexDir: string): boolean {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IndexFolder } from '../../src/index-folder/index-folder.js';
@@ -59,6 +59,22 @@ describe('index', () => {
       env: { SKILL_SEARCH_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg },
     });
     expect(path.dirname((JSON.parse(result.stdout) as { indexDir: string }).indexDir)).toBe(path.join(xdg, 'skill-search'));
+  });
+
+  it('embeds nothing in a second project folder over skills another folder indexed', async () => {
+    const home = tempDir();
+    dirs.push(home);
+    cpSync(SKILLS, path.join(home, '.claude', 'skills'), { recursive: true });
+    const [projectA, projectB] = [path.join(home, 'a'), path.join(home, 'b')];
+    mkdirSync(projectA);
+    mkdirSync(projectB);
+    const index = async (project: string) =>
+      JSON.parse((await runCli(['index', '--cwd', project, '--model', 'hash', '--no-demo', '--json'], home)).stdout) as Record<string, unknown>;
+    const a = await index(projectA);
+    const b = await index(projectB);
+    expect(a).toMatchObject({ skills: 6, added: 6, embedded: 6 });
+    expect(b).toMatchObject({ skills: 6, added: 6, embedded: 0 });
+    expect(b['indexDir']).not.toBe(a['indexDir']);
   });
 
   it('exits 1 when there is nothing to index', async () => {
