@@ -3,6 +3,7 @@
  * characters, the whole listing inside a character budget derived from the context window.
  */
 import { badOption } from '../errors.js';
+import { offeredSkills } from '../load/invocation.js';
 import type { Skill } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
@@ -146,7 +147,8 @@ export function shadowByName(skills: readonly Skill[]): Skill[] {
  */
 export function formatSkillListing(skills: readonly Skill[], options: SkillListingOptions = {}): SkillListing {
   const { budgetChars, usage } = resolveListingOptions(options);
-  const winners = shadowByName(skills);
+  // A skill the host keeps from the model still shadows its name, and is never listed.
+  const winners = offeredSkills(shadowByName(skills));
   const full = winners.map(formatSkillLine);
   const bare = winners.map((skill) => `- ${oneLine(skill.name)}`);
   const truncated = winners.filter((skill) => fullDescription(skill).length > MAX_LISTING_DESCRIPTION_CHARS).map((skill) => skill.name);

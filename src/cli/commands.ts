@@ -182,6 +182,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           type: 'boolean',
           description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)',
         },
+        all: {
+          type: 'boolean',
+          description: 'after the listing, name the skills a host rule keeps from the model or the user, and why',
+        },
+        host: {
+          type: 'string',
+          placeholder: 'HOST',
+          description: 'claude-code or codex: predict the listing that host sends instead of the seed rules',
+          defaultText: 'the seed rules',
+        },
         'context-window': {
           type: 'string',
           placeholder: 'TOKENS',

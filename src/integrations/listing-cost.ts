@@ -5,6 +5,7 @@
  * text's characters / 4, the estimate the listing budget itself uses.
  */
 import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
+import { offeredSkills } from '../load/invocation.js';
 import { estimateTokens } from '../load/skill.js';
 import type { LoadedFrom, Skill } from '../types.js';
 import { isNativeTo, type HostName } from './hosts.js';
@@ -58,8 +59,8 @@ function side(skills: readonly Skill[], contextWindowTokens: number | undefined)
 }
 
 export function listingCost(catalog: readonly Skill[], options: ListingCostOptions): ListingCost {
-  // The demo catalogue is no host's and never listed: it is not part of either side.
-  const skills = catalog.filter((skill) => skill.source !== 'demo');
+  // The demo catalogue is no host's and never listed, nor is a skill the host keeps from the model.
+  const skills = offeredSkills(catalog).filter((skill) => skill.source !== 'demo');
   const pinned = options.pinned ?? new Set<string>();
   const listed = skills.filter((skill) => isNativeTo(options.host, skill.source) || pinned.has(skill.name));
   const bySource = new Map<LoadedFrom, Skill[]>();

@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { findSkillByName, suggestNames } from '../attachments/skill-tool.js';
+import { offeredHits } from '../load/invocation.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';
@@ -79,7 +80,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   );
 
   async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal });
+    const hits = offeredHits(await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal }));
     const structured = {
       query,
       hits: hits.map(({ skill, score, why }) => ({

@@ -76,6 +76,40 @@ describe('list', () => {
     }
   });
 
+  it('leaves out a skill a host rule keeps from the model; --all names it with the rule', async () => {
+    const dir = tempDir();
+    try {
+      for (const [name, frontmatter] of [
+        ['deploy-staging', 'description: Deploy to staging\ndisable-model-invocation: true'],
+        ['release', 'description: Cut a release'],
+        ['lint', 'description: Lint the code'],
+      ]) {
+        mkdirSync(path.join(dir, name!));
+        writeFileSync(path.join(dir, name!, 'SKILL.md'), `---\n${frontmatter}\n---\n`);
+      }
+      mkdirSync(path.join(dir, 'release', 'agents'));
+      writeFileSync(path.join(dir, 'release', 'agents', 'openai.yaml'), 'policy:\n  allow_implicit_invocation: false\n');
+      const plain = await runCli(['list', '--skills-dir', dir], cache);
+      expect(plain.stdout).toBe(
+        '<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- lint: Lint the code\n</system-reminder>\n',
+      );
+      const all = await runCli(['list', '--skills-dir', dir, '--all'], cache);
+      expect(all.stdout.split('\n').slice(5)).toEqual([
+        '',
+        'Host rules (2):',
+        `- deploy-staging: never offered to the model; invoked by its name only (disable-model-invocation: true) [${path.join(dir, 'deploy-staging', 'SKILL.md')}]`,
+        `- release: never offered to the model; invoked by its name only (agents/openai.yaml: policy.allow_implicit_invocation: false) [${path.join(dir, 'release', 'SKILL.md')}]`,
+        '',
+      ]);
+      const json = JSON.parse((await runCli(['list', '--skills-dir', dir, '--json'], cache)).stdout) as { skills: { name: string }[] };
+      expect(json.skills.map((skill) => skill.name)).toEqual(['lint']);
+      const tokens = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--json'], cache)).stdout) as { before: { skills: number } };
+      expect(tokens.before.skills).toBe(1);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('reports shadowed names on stderr, keeping stdout the listing', async () => {
     const other = tempDir();
     try {
@@ -94,7 +128,7 @@ describe('list', () => {
   it('--json gives the listing and the skills as data', async () => {
     const result = await runCli(['list', '--skills-dir', SKILLS, '--json'], cache);
     const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['experimental', 'budgetChars', 'skills', 'shortened', 'truncated', 'omitted', 'shadowed', 'content']);
+    expect(Object.keys(parsed)).toEqual(['experimental', 'budgetChars', 'skills', 'shortened', 'truncated', 'omitted', 'shadowed', 'ruled', 'content']);
     expect(parsed.budgetChars).toBe(8000);
     expect((parsed.skills as { name: string }[]).map((s) => s.name)).toEqual([
       'flaky-tests',
