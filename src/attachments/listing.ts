@@ -115,6 +115,8 @@ export interface SkillListing {
   readonly shortened: readonly string[];
   /** Names left out entirely because even names alone did not fit. */
   readonly omitted: readonly string[];
+  /** Names listed with their description (neither shortened nor omitted). */
+  readonly described: readonly string[];
   /** Names whose description part was cut to 250 characters. */
   readonly truncated: readonly string[];
   readonly budgetChars: number;
@@ -192,6 +194,7 @@ export function formatSkillListing(skills: readonly Skill[], options: SkillListi
     skillNames: winners.map((skill) => skill.name),
     shortened: winners.filter((_, index) => shortened.has(index) && index < lines.length).map((skill) => skill.name),
     omitted: winners.slice(lines.length).map((skill) => skill.name),
+    described: winners.filter((_, index) => index < lines.length && !shortened.has(index)).map((skill) => skill.name),
     truncated,
     budgetChars,
   });
