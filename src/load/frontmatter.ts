@@ -24,6 +24,11 @@ export interface ParseContext extends SkillOrigin {
   readonly specFolder?: string | undefined;
   /** Codex's policy from `agents/openai.yaml` beside the file. */
   readonly codexPolicy?: CodexPolicy | undefined;
+  /**
+   * Without a description, use the body's first paragraph (with a warning), as Claude Code does.
+   * @default true
+   */
+  readonly describeFromBody?: boolean;
 }
 
 export interface ParseResult {
@@ -117,7 +122,7 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     path,
     defaultName: context.defaultName,
     limits,
-    fallbackDescription: firstParagraph(body),
+    fallbackDescription: context.describeFromBody === false ? undefined : firstParagraph(body),
     specFolder: context.specFolder,
     codexPolicy: context.codexPolicy,
   });

@@ -46,6 +46,11 @@ interface Candidate {
   readonly defaultName: string;
   /** Set for a skill folder's SKILL.md: Codex's policy file is read beside it, and the spec's name rule applies. */
   readonly folder?: string;
+  /**
+   * A loose `.md` beside skill folders (`DIR/notes.md`): without a description it is not taken
+   * for a skill (a README, notes), where a SKILL.md or a command file falls back to its body.
+   */
+  readonly loose?: true;
 }
 
 function isMarkdown(name: string): boolean {
@@ -95,7 +100,7 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise
     } else if (kind.isFile() && isMarkdown(entry.name)) {
       // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
       const defaultName = entry.name === SKILL_FILE ? basename(dir) : entry.name.slice(0, -3);
-      candidates.push(entry.name === SKILL_FILE ? { file: full, defaultName, folder: dir } : { file: full, defaultName });
+      candidates.push(entry.name === SKILL_FILE ? { file: full, defaultName, folder: dir } : { file: full, defaultName, loose: true });
     }
   }
   return candidates;
@@ -216,6 +221,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
         truncated: read.truncated,
         specFolder: (options.layout ?? 'skills') === 'skills' && candidate.folder !== undefined ? basename(candidate.folder) : undefined,
         codexPolicy: policy?.policy,
+        describeFromBody: candidate.loose !== true,
       });
       perFile[index]!.push(...parsed.diagnostics);
       if (parsed.skill === undefined) continue;

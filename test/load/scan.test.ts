@@ -80,18 +80,25 @@ describe('scanSkillsDir on broken fixtures', () => {
     });
   });
 
-  it('missing-description: a body gives the description (a warning, as Claude Code does); a blank file with none is an error', async () => {
+  it('missing-description: a SKILL.md body gives the description (a warning, as Claude Code does); a blank one, or a loose .md, is an error', async () => {
     const dir = join(FIXTURES, 'broken', 'missing-description', 'skills');
     const result = await scanSkillsDir(dir, skillsOptions);
     expect(summary(result)).toEqual({
-      names: ['absent', 'no-frontmatter', 'ok'],
+      names: ['absent', 'ok'],
       problems: [
         ['missing-description', join(dir, 'absent', 'SKILL.md'), 'warning'],
         ['missing-description', join(dir, 'blank', 'SKILL.md'), 'error'],
-        ['missing-description', join(dir, 'no-frontmatter.md'), 'warning'],
+        // A loose .md beside skill folders (a README, notes) is not taken for a skill without a description.
+        ['missing-description', join(dir, 'no-frontmatter.md'), 'error'],
       ],
     });
-    expect(result.skills.map((skill) => skill.description)).toEqual(['Body without a description.', 'Just markdown', 'The good file beside a broken one']);
+    expect(result.skills.map((skill) => skill.description)).toEqual(['Body without a description.', 'The good file beside a broken one']);
+  });
+
+  it('a legacy command without frontmatter loads by its first paragraph, as Claude Code loads it', async () => {
+    const dir = join(FIXTURES, 'broken', 'missing-description', 'skills');
+    const result = await scanSkillsDir(dir, { ...skillsOptions, layout: 'commands' });
+    expect(result.skills.find((skill) => skill.name === 'no-frontmatter')?.description).toBe('Just markdown');
   });
 
   it('bad-yaml: unreadable frontmatter is an error, except text fields with an unquoted ": " (read line by line)', async () => {
