@@ -141,3 +141,48 @@ describe('list', () => {
     expect(LISTING).toContain(parsed.content as string);
   });
 });
+
+describe('list --host', () => {
+  it('claude-code: the listing Claude Code sends (description - when_to_use, no seed cut), in its reminder', async () => {
+    const { code, stdout } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'claude-code'], cache);
+    expect(code).toBe(0);
+    expect(stdout).toBe(LISTING);
+  });
+
+  it("codex: Codex's skills section, paths shortened through its roots table", async () => {
+    const { code, stdout } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'codex'], cache);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['<skills_instructions>', '## Skills']);
+    expect(lines).toContain(`- \`r0\` = \`${SKILLS}\``);
+    expect(lines).toContain('- release-notes: Draft release notes and a changelog entry from merged pull requests (file: r0/release-notes/SKILL.md)');
+  });
+
+  it('refuses an unknown host in one line', async () => {
+    const { code, stderr } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'vim'], cache);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('--host');
+  });
+});
+
+describe('tokens --host', () => {
+  it("measures the listing by that host's rules when --host is given, by the seed's otherwise", async () => {
+    const dir = tempDir();
+    try {
+      mkdirSync(path.join(dir, 'long'));
+      // 600 characters: the seed cuts the line at 250, Claude Code keeps it whole (up to 1,536).
+      writeFileSync(path.join(dir, 'long', 'SKILL.md'), `---\ndescription: ${'word '.repeat(120).trim()}\n---\n`);
+      const seed = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--json'], cache)).stdout) as { before: { listingTokens: number } };
+      const host = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--host', 'claude-code', '--json'], cache)).stdout) as {
+        before: { listingTokens: number };
+        budgetChars: number;
+      };
+      expect(seed.before.listingTokens).toBe(Math.ceil('- long: '.concat('x'.repeat(250)).length / 4));
+      expect(host.before.listingTokens).toBe(Math.ceil(`- long: ${'word '.repeat(120).trim()}`.length / 4));
+      expect(host.budgetChars).toBe(8000);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

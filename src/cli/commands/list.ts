@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { parsePositiveInt } from '../args.js';
+import { parseChoice, parsePositiveInt } from '../args.js';
 import { line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
@@ -38,6 +38,26 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);
+
+  // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
+  const hostRaw = args.values.host;
+  if (typeof hostRaw === 'string') {
+    const [{ HOST_PROFILES }, { hostRenderer }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
+      import('../../attachments/host-listing.js'),
+      import('./host-profile.js'),
+      import('../../attachments/normalize.js'),
+      import('../../attachments/reminder.js'),
+    ]);
+    const host = parseChoice('host', hostRaw, HOST_PROFILES);
+    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(snapshot.skills, { contextWindowTokens, usage });
+    if (args.values.json === true) {
+      printJson(io, { host, ...predicted });
+      return 0;
+    }
+    if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);
+    else line(io.stdout, host === 'claude-code' ? wrapInSystemReminder(`${LISTING_HEADING}\n\n${predicted.text}`) : predicted.text);
+    return 0;
+  }
 
   if (args.values.json === true) {
     printJson(io, {
