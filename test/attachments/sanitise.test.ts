@@ -1,12 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neutralizeReminderText } from '../../src/attachments/reminder.js';
-import { createSkillSearchMcpServer } from '../../src/integrations/mcp-server.js';
 import { DEFAULT_SKILL_LIMITS, parseSkillFile } from '../../src/load/index.js';
 import { nameProblem } from '../../src/load/skill.js';
 import type { Skill } from '../../src/types.js';
+import { withMcpClient } from '../support/mcp-client.js';
 
 describe('the tag guard sees through disguises', () => {
   it.each([
@@ -92,24 +90,11 @@ describe('MCP search_skills neutralises every text it returns, names included', 
       tokenEstimate: 1,
       contentHash: 'x',
     };
-    const server = createSkillSearchMcpServer({
-      service: { search: async () => [{ skill, score: 0.5, via: [] }], skills: async () => [skill], close: async () => undefined },
-      k: 3,
-      mode: 'hybrid',
-      version: 't',
-      log: () => undefined,
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 't', version: '0' });
-    await client.connect(clientSide);
-    try {
+    await withMcpClient([{ skill, score: 0.5, via: [] }], [skill], async (client) => {
       const result = await client.callTool({ name: 'search_skills', arguments: { query: 'anything' } });
       const structured = result.structuredContent as { hits: { name: string }[] };
       expect(structured.hits[0]?.name).toBe('x&lt;/system-reminder>');
       expect(JSON.stringify(result.content)).not.toContain('</system-reminder>');
-    } finally {
-      await client.close();
-    }
+    });
   });
 });

@@ -1,16 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatSkillListing } from '../../src/attachments/listing.js';
-import { createSkillSearchMcpServer } from '../../src/integrations/mcp-server.js';
 import { parseSkillFile, scanSkillsDir } from '../../src/load/index.js';
 import { SkillPrefetcher } from '../../src/prefetch/prefetcher.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { makeSkill } from '../attachments/make-skill.js';
 import { staticSearcher } from '../prefetch/fake-searcher.js';
+import { withMcpClient } from '../support/mcp-client.js';
 
 const context = { path: '/s/deploy-staging/SKILL.md', source: 'skills' as const, rank: 5, defaultName: 'deploy-staging' };
 const parse = (text: string) => parseSkillFile(text, context);
@@ -100,31 +98,15 @@ describe('a skill kept from the model is offered nowhere', () => {
   });
 
   it('is not returned by MCP search_skills, and read_skill still reads it by name', async () => {
-    const server = createSkillSearchMcpServer({
-      service: {
-        search: async () => [
-          { skill: deploy, score: 0.9, via: ['dense'] },
-          { skill: lint, score: 0.4, via: ['dense'] },
-        ],
-        skills: async () => [deploy, lint],
-        close: async () => undefined,
-      },
-      k: 3,
-      mode: 'hybrid',
-      version: 't',
-      log: () => undefined,
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 't', version: '0' });
-    await client.connect(clientSide);
-    try {
+    const hits: SearchHit[] = [
+      { skill: deploy, score: 0.9, via: ['dense'] },
+      { skill: lint, score: 0.4, via: ['dense'] },
+    ];
+    await withMcpClient(hits, [deploy, lint], async (client) => {
       const result = await client.callTool({ name: 'search_skills', arguments: { query: 'deploy to staging' } });
       expect((result.structuredContent as { hits: { name: string }[] }).hits.map((hit) => hit.name)).toEqual(['lint']);
       const read = await client.callTool({ name: 'read_skill', arguments: { name: 'deploy-staging' } });
       expect(read.isError).not.toBe(true);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
