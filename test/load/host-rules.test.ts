@@ -110,3 +110,16 @@ describe('a skill kept from the model is offered nowhere', () => {
     });
   });
 });
+
+describe("the Skill tool refuses a skill kept from the model, as Claude Code's does", () => {
+  it('returns an error naming the rule, and records nothing', async () => {
+    const { InvocationLog, invokeSkill } = await import('../../src/api/attachments.js');
+    const log = new InvocationLog();
+    expect(invokeSkill({ skill: 'deploy-staging' }, { skills: [deploy, lint], log })).toEqual({
+      isError: true,
+      content: 'Skill "deploy-staging" can only be invoked by the user (disable-model-invocation: true).',
+    });
+    expect(log.invoked()).toEqual([]);
+    expect(invokeSkill({ skill: 'lint' }, { skills: [deploy, lint], log }).isError).toBe(false);
+  });
+});
