@@ -182,6 +182,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           type: 'boolean',
           description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)',
         },
+        all: {
+          type: 'boolean',
+          description: 'after the listing, name the skills a host rule keeps from the model or the user, and why',
+        },
+        host: {
+          type: 'string',
+          placeholder: 'HOST',
+          description: 'claude-code or codex: predict the listing that host sends instead of the seed rules',
+          defaultText: 'the seed rules',
+        },
         'context-window': {
           type: 'string',
           placeholder: 'TOKENS',
@@ -391,7 +401,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       summary: "The always-on listing's size per source: everything listed up front, against what the host lists with the library deferred.",
       options: {
         ...SOURCE_OPTIONS,
-        host: { type: 'string', placeholder: 'HOST', description: 'claude-code or codex: which sources the host lists itself', defaultText: 'claude-code' },
+        host: {
+          type: 'string',
+          placeholder: 'HOST',
+          description: "claude-code or codex: which sources the host lists itself; given, the listing is measured by that host's own rules",
+          defaultText: 'claude-code sources, the seed rules',
+        },
         'context-window': {
           type: 'string',
           placeholder: 'TOKENS',

@@ -8,7 +8,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { findSkillByName, suggestNames } from '../attachments/skill-tool.js';
+import { offeredHits } from '../load/invocation.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
+import { escapeForTerminal } from '../util/escape.js';
 import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';
 import type { SkillService } from './service.js';
@@ -79,7 +81,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   );
 
   async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal });
+    const hits = offeredHits(await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal }));
     const structured = {
       query,
       hits: hits.map(({ skill, score, why }) => ({
@@ -89,7 +91,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         ...(skill.whenToUse === undefined ? {} : { whenToUse: neutralizeReminderText(skill.whenToUse) }),
         source: skill.source,
         score: Math.round(score * 10_000) / 10_000,
-        path: skill.path,
+        path: escapeForTerminal(neutralizeReminderText(skill.path)),
         ...(why === undefined ? {} : { why: roundExplanation(why) }),
       })),
     };
