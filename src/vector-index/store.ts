@@ -2,6 +2,7 @@ import { IndexFolder, type CheckedArtefact, type ReadArtefact, type WrittenArtef
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { ENTRY_TABLE_FORMAT, EntryTable } from './entry-table.js';
 import { ExactIndex } from './exact-index.js';
+import { hnswlibVectors } from './hnswlib-graph.js';
 import { UsearchIndex, type HnswOptions } from './usearch-index.js';
 import type { SavedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, unknown } from '../util/shape.js';
@@ -137,7 +138,7 @@ export class VectorStore {
     const loaded = load(folder, options);
     if (typeof loaded === 'string') {
       const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
-      store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
+      store.#salvaged = salvageOtherKind(folder, options) ?? salvageHnswlib(folder, options) ?? salvageLog(folder, options);
       return store;
     }
     return VectorStore.#loaded(options, folder, loaded.index, loaded);
@@ -474,6 +475,26 @@ function salvageOtherKind(folder: IndexFolder, options: VectorStoreOptions): Map
   for (const id of other.index.ids()) vectors.set(other.index.tagOf(id)!, other.index.vectorOf(id)!.slice());
   other.index.close();
   return vectors;
+}
+
+/** Every vector of an hnswlib graph (`vector-data` format 1, before usearch) made with this model, by tag, then those of its delta log. */
+function salvageHnswlib(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  const entry = folder.entry(VECTOR_DATA);
+  if (entry?.format !== 1 || entry.meta?.['kind'] !== 'hnsw' || folder.model !== options.model || folder.dimensions !== options.dimensions) return undefined;
+  const data = folder.read(VECTOR_DATA, 1);
+  const entriesRead = folder.read(VECTOR_ENTRIES, entriesFormat(folder));
+  if ('reason' in data || 'reason' in entriesRead) return undefined;
+  const saved = entriesFormat(folder) === ENTRIES_JSON_FORMAT ? parseJsonEntries(entriesRead.bytes) : decodeEntryTable(entriesRead.bytes, options.dimensions);
+  const byLabel = hnswlibVectors(data.bytes, options.dimensions);
+  if (typeof saved === 'string' || byLabel === undefined) return undefined;
+  const rows = saved.entries instanceof EntryTable ? saved.entries.rows() : saved.entries;
+  const vectors = new Map<string, Float32Array>();
+  for (const [, tag, label] of rows) {
+    const vector = byLabel.get(label);
+    if (vector !== undefined) vectors.set(tag, vector);
+  }
+  for (const [tag, vector] of salvageLog(folder, options) ?? []) vectors.set(tag, vector);
+  return vectors.size === 0 ? undefined : vectors;
 }
 
 /** The rows of the delta log of a base that cannot be used (changed since it was written), by tag, when made with this model. */

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
-import { VECTOR_DATA, VectorStore } from '../../src/vector-index/store.js';
+import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
+import { EntryTable } from '../../src/vector-index/entry-table.js';
+import { VECTOR_DATA, VECTOR_ENTRIES, VectorStore } from '../../src/vector-index/store.js';
 import { checkDataFile, UsearchIndex } from '../../src/vector-index/usearch-index.js';
 import type { SavedEntry } from '../../src/vector-index/vector-index.js';
 import { randomVectors } from './helpers.js';
@@ -125,5 +126,41 @@ describe('an index folder saved with hnswlib (vector-data format 1)', () => {
     const reopened = VectorStore.open(options);
     expect(reopened.status).toEqual({ state: 'rebuilt', reason: `${VECTOR_DATA} format 1 ≠ 2` });
     expect(reopened.size).toBe(0);
+  });
+});
+
+describe('an index folder whose graph hnswlib wrote', () => {
+  /** `fixtures/hnswlib-12x8.bin`: hnswlib-node 3.0.0's graph of VECTORS at labels 0…11, label 3 deleted. */
+  const GRAPH = readFileSync(new URL('./fixtures/hnswlib-12x8.bin', import.meta.url));
+
+  function legacyFolder(graph: Buffer): string {
+    const dir = tempDir();
+    const folder = IndexFolder.open(dir);
+    const entries: SavedEntry[] = VECTORS.flatMap((_, label) => (label === 3 ? [] : [[`s${label}`, `t${label}`, label, -1] as const]));
+    const sum = new Float64Array(DIMENSIONS);
+    folder.commit(
+      [
+        folder.write(VECTOR_DATA, graph, { format: 1, meta: { kind: 'hnsw' } }),
+        folder.write(VECTOR_ENTRIES, EntryTable.encode('hnsw', entries, sum), { format: 2 }),
+      ],
+      { model: 'm1', dimensions: DIMENSIONS },
+    );
+    return dir;
+  }
+
+  it('is rebuilt, its vectors read out of the graph by tag so nothing is embedded again', () => {
+    const store = VectorStore.open({ kind: 'hnsw', model: 'm1', dimensions: DIMENSIONS, folder: legacyFolder(GRAPH) });
+    expect(store.status).toEqual({ state: 'rebuilt', reason: `${VECTOR_DATA} format 1 ≠ 2` });
+    expect(store.size).toBe(0);
+    expect(store.hasTag('t3')).toBe(false);
+    for (const label of [0, 5, 11]) expect(Array.from(store.vectorOfTag(`t${label}`)!)).toEqual(Array.from(VECTORS[label]!));
+  });
+
+  it('salvages nothing from a graph of another layout', () => {
+    const garbled = Buffer.from(GRAPH);
+    garbled.fill(0x40, 200, 400);
+    const store = VectorStore.open({ kind: 'exact', model: 'm1', dimensions: DIMENSIONS, folder: legacyFolder(garbled) });
+    expect(store.status).toMatchObject({ state: 'rebuilt' });
+    expect(store.hasTag('t0')).toBe(false);
   });
 });
