@@ -181,11 +181,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       // Skills invoked earlier in the session are not announced again.
       for (const name of facts.invoked) invoked.add(name);
       if (options.sessionDir !== undefined && input.session_id !== undefined && input.session_id !== '') {
-        session = SessionState.open(
-          input.session_id,
-          { transcript: input.transcript_path ?? '', compactions: facts.compactions },
-          { dir: options.sessionDir },
-        );
+        session = SessionState.open(input.session_id, { transcript: input.transcript_path ?? '', compactions: facts.compactions }, { dir: options.sessionDir });
         for (const name of session.announced) announced.add(name);
       }
       const attachment = await handle.collect();

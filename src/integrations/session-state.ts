@@ -59,7 +59,8 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 function asSessionFile(value: unknown, maxNames: number): SessionFile | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const data = value as Partial<SessionFile>;
-  if (data.version !== 1 || typeof data.transcript !== 'string' || !Number.isSafeInteger(data.compactions) || (data.compactions as number) < 0) return undefined;
+  if (data.version !== 1 || typeof data.transcript !== 'string' || !Number.isSafeInteger(data.compactions) || (data.compactions as number) < 0)
+    return undefined;
   if (!Array.isArray(data.announced) || data.announced.length > maxNames) return undefined;
   if (!data.announced.every((name) => typeof name === 'string' && name.length <= SESSION_STATE_DEFAULTS.maxNameChars)) return undefined;
   return data as SessionFile;

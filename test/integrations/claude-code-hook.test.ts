@@ -128,7 +128,10 @@ describe('runClaudeCodeHook', () => {
   });
 
   it('for Codex the line goes to stderr only (stdout stays empty)', async () => {
-    const { opts, logs } = options(service(async () => []), { host: 'codex' });
+    const { opts, logs } = options(
+      service(async () => []),
+      { host: 'codex' },
+    );
     expect(await runClaudeCodeHook('not json', opts)).toEqual({ stdout: '', outcome: 'failed' });
     expect(logs).toEqual(['skill-search hook: ignored input: stdin is not JSON']);
   });

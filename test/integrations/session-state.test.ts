@@ -96,7 +96,10 @@ describe('one suggestion per session', () => {
   it.each([
     ['garbage', (file: string) => writeFileSync(file, '{"version":1,"transcript":')],
     ['the wrong shape', (file: string) => writeFileSync(file, JSON.stringify({ version: 1, transcript: '', compactions: -1, announced: ['pdf-forms'] }))],
-    ['too large', (file: string) => writeFileSync(file, JSON.stringify({ version: 1, transcript: '', compactions: 0, announced: ['pdf-forms'], pad: 'x'.repeat(100_000) }))],
+    [
+      'too large',
+      (file: string) => writeFileSync(file, JSON.stringify({ version: 1, transcript: '', compactions: 0, announced: ['pdf-forms'], pad: 'x'.repeat(100_000) })),
+    ],
     [
       'a symlink to another file',
       (file: string) => {
@@ -167,7 +170,13 @@ describe('skill-search hook claude-code: one suggestion per session (process)', 
     try {
       const argv = ['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '20000'];
       const input = (session: string) =>
-        JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd: cache, hook_event_name: 'UserPromptSubmit', prompt: 'a test fails sometimes in CI but passes locally, flaky' });
+        JSON.stringify({
+          session_id: session,
+          transcript_path: '/dev/null',
+          cwd: cache,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'a test fails sometimes in CI but passes locally, flaky',
+        });
       const first = await runCli(argv, cache, { stdin: input('one') });
       expect(first.stdout).toContain('flaky-tests');
       const again = await runCli(argv, cache, { stdin: input('one') });
