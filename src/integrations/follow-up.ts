@@ -36,23 +36,32 @@ export const FOLLOW_UP_RULE = Object.freeze({
     'another',
     'the rest',
   ],
+  /** Between the two: a follow-up too when it starts by continuing the conversation. */
+  continuing: ['and', 'now', 'then', 'so', 'what about', 'how about'],
 });
 
-/** How much the conversation's ranking counts against the prompt's own (which counts 1). */
-export const CONVERSATION_WEIGHT = 0.5;
+/**
+ * How much the conversation's ranking counts against the prompt's own (which counts 1): the
+ * smallest weight reaching the best hit@1 on the dev half of eval/follow-up/requests.jsonl
+ * (0.5 → 0.667, 0.7 → 0.750, 0.8 and 0.9 → 0.750; `scripts/eval-follow-up.ts --split dev --weight W`).
+ */
+export const CONVERSATION_WEIGHT = 0.7;
 
-const REFERRING = new RegExp(`\\b(?:${FOLLOW_UP_RULE.referring.map((phrase) => phrase.replace(/ /g, '\\s+')).join('|')})\\b`, 'i');
+const phrases = (list: readonly string[]) => list.map((phrase) => phrase.replace(/ /g, '\\s+')).join('|');
+const REFERRING = new RegExp(`\\b(?:${phrases(FOLLOW_UP_RULE.referring)})\\b`, 'i');
+const CONTINUING = new RegExp(`^(?:${phrases(FOLLOW_UP_RULE.continuing)})\\b`, 'i');
 
 /**
  * The rule: a prompt of at most `shortWords` words, or of at most `maxWords` words (and
- * `maxChars` characters) with a referring word (`same`, `again`, `that`, `it`, …).
+ * `maxChars` characters) with a referring word (`same`, `again`, `that`, `it`, …) or starting
+ * with a continuing one (`and`, `now`, `then`, …).
  */
 export function isFollowUp(prompt: string): boolean {
   const text = prompt.trim();
   if (text === '' || text.length > FOLLOW_UP_RULE.maxChars) return false;
   const words = text.split(/\s+/).length;
   if (words <= FOLLOW_UP_RULE.shortWords) return true;
-  return words <= FOLLOW_UP_RULE.maxWords && REFERRING.test(text);
+  return words <= FOLLOW_UP_RULE.maxWords && (REFERRING.test(text) || CONTINUING.test(text));
 }
 
 /** The query searched for the conversation: the recent turns, then the prompt. */
@@ -62,10 +71,16 @@ export function conversationQuery(turns: readonly string[], prompt: string): str
 
 /**
  * `inner`, where a search for `prompt` also searches it with `turns` and merges the two:
- * each skill scores its prompt score plus `CONVERSATION_WEIGHT` times its conversation score.
+ * each skill scores its prompt score plus `weight` (default `CONVERSATION_WEIGHT`) times its
+ * conversation score.
  * Other queries (and a prompt with no turns) pass through unchanged.
  */
-export function withConversation<T extends SkillSearcher>(inner: T, prompt: string, turns: readonly string[]): SkillSearcher {
+export function withConversation<T extends SkillSearcher>(
+  inner: T,
+  prompt: string,
+  turns: readonly string[],
+  { weight = CONVERSATION_WEIGHT }: { readonly weight?: number } = {},
+): SkillSearcher {
   if (turns.length === 0) return inner;
   const asked = prompt.trim();
   return {
@@ -73,7 +88,7 @@ export function withConversation<T extends SkillSearcher>(inner: T, prompt: stri
       // The prefetcher searches the trimmed message.
       if (query.trim() !== asked) return inner.search(query, request);
       const [own, context] = await Promise.all([inner.search(query, request), inner.search(conversationQuery(turns, query), request)]);
-      return mergeRankings(own, context, CONVERSATION_WEIGHT, request?.k);
+      return mergeRankings(own, context, weight, request?.k);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationQuery, isFollowUp, mergeRankings, withConversation } from '../../src/integrations/follow-up.js';
+import { CONVERSATION_WEIGHT, conversationQuery, isFollowUp, mergeRankings, withConversation } from '../../src/integrations/follow-up.js';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { writeFileSync } from 'node:fs';
@@ -20,13 +20,16 @@ const skill = (name: string): Skill => ({
 });
 const hit = (name: string, score: number): SearchHit => ({ skill: skill(name), score, via: ['dense'] });
 
-describe('isFollowUp: at most 3 words, or at most 12 words (160 characters) with a referring word', () => {
+describe('isFollowUp: at most 3 words, or at most 12 words (160 characters) with a referring word or a continuing start', () => {
   it.each([
     ['now do the same for the staging cluster', true],
     ['and for staging', true],
     ['again please', true],
     ['do it for the other service too', true],
     ['fix that one as well please', true],
+    ['and the next pull request?', true],
+    ['then deploy the branch to production', true],
+    ['deploy the branch to production right away', false],
     ['fill in the pdf form with the client address', false],
     ['write a function that parses the log file and reports every error it finds by severity and date', false],
     ['', false],
@@ -42,6 +45,8 @@ describe('isFollowUp: at most 3 words, or at most 12 words (160 characters) with
 describe('mergeRankings', () => {
   it('the prompt leads: a skill it finds keeps its place over one the conversation finds as strongly', () => {
     const merged = mergeRankings([hit('own', 0.6)], [hit('context', 0.9), hit('own', 0.2)], 0.5);
+    // Also with the hook's weight: a context-only hit (0.7 × 0.8) stays below a prompt hit of 0.6.
+    expect(mergeRankings([hit('own', 0.6)], [hit('context', 0.8)], CONVERSATION_WEIGHT).map((h) => h.skill.name)).toEqual(['own', 'context']);
     expect(merged.map((h) => [h.skill.name, h.score])).toEqual([
       ['own', 0.7],
       ['context', 0.45],
@@ -64,7 +69,7 @@ describe('withConversation', () => {
       },
     };
     const searcher = withConversation(inner, 'now do the same for staging', ['deploy the api with helm']);
-    expect((await searcher.search(' now do the same for staging ')).map((h) => [h.skill.name, h.score])).toEqual([['helm-deploy', 0.4]]);
+    expect((await searcher.search(' now do the same for staging ')).map((h) => [h.skill.name, h.score])).toEqual([['helm-deploy', 0.8 * CONVERSATION_WEIGHT]]);
     expect(asked).toEqual([' now do the same for staging ', conversationQuery(['deploy the api with helm'], ' now do the same for staging ')]);
     await searcher.search('something else');
     expect(asked.at(-1)).toBe('something else');
