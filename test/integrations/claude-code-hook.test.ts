@@ -265,6 +265,15 @@ describe('skill-search hook claude-code (process)', () => {
     expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ systemMessage: line })}\n`, stderr: `${line}\n` });
   });
 
+  it('an unknown flag exits 0 with one line, shown to the user as systemMessage', async () => {
+    const result = await runCli(['hook', 'claude-code', '--bogus'], cache, { stdin: prompt('x') });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*--bogus.*\n$/);
+    expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: result.stderr.trimEnd() })}\n`);
+    // Other commands keep exit 1 for a flag mistake.
+    expect((await runCli(['query', '--bogus', 'x'], cache)).code).toBe(1);
+  });
+
   it('a broken config file exits 0 with one line naming it (stderr and systemMessage)', async () => {
     const project = tempDir();
     try {

@@ -146,6 +146,18 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * A flag the hook's command line could not parse (`skill-search hook claude-code --bogus`): one
+ * line, shown as the other mistakes are, and exit 0.
+ */
+export function reportHookFlagError(argv: readonly string[], error: Error, io: CliIo): number {
+  const line = `skill-search hook: skipped: ${firstLine(error.message).replace(/^skill-search: /, '')}`;
+  const target = argv.find((arg) => !arg.startsWith('-'));
+  if ((HOOK_TARGETS as readonly string[]).includes(target ?? '')) reportHookProblem(target as (typeof HOOK_TARGETS)[number], line, io);
+  else io.stderr.write(`${line}\n`);
+  return 0;
+}
+
 /** `line` on stderr, and where the host shows a hook's message (Claude Code), on stdout as that message. */
 function reportHookProblem(host: (typeof HOOK_TARGETS)[number], line: string, io: CliIo): void {
   io.stderr.write(`${line}\n`);
