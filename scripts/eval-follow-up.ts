@@ -11,19 +11,16 @@
  *
  *   npx tsx scripts/eval-follow-up.ts [--mode hybrid] [--model use-lite] [--per-query]
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { CONVERSATION_WEIGHT, conversationQuery, isFollowUp, withConversation } from '../src/integrations/follow-up.js';
-import { scanSkillsDir } from '../src/load/index.js';
 import { SkillSearchEngine } from '../src/search/index.js';
-import type { SearchHit, SearchMode, Skill, SkillSearcher } from '../src/types.js';
-import { evalIndexDir } from './eval-suites.js';
+import type { SearchHit, SearchMode, SkillSearcher } from '../src/types.js';
+import { EVAL_DIR, evalIndexDir, librarySkills } from './eval-suites.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(ROOT, '..', 'shared', 'eval');
-const REQUESTS = join(ROOT, 'eval', 'follow-up', 'requests.jsonl');
+const REQUESTS = join(import.meta.dirname, '..', 'eval', 'follow-up', 'requests.jsonl');
 
 const { values } = parseArgs({
   strict: true,
@@ -58,22 +55,6 @@ function readRequests(): Request[] {
     });
 }
 
-async function librarySkills(): Promise<Skill[] | undefined> {
-  const root = join(EVAL_DIR, 'library');
-  if (!existsSync(root)) return undefined;
-  const seen = new Set<string>();
-  const out: Skill[] = [];
-  for (const source of readdirSync(root).sort()) {
-    const { skills } = await scanSkillsDir(join(root, source), { source: 'skills', rank: 4 });
-    for (const skill of skills) {
-      if (seen.has(skill.name)) continue;
-      seen.add(skill.name);
-      out.push(skill);
-    }
-  }
-  return out;
-}
-
 type Variant = 'prompt' | 'hook' | 'turns+prompt';
 const VARIANTS: readonly Variant[] = ['prompt', 'hook', 'turns+prompt'];
 
@@ -92,11 +73,11 @@ function splitOf(id: string): 'dev' | 'test' {
 const rankOf = (hits: readonly SearchHit[], relevant: readonly string[]) => hits.findIndex((hit) => relevant.includes(hit.skill.name));
 
 async function main(): Promise<void> {
-  const skills = await librarySkills();
-  if (skills === undefined) {
+  if (!existsSync(join(EVAL_DIR, 'library'))) {
     console.error(`${EVAL_DIR}/library not found; skipped`);
     return;
   }
+  const skills = librarySkills();
   const embedder = resolveEmbedder(values.model);
   const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir('follow-up', embedder), queryCacheSize: 0 });
   await engine.sync(skills);

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_WEIGHT, conversationQuery, isFollowUp, mergeRankings, withConversation } from '../../src/integrations/follow-up.js';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
-import type { SearchHit, Skill } from '../../src/types.js';
+import { hookHit } from '../support/hook-skills.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { removeDir, tempDir } from '../cli/helpers.js';
 
-const skill = (name: string): Skill => ({
-  name,
-  description: `Does ${name}`,
-  source: 'skills',
-  rank: 5,
-  path: `/skills/${name}/SKILL.md`,
-  id: name,
-  body: '',
-  tokenEstimate: 1,
-  contentHash: name,
-});
-const hit = (name: string, score: number): SearchHit => ({ skill: skill(name), score, via: ['dense'] });
+const hit = hookHit;
 
 describe('isFollowUp: at most 3 words, or at most 12 words (160 characters) with a referring word or a continuing start', () => {
   it.each([

@@ -3,25 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
 import { SessionState, sessionsDir } from '../../src/integrations/session-state.js';
-import type { SearchHit, Skill } from '../../src/types.js';
+import type { SearchHit } from '../../src/types.js';
+import { hookHit } from '../support/hook-skills.js';
 import { SKILLS, removeDir, runCli, tempDir } from '../cli/helpers.js';
 
-const skill = (name: string): Skill => ({
-  name,
-  description: `Does ${name}`,
-  source: 'skills',
-  rank: 5,
-  path: `/skills/${name}/SKILL.md`,
-  id: name,
-  body: '',
-  tokenEstimate: 1,
-  contentHash: name,
-});
-
-const HITS: SearchHit[] = [
-  { skill: skill('pdf-forms'), score: 0.9, via: ['dense'] },
-  { skill: skill('image-resize'), score: 0.5, via: ['dense'] },
-];
+const HITS: SearchHit[] = [hookHit('pdf-forms', 0.9), hookHit('image-resize', 0.5)];
 
 let root: string;
 let dir: string;

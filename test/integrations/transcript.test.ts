@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
 import { invokedSkillsInTranscript, readTranscript } from '../../src/integrations/transcript.js';
-import type { SearchHit, Skill } from '../../src/types.js';
+import type { SearchHit } from '../../src/types.js';
+import { hookHit } from '../support/hook-skills.js';
 import { removeDir, tempDir } from '../cli/helpers.js';
 
 const dir = tempDir();
@@ -119,21 +120,7 @@ describe('readTranscript', () => {
 });
 
 describe('hook: skills invoked earlier in the session', () => {
-  const skill = (name: string): Skill => ({
-    name,
-    description: `Does ${name}`,
-    source: 'skills',
-    rank: 5,
-    path: `/skills/${name}/SKILL.md`,
-    id: name,
-    body: '',
-    tokenEstimate: 1,
-    contentHash: name,
-  });
-  const hits: SearchHit[] = [
-    { skill: skill('pdf-forms'), score: 0.9, via: ['dense'] },
-    { skill: skill('image-resize'), score: 0.5, via: ['dense'] },
-  ];
+  const hits: SearchHit[] = [hookHit('pdf-forms', 0.9), hookHit('image-resize', 0.5)];
   const run = (transcriptPath: string) =>
     runClaudeCodeHook(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'fill the pdf form', transcript_path: transcriptPath }), {
       open: async () => ({ search: async () => hits, close: async () => undefined }),
