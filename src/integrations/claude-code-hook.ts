@@ -1,7 +1,9 @@
 /**
- * Claude Code `UserPromptSubmit` hook: the prompt arrives as JSON on stdin; relevant skills go
- * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
- * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
+ * Claude Code `UserPromptSubmit` hook (Codex's takes the same JSON): the prompt arrives as JSON
+ * on stdin; relevant skills go back as `hookSpecificOutput.additionalContext`, each announced
+ * once per session (until a compaction), a follow-up prompt searched with the turns before it.
+ * The hook must never get in the way of the prompt: an overrun of the time budget ends with no
+ * output, a failure with one line (stderr, and Claude Code's `systemMessage`); always exit 0.
  */
 // Only the attachment modules it renders with: the Skill tool's zod schema is not loaded, and a
 // hook answered by a running server should load nothing it does not use.

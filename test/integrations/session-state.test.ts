@@ -25,7 +25,11 @@ function transcript(name: string, lines: readonly string[]): string {
   return file;
 }
 
-async function announce(sessionId: string, transcriptPath: string, options: { hits?: SearchHit[]; logs?: string[]; sessionDir?: string } = {}) {
+async function announce(
+  sessionId: string,
+  transcriptPath: string,
+  options: { hits?: SearchHit[]; logs?: string[]; sessionDir?: string; host?: 'claude-code' | 'codex' } = {},
+) {
   const input = JSON.stringify({
     session_id: sessionId,
     transcript_path: transcriptPath,
@@ -38,10 +42,12 @@ async function announce(sessionId: string, transcriptPath: string, options: { hi
     timeoutMs: 5000,
     log: (line) => options.logs?.push(line),
     sessionDir: options.sessionDir ?? dir,
+    ...(options.host === undefined ? {} : { host: options.host }),
   });
   if (result.stdout === '') return [];
   const text = (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-  return [...text.matchAll(/^- ([\w-]+):/gm)].map((match) => match[1]);
+  // The discovery's list only (for Codex, the lines on how to load them follow a blank line).
+  return [...(text.split('\n\n')[1] ?? '').matchAll(/^- ([\w-]+):/gm)].map((match) => match[1]);
 }
 
 describe('one suggestion per session', () => {
@@ -50,6 +56,14 @@ describe('one suggestion per session', () => {
     expect(await announce('s1', file)).toEqual(['pdf-forms', 'image-resize']);
     expect(await announce('s1', file)).toEqual([]);
     expect(await announce('s2', transcript('s2.jsonl', []))).toEqual(['pdf-forms', 'image-resize']);
+  });
+
+  it("the same for Codex (its session id and rollout file), whose compaction is a 'compacted' entry", async () => {
+    const file = transcript('rollout.jsonl', [JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: 'fill the pdf' } })]);
+    expect(await announce('codex-1', file, { host: 'codex' })).toEqual(['pdf-forms', 'image-resize']);
+    expect(await announce('codex-1', file, { host: 'codex' })).toEqual([]);
+    transcript('rollout.jsonl', [JSON.stringify({ type: 'compacted', payload: { message: 'summary' } })]);
+    expect(await announce('codex-1', file, { host: 'codex' })).toEqual(['pdf-forms', 'image-resize']);
   });
 
   it('a skill not announced yet still is, beside those already announced', async () => {
