@@ -157,6 +157,8 @@ describe('skill-search mcp (default model)', () => {
         arguments: { query: 'track down which commit made things stop working' },
       });
       expect((result.structuredContent as { hits: { name: string }[] }).hits[0]?.name).toBe('git-bisect');
+      // Building the index and loading the model on a first start say nothing either.
+      expect(server.stderr()).toBe('');
     } finally {
       await server.close();
     }
