@@ -105,6 +105,7 @@ export type CommandName =
   // Host set-up and deferred skills (issue 14).
   | 'install'
   | 'uninstall'
+  | 'doctor'
   | 'print-config'
   | 'library'
   | 'tokens'
@@ -357,6 +358,17 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       options: INSTALL_OPTIONS,
     },
     load: async () => (await import('./commands/install.js')).runUninstall,
+  },
+  doctor: {
+    spec: {
+      name: 'doctor',
+      summary: "Check what each host has of ours: the hook, whether its command runs, Codex's trust for it, the MCP server.",
+      usage: '[claude-code|codex] [--user|--project]',
+      positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex')" },
+      options: { user: INSTALL_OPTIONS.user!, project: INSTALL_OPTIONS.project!, cwd: INSTALL_OPTIONS.cwd! },
+      notes: 'Exits 1 when an installed host has a problem, and says the step that fixes it.',
+    },
+    load: async () => (await import('./commands/doctor.js')).runDoctor,
   },
   'print-config': {
     spec: {
