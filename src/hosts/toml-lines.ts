@@ -150,11 +150,13 @@ export function trimmedEnd(lines: readonly string[], section: TomlSection): numb
   return end;
 }
 
-/** `text` with `block` (lines ending in a newline) appended after one blank line. */
+/**
+ * `text` with `block` (lines ending in a newline) appended after one blank line of its own,
+ * which {@link withoutSection} takes away with it.
+ */
 export function appendBlock(text: string, block: string): string {
   if (text === '') return block;
-  const separator = text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-  return `${text}${separator}${block}`;
+  return `${text}${text.endsWith('\n') ? '\n' : '\n\n'}${block}`;
 }
 
 /**
