@@ -6,8 +6,9 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { SkillSearchError, errorMessage } from '../errors.js';
 import { codexHookHash, staleTrustEntries, trustEntriesFor, withTrustEntry, withoutTrustEntry } from './codex-trust.js';
-import { readHostFile, removeHostFile, writeHostFile } from './host-file.js';
+import { readHostFile, removeHostFile, writeHostFile, writeTarget } from './host-file.js';
 import { parseSettings, withHookText, withMcpServerText, withoutHookText, withoutMcpServerText } from './json-settings.js';
 import { withServerTable, withoutServerTable } from './toml-table.js';
 
@@ -194,18 +195,38 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
 
 /** Writes install changes: the backup first, then the file (atomically, through a symlink, mode kept). */
 export function applyInstall(changes: readonly FileChange[]): void {
-  for (const change of changes) {
-    if (change.action === 'unchanged' || change.after === undefined) continue;
+  writeEach(changes, (change) => {
+    if (change.action === 'unchanged' || change.after === undefined) return false;
     if (change.backup !== undefined && change.before !== undefined) writeHostFile(change.backup, change.before);
     writeHostFile(change.file, change.after);
+    return true;
+  });
+}
+
+/**
+ * Applies `write` to each change; a file that cannot be written (read-only folder, full disk)
+ * stops the run with one line naming it and the files already written.
+ */
+function writeEach(changes: readonly FileChange[], write: (change: FileChange) => boolean): void {
+  const written: string[] = [];
+  for (const change of changes) {
+    try {
+      if (write(change)) written.push(change.file);
+    } catch (error) {
+      if (error instanceof SkillSearchError) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+      const done = written.length === 0 ? 'nothing was changed' : `already changed: ${written.join(', ')}`;
+      throw new SkillSearchError('BAD_FILE', `${writeTarget(change.file)}: cannot write (${code}); ${done}`, { cause: error });
+    }
   }
 }
 
 export function applyUninstall(changes: readonly FileChange[]): void {
-  for (const change of changes) {
-    if (change.action === 'absent') continue;
+  writeEach(changes, (change) => {
+    if (change.action === 'absent') return false;
     if (change.after === undefined) removeHostFile(change.file);
     else writeHostFile(change.file, change.after);
     if (change.backup !== undefined) rmSync(change.backup, { force: true });
-  }
+    return true;
+  });
 }

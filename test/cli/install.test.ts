@@ -245,3 +245,13 @@ describe('print-config', () => {
     expect(out.stdout).toContain('[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n');
   });
 });
+
+describe('install where a file cannot be written', () => {
+  it('says which file in one line, with no stack trace', async () => {
+    // A folder in /proc takes no new file, even from root.
+    symlinkSync('/proc/self/fdinfo', path.join(home, '.claude'));
+    const out = await cli(['install', 'claude-code']);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/^skill-search: .*\/\.claude\/settings\.json: cannot write \(E[A-Z]+\); nothing was changed\n$/);
+  });
+});
