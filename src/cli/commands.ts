@@ -343,6 +343,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'claude-code --project: .claude/settings.json and .mcp.json in --cwd.',
         'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
         'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
+        "codex: the hook's trust entry (the hash Codex checks before it runs a hook) in $CODEX_HOME/config.toml, for both scopes.",
         "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
         "(npm install -g .), else 'node <absolute path of this bin>'.",
       ].join('\n'),

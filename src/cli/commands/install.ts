@@ -102,7 +102,7 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
   if (host === 'codex') {
     line(
       io.stdout,
-      `Codex runs a hook only once it is trusted: install recorded the trust for this hook in ${shown(files.trust!, home)}. If you edit the hook or move it in ${shown(files.hooks, home)}, trust it again in Codex (/hooks); 'skill-search doctor codex' checks it.`,
+      `Codex runs a hook only once it is trusted: install recorded the trust for this hook in ${shown(files.trust!, home)}. If you edit the hook or move it in ${shown(files.hooks, home)}, trust it again in Codex (/hooks); 'skill-search doctor codex${scope === 'project' ? ' --project' : ''}' checks it.`,
     );
     if (scope === 'project') line(io.stdout, `Codex loads ${shown(files.hooks, home)} only in a project folder you have trusted in Codex.`);
   }
