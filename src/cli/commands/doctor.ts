@@ -8,6 +8,7 @@ import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
 import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
 import { INSTALL_HOSTS, type InstallScope } from '../../hosts/install.js';
+import { shown } from './install.js';
 
 const HOST_TITLE = { 'claude-code': 'Claude Code', codex: 'Codex' } as const;
 
@@ -19,10 +20,7 @@ export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
   const home = homeDir(io.env);
   const cwdRaw = args.values.cwd;
   const cwd = typeof cwdRaw === 'string' ? requirePath('cwd', cwdRaw, 'directory', io.cwd) : path.resolve(io.cwd);
-  const show = (file: string) => {
-    const rel = path.relative(home, file);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
-  };
+  const show = (file: string) => shown(file, home);
   const context: DoctorContext = {
     home,
     cwd,

@@ -24,7 +24,8 @@ import { lineDiff } from '../../hosts/line-diff.js';
 
 const HOSTS = ['claude-code', 'codex'] as const satisfies readonly InstallHost[];
 
-function shown(file: string, home: string): string {
+/** `file` as `~/…` when it is under `home`. */
+export function shown(file: string, home: string): string {
   const rel = path.relative(home, file);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
 }
