@@ -117,6 +117,8 @@ describe('install codex', () => {
     expect(out.stdout).toContain('Codex runs a hook only once it is trusted: install recorded the trust for this hook in ~/.codex/config.toml.');
     expect(read('.codex/config.toml')).toBe(`${CONFIG}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable()}`);
     expect(JSON.parse(read('.codex/hooks.json')).hooks.UserPromptSubmit[0].hooks[0].command).toBe('skill-search hook codex');
+    const again = await cli(['install', 'codex', '--command', 'skill-search']);
+    expect(again.stdout).toContain("~/.codex/config.toml: already has the MCP server \"skill-search\" (skill-search mcp), and the hook's trust entry");
     await cli(['uninstall', 'codex']);
     expect(read('.codex/config.toml')).toBe(CONFIG);
     expect(existsSync(path.join(home, '.codex/hooks.json'))).toBe(false);
