@@ -118,7 +118,7 @@ describe('install codex', () => {
     expect(read('.codex/config.toml')).toBe(`${CONFIG}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable()}`);
     expect(JSON.parse(read('.codex/hooks.json')).hooks.UserPromptSubmit[0].hooks[0].command).toBe('skill-search hook codex');
     const again = await cli(['install', 'codex', '--command', 'skill-search']);
-    expect(again.stdout).toContain("~/.codex/config.toml: already has the MCP server \"skill-search\" (skill-search mcp), and the hook's trust entry");
+    expect(again.stdout).toContain('~/.codex/config.toml: already has the MCP server "skill-search" (skill-search mcp), and the hook\'s trust entry');
     await cli(['uninstall', 'codex']);
     expect(read('.codex/config.toml')).toBe(CONFIG);
     expect(existsSync(path.join(home, '.codex/hooks.json'))).toBe(false);
