@@ -3,6 +3,7 @@
  * Codex's trust for it, and the MCP server. Checks are data; the command renders them.
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { errorMessage } from '../errors.js';
 import { binOnPath } from './command.js';
 import { codexHookHash, trustEntriesFor, trustStatus } from './codex-trust.js';
@@ -15,7 +16,7 @@ import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
 export type CheckStatus = 'ok' | 'problem' | 'absent';
 
 export interface HostCheck {
-  readonly what: 'hook' | 'hook command' | 'trust' | 'MCP server';
+  readonly what: 'hook' | 'hook command' | 'trust' | 'project trust' | 'MCP server';
   readonly status: CheckStatus;
   readonly detail: string;
   /** The step that fixes a problem or an absence. */
@@ -64,6 +65,31 @@ function readParsed<T>(file: string, parse: (text: string) => T): { value?: T; e
   }
 }
 
+/**
+ * Codex loads a project's `.codex/` only in a folder the user trusted: `[projects."<dir>"]
+ * trust_level = "trusted"` in the user's config.toml, for the folder or one above it.
+ */
+function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext['show']): HostCheck {
+  const config = readParsed(userConfig, (text) => parseToml(text, userConfig));
+  if (config.error !== undefined) return { what: 'project trust', status: 'problem', detail: config.error };
+  const projects = config.value?.projects;
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const level = valueAt((projects ?? {}) as Record<string, unknown>, [dir, 'trust_level']);
+    if (level === 'trusted') return { what: 'project trust', status: 'ok', detail: `Codex trusts ${show(dir)}` };
+    if (level !== undefined) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return {
+    what: 'project trust',
+    status: 'problem',
+    detail: `Codex does not load ${show(path.join(cwd, '.codex'))} until you trust this folder`,
+    fix: 'start Codex in the folder and trust it when asked',
+  };
+}
+
 export function doctorChecks(host: InstallHost, scope: InstallScope, context: DoctorContext): HostCheck[] {
   const { show } = context;
   const files = hostFiles(host, scope, context);
@@ -106,6 +132,8 @@ export function doctorChecks(host: InstallHost, scope: InstallScope, context: Do
       }
     }
   }
+
+  if (host === 'codex' && scope === 'project' && ours.length > 0) checks.push(projectTrustCheck(files.trust!, context.cwd, show));
 
   if (host === 'claude-code') {
     const mcp = readParsed(files.mcp, (text) => parseSettings(text, files.mcp));

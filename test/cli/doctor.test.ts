@@ -58,3 +58,22 @@ describe('doctor', () => {
     expect(out.stdout).toContain('  MISSING MCP server: no "skill-search" server in ~/.claude.json; fix: skill-search install claude-code');
   });
 });
+
+describe('doctor --project for Codex', () => {
+  it('says whether Codex trusts the project folder, which it needs to load .codex/ there', async () => {
+    const proj = path.join(home, 'proj');
+    mkdirSync(path.join(proj, 'sub'), { recursive: true });
+    await cli(['install', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    const untrusted = await cli(['doctor', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toContain(
+      '  PROBLEM project trust: Codex does not load ~/proj/sub/.codex until you trust this folder; fix: start Codex in the folder',
+    );
+    const config = path.join(home, '.codex/config.toml');
+    writeFileSync(config, `[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n\n${readFileSync(config, 'utf8')}`);
+    const trusted = await cli(['doctor', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    expect(trusted.stdout).toContain('  ok      project trust: Codex trusts ~/proj\n');
+    expect(trusted.stdout).toContain('  ok      trust: Codex trusts the hook (~/.codex/config.toml)\n');
+    expect(trusted.code).toBe(0);
+  });
+});
