@@ -15,7 +15,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
-import { appendBlock, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
+import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
 
 export const CODEX_EVENT_LABEL = 'user_prompt_submit';
 /** Codex's timeout for a command hook that names none, in seconds. */
@@ -121,7 +121,7 @@ export function withTrustEntry(text: string, entry: TrustEntry, file: string): s
   if (section === undefined) {
     throw new SkillSearchError('BAD_FILE', `${file}: the hook state "${entry.key}" is not a table of its own; ${byHand}; nothing was changed`);
   }
-  const line = `trusted_hash = ${tomlString(entry.hash)}`;
+  const [line] = asLines(`trusted_hash = ${tomlString(entry.hash)}`, text) as [string];
   const at = section.keyLines.find((index) => TRUSTED_HASH_LINE.test(lines[index]!));
   const next = at === undefined ? [...lines.slice(0, section.start + 1), line, ...lines.slice(section.start + 1)] : lines.with(at, line);
   return checkedEdit(next.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], entry.hash), file, byHand);

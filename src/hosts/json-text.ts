@@ -40,9 +40,14 @@ function ownLine(text: string, node: Node): boolean {
   return text.slice(lineStart, node.offset).trim() === '';
 }
 
+/** The file's line ending, kept in what we insert. */
+function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
 /** `value` as JSON whose lines after the first are indented by `base`. */
-function formatValue(value: unknown, indent: string, base: string): string {
-  return JSON.stringify(value, null, indent).replaceAll('\n', `\n${base}`);
+function formatValue(value: unknown, indent: string, base: string, eol: string): string {
+  return JSON.stringify(value, null, indent).replaceAll('\n', `${eol}${base}`);
 }
 
 function splice(text: string, start: number, end: number, insert: string): string {
@@ -51,7 +56,7 @@ function splice(text: string, start: number, end: number, insert: string): strin
 
 /** Replaces the value at `node` with `value`. */
 export function replaceNode(text: string, node: Node, value: unknown, indent: string): string {
-  return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset)));
+  return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset), eolOf(text)));
 }
 
 /**
@@ -61,7 +66,8 @@ export function replaceNode(text: string, node: Node, value: unknown, indent: st
  */
 export function appendTo(text: string, container: Node, value: unknown, indent: string, key?: string): string {
   const children = container.children ?? [];
-  const item = (base: string) => (key === undefined ? '' : `${JSON.stringify(key)}: `) + formatValue(value, indent, base);
+  const eol = eolOf(text);
+  const item = (base: string) => (key === undefined ? '' : `${JSON.stringify(key)}: `) + formatValue(value, indent, base, eol);
   const last = children.at(-1);
   if (last === undefined) {
     const base = lineIndent(text, container.offset);
@@ -70,13 +76,13 @@ export function appendTo(text: string, container: Node, value: unknown, indent: 
       text,
       container.offset,
       container.offset + container.length,
-      `${container.type === 'array' ? '[' : '{'}\n${inner}${item(inner)}\n${base}${container.type === 'array' ? ']' : '}'}`,
+      `${container.type === 'array' ? '[' : '{'}${eol}${inner}${item(inner)}${eol}${base}${container.type === 'array' ? ']' : '}'}`,
     );
   }
   const end = last.offset + last.length;
   if (!ownLine(text, last)) return splice(text, end, end, `, ${key === undefined ? '' : `${JSON.stringify(key)}: `}${JSON.stringify(value)}`);
   const base = lineIndent(text, last.offset);
-  return splice(text, end, end, `,\n${base}${item(base)}`);
+  return splice(text, end, end, `,${eol}${base}${item(base)}`);
 }
 
 /**

@@ -156,7 +156,19 @@ export function trimmedEnd(lines: readonly string[], section: TomlSection): numb
  */
 export function appendBlock(text: string, block: string): string {
   if (text === '') return block;
-  return `${text}${text.endsWith('\n') ? '\n' : '\n\n'}${block}`;
+  const eol = eolOf(text);
+  return `${text}${text.endsWith('\n') ? eol : eol + eol}${block.replaceAll('\n', eol)}`;
+}
+
+/** The file's line ending, kept in lines we add: `\r\n` when the file uses it. */
+export function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** Lines to put in place of others in a file split on `\n`: each keeps the file's `\r`. */
+export function asLines(block: string, text: string): string[] {
+  const cr = eolOf(text) === '\r\n' ? '\r' : '';
+  return block.split('\n').map((line) => line + cr);
 }
 
 /**

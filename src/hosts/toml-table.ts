@@ -4,7 +4,19 @@
  * not ours (other fields, another command) is the user's: never replaced, never removed.
  */
 import { SkillSearchError } from '../errors.js';
-import { appendBlock, checkedEdit, findSection, parseToml, tomlKey, tomlString, trimmedEnd, valueAt, withValue, withoutSection } from './toml-lines.js';
+import {
+  appendBlock,
+  asLines,
+  checkedEdit,
+  findSection,
+  parseToml,
+  tomlKey,
+  tomlString,
+  trimmedEnd,
+  valueAt,
+  withValue,
+  withoutSection,
+} from './toml-lines.js';
 
 const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
 export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
@@ -55,7 +67,7 @@ export function withServerTable(text: string, server: TomlServer, file: string):
       `${file}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`,
     );
   }
-  const after = [...lines.slice(0, section.start), ...table.trimEnd().split('\n'), ...lines.slice(trimmedEnd(lines, section))].join('\n');
+  const after = [...lines.slice(0, section.start), ...asLines(table.trimEnd(), text), ...lines.slice(trimmedEnd(lines, section))].join('\n');
   return checkedEdit(after, expected, file, byHand);
 }
 

@@ -28,8 +28,8 @@ const settings = fc.record(
   { requiredKeys: [] },
 );
 const text = fc
-  .tuple(settings, fc.constantFrom(0, 2, 4, '\t'), fc.boolean())
-  .map(([value, indent, newline]) => `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`);
+  .tuple(settings, fc.constantFrom(0, 2, 4, '\t'), fc.boolean(), fc.constantFrom('\n', '\r\n'))
+  .map(([value, indent, newline, eol]) => `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`.replaceAll('\n', eol));
 
 describe('settings.json edits', () => {
   it('add our entry as valid JSON beside the user values, and removing it gives the bytes back', () => {
@@ -43,6 +43,8 @@ describe('settings.json edits', () => {
         expect(value.model).toEqual(original.model);
         expect(value.env).toEqual(original.env);
         expect(withoutMcpServerText(withoutHookText(installed, 'settings.json'), 'settings.json')).toBe(before);
+        // A CRLF file gets no bare LF from us.
+        if (before.includes('\r\n')) expect(installed.replaceAll('\r\n', '')).not.toContain('\n');
       }),
       { numRuns: 300 },
     );

@@ -33,7 +33,9 @@ const PIECES = [
   'x.y = 1',
 ];
 
-const config = fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((pieces) => (pieces.length === 0 ? '' : `${pieces.join('\n')}\n`));
+const config = fc
+  .tuple(fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'))
+  .map(([pieces, eol]) => (pieces.length === 0 ? '' : `${pieces.join('\n')}\n`.replaceAll('\n', eol)));
 
 function parses(text: string): boolean {
   try {
@@ -57,6 +59,8 @@ describe('config.toml edits', () => {
           expect((error as Error).message).toMatch(/^skill-search: config\.toml: [^\n]+nothing was changed$/);
           return;
         }
+        // A CRLF file gets no bare LF from us.
+        if (text.includes('\r\n')) expect(installed.replaceAll('\r\n', '')).not.toContain('\n');
         const parsed = parse(installed) as TomlTable;
         expect(valueAt(parsed, ['hooks', 'state', TRUST.key, 'trusted_hash'])).toBe(TRUST.hash);
         const existing = valueAt(parse(text) as TomlTable, SERVER_PATH);
