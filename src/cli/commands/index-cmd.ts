@@ -38,13 +38,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
-    const { loadedUseLiteRuntime } = await import('../../embed/use-lite.js');
-    const runtime = loadedUseLiteRuntime();
-    const ranOn =
-      runtime === undefined
-        ? ''
-        : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
-    line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
+    line(io.stderr, `index: ${indexDir} (${summary.model})`);
     reportSkipped(io, snapshot.diagnostics);
     return 0;
   } finally {
