@@ -145,6 +145,7 @@ const INSTALL_OPTIONS: OptionTable = {
     description: 'the command the host runs',
     defaultText: "'skill-search' when it is on PATH, else 'node <this bin's absolute path>'",
   },
+  json: { type: 'boolean', description: 'print what changed (or would) as JSON' },
 };
 
 export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
@@ -366,6 +367,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       options: {
         host: { type: 'string', placeholder: 'HOST', description: 'generic (any MCP client), claude-code or codex', defaultText: 'generic' },
         command: INSTALL_OPTIONS.command!,
+        ...JSON_OPTION,
       },
     },
     load: async () => (await import('./commands/print-config.js')).runPrintConfig,

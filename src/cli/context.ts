@@ -91,6 +91,19 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+/** How many of `skills` are this package's demo skills. */
+export function demoCount(skills: readonly { readonly source: string }[]): number {
+  return skills.filter((skill) => skill.source === 'demo').length;
+}
+
+/** Says which skills are demo skills, and why they are there, or '' when none are. */
+export function demoNote(skills: readonly { readonly source: string }[]): string {
+  const demo = demoCount(skills);
+  if (demo === 0) return '';
+  const all = demo === skills.length;
+  return `${all ? 'all ' : ''}${demo} demo skill${demo === 1 ? '' : 's'} (this package's examples${all ? ', used because no skill of yours was found' : ''}; --no-demo leaves them out)`;
+}
+
 /** One stderr line when skill files were skipped, so a broken file never disappears silently. */
 export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   const skipped = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed').length;

@@ -57,7 +57,7 @@ describe('validate', () => {
     const result = await runCli(['validate', '--skills-dir', BROKEN, '--json'], cache);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(['ok', 'skills', 'errors', 'warnings', 'diagnostics', 'shadowed']);
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'demo', 'errors', 'warnings', 'diagnostics', 'shadowed']);
     expect(report).toMatchObject({ ok: false, skills: 1, errors: 2, warnings: 0, shadowed: [] });
     expect((report.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['bad-yaml', 'missing-description']);
   });

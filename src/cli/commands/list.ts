@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { parsePositiveInt } from '../args.js';
-import { line, loadSnapshot, printJson, reportSkipped } from '../context.js';
+import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
 
@@ -32,6 +32,8 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);
+  const demo = demoNote(listed);
+  if (demo !== '' && args.values.json !== true) line(io.stderr, `skill-search: listing ${demo}`);
 
   if (args.values.json === true) {
     printJson(io, {
@@ -42,6 +44,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
         description: skill.description,
         ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
         source: skill.source,
+        ...(skill.source === 'demo' ? { demo: true } : {}),
         path: skill.path,
         tokenEstimate: skill.tokenEstimate,
       })),
