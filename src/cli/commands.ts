@@ -56,6 +56,10 @@ const JSON_OPTION: OptionTable = {
   json: { type: 'boolean', description: 'print JSON instead of text' },
 };
 
+const QUIET_OPTION: OptionTable = {
+  quiet: { type: 'boolean', short: 'q', description: 'no progress while the index is built' },
+};
+
 function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
@@ -166,6 +170,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_K),
         ...JSON_OPTION,
+        ...QUIET_OPTION,
         explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
       },
       notes:
@@ -198,7 +203,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'index',
       summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
-      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION },
+      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION, ...QUIET_OPTION },
     },
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
   },

@@ -8,6 +8,7 @@ import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
 import { modelsRoot } from '../model-store/paths.js';
 import type { CliIo } from './io.js';
+import type { ParsedValues } from './args.js';
 
 /** The loader options for what the flags named. */
 export function catalogOptions(sources: SourceOptions, env?: CliIo['env']): CatalogOptions {
@@ -111,23 +112,13 @@ export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): vo
   line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
 }
 
-/** Progress lines go to stderr at most this often (plus the first and the last). */
-const PROGRESS_EVERY_MS = 250;
-
-/** An `onProgress` for `LiveIndex.refresh` that prints `indexing done/total` lines to stderr. */
-export function progressLines(io: CliIo): (done: number, total: number) => void {
-  let lastReport = 0;
-  return (done, total) => {
-    const now = performance.now();
-    if (total === 0) return;
-    if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
-      lastReport = now;
-      line(io.stderr, `indexing ${done}/${total}`);
-    }
-  };
+/**
+ * The `onProgress` of a build the user waits for (see `BuildProgress`), or undefined with
+ * `--quiet`. `after`: milliseconds of silence first, so a quick build says nothing.
+ */
+export async function buildProgress(io: CliIo, values: ParsedValues, after = 0): Promise<((done: number, total: number) => void) | undefined> {
+  if (values.quiet === true) return undefined;
+  const { BuildProgress } = await import('./progress-bar.js');
+  return new BuildProgress(io.stderr, { after }).update;
 }
 
-/** Whether stderr is a terminal someone watches (progress is noise in a pipe or a log). */
-export function stderrIsTerminal(io: CliIo): boolean {
-  return (io.stderr as { isTTY?: boolean }).isTTY === true;
-}

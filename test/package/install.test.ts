@@ -59,7 +59,7 @@ describe('npm pack → npm install --omit=dev <tarball> in an empty folder', () 
     execFileSync('mkdir', [home]);
     const bin = path.join(consumer, 'node_modules', '.bin', 'skill-search');
     const env = { PATH: process.env.PATH ?? '', HOME: home, SKILL_SEARCH_CACHE_DIR: path.join(home, '.cache') };
-    const query = spawnSync(bin, ['query', 'extract the tables from a pdf file', '--json'], { cwd: home, env, encoding: 'utf8', timeout: 120_000 });
+    const query = spawnSync(bin, ['query', 'extract the tables from a pdf file', '--json', '--quiet'], { cwd: home, env, encoding: 'utf8', timeout: 120_000 });
     expect(query.stderr).toBe('');
     expect(query.status).toBe(0);
     const { hits } = JSON.parse(query.stdout) as { hits: { name: string; source: string }[] };

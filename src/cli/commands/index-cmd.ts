@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openLiveIndex, printJson, progressLines, reportSkipped } from '../context.js';
+import { buildProgress, line, openLiveIndex, printJson, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -11,7 +11,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const live = await openLiveIndex(sources, retrieval, io);
   try {
-    const { snapshot, sync, ms } = await live.refresh({ onProgress: progressLines(io), ...(io.signal === undefined ? {} : { signal: io.signal }) });
+    const onProgress = await buildProgress(io, args.values);
+    const { snapshot, sync, ms } = await live.refresh({ ...(onProgress === undefined ? {} : { onProgress }), ...(io.signal === undefined ? {} : { signal: io.signal }) });
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
