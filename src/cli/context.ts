@@ -121,4 +121,3 @@ export async function buildProgress(io: CliIo, values: ParsedValues, after = 0):
   const { BuildProgress } = await import('./progress-bar.js');
   return new BuildProgress(io.stderr, { after }).update;
 }
-

@@ -109,7 +109,9 @@ export class BuildProgress {
     if (this.#tty) {
       const filled = Math.round((done / total) * BAR_WIDTH);
       const percent = String(Math.floor((done / total) * 100)).padStart(3);
-      this.#stream.write(`\r\u001b[2Kindexing  [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent}%  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`);
+      this.#stream.write(
+        `\r\u001b[2Kindexing  [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent}%  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`,
+      );
       this.#drawn = true;
       if (last) this.done();
       return;

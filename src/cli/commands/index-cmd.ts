@@ -12,7 +12,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const onProgress = await buildProgress(io, args.values);
-    const { snapshot, sync, ms } = await live.refresh({ ...(onProgress === undefined ? {} : { onProgress }), ...(io.signal === undefined ? {} : { signal: io.signal }) });
+    const { snapshot, sync, ms } = await live.refresh({
+      ...(onProgress === undefined ? {} : { onProgress }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
