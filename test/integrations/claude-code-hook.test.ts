@@ -243,7 +243,9 @@ describe('skill-search hook claude-code (process)', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*ENOTDIR.*\n$/);
+    expect(result.stderr).toBe(
+      `skill-search hook: skipped: --index-dir '${unusable}': cannot create it (${path.join(SKILLS, 'pdf-forms', 'SKILL.md')} is a file)\n`,
+    );
   });
 
   it('a bad flag in the settings file exits 1 with one line (shown by Claude Code, prompt not blocked)', async () => {

@@ -49,7 +49,6 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   if (!(HOOK_TARGETS as readonly string[]).includes(target ?? '')) {
     throw flagError(`unknown hook target '${target}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
   }
-  const retrieval = resolveRetrieval(args.values, io, HOOK_DEFAULTS.k);
   const timeoutRaw = args.values['timeout-ms'];
   const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : HOOK_DEFAULTS.timeoutMs;
   // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
@@ -58,6 +57,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   const log = (text: string) => io.stderr.write(`${text}\n`);
   let stopWatchdog: (() => void) | undefined;
   try {
+    // Inside: an --index-dir that cannot be made is a skipped prompt (exit 0), not a failed one.
+    const retrieval = resolveRetrieval(args.values, io, HOOK_DEFAULTS.k);
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
     const stdinWaitMs = Math.max(timeoutMs, HOOK_TIMING.minStdinWait);
     const stdin = await withDeadline(io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), stdinWaitMs);
