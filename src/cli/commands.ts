@@ -57,7 +57,7 @@ const JSON_OPTION: OptionTable = {
 };
 
 const QUIET_OPTION: OptionTable = {
-  quiet: { type: 'boolean', short: 'q', description: 'no progress while the index is built' },
+  quiet: { type: 'boolean', description: 'no progress while the index is built' },
 };
 
 function retrievalOptions(defaultK: number): OptionTable {
