@@ -29,6 +29,9 @@ import {
 } from './search-snapshot.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
+/** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
+const PROGRESS_EVERY_SKILLS = 64;
+
 export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
@@ -403,9 +406,11 @@ export class SkillSearchEngine implements SkillSearcher {
     const pending = [...keysByText];
     const embedded = new Map<string, Float32Array>();
     onProgress?.(0, missing.size);
-    for (let start = 0; start < pending.length; start += this.options.batchSize) {
+    // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
+    const step = onProgress === undefined ? this.options.batchSize : Math.min(this.options.batchSize, PROGRESS_EVERY_SKILLS);
+    for (let start = 0; start < pending.length; start += step) {
       throwIfAborted(signal);
-      const batch = pending.slice(start, start + this.options.batchSize);
+      const batch = pending.slice(start, start + step);
       const vectors = await this.options.embedder.embed(
         batch.map(([text]) => text),
         signal,
