@@ -20,7 +20,7 @@ import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord 
 import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
 import type { Embedder, SearchMode } from '../src/types.js';
-import { EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
+import { catalogOf, EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 const { values } = parseArgs({
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     const suite = await loadSuite(suiteName, { sample: Number(values.sample), ...(splits === undefined ? {} : { splits }) });
     if (suite === undefined) continue;
     const embedder = values.memo ? rememberVectors(base, queryVectorsFile(base)) : base;
-    const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir(suiteName, base), ...tuning });
+    const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir(catalogOf(suiteName), base), ...tuning });
     const started = performance.now();
     const sync = await engine.sync(suite.skills);
     if (!values.json) {

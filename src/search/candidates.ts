@@ -1,7 +1,8 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
-import { gatherCandidates, hybridScore, type FusionParameters } from './fusion.js';
+import { boundaryHits, type Boundary } from './boundaries.js';
+import { boundedScore, gatherCandidates, hybridScore, lexicalEvidenceShare, type FusionParameters } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
 
 /**
@@ -44,6 +45,35 @@ export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, t
   };
 }
 
+/** What hybrid ranking reads about skills' boundaries: each candidate's, and the ids a named alternative resolves to. */
+export interface BoundaryLookup {
+  readonly of: (id: string) => Boundary | undefined;
+  readonly named: (normalizedName: string) => readonly string[] | undefined;
+}
+
+/**
+ * Each candidate's ordering score after boundaries: a candidate whose "not for" words the request
+ * uses is scored down, and the candidates it names as alternatives up by as much (each by its
+ * strongest such mention). Only candidates already in the list move.
+ */
+function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: BoundaryLookup, weights: FusionParameters['boundaries']): void {
+  const raised = new Map<string, number>();
+  for (const [id, order] of orders) {
+    const boundary = lookup.of(id);
+    if (boundary === undefined) continue;
+    const hits = boundaryHits(boundary, terms);
+    if (hits === 0) continue;
+    orders.set(id, boundedScore(order, hits, weights.penalty));
+    const lift = weights.insteadBoost * Math.min(2, hits);
+    for (const name of boundary.instead) {
+      for (const other of lookup.named(name) ?? []) {
+        if (other !== id && orders.has(other)) raised.set(other, Math.max(raised.get(other) ?? 0, lift));
+      }
+    }
+  }
+  for (const [id, lift] of raised) orders.set(id, Math.min(1, orders.get(id)! + lift));
+}
+
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
 export function rankHybrid(
   dense: readonly DenseMatch[],
@@ -55,6 +85,7 @@ export function rankHybrid(
   k: number,
   nameOf: NameOf,
   exclude: readonly string[] = [],
+  boundaries?: BoundaryLookup,
 ): RankedList {
   const candidates = gatherCandidates(dense, lexical, denseOf);
   let denseMin = Number.POSITIVE_INFINITY;
@@ -64,14 +95,24 @@ export function rankHybrid(
     denseMax = Math.max(denseMax, candidate.centered);
   }
   const bestLexical = lexical[0]?.score ?? 0;
-  const context = { bestLexical, denseMin, denseMax, denseShare: fusion.denseShare };
+  const context = {
+    bestLexical,
+    denseMin,
+    denseMax,
+    denseShare: lexicalEvidenceShare(fusion.denseShare, lexical, fusion.lexicalEvidence),
+    coverageShare: fusion.coverageShare,
+  };
+  const orders = new Map<string, number>();
+  for (const candidate of candidates.values()) if (!exclude.includes(candidate.id)) orders.set(candidate.id, hybridScore(candidate, context));
+  if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))
+    applyBoundaries(orders, terms, boundaries, fusion.boundaries);
   const guard = fusion.keepLexicalWithin;
   const depth = Math.max(k, guard);
   const top = new TopK<RankedEvidence>(depth);
   const evidence = new Map<string, RankedEvidence>();
   for (const candidate of candidates.values()) {
-    if (exclude.includes(candidate.id)) continue;
-    const order = hybridScore(candidate, context);
+    const order = orders.get(candidate.id);
+    if (order === undefined) continue;
     const hit = {
       id: candidate.id,
       name: nameOf(candidate.id),

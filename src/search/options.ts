@@ -2,7 +2,8 @@ import { badOption, type SkillSearchError } from '../errors.js';
 import { definedOnly } from '../util/defined.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
-import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
+import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
+import type { LexicalEvidence } from './fusion.js';
 
 /** How queries and skills in other languages are translated (`src/lang/`). */
 export interface CrossLingualKnobs {
@@ -99,6 +100,13 @@ export interface EngineOptions {
    */
   readonly relevance?: RelevanceModels;
   /**
+   * How far the shown list reaches past a first hit that passed the threshold: a later hit is
+   * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
+   * threshold (`abstention.ts`). `{relative: 1, floor: 1}`: the threshold alone. Chosen on the dev
+   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.05, floor: 0.5}
+   */
+  readonly shownCut?: Partial<ShownCut>;
+  /**
    * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
    * Hand-set on a MetaTool dev sample; fitting it on the train splits gives the same value
    * (docs/retrieval.md). @default 0.65
@@ -109,6 +117,26 @@ export interface EngineOptions {
    * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
    */
   readonly longQuery?: Partial<{ readonly terms: number; readonly denseShare: number }>;
+  /**
+   * Share of the hybrid ordering score given to a candidate's lexical coverage (the share of the
+   * query's distinct terms it matches), the rest being the dense/BM25 mix. Fitted on the train
+   * splits and chosen on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default 0
+   */
+  readonly coverageShare?: number;
+  /**
+   * A clear lexical match caps the dense share: when BM25's first hit scores at least `margin`
+   * times its second and covers at least `coverage` of the query's terms, the dense share is at
+   * most `denseShare` (`fusion.ts`); margin 0 turns it off. Fitted on the train splits and chosen
+   * on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default {margin: 0, coverage: 0, denseShare: 0.65}
+   */
+  readonly lexicalEvidence?: Partial<LexicalEvidence>;
+  /**
+   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate loses `penalty` of its
+   * ordering score per query term only its boundary clauses use (at most two), and the skills it
+   * names as alternatives gain `insteadBoost` per term. 0 and 0 turn it off. Chosen on dev by
+   * `scripts/fit-fusion.ts` (docs/retrieval.md). @default {penalty: 0.2, insteadBoost: 0.2}
+   */
+  readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
   /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
@@ -180,8 +208,12 @@ export interface ResolvedEngineOptions {
   readonly mode: SearchMode;
   readonly abstain: AbstainSetting;
   readonly relevance: RelevanceModels;
+  readonly shownCut: ShownCut;
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
+  readonly coverageShare: number;
+  readonly lexicalEvidence: LexicalEvidence;
+  readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
   readonly fieldBoosts: FieldBoosts;
   readonly fuzzy: FuzzyOptions;
   readonly prefixMinLength: number;
@@ -201,8 +233,12 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
+  shownCut: Object.freeze({ relative: 0.05, floor: 0.5 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
+  coverageShare: 0,
+  lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65 }),
+  boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.2 }),
   fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 }),
   fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
   prefixMinLength: 4,
@@ -293,6 +329,9 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
   const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
+  const shownCut = nested('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);
+  const lexicalEvidence = nested('lexicalEvidence', ENGINE_DEFAULTS.lexicalEvidence, merged.lexicalEvidence);
+  const boundaries = nested('boundaries', ENGINE_DEFAULTS.boundaries, merged.boundaries);
   const fieldBoosts = nested('fieldBoosts', ENGINE_DEFAULTS.fieldBoosts, merged.fieldBoosts);
   const fuzzy = nested('fuzzy', ENGINE_DEFAULTS.fuzzy, merged.fuzzy);
   const queryChunks = nested('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
@@ -307,10 +346,24 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
+    shownCut: Object.freeze({
+      relative: assertFinite('shownCut.relative', shownCut.relative, 0, 1),
+      floor: assertFinite('shownCut.floor', shownCut.floor, 0, 1),
+    }),
     denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
     longQuery: Object.freeze({
       terms: assertPositiveInteger('longQuery.terms', longQuery.terms),
       denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
+    }),
+    coverageShare: assertFinite('coverageShare', merged.coverageShare, 0, 1),
+    lexicalEvidence: Object.freeze({
+      margin: assertFinite('lexicalEvidence.margin', lexicalEvidence.margin, 0, 1000),
+      coverage: assertFinite('lexicalEvidence.coverage', lexicalEvidence.coverage, 0, 1),
+      denseShare: assertFinite('lexicalEvidence.denseShare', lexicalEvidence.denseShare, 0, 1),
+    }),
+    boundaries: Object.freeze({
+      penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
+      insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
     }),
     fieldBoosts: Object.freeze(
       Object.fromEntries(
