@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
-import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
+import { ENGINE_DEFAULTS, SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
 import type { Embedder, SearchMode } from '../src/types.js';
 import { catalogOf, EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const splits = values.split === undefined ? undefined : (values.split.split(',') as Split[]);
   if (splits?.some((split) => !SPLITS.includes(split))) throw new Error(`--split: one or more of ${SPLITS.join(', ')}`);
   const modes = values.modes.split(',') as SearchMode[];
-  const rows: (EvalReport & { suite: string; skills: number })[] = [];
+  const rows: (EvalReport & { suite: string; skills: number; shownLength: number })[] = [];
   for (const suiteName of values.suite.split(',') as SuiteName[]) {
     const suite = await loadSuite(suiteName, { sample: Number(values.sample), ...(splits === undefined ? {} : { splits }) });
     if (suite === undefined) continue;
@@ -91,11 +91,8 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const records: QueryRecord[] = [];
       const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode), explainBlank: blankExplainer(engine, { mode, k: 10 }) } : {};
-      rows.push({
-        suite: suiteName,
-        skills: engine.size,
-        ...(await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) })),
-      });
+      const report = await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) });
+      rows.push({ suite: suiteName, skills: engine.size, ...report, shownLength: shownLength(records) });
       if (values['per-query'] !== undefined) {
         mkdirSync(values['per-query'], { recursive: true });
         writeFileSync(join(values['per-query'], `${suiteName}-${mode}.jsonl`), records.map((record) => JSON.stringify(record)).join('\n') + '\n');
@@ -108,7 +105,22 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(rows, null, 2));
     return;
   }
-  const header = ['suite', 'skills', 'mode', 'queries', 'hit@1', 'hit@5', 'MRR', 'shown hit@1', 'shown hit@5', 'blank', 'abstain', 'p50 ms', 'p99 ms'];
+  const header = [
+    'suite',
+    'skills',
+    'mode',
+    'queries',
+    'hit@1',
+    'hit@5',
+    'MRR',
+    'shown hit@1',
+    'shown hit@5',
+    'shown length',
+    'blank',
+    'abstain',
+    'p50 ms',
+    'p99 ms',
+  ];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const row of rows) {
     const cells = [
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
       row.mrr.toFixed(3),
       row.shown.hitAt1.toFixed(3),
       row.shown.hitAt5.toFixed(3),
+      row.shownLength.toFixed(2),
       row.shown.blank.toFixed(3),
       row.abstain.queries === 0 ? '–' : `${row.abstain.correct}/${row.abstain.queries}`,
       row.latencyMs.p50.toFixed(2),
@@ -128,6 +141,12 @@ async function main(): Promise<void> {
     ];
     console.log(`| ${cells.join(' | ')} |`);
   }
+}
+
+/** Mean number of hits shown (at most the product's default k) per answerable message. */
+function shownLength(records: readonly QueryRecord[]): number {
+  const answerable = records.filter((record) => record.relevant.length > 0);
+  return answerable.reduce((sum, record) => sum + Math.min(ENGINE_DEFAULTS.k, record.shown.length), 0) / Math.max(1, answerable.length);
 }
 
 async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {

@@ -68,20 +68,23 @@ function chooseOnDev(families: readonly [string, readonly Reordering[]][], suite
 }
 
 const gateLabel = (p: Reordering): string =>
-  `coverage share ${p.coverageShare}, gate margin ${p.lexicalEvidence.margin} coverage ${p.lexicalEvidence.coverage} share ${p.lexicalEvidence.denseShare}`;
+  `coverage share ${p.coverageShare}, gate margin ${p.lexicalEvidence.margin} coverage ${p.lexicalEvidence.coverage} share ${p.lexicalEvidence.denseShare}${p.lexicalEvidence.keepAbove ? ' keep above' : ''}`;
 const COVERAGE_SHARES = [0.05, 0.1, 0.2, 0.3, 0.5];
 const gateGrid = (coverageShare: number): Reordering[] => {
   const grid: Reordering[] = [];
   for (const margin of [1.1, 1.25, 1.5, 2, 3])
-    for (const coverage of [0, 0.5, 0.75])
-      for (const denseShare of [0, 0.35, 0.5]) grid.push({ ...HAND_SET, coverageShare, lexicalEvidence: { margin, coverage, denseShare } });
+    for (const coverage of [0, 0.5, 0.75]) {
+      for (const denseShare of [0, 0.35, 0.5]) grid.push({ ...HAND_SET, coverageShare, lexicalEvidence: { margin, coverage, denseShare, keepAbove: false } });
+      grid.push({ ...HAND_SET, coverageShare, lexicalEvidence: { margin, coverage, denseShare: HAND_SET.denseShare, keepAbove: true } });
+    }
   return grid;
 };
 console.log('fusion (fitted on train: metatool, seal, library; chosen on dev):');
 const gated = chooseOnDev(
   [
     ['hand-set', [HAND_SET]],
-    ['evidence gate', gateGrid(0)],
+    ['evidence gate', gateGrid(0).filter((p) => !p.lexicalEvidence.keepAbove)],
+    ['keep a clear BM25 first above weaker matches', gateGrid(0).filter((p) => p.lexicalEvidence.keepAbove)],
     ['coverage share', COVERAGE_SHARES.map((coverageShare) => ({ ...HAND_SET, coverageShare }))],
     ['coverage share + gate', COVERAGE_SHARES.flatMap(gateGrid)],
   ],

@@ -12,7 +12,15 @@ import { resolveEmbedder } from '../src/embed/index.js';
 import { boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
 import { normalizeName } from '../src/search/exact-name.js';
-import { boundedScore, denseShareFor, lexicalEvidenceShare, type FusionParameters } from '../src/search/fusion.js';
+import {
+  boundedScore,
+  clearLexicalFirst,
+  denseShareFor,
+  keepClearFirstAbove,
+  lexicalEvidenceShare,
+  liftedScore,
+  type FusionParameters,
+} from '../src/search/fusion.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
 import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
 import { catalogOf, EVAL_CACHE_ROOT, evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
@@ -127,7 +135,7 @@ export const HAND_SET: Reordering = {
   denseShare: ENGINE_DEFAULTS.denseShare,
   longQuery: ENGINE_DEFAULTS.longQuery,
   coverageShare: 0,
-  lexicalEvidence: { margin: 0, coverage: 0, denseShare: ENGINE_DEFAULTS.denseShare },
+  lexicalEvidence: { margin: 0, coverage: 0, denseShare: ENGINE_DEFAULTS.denseShare, keepAbove: false },
   boundaries: { penalty: 0, insteadBoost: 0 },
 };
 
@@ -157,15 +165,23 @@ export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
     const coverage = (hit.lexical ?? 0) > 0 ? (hit.coverage ?? 0) : 0;
     return (1 - params.coverageShare) * (share * dense + (1 - share) * lex) + params.coverageShare * coverage;
   });
+  const first = hits.findIndex((hit) => (hit.lexical ?? 0) > 0 && hit.lexical === best);
+  if (params.lexicalEvidence.keepAbove && first >= 0 && clearLexicalFirst(lexical, params.lexicalEvidence)) {
+    keepClearFirstAbove(
+      orders,
+      hits.map((hit) => ((hit.lexical ?? 0) > 0 ? (hit.coverage ?? 0) : 0)),
+      first,
+    );
+  }
   const { penalty, insteadBoost } = params.boundaries;
   if (penalty > 0 || insteadBoost > 0) {
     const raised = new Map<number, number>();
     c.boundaryTerms.forEach((terms, i) => {
       if (terms === 0) return;
       orders[i] = boundedScore(orders[i]!, terms, penalty);
-      for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, insteadBoost * Math.min(2, terms)));
+      for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, terms));
     });
-    for (const [i, lift] of raised) orders[i] = Math.min(1, orders[i]! + lift);
+    for (const [i, terms] of raised) orders[i] = liftedScore(orders[i]!, terms, insteadBoost);
   }
   const index = hits.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
   return index.map((i) => ({ ...hits[i]!, order: orders[i]! }));

@@ -2,7 +2,16 @@ import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
 import { boundaryHits, type Boundary } from './boundaries.js';
-import { boundedScore, gatherCandidates, hybridScore, lexicalEvidenceShare, type FusionParameters } from './fusion.js';
+import {
+  boundedScore,
+  clearLexicalFirst,
+  gatherCandidates,
+  hybridScore,
+  keepClearFirstAbove,
+  lexicalEvidenceShare,
+  liftedScore,
+  type FusionParameters,
+} from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
 
 /**
@@ -53,8 +62,8 @@ export interface BoundaryLookup {
 
 /**
  * Each candidate's ordering score after boundaries: a candidate whose "not for" words the request
- * uses is scored down, and the candidates it names as alternatives up by as much (each by its
- * strongest such mention). Only candidates already in the list move.
+ * uses is scored down, and the candidates it names as alternatives up (each by its strongest such
+ * mention), see `fusion.ts`. Only candidates already in the list move.
  */
 function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: BoundaryLookup, weights: FusionParameters['boundaries']): void {
   const raised = new Map<string, number>();
@@ -64,14 +73,13 @@ function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>
     const hits = boundaryHits(boundary, terms);
     if (hits === 0) continue;
     orders.set(id, boundedScore(order, hits, weights.penalty));
-    const lift = weights.insteadBoost * Math.min(2, hits);
     for (const name of boundary.instead) {
       for (const other of lookup.named(name) ?? []) {
-        if (other !== id && orders.has(other)) raised.set(other, Math.max(raised.get(other) ?? 0, lift));
+        if (other !== id && orders.has(other)) raised.set(other, Math.max(raised.get(other) ?? 0, hits));
       }
     }
   }
-  for (const [id, lift] of raised) orders.set(id, Math.min(1, orders.get(id)! + lift));
+  for (const [id, hits] of raised) orders.set(id, liftedScore(orders.get(id)!, hits, weights.insteadBoost));
 }
 
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
@@ -104,6 +112,16 @@ export function rankHybrid(
   };
   const orders = new Map<string, number>();
   for (const candidate of candidates.values()) if (!exclude.includes(candidate.id)) orders.set(candidate.id, hybridScore(candidate, context));
+  if (fusion.lexicalEvidence.keepAbove && lexical[0] !== undefined && orders.has(lexical[0].id) && clearLexicalFirst(lexical, fusion.lexicalEvidence)) {
+    const ids = [...orders.keys()];
+    const values = ids.map((id) => orders.get(id)!);
+    keepClearFirstAbove(
+      values,
+      ids.map((id) => candidates.get(id)!.coverage),
+      ids.indexOf(lexical[0].id),
+    );
+    ids.forEach((id, i) => orders.set(id, values[i]!));
+  }
   if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))
     applyBoundaries(orders, terms, boundaries, fusion.boundaries);
   const guard = fusion.keepLexicalWithin;

@@ -45,12 +45,22 @@ export interface FusionParameters {
 /**
  * A clear lexical match: the best BM25 hit scores at least `margin` times the second and covers at
  * least `coverage` of the query's terms. Then a skill the dense side likes for one shared common
- * word must not overtake it, so the dense share is capped at `denseShare`. `margin` 0 turns it off.
+ * word must not overtake it: the dense share is capped at `denseShare`, and with `keepAbove` the
+ * BM25 hit is ordered above every candidate that matches fewer of the query's terms (a dense-only
+ * candidate matches none). `margin` 0 turns it off.
  */
 export interface LexicalEvidence {
   readonly margin: number;
   readonly coverage: number;
   readonly denseShare: number;
+  readonly keepAbove: boolean;
+}
+
+/** Whether BM25's first hit (of `lexical`, best first) is a clear match under `evidence`. */
+export function clearLexicalFirst(lexical: readonly { readonly score: number; readonly coverage: number }[], evidence: LexicalEvidence): boolean {
+  const [first, second] = lexical;
+  if (evidence.margin <= 0 || first === undefined || first.score <= 0 || first.coverage < evidence.coverage) return false;
+  return second === undefined || second.score <= 0 || first.score >= evidence.margin * second.score;
 }
 
 /** The dense share once the lexical evidence is weighed: `share`, or the cap when BM25's first hit is clear. */
@@ -59,18 +69,34 @@ export function lexicalEvidenceShare(
   lexical: readonly { readonly score: number; readonly coverage: number }[],
   evidence: LexicalEvidence,
 ): number {
-  const [first, second] = lexical;
-  if (evidence.margin <= 0 || first === undefined || first.score <= 0 || first.coverage < evidence.coverage) return share;
-  const clear = second === undefined || second.score <= 0 || first.score >= evidence.margin * second.score;
-  return clear ? Math.min(share, evidence.denseShare) : share;
+  return clearLexicalFirst(lexical, evidence) ? Math.min(share, evidence.denseShare) : share;
+}
+
+/**
+ * Raises `orders[first]` (BM25's clear first hit) just above every candidate that matches fewer
+ * of the query's terms (`coverages`, 0 for a candidate BM25 did not match), within [0, 1].
+ */
+export function keepClearFirstAbove(orders: number[], coverages: readonly number[], first: number): void {
+  let above = orders[first]!;
+  for (let i = 0; i < orders.length; i += 1) if (i !== first && coverages[i]! < coverages[first]! && orders[i]! >= above) above = orders[i]! + 1e-9;
+  orders[first] = Math.min(1, above);
 }
 
 /**
  * The ordering score after a request's overlap with the skill's boundary (the number of query terms
- * only its "not for" clauses use): `penalty` per such term, at most two, kept in [0, 1].
+ * only its "not for" clauses use): scaled down by `penalty` per such term, at most two.
  */
 export function boundedScore(order: number, boundaryTerms: number, penalty: number): number {
-  return Math.max(0, order - penalty * Math.min(2, boundaryTerms));
+  return order * Math.max(0, 1 - penalty * Math.min(2, boundaryTerms));
+}
+
+/**
+ * The ordering score of a skill another one names as the alternative for a request on its
+ * boundary: moved `insteadBoost` per boundary term (at most two) of the way to 1, so scores stay in
+ * [0, 1] and keep their order.
+ */
+export function liftedScore(order: number, boundaryTerms: number, insteadBoost: number): number {
+  return order + Math.min(1, insteadBoost * Math.min(2, boundaryTerms)) * (1 - order);
 }
 
 /** What ordering needs to know about the query as a whole. */

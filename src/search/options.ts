@@ -131,10 +131,10 @@ export interface EngineOptions {
    */
   readonly lexicalEvidence?: Partial<LexicalEvidence>;
   /**
-   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate loses `penalty` of its
-   * ordering score per query term only its boundary clauses use (at most two), and the skills it
-   * names as alternatives gain `insteadBoost` per term. 0 and 0 turn it off. Chosen on dev by
-   * `scripts/fit-fusion.ts` (docs/retrieval.md). @default {penalty: 0.2, insteadBoost: 0.2}
+   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled
+   * down by `penalty` per query term only its boundary clauses use (at most two), and the skills it
+   * names as alternatives move `insteadBoost` per term of the way to 1. 0 and 0 turn it off. Chosen on dev by
+   * `scripts/fit-fusion.ts` (docs/retrieval.md). @default {penalty: 0.2, insteadBoost: 0.1}
    */
   readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
   /**
@@ -237,8 +237,8 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,
-  lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65 }),
-  boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.2 }),
+  lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
+  boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
   fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 }),
   fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
   prefixMinLength: 4,
@@ -270,6 +270,11 @@ function assertFinite(name: string, value: unknown, min: number, max: number): n
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
     throw bad(name, `a number from ${min} to ${max}`, value);
   }
+  return value;
+}
+
+function assertBoolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw bad(name, 'true or false', value);
   return value;
 }
 
@@ -360,6 +365,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
       margin: assertFinite('lexicalEvidence.margin', lexicalEvidence.margin, 0, 1000),
       coverage: assertFinite('lexicalEvidence.coverage', lexicalEvidence.coverage, 0, 1),
       denseShare: assertFinite('lexicalEvidence.denseShare', lexicalEvidence.denseShare, 0, 1),
+      keepAbove: assertBoolean('lexicalEvidence.keepAbove', lexicalEvidence.keepAbove),
     }),
     boundaries: Object.freeze({
       penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),

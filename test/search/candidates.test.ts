@@ -5,7 +5,7 @@ const fusion = {
   denseShare: 0.9,
   longQuery: { terms: 32, denseShare: 0 },
   coverageShare: 0,
-  lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.9 },
+  lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.9, keepAbove: false },
   boundaries: { penalty: 0, insteadBoost: 0 },
   keepLexical: 2,
   keepLexicalWithin: 10,
@@ -51,8 +51,8 @@ describe('rankHybrid with evidence and boundaries', () => {
 
   it('keeps a clear lexical match first when the evidence gate holds', () => {
     expect(order({})[0]).toBe('dense1');
-    expect(order({ lexicalEvidence: { margin: 2, coverage: 0.5, denseShare: 0.2 } })[0]).toBe('clear');
-    expect(order({ lexicalEvidence: { margin: 5, coverage: 0.5, denseShare: 0.2 } })[0]).toBe('dense1');
+    expect(order({ lexicalEvidence: { margin: 2, coverage: 0.5, denseShare: 0.2, keepAbove: false } })[0]).toBe('clear');
+    expect(order({ lexicalEvidence: { margin: 5, coverage: 0.5, denseShare: 0.2, keepAbove: false } })[0]).toBe('dense1');
   });
 
   it('scores a skill whose boundary the query falls on down, and the alternative it names up', () => {

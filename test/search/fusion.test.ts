@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedScore, denseShareFor, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
+import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
 const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
@@ -35,7 +35,7 @@ describe('hybridScore', () => {
 });
 
 describe('lexicalEvidenceShare', () => {
-  const gate = { margin: 2, coverage: 0.5, denseShare: 0.2 };
+  const gate = { margin: 2, coverage: 0.5, denseShare: 0.2, keepAbove: false };
 
   it('caps the dense share when BM25’s first hit is clear: well ahead of the second and covering enough of the query', () => {
     expect(
@@ -69,11 +69,19 @@ describe('lexicalEvidenceShare', () => {
   });
 });
 
-describe('boundedScore', () => {
-  it('takes the penalty once per boundary term, at most twice, never below 0', () => {
+describe('boundedScore and liftedScore', () => {
+  it('scales the score down by the penalty once per boundary term, at most twice, never below 0', () => {
     expect(boundedScore(0.9, 0, 0.2)).toBe(0.9);
-    expect(boundedScore(0.9, 1, 0.2)).toBeCloseTo(0.7, 10);
-    expect(boundedScore(0.9, 5, 0.2)).toBeCloseTo(0.5, 10);
-    expect(boundedScore(0.1, 2, 0.2)).toBe(0);
+    expect(boundedScore(0.9, 1, 0.2)).toBeCloseTo(0.72, 10);
+    expect(boundedScore(0.9, 5, 0.2)).toBeCloseTo(0.54, 10);
+    expect(boundedScore(0.9, 2, 0.6)).toBe(0);
+  });
+
+  it('moves an alternative part of the way to 1, keeping the order of the scores it lifts', () => {
+    expect(liftedScore(0.5, 0, 0.1)).toBe(0.5);
+    expect(liftedScore(0.5, 1, 0.1)).toBeCloseTo(0.55, 10);
+    expect(liftedScore(0.5, 3, 0.1)).toBeCloseTo(0.6, 10);
+    expect(liftedScore(1, 2, 0.5)).toBe(1);
+    expect(liftedScore(0.4, 1, 0.3)).toBeLessThan(liftedScore(0.5, 1, 0.3));
   });
 });
