@@ -5,7 +5,7 @@
  *   npx tsx scripts/eval-shared.ts [--suite metatool,seal,skillsbench,library] [--split test]
  *       [--sample 2000] [--modes hybrid,dense,lexical] [--model use-lite] [--ann hnsw|exact]
  *       [--abstain balanced] [--cross-lingual on|off] [--lexical-margin 1.5] [--lexical-coverage 0.2]
- *       [--memo] [--json] [--per-query DIR]
+ *       [--config knobs.json] [--memo] [--json] [--per-query DIR]
  *
  * Suites and the train/dev/test split come from scripts/eval-suites.ts. Catalog vectors are
  * cached under $TMPDIR/skill-search-eval/<suite>; with --memo query vectors are remembered on
@@ -16,6 +16,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
+import { readEngineConfig } from '../src/eval/engine-config.js';
 import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     'lexical-coverage': { type: 'string' },
     /** `off`: no language step (to check that English results do not depend on it). */
     'cross-lingual': { type: 'string', default: 'on' },
+    /** A JSON file of engine knobs (as `skill-search eval --config`), applied over the flags above. */
+    config: { type: 'string' },
     json: { type: 'boolean', default: false },
     memo: { type: 'boolean', default: false },
     'per-query': { type: 'string' },
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const base = resolveEmbedder(values.model);
   const abstainRaw = values.abstain;
   const abstain = abstainRaw === undefined ? undefined : assertAbstainSetting('--abstain', Number.isNaN(Number(abstainRaw)) ? abstainRaw : Number(abstainRaw));
-  const tuning: Partial<EngineOptions> = {
+  const tuning: Partial<{ -readonly [K in keyof EngineOptions]: EngineOptions[K] }> = {
     queryCacheSize: 0,
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(abstain === undefined ? {} : { abstain }),
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
       ...(values['lexical-coverage'] === undefined ? {} : { lexicalCoverage: Number(values['lexical-coverage']) }),
     },
   };
+  if (values.config !== undefined) Object.assign(tuning, readEngineConfig(values.config));
   if (!['on', 'off'].includes(values['cross-lingual'])) throw new Error('--cross-lingual: on or off');
   if (values.latency) {
     await latency(base, tuning);

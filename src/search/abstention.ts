@@ -4,8 +4,9 @@ import bundled from './relevance-model.json' with { type: 'json' };
 import type { RelevanceModel } from './relevance.js';
 
 /**
- * Abstention: a hit is shown only when its relevance (`relevance.ts`) reaches the threshold;
- * no hit left means "nothing fits". `strict` and `balanced` are operating points chosen on the
+ * Abstention: the first hit is shown only when its relevance (`relevance.ts`) reaches the
+ * threshold, later ones when they reach it or stay close to the first ({@link ShownCut}); no hit
+ * left means "nothing fits". `strict` and `balanced` are operating points chosen on the
  * dev split by `scripts/fit-abstention.ts` (how, and the measured trade-off: docs/retrieval.md);
  * a number is a threshold of the caller's own.
  */
