@@ -1,5 +1,6 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
+import type { LexicalEvidenceKnobs } from './options.js';
 
 /**
  * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over
@@ -49,12 +50,7 @@ export interface FusionParameters {
  * BM25 hit is ordered above every candidate that matches fewer of the query's terms (a dense-only
  * candidate matches none). `margin` 0 turns it off.
  */
-export interface LexicalEvidence {
-  readonly margin: number;
-  readonly coverage: number;
-  readonly denseShare: number;
-  readonly keepAbove: boolean;
-}
+export type LexicalEvidence = LexicalEvidenceKnobs;
 
 /** Whether BM25's first hit (of `lexical`, best first) is a clear match under `evidence`. */
 export function clearLexicalFirst(lexical: readonly { readonly score: number; readonly coverage: number }[], evidence: LexicalEvidence): boolean {

@@ -3,7 +3,6 @@ import { definedOnly } from '../util/defined.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
-import type { LexicalEvidence } from './fusion.js';
 
 /** How queries and skills in other languages are translated (`src/lang/`). */
 export interface CrossLingualKnobs {
@@ -65,6 +64,14 @@ export interface FuzzyOptions {
   readonly minLength: number;
   /** Edits allowed, as a share of the word's length. */
   readonly ratio: number;
+}
+
+/** The evidence gate's knobs: what they mean is `LexicalEvidence` in `fusion.ts`. */
+export interface LexicalEvidenceKnobs {
+  readonly margin: number;
+  readonly coverage: number;
+  readonly denseShare: number;
+  readonly keepAbove: boolean;
 }
 
 export interface EngineOptions {
@@ -129,7 +136,7 @@ export interface EngineOptions {
    * most `denseShare` (`fusion.ts`); margin 0 turns it off. Fitted on the train splits and chosen
    * on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default {margin: 0, coverage: 0, denseShare: 0.65}
    */
-  readonly lexicalEvidence?: Partial<LexicalEvidence>;
+  readonly lexicalEvidence?: Partial<LexicalEvidenceKnobs>;
   /**
    * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled
    * down by `penalty` per query term only its boundary clauses use (at most two), and the skills it
@@ -212,7 +219,7 @@ export interface ResolvedEngineOptions {
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
   readonly coverageShare: number;
-  readonly lexicalEvidence: LexicalEvidence;
+  readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
   readonly fieldBoosts: FieldBoosts;
   readonly fuzzy: FuzzyOptions;
