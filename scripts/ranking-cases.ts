@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveEmbedder } from '../src/embed/index.js';
-import { boundaryHits, boundaryOf } from '../src/search/boundaries.js';
+import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
 import { normalizeName } from '../src/search/exact-name.js';
 import {
@@ -176,8 +176,14 @@ export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
   const { penalty, insteadBoost } = params.boundaries;
   if (penalty > 0 || insteadBoost > 0) {
     const raised = new Map<number, number>();
+    const top = new Set(
+      orders
+        .map((_, i) => i)
+        .sort((a, b) => orders[b]! - orders[a]! || a - b)
+        .slice(0, BOUNDARY_DEPTH),
+    );
     c.boundaryTerms.forEach((terms, i) => {
-      if (terms === 0) return;
+      if (terms === 0 || !top.has(i)) return;
       orders[i] = boundedScore(orders[i]!, terms, penalty);
       for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, terms));
     });

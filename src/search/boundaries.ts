@@ -8,7 +8,8 @@ import { normalizeName } from './exact-name.js';
  * scientific-schematics skill instead"), read from its description, `whenToUse` and body.
  *
  * A skill's boundary is the set of words that occur only in such clauses (a word the skill also
- * uses positively stays positive evidence), plus the skills it sends the user to instead. Ranking
+ * uses positively anywhere else stays positive evidence), plus the skills it sends the user to
+ * instead. Ranking
  * scores a skill down when the request uses its boundary words, and its named alternatives up
  * (`fusion.ts`). Computed from the skill's text at ranking time and cached per skill object
  * (skills are immutable), so nothing is persisted. Measured in docs/retrieval.md.
@@ -19,6 +20,13 @@ export interface Boundary {
   /** Normalised names ({@link normalizeName}) of the skills it says to use instead. */
   readonly instead: readonly string[];
 }
+
+/**
+ * How many of a query's best candidates ranking reads boundaries for: a boundary only matters near
+ * the top, and reading one costs a scan of the skill's text (about a millisecond for a long
+ * SKILL.md, once per skill object).
+ */
+export const BOUNDARY_DEPTH = 20;
 
 const EMPTY: Boundary = { terms: new Set(), instead: [] };
 
@@ -72,7 +80,13 @@ function scanProse(text: string, negative: string[], positive: string[], instead
   positive.push(rest);
 }
 
-/** The body's "When NOT to Use"-style sections (outside code fences) as negative text; the rest scanned as prose. */
+/** A line worth reading for negative clauses: most of a body has none of these words. */
+const CUE = /\b(?:not|never|don['’]t|instead|skip|avoid)\b/iu;
+
+/**
+ * The body's "When NOT to Use"-style sections (outside code fences) as negative text, clauses of
+ * its other lines likewise; the rest as positive.
+ */
 function scanBody(body: string, negative: string[], positive: string[], instead: string[]): void {
   let inFence = false;
   let negativeLevel = 0;
@@ -96,9 +110,13 @@ function scanBody(body: string, negative: string[], positive: string[], instead:
     if (negativeLevel > 0) {
       negative.push(line);
       for (const use of line.matchAll(USE_INSTEAD)) instead.push(...namesIn(use[1] ?? use[2] ?? ''));
+    } else if (CUE.test(line)) {
+      const rest: string[] = [];
+      scanProse(line, negative, rest, instead);
+      prose.push(rest.join(' '));
     } else prose.push(line);
   }
-  scanProse(prose.join('\n'), negative, positive, instead);
+  positive.push(prose.join('\n'));
 }
 
 /** The boundary of one skill's text (uncached; see {@link boundaryOf}). */
@@ -110,9 +128,11 @@ export function parseBoundary(skill: Pick<Skill, 'name' | 'description' | 'whenT
   if (skill.whenToUse !== undefined) scanProse(skill.whenToUse, negative, positive, instead);
   if (skill.body !== '') scanBody(skill.body, negative, positive, instead);
   if (negative.length === 0) return instead.length === 0 ? EMPTY : { terms: new Set(), instead: [...new Set(instead)] };
-  const kept = new Set(tokenize(positive.join('\n')));
+  // A term (a stem, or a CJK bigram) found anywhere in the positive text counts as positive: a
+  // substring test errs towards positive and costs far less than tokenising a whole body.
+  const kept = positive.join('\n').toLowerCase();
   const own = normalizeName(skill.name);
-  const terms = new Set(tokenize(negative.join('\n')).filter((term) => !kept.has(term)));
+  const terms = new Set(tokenize(negative.join('\n')).filter((term) => !kept.includes(term)));
   return { terms, instead: [...new Set(instead)].filter((name) => name !== own) };
 }
 

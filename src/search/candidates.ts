@@ -1,7 +1,7 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
-import { boundaryHits, type Boundary } from './boundaries.js';
+import { BOUNDARY_DEPTH, boundaryHits, type Boundary } from './boundaries.js';
 import {
   boundedScore,
   clearLexicalFirst,
@@ -63,11 +63,13 @@ export interface BoundaryLookup {
 /**
  * Each candidate's ordering score after boundaries: a candidate whose "not for" words the request
  * uses is scored down, and the candidates it names as alternatives up (each by its strongest such
- * mention), see `fusion.ts`. Only candidates already in the list move.
+ * mention), see `fusion.ts`. Only the first {@link BOUNDARY_DEPTH} candidates are read for
+ * boundaries; only candidates already in the list move.
  */
 function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: BoundaryLookup, weights: FusionParameters['boundaries']): void {
   const raised = new Map<string, number>();
-  for (const [id, order] of orders) {
+  const top = [...orders].sort((a, b) => b[1] - a[1]).slice(0, BOUNDARY_DEPTH);
+  for (const [id, order] of top) {
     const boundary = lookup.of(id);
     if (boundary === undefined) continue;
     const hits = boundaryHits(boundary, terms);
