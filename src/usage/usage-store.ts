@@ -5,10 +5,10 @@
  * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
  * file is an empty store, never an error (a hook must not fail on it).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shortHash } from '../util/hash.js';
-import { writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
   /**
@@ -212,7 +212,7 @@ export class UsageStore {
   save(): Error | undefined {
     this.#bound();
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      mkdirPrivate(path.dirname(this.file));
       writeFileAtomic(this.file, `${JSON.stringify(this.#data)}\n`);
       return undefined;
     } catch (error) {
