@@ -131,6 +131,15 @@ function sizeHeader(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/** Where a redirect leads: an http(s) URL, or a one-line error (a hub answering `file:///etc/passwd`). */
+function redirectTarget(from: URL, location: string): URL {
+  const next = URL.canParse(location, from.href) ? new URL(location, from) : undefined;
+  if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+    throw new SkillSearchError('NETWORK', `${from.href} redirected to '${location}', which is not an http(s) URL; nothing was installed`);
+  }
+  return next;
+}
+
 function offline(endpoint: string, preset: ModelPreset, failure: HttpFailure): SkillSearchError {
   return new SkillSearchError(
     'NETWORK',
@@ -200,7 +209,7 @@ class Puller {
       const commit = header(response, 'x-repo-commit');
       const location = header(response, 'location');
       if (status >= 300 && status < 400 && location !== undefined) {
-        const next = new URL(location, current);
+        const next = redirectTarget(current, location);
         if (next.origin === current.origin && linkedEtag === undefined) {
           current = next;
           continue;
@@ -283,7 +292,7 @@ class Puller {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && location !== undefined) {
         response.resume();
-        url = new URL(location, url);
+        url = redirectTarget(url, location);
         response = undefined;
         continue;
       }

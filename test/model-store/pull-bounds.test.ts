@@ -130,6 +130,19 @@ describe('model pull bounds', () => {
     );
   });
 
+  it('a redirect to a file:// URL is a one-line error, not a crash', async () => {
+    server = http.createServer((req, res) => {
+      res.writeHead(302, { location: 'file:///etc/passwd', 'x-linked-size': '10' }).end();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+    const cli = await runCli(['model', 'pull', preset.id], tempDir(), { env: { SKILL_SEARCH_HF_ENDPOINT: endpoint } });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toBe(
+      `skill-search: ${endpoint}/${preset.repo}/resolve/main/config.json redirected to 'file:///etc/passwd', which is not an http(s) URL; nothing was installed\n`,
+    );
+  });
+
   it('gives up at the total deadline on a trickle that never goes silent', async () => {
     const endpoint = await hub({ 'content-length': '100000' }, (res) => {
       const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(Buffer.alloc(1))), 100);
