@@ -131,7 +131,7 @@ describe('model pull bounds', () => {
   });
 
   it('a redirect to a file:// URL is a one-line error, not a crash', async () => {
-    server = http.createServer((req, res) => {
+    server = http.createServer((_req, res) => {
       res.writeHead(302, { location: 'file:///etc/passwd', 'x-linked-size': '10' }).end();
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
