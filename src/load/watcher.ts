@@ -12,6 +12,13 @@ const WRITE_POLL_MS = 100;
  * is often 8,192) and memory. A link to `/` would otherwise watch the whole disk.
  */
 export const MAX_WATCHED_DIRS = 4096;
+/**
+ * Kernel pseudo file systems: never skill folders, and endless to walk (a link to `/` reaches
+ * `/proc`, whose entries change as the watcher itself opens files).
+ */
+const SYSTEM_DIRS = process.platform === 'linux' ? ['/proc', '/sys', '/dev'] : [];
+/** Skipped folders named one by one; past this, one line says further ones are not. */
+const MAX_SKIP_REPORTS = 20;
 /** A batch is delivered after at most this many quiet windows, even while events keep coming. */
 const MAX_BATCH_WINDOWS = 10;
 
@@ -87,6 +94,7 @@ export class SkillWatcher {
   /** Watched path → its real path (to forget it when the folder goes). */
   #realOf = new Map<string, string>();
   #capReported = false;
+  #skipReports = 0;
   #closing: Promise<void> | undefined;
   readonly #options: ResolvedWatchOptions;
   readonly #handlers: WatchHandlers;
@@ -189,6 +197,10 @@ export class SkillWatcher {
   #claimFolder(path: string): boolean {
     if (this.#realOf.has(path)) return true;
     const real = realOrSelf(path);
+    if (SYSTEM_DIRS.some((dir) => within(real, dir))) {
+      this.#skipped(`skipped ${path}: a system folder (${real})`);
+      return false;
+    }
     const first = this.#folders.get(real);
     if (first !== undefined) {
       if (first === path) return true;
@@ -197,9 +209,11 @@ export class SkillWatcher {
       return false;
     }
     if (this.#folders.size >= MAX_WATCHED_DIRS) {
-      if (!this.#capReported) {
+      if (!this.#capReported && this.#closing === undefined) {
         this.#capReported = true;
-        this.#skipped(`watching at most ${MAX_WATCHED_DIRS} folders; ${path} and further folders are not watched (a link to a large tree?)`);
+        this.#handlers.onError(
+          new Error(`watching at most ${MAX_WATCHED_DIRS} folders; ${path} and further folders are not watched (a link to a large tree?)`),
+        );
       }
       return false;
     }
@@ -216,7 +230,9 @@ export class SkillWatcher {
   }
 
   #skipped(message: string): void {
-    if (this.#closing === undefined) this.#handlers.onError(new Error(message));
+    if (this.#closing !== undefined || this.#skipReports > MAX_SKIP_REPORTS) return;
+    this.#skipReports += 1;
+    this.#handlers.onError(new Error(this.#skipReports > MAX_SKIP_REPORTS ? 'more folders skipped; not naming each' : message));
   }
 
   #ignoredByName(path: string, isFile: boolean): boolean {

@@ -54,6 +54,13 @@ describe('watch bounds', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it.runIf(process.platform === 'linux')('never walks /proc through a link, and names it', { timeout: 60_000 }, async () => {
+    symlinkSync('/proc', join(skills(), 'proc'));
+    await catalog.watch();
+    await until(() => errors.length >= 1);
+    expect(errors).toEqual([`skipped ${join(skills(), 'proc')}: a system folder (/proc)`]);
+  });
+
   it('coalesces a stream of writes until 300 ms pass without one (a trailing debounce)', { timeout: 60_000 }, async () => {
     await catalog.watch();
     await sleep(500);
