@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LibraryStage } from '../../src/cli/commands/library-copy.js';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { commitAll, removeDir, runCli, tempDir } from './helpers.js';
 
 let home: string;
 let library: string;
@@ -32,14 +32,7 @@ describe('library add copies only the source tree', () => {
     symlinkSync(path.join(home, '.ssh', 'id_rsa'), path.join(repo, 'skills', 'alpha', 'key'));
     symlinkSync('/usr', path.join(repo, 'skills', 'alpha', 'usr'));
     symlinkSync('../../shared/notes.md', path.join(repo, 'skills', 'alpha', 'notes.md'));
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, ...args], {
-        stdio: 'ignore',
-        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-      });
-    git('init', '-q');
-    git('add', '.');
-    git('commit', '-qm', 'skills');
+    commitAll(repo);
     const result = await cli(['library', 'add', `file://${repo}`, '--library', library]);
     expect(result.code).toBe(0);
     expect(tree(library)).toEqual(['alpha', 'alpha/SKILL.md', 'alpha/notes.md']);
