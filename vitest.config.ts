@@ -1,10 +1,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The real-host suite runs on its own: `npm run test:hosts` (vitest.hosts.config.ts).
+    exclude: [...configDefaults.exclude, 'test/hosts/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

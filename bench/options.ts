@@ -15,6 +15,7 @@ export const SUITE_NAMES = [
   'scaling',
   'scale',
   'imports',
+  'new-folder',
 ] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 

@@ -26,6 +26,7 @@ const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   'hit-rate': async () => (await import('./hit-rate.js')).hitRateSuite,
   scale: async () => (await import('./scale.js')).scaleSuite,
   imports: async () => (await import('./imports.js')).importsSuite,
+  'new-folder': async () => (await import('./new-folder.js')).newFolderSuite,
 };
 
 async function runSuite(name: SuiteName, context: BenchContext): Promise<SuiteResult> {

@@ -19,6 +19,7 @@ import {
   SKILL_TOOL_NAME,
   SkillListingTracker,
   attachmentMessage,
+  type CatalogChanges,
   invokeSkill,
   normalizeMessagesForAPI,
   type Attachment,
@@ -47,6 +48,8 @@ interface SearchSetup {
   readonly minScore: number;
   readonly skills: readonly Skill[];
   readonly searcher: SkillSearcher;
+  /** The live catalog, when there is one: each change resets the listing tracker. */
+  readonly catalog?: CatalogChanges;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ async function realSetup(model: string | undefined): Promise<SearchSetup> {
     minScore: 0, // the engine abstains on calibrated relevance already
     skills: snapshot.skills,
     searcher: engine,
+    catalog,
     close: async () => {
       await engine.close();
       await catalog.close();
@@ -212,13 +216,15 @@ async function main(): Promise<void> {
 
   const messages: Message[] = [];
   const tracker = new SkillListingTracker();
+  const unfollow = setup.catalog === undefined ? () => undefined : tracker.follow(setup.catalog);
   const log = new InvocationLog();
   /** Names the model has seen (listed or discovered); discovery skips them. */
   const visible = new Set<string>();
   const prefetcher = new SkillPrefetcher({ searcher: setup.searcher, minScore: setup.minScore });
   const append = (attachment: Attachment): void => {
     messages.push(attachmentMessage(attachment));
-    if (attachment.type === 'skill_listing') for (const name of attachment.skillNames) visible.add(name);
+    // A name the budget listed without its description is not visible: discovery may still suggest it.
+    if (attachment.type === 'skill_listing') for (const name of attachment.visibleNames ?? attachment.skillNames) visible.add(name);
     if (attachment.type === 'skill_discovery') for (const skill of attachment.skills) visible.add(skill.name);
     show(attachment);
   };
@@ -272,6 +278,7 @@ async function main(): Promise<void> {
     `conversation: ${messages.length} messages → ${api.length} API messages ` +
       `(${api.filter((m) => m.isMeta === true).length} system reminders); invoked: ${[...log.names()].join(', ') || 'none'}`,
   );
+  unfollow();
   await setup.close();
 }
 

@@ -29,6 +29,8 @@ export interface Skill {
   readonly effort?: Effort;
   /** Frontmatter `hooks`, kept as inert data. Never executed. */
   readonly hooks?: unknown;
+  /** Who may invoke it, when a host rule restricts that (absent: the model and the user). See `src/load/invocation.ts`. */
+  readonly invocation?: SkillInvocation;
   readonly source: LoadedFrom;
   /**
    * Shadowing rank from SPEC §2 (1 = bundled … 8 = MCP); lower wins.
@@ -45,6 +47,20 @@ export interface Skill {
   readonly tokenEstimate: number;
   /** sha256 (hex) of the indexed text (`name\ndescription\nwhenToUse`): the embedding cache key. */
   readonly contentHash: string;
+}
+
+/**
+ * A host rule on who may invoke a skill: Claude Code's `disable-model-invocation: true` or
+ * Codex's `policy.allow_implicit_invocation: false` (`agents/openai.yaml`) keep it from the
+ * model; `user-invocable: false` hides it from the user's slash menu only.
+ */
+export interface SkillInvocation {
+  /** False: never offered to the model (listing, hook, MCP search, prefetch); reached only by its exact name. */
+  readonly model: boolean;
+  /** False: not in the user's slash menu; the model still sees it. */
+  readonly user: boolean;
+  /** The settings that decided it, as written (`disable-model-invocation: true`). */
+  readonly reasons: readonly string[];
 }
 
 /** Problem kinds found while loading; rendered to words in one place (`formatDiagnostic`). */

@@ -10,7 +10,7 @@ export {
   type SkillListing,
   type SkillListingOptions,
 } from '../attachments/listing.js';
-export { SkillListingTracker, type AgentId, type ListingTurnOptions } from '../attachments/delta.js';
+export { SkillListingTracker, type AgentId, type CatalogChanges, type ListingTurnOptions } from '../attachments/delta.js';
 export {
   attachmentMessage,
   hasAttachment,

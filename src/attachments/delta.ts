@@ -10,6 +10,12 @@ import { hasAttachment, type Message, type SkillListingAttachment } from './mess
 /** `undefined` is the main thread. */
 export type AgentId = string | undefined;
 
+/** What {@link SkillListingTracker.follow} needs of a catalog: its `change` event. */
+export interface CatalogChanges {
+  on(event: 'change', listener: () => void): unknown;
+  off(event: 'change', listener: () => void): unknown;
+}
+
 export interface ListingTurnOptions extends SkillListingOptions {
   readonly agentId?: AgentId;
 }
@@ -36,13 +42,23 @@ export class SkillListingTracker {
     if (this.#suppressed.delete(agentId)) return null;
     if (fresh.length === 0) return null;
     const listing = formatSkillListing(fresh, listingOptions);
-    return { type: 'skill_listing', content: listing.content, skillNames: listing.skillNames };
+    return { type: 'skill_listing', content: listing.content, skillNames: listing.skillNames, visibleNames: listing.described };
   }
 
   /** After a skill file changed: the next turn of every agent announces everything current. */
   reset(): void {
     this.#announced.clear();
     this.#suppressed.clear();
+  }
+
+  /**
+   * Resets on every `change` of `catalog` (a `SkillCatalog`: files, plugins or MCP skills
+   * changed), as the seed resets its announced names. Returns the function that stops following.
+   */
+  follow(catalog: CatalogChanges): () => void {
+    const reset = (): void => this.reset();
+    catalog.on('change', reset);
+    return () => void catalog.off('change', reset);
   }
 
   /** The next `next()` for this agent records the current names as announced and returns `null`. */

@@ -3,6 +3,7 @@
  * characters, the whole listing inside a character budget derived from the context window.
  */
 import { badOption } from '../errors.js';
+import { offeredSkills } from '../load/invocation.js';
 import type { Skill } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
@@ -114,6 +115,8 @@ export interface SkillListing {
   readonly shortened: readonly string[];
   /** Names left out entirely because even names alone did not fit. */
   readonly omitted: readonly string[];
+  /** Names listed with their description (neither shortened nor omitted). */
+  readonly described: readonly string[];
   /** Names whose description part was cut to 250 characters. */
   readonly truncated: readonly string[];
   readonly budgetChars: number;
@@ -146,7 +149,8 @@ export function shadowByName(skills: readonly Skill[]): Skill[] {
  */
 export function formatSkillListing(skills: readonly Skill[], options: SkillListingOptions = {}): SkillListing {
   const { budgetChars, usage } = resolveListingOptions(options);
-  const winners = shadowByName(skills);
+  // A skill the host keeps from the model still shadows its name, and is never listed.
+  const winners = offeredSkills(shadowByName(skills));
   const full = winners.map(formatSkillLine);
   const bare = winners.map((skill) => `- ${oneLine(skill.name)}`);
   const truncated = winners.filter((skill) => fullDescription(skill).length > MAX_LISTING_DESCRIPTION_CHARS).map((skill) => skill.name);
@@ -190,6 +194,7 @@ export function formatSkillListing(skills: readonly Skill[], options: SkillListi
     skillNames: winners.map((skill) => skill.name),
     shortened: winners.filter((_, index) => shortened.has(index) && index < lines.length).map((skill) => skill.name),
     omitted: winners.slice(lines.length).map((skill) => skill.name),
+    described: winners.filter((_, index) => index < lines.length && !shortened.has(index)).map((skill) => skill.name),
     truncated,
     budgetChars,
   });

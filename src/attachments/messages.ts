@@ -18,6 +18,12 @@ export interface SkillListingAttachment {
   readonly content: string;
   /** Every name this listing announced, including names the budget shortened or left out. */
   readonly skillNames: readonly string[];
+  /**
+   * The names listed with their description: the skills the model can choose by what they do.
+   * A name the budget shortened or left out is not among them, so discovery may still suggest
+   * it. Absent (an older history): every name in `skillNames`.
+   */
+  readonly visibleNames?: readonly string[];
 }
 
 export interface DiscoveredSkill extends AnnouncedSkill {
@@ -83,8 +89,8 @@ export function attachmentMessage(attachment: Attachment): AttachmentMessage {
 }
 
 /**
- * Names the model has already seen in this history: announced by a listing, suggested by a
- * discovery, or carried by an `invoked_skills` attachment. Discovery excludes these.
+ * Names the model has already seen in this history: listed with their description, suggested
+ * by a discovery, or carried by an `invoked_skills` attachment. Discovery excludes these.
  */
 export function skillNamesInHistory(messages: readonly Message[]): Set<string> {
   const names = new Set<string>();
@@ -93,7 +99,7 @@ export function skillNamesInHistory(messages: readonly Message[]): Set<string> {
     const { attachment } = message;
     switch (attachment.type) {
       case 'skill_listing':
-        for (const name of attachment.skillNames) names.add(name);
+        for (const name of attachment.visibleNames ?? attachment.skillNames) names.add(name);
         break;
       case 'skill_discovery':
       case 'invoked_skills':

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Skill } from '../types.js';
 import type { InvocationLog } from './invocations.js';
+import { isOfferedToModel } from '../load/invocation.js';
 import { shadowByName } from './listing.js';
 import { neutralizeReminderText } from './reminder.js';
 
@@ -88,6 +89,11 @@ export function invokeSkill(input: unknown, context: SkillToolContext): SkillToo
   const skills = shadowByName(context.skills);
   const skill = findSkillByName(skills, requested);
   if (skill === undefined) return { isError: true, content: unknownSkillMessage(requested, skills) };
+  // As Claude Code's Skill tool: a skill its author kept from the model runs only when the user invokes it.
+  if (!isOfferedToModel(skill)) {
+    const why = skill.invocation?.reasons.join(', ') ?? '';
+    return { isError: true, content: `Skill "${neutralizeReminderText(skill.name)}" can only be invoked by the user (${why}).` };
+  }
 
   const content = neutralizeReminderText(applySkillArgs(skill.body, args));
   context.log.record({ name: skill.name, source: skill.source, path: skill.path, args, content, at: Date.now() });

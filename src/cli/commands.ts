@@ -105,6 +105,7 @@ export type CommandName =
   // Host set-up and deferred skills (issue 14).
   | 'install'
   | 'uninstall'
+  | 'doctor'
   | 'print-config'
   | 'library'
   | 'tokens'
@@ -181,6 +182,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         experimental: {
           type: 'boolean',
           description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)',
+        },
+        all: {
+          type: 'boolean',
+          description: 'after the listing, name the skills a host rule keeps from the model or the user, and why',
+        },
+        host: {
+          type: 'string',
+          placeholder: 'HOST',
+          description: 'claude-code or codex: predict the listing that host sends instead of the seed rules',
+          defaultText: 'the seed rules',
         },
         'context-window': {
           type: 'string',
@@ -342,6 +353,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'claude-code --project: .claude/settings.json and .mcp.json in --cwd.',
         'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
         'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
+        "codex: the hook's trust entry (the hash Codex checks before it runs a hook) in $CODEX_HOME/config.toml, for both scopes.",
         "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
         "(npm install -g .), else 'node <absolute path of this bin>'.",
       ].join('\n'),
@@ -357,6 +369,17 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       options: INSTALL_OPTIONS,
     },
     load: async () => (await import('./commands/install.js')).runUninstall,
+  },
+  doctor: {
+    spec: {
+      name: 'doctor',
+      summary: "Check what each host has of ours: the hook, whether its command runs, Codex's trust for it, the MCP server.",
+      usage: '[claude-code|codex] [--user|--project]',
+      positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex')" },
+      options: { user: INSTALL_OPTIONS.user!, project: INSTALL_OPTIONS.project!, cwd: INSTALL_OPTIONS.cwd! },
+      notes: 'Exits 1 when an installed host has a problem, and says the step that fixes it.',
+    },
+    load: async () => (await import('./commands/doctor.js')).runDoctor,
   },
   'print-config': {
     spec: {
@@ -392,7 +415,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       summary: "The always-on listing's size per source: everything listed up front, against what the host lists with the library deferred.",
       options: {
         ...SOURCE_OPTIONS,
-        host: { type: 'string', placeholder: 'HOST', description: 'claude-code or codex: which sources the host lists itself', defaultText: 'claude-code' },
+        host: {
+          type: 'string',
+          placeholder: 'HOST',
+          description: "claude-code or codex: which sources the host lists itself; given, the listing is measured by that host's own rules",
+          defaultText: 'claude-code sources, the seed rules',
+        },
         'context-window': {
           type: 'string',
           placeholder: 'TOKENS',

@@ -7,6 +7,7 @@ import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
 import { modelsRoot } from '../model-store/paths.js';
+import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
 
 /** The loader options for what the flags named. */
@@ -75,6 +76,7 @@ function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, i
     model: retrieval.model,
     downloadsDir: modelsRoot(io.env),
     indexDir: resolveIndexDir(sources, retrieval, io.env),
+    store: path.join(cacheRoot(io.env), STORE_DEFAULTS.file),
     k: retrieval.k,
     mode: retrieval.mode,
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),

@@ -1,5 +1,6 @@
 import { roundExplanation } from '../integrations/explanation.js';
 import type { HitExplanation, SearchHit } from '../types.js';
+import { escapeForTerminal } from '../util/escape.js';
 
 /** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
 export interface JsonHit {
@@ -69,7 +70,7 @@ export function table(rows: readonly (readonly string[])[], alignRight: readonly
 /** Human `query` output: rank, name, score, source, path; one hit per line, best first. */
 export function formatHits(hits: readonly SearchHit[]): string[] {
   return table(
-    hits.map((hit, i) => [`${i + 1}.`, hit.skill.name, hit.score.toFixed(3), hit.skill.source, hit.skill.path]),
+    hits.map((hit, i) => [`${i + 1}.`, escapeForTerminal(hit.skill.name), hit.score.toFixed(3), hit.skill.source, escapeForTerminal(hit.skill.path)]),
     [0, 2],
   );
 }

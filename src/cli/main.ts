@@ -111,7 +111,14 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     throw new SkillSearchError('BAD_FLAG', `unknown command '${first}' (see skill-search --help)`);
   }
   const { spec, load } = COMMANDS[first];
-  const args = parseCommandArgs(spec, rest);
+  let args: ReturnType<typeof parseCommandArgs>;
+  try {
+    args = parseCommandArgs(spec, rest);
+  } catch (error) {
+    // A prompt hook never fails the prompt: a flag mistake in the host's settings is one line, exit 0.
+    if (first === 'hook' && error instanceof SkillSearchError) return (await import('./commands/hook.js')).reportHookFlagError(rest, error, io);
+    throw error;
+  }
   if (args.help) {
     io.stdout.write(renderCommandHelp(spec));
     return EXIT.ok;

@@ -6,6 +6,7 @@
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { SkillMatcher } from '../load/skill-globs.js';
 import type { LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import { escapeForTerminal } from '../util/escape.js';
 import type { ClosableSearcher } from './server-first.js';
 
 export const HOSTS = ['claude-code', 'codex'] as const;
@@ -31,7 +32,7 @@ export type DeferredSkill = Pick<Skill, 'name' | 'path' | 'source'>;
 export function loadInstructions(host: HostName, suggested: readonly DeferredSkill[]): string | undefined {
   const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source));
   if (deferred.length === 0) return undefined;
-  const lines = deferred.map((skill) => `- ${neutralizeReminderText(skill.name)}: ${neutralizeReminderText(skill.path)}`);
+  const lines = deferred.map((skill) => `- ${neutralizeReminderText(skill.name)}: ${escapeForTerminal(neutralizeReminderText(skill.path))}`);
   return [
     'Not in your skill list; to use one, read its SKILL.md file below and follow it (or call the skill-search MCP tool read_skill with its name):',
     ...lines,

@@ -5,6 +5,7 @@
  * text's characters / 4, the estimate the listing budget itself uses.
  */
 import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
+import { offeredSkills } from '../load/invocation.js';
 import { estimateTokens } from '../load/skill.js';
 import type { LoadedFrom, Skill } from '../types.js';
 import { isNativeTo, type HostName } from './hosts.js';
@@ -38,28 +39,49 @@ export interface ListingCost {
   readonly savedFullTokens: number;
 }
 
+/** A listing rendered within its budget, by whichever rules: the seed's or a host's. */
+export interface RenderedListing {
+  readonly text: string;
+  readonly shortened: readonly string[];
+  readonly omitted: readonly string[];
+  /** The budget's size (characters for the seed). */
+  readonly budget: number;
+}
+
 export interface ListingCostOptions {
   readonly host: HostName;
   readonly contextWindowTokens?: number | undefined;
   /** Names kept in the listing whatever their source. */
   readonly pinned?: ReadonlySet<string>;
+  /**
+   * Renders a listing (a host's profile, `list --host`).
+   * @default the seed's rules (`formatSkillListing`)
+   */
+  readonly render?: ((skills: readonly Skill[]) => RenderedListing) | undefined;
 }
 
-function side(skills: readonly Skill[], contextWindowTokens: number | undefined): ListingSide & { budgetChars: number } {
-  const listing = formatSkillListing(skills, { contextWindowTokens });
+function seedListing(contextWindowTokens: number | undefined): (skills: readonly Skill[]) => RenderedListing {
+  return (skills) => {
+    const listing = formatSkillListing(skills, { contextWindowTokens });
+    return { text: listing.content, shortened: listing.shortened, omitted: listing.omitted, budget: listing.budgetChars };
+  };
+}
+
+function side(skills: readonly Skill[], render: (skills: readonly Skill[]) => RenderedListing): ListingSide & { budgetChars: number } {
+  const listing = render(skills);
   return {
     skills: skills.length,
     fullTokens: skills.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
-    listingTokens: estimateTokens(listing.content),
+    listingTokens: estimateTokens(listing.text),
     shortened: listing.shortened.length,
     omitted: listing.omitted.length,
-    budgetChars: listing.budgetChars,
+    budgetChars: listing.budget,
   };
 }
 
 export function listingCost(catalog: readonly Skill[], options: ListingCostOptions): ListingCost {
-  // The demo catalogue is no host's and never listed: it is not part of either side.
-  const skills = catalog.filter((skill) => skill.source !== 'demo');
+  // The demo catalogue is no host's and never listed, nor is a skill the host keeps from the model.
+  const skills = offeredSkills(catalog).filter((skill) => skill.source !== 'demo');
   const pinned = options.pinned ?? new Set<string>();
   const listed = skills.filter((skill) => isNativeTo(options.host, skill.source) || pinned.has(skill.name));
   const bySource = new Map<LoadedFrom, Skill[]>();
@@ -70,8 +92,9 @@ export function listingCost(catalog: readonly Skill[], options: ListingCostOptio
     listedByHost: isNativeTo(options.host, source),
     fullTokens: group.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
   }));
-  const { budgetChars, ...before } = side(skills, options.contextWindowTokens);
-  const { budgetChars: _same, ...after } = side(listed, options.contextWindowTokens);
+  const render = options.render ?? seedListing(options.contextWindowTokens);
+  const { budgetChars, ...before } = side(skills, render);
+  const { budgetChars: _same, ...after } = side(listed, render);
   return {
     host: options.host,
     budgetChars,

@@ -15,6 +15,8 @@ export interface LiveIndexOptions {
   readonly downloadsDir?: string;
   /** Folder of the persistent index; in-memory when absent. */
   readonly indexDir?: string;
+  /** The store shared by every folder and process (`EngineOptions.store`): `store.sqlite` under the cache root for the CLI. */
+  readonly store?: string;
   readonly k?: number;
   readonly mode?: SearchMode;
   /** Where the translation dictionary is cached (see `src/lang/`). @default the engine's default */
@@ -154,6 +156,7 @@ function engineOptions(options: LiveIndexOptions): EngineOptions {
     ...options.knobs,
     embedder: resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
     ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
+    ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.k === undefined ? {} : { k: options.k }),
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.dictionaryDir === undefined ? {} : { crossLingual: { ...options.knobs?.crossLingual, dictionaryDir: options.dictionaryDir } }),

@@ -13,11 +13,12 @@ import {
   type CatalogWatchOptions,
   type ResolvedCatalogOptions,
 } from './options.js';
+import { PluginStateWatcher } from './plugin-watch.js';
 import { scanSkillsDir, statSkillsDir } from './scan.js';
 import { hashSkills, sourceStamp } from './source-stamp.js';
 import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
-import { SOURCE_RANKS, demoSource, resolveSources } from './sources.js';
+import { SOURCE_RANKS, demoSource, isOverride, resolveSources } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
 import { toolsFileStat } from './tools-snapshot.js';
 import type { SkillWatcher } from './watcher.js';
@@ -80,6 +81,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   readonly #mcp = new Map<string, McpServerEntry>();
   /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
   #watcher: Promise<SkillWatcher> | undefined;
+  /** Started with the watcher when the catalog scans Claude Code's plugins. */
+  #plugins: PluginStateWatcher | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: CatalogOptions = {}) {
@@ -157,8 +160,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
         builtinPluginDirs: update.builtinPluginDirs ?? this.#options.builtinPluginDirs,
       };
       this.#options = resolveCatalogOptions(this.#input);
-      void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
     }
+    // Enabled Claude Code plugins are read from the host's files on each scan: their folders move too.
+    void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
     this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
   }
 
@@ -170,6 +174,10 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
     if (this.#watcher === undefined) {
       const resolved = options === undefined ? this.#options.watch || DEFAULT_WATCH_OPTIONS : resolveWatchOptions(options);
+      const { claudePlugins, home, cwd } = this.#options;
+      if (claudePlugins && !isOverride(this.#options)) {
+        this.#plugins = new PluginStateWatcher({ home, cwd }, { intervalMs: resolved.pollInterval, onChange: () => this.notifyPluginsChanged() });
+      }
       this.#watcher = import('./watcher.js').then(
         ({ SkillWatcher }) =>
           new SkillWatcher(this.#watchRoots(), resolved, {
@@ -183,6 +191,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** Stops the watcher. Idempotent: every call returns the same promise. */
   close(): Promise<void> {
+    this.#plugins?.close();
     this.#closing ??= this.#watcher?.then((watcher) => watcher.close()) ?? Promise.resolve();
     return this.#closing;
   }

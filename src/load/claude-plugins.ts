@@ -38,6 +38,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Where Claude Code records which plugins are installed, and where. */
+export function installedPluginsFile(home: string): string {
+  return join(home, '.claude', 'plugins', 'installed_plugins.json');
+}
+
 /** Settings files holding `enabledPlugins`, lowest precedence first. */
 export function claudeSettingsFiles(context: ClaudePluginContext): string[] {
   return [join(context.home, '.claude', 'settings.json'), join(context.cwd, '.claude', 'settings.json'), join(context.cwd, '.claude', 'settings.local.json')];
@@ -86,7 +91,7 @@ function manifestPaths(value: unknown, root: string): string[] {
 export function enabledClaudePlugins(context: ClaudePluginContext): ClaudePlugin[] {
   const enabled = enabledPluginIds(context);
   if (enabled.length === 0) return [];
-  const installed = readJson(join(context.home, '.claude', 'plugins', 'installed_plugins.json'));
+  const installed = readJson(installedPluginsFile(context.home));
   if (!isRecord(installed) || !isRecord(installed.plugins)) return [];
   const plugins: ClaudePlugin[] = [];
   for (const id of enabled.sort()) {

@@ -1,5 +1,6 @@
-import { EFFORTS, type Diagnostic, type Effort } from '../types.js';
+import { EFFORTS, type Diagnostic, type Effort, type SkillInvocation } from '../types.js';
 import { boundedJson } from './bounded-json.js';
+import { invocationOf, specProblems, type CodexPolicy } from './invocation.js';
 import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
 
 /** A YAML scalar as text: a string as is, a finite number or a boolean as written, a valid date in ISO form; undefined for anything else. */
@@ -36,6 +37,15 @@ export interface FieldContext {
   /** Name used when the fields have none. */
   readonly defaultName: string;
   readonly limits: SkillLimits;
+  /**
+   * Used, with a warning, when `description` is missing or empty (a skill file's first body
+   * paragraph, as Claude Code does). Without it a missing description is an error.
+   */
+  readonly fallbackDescription?: string | undefined;
+  /** The folder of a `<dir>/<skill>/SKILL.md` file: the Agent Skills spec's limits are checked (warnings). */
+  readonly specFolder?: string | undefined;
+  /** Codex's per-skill policy from `agents/openai.yaml` beside the file, when there is one. */
+  readonly codexPolicy?: CodexPolicy | undefined;
 }
 
 export interface ValidFields {
@@ -46,9 +56,13 @@ export interface ValidFields {
   readonly keywords: readonly string[] | undefined;
   readonly effort: Effort | undefined;
   readonly hooks: unknown;
+  readonly invocation: SkillInvocation | undefined;
 }
 
-/** Frontmatter fields whose words a skill's author listed for search (a list, or text with commas). */
+/**
+ * Frontmatter fields whose words a skill's author listed for search (a list, or text with
+ * commas); the values of the Agent Skills spec's `metadata` mapping are read the same way.
+ */
 export const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
 /** Most keywords kept per skill; more are dropped with a warning. */
 const MAX_KEYWORDS = 64;
@@ -102,17 +116,26 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   };
 
   const rawDescription = raw['description'];
-  if (isMissing(rawDescription)) return fail('missing-description', '`description` is missing');
-  const parsedDescription = fieldText(rawDescription);
-  if (parsedDescription === undefined) {
-    return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
+  let trimmedDescription = '';
+  if (!isMissing(rawDescription)) {
+    const parsedDescription = fieldText(rawDescription);
+    if (parsedDescription === undefined) {
+      return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
+    }
+    trimmedDescription = parsedDescription.trim();
   }
-  const trimmedDescription = parsedDescription.trim();
-  if (trimmedDescription === '') return fail('missing-description', '`description` is empty');
+  if (trimmedDescription === '') {
+    const problem = isMissing(rawDescription) ? '`description` is missing' : '`description` is empty';
+    const fallback = context.fallbackDescription?.trim() ?? '';
+    if (fallback === '') return fail('missing-description', problem);
+    diagnostics.push(diagnostic('missing-description', path, `${problem}; the body's first paragraph is used instead, as Claude Code does`, 'warning'));
+    trimmedDescription = fallback;
+  }
   const description = capText('description', trimmedDescription);
 
   let whenToUse: string | undefined;
-  const whenKey = isMissing(raw['whenToUse']) ? 'when_to_use' : 'whenToUse';
+  // Claude Code reads only `when_to_use`, so it wins when both are set.
+  const whenKey = isMissing(raw['when_to_use']) ? 'whenToUse' : 'when_to_use';
   const rawWhen = raw[whenKey];
   if (!isMissing(rawWhen)) {
     const parsed = fieldText(rawWhen);
@@ -125,12 +148,18 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   }
 
   const keywords: string[] = [];
-  for (const key of KEYWORD_FIELDS) {
-    const value = raw[key];
+  const keywordSources: [string, unknown][] = KEYWORD_FIELDS.map((key) => [key, raw[key]]);
+  const metadata = raw['metadata'];
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+    for (const [key, value] of Object.entries(metadata)) keywordSources.push([`metadata.${key}`, value]);
+  }
+  for (const [key, value] of keywordSources) {
     if (isMissing(value)) continue;
     const items = Array.isArray(value) ? value : [value];
     const parsed = items.map(scalarText);
     if (!parsed.every((item) => item !== undefined)) {
+      // `metadata` is free-form: a value that is not text is simply not searched.
+      if (key.startsWith('metadata.')) continue;
       diagnostics.push(diagnostic('bad-field', path, `\`${key}\` must be text or a list of text, got ${describeValue(value)}; ignored`, 'warning'));
       continue;
     }
@@ -164,5 +193,14 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
       diagnostics.push(diagnostic('too-large', path, `\`hooks\` ${why}; ignored`, 'warning'));
     }
   }
-  return { fields: { name, description, whenToUse, keywords: keywords.length === 0 ? undefined : keywords, effort: parsedEffort, hooks }, diagnostics };
+  const invocation = invocationOf(raw, context.codexPolicy);
+  if (context.specFolder !== undefined) {
+    for (const problem of specProblems({ name, description: trimmedDescription, folder: context.specFolder })) {
+      diagnostics.push(diagnostic('bad-field', path, problem, 'warning'));
+    }
+  }
+  return {
+    fields: { name, description, whenToUse, keywords: keywords.length === 0 ? undefined : keywords, effort: parsedEffort, hooks, invocation },
+    diagnostics,
+  };
 }

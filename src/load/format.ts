@@ -1,11 +1,6 @@
 import type { Diagnostic, ShadowedSkill } from '../types.js';
-
 // Paths and messages can carry any character a file name can; keep every report on one line.
-const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/gu;
-
-function oneLine(text: string): string {
-  return text.replace(LINE_BREAKING, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+import { escapeForTerminal as oneLine } from '../util/escape.js';
 
 /** One line: `skill-search: <path>: <message>`. */
 export function formatDiagnostic(d: Diagnostic): string {

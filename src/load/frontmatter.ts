@@ -4,7 +4,8 @@ import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { readFrontmatterLines } from './lenient-frontmatter.js';
 import { FRONTMATTER_ALLOWANCE } from './read-file.js';
-import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, type SkillLimits, type SkillOrigin } from './skill.js';
+import type { CodexPolicy } from './invocation.js';
+import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, firstParagraph, type SkillLimits, type SkillOrigin } from './skill.js';
 
 /** gray-matter (and js-yaml) load on the first SKILL.md: a tools-only catalog never pays for them. */
 let matterModule: typeof matterType | undefined;
@@ -19,6 +20,15 @@ export interface ParseContext extends SkillOrigin {
   readonly limits?: SkillLimits;
   /** The file was longer than what was read: the body is known to be cut. */
   readonly truncated?: boolean;
+  /** The folder of a `<dir>/<skill>/SKILL.md` file, whose name the Agent Skills spec checks. */
+  readonly specFolder?: string | undefined;
+  /** Codex's policy from `agents/openai.yaml` beside the file. */
+  readonly codexPolicy?: CodexPolicy | undefined;
+  /**
+   * Without a description, use the body's first paragraph (with a warning), as Claude Code does.
+   * @default true
+   */
+  readonly describeFromBody?: boolean;
 }
 
 export interface ParseResult {
@@ -108,7 +118,14 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     return fail('bad-yaml', `frontmatter must be a mapping of fields, got ${describeValue(data)}`);
   }
 
-  const checked = validateFields(data as Record<string, unknown>, { path, defaultName: context.defaultName, limits });
+  const checked = validateFields(data as Record<string, unknown>, {
+    path,
+    defaultName: context.defaultName,
+    limits,
+    fallbackDescription: context.describeFromBody === false ? undefined : firstParagraph(body),
+    specFolder: context.specFolder,
+    codexPolicy: context.codexPolicy,
+  });
   diagnostics.push(...checked.diagnostics);
   if (checked.fields === undefined) return { skill: undefined, diagnostics };
 

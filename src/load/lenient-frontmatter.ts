@@ -11,7 +11,7 @@
  */
 
 /** The fields recovered; anything else (hooks, unknown keys) needs real YAML. */
-const LENIENT_FIELDS = new Set(['name', 'description', 'whenToUse', 'when_to_use', 'effort']);
+const LENIENT_FIELDS = new Set(['name', 'description', 'whenToUse', 'when_to_use', 'effort', 'disable-model-invocation', 'user-invocable']);
 const ENTRY = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?$/;
 const BLOCK = /^([|>])[+-]?[1-9]?[ \t]*$/;
 const INDICATOR = /^[[{&*!%@`]/;

@@ -3,6 +3,8 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
+import { readCodexPolicy } from './codex-policy.js';
+import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 
@@ -42,6 +44,13 @@ const READ_CONCURRENCY = 16;
 interface Candidate {
   readonly file: string;
   readonly defaultName: string;
+  /** Set for a skill folder's SKILL.md: Codex's policy file is read beside it, and the spec's name rule applies. */
+  readonly folder?: string;
+  /**
+   * A loose `.md` beside skill folders (`DIR/notes.md`): without a description it is not taken
+   * for a skill (a README, notes), where a SKILL.md or a command file falls back to its body.
+   */
+  readonly loose?: true;
 }
 
 function isMarkdown(name: string): boolean {
@@ -87,11 +96,11 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise
     if (kind === undefined) continue;
     const full = join(dir, entry.name);
     if (kind.isDirectory()) {
-      candidates.push({ file: join(full, SKILL_FILE), defaultName: entry.name });
+      candidates.push({ file: join(full, SKILL_FILE), defaultName: entry.name, folder: full });
     } else if (kind.isFile() && isMarkdown(entry.name)) {
       // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
       const defaultName = entry.name === SKILL_FILE ? basename(dir) : entry.name.slice(0, -3);
-      candidates.push({ file: full, defaultName });
+      candidates.push(entry.name === SKILL_FILE ? { file: full, defaultName, folder: dir } : { file: full, defaultName, loose: true });
     }
   }
   return candidates;
@@ -113,7 +122,7 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
   visited.add(real);
   const entries = await listDir(dir, diagnostics);
   if (prefix.length > 0 && entries.some((entry) => entry.name === SKILL_FILE)) {
-    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':') }];
+    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: dir }];
   }
   const candidates: Candidate[] = [];
   for (const entry of entries) {
@@ -134,8 +143,8 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
 }
 
 function namespaced(skill: Skill, namespace: string): Skill {
-  const { name, description, whenToUse, effort, hooks, body, source, rank, path } = skill;
-  return buildSkill({ name: `${namespace}:${name}`, description, whenToUse, effort, hooks, body }, { path, source, rank });
+  const { source, rank, path } = skill;
+  return buildSkill({ ...skill, name: `${namespace}:${skill.name}` }, { path, source, rank });
 }
 
 /** What {@link statSkillsDir} finds: each candidate file with its identity, and the problems met listing them. */
@@ -157,8 +166,9 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
 
 /** Each candidate's stat (following symbolic links, so it names the file actually read) and the listing's problems so far. */
 async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[]): Promise<DirStamp> {
+  const read = candidates.flatMap(({ file, folder }) => (folder === undefined ? [file] : [file, join(folder, CODEX_POLICY_FILE)]));
   const files = await Promise.all(
-    candidates.map(async ({ file }): Promise<readonly [string, string | null]> => {
+    read.map(async (file): Promise<readonly [string, string | null]> => {
       try {
         const found = await stat(file);
         return [file, `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`];
@@ -200,6 +210,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
         perFile[index]!.push(read.diagnostic);
         continue;
       }
+      const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(join(candidate.folder, CODEX_POLICY_FILE));
+      if (policy?.diagnostic !== undefined) perFile[index]!.push(policy.diagnostic);
       const parsed = parseSkillFile(read.text, {
         path: candidate.file,
         source: options.source,
@@ -207,6 +219,9 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
         defaultName: candidate.defaultName,
         limits,
         truncated: read.truncated,
+        specFolder: (options.layout ?? 'skills') === 'skills' && candidate.folder !== undefined ? basename(candidate.folder) : undefined,
+        codexPolicy: policy?.policy,
+        describeFromBody: candidate.loose !== true,
       });
       perFile[index]!.push(...parsed.diagnostics);
       if (parsed.skill === undefined) continue;

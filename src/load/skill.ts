@@ -1,5 +1,5 @@
 import { sha256Hex } from '../util/hash.js';
-import type { Diagnostic, Effort, LoadedFrom, Skill } from '../types.js';
+import type { Diagnostic, Effort, LoadedFrom, Skill, SkillInvocation } from '../types.js';
 
 /**
  * Limits on what one skill may carry into a conversation. Anything over a cap is cut and
@@ -42,12 +42,30 @@ export interface SkillFields {
   readonly keywords?: readonly string[] | undefined;
   readonly effort?: Effort | undefined;
   readonly hooks?: unknown;
+  readonly invocation?: SkillInvocation | undefined;
   readonly body: string;
 }
 
 /** The text a skill is indexed and embedded by; its sha256 is the embedding cache key. */
 export function indexedText(skill: { name: string; description: string; whenToUse?: string | undefined }): string {
   return `${skill.name}\n${skill.description}\n${skill.whenToUse ?? ''}`;
+}
+
+/**
+ * A body's first paragraph on one line (a heading's `#` marks dropped): the description of a
+ * skill file that has none, as Claude Code falls back to its content.
+ */
+export function firstParagraph(body: string): string {
+  const lines: string[] = [];
+  for (const line of body.split(/\r?\n/)) {
+    const text = line.trim();
+    if (text === '') {
+      if (lines.length > 0) break;
+      continue;
+    }
+    lines.push(lines.length === 0 ? text.replace(/^#{1,6}\s+/, '') : text);
+  }
+  return lines.join(' ');
 }
 
 /** ≈ 4 characters per token, the estimate the article's system uses. */
@@ -64,6 +82,7 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
     ...(fields.keywords === undefined || fields.keywords.length === 0 ? {} : { keywords: Object.freeze([...fields.keywords]) }),
     ...(fields.effort === undefined ? {} : { effort: fields.effort }),
     ...(fields.hooks === undefined ? {} : { hooks: fields.hooks }),
+    ...(fields.invocation === undefined ? {} : { invocation: fields.invocation }),
     source: origin.source,
     rank: origin.rank,
     path: origin.path,

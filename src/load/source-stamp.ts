@@ -49,7 +49,7 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
 
 /**
  * Feeds each skill's identity and content to `hash`: path, rank,
- * content hash, effort, body, hooks and keywords. Hashed in chunks of about 64 KiB: one update
+ * content hash, effort, body, hooks, keywords and invocation rule. Hashed in chunks of about 64 KiB: one update
  * per field costs twice as much on a 24k catalog.
  */
 export function hashSkills(hash: Hash, skills: readonly Skill[]): void {
@@ -57,7 +57,7 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): void {
   for (const skill of skills) {
     // Length-prefixed body, so bodies and the fields around them cannot run into each other.
     chunk += `${skill.path}\0${skill.rank}\0${skill.contentHash}\0${skill.effort ?? ''}\0${skill.body.length}\0${skill.body}`;
-    chunk += `${JSON.stringify(skill.hooks ?? null)}${JSON.stringify(skill.keywords ?? [])}`;
+    chunk += `${JSON.stringify(skill.hooks ?? null)}${JSON.stringify(skill.keywords ?? [])}${JSON.stringify(skill.invocation ?? null)}`;
     if (chunk.length >= 65_536) {
       hash.update(chunk);
       chunk = '';

@@ -13,6 +13,7 @@ import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
+import { offeredHits } from '../load/invocation.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import { TaskLimiter } from './task-limiter.js';
 
@@ -223,7 +224,7 @@ export class PrefetchHandle {
     const { maxSkills, minScore } = this.#options;
     const seen = new Set<string>();
     const skills: DiscoveredSkill[] = [];
-    for (const { skill, score } of [...hits].sort((a, b) => b.score - a.score)) {
+    for (const { skill, score } of offeredHits(hits).sort((a, b) => b.score - a.score)) {
       if (skills.length >= maxSkills) break;
       if (score < minScore || seen.has(skill.name) || visible.has(skill.name) || invoked.has(skill.name)) continue;
       seen.add(skill.name);

@@ -1,11 +1,13 @@
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
-import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch, type LexicalSearcher } from '../lexical/lexical-index.js';
 import { IndexFolder } from '../index-folder/index-folder.js';
 import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { SharedStore } from '../store/shared-store.js';
 import { VectorStore, type VectorStoreOptions, type VectorStoreStatus } from '../vector-index/store.js';
 import { assertAbstainSetting, scoringDepth, thresholdFor } from './abstention.js';
 import { applyDiff } from './apply-diff.js';
@@ -96,6 +98,10 @@ export class SkillSearchEngine implements SkillSearcher {
   readonly #language: CrossLingual;
   #dense: DenseState | undefined;
   #denseStale = false;
+  /** The first failure to save the index folder (see {@link #persist}). */
+  #saveProblem: string | undefined;
+  /** The store shared across folders and processes, opened on first need (`options.store`). */
+  readonly #shared: SharedStore | undefined;
   #lexical = new LexicalIndex();
   /**
    * What queries search: `#lexical`, or the read-only index of a search snapshot (then the
@@ -139,6 +145,7 @@ export class SkillSearchEngine implements SkillSearcher {
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
     // CJK skills' languages and glosses are kept in the index folder.
     this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cacheDir: options.indexDir });
+    this.#shared = options.store === undefined ? undefined : new SharedStore(options.store);
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -225,7 +232,29 @@ export class SkillSearchEngine implements SkillSearcher {
    */
   compactIndex(): void {
     if (this.#readOnly || this.#denseStale || this.#dense === undefined) return;
-    this.#dense.store.compact();
+    const store = this.#dense.store;
+    this.#persist(() => store.compact());
+  }
+
+  /**
+   * Adds the vectors of the synced catalog that the shared store lacks (those of an index built
+   * before the store, or by an engine without one) and collects the entries no one used for
+   * `STORE_DEFAULTS.collectAfterDays`; returns how many were added and collected. For processes
+   * off a prompt's path (`skill-search index`).
+   */
+  shareVectors(): { readonly added: number; readonly collected: number } {
+    const shared = this.#shared;
+    const state = this.#dense;
+    if (shared === undefined || state === undefined || this.#readOnly || this.#denseStale) return { added: 0, collected: 0 };
+    const keys = new Set<string>();
+    for (const skill of this.#skills.values()) keys.add(vectorKey(skill));
+    const vectors = new Map<string, Float32Array>();
+    for (const key of shared.missing(this.#model, [...keys])) {
+      const vector = state.store.vectorOfTag(key);
+      if (vector !== undefined) vectors.set(key, vector.slice());
+    }
+    shared.putVectors(this.#model, vectors);
+    return { added: vectors.size, collected: shared.collect(STORE_DEFAULTS.collectAfterDays) };
   }
 
   /** True when {@link saveSearchSnapshot} would write one for the catalog stamped `sourceStamp`. */
@@ -282,17 +311,42 @@ export class SkillSearchEngine implements SkillSearcher {
 
     const withDense = dense ?? this.options.mode !== 'lexical';
     const state = withDense ? this.#loadDense() : undefined;
-    const embedded = state === undefined ? undefined : await this.#embedMissing(state, desired.values(), signal, onProgress);
+    const found = state === undefined ? undefined : await this.#embedMissing(state, desired.values(), signal, onProgress);
     throwIfAborted(signal);
 
     const lexical = this.#applyLexical(desired);
-    if (state === undefined || embedded === undefined) {
+    if (state === undefined || found === undefined) {
       this.#denseStale = true;
       return { ...lexical, embedded: 0 };
     }
-    const counts = this.#applyDense(state, desired, embedded);
+    const { counts, embedded } = await this.#applyDenseOrRebuild(state, desired, found, signal, onProgress);
     this.#denseStale = false;
-    return { ...counts, embedded: embedded.size };
+    return { ...counts, embedded };
+  }
+
+  /**
+   * {@link #applyDense}, and when the vector index fails in the middle (`INDEX_CORRUPT`: the
+   * native graph refused a change), the index is discarded and built anew from the vectors that
+   * can still be read, embedding the rest: a broken index costs time, never the process.
+   */
+  async #applyDenseOrRebuild(
+    state: DenseState,
+    desired: ReadonlyMap<string, Skill>,
+    found: { readonly vectors: Map<string, Float32Array>; readonly embedded: number },
+    signal?: AbortSignal,
+    onProgress?: SyncOptions['onProgress'],
+  ): Promise<{ counts: Counts; embedded: number }> {
+    try {
+      return { counts: this.#applyDense(state, desired, found.vectors), embedded: found.embedded };
+    } catch (error) {
+      if (!(error instanceof SkillSearchError) || error.code !== 'INDEX_CORRUPT') throw error;
+      const tags = [...desired.values()].map(vectorKey);
+      const fresh: DenseState = { store: state.store.discard(errorMessage(error), tags, found.vectors), centroid: undefined };
+      this.#dense = fresh;
+      this.#denseSkills = new Map();
+      const again = await this.#embedMissing(fresh, desired.values(), signal, onProgress);
+      return { counts: this.#applyDense(fresh, desired, again.vectors), embedded: found.embedded + again.embedded };
+    }
   }
 
   #indexFolder(): IndexFolder | undefined {
@@ -311,21 +365,33 @@ export class SkillSearchEngine implements SkillSearcher {
   }
 
   /**
-   * Embeds the skills whose content key no entry of the vector index holds (a renamed skill,
-   * or one with the same text as another, reuses the stored vector); returns the new vectors by key.
+   * The vectors of the skills whose content key no entry of the vector index holds (a renamed
+   * skill, or one with the same text as another, reuses the stored vector), by key: from the
+   * shared store when it has them (a folder whose skills were seen elsewhere embeds nothing),
+   * else embedded and then added to it. `embedded` counts those the model made.
    */
   async #embedMissing(
     state: DenseState,
     skills: Iterable<Skill>,
     signal?: AbortSignal,
     onProgress?: SyncOptions['onProgress'],
-  ): Promise<Map<string, Float32Array>> {
+  ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
     const missing = new Map<string, Skill>();
     for (const skill of skills) {
       if (this.#denseSkills.get(skill.id) === skill) continue;
       const key = vectorKey(skill);
       if (!state.store.hasTag(key)) missing.set(key, skill);
     }
+    const shared = this.#shared?.vectors(this.#model, this.#dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
+    for (const key of shared.keys()) missing.delete(key);
+    const made = await this.#embed(missing, signal, onProgress);
+    this.#shared?.putVectors(this.#model, made);
+    for (const [key, vector] of shared) made.set(key, vector);
+    return { vectors: made, embedded: made.size - shared.size };
+  }
+
+  /** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
+  async #embed(missing: ReadonlyMap<string, Skill>, signal?: AbortSignal, onProgress?: SyncOptions['onProgress']): Promise<Map<string, Float32Array>> {
     // Skills with the same text (forks, republished copies) share one embedding.
     const keysByText = new Map<string, string[]>();
     for (const [key, skill] of missing) {
@@ -421,7 +487,7 @@ export class SkillSearchEngine implements SkillSearcher {
       // `upserted`/`removed` are everything since the last save only when that save succeeded.
       const since = this.#lexicalSaved ? { upserted, removed } : undefined;
       this.#lexicalSaved = false;
-      saveLexicalIndex(folder, this.#lexical, since);
+      if (!this.#persist(() => saveLexicalIndex(folder, this.#lexical, since))) return counts;
     }
     this.#lexicalSaved = true;
     return counts;
@@ -461,8 +527,30 @@ export class SkillSearchEngine implements SkillSearcher {
     });
     this.#denseSkills = desired;
     if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
-    store.save();
+    // Unsaved changes stay pending in the store: the next save writes them.
+    this.#persist(() => store.save());
     return counts;
+  }
+
+  /**
+   * Runs a save of the index folder; a file-system failure (a full disk, a folder made
+   * read-only) is kept in {@link saveProblem} and the engine goes on from memory, so a search
+   * never loses its answer to a cache write. Returns whether the save went through.
+   */
+  #persist(save: () => void): boolean {
+    try {
+      save();
+      return true;
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      this.#saveProblem ??= errorMessage(error);
+      return false;
+    }
+  }
+
+  /** Why the index folder could not be saved, when a save failed (the engine answered from memory); undefined otherwise. */
+  get saveProblem(): string | undefined {
+    return this.#saveProblem;
   }
 
   /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
@@ -473,11 +561,11 @@ export class SkillSearchEngine implements SkillSearcher {
       if (!this.#denseStale) return state;
       // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
       const skills = this.#skills;
-      const embedded = await this.#embedMissing(state, skills.values(), signal);
+      const found = await this.#embedMissing(state, skills.values(), signal);
       throwIfAborted(signal);
-      this.#applyDense(state, skills, embedded);
+      await this.#applyDenseOrRebuild(state, skills, found, signal);
       this.#denseStale = false;
-      return state;
+      return this.#dense ?? state;
     });
     this.#syncing = run.catch(() => undefined);
     return run;
@@ -647,6 +735,7 @@ export class SkillSearchEngine implements SkillSearcher {
   close(): Promise<void> {
     this.#closing ??= this.#syncing.then(() => {
       this.#dense?.store.close();
+      this.#shared?.close();
       this.#releaseSnapshot?.();
     });
     return this.#closing;
@@ -674,6 +763,12 @@ export class SkillSearchEngine implements SkillSearcher {
   #assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */
+function isSystemError(error: unknown): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  return typeof code === 'string' && typeof syscall === 'string';
 }
 
 /** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */

@@ -1,3 +1,4 @@
+import type { EntryStore } from '../store/entry-store.js';
 import { badOption, type SkillSearchError } from '../errors.js';
 import { definedOnly } from '../util/defined.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
@@ -71,6 +72,12 @@ export interface EngineOptions {
   readonly embedder: Embedder;
   /** Folder for the persistent index and embedding cache; in-memory when absent. */
   readonly indexDir?: string;
+  /**
+   * The store shared by every folder and process (`src/store/`): its file, or a store. A skill
+   * whose vector it holds under this model is not embedded again; new vectors go into it.
+   * None when absent.
+   */
+  readonly store?: string | EntryStore;
   /** Nearest-neighbour structure: `exact` scans every vector (the recall baseline; fine for small catalogs). @default 'hnsw' */
   readonly ann?: VectorIndexKind;
   /**
@@ -174,6 +181,7 @@ export interface EngineOptions {
 export interface ResolvedEngineOptions {
   readonly embedder: Embedder;
   readonly indexDir: string | undefined;
+  readonly store: string | EntryStore | undefined;
   readonly ann: VectorIndexKind;
   readonly hnsw: HnswOptions;
   readonly k: number;
@@ -271,8 +279,8 @@ function resolveCrossLingual(value: unknown): ResolvedEngineOptions['crossLingua
 }
 
 /** The tuning knobs: every engine option but the embedder and the index folder. */
-export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir'>;
-export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir'>;
+export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir' | 'store'>;
+export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir' | 'store'>;
 
 /** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
@@ -283,12 +291,15 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
     throw bad('indexDir', 'a folder path', options.indexDir);
   }
-  return Object.freeze({ embedder, indexDir: options.indexDir, ...resolveKnobs(options) });
+  if (options.store !== undefined && (typeof options.store === 'string' ? options.store === '' : typeof options.store.vectors !== 'function')) {
+    throw bad('store', 'a file path or an EntryStore', typeof options.store === 'string' ? options.store : '[object]');
+  }
+  return Object.freeze({ embedder, indexDir: options.indexDir, store: options.store, ...resolveKnobs(options) });
 }
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
-  const { embedder: _embedder, indexDir: _indexDir, ...knobs } = options as EngineOptions;
+  const { embedder: _embedder, indexDir: _indexDir, store: _store, ...knobs } = options as EngineOptions;
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import hnswlib from 'hnswlib-node';
+import { SkillSearchError, errorMessage } from '../errors.js';
 import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
 import { EntryTable } from './entry-table.js';
 import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
@@ -98,6 +99,9 @@ export class HnswIndex implements VectorIndex {
     if (graph.getNumDimensions() !== dimensions) {
       throw new RangeError(`hnsw data has ${graph.getNumDimensions()} dimensions, expected ${dimensions}`);
     }
+    if (graph.getMaxElements() < graph.getCurrentCount()) {
+      throw new RangeError(`hnsw data holds ${graph.getCurrentCount()} elements in a capacity of ${graph.getMaxElements()}`);
+    }
     const index = new HnswIndex(dimensions, options, graph);
     if (entries instanceof EntryTable) index.#adoptTable(file, entries);
     else index.#adoptEntries(file, entries);
@@ -181,15 +185,26 @@ export class HnswIndex implements VectorIndex {
       if (label === undefined) {
         label = this.#nextLabel;
         this.#nextLabel += 1;
-        const capacity = this.#graph.getMaxElements();
-        if (label >= capacity) this.#graph.resizeIndex(capacity * 2);
+        this.#reserve(label + 1);
       }
       this.#labels.set(id, label);
       this.#ids[label] = id;
     }
     this.#tags[label] = tag;
-    this.#graph.addPoint(Array.from(vector), label);
+    native('addPoint', () => this.#graph.addPoint(Array.from(vector), label));
     this.#recent.set(label, Float32Array.from(vector));
+  }
+
+  /**
+   * Grows the graph to hold `count` labels. A graph saved empty is restored with capacity 0,
+   * and hnswlib's `resizeIndex(0)` reallocs its base layer to nothing, throws, and leaves a
+   * freed pointer its destructor frees again (SIGABRT): capacity never goes below
+   * {@link INITIAL_CAPACITY} nor below the count.
+   */
+  #reserve(count: number): void {
+    const capacity = this.#graph.getMaxElements();
+    if (count <= capacity) return;
+    native('resizeIndex', () => this.#graph.resizeIndex(Math.max(INITIAL_CAPACITY, 2 * capacity, count)));
   }
 
   remove(id: string): boolean {
@@ -291,6 +306,18 @@ export class HnswIndex implements VectorIndex {
     } catch {
       // Already deleted when the graph was saved.
     }
+  }
+}
+
+/**
+ * Runs one call into the addon; a throw becomes `INDEX_CORRUPT`, so the owner discards this
+ * index and rebuilds rather than reusing a graph the addon may have left half-changed.
+ */
+function native<T>(call: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw new SkillSearchError('INDEX_CORRUPT', `hnsw ${call} failed: ${errorMessage(error)}`, { cause: error });
   }
 }
 

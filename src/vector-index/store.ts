@@ -177,6 +177,28 @@ export class VectorStore {
     return VectorStore.#loaded(options, folder, index, loaded);
   }
 
+  /**
+   * A new, empty store in place of this one, whose index failed (`INDEX_CORRUPT`): this one is
+   * closed, and its vectors for `tags` that can still be read are kept as salvage with the
+   * `fresh` vectors (by tag) not stored yet, so the rebuild embeds only what was lost. The next save writes new base files.
+   */
+  discard(reason: string, tags: Iterable<string>, fresh: ReadonlyMap<string, Float32Array> = new Map()): VectorStore {
+    const salvaged = new Map(fresh);
+    for (const tag of tags) {
+      try {
+        const vector = this.vectorOfTag(tag);
+        if (vector !== undefined) salvaged.set(tag, vector.slice());
+      } catch {
+        // Unreadable: embedded again.
+      }
+    }
+    this.close();
+    const options = this.options;
+    const store = new VectorStore(options, createVectorIndex(options.kind, options.dimensions, options.hnsw), { state: 'rebuilt', reason });
+    store.#salvaged = salvaged;
+    return store;
+  }
+
   /** How the persisted index was found at open (`rebuilt` carries the reason). */
   get status(): VectorStoreStatus {
     return this.#status;

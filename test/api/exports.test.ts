@@ -79,6 +79,8 @@ describe('package entry points (built package, imported by name)', () => {
     expect(rel(loadedBy(path.join(ROOT, 'dist', 'api', 'prefetch.js'))).sort()).toEqual([
       'api/prefetch.js',
       'errors.js',
+      // The hosts' invocation rule only: no catalog, no file reading.
+      'load/invocation.js',
       'prefetch/experimental.js',
       'prefetch/prefetcher.js',
       'prefetch/task-limiter.js',

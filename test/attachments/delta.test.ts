@@ -14,12 +14,14 @@ describe('SkillListingTracker', () => {
       type: 'skill_listing',
       content: '- commit: Create a git commit\n- pdf: Read PDFs',
       skillNames: ['commit', 'pdf'],
+      visibleNames: ['commit', 'pdf'],
     });
     expect(tracker.next([commit, pdf])).toBeNull();
     expect(tracker.next([commit, pdf, xlsx])).toEqual({
       type: 'skill_listing',
       content: '- xlsx: Spreadsheets',
       skillNames: ['xlsx'],
+      visibleNames: ['xlsx'],
     });
   });
 

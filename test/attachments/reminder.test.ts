@@ -16,8 +16,8 @@ describe('neutralizeReminderText', () => {
   });
 
   it('catches a tag hidden by control or zero-width characters', () => {
-    expect(neutralizeReminderText('<\u0000/system\u200B-reminder>')).toBe('&lt;/system-reminder>');
-    expect(neutralizeReminderText('<\u200D/system-reminder>')).toBe('&lt;/system-reminder>');
+    expect(neutralizeReminderText('<\u0000/system\u200B-reminder>')).toBe('&lt;/system\u200B-reminder>');
+    expect(neutralizeReminderText('<\u200D/system-reminder>')).toBe('&lt;\u200D/system-reminder>');
   });
 
   it('strips control characters but keeps newlines and tabs', () => {

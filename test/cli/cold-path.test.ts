@@ -62,6 +62,23 @@ describe('the cold paths: answered from the search snapshot, loading neither zod
     expect(names(edited.stdout)[0]).toBe('pdf-forms');
   });
 
+  it('query: a search snapshot that fails mid-search gives way to the live index, as in the hook', async () => {
+    const { flags } = catalog();
+    await runCli(['query', ...flags, '--json', 'fill in the fields of a PDF form'], home);
+    const live = vi.spyOn(LiveIndex, 'open');
+    const opened = LiveIndex.openSnapshot;
+    vi.spyOn(LiveIndex, 'openSnapshot').mockImplementationOnce(async (options) => {
+      const snapshot = await opened(options);
+      if ('reason' in snapshot) return snapshot;
+      return { ...snapshot, search: () => Promise.reject(new Error('record 3 does not decode')) };
+    });
+    const result = await runCli(['query', ...flags, '--json', 'fill in the fields of a PDF form'], home);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(names(result.stdout)[0]).toBe('pdf-forms');
+    expect(live).toHaveBeenCalledTimes(1);
+  });
+
   it('hook: built live, then answered from the search snapshot', async () => {
     const { flags } = catalog();
     const live = vi.spyOn(LiveIndex, 'open');

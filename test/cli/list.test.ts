@@ -76,6 +76,40 @@ describe('list', () => {
     }
   });
 
+  it('leaves out a skill a host rule keeps from the model; --all names it with the rule', async () => {
+    const dir = tempDir();
+    try {
+      for (const [name, frontmatter] of [
+        ['deploy-staging', 'description: Deploy to staging\ndisable-model-invocation: true'],
+        ['release', 'description: Cut a release'],
+        ['lint', 'description: Lint the code'],
+      ]) {
+        mkdirSync(path.join(dir, name!));
+        writeFileSync(path.join(dir, name!, 'SKILL.md'), `---\n${frontmatter}\n---\n`);
+      }
+      mkdirSync(path.join(dir, 'release', 'agents'));
+      writeFileSync(path.join(dir, 'release', 'agents', 'openai.yaml'), 'policy:\n  allow_implicit_invocation: false\n');
+      const plain = await runCli(['list', '--skills-dir', dir], cache);
+      expect(plain.stdout).toBe(
+        '<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- lint: Lint the code\n</system-reminder>\n',
+      );
+      const all = await runCli(['list', '--skills-dir', dir, '--all'], cache);
+      expect(all.stdout.split('\n').slice(5)).toEqual([
+        '',
+        'Host rules (2):',
+        `- deploy-staging: never offered to the model; invoked by its name only (disable-model-invocation: true) [${path.join(dir, 'deploy-staging', 'SKILL.md')}]`,
+        `- release: never offered to the model; invoked by its name only (agents/openai.yaml: policy.allow_implicit_invocation: false) [${path.join(dir, 'release', 'SKILL.md')}]`,
+        '',
+      ]);
+      const json = JSON.parse((await runCli(['list', '--skills-dir', dir, '--json'], cache)).stdout) as { skills: { name: string }[] };
+      expect(json.skills.map((skill) => skill.name)).toEqual(['lint']);
+      const tokens = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--json'], cache)).stdout) as { before: { skills: number } };
+      expect(tokens.before.skills).toBe(1);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('reports shadowed names on stderr, keeping stdout the listing', async () => {
     const other = tempDir();
     try {
@@ -94,7 +128,7 @@ describe('list', () => {
   it('--json gives the listing and the skills as data', async () => {
     const result = await runCli(['list', '--skills-dir', SKILLS, '--json'], cache);
     const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['experimental', 'budgetChars', 'skills', 'shortened', 'truncated', 'omitted', 'shadowed', 'content']);
+    expect(Object.keys(parsed)).toEqual(['experimental', 'budgetChars', 'skills', 'shortened', 'truncated', 'omitted', 'shadowed', 'ruled', 'content']);
     expect(parsed.budgetChars).toBe(8000);
     expect((parsed.skills as { name: string }[]).map((s) => s.name)).toEqual([
       'flaky-tests',
@@ -105,5 +139,50 @@ describe('list', () => {
       'sql-migrations',
     ]);
     expect(LISTING).toContain(parsed.content as string);
+  });
+});
+
+describe('list --host', () => {
+  it('claude-code: the listing Claude Code sends (description - when_to_use, no seed cut), in its reminder', async () => {
+    const { code, stdout } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'claude-code'], cache);
+    expect(code).toBe(0);
+    expect(stdout).toBe(LISTING);
+  });
+
+  it("codex: Codex's skills section, paths shortened through its roots table", async () => {
+    const { code, stdout } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'codex'], cache);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['<skills_instructions>', '## Skills']);
+    expect(lines).toContain(`- \`r0\` = \`${SKILLS}\``);
+    expect(lines).toContain('- release-notes: Draft release notes and a changelog entry from merged pull requests (file: r0/release-notes/SKILL.md)');
+  });
+
+  it('refuses an unknown host in one line', async () => {
+    const { code, stderr } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'vim'], cache);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('--host');
+  });
+});
+
+describe('tokens --host', () => {
+  it("measures the listing by that host's rules when --host is given, by the seed's otherwise", async () => {
+    const dir = tempDir();
+    try {
+      mkdirSync(path.join(dir, 'long'));
+      // 600 characters: the seed cuts the line at 250, Claude Code keeps it whole (up to 1,536).
+      writeFileSync(path.join(dir, 'long', 'SKILL.md'), `---\ndescription: ${'word '.repeat(120).trim()}\n---\n`);
+      const seed = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--json'], cache)).stdout) as { before: { listingTokens: number } };
+      const host = JSON.parse((await runCli(['tokens', '--skills-dir', dir, '--host', 'claude-code', '--json'], cache)).stdout) as {
+        before: { listingTokens: number };
+        budgetChars: number;
+      };
+      expect(seed.before.listingTokens).toBe(Math.ceil('- long: '.concat('x'.repeat(250)).length / 4));
+      expect(host.before.listingTokens).toBe(Math.ceil(`- long: ${'word '.repeat(120).trim()}`.length / 4));
+      expect(host.budgetChars).toBe(8000);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

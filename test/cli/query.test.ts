@@ -112,6 +112,8 @@ describe('query (hash embedder)', () => {
     const indexDir = path.join(tempDir(), 'idx');
     dirs.push(path.dirname(indexDir));
     const base = ['--skills-dir', skills, ...HASH, '--index-dir', indexDir];
+    // A cache root of its own: the shared store of this file's cache holds these skills already.
+    const cache = path.dirname(indexDir);
     const built = await runCli(['index', ...base, '--json'], cache);
     expect(JSON.parse(built.stdout)).toMatchObject({ skills: 6, added: 6, embedded: 6 });
 

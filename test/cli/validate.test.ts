@@ -29,8 +29,10 @@ describe('validate', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(new RegExp(`^skill-search: ${path.join(BROKEN, 'bad-yaml', 'SKILL.md')}: frontmatter is not valid YAML`));
-    expect(lines[1]).toBe(`skill-search: ${path.join(BROKEN, 'no-description', 'SKILL.md')}: \`description\` is missing`);
-    expect(lines[2]).toBe('1 skill loaded; 2 errors, 0 warnings, 0 shadowed');
+    expect(lines[1]).toBe(
+      `skill-search: ${path.join(BROKEN, 'no-description', 'SKILL.md')}: \`description\` is missing; the body's first paragraph is used instead, as Claude Code does (loaded anyway)`,
+    );
+    expect(lines[2]).toBe('2 skills loaded; 1 error, 1 warning, 0 shadowed');
   });
 
   it('reports warnings without failing', async () => {
@@ -57,9 +59,55 @@ describe('validate', () => {
     const result = await runCli(['validate', '--skills-dir', BROKEN, '--json'], cache);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(['ok', 'skills', 'errors', 'warnings', 'diagnostics', 'shadowed']);
-    expect(report).toMatchObject({ ok: false, skills: 1, errors: 2, warnings: 0, shadowed: [] });
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'errors', 'warnings', 'diagnostics', 'shadowed', 'ruled']);
+    expect(report).toMatchObject({ ok: false, skills: 2, errors: 1, warnings: 1, shadowed: [], ruled: [] });
     expect((report.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['bad-yaml', 'missing-description']);
+  });
+
+  it('loads a file without frontmatter by its first paragraph and exits 0', async () => {
+    const dir = skillTree({ 'notes/SKILL.md': 'Rotate the staging TLS certificates.\nUse the vault CLI.\n\nMore text.\n' });
+    const result = await runCli(['validate', '--skills-dir', dir, '--json'], cache);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { diagnostics: { code: string; severity: string }[] };
+    expect(report.diagnostics.map(({ code, severity }) => [code, severity])).toEqual([['missing-description', 'warning']]);
+    const listed = await runCli(['list', '--skills-dir', dir], cache);
+    expect(listed.stdout).toContain('- notes: Rotate the staging TLS certificates. Use the vault CLI.\n');
+  });
+
+  it("warns on the Agent Skills spec's limits without failing", async () => {
+    const dir = skillTree({ 'pdf/SKILL.md': `---\nname: PDF_Tools\ndescription: ${'x'.repeat(1100)}\n---\n` });
+    const result = await runCli(['validate', '--skills-dir', dir], cache);
+    expect(result.code).toBe(0);
+    const file = path.join(dir, 'pdf', 'SKILL.md');
+    expect(result.stdout).toBe(
+      [
+        `skill-search: ${file}: name "PDF_Tools" is not lowercase letters, digits and single hyphens (Agent Skills spec) (loaded anyway)`,
+        `skill-search: ${file}: name "PDF_Tools" does not match its folder "pdf" (Agent Skills spec) (loaded anyway)`,
+        `skill-search: ${file}: description is 1100 characters; the Agent Skills spec allows 1024 (loaded anyway)`,
+        '1 skill loaded; 0 errors, 3 warnings, 0 shadowed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows each skill a host rule keeps from the model, with the rule, without failing', async () => {
+    const dir = skillTree({
+      'deploy-staging/SKILL.md': '---\ndescription: Deploy to staging\ndisable-model-invocation: true\n---\n',
+      'release/SKILL.md': '---\ndescription: Cut a release\n---\n',
+      'release/agents/openai.yaml': 'policy:\n  allow_implicit_invocation: false\n',
+      'menu-less/SKILL.md': '---\ndescription: Background knowledge\nuser-invocable: false\n---\n',
+    });
+    const result = await runCli(['validate', '--skills-dir', dir], cache);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `skill-search: ${path.join(dir, 'deploy-staging', 'SKILL.md')}: deploy-staging is never offered to the model; invoked by its name only (disable-model-invocation: true)`,
+        `skill-search: ${path.join(dir, 'menu-less', 'SKILL.md')}: menu-less is hidden from the user's slash menu; still offered to the model (user-invocable: false)`,
+        `skill-search: ${path.join(dir, 'release', 'SKILL.md')}: release is never offered to the model; invoked by its name only (agents/openai.yaml: policy.allow_implicit_invocation: false)`,
+        '3 skills loaded; 0 errors, 0 warnings, 0 shadowed',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('reports a bad line of a --tools file', async () => {

@@ -49,7 +49,7 @@ describe('parseSkillFile', () => {
   });
 
   it.each([
-    ['missing', '---\nname: x\n---\nbody', 'missing-description', '`description` is missing'],
+    ['missing', '---\nname: x\n---\n', 'missing-description', '`description` is missing'],
     ['null', '---\ndescription: ~\n---\n', 'missing-description', '`description` is missing'],
     ['empty', "---\ndescription: ''\n---\n", 'missing-description', '`description` is empty'],
     ['a mapping', '---\ndescription: {a: 1}\n---\n', 'bad-field', '`description` must be text, got a mapping'],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MODEL_PRESETS, findPreset, type ModelPreset } from '../../src/model-store/presets.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../docs/models.md', import.meta.url), 'utf8');
 
 function presetRow(row: ModelPreset): string {
   const prefix = (text: string): string => (text === '' ? '—' : `\`${JSON.stringify(text).slice(1, -1)}\``);
@@ -10,7 +10,7 @@ function presetRow(row: ModelPreset): string {
 }
 
 describe('model presets', () => {
-  it('are mirrored row for row, in order, in the README table', () => {
+  it('are mirrored row for row, in order, in the docs/models.md table', () => {
     const table = README.slice(README.indexOf('<!-- presets:start'), README.indexOf('<!-- presets:end -->'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     expect(rows).toEqual(MODEL_PRESETS.map(presetRow));

@@ -1,4 +1,5 @@
 import type { ParsedArgs } from '../args.js';
+import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson, progressLines, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
@@ -19,6 +20,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     // Cold processes (the hook without a server) would each replay the vector log: fold it in
     // here, where nobody waits (this command also runs detached, after a hook's live search).
     live.engine.compactIndex();
+    const unsaved = live.engine.saveProblem;
+    if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${indexDir} (${unsaved})`);
+    // Other folders over the same skills then embed nothing (src/store/).
+    live.engine.shareVectors();
     const summary = {
       skills: snapshot.skills.length,
       added: sync?.added ?? 0,

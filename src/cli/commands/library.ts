@@ -9,6 +9,7 @@ import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { defaultLibraryDir, requirePath } from '../sources.js';
+import { escapeForTerminal } from '../../util/escape.js';
 
 const ACTIONS = ['add', 'list', 'path'] as const;
 const SKILL_FILE = 'SKILL.md';
@@ -138,7 +139,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (action === 'list') {
     const skills = existsSync(library) ? skillsIn(library) : [];
     if (args.values.json === true) printJson(io, { library, skills: skills.map(({ name, from }) => ({ name, path: from })) });
-    else for (const skill of skills) line(io.stdout, `${skill.name}  ${skill.from}`);
+    else for (const skill of skills) line(io.stdout, `${escapeForTerminal(skill.name)}  ${escapeForTerminal(skill.from)}`);
     if (skills.length === 0 && args.values.json !== true)
       line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
     return 0;

@@ -1,8 +1,9 @@
 import type { ParsedArgs } from '../args.js';
-import { parsePositiveInt } from '../args.js';
+import { parseChoice, parsePositiveInt } from '../args.js';
 import { line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
+import { escapeForTerminal } from '../../util/escape.js';
 
 /**
  * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
@@ -24,14 +25,39 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const { SkillMatcher } = await import('../../load/skill-globs.js');
   const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
-  const listed = snapshot.skills.filter((skill) => narrowed.has(skill) || (experimental && pinned.matches(skill)));
+  const { invocationNote, isOfferedToModel } = await import('../../load/invocation.js');
+  const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
   const { UsageStore } = await import('../../usage/usage-store.js');
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
   const listing = formatSkillListing(listed, { contextWindowTokens, usage });
+  const ruled = snapshot.skills.flatMap((skill) => {
+    const note = invocationNote(skill);
+    return note === undefined ? [] : [{ skill, note }];
+  });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);
+
+  // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
+  const hostRaw = args.values.host;
+  if (typeof hostRaw === 'string') {
+    const [{ HOST_PROFILES }, { hostRenderer }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
+      import('../../attachments/host-listing.js'),
+      import('./host-profile.js'),
+      import('../../attachments/normalize.js'),
+      import('../../attachments/reminder.js'),
+    ]);
+    const host = parseChoice('host', hostRaw, HOST_PROFILES);
+    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(snapshot.skills, { contextWindowTokens, usage });
+    if (args.values.json === true) {
+      printJson(io, { host, ...predicted });
+      return 0;
+    }
+    if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);
+    else line(io.stdout, host === 'claude-code' ? wrapInSystemReminder(`${LISTING_HEADING}\n\n${predicted.text}`) : predicted.text);
+    return 0;
+  }
 
   if (args.values.json === true) {
     printJson(io, {
@@ -49,10 +75,26 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
       truncated: listing.truncated,
       omitted: listing.omitted,
       shadowed: snapshot.shadowed.map(({ name, winner, loser }) => ({ name, winner: winner.path, loser: loser.path })),
+      ruled: ruled.map(({ skill, note }) => ({
+        name: skill.name,
+        path: skill.path,
+        model: skill.invocation?.model !== false,
+        user: skill.invocation?.user !== false,
+        reason: note,
+      })),
       content: listing.content,
     });
     return 0;
   }
+  // `--all`: the skills a host rule keeps from the model (or from the user's menu), after the model's view.
+  const ruledLines =
+    args.values.all === true && ruled.length > 0
+      ? [
+          '',
+          `Host rules (${ruled.length}):`,
+          ...ruled.map(({ skill, note }) => `- ${escapeForTerminal(skill.name)}: ${note} [${escapeForTerminal(skill.path)}]`),
+        ]
+      : [];
   const rendered = renderAttachment({
     type: 'skill_listing',
     content: listing.content,
@@ -60,8 +102,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   });
   if (rendered === null) {
     line(io.stderr, experimental ? 'skill-search: no bundled or MCP skills to list (--experimental)' : 'skill-search: no skills to list');
-    return 0;
-  }
-  line(io.stdout, rendered);
+  } else line(io.stdout, rendered);
+  for (const text of ruledLines) line(io.stdout, text);
   return 0;
 }

@@ -5,7 +5,7 @@ import { line, openLiveIndex, openSnapshotSearch, printJson, progressLines, repo
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
-import { isAbortError } from '../../errors.js';
+import { isAbortError, SkillSearchError } from '../../errors.js';
 import type { RemoteSearchResult } from '../../integrations/socket-client.js';
 import type { SkillSearchEngine } from '../../search/engine.js';
 import type { Diagnostic, SearchHit, SearchMode, SkillSearcher } from '../../types.js';
@@ -37,8 +37,10 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   };
   // Both in-process paths report skipped files, search, explain an empty answer alike.
   const answer = async (searcher: SkillSearcher, engine: SkillSearchEngine, skills: number, diagnostics: readonly Diagnostic[]): Promise<number> => {
-    reportSkipped(io, diagnostics);
     const hits = await searcher.search(searched, request);
+    reportSkipped(io, diagnostics);
+    if (engine.saveProblem !== undefined)
+      line(io.stderr, `skill-search: could not save the index in ${engine.options.indexDir} (${engine.saveProblem}); answered from memory`);
     const none = explain && hits.length === 0 ? explainNone(await engine.explain(searched, { k: retrieval.k, mode: retrieval.mode })) : undefined;
     printAnswer(io, args, { query, hits, started, skills, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;
@@ -49,6 +51,9 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   if (cold !== undefined) {
     try {
       return await answer(cold, cold.engine, cold.engine.size, cold.diagnostics);
+    } catch (error) {
+      // As SnapshotFirstSearcher does: a snapshot that fails mid-search (a record that does not decode) gives way to the live index.
+      if (isAbortError(error) || (error instanceof SkillSearchError && error.isUserError)) throw error;
     } finally {
       await cold.close();
     }

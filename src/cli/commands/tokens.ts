@@ -24,7 +24,23 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const { SkillMatcher } = await import('../../load/skill-globs.js');
   const pin = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
   const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
-  const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned });
+  // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
+  let render: Parameters<typeof listingCost>[1]['render'];
+  if (typeof hostRaw === 'string') {
+    const [{ hostRenderer }, { cacheRoot }, { UsageStore }] = await Promise.all([
+      import('./host-profile.js'),
+      import('../sources.js'),
+      import('../../usage/usage-store.js'),
+    ]);
+    // listingCost picks each side's skills; the renderer only renders them.
+    const renderer = await hostRenderer(host, sources, { ownOnly: false });
+    const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
+    render = (skills) => {
+      const listing = renderer(skills, { contextWindowTokens, usage });
+      return { ...listing, budget: listing.budget.limit };
+    };
+  }
+  const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
   if (args.values.json === true) {
     printJson(io, cost);
     return 0;

@@ -3,6 +3,7 @@ import { line, loadSnapshot, printJson } from '../context.js';
 import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
+import { escapeForTerminal } from '../../util/escape.js';
 
 /** Every problem file and every shadowed name, one line each; exit 1 when a skill failed to load. */
 export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -11,6 +12,11 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = snapshot.diagnostics.length - errors;
   const ok = errors === 0;
+  const { invocationNote } = await import('../../load/invocation.js');
+  const ruled = snapshot.skills.flatMap((skill) => {
+    const note = invocationNote(skill);
+    return note === undefined ? [] : [{ name: skill.name, path: skill.path, note }];
+  });
 
   if (args.values.json === true) {
     printJson(io, {
@@ -20,6 +26,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
       warnings,
       diagnostics: snapshot.diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
       shadowed: snapshot.shadowed,
+      ruled: ruled.map(({ name, path, note }) => ({ name, path, reason: note })),
     });
     return ok ? 0 : 1;
   }
@@ -27,6 +34,8 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
     line(io.stdout, diagnostic.severity === 'error' ? formatDiagnostic(diagnostic) : `${formatDiagnostic(diagnostic)} (loaded anyway)`);
   }
   for (const shadowed of snapshot.shadowed) line(io.stdout, formatShadowed(shadowed));
+  // Not problems: host rules the skill's author set, shown so nobody wonders where a skill went.
+  for (const { name, path, note } of ruled) line(io.stdout, `skill-search: ${escapeForTerminal(path)}: ${escapeForTerminal(name)} is ${note}`);
   line(
     io.stdout,
     `${plural(snapshot.skills.length, 'skill')} loaded; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed`,

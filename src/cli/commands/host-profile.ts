@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { CodexRoot, HostListing, HostProfile } from '../../attachments/host-listing.js';
+import type { Skill } from '../../types.js';
+import { catalogOptions } from '../context.js';
+import type { SourceOptions } from '../sources.js';
+
+export interface PredictOptions {
+  readonly contextWindowTokens: number | undefined;
+  readonly usage: ReadonlyMap<string, number>;
+}
+
+/**
+ * The folders Codex would read the catalog's skills from, with their scope. With `--skills-dir`
+ * (the folders replace the defaults) each folder stands for a user root.
+ */
+async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
+  const { resolveCatalogOptions, resolveSources, isOverride } = await import('../../load/index.js');
+  const options = resolveCatalogOptions(catalogOptions(sources));
+  if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
+  const user = new Set([join(options.home, '.agents', 'skills'), ...(options.codexHome === null ? [] : [join(options.codexHome, 'skills')])]);
+  return resolveSources(options)
+    .filter((dir) => dir.source === 'codex')
+    .map((dir) => ({ dir: dir.dir, scope: dir.dir === options.codexAdminDir ? 'admin' : user.has(dir.dir) ? 'user' : 'repo' }));
+}
+
+/**
+ * A renderer of what `host` sends for a list of skills, by that host's own rules
+ * (`src/attachments/host-listing.ts`). With `ownOnly`, only the skills the host reads itself
+ * are kept (with `--skills-dir`, all of them).
+ */
+export async function hostRenderer(
+  host: HostProfile,
+  sources: SourceOptions,
+  { ownOnly }: { readonly ownOnly: boolean },
+): Promise<(skills: readonly Skill[], options: PredictOptions) => HostListing> {
+  const [{ claudeCodeListing, codexSkillsSection }, { isNativeTo }, { isOverride }] = await Promise.all([
+    import('../../attachments/host-listing.js'),
+    import('../../integrations/hosts.js'),
+    import('../sources.js'),
+  ]);
+  const roots = host === 'codex' ? await codexRoots(sources) : [];
+  return (skills, options) => {
+    const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
+    if (host === 'claude-code') return claudeCodeListing(own, options);
+    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots });
+  };
+}

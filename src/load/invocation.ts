@@ -1,0 +1,100 @@
+/**
+ * The hosts' rules on who may invoke a skill, decided once on load and asked through one
+ * predicate ({@link isOfferedToModel}) by everything that offers skills to a model: the
+ * listing, the hook, MCP search and prefetch.
+ *
+ * - Claude Code: `disable-model-invocation: true` keeps a skill out of its listing and its
+ *   Skill tool refuses it; `user-invocable: false` only hides it from the user's slash menu.
+ * - Codex: `policy.allow_implicit_invocation: false` in `agents/openai.yaml` beside SKILL.md
+ *   keeps it out of the model's skill list; an explicit `$name` still runs it.
+ *
+ * A skill kept from the model is still found by its exact name (`/deploy-staging`) and shown
+ * by `validate` and `list --all` with its reason.
+ */
+import type { SearchHit, Skill, SkillInvocation } from '../types.js';
+
+/** What Codex reads from `agents/openai.yaml`. */
+export interface CodexPolicy {
+  /** `policy.allow_implicit_invocation`; Codex's default is true. */
+  readonly allowImplicitInvocation: boolean;
+}
+
+/** Codex's per-skill metadata file, relative to the skill folder. */
+export const CODEX_POLICY_FILE = 'agents/openai.yaml';
+
+/** Claude Code reads these two flags as `true`/`false` or the strings `"true"`/`"false"`. */
+function flag(value: unknown): boolean | undefined {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
+}
+
+/** The invocation rule of a skill's frontmatter plus its Codex policy; undefined when nothing restricts it. */
+export function invocationOf(frontmatter: Readonly<Record<string, unknown>>, codex: CodexPolicy | undefined): SkillInvocation | undefined {
+  const reasons: string[] = [];
+  let model = true;
+  let user = true;
+  if (flag(frontmatter['disable-model-invocation']) === true) {
+    model = false;
+    reasons.push('disable-model-invocation: true');
+  }
+  if (codex?.allowImplicitInvocation === false) {
+    model = false;
+    reasons.push(`${CODEX_POLICY_FILE}: policy.allow_implicit_invocation: false`);
+  }
+  if (flag(frontmatter['user-invocable']) === false) {
+    user = false;
+    reasons.push('user-invocable: false');
+  }
+  return reasons.length === 0 ? undefined : Object.freeze({ model, user, reasons: Object.freeze(reasons) });
+}
+
+/** The one predicate: may this skill be listed or suggested to a model without being named? */
+export function isOfferedToModel(skill: Pick<Skill, 'invocation'>): boolean {
+  return skill.invocation?.model !== false;
+}
+
+/** The skills a listing may announce. */
+export function offeredSkills<T extends Pick<Skill, 'invocation'>>(skills: readonly T[]): T[] {
+  return skills.filter(isOfferedToModel);
+}
+
+/**
+ * The hits a suggestion may carry: skills offered to the model, and any skill the query named
+ * exactly (the exact-name path: the user or model asked for it by name).
+ */
+export function offeredHits<T extends Pick<SearchHit, 'skill' | 'via'>>(hits: readonly T[]): T[] {
+  return hits.filter((hit) => isOfferedToModel(hit.skill) || hit.via.includes('exact'));
+}
+
+/** Why a skill is not offered to the model (or not in the user's menu), for `list --all` and `validate`. */
+export function invocationNote(skill: Pick<Skill, 'invocation'>): string | undefined {
+  const rule = skill.invocation;
+  if (rule === undefined) return undefined;
+  const who = !rule.model ? 'never offered to the model; invoked by its name only' : "hidden from the user's slash menu; still offered to the model";
+  return `${who} (${rule.reasons.join(', ')})`;
+}
+
+/** The Agent Skills spec's limits (https://agentskills.io/specification): broken ones are warnings. */
+export const AGENT_SKILLS_SPEC = Object.freeze({
+  maxNameChars: 64,
+  maxDescriptionChars: 1024,
+  name: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+});
+
+/** How a folder skill's name and description break the Agent Skills spec, one message each. */
+export function specProblems(skill: { readonly name: string; readonly description: string; readonly folder: string }): string[] {
+  const problems: string[] = [];
+  const { name, description, folder } = skill;
+  if (!AGENT_SKILLS_SPEC.name.test(name)) {
+    problems.push(`name ${JSON.stringify(name)} is not lowercase letters, digits and single hyphens (Agent Skills spec)`);
+  }
+  if (name.length > AGENT_SKILLS_SPEC.maxNameChars) {
+    problems.push(`name is ${name.length} characters; the Agent Skills spec allows ${AGENT_SKILLS_SPEC.maxNameChars}`);
+  }
+  if (name !== folder) problems.push(`name ${JSON.stringify(name)} does not match its folder ${JSON.stringify(folder)} (Agent Skills spec)`);
+  if (description.length > AGENT_SKILLS_SPEC.maxDescriptionChars) {
+    problems.push(`description is ${description.length} characters; the Agent Skills spec allows ${AGENT_SKILLS_SPEC.maxDescriptionChars}`);
+  }
+  return problems;
+}

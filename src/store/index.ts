@@ -1,0 +1,3 @@
+export { STORE_DEFAULTS, type EntryStore } from './entry-store.js';
+export { SharedStore } from './shared-store.js';
+export { SqliteStore } from './sqlite-store.js';

@@ -1,0 +1,65 @@
+import { errorMessage } from '../errors.js';
+import type { EntryStore } from './entry-store.js';
+import { SqliteStore } from './sqlite-store.js';
+
+/**
+ * An {@link EntryStore} opened on first use and never throwing: a store that cannot be opened
+ * or fails (no SQLite addon, a read-only or full disk) answers "nothing stored" from then on,
+ * with the reason in {@link problem}. A search never loses its answer to the cache.
+ */
+export class SharedStore implements EntryStore {
+  readonly #open: () => EntryStore;
+  #store: EntryStore | undefined;
+  #problem: string | undefined;
+
+  /** `source`: the store's file (opened as a {@link SqliteStore}), or a store to use as is. */
+  constructor(source: string | EntryStore) {
+    this.#open = typeof source === 'string' ? () => SqliteStore.open(source) : () => source;
+  }
+
+  /** Why the store is not used (it failed to open or in use); undefined while it works. */
+  get problem(): string | undefined {
+    return this.#problem;
+  }
+
+  vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array> {
+    if (keys.length === 0) return new Map();
+    return this.#guard((store) => store.vectors(model, dimensions, keys), new Map());
+  }
+
+  /** Empty once the store failed: nothing is worth reading to add to it. */
+  missing(model: string, keys: readonly string[]): string[] {
+    if (keys.length === 0) return [];
+    return this.#guard((store) => store.missing(model, keys), []);
+  }
+
+  putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
+    if (vectors.size > 0) this.#guard((store) => store.putVectors(model, vectors), undefined);
+  }
+
+  collect(days: number): number {
+    return this.#guard((store) => store.collect(days), 0);
+  }
+
+  close(): void {
+    const store = this.#store;
+    this.#store = undefined;
+    try {
+      store?.close();
+    } catch {
+      // Closing a failed store: nothing left to keep.
+    }
+  }
+
+  #guard<T>(run: (store: EntryStore) => T, otherwise: T): T {
+    if (this.#problem !== undefined) return otherwise;
+    try {
+      this.#store ??= this.#open();
+      return run(this.#store);
+    } catch (error) {
+      this.#problem = errorMessage(error);
+      this.close();
+      return otherwise;
+    }
+  }
+}

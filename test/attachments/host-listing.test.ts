@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
+import type { Skill } from '../../src/types.js';
+import { makeSkill } from './make-skill.js';
+
+// The three skills the host tests install (test/hosts/fixtures on the harness branch).
+const HOME = '/home/u';
+const agents = (name: string, description: string): Skill => makeSkill(name, { description, source: 'codex', path: `${HOME}/.agents/skills/${name}/SKILL.md` });
+const THREE = [
+  agents('csv-clean', 'Clean, dedupe and normalise CSV spreadsheets'),
+  agents('pdf-tables', 'Extract text and tables from PDF files into CSV'),
+  agents('release-notes', 'Write release notes from the git log between two tags'),
+];
+
+describe('Claude Code 2.1.197', () => {
+  it('lists each skill as the captured request does: description - when_to_use, as written', () => {
+    const loop = makeSkill('loop', { description: 'Run a prompt on an interval', whenToUse: 'When the user wants a recurring task.\nNot for one-off tasks.' });
+    const listing = claudeCodeListing([...THREE, loop]);
+    expect(listing.text).toBe(
+      [
+        '- csv-clean: Clean, dedupe and normalise CSV spreadsheets',
+        '- pdf-tables: Extract text and tables from PDF files into CSV',
+        '- release-notes: Write release notes from the git log between two tags',
+        '- loop: Run a prompt on an interval - When the user wants a recurring task.\nNot for one-off tasks.',
+      ].join('\n'),
+    );
+    expect(listing.budget).toEqual({ unit: 'columns', limit: 8000 });
+  });
+
+  it('cuts the description part at 1,536 characters, ending in …', () => {
+    const long = makeSkill('long', { description: 'd'.repeat(1000), whenToUse: 'w'.repeat(1000) });
+    const part = claudeCodeListing([long]).text.slice('- long: '.length);
+    expect(part).toHaveLength(1536);
+    expect(part).toBe(`${'d'.repeat(1000)} - ${'w'.repeat(532)}…`);
+  });
+
+  it('over budget keeps every name; its bundled skills keep their description, then the most used; no note', () => {
+    const skills = [
+      makeSkill('alpha', { description: 'a'.repeat(60) }),
+      makeSkill('beta', { description: 'b'.repeat(60) }),
+      makeSkill('gamma', { description: 'c'.repeat(60) }),
+      makeSkill('builtin', { description: 'z'.repeat(60), source: 'bundled' }),
+    ];
+    // 1% of 5,000 tokens at 4 characters = 200 columns: the bundled line, one described line and two names.
+    const listing = claudeCodeListing(skills, { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    expect(listing.text).toBe(['- alpha', '- beta', `- gamma: ${'c'.repeat(60)}`, `- builtin: ${'z'.repeat(60)}`].join('\n'));
+    expect(listing.shortened).toEqual(['alpha', 'beta']);
+    expect(listing.omitted).toEqual([]);
+  });
+
+  it('never lists a skill kept from the model', () => {
+    const hidden: Skill = { ...THREE[0]!, invocation: { model: false, user: true, reasons: ['disable-model-invocation: true'] } };
+    expect(claudeCodeListing([hidden, THREE[1]!]).listed).toEqual(['pdf-tables']);
+  });
+
+  it('measures in display columns: wide characters count twice', () => {
+    expect(displayWidth('ab系统\u0301')).toBe(6);
+  });
+});
+
+describe('Codex 0.171.0', () => {
+  const roots = [
+    { dir: `${HOME}/.agents/skills`, scope: 'user' as const },
+    { dir: `${HOME}/.codex/skills/.system`, scope: 'system' as const },
+  ];
+
+  it('renders the skills section as the captured request does: roots table, short paths, system scope first', () => {
+    const system = makeSkill('skill-creator', {
+      description: 'Create or update a Codex skill.',
+      source: 'codex',
+      path: `${HOME}/.codex/skills/.system/skill-creator/SKILL.md`,
+    });
+    const section = codexSkillsSection([...THREE, system], { roots });
+    expect(section.text).toBe(
+      [
+        '<skills_instructions>',
+        '## Skills',
+        'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.',
+        '### Skill roots',
+        `- \`r0\` = \`${HOME}/.agents/skills\``,
+        `- \`r1\` = \`${HOME}/.codex/skills/.system\``,
+        '### Available skills',
+        '- skill-creator: Create or update a Codex skill. (file: r1/skill-creator/SKILL.md)',
+        '- csv-clean: Clean, dedupe and normalise CSV spreadsheets (file: r0/csv-clean/SKILL.md)',
+        '- pdf-tables: Extract text and tables from PDF files into CSV (file: r0/pdf-tables/SKILL.md)',
+        '- release-notes: Write release notes from the git log between two tags (file: r0/release-notes/SKILL.md)',
+        '</skills_instructions>',
+      ].join('\n'),
+    );
+    expect(section.budget).toEqual({ unit: 'characters', limit: 8000 });
+  });
+
+  it('with a context window, 2% of it in tokens; over budget the descriptions share what is left', () => {
+    // 2% of 4,000 tokens = 80 tokens, less the roots table.
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 4000 });
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 80 });
+    expect(section.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
+    // One character at a time to each: the shortest description is whole before the others are.
+    expect(section.shortened).toEqual(['pdf-tables', 'release-notes']);
+    const lines = section.text.split('\n').filter((line) => line.startsWith('- ') && line.includes('(file:'));
+    for (const line of lines) expect(line).toMatch(/^- [a-z-]+: \S.* \(file: r0\/[a-z-]+\/SKILL\.md\)$/);
+  });
+
+  it('leaves skills out when even names and paths do not fit', () => {
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 1500 });
+    expect(section.omitted.length).toBeGreaterThan(0);
+    expect(section.listed.length + section.omitted.length).toBe(3);
+  });
+
+  it('leaves out a skill whose agents/openai.yaml forbids implicit invocation', () => {
+    const hidden: Skill = { ...THREE[2]!, invocation: { model: false, user: true, reasons: ['agents/openai.yaml: policy.allow_implicit_invocation: false'] } };
+    expect(codexSkillsSection([THREE[0]!, hidden], { roots }).listed).toEqual(['csv-clean']);
+  });
+});

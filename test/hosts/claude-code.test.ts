@@ -1,0 +1,101 @@
+/**
+ * The real Claude Code CLI (pinned, see scripts/hosts/install-hosts.ts) with `skill-search install
+ * claude-code` in a fresh HOME, run headless against the Messages stub: what the model receives.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { STUB_REPLY, startAnthropicStub } from './support/anthropic-stub.js';
+import { claudeEnv, claudeHookContext, claudeSkillListing, promptClaude } from './support/claude.js';
+import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { DEPLOY, DEPLOY_PROMPT, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC, SKILLS } from './support/skills.js';
+
+const bin = inject('hostBins').claude;
+
+describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search installed', () => {
+  let stub: RecordingServer;
+  let home: HostHome;
+  const freshHome = installedHomes('claude-code');
+
+  beforeAll(async () => {
+    stub = await startAnthropicStub();
+    home = await freshHome();
+  });
+  afterAll(() => stub.close());
+
+  it('install points the hook and the MCP server at this repo’s bin', () => {
+    const settings = JSON.parse(readFileSync(path.join(home.home, '.claude', 'settings.json'), 'utf8'));
+    expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toBe(`node ${CLI_BIN} hook claude-code`);
+    expect(JSON.parse(readFileSync(path.join(home.home, '.claude.json'), 'utf8')).mcpServers['skill-search']).toMatchObject({ args: [CLI_BIN, 'mcp'] });
+  });
+
+  it('a matching prompt: our suggestion reaches the model', async () => {
+    const turn = await promptClaude(home, bin!, stub, MATCHING);
+    expect(turn.result.code).toBe(0);
+    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
+    const context = claudeHookContext(turn.request);
+    expect(context).toBeDefined();
+    expect(context).toContain('Skills relevant to your task:');
+    expect(context).toContain(MATCHING_SUGGESTION);
+    expect(context).not.toContain('release-notes');
+  });
+
+  it('the first prompt in a fresh HOME, before any index exists: our suggestion reaches the model', async () => {
+    const own = await freshHome(SKILLS, { index: false });
+    const turn = await promptClaude(own, bin!, stub, MATCHING);
+    expect(turn.result.code).toBe(0);
+    expect(claudeHookContext(turn.request)).toContain(MATCHING_SUGGESTION);
+  });
+
+  it('an off-topic prompt: nothing from the hook reaches the model', async () => {
+    const turn = await promptClaude(home, bin!, stub, OFF_TOPIC);
+    expect(turn.result.code).toBe(0);
+    expect(claudeHookContext(turn.request)).toBeUndefined();
+    expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
+  });
+
+  it('claude mcp list shows our server connected, and the model is offered its tools', async () => {
+    const list = await home.run(bin!, ['mcp', 'list'], claudeEnv(stub));
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`skill-search: node ${CLI_BIN} mcp - ✔ Connected`);
+    const turn = await promptClaude(home, bin!, stub, OFF_TOPIC);
+    const names = (turn.request.tools ?? []).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['mcp__skill-search__search_skills', 'mcp__skill-search__read_skill']));
+  });
+
+  it('a skill with disable-model-invocation: true is never suggested to the model', async () => {
+    const own = await freshHome([...SKILLS, DEPLOY]);
+    const prompt = DEPLOY_PROMPT;
+    const turn = await promptClaude(own, bin!, stub, prompt);
+    expect(turn.result.code).toBe(0);
+    // Claude Code itself leaves it out of its skill listing…
+    const listing = claudeSkillListing(turn.request);
+    expect(listing).toContain('- pdf-tables:');
+    expect(listing).not.toContain('deploy-staging');
+    // …and so must the hook.
+    expect(claudeHookContext(turn.request) ?? '').not.toContain('deploy-staging');
+
+    // The same skill without the flag is suggested for this prompt: the check above can fail.
+    writeFileSync(
+      path.join(own.home, '.claude', 'skills', 'deploy-staging', 'SKILL.md'),
+      `---\nname: deploy-staging\ndescription: ${DEPLOY.description}\n---\nSteps.\n`,
+    );
+    await own.cli(['index', '--cwd', own.project]);
+    const control = await promptClaude(own, bin!, stub, prompt);
+    expect(claudeHookContext(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
+    expect(claudeSkillListing(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
+  });
+
+  it('uninstall leaves Claude Code working, with no hook and no server left', async () => {
+    const own = await freshHome();
+    await own.cli(['uninstall', 'claude-code']);
+    const settingsFile = path.join(own.home, '.claude', 'settings.json');
+    expect(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : '').not.toContain('skill-search');
+    const turn = await promptClaude(own, bin!, stub, MATCHING);
+    expect(turn.result.code).toBe(0);
+    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
+    expect(claudeHookContext(turn.request)).toBeUndefined();
+    expect((turn.request.tools ?? []).map((tool) => tool.name).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The real Codex CLI (pinned, see scripts/hosts/install-hosts.ts) with `skill-search install codex`
+ * in a fresh HOME, run with `codex exec` against the Responses stub: what the model receives.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { STUB_REPLY } from './support/anthropic-stub.js';
+import { codexHookContext, codexMcpTools, promptCodex } from './support/codex.js';
+import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
+import { startOpenAiStub } from './support/openai-stub.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } from './support/skills.js';
+
+const bin = inject('hostBins').codex;
+
+/** Runs hooks Codex has not recorded as trusted: only for the tests that prove the rest of the pipeline. */
+const BYPASS_TRUST = ['--dangerously-bypass-hook-trust'];
+
+describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', () => {
+  let stub: RecordingServer;
+  let home: HostHome;
+  const freshHome = installedHomes('codex');
+
+  beforeAll(async () => {
+    stub = await startOpenAiStub();
+    home = await freshHome();
+  });
+  afterAll(() => stub.close());
+
+  it('install points the hook and the MCP server at this repo’s bin', () => {
+    const hooks = JSON.parse(readFileSync(path.join(home.home, '.codex', 'hooks.json'), 'utf8'));
+    expect(hooks.hooks.UserPromptSubmit[0].hooks[0].command).toBe(`node ${CLI_BIN} hook codex`);
+    expect(readFileSync(path.join(home.home, '.codex', 'config.toml'), 'utf8')).toContain(`args = ["${CLI_BIN}", "mcp"]`);
+  });
+
+  it('without any bypass flag, install codex leaves a hook Codex runs: our suggestion reaches the model', async () => {
+    const turn = await promptCodex(home, bin!, stub, MATCHING);
+    expect(turn.result.code).toBe(0);
+    // Codex 0.171.0 skips a hook it has no trust entry for, and says so only in its own log.
+    expect(codexHookContext(turn.request, MATCHING) ?? '(no hook output reached the model)').toContain(MATCHING_SUGGESTION);
+  });
+
+  it('with the hook trusted for the run (--dangerously-bypass-hook-trust): our suggestion reaches the model', async () => {
+    const turn = await promptCodex(home, bin!, stub, MATCHING, BYPASS_TRUST);
+    expect(turn.result.code).toBe(0);
+    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
+    const context = codexHookContext(turn.request, MATCHING);
+    expect(context).toContain('Skills relevant to your task:');
+    expect(context).toContain(MATCHING_SUGGESTION);
+    expect(context).not.toContain('release-notes');
+  });
+
+  it('an off-topic prompt (hook trusted for the run): nothing from the hook reaches the model', async () => {
+    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC, BYPASS_TRUST);
+    expect(turn.result.code).toBe(0);
+    expect(codexHookContext(turn.request, OFF_TOPIC)).toBeUndefined();
+    expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
+  });
+
+  it('the model is offered our MCP tools', async () => {
+    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC);
+    expect(codexMcpTools(turn.request)).toEqual(expect.arrayContaining(['mcp__skill_search.search_skills', 'mcp__skill_search.read_skill']));
+  });
+
+  it('uninstall leaves Codex working, with no hook and no server left', async () => {
+    const own = await freshHome();
+    await own.cli(['uninstall', 'codex']);
+    for (const file of ['hooks.json', 'config.toml']) {
+      const text = existsSync(path.join(own.home, '.codex', file)) ? readFileSync(path.join(own.home, '.codex', file), 'utf8') : '';
+      expect(text).not.toContain('skill-search');
+    }
+    const turn = await promptCodex(own, bin!, stub, MATCHING, BYPASS_TRUST);
+    expect(turn.result.code).toBe(0);
+    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
+    expect(codexHookContext(turn.request, MATCHING)).toBeUndefined();
+    expect(codexMcpTools(turn.request)).toEqual([]);
+  });
+});

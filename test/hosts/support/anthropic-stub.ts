@@ -1,0 +1,67 @@
+/**
+ * A loopback stub of the Anthropic Messages API for Claude Code (`ANTHROPIC_BASE_URL`): every
+ * request is recorded, `/v1/messages` answers one short text turn (SSE when the request streams),
+ * `count_tokens` a rough count, anything else an empty JSON object.
+ */
+import type { ServerResponse } from 'node:http';
+import { type RecordedRequest, type RecordingServer, sendEvent, sendJson, startRecordingServer, startSse } from './recording-server.js';
+
+export const STUB_REPLY = 'Stub model reply.';
+
+interface MessagesBody {
+  readonly model?: string;
+  readonly stream?: boolean;
+}
+
+function message(model: string) {
+  return {
+    id: 'msg_stub',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [] as unknown[],
+    stop_reason: null as string | null,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 0 },
+  };
+}
+
+function answerMessages(body: MessagesBody, response: ServerResponse): void {
+  const model = body.model ?? 'stub';
+  if (body.stream !== true) {
+    sendJson(response, 200, {
+      ...message(model),
+      content: [{ type: 'text', text: STUB_REPLY }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 10, output_tokens: 4 },
+    });
+    return;
+  }
+  startSse(response);
+  sendEvent(response, 'message_start', { type: 'message_start', message: message(model) });
+  sendEvent(response, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  sendEvent(response, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: STUB_REPLY } });
+  sendEvent(response, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+  sendEvent(response, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 4 } });
+  sendEvent(response, 'message_stop', { type: 'message_stop' });
+  response.end();
+}
+
+function handle(request: RecordedRequest, response: ServerResponse): void {
+  if (request.method === 'POST' && request.path === '/v1/messages/count_tokens') {
+    sendJson(response, 200, { input_tokens: JSON.stringify(request.body ?? '').length >> 2 });
+  } else if (request.method === 'POST' && request.path === '/v1/messages') {
+    answerMessages((request.body ?? {}) as MessagesBody, response);
+  } else {
+    sendJson(response, 200, {});
+  }
+}
+
+export function startAnthropicStub(): Promise<RecordingServer> {
+  return startRecordingServer(handle);
+}
+
+/** The recorded `/v1/messages` requests (count_tokens excluded). */
+export function messagesRequests(server: RecordingServer): RecordedRequest[] {
+  return server.requests.filter((request) => request.method === 'POST' && request.path === '/v1/messages');
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SkillSearchEngine } from '../../src/search/engine.js';
+import { counting, SKILLS } from './fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs('engine-store');
+
+describe('the shared store', () => {
+  it('lets a second index folder over the same skills embed nothing, with the same answers', async () => {
+    const store = path.join(temp(), 'store.sqlite');
+    const firstEmbedder = counting();
+    const first = await SkillSearchEngine.open({ embedder: firstEmbedder, indexDir: temp(), store });
+    expect(await first.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: SKILLS.length });
+    const expected = await first.search('merge pdf pages', { abstain: false, k: 5 });
+    await first.close();
+
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, indexDir: temp(), store });
+    expect(await second.sync(SKILLS)).toMatchObject({ added: SKILLS.length, embedded: 0 });
+    expect(embedder.texts).toEqual([]);
+    const hits = await second.search('merge pdf pages', { abstain: false, k: 5 });
+    expect(hits.map((hit) => [hit.skill.id, hit.score])).toEqual(expected.map((hit) => [hit.skill.id, hit.score]));
+    await second.close();
+  });
+
+  it('embeds only the skills it has not seen under this model', async () => {
+    const store = path.join(temp(), 'store.sqlite');
+    const first = await SkillSearchEngine.open({ embedder: counting(), store });
+    await first.sync(SKILLS.slice(0, 5));
+    await first.close();
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, store });
+    expect(await second.sync(SKILLS)).toMatchObject({ embedded: SKILLS.length - 5 });
+    await second.close();
+  });
+
+  it('receives the vectors of an index built without it (shareVectors)', async () => {
+    const indexDir = temp();
+    const store = path.join(temp(), 'store.sqlite');
+    const before = await SkillSearchEngine.open({ embedder: counting(), indexDir });
+    await before.sync(SKILLS);
+    await before.close();
+    const reopened = await SkillSearchEngine.open({ embedder: counting(), indexDir, store });
+    expect(await reopened.sync(SKILLS)).toMatchObject({ embedded: 0 });
+    expect(reopened.shareVectors()).toEqual({ added: SKILLS.length, collected: 0 });
+    expect(reopened.shareVectors()).toEqual({ added: 0, collected: 0 });
+    await reopened.close();
+    const embedder = counting();
+    const elsewhere = await SkillSearchEngine.open({ embedder, indexDir: temp(), store });
+    expect(await elsewhere.sync(SKILLS)).toMatchObject({ embedded: 0 });
+    await elsewhere.close();
+  });
+});
