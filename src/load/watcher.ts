@@ -204,8 +204,8 @@ export class SkillWatcher {
     const first = this.#folders.get(real);
     if (first !== undefined) {
       if (first === path) return true;
-      const loop = within(realOrSelf(dirname(path)), real);
-      this.#skipped(`skipped ${path}: ${loop ? 'a symbolic link loop back to' : 'the same folder as'} ${first}, watched once`);
+      // A second link to a watched folder is skipped quietly (its changes are seen already); a loop is named.
+      if (within(realOrSelf(dirname(path)), real)) this.#skipped(`skipped ${path}: a symbolic link loop back to ${first}, watched once`);
       return false;
     }
     if (this.#folders.size >= MAX_WATCHED_DIRS) {
