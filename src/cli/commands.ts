@@ -56,6 +56,10 @@ const JSON_OPTION: OptionTable = {
   json: { type: 'boolean', description: 'print JSON instead of text' },
 };
 
+const QUIET_OPTION: OptionTable = {
+  quiet: { type: 'boolean', description: 'no progress while the index is built' },
+};
+
 function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
@@ -146,6 +150,7 @@ const INSTALL_OPTIONS: OptionTable = {
     description: 'the command the host runs',
     defaultText: "'skill-search' when it is on PATH, else 'node <this bin's absolute path>'",
   },
+  json: { type: 'boolean', description: 'print what changed (or would) as JSON' },
 };
 
 export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
@@ -166,6 +171,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_K),
         ...JSON_OPTION,
+        ...QUIET_OPTION,
         explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
       },
       notes:
@@ -208,7 +214,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'index',
       summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
-      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION },
+      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION, ...QUIET_OPTION },
     },
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
   },
@@ -389,6 +395,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       options: {
         host: { type: 'string', placeholder: 'HOST', description: 'generic (any MCP client), claude-code or codex', defaultText: 'generic' },
         command: INSTALL_OPTIONS.command!,
+        ...JSON_OPTION,
       },
     },
     load: async () => (await import('./commands/print-config.js')).runPrintConfig,
@@ -397,12 +404,13 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'library',
       summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
-      usage: 'add <dir|git-url>... [--link|--move] | list | path',
+      usage: 'add <dir|git-url>... [--link|--move] [--clone-timeout SECONDS] | list | path',
       positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
       options: {
         library: SOURCE_OPTIONS.library!,
         link: { type: 'boolean', description: 'link each skill folder instead of copying it (edits to the source show up)' },
         move: { type: 'boolean', description: 'move each skill folder in (takes it out of the folder a host scans)' },
+        'clone-timeout': { type: 'string', placeholder: 'SECONDS', description: 'stop a git clone that has not finished by then', defaultText: '120' },
         ...JSON_OPTION,
       },
     },

@@ -255,8 +255,9 @@ describe('skill-search hook claude-code (process)', () => {
       stdin: prompt('fill in a pdf form'),
     });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*ENOTDIR.*\n$/);
-    expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: result.stderr.trimEnd() })}\n`);
+    const line = `skill-search hook: skipped: --index-dir '${unusable}': cannot create it (${path.join(SKILLS, 'pdf-forms', 'SKILL.md')} is a file)`;
+    expect(result.stderr).toBe(`${line}\n`);
+    expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: line })}\n`);
   });
 
   it('a bad flag in the settings file exits 0 with one line, shown to the user as systemMessage', async () => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
-import { flagError, parseChoice } from '../args.js';
+import { flagError, parsePositionalChoice } from '../args.js';
 import type { CliIo } from '../io.js';
 import { homeDir } from '../io.js';
-import { line } from '../context.js';
+import { line, printJson } from '../context.js';
 import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
 import { readHostFile } from '../../hosts/host-file.js';
@@ -36,8 +36,8 @@ function scopeOf(values: ParsedValues): InstallScope {
 }
 
 /** The host, scope and files the flags name. */
-function target(args: ParsedArgs, io: CliIo) {
-  const host = parseChoice('host', args.positionals[0] ?? '', HOSTS);
+function target(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
+  const host = parsePositionalChoice(command, 'host', args.positionals[0], HOSTS);
   const scope = scopeOf(args.values);
   const home = homeDir(io.env);
   const cwdRaw = args.values.cwd;
@@ -82,11 +82,32 @@ function reportUserServer(io: CliIo, file: string, home: string): void {
   }
 }
 
+/** `--json`: what changed (or would), one object per file, and the command the host will run. */
+function printChanges(
+  io: CliIo,
+  summary: { host: InstallHost; scope: InstallScope; dryRun: boolean; command?: readonly string[] },
+  changes: readonly FileChange[],
+): void {
+  printJson(io, {
+    ...summary,
+    changes: changes.map((change) => ({
+      file: change.file,
+      action: change.action,
+      what: change.what,
+      ...(change.backup === undefined ? {} : { backup: change.backup }),
+    })),
+  });
+}
+
 export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits, command, files } = target(args, io);
+  const { host, scope, home, edits, command, files } = target('install', args, io);
   const dryRun = args.values['dry-run'] === true;
   const changes = planInstall(edits);
   if (!dryRun) applyInstall(changes);
+  if (args.values.json === true) {
+    printChanges(io, { host, scope, dryRun, command }, changes);
+    return 0;
+  }
   report(io, changes, home, dryRun);
   if (host === 'codex') reportUserServer(io, files.mcp, home);
   if (dryRun) return 0;
@@ -111,10 +132,14 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 export async function runUninstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits } = target(args, io);
+  const { host, scope, home, edits } = target('uninstall', args, io);
   const dryRun = args.values['dry-run'] === true;
   const changes = planUninstall(edits);
   if (!dryRun) applyUninstall(changes);
+  if (args.values.json === true) {
+    printChanges(io, { host, scope, dryRun }, changes);
+    return 0;
+  }
   report(io, changes, home, dryRun);
   if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLE[host]} (${scope}).`);
   return 0;

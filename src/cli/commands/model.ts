@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
+import { flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -32,10 +32,7 @@ function prefixText(prefix: string): string {
 /** `skill-search model list | pull <id> | rm <id> | info <id>`. */
 export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const [rawAction, id, extra] = args.positionals;
-  if (!(ACTIONS as readonly string[]).includes(rawAction ?? '')) {
-    throw flagError(`'model' expects one of ${ACTIONS.join(', ')}, got '${rawAction ?? ''}' (see skill-search model --help)`);
-  }
-  const action = rawAction as Action;
+  const action = parsePositionalChoice('model', 'command', rawAction, ACTIONS);
   if (action === 'list' ? id !== undefined : extra !== undefined) {
     throw flagError(`unexpected argument '${action === 'list' ? id : extra}' for 'model ${action}' (see skill-search model --help)`);
   }
@@ -175,7 +172,11 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     typeof from === 'string'
       ? `copied from ${from}`
       : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
-  line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, sizes and checksums verified)`);
+  const checked =
+    result.unverified.length === 0
+      ? 'sizes and checksums verified'
+      : `UNVERIFIED: no checksum was announced for ${result.unverified.join(', ')}; only checked to load as a model`;
+  line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, ${checked})`);
   line(io.stderr, `use it with: skill-search query --model ${preset.id} "…"`);
   return 0;
 }

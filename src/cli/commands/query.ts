@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openLiveIndex, openSnapshotSearch, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
+import { buildProgress, line, openLiveIndex, openSnapshotSearch, printJson, reportSkipped } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
@@ -13,6 +13,8 @@ import type { Diagnostic, SearchHit, SearchMode, SkillSearcher } from '../../typ
 const QUERY_CONNECT_TIMEOUT_MS = 200;
 /** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
 const QUERY_REQUEST_TIMEOUT_MS = 5000;
+/** A cold query's build reports progress only past this: a quick one stays as quiet as a warm query. */
+const QUERY_PROGRESS_AFTER_MS = 1000;
 
 export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const query = args.positionals.join(' ');
@@ -60,9 +62,10 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const live = await openLiveIndex(sources, retrieval, io);
   try {
-    // A cold index embeds every skill first: on a terminal, say so rather than sit silent.
+    // A cold index embeds every skill first: past a second, say so rather than sit silent.
+    const onProgress = await buildProgress(io, args.values, QUERY_PROGRESS_AFTER_MS);
     const { snapshot } = await live.refresh({
-      ...(stderrIsTerminal(io) ? { onProgress: progressLines(io) } : {}),
+      ...(onProgress === undefined ? {} : { onProgress }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     if (snapshot.skills.length === 0) {
