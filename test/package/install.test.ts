@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack`, then `npm install --omit=dev <tarball>` in an empty
  * folder (the npm registry is the only network it needs), then the bin it installed. Slow (the
- * install compiles hnswlib-node), so it runs as `npm run test:package`, not in `npm test`.
+ * install unpacks the model runtime and compiles what has no prebuilt binary), so it runs as `npm run test:package`, not in `npm test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
