@@ -12,10 +12,10 @@ import { ROOT, removeDir, tempDir } from '../cli/helpers.js';
 
 /**
  * What the production install may weigh; docs/dependencies.md says what the bytes are. Measured
- * 210 MB here, where better-sqlite3 compiles from source and keeps 17 MB of build objects that a
+ * 230.6 MB here, where better-sqlite3 compiles from source and keeps 17 MB of build objects that a
  * prebuilt binary does not have.
  */
-const MAX_INSTALLED_MB = 215;
+const MAX_INSTALLED_MB = 235;
 
 function bytesUnder(dir: string): number {
   let total = 0;
