@@ -10,6 +10,9 @@ export const SKILLS: readonly SkillFile[] = [
 /** Matches pdf-tables (and only it). */
 export const MATCHING = 'extract the tables from this PDF file';
 export const MATCHING_SUGGESTION = '- pdf-tables: Extract text and tables from PDF files into CSV';
+/** Matches csv-clean: a second topic for the same session. */
+export const CSV_PROMPT = 'clean and dedupe this CSV spreadsheet';
+export const CSV_SUGGESTION = '- csv-clean: Clean, dedupe and normalise CSV spreadsheets';
 export const OFF_TOPIC = 'what is the capital of Peru';
 
 /** A side-effecting workflow its author keeps from the model, and a prompt it would match. */
