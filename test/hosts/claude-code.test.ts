@@ -9,7 +9,19 @@ import { STUB_REPLY, startAnthropicStub } from './support/anthropic-stub.js';
 import { claudeEnv, claudeHookContext, claudeSkillListing, claudeTurnHookContext, promptClaude } from './support/claude.js';
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import type { RecordingServer } from './support/recording-server.js';
-import { CSV_PROMPT, CSV_SUGGESTION, DEPLOY, DEPLOY_PROMPT, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC, SKILLS } from './support/skills.js';
+import {
+  CSV_PROMPT,
+  CSV_SUGGESTION,
+  DEPLOY,
+  DEPLOY_PROMPT,
+  INVOICE_PROMPT,
+  LABELS_PROMPT,
+  MATCHING,
+  MATCHING_SUGGESTION,
+  OFF_TOPIC,
+  SKILLS,
+  UNDESCRIBED,
+} from './support/skills.js';
 
 const bin = inject('hostBins').claude;
 
@@ -106,6 +118,22 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     const control = await promptClaude(own, bin!, stub, prompt);
     expect(claudeHookContext(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
     expect(claudeSkillListing(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
+  });
+
+  it('a SKILL.md without frontmatter, or without a description, is suggested by its first paragraph', async () => {
+    const own = await freshHome([...SKILLS, ...UNDESCRIBED]);
+    const [invoice, labels] = UNDESCRIBED;
+    for (const [skill, prompt] of [
+      [invoice!, INVOICE_PROMPT],
+      [labels!, LABELS_PROMPT],
+    ] as const) {
+      const turn = await promptClaude(own, bin!, stub, prompt);
+      expect(turn.result.code).toBe(0);
+      // Claude Code lists it with that paragraph…
+      expect(claudeSkillListing(turn.request)).toContain(`- ${skill.name}: ${skill.description}`);
+      // …and the hook suggests it by the same text.
+      expect(claudeHookContext(turn.request)).toContain(`- ${skill.name}: ${skill.description}`);
+    }
   });
 
   it('uninstall leaves Claude Code working, with no hook and no server left', async () => {

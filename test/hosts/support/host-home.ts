@@ -19,6 +19,8 @@ export interface SkillFile {
   /** More frontmatter lines, e.g. `disable-model-invocation: true`. */
   readonly frontmatter?: readonly string[];
   readonly body?: string;
+  /** The whole SKILL.md as written (no frontmatter made up); `description` is then what a host should read from it. */
+  readonly raw?: string;
 }
 
 export interface ProcessResult {
@@ -71,7 +73,8 @@ export class HostHome {
       const dir = path.join(this.home, root, skill.name);
       mkdirSync(dir, { recursive: true });
       const frontmatter = [`name: ${skill.name}`, `description: ${skill.description}`, ...(skill.frontmatter ?? [])];
-      writeFileSync(path.join(dir, 'SKILL.md'), `---\n${frontmatter.join('\n')}\n---\n${skill.body ?? `# ${skill.name}\n\nFollow these steps.\n`}`);
+      const text = skill.raw ?? `---\n${frontmatter.join('\n')}\n---\n${skill.body ?? `# ${skill.name}\n\nFollow these steps.\n`}`;
+      writeFileSync(path.join(dir, 'SKILL.md'), text);
     }
   }
 

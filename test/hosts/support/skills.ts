@@ -22,3 +22,20 @@ export const DEPLOY: SkillFile = {
   frontmatter: ['disable-model-invocation: true'],
 };
 export const DEPLOY_PROMPT = 'deploy the web app to the staging servers';
+
+/** SKILL.md files a host loads with their first paragraph as description: no frontmatter, and frontmatter without a description. */
+export const UNDESCRIBED: readonly SkillFile[] = [
+  {
+    // A leading `# heading` would be the first paragraph (Claude Code lists `- name: heading text`).
+    name: 'scan-reader',
+    description: 'Read scanned invoices and pull out the totals, dates and vendor names.',
+    raw: 'Read scanned invoices and pull out the totals, dates and vendor names.\n\n## Steps\n\nRun the OCR script.\n',
+  },
+  {
+    name: 'shipping-labels',
+    description: 'Print shipping labels for parcels from an order export.',
+    raw: '---\nname: shipping-labels\n---\n\nPrint shipping labels for parcels from an order export.\n\nUse the label printer profile.\n',
+  },
+];
+export const INVOICE_PROMPT = 'pull out the totals from these scanned invoices';
+export const LABELS_PROMPT = 'print shipping labels for the parcels in this order export';
