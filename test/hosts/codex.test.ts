@@ -14,7 +14,7 @@ import { CSV_PROMPT, CSV_SUGGESTION, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } 
 
 const bin = inject('hostBins').codex;
 
-/** Runs hooks Codex has not recorded as trusted: only for the tests that prove the rest of the pipeline. */
+/** Runs hooks Codex has not recorded as trusted: after uninstall, proves no hook is left at all. */
 const BYPASS_TRUST = ['--dangerously-bypass-hook-trust'];
 
 describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', () => {
@@ -37,8 +37,19 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
   it('without any bypass flag, install codex leaves a hook Codex runs: our suggestion reaches the model', async () => {
     const turn = await promptCodex(home, bin!, stub, MATCHING);
     expect(turn.result.code).toBe(0);
+    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
     // Codex 0.171.0 skips a hook it has no trust entry for, and says so only in its own log.
-    expect(codexHookContext(turn.request, MATCHING) ?? '(no hook output reached the model)').toContain(MATCHING_SUGGESTION);
+    const context = codexHookContext(turn.request, MATCHING) ?? '(no hook output reached the model)';
+    expect(context).toContain('Skills relevant to your task:');
+    expect(context).toContain(MATCHING_SUGGESTION);
+    expect(context).not.toContain('release-notes');
+  });
+
+  it('an off-topic prompt: nothing from the hook reaches the model', async () => {
+    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC);
+    expect(turn.result.code).toBe(0);
+    expect(codexHookContext(turn.request, OFF_TOPIC)).toBeUndefined();
+    expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
   });
 
   it('one suggestion per session: codex exec resume --last gets no repeat, a new session does', async () => {
@@ -60,23 +71,6 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
     const fresh = await promptCodex(home, bin!, stub, MATCHING);
     expect(fresh.request.input.filter((item) => item.role === 'assistant')).toEqual([]);
     expect(codexHookContext(fresh.request, MATCHING)).toContain(MATCHING_SUGGESTION);
-  });
-
-  it('with the hook trusted for the run (--dangerously-bypass-hook-trust): our suggestion reaches the model', async () => {
-    const turn = await promptCodex(home, bin!, stub, MATCHING, BYPASS_TRUST);
-    expect(turn.result.code).toBe(0);
-    expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
-    const context = codexHookContext(turn.request, MATCHING);
-    expect(context).toContain('Skills relevant to your task:');
-    expect(context).toContain(MATCHING_SUGGESTION);
-    expect(context).not.toContain('release-notes');
-  });
-
-  it('an off-topic prompt (hook trusted for the run): nothing from the hook reaches the model', async () => {
-    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC, BYPASS_TRUST);
-    expect(turn.result.code).toBe(0);
-    expect(codexHookContext(turn.request, OFF_TOPIC)).toBeUndefined();
-    expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
   });
 
   it('the model is offered our MCP tools', async () => {

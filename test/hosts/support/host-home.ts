@@ -91,9 +91,14 @@ export class HostHome {
     };
   }
 
-  /** This repo's CLI, as a user in this HOME runs it. */
+  /** This repo's CLI, as a user in this HOME runs it, whatever its exit code. */
+  cliResult(args: readonly string[]): Promise<ProcessResult> {
+    return runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env() });
+  }
+
+  /** This repo's CLI, as a user in this HOME runs it; a non-zero exit throws. */
   async cli(args: readonly string[]): Promise<ProcessResult> {
-    const result = await runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env() });
+    const result = await this.cliResult(args);
     if (result.code !== 0) throw new Error(`skill-search ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
     return result;
   }
