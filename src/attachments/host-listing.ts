@@ -16,7 +16,7 @@
  *   at a time; when even names and paths do not fit, skills are left out from the end.
  */
 import type { Skill } from '../types.js';
-import { offeredSkills } from '../load/invocation.js';
+import { isListedByCodex, offeredSkills } from '../load/invocation.js';
 import { neutralizeReminderText } from './reminder.js';
 
 export const HOST_PROFILES = ['claude-code', 'codex'] as const;
@@ -132,7 +132,14 @@ const CODEX_CLOSE = '</skills_instructions>';
 const CODEX_INTRO =
   'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.';
 const CODEX_DEFAULT_BUDGET_CHARS = 8000;
+/** Codex cuts a longer description to this many characters, the last three `...` (seen in its request). */
+const CODEX_MAX_DESCRIPTION_CHARS = 1024;
 const CODEX_CONTEXT_PERCENT = 2;
+
+function codexDescription(text: string): string[] {
+  const chars = [...text];
+  return chars.length <= CODEX_MAX_DESCRIPTION_CHARS ? chars : [...chars.slice(0, CODEX_MAX_DESCRIPTION_CHARS - 3), '.', '.', '.'];
+}
 
 function inside(path: string, dir: string): boolean {
   return path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
@@ -146,7 +153,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
       : { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100)) };
   const cost = (text: string): number => (budget.unit === 'tokens' ? Math.ceil(Buffer.byteLength(text, 'utf8') / 4) : [...text].length);
 
-  const placed = offeredSkills(skills).map((skill) => {
+  const placed = skills.filter(isListedByCodex).map((skill) => {
     const root = options.roots.filter((candidate) => inside(skill.path, candidate.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
     return { skill, root };
   });
@@ -162,7 +169,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
   const rootLines = used.map((root, i) => `- \`r${i}\` = \`${neutralizeReminderText(root.dir)}\``);
   const entries = placed.map(({ skill, root }) => ({
     name: neutralizeReminderText(skill.name),
-    description: [...neutralizeReminderText(skill.description)],
+    description: codexDescription(neutralizeReminderText(skill.description)),
     path: neutralizeReminderText(root === undefined ? skill.path : `${aliasOf.get(root)}/${skill.path.slice(root.dir.replace(/\/$/, '').length + 1)}`),
   }));
   const line = (entry: (typeof entries)[number], chars: number): string =>

@@ -54,6 +54,14 @@ export function isOfferedToModel(skill: Pick<Skill, 'invocation'>): boolean {
   return skill.invocation?.model !== false;
 }
 
+/**
+ * Whether Codex lists the skill in its skills section: only its own policy keeps one out (Codex
+ * 0.171.0 lists a skill with Claude Code's `disable-model-invocation: true`).
+ */
+export function isListedByCodex(skill: Pick<Skill, 'invocation'>): boolean {
+  return !(skill.invocation?.reasons.some((reason) => reason.startsWith(CODEX_POLICY_FILE)) ?? false);
+}
+
 /** The skills a listing may announce. */
 export function offeredSkills<T extends Pick<Skill, 'invocation'>>(skills: readonly T[]): T[] {
   return skills.filter(isOfferedToModel);

@@ -107,6 +107,19 @@ describe('Codex 0.171.0', () => {
     expect(section.listed.length + section.omitted.length).toBe(3);
   });
 
+  it('lists a skill kept from the model by Claude Code’s flag only (Codex does not read it)', () => {
+    const flagged: Skill = { ...THREE[2]!, invocation: { model: false, user: true, reasons: ['disable-model-invocation: true'] } };
+    expect(codexSkillsSection([THREE[0]!, flagged], { roots }).listed).toEqual(['csv-clean', flagged.name]);
+  });
+
+  it('cuts a description over 1,024 characters to 1,021 and `...`, as Codex does', () => {
+    const long: Skill = { ...THREE[0]!, description: `${'word '.repeat(300)}end` };
+    const line = codexSkillsSection([long], { roots })
+      .text.split('\n')
+      .find((entry) => entry.startsWith(`- ${long.name}: `))!;
+    expect(line).toBe(`- ${long.name}: ${long.description.slice(0, 1021)}... (file: ${line.split(' (file: ')[1]}`);
+  });
+
   it('leaves out a skill whose agents/openai.yaml forbids implicit invocation', () => {
     const hidden: Skill = { ...THREE[2]!, invocation: { model: false, user: true, reasons: ['agents/openai.yaml: policy.allow_implicit_invocation: false'] } };
     expect(codexSkillsSection([THREE[0]!, hidden], { roots }).listed).toEqual(['csv-clean']);

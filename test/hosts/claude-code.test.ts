@@ -6,10 +6,22 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STUB_REPLY, startAnthropicStub } from './support/anthropic-stub.js';
-import { claudeEnv, claudeHookContext, claudeSkillListing, promptClaude } from './support/claude.js';
+import { claudeEnv, claudeHookContext, claudeSkillListing, claudeTurnHookContext, promptClaude } from './support/claude.js';
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import type { RecordingServer } from './support/recording-server.js';
-import { DEPLOY, DEPLOY_PROMPT, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC, SKILLS } from './support/skills.js';
+import {
+  CSV_PROMPT,
+  CSV_SUGGESTION,
+  DEPLOY,
+  DEPLOY_PROMPT,
+  INVOICE_PROMPT,
+  LABELS_PROMPT,
+  MATCHING,
+  MATCHING_SUGGESTION,
+  OFF_TOPIC,
+  SKILLS,
+  UNDESCRIBED,
+} from './support/skills.js';
 
 const bin = inject('hostBins').claude;
 
@@ -39,6 +51,27 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(context).toContain('Skills relevant to your task:');
     expect(context).toContain(MATCHING_SUGGESTION);
     expect(context).not.toContain('release-notes');
+  });
+
+  it('one suggestion per session: --continue gets no repeat, a new session does', async () => {
+    const first = await promptClaude(home, bin!, stub, MATCHING);
+    expect(claudeTurnHookContext(first.request, MATCHING)).toContain(MATCHING_SUGGESTION);
+
+    // The same prompt again in that session: the model already has the suggestion.
+    const again = await promptClaude(home, bin!, stub, MATCHING, ['--continue']);
+    expect(again.result.code).toBe(0);
+    expect(again.request.messages.filter((message) => message.role === 'assistant').length).toBeGreaterThan(0);
+    expect(claudeTurnHookContext(again.request, MATCHING)).toBeUndefined();
+
+    // The hook still runs in the resumed session: another topic is suggested, the first is not repeated.
+    const other = await promptClaude(home, bin!, stub, CSV_PROMPT, ['--continue']);
+    const otherContext = claudeTurnHookContext(other.request, CSV_PROMPT);
+    expect(otherContext).toContain(CSV_SUGGESTION);
+    expect(otherContext).not.toContain('pdf-tables');
+
+    const fresh = await promptClaude(home, bin!, stub, MATCHING);
+    expect(fresh.request.messages.filter((message) => message.role === 'assistant')).toEqual([]);
+    expect(claudeTurnHookContext(fresh.request, MATCHING)).toContain(MATCHING_SUGGESTION);
   });
 
   it('the first prompt in a fresh HOME, before any index exists: our suggestion reaches the model', async () => {
@@ -85,6 +118,22 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     const control = await promptClaude(own, bin!, stub, prompt);
     expect(claudeHookContext(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
     expect(claudeSkillListing(control.request)).toContain('- deploy-staging: Deploy the web app to the staging servers');
+  });
+
+  it('a SKILL.md without frontmatter, or without a description, is suggested by its first paragraph', async () => {
+    const own = await freshHome([...SKILLS, ...UNDESCRIBED]);
+    const [invoice, labels] = UNDESCRIBED;
+    for (const [skill, prompt] of [
+      [invoice!, INVOICE_PROMPT],
+      [labels!, LABELS_PROMPT],
+    ] as const) {
+      const turn = await promptClaude(own, bin!, stub, prompt);
+      expect(turn.result.code).toBe(0);
+      // Claude Code lists it with that paragraph…
+      expect(claudeSkillListing(turn.request)).toContain(`- ${skill.name}: ${skill.description}`);
+      // …and the hook suggests it by the same text.
+      expect(claudeHookContext(turn.request)).toContain(`- ${skill.name}: ${skill.description}`);
+    }
   });
 
   it('uninstall leaves Claude Code working, with no hook and no server left', async () => {

@@ -10,11 +10,11 @@ import { codexHookContext, codexMcpTools, promptCodex } from './support/codex.js
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import { startOpenAiStub } from './support/openai-stub.js';
 import type { RecordingServer } from './support/recording-server.js';
-import { MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } from './support/skills.js';
+import { CSV_PROMPT, CSV_SUGGESTION, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } from './support/skills.js';
 
 const bin = inject('hostBins').codex;
 
-/** Runs hooks Codex has not recorded as trusted: only for the tests that prove the rest of the pipeline. */
+/** Runs hooks Codex has not recorded as trusted: after uninstall, proves no hook is left at all. */
 const BYPASS_TRUST = ['--dangerously-bypass-hook-trust'];
 
 describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', () => {
@@ -37,25 +37,40 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
   it('without any bypass flag, install codex leaves a hook Codex runs: our suggestion reaches the model', async () => {
     const turn = await promptCodex(home, bin!, stub, MATCHING);
     expect(turn.result.code).toBe(0);
-    // Codex 0.171.0 skips a hook it has no trust entry for, and says so only in its own log.
-    expect(codexHookContext(turn.request, MATCHING) ?? '(no hook output reached the model)').toContain(MATCHING_SUGGESTION);
-  });
-
-  it('with the hook trusted for the run (--dangerously-bypass-hook-trust): our suggestion reaches the model', async () => {
-    const turn = await promptCodex(home, bin!, stub, MATCHING, BYPASS_TRUST);
-    expect(turn.result.code).toBe(0);
     expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
-    const context = codexHookContext(turn.request, MATCHING);
+    // Codex 0.171.0 skips a hook it has no trust entry for, and says so only in its own log.
+    const context = codexHookContext(turn.request, MATCHING) ?? '(no hook output reached the model)';
     expect(context).toContain('Skills relevant to your task:');
     expect(context).toContain(MATCHING_SUGGESTION);
     expect(context).not.toContain('release-notes');
   });
 
-  it('an off-topic prompt (hook trusted for the run): nothing from the hook reaches the model', async () => {
-    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC, BYPASS_TRUST);
+  it('an off-topic prompt: nothing from the hook reaches the model', async () => {
+    const turn = await promptCodex(home, bin!, stub, OFF_TOPIC);
     expect(turn.result.code).toBe(0);
     expect(codexHookContext(turn.request, OFF_TOPIC)).toBeUndefined();
     expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
+  });
+
+  it('one suggestion per session: codex exec resume --last gets no repeat, a new session does', async () => {
+    const first = await promptCodex(home, bin!, stub, MATCHING);
+    expect(codexHookContext(first.request, MATCHING)).toContain(MATCHING_SUGGESTION);
+
+    // The same prompt again in that session: the model already has the suggestion.
+    const again = await promptCodex(home, bin!, stub, MATCHING, [], { resume: true });
+    expect(again.result.code).toBe(0);
+    expect(again.request.input.filter((item) => item.role === 'assistant').length).toBeGreaterThan(0);
+    expect(codexHookContext(again.request, MATCHING)).toBeUndefined();
+
+    // The hook still runs in the resumed session: another topic is suggested, the first is not repeated.
+    const other = await promptCodex(home, bin!, stub, CSV_PROMPT, [], { resume: true });
+    const otherContext = codexHookContext(other.request, CSV_PROMPT);
+    expect(otherContext).toContain(CSV_SUGGESTION);
+    expect(otherContext).not.toContain('pdf-tables');
+
+    const fresh = await promptCodex(home, bin!, stub, MATCHING);
+    expect(fresh.request.input.filter((item) => item.role === 'assistant')).toEqual([]);
+    expect(codexHookContext(fresh.request, MATCHING)).toContain(MATCHING_SUGGESTION);
   });
 
   it('the model is offered our MCP tools', async () => {

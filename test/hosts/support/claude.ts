@@ -37,6 +37,15 @@ export function claudeHookContext(body: MessagesBody): string | undefined {
   return found.length === 0 ? undefined : found.join('\n');
 }
 
+/**
+ * The hook's additionalContext that came with the latest `prompt` only (a resumed session's
+ * request also carries the earlier turns, their hook text included), or undefined.
+ */
+export function claudeTurnHookContext(body: MessagesBody, prompt: string): string | undefined {
+  const at = body.messages.findLastIndex((message) => message.role === 'user' && messageTexts({ ...body, messages: [message] }).includes(prompt));
+  return claudeHookContext({ ...body, messages: body.messages.slice(at + 1) });
+}
+
 /** The header of Claude Code's own skill listing (a `system` message in 2.1.197). */
 export const CLAUDE_LISTING_HEADER = 'The following skills are available for use with the Skill tool:';
 
@@ -57,9 +66,10 @@ export interface ClaudeTurn {
   readonly all: readonly RecordedRequest[];
 }
 
-export async function promptClaude(home: HostHome, bin: string, stub: RecordingServer, prompt: string): Promise<ClaudeTurn> {
+/** `flags` go before `-p`, e.g. `['--continue']` to prompt again in the project's latest session. */
+export async function promptClaude(home: HostHome, bin: string, stub: RecordingServer, prompt: string, flags: readonly string[] = []): Promise<ClaudeTurn> {
   const before = stub.requests.length;
-  const result = await home.run(bin, ['-p', prompt], claudeEnv(stub));
+  const result = await home.run(bin, [...flags, '-p', prompt], claudeEnv(stub));
   const all = stub.requests.slice(before);
   const turns = messagesRequests({ ...stub, requests: all }).map((request) => request.body as MessagesBody);
   const request = turns.find((body) => messageTexts(body).includes(prompt));

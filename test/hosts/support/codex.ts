@@ -15,10 +15,14 @@ export interface ResponsesBody {
   readonly tools?: readonly { type: string; name?: string; tools?: readonly { name: string }[] }[];
 }
 
-/** The `codex exec` arguments that point Codex at the stub (a `model_providers.stub` entry). */
-export function codexArgs(stub: RecordingServer): string[] {
+/**
+ * The `codex exec` arguments that point Codex at the stub (a `model_providers.stub` entry); with
+ * `resume`, `codex exec resume --last` (the latest session in the folder).
+ */
+export function codexArgs(stub: RecordingServer, { resume = false }: { resume?: boolean } = {}): string[] {
   return [
     'exec',
+    ...(resume ? ['resume', '--last'] : []),
     '--skip-git-repo-check',
     '-c',
     'model_provider="stub"',
@@ -65,9 +69,16 @@ export interface CodexTurn {
   readonly all: readonly RecordedRequest[];
 }
 
-export async function promptCodex(home: HostHome, bin: string, stub: RecordingServer, prompt: string, flags: readonly string[] = []): Promise<CodexTurn> {
+export async function promptCodex(
+  home: HostHome,
+  bin: string,
+  stub: RecordingServer,
+  prompt: string,
+  flags: readonly string[] = [],
+  { resume = false }: { resume?: boolean } = {},
+): Promise<CodexTurn> {
   const before = stub.requests.length;
-  const result = await home.run(bin, [...codexArgs(stub), ...flags, prompt], { ...CODEX_ENV });
+  const result = await home.run(bin, [...codexArgs(stub, { resume }), ...flags, prompt], { ...CODEX_ENV });
   const all = stub.requests.slice(before);
   const request = responsesRequests({ ...stub, requests: all })
     .map((recorded) => recorded.body as ResponsesBody)

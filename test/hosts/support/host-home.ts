@@ -19,6 +19,8 @@ export interface SkillFile {
   /** More frontmatter lines, e.g. `disable-model-invocation: true`. */
   readonly frontmatter?: readonly string[];
   readonly body?: string;
+  /** The whole SKILL.md as written (no frontmatter made up); `description` is then what a host should read from it. */
+  readonly raw?: string;
 }
 
 export interface ProcessResult {
@@ -71,7 +73,8 @@ export class HostHome {
       const dir = path.join(this.home, root, skill.name);
       mkdirSync(dir, { recursive: true });
       const frontmatter = [`name: ${skill.name}`, `description: ${skill.description}`, ...(skill.frontmatter ?? [])];
-      writeFileSync(path.join(dir, 'SKILL.md'), `---\n${frontmatter.join('\n')}\n---\n${skill.body ?? `# ${skill.name}\n\nFollow these steps.\n`}`);
+      const text = skill.raw ?? `---\n${frontmatter.join('\n')}\n---\n${skill.body ?? `# ${skill.name}\n\nFollow these steps.\n`}`;
+      writeFileSync(path.join(dir, 'SKILL.md'), text);
     }
   }
 
@@ -88,9 +91,14 @@ export class HostHome {
     };
   }
 
-  /** This repo's CLI, as a user in this HOME runs it. */
+  /** This repo's CLI, as a user in this HOME runs it, whatever its exit code. */
+  cliResult(args: readonly string[]): Promise<ProcessResult> {
+    return runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env() });
+  }
+
+  /** This repo's CLI, as a user in this HOME runs it; a non-zero exit throws. */
   async cli(args: readonly string[]): Promise<ProcessResult> {
-    const result = await runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env() });
+    const result = await this.cliResult(args);
     if (result.code !== 0) throw new Error(`skill-search ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
     return result;
   }

@@ -10,6 +10,9 @@ export const SKILLS: readonly SkillFile[] = [
 /** Matches pdf-tables (and only it). */
 export const MATCHING = 'extract the tables from this PDF file';
 export const MATCHING_SUGGESTION = '- pdf-tables: Extract text and tables from PDF files into CSV';
+/** Matches csv-clean: a second topic for the same session. */
+export const CSV_PROMPT = 'clean and dedupe this CSV spreadsheet';
+export const CSV_SUGGESTION = '- csv-clean: Clean, dedupe and normalise CSV spreadsheets';
 export const OFF_TOPIC = 'what is the capital of Peru';
 
 /** A side-effecting workflow its author keeps from the model, and a prompt it would match. */
@@ -19,3 +22,20 @@ export const DEPLOY: SkillFile = {
   frontmatter: ['disable-model-invocation: true'],
 };
 export const DEPLOY_PROMPT = 'deploy the web app to the staging servers';
+
+/** SKILL.md files a host loads with their first paragraph as description: no frontmatter, and frontmatter without a description. */
+export const UNDESCRIBED: readonly SkillFile[] = [
+  {
+    // A leading `# heading` would be the first paragraph (Claude Code lists `- name: heading text`).
+    name: 'scan-reader',
+    description: 'Read scanned invoices and pull out the totals, dates and vendor names.',
+    raw: 'Read scanned invoices and pull out the totals, dates and vendor names.\n\n## Steps\n\nRun the OCR script.\n',
+  },
+  {
+    name: 'shipping-labels',
+    description: 'Print shipping labels for parcels from an order export.',
+    raw: '---\nname: shipping-labels\n---\n\nPrint shipping labels for parcels from an order export.\n\nUse the label printer profile.\n',
+  },
+];
+export const INVOICE_PROMPT = 'pull out the totals from these scanned invoices';
+export const LABELS_PROMPT = 'print shipping labels for the parcels in this order export';

@@ -1,0 +1,71 @@
+/**
+ * What the user's checks say, held against the real hosts: `claude plugin validate` on the
+ * plugin folder, and `skill-search doctor` after `install` (and after Codex's trust entry for
+ * our hook is removed, when the real Codex indeed no longer runs it).
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROOT } from '../cli/helpers.js';
+import { claudeEnv } from './support/claude.js';
+import { codexHookContext, promptCodex } from './support/codex.js';
+import { type HostHome, installedHomes } from './support/host-home.js';
+import { startOpenAiStub } from './support/openai-stub.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { MATCHING, MATCHING_SUGGESTION } from './support/skills.js';
+
+const bins = inject('hostBins');
+
+/** Codex's trust entries in config.toml: `[hooks.state."<hooks.json>:<event>:<i>:<j>"]` tables. */
+const TRUST_TABLE = /^\[hooks\.state\.[^\n]*\]\n(?:(?!\[)[^\n]*\n?)*/gm;
+
+describe.skipIf(bins.claude === undefined || bins.codex === undefined)('the user’s checks against the real hosts', () => {
+  let stub: RecordingServer;
+  const codexHome = installedHomes('codex');
+  beforeAll(async () => {
+    stub = await startOpenAiStub();
+  });
+  afterAll(() => stub.close());
+
+  it('claude plugin validate: the plugin folder passes without a warning', async () => {
+    const home: HostHome = await codexHome([], { index: false });
+    const run = (dir: string) => home.run(bins.claude!, ['plugin', 'validate', dir], claudeEnv(stub));
+    const result = await run(path.join(ROOT, 'plugin'));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('✔ Validation passed');
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/warning/i);
+
+    // A copy with a field Claude Code does not know gets a warning: the check above can fail.
+    const copy = path.join(home.home, 'plugin-copy');
+    cpSync(path.join(ROOT, 'plugin'), copy, { recursive: true });
+    const manifest = path.join(copy, '.claude-plugin', 'plugin.json');
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), colour: 'blue' }));
+    expect((await run(copy)).stdout).toMatch(/warning/i);
+  });
+
+  it('doctor: both hosts ok after install; Codex’s hook untrusted once its trust entry is gone, as Codex itself treats it', async () => {
+    const home = await codexHome();
+    await home.cli(['install', 'claude-code']);
+    const healthy = await home.cliResult(['doctor']);
+    expect(healthy.code).toBe(0);
+    expect(healthy.stdout).toContain('Claude Code (user):\n');
+    expect(healthy.stdout).toContain('Codex (user):\n');
+    expect(healthy.stdout).toMatch(/^ {2}ok {6}trust: /m);
+    expect(healthy.stdout).not.toMatch(/PROBLEM|MISSING|not installed/);
+
+    const config = path.join(home.home, '.codex', 'config.toml');
+    const withTrust = readFileSync(config, 'utf8');
+    expect(withTrust).toMatch(TRUST_TABLE);
+    writeFileSync(config, withTrust.replace(TRUST_TABLE, ''));
+    const untrusted = await home.cliResult(['doctor', 'codex']);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toMatch(/^ {2}PROBLEM trust: /m);
+    // Codex agrees: without the entry it runs no hook.
+    expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toBeUndefined();
+
+    // install codex again writes the entry back, and Codex runs the hook.
+    await home.cli(['install', 'codex']);
+    expect((await home.cliResult(['doctor', 'codex'])).code).toBe(0);
+    expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toContain(MATCHING_SUGGESTION);
+  });
+});

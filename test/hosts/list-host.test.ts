@@ -1,0 +1,81 @@
+/**
+ * `skill-search list --host <host>` predicts the skills text a host sends: run in the same HOME
+ * as the real host, its output must equal the text captured from the host's request for the
+ * user's skills (the hosts' own bundled skills are not ours to predict).
+ */
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { startAnthropicStub } from './support/anthropic-stub.js';
+import { claudeSkillListing, promptClaude } from './support/claude.js';
+import { codexSkillsSection, promptCodex } from './support/codex.js';
+import { installedHomes, type SkillFile } from './support/host-home.js';
+import { startOpenAiStub } from './support/openai-stub.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { DEPLOY, OFF_TOPIC, SKILLS } from './support/skills.js';
+
+const bins = inject('hostBins');
+
+/** The host rules a prediction must follow: when_to_use appended, a long text cut, a forbidden skill left out. */
+const RULED_SKILLS: readonly SkillFile[] = [
+  ...SKILLS,
+  DEPLOY,
+  { name: 'invoice-ocr', description: 'Read scanned invoices', frontmatter: ['when_to_use: When the user has invoices as images or scanned PDFs'] },
+  { name: 'style-guide', description: `House style for prose. ${'Prefer short sentences and plain words. '.repeat(45).trim()}` },
+];
+
+/** Entries (`- name: …`, continuation lines included) of a listing whose name is one of `names`. */
+function entriesOf(listing: string, names: ReadonlySet<string>): string[] {
+  const body = listing.slice(listing.indexOf('\n- ') + 1);
+  return body.split(/\n(?=- )/).filter((entry) => names.has(/^- ([^:]+):/.exec(entry)?.[1] ?? ''));
+}
+
+/** Codex's section without its own `.system` skills (and their root), which it installs itself. */
+function withoutCodexSystemSkills(section: string): string {
+  const system = /^- `(r\d+)` = `[^`]*\/\.codex\/skills\/\.system`$/m.exec(section)?.[1];
+  if (system === undefined) return section;
+  return section
+    .split('\n')
+    .filter((line) => !line.startsWith(`- \`${system}\` = `) && !line.includes(` (file: ${system}/`))
+    .join('\n');
+}
+
+describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --host predicts what the host sends (same HOME)', () => {
+  const stubs: RecordingServer[] = [];
+  const claudeHome = installedHomes('claude-code');
+  const codexHome = installedHomes('codex');
+  afterAll(async () => {
+    for (const stub of stubs) await stub.close();
+  });
+
+  it('list --host claude-code equals Claude Code’s listing of the user’s skills', async () => {
+    const stub = await startAnthropicStub();
+    stubs.push(stub);
+    const home = await claudeHome(RULED_SKILLS, { index: false });
+    const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
+    const sent = claudeSkillListing(turn.request);
+    expect(sent).toBeDefined();
+    const predicted = (await home.cli(['list', '--host', 'claude-code'])).stdout;
+    const unwrapped = /^<system-reminder>\n([\s\S]*)\n<\/system-reminder>\n$/.exec(predicted)?.[1];
+    expect(unwrapped).toBeDefined();
+    const ours = new Set(RULED_SKILLS.map((skill) => skill.name));
+    const header = sent!.slice(0, sent!.indexOf('\n- '));
+    expect(unwrapped).toBe([header, ...entriesOf(sent!, ours)].join('\n'));
+    // The rules were exercised: a cut description, when_to_use appended, the forbidden skill absent.
+    expect(unwrapped).toContain('- invoice-ocr: Read scanned invoices - When the user has invoices');
+    expect(unwrapped).toMatch(/- style-guide: [^\n]*…$/m);
+    expect(unwrapped).not.toContain('deploy-staging');
+  });
+
+  it('list --host codex equals Codex’s skills section', async () => {
+    const stub = await startOpenAiStub();
+    stubs.push(stub);
+    const home = await codexHome(RULED_SKILLS, { index: false });
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
+    const sent = codexSkillsSection(turn.request);
+    expect(sent).toBeDefined();
+    const predicted = (await home.cli(['list', '--host', 'codex'])).stdout;
+    expect(predicted).toBe(`${withoutCodexSystemSkills(sent!)}\n`);
+    // The rules were exercised: a description cut as Codex cuts it, Claude Code's flag not Codex's rule.
+    expect(predicted).toMatch(/- style-guide: [^\n]{1021}\.\.\. \(file: /);
+    expect(predicted).toContain('- deploy-staging: ');
+  });
+});
