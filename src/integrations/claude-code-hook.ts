@@ -13,7 +13,7 @@ import { SkillPrefetcher } from '../prefetch/index.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
-import type { ClosableSearcher } from './server-first.js';
+import type { ClosableSearcher } from '../service/open-search.js';
 import { invokedSkillsInTranscript } from './transcript.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';

@@ -3,7 +3,7 @@ import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
-import type { ClosableSearcher } from './server-first.js';
+import type { ClosableSearcher } from '../service/open-search.js';
 import type { SkillService } from './service.js';
 
 export interface LiveIndexOptions {
