@@ -5,8 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The real-host suite runs on its own: `npm run test:hosts` (vitest.hosts.config.ts).
-    exclude: [...configDefaults.exclude, 'test/hosts/**'],
+    // Slow suites run on their own: `npm run test:hosts` (the real host CLIs) and
+    // `npm run test:package` (the packed tarball installed in an empty folder).
+    exclude: [...configDefaults.exclude, 'test/hosts/**', 'test/package/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

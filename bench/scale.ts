@@ -16,6 +16,7 @@
  * Both sides search the same skills with the same cached embeddings; the top-10 lists of
  * every timed query are compared, so a speed-up that changed a ranking shows as a note.
  */
+import { randomUUID } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -128,7 +129,7 @@ function hookWall(side: Side, tools: string, indexDir: string, cacheDir: string,
     process.execPath,
     [path.join(side.root, 'bin', 'skill-search.js'), 'hook', 'claude-code', '--tools', tools, '--index-dir', indexDir, '--timeout-ms', '30000'],
     {
-      input: JSON.stringify({ prompt, cwd: path.dirname(tools), session_id: 'bench', hook_event_name: 'UserPromptSubmit' }),
+      input: JSON.stringify({ prompt, cwd: path.dirname(tools), session_id: randomUUID(), hook_event_name: 'UserPromptSubmit' }),
       env: { ...process.env, SKILL_SEARCH_CACHE_DIR: cacheDir },
       encoding: 'utf8',
     },

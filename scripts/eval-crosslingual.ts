@@ -6,12 +6,12 @@
  *
  *   npx tsx scripts/eval-crosslingual.ts [--split dev|test|all] [--modes hybrid,lexical] [--model use-lite] [--json]
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { scanSkillsDir } from '../src/load/index.js';
-import { readEvalQueries, runEval, type EvalQuery, type EvalReport } from '../src/eval/index.js';
+import { readEvalQueries, runEval, type EvalQuery, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
 import { evalIndexDir } from './eval-suites.js';
@@ -27,8 +27,10 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'hybrid,lexical' },
     model: { type: 'string', default: 'use-lite' },
     /** `en-over-mixed`: the English requests over the Chinese skills added to the English library. */
-    sets: { type: 'string', default: 'zh-over-en,ja-over-en,en-over-zh,en-over-mixed' },
+    sets: { type: 'string', default: 'zh-over-en-r2,ja-over-en-r2,zh-over-en,ja-over-en,en-over-zh,en-over-mixed' },
     json: { type: 'boolean', default: false },
+    /** Writes one JSON line per query and mode (`eval --per-query` records, with `set` and `mode`) to this file. */
+    'per-query': { type: 'string' },
   },
 });
 
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
   const embedder = resolveEmbedder(values.model);
   const library = await librarySkills();
   const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
+  if (values['per-query'] !== undefined) writeFileSync(values['per-query'], '');
   const rows: (EvalReport & { set: string; skills: number })[] = [];
   for (const set of values.sets.split(',')) {
     const skills =
@@ -80,11 +83,14 @@ async function main(): Promise<void> {
     }
     const all: EvalQuery[] = await readEvalQueries(join(QUERY_DIR, `${set === 'en-over-mixed' ? 'en-over-zh' : set}.jsonl`));
     const queries = values.split === 'all' ? all : all.filter((query) => splitOf(query.id) === values.split);
-    const indexDir = evalIndexDir(`crossling-${set}`, embedder);
+    // One index per catalogue, so every request set over the library shares its vectors.
+    const indexDir = evalIndexDir(`crossling-${set === 'en-over-zh' || set === 'en-over-mixed' ? set : 'library'}`, embedder);
     const engine = await SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 });
     await engine.sync(skills);
     for (const mode of values.modes.split(',') as SearchMode[]) {
-      rows.push({ set, skills: engine.size, ...(await runEval(engine, queries, { k: 10, mode })) });
+      const perQuery = values['per-query'];
+      const onRecord = perQuery === undefined ? undefined : (record: QueryRecord) => appendFileSync(perQuery, `${JSON.stringify({ set, mode, ...record })}\n`);
+      rows.push({ set, skills: engine.size, ...(await runEval(engine, queries, { k: 10, mode, ...(onRecord && { onRecord }) })) });
     }
     await engine.close();
   }

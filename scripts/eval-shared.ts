@@ -5,7 +5,7 @@
  *   npx tsx scripts/eval-shared.ts [--suite metatool,seal,skillsbench,library] [--split test]
  *       [--sample 2000] [--modes hybrid,dense,lexical] [--model use-lite] [--ann hnsw|exact]
  *       [--abstain balanced] [--cross-lingual on|off] [--lexical-margin 1.5] [--lexical-coverage 0.2]
- *       [--memo] [--json] [--per-query DIR]
+ *       [--config knobs.json] [--memo] [--json] [--per-query DIR]
  *
  * Suites and the train/dev/test split come from scripts/eval-suites.ts. Catalog vectors are
  * cached under $TMPDIR/skill-search-eval/<suite>; with --memo query vectors are remembered on
@@ -16,11 +16,12 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
+import { readEngineConfig } from '../src/eval/engine-config.js';
 import { blankExplainer, percentile, runEval, type EvalReport, type QueryRecord } from '../src/eval/index.js';
-import { SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
+import { ENGINE_DEFAULTS, SkillSearchEngine, type EngineOptions } from '../src/search/index.js';
 import { assertAbstainSetting } from '../src/search/abstention.js';
 import type { Embedder, SearchMode } from '../src/types.js';
-import { EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
+import { catalogOf, EVAL_DIR, evalIndexDir, loadSuite, queryVectorsFile, SPLITS, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 const { values } = parseArgs({
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     'lexical-coverage': { type: 'string' },
     /** `off`: no language step (to check that English results do not depend on it). */
     'cross-lingual': { type: 'string', default: 'on' },
+    /** A JSON file of engine knobs (as `skill-search eval --config`), applied over the flags above. */
+    config: { type: 'string' },
     json: { type: 'boolean', default: false },
     memo: { type: 'boolean', default: false },
     'per-query': { type: 'string' },
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const base = resolveEmbedder(values.model);
   const abstainRaw = values.abstain;
   const abstain = abstainRaw === undefined ? undefined : assertAbstainSetting('--abstain', Number.isNaN(Number(abstainRaw)) ? abstainRaw : Number(abstainRaw));
-  const tuning: Partial<EngineOptions> = {
+  const tuning: Partial<{ -readonly [K in keyof EngineOptions]: EngineOptions[K] }> = {
     queryCacheSize: 0,
     ...(values.ann === undefined ? {} : { ann: values.ann as 'hnsw' | 'exact' }),
     ...(abstain === undefined ? {} : { abstain }),
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
       ...(values['lexical-coverage'] === undefined ? {} : { lexicalCoverage: Number(values['lexical-coverage']) }),
     },
   };
+  if (values.config !== undefined) Object.assign(tuning, readEngineConfig(values.config));
   if (!['on', 'off'].includes(values['cross-lingual'])) throw new Error('--cross-lingual: on or off');
   if (values.latency) {
     await latency(base, tuning);
@@ -75,12 +79,12 @@ async function main(): Promise<void> {
   const splits = values.split === undefined ? undefined : (values.split.split(',') as Split[]);
   if (splits?.some((split) => !SPLITS.includes(split))) throw new Error(`--split: one or more of ${SPLITS.join(', ')}`);
   const modes = values.modes.split(',') as SearchMode[];
-  const rows: (EvalReport & { suite: string; skills: number })[] = [];
+  const rows: (EvalReport & { suite: string; skills: number; shownLength: number })[] = [];
   for (const suiteName of values.suite.split(',') as SuiteName[]) {
     const suite = await loadSuite(suiteName, { sample: Number(values.sample), ...(splits === undefined ? {} : { splits }) });
     if (suite === undefined) continue;
     const embedder = values.memo ? rememberVectors(base, queryVectorsFile(base)) : base;
-    const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir(suiteName, base), ...tuning });
+    const engine = await SkillSearchEngine.open({ embedder, indexDir: evalIndexDir(catalogOf(suiteName), base), ...tuning });
     const started = performance.now();
     const sync = await engine.sync(suite.skills);
     if (!values.json) {
@@ -91,11 +95,8 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const records: QueryRecord[] = [];
       const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode), explainBlank: blankExplainer(engine, { mode, k: 10 }) } : {};
-      rows.push({
-        suite: suiteName,
-        skills: engine.size,
-        ...(await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) })),
-      });
+      const report = await runEval(engine, suite.queries, { k: 10, mode, ...threshold, onRecord: (record) => records.push(record) });
+      rows.push({ suite: suiteName, skills: engine.size, ...report, shownLength: shownLength(records) });
       if (values['per-query'] !== undefined) {
         mkdirSync(values['per-query'], { recursive: true });
         writeFileSync(join(values['per-query'], `${suiteName}-${mode}.jsonl`), records.map((record) => JSON.stringify(record)).join('\n') + '\n');
@@ -108,7 +109,22 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(rows, null, 2));
     return;
   }
-  const header = ['suite', 'skills', 'mode', 'queries', 'hit@1', 'hit@5', 'MRR', 'shown hit@1', 'shown hit@5', 'blank', 'abstain', 'p50 ms', 'p99 ms'];
+  const header = [
+    'suite',
+    'skills',
+    'mode',
+    'queries',
+    'hit@1',
+    'hit@5',
+    'MRR',
+    'shown hit@1',
+    'shown hit@5',
+    'shown length',
+    'blank',
+    'abstain',
+    'p50 ms',
+    'p99 ms',
+  ];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const row of rows) {
     const cells = [
@@ -121,6 +137,7 @@ async function main(): Promise<void> {
       row.mrr.toFixed(3),
       row.shown.hitAt1.toFixed(3),
       row.shown.hitAt5.toFixed(3),
+      row.shownLength.toFixed(2),
       row.shown.blank.toFixed(3),
       row.abstain.queries === 0 ? '–' : `${row.abstain.correct}/${row.abstain.queries}`,
       row.latencyMs.p50.toFixed(2),
@@ -128,6 +145,12 @@ async function main(): Promise<void> {
     ];
     console.log(`| ${cells.join(' | ')} |`);
   }
+}
+
+/** Mean number of hits shown (at most the product's default k) per answerable message. */
+function shownLength(records: readonly QueryRecord[]): number {
+  const answerable = records.filter((record) => record.relevant.length > 0);
+  return answerable.reduce((sum, record) => sum + Math.min(ENGINE_DEFAULTS.k, record.shown.length), 0) / Math.max(1, answerable.length);
 }
 
 async function latency(base: Embedder, tuning: Partial<EngineOptions>): Promise<void> {

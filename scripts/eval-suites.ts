@@ -25,6 +25,11 @@ export function fileSafe(embedder: Pick<Embedder, 'id'>): string {
   return embedder.id.replace(/[^\w.@-]+/g, '_');
 }
 
+/** The catalog a suite searches: the boundary requests search the library's. */
+export function catalogOf(suite: SuiteName): string {
+  return suite === 'boundaries' ? 'library' : suite;
+}
+
 /** The persistent index of one catalog (`label`, e.g. a suite name) under one embedder. */
 export function evalIndexDir(label: string, embedder: Pick<Embedder, 'id'>): string {
   return join(EVAL_CACHE_ROOT, `${label}-${fileSafe(embedder)}`);
@@ -36,13 +41,15 @@ export function queryVectorsFile(embedder: Pick<Embedder, 'id'>): string {
 }
 /** Our own labelled requests over the library (written for this project, see fixtures/eval/README.md). */
 export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries.jsonl');
+/** Requests that fall on the "not for" boundaries of real library skills (see eval/boundaries/README.md). */
+export const BOUNDARY_QUERIES = join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl');
 
 export const SPLIT_SEED = 'skill-search-split-1';
 export const SPLITS = ['train', 'dev', 'test'] as const;
 export type Split = (typeof SPLITS)[number];
 /** The ~24k-skill registry pool (a tools file) the scale scripts search; absent without the eval folder. */
 export const REGISTRY_POOL = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
-export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library'] as const;
+export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library', 'boundaries'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface Suite {
@@ -156,6 +163,9 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
     case 'library':
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_QUERIES)) };
+    case 'boundaries':
+      if (!existsSync(dir('library'))) return undefined;
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(BOUNDARY_QUERIES)) };
   }
 }
 
@@ -163,6 +173,7 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
 export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
   const texts: string[] = [];
   for (const name of SUITE_NAMES) {
+    if (name === 'boundaries') continue;
     const suite = await loadSuite(name, { sample: perSuite });
     if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
   }

@@ -101,6 +101,8 @@ export interface TinyModelOptions {
   readonly hidden?: number;
   /** @default 1 */
   readonly seed?: number;
+  /** The tokenizer's `model_max_length`. @default 512 */
+  readonly maxLength?: number;
 }
 
 /** Writes the model folder; returns its absolute path. */
@@ -118,7 +120,7 @@ export function makeTinyModel(dir: string, options: TinyModelOptions = {}): stri
     JSON.stringify({
       tokenizer_class: 'BertTokenizer',
       do_lower_case: true,
-      model_max_length: 512,
+      model_max_length: options.maxLength ?? 512,
       cls_token: '[CLS]',
       sep_token: '[SEP]',
       pad_token: '[PAD]',

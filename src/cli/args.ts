@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SkillSearchError } from '../errors.js';
+import { suggestNames } from '../util/suggest.js';
 
 /** One flag of a command, as parsed and as shown in `--help`. */
 export interface OptionSpec {
@@ -54,6 +55,14 @@ function seeHelp(command: string): string {
   return `(see skill-search ${command} --help)`;
 }
 
+/** ` (did you mean 'a' or 'b'?)`, or '' when nothing is close. */
+export function didYouMean(typed: string, known: readonly string[]): string {
+  const close = suggestNames(typed, known);
+  if (close.length === 0) return '';
+  const quoted = close.map((name) => `'${name}'`);
+  return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`}?)`;
+}
+
 /**
  * Parses with node:util in non-strict token mode and applies strictness ourselves, so every
  * error can name the flag the user typed (node's own messages are multi-clause and generic).
@@ -81,7 +90,13 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     }
     if (token.kind === 'option-terminator') continue;
     const option = options[token.name];
-    if (!option) throw flagError(`unknown option '${token.rawName}' for '${spec.name}' ${seeHelp(spec.name)}`);
+    if (!option) {
+      const known = Object.entries(spec.options)
+        .filter(([, candidate]) => !candidate.hidden)
+        .map(([name]) => `--${name}`);
+      const hint = token.rawName.startsWith('--') ? didYouMean(token.rawName, known) : '';
+      throw flagError(`unknown option '${token.rawName}' for '${spec.name}'${hint} ${seeHelp(spec.name)}`);
+    }
     if (token.name === 'help') {
       help = true;
       continue;
@@ -127,6 +142,18 @@ export function parseChoice<T extends string>(flag: string, raw: string, choices
     throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
   }
   return raw as T;
+}
+
+/**
+ * A command's first argument that must be one of a few words (`library add`, `install codex`):
+ * `unknown action 'frob' for 'library' (did you mean …?) (expected add, list or path)`.
+ * `what` names the argument as the command's help does.
+ */
+export function parsePositionalChoice<T extends string>(command: string, what: string, raw: string | undefined, choices: readonly T[]): T {
+  if (raw !== undefined && (choices as readonly string[]).includes(raw)) return raw as T;
+  const expected = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+  if (raw === undefined || raw === '') throw flagError(`'${command}' needs ${what}: ${expected} ${seeHelp(command)}`);
+  throw flagError(`unknown ${what} '${raw}' for '${command}'${didYouMean(raw, choices)}; expected ${expected} ${seeHelp(command)}`);
 }
 
 export function renderCommandHelp(spec: CommandSpec): string {

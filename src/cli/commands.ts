@@ -56,6 +56,10 @@ const JSON_OPTION: OptionTable = {
   json: { type: 'boolean', description: 'print JSON instead of text' },
 };
 
+const QUIET_OPTION: OptionTable = {
+  quiet: { type: 'boolean', description: 'no progress while the index is built' },
+};
+
 function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
@@ -105,6 +109,7 @@ export type CommandName =
   // Host set-up and deferred skills (issue 14).
   | 'install'
   | 'uninstall'
+  | 'doctor'
   | 'print-config'
   | 'library'
   | 'tokens'
@@ -145,6 +150,7 @@ const INSTALL_OPTIONS: OptionTable = {
     description: 'the command the host runs',
     defaultText: "'skill-search' when it is on PATH, else 'node <this bin's absolute path>'",
   },
+  json: { type: 'boolean', description: 'print what changed (or would) as JSON' },
 };
 
 export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
@@ -165,6 +171,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         ...SOURCE_OPTIONS,
         ...retrievalOptions(DEFAULT_K),
         ...JSON_OPTION,
+        ...QUIET_OPTION,
         explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
       },
       notes:
@@ -207,7 +214,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'index',
       summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
-      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION },
+      options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION, ...QUIET_OPTION },
     },
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
   },
@@ -352,6 +359,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
         'claude-code --project: .claude/settings.json and .mcp.json in --cwd.',
         'codex --user: [mcp_servers.skill-search] in $CODEX_HOME/config.toml (default ~/.codex) and the hook in hooks.json beside it;',
         'codex --project: .codex/config.toml and .codex/hooks.json in --cwd.',
+        "codex: the hook's trust entry (the hash Codex checks before it runs a hook) in $CODEX_HOME/config.toml, for both scopes.",
         "Each changed file's original is kept as <file>.skill-search.bak. The command is 'skill-search' when that is on PATH",
         "(npm install -g .), else 'node <absolute path of this bin>'.",
       ].join('\n'),
@@ -368,6 +376,17 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     },
     load: async () => (await import('./commands/install.js')).runUninstall,
   },
+  doctor: {
+    spec: {
+      name: 'doctor',
+      summary: "Check what each host has of ours: the hook, whether its command runs, Codex's trust for it, the MCP server.",
+      usage: '[claude-code|codex] [--user|--project]',
+      positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex')" },
+      options: { user: INSTALL_OPTIONS.user!, project: INSTALL_OPTIONS.project!, cwd: INSTALL_OPTIONS.cwd! },
+      notes: 'Exits 1 when an installed host has a problem, and says the step that fixes it.',
+    },
+    load: async () => (await import('./commands/doctor.js')).runDoctor,
+  },
   'print-config': {
     spec: {
       name: 'print-config',
@@ -376,6 +395,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
       options: {
         host: { type: 'string', placeholder: 'HOST', description: 'generic (any MCP client), claude-code or codex', defaultText: 'generic' },
         command: INSTALL_OPTIONS.command!,
+        ...JSON_OPTION,
       },
     },
     load: async () => (await import('./commands/print-config.js')).runPrintConfig,

@@ -9,6 +9,7 @@ import { cacheRoot, resolveIndexDir } from './sources.js';
 import { modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
+import type { ParsedValues } from './args.js';
 
 /** The loader options for what the flags named. */
 export function catalogOptions(sources: SourceOptions, env?: CliIo['env']): CatalogOptions {
@@ -85,6 +86,19 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+/** How many of `skills` are this package's demo skills. */
+export function demoCount(skills: readonly { readonly source: string }[]): number {
+  return skills.filter((skill) => skill.source === 'demo').length;
+}
+
+/** Says which skills are demo skills, and why they are there, or '' when none are. */
+export function demoNote(skills: readonly { readonly source: string }[]): string {
+  const demo = demoCount(skills);
+  if (demo === 0) return '';
+  const all = demo === skills.length;
+  return `${all ? 'all ' : ''}${demo} demo skill${demo === 1 ? '' : 's'} (this package's examples${all ? ', used because no skill of yours was found' : ''}; --no-demo leaves them out)`;
+}
+
 /** One stderr line when skill files were skipped, so a broken file never disappears silently. */
 export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   const skipped = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed').length;
@@ -92,23 +106,12 @@ export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): vo
   line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
 }
 
-/** Progress lines go to stderr at most this often (plus the first and the last). */
-const PROGRESS_EVERY_MS = 250;
-
-/** An `onProgress` for `LiveIndex.refresh` that prints `indexing done/total` lines to stderr. */
-export function progressLines(io: CliIo): (done: number, total: number) => void {
-  let lastReport = 0;
-  return (done, total) => {
-    const now = performance.now();
-    if (total === 0) return;
-    if (done === 0 || done === total || now - lastReport >= PROGRESS_EVERY_MS) {
-      lastReport = now;
-      line(io.stderr, `indexing ${done}/${total}`);
-    }
-  };
-}
-
-/** Whether stderr is a terminal someone watches (progress is noise in a pipe or a log). */
-export function stderrIsTerminal(io: CliIo): boolean {
-  return (io.stderr as { isTTY?: boolean }).isTTY === true;
+/**
+ * The `onProgress` of a build the user waits for (see `BuildProgress`), or undefined with
+ * `--quiet`. `after`: milliseconds of silence first, so a quick build says nothing.
+ */
+export async function buildProgress(io: CliIo, values: ParsedValues, after = 0): Promise<((done: number, total: number) => void) | undefined> {
+  if (values.quiet === true) return undefined;
+  const { BuildProgress } = await import('./progress-bar.js');
+  return new BuildProgress(io.stderr, { after }).update;
 }

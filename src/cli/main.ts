@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SkillSearchError, abortError, isAbortError } from '../errors.js';
-import { parseCommandArgs, renderCommandHelp } from './args.js';
+import { didYouMean, parseCommandArgs, renderCommandHelp } from './args.js';
 import { COMMANDS, isCommandName } from './commands.js';
 import { processIo, type CliIo } from './io.js';
 import { packageVersion } from '../util/package-version.js';
@@ -81,13 +81,20 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (first.startsWith('-')) {
-    throw new SkillSearchError('BAD_FLAG', `unknown option '${first}' (see skill-search --help)`);
+    throw new SkillSearchError('BAD_FLAG', `unknown option '${first}'${didYouMean(first, ['--help', '--version'])} (see skill-search --help)`);
   }
   if (!isCommandName(first)) {
-    throw new SkillSearchError('BAD_FLAG', `unknown command '${first}' (see skill-search --help)`);
+    throw new SkillSearchError('BAD_FLAG', `unknown command '${first}'${didYouMean(first, Object.keys(COMMANDS))} (see skill-search --help)`);
   }
   const { spec, load } = COMMANDS[first];
-  const args = parseCommandArgs(spec, rest);
+  let args: ReturnType<typeof parseCommandArgs>;
+  try {
+    args = parseCommandArgs(spec, rest);
+  } catch (error) {
+    // A prompt hook never fails the prompt: a flag mistake in the host's settings is one line, exit 0.
+    if (first === 'hook' && error instanceof SkillSearchError) return (await import('./commands/hook.js')).reportHookFlagError(rest, error, io);
+    throw error;
+  }
   if (args.help) {
     io.stdout.write(renderCommandHelp(spec));
     return EXIT.ok;

@@ -56,3 +56,72 @@ export class ProgressBar {
     this.#shown = false;
   }
 }
+
+/** Plain progress lines (a pipe, a log) come at most this often, plus the first and the last. */
+const LINE_EVERY_MS = 1000;
+
+export interface BuildProgressOptions {
+  /** Say nothing until the work has run this long (a build done sooner stays silent). @default 0 */
+  readonly after?: number;
+  /** Milliseconds now; tests pass a fake. @default performance.now */
+  readonly now?: () => number;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  return `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
+}
+
+/**
+ * Progress of an index build, fed `LiveIndex.refresh`'s `onProgress(done, total)` (called at
+ * least every 64 skills): a bar redrawn in place on a terminal, else a plain line at most once a
+ * second, with the rate and the time left once there is a rate to tell.
+ */
+export class BuildProgress {
+  readonly #stream: CliIo['stderr'];
+  readonly #tty: boolean;
+  readonly #after: number;
+  readonly #now: () => number;
+  readonly #started: number;
+  #lastShown = Number.NEGATIVE_INFINITY;
+  #drawn = false;
+
+  constructor(stream: CliIo['stderr'], options: BuildProgressOptions = {}) {
+    this.#stream = stream;
+    this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
+    this.#after = options.after ?? 0;
+    this.#now = options.now ?? (() => performance.now());
+    this.#started = this.#now();
+  }
+
+  /** The `onProgress` to hand to a build. */
+  readonly update = (done: number, total: number): void => {
+    if (total === 0) return;
+    const now = this.#now();
+    const elapsed = now - this.#started;
+    if (elapsed < this.#after) return;
+    const last = done >= total;
+    const every = this.#tty ? REDRAW_EVERY_MS : LINE_EVERY_MS;
+    if (!last && now - this.#lastShown < every) return;
+    this.#lastShown = now;
+    const rate = elapsed > 0 && done > 0 ? (done / elapsed) * 1000 : undefined;
+    const pace = rate === undefined ? '' : `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s${last ? '' : `, ${duration((total - done) / rate)} left`}`;
+    if (this.#tty) {
+      const filled = Math.round((done / total) * BAR_WIDTH);
+      const percent = String(Math.floor((done / total) * 100)).padStart(3);
+      this.#stream.write(
+        `\r\u001b[2Kindexing  [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent}%  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`,
+      );
+      this.#drawn = true;
+      if (last) this.done();
+      return;
+    }
+    this.#stream.write(`indexing ${done}/${total} skills${pace === '' ? '' : ` (${pace})`}\n`);
+  };
+
+  /** Ends the bar's line (a no-op for plain lines, or when nothing was drawn). */
+  done(): void {
+    if (this.#drawn) this.#stream.write('\n');
+    this.#drawn = false;
+  }
+}

@@ -10,6 +10,8 @@ import { DEFAULT_MODEL } from './defaults.js';
 import { homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { shortHash } from '../util/hash.js';
+import { makeDirs } from '../util/make-dirs.js';
+import { PRIVATE_DIR_MODE } from '../vector-index/atomic-file.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
 export interface SourceOptions {
@@ -132,16 +134,13 @@ function parseAbstain(raw: string): AbstainSetting {
   throw flagError(`--abstain expects ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got '${raw}'`);
 }
 
-/** `--index-dir` may not exist yet (it is created), but must not be a file. */
+/**
+ * `--index-dir` is created here, once, when missing (0700, as the index keeps it): a path that
+ * cannot be a folder is one line naming the flag, before any work starts.
+ */
 function indexDirPath(raw: string, base: string): string {
   const absolute = path.resolve(base, raw);
-  let isFile = false;
-  try {
-    isFile = !statSync(absolute).isDirectory();
-  } catch {
-    return absolute;
-  }
-  if (isFile) throw new SkillSearchError('BAD_FILE', `--index-dir '${raw}': not a directory`);
+  makeDirs(absolute, { mode: PRIVATE_DIR_MODE, subject: `--index-dir '${raw}'` });
   return absolute;
 }
 

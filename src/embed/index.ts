@@ -1,8 +1,8 @@
 export { createHashEmbedder } from './hash-embedder.js';
 export type { HashEmbedderOptions } from './hash-embedder.js';
-export { createUseLiteEmbedder, createUseLiteRuntime, loadedUseLiteRuntime, USE_LITE_ID, USE_LITE_RUNTIME_ENV, useLiteRuntimeInfo } from './use-lite.js';
+export { createUseLiteEmbedder, USE_LITE_ID } from './use-lite.js';
+export { createNativeUseLiteRuntime } from './use-lite-native.js';
 export type { UseLiteRuntime } from './use-lite-native.js';
-export type { UseLiteRuntimeInfo } from './use-lite.js';
 export { createTransformersEmbedder } from './transformers.js';
 export type { TransformersEmbedderOptions } from './transformers.js';
 export { resolveEmbedder, DEFAULT_MODELS_DIR } from './resolve.js';

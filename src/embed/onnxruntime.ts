@@ -1,10 +1,12 @@
 /**
- * onnxruntime-node, the native runtime behind the default model (use-lite-native.ts): the few
+ * onnxruntime-node, the one native runtime behind every encoder: the bundled USE-lite
+ * (use-lite-native.ts) and downloaded Transformers.js-layout models (transformers.ts). The few
  * parts of its API we call, and how it is loaded. It is a CommonJS package, and `require`
  * loads it in a cold process 10–15 ms sooner than `import()`, which runs it through the ES
  * module loader's translation of CommonJS. Its own module, so tests can stand in for it.
  */
 import { createRequire } from 'node:module';
+import { SkillSearchError } from '../errors.js';
 
 export interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
@@ -12,6 +14,8 @@ export interface OrtTensorConstructor {
 }
 
 export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
   run(feeds: Record<string, unknown>): Promise<Record<string, { readonly data: unknown; readonly dims: readonly number[] }>>;
 }
 
@@ -20,7 +24,21 @@ export interface OrtModule {
   readonly Tensor: OrtTensorConstructor;
 }
 
-/** Loads onnxruntime-node (its native binding with it); throws where the binding cannot load. */
+/**
+ * onnxruntime-node 1.14.0 ships its binding for these platforms inside the npm package (glibc
+ * builds for Linux); anywhere else no encoder can run, only the `hash` model.
+ */
+export const ONNXRUNTIME_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+
+/** Loads onnxruntime-node (its native binding with it); throws a MODEL_NOT_FOUND error naming the platform where the binding cannot load. */
 export function loadOnnxRuntime(): OrtModule {
-  return createRequire(import.meta.url)('onnxruntime-node') as OrtModule;
+  try {
+    return createRequire(import.meta.url)('onnxruntime-node') as OrtModule;
+  } catch (error) {
+    const platform = `${process.platform}-${process.arch}`;
+    const why = ONNXRUNTIME_PLATFORMS.includes(platform)
+      ? (error instanceof Error ? error.message : String(error)).split('\n')[0]
+      : `onnxruntime-node has no binary for ${platform} (it ships ${ONNXRUNTIME_PLATFORMS.join(', ')})`;
+    throw new SkillSearchError('MODEL_NOT_FOUND', `cannot load the ONNX runtime: ${why}; use --model hash to search without an encoder`, { cause: error });
+  }
 }

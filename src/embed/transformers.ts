@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { badOption, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
+import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
-import { positiveInteger } from '../util/option-checks.js';
+import { loadOnnxRuntime, type OrtModule, type OrtSession } from './onnxruntime.js';
+import { bulkThreads } from './use-lite-native.js';
 
 export interface TransformersEmbedderOptions {
   /** A model folder: `<dir>/onnx/model.onnx` (or `model_quantized.onnx`), `tokenizer.json`, `config.json`. */
@@ -25,15 +27,31 @@ export interface TransformersEmbedderOptions {
   readonly multilingual?: boolean;
 }
 
-type FeatureExtractor = ((texts: string[], options: { pooling: Pooling; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
-  tokenizer?: { model_max_length?: number };
-};
-
+/** Tokens per text when neither the caller, the tokenizer nor the model config names a limit. */
+const FALLBACK_MAX_TOKENS = 512;
 /**
- * transformers.js keeps its paths in one global `env`; pipelines are created one at a time
- * so two embedders with different model folders never see each other's settings.
+ * Part of the id: how a folder's texts become vectors here. A change in that (here, the move
+ * from the transformers.js pipeline to our own session, which keeps the closing special token
+ * when it truncates) rebuilds indexes made the old way.
  */
-let loading: Promise<unknown> = Promise.resolve();
+const ENCODER_VERSION = 2;
+
+/** The parts of `@huggingface/tokenizers`' Tokenizer we call. */
+interface HfTokenizer {
+  encode(text: string): { ids: number[] };
+  get_added_tokens_decoder(): Map<number, { special: boolean }>;
+}
+
+interface LoadedModel {
+  readonly ort: OrtModule;
+  readonly session: OrtSession;
+  readonly tokenizer: HfTokenizer;
+  /** Ids of the tokenizer's special tokens ([CLS], [SEP], <s>, </s>, …). */
+  readonly specialIds: ReadonlySet<number>;
+  /** Tokens per text, special tokens included. */
+  readonly maxTokens: number;
+  readonly padId: number;
+}
 
 function modelNotFound(modelDir: string, missing: string): SkillSearchError {
   return new SkillSearchError(
@@ -42,27 +60,59 @@ function modelNotFound(modelDir: string, missing: string): SkillSearchError {
   );
 }
 
-function readConfig(modelDir: string): Record<string, unknown> {
-  const file = join(modelDir, 'config.json');
+function readJsonObject(file: string, options: { optional: boolean }): Record<string, unknown> {
+  if (options.optional && !existsSync(file)) return {};
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
   } catch (error) {
     throw new SkillSearchError('MODEL_NOT_FOUND', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 
+function positiveNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 function configuredDimensions(config: Record<string, unknown>): number | undefined {
   for (const key of ['hidden_size', 'd_model', 'dim', 'n_embd']) {
-    const value = config[key];
-    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+    const value = positiveNumber(config[key]);
+    if (value !== undefined) return value;
   }
   return undefined;
 }
 
 /**
- * Any sentence-embedding ONNX model in transformers.js layout, run fully offline (remote
- * downloads are disabled; `skill-search model pull` fetches presets beforehand): mean pooling
- * over the attention mask or the [CLS] vector, query/passage prefixes, then L2 normalisation.
+ * Cuts an encoding to `limit` tokens the way Hugging Face's tokenizers truncate one sequence:
+ * the text is cut, the closing special token ([SEP], </s>) is kept.
+ */
+export function truncateIds(ids: readonly number[], limit: number, specialIds: ReadonlySet<number>): number[] {
+  if (ids.length <= limit) return [...ids];
+  const last = ids[ids.length - 1]!;
+  return specialIds.has(last) ? [...ids.slice(0, limit - 1), last] : ids.slice(0, limit);
+}
+
+/**
+ * Pools one text's token vectors (`hidden` floats per token, `tokens` tokens of which the first
+ * `length` are real) into `out`: their mean, or the first ([CLS]) vector.
+ */
+function pool(data: Float32Array, offset: number, length: number, hidden: number, pooling: Pooling): Float32Array {
+  const out = new Float32Array(hidden);
+  const count = pooling === 'cls' ? 1 : length;
+  for (let t = 0; t < count; t += 1) {
+    const base = offset + t * hidden;
+    for (let h = 0; h < hidden; h += 1) out[h]! += data[base + h]!;
+  }
+  if (count > 1) for (let h = 0; h < hidden; h += 1) out[h]! /= count;
+  return out;
+}
+
+/**
+ * Any sentence-embedding ONNX model in Transformers.js layout (what `skill-search model pull`
+ * fetches), run on onnxruntime-node, the runtime the bundled model uses, and tokenized by
+ * `@huggingface/tokenizers` from the folder's `tokenizer.json`: mean pooling over the attention
+ * mask or the [CLS] vector, query/passage prefixes, then L2 normalisation. Fully offline.
  * The folder is checked synchronously so a typo fails at startup, not on the first query.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
@@ -80,49 +130,94 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   if (!existsSync(modelDir)) throw modelNotFound(modelDir, 'entirely (no such folder)');
   const quantizedFile = join(modelDir, 'onnx', 'model_quantized.onnx');
   const fullFile = join(modelDir, 'onnx', 'model.onnx');
-  const quantized = !existsSync(fullFile) && existsSync(quantizedFile);
-  const modelFile = quantized ? quantizedFile : fullFile;
+  const modelFile = !existsSync(fullFile) && existsSync(quantizedFile) ? quantizedFile : fullFile;
   if (!existsSync(modelFile)) throw modelNotFound(modelDir, 'onnx/model.onnx');
-  if (!existsSync(join(modelDir, 'tokenizer.json'))) throw modelNotFound(modelDir, 'tokenizer.json');
-  const config = readConfig(modelDir);
+  const tokenizerFile = join(modelDir, 'tokenizer.json');
+  if (!existsSync(tokenizerFile)) throw modelNotFound(modelDir, 'tokenizer.json');
+  const config = readJsonObject(join(modelDir, 'config.json'), { optional: false });
 
   const fingerprint = createHash('sha256')
     .update(readFileSync(join(modelDir, 'config.json')))
     .update(String(statSync(modelFile).size))
-    .update(String(statSync(join(modelDir, 'tokenizer.json')).size))
+    .update(String(statSync(tokenizerFile).size))
     // How texts are encoded is part of what a vector means: a changed prefix or pooling rebuilds the index.
-    .update(JSON.stringify({ pooling, maxTokens, prefixes }))
+    .update(JSON.stringify({ pooling, maxTokens, prefixes, encoder: ENCODER_VERSION }))
     .digest('hex')
     .slice(0, 12);
   let dimensions = configuredDimensions(config) ?? 0;
-  let extractor: Promise<FeatureExtractor> | undefined;
+  let loaded: Promise<LoadedModel> | undefined;
 
-  function load(): Promise<FeatureExtractor> {
-    extractor ??= (async () => {
-      const previous = loading;
-      let release!: () => void;
-      loading = new Promise<void>((done) => (release = done));
-      await previous.catch(() => undefined);
-      try {
-        const { env, pipeline } = await import('@xenova/transformers');
-        env.allowRemoteModels = false;
-        env.allowLocalModels = true;
-        env.localModelPath = dirname(modelDir);
-        const run = (await pipeline('feature-extraction', basename(modelDir), { quantized })) as unknown as FeatureExtractor;
-        const tokenizer = run.tokenizer;
-        // The pipeline truncates at `model_max_length`; lowering it caps texts without padding every batch to the cap.
-        if (maxTokens !== undefined && tokenizer !== undefined) {
-          tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? maxTokens, maxTokens);
-        }
-        return run;
-      } finally {
-        release();
-      }
-    })();
-    extractor.catch(() => {
-      extractor = undefined;
+  async function loadModel(): Promise<LoadedModel> {
+    const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
+    const { Tokenizer } = await import('@huggingface/tokenizers');
+    const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
+    const ort = loadOnnxRuntime();
+    const session = await ort.InferenceSession.create(modelFile, {
+      graphOptimizationLevel: 'all',
+      intraOpNumThreads: bulkThreads(),
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
     });
-    return extractor;
+    const specialIds = new Set([...tokenizer.get_added_tokens_decoder()].filter(([, token]) => token.special).map(([id]) => id));
+    // tokenizer_config.json often says 1e30 for "no limit"; the position table is the real one.
+    const limits = [maxTokens, positiveNumber(tokenizerConfig['model_max_length']), positiveNumber(config['max_position_embeddings'])];
+    const limit = Math.min(...limits.map((value) => value ?? Number.POSITIVE_INFINITY));
+    return {
+      ort,
+      session,
+      tokenizer,
+      specialIds,
+      maxTokens: Number.isFinite(limit) ? limit : FALLBACK_MAX_TOKENS,
+      padId: positiveNumber(config['pad_token_id']) ?? 0,
+    };
+  }
+
+  function load(): Promise<LoadedModel> {
+    loaded ??= loadModel();
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+    return loaded;
+  }
+
+  /** One batch through the session: one pooled, normalised vector per text. */
+  async function run(model: LoadedModel, texts: readonly string[]): Promise<Float32Array[]> {
+    const rows = texts.map((text) => truncateIds(model.tokenizer.encode(text).ids, model.maxTokens, model.specialIds));
+    const length = Math.max(1, ...rows.map((row) => row.length));
+    const ids = new BigInt64Array(rows.length * length).fill(BigInt(model.padId));
+    const mask = new BigInt64Array(rows.length * length);
+    rows.forEach((row, b) => {
+      row.forEach((id, i) => {
+        ids[b * length + i] = BigInt(id);
+        mask[b * length + i] = 1n;
+      });
+    });
+    const dims = [rows.length, length];
+    const feeds: Record<string, unknown> = {};
+    for (const name of model.session.inputNames) {
+      if (name === 'input_ids') feeds[name] = new model.ort.Tensor('int64', ids, dims);
+      else if (name === 'attention_mask') feeds[name] = new model.ort.Tensor('int64', mask, dims);
+      else if (name === 'token_type_ids') feeds[name] = new model.ort.Tensor('int64', new BigInt64Array(ids.length), dims);
+      else
+        throw new SkillSearchError(
+          'MODEL_NOT_FOUND',
+          `model ${modelFile} takes an input "${name}"; only input_ids, attention_mask and token_type_ids can be given`,
+        );
+    }
+    const outputs = await model.session.run(feeds);
+    const outputName = model.session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : model.session.outputNames[0]!;
+    const output = outputs[outputName]!;
+    const data = output.data as Float32Array;
+    // [batch, tokens, hidden] token vectors to pool, or [batch, hidden] vectors the model pooled itself.
+    const hidden = output.dims[output.dims.length - 1] ?? 0;
+    if (dimensions === 0) dimensions = hidden;
+    if (hidden !== dimensions) {
+      throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${hidden}-dimensional vectors, config.json says ${dimensions}`);
+    }
+    const perRow = output.dims.length === 3 ? length * hidden : hidden;
+    return rows.map((row, b) =>
+      normalizeInPlace(output.dims.length === 3 ? pool(data, b * perRow, row.length, hidden, pooling) : data.slice(b * perRow, (b + 1) * perRow)),
+    );
   }
 
   return {
@@ -134,20 +229,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     async embed(texts, signal, kind = 'passage') {
       if (texts.length === 0) return [];
       const prefix = prefixes[kind];
-      const run = await raceAbort(load(), signal);
+      const model = await raceAbort(load(), signal);
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         throwIfAborted(signal);
         const batch = texts.slice(start, start + batchSize).map((text) => prefix + text);
-        const tensor = await raceAbort(run(batch, { pooling, normalize: true }), signal);
-        const width = tensor.dims[tensor.dims.length - 1] ?? 0;
-        if (dimensions === 0) dimensions = width;
-        if (width !== dimensions) {
-          throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${width}-dimensional vectors, config.json says ${dimensions}`);
-        }
-        for (let row = 0; row * width < tensor.data.length; row += 1) {
-          out.push(normalizeInPlace(Float32Array.from(tensor.data.subarray(row * width, (row + 1) * width))));
-        }
+        out.push(...(await raceAbort(run(model, batch), signal)));
       }
       return out;
     },

@@ -4,10 +4,12 @@
  * keeps the original beside it (`<file>.skill-search.bak`); uninstalling takes our entries
  * out and, when nothing else in the file changed since, puts the original bytes back.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../vector-index/atomic-file.js';
-import { detectStyle, formatSettings, parseSettings, withHook, withMcpServer, withoutHook, withoutMcpServer, type JsonObject } from './json-settings.js';
+import { SkillSearchError, errorMessage } from '../errors.js';
+import { codexHookHash, staleTrustEntries, trustEntriesFor, withTrustEntry, withoutTrustEntry } from './codex-trust.js';
+import { readHostFile, removeHostFile, writeHostFile, writeTarget } from './host-file.js';
+import { parseSettings, withHookText, withMcpServerText, withoutHookText, withoutMcpServerText } from './json-settings.js';
 import { withServerTable, withoutServerTable } from './toml-table.js';
 
 export const INSTALL_HOSTS = ['claude-code', 'codex'] as const;
@@ -28,14 +30,20 @@ export interface InstallContext {
   readonly command: readonly string[];
 }
 
-/** One entry in one file. */
+/**
+ * Another file's text as the plan stands: after install's edit of it (install), or as it is
+ * now (uninstall). Codex's trust entry is keyed by where our hook sits in hooks.json.
+ */
+export type PeerText = (file: string) => string | undefined;
+
+/** One or more of our entries in one file. */
 export interface FileEdit {
   readonly file: string;
   /** What the entry is, for messages. */
   readonly what: string;
   readonly format: 'json' | 'toml';
-  add(text: string): string;
-  remove(text: string): string;
+  add(text: string, peer: PeerText): string;
+  remove(text: string, peer: PeerText): string;
 }
 
 /** A POSIX shell word (hosts run hook commands through a shell). */
@@ -47,34 +55,68 @@ export function hookCommand(host: InstallHost, command: readonly string[]): stri
   return [...command, 'hook', host].map(shellWord).join(' ');
 }
 
-function jsonEdit(file: string, what: string, add: (value: JsonObject) => JsonObject, remove: (value: JsonObject) => JsonObject): FileEdit {
-  const apply = (text: string, change: (value: JsonObject) => JsonObject) => {
-    const value = parseSettings(text, file);
-    const next = change(value);
-    return next === value ? text : formatSettings(next, detectStyle(text));
-  };
-  return { file, what, format: 'json', add: (text) => apply(text, add), remove: (text) => apply(text, remove) };
+/** Where each host keeps what `install` writes, per scope. */
+export function hostFiles(host: InstallHost, scope: InstallScope, context: InstallContext) {
+  if (host === 'claude-code') {
+    const base = scope === 'user' ? context.home : context.cwd;
+    // Claude Code keeps user-wide MCP servers in ~/.claude.json and project ones in .mcp.json.
+    return { hooks: path.join(base, '.claude', 'settings.json'), mcp: scope === 'user' ? path.join(base, '.claude.json') : path.join(base, '.mcp.json') };
+  }
+  const dir = scope === 'user' ? context.codexHome : path.join(context.cwd, '.codex');
+  // Codex reads hook trust from the user's config.toml only, for project hooks too.
+  return { hooks: path.join(dir, 'hooks.json'), mcp: path.join(dir, 'config.toml'), trust: path.join(context.codexHome, 'config.toml') };
 }
 
-/** The entries `install <host>` writes, per scope. */
+/** Codex's trust edits of its user config.toml for our hook in `hooksFile`. */
+function trustEdit(hooksFile: string, configFile: string, ourHook: { command: string; timeout: number }) {
+  const ourHash = codexHookHash({ type: 'command', ...ourHook })!;
+  return {
+    add: (text: string, peer: PeerText) => trustEntriesFor(hooksFile, peer(hooksFile)).reduce((next, entry) => withTrustEntry(next, entry, configFile), text),
+    remove: (text: string, peer: PeerText) => {
+      const entries = [...trustEntriesFor(hooksFile, peer(hooksFile)), ...staleTrustEntries(text, hooksFile, ourHash, configFile)];
+      return entries.reduce((next, entry) => withoutTrustEntry(next, entry, configFile), text);
+    },
+  };
+}
+
+/** The entries `install <host>` writes, per scope; a file's edit comes after the edits it reads (hooks.json first). */
 export function installEdits(host: InstallHost, scope: InstallScope, context: InstallContext): FileEdit[] {
   const hook = { command: hookCommand(host, context.command), timeout: HOOK_HOST_TIMEOUT_S };
   const server = { command: context.command[0]!, args: [...context.command.slice(1), 'mcp'] };
   const hookWhat = `the ${'UserPromptSubmit'} hook "${hook.command}"`;
   const serverWhat = `the MCP server "skill-search" (${[server.command, ...server.args].join(' ')})`;
+  const files = hostFiles(host, scope, context);
+  const hookEdit: FileEdit = {
+    file: files.hooks,
+    what: hookWhat,
+    format: 'json',
+    add: (text) => withHookText(text, hook, files.hooks),
+    remove: (text) => withoutHookText(text, files.hooks),
+  };
   if (host === 'claude-code') {
-    const settings = scope === 'user' ? path.join(context.home, '.claude', 'settings.json') : path.join(context.cwd, '.claude', 'settings.json');
-    // Claude Code keeps user-wide MCP servers in ~/.claude.json and project ones in .mcp.json.
-    const mcp = scope === 'user' ? path.join(context.home, '.claude.json') : path.join(context.cwd, '.mcp.json');
+    const mcp = files.mcp;
     return [
-      jsonEdit(settings, hookWhat, (value) => withHook(value, hook, settings), withoutHook),
-      jsonEdit(mcp, serverWhat, (value) => withMcpServer(value, server, mcp), withoutMcpServer),
+      hookEdit,
+      { file: mcp, what: serverWhat, format: 'json', add: (text) => withMcpServerText(text, server, mcp), remove: (text) => withoutMcpServerText(text, mcp) },
     ];
   }
-  const dir = scope === 'user' ? context.codexHome : path.join(context.cwd, '.codex');
-  const config = path.join(dir, 'config.toml');
-  const hooks = path.join(dir, 'hooks.json');
+  const trust = trustEdit(files.hooks, files.trust!, hook);
+  const trustWhat = `the hook's trust entry (the hash Codex checks before it runs the hook)`;
+  const config = files.mcp;
+  if (config === files.trust) {
+    return [
+      hookEdit,
+      {
+        file: config,
+        what: `${serverWhat}, and ${trustWhat}`,
+        format: 'toml',
+        add: (text, peer) => trust.add(withServerTable(text, server, config), peer),
+        remove: (text, peer) => trust.remove(withoutServerTable(text, config), peer),
+      },
+    ];
+  }
   return [
+    hookEdit,
     {
       file: config,
       what: serverWhat,
@@ -82,7 +124,7 @@ export function installEdits(host: InstallHost, scope: InstallScope, context: In
       add: (text) => withServerTable(text, server, config),
       remove: (text) => withoutServerTable(text, config),
     },
-    jsonEdit(hooks, hookWhat, (value) => withHook(value, hook, hooks), withoutHook),
+    { file: files.trust!, what: trustWhat, format: 'toml', add: trust.add, remove: trust.remove },
   ];
 }
 
@@ -97,22 +139,18 @@ export interface FileChange {
   readonly backup?: string;
 }
 
-function read(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
+const read = readHostFile;
 
 export function planInstall(edits: readonly FileEdit[]): FileChange[] {
+  const planned = new Map<string, string | undefined>();
+  const peer: PeerText = (file) => (planned.has(file) ? planned.get(file) : read(file));
   return edits.map((edit) => {
     const before = read(edit.file);
-    const after = edit.add(before ?? '');
+    const after = edit.add(before ?? '', peer);
+    planned.set(edit.file, after);
     if (after === before) return { file: edit.file, what: edit.what, action: 'unchanged', before, after };
     const backup = before !== undefined && !existsSync(edit.file + BACKUP_SUFFIX) ? edit.file + BACKUP_SUFFIX : undefined;
-    const action = before !== undefined && edit.remove(before) !== before ? 'updated' : 'added';
+    const action = before !== undefined && edit.remove(before, read) !== before ? 'updated' : 'added';
     return { file: edit.file, what: edit.what, action, before, after, ...(backup === undefined ? {} : { backup }) };
   });
 }
@@ -140,7 +178,7 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
     const before = read(edit.file);
     const backupFile = edit.file + BACKUP_SUFFIX;
     if (before === undefined) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
-    const removed = edit.remove(before);
+    const removed = edit.remove(before, read);
     if (removed === before) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
     const original = read(backupFile);
     const consumed = original === undefined ? {} : { backup: backupFile };
@@ -155,21 +193,40 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
   });
 }
 
-/** Writes install changes: the backup first, then the file (atomically). */
+/** Writes install changes: the backup first, then the file (atomically, through a symlink, mode kept). */
 export function applyInstall(changes: readonly FileChange[]): void {
+  writeEach(changes, (change) => {
+    if (change.action === 'unchanged' || change.after === undefined) return false;
+    if (change.backup !== undefined && change.before !== undefined) writeHostFile(change.backup, change.before);
+    writeHostFile(change.file, change.after);
+    return true;
+  });
+}
+
+/**
+ * Applies `write` to each change; a file that cannot be written (read-only folder, full disk)
+ * stops the run with one line naming it and the files already written.
+ */
+function writeEach(changes: readonly FileChange[], write: (change: FileChange) => boolean): void {
+  const written: string[] = [];
   for (const change of changes) {
-    if (change.action === 'unchanged' || change.after === undefined) continue;
-    mkdirSync(path.dirname(change.file), { recursive: true });
-    if (change.backup !== undefined && change.before !== undefined) writeFileAtomic(change.backup, change.before);
-    writeFileAtomic(change.file, change.after);
+    try {
+      if (write(change)) written.push(change.file);
+    } catch (error) {
+      if (error instanceof SkillSearchError) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+      const done = written.length === 0 ? 'nothing was changed' : `already changed: ${written.join(', ')}`;
+      throw new SkillSearchError('BAD_FILE', `${writeTarget(change.file)}: cannot write (${code}); ${done}`, { cause: error });
+    }
   }
 }
 
 export function applyUninstall(changes: readonly FileChange[]): void {
-  for (const change of changes) {
-    if (change.action === 'absent') continue;
-    if (change.after === undefined) rmSync(change.file, { force: true });
-    else writeFileAtomic(change.file, change.after);
+  writeEach(changes, (change) => {
+    if (change.action === 'absent') return false;
+    if (change.after === undefined) removeHostFile(change.file);
+    else writeHostFile(change.file, change.after);
     if (change.backup !== undefined) rmSync(change.backup, { force: true });
-  }
+    return true;
+  });
 }

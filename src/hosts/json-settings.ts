@@ -1,10 +1,12 @@
 /**
  * Edits of a host's JSON settings file that touch only our own entries: the prompt hook
  * (`hooks.UserPromptSubmit[].hooks[]`, the same shape in Claude Code and Codex) and the MCP
- * server (`mcpServers.skill-search`). Everything else, key order included, is kept; the
- * file's indentation and final newline are reused when it is written back.
+ * server (`mcpServers.skill-search`). The text is edited in place (json-text.ts): every byte
+ * outside our entry stays as the user wrote it, and removing what install added gives the
+ * original bytes back.
  */
 import { SkillSearchError, notJson } from '../errors.js';
+import { appendTo, holder, nodeAt, removeChild, replaceNode, tree } from './json-text.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -55,47 +57,77 @@ export interface HookEntry {
   readonly timeout: number;
 }
 
-/** `value` with our hook added (or its command updated). Returns the same object when nothing changes. */
-export function withHook(value: JsonObject, hook: HookEntry, file: string): JsonObject {
-  const hooks = value.hooks ?? {};
-  if (!isObject(hooks)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks" is not an object; nothing was changed`);
-  const groups = hooks[HOOK_EVENT] ?? [];
-  if (!Array.isArray(groups)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks.${HOOK_EVENT}" is not an array; nothing was changed`);
-  let found = false;
-  const updated = groups.map((group: unknown) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return group;
-    const handlers = group.hooks.map((handler: unknown) => {
-      if (!isObject(handler) || !isOurHookCommand(handler.command)) return handler;
-      found = true;
-      return handler.command === hook.command ? handler : { ...handler, command: hook.command };
-    });
-    return { ...group, hooks: handlers };
-  });
-  if (found) {
-    const next = { ...value, hooks: { ...hooks, [HOOK_EVENT]: updated } };
-    return JSON.stringify(next) === JSON.stringify(value) ? value : next;
-  }
-  const ours = { hooks: [{ type: 'command', command: hook.command, timeout: hook.timeout }] };
-  return { ...value, hooks: { ...hooks, [HOOK_EVENT]: [...groups, ours] } };
+/** Where one of our handlers sits: `hooks.UserPromptSubmit[group].hooks[handler]`. */
+export interface HookPosition {
+  readonly group: number;
+  readonly handler: number;
+  readonly entry: JsonObject;
 }
 
-/** `value` without our hook handlers; groups and maps left empty by that are removed. */
-export function withoutHook(value: JsonObject): JsonObject {
+function hookGroups(value: JsonObject, file: string): unknown[] | undefined {
   const hooks = value.hooks;
-  if (!isObject(hooks) || !Array.isArray(hooks[HOOK_EVENT])) return value;
-  let removed = false;
-  const groups = (hooks[HOOK_EVENT] as unknown[]).flatMap((group) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
-    const handlers = group.hooks.filter((handler: unknown) => !(isObject(handler) && isOurHookCommand(handler.command)));
-    if (handlers.length === group.hooks.length) return [group];
-    removed = true;
-    return handlers.length === 0 ? [] : [{ ...group, hooks: handlers }];
+  if (hooks === undefined) return undefined;
+  if (!isObject(hooks)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks" is not an object; nothing was changed`);
+  const groups = hooks[HOOK_EVENT];
+  if (groups === undefined) return undefined;
+  if (!Array.isArray(groups)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks.${HOOK_EVENT}" is not an array; nothing was changed`);
+  return groups;
+}
+
+/** Our handlers in a parsed settings file, in file order. */
+export function ourHookPositions(value: JsonObject, file: string): HookPosition[] {
+  const positions: HookPosition[] = [];
+  (hookGroups(value, file) ?? []).forEach((group, g) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    group.hooks.forEach((entry: unknown, h) => {
+      if (isObject(entry) && isOurHookCommand(entry.command)) positions.push({ group: g, handler: h, entry });
+    });
   });
-  if (!removed) return value;
-  const { [HOOK_EVENT]: _dropped, ...otherEvents } = hooks;
-  const nextHooks = groups.length === 0 ? otherEvents : { ...otherEvents, [HOOK_EVENT]: groups };
-  const { hooks: _old, ...rest } = value;
-  return Object.keys(nextHooks).length === 0 ? rest : { ...value, hooks: nextHooks };
+  return positions;
+}
+
+function ourGroup(hook: HookEntry): JsonObject {
+  return { hooks: [{ type: 'command', command: hook.command, timeout: hook.timeout }] };
+}
+
+/** `text` with our hook added (or its command updated); the same string when nothing changes. */
+export function withHookText(text: string, hook: HookEntry, file: string): string {
+  const value = parseSettings(text, file);
+  const style = detectStyle(text);
+  if (text.trim() === '') return formatSettings({ hooks: { [HOOK_EVENT]: [ourGroup(hook)] } }, style);
+  const ours = ourHookPositions(value, file);
+  const root = tree(text)!;
+  if (ours.length > 0) {
+    // Later nodes first, so the offsets of earlier ones stay valid.
+    return ours.reduceRight((next, { group, handler, entry }) => {
+      if (entry.command === hook.command) return next;
+      const node = nodeAt(tree(next), ['hooks', HOOK_EVENT, group, 'hooks', handler, 'command'])!;
+      return replaceNode(next, node, hook.command, style.indent);
+    }, text);
+  }
+  const hooks = nodeAt(root, ['hooks']);
+  if (hooks === undefined) return appendTo(text, root, { [HOOK_EVENT]: [ourGroup(hook)] }, style.indent, 'hooks');
+  const groups = nodeAt(root, ['hooks', HOOK_EVENT]);
+  if (groups === undefined) return appendTo(text, hooks, [ourGroup(hook)], style.indent, HOOK_EVENT);
+  return appendTo(text, groups, ourGroup(hook), style.indent);
+}
+
+/** Removes one handler, and the group, event list and `hooks` map it leaves empty. */
+function removeHandler(text: string, group: number, handler: number): string {
+  const root = tree(text)!;
+  const handlers = nodeAt(root, ['hooks', HOOK_EVENT, group, 'hooks'])!;
+  if (handlers.children!.length > 1) return removeChild(text, handlers, handlers.children![handler]!);
+  const groups = nodeAt(root, ['hooks', HOOK_EVENT])!;
+  if (groups.children!.length > 1) return removeChild(text, groups, groups.children![group]!);
+  const hooks = nodeAt(root, ['hooks'])!;
+  if (hooks.children!.length > 1) return removeChild(text, hooks, holder(groups));
+  return removeChild(text, root, holder(hooks));
+}
+
+/** `text` without our hook handlers; groups and maps left empty by that are removed. */
+export function withoutHookText(text: string, file: string): string {
+  const ours = ourHookPositions(parseSettings(text, file), file);
+  return ours.reduceRight((next, { group, handler }) => removeHandler(next, group, handler), text);
 }
 
 export interface McpServerEntry {
@@ -103,19 +135,51 @@ export interface McpServerEntry {
   readonly args: readonly string[];
 }
 
-export function withMcpServer(value: JsonObject, server: McpServerEntry, file: string): JsonObject {
-  const servers = value.mcpServers ?? {};
-  if (!isObject(servers)) throw new SkillSearchError('BAD_FILE', `${file}: "mcpServers" is not an object; nothing was changed`);
-  const entry = { type: 'stdio', command: server.command, args: [...server.args] };
-  const current = servers[MCP_SERVER_KEY];
-  if (isObject(current) && current.command === entry.command && JSON.stringify(current.args) === JSON.stringify(entry.args)) return value;
-  return { ...value, mcpServers: { ...servers, [MCP_SERVER_KEY]: isObject(current) ? { ...current, ...entry } : entry } };
+function serversOf(value: JsonObject, file: string): JsonObject | undefined {
+  const servers = value.mcpServers;
+  if (servers !== undefined && !isObject(servers)) throw new SkillSearchError('BAD_FILE', `${file}: "mcpServers" is not an object; nothing was changed`);
+  return servers;
 }
 
-export function withoutMcpServer(value: JsonObject): JsonObject {
-  const servers = value.mcpServers;
-  if (!isObject(servers) || !(MCP_SERVER_KEY in servers)) return value;
-  const { [MCP_SERVER_KEY]: _dropped, ...others } = servers;
-  const { mcpServers: _old, ...rest } = value;
-  return Object.keys(others).length === 0 ? rest : { ...value, mcpServers: others };
+/** `text` with our MCP server added or its command updated (other fields of the entry are kept). */
+export function withMcpServerText(text: string, server: McpServerEntry, file: string): string {
+  const value = parseSettings(text, file);
+  const style = detectStyle(text);
+  const entry = { type: 'stdio', command: server.command, args: [...server.args] };
+  if (text.trim() === '') return formatSettings({ mcpServers: { [MCP_SERVER_KEY]: entry } }, style);
+  const servers = serversOf(value, file);
+  const current = servers?.[MCP_SERVER_KEY];
+  if (isObject(current) && current.command === entry.command && JSON.stringify(current.args) === JSON.stringify(entry.args)) return text;
+  const root = tree(text)!;
+  const path = ['mcpServers', MCP_SERVER_KEY];
+  if (servers === undefined) return appendTo(text, root, { [MCP_SERVER_KEY]: entry }, style.indent, 'mcpServers');
+  if (current === undefined) return appendTo(text, nodeAt(root, ['mcpServers'])!, entry, style.indent, MCP_SERVER_KEY);
+  if (!isObject(current)) return replaceNode(text, nodeAt(root, path)!, entry, style.indent);
+  let next = text;
+  for (const [key, field] of Object.entries(entry)) {
+    if (JSON.stringify(current[key]) === JSON.stringify(field)) continue;
+    const nextRoot = tree(next);
+    const node = nodeAt(nextRoot, [...path, key]);
+    next = node === undefined ? appendTo(next, nodeAt(nextRoot, path)!, field, style.indent, key) : replaceNode(next, node, field, style.indent);
+  }
+  return next;
+}
+
+export function withoutMcpServerText(text: string, file: string): string {
+  const servers = serversOf(parseSettings(text, file), file);
+  if (servers === undefined || !(MCP_SERVER_KEY in servers)) return text;
+  const root = tree(text)!;
+  const serversNode = nodeAt(root, ['mcpServers'])!;
+  const ours = nodeAt(root, ['mcpServers', MCP_SERVER_KEY])!;
+  return serversNode.children!.length > 1 ? removeChild(text, serversNode, holder(ours)) : removeChild(text, root, holder(serversNode));
+}
+
+/** The settings object with our hook, for printing (`print-config`). */
+export function withHook(value: JsonObject, hook: HookEntry, file: string): JsonObject {
+  return parseSettings(withHookText(formatSettings(value, DEFAULT_JSON_STYLE), hook, file), file);
+}
+
+/** The settings object with our MCP server, for printing (`print-config`). */
+export function withMcpServer(value: JsonObject, server: McpServerEntry, file: string): JsonObject {
+  return parseSettings(withMcpServerText(formatSettings(value, DEFAULT_JSON_STYLE), server, file), file);
 }

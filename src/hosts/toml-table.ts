@@ -1,90 +1,82 @@
 /**
- * The one TOML edit we make: add, replace or remove the `[mcp_servers.skill-search]` table of
- * Codex's `config.toml` as a block of lines, leaving every other byte of the file as it was
- * (comments, order, formatting). A whole TOML library would re-serialise the file; this
- * never has to. A server defined another way (dotted keys, an inline table) is refused, so
- * it is never defined twice.
+ * The `[mcp_servers.skill-search]` table of Codex's `config.toml`: added, replaced or removed
+ * as a block of lines (toml-lines.ts), every other byte kept. A `skill-search` server that is
+ * not ours (other fields, another command) is the user's: never replaced, never removed.
  */
 import { SkillSearchError } from '../errors.js';
+import {
+  appendBlock,
+  asLines,
+  checkedEdit,
+  findSection,
+  parseToml,
+  tomlKey,
+  tomlString,
+  trimmedEnd,
+  valueAt,
+  withValue,
+  withoutSection,
+} from './toml-lines.js';
 
-export const TOML_SERVER_TABLE = 'mcp_servers.skill-search';
-
-const OUR_HEADER = /^\s*\[\s*mcp_servers\s*\.\s*(?:skill-search|"skill-search"|'skill-search')\s*\]\s*(?:#.*)?$/;
-const OUR_SUBTABLE = /^\s*\[\s*mcp_servers\s*\.\s*(?:skill-search|"skill-search"|'skill-search')\s*\./;
-const ANY_HEADER = /^\s*\[/;
-/** `skill-search` named outside its own table: `mcp_servers.skill-search.x = …` or `skill-search = { … }`. */
-const OTHER_FORM = /^\s*(?:mcp_servers\s*\.\s*)?["']?skill-search["']?\s*(?:\.|=\s*\{)/;
+const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
+export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
 
 export interface TomlServer {
   readonly command: string;
   readonly args: readonly string[];
 }
 
-/** A TOML basic string (JSON's escapes are a subset TOML accepts). */
-function tomlString(value: string): string {
-  return JSON.stringify(value);
-}
-
 export function serverTable(server: TomlServer): string {
   return [`[${TOML_SERVER_TABLE}]`, `command = ${tomlString(server.command)}`, `args = [${server.args.map(tomlString).join(', ')}]`, ''].join('\n');
 }
 
-interface Block {
-  readonly start: number;
-  /** Exclusive. */
-  readonly end: number;
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function findBlock(lines: readonly string[], file: string): Block | undefined {
-  let start = -1;
-  let inMcpServers = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (ANY_HEADER.test(line)) {
-      if (start >= 0 && !OUR_SUBTABLE.test(line)) return { start, end: i };
-      if (start < 0 && OUR_HEADER.test(line)) start = i;
-      inMcpServers = /^\s*\[\s*mcp_servers\s*\]/.test(line);
-      continue;
-    }
-    if (start < 0 && OTHER_FORM.test(line) && (inMcpServers || /^\s*mcp_servers\s*\./.test(line))) {
-      throw new SkillSearchError(
-        'BAD_FILE',
-        `${file}:${i + 1}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`,
-      );
-    }
-  }
-  return start >= 0 ? { start, end: lines.length } : undefined;
+/** A table install writes: only `command` and `args`, running `… skill-search[.js] … mcp`. */
+export function isOurServer(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { command, args, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || typeof command !== 'string' || !isStringArray(args)) return false;
+  const words = [command, ...args];
+  return words.at(-1) === 'mcp' && words.some((word) => /(?:^|[/\\])skill-search(?:\.js)?$/.test(word));
 }
 
-/** `text` with our table added or replaced; the same string when it is already there as wanted. */
+/** The user's own `skill-search` server in `text`, which install leaves alone; undefined when none or ours. */
+export function userServer(text: string, file: string): unknown {
+  const current = valueAt(parseToml(text, file), SERVER_PATH);
+  return current === undefined || isOurServer(current) ? undefined : current;
+}
+
+/** `text` with our table added or replaced; the same string when it is there as wanted, or the user has their own. */
 export function withServerTable(text: string, server: TomlServer, file: string): string {
+  const parsed = parseToml(text, file);
+  const current = valueAt(parsed, SERVER_PATH);
+  const wanted = { command: server.command, args: [...server.args] };
+  if (current !== undefined && (JSON.stringify(current) === JSON.stringify(wanted) || !isOurServer(current))) return text;
   const table = serverTable(server);
+  const byHand = `add this table by hand: ${table.trimEnd().replaceAll('\n', '; ')}`;
+  const expected = withValue(parsed, SERVER_PATH, wanted);
+  if (current === undefined) return checkedEdit(appendBlock(text, table), expected, file, byHand);
   const lines = text.split('\n');
-  const block = findBlock(lines, file);
-  if (block === undefined) {
-    if (text === '') return table;
-    const separator = text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-    return `${text}${separator}${table}`;
+  const section = findSection(lines, SERVER_PATH);
+  if (section === undefined) {
+    throw new SkillSearchError(
+      'BAD_FILE',
+      `${file}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`,
+    );
   }
-  // Keep blank lines that separate our block from what follows.
-  let end = block.end;
-  while (end > block.start + 1 && lines[end - 1]!.trim() === '') end--;
-  const replaced = [...lines.slice(0, block.start), ...table.trimEnd().split('\n'), ...lines.slice(end)].join('\n');
-  return replaced;
+  const after = [...lines.slice(0, section.start), ...asLines(table.trimEnd(), text), ...lines.slice(trimmedEnd(lines, section))].join('\n');
+  return checkedEdit(after, expected, file, byHand);
 }
 
-/** `text` without our table (and the blank line we put before it); the same string when absent. */
+/** `text` without our table (and the blank line we put before it); the same string when it is absent or the user's. */
 export function withoutServerTable(text: string, file: string): string {
+  const parsed = parseToml(text, file);
+  if (!isOurServer(valueAt(parsed, SERVER_PATH))) return text;
   const lines = text.split('\n');
-  const block = findBlock(lines, file);
-  if (block === undefined) return text;
-  let end = block.end;
-  while (end > block.start + 1 && lines[end - 1]!.trim() === '') end--;
-  let start = block.start;
-  if (start > 0 && lines[start - 1]!.trim() === '') start--;
-  // One separating blank line goes with the table: the one before it, else those after it.
-  else if (block.end < lines.length) end = block.end;
-  const kept = [...lines.slice(0, start), ...lines.slice(end)];
-  // Removing the last table leaves the file's own final newline as it was.
-  return kept.join('\n');
+  const section = findSection(lines, SERVER_PATH);
+  if (section === undefined) return text;
+  return checkedEdit(withoutSection(lines, section), withValue(parsed, SERVER_PATH, undefined), file, `remove [${TOML_SERVER_TABLE}] by hand`);
 }

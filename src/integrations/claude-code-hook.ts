@@ -1,7 +1,9 @@
 /**
- * Claude Code `UserPromptSubmit` hook: the prompt arrives as JSON on stdin; relevant skills go
- * back as `hookSpecificOutput.additionalContext`. The hook must never get in the way of the
- * prompt: every failure, and every overrun of the time budget, ends as "no output, exit 0".
+ * Claude Code `UserPromptSubmit` hook (Codex's takes the same JSON): the prompt arrives as JSON
+ * on stdin; relevant skills go back as `hookSpecificOutput.additionalContext`, each announced
+ * once per session (until a compaction), a follow-up prompt searched with the turns before it.
+ * The hook must never get in the way of the prompt: an overrun of the time budget ends with no
+ * output, a failure with one line (stderr, and Claude Code's `systemMessage`); always exit 0.
  */
 // Only the attachment modules it renders with: the Skill tool's zod schema is not loaded, and a
 // hook answered by a running server should load nothing it does not use.
@@ -11,10 +13,14 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/remi
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
 import { linkAbortSignal } from '../util/link-signal.js';
+import type { SkillSearcher } from '../types.js';
+import { isFollowUp, withConversation } from './follow-up.js';
+import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
 import type { ClosableSearcher } from '../service/open-search.js';
-import { invokedSkillsInTranscript } from './transcript.js';
+import { SessionState } from './session-state.js';
+import { readTranscript } from './transcript.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
 
@@ -100,6 +106,12 @@ export interface ClaudeCodeHookOptions {
    * and which were suggested now: the usage store's input. Must not throw.
    */
   readonly onTurn?: (turn: HookTurn) => void;
+  /**
+   * The folder of per-session memory (`sessionsDir(cacheRoot)`): a skill announced once in a
+   * session is not announced again until the conversation is compacted. Without it, or without
+   * a `session_id` in the input, every prompt starts fresh.
+   */
+  readonly sessionDir?: string;
 }
 
 export interface HookTurn {
@@ -110,7 +122,10 @@ export interface HookTurn {
 }
 
 export interface ClaudeCodeHookResult {
-  /** What to print on stdout: the JSON line, or `''` when nothing fits or anything failed. */
+  /**
+   * What to print on stdout: the JSON line with the context, or (Claude Code) with a
+   * `systemMessage` saying what went wrong, or `''` when nothing fits.
+   */
   readonly stdout: string;
   readonly outcome: 'context' | 'nothing' | 'skipped' | 'failed' | 'timeout';
 }
@@ -120,16 +135,20 @@ export interface ClaudeCodeHookResult {
  * end the process once it has printed the result.
  */
 export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookResult> {
+  const host = options.host ?? 'claude-code';
+  /** One line on stderr; for Claude Code also its `systemMessage`, which the user sees. */
+  const problem = (line: string, outcome: 'failed' | 'skipped'): ClaudeCodeHookResult => {
+    options.log(line);
+    return { stdout: hookNotice(host, line), outcome };
+  };
   let input: ClaudeCodeHookInput;
   try {
     input = parseClaudeCodeHookInput(stdin);
   } catch (error) {
-    options.log(`skill-search hook: ignored input: ${errorMessage(error)}`);
-    return { stdout: '', outcome: 'failed' };
+    return problem(`skill-search hook: ignored input: ${errorMessage(error)}`, 'failed');
   }
   if (input.hook_event_name !== USER_PROMPT_SUBMIT) {
-    options.log(`skill-search hook: ignored event '${input.hook_event_name}' (only ${USER_PROMPT_SUBMIT} is handled)`);
-    return { stdout: '', outcome: 'skipped' };
+    return problem(`skill-search hook: ignored event '${input.hook_event_name}' (only ${USER_PROMPT_SUBMIT} is handled)`, 'skipped');
   }
   if (input.prompt.trim() === '') return { stdout: '', outcome: 'nothing' };
 
@@ -143,19 +162,30 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     }, options.timeoutMs);
   });
   let seen: HostSearcher['seen'] = new Map();
+  let session: SessionState | undefined;
   const invoked = new Set<string>();
+  const announced = new Set<string>();
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
-    // Skills invoked earlier in the session are not announced again. The prefetcher reads
-    // `invoked` when collecting, so the transcript is read while the search runs.
-    const transcript = invokedSkillsInTranscript(input.transcript_path);
+    // The prefetcher reads `invoked` and `visible` when collecting, so the transcript is read
+    // while the search runs; only a follow-up prompt waits for it (its turns join the query).
+    const transcript = readTranscript(input.transcript_path);
+    const query = capQuery(input.prompt);
     const service = new HostSearcher(await options.open(input.cwd), { keepDemo: options.keepDemo === true });
     seen = service.seen;
     try {
-      const prefetcher = new SkillPrefetcher({ searcher: service, maxSkills: options.k, searchK: Math.max(10, options.k) });
+      let searcher: SkillSearcher = service;
+      if (isFollowUp(query)) searcher = withConversation(service, query, earlierTurns((await transcript).userTurns, query));
+      const prefetcher = new SkillPrefetcher({ searcher, maxSkills: options.k, searchK: Math.max(10, options.k) });
       // A pasted log makes a prompt megabytes long; its start and end say what is asked.
-      const handle = prefetcher.start({ userMessage: capQuery(input.prompt), signal: controller.signal, invoked });
-      for (const name of await transcript) invoked.add(name);
+      const handle = prefetcher.start({ userMessage: query, signal: controller.signal, invoked, visible: announced });
+      const facts = await transcript;
+      // Skills invoked earlier in the session are not announced again.
+      for (const name of facts.invoked) invoked.add(name);
+      if (options.sessionDir !== undefined && input.session_id !== undefined && input.session_id !== '') {
+        session = SessionState.open(input.session_id, { transcript: input.transcript_path ?? '', compactions: facts.compactions }, { dir: options.sessionDir });
+        for (const name of session.announced) announced.add(name);
+      }
       const attachment = await handle.collect();
       if (handle.state === 'failed') throw handle.error;
       return attachment;
@@ -175,28 +205,37 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       return { stdout: '', outcome: 'timeout' };
     }
     const discovered = discoveryContext(result);
+    const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
-      const suggested = (result?.skills ?? []).map((skill) => skill.name);
-      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested });
+      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested: suggestedNames });
     } catch (error) {
       // Bookkeeping must never cost the user the answer.
       options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
+    if (session !== undefined && suggestedNames.length > 0) {
+      session.remember(suggestedNames);
+      const failed = session.save();
+      if (failed) options.log(`skill-search hook: session memory not saved (${session.file}): ${firstLine(errorMessage(failed))}`);
+    }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
-    const howToLoad = loadInstructions(options.host ?? 'claude-code', suggested);
+    const howToLoad = loadInstructions(host, suggested);
     const context = howToLoad === undefined ? discovered : `${discovered}\n\n${howToLoad}`;
     const output: ClaudeCodeHookOutput = {
       hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context },
     };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
   } catch (error) {
-    options.log(`skill-search hook: skipped: ${firstLine(errorMessage(error))}`);
-    return { stdout: '', outcome: 'failed' };
+    return problem(`skill-search hook: skipped: ${firstLine(errorMessage(error))}`, 'failed');
   } finally {
     clearTimeout(timer);
     unlink();
   }
+}
+
+/** The user turns before `prompt`: the host may have written the prompt itself already. */
+function earlierTurns(turns: readonly string[], prompt: string): readonly string[] {
+  return turns.at(-1) === prompt.trim() ? turns.slice(0, -1) : turns;
 }
 
 function firstLine(text: string): string {

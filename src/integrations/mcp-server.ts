@@ -1,7 +1,8 @@
 /**
  * MCP stdio server with two tools: `search_skills` (ranked skills for a task) and
- * `read_skill` (a skill's instructions by name). stdout carries protocol only; every log
- * line goes to the `log` callback (stderr in the CLI).
+ * `read_skill` (a skill's instructions by name, its folder and bundled files, or one of those
+ * files). stdout carries protocol only; the `log` callback (stderr in the CLI) hears only of
+ * problems.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -13,6 +14,7 @@ import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
 import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';
+import { SKILL_FOLDER_LIMITS, listSkillFiles, readSkillFile, skillFolder } from './skill-folder.js';
 import type { SkillService } from './service.js';
 
 export const MCP_SERVER_NAME = 'skill-search';
@@ -22,6 +24,15 @@ export const MAX_MCP_K = 50;
 export const MAX_MCP_QUERY_CHARS = 64 * 1024;
 /** Longest `name` accepted: names are at most 128 characters, with room for a `/` and spaces. */
 export const MAX_MCP_NAME_CHARS = 256;
+/** Longest bundled-file path accepted by `read_skill`. */
+export const MAX_MCP_FILE_CHARS = 1024;
+
+/** What the server tells the client about itself (MCP `instructions`, shown to the model by hosts that use them). */
+export const MCP_INSTRUCTIONS = [
+  'Skills are reusable instructions for recurring tasks (filling PDF forms, bisecting a regression, writing a migration, …).',
+  'Before a task that a skill could cover, call search_skills with the task in plain words; it returns the best matches first, or none.',
+  "To use a match, call read_skill with its name: you get its instructions, its folder and the files it bundles; read one of those with read_skill's `file`, relative to the folder.",
+].join(' ');
 
 export interface SkillSearchMcpOptions {
   readonly service: SkillService;
@@ -62,7 +73,7 @@ const searchOutput = { query: z.string(), hits: z.array(hitSchema) };
 
 export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpServer {
   const track = options.track ?? (<T>(work: Promise<T>) => work);
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version });
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version }, { instructions: MCP_INSTRUCTIONS });
 
   server.registerTool(
     'search_skills',
@@ -99,7 +110,10 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
       structured.hits.length === 0
         ? `No skill fits "${query}".`
         : structured.hits
-            .map((hit, i) => `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''}`)
+            .map(
+              (hit, i) =>
+                `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''} [${neutralizeReminderText(hit.path)}]`,
+            )
             .join('\n');
     return { content: [{ type: 'text' as const, text }], structuredContent: structured };
   }
@@ -108,23 +122,58 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     'read_skill',
     {
       title: 'Read a skill',
-      description: "Return a skill's full instructions (its SKILL.md body) by name, as search_skills returned it.",
-      inputSchema: { name: z.string().min(1).max(MAX_MCP_NAME_CHARS).describe('the skill name, as search_skills returned it') },
+      description:
+        "Return a skill's instructions (its SKILL.md body) by name, as search_skills returned it, with its folder and the files it bundles. With `file`, return that bundled file instead.",
+      inputSchema: {
+        name: z.string().min(1).max(MAX_MCP_NAME_CHARS).describe('the skill name, as search_skills returned it'),
+        file: z
+          .string()
+          .min(1)
+          .max(MAX_MCP_FILE_CHARS)
+          .optional()
+          .describe('a file the skill bundles, relative to its folder (as read_skill listed it), e.g. scripts/fill.py'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ name }) => track(readSkill(name)),
+    ({ name, file }) => track(readSkill(name, file)),
   );
 
-  async function readSkill(name: string) {
+  async function readSkill(name: string, file: string | undefined) {
     const skills = await options.service.skills();
     const skill = findSkillByName(skills, name);
-    if (skill) return { content: [{ type: 'text' as const, text: neutralizeReminderText(skill.body) }] };
+    if (skill) {
+      const folder = skillFolder(skill);
+      if (file !== undefined) return readBundled(skill.name, folder, file);
+      if (folder === undefined) return { content: [{ type: 'text' as const, text: neutralizeReminderText(skill.body) }] };
+      const { files, more } = await listSkillFiles(folder);
+      const listed = files.length === 0 ? 'none' : files.map((entry) => escapeForTerminal(entry)).join(', ');
+      const header = [
+        `Skill folder: ${escapeForTerminal(folder)}`,
+        `Bundled files: ${listed}${more > 0 ? ` (and ${more} more)` : ''}`,
+        files.length === 0 ? '' : 'Read one with read_skill and its `file`, or open it from the folder.',
+      ].filter((line) => line !== '');
+      return { content: [{ type: 'text' as const, text: neutralizeReminderText(`${header.join('\n')}\n\n${skill.body}`) }] };
+    }
     const suggestions = suggestNames(
       name.trim().replace(/^\//, ''),
       skills.map((candidate) => candidate.name),
     );
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
     return { content: [{ type: 'text' as const, text: `Unknown skill "${name}".${hint}` }], isError: true };
+  }
+
+  async function readBundled(name: string, folder: string | undefined, file: string) {
+    if (folder === undefined) {
+      return { content: [{ type: 'text' as const, text: `Skill "${neutralizeReminderText(name)}" has no folder of bundled files.` }], isError: true };
+    }
+    try {
+      const read = await readSkillFile(folder, file);
+      const note = read.truncated ? `\n\n[cut at ${SKILL_FOLDER_LIMITS.maxReadBytes} of ${read.size} bytes]` : '';
+      return { content: [{ type: 'text' as const, text: neutralizeReminderText(`${read.text}${note}`) }] };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { content: [{ type: 'text' as const, text: neutralizeReminderText(escapeForTerminal(message)) }], isError: true };
+    }
   }
 
   return server;
@@ -168,7 +217,6 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
     await server.connect(transport);
-    options.log(`skill-search mcp: serving search_skills and read_skill on stdio`);
     if (options.signal?.aborted) stop();
     await closed;
   } finally {

@@ -1,8 +1,14 @@
 /**
- * Skills already invoked in a Claude Code session, read from its transcript (JSONL, one
- * entry per line; an assistant entry's `message.content` holds `tool_use` blocks, the Skill
- * tool's with `input.skill`). Best effort by design: the transcript format is Claude Code's,
- * not ours, so anything unexpected means "nothing known", never an error.
+ * What a hook needs from a session's transcript (JSONL, one entry per line), read in one pass:
+ * the skills the Skill tool was called with, how many times the conversation was compacted,
+ * and the last few things the user typed.
+ *
+ * Claude Code: an assistant entry's `message.content` holds `tool_use` blocks, the Skill tool's
+ * with `input.skill`; a user prompt is `{"type":"user","message":{"content": text | [text blocks]}}`;
+ * a compaction writes `{"type":"system","subtype":"compact_boundary"}`. Codex (its rollout file):
+ * a prompt is `{"type":"event_msg","payload":{"type":"user_message","message": text}}`, a
+ * compaction `{"type":"compacted"}`. Best effort by design: the format is the host's, not ours,
+ * so anything unexpected means "nothing known", never an error.
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -12,37 +18,83 @@ const SKILL_TOOL = 'Skill';
 /** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
 export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
+export const TRANSCRIPT_DEFAULTS = Object.freeze({
+  maxBytes: MAX_TRANSCRIPT_BYTES,
+  /** User turns kept, most recent last. */
+  maxUserTurns: 3,
+  /** Each kept user turn is cut to this many characters (a pasted log says little about the task). */
+  maxTurnChars: 1000,
+});
+
 export interface TranscriptOptions {
-  /** @default MAX_TRANSCRIPT_BYTES */
+  /** @default TRANSCRIPT_DEFAULTS.maxBytes */
   readonly maxBytes?: number;
+  /** @default TRANSCRIPT_DEFAULTS.maxUserTurns */
+  readonly maxUserTurns?: number;
+  /** @default TRANSCRIPT_DEFAULTS.maxTurnChars */
+  readonly maxTurnChars?: number;
 }
+
+export interface TranscriptFacts {
+  /** Names of skills the Skill tool was called with. */
+  readonly invoked: ReadonlySet<string>;
+  /** Compactions recorded in the part read. */
+  readonly compactions: number;
+  /** The last user prompts, oldest first, each cut to `maxTurnChars`. */
+  readonly userTurns: readonly string[];
+}
+
+const NOTHING: TranscriptFacts = Object.freeze({ invoked: new Set<string>(), compactions: 0, userTurns: Object.freeze([]) });
 
 /** Names of skills the Skill tool was called with, in `transcriptPath`; empty on any problem. */
 export async function invokedSkillsInTranscript(transcriptPath: string | undefined, options: TranscriptOptions = {}): Promise<ReadonlySet<string>> {
-  const names = new Set<string>();
-  if (transcriptPath === undefined || transcriptPath === '') return names;
+  return (await readTranscript(transcriptPath, options)).invoked;
+}
+
+/**
+ * The facts of `transcriptPath` ({@link TranscriptFacts}); nothing known on any problem.
+ * Linear in the bytes read: each line is looked at once, and parsed only when a cheap
+ * substring test says it may matter; user turns are looked for from the end and stop at
+ * `maxUserTurns`.
+ */
+export async function readTranscript(transcriptPath: string | undefined, options: TranscriptOptions = {}): Promise<TranscriptFacts> {
+  if (transcriptPath === undefined || transcriptPath === '') return NOTHING;
+  const settings = { ...TRANSCRIPT_DEFAULTS, ...options };
   let text: string;
   try {
-    text = await readTail(transcriptPath, options.maxBytes ?? MAX_TRANSCRIPT_BYTES);
+    text = await readTail(transcriptPath, settings.maxBytes);
   } catch {
-    return names;
+    return NOTHING;
   }
-  for (const line of text.split('\n')) {
-    // Cheap filter first: most lines are messages and tool results that never mention the tool.
-    if (!line.includes(`"${SKILL_TOOL}"`)) continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
+  const lines = text.split('\n');
+  const invoked = new Set<string>();
+  let compactions = 0;
+  for (const line of lines) {
+    if (line.includes(`"${SKILL_TOOL}"`)) {
+      for (const name of skillCalls(parse(line))) invoked.add(name);
     }
-    for (const name of skillCalls(entry)) names.add(name);
+    if ((line.includes('"compact_boundary"') || line.includes('"compacted"')) && isCompaction(parse(line))) compactions += 1;
   }
-  return names;
+  const userTurns: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && userTurns.length < settings.maxUserTurns; i -= 1) {
+    const line = lines[i] ?? '';
+    if (!line.includes('"user')) continue;
+    const prompt = userPrompt(parse(line));
+    if (prompt !== undefined) userTurns.unshift(prompt.slice(0, settings.maxTurnChars));
+  }
+  return { invoked, compactions, userTurns };
+}
+
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 function skillCalls(entry: unknown): string[] {
-  const content = (entry as { message?: { content?: unknown } } | null)?.message?.content;
+  const content = (entry as { message?: { content?: unknown } } | null | undefined)?.message?.content;
   if (!Array.isArray(content)) return [];
   const names: string[] = [];
   for (const block of content as unknown[]) {
@@ -56,6 +108,39 @@ function skillCalls(entry: unknown): string[] {
     if (cleaned) names.push(cleaned);
   }
   return names;
+}
+
+function isCompaction(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { type, subtype } = entry as { type?: unknown; subtype?: unknown };
+  return (type === 'system' && subtype === 'compact_boundary') || type === 'compacted';
+}
+
+/**
+ * Text the host writes as a user entry that the user did not type: slash-command records,
+ * command output, reminders, the compaction summary's caveats.
+ */
+const NOT_TYPED = /^(<command-|<local-command-|<system-reminder>|<user-prompt-submit-hook>|Caveat: )/;
+
+/** What the user typed, when `entry` is a user prompt (not a tool result, meta entry or summary). */
+function userPrompt(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const record = entry as { type?: unknown; isMeta?: unknown; isCompactSummary?: unknown; message?: unknown; payload?: unknown };
+  let text: string | undefined;
+  if (record.type === 'user' && record.isMeta !== true && record.isCompactSummary !== true) {
+    const content = (record.message as { content?: unknown } | undefined)?.content;
+    if (typeof content === 'string') text = content;
+    else if (Array.isArray(content)) {
+      // A tool result travels as a user entry too: any non-text block means it is not a prompt.
+      const blocks = content as { type?: unknown; text?: unknown }[];
+      if (blocks.every((block) => block?.type === 'text' && typeof block.text === 'string')) text = blocks.map((block) => block.text).join('\n');
+    }
+  } else if (record.type === 'event_msg') {
+    const payload = record.payload as { type?: unknown; message?: unknown } | undefined;
+    if (payload?.type === 'user_message' && typeof payload.message === 'string') text = payload.message;
+  }
+  const trimmed = text?.trim();
+  return trimmed && !NOT_TYPED.test(trimmed) ? trimmed : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './de
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
 import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
+import { CatalogueVocabulary } from './vocabulary.js';
 import { splitWords } from '../lexical/tokenize.js';
 
 export interface CrossLingualOptions extends CrossLingualKnobs {
@@ -81,6 +82,8 @@ export class CrossLingual {
   #skills: readonly Skill[] = [];
   /** Built on the first Japanese query with katakana; dropped when the catalog changes. */
   #loanwords: LoanwordMatcher | undefined;
+  /** Built on the first translated query; dropped when the catalog changes. */
+  #vocabulary: CatalogueVocabulary | undefined;
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses | null>();
@@ -118,6 +121,7 @@ export class CrossLingual {
     const list = [...skills];
     this.#skills = list;
     this.#loanwords = undefined;
+    this.#vocabulary = undefined;
     this.#catalog = undefined;
     // Only skills with CJK text are remembered: a skill without any costs one script test per sync, no entry.
     const languages = new Map<string, Language>();
@@ -161,7 +165,7 @@ export class CrossLingual {
     }
     for (const skill of pending) {
       const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
-      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords);
+      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords === undefined ? {} : { loanwords });
       next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
     this.#glosses = next;
@@ -241,9 +245,19 @@ export class CrossLingual {
     const dictionary = this.#dictionary ?? (await this.#load());
     throwIfAborted(signal);
     if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
-    const rendering = translate(query, dictionary, language === 'ja' ? this.#loanwordMatcher() : undefined, this.#glossWeights);
+    const rendering = translate(query, dictionary, {
+      ...(language === 'ja' && { loanwords: this.#loanwordMatcher() }),
+      ...(this.#glossWeights !== undefined && { glossWeights: this.#glossWeights }),
+      vocabulary: this.#catalogueVocabulary(),
+    });
     if (rendering.lexical.trim() === '') return { language, lexical: query, dense: query, measure: query };
     return { language, lexical: rendering.lexical, terms: rendering.terms, dense: this.#multilingual ? query : rendering.dense, measure: rendering.dense };
+  }
+
+  /** The catalog's English search terms and the skills using each, to choose each translated word's glosses by. */
+  #catalogueVocabulary(): CatalogueVocabulary {
+    this.#vocabulary ??= new CatalogueVocabulary(this.#skills.map((skill) => `${skill.name.replace(/[-_:]/g, ' ')}\n${skillText(skill)}`));
+    return this.#vocabulary;
   }
 
   /** English words of the catalog by how many skills use them, matched against katakana. */

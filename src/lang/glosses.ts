@@ -6,8 +6,13 @@
  * infinitive `to` are cleaned away.
  */
 
-/** Glosses kept per word: more add recall for one word and drown the others. */
+/** Glosses a word is searched with: more add recall for one word and drown the others. */
 export const MAX_GLOSSES = 3;
+/**
+ * Glosses the dictionary keeps per headword, best first: the first {@link MAX_GLOSSES} are the
+ * default choice, the others candidates a catalogue may prefer (`vocabulary.ts`).
+ */
+export const CANDIDATE_GLOSSES = 8;
 
 /** A sense that is a note about the word, not a meaning of it. */
 const NOTE =
@@ -35,7 +40,7 @@ export function cleanGloss(sense: string): string | undefined {
  * possibly holding `;`-separated synonyms). Entries of proper nouns (capitalised pinyin) go
  * last; the first sense of the richest remaining entry leads, computing senses follow it.
  */
-export function selectGlosses(entries: readonly { readonly pinyin: string; readonly senses: readonly string[] }[]): string[] {
+export function selectGlosses(entries: readonly { readonly pinyin: string; readonly senses: readonly string[] }[], limit: number = MAX_GLOSSES): string[] {
   const ordered = entries
     .map((entry, order) => ({ entry, order, proper: /^[A-Z]/.test(entry.pinyin), size: entry.senses.length }))
     .sort((a, b) => Number(a.proper) - Number(b.proper) || b.size - a.size || a.order - b.order);
@@ -60,7 +65,7 @@ export function selectGlosses(entries: readonly { readonly pinyin: string; reado
   const out: string[] = [];
   for (const gloss of [...glosses.slice(0, 1), ...technical, ...glosses.slice(1)]) {
     if (!out.includes(gloss)) out.push(gloss);
-    if (out.length === MAX_GLOSSES) break;
+    if (out.length === limit) break;
   }
   return out;
 }

@@ -2,7 +2,9 @@ import type { GroupedTerms } from '../lexical/lexical-index.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
+import { MAX_GLOSSES } from './glosses.js';
 import type { LoanwordMatcher } from './loanwords.js';
+import type { CatalogueVocabulary } from './vocabulary.js';
 
 /**
  * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
@@ -76,14 +78,21 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
   return out;
 }
 
+export interface TranslateOptions {
+  /** Katakana words → English; without it katakana is dropped. */
+  readonly loanwords?: LoanwordMatcher;
+  /** See `CrossLingualOptions.glossWeights`. */
+  readonly glossWeights?: readonly number[];
+  /** The searched catalogue: each Han word's glosses are chosen by it (see `CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
+  readonly vocabulary?: CatalogueVocabulary;
+}
+
+/** A run of Latin text, or one translated word's candidate glosses (`fixed`: loanwords, not chosen among). */
+type Piece = { readonly latin: string } | { readonly glosses: readonly string[]; readonly fixed: boolean };
+
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
-/** `glossWeights`: see `CrossLingualOptions.glossWeights`. */
-export function translate(
-  text: string,
-  dictionary: Dictionary,
-  loanwords?: LoanwordMatcher,
-  glossWeights: readonly number[] = ENGINE_DEFAULTS.crossLingual.glossWeights,
-): Translation {
+export function translate(text: string, dictionary: Dictionary, options: TranslateOptions = {}): Translation {
+  const { loanwords, glossWeights = ENGINE_DEFAULTS.crossLingual.glossWeights, vocabulary } = options;
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
@@ -107,6 +116,7 @@ export function translate(
     if (group.length > 0) groups.push(group);
     dense.push(glosses[0]!);
   };
+  const pieces: Piece[] = [];
   for (const match of text.matchAll(SCRIPT_RUN)) {
     const [, han, kana, other] = match;
     if (kana !== undefined) {
@@ -116,18 +126,12 @@ export function translate(
         const english = loanwords.match(word);
         if (english.length === 0) continue;
         found += 1;
-        addWord(english);
+        pieces.push({ glosses: english, fixed: true });
       }
       continue;
     }
     if (other !== undefined) {
-      if (!/[\p{L}\p{N}]/u.test(other)) continue;
-      lexical.push(other);
-      dense.push(other.trim());
-      for (const term of new Set(tokenize(other))) {
-        weights.set(term, 1);
-        groups.push([term]);
-      }
+      if (/[\p{L}\p{N}]/u.test(other)) pieces.push({ latin: other });
       continue;
     }
     if (han === undefined) continue;
@@ -137,8 +141,24 @@ export function translate(
       const glosses = dictionary.lookup(word);
       if (glosses === undefined) continue;
       found += 1;
-      addWord(glosses);
+      pieces.push({ glosses, fixed: false });
     }
   }
+  const chosen =
+    vocabulary === undefined
+      ? pieces.map((piece) => ('latin' in piece ? [] : piece.fixed ? piece.glosses : piece.glosses.slice(0, MAX_GLOSSES)))
+      : vocabulary.choose(pieces.map((piece) => ('latin' in piece ? { glosses: [piece.latin], fixed: true } : piece)));
+  pieces.forEach((piece, i) => {
+    if (!('latin' in piece)) {
+      addWord(chosen[i]!);
+      return;
+    }
+    lexical.push(piece.latin);
+    dense.push(piece.latin.trim());
+    for (const term of new Set(tokenize(piece.latin))) {
+      weights.set(term, 1);
+      groups.push([term]);
+    }
+  });
   return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
 }

@@ -4,8 +4,9 @@ import bundled from './relevance-model.json' with { type: 'json' };
 import type { RelevanceModel } from './relevance.js';
 
 /**
- * Abstention: a hit is shown only when its relevance (`relevance.ts`) reaches the threshold;
- * no hit left means "nothing fits". `strict` and `balanced` are operating points chosen on the
+ * Abstention: the first hit is shown only when its relevance (`relevance.ts`) reaches the
+ * threshold, later ones when they reach it or stay close to the first ({@link ShownCut}); no hit
+ * left means "nothing fits". `strict` and `balanced` are operating points chosen on the
  * dev split by `scripts/fit-abstention.ts` (how, and the measured trade-off: docs/retrieval.md);
  * a number is a threshold of the caller's own.
  */
@@ -47,3 +48,28 @@ export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting:
 
 /** The models `scripts/fit-abstention.ts` fitted, shipped with the package. */
 export const BUNDLED_RELEVANCE: RelevanceModels = bundled as unknown as RelevanceModels;
+
+/**
+ * How far the shown list reaches past its first hit. The first hit is shown when it reaches the
+ * abstention threshold; each later one when it reaches the threshold too, or when it scores at
+ * least `relative` × the first hit's score and at least `floor` × the threshold, so a close third
+ * is shown beside a sure first. `{relative: 1, floor: 1}` is the threshold alone. Chosen on the
+ * dev splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md).
+ */
+export interface ShownCut {
+  readonly relative: number;
+  readonly floor: number;
+}
+
+/** How many of `scores` (best first, non-increasing) to show, at most `k`. */
+export function shownCount(scores: readonly number[], threshold: number, cut: ShownCut, k: number): number {
+  const first = scores[0];
+  if (first === undefined || first < threshold || k < 1) return 0;
+  let count = 1;
+  while (count < Math.min(k, scores.length)) {
+    const score = scores[count]!;
+    if (score < threshold && (score < cut.relative * first || score < cut.floor * threshold)) break;
+    count += 1;
+  }
+  return count;
+}

@@ -1,7 +1,17 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
-import { gatherCandidates, hybridScore, type FusionParameters } from './fusion.js';
+import { BOUNDARY_DEPTH, boundaryHits, type Boundary } from './boundaries.js';
+import {
+  boundedScore,
+  clearLexicalFirst,
+  gatherCandidates,
+  hybridScore,
+  keepClearFirstAbove,
+  lexicalEvidenceShare,
+  liftedScore,
+  type FusionParameters,
+} from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
 
 /**
@@ -44,6 +54,36 @@ export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, t
   };
 }
 
+/** What hybrid ranking reads about skills' boundaries: each candidate's, and the ids a named alternative resolves to. */
+export interface BoundaryLookup {
+  readonly of: (id: string) => Boundary | undefined;
+  readonly named: (normalizedName: string) => readonly string[] | undefined;
+}
+
+/**
+ * Each candidate's ordering score after boundaries: a candidate whose "not for" words the request
+ * uses is scored down, and the candidates it names as alternatives up (each by its strongest such
+ * mention), see `fusion.ts`. Only the first {@link BOUNDARY_DEPTH} candidates are read for
+ * boundaries; only candidates already in the list move.
+ */
+function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: BoundaryLookup, weights: FusionParameters['boundaries']): void {
+  const raised = new Map<string, number>();
+  const top = [...orders].sort((a, b) => b[1] - a[1]).slice(0, BOUNDARY_DEPTH);
+  for (const [id, order] of top) {
+    const boundary = lookup.of(id);
+    if (boundary === undefined) continue;
+    const hits = boundaryHits(boundary, terms);
+    if (hits === 0) continue;
+    orders.set(id, boundedScore(order, hits, weights.penalty));
+    for (const name of boundary.instead) {
+      for (const other of lookup.named(name) ?? []) {
+        if (other !== id && orders.has(other)) raised.set(other, Math.max(raised.get(other) ?? 0, hits));
+      }
+    }
+  }
+  for (const [id, hits] of raised) orders.set(id, liftedScore(orders.get(id)!, hits, weights.insteadBoost));
+}
+
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
 export function rankHybrid(
   dense: readonly DenseMatch[],
@@ -55,6 +95,7 @@ export function rankHybrid(
   k: number,
   nameOf: NameOf,
   exclude: readonly string[] = [],
+  boundaries?: BoundaryLookup,
 ): RankedList {
   const candidates = gatherCandidates(dense, lexical, denseOf);
   let denseMin = Number.POSITIVE_INFINITY;
@@ -64,14 +105,34 @@ export function rankHybrid(
     denseMax = Math.max(denseMax, candidate.centered);
   }
   const bestLexical = lexical[0]?.score ?? 0;
-  const context = { bestLexical, denseMin, denseMax, denseShare: fusion.denseShare };
+  const context = {
+    bestLexical,
+    denseMin,
+    denseMax,
+    denseShare: lexicalEvidenceShare(fusion.denseShare, lexical, fusion.lexicalEvidence),
+    coverageShare: fusion.coverageShare,
+  };
+  const orders = new Map<string, number>();
+  for (const candidate of candidates.values()) if (!exclude.includes(candidate.id)) orders.set(candidate.id, hybridScore(candidate, context));
+  if (fusion.lexicalEvidence.keepAbove && lexical[0] !== undefined && orders.has(lexical[0].id) && clearLexicalFirst(lexical, fusion.lexicalEvidence)) {
+    const ids = [...orders.keys()];
+    const values = ids.map((id) => orders.get(id)!);
+    keepClearFirstAbove(
+      values,
+      ids.map((id) => candidates.get(id)!.coverage),
+      ids.indexOf(lexical[0].id),
+    );
+    ids.forEach((id, i) => orders.set(id, values[i]!));
+  }
+  if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))
+    applyBoundaries(orders, terms, boundaries, fusion.boundaries);
   const guard = fusion.keepLexicalWithin;
   const depth = Math.max(k, guard);
   const top = new TopK<RankedEvidence>(depth);
   const evidence = new Map<string, RankedEvidence>();
   for (const candidate of candidates.values()) {
-    if (exclude.includes(candidate.id)) continue;
-    const order = hybridScore(candidate, context);
+    const order = orders.get(candidate.id);
+    if (order === undefined) continue;
     const hit = {
       id: candidate.id,
       name: nameOf(candidate.id),

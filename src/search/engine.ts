@@ -10,8 +10,9 @@ import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode,
 import { STORE_DEFAULTS, type ServedCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import { VectorStore, type VectorStoreOptions, type VectorStoreStatus } from '../vector-index/store.js';
-import { assertAbstainSetting, scoringDepth, thresholdFor } from './abstention.js';
+import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
 import { applyDiff } from './apply-diff.js';
+import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
@@ -30,6 +31,9 @@ import {
   type SnapshotIdentity,
 } from './search-snapshot.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
+
+/** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
+const PROGRESS_EVERY_SKILLS = 64;
 
 export interface SyncOptions {
   readonly signal?: AbortSignal;
@@ -476,9 +480,11 @@ export class SkillSearchEngine implements SkillSearcher {
     const pending = [...keysByText];
     const embedded = new Map<string, Float32Array>();
     onProgress?.(0, missing.size);
-    for (let start = 0; start < pending.length; start += this.options.batchSize) {
+    // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
+    const step = onProgress === undefined ? this.options.batchSize : Math.min(this.options.batchSize, PROGRESS_EVERY_SKILLS);
+    for (let start = 0; start < pending.length; start += step) {
       throwIfAborted(signal);
-      const batch = pending.slice(start, start + this.options.batchSize);
+      const batch = pending.slice(start, start + step);
       const vectors = await this.options.embedder.embed(
         batch.map(([text]) => text),
         signal,
@@ -658,8 +664,9 @@ export class SkillSearchEngine implements SkillSearcher {
     const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
       explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
+    const shown = shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {
-      if (hits.length === k || scores[i]! < threshold) break;
+      if (i === shown) break;
       const scoring = explanation && {
         ...(hit.cosine === undefined ? {} : { dense: { cosine: hit.cosine, centered: hit.centered ?? 0 } }),
         order: hit.order,
@@ -793,7 +800,13 @@ export class SkillSearchEngine implements SkillSearcher {
       return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact),
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact, {
+        of: (id) => {
+          const skill = this.#skills.get(id);
+          return skill === undefined ? undefined : boundaryOf(skill);
+        },
+        named: this.#idsNamed,
+      }),
       exact,
       ...explained(lexical),
     };

@@ -1,5 +1,6 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import type { DenseMatch, DenseScore } from './dense-query.js';
+import type { LexicalEvidenceKnobs } from './options.js';
 
 /**
  * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over
@@ -30,6 +31,68 @@ export interface FusionParameters {
   /** Share of the ordering score given to the dense ranker for queries of up to `longQuery.terms` terms. */
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
+  /**
+   * Share of the ordering score given to the candidate's lexical coverage (the share of the
+   * query's distinct terms it matches), the rest being the dense/BM25 mix: a skill that matches
+   * several of the request's words outranks one that shares a single common word with it.
+   */
+  readonly coverageShare: number;
+  /** When the lexical evidence is clear (see {@link lexicalEvidenceShare}), the dense share drops to at most this. */
+  readonly lexicalEvidence: LexicalEvidence;
+  /** How much a request on a skill's "not for" boundary moves it down and its named alternatives up (`boundaries.ts`). */
+  readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
+}
+
+/**
+ * A clear lexical match: the best BM25 hit scores at least `margin` times the second and covers at
+ * least `coverage` of the query's terms. Then a skill the dense side likes for one shared common
+ * word must not overtake it: the dense share is capped at `denseShare`, and with `keepAbove` the
+ * BM25 hit is ordered above every candidate that matches fewer of the query's terms (a dense-only
+ * candidate matches none). `margin` 0 turns it off.
+ */
+export type LexicalEvidence = LexicalEvidenceKnobs;
+
+/** Whether BM25's first hit (of `lexical`, best first) is a clear match under `evidence`. */
+export function clearLexicalFirst(lexical: readonly { readonly score: number; readonly coverage: number }[], evidence: LexicalEvidence): boolean {
+  const [first, second] = lexical;
+  if (evidence.margin <= 0 || first === undefined || first.score <= 0 || first.coverage < evidence.coverage) return false;
+  return second === undefined || second.score <= 0 || first.score >= evidence.margin * second.score;
+}
+
+/** The dense share once the lexical evidence is weighed: `share`, or the cap when BM25's first hit is clear. */
+export function lexicalEvidenceShare(
+  share: number,
+  lexical: readonly { readonly score: number; readonly coverage: number }[],
+  evidence: LexicalEvidence,
+): number {
+  return clearLexicalFirst(lexical, evidence) ? Math.min(share, evidence.denseShare) : share;
+}
+
+/**
+ * Raises `orders[first]` (BM25's clear first hit) just above every candidate that matches fewer
+ * of the query's terms (`coverages`, 0 for a candidate BM25 did not match), within [0, 1].
+ */
+export function keepClearFirstAbove(orders: number[], coverages: readonly number[], first: number): void {
+  let above = orders[first]!;
+  for (let i = 0; i < orders.length; i += 1) if (i !== first && coverages[i]! < coverages[first]! && orders[i]! >= above) above = orders[i]! + 1e-9;
+  orders[first] = Math.min(1, above);
+}
+
+/**
+ * The ordering score after a request's overlap with the skill's boundary (the number of query terms
+ * only its "not for" clauses use): scaled down by `penalty` per such term, at most two.
+ */
+export function boundedScore(order: number, boundaryTerms: number, penalty: number): number {
+  return order * Math.max(0, 1 - penalty * Math.min(2, boundaryTerms));
+}
+
+/**
+ * The ordering score of a skill another one names as the alternative for a request on its
+ * boundary: moved `insteadBoost` per boundary term (at most two) of the way to 1, so scores stay in
+ * [0, 1] and keep their order.
+ */
+export function liftedScore(order: number, boundaryTerms: number, insteadBoost: number): number {
+  return order + Math.min(1, insteadBoost * Math.min(2, boundaryTerms)) * (1 - order);
 }
 
 /** What ordering needs to know about the query as a whole. */
@@ -41,10 +104,12 @@ export interface QueryContext {
   readonly denseMax: number;
   /** From {@link denseShareFor}. */
   readonly denseShare: number;
+  /** {@link FusionParameters.coverageShare}. */
+  readonly coverageShare: number;
 }
 
 /** The dense share for a query of `terms` distinct terms (see the file comment). */
-export function denseShareFor(terms: number, parameters: FusionParameters): number {
+export function denseShareFor(terms: number, parameters: Pick<FusionParameters, 'denseShare' | 'longQuery'>): number {
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
   return parameters.denseShare + (longShare - parameters.denseShare) * t;
@@ -55,7 +120,8 @@ export function hybridScore(candidate: Candidate, query: QueryContext): number {
   const span = query.denseMax - query.denseMin;
   const dense = span > 0 ? (candidate.centered - query.denseMin) / span : 1;
   const lexical = candidate.lexical > 0 && query.bestLexical > 0 ? candidate.lexical / query.bestLexical : 0;
-  return query.denseShare * dense + (1 - query.denseShare) * lexical;
+  const coverage = candidate.lexical > 0 ? candidate.coverage : 0;
+  return (1 - query.coverageShare) * (query.denseShare * dense + (1 - query.denseShare) * lexical) + query.coverageShare * coverage;
 }
 
 /**

@@ -3,7 +3,7 @@ import { badOption, type SkillSearchError } from '../errors.js';
 import { definedOnly } from '../util/defined.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import type { VectorIndexKind } from '../vector-index/vector-index.js';
-import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels } from './abstention.js';
+import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
 
 /** How queries and skills in other languages are translated (`src/lang/`). */
 export interface CrossLingualKnobs {
@@ -67,6 +67,14 @@ export interface FuzzyOptions {
   readonly ratio: number;
 }
 
+/** The evidence gate's knobs: what they mean is `LexicalEvidence` in `fusion.ts`. */
+export interface LexicalEvidenceKnobs {
+  readonly margin: number;
+  readonly coverage: number;
+  readonly denseShare: number;
+  readonly keepAbove: boolean;
+}
+
 export interface EngineOptions {
   /** The sentence encoder; its `id` keys the embedding cache and the index manifest. */
   readonly embedder: Embedder;
@@ -106,6 +114,13 @@ export interface EngineOptions {
    */
   readonly relevance?: RelevanceModels;
   /**
+   * How far the shown list reaches past a first hit that passed the threshold: a later hit is
+   * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
+   * threshold (`abstention.ts`). `{relative: 1, floor: 1}`: the threshold alone. Chosen on the dev
+   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.05, floor: 0.5}
+   */
+  readonly shownCut?: Partial<ShownCut>;
+  /**
    * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
    * Hand-set on a MetaTool dev sample; fitting it on the train splits gives the same value
    * (docs/retrieval.md). @default 0.65
@@ -116,6 +131,26 @@ export interface EngineOptions {
    * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
    */
   readonly longQuery?: Partial<{ readonly terms: number; readonly denseShare: number }>;
+  /**
+   * Share of the hybrid ordering score given to a candidate's lexical coverage (the share of the
+   * query's distinct terms it matches), the rest being the dense/BM25 mix. Fitted on the train
+   * splits and chosen on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default 0
+   */
+  readonly coverageShare?: number;
+  /**
+   * A clear lexical match caps the dense share: when BM25's first hit scores at least `margin`
+   * times its second and covers at least `coverage` of the query's terms, the dense share is at
+   * most `denseShare` (`fusion.ts`); margin 0 turns it off. Fitted on the train splits and chosen
+   * on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default {margin: 0, coverage: 0, denseShare: 0.65}
+   */
+  readonly lexicalEvidence?: Partial<LexicalEvidenceKnobs>;
+  /**
+   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled
+   * down by `penalty` per query term only its boundary clauses use (at most two), and the skills it
+   * names as alternatives move `insteadBoost` per term of the way to 1. 0 and 0 turn it off. Chosen on dev by
+   * `scripts/fit-fusion.ts` (docs/retrieval.md). @default {penalty: 0.2, insteadBoost: 0.1}
+   */
+  readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
   /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
@@ -188,8 +223,12 @@ export interface ResolvedEngineOptions {
   readonly mode: SearchMode;
   readonly abstain: AbstainSetting;
   readonly relevance: RelevanceModels;
+  readonly shownCut: ShownCut;
   readonly denseShare: number;
   readonly longQuery: { readonly terms: number; readonly denseShare: number };
+  readonly coverageShare: number;
+  readonly lexicalEvidence: LexicalEvidenceKnobs;
+  readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
   readonly fieldBoosts: FieldBoosts;
   readonly fuzzy: FuzzyOptions;
   readonly prefixMinLength: number;
@@ -209,8 +248,12 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
+  shownCut: Object.freeze({ relative: 0.05, floor: 0.5 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
+  coverageShare: 0,
+  lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
+  boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
   fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 }),
   fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
   prefixMinLength: 4,
@@ -242,6 +285,11 @@ function assertFinite(name: string, value: unknown, min: number, max: number): n
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
     throw bad(name, `a number from ${min} to ${max}`, value);
   }
+  return value;
+}
+
+function assertBoolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw bad(name, 'true or false', value);
   return value;
 }
 
@@ -304,6 +352,9 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   if (merged.ann !== 'hnsw' && merged.ann !== 'exact') throw bad('ann', '"hnsw" or "exact"', merged.ann);
   const hnsw = nested('hnsw', ENGINE_DEFAULTS.hnsw, merged.hnsw);
   const longQuery = nested('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
+  const shownCut = nested('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);
+  const lexicalEvidence = nested('lexicalEvidence', ENGINE_DEFAULTS.lexicalEvidence, merged.lexicalEvidence);
+  const boundaries = nested('boundaries', ENGINE_DEFAULTS.boundaries, merged.boundaries);
   const fieldBoosts = nested('fieldBoosts', ENGINE_DEFAULTS.fieldBoosts, merged.fieldBoosts);
   const fuzzy = nested('fuzzy', ENGINE_DEFAULTS.fuzzy, merged.fuzzy);
   const queryChunks = nested('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
@@ -318,10 +369,25 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
+    shownCut: Object.freeze({
+      relative: assertFinite('shownCut.relative', shownCut.relative, 0, 1),
+      floor: assertFinite('shownCut.floor', shownCut.floor, 0, 1),
+    }),
     denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
     longQuery: Object.freeze({
       terms: assertPositiveInteger('longQuery.terms', longQuery.terms),
       denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
+    }),
+    coverageShare: assertFinite('coverageShare', merged.coverageShare, 0, 1),
+    lexicalEvidence: Object.freeze({
+      margin: assertFinite('lexicalEvidence.margin', lexicalEvidence.margin, 0, 1000),
+      coverage: assertFinite('lexicalEvidence.coverage', lexicalEvidence.coverage, 0, 1),
+      denseShare: assertFinite('lexicalEvidence.denseShare', lexicalEvidence.denseShare, 0, 1),
+      keepAbove: assertBoolean('lexicalEvidence.keepAbove', lexicalEvidence.keepAbove),
+    }),
+    boundaries: Object.freeze({
+      penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
+      insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
     }),
     fieldBoosts: Object.freeze(
       Object.fromEntries(

@@ -5,10 +5,10 @@
  * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
  * file is an empty store, never an error (a hook must not fail on it).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shortHash } from '../util/hash.js';
-import { writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
   /**
@@ -83,15 +83,25 @@ export function usageFileFor(root: string, project: string): string {
   );
 }
 
+/**
+ * Every operation is linear in the names it is given (plus, for `save`, the skills kept): the
+ * pair lists are held as insertion-ordered sets, oldest first, and written back as arrays.
+ */
 export class UsageStore {
   readonly file: string;
   readonly #options: Required<Omit<UsageStoreOptions, 'now'>> & { now: () => number };
   #data: UsageFile;
+  /** `usedIn` of the file, as a set. */
+  readonly #usedIn: Set<string>;
+  /** `suggestedIn` of the file, as a set. */
+  #suggestedIn: Set<string>;
 
   private constructor(file: string, data: UsageFile, options: UsageStoreOptions) {
     this.file = file;
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
     this.#data = data;
+    this.#usedIn = new Set(data.usedIn);
+    this.#suggestedIn = new Set(data.suggestedIn);
     this.#decay();
   }
 
@@ -142,9 +152,9 @@ export class UsageStore {
     const now = this.#options.now();
     for (const name of names) {
       const key = `${session}\0${name}`;
-      if (this.#data.usedIn.includes(key)) continue;
-      this.#data.usedIn.push(key);
-      this.#data.suggestedIn = this.#data.suggestedIn.filter((pair) => pair !== key);
+      if (this.#usedIn.has(key)) continue;
+      this.#usedIn.add(key);
+      this.#suggestedIn.delete(key);
       const entry = this.#entry(name);
       entry.used += 1;
       entry.lastUsed = now;
@@ -164,7 +174,7 @@ export class UsageStore {
       const entry = this.#entry(name);
       entry.suggested += 1;
       entry.lastSuggested = now;
-      if (!this.#data.usedIn.includes(key) && !this.#data.suggestedIn.includes(key)) this.#data.suggestedIn.push(key);
+      if (!this.#usedIn.has(key)) this.#suggestedIn.add(key);
     }
   }
 
@@ -185,18 +195,20 @@ export class UsageStore {
 
   #closeOtherSessions(session: string): void {
     const prefix = `${session}\0`;
-    const open: string[] = [];
-    for (const pair of this.#data.suggestedIn) {
-      if (pair.startsWith(prefix)) open.push(pair);
+    const open = new Set<string>();
+    for (const pair of this.#suggestedIn) {
+      if (pair.startsWith(prefix)) open.add(pair);
       else this.#ignore(pair);
     }
-    this.#data.suggestedIn = open;
+    this.#suggestedIn = open;
   }
 
   #bound(): void {
     const { maxSkills, maxSeen } = this.#options;
-    while (this.#data.suggestedIn.length > maxSeen) this.#ignore(this.#data.suggestedIn.shift()!);
-    if (this.#data.usedIn.length > maxSeen) this.#data.usedIn = this.#data.usedIn.slice(-maxSeen);
+    dropOldest(this.#suggestedIn, this.#suggestedIn.size - maxSeen, (pair) => this.#ignore(pair));
+    dropOldest(this.#usedIn, this.#usedIn.size - maxSeen);
+    this.#data.suggestedIn = [...this.#suggestedIn];
+    this.#data.usedIn = [...this.#usedIn];
     const names = Object.keys(this.#data.skills);
     if (names.length > maxSkills) {
       const keep = new Set(
@@ -212,11 +224,26 @@ export class UsageStore {
   save(): Error | undefined {
     this.#bound();
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      // Private: file names say which projects exist.
+      mkdirPrivate(path.dirname(this.file));
       writeFileAtomic(this.file, `${JSON.stringify(this.#data)}\n`);
       return undefined;
     } catch (error) {
       return error as Error;
     }
+  }
+}
+
+/** Removes the first (oldest) `count` members of `set`, telling `onDrop` about each. */
+function dropOldest(set: Set<string>, count: number, onDrop?: (member: string) => void): void {
+  if (count <= 0) return;
+  const dropped: string[] = [];
+  for (const member of set) {
+    if (dropped.length >= count) break;
+    dropped.push(member);
+  }
+  for (const member of dropped) {
+    set.delete(member);
+    onDrop?.(member);
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../util/hash.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /** Temp files end with this; {@link removeStaleTempFiles} cleans up after a crash. */
 export const TEMP_SUFFIX = '.tmp';
@@ -15,7 +16,7 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 /** Creates `dir` (and missing parents) with mode 0700; an existing folder keeps its mode. */
 export function mkdirPrivate(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirs(dir, { mode: PRIVATE_DIR_MODE });
 }
 
 export function tempPathFor(file: string): string {

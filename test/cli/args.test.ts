@@ -20,11 +20,28 @@ describe('flags: one line naming the flag and the value, exit 1', () => {
     [['list', 'extra'], "skill-search: unexpected argument 'extra' for 'list' (see skill-search list --help)\n"],
     [['eval', '--skills-dir', SKILLS], "skill-search: 'eval' needs --queries FILE (see skill-search eval --help)\n"],
     [['list', '--context-window', 'big'], "skill-search: --context-window expects a positive integer, got 'big'\n"],
-    [['hook', 'cursor'], "skill-search: unknown hook target 'cursor'; expected one of claude-code, codex (see skill-search hook --help)\n"],
-    [['hook', 'claude-code', '--timeout-ms', '-5'], "skill-search: --timeout-ms expects a positive integer, got '-5'\n"],
+    // The hook's flag mistakes exit 0 (test/integrations/claude-code-hook.test.ts): it never fails a prompt.
     [['list', '--demo', '--no-demo'], 'skill-search: --demo and --no-demo contradict each other; give one\n'],
     [['frobnicate'], "skill-search: unknown command 'frobnicate' (see skill-search --help)\n"],
     [['--frobnicate'], "skill-search: unknown option '--frobnicate' (see skill-search --help)\n"],
+    // Did you mean: commands, options, and a command's first word, naming the argument it is.
+    [['querry', 'x'], "skill-search: unknown command 'querry' (did you mean 'query'?) (see skill-search --help)\n"],
+    [['--verison'], "skill-search: unknown option '--verison' (did you mean '--version'?) (see skill-search --help)\n"],
+    [['query', '--jsn', 'x'], "skill-search: unknown option '--jsn' for 'query' (did you mean '--json'?) (see skill-search query --help)\n"],
+    [['library', 'frob'], "skill-search: unknown command 'frob' for 'library'; expected add, list or path (see skill-search library --help)\n"],
+    [
+      ['library', 'lst'],
+      "skill-search: unknown command 'lst' for 'library' (did you mean 'list'?); expected add, list or path (see skill-search library --help)\n",
+    ],
+    [['install', 'cursor'], "skill-search: unknown host 'cursor' for 'install'; expected claude-code or codex (see skill-search install --help)\n"],
+    [
+      ['uninstall', 'codx'],
+      "skill-search: unknown host 'codx' for 'uninstall' (did you mean 'codex'?); expected claude-code or codex (see skill-search uninstall --help)\n",
+    ],
+    [
+      ['model', 'pul'],
+      "skill-search: unknown command 'pul' for 'model' (did you mean 'pull'?); expected list, pull, rm or info (see skill-search model --help)\n",
+    ],
   ])('%j', async (argv, stderr) => {
     const result = await runCli(argv, cache);
     expect(result).toEqual({ code: 1, stdout: '', stderr });
@@ -117,8 +134,22 @@ describe('exit 2', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `skill-search: --index-dir '${SKILLS}/pdf-forms/SKILL.md': not a directory\n`,
+      stderr: `skill-search: --index-dir '${SKILLS}/pdf-forms/SKILL.md': cannot create it (${SKILLS}/pdf-forms/SKILL.md is a file)\n`,
     });
+  });
+
+  it('--index-dir under a file, or where no folder can be made, is one line and no loop', async () => {
+    const result = await runCli(['query', '--skills-dir', SKILLS, '--index-dir', `${SKILLS}/pdf-forms/SKILL.md/idx`, 'x'], cache);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: --index-dir '${SKILLS}/pdf-forms/SKILL.md/idx': cannot create it (${SKILLS}/pdf-forms/SKILL.md is a file)\n`,
+    });
+    // Node's recursive mkdir spins forever on /proc (ENOENT on every try); ours makes each level once.
+    if (process.platform === 'linux') {
+      const proc = await runCli(['query', '--skills-dir', SKILLS, '--index-dir', '/proc/idx', 'x'], cache);
+      expect(proc).toEqual({ code: 1, stdout: '', stderr: "skill-search: --index-dir '/proc/idx': cannot create it (ENOENT at /proc/idx)\n" });
+    }
   });
 });
 

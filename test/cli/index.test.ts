@@ -18,7 +18,7 @@ describe('index', () => {
     const first = await runCli(base, cache);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged \(\d+ ms\)\n$/);
-    expect(first.stderr.split('\n')).toEqual(expect.arrayContaining(['indexing 0/6', 'indexing 6/6']));
+    expect(first.stderr.split('\n')).toEqual(expect.arrayContaining(['indexing 0/6 skills', expect.stringMatching(/^indexing 6\/6 skills \([\d.]+\/s\)$/)]));
     expect(first.stderr).toContain(`index: ${cache}${path.sep}`);
 
     const second = await runCli(base, cache);
@@ -30,7 +30,10 @@ describe('index', () => {
     const third = await runCli([...base, '--json'], cache);
     const summary = JSON.parse(third.stdout) as Record<string, unknown>;
     expect(summary).toMatchObject({ skills: 5, added: 0, updated: 1, removed: 1, unchanged: 4, embedded: 1, model: 'hash-256' });
-    expect(third.stderr).toBe('indexing 0/1\nindexing 1/1\n');
+    expect(third.stderr).toMatch(/^indexing 0\/1 skills\nindexing 1\/1 skills \([\d.]+\/s\)\n$/);
+    // --quiet: no progress at all.
+    writeFileSync(path.join(skills, 'git-bisect', 'SKILL.md'), '---\nname: git-bisect\ndescription: Bisect history to find the first bad commit\n---\n');
+    expect((await runCli([...base, '--json', '--quiet'], cache)).stderr).toBe('');
     // The change went to the vector log, which the command then folded into the base files:
     // cold processes opening the folder replay nothing.
     expect(IndexFolder.open(summary['indexDir'] as string).readLog(VECTOR_DATA)).toEqual([]);

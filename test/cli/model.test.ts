@@ -56,7 +56,7 @@ describe('skill-search model', () => {
       "skill-search: unknown model 'bert-huge' (presets: bge-small-en-v1.5, all-MiniLM-L6-v2, gte-small, multilingual-e5-small, paraphrase-multilingual-MiniLM-L12-v2)\n",
     );
     const bad = await runCli(['model', 'fetch'], cache);
-    expect(bad.stderr).toBe("skill-search: 'model' expects one of list, pull, rm, info, got 'fetch' (see skill-search model --help)\n");
+    expect(bad.stderr).toBe("skill-search: unknown command 'fetch' for 'model'; expected list, pull, rm or info (see skill-search model --help)\n");
     const rm = await runCli(['model', 'rm', 'gte-small'], cache);
     expect(rm).toMatchObject({ code: 1 });
     expect(rm.stderr).toBe(`skill-search: model gte-small is not installed (nothing in ${join(cache, 'models')})\n`);

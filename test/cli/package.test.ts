@@ -18,12 +18,12 @@ describe('npm package contents', () => {
       'dist/cli/main.js',
       'dist/cli/bundle.cjs',
       'dist/index.js',
-      'skills/skill-search/SKILL.md',
       'examples/skills/pdf/SKILL.md',
       'models/README.md',
-      '.claude-plugin/plugin.json',
-      'hooks/hooks.json',
-      '.mcp.json',
+      '.claude-plugin/marketplace.json',
+      'plugin/.claude-plugin/plugin.json',
+      'plugin/hooks/hooks.json',
+      'plugin/skills/skill-search/SKILL.md',
       'package.json',
       'README.md',
     ]) {
@@ -35,19 +35,26 @@ describe('npm package contents', () => {
 });
 
 describe('Claude Code plugin', () => {
-  it('names itself like the package, and its hook and MCP server run the bin under ${CLAUDE_PLUGIN_ROOT}', () => {
+  it('is the plugin/ folder: manifests and its skill only, running the skill-search command npm installed', () => {
     const pkg = readJson('package.json');
-    const manifest = readJson('.claude-plugin/plugin.json');
-    expect(manifest).toMatchObject({ name: 'skill-search', version: pkg.version });
-    const hooks = readJson('hooks/hooks.json').hooks.UserPromptSubmit as { hooks: { type: string; command: string }[] }[];
+    const manifest = readJson('plugin/.claude-plugin/plugin.json');
+    expect(manifest).toMatchObject({ name: 'skill-search', version: pkg.version, author: { name: 'skill-search' } });
+    const hooks = readJson('plugin/hooks/hooks.json').hooks.UserPromptSubmit as { hooks: { type: string; command: string }[] }[];
     const command = hooks[0]!.hooks[0]!.command;
-    expect(command).toBe('node "${CLAUDE_PLUGIN_ROOT}/bin/skill-search.js" hook claude-code');
+    expect(command).toBe('skill-search hook claude-code');
     expect(isOurHookCommand(command)).toBe(true);
-    expect(readJson('.mcp.json').mcpServers['skill-search']).toEqual({ command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/skill-search.js', 'mcp'] });
-    expect(existsSync(path.join(ROOT, 'bin', 'skill-search.js'))).toBe(true);
-    // The plugin's skills folder holds its own skill only; the demo catalogue lives elsewhere.
-    expect(readdirSync(path.join(ROOT, 'skills'))).toEqual(['skill-search']);
-    expect(readJson('.claude-plugin/marketplace.json').plugins[0]).toMatchObject({ name: 'skill-search', source: './' });
+    // Declared in the plugin's manifest: a clone's root .mcp.json would be read as a project config.
+    expect(manifest.mcpServers['skill-search']).toEqual({ command: 'skill-search', args: ['mcp'] });
+    expect(existsSync(path.join(ROOT, '.mcp.json'))).toBe(false);
+    expect(readJson('.claude-plugin/marketplace.json').plugins[0]).toMatchObject({ name: 'skill-search', source: './plugin' });
+    // Claude Code copies the whole folder and runs `npm ci` where it finds a package.json and a lockfile:
+    // the plugin holds no package, no node_modules, no model.
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.relative(path.join(ROOT, 'plugin'), path.join(dir, entry.name))],
+      );
+    })(path.join(ROOT, 'plugin'));
+    expect(files.sort()).toEqual(['.claude-plugin/plugin.json', 'hooks/hooks.json', 'skills/skill-search/SKILL.md']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chownSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,8 +13,9 @@ afterAll(() => removeDir(cache));
 
 const indexDir = path.join(cache, 'index');
 const SOURCES = ['--skills-dir', SKILLS, '--model', 'hash', '--index-dir', indexDir];
+// A session of its own per call: one session announces a skill once.
 const hookInput = (prompt: string) =>
-  JSON.stringify({ session_id: 's', transcript_path: '/dev/null', cwd: cache, hook_event_name: 'UserPromptSubmit', prompt });
+  JSON.stringify({ session_id: randomUUID(), transcript_path: '/dev/null', cwd: cache, hook_event_name: 'UserPromptSubmit', prompt });
 
 /** A server for the same index as the flags above, as `watch` runs it. */
 async function startServer() {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { dot } from '../../src/embed/normalize.js';
 import { resolveEmbedder } from '../../src/embed/resolve.js';
-import { createTransformersEmbedder } from '../../src/embed/transformers.js';
+import { createTransformersEmbedder, truncateIds } from '../../src/embed/transformers.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { embeddingText } from '../../src/search/skill-text.js';
 import { SKILLS } from '../search/fixtures.js';
@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(modelsDir, { recursive: true, force: true }));
 
-describe('Transformers.js embedder (tiny generated ONNX model, offline)', () => {
+describe('Transformers.js-layout embedder on onnxruntime-node (tiny generated ONNX model, offline)', () => {
   it('embeds a batch into normalised vectors of the configured size', async () => {
     const embedder = resolveEmbedder('tiny', { modelsDir });
     expect(embedder.id).toMatch(/^onnx:tiny@[0-9a-f]{12}$/);
@@ -97,6 +97,20 @@ describe('Transformers.js embedder: pooling, prefixes and truncation', () => {
     expect(() => createTransformersEmbedder({ modelDir: join(modelsDir, 'tiny'), maxTokens: 1 })).toThrow(
       'Expected `maxTokens` to be an integer of at least 2, got `1`',
     );
+  });
+
+  it('keeps the closing special token when it cuts, as Hugging Face tokenizers do', () => {
+    const special = new Set([101, 102]);
+    expect(truncateIds([101, 7, 8, 9, 102], 4, special)).toEqual([101, 7, 8, 102]);
+    expect(truncateIds([101, 7, 8, 9], 3, special)).toEqual([101, 7, 8]);
+    expect(truncateIds([101, 7, 102], 4, special)).toEqual([101, 7, 102]);
+  });
+
+  it("cuts at the tokenizer's model_max_length when no maxTokens is given (3 here: [CLS] pdf [SEP])", async () => {
+    const dir = join(modelsDir, 'short');
+    makeTinyModel(dir, { hidden: 24, maxLength: 3 });
+    const [a, b] = await createTransformersEmbedder({ modelDir: dir }).embed(['pdf weather forecast', 'pdf music song']);
+    expect(cosine(a!, b!)).toBeCloseTo(1, 5);
   });
 
   it('reports multilingual only when told', () => {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
@@ -120,8 +120,18 @@ describe('runClaudeCodeHook', () => {
     expect(logs).toEqual([]);
   });
 
-  it('prints nothing and notes why on malformed input', async () => {
+  it('on malformed input: one line on stderr, and as the systemMessage Claude Code shows the user', async () => {
     const { opts, logs } = options(service(async () => []));
+    const line = 'skill-search hook: ignored input: stdin is not JSON';
+    expect(await runClaudeCodeHook('not json', opts)).toEqual({ stdout: `${JSON.stringify({ systemMessage: line })}\n`, outcome: 'failed' });
+    expect(logs).toEqual([line]);
+  });
+
+  it('for Codex the line goes to stderr only (stdout stays empty)', async () => {
+    const { opts, logs } = options(
+      service(async () => []),
+      { host: 'codex' },
+    );
     expect(await runClaudeCodeHook('not json', opts)).toEqual({ stdout: '', outcome: 'failed' });
     expect(logs).toEqual(['skill-search hook: ignored input: stdin is not JSON']);
   });
@@ -129,8 +139,9 @@ describe('runClaudeCodeHook', () => {
   it('ignores other hook events', async () => {
     const { opts, logs } = options(service(async () => [{ skill: PDF, score: 1, via: ['exact'] }]));
     const input = JSON.stringify({ hook_event_name: 'Stop', prompt: 'pdf' });
-    expect(await runClaudeCodeHook(input, opts)).toEqual({ stdout: '', outcome: 'skipped' });
-    expect(logs).toEqual(["skill-search hook: ignored event 'Stop' (only UserPromptSubmit is handled)"]);
+    const line = "skill-search hook: ignored event 'Stop' (only UserPromptSubmit is handled)";
+    expect(await runClaudeCodeHook(input, opts)).toEqual({ stdout: `${JSON.stringify({ systemMessage: line })}\n`, outcome: 'skipped' });
+    expect(logs).toEqual([line]);
   });
 
   it('swallows a failure into one stderr line', async () => {
@@ -139,8 +150,9 @@ describe('runClaudeCodeHook', () => {
         throw new Error('skill-search: index exploded\n    at somewhere');
       }),
     );
-    expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: '', outcome: 'failed' });
-    expect(logs).toEqual(['skill-search hook: skipped: index exploded']);
+    const line = 'skill-search hook: skipped: index exploded';
+    expect(await runClaudeCodeHook(INPUT, opts)).toEqual({ stdout: `${JSON.stringify({ systemMessage: line })}\n`, outcome: 'failed' });
+    expect(logs).toEqual([line]);
   });
 
   it('gives up silently when the budget runs out, aborting the search', async () => {
@@ -208,9 +220,10 @@ describe('skill-search hook claude-code (process)', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('malformed stdin → exit 0, empty stdout, one line on stderr', async () => {
+  it('malformed stdin → exit 0, one line on stderr and as systemMessage', async () => {
     const result = await spawnCli(argv, cache, { stdin: '{"prompt": oops' });
-    expect(result).toEqual({ code: 0, stdout: '', stderr: 'skill-search hook: ignored input: stdin is not JSON\n' });
+    const line = 'skill-search hook: ignored input: stdin is not JSON';
+    expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ systemMessage: line })}\n`, stderr: `${line}\n` });
   });
 
   it('on a cold index: gives up within the budget and builds the index in the background', async () => {
@@ -236,18 +249,53 @@ describe('skill-search hook claude-code (process)', () => {
     }
   });
 
-  it('an internal failure (unwritable index) → exit 0, empty stdout, one stderr line', async () => {
+  it('an internal failure (unwritable index) → exit 0, one stderr line, the same as systemMessage', async () => {
     const unusable = path.join(SKILLS, 'pdf-forms', 'SKILL.md', 'index');
     const result = await runCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--index-dir', unusable], cache, {
       stdin: prompt('fill in a pdf form'),
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*ENOTDIR.*\n$/);
+    const line = `skill-search hook: skipped: --index-dir '${unusable}': cannot create it (${path.join(SKILLS, 'pdf-forms', 'SKILL.md')} is a file)`;
+    expect(result.stderr).toBe(`${line}\n`);
+    expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: line })}\n`);
   });
 
-  it('a bad flag in the settings file exits 1 with one line (shown by Claude Code, prompt not blocked)', async () => {
+  it('a bad flag in the settings file exits 0 with one line, shown to the user as systemMessage', async () => {
     const result = await runCli(['hook', 'claude-code', '--timeout-ms', 'soon'], cache, { stdin: prompt('x') });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: "skill-search: --timeout-ms expects a positive integer, got 'soon'\n" });
+    const line = "skill-search hook: skipped: --timeout-ms expects a positive integer, got 'soon'";
+    expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ systemMessage: line })}\n`, stderr: `${line}\n` });
+  });
+
+  it('an unknown flag exits 0 with one line, shown to the user as systemMessage', async () => {
+    const result = await runCli(['hook', 'claude-code', '--bogus'], cache, { stdin: prompt('x') });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^skill-search hook: skipped: .*--bogus.*\n$/);
+    expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: result.stderr.trimEnd() })}\n`);
+    // Other commands keep exit 1 for a flag mistake.
+    expect((await runCli(['query', '--bogus', 'x'], cache)).code).toBe(1);
+  });
+
+  it('a broken config file exits 0 with one line naming it (stderr and systemMessage)', async () => {
+    const project = tempDir();
+    try {
+      mkdirSync(path.join(project, '.claude'), { recursive: true });
+      writeFileSync(path.join(project, '.claude', 'skill-search.json'), '{"exclude": [1,');
+      const input = JSON.stringify({ session_id: 's', transcript_path: '/dev/null', cwd: project, hook_event_name: 'UserPromptSubmit', prompt: 'x' });
+      const result = await runCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash'], project, { stdin: input });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/^skill-search hook: skipped: .*skill-search\.json.*\n$/);
+      expect(result.stdout).toBe(`${JSON.stringify({ systemMessage: result.stderr.trimEnd() })}\n`);
+    } finally {
+      removeDir(project);
+    }
+  });
+
+  it('an unknown hook target exits 0 with one line', async () => {
+    const result = await runCli(['hook', 'claude'], cache, { stdin: prompt('x') });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "skill-search hook: unknown hook target 'claude'; expected one of claude-code, codex (see skill-search hook --help)\n",
+    });
   });
 });

@@ -97,14 +97,14 @@ describe('skill-search mcp (hash embedder)', () => {
   it('read_skill accepts a leading slash and any case when the name is unique', async () => {
     const result = await server.client.callTool({ name: 'read_skill', arguments: { name: '/Git-Bisect' } });
     expect(result.isError).toBeFalsy();
-    expect((result.content as TextContent)[0]?.text.startsWith('# Bisecting a regression\n')).toBe(true);
+    expect((result.content as TextContent)[0]?.text).toMatch(/^Skill folder: .*git-bisect\nBundled files: none\n\n# Bisecting a regression\n/);
   });
 
   it('read_skill returns the body with reminder tags neutralised', async () => {
     const result = await server.client.callTool({ name: 'read_skill', arguments: { name: 'flaky-tests' } });
     expect(result.isError).toBeFalsy();
     const text = (result.content as TextContent)[0]?.text ?? '';
-    expect(text.startsWith('# Flaky tests\n')).toBe(true);
+    expect(text).toContain('\n\n# Flaky tests\n');
     expect(text).toContain('&lt;/system-reminder> stays inert.');
     expect(text).not.toContain('</system-reminder>');
   });
@@ -117,8 +117,8 @@ describe('skill-search mcp (hash embedder)', () => {
     expect((none.content as TextContent)[0]?.text).toBe('Unknown skill "zzzzzzzzzz". Use search_skills to find one.');
   });
 
-  it('logs to stderr only', () => {
-    expect(server.stderr()).toContain('skill-search mcp: serving search_skills and read_skill on stdio');
+  it('says nothing on stderr while all is well (Claude Code logs any stderr line as an error)', () => {
+    expect(server.stderr()).toBe('');
   });
 });
 
@@ -157,6 +157,8 @@ describe('skill-search mcp (default model)', () => {
         arguments: { query: 'track down which commit made things stop working' },
       });
       expect((result.structuredContent as { hits: { name: string }[] }).hits[0]?.name).toBe('git-bisect');
+      // Building the index and loading the model on a first start say nothing either.
+      expect(server.stderr()).toBe('');
     } finally {
       await server.close();
     }

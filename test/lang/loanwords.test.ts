@@ -44,7 +44,7 @@ describe('LoanwordMatcher', () => {
   });
 
   it('feeds translation next to the dictionary glosses', () => {
-    expect(translate('テストを先に書く', smallDictionary(), matcher).dense).toBe('test beforehand');
+    expect(translate('テストを先に書く', smallDictionary(), { loanwords: matcher }).dense).toBe('test beforehand');
     expect(translate('テストを先に書く', smallDictionary()).dense).toBe('beforehand');
   });
 });

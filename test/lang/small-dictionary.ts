@@ -29,6 +29,8 @@ export const ENTRIES = [
   ['紀要', '纪要', 'ji4 yao4', 'summary; minutes'],
   ['日誌', '日志', 'ri4 zhi4', ['journal', 'log (computing)']],
   ['錯誤', '错误', 'cuo4 wu4', ['error', 'mistake']],
+  ['流水線', '流水线', 'liu2 shui3 xian4', ['assembly line', '(computing) pipeline']],
+  ['令牌', '令牌', 'ling4 pai2', ['decree', 'token']],
 ] as const;
 
 export function smallDictionary(): Dictionary {

@@ -40,7 +40,7 @@ describe('translate', () => {
   });
 
   it('shares that unit by the gloss weights it is given (CrossLingualOptions.glossWeights)', () => {
-    const { terms } = translate('密码 PIN', dictionary, undefined, [1, 1]);
+    const { terms } = translate('密码 PIN', dictionary, { glossWeights: [1, 1] });
     const term = (word: string) => terms.weights.get(tokenize(word)[0]!);
     expect(term('cipher')).toBeCloseTo(0.5);
     expect(term('password')).toBeCloseTo(0.5);

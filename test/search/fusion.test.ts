@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { denseShareFor, hybridScore, type Candidate, type QueryContext } from '../../src/search/fusion.js';
+import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
 const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
@@ -19,7 +19,7 @@ describe('denseShareFor', () => {
 });
 
 describe('hybridScore', () => {
-  const context: QueryContext = { bestLexical: 8, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6 };
+  const context: QueryContext = { bestLexical: 8, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6, coverageShare: 0 };
 
   it('min-max normalises the cosine over the query candidates and mixes it with relative BM25', () => {
     expect(hybridScore(candidate(0.6, 8, 1), context)).toBeCloseTo(1, 10);
@@ -31,5 +31,57 @@ describe('hybridScore', () => {
   it('gives every candidate the full dense part when all cosines are equal', () => {
     const flat = { ...context, denseMin: 0.5, denseMax: 0.5 };
     expect(hybridScore(candidate(0.5, 0, 0), flat)).toBeCloseTo(0.6, 10);
+  });
+});
+
+describe('lexicalEvidenceShare', () => {
+  const gate = { margin: 2, coverage: 0.5, denseShare: 0.2, keepAbove: false };
+
+  it('caps the dense share when BM25’s first hit is clear: well ahead of the second and covering enough of the query', () => {
+    expect(
+      lexicalEvidenceShare(
+        0.65,
+        [
+          { score: 9, coverage: 0.5 },
+          { score: 4, coverage: 0.5 },
+        ],
+        gate,
+      ),
+    ).toBe(0.2);
+    expect(lexicalEvidenceShare(0.65, [{ score: 9, coverage: 1 }], gate)).toBe(0.2);
+    expect(lexicalEvidenceShare(0.1, [{ score: 9, coverage: 1 }], gate)).toBe(0.1);
+  });
+
+  it('leaves the share alone for a close second, a low coverage, no lexical hit, or margin 0', () => {
+    expect(
+      lexicalEvidenceShare(
+        0.65,
+        [
+          { score: 9, coverage: 1 },
+          { score: 5, coverage: 1 },
+        ],
+        gate,
+      ),
+    ).toBe(0.65);
+    expect(lexicalEvidenceShare(0.65, [{ score: 9, coverage: 0.25 }], gate)).toBe(0.65);
+    expect(lexicalEvidenceShare(0.65, [], gate)).toBe(0.65);
+    expect(lexicalEvidenceShare(0.65, [{ score: 9, coverage: 1 }], { ...gate, margin: 0 })).toBe(0.65);
+  });
+});
+
+describe('boundedScore and liftedScore', () => {
+  it('scales the score down by the penalty once per boundary term, at most twice, never below 0', () => {
+    expect(boundedScore(0.9, 0, 0.2)).toBe(0.9);
+    expect(boundedScore(0.9, 1, 0.2)).toBeCloseTo(0.72, 10);
+    expect(boundedScore(0.9, 5, 0.2)).toBeCloseTo(0.54, 10);
+    expect(boundedScore(0.9, 2, 0.6)).toBe(0);
+  });
+
+  it('moves an alternative part of the way to 1, keeping the order of the scores it lifts', () => {
+    expect(liftedScore(0.5, 0, 0.1)).toBe(0.5);
+    expect(liftedScore(0.5, 1, 0.1)).toBeCloseTo(0.55, 10);
+    expect(liftedScore(0.5, 3, 0.1)).toBeCloseTo(0.6, 10);
+    expect(liftedScore(1, 2, 0.5)).toBe(1);
+    expect(liftedScore(0.4, 1, 0.3)).toBeLessThan(liftedScore(0.5, 1, 0.3));
   });
 });

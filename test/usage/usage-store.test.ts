@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageStore, usageFileFor } from '../../src/usage/usage-store.js';
@@ -26,6 +26,14 @@ describe('UsageStore', () => {
     expect(counts(store)).toEqual({ pdf: [1, 2, 0], xlsx: [0, 1, 1] });
     expect(store.save()).toBeUndefined();
     expect(counts(open())).toEqual({ pdf: [1, 2, 0], xlsx: [0, 1, 1] });
+  });
+
+  it('keeps its folder and file private (0700, 0600)', () => {
+    const store = open();
+    store.recordUsed('s1', ['pdf']);
+    expect(store.save()).toBeUndefined();
+    expect(statSync(path.dirname(store.file)).mode & 0o777).toBe(0o700);
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
   });
 
   it('halves every 14 days', () => {

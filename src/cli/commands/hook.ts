@@ -2,7 +2,7 @@ import { errorMessage } from '../../errors.js';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
-import { flagError, parsePositiveInt } from '../args.js';
+import { parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../defaults.js';
 import { openSearchFor } from '../context.js';
 import type { CliIo } from '../io.js';
@@ -10,6 +10,8 @@ import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type Sour
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
+import { hookNotice } from '../../integrations/hook-notice.js';
+import { sessionsDir } from '../../integrations/session-state.js';
 
 /** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
 export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
@@ -41,22 +43,32 @@ const HOOK_TIMING = Object.freeze({
 });
 
 /**
- * Flag mistakes exit 1: they live in the user's settings file and must be visible when the
- * hook is set up (Claude Code shows the line and carries on). Everything that happens per
- * prompt ends with exit 0. Never exit 2: for UserPromptSubmit that blocks the prompt.
+ * Every mistake ends with exit 0 and one line saying what went wrong: on stderr, and for Claude
+ * Code also as the `systemMessage` it shows the user (a flag or config file mistake lives in the
+ * user's settings and must be visible, but never costs the prompt). Never exit 2: for
+ * UserPromptSubmit that blocks the prompt.
  */
 export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
+  const log = (text: string) => io.stderr.write(`${text}\n`);
   const target = args.positionals[0];
   if (!(HOOK_TARGETS as readonly string[]).includes(target ?? '')) {
-    throw flagError(`unknown hook target '${target}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
+    log(`skill-search hook: unknown hook target '${target ?? ''}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
+    return 0;
   }
-  const retrieval = resolveRetrieval(args.values, io, HOOK_DEFAULTS.k);
-  const timeoutRaw = args.values['timeout-ms'];
-  const timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : HOOK_DEFAULTS.timeoutMs;
-  // Path flags are checked up front (a typo in settings.json must be visible); `cwd` comes from the hook input.
-  resolveSources(args.values, io, undefined, 'never');
+  const host = target as (typeof HOOK_TARGETS)[number];
+  let retrieval: ReturnType<typeof resolveRetrieval>;
+  let timeoutMs: number;
+  try {
+    retrieval = resolveRetrieval(args.values, io, HOOK_DEFAULTS.k);
+    const timeoutRaw = args.values['timeout-ms'];
+    timeoutMs = typeof timeoutRaw === 'string' ? parsePositiveInt('timeout-ms', timeoutRaw) : HOOK_DEFAULTS.timeoutMs;
+    // Path flags and the user's config are checked up front; `cwd` comes from the hook input.
+    resolveSources(args.values, io, undefined, 'never');
+  } catch (error) {
+    reportHookProblem(host, `skill-search hook: skipped: ${firstLine(errorMessage(error)).replace(/^skill-search: /, '')}`, io);
+    return 0;
+  }
 
-  const log = (text: string) => io.stderr.write(`${text}\n`);
   let stopWatchdog: (() => void) | undefined;
   try {
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
@@ -111,7 +123,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       k: retrieval.k,
       timeoutMs,
       log,
-      host: target as (typeof HOOK_TARGETS)[number],
+      host,
+      sessionDir: sessionsDir(cacheRoot(io.env)),
       keepDemo: args.values.demo === true,
       onTurn: (turn) => recordUsage(turn, sources, io, log),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -133,9 +146,31 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     }
   } catch (error) {
     stopWatchdog?.();
-    log(`skill-search hook: skipped: ${errorMessage(error).split('\n', 1)[0]}`);
+    reportHookProblem(host, `skill-search hook: skipped: ${firstLine(errorMessage(error))}`, io);
   }
   return 0;
+}
+
+/**
+ * A flag the hook's command line could not parse (`skill-search hook claude-code --bogus`): one
+ * line, shown as the other mistakes are, and exit 0.
+ */
+export function reportHookFlagError(argv: readonly string[], error: Error, io: CliIo): number {
+  const line = `skill-search hook: skipped: ${firstLine(error.message).replace(/^skill-search: /, '')}`;
+  const target = argv.find((arg) => !arg.startsWith('-'));
+  if ((HOOK_TARGETS as readonly string[]).includes(target ?? '')) reportHookProblem(target as (typeof HOOK_TARGETS)[number], line, io);
+  else io.stderr.write(`${line}\n`);
+  return 0;
+}
+
+/** `line` on stderr, and where the host shows a hook's message (Claude Code), on stdout as that message. */
+function reportHookProblem(host: (typeof HOOK_TARGETS)[number], line: string, io: CliIo): void {
+  io.stderr.write(`${line}\n`);
+  io.stdout.write(hookNotice(host, line));
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
 }
 
 /** Remembers what the session used and what was suggested, per project (skill-search stats). */

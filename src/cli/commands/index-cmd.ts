@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openLiveIndex, printJson, progressLines, reportSkipped } from '../context.js';
+import { buildProgress, line, openLiveIndex, printJson, reportSkipped } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -12,7 +12,11 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const live = await openLiveIndex(sources, retrieval, io);
   try {
-    const { snapshot, sync, ms } = await live.refresh({ onProgress: progressLines(io), ...(io.signal === undefined ? {} : { signal: io.signal }) });
+    const onProgress = await buildProgress(io, args.values);
+    const { snapshot, sync, ms } = await live.refresh({
+      ...(onProgress === undefined ? {} : { onProgress }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
@@ -43,13 +47,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
-    const { loadedUseLiteRuntime } = await import('../../embed/use-lite.js');
-    const runtime = loadedUseLiteRuntime();
-    const ranOn =
-      runtime === undefined
-        ? ''
-        : ` on ${runtime.name}${runtime.fallbackReason === undefined ? '' : ` (onnxruntime unavailable: ${runtime.fallbackReason.split('\n')[0]})`}`;
-    line(io.stderr, `index: ${indexDir} (${summary.model}${ranOn})`);
+    line(io.stderr, `index: ${indexDir} (${summary.model})`);
     reportSkipped(io, snapshot.diagnostics);
     return 0;
   } finally {

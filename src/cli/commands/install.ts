@@ -1,14 +1,17 @@
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
-import { flagError, parseChoice } from '../args.js';
+import { flagError, parsePositionalChoice } from '../args.js';
 import type { CliIo } from '../io.js';
 import { homeDir } from '../io.js';
-import { line } from '../context.js';
+import { line, printJson } from '../context.js';
 import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
+import { readHostFile } from '../../hosts/host-file.js';
+import { TOML_SERVER_TABLE, userServer } from '../../hosts/toml-table.js';
 import {
   applyInstall,
   applyUninstall,
+  hostFiles,
   installEdits,
   planInstall,
   planUninstall,
@@ -21,7 +24,8 @@ import { lineDiff } from '../../hosts/line-diff.js';
 
 const HOSTS = ['claude-code', 'codex'] as const satisfies readonly InstallHost[];
 
-function shown(file: string, home: string): string {
+/** `file` as `~/…` when it is under `home`. */
+export function shown(file: string, home: string): string {
   const rel = path.relative(home, file);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
 }
@@ -32,8 +36,8 @@ function scopeOf(values: ParsedValues): InstallScope {
 }
 
 /** The host, scope and files the flags name. */
-function target(args: ParsedArgs, io: CliIo) {
-  const host = parseChoice('host', args.positionals[0] ?? '', HOSTS);
+function target(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
+  const host = parsePositionalChoice(command, 'host', args.positionals[0], HOSTS);
   const scope = scopeOf(args.values);
   const home = homeDir(io.env);
   const cwdRaw = args.values.cwd;
@@ -46,7 +50,7 @@ function target(args: ParsedArgs, io: CliIo) {
     codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
     command: typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env),
   };
-  return { host, scope, home, edits: installEdits(host, scope, context), command: context.command };
+  return { host, scope, home, edits: installEdits(host, scope, context), command: context.command, files: hostFiles(host, scope, context) };
 }
 
 const HOST_TITLE: Record<InstallHost, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
@@ -70,12 +74,42 @@ function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun:
   }
 }
 
+/** Codex's own `[mcp_servers.skill-search]` left as the user wrote it, said once. */
+function reportUserServer(io: CliIo, file: string, home: string): void {
+  const text = readHostFile(file);
+  if (text !== undefined && userServer(text, file) !== undefined) {
+    line(io.stdout, `${shown(file, home)}: has its own [${TOML_SERVER_TABLE}] (not written by install); left as it is`);
+  }
+}
+
+/** `--json`: what changed (or would), one object per file, and the command the host will run. */
+function printChanges(
+  io: CliIo,
+  summary: { host: InstallHost; scope: InstallScope; dryRun: boolean; command?: readonly string[] },
+  changes: readonly FileChange[],
+): void {
+  printJson(io, {
+    ...summary,
+    changes: changes.map((change) => ({
+      file: change.file,
+      action: change.action,
+      what: change.what,
+      ...(change.backup === undefined ? {} : { backup: change.backup }),
+    })),
+  });
+}
+
 export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits, command } = target(args, io);
+  const { host, scope, home, edits, command, files } = target('install', args, io);
   const dryRun = args.values['dry-run'] === true;
   const changes = planInstall(edits);
   if (!dryRun) applyInstall(changes);
+  if (args.values.json === true) {
+    printChanges(io, { host, scope, dryRun, command }, changes);
+    return 0;
+  }
   report(io, changes, home, dryRun);
+  if (host === 'codex') reportUserServer(io, files.mcp, home);
   if (dryRun) return 0;
   if (command[0] !== 'skill-search') {
     line(
@@ -87,14 +121,25 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout,
     `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`,
   );
+  if (host === 'codex') {
+    line(
+      io.stdout,
+      `Codex runs a hook only once it is trusted: install recorded the trust for this hook in ${shown(files.trust!, home)}. If you edit the hook or move it in ${shown(files.hooks, home)}, trust it again in Codex (/hooks); 'skill-search doctor codex${scope === 'project' ? ' --project' : ''}' checks it.`,
+    );
+    if (scope === 'project') line(io.stdout, `Codex loads ${shown(files.hooks, home)} only in a project folder you have trusted in Codex.`);
+  }
   return 0;
 }
 
 export async function runUninstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits } = target(args, io);
+  const { host, scope, home, edits } = target('uninstall', args, io);
   const dryRun = args.values['dry-run'] === true;
   const changes = planUninstall(edits);
   if (!dryRun) applyUninstall(changes);
+  if (args.values.json === true) {
+    printChanges(io, { host, scope, dryRun }, changes);
+    return 0;
+  }
   report(io, changes, home, dryRun);
   if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLE[host]} (${scope}).`);
   return 0;

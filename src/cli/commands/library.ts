@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { flagError, parseChoice } from '../args.js';
+import { flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { defaultLibraryDir, requirePath } from '../sources.js';
@@ -103,10 +103,11 @@ function libraryDir(args: ParsedArgs, io: CliIo): string {
  * library. A name already in the library is skipped, never overwritten.
  */
 export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
-  const action = parseChoice('action', args.positionals[0] ?? '', ACTIONS);
+  const action = parsePositionalChoice('library', 'command', args.positionals[0], ACTIONS);
   const library = libraryDir(args, io);
   if (action === 'path') {
-    line(io.stdout, library);
+    if (args.values.json === true) printJson(io, { library, exists: existsSync(library) });
+    else line(io.stdout, library);
     return 0;
   }
   if (action === 'list') {

@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { parseChoice, parsePositiveInt } from '../args.js';
-import { line, loadSnapshot, printJson, reportSkipped } from '../context.js';
+import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
@@ -38,6 +38,8 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);
+  const demo = demoNote(listed);
+  if (demo !== '' && args.values.json !== true) line(io.stderr, `skill-search: listing ${demo}`);
 
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
@@ -68,6 +70,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
         description: skill.description,
         ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
         source: skill.source,
+        ...(skill.source === 'demo' ? { demo: true } : {}),
         path: skill.path,
         tokenEstimate: skill.tokenEstimate,
       })),

@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
+import { flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -32,10 +32,7 @@ function prefixText(prefix: string): string {
 /** `skill-search model list | pull <id> | rm <id> | info <id>`. */
 export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const [rawAction, id, extra] = args.positionals;
-  if (!(ACTIONS as readonly string[]).includes(rawAction ?? '')) {
-    throw flagError(`'model' expects one of ${ACTIONS.join(', ')}, got '${rawAction ?? ''}' (see skill-search model --help)`);
-  }
-  const action = rawAction as Action;
+  const action = parsePositionalChoice('model', 'command', rawAction, ACTIONS);
   if (action === 'list' ? id !== undefined : extra !== undefined) {
     throw flagError(`unexpected argument '${action === 'list' ? id : extra}' for 'model ${action}' (see skill-search model --help)`);
   }

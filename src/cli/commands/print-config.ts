@@ -1,5 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError, parseChoice } from '../args.js';
+import { printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveHostCommand } from '../../hosts/command.js';
 import { HOOK_HOST_TIMEOUT_S, hookCommand } from '../../hosts/install.js';
@@ -17,6 +18,18 @@ export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<numbe
   const command = typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env);
   const server = { command: command[0]!, args: [...command.slice(1), 'mcp'] };
   const json = (value: Record<string, unknown>) => formatSettings(value, DEFAULT_JSON_STYLE);
+  if (args.values.json === true) {
+    // The same settings as objects (Codex's config.toml as its text), keyed by the file they go in.
+    const hook = { command: hookCommand(host === 'codex' ? 'codex' : 'claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
+    const files =
+      host === 'generic'
+        ? { 'mcp.json': { mcpServers: { 'skill-search': server } } }
+        : host === 'claude-code'
+          ? { 'settings.json': withHook({}, hook, 'settings.json'), '.mcp.json': withMcpServer({}, server, '.mcp.json') }
+          : { 'config.toml': serverTable(server), 'hooks.json': withHook({}, hook, 'hooks.json') };
+    printJson(io, { host, files });
+    return 0;
+  }
   switch (host) {
     case 'generic': {
       io.stdout.write(json({ mcpServers: { 'skill-search': { command: server.command, args: server.args } } }));

@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openSearchFor, printJson, progressLines, reportSkipped, stderrIsTerminal } from '../context.js';
+import { buildProgress, line, openSearchFor, printJson, reportSkipped } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -11,6 +11,8 @@ import type { SearchHit, SearchMode } from '../../types.js';
 const QUERY_CONNECT_TIMEOUT_MS = 200;
 /** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
 const QUERY_REQUEST_TIMEOUT_MS = 5000;
+/** A cold query's build reports progress only past this: a quick one stays as quiet as a warm query. */
+const QUERY_PROGRESS_AFTER_MS = 1000;
 
 export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const query = args.positionals.join(' ');
@@ -20,10 +22,11 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const started = performance.now();
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
+  const onProgress = await buildProgress(io, args.values, QUERY_PROGRESS_AFTER_MS);
   const search = await openSearchFor(sources, retrieval, io, {
     server: { socketPath: socketPathFor(indexDir), connectTimeoutMs: QUERY_CONNECT_TIMEOUT_MS, requestTimeoutMs: QUERY_REQUEST_TIMEOUT_MS },
-    // A cold index embeds every skill first: on a terminal, say so rather than sit silent.
-    ...(stderrIsTerminal(io) ? { onProgress: progressLines(io) } : {}),
+    // A cold index embeds every skill first: past a second, say so rather than sit silent.
+    ...(onProgress === undefined ? {} : { onProgress }),
     // A socket another user controls is never asked, and the user hears of it.
     onFallback: ({ reason, untrusted }) => {
       if (untrusted) line(io.stderr, `skill-search: ${reason}`);

@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { line, loadSnapshot, printJson } from '../context.js';
+import { demoCount, demoNote, line, loadSnapshot, printJson } from '../context.js';
 import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
@@ -22,6 +22,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
     printJson(io, {
       ok,
       skills: snapshot.skills.length,
+      demo: demoCount(snapshot.skills),
       errors,
       warnings,
       diagnostics: snapshot.diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
@@ -36,9 +37,10 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   for (const shadowed of snapshot.shadowed) line(io.stdout, formatShadowed(shadowed));
   // Not problems: host rules the skill's author set, shown so nobody wonders where a skill went.
   for (const { name, path, note } of ruled) line(io.stdout, `skill-search: ${escapeForTerminal(path)}: ${escapeForTerminal(name)} is ${note}`);
+  const demo = demoNote(snapshot.skills);
   line(
     io.stdout,
-    `${plural(snapshot.skills.length, 'skill')} loaded; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed`,
+    `${plural(snapshot.skills.length, 'skill')} loaded${demo === '' ? '' : `, ${demo}`}; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed`,
   );
   return ok ? 0 : 1;
 }

@@ -1,0 +1,232 @@
+/**
+ * Hybrid candidates of the eval suites, collected once and re-ordered offline: what
+ * `scripts/fit-fusion.ts` (fusion and boundary weights) and `scripts/choose-shown-cut.ts` (how
+ * many hits to show) fit and choose on. Each query is ranked by the engine with the evidence gate,
+ * the boundaries and the lexical guard off and every candidate kept (k 200), so any setting of
+ * those knobs can be replayed exactly from the cached evidence (`reorder`, the same arithmetic as
+ * `candidates.ts`). Cached under $TMPDIR/skill-search-eval/ranking-cache.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveEmbedder } from '../src/embed/index.js';
+import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
+import type { Skill } from '../src/types.js';
+import { normalizeName } from '../src/search/exact-name.js';
+import {
+  boundedScore,
+  clearLexicalFirst,
+  denseShareFor,
+  keepClearFirstAbove,
+  lexicalEvidenceShare,
+  liftedScore,
+  type FusionParameters,
+} from '../src/search/fusion.js';
+import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
+import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
+import { catalogOf, EVAL_CACHE_ROOT, evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
+import { rememberVectors } from './query-vectors.js';
+
+export interface RankingCase {
+  readonly suite: SuiteName;
+  readonly split: Split;
+  readonly id: string;
+  readonly answerable: boolean;
+  /** The query named a skill exactly (shown first with score 1 by the engine). */
+  readonly named: boolean;
+  readonly namedRelevant: boolean;
+  readonly candidates: readonly RankedEvidence[];
+  readonly query: QueryEvidence;
+  /** Per candidate: relevant. */
+  readonly labels: readonly boolean[];
+  /** Per candidate: query terms only its boundary clauses use. */
+  readonly boundaryTerms: readonly number[];
+  /** Per candidate: indexes of the candidates its boundary names as alternatives. */
+  readonly instead: readonly (readonly number[])[];
+}
+
+export const CASE_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries'];
+
+const CACHE = join(EVAL_CACHE_ROOT, 'ranking-cache');
+
+/** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
+type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead'>;
+type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } };
+
+/** Adds each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
+function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
+  const byId = new Map(skills.map((skill) => [skill.id, skill]));
+  const byName = new Map<string, string[]>();
+  for (const skill of skills) byName.set(normalizeName(skill.name), [...(byName.get(normalizeName(skill.name)) ?? []), skill.id]);
+  return (c) => {
+    const ids = c.candidates.map((hit) => hit.id);
+    const boundaries = ids.map((id) => {
+      const skill = byId.get(id);
+      return skill === undefined ? undefined : boundaryOf(skill);
+    });
+    return {
+      ...c,
+      boundaryTerms: boundaries.map((boundary) => (boundary === undefined ? 0 : boundaryHits(boundary, c.query.terms))),
+      instead: boundaries.map((boundary) =>
+        (boundary?.instead ?? []).flatMap((other) => (byName.get(other) ?? []).map((id) => ids.indexOf(id)).filter((i) => i >= 0)),
+      ),
+    };
+  };
+}
+
+/** Every case of `suites` × `splits` (labelled queries sampled to `sample` per split), from the cache when present. */
+export async function rankingCases(suites: readonly SuiteName[], splits: readonly Split[], sample: number, model = 'use-lite'): Promise<RankingCase[]> {
+  const base = resolveEmbedder(model);
+  const cases: RankingCase[] = [];
+  for (const name of suites) {
+    for (const split of splits) {
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}.json`);
+      const suite = await loadSuite(name, { splits: [split], sample });
+      if (suite === undefined) continue;
+      const withBoundaries = boundariesFor(suite.skills);
+      if (existsSync(file)) {
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as Cached[];
+        cases.push(...raw.map((c) => withBoundaries({ ...c, query: { ...c.query, terms: new Set(c.query.terms) } })));
+        continue;
+      }
+      const embedder = rememberVectors(base, queryVectorsFile(base));
+      const engine = await SkillSearchEngine.open({
+        embedder,
+        indexDir: evalIndexDir(catalogOf(name), base),
+        queryCacheSize: 0,
+        keepLexical: 0,
+        coverageShare: 0,
+        lexicalEvidence: { margin: 0 },
+        boundaries: { penalty: 0, insteadBoost: 0 },
+      });
+      await engine.sync(suite.skills);
+      const byId = new Map(suite.skills.map((skill) => [skill.id, skill]));
+      const fresh: Ranked[] = [];
+      for (const query of suite.queries) {
+        const { ranked, exact } = await engine.rank(query.query, { mode: 'hybrid', k: 200 });
+        const wanted = new Set(query.relevant);
+        const isRelevant = (id: string): boolean => wanted.has(id) || wanted.has(byId.get(id)?.name ?? '');
+        const ids = ranked.ranked.map((hit) => hit.id);
+        fresh.push({
+          suite: name,
+          split,
+          id: query.id,
+          answerable: query.relevant.length > 0,
+          named: exact.length > 0,
+          namedRelevant: exact.some(isRelevant),
+          candidates: ranked.ranked,
+          query: ranked.query,
+          labels: ids.map(isRelevant),
+        });
+      }
+      embedder.save();
+      await engine.close();
+      mkdirSync(CACHE, { recursive: true });
+      writeFileSync(file, JSON.stringify(fresh.map((c) => ({ ...c, query: { ...c.query, terms: [...c.query.terms] } }))));
+      console.error(`${name} ${split}: ${fresh.length} queries ranked`);
+      cases.push(...fresh.map(withBoundaries));
+    }
+  }
+  return cases;
+}
+
+export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'>;
+
+export const HAND_SET: Reordering = {
+  denseShare: ENGINE_DEFAULTS.denseShare,
+  longQuery: ENGINE_DEFAULTS.longQuery,
+  coverageShare: 0,
+  lexicalEvidence: { margin: 0, coverage: 0, denseShare: ENGINE_DEFAULTS.denseShare, keepAbove: false },
+  boundaries: { penalty: 0, insteadBoost: 0 },
+};
+
+/**
+ * The case's candidates in the order the engine gives them under `params` (ordering scores
+ * replaced), as `candidates.ts` computes it; the lexical guard is left out (it moves hits only
+ * below the first ten).
+ */
+export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
+  const hits = c.candidates;
+  const lexical = hits
+    .filter((hit) => (hit.lexical ?? 0) > 0)
+    .map((hit) => ({ score: hit.lexical!, coverage: hit.coverage ?? 0 }))
+    .sort((a, b) => b.score - a.score);
+  const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, params), lexical, params.lexicalEvidence);
+  const best = lexical[0]?.score ?? 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const hit of hits) {
+    min = Math.min(min, hit.centered ?? 0);
+    max = Math.max(max, hit.centered ?? 0);
+  }
+  const span = max - min;
+  const orders = hits.map((hit) => {
+    const dense = span > 0 ? ((hit.centered ?? 0) - min) / span : 1;
+    const lex = (hit.lexical ?? 0) > 0 && best > 0 ? hit.lexical! / best : 0;
+    const coverage = (hit.lexical ?? 0) > 0 ? (hit.coverage ?? 0) : 0;
+    return (1 - params.coverageShare) * (share * dense + (1 - share) * lex) + params.coverageShare * coverage;
+  });
+  const first = hits.findIndex((hit) => (hit.lexical ?? 0) > 0 && hit.lexical === best);
+  if (params.lexicalEvidence.keepAbove && first >= 0 && clearLexicalFirst(lexical, params.lexicalEvidence)) {
+    keepClearFirstAbove(
+      orders,
+      hits.map((hit) => ((hit.lexical ?? 0) > 0 ? (hit.coverage ?? 0) : 0)),
+      first,
+    );
+  }
+  const { penalty, insteadBoost } = params.boundaries;
+  if (penalty > 0 || insteadBoost > 0) {
+    const raised = new Map<number, number>();
+    const top = new Set(
+      orders
+        .map((_, i) => i)
+        .sort((a, b) => orders[b]! - orders[a]! || a - b)
+        .slice(0, BOUNDARY_DEPTH),
+    );
+    c.boundaryTerms.forEach((terms, i) => {
+      if (terms === 0 || !top.has(i)) return;
+      orders[i] = boundedScore(orders[i]!, terms, penalty);
+      for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, terms));
+    });
+    for (const [i, terms] of raised) orders[i] = liftedScore(orders[i]!, terms, insteadBoost);
+  }
+  const index = hits.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
+  return index.map((i) => ({ ...hits[i]!, order: orders[i]! }));
+}
+
+/** Labels in the order `reorder` gives. */
+export function reorderedLabels(c: RankingCase, ranked: readonly RankedEvidence[]): boolean[] {
+  const label = new Map(c.candidates.map((hit, i) => [hit.id, c.labels[i]!]));
+  return ranked.map((hit) => label.get(hit.id) ?? false);
+}
+
+export interface RankMetrics {
+  readonly n: number;
+  readonly hit1: number;
+  readonly hit5: number;
+  readonly mrr: number;
+}
+
+/** Ranked-view hit@1, hit@5 and MRR of answerable cases under `params` (a named relevant skill counts as first). */
+export function rankMetrics(cases: readonly RankingCase[], params: Reordering): RankMetrics {
+  let hit1 = 0;
+  let hit5 = 0;
+  let mrr = 0;
+  let n = 0;
+  for (const c of cases) {
+    if (!c.answerable) continue;
+    n += 1;
+    if (c.namedRelevant) {
+      hit1 += 1;
+      hit5 += 1;
+      mrr += 1;
+      continue;
+    }
+    const ranked = reorder(c, params);
+    const first = reorderedLabels(c, ranked).indexOf(true);
+    if (first === 0) hit1 += 1;
+    if (first >= 0 && first < 5) hit5 += 1;
+    if (first >= 0) mrr += 1 / (first + 1);
+  }
+  const d = Math.max(1, n);
+  return { n, hit1: hit1 / d, hit5: hit5 / d, mrr: mrr / d };
+}

@@ -1,0 +1,159 @@
+/**
+ * Codex runs a hook from hooks.json only once it is trusted: its user config.toml must hold
+ * `[hooks.state."<key>"] trusted_hash = "<hash>"` for that hook, written the way Codex's own
+ * /hooks review writes it (docs/hosts-codex-trust.md has the facts and how they were checked).
+ *
+ * - key: `<hooks.json, real path>:user_prompt_submit:<group index>:<handler index>`;
+ * - hash: `sha256:` + hex SHA-256 of the compact JSON, keys sorted, of the normalised hook:
+ *   `{"event_name":"user_prompt_submit","hooks":[{"async":false,"command":…,"timeout":…,"type":"command"}]}`
+ *   (timeout defaults to 600 and is at least 1; `statusMessage` only when set).
+ *
+ * Only the entry for our own handler is ever written or removed.
+ */
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
+import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
+
+export const CODEX_EVENT_LABEL = 'user_prompt_submit';
+/** Codex's timeout for a command hook that names none, in seconds. */
+export const CODEX_DEFAULT_TIMEOUT_S = 600;
+
+export interface TrustEntry {
+  readonly key: string;
+  readonly hash: string;
+}
+
+/** Keys sorted at every level, as Codex canonicalises before hashing. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortedKeys((value as JsonObject)[key])]),
+    );
+  }
+  return value;
+}
+
+const HANDLER_FIELDS = new Set(['type', 'command', 'timeout', 'async', 'statusMessage']);
+
+/**
+ * The hash Codex computes for one UserPromptSubmit command handler, or undefined for a handler
+ * with fields whose normalisation we do not know (then we write no trust for it).
+ */
+export function codexHookHash(handler: JsonObject): string | undefined {
+  if (Object.keys(handler).some((key) => !HANDLER_FIELDS.has(key))) return undefined;
+  const { type, command, timeout, async: runsAsync = false, statusMessage } = handler;
+  if (type !== 'command' || typeof command !== 'string' || command.trim() === '' || typeof runsAsync !== 'boolean') return undefined;
+  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) >= 0)) return undefined;
+  if (statusMessage !== undefined && typeof statusMessage !== 'string') return undefined;
+  const normalised = {
+    type: 'command',
+    command,
+    timeout: Math.max(1, (timeout as number | undefined) ?? CODEX_DEFAULT_TIMEOUT_S),
+    async: runsAsync,
+    ...(statusMessage === undefined ? {} : { statusMessage }),
+  };
+  const identity = { event_name: CODEX_EVENT_LABEL, hooks: [normalised] };
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(sortedKeys(identity)))
+    .digest('hex')}`;
+}
+
+/** `file` with its folder's real path (Codex keys hooks by the canonical path of their file). */
+export function canonicalFile(file: string): string {
+  let dir = path.resolve(path.dirname(file));
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(dir), ...missing, path.basename(file));
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return path.resolve(file);
+      missing.unshift(path.basename(dir));
+      dir = parent;
+    }
+  }
+}
+
+export function codexHookKey(hooksFile: string, group: number, handler: number): string {
+  return `${canonicalFile(hooksFile)}:${CODEX_EVENT_LABEL}:${group}:${handler}`;
+}
+
+/** The trust entries for our handlers in `hooksText` (the hooks.json at `hooksFile`). */
+export function trustEntriesFor(hooksFile: string, hooksText: string | undefined): TrustEntry[] {
+  if (hooksText === undefined || hooksText.trim() === '') return [];
+  return ourHookPositions(parseSettings(hooksText, hooksFile), hooksFile).flatMap(({ group, handler, entry }) => {
+    const hash = codexHookHash(entry);
+    return hash === undefined ? [] : [{ key: codexHookKey(hooksFile, group, handler), hash }];
+  });
+}
+
+function statePath(key: string): string[] {
+  return ['hooks', 'state', key];
+}
+
+const TRUSTED_HASH_LINE = /^\s*(?:trusted_hash|"trusted_hash"|'trusted_hash')\s*=/;
+
+function stateOf(parsed: TomlTable, key: string): TomlTable | undefined {
+  const state = valueAt(parsed, statePath(key));
+  return typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as TomlTable) : undefined;
+}
+
+function trustTable(entry: TrustEntry): string {
+  return `[hooks.state.${tomlString(entry.key)}]\ntrusted_hash = ${tomlString(entry.hash)}\n`;
+}
+
+/** `text` (a Codex config.toml) with `entry` recorded; the same string when it already is. */
+export function withTrustEntry(text: string, entry: TrustEntry, file: string): string {
+  const parsed = parseToml(text, file);
+  const state = stateOf(parsed, entry.key);
+  if (state?.trusted_hash === entry.hash) return text;
+  const byHand = `trust the hook in Codex (/hooks) instead`;
+  if (state === undefined)
+    return checkedEdit(appendBlock(text, trustTable(entry)), withValue(parsed, statePath(entry.key), { trusted_hash: entry.hash }), file, byHand);
+  const lines = text.split('\n');
+  const section = findSection(lines, statePath(entry.key));
+  if (section === undefined) {
+    throw new SkillSearchError('BAD_FILE', `${file}: the hook state "${entry.key}" is not a table of its own; ${byHand}; nothing was changed`);
+  }
+  const [line] = asLines(`trusted_hash = ${tomlString(entry.hash)}`, text) as [string];
+  const at = section.keyLines.find((index) => TRUSTED_HASH_LINE.test(lines[index]!));
+  const next = at === undefined ? [...lines.slice(0, section.start + 1), line, ...lines.slice(section.start + 1)] : lines.with(at, line);
+  return checkedEdit(next.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], entry.hash), file, byHand);
+}
+
+/** `text` without `entry`'s trusted hash (and its table, when nothing else is in it); unchanged when the hash there is not `entry`'s. */
+export function withoutTrustEntry(text: string, entry: TrustEntry, file: string): string {
+  const parsed = parseToml(text, file);
+  if (stateOf(parsed, entry.key)?.trusted_hash !== entry.hash) return text;
+  const lines = text.split('\n');
+  const section = findSection(lines, statePath(entry.key));
+  if (section === undefined) return text;
+  const byHand = `remove [hooks.state.${tomlString(entry.key)}] by hand`;
+  const hashLines = section.keyLines.filter((index) => TRUSTED_HASH_LINE.test(lines[index]!));
+  if (hashLines.length === section.keyLines.length)
+    return checkedEdit(withoutSection(lines, section), withValue(parsed, statePath(entry.key), undefined), file, byHand);
+  const kept = lines.filter((_, index) => !hashLines.includes(index));
+  return checkedEdit(kept.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], undefined), file, byHand);
+}
+
+/** The state entries under `hooksFile` that trust `hash` (stale ones after our hook moved or left). */
+export function staleTrustEntries(text: string, hooksFile: string, hash: string, file: string): TrustEntry[] {
+  const states = valueAt(parseToml(text, file), ['hooks', 'state']);
+  if (typeof states !== 'object' || states === null) return [];
+  const prefix = `${canonicalFile(hooksFile)}:${CODEX_EVENT_LABEL}:`;
+  return Object.entries(states as TomlTable).flatMap(([key, state]) =>
+    key.startsWith(prefix) && (state as TomlTable | undefined)?.trusted_hash === hash ? [{ key, hash }] : [],
+  );
+}
+
+/** Whether Codex trusts each of our handlers: `trusted`, `untrusted` (no entry) or `modified` (another hash). */
+export function trustStatus(configText: string | undefined, entry: TrustEntry, file: string): 'trusted' | 'untrusted' | 'modified' {
+  const recorded = configText === undefined ? undefined : stateOf(parseToml(configText, file), entry.key)?.trusted_hash;
+  return recorded === undefined ? 'untrusted' : recorded === entry.hash ? 'trusted' : 'modified';
+}

@@ -1,0 +1,160 @@
+/**
+ * What a host has of ours, as `doctor` reports it: the hook (and whether its command can run),
+ * Codex's trust for it, and the MCP server. Checks are data; the command renders them.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../errors.js';
+import { binOnPath } from './command.js';
+import { codexHookHash, trustEntriesFor, trustStatus } from './codex-trust.js';
+import { readHostFile } from './host-file.js';
+import { type InstallContext, type InstallHost, type InstallScope, hostFiles } from './install.js';
+import { MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings.js';
+import { parseToml, valueAt } from './toml-lines.js';
+import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
+
+export type CheckStatus = 'ok' | 'problem' | 'absent';
+
+export interface HostCheck {
+  readonly what: 'hook' | 'hook command' | 'trust' | 'project trust' | 'MCP server';
+  readonly status: CheckStatus;
+  readonly detail: string;
+  /** The step that fixes a problem or an absence. */
+  readonly fix?: string;
+}
+
+export interface DoctorContext extends InstallContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** How a path is shown (`~/…`). */
+  readonly show: (file: string) => string;
+}
+
+/** `'<word>'` or `word`, the quoting {@link shellWord} writes. */
+function firstWords(command: string): string[] {
+  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].slice(0, 2).map((match) => (match[1] ?? match[2]!).replaceAll(`'\\''`, "'"));
+}
+
+/** Whether the hook's command names a program that is there: `node <file>` or a bin on PATH. */
+function commandCheck(command: string, env: DoctorContext['env'], show: DoctorContext['show']): HostCheck {
+  const [program, script] = firstWords(command);
+  const fix = "run 'skill-search install' again from the installed package";
+  if ((program === 'node' || program?.endsWith('/node')) && script !== undefined && script.startsWith('/')) {
+    return existsSync(script)
+      ? { what: 'hook command', status: 'ok', detail: `${show(script)} exists` }
+      : { what: 'hook command', status: 'problem', detail: `${show(script)} does not exist (moved or deleted)`, fix };
+  }
+  if (program === 'skill-search') {
+    return binOnPath(env) === undefined
+      ? {
+          what: 'hook command',
+          status: 'problem',
+          detail: "'skill-search' is not on PATH",
+          fix: "'npm install -g .' in the clone, or run 'skill-search install' again",
+        }
+      : { what: 'hook command', status: 'ok', detail: "'skill-search' is on PATH" };
+  }
+  return { what: 'hook command', status: 'ok', detail: `runs ${program ?? command} (not checked)` };
+}
+
+function readParsed<T>(file: string, parse: (text: string) => T): { value?: T; error?: string } {
+  try {
+    const text = readHostFile(file);
+    return text === undefined ? {} : { value: parse(text) };
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+/**
+ * Codex loads a project's `.codex/` only in a folder the user trusted: `[projects."<dir>"]
+ * trust_level = "trusted"` in the user's config.toml, for the folder or one above it.
+ */
+function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext['show']): HostCheck {
+  const config = readParsed(userConfig, (text) => parseToml(text, userConfig));
+  if (config.error !== undefined) return { what: 'project trust', status: 'problem', detail: config.error };
+  const projects = config.value?.projects;
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const level = valueAt((projects ?? {}) as Record<string, unknown>, [dir, 'trust_level']);
+    if (level === 'trusted') return { what: 'project trust', status: 'ok', detail: `Codex trusts ${show(dir)}` };
+    if (level !== undefined) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return {
+    what: 'project trust',
+    status: 'problem',
+    detail: `Codex does not load ${show(path.join(cwd, '.codex'))} until you trust this folder`,
+    fix: 'start Codex in the folder and trust it when asked',
+  };
+}
+
+export function doctorChecks(host: InstallHost, scope: InstallScope, context: DoctorContext): HostCheck[] {
+  const { show } = context;
+  const files = hostFiles(host, scope, context);
+  const install = `skill-search install ${host}${scope === 'project' ? ' --project' : ''}`;
+  const checks: HostCheck[] = [];
+
+  const hooks = readParsed(files.hooks, (text) => parseSettings(text, files.hooks));
+  const ours = hooks.value === undefined ? [] : ourHookPositions(hooks.value, files.hooks);
+  if (hooks.error !== undefined) checks.push({ what: 'hook', status: 'problem', detail: hooks.error });
+  else if (ours.length === 0) checks.push({ what: 'hook', status: 'absent', detail: `no skill-search hook in ${show(files.hooks)}`, fix: install });
+  for (const { entry } of ours) {
+    checks.push({ what: 'hook', status: 'ok', detail: `"${String(entry.command)}" in ${show(files.hooks)}` });
+    checks.push(commandCheck(String(entry.command), context.env, show));
+  }
+
+  if (host === 'codex' && ours.length > 0) {
+    const trustFile = files.trust!;
+    const config = readParsed(trustFile, (text) => text);
+    const trustFix = `'${install}' records it, or trust the hook in Codex (/hooks)`;
+    for (const { entry } of ours) {
+      if (codexHookHash(entry) === undefined) {
+        checks.push({
+          what: 'trust',
+          status: 'problem',
+          detail: 'the hook has fields whose trust hash is not known here; Codex may not run it',
+          fix: 'trust it in Codex (/hooks)',
+        });
+      }
+    }
+    for (const entry of trustEntriesFor(files.hooks, readHostFile(files.hooks))) {
+      const status = config.error === undefined ? trustStatus(config.value, entry, trustFile) : undefined;
+      if (status === 'trusted') checks.push({ what: 'trust', status: 'ok', detail: `Codex trusts the hook (${show(trustFile)})` });
+      else {
+        const why =
+          config.error ??
+          (status === 'modified'
+            ? `the hook changed since it was trusted (${show(trustFile)} holds another hash for it)`
+            : `no trust entry for it in ${show(trustFile)}`);
+        checks.push({ what: 'trust', status: 'problem', detail: `Codex will not run the hook: ${why}`, fix: trustFix });
+      }
+    }
+  }
+
+  if (host === 'codex' && scope === 'project' && ours.length > 0) checks.push(projectTrustCheck(files.trust!, context.cwd, show));
+
+  if (host === 'claude-code') {
+    const mcp = readParsed(files.mcp, (text) => parseSettings(text, files.mcp));
+    const servers = mcp.value?.mcpServers;
+    const present = typeof servers === 'object' && servers !== null && MCP_SERVER_KEY in servers;
+    if (mcp.error !== undefined) checks.push({ what: 'MCP server', status: 'problem', detail: mcp.error });
+    else if (present) checks.push({ what: 'MCP server', status: 'ok', detail: `"${MCP_SERVER_KEY}" in ${show(files.mcp)}` });
+    else checks.push({ what: 'MCP server', status: 'absent', detail: `no "${MCP_SERVER_KEY}" server in ${show(files.mcp)}`, fix: install });
+  } else {
+    const config = readParsed(files.mcp, (text) => parseToml(text, files.mcp));
+    const server = config.value === undefined ? undefined : valueAt(config.value, ['mcp_servers', MCP_SERVER_KEY]);
+    if (config.error !== undefined) checks.push({ what: 'MCP server', status: 'problem', detail: config.error });
+    else if (server !== undefined) {
+      const whose = isOurServer(server) ? '' : ' (your own table)';
+      checks.push({ what: 'MCP server', status: 'ok', detail: `[${TOML_SERVER_TABLE}] in ${show(files.mcp)}${whose}` });
+    } else checks.push({ what: 'MCP server', status: 'absent', detail: `no [${TOML_SERVER_TABLE}] in ${show(files.mcp)}`, fix: install });
+  }
+  return checks;
+}
+
+/** A host counts as installed when any of our entries is there (or a file could not be read). */
+export function isInstalled(checks: readonly HostCheck[]): boolean {
+  return checks.some((check) => check.status !== 'absent' && (check.what === 'hook' || check.what === 'MCP server'));
+}

@@ -1,0 +1,108 @@
+/**
+ * Surgical edits of JSON text: insert, replace or remove one value at a path and leave every
+ * other byte as it was (the user's formatting, comments' absence, 20-digit integers, duplicate
+ * keys). jsonc-parser gives the offsets; only the inserted value is formatted, with the
+ * indentation of its new siblings. A path step to an object key picks the key's last
+ * occurrence, the one `JSON.parse` keeps.
+ */
+import { parseTree, type Node } from 'jsonc-parser';
+
+export type JsonPath = readonly (string | number)[];
+
+/** The node at `path`, or undefined. */
+export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
+  let node = root;
+  for (const step of path) {
+    if (node === undefined) return undefined;
+    if (typeof step === 'number') {
+      node = node.type === 'array' ? node.children?.[step] : undefined;
+      continue;
+    }
+    if (node.type !== 'object') return undefined;
+    const property = node.children?.findLast((child) => child.children?.[0]?.value === step);
+    node = property?.children?.[1];
+  }
+  return node;
+}
+
+export function tree(text: string): Node | undefined {
+  return parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+}
+
+function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
+}
+
+/** Whether `node` starts its own line (only whitespace before it on that line). */
+function ownLine(text: string, node: Node): boolean {
+  const lineStart = text.lastIndexOf('\n', node.offset - 1) + 1;
+  return text.slice(lineStart, node.offset).trim() === '';
+}
+
+/** The file's line ending, kept in what we insert. */
+function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** `value` as JSON whose lines after the first are indented by `base`. */
+function formatValue(value: unknown, indent: string, base: string, eol: string): string {
+  return JSON.stringify(value, null, indent).replaceAll('\n', `${eol}${base}`);
+}
+
+function splice(text: string, start: number, end: number, insert: string): string {
+  return text.slice(0, start) + insert + text.slice(end);
+}
+
+/** Replaces the value at `node` with `value`. */
+export function replaceNode(text: string, node: Node, value: unknown, indent: string): string {
+  return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset), eolOf(text)));
+}
+
+/**
+ * Appends `value` to a container: an array element, or an object property `key`. A container
+ * written one item per line gets one more line with its siblings' indentation; an inline one
+ * an inline item.
+ */
+export function appendTo(text: string, container: Node, value: unknown, indent: string, key?: string): string {
+  const children = container.children ?? [];
+  const eol = eolOf(text);
+  const item = (base: string) => (key === undefined ? '' : `${JSON.stringify(key)}: `) + formatValue(value, indent, base, eol);
+  const last = children.at(-1);
+  if (last === undefined) {
+    const base = lineIndent(text, container.offset);
+    const inner = `${base}${indent}`;
+    return splice(
+      text,
+      container.offset,
+      container.offset + container.length,
+      `${container.type === 'array' ? '[' : '{'}${eol}${inner}${item(inner)}${eol}${base}${container.type === 'array' ? ']' : '}'}`,
+    );
+  }
+  const end = last.offset + last.length;
+  if (!ownLine(text, last)) return splice(text, end, end, `, ${key === undefined ? '' : `${JSON.stringify(key)}: `}${JSON.stringify(value)}`);
+  const base = lineIndent(text, last.offset);
+  return splice(text, end, end, `,${eol}${base}${item(base)}`);
+}
+
+/**
+ * Removes the array element or object property `child` of `container`, with the comma and
+ * whitespace that separate it from a sibling, so that removing what {@link appendTo} added
+ * gives back the bytes from before.
+ */
+export function removeChild(text: string, container: Node, child: Node): string {
+  const children = container.children ?? [];
+  const index = children.indexOf(child);
+  if (index < 0) return text;
+  if (children.length === 1) return splice(text, container.offset, container.offset + container.length, container.type === 'array' ? '[]' : '{}');
+  if (index > 0) {
+    const previous = children[index - 1]!;
+    return splice(text, previous.offset + previous.length, child.offset + child.length, '');
+  }
+  return splice(text, child.offset, children[1]!.offset, '');
+}
+
+/** The property node (key and value) that holds `valueNode`, for {@link removeChild}. */
+export function holder(valueNode: Node): Node {
+  return valueNode.parent?.type === 'property' ? valueNode.parent : valueNode;
+}

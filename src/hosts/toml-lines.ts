@@ -1,0 +1,243 @@
+/**
+ * Line edits of a TOML file, decided by a parser. smol-toml reads the file (what is defined,
+ * and how); our edit is made on the lines, so the user's bytes stay; and the result is parsed
+ * again and must equal the original plus exactly our change, or nothing is written. So an
+ * edit can be refused, never leave the file unparseable or changed elsewhere.
+ */
+import { parse } from 'smol-toml';
+import { SkillSearchError, errorMessage } from '../errors.js';
+
+export type TomlTable = Record<string, unknown>;
+
+export function parseToml(text: string, file: string): TomlTable {
+  try {
+    return parse(text) as TomlTable;
+  } catch (error) {
+    throw new SkillSearchError('BAD_FILE', `${file}: not valid TOML (${firstLine(errorMessage(error))}); fix it or move it away, nothing was changed`, {
+      cause: error,
+    });
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]!.trim();
+}
+
+/** A TOML basic string (JSON's escapes are a subset TOML accepts). */
+export function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** A dotted key, each part bare when it can be. */
+export function tomlKey(path: readonly string[]): string {
+  return path.map((part) => (/^[A-Za-z0-9_-]+$/.test(part) ? part : tomlString(part))).join('.');
+}
+
+/** One `[table]` or `[[array]]` header and the lines it owns (up to the next header). */
+export interface TomlSection {
+  readonly path: readonly string[];
+  readonly array: boolean;
+  /** Line index of the header. */
+  readonly start: number;
+  /** Exclusive: the next header's line, or the line count. */
+  readonly end: number;
+  /** Line indexes of the section's `key = value` lines that start at top level. */
+  readonly keyLines: readonly number[];
+}
+
+/** Decodes a header line by parsing it alone: `[a."b.c"]` → `['a', 'b.c']`. */
+function headerPath(line: string): { path: string[]; array: boolean } | undefined {
+  let value: unknown;
+  try {
+    value = parse(`${line}\n`);
+  } catch {
+    return undefined;
+  }
+  const path: string[] = [];
+  let array = false;
+  while (typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) {
+      array = true;
+      value = value[0];
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (keys.length !== 1) break;
+    path.push(keys[0]!);
+    value = (value as TomlTable)[keys[0]!];
+  }
+  return { path, array };
+}
+
+type ScanState = { readonly string: '' | '"""' | "'''"; readonly depth: number };
+
+/**
+ * Scans one line from `state`: where multi-line strings and brackets stand at its end. The
+ * file is valid TOML (it was parsed first), so quotes, escapes and comments are all that matter.
+ */
+function scanLine(line: string, state: ScanState): ScanState {
+  let { string, depth } = state;
+  let i = 0;
+  while (i < line.length) {
+    if (string !== '') {
+      if (string === '"""' && line[i] === '\\') {
+        i += 2;
+        continue;
+      }
+      if (line.startsWith(string, i)) {
+        // A closing delimiter may be followed by one or two more quotes that belong to the string.
+        let close = i + 3;
+        while (line[close] === string[0] && close < i + 5) close++;
+        string = '';
+        i = close;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    const c = line[i]!;
+    if (c === '#') break;
+    if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
+      string = line.slice(i, i + 3) as '"""' | "'''";
+      i += 3;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      i++;
+      while (i < line.length && line[i] !== c) i += c === '"' && line[i] === '\\' ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    i++;
+  }
+  return { string, depth };
+}
+
+/** The file's sections, found on lines that start at top level (not inside a string or array). */
+export function tomlSections(lines: readonly string[]): TomlSection[] {
+  const sections: { path: string[]; array: boolean; start: number; keyLines: number[] }[] = [];
+  let state: ScanState = { string: '', depth: 0 };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const topLevel = state.string === '' && state.depth === 0;
+    if (topLevel && /^\s*\[/.test(line)) {
+      const header = headerPath(line);
+      if (header !== undefined) {
+        sections.push({ ...header, start: i, keyLines: [] });
+        continue;
+      }
+    }
+    if (topLevel && /^\s*[^\s#]/.test(line)) sections.at(-1)?.keyLines.push(i);
+    state = scanLine(line, state);
+  }
+  return sections.map((section, index) => ({ ...section, end: sections[index + 1]?.start ?? lines.length }));
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}
+
+export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
+  return tomlSections(lines).find((section) => !section.array && samePath(section.path, path));
+}
+
+/** The section's end without the blank lines before the next header. */
+export function trimmedEnd(lines: readonly string[], section: TomlSection): number {
+  let end = section.end;
+  while (end > section.start + 1 && lines[end - 1]!.trim() === '') end--;
+  return end;
+}
+
+/**
+ * `text` with `block` (lines ending in a newline) appended after one blank line of its own,
+ * which {@link withoutSection} takes away with it.
+ */
+export function appendBlock(text: string, block: string): string {
+  if (text === '') return block;
+  const eol = eolOf(text);
+  return `${text}${text.endsWith('\n') ? eol : eol + eol}${block.replaceAll('\n', eol)}`;
+}
+
+/** The file's line ending, kept in lines we add: `\r\n` when the file uses it. */
+export function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** Lines to put in place of others in a file split on `\n`: each keeps the file's `\r`. */
+export function asLines(block: string, text: string): string[] {
+  const cr = eolOf(text) === '\r\n' ? '\r' : '';
+  return block.split('\n').map((line) => line + cr);
+}
+
+/**
+ * Keys sorted at every level, so two parses compare by content. Empty tables are left out:
+ * whether a header with nothing under it stays is not a change of meaning.
+ */
+function canonical(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as TomlTable)[key])] as const)
+      .filter(([, child]) => !(typeof child === 'object' && child !== null && !Array.isArray(child) && Object.keys(child).length === 0));
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/**
+ * Returns `after` when it parses to exactly `expected` (the original with our change applied),
+ * else refuses in one line naming the file and what to do by hand.
+ */
+export function checkedEdit(after: string, expected: TomlTable, file: string, byHand: string): string {
+  let parsed: TomlTable | undefined;
+  try {
+    parsed = parse(after) as TomlTable;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || JSON.stringify(canonical(parsed)) !== JSON.stringify(canonical(expected))) {
+    throw new SkillSearchError('BAD_FILE', `${file}: cannot be edited safely here; ${byHand}; nothing was changed`);
+  }
+  return after;
+}
+
+/** A copy of `table` with `value` set at `path` (undefined deletes it); only the tables on the path are copied. */
+export function withValue(table: TomlTable, path: readonly string[], value: unknown): TomlTable {
+  const [head, ...rest] = path;
+  if (head === undefined) return table;
+  const copy: TomlTable = { ...table };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return copy;
+  }
+  const child = copy[head];
+  copy[head] = withValue(typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as TomlTable) : {}, rest, value);
+  return copy;
+}
+
+/** The value at `path`, or undefined. */
+export function valueAt(table: TomlTable, path: readonly string[]): unknown {
+  let value: unknown = table;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as TomlTable)[part];
+  }
+  return value;
+}
+
+/**
+ * `lines` without `section`, and one blank line that separated it: the one before it, else
+ * those after it. Removing a table that {@link appendBlock} added gives the bytes from before.
+ */
+export function withoutSection(lines: readonly string[], section: TomlSection): string {
+  let end = trimmedEnd(lines, section);
+  let start = section.start;
+  if (start > 0 && lines[start - 1]!.trim() === '') start--;
+  else if (section.end < lines.length) end = section.end;
+  return [...lines.slice(0, start), ...lines.slice(end)].join('\n');
+}

@@ -1,0 +1,100 @@
+import { tokenize } from '../lexical/tokenize.js';
+import { MAX_GLOSSES } from './glosses.js';
+
+/**
+ * A catalogue's own English search terms (stemmed, as BM25 indexes them) and the skills that
+ * use each, to choose among a Chinese word's dictionary glosses the sense this catalogue and
+ * this request are about: the gloss whose skills also use the other words of the request
+ * (服务 "service" rather than "serve" beside 线上 "online"; 流水线 "pipeline" rather than
+ * "assembly line" beside 令牌 "token" and 配置 "configuration").
+ */
+export class CatalogueVocabulary {
+  /** term → indices of the skills that use it, ascending. */
+  readonly #postings = new Map<string, number[]>();
+
+  /** `texts`: one text per skill (name, description, when to use). */
+  constructor(texts: Iterable<string>) {
+    let index = 0;
+    for (const text of texts) {
+      for (const term of new Set(tokenize(text))) {
+        const list = this.#postings.get(term);
+        if (list === undefined) this.#postings.set(term, [index]);
+        else list.push(index);
+      }
+      index += 1;
+    }
+  }
+
+  /** The skills that use every search term of `text` (empty for stop words only, or a term no skill uses). */
+  skillsOf(text: string): readonly number[] {
+    const terms = [...new Set(tokenize(text))];
+    if (terms.length === 0) return [];
+    let out: readonly number[] | undefined;
+    for (const term of terms) {
+      const list = this.#postings.get(term);
+      if (list === undefined) return [];
+      out = out === undefined ? list : intersect(out, list);
+      if (out.length === 0) return [];
+    }
+    return out ?? [];
+  }
+
+  /**
+   * For each word of a request (its candidate glosses, best first as the dictionary orders them;
+   * `fixed` for Latin runs and loanwords, whose meaning is not in doubt), the glosses to search
+   * with: those the catalogue uses, ranked by how strongly their skills overlap the other words'
+   * (Ochiai coefficient, summed over the other words, each at its best gloss), dictionary order
+   * breaking ties; the dictionary's first {@link MAX_GLOSSES} when the catalogue uses none.
+   */
+  choose(words: readonly { readonly glosses: readonly string[]; readonly fixed?: boolean }[]): (readonly string[])[] {
+    const sets = words.map((word) => word.glosses.map((gloss) => this.skillsOf(gloss)));
+    return words.map((word, i) => {
+      if (word.fixed === true) return word.glosses;
+      const scored = word.glosses
+        .map((gloss, order) => ({ gloss, order, skills: sets[i]![order]! }))
+        .filter(({ skills }) => skills.length > 0)
+        .map(({ gloss, order, skills }) => {
+          let score = 0;
+          sets.forEach((other, j) => {
+            if (j === i) return;
+            let best = 0;
+            for (const set of other) if (set.length > 0) best = Math.max(best, overlap(skills, set) / Math.sqrt(skills.length * set.length));
+            score += best;
+          });
+          return { gloss, order, score };
+        })
+        .sort((a, b) => b.score - a.score || a.order - b.order);
+      // Without any overlap there is no evidence against the dictionary's order.
+      if (scored.length === 0 || scored[0]!.score === 0) return word.glosses.slice(0, MAX_GLOSSES);
+      return scored.slice(0, MAX_GLOSSES).map(({ gloss }) => gloss);
+    });
+  }
+}
+
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i += 1;
+    else if (a[i]! > b[j]!) j += 1;
+    else {
+      out.push(a[i]!);
+      i += 1;
+      j += 1;
+    }
+  }
+  return out;
+}
+
+function overlap(a: readonly number[], b: readonly number[]): number {
+  let count = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i += 1;
+    else if (a[i]! > b[j]!) j += 1;
+    else {
+      count += 1;
+      i += 1;
+      j += 1;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,52 @@
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { SkillSearchError } from '../errors.js';
+
+/**
+ * `mkdir -p` in at most one step per missing level. Node's `mkdirSync(…, { recursive: true })`
+ * loops forever, synchronously (no signal gets through), where a parent keeps answering ENOENT
+ * (under /proc, for one). Here the nearest existing ancestor is found first, it must be a
+ * folder, and each missing level is made once: every failure is one `BAD_FILE` line,
+ * `<subject>: cannot create it (<why>)`, naming the part at fault.
+ */
+export function makeDirs(dir: string, options: { readonly mode?: number; readonly subject?: string } = {}): void {
+  const absolute = path.resolve(dir);
+  const { mode } = options;
+  const fail = (why: string, cause?: unknown): SkillSearchError =>
+    new SkillSearchError('BAD_FILE', `${options.subject ?? `folder ${absolute}`}: cannot create it (${why})`, { cause });
+  const missing: string[] = [];
+  let existing = absolute;
+  for (;;) {
+    let stats;
+    try {
+      stats = statSync(existing);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        const parent = path.dirname(existing);
+        if (parent === existing) throw fail(`${existing} does not exist`);
+        missing.push(existing);
+        existing = parent;
+        continue;
+      }
+      if (code === 'ENOTDIR') {
+        missing.push(existing);
+        existing = path.dirname(existing);
+        continue;
+      }
+      throw fail(`${code ?? String(error)} at ${existing}`, error);
+    }
+    if (!stats.isDirectory()) throw fail(`${existing} is a file`);
+    break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Made meanwhile by another process: fine when it is a folder.
+      if (code === 'EEXIST' && statSync(level).isDirectory()) continue;
+      throw fail(`${code ?? String(error)} at ${level}`, error);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ownBin } from '../../src/hosts/command.js';
+import { removeDir, runCli, tempDir } from './helpers.js';
+
+let home: string;
+const cli = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: home });
+
+beforeEach(() => {
+  home = tempDir('skill-search-doctor-');
+});
+afterEach(() => removeDir(home));
+
+describe('doctor', () => {
+  it('says a host is not installed, and exits 0', async () => {
+    const out = await cli(['doctor', 'codex']);
+    expect(out.stdout).toBe("Codex (user): not installed ('skill-search install codex' adds it)\n");
+    expect(out.code).toBe(0);
+  });
+
+  it('reports an installed Codex hook as trusted, and an untrusted or modified one with the step that fixes it', async () => {
+    await cli(['install', 'codex']);
+    const ok = await cli(['doctor', 'codex']);
+    expect(ok.stdout).toBe(
+      [
+        'Codex (user):',
+        `  ok      hook: "node ${ownBin()} hook codex" in ~/.codex/hooks.json`,
+        `  ok      hook command: ${ownBin()} exists`,
+        '  ok      trust: Codex trusts the hook (~/.codex/config.toml)',
+        '  ok      MCP server: [mcp_servers.skill-search] in ~/.codex/config.toml',
+        '',
+      ].join('\n'),
+    );
+    expect(ok.code).toBe(0);
+
+    const config = path.join(home, '.codex/config.toml');
+    const trusted = readFileSync(config, 'utf8');
+    writeFileSync(config, trusted.replace(/trusted_hash = "[^"]+"/, 'trusted_hash = "sha256:0"'));
+    const modified = await cli(['doctor', 'codex']);
+    expect(modified.code).toBe(1);
+    expect(modified.stdout).toContain(
+      "  PROBLEM trust: Codex will not run the hook: the hook changed since it was trusted (~/.codex/config.toml holds another hash for it); fix: 'skill-search install codex' records it, or trust the hook in Codex (/hooks)",
+    );
+    writeFileSync(config, trusted.replace(/\n\[hooks\.state[\s\S]*$/, '\n'));
+    expect((await cli(['doctor', 'codex'])).stdout).toContain('  PROBLEM trust: Codex will not run the hook: no trust entry for it in ~/.codex/config.toml;');
+  });
+
+  it('reports a hook whose bin is gone, and a missing MCP entry, for Claude Code', async () => {
+    mkdirSync(path.join(home, '.claude'));
+    writeFileSync(
+      path.join(home, '.claude/settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'node /gone/bin/skill-search.js hook claude-code' }] }] } }),
+    );
+    const out = await cli(['doctor', 'claude-code']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain("  PROBLEM hook command: /gone/bin/skill-search.js does not exist (moved or deleted); fix: run 'skill-search install' again");
+    expect(out.stdout).toContain('  MISSING MCP server: no "skill-search" server in ~/.claude.json; fix: skill-search install claude-code');
+  });
+});
+
+describe('doctor --project for Codex', () => {
+  it('says whether Codex trusts the project folder, which it needs to load .codex/ there', async () => {
+    const proj = path.join(home, 'proj');
+    mkdirSync(path.join(proj, 'sub'), { recursive: true });
+    await cli(['install', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    const untrusted = await cli(['doctor', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toContain(
+      '  PROBLEM project trust: Codex does not load ~/proj/sub/.codex until you trust this folder; fix: start Codex in the folder',
+    );
+    const config = path.join(home, '.codex/config.toml');
+    writeFileSync(config, `[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n\n${readFileSync(config, 'utf8')}`);
+    const trusted = await cli(['doctor', 'codex', '--project', '--cwd', path.join(proj, 'sub')]);
+    expect(trusted.stdout).toContain('  ok      project trust: Codex trusts ~/proj\n');
+    expect(trusted.stdout).toContain('  ok      trust: Codex trusts the hook (~/.codex/config.toml)\n');
+    expect(trusted.code).toBe(0);
+  });
+});
