@@ -1,15 +1,13 @@
 import { SkillSearchError, errorMessage, isAbortError } from '../errors.js';
 import type { LiveIndex, LiveIndexOptions, RefreshOptions, SnapshotSearch } from '../integrations/live-index.js';
+import type { ClosableSearcher } from '../integrations/service.js';
 import { SkillSocketClient } from '../integrations/socket-client.js';
 import { hasHan } from '../lang/detect.js';
 import type { SkillSearchEngine } from '../search/engine.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
-import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
+import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest } from '../types.js';
 
-/** A search that can be closed: a `LiveIndex`, an {@link OpenedSearch}, a host's wrapper of one. */
-export interface ClosableSearcher extends SkillSearcher {
-  close(): Promise<void>;
-}
+export type { ClosableSearcher };
 
 /** Which path answered: a running `watch` server, the saved search snapshot, or the live index. */
 export type SearchPath = 'server' | 'snapshot' | 'live';
