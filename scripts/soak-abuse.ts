@@ -6,14 +6,18 @@
  * - FIFO transcript: the hook answers and exits with a FIFO as `transcript_path`;
  * - 20 MB prompt: the hook answers within its budget;
  * - never-reading client: the server drops it, and its memory stays bounded;
- * - foreign socket owner: the client refuses a socket of another uid without connecting.
+ * - foreign socket owner: the client refuses a socket of another uid without connecting;
+ * - glob backtracking bomb: a project's `exclude` of `*a*a…(20×)…c` and a 60-character skill
+ *   name; the hook still answers within its budget;
+ * - watch loops: six `ln -s . loopN` and a link to `/` under a watched skills folder; the
+ *   watcher is ready quickly with bounded memory, each loop skipped and the folder cap named.
  *
  *   npx tsx scripts/soak-abuse.ts [--requests 5000]
  *
  * Prints one PASS/FAIL line per scenario with what it measured; exits 1 on any failure.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +26,8 @@ import { parseArgs } from 'node:util';
 import { SkillSocketClient } from '../src/integrations/socket-client.js';
 import { socketPathFor } from '../src/integrations/socket-protocol.js';
 import { SkillSocketServer } from '../src/integrations/socket-server.js';
-import { SkillCatalog } from '../src/load/index.js';
+import { CATALOG_EVENTS, SkillCatalog } from '../src/load/index.js';
+import { MAX_WATCHED_DIRS } from '../src/load/watcher.js';
 import type { SearchHit, Skill } from '../src/types.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -38,7 +43,12 @@ function report(name: string, pass: boolean, details: string): void {
   console.log(`soak-abuse ${pass ? 'PASS' : 'FAIL'} ${name} ${details}`);
 }
 
-function runHook(prompt: string, transcript: string, killAfterMs: number): Promise<{ code: number | null; stdout: string; ms: number; killed: boolean }> {
+function runHook(
+  prompt: string,
+  transcript: string,
+  killAfterMs: number,
+  where: { cwd: string; skills: string } = { cwd: ROOT, skills: SKILLS },
+): Promise<{ code: number | null; stdout: string; ms: number; killed: boolean }> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(
@@ -50,7 +60,7 @@ function runHook(prompt: string, transcript: string, killAfterMs: number): Promi
         'hook',
         'claude-code',
         '--skills-dir',
-        SKILLS,
+        where.skills,
         '--model',
         'hash',
         '--index-dir',
@@ -73,7 +83,7 @@ function runHook(prompt: string, transcript: string, killAfterMs: number): Promi
       clearTimeout(timer);
       resolve({ code, stdout, ms: Math.round(performance.now() - started), killed });
     });
-    child.stdin.end(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: transcript }));
+    child.stdin.end(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: transcript, cwd: where.cwd }));
   });
 }
 
@@ -139,6 +149,44 @@ try {
       'never-reading-client',
       server.stats.dropped === 1 && grewMB < 200,
       `requests=${requests} answered=${server.stats.requests} dropped=${server.stats.dropped} rssGrowthMB=${grewMB.toFixed(0)}`,
+    );
+  }
+  {
+    // The project sits below HOME so the hook reads its .claude/skill-search.json.
+    const project = path.join(work, 'project');
+    const skills = path.join(work, 'bomb-skills');
+    const name = 'a'.repeat(60);
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    mkdirSync(path.join(skills, name), { recursive: true });
+    writeFileSync(path.join(project, '.claude', 'skill-search.json'), JSON.stringify({ exclude: [`${'*a'.repeat(20)}*c`] }));
+    writeFileSync(path.join(skills, name, 'SKILL.md'), '---\ndescription: Fill in PDF forms\n---\nSteps.\n');
+    const result = await runHook('fill a pdf form', '/dev/null', 30_000, { cwd: project, skills });
+    report('glob-redos', !result.killed && result.code === 0 && result.stdout.includes(name), `exit=${result.code} ms=${result.ms} killed=${result.killed}`);
+  }
+  {
+    const skills = path.join(work, 'loop-skills');
+    mkdirSync(path.join(skills, 'keep'), { recursive: true });
+    writeFileSync(path.join(skills, 'keep', 'SKILL.md'), '---\ndescription: Kept\n---\nSteps.\n');
+    for (let i = 0; i < 6; i++) symlinkSync('.', path.join(skills, `loop${i}`));
+    symlinkSync('/', path.join(skills, 'root'));
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    const catalog = new SkillCatalog({ skillsDirs: [skills], bundledDir: null, managedDir: null, claudePlugins: false });
+    const errors: string[] = [];
+    catalog.on(CATALOG_EVENTS.error, (error) => errors.push(error.message));
+    await catalog.watch();
+    const settle = Date.now() + 10_000;
+    while (errors.filter((message) => message.includes('loop')).length < 6 && Date.now() < settle) await new Promise((resolve) => setTimeout(resolve, 50));
+    const ms = Math.round(performance.now() - started);
+    const grewMB = (process.memoryUsage().rss - before) / 1e6;
+    await catalog.close();
+    const loops = errors.filter((message) => message.includes('a symbolic link loop')).length;
+    const capped = errors.some((message) => message.startsWith(`watching at most ${MAX_WATCHED_DIRS} folders`));
+    report(
+      'watch-loops',
+      loops >= 6 && ms < 60_000 && grewMB < 500,
+      `readyMs=${ms} rssGrowthMB=${grewMB.toFixed(0)} loopsSkipped=${loops} folderCapReached=${capped}`,
     );
   }
   {

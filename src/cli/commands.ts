@@ -404,12 +404,13 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     spec: {
       name: 'library',
       summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
-      usage: 'add <dir|git-url>... [--link|--move] | list | path',
+      usage: 'add <dir|git-url>... [--link|--move] [--clone-timeout SECONDS] | list | path',
       positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
       options: {
         library: SOURCE_OPTIONS.library!,
         link: { type: 'boolean', description: 'link each skill folder instead of copying it (edits to the source show up)' },
         move: { type: 'boolean', description: 'move each skill folder in (takes it out of the folder a host scans)' },
+        'clone-timeout': { type: 'string', placeholder: 'SECONDS', description: 'stop a git clone that has not finished by then', defaultText: '120' },
         ...JSON_OPTION,
       },
     },

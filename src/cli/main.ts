@@ -30,10 +30,34 @@ function topHelp(): string {
   ].join('\n');
 }
 
+/** File-system refusals the user can act on (permissions, a full or read-only disk), in words. */
+const USER_FS_ERRORS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** `skill-search: PATH: no space left on device (ENOSPC)` for such an error (or one it wraps); undefined otherwise. */
+function fileSystemProblem(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth += 1) {
+    const { code, path } = current as NodeJS.ErrnoException;
+    const words = typeof code === 'string' ? USER_FS_ERRORS[code] : undefined;
+    if (words !== undefined) return `skill-search: ${path === undefined ? '' : `${path}: `}${words} (${code})`;
+  }
+  return undefined;
+}
+
 /** One line for a user error, the stack for a bug: the caller can tell which from the exit code. */
 export function reportError(error: unknown, io: Pick<CliIo, 'stderr'>): number {
   if (error instanceof SkillSearchError && error.isUserError) {
     io.stderr.write(`${error.message}\n`);
+    return EXIT.user;
+  }
+  const problem = fileSystemProblem(error);
+  if (problem !== undefined) {
+    io.stderr.write(`${problem}\n`);
     return EXIT.user;
   }
   if (isAbortError(error)) {

@@ -11,6 +11,7 @@ import { keyPath, readJsonFile } from '../util/json-file.js';
 import { array, boolean, object, oneOf, optional, shapeIssue, string } from '../util/shape.js';
 import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
+import { MAX_GLOB_LENGTH } from '../load/skill-globs.js';
 
 export const CONFIG_FILE_NAME = 'skill-search.json';
 
@@ -34,7 +35,7 @@ export interface UserConfigFile {
   };
 }
 
-const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern' })));
+const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern', maxLength: MAX_GLOB_LENGTH })));
 
 const configShape = object(
   {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
-import { writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { buildUseLiteOnnx, buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
@@ -194,7 +194,7 @@ function save(cacheDir: string, file: string, weights: string, split: { model: U
 /** The cache key ({@link weightsHash}) with the folder made, or undefined when the folder is unusable. */
 function cacheKey(modelDir: string, cacheDir: string): string | undefined {
   try {
-    mkdirSync(cacheDir, { recursive: true });
+    mkdirPrivate(cacheDir);
     return weightsHash(modelDir, cacheDir);
   } catch {
     return undefined;

@@ -8,7 +8,9 @@
  * server; a connection holds at most `maxRequestBytes` of unparsed input, at most MAX_QUEUED
  * requests waiting (reading pauses beyond that, and while its answers wait to be written) and
  * at most `maxWriteBufferBytes` of unsent answers (past that it is dropped); a query is cut
- * to MAX_QUERY_CHARS before it is searched; idle connections never lock new clients out;
+ * to MAX_QUERY_CHARS before it is searched; idle connections never lock new clients out, and
+ * a connection is evicted only after IDLE_GRACE_MS without a request (a burst of new clients
+ * waits its turn instead of evicting clients that have not sent their first request yet);
  * `close()` is idempotent.
  */
 import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
@@ -41,8 +43,8 @@ export interface SkillSocketServerOptions {
   readonly maxRequestBytes?: number;
   /**
    * Open connections at most. When full, a new client takes the place of the connection idle
-   * the longest (one with no request in progress); when every connection is busy, the new
-   * one is closed at once.
+   * the longest (no request in progress, none read for a moment); when none is, it waits,
+   * unread, for a place (at most MAX_WAITING clients wait; more are closed at once).
    * @default 64
    */
   readonly maxConnections?: number;
@@ -78,6 +80,13 @@ function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServer
 
 /** Requests waiting on one connection before it stops reading (a client that floods waits). */
 const MAX_QUEUED = 32;
+/** Clients waiting for a place when every connection is in use; more are refused. */
+const MAX_WAITING = 256;
+/**
+ * A connection with nothing read or answered for this long (and nothing in progress) may be
+ * evicted; short, since a waiting hook has a budget of its own.
+ */
+const IDLE_GRACE_MS = 250;
 /** How long a stale-socket probe waits for a live server to accept. */
 const PROBE_TIMEOUT_MS = 300;
 
@@ -87,7 +96,7 @@ export interface SocketServerStats {
   readonly errors: number;
   /** Connections the server closed to protect itself: not reading answers, or idle and evicted for a new client. */
   readonly dropped: number;
-  /** Connections closed on arrival because every open one was busy. */
+  /** Connections closed on arrival because every open one was in use and MAX_WAITING clients already waited. */
   readonly refused: number;
 }
 
@@ -103,6 +112,9 @@ export class SkillSocketServer {
   readonly options: ResolvedServerOptions;
   readonly #server: net.Server;
   readonly #sockets = new Map<net.Socket, ConnectionState>();
+  /** Accepted, not yet served, oldest first (paused: their requests wait in the kernel). */
+  readonly #waiting: net.Socket[] = [];
+  #retry: NodeJS.Timeout | undefined;
   #stats = { connections: 0, requests: 0, errors: 0, dropped: 0, refused: 0 };
   #closing: Promise<void> | undefined;
   readonly #onExit = () => this.#unlinkOwnSocket();
@@ -136,7 +148,9 @@ export class SkillSocketServer {
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
       process.off('exit', this.#onExit);
+      clearTimeout(this.#retry);
       for (const socket of this.#sockets.keys()) socket.destroy();
+      for (const socket of this.#waiting.splice(0)) socket.destroy();
       if (!this.#server.listening) {
         resolve();
         return;
@@ -226,9 +240,10 @@ export class SkillSocketServer {
   /** Room for one more connection: evicts the connection idle the longest, or says there is none. */
   #makeRoom(): boolean {
     if (this.#sockets.size < this.options.maxConnections) return true;
+    const idleBefore = performance.now() - IDLE_GRACE_MS;
     let idlest: [net.Socket, ConnectionState] | undefined;
     for (const entry of this.#sockets) {
-      if (entry[1].queued === 0 && (idlest === undefined || entry[1].lastActive < idlest[1].lastActive)) idlest = entry;
+      if (entry[1].queued === 0 && entry[1].lastActive <= idleBefore && (idlest === undefined || entry[1].lastActive < idlest[1].lastActive)) idlest = entry;
     }
     if (idlest === undefined) return false;
     this.#stats.dropped += 1;
@@ -239,11 +254,42 @@ export class SkillSocketServer {
 
   #accept(socket: net.Socket): void {
     socket.on('error', () => undefined);
-    if (!this.#makeRoom()) {
+    if (this.#waiting.length === 0 && this.#makeRoom()) {
+      this.#serve(socket);
+      return;
+    }
+    if (this.#waiting.length >= MAX_WAITING) {
       this.#stats.refused += 1;
       socket.destroy();
       return;
     }
+    socket.pause();
+    socket.setTimeout(this.options.idleTimeoutMs, () => socket.destroy());
+    socket.once('close', () => {
+      const at = this.#waiting.indexOf(socket);
+      if (at >= 0) this.#waiting.splice(at, 1);
+    });
+    this.#waiting.push(socket);
+    this.#admitWaiting();
+  }
+
+  /** Serves waiting clients while there is room; checks again once a busy connection may have gone idle. */
+  #admitWaiting(): void {
+    if (this.#closing !== undefined) return;
+    while (this.#waiting.length > 0 && this.#makeRoom()) {
+      const next = this.#waiting.shift()!;
+      if (!next.destroyed) this.#serve(next);
+    }
+    if (this.#waiting.length > 0 && this.#retry === undefined) {
+      this.#retry = setTimeout(() => {
+        this.#retry = undefined;
+        this.#admitWaiting();
+      }, IDLE_GRACE_MS / 5);
+      this.#retry.unref();
+    }
+  }
+
+  #serve(socket: net.Socket): void {
     const state: ConnectionState = { queued: 0, lastActive: performance.now() };
     this.#sockets.set(socket, state);
     this.#stats.connections += 1;
@@ -290,6 +336,7 @@ export class SkillSocketServer {
         )
         .finally(() => {
           state.queued -= 1;
+          state.lastActive = performance.now();
           resumeIfRoom();
         });
     };
@@ -310,7 +357,9 @@ export class SkillSocketServer {
     socket.on('close', () => {
       this.#sockets.delete(socket);
       controller.abort(abortError());
+      this.#admitWaiting();
     });
+    socket.resume();
   }
 
   #refuseTooLarge(socket: net.Socket, send: (response: ResponseLine) => void): void {

@@ -124,7 +124,7 @@ export function untrustedSocketReason(socketPath: string, uid: number | undefine
   if (uid === undefined) return undefined;
   const dir = path.dirname(socketPath);
   const dirProblem = socketDirProblem(dir, uid);
-  if (dirProblem !== undefined) return `its folder ${dir} ${dirProblem}`;
+  if (dirProblem !== undefined) return `is in the folder ${dir}, which ${dirProblem}`;
   const stats = lstatOrUndefined(socketPath);
   if (stats === undefined) return undefined;
   if (stats.isSymbolicLink()) return 'is a symbolic link';

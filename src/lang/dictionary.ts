@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
-import { writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
 
 /**
@@ -216,7 +216,7 @@ export async function loadDictionary(dir: string): Promise<Dictionary> {
   }
   const dictionary = await buildFromPackage();
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirPrivate(dir);
     writeFileAtomic(file, JSON.stringify(dictionary.toCompact()));
   } catch {
     // Read-only or full disk: translation still works from the package.

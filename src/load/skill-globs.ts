@@ -1,41 +1,101 @@
 /**
  * Name patterns for choosing skills: `*` any run of characters, `?` one character. A
- * pattern with a `/` is matched against the skill's file path instead (`**` crosses folders,
- * `*` does not), so `**\/vendor/**` drops a whole folder.
+ * pattern with a `/` is matched against the skill's file path instead: `*` and `?` stay
+ * inside one folder name, and a `**` segment stands for any number of folders, so
+ * `**\/vendor/**` drops a whole folder.
+ *
+ * Matching never builds a regular expression (a pattern like `*a*a*a…c` makes a backtracking
+ * engine exponential): a two-pointer wildcard matcher, O(text × pattern) in the worst case
+ * and linear for ordinary patterns, with the pattern's length capped.
  */
+import { SkillSearchError } from '../errors.js';
 import type { Skill } from '../types.js';
 
-function toRegExp(pattern: string): RegExp {
-  const byPath = pattern.includes('/');
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
-    if (char === '*') {
-      if (pattern[i + 1] === '*') {
-        source += '.*';
-        i++;
-        if (pattern[i + 1] === '/') i++;
-      } else source += byPath ? '[^/]*' : '.*';
-    } else if (char === '?') source += byPath ? '[^/]' : '.';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+/** Longest pattern accepted, in characters (a path pattern names a few folders). */
+export const MAX_GLOB_LENGTH = 1024;
+
+const GLOBSTAR = Symbol('**');
+type Segment = string | typeof GLOBSTAR;
+
+/**
+ * Whether `text` matches `pattern`, where a star element matches any run of elements and
+ * every other element matches exactly one (`same`). Greedy with one remembered star: on a
+ * mismatch the last star takes one more element. Correct because every non-star element has
+ * width one, and O(text × pattern) because each retry advances the star's start.
+ */
+function matchSequence<P, T>(pattern: readonly P[], text: readonly T[], isStar: (p: P) => boolean, same: (p: P, t: T) => boolean): boolean {
+  let p = 0;
+  let t = 0;
+  let starAt = -1;
+  let starText = 0;
+  while (t < text.length) {
+    if (p < pattern.length && isStar(pattern[p]!)) {
+      starAt = p++;
+      starText = t;
+    } else if (p < pattern.length && same(pattern[p]!, text[t]!)) {
+      p += 1;
+      t += 1;
+    } else if (starAt >= 0) {
+      p = starAt + 1;
+      starText += 1;
+      t = starText;
+    } else return false;
   }
-  return new RegExp(`^${source}$`, byPath ? '' : 'i');
+  while (p < pattern.length && isStar(pattern[p]!)) p += 1;
+  return p === pattern.length;
+}
+
+/** `*` and `?` within one string (a name, or one folder name of a path). */
+function matchWildcard(pattern: string, text: string): boolean {
+  return matchSequence(
+    [...pattern],
+    [...text],
+    (char) => char === '*',
+    (char, got) => char === '?' || char === got,
+  );
+}
+
+function matchPath(pattern: readonly Segment[], path: readonly string[]): boolean {
+  return matchSequence(
+    pattern,
+    path,
+    (segment) => segment === GLOBSTAR,
+    (segment, got) => typeof segment === 'string' && matchWildcard(segment, got),
+  );
+}
+
+function checked(pattern: string): string {
+  if (pattern.length > MAX_GLOB_LENGTH) {
+    throw new SkillSearchError(
+      'BAD_OPTION',
+      `skill pattern of ${pattern.length} characters is longer than ${MAX_GLOB_LENGTH}: ${JSON.stringify(pattern.slice(0, 40))}…`,
+    );
+  }
+  return pattern;
 }
 
 export class SkillMatcher {
-  readonly #name: RegExp[] = [];
-  readonly #path: RegExp[] = [];
+  /** Lower-cased: names match regardless of case. */
+  readonly #names: string[] = [];
+  readonly #paths: Segment[][] = [];
 
+  /** @throws SkillSearchError (`BAD_OPTION`) for a pattern longer than {@link MAX_GLOB_LENGTH}. */
   constructor(patterns: readonly string[]) {
-    for (const pattern of patterns) (pattern.includes('/') ? this.#path : this.#name).push(toRegExp(pattern));
+    for (const pattern of patterns.map(checked)) {
+      if (pattern.includes('/')) this.#paths.push(pattern.split('/').map((segment) => (segment === '**' ? GLOBSTAR : segment)));
+      else this.#names.push(pattern.toLowerCase());
+    }
   }
 
   get empty(): boolean {
-    return this.#name.length + this.#path.length === 0;
+    return this.#names.length + this.#paths.length === 0;
   }
 
   matches(skill: Pick<Skill, 'name' | 'path'>): boolean {
-    const filePath = skill.path.replaceAll('\\', '/');
-    return this.#name.some((re) => re.test(skill.name)) || this.#path.some((re) => re.test(filePath));
+    const name = skill.name.toLowerCase();
+    if (this.#names.some((pattern) => matchWildcard(pattern, name))) return true;
+    if (this.#paths.length === 0) return false;
+    const segments = skill.path.replaceAll('\\', '/').split('/');
+    return this.#paths.some((pattern) => matchPath(pattern, segments));
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
@@ -7,10 +7,25 @@ import type { ResolvedWatchOptions } from './options.js';
 const WATCH_DEPTH = 8;
 /** How often chokidar re-checks a file still being written. */
 const WRITE_POLL_MS = 100;
+/**
+ * Most folders watched at once, over all roots: each costs an inotify watch (the user's limit
+ * is often 8,192) and memory. A link to `/` would otherwise watch the whole disk.
+ */
+export const MAX_WATCHED_DIRS = 4096;
+/**
+ * Kernel pseudo file systems: never skill folders, and endless to walk (a link to `/` reaches
+ * `/proc`, whose entries change as the watcher itself opens files).
+ */
+const SYSTEM_DIRS = process.platform === 'linux' ? ['/proc', '/sys', '/dev'] : [];
+/** Skipped folders named one by one; past this, one line says further ones are not. */
+const MAX_SKIP_REPORTS = 20;
+/** A batch is delivered after at most this many quiet windows, even while events keep coming. */
+const MAX_BATCH_WINDOWS = 10;
 
 export interface WatchHandlers {
   /** Called once per coalescing window with every path that changed in it. */
   readonly onChange: (paths: readonly string[]) => void;
+  /** Also told, once each, what was not watched: a folder reached twice (a symlink loop), folders past the cap. */
   readonly onError: (error: Error) => void;
 }
 
@@ -34,6 +49,14 @@ export function watchPointFor(root: string): string {
   }
 }
 
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Inode plus birth time: inodes alone are recycled at once by a delete-then-create. */
 function identityOf(path: string): string | undefined {
   try {
@@ -47,7 +70,10 @@ function identityOf(path: string): string | undefined {
 /**
  * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count;
  * everything else (dotfiles, node_modules, editor temp files, parents of a missing root) is
- * filtered here, once. Events are batched in fixed windows of `coalesceMs`.
+ * filtered here, once. Events are batched until `coalesceMs` pass without one (a trailing
+ * debounce, after chokidar's own wait for a file to stop changing), at most
+ * {@link MAX_BATCH_WINDOWS} windows. Folders are watched once each by real path (symlink
+ * loops and a second link to the same folder are skipped) and at most {@link MAX_WATCHED_DIRS}.
  */
 export class SkillWatcher {
   readonly ready: Promise<void>;
@@ -61,6 +87,14 @@ export class SkillWatcher {
   #watcher: FSWatcher;
   #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
+  /** When the first event of the pending batch arrived. */
+  #batchStart = 0;
+  /** Real path of each watched folder → the path it was first reached by. */
+  #folders = new Map<string, string>();
+  /** Watched path → its real path (to forget it when the folder goes). */
+  #realOf = new Map<string, string>();
+  #capReported = false;
+  #skipReports = 0;
   #closing: Promise<void> | undefined;
   readonly #options: ResolvedWatchOptions;
   readonly #handlers: WatchHandlers;
@@ -80,10 +114,13 @@ export class SkillWatcher {
       awaitWriteFinish: { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS },
       ignorePermissionErrors: true,
       depth: WATCH_DEPTH,
-      ignored: (path, stats) => this.#ignored(path, stats?.isFile() ?? false),
+      ignored: (path, stats) => this.#ignored(path, stats),
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
-    this.#watcher.on('all', (_event, path) => this.#record(path));
+    this.#watcher.on('all', (event, path) => {
+      if (event === 'unlinkDir') this.#forgetFolder(path);
+      this.#record(path);
+    });
     this.#watcher.on('error', (error) => this.#handlers.onError(error instanceof Error ? error : new Error(String(error))));
   }
 
@@ -147,7 +184,58 @@ export class SkillWatcher {
     return new Set(roots.map(watchPointFor));
   }
 
-  #ignored(path: string, isFile: boolean): boolean {
+  #ignored(path: string, stats: Stats | undefined): boolean {
+    if (this.#ignoredByName(path, stats?.isFile() ?? false)) return true;
+    return stats?.isDirectory() === true && !this.#claimFolder(path);
+  }
+
+  /**
+   * Whether the folder at `path` may be watched: not when its real path is already watched
+   * under another path (a loop, or a second link to it), nor past {@link MAX_WATCHED_DIRS}.
+   * chokidar asks again for the same folder; the same path keeps its claim.
+   */
+  #claimFolder(path: string): boolean {
+    if (this.#realOf.has(path)) return true;
+    const real = realOrSelf(path);
+    if (SYSTEM_DIRS.some((dir) => within(real, dir))) {
+      this.#skipped(`skipped ${path}: a system folder (${real})`);
+      return false;
+    }
+    const first = this.#folders.get(real);
+    if (first !== undefined) {
+      if (first === path) return true;
+      // A second link to a watched folder is skipped quietly (its changes are seen already); a loop is named.
+      if (within(realOrSelf(dirname(path)), real)) this.#skipped(`skipped ${path}: a symbolic link loop back to ${first}, watched once`);
+      return false;
+    }
+    if (this.#folders.size >= MAX_WATCHED_DIRS) {
+      if (!this.#capReported && this.#closing === undefined) {
+        this.#capReported = true;
+        this.#handlers.onError(
+          new Error(`watching at most ${MAX_WATCHED_DIRS} folders; ${path} and further folders are not watched (a link to a large tree?)`),
+        );
+      }
+      return false;
+    }
+    this.#folders.set(real, path);
+    this.#realOf.set(path, real);
+    return true;
+  }
+
+  #forgetFolder(path: string): void {
+    const real = this.#realOf.get(path);
+    if (real === undefined) return;
+    this.#realOf.delete(path);
+    if (this.#folders.get(real) === path) this.#folders.delete(real);
+  }
+
+  #skipped(message: string): void {
+    if (this.#closing !== undefined || this.#skipReports > MAX_SKIP_REPORTS) return;
+    this.#skipReports += 1;
+    this.#handlers.onError(new Error(this.#skipReports > MAX_SKIP_REPORTS ? 'more folders skipped; not naming each' : message));
+  }
+
+  #ignoredByName(path: string, isFile: boolean): boolean {
     const root = this.#roots.find((candidate) => within(path, candidate));
     if (root === undefined) {
       // Above a root: only the ancestors of a missing root are worth watching.
@@ -167,8 +255,12 @@ export class SkillWatcher {
 
   #queue(path: string): void {
     if (this.#closing !== undefined) return;
+    const now = Date.now();
+    if (this.#pending.size === 0) this.#batchStart = now;
     this.#pending.add(path);
-    this.#timer ??= setTimeout(() => this.#flush(), this.#options.coalesceMs);
+    clearTimeout(this.#timer);
+    const deadline = this.#batchStart + this.#options.coalesceMs * MAX_BATCH_WINDOWS;
+    this.#timer = setTimeout(() => this.#flush(), Math.max(0, Math.min(this.#options.coalesceMs, deadline - now)));
   }
 
   #flush(): void {

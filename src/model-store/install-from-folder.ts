@@ -57,6 +57,7 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
     const staging = stagingDir(options.root, preset.id);
     rmSync(staging, { recursive: true, force: true });
     const files: ManifestFile[] = [];
+    const unverified: string[] = [];
     for (const file of preset.files) {
       throwIfAborted(options.signal);
       const target = path.join(staging, file);
@@ -68,6 +69,7 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
         rmSync(staging, { recursive: true, force: true });
         throw new SkillSearchError('CHECKSUM', `--from '${from}': ${file} has sha256 ${sha256}, its ${MANIFEST_FILE} says ${expected}; nothing was installed`);
       }
+      if (expected === undefined) unverified.push(file);
       files.push({ path: file, size: sizeOf(target), sha256 });
     }
     const manifest: ModelManifest = {
@@ -81,6 +83,6 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
       files,
     };
     const dir = commitInstall(options.root, staging, manifest);
-    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0 };
+    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0, unverified };
   });
 }

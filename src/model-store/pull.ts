@@ -1,9 +1,9 @@
-import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { SkillSearchError, isAbortError, throwIfAborted } from '../errors.js';
+import { SkillSearchError, abortError, isAbortError, throwIfAborted } from '../errors.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
 import { folderProblem } from './check-folder.js';
@@ -35,6 +35,20 @@ export interface PullOptions {
   readonly retries?: number;
   /** Download again even when the preset is installed. @default false */
   readonly force?: boolean;
+  /** Give up on the whole pull (every file, every retry) after this long. @default 1800000 (30 min) */
+  readonly deadlineMs?: number;
+  /**
+   * Fail (and retry, resuming) a connection that delivers fewer bytes per second than this,
+   * measured over `rateWindowMs`: a trickle never trips the idle timeout. @default 1024
+   */
+  readonly minBytesPerSecond?: number;
+  /** The window `minBytesPerSecond` is measured over. @default 30000 */
+  readonly rateWindowMs?: number;
+  /**
+   * Largest file accepted when the hub announces no size for it (its bytes are otherwise
+   * unbounded). @default twice the preset's download size
+   */
+  readonly maxUnannouncedBytes?: number;
   readonly onProgress?: (progress: PullProgress) => void;
   readonly signal?: AbortSignal;
 }
@@ -57,9 +71,21 @@ export interface PullResult {
   readonly downloadedBytes: number;
   /** Bytes reused from an earlier, interrupted pull. */
   readonly resumedBytes: number;
+  /** Files the hub announced no checksum for: installed, but only checked for being a usable model. */
+  readonly unverified: readonly string[];
 }
 
-const DEFAULTS = { endpoint: DEFAULT_HF_ENDPOINT, connectTimeoutMs: 5000, idleTimeoutMs: 30_000, retries: 3 } as const;
+const DEFAULTS = {
+  endpoint: DEFAULT_HF_ENDPOINT,
+  connectTimeoutMs: 5000,
+  idleTimeoutMs: 30_000,
+  retries: 3,
+  deadlineMs: 30 * 60_000,
+  minBytesPerSecond: 1024,
+  rateWindowMs: 30_000,
+  /** `maxUnannouncedBytes` is this many times the preset's download size. */
+  unannouncedFactor: 2,
+} as const;
 const MAX_REDIRECTS = 5;
 
 type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
@@ -105,6 +131,15 @@ function sizeHeader(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/** Where a redirect leads: an http(s) URL, or a one-line error (a hub answering `file:///etc/passwd`). */
+function redirectTarget(from: URL, location: string): URL {
+  const next = URL.canParse(location, from.href) ? new URL(location, from) : undefined;
+  if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+    throw new SkillSearchError('NETWORK', `${from.href} redirected to '${location}', which is not an http(s) URL; nothing was installed`);
+  }
+  return next;
+}
+
 function offline(endpoint: string, preset: ModelPreset, failure: HttpFailure): SkillSearchError {
   return new SkillSearchError(
     'NETWORK',
@@ -129,6 +164,7 @@ class Puller {
   readonly #options: PullOptions;
   readonly #endpoint: string;
   readonly #staging: string;
+  readonly #maxUnannouncedBytes: number;
   downloadedBytes = 0;
   resumedBytes = 0;
 
@@ -137,6 +173,7 @@ class Puller {
     this.#options = options;
     this.#endpoint = (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
     this.#staging = stagingDir(options.root, preset.id);
+    this.#maxUnannouncedBytes = options.maxUnannouncedBytes ?? preset.downloadMb * 1e6 * DEFAULTS.unannouncedFactor;
   }
 
   #http(url: URL, method: 'GET' | 'HEAD', headers: Record<string, string> = {}): Promise<IncomingMessage> {
@@ -172,7 +209,7 @@ class Puller {
       const commit = header(response, 'x-repo-commit');
       const location = header(response, 'location');
       if (status >= 300 && status < 400 && location !== undefined) {
-        const next = new URL(location, current);
+        const next = redirectTarget(current, location);
         if (next.origin === current.origin && linkedEtag === undefined) {
           current = next;
           continue;
@@ -255,7 +292,7 @@ class Puller {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && location !== undefined) {
         response.resume();
-        url = new URL(location, url);
+        url = redirectTarget(url, location);
         response = undefined;
         continue;
       }
@@ -281,19 +318,57 @@ class Puller {
       response.resume();
       throw refused(url, response);
     }
-    let received = append ? offset : 0;
-    const counter = new Transform({
-      transform: (chunk: Buffer, _encoding, done) => {
-        received += chunk.length;
-        this.downloadedBytes += chunk.length;
+    await this.#receive(remote, response, url, partial, append ? offset : 0);
+  }
+
+  /**
+   * Writes the body to the partial file, stopping at the announced size (or, with none, at
+   * `maxUnannouncedBytes`) and failing a connection slower than `minBytesPerSecond`.
+   */
+  async #receive(remote: RemoteFile, response: IncomingMessage, url: URL, partial: string, start: number): Promise<void> {
+    const limit = remote.size ?? this.#maxUnannouncedBytes;
+    const minRate = this.#options.minBytesPerSecond ?? DEFAULTS.minBytesPerSecond;
+    const windowMs = this.#options.rateWindowMs ?? DEFAULTS.rateWindowMs;
+    let received = start;
+    let windowBytes = 0;
+    const rateTimer = setInterval(() => {
+      if (windowBytes < (minRate * windowMs) / 1000) {
+        response.destroy(new HttpFailure(`${url.host} sent ${windowBytes} bytes in ${windowMs} ms, slower than ${minRate} bytes/s`));
+      }
+      windowBytes = 0;
+    }, windowMs);
+    const signal = this.#options.signal;
+    const onAbort = () => response.destroy(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const handle = await open(partial, start > 0 ? 'a' : 'w');
+    let full = false;
+    try {
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        const part = received + chunk.length > limit ? chunk.subarray(0, limit - received) : chunk;
+        await handle.write(part);
+        received += part.length;
+        windowBytes += part.length;
+        this.downloadedBytes += part.length;
         this.#report(remote, received);
-        done(null, chunk);
-      },
-    });
-    await pipeline(response, counter, createWriteStream(partial, { flags: append ? 'a' : 'w', flush: true }), {
-      ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
-    });
-    if (!response.complete) throw new HttpFailure(`connection to ${url.host} closed early`);
+        if (part.length < chunk.length) {
+          full = true;
+          break;
+        }
+      }
+      await handle.sync();
+    } finally {
+      clearInterval(rateTimer);
+      signal?.removeEventListener('abort', onAbort);
+      await handle.close();
+    }
+    if (full && remote.size === undefined) {
+      rmSync(partial, { force: true });
+      throw new SkillSearchError(
+        'CHECKSUM',
+        `${remote.file} from ${remote.url.href}: no size was announced and it is larger than ${limit} bytes; the download was discarded and nothing was installed`,
+      );
+    }
+    if (!full && !response.complete) throw new HttpFailure(`connection to ${url.host} closed early`);
   }
 
   /** Size and announced hash checked; the file's sha256 for the manifest. Undefined on a mismatch. */
@@ -349,9 +424,28 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
   }
   const current = installState(options.root, preset);
   if (current.state === 'installed' && options.force !== true) {
-    return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0 };
+    return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0, unverified: [] };
   }
   mkdirSync(options.root, { recursive: true });
+  const deadlineMs = options.deadlineMs ?? DEFAULTS.deadlineMs;
+  const deadline = new SkillSearchError(
+    'NETWORK',
+    `the download of ${preset.id} did not finish within ${Math.round(deadlineMs / 1000)} s; run the same command again to resume`,
+  );
+  const controller = new AbortController();
+  const unlink = linkAbortSignal(options.signal, controller);
+  const timer = setTimeout(() => controller.abort(deadline), deadlineMs);
+  try {
+    return await pullLocked(preset, { ...options, signal: controller.signal });
+  } catch (error) {
+    throw controller.signal.reason === deadline ? deadline : error;
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
+}
+
+function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
   return withInstallLock(options.root, preset.id, async () => {
     const puller = new Puller(preset, options);
     const remotes: RemoteFile[] = [];
@@ -381,6 +475,7 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
       files,
     };
     const dir = commitInstall(options.root, staging, manifest);
-    return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes };
+    const unverified = remotes.filter((remote) => remote.digest === undefined).map((remote) => remote.file);
+    return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes, unverified };
   });
 }

@@ -52,6 +52,8 @@ export interface StringRules {
   readonly pattern?: RegExp;
   /** At least one character, with this message (zod's own wording when `true`). */
   readonly nonEmpty?: true | string;
+  /** At most this many characters. */
+  readonly maxLength?: number;
 }
 
 export function string(rules: StringRules = {}): Check {
@@ -59,6 +61,9 @@ export function string(rules: StringRules = {}): Check {
     if (typeof value !== 'string') return wrongType('string', value, path);
     if (rules.nonEmpty !== undefined && value.length === 0) {
       return { path, message: rules.nonEmpty === true ? 'Too small: expected string to have >=1 characters' : rules.nonEmpty };
+    }
+    if (rules.maxLength !== undefined && value.length > rules.maxLength) {
+      return { path, message: `Too big: expected string to have <=${rules.maxLength} characters, got ${value.length}` };
     }
     if (rules.pattern !== undefined && !rules.pattern.test(value)) return { path, message: `Invalid string: must match pattern ${String(rules.pattern)}` };
     return undefined;

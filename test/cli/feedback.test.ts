@@ -63,6 +63,7 @@ describe('repository hygiene', () => {
     const lines = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n');
     const nohup = lines.findIndex((text) => text.startsWith('nohup skill-search watch > ~/.cache/skill-search/'));
     expect(nohup).toBeGreaterThan(0);
-    expect(lines[nohup - 1]).toMatch(/^mkdir -p ~\/\.cache\/skill-search\b/);
+    // Private (-m 700): the log and the cache name projects.
+    expect(lines[nohup - 1]).toMatch(/^mkdir -m 700 -p ~\/\.cache\/skill-search\b/);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,4 +129,16 @@ export function spawnCli(
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** Makes `dir` a git repository with everything in it committed (for `library add <git URL>`). */
+export function commitAll(dir: string): void {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', dir, ...args], {
+      stdio: 'ignore',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'skills');
 }

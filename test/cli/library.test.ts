@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announced, TYPICAL_REQUESTS } from '../../scripts/measure-deferred.js';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { commitAll, removeDir, runCli, tempDir } from './helpers.js';
 
 let home: string;
 let project: string;
@@ -125,14 +124,7 @@ describe('library add from a git repository', () => {
     const repo = path.join(home, 'repo');
     writeSkill(path.join(repo, 'skills'), 'alpha', 'First skill');
     writeSkill(path.join(repo, 'skills'), 'beta', 'Second skill');
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, ...args], {
-        stdio: 'ignore',
-        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-      });
-    git('init', '-q');
-    git('add', '.');
-    git('commit', '-qm', 'skills');
+    commitAll(repo);
     const library = path.join(home, 'lib');
     const out = await cli(['library', 'add', `file://${repo}`, '--library', library]);
     expect(out.stdout).toBe(`Copied 2 skills into ${library}.\n`);

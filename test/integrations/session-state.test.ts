@@ -133,7 +133,7 @@ describe('one suggestion per session', () => {
     const logs: string[] = [];
     expect(await announce('w', transcript('w.jsonl', []), { logs, sessionDir: blocked })).toEqual(['pdf-forms', 'image-resize']);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatch(/^skill-search hook: session memory not saved \(.*not-a-folder.*\): .*(EEXIST|ENOTDIR)/);
+    expect(logs[0]).toMatch(/^skill-search hook: session memory not saved \(.*not-a-folder.*\): .*(EEXIST|ENOTDIR|is a file)/);
   });
 
   it('stays bounded: old sessions and those beyond the newest maxFiles are pruned', () => {

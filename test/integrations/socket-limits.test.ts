@@ -74,13 +74,54 @@ describe('socket server resource bounds', () => {
     expect(server.stats).toMatchObject({ dropped: 1, refused: 0 });
   });
 
-  it('a new client is refused only when every connection has a request in progress', async () => {
+  it('a new client waits while every connection has a request in progress, and is served when one is answered', async () => {
     let release: () => void = () => undefined;
     const stall = new Promise<readonly SearchHit[]>((resolve) => (release = () => resolve([])));
     const server = await serve({ searcher: { search: () => stall }, maxConnections: 2 });
-    for (let i = 0; i < 2; i += 1) (await connect(server.path)).write('{"id":1,"op":"search","query":"q"}\n');
+    // Each sends its request and its end: the server closes it once answered.
+    for (let i = 0; i < 2; i += 1) (await connect(server.path)).end('{"id":1,"op":"search","query":"q"}\n');
     await until(() => server.stats.requests === 2, 'both requests to arrive');
-    await expect(SkillSocketClient.connect(server.path).then((client) => client.ping())).rejects.toThrow();
+    let answered = false;
+    const pinged = SkillSocketClient.connect(server.path)
+      .then((client) => client.ping().finally(() => client.close()))
+      .then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    release();
+    await pinged;
+    expect(server.stats).toMatchObject({ refused: 0 });
+  });
+
+  it('a burst of clients over the limit is served, none evicted before its first request is read', async () => {
+    const server = await serve({ searcher: { search: async () => [] }, maxConnections: 8 });
+    // All connect first, then all ask: the connections accepted early have not sent anything yet
+    // (well within the server's idle grace, so none of them is idle).
+    const clients = await Promise.all(Array.from({ length: 40 }, () => connect(server.path)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answers = clients.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (text += chunk));
+          socket.on('close', () => resolve(text));
+        }),
+    );
+    clients.forEach((socket, i) => socket.end(`{"id":${i},"op":"ping"}\n`));
+    const texts = await Promise.all(answers);
+    expect(texts.filter((text) => text.includes('"pong":true'))).toHaveLength(40);
+    expect(server.stats).toMatchObject({ dropped: 0, refused: 0 });
+  });
+
+  it('refuses a client at once only when the waiting room is full too', async () => {
+    let release: () => void = () => undefined;
+    const stall = new Promise<readonly SearchHit[]>((resolve) => (release = () => resolve([])));
+    const server = await serve({ searcher: { search: () => stall }, maxConnections: 1 });
+    (await connect(server.path)).write('{"id":1,"op":"search","query":"q"}\n');
+    await until(() => server.stats.requests === 1, 'the request to arrive');
+    for (let i = 0; i < 256; i += 1) await connect(server.path);
+    const last = await connect(server.path);
+    await new Promise((resolve) => last.once('close', resolve));
     expect(server.stats.refused).toBe(1);
     release();
   });

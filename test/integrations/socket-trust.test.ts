@@ -136,8 +136,11 @@ describe('a client sends nothing to a socket it does not trust', () => {
     const server = await serve(where);
     try {
       chmodSync(dir, 0o777);
-      expect(untrustedSocketReason(where)).toBe(`its folder ${dir} is writable by every user (mode 0777)`);
-      await expect(SkillSocketClient.connect(where)).rejects.toThrow(/UNTRUSTED|not using the search socket/);
+      expect(untrustedSocketReason(where)).toBe(`is in the folder ${dir}, which is writable by every user (mode 0777)`);
+      // One sentence: "it is in the folder …", not "it its folder …".
+      await expect(SkillSocketClient.connect(where)).rejects.toThrow(
+        `skill-search: not using the search socket ${where}: it is in the folder ${dir}, which is writable by every user (mode 0777)`,
+      );
       chmodSync(dir, 0o700);
     } finally {
       await server.close();

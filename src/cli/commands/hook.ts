@@ -1,5 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
@@ -230,7 +230,8 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
   }
   try {
     mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, `${new Date().toISOString()}\n${content}\n`);
+    writeFileSync(marker, `${new Date().toISOString()}\n${content}\n`, { mode: 0o600 });
+    chmodSync(marker, 0o600);
     return true;
   } catch {
     return false;

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { flagError, parsePositionalChoice } from '../args.js';
+import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
+import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { defaultLibraryDir, requirePath } from '../sources.js';
@@ -12,6 +13,10 @@ import { escapeForTerminal } from '../../util/escape.js';
 
 const ACTIONS = ['add', 'list', 'path'] as const;
 const SKILL_FILE = 'SKILL.md';
+/** `--clone-timeout` default: a clone that has not finished by then is stopped. */
+export const DEFAULT_CLONE_TIMEOUT_S = 120;
+/** Warnings printed one per line; the rest are counted. */
+const MAX_WARNING_LINES = 20;
 
 /** A skill found in a folder given to `library add`: a skill folder, or a loose `.md` file. */
 interface Found {
@@ -36,7 +41,7 @@ function skillsDirectlyIn(dir: string): Found[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
-    const stats = entry.isSymbolicLink() ? statSync(full, { throwIfNoEntry: false }) : entry;
+    const stats = entry.isSymbolicLink() ? followed(full) : entry;
     if (stats === undefined) continue;
     if (stats.isDirectory() && existsSync(path.join(full, SKILL_FILE))) found.push({ name: entry.name, from: full, kind: 'folder' });
     else if (stats.isFile() && entry.name.toLowerCase().endsWith('.md') && !/^readme\.md$/i.test(entry.name)) {
@@ -44,6 +49,15 @@ function skillsDirectlyIn(dir: string): Found[] {
     }
   }
   return found;
+}
+
+/** A symbolic link's target's stats; undefined when broken or a loop. */
+function followed(file: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `https://…`, `ssh://…`, `file://…`, `git@host:…` or anything ending in `.git`: a repository to clone. */
@@ -61,33 +75,46 @@ function repoName(url: string): string {
   );
 }
 
-/** A shallow clone of `url` in a temp folder (the caller removes it). */
-function cloneToTemp(url: string): string {
+/** A shallow clone of `url` in a temp folder (the caller removes it), stopped after `timeoutS`. */
+async function cloneToTemp(url: string, timeoutS: number): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'skill-search-clone-'));
   try {
-    execFileSync('git', ['clone', '--quiet', '--depth', '1', '--', url, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        'git',
+        ['clone', '--quiet', '--depth', '1', '--', url, dir],
+        { timeout: timeoutS * 1000, killSignal: 'SIGKILL', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+        (error, _stdout, stderr) => {
+          if (error === null) resolve();
+          else if (error.killed) reject(new SkillSearchError('NETWORK', `cannot clone '${url}': not done within ${timeoutS} s (--clone-timeout)`));
+          else
+            reject(
+              new SkillSearchError(
+                'BAD_FILE',
+                `cannot clone '${url}': ${String(stderr || error.message)
+                  .trim()
+                  .split('\n')
+                  .pop()}`,
+              ),
+            );
+        },
+      );
+    });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
-      .trim()
-      .split('\n')
-      .pop();
-    throw new SkillSearchError('BAD_FILE', `cannot clone '${url}': ${detail}`);
+    throw error;
   }
   return dir;
 }
 
-function place(skill: Found, target: string, mode: 'copy' | 'link' | 'move'): void {
-  if (mode === 'link') symlinkSync(skill.from, target, skill.kind === 'folder' ? 'dir' : 'file');
-  else if (mode === 'copy') cpSync(skill.from, target, { recursive: true, dereference: true, filter: (from) => path.basename(from) !== '.git' });
-  else {
-    try {
-      renameSync(skill.from, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      cpSync(skill.from, target, { recursive: true, dereference: true });
-      rmSync(skill.from, { recursive: true, force: true });
-    }
+/** Renames a skill into the library; false when it is on another file system (then it is copied). */
+function movedInPlace(from: string, target: string): boolean {
+  try {
+    renameSync(from, target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    return false;
   }
 }
 
@@ -122,15 +149,20 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (sources.length === 0) throw flagError("'library add' needs a folder of skills (or one skill folder)");
   if (args.values.link === true && args.values.move === true) throw flagError('--link and --move cannot be used together');
   const mode = args.values.link === true ? 'link' : args.values.move === true ? 'move' : 'copy';
+  const cloneTimeout =
+    args.values['clone-timeout'] === undefined ? DEFAULT_CLONE_TIMEOUT_S : parsePositiveInt('clone-timeout', String(args.values['clone-timeout']));
   mkdirSync(library, { recursive: true });
   const added: string[] = [];
   const skipped: string[] = [];
   const clones: string[] = [];
+  const stage = new LibraryStage(library);
+  const placed: { staged: string; target: string }[] = [];
+  const movedAcross: string[] = [];
   try {
     for (const raw of sources) {
       const fromGit = isGitUrl(raw) && !existsSync(path.resolve(io.cwd, raw));
       if (fromGit && mode !== 'copy') throw flagError(`--${mode} needs a folder; '${raw}' is a repository (it is copied)`);
-      const dir = fromGit ? cloneToTemp(raw) : requirePath('library add', raw, 'directory', io.cwd);
+      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : requirePath('library add', raw, 'directory', io.cwd);
       if (fromGit) clones.push(dir);
       if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
       // A repository that is one skill is named after the repository, not the temp folder.
@@ -138,17 +170,28 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
       if (found.length === 0) line(io.stderr, `skill-search: no skills in '${raw}' (expected <skill>/SKILL.md folders or .md files)`);
       for (const skill of found) {
         const target = path.join(library, skill.name);
-        if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
+        if (added.includes(skill.name) || lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
           skipped.push(skill.name);
           continue;
         }
-        place(skill, target, mode);
+        if (mode === 'link') symlinkSync(skill.from, target, skill.kind === 'folder' ? 'dir' : 'file');
+        else if (mode === 'copy' || !movedInPlace(skill.from, target)) {
+          placed.push({ staged: stage.copy(skill.from, dir, skill.name), target });
+          if (mode === 'move') movedAcross.push(skill.from);
+        }
         added.push(skill.name);
       }
     }
+    stage.commit(placed);
+  } catch (error) {
+    stage.discard();
+    throw error;
   } finally {
     for (const clone of clones) rmSync(clone, { recursive: true, force: true });
   }
+  for (const from of movedAcross) rmSync(from, { recursive: true, force: true });
+  for (const warning of stage.warnings.slice(0, MAX_WARNING_LINES)) line(io.stderr, `skill-search: ${warning}`);
+  if (stage.warnings.length > MAX_WARNING_LINES) line(io.stderr, `skill-search: … and ${stage.warnings.length - MAX_WARNING_LINES} more skipped`);
   if (args.values.json === true) printJson(io, { library, mode, added, skipped });
   else {
     line(

@@ -172,7 +172,11 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     typeof from === 'string'
       ? `copied from ${from}`
       : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
-  line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, sizes and checksums verified)`);
+  const checked =
+    result.unverified.length === 0
+      ? 'sizes and checksums verified'
+      : `UNVERIFIED: no checksum was announced for ${result.unverified.join(', ')}; only checked to load as a model`;
+  line(io.stdout, `installed ${preset.id} in ${result.dir} (${how}, ${checked})`);
   line(io.stderr, `use it with: skill-search query --model ${preset.id} "…"`);
   return 0;
 }
