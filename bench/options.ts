@@ -11,6 +11,7 @@ export const SUITE_NAMES = [
   'prefetch',
   'reindex',
   'ann',
+  'ann-choice',
   'lexical',
   'scaling',
   'scale',

@@ -18,6 +18,7 @@ const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   runtime: async () => (await import('./runtime.js')).runtimeSuite,
   crosslingual: async () => (await import('./crosslingual.js')).crosslingualSuite,
   ann: async () => (await import('./ann.js')).annSuite,
+  'ann-choice': async () => (await import('./ann-choice.js')).annChoiceSuite,
   lexical: async () => (await import('./lexical.js')).lexicalSuite,
   query: async () => (await import('./query.js')).querySuite,
   prefetch: async () => (await import('./prefetch.js')).prefetchSuite,

@@ -11,6 +11,10 @@
  *   name; the hook still answers within its budget;
  * - watch loops: six `ln -s . loopN` and a link to `/` under a watched skills folder; the
  *   watcher is ready quickly with bounded memory, each loop skipped and the folder cap named.
+ * - empty index, then skills: an index saved with no skills, then one skill added at a time
+ *   (20 rounds, `index` and `query` through the CLI); every process exits 0 and finds the newest;
+ * - 100k Skill calls: a transcript holding 100,000 Skill tool calls; the hook answers and exits 0
+ *   within its budget.
  *
  *   npx tsx scripts/soak-abuse.ts [--requests 5000]
  *
@@ -41,6 +45,25 @@ let failed = false;
 function report(name: string, pass: boolean, details: string): void {
   if (!pass) failed = true;
   console.log(`soak-abuse ${pass ? 'PASS' : 'FAIL'} ${name} ${details}`);
+}
+
+/** One CLI command in a process of its own (`src/cli/main.ts` through tsx), as the soak's hook runs. */
+function runCli(args: readonly string[], killAfterMs: number): Promise<{ code: number | null; stdout: string; stderr: string; signal: string | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: work, SKILL_SEARCH_CACHE_DIR: work },
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, signal });
+    });
+  });
 }
 
 function runHook(
@@ -187,6 +210,48 @@ try {
       'watch-loops',
       loops >= 6 && ms < 60_000 && grewMB < 500,
       `readyMs=${ms} rssGrowthMB=${grewMB.toFixed(0)} loopsSkipped=${loops} folderCapReached=${capped}`,
+    );
+  }
+  {
+    // #29.1: a graph saved empty used to abort every later process (double free in hnswlib).
+    const skills = path.join(work, 'growing-skills');
+    const indexDir = path.join(work, 'growing-index');
+    mkdirSync(skills, { recursive: true });
+    const flags = ['--skills-dir', skills, '--model', 'hash', '--index-dir', indexDir];
+    const first = await runCli(['index', ...flags], 60_000);
+    const crashes: string[] = [];
+    let found = 0;
+    const rounds = 20;
+    for (let i = 0; i < rounds; i++) {
+      mkdirSync(path.join(skills, `grown-${i}`), { recursive: true });
+      writeFileSync(path.join(skills, `grown-${i}`, 'SKILL.md'), `---\ndescription: Convert ${i}-th ledger files to parquet\n---\nSteps.\n`);
+      // Every other round the index command grows the saved graph; the others, a query does.
+      const step = i % 2 === 0 ? await runCli(['index', ...flags], 60_000) : undefined;
+      const query = await runCli(['query', '--mode', 'lexical', ...flags, '--json', `convert ${i}-th ledger files`], 60_000);
+      for (const run of [step, query]) if (run && run.code !== 0) crashes.push(`exit=${run.code} signal=${run.signal} ${run.stderr.trim().split('\n')[0]}`);
+      if (query.code === 0 && (JSON.parse(query.stdout) as { hits: { name: string }[] }).hits.some((hit) => hit.name === `grown-${i}`)) found += 1;
+    }
+    report(
+      'empty-index-growth',
+      crashes.length === 0 && found === rounds,
+      `emptyIndexExit=${first.code} rounds=${rounds} found=${found} crashes=${crashes.length}${crashes.length > 0 ? ` first: ${crashes[0]}` : ''}`,
+    );
+  }
+  {
+    // #29.13: the hook's usage bookkeeping over a long session was quadratic (100k calls: killed).
+    const transcript = path.join(work, 'skill-calls.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      lines.push(
+        JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: `t${i}`, name: 'Skill', input: { skill: `skill-${i}` } }] } }),
+      );
+    }
+    writeFileSync(transcript, `${lines.join('\n')}\n`);
+    const result = await runHook('fill a pdf form', transcript, 30_000);
+    report(
+      '100k-skill-calls',
+      !result.killed && result.code === 0 && result.stdout.includes('pdf-forms'),
+      `exit=${result.code} ms=${result.ms} killed=${result.killed}`,
     );
   }
   {

@@ -37,13 +37,13 @@ export interface FieldBoosts {
   readonly glosses: number;
 }
 
-/** hnswlib's build and search parameters (see {@link EngineOptions.hnsw}). */
+/** The HNSW graph's build and search parameters (usearch's `connectivity`, `expansion_add`, `expansion_search`; see {@link EngineOptions.hnsw}). */
 export interface HnswOptions {
   /** Graph degree: links per node per layer. */
   readonly m: number;
   /** Candidate list while building. */
   readonly efConstruction: number;
-  /** Lower bound of the candidate list while searching (raised to 4·k per query). */
+  /** Candidate list while searching (usearch widens it to k when k is larger). */
   readonly efSearch: number;
 }
 
@@ -89,7 +89,7 @@ export interface EngineOptions {
   /** Nearest-neighbour structure: `exact` scans every vector (the recall baseline; fine for small catalogs). @default 'hnsw' */
   readonly ann?: VectorIndexKind;
   /**
-   * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are hnswlib's usual values;
+   * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are the usual HNSW values;
    * `efSearch` trades a little latency for agreement with the exact scan on large catalogs
    * (docs/retrieval.md). The graph is built with the values in force when a skill is added:
    * changing `m` or `efConstruction` takes effect on a fresh index.

@@ -41,7 +41,7 @@ function fsyncPath(path: string, flags: string): void {
  * A reader therefore sees either the old file or the new one, never a prefix of the new one.
  */
 export function commitTempFile(temp: string, file: string): void {
-  // Native writers (hnswlib) create files with the umask's mode: narrow it before it is visible.
+  // Native writers (usearch) create files with the umask's mode: narrow it before it is visible.
   chmodSync(temp, PRIVATE_FILE_MODE);
   fsyncPath(temp, 'r+');
   try {

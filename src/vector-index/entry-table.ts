@@ -5,9 +5,10 @@ import type { SavedEntry, VectorIndexKind } from './vector-index.js';
  * `vector-entries` as a binary table (format 2): every entry of a saved vector index and the
  * running sum of its vectors, read by a cold search without parsing or visiting each entry. The
  * rows are sorted by the UTF-8 bytes of their ids, so an id is found by binary search and
- * decoded only when a query reaches it, and what a restore needs by label (each label's row and
- * its vector's offset in the HNSW graph file) is saved by label, ready to use; a process that
- * changes the index copies the rows out first (`HnswIndex`). Format 1, JSON of the same facts,
+ * decoded only when a query reaches it, and what a restore needs by label (each label's row) is
+ * saved by label, ready to use; a process that changes the index copies the rows out first
+ * (`UsearchIndex`). The row offsets are -1 since the graph is usearch's (the data file finds its
+ * own rows): the column stays so the layout is unchanged. Format 1, JSON of the same facts,
  * is still read (`store.ts`).
  *
  * Layout (little-endian, every section 8-byte aligned): `SKVE`, then u32s: kind (0 hnsw,

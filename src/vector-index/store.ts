@@ -2,7 +2,8 @@ import { IndexFolder, type CheckedArtefact, type ReadArtefact, type WrittenArtef
 import { EmbeddingCache } from '../embed/embedding-cache.js';
 import { ENTRY_TABLE_FORMAT, EntryTable } from './entry-table.js';
 import { ExactIndex } from './exact-index.js';
-import { graphRows, HnswIndex, type HnswOptions } from './hnsw-index.js';
+import { hnswlibVectors } from './hnswlib-graph.js';
+import { UsearchIndex, type HnswOptions } from './usearch-index.js';
 import type { SavedEntry, VectorIndex, VectorIndexKind } from './vector-index.js';
 import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, unknown } from '../util/shape.js';
 
@@ -11,8 +12,8 @@ import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, 
  * the only copy (in memory and on disk), and a vector is found by skill id or by tag (the
  * engine's content key), so a renamed skill or one whose text came back needs no embedding.
  *
- * Two artefacts in the folder's manifest (`index-folder.ts`): `vector-data` (the hnswlib graph,
- * which holds the vectors, or the raw rows of the exact index) and `vector-entries` (an
+ * Two artefacts in the folder's manifest (`index-folder.ts`): `vector-data` (the usearch graph
+ * with the vectors' rows, see `usearch-index.ts`, or the raw rows of the exact index) and `vector-entries` (an
  * {@link EntryTable}: every entry's id, tag, label and row offset, and the running sum of the
  * vectors, so the catalog's mean for centering is known without reading them; format 1, the
  * same as JSON, is still read, and the next save writes both files anew). A save with few changes since
@@ -23,7 +24,13 @@ import { array, number, object, oneOf, shapeIssue, shapeProblem, string, tuple, 
  */
 export const VECTOR_DATA = 'vector-data';
 export const VECTOR_ENTRIES = 'vector-entries';
-const DATA_FORMAT = 1;
+/**
+ * `vector-data`'s format by kind: the exact index's raw rows are 1; the graph is 2 since it is
+ * usearch's, so a format-1 graph (hnswlib's, from before) is rebuilt, never handed to usearch.
+ */
+function dataFormat(kind: VectorIndexKind): number {
+  return kind === 'hnsw' ? 2 : 1;
+}
 /** `vector-entries` as JSON, before the {@link EntryTable}: read, never written. */
 const ENTRIES_JSON_FORMAT = 1;
 /**
@@ -50,7 +57,7 @@ export type VectorStoreStatus =
   | { readonly state: 'rebuilt'; readonly reason: string };
 
 export function createVectorIndex(kind: VectorIndexKind, dimensions: number, hnsw?: HnswOptions): VectorIndex {
-  return kind === 'hnsw' ? new HnswIndex(dimensions, hnsw) : new ExactIndex(dimensions);
+  return kind === 'hnsw' ? new UsearchIndex(dimensions, hnsw) : new ExactIndex(dimensions);
 }
 
 /** `vector-entries` as JSON (format 1) as read: anything else means "rebuild". */
@@ -131,7 +138,7 @@ export class VectorStore {
     const loaded = load(folder, options);
     if (typeof loaded === 'string') {
       const store = new VectorStore(options, fresh(), { state: 'rebuilt', reason: loaded });
-      store.#salvaged = salvageOtherKind(folder, options) ?? salvageLog(folder, options);
+      store.#salvaged = salvageOtherKind(folder, options) ?? salvageHnswlib(folder, options) ?? salvageLog(folder, options);
       return store;
     }
     return VectorStore.#loaded(options, folder, loaded.index, loaded);
@@ -155,26 +162,13 @@ export class VectorStore {
   static async openSaved(options: VectorStoreOptions & { readonly folder: IndexFolder }): Promise<VectorStore | { readonly reason: string }> {
     const folder = options.folder;
     if (folder.entry(VECTOR_DATA) === undefined) return { reason: 'no vector index' };
-    const data = folder.check(VECTOR_DATA, DATA_FORMAT);
+    const data = folder.check(VECTOR_DATA, dataFormat(options.kind));
     if ('reason' in data) return { reason: data.reason };
-    // The graph and the entries are read on the thread pool, the graph's read running on while the entries are decoded.
-    const reading = options.kind === 'hnsw' ? HnswIndex.readGraph(data.path, options.dimensions) : undefined;
-    reading?.catch(() => undefined);
+    // The entries are read on the thread pool; the graph is memory-mapped, so opening it costs no read.
     const entries = await folder.readAsync(VECTOR_ENTRIES, entriesFormat(folder));
-    const loaded = load(folder, options, {
-      restore: (opts, path, saved): VectorIndex | Promise<VectorIndex> =>
-        reading === undefined ? restoreNow(opts, path, saved) : HnswIndex.fromGraph(reading, path, opts.dimensions, saved, opts.hnsw),
-      data,
-      entries,
-    });
+    const loaded = load(folder, options, { data, entries });
     if (typeof loaded === 'string') return { reason: loaded };
-    let index: VectorIndex;
-    try {
-      index = await loaded.index;
-    } catch (error) {
-      return { reason: unreadableData(data.entry.file, error) };
-    }
-    return VectorStore.#loaded(options, folder, index, loaded);
+    return VectorStore.#loaded(options, folder, loaded.index, loaded);
   }
 
   /**
@@ -303,13 +297,12 @@ export class VectorStore {
   }
 
   #saveBase(folder: IndexFolder): void {
-    const data = folder.write(VECTOR_DATA, (temp) => this.index.writeData(temp), { format: DATA_FORMAT, meta: { kind: this.index.kind } });
-    const rows = this.index.kind === 'hnsw' ? graphRows(data.bytes!, this.options.dimensions) : undefined;
-    const entries: SavedEntry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, rows?.offsets[label] ?? -1]);
+    const data = folder.write(VECTOR_DATA, (temp) => this.index.writeData(temp), { format: dataFormat(this.index.kind), meta: { kind: this.index.kind } });
+    const entries: SavedEntry[] = this.index.entries().map(({ id, tag, label }) => [id, tag, label, -1]);
     const table = EntryTable.encode(this.index.kind, entries, this.#sum);
     const written: WrittenArtefact[] = [data, folder.write(VECTOR_ENTRIES, table, { format: ENTRY_TABLE_FORMAT })];
     folder.commit(written, { model: this.options.model, dimensions: this.options.dimensions });
-    if (this.index instanceof HnswIndex && rows !== undefined) this.index.readRowsFrom(folder.path(data.entry.file), rows);
+    if (this.index instanceof UsearchIndex) this.index.readRowsFrom(folder.path(data.entry.file));
     this.#hasBase = true;
     this.#baseOutdated = false;
     this.#loggedRows = 0;
@@ -389,22 +382,21 @@ function parseLogRecord(
   return { removed: parsed.removed, upserts: parsed.upserts, rows };
 }
 
-/** How {@link load} turns a checked data file and its entries into an index: now, or from a graph being read on the thread pool. */
-type Restore<T> = (options: VectorStoreOptions, path: string, entries: readonly SavedEntry[] | EntryTable) => T;
-
-const restoreNow: Restore<VectorIndex> = (options, path, entries) =>
-  options.kind === 'hnsw' ? HnswIndex.restore(path, options.dimensions, entries, options.hnsw) : ExactIndex.restore(path, options.dimensions, entries);
+function restore(options: VectorStoreOptions, path: string, entries: readonly SavedEntry[] | EntryTable): VectorIndex {
+  return options.kind === 'hnsw'
+    ? UsearchIndex.restore(path, options.dimensions, entries, options.hnsw)
+    : ExactIndex.restore(path, options.dimensions, entries);
+}
 
 /** A saved index as {@link load} finds it; `outdated` when its entries are of the JSON format. */
-interface LoadedBase<T> {
-  readonly index: T;
+interface LoadedBase {
+  readonly index: VectorIndex;
   readonly sum: Float64Array;
   readonly outdated: boolean;
 }
 
-/** What a caller of {@link load} did already: how to restore, the data file it checked and the entries it read. */
-interface LoadStart<T> {
-  readonly restore: Restore<T>;
+/** What a caller of {@link load} did already: the data file it checked and the entries it read. */
+interface LoadStart {
   readonly data: CheckedArtefact;
   readonly entries: ReadArtefact;
 }
@@ -415,9 +407,7 @@ function entriesFormat(folder: IndexFolder): number {
 }
 
 /** The saved index of `folder`, or why it cannot be used. */
-function load(folder: IndexFolder, options: VectorStoreOptions): LoadedBase<VectorIndex> | string;
-function load<T>(folder: IndexFolder, options: VectorStoreOptions, start: LoadStart<T>): LoadedBase<T> | string;
-function load(folder: IndexFolder, options: VectorStoreOptions, start?: LoadStart<unknown>): LoadedBase<unknown> | string {
+function load(folder: IndexFolder, options: VectorStoreOptions, start?: LoadStart): LoadedBase | string {
   if (folder.problem !== undefined) return folder.problem;
   if (folder.model !== options.model) return `model ${String(folder.model)} ≠ ${options.model}`;
   if (folder.dimensions !== options.dimensions) return `dimensions ${String(folder.dimensions)} ≠ ${options.dimensions}`;
@@ -430,10 +420,10 @@ function load(folder: IndexFolder, options: VectorStoreOptions, start?: LoadStar
   const saved = outdated ? parseJsonEntries(entriesRead.bytes) : decodeEntryTable(entriesRead.bytes, options.dimensions);
   if (typeof saved === 'string') return saved;
   if (saved.kind !== options.kind || saved.sum.length !== options.dimensions) return `${VECTOR_ENTRIES} does not match the data`;
-  const checked = start?.data ?? folder.check(VECTOR_DATA, DATA_FORMAT);
+  const checked = start?.data ?? folder.check(VECTOR_DATA, dataFormat(options.kind));
   if ('reason' in checked) return checked.reason;
   try {
-    const index = (start?.restore ?? restoreNow)(options, checked.path, saved.entries);
+    const index = restore(options, checked.path, saved.entries);
     return { index, sum: Float64Array.from(saved.sum), outdated };
   } catch (error) {
     return unreadableData(checked.entry.file, error);
@@ -485,6 +475,26 @@ function salvageOtherKind(folder: IndexFolder, options: VectorStoreOptions): Map
   for (const id of other.index.ids()) vectors.set(other.index.tagOf(id)!, other.index.vectorOf(id)!.slice());
   other.index.close();
   return vectors;
+}
+
+/** Every vector of an hnswlib graph (`vector-data` format 1, before usearch) made with this model, by tag, then those of its delta log. */
+function salvageHnswlib(folder: IndexFolder, options: VectorStoreOptions): Map<string, Float32Array> | undefined {
+  const entry = folder.entry(VECTOR_DATA);
+  if (entry?.format !== 1 || entry.meta?.['kind'] !== 'hnsw' || folder.model !== options.model || folder.dimensions !== options.dimensions) return undefined;
+  const data = folder.read(VECTOR_DATA, 1);
+  const entriesRead = folder.read(VECTOR_ENTRIES, entriesFormat(folder));
+  if ('reason' in data || 'reason' in entriesRead) return undefined;
+  const saved = entriesFormat(folder) === ENTRIES_JSON_FORMAT ? parseJsonEntries(entriesRead.bytes) : decodeEntryTable(entriesRead.bytes, options.dimensions);
+  const byLabel = hnswlibVectors(data.bytes, options.dimensions);
+  if (typeof saved === 'string' || byLabel === undefined) return undefined;
+  const rows = saved.entries instanceof EntryTable ? saved.entries.rows() : saved.entries;
+  const vectors = new Map<string, Float32Array>();
+  for (const [, tag, label] of rows) {
+    const vector = byLabel.get(label);
+    if (vector !== undefined) vectors.set(tag, vector);
+  }
+  for (const [tag, vector] of salvageLog(folder, options) ?? []) vectors.set(tag, vector);
+  return vectors.size === 0 ? undefined : vectors;
 }
 
 /** The rows of the delta log of a base that cannot be used (changed since it was written), by tag, when made with this model. */

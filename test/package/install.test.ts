@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack`, then `npm install --omit=dev <tarball>` in an empty
  * folder (the npm registry is the only network it needs), then the bin it installed. Slow (the
- * install compiles hnswlib-node), so it runs as `npm run test:package`, not in `npm test`.
+ * install unpacks the model runtime and compiles what has no prebuilt binary), so it runs as `npm run test:package`, not in `npm test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -12,10 +12,10 @@ import { ROOT, removeDir, tempDir } from '../cli/helpers.js';
 
 /**
  * What the production install may weigh; docs/dependencies.md says what the bytes are. Measured
- * 210 MB here, where better-sqlite3 compiles from source and keeps 17 MB of build objects that a
+ * 230.6 MB here, where better-sqlite3 compiles from source and keeps 17 MB of build objects that a
  * prebuilt binary does not have.
  */
-const MAX_INSTALLED_MB = 215;
+const MAX_INSTALLED_MB = 235;
 
 function bytesUnder(dir: string): number {
   let total = 0;

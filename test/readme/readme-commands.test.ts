@@ -92,16 +92,25 @@ describe.skipIf(!built)('README shell blocks, run as written', () => {
     for (const block of BLOCKS) if (!block.notRun) results.set(block.line, await run(block));
   }, 240_000);
 
-  afterAll(() => {
-    for (const pid of children) {
-      try {
-        process.kill(-pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
+  /** Sends `signal` to a block's process group; false once the group is gone. */
+  function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      return false;
     }
+  }
+
+  afterAll(async () => {
+    // The README's `nohup skill-search watch &` still runs, writing under HOME: stop it and wait
+    // until it is gone before the folder is removed.
+    for (const pid of children) signalGroup(pid, 'SIGTERM');
+    const until = Date.now() + 15_000;
+    while (children.some((pid) => signalGroup(pid, 0)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const pid of children) signalGroup(pid, 'SIGKILL');
     removeDir(home);
-  });
+  }, 30_000);
 
   it('every block exits 0', () => {
     const failed = [...results].filter(([, ran]) => ran.code !== 0).map(([line, ran]) => `README.md:${line}: exit ${ran.code}: ${ran.stderr.trim()}`);

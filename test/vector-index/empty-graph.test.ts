@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { SkillSearchError } from '../../src/errors.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import { HnswIndex } from '../../src/vector-index/hnsw-index.js';
+import { UsearchIndex } from '../../src/vector-index/usearch-index.js';
 import { removeDir, spawnCli, tempDir } from '../cli/helpers.js';
 import { SKILLS } from '../search/fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
@@ -16,8 +16,8 @@ afterEach(() => vi.restoreAllMocks());
 describe('an index saved with no skills', () => {
   it('grows from the restored empty graph past its first capacity', () => {
     const file = path.join(temp(), 'graph.bin');
-    new HnswIndex(8).writeData(file);
-    const restored = HnswIndex.restore(file, 8, []);
+    new UsearchIndex(8).writeData(file);
+    const restored = UsearchIndex.restore(file, 8, []);
     const vectors = randomVectors(300, 8, 7);
     vectors.forEach((vector, i) => restored.upsert(`s${i}`, vector, `t${i}`));
     expect(restored.size).toBe(300);
@@ -52,7 +52,7 @@ describe('a vector index the addon fails on', () => {
     await first.close();
 
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDir: dir, ann: 'hnsw' });
-    vi.spyOn(HnswIndex.prototype, 'upsert').mockImplementationOnce(() => {
+    vi.spyOn(UsearchIndex.prototype, 'upsert').mockImplementationOnce(() => {
       throw new SkillSearchError('INDEX_CORRUPT', 'hnsw addPoint failed: simulated');
     });
     const result = await engine.sync(SKILLS);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import { ENTRY_TABLE_FORMAT, EntryTable } from '../../src/vector-index/entry-table.js';
-import type { HnswIndex } from '../../src/vector-index/hnsw-index.js';
+import type { UsearchIndex } from '../../src/vector-index/usearch-index.js';
 import { VECTOR_ENTRIES, VectorStore } from '../../src/vector-index/store.js';
 import type { SavedEntry } from '../../src/vector-index/vector-index.js';
 import { randomVectors } from './helpers.js';
@@ -93,7 +93,7 @@ function savedStore(dir: string): VectorStore {
 }
 
 /** What a user of the index sees: size, every id's tag and vector, and the search answers. */
-function observed(index: HnswIndex | VectorStore['index']): unknown {
+function observed(index: UsearchIndex | VectorStore['index']): unknown {
   const ids = [...index.ids()].sort();
   return {
     size: index.size,

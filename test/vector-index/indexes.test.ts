@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ExactIndex } from '../../src/vector-index/exact-index.js';
-import { HnswIndex } from '../../src/vector-index/hnsw-index.js';
+import { UsearchIndex } from '../../src/vector-index/usearch-index.js';
 import type { VectorIndex } from '../../src/vector-index/vector-index.js';
 import { randomVectors, unit } from './helpers.js';
 
 const kinds: [string, (dimensions: number) => VectorIndex][] = [
   ['ExactIndex', (d) => new ExactIndex(d, 2)],
-  ['HnswIndex', (d) => new HnswIndex(d)],
+  ['UsearchIndex', (d) => new UsearchIndex(d)],
 ];
 
 describe.each(kinds)('%s', (_, create) => {
@@ -69,11 +69,11 @@ describe.each(kinds)('%s', (_, create) => {
   });
 });
 
-describe('HnswIndex recall against the exact baseline', () => {
+describe('UsearchIndex recall against the exact baseline', () => {
   it('finds at least 95% of the true top-10 on 2,000 random 64-d vectors', () => {
     const vectors = randomVectors(2000, 64, 11);
     const exact = new ExactIndex(64);
-    const hnsw = new HnswIndex(64);
+    const hnsw = new UsearchIndex(64);
     vectors.forEach((vector, i) => {
       exact.upsert(`s${i}`, vector, 'x');
       hnsw.upsert(`s${i}`, vector, 'x');
