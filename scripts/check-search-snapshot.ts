@@ -6,7 +6,7 @@
  * A `LiveIndex` syncs the pool into a fresh index folder and saves the snapshot on close; then
  * the live index (reopened) and the snapshot engine answer every query, and any difference in
  * the hits (ids, order, score bits, via) is counted. Must be 0. Queries with Chinese or Japanese
- * characters are left out: the snapshot never answers them (`snapshot-first.ts`).
+ * characters are left out: the snapshot never answers them (`src/service/open-search.ts`).
  *
  * Usage: npx tsx scripts/check-search-snapshot.ts [--queries 400] [--model use-lite]
  */
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LiveIndex, type LiveIndexOptions } from '../src/integrations/live-index.js';
-import { snapshotCanAnswer } from '../src/integrations/snapshot-first.js';
+import { snapshotCanAnswer } from '../src/service/open-search.js';
 import type { SearchHit, SearchMode } from '../src/types.js';
 import { REGISTRY_POOL, evalQueryTexts, sample } from './eval-suites.js';
 

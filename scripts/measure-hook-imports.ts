@@ -16,15 +16,8 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ROOT } from './ensure-built.js';
 
 const PATHS: Readonly<Record<string, readonly string[]>> = {
-  hook: [
-    'cli/main.js',
-    'cli/commands/hook.js',
-    'integrations/claude-code-hook.js',
-    'integrations/server-first.js',
-    'integrations/snapshot-first.js',
-    'integrations/live-index.js',
-  ],
-  query: ['cli/main.js', 'cli/commands/query.js', 'integrations/query-cap.js', 'integrations/snapshot-first.js', 'integrations/live-index.js'],
+  hook: ['cli/main.js', 'cli/commands/hook.js', 'integrations/claude-code-hook.js', 'service/open-search.js', 'integrations/live-index.js'],
+  query: ['cli/main.js', 'cli/commands/query.js', 'integrations/query-cap.js', 'service/open-search.js', 'integrations/live-index.js'],
 };
 
 function run(dist: string, modules: readonly string[]): { importMs: number; zodMs: number } {

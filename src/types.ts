@@ -109,6 +109,8 @@ export interface CatalogSnapshot {
    * process can compute without parsing tools files; absent when a tools file had no stat.
    */
   readonly sourceStamp?: string;
+  /** The same without the working folder (`portableStamp`): equal for folders that load the same catalog. */
+  readonly portableStamp?: string;
 }
 
 /** Retrieval mode (SPEC §7 `--mode`). */

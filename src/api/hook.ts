@@ -1,8 +1,9 @@
 /**
  * `skill-search/hook`: the Claude Code `UserPromptSubmit` hook as a function (stdin JSON in,
  * hook output out, never throwing on bad input), the client that asks a running
- * `skill-search watch` server instead of loading a model in every prompt's process, and the
- * in-process search of a cold process (a saved search snapshot first, `LiveIndex.openSnapshot`).
+ * `skill-search watch` server instead of loading a model in every prompt's process, and
+ * `openSearch`, which opens a search as every command does (a running server, else the saved
+ * search snapshot, else the live index).
  */
 export {
   USER_PROMPT_SUBMIT,
@@ -14,8 +15,17 @@ export {
   type ClaudeCodeHookOutput,
   type ClaudeCodeHookResult,
 } from '../integrations/claude-code-hook.js';
-export { ServerFirstSearcher, type ClosableSearcher, type ServerFirstOptions } from '../integrations/server-first.js';
-export { SnapshotFirstSearcher, snapshotCanAnswer, type SnapshotFirstOptions } from '../integrations/snapshot-first.js';
+export {
+  OpenedSearch,
+  openSearch,
+  snapshotCanAnswer,
+  type ClosableSearcher,
+  type Fallback,
+  type OpenSearchOptions,
+  type SearchAnswer,
+  type SearchPath,
+  type ServerPath,
+} from '../service/open-search.js';
 export { SkillSocketClient, type RemoteSearchResult, type SocketClientOptions } from '../integrations/socket-client.js';
 export { SkillSocketServer, type SkillSocketServerOptions, type SocketServerStats } from '../integrations/socket-server.js';
 export { socketPathFor } from '../integrations/socket-protocol.js';

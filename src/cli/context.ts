@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { LiveIndex, LiveIndexOptions, SnapshotSearch } from '../integrations/live-index.js';
-import type { SnapshotFirstSearcher } from '../integrations/snapshot-first.js';
+import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
@@ -47,28 +47,20 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
 }
 
 /**
- * The in-process search of a cold process: the catalog's saved search snapshot when it still
- * matches the disk, the full {@link openLiveIndex} otherwise (`snapshot-first.ts`), which saves
- * a new snapshot when it closes, or, given `onSnapshotDue`, leaves that to the caller.
+ * A search opened as every command opens one (`src/service/open-search.ts`): the `watch` server
+ * for the same index when `server` is given, else the catalog's saved search snapshot when it
+ * still matches the disk, else the live index, which saves a new snapshot when it closes, or,
+ * given `onSnapshotDue`, leaves that to the caller.
  */
-export async function openColdSearch(
+export async function openSearchFor(
   sources: SourceOptions,
   retrieval: RetrievalOptions,
   io: CliIo,
-  onSnapshotDue?: (sourceStamp: string) => void,
-): Promise<SnapshotFirstSearcher> {
-  const [{ LiveIndex }, { SnapshotFirstSearcher }] = await Promise.all([import('../integrations/live-index.js'), import('../integrations/snapshot-first.js')]);
-  return new SnapshotFirstSearcher({
-    openSnapshot: () => LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io)),
-    openLive: () => LiveIndex.open({ ...liveIndexOptions(sources, retrieval, io), ...(onSnapshotDue === undefined ? {} : { onSnapshotDue }) }),
-  });
-}
-
-/** The catalog's saved search snapshot when it still matches the disk (`LiveIndex.openSnapshot`), else undefined. */
-export async function openSnapshotSearch(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<SnapshotSearch | undefined> {
-  const { LiveIndex } = await import('../integrations/live-index.js');
-  const opened = await LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io));
-  return 'reason' in opened ? undefined : opened;
+  options: Omit<OpenSearchOptions, 'openSnapshot' | 'openLive' | 'k' | 'mode'> & { readonly onSnapshotDue?: (sourceStamp: string) => void } = {},
+): Promise<OpenedSearch> {
+  const { openSearch } = await import('../service/open-search.js');
+  const { onSnapshotDue, ...rest } = options;
+  return openSearch({ ...liveIndexOptions(sources, retrieval, io), ...(onSnapshotDue === undefined ? {} : { onSnapshotDue }) }, rest);
 }
 
 function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {

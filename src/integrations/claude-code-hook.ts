@@ -18,7 +18,7 @@ import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
-import type { ClosableSearcher } from './server-first.js';
+import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
 

@@ -7,7 +7,7 @@ import { neutralizeReminderText } from '../attachments/reminder.js';
 import { SkillMatcher } from '../load/skill-globs.js';
 import type { LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
-import type { ClosableSearcher } from './server-first.js';
+import type { ClosableSearcher } from './service.js';
 
 export const HOSTS = ['claude-code', 'codex'] as const;
 export type HostName = (typeof HOSTS)[number];

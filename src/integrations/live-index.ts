@@ -1,10 +1,9 @@
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
-import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SyncResult } from '../search/index.js';
+import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
-import type { ClosableSearcher } from './server-first.js';
-import type { SkillService } from './service.js';
+import type { ClosableSearcher, SkillService } from './service.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -56,7 +55,7 @@ export class LiveIndex implements SkillService {
   /** Generation of the catalog the engine last synced to; -1 before the first sync. */
   #synced = -1;
   /** That catalog's `sourceStamp` (which its search snapshot is saved under) and load problems. */
-  #saved: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] } | undefined;
+  #saved: SnapshotCatalog | undefined;
   #closing: Promise<void> | undefined;
 
   readonly #onSnapshotDue: ((sourceStamp: string) => void) | undefined;
@@ -75,13 +74,22 @@ export class LiveIndex implements SkillService {
   /**
    * A read-only search of the catalog as it is now, from the search snapshot a `LiveIndex`
    * saved for it (`src/search/search-snapshot.ts`), or why there is none (no index folder, a
-   * catalog changed since, another model…). Opening it only stats the skill files and tools files
+   * catalog changed since, another model…). A folder with none opens the snapshot of another
+   * folder over the same catalog, when the shared store records one (docs/store.md). Opening it only stats the skill files and tools files
    * a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
     if (options.indexDir === undefined) return { reason: 'no index folder' };
-    const stamp = new SkillCatalog(catalogOptions(options)).sourceStamp();
-    const opened = await SkillSearchEngine.openSnapshot(engineOptions(options), stamp);
+    const stamps = new SkillCatalog(catalogOptions(options)).stamps();
+    const opened = await SkillSearchEngine.openSnapshot(
+      engineOptions(options),
+      stamps.then((stamp) => stamp.sourceStamp),
+      // Settled either way: it is awaited only when the folder has no snapshot of its own.
+      stamps.then(
+        (stamp) => stamp.portableStamp,
+        () => undefined,
+      ),
+    );
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
     return { engine, diagnostics, search: (query, request) => engine.search(query, request), close: () => engine.close() };
@@ -147,8 +155,9 @@ export interface SnapshotSearch extends ClosableSearcher {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-function snapshotFacts(snapshot: CatalogSnapshot): { sourceStamp: string; diagnostics: readonly Diagnostic[] } | undefined {
-  return snapshot.sourceStamp === undefined ? undefined : { sourceStamp: snapshot.sourceStamp, diagnostics: snapshot.diagnostics };
+function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
+  const { sourceStamp, portableStamp, diagnostics } = snapshot;
+  return sourceStamp === undefined ? undefined : { sourceStamp, portableStamp, diagnostics };
 }
 
 function engineOptions(options: LiveIndexOptions): EngineOptions {

@@ -1,4 +1,9 @@
-import type { SearchHit, SearchRequest, Skill } from '../types.js';
+import type { SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
+
+/** A search that can be closed: a `LiveIndex`, an `OpenedSearch`, a host's wrapper of one. */
+export interface ClosableSearcher extends SkillSearcher {
+  close(): Promise<void>;
+}
 
 /**
  * What an integration (hook, MCP server) needs from the engine: a search over the current

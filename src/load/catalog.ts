@@ -15,7 +15,7 @@ import {
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
 import { scanSkillsDir, statSkillsDir } from './scan.js';
-import { hashSkills, sourceStamp } from './source-stamp.js';
+import { hashSkills, portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { SkillMatcher } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources } from './sources.js';
@@ -217,10 +217,16 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    * Equal to the `sourceStamp` of the snapshot `get()` would return when nothing changed.
    */
   async sourceStamp(): Promise<string | undefined> {
+    return (await this.stamps()).sourceStamp;
+  }
+
+  /** {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing. */
+  async stamps(): Promise<{ readonly sourceStamp: string | undefined; readonly portableStamp: string | undefined }> {
     const options = this.#options;
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
-    return sourceStamp({ options, dirs, tools, mcp: [...this.#mcp.values()] });
+    const inputs: StampInputs = { options, dirs, tools, mcp: [...this.#mcp.values()] };
+    return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
   }
 
   async #scan(): Promise<CatalogSnapshot> {
@@ -239,12 +245,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       ),
     ]);
     const mcp = [...this.#mcp.values()];
-    const stamp = sourceStamp({
+    const stampInputs: StampInputs = {
       options,
       dirs: scans.map((scan, i) => ({ source: sources[i]!, stamp: scan.stamp })),
       tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })),
       mcp,
-    });
+    };
+    const stamp = sourceStamp(stampInputs);
+    const portable = portableStamp(stampInputs);
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];
     for (const scan of scans) {
@@ -285,6 +293,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       diagnostics: Object.freeze(diagnostics),
       generation,
       ...(stamp === undefined ? {} : { sourceStamp: stamp }),
+      ...(portable === undefined ? {} : { portableStamp: portable }),
     });
   }
 }

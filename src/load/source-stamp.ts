@@ -48,6 +48,18 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
 }
 
 /**
+ * The stamp of `inputs` as any working folder would compute it: the same facts as
+ * {@link sourceStamp} without `cwd` and without the skill folders a scan found nothing in (no
+ * file, no problem: a project with no `.claude/skills`). Two folders with equal portable stamps
+ * load the same catalog (every skill's path, rank and content come from the folders and files
+ * kept here), so one folder's saved index serves the other. Undefined when {@link sourceStamp} is.
+ */
+export function portableStamp(inputs: StampInputs): string | undefined {
+  const dirs = inputs.dirs.filter(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0);
+  return sourceStamp({ ...inputs, options: { ...inputs.options, cwd: '' }, dirs });
+}
+
+/**
  * Feeds each skill's identity and content to `hash`: path, rank,
  * content hash, effort, body, hooks, keywords and invocation rule. Hashed in chunks of about 64 KiB: one update
  * per field costs twice as much on a 24k catalog.

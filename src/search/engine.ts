@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
 import { LexicalIndex, type LexicalMatch, type LexicalSearcher } from '../lexical/lexical-index.js';
@@ -6,7 +7,7 @@ import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexic
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type ServedCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import { VectorStore, type VectorStoreOptions, type VectorStoreStatus } from '../vector-index/store.js';
 import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
@@ -24,6 +25,7 @@ import {
   hasSearchSnapshot,
   openSearchSnapshot,
   saveSearchSnapshot,
+  servedCatalogKey,
   SEARCH_SNAPSHOT_ARTEFACT,
   type OpenedSnapshot,
   type SnapshotIdentity,
@@ -65,6 +67,25 @@ export interface EngineInfo {
 }
 
 type Counts = Omit<SyncResult, 'embedded'>;
+
+/** The model, text version and vector index kind a search snapshot is saved under. */
+function snapshotModel(options: ResolvedEngineOptions): string {
+  return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}`;
+}
+
+/** A read-only engine over a search snapshot, with the catalog's load problems as saved. */
+export interface OpenedEngine {
+  readonly engine: SkillSearchEngine;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The catalog a search snapshot is saved for (`LiveIndex` passes what it last synced). */
+export interface SnapshotCatalog {
+  readonly sourceStamp: string;
+  /** Its stamp without the working folder: recorded in the shared store so other folders find the snapshot. */
+  readonly portableStamp?: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
 
 /** What `rank` gathers beyond the ranked list when a search is explained. */
 interface RankExplanation {
@@ -176,7 +197,38 @@ export class SkillSearchEngine implements SkillSearcher {
   static async openSnapshot(
     options: EngineOptions,
     sourceStamp: string | Promise<string | undefined>,
-  ): Promise<{ readonly engine: SkillSearchEngine; readonly diagnostics: readonly Diagnostic[] } | { readonly reason: string }> {
+    portableStamp?: Promise<string | undefined>,
+  ): Promise<OpenedEngine | { readonly reason: string }> {
+    const opened = await SkillSearchEngine.#openOwnSnapshot(options, sourceStamp);
+    if (!('reason' in opened) || portableStamp === undefined) return opened;
+    // None for this folder: another folder's snapshot of the same catalog serves (docs/store.md).
+    const served = SkillSearchEngine.#servedElsewhere(options, await portableStamp);
+    if (served === undefined) return opened;
+    const other = await SkillSearchEngine.#openOwnSnapshot({ ...options, indexDir: served.indexDir }, served.sourceStamp);
+    return 'reason' in other ? { reason: `${opened.reason}; the snapshot of ${served.indexDir}: ${other.reason}` } : other;
+  }
+
+  /**
+   * The index folder the shared store records as holding a search snapshot of the catalog
+   * stamped `portableStamp` under this engine's model, when it is another folder.
+   */
+  static #servedElsewhere(options: EngineOptions, portableStamp: string | undefined): ServedCatalog | undefined {
+    const { store: source, indexDir } = options;
+    if (portableStamp === undefined || source === undefined || indexDir === undefined) return undefined;
+    const store = new SharedStore(source);
+    try {
+      const served = store.servedCatalog(servedCatalogKey(portableStamp, snapshotModel(resolveEngineOptions(options))));
+      return served === undefined || path.resolve(served.indexDir) === path.resolve(indexDir) ? undefined : served;
+    } finally {
+      // A store given as an object is the caller's to close.
+      if (typeof source === 'string') store.close();
+    }
+  }
+
+  static async #openOwnSnapshot(
+    options: EngineOptions,
+    sourceStamp: string | Promise<string | undefined>,
+  ): Promise<OpenedEngine | { readonly reason: string }> {
     const engine = await SkillSearchEngine.open(options);
     const folder = engine.#indexFolder();
     if (folder === undefined) return { reason: 'no index folder' };
@@ -216,9 +268,12 @@ export class SkillSearchEngine implements SkillSearcher {
    * (with its load problems), unless the folder has it already. Only a synced engine with
    * vectors saves one (a cold search needs them). Returns whether a snapshot was written.
    */
-  saveSearchSnapshot(catalog: { readonly sourceStamp: string; readonly diagnostics: readonly Diagnostic[] }): boolean {
+  saveSearchSnapshot(catalog: SnapshotCatalog): boolean {
     const folder = this.#indexFolder();
-    if (folder === undefined || !this.needsSearchSnapshot(catalog.sourceStamp)) return false;
+    if (folder === undefined || !this.needsSearchSnapshot(catalog.sourceStamp)) {
+      this.#shareSnapshot(catalog);
+      return false;
+    }
     const identity = this.#snapshotIdentity(catalog.sourceStamp);
     saveSearchSnapshot(folder, identity, {
       skills: this.#skills.values(),
@@ -226,7 +281,25 @@ export class SkillSearchEngine implements SkillSearcher {
       nameOf: (skill) => normalizeName(skill.name),
       lexical: this.#lexical,
     });
+    this.#shareSnapshot(catalog);
     return true;
+  }
+
+  /**
+   * Records in the shared store that this folder holds the search snapshot of `catalog`, under
+   * its portable stamp: a new project folder over the same catalog opens it instead of building
+   * its own index. Only a live engine whose folder holds that snapshot records it.
+   */
+  #shareSnapshot(catalog: SnapshotCatalog): void {
+    const folder = this.#indexFolder();
+    const { indexDir } = this.options;
+    if (this.#shared === undefined || folder === undefined || indexDir === undefined || catalog.portableStamp === undefined || this.#readOnly) return;
+    const identity = this.#snapshotIdentity(catalog.sourceStamp);
+    if (!hasSearchSnapshot(folder, identity)) return;
+    this.#shared.putServedCatalog(servedCatalogKey(catalog.portableStamp, identity.model), {
+      indexDir: path.resolve(indexDir),
+      sourceStamp: catalog.sourceStamp,
+    });
   }
 
   /**
@@ -275,7 +348,7 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /** The model, text version and vector index kind: a snapshot of another is not this engine's. */
   #snapshotIdentity(sourceStamp: string): SnapshotIdentity {
-    return { sourceStamp, model: `${this.#model}|${this.options.ann}` };
+    return { sourceStamp, model: snapshotModel(this.options) };
   }
 
   get size(): number {

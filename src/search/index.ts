@@ -1,5 +1,5 @@
 export { SkillSearchEngine } from './engine.js';
-export type { SyncOptions, SyncResult, EngineInfo } from './engine.js';
+export type { SyncOptions, SyncResult, EngineInfo, OpenedEngine, SnapshotCatalog } from './engine.js';
 export { resolveEngineOptions, ENGINE_DEFAULTS } from './options.js';
 export type { EngineOptions, EngineKnobs, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
 export { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from './abstention.js';

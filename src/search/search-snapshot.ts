@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, read, readSync } from 'node:fs';
 import type { IndexFolder } from '../index-folder/index-folder.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../lexical/flat-lexical.js';
@@ -32,6 +33,17 @@ type Section = (typeof SECTIONS)[number];
 const PAIRED = [VECTOR_DATA, VECTOR_ENTRIES] as const;
 
 /** What a snapshot must match to be searched: the catalog's stamp and the engine's model (with its text version). */
+/**
+ * The key under which the shared store records which index folder holds the snapshot of a
+ * catalog (`ServedCatalog`): its portable stamp, the model identity and this file's format, so
+ * no folder is pointed at a snapshot it could not open.
+ */
+export function servedCatalogKey(portableStamp: string, model: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([SNAPSHOT_FORMAT, model, portableStamp]))
+    .digest('hex');
+}
+
 export interface SnapshotIdentity {
   readonly sourceStamp: string;
   readonly model: string;

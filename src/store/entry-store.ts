@@ -14,9 +14,24 @@ export interface EntryStore {
   missing(model: string, keys: readonly string[]): string[];
   /** Stores vectors by content key under `model`; entries stored already are kept and marked used today. */
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
+  /** The saved index that serves the catalog `key` (see {@link ServedCatalog}), marked used today; undefined when none was recorded. */
+  servedCatalog(key: string): ServedCatalog | undefined;
+  /** Records that `served` holds the index of the catalog `key` (replacing what was recorded). */
+  putServedCatalog(key: string, served: ServedCatalog): void;
   /** Removes the entries no one used in the last `days` days; returns how many went. */
   collect(days: number): number;
   close(): void;
+}
+
+/**
+ * An index folder holding a search snapshot, recorded under a catalog key that any working folder
+ * computes alike (the catalog's portable stamp, the model, the snapshot format), so a new project
+ * folder over a catalog seen before opens that snapshot instead of building its own index.
+ */
+export interface ServedCatalog {
+  readonly indexDir: string;
+  /** The snapshot's own `sourceStamp`, which it must still carry when opened. */
+  readonly sourceStamp: string;
 }
 
 /** The store's knobs, in one place. */

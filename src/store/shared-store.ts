@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors.js';
-import type { EntryStore } from './entry-store.js';
+import type { EntryStore, ServedCatalog } from './entry-store.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -35,6 +35,14 @@ export class SharedStore implements EntryStore {
 
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size > 0) this.#guard((store) => store.putVectors(model, vectors), undefined);
+  }
+
+  servedCatalog(key: string): ServedCatalog | undefined {
+    return this.#guard((store) => store.servedCatalog(key), undefined);
+  }
+
+  putServedCatalog(key: string, served: ServedCatalog): void {
+    this.#guard((store) => store.putServedCatalog(key, served), undefined);
   }
 
   collect(days: number): number {

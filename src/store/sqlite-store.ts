@@ -2,10 +2,13 @@ import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { STORE_DEFAULTS, type EntryStore } from './entry-store.js';
+import { STORE_DEFAULTS, type EntryStore, type ServedCatalog } from './entry-store.js';
 
-/** The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew. */
-const SCHEMA_VERSION = 1;
+/**
+ * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew,
+ * except layout 1 (vectors only), to which the `catalogs` table is added.
+ */
+const SCHEMA_VERSION = 2;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
   model TEXT NOT NULL,
@@ -15,6 +18,12 @@ CREATE TABLE IF NOT EXISTS vectors (
   PRIMARY KEY (model, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
+CREATE TABLE IF NOT EXISTS catalogs (
+  key TEXT PRIMARY KEY,
+  index_dir TEXT NOT NULL,
+  source_stamp TEXT NOT NULL,
+  used INTEGER NOT NULL
+) WITHOUT ROWID;
 `;
 
 const DAY_MS = 86_400_000;
@@ -41,6 +50,8 @@ export class SqliteStore implements EntryStore {
   readonly #used: BetterSqlite3.Statement<[string, string], { used: number }>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
+  readonly #served: BetterSqlite3.Statement<[string], { index_dir: string; source_stamp: string; used: number }>;
+  readonly #putServed: BetterSqlite3.Statement<[string, string, string, number]>;
 
   private constructor(file: string, db: BetterSqlite3.Database) {
     this.file = file;
@@ -49,6 +60,8 @@ export class SqliteStore implements EntryStore {
     this.#used = db.prepare('SELECT used FROM vectors WHERE model = ? AND key = ?');
     this.#touch = db.prepare('UPDATE vectors SET used = ? WHERE model = ? AND key = ? AND used < ?');
     this.#put = db.prepare('INSERT INTO vectors (model, key, vector, used) VALUES (?, ?, ?, ?) ON CONFLICT (model, key) DO UPDATE SET used = excluded.used');
+    this.#served = db.prepare('SELECT index_dir, source_stamp, used FROM catalogs WHERE key = ?');
+    this.#putServed = db.prepare('INSERT OR REPLACE INTO catalogs (key, index_dir, source_stamp, used) VALUES (?, ?, ?, ?)');
   }
 
   /** Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not written. */
@@ -76,7 +89,7 @@ export class SqliteStore implements EntryStore {
       if (!current())
         db.transaction(() => {
           if (current()) return;
-          db.exec('DROP TABLE IF EXISTS vectors');
+          if (db.pragma('user_version', { simple: true }) !== 1) db.exec('DROP TABLE IF EXISTS vectors; DROP TABLE IF EXISTS catalogs');
           db.exec(SCHEMA);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -130,10 +143,24 @@ export class SqliteStore implements EntryStore {
     );
   }
 
+  servedCatalog(key: string): ServedCatalog | undefined {
+    const row = this.#served.get(key);
+    if (row === undefined) return undefined;
+    const day = today();
+    if (row.used < day) this.#write(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE key = ?').run(day, key));
+    return { indexDir: row.index_dir, sourceStamp: row.source_stamp };
+  }
+
+  putServedCatalog(key: string, served: ServedCatalog): void {
+    this.#write(() => this.#putServed.run(key, served.indexDir, served.sourceStamp, today()));
+  }
+
   collect(days: number): number {
     let removed = 0;
     this.#write(() => {
-      removed = this.#db.prepare('DELETE FROM vectors WHERE used < ?').run(today() - days).changes;
+      const before = today() - days;
+      removed = this.#db.prepare('DELETE FROM vectors WHERE used < ?').run(before).changes;
+      removed += this.#db.prepare('DELETE FROM catalogs WHERE used < ?').run(before).changes;
     });
     return removed;
   }

@@ -2,7 +2,8 @@ import { copyFileSync, readdirSync, readFileSync, utimesSync, writeFileSync } fr
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
-import { SnapshotFirstSearcher } from '../../src/integrations/snapshot-first.js';
+import { OpenedSearch } from '../../src/service/open-search.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import type { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchHit } from '../../src/types.js';
@@ -126,22 +127,26 @@ describe('search snapshot', () => {
   });
 });
 
-describe('SnapshotFirstSearcher', () => {
+describe('OpenedSearch without a server', () => {
   it('hands a search the snapshot fails on to the live index, and does not use the snapshot again', async () => {
     const { options } = setup();
     const [expected] = await liveAnswers(options);
     const misses: string[] = [];
     let snapshotSearches = 0;
-    const searcher = new SnapshotFirstSearcher({
+    const searcher = new OpenedSearch({
+      k: ENGINE_DEFAULTS.k,
+      mode: ENGINE_DEFAULTS.mode,
       openSnapshot: async () => ({
         search: async () => {
           snapshotSearches += 1;
           throw new Error('record 3 is not skill x');
         },
         close: async () => undefined,
+        diagnostics: [],
+        engine: { size: 1, saveProblem: undefined, explain: () => Promise.reject(new Error('not reached')) },
       }),
       openLive: () => LiveIndex.open(options),
-      onMiss: (reason) => misses.push(reason),
+      onFallback: ({ reason }) => misses.push(reason),
     });
     try {
       expect(await searcher.search(QUERIES[0]!)).toEqual(expected);
@@ -158,13 +163,15 @@ describe('SnapshotFirstSearcher', () => {
     const [expected] = await liveAnswers(options);
     const misses: string[] = [];
     let liveOpened = 0;
-    const searcher = new SnapshotFirstSearcher({
+    const searcher = new OpenedSearch({
+      k: ENGINE_DEFAULTS.k,
+      mode: ENGINE_DEFAULTS.mode,
       openSnapshot: () => LiveIndex.openSnapshot(options),
       openLive: () => {
         liveOpened += 1;
         return LiveIndex.open(options);
       },
-      onMiss: (reason) => misses.push(reason),
+      onFallback: ({ reason }) => misses.push(reason),
     });
     try {
       expect(await searcher.search(QUERIES[0]!)).toEqual(expected);
@@ -176,10 +183,12 @@ describe('SnapshotFirstSearcher', () => {
       await searcher.close();
     }
 
-    const cold = new SnapshotFirstSearcher({
+    const cold = new OpenedSearch({
+      k: ENGINE_DEFAULTS.k,
+      mode: ENGINE_DEFAULTS.mode,
       openSnapshot: () => LiveIndex.openSnapshot({ ...options, indexDir: path.join(tempDir(), 'empty') }),
       openLive: () => LiveIndex.open(options),
-      onMiss: (reason) => misses.push(reason),
+      onFallback: ({ reason }) => misses.push(reason),
     });
     try {
       expect(await cold.search(QUERIES[0]!)).toEqual(expected);

@@ -64,6 +64,9 @@ describe('query with a full disk', () => {
       });
       expect(hook.code).toBe(0);
       expect(hook.stdout).toContain('kiln-schedule');
+      expect(hook.stderr).toBe(
+        `skill-search hook: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write); answered from memory\n`,
+      );
       const index = await runCli(['index', ...base], cache);
       expect(index).toMatchObject({ code: 1, stdout: '' });
       expect(index.stderr).toBe(`skill-search: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write)\n`);

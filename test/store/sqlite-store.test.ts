@@ -1,5 +1,7 @@
 import { statSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -31,6 +33,42 @@ describe('SqliteStore', () => {
     expect(reader.missing('m1', ['k1', 'k3', 'k2'])).toEqual(['k3']);
     writer.close();
     reader.close();
+  });
+
+  it('records which index folder serves a catalog key, replaced by the last writer, collected when unused', () => {
+    const file = path.join(temp(), 'store.sqlite');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
+    const store = SqliteStore.open(file);
+    expect(store.servedCatalog('c1')).toBeUndefined();
+    store.putServedCatalog('c1', { indexDir: '/cache/a', sourceStamp: 's1' });
+    store.putServedCatalog('c1', { indexDir: '/cache/b', sourceStamp: 's2' });
+    store.putServedCatalog('c2', { indexDir: '/cache/c', sourceStamp: 's3' });
+    const reader = SqliteStore.open(file);
+    expect(reader.servedCatalog('c1')).toEqual({ indexDir: '/cache/b', sourceStamp: 's2' });
+    vi.setSystemTime(new Date('2026-01-25T12:00:00Z'));
+    expect(reader.servedCatalog('c2')).toBeDefined();
+    vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
+    expect(store.collect(30)).toBe(1);
+    expect([reader.servedCatalog('c1'), reader.servedCatalog('c2')]).toEqual([undefined, { indexDir: '/cache/c', sourceStamp: 's3' }]);
+    store.close();
+    reader.close();
+  });
+
+  it('a store of layout 1 (vectors only) keeps its vectors and gains the catalogs table', () => {
+    const file = path.join(temp(), 'store.sqlite');
+    const store = SqliteStore.open(file);
+    store.putVectors('m', new Map([['k', vec(1, 2)]]));
+    store.close();
+    const db = new (createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3)(file);
+    db.exec('DROP TABLE catalogs');
+    db.pragma('user_version = 1');
+    db.close();
+    const reopened = SqliteStore.open(file);
+    expect([...reopened.vectors('m', 2, ['k']).get('k')!]).toEqual([1, 2]);
+    reopened.putServedCatalog('c', { indexDir: '/cache/a', sourceStamp: 's' });
+    expect(reopened.servedCatalog('c')).toEqual({ indexDir: '/cache/a', sourceStamp: 's' });
+    reopened.close();
   });
 
   it('is private to its user and in WAL mode', () => {

@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../defaults.js';
-import { openColdSearch } from '../context.js';
+import { openSearchFor } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
+import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
@@ -83,12 +84,12 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       timeoutMs + HOOK_TIMING.watchdogGrace,
       `skill-search hook: still busy ${HOOK_TIMING.watchdogGrace} ms past the ${timeoutMs} ms budget; stopped`,
     );
-    const [{ runClaudeCodeHook }, { ServerFirstSearcher }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
+    const [{ runClaudeCodeHook }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
-      import('../../integrations/server-first.js'),
       import('../../integrations/socket-protocol.js'),
       import('../../integrations/hosts.js'),
     ]);
+    let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
     // With a way to start a process that outlives this one, the snapshot a live search leaves
     // due is written there: the prompt does not wait for it.
@@ -99,23 +100,23 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
         sources = opened;
         // A `watch` for the same catalog and model listens beside its index: ask it first.
-        const searcher = new ServerFirstSearcher({
-          socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
-          openLocal: () => openColdSearch(opened, retrieval, io, deferSnapshot),
-          k: retrieval.k,
-          mode: retrieval.mode,
-          abstain: retrieval.abstain,
-          requestTimeoutMs: Math.min(
-            HOOK_TIMING.serverRequest.max,
-            Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
-          ),
-          onFallback: ({ reason, noServer, untrusted }) => {
+        search = await openSearchFor(opened, retrieval, io, {
+          server: {
+            socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
+            requestTimeoutMs: Math.min(
+              HOOK_TIMING.serverRequest.max,
+              Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
+            ),
+          },
+          ...(deferSnapshot === undefined ? {} : { onSnapshotDue: deferSnapshot }),
+          onFallback: ({ from, reason, noServer, untrusted }) => {
+            if (from !== 'server') return;
             if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);
             else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
         return neverSuggesting(
-          searcher,
+          search,
           opened.config.never.map((entry) => entry.value),
         );
       },
@@ -131,6 +132,10 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     // After a timeout, abandoned work may still block the loop: the watchdog stays armed.
     if (result.outcome !== 'timeout') stopWatchdog?.();
     io.stdout.write(result.stdout);
+    // The answer came from memory: say so once, or every prompt pays for a build no one sees fail.
+    const saveProblem = search?.saveProblem;
+    if (sources && saveProblem !== undefined)
+      log(`skill-search hook: could not save the index in ${resolveIndexDir(sources, retrieval, io.env)} (${saveProblem}); answered from memory`);
     if (result.outcome === 'timeout') {
       // The index was probably cold: build it in the background so the next prompt is fast.
       if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);

@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import type { SearchHit } from '../../src/types.js';
+import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const QUERIES = ['resize images for the web', 'fill in a pdf form', 'convert currencies', 'flaky tests', 'nothing like any skill at all'];
+
+/** A skill library, a home, and one cache root (its store) shared by the project folders made with `project`. */
+function setup(): { library: string; project: (name: string, store?: boolean) => LiveIndexOptions } {
+  const library = copyFixture(SKILLS);
+  const root = tempDir();
+  dirs.push(library, root);
+  const home = path.join(root, 'home');
+  mkdirSync(home);
+  const project = (name: string, store = true): LiveIndexOptions => {
+    const cwd = path.join(root, name);
+    mkdirSync(cwd, { recursive: true });
+    return {
+      catalog: { cwd, home, libraryDirs: [library], codexHome: path.join(home, '.codex'), claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', `index-${name}`),
+      ...(store ? { store: path.join(root, 'cache', 'store.sqlite') } : {}),
+    };
+  };
+  return { library, project };
+}
+
+async function liveAnswers(options: LiveIndexOptions): Promise<SearchHit[][]> {
+  const live = await LiveIndex.open(options);
+  try {
+    return await Promise.all(QUERIES.map(async (query) => [...(await live.search(query, { k: 5 }))]));
+  } finally {
+    await live.close();
+  }
+}
+
+/** The snapshot `options` opens: its answers and the index folder it came from, or why there is none. */
+async function snapshotAnswers(options: LiveIndexOptions): Promise<{ answers: SearchHit[][]; indexDir: string | undefined } | string> {
+  const opened = await LiveIndex.openSnapshot(options);
+  if ('reason' in opened) return opened.reason;
+  try {
+    const answers = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
+    return { answers, indexDir: opened.engine.options.indexDir };
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('a new project folder over a catalog indexed before', () => {
+  it("opens the other folder's snapshot through the shared store and answers as its live index", async () => {
+    const { project } = setup();
+    const a = project('a');
+    const expected = await liveAnswers(a);
+    const b = project('b');
+    const got = await snapshotAnswers(b);
+    expect(got).toEqual({ answers: expected, indexDir: a.indexDir });
+    expect(expected.flat().length).toBeGreaterThan(0);
+    // B built nothing of its own.
+    expect(existsSync(path.join(b.indexDir!, 'index.json'))).toBe(false);
+  });
+
+  it('without a store, the new folder has no snapshot to open', async () => {
+    const { project } = setup();
+    await liveAnswers(project('a', false));
+    expect(await snapshotAnswers(project('b', false))).toBe('no search snapshot of this catalog');
+  });
+
+  it('a project with skills of its own does not use the other folder', async () => {
+    const { project } = setup();
+    await liveAnswers(project('a'));
+    const b = project('b');
+    const own = path.join(b.catalog.cwd!, '.claude', 'skills', 'tidy-ledger');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'SKILL.md'), '---\nname: tidy-ledger\ndescription: Reconcile the quarterly ledger of this project\n---\nSteps.\n');
+    expect(await snapshotAnswers(b)).toBe('no search snapshot of this catalog');
+    const live = await LiveIndex.open(b);
+    try {
+      const [hit] = await live.search('reconcile the quarterly ledger', { k: 1 });
+      expect(hit?.skill.name).toBe('tidy-ledger');
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('a library skill changed since is not answered from the stale snapshot', async () => {
+    const { library, project } = setup();
+    await liveAnswers(project('a'));
+    const skillFile = path.join(library, readdirSync(library)[0]!, 'SKILL.md');
+    writeFileSync(skillFile, readFileSync(skillFile, 'utf8').replace(/description: .*/, 'description: Transcribe handwritten meeting minutes'));
+    expect(await snapshotAnswers(project('b'))).toBe('no search snapshot of this catalog');
+  });
+});
