@@ -184,6 +184,12 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
   readonly stdout?: NodeJS.WritableStream;
   /** Stops the server (SIGINT/SIGTERM in the CLI). */
   readonly signal?: AbortSignal;
+  /**
+   * Called once the client has finished the MCP handshake: heavy start-up work (watching, warming
+   * the index) waits for it, so the handshake is answered first. Hosts send their first request
+   * without waiting for a server that has not connected yet.
+   */
+  readonly onInitialized?: () => void;
 }
 
 /** Serves until the client closes stdin, the transport closes, or `signal` aborts. */
@@ -195,6 +201,7 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
     return work;
   };
   const server = createSkillSearchMcpServer({ ...options, track });
+  if (options.onInitialized !== undefined) server.server.oninitialized = options.onInitialized;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
   const transport = new StdioServerTransport(stdin, stdout);

@@ -14,10 +14,13 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     live.catalog.on('error', (error) => log(`skill-search mcp: watcher: ${error.message}`));
-    // The watcher only invalidates; the next request re-syncs, so idle servers do no work.
-    await live.catalog.watch({ usePolling: args.values.polling === true });
-    // Warm the index while the client connects; a failure here resurfaces on the first search.
-    void live.refresh().catch(() => undefined);
+    // Once the client has connected: watch (the watcher only invalidates; the next request
+    // re-syncs, so idle servers do no work) and warm the index. A failure of either resurfaces
+    // on the first search.
+    const warm = () => {
+      void live.catalog.watch({ usePolling: args.values.polling === true }).catch((error: Error) => log(`skill-search mcp: watcher: ${error.message}`));
+      void live.refresh().catch(() => undefined);
+    };
     const { neverSuggesting } = await import('../../integrations/hosts.js');
     await serveMcpStdio({
       service: neverSuggesting(
@@ -28,6 +31,7 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
       mode: retrieval.mode,
       version: packageVersion(),
       log,
+      onInitialized: warm,
       ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
       ...(io.rawStdout === undefined ? {} : { stdout: io.rawStdout }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
