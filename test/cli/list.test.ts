@@ -158,6 +158,33 @@ describe('list --host', () => {
     expect(lines).toContain('- release-notes: Draft release notes and a changelog entry from merged pull requests (file: r0/release-notes/SKILL.md)');
   });
 
+  it('each host lists the copy in its own folders when a name is in both ~/.claude/skills and ~/.agents/skills', async () => {
+    const home = tempDir();
+    try {
+      const write = (dir: string, name: string, description: string): void => {
+        mkdirSync(path.join(home, dir, name), { recursive: true });
+        writeFileSync(path.join(home, dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n`);
+      };
+      write('.claude/skills', 'both', 'Claude copy');
+      write('.agents/skills', 'both', 'Codex copy');
+      write('.agents/skills', 'codex-only', 'Only in the Codex folder');
+      const cwd = path.join(home, 'project');
+      mkdirSync(cwd);
+      const env = { HOME: home };
+      const codex = await runCli(['list', '--host', 'codex', '--json'], cache, { env, cwd });
+      const codexListing = JSON.parse(codex.stdout) as { listed: string[]; text: string };
+      expect(codexListing.listed).toEqual(['both', 'codex-only']);
+      expect(codexListing.text).toContain('- both: Codex copy (file: r0/both/SKILL.md)');
+      expect(codexListing.text).not.toContain('Claude copy');
+      const claude = await runCli(['list', '--host', 'claude-code', '--json'], cache, { env, cwd });
+      const claudeListing = JSON.parse(claude.stdout) as { listed: string[]; text: string };
+      expect(claudeListing.listed).toEqual(['both']);
+      expect(claudeListing.text).toBe('- both: Claude copy');
+    } finally {
+      removeDir(home);
+    }
+  });
+
   it('refuses an unknown host in one line', async () => {
     const { code, stderr } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'vim'], cache);
     expect(code).toBe(1);

@@ -22,6 +22,11 @@ const RULED_SKILLS: readonly SkillFile[] = [
   { name: 'style-guide', description: `House style for prose. ${'Prefer short sentences and plain words. '.repeat(45).trim()}` },
 ];
 
+/** Same-named copies in the other host's folders, and a skill only Codex reads. */
+const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Claude Code folder copy of invoice-ocr' };
+const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
+const CODEX_ONLY: SkillFile = { name: 'codex-only-notes', description: 'Notes only Codex reads' };
+
 /** Entries (`- name: …`, continuation lines included) of a listing whose name is one of `names`. */
 function entriesOf(listing: string, names: ReadonlySet<string>): string[] {
   const body = listing.slice(listing.indexOf('\n- ') + 1);
@@ -50,6 +55,8 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const stub = await startAnthropicStub();
     stubs.push(stub);
     const home = await claudeHome(RULED_SKILLS, { index: false });
+    // Codex folders Claude Code does not read: a same-named copy and a Codex-only skill.
+    home.addSkills('.agents/skills', [DUPLICATE_CODEX_COPY, CODEX_ONLY]);
     const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
     const sent = claudeSkillListing(turn.request);
     expect(sent).toBeDefined();
@@ -63,12 +70,16 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(unwrapped).toContain('- invoice-ocr: Read scanned invoices - When the user has invoices');
     expect(unwrapped).toMatch(/- style-guide: [^\n]*…$/m);
     expect(unwrapped).not.toContain('deploy-staging');
+    expect(unwrapped).not.toContain(CODEX_ONLY.name);
+    expect(unwrapped).not.toContain(DUPLICATE_CODEX_COPY.description);
   });
 
   it('list --host codex equals Codex’s skills section', async () => {
     const stub = await startOpenAiStub();
     stubs.push(stub);
     const home = await codexHome(RULED_SKILLS, { index: false });
+    // A Claude Code copy of one of Codex's names: it wins our merge, but Codex lists its own.
+    home.addSkills('.claude/skills', [DUPLICATE_CLAUDE_COPY]);
     const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
     const sent = codexSkillsSection(turn.request);
     expect(sent).toBeDefined();
@@ -77,5 +88,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     // The rules were exercised: a description cut as Codex cuts it, Claude Code's flag not Codex's rule.
     expect(predicted).toMatch(/- style-guide: [^\n]{1021}\.\.\. \(file: /);
     expect(predicted).toContain('- deploy-staging: ');
+    expect(predicted).toContain('- invoice-ocr: Read scanned invoices (file: ');
+    expect(predicted).not.toContain(DUPLICATE_CLAUDE_COPY.description);
   });
 });

@@ -24,6 +24,36 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
 }
 
 /**
+ * The skills `host` reads itself, before our merge: Codex scans only its own folders, so a
+ * name also in a Claude Code folder (whose copy wins our merge) is listed from the Codex
+ * folder. Codex keeps same-named skills from different folders apart (one file read twice
+ * through a link counts once). Claude Code's folders all outrank Codex's, so the merged
+ * catalog already holds its copies. With `--skills-dir`, the catalog's skills as they are.
+ */
+export async function hostSkills(host: HostProfile, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
+  const [load, { SkillMatcher }, { isOverride }] = await Promise.all([
+    import('../../load/index.js'),
+    import('../../load/skill-globs.js'),
+    import('../sources.js'),
+  ]);
+  if (host !== 'codex' || isOverride(sources)) return skills;
+  const options = load.resolveCatalogOptions(catalogOptions(sources));
+  const dirs = load.resolveSources(options).filter((dir) => dir.source === 'codex');
+  const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
+  const include = new SkillMatcher(options.include);
+  const exclude = new SkillMatcher(options.exclude);
+  const seen = new Set<string>();
+  return scans.flatMap((scan) =>
+    scan.skills.filter((skill) => {
+      const real = scan.realPaths.get(skill.path) ?? skill.path;
+      if (seen.has(real) || !(include.empty || include.matches(skill)) || exclude.matches(skill)) return false;
+      seen.add(real);
+      return true;
+    }),
+  );
+}
+
+/**
  * A renderer of what `host` sends for a list of skills, by that host's own rules
  * (`src/attachments/host-listing.ts`). With `ownOnly`, only the skills the host reads itself
  * are kept (with `--skills-dir`, all of them).

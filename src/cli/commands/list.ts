@@ -44,14 +44,17 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
   if (typeof hostRaw === 'string') {
-    const [{ HOST_PROFILES }, { hostRenderer }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
+    const [{ HOST_PROFILES }, { hostRenderer, hostSkills }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
       import('../../attachments/host-listing.js'),
       import('./host-profile.js'),
       import('../../attachments/normalize.js'),
       import('../../attachments/reminder.js'),
     ]);
     const host = parseChoice('host', hostRaw, HOST_PROFILES);
-    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(snapshot.skills, { contextWindowTokens, usage });
+    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
+      contextWindowTokens,
+      usage,
+    });
     if (args.values.json === true) {
       printJson(io, { host, ...predicted });
       return 0;
