@@ -34,8 +34,11 @@ export interface CliIo {
    * in-process (tests).
    */
   readonly watchdog?: (ms: number, message: string) => () => void;
-  /** Run this CLI again with `argv`, detached, output discarded (the hook's background warm-up). */
-  readonly spawnDetached?: (argv: readonly string[]) => void;
+  /**
+   * Run this CLI again with `argv`, detached, output discarded (the hook's background warm-up);
+   * returns its pid when it started.
+   */
+  readonly spawnDetached?: (argv: readonly string[]) => number | undefined;
 }
 
 let pipesGuarded = false;
@@ -74,10 +77,11 @@ export function processIo(signal?: AbortSignal): CliIo {
     watchdog: (ms, message) => startWatchdog(ms, message),
     spawnDetached: (argv) => {
       const entry = process.argv[1];
-      if (!entry) return;
+      if (!entry) return undefined;
       const child = spawn(process.execPath, [...process.execArgv, entry, ...argv], { detached: true, stdio: 'ignore' });
       child.on('error', () => undefined);
       child.unref();
+      return child.pid;
     },
   };
 }

@@ -95,7 +95,7 @@ describe('the cold paths: answered from the search snapshot, loading neither zod
     const { flags } = catalog();
     const live = vi.spyOn(LiveIndex, 'open');
     const spawned: (readonly string[])[] = [];
-    const detached = { ...hookInput('fill a pdf form'), spawnDetached: (argv: readonly string[]) => spawned.push(argv) };
+    const detached = { ...hookInput('fill a pdf form'), spawnDetached: (argv: readonly string[]) => void spawned.push(argv) };
     const first = await runCli(['hook', 'claude-code', ...flags], home, detached);
     expect([first.code, first.stderr]).toEqual([0, '']);
     expect(first.stdout).toContain('pdf-forms');

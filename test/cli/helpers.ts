@@ -37,7 +37,7 @@ const WRITER_WAIT_MS = 30_000;
  * True while a process runs with an `--index-dir` under `dir`: the detached `skill-search index`
  * a hook starts once its answer is printed (Linux's /proc; false where there is none).
  */
-function writerUnder(dir: string): boolean {
+export function writerUnder(dir: string): boolean {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
@@ -75,7 +75,7 @@ export interface RunOptions {
   readonly onStdout?: (chunk: string) => void;
   readonly onStderr?: (chunk: string) => void;
   /** Given: the CLI may start detached processes, and this receives their argv instead. */
-  readonly spawnDetached?: (argv: readonly string[]) => void;
+  readonly spawnDetached?: (argv: readonly string[]) => number | undefined;
 }
 
 /** Runs `main` in-process with captured streams; `cacheDir` isolates the persistent index. */

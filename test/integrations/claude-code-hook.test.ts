@@ -236,7 +236,7 @@ describe('skill-search hook claude-code (process)', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);
       expect(result.stderr).toContain('skill-search hook: building the index in the background');
-      const indexFolder = () => readdirSync(cold).find((name) => !name.endsWith('.warming'));
+      const indexFolder = () => readdirSync(cold).find((name) => !name.endsWith('.warming') && !name.endsWith('.builder'));
       // The vector index is written last; the manifest names it once it is complete.
       const built = () => {
         const folder = indexFolder();

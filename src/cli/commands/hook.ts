@@ -10,6 +10,7 @@ import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type Sour
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
+import { BuilderLease } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 
@@ -40,6 +41,8 @@ const HOOK_TIMING = Object.freeze({
   warmingTtl: 10 * 60_000,
   /** A background snapshot writer for one catalog stamp started less than this long ago is assumed to be still running. */
   snapshotTtl: 2 * 60_000,
+  /** A background builder's lease is spent after this long even if its pid still runs (hung, or the pid reused). */
+  builderLease: 30 * 60_000,
 });
 
 /**
@@ -201,8 +204,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
  * `HOOK_TIMING.warmingTtl` per index (a marker file beside the index folder records the attempt).
  */
 function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
-  if (!claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl)) return;
-  indexInBackground(values, sources, indexDir, io);
+  if (!indexInBackground(values, sources, indexDir, io, () => claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl))) return;
   io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
 }
 
@@ -213,8 +215,7 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
  * not start it again while it runs.
  */
 function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, io: CliIo): void {
-  if (!claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp)) return;
-  indexInBackground(values, sources, indexDir, io);
+  indexInBackground(values, sources, indexDir, io, () => claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp));
 }
 
 /**
@@ -238,8 +239,18 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
   }
 }
 
-/** `skill-search index` for the same catalog and model, detached (`io.spawnDetached`). */
-function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
+/**
+ * `skill-search index` for the same catalog and model, detached (`io.spawnDetached`), when `due`
+ * says so and no other builder of this index folder runs (`<index dir>.builder`, a lease taken
+ * atomically, whichever marker asked): true when it was started.
+ */
+function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo, due: () => boolean): boolean {
+  const lease = BuilderLease.claim(`${indexDir}.builder`, { maxAgeMs: HOOK_TIMING.builderLease });
+  if (lease === undefined) return false;
+  if (!due()) {
+    lease.release();
+    return false;
+  }
   const argv = ['index', '--cwd', sources.cwd];
   for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
   for (const file of sources.toolsFiles) argv.push('--tools', file);
@@ -248,5 +259,8 @@ function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDi
   if (sources.demo !== 'auto') argv.push(sources.demo === 'always' ? '--demo' : '--no-demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);
-  io.spawnDetached?.(argv);
+  const pid = io.spawnDetached?.(argv);
+  if (typeof pid === 'number') lease.handTo(pid);
+  else lease.release();
+  return true;
 }

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface BuilderLeaseOptions {
+  /** A lease older than this is spent whatever its pid says (a hung builder, or a pid reused). */
+  readonly maxAgeMs: number;
+}
+
+/**
+ * One background builder per index folder, across processes (six cold hooks at once start one).
+ * A folder holds numbered lease files, each naming the pid that holds it and when it was taken;
+ * the highest number is the current lease. A process takes the next number only when that holder
+ * is gone (pid dead, or the lease older than `maxAgeMs`), and a number is taken by hard-linking a
+ * complete file to it, which fails when the name exists: of two processes that found the same
+ * lease stale, one wins, and no reader ever sees a half-written lease.
+ */
+export class BuilderLease {
+  readonly #file: string;
+
+  private constructor(file: string) {
+    this.#file = file;
+  }
+
+  /** The lease in folder `dir` for this process, or undefined when a live holder has it (or it cannot be written). */
+  static claim(dir: string, options: BuilderLeaseOptions): BuilderLease | undefined {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const numbers = readdirSync(dir)
+        .filter((name) => /^\d{1,15}$/.test(name))
+        .map(Number);
+      const top = numbers.length === 0 ? 0 : Math.max(...numbers);
+      if (top > 0 && held(path.join(dir, String(top)), options.maxAgeMs)) return undefined;
+      const file = path.join(dir, String(top + 1));
+      if (!writeLinked(dir, file, process.pid)) return undefined;
+      // Older leases are spent; a reader that still lists one finds the next number taken.
+      for (const number of numbers) rmSync(path.join(dir, String(number)), { force: true });
+      return new BuilderLease(file);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The lease now names `pid` (the builder this process started), replaced in one rename. */
+  handTo(pid: number): void {
+    const temp = `${path.dirname(this.#file)}/.${randomUUID()}`;
+    try {
+      writeFileSync(temp, leaseText(pid), { mode: 0o600 });
+      renameSync(temp, this.#file);
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  }
+
+  /** Gives the lease up (no builder was started). */
+  release(): void {
+    rmSync(this.#file, { force: true });
+  }
+}
+
+function leaseText(pid: number): string {
+  return `${pid}\n${Date.now()}\n`;
+}
+
+/** Writes a lease for `pid` to `file` unless `file` exists; false when it does. */
+function writeLinked(dir: string, file: string, pid: number): boolean {
+  const temp = path.join(dir, `.${randomUUID()}`);
+  writeFileSync(temp, leaseText(pid), { mode: 0o600 });
+  try {
+    linkSync(temp, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** True while the lease in `file` names a live process and is younger than `maxAgeMs`. */
+function held(file: string, maxAgeMs: number): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Released or spent meanwhile: the next number decides.
+    return false;
+  }
+  const [pidText, takenText] = text.split('\n');
+  const pid = Number(pidText);
+  const taken = Number(takenText);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !Number.isFinite(taken) || Date.now() - taken > maxAgeMs) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

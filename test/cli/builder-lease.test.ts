@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BuilderLease } from '../../src/cli/builder-lease.js';
+import { ROOT, SKILLS, copyFixture, removeDir, tempDir, writerUnder } from './helpers.js';
+
+const cache = tempDir();
+afterAll(() => removeDir(cache));
+
+/** Loaded into every process the test starts (and the detached ones they start): a builder notes its pid. */
+const COUNTER = `import { appendFileSync } from 'node:fs';
+if (process.argv[2] === 'index') appendFileSync(process.env.BUILDER_LOG, process.pid + '\\n');
+`;
+
+function runHook(argv: readonly string[], counter: string, log: string, stdin: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', counter, path.join(ROOT, 'src/cli/main.ts'), ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: cache, SKILL_SEARCH_CACHE_DIR: cache, BUILDER_LOG: log },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code ?? -1);
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  });
+}
+
+describe('background builders', () => {
+  it('six cold hooks at once over one catalog start one builder of its index folder', async () => {
+    const skills = copyFixture(SKILLS);
+    const indexDir = path.join(cache, 'index');
+    const counter = path.join(cache, 'counter.mjs');
+    const log = path.join(cache, 'builders.log');
+    writeFileSync(counter, COUNTER);
+    const stdin = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'fill a pdf form', transcript_path: '/dev/null', cwd: cache });
+    const flags = ['hook', 'claude-code', '--skills-dir', skills, '--model', 'hash', '--index-dir', indexDir];
+    try {
+      // Half give up at once (a warm-up build), half answer live (a snapshot writer): both kinds ask for a builder.
+      const budgets = ['1', '1', '1', '30000', '30000', '30000'];
+      const codes = await Promise.all(budgets.map((ms) => runHook([...flags, '--timeout-ms', ms], pathToFileURL(counter).href, log, stdin)));
+      expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
+      for (let i = 0; i < 600 && writerUnder(cache); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(writerUnder(cache)).toBe(false);
+      const builders = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+      expect(builders).toHaveLength(1);
+    } finally {
+      removeDir(skills);
+    }
+  }, 120_000);
+
+  it('a lease is held while its pid lives, taken over once it is dead or too old', () => {
+    const dir = path.join(cache, 'lease');
+    const first = BuilderLease.claim(dir, { maxAgeMs: 60_000 });
+    expect(first).toBeDefined();
+    expect(BuilderLease.claim(dir, { maxAgeMs: 60_000 })).toBeUndefined();
+    // A pid no process has (above Linux's pid_max): the builder is gone.
+    first!.handTo(2 ** 22 + 1);
+    const second = BuilderLease.claim(dir, { maxAgeMs: 60_000 });
+    expect(second).toBeDefined();
+    expect(BuilderLease.claim(dir, { maxAgeMs: 60_000 })).toBeUndefined();
+    // Held by this live process, but older than the lease allows.
+    expect(BuilderLease.claim(dir, { maxAgeMs: -1 })).toBeDefined();
+    second!.release();
+  });
+});
