@@ -24,8 +24,22 @@ async function query(indexDir: string, isTTY: boolean): Promise<{ code: number; 
 
 describe('the first query on a cold index', () => {
   it('says nothing when the build takes less than a second, on a terminal or not (progress-bar.test.ts covers a longer one)', async () => {
-    expect(await query(path.join(cache, 'tty'), true)).toEqual({ code: 0, stderr: '' });
-    expect(await query(path.join(cache, 'pipe'), false)).toEqual({ code: 0, stderr: '' });
+    for (const [folder, isTTY] of [
+      ['tty', true],
+      ['pipe', false],
+    ] as const) {
+      const started = performance.now();
+      const result = await query(path.join(cache, folder), isTTY);
+      // A loaded machine can stretch even this six-skill build past the second: then only the
+      // progress line may appear, never anything else.
+      const quick = performance.now() - started < 900;
+      expect(result.code).toBe(0);
+      if (quick) expect(result.stderr).toBe('');
+      else {
+        expect(result.stderr).toContain('6/6');
+        expect(result.stderr).not.toContain('skill-search:');
+      }
+    }
   });
 });
 
