@@ -18,13 +18,11 @@ import { overlapAt, percentile } from './metrics.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { ExactIndex } from '../src/vector-index/index.js';
-import { embeddingText } from '../src/search/index.js';
+import { ENGINE_DEFAULTS, embeddingText } from '../src/search/index.js';
 
 const K = 10;
-/** The graph parameters the engine uses (`ENGINE_DEFAULTS.hnsw`). */
-const M = 16;
-const EF_CONSTRUCTION = 200;
-const EF_SEARCH = 128;
+/** The graph parameters the engine uses. */
+const { m: M, efConstruction: EF_CONSTRUCTION, efSearch: EF_SEARCH } = ENGINE_DEFAULTS.hnsw;
 /** Binary-quantised candidates sqlite-vec rescores with the float vectors. */
 const RESCORE = 100;
 /** Fresh processes per library and size; the median is reported. */

@@ -16,7 +16,7 @@ import {
 import { PluginStateWatcher } from './plugin-watch.js';
 import { scanSkillsDir, statSkillsDir } from './scan.js';
 import { hashSkills, portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
-import { SkillMatcher } from './skill-globs.js';
+import { skillSelector } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources } from './sources.js';
 import { loadToolsJsonl } from './tools-jsonl.js';
@@ -267,9 +267,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       for (const skill of server.skills) entries.push({ skill, realPath: skill.path });
       diagnostics.push(...server.diagnostics);
     }
-    const include = new SkillMatcher(options.include);
-    const exclude = new SkillMatcher(options.exclude);
-    const chosen = (entry: MergeEntry) => (include.empty || include.matches(entry.skill)) && !exclude.matches(entry.skill);
+    const selected = skillSelector(options.include, options.exclude);
+    const chosen = (entry: MergeEntry) => selected(entry.skill);
     let merged = mergeSkills(entries.filter(chosen));
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;

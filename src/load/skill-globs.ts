@@ -99,3 +99,13 @@ export class SkillMatcher {
     return this.#paths.some((pattern) => matchPath(pattern, segments));
   }
 }
+
+/**
+ * The include/exclude rule of a catalog in one place: a skill is used when `include` is empty or
+ * matches it, and `exclude` does not.
+ */
+export function skillSelector(include: readonly string[], exclude: readonly string[]): (skill: Pick<Skill, 'name' | 'path'>) => boolean {
+  const included = new SkillMatcher(include);
+  const excluded = new SkillMatcher(exclude);
+  return (skill) => (included.empty || included.matches(skill)) && !excluded.matches(skill);
+}

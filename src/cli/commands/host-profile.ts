@@ -31,7 +31,7 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
  * catalog already holds its copies. With `--skills-dir`, the catalog's skills as they are.
  */
 export async function hostSkills(host: HostProfile, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
-  const [load, { SkillMatcher }, { isOverride }] = await Promise.all([
+  const [load, { skillSelector }, { isOverride }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
     import('../sources.js'),
@@ -40,13 +40,12 @@ export async function hostSkills(host: HostProfile, sources: SourceOptions, skil
   const options = load.resolveCatalogOptions(catalogOptions(sources));
   const dirs = load.resolveSources(options).filter((dir) => dir.source === 'codex');
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
-  const include = new SkillMatcher(options.include);
-  const exclude = new SkillMatcher(options.exclude);
+  const selected = skillSelector(options.include, options.exclude);
   const seen = new Set<string>();
   return scans.flatMap((scan) =>
     scan.skills.filter((skill) => {
       const real = scan.realPaths.get(skill.path) ?? skill.path;
-      if (seen.has(real) || !(include.empty || include.matches(skill)) || exclude.matches(skill)) return false;
+      if (seen.has(real) || !selected(skill)) return false;
       seen.add(real);
       return true;
     }),
