@@ -1,6 +1,6 @@
 import { throwIfAborted } from '../errors.js';
 import { IndexFolder } from '../index-folder/index-folder.js';
-import type { CrossLingualKnobs } from '../search/options.js';
+import type { CrossLingualKnobs } from './options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';

@@ -1,5 +1,5 @@
 import type { GroupedTerms } from '../lexical/lexical-index.js';
-import { ENGINE_DEFAULTS } from '../search/options.js';
+import { CROSS_LINGUAL_DEFAULTS } from './options.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
 import { MAX_GLOSSES } from './glosses.js';
@@ -92,7 +92,7 @@ type Piece = { readonly latin: string } | { readonly glosses: readonly string[];
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
 export function translate(text: string, dictionary: Dictionary, options: TranslateOptions = {}): Translation {
-  const { loanwords, glossWeights = ENGINE_DEFAULTS.crossLingual.glossWeights, vocabulary } = options;
+  const { loanwords, glossWeights = CROSS_LINGUAL_DEFAULTS.glossWeights, vocabulary } = options;
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();

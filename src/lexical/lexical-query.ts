@@ -1,4 +1,4 @@
-import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
+import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import type { QueryTerm, ScoredDocument, SearchedField } from './bm25-scorer.js';
 import { tokenize } from './tokenize.js';
@@ -13,7 +13,7 @@ export interface LexicalMatch {
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
 
-export type { FieldBoosts } from '../search/options.js';
+export type { FieldBoosts } from './options.js';
 
 /**
  * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
@@ -26,7 +26,7 @@ export interface GroupedTerms {
   readonly groups: readonly (readonly string[])[];
 }
 
-/** How one lexical search runs; each field defaults to the engine's (`ENGINE_DEFAULTS`). */
+/** How one lexical search runs; each field defaults to `LEXICAL_DEFAULTS`. */
 export interface LexicalSearchOptions {
   /** BM25 weight per field (0 leaves a field out); see `EngineOptions.fieldBoosts`. */
   readonly boost?: FieldBoosts;
@@ -77,9 +77,9 @@ export interface LexicalScoring {
  */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
   const {
-    boost = ENGINE_DEFAULTS.fieldBoosts,
-    fuzzy = ENGINE_DEFAULTS.fuzzy,
-    prefixMinLength = ENGINE_DEFAULTS.prefixMinLength,
+    boost = LEXICAL_DEFAULTS.fieldBoosts,
+    fuzzy = LEXICAL_DEFAULTS.fuzzy,
+    prefixMinLength = LEXICAL_DEFAULTS.prefixMinLength,
     terms,
     explain = false,
   } = options;

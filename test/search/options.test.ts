@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { BUNDLED_RELEVANCE } from '../../src/search/abstention.js';
+import { CROSS_LINGUAL_DEFAULTS } from '../../src/lang/options.js';
+import { LEXICAL_DEFAULTS } from '../../src/lexical/options.js';
 import { ENGINE_DEFAULTS, resolveEngineOptions } from '../../src/search/options.js';
+import { VECTOR_INDEX_DEFAULTS } from '../../src/vector-index/options.js';
 
 const embedder = createHashEmbedder({ dimensions: 16 });
 
@@ -32,6 +35,14 @@ describe('ENGINE_DEFAULTS', () => {
       crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
+  });
+
+  it("takes each layer's knobs from the layer, so a layer used alone behaves like the engine", () => {
+    expect(ENGINE_DEFAULTS).toMatchObject(LEXICAL_DEFAULTS);
+    expect(ENGINE_DEFAULTS.fieldBoosts).toBe(LEXICAL_DEFAULTS.fieldBoosts);
+    expect(ENGINE_DEFAULTS.hnsw).toBe(VECTOR_INDEX_DEFAULTS.hnsw);
+    expect(ENGINE_DEFAULTS.ann).toBe(VECTOR_INDEX_DEFAULTS.ann);
+    expect(ENGINE_DEFAULTS.crossLingual).toBe(CROSS_LINGUAL_DEFAULTS);
   });
 });
 
