@@ -13,11 +13,11 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/remi
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
 import { linkAbortSignal } from '../util/link-signal.js';
-import type { SkillSearcher } from '../types.js';
+import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
+import { HostSearcher, loadInstructions } from './hosts.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
