@@ -21,6 +21,7 @@ import { HostSearcher, loadInstructions } from './hosts.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
+import { firstLine } from '../util/text.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
 
@@ -236,8 +237,4 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
 /** The user turns before `prompt`: the host may have written the prompt itself already. */
 function earlierTurns(turns: readonly string[], prompt: string): readonly string[] {
   return turns.at(-1) === prompt.trim() ? turns.slice(0, -1) : turns;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }

@@ -14,6 +14,7 @@ import { BuilderLease } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
+import { firstLine } from '../../util/text.js';
 
 /**
  * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
@@ -169,10 +170,6 @@ export function reportHookFlagError(argv: readonly string[], error: Error, io: C
 function reportHookProblem(host: HostName, line: string, io: CliIo): void {
   io.stderr.write(`${line}\n`);
   io.stdout.write(hookNotice(host, line));
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }
 
 /** Remembers what the session used and what was suggested, per project (skill-search stats). */
