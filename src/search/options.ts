@@ -12,9 +12,9 @@ export interface CrossLingualKnobs {
   /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
   readonly dictionaryDir?: string;
   /**
-   * BM25 weights of a translated query word's glosses, in dictionary order; a word's glosses
-   * share one unit of weight, so the first sense counts most. Hand-set, not tuned
-   * (docs/retrieval.md). @default [1, 0.6, 0.4]
+   * BM25 weights of a translated query word's glosses, in the order they were chosen; a word's
+   * glosses share one unit of weight. Equal shares were chosen on the cross-lingual `dev` splits
+   * over 1 : 0.6 : 0.4 and others (docs/languages.md). @default [1, 1, 1]
    */
   readonly glossWeights?: readonly number[];
 }
@@ -263,7 +263,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
-  crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) }),
+  crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 1, 1]) }),
 });
 
 /** The `BAD_OPTION` error for a knob, its value shown as JSON (a string knob in quotes). */

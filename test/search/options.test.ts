@@ -29,7 +29,7 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
-      crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
+      crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
   });
@@ -42,7 +42,7 @@ describe('resolveEngineOptions', () => {
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
     expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.5, lexicalCoverage: 0.2 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
-    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
+    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 1, 1] });
   });
 
   it.each([
