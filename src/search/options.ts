@@ -206,6 +206,12 @@ export interface EngineOptions {
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
+   * Order dense hits by cosine with the skill's vector centred on the catalogue mean
+   * (`centering.ts`); false: by plain cosine, which ranked better at scale but changes the
+   * centred scores the fitted relevance model reads (docs/retrieval.md, "Centring"). @default true
+   */
+  readonly centring?: boolean;
+  /**
    * Chinese and Japanese queries over a catalog in another language (and skills written in
    * them) through the bundled CC-CEDICT dictionary; see `src/lang/`. `multilingual` comes from
    * the embedder. @default {enabled: true}
@@ -238,6 +244,7 @@ export interface ResolvedEngineOptions {
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
+  readonly centring: boolean;
   readonly crossLingual: CrossLingualKnobs & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
 }
 
@@ -263,6 +270,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
+  centring: true,
   crossLingual: Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 1, 1]) }),
 });
 
@@ -410,6 +418,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
+    centring: assertBoolean('centring', merged.centring),
     crossLingual: resolveCrossLingual(merged.crossLingual),
   });
 }

@@ -29,6 +29,7 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
+      centring: true,
       crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
@@ -63,6 +64,7 @@ describe('resolveEngineOptions', () => {
     [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
     [{ queryChunks: { lexicalCoverage: 1.5 } }, 'Expected `queryChunks.lexicalCoverage` to be a number from 0 to 1, got `1.5`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
+    [{ centring: 'off' }, 'Expected `centring` to be true or false, got `"off"`'],
   ])('refuses %j with one line naming the knob and the value', (options, message) => {
     expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);
   });
