@@ -5,6 +5,11 @@
  *
  *   npx tsx scripts/measure-centring.ts [--sizes 0,434,4000,24000] [--split dev|test]
  *       [--suites metatool,seal,library,skillsbench] [--sample 1000] [--seed 7] [--json]
+ *       [--engine [--modes hybrid,dense]]
+ *
+ * `--engine` runs the same catalogues through the engine instead (exact index, in memory, the
+ * remembered vectors), with `centring` on and off: ranked (abstention off) and shown hit@1 /
+ * hit@5 and the shown list's mean length, per mode.
  *
  * Size 0 is the set's own catalogue alone; a size N is the set's skills plus a seeded sample
  * (`--seed`) of registry skills, N in all. A pool skill never counts as relevant (the pool
@@ -19,6 +24,8 @@ import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { dot } from '../src/embed/normalize.js';
 import { Centroid } from '../src/search/centering.js';
+import { SkillSearchEngine } from '../src/search/index.js';
+import type { SearchMode } from '../src/types.js';
 import { glossedEmbeddingText } from '../src/search/skill-text.js';
 import { EVAL_CACHE_ROOT, fileSafe, loadSuite, REGISTRY_POOL, toolsAsSkills, type Split, type SuiteName } from './eval-suites.js';
 import { prng } from './prng.js';
@@ -33,6 +40,9 @@ const { values } = parseArgs({
     sample: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '7' },
     json: { type: 'boolean', default: false },
+    /** Through the engine instead (exact index, abstention off for ranked, on for shown): `--modes`, centred and plain. */
+    engine: { type: 'boolean', default: false },
+    modes: { type: 'string', default: 'hybrid,dense' },
   },
 });
 
@@ -85,6 +95,34 @@ async function main(): Promise<void> {
     );
     for (const size of sizes) {
       const extra = size === 0 ? 0 : Math.max(0, size - suite.skills.length);
+      if (values.engine) {
+        const skills = [...suite.skills, ...poolOrder.slice(0, extra).map((i) => pool[i]!)];
+        const targetIds = new Set(suite.skills.map((skill) => skill.id));
+        const isRelevant = (q: number, id: string): boolean =>
+          targetIds.has(id) && queries[q]!.relevant.some((label) => label === id || suite.skills.find((skill) => skill.id === id)?.name === label);
+        for (const centring of [true, false]) {
+          const engine = await SkillSearchEngine.open({ embedder, ann: 'exact', queryCacheSize: 0, centring });
+          await engine.sync(skills);
+          for (const mode of values.modes.split(',') as SearchMode[]) {
+            const counts = { hit1: 0, hit5: 0, shown1: 0, shown5: 0, shownLength: 0 };
+            for (const [q, query] of queries.entries()) {
+              const ranked = await engine.search(query.query, { k: 5, mode, abstain: false });
+              const shown = await engine.search(query.query, { k: 5, mode });
+              if (ranked[0] !== undefined && isRelevant(q, ranked[0].skill.id)) counts.hit1 += 1;
+              if (ranked.some((hit) => isRelevant(q, hit.skill.id))) counts.hit5 += 1;
+              if (shown[0] !== undefined && isRelevant(q, shown[0].skill.id)) counts.shown1 += 1;
+              if (shown.some((hit) => isRelevant(q, hit.skill.id))) counts.shown5 += 1;
+              counts.shownLength += shown.length;
+            }
+            const f = (x: number): string => (x / queries.length).toFixed(3);
+            console.log(
+              `${name}\t${skills.length}\t${queries.length}\t${mode}\t${centring ? 'centred' : 'plain'}\tranked ${f(counts.hit1)} / ${f(counts.hit5)}\tshown ${f(counts.shown1)} / ${f(counts.shown5)}\tlength ${f(counts.shownLength)}`,
+            );
+          }
+          await engine.close();
+        }
+        continue;
+      }
       const vectors = [...targets, ...poolOrder.slice(0, extra).map((i) => poolVectors[i]!)];
       const centroid = Centroid.of(vectors, base.dimensions);
       const hits = { plain: [0, 0], centred: [0, 0] };

@@ -199,9 +199,10 @@ function joinCompounds(pieces: Piece[], vocabulary: CatalogueVocabulary): void {
     const piece = pieces[i];
     if (!isWord(piece)) continue;
     const next = pieces[i + 1];
-    const joined = (isWord(next) ? vocabulary.compound(piece.glosses, next.glosses) : undefined) ?? vocabulary.compound(piece.glosses);
+    const pair = isWord(next) ? vocabulary.compound(piece.glosses, next.glosses) : undefined;
+    const joined = pair ?? vocabulary.compound(piece.glosses);
     if (joined === undefined) continue;
-    const at = isWord(next) && vocabulary.compound(piece.glosses, next.glosses) === joined ? i + 2 : i + 1;
+    const at = pair === undefined ? i + 1 : i + 2;
     pieces.splice(at, 0, { glosses: [joined], fixed: true });
     i = at;
   }
