@@ -23,8 +23,8 @@ export interface CentroidOptions {
  * vector store's running sum over its count (`VectorStore.mean`), persisted with the vectors,
  * so a reopened index orders exactly as before without reading every vector.
  *
- * Plain cosine ordered better than centred on every catalogue measured but MetaTool's 199 tools
- * alone, and far better with a set's skills among thousands of registry skills
+ * Plain cosine ordered better than centred on most catalogues measured (not MetaTool's 199 tools
+ * alone), and far better with a set's skills among thousands of registry skills
  * (`scripts/measure-centring.ts`, docs/retrieval.md "Centring"); `EngineOptions.centring: false`
  * orders by plain cosine. The default stays centred because the fitted relevance model reads the
  * centred scores (see that section).
