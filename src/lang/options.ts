@@ -8,9 +8,9 @@ export interface CrossLingualKnobs {
   /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
   readonly dictionaryDir?: string;
   /**
-   * BM25 weights of a translated query word's glosses, in dictionary order; a word's glosses
-   * share one unit of weight, so the first sense counts most. Hand-set, not tuned
-   * (docs/retrieval.md). @default [1, 0.6, 0.4]
+   * BM25 weights of a translated query word's glosses, in the order they were chosen; a word's
+   * glosses share one unit of weight. Equal shares were chosen on the cross-lingual `dev` splits
+   * over 1 : 0.6 : 0.4 and others (docs/languages.md). @default [1, 1, 1]
    */
   readonly glossWeights?: readonly number[];
 }
@@ -18,7 +18,7 @@ export interface CrossLingualKnobs {
 export type ResolvedCrossLingualKnobs = CrossLingualKnobs & { readonly enabled: boolean; readonly glossWeights: readonly number[] };
 
 /** The values of {@link CrossLingualKnobs}; `dictionaryDir` has none (the cache root's is found at load). */
-export const CROSS_LINGUAL_DEFAULTS: ResolvedCrossLingualKnobs = Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 0.6, 0.4]) });
+export const CROSS_LINGUAL_DEFAULTS: ResolvedCrossLingualKnobs = Object.freeze({ enabled: true, glossWeights: Object.freeze([1, 1, 1]) });
 
 /** Dictionary translation settings over {@link CROSS_LINGUAL_DEFAULTS}, validated and frozen; `dictionaryDir` stays optional. */
 export function resolveCrossLingualKnobs(value: unknown): ResolvedCrossLingualKnobs {

@@ -137,6 +137,12 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
+   * Order dense hits by cosine with the skill's vector centred on the catalogue mean
+   * (`centering.ts`); false: by plain cosine, which ranked better at scale but changes the
+   * centred scores the fitted relevance model reads (docs/retrieval.md, "Centring"). @default true
+   */
+  readonly centring?: boolean;
+  /**
    * Chinese and Japanese queries over a catalog in another language (and skills written in
    * them) through the bundled CC-CEDICT dictionary; see `src/lang/`. `multilingual` comes from
    * the embedder. @default {enabled: true}
@@ -164,6 +170,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly candidates: number;
   readonly batchSize: number;
   readonly queryCacheSize: number;
+  readonly centring: boolean;
   readonly crossLingual: ResolvedCrossLingualKnobs;
 }
 
@@ -186,6 +193,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
+  centring: true,
   crossLingual: CROSS_LINGUAL_DEFAULTS,
 });
 
@@ -260,6 +268,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
     queryCacheSize: assertNonNegativeInteger('queryCacheSize', merged.queryCacheSize),
+    centring: assertBoolean('centring', merged.centring),
     crossLingual: resolveCrossLingualKnobs(merged.crossLingual),
   });
 }

@@ -32,7 +32,8 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
-      crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
+      centring: true,
+      crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
   });
@@ -53,7 +54,7 @@ describe('resolveEngineOptions', () => {
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
     expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.5, lexicalCoverage: 0.2 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
-    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
+    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 1, 1] });
   });
 
   it.each([
@@ -74,6 +75,7 @@ describe('resolveEngineOptions', () => {
     [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
     [{ queryChunks: { lexicalCoverage: 1.5 } }, 'Expected `queryChunks.lexicalCoverage` to be a number from 0 to 1, got `1.5`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
+    [{ centring: 'off' }, 'Expected `centring` to be true or false, got `"off"`'],
   ])('refuses %j with one line naming the knob and the value', (options, message) => {
     expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);
   });
