@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import type { AsPlainObject, Options } from 'minisearch';
@@ -9,6 +8,7 @@ import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, sea
 import { internalsOf, type MiniSearchInternals, type TermPostings } from './minisearch-internals.js';
 import { MiniSearchPostings } from './minisearch-postings.js';
 import { tokenize } from './tokenize.js';
+import { lexicalKey } from './lexical-entry.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
@@ -40,16 +40,6 @@ function toDocument(skill: Skill, body: string, glosses: string): LexicalDocumen
     body,
     glosses,
   };
-}
-
-/**
- * What the index holds of a skill: its content hash (name, description, whenToUse), plus a
- * digest of its keywords, body text and glosses when it has any (a dictionary change changes
- * the glosses, so they are part of the key).
- */
-function indexedVersion(skill: Skill, body: string, glosses: string): string {
-  const extra = [skill.keywords?.join('\n') ?? '', body, glosses].join('\0');
-  return extra === '\0\0' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(extra).digest('hex').slice(0, 32)}`;
 }
 
 /**
@@ -254,7 +244,7 @@ export class LexicalIndex implements LexicalSearcher {
   upsert(skill: Skill, glosses = ''): boolean {
     const previous = this.#hashes.get(skill.id);
     const body = bodyText(skill.body);
-    const version = indexedVersion(skill, body, glosses);
+    const version = lexicalKey(skill, glosses);
     if (previous === version) return false;
     this.#scorer = undefined;
     if (previous === undefined) this.#search.add(toDocument(skill, body, glosses));
