@@ -244,6 +244,35 @@ export class FlatLexicalIndex implements LexicalSearcher {
     for (let doc = 0; doc < this.#source.slots; doc += 1) yield this.#source.readId(doc);
   }
 
+  /**
+   * Every document's entry read back from the postings (its id, field lengths and terms with
+   * their frequencies per field), in document order: what `LexicalIndex` is rebuilt from
+   * without tokenising anything. O(postings).
+   */
+  entries(): { readonly id: string; readonly lengths: number[]; readonly terms: Map<string, number>[] }[] {
+    const source = this.#source;
+    const { header, fieldLengths, termSegments, segmentFields, segmentStarts, postingDocs, postingFrequencies } = source.tables;
+    const fieldCount = header.fieldCount;
+    const entries = Array.from({ length: header.documents }, (_, doc) => ({
+      id: source.readId(doc),
+      lengths: Array.from(fieldLengths.subarray(doc * fieldCount, (doc + 1) * fieldCount)),
+      terms: Array.from({ length: fieldCount }, () => new Map<string, number>()),
+    }));
+    for (let term = 0; term < header.terms; term += 1) {
+      const text = source.term(term);
+      for (let segment = termSegments[term]!; segment < termSegments[term + 1]!; segment += 1) {
+        const field = segmentFields[segment]!;
+        if (field >= fieldCount) throw corrupt(`segment ${segment} names field ${field}`);
+        for (let posting = segmentStarts[segment]!; posting < segmentStarts[segment + 1]!; posting += 1) {
+          const entry = entries[postingDocs[posting]!];
+          if (entry === undefined) throw corrupt(`posting ${posting} names document ${postingDocs[posting]} of ${header.documents}`);
+          entry.terms[field]!.set(text, postingFrequencies[posting]!);
+        }
+      }
+    }
+    return entries;
+  }
+
   /** What `LexicalIndex.search` answers over the index this buffer was written from. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
     return searchLexical(

@@ -166,15 +166,15 @@ describe('FlatLexicalIndex', () => {
     }
   });
 
-  it('orders tied prefix matches as MiniSearch’s tree iterates them, not alphabetically', () => {
+  it('orders tied prefix matches as the index lists their terms (code-unit order), like LexicalIndex', () => {
     // Three one-word skills of equal length and frequency: equal scores, so only the order in
-    // which the prefix's expansions are reached decides (each node's keys, last inserted first).
+    // which the prefix's expansions are reached decides (sorted, whatever the insertion order).
     const index = new LexicalIndex();
     for (const word of ['deployx', 'deployz', 'deployy']) index.upsert(makeSkill(word, { id: word, description: '', body: '', contentHash: word }));
     const flat = FlatLexicalIndex.open(encodeFlatLexical(index));
     const want = index.search('deploy', 10);
     expect(new Set(want.map((hit) => hit.score)).size).toBe(1);
-    expect(want.map((hit) => hit.id)).toEqual(['deployy', 'deployz', 'deployx']);
+    expect(want.map((hit) => hit.id)).toEqual(['deployx', 'deployy', 'deployz']);
     expect(flat.search('deploy', 10)).toEqual(want);
   });
 

@@ -9,7 +9,7 @@ const tempDir = useTempDirs('lexical-store');
 /** Exact words, a prefix (`spreadsh`), a typo (`pdff`), Chinese, and one removed skill's words. */
 const QUERIES = ['merge pdf pages', 'spreadsh formulas', 'pdff', 'resize images', '翻译', 'zebra', 'commit message'];
 
-describe('the compact lexical snapshot', () => {
+describe('the persisted lexical index', () => {
   it('loads an index that ranks every query exactly as the one saved, after removals and replacements', () => {
     const dir = tempDir();
     const index = new LexicalIndex();
