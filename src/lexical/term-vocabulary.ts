@@ -84,9 +84,8 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): Vocabula
  * in vocabulary order (code-unit order, as both callers give them), so the in-memory index and
  * the flat file sum scores in the same order.
  *
- * A trie walk with a Levenshtein row per edge (`sorted-near.ts`, for the SQLite cursor) finds
- * every branch within reach near the root, so one word costs milliseconds on a 24k-skill
- * catalog. Here a word is
+ * A trie walk with a Levenshtein row per edge finds every branch within reach near the root,
+ * so one word costs milliseconds on a 24k-skill catalog. Here a word is
  * compared only with terms of a length within the distance whose character sets differ by at
  * most the distance each way (each edit adds or removes at most one distinct character), and the
  * few that pass get a banded edit distance over the stored code units (no strings built).

@@ -6,8 +6,9 @@
  * that is already stored costs one lookup.
  *
  * Tables:
- * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary
- *   (prefix ranges, the typo walk of `nearSorted`).
+ * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary:
+ *   a prefix's terms and their postings are one ranged read. Typo lookups read the whole
+ *   vocabulary once per searcher (at its first typo) into a `TermVocabulary`.
  * - `lexical_entries`: one row per content key, with its field lengths (uint32 per field, LE).
  * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term: a term's
  *   postings are one range of the table.
@@ -24,7 +25,7 @@ import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } f
 import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
-import { nearSorted, type SortedTerms } from '../lexical/sorted-near.js';
+import { TermVocabulary, vocabularyTables } from '../lexical/term-vocabulary.js';
 
 export const LEXICAL_TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS lexical_terms (
@@ -147,9 +148,7 @@ export function putCatalogLexicalStats(db: Database, catalog: number): void {
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
 type CatalogTerm = readonly (Map<number, number> | undefined)[];
-
-/** Terms fetched per step of the typo walk's cursor. */
-const CURSOR_BATCH = 256;
+type MutableTerm = (Map<number, number> | undefined)[];
 /** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
 const TOP = '\u{10FFFF}';
 
@@ -169,11 +168,12 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #terms = new Map<string, CatalogTerm | null>();
   readonly #externalIds = new Map<number, string>();
   readonly #catalog: number;
-  readonly #termId: BetterSqlite3.Statement<[string], number>;
-  readonly #postings: BetterSqlite3.Statement<[number], [number, number, number]>;
-  readonly #range: BetterSqlite3.Statement<[string, string], string>;
-  readonly #after: BetterSqlite3.Statement<[string, number], string>;
+  readonly #db: Database;
+  readonly #postings: BetterSqlite3.Statement<[string], [number, number, number]>;
+  readonly #range: BetterSqlite3.Statement<[string, string], [string, number, number, number]>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
+  /** Every term of the tables, for typo lookups: read at the first one. */
+  #vocabulary: TermVocabulary | undefined;
 
   constructor(db: Database, catalog: number) {
     this.#catalog = catalog;
@@ -204,10 +204,17 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + this.fieldLengths[doc * FIELD_COUNT + field]!;
     });
     this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
-    this.#termId = db.prepare<[string], number>('SELECT id FROM lexical_terms WHERE term = ?').pluck();
-    this.#postings = db.prepare<[number], [number, number, number]>('SELECT entry, field, tf FROM lexical_postings WHERE term = ?').raw();
-    this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
-    this.#after = db.prepare<[string, number], string>('SELECT term FROM lexical_terms WHERE term > ? ORDER BY term LIMIT ?').pluck();
+    this.#db = db;
+    this.#postings = db
+      .prepare<[string], [number, number, number]>(
+        'SELECT p.entry, p.field, p.tf FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ?',
+      )
+      .raw();
+    this.#range = db
+      .prepare<[string, string], [string, number, number, number]>(
+        'SELECT t.term, p.entry, p.field, p.tf FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term >= ? AND t.term < ? ORDER BY t.term',
+      )
+      .raw();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
   }
 
@@ -233,64 +240,58 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   exact(term: string): CatalogTerm | undefined {
     const cached = this.#terms.get(term);
     if (cached !== undefined) return cached ?? undefined;
-    const id = this.#termId.get(term);
     let found: (Map<number, number> | undefined)[] | undefined;
-    if (id !== undefined) {
-      for (const [entry, field, tf] of this.#postings.iterate(id)) {
-        const docs = this.#docsOf.get(entry);
-        if (docs === undefined) continue;
-        if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
-        found ??= new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-        found[field] ??= new Map();
-        const byDoc = found[field];
-        if (typeof docs === 'number') byDoc.set(docs, tf);
-        else for (const doc of docs) byDoc.set(doc, tf);
-      }
-    }
+    for (const [entry, field, tf] of this.#postings.iterate(term)) found = this.#post(found, term, entry, field, tf);
     this.#terms.set(term, found ?? null);
     return found;
   }
 
-  *prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
-    for (const term of this.#range.all(prefix, prefix + TOP)) {
-      const handle = term.startsWith(prefix) ? this.exact(term) : undefined;
-      if (handle !== undefined) yield [term, handle];
+  /** Adds one posting row of `term` to its postings in this catalog (made at its first row here); rows of other catalogs' entries are skipped. */
+  #post(found: MutableTerm | undefined, term: string, entry: number, field: number, tf: number): MutableTerm | undefined {
+    const docs = this.#docsOf.get(entry);
+    if (docs === undefined) return found;
+    if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
+    const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+    let byDoc = byField[field];
+    if (byDoc === undefined) {
+      byDoc = new Map();
+      byField[field] = byDoc;
     }
+    if (typeof docs === 'number') byDoc.set(docs, tf);
+    else for (const doc of docs) byDoc.set(doc, tf);
+    return byField;
   }
 
-  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
-    const found: NearTerm<CatalogTerm>[] = [];
-    for (const { term, distance } of nearSorted(word, maxDistance, this.#cursor())) {
-      const handle = this.exact(term);
-      if (handle !== undefined) found.push({ term, handle, distance });
+  /** The terms `prefix` starts and their postings, in one ranged read of the term index (byte order). */
+  prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
+    const read = new Map<string, MutableTerm | undefined>();
+    for (const [term, entry, field, tf] of this.#range.iterate(prefix, prefix + TOP)) read.set(term, this.#post(read.get(term), term, entry, field, tf));
+    const found: [string, CatalogTerm][] = [];
+    for (const [term, postings] of read) {
+      // A term read before keeps the postings first read (the scorer caches by them).
+      let handle = this.#terms.get(term);
+      if (handle === undefined) {
+        handle = postings ?? null;
+        this.#terms.set(term, handle);
+      }
+      if (handle !== null && term.startsWith(prefix)) found.push([term, handle]);
     }
     return found;
   }
 
-  /** The term table's index as a {@link SortedTerms}, read in batches. */
-  #cursor(): SortedTerms {
-    let batch: string[] = [];
-    let at = 0;
-    const from = (after: string): string | undefined => {
-      batch = this.#after.all(after, CURSOR_BATCH);
-      at = 0;
-      return batch[0];
-    };
-    return {
-      after: (term) => {
-        if (term === undefined) return from('');
-        if (batch[at] !== term || at + 1 >= batch.length) return from(term);
-        at += 1;
-        return batch[at];
-      },
-      past: (prefix) => {
-        while (at + 1 < batch.length) {
-          at += 1;
-          if (!batch[at]!.startsWith(prefix)) return batch[at];
-        }
-        return from(prefix + TOP);
-      },
-    };
+  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
+    if (this.#vocabulary === undefined) {
+      const terms = this.#db.prepare<[], string>('SELECT term FROM lexical_terms ORDER BY term').pluck().all();
+      this.#vocabulary = new TermVocabulary(vocabularyTables(terms));
+    }
+    const vocabulary = this.#vocabulary;
+    const found: NearTerm<CatalogTerm>[] = [];
+    for (const { position, distance } of vocabulary.near(word, maxDistance)) {
+      const term = vocabulary.term(position);
+      const handle = this.exact(term);
+      if (handle !== undefined) found.push({ term, handle, distance });
+    }
+    return found;
   }
 
   postings(term: CatalogTerm, field: number): FieldPostings | undefined {
