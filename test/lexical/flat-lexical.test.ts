@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../../src/lexical/flat-lexical.js';
 import { HEADER, HEADER_WORDS, type HeaderWords, layoutOf } from '../../src/lexical/flat-lexical-layout.js';
-import { LexicalIndex, type LexicalSearchOptions } from '../../src/lexical/lexical-index.js';
-import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import type { Skill } from '../../src/types.js';
 import { prng } from '../../scripts/prng.js';
 import { makeSkill } from '../attachments/make-skill.js';
+import { OPTION_SETS } from './helpers.js';
 
 // Families that share prefixes at several depths (so the term tree splits edges in many orders),
 // near-misses for typo lookups, identifiers that split into parts, accents and CJK runs.
@@ -113,15 +113,6 @@ function queries(seed: number, count: number): string[] {
   const vocabulary = [...WORDS, ...QUERY_EXTRA];
   return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random, vocabulary)).join(' '));
 }
-
-const OPTION_SETS: readonly LexicalSearchOptions[] = [
-  {},
-  { explain: true },
-  { boost: { ...ENGINE_DEFAULTS.fieldBoosts, body: 0, keywords: 0 }, explain: true },
-  { boost: { name: 1, whenToUse: 0, keywords: 3, description: 0, body: 1, glosses: 2 } },
-  { prefixMinLength: 2, fuzzy: { minLength: 3, ratio: 0.4 }, explain: true },
-  { prefixMinLength: 100, fuzzy: { minLength: 100, ratio: 0 } },
-];
 
 /** Every query under every option set: the flat index must answer exactly like the live one. */
 function expectSameAnswers(live: LexicalIndex, flat: FlatLexicalIndex, texts: readonly string[]): void {
