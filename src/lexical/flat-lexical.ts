@@ -13,6 +13,8 @@ import { corrupt, type FlatTables, readTables, verifyTables } from './flat-lexic
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
 import { SourceSearch } from './source-search.js';
+import { FIELD_COUNT } from './lexical-entry.js';
+import { MemoryPostings, type MemoryTerm } from './memory-postings.js';
 import { stringOfCodeUnits } from '../util/code-units.js';
 
 export { type EncodeFlatLexicalOptions, encodeFlatLexical } from './flat-lexical-encode.js';
@@ -246,32 +248,31 @@ export class FlatLexicalIndex implements LexicalSearcher {
   }
 
   /**
-   * Every document's entry read back from the postings (its id, field lengths and terms with
-   * their frequencies per field), in document order: what `LexicalIndex` is rebuilt from
-   * without tokenising anything. O(postings).
+   * The buffer's contents as in-memory postings (ids, field lengths, sorted terms, postings in
+   * their order): what `LexicalIndex` is rebuilt from without tokenising anything. O(postings).
    */
-  entries(): { readonly id: string; readonly lengths: number[]; readonly terms: Map<string, number>[] }[] {
+  toPostings(): MemoryPostings {
     const source = this.#source;
     const { header, fieldLengths, termSegments, segmentFields, segmentStarts, postingDocs, postingFrequencies } = source.tables;
     const fieldCount = header.fieldCount;
-    const entries = Array.from({ length: header.documents }, (_, doc) => ({
-      id: source.readId(doc),
-      lengths: Array.from(fieldLengths.subarray(doc * fieldCount, (doc + 1) * fieldCount)),
-      terms: Array.from({ length: fieldCount }, () => new Map<string, number>()),
-    }));
+    if (fieldCount !== FIELD_COUNT) throw corrupt(`${fieldCount} fields, this build indexes ${FIELD_COUNT}`);
+    const ids = Array.from({ length: header.documents }, (_, doc) => source.readId(doc));
+    const terms: string[] = [];
+    const postings: MemoryTerm[] = [];
     for (let term = 0; term < header.terms; term += 1) {
-      const text = source.term(term);
+      terms.push(source.term(term));
+      const byField: MemoryTerm = new Array<Map<number, number> | undefined>(fieldCount).fill(undefined);
       for (let segment = termSegments[term]!; segment < termSegments[term + 1]!; segment += 1) {
         const field = segmentFields[segment]!;
         if (field >= fieldCount) throw corrupt(`segment ${segment} names field ${field}`);
-        for (let posting = segmentStarts[segment]!; posting < segmentStarts[segment + 1]!; posting += 1) {
-          const entry = entries[postingDocs[posting]!];
-          if (entry === undefined) throw corrupt(`posting ${posting} names document ${postingDocs[posting]} of ${header.documents}`);
-          entry.terms[field]!.set(text, postingFrequencies[posting]!);
-        }
+        const byDoc = new Map<number, number>();
+        for (let posting = segmentStarts[segment]!; posting < segmentStarts[segment + 1]!; posting += 1)
+          byDoc.set(postingDocs[posting]!, postingFrequencies[posting]!);
+        byField[field] = byDoc;
       }
+      postings.push(byField);
     }
-    return entries;
+    return MemoryPostings.fromSaved(ids, fieldLengths, terms, postings);
   }
 
   /** What `LexicalIndex.search` answers over the index this buffer was written from. */

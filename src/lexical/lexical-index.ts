@@ -20,11 +20,21 @@ export const LEXICAL_FORMAT_VERSION = 5;
  * (`flat-lexical.ts`), which `lexical-store.ts` also persists.
  */
 export class LexicalIndex implements LexicalSearcher {
-  readonly #postings = new MemoryPostings();
+  readonly #postings: MemoryPostings;
   /** id → content key of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #keys = new Map<string, string>();
   /** Searches the index as it was when made: dropped on every change. */
   #search: SourceSearch<MemoryTerm> | undefined;
+
+  /** An empty index, or one over postings read back from a saved index (`MemoryPostings.fromSaved`) with each document's content key. */
+  constructor(saved?: { readonly postings: MemoryPostings; readonly keys: ReadonlyMap<string, string> }) {
+    this.#postings = saved?.postings ?? new MemoryPostings();
+    for (const [id, key] of saved?.keys ?? []) {
+      if (!this.#postings.has(id)) throw new Error(`${id} has a key but no postings`);
+      this.#keys.set(id, key);
+    }
+    if (this.#keys.size !== this.#postings.documentCount) throw new Error(`${this.#postings.documentCount} documents, ${this.#keys.size} keys`);
+  }
 
   get size(): number {
     return this.#keys.size;
@@ -50,19 +60,12 @@ export class LexicalIndex implements LexicalSearcher {
     return true;
   }
 
-  /** Adds or replaces `id` with an entry already made (by `lexicalEntry`), e.g. one read back from a saved index. */
+  /** Adds or replaces `id` with its entry. */
   #put(id: string, entry: LexicalEntry): void {
     this.#search = undefined;
     if (this.#keys.has(id)) this.#postings.remove(id);
     this.#postings.add(id, entry);
     this.#keys.set(id, entry.key);
-  }
-
-  /** {@link upsert} with the entry already made; false when `id` already holds that key. */
-  putEntry(id: string, entry: LexicalEntry): boolean {
-    if (this.#keys.get(id) === entry.key) return false;
-    this.#put(id, entry);
-    return true;
   }
 
   remove(id: string): boolean {

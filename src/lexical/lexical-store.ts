@@ -111,15 +111,12 @@ function decodeBase(bytes: Uint8Array): LexicalIndex {
   const flatAt = Math.ceil((4 + keyBytes) / 8) * 8;
   if (flatAt > buffer.length) throw new Error('the key list runs past the end');
   const keys: unknown = JSON.parse(buffer.toString('utf8', 4, 4 + keyBytes));
-  const entries = FlatLexicalIndex.open(buffer.subarray(flatAt)).entries();
-  if (!Array.isArray(keys) || keys.length !== entries.length || !keys.every((key) => typeof key === 'string')) {
-    throw new Error(`the key list does not match the ${entries.length} indexed documents`);
+  const flat = FlatLexicalIndex.open(buffer.subarray(flatAt));
+  const ids = [...flat.ids()];
+  if (!Array.isArray(keys) || keys.length !== ids.length || !keys.every((key) => typeof key === 'string')) {
+    throw new Error(`the key list does not match the ${ids.length} indexed documents`);
   }
-  const index = new LexicalIndex();
-  entries.forEach(({ id, lengths, terms }, doc) => {
-    index.putEntry(id, { key: keys[doc] as string, lengths, terms });
-  });
-  return index;
+  return new LexicalIndex({ postings: flat.toPostings(), keys: new Map(ids.map((id, doc) => [id, keys[doc] as string])) });
 }
 
 /** Replays the log onto the loaded base, up to the first record that does not fit; returns the entries replayed. */

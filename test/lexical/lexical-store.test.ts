@@ -26,5 +26,14 @@ describe('the persisted lexical index', () => {
     expect(loaded.index.upsert(SKILLS[0]!)).toBe(false);
     expect(loaded.index.upsert(SKILLS[3]!)).toBe(true);
     expect(loaded.index.search(SKILLS[3]!.name, 1)[0]?.id).toBe(SKILLS[3]!.id);
+    // A removal after loading takes every posting of the skill with it: scores are a fresh build's.
+    expect(loaded.index.remove(SKILLS[5]!.id)).toBe(true);
+    const fresh = new LexicalIndex();
+    for (const skill of SKILLS) if (skill !== SKILLS[5]) fresh.upsert(skill);
+    for (const query of [...QUERIES, SKILLS[5]!.name]) {
+      const byId = (matches: readonly { id: string; score: number }[]) => Object.fromEntries(matches.map((match) => [match.id, match.score.toFixed(9)]));
+      expect(byId(loaded.index.search(query, 50)), query).toEqual(byId(fresh.search(query, 50)));
+    }
+    expect(loaded.index.search('zebra', 10)).toEqual([]);
   });
 });
