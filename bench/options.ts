@@ -17,6 +17,10 @@ export const SUITE_NAMES = [
   'scale',
   'imports',
   'new-folder',
+  'cold-hook',
+  'cold-change',
+  'cold-readers',
+  'cold-watch',
 ] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
