@@ -43,7 +43,8 @@ export interface BinRun {
 export type HookOutcome = 'suggested' | 'silent' | 'skipped' | 'failed';
 
 export function outcomeOf(run: BinRun): HookOutcome {
-  if (run.status !== 0) return 'failed';
+  // Stopped by its own watchdog past the budget (a loaded machine): the user got nothing, as with a skip.
+  if (run.status !== 0) return run.stderr.includes('past the') ? 'skipped' : 'failed';
   if (run.stderr.includes('skipped') || run.stderr.includes('no answer')) return 'skipped';
   return run.stdout.includes('additionalContext') ? 'suggested' : 'silent';
 }
@@ -270,9 +271,11 @@ function storeRoot(context: BenchContext): string {
   return root;
 }
 
-/** Counts of each outcome, for a note. */
+/** Counts of each outcome, and the first line the first run that did not answer printed, for a note. */
 export function outcomes(runs: readonly BinRun[]): string {
   const counts = new Map<HookOutcome, number>();
   for (const run of runs) counts.set(outcomeOf(run), (counts.get(outcomeOf(run)) ?? 0) + 1);
-  return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  const unanswered = runs.find((run) => outcomeOf(run) === 'failed' || outcomeOf(run) === 'skipped');
+  const why = unanswered?.stderr.trim().split('\n').at(-1);
+  return `${[...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ')}${why ? ` (first unanswered: "${why.slice(0, 160)}")` : ''}`;
 }
