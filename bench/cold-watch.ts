@@ -6,7 +6,7 @@
  * answer: save → searchable. The watcher waits for the file to settle (chokidar's stability
  * threshold) and for the batch to close (the coalescing window) before it reindexes, so the
  * figure held to the target is the time beyond that wait. The server's resident memory is read
- * after its first sync and after every edit (over {@link EDITS} edits). A few edits of one tools
+ * after its first sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools
  * file line follow (that file is re-read whole, whatever changed in it).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -23,8 +23,6 @@ import type { Measurement } from './results.js';
 
 /** Skills kept as SKILL.md folders (the rest of the pool stays one tools file). */
 const FOLDERS = 200;
-/** SKILL.md edits (quick: 20); each waits out the watcher's stability threshold and window. */
-const EDITS = 100;
 /** Edits of one tools file line. */
 const TOOLS_EDITS = 5;
 /** Give up on one edit becoming searchable after this long. */
@@ -110,7 +108,7 @@ export const coldWatchSuite: Suite = async (context) => {
   const cold = await ColdRun.start(context);
   if (cold === undefined) return { skipped: 'needs the registry pool under the eval folder' };
   const size = cold.sizes.large;
-  const edits = context.options.quick ? 20 : EDITS;
+  const edits = context.options.watchEdits;
   const { catalog, folders } = splitCatalog(cold, size);
   // Indexed first, so the server's start is an open of an index rather than a build.
   await cold.index(catalog);
