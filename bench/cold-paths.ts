@@ -244,12 +244,13 @@ export class ColdRun {
     return run;
   }
 
-  /** Embeds the whole pool into the store once per store format (the first run's cost; later runs embed nothing). */
+  /** Embeds the largest catalog into the store once per store format (the first run's cost; later runs embed nothing). */
   async #warm(): Promise<void> {
-    const marker = path.join(this.cacheRoot, `warm-${this.#lines.length}`);
+    const size = this.sizes.large;
+    const marker = path.join(this.cacheRoot, `warm-${size}`);
     if (existsSync(marker)) return;
-    const catalog = this.catalog(this.#lines.length, 'warm');
-    this.context.log(`cold: embedding the ${this.#lines.length}-skill pool into ${this.cacheRoot} (first run for this store only)`);
+    const catalog = this.catalog(size, 'warm');
+    this.context.log(`cold: embedding the first ${size} pool lines into ${this.cacheRoot} (first run for this store only)`);
     const run = await this.index(catalog);
     this.context.log(`cold: store warm in ${(run.ms / 1000).toFixed(0)} s`);
     writeFileSync(marker, `${new Date().toISOString()}\n`);
