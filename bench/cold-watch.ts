@@ -220,7 +220,7 @@ export const coldWatchSuite: Suite = async (context) => {
       notes: [
         `watch ready (first sync of an index built by \`index\`, socket up) in ${readyMs.toFixed(0)} ms; RSS ${rssStart.toFixed(0)} MB then, peak ${Math.max(...rss).toFixed(0)} MB, last ${rss.at(-1)!.toFixed(0)} MB over ${edits} edits`,
         `stability wait = stabilityThreshold ${DEFAULT_WATCH_OPTIONS.stabilityThreshold} ms + coalesceMs ${DEFAULT_WATCH_OPTIONS.coalesceMs} ms; edits never searchable within ${SEARCHABLE_LIMIT_MS} ms: ${missed}`,
-        `save → searchable p50 ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms; tools line edits ${toolsLatencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+        `save → searchable p50 ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies.filter((ms) => !Number.isNaN(ms))).toFixed(0)} ms; tools line edits ${toolsLatencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
       ],
     };
   } finally {
