@@ -154,6 +154,7 @@ export const coldHookSuite: Suite = async (context) => {
           },
           { name: 'node -e 0', value: cold.floor.median },
           target,
+          taken,
         ),
       );
       notes.push(`${group}, built by ${builder}: ${outcomes(taken)}`);
