@@ -140,8 +140,8 @@ export const coldWatchSuite: Suite = async (context) => {
     const folderReindex = reindexTimes(stdout);
     const toolsLatencies: number[] = [];
     for (let n = 0; n < TOOLS_EDITS; n++) {
-      const at = (n + 1) * 997;
       const lines = readFileSync(catalog.tools, 'utf8').trimEnd().split('\n');
+      const at = ((n + 1) * 997) % lines.length;
       const record = JSON.parse(lines[at]!) as { name: string; description?: string };
       const word = marker(edits + n);
       record.description = `${record.description ?? ''} ${word}`;
