@@ -1,0 +1,24 @@
+import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
+import { LEXICAL_FORMAT_VERSION } from '../lexical/lexical-index.js';
+import type { CatalogKey } from '../store/entry-store.js';
+import type { ResolvedEngineOptions } from './options.js';
+import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
+
+/** Bump when what is saved per catalog changes meaning (its members, its lexical index, its graph). */
+const CATALOG_LAYOUT = 1;
+
+/**
+ * The format a catalog is saved in: its own layout and the lexical index's versions (what shapes
+ * the terms, how they are laid out), so a catalog saved by another version is never misread.
+ */
+export const CATALOG_FORMAT = CATALOG_LAYOUT * 10_000 + LEXICAL_FORMAT_VERSION * 100 + FLAT_LEXICAL_VERSION;
+
+/** The model, its text version and the index kind a catalog is saved for; vectors are stored under the part before `|`. */
+export function catalogModel(options: Pick<ResolvedEngineOptions, 'embedder' | 'ann'>): string {
+  return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}`;
+}
+
+/** Where the catalog stamped `stamp` (its portable stamp) is saved for an engine with `options`. */
+export function catalogKey(stamp: string, options: Pick<ResolvedEngineOptions, 'embedder' | 'ann'>): CatalogKey {
+  return { stamp, model: catalogModel(options), format: CATALOG_FORMAT };
+}
