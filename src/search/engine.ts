@@ -165,7 +165,12 @@ export class SkillSearchEngine implements SkillSearcher {
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store: this.#shared === undefined ? 'memory' : typeof this.options.store === 'object' ? 'given' : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
+      store:
+        this.#shared === undefined
+          ? 'memory'
+          : typeof this.options.store === 'object'
+            ? 'given'
+            : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
     };
   }
 
@@ -263,14 +268,34 @@ export class SkillSearchEngine implements SkillSearcher {
     const found = state === undefined ? undefined : await this.#embedMissing(state, desired.values(), signal, onProgress);
     throwIfAborted(signal);
 
+    const first = this.#generation === 0;
     const lexical = this.#applyLexical(desired);
+    // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
+    const since = (counts: Counts): Counts => (first ? (this.#sinceLastSaved(desired) ?? counts) : counts);
     if (state === undefined || found === undefined) {
       this.#denseStale = true;
-      return { ...lexical, embedded: 0 };
+      return { ...since(lexical), embedded: 0 };
     }
     const { counts, embedded } = this.#applyDenseOrRebuild(state, desired, found);
     this.#denseStale = false;
-    return { ...counts, embedded };
+    return { ...since(counts), embedded };
+  }
+
+  /** How `desired` differs from the catalog of this model saved last, by lexical key; undefined when none was. */
+  #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
+    const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
+    if (latest === undefined) return undefined;
+    const saved = this.#shared!.members(latest).lexicalKeys();
+    let added = 0;
+    let updated = 0;
+    let unchanged = 0;
+    for (const [id, skill] of desired) {
+      const key = saved.get(id);
+      if (key === undefined) added += 1;
+      else if (key === lexicalKey(skill, this.#lexicalGlosses.get(id))) unchanged += 1;
+      else updated += 1;
+    }
+    return { added, updated, unchanged, removed: saved.size - updated - unchanged };
   }
 
   /**

@@ -70,7 +70,8 @@ export class StoredSearch implements SkillSearcher {
     const row = store.catalog(catalogKey(stamp, options));
     if (row === undefined) return { reason: store.problem === undefined ? 'no saved catalog for these skills' : `the store cannot be read: ${store.problem}` };
     const dimensions = row.mean?.length ?? 0;
-    if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions)) return { reason: 'the saved catalog has no vectors of this model' };
+    if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
+      return { reason: 'the saved catalog has no vectors of this model' };
     let graph: LabelGraph | undefined;
     let lexical: FlatLexicalIndex;
     let diagnostics: Diagnostic[];

@@ -25,6 +25,8 @@ export interface EntryStore {
   catalog(key: CatalogKey): StoredCatalog | undefined;
   /** The catalog of `model` and `format` saved last that has a graph: what a new catalog's graph is derived from. */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
+  /** The catalog of `model` and `format` saved last: what a new live index reports its changes against. */
+  latestCatalog(model: string, format: number): number | undefined;
   /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
   putCatalog(catalog: NewCatalog): number;
   /** Reads the members of the saved catalog `catalog` (by id). */
@@ -95,6 +97,8 @@ export interface CatalogMembers {
   idsLabelled(label: number): readonly string[];
   /** The vector key and vector of member `id` (`dimensions` long). */
   vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
+  /** Each member's lexical key by id. */
+  lexicalKeys(): Map<string, string>;
   /** Every distinct label of the members' vectors. */
   labels(): number[];
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */

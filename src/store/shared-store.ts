@@ -50,7 +50,11 @@ export class SharedStore implements EntryStore {
     return this.#guard((store) => store.latestGraph(model, format), undefined);
   }
 
-  /** Undefined when the store failed. */
+  latestCatalog(model: string, format: number): number | undefined {
+    return this.#guard((store) => store.latestCatalog(model, format), undefined);
+  }
+
+  /** -1 when the store failed. */
   putCatalog(catalog: NewCatalog): number {
     return this.#guard((store) => store.putCatalog(catalog), -1);
   }
@@ -64,6 +68,7 @@ export class SharedStore implements EntryStore {
       idsNamed: (name) => read((m) => m.idsNamed(name), []),
       idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
       vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
+      lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
       labels: () => read((m) => m.labels(), []),
       labelled: (dimensions) => read((m) => m.labelled(dimensions), new Map()),
     };

@@ -2,14 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  STORE_DEFAULTS,
-  type CatalogKey,
-  type CatalogMembers,
-  type EntryStore,
-  type NewCatalog,
-  type StoredCatalog,
-} from './entry-store.js';
+import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
@@ -227,9 +220,15 @@ export class SqliteStore implements EntryStore {
 
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
     const row = this.#db
-      .prepare<[string, number], { id: number; graph: string }>('SELECT id, graph FROM catalogs WHERE model = ? AND format = ? AND graph IS NOT NULL ORDER BY id DESC LIMIT 1')
+      .prepare<[string, number], { id: number; graph: string }>(
+        'SELECT id, graph FROM catalogs WHERE model = ? AND format = ? AND graph IS NOT NULL ORDER BY id DESC LIMIT 1',
+      )
       .get(model, format);
     return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
+  }
+
+  latestCatalog(model: string, format: number): number | undefined {
+    return this.#db.prepare<[string, number], number>('SELECT max(id) FROM catalogs WHERE model = ? AND format = ?').pluck().get(model, format) ?? undefined;
   }
 
   putCatalog(catalog: NewCatalog): number {
@@ -280,7 +279,9 @@ export class SqliteStore implements EntryStore {
     const record = db.prepare<[number, string], string>('SELECT record FROM catalog_skills WHERE catalog = ? AND id = ? ORDER BY doc LIMIT 1').pluck();
     const named = db.prepare<[number, string], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND name = ? ORDER BY doc').pluck();
     const labelled = db
-      .prepare<[number, number], string>('SELECT s.id FROM vectors v JOIN catalog_skills s ON s.catalog = ? AND s.vector_key = v.key WHERE v.label = ? ORDER BY s.doc')
+      .prepare<[number, number], string>(
+        'SELECT s.id FROM vectors v JOIN catalog_skills s ON s.catalog = ? AND s.vector_key = v.key WHERE v.label = ? ORDER BY s.doc',
+      )
       .pluck();
     const model = db.prepare<[number], string>('SELECT model FROM catalogs WHERE id = ?').pluck().get(catalog);
     const vectorOf = db.prepare<[string, number, string], { key: string; vector: Buffer }>(
@@ -296,9 +297,18 @@ export class SqliteStore implements EntryStore {
         const row = vectorOf.get(vectorModel, catalog, id);
         return row === undefined || row.vector.byteLength !== 4 * dimensions ? undefined : { key: row.key, vector: toVector(row.vector) };
       },
+      lexicalKeys: () =>
+        new Map(
+          db
+            .prepare<[number], { id: string; lexical_key: string }>('SELECT id, lexical_key FROM catalog_skills WHERE catalog = ? ORDER BY doc')
+            .all(catalog)
+            .map((row) => [row.id, row.lexical_key]),
+        ),
       labels: () =>
         db
-          .prepare<[string, number], number>('SELECT DISTINCT v.label FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?')
+          .prepare<[string, number], number>(
+            'SELECT DISTINCT v.label FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?',
+          )
           .pluck()
           .all(vectorModel, catalog),
       labelled: (dimensions) => {

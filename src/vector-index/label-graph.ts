@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
@@ -105,12 +105,13 @@ export class LabelGraph {
     return out;
   }
 
-  /** Writes the graph to `file` whole: a temp file renamed into place, so a reader never maps half a graph. */
+  /** Writes the graph to `file` whole (private, 0600): a temp file renamed into place, so a reader never maps half a graph. */
   save(file: string): void {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
     try {
       native('save', () => this.#graph.save(temp));
+      chmodSync(temp, 0o600);
       renameSync(temp, file);
     } catch (error) {
       rmSync(temp, { force: true });

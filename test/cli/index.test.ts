@@ -1,8 +1,7 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IndexFolder } from '../../src/index-folder/index-folder.js';
-import { VECTOR_DATA } from '../../src/vector-index/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BROKEN, SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
@@ -34,9 +33,10 @@ describe('index', () => {
     // --quiet: no progress at all.
     writeFileSync(path.join(skills, 'git-bisect', 'SKILL.md'), '---\nname: git-bisect\ndescription: Bisect history to find the first bad commit\n---\n');
     expect((await runCli([...base, '--json', '--quiet'], cache)).stderr).toBe('');
-    // The change went to the vector log, which the command then folded into the base files:
-    // cold processes opening the folder replay nothing.
-    expect(IndexFolder.open(summary['indexDir'] as string).readLog(VECTOR_DATA)).toEqual([]);
+    // Each catalog the command indexed is saved in the store for cold processes.
+    const store = SqliteStore.open(path.join(cache, 'store.sqlite'));
+    expect(store.database.prepare('SELECT size FROM catalogs ORDER BY id').pluck().all()).toEqual([6, 5, 5]);
+    store.close();
   });
 
   it('indexes the good skills of a folder with broken ones, and points at validate', async () => {
@@ -77,7 +77,8 @@ describe('index', () => {
     const a = await index(projectA);
     const b = await index(projectB);
     expect(a).toMatchObject({ skills: 6, added: 6, embedded: 6 });
-    expect(b).toMatchObject({ skills: 6, added: 6, embedded: 0 });
+    // The same catalog, saved by the first folder: nothing changed, nothing embedded.
+    expect(b).toMatchObject({ skills: 6, added: 0, unchanged: 6, embedded: 0 });
     expect(b['indexDir']).not.toBe(a['indexDir']);
   });
 

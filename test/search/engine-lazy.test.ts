@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';

@@ -19,7 +19,8 @@ const MODES = ['hybrid', 'dense', 'lexical'] as const;
 async function answers(engine: SkillSearcher): Promise<(readonly (readonly [string, number])[])[]> {
   const out = [];
   for (const mode of MODES)
-    for (const query of QUERIES) out.push((await engine.search(query, { abstain: false, k: 10, mode })).map((hit: SearchHit) => [hit.skill.id, hit.score] as const));
+    for (const query of QUERIES)
+      out.push((await engine.search(query, { abstain: false, k: 10, mode })).map((hit: SearchHit) => [hit.skill.id, hit.score] as const));
   return out;
 }
 
@@ -39,7 +40,10 @@ const LARGE: readonly Skill[] = [
 const catalogOf = (stamp: string): SnapshotCatalog => ({ sourceStamp: `${stamp}-here`, portableStamp: stamp, diagnostics: [] });
 
 async function opened(store: string, stamp: string, ann: 'hnsw' | 'exact'): Promise<StoredSearch> {
-  const result = await StoredSearch.open({ embedder: createHashEmbedder(), store, ann }, Promise.resolve({ sourceStamp: `${stamp}-there`, portableStamp: stamp }));
+  const result = await StoredSearch.open(
+    { embedder: createHashEmbedder(), store, ann },
+    Promise.resolve({ sourceStamp: `${stamp}-there`, portableStamp: stamp }),
+  );
   if ('reason' in result) throw new Error(result.reason);
   return result.engine;
 }
@@ -96,7 +100,9 @@ describe('the graph of a saved catalog', () => {
     await first.close();
     expect(readdirSync(path.join(root, STORE_DEFAULTS.graphDir))).toHaveLength(1);
 
-    const changed = LARGE.map((skill, i) => (i === 30 ? { ...skill, description: 'Reconcile invoices for the pottery studio', contentHash: 'c'.repeat(64) } : skill));
+    const changed = LARGE.map((skill, i) =>
+      i === 30 ? { ...skill, description: 'Reconcile invoices for the pottery studio', contentHash: 'c'.repeat(64) } : skill,
+    );
     const create = vi.spyOn(LabelGraph, 'create');
     const load = vi.spyOn(LabelGraph, 'load');
     const embedder = counting();
@@ -115,7 +121,9 @@ describe('the graph of a saved catalog', () => {
     // Each catalog keeps its own graph file; the old one still serves the catalog before.
     expect(readdirSync(path.join(root, STORE_DEFAULTS.graphDir))).toHaveLength(2);
     const before = await opened(store, 'before', 'hnsw');
-    expect((await before.search('reconcile invoices pottery studio', { abstain: false, mode: 'lexical' })).map((hit) => hit.skill.id)).not.toContain(LARGE[30]!.id);
+    expect((await before.search('reconcile invoices pottery studio', { abstain: false, mode: 'lexical' })).map((hit) => hit.skill.id)).not.toContain(
+      LARGE[30]!.id,
+    );
     await before.close();
   }, 120_000);
 });
@@ -130,7 +138,10 @@ describe('StoredSearch.open', () => {
     await engine.sync(SKILLS);
     engine.saveCatalog(catalogOf('saved'));
     await engine.close();
-    const other = await StoredSearch.open({ embedder: createHashEmbedder({ dimensions: 32 }), store }, Promise.resolve({ sourceStamp: 'x', portableStamp: 'saved' }));
+    const other = await StoredSearch.open(
+      { embedder: createHashEmbedder({ dimensions: 32 }), store },
+      Promise.resolve({ sourceStamp: 'x', portableStamp: 'saved' }),
+    );
     expect(other).toEqual({ reason: 'no saved catalog for these skills' });
   });
 });

@@ -41,16 +41,35 @@ describe('SqliteStore', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
     const store = SqliteStore.open(file);
-    store.putVectors('m#t', new Map([['v1', vec(1, 0)], ['v2', vec(0, 1)]]));
+    store.putVectors(
+      'm#t',
+      new Map([
+        ['v1', vec(1, 0)],
+        ['v2', vec(0, 1)],
+      ]),
+    );
     const labels = store.labels('m#t', ['v1', 'v2', 'v3']);
     expect([...labels.keys()]).toEqual(['v1', 'v2']);
     const key = { stamp: 's1', model: 'm#t|hnsw', format: 7 };
     const member = (id: string, name: string, vectorKey: string) => ({ id, name, lexicalKey: `lex-${id}`, vectorKey, record: JSON.stringify({ id }) });
     mkdirSync(store.graphDir, { recursive: true });
     writeFileSync(path.join(store.graphDir, 'g1.usearch'), 'graph one');
-    store.putCatalog({ ...key, sourceStamp: 'here', diagnostics: '[]', members: [member('a', 'pdf', 'v1'), member('b', 'pdf', 'v2')], mean: vec(0.5, 0.5), graph: 'g1.usearch' });
+    store.putCatalog({
+      ...key,
+      sourceStamp: 'here',
+      diagnostics: '[]',
+      members: [member('a', 'pdf', 'v1'), member('b', 'pdf', 'v2')],
+      mean: vec(0.5, 0.5),
+      graph: 'g1.usearch',
+    });
     writeFileSync(path.join(store.graphDir, 'g2.usearch'), 'graph two');
-    const id = store.putCatalog({ ...key, sourceStamp: 'there', diagnostics: '[1]', members: [member('a', 'pdf', 'v1'), member('c', 'pdf', 'v1'), member('b', 'docx', 'v2')], graph: 'g2.usearch' });
+    const id = store.putCatalog({
+      ...key,
+      sourceStamp: 'there',
+      diagnostics: '[1]',
+      members: [member('a', 'pdf', 'v1'), member('c', 'pdf', 'v1'), member('b', 'docx', 'v2')],
+      graph: 'g2.usearch',
+    });
     // The replaced catalog's graph file went with it.
     expect(existsSync(path.join(store.graphDir, 'g1.usearch'))).toBe(false);
     const reader = SqliteStore.open(file);
@@ -78,9 +97,22 @@ describe('SqliteStore', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
     const store = SqliteStore.open(file);
-    store.putVectors('m', new Map([['held', vec(1)], ['loose', vec(2)]]));
+    store.putVectors(
+      'm',
+      new Map([
+        ['held', vec(1)],
+        ['loose', vec(2)],
+      ]),
+    );
     vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
-    store.putCatalog({ stamp: 's', model: 'm|exact', format: 1, sourceStamp: 's', diagnostics: '[]', members: [{ id: 'a', name: 'a', lexicalKey: 'l', vectorKey: 'held', record: '{}' }] });
+    store.putCatalog({
+      stamp: 's',
+      model: 'm|exact',
+      format: 1,
+      sourceStamp: 's',
+      diagnostics: '[]',
+      members: [{ id: 'a', name: 'a', lexicalKey: 'l', vectorKey: 'held', record: '{}' }],
+    });
     expect(store.collect(30)).toBe(1);
     expect([...store.vectors('m', 1, ['held', 'loose']).keys()]).toEqual(['held']);
     store.close();

@@ -137,8 +137,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout.write(result.stdout);
     // The answer came from memory: say so once, or every prompt pays for a build no one sees fail.
     const saveProblem = search?.saveProblem;
-    if (sources && saveProblem !== undefined)
-      log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
+    if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
     if (result.outcome === 'timeout') {
       // The index was probably cold: build it in the background so the next prompt is fast.
       if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);
