@@ -13,12 +13,17 @@ const CATALOG_LAYOUT = 1;
  */
 export const CATALOG_FORMAT = CATALOG_LAYOUT * 10_000 + LEXICAL_FORMAT_VERSION * 100 + FLAT_LEXICAL_VERSION;
 
-/** The model, its text version and the index kind a catalog is saved for; vectors are stored under the part before `|`. */
-export function catalogModel(options: Pick<ResolvedEngineOptions, 'embedder' | 'ann'>): string {
-  return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}`;
+/**
+ * The model, its text version, the index kind and the graph's build parameters a catalog is
+ * saved for (a graph built with other parameters is not this engine's); vectors are stored under
+ * the part before `|`.
+ */
+export function catalogModel(options: Pick<ResolvedEngineOptions, 'embedder' | 'ann' | 'hnsw'>): string {
+  const graph = options.ann === 'hnsw' ? `:m${options.hnsw.m}:ef${options.hnsw.efConstruction}` : '';
+  return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}${graph}`;
 }
 
 /** Where the catalog stamped `stamp` (its portable stamp) is saved for an engine with `options`. */
-export function catalogKey(stamp: string, options: Pick<ResolvedEngineOptions, 'embedder' | 'ann'>): CatalogKey {
+export function catalogKey(stamp: string, options: Pick<ResolvedEngineOptions, 'embedder' | 'ann' | 'hnsw'>): CatalogKey {
   return { stamp, model: catalogModel(options), format: CATALOG_FORMAT };
 }
