@@ -6,7 +6,7 @@ import { tokenize } from './tokenize.js';
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {
   readonly id: string;
-  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
+  /** Raw BM25+ score (MiniSearch's formula; unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
@@ -46,7 +46,7 @@ export interface LexicalSearcher {
   search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
 }
 
-/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+/** The scorer's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
 function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
   const found = new Map<string, string[]>();
   for (const [term, where] of Object.entries(match)) {

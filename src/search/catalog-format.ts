@@ -1,17 +1,16 @@
-import { FLAT_LEXICAL_VERSION } from '../lexical/flat-lexical-layout.js';
 import { LEXICAL_FORMAT_VERSION } from '../lexical/lexical-index.js';
 import type { CatalogKey } from '../store/entry-store.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
 
 /** Bump when what is saved per catalog changes meaning (its members, its lexical index, its graph). */
-const CATALOG_LAYOUT = 1;
+const CATALOG_LAYOUT = 2;
 
 /**
- * The format a catalog is saved in: its own layout and the lexical index's versions (what shapes
- * the terms, how they are laid out), so a catalog saved by another version is never misread.
+ * The format a catalog is saved in: its own layout and the lexical index's version (what shapes
+ * the terms), so a catalog saved by another version is never misread.
  */
-export const CATALOG_FORMAT = CATALOG_LAYOUT * 10_000 + LEXICAL_FORMAT_VERSION * 100 + FLAT_LEXICAL_VERSION;
+export const CATALOG_FORMAT = CATALOG_LAYOUT * 100 + LEXICAL_FORMAT_VERSION;
 
 /**
  * The model, its text version, the index kind and the graph's build parameters a catalog is

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
-import { encodeFlatLexical } from '../lexical/flat-lexical.js';
+import { lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogMember } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
@@ -14,7 +14,7 @@ import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { Ranker, type RankedCatalog } from './ranker.js';
-import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, lexicalKey, vectorKey } from './skill-text.js';
+import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 /** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
 const PROGRESS_EVERY_SKILLS = 64;
@@ -200,7 +200,8 @@ export class SkillSearchEngine implements SkillSearcher {
     if (shared === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
     const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
     const members: CatalogMember[] = [];
-    for (const skill of this.#skills.values()) {
+    const skills = [...this.#skills.values()];
+    for (const skill of skills) {
       const label = vectors.labelOf(skill.id);
       if (label === undefined || label >= LOCAL_LABELS) return false;
       members.push({
@@ -225,7 +226,7 @@ export class SkillSearchEngine implements SkillSearcher {
         members,
         mean: vectors.mean(),
         graph: file,
-        lexical: encodeFlatLexical(this.#lexical),
+        lexicalEntry: (doc) => lexicalEntry(skills[doc]!, this.#lexicalGlosses.get(skills[doc]!.id)),
       });
       if (id < 0) return false;
     } catch (error) {

@@ -38,12 +38,3 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 export function vectorKey(skill: Skill): string {
   return SHA256_HEX.test(skill.contentHash) ? skill.contentHash : createHash('sha256').update(skill.contentHash).digest('hex');
 }
-
-/**
- * Key of a skill's lexical entry (its fields as the lexical index tokenises them, with the
- * glosses it is indexed with): what `catalog_skills.lexical_key` holds.
- */
-export function lexicalKey(skill: Skill, glosses: string | undefined): string {
-  const key = vectorKey(skill);
-  return glosses === undefined ? key : createHash('sha256').update(`${key}\0${glosses}`).digest('hex');
-}

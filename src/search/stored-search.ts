@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
-import { FlatLexicalIndex } from '../lexical/flat-lexical.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogMembers } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -73,13 +73,11 @@ export class StoredSearch implements SkillSearcher {
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
     let graph: LabelGraph | undefined;
-    let lexical: FlatLexicalIndex;
+    let lexical: LexicalSearcher;
     let diagnostics: Diagnostic[];
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
-      if (row.lexical === undefined) return { reason: 'the saved catalog has no lexical index' };
-      // Copied: the typed views need the buffer aligned.
-      lexical = FlatLexicalIndex.open(new Uint8Array(row.lexical));
+      lexical = store.catalogLexical(row.id);
       diagnostics = JSON.parse(row.diagnostics) as Diagnostic[];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };

@@ -1,3 +1,6 @@
+import type { LexicalEntry } from '../lexical/lexical-entry.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+
 /**
  * What the search needs from the store shared by every project folder and process: entries keyed
  * by model and content hash (a skill embedded once, in any folder, by any process, is never
@@ -31,6 +34,8 @@ export interface EntryStore {
   putCatalog(catalog: NewCatalog): number;
   /** Reads the members of the saved catalog `catalog` (by id). */
   members(catalog: number): CatalogMembers;
+  /** The lexical index of the saved catalog `catalog`, searched from the store (`lexical-tables.ts`). */
+  catalogLexical(catalog: number): LexicalSearcher;
   /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
   glosses(scope: string): Map<string, string>;
   /** Records per content key under `scope`, replacing what `scope` held. */
@@ -64,8 +69,6 @@ export interface StoredCatalog {
   readonly mean: Float32Array | undefined;
   /** The graph file (under {@link EntryStore.graphDir}) that serves it; undefined when it is searched exactly. */
   readonly graph: string | undefined;
-  /** Its lexical index (`flat-lexical.ts`), searched in place. */
-  readonly lexical: Uint8Array | undefined;
 }
 
 export interface NewCatalog extends CatalogKey {
@@ -75,13 +78,15 @@ export interface NewCatalog extends CatalogKey {
   readonly members: readonly CatalogMember[];
   readonly mean?: Float32Array | undefined;
   readonly graph?: string | undefined;
-  readonly lexical?: Uint8Array | undefined;
+  /** The lexical entry of member `doc`: asked only for the entries the store does not hold yet (by lexical key). */
+  readonly lexicalEntry: (doc: number) => LexicalEntry;
 }
 
 export interface CatalogMember {
   readonly id: string;
   /** Normalised, for the exact-name path. */
   readonly name: string;
+  /** `lexicalKey` of the skill and the glosses it is indexed with: its lexical entry is stored once under it. */
   readonly lexicalKey: string;
   readonly vectorKey: string;
   /** The skill as JSON, decoded only when a query returns it. */

@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+import { SkillSearchError, errorMessage } from '../errors.js';
 import type { CatalogKey, CatalogMembers, EntryStore, NewCatalog, StoredCatalog } from './entry-store.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -72,6 +73,13 @@ export class SharedStore implements EntryStore {
       labels: () => read((m) => m.labels(), []),
       labelled: (dimensions) => read((m) => m.labelled(dimensions), new Map()),
     };
+  }
+
+  /** Throws when the store failed; the searcher's own failures are the caller's (a search that cannot be answered from the store). */
+  catalogLexical(catalog: number): LexicalSearcher {
+    const searcher = this.#guard((store) => store.catalogLexical(catalog), undefined);
+    if (searcher === undefined) throw new SkillSearchError('INTERNAL', `the store cannot be read: ${this.#problem ?? 'unknown'}`);
+    return searcher;
   }
 
   glosses(scope: string): Map<string, string> {

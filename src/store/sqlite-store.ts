@@ -2,13 +2,15 @@ import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
+import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /**
  * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, so a
  * graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
@@ -34,7 +36,6 @@ CREATE TABLE IF NOT EXISTS catalogs (
   size INTEGER NOT NULL,
   mean BLOB,
   graph TEXT,
-  lexical BLOB,
   used INTEGER NOT NULL,
   UNIQUE (stamp, model, format)
 );
@@ -70,7 +71,6 @@ interface CatalogRowData {
   size: number;
   mean: Buffer | null;
   graph: string | null;
-  lexical: Buffer | null;
   used: number;
 }
 
@@ -136,6 +136,7 @@ export class SqliteStore implements EntryStore {
             for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
           }
           db.exec(SCHEMA);
+          db.exec(LEXICAL_TABLES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
       return new SqliteStore(file, db, reset);
@@ -214,7 +215,6 @@ export class SqliteStore implements EntryStore {
       size: row.size,
       mean: row.mean === null ? undefined : toVector(row.mean),
       graph: row.graph ?? undefined,
-      lexical: row.lexical ?? undefined,
     };
   }
 
@@ -240,15 +240,12 @@ export class SqliteStore implements EntryStore {
         .prepare<[string, string, number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE stamp = ? AND model = ? AND format = ?')
         .get(catalog.stamp, catalog.model, catalog.format);
       if (old !== undefined) {
-        db.prepare('DELETE FROM catalog_skills WHERE catalog = ?').run(old.id);
-        db.prepare('DELETE FROM catalogs WHERE id = ?').run(old.id);
+        this.#dropCatalog(old.id);
         if (old.graph !== null && old.graph !== catalog.graph) replaced.push(old.graph);
       }
       id = Number(
         db
-          .prepare(
-            'INSERT INTO catalogs (stamp, model, format, source_stamp, diagnostics, size, mean, graph, lexical, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          )
+          .prepare('INSERT INTO catalogs (stamp, model, format, source_stamp, diagnostics, size, mean, graph, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
           .run(
             catalog.stamp,
             catalog.model,
@@ -258,16 +255,34 @@ export class SqliteStore implements EntryStore {
             catalog.members.length,
             catalog.mean === undefined ? null : Buffer.from(catalog.mean.buffer, catalog.mean.byteOffset, catalog.mean.byteLength),
             catalog.graph ?? null,
-            catalog.lexical === undefined ? null : Buffer.from(catalog.lexical.buffer, catalog.lexical.byteOffset, catalog.lexical.byteLength),
             today(),
           ).lastInsertRowid,
       );
       const member = db.prepare('INSERT INTO catalog_skills (catalog, doc, id, name, lexical_key, vector_key, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
       catalog.members.forEach((m, doc) => member.run(id, doc, m.id, m.name, m.lexicalKey, m.vectorKey, m.record));
+      // Only the entries not stored yet are made (tokenised) and written.
+      const known = db.prepare<[string], number>('SELECT 1 FROM lexical_entries WHERE key = ?').pluck();
+      putLexicalEntries(
+        db,
+        (function* () {
+          for (const [doc, m] of catalog.members.entries()) if (known.get(m.lexicalKey) === undefined) yield catalog.lexicalEntry(doc);
+        })(),
+      );
+      putCatalogLexicalStats(db, id);
     }).immediate();
     // Readers that hold a replaced graph open keep their mapping (the file goes from the folder only).
     for (const graph of replaced) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
     return id;
+  }
+
+  #dropCatalog(id: number): void {
+    this.#db.prepare('DELETE FROM catalog_skills WHERE catalog = ?').run(id);
+    this.#db.prepare('DELETE FROM lexical_catalogs WHERE catalog = ?').run(id);
+    this.#db.prepare('DELETE FROM catalogs WHERE id = ?').run(id);
+  }
+
+  catalogLexical(catalog: number): LexicalSearcher {
+    return openCatalogLexical(this.#db, catalog);
   }
 
   #graphNamed(graph: string): boolean {
@@ -347,10 +362,14 @@ export class SqliteStore implements EntryStore {
         const before = today() - days;
         const gone = this.#db.prepare<[number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE used < ?').all(before);
         for (const { id, graph } of gone) {
-          this.#db.prepare('DELETE FROM catalog_skills WHERE catalog = ?').run(id);
+          this.#dropCatalog(id);
           if (graph !== null) graphs.push(graph);
         }
-        removed += this.#db.prepare('DELETE FROM catalogs WHERE used < ?').run(before).changes;
+        removed += gone.length;
+        // Lexical entries no catalog holds any more go with their postings.
+        const orphans = 'SELECT id FROM lexical_entries WHERE NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.lexical_key = lexical_entries.key)';
+        this.#db.prepare(`DELETE FROM lexical_postings WHERE entry IN (${orphans})`).run();
+        this.#db.prepare(`DELETE FROM lexical_entries WHERE id IN (${orphans})`).run();
         // A vector a kept catalog holds stays, however old: its graph names it.
         removed += this.#db
           .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')

@@ -3,12 +3,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INDEXED_FIELDS } from '../../src/lexical/lexical-entry.js';
 import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
 const temp = useTempDirs('store');
 const vec = (...values: number[]) => Float32Array.from(values);
+/** A lexical entry stored under `key` (one term per field). */
+const entry = (key: string) => ({ key, lengths: INDEXED_FIELDS.map(() => 1), terms: INDEXED_FIELDS.map(() => new Map([['word', 1]])) });
+const entries = { lexicalEntry: (doc: number) => entry(`lex-${doc}`) };
 afterEach(() => vi.useRealTimers());
 
 describe('SqliteStore', () => {
@@ -51,7 +55,13 @@ describe('SqliteStore', () => {
     const labels = store.labels('m#t', ['v1', 'v2', 'v3']);
     expect([...labels.keys()]).toEqual(['v1', 'v2']);
     const key = { stamp: 's1', model: 'm#t|hnsw', format: 7 };
-    const member = (id: string, name: string, vectorKey: string) => ({ id, name, lexicalKey: `lex-${id}`, vectorKey, record: JSON.stringify({ id }) });
+    const member = (id: string, name: string, vectorKey: string) => ({
+      id,
+      name,
+      lexicalKey: `lex-${'abc'.indexOf(id)}`,
+      vectorKey,
+      record: JSON.stringify({ id }),
+    });
     mkdirSync(store.graphDir, { recursive: true });
     writeFileSync(path.join(store.graphDir, 'g1.usearch'), 'graph one');
     store.putCatalog({
@@ -61,6 +71,7 @@ describe('SqliteStore', () => {
       members: [member('a', 'pdf', 'v1'), member('b', 'pdf', 'v2')],
       mean: vec(0.5, 0.5),
       graph: 'g1.usearch',
+      ...entries,
     });
     writeFileSync(path.join(store.graphDir, 'g2.usearch'), 'graph two');
     const id = store.putCatalog({
@@ -69,6 +80,7 @@ describe('SqliteStore', () => {
       diagnostics: '[1]',
       members: [member('a', 'pdf', 'v1'), member('c', 'pdf', 'v1'), member('b', 'docx', 'v2')],
       graph: 'g2.usearch',
+      lexicalEntry: (doc) => entry(['lex-0', 'lex-2', 'lex-1'][doc]!),
     });
     // The replaced catalog's graph file went with it.
     expect(existsSync(path.join(store.graphDir, 'g1.usearch'))).toBe(false);
@@ -111,7 +123,8 @@ describe('SqliteStore', () => {
       format: 1,
       sourceStamp: 's',
       diagnostics: '[]',
-      members: [{ id: 'a', name: 'a', lexicalKey: 'l', vectorKey: 'held', record: '{}' }],
+      members: [{ id: 'a', name: 'a', lexicalKey: 'lex-0', vectorKey: 'held', record: '{}' }],
+      ...entries,
     });
     expect(store.collect(30)).toBe(1);
     expect([...store.vectors('m', 1, ['held', 'loose']).keys()]).toEqual(['held']);
@@ -129,7 +142,7 @@ describe('SqliteStore', () => {
     db.close();
     const reopened = SqliteStore.open(file);
     expect(reopened.reset).toBe(`skill-search: the store ${file} was of an older layout (2); it starts empty`);
-    reopened.putCatalog({ stamp: 's', model: 'm|exact', format: 1, sourceStamp: 's', diagnostics: '[]', members: [] });
+    reopened.putCatalog({ stamp: 's', model: 'm|exact', format: 1, sourceStamp: 's', diagnostics: '[]', members: [], ...entries });
     expect(reopened.catalog({ stamp: 's', model: 'm|exact', format: 1 })?.size).toBe(0);
     reopened.close();
     expect(SqliteStore.open(file).reset).toBeUndefined();
