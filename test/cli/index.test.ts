@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -80,6 +80,21 @@ describe('index', () => {
     // The same catalog, saved by the first folder: nothing changed, nothing embedded.
     expect(b).toMatchObject({ skills: 6, added: 0, unchanged: 6, embedded: 0 });
     expect(b['indexDir']).not.toBe(a['indexDir']);
+  });
+
+  it('removes an index folder of the layout before the store, with one line, and keeps what else the folder holds', async () => {
+    const root = tempDir();
+    dirs.push(root);
+    const indexDir = path.join(root, 'index');
+    mkdirSync(indexDir);
+    const old = ['index.json', 'vector-data-0123456789abcdef.bin', 'lexical-0123456789abcdef.log', 'search-fedcba9876543210.bin'];
+    for (const file of [...old, 'notes.txt']) writeFileSync(path.join(indexDir, file), 'x');
+    const result = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--quiet', '--index-dir', indexDir], root);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(`skill-search: removed the index of an older layout from ${indexDir} (indexes are kept in the store now)`);
+    expect(readdirSync(indexDir)).toEqual(['notes.txt']);
+    const again = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--quiet', '--index-dir', indexDir], root);
+    expect(again.stderr).not.toContain('older layout');
   });
 
   it('exits 1 when there is nothing to index', async () => {

@@ -10,6 +10,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
+  const { retireIndexFolder } = await import('../../store/legacy-folder.js');
+  const retired = retireIndexFolder(indexDir);
+  if (retired !== undefined) line(io.stderr, retired);
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const onProgress = await buildProgress(io, args.values);
