@@ -52,7 +52,7 @@ for (const { name, file } of bins) {
   if (values['tools-file'] !== undefined) {
     tools = path.join(cache, 'tools.jsonl');
     copyFileSync(values['tools-file'], tools);
-    sources.push('--tools-file', tools);
+    sources.push('--tools', tools);
   }
   for (const dir of values['skills-dir'] ?? []) sources.push('--skills-dir', path.resolve(dir));
   const query = (): number => wall([file, 'query', '--quiet', ...sources, values.query!], env);
