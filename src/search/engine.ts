@@ -6,14 +6,14 @@ import { lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogMember } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
-import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 /** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
@@ -76,7 +76,7 @@ export interface SnapshotCatalog {
  * (queued like a sync). A sync awaits every embedding first and then mutates the indexes in one
  * synchronous block, so a concurrent `search` sees the old catalog or the new one.
  */
-export class SkillSearchEngine implements SkillSearcher {
+export class SkillSearchEngine extends RankedSearch {
   readonly options: ResolvedEngineOptions;
   readonly #model: string;
   readonly #dimensions: number;
@@ -113,6 +113,7 @@ export class SkillSearchEngine implements SkillSearcher {
   #closing: Promise<void> | undefined;
 
   private constructor(options: ResolvedEngineOptions, dimensions: number) {
+    super();
     this.options = options;
     this.#model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
     this.#dimensions = dimensions;
@@ -252,7 +253,7 @@ export class SkillSearchEngine implements SkillSearcher {
    * `dense: false` the counts are the lexical index's and nothing is embedded yet.
    */
   async sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
-    this.#assertOpen();
+    this.assertOpen();
     const run = this.#syncing.then(() => this.#sync(skills, options));
     this.#syncing = run.catch(() => undefined);
     return run;
@@ -524,33 +525,6 @@ export class SkillSearchEngine implements SkillSearcher {
     return counts;
   }
 
-  /**
-   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
-   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
-   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
-   */
-  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    this.#assertOpen();
-    return this.#ranker.search(query, request);
-  }
-
-  /** See {@link Ranker.explain}. */
-  async explain(query: string, request: SearchRequest = {}): ReturnType<Ranker['explain']> {
-    this.#assertOpen();
-    return this.#ranker.explain(query, request);
-  }
-
-  /** See {@link Ranker.rank}. */
-  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): ReturnType<Ranker['rank']> {
-    this.#assertOpen();
-    return this.#ranker.rank(query, request);
-  }
-
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
-  threshold(mode?: SearchMode, setting?: AbstainSetting): number {
-    return this.#ranker.threshold(mode, setting);
-  }
-
   /** Settles once every sync queued so far has (whether or not it succeeded). */
   idle(): Promise<void> {
     return this.#syncing.then(() => undefined);
@@ -564,7 +538,11 @@ export class SkillSearchEngine implements SkillSearcher {
     return this.#closing;
   }
 
-  #assertOpen(): void {
+  protected ranker(): Ranker {
+    return this.#ranker;
+  }
+
+  protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
 }

@@ -3,7 +3,7 @@ import { throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
-import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
+import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
@@ -30,6 +30,43 @@ export interface RankedCatalog {
   readonly lexical: LexicalSearcher;
   /** The vector side, brought up to the catalog first when it lags. */
   dense(signal?: AbortSignal): Promise<DenseSide>;
+}
+
+/**
+ * `search`, `explain`, `rank` and `threshold` through a {@link Ranker}, refused once closed: what
+ * the live engine and the search of a saved catalog share.
+ */
+export abstract class RankedSearch implements SkillSearcher {
+  protected abstract ranker(): Ranker;
+  /** Throws once the search is closed. */
+  protected abstract assertOpen(): void;
+
+  /**
+   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
+   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
+   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
+   */
+  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    this.assertOpen();
+    return this.ranker().search(query, request);
+  }
+
+  /** See {@link Ranker.explain}. */
+  async explain(query: string, request: SearchRequest = {}): ReturnType<Ranker['explain']> {
+    this.assertOpen();
+    return this.ranker().explain(query, request);
+  }
+
+  /** See {@link Ranker.rank}. */
+  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): ReturnType<Ranker['rank']> {
+    this.assertOpen();
+    return this.ranker().rank(query, request);
+  }
+
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
+  threshold(mode?: SearchMode, setting?: AbstainSetting): number {
+    return this.ranker().threshold(mode, setting);
+  }
 }
 
 /** What `rank` gathers beyond the ranked list when a search is explained. */

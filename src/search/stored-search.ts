@@ -4,12 +4,12 @@ import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogMembers } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
-import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey } from './catalog-format.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 
 /** A read-only search of a saved catalog, with the catalog's load problems as saved. */
 export interface OpenedCatalog {
@@ -29,7 +29,7 @@ export interface CatalogStamps {
  * Opening reads one row and views the catalog's graph file (memory-mapped); a skill is decoded
  * from its record only when a query reaches it, its vector read from the store likewise.
  */
-export class StoredSearch implements SkillSearcher {
+export class StoredSearch extends RankedSearch {
   readonly options: ResolvedEngineOptions;
   readonly size: number;
   readonly #ranker: Ranker;
@@ -37,6 +37,7 @@ export class StoredSearch implements SkillSearcher {
   #closed = false;
 
   private constructor(options: ResolvedEngineOptions, size: number, ranker: Ranker, store: SharedStore) {
+    super();
     this.options = options;
     this.size = size;
     this.#ranker = ranker;
@@ -103,32 +104,17 @@ export class StoredSearch implements SkillSearcher {
     return undefined;
   }
 
-  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    this.#assertOpen();
-    return this.#ranker.search(query, request);
-  }
-
-  async explain(query: string, request: SearchRequest = {}): ReturnType<Ranker['explain']> {
-    this.#assertOpen();
-    return this.#ranker.explain(query, request);
-  }
-
-  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): ReturnType<Ranker['rank']> {
-    this.#assertOpen();
-    return this.#ranker.rank(query, request);
-  }
-
-  threshold(mode?: SearchMode, setting?: AbstainSetting): number {
-    return this.#ranker.threshold(mode, setting);
-  }
-
   close(): Promise<void> {
     if (!this.#closed) this.#store.close();
     this.#closed = true;
     return Promise.resolve();
   }
 
-  #assertOpen(): void {
+  protected ranker(): Ranker {
+    return this.#ranker;
+  }
+
+  protected assertOpen(): void {
     if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
   }
 }

@@ -123,4 +123,6 @@ export const STORE_DEFAULTS = Object.freeze({
    * wait (WAL); a write that still finds the store busy is skipped, since the store is a cache.
    */
   busyTimeoutMs: 250,
+  /** SQLite's page cache per connection, in KiB (pages are read lazily: a reader uses a few). */
+  cacheKiB: 65_536,
 });

@@ -123,6 +123,9 @@ export class SqliteStore implements EntryStore {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // A catalog's postings go into term-ordered B-trees in skill order: SQLite's default 2 MB
+      // page cache would have a large save re-read the same pages over and over.
+      db.pragma(`cache_size = -${STORE_DEFAULTS.cacheKiB}`);
       const version = (): number => db.pragma('user_version', { simple: true }) as number;
       let reset: string | undefined;
       // Checked again under the write lock: two processes creating the store at once lay it out once.
