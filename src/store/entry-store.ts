@@ -1,5 +1,4 @@
 import type { LexicalEntry } from '../lexical/lexical-entry.js';
-import type { LexicalSearcher } from '../lexical/lexical-index.js';
 
 /**
  * What the search needs from the store shared by every project folder and process: entries keyed
@@ -34,8 +33,6 @@ export interface EntryStore {
   putCatalog(catalog: NewCatalog): number;
   /** Reads the members of the saved catalog `catalog` (by id). */
   members(catalog: number): CatalogMembers;
-  /** The lexical index of the saved catalog `catalog`, searched from the store (`lexical-tables.ts`). */
-  catalogLexical(catalog: number): LexicalSearcher;
   /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
   glosses(scope: string): Map<string, string>;
   /** Records per content key under `scope`, replacing what `scope` held. */

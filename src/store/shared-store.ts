@@ -75,11 +75,15 @@ export class SharedStore implements EntryStore {
     };
   }
 
-  /** Throws when the store failed; the searcher's own failures are the caller's (a search that cannot be answered from the store). */
+  /**
+   * The lexical index of the saved catalog `catalog`, searched from the store's postings tables
+   * (`lexical-tables.ts`; only a {@link SqliteStore} keeps them). Throws when the store failed;
+   * the searcher's own failures are the caller's (a search the store cannot answer).
+   */
   catalogLexical(catalog: number): LexicalSearcher {
-    const searcher = this.#guard((store) => store.catalogLexical(catalog), undefined);
-    if (searcher === undefined) throw new SkillSearchError('INTERNAL', `the store cannot be read: ${this.#problem ?? 'unknown'}`);
-    return searcher;
+    const store = this.#guard((opened) => opened, undefined);
+    if (!(store instanceof SqliteStore)) throw new SkillSearchError('INTERNAL', `the store keeps no lexical index: ${this.#problem ?? 'not SQLite'}`);
+    return store.catalogLexical(catalog);
   }
 
   glosses(scope: string): Map<string, string> {
