@@ -1,8 +1,8 @@
 import type { Skill } from '../types.js';
-import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
 import { type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
-import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
+import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import { MemoryPostings, type MemoryTerm } from './memory-postings.js';
+import { SourceSearch } from './source-search.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
@@ -15,16 +15,26 @@ export const LEXICAL_FORMAT_VERSION = 5;
 /**
  * BM25+ over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
  * and prefix matching: {@link MemoryPostings} holds the postings (each skill tokenised by
- * `lexicalEntry`, as the SQLite tables are), {@link Bm25Scorer} answers queries over them.
+ * `lexicalEntry`, as the SQLite tables are), `Bm25Scorer` answers queries over them.
  * `encodeFlatLexical` writes it as a buffer a read-only process searches in place
  * (`flat-lexical.ts`), which `lexical-store.ts` also persists.
  */
 export class LexicalIndex implements LexicalSearcher {
-  readonly #postings = new MemoryPostings();
+  readonly #postings: MemoryPostings;
   /** id → content key of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #keys = new Map<string, string>();
-  /** Reads the index as it was when built: dropped on every change. */
-  #scorer: Bm25Scorer<MemoryTerm> | undefined;
+  /** Searches the index as it was when made: dropped on every change. */
+  #search: SourceSearch<MemoryTerm> | undefined;
+
+  /** An empty index, or one over postings read back from a saved index (`MemoryPostings.fromSaved`) with each document's content key. */
+  constructor(saved?: { readonly postings: MemoryPostings; readonly keys: ReadonlyMap<string, string> }) {
+    this.#postings = saved?.postings ?? new MemoryPostings();
+    for (const [id, key] of saved?.keys ?? []) {
+      if (!this.#postings.has(id)) throw new Error(`${id} has a key but no postings`);
+      this.#keys.set(id, key);
+    }
+    if (this.#keys.size !== this.#postings.documentCount) throw new Error(`${this.#postings.documentCount} documents, ${this.#keys.size} keys`);
+  }
 
   get size(): number {
     return this.#keys.size;
@@ -50,24 +60,17 @@ export class LexicalIndex implements LexicalSearcher {
     return true;
   }
 
-  /** Adds or replaces `id` with an entry already made (by `lexicalEntry`), e.g. one read back from a saved index. */
+  /** Adds or replaces `id` with its entry. */
   #put(id: string, entry: LexicalEntry): void {
-    this.#scorer = undefined;
+    this.#search = undefined;
     if (this.#keys.has(id)) this.#postings.remove(id);
     this.#postings.add(id, entry);
     this.#keys.set(id, entry.key);
   }
 
-  /** {@link upsert} with the entry already made; false when `id` already holds that key. */
-  putEntry(id: string, entry: LexicalEntry): boolean {
-    if (this.#keys.get(id) === entry.key) return false;
-    this.#put(id, entry);
-    return true;
-  }
-
   remove(id: string): boolean {
     if (!this.#keys.delete(id)) return false;
-    this.#scorer = undefined;
+    this.#search = undefined;
     this.#postings.remove(id);
     return true;
   }
@@ -82,26 +85,9 @@ export class LexicalIndex implements LexicalSearcher {
     return this.#postings;
   }
 
-  #currentScorer(): Bm25Scorer<MemoryTerm> {
-    this.#scorer ??= new Bm25Scorer(this.#postings.source());
-    return this.#scorer;
-  }
-
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    return searchLexical(
-      {
-        size: this.#keys.size,
-        isKnown: (term) => this.#postings.term(term) !== undefined,
-        score: (_text, terms, fields, max, explain) => this.#score(terms, fields, max, explain),
-      },
-      query,
-      limit,
-      options,
-    );
-  }
-
-  #score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[] {
-    return this.#currentScorer().search(terms, fields, limit, explain);
+    this.#search ??= new SourceSearch(this.#postings.source());
+    return this.#search.search(query, limit, options);
   }
 }

@@ -21,10 +21,10 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
-import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from '../lexical/bm25-scorer.js';
 import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
-import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from '../lexical/lexical-query.js';
+import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
+import { SourceSearch } from '../lexical/source-search.js';
 import { TermVocabulary, vocabularyTables } from '../lexical/term-vocabulary.js';
 
 export const LEXICAL_TABLES_SQL = `
@@ -299,38 +299,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 }
 
-/** {@link openCatalogLexical}'s searcher. */
-class CatalogLexical implements LexicalSearcher {
-  readonly #source: CatalogPostings;
-  #scorer: Bm25Scorer<CatalogTerm> | undefined;
-
-  constructor(source: CatalogPostings) {
-    this.#source = source;
-  }
-
-  get size(): number {
-    return this.#source.documentCount;
-  }
-
-  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    return searchLexical(
-      {
-        size: this.size,
-        isKnown: (term) => this.#source.exact(term) !== undefined,
-        score: (_text, terms, fields, max, explain) => this.#score(terms, fields, max, explain),
-      },
-      query,
-      limit,
-      options,
-    );
-  }
-
-  #score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[] {
-    this.#scorer ??= new Bm25Scorer(this.#source);
-    return this.#scorer.search(terms, fields, limit, explain);
-  }
-}
-
 /**
  * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
  * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
@@ -338,5 +306,5 @@ class CatalogLexical implements LexicalSearcher {
  * once. Open a new one after the catalog or its entries change.
  */
 export function openCatalogLexical(db: Database, catalog: number): LexicalSearcher {
-  return new CatalogLexical(new CatalogPostings(db, catalog));
+  return new SourceSearch(new CatalogPostings(db, catalog));
 }

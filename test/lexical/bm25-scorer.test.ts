@@ -10,6 +10,7 @@ import { tokenize } from '../../src/lexical/tokenize.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from '../attachments/make-skill.js';
+import { levenshtein } from './helpers.js';
 
 // Word families that exercise prefix expansion (deploy/deployment/deployments), typo tolerance
 // (kubernetes/kubernets), identifiers split into parts, duplicates and a Chinese run.
@@ -59,17 +60,6 @@ const skillArbitrary = (i: number) =>
   );
 const catalogArbitrary = fc.integer({ min: 1, max: 24 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => skillArbitrary(i))));
 const queryArbitrary = fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 1, maxLength: 7 }).map((words) => words.join(' '));
-
-/** Levenshtein distance in UTF-16 code units, the textbook way. */
-function levenshtein(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), row[j]! + 1, next[j - 1]! + 1);
-    row = next;
-  }
-  return row[b.length]!;
-}
 
 interface ReferenceHit {
   readonly id: string;

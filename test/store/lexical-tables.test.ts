@@ -4,14 +4,14 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
 import { lexicalEntry } from '../../src/lexical/lexical-entry.js';
-import { LexicalIndex, type LexicalMatch, type LexicalSearchOptions } from '../../src/lexical/lexical-index.js';
+import { LexicalIndex, type LexicalMatch } from '../../src/lexical/lexical-index.js';
 import type { LexicalSearcher } from '../../src/lexical/lexical-query.js';
-import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from '../../src/store/lexical-tables.js';
 import type { Skill } from '../../src/types.js';
 import { EVAL_DIR, librarySkills, LIBRARY_QUERIES } from '../../scripts/eval-suites.js';
 import { prng } from '../../scripts/prng.js';
 import { makeSkill } from '../attachments/make-skill.js';
+import { OPTION_SETS } from '../lexical/helpers.js';
 
 /** The store's membership table (owned by `sqlite-store.ts`), as the lexical tables join against it. */
 const CATALOG_SKILLS_SQL = `
@@ -71,15 +71,6 @@ function expectSameMatches(got: readonly LexicalMatch[], want: readonly LexicalM
   });
   expect(problems, label).toEqual([]);
 }
-
-const OPTION_SETS: readonly LexicalSearchOptions[] = [
-  {},
-  { explain: true },
-  { boost: { ...ENGINE_DEFAULTS.fieldBoosts, body: 0, keywords: 0 }, explain: true },
-  { boost: { name: 1, whenToUse: 0, keywords: 3, description: 0, body: 1, glosses: 2 } },
-  { prefixMinLength: 2, fuzzy: { minLength: 3, ratio: 0.4 }, explain: true },
-  { prefixMinLength: 100, fuzzy: { minLength: 100, ratio: 0 } },
-];
 
 /** Every query under every option set, with every match (no cut among ties) and with the top 5. */
 function expectSameAnswers(sql: LexicalSearcher, memory: LexicalIndex, queries: readonly string[], size: number): number {
