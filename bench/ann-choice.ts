@@ -17,7 +17,7 @@ import { sizeLabel } from './context.js';
 import { overlapAt, percentile } from './metrics.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
-import { ExactIndex } from '../src/vector-index/index.js';
+import { CatalogVectors } from '../src/vector-index/index.js';
 import { ENGINE_DEFAULTS, embeddingText } from '../src/search/index.js';
 
 const K = 10;
@@ -180,8 +180,8 @@ export const annChoiceSuite: Suite = async (context) => {
       await context.primeSkills(pool.skills, `${group} pool`);
       const vectors = await context.embedder.embed(pool.skills.map(embeddingText));
       const dimensions = context.embedder.dimensions;
-      const exact = new ExactIndex(dimensions, vectors.length);
-      vectors.forEach((vector, label) => exact.upsert(String(label), vector, ''));
+      const exact = new CatalogVectors({ kind: 'exact', dimensions });
+      vectors.forEach((vector, label) => exact.set(String(label), String(label), vector, label));
       const truth = queries.map((query) => exact.search(query, K).map((match) => Number(match.id)));
       const baselineOpen = median(Array.from({ length: OPEN_RUNS }, () => runNode('').wallMs));
       for (const candidate of candidates) {

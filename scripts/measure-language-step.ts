@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { toSkill, toToolRecord, POOL_FILE } from '../bench/corpus.js';
 import { createHashEmbedder } from '../src/embed/index.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { CrossLingual } from '../src/lang/cross-lingual.js';
 import { SkillSearchEngine } from '../src/search/engine.js';
 import type { Skill } from '../src/types.js';
@@ -85,9 +86,11 @@ async function main(): Promise<void> {
           samples.newResync.push(now.resync);
         }
         const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'language-step-'));
-        await new CrossLingual({ cacheDir }).prepare(skills);
+        const cache = SqliteStore.open(path.join(cacheDir, 'store.sqlite'));
+        await new CrossLingual({ cache }).prepare(skills);
         const kept: number[] = [];
-        for (let run = 0; run < RUNS; run += 1) kept.push(await timed(() => new CrossLingual({ cacheDir }).prepare(skills)));
+        for (let run = 0; run < RUNS; run += 1) kept.push(await timed(() => new CrossLingual({ cache }).prepare(skills)));
+        cache.close();
         rmSync(cacheDir, { recursive: true, force: true });
         const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact' });
         await engine.sync(skills);

@@ -48,9 +48,9 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
 
 /**
  * A search opened as every command opens one (`src/service/open-search.ts`): the `watch` server
- * for the same index when `server` is given, else the catalog's saved search snapshot when it
- * still matches the disk, else the live index, which saves a new snapshot when it closes, or,
- * given `onSnapshotDue`, leaves that to the caller.
+ * for the same index when `server` is given, else the catalog saved in the store when it still
+ * matches the disk, else the live index, which saves the catalog when it closes, or, given
+ * `onSnapshotDue`, leaves that to the caller.
  */
 export async function openSearchFor(
   sources: SourceOptions,
@@ -63,13 +63,18 @@ export async function openSearchFor(
   return openSearch({ ...liveIndexOptions(sources, retrieval, io), ...(onSnapshotDue === undefined ? {} : { onSnapshotDue }) }, rest);
 }
 
+/** The store shared by every folder and process: `store.sqlite` under the cache root. */
+export function storeFile(env: NodeJS.ProcessEnv): string {
+  return path.join(cacheRoot(env), STORE_DEFAULTS.file);
+}
+
 function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
   return {
     catalog: catalogOptions(sources, io.env),
     model: retrieval.model,
     downloadsDir: modelsRoot(io.env),
     indexDir: resolveIndexDir(sources, retrieval, io.env),
-    store: path.join(cacheRoot(io.env), STORE_DEFAULTS.file),
+    store: storeFile(io.env),
     k: retrieval.k,
     mode: retrieval.mode,
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),

@@ -2,6 +2,7 @@ import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
+import { StoredSearch } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
 
@@ -12,9 +13,9 @@ export interface LiveIndexOptions {
   readonly model: string;
   /** Where pulled presets live (`resolveEmbedder`'s `downloadsDir`). @default `<cache root>/models` from `process.env` */
   readonly downloadsDir?: string;
-  /** Folder of the persistent index; in-memory when absent. */
+  /** Folder of this catalog's server socket and builder lease; without `store`, its `store.sqlite` is the store. */
   readonly indexDir?: string;
-  /** The store shared by every folder and process (`EngineOptions.store`): `store.sqlite` under the cache root for the CLI. */
+  /** The store shared by every folder and process (`EngineOptions.store`): `store.sqlite` under the cache root for the CLI; in-memory when neither this nor `indexDir` is given. */
   readonly store?: string;
   readonly k?: number;
   readonly mode?: SearchMode;
@@ -25,9 +26,9 @@ export interface LiveIndexOptions {
   /** Any other engine knobs (`skill-search eval --config`); the fields above take precedence. */
   readonly knobs?: EngineKnobs;
   /**
-   * Called by `close`, instead of saving the search snapshot, when one is due, with the stamp of
-   * the catalog it would be saved under: a caller that must end quickly (the hook) has another
-   * process write it. Unset: `close` saves it.
+   * Called by `close`, instead of saving the catalog in the store, when that is due, with the
+   * catalog's stamp: a caller that must end quickly (the hook) has another process write it.
+   * Unset: `close` saves it.
    */
   readonly onSnapshotDue?: (sourceStamp: string) => void;
 }
@@ -72,24 +73,14 @@ export class LiveIndex implements SkillService {
   }
 
   /**
-   * A read-only search of the catalog as it is now, from the search snapshot a `LiveIndex`
-   * saved for it (`src/search/search-snapshot.ts`), or why there is none (no index folder, a
-   * catalog changed since, another model…). A folder with none opens the snapshot of another
-   * folder over the same catalog, when the shared store records one (docs/store.md). Opening it only stats the skill files and tools files
-   * a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
+   * A read-only search of the catalog as it is now, from the catalog saved in the store by any
+   * folder over the same skills (`src/search/stored-search.ts`), or why there is none (no store,
+   * a catalog changed since, another model…). Opening it only stats the skill files and tools
+   * files a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
-    if (options.indexDir === undefined) return { reason: 'no index folder' };
     const stamps = new SkillCatalog(catalogOptions(options)).stamps();
-    const opened = await SkillSearchEngine.openSnapshot(
-      engineOptions(options),
-      stamps.then((stamp) => stamp.sourceStamp),
-      // Settled either way: it is awaited only when the folder has no snapshot of its own.
-      stamps.then(
-        (stamp) => stamp.portableStamp,
-        () => undefined,
-      ),
-    );
+    const opened = await StoredSearch.open(engineOptions(options), stamps);
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
     return { engine, diagnostics, search: (query, request) => engine.search(query, request), close: () => engine.close() };
@@ -111,14 +102,14 @@ export class LiveIndex implements SkillService {
   }
 
   /**
-   * Saves the search snapshot of the catalog last synced, for cold processes, when the index
-   * folder does not hold it yet (`close` does this). Returns whether one was written; a failure
-   * only costs the next cold process its shortcut, so it is returned, never thrown.
+   * Saves the catalog last synced in the store, for cold processes, when the store does not hold
+   * it yet (`close` does this). Returns whether it was written; a failure only costs the next
+   * cold process its shortcut, so it is returned, never thrown.
    */
-  saveSearchSnapshot(): boolean | Error {
+  saveCatalog(): boolean | Error {
     if (this.#saved === undefined) return false;
     try {
-      return this.engine.saveSearchSnapshot(this.#saved);
+      return this.engine.saveCatalog(this.#saved);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -133,14 +124,14 @@ export class LiveIndex implements SkillService {
     return (await this.catalog.get()).skills;
   }
 
-  /** Idempotent: stops the watcher, waits for a running sync and saves the search snapshot (or reports it due, see {@link LiveIndexOptions.onSnapshotDue}). */
+  /** Idempotent: stops the watcher, waits for a running sync and saves the catalog (or reports it due, see {@link LiveIndexOptions.onSnapshotDue}). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.catalog.close();
       await this.engine.idle();
       const saved = this.#saved;
-      if (this.#onSnapshotDue === undefined) this.saveSearchSnapshot();
-      else if (saved !== undefined && this.engine.needsSearchSnapshot(saved.sourceStamp)) this.#onSnapshotDue(saved.sourceStamp);
+      if (this.#onSnapshotDue === undefined) this.saveCatalog();
+      else if (saved !== undefined && this.engine.needsCatalogSave(saved)) this.#onSnapshotDue(saved.sourceStamp);
       await this.engine.close();
     })();
     return this.#closing;
@@ -149,9 +140,9 @@ export class LiveIndex implements SkillService {
 
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {
-  /** Read-only (its `sync` throws); for `size` and `explain`. */
-  readonly engine: SkillSearchEngine;
-  /** The catalog's load problems when the snapshot was saved. */
+  /** For `size` and `explain`. */
+  readonly engine: StoredSearch;
+  /** The catalog's load problems when it was saved. */
   readonly diagnostics: readonly Diagnostic[];
 }
 

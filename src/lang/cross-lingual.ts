@@ -1,5 +1,4 @@
 import { throwIfAborted } from '../errors.js';
-import { IndexFolder } from '../index-folder/index-folder.js';
 import type { CrossLingualKnobs } from './options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
@@ -14,23 +13,19 @@ export interface CrossLingualOptions extends CrossLingualKnobs {
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
   readonly multilingual?: boolean;
   /**
-   * Folder (the engine's index folder) where each CJK skill's language and glosses are kept by
-   * content hash, so a new process neither re-detects nor re-glosses them. @default none (kept in memory only)
+   * Where each CJK skill's language and glosses are kept by content hash (the shared store), so
+   * a new process neither re-detects nor re-glosses them. @default none (kept in memory only)
    */
-  readonly cacheDir?: string;
+  readonly cache?: GlossCache;
 }
 
-/** The artefact of the index folder ({@link CrossLingualOptions.cacheDir}) holding the per-skill results. */
-export const LANGUAGE_ARTEFACT = 'languages';
-const LANGUAGE_CACHE_VERSION = 1;
-
-/** The persisted form: contentHash → [language, lexical glosses, dense glosses] ('' = none). */
-interface LanguageCacheFile {
-  readonly version: number;
-  readonly dictionaryDir: string;
-  readonly multilingual: boolean;
-  readonly skills: Record<string, [Language, string, string]>;
+/** Per content hash, text recorded under a scope (the settings it depends on): `EntryStore.glosses`. */
+export interface GlossCache {
+  glosses(scope: string): Map<string, string>;
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
 }
+
+const LANGUAGE_CACHE_VERSION = 2;
 
 /** A query as each ranker should read it. */
 export interface RoutedQuery {
@@ -87,8 +82,8 @@ export class CrossLingual {
   #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses | null>();
-  /** The index folder keeping the results, or undefined without a cacheDir; read on the first prepare. */
-  readonly #cacheDir: string | undefined;
+  /** Where the results are kept (read on the first prepare), or undefined. */
+  readonly #cache: GlossCache | undefined;
   #cacheRead = false;
   #glossWeights: readonly number[] | undefined;
   #glossesEpoch = 0;
@@ -100,7 +95,7 @@ export class CrossLingual {
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
     if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
-    this.#cacheDir = options.cacheDir;
+    this.#cache = options.cache;
   }
 
   /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
@@ -172,51 +167,40 @@ export class CrossLingual {
     if (detected > 0 || dropped > 0 || pending.length > 0) this.#writeCache();
   }
 
-  /** Seeds the per-skill results from the cache file once; a missing, unreadable or foreign file is ignored (it is only a cache). */
+  /** The scope the results are kept under: they hold for this cache version, dictionary and encoder kind only. */
+  #scope(): string {
+    return JSON.stringify([LANGUAGE_CACHE_VERSION, this.#dir, this.#multilingual]);
+  }
+
+  /** Seeds the per-skill results from the cache once; an unreadable entry is ignored (it is only a cache). */
   #readCache(): void {
-    if (this.#cacheRead || this.#cacheDir === undefined) return;
+    if (this.#cacheRead || this.#cache === undefined) return;
     this.#cacheRead = true;
-    let file: LanguageCacheFile;
-    try {
-      const read = IndexFolder.open(this.#cacheDir).read(LANGUAGE_ARTEFACT, LANGUAGE_CACHE_VERSION);
-      if ('reason' in read) return;
-      file = JSON.parse(read.bytes.toString('utf8')) as LanguageCacheFile;
-    } catch {
-      return;
-    }
-    if (
-      file?.version !== LANGUAGE_CACHE_VERSION ||
-      file.dictionaryDir !== this.#dir ||
-      file.multilingual !== this.#multilingual ||
-      typeof file.skills !== 'object' ||
-      file.skills === null
-    )
-      return;
-    for (const [hash, entry] of Object.entries(file.skills)) {
+    for (const [hash, text] of this.#cache.glosses(this.#scope())) {
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch {
+        continue;
+      }
       if (!Array.isArray(entry) || !(LANGUAGES as readonly unknown[]).includes(entry[0]) || typeof entry[1] !== 'string' || typeof entry[2] !== 'string')
         continue;
-      const [language, lexical, dense] = entry;
+      const [language, lexical, dense] = entry as [Language, string, string];
       this.#languages.set(hash, language);
       if (!TRANSLATED.has(language) || !this.#enabled) continue;
       this.#glosses.set(hash, lexical === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
   }
 
-  /** Saves the current catalog's CJK skills; a failed write only costs the next process the work. */
+  /** Saves the current catalog's CJK skills as `[language, lexical glosses, dense glosses]` ('' = none). */
   #writeCache(): void {
-    if (this.#cacheDir === undefined) return;
-    const skills: LanguageCacheFile['skills'] = {};
+    if (this.#cache === undefined) return;
+    const entries = new Map<string, string>();
     for (const [hash, language] of this.#languages) {
       const glosses = this.#glosses.get(hash);
-      skills[hash] = [language, glosses?.lexical ?? '', glosses?.dense ?? ''];
+      entries.set(hash, JSON.stringify([language, glosses?.lexical ?? '', glosses?.dense ?? '']));
     }
-    const file: LanguageCacheFile = { version: LANGUAGE_CACHE_VERSION, dictionaryDir: this.#dir, multilingual: this.#multilingual, skills };
-    try {
-      const folder = IndexFolder.open(this.#cacheDir);
-      folder.commit([folder.write(LANGUAGE_ARTEFACT, Buffer.from(JSON.stringify(file), 'utf8'), { format: LANGUAGE_CACHE_VERSION })]);
-    } catch {
-      // The index folder is read-only or gone: the results stay in memory.
-    }
+    this.#cache.putGlosses(this.#scope(), entries);
   }
 
   /**

@@ -1,7 +1,4 @@
 export { LexicalIndex } from './lexical-index.js';
-export { encodeFlatLexical, FlatLexicalIndex } from './flat-lexical.js';
-export type { EncodeFlatLexicalOptions } from './flat-lexical.js';
-export { FLAT_LEXICAL_VERSION } from './flat-lexical-layout.js';
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearchOptions } from './lexical-index.js';
 export { bodyText, BODY_TEXT_CAP } from './body-text.js';
 export { tokenize, splitWords } from './tokenize.js';
@@ -10,5 +7,3 @@ export { stem } from './stem.js';
 export { LEXICAL_FORMAT_VERSION } from './lexical-index.js';
 export { lexicalEntry, lexicalKey } from './lexical-entry.js';
 export type { LexicalEntry } from './lexical-entry.js';
-export { LEXICAL_ARTEFACT, loadLexicalIndex, saveLexicalIndex } from './lexical-store.js';
-export type { LexicalLoad } from './lexical-store.js';

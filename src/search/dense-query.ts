@@ -1,5 +1,5 @@
 import { dot } from '../embed/normalize.js';
-import type { VectorIndex } from '../vector-index/vector-index.js';
+import type { VectorMatch } from '../vector-index/vector-index.js';
 import type { Centroid } from './centering.js';
 
 /** A skill's dense evidence for one query. */
@@ -53,7 +53,11 @@ export class DenseQuery {
    * The index finds candidates by raw cosine; on the shared corpora, reordering only the raw top
    * 50 (the default `candidates`) scored the same as reordering the whole catalog.
    */
-  matches(index: VectorIndex, limit: number, lookup: (id: string) => { key: string; vector: Float32Array } | undefined): DenseMatch[] {
+  matches(
+    index: { search(query: Float32Array, k: number): VectorMatch[] },
+    limit: number,
+    lookup: (id: string) => { readonly key: string; readonly vector: Float32Array } | undefined,
+  ): DenseMatch[] {
     const ids = new Set<string>();
     for (const vector of this.vectors) for (const match of index.search(vector, limit)) ids.add(match.id);
     const out: DenseMatch[] = [];

@@ -1,39 +1,28 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
-import { LexicalIndex, type LexicalMatch, type LexicalSearcher } from '../lexical/lexical-index.js';
-import { IndexFolder } from '../index-folder/index-folder.js';
-import { loadLexicalIndex, saveLexicalIndex, type LexicalSource } from '../lexical/lexical-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
-import { tokenize } from '../lexical/tokenize.js';
-import type { AbstainSetting, Diagnostic, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
-import { STORE_DEFAULTS, type ServedCatalog } from '../store/entry-store.js';
+import { lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
+import { LexicalIndex } from '../lexical/lexical-index.js';
+import { STORE_DEFAULTS, type CatalogMember } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
-import { VectorStore, type VectorStoreOptions, type VectorStoreStatus } from '../vector-index/store.js';
-import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
+import type { Diagnostic, Skill } from '../types.js';
+import { CatalogVectors } from '../vector-index/catalog-vectors.js';
+import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
-import { boundaryOf } from './boundaries.js';
-import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
-import { Centroid } from './centering.js';
-import { DenseQuery } from './dense-query.js';
-import { findNamedSkills, normalizeName } from './exact-name.js';
-import { denseShareFor } from './fusion.js';
-import { assertMode, assertPositiveInteger, resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
-import { relevanceFactors, relevanceFrom } from './relevance.js';
-import {
-  hasSearchSnapshot,
-  openSearchSnapshot,
-  saveSearchSnapshot,
-  servedCatalogKey,
-  SEARCH_SNAPSHOT_ARTEFACT,
-  type OpenedSnapshot,
-  type SnapshotIdentity,
-} from './search-snapshot.js';
+import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { normalizeName } from './exact-name.js';
+import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
+import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION, glossedEmbeddingText, vectorKey } from './skill-text.js';
 
 /** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
 const PROGRESS_EVERY_SKILLS = 64;
+/**
+ * Labels of vectors the store could not name (it failed or was busy) start here, far above any
+ * rowid the store hands out; a catalog holding one is not saved.
+ */
+const LOCAL_LABELS = 2 ** 48;
 
 export interface SyncOptions {
   readonly signal?: AbortSignal;
@@ -53,7 +42,7 @@ export interface SyncResult {
   readonly updated: number;
   readonly removed: number;
   readonly unchanged: number;
-  /** Skills whose vector came from the embedder (the rest were in the index already). */
+  /** Skills whose vector came from the embedder (the rest were stored already). */
   readonly embedded: number;
 }
 
@@ -62,95 +51,52 @@ export interface EngineInfo {
   readonly dimensions: number;
   readonly ann: 'hnsw' | 'exact';
   readonly skills: number;
-  /** How the persistent index was found at open (`rebuilt` carries the reason). */
-  readonly index: VectorStoreStatus;
+  /** Where saved catalogs go: the store's file, or `memory` without one. */
+  readonly store: string;
 }
 
 type Counts = Omit<SyncResult, 'embedded'>;
 
-/** The model, text version and vector index kind a search snapshot is saved under. */
-function snapshotModel(options: ResolvedEngineOptions): string {
-  return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}`;
-}
-
-/** A read-only engine over a search snapshot, with the catalog's load problems as saved. */
-export interface OpenedEngine {
-  readonly engine: SkillSearchEngine;
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** The catalog a search snapshot is saved for (`LiveIndex` passes what it last synced). */
+/** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
   readonly sourceStamp: string;
-  /** Its stamp without the working folder: recorded in the shared store so other folders find the snapshot. */
+  /** Its stamp without the working folder: the catalog is saved under it, so every folder over the same skills finds it. */
   readonly portableStamp?: string | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** What `rank` gathers beyond the ranked list when a search is explained. */
-interface RankExplanation {
-  /** The lexical ranker's matches by id, each with its matched terms per field. */
-  readonly lexical: ReadonlyMap<string, LexicalMatch>;
-  readonly translation?: HitExplanation['translation'];
-}
-
-/** The vector side, loaded on first need: reading it costs far more than a lexical search. */
-interface DenseState {
-  readonly store: VectorStore;
-  /** Of the vectors the index holds (their mean is kept by the store); dropped whenever they change. */
-  centroid: Centroid | undefined;
-}
-
 /**
- * Hybrid skill retrieval, a façade over query → candidates (`candidates.ts`) → fusion
- * (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`): BM25 and sentence
- * embeddings (HNSW or exact), an exact-name fast path, every hit scored by its fitted relevance.
- * The engine itself keeps the lexical and vector indexes in step with the catalog.
+ * The live search engine: keeps a lexical index and the vectors of a catalog in memory, in step
+ * with the skills it is given (`sync`), embeds only content the store has no vector for, and
+ * saves the synced catalog in the store (`saveCatalog`) for cold processes (`stored-search.ts`).
+ * Ranking is the {@link Ranker}'s.
  *
- * Invariants: `#skills` and the lexical index always hold the same ids; the vector index holds
- * them too unless `#denseStale`, in which case every dense or hybrid search first brings it up
- * to date (queued like a sync). A sync awaits every embedding first and then mutates the
- * indexes in one synchronous block, so a concurrent `search` sees the old catalog or the new one.
+ * Invariants: `#skills` and the lexical index always hold the same ids; the vectors hold them too
+ * unless `#denseStale`, in which case every dense or hybrid search first brings them up to date
+ * (queued like a sync). A sync awaits every embedding first and then mutates the indexes in one
+ * synchronous block, so a concurrent `search` sees the old catalog or the new one.
  */
-export class SkillSearchEngine implements SkillSearcher {
+export class SkillSearchEngine extends RankedSearch {
   readonly options: ResolvedEngineOptions;
   readonly #model: string;
   readonly #dimensions: number;
-  readonly #queries: QueryEmbeddingCache;
-  /** A message's chunk vectors, one entry (and one model call) per message. */
-  readonly #chunks: QueryEmbeddingCache;
   /** Query routing and skill glosses across languages (`src/lang/`). */
   readonly #language: CrossLingual;
-  #dense: DenseState | undefined;
-  #denseStale = false;
-  /** The first failure to save the index folder (see {@link #persist}). */
-  #saveProblem: string | undefined;
-  /** The store shared across folders and processes, opened on first need (`options.store`). */
+  readonly #ranker: Ranker;
+  /** The store shared across folders and processes (`options.store`, or `store.sqlite` in `indexDir`). */
   readonly #shared: SharedStore | undefined;
+  #vectors: CatalogVectors | undefined;
+  #denseStale = false;
+  /** The first failure to save the catalog (see {@link saveProblem}). */
+  #saveProblem: string | undefined;
   #lexical = new LexicalIndex();
-  /**
-   * What queries search: `#lexical`, or the read-only index of a search snapshot (then the
-   * engine is read-only: see {@link SkillSearchEngine.openSnapshot}).
-   */
-  #lexicalSearch: LexicalSearcher = this.#lexical;
-  #readOnly = false;
-  /** The persisted lexical index was tried (it is only read into an empty engine). */
-  #lexicalTried = false;
-  /** The persisted lexical index holds exactly what `#lexical` holds. */
-  #lexicalSaved = false;
-  /** The index folder, opened on first need. */
-  #folder: IndexFolder | undefined;
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
-  /** The ids of the skills with a normalised name: `#names`, or a search snapshot's lookup. */
-  #idsNamed: (name: string) => readonly string[] | undefined = (name) => this.#names.get(name);
-  /** Releases what a search snapshot holds open (its file). */
-  #releaseSnapshot: (() => void) | undefined;
   /**
-   * The catalog the vector index was last brought to. Skill objects are immutable: one passed
-   * to the previous sync again is unchanged, so a sync checks only the others (one map lookup
-   * per skill instead of hashing its text); `#skills` serves the lexical side alike.
+   * The catalog the vectors were last brought to. Skill objects are immutable: one passed to
+   * the previous sync again is unchanged, so a sync checks only the others (one map lookup per
+   * skill instead of hashing its text); `#skills` serves the lexical side alike.
    */
   #denseSkills: ReadonlyMap<string, Skill> = new Map();
   /** The lexical glosses each glossed skill was indexed with. */
@@ -159,18 +105,42 @@ export class SkillSearchEngine implements SkillSearcher {
   #glossesEpoch = -1;
   /** Bumped whenever `#skills` and the lexical index are brought to a new catalog. */
   #generation = 0;
+  /** Local labels handed out (see {@link LOCAL_LABELS}). */
+  #localLabels = 0;
+  /** `#generation` when the catalog was last saved, with its key. */
+  #saved: { generation: number; key: string } | undefined;
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
   private constructor(options: ResolvedEngineOptions, dimensions: number) {
+    super();
     this.options = options;
     this.#model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
     this.#dimensions = dimensions;
-    this.#queries = new QueryEmbeddingCache(options.embedder, options.queryCacheSize);
-    this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(options.embedder), options.queryCacheSize);
-    // CJK skills' languages and glosses are kept in the index folder.
-    this.#language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cacheDir: options.indexDir });
-    this.#shared = options.store === undefined ? undefined : new SharedStore(options.store);
+    const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+    this.#shared = store === undefined ? undefined : new SharedStore(store);
+    // CJK skills' languages and glosses are kept in the store.
+    this.#language = new CrossLingual({
+      ...options.crossLingual,
+      multilingual: options.embedder.multilingual === true,
+      ...(this.#shared === undefined ? {} : { cache: this.#shared }),
+    });
+    const engine = this;
+    const catalog: RankedCatalog = {
+      get size() {
+        return engine.#skills.size;
+      },
+      get generation() {
+        return engine.#generation;
+      },
+      skill: (id) => this.#skills.get(id),
+      idsNamed: (name) => this.#names.get(name),
+      get lexical() {
+        return engine.#lexical;
+      },
+      dense: (signal) => this.#denseReady(signal),
+    };
+    this.#ranker = new Ranker({ engine: options, dimensions, language: this.#language, catalog });
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -186,195 +156,104 @@ export class SkillSearchEngine implements SkillSearcher {
     return new SkillSearchEngine(resolved, dimensions);
   }
 
-  /**
-   * A read-only engine over the search snapshot saved for the catalog stamped `sourceStamp`
-   * (`search-snapshot.ts`; a promise lets the caller compute it while this loads), with the
-   * catalog's load problems as saved, or why there is none:
-   * what a cold process opens instead of syncing a large unchanged catalog. Its vectors are
-   * loaded here, so a snapshot whose vector index cannot be read is refused rather than
-   * searched lexically. `sync` on it throws.
-   */
-  static async openSnapshot(
-    options: EngineOptions,
-    sourceStamp: string | Promise<string | undefined>,
-    portableStamp?: Promise<string | undefined>,
-  ): Promise<OpenedEngine | { readonly reason: string }> {
-    const opened = await SkillSearchEngine.#openOwnSnapshot(options, sourceStamp);
-    if (!('reason' in opened) || portableStamp === undefined) return opened;
-    // None for this folder: another folder's snapshot of the same catalog serves (docs/store.md).
-    const served = SkillSearchEngine.#servedElsewhere(options, await portableStamp);
-    if (served === undefined) return opened;
-    const other = await SkillSearchEngine.#openOwnSnapshot({ ...options, indexDir: served.indexDir }, served.sourceStamp);
-    return 'reason' in other ? { reason: `${opened.reason}; the snapshot of ${served.indexDir}: ${other.reason}` } : other;
-  }
-
-  /**
-   * The index folder the shared store records as holding a search snapshot of the catalog
-   * stamped `portableStamp` under this engine's model, when it is another folder.
-   */
-  static #servedElsewhere(options: EngineOptions, portableStamp: string | undefined): ServedCatalog | undefined {
-    const { store: source, indexDir } = options;
-    if (portableStamp === undefined || source === undefined || indexDir === undefined) return undefined;
-    const store = new SharedStore(source);
-    try {
-      const served = store.servedCatalog(servedCatalogKey(portableStamp, snapshotModel(resolveEngineOptions(options))));
-      return served === undefined || path.resolve(served.indexDir) === path.resolve(indexDir) ? undefined : served;
-    } finally {
-      // A store given as an object is the caller's to close.
-      if (typeof source === 'string') store.close();
-    }
-  }
-
-  static async #openOwnSnapshot(
-    options: EngineOptions,
-    sourceStamp: string | Promise<string | undefined>,
-  ): Promise<OpenedEngine | { readonly reason: string }> {
-    const engine = await SkillSearchEngine.open(options);
-    const folder = engine.#indexFolder();
-    if (folder === undefined) return { reason: 'no index folder' };
-    // While the catalog's stamp is computed and the snapshot decoded, the model loads (a live
-    // search needs it too) and the graph is read on the thread pool (when there is a snapshot).
-    const warming = engine.options.embedder.warm?.();
-    const vectors = folder.entry(SEARCH_SNAPSHOT_ARTEFACT) === undefined ? undefined : VectorStore.openSaved({ ...engine.#storeOptions(), folder });
-    let stamp: string | undefined;
-    try {
-      stamp = await sourceStamp;
-    } catch (error) {
-      void vectors?.then((store) => ('reason' in store ? undefined : store.close()));
-      throw error;
-    }
-    const opened: OpenedSnapshot | { readonly reason: string } =
-      stamp === undefined ? { reason: 'a tools file cannot be read' } : await openSearchSnapshot(folder, engine.#snapshotIdentity(stamp));
-    const [store] = await Promise.all([vectors ?? Promise.resolve({ reason: 'no search snapshot' }), warming]);
-    if ('reason' in opened) {
-      if (!('reason' in store)) store.close();
-      return opened;
-    }
-    if ('reason' in store) {
-      opened.close();
-      return { reason: `vector index unusable: ${store.reason}` };
-    }
-    engine.#dense = { store, centroid: undefined };
-    engine.#readOnly = true;
-    engine.#skills = opened.skills;
-    engine.#idsNamed = opened.idsNamed;
-    engine.#releaseSnapshot = opened.close;
-    engine.#lexicalSearch = opened.lexical;
-    return { engine, diagnostics: opened.diagnostics };
-  }
-
-  /**
-   * Saves what the engine holds as the search snapshot of the catalog stamped `catalog.sourceStamp`
-   * (with its load problems), unless the folder has it already. Only a synced engine with
-   * vectors saves one (a cold search needs them). Returns whether a snapshot was written.
-   */
-  saveSearchSnapshot(catalog: SnapshotCatalog): boolean {
-    const folder = this.#indexFolder();
-    if (folder === undefined || !this.needsSearchSnapshot(catalog.sourceStamp)) {
-      this.#shareSnapshot(catalog);
-      return false;
-    }
-    const identity = this.#snapshotIdentity(catalog.sourceStamp);
-    saveSearchSnapshot(folder, identity, {
-      skills: this.#skills.values(),
-      diagnostics: catalog.diagnostics,
-      nameOf: (skill) => normalizeName(skill.name),
-      lexical: this.#lexical,
-    });
-    this.#shareSnapshot(catalog);
-    return true;
-  }
-
-  /**
-   * Records in the shared store that this folder holds the search snapshot of `catalog`, under
-   * its portable stamp: a new project folder over the same catalog opens it instead of building
-   * its own index. Only a live engine whose folder holds that snapshot records it.
-   */
-  #shareSnapshot(catalog: SnapshotCatalog): void {
-    const folder = this.#indexFolder();
-    const { indexDir } = this.options;
-    if (this.#shared === undefined || folder === undefined || indexDir === undefined || catalog.portableStamp === undefined || this.#readOnly) return;
-    const identity = this.#snapshotIdentity(catalog.sourceStamp);
-    if (!hasSearchSnapshot(folder, identity)) return;
-    this.#shared.putServedCatalog(servedCatalogKey(catalog.portableStamp, identity.model), {
-      indexDir: path.resolve(indexDir),
-      sourceStamp: catalog.sourceStamp,
-    });
-  }
-
-  /**
-   * Folds the vector index's delta log into its base files (`VectorStore.compact`), so cold
-   * processes that open this folder replay nothing. Costs a rewrite of the graph (about half a
-   * second at 24k skills): for a process off a prompt's path, after its sync.
-   */
-  compactIndex(): void {
-    if (this.#readOnly || this.#denseStale || this.#dense === undefined) return;
-    const store = this.#dense.store;
-    this.#persist(() => store.compact());
-  }
-
-  /**
-   * Adds the vectors of the synced catalog that the shared store lacks (those of an index built
-   * before the store, or by an engine without one) and collects the entries no one used for
-   * `STORE_DEFAULTS.collectAfterDays`; returns how many were added and collected. For processes
-   * off a prompt's path (`skill-search index`).
-   */
-  shareVectors(): { readonly added: number; readonly collected: number } {
-    const shared = this.#shared;
-    const state = this.#dense;
-    if (shared === undefined || state === undefined || this.#readOnly || this.#denseStale) return { added: 0, collected: 0 };
-    const keys = new Set<string>();
-    for (const skill of this.#skills.values()) keys.add(vectorKey(skill));
-    const vectors = new Map<string, Float32Array>();
-    for (const key of shared.missing(this.#model, [...keys])) {
-      const vector = state.store.vectorOfTag(key);
-      if (vector !== undefined) vectors.set(key, vector.slice());
-    }
-    shared.putVectors(this.#model, vectors);
-    return { added: vectors.size, collected: shared.collect(STORE_DEFAULTS.collectAfterDays) };
-  }
-
-  /** True when {@link saveSearchSnapshot} would write one for the catalog stamped `sourceStamp`. */
-  needsSearchSnapshot(sourceStamp: string): boolean {
-    const folder = this.#indexFolder();
-    if (folder === undefined || this.#readOnly || this.#denseStale || this.#dense === undefined || this.#skills.size === 0) return false;
-    return !hasSearchSnapshot(folder, this.#snapshotIdentity(sourceStamp));
-  }
-
-  /** The vector store this engine's options ask for (its folder aside). */
-  #storeOptions(): Omit<VectorStoreOptions, 'folder'> {
-    return { kind: this.options.ann, model: this.#model, dimensions: this.#dimensions, hnsw: this.options.hnsw };
-  }
-
-  /** The model, text version and vector index kind: a snapshot of another is not this engine's. */
-  #snapshotIdentity(sourceStamp: string): SnapshotIdentity {
-    return { sourceStamp, model: snapshotModel(this.options) };
-  }
-
   get size(): number {
     return this.#skills.size;
   }
 
-  /** Reads the vector store when it is not loaded yet (to report its status). */
   get info(): EngineInfo {
     return {
       model: this.options.embedder.id,
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      index: this.#loadDense().store.status,
+      store:
+        this.#shared === undefined
+          ? 'memory'
+          : typeof this.options.store === 'object'
+            ? 'given'
+            : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
     };
+  }
+
+  /** Why the catalog could not be saved, when a save failed (the engine answered from memory); undefined otherwise. */
+  get saveProblem(): string | undefined {
+    return this.#saveProblem ?? this.#shared?.problem;
+  }
+
+  /** True when {@link saveCatalog} would write `catalog` (this engine has not, and the store does not hold it). */
+  needsCatalogSave(catalog: SnapshotCatalog): boolean {
+    if (this.#shared === undefined || this.#denseStale || this.#vectors === undefined || this.#skills.size === 0) return false;
+    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
+    if (this.#saved?.generation === this.#generation && this.#saved.key === JSON.stringify(key)) return false;
+    return this.#shared.catalog(key) === undefined;
+  }
+
+  /**
+   * Saves the synced catalog in the store for cold processes: one row, its members (each skill as
+   * JSON, read only when a query returns it), its lexical index, the mean of its vectors and,
+   * above the exact-search size, the graph file that serves it (derived from the last saved
+   * graph). Returns whether it was written; a store that fails costs only the next cold process
+   * its shortcut ({@link saveProblem}).
+   */
+  saveCatalog(catalog: SnapshotCatalog): boolean {
+    const shared = this.#shared;
+    const vectors = this.#vectors;
+    if (shared === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
+    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
+    const members: CatalogMember[] = [];
+    const skills = [...this.#skills.values()];
+    for (const skill of skills) {
+      const label = vectors.labelOf(skill.id);
+      if (label === undefined || label >= LOCAL_LABELS) return false;
+      members.push({
+        id: skill.id,
+        name: normalizeName(skill.name),
+        lexicalKey: lexicalKey(skill, this.#lexicalGlosses.get(skill.id)),
+        vectorKey: vectorKey(skill),
+        record: JSON.stringify(skill),
+      });
+    }
+    try {
+      const graph = vectors.graph();
+      let file: string | undefined;
+      if (graph !== undefined) {
+        file = `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 16)}-${Date.now().toString(36)}-${process.pid}.usearch`;
+        graph.save(path.join(shared.graphDir, file));
+      }
+      const id = shared.putCatalog({
+        ...key,
+        sourceStamp: catalog.sourceStamp,
+        diagnostics: JSON.stringify(catalog.diagnostics),
+        members,
+        mean: vectors.mean(),
+        graph: file,
+        lexicalEntry: (doc) => lexicalEntry(skills[doc]!, this.#lexicalGlosses.get(skills[doc]!.id)),
+      });
+      if (id < 0) return false;
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      this.#saveProblem ??= errorMessage(error);
+      return false;
+    }
+    this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
+    return true;
+  }
+
+  /**
+   * Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how
+   * many went. For processes off a prompt's path (`skill-search index`).
+   */
+  collectStore(): number {
+    return this.#shared?.collect(STORE_DEFAULTS.collectAfterDays) ?? 0;
   }
 
   /**
    * Makes the indexes hold exactly `skills` (by id; first wins on duplicate ids). Only skills
-   * whose content hash has no vector yet are embedded; everything is persisted when an
-   * `indexDir` is set. Calls are serialised. With `dense: false` the counts are the lexical
-   * index's and nothing is embedded yet.
+   * whose content hash has no stored vector are embedded. Calls are serialised. With
+   * `dense: false` the counts are the lexical index's and nothing is embedded yet.
    */
-  sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
-    this.#assertOpen();
-    if (this.#readOnly) return Promise.reject(new SkillSearchError('INTERNAL', 'an engine opened from a search snapshot cannot sync'));
+  async sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
+    this.assertOpen();
     const run = this.#syncing.then(() => this.#sync(skills, options));
     this.#syncing = run.catch(() => undefined);
     return run;
@@ -391,54 +270,148 @@ export class SkillSearchEngine implements SkillSearcher {
     const found = state === undefined ? undefined : await this.#embedMissing(state, desired.values(), signal, onProgress);
     throwIfAborted(signal);
 
+    const first = this.#generation === 0;
     const lexical = this.#applyLexical(desired);
+    // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
+    const since = (counts: Counts): Counts => (first ? (this.#sinceLastSaved(desired) ?? counts) : counts);
     if (state === undefined || found === undefined) {
       this.#denseStale = true;
-      return { ...lexical, embedded: 0 };
+      return { ...since(lexical), embedded: 0 };
     }
-    const { counts, embedded } = await this.#applyDenseOrRebuild(state, desired, found, signal, onProgress);
+    const { counts, embedded } = this.#applyDenseOrRebuild(state, desired, found);
     this.#denseStale = false;
-    return { ...counts, embedded };
+    return { ...since(counts), embedded };
+  }
+
+  /** How `desired` differs from the catalog of this model saved last, by lexical key; undefined when none was. */
+  #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
+    const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
+    if (latest === undefined) return undefined;
+    const saved = this.#shared!.members(latest).lexicalKeys();
+    let added = 0;
+    let updated = 0;
+    let unchanged = 0;
+    for (const [id, skill] of desired) {
+      const key = saved.get(id);
+      if (key === undefined) added += 1;
+      else if (key === lexicalKey(skill, this.#lexicalGlosses.get(id))) unchanged += 1;
+      else updated += 1;
+    }
+    return { added, updated, unchanged, removed: saved.size - updated - unchanged };
   }
 
   /**
-   * {@link #applyDense}, and when the vector index fails in the middle (`INDEX_CORRUPT`: the
-   * native graph refused a change), the index is discarded and built anew from the vectors that
-   * can still be read, embedding the rest: a broken index costs time, never the process.
+   * {@link #applyDense}, and when the graph fails in the middle (`INDEX_CORRUPT`: the native graph
+   * refused a change), the vectors are laid out anew without a base graph: a broken graph costs
+   * time, never the process.
    */
-  async #applyDenseOrRebuild(
-    state: DenseState,
+  #applyDenseOrRebuild(
+    state: CatalogVectors,
     desired: ReadonlyMap<string, Skill>,
     found: { readonly vectors: Map<string, Float32Array>; readonly embedded: number },
-    signal?: AbortSignal,
-    onProgress?: SyncOptions['onProgress'],
-  ): Promise<{ counts: Counts; embedded: number }> {
+  ): { counts: Counts; embedded: number } {
     try {
       return { counts: this.#applyDense(state, desired, found.vectors), embedded: found.embedded };
     } catch (error) {
       if (!(error instanceof SkillSearchError) || error.code !== 'INDEX_CORRUPT') throw error;
-      const tags = [...desired.values()].map(vectorKey);
-      const fresh: DenseState = { store: state.store.discard(errorMessage(error), tags, found.vectors), centroid: undefined };
-      this.#dense = fresh;
+      // Every vector is still at hand (held or just found): laid out again, nothing embedded.
+      const vectors = new Map(found.vectors);
+      for (const skill of desired.values()) {
+        const key = vectorKey(skill);
+        const held = state.vectorOfKey(key);
+        if (held !== undefined && !vectors.has(key)) vectors.set(key, held.slice());
+      }
+      const fresh = this.#newVectors(false);
+      this.#vectors = fresh;
       this.#denseSkills = new Map();
-      const again = await this.#embedMissing(fresh, desired.values(), signal, onProgress);
-      return { counts: this.#applyDense(fresh, desired, again.vectors), embedded: found.embedded + again.embedded };
+      return { counts: this.#applyDense(fresh, desired, vectors), embedded: found.embedded };
     }
   }
 
-  #indexFolder(): IndexFolder | undefined {
-    if (this.options.indexDir === undefined) return undefined;
-    this.#folder ??= IndexFolder.open(this.options.indexDir);
-    return this.#folder;
+  #newVectors(withBase: boolean): CatalogVectors {
+    const shared = this.#shared;
+    const model = catalogModel(this.options);
+    return new CatalogVectors({
+      kind: this.options.ann,
+      dimensions: this.#dimensions,
+      hnsw: this.options.hnsw,
+      ...(shared === undefined || !withBase
+        ? {}
+        : {
+            base: () => {
+              const latest = shared.latestGraph(model, CATALOG_FORMAT);
+              if (latest === undefined || shared.graphDir === '') return undefined;
+              return { file: path.join(shared.graphDir, latest.graph), labels: shared.members(latest.catalog).labels() };
+            },
+          }),
+    });
   }
 
-  #loadDense(): DenseState {
-    const folder = this.#indexFolder();
-    this.#dense ??= {
-      store: VectorStore.open({ ...this.#storeOptions(), ...(folder === undefined ? {} : { folder }) }),
-      centroid: undefined,
-    };
-    return this.#dense;
+  #loadDense(): CatalogVectors {
+    this.#vectors ??= this.#newVectors(true);
+    return this.#vectors;
+  }
+
+  /**
+   * Synchronous: the vectors hold `desired`, each from `embedded` or held already under its
+   * content key, labelled by the store.
+   */
+  #applyDense(state: CatalogVectors, desired: ReadonlyMap<string, Skill>, embedded: ReadonlyMap<string, Float32Array>): Counts {
+    const previous = this.#denseSkills;
+    const incoming = new Map<string, { key: string; vector: Float32Array }>();
+    const counts = applyDiff(desired, {
+      size: state.size,
+      ids: () => state.ids(),
+      has: (id) => state.has(id),
+      holds: (id, skill) => previous.get(id) === skill,
+      // Vectors are taken before any removal: a renamed skill's vector is held under its old id.
+      beforeChanges: (pending) => {
+        const keys: string[] = [];
+        for (const [id, skill] of pending) {
+          const key = vectorKey(skill);
+          if (state.keyOf(id) === key) continue;
+          const vector = embedded.get(key) ?? state.vectorOfKey(key)?.slice();
+          if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
+          incoming.set(id, { key, vector });
+          if (!state.holdsKey(key)) keys.push(key);
+        }
+        const labels = this.#shared?.labels(this.#model, keys) ?? new Map<string, number>();
+        for (const key of keys) if (!labels.has(key)) labels.set(key, this.#shared === undefined ? this.#localLabels++ : LOCAL_LABELS + this.#localLabels++);
+        this.#pendingLabels = labels;
+      },
+      remove: (id) => state.remove(id),
+      upsert: (id) => {
+        const next = incoming.get(id);
+        if (next === undefined) return 'unchanged';
+        const had = state.has(id);
+        state.set(id, next.key, next.vector, this.#pendingLabels.get(next.key) ?? -1);
+        return had ? 'updated' : 'added';
+      },
+    });
+    this.#pendingLabels = new Map();
+    this.#denseSkills = desired;
+    return counts;
+  }
+
+  /** Labels of the keys a running {@link #applyDense} adds. */
+  #pendingLabels = new Map<string, number>();
+
+  /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
+  #denseReady(signal?: AbortSignal): Promise<DenseSide> {
+    if (!this.#denseStale && this.#vectors !== undefined) return Promise.resolve(this.#vectors);
+    const run = this.#syncing.then(async () => {
+      const state = this.#loadDense();
+      if (!this.#denseStale) return state;
+      // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+      const skills = this.#skills;
+      const found = await this.#embedMissing(state, skills.values(), signal);
+      throwIfAborted(signal);
+      this.#applyDenseOrRebuild(state, skills, found);
+      this.#denseStale = false;
+      return this.#vectors ?? state;
+    });
+    this.#syncing = run.catch(() => undefined);
+    return run;
   }
 
   /**
@@ -448,7 +421,7 @@ export class SkillSearchEngine implements SkillSearcher {
    * else embedded and then added to it. `embedded` counts those the model made.
    */
   async #embedMissing(
-    state: DenseState,
+    state: CatalogVectors,
     skills: Iterable<Skill>,
     signal?: AbortSignal,
     onProgress?: SyncOptions['onProgress'],
@@ -457,7 +430,7 @@ export class SkillSearchEngine implements SkillSearcher {
     for (const skill of skills) {
       if (this.#denseSkills.get(skill.id) === skill) continue;
       const key = vectorKey(skill);
-      if (!state.store.hasTag(key)) missing.set(key, skill);
+      if (state.vectorOfKey(key) === undefined) missing.set(key, skill);
     }
     const shared = this.#shared?.vectors(this.#model, this.#dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
     for (const key of shared.keys()) missing.delete(key);
@@ -498,23 +471,12 @@ export class SkillSearchEngine implements SkillSearcher {
     return embedded;
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps); persisted when changed. */
+  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps). */
   #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
-    const folder = this.#indexFolder();
-    if (!this.#lexicalTried && folder !== undefined && this.#lexical.size === 0) {
-      const loaded = loadLexicalIndex(folder);
-      if ('index' in loaded) {
-        this.#lexical = loaded.index;
-        this.#lexicalSearch = loaded.index;
-        this.#lexicalSaved = true;
-      }
-    }
-    this.#lexicalTried = true;
     this.#generation += 1;
     const lexical = this.#lexical;
     const previous = this.#skills;
-    const upserted: LexicalSource[] = [];
-    const removed: string[] = [];
+    let removed = 0;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
     const glossesKept = this.#glossesEpoch === this.#language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
@@ -535,7 +497,7 @@ export class SkillSearchEngine implements SkillSearcher {
       remove: (id) => {
         lexical.remove(id);
         glossed.delete(id);
-        removed.push(id);
+        removed += 1;
       },
       upsert: (id, skill) => {
         const glosses = this.#language.glossesOf(skill)?.lexical;
@@ -544,14 +506,13 @@ export class SkillSearchEngine implements SkillSearcher {
         if (previous.get(id)?.name !== skill.name) renamed = true;
         const had = lexical.has(id);
         if (!lexical.upsert(skill, glosses)) return 'unchanged';
-        upserted.push({ skill, glosses });
         return had ? 'updated' : 'added';
       },
     });
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
     this.#glossesEpoch = this.#language.glossesEpoch;
-    if (renamed || removed.length > 0 || previous.size !== desired.size) {
+    if (renamed || removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
       for (const skill of desired.values()) {
@@ -561,255 +522,7 @@ export class SkillSearchEngine implements SkillSearcher {
         else ids.push(skill.id);
       }
     }
-    const changed = counts.added + counts.updated + counts.removed > 0;
-    if (folder !== undefined && (changed || !this.#lexicalSaved)) {
-      // `upserted`/`removed` are everything since the last save only when that save succeeded.
-      const since = this.#lexicalSaved ? { upserted, removed } : undefined;
-      this.#lexicalSaved = false;
-      if (!this.#persist(() => saveLexicalIndex(folder, this.#lexical, since))) return counts;
-    }
-    this.#lexicalSaved = true;
     return counts;
-  }
-
-  /**
-   * Synchronous: the vector index holds `desired`, each vector from `embedded` or already in the
-   * index (under the skill's id or another holding the same content key); persisted when changed.
-   */
-  #applyDense(state: DenseState, desired: ReadonlyMap<string, Skill>, embedded: ReadonlyMap<string, Float32Array>): Counts {
-    const store = state.store;
-    // Vectors are taken before any removal: a renamed skill's vector is stored under its old id.
-    const previous = this.#denseSkills;
-    const incoming = new Map<string, { key: string; vector: Float32Array }>();
-    const counts = applyDiff(desired, {
-      size: store.size,
-      ids: () => store.index.ids(),
-      has: (id) => store.index.has(id),
-      holds: (id, skill) => previous.get(id) === skill,
-      beforeChanges: (pending) => {
-        for (const [id, skill] of pending) {
-          const key = vectorKey(skill);
-          if (store.index.tagOf(id) === key) continue;
-          const vector = embedded.get(key) ?? store.vectorOfTag(key)?.slice();
-          if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
-          incoming.set(id, { key, vector });
-        }
-      },
-      remove: (id) => store.remove(id),
-      upsert: (id) => {
-        const next = incoming.get(id);
-        if (next === undefined) return 'unchanged';
-        const had = store.index.has(id);
-        store.upsert(id, next.vector, next.key);
-        return had ? 'updated' : 'added';
-      },
-    });
-    this.#denseSkills = desired;
-    if (counts.added + counts.updated + counts.removed > 0) state.centroid = undefined;
-    // Unsaved changes stay pending in the store: the next save writes them.
-    this.#persist(() => store.save());
-    return counts;
-  }
-
-  /**
-   * Runs a save of the index folder; a file-system failure (a full disk, a folder made
-   * read-only) is kept in {@link saveProblem} and the engine goes on from memory, so a search
-   * never loses its answer to a cache write. Returns whether the save went through.
-   */
-  #persist(save: () => void): boolean {
-    try {
-      save();
-      return true;
-    } catch (error) {
-      if (!isSystemError(error)) throw error;
-      this.#saveProblem ??= errorMessage(error);
-      return false;
-    }
-  }
-
-  /** Why the index folder could not be saved, when a save failed (the engine answered from memory); undefined otherwise. */
-  get saveProblem(): string | undefined {
-    return this.#saveProblem;
-  }
-
-  /** The vector side, first brought up to the current catalog when a lexical-only sync left it behind. */
-  #denseReady(signal?: AbortSignal): Promise<DenseState> {
-    if (!this.#denseStale && this.#dense !== undefined) return Promise.resolve(this.#dense);
-    const run = this.#syncing.then(async () => {
-      const state = this.#loadDense();
-      if (!this.#denseStale) return state;
-      // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
-      const skills = this.#skills;
-      const found = await this.#embedMissing(state, skills.values(), signal);
-      throwIfAborted(signal);
-      await this.#applyDenseOrRebuild(state, skills, found, signal);
-      this.#denseStale = false;
-      return this.#dense ?? state;
-    });
-    this.#syncing = run.catch(() => undefined);
-    return run;
-  }
-
-  /**
-   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
-   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
-   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
-   */
-  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    const { k, threshold, model, ranked, exact, explanation } = await this.#rankForScoring(query, request);
-    if (ranked.ranked.length === 0 && exact.length === 0) return [];
-    const factors = relevanceFactors(model, ranked.ranked, ranked.query);
-    const scores = relevanceFrom(factors);
-    // Named hits have no scoring evidence: they are shown first with score 1.
-    const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
-      explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
-    const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
-    const shown = shownCount(scores, threshold, this.options.shownCut, k - hits.length);
-    for (const [i, hit] of ranked.ranked.entries()) {
-      if (i === shown) break;
-      const scoring = explanation && {
-        ...(hit.cosine === undefined ? {} : { dense: { cosine: hit.cosine, centered: hit.centered ?? 0 } }),
-        order: hit.order,
-        answerable: factors.answerable,
-        fits: factors.fits[i]!,
-      };
-      hits.push(
-        this.#hit(
-          hit.id,
-          scores[i]!,
-          hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
-          why(hit.id, scores[i]!, scoring),
-        ),
-      );
-    }
-    return hits;
-  }
-
-  /**
-   * What `search` and `explain` share: the request checked, the ranked list as deep as the
-   * relevance model was fitted on (whatever `k`, so a hit's score does not depend on `k`), the
-   * model for the mode and the threshold of the abstention setting.
-   */
-  async #rankForScoring(query: string, request: SearchRequest) {
-    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const setting =
-      request.abstain === undefined || request.abstain === true
-        ? this.options.abstain
-        : request.abstain === false
-          ? 'off'
-          : assertAbstainSetting('abstain', request.abstain);
-    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
-    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
-    return { k, threshold: thresholdFor(this.options.relevance, mode, setting), model: this.options.relevance.models[mode], ranked, exact, explanation };
-  }
-
-  /**
-   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
-   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
-   */
-  async explain(
-    query: string,
-    request: SearchRequest = {},
-  ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
-    const { threshold, model, ranked, exact } = await this.#rankForScoring(query, request);
-    const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
-    const scores = relevanceFrom({ answerable, fits });
-    return {
-      answerable,
-      threshold,
-      named: exact,
-      hits: ranked.ranked.map((hit, i) => ({ id: hit.id, name: hit.name, fits: fits[i]!, score: scores[i]! })),
-    };
-  }
-
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
-  threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
-    return thresholdFor(this.options.relevance, mode, setting);
-  }
-
-  /**
-   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
-   * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
-   * exactly (left out of `ranked`). With `explain`, also the lexical matches with their terms per
-   * field and the query's routing (`search` turns them into each hit's `why`).
-   */
-  async rank(
-    query: string,
-    request: Omit<SearchRequest, 'abstain'> = {},
-  ): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
-    this.#assertOpen();
-    throwIfAborted(request.signal);
-    const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
-    const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const empty = { ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] };
-    if (query.trim() === '' || this.#skills.size === 0) return empty;
-    // A query in another language than the catalog's, as each ranker should read it (src/lang/).
-    const routed = await this.#language.route(query, request.signal);
-    // Coverage and length count the words of the request as written (one per translated word).
-    const terms = new Set(tokenize(routed.measure));
-    const nameOf = (id: string): string => this.#skills.get(id)?.name ?? id;
-    const explain = request.explain === true;
-    const lexicalSearch = {
-      boost: this.options.fieldBoosts,
-      fuzzy: this.options.fuzzy,
-      prefixMinLength: this.options.prefixMinLength,
-      explain,
-      ...(routed.terms === undefined ? {} : { terms: routed.terms }),
-    };
-    const explained = (lexical: readonly LexicalMatch[]): { explanation?: RankExplanation } =>
-      explain
-        ? {
-            explanation: {
-              lexical: new Map(lexical.map((match) => [match.id, match])),
-              ...(routed.lexical === query ? {} : { translation: { language: routed.language, english: routed.lexical } }),
-            },
-          }
-        : {};
-    if (mode === 'lexical') {
-      const lexical = this.#lexicalSearch.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
-      return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
-    }
-    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
-    // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
-    const generation = this.#generation;
-    let lexical = mode === 'hybrid' ? this.#lexicalSearch.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
-    // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
-    // query whose dense share is 0 needs the whole one alone (for its relevance features), and
-    // so does one where BM25 has already singled a skill out.
-    const { minTerms, max } = this.options.queryChunks;
-    const settled = lexicallySettled(lexical, this.options.queryChunks);
-    const chunks = share > 0 && terms.size >= minTerms && !settled ? queryChunks(routed.dense, max) : [];
-    const [state, whole, parts] = await Promise.all([
-      this.#denseReady(request.signal),
-      this.#queries.embed(routed.dense, request.signal),
-      chunks.length === 0 ? undefined : this.#chunks.embed(chunks.join(CHUNK_SEPARATOR), request.signal),
-    ]);
-    const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
-    throwIfAborted(request.signal);
-    if (this.#skills.size === 0) return empty;
-    const dense = new DenseQuery(vectors, this.#centroid(state));
-    // `#stored` skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
-    const stored = (id: string): { key: string; vector: Float32Array } | undefined => this.#stored(state, id);
-    const denseMatches = dense.matches(state.store.index, Math.max(k, this.options.candidates), stored);
-    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
-    const exact = findNamedSkills(query, this.#idsNamed);
-    // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
-    if (this.#generation !== generation) lexical = this.#lexicalSearch.search(routed.lexical, this.options.candidates, lexicalSearch);
-    const denseOf = (id: string) => {
-      const found = stored(id);
-      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
-    };
-    return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact, {
-        of: (id) => {
-          const skill = this.#skills.get(id);
-          return skill === undefined ? undefined : boundaryOf(skill);
-        },
-        named: this.#idsNamed,
-      }),
-      exact,
-      ...explained(lexical),
-    };
   }
 
   /** Settles once every sync queued so far has (whether or not it succeeded). */
@@ -817,36 +530,19 @@ export class SkillSearchEngine implements SkillSearcher {
     return this.#syncing.then(() => undefined);
   }
 
-  /** Idempotent; waits for a running sync, then releases the index files. Later calls return the same promise. */
+  /** Idempotent; waits for a running sync, then releases the store. Later calls return the same promise. */
   close(): Promise<void> {
     this.#closing ??= this.#syncing.then(() => {
-      this.#dense?.store.close();
       this.#shared?.close();
-      this.#releaseSnapshot?.();
     });
     return this.#closing;
   }
 
-  /** The mean of the stored vectors, kept by the store as they change (and persisted with them). */
-  #centroid(state: DenseState): Centroid {
-    state.centroid ??= Centroid.ofMean(state.store.mean(), { centre: this.options.centring });
-    return state.centroid;
+  protected ranker(): Ranker {
+    return this.#ranker;
   }
 
-  /** The content key and stored vector of a skill still in the catalog (a view, used before the next change). */
-  #stored(state: DenseState, id: string): { key: string; vector: Float32Array } | undefined {
-    const skill = this.#skills.get(id);
-    if (skill === undefined) return undefined;
-    const key = vectorKey(skill);
-    const vector = state.store.index.tagOf(id) === key ? state.store.index.vectorOf(id) : state.store.vectorOfTag(key);
-    return vector === undefined ? undefined : { key, vector };
-  }
-
-  #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation): SearchHit {
-    return { skill: this.#skills.get(id)!, score, via, ...(why === undefined ? {} : { why }) };
-  }
-
-  #assertOpen(): void {
+  protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
 }
@@ -855,21 +551,4 @@ export class SkillSearchEngine implements SkillSearcher {
 function isSystemError(error: unknown): boolean {
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
   return typeof code === 'string' && typeof syscall === 'string';
-}
-
-/** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */
-type Scoring = Pick<HitExplanation, 'dense' | 'order' | 'answerable' | 'fits'>;
-
-/** A hit's explanation: what the lexical ranker matched, its scoring evidence, the threshold, how the query was routed. */
-function explainHit(id: string, score: number, threshold: number, explanation: RankExplanation, scoring: Scoring | undefined): HitExplanation {
-  const match = explanation.lexical.get(id);
-  return {
-    matched: match?.fields ?? {},
-    ...(match === undefined ? {} : { lexical: { bm25: match.score, coverage: match.coverage } }),
-    ...scoring,
-    threshold,
-    passed: score >= threshold,
-    ...(scoring === undefined ? { named: true as const } : {}),
-    ...(explanation.translation === undefined ? {} : { translation: explanation.translation }),
-  };
 }

@@ -1,5 +1,7 @@
 export { SkillSearchEngine } from './engine.js';
-export type { SyncOptions, SyncResult, EngineInfo, OpenedEngine, SnapshotCatalog } from './engine.js';
+export type { SyncOptions, SyncResult, EngineInfo, SnapshotCatalog } from './engine.js';
+export { StoredSearch, type OpenedCatalog, type CatalogStamps } from './stored-search.js';
+export { Ranker, type RankedCatalog } from './ranker.js';
 export { resolveEngineOptions, ENGINE_DEFAULTS } from './options.js';
 export type { EngineOptions, EngineKnobs, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
 export { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from './abstention.js';

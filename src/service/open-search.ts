@@ -14,7 +14,7 @@ export type SearchPath = 'server' | 'snapshot' | 'live';
 
 /** The read-only search of a saved snapshot, as far as an answer needs it. */
 export type SnapshotPath = Pick<SnapshotSearch, 'search' | 'close' | 'diagnostics'> & {
-  readonly engine: Pick<SkillSearchEngine, 'size' | 'explain' | 'saveProblem'>;
+  readonly engine: Pick<SkillSearchEngine, 'size' | 'explain'>;
 };
 
 /** The live index, as far as an answer needs it. */

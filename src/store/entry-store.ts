@@ -1,8 +1,11 @@
+import type { LexicalEntry } from '../lexical/lexical-entry.js';
+
 /**
  * What the search needs from the store shared by every project folder and process: entries keyed
- * by model and content hash, so a skill embedded once (in any folder, by any process) is never
- * embedded again. Small on purpose, so another engine (a team registry on Postgres with pgvector)
- * could sit behind it. `SqliteStore` is the implementation.
+ * by model and content hash (a skill embedded once, in any folder, by any process, is never
+ * embedded again), and saved catalogs: the skills a catalog holds, with what a cold search reads
+ * (docs/store.md). Small on purpose, so another engine (a team registry on Postgres with
+ * pgvector) could sit behind it. `SqliteStore` is the implementation.
  *
  * A store is a cache: every method may fail (a locked or full disk, a damaged file), and the
  * callers treat a failure as "not stored" and go on.
@@ -14,30 +17,102 @@ export interface EntryStore {
   missing(model: string, keys: readonly string[]): string[];
   /** Stores vectors by content key under `model`; entries stored already are kept and marked used today. */
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
-  /** The saved index that serves the catalog `key` (see {@link ServedCatalog}), marked used today; undefined when none was recorded. */
-  servedCatalog(key: string): ServedCatalog | undefined;
-  /** Records that `served` holds the index of the catalog `key` (replacing what was recorded). */
-  putServedCatalog(key: string, served: ServedCatalog): void;
-  /** Removes the entries no one used in the last `days` days; returns how many went. */
+  /**
+   * The label of each of `keys` stored under `model`: an integer that names the vector for as
+   * long as it is stored, so a nearest-neighbour graph keyed by labels serves every catalog
+   * holding that vector.
+   */
+  labels(model: string, keys: readonly string[]): Map<string, number>;
+  /** The catalog saved under `key`, marked used today; undefined when none was. */
+  catalog(key: CatalogKey): StoredCatalog | undefined;
+  /** The catalog of `model` and `format` saved last that has a graph: what a new catalog's graph is derived from. */
+  latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
+  /** The catalog of `model` and `format` saved last: what a new live index reports its changes against. */
+  latestCatalog(model: string, format: number): number | undefined;
+  /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
+  putCatalog(catalog: NewCatalog): number;
+  /** Reads the members of the saved catalog `catalog` (by id). */
+  members(catalog: number): CatalogMembers;
+  /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
+  glosses(scope: string): Map<string, string>;
+  /** Records per content key under `scope`, replacing what `scope` held. */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
+  /** Where the graph files named by catalogs live. */
+  readonly graphDir: string;
+  /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
   collect(days: number): number;
   close(): void;
 }
 
-/**
- * An index folder holding a search snapshot, recorded under a catalog key that any working folder
- * computes alike (the catalog's portable stamp, the model, the snapshot format), so a new project
- * folder over a catalog seen before opens that snapshot instead of building its own index.
- */
-export interface ServedCatalog {
-  readonly indexDir: string;
-  /** The snapshot's own `sourceStamp`, which it must still carry when opened. */
+/** What a catalog is saved under: any working folder computes it alike for the same skills. */
+export interface CatalogKey {
+  /** The catalog's portable stamp (`src/load/source-stamp.ts`). */
+  readonly stamp: string;
+  /** The model, its text version and the index kind. */
+  readonly model: string;
+  /** The layout of what is saved per catalog (bumped when it changes). */
+  readonly format: number;
+}
+
+/** A saved catalog's row. */
+export interface StoredCatalog {
+  readonly id: number;
+  /** The source stamp of the folder that saved it. */
   readonly sourceStamp: string;
+  /** The catalog's load problems, JSON. */
+  readonly diagnostics: string;
+  readonly size: number;
+  /** The mean of its members' vectors. */
+  readonly mean: Float32Array | undefined;
+  /** The graph file (under {@link EntryStore.graphDir}) that serves it; undefined when it is searched exactly. */
+  readonly graph: string | undefined;
+}
+
+export interface NewCatalog extends CatalogKey {
+  readonly sourceStamp: string;
+  readonly diagnostics: string;
+  /** In catalog order (a member's `doc` is its position). */
+  readonly members: readonly CatalogMember[];
+  readonly mean?: Float32Array | undefined;
+  readonly graph?: string | undefined;
+  /** The lexical entry of member `doc`: asked only for the entries the store does not hold yet (by lexical key). */
+  readonly lexicalEntry: (doc: number) => LexicalEntry;
+}
+
+export interface CatalogMember {
+  readonly id: string;
+  /** Normalised, for the exact-name path. */
+  readonly name: string;
+  /** `lexicalKey` of the skill and the glosses it is indexed with: its lexical entry is stored once under it. */
+  readonly lexicalKey: string;
+  readonly vectorKey: string;
+  /** The skill as JSON, decoded only when a query returns it. */
+  readonly record: string;
+}
+
+/** The members of one saved catalog, read a few at a time (a cold search reaches a few dozen). */
+export interface CatalogMembers {
+  record(id: string): string | undefined;
+  /** The ids with this normalised name, in catalog order. */
+  idsNamed(name: string): readonly string[];
+  /** The ids whose vector has this label, in catalog order. */
+  idsLabelled(label: number): readonly string[];
+  /** The vector key and vector of member `id` (`dimensions` long). */
+  vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
+  /** Each member's lexical key by id. */
+  lexicalKeys(): Map<string, string>;
+  /** Every distinct label of the members' vectors. */
+  labels(): number[];
+  /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */
+  labelled(dimensions: number): Map<number, Float32Array>;
 }
 
 /** The store's knobs, in one place. */
 export const STORE_DEFAULTS = Object.freeze({
   /** The store's file under the cache root. */
   file: 'store.sqlite',
+  /** The folder beside it holding the catalogs' graph files. */
+  graphDir: 'graphs',
   /** Entries unused this long are collected (by `skill-search index`, off a prompt's path). */
   collectAfterDays: 30,
   /**
@@ -45,4 +120,6 @@ export const STORE_DEFAULTS = Object.freeze({
    * wait (WAL); a write that still finds the store busy is skipped, since the store is a cache.
    */
   busyTimeoutMs: 250,
+  /** SQLite's page cache per connection, in KiB (pages are read lazily: a reader uses a few). */
+  cacheKiB: 65_536,
 });

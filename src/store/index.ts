@@ -1,3 +1,11 @@
-export { STORE_DEFAULTS, type EntryStore, type ServedCatalog } from './entry-store.js';
+export {
+  STORE_DEFAULTS,
+  type CatalogKey,
+  type CatalogMember,
+  type CatalogMembers,
+  type EntryStore,
+  type NewCatalog,
+  type StoredCatalog,
+} from './entry-store.js';
 export { SharedStore } from './shared-store.js';
 export { SqliteStore } from './sqlite-store.js';

@@ -1,5 +1,6 @@
-import { errorMessage } from '../errors.js';
-import type { EntryStore, ServedCatalog } from './entry-store.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+import { SkillSearchError, errorMessage } from '../errors.js';
+import type { CatalogKey, CatalogMembers, EntryStore, NewCatalog, StoredCatalog } from './entry-store.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -37,12 +38,65 @@ export class SharedStore implements EntryStore {
     if (vectors.size > 0) this.#guard((store) => store.putVectors(model, vectors), undefined);
   }
 
-  servedCatalog(key: string): ServedCatalog | undefined {
-    return this.#guard((store) => store.servedCatalog(key), undefined);
+  labels(model: string, keys: readonly string[]): Map<string, number> {
+    if (keys.length === 0) return new Map();
+    return this.#guard((store) => store.labels(model, keys), new Map());
   }
 
-  putServedCatalog(key: string, served: ServedCatalog): void {
-    this.#guard((store) => store.putServedCatalog(key, served), undefined);
+  catalog(key: CatalogKey): StoredCatalog | undefined {
+    return this.#guard((store) => store.catalog(key), undefined);
+  }
+
+  latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
+    return this.#guard((store) => store.latestGraph(model, format), undefined);
+  }
+
+  latestCatalog(model: string, format: number): number | undefined {
+    return this.#guard((store) => store.latestCatalog(model, format), undefined);
+  }
+
+  /** -1 when the store failed. */
+  putCatalog(catalog: NewCatalog): number {
+    return this.#guard((store) => store.putCatalog(catalog), -1);
+  }
+
+  /** Each read answers "none" once the store failed. */
+  members(catalog: number): CatalogMembers {
+    const members = this.#guard((store) => store.members(catalog), undefined);
+    const read = <T>(run: (m: CatalogMembers) => T, otherwise: T): T => (members === undefined ? otherwise : this.#guard(() => run(members), otherwise));
+    return {
+      record: (id) => read((m) => m.record(id), undefined),
+      idsNamed: (name) => read((m) => m.idsNamed(name), []),
+      idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
+      vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
+      lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
+      labels: () => read((m) => m.labels(), []),
+      labelled: (dimensions) => read((m) => m.labelled(dimensions), new Map()),
+    };
+  }
+
+  /**
+   * The lexical index of the saved catalog `catalog`, searched from the store's postings tables
+   * (`lexical-tables.ts`; only a {@link SqliteStore} keeps them). Throws when the store failed;
+   * the searcher's own failures are the caller's (a search the store cannot answer).
+   */
+  catalogLexical(catalog: number): LexicalSearcher {
+    const store = this.#guard((opened) => opened, undefined);
+    if (!(store instanceof SqliteStore)) throw new SkillSearchError('INTERNAL', `the store keeps no lexical index: ${this.#problem ?? 'not SQLite'}`);
+    return store.catalogLexical(catalog);
+  }
+
+  glosses(scope: string): Map<string, string> {
+    return this.#guard((store) => store.glosses(scope), new Map());
+  }
+
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
+    this.#guard((store) => store.putGlosses(scope, entries), undefined);
+  }
+
+  /** Empty once the store failed (nothing is read from it then). */
+  get graphDir(): string {
+    return this.#guard((store) => store.graphDir, '');
   }
 
   collect(days: number): number {

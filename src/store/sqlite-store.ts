@@ -1,39 +1,77 @@
-import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { STORE_DEFAULTS, type EntryStore, type ServedCatalog } from './entry-store.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
+import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 
 /**
- * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew,
- * except layout 1 (vectors only), to which the `catalogs` table is added.
+ * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
+ * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 4;
+/**
+ * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, so a
+ * graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
+ * the membership other tables (the lexical postings) join against.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
+  label INTEGER PRIMARY KEY,
   model TEXT NOT NULL,
   key TEXT NOT NULL,
   vector BLOB NOT NULL,
   used INTEGER NOT NULL,
-  PRIMARY KEY (model, key)
-) WITHOUT ROWID;
+  UNIQUE (model, key)
+);
 CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
 CREATE TABLE IF NOT EXISTS catalogs (
-  key TEXT PRIMARY KEY,
-  index_dir TEXT NOT NULL,
+  id INTEGER PRIMARY KEY,
+  stamp TEXT NOT NULL,
+  model TEXT NOT NULL,
+  format INTEGER NOT NULL,
   source_stamp TEXT NOT NULL,
-  used INTEGER NOT NULL
+  diagnostics TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mean BLOB,
+  graph TEXT,
+  used INTEGER NOT NULL,
+  UNIQUE (stamp, model, format)
+);
+CREATE TABLE IF NOT EXISTS catalog_skills (catalog INTEGER NOT NULL, doc INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, lexical_key TEXT NOT NULL, vector_key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (catalog, doc)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS catalog_skills_lexical ON catalog_skills (lexical_key, catalog);
+CREATE INDEX IF NOT EXISTS catalog_skills_id ON catalog_skills (catalog, id, doc);
+CREATE INDEX IF NOT EXISTS catalog_skills_name ON catalog_skills (catalog, name, doc);
+CREATE INDEX IF NOT EXISTS catalog_skills_vector ON catalog_skills (catalog, vector_key, doc);
+CREATE TABLE IF NOT EXISTS glosses (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
 `;
 
 const DAY_MS = 86_400_000;
 const today = (): number => Math.floor(Date.now() / DAY_MS);
+/** A graph file no catalog names is removed once it is this old (a writer may be about to record it). */
+const ORPHAN_GRAPH_MS = 60_000;
 
 /** Loaded on first use only: a search whose vectors are all in its index never pays for the addon. */
 let driver: typeof BetterSqlite3 | undefined;
 function sqlite(): typeof BetterSqlite3 {
   driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return driver;
+}
+
+interface CatalogRowData {
+  id: number;
+  source_stamp: string;
+  diagnostics: string;
+  size: number;
+  mean: Buffer | null;
+  graph: string | null;
+  used: number;
 }
 
 /**
@@ -45,23 +83,24 @@ function sqlite(): typeof BetterSqlite3 {
  */
 export class SqliteStore implements EntryStore {
   readonly file: string;
+  readonly graphDir: string;
+  /** Set when the file held another layout and was emptied: the one line to show. */
+  readonly reset: string | undefined;
   readonly #db: BetterSqlite3.Database;
   readonly #get: BetterSqlite3.Statement<[string, string], { vector: Buffer; used: number }>;
-  readonly #used: BetterSqlite3.Statement<[string, string], { used: number }>;
+  readonly #used: BetterSqlite3.Statement<[string, string], { used: number; label: number }>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
-  readonly #served: BetterSqlite3.Statement<[string], { index_dir: string; source_stamp: string; used: number }>;
-  readonly #putServed: BetterSqlite3.Statement<[string, string, string, number]>;
 
-  private constructor(file: string, db: BetterSqlite3.Database) {
+  private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined) {
     this.file = file;
+    this.graphDir = path.join(path.dirname(file), STORE_DEFAULTS.graphDir);
+    this.reset = reset;
     this.#db = db;
     this.#get = db.prepare('SELECT vector, used FROM vectors WHERE model = ? AND key = ?');
-    this.#used = db.prepare('SELECT used FROM vectors WHERE model = ? AND key = ?');
+    this.#used = db.prepare('SELECT used, label FROM vectors WHERE model = ? AND key = ?');
     this.#touch = db.prepare('UPDATE vectors SET used = ? WHERE model = ? AND key = ? AND used < ?');
     this.#put = db.prepare('INSERT INTO vectors (model, key, vector, used) VALUES (?, ?, ?, ?) ON CONFLICT (model, key) DO UPDATE SET used = excluded.used');
-    this.#served = db.prepare('SELECT index_dir, source_stamp, used FROM catalogs WHERE key = ?');
-    this.#putServed = db.prepare('INSERT OR REPLACE INTO catalogs (key, index_dir, source_stamp, used) VALUES (?, ?, ?, ?)');
   }
 
   /** Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not written. */
@@ -84,20 +123,35 @@ export class SqliteStore implements EntryStore {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      const current = (): boolean => db.pragma('user_version', { simple: true }) === SCHEMA_VERSION;
+      // A catalog's postings go into term-ordered B-trees in skill order: SQLite's default 2 MB
+      // page cache would have a large save re-read the same pages over and over.
+      db.pragma(`cache_size = -${STORE_DEFAULTS.cacheKiB}`);
+      const version = (): number => db.pragma('user_version', { simple: true }) as number;
+      let reset: string | undefined;
       // Checked again under the write lock: two processes creating the store at once lay it out once.
-      if (!current())
+      if (version() !== SCHEMA_VERSION)
         db.transaction(() => {
-          if (current()) return;
-          if (db.pragma('user_version', { simple: true }) !== 1) db.exec('DROP TABLE IF EXISTS vectors; DROP TABLE IF EXISTS catalogs');
+          const found = version();
+          if (found === SCHEMA_VERSION) return;
+          if (found !== 0) {
+            reset = `skill-search: the store ${file} was of an older layout (${found}); it starts empty`;
+            const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+            for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
+          }
           db.exec(SCHEMA);
+          db.exec(LEXICAL_TABLES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
-      return new SqliteStore(file, db);
+      return new SqliteStore(file, db, reset);
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /** The database, for the tables other modules own (the lexical postings). */
+  get database(): BetterSqlite3.Database {
+    return this.#db;
   }
 
   vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array> {
@@ -107,9 +161,7 @@ export class SqliteStore implements EntryStore {
     for (const key of keys) {
       const row = this.#get.get(model, key);
       if (row === undefined || row.vector.byteLength !== 4 * dimensions) continue;
-      const vector = new Float32Array(dimensions);
-      new Uint8Array(vector.buffer).set(row.vector);
-      found.set(key, vector);
+      found.set(key, toVector(row.vector));
       if (row.used < day) stale.push(key);
     }
     this.#markUsed(model, stale, day);
@@ -133,6 +185,15 @@ export class SqliteStore implements EntryStore {
     return missing;
   }
 
+  labels(model: string, keys: readonly string[]): Map<string, number> {
+    const labels = new Map<string, number>();
+    for (const key of keys) {
+      const row = this.#used.get(model, key);
+      if (row !== undefined) labels.set(key, row.label);
+    }
+    return labels;
+  }
+
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
@@ -143,26 +204,212 @@ export class SqliteStore implements EntryStore {
     );
   }
 
-  servedCatalog(key: string): ServedCatalog | undefined {
-    const row = this.#served.get(key);
+  catalog(key: CatalogKey): StoredCatalog | undefined {
+    const row = this.#db
+      .prepare<[string, string, number], CatalogRowData>('SELECT * FROM catalogs WHERE stamp = ? AND model = ? AND format = ?')
+      .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
-    if (row.used < day) this.#write(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE key = ?').run(day, key));
-    return { indexDir: row.index_dir, sourceStamp: row.source_stamp };
+    if (row.used < day) this.#write(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
+    return {
+      id: row.id,
+      sourceStamp: row.source_stamp,
+      diagnostics: row.diagnostics,
+      size: row.size,
+      mean: row.mean === null ? undefined : toVector(row.mean),
+      graph: row.graph ?? undefined,
+    };
   }
 
-  putServedCatalog(key: string, served: ServedCatalog): void {
-    this.#write(() => this.#putServed.run(key, served.indexDir, served.sourceStamp, today()));
+  latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
+    const row = this.#db
+      .prepare<[string, number], { id: number; graph: string }>(
+        'SELECT id, graph FROM catalogs WHERE model = ? AND format = ? AND graph IS NOT NULL ORDER BY id DESC LIMIT 1',
+      )
+      .get(model, format);
+    return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
+  }
+
+  latestCatalog(model: string, format: number): number | undefined {
+    return this.#db.prepare<[string, number], number>('SELECT max(id) FROM catalogs WHERE model = ? AND format = ?').pluck().get(model, format) ?? undefined;
+  }
+
+  putCatalog(catalog: NewCatalog): number {
+    const db = this.#db;
+    let id = 0;
+    const replaced: string[] = [];
+    db.transaction(() => {
+      const old = db
+        .prepare<[string, string, number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE stamp = ? AND model = ? AND format = ?')
+        .get(catalog.stamp, catalog.model, catalog.format);
+      if (old !== undefined) {
+        this.#dropCatalog(old.id);
+        if (old.graph !== null && old.graph !== catalog.graph) replaced.push(old.graph);
+      }
+      id = Number(
+        db
+          .prepare('INSERT INTO catalogs (stamp, model, format, source_stamp, diagnostics, size, mean, graph, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(
+            catalog.stamp,
+            catalog.model,
+            catalog.format,
+            catalog.sourceStamp,
+            catalog.diagnostics,
+            catalog.members.length,
+            catalog.mean === undefined ? null : Buffer.from(catalog.mean.buffer, catalog.mean.byteOffset, catalog.mean.byteLength),
+            catalog.graph ?? null,
+            today(),
+          ).lastInsertRowid,
+      );
+      const member = db.prepare('INSERT INTO catalog_skills (catalog, doc, id, name, lexical_key, vector_key, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      catalog.members.forEach((m, doc) => member.run(id, doc, m.id, m.name, m.lexicalKey, m.vectorKey, m.record));
+      // Only the entries not stored yet are made (tokenised) and written.
+      const known = db.prepare<[string], number>('SELECT 1 FROM lexical_entries WHERE key = ?').pluck();
+      putLexicalEntries(
+        db,
+        (function* () {
+          for (const [doc, m] of catalog.members.entries()) if (known.get(m.lexicalKey) === undefined) yield catalog.lexicalEntry(doc);
+        })(),
+      );
+      putCatalogLexicalStats(db, id);
+    }).immediate();
+    // Readers that hold a replaced graph open keep their mapping (the file goes from the folder only).
+    for (const graph of replaced) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
+    return id;
+  }
+
+  #dropCatalog(id: number): void {
+    this.#db.prepare('DELETE FROM catalog_skills WHERE catalog = ?').run(id);
+    this.#db.prepare('DELETE FROM lexical_catalogs WHERE catalog = ?').run(id);
+    this.#db.prepare('DELETE FROM catalogs WHERE id = ?').run(id);
+  }
+
+  catalogLexical(catalog: number): LexicalSearcher {
+    return openCatalogLexical(this.#db, catalog);
+  }
+
+  #graphNamed(graph: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM catalogs WHERE graph = ?').get(graph) !== undefined;
+  }
+
+  /**
+   * Each lookup names its index (`INDEXED BY`): without statistics SQLite would walk the
+   * catalog's whole primary-key range for every one (0.3 s a search at 434 skills).
+   */
+  members(catalog: number): CatalogMembers {
+    const db = this.#db;
+    const record = db
+      .prepare<[number, string], string>('SELECT record FROM catalog_skills INDEXED BY catalog_skills_id WHERE catalog = ? AND id = ? ORDER BY doc LIMIT 1')
+      .pluck();
+    const named = db
+      .prepare<[number, string], string>('SELECT id FROM catalog_skills INDEXED BY catalog_skills_name WHERE catalog = ? AND name = ? ORDER BY doc')
+      .pluck();
+    const labelled = db
+      .prepare<[number, number], string>(
+        'SELECT s.id FROM vectors v JOIN catalog_skills s INDEXED BY catalog_skills_vector ON s.catalog = ? AND s.vector_key = v.key WHERE v.label = ? ORDER BY s.doc',
+      )
+      .pluck();
+    const model = db.prepare<[number], string>('SELECT model FROM catalogs WHERE id = ?').pluck().get(catalog);
+    const vectorOf = db.prepare<[string, number, string], { key: string; vector: Buffer }>(
+      'SELECT s.vector_key AS key, v.vector AS vector FROM catalog_skills s INDEXED BY catalog_skills_id JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ? AND s.id = ? ORDER BY s.doc LIMIT 1',
+    );
+    // A catalog's model carries the index kind after `|`; vectors are stored under the model alone.
+    const vectorModel = (model ?? '').split('|')[0]!;
+    return {
+      record: (id) => record.get(catalog, id),
+      idsNamed: (name) => named.all(catalog, name),
+      idsLabelled: (label) => labelled.all(catalog, label),
+      vectorOf: (id, dimensions) => {
+        const row = vectorOf.get(vectorModel, catalog, id);
+        return row === undefined || row.vector.byteLength !== 4 * dimensions ? undefined : { key: row.key, vector: toVector(row.vector) };
+      },
+      lexicalKeys: () =>
+        new Map(
+          db
+            .prepare<[number], { id: string; lexical_key: string }>('SELECT id, lexical_key FROM catalog_skills WHERE catalog = ? ORDER BY doc')
+            .all(catalog)
+            .map((row) => [row.id, row.lexical_key]),
+        ),
+      labels: () =>
+        db
+          .prepare<[string, number], number>(
+            'SELECT DISTINCT v.label FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?',
+          )
+          .pluck()
+          .all(vectorModel, catalog),
+      labelled: (dimensions) => {
+        const rows = db
+          .prepare<[string, number], { label: number; vector: Buffer }>(
+            'SELECT DISTINCT v.label AS label, v.vector AS vector FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?',
+          )
+          .all(vectorModel, catalog);
+        const out = new Map<number, Float32Array>();
+        for (const row of rows) if (row.vector.byteLength === 4 * dimensions) out.set(row.label, toVector(row.vector));
+        return out;
+      },
+    };
+  }
+
+  glosses(scope: string): Map<string, string> {
+    const rows = this.#db.prepare<[string], { key: string; value: string }>('SELECT key, value FROM glosses WHERE scope = ?').all(scope);
+    return new Map(rows.map((row) => [row.key, row.value]));
+  }
+
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
+    this.#write(() =>
+      this.#db.transaction(() => {
+        this.#db.prepare('DELETE FROM glosses WHERE scope = ?').run(scope);
+        const put = this.#db.prepare('INSERT INTO glosses (scope, key, value) VALUES (?, ?, ?)');
+        for (const [key, value] of entries) put.run(scope, key, value);
+      })(),
+    );
   }
 
   collect(days: number): number {
     let removed = 0;
-    this.#write(() => {
-      const before = today() - days;
-      removed = this.#db.prepare('DELETE FROM vectors WHERE used < ?').run(before).changes;
-      removed += this.#db.prepare('DELETE FROM catalogs WHERE used < ?').run(before).changes;
-    });
+    const graphs: string[] = [];
+    this.#write(() =>
+      this.#db.transaction(() => {
+        const before = today() - days;
+        const gone = this.#db.prepare<[number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE used < ?').all(before);
+        for (const { id, graph } of gone) {
+          this.#dropCatalog(id);
+          if (graph !== null) graphs.push(graph);
+        }
+        removed += gone.length;
+        // Lexical entries no catalog holds any more go with their postings.
+        const orphans = 'SELECT id FROM lexical_entries WHERE NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.lexical_key = lexical_entries.key)';
+        this.#db.prepare(`DELETE FROM lexical_postings WHERE entry IN (${orphans})`).run();
+        this.#db.prepare(`DELETE FROM lexical_entries WHERE id IN (${orphans})`).run();
+        // A vector a kept catalog holds stays, however old: its graph names it.
+        removed += this.#db
+          .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
+          .run(before).changes;
+      })(),
+    );
+    for (const graph of graphs) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
+    this.#collectGraphs();
     return removed;
+  }
+
+  /** Removes the graph files no catalog names (replaced ones, those a killed writer left). */
+  #collectGraphs(): void {
+    let files: string[];
+    try {
+      files = readdirSync(this.graphDir);
+    } catch {
+      return;
+    }
+    const named = new Set(this.#db.prepare<[], string>('SELECT graph FROM catalogs WHERE graph IS NOT NULL').pluck().all());
+    for (const file of files) {
+      const full = path.join(this.graphDir, file);
+      if (named.has(file)) continue;
+      try {
+        if (Date.now() - statSync(full).mtimeMs > ORPHAN_GRAPH_MS) rmSync(full, { force: true });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   }
 
   close(): void {
@@ -177,6 +424,12 @@ export class SqliteStore implements EntryStore {
       if (!isBusy(error)) throw error;
     }
   }
+}
+
+function toVector(bytes: Buffer): Float32Array {
+  const vector = new Float32Array(bytes.byteLength / 4);
+  new Uint8Array(vector.buffer).set(bytes);
+  return vector;
 }
 
 function sqliteCode(error: unknown): string | undefined {

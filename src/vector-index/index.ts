@@ -1,8 +1,6 @@
-export type { VectorIndex, VectorIndexKind, VectorMatch, PersistedEntry, SavedEntry } from './vector-index.js';
-export { ExactIndex } from './exact-index.js';
-export { UsearchIndex } from './usearch-index.js';
-export type { HnswOptions } from './usearch-index.js';
-export { VectorStore, createVectorIndex, VECTOR_DATA, VECTOR_ENTRIES } from './store.js';
-export type { VectorStoreOptions, VectorStoreStatus } from './store.js';
+export type { VectorIndexKind, VectorMatch } from './vector-index.js';
+export { CatalogVectors, type CatalogVectorsOptions } from './catalog-vectors.js';
+export { VECTOR_DEFAULTS, type DenseSide } from './dense-side.js';
+export { LabelGraph, type HnswOptions, type LabelMatch } from './label-graph.js';
+export { StoredVectors } from './stored-vectors.js';
 export { TopK } from './top-k.js';
-export { writeFileAtomic, commitTempFile, tempPathFor, removeStaleTempFiles, sha256 } from './atomic-file.js';

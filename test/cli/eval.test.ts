@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUERIES, SKILLS, removeDir, runCli, tempDir } from './helpers.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { EVAL_REPORT_KEYS } from '../support/eval-report.js';
 
 const cache = tempDir();
@@ -126,17 +127,23 @@ describe('eval', () => {
       }
     });
 
-    it('builds the index a graph knob asks for in a folder of its own, leaving the default one alone', async () => {
+    it('saves the catalog a graph knob asks for under a key of its own, leaving the default one alone', async () => {
       const dir = tempDir();
       const own = tempDir();
       try {
         const run = (extra: string[]) => runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--json', ...extra], own);
+        const catalogs = (): string[] => {
+          const store = SqliteStore.open(path.join(own, 'store.sqlite'));
+          try {
+            return store.database.prepare('SELECT model FROM catalogs ORDER BY id').pluck().all() as string[];
+          } finally {
+            store.close();
+          }
+        };
         const plain = JSON.parse((await run([])).stdout) as Record<string, unknown>;
-        const before = readdirSync(own).sort();
+        expect(catalogs()).toEqual(['hash-256#t2|hnsw:m16:ef200']);
         const exact = JSON.parse((await run(['--config', write(dir, { ann: 'exact', hnsw: { m: 8 } })])).stdout) as Record<string, unknown>;
-        const added = readdirSync(own).filter((name) => !before.includes(name));
-        expect(added).toHaveLength(1);
-        expect(before.some((name) => added[0]!.startsWith(`${name}-`))).toBe(true);
+        expect(catalogs()).toEqual(['hash-256#t2|hnsw:m16:ef200', 'hash-256#t2|exact']);
         // Six skills: the exact scan and the graph rank alike.
         const { overrides, latencyMs: _a, ...rest } = exact;
         const { latencyMs: _b, ...plainRest } = plain;

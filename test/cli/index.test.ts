@@ -1,8 +1,7 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IndexFolder } from '../../src/index-folder/index-folder.js';
-import { VECTOR_DATA } from '../../src/vector-index/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BROKEN, SKILLS, copyFixture, removeDir, runCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
@@ -34,9 +33,10 @@ describe('index', () => {
     // --quiet: no progress at all.
     writeFileSync(path.join(skills, 'git-bisect', 'SKILL.md'), '---\nname: git-bisect\ndescription: Bisect history to find the first bad commit\n---\n');
     expect((await runCli([...base, '--json', '--quiet'], cache)).stderr).toBe('');
-    // The change went to the vector log, which the command then folded into the base files:
-    // cold processes opening the folder replay nothing.
-    expect(IndexFolder.open(summary['indexDir'] as string).readLog(VECTOR_DATA)).toEqual([]);
+    // Each catalog the command indexed is saved in the store for cold processes.
+    const store = SqliteStore.open(path.join(cache, 'store.sqlite'));
+    expect(store.database.prepare('SELECT size FROM catalogs ORDER BY id').pluck().all()).toEqual([6, 5, 5]);
+    store.close();
   });
 
   it('indexes the good skills of a folder with broken ones, and points at validate', async () => {
@@ -77,8 +77,24 @@ describe('index', () => {
     const a = await index(projectA);
     const b = await index(projectB);
     expect(a).toMatchObject({ skills: 6, added: 6, embedded: 6 });
-    expect(b).toMatchObject({ skills: 6, added: 6, embedded: 0 });
+    // The same catalog, saved by the first folder: nothing changed, nothing embedded.
+    expect(b).toMatchObject({ skills: 6, added: 0, unchanged: 6, embedded: 0 });
     expect(b['indexDir']).not.toBe(a['indexDir']);
+  });
+
+  it('removes an index folder of the layout before the store, with one line, and keeps what else the folder holds', async () => {
+    const root = tempDir();
+    dirs.push(root);
+    const indexDir = path.join(root, 'index');
+    mkdirSync(indexDir);
+    const old = ['index.json', 'vector-data-0123456789abcdef.bin', 'lexical-0123456789abcdef.log', 'search-fedcba9876543210.bin'];
+    for (const file of [...old, 'notes.txt']) writeFileSync(path.join(indexDir, file), 'x');
+    const result = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--quiet', '--index-dir', indexDir], root);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(`skill-search: removed the index of an older layout from ${indexDir} (indexes are kept in the store now)`);
+    expect(readdirSync(indexDir)).toEqual(['notes.txt']);
+    const again = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--quiet', '--index-dir', indexDir], root);
+    expect(again.stderr).not.toContain('older layout');
   });
 
   it('exits 1 when there is nothing to index', async () => {

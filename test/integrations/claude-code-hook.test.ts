@@ -1,12 +1,11 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
 import { abortError, isAbortError } from '../../src/errors.js';
-import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
-import { VECTOR_DATA } from '../../src/vector-index/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
 
 function skill(name: string, description: string, whenToUse?: string): Skill {
@@ -236,11 +235,15 @@ describe('skill-search hook claude-code (process)', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);
       expect(result.stderr).toContain('skill-search hook: building the index in the background');
-      const indexFolder = () => readdirSync(cold).find((name) => !name.endsWith('.warming') && !name.endsWith('.builder'));
-      // The vector index is written last; the manifest names it once it is complete.
+      // The catalog is saved in the store in one transaction, once it is complete.
       const built = () => {
-        const folder = indexFolder();
-        return folder !== undefined && IndexFolder.open(path.join(cold, folder)).entry(VECTOR_DATA) !== undefined;
+        if (!existsSync(path.join(cold, 'store.sqlite'))) return false;
+        const store = SqliteStore.open(path.join(cold, 'store.sqlite'));
+        try {
+          return store.database.prepare('SELECT count(*) FROM catalogs').pluck().get() === 1;
+        } finally {
+          store.close();
+        }
       };
       for (let i = 0; i < 150 && !built(); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(built()).toBe(true);

@@ -1,9 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { CrossLingual, LANGUAGE_ARTEFACT } from '../../src/lang/cross-lingual.js';
-import { IndexFolder } from '../../src/index-folder/index-folder.js';
+import { CrossLingual } from '../../src/lang/cross-lingual.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import * as detectModule from '../../src/lang/detect.js';
 import * as dictionaryModule from '../../src/lang/dictionary.js';
 import { defaultDictionaryDir } from '../../src/lang/dictionary.js';
@@ -120,17 +119,16 @@ describe('kept with the index', () => {
     const first = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
     await first.sync([...ENGLISH, logs]);
     await first.close();
-    const folder = IndexFolder.open(indexDir);
-    const file = join(indexDir, folder.entry(LANGUAGE_ARTEFACT)!.file);
-    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    // Bytes changed behind the folder's back fail its checksum; the rest is written through it, checksum and all.
-    writeFileSync(file, '{"version":');
-    for (const damaged of [undefined, 'null', JSON.stringify({ ...written, skills: null }), JSON.stringify({ ...written, skills: { x: 'zh' } })]) {
-      if (damaged !== undefined) folder.commit([folder.write(LANGUAGE_ARTEFACT, Buffer.from(damaged), { format: 1 })]);
+    // Each kind of damage to the stored entries, written behind the store's back.
+    const store = SqliteStore.open(join(indexDir, 'store.sqlite'));
+    for (const damaged of ['{"version":', 'null', '["xx", "", ""]', '{"skills": null}']) {
+      store.database.prepare('UPDATE glosses SET value = ?').run(damaged);
       const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', indexDir, crossLingual });
       await engine.sync([...ENGLISH, logs]);
       expect(await engine.search('analyse the server logs')).toEqual(expected);
       await engine.close();
+      store.database.prepare('UPDATE glosses SET value = ?').run(damaged);
     }
+    store.close();
   });
 });

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IndexFolder } from '../../src/index-folder/index-folder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
+import { STORE_DEFAULTS } from '../../src/store/entry-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { copyFixture, runCli, SKILLS as SKILL_TREE, tempDir, removeDir } from '../cli/helpers.js';
 import { counting, makeSkill, SKILLS } from './fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
@@ -10,34 +11,34 @@ import { useTempDirs } from '../support/temp-dirs.js';
 const temp = useTempDirs('save-failure');
 afterEach(() => vi.restoreAllMocks());
 
-/** Every write into an index folder fails as on a full disk. */
+/** Every write into the store fails as on a full disk. */
 function diskFull(): void {
-  const enospc = (): never => {
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+  const full = (): never => {
+    throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
   };
-  vi.spyOn(IndexFolder.prototype, 'write').mockImplementation(enospc);
-  vi.spyOn(IndexFolder.prototype, 'appendLog').mockImplementation(enospc);
-  vi.spyOn(IndexFolder.prototype, 'commit').mockImplementation(enospc);
+  vi.spyOn(SqliteStore.prototype, 'putVectors').mockImplementation(full);
+  vi.spyOn(SqliteStore.prototype, 'putCatalog').mockImplementation(full);
 }
 
 const extra = makeSkill({ name: 'kiln-schedule', description: 'Plan a pottery kiln firing schedule with cone temperatures' });
 
-describe.each(['hnsw', 'exact'] as const)('a failed save of the index folder (%s)', (ann) => {
-  it('costs no answer: the sync answers from memory, says why, and a later sync saves what was missed', async () => {
-    const dir = temp();
-    const engine = await SkillSearchEngine.open({ embedder: counting(), indexDir: dir, ann });
+describe.each(['hnsw', 'exact'] as const)('a store that cannot be written (%s)', (ann) => {
+  it('costs no answer: the sync answers from memory and says why; a later engine stores what was missed', async () => {
+    const store = path.join(temp(), 'store.sqlite');
+    const engine = await SkillSearchEngine.open({ embedder: counting(), store, ann });
     await engine.sync(SKILLS);
     diskFull();
     expect(await engine.sync([...SKILLS, extra])).toMatchObject({ added: 1 });
     expect((await engine.search('pottery kiln firing schedule', { abstain: false }))[0]?.skill.name).toBe('kiln-schedule');
-    expect(engine.saveProblem).toBe('ENOSPC: no space left on device, write');
-    vi.restoreAllMocks();
-    await engine.sync([...SKILLS, extra]);
+    expect(engine.saveProblem).toBe('database or disk is full');
+    expect(engine.saveCatalog({ sourceStamp: 's', portableStamp: 's', diagnostics: [] })).toBe(false);
     await engine.close();
+    vi.restoreAllMocks();
 
     const embedder = counting();
-    const reopened = await SkillSearchEngine.open({ embedder, indexDir: dir, ann });
-    expect(await reopened.sync([...SKILLS, extra])).toMatchObject({ added: 0, updated: 0, embedded: 0 });
+    const reopened = await SkillSearchEngine.open({ embedder, store, ann });
+    expect(await reopened.sync([...SKILLS, extra])).toMatchObject({ embedded: 1 });
+    expect(reopened.saveCatalog({ sourceStamp: 's', portableStamp: 's', diagnostics: [] })).toBe(true);
     expect((await reopened.search('pottery kiln firing schedule', { abstain: false }))[0]?.skill.name).toBe('kiln-schedule');
     await reopened.close();
   });
@@ -57,7 +58,7 @@ describe('query with a full disk', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^1\. {2}kiln-schedule /);
       expect(result.stderr).toBe(
-        `skill-search: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write); answered from memory\n`,
+        `skill-search: could not save the index in ${path.join(cache, STORE_DEFAULTS.file)} (database or disk is full); answered from memory\n`,
       );
       const hook = await runCli(['hook', 'claude-code', ...base], cache, {
         stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'plan the pottery kiln firing schedule', cwd: skills }),
@@ -65,11 +66,12 @@ describe('query with a full disk', () => {
       expect(hook.code).toBe(0);
       expect(hook.stdout).toContain('kiln-schedule');
       expect(hook.stderr).toBe(
-        `skill-search hook: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write); answered from memory\n`,
+        `skill-search hook: could not save the index in ${path.join(cache, STORE_DEFAULTS.file)} (database or disk is full); answered from memory\n`,
       );
-      const index = await runCli(['index', ...base], cache);
+      // Quiet: the skill the full store could not keep is embedded again, with progress.
+      const index = await runCli(['index', '--quiet', ...base], cache);
       expect(index).toMatchObject({ code: 1, stdout: '' });
-      expect(index.stderr).toBe(`skill-search: could not save the index in ${path.join(cache, 'idx')} (ENOSPC: no space left on device, write)\n`);
+      expect(index.stderr).toBe(`skill-search: could not save the index in ${path.join(cache, STORE_DEFAULTS.file)} (database or disk is full)\n`);
     } finally {
       removeDir(cache);
       removeDir(skills);

@@ -34,21 +34,4 @@ describe('the shared store', () => {
     expect(await second.sync(SKILLS)).toMatchObject({ embedded: SKILLS.length - 5 });
     await second.close();
   });
-
-  it('receives the vectors of an index built without it (shareVectors)', async () => {
-    const indexDir = temp();
-    const store = path.join(temp(), 'store.sqlite');
-    const before = await SkillSearchEngine.open({ embedder: counting(), indexDir });
-    await before.sync(SKILLS);
-    await before.close();
-    const reopened = await SkillSearchEngine.open({ embedder: counting(), indexDir, store });
-    expect(await reopened.sync(SKILLS)).toMatchObject({ embedded: 0 });
-    expect(reopened.shareVectors()).toEqual({ added: SKILLS.length, collected: 0 });
-    expect(reopened.shareVectors()).toEqual({ added: 0, collected: 0 });
-    await reopened.close();
-    const embedder = counting();
-    const elsewhere = await SkillSearchEngine.open({ embedder, indexDir: temp(), store });
-    expect(await elsewhere.sync(SKILLS)).toMatchObject({ embedded: 0 });
-    await elsewhere.close();
-  });
 });

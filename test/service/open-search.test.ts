@@ -112,7 +112,7 @@ describe('openSearch: server, else snapshot, else live', () => {
       search: () => Promise.reject(new SkillSearchError('BAD_OPTION', 'k must be a positive integer')),
       close: async () => undefined,
       diagnostics: [],
-      engine: { size: 1, saveProblem: undefined, explain: () => Promise.reject(new Error('not reached')) },
+      engine: { size: 1, explain: () => Promise.reject(new Error('not reached')) },
     };
     const search = new OpenedSearch({
       k: 3,

@@ -1,14 +1,18 @@
-import { statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INDEXED_FIELDS } from '../../src/lexical/lexical-entry.js';
 import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
 const temp = useTempDirs('store');
 const vec = (...values: number[]) => Float32Array.from(values);
+/** A lexical entry stored under `key` (one term per field). */
+const entry = (key: string) => ({ key, lengths: INDEXED_FIELDS.map(() => 1), terms: INDEXED_FIELDS.map(() => new Map([['word', 1]])) });
+const entries = { lexicalEntry: (doc: number) => entry(`lex-${doc}`) };
 afterEach(() => vi.useRealTimers());
 
 describe('SqliteStore', () => {
@@ -35,40 +39,113 @@ describe('SqliteStore', () => {
     reader.close();
   });
 
-  it('records which index folder serves a catalog key, replaced by the last writer, collected when unused', () => {
-    const file = path.join(temp(), 'store.sqlite');
+  it('saves a catalog under its key with its members, replaced by the last writer, collected when unused with its graph file', () => {
+    const root = temp();
+    const file = path.join(root, 'store.sqlite');
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
     const store = SqliteStore.open(file);
-    expect(store.servedCatalog('c1')).toBeUndefined();
-    store.putServedCatalog('c1', { indexDir: '/cache/a', sourceStamp: 's1' });
-    store.putServedCatalog('c1', { indexDir: '/cache/b', sourceStamp: 's2' });
-    store.putServedCatalog('c2', { indexDir: '/cache/c', sourceStamp: 's3' });
+    store.putVectors(
+      'm#t',
+      new Map([
+        ['v1', vec(1, 0)],
+        ['v2', vec(0, 1)],
+      ]),
+    );
+    const labels = store.labels('m#t', ['v1', 'v2', 'v3']);
+    expect([...labels.keys()]).toEqual(['v1', 'v2']);
+    const key = { stamp: 's1', model: 'm#t|hnsw', format: 7 };
+    const member = (id: string, name: string, vectorKey: string) => ({
+      id,
+      name,
+      lexicalKey: `lex-${'abc'.indexOf(id)}`,
+      vectorKey,
+      record: JSON.stringify({ id }),
+    });
+    mkdirSync(store.graphDir, { recursive: true });
+    writeFileSync(path.join(store.graphDir, 'g1.usearch'), 'graph one');
+    store.putCatalog({
+      ...key,
+      sourceStamp: 'here',
+      diagnostics: '[]',
+      members: [member('a', 'pdf', 'v1'), member('b', 'pdf', 'v2')],
+      mean: vec(0.5, 0.5),
+      graph: 'g1.usearch',
+      ...entries,
+    });
+    writeFileSync(path.join(store.graphDir, 'g2.usearch'), 'graph two');
+    const id = store.putCatalog({
+      ...key,
+      sourceStamp: 'there',
+      diagnostics: '[1]',
+      members: [member('a', 'pdf', 'v1'), member('c', 'pdf', 'v1'), member('b', 'docx', 'v2')],
+      graph: 'g2.usearch',
+      lexicalEntry: (doc) => entry(['lex-0', 'lex-2', 'lex-1'][doc]!),
+    });
+    // The replaced catalog's graph file went with it.
+    expect(existsSync(path.join(store.graphDir, 'g1.usearch'))).toBe(false);
     const reader = SqliteStore.open(file);
-    expect(reader.servedCatalog('c1')).toEqual({ indexDir: '/cache/b', sourceStamp: 's2' });
-    vi.setSystemTime(new Date('2026-01-25T12:00:00Z'));
-    expect(reader.servedCatalog('c2')).toBeDefined();
+    expect(reader.catalog(key)).toMatchObject({ id, sourceStamp: 'there', diagnostics: '[1]', size: 3, graph: 'g2.usearch', mean: undefined });
+    expect(reader.catalog({ ...key, format: 8 })).toBeUndefined();
+    expect(reader.latestGraph('m#t|hnsw', 7)).toEqual({ catalog: id, graph: 'g2.usearch' });
+    const members = reader.members(id);
+    expect([members.record('c'), members.record('z')]).toEqual([JSON.stringify({ id: 'c' }), undefined]);
+    expect(members.idsNamed('pdf')).toEqual(['a', 'c']);
+    expect(members.idsLabelled(labels.get('v1')!)).toEqual(['a', 'c']);
+    expect(members.vectorOf('b', 2)).toEqual({ key: 'v2', vector: vec(0, 1) });
+    expect(members.labels().sort()).toEqual([...labels.values()].sort());
+    expect([...members.labelled(2).get(labels.get('v2')!)!]).toEqual([0, 1]);
     vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
-    expect(store.collect(30)).toBe(1);
-    expect([reader.servedCatalog('c1'), reader.servedCatalog('c2')]).toEqual([undefined, { indexDir: '/cache/c', sourceStamp: 's3' }]);
+    // The catalog and the vectors only it held go; its graph file once no catalog names it (and it is a minute old).
+    expect(store.collect(30)).toBe(3);
+    expect(reader.catalog(key)).toBeUndefined();
+    expect(existsSync(path.join(store.graphDir, 'g2.usearch'))).toBe(false);
     store.close();
     reader.close();
   });
 
-  it('a store of layout 1 (vectors only) keeps its vectors and gains the catalogs table', () => {
+  it('a vector a kept catalog holds is not collected, however old', () => {
+    const file = path.join(temp(), 'store.sqlite');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
+    const store = SqliteStore.open(file);
+    store.putVectors(
+      'm',
+      new Map([
+        ['held', vec(1)],
+        ['loose', vec(2)],
+      ]),
+    );
+    vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
+    store.putCatalog({
+      stamp: 's',
+      model: 'm|exact',
+      format: 1,
+      sourceStamp: 's',
+      diagnostics: '[]',
+      members: [{ id: 'a', name: 'a', lexicalKey: 'lex-0', vectorKey: 'held', record: '{}' }],
+      ...entries,
+    });
+    expect(store.collect(30)).toBe(1);
+    expect([...store.vectors('m', 1, ['held', 'loose']).keys()]).toEqual(['held']);
+    store.close();
+  });
+
+  it('a store of an older layout is emptied, with one line saying so', () => {
     const file = path.join(temp(), 'store.sqlite');
     const store = SqliteStore.open(file);
-    store.putVectors('m', new Map([['k', vec(1, 2)]]));
+    expect(store.reset).toBeUndefined();
     store.close();
     const db = new (createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3)(file);
-    db.exec('DROP TABLE catalogs');
-    db.pragma('user_version = 1');
+    db.exec('DROP TABLE catalogs; CREATE TABLE catalogs (key TEXT PRIMARY KEY, index_dir TEXT)');
+    db.pragma('user_version = 2');
     db.close();
     const reopened = SqliteStore.open(file);
-    expect([...reopened.vectors('m', 2, ['k']).get('k')!]).toEqual([1, 2]);
-    reopened.putServedCatalog('c', { indexDir: '/cache/a', sourceStamp: 's' });
-    expect(reopened.servedCatalog('c')).toEqual({ indexDir: '/cache/a', sourceStamp: 's' });
+    expect(reopened.reset).toBe(`skill-search: the store ${file} was of an older layout (2); it starts empty`);
+    reopened.putCatalog({ stamp: 's', model: 'm|exact', format: 1, sourceStamp: 's', diagnostics: '[]', members: [], ...entries });
+    expect(reopened.catalog({ stamp: 's', model: 'm|exact', format: 1 })?.size).toBe(0);
     reopened.close();
+    expect(SqliteStore.open(file).reset).toBeUndefined();
   });
 
   it('is private to its user and in WAL mode', () => {

@@ -1,9 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readConfigFile } from '../../src/config/user-config.js';
-import { IndexFolder, MANIFEST_FILE } from '../../src/index-folder/index-folder.js';
 import { DEMO_MODES } from '../../src/load/options.js';
 import { keyPath } from '../../src/util/json-file.js';
 import {
@@ -120,61 +119,6 @@ describe('each check gives the verdict and the first problem of the zod schema i
     expect(shapeProblem({ path: [], message: 'Invalid input: expected object, received null' })).toBe('Invalid input: expected object, received null');
     expect(shapeProblem({ path: ['artefacts', 'vector-data', 'stamp', 'size'], message: 'm' })).toBe('artefacts.vector-data.stamp.size: m');
     expect(shapeProblem({ path: ['entries', 3], message: 'm' })).toBe('entries.3: m');
-  });
-});
-
-/** The manifest schema as it was written with zod. */
-const FILE = /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/;
-const zodManifest = z.object({
-  format: z.number(),
-  model: z.string().optional(),
-  dimensions: z.number().optional(),
-  artefacts: z.record(
-    z.string(),
-    z.object({
-      file: z.string().regex(FILE),
-      format: z.number(),
-      size: z.number().int().nonnegative(),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      stamp: z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() }),
-      log: z.string().regex(FILE),
-      meta: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
-});
-
-describe('index.json: the same reason to rebuild as with the zod schema', () => {
-  it('for every kind of damage to a real manifest', () => {
-    const dir = tempDir();
-    const folder = IndexFolder.open(dir);
-    folder.commit([folder.write('alpha', Buffer.from('one'), { format: 1, meta: { kind: 'hnsw' } })], { model: 'm', dimensions: 4 });
-    const good = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { artefacts: { alpha: Record<string, unknown> } };
-    const alpha = good.artefacts.alpha;
-    const variants: unknown[] = [
-      good,
-      { ...good, extra: 1 },
-      { ...good, format: '2' },
-      { ...good, model: 5 },
-      { ...good, dimensions: null },
-      { ...good, artefacts: [] },
-      { ...good, artefacts: { alpha: null } },
-      ...Object.keys(alpha).flatMap((key) => [
-        { ...good, artefacts: { alpha: { ...alpha, [key]: undefined } } },
-        { ...good, artefacts: { alpha: { ...alpha, [key]: 'x' } } },
-        { ...good, artefacts: { alpha: { ...alpha, [key]: -1.5 } } },
-      ]),
-      { ...good, artefacts: { alpha: { ...alpha, file: '../../etc/passwd' } } },
-      { ...good, artefacts: { alpha: { ...alpha, size: -1 } } },
-      { ...good, artefacts: { alpha: { ...alpha, stamp: { size: 1, mtimeMs: 2 } } } },
-      { ...good, artefacts: { alpha: { ...alpha, meta: [] } } },
-      { ...good, artefacts: { alpha, beta: { ...alpha, sha256: 'ABC' } } },
-    ];
-    for (const manifest of variants) {
-      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-      const issue = zodIssue(zodManifest, manifest);
-      const expected = issue === undefined ? undefined : `index.json has the wrong shape (${shapeProblem(issue)})`;
-      expect({ manifest, problem: IndexFolder.open(dir).problem }).toEqual({ manifest, problem: expected });
-    }
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../defaults.js';
-import { openSearchFor } from '../context.js';
+import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
@@ -137,8 +137,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout.write(result.stdout);
     // The answer came from memory: say so once, or every prompt pays for a build no one sees fail.
     const saveProblem = search?.saveProblem;
-    if (sources && saveProblem !== undefined)
-      log(`skill-search hook: could not save the index in ${resolveIndexDir(sources, retrieval, io.env)} (${saveProblem}); answered from memory`);
+    if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
     if (result.outcome === 'timeout') {
       // The index was probably cold: build it in the background so the next prompt is fast.
       if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);

@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
-import { buildProgress, line, openLiveIndex, printJson, reportSkipped } from '../context.js';
+import { buildProgress, line, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -10,6 +10,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
+  const { retireIndexFolder } = await import('../../store/legacy-folder.js');
+  const retired = retireIndexFolder(indexDir);
+  if (retired !== undefined) line(io.stderr, retired);
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const onProgress = await buildProgress(io, args.values);
@@ -21,13 +24,12 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
     }
-    // Cold processes (the hook without a server) would each replay the vector log: fold it in
-    // here, where nobody waits (this command also runs detached, after a hook's live search).
-    live.engine.compactIndex();
-    const unsaved = live.engine.saveProblem;
-    if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${indexDir} (${unsaved})`);
-    // Other folders over the same skills then embed nothing (src/store/).
-    live.engine.shareVectors();
+    // Saved for cold processes (the hook without a server, `query`, other project folders).
+    const saved = live.saveCatalog();
+    const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;
+    if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${storeFile(io.env)} (${unsaved})`);
+    // Off a prompt's path: what no catalog used for a while goes.
+    live.engine.collectStore();
     const summary = {
       skills: snapshot.skills.length,
       added: sync?.added ?? 0,

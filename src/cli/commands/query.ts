@@ -1,7 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { buildProgress, line, openSearchFor, printJson, reportSkipped } from '../context.js';
+import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -47,7 +47,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       reportSkipped(io, answer.diagnostics);
     }
     if (answer.saveProblem !== undefined)
-      line(io.stderr, `skill-search: could not save the index in ${indexDir} (${answer.saveProblem}); answered from memory`);
+      line(io.stderr, `skill-search: could not save the index in ${storeFile(io.env)} (${answer.saveProblem}); answered from memory`);
     const none = answer.nothingShown === undefined ? undefined : explainNone(answer.nothingShown);
     printAnswer(io, args, { query, hits: answer.hits, started, skills: answer.skills, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
     return 0;

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { SearchHit } from '../../src/types.js';
 import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
 
@@ -39,35 +40,36 @@ async function liveAnswers(options: LiveIndexOptions): Promise<SearchHit[][]> {
   }
 }
 
-/** The snapshot `options` opens: its answers and the index folder it came from, or why there is none. */
-async function snapshotAnswers(options: LiveIndexOptions): Promise<{ answers: SearchHit[][]; indexDir: string | undefined } | string> {
+/** The answers of the saved catalog `options` opens, or why there is none. */
+async function snapshotAnswers(options: LiveIndexOptions): Promise<{ answers: SearchHit[][] } | string> {
   const opened = await LiveIndex.openSnapshot(options);
   if ('reason' in opened) return opened.reason;
   try {
-    const answers = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
-    return { answers, indexDir: opened.engine.options.indexDir };
+    return { answers: await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))])) };
   } finally {
     await opened.close();
   }
 }
 
 describe('a new project folder over a catalog indexed before', () => {
-  it("opens the other folder's snapshot through the shared store and answers as its live index", async () => {
+  it('opens the catalog the other folder saved in the shared store and answers as its live index', async () => {
     const { project } = setup();
     const a = project('a');
     const expected = await liveAnswers(a);
     const b = project('b');
     const got = await snapshotAnswers(b);
-    expect(got).toEqual({ answers: expected, indexDir: a.indexDir });
+    expect(got).toEqual({ answers: expected });
     expect(expected.flat().length).toBeGreaterThan(0);
-    // B built nothing of its own.
-    expect(existsSync(path.join(b.indexDir!, 'index.json'))).toBe(false);
+    // One catalog for both folders.
+    const store = SqliteStore.open(a.store!);
+    expect(store.database.prepare('SELECT count(*) FROM catalogs').pluck().get()).toBe(1);
+    store.close();
   });
 
-  it('without a store, the new folder has no snapshot to open', async () => {
+  it('with a store of its own (in its index folder), the new folder has no saved catalog to open', async () => {
     const { project } = setup();
     await liveAnswers(project('a', false));
-    expect(await snapshotAnswers(project('b', false))).toBe('no search snapshot of this catalog');
+    expect(await snapshotAnswers(project('b', false))).toBe('no saved catalog for these skills');
   });
 
   it('a project with skills of its own does not use the other folder', async () => {
@@ -77,7 +79,7 @@ describe('a new project folder over a catalog indexed before', () => {
     const own = path.join(b.catalog.cwd!, '.claude', 'skills', 'tidy-ledger');
     mkdirSync(own, { recursive: true });
     writeFileSync(path.join(own, 'SKILL.md'), '---\nname: tidy-ledger\ndescription: Reconcile the quarterly ledger of this project\n---\nSteps.\n');
-    expect(await snapshotAnswers(b)).toBe('no search snapshot of this catalog');
+    expect(await snapshotAnswers(b)).toBe('no saved catalog for these skills');
     const live = await LiveIndex.open(b);
     try {
       const [hit] = await live.search('reconcile the quarterly ledger', { k: 1 });
@@ -92,6 +94,6 @@ describe('a new project folder over a catalog indexed before', () => {
     await liveAnswers(project('a'));
     const skillFile = path.join(library, readdirSync(library)[0]!, 'SKILL.md');
     writeFileSync(skillFile, readFileSync(skillFile, 'utf8').replace(/description: .*/, 'description: Transcribe handwritten meeting minutes'));
-    expect(await snapshotAnswers(project('b'))).toBe('no search snapshot of this catalog');
+    expect(await snapshotAnswers(project('b'))).toBe('no saved catalog for these skills');
   });
 });

@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { SkillSearchError, errorMessage } from '../errors.js';
+import { CrossLingual } from '../lang/cross-lingual.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+import { STORE_DEFAULTS, type CatalogMembers } from '../store/entry-store.js';
+import { SharedStore } from '../store/shared-store.js';
+import type { Diagnostic, Skill } from '../types.js';
+import { LabelGraph } from '../vector-index/label-graph.js';
+import { StoredVectors } from '../vector-index/stored-vectors.js';
+import { catalogKey } from './catalog-format.js';
+import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
+import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+
+/** A read-only search of a saved catalog, with the catalog's load problems as saved. */
+export interface OpenedCatalog {
+  readonly engine: StoredSearch;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The stamps of the catalog as it is on disk now (`SkillCatalog.stamps`). */
+export interface CatalogStamps {
+  readonly sourceStamp: string | undefined;
+  readonly portableStamp: string | undefined;
+}
+
+/**
+ * A read-only search over a catalog saved in the store (`SkillSearchEngine.saveCatalog`): what
+ * a cold process (a hook without a server, `query`, MCP) opens instead of building the catalog.
+ * Opening reads one row and views the catalog's graph file (memory-mapped); a skill is decoded
+ * from its record only when a query reaches it, its vector read from the store likewise.
+ */
+export class StoredSearch extends RankedSearch {
+  readonly options: ResolvedEngineOptions;
+  readonly size: number;
+  readonly #ranker: Ranker;
+  readonly #store: SharedStore;
+  #closed = false;
+
+  private constructor(options: ResolvedEngineOptions, size: number, ranker: Ranker, store: SharedStore) {
+    super();
+    this.options = options;
+    this.size = size;
+    this.#ranker = ranker;
+    this.#store = store;
+  }
+
+  /**
+   * The saved catalog whose portable stamp `stamps` gives (a promise: the caller computes it while
+   * this loads the model), or why there is none: no store, no catalog saved for these skills and
+   * this model, a graph or lexical index that cannot be read.
+   */
+  static async open(options: EngineOptions, stamps: Promise<CatalogStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
+    const resolved = resolveEngineOptions(options);
+    const source = resolved.store ?? (resolved.indexDir === undefined ? undefined : path.join(resolved.indexDir, STORE_DEFAULTS.file));
+    if (source === undefined) return { reason: 'no store' };
+    // While the catalog's stamp is computed, the model loads (a live search needs it too).
+    const warming = resolved.embedder.warm?.();
+    const stamp = (await stamps).portableStamp;
+    if (stamp === undefined) {
+      await warming;
+      return { reason: 'a tools file cannot be read' };
+    }
+    const store = new SharedStore(source);
+    const opened = StoredSearch.#open(resolved, store, stamp);
+    await warming;
+    if ('reason' in opened) store.close();
+    return opened;
+  }
+
+  static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
+    const row = store.catalog(catalogKey(stamp, options));
+    if (row === undefined) return { reason: store.problem === undefined ? 'no saved catalog for these skills' : `the store cannot be read: ${store.problem}` };
+    const dimensions = row.mean?.length ?? 0;
+    if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
+      return { reason: 'the saved catalog has no vectors of this model' };
+    let graph: LabelGraph | undefined;
+    let lexical: LexicalSearcher;
+    let diagnostics: Diagnostic[];
+    try {
+      if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
+      lexical = store.catalogLexical(row.id);
+      diagnostics = JSON.parse(row.diagnostics) as Diagnostic[];
+    } catch (error) {
+      return { reason: `saved catalog unusable: ${errorMessage(error)}` };
+    }
+    const members = store.members(row.id);
+    const skills = new Map<string, Skill | null>();
+    const dense = new StoredVectors({ members, dimensions, graph, mean: row.mean! });
+    const catalog: RankedCatalog = {
+      size: row.size,
+      generation: 0,
+      skill: (id) => skillOf(members, skills, id),
+      idsNamed: (name) => members.idsNamed(name),
+      lexical,
+      dense: () => Promise.resolve(dense),
+    };
+    const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
+    const ranker = new Ranker({ engine: options, dimensions, language, catalog });
+    return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
+  }
+
+  /** A store-backed search saves nothing. */
+  get saveProblem(): undefined {
+    return undefined;
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) this.#store.close();
+    this.#closed = true;
+    return Promise.resolve();
+  }
+
+  protected ranker(): Ranker {
+    return this.#ranker;
+  }
+
+  protected assertOpen(): void {
+    if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
+  }
+}
+
+/** Member `id` decoded from its record (once), or undefined for a non-member. */
+function skillOf(members: CatalogMembers, decoded: Map<string, Skill | null>, id: string): Skill | undefined {
+  let skill = decoded.get(id);
+  if (skill === undefined) {
+    const record = members.record(id);
+    if (record === undefined) skill = null;
+    else {
+      const parsed = JSON.parse(record) as Skill;
+      if (typeof parsed !== 'object' || parsed === null || parsed.id !== id || typeof parsed.name !== 'string') {
+        throw new SkillSearchError('INDEX_CORRUPT', `saved catalog: the record of ${id} is not that skill`);
+      }
+      if (parsed.keywords !== undefined) Object.freeze(parsed.keywords);
+      skill = Object.freeze(parsed);
+    }
+    decoded.set(id, skill);
+  }
+  return skill ?? undefined;
+}

@@ -1,0 +1,198 @@
+import { dot } from '../embed/normalize.js';
+import { SkillSearchError } from '../errors.js';
+import type { DenseSide } from './dense-side.js';
+import { VECTOR_DEFAULTS } from './dense-side.js';
+import { LabelGraph, type HnswOptions } from './label-graph.js';
+import { TopK } from './top-k.js';
+import { assertDimensions, type VectorIndexKind, type VectorMatch } from './vector-index.js';
+
+export interface CatalogVectorsOptions {
+  readonly kind: VectorIndexKind;
+  readonly dimensions: number;
+  readonly hnsw?: HnswOptions;
+  /** Fewer distinct vectors than this are searched exactly. @default VECTOR_DEFAULTS.exactBelow */
+  readonly exactBelow?: number;
+  /**
+   * A saved graph to derive the graph from, with the labels it holds: called once, when a graph
+   * is first needed. Absent or undefined: the graph is built from the vectors.
+   */
+  readonly base?: () => { readonly file: string; readonly labels: Iterable<number> } | undefined;
+}
+
+interface Held {
+  readonly label: number;
+  readonly vector: Float32Array;
+  /** The members holding this vector (skills with the same text share it). */
+  readonly ids: Set<string>;
+}
+
+/**
+ * The vectors of a live catalog, in memory, each held once by content key under its label (the
+ * store's, so a graph saved from here serves any catalog holding those vectors). Below
+ * `exactBelow` distinct vectors (or with `kind: 'exact'`) a search scans them; above, it asks a
+ * {@link LabelGraph} built on first need (derived from `base` when given) and kept in step after.
+ */
+export class CatalogVectors implements DenseSide {
+  readonly dimensions: number;
+  readonly #options: CatalogVectorsOptions;
+  readonly #keyOf = new Map<string, string>();
+  readonly #held = new Map<string, Held>();
+  readonly #byLabel = new Map<number, string>();
+  /** Σ of the members' vectors, one per member (float64 so updates in any order agree to ~1e-12). */
+  readonly #sum: Float64Array;
+  #graph: LabelGraph | undefined;
+  #version = 0;
+
+  constructor(options: CatalogVectorsOptions) {
+    this.dimensions = options.dimensions;
+    this.#options = options;
+    this.#sum = new Float64Array(options.dimensions);
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Members. */
+  get size(): number {
+    return this.#keyOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.#keyOf.has(id);
+  }
+
+  keyOf(id: string): string | undefined {
+    return this.#keyOf.get(id);
+  }
+
+  ids(): IterableIterator<string> {
+    return this.#keyOf.keys();
+  }
+
+  /** The label of member `id`'s vector. */
+  labelOf(id: string): number | undefined {
+    const key = this.#keyOf.get(id);
+    return key === undefined ? undefined : this.#held.get(key)!.label;
+  }
+
+  holdsKey(key: string): boolean {
+    return this.#held.has(key);
+  }
+
+  /** The vector held under content key `key` (a view). */
+  vectorOfKey(key: string): Float32Array | undefined {
+    return this.#held.get(key)?.vector;
+  }
+
+  /** Every distinct vector by label. */
+  labelled(): Map<number, Float32Array> {
+    return new Map([...this.#held.values()].map((held) => [held.label, held.vector]));
+  }
+
+  /**
+   * Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label`
+   * when the key is new here; a key held already keeps its vector.
+   */
+  set(id: string, key: string, vector: Float32Array, label: number): void {
+    if (this.#keyOf.get(id) === key) return;
+    this.remove(id);
+    let held = this.#held.get(key);
+    if (held === undefined) {
+      assertDimensions(vector, this.dimensions);
+      if (this.#byLabel.has(label)) throw new SkillSearchError('INTERNAL', `label ${label} is held by another key`);
+      held = { label, vector: Float32Array.from(vector), ids: new Set() };
+      this.#held.set(key, held);
+      this.#byLabel.set(label, key);
+      this.#graph?.add(label, held.vector);
+    }
+    held.ids.add(id);
+    this.#keyOf.set(id, key);
+    this.#addToSum(held.vector, 1);
+  }
+
+  remove(id: string): boolean {
+    const key = this.#keyOf.get(id);
+    if (key === undefined) return false;
+    this.#keyOf.delete(id);
+    const held = this.#held.get(key)!;
+    held.ids.delete(id);
+    this.#addToSum(held.vector, -1);
+    if (held.ids.size === 0) {
+      this.#held.delete(key);
+      this.#byLabel.delete(held.label);
+      this.#graph?.remove(held.label);
+    }
+    return true;
+  }
+
+  #addToSum(vector: Float32Array, sign: 1 | -1): void {
+    for (let i = 0; i < vector.length; i += 1) this.#sum[i]! += sign * vector[i]!;
+    this.#version += 1;
+  }
+
+  stored(id: string): { readonly key: string; readonly vector: Float32Array } | undefined {
+    const key = this.#keyOf.get(id);
+    return key === undefined ? undefined : { key, vector: this.#held.get(key)!.vector };
+  }
+
+  mean(): Float32Array {
+    const n = this.#keyOf.size;
+    return Float32Array.from(this.#sum, (value) => (n === 0 ? 0 : value / n));
+  }
+
+  /** Searched through a graph (rather than a scan). */
+  get graphed(): boolean {
+    return this.#options.kind === 'hnsw' && this.#held.size >= (this.#options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
+  }
+
+  /** The graph over the held vectors (built or derived on first call); undefined when {@link graphed} is false. */
+  graph(): LabelGraph | undefined {
+    if (!this.graphed) return undefined;
+    this.#graph ??= this.#derived() ?? this.#built();
+    return this.#graph;
+  }
+
+  search(query: Float32Array, k: number): VectorMatch[] {
+    assertDimensions(query, this.dimensions);
+    const graph = this.graph();
+    const out: VectorMatch[] = [];
+    const push = (label: number, score: number): void => {
+      const key = this.#byLabel.get(label);
+      if (key === undefined) return;
+      for (const id of this.#held.get(key)!.ids) if (out.length < k) out.push({ id, score });
+    };
+    if (graph !== undefined) {
+      for (const match of graph.search(query, k)) push(match.label, match.score);
+      return out;
+    }
+    const top = new TopK<number>(k);
+    for (const held of this.#held.values()) {
+      const score = dot(held.vector, query);
+      if (score > top.threshold) top.push(held.label, score);
+    }
+    for (const { item, score } of top.sorted()) push(item, score);
+    return out;
+  }
+
+  #built(): LabelGraph {
+    const graph = LabelGraph.create(this.dimensions, this.#options.hnsw);
+    for (const held of this.#held.values()) graph.add(held.label, held.vector);
+    return graph;
+  }
+
+  /** The base graph brought to the held vectors; undefined when there is none or it cannot be read. */
+  #derived(): LabelGraph | undefined {
+    const base = this.#options.base?.();
+    if (base === undefined) return undefined;
+    let graph: LabelGraph;
+    try {
+      graph = LabelGraph.load(base.file, this.dimensions, this.#options.hnsw);
+    } catch {
+      return undefined;
+    }
+    for (const label of base.labels) if (!this.#byLabel.has(label) && graph.has(label)) graph.remove(label);
+    for (const held of this.#held.values()) if (!graph.has(held.label)) graph.add(held.label, held.vector);
+    return graph;
+  }
+}
