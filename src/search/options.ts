@@ -152,6 +152,13 @@ export interface EngineOptions {
    */
   readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
   /**
+   * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
+   * matched words, several of the request's words, name words; `rerank.ts`), with the model
+   * `scripts/fit-rerank.ts` fitted on train and chose on dev (docs/retrieval.md). false keeps the
+   * fused order. @default true
+   */
+  readonly evidenceRerank?: boolean;
+  /**
    * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
    * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
    * A word in the name says most; `name` and `body` were chosen on the dev splits; `keywords`
@@ -229,6 +236,7 @@ export interface ResolvedEngineOptions {
   readonly coverageShare: number;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
+  readonly evidenceRerank: boolean;
   readonly fieldBoosts: FieldBoosts;
   readonly fuzzy: FuzzyOptions;
   readonly prefixMinLength: number;
@@ -254,6 +262,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   coverageShare: 0,
   lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
   boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
+  evidenceRerank: true,
   fieldBoosts: Object.freeze({ name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 }),
   fuzzy: Object.freeze({ minLength: 5, ratio: 0.2 }),
   prefixMinLength: 4,
@@ -389,6 +398,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
       penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
       insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
     }),
+    evidenceRerank: assertBoolean('evidenceRerank', merged.evidenceRerank),
     fieldBoosts: Object.freeze(
       Object.fromEntries(
         Object.keys(ENGINE_DEFAULTS.fieldBoosts).map((field) => [field, assertFinite(`fieldBoosts.${field}`, fieldBoosts[field as keyof FieldBoosts], 0, 100)]),
