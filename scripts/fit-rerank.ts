@@ -29,6 +29,7 @@ import {
   asEngineSees,
   ENGINE_FUSION,
   fusedOrders,
+  metricsOf,
   rankingCases,
   replayBoundaries,
   rerankInput,
@@ -202,32 +203,16 @@ function fused(c: RankingCase): readonly number[] {
   return found;
 }
 
-/** Hit@1, hit@5 and MRR of `cases` under `model` (none: the engine's order without it), as `rankMetrics` counts them. */
+/** Hit@1, hit@5 and MRR of `cases` under `model` (none: the engine's order without it). */
 function metrics(cases: readonly RankingCase[], model: RerankModel | undefined): RankMetrics {
-  let hit1 = 0;
-  let hit5 = 0;
-  let mrr = 0;
-  let n = 0;
-  for (const c of cases) {
-    if (!c.answerable) continue;
-    n += 1;
-    let first = 0;
-    if (!c.namedRelevant) {
-      const orders = [...fused(c)];
-      if (model !== undefined) rerankOrders(c, orders, model);
-      replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
-      const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
-      first =
-        relevant.length === 0
-          ? -1
-          : Math.min(...relevant.map((i) => orders.filter((order, j) => order > orders[i]! || (order === orders[i]! && j < i)).length));
-    }
-    if (first === 0) hit1 += 1;
-    if (first >= 0 && first < 5) hit5 += 1;
-    if (first >= 0) mrr += 1 / (first + 1);
-  }
-  const d = Math.max(1, n);
-  return { n, hit1: hit1 / d, hit5: hit5 / d, mrr: mrr / d };
+  return metricsOf(cases, (c) => {
+    const orders = [...fused(c)];
+    if (model !== undefined) rerankOrders(c, orders, model);
+    replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
+    const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
+    if (relevant.length === 0) return -1;
+    return Math.min(...relevant.map((i) => orders.filter((order, j) => order > orders[i]! || (order === orders[i]! && j < i)).length));
+  });
 }
 
 function objective(split: Split, model: RerankModel | undefined): [number, number] {

@@ -244,6 +244,11 @@ export interface RankMetrics {
 
 /** Ranked-view hit@1, hit@5 and MRR of answerable cases under `params` (a named relevant skill counts as first). */
 export function rankMetrics(cases: readonly RankingCase[], params: Reordering): RankMetrics {
+  return metricsOf(cases, (c) => reorderedLabels(c, reorder(c, params)).indexOf(true));
+}
+
+/** Hit@1, hit@5 and MRR of answerable cases, given where each puts its first relevant candidate (−1: nowhere); a named relevant skill counts as first. */
+export function metricsOf(cases: readonly RankingCase[], firstRelevant: (c: RankingCase) => number): RankMetrics {
   let hit1 = 0;
   let hit5 = 0;
   let mrr = 0;
@@ -251,14 +256,7 @@ export function rankMetrics(cases: readonly RankingCase[], params: Reordering): 
   for (const c of cases) {
     if (!c.answerable) continue;
     n += 1;
-    if (c.namedRelevant) {
-      hit1 += 1;
-      hit5 += 1;
-      mrr += 1;
-      continue;
-    }
-    const ranked = reorder(c, params);
-    const first = reorderedLabels(c, ranked).indexOf(true);
+    const first = c.namedRelevant ? 0 : firstRelevant(c);
     if (first === 0) hit1 += 1;
     if (first >= 0 && first < 5) hit5 += 1;
     if (first >= 0) mrr += 1 / (first + 1);
