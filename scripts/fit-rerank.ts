@@ -15,7 +15,7 @@
  * suites, mean MRR breaking ties, against the fused order itself (kept when nothing beats it).
  * Reported: every split, the boundary requests and SkillsBench (never fitted on) beside.
  *
- *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write]
+ *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
  *
  * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to
  * the earlier point). Decision and numbers: docs/retrieval.md.
@@ -46,14 +46,21 @@ const { values } = parseArgs({
     model: { type: 'string', default: 'use-lite' },
     write: { type: 'boolean', default: false },
     features: { type: 'string' },
+    /** Narrow the grid (comma-separated values), e.g. to re-run the chosen point with --ablate. */
+    depths: { type: 'string' },
+    'lexical-depths': { type: 'string' },
+    l2: { type: 'string' },
+    /** After the choice, refit it without each feature group and report what each step gives. */
+    ablate: { type: 'boolean', default: false },
   },
 });
 
 const FIT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library'];
 const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries', 'skillsbench'];
-const DEPTHS = [3, 5, 10];
-const LEXICAL_DEPTHS = [0, 1, 3];
-const L2S = [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3];
+const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
+const DEPTHS = list(values.depths, [3, 5, 10]);
+const LEXICAL_DEPTHS = list(values['lexical-depths'], [0, 1, 3]);
+const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
 const FEATURES: readonly RerankFeature[] =
   values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
@@ -71,9 +78,9 @@ interface Listing {
 }
 
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
-function listing(c: RankingCase, depth: number, lexicalDepth: number): Listing {
+function listing(c: RankingCase, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
   const orders = fused(c);
-  const rows = rerankRows(rerankInput(c, orders), c.query.terms, FEATURES);
+  const rows = rerankRows(rerankInput(c, orders), c.query.terms, features);
   const byOrder = orders.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
   const pool = new Set(byOrder.slice(0, depth));
   const lexical = (i: number): number => c.candidates[i]!.lexical ?? 0;
@@ -85,7 +92,7 @@ function listing(c: RankingCase, depth: number, lexicalDepth: number): Listing {
 
 /** A softmax over each listing, soft targets on its relevant candidates; parameter 0 is the ordering score's weight. */
 function fit(listings: readonly Listing[], l2: number): { temperature: number; weights: number[]; mean: number[]; scale: number[] } {
-  const d = FEATURES.length;
+  const d = listings[0]?.rows[0]?.length ?? 0;
   const suiteCount = new Map<SuiteName, number>();
   for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
   const weightOf = (l: Listing): number => 1 / suiteCount.get(l.suite)!;
@@ -168,8 +175,8 @@ function fit(listings: readonly Listing[], l2: number): { temperature: number; w
 const round = (value: number): number => Number(value.toPrecision(6));
 
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter((c) => c.answerable && !c.namedRelevant);
-function modelOf(depth: number, lexicalDepth: number, l2: number): RerankModel {
-  const listings = trainCases.map((c) => listing(c, depth, lexicalDepth)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
+function modelOf(depth: number, lexicalDepth: number, l2: number, features: readonly RerankFeature[] = FEATURES): RerankModel {
+  const listings = trainCases.map((c) => listing(c, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
   const fitted = fit(listings, l2);
   return {
     version: 1,
@@ -185,7 +192,7 @@ function modelOf(depth: number, lexicalDepth: number, l2: number): RerankModel {
     depth,
     lexicalDepth,
     temperature: round(fitted.temperature),
-    features: FEATURES,
+    features,
     mean: fitted.mean.map(round),
     scale: fitted.scale.map(round),
     weights: fitted.weights.map(round),
@@ -256,6 +263,26 @@ for (const split of ['train', 'dev', 'test'] as const) {
   for (const suite of REPORT_SUITES) {
     const n = metrics(group(split, suite), undefined).n;
     if (n > 0) console.log(`${suite} (${n}): ${fmt(split, suite, undefined)} → ${fmt(split, suite, chosen)}`);
+  }
+}
+if (values.ablate && chosen !== undefined) {
+  const { depth, lexicalDepth } = chosen;
+  const l2 = chosen.provenance['l2'] as number;
+  const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => FEATURES.filter((name) => !drop.includes(name));
+  const steps: [string, RerankModel | undefined][] = [
+    ['fused order', undefined],
+    [`depth ${depth}, no BM25 first from further down`, modelOf(depth, 0, l2)],
+    ['chosen', chosen],
+    ['without name, nameTerm', modelOf(depth, lexicalDepth, l2, without(['name', 'nameTerm']))],
+    ['without perTerm, matched', modelOf(depth, lexicalDepth, l2, without(['perTerm', 'matched']))],
+    ['without coverage, coverageGap', modelOf(depth, lexicalDepth, l2, without(['coverage', 'coverageGap']))],
+    ['without lexicalFirst, lexicalMargin, lexicalRank', modelOf(depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']))],
+  ];
+  console.log('\nsteps and ablations, hit@1 dev | test per suite (metatool, seal, library, boundaries, skillsbench):');
+  for (const [name, model] of steps) {
+    const cells = (split: Split): string =>
+      REPORT_SUITES.map((suite) => (metrics(group(split, suite), model).n === 0 ? '–' : metrics(group(split, suite), model).hit1.toFixed(3))).join(' / ');
+    console.log(`${name}: dev ${cells('dev')} | test ${cells('test')}`);
   }
 }
 if (values.write) {
