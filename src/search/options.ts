@@ -117,7 +117,7 @@ export interface EngineOptions {
    * How far the shown list reaches past a first hit that passed the threshold: a later hit is
    * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
    * threshold (`abstention.ts`). `{relative: 1, floor: 1}`: the threshold alone. Chosen on the dev
-   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.1, floor: 0.25}
+   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.05, floor: 0.5}
    */
   readonly shownCut?: Partial<ShownCut>;
   /**
@@ -256,7 +256,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
-  shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
+  shownCut: Object.freeze({ relative: 0.05, floor: 0.5 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,

@@ -14,7 +14,7 @@ describe('ENGINE_DEFAULTS', () => {
       mode: 'hybrid',
       abstain: 'balanced',
       relevance: BUNDLED_RELEVANCE,
-      shownCut: { relative: 0.1, floor: 0.25 },
+      shownCut: { relative: 0.05, floor: 0.5 },
       denseShare: 0.65,
       longQuery: { terms: 32, denseShare: 0 },
       coverageShare: 0,
