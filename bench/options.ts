@@ -17,6 +17,10 @@ export const SUITE_NAMES = [
   'scale',
   'imports',
   'new-folder',
+  'cold-hook',
+  'cold-change',
+  'cold-readers',
+  'cold-watch',
 ] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
@@ -46,6 +50,8 @@ export interface BenchOptions {
   readonly maxQueries?: number;
   /** tinybench time budget per task, ms. @default 1500 (quick: 200) */
   readonly taskTimeMs?: number;
+  /** SKILL.md edits the `cold-watch` suite makes (each waits out the watcher's ~1.3 s settling). @default 100 (quick: 20) */
+  readonly watchEdits?: number;
 }
 
 export type ResolvedBenchOptions = Readonly<Required<Omit<BenchOptions, 'evalDir' | 'embedder'>>> & {
@@ -61,12 +67,14 @@ const defaults = {
   outDir: path.join(REPO_ROOT, 'bench'),
   maxQueries: 400,
   taskTimeMs: 1500,
+  watchEdits: 100,
 } as const;
 
 const quickDefaults = {
   sizes: [300, 1000],
   maxQueries: 60,
   taskTimeMs: 200,
+  watchEdits: 20,
   outDir: path.join(REPO_ROOT, 'bench', '.cache', 'quick'),
 } as const;
 
@@ -77,7 +85,14 @@ const PARTIAL_OUT_DIR = path.join(REPO_ROOT, 'bench', '.cache', 'partial');
 function isFullRun(options: BenchOptions): boolean {
   const everySuite = options.only === undefined || SUITE_NAMES.every((name) => options.only!.includes(name));
   const defaultSizes = options.sizes === undefined || options.sizes.join(',') === defaults.sizes.join(',');
-  return everySuite && defaultSizes && options.embedder === undefined && options.maxQueries === undefined && options.taskTimeMs === undefined;
+  return (
+    everySuite &&
+    defaultSizes &&
+    options.embedder === undefined &&
+    options.maxQueries === undefined &&
+    options.taskTimeMs === undefined &&
+    options.watchEdits === undefined
+  );
 }
 
 export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions {
@@ -101,8 +116,13 @@ export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions
   if (!Number.isFinite(taskTimeMs) || taskTimeMs <= 0) {
     throw new Error(`Expected \`--time\` to be a positive number of ms, got \`${taskTimeMs}\``);
   }
+  const watchEdits = options.watchEdits ?? base.watchEdits;
+  if (!Number.isInteger(watchEdits) || watchEdits <= 0) {
+    throw new Error(`Expected \`--watch-edits\` to be a positive integer, got \`${watchEdits}\``);
+  }
   return Object.freeze({
     quick,
+    watchEdits,
     only: Object.freeze([...only]),
     sizes: Object.freeze([...new Set(sizes)].sort((a, b) => a - b)),
     evalDir: options.evalDir === undefined ? path.resolve(REPO_ROOT, '..', 'shared', 'eval') : options.evalDir,
@@ -115,7 +135,7 @@ export function resolveOptions(options: BenchOptions = {}): ResolvedBenchOptions
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SUITE_NAMES.join('|')}[,…]] [--sizes 1000,10000,24000]
-  [--eval-dir DIR | --no-eval] [--cache-dir DIR] [--out-dir DIR] [--embedder SPEC] [--max-queries N] [--time MS]`;
+  [--eval-dir DIR | --no-eval] [--cache-dir DIR] [--out-dir DIR] [--embedder SPEC] [--max-queries N] [--time MS] [--watch-edits N]`;
 
 /** Parses `process.argv.slice(2)`; throws a one-line error naming the flag. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
@@ -164,6 +184,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case '--time':
         options.taskTimeMs = Number(value());
+        break;
+      case '--watch-edits':
+        options.watchEdits = Number(value());
         break;
       default:
         throw new Error(`Unknown flag \`${flag}\`\n${USAGE}`);

@@ -38,6 +38,7 @@ function measurementRow(m: Measurement): Row {
     formatValue(m.value, m.unit),
     m.baseline ? `${m.baseline.name}: ${formatValue(m.baseline.value, m.unit)}` : '',
     m.ratio == null ? '' : formatRatio(m.ratio),
+    m.target === undefined ? '' : `${m.target.text}: ${m.target.met ? 'pass' : 'FAIL'}`,
   ];
 }
 
@@ -99,7 +100,7 @@ function markdownTable(header: Row, rows: readonly Row[]): string {
   return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
-const MEASUREMENT_HEADER: Row = ['group', 'measurement', 'value', 'baseline (same run)', 'ratio'];
+const MEASUREMENT_HEADER: Row = ['group', 'measurement', 'value', 'baseline (same run)', 'ratio', 'target'];
 
 function suiteHeading(suite: SuiteResult): string {
   const took = formatDuration(suite.durationMs);
@@ -125,7 +126,7 @@ function renderSuites(report: RunReport, table: (h: Row, r: readonly Row[]) => s
   return out.join('\n\n');
 }
 
-const HEADLINE_HEADER: Row = ['suite', 'group', 'measurement', 'value', 'baseline (same run)', 'ratio', 'vs baseline'];
+const HEADLINE_HEADER: Row = ['suite', 'group', 'measurement', 'value', 'baseline (same run)', 'ratio', 'target', 'vs baseline'];
 
 /** The measurements flagged as headlines, across suites: what a reader should see first. */
 function headlineRows(report: RunReport): Row[] {

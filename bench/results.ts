@@ -29,6 +29,8 @@ export interface Measurement {
   readonly better?: Better;
   /** Shown in the ratio chart. */
   readonly headline?: boolean;
+  /** The goal this figure is held to (`≤ 4×`) and whether this run met it. */
+  readonly target?: { readonly text: string; readonly met: boolean };
 }
 
 export interface HitRateRow {

@@ -28,6 +28,10 @@ const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   scale: async () => (await import('./scale.js')).scaleSuite,
   imports: async () => (await import('./imports.js')).importsSuite,
   'new-folder': async () => (await import('./new-folder.js')).newFolderSuite,
+  'cold-hook': async () => (await import('./cold-hook.js')).coldHookSuite,
+  'cold-change': async () => (await import('./cold-change.js')).coldChangeSuite,
+  'cold-readers': async () => (await import('./cold-readers.js')).coldReadersSuite,
+  'cold-watch': async () => (await import('./cold-watch.js')).coldWatchSuite,
 };
 
 async function runSuite(name: SuiteName, context: BenchContext): Promise<SuiteResult> {

@@ -20,8 +20,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT, type QueryTerm } from '../src/lexical/bm25-scorer.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import type { TermPostings } from '../src/lexical/minisearch-internals.js';
-import { MiniSearchPostings } from '../src/lexical/minisearch-postings.js';
+import type { MemoryTerm } from '../src/lexical/memory-postings.js';
 import type { FieldPostings, PostingsSource } from '../src/lexical/postings-source.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
@@ -48,8 +47,8 @@ interface BoundedList {
 }
 
 /** The indexed terms `query` reaches, with their weights, in the scorer's order. */
-function expansions(source: PostingsSource<TermPostings>, query: QueryTerm): { weight: number; handle: TermPostings }[] {
-  const found: { weight: number; handle: TermPostings }[] = [];
+function expansions(source: PostingsSource<MemoryTerm>, query: QueryTerm): { weight: number; handle: MemoryTerm }[] {
+  const found: { weight: number; handle: MemoryTerm }[] = [];
   const exact = source.exact(query.term);
   if (exact !== undefined) found.push({ weight: 1, handle: exact });
   if (query.prefix) {
@@ -93,7 +92,7 @@ function unreadable(lists: readonly BoundedList[], cut: number): BoundedList[] {
 }
 
 /** `source` without the `hidden` lists. */
-function without(source: PostingsSource<TermPostings>, hidden: ReadonlySet<FieldPostings>): PostingsSource<TermPostings> {
+function without(source: PostingsSource<MemoryTerm>, hidden: ReadonlySet<FieldPostings>): PostingsSource<MemoryTerm> {
   return {
     documentCount: source.documentCount,
     slots: source.slots,
@@ -122,8 +121,7 @@ async function main(): Promise<void> {
   const texts = await evalQueryTexts();
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
-  const internals = index.compactedInternals()!;
-  const source = new MiniSearchPostings(internals);
+  const source = index.postings.source();
   // The typo vocabulary is built after a few lookups; build it before timing.
   for (let i = 0; i < 10; i += 1) source.near(`warmup${i}`, 1);
   const fields = Object.entries(ENGINE_DEFAULTS.fieldBoosts)
@@ -143,7 +141,7 @@ async function main(): Promise<void> {
       (term): QueryTerm => ({
         term,
         prefix: term.length >= prefixMinLength,
-        fuzzy: term.length >= fuzzy.minLength && !internals._index.has(term) ? fuzzy.ratio : false,
+        fuzzy: term.length >= fuzzy.minLength && source.exact(term) === undefined ? fuzzy.ratio : false,
         boost: 1,
       }),
     );

@@ -10,7 +10,6 @@
  */
 import { parseArgs } from 'node:util';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import { treeTerms } from '../src/lexical/minisearch-postings.js';
 import { TermVocabulary, vocabularyTables } from '../src/lexical/term-vocabulary.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
@@ -27,7 +26,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 for (const size of values.sizes.split(',').map(Number)) {
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, size)) index.upsert(skill);
-  const { terms } = treeTerms(index.compactedInternals()!._index._tree);
+  const terms = index.postings.sortedTerms();
   const known = new Set(terms);
   const words = queryWords.filter((word) => !known.has(word));
   const tables = vocabularyTables(terms);

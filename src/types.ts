@@ -12,6 +12,12 @@
 export const LOADED_FROM = ['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp', 'codex', 'library', 'demo'] as const;
 export type LoadedFrom = (typeof LOADED_FROM)[number];
 
+/** The agent hosts: each has a prompt hook, an install, a listing profile and doctor checks. */
+export const HOSTS = ['claude-code', 'codex'] as const;
+export type HostName = (typeof HOSTS)[number];
+/** A host's name in messages. */
+export const HOST_TITLES: Readonly<Record<HostName, string>> = Object.freeze({ 'claude-code': 'Claude Code', codex: 'Codex' });
+
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
 

@@ -19,9 +19,6 @@ import type { Skill } from '../types.js';
 import { isListedByCodex, offeredSkills } from '../load/invocation.js';
 import { neutralizeReminderText } from './reminder.js';
 
-export const HOST_PROFILES = ['claude-code', 'codex'] as const;
-export type HostProfile = (typeof HOST_PROFILES)[number];
-
 /** What a host listing is, whatever the host. */
 export interface HostListing {
   /** The text the host sends (Claude Code: the lines inside its reminder; Codex: the whole skills section). */

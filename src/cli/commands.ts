@@ -56,6 +56,15 @@ const JSON_OPTION: OptionTable = {
   json: { type: 'boolean', description: 'print JSON instead of text' },
 };
 
+const CONTEXT_WINDOW_OPTION: OptionTable = {
+  'context-window': {
+    type: 'string',
+    placeholder: 'TOKENS',
+    description: "the model's context window; the listing gets 1% of it",
+    defaultText: 'unknown (8,000 characters)',
+  },
+};
+
 const QUIET_OPTION: OptionTable = {
   quiet: { type: 'boolean', description: 'no progress while the index is built' },
 };
@@ -94,27 +103,6 @@ const MODEL_OPTIONS: OptionTable = {
     defaultText: 'one folder per catalog and model under $SKILL_SEARCH_CACHE_DIR, $XDG_CACHE_HOME/skill-search or ~/.cache/skill-search',
   },
 };
-
-export type CommandName =
-  | 'query'
-  | 'list'
-  | 'index'
-  | 'watch'
-  | 'serve'
-  | 'eval'
-  | 'validate'
-  | 'hook'
-  | 'mcp'
-  | 'model'
-  // Host set-up and deferred skills (issue 14).
-  | 'install'
-  | 'uninstall'
-  | 'doctor'
-  | 'print-config'
-  | 'library'
-  | 'tokens'
-  | 'config'
-  | 'stats';
 
 const WATCH_SPEC: CommandSpec = {
   name: 'watch',
@@ -160,7 +148,7 @@ export interface CommandEntry {
   readonly load: () => Promise<CommandRunner>;
 }
 
-export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
+const TABLE = {
   query: {
     spec: {
       name: 'query',
@@ -199,12 +187,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           description: 'claude-code or codex: predict the listing that host sends instead of the seed rules',
           defaultText: 'the seed rules',
         },
-        'context-window': {
-          type: 'string',
-          placeholder: 'TOKENS',
-          description: "the model's context window; the listing gets 1% of it",
-          defaultText: 'unknown (8,000 characters)',
-        },
+        ...CONTEXT_WINDOW_OPTION,
         ...JSON_OPTION,
       },
     },
@@ -428,12 +411,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
           description: "claude-code or codex: which sources the host lists itself; given, the listing is measured by that host's own rules",
           defaultText: 'claude-code sources, the seed rules',
         },
-        'context-window': {
-          type: 'string',
-          placeholder: 'TOKENS',
-          description: "the model's context window; the listing gets 1% of it",
-          defaultText: 'unknown (8,000 characters)',
-        },
+        ...CONTEXT_WINDOW_OPTION,
         ...JSON_OPTION,
       },
     },
@@ -461,7 +439,10 @@ export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = {
     },
     load: async () => (await import('./commands/stats.js')).runStats,
   },
-};
+} satisfies Record<string, CommandEntry>;
+
+export type CommandName = keyof typeof TABLE;
+export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = TABLE;
 
 export function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);

@@ -140,18 +140,3 @@ export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
     }),
   });
 }
-
-export const EMPTY_USER_CONFIG: ResolvedUserConfig = Object.freeze({
-  files: [],
-  include: [],
-  exclude: [],
-  pin: [],
-  never: [],
-  library: [],
-  sources: {
-    claudePlugins: { value: true, from: DEFAULT_ORIGIN },
-    codex: { value: true, from: DEFAULT_ORIGIN },
-    library: { value: true, from: DEFAULT_ORIGIN },
-    demo: { value: undefined, from: DEFAULT_ORIGIN },
-  },
-});

@@ -8,10 +8,11 @@ import { errorMessage } from '../errors.js';
 import { binOnPath } from './command.js';
 import { codexHookHash, trustEntriesFor, trustStatus } from './codex-trust.js';
 import { readHostFile } from './host-file.js';
-import { type InstallContext, type InstallHost, type InstallScope, hostFiles } from './install.js';
+import { type InstallContext, type InstallScope, hostFiles } from './install.js';
 import { MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings.js';
 import { parseToml, valueAt } from './toml-lines.js';
 import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
+import type { HostName } from '../types.js';
 
 export type CheckStatus = 'ok' | 'problem' | 'absent';
 
@@ -90,7 +91,7 @@ function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext[
   };
 }
 
-export function doctorChecks(host: InstallHost, scope: InstallScope, context: DoctorContext): HostCheck[] {
+export function doctorChecks(host: HostName, scope: InstallScope, context: DoctorContext): HostCheck[] {
   const { show } = context;
   const files = hostFiles(host, scope, context);
   const install = `skill-search install ${host}${scope === 'project' ? ' --project' : ''}`;

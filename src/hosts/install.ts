@@ -7,13 +7,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
+import type { HostName } from '../types.js';
 import { codexHookHash, staleTrustEntries, trustEntriesFor, withTrustEntry, withoutTrustEntry } from './codex-trust.js';
 import { readHostFile, removeHostFile, writeHostFile, writeTarget } from './host-file.js';
 import { parseSettings, withHookText, withMcpServerText, withoutHookText, withoutMcpServerText } from './json-settings.js';
 import { withServerTable, withoutServerTable } from './toml-table.js';
 
-export const INSTALL_HOSTS = ['claude-code', 'codex'] as const;
-export type InstallHost = (typeof INSTALL_HOSTS)[number];
 export const INSTALL_SCOPES = ['user', 'project'] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
 
@@ -51,12 +50,12 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-export function hookCommand(host: InstallHost, command: readonly string[]): string {
+export function hookCommand(host: HostName, command: readonly string[]): string {
   return [...command, 'hook', host].map(shellWord).join(' ');
 }
 
 /** Where each host keeps what `install` writes, per scope. */
-export function hostFiles(host: InstallHost, scope: InstallScope, context: InstallContext) {
+export function hostFiles(host: HostName, scope: InstallScope, context: InstallContext) {
   if (host === 'claude-code') {
     const base = scope === 'user' ? context.home : context.cwd;
     // Claude Code keeps user-wide MCP servers in ~/.claude.json and project ones in .mcp.json.
@@ -80,7 +79,7 @@ function trustEdit(hooksFile: string, configFile: string, ourHook: { command: st
 }
 
 /** The entries `install <host>` writes, per scope; a file's edit comes after the edits it reads (hooks.json first). */
-export function installEdits(host: InstallHost, scope: InstallScope, context: InstallContext): FileEdit[] {
+export function installEdits(host: HostName, scope: InstallScope, context: InstallContext): FileEdit[] {
   const hook = { command: hookCommand(host, context.command), timeout: HOOK_HOST_TIMEOUT_S };
   const server = { command: context.command[0]!, args: [...context.command.slice(1), 'mcp'] };
   const hookWhat = `the ${'UserPromptSubmit'} hook "${hook.command}"`;

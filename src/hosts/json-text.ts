@@ -6,6 +6,7 @@
  * occurrence, the one `JSON.parse` keeps.
  */
 import { parseTree, type Node } from 'jsonc-parser';
+import { eolOf } from '../util/text.js';
 
 export type JsonPath = readonly (string | number)[];
 
@@ -38,11 +39,6 @@ function lineIndent(text: string, offset: number): string {
 function ownLine(text: string, node: Node): boolean {
   const lineStart = text.lastIndexOf('\n', node.offset - 1) + 1;
   return text.slice(lineStart, node.offset).trim() === '';
-}
-
-/** The file's line ending, kept in what we insert. */
-function eolOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 /** `value` as JSON whose lines after the first are indented by `base`. */

@@ -6,6 +6,7 @@
  */
 import { parse } from 'smol-toml';
 import { SkillSearchError, errorMessage } from '../errors.js';
+import { eolOf } from '../util/text.js';
 
 export type TomlTable = Record<string, unknown>;
 
@@ -158,11 +159,6 @@ export function appendBlock(text: string, block: string): string {
   if (text === '') return block;
   const eol = eolOf(text);
   return `${text}${text.endsWith('\n') ? eol : eol + eol}${block.replaceAll('\n', eol)}`;
-}
-
-/** The file's line ending, kept in lines we add: `\r\n` when the file uses it. */
-export function eolOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 /** Lines to put in place of others in a file split on `\n`: each keeps the file's `\r`. */

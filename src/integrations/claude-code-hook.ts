@@ -13,14 +13,15 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/remi
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/index.js';
 import { linkAbortSignal } from '../util/link-signal.js';
-import type { SkillSearcher } from '../types.js';
+import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { HostSearcher, loadInstructions, type HostName } from './hosts.js';
+import { HostSearcher, loadInstructions } from './hosts.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
+import { firstLine } from '../util/text.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
 
@@ -236,8 +237,4 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
 /** The user turns before `prompt`: the host may have written the prompt itself already. */
 function earlierTurns(turns: readonly string[], prompt: string): readonly string[] {
   return turns.at(-1) === prompt.trim() ? turns.slice(0, -1) : turns;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }

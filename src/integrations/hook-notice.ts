@@ -2,7 +2,7 @@
  * What a prompt hook prints when something is wrong, beside its stderr line: Claude Code shows a
  * hook's `systemMessage` to the user; Codex gets nothing on stdout (its line is on stderr).
  */
-import type { HostName } from './hosts.js';
+import type { HostName } from '../types.js';
 
 export interface ClaudeCodeHookNotice {
   readonly systemMessage: string;

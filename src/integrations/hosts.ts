@@ -5,12 +5,9 @@
  */
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { SkillMatcher } from '../load/skill-globs.js';
-import type { LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { HostName, LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
 import type { ClosableSearcher } from './service.js';
-
-export const HOSTS = ['claude-code', 'codex'] as const;
-export type HostName = (typeof HOSTS)[number];
 
 /** The sources each host scans itself: their skills are in its listing and load by name. */
 export const HOST_NATIVE_SOURCES: Readonly<Record<HostName, readonly LoadedFrom[]>> = Object.freeze({

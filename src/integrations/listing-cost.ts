@@ -7,8 +7,8 @@
 import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
 import { offeredSkills } from '../load/invocation.js';
 import { estimateTokens } from '../load/skill.js';
-import type { LoadedFrom, Skill } from '../types.js';
-import { isNativeTo, type HostName } from './hosts.js';
+import type { HostName, LoadedFrom, Skill } from '../types.js';
+import { isNativeTo } from './hosts.js';
 
 export interface SourceCost {
   readonly source: LoadedFrom;

@@ -25,6 +25,7 @@ import {
   type SearchMode,
   type Skill,
 } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -93,10 +94,6 @@ export type ResponseLine = SearchResponseLine | PingResponseLine | ErrorResponse
 
 export function errorLine(id: RequestId, code: ProtocolErrorCode, message: string): ErrorResponseLine {
   return { id, error: { code, message } };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isRequestId(value: unknown): value is RequestId {

@@ -46,11 +46,6 @@ export interface TranscriptFacts {
 
 const NOTHING: TranscriptFacts = Object.freeze({ invoked: new Set<string>(), compactions: 0, userTurns: Object.freeze([]) });
 
-/** Names of skills the Skill tool was called with, in `transcriptPath`; empty on any problem. */
-export async function invokedSkillsInTranscript(transcriptPath: string | undefined, options: TranscriptOptions = {}): Promise<ReadonlySet<string>> {
-  return (await readTranscript(transcriptPath, options)).invoked;
-}
-
 /**
  * The facts of `transcriptPath` ({@link TranscriptFacts}); nothing known on any problem.
  * Linear in the bytes read: each line is looked at once, and parsed only when a cheap

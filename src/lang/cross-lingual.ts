@@ -1,6 +1,6 @@
 import { throwIfAborted } from '../errors.js';
 import { IndexFolder } from '../index-folder/index-folder.js';
-import type { CrossLingualKnobs } from '../search/options.js';
+import type { CrossLingualKnobs } from './options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';
@@ -165,7 +165,7 @@ export class CrossLingual {
     }
     for (const skill of pending) {
       const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
-      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords === undefined ? {} : { loanwords });
+      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords === undefined ? {} : { loanwords, japanese: true });
       next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
     this.#glosses = next;
@@ -246,7 +246,7 @@ export class CrossLingual {
     throwIfAborted(signal);
     if (dictionary === undefined) return { language, lexical: query, dense: query, measure: query };
     const rendering = translate(query, dictionary, {
-      ...(language === 'ja' && { loanwords: this.#loanwordMatcher() }),
+      ...(language === 'ja' && { loanwords: this.#loanwordMatcher(), japanese: true }),
       ...(this.#glossWeights !== undefined && { glossWeights: this.#glossWeights }),
       vocabulary: this.#catalogueVocabulary(),
     });

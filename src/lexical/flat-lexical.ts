@@ -3,16 +3,18 @@
  * server): `encodeFlatLexical` (`flat-lexical-encode.ts`) writes it from a `LexicalIndex`, and
  * {@link FlatLexicalIndex.open} searches it in place, answering exactly like
  * `LexicalIndex.search` (same ids, order, scores to the last bit, coverage and explained
- * fields; `test/lexical/flat-lexical.test.ts`), through the same {@link Bm25Scorer}.
+ * fields; `test/lexical/flat-lexical.test.ts`), through the same `Bm25Scorer`.
  *
  * Opening reads the header and builds typed-array views: no term or posting is visited, and a
  * term's postings are read when a query first reaches it. Layout: `flat-lexical-layout.ts`;
  * the checks made on opening and by {@link FlatLexicalIndex.verify}: `flat-lexical-tables.ts`.
  */
-import { Bm25Scorer, type QueryTerm, type ScoredDocument, type SearchedField } from './bm25-scorer.js';
 import { corrupt, type FlatTables, readTables, verifyTables } from './flat-lexical-tables.js';
-import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
+import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
+import { SourceSearch } from './source-search.js';
+import { FIELD_COUNT } from './lexical-entry.js';
+import { MemoryPostings, type MemoryTerm } from './memory-postings.js';
 import { stringOfCodeUnits } from '../util/code-units.js';
 
 export { type EncodeFlatLexicalOptions, encodeFlatLexical } from './flat-lexical-encode.js';
@@ -204,11 +206,12 @@ class FlatPostings implements PostingsSource<number> {
  */
 export class FlatLexicalIndex implements LexicalSearcher {
   readonly #source: FlatPostings;
-  #scorer: Bm25Scorer<number> | undefined;
+  readonly #search: SourceSearch<number>;
   #ids: Set<string> | undefined;
 
   private constructor(source: FlatPostings) {
     this.#source = source;
+    this.#search = new SourceSearch(source);
   }
 
   /**
@@ -244,22 +247,36 @@ export class FlatLexicalIndex implements LexicalSearcher {
     for (let doc = 0; doc < this.#source.slots; doc += 1) yield this.#source.readId(doc);
   }
 
-  /** What `LexicalIndex.search` answers over the index this buffer was written from. */
-  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    return searchLexical(
-      {
-        size: this.size,
-        isKnown: (term) => this.#source.exact(term) !== undefined,
-        score: (_text, terms, fields, max, explain) => this.#score(terms, fields, max, explain),
-      },
-      query,
-      limit,
-      options,
-    );
+  /**
+   * The buffer's contents as in-memory postings (ids, field lengths, sorted terms, postings in
+   * their order): what `LexicalIndex` is rebuilt from without tokenising anything. O(postings).
+   */
+  toPostings(): MemoryPostings {
+    const source = this.#source;
+    const { header, fieldLengths, termSegments, segmentFields, segmentStarts, postingDocs, postingFrequencies } = source.tables;
+    const fieldCount = header.fieldCount;
+    if (fieldCount !== FIELD_COUNT) throw corrupt(`${fieldCount} fields, this build indexes ${FIELD_COUNT}`);
+    const ids = Array.from({ length: header.documents }, (_, doc) => source.readId(doc));
+    const terms: string[] = [];
+    const postings: MemoryTerm[] = [];
+    for (let term = 0; term < header.terms; term += 1) {
+      terms.push(source.term(term));
+      const byField: MemoryTerm = new Array<Map<number, number> | undefined>(fieldCount).fill(undefined);
+      for (let segment = termSegments[term]!; segment < termSegments[term + 1]!; segment += 1) {
+        const field = segmentFields[segment]!;
+        if (field >= fieldCount) throw corrupt(`segment ${segment} names field ${field}`);
+        const byDoc = new Map<number, number>();
+        for (let posting = segmentStarts[segment]!; posting < segmentStarts[segment + 1]!; posting += 1)
+          byDoc.set(postingDocs[posting]!, postingFrequencies[posting]!);
+        byField[field] = byDoc;
+      }
+      postings.push(byField);
+    }
+    return MemoryPostings.fromSaved(ids, fieldLengths, terms, postings);
   }
 
-  #score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[] {
-    this.#scorer ??= new Bm25Scorer(this.#source);
-    return this.#scorer.search(terms, fields, limit, explain);
+  /** What `LexicalIndex.search` answers over the index this buffer was written from. */
+  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+    return this.#search.search(query, limit, options);
   }
 }

@@ -8,6 +8,7 @@ export { tokenize, splitWords } from './tokenize.js';
 export { STOP_WORDS } from './stop-words.js';
 export { stem } from './stem.js';
 export { LEXICAL_FORMAT_VERSION } from './lexical-index.js';
-export type { LexicalSnapshot } from './lexical-index.js';
+export { lexicalEntry, lexicalKey } from './lexical-entry.js';
+export type { LexicalEntry } from './lexical-entry.js';
 export { LEXICAL_ARTEFACT, loadLexicalIndex, saveLexicalIndex } from './lexical-store.js';
 export type { LexicalLoad } from './lexical-store.js';

@@ -1,4 +1,4 @@
-import { ENGINE_DEFAULTS, type FieldBoosts, type FuzzyOptions } from '../search/options.js';
+import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import type { QueryTerm, ScoredDocument, SearchedField } from './bm25-scorer.js';
 import { tokenize } from './tokenize.js';
@@ -6,14 +6,14 @@ import { tokenize } from './tokenize.js';
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {
   readonly id: string;
-  /** Raw BM25+ score, as MiniSearch computes it (unbounded; comparable only within one query). */
+  /** Raw BM25+ score (MiniSearch's formula; unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
 
-export type { FieldBoosts } from '../search/options.js';
+export type { FieldBoosts } from './options.js';
 
 /**
  * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
@@ -26,7 +26,7 @@ export interface GroupedTerms {
   readonly groups: readonly (readonly string[])[];
 }
 
-/** How one lexical search runs; each field defaults to the engine's (`ENGINE_DEFAULTS`). */
+/** How one lexical search runs; each field defaults to `LEXICAL_DEFAULTS`. */
 export interface LexicalSearchOptions {
   /** BM25 weight per field (0 leaves a field out); see `EngineOptions.fieldBoosts`. */
   readonly boost?: FieldBoosts;
@@ -46,7 +46,7 @@ export interface LexicalSearcher {
   search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
 }
 
-/** MiniSearch's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+/** The scorer's per-result `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
 function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
   const found = new Map<string, string[]>();
   for (const [term, where] of Object.entries(match)) {
@@ -77,9 +77,9 @@ export interface LexicalScoring {
  */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
   const {
-    boost = ENGINE_DEFAULTS.fieldBoosts,
-    fuzzy = ENGINE_DEFAULTS.fuzzy,
-    prefixMinLength = ENGINE_DEFAULTS.prefixMinLength,
+    boost = LEXICAL_DEFAULTS.fieldBoosts,
+    fuzzy = LEXICAL_DEFAULTS.fuzzy,
+    prefixMinLength = LEXICAL_DEFAULTS.prefixMinLength,
     terms,
     explain = false,
   } = options;

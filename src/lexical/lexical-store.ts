@@ -1,19 +1,18 @@
-import { deserialize, serialize } from 'node:v8';
 import { IndexFolder } from '../index-folder/index-folder.js';
 import type { Skill } from '../types.js';
 import { array, object, record, shapeIssue, string, unknown } from '../util/shape.js';
-import { LEXICAL_FORMAT_VERSION, LexicalIndex, type CompactLexicalSnapshot } from './lexical-index.js';
+import { encodeFlatLexical, FlatLexicalIndex } from './flat-lexical.js';
+import { LEXICAL_FORMAT_VERSION, LexicalIndex } from './lexical-index.js';
 
 /**
  * The lexical index persisted in the index folder (artefact `lexical`, see `index-folder.ts`),
  * so a fresh process (a hook call, a one-shot query) loads it instead of tokenising the whole
  * catalog again.
  *
- * The base file is a {@link CompactLexicalSnapshot} in `v8.serialize` form (MiniSearch's own
- * maps, read back natively: several times faster than parsing its JSON snapshot and
- * re-inserting every term; a file from another Node version that cannot be read is rebuilt).
- * The folder checks it (format, stamp or checksum); any doubt on load means "rebuild" — the
- * index is derived data.
+ * The base file is the index's content keys (a JSON list, in id order) followed by the index
+ * as a flat lexical buffer (`flat-lexical.ts`): loading reads every document's entry back from
+ * the postings, tokenising nothing. The folder checks it (format, stamp or checksum); any
+ * doubt on load means "rebuild" — the index is derived data.
  *
  * A save with few changes appends one record to the artefact's delta log instead: the
  * upserted skills with the glosses they were indexed with, and the removed ids (JSON).
@@ -76,7 +75,7 @@ export function saveLexicalIndex(target: IndexFolder | string, index: LexicalInd
       return;
     }
   }
-  const written = folder.write(LEXICAL_ARTEFACT, serialize(index.compactSnapshot()), { format: LEXICAL_FORMAT_VERSION });
+  const written = folder.write(LEXICAL_ARTEFACT, encodeBase(index), { format: LEXICAL_FORMAT_VERSION });
   folder.commit([written]);
   bases.set(index, { dir: folder.dir, logged: 0 });
 }
@@ -87,14 +86,37 @@ export function loadLexicalIndex(target: IndexFolder | string): LexicalLoad {
   if ('reason' in read) return read;
   let index: LexicalIndex;
   try {
-    const snapshot: unknown = deserialize(read.bytes);
-    if (typeof snapshot !== 'object' || snapshot === null) return { reason: 'lexical body has the wrong shape (not an object)' };
-    index = LexicalIndex.restoreCompact(snapshot as CompactLexicalSnapshot);
+    index = decodeBase(read.bytes);
   } catch (error) {
     return { reason: `lexical body is unreadable: ${(error as Error).message}` };
   }
   bases.set(index, { dir: folder.dir, logged: replayLog(folder, index) });
   return { index };
+}
+
+/** The base file: a uint32 (LE) byte count, the content keys as JSON, zeros to an 8-byte boundary, the flat buffer. */
+function encodeBase(index: LexicalIndex): Buffer {
+  const keys = Buffer.from(JSON.stringify([...index.ids()].map((id) => index.keyOf(id))), 'utf8');
+  const head = Buffer.alloc(Math.ceil((4 + keys.length) / 8) * 8);
+  head.writeUInt32LE(keys.length, 0);
+  keys.copy(head, 4);
+  return Buffer.concat([head, encodeFlatLexical(index)]);
+}
+
+/** {@link encodeBase}'s output as an index; throws when it does not fit. */
+function decodeBase(bytes: Uint8Array): LexicalIndex {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length < 4) throw new Error('shorter than its header');
+  const keyBytes = buffer.readUInt32LE(0);
+  const flatAt = Math.ceil((4 + keyBytes) / 8) * 8;
+  if (flatAt > buffer.length) throw new Error('the key list runs past the end');
+  const keys: unknown = JSON.parse(buffer.toString('utf8', 4, 4 + keyBytes));
+  const flat = FlatLexicalIndex.open(buffer.subarray(flatAt));
+  const ids = [...flat.ids()];
+  if (!Array.isArray(keys) || keys.length !== ids.length || !keys.every((key) => typeof key === 'string')) {
+    throw new Error(`the key list does not match the ${ids.length} indexed documents`);
+  }
+  return new LexicalIndex({ postings: flat.toPostings(), keys: new Map(ids.map((id, doc) => [id, keys[doc] as string])) });
 }
 
 /** Replays the log onto the loaded base, up to the first record that does not fit; returns the entries replayed. */

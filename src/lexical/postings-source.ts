@@ -1,20 +1,20 @@
 /**
- * What {@link Bm25Scorer} reads from an index: its terms in MiniSearch's orders, each term's
- * postings per field and the documents' field lengths. Two implementations: MiniSearch's live
- * index (`minisearch-postings.ts`) and the flat read-only file (`flat-lexical.ts`), so the BM25
- * maths has one home and both answer alike.
+ * What {@link Bm25Scorer} reads from an index: its terms, each term's postings per field and
+ * the documents' field lengths. Three implementations: the in-memory index
+ * (`memory-postings.ts`), the flat read-only file (`flat-lexical.ts`) and one catalog of the
+ * SQLite tables (`src/store/lexical-tables.ts`), so the BM25 maths has one home and all answer alike.
  *
  * `Term` is the source's handle on one indexed term. Documents are numbered `0 ≤ doc < slots`.
  */
 export interface PostingsSource<Term> {
-  /** Documents counted for the inverse document frequency (MiniSearch's `documentCount`). */
+  /** Documents counted for the inverse document frequency. */
   readonly documentCount: number;
   /** One more than the largest document number. */
   readonly slots: number;
   /** Fields are numbered `0 ≤ field < fieldCount`. */
   readonly fieldCount: number;
   fieldId(name: string): number | undefined;
-  /** MiniSearch's running average length of each field. */
+  /** The average length of each field over the documents (sum / count). */
   readonly averageFieldLengths: ArrayLike<number>;
   /** Each live document's length in each field, at `doc · fieldCount + field` (0 when it has none). */
   readonly fieldLengths: ArrayLike<number>;
@@ -24,9 +24,9 @@ export interface PostingsSource<Term> {
   externalId(doc: number): string;
   /** The indexed term itself, or undefined. */
   exact(term: string): Term | undefined;
-  /** Every indexed term starting with `prefix` (itself included when indexed), in the order MiniSearch's `atPrefix` iterates them. */
+  /** Every indexed term starting with `prefix` (itself included when indexed), in the source's term order (code-unit order in memory and in the flat file). */
   prefixed(prefix: string): Iterable<readonly [string, Term]>;
-  /** Every indexed term within `maxDistance` edits of `word`, in the order of MiniSearch's `fuzzyGet`. */
+  /** Every indexed term within `maxDistance` edits of `word`, in the source's term order. */
   near(word: string, maxDistance: number): readonly NearTerm<Term>[];
   /** The documents holding `term` in `field`, or undefined; the same object while the index is unchanged (the scorer caches by it). */
   postings(term: Term, field: number): FieldPostings | undefined;

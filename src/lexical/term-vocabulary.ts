@@ -81,12 +81,11 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): Vocabula
 
 /**
  * Typo-tolerant lookups over a vocabulary: every term within a Levenshtein distance of a word,
- * in vocabulary order. With the terms in MiniSearch's depth-first tree order (as both callers
- * give them) that is exactly the terms, distances and order of MiniSearch's `fuzzyGet`, so
- * scores sum in the same order too.
+ * in vocabulary order (code-unit order, as both callers give them), so the in-memory index and
+ * the flat file sum scores in the same order.
  *
- * MiniSearch walks the whole radix tree with a Levenshtein row per edge; near the root every
- * branch is within reach, so one word cost milliseconds on a 24k-skill catalog. Here a word is
+ * A trie walk with a Levenshtein row per edge finds every branch within reach near the root,
+ * so one word costs milliseconds on a 24k-skill catalog. Here a word is
  * compared only with terms of a length within the distance whose character sets differ by at
  * most the distance each way (each edit adds or removes at most one distinct character), and the
  * few that pass get a banded edit distance over the stored code units (no strings built).

@@ -14,13 +14,13 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
-import { scanSkillsDir, statSkillsDir } from './scan.js';
+import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
 import { hashSkills, portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
-import { SOURCE_RANKS, demoSource, isOverride, resolveSources } from './sources.js';
-import { loadToolsJsonl } from './tools-jsonl.js';
-import { toolsFileStat } from './tools-snapshot.js';
+import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
+import { loadToolsJsonl, type ToolsResult } from './tools-jsonl.js';
+import { sameStat, toolsFileStat } from './tools-snapshot.js';
 import type { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
@@ -84,6 +84,10 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** Started with the watcher when the catalog scans Claude Code's plugins. */
   #plugins: PluginStateWatcher | undefined;
   #closing: Promise<void> | undefined;
+  /** Each skill folder's last scan, so a rescan reads only the files whose stat moved. */
+  readonly #scanMemos = new Map<string, ScanMemo>();
+  /** Each tools file's last load under its stat, so a rescan skips a file that did not change. */
+  readonly #toolsLoads = new Map<string, ToolsResult>();
 
   constructor(options: CatalogOptions = {}) {
     super();
@@ -233,16 +237,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const options = this.#options;
     const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
-      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits }))),
-      Promise.all(
-        options.toolsFiles.map((file) =>
-          loadToolsJsonl(file, {
-            rank: SOURCE_RANKS.project,
-            limits: options.limits,
-            ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),
-          }),
-        ),
-      ),
+      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits, memo: this.#scanMemo(source) }))),
+      Promise.all(options.toolsFiles.map((file) => this.#loadTools(file))),
     ]);
     const mcp = [...this.#mcp.values()];
     const stampInputs: StampInputs = {
@@ -294,6 +290,38 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       ...(stamp === undefined ? {} : { sourceStamp: stamp }),
       ...(portable === undefined ? {} : { portableStamp: portable }),
     });
+  }
+
+  /** The memo of one skill folder scanned with one set of options (a plugin update may change them). */
+  #scanMemo(source: SourceDir): ScanMemo {
+    const key = JSON.stringify([source, this.#options.limits]);
+    let memo = this.#scanMemos.get(key);
+    if (memo === undefined) {
+      memo = new ScanMemo();
+      this.#scanMemos.set(key, memo);
+    }
+    return memo;
+  }
+
+  /**
+   * A tools file as its last load left it when its stat has not moved since (the load took the
+   * stat before reading), else loaded again: a watcher's rescan after a SKILL.md edit does not
+   * re-read a registry of 24k lines.
+   */
+  async #loadTools(file: string): Promise<ToolsResult> {
+    const path = resolve(file);
+    const key = `${path}\0${JSON.stringify(this.#options.limits)}`;
+    const last = this.#toolsLoads.get(key);
+    const stat = toolsFileStat(path);
+    if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
+    const options = this.#options;
+    const loaded = await loadToolsJsonl(file, {
+      rank: SOURCE_RANKS.project,
+      limits: options.limits,
+      ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),
+    });
+    this.#toolsLoads.set(key, loaded);
+    return loaded;
   }
 }
 

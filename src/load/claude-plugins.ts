@@ -6,8 +6,9 @@
  * enabled contributes nothing, as in the host. Unreadable or malformed files are the host's
  * to report: they simply contribute nothing here.
  */
-import { readFileSync } from 'node:fs';
+
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isRecord, readJsonQuietly } from '../util/json-file.js';
 
 export interface ClaudePlugin {
   /** `name@marketplace`. */
@@ -26,18 +27,6 @@ export interface ClaudePluginContext {
   readonly cwd: string;
 }
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Where Claude Code records which plugins are installed, and where. */
 export function installedPluginsFile(home: string): string {
   return join(home, '.claude', 'plugins', 'installed_plugins.json');
@@ -52,7 +41,7 @@ export function claudeSettingsFiles(context: ClaudePluginContext): string[] {
 export function enabledPluginIds(context: ClaudePluginContext): string[] {
   const state = new Map<string, boolean>();
   for (const file of claudeSettingsFiles(context)) {
-    const settings = readJson(file);
+    const settings = readJsonQuietly(file);
     if (!isRecord(settings) || !isRecord(settings.enabledPlugins)) continue;
     for (const [id, enabled] of Object.entries(settings.enabledPlugins)) {
       if (typeof enabled === 'boolean') state.set(id, enabled);
@@ -91,13 +80,13 @@ function manifestPaths(value: unknown, root: string): string[] {
 export function enabledClaudePlugins(context: ClaudePluginContext): ClaudePlugin[] {
   const enabled = enabledPluginIds(context);
   if (enabled.length === 0) return [];
-  const installed = readJson(installedPluginsFile(context.home));
+  const installed = readJsonQuietly(installedPluginsFile(context.home));
   if (!isRecord(installed) || !isRecord(installed.plugins)) return [];
   const plugins: ClaudePlugin[] = [];
   for (const id of enabled.sort()) {
     const root = installPathFor(installed.plugins[id], context.cwd);
     if (root === undefined) continue;
-    const manifest = readJson(join(root, '.claude-plugin', 'plugin.json'));
+    const manifest = readJsonQuietly(join(root, '.claude-plugin', 'plugin.json'));
     const manifestName = isRecord(manifest) && typeof manifest.name === 'string' && manifest.name !== '' ? manifest.name : undefined;
     const name = manifestName ?? id.split('@', 1)[0] ?? id;
     const extraSkills = isRecord(manifest) ? manifestPaths(manifest.skills, root) : [];

@@ -23,6 +23,43 @@ export interface ScanOptions {
   readonly limits?: SkillLimits;
   /** Prefix every skill name with `namespace:` (plugin skills, as the host names them). */
   readonly namespace?: string;
+  /**
+   * The previous scan's results for the same folder and options: a file whose stat (and its
+   * Codex policy file's) is unchanged is taken from here instead of being read and parsed again.
+   * Refilled with this scan's results.
+   */
+  readonly memo?: ScanMemo;
+}
+
+/** What one candidate file gave: its skill (with its real path) or nothing, and its problems. */
+interface Loaded {
+  readonly found: { readonly skill: Skill; readonly real: string } | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * One folder's parsed files from its last scan, each under its stat (see {@link DirStamp}),
+ * so a watcher's rescan after one edit reads and parses that one file. Only for one folder
+ * scanned with the same options each time; scans using it must not overlap.
+ */
+export class ScanMemo {
+  #files = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
+
+  /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
+  readonly last = { reused: 0, read: 0 };
+
+  /** @internal */
+  lookup(file: string, key: string): Loaded | undefined {
+    const entry = this.#files.get(file);
+    return entry?.key === key ? entry.loaded : undefined;
+  }
+
+  /** @internal Replaces the memo with one scan's results (files gone since are dropped). */
+  refill(files: Map<string, { readonly key: string; readonly loaded: Loaded }>, counts: { readonly reused: number; readonly read: number }): void {
+    this.#files = files;
+    this.last.reused = counts.reused;
+    this.last.read = counts.read;
+  }
 }
 
 export interface ScanResult {
@@ -196,47 +233,69 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
   const stamp = await stampOf(candidates, diagnostics);
 
-  const loaded: ({ skill: Skill; real: string } | undefined)[] = new Array(candidates.length);
-  const perFile: Diagnostic[][] = candidates.map(() => []);
+  const results: Loaded[] = new Array(candidates.length);
+  const memo = options.memo;
+  const stats = memo === undefined ? undefined : new Map(stamp.files);
+  const memoKey = (candidate: Candidate): string | undefined => {
+    const own = stats?.get(candidate.file);
+    // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo.
+    if (own === undefined || own === null || own.startsWith('error:')) return undefined;
+    const policy = candidate.folder === undefined ? '' : String(stats!.get(join(candidate.folder, CODEX_POLICY_FILE)));
+    return `${own}\0${policy}\0${candidate.defaultName}`;
+  };
+  const fresh = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
+  const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < candidates.length) {
       const index = next++;
       const candidate = candidates[index]!;
-      const read = await readSkillText(candidate.file, limits.maxBodyBytes);
-      // A folder without SKILL.md is not a skill; a loose file that vanished mid-scan is simply gone.
-      if (read.state === 'gone') continue;
-      if (read.state === 'failed') {
-        perFile[index]!.push(read.diagnostic);
-        continue;
-      }
-      const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(join(candidate.folder, CODEX_POLICY_FILE));
-      if (policy?.diagnostic !== undefined) perFile[index]!.push(policy.diagnostic);
-      const parsed = parseSkillFile(read.text, {
-        path: candidate.file,
-        source: options.source,
-        rank: options.rank,
-        defaultName: candidate.defaultName,
-        limits,
-        truncated: read.truncated,
-        specFolder: (options.layout ?? 'skills') === 'skills' && candidate.folder !== undefined ? basename(candidate.folder) : undefined,
-        codexPolicy: policy?.policy,
-        describeFromBody: candidate.loose !== true,
-      });
-      perFile[index]!.push(...parsed.diagnostics);
-      if (parsed.skill === undefined) continue;
-      const real = await realpath(candidate.file).catch(() => candidate.file);
-      loaded[index] = { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real };
+      const key = memoKey(candidate);
+      const kept = key === undefined ? undefined : memo!.lookup(candidate.file, key);
+      if (kept !== undefined) counts.reused += 1;
+      else counts.read += 1;
+      results[index] = kept ?? (await loadCandidate(candidate, options, limits));
+      if (key !== undefined) fresh.set(candidate.file, { key, loaded: results[index]! });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
+  memo?.refill(fresh, counts);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();
-  for (const entry of loaded) {
-    if (entry === undefined) continue;
-    skills.push(entry.skill);
-    realPaths.set(entry.skill.path, entry.real);
+  const perFile: Diagnostic[] = [];
+  for (const result of results) {
+    if (result === undefined) continue;
+    perFile.push(...result.diagnostics);
+    if (result.found === undefined) continue;
+    skills.push(result.found.skill);
+    realPaths.set(result.found.skill.path, result.found.real);
   }
-  return { skills, diagnostics: [...diagnostics, ...perFile.flat()], realPaths, stamp };
+  return { skills, diagnostics: [...diagnostics, ...perFile], realPaths, stamp };
+}
+
+/** Reads and parses one candidate file (and its Codex policy file); never throws. */
+async function loadCandidate(candidate: Candidate, options: ScanOptions, limits: SkillLimits): Promise<Loaded> {
+  const read = await readSkillText(candidate.file, limits.maxBodyBytes);
+  // A folder without SKILL.md is not a skill; a loose file that vanished mid-scan is simply gone.
+  if (read.state === 'gone') return { found: undefined, diagnostics: [] };
+  if (read.state === 'failed') return { found: undefined, diagnostics: [read.diagnostic] };
+  const diagnostics: Diagnostic[] = [];
+  const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(join(candidate.folder, CODEX_POLICY_FILE));
+  if (policy?.diagnostic !== undefined) diagnostics.push(policy.diagnostic);
+  const parsed = parseSkillFile(read.text, {
+    path: candidate.file,
+    source: options.source,
+    rank: options.rank,
+    defaultName: candidate.defaultName,
+    limits,
+    truncated: read.truncated,
+    specFolder: (options.layout ?? 'skills') === 'skills' && candidate.folder !== undefined ? basename(candidate.folder) : undefined,
+    codexPolicy: policy?.policy,
+    describeFromBody: candidate.loose !== true,
+  });
+  diagnostics.push(...parsed.diagnostics);
+  if (parsed.skill === undefined) return { found: undefined, diagnostics };
+  const real = await realpath(candidate.file).catch(() => candidate.file);
+  return { found: { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real }, diagnostics };
 }

@@ -1,5 +1,10 @@
 import { dot } from '../embed/normalize.js';
 
+export interface CentroidOptions {
+  /** Order by centred cosine; false: by plain cosine (`EngineOptions.centring`). @default true */
+  readonly centre?: boolean;
+}
+
 /**
  * Skill-side centering: dense candidates are ordered by cos(q, m − μ) instead of cos(q, m), where
  * μ is the mean of the catalog's skill vectors.
@@ -17,25 +22,42 @@ import { dot } from '../embed/normalize.js';
  * Raw cosines still feed the relevance model (`relevance.ts`); this only orders. μ is the
  * vector store's running sum over its count (`VectorStore.mean`), persisted with the vectors,
  * so a reopened index orders exactly as before without reading every vector.
+ *
+ * Plain cosine ordered better than centred on most catalogues measured (not MetaTool's 199 tools
+ * alone), and far better with a set's skills among thousands of registry skills
+ * (`scripts/measure-centring.ts`, docs/retrieval.md "Centring"); `EngineOptions.centring: false`
+ * orders by plain cosine. The default stays centred because the fitted relevance model reads the
+ * centred scores (see that section).
  */
 export class Centroid {
   readonly mean: Float32Array;
+  /** False: {@link score} is the plain cosine (the catalogue's mean is still kept, for q·μ). */
+  readonly centres: boolean;
   /** |m − μ|² = 1 − 2 m·μ + |μ|² for a unit m, cached per vector key. */
   readonly #norms = new Map<string, number>();
   readonly #meanSquared: number;
 
-  private constructor(mean: Float32Array) {
+  private constructor(mean: Float32Array, options: CentroidOptions) {
     this.mean = mean;
+    this.centres = options.centre !== false;
     this.#meanSquared = dot(mean, mean);
   }
 
   /** A centroid at `mean` (e.g. `VectorStore.mean()`). */
-  static ofMean(mean: Float32Array): Centroid {
-    return new Centroid(mean);
+  static ofMean(mean: Float32Array, options: CentroidOptions = {}): Centroid {
+    return new Centroid(mean, options);
+  }
+
+  /**
+   * |μ|²: for unit skill vectors, the catalogue's mean pairwise cosine (plus 1/n) — how much of
+   * every skill's vector the catalogue shares. Reported by `scripts/measure-centring.ts`.
+   */
+  get meanSquared(): number {
+    return this.#meanSquared;
   }
 
   /** The mean of `vectors` (all of `dimensions` length); a zero mean when there are none. */
-  static of(vectors: Iterable<Float32Array>, dimensions: number): Centroid {
+  static of(vectors: Iterable<Float32Array>, dimensions: number, options: CentroidOptions = {}): Centroid {
     const sum = new Float64Array(dimensions);
     let count = 0;
     for (const vector of vectors) {
@@ -44,14 +66,15 @@ export class Centroid {
     }
     const mean = new Float32Array(dimensions);
     if (count > 0) for (let i = 0; i < dimensions; i += 1) mean[i] = sum[i]! / count;
-    return new Centroid(mean);
+    return new Centroid(mean, options);
   }
 
   /**
    * cos(query, vector − μ) given `cosine` = query·vector and `queryMean` = query·μ. A skill equal
-   * to the mean (a one-skill catalog) has no direction left and scores 0.
+   * to the mean (a one-skill catalog) has no direction left and scores 0. Without centring, `cosine`.
    */
   score(key: string, vector: Float32Array, cosine: number, queryMean: number): number {
+    if (!this.centres) return cosine;
     let squared = this.#norms.get(key);
     if (squared === undefined) {
       squared = Math.max(0, 1 - 2 * dot(vector, this.mean) + this.#meanSquared);

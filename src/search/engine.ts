@@ -829,7 +829,7 @@ export class SkillSearchEngine implements SkillSearcher {
 
   /** The mean of the stored vectors, kept by the store as they change (and persisted with them). */
   #centroid(state: DenseState): Centroid {
-    state.centroid ??= Centroid.ofMean(state.store.mean());
+    state.centroid ??= Centroid.ofMean(state.store.mean(), { centre: this.options.centring });
     return state.centroid;
   }
 

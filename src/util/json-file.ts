@@ -20,6 +20,20 @@ export function readJsonFile(file: string, { missingOk = false }: { readonly mis
   }
 }
 
+/** Parses a JSON file the program may find missing or broken (a host's or a cache's): undefined on any problem. */
+export function readJsonQuietly(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A key path (a shape issue's, a zod issue's) as `a.b[0]`, for errors that name the key (`(top level)` for the root). */
 export function keyPath(issuePath: readonly PropertyKey[]): string {
   return issuePath.length === 0

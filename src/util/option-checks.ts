@@ -1,7 +1,50 @@
-import { badOption } from '../errors.js';
+import { badOption, type SkillSearchError } from '../errors.js';
+import { definedOnly } from './defined.js';
 
 /** `value` when it is a positive safe integer; else the `BAD_OPTION` error naming `key`. */
 export function positiveInteger(key: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw badOption(key, 'be a positive integer', value);
   return value;
+}
+
+/*
+ * Checks for the retrieval knobs (`EngineOptions` and the layers' own knobs): each names the knob
+ * and shows the value as JSON (a string knob in quotes), so one line says what to fix.
+ */
+
+/** The `BAD_OPTION` error for a knob, its value shown as JSON. */
+export function badKnob(name: string, expected: string, value: unknown): SkillSearchError {
+  return badOption(name, `be ${expected}`, JSON.stringify(value) ?? String(value));
+}
+
+export function assertPositiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw badKnob(name, 'a positive integer', value);
+  return value;
+}
+
+export function assertNonNegativeInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw badKnob(name, 'a non-negative integer', value);
+  return value;
+}
+
+export function assertFinite(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw badKnob(name, `a number from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+export function assertBoolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw badKnob(name, 'true or false', value);
+  return value;
+}
+
+/** A group of knobs: the fields given override the defaults one by one; unknown fields are refused. */
+export function nestedKnobs<T extends object>(name: string, defaults: T, value: unknown): Record<keyof T, unknown> {
+  if (value === defaults) return defaults as Record<keyof T, unknown>;
+  const fields = Object.keys(defaults);
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((key) => !fields.includes(key))) {
+    throw badKnob(name, `an object with fields among ${fields.join(', ')}`, value);
+  }
+  return { ...defaults, ...definedOnly(value) } as Record<keyof T, unknown>;
 }

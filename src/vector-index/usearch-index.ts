@@ -1,11 +1,11 @@
 import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
-import { ENGINE_DEFAULTS, type HnswOptions as HnswParameters } from '../search/options.js';
+import { VECTOR_INDEX_DEFAULTS, type HnswOptions as HnswParameters } from './options.js';
 import { EntryTable } from './entry-table.js';
 import { assertDimensions, type PersistedEntry, type SavedEntry, type VectorIndex, type VectorMatch } from './vector-index.js';
 
-/** Any of the graph parameters; the others come from `ENGINE_DEFAULTS.hnsw` (documented on `EngineOptions.hnsw`). */
+/** Any of the graph parameters; the others come from `VECTOR_INDEX_DEFAULTS.hnsw` (documented on `VectorIndexKnobs.hnsw`). */
 export type HnswOptions = Partial<HnswParameters>;
 
 /**
@@ -59,7 +59,7 @@ export class UsearchIndex implements VectorIndex {
 
   constructor(dimensions: number, options: HnswOptions = {}) {
     this.dimensions = dimensions;
-    this.#options = { ...ENGINE_DEFAULTS.hnsw, ...options };
+    this.#options = { ...VECTOR_INDEX_DEFAULTS.hnsw, ...options };
     this.#graph = this.#newGraph();
   }
 

@@ -48,11 +48,32 @@ describe('report', () => {
   it('ends with the headline ratios and whether each beat its baseline', () => {
     const text = renderText(report);
     expect(text.indexOf('■ headlines')).toBeGreaterThan(text.indexOf('■ reindex'));
-    expect(text).toContain('ann    n=1,000  HNSW search k=10 (p50)  50.0 µs  exact scan: 500.0 µs  0.1×   better');
+    expect(text).toMatch(/ann {4}n=1,000 {2}HNSW search k=10 \(p50\) {2}50\.0 µs {2}exact scan: 500\.0 µs {2}0\.1× +better/);
+  });
+
+  it('shows a target beside the ratio, with whether the run met it', () => {
+    const row = (ratio: number, met: boolean) =>
+      ({
+        group: '24000 lines',
+        name: 'hook',
+        metric: 'median',
+        value: 400 * ratio,
+        unit: 'ms',
+        baseline: { name: 'node -e 0', value: 400 },
+        ratio,
+        target: { text: '≤ 4×', met },
+      }) as const;
+    const withTargets: RunReport = {
+      ...report,
+      suites: [{ suite: 'cold-hook', state: 'completed', durationMs: 1, measurements: [row(3, true), row(5, false)], notes: [] }],
+    };
+    const markdown = renderMarkdown(withTargets);
+    expect(markdown).toContain('| 1200 ms | node -e 0: 400 ms | 3.0× | ≤ 4×: pass |');
+    expect(markdown).toContain('| 2000 ms | node -e 0: 400 ms | 5.0× | ≤ 4×: FAIL |');
   });
 
   it('renders the same tables as Markdown for the README, headlines first', () => {
-    expect(renderMarkdown(report)).toContain('| ann | n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× | better |');
+    expect(renderMarkdown(report)).toContain('| ann | n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× |  | better |');
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('#### ann — took 4.2 s');
     expect(markdown).toContain('| n=1,000 | HNSW search k=10 (p50) | 50.0 µs | exact scan: 500.0 µs | 0.1× |');

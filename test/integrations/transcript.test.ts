@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
-import { invokedSkillsInTranscript, readTranscript } from '../../src/integrations/transcript.js';
+import { readTranscript } from '../../src/integrations/transcript.js';
 import type { SearchHit } from '../../src/types.js';
 import { hookHit } from '../support/hook-skills.js';
 import { removeDir, tempDir } from '../cli/helpers.js';
@@ -45,9 +45,9 @@ function write(name: string, text: string): string {
   return file;
 }
 
-describe('invokedSkillsInTranscript', () => {
+describe('readTranscript: invoked skills', () => {
   it('collects the skills the Skill tool was called with, and ignores everything else', async () => {
-    expect([...(await invokedSkillsInTranscript(write('session.jsonl', TRANSCRIPT)))]).toEqual(['pdf-forms', 'git-bisect']);
+    expect([...(await readTranscript(write('session.jsonl', TRANSCRIPT))).invoked]).toEqual(['pdf-forms', 'git-bisect']);
   });
 
   it('reads only the end of a long transcript, from the first whole line', async () => {
@@ -55,7 +55,7 @@ describe('invokedSkillsInTranscript', () => {
     const late = skillCall({ skill: 'late-skill' });
     const file = write('long.jsonl', `${early}\n${late}\n`);
     // The window starts inside the first line: that line is dropped, not misread.
-    expect([...(await invokedSkillsInTranscript(file, { maxBytes: late.length + 10 }))]).toEqual(['late-skill']);
+    expect([...(await readTranscript(file, { maxBytes: late.length + 10 })).invoked]).toEqual(['late-skill']);
   });
 
   it.each([
@@ -66,7 +66,7 @@ describe('invokedSkillsInTranscript', () => {
     ['a binary file', 'binary'],
   ])('is empty for %s', async (_label, given) => {
     const file = given === 'binary' ? write('binary.jsonl', '\u0000\u0001\u0002"Skill"\u00ff') : given;
-    expect([...(await invokedSkillsInTranscript(file))]).toEqual([]);
+    expect([...(await readTranscript(file)).invoked]).toEqual([]);
   });
 });
 

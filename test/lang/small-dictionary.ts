@@ -31,6 +31,12 @@ export const ENTRIES = [
   ['錯誤', '错误', 'cuo4 wu4', ['error', 'mistake']],
   ['流水線', '流水线', 'liu2 shui3 xian4', ['assembly line', '(computing) pipeline']],
   ['令牌', '令牌', 'ling4 pai2', ['decree', 'token']],
+  ['熱力', '热力', 're4 li4', 'heat'],
+  ['圖', '图', 'tu2', ['diagram; picture; drawing; chart; map']],
+  ['畫', '画', 'hua4', ['to draw', 'picture']],
+  ['威脅', '威胁', 'wei1 xie2', ['to threaten; to menace']],
+  ['脅', '胁', 'xie2', ['flank', 'to coerce; to threaten']],
+  ['威', '威', 'wei1', ['power; might; prestige']],
 ] as const;
 
 export function smallDictionary(): Dictionary {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dictionary } from '../../src/lang/dictionary.js';
 import { tokenize } from '../../src/lexical/tokenize.js';
 import { segmentHan, translate } from '../../src/lang/translate.js';
+import { CatalogueVocabulary } from '../../src/lang/vocabulary.js';
 import { smallDictionary } from './small-dictionary.js';
 
 const dictionary = smallDictionary();
@@ -30,7 +31,7 @@ describe('translate', () => {
   });
 
   it('gives the glosses of one word one unit of weight between them, and one coverage group', () => {
-    const { terms } = translate('密码 PIN', dictionary);
+    const { terms } = translate('密码 PIN', dictionary, { glossWeights: [1, 0.6, 0.4] });
     const term = (word: string) => terms.weights.get(tokenize(word)[0]!);
     expect(term('cipher')).toBeCloseTo(0.5);
     expect(term('password')).toBeCloseTo(0.3);
@@ -45,6 +46,28 @@ describe('translate', () => {
     expect(term('cipher')).toBeCloseTo(0.5);
     expect(term('password')).toBeCloseTo(0.5);
     expect(term('secret')).toBe(0);
+  });
+
+  it("shares a word's unit equally between its glosses by default", () => {
+    const { terms } = translate('密码', dictionary);
+    const term = (word: string) => terms.weights.get(tokenize(word)[0]!);
+    expect(term('cipher')).toBeCloseTo(1 / 3);
+    expect(term('password')).toBeCloseTo(1 / 3);
+  });
+
+  it('reads a Japanese compound written in the reverse of the Chinese order through the Chinese word, only for Japanese', () => {
+    expect(translate('脅威を', dictionary, { japanese: true }).dense).toBe('threaten');
+    expect(translate('脅威', dictionary).dense).toBe('flank power');
+  });
+
+  it('adds the catalogue term two adjacent words spell as one (热力 heat + 图 map → heatmap), keeping the words', () => {
+    const vocabulary = new CatalogueVocabulary(['seaborn\nDraw a heatmap of a matrix', 'maps\nRender a map of a region with heat colours']);
+    const result = translate('画热力图', dictionary, { vocabulary });
+    expect(result.lexical.split(' ')).toContain('heatmap');
+    expect(result.terms.weights.get('heatmap')).toBe(1);
+    expect(result.dense).toContain('heat');
+    expect(translate('画热力图', dictionary, { vocabulary, compounds: false }).lexical).not.toContain('heatmap');
+    expect(translate('画热力图', dictionary).lexical).not.toContain('heatmap');
   });
 
   it('reads traditional and Japanese characters through the simplified headwords, and drops kana', () => {

@@ -47,4 +47,13 @@ describe('translate with a catalogue', () => {
     expect(dense).toBe('pipeline token');
     expect(lexical).toBe('pipeline assembly line token');
   });
+
+  it('finds the catalogue term two glosses spell as one word, the most specific of several, never from short parts', () => {
+    const catalogue = new CatalogueVocabulary(['a\nkeyword search and a flowchart', 'b\nkeyword lists', 'c\nkeyboard input']);
+    expect(catalogue.compound(['key', 'main'], ['word', 'board'])).toBe('keyboard');
+    expect(catalogue.compound(['key'], ['word'])).toBe('keyword');
+    expect(catalogue.compound(['flow chart'])).toBe('flowchart');
+    expect(catalogue.compound(['in'], ['put'])).toBeUndefined();
+    expect(catalogue.compound(['heat'], ['map'])).toBeUndefined();
+  });
 });

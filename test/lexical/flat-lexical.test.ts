@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
 import { encodeFlatLexical, FlatLexicalIndex } from '../../src/lexical/flat-lexical.js';
 import { HEADER, HEADER_WORDS, type HeaderWords, layoutOf } from '../../src/lexical/flat-lexical-layout.js';
-import { LexicalIndex, type LexicalSearchOptions } from '../../src/lexical/lexical-index.js';
-import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import type { Skill } from '../../src/types.js';
 import { prng } from '../../scripts/prng.js';
 import { makeSkill } from '../attachments/make-skill.js';
+import { OPTION_SETS } from './helpers.js';
 
 // Families that share prefixes at several depths (so the term tree splits edges in many orders),
 // near-misses for typo lookups, identifiers that split into parts, accents and CJK runs.
@@ -114,15 +114,6 @@ function queries(seed: number, count: number): string[] {
   return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random, vocabulary)).join(' '));
 }
 
-const OPTION_SETS: readonly LexicalSearchOptions[] = [
-  {},
-  { explain: true },
-  { boost: { ...ENGINE_DEFAULTS.fieldBoosts, body: 0, keywords: 0 }, explain: true },
-  { boost: { name: 1, whenToUse: 0, keywords: 3, description: 0, body: 1, glosses: 2 } },
-  { prefixMinLength: 2, fuzzy: { minLength: 3, ratio: 0.4 }, explain: true },
-  { prefixMinLength: 100, fuzzy: { minLength: 100, ratio: 0 } },
-];
-
 /** Every query under every option set: the flat index must answer exactly like the live one. */
 function expectSameAnswers(live: LexicalIndex, flat: FlatLexicalIndex, texts: readonly string[]): void {
   for (const options of OPTION_SETS) {
@@ -166,15 +157,15 @@ describe('FlatLexicalIndex', () => {
     }
   });
 
-  it('orders tied prefix matches as MiniSearch’s tree iterates them, not alphabetically', () => {
+  it('orders tied prefix matches as the index lists their terms (code-unit order), like LexicalIndex', () => {
     // Three one-word skills of equal length and frequency: equal scores, so only the order in
-    // which the prefix's expansions are reached decides (each node's keys, last inserted first).
+    // which the prefix's expansions are reached decides (sorted, whatever the insertion order).
     const index = new LexicalIndex();
     for (const word of ['deployx', 'deployz', 'deployy']) index.upsert(makeSkill(word, { id: word, description: '', body: '', contentHash: word }));
     const flat = FlatLexicalIndex.open(encodeFlatLexical(index));
     const want = index.search('deploy', 10);
     expect(new Set(want.map((hit) => hit.score)).size).toBe(1);
-    expect(want.map((hit) => hit.id)).toEqual(['deployy', 'deployz', 'deployx']);
+    expect(want.map((hit) => hit.id)).toEqual(['deployx', 'deployy', 'deployz']);
     expect(flat.search('deploy', 10)).toEqual(want);
   });
 

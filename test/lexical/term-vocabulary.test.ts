@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { prng } from '../../scripts/prng.js';
-
-/** Textbook Levenshtein distance over UTF-16 code units. */
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) row[j] = Math.min(previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), previous[j]! + 1, row[j - 1]! + 1);
-    previous = row;
-  }
-  return previous[b.length]!;
-}
+import { levenshtein } from './helpers.js';
 
 /** Words over a small alphabet (so near terms abound), with a few accented and CJK units. */
 function vocabulary(random: () => number, count: number): string[] {

@@ -54,6 +54,22 @@ describe('catalog centring', () => {
   });
 });
 
+describe('centring off (EngineOptions.centring: false)', () => {
+  it('orders dense hits by plain cosine, while centred engines order by the centred one', async () => {
+    const explained = async (centring: boolean) => {
+      const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', centring });
+      await engine.sync(SKILLS);
+      const hits = await engine.search('slow database query', { mode: 'dense', abstain: false, k: 8, explain: true });
+      return hits.map((hit) => hit.why!.dense!);
+    };
+    const plain = await explained(false);
+    const centred = await explained(true);
+    for (const dense of plain) expect(dense.centered).toBe(dense.cosine);
+    expect(plain.map((dense) => dense.cosine)).toEqual([...plain.map((dense) => dense.cosine)].sort((a, b) => b - a));
+    expect(centred.some((dense) => Math.abs(dense.centered - dense.cosine) > 1e-6)).toBe(true);
+  });
+});
+
 describe('query chunks', () => {
   it('embeds the whole message and each of its sentences', async () => {
     const embedder = counting();

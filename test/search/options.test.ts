@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { BUNDLED_RELEVANCE } from '../../src/search/abstention.js';
+import { CROSS_LINGUAL_DEFAULTS } from '../../src/lang/options.js';
+import { LEXICAL_DEFAULTS } from '../../src/lexical/options.js';
 import { ENGINE_DEFAULTS, resolveEngineOptions } from '../../src/search/options.js';
+import { VECTOR_INDEX_DEFAULTS } from '../../src/vector-index/options.js';
 
 const embedder = createHashEmbedder({ dimensions: 16 });
 
@@ -30,9 +33,18 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
-      crossLingual: { enabled: true, glossWeights: [1, 0.6, 0.4] },
+      centring: true,
+      crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);
+  });
+
+  it("takes each layer's knobs from the layer, so a layer used alone behaves like the engine", () => {
+    expect(ENGINE_DEFAULTS).toMatchObject(LEXICAL_DEFAULTS);
+    expect(ENGINE_DEFAULTS.fieldBoosts).toBe(LEXICAL_DEFAULTS.fieldBoosts);
+    expect(ENGINE_DEFAULTS.hnsw).toBe(VECTOR_INDEX_DEFAULTS.hnsw);
+    expect(ENGINE_DEFAULTS.ann).toBe(VECTOR_INDEX_DEFAULTS.ann);
+    expect(ENGINE_DEFAULTS.crossLingual).toBe(CROSS_LINGUAL_DEFAULTS);
   });
 });
 
@@ -43,7 +55,7 @@ describe('resolveEngineOptions', () => {
     expect(resolved.hnsw).toEqual({ m: 16, efConstruction: 200, efSearch: 64 });
     expect(resolved.queryChunks).toEqual({ minTerms: 16, max: 2, lexicalMargin: 1.5, lexicalCoverage: 0.2 });
     expect(resolved.fuzzy).toEqual(ENGINE_DEFAULTS.fuzzy);
-    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 0.6, 0.4] });
+    expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 1, 1] });
   });
 
   it.each([
@@ -64,6 +76,7 @@ describe('resolveEngineOptions', () => {
     [{ crossLingual: { glossWeights: [0, 0] } }, 'Expected `crossLingual.glossWeights` to be a list of non-negative numbers, one above 0, got `[0,0]`'],
     [{ queryChunks: { lexicalCoverage: 1.5 } }, 'Expected `queryChunks.lexicalCoverage` to be a number from 0 to 1, got `1.5`'],
     [{ prefixMinLength: 'four' }, 'Expected `prefixMinLength` to be a positive integer, got `"four"`'],
+    [{ centring: 'off' }, 'Expected `centring` to be true or false, got `"off"`'],
   ])('refuses %j with one line naming the knob and the value', (options, message) => {
     expect(() => resolveEngineOptions({ embedder, ...(options as object) })).toThrow(`skill-search: ${message}`);
   });

@@ -79,13 +79,20 @@ describe('every persisted file is checked for shape; any doubt means rebuild', (
     });
   });
 
-  it('the lexical body as null or a map of the wrong shape', () => {
+  it('the lexical body truncated, or with a key list or flat buffer that does not fit', () => {
     const dir = tempDir();
     saveLexicalIndex(dir, new LexicalIndex());
-    rewrite(dir, LEXICAL_ARTEFACT, serialize(null), LEXICAL_FORMAT_VERSION);
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body has the wrong shape (not an object)' });
-    rewrite(dir, LEXICAL_ARTEFACT, serialize({ entries: [], tree: new Map([['pdf', 1]]), documentIds: 'nope' }), LEXICAL_FORMAT_VERSION);
-    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body is unreadable: compact snapshot has the wrong shape' });
+    rewrite(dir, LEXICAL_ARTEFACT, Buffer.from([1, 2]), LEXICAL_FORMAT_VERSION);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body is unreadable: shorter than its header' });
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(1000, 0);
+    rewrite(dir, LEXICAL_ARTEFACT, head, LEXICAL_FORMAT_VERSION);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: 'lexical body is unreadable: the key list runs past the end' });
+    const keys = Buffer.alloc(8);
+    keys.writeUInt32LE(2, 0);
+    keys.write('[]', 4);
+    rewrite(dir, LEXICAL_ARTEFACT, Buffer.concat([keys, serialize(null)]), LEXICAL_FORMAT_VERSION);
+    expect(loadLexicalIndex(dir)).toEqual({ reason: expect.stringMatching(/^lexical body is unreadable: skill-search: flat lexical index: .*header/) });
     rewrite(dir, LEXICAL_ARTEFACT, serialize(null), LEXICAL_FORMAT_VERSION - 1);
     expect(loadLexicalIndex(dir)).toEqual({ reason: `lexical format ${LEXICAL_FORMAT_VERSION - 1} ≠ ${LEXICAL_FORMAT_VERSION}` });
   });

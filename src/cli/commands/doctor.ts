@@ -7,14 +7,13 @@ import { homeDir } from '../io.js';
 import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
 import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
-import { INSTALL_HOSTS, type InstallScope } from '../../hosts/install.js';
+import type { InstallScope } from '../../hosts/install.js';
+import { HOST_TITLES, HOSTS } from '../../types.js';
 import { shown } from './install.js';
-
-const HOST_TITLE = { 'claude-code': 'Claude Code', codex: 'Codex' } as const;
 
 /** `doctor [host]`: what each host has of ours; exit 1 when an installed host has a problem. */
 export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
-  const hosts = args.positionals[0] === undefined ? INSTALL_HOSTS : [parseChoice('host', args.positionals[0], INSTALL_HOSTS)];
+  const hosts = args.positionals[0] === undefined ? HOSTS : [parseChoice('host', args.positionals[0], HOSTS)];
   if (args.values.project === true && args.values.user === true) throw flagError('--project and --user cannot be used together');
   const scope: InstallScope = args.values.project === true ? 'project' : 'user';
   const home = homeDir(io.env);
@@ -33,10 +32,10 @@ export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
   for (const host of hosts) {
     const checks = doctorChecks(host, scope, context);
     if (!isInstalled(checks)) {
-      line(io.stdout, `${HOST_TITLE[host]} (${scope}): not installed ('skill-search install ${host}${scope === 'project' ? ' --project' : ''}' adds it)`);
+      line(io.stdout, `${HOST_TITLES[host]} (${scope}): not installed ('skill-search install ${host}${scope === 'project' ? ' --project' : ''}' adds it)`);
       continue;
     }
-    line(io.stdout, `${HOST_TITLE[host]} (${scope}):`);
+    line(io.stdout, `${HOST_TITLES[host]} (${scope}):`);
     for (const check of checks) {
       if (check.status !== 'ok') failed = true;
       const mark = { ok: 'ok     ', problem: 'PROBLEM', absent: 'MISSING' }[check.status];

@@ -13,9 +13,8 @@ import { UsageStore } from '../../usage/usage-store.js';
 import { BuilderLease } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
-
-/** Hosts whose prompt hook this answers (Codex's `UserPromptSubmit` hook takes the same JSON). */
-export const HOOK_TARGETS = ['claude-code', 'codex'] as const;
+import { HOSTS, type HostName } from '../../types.js';
+import { firstLine } from '../../util/text.js';
 
 /**
  * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
@@ -54,11 +53,12 @@ const HOOK_TIMING = Object.freeze({
 export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   const log = (text: string) => io.stderr.write(`${text}\n`);
   const target = args.positionals[0];
-  if (!(HOOK_TARGETS as readonly string[]).includes(target ?? '')) {
-    log(`skill-search hook: unknown hook target '${target ?? ''}'; expected one of ${HOOK_TARGETS.join(', ')} (see skill-search hook --help)`);
+  // Every host's prompt hook: Codex's `UserPromptSubmit` hook takes the same JSON as Claude Code's.
+  if (!(HOSTS as readonly string[]).includes(target ?? '')) {
+    log(`skill-search hook: unknown hook target '${target ?? ''}'; expected one of ${HOSTS.join(', ')} (see skill-search hook --help)`);
     return 0;
   }
-  const host = target as (typeof HOOK_TARGETS)[number];
+  const host = target as HostName;
   let retrieval: ReturnType<typeof resolveRetrieval>;
   let timeoutMs: number;
   try {
@@ -161,19 +161,15 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
 export function reportHookFlagError(argv: readonly string[], error: Error, io: CliIo): number {
   const line = `skill-search hook: skipped: ${firstLine(error.message).replace(/^skill-search: /, '')}`;
   const target = argv.find((arg) => !arg.startsWith('-'));
-  if ((HOOK_TARGETS as readonly string[]).includes(target ?? '')) reportHookProblem(target as (typeof HOOK_TARGETS)[number], line, io);
+  if ((HOSTS as readonly string[]).includes(target ?? '')) reportHookProblem(target as HostName, line, io);
   else io.stderr.write(`${line}\n`);
   return 0;
 }
 
 /** `line` on stderr, and where the host shows a hook's message (Claude Code), on stdout as that message. */
-function reportHookProblem(host: (typeof HOOK_TARGETS)[number], line: string, io: CliIo): void {
+function reportHookProblem(host: HostName, line: string, io: CliIo): void {
   io.stderr.write(`${line}\n`);
   io.stdout.write(hookNotice(host, line));
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }
 
 /** Remembers what the session used and what was suggested, per project (skill-search stats). */

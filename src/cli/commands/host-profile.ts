@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { CodexRoot, HostListing, HostProfile } from '../../attachments/host-listing.js';
-import type { Skill } from '../../types.js';
+import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
+import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import type { SourceOptions } from '../sources.js';
 
@@ -30,7 +30,7 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
  * through a link counts once). Claude Code's folders all outrank Codex's, so the merged
  * catalog already holds its copies. With `--skills-dir`, the catalog's skills as they are.
  */
-export async function hostSkills(host: HostProfile, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
+export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
   const [load, { skillSelector }, { isOverride }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
@@ -58,7 +58,7 @@ export async function hostSkills(host: HostProfile, sources: SourceOptions, skil
  * are kept (with `--skills-dir`, all of them).
  */
 export async function hostRenderer(
-  host: HostProfile,
+  host: HostName,
   sources: SourceOptions,
   { ownOnly }: { readonly ownOnly: boolean },
 ): Promise<(skills: readonly Skill[], options: PredictOptions) => HostListing> {

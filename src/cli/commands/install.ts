@@ -17,12 +17,10 @@ import {
   planUninstall,
   type FileChange,
   type InstallContext,
-  type InstallHost,
   type InstallScope,
 } from '../../hosts/install.js';
 import { lineDiff } from '../../hosts/line-diff.js';
-
-const HOSTS = ['claude-code', 'codex'] as const satisfies readonly InstallHost[];
+import { HOST_TITLES, HOSTS, type HostName } from '../../types.js';
 
 /** `file` as `~/…` when it is under `home`. */
 export function shown(file: string, home: string): string {
@@ -52,8 +50,6 @@ function target(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
   };
   return { host, scope, home, edits: installEdits(host, scope, context), command: context.command, files: hostFiles(host, scope, context) };
 }
-
-const HOST_TITLE: Record<InstallHost, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
 function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun: boolean): void {
   for (const change of changes) {
@@ -85,7 +81,7 @@ function reportUserServer(io: CliIo, file: string, home: string): void {
 /** `--json`: what changed (or would), one object per file, and the command the host will run. */
 function printChanges(
   io: CliIo,
-  summary: { host: InstallHost; scope: InstallScope; dryRun: boolean; command?: readonly string[] },
+  summary: { host: HostName; scope: InstallScope; dryRun: boolean; command?: readonly string[] },
   changes: readonly FileChange[],
 ): void {
   printJson(io, {
@@ -114,12 +110,12 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
   if (command[0] !== 'skill-search') {
     line(
       io.stderr,
-      `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLE[host]} will run '${command.join(' ')}'; 'npm install -g .' in the clone puts it on PATH`,
+      `skill-search: 'skill-search' is not on PATH, so ${HOST_TITLES[host]} will run '${command.join(' ')}'; 'npm install -g .' in the clone puts it on PATH`,
     );
   }
   line(
     io.stdout,
-    `Installed for ${HOST_TITLE[host]} (${scope}). Restart ${HOST_TITLE[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`,
+    `Installed for ${HOST_TITLES[host]} (${scope}). Restart ${HOST_TITLES[host]} to load it; 'skill-search uninstall ${host}${scope === 'project' ? ' --project' : ''}' takes it out again.`,
   );
   if (host === 'codex') {
     line(
@@ -141,6 +137,6 @@ export async function runUninstall(args: ParsedArgs, io: CliIo): Promise<number>
     return 0;
   }
   report(io, changes, home, dryRun);
-  if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLE[host]} (${scope}).`);
+  if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLES[host]} (${scope}).`);
   return 0;
 }

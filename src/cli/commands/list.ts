@@ -4,6 +4,7 @@ import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../conte
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
+import { HOSTS } from '../../types.js';
 
 /**
  * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
@@ -44,13 +45,12 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
   if (typeof hostRaw === 'string') {
-    const [{ HOST_PROFILES }, { hostRenderer, hostSkills }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
-      import('../../attachments/host-listing.js'),
+    const [{ hostRenderer, hostSkills }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
       import('./host-profile.js'),
       import('../../attachments/normalize.js'),
       import('../../attachments/reminder.js'),
     ]);
-    const host = parseChoice('host', hostRaw, HOST_PROFILES);
+    const host = parseChoice('host', hostRaw, HOSTS);
     const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
       contextWindowTokens,
       usage,

@@ -6,8 +6,10 @@ import { resolveHostCommand } from '../../hosts/command.js';
 import { HOOK_HOST_TIMEOUT_S, hookCommand } from '../../hosts/install.js';
 import { formatSettings, withHook, withMcpServer, DEFAULT_JSON_STYLE } from '../../hosts/json-settings.js';
 import { serverTable } from '../../hosts/toml-table.js';
+import { HOSTS } from '../../types.js';
 
-export const PRINT_CONFIG_HOSTS = ['generic', 'claude-code', 'codex'] as const;
+/** `generic`: the MCP server alone, for any host that takes one. */
+const PRINT_CONFIG_HOSTS = ['generic', ...HOSTS] as const;
 
 /** The configuration `install` would merge, printed for a host to paste it by hand. */
 export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<number> {

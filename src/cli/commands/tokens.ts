@@ -4,7 +4,7 @@ import { line, loadSnapshot, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { listingCost } from '../../integrations/listing-cost.js';
-import { HOSTS } from '../../integrations/hosts.js';
+import { HOSTS } from '../../types.js';
 
 function thousands(n: number): string {
   return n.toLocaleString('en-US');

@@ -1,0 +1,291 @@
+import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from './lexical-entry.js';
+import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
+import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
+
+/** One term's postings: per field (by number), document → term frequency, in the order documents were added; undefined where the field has none. */
+export type MemoryTerm = (Map<number, number> | undefined)[];
+
+/**
+ * The lexical index's postings in memory, owned here: term → per-field postings, each
+ * document's field lengths, the running totals behind the average lengths, and the terms in
+ * sorted order for prefix ranges and typo lookups. A removed document's postings are deleted
+ * at once, so document frequencies and average lengths are always those of a fresh build over
+ * the documents present.
+ *
+ * Documents are numbered by slot; a removed document's slot is reused by the next one added.
+ */
+export class MemoryPostings {
+  readonly #terms = new Map<string, MemoryTerm>();
+  /** Slot → external id (undefined: free). */
+  readonly #ids: (string | undefined)[] = [];
+  /** Slot → the distinct terms of the document there, for removal. */
+  readonly #docTerms: (readonly string[] | undefined)[] = [];
+  readonly #slotOf = new Map<string, number>();
+  readonly #free: number[] = [];
+  #lengths = new Uint32Array(64 * FIELD_COUNT);
+  /** Per field, the sum of the present documents' lengths (integers: exact). */
+  readonly #totals = new Array<number>(FIELD_COUNT).fill(0);
+  /** The terms in code-unit order, or undefined until asked for after a change ({@link #pendingAdded}, {@link #pendingRemoved} hold the changes since). */
+  #sorted: string[] | undefined;
+  #pendingAdded = new Set<string>();
+  #pendingRemoved = new Set<string>();
+  #vocabulary: TermVocabulary | undefined;
+
+  /**
+   * Postings read back from a saved index: documents `0 … ids.length − 1` with their field
+   * lengths (`doc · fieldCount + field`), and the terms in code-unit order with their postings
+   * (documents in posting order). Throws when the terms are not strictly ascending.
+   */
+  static fromSaved(ids: readonly string[], lengths: ArrayLike<number>, sortedTerms: readonly string[], postings: readonly MemoryTerm[]): MemoryPostings {
+    const restored = new MemoryPostings();
+    const count = ids.length;
+    restored.#lengths = new Uint32Array(Math.max(64, count) * FIELD_COUNT);
+    const docTerms: string[][] = Array.from({ length: count }, () => []);
+    ids.forEach((id, doc) => {
+      restored.#ids[doc] = id;
+      restored.#slotOf.set(id, doc);
+      for (let field = 0; field < FIELD_COUNT; field += 1) {
+        const length = lengths[doc * FIELD_COUNT + field] ?? 0;
+        restored.#lengths[doc * FIELD_COUNT + field] = length;
+        restored.#totals[field] = restored.#totals[field]! + length;
+      }
+    });
+    sortedTerms.forEach((term, position) => {
+      if (position > 0 && !(sortedTerms[position - 1]! < term)) throw new Error(`terms are not in ascending order at ${position}`);
+      const byField = postings[position]!;
+      restored.#terms.set(term, byField);
+      for (const byDoc of byField) {
+        byDoc?.forEach((_, doc) => {
+          const list = docTerms[doc];
+          if (list === undefined) throw new Error(`a posting of ${JSON.stringify(term)} names document ${doc} of ${count}`);
+          if (list[list.length - 1] !== term) list.push(term);
+        });
+      }
+    });
+    docTerms.forEach((terms, doc) => {
+      restored.#docTerms[doc] = terms;
+    });
+    restored.#sorted = [...sortedTerms];
+    return restored;
+  }
+
+  get documentCount(): number {
+    return this.#slotOf.size;
+  }
+
+  /** One more than the highest slot ever used. */
+  get slots(): number {
+    return this.#ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.#slotOf.has(id);
+  }
+
+  /** Adds document `id` (which must not be present) with its entry's postings. */
+  add(id: string, entry: LexicalEntry): void {
+    const slot = this.#free.pop() ?? this.#ids.length;
+    if ((slot + 1) * FIELD_COUNT > this.#lengths.length) {
+      const larger = new Uint32Array(Math.max(2 * this.#lengths.length, (slot + 1) * FIELD_COUNT));
+      larger.set(this.#lengths);
+      this.#lengths = larger;
+    }
+    this.#ids[slot] = id;
+    this.#slotOf.set(id, slot);
+    const distinct = new Set<string>();
+    entry.terms.forEach((counts, field) => {
+      for (const [term, frequency] of counts) {
+        let postings = this.#terms.get(term);
+        if (postings === undefined) {
+          postings = new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+          this.#terms.set(term, postings);
+          this.#termAdded(term);
+        }
+        let byDoc = postings[field];
+        if (byDoc === undefined) {
+          byDoc = new Map();
+          postings[field] = byDoc;
+        }
+        byDoc.set(slot, frequency);
+        distinct.add(term);
+      }
+    });
+    this.#docTerms[slot] = [...distinct];
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      const length = entry.lengths[field] ?? 0;
+      this.#lengths[slot * FIELD_COUNT + field] = length;
+      this.#totals[field] = this.#totals[field]! + length;
+    }
+  }
+
+  /** Removes document `id` and all its postings; false when it is not present. */
+  remove(id: string): boolean {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return false;
+    for (const term of this.#docTerms[slot] ?? []) {
+      const postings = this.#terms.get(term);
+      if (postings === undefined) continue;
+      let left = false;
+      for (let field = 0; field < FIELD_COUNT; field += 1) {
+        const byDoc = postings[field];
+        if (byDoc === undefined) continue;
+        byDoc.delete(slot);
+        if (byDoc.size === 0) postings[field] = undefined;
+        else left = true;
+      }
+      if (!left) {
+        this.#terms.delete(term);
+        this.#termRemoved(term);
+      }
+    }
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      this.#totals[field] = this.#totals[field]! - this.#lengths[slot * FIELD_COUNT + field]!;
+      this.#lengths[slot * FIELD_COUNT + field] = 0;
+    }
+    this.#slotOf.delete(id);
+    this.#ids[slot] = undefined;
+    this.#docTerms[slot] = undefined;
+    this.#free.push(slot);
+    return true;
+  }
+
+  #termAdded(term: string): void {
+    this.#vocabulary = undefined;
+    if (this.#sorted === undefined) return;
+    if (!this.#pendingRemoved.delete(term)) this.#pendingAdded.add(term);
+  }
+
+  #termRemoved(term: string): void {
+    this.#vocabulary = undefined;
+    if (this.#sorted === undefined) return;
+    if (!this.#pendingAdded.delete(term)) this.#pendingRemoved.add(term);
+  }
+
+  /**
+   * The terms in code-unit order: sorted once, then kept up to date by merging each batch of
+   * changes in (O(terms) after a change rather than a new sort).
+   */
+  sortedTerms(): readonly string[] {
+    if (this.#sorted === undefined) this.#sorted = [...this.#terms.keys()].sort();
+    else if (this.#pendingAdded.size > 0 || this.#pendingRemoved.size > 0) {
+      const removed = this.#pendingRemoved;
+      const added = [...this.#pendingAdded].sort();
+      const kept = removed.size === 0 ? this.#sorted : this.#sorted.filter((term) => !removed.has(term));
+      const merged: string[] = [];
+      let a = 0;
+      for (const term of kept) {
+        while (a < added.length && added[a]! < term) merged.push(added[a++]!);
+        merged.push(term);
+      }
+      while (a < added.length) merged.push(added[a++]!);
+      this.#sorted = merged;
+    }
+    this.#pendingAdded = new Set();
+    this.#pendingRemoved = new Set();
+    return this.#sorted;
+  }
+
+  /** A term's postings, or undefined. */
+  term(term: string): MemoryTerm | undefined {
+    return this.#terms.get(term);
+  }
+
+  /** The slot of document `id`, or undefined. */
+  slotOf(id: string): number | undefined {
+    return this.#slotOf.get(id);
+  }
+
+  /** The id of the document in `slot`, or undefined for a free slot. */
+  idAt(slot: number): string | undefined {
+    return this.#ids[slot];
+  }
+
+  /** The length of field `field` of the document in `slot`. */
+  lengthAt(slot: number, field: number): number {
+    return this.#lengths[slot * FIELD_COUNT + field] ?? 0;
+  }
+
+  /** Each field's average length over the present documents (sum / count, as a fresh build has it). */
+  averageFieldLengths(): number[] {
+    const count = this.documentCount;
+    return this.#totals.map((total) => (count === 0 ? 0 : total / count));
+  }
+
+  /**
+   * The postings as they are now, for one `Bm25Scorer`: valid until the next change (the caller
+   * drops the scorer then).
+   */
+  source(): PostingsSource<MemoryTerm> {
+    return new MemorySource(this);
+  }
+
+  /** Typo lookups over the sorted terms (rebuilt after a change that adds or removes a term). */
+  vocabulary(): TermVocabulary {
+    this.#vocabulary ??= new TermVocabulary(vocabularyTables(this.sortedTerms()));
+    return this.#vocabulary;
+  }
+
+  /** Field lengths by `slot · fieldCount + field`. */
+  get fieldLengths(): Uint32Array {
+    return this.#lengths;
+  }
+}
+
+/** {@link MemoryPostings.source}: a term's handle is its {@link MemoryTerm}. */
+class MemorySource implements PostingsSource<MemoryTerm> {
+  readonly #postings: MemoryPostings;
+  readonly documentCount: number;
+  readonly slots: number;
+  readonly fieldCount = FIELD_COUNT;
+  readonly averageFieldLengths: number[];
+  readonly fieldLengths: Uint32Array;
+
+  constructor(postings: MemoryPostings) {
+    this.#postings = postings;
+    this.documentCount = postings.documentCount;
+    this.slots = postings.slots;
+    this.averageFieldLengths = postings.averageFieldLengths();
+    this.fieldLengths = postings.fieldLengths;
+  }
+
+  fieldId(name: string): number | undefined {
+    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
+    return id < 0 ? undefined : id;
+  }
+
+  isLive(doc: number): boolean {
+    return this.#postings.idAt(doc) !== undefined;
+  }
+
+  externalId(doc: number): string {
+    return this.#postings.idAt(doc) ?? '';
+  }
+
+  exact(term: string): MemoryTerm | undefined {
+    return this.#postings.term(term);
+  }
+
+  *prefixed(prefix: string): Iterable<readonly [string, MemoryTerm]> {
+    const sorted = this.#postings.sortedTerms();
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#postings.term(sorted[i]!)!];
+  }
+
+  near(word: string, maxDistance: number): NearTerm<MemoryTerm>[] {
+    const vocabulary = this.#postings.vocabulary();
+    return vocabulary.near(word, maxDistance).map(({ position, distance }) => {
+      const term = vocabulary.term(position);
+      return { term, handle: this.#postings.term(term)!, distance };
+    });
+  }
+
+  postings(term: MemoryTerm, field: number): FieldPostings | undefined {
+    return term[field];
+  }
+}

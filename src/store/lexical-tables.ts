@@ -1,0 +1,310 @@
+/**
+ * The lexical index as SQLite tables, searched straight from SQL: a process opens one catalog
+ * and reads the postings of its query's terms only (plus their prefix and typo expansions from
+ * the term table), with that catalog's BM25 statistics. Entries are keyed by their content
+ * key (`lexicalKey`), so catalogs that share skills share their postings, and writing an entry
+ * that is already stored costs one lookup.
+ *
+ * Tables:
+ * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary:
+ *   a prefix's terms and their postings are one ranged read. Typo lookups read the whole
+ *   vocabulary once per searcher (at its first typo) into a `TermVocabulary`.
+ * - `lexical_entries`: one row per content key, with its field lengths (uint32 per field, LE).
+ * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term: a term's
+ *   postings are one range of the table.
+ * - `lexical_catalogs`: per catalog, its entries by document number and their field lengths
+ *   (two blobs), written by {@link putCatalogLexicalStats} from the catalog's membership
+ *   (`catalog_skills`, owned by the store): opening a catalog reads this one row.
+ *
+ * The scoring is `Bm25Scorer`'s over a `PostingsSource`, as for the in-memory index, so both
+ * answer alike (`test/store/lexical-tables.test.ts`).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { SkillSearchError } from '../errors.js';
+import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
+import type { LexicalSearcher } from '../lexical/lexical-query.js';
+import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
+import { SourceSearch } from '../lexical/source-search.js';
+import { TermVocabulary, vocabularyTables } from '../lexical/term-vocabulary.js';
+
+export const LEXICAL_TABLES_SQL = `
+CREATE TABLE IF NOT EXISTS lexical_terms (
+  id INTEGER PRIMARY KEY,
+  term TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS lexical_entries (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  lengths BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lexical_postings (
+  term INTEGER NOT NULL,
+  entry INTEGER NOT NULL,
+  field INTEGER NOT NULL,
+  tf INTEGER NOT NULL,
+  PRIMARY KEY (term, entry, field)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lexical_catalogs (
+  catalog INTEGER PRIMARY KEY,
+  documents INTEGER NOT NULL,
+  entries BLOB NOT NULL,
+  lengths BLOB NOT NULL
+);
+`;
+
+type Database = BetterSqlite3.Database;
+
+/** A uint32 array as little-endian bytes (the machine's order, checked once below). */
+function bytesOf(values: Uint32Array | Int32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** Bytes read back as uint32s (copied: a blob's buffer need not be aligned). */
+function uint32sOf(bytes: Buffer, what: string): Uint32Array {
+  if (bytes.byteLength % 4 !== 0) throw corrupt(`${what} is ${bytes.byteLength} bytes, not whole uint32s`);
+  const copy = new Uint32Array(bytes.byteLength / 4);
+  new Uint8Array(copy.buffer).set(bytes);
+  return copy;
+}
+
+function corrupt(detail: string): SkillSearchError {
+  return new SkillSearchError('INDEX_CORRUPT', `lexical tables: ${detail}`);
+}
+
+/** Typed arrays are stored in the machine's byte order; the format is little-endian. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Stores the entries not stored yet (by key), in one transaction; returns how many were new.
+ * Entries come from `lexicalEntry`, the function the in-memory index uses too.
+ */
+export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>): number {
+  if (!LITTLE_ENDIAN) throw new SkillSearchError('INTERNAL', 'lexical tables: this machine is big-endian; the format is little-endian');
+  const known = db.prepare<[string], { id: number }>('SELECT id FROM lexical_entries WHERE key = ?');
+  const insertEntry = db.prepare<[string, Buffer]>('INSERT INTO lexical_entries (key, lengths) VALUES (?, ?)');
+  const termId = db.prepare<[string], { id: number }>('SELECT id FROM lexical_terms WHERE term = ?');
+  const insertTerm = db.prepare<[string]>('INSERT INTO lexical_terms (term) VALUES (?)');
+  const insertPosting = db.prepare<[number, number, number, number]>('INSERT INTO lexical_postings (term, entry, field, tf) VALUES (?, ?, ?, ?)');
+  const ids = new Map<string, number>();
+  const idOf = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = termId.get(term)?.id ?? Number(insertTerm.run(term).lastInsertRowid);
+      ids.set(term, id);
+    }
+    return id;
+  };
+  let added = 0;
+  db.transaction(() => {
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      if (seen.has(entry.key) || known.get(entry.key) !== undefined) continue;
+      seen.add(entry.key);
+      if (entry.lengths.length !== FIELD_COUNT || entry.terms.length !== FIELD_COUNT) {
+        throw new SkillSearchError('INTERNAL', `lexical tables: entry ${entry.key} has ${entry.lengths.length} field lengths, expected ${FIELD_COUNT}`);
+      }
+      const entryId = Number(insertEntry.run(entry.key, bytesOf(Uint32Array.from(entry.lengths))).lastInsertRowid);
+      entry.terms.forEach((counts, field) => {
+        for (const [term, tf] of counts) insertPosting.run(idOf(term), entryId, field, tf);
+      });
+      added += 1;
+    }
+  })();
+  return added;
+}
+
+/**
+ * Writes `catalog`'s lexical statistics from its membership in `catalog_skills` (documents
+ * `0 … n − 1`, each naming a stored entry by `lexical_key`): call it after the membership is
+ * written and its entries are put. Throws a `SkillSearchError` when a member's entry is missing
+ * or the document numbers have gaps.
+ */
+export function putCatalogLexicalStats(db: Database, catalog: number): void {
+  const rows = db
+    .prepare<[number], { doc: number; lexical_key: string; id: number | null; lengths: Buffer | null }>(
+      'SELECT s.doc, s.lexical_key, e.id, e.lengths FROM catalog_skills s LEFT JOIN lexical_entries e ON e.key = s.lexical_key WHERE s.catalog = ? ORDER BY s.doc',
+    )
+    .all(catalog);
+  const entries = new Uint32Array(rows.length);
+  const lengths = new Uint32Array(rows.length * FIELD_COUNT);
+  rows.forEach((row, doc) => {
+    if (row.doc !== doc)
+      throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} has no document ${doc} (documents must be 0…${rows.length - 1})`);
+    if (row.id === null || row.lengths === null) {
+      throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} document ${doc} names entry ${row.lexical_key}, which was never put`);
+    }
+    entries[doc] = row.id;
+    const own = uint32sOf(row.lengths, `entry ${row.lexical_key}'s lengths`);
+    if (own.length !== FIELD_COUNT) throw corrupt(`entry ${row.lexical_key} has ${own.length} field lengths, expected ${FIELD_COUNT}`);
+    lengths.set(own, doc * FIELD_COUNT);
+  });
+  db.prepare<[number, number, Buffer, Buffer]>('INSERT OR REPLACE INTO lexical_catalogs (catalog, documents, entries, lengths) VALUES (?, ?, ?, ?)').run(
+    catalog,
+    rows.length,
+    bytesOf(entries),
+    bytesOf(lengths),
+  );
+}
+
+/** One term's postings in this catalog, by field (undefined where the field has none). */
+type CatalogTerm = readonly (Map<number, number> | undefined)[];
+type MutableTerm = (Map<number, number> | undefined)[];
+/** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
+const TOP = '\u{10FFFF}';
+
+/**
+ * One catalog's postings read from the tables, as a {@link PostingsSource}: a term's handle is
+ * its postings in this catalog, read at its first lookup and kept (the searcher describes the
+ * tables as they were when the term was first read).
+ */
+class CatalogPostings implements PostingsSource<CatalogTerm> {
+  readonly documentCount: number;
+  readonly slots: number;
+  readonly fieldCount = FIELD_COUNT;
+  readonly averageFieldLengths: Float64Array;
+  readonly fieldLengths: Uint32Array;
+  /** Entry number → the document holding it, or the documents when several do (equal skills). */
+  readonly #docsOf = new Map<number, number | number[]>();
+  readonly #terms = new Map<string, CatalogTerm | null>();
+  readonly #externalIds = new Map<number, string>();
+  readonly #catalog: number;
+  readonly #db: Database;
+  readonly #postings: BetterSqlite3.Statement<[string], [number, number, number]>;
+  readonly #range: BetterSqlite3.Statement<[string, string], [string, number, number, number]>;
+  readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
+  /** Every term of the tables, for typo lookups: read at the first one. */
+  #vocabulary: TermVocabulary | undefined;
+
+  constructor(db: Database, catalog: number) {
+    this.#catalog = catalog;
+    const stats = db
+      .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
+      .get(catalog);
+    if (stats === undefined) {
+      throw new SkillSearchError(
+        'INTERNAL',
+        `lexical tables: catalog ${catalog} has no lexical statistics (call putCatalogLexicalStats after writing its members)`,
+      );
+    }
+    const entries = uint32sOf(stats.entries, `catalog ${catalog}'s entries`);
+    this.fieldLengths = uint32sOf(stats.lengths, `catalog ${catalog}'s lengths`);
+    if (entries.length !== stats.documents || this.fieldLengths.length !== stats.documents * FIELD_COUNT) {
+      throw corrupt(
+        `catalog ${catalog} lists ${stats.documents} documents, ${entries.length} entries and ${this.fieldLengths.length / FIELD_COUNT} length rows`,
+      );
+    }
+    this.documentCount = stats.documents;
+    this.slots = stats.documents;
+    const totals = new Array<number>(FIELD_COUNT).fill(0);
+    entries.forEach((entry, doc) => {
+      const held = this.#docsOf.get(entry);
+      if (held === undefined) this.#docsOf.set(entry, doc);
+      else if (typeof held === 'number') this.#docsOf.set(entry, [held, doc]);
+      else held.push(doc);
+      for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + this.fieldLengths[doc * FIELD_COUNT + field]!;
+    });
+    this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
+    this.#db = db;
+    this.#postings = db
+      .prepare<[string], [number, number, number]>(
+        'SELECT p.entry, p.field, p.tf FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ?',
+      )
+      .raw();
+    this.#range = db
+      .prepare<[string, string], [string, number, number, number]>(
+        'SELECT t.term, p.entry, p.field, p.tf FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term >= ? AND t.term < ? ORDER BY t.term',
+      )
+      .raw();
+    this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
+  }
+
+  fieldId(name: string): number | undefined {
+    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
+    return id < 0 ? undefined : id;
+  }
+
+  isLive(): boolean {
+    return true;
+  }
+
+  externalId(doc: number): string {
+    let id = this.#externalIds.get(doc);
+    if (id === undefined) {
+      id = this.#externalId.get(this.#catalog, doc);
+      if (typeof id !== 'string') throw corrupt(`catalog ${this.#catalog} has no document ${doc} in catalog_skills`);
+      this.#externalIds.set(doc, id);
+    }
+    return id;
+  }
+
+  exact(term: string): CatalogTerm | undefined {
+    const cached = this.#terms.get(term);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: (Map<number, number> | undefined)[] | undefined;
+    for (const [entry, field, tf] of this.#postings.iterate(term)) found = this.#post(found, term, entry, field, tf);
+    this.#terms.set(term, found ?? null);
+    return found;
+  }
+
+  /** Adds one posting row of `term` to its postings in this catalog (made at its first row here); rows of other catalogs' entries are skipped. */
+  #post(found: MutableTerm | undefined, term: string, entry: number, field: number, tf: number): MutableTerm | undefined {
+    const docs = this.#docsOf.get(entry);
+    if (docs === undefined) return found;
+    if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
+    const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+    let byDoc = byField[field];
+    if (byDoc === undefined) {
+      byDoc = new Map();
+      byField[field] = byDoc;
+    }
+    if (typeof docs === 'number') byDoc.set(docs, tf);
+    else for (const doc of docs) byDoc.set(doc, tf);
+    return byField;
+  }
+
+  /** The terms `prefix` starts and their postings, in one ranged read of the term index (byte order). */
+  prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
+    const read = new Map<string, MutableTerm | undefined>();
+    for (const [term, entry, field, tf] of this.#range.iterate(prefix, prefix + TOP)) read.set(term, this.#post(read.get(term), term, entry, field, tf));
+    const found: [string, CatalogTerm][] = [];
+    for (const [term, postings] of read) {
+      // A term read before keeps the postings first read (the scorer caches by them).
+      let handle = this.#terms.get(term);
+      if (handle === undefined) {
+        handle = postings ?? null;
+        this.#terms.set(term, handle);
+      }
+      if (handle !== null && term.startsWith(prefix)) found.push([term, handle]);
+    }
+    return found;
+  }
+
+  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
+    if (this.#vocabulary === undefined) {
+      const terms = this.#db.prepare<[], string>('SELECT term FROM lexical_terms ORDER BY term').pluck().all();
+      this.#vocabulary = new TermVocabulary(vocabularyTables(terms));
+    }
+    const vocabulary = this.#vocabulary;
+    const found: NearTerm<CatalogTerm>[] = [];
+    for (const { position, distance } of vocabulary.near(word, maxDistance)) {
+      const term = vocabulary.term(position);
+      const handle = this.exact(term);
+      if (handle !== undefined) found.push({ term, handle, distance });
+    }
+    return found;
+  }
+
+  postings(term: CatalogTerm, field: number): FieldPostings | undefined {
+    return term[field];
+  }
+}
+
+/**
+ * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
+ * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
+ * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
+ * once. Open a new one after the catalog or its entries change.
+ */
+export function openCatalogLexical(db: Database, catalog: number): LexicalSearcher {
+  return new SourceSearch(new CatalogPostings(db, catalog));
+}
