@@ -13,9 +13,10 @@
 import { parseArgs } from 'node:util';
 import { shownCount, thresholdFor, type ShownCut } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
+import { BUNDLED_RERANK } from '../src/search/rerank.js';
 import { relevance } from '../src/search/relevance.js';
 import type { SuiteName } from './eval-suites.js';
-import { CASE_SUITES, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
+import { asEngineSees, CASE_SUITES, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -26,7 +27,7 @@ const K = ENGINE_DEFAULTS.k;
 const DEPTH = 10;
 const model = ENGINE_DEFAULTS.relevance.models.hybrid;
 const threshold = thresholdFor(ENGINE_DEFAULTS.relevance, 'hybrid', ENGINE_DEFAULTS.abstain);
-const ordering: Reordering = ENGINE_DEFAULTS;
+const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANK } : {}) };
 
 interface Scored {
   readonly c: RankingCase;
@@ -34,7 +35,7 @@ interface Scored {
   readonly labels: boolean[];
 }
 
-const cases = await rankingCases(CASE_SUITES, ['dev', 'test'], Number(values.sample), values.model);
+const cases = (await rankingCases(CASE_SUITES, ['dev', 'test'], Number(values.sample), values.model)).map((c) => asEngineSees(c));
 const scored: Scored[] = cases.map((c) => {
   const ranked = reorder(c, ordering).slice(0, DEPTH);
   return { c, scores: relevance(model, ranked, c.query), labels: reorderedLabels(c, ranked) };

@@ -31,6 +31,7 @@ import {
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
 import { EVAL_CACHE_ROOT, evalIndexDir, fileSafe, loadSuite, queryVectorsFile, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
+import { solve } from './solve.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -127,28 +128,6 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
     cases.push(...found);
   }
   return cases;
-}
-
-/** Solves A x = b (A symmetric positive definite) by Gaussian elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c += 1) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r += 1) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
-    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
-    for (let r = c + 1; r < n; r += 1) {
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let j = c; j <= n; j += 1) m[r]![j]! -= f * m[c]![j]!;
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r -= 1) {
-    let sum = m[r]![n]!;
-    for (let j = r + 1; j < n; j += 1) sum -= m[r]![j]! * x[j]!;
-    x[r] = sum / m[r]![r]!;
-  }
-  return x;
 }
 
 /** Weighted L2-regularised logistic regression by Newton's method; `fixed` weights stay 0. */

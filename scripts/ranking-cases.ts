@@ -23,6 +23,7 @@ import {
 } from '../src/search/fusion.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
 import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
+import { rerankedOrders, type RerankCandidate, type RerankModel } from '../src/search/rerank.js';
 import { catalogOf, EVAL_CACHE_ROOT, evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
@@ -97,6 +98,7 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
         coverageShare: 0,
         lexicalEvidence: { margin: 0 },
         boundaries: { penalty: 0, insteadBoost: 0 },
+        evidenceRerank: false,
       });
       await engine.sync(suite.skills);
       const byId = new Map(suite.skills.map((skill) => [skill.id, skill]));
@@ -129,7 +131,10 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   return cases;
 }
 
-export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'>;
+export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
+  /** The evidence re-ranker (`rerank.ts`), applied before the boundaries; none when absent. */
+  readonly rerank?: RerankModel;
+};
 
 export const HAND_SET: Reordering = {
   denseShare: ENGINE_DEFAULTS.denseShare,
@@ -139,12 +144,24 @@ export const HAND_SET: Reordering = {
   boundaries: { penalty: 0, insteadBoost: 0 },
 };
 
+/** The engine's fusion before the evidence re-ranker: the hand-set formula with its boundary weights. */
+export const ENGINE_FUSION: Reordering = { ...HAND_SET, boundaries: ENGINE_DEFAULTS.boundaries };
+
 /**
  * The case's candidates in the order the engine gives them under `params` (ordering scores
  * replaced), as `candidates.ts` computes it; the lexical guard is left out (it moves hits only
  * below the first ten).
  */
 export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
+  const orders = fusedOrders(c, params);
+  if (params.rerank !== undefined && params.rerank.depth > 0) rerankOrders(c, orders, params.rerank);
+  replayBoundaries(c, orders, params.boundaries);
+  const index = c.candidates.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
+  return index.map((i) => ({ ...c.candidates[i]!, order: orders[i]! }));
+}
+
+/** The fused ordering score of each of the case's candidates (its indexing), before the re-ranker and boundaries. */
+export function fusedOrders(c: RankingCase, params: Reordering): number[] {
   const hits = c.candidates;
   const lexical = hits
     .filter((hit) => (hit.lexical ?? 0) > 0)
@@ -173,24 +190,43 @@ export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
       first,
     );
   }
-  const { penalty, insteadBoost } = params.boundaries;
-  if (penalty > 0 || insteadBoost > 0) {
-    const raised = new Map<number, number>();
-    const top = new Set(
-      orders
-        .map((_, i) => i)
-        .sort((a, b) => orders[b]! - orders[a]! || a - b)
-        .slice(0, BOUNDARY_DEPTH),
-    );
-    c.boundaryTerms.forEach((terms, i) => {
-      if (terms === 0 || !top.has(i)) return;
-      orders[i] = boundedScore(orders[i]!, terms, penalty);
-      for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, terms));
-    });
-    for (const [i, terms] of raised) orders[i] = liftedScore(orders[i]!, terms, insteadBoost);
-  }
-  const index = hits.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
-  return index.map((i) => ({ ...hits[i]!, order: orders[i]! }));
+  return orders;
+}
+
+/** The case's candidates as the re-ranker reads them, with `orders` as their ordering scores. */
+export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCandidate[] {
+  return c.candidates.map((hit, i) => ({
+    name: hit.name,
+    order: orders[i]!,
+    centered: hit.centered ?? 0,
+    lexical: hit.lexical ?? 0,
+    coverage: hit.coverage ?? 0,
+  }));
+}
+
+/** `orders` after the evidence re-ranker (`rerank.ts`), in place. */
+export function rerankOrders(c: RankingCase, orders: number[], model: RerankModel): void {
+  rerankedOrders(rerankInput(c, orders), c.query.terms, model).forEach((order, i) => {
+    orders[i] = order;
+  });
+}
+
+/** `orders` after the candidates' boundaries (`candidates.ts`' arithmetic), in place. */
+export function replayBoundaries(c: RankingCase, orders: number[], { penalty, insteadBoost }: Reordering['boundaries']): void {
+  if (penalty <= 0 && insteadBoost <= 0) return;
+  const raised = new Map<number, number>();
+  const top = new Set(
+    orders
+      .map((_, i) => i)
+      .sort((a, b) => orders[b]! - orders[a]! || a - b)
+      .slice(0, BOUNDARY_DEPTH),
+  );
+  c.boundaryTerms.forEach((terms, i) => {
+    if (terms === 0 || !top.has(i)) return;
+    orders[i] = boundedScore(orders[i]!, terms, penalty);
+    for (const other of c.instead[i]!) if (other !== i) raised.set(other, Math.max(raised.get(other) ?? 0, terms));
+  });
+  for (const [i, terms] of raised) orders[i] = liftedScore(orders[i]!, terms, insteadBoost);
 }
 
 /** Labels in the order `reorder` gives. */
@@ -208,6 +244,11 @@ export interface RankMetrics {
 
 /** Ranked-view hit@1, hit@5 and MRR of answerable cases under `params` (a named relevant skill counts as first). */
 export function rankMetrics(cases: readonly RankingCase[], params: Reordering): RankMetrics {
+  return metricsOf(cases, (c) => reorderedLabels(c, reorder(c, params)).indexOf(true));
+}
+
+/** Hit@1, hit@5 and MRR of answerable cases, given where each puts its first relevant candidate (−1: nowhere); a named relevant skill counts as first. */
+export function metricsOf(cases: readonly RankingCase[], firstRelevant: (c: RankingCase) => number): RankMetrics {
   let hit1 = 0;
   let hit5 = 0;
   let mrr = 0;
@@ -215,18 +256,34 @@ export function rankMetrics(cases: readonly RankingCase[], params: Reordering): 
   for (const c of cases) {
     if (!c.answerable) continue;
     n += 1;
-    if (c.namedRelevant) {
-      hit1 += 1;
-      hit5 += 1;
-      mrr += 1;
-      continue;
-    }
-    const ranked = reorder(c, params);
-    const first = reorderedLabels(c, ranked).indexOf(true);
+    const first = c.namedRelevant ? 0 : firstRelevant(c);
     if (first === 0) hit1 += 1;
     if (first >= 0 && first < 5) hit5 += 1;
     if (first >= 0) mrr += 1 / (first + 1);
   }
   const d = Math.max(1, n);
   return { n, hit1: hit1 / d, hit5: hit5 / d, mrr: mrr / d };
+}
+
+/**
+ * The case as the engine ranks it with `candidates` dense and lexical candidates (the cache keeps
+ * the first 200 dense ones): BM25's matches plus the `candidates` best by centred cosine, so the
+ * dense min-max and ranks are the engine's.
+ */
+export function asEngineSees(c: RankingCase, candidates = ENGINE_DEFAULTS.candidates): RankingCase {
+  const byCentered = c.candidates.map((_, i) => i).sort((a, b) => (c.candidates[b]!.centered ?? 0) - (c.candidates[a]!.centered ?? 0) || a - b);
+  const dense = new Set(byCentered.slice(0, candidates));
+  const keep = c.candidates.map((hit, i) => (hit.lexical ?? 0) > 0 || dense.has(i));
+  const index = new Map<number, number>();
+  keep.forEach((kept, i) => {
+    if (kept) index.set(i, index.size);
+  });
+  const pick = <T>(values: readonly T[]): T[] => values.filter((_, i) => keep[i]);
+  return {
+    ...c,
+    candidates: pick(c.candidates),
+    labels: pick(c.labels),
+    boundaryTerms: pick(c.boundaryTerms),
+    instead: pick(c.instead).map((others) => others.flatMap((other) => (index.has(other) ? [index.get(other)!] : []))),
+  };
 }

@@ -13,6 +13,7 @@ import {
   type FusionParameters,
 } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
+import { BUNDLED_RERANK, rerankedOrders, type RerankModel } from './rerank.js';
 
 /**
  * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
@@ -90,7 +91,7 @@ export function rankHybrid(
   catalogCosine: number,
   lexical: readonly LexicalMatch[],
   denseOf: (id: string) => DenseScore,
-  fusion: FusionParameters & { readonly keepLexical: number; readonly keepLexicalWithin: number },
+  fusion: FusionParameters & { readonly keepLexical: number; readonly keepLexicalWithin: number; readonly evidenceRerank?: boolean | RerankModel },
   terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
@@ -123,6 +124,20 @@ export function rankHybrid(
       ids.indexOf(lexical[0].id),
     );
     ids.forEach((id, i) => orders.set(id, values[i]!));
+  }
+  // `evidenceRerank`: true is the bundled model; a model object is one of the caller's (tests, fits).
+  const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANK : fusion.evidenceRerank || undefined;
+  if (rerank !== undefined && rerank.depth > 0) {
+    const ids = [...orders.keys()];
+    const reranked = rerankedOrders(
+      ids.map((id) => {
+        const candidate = candidates.get(id)!;
+        return { name: nameOf(id), order: orders.get(id)!, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage };
+      }),
+      terms,
+      rerank,
+    );
+    ids.forEach((id, i) => orders.set(id, reranked[i]!));
   }
   if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))
     applyBoundaries(orders, terms, boundaries, fusion.boundaries);

@@ -107,6 +107,13 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    */
   readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
   /**
+   * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
+   * matched words, several of the request's words, name words; `rerank.ts`), with the model
+   * `scripts/fit-rerank.ts` fitted on train and chosen on dev (docs/retrieval.md). false keeps the
+   * fused order. @default true
+   */
+  readonly evidenceRerank?: boolean;
+  /**
    * The lexical ranker's first this-many hits always stay within the first
    * {@link keepLexicalWithin} hybrid hits, so a weak dense signal cannot push a strong BM25 match
    * out of sight. 0 turns the guard off. Hand-set; a safety net that leaves hit rates as they
@@ -164,6 +171,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly coverageShare: number;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
+  readonly evidenceRerank: boolean;
   readonly keepLexical: number;
   readonly keepLexicalWithin: number;
   readonly queryChunks: QueryChunkOptions;
@@ -186,6 +194,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   coverageShare: 0,
   lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
   boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
+  evidenceRerank: true,
   ...LEXICAL_DEFAULTS,
   keepLexical: 2,
   keepLexicalWithin: 10,
@@ -256,6 +265,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
       penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
       insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
     }),
+    evidenceRerank: assertBoolean('evidenceRerank', merged.evidenceRerank),
     ...resolveLexicalKnobs(knobs),
     keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
     keepLexicalWithin: assertPositiveInteger('keepLexicalWithin', merged.keepLexicalWithin),

@@ -23,6 +23,7 @@ describe('ENGINE_DEFAULTS', () => {
       coverageShare: 0,
       lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false },
       boundaries: { penalty: 0.2, insteadBoost: 0.1 },
+      evidenceRerank: true,
       fieldBoosts: { name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1 },
       fuzzy: { minLength: 5, ratio: 0.2 },
       prefixMinLength: 4,

@@ -1,0 +1,292 @@
+/**
+ * Fits the evidence re-ranker (`src/search/rerank.ts`) and writes `src/search/rerank-model.json`.
+ *
+ * Data: the hybrid candidates `ranking-cases.ts` caches for MetaTool, Seal-Tools and the library
+ * requests (../shared/eval, sampled to `--sample` per split, seeded split `skill-search-split-1`),
+ * seen as the engine ranks them (`asEngineSees`), ordered by the engine's hand-set fusion; the
+ * re-ranker reorders that, then the boundaries apply (their weights as shipped), as in the engine.
+ *
+ * Fit (train splits): for each depth, a softmax over each answerable query's first `depth`
+ * candidates, target spread evenly over its relevant ones (queries with none there are left out),
+ * weights suite-balanced (each suite's queries weigh 1 in all), features standardised on those
+ * rows; the fused ordering score's weight (`temperature`) unpenalised, the others with a ridge
+ * penalty `l2` × the total weight, by Newton's method from zero. As `l2` grows the model becomes
+ * the fused order. Choice (dev splits): the (depth, l2) with the best mean hit@1 over the three
+ * suites, mean MRR breaking ties, against the fused order itself (kept when nothing beats it).
+ * Reported: every split, the boundary requests and SkillsBench (never fitted on) beside.
+ *
+ *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
+ *
+ * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to
+ * the earlier point). Decision and numbers: docs/retrieval.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RERANK_FEATURES, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
+import {
+  asEngineSees,
+  ENGINE_FUSION,
+  fusedOrders,
+  metricsOf,
+  rankingCases,
+  replayBoundaries,
+  rerankInput,
+  rerankOrders,
+  type RankingCase,
+  type RankMetrics,
+} from './ranking-cases.js';
+import { solve } from './solve.js';
+
+const { values } = parseArgs({
+  strict: true,
+  options: {
+    sample: { type: 'string', default: '500' },
+    model: { type: 'string', default: 'use-lite' },
+    write: { type: 'boolean', default: false },
+    features: { type: 'string' },
+    /** Narrow the grid (comma-separated values), e.g. to re-run the chosen point with --ablate. */
+    depths: { type: 'string' },
+    'lexical-depths': { type: 'string' },
+    l2: { type: 'string' },
+    /** After the choice, refit it without each feature group and report what each step gives. */
+    ablate: { type: 'boolean', default: false },
+  },
+});
+
+const FIT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library'];
+const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries', 'skillsbench'];
+const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
+const DEPTHS = list(values.depths, [3, 5, 10]);
+const LEXICAL_DEPTHS = list(values['lexical-depths'], [0, 1, 3]);
+const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
+const FEATURES: readonly RerankFeature[] =
+  values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
+const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
+
+const sample = Number(values.sample);
+const cases = (await rankingCases(REPORT_SUITES, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
+const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
+
+/** One query's first `depth` fused candidates: ordering scores, feature rows, labels. */
+interface Listing {
+  readonly suite: SuiteName;
+  readonly orders: number[];
+  readonly rows: number[][];
+  readonly labels: boolean[];
+}
+
+/** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
+function listing(c: RankingCase, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
+  const orders = fused(c);
+  const rows = rerankRows(rerankInput(c, orders), c.query.terms, features);
+  const byOrder = orders.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
+  const pool = new Set(byOrder.slice(0, depth));
+  const lexical = (i: number): number => c.candidates[i]!.lexical ?? 0;
+  const byLexical = byOrder.filter((i) => lexical(i) > 0).sort((a, b) => lexical(b) - lexical(a) || a - b);
+  for (const i of byLexical.slice(0, lexicalDepth)) pool.add(i);
+  const index = byOrder.filter((i) => pool.has(i));
+  return { suite: c.suite, orders: index.map((i) => orders[i]!), rows: index.map((i) => rows[i]!), labels: index.map((i) => c.labels[i]!) };
+}
+
+/** A softmax over each listing, soft targets on its relevant candidates; parameter 0 is the ordering score's weight. */
+function fit(listings: readonly Listing[], l2: number): { temperature: number; weights: number[]; mean: number[]; scale: number[] } {
+  const d = listings[0]?.rows[0]?.length ?? 0;
+  const suiteCount = new Map<SuiteName, number>();
+  for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
+  const weightOf = (l: Listing): number => 1 / suiteCount.get(l.suite)!;
+  // Standardise on every row fitted, each weighted like its query.
+  const mean = new Array<number>(d).fill(0);
+  const square = new Array<number>(d).fill(0);
+  let total = 0;
+  for (const l of listings) {
+    const w = weightOf(l) / l.rows.length;
+    for (const row of l.rows) {
+      total += w;
+      row.forEach((value, j) => {
+        mean[j]! += w * value;
+        square[j]! += w * value * value;
+      });
+    }
+  }
+  for (let j = 0; j < d; j += 1) mean[j]! /= total;
+  const scale = square.map((s, j) => Math.sqrt(Math.max(0, s / total - mean[j]! ** 2)) || 1);
+  const x = listings.map((l) => l.rows.map((row, i) => [l.orders[i]!, ...row.map((value, j) => (value - mean[j]!) / scale[j]!)]));
+  const lambda = l2 * listings.reduce((sum, l) => sum + weightOf(l), 0);
+  const loss = (b: readonly number[]): number => {
+    let sum = 0;
+    listings.forEach((l, q) => {
+      const z = x[q]!.map((row) => row.reduce((acc, value, j) => acc + b[j]! * value, 0));
+      const top = Math.max(...z);
+      const log = top + Math.log(z.reduce((acc, value) => acc + Math.exp(value - top), 0));
+      const relevant = l.labels.filter(Boolean).length;
+      z.forEach((value, i) => {
+        if (l.labels[i]) sum -= (weightOf(l) * (value - log)) / relevant;
+      });
+    });
+    for (let j = 1; j <= d; j += 1) sum += (lambda / 2) * b[j]! ** 2;
+    return sum;
+  };
+  let beta = new Array<number>(d + 1).fill(0);
+  for (let iter = 0; iter < 100; iter += 1) {
+    const grad = new Array<number>(d + 1).fill(0);
+    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    listings.forEach((l, q) => {
+      const w = weightOf(l);
+      const rows = x[q]!;
+      const z = rows.map((row) => row.reduce((sum, value, j) => sum + beta[j]! * value, 0));
+      const top = Math.max(...z);
+      const e = z.map((value) => Math.exp(value - top));
+      const sum = e.reduce((a, b) => a + b, 0);
+      const p = e.map((value) => value / sum);
+      const relevant = l.labels.filter(Boolean).length;
+      const mean = new Array<number>(d + 1).fill(0);
+      rows.forEach((row, i) => row.forEach((value, j) => (mean[j]! += p[i]! * value)));
+      rows.forEach((row, i) => {
+        const t = l.labels[i] ? 1 / relevant : 0;
+        for (let j = 0; j <= d; j += 1) {
+          grad[j]! += w * (p[i]! - t) * row[j]!;
+          for (let k = 0; k <= j; k += 1) hess[j]![k]! += w * p[i]! * (row[j]! - mean[j]!) * (row[k]! - mean[k]!);
+        }
+      });
+    });
+    for (let j = 0; j <= d; j += 1) for (let k = 0; k < j; k += 1) hess[k]![j] = hess[j]![k]!;
+    for (let j = 1; j <= d; j += 1) {
+      grad[j]! += lambda * beta[j]!;
+      hess[j]![j]! += lambda;
+    }
+    hess[0]![0]! += 1e-9;
+    const step = solve(hess, grad);
+    // Newton's step, halved until the penalised loss does not rise.
+    const current = loss(beta);
+    let size = 1;
+    let next = beta.map((value, j) => value - step[j]!);
+    while (size > 1e-6 && !(loss(next) <= current + 1e-12)) {
+      size /= 2;
+      next = beta.map((value, j) => value - size * step[j]!);
+    }
+    beta = next;
+    if (size * Math.max(...step.map(Math.abs)) < 1e-7) break;
+  }
+  return { temperature: beta[0]!, weights: beta.slice(1), mean, scale };
+}
+
+const round = (value: number): number => Number(value.toPrecision(6));
+
+const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter((c) => c.answerable && !c.namedRelevant);
+function modelOf(depth: number, lexicalDepth: number, l2: number, features: readonly RerankFeature[] = FEATURES): RerankModel {
+  const listings = trainCases.map((c) => listing(c, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
+  const fitted = fit(listings, l2);
+  return {
+    version: 1,
+    provenance: {
+      script: 'scripts/fit-rerank.ts',
+      splitSeed: SPLIT_SEED,
+      data: `train split of ../shared/eval MetaTool (labelled, sample ${sample}), Seal-Tools (sample ${sample}), fixtures/eval/library-queries.jsonl over ../shared/eval/library; hybrid candidates from scripts/ranking-cases.ts (${values.model}); depth and l2 chosen on dev; test split unseen`,
+      embedder: values.model,
+      l2,
+      queries: listings.length,
+      date: new Date().toISOString().slice(0, 10),
+    },
+    depth,
+    lexicalDepth,
+    temperature: round(fitted.temperature),
+    features,
+    mean: fitted.mean.map(round),
+    scale: fitted.scale.map(round),
+    weights: fitted.weights.map(round),
+  };
+}
+
+/** The fused ordering scores of each case (its candidates' indexing), before the re-ranker and boundaries, computed once. */
+const fusedMemo = new WeakMap<RankingCase, readonly number[]>();
+function fused(c: RankingCase): readonly number[] {
+  let found = fusedMemo.get(c);
+  if (found === undefined) {
+    found = fusedOrders(c, ENGINE_FUSION);
+    fusedMemo.set(c, found);
+  }
+  return found;
+}
+
+/** Hit@1, hit@5 and MRR of `cases` under `model` (none: the engine's order without it). */
+function metrics(cases: readonly RankingCase[], model: RerankModel | undefined): RankMetrics {
+  return metricsOf(cases, (c) => {
+    const orders = [...fused(c)];
+    if (model !== undefined) rerankOrders(c, orders, model);
+    replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
+    const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
+    if (relevant.length === 0) return -1;
+    return Math.min(...relevant.map((i) => orders.filter((order, j) => order > orders[i]! || (order === orders[i]! && j < i)).length));
+  });
+}
+
+function objective(split: Split, model: RerankModel | undefined): [number, number] {
+  const rows = FIT_SUITES.map((suite) => metrics(group(split, suite), model));
+  return [rows.reduce((s, m) => s + m.hit1, 0) / rows.length, rows.reduce((s, m) => s + m.mrr, 0) / rows.length];
+}
+const better = (a: [number, number], b: [number, number]): boolean => a[0] > b[0] + 1e-12 || (Math.abs(a[0] - b[0]) <= 1e-12 && a[1] > b[1] + 1e-12);
+const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${mrr.toFixed(4)}`;
+
+const base = { train: objective('train', undefined), dev: objective('dev', undefined) };
+console.log(`fused order (baseline): train mean hit@1 / MRR ${show(base.train)} | dev ${show(base.dev)}`);
+let chosen: RerankModel | undefined;
+let chosenDev = base.dev;
+for (const depth of DEPTHS) {
+  for (const lexicalDepth of LEXICAL_DEPTHS) {
+    for (const l2 of L2S) {
+      const model = modelOf(depth, lexicalDepth, l2);
+      const train = objective('train', model);
+      const dev = objective('dev', model);
+      console.log(`depth ${depth} + lexical ${lexicalDepth} l2 ${l2}: train ${show(train)} | dev ${show(dev)}`);
+      if (better(dev, chosenDev)) {
+        chosen = model;
+        chosenDev = dev;
+      }
+    }
+  }
+}
+console.log(
+  chosen === undefined
+    ? 'chosen: the fused order (no re-ranker beat it on dev)'
+    : `chosen: depth ${chosen.depth} + lexical ${chosen.lexicalDepth} l2 ${String(chosen.provenance['l2'])}`,
+);
+if (chosen !== undefined) console.log(FEATURES.map((name, j) => `${name} ${chosen!.weights[j]}`).join(', '), `temperature ${chosen.temperature}`);
+
+const fmt = (split: Split, suite: SuiteName, model: RerankModel | undefined): string => {
+  const m = metrics(group(split, suite), model);
+  return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
+};
+for (const split of ['train', 'dev', 'test'] as const) {
+  console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): fused → re-ranked`);
+  for (const suite of REPORT_SUITES) {
+    const n = metrics(group(split, suite), undefined).n;
+    if (n > 0) console.log(`${suite} (${n}): ${fmt(split, suite, undefined)} → ${fmt(split, suite, chosen)}`);
+  }
+}
+if (values.ablate && chosen !== undefined) {
+  const { depth, lexicalDepth } = chosen;
+  const l2 = chosen.provenance['l2'] as number;
+  const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => FEATURES.filter((name) => !drop.includes(name));
+  const steps: [string, RerankModel | undefined][] = [
+    ['fused order', undefined],
+    [`depth ${depth}, no BM25 first from further down`, modelOf(depth, 0, l2)],
+    ['chosen', chosen],
+    ['without name, nameTerm', modelOf(depth, lexicalDepth, l2, without(['name', 'nameTerm']))],
+    ['without perTerm, matched', modelOf(depth, lexicalDepth, l2, without(['perTerm', 'matched']))],
+    ['without coverage, coverageGap', modelOf(depth, lexicalDepth, l2, without(['coverage', 'coverageGap']))],
+    ['without lexicalFirst, lexicalMargin, lexicalRank', modelOf(depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']))],
+  ];
+  console.log('\nsteps and ablations, hit@1 dev | test per suite (metatool, seal, library, boundaries, skillsbench):');
+  for (const [name, model] of steps) {
+    const cells = (split: Split): string =>
+      REPORT_SUITES.map((suite) => (metrics(group(split, suite), model).n === 0 ? '–' : metrics(group(split, suite), model).hit1.toFixed(3))).join(' / ');
+    console.log(`${name}: dev ${cells('dev')} | test ${cells('test')}`);
+  }
+}
+if (values.write) {
+  const model = chosen ?? { ...modelOf(DEPTHS[0]!, 0, L2S[0]!), depth: 0 };
+  writeFileSync(OUT, `${JSON.stringify(model, null, 1)}\n`);
+  console.log(`\nwrote ${OUT}`);
+}

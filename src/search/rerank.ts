@@ -1,0 +1,167 @@
+import bundled from './rerank-model.json' with { type: 'json' };
+import { nameMatch } from './relevance.js';
+
+/**
+ * Evidence re-ranking: the hybrid fusion's first `depth` candidates reordered by a small linear
+ * model of how strong each one's lexical evidence is, so that a skill the dense side likes for one
+ * shared common word does not overtake a specific lexical match (rare terms, several of the
+ * request's words, words of the skill's name). Fitted on the train splits, its strength and depth
+ * chosen on dev, by `scripts/fit-rerank.ts`; weights in `rerank-model.json`; measurements in
+ * docs/retrieval.md.
+ *
+ * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale` and was fitted
+ * as a softmax over each query's pool: its first `depth` fused candidates and BM25's first
+ * `lexicalDepth` hits wherever fusion put them (a specific match the dense side ranked far down).
+ * A pool member's ordering score becomes the one its new place had (the pool's scores, best
+ * first), so the relevance model reads the same range of scores it was fitted on and candidates
+ * outside the pool keep theirs.
+ */
+
+/** What the re-ranker reads of one hybrid candidate. */
+export interface RerankCandidate {
+  readonly name: string;
+  /** The fused ordering score (after boundaries). */
+  readonly order: number;
+  /** Centred cosine. */
+  readonly centered: number;
+  /** Raw BM25, 0 when the lexical ranker did not match. */
+  readonly lexical: number;
+  /** Share of the query's distinct terms matched (0 when not matched). */
+  readonly coverage: number;
+}
+
+/** Feature names; a model lists the ones it uses, in its weights' order. */
+export const RERANK_FEATURES = {
+  /** The dense side alone: centred cosine min-max over the query's candidates. */
+  dense: 'dense',
+  /** BM25 relative to the query's best. */
+  lexical: 'lexical',
+  /** Share of the query's terms the candidate matches. */
+  coverage: 'coverage',
+  /** ln(1 + query terms it matches). */
+  matched: 'matched',
+  /** BM25 per matched term, squared (MiniSearch multiplies by the terms matched), relative to the best such: how rare and well placed its matched words are. */
+  perTerm: 'perTerm',
+  /** Share of the candidate's name words the request contains. */
+  name: 'name',
+  /** Request words (of three letters or more) found inside the candidate's name with its separators removed, at most two, halved: `deseq2` in `pydeseq2`. */
+  nameTerm: 'nameTerm',
+  /** 1 for BM25's first hit. */
+  lexicalFirst: 'lexicalFirst',
+  /** For BM25's first hit, ln(its score / the second's), at most ln 10; 0 for the others. */
+  lexicalMargin: 'lexicalMargin',
+  /** 1 / BM25 rank (0 when not matched). */
+  lexicalRank: 'lexicalRank',
+  /** 1 / dense rank among the candidates. */
+  denseRank: 'denseRank',
+  /** Its coverage minus the best coverage among the candidates (≤ 0). */
+  coverageGap: 'coverageGap',
+  /** 1 when BM25 did not match it. */
+  denseOnly: 'denseOnly',
+} as const;
+export type RerankFeature = keyof typeof RERANK_FEATURES;
+
+/** A fitted re-ranker, as `rerank-model.json` holds it. */
+export interface RerankModel {
+  readonly version: number;
+  readonly provenance: Readonly<Record<string, unknown>>;
+  /** How many of the fused list's first candidates are reordered (0: none). */
+  readonly depth: number;
+  /** How many of BM25's first hits join them wherever the fused order put them. */
+  readonly lexicalDepth: number;
+  readonly temperature: number;
+  readonly features: readonly RerankFeature[];
+  readonly mean: readonly number[];
+  readonly scale: readonly number[];
+  readonly weights: readonly number[];
+}
+
+const MAX_MARGIN = Math.log(10);
+
+/** See {@link RERANK_FEATURES}.nameTerm. */
+function nameTerms(name: string, terms: ReadonlySet<string>): number {
+  const squashed = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  let found = 0;
+  for (const term of terms) if (term.length >= 3 && squashed.includes(term)) found += 1;
+  return Math.min(2, found) / 2;
+}
+
+/** The feature rows (in `names` order) of `candidates`, computed over all of them (the query's whole candidate set). */
+export function rerankRows(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>, names: readonly RerankFeature[]): number[][] {
+  let denseMin = Number.POSITIVE_INFINITY;
+  let denseMax = Number.NEGATIVE_INFINITY;
+  let bestCoverage = 0;
+  for (const c of candidates) {
+    denseMin = Math.min(denseMin, c.centered);
+    denseMax = Math.max(denseMax, c.centered);
+    if (c.lexical > 0) bestCoverage = Math.max(bestCoverage, c.coverage);
+  }
+  const span = denseMax - denseMin;
+  const byLexical = candidates.map((_, i) => i).filter((i) => candidates[i]!.lexical > 0);
+  byLexical.sort((a, b) => candidates[b]!.lexical - candidates[a]!.lexical || a - b);
+  const lexicalRank = new Map(byLexical.map((i, rank) => [i, rank + 1]));
+  const byDense = candidates.map((_, i) => i).sort((a, b) => candidates[b]!.centered - candidates[a]!.centered || a - b);
+  const denseRank = new Map(byDense.map((i, rank) => [i, rank + 1]));
+  const best = byLexical[0] === undefined ? 0 : candidates[byLexical[0]]!.lexical;
+  const second = byLexical[1] === undefined ? 0 : candidates[byLexical[1]]!.lexical;
+  const matchedOf = (c: RerankCandidate): number => (c.lexical > 0 ? Math.max(1, Math.round(c.coverage * terms.size)) : 0);
+  const perTermOf = (c: RerankCandidate): number => (c.lexical > 0 ? c.lexical / matchedOf(c) ** 2 : 0);
+  const bestPerTerm = Math.max(0, ...candidates.map(perTermOf));
+  return candidates.map((c, i) => {
+    const matched = c.lexical > 0;
+    const value: Record<RerankFeature, () => number> = {
+      dense: () => (span > 0 ? (c.centered - denseMin) / span : 1),
+      lexical: () => (matched && best > 0 ? c.lexical / best : 0),
+      coverage: () => (matched ? c.coverage : 0),
+      matched: () => Math.log1p(matchedOf(c)),
+      perTerm: () => (bestPerTerm > 0 ? perTermOf(c) / bestPerTerm : 0),
+      name: () => nameMatch(c.name, terms),
+      nameTerm: () => nameTerms(c.name, terms),
+      lexicalFirst: () => (lexicalRank.get(i) === 1 ? 1 : 0),
+      lexicalMargin: () => (lexicalRank.get(i) === 1 ? (second > 0 ? Math.min(MAX_MARGIN, Math.log(best / second)) : MAX_MARGIN) : 0),
+      lexicalRank: () => (matched ? 1 / lexicalRank.get(i)! : 0),
+      denseRank: () => 1 / denseRank.get(i)!,
+      coverageGap: () => (matched ? c.coverage : 0) - bestCoverage,
+      denseOnly: () => (matched ? 0 : 1),
+    };
+    return names.map((name) => value[name]());
+  });
+}
+
+/** The re-ranker's score of one row given the candidate's ordering score. */
+export function rerankScore(model: Pick<RerankModel, 'temperature' | 'mean' | 'scale' | 'weights'>, order: number, row: readonly number[]): number {
+  let z = model.temperature * order;
+  for (let j = 0; j < row.length; j += 1) z += model.weights[j]! * ((row[j]! - model.mean[j]!) / model.scale[j]!);
+  return z;
+}
+
+/**
+ * The ordering scores after re-ranking (same indexing as `candidates`): the first `model.depth`
+ * candidates by `order`, with BM25's first `model.lexicalDepth`, are sorted by the model's score and given, best first, the ordering
+ * scores of those places; the rest keep theirs. Ties keep the fused order.
+ */
+export function rerankedOrders(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>, model: RerankModel): number[] {
+  const orders = candidates.map((c) => c.order);
+  if (model.depth < 1 || model.depth + model.lexicalDepth < 2 || candidates.length < 2) return orders;
+  const byOrder = candidates.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
+  const pool = new Set(byOrder.slice(0, model.depth));
+  if (model.lexicalDepth > 0) {
+    const byLexical = byOrder.filter((i) => candidates[i]!.lexical > 0).sort((a, b) => candidates[b]!.lexical - candidates[a]!.lexical || a - b);
+    for (const i of byLexical.slice(0, model.lexicalDepth)) pool.add(i);
+  }
+  const top = byOrder.filter((i) => pool.has(i));
+  const rows = rerankRows(candidates, terms, model.features);
+  const scores = new Map(top.map((i) => [i, rerankScore(model, orders[i]!, rows[i]!)]));
+  const places = top.map((i) => orders[i]!);
+  const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));
+  // Places that tie get apart by a hair, so any later sort keeps the re-ranker's order.
+  let previous = Number.POSITIVE_INFINITY;
+  reordered.forEach((i, place) => {
+    orders[i] = Math.min(places[place]!, previous - 1e-12);
+    previous = orders[i]!;
+  });
+  return orders;
+}
+
+/** The model `scripts/fit-rerank.ts` fitted, shipped with the package. */
+export const BUNDLED_RERANK: RerankModel = bundled as unknown as RerankModel;

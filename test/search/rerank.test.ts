@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { rankHybrid } from '../../src/search/candidates.js';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { BUNDLED_RERANK, RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../../src/search/rerank.js';
+
+const terms = new Set(['fastq', 'pars', 'file']);
+// `sarif` wins densely on one common word; `fastq-tools` matches two rare words, one in its name.
+const candidates = [
+  { name: 'sarif-parsing', order: 0.9, centered: 0.5, lexical: 10, coverage: 1 / 3 },
+  { name: 'docx', order: 0.7, centered: 0.4, lexical: 0, coverage: 0 },
+  { name: 'fastq-tools', order: 0.6, centered: 0.2, lexical: 80, coverage: 2 / 3 },
+  { name: 'other', order: 0.1, centered: 0.1, lexical: 0, coverage: 0 },
+];
+
+/** A model that reads `features` with unit scale and the given weights. */
+function model(features: RerankFeature[], weights: number[], depth: number, lexicalDepth = 0, temperature = 1): RerankModel {
+  return {
+    version: 1,
+    provenance: {},
+    depth,
+    lexicalDepth,
+    temperature,
+    features,
+    mean: features.map(() => 0),
+    scale: features.map(() => 1),
+    weights,
+  };
+}
+
+describe('rerankRows', () => {
+  it('measures each candidate’s lexical evidence against the query’s other candidates', () => {
+    const names: RerankFeature[] = [
+      'lexical',
+      'coverage',
+      'matched',
+      'lexicalFirst',
+      'lexicalMargin',
+      'lexicalRank',
+      'denseRank',
+      'coverageGap',
+      'denseOnly',
+      'nameTerm',
+      'dense',
+    ];
+    const rows = rerankRows(candidates, terms, names);
+    const column = (name: RerankFeature): number[] => rows.map((row) => row[names.indexOf(name)]!);
+    expect(column('lexical')).toEqual([0.125, 0, 1, 0]);
+    expect(column('lexicalFirst')).toEqual([0, 0, 1, 0]);
+    expect(column('lexicalMargin')[2]).toBeCloseTo(Math.log(8));
+    expect(column('lexicalRank')).toEqual([0.5, 0, 1, 0]);
+    expect(column('denseRank')).toEqual([1, 0.5, 1 / 3, 0.25]);
+    expect(column('coverageGap')[0]).toBeCloseTo(-1 / 3);
+    expect(column('denseOnly')).toEqual([0, 1, 0, 1]);
+    expect(column('matched')).toEqual([Math.log(2), 0, Math.log(3), 0]);
+    expect(column('nameTerm')).toEqual([0.5, 0, 0.5, 0]);
+    column('dense').forEach((value, i) => expect(value).toBeCloseTo([1, 0.75, 0.25, 0][i]!));
+  });
+});
+
+describe('rerankedOrders', () => {
+  it('reorders the pool by the model and gives each member the ordering score of its new place', () => {
+    const orders = rerankedOrders(candidates, terms, model(['lexical'], [5], 3));
+    expect(orders[2]).toBe(0.9);
+    expect(orders[0]).toBe(0.7);
+    expect(orders[1]).toBe(0.6);
+    expect(orders[3]).toBe(0.1);
+  });
+
+  it('brings BM25’s first hit into the pool from wherever fusion put it', () => {
+    const far = [...candidates.slice(0, 2), { ...candidates[3]!, name: 'x' }, { ...candidates[2]!, order: 0.05 }];
+    expect(rerankedOrders(far, terms, model(['lexical'], [5], 2))[3]).toBe(0.05);
+    const orders = rerankedOrders(far, terms, model(['lexical'], [5], 2, 1));
+    expect(orders[3]).toBe(0.9);
+    expect(orders[2]).toBe(0.1);
+  });
+
+  it('keeps the fused order when the ordering score outweighs the evidence, or when off', () => {
+    expect(rerankedOrders(candidates, terms, model(['lexical'], [0.01], 3, 0, 10))).toEqual(candidates.map((c) => c.order));
+    expect(rerankedOrders(candidates, terms, model(['lexical'], [5], 0))).toEqual(candidates.map((c) => c.order));
+  });
+});
+
+describe('rankHybrid with the evidence re-ranker', () => {
+  const fusion = { ...ENGINE_DEFAULTS, boundaries: { penalty: 0, insteadBoost: 0 } };
+  const dense = [
+    { id: 'sarif', cosine: 0.6, centered: 0.5 },
+    { id: 'fastq', cosine: 0.3, centered: 0.2 },
+  ];
+  const lexical = [
+    { id: 'fastq', score: 80, coverage: 2 / 3 },
+    { id: 'sarif', score: 10, coverage: 1 / 3 },
+  ];
+  const nameOf = (id: string): string => (id === 'fastq' ? 'fastq-tools' : 'sarif-parsing');
+  const denseOf = (): { cosine: number; centered: number } => ({ cosine: 0, centered: 0 });
+  const first = (evidenceRerank: boolean | RerankModel): string =>
+    rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, evidenceRerank }, terms, 2, nameOf).ranked[0]!.id;
+
+  it('puts a specific lexical match above a dense match on one common word', () => {
+    expect(first(false)).toBe('sarif');
+    expect(first(model(['coverage', 'lexical'], [2, 2], 5))).toBe('fastq');
+  });
+});
+
+describe('the bundled re-ranker', () => {
+  it('is a complete model over known features, on by default', () => {
+    const known = Object.keys(RERANK_FEATURES);
+    expect(BUNDLED_RERANK.features.every((name) => known.includes(name))).toBe(true);
+    for (const values of [BUNDLED_RERANK.mean, BUNDLED_RERANK.scale, BUNDLED_RERANK.weights]) expect(values).toHaveLength(BUNDLED_RERANK.features.length);
+    expect(BUNDLED_RERANK.scale.every((value) => value > 0)).toBe(true);
+    expect(ENGINE_DEFAULTS.evidenceRerank).toBe(true);
+    expect(BUNDLED_RERANK.provenance['script']).toBe('scripts/fit-rerank.ts');
+  });
+});
