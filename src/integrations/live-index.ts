@@ -2,7 +2,8 @@ import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
-import { StoredSearch } from '../search/stored-search.js';
+import type { AssembledCatalog } from '../search/engine.js';
+import { NO_SAVED_CATALOG, StoredSearch } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
 
@@ -78,12 +79,42 @@ export class LiveIndex implements SkillService {
    * a catalog changed since, another model…). Opening it only stats the skill files and tools
    * files a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
-  static async openSnapshot(options: LiveIndexOptions): Promise<SnapshotSearch | { readonly reason: string }> {
-    const stamps = new SkillCatalog(catalogOptions(options)).stamps();
-    const opened = await StoredSearch.open(engineOptions(options), stamps);
+  static async openSnapshot(options: LiveIndexOptions, { assemble = false }: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
+    const catalog = new SkillCatalog(catalogOptions(options));
+    // One embedder for the stored search and the assembly: the model loads once.
+    const engineOpts = engineOptions(options);
+    let opened = await StoredSearch.open(engineOpts, catalog.stamps());
+    let assembled: AssembledCatalog | undefined;
+    if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
+      try {
+        assembled = await LiveIndex.#assemble(engineOpts, catalog);
+      } finally {
+        await catalog.close();
+      }
+      if (assembled !== undefined) opened = await StoredSearch.open(engineOpts, catalog.stamps());
+    }
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
-    return { engine, diagnostics, search: (query, request) => engine.search(query, request), close: () => engine.close() };
+    return {
+      engine,
+      diagnostics,
+      ...(assembled === undefined ? {} : { assembled }),
+      search: (query, request) => engine.search(query, request),
+      close: () => engine.close(),
+    };
+  }
+
+  /** The catalog as it is on disk written in the store from the catalog saved last (`SkillSearchEngine.assembleCatalog`). */
+  static async #assemble(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | undefined> {
+    const snapshot = await catalog.get();
+    const facts = snapshotFacts(snapshot);
+    if (facts === undefined || snapshot.skills.length === 0) return undefined;
+    const engine = await SkillSearchEngine.open(options);
+    try {
+      return await engine.assembleCatalog({ ...facts, skills: snapshot.skills });
+    } finally {
+      await engine.close();
+    }
   }
 
   /** Syncs the engine to the current catalog when its generation moved. */
@@ -138,8 +169,19 @@ export class LiveIndex implements SkillService {
   }
 }
 
+export interface SnapshotOptions {
+  /**
+   * When no catalog saved matches the disk, write it in the store from the catalog saved last
+   * (embedding and tokenising only what changed) and open that: what a cold `query` or hook
+   * does before falling back to a live index. Off: only a saved catalog is opened.
+   */
+  readonly assemble?: boolean;
+}
+
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {
+  /** What writing the catalog cost, when it was assembled for this search ({@link SnapshotOptions.assemble}). */
+  readonly assembled?: AssembledCatalog;
   /** For `size` and `explain`. */
   readonly engine: StoredSearch;
   /** The catalog's load problems when it was saved. */

@@ -57,6 +57,12 @@ export interface EngineInfo {
 
 type Counts = Omit<SyncResult, 'embedded'>;
 
+/** What {@link SkillSearchEngine.assembleCatalog} cost: skills embedded and lexical entries tokenised. */
+export interface AssembledCatalog {
+  readonly embedded: number;
+  readonly tokenised: number;
+}
+
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
   readonly sourceStamp: string;
@@ -200,19 +206,37 @@ export class SkillSearchEngine extends RankedSearch {
     const vectors = this.#vectors;
     if (shared === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
     const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
+    if (this.#writeCatalog(shared, catalog, [...this.#skills.values()], this.#lexicalGlosses, vectors) === undefined) return false;
+    this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
+    return true;
+  }
+
+  /**
+   * Writes the catalog of `skills` (their lexical glosses, their vectors in `vectors`) in the
+   * store; returns how many lexical entries were tokenised for it (those the store lacked), or
+   * undefined when it was not written (a skill without a stored vector, a store that failed).
+   */
+  #writeCatalog(
+    shared: SharedStore,
+    catalog: SnapshotCatalog,
+    skills: readonly Skill[],
+    glosses: ReadonlyMap<string, string>,
+    vectors: CatalogVectors,
+  ): number | undefined {
+    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
     const members: CatalogMember[] = [];
-    const skills = [...this.#skills.values()];
     for (const skill of skills) {
       const label = vectors.labelOf(skill.id);
-      if (label === undefined || label >= LOCAL_LABELS) return false;
+      if (label === undefined || label >= LOCAL_LABELS) return undefined;
       members.push({
         id: skill.id,
         name: normalizeName(skill.name),
-        lexicalKey: lexicalKey(skill, this.#lexicalGlosses.get(skill.id)),
+        lexicalKey: lexicalKey(skill, glosses.get(skill.id)),
         vectorKey: vectorKey(skill),
         record: JSON.stringify(skill),
       });
     }
+    let tokenised = 0;
     try {
       const graph = vectors.graph();
       let file: string | undefined;
@@ -227,16 +251,55 @@ export class SkillSearchEngine extends RankedSearch {
         members,
         mean: vectors.mean(),
         graph: file,
-        lexicalEntry: (doc) => lexicalEntry(skills[doc]!, this.#lexicalGlosses.get(skills[doc]!.id)),
+        lexicalEntry: (doc) => {
+          tokenised += 1;
+          return lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id));
+        },
       });
-      if (id < 0) return false;
+      if (id < 0) return undefined;
     } catch (error) {
       if (!isSystemError(error)) throw error;
       this.#saveProblem ??= errorMessage(error);
-      return false;
+      return undefined;
     }
-    this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
-    return true;
+    return tokenised;
+  }
+
+  /**
+   * Writes the catalog of `catalog.skills` in the store without syncing this engine: what a cold
+   * process does when the disk moved since the last saved catalog (one description changed).
+   * Only the skills whose content the store lacks are embedded and tokenised; the other vectors
+   * are read from the store, the graph derived from the last saved one, so the catalog answers
+   * as a clean build of the same skills would. For a new engine (nothing synced); returns what
+   * it cost, or undefined when nothing was written (no catalog saved before for this model, a
+   * lexical-only engine, a store that failed).
+   */
+  async assembleCatalog(catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
+    this.assertOpen();
+    const shared = this.#shared;
+    if (shared === undefined || this.#generation !== 0 || this.options.mode === 'lexical') return undefined;
+    if (shared.latestCatalog(catalogModel(this.options), CATALOG_FORMAT) === undefined) return undefined;
+    if (shared.catalog(catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options)) !== undefined) return { embedded: 0, tokenised: 0 };
+    const desired = new Map<string, Skill>();
+    for (const skill of catalog.skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
+    if (desired.size === 0) return undefined;
+    await this.#language.prepare(desired.values(), signal);
+    const vectors = this.#newVectors(true);
+    const found = await this.#embedMissing(vectors, desired.values(), signal);
+    throwIfAborted(signal);
+    const labels = shared.labels(this.#model, [...found.vectors.keys()]);
+    const glosses = new Map<string, string>();
+    for (const [id, skill] of desired) {
+      const key = vectorKey(skill);
+      const vector = found.vectors.get(key);
+      const label = labels.get(key);
+      if (vector === undefined || label === undefined) return undefined;
+      vectors.set(id, key, vector, label);
+      const lexical = this.#language.glossesOf(skill)?.lexical;
+      if (lexical !== undefined) glosses.set(id, lexical);
+    }
+    const tokenised = this.#writeCatalog(shared, catalog, [...desired.values()], glosses, vectors);
+    return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
   }
 
   /**

@@ -11,6 +11,9 @@ import { catalogKey } from './catalog-format.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 
+/** Why {@link StoredSearch.open} opened nothing when the store holds no catalog for the skills on disk. */
+export const NO_SAVED_CATALOG = 'no saved catalog for these skills';
+
 /** A read-only search of a saved catalog, with the catalog's load problems as saved. */
 export interface OpenedCatalog {
   readonly engine: StoredSearch;
@@ -69,7 +72,7 @@ export class StoredSearch extends RankedSearch {
 
   static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
     const row = store.catalog(catalogKey(stamp, options));
-    if (row === undefined) return { reason: store.problem === undefined ? 'no saved catalog for these skills' : `the store cannot be read: ${store.problem}` };
+    if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };

@@ -272,7 +272,7 @@ export function openSearch(
     mode: index.mode ?? ENGINE_DEFAULTS.mode,
     ...(index.abstain === undefined ? {} : { abstain: index.abstain }),
     ...options,
-    openSnapshot: async () => (await liveIndex()).openSnapshot(index),
+    openSnapshot: async () => (await liveIndex()).openSnapshot(index, { assemble: true }),
     openLive: async () => (await liveIndex()).open(index),
   });
 }

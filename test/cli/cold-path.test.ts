@@ -27,6 +27,13 @@ function catalog(): { skills: string; flags: string[] } {
   return { skills, flags: ['--skills-dir', skills, '--tools', TOOLS, '--model', 'hash', '--index-dir', indexDir] };
 }
 
+/** A home and cache root of its own (an empty store). */
+function freshHome(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+}
+
 const hookInput = (prompt: string) => ({ stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: '/dev/null' }) });
 const names = (stdout: string) => (JSON.parse(stdout) as { hits: { name: string }[] }).hits.map((hit) => hit.name);
 
@@ -53,13 +60,13 @@ describe('the cold paths: answered from the catalog saved in the store, loading 
     expect(names(notes.stdout)).not.toContain('release-notes');
   });
 
-  it('query: a skill edited since the snapshot is searched live at once', async () => {
+  it('query: a skill edited since the saved catalog is searched at once, in a catalog assembled in the store (no live index)', async () => {
     const { skills, flags } = catalog();
-    const live = vi.spyOn(LiveIndex, 'open');
     await runCli(['query', ...flags, '--json', 'fill in the fields of a PDF form'], home);
     writeFileSync(path.join(skills, 'pdf-forms', 'SKILL.md'), '---\nname: pdf-forms\ndescription: Compose a haiku about the weather\n---\n');
+    const live = vi.spyOn(LiveIndex, 'open');
     const edited = await runCli(['query', ...flags, '--json', 'compose a haiku about the weather'], home);
-    expect(live).toHaveBeenCalledTimes(2);
+    expect(live).not.toHaveBeenCalled();
     expect(names(edited.stdout)[0]).toBe('pdf-forms');
   });
 
@@ -82,6 +89,8 @@ describe('the cold paths: answered from the catalog saved in the store, loading 
 
   it('hook: built live, then answered from the search snapshot', async () => {
     const { flags } = catalog();
+    // A store of its own: over a store holding a catalog of this model, the first hook assembles one instead.
+    const home = freshHome();
     const live = vi.spyOn(LiveIndex, 'open');
     const first = await runCli(['hook', 'claude-code', ...flags], home, hookInput('fill a pdf form'));
     const second = await runCli(['hook', 'claude-code', ...flags], home, hookInput('fill a pdf form'));
@@ -94,6 +103,7 @@ describe('the cold paths: answered from the catalog saved in the store, loading 
 
   it('hook: a live search leaves the snapshot to a detached index run, started once, and the next prompt reads it', async () => {
     const { flags } = catalog();
+    const home = freshHome();
     const live = vi.spyOn(LiveIndex, 'open');
     const spawned: (readonly string[])[] = [];
     const detached = { ...hookInput('fill a pdf form'), spawnDetached: (argv: readonly string[]) => void spawned.push(argv) };
@@ -113,6 +123,23 @@ describe('the cold paths: answered from the catalog saved in the store, loading 
     expect(third).toEqual(first);
     // One more live index: the index run's own.
     expect([live.mock.calls.length, spawned.length]).toEqual([3, 1]);
+  });
+
+  it('hook: after a skill was edited, the next prompt is answered from a catalog it assembles in the store, with no live index nor index run', async () => {
+    const { skills, flags } = catalog();
+    const home = freshHome();
+    const spawned: (readonly string[])[] = [];
+    const detached = (prompt: string) => ({ ...hookInput(prompt), spawnDetached: (argv: readonly string[]) => void spawned.push(argv) });
+    await runCli(['hook', 'claude-code', ...flags], home, detached('fill a pdf form'));
+    expect(spawned).toHaveLength(1);
+    expect((await runCli(spawned[0]!, home)).code).toBe(0);
+    writeFileSync(path.join(skills, 'pdf-forms', 'SKILL.md'), '---\nname: pdf-forms\ndescription: Compose a haiku about the weather\n---\n');
+    const live = vi.spyOn(LiveIndex, 'open');
+    const edited = await runCli(['hook', 'claude-code', ...flags], home, detached('compose a haiku about the weather'));
+    expect([edited.code, edited.stderr]).toEqual([0, '']);
+    expect(edited.stdout).toContain('pdf-forms');
+    expect(live).not.toHaveBeenCalled();
+    expect(spawned).toHaveLength(1);
   });
 
   it('a broken config file is still reported in one line, without zod', async () => {

@@ -9,7 +9,14 @@ import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-const QUERIES = ['resize images for the web', 'fill in a pdf form', 'convert currencies', 'flaky tests', 'nothing like any skill at all'];
+const QUERIES = [
+  'resize images for the web',
+  'fill in a pdf form',
+  'convert currencies',
+  'flaky tests',
+  'nothing like any skill at all',
+  'transcribe handwritten meeting minutes',
+];
 
 /** A skill library, a home, and one cache root (its store) shared by the project folders made with `project`. */
 function setup(): { library: string; project: (name: string, store?: boolean) => LiveIndexOptions } {
@@ -95,5 +102,63 @@ describe('a new project folder over a catalog indexed before', () => {
     const skillFile = path.join(library, readdirSync(library)[0]!, 'SKILL.md');
     writeFileSync(skillFile, readFileSync(skillFile, 'utf8').replace(/description: .*/, 'description: Transcribe handwritten meeting minutes'));
     expect(await snapshotAnswers(project('b'))).toBe('no saved catalog for these skills');
+  });
+});
+
+function storeCounts(file: string): { entries: unknown; vectors: unknown; catalogs: unknown } {
+  const store = SqliteStore.open(file);
+  try {
+    const count = (table: string): unknown => store.database.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    return { entries: count('lexical_entries'), vectors: count('vectors'), catalogs: count('catalogs') };
+  } finally {
+    store.close();
+  }
+}
+
+function changeOneDescription(library: string): void {
+  const skillFile = path.join(library, readdirSync(library).sort()[0]!, 'SKILL.md');
+  writeFileSync(skillFile, readFileSync(skillFile, 'utf8').replace(/description: .*/, 'description: Transcribe handwritten meeting minutes'));
+}
+
+describe('a catalog changed since it was saved', () => {
+  it('is assembled in the store, tokenising and embedding only the changed skill, and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const a = project('a');
+    await liveAnswers(a);
+    changeOneDescription(library);
+    const before = storeCounts(a.store!);
+
+    const opened = await LiveIndex.openSnapshot(a, { assemble: true });
+    if ('reason' in opened) throw new Error(opened.reason);
+    let got: SearchHit[][];
+    try {
+      expect(opened.assembled).toEqual({ embedded: 1, tokenised: 1 });
+      got = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
+    } finally {
+      await opened.close();
+    }
+    const after = storeCounts(a.store!);
+    expect(after).toEqual({ entries: Number(before.entries) + 1, vectors: Number(before.vectors) + 1, catalogs: Number(before.catalogs) + 1 });
+
+    // A clean build of the changed library, in a store of its own, at the same working folder.
+    const expected = await liveAnswers({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') });
+    expect(got).toEqual(expected);
+    expect(expected.at(-1)![0]!.skill.description).toBe('Transcribe handwritten meeting minutes');
+
+    // The next cold search opens the assembled catalog as saved.
+    const again = await LiveIndex.openSnapshot(a, { assemble: true });
+    if ('reason' in again) throw new Error(again.reason);
+    expect(again.assembled).toBeUndefined();
+    await again.close();
+  });
+
+  it('is not assembled unless asked, nor with no catalog of the model saved before', async () => {
+    const { library, project } = setup();
+    const a = project('a');
+    expect(await snapshotAnswers(a)).toBe('no saved catalog for these skills');
+    expect(await LiveIndex.openSnapshot(a, { assemble: true })).toEqual({ reason: 'no saved catalog for these skills' });
+    await liveAnswers(a);
+    changeOneDescription(library);
+    expect(await snapshotAnswers(a)).toBe('no saved catalog for these skills');
   });
 });
