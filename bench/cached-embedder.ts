@@ -1,21 +1,19 @@
 /**
- * An `Embedder` in front of the real one that serves skill texts from the library's
- * on-disk `EmbeddingCache`, so the 24k-skill pool is embedded once per machine, not once
- * per run. Keys are sha256 of the text — the same key as `Skill.contentHash`.
+ * An `Embedder` in front of the real one that serves skill texts from a store of the library's
+ * own kind (`SqliteStore`, `<dir>/store.sqlite`, apart from any user's cache), so the 24k-skill
+ * pool is embedded once per machine, not once per run. Keys are sha256 of the text.
  *
  * Query texts are never written to disk: a latency suite that found its queries cached
  * would time a hash lookup instead of the model. The hit-rate suite may turn on `memo`
  * (in memory, this process only) so the same query is embedded once across modes.
  */
-import { mkdirSync } from 'node:fs';
-import { EmbeddingCache } from '../src/embed/index.js';
+import path from 'node:path';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { EmbedKind, Embedder } from '../src/types.js';
 import { sha256Hex } from '../src/util/hash.js';
 
 /** How many texts are embedded between two progress reports. */
 const PRIME_CHUNK = 512;
-/** The cache file is rewritten whole, so it is saved at most this often while priming (and at the end). */
-const SAVE_EVERY_MS = 60_000;
 
 export interface PrimeProgress {
   readonly done: number;
@@ -28,7 +26,9 @@ export class CachedEmbedder implements Embedder {
   readonly dimensions: number;
   readonly multilingual?: boolean;
   readonly inner: Embedder;
-  readonly #cache: EmbeddingCache;
+  /** The vectors stored on disk, or (with no folder) kept in memory for this process. */
+  readonly #store: SqliteStore | undefined;
+  readonly #memory = new Map<string, Float32Array>();
   #memoOn = false;
   readonly #memo = new Map<string, Float32Array>();
   #modelCalls = 0;
@@ -39,8 +39,7 @@ export class CachedEmbedder implements Embedder {
     this.id = inner.id;
     this.dimensions = inner.dimensions;
     if (inner.multilingual !== undefined) this.multilingual = inner.multilingual;
-    if (dir) mkdirSync(dir, { recursive: true });
-    this.#cache = new EmbeddingCache({ model: inner.id, dimensions: inner.dimensions, ...(dir ? { dir } : {}) });
+    this.#store = dir ? SqliteStore.open(path.join(dir, 'store.sqlite')) : undefined;
   }
 
   /**
@@ -57,7 +56,18 @@ export class CachedEmbedder implements Embedder {
   }
 
   get cacheStatus(): string {
-    return `${this.#cache.status}, ${this.#cache.size} vectors`;
+    return this.#store ? this.#store.file : 'in memory';
+  }
+
+  /** The stored vectors of those of `keys` held. */
+  #cached(keys: readonly string[]): Map<string, Float32Array> {
+    if (this.#store) return this.#store.vectors(this.id, this.dimensions, keys);
+    return new Map(keys.flatMap((key) => (this.#memory.has(key) ? [[key, this.#memory.get(key)!] as const] : [])));
+  }
+
+  #put(vectors: ReadonlyMap<string, Float32Array>): void {
+    if (this.#store) this.#store.putVectors(this.id, vectors);
+    else for (const [key, vector] of vectors) this.#memory.set(key, vector);
   }
 
   /** Texts sent to the model so far (cache misses), for the report. */
@@ -71,20 +81,16 @@ export class CachedEmbedder implements Embedder {
 
   /** Embeds every text not yet cached and persists them; returns how many were embedded. */
   async prime(texts: readonly string[], onProgress?: (progress: PrimeProgress) => void): Promise<number> {
-    const missing = [...new Set(texts)].filter((text) => this.#cache.get(sha256Hex(text)) === undefined);
+    const unique = [...new Set(texts)];
+    const held = this.#cached(unique.map((text) => sha256Hex(text)));
+    const missing = unique.filter((text) => !held.has(sha256Hex(text)));
     const started = performance.now();
-    let savedAt = started;
     for (let start = 0; start < missing.length; start += PRIME_CHUNK) {
       const chunk = missing.slice(start, start + PRIME_CHUNK);
       const vectors = await this.#model(chunk);
-      chunk.forEach((text, i) => this.#cache.set(sha256Hex(text), vectors[i]!));
-      if (performance.now() - savedAt > SAVE_EVERY_MS) {
-        this.#cache.save();
-        savedAt = performance.now();
-      }
+      this.#put(new Map(chunk.map((text, i) => [sha256Hex(text), vectors[i]!])));
       onProgress?.({ done: start + chunk.length, total: missing.length, elapsedMs: performance.now() - started });
     }
-    this.#cache.save();
     return missing.length;
   }
 
@@ -94,9 +100,8 @@ export class CachedEmbedder implements Embedder {
    */
   async embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]> {
     const keyOf = (text: string): string => (kind === 'query' ? `query\0${text}` : text);
-    const out: (Float32Array | undefined)[] = texts.map(
-      (text) => this.#cache.get(sha256Hex(keyOf(text))) ?? (this.#memoOn ? this.#memo.get(keyOf(text)) : undefined),
-    );
+    const held = this.#cached(texts.map((text) => sha256Hex(keyOf(text))));
+    const out: (Float32Array | undefined)[] = texts.map((text) => held.get(sha256Hex(keyOf(text))) ?? (this.#memoOn ? this.#memo.get(keyOf(text)) : undefined));
     const misses = texts.filter((_, i) => out[i] === undefined);
     if (misses.length > 0) {
       const vectors = await this.#model(misses, signal, kind);

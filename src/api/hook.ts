@@ -2,8 +2,8 @@
  * `skill-search/hook`: the Claude Code `UserPromptSubmit` hook as a function (stdin JSON in,
  * hook output out, never throwing on bad input), the client that asks a running
  * `skill-search watch` server instead of loading a model in every prompt's process, and
- * `openSearch`, which opens a search as every command does (a running server, else the saved
- * search snapshot, else the live index).
+ * `openSearch`, which opens a search as every command does (a running server, else the catalog
+ * saved in the store, else the live index).
  */
 export {
   USER_PROMPT_SUBMIT,

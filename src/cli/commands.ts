@@ -99,7 +99,7 @@ const MODEL_OPTIONS: OptionTable = {
   'index-dir': {
     type: 'string',
     placeholder: 'DIR',
-    description: 'where the persistent index lives',
+    description: "folder of the index's watch socket and builder lease (the index itself is in the store)",
     defaultText: 'one folder per catalog and model under $SKILL_SEARCH_CACHE_DIR, $XDG_CACHE_HOME/skill-search or ~/.cache/skill-search',
   },
 };

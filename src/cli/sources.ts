@@ -162,8 +162,9 @@ export function describeSources(sources: SourceOptions): string {
 }
 
 /**
- * One index folder per (catalog sources, model): two projects, or one project under two
- * models, never overwrite each other's index. With default sources the project directory
+ * One index folder per (catalog sources, model): the `watch` server's socket, the builder lease
+ * and the hook's markers (the index itself is in the shared store), so two projects, or one
+ * project under two models, never share a server or a builder. With default sources the project directory
  * identifies the catalog (its parents and the user folder are the same for every call there).
  */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {

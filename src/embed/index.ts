@@ -7,8 +7,6 @@ export { createTransformersEmbedder } from './transformers.js';
 export type { TransformersEmbedderOptions } from './transformers.js';
 export { resolveEmbedder, DEFAULT_MODELS_DIR } from './resolve.js';
 export type { ResolveEmbedderOptions } from './resolve.js';
-export { EmbeddingCache, embeddingCacheFile } from './embedding-cache.js';
-export type { EmbeddingCacheOptions, CacheLoadStatus } from './embedding-cache.js';
 export { normalizeInPlace, dot } from './normalize.js';
 export { raceAbort } from './abortable.js';
 export { QueryEmbeddingCache, normalizeQueryText } from './query-cache.js';

@@ -5,7 +5,7 @@ import { keyPath, readJsonFile } from '../util/json-file.js';
 
 /**
  * A JSON file of engine knobs for one evaluation run (`skill-search eval --config FILE`): any
- * field of `EngineOptions` but the embedder, the index folder and the relevance models, groups
+ * field of `EngineOptions` but the embedder, the store, the index folder and the relevance models, groups
  * (`fieldBoosts`, `hnsw`, …) field by field. Its shape follows {@link ENGINE_DEFAULTS}, so a knob
  * added there can be overridden here without touching this file; values are then checked by
  * `resolveKnobs`, with the same messages as the library's.

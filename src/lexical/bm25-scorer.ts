@@ -59,7 +59,7 @@ interface DerivedTerm<Term> {
 /**
  * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
  * results sorted by score with ties in the order documents were first reached), reimplemented
- * over a {@link PostingsSource} (the in-memory index, the flat file, or the SQLite tables)
+ * over a {@link PostingsSource} (the in-memory index or the SQLite tables)
  * with typed arrays: one score slot per document instead of a result object
  * and a `match` record per (document, term), the field-length part of BM25 computed once per
  * index change instead of once per posting, and only the best `limit` documents turned into

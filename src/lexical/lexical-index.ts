@@ -8,33 +8,24 @@ export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalS
 
 /**
  * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
- * words): a persisted index of another version is rebuilt instead of being searched.
+ * words): a catalog saved under another version is not used (its `format`, docs/store.md).
  */
 export const LEXICAL_FORMAT_VERSION = 5;
 
 /**
  * BM25+ over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
  * and prefix matching: {@link MemoryPostings} holds the postings (each skill tokenised by
- * `lexicalEntry`, as the SQLite tables are), `Bm25Scorer` answers queries over them.
- * `encodeFlatLexical` writes it as a buffer a read-only process searches in place
- * (`flat-lexical.ts`), which `lexical-store.ts` also persists.
+ * `lexicalEntry`, as the SQLite tables are), `Bm25Scorer` answers queries over them. This is
+ * the live engine's index; a saved catalog is searched from the store's tables instead
+ * (`src/store/lexical-tables.ts`).
  */
 export class LexicalIndex implements LexicalSearcher {
-  readonly #postings: MemoryPostings;
   /** id → content key of the indexed version, to make `upsert` a no-op for unchanged skills. */
   readonly #keys = new Map<string, string>();
   /** Searches the index as it was when made: dropped on every change. */
   #search: SourceSearch<MemoryTerm> | undefined;
 
-  /** An empty index, or one over postings read back from a saved index (`MemoryPostings.fromSaved`) with each document's content key. */
-  constructor(saved?: { readonly postings: MemoryPostings; readonly keys: ReadonlyMap<string, string> }) {
-    this.#postings = saved?.postings ?? new MemoryPostings();
-    for (const [id, key] of saved?.keys ?? []) {
-      if (!this.#postings.has(id)) throw new Error(`${id} has a key but no postings`);
-      this.#keys.set(id, key);
-    }
-    if (this.#keys.size !== this.#postings.documentCount) throw new Error(`${this.#postings.documentCount} documents, ${this.#keys.size} keys`);
-  }
+  readonly #postings = new MemoryPostings();
 
   get size(): number {
     return this.#keys.size;
@@ -80,7 +71,7 @@ export class LexicalIndex implements LexicalSearcher {
     return this.#keys.keys();
   }
 
-  /** The postings, read-only, for `encodeFlatLexical` and measurement scripts; read them before the next change. */
+  /** The postings, read-only, for measurement scripts; read them before the next change. */
   get postings(): Pick<MemoryPostings, 'documentCount' | 'sortedTerms' | 'term' | 'slotOf' | 'lengthAt' | 'averageFieldLengths' | 'source'> {
     return this.#postings;
   }

@@ -40,7 +40,7 @@ export interface LexicalSearchOptions {
   readonly explain?: boolean;
 }
 
-/** What searching a lexical index needs: `LexicalIndex`, or the read-only `FlatLexicalIndex` a cold search opens. */
+/** What searching a lexical index needs: `LexicalIndex`, or a saved catalog's searcher over the store's tables (`openCatalogLexical`). */
 export interface LexicalSearcher {
   readonly size: number;
   search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
@@ -71,8 +71,8 @@ export interface LexicalScoring {
 }
 
 /**
- * One lexical search, the same over every index that can score (`LexicalIndex`,
- * `FlatLexicalIndex`): the query tokenised, each word's expansions chosen, the scores turned
+ * One lexical search, the same over every index that can score (`SourceSearch`, over the
+ * in-memory postings or a catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
  * into matches with their coverage. Matches in descending score order; at most `limit`.
  */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {

@@ -31,44 +31,6 @@ export class MemoryPostings {
   #pendingRemoved = new Set<string>();
   #vocabulary: TermVocabulary | undefined;
 
-  /**
-   * Postings read back from a saved index: documents `0 … ids.length − 1` with their field
-   * lengths (`doc · fieldCount + field`), and the terms in code-unit order with their postings
-   * (documents in posting order). Throws when the terms are not strictly ascending.
-   */
-  static fromSaved(ids: readonly string[], lengths: ArrayLike<number>, sortedTerms: readonly string[], postings: readonly MemoryTerm[]): MemoryPostings {
-    const restored = new MemoryPostings();
-    const count = ids.length;
-    restored.#lengths = new Uint32Array(Math.max(64, count) * FIELD_COUNT);
-    const docTerms: string[][] = Array.from({ length: count }, () => []);
-    ids.forEach((id, doc) => {
-      restored.#ids[doc] = id;
-      restored.#slotOf.set(id, doc);
-      for (let field = 0; field < FIELD_COUNT; field += 1) {
-        const length = lengths[doc * FIELD_COUNT + field] ?? 0;
-        restored.#lengths[doc * FIELD_COUNT + field] = length;
-        restored.#totals[field] = restored.#totals[field]! + length;
-      }
-    });
-    sortedTerms.forEach((term, position) => {
-      if (position > 0 && !(sortedTerms[position - 1]! < term)) throw new Error(`terms are not in ascending order at ${position}`);
-      const byField = postings[position]!;
-      restored.#terms.set(term, byField);
-      for (const byDoc of byField) {
-        byDoc?.forEach((_, doc) => {
-          const list = docTerms[doc];
-          if (list === undefined) throw new Error(`a posting of ${JSON.stringify(term)} names document ${doc} of ${count}`);
-          if (list[list.length - 1] !== term) list.push(term);
-        });
-      }
-    });
-    docTerms.forEach((terms, doc) => {
-      restored.#docTerms[doc] = terms;
-    });
-    restored.#sorted = [...sortedTerms];
-    return restored;
-  }
-
   get documentCount(): number {
     return this.#slotOf.size;
   }

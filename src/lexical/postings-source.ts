@@ -1,8 +1,7 @@
 /**
  * What {@link Bm25Scorer} reads from an index: its terms, each term's postings per field and
- * the documents' field lengths. Three implementations: the in-memory index
- * (`memory-postings.ts`), the flat read-only file (`flat-lexical.ts`) and one catalog of the
- * SQLite tables (`src/store/lexical-tables.ts`), so the BM25 maths has one home and all answer alike.
+ * the documents' field lengths. Two implementations: the in-memory index
+ * (`memory-postings.ts`) and one catalog of the SQLite tables (`src/store/lexical-tables.ts`), so the BM25 maths has one home and all answer alike.
  *
  * `Term` is the source's handle on one indexed term. Documents are numbered `0 ≤ doc < slots`.
  */
@@ -24,7 +23,7 @@ export interface PostingsSource<Term> {
   externalId(doc: number): string;
   /** The indexed term itself, or undefined. */
   exact(term: string): Term | undefined;
-  /** Every indexed term starting with `prefix` (itself included when indexed), in the source's term order (code-unit order in memory and in the flat file). */
+  /** Every indexed term starting with `prefix` (itself included when indexed), in the source's term order (code-unit order in memory). */
   prefixed(prefix: string): Iterable<readonly [string, Term]>;
   /** Every indexed term within `maxDistance` edits of `word`, in the source's term order. */
   near(word: string, maxDistance: number): readonly NearTerm<Term>[];

@@ -3,8 +3,8 @@ import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, sea
 import type { PostingsSource } from './postings-source.js';
 
 /**
- * Lexical search over one state of a {@link PostingsSource} (the in-memory postings, the flat
- * file, one catalog of the SQLite tables): its {@link Bm25Scorer} made at the first search and
+ * Lexical search over one state of a {@link PostingsSource} (the in-memory postings, or one
+ * catalog of the SQLite tables): its {@link Bm25Scorer} made at the first search and
  * kept, so make a new one when the postings change.
  */
 export class SourceSearch<Term> implements LexicalSearcher {

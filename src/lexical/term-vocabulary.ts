@@ -10,7 +10,7 @@ export interface NearPosition {
 /**
  * A vocabulary as flat arrays, the form {@link TermVocabulary} searches: the terms' UTF-16 code
  * units end to end, and the positions grouped by length with each term's character set. Built
- * by {@link vocabularyTables}; the flat lexical file (`flat-lexical.ts`) stores them as they are.
+ * by {@link vocabularyTables}, from the in-memory postings or a catalog's term table.
  */
 export interface VocabularyTables {
   /** Every term's code units, term after term. */
@@ -52,7 +52,7 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
 }
 
 /** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index. */
-export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
+function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
@@ -82,7 +82,7 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): Vocabula
 /**
  * Typo-tolerant lookups over a vocabulary: every term within a Levenshtein distance of a word,
  * in vocabulary order (code-unit order, as both callers give them), so the in-memory index and
- * the flat file sum scores in the same order.
+ * the SQLite tables sum scores in the same order.
  *
  * A trie walk with a Levenshtein row per edge finds every branch within reach near the root,
  * so one word costs milliseconds on a 24k-skill catalog. Here a word is

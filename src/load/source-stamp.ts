@@ -13,7 +13,7 @@ import type { ToolsFileStat } from './tools-snapshot.js';
  * inode), the skills MCP servers registered, and this package's version (merging and parsing
  * rules are code). Equal stamps mean equal catalogs, so a cold process can trust an index saved
  * with the same stamp without reading or parsing its skills again
- * (`src/search/search-snapshot.ts`). Stats are taken before a scan reads the files, so a file
+ * (the store's catalogs, docs/store.md). Stats are taken before a scan reads the files, so a file
  * written meanwhile leaves a stamp that no longer matches.
  */
 const STAMP_FORMAT = 1;

@@ -1,6 +1,5 @@
 /**
- * Shape checks for JSON the program reads back (the index manifest, vector entries, log
- * records, cache headers) and for the user's config file, without a schema library: importing
+ * Shape checks for the user's config file (and any JSON the program reads back), without a schema library: importing
  * zod costs a cold hook ~60 ms, more than the search it runs. A check returns the first
  * problem, in traversal order (an object's keys in the order declared, then its unknown keys;
  * a list's items in order), worded as zod words it, so messages read the same everywhere.

@@ -38,7 +38,7 @@ const HOOK_TIMING = Object.freeze({
   serverRequest: { share: 1 / 4, min: 100, max: 1000 },
   /** A background warm-up started less than this long ago is assumed to be still running. */
   warmingTtl: 10 * 60_000,
-  /** A background snapshot writer for one catalog stamp started less than this long ago is assumed to be still running. */
+  /** A background saver of one catalog stamp started less than this long ago is assumed to be still running. */
   snapshotTtl: 2 * 60_000,
   /** A background builder's lease is spent after this long even if its pid still runs (hung, or the pid reused). */
   builderLease: 30 * 60_000,
@@ -94,8 +94,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     ]);
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
-    // With a way to start a process that outlives this one, the snapshot a live search leaves
-    // due is written there: the prompt does not wait for it.
+    // With a way to start a process that outlives this one, the catalog a live search leaves
+    // unsaved is saved there: the prompt does not wait for it.
     let snapshotDue: string | undefined;
     const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
@@ -196,7 +196,8 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
 
 /**
  * Starts `skill-search index` for the same catalog, detached, at most once per
- * `HOOK_TIMING.warmingTtl` per index (a marker file beside the index folder records the attempt).
+ * `HOOK_TIMING.warmingTtl` per index (a marker file beside the working folder's directory,
+ * `<index dir>.warming`, records the attempt).
  */
 function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
   if (!indexInBackground(values, sources, indexDir, io, () => claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl))) return;
@@ -204,9 +205,9 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
 }
 
 /**
- * Starts `skill-search index` for the same catalog, detached, to write the search snapshot a live
- * search of catalog `sourceStamp` left due (the index itself is saved already, so that process
- * only reads and writes): once per stamp per `HOOK_TIMING.snapshotTtl`, so the next prompts do
+ * Starts `skill-search index` for the same catalog, detached, to save in the store the catalog a
+ * live search of `sourceStamp` left unsaved (the vectors are stored already, so that process
+ * embeds nothing new): once per stamp per `HOOK_TIMING.snapshotTtl`, so the next prompts do
  * not start it again while it runs.
  */
 function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, io: CliIo): void {
