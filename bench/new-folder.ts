@@ -11,6 +11,7 @@
  * Each side's figure is the median of {@link ROUNDS} alternated runs, beside `node -e ''` in the
  * same run; whether the hook printed a suggestion is counted too (the budget may cut it off).
  */
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,8 @@ const TARGET = 10;
 const PROMPT = 'extract the tables from this pdf and put them in a spreadsheet';
 /** How long the bench waits for the detached writer a hook starts before going on. */
 const WRITER_WAIT_MS = 120_000;
+/** How long project A's detached writer may take to start. */
+const WRITER_APPEAR_MS = 3_000;
 
 interface HookRun {
   readonly ms: number;
@@ -35,7 +38,7 @@ interface HookRun {
 function hook(env: NodeJS.ProcessEnv, project: string): HookRun {
   const started = performance.now();
   const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'skill-search.js'), 'hook', 'claude-code'], {
-    input: JSON.stringify({ prompt: PROMPT, cwd: project, session_id: 'bench', hook_event_name: 'UserPromptSubmit' }),
+    input: JSON.stringify({ prompt: PROMPT, cwd: project, session_id: randomUUID(), hook_event_name: 'UserPromptSubmit' }),
     env,
     encoding: 'utf8',
   });
@@ -45,11 +48,17 @@ function hook(env: NodeJS.ProcessEnv, project: string): HookRun {
   return { ms, suggested: run.status === 0 && run.stdout.includes('additionalContext') };
 }
 
-/** Waits until no detached writer a hook started runs on an index folder under the cache root `dir`. */
-async function writersDone(dir: string): Promise<void> {
-  const until = Date.now() + WRITER_WAIT_MS;
+/**
+ * Waits until no detached writer a hook started runs on an index folder under the cache root `dir`.
+ * `appearMs`: first give a writer the hook has just spawned this long to show up in /proc (the
+ * hook exits before its detached child has started), so project B is not timed against A's build.
+ */
+async function writersDone(dir: string, appearMs = 0): Promise<void> {
   // The index folder may not exist yet: a hook whose budget ran out leaves the whole build to its writer.
   const running = () => readdirSync(dir).some((name) => writerRunning(path.join(dir, name)));
+  const appear = Date.now() + appearMs;
+  while (!running() && Date.now() < appear) await new Promise((resolve) => setTimeout(resolve, 100));
+  const until = Date.now() + WRITER_WAIT_MS;
   while (running() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
@@ -105,7 +114,7 @@ export const newFolderSuite: Suite = async (context) => {
     const cache = path.join(root, 'cache');
     // Project A: the first prompt builds its index (and the store), its detached writer finishes.
     hook({ ...envFor(cache) }, projectA);
-    await writersDone(cache);
+    await writersDone(cache, WRITER_APPEAR_MS);
     const bare = path.join(root, 'cache-no-store');
     cpSync(cache, bare, { recursive: true });
     for (const file of readdirSync(bare)) if (file.startsWith('store.sqlite')) rmSync(path.join(bare, file));
