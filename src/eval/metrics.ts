@@ -112,41 +112,6 @@ export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores 
   };
 }
 
-/** How the suggestions a user would see (abstention on) fit the labels. */
-export interface SuggestionScores {
-  readonly labelled: number;
-  /** Labelled queries with at least one relevant suggestion. */
-  readonly answered: number;
-  /** Relevant suggestions / all suggestions, over labelled queries (0 when none). */
-  readonly precision: number;
-  /** Mean suggestions per labelled query. */
-  readonly meanSuggested: number;
-  readonly abstain: { readonly queries: number; readonly correct: number };
-}
-
-/** Scores outcomes whose `ranked` is what was suggested with abstention on (e.g. the top 5). */
-export function scoreSuggestions(outcomes: readonly QueryOutcome[]): SuggestionScores {
-  const { labelled: scored, abstain } = splitAbstentions(outcomes);
-  const labelled = scored.length;
-  let answered = 0;
-  let returned = 0;
-  let relevantReturned = 0;
-  for (const outcome of scored) {
-    const wanted = new Set(outcome.relevant);
-    const fitting = outcome.ranked.filter((item) => wanted.has(item.id) || wanted.has(item.name)).length;
-    returned += outcome.ranked.length;
-    relevantReturned += fitting;
-    if (fitting > 0) answered += 1;
-  }
-  return {
-    labelled,
-    answered,
-    precision: returned === 0 ? 0 : relevantReturned / returned,
-    meanSuggested: labelled === 0 ? 0 : returned / labelled,
-    abstain,
-  };
-}
-
 /** What a user sees for answerable queries (abstention on), as unrounded shares. */
 export interface ShownScores {
   /** Answerable (labelled) queries: the denominator of every share. */

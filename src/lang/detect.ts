@@ -41,11 +41,6 @@ export function hasHan(text: string): boolean {
   return BEYOND_LATIN.test(text) && HAN.test(text);
 }
 
-/** The language most texts are in (ties go to English); `en` for none. */
-export function majorityLanguage(texts: Iterable<string>): Language {
-  return majority(Array.from(texts, detectLanguage));
-}
-
 /** The most frequent language (ties go to English); `en` for none. */
 export function majority(languages: Iterable<Language>): Language {
   const counts = new Map<Language, number>();

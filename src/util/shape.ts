@@ -1,6 +1,6 @@
 /**
- * Shape checks for the user's config file (and any JSON the program reads back), without a schema library: importing
- * zod costs a cold hook ~60 ms, more than the search it runs. A check returns the first
+ * Shape checks for the user's config file, without a schema library: importing zod
+ * costs a cold hook ~60 ms, more than the search it runs. A check returns the first
  * problem, in traversal order (an object's keys in the order declared, then its unknown keys;
  * a list's items in order), worded as zod words it, so messages read the same everywhere.
  * Checks never change the value: what passes is used as is.
@@ -20,13 +20,8 @@ export function shapeIssue(check: Check, value: unknown): ShapeIssue | undefined
   return check(value, []);
 }
 
-/** The first problem as `path: message` (dotted path) for a rebuild reason. */
-export function shapeProblem(issue: ShapeIssue): string {
-  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`;
-}
-
 /** What a value is, in words: `null`, `array`, `Infinity`, `NaN`, a class name, or its `typeof`. */
-export function typeName(value: unknown): string {
+function typeName(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? 'number' : String(value);
   if (typeof value !== 'object') return typeof value;
   if (value === null) return 'null';
@@ -40,15 +35,7 @@ function wrongType(expected: string, value: unknown, path: readonly PropertyKey[
   return { path, message: `Invalid input: expected ${expected}, received ${typeName(value)}` };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-}
-
 export interface StringRules {
-  /** The text must match this. */
-  readonly pattern?: RegExp;
   /** At least one character, with this message (zod's own wording when `true`). */
   readonly nonEmpty?: true | string;
   /** At most this many characters. */
@@ -64,29 +51,11 @@ export function string(rules: StringRules = {}): Check {
     if (rules.maxLength !== undefined && value.length > rules.maxLength) {
       return { path, message: `Too big: expected string to have <=${rules.maxLength} characters, got ${value.length}` };
     }
-    if (rules.pattern !== undefined && !rules.pattern.test(value)) return { path, message: `Invalid string: must match pattern ${String(rules.pattern)}` };
     return undefined;
   };
 }
 
-/** A finite number. */
-export const number: Check = (value, path) => (typeof value === 'number' && Number.isFinite(value) ? undefined : wrongType('number', value, path));
-
-/** A safe integer ≥ 0 (a size, a count). */
-export const count: Check = (value, path) => {
-  const problem = number(value, path);
-  if (problem !== undefined) return problem;
-  const n = value as number;
-  if (!Number.isInteger(n)) return wrongType('int', value, path);
-  if (n > Number.MAX_SAFE_INTEGER) return { path, message: `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}` };
-  if (n < -Number.MAX_SAFE_INTEGER) return { path, message: `Too small: expected int to be >=-${Number.MAX_SAFE_INTEGER}` };
-  return n < 0 ? { path, message: 'Too small: expected number to be >=0' } : undefined;
-};
-
 export const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : wrongType('boolean', value, path));
-
-/** Anything (a field whose contents another check or the reader's own code looks at). */
-export const unknown: Check = () => undefined;
 
 export function oneOf(values: readonly string[]): Check {
   const message =
@@ -104,36 +73,8 @@ export function optional(check: Check): Check {
 export function array(item: Check): Check {
   return (value, path) => {
     if (!Array.isArray(value)) return wrongType('array', value, path);
-    if (item === unknown) return undefined;
     for (let i = 0; i < value.length; i++) {
       const problem = item(value[i], [...path, i]);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
-  };
-}
-
-/** A list of exactly these items. */
-export function tuple(items: readonly Check[]): Check {
-  return (value, path) => {
-    if (!Array.isArray(value)) return wrongType('tuple', value, path);
-    if (value.length > items.length) return { path, message: `Too big: expected array to have <=${items.length} items` };
-    if (value.length < items.length) return { path, message: `Too small: expected array to have >=${items.length} items` };
-    for (let i = 0; i < items.length; i++) {
-      const problem = items[i]!(value[i], [...path, i]);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
-  };
-}
-
-/** A plain object whose every value passes `item`, keys being any strings. */
-export function record(item: Check): Check {
-  return (value, path) => {
-    if (!isPlainObject(value)) return wrongType('record', value, path);
-    if (item === unknown) return undefined;
-    for (const key of Object.keys(value)) {
-      const problem = item(value[key], [...path, key]);
       if (problem !== undefined) return problem;
     }
     return undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { percentile, readEvalQueries, runEval, scoreRankings, scoreSuggestions, type RankedItem } from '../../src/eval/index.js';
+import { percentile, readEvalQueries, runEval, scoreRankings, type RankedItem } from '../../src/eval/index.js';
 import type { SearchHit, SearchRequest, SkillSearcher } from '../../src/types.js';
 import { makeSkill } from '../search/fixtures.js';
 import { EVAL_REPORT_KEYS } from '../support/eval-report.js';
@@ -188,19 +188,6 @@ describe('scoreRankings', () => {
       mrr: 0,
       abstain: { queries: 1, correct: 1 },
     });
-  });
-});
-
-describe('scoreSuggestions', () => {
-  it('counts answered queries, precision and mean suggestions of what the user would see', () => {
-    expect(
-      scoreSuggestions([
-        { relevant: ['a'], ranked: items('a', 'b') },
-        { relevant: ['z'], ranked: items('c') },
-        { relevant: ['q'], ranked: [] },
-        { relevant: [], ranked: [] },
-      ]),
-    ).toEqual({ labelled: 3, answered: 1, precision: 1 / 3, meanSuggested: 1, abstain: { queries: 1, correct: 1 } });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, majorityLanguage } from '../../src/lang/detect.js';
+import { detectLanguage, majority } from '../../src/lang/detect.js';
 
 describe('detectLanguage', () => {
   it.each([
@@ -18,10 +18,10 @@ describe('detectLanguage', () => {
   });
 });
 
-describe('majorityLanguage', () => {
+describe('majority', () => {
   it('is the language most texts are in, English on a tie or when empty', () => {
-    expect(majorityLanguage(['系统化调试流程', '会议纪要', 'merge pdf files'])).toBe('zh');
-    expect(majorityLanguage(['系统化调试流程', 'merge pdf files'])).toBe('en');
-    expect(majorityLanguage([])).toBe('en');
+    expect(majority(['系统化调试流程', '会议纪要', 'merge pdf files'].map(detectLanguage))).toBe('zh');
+    expect(majority(['系统化调试流程', 'merge pdf files'].map(detectLanguage))).toBe('en');
+    expect(majority([])).toBe('en');
   });
 });

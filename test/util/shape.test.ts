@@ -5,23 +5,7 @@ import { z } from 'zod';
 import { readConfigFile } from '../../src/config/user-config.js';
 import { DEMO_MODES } from '../../src/load/options.js';
 import { keyPath } from '../../src/util/json-file.js';
-import {
-  array,
-  boolean,
-  type Check,
-  count,
-  number,
-  object,
-  oneOf,
-  optional,
-  record,
-  type ShapeIssue,
-  shapeIssue,
-  shapeProblem,
-  string,
-  tuple,
-  unknown,
-} from '../../src/util/shape.js';
+import { array, boolean, type Check, object, oneOf, optional, type ShapeIssue, shapeIssue, string } from '../../src/util/shape.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
 // The shape checks replaced zod schemas on the cold paths (see src/util/shape.ts): each is
@@ -83,42 +67,29 @@ const VALUES: readonly unknown[] = [
 
 const PAIRS: readonly [string, Check, z.ZodType][] = [
   ['string', string(), z.string()],
-  ['string with a pattern', string({ pattern: /^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/ }), z.string().regex(/^[a-z][a-z-]*-[0-9a-f]{16}\.(bin|log)$/)],
   ['non-empty string', string({ nonEmpty: true }), z.string().min(1)],
   ['non-empty string, own message', string({ nonEmpty: 'expected a non-empty pattern' }), z.string().min(1, 'expected a non-empty pattern')],
-  ['number', number, z.number()],
-  ['count', count, z.number().int().nonnegative()],
   ['boolean', boolean, z.boolean()],
   ['one of two', oneOf(['hnsw', 'exact']), z.enum(['hnsw', 'exact'])],
   ['one of one', oneOf(['a']), z.enum(['a'])],
-  ['optional', optional(number), z.number().optional()],
+  ['optional', optional(boolean), z.boolean().optional()],
   ['array', array(string()), z.array(z.string())],
-  ['array of anything', array(unknown), z.array(z.unknown())],
-  ['pair', tuple([string(), string()]), z.tuple([z.string(), z.string()])],
-  ['record', record(number), z.record(z.string(), z.number())],
-  ['record of anything', record(unknown), z.record(z.string(), z.unknown())],
-  ['object', object({ a: string(), b: optional(number) }), z.object({ a: z.string(), b: z.number().optional() })],
+  ['object', object({ a: string(), b: optional(string()) }), z.object({ a: z.string(), b: z.string().optional() })],
   [
     'strict object',
-    object({ a: string(), b: optional(count) }, { strict: true }),
-    z.strictObject({ a: z.string(), b: z.number().int().nonnegative().optional() }),
+    object({ a: string(), b: optional(string({ nonEmpty: true })) }, { strict: true }),
+    z.strictObject({ a: z.string(), b: z.string().min(1).optional() }),
   ],
   [
     'nested',
-    object({ list: array(object({ n: count }, { strict: true })) }),
-    z.object({ list: z.array(z.strictObject({ n: z.number().int().nonnegative() })) }),
+    object({ list: array(object({ n: oneOf(['a', 'b']) }, { strict: true })) }),
+    z.object({ list: z.array(z.strictObject({ n: z.enum(['a', 'b']) })) }),
   ],
 ];
 
 describe('each check gives the verdict and the first problem of the zod schema it replaced', () => {
   it.each(PAIRS)('%s', (_, check, schema) => {
     for (const value of VALUES) expect({ value, issue: shapeIssue(check, value) }).toEqual({ value, issue: zodIssue(schema, value) });
-  });
-
-  it('a problem reads as path: message', () => {
-    expect(shapeProblem({ path: [], message: 'Invalid input: expected object, received null' })).toBe('Invalid input: expected object, received null');
-    expect(shapeProblem({ path: ['artefacts', 'vector-data', 'stamp', 'size'], message: 'm' })).toBe('artefacts.vector-data.stamp.size: m');
-    expect(shapeProblem({ path: ['entries', 3], message: 'm' })).toBe('entries.3: m');
   });
 });
 
