@@ -17,7 +17,7 @@ import { sizeLabel } from './context.js';
 import { overlapAt, percentile } from './metrics.js';
 import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
-import { CatalogVectors } from '../src/vector-index/index.js';
+import { CatalogVectors } from '../src/vector-index/catalog-vectors.js';
 import { ENGINE_DEFAULTS, embeddingText } from '../src/search/index.js';
 
 const K = 10;

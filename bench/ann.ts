@@ -7,7 +7,7 @@ import type { Suite } from './context.js';
 import { cycle, sizeLabel } from './context.js';
 import { overlapAt } from './metrics.js';
 import { compare, runBench, type Measurement, type ScalingPoint } from './results.js';
-import { CatalogVectors } from '../src/vector-index/index.js';
+import { CatalogVectors } from '../src/vector-index/catalog-vectors.js';
 import { embeddingText } from '../src/search/index.js';
 
 const K = 10;

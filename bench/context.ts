@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { embeddingText, SkillSearchEngine, type SyncResult } from '../src/search/index.js';
-import type { VectorIndexKind } from '../src/vector-index/index.js';
+import type { VectorIndexKind } from '../src/vector-index/vector-index.js';
 import { loadEvalSets, loadPool, sample, type EvalSet, type Pool } from './corpus.js';
 import type { ResolvedBenchOptions } from './options.js';
 import type { HitRateRow, Measurement, ScalingPoint } from './results.js';

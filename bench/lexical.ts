@@ -7,8 +7,9 @@
 import type { Suite } from './context.js';
 import { cycle, sizeLabel } from './context.js';
 import { compare, runBench, type Measurement, type ScalingPoint } from './results.js';
-import { LexicalIndex, tokenize } from '../src/lexical/index.js';
-import { TopK } from '../src/vector-index/index.js';
+import { LexicalIndex } from '../src/lexical/lexical-index.js';
+import { tokenize } from '../src/lexical/tokenize.js';
+import { TopK } from '../src/vector-index/top-k.js';
 import { indexedText } from './corpus.js';
 
 const K = 10;

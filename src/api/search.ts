@@ -16,6 +16,7 @@ export {
   type Skill,
   type SkillSearcher,
 } from '../types.js';
-export { CrossLingual, detectLanguage, type CrossLingualOptions, type Language, type RoutedQuery } from '../lang/index.js';
+export { CrossLingual, type CrossLingualOptions, type RoutedQuery } from '../lang/cross-lingual.js';
+export { detectLanguage, type Language } from '../lang/detect.js';
 export { readEvalQueries, runEval, type EvalOptions, type EvalQuery, type EvalReport, type QueryRecord } from '../eval/index.js';
 export { ERROR_CODES, SkillSearchError, isAbortError, type ErrorCode } from '../errors.js';

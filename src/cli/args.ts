@@ -12,8 +12,6 @@ export interface OptionSpec {
   readonly description: string;
   /** The default as the user should read it in help. */
   readonly defaultText?: string;
-  /** Accepted but not listed in help (test-only switches). */
-  readonly hidden?: boolean;
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
@@ -91,9 +89,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     if (token.kind === 'option-terminator') continue;
     const option = options[token.name];
     if (!option) {
-      const known = Object.entries(spec.options)
-        .filter(([, candidate]) => !candidate.hidden)
-        .map(([name]) => `--${name}`);
+      const known = Object.keys(spec.options).map((name) => `--${name}`);
       const hint = token.rawName.startsWith('--') ? didYouMean(token.rawName, known) : '';
       throw flagError(`unknown option '${token.rawName}' for '${spec.name}'${hint} ${seeHelp(spec.name)}`);
     }
@@ -159,7 +155,6 @@ export function parsePositionalChoice<T extends string>(command: string, what: s
 export function renderCommandHelp(spec: CommandSpec): string {
   const rows: [string, string][] = [['-h, --help', 'show this help']];
   for (const [name, option] of Object.entries(spec.options)) {
-    if (option.hidden) continue;
     const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
     const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : ''].filter(Boolean).join('; ');
     rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);

@@ -76,14 +76,13 @@ describe('help and version', () => {
     expect(result.stderr).toMatch(/^Usage: skill-search <command> \[options\]/);
   });
 
-  it.each(Object.keys(COMMANDS))('%s --help shows usage and every visible option with its default', async (name) => {
+  it.each(Object.keys(COMMANDS))('%s --help shows usage and every option with its default', async (name) => {
     const spec = COMMANDS[name as keyof typeof COMMANDS].spec;
     for (const flag of ['--help', '-h']) {
       const result = await runCli([name, flag], cache);
       expect(result.code).toBe(0);
       expect(result.stdout.startsWith(`Usage: skill-search ${name} `)).toBe(true);
       for (const [option, optionSpec] of Object.entries(spec.options)) {
-        if (optionSpec.hidden) continue;
         const row = result.stdout.split('\n').find((text) => text.startsWith(`  --${option}`));
         expect(row, `--${option}`).toBeDefined();
         if (optionSpec.defaultText) expect(row).toContain(`default: ${optionSpec.defaultText}`);
