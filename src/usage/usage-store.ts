@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { shortHash } from '../util/hash.js';
+import { labelledName } from '../util/hash.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
@@ -70,17 +70,7 @@ function asUsageFile(value: unknown): UsageFile | undefined {
 }
 
 export function usageFileFor(root: string, project: string): string {
-  const digest = shortHash(path.resolve(project));
-  return path.join(
-    root,
-    'usage',
-    `${
-      path
-        .basename(project)
-        .replace(/[^\w.-]+/g, '_')
-        .slice(0, 40) || 'root'
-    }-${digest}.json`,
-  );
+  return path.join(root, 'usage', `${labelledName(project, path.resolve(project))}.json`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 
 type OneShotHash = (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string;
 /** `crypto.hash` (Node ≥ 20.12) skips building a Hash object per call; older Nodes fall back. */
@@ -12,4 +13,14 @@ export function sha256Hex(data: string | Uint8Array): string {
 /** The first 16 hex digits of sha256: a file-name key, unique enough for the folders of one machine. */
 export function shortHash(data: string | Uint8Array): string {
   return sha256Hex(data).slice(0, 16);
+}
+
+/** `<label>-<shortHash(key)>`: a file name a person can place (the folder's name) that `key` keeps unique. */
+export function labelledName(folder: string, key: string): string {
+  return `${
+    path
+      .basename(folder)
+      .replace(/[^\w.-]+/g, '_')
+      .slice(0, 40) || 'root'
+  }-${shortHash(key)}`;
 }
