@@ -4,7 +4,7 @@ import type { ModelPreset } from './presets.js';
 import { sizeOf } from './store.js';
 
 /** Parsed JSON object, or the reason it is not one. */
-function readJsonObject(dir: string, file: string): Record<string, unknown> | string {
+export function readJsonObject(dir: string, file: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return `${file} is not a JSON object`;

@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { ModelPreset } from './presets.js';
-import { folderProblem } from './check-folder.js';
+import { folderProblem, readJsonObject } from './check-folder.js';
 import type { PullResult } from './pull.js';
 import {
   commitInstall,
@@ -26,16 +26,6 @@ function folderError(from: string, problem: string): SkillSearchError {
   return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
 }
 
-function readJson(from: string, file: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(readFileSync(path.join(from, file), 'utf8'));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
-  } catch (error) {
-    throw folderError(from, `${file} is not valid JSON (${(error as Error).message})`);
-  }
-}
-
 /**
  * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
  * or another cache). Checked before anything is copied: every file of the preset present and
@@ -49,7 +39,9 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
   if (problem !== undefined) throw folderError(from, problem);
   let announced: ModelManifest | undefined;
   if (exists(path.join(source, MANIFEST_FILE))) {
-    announced = readJson(from, MANIFEST_FILE) as unknown as ModelManifest;
+    const parsed = readJsonObject(source, MANIFEST_FILE);
+    if (typeof parsed === 'string') throw folderError(from, parsed);
+    announced = parsed as unknown as ModelManifest;
     if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
   }
   mkdirSync(options.root, { recursive: true });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
@@ -77,17 +77,18 @@ export function installState(root: string, preset: ModelPreset): InstallState {
   return { state: 'installed', dir, manifest };
 }
 
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
+async function digestFile(file: string, hash: Hash): Promise<string> {
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
+export function sha256File(file: string): Promise<string> {
+  return digestFile(file, createHash('sha256'));
+}
+
 /** Git's blob id (`sha1("blob <size>\0" + bytes)`): the hub's ETag for files not stored in LFS. */
-export async function gitBlobSha1(file: string): Promise<string> {
-  const hash = createHash('sha1').update(`blob ${statSync(file).size}\0`);
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+export function gitBlobSha1(file: string): Promise<string> {
+  return digestFile(file, createHash('sha1').update(`blob ${statSync(file).size}\0`));
 }
 
 function writeDurable(file: string, text: string): void {
