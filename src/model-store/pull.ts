@@ -6,6 +6,7 @@ import { SkillSearchError, abortError, isAbortError, throwIfAborted } from '../e
 import { linkAbortSignal } from '../util/link-signal.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
+import { MAX_REDIRECTS, probeFile, redirectTarget, refused, type RemoteFile } from './hub.js';
 import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
 import {
@@ -86,77 +87,8 @@ const DEFAULTS = {
   /** `maxUnannouncedBytes` is this many times the preset's download size. */
   unannouncedFactor: 2,
 } as const;
-const MAX_REDIRECTS = 5;
-
-type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
-
-/** What the hub says about one file before it is fetched. */
-interface RemoteFile {
-  readonly file: string;
-  readonly url: URL;
-  /** Where the bytes are (the CDN URL the hub redirects LFS files to). */
-  readonly downloadUrl: URL;
-  readonly size: number | undefined;
-  readonly digest: Digest | undefined;
-  /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
-  readonly etag: string | undefined;
-  readonly commit: string | undefined;
-}
-
 function endpointOf(options: PullOptions): string {
   return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
-}
-
-export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
-  const encoded = file.split('/').map(encodeURIComponent).join('/');
-  return new URL(`${endpoint.replace(/\/+$/, '')}/${preset.repo}/resolve/${encodeURIComponent(preset.revision)}/${encoded}`);
-}
-
-/** `W/"abc"` → `abc`. LFS files: the content's sha256 (64 hex); other files: their git blob sha1 (40 hex). */
-function digestOf(etag: string | undefined): Digest | undefined {
-  if (etag === undefined) return undefined;
-  if (/^[0-9a-f]{64}$/.test(etag)) return { algorithm: 'sha256', value: etag };
-  if (/^[0-9a-f]{40}$/.test(etag)) return { algorithm: 'git-sha1', value: etag };
-  return undefined;
-}
-
-function normalizeEtag(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const value = raw.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
-  return value === '' ? undefined : value;
-}
-
-function sizeHeader(raw: string | undefined): number | undefined {
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
-  return Number(raw);
-}
-
-/** Where a redirect leads: an http(s) URL, or a one-line error (a hub answering `file:///etc/passwd`). */
-function redirectTarget(from: URL, location: string): URL {
-  const next = URL.canParse(location, from.href) ? new URL(location, from) : undefined;
-  if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-    throw new SkillSearchError('NETWORK', `${from.href} redirected to '${location}', which is not an http(s) URL; nothing was installed`);
-  }
-  return next;
-}
-
-function offline(endpoint: string, preset: ModelPreset, failure: HttpFailure): SkillSearchError {
-  return new SkillSearchError(
-    'NETWORK',
-    `cannot reach ${endpoint} (${failure.message}); offline? Set SKILL_SEARCH_HF_ENDPOINT to a mirror, or copy the model folder here by hand and run 'skill-search model pull ${preset.id} --from DIR'`,
-    { cause: failure },
-  );
-}
-
-function refused(url: URL, response: IncomingMessage): SkillSearchError {
-  const status = response.statusCode ?? 0;
-  const why =
-    status === 401 || status === 403
-      ? 'the repository is gated or private (skill-search sends no token)'
-      : status === 404
-        ? 'no such file (is SKILL_SEARCH_HF_ENDPOINT a Hugging Face mirror?)'
-        : 'unexpected answer';
-  return new SkillSearchError('NETWORK', `${url.href} answered ${status}: ${why}`);
 }
 
 class Puller {
@@ -171,7 +103,7 @@ class Puller {
   constructor(preset: ModelPreset, options: PullOptions) {
     this.#preset = preset;
     this.#options = options;
-    this.#endpoint = (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
+    this.#endpoint = endpointOf(options);
     this.#staging = stagingDir(options.root, preset.id);
     this.#maxUnannouncedBytes = options.maxUnannouncedBytes ?? preset.downloadMb * 1e6 * DEFAULTS.unannouncedFactor;
   }
@@ -186,41 +118,9 @@ class Puller {
     });
   }
 
-  /**
-   * HEAD without following redirects: the hub puts `x-linked-size` / `x-linked-etag` (size and
-   * sha256 of an LFS file) on the redirect to its CDN. Same-host redirects (a renamed repo)
-   * are followed; the first cross-host one names where the bytes are.
-   */
-  async probe(file: string): Promise<RemoteFile> {
-    const url = resolveUrl(this.#endpoint, this.#preset, file);
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      let response: IncomingMessage;
-      try {
-        response = await this.#http(current, 'HEAD');
-      } catch (error) {
-        if (error instanceof HttpFailure) throw offline(this.#endpoint, this.#preset, error);
-        throw error;
-      }
-      response.resume();
-      const status = response.statusCode ?? 0;
-      const linkedEtag = normalizeEtag(header(response, 'x-linked-etag'));
-      const etag = linkedEtag ?? normalizeEtag(header(response, 'etag'));
-      const commit = header(response, 'x-repo-commit');
-      const location = header(response, 'location');
-      if (status >= 300 && status < 400 && location !== undefined) {
-        const next = redirectTarget(current, location);
-        if (next.origin === current.origin && linkedEtag === undefined) {
-          current = next;
-          continue;
-        }
-        return { file, url, downloadUrl: next, size: sizeHeader(header(response, 'x-linked-size')), digest: digestOf(etag), etag, commit };
-      }
-      if (status < 200 || status >= 300) throw refused(current, response);
-      const size = sizeHeader(header(response, 'x-linked-size')) ?? sizeHeader(header(response, 'content-length'));
-      return { file, url, downloadUrl: current, size, digest: digestOf(etag), etag, commit };
-    }
-    throw new SkillSearchError('NETWORK', `${url.href}: more than ${MAX_REDIRECTS} redirects`);
+  /** What the hub says about `file` (a HEAD request); an unreachable hub is the offline error. */
+  probe(file: string): Promise<RemoteFile> {
+    return probeFile((url) => this.#http(url, 'HEAD'), this.#endpoint, this.#preset, file);
   }
 
   /** Fetches one file into the staging folder, resuming a `.partial`, and verifies it. */
