@@ -51,16 +51,15 @@ export function round(value: number, digits: number): number {
   return Math.round(value * scale) / scale;
 }
 
-/** Left-aligned columns separated by two spaces; the last column is never padded. */
+/** Columns separated by two spaces, left-aligned but for those in `alignRight`; a last left-aligned column is not padded. */
 export function table(rows: readonly (readonly string[])[], alignRight: readonly number[] = []): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) =>
     row
       .map((cell, i) => {
-        if (i === row.length - 1) return cell;
-        const width = widths[i] ?? 0;
-        return alignRight.includes(i) ? cell.padStart(width) : cell.padEnd(width);
+        if (alignRight.includes(i)) return cell.padStart(widths[i]!);
+        return i === row.length - 1 ? cell : cell.padEnd(widths[i]!);
       })
       .join('  ')
       .trimEnd(),

@@ -1,10 +1,9 @@
 import type { ParsedArgs } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
+import { round, table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveSources } from '../sources.js';
 import { UsageStore } from '../../usage/usage-store.js';
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 /** What the hook recorded for this project: used skills, suggestions left unused, skills never used. */
 export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -20,9 +19,9 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
       file: store.file,
       skills: entries.map(([name, entry]) => ({
         name,
-        used: round(entry.used),
-        suggested: round(entry.suggested),
-        ignored: round(entry.ignored),
+        used: round(entry.used, 2),
+        suggested: round(entry.suggested, 2),
+        ignored: round(entry.ignored, 2),
         ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}),
       })),
       neverUsed,
@@ -36,15 +35,13 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
       ['skill', 'used', 'suggested', 'ignored', 'last used'],
       ...entries.map(([name, entry]) => [
         name,
-        round(entry.used).toString(),
-        round(entry.suggested).toString(),
-        round(entry.ignored).toString(),
+        round(entry.used, 2).toString(),
+        round(entry.suggested, 2).toString(),
+        round(entry.ignored, 2).toString(),
         entry.lastUsed ? new Date(entry.lastUsed).toISOString().slice(0, 10) : '-',
       ]),
     ];
-    const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-    for (const row of rows)
-      line(io.stdout, row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    for (const text of table(rows, [1, 2, 3, 4])) line(io.stdout, text);
     line(io.stdout, `(counts halve every 14 days; "ignored": suggested in a session that did not use it)`);
   }
   const shown = neverUsed.slice(0, 20);

@@ -1,6 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { parseChoice, parsePositiveInt } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
+import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { listingCost } from '../../integrations/listing-cost.js';
@@ -49,15 +50,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
     ['source', 'skills', 'listed by host', 'full listing tokens'],
     ...cost.sources.map((row) => [row.source, thousands(row.skills), row.listedByHost ? 'yes' : 'no (search only)', thousands(row.fullTokens)]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    line(
-      io.stdout,
-      row
-        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-        .join('  ')
-        .trimEnd(),
-    );
+  for (const text of table(rows, [1, 2, 3])) line(io.stdout, text);
   line(io.stdout);
   const { before, after } = cost;
   line(
