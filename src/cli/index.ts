@@ -1,3 +1,3 @@
-// Public API of the command-line layer: run a command line in-process.
-export { main, reportError, EXIT } from './main.js';
+// The command-line layer's public face: run a command line in-process.
+export { main } from './main.js';
 export type { CliIo } from './io.js';

@@ -1,9 +1,4 @@
-export { readEvalQueries } from './queries.js';
-export type { EvalQuery } from './queries.js';
-export { runEval } from './run.js';
+export { readEvalQueries, type EvalQuery } from './queries.js';
+export { runEval, type EvalReport, type EvalOptions, type QueryRecord } from './run.js';
 export { blankExplainer } from './explain.js';
-export type { EvalReport, EvalOptions, QueryRecord } from './run.js';
-export { percentile, relevantRanks, scoreRankings, scoreShown } from './metrics.js';
-export type { RankedItem, QueryOutcome, RankingScores, ShownScores } from './metrics.js';
-export { scoreByLanguage } from './languages.js';
-export type { LanguageScores } from './languages.js';
+export { percentile, relevantRanks, scoreRankings, type RankedItem } from './metrics.js';

@@ -1,14 +1,5 @@
 export { SkillSearchEngine } from './engine.js';
 export type { SyncOptions, SyncResult, EngineInfo, SnapshotCatalog } from './engine.js';
-export { StoredSearch, type OpenedCatalog, type CatalogStamps } from './stored-search.js';
-export { Ranker, type RankedCatalog } from './ranker.js';
-export { resolveEngineOptions, ENGINE_DEFAULTS } from './options.js';
-export type { EngineOptions, EngineKnobs, ResolvedEngineOptions, FieldBoosts, FuzzyOptions, HnswOptions as HnswParameters } from './options.js';
-export { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from './abstention.js';
-export type { RelevanceModels } from './abstention.js';
-export type { RankedList } from './candidates.js';
-export type { RankedEvidence, QueryEvidence, LogisticModel, RelevanceModel, FeatureName } from './relevance.js';
-export { findNamedSkills, normalizeName } from './exact-name.js';
-export { embeddingText, humanizeName, vectorKey, EMBEDDING_TEXT_VERSION } from './skill-text.js';
-export { queryChunks } from './query-chunks.js';
-export { Centroid } from './centering.js';
+export { ENGINE_DEFAULTS } from './options.js';
+export type { EngineOptions, EngineKnobs } from './options.js';
+export { embeddingText } from './skill-text.js';
