@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
 import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
 
@@ -101,7 +102,7 @@ const TRUSTED_HASH_LINE = /^\s*(?:trusted_hash|"trusted_hash"|'trusted_hash')\s*
 
 function stateOf(parsed: TomlTable, key: string): TomlTable | undefined {
   const state = valueAt(parsed, statePath(key));
-  return typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as TomlTable) : undefined;
+  return isRecord(state) ? state : undefined;
 }
 
 function trustTable(entry: TrustEntry): string {

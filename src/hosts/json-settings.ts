@@ -6,6 +6,7 @@
  * original bytes back.
  */
 import { SkillSearchError, notJson } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 import { appendTo, holder, nodeAt, removeChild, replaceNode, tree } from './json-text.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -17,10 +18,6 @@ export interface JsonStyle {
 
 export const DEFAULT_JSON_STYLE: JsonStyle = Object.freeze({ indent: '  ', finalNewline: true });
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The object in `text`; `{}` for an empty file. The error names the file. */
 export function parseSettings(text: string, file: string): JsonObject {
   if (text.trim() === '') return {};
@@ -30,7 +27,7 @@ export function parseSettings(text: string, file: string): JsonObject {
   } catch (error) {
     throw notJson(file, error, '; fix it or move it away, nothing was changed');
   }
-  if (!isObject(value)) throw new SkillSearchError('BAD_FILE', `${file}: expected a JSON object at the top level; nothing was changed`);
+  if (!isRecord(value)) throw new SkillSearchError('BAD_FILE', `${file}: expected a JSON object at the top level; nothing was changed`);
   return value;
 }
 
@@ -67,7 +64,7 @@ export interface HookPosition {
 function hookGroups(value: JsonObject, file: string): unknown[] | undefined {
   const hooks = value.hooks;
   if (hooks === undefined) return undefined;
-  if (!isObject(hooks)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks" is not an object; nothing was changed`);
+  if (!isRecord(hooks)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks" is not an object; nothing was changed`);
   const groups = hooks[HOOK_EVENT];
   if (groups === undefined) return undefined;
   if (!Array.isArray(groups)) throw new SkillSearchError('BAD_FILE', `${file}: "hooks.${HOOK_EVENT}" is not an array; nothing was changed`);
@@ -78,9 +75,9 @@ function hookGroups(value: JsonObject, file: string): unknown[] | undefined {
 export function ourHookPositions(value: JsonObject, file: string): HookPosition[] {
   const positions: HookPosition[] = [];
   (hookGroups(value, file) ?? []).forEach((group, g) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    if (!isRecord(group) || !Array.isArray(group.hooks)) return;
     group.hooks.forEach((entry: unknown, h) => {
-      if (isObject(entry) && isOurHookCommand(entry.command)) positions.push({ group: g, handler: h, entry });
+      if (isRecord(entry) && isOurHookCommand(entry.command)) positions.push({ group: g, handler: h, entry });
     });
   });
   return positions;
@@ -137,7 +134,7 @@ export interface McpServerEntry {
 
 function serversOf(value: JsonObject, file: string): JsonObject | undefined {
   const servers = value.mcpServers;
-  if (servers !== undefined && !isObject(servers)) throw new SkillSearchError('BAD_FILE', `${file}: "mcpServers" is not an object; nothing was changed`);
+  if (servers !== undefined && !isRecord(servers)) throw new SkillSearchError('BAD_FILE', `${file}: "mcpServers" is not an object; nothing was changed`);
   return servers;
 }
 
@@ -149,12 +146,12 @@ export function withMcpServerText(text: string, server: McpServerEntry, file: st
   if (text.trim() === '') return formatSettings({ mcpServers: { [MCP_SERVER_KEY]: entry } }, style);
   const servers = serversOf(value, file);
   const current = servers?.[MCP_SERVER_KEY];
-  if (isObject(current) && current.command === entry.command && JSON.stringify(current.args) === JSON.stringify(entry.args)) return text;
+  if (isRecord(current) && current.command === entry.command && JSON.stringify(current.args) === JSON.stringify(entry.args)) return text;
   const root = tree(text)!;
   const path = ['mcpServers', MCP_SERVER_KEY];
   if (servers === undefined) return appendTo(text, root, { [MCP_SERVER_KEY]: entry }, style.indent, 'mcpServers');
   if (current === undefined) return appendTo(text, nodeAt(root, ['mcpServers'])!, entry, style.indent, MCP_SERVER_KEY);
-  if (!isObject(current)) return replaceNode(text, nodeAt(root, path)!, entry, style.indent);
+  if (!isRecord(current)) return replaceNode(text, nodeAt(root, path)!, entry, style.indent);
   let next = text;
   for (const [key, field] of Object.entries(entry)) {
     if (JSON.stringify(current[key]) === JSON.stringify(field)) continue;

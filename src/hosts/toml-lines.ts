@@ -6,6 +6,7 @@
  */
 import { parse } from 'smol-toml';
 import { SkillSearchError, errorMessage } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 import { eolOf } from '../util/text.js';
 
 export type TomlTable = Record<string, unknown>;
@@ -178,7 +179,7 @@ function canonical(value: unknown): unknown {
     const entries = Object.keys(value)
       .sort()
       .map((key) => [key, canonical((value as TomlTable)[key])] as const)
-      .filter(([, child]) => !(typeof child === 'object' && child !== null && !Array.isArray(child) && Object.keys(child).length === 0));
+      .filter(([, child]) => !(isRecord(child) && Object.keys(child).length === 0));
     return Object.fromEntries(entries);
   }
   return value;
@@ -212,7 +213,7 @@ export function withValue(table: TomlTable, path: readonly string[], value: unkn
     return copy;
   }
   const child = copy[head];
-  copy[head] = withValue(typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as TomlTable) : {}, rest, value);
+  copy[head] = withValue(isRecord(child) ? child : {}, rest, value);
   return copy;
 }
 

@@ -12,6 +12,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { shortHash } from '../util/hash.js';
+import { parseJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export const SESSION_STATE_DEFAULTS = Object.freeze({
@@ -89,7 +90,7 @@ export class SessionState {
     const saved = readSmallFile(file, SESSION_STATE_DEFAULTS.maxFileBytes);
     let announced: readonly string[] = [];
     if (saved !== undefined) {
-      const data = asSessionFile(parseJson(saved), options.maxNames ?? SESSION_STATE_DEFAULTS.maxNames);
+      const data = asSessionFile(parseJsonQuietly(saved), options.maxNames ?? SESSION_STATE_DEFAULTS.maxNames);
       if (data && data.transcript === mark.transcript && data.compactions === mark.compactions) announced = data.announced;
     }
     return new SessionState(file, mark, announced, options);
@@ -150,14 +151,6 @@ export class SessionState {
         // Another hook may be pruning too.
       }
     });
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { parseJsonQuietly } from '../util/json-file.js';
 
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
 const SKILL_TOOL = 'Skill';
@@ -66,26 +67,18 @@ export async function readTranscript(transcriptPath: string | undefined, options
   let compactions = 0;
   for (const line of lines) {
     if (line.includes(`"${SKILL_TOOL}"`)) {
-      for (const name of skillCalls(parse(line))) invoked.add(name);
+      for (const name of skillCalls(parseJsonQuietly(line))) invoked.add(name);
     }
-    if ((line.includes('"compact_boundary"') || line.includes('"compacted"')) && isCompaction(parse(line))) compactions += 1;
+    if ((line.includes('"compact_boundary"') || line.includes('"compacted"')) && isCompaction(parseJsonQuietly(line))) compactions += 1;
   }
   const userTurns: string[] = [];
   for (let i = lines.length - 1; i >= 0 && userTurns.length < settings.maxUserTurns; i -= 1) {
     const line = lines[i] ?? '';
     if (!line.includes('"user')) continue;
-    const prompt = userPrompt(parse(line));
+    const prompt = userPrompt(parseJsonQuietly(line));
     if (prompt !== undefined) userTurns.unshift(prompt.slice(0, settings.maxTurnChars));
   }
   return { invoked, compactions, userTurns };
-}
-
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }
 
 function skillCalls(entry: unknown): string[] {

@@ -1,4 +1,5 @@
 import { EFFORTS, type Diagnostic, type Effort, type SkillInvocation } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 import { boundedJson } from './bounded-json.js';
 import { invocationOf, specProblems, type CodexPolicy } from './invocation.js';
 import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
@@ -150,7 +151,7 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   const keywords: string[] = [];
   const keywordSources: [string, unknown][] = KEYWORD_FIELDS.map((key) => [key, raw[key]]);
   const metadata = raw['metadata'];
-  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+  if (isRecord(metadata)) {
     for (const [key, value] of Object.entries(metadata)) keywordSources.push([`metadata.${key}`, value]);
   }
   for (const [key, value] of keywordSources) {

@@ -29,6 +29,15 @@ export function readJsonQuietly(file: string): unknown {
   }
 }
 
+/** `text` parsed as JSON, or undefined when it is not JSON (a line of someone else's file). */
+export function parseJsonQuietly(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
