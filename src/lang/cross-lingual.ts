@@ -8,6 +8,7 @@ import { LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
 import { CatalogueVocabulary } from './vocabulary.js';
 import { splitWords } from '../lexical/tokenize.js';
+import { parseJsonQuietly } from '../util/json-file.js';
 
 export interface CrossLingualOptions extends CrossLingualKnobs {
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
@@ -177,12 +178,7 @@ export class CrossLingual {
     if (this.#cacheRead || this.#cache === undefined) return;
     this.#cacheRead = true;
     for (const [hash, text] of this.#cache.glosses(this.#scope())) {
-      let entry: unknown;
-      try {
-        entry = JSON.parse(text);
-      } catch {
-        continue;
-      }
+      const entry = parseJsonQuietly(text);
       if (!Array.isArray(entry) || !(LANGUAGES as readonly unknown[]).includes(entry[0]) || typeof entry[1] !== 'string' || typeof entry[2] !== 'string')
         continue;
       const [language, lexical, dense] = entry as [Language, string, string];
