@@ -8,6 +8,12 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+/** `[####----]  42%` for a share from 0 to 1. */
+function bar(share: number): string {
+  const filled = Math.round(share * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%`;
+}
+
 /**
  * A one-line progress bar redrawn in place with `\r` on a terminal's stderr. On anything else
  * (a pipe, a log file, a test) it prints nothing: progress noise has no reader there.
@@ -37,9 +43,7 @@ export class ProgressBar {
     if (total === undefined || total === 0) {
       text = `${label}  ${megabytes(done)}  ${rate}`;
     } else {
-      const share = Math.min(done / total, 1);
-      const filled = Math.round(share * BAR_WIDTH);
-      text = `${label}  [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%  ${megabytes(done)} / ${megabytes(total)}  ${rate}`;
+      text = `${label}  ${bar(Math.min(done / total, 1))}  ${megabytes(done)} / ${megabytes(total)}  ${rate}`;
     }
     this.#stream.write(`\r\u001b[2K${text}`);
     this.#shown = true;
@@ -107,11 +111,7 @@ export class BuildProgress {
     const rate = elapsed > 0 && done > 0 ? (done / elapsed) * 1000 : undefined;
     const pace = rate === undefined ? '' : `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s${last ? '' : `, ${duration((total - done) / rate)} left`}`;
     if (this.#tty) {
-      const filled = Math.round((done / total) * BAR_WIDTH);
-      const percent = String(Math.floor((done / total) * 100)).padStart(3);
-      this.#stream.write(
-        `\r\u001b[2Kindexing  [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent}%  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`,
-      );
+      this.#stream.write(`\r\u001b[2Kindexing  ${bar(done / total)}  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`);
       this.#drawn = true;
       if (last) this.done();
       return;

@@ -7,7 +7,7 @@
 import { parse } from 'smol-toml';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { isRecord } from '../util/json-file.js';
-import { eolOf } from '../util/text.js';
+import { eolOf, firstLine } from '../util/text.js';
 
 export type TomlTable = Record<string, unknown>;
 
@@ -15,14 +15,10 @@ export function parseToml(text: string, file: string): TomlTable {
   try {
     return parse(text) as TomlTable;
   } catch (error) {
-    throw new SkillSearchError('BAD_FILE', `${file}: not valid TOML (${firstLine(errorMessage(error))}); fix it or move it away, nothing was changed`, {
+    throw new SkillSearchError('BAD_FILE', `${file}: not valid TOML (${firstLine(errorMessage(error)).trim()}); fix it or move it away, nothing was changed`, {
       cause: error,
     });
   }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0]!.trim();
 }
 
 /** A TOML basic string (JSON's escapes are a subset TOML accepts). */
