@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { ModelPreset } from './presets.js';
@@ -6,7 +6,6 @@ import { folderProblem, readJsonObject } from './check-folder.js';
 import type { PullResult } from './pull.js';
 import {
   commitInstall,
-  exists,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
   sha256File,
@@ -34,11 +33,11 @@ function folderError(from: string, problem: string): SkillSearchError {
  */
 export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
   const source = path.resolve(from);
-  if (!exists(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
+  if (!existsSync(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
   const problem = folderProblem(source, preset);
   if (problem !== undefined) throw folderError(from, problem);
   let announced: ModelManifest | undefined;
-  if (exists(path.join(source, MANIFEST_FILE))) {
+  if (existsSync(path.join(source, MANIFEST_FILE))) {
     const parsed = readJsonObject(source, MANIFEST_FILE);
     if (typeof parsed === 'string') throw folderError(from, parsed);
     announced = parsed as unknown as ModelManifest;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -11,7 +11,6 @@ import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
 import {
   commitInstall,
-  exists,
   gitBlobSha1,
   installState,
   MANIFEST_FORMAT,
@@ -130,7 +129,7 @@ class Puller {
     const partialInfo = `${partial}.json`;
     mkdirSync(path.dirname(target), { recursive: true });
 
-    if (exists(target)) {
+    if (existsSync(target)) {
       const reused = await this.#verified(target, remote);
       if (reused !== undefined) {
         this.resumedBytes += reused.size;

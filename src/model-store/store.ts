@@ -1,5 +1,18 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import type { ModelPreset } from './presets.js';
@@ -48,12 +61,7 @@ export function installState(root: string, preset: ModelPreset): InstallState {
   try {
     raw = readFileSync(path.join(dir, MANIFEST_FILE), 'utf8');
   } catch {
-    try {
-      statSync(dir);
-    } catch {
-      return { state: 'missing', dir };
-    }
-    return { state: 'broken', dir, reason: `no ${MANIFEST_FILE}` };
+    return existsSync(dir) ? { state: 'broken', dir, reason: `no ${MANIFEST_FILE}` } : { state: 'missing', dir };
   }
   let manifest: ModelManifest;
   try {
@@ -124,17 +132,9 @@ export function commitInstall(root: string, staging: string, manifest: ModelMani
 
 /** Removes an installed model and any unfinished download of it; false when there was neither. */
 export function removeModel(root: string, id: string): boolean {
-  let found = false;
-  for (const dir of [modelDir(root, id), stagingDir(root, id)]) {
-    try {
-      statSync(dir);
-      found = true;
-    } catch {
-      continue;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return found;
+  const found = [modelDir(root, id), stagingDir(root, id)].filter((dir) => existsSync(dir));
+  for (const dir of found) rmSync(dir, { recursive: true, force: true });
+  return found.length > 0;
 }
 
 function alive(pid: number): boolean {
@@ -167,15 +167,6 @@ export async function withInstallLock<T>(root: string, id: string, run: () => Pr
     return await run();
   } finally {
     rmSync(lock, { force: true });
-  }
-}
-
-export function exists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
   }
 }
 
