@@ -92,7 +92,7 @@ export class CatalogueVocabulary {
           sets.forEach((other, j) => {
             if (j === i) return;
             let best = 0;
-            for (const set of other) if (set.length > 0) best = Math.max(best, overlap(skills, set) / Math.sqrt(skills.length * set.length));
+            for (const set of other) if (set.length > 0) best = Math.max(best, intersect(skills, set).length / Math.sqrt(skills.length * set.length));
             score += best;
           });
           return { gloss, order, score };
@@ -117,18 +117,4 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
     }
   }
   return out;
-}
-
-function overlap(a: readonly number[], b: readonly number[]): number {
-  let count = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i]! < b[j]!) i += 1;
-    else if (a[i]! > b[j]!) j += 1;
-    else {
-      count += 1;
-      i += 1;
-      j += 1;
-    }
-  }
-  return count;
 }
