@@ -28,26 +28,32 @@ export function shown(file: string, home: string): string {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
 }
 
-function scopeOf(values: ParsedValues): InstallScope {
+export function scopeOf(values: ParsedValues): InstallScope {
   if (values.project === true && values.user === true) throw flagError('--project and --user cannot be used together');
   return values.project === true ? 'project' : 'user';
+}
+
+/** The folders and the command a host's entries are about (`install`, `uninstall`, `doctor`), from the flags. */
+export function hostContext(values: ParsedValues, io: CliIo): InstallContext {
+  const home = homeDir(io.env);
+  const cwdRaw = values.cwd;
+  const cwd = typeof cwdRaw === 'string' ? requirePath('cwd', cwdRaw, 'directory', io.cwd) : path.resolve(io.cwd);
+  const commandRaw = values.command;
+  if (typeof commandRaw === 'string' && commandRaw.trim() === '') throw flagError('--command expects a command, got an empty string');
+  return {
+    home,
+    cwd,
+    codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
+    command: typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env),
+  };
 }
 
 /** The host, scope and files the flags name. */
 function target(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
   const host = parsePositionalChoice(command, 'host', args.positionals[0], HOSTS);
   const scope = scopeOf(args.values);
-  const home = homeDir(io.env);
-  const cwdRaw = args.values.cwd;
-  const cwd = typeof cwdRaw === 'string' ? requirePath('cwd', cwdRaw, 'directory', io.cwd) : path.resolve(io.cwd);
-  const commandRaw = args.values.command;
-  if (typeof commandRaw === 'string' && commandRaw.trim() === '') throw flagError('--command expects a command, got an empty string');
-  const context: InstallContext = {
-    home,
-    cwd,
-    codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
-    command: typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env),
-  };
+  const context = hostContext(args.values, io);
+  const { home } = context;
   return { host, scope, home, edits: installEdits(host, scope, context), command: context.command, files: hostFiles(host, scope, context) };
 }
 

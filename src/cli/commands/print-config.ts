@@ -1,12 +1,12 @@
 import type { ParsedArgs } from '../args.js';
-import { flagError, parseChoice } from '../args.js';
+import { parseChoice } from '../args.js';
 import { printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { resolveHostCommand } from '../../hosts/command.js';
 import { HOOK_HOST_TIMEOUT_S, hookCommand } from '../../hosts/install.js';
 import { formatSettings, withHook, withMcpServer, DEFAULT_JSON_STYLE } from '../../hosts/json-settings.js';
 import { serverTable } from '../../hosts/toml-table.js';
 import { HOSTS } from '../../types.js';
+import { hostContext } from './install.js';
 
 /** `generic`: the MCP server alone, for any host that takes one. */
 const PRINT_CONFIG_HOSTS = ['generic', ...HOSTS] as const;
@@ -15,9 +15,7 @@ const PRINT_CONFIG_HOSTS = ['generic', ...HOSTS] as const;
 export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'generic', PRINT_CONFIG_HOSTS);
-  const commandRaw = args.values.command;
-  if (typeof commandRaw === 'string' && commandRaw.trim() === '') throw flagError('--command expects a command, got an empty string');
-  const command = typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env);
+  const { command } = hostContext(args.values, io);
   const server = { command: command[0]!, args: [...command.slice(1), 'mcp'] };
   const json = (value: Record<string, unknown>) => formatSettings(value, DEFAULT_JSON_STYLE);
   if (args.values.json === true) {
