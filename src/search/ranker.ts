@@ -243,13 +243,13 @@ export class Ranker {
     const stored = (id: string): { readonly key: string; readonly vector: Float32Array } | undefined =>
       catalog.skill(id) === undefined ? undefined : state.stored(id);
     const denseMatches = dense.matches(state, Math.max(k, this.options.candidates), stored);
-    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf, this.options.centring), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
     const denseOf = (id: string) => {
       const found = stored(id);
-      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
+      return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
       ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact, {
