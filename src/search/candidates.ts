@@ -52,15 +52,19 @@ function secondCentered(dense: readonly DenseMatch[]): { secondCentered?: number
   return { secondCentered: second };
 }
 
-/** Dense order: centred or plain cosine (`centring`), `dense` already sorted by it. */
+/**
+ * Dense order: centred cosine, or plain with `centring` false. The engine's dense mode keeps the
+ * centred order, the score its fitted relevance model reads as `order` (docs/retrieval.md, "Centring").
+ */
 export function rankDense(
-  dense: readonly DenseMatch[],
+  matches: readonly DenseMatch[],
   catalogCosine: number,
   terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
   centring = true,
 ): RankedList {
+  const dense = [...matches].sort((a, b) => denseOrder(b, centring) - denseOrder(a, centring) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ranked = dense.slice(0, k).map((match) => ({
     id: match.id,
     name: nameOf(match.id),

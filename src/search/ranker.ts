@@ -243,7 +243,8 @@ export class Ranker {
     const stored = (id: string): { readonly key: string; readonly vector: Float32Array } | undefined =>
       catalog.skill(id) === undefined ? undefined : state.stored(id);
     const denseMatches = dense.matches(state, Math.max(k, this.options.candidates), stored);
-    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf, this.options.centring), exact: [], ...explained([]) };
+    // Dense mode orders by the centred cosine whatever `centring` says: its relevance model reads that score as `order`.
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);

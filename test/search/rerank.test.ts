@@ -111,5 +111,7 @@ describe('the bundled re-ranker', () => {
     expect(BUNDLED_RERANK.scale.every((value) => value > 0)).toBe(true);
     expect(ENGINE_DEFAULTS.evidenceRerank).toBe(true);
     expect(BUNDLED_RERANK.provenance['script']).toBe('scripts/fit-rerank.ts');
+    // Fitted on the fused list the engine builds by default (centred or plain dense order).
+    expect(BUNDLED_RERANK.provenance['centring']).toBe(ENGINE_DEFAULTS.centring);
   });
 });
