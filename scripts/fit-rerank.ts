@@ -60,6 +60,12 @@ const { values } = parseArgs({
 });
 
 const FIT_SUITES = values.suites.split(',') as SuiteName[];
+const SUITE_DATA: Partial<Record<SuiteName, string>> = {
+  metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
+  seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
+  library: 'fixtures/eval/library-queries.jsonl over ../shared/eval/library',
+  boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
+};
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
 const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries', 'skillsbench'];
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
@@ -190,7 +196,7 @@ function modelOf(centring: boolean, depth: number, lexicalDepth: number, l2: num
     provenance: {
       script: 'scripts/fit-rerank.ts',
       splitSeed: SPLIT_SEED,
-      data: `train split of ../shared/eval suites ${FIT_SUITES.join(', ')} (MetaTool labelled and Seal-Tools sampled to ${sample}; library and boundary requests over ../shared/eval/library), each weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`,
+      data: `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`,
       embedder: values.model,
       centring,
       l2,

@@ -1,6 +1,6 @@
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { throwIfAborted } from '../errors.js';
-import type { CrossLingual } from '../lang/cross-lingual.js';
+import type { CrossLingual, RoutedQuery } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -248,12 +248,13 @@ export class Ranker {
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
+    const fusion = fusionFor(this.options, share, routed);
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact, {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, terms, k, nameOf, exact, {
         of: (id) => {
           const skill = catalog.skill(id);
           return skill === undefined ? undefined : boundaryOf(skill);
@@ -277,6 +278,20 @@ export class Ranker {
   #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation): SearchHit {
     return { skill: this.#catalog.skill(id)!, score, via, ...(why === undefined ? {} : { why }) };
   }
+}
+
+/**
+ * The fusion knobs of one hybrid search: the engine's, with the query's dense share. The evidence
+ * re-ranker was fitted on requests in the catalog's language, so a translated request (its
+ * lexical evidence is dictionary glosses) keeps the fused order: chosen on the cross-lingual dev
+ * halves (docs/retrieval.md).
+ */
+export function fusionFor<T extends { readonly evidenceRerank: boolean }>(
+  options: T,
+  denseShare: number,
+  routed: Pick<RoutedQuery, 'terms'>,
+): T & { readonly denseShare: number } {
+  return { ...options, denseShare, ...(routed.terms === undefined ? {} : { evidenceRerank: false }) };
 }
 
 /** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */
