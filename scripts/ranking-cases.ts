@@ -4,7 +4,8 @@
  * many hits to show) fit and choose on. Each query is ranked by the engine with the evidence gate,
  * the boundaries and the lexical guard off and every candidate kept (k 200), so any setting of
  * those knobs can be replayed exactly from the cached evidence (`reorder`, the same arithmetic as
- * `candidates.ts`). Cached under $TMPDIR/skill-search-eval/ranking-cache.
+ * `candidates.ts`), with either dense order (each candidate carries its centred and plain
+ * cosine). Cached under $TMPDIR/skill-search-eval/ranking-cache.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -147,8 +147,9 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * Hybrid fusion reads the dense side as cosine with the skill's vector centred on the catalogue
    * mean (`centering.ts`); false: as plain cosine, which ranked better at scale. The relevance
    * model reads the centred score either way, and dense mode always orders by it (its relevance
-   * model was fitted on that order). The default is the order the bundled re-ranker was fitted
-   * on, chosen on dev by `scripts/fit-rerank.ts` (docs/retrieval.md, "Centring"). @default false
+   * model was fitted on that order), and so do translated requests (`ranker.ts` `fusionFor`). The
+   * default is the order the bundled re-ranker was fitted on, chosen on dev by
+   * `scripts/fit-rerank.ts` (docs/retrieval.md, "Both dense scores"). @default false
    */
   readonly centring?: boolean;
   /**

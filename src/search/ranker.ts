@@ -282,16 +282,16 @@ export class Ranker {
 
 /**
  * The fusion knobs of one hybrid search: the engine's, with the query's dense share. The evidence
- * re-ranker was fitted on requests in the catalog's language, so a translated request (its
- * lexical evidence is dictionary glosses) keeps the fused order: chosen on the cross-lingual dev
- * halves (docs/retrieval.md).
+ * re-ranker and the plain dense order were chosen on requests in the catalog's language; a
+ * translated request (its lexical evidence is dictionary glosses) keeps the centred, fused order,
+ * which ranked it better on the cross-lingual dev halves (docs/retrieval.md, "Both dense scores").
  */
-export function fusionFor<T extends { readonly evidenceRerank: boolean }>(
+export function fusionFor<T extends { readonly evidenceRerank: boolean; readonly centring: boolean }>(
   options: T,
   denseShare: number,
   routed: Pick<RoutedQuery, 'terms'>,
 ): T & { readonly denseShare: number } {
-  return { ...options, denseShare, ...(routed.terms === undefined ? {} : { evidenceRerank: false }) };
+  return { ...options, denseShare, ...(routed.terms === undefined ? {} : { evidenceRerank: false, centring: true }) };
 }
 
 /** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */
