@@ -4,13 +4,14 @@
  * (split rule in eval/crosslingual/README.md). The library is read from ../shared/eval/library
  * at run time (skipped when absent); vectors are cached under $TMPDIR/skill-search-eval.
  *
- *   npx tsx scripts/eval-crosslingual.ts [--split dev|test|all] [--modes hybrid,lexical] [--model use-lite] [--json]
+ *   npx tsx scripts/eval-crosslingual.ts [--split dev|test|all] [--modes hybrid,lexical] [--model use-lite] [--config knobs.json] [--json]
  */
 import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { scanSkillsDir } from '../src/load/index.js';
+import { readEngineConfig } from '../src/eval/engine-config.js';
 import { readEvalQueries, runEval, type EvalQuery, type EvalReport, type QueryRecord } from '../src/eval/index.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
@@ -29,6 +30,8 @@ const { values } = parseArgs({
     /** `en-over-mixed`: the English requests over the Chinese skills added to the English library. */
     sets: { type: 'string', default: 'zh-over-en-r2,ja-over-en-r2,zh-over-en,ja-over-en,en-over-zh,en-over-mixed' },
     json: { type: 'boolean', default: false },
+    /** A JSON file of engine knobs (as `skill-search eval --config`), e.g. to measure main's settings in the same run. */
+    config: { type: 'string' },
     /** Writes one JSON line per query and mode (`eval --per-query` records, with `set` and `mode`) to this file. */
     'per-query': { type: 'string' },
   },
@@ -64,6 +67,7 @@ async function librarySkills(): Promise<Skill[] | undefined> {
 
 async function main(): Promise<void> {
   const embedder = resolveEmbedder(values.model);
+  const knobs = values.config === undefined ? {} : readEngineConfig(values.config);
   const library = await librarySkills();
   const chinese = await scan(join(ROOT, 'fixtures', 'chinese-skills', 'skills'));
   if (values['per-query'] !== undefined) writeFileSync(values['per-query'], '');
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
     const queries = values.split === 'all' ? all : all.filter((query) => splitOf(query.id) === values.split);
     // One index per catalogue, so every request set over the library shares its vectors.
     const indexDir = evalIndexDir(`crossling-${set === 'en-over-zh' || set === 'en-over-mixed' ? set : 'library'}`, embedder);
-    const engine = await SkillSearchEngine.open({ embedder, indexDir, queryCacheSize: 0 });
+    const engine = await SkillSearchEngine.open({ ...knobs, embedder, indexDir, queryCacheSize: 0 });
     await engine.sync(skills);
     for (const mode of values.modes.split(',') as SearchMode[]) {
       const perQuery = values['per-query'];

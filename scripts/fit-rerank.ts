@@ -50,12 +50,23 @@ const { values } = parseArgs({
     depths: { type: 'string' },
     'lexical-depths': { type: 'string' },
     l2: { type: 'string' },
+    /** The dense order the fused list is built on: centred cosine (true), plain (false), or both in the grid. */
+    centring: { type: 'string', default: 'true,false' },
+    /** Suites fitted on (train) and chosen on (dev), each weighted alike. */
+    suites: { type: 'string', default: 'metatool,seal,library' },
     /** After the choice, refit it without each feature group and report what each step gives. */
     ablate: { type: 'boolean', default: false },
   },
 });
 
-const FIT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library'];
+const FIT_SUITES = values.suites.split(',') as SuiteName[];
+const SUITE_DATA: Partial<Record<SuiteName, string>> = {
+  metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
+  seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
+  library: 'fixtures/eval/library-queries.jsonl over ../shared/eval/library',
+  boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
+};
+const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
 const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries', 'skillsbench'];
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
 const DEPTHS = list(values.depths, [3, 5, 10]);
@@ -78,8 +89,8 @@ interface Listing {
 }
 
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
-function listing(c: RankingCase, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
-  const orders = fused(c);
+function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
+  const orders = fused(c, centring);
   const rows = rerankRows(rerankInput(c, orders), c.query.terms, features);
   const byOrder = orders.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
   const pool = new Set(byOrder.slice(0, depth));
@@ -175,16 +186,19 @@ function fit(listings: readonly Listing[], l2: number): { temperature: number; w
 const round = (value: number): number => Number(value.toPrecision(6));
 
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter((c) => c.answerable && !c.namedRelevant);
-function modelOf(depth: number, lexicalDepth: number, l2: number, features: readonly RerankFeature[] = FEATURES): RerankModel {
-  const listings = trainCases.map((c) => listing(c, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
+/** A fitted model and the dense order (`centring`) its fused list was built on. */
+type Fitted = RerankModel & { readonly provenance: { readonly centring: boolean } };
+function modelOf(centring: boolean, depth: number, lexicalDepth: number, l2: number, features: readonly RerankFeature[] = FEATURES): Fitted {
+  const listings = trainCases.map((c) => listing(c, centring, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
   const fitted = fit(listings, l2);
   return {
     version: 1,
     provenance: {
       script: 'scripts/fit-rerank.ts',
       splitSeed: SPLIT_SEED,
-      data: `train split of ../shared/eval MetaTool (labelled, sample ${sample}), Seal-Tools (sample ${sample}), fixtures/eval/library-queries.jsonl over ../shared/eval/library; hybrid candidates from scripts/ranking-cases.ts (${values.model}); depth and l2 chosen on dev; test split unseen`,
+      data: `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`,
       embedder: values.model,
+      centring,
       l2,
       queries: listings.length,
       date: new Date().toISOString().slice(0, 10),
@@ -200,20 +214,28 @@ function modelOf(depth: number, lexicalDepth: number, l2: number, features: read
 }
 
 /** The fused ordering scores of each case (its candidates' indexing), before the re-ranker and boundaries, computed once. */
-const fusedMemo = new WeakMap<RankingCase, readonly number[]>();
-function fused(c: RankingCase): readonly number[] {
-  let found = fusedMemo.get(c);
+const fusedMemo = [new WeakMap<RankingCase, readonly number[]>(), new WeakMap<RankingCase, readonly number[]>()];
+function fused(c: RankingCase, centring: boolean): readonly number[] {
+  const memo = fusedMemo[centring ? 1 : 0]!;
+  let found = memo.get(c);
   if (found === undefined) {
-    found = fusedOrders(c, ENGINE_FUSION);
-    fusedMemo.set(c, found);
+    found = fusedOrders(c, { ...ENGINE_FUSION, centring });
+    memo.set(c, found);
   }
   return found;
 }
 
-/** Hit@1, hit@5 and MRR of `cases` under `model` (none: the engine's order without it). */
-function metrics(cases: readonly RankingCase[], model: RerankModel | undefined): RankMetrics {
+/** A setting replayed: the dense order and the re-ranker (none: the fused order alone). */
+interface Setting {
+  readonly centring: boolean;
+  readonly model: RerankModel | undefined;
+}
+const MAIN: Setting = { centring: true, model: undefined };
+
+/** Hit@1, hit@5 and MRR of `cases` under `setting`. */
+function metrics(cases: readonly RankingCase[], { centring, model }: Setting): RankMetrics {
   return metricsOf(cases, (c) => {
-    const orders = [...fused(c)];
+    const orders = [...fused(c, centring)];
     if (model !== undefined) rerankOrders(c, orders, model);
     replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
     const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
@@ -222,71 +244,85 @@ function metrics(cases: readonly RankingCase[], model: RerankModel | undefined):
   });
 }
 
-function objective(split: Split, model: RerankModel | undefined): [number, number] {
-  const rows = FIT_SUITES.map((suite) => metrics(group(split, suite), model));
+function objective(split: Split, setting: Setting): [number, number] {
+  const rows = FIT_SUITES.map((suite) => metrics(group(split, suite), setting));
   return [rows.reduce((s, m) => s + m.hit1, 0) / rows.length, rows.reduce((s, m) => s + m.mrr, 0) / rows.length];
 }
 const better = (a: [number, number], b: [number, number]): boolean => a[0] > b[0] + 1e-12 || (Math.abs(a[0] - b[0]) <= 1e-12 && a[1] > b[1] + 1e-12);
 const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${mrr.toFixed(4)}`;
 
-const base = { train: objective('train', undefined), dev: objective('dev', undefined) };
-console.log(`fused order (baseline): train mean hit@1 / MRR ${show(base.train)} | dev ${show(base.dev)}`);
-let chosen: RerankModel | undefined;
-let chosenDev = base.dev;
-for (const depth of DEPTHS) {
-  for (const lexicalDepth of LEXICAL_DEPTHS) {
-    for (const l2 of L2S) {
-      const model = modelOf(depth, lexicalDepth, l2);
-      const train = objective('train', model);
-      const dev = objective('dev', model);
-      console.log(`depth ${depth} + lexical ${lexicalDepth} l2 ${l2}: train ${show(train)} | dev ${show(dev)}`);
-      if (better(dev, chosenDev)) {
-        chosen = model;
-        chosenDev = dev;
+let chosen: Setting = MAIN;
+let chosenDev: [number, number] = [Number.NEGATIVE_INFINITY, 0];
+for (const centring of CENTRINGS) {
+  const plainSetting = { centring, model: undefined };
+  const train = objective('train', plainSetting);
+  const dev = objective('dev', plainSetting);
+  console.log(`fused order, ${centring ? 'centred' : 'plain'}: train mean hit@1 / MRR ${show(train)} | dev ${show(dev)}`);
+  if (better(dev, chosenDev)) [chosen, chosenDev] = [plainSetting, dev];
+}
+for (const centring of CENTRINGS) {
+  for (const depth of DEPTHS) {
+    for (const lexicalDepth of LEXICAL_DEPTHS) {
+      for (const l2 of L2S) {
+        const setting = { centring, model: modelOf(centring, depth, lexicalDepth, l2) };
+        const train = objective('train', setting);
+        const dev = objective('dev', setting);
+        console.log(`${centring ? 'centred' : 'plain'} depth ${depth} + lexical ${lexicalDepth} l2 ${l2}: train ${show(train)} | dev ${show(dev)}`);
+        if (better(dev, chosenDev)) [chosen, chosenDev] = [setting, dev];
       }
     }
   }
 }
+const chosenModel = chosen.model;
 console.log(
-  chosen === undefined
-    ? 'chosen: the fused order (no re-ranker beat it on dev)'
-    : `chosen: depth ${chosen.depth} + lexical ${chosen.lexicalDepth} l2 ${String(chosen.provenance['l2'])}`,
+  `chosen: ${chosen.centring ? 'centred' : 'plain'} dense order, ` +
+    (chosenModel === undefined
+      ? 'the fused order (no re-ranker beat it on dev)'
+      : `depth ${chosenModel.depth} + lexical ${chosenModel.lexicalDepth} l2 ${String(chosenModel.provenance['l2'])}`),
 );
-if (chosen !== undefined) console.log(FEATURES.map((name, j) => `${name} ${chosen!.weights[j]}`).join(', '), `temperature ${chosen.temperature}`);
+if (chosenModel !== undefined)
+  console.log(chosenModel.features.map((name, j) => `${name} ${chosenModel.weights[j]}`).join(', '), `temperature ${chosenModel.temperature}`);
 
-const fmt = (split: Split, suite: SuiteName, model: RerankModel | undefined): string => {
-  const m = metrics(group(split, suite), model);
+const fmt = (split: Split, suite: SuiteName, setting: Setting): string => {
+  const m = metrics(group(split, suite), setting);
   return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
 };
 for (const split of ['train', 'dev', 'test'] as const) {
-  console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): fused → re-ranked`);
+  console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): main (centred, fused) → chosen`);
   for (const suite of REPORT_SUITES) {
-    const n = metrics(group(split, suite), undefined).n;
-    if (n > 0) console.log(`${suite} (${n}): ${fmt(split, suite, undefined)} → ${fmt(split, suite, chosen)}`);
+    const n = metrics(group(split, suite), MAIN).n;
+    if (n > 0) console.log(`${suite} (${n}): ${fmt(split, suite, MAIN)} → ${fmt(split, suite, chosen)}`);
   }
 }
-if (values.ablate && chosen !== undefined) {
-  const { depth, lexicalDepth } = chosen;
-  const l2 = chosen.provenance['l2'] as number;
+if (values.ablate && chosenModel !== undefined) {
+  const { depth, lexicalDepth } = chosenModel;
+  const { centring } = chosen;
+  const l2 = chosenModel.provenance['l2'] as number;
   const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => FEATURES.filter((name) => !drop.includes(name));
-  const steps: [string, RerankModel | undefined][] = [
-    ['fused order', undefined],
-    [`depth ${depth}, no BM25 first from further down`, modelOf(depth, 0, l2)],
+  const steps: [string, Setting][] = [
+    ['fused order, centred (main)', MAIN],
+    [`fused order, ${centring ? 'centred' : 'plain'}`, { centring, model: undefined }],
+    [`depth ${depth}, no BM25 first from further down`, { centring, model: modelOf(centring, depth, 0, l2) }],
     ['chosen', chosen],
-    ['without name, nameTerm', modelOf(depth, lexicalDepth, l2, without(['name', 'nameTerm']))],
-    ['without perTerm, matched', modelOf(depth, lexicalDepth, l2, without(['perTerm', 'matched']))],
-    ['without coverage, coverageGap', modelOf(depth, lexicalDepth, l2, without(['coverage', 'coverageGap']))],
-    ['without lexicalFirst, lexicalMargin, lexicalRank', modelOf(depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']))],
+    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain'])) }],
+    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain'])) }],
+    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm'])) }],
+    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched'])) }],
+    ['without coverage, coverageGap', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap'])) }],
+    [
+      'without lexicalFirst, lexicalMargin, lexicalRank',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank'])) },
+    ],
   ];
-  console.log('\nsteps and ablations, hit@1 dev | test per suite (metatool, seal, library, boundaries, skillsbench):');
-  for (const [name, model] of steps) {
+  console.log(`\nsteps and ablations, hit@1 dev | test per suite (${REPORT_SUITES.join(', ')}):`);
+  for (const [name, setting] of steps) {
     const cells = (split: Split): string =>
-      REPORT_SUITES.map((suite) => (metrics(group(split, suite), model).n === 0 ? '–' : metrics(group(split, suite), model).hit1.toFixed(3))).join(' / ');
+      REPORT_SUITES.map((suite) => (metrics(group(split, suite), setting).n === 0 ? '–' : metrics(group(split, suite), setting).hit1.toFixed(3))).join(' / ');
     console.log(`${name}: dev ${cells('dev')} | test ${cells('test')}`);
   }
 }
 if (values.write) {
-  const model = chosen ?? { ...modelOf(DEPTHS[0]!, 0, L2S[0]!), depth: 0 };
+  const model = chosenModel ?? { ...modelOf(chosen.centring, DEPTHS[0]!, 0, L2S[0]!), depth: 0 };
   writeFileSync(OUT, `${JSON.stringify(model, null, 1)}\n`);
   console.log(`\nwrote ${OUT}`);
 }

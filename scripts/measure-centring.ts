@@ -9,7 +9,8 @@
  *
  * `--engine` runs the same catalogues through the engine instead (exact index, in memory, the
  * remembered vectors), with `centring` on and off: ranked (abstention off) and shown hit@1 /
- * hit@5 and the shown list's mean length, per mode.
+ * hit@5 and the shown list's mean length, per mode. `centring` steers hybrid fusion only (dense
+ * mode keeps the centred order its relevance model reads), so dense rows no longer differ.
  *
  * Size 0 is the set's own catalogue alone; a size N is the set's skills plus a seeded sample
  * (`--seed`) of registry skills, N in all. A pool skill never counts as relevant (the pool

@@ -4,7 +4,8 @@
  * many hits to show) fit and choose on. Each query is ranked by the engine with the evidence gate,
  * the boundaries and the lexical guard off and every candidate kept (k 200), so any setting of
  * those knobs can be replayed exactly from the cached evidence (`reorder`, the same arithmetic as
- * `candidates.ts`). Cached under $TMPDIR/skill-search-eval/ranking-cache.
+ * `candidates.ts`), with either dense order (each candidate carries its centred and plain
+ * cosine). Cached under $TMPDIR/skill-search-eval/ranking-cache.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { normalizeName } from '../src/search/exact-name.js';
 import {
   boundedScore,
   clearLexicalFirst,
+  denseOrder,
   denseShareFor,
   keepClearFirstAbove,
   lexicalEvidenceShare,
@@ -132,6 +134,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
 }
 
 export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
+  /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
+  readonly centring: boolean;
   /** The evidence re-ranker (`rerank.ts`), applied before the boundaries; none when absent. */
   readonly rerank?: RerankModel;
 };
@@ -142,6 +146,7 @@ export const HAND_SET: Reordering = {
   coverageShare: 0,
   lexicalEvidence: { margin: 0, coverage: 0, denseShare: ENGINE_DEFAULTS.denseShare, keepAbove: false },
   boundaries: { penalty: 0, insteadBoost: 0 },
+  centring: true,
 };
 
 /** The engine's fusion before the evidence re-ranker: the hand-set formula with its boundary weights. */
@@ -171,13 +176,14 @@ export function fusedOrders(c: RankingCase, params: Reordering): number[] {
   const best = lexical[0]?.score ?? 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
+  const denseOf = (hit: RankedEvidence): number => denseOrder({ centered: hit.centered ?? 0, plain: plainOf(hit) }, params.centring);
   for (const hit of hits) {
-    min = Math.min(min, hit.centered ?? 0);
-    max = Math.max(max, hit.centered ?? 0);
+    min = Math.min(min, denseOf(hit));
+    max = Math.max(max, denseOf(hit));
   }
   const span = max - min;
   const orders = hits.map((hit) => {
-    const dense = span > 0 ? ((hit.centered ?? 0) - min) / span : 1;
+    const dense = span > 0 ? (denseOf(hit) - min) / span : 1;
     const lex = (hit.lexical ?? 0) > 0 && best > 0 ? hit.lexical! / best : 0;
     const coverage = (hit.lexical ?? 0) > 0 ? (hit.coverage ?? 0) : 0;
     return (1 - params.coverageShare) * (share * dense + (1 - share) * lex) + params.coverageShare * coverage;
@@ -199,6 +205,7 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
     name: hit.name,
     order: orders[i]!,
     centered: hit.centered ?? 0,
+    plain: plainOf(hit),
     lexical: hit.lexical ?? 0,
     coverage: hit.coverage ?? 0,
   }));
@@ -265,14 +272,20 @@ export function metricsOf(cases: readonly RankingCase[], firstRelevant: (c: Rank
   return { n, hit1: hit1 / d, hit5: hit5 / d, mrr: mrr / d };
 }
 
+/** A cached candidate's best plain cosine (caches written before it was recorded: the whole message's). */
+export function plainOf(hit: RankedEvidence): number {
+  return hit.plain ?? hit.cosine ?? 0;
+}
+
 /**
  * The case as the engine ranks it with `candidates` dense and lexical candidates (the cache keeps
- * the first 200 dense ones): BM25's matches plus the `candidates` best by centred cosine, so the
- * dense min-max and ranks are the engine's.
+ * the first 200 dense ones): BM25's matches plus the `candidates` best by plain cosine (the vector
+ * index finds dense candidates by it, whatever orders them), so the dense min-max and ranks are
+ * close to the engine's.
  */
 export function asEngineSees(c: RankingCase, candidates = ENGINE_DEFAULTS.candidates): RankingCase {
-  const byCentered = c.candidates.map((_, i) => i).sort((a, b) => (c.candidates[b]!.centered ?? 0) - (c.candidates[a]!.centered ?? 0) || a - b);
-  const dense = new Set(byCentered.slice(0, candidates));
+  const byPlain = c.candidates.map((_, i) => i).sort((a, b) => plainOf(c.candidates[b]!) - plainOf(c.candidates[a]!) || a - b);
+  const dense = new Set(byPlain.slice(0, candidates));
   const keep = c.candidates.map((hit, i) => (hit.lexical ?? 0) > 0 || dense.has(i));
   const index = new Map<number, number>();
   keep.forEach((kept, i) => {

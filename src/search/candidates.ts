@@ -5,6 +5,7 @@ import { BOUNDARY_DEPTH, boundaryHits, type Boundary } from './boundaries.js';
 import {
   boundedScore,
   clearLexicalFirst,
+  denseOrder,
   gatherCandidates,
   hybridScore,
   keepClearFirstAbove,
@@ -39,17 +40,45 @@ export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet
   return { ranked, query: { terms, bestLexical: best, bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)) } };
 }
 
-/** Centred-cosine order (`dense` already sorted by it). */
-export function rankDense(dense: readonly DenseMatch[], catalogCosine: number, terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
-  const ranked = dense
-    .slice(0, k)
-    .map((match) => ({ id: match.id, name: nameOf(match.id), order: match.centered, cosine: match.cosine, centered: match.centered }));
+/** The second-highest centred cosine of the dense matches (what the relevance model's margin reads, whatever orders them). */
+function secondCentered(dense: readonly DenseMatch[]): { secondCentered?: number } {
+  if (dense.length < 2) return {};
+  let first = Number.NEGATIVE_INFINITY;
+  let second = Number.NEGATIVE_INFINITY;
+  for (const { centered } of dense) {
+    if (centered > first) [first, second] = [centered, first];
+    else if (centered > second) second = centered;
+  }
+  return { secondCentered: second };
+}
+
+/**
+ * Dense order: centred cosine, or plain with `centring` false. The engine's dense mode keeps the
+ * centred order, the score its fitted relevance model reads as `order` (docs/retrieval.md, "Centring").
+ */
+export function rankDense(
+  matches: readonly DenseMatch[],
+  catalogCosine: number,
+  terms: ReadonlySet<string>,
+  k: number,
+  nameOf: NameOf,
+  centring = true,
+): RankedList {
+  const dense = [...matches].sort((a, b) => denseOrder(b, centring) - denseOrder(a, centring) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ranked = dense.slice(0, k).map((match) => ({
+    id: match.id,
+    name: nameOf(match.id),
+    order: denseOrder(match, centring),
+    cosine: match.cosine,
+    centered: match.centered,
+    plain: match.plain,
+  }));
   return {
     ranked,
     query: {
       terms,
       catalogCosine,
-      ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }),
+      ...secondCentered(dense),
       ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
     },
   };
@@ -91,7 +120,13 @@ export function rankHybrid(
   catalogCosine: number,
   lexical: readonly LexicalMatch[],
   denseOf: (id: string) => DenseScore,
-  fusion: FusionParameters & { readonly keepLexical: number; readonly keepLexicalWithin: number; readonly evidenceRerank?: boolean | RerankModel },
+  fusion: FusionParameters & {
+    readonly keepLexical: number;
+    readonly keepLexicalWithin: number;
+    readonly evidenceRerank?: boolean | RerankModel;
+    /** Whether the centred cosine orders the dense side (`EngineOptions.centring`). @default true */
+    readonly centring?: boolean;
+  },
   terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
@@ -99,15 +134,17 @@ export function rankHybrid(
   boundaries?: BoundaryLookup,
 ): RankedList {
   const candidates = gatherCandidates(dense, lexical, denseOf);
+  const centring = fusion.centring !== false;
   let denseMin = Number.POSITIVE_INFINITY;
   let denseMax = Number.NEGATIVE_INFINITY;
   for (const candidate of candidates.values()) {
-    denseMin = Math.min(denseMin, candidate.centered);
-    denseMax = Math.max(denseMax, candidate.centered);
+    denseMin = Math.min(denseMin, denseOrder(candidate, centring));
+    denseMax = Math.max(denseMax, denseOrder(candidate, centring));
   }
   const bestLexical = lexical[0]?.score ?? 0;
   const context = {
     bestLexical,
+    centring,
     denseMin,
     denseMax,
     denseShare: lexicalEvidenceShare(fusion.denseShare, lexical, fusion.lexicalEvidence),
@@ -132,7 +169,14 @@ export function rankHybrid(
     const reranked = rerankedOrders(
       ids.map((id) => {
         const candidate = candidates.get(id)!;
-        return { name: nameOf(id), order: orders.get(id)!, centered: candidate.centered, lexical: candidate.lexical, coverage: candidate.coverage };
+        return {
+          name: nameOf(id),
+          order: orders.get(id)!,
+          centered: candidate.centered,
+          plain: candidate.plain,
+          lexical: candidate.lexical,
+          coverage: candidate.coverage,
+        };
       }),
       terms,
       rerank,
@@ -154,6 +198,7 @@ export function rankHybrid(
       order,
       cosine: candidate.dense,
       centered: candidate.centered,
+      plain: candidate.plain,
       lexical: candidate.lexical,
       coverage: candidate.coverage,
     };
@@ -178,7 +223,7 @@ export function rankHybrid(
       catalogCosine,
       bestLexical,
       bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),
-      ...(dense[1] === undefined ? {} : { secondCentered: dense[1].centered }),
+      ...secondCentered(dense),
       ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
       ...(lexical[0] === undefined ? {} : { lexicalFirst: lexical[0].id }),
     },

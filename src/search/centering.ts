@@ -1,7 +1,7 @@
 import { dot } from '../embed/normalize.js';
 
 export interface CentroidOptions {
-  /** Order by centred cosine; false: by plain cosine (`EngineOptions.centring`). @default true */
+  /** Order dense candidates by centred cosine; false: by plain cosine (`EngineOptions.centring`). @default true */
   readonly centre?: boolean;
 }
 
@@ -23,15 +23,15 @@ export interface CentroidOptions {
  * vector store's running sum over its count (`VectorStore.mean`), persisted with the vectors,
  * so a reopened index orders exactly as before without reading every vector.
  *
- * Plain cosine ordered better than centred on most catalogues measured (not MetaTool's 199 tools
- * alone), and far better with a set's skills among thousands of registry skills
- * (`scripts/measure-centring.ts`, docs/retrieval.md "Centring"); `EngineOptions.centring: false`
- * orders by plain cosine. The default stays centred because the fitted relevance model reads the
- * centred scores (see that section).
+ * The centred cosine is always computed (the relevance model reads it); {@link centres} only says
+ * which of the two orders candidates (`DenseQuery.order`). Plain cosine ordered better than
+ * centred on most catalogues measured (not MetaTool's 199 tools alone), and far better with a
+ * set's skills among thousands of registry skills (`scripts/measure-centring.ts`,
+ * docs/retrieval.md "Centring").
  */
 export class Centroid {
   readonly mean: Float32Array;
-  /** False: {@link score} is the plain cosine (the catalogue's mean is still kept, for q·μ). */
+  /** Whether the centred cosine orders dense candidates; false: the plain cosine does. */
   readonly centres: boolean;
   /** |m − μ|² = 1 − 2 m·μ + |μ|² for a unit m, cached per vector key. */
   readonly #norms = new Map<string, number>();
@@ -71,10 +71,9 @@ export class Centroid {
 
   /**
    * cos(query, vector − μ) given `cosine` = query·vector and `queryMean` = query·μ. A skill equal
-   * to the mean (a one-skill catalog) has no direction left and scores 0. Without centring, `cosine`.
+   * to the mean (a one-skill catalog) has no direction left and scores 0.
    */
   score(key: string, vector: Float32Array, cosine: number, queryMean: number): number {
-    if (!this.centres) return cosine;
     let squared = this.#norms.get(key);
     if (squared === undefined) {
       squared = Math.max(0, 1 - 2 * dot(vector, this.mean) + this.#meanSquared);

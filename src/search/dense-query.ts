@@ -6,8 +6,10 @@ import type { Centroid } from './centering.js';
 export interface DenseScore {
   /** Raw cosine with the whole message: what the relevance model reads (a chunk's best match would pass more off-topic messages). */
   readonly cosine: number;
-  /** Best centred cosine (see `centering.ts`): what orders candidates. */
+  /** Best centred cosine over the query's vectors (see `centering.ts`). */
   readonly centered: number;
+  /** Best plain cosine over the query's vectors. */
+  readonly plain: number;
 }
 
 export interface DenseMatch extends DenseScore {
@@ -38,17 +40,24 @@ export class DenseQuery {
   score(key: string, vector: Float32Array): DenseScore {
     let cosine = 0;
     let centered = Number.NEGATIVE_INFINITY;
+    let plain = Number.NEGATIVE_INFINITY;
     this.vectors.forEach((query, i) => {
       const c = dot(query, vector);
       if (i === 0) cosine = c;
+      plain = Math.max(plain, c);
       centered = Math.max(centered, this.#centroid.score(key, vector, c, this.#queryMeans[i]!));
     });
-    return { cosine, centered };
+    return { cosine, centered, plain };
+  }
+
+  /** The score that orders dense candidates: the centred cosine, or the plain one when the centroid does not centre. */
+  order(score: DenseScore): number {
+    return this.#centroid.centres ? score.centered : score.plain;
   }
 
   /**
    * The union of the index's `limit` nearest skills to each query vector, rescored from the
-   * stored vectors and ordered by centred score (ties by id, so the order is reproducible).
+   * stored vectors and ordered by {@link order} (ties by id, so the order is reproducible).
    * `lookup` gives a skill's cache key and vector, or undefined for an id the catalog no longer has.
    * The index finds candidates by raw cosine; on the shared corpora, reordering only the raw top
    * 50 (the default `candidates`) scored the same as reordering the whole catalog.
@@ -65,6 +74,6 @@ export class DenseQuery {
       const found = lookup(id);
       if (found !== undefined) out.push({ id, ...this.score(found.key, found.vector) });
     }
-    return out.sort((a, b) => b.centered - a.centered || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return out.sort((a, b) => this.order(b) - this.order(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }

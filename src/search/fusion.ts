@@ -4,7 +4,7 @@ import type { LexicalEvidenceKnobs } from './options.js';
 
 /**
  * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over
- * this query's candidates (centred cosine min-max, see `centering.ts`; BM25 relative to the best
+ * this query's candidates (centred or plain cosine min-max, see `centering.ts`; BM25 relative to the best
  * lexical hit) and the two are mixed with a dense share that depends on the query's length:
  * sentence encoders blur long texts into an average while BM25 gains evidence from every extra
  * word, so past `longQuery.terms` distinct terms the dense share slides linearly to
@@ -17,8 +17,10 @@ export interface Candidate {
   readonly id: string;
   /** Cosine similarity with the whole message (always known: computed for lexical-only candidates too). */
   dense: number;
-  /** Cosine with the skill's centred vector (see `centering.ts`); drives ordering. */
+  /** Best cosine with the skill's centred vector (see `centering.ts`). */
   centered: number;
+  /** Best plain cosine; this or `centered` drives the dense side's part of the order (`QueryContext.centring`). */
+  plain: number;
   /** 1-based rank in the dense list; Infinity when not in it. */
   denseRank: number;
   /** Raw BM25 score; 0 when the lexical ranker did not match. */
@@ -99,7 +101,9 @@ export function liftedScore(order: number, boundaryTerms: number, insteadBoost: 
 export interface QueryContext {
   /** The query's best BM25 score. */
   readonly bestLexical: number;
-  /** Lowest and highest centred cosine among the query's candidates. */
+  /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
+  readonly centring: boolean;
+  /** Lowest and highest of that score among the query's candidates. */
   readonly denseMin: number;
   readonly denseMax: number;
   /** From {@link denseShareFor}. */
@@ -115,17 +119,22 @@ export function denseShareFor(terms: number, parameters: Pick<FusionParameters, 
   return parameters.denseShare + (longShare - parameters.denseShare) * t;
 }
 
+/** The dense score that orders candidates: centred cosine, or plain when `centring` is false. */
+export function denseOrder(score: { readonly centered: number; readonly plain: number }, centring: boolean): number {
+  return centring ? score.centered : score.plain;
+}
+
 /** The hybrid ordering score in [0, 1]. */
 export function hybridScore(candidate: Candidate, query: QueryContext): number {
   const span = query.denseMax - query.denseMin;
-  const dense = span > 0 ? (candidate.centered - query.denseMin) / span : 1;
+  const dense = span > 0 ? (denseOrder(candidate, query.centring) - query.denseMin) / span : 1;
   const lexical = candidate.lexical > 0 && query.bestLexical > 0 ? candidate.lexical / query.bestLexical : 0;
   const coverage = candidate.lexical > 0 ? candidate.coverage : 0;
   return (1 - query.coverageShare) * (query.denseShare * dense + (1 - query.denseShare) * lexical) + query.coverageShare * coverage;
 }
 
 /**
- * One candidate per skill either ranker returned: dense matches in their (centred) order, then
+ * One candidate per skill either ranker returned: dense matches in their order, then
  * lexical ones; a lexical-only candidate gets its dense evidence from `denseOf`, so both parts of
  * its score are known.
  */
@@ -136,6 +145,7 @@ export function gatherCandidates(dense: readonly DenseMatch[], lexical: readonly
       id: match.id,
       dense: match.cosine,
       centered: match.centered,
+      plain: match.plain,
       denseRank: i + 1,
       lexical: 0,
       lexicalRank: Number.POSITIVE_INFINITY,
@@ -146,7 +156,16 @@ export function gatherCandidates(dense: readonly DenseMatch[], lexical: readonly
     let candidate = candidates.get(match.id);
     if (candidate === undefined) {
       const score = denseOf(match.id);
-      candidate = { id: match.id, dense: score.cosine, centered: score.centered, denseRank: Number.POSITIVE_INFINITY, lexical: 0, lexicalRank: 0, coverage: 0 };
+      candidate = {
+        id: match.id,
+        dense: score.cosine,
+        centered: score.centered,
+        plain: score.plain,
+        denseRank: Number.POSITIVE_INFINITY,
+        lexical: 0,
+        lexicalRank: 0,
+        coverage: 0,
+      };
       candidates.set(match.id, candidate);
     }
     candidate.lexical = match.score;

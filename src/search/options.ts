@@ -144,9 +144,12 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
-   * Order dense hits by cosine with the skill's vector centred on the catalogue mean
-   * (`centering.ts`); false: by plain cosine, which ranked better at scale but changes the
-   * centred scores the fitted relevance model reads (docs/retrieval.md, "Centring"). @default true
+   * Hybrid fusion reads the dense side as cosine with the skill's vector centred on the catalogue
+   * mean (`centering.ts`); false: as plain cosine, which ranked better at scale. The relevance
+   * model reads the centred score either way, and dense mode always orders by it (its relevance
+   * model was fitted on that order), and so do translated requests (`ranker.ts` `fusionFor`). The
+   * default is the order the bundled re-ranker was fitted on, chosen on dev by
+   * `scripts/fit-rerank.ts` (docs/retrieval.md, "Both dense scores"). @default false
    */
   readonly centring?: boolean;
   /**
@@ -202,7 +205,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
-  centring: true,
+  centring: false,
   crossLingual: CROSS_LINGUAL_DEFAULTS,
 });
 

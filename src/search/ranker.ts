@@ -1,6 +1,6 @@
 import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { throwIfAborted } from '../errors.js';
-import type { CrossLingual } from '../lang/cross-lingual.js';
+import type { CrossLingual, RoutedQuery } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -243,16 +243,18 @@ export class Ranker {
     const stored = (id: string): { readonly key: string; readonly vector: Float32Array } | undefined =>
       catalog.skill(id) === undefined ? undefined : state.stored(id);
     const denseMatches = dense.matches(state, Math.max(k, this.options.candidates), stored);
+    // Dense mode orders by the centred cosine whatever `centring` says: its relevance model reads that score as `order`.
     if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
+    const fusion = fusionFor(this.options, share, routed);
     const denseOf = (id: string) => {
       const found = stored(id);
-      return found === undefined ? { cosine: 0, centered: 0 } : dense.score(found.key, found.vector);
+      return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...this.options, denseShare: share }, terms, k, nameOf, exact, {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, terms, k, nameOf, exact, {
         of: (id) => {
           const skill = catalog.skill(id);
           return skill === undefined ? undefined : boundaryOf(skill);
@@ -276,6 +278,20 @@ export class Ranker {
   #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation): SearchHit {
     return { skill: this.#catalog.skill(id)!, score, via, ...(why === undefined ? {} : { why }) };
   }
+}
+
+/**
+ * The fusion knobs of one hybrid search: the engine's, with the query's dense share. The evidence
+ * re-ranker and the plain dense order were chosen on requests in the catalog's language; a
+ * translated request (its lexical evidence is dictionary glosses) keeps the centred, fused order,
+ * which ranked it better on the cross-lingual dev halves (docs/retrieval.md, "Both dense scores").
+ */
+export function fusionFor<T extends { readonly evidenceRerank: boolean; readonly centring: boolean }>(
+  options: T,
+  denseShare: number,
+  routed: Pick<RoutedQuery, 'terms'>,
+): T & { readonly denseShare: number } {
+  return { ...options, denseShare, ...(routed.terms === undefined ? {} : { evidenceRerank: false, centring: true }) };
 }
 
 /** The scoring evidence of one ranked hit, as {@link explainHit} reports it. */

@@ -21,12 +21,14 @@ import { humanizeName } from './skill-text.js';
 export interface RankedEvidence {
   readonly id: string;
   readonly name: string;
-  /** The score the mode orders by: the hybrid fusion score, the centred cosine, or BM25 relative to the first hit's. */
+  /** The score the mode orders by: the hybrid fusion score, the dense ordering cosine (centred or plain), or BM25 relative to the first hit's. */
   readonly order: number;
   /** Raw cosine with the whole message (dense and hybrid). */
   readonly cosine?: number;
-  /** Centred cosine (dense and hybrid). */
+  /** Best centred cosine (dense and hybrid), whatever orders the dense side. */
   readonly centered?: number;
+  /** Best plain cosine over the message and its chunks (dense and hybrid). */
+  readonly plain?: number;
   /** Raw BM25, 0 when the lexical ranker did not match (lexical and hybrid). */
   readonly lexical?: number;
   /** Share of distinct query terms matched (lexical and hybrid). */

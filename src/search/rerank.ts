@@ -22,8 +22,10 @@ export interface RerankCandidate {
   readonly name: string;
   /** The fused ordering score (after boundaries). */
   readonly order: number;
-  /** Centred cosine. */
+  /** Best centred cosine. */
   readonly centered: number;
+  /** Best plain cosine. */
+  readonly plain: number;
   /** Raw BM25, 0 when the lexical ranker did not match. */
   readonly lexical: number;
   /** Share of the query's distinct terms matched (0 when not matched). */
@@ -34,6 +36,8 @@ export interface RerankCandidate {
 export const RERANK_FEATURES = {
   /** The dense side alone: centred cosine min-max over the query's candidates. */
   dense: 'dense',
+  /** The dense side alone: plain cosine min-max over the query's candidates. */
+  plain: 'plain',
   /** BM25 relative to the query's best. */
   lexical: 'lexical',
   /** Share of the query's terms the candidate matches. */
@@ -90,13 +94,18 @@ function nameTerms(name: string, terms: ReadonlySet<string>): number {
 export function rerankRows(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>, names: readonly RerankFeature[]): number[][] {
   let denseMin = Number.POSITIVE_INFINITY;
   let denseMax = Number.NEGATIVE_INFINITY;
+  let plainMin = Number.POSITIVE_INFINITY;
+  let plainMax = Number.NEGATIVE_INFINITY;
   let bestCoverage = 0;
   for (const c of candidates) {
     denseMin = Math.min(denseMin, c.centered);
     denseMax = Math.max(denseMax, c.centered);
+    plainMin = Math.min(plainMin, c.plain);
+    plainMax = Math.max(plainMax, c.plain);
     if (c.lexical > 0) bestCoverage = Math.max(bestCoverage, c.coverage);
   }
   const span = denseMax - denseMin;
+  const plainSpan = plainMax - plainMin;
   const byLexical = candidates.map((_, i) => i).filter((i) => candidates[i]!.lexical > 0);
   byLexical.sort((a, b) => candidates[b]!.lexical - candidates[a]!.lexical || a - b);
   const lexicalRank = new Map(byLexical.map((i, rank) => [i, rank + 1]));
@@ -111,6 +120,7 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
     const matched = c.lexical > 0;
     const value: Record<RerankFeature, () => number> = {
       dense: () => (span > 0 ? (c.centered - denseMin) / span : 1),
+      plain: () => (plainSpan > 0 ? (c.plain - plainMin) / plainSpan : 1),
       lexical: () => (matched && best > 0 ? c.lexical / best : 0),
       coverage: () => (matched ? c.coverage : 0),
       matched: () => Math.log1p(matchedOf(c)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankHybrid, rankLexical } from '../../src/search/candidates.js';
+import { rankDense, rankHybrid, rankLexical } from '../../src/search/candidates.js';
 
 const fusion = {
   denseShare: 0.9,
@@ -13,9 +13,9 @@ const fusion = {
 const terms = new Set(['q']);
 const nameOf = (id: string): string => `name-${id}`;
 /** Twelve dense candidates, best first; `lex` matches lexically only and is far from the query densely. */
-const dense = Array.from({ length: 12 }, (_, i) => ({ id: `d${i}`, cosine: 0.6 - i / 100, centered: 0.5 - i / 100 }));
+const dense = Array.from({ length: 12 }, (_, i) => ({ id: `d${i}`, cosine: 0.6 - i / 100, centered: 0.5 - i / 100, plain: 0.6 - i / 100 }));
 const lexical = [{ id: 'lex', score: 9, coverage: 1 }];
-const denseOf = (): { cosine: number; centered: number } => ({ cosine: 0, centered: 0 });
+const denseOf = (): { cosine: number; centered: number; plain: number } => ({ cosine: 0, centered: 0, plain: 0 });
 
 describe('rankHybrid', () => {
   it('keeps the lexical ranker’s best hits within the first ten however weak their dense side', () => {
@@ -35,12 +35,38 @@ describe('rankHybrid', () => {
   });
 });
 
+describe('the dense order (centring)', () => {
+  // `hub` is close to the query by plain cosine and to the catalogue's mean; `apart` wins once centred.
+  const split = [
+    { id: 'hub', cosine: 0.7, centered: 0.2, plain: 0.7 },
+    { id: 'apart', cosine: 0.5, centered: 0.4, plain: 0.5 },
+    { id: 'far', cosine: 0.1, centered: 0.3, plain: 0.1 },
+  ];
+  const noLexical = { ...fusion, denseShare: 1, lexicalEvidence: { ...fusion.lexicalEvidence, denseShare: 1 } };
+
+  it('orders hybrid candidates by the centred cosine, or by the plain one with centring off', () => {
+    const ids = (centring?: boolean): string[] =>
+      rankHybrid(split, 0, [], denseOf, { ...noLexical, ...(centring === undefined ? {} : { centring }) }, terms, 3, nameOf).ranked.map((hit) => hit.id);
+    expect(ids()).toEqual(['apart', 'far', 'hub']);
+    expect(ids(false)).toEqual(['hub', 'apart', 'far']);
+  });
+
+  it('gives the relevance model the second-best centred cosine whatever orders the list', () => {
+    const byPlain = [...split].sort((a, b) => b.plain - a.plain);
+    expect(rankHybrid(byPlain, 0, [], denseOf, { ...noLexical, centring: false }, terms, 3, nameOf).query.secondCentered).toBe(0.3);
+    const ranked = rankDense(byPlain, 0, terms, 3, nameOf, false).ranked;
+    expect(ranked.map((hit) => hit.order)).toEqual([0.7, 0.5, 0.1]);
+    expect(ranked.map((hit) => hit.centered)).toEqual([0.2, 0.4, 0.3]);
+    expect(rankDense(byPlain, 0, terms, 3, nameOf, false).query.secondCentered).toBe(0.3);
+  });
+});
+
 describe('rankHybrid with evidence and boundaries', () => {
   // `dense1` wins densely and shares one word; `clear` is BM25's clear first hit.
   const close = [
-    { id: 'dense1', cosine: 0.6, centered: 0.5 },
-    { id: 'clear', cosine: 0.3, centered: 0.2 },
-    { id: 'other', cosine: 0.2, centered: 0.1 },
+    { id: 'dense1', cosine: 0.6, centered: 0.5, plain: 0.6 },
+    { id: 'clear', cosine: 0.3, centered: 0.2, plain: 0.3 },
+    { id: 'other', cosine: 0.2, centered: 0.1, plain: 0.2 },
   ];
   const bm25 = [
     { id: 'clear', score: 9, coverage: 1 },

@@ -55,18 +55,38 @@ describe('catalog centring', () => {
 });
 
 describe('centring off (EngineOptions.centring: false)', () => {
-  it('orders dense hits by plain cosine, while centred engines order by the centred one', async () => {
-    const explained = async (centring: boolean) => {
-      const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', centring });
-      await engine.sync(SKILLS);
-      const hits = await engine.search('slow database query', { mode: 'dense', abstain: false, k: 8, explain: true });
-      return hits.map((hit) => hit.why!.dense!);
-    };
-    const plain = await explained(false);
-    const centred = await explained(true);
-    for (const dense of plain) expect(dense.centered).toBe(dense.cosine);
-    expect(plain.map((dense) => dense.cosine)).toEqual([...plain.map((dense) => dense.cosine)].sort((a, b) => b - a));
-    expect(centred.some((dense) => Math.abs(dense.centered - dense.cosine) > 1e-6)).toBe(true);
+  // The dense side alone decides the hybrid order here: no BM25 share, no re-ranker, no guard.
+  const denseOnly = {
+    denseShare: 1,
+    longQuery: { terms: 32, denseShare: 1 },
+    evidenceRerank: false,
+    keepLexical: 0,
+    boundaries: { penalty: 0, insteadBoost: 0 },
+  };
+  const explained = async (centring: boolean, mode: 'hybrid' | 'dense') => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'exact', centring, ...denseOnly });
+    await engine.sync(SKILLS);
+    const hits = await engine.search('slow database query', { mode, abstain: false, k: 8, explain: true });
+    await engine.close();
+    return hits.map((hit) => ({ id: hit.skill.id, ...hit.why!.dense! }));
+  };
+  const descending = (values: number[]): number[] => [...values].sort((a, b) => b - a);
+
+  it('orders hybrid candidates by plain cosine, while centred engines order by the centred one; both report the centred score', async () => {
+    const plain = await explained(false, 'hybrid');
+    const centred = await explained(true, 'hybrid');
+    expect(plain.map((dense) => dense.cosine)).toEqual(descending(plain.map((dense) => dense.cosine)));
+    expect(centred.map((dense) => dense.centered)).toEqual(descending(centred.map((dense) => dense.centered)));
+    // The same skills carry the same centred score whichever orders them (the relevance model reads it).
+    const centredOf = new Map(centred.map((dense) => [dense.id, dense.centered]));
+    for (const dense of plain) if (centredOf.has(dense.id)) expect(dense.centered).toBeCloseTo(centredOf.get(dense.id)!, 6);
+    expect(plain.some((dense) => Math.abs(dense.centered - dense.cosine) > 1e-6)).toBe(true);
+  });
+
+  it('leaves dense mode ordered by the centred cosine, the score its relevance model reads', async () => {
+    const plain = await explained(false, 'dense');
+    expect(plain.map((dense) => dense.centered)).toEqual(descending(plain.map((dense) => dense.centered)));
+    expect(plain).toEqual(await explained(true, 'dense'));
   });
 });
 

@@ -86,6 +86,7 @@ describe('explained hits', () => {
     expect(dense!.skill.name).toBe('pdf-forms');
     expect(dense!.why?.matched).toEqual({});
     expect(dense!.why?.lexical).toBeUndefined();
+    // Dense mode orders by the centred cosine whatever `centring` says (its relevance model reads it).
     expect(dense!.why?.order).toBe(dense!.why?.dense?.centered);
   });
 

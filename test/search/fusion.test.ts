@@ -3,9 +3,9 @@ import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceS
 
 const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
-/** `centered` defaults to `dense`: the tests below are about the mixing, not the centring. */
-function candidate(dense: number, lexical: number, coverage: number, centered = dense): Candidate {
-  return { id: 'x', dense, centered, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
+/** `centered` and `plain` default to `dense`: the tests below are about the mixing, not the centring. */
+function candidate(dense: number, lexical: number, coverage: number, centered = dense, plain = dense): Candidate {
+  return { id: 'x', dense, centered, plain, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
 }
 
 describe('denseShareFor', () => {
@@ -19,7 +19,12 @@ describe('denseShareFor', () => {
 });
 
 describe('hybridScore', () => {
-  const context: QueryContext = { bestLexical: 8, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6, coverageShare: 0 };
+  const context: QueryContext = { bestLexical: 8, centring: true, denseMin: 0.2, denseMax: 0.6, denseShare: 0.6, coverageShare: 0 };
+
+  it('reads the centred cosine, or the plain one with centring off', () => {
+    expect(hybridScore(candidate(0.9, 0, 0, 0.6, 0.2), context)).toBeCloseTo(0.6, 10);
+    expect(hybridScore(candidate(0.9, 0, 0, 0.6, 0.2), { ...context, centring: false })).toBe(0);
+  });
 
   it('min-max normalises the cosine over the query candidates and mixes it with relative BM25', () => {
     expect(hybridScore(candidate(0.6, 8, 1), context)).toBeCloseTo(1, 10);

@@ -33,7 +33,7 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
-      centring: true,
+      centring: false,
       crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);

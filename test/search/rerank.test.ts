@@ -6,10 +6,10 @@ import { BUNDLED_RERANK, RERANK_FEATURES, rerankedOrders, rerankRows, type Reran
 const terms = new Set(['fastq', 'pars', 'file']);
 // `sarif` wins densely on one common word; `fastq-tools` matches two rare words, one in its name.
 const candidates = [
-  { name: 'sarif-parsing', order: 0.9, centered: 0.5, lexical: 10, coverage: 1 / 3 },
-  { name: 'docx', order: 0.7, centered: 0.4, lexical: 0, coverage: 0 },
-  { name: 'fastq-tools', order: 0.6, centered: 0.2, lexical: 80, coverage: 2 / 3 },
-  { name: 'other', order: 0.1, centered: 0.1, lexical: 0, coverage: 0 },
+  { name: 'sarif-parsing', order: 0.9, centered: 0.5, plain: 0.7, lexical: 10, coverage: 1 / 3 },
+  { name: 'docx', order: 0.7, centered: 0.4, plain: 0.8, lexical: 0, coverage: 0 },
+  { name: 'fastq-tools', order: 0.6, centered: 0.2, plain: 0.6, lexical: 80, coverage: 2 / 3 },
+  { name: 'other', order: 0.1, centered: 0.1, plain: 0.4, lexical: 0, coverage: 0 },
 ];
 
 /** A model that reads `features` with unit scale and the given weights. */
@@ -41,6 +41,7 @@ describe('rerankRows', () => {
       'denseOnly',
       'nameTerm',
       'dense',
+      'plain',
     ];
     const rows = rerankRows(candidates, terms, names);
     const column = (name: RerankFeature): number[] => rows.map((row) => row[names.indexOf(name)]!);
@@ -54,6 +55,7 @@ describe('rerankRows', () => {
     expect(column('matched')).toEqual([Math.log(2), 0, Math.log(3), 0]);
     expect(column('nameTerm')).toEqual([0.5, 0, 0.5, 0]);
     column('dense').forEach((value, i) => expect(value).toBeCloseTo([1, 0.75, 0.25, 0][i]!));
+    column('plain').forEach((value, i) => expect(value).toBeCloseTo([0.75, 1, 0.5, 0][i]!));
   });
 });
 
@@ -83,15 +85,15 @@ describe('rerankedOrders', () => {
 describe('rankHybrid with the evidence re-ranker', () => {
   const fusion = { ...ENGINE_DEFAULTS, boundaries: { penalty: 0, insteadBoost: 0 } };
   const dense = [
-    { id: 'sarif', cosine: 0.6, centered: 0.5 },
-    { id: 'fastq', cosine: 0.3, centered: 0.2 },
+    { id: 'sarif', cosine: 0.6, centered: 0.5, plain: 0.6 },
+    { id: 'fastq', cosine: 0.3, centered: 0.2, plain: 0.3 },
   ];
   const lexical = [
     { id: 'fastq', score: 80, coverage: 2 / 3 },
     { id: 'sarif', score: 10, coverage: 1 / 3 },
   ];
   const nameOf = (id: string): string => (id === 'fastq' ? 'fastq-tools' : 'sarif-parsing');
-  const denseOf = (): { cosine: number; centered: number } => ({ cosine: 0, centered: 0 });
+  const denseOf = (): { cosine: number; centered: number; plain: number } => ({ cosine: 0, centered: 0, plain: 0 });
   const first = (evidenceRerank: boolean | RerankModel): string =>
     rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, evidenceRerank }, terms, 2, nameOf).ranked[0]!.id;
 
@@ -109,5 +111,7 @@ describe('the bundled re-ranker', () => {
     expect(BUNDLED_RERANK.scale.every((value) => value > 0)).toBe(true);
     expect(ENGINE_DEFAULTS.evidenceRerank).toBe(true);
     expect(BUNDLED_RERANK.provenance['script']).toBe('scripts/fit-rerank.ts');
+    // Fitted on the fused list the engine builds by default (centred or plain dense order).
+    expect(BUNDLED_RERANK.provenance['centring']).toBe(ENGINE_DEFAULTS.centring);
   });
 });
