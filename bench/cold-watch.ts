@@ -31,15 +31,19 @@ const SEARCHABLE_LIMIT_MS = 60_000;
 const TARGET_MS = 100;
 const TARGET_RSS = 1.3;
 
-/** A letters-only word unique to edit `n` (digits would tokenise apart). */
-function marker(n: number): string {
+/**
+ * A letters-only word unique to edit `n` (digits would tokenise apart), ending in `x` so that
+ * the stemmer keeps it whole: `zqvbae` and `zqvbas` both stemmed to `zqvba`, so the later edit's
+ * word also found the earlier skill, which could outrank it for good.
+ */
+export function marker(n: number): string {
   let word = '';
   let rest = n + 26 * 26;
   while (rest > 0) {
     word = String.fromCharCode(97 + (rest % 26)) + word;
     rest = Math.floor(rest / 26);
   }
-  return `zqv${word}`;
+  return `zqv${word}x`;
 }
 
 interface Folder {
