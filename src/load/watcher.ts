@@ -124,11 +124,11 @@ export class SkillWatcher {
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
     this.#watcher.on('all', (event, path) => {
       if (event === 'unlinkDir') this.#forgetFolder(path);
-      if ((event === 'add' || event === 'change') && !options.usePolling) this.#settle(path);
+      if ((event === 'add' || event === 'change') && !options.usePolling) this.#settle(path, event);
       else {
         clearTimeout(this.#settling.get(path));
         this.#settling.delete(path);
-        this.#record(path);
+        this.#record(path, event);
       }
     });
     this.#watcher.on('error', (error) => this.#handlers.onError(error instanceof Error ? error : new Error(String(error))));
@@ -260,21 +260,22 @@ export class SkillWatcher {
   }
 
   /** Records `path` once it has had no event for `stabilityThreshold` (each event restarts the wait). */
-  #settle(path: string): void {
+  #settle(path: string, event: string): void {
     if (this.#closing !== undefined) return;
     clearTimeout(this.#settling.get(path));
     this.#settling.set(
       path,
       setTimeout(() => {
         this.#settling.delete(path);
-        this.#record(path);
+        this.#record(path, event);
       }, this.#options.stabilityThreshold),
     );
   }
 
-  #record(path: string): void {
+  #record(path: string, event: string): void {
     if (this.#closing !== undefined) return;
-    if (this.#points.has(path)) this.#touchedPoints.add(path);
+    // A watch point's content changing (a tools file edited) is not the point being replaced.
+    if (event !== 'change' && this.#points.has(path)) this.#touchedPoints.add(path);
     if (this.#roots.some((root) => within(path, root))) this.#queue(path);
   }
 

@@ -41,3 +41,23 @@ describe('the stability wait with native events', () => {
     expect(Math.min(...waits)).toBeLessThan(STABILITY_MS + COALESCE_MS + 45);
   });
 });
+
+describe('a watched tools file', () => {
+  it('changed in place is reported once, not watched anew (which reported it again a stability wait later)', { timeout: 60_000 }, async () => {
+    const tools = join(root, 'tools.jsonl');
+    writeFileSync(tools, `${JSON.stringify({ id: 'one', description: 'first tool' })}\n`);
+    await catalog.close();
+    catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null, toolsFiles: [tools] });
+    await catalog.watch({ stabilityThreshold: 100, coalesceMs: 20 });
+    await sleep(300);
+    const reports: number[] = [];
+    catalog.on('change', (change) => {
+      if (change.paths.includes(tools)) reports.push(performance.now());
+    });
+    const first = changeFor(catalog, tools);
+    writeFileSync(tools, `${JSON.stringify({ id: 'one', description: 'first tool, revised' })}\n`);
+    await first;
+    await sleep(1000);
+    expect(reports).toHaveLength(1);
+  });
+});
