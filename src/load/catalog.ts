@@ -261,7 +261,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       diagnostics.push(...scan.diagnostics);
     }
     for (const result of tools) {
-      for (const skill of result.skills) entries.push({ skill, realPath: skill.path });
+      for (const entry of toolsEntries(result)) entries.push(entry);
       diagnostics.push(...result.diagnostics);
     }
     for (const server of mcp) {
@@ -270,7 +270,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     }
     const selected = skillSelector(options.include, options.exclude);
     const chosen = (entry: MergeEntry) => selected(entry.skill);
-    let merged = this.#merge(entries.filter(chosen));
+    const everySkill = options.include.length === 0 && options.exclude.length === 0;
+    let merged = this.#merge(everySkill ? entries : entries.filter(chosen));
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;
     if (demo !== null) {
@@ -340,6 +341,18 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     this.#toolsLoads.set(key, loaded);
     return loaded;
   }
+}
+
+/** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */
+const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
+
+function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
+  let entries = loadEntries.get(result);
+  if (entries === undefined) {
+    entries = result.skills.map((skill) => ({ skill, realPath: skill.path }));
+    loadEntries.set(result, entries);
+  }
+  return entries;
 }
 
 const catalogs = new Map<string, SkillCatalog>();

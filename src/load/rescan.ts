@@ -21,6 +21,7 @@ export function patchMerge(previous: readonly MergeEntry[], result: MergeResult,
   for (let i = 0; i < entries.length; i++) {
     const was = previous[i]!;
     const now = entries[i]!;
+    if (was === now) continue;
     if (was.realPath !== now.realPath) return undefined;
     if (was.skill === now.skill) continue;
     const a = was.skill;
