@@ -198,7 +198,18 @@ export const coldWatchSuite: Suite = async (context) => {
         better: 'lower',
         baseline: { name: 'RSS after the first sync', value: rssStart },
         ratio: rss.at(-1)! / rssStart,
-        target: { text: `≤ ${TARGET_RSS}×`, met: rss.at(-1)! / rssStart <= TARGET_RSS },
+      },
+      {
+        // Held to the target: "within 1.3× of its start over 100 edits" is every reading, not the last one.
+        group,
+        name: `server RSS over ${edits} edits`,
+        metric: 'peak',
+        value: Math.max(...rss),
+        unit: 'MB',
+        better: 'lower',
+        baseline: { name: 'RSS after the first sync', value: rssStart },
+        ratio: Math.max(...rss) / rssStart,
+        target: { text: `≤ ${TARGET_RSS}×`, met: Math.max(...rss) / rssStart <= TARGET_RSS },
       },
       {
         group,
