@@ -3,11 +3,12 @@
  * {@link FOLDERS} skills as SKILL.md folders (what users edit), served on the socket. Each edit
  * rewrites one SKILL.md with a new description carrying a word no skill has; from the moment the
  * file is saved, the bench asks the running server over its socket until that skill is the
- * answer: save → searchable. The watcher waits for the file to settle (chokidar's stability
- * threshold) and for the batch to close (the coalescing window) before it reindexes, so the
- * figure held to the target is the time beyond that wait. The server's resident memory is read
- * after its first sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools
- * file line follow (that file is re-read whole, whatever changed in it).
+ * answer: save → searchable. The watcher waits for the file to settle (the stability threshold)
+ * and for the batch to close (the coalescing window) before it reindexes, so the figure held to
+ * the target is the time beyond that wait. The server's resident memory is read after its first
+ * sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools file
+ * line follow (the file is read whole, and only its changed line parsed once the server has
+ * parsed it: the first such edit after a start from the tools snapshot parses every line).
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
