@@ -3,11 +3,12 @@
  * {@link FOLDERS} skills as SKILL.md folders (what users edit), served on the socket. Each edit
  * rewrites one SKILL.md with a new description carrying a word no skill has; from the moment the
  * file is saved, the bench asks the running server over its socket until that skill is the
- * answer: save → searchable. The watcher waits for the file to settle (chokidar's stability
- * threshold) and for the batch to close (the coalescing window) before it reindexes, so the
- * figure held to the target is the time beyond that wait. The server's resident memory is read
- * after its first sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools
- * file line follow (that file is re-read whole, whatever changed in it).
+ * answer: save → searchable. The watcher waits for the file to settle (the stability threshold)
+ * and for the batch to close (the coalescing window) before it reindexes, so the figure held to
+ * the target is the time beyond that wait. The server's resident memory is read after its first
+ * sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools file
+ * line follow (the file is read whole, and only its changed line parsed once the server has
+ * parsed it: the first such edit after a start from the tools snapshot parses every line).
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -31,15 +32,19 @@ const SEARCHABLE_LIMIT_MS = 60_000;
 const TARGET_MS = 100;
 const TARGET_RSS = 1.3;
 
-/** A letters-only word unique to edit `n` (digits would tokenise apart). */
-function marker(n: number): string {
+/**
+ * A letters-only word unique to edit `n` (digits would tokenise apart), ending in `x` so that
+ * the stemmer keeps it whole: `zqvbae` and `zqvbas` both stemmed to `zqvba`, so the later edit's
+ * word also found the earlier skill, which could outrank it for good.
+ */
+export function marker(n: number): string {
   let word = '';
   let rest = n + 26 * 26;
   while (rest > 0) {
     word = String.fromCharCode(97 + (rest % 26)) + word;
     rest = Math.floor(rest / 26);
   }
-  return `zqv${word}`;
+  return `zqv${word}x`;
 }
 
 interface Folder {
@@ -194,7 +199,18 @@ export const coldWatchSuite: Suite = async (context) => {
         better: 'lower',
         baseline: { name: 'RSS after the first sync', value: rssStart },
         ratio: rss.at(-1)! / rssStart,
-        target: { text: `≤ ${TARGET_RSS}×`, met: rss.at(-1)! / rssStart <= TARGET_RSS },
+      },
+      {
+        // Held to the target: "within 1.3× of its start over 100 edits" is every reading, not the last one.
+        group,
+        name: `server RSS over ${edits} edits`,
+        metric: 'peak',
+        value: Math.max(...rss),
+        unit: 'MB',
+        better: 'lower',
+        baseline: { name: 'RSS after the first sync', value: rssStart },
+        ratio: Math.max(...rss) / rssStart,
+        target: { text: `≤ ${TARGET_RSS}×`, met: Math.max(...rss) / rssStart <= TARGET_RSS },
       },
       {
         group,

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { CatalogSnapshot, Diagnostic, Skill } from '../types.js';
 import { SkillSearchError } from '../errors.js';
 import { validateFields } from './fields.js';
-import { mergeSkills, type MergeEntry } from './merge.js';
+import { mergeSkills, type MergeEntry, type MergeResult } from './merge.js';
+import { patchMerge, sameContent, type ScanContent } from './rescan.js';
 import {
   DEFAULT_WATCH_OPTIONS,
   resolveCatalogOptions,
@@ -15,11 +15,11 @@ import {
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
 import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
-import { hashSkills, portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
-import { loadToolsJsonl, type ToolsResult } from './tools-jsonl.js';
+import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { sameStat, toolsFileStat } from './tools-snapshot.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -77,7 +77,10 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    */
   #lastScan: Promise<unknown> = Promise.resolve();
   #generation = 0;
-  #fingerprint = '';
+  /** What the last scan found, to tell whether the next one changed anything (see {@link sameContent}). */
+  #content: ScanContent | undefined;
+  /** The last merge of the sources' skills, which a rescan that only changed some files' text patches ({@link patchMerge}). */
+  #merged: { readonly entries: readonly MergeEntry[]; readonly result: MergeResult } | undefined;
   readonly #mcp = new Map<string, McpServerEntry>();
   /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
   #watcher: Promise<SkillWatcher> | undefined;
@@ -88,6 +91,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   readonly #scanMemos = new Map<string, ScanMemo>();
   /** Each tools file's last load under its stat, so a rescan skips a file that did not change. */
   readonly #toolsLoads = new Map<string, ToolsResult>();
+  /** Each tools file's lines from its last load, so a reload after a one-line edit parses that line. */
+  readonly #toolsMemos = new Map<string, ToolsMemo>();
 
   constructor(options: CatalogOptions = {}) {
     super();
@@ -256,7 +261,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       diagnostics.push(...scan.diagnostics);
     }
     for (const result of tools) {
-      for (const skill of result.skills) entries.push({ skill, realPath: skill.path });
+      for (const entry of toolsEntries(result)) entries.push(entry);
       diagnostics.push(...result.diagnostics);
     }
     for (const server of mcp) {
@@ -265,7 +270,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     }
     const selected = skillSelector(options.include, options.exclude);
     const chosen = (entry: MergeEntry) => selected(entry.skill);
-    let merged = mergeSkills(entries.filter(chosen));
+    const everySkill = options.include.length === 0 && options.exclude.length === 0;
+    let merged = this.#merge(everySkill ? entries : entries.filter(chosen));
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;
     if (demo !== null) {
@@ -275,11 +281,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       merged = mergeSkills(entries.filter(chosen));
     }
 
-    const fingerprint = fingerprintOf(merged.skills, merged.shadowed, diagnostics);
-    if (fingerprint !== this.#fingerprint) {
-      this.#generation += 1;
-      this.#fingerprint = fingerprint;
-    }
+    const content: ScanContent = { skills: merged.skills, rest: JSON.stringify([merged.shadowed, diagnostics]) };
+    if (!sameContent(this.#content, content)) this.#generation += 1;
+    this.#content = content;
     const generation = this.#generation;
     return Object.freeze({
       cwd: options.cwd,
@@ -290,6 +294,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       ...(stamp === undefined ? {} : { sourceStamp: stamp }),
       ...(portable === undefined ? {} : { portableStamp: portable }),
     });
+  }
+
+  /** {@link mergeSkills}, or the last merge patched when only the text of some skills changed. */
+  #merge(entries: readonly MergeEntry[]): MergeResult {
+    const last = this.#merged;
+    const result = (last === undefined ? undefined : patchMerge(last.entries, last.result, entries)) ?? mergeSkills(entries);
+    this.#merged = { entries, result };
+    return result;
   }
 
   /** The memo of one skill folder scanned with one set of options (a plugin update may change them). */
@@ -315,9 +327,15 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const stat = toolsFileStat(path);
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
     const options = this.#options;
+    let memo = this.#toolsMemos.get(key);
+    if (memo === undefined) {
+      memo = new ToolsMemo();
+      this.#toolsMemos.set(key, memo);
+    }
     const loaded = await loadToolsJsonl(file, {
       rank: SOURCE_RANKS.project,
       limits: options.limits,
+      memo,
       ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),
     });
     this.#toolsLoads.set(key, loaded);
@@ -325,13 +343,16 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 }
 
-/** Identity of a catalog's content, so `generation` moves only when something changed. */
-function fingerprintOf(skills: readonly Skill[], shadowed: CatalogSnapshot['shadowed'], diagnostics: readonly Diagnostic[]): string {
-  const hash = createHash('sha256');
-  hashSkills(hash, skills);
-  hash.update(JSON.stringify(shadowed));
-  hash.update(JSON.stringify(diagnostics));
-  return hash.digest('hex');
+/** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */
+const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
+
+function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
+  let entries = loadEntries.get(result);
+  if (entries === undefined) {
+    entries = result.skills.map((skill) => ({ skill, realPath: skill.path }));
+    loadEntries.set(result, entries);
+  }
+  return entries;
 }
 
 const catalogs = new Map<string, SkillCatalog>();

@@ -77,6 +77,13 @@ export const SKILL_FILE = 'SKILL.md';
 const MAX_COMMAND_DEPTH = 8;
 /** Files read at once; keeps a large tree from exhausting file descriptors. */
 const READ_CONCURRENCY = 16;
+/**
+ * A file modified this recently (ms) when its stat was taken is not kept in a {@link ScanMemo}:
+ * rewritten again within the same timestamp tick with the same size (timestamps are as coarse as
+ * the kernel tick on Linux, 1–2 s on some file systems), its stat would not move, and the memo
+ * would keep the text read between the two writes. Such a file is read again by the next scan.
+ */
+export const RACY_MS = 2000;
 
 interface Candidate {
   readonly file: string;
@@ -201,13 +208,17 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
   return stampOf(await candidatesOf(dir, options.layout ?? 'skills', diagnostics), diagnostics);
 }
 
-/** Each candidate's stat (following symbolic links, so it names the file actually read) and the listing's problems so far. */
-async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[]): Promise<DirStamp> {
+/**
+ * Each candidate's stat (following symbolic links, so it names the file actually read) and the
+ * listing's problems so far. Files modified within {@link RACY_MS} of their stat go in `recent`.
+ */
+async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): Promise<DirStamp> {
   const read = candidates.flatMap(({ file, folder }) => (folder === undefined ? [file] : [file, join(folder, CODEX_POLICY_FILE)]));
   const files = await Promise.all(
     read.map(async (file): Promise<readonly [string, string | null]> => {
       try {
         const found = await stat(file);
+        if (recent !== undefined && found.mtimeMs > Date.now() - RACY_MS) recent.add(file);
         return [file, `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`];
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -230,17 +241,20 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
   const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
+  const memo = options.memo;
+  const recent = memo === undefined ? undefined : new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
-  const stamp = await stampOf(candidates, diagnostics);
+  const stamp = await stampOf(candidates, diagnostics, recent);
 
   const results: Loaded[] = new Array(candidates.length);
-  const memo = options.memo;
   const stats = memo === undefined ? undefined : new Map(stamp.files);
   const memoKey = (candidate: Candidate): string | undefined => {
     const own = stats?.get(candidate.file);
-    // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo.
+    // No file (a folder without SKILL.md), an unreadable stat, or one that may not tell the next write apart: read it, as without a memo.
     if (own === undefined || own === null || own.startsWith('error:')) return undefined;
-    const policy = candidate.folder === undefined ? '' : String(stats!.get(join(candidate.folder, CODEX_POLICY_FILE)));
+    const policyFile = candidate.folder === undefined ? undefined : join(candidate.folder, CODEX_POLICY_FILE);
+    if (recent!.has(candidate.file) || (policyFile !== undefined && recent!.has(policyFile))) return undefined;
+    const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     return `${own}\0${policy}\0${candidate.defaultName}`;
   };
   const fresh = new Map<string, { readonly key: string; readonly loaded: Loaded }>();

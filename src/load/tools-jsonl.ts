@@ -14,6 +14,35 @@ export interface ToolsOptions {
   readonly limits?: SkillLimits;
   /** Keep the parsed file here for the next process (see `tools-snapshot.ts`); none when absent. */
   readonly snapshotDir?: string;
+  /**
+   * The previous load of the same file with the same options: a line whose text is unchanged
+   * gives back the same Skill object instead of being parsed again. Refilled with this load.
+   * While it holds a load, the file is read rather than its snapshot (which has none of them).
+   */
+  readonly memo?: ToolsMemo;
+}
+
+/**
+ * One tools file's skills from its last load, by line text, so that a reload after a one-line
+ * edit parses that line only, and a watcher's sync finds every other skill unchanged by identity.
+ * Lines with a problem are not kept (their diagnostics name their line number).
+ */
+export class ToolsMemo {
+  #lines = new Map<string, Skill>();
+
+  get empty(): boolean {
+    return this.#lines.size === 0;
+  }
+
+  /** @internal */
+  lookup(line: string): Skill | undefined {
+    return this.#lines.get(line);
+  }
+
+  /** @internal Replaces the memo with one load's lines. */
+  refill(lines: Map<string, Skill>): void {
+    this.#lines = lines;
+  }
 }
 
 export interface ToolsResult {
@@ -38,7 +67,8 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const key = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
-  if (snapshotDir !== undefined && stat !== undefined) {
+  const memo = options.memo;
+  if (snapshotDir !== undefined && stat !== undefined && memo?.empty !== false) {
     const snapshot = readToolsSnapshot(snapshotDir, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
   }
@@ -56,9 +86,16 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const lines = text.split('\n');
+  const kept = new Map<string, Skill>();
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
     if (line === '') continue;
+    const known = memo?.lookup(line);
+    if (known !== undefined) {
+      skills.push(known);
+      kept.set(line, known);
+      continue;
+    }
     const where = `${path}:${index + 1}`;
     let value: unknown;
     try {
@@ -81,8 +118,11 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     const checked = validateFields(record, { path: where, defaultName: id, limits });
     diagnostics.push(...checked.diagnostics);
     if (checked.fields === undefined) continue;
-    skills.push(buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id }));
+    const skill = buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id });
+    skills.push(skill);
+    if (memo !== undefined && checked.diagnostics.length === 0) kept.set(line, skill);
   }
+  memo?.refill(kept);
   if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path)))
     writeToolsSnapshot(snapshotDir, key, stat, { skills, diagnostics });
   return { skills, diagnostics, stat };

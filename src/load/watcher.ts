@@ -5,7 +5,7 @@ import type { ResolvedWatchOptions } from './options.js';
 
 /** Deepest folder nesting watched below a root (matches the legacy commands scan). */
 const WATCH_DEPTH = 8;
-/** How often chokidar re-checks a file still being written. */
+/** How often chokidar re-checks a file still being written (polling mode only; see `#settle`). */
 const WRITE_POLL_MS = 100;
 /**
  * Most folders watched at once, over all roots: each costs an inotify watch (the user's limit
@@ -70,9 +70,10 @@ function identityOf(path: string): string | undefined {
 /**
  * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count;
  * everything else (dotfiles, node_modules, editor temp files, parents of a missing root) is
- * filtered here, once. Events are batched until `coalesceMs` pass without one (a trailing
- * debounce, after chokidar's own wait for a file to stop changing), at most
- * {@link MAX_BATCH_WINDOWS} windows. Folders are watched once each by real path (symlink
+ * filtered here, once. A file added or changed counts once it has had no event for
+ * `stabilityThreshold` (one timer per file, restarted by each event; when polling, chokidar's
+ * own size polling instead, since polled events come an interval apart). Events are batched
+ * until `coalesceMs` pass without one (a trailing debounce), at most {@link MAX_BATCH_WINDOWS} windows. Folders are watched once each by real path (symlink
  * loops and a second link to the same folder are skipped) and at most {@link MAX_WATCHED_DIRS}.
  */
 export class SkillWatcher {
@@ -85,6 +86,8 @@ export class SkillWatcher {
   /** Watch points that chokidar itself reported as added or removed since the last batch. */
   #touchedPoints = new Set<string>();
   #watcher: FSWatcher;
+  /** Files added or changed that have not settled yet (native events): path → its timer. */
+  readonly #settling = new Map<string, NodeJS.Timeout>();
   #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** When the first event of the pending batch arrived. */
@@ -111,7 +114,9 @@ export class SkillWatcher {
       usePolling: options.usePolling,
       interval: options.pollInterval,
       binaryInterval: options.pollInterval,
-      awaitWriteFinish: { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS },
+      // chokidar's wait polls each file's size every WRITE_POLL_MS and reports on the first poll past the
+      // threshold: with native events a timer per file is exact (tens of ms sooner under load).
+      awaitWriteFinish: options.usePolling ? { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS } : false,
       ignorePermissionErrors: true,
       depth: WATCH_DEPTH,
       ignored: (path, stats) => this.#ignored(path, stats),
@@ -119,7 +124,12 @@ export class SkillWatcher {
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
     this.#watcher.on('all', (event, path) => {
       if (event === 'unlinkDir') this.#forgetFolder(path);
-      this.#record(path);
+      if ((event === 'add' || event === 'change') && !options.usePolling) this.#settle(path, event);
+      else {
+        clearTimeout(this.#settling.get(path));
+        this.#settling.delete(path);
+        this.#record(path, event);
+      }
     });
     this.#watcher.on('error', (error) => this.#handlers.onError(error instanceof Error ? error : new Error(String(error))));
   }
@@ -174,6 +184,8 @@ export class SkillWatcher {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       clearTimeout(this.#timer);
+      for (const timer of this.#settling.values()) clearTimeout(timer);
+      this.#settling.clear();
       this.#pending.clear();
       await this.#watcher.close();
     })();
@@ -247,9 +259,23 @@ export class SkillWatcher {
     return isFile && !basename(path).toLowerCase().endsWith('.md');
   }
 
-  #record(path: string): void {
+  /** Records `path` once it has had no event for `stabilityThreshold` (each event restarts the wait). */
+  #settle(path: string, event: string): void {
     if (this.#closing !== undefined) return;
-    if (this.#points.has(path)) this.#touchedPoints.add(path);
+    clearTimeout(this.#settling.get(path));
+    this.#settling.set(
+      path,
+      setTimeout(() => {
+        this.#settling.delete(path);
+        this.#record(path, event);
+      }, this.#options.stabilityThreshold),
+    );
+  }
+
+  #record(path: string, event: string): void {
+    if (this.#closing !== undefined) return;
+    // A watch point's content changing (a tools file edited) is not the point being replaced.
+    if (event !== 'change' && this.#points.has(path)) this.#touchedPoints.add(path);
     if (this.#roots.some((root) => within(path, root))) this.#queue(path);
   }
 

@@ -50,6 +50,9 @@ beforeEach(async () => {
   skills = join(root, 'skills');
   tools = join(root, 'tools.jsonl');
   await writeTree(skills, Object.fromEntries(SKILLS.map((name) => [`${name}/SKILL.md`, skillMd(`${name} skill`)])));
+  // Written a while ago: a file modified within RACY_MS of a scan is read again by the next one.
+  const earlier = new Date(Date.now() - 60_000);
+  for (const name of SKILLS) await utimes(join(skills, name, 'SKILL.md'), earlier, earlier);
   await writeFile(tools, `${JSON.stringify({ id: 'one', name: 'one', description: 'first tool' })}\n`);
   options = { cwd: root, home: root, skillsDirs: [skills], toolsFiles: [tools], bundledDir: null, managedDir: null, toolsSnapshotDir: null };
   counted.reads.length = 0;
