@@ -119,7 +119,12 @@ function storeCounts(file: string): { entries: unknown; vectors: unknown; catalo
 function lastCatalog(file: string): { sum: number[]; mean: Buffer; base: unknown; rows: unknown } {
   const store = SqliteStore.open(file);
   try {
-    const row = store.database.prepare('SELECT id, mean, sum, base FROM catalogs ORDER BY id DESC LIMIT 1').get() as { id: number; mean: Buffer; sum: Buffer; base: unknown };
+    const row = store.database.prepare('SELECT id, mean, sum, base FROM catalogs ORDER BY id DESC LIMIT 1').get() as {
+      id: number;
+      mean: Buffer;
+      sum: Buffer;
+      base: unknown;
+    };
     const rows = store.database.prepare('SELECT count(*) FROM catalog_skills WHERE catalog = ?').pluck().get(row.id);
     return { sum: [...new Float64Array(Uint8Array.from(row.sum).buffer)], mean: row.mean, base: row.base, rows };
   } finally {
@@ -198,10 +203,7 @@ describe('a catalog changed since it was saved', () => {
     const assembled = lastCatalog(a.store!);
     expect(assembled.base).toBeNull();
     const store = SqliteStore.open(a.store!);
-    const names = store.database
-      .prepare('SELECT name FROM catalog_skills WHERE catalog = (SELECT max(id) FROM catalogs)')
-      .pluck()
-      .all() as string[];
+    const names = store.database.prepare('SELECT name FROM catalog_skills WHERE catalog = (SELECT max(id) FROM catalogs)').pluck().all() as string[];
     store.close();
     expect(names).not.toContain(removed);
     expect(names).toContain('minutes-transcriber');

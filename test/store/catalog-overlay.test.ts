@@ -44,7 +44,10 @@ function put(store: SqliteStore, stamp: string, members: readonly (CatalogMember
 /** Everything a reader sees of catalog `id`: members, lookups, lexical statistics. */
 function seen(store: SqliteStore, id: number, all: readonly CatalogMember[]) {
   const members = store.members(id);
-  const labels = store.labels(MODEL, all.map((m) => m.vectorKey));
+  const labels = store.labels(
+    MODEL,
+    all.map((m) => m.vectorKey),
+  );
   const stats = store.database.prepare('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?').get(id);
   return {
     all: members.all(),
@@ -69,7 +72,13 @@ describe('a catalog written from the one saved before', () => {
     const edited = first.map((m, i) => (i === 3 ? member(3, 1) : i === 5 ? member(5, 1, 'skill-0') : m));
     const store = storeWith([...first, ...edited]);
     const base = put(store, 's1', first, first);
-    const id = put(store, 's2', edited.map((m, doc) => (m === first[doc] ? doc : m)), edited, base);
+    const id = put(
+      store,
+      's2',
+      edited.map((m, doc) => (m === first[doc] ? doc : m)),
+      edited,
+      base,
+    );
     const whole = put(store, 's3', edited, edited);
     expect(rows(store, id)).toBe(2);
     expect(rows(store, whole)).toBe(8);
@@ -88,8 +97,20 @@ describe('a catalog written from the one saved before', () => {
     const twice = once.map((m, i) => (i === 6 ? member(6, 1) : m));
     const store = storeWith([...first, ...once, ...twice]);
     const base = put(store, 's1', first, first);
-    const one = put(store, 's2', once.map((m, doc) => (m === first[doc] ? doc : m)), once, base);
-    const two = put(store, 's3', twice.map((m, doc) => (m === once[doc] ? doc : m)), twice, one);
+    const one = put(
+      store,
+      's2',
+      once.map((m, doc) => (m === first[doc] ? doc : m)),
+      once,
+      base,
+    );
+    const two = put(
+      store,
+      's3',
+      twice.map((m, doc) => (m === once[doc] ? doc : m)),
+      twice,
+      one,
+    );
     const whole = put(store, 's4', twice, twice);
     expect(store.database.prepare('SELECT base FROM catalogs WHERE id = ?').pluck().get(two)).toBe(base);
     expect(rows(store, two)).toBe(2);
@@ -102,7 +123,13 @@ describe('a catalog written from the one saved before', () => {
     const changed = [member(20), ...first.filter((_, i) => i !== 2).map((m) => (m.id === 'id-6' ? member(6, 1) : m))];
     const store = storeWith([...first, ...changed]);
     const base = put(store, 's1', first, first);
-    const id = put(store, 's2', changed.map((m) => (first.includes(m) ? first.indexOf(m) : m)), changed, base);
+    const id = put(
+      store,
+      's2',
+      changed.map((m) => (first.includes(m) ? first.indexOf(m) : m)),
+      changed,
+      base,
+    );
     const whole = put(store, 's3', changed, changed);
     expect(store.database.prepare('SELECT base FROM catalogs WHERE id = ?').pluck().get(id)).toBeNull();
     expect(rows(store, id)).toBe(8);
@@ -127,7 +154,13 @@ describe('a catalog written from the one saved before', () => {
       const store = storeWith([...first, ...edited]);
       const base = put(store, 's1', first, first);
       vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
-      const id = put(store, 's2', edited.map((m, doc) => (m === first[doc] ? doc : m)), edited, base);
+      const id = put(
+        store,
+        's2',
+        edited.map((m, doc) => (m === first[doc] ? doc : m)),
+        edited,
+        base,
+      );
       // Written again under the base's key (the same skills): the base stays, as the overlay reads it.
       expect(put(store, 's1', first, first)).toBe(base);
       expect(store.collect(30)).toBe(0);

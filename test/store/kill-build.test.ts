@@ -100,7 +100,11 @@ describe('a changed catalog assembled by a cold query killed with SIGKILL', () =
     // Not the query every skill's name matches alike: the lexical ranker breaks exact ties by the order its
     // entries were stored in, which an edit moves (docs/store.md, "Assembling a changed catalog").
     const queries = QUERIES.filter((query) => !query.startsWith('nothing'));
-    const clean = await answers(['--skills-dir', skills, '--model', 'hash', '--index-dir', path.join(root, 'clean', 'index')], path.join(root, 'clean'), queries);
+    const clean = await answers(
+      ['--skills-dir', skills, '--model', 'hash', '--index-dir', path.join(root, 'clean', 'index')],
+      path.join(root, 'clean'),
+      queries,
+    );
     expect(JSON.stringify(clean)).toContain('skill-');
     expect(await answers(sources, cache, queries)).toEqual(clean);
   }, 300_000);
