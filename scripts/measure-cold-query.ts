@@ -7,9 +7,10 @@
  *     --tools-file /work/shared/eval/pools/skill-registry-metadata/tools.jsonl --model hash --runs 5
  *
  * Per build: `index` once (not timed as a query), then `--runs` cold queries of the unchanged
- * catalog, then the first cold query after one skill's description changed (the tools file is a
- * copy, edited in place), then again cold queries of that (now saved) catalog. Prints medians in
- * ms and as ratios to `node -e 0`; each build gets its own cache folder.
+ * catalog, then `--changes` times the first cold query after one skill's description changed
+ * (the tools file is a copy, edited in place, another line each time), then again cold queries
+ * of that (now saved) catalog. Prints medians in ms and as ratios to `node -e 0`; each build gets
+ * its own cache folder.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     'skills-dir': { type: 'string', multiple: true },
     model: { type: 'string', default: 'hash' },
     runs: { type: 'string', default: '5' },
+    changes: { type: 'string', default: '1' },
     query: { type: 'string', default: 'rotate the nginx logs and compress the old ones' },
   },
 });
@@ -68,12 +70,17 @@ for (const { name, file } of bins) {
   let changed: number | undefined;
   let after: number[] = [];
   if (tools !== undefined) {
-    const lines = readFileSync(tools, 'utf8').split('\n');
-    const at = Math.floor(lines.length / 2);
-    const tool = JSON.parse(lines[at]!) as { description?: string };
-    lines[at] = JSON.stringify({ ...tool, description: `${tool.description ?? ''} (edited for the measurement)` });
-    writeFileSync(tools, lines.join('\n'));
-    changed = query();
+    const times: number[] = [];
+    for (let change = 0; change < Number(values.changes); change += 1) {
+      const lines = readFileSync(tools, 'utf8').split('\n');
+      const at = Math.floor(((change + 1) * lines.length) / (Number(values.changes) + 2));
+      const tool = JSON.parse(lines[at]!) as { description?: string };
+      lines[at] = JSON.stringify({ ...tool, description: `${tool.description ?? ''} (edited for the measurement)` });
+      writeFileSync(tools, lines.join('\n'));
+      baseline.push(node());
+      times.push(query());
+    }
+    changed = median(times);
     after = Array.from({ length: runs }, () => query());
   }
   const base = median(baseline);
@@ -85,7 +92,7 @@ for (const { name, file } of bins) {
       ...(changed === undefined
         ? []
         : [
-            `${row('  first cold query after one description changed:', changed)}, ${(changed / median(unchanged)).toFixed(2)}× unchanged`,
+            `${row(`  first cold query after one description changed (median of ${values.changes}):`, changed)}, ${(changed / median(unchanged)).toFixed(2)}× unchanged`,
             row('  cold query after that:', median(after)),
           ]),
     ].join('\n'),

@@ -4,11 +4,12 @@ import { SkillSearchError, errorMessage, throwIfAborted } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type CatalogMember } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type CatalogMember, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
-import { CatalogVectors } from '../vector-index/catalog-vectors.js';
+import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
+import { LabelGraph } from '../vector-index/label-graph.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
@@ -223,22 +224,35 @@ export class SkillSearchEngine extends RankedSearch {
     glosses: ReadonlyMap<string, string>,
     vectors: CatalogVectors,
   ): number | undefined {
-    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
-    const members: CatalogMember[] = [];
     for (const skill of skills) {
       const label = vectors.labelOf(skill.id);
       if (label === undefined || label >= LOCAL_LABELS) return undefined;
-      members.push({
-        id: skill.id,
-        name: normalizeName(skill.name),
-        lexicalKey: lexicalKey(skill, glosses.get(skill.id)),
-        vectorKey: vectorKey(skill),
-        record: JSON.stringify(skill),
-      });
     }
+    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
+    return this.#putCatalog(shared, catalog, skills, glosses, { members, mean: vectors.mean(), sum: vectors.sum(), graph: () => vectors.graph() });
+  }
+
+  /**
+   * Writes the graph (when there is one) and the catalog row with its members; returns how many
+   * lexical entries were tokenised, or undefined when the store failed.
+   */
+  #putCatalog(
+    shared: SharedStore,
+    catalog: SnapshotCatalog,
+    skills: readonly Skill[],
+    glosses: ReadonlyMap<string, string>,
+    written: {
+      readonly members: readonly (CatalogMember | number)[];
+      readonly base?: number;
+      readonly mean: Float32Array;
+      readonly sum: Float64Array;
+      readonly graph: () => LabelGraph | undefined;
+    },
+  ): number | undefined {
+    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
     let tokenised = 0;
     try {
-      const graph = vectors.graph();
+      const graph = written.graph();
       let file: string | undefined;
       if (graph !== undefined) {
         file = `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 16)}-${Date.now().toString(36)}-${process.pid}.usearch`;
@@ -248,8 +262,10 @@ export class SkillSearchEngine extends RankedSearch {
         ...key,
         sourceStamp: catalog.sourceStamp,
         diagnostics: JSON.stringify(catalog.diagnostics),
-        members,
-        mean: vectors.mean(),
+        members: written.members,
+        base: written.base,
+        mean: written.mean,
+        sum: written.sum,
         graph: file,
         lexicalEntry: (doc) => {
           tokenised += 1;
@@ -278,25 +294,120 @@ export class SkillSearchEngine extends RankedSearch {
     this.assertOpen();
     const shared = this.#shared;
     if (shared === undefined || this.#generation !== 0 || this.options.mode === 'lexical') return undefined;
-    if (shared.latestCatalog(catalogModel(this.options), CATALOG_FORMAT) === undefined) return undefined;
+    const base = shared.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
+    if (base === undefined) return undefined;
     if (shared.catalog(catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options)) !== undefined) return { embedded: 0, tokenised: 0 };
     const desired = new Map<string, Skill>();
     for (const skill of catalog.skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
     if (desired.size === 0) return undefined;
     await this.#language.prepare(desired.values(), signal);
+    const skills = [...desired.values()];
+    const glosses = new Map<string, string>();
+    for (const skill of skills) {
+      const lexical = this.#language.glossesOf(skill)?.lexical;
+      if (lexical !== undefined) glosses.set(skill.id, lexical);
+    }
+    return (await this.#assembleFrom(shared, catalog, base, skills, glosses, signal)) ?? this.#assembleWhole(shared, catalog, desired, glosses, signal);
+  }
+
+  /**
+   * {@link assembleCatalog} from `base`, a saved catalog it mostly keeps: its unchanged members
+   * are copied in the store, its float64 sum moved by the vectors of the members that left and
+   * came, its graph by their labels; only those vectors are read. Undefined when `base` cannot
+   * serve (saved without a sum, or without the graph the new catalog needs): the catalog is then
+   * written whole.
+   */
+  async #assembleFrom(
+    shared: SharedStore,
+    catalog: SnapshotCatalog,
+    base: StoredCatalog,
+    skills: readonly Skill[],
+    glosses: ReadonlyMap<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<AssembledCatalog | undefined> {
+    if (base.sum === undefined || base.sum.length !== this.#dimensions) return undefined;
+    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
+    const distinct = new Set(members.map((m) => m.vectorKey));
+    const graphed = CatalogVectors.graphs({ kind: this.options.ann }, distinct.size);
+    if (graphed && base.graph === undefined) return undefined;
+    const before = shared.members(base.id).all();
+    const docOf = new Map(before.map((m, doc) => [m.id, doc]));
+    const kept = new Uint8Array(before.length);
+    const docs: (CatalogMember | number)[] = [];
+    const coming = new Map<string, Skill>();
+    members.forEach((m, doc) => {
+      const at = docOf.get(m.id);
+      const old = at === undefined ? undefined : before[at]!;
+      if (old !== undefined && old.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name) {
+        docs.push(at!);
+        kept[at!] = 1;
+      } else {
+        docs.push(m);
+        coming.set(m.vectorKey, skills[doc]!);
+      }
+    });
+    const leaving = before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey);
+    const found = await this.#storedOrEmbedded(coming, signal);
+    throwIfAborted(signal);
+    const left = shared.vectors(
+      this.#model,
+      this.#dimensions,
+      [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
+    );
+    const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
+    const sum = base.sum.slice();
+    const move = (key: string, sign: 1 | -1): boolean => {
+      const vector = vectorOf(key);
+      if (vector?.length !== this.#dimensions) return false;
+      for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
+      return true;
+    };
+    if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
+    const held = new Set(before.map((m) => m.vectorKey));
+    const gone = [...held].filter((key) => !distinct.has(key));
+    const added = [...distinct].filter((key) => !held.has(key));
+    const labels = shared.labels(this.#model, [...gone, ...added]);
+    if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
+    let graph: LabelGraph | undefined;
+    if (graphed) {
+      try {
+        graph = LabelGraph.load(path.join(shared.graphDir, base.graph!), this.#dimensions, this.options.hnsw);
+      } catch {
+        return undefined;
+      }
+      graph.update(
+        gone.flatMap((key) => labels.get(key) ?? []),
+        added.map((key) => [labels.get(key)!, vectorOf(key)!] as const),
+      );
+    }
+    const tokenised = this.#putCatalog(shared, catalog, skills, glosses, {
+      members: docs,
+      base: base.id,
+      mean: meanOf(sum, docs.length),
+      sum,
+      graph: () => graph,
+    });
+    return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
+  }
+
+  /** {@link assembleCatalog} with every member's vector read from the store. */
+  async #assembleWhole(
+    shared: SharedStore,
+    catalog: SnapshotCatalog,
+    desired: ReadonlyMap<string, Skill>,
+    glosses: ReadonlyMap<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<AssembledCatalog | undefined> {
     const vectors = this.#newVectors(true);
     const found = await this.#embedMissing(vectors, desired.values(), signal);
     throwIfAborted(signal);
     const labels = shared.labels(this.#model, [...found.vectors.keys()]);
-    const glosses = new Map<string, string>();
     for (const [id, skill] of desired) {
       const key = vectorKey(skill);
       const vector = found.vectors.get(key);
       const label = labels.get(key);
       if (vector === undefined || label === undefined) return undefined;
       vectors.set(id, key, vector, label);
-      const lexical = this.#language.glossesOf(skill)?.lexical;
-      if (lexical !== undefined) glosses.set(id, lexical);
     }
     const tokenised = this.#writeCatalog(shared, catalog, [...desired.values()], glosses, vectors);
     return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
@@ -350,7 +461,7 @@ export class SkillSearchEngine extends RankedSearch {
   #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
     const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
     if (latest === undefined) return undefined;
-    const saved = this.#shared!.members(latest).lexicalKeys();
+    const saved = this.#shared!.members(latest.id).lexicalKeys();
     let added = 0;
     let updated = 0;
     let unchanged = 0;
@@ -495,6 +606,15 @@ export class SkillSearchEngine extends RankedSearch {
       const key = vectorKey(skill);
       if (state.vectorOfKey(key) === undefined) missing.set(key, skill);
     }
+    return this.#storedOrEmbedded(missing, signal, onProgress);
+  }
+
+  /** The vectors of `missing` (skills by content key) from the store, the others embedded and stored. */
+  async #storedOrEmbedded(
+    missing: Map<string, Skill>,
+    signal?: AbortSignal,
+    onProgress?: SyncOptions['onProgress'],
+  ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
     const shared = this.#shared?.vectors(this.#model, this.#dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
     for (const key of shared.keys()) missing.delete(key);
     const made = await this.#embed(missing, signal, onProgress);
@@ -608,6 +728,11 @@ export class SkillSearchEngine extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** What the store keeps of `skill` as a catalog member (`glosses`: the lexical glosses it is indexed with). */
+function memberOf(skill: Skill, glosses: string | undefined): CatalogMember {
+  return { id: skill.id, name: normalizeName(skill.name), lexicalKey: lexicalKey(skill, glosses), vectorKey: vectorKey(skill), record: JSON.stringify(skill) };
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

@@ -27,8 +27,11 @@ export interface EntryStore {
   catalog(key: CatalogKey): StoredCatalog | undefined;
   /** The catalog of `model` and `format` saved last that has a graph: what a new catalog's graph is derived from. */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
-  /** The catalog of `model` and `format` saved last: what a new live index reports its changes against. */
-  latestCatalog(model: string, format: number): number | undefined;
+  /**
+   * The catalog of `model` and `format` saved last: what a new live index reports its changes
+   * against, and what a changed catalog is written from ({@link NewCatalog.base}).
+   */
+  latestCatalog(model: string, format: number): StoredCatalog | undefined;
   /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
   putCatalog(catalog: NewCatalog): number;
   /** Reads the members of the saved catalog `catalog` (by id). */
@@ -64,6 +67,11 @@ export interface StoredCatalog {
   readonly size: number;
   /** The mean of its members' vectors. */
   readonly mean: Float32Array | undefined;
+  /**
+   * The float64 sum of its members' vectors (one per member): a catalog written from this one
+   * moves it by the changed members' vectors only. Undefined when it was saved without.
+   */
+  readonly sum: Float64Array | undefined;
   /** The graph file (under {@link EntryStore.graphDir}) that serves it; undefined when it is searched exactly. */
   readonly graph: string | undefined;
 }
@@ -71,9 +79,17 @@ export interface StoredCatalog {
 export interface NewCatalog extends CatalogKey {
   readonly sourceStamp: string;
   readonly diagnostics: string;
-  /** In catalog order (a member's `doc` is its position). */
-  readonly members: readonly CatalogMember[];
+  /**
+   * In catalog order (a member's `doc` is its position). A number is a member of {@link base}
+   * kept as it is: that catalog's document of this number, copied in SQL with its lexical
+   * statistics (a changed catalog binds only its changed members).
+   */
+  readonly members: readonly (CatalogMember | number)[];
+  /** The saved catalog (by id) the numbered members are copied from; needed when any is. */
+  readonly base?: number | undefined;
   readonly mean?: Float32Array | undefined;
+  /** The float64 sum of the members' vectors ({@link StoredCatalog.sum}). */
+  readonly sum?: Float64Array | undefined;
   readonly graph?: string | undefined;
   /** The lexical entry of member `doc`: asked only for the entries the store does not hold yet (by lexical key). */
   readonly lexicalEntry: (doc: number) => LexicalEntry;
@@ -101,6 +117,8 @@ export interface CatalogMembers {
   vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
   /** Each member's lexical key by id. */
   lexicalKeys(): Map<string, string>;
+  /** Every member, in catalog order. */
+  all(): CatalogMember[];
   /** Every distinct label of the members' vectors. */
   labels(): number[];
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */

@@ -134,13 +134,62 @@ export function putCatalogLexicalStats(db: Database, catalog: number): void {
       throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} document ${doc} names entry ${row.lexical_key}, which was never put`);
     }
     entries[doc] = row.id;
-    const own = uint32sOf(row.lengths, `entry ${row.lexical_key}'s lengths`);
-    if (own.length !== FIELD_COUNT) throw corrupt(`entry ${row.lexical_key} has ${own.length} field lengths, expected ${FIELD_COUNT}`);
-    lengths.set(own, doc * FIELD_COUNT);
+    lengths.set(entryLengths(row.lengths, row.lexical_key), doc * FIELD_COUNT);
   });
+  putStats(db, catalog, entries, lengths);
+}
+
+/**
+ * Writes `catalog`'s lexical statistics from those of `base`, which it mostly keeps: document
+ * `doc` is `base`'s document `from[doc]`, or, where that is undefined, the member written in
+ * `catalog_skills` (its entry put). Equal to {@link putCatalogLexicalStats} over the same
+ * membership, reading the base's one row and the changed members only. Throws a
+ * `SkillSearchError` when the base has no statistics or lacks a document, or a changed member's
+ * entry is missing.
+ */
+export function putCatalogLexicalStatsFrom(db: Database, catalog: number, base: number, from: readonly (number | undefined)[]): void {
+  const stats = db
+    .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
+    .get(base);
+  if (stats === undefined) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${base} has no lexical statistics to write catalog ${catalog} from`);
+  const baseEntries = uint32sOf(stats.entries, `catalog ${base}'s entries`);
+  const baseLengths = uint32sOf(stats.lengths, `catalog ${base}'s lengths`);
+  if (baseEntries.length !== stats.documents || baseLengths.length !== stats.documents * FIELD_COUNT)
+    throw corrupt(`catalog ${base}'s statistics disagree on its size`);
+  const changed = db.prepare<[number, number], { lexical_key: string; id: number | null; lengths: Buffer | null }>(
+    'SELECT s.lexical_key, e.id, e.lengths FROM catalog_skills s LEFT JOIN lexical_entries e ON e.key = s.lexical_key WHERE s.catalog = ? AND s.doc = ?',
+  );
+  const entries = new Uint32Array(from.length);
+  const lengths = new Uint32Array(from.length * FIELD_COUNT);
+  from.forEach((kept, doc) => {
+    if (kept !== undefined) {
+      if (!(kept >= 0 && kept < stats.documents)) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${base} has no document ${kept}`);
+      entries[doc] = baseEntries[kept]!;
+      lengths.set(baseLengths.subarray(kept * FIELD_COUNT, (kept + 1) * FIELD_COUNT), doc * FIELD_COUNT);
+      return;
+    }
+    const row = changed.get(catalog, doc);
+    if (row?.id == null || row.lengths === null)
+      throw new SkillSearchError(
+        'INTERNAL',
+        `lexical tables: catalog ${catalog} document ${doc} names entry ${row?.lexical_key ?? '(none)'}, which was never put`,
+      );
+    entries[doc] = row.id;
+    lengths.set(entryLengths(row.lengths, row.lexical_key), doc * FIELD_COUNT);
+  });
+  putStats(db, catalog, entries, lengths);
+}
+
+function entryLengths(bytes: Buffer, key: string): Uint32Array {
+  const own = uint32sOf(bytes, `entry ${key}'s lengths`);
+  if (own.length !== FIELD_COUNT) throw corrupt(`entry ${key} has ${own.length} field lengths, expected ${FIELD_COUNT}`);
+  return own;
+}
+
+function putStats(db: Database, catalog: number, entries: Uint32Array, lengths: Uint32Array): void {
   db.prepare<[number, number, Buffer, Buffer]>('INSERT OR REPLACE INTO lexical_catalogs (catalog, documents, entries, lengths) VALUES (?, ?, ?, ?)').run(
     catalog,
-    rows.length,
+    entries.length,
     bytesOf(entries),
     bytesOf(lengths),
   );
@@ -168,6 +217,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #terms = new Map<string, CatalogTerm | null>();
   readonly #externalIds = new Map<number, string>();
   readonly #catalog: number;
+  readonly #idsFrom: number;
   readonly #db: Database;
   readonly #postings: BetterSqlite3.Statement<[string], [number, number, number]>;
   readonly #range: BetterSqlite3.Statement<[string, string], [string, number, number, number]>;
@@ -175,8 +225,10 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   /** Every term of the tables, for typo lookups: read at the first one. */
   #vocabulary: TermVocabulary | undefined;
 
-  constructor(db: Database, catalog: number) {
+  /** `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base, which holds every one). */
+  constructor(db: Database, catalog: number, idsFrom: number) {
     this.#catalog = catalog;
+    this.#idsFrom = idsFrom;
     const stats = db
       .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
       .get(catalog);
@@ -230,7 +282,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   externalId(doc: number): string {
     let id = this.#externalIds.get(doc);
     if (id === undefined) {
-      id = this.#externalId.get(this.#catalog, doc);
+      id = this.#externalId.get(this.#idsFrom, doc);
       if (typeof id !== 'string') throw corrupt(`catalog ${this.#catalog} has no document ${doc} in catalog_skills`);
       this.#externalIds.set(doc, id);
     }
@@ -305,6 +357,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
  * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
  * once. Open a new one after the catalog or its entries change.
  */
-export function openCatalogLexical(db: Database, catalog: number): LexicalSearcher {
-  return new SourceSearch(new CatalogPostings(db, catalog));
+export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog): LexicalSearcher {
+  return new SourceSearch(new CatalogPostings(db, catalog, idsFrom));
 }

@@ -51,7 +51,7 @@ export class SharedStore implements EntryStore {
     return this.#guard((store) => store.latestGraph(model, format), undefined);
   }
 
-  latestCatalog(model: string, format: number): number | undefined {
+  latestCatalog(model: string, format: number): StoredCatalog | undefined {
     return this.#guard((store) => store.latestCatalog(model, format), undefined);
   }
 
@@ -70,6 +70,7 @@ export class SharedStore implements EntryStore {
       idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
       vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
       lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
+      all: () => read((m) => m.all(), []),
       labels: () => read((m) => m.labels(), []),
       labelled: (dimensions) => read((m) => m.labelled(dimensions), new Map()),
     };

@@ -4,13 +4,14 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
-import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
+import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
+import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 /**
  * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, so a
  * graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
@@ -35,15 +36,12 @@ CREATE TABLE IF NOT EXISTS catalogs (
   diagnostics TEXT NOT NULL,
   size INTEGER NOT NULL,
   mean BLOB,
+  sum BLOB,
   graph TEXT,
+  base INTEGER,
   used INTEGER NOT NULL,
   UNIQUE (stamp, model, format)
 );
-CREATE TABLE IF NOT EXISTS catalog_skills (catalog INTEGER NOT NULL, doc INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, lexical_key TEXT NOT NULL, vector_key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (catalog, doc)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS catalog_skills_lexical ON catalog_skills (lexical_key, catalog);
-CREATE INDEX IF NOT EXISTS catalog_skills_id ON catalog_skills (catalog, id, doc);
-CREATE INDEX IF NOT EXISTS catalog_skills_name ON catalog_skills (catalog, name, doc);
-CREATE INDEX IF NOT EXISTS catalog_skills_vector ON catalog_skills (catalog, vector_key, doc);
 CREATE TABLE IF NOT EXISTS glosses (
   scope TEXT NOT NULL,
   key TEXT NOT NULL,
@@ -70,6 +68,7 @@ interface CatalogRowData {
   diagnostics: string;
   size: number;
   mean: Buffer | null;
+  sum: Buffer | null;
   graph: string | null;
   used: number;
 }
@@ -139,6 +138,7 @@ export class SqliteStore implements EntryStore {
             for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
           }
           db.exec(SCHEMA);
+          db.exec(CATALOG_SKILLS_SQL);
           db.exec(LEXICAL_TABLES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
@@ -211,14 +211,7 @@ export class SqliteStore implements EntryStore {
     if (row === undefined) return undefined;
     const day = today();
     if (row.used < day) this.#write(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
-    return {
-      id: row.id,
-      sourceStamp: row.source_stamp,
-      diagnostics: row.diagnostics,
-      size: row.size,
-      mean: row.mean === null ? undefined : toVector(row.mean),
-      graph: row.graph ?? undefined,
-    };
+    return catalogOf(row);
   }
 
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
@@ -230,8 +223,11 @@ export class SqliteStore implements EntryStore {
     return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
   }
 
-  latestCatalog(model: string, format: number): number | undefined {
-    return this.#db.prepare<[string, number], number>('SELECT max(id) FROM catalogs WHERE model = ? AND format = ?').pluck().get(model, format) ?? undefined;
+  latestCatalog(model: string, format: number): StoredCatalog | undefined {
+    const row = this.#db
+      .prepare<[string, number], CatalogRowData>('SELECT * FROM catalogs WHERE model = ? AND format = ? ORDER BY id DESC LIMIT 1')
+      .get(model, format);
+    return row === undefined ? undefined : catalogOf(row);
   }
 
   putCatalog(catalog: NewCatalog): number {
@@ -243,12 +239,20 @@ export class SqliteStore implements EntryStore {
         .prepare<[string, string, number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE stamp = ? AND model = ? AND format = ?')
         .get(catalog.stamp, catalog.model, catalog.format);
       if (old !== undefined) {
+        // Overlays read its members: the catalog saved under this key (the same skills) stays.
+        if (db.prepare('SELECT 1 FROM catalogs WHERE base = ?').get(old.id) !== undefined) {
+          id = old.id;
+          return;
+        }
         this.#dropCatalog(old.id);
         if (old.graph !== null && old.graph !== catalog.graph) replaced.push(old.graph);
       }
+      const overlay = overlayBase(db, catalog);
       id = Number(
         db
-          .prepare('INSERT INTO catalogs (stamp, model, format, source_stamp, diagnostics, size, mean, graph, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .prepare(
+            'INSERT INTO catalogs (stamp, model, format, source_stamp, diagnostics, size, mean, sum, graph, base, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          )
           .run(
             catalog.stamp,
             catalog.model,
@@ -256,22 +260,30 @@ export class SqliteStore implements EntryStore {
             catalog.sourceStamp,
             catalog.diagnostics,
             catalog.members.length,
-            catalog.mean === undefined ? null : Buffer.from(catalog.mean.buffer, catalog.mean.byteOffset, catalog.mean.byteLength),
+            catalog.mean === undefined ? null : blobOf(catalog.mean),
+            catalog.sum === undefined ? null : blobOf(catalog.sum),
             catalog.graph ?? null,
+            overlay ?? null,
             today(),
           ).lastInsertRowid,
       );
-      const member = db.prepare('INSERT INTO catalog_skills (catalog, doc, id, name, lexical_key, vector_key, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      catalog.members.forEach((m, doc) => member.run(id, doc, m.id, m.name, m.lexicalKey, m.vectorKey, m.record));
+      const kept = putMembers(db, id, catalog, overlay);
       // Only the entries not stored yet are made (tokenised) and written.
       const known = db.prepare<[string], number>('SELECT 1 FROM lexical_entries WHERE key = ?').pluck();
       putLexicalEntries(
         db,
         (function* () {
-          for (const [doc, m] of catalog.members.entries()) if (known.get(m.lexicalKey) === undefined) yield catalog.lexicalEntry(doc);
+          for (const [doc, m] of catalog.members.entries()) if (typeof m !== 'number' && known.get(m.lexicalKey) === undefined) yield catalog.lexicalEntry(doc);
         })(),
       );
-      putCatalogLexicalStats(db, id);
+      if (kept === 0) putCatalogLexicalStats(db, id);
+      else
+        putCatalogLexicalStatsFrom(
+          db,
+          id,
+          catalog.base!,
+          catalog.members.map((m) => (typeof m === 'number' ? m : undefined)),
+        );
     }).immediate();
     // Readers that hold a replaced graph open keep their mapping (the file goes from the folder only).
     for (const graph of replaced) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
@@ -285,69 +297,17 @@ export class SqliteStore implements EntryStore {
   }
 
   catalogLexical(catalog: number): LexicalSearcher {
-    return openCatalogLexical(this.#db, catalog);
+    // An overlay holds the ids of its base at every document: the base names them.
+    const base = this.#db.prepare<[number], number | null>('SELECT base FROM catalogs WHERE id = ?').pluck().get(catalog);
+    return openCatalogLexical(this.#db, catalog, base ?? catalog);
   }
 
   #graphNamed(graph: string): boolean {
     return this.#db.prepare('SELECT 1 FROM catalogs WHERE graph = ?').get(graph) !== undefined;
   }
 
-  /**
-   * Each lookup names its index (`INDEXED BY`): without statistics SQLite would walk the
-   * catalog's whole primary-key range for every one (0.3 s a search at 434 skills).
-   */
   members(catalog: number): CatalogMembers {
-    const db = this.#db;
-    const record = db
-      .prepare<[number, string], string>('SELECT record FROM catalog_skills INDEXED BY catalog_skills_id WHERE catalog = ? AND id = ? ORDER BY doc LIMIT 1')
-      .pluck();
-    const named = db
-      .prepare<[number, string], string>('SELECT id FROM catalog_skills INDEXED BY catalog_skills_name WHERE catalog = ? AND name = ? ORDER BY doc')
-      .pluck();
-    const labelled = db
-      .prepare<[number, number], string>(
-        'SELECT s.id FROM vectors v JOIN catalog_skills s INDEXED BY catalog_skills_vector ON s.catalog = ? AND s.vector_key = v.key WHERE v.label = ? ORDER BY s.doc',
-      )
-      .pluck();
-    const model = db.prepare<[number], string>('SELECT model FROM catalogs WHERE id = ?').pluck().get(catalog);
-    const vectorOf = db.prepare<[string, number, string], { key: string; vector: Buffer }>(
-      'SELECT s.vector_key AS key, v.vector AS vector FROM catalog_skills s INDEXED BY catalog_skills_id JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ? AND s.id = ? ORDER BY s.doc LIMIT 1',
-    );
-    // A catalog's model carries the index kind after `|`; vectors are stored under the model alone.
-    const vectorModel = (model ?? '').split('|')[0]!;
-    return {
-      record: (id) => record.get(catalog, id),
-      idsNamed: (name) => named.all(catalog, name),
-      idsLabelled: (label) => labelled.all(catalog, label),
-      vectorOf: (id, dimensions) => {
-        const row = vectorOf.get(vectorModel, catalog, id);
-        return row === undefined || row.vector.byteLength !== 4 * dimensions ? undefined : { key: row.key, vector: toVector(row.vector) };
-      },
-      lexicalKeys: () =>
-        new Map(
-          db
-            .prepare<[number], { id: string; lexical_key: string }>('SELECT id, lexical_key FROM catalog_skills WHERE catalog = ? ORDER BY doc')
-            .all(catalog)
-            .map((row) => [row.id, row.lexical_key]),
-        ),
-      labels: () =>
-        db
-          .prepare<[string, number], number>(
-            'SELECT DISTINCT v.label FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?',
-          )
-          .pluck()
-          .all(vectorModel, catalog),
-      labelled: (dimensions) => {
-        const rows = db
-          .prepare<[string, number], { label: number; vector: Buffer }>(
-            'SELECT DISTINCT v.label AS label, v.vector AS vector FROM catalog_skills s JOIN vectors v ON v.model = ? AND v.key = s.vector_key WHERE s.catalog = ?',
-          )
-          .all(vectorModel, catalog);
-        const out = new Map<number, Float32Array>();
-        for (const row of rows) if (row.vector.byteLength === 4 * dimensions) out.set(row.label, toVector(row.vector));
-        return out;
-      },
-    };
+    return readMembers(this.#db, catalog);
   }
 
   glosses(scope: string): Map<string, string> {
@@ -371,7 +331,12 @@ export class SqliteStore implements EntryStore {
     this.#write(() =>
       this.#db.transaction(() => {
         const before = today() - days;
-        const gone = this.#db.prepare<[number], { id: number; graph: string | null }>('SELECT id, graph FROM catalogs WHERE used < ?').all(before);
+        // A catalog an overlay kept reads from stays with it.
+        const gone = this.#db
+          .prepare<{ before: number }, { id: number; graph: string | null }>(
+            'SELECT id, graph FROM catalogs c WHERE used < @before AND NOT EXISTS (SELECT 1 FROM catalogs o WHERE o.base = c.id AND o.used >= @before)',
+          )
+          .all({ before });
         for (const { id, graph } of gone) {
           this.#dropCatalog(id);
           if (graph !== null) graphs.push(graph);
@@ -426,10 +391,26 @@ export class SqliteStore implements EntryStore {
   }
 }
 
-function toVector(bytes: Buffer): Float32Array {
-  const vector = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(vector.buffer).set(bytes);
-  return vector;
+function catalogOf(row: CatalogRowData): StoredCatalog {
+  return {
+    id: row.id,
+    sourceStamp: row.source_stamp,
+    diagnostics: row.diagnostics,
+    size: row.size,
+    mean: row.mean === null ? undefined : toVector(row.mean),
+    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : toSum(row.sum),
+    graph: row.graph ?? undefined,
+  };
+}
+
+function blobOf(values: Float32Array | Float64Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+function toSum(bytes: Buffer): Float64Array {
+  const sum = new Float64Array(bytes.byteLength / 8);
+  new Uint8Array(sum.buffer).set(bytes);
+  return sum;
 }
 
 function sqliteCode(error: unknown): string | undefined {

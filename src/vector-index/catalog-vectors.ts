@@ -137,13 +137,22 @@ export class CatalogVectors implements DenseSide {
   }
 
   mean(): Float32Array {
-    const n = this.#keyOf.size;
-    return Float32Array.from(this.#sum, (value) => (n === 0 ? 0 : value / n));
+    return meanOf(this.#sum, this.#keyOf.size);
+  }
+
+  /** Σ of the members' vectors (a copy): saved with the catalog, so a changed one moves it by its changes only. */
+  sum(): Float64Array {
+    return this.#sum.slice();
   }
 
   /** Searched through a graph (rather than a scan). */
   get graphed(): boolean {
-    return this.#options.kind === 'hnsw' && this.#held.size >= (this.#options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
+    return CatalogVectors.graphs(this.#options, this.#held.size);
+  }
+
+  /** Whether `distinct` vectors are searched through a graph under `options`. */
+  static graphs(options: Pick<CatalogVectorsOptions, 'kind' | 'exactBelow'>, distinct: number): boolean {
+    return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
   }
 
   /** The graph over the held vectors (built or derived on first call); undefined when {@link graphed} is false. */
@@ -191,8 +200,15 @@ export class CatalogVectors implements DenseSide {
     } catch {
       return undefined;
     }
-    for (const label of base.labels) if (!this.#byLabel.has(label) && graph.has(label)) graph.remove(label);
-    for (const held of this.#held.values()) if (!graph.has(held.label)) graph.add(held.label, held.vector);
+    graph.update(
+      [...base.labels].filter((label) => !this.#byLabel.has(label)),
+      [...this.#held.values()].map((held) => [held.label, held.vector] as const),
+    );
     return graph;
   }
+}
+
+/** The mean vector of `members` vectors summing to `sum` (float32, as a catalog keeps it). */
+export function meanOf(sum: Float64Array, members: number): Float32Array {
+  return Float32Array.from(sum, (value) => (members === 0 ? 0 : value / members));
 }

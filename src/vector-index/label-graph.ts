@@ -91,6 +91,12 @@ export class LabelGraph {
     native('remove', () => this.#graph.remove(BigInt(label)));
   }
 
+  /** Brought to another set of vectors: the labels of `remove` it holds go, those of `add` it lacks come in. */
+  update(remove: Iterable<number>, add: Iterable<readonly [number, Float32Array]>): void {
+    for (const label of remove) if (this.has(label)) this.remove(label);
+    for (const [label, vector] of add) if (!this.has(label)) this.add(label, vector);
+  }
+
   /** At most `k` labels, best first. */
   search(query: Float32Array, k: number): LabelMatch[] {
     assertDimensions(query, this.dimensions);

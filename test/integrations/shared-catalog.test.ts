@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
@@ -115,6 +115,30 @@ function storeCounts(file: string): { entries: unknown; vectors: unknown; catalo
   }
 }
 
+/** The last catalog saved in `file`: its vector sum and mean, the catalog it overlays, its member rows. */
+function lastCatalog(file: string): { sum: number[]; mean: Buffer; base: unknown; rows: unknown } {
+  const store = SqliteStore.open(file);
+  try {
+    const row = store.database.prepare('SELECT id, mean, sum, base FROM catalogs ORDER BY id DESC LIMIT 1').get() as {
+      id: number;
+      mean: Buffer;
+      sum: Buffer;
+      base: unknown;
+    };
+    const rows = store.database.prepare('SELECT count(*) FROM catalog_skills WHERE catalog = ?').pluck().get(row.id);
+    return { sum: [...new Float64Array(Uint8Array.from(row.sum).buffer)], mean: row.mean, base: row.base, rows };
+  } finally {
+    store.close();
+  }
+}
+
+/** The assembled catalog's vector sum equals the clean build's to float64 rounding, its mean (float32) exactly. */
+function expectSameMean(assembled: ReturnType<typeof lastCatalog>, clean: ReturnType<typeof lastCatalog>): void {
+  expect(assembled.sum.length).toBe(clean.sum.length);
+  assembled.sum.forEach((value, i) => expect(value).toBeCloseTo(clean.sum[i]!, 9));
+  expect(assembled.mean.equals(clean.mean)).toBe(true);
+}
+
 function changeOneDescription(library: string): void {
   const skillFile = path.join(library, readdirSync(library).sort()[0]!, 'SKILL.md');
   writeFileSync(skillFile, readFileSync(skillFile, 'utf8').replace(/description: .*/, 'description: Transcribe handwritten meeting minutes'));
@@ -139,10 +163,14 @@ describe('a catalog changed since it was saved', () => {
     }
     const after = storeCounts(a.store!);
     expect(after).toEqual({ entries: Number(before.entries) + 1, vectors: Number(before.vectors) + 1, catalogs: Number(before.catalogs) + 1 });
+    // Every skill stayed in place: the new catalog is an overlay holding the changed skill only.
+    const assembled = lastCatalog(a.store!);
+    expect([assembled.base, assembled.rows]).toEqual([1, 1]);
 
     // A clean build of the changed library, in a store of its own, at the same working folder.
     const expected = await liveAnswers({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') });
     expect(got).toEqual(expected);
+    expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
     expect(expected.at(-1)![0]!.skill.description).toBe('Transcribe handwritten meeting minutes');
 
     // The next cold search opens the assembled catalog as saved.
@@ -150,6 +178,40 @@ describe('a catalog changed since it was saved', () => {
     if ('reason' in again) throw new Error(again.reason);
     expect(again.assembled).toBeUndefined();
     await again.close();
+  });
+
+  it('with a skill removed and one added, copies the kept skills, leaves no member for the removed one, and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const a = project('a');
+    await liveAnswers(a);
+    const [removed] = readdirSync(library).sort();
+    rmSync(path.join(library, removed!), { recursive: true });
+    const added = path.join(library, 'minutes-transcriber');
+    mkdirSync(added);
+    writeFileSync(path.join(added, 'SKILL.md'), '---\nname: minutes-transcriber\ndescription: Transcribe handwritten meeting minutes\n---\nSteps.\n');
+
+    const opened = await LiveIndex.openSnapshot(a, { assemble: true });
+    if ('reason' in opened) throw new Error(opened.reason);
+    let got: SearchHit[][];
+    try {
+      expect(opened.assembled).toEqual({ embedded: 1, tokenised: 1 });
+      expect(opened.engine.size).toBe(readdirSync(library).length);
+      got = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
+    } finally {
+      await opened.close();
+    }
+    const assembled = lastCatalog(a.store!);
+    expect(assembled.base).toBeNull();
+    const store = SqliteStore.open(a.store!);
+    const names = store.database.prepare('SELECT name FROM catalog_skills WHERE catalog = (SELECT max(id) FROM catalogs)').pluck().all() as string[];
+    store.close();
+    expect(names).not.toContain(removed);
+    expect(names).toContain('minutes-transcriber');
+
+    const expected = await liveAnswers({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') });
+    expect(got).toEqual(expected);
+    expect(expected.at(-1)![0]!.skill.name).toBe('minutes-transcriber');
+    expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
   });
 
   it('is not assembled unless asked, nor with no catalog of the model saved before', async () => {
