@@ -37,13 +37,19 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
   });
 });
 
-describe('bin/skill-search.js: which build it loads', () => {
-  const dir = tempDir('skill-search-bin-');
-  afterAll(() => removeDir(dir));
+/** A package folder with this bin and an empty `dist/cli/`, for stand-in builds. */
+function standInPackage(prefix: string): string {
+  const dir = tempDir(prefix);
   mkdirSync(path.join(dir, 'bin'));
   mkdirSync(path.join(dir, 'dist', 'cli'), { recursive: true });
   for (const file of ['skill-search.js', 'package.json']) copyFileSync(path.join(ROOT, 'bin', file), path.join(dir, 'bin', file));
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  return dir;
+}
+
+describe('bin/skill-search.js: which build it loads', () => {
+  const dir = standInPackage('skill-search-bin-');
+  afterAll(() => removeDir(dir));
   // Stand-ins for the two builds: each answers with its own name and the arguments it was given.
   const bundle = path.join(dir, 'dist', 'cli', 'bundle.cjs');
   const modules = path.join(dir, 'dist', 'cli', 'main.js');
@@ -77,12 +83,8 @@ describe('bin/skill-search.js: which build it loads', () => {
 });
 
 describe("bin/skill-search.js: the bundle's code cache", () => {
-  const dir = tempDir('skill-search-bin-cache-');
+  const dir = standInPackage('skill-search-bin-cache-');
   afterAll(() => removeDir(dir));
-  mkdirSync(path.join(dir, 'bin'));
-  mkdirSync(path.join(dir, 'dist', 'cli'), { recursive: true });
-  for (const file of ['skill-search.js', 'package.json']) copyFileSync(path.join(ROOT, 'bin', file), path.join(dir, 'bin', file));
-  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(path.join(dir, 'dist', 'cli', 'main.js'), 'export async function main() { return 3; }\n');
   utimesSync(path.join(dir, 'dist', 'cli', 'main.js'), new Date(1_000_000_000), new Date(1_000_000_000));
   const bundle = path.join(dir, 'dist', 'cli', 'bundle.cjs');
