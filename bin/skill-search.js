@@ -2,30 +2,100 @@
 // CommonJS (bin/package.json): a cold start loads the CLI as one file, dist/cli/bundle.cjs
 // (scripts/bundle-cli.ts), sooner than tsc's ES modules one by one. A bundle older than those
 // modules (a build that ran tsc alone) is passed over for them.
-const { statSync } = require('node:fs');
+//
+// The bundle is compiled here rather than by `require`, so that V8's code cache for it can be
+// kept: a hook without a server starts Node on every prompt, and compiling the bundle's
+// functions anew each time cost about 30 ms of it (docs/cold-start.md). The cache is a file
+// under the cache root, `code-cache/cli-<hash of the bundle's path>.v8`: a header line naming
+// the bundle's size and time and the Node version, then V8's data. Any other header, or data V8
+// rejects, and the bundle is compiled from source; the cache is then written anew after the
+// command. Reading or writing it never fails a command.
+const { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const os = require('node:os');
 const path = require('node:path');
+const vm = require('node:vm');
 
 const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'bundle.cjs');
 const MODULES = path.join(__dirname, '..', 'dist', 'cli', 'main.js');
 
-function bundleIsCurrent() {
+/** The bundle's stat when it is at least as new as the modules, else undefined. */
+function currentBundle() {
   try {
-    return statSync(BUNDLE).mtimeMs >= statSync(MODULES).mtimeMs;
+    const bundle = statSync(BUNDLE);
+    return bundle.mtimeMs >= statSync(MODULES).mtimeMs ? bundle : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-const loading = bundleIsCurrent() ? new Promise((resolve) => resolve(require(BUNDLE))) : import('../dist/cli/main.js');
+/** src/model-store/paths.ts `cacheRoot`, which this file cannot import (test/cli/bin.test.ts holds them equal). */
+function cacheRoot(env) {
+  if (env.SKILL_SEARCH_CACHE_DIR) return path.resolve(env.SKILL_SEARCH_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return path.join(path.resolve(env.XDG_CACHE_HOME), 'skill-search');
+  return path.join(env.HOME || env.USERPROFILE || os.homedir(), '.cache', 'skill-search');
+}
+
+/** FNV-1a of `text`, as 8 hex digits: one cache file per installed bundle. */
+function hashOf(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The bundle, compiled with its code cache when one fits; `save()` writes the cache when it did not. */
+function compileBundle(stat) {
+  const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(BUNDLE)}.v8`);
+  const header = Buffer.from(`${JSON.stringify({ size: stat.size, mtimeMs: stat.mtimeMs, node: process.version, arch: process.arch })}\n`);
+  let cachedData;
+  try {
+    const kept = readFileSync(file);
+    if (kept.subarray(0, header.length).equals(header)) cachedData = kept.subarray(header.length);
+  } catch {
+    // No cache yet.
+  }
+  const source = readFileSync(BUNDLE, 'utf8');
+  // The parameters of CommonJS's own wrapper, and this file's `import()` for the bundle's
+  // (src/util/import-module.ts): code compiled by `vm` has none of its own.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, skillSearchImport) {${source}\n})`, {
+    filename: BUNDLE,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  });
+  const save = () => {
+    if (cachedData !== undefined && !script.cachedDataRejected) return;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, Buffer.concat([header, script.createCachedData()]), { mode: 0o600 });
+      chmodSync(temp, 0o600);
+      renameSync(temp, file);
+    } catch {
+      // A cache that cannot be written costs the next start its shortcut only.
+    }
+  };
+  return { script, save };
+}
+
+/** The bundle's exports, and what to do once the command is done. */
+function loadBundle(stat) {
+  const { script, save } = compileBundle(stat);
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE), (specifier) => import(specifier));
+  return { main: module.exports.main, done: save };
+}
+
+const bundle = currentBundle();
+const loading =
+  bundle === undefined ? import('../dist/cli/main.js').then(({ main }) => ({ main, done: () => {} })) : new Promise((resolve) => resolve(loadBundle(bundle)));
 
 loading
-  .then(({ main }) => main(process.argv.slice(2)))
-  .then(
-    (code) => {
+  .then(({ main, done }) =>
+    Promise.resolve(main(process.argv.slice(2))).then((code) => {
       process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`skill-search: internal error: ${error?.stack ?? error}\n`);
-      process.exitCode = 2;
-    },
-  );
+      done();
+    }),
+  )
+  .then(undefined, (error) => {
+    process.stderr.write(`skill-search: internal error: ${error?.stack ?? error}\n`);
+    process.exitCode = 2;
+  });

@@ -9,9 +9,15 @@
  * evaluated on demand. The file sits beside dist/cli/main.js, so paths our modules resolve
  * from `import.meta.url` (the package's root two folders up) stay the same.
  *
+ * The bin compiles the bundle itself, to keep V8's code cache for it (bin/skill-search.js), and
+ * code compiled that way cannot `import()`: every dynamic import of a package goes through
+ * `importModule` (src/util/import-module.ts), which uses the bin's. A build with any other
+ * `import(` left in the bundle fails here.
+ *
  * Usage: npx tsx scripts/bundle-cli.ts
  */
 import { buildSync } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -35,6 +41,17 @@ export function bundleCli(root: string = ROOT): void {
     define: { 'import.meta.url': 'import_meta_url' },
     logLevel: 'warning',
   });
+  const stray = strayImports(readFileSync(path.join(root, CLI_BUNDLE), 'utf8'));
+  if (stray.length > 0)
+    throw new Error(`${CLI_BUNDLE}: import() outside importModule (src/util/import-module.ts), which the bin cannot run: ${stray.join('; ')}`);
+}
+
+/** The lines of `bundle` that call `import(` other than `importModule`'s own call. */
+export function strayImports(bundle: string): string[] {
+  return bundle
+    .split('\n')
+    .filter((line) => /\bimport\(/.test(line) && !line.includes('skillSearchImport(specifier) : import(specifier)'))
+    .map((line) => line.trim().slice(0, 120));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) bundleCli();

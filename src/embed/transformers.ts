@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { badOption, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
+import { importModule } from '../util/import-module.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
@@ -149,7 +150,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
 
   async function loadModel(): Promise<LoadedModel> {
     const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
-    const { Tokenizer } = await import('@huggingface/tokenizers');
+    const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
     const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
     const ort = loadOnnxRuntime();
     const session = await ort.InferenceSession.create(modelFile, {

@@ -18,7 +18,7 @@ import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
  *
  * The files are keyed by the sha256 of the weight files and the graph format. Each is written
  * to a temp name, fsynced and renamed, the model last, then a sidecar describes them (format,
- * key, and for each file its size and the CRC-32 of its first and last MiB). A missing sidecar,
+ * key, and for each file its size and the CRC-32 of its first and last 64 KiB). A missing sidecar,
  * another key or format, a different size, or a torn or zeroed head or tail of any file means a
  * rebuild, as does onnxruntime refusing them (use-lite-native.ts). The middles are
  * not checksummed: reading them would cost what the cache saves, and the atomic, fsynced writes
@@ -63,13 +63,14 @@ interface Sidecar {
 
 /** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
 const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-const ENDS_BYTES = 1 << 20;
+/** 64 KiB: a cold hook checks three files on every start; a MiB each way cost it about 4 ms. */
+const ENDS_BYTES = 1 << 16;
 
 function endsCrc(head: Uint8Array, tail: Uint8Array): number | null {
   return crc32 === undefined ? null : crc32(tail, crc32(head)) >>> 0;
 }
 
-/** The first and last MiB (or less) of a file of `size` bytes, without reading the rest. */
+/** The first and last {@link ENDS_BYTES} (or less) of a file of `size` bytes, without reading the rest. */
 function readEnds(file: string, size: number): [Uint8Array, Uint8Array] {
   const length = Math.min(ENDS_BYTES, size);
   const head = new Uint8Array(length);

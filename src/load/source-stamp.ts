@@ -3,7 +3,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
 import type { DirStamp } from './scan.js';
-import type { SourceDir } from './sources.js';
+import { demoSource, type SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-snapshot.js';
 
 /**
@@ -36,8 +36,12 @@ export interface StampInputs {
 export function sourceStamp(inputs: StampInputs): string | undefined {
   if (inputs.tools.some((file) => file.stat === undefined)) return undefined;
   const { watch: _watch, toolsSnapshotDir: _snapshots, ...options } = inputs.options;
+  // `auto` where it can never add the demo catalogue (an override: --tools, --skills-dir) builds
+  // what `never` builds: one stamp, so an index built by `skill-search index` (auto) serves the
+  // hook (never) and the other way round.
+  const demo = options.demo === 'auto' && demoSource(inputs.options) === null ? 'never' : options.demo;
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), options]));
+  hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), { ...options, demo }]));
   hash.update(JSON.stringify(inputs.dirs));
   hash.update(JSON.stringify(inputs.tools));
   for (const server of inputs.mcp) {

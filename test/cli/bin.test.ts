@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cacheRoot } from '../../src/model-store/paths.js';
 import { ROOT, SKILLS, removeDir, spawnCli, tempDir } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin', 'skill-search.js');
@@ -36,13 +37,19 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
   });
 });
 
-describe('bin/skill-search.js: which build it loads', () => {
-  const dir = tempDir('skill-search-bin-');
-  afterAll(() => removeDir(dir));
+/** A package folder with this bin and an empty `dist/cli/`, for stand-in builds. */
+function standInPackage(prefix: string): string {
+  const dir = tempDir(prefix);
   mkdirSync(path.join(dir, 'bin'));
   mkdirSync(path.join(dir, 'dist', 'cli'), { recursive: true });
   for (const file of ['skill-search.js', 'package.json']) copyFileSync(path.join(ROOT, 'bin', file), path.join(dir, 'bin', file));
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  return dir;
+}
+
+describe('bin/skill-search.js: which build it loads', () => {
+  const dir = standInPackage('skill-search-bin-');
+  afterAll(() => removeDir(dir));
   // Stand-ins for the two builds: each answers with its own name and the arguments it was given.
   const bundle = path.join(dir, 'dist', 'cli', 'bundle.cjs');
   const modules = path.join(dir, 'dist', 'cli', 'main.js');
@@ -72,5 +79,87 @@ describe('bin/skill-search.js: which build it loads', () => {
     expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
     rmSync(bundle);
     expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
+  });
+});
+
+describe("bin/skill-search.js: the bundle's code cache", () => {
+  const dir = standInPackage('skill-search-bin-cache-');
+  afterAll(() => removeDir(dir));
+  writeFileSync(path.join(dir, 'dist', 'cli', 'main.js'), 'export async function main() { return 3; }\n');
+  utimesSync(path.join(dir, 'dist', 'cli', 'main.js'), new Date(1_000_000_000), new Date(1_000_000_000));
+  const bundle = path.join(dir, 'dist', 'cli', 'bundle.cjs');
+  // A stand-in bundle with functions for V8 to cache, which imports a module through the bin's
+  // import (src/util/import-module.ts) as the real bundle's importModule does.
+  const writeBundle = (answer: string) =>
+    writeFileSync(
+      bundle,
+      `const words = (text) => text.split(' ').map((word) => word.toUpperCase());\n` +
+        `exports.main = async (argv) => { const { sep } = await skillSearchImport('node:path'); process.stdout.write(words('${answer}').join(sep) + ' ' + argv.join(' ')); return 4; };\n`,
+    );
+  const run = (env: Record<string, string>) => {
+    const clean = { ...process.env };
+    for (const name of ['SKILL_SEARCH_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME', 'USERPROFILE']) delete clean[name];
+    try {
+      return {
+        code: 0,
+        stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'a'], { encoding: 'utf8', env: { ...clean, ...env } }),
+      };
+    } catch (error) {
+      const failed = error as { status: number; stdout: string };
+      return { code: failed.status, stdout: failed.stdout };
+    }
+  };
+  const cacheFiles = (root: string) => {
+    const folder = path.join(root, 'code-cache');
+    return existsSync(folder) ? readdirSync(folder).map((name) => path.join(folder, name)) : [];
+  };
+
+  it('is written private after the first run, used as is by the next, and written anew for a changed bundle', () => {
+    const root = path.join(dir, 'cache-a');
+    writeBundle('one two');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'ONE/TWO a' });
+    const [file, ...others] = cacheFiles(root);
+    expect(others).toEqual([]);
+    expect(path.basename(file!)).toMatch(/^cli-[0-9a-f]{8}\.v8$/);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file!)).mode & 0o777).toBe(0o700);
+    const header = JSON.parse(readFileSync(file!, 'utf8').split('\n', 1)[0]!) as { size: number; node: string };
+    expect(header).toMatchObject({ size: statSync(bundle).size, node: process.version });
+    const written = readFileSync(file!);
+    expect(written.length).toBeGreaterThan(header.size);
+    // Accepted by V8: not written again.
+    utimesSync(file!, new Date(1_000_000_000), new Date(1_000_000_000));
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'ONE/TWO a' });
+    expect(statSync(file!).mtimeMs).toBe(1_000_000_000);
+    // Another bundle of the same length (what V8's own check misses): compiled from source, cache replaced.
+    writeBundle('six ten');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'SIX/TEN a' });
+    expect(statSync(file!).mtimeMs).not.toBe(1_000_000_000);
+    expect(readFileSync(file!).equals(written)).toBe(false);
+  });
+
+  it('data V8 rejects under a matching header, or an unwritable cache root, only costs the shortcut', () => {
+    const root = path.join(dir, 'cache-b');
+    writeBundle('red green');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
+    const [file] = cacheFiles(root);
+    const header = readFileSync(file!, 'utf8').split('\n', 1)[0]!;
+    writeFileSync(file!, `${header}\nnot V8 data at all`);
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
+    expect(readFileSync(file!).length).toBeGreaterThan(header.length + 100);
+    const blocked = path.join(dir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: blocked })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
+  });
+
+  it('lives under the cache root src/model-store/paths.ts names', () => {
+    writeBundle('x');
+    const xdg = path.join(dir, 'xdg');
+    run({ XDG_CACHE_HOME: xdg, HOME: path.join(dir, 'home-unused') });
+    expect(cacheFiles(path.join(xdg, 'skill-search'))).toHaveLength(1);
+    expect(cacheFiles(cacheRoot({ XDG_CACHE_HOME: xdg }))).toHaveLength(1);
+    const home = path.join(dir, 'home');
+    run({ HOME: home });
+    expect(cacheFiles(cacheRoot({ HOME: home }))).toHaveLength(1);
   });
 });

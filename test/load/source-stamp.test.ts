@@ -49,6 +49,25 @@ describe('source stamp', () => {
     expect(edited).not.toBe(scanned);
   });
 
+  it("is one for demo 'auto' and 'never' where auto cannot add the demo (an override), two where it can", async () => {
+    const { skills, tools } = setup();
+    const project = tempDir();
+    dirs.push(project);
+    const stampsOf = async (options: { skillsDirs?: string[]; toolsFiles?: string[] }) =>
+      Promise.all(
+        (['auto', 'never'] as const).map(async (demo) => (await new SkillCatalog({ ...options, demo, cwd: project, home: project }).stamps()).portableStamp),
+      );
+    // `skill-search index` (auto) and the hook (never) over the same --tools / --skills-dir.
+    const [autoTools, neverTools] = await stampsOf({ toolsFiles: [tools] });
+    expect(autoTools).toMatch(/^[0-9a-f]{64}$/);
+    expect(autoTools).toBe(neverTools);
+    const [autoDirs, neverDirs] = await stampsOf({ skillsDirs: [skills] });
+    expect(autoDirs).toBe(neverDirs);
+    // The default sources of an empty project: auto loads the demo catalogue, never does not.
+    const [autoDefault, neverDefault] = await stampsOf({});
+    expect(autoDefault).not.toBe(neverDefault);
+  });
+
   it('moves with every change a scan could see: an edit, a new or removed skill, a retargeted link, a touched tools file', async () => {
     const { skills, tools, catalog } = setup();
     const seen = new Set<string | undefined>();

@@ -1,0 +1,122 @@
+/**
+ * The hook without a server, as a host runs it (`skill-search hook claude-code` through a built
+ * bin, a real UserPromptSubmit JSON on stdin, the default budget), for one or more builds of the
+ * package side by side, against `node -e 0` sampled in the same run: what `bench/cold-hook.ts`
+ * times, for comparing a change against the code before it. The catalog is the first `--size`
+ * lines of the registry pool (../shared/eval) as one tools file; `skill-search index --no-demo`
+ * of the first build saves it once (the stamp every build's hook computes), so every build
+ * answers from the same saved catalog. Rounds alternate the builds; each prompt is a new
+ * session (a first sight).
+ *
+ * Usage: npx tsx scripts/measure-cold-hook.ts --cache DIR [--size 4000] [--rounds 9] [PACKAGE …]
+ * Each PACKAGE is a folder holding a built package (`bin/`, `dist/`, its `node_modules`),
+ * default this repository; e.g. `git archive <commit> | tar -x -C DIR`, a `node_modules`
+ * link, `npm run build` there. `--cache` is the cache root every run shares (its store keeps
+ * the vectors: a first run at 24k embeds them once, minutes).
+ * Prints the median wall time and CPU time (user + system, from /usr/bin/time when present)
+ * per build, and each as a ratio to `node -e 0`'s.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROMPTS } from '../bench/cold-paths.js';
+import { ensureBuilt, ROOT } from './ensure-built.js';
+import { REGISTRY_POOL } from './eval-suites.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { cache: { type: 'string' }, size: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '9' } },
+});
+if (values.cache === undefined) throw new Error('--cache DIR is required (a cache root whose store the runs share)');
+const cache = path.resolve(values.cache);
+const size = Number(values.size);
+const packages = (positionals.length === 0 ? [ROOT] : positionals).map((dir) => path.resolve(dir));
+if (packages.includes(path.resolve(ROOT))) ensureBuilt();
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'skill-search-cold-hook-'));
+const tools = path.join(dir, `tools-${size}.jsonl`);
+const lines = readFileSync(REGISTRY_POOL, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '');
+writeFileSync(tools, `${lines.slice(0, size).join('\n')}\n`);
+const cwd = path.join(dir, 'project');
+mkdirSync(cwd);
+const indexDir = path.join(dir, 'index');
+const home = path.join(dir, 'home');
+mkdirSync(home);
+const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), SKILL_SEARCH_CACHE_DIR: cache };
+delete env.SKILL_SEARCH_LIBRARY;
+delete env.XDG_CACHE_HOME;
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+interface Sample {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `node args…` with its wall time and, through /usr/bin/time, its CPU time. */
+function timed(args: readonly string[], input?: string): Sample {
+  const started = performance.now();
+  const run =
+    TIME === undefined
+      ? spawnSync(process.execPath, args, { env, input, encoding: 'utf8' })
+      : spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { env, input, encoding: 'utf8' });
+  const ms = performance.now() - started;
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
+  return {
+    ms,
+    cpuMs: cpu === null ? Number.NaN : 1000 * (Number(cpu[1]) + Number(cpu[2])),
+    stdout: run.stdout,
+    stderr: cpu === null ? run.stderr : run.stderr.slice(0, cpu.index),
+  };
+}
+
+const bin = (pkg: string) => path.join(pkg, 'bin', 'skill-search.js');
+const sources = ['--tools', tools, '--index-dir', indexDir];
+console.log(`indexing ${size} pool lines into ${cache} with ${packages[0]}`);
+const indexed = timed([bin(packages[0]!), 'index', '--quiet', '--no-demo', ...sources]);
+if (!/indexed/.test(indexed.stdout + indexed.stderr)) throw new Error(`index failed: ${indexed.stderr}`);
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const floor: Sample[] = [];
+const runs = new Map<string, Sample[]>(packages.map((pkg) => [pkg, []]));
+const outcomes = new Map<string, Map<string, number>>(packages.map((pkg) => [pkg, new Map()]));
+for (let round = 0; round < Number(values.rounds); round += 1) {
+  floor.push(timed(['-e', '0']));
+  for (const pkg of round % 2 === 0 ? packages : [...packages].reverse()) {
+    const session = randomUUID();
+    const input = JSON.stringify({
+      session_id: session,
+      transcript_path: path.join(cwd, '.transcripts', `${session}.jsonl`),
+      cwd,
+      permission_mode: 'default',
+      hook_event_name: 'UserPromptSubmit',
+      prompt: PROMPTS[round % PROMPTS.length],
+    });
+    const sample = timed([bin(pkg), 'hook', 'claude-code', ...sources], input);
+    runs.get(pkg)!.push(sample);
+    const outcome = sample.stdout.includes('additionalContext')
+      ? 'suggested'
+      : sample.stderr.trim() === ''
+        ? 'silent'
+        : `"${sample.stderr.trim().split('\n')[0]}"`;
+    outcomes.get(pkg)!.set(outcome, (outcomes.get(pkg)!.get(outcome) ?? 0) + 1);
+  }
+}
+const floorMs = median(floor.map((s) => s.ms));
+const floorCpu = median(floor.map((s) => s.cpuMs));
+console.log(`${size} lines, ${values.rounds} rounds; node -e 0: ${floorMs.toFixed(0)} ms wall, ${floorCpu.toFixed(0)} ms CPU (medians)`);
+for (const pkg of packages) {
+  const samples = runs.get(pkg)!;
+  const ms = median(samples.map((s) => s.ms));
+  const cpu = median(samples.map((s) => s.cpuMs));
+  const seen = [...outcomes.get(pkg)!].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  console.log(
+    `${pkg}: ${ms.toFixed(0)} ms (${(ms / floorMs).toFixed(2)}x), CPU ${cpu.toFixed(0)} ms (${(cpu / floorCpu).toFixed(2)}x); ${seen}; wall ${samples.map((s) => s.ms.toFixed(0)).join(' ')}`,
+  );
+}
