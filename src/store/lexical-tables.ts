@@ -7,8 +7,9 @@
  *
  * Tables:
  * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary:
- *   a prefix's terms and their postings are one ranged read. Typo lookups read the whole
- *   vocabulary once per searcher (at its first typo) into a `TermVocabulary`.
+ *   a prefix's terms and their postings are one ranged read. A typo lookup reads the terms of
+ *   the lengths within its distance (those not read yet by this searcher) into one
+ *   `TermVocabulary` per length: a word of 8 letters reads about a fifth of the vocabulary.
  * - `lexical_entries`: one row per content key, with its field lengths (uint32 per field, LE).
  * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term: a term's
  *   postings are one range of the table.
@@ -201,6 +202,23 @@ type MutableTerm = (Map<number, number> | undefined)[];
 /** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
 const TOP = '\u{10FFFF}';
 
+/** A GLOB pattern matching a string that holds a character beyond the BMP (SQLite compares its ranges by code point). */
+const BEYOND_BMP = `*[${String.fromCodePoint(0x10000)}-${TOP}]*`;
+
+/** `a` against `b` in code point order, which is SQLite's byte order of their UTF-8 (JavaScript's `<` compares code units: surrogates before U+E000). */
+export function compareByteOrder(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A code unit's place in code point order: surrogates (which start characters beyond U+FFFF) after every other unit. */
+const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+
 /**
  * A posting row read as one number, `(entry · FIELD_SLOTS + field) · TF_SLOTS + tf` (exact below
  * 2^53: entries below 2^26), so a term's rows come back as one flat array of numbers rather than
@@ -255,7 +273,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #externalIds = new Map<number, string>();
   readonly #catalog: number;
   readonly #idsFrom: number;
-  readonly #db: Database;
   /** A term's rows, {@link PACKED}, in key order (entry, field). */
   readonly #packed: BetterSqlite3.Statement<[string], number | null>;
   /** The same as rows, for a term with a row {@link PACKED} cannot hold. */
@@ -264,8 +281,10 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #range: BetterSqlite3.Statement<[string, string], string>;
   readonly #rangeAfter: BetterSqlite3.Statement<[string, string], string>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
-  /** Every term of the tables, for typo lookups: read at the first one. */
-  #vocabulary: TermVocabulary | undefined;
+  /** The terms of one length (UTF-16 code units), in byte order, for typo lookups: null for none; read at the first lookup that reaches the length. */
+  readonly #byLength = new Map<number, TermVocabulary | null>();
+  /** The terms whose length (code points) is in `[from, to]`, and those in `[half, to]` holding a character beyond the BMP (two code units each), in byte order. */
+  readonly #lengthRange: BetterSqlite3.Statement<[{ from: number; to: number; half: number }], string>;
 
   /** `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base, which holds every one). */
   constructor(db: Database, catalog: number, idsFrom: number) {
@@ -296,7 +315,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + lengths[doc * FIELD_COUNT + field]!;
     }
     this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
-    this.#db = db;
     const termRows = (columns: string) =>
       `SELECT ${columns} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`;
     this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
@@ -304,6 +322,11 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
     this.#rangeAfter = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term > ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
+    this.#lengthRange = db
+      .prepare<[{ from: number; to: number; half: number }], string>(
+        `SELECT term FROM lexical_terms WHERE length(term) BETWEEN @from AND @to OR (length(term) BETWEEN @half AND @to AND term GLOB '${BEYOND_BMP}') ORDER BY term`,
+      )
+      .pluck();
   }
 
   fieldId(name: string): number | undefined {
@@ -383,19 +406,52 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return found;
   }
 
+  /**
+   * The terms within `maxDistance` of `word` that have postings here, in byte order (the term
+   * index's, as a whole-vocabulary walk would give them): only lengths within the distance are
+   * read and searched.
+   */
   near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
-    if (this.#vocabulary === undefined) {
-      const terms = this.#db.prepare<[], string>('SELECT term FROM lexical_terms ORDER BY term').pluck().all();
-      this.#vocabulary = new TermVocabulary(vocabularyTables(terms));
+    const shortest = Math.max(1, word.length - maxDistance);
+    const longest = word.length + maxDistance;
+    this.#readLengths(shortest, longest);
+    const near: { readonly term: string; readonly distance: number }[] = [];
+    for (let length = shortest; length <= longest; length += 1) {
+      const vocabulary = this.#byLength.get(length);
+      if (vocabulary === null || vocabulary === undefined) continue;
+      for (const { position, distance } of vocabulary.near(word, maxDistance)) near.push({ term: vocabulary.term(position), distance });
     }
-    const vocabulary = this.#vocabulary;
     const found: NearTerm<CatalogTerm>[] = [];
-    for (const { position, distance } of vocabulary.near(word, maxDistance)) {
-      const term = vocabulary.term(position);
+    for (const { term, distance } of near.sort((a, b) => compareByteOrder(a.term, b.term))) {
       const handle = this.exact(term);
       if (handle !== undefined) found.push({ term, handle, distance });
     }
     return found;
+  }
+
+  /** Reads the terms of every length in `[shortest, longest]` not read yet, in one statement, one vocabulary per length. */
+  #readLengths(shortest: number, longest: number): void {
+    let from = shortest;
+    while (from <= longest && this.#byLength.has(from)) from += 1;
+    let to = longest;
+    while (to >= from && this.#byLength.has(to)) to -= 1;
+    if (from > to) return;
+    const byLength = new Map<number, string[]>();
+    // A term of `n` code units has between n/2 and n code points (SQL's `length`).
+    for (const term of this.#lengthRange.all({ from, to, half: Math.ceil(from / 2) })) {
+      if (term.length < from || term.length > to) continue;
+      let terms = byLength.get(term.length);
+      if (terms === undefined) {
+        terms = [];
+        byLength.set(term.length, terms);
+      }
+      terms.push(term);
+    }
+    for (let length = from; length <= to; length += 1) {
+      if (this.#byLength.has(length)) continue;
+      const terms = byLength.get(length);
+      this.#byLength.set(length, terms === undefined ? null : new TermVocabulary(vocabularyTables(terms)));
+    }
   }
 
   postings(term: CatalogTerm, field: number): FieldPostings | undefined {

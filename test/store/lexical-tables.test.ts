@@ -6,7 +6,7 @@ import { SkillSearchError } from '../../src/errors.js';
 import { lexicalEntry } from '../../src/lexical/lexical-entry.js';
 import { LexicalIndex, type LexicalMatch } from '../../src/lexical/lexical-index.js';
 import type { LexicalSearcher } from '../../src/lexical/lexical-query.js';
-import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from '../../src/store/lexical-tables.js';
+import { compareByteOrder, LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from '../../src/store/lexical-tables.js';
 import type { Skill } from '../../src/types.js';
 import { EVAL_DIR, librarySkills, LIBRARY_QUERIES } from '../../scripts/eval-suites.js';
 import { prng } from '../../scripts/prng.js';
@@ -235,6 +235,45 @@ describe('lexical tables', () => {
       if (match.id === target) expect(match.score).toBeGreaterThan(was.get(target)!);
       else expect(match.score).toBe(was.get(match.id));
     }
+  });
+
+  it('find typos of every length in reach, terms beyond the BMP among them, as the in-memory index does, reading only those lengths', () => {
+    // Code units and code points differ beyond the BMP: 𠮷 is two units, one character to SQL.
+    const terms = ['a𠮷𠮷b', 'a𠮷𠮷bc', 'x𠮷y', 'xy', 'abc\uE000d', 'abc\uE001', 'spreadsheet', 'spreadsheets', 'sheet', 'sheets', 'shee'];
+    const members = terms.map(
+      (term, i): Member => ({ skill: makeSkill(`s-${i}`, { id: `s-${i}`, description: `${term} ${terms[(i + 3) % terms.length]}`, body: '' }), glosses: '' }),
+    );
+    const statements: string[] = [];
+    const db = new Database(':memory:', { verbose: (sql) => statements.push(String(sql)) });
+    db.exec(CATALOG_SKILLS_SQL);
+    db.exec(LEXICAL_TABLES_SQL);
+    writeCatalog(db, 1, members);
+    const sql = openCatalogLexical(db, 1);
+    statements.length = 0;
+    const typos = ['a𠮷𠮷c', 'a𠮷b', 'x𠮷', 'abc\uE000', 'abcd', 'spredsheet', 'shets', 'sheeet'];
+    const fuzzy = { fuzzy: { minLength: 2, ratio: 0.4 }, prefixMinLength: 100, explain: true };
+    const memory = memoryIndex(members);
+    for (const typo of typos) expectSameMatches(sql.search(typo, 100, fuzzy), memory.search(typo, 100, fuzzy), typo);
+    expect(memory.search('spredsheet', 100, fuzzy).length).toBeGreaterThan(0);
+    // The whole vocabulary is never read: each lookup reads the lengths it reaches, once.
+    expect(statements.filter((text) => /FROM lexical_terms\s+ORDER BY/.test(text))).toEqual([]);
+    expect(statements.filter((text) => /length\(term\)/.test(text)).length).toBeGreaterThan(0);
+    const reads = statements.length;
+    for (const typo of typos) sql.search(typo, 100, fuzzy);
+    expect(statements.length).toBe(reads);
+  });
+
+  it('order terms as SQLite orders them (UTF-8 bytes, code points), not by UTF-16 code units', () => {
+    const random = prng(31);
+    const alphabet = ['a', 'z', '\u00e9', '\u4e00', '\uE000', '\uFFFD', '𠮷', '😀', '\u{10FFFF}'];
+    const words = Array.from({ length: 300 }, () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(random, alphabet)).join(''));
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE w (t TEXT)');
+    const insert = db.prepare('INSERT INTO w VALUES (?)');
+    for (const word of words) insert.run(word);
+    const sqlite = db.prepare('SELECT t FROM w ORDER BY t').pluck().all() as string[];
+    expect([...words].sort(compareByteOrder)).toEqual(sqlite);
+    expect([...words].sort()).not.toEqual(sqlite);
   });
 
   it('refuse a catalog without statistics, or whose members name entries never put', () => {
