@@ -51,6 +51,32 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
   return tablesOfUnits(units, starts);
 }
 
+/**
+ * {@link VocabularyTables} of the terms of `joined`, separated by the code unit `separator` (no
+ * term holds it), position `p` being the `p`-th: no string per term is made. `''` holds no term.
+ */
+export function vocabularyTablesOfJoined(joined: string, separator: number): VocabularyTables {
+  if (joined === '') return vocabularyTables([]);
+  let terms = 1;
+  for (let i = 0; i < joined.length; i += 1) if (joined.charCodeAt(i) === separator) terms += 1;
+  const units = new Uint16Array(joined.length - (terms - 1));
+  const starts = new Uint32Array(terms + 1);
+  let at = 0;
+  let term = 0;
+  for (let i = 0; i < joined.length; i += 1) {
+    const unit = joined.charCodeAt(i);
+    if (unit === separator) {
+      term += 1;
+      starts[term] = at;
+    } else {
+      units[at] = unit;
+      at += 1;
+    }
+  }
+  starts[terms] = at;
+  return tablesOfUnits(units, starts);
+}
+
 /** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index. */
 function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;

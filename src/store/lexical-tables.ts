@@ -7,9 +7,8 @@
  *
  * Tables:
  * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary:
- *   a prefix's terms and their postings are one ranged read. A typo lookup reads the terms of
- *   the lengths within its distance (those not read yet by this searcher) into one
- *   `TermVocabulary` per length: a word of 8 letters reads about a fifth of the vocabulary.
+ *   a prefix's terms and their postings are one ranged read. Typo lookups read the whole
+ *   vocabulary once per searcher (at its first typo), as one string, into a `TermVocabulary`.
  * - `lexical_entries`: one row per content key, with its field lengths (uint32 per field, LE).
  * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term: a term's
  *   postings are one range of the table.
@@ -26,7 +25,7 @@ import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexic
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { SourceSearch } from '../lexical/source-search.js';
-import { TermVocabulary, vocabularyTables } from '../lexical/term-vocabulary.js';
+import { TermVocabulary, vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/term-vocabulary.js';
 
 export const LEXICAL_TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS lexical_terms (
@@ -202,8 +201,8 @@ type MutableTerm = (Map<number, number> | undefined)[];
 /** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
 const TOP = '\u{10FFFF}';
 
-/** A GLOB pattern matching a string that holds a character beyond the BMP (SQLite compares its ranges by code point). */
-const BEYOND_BMP = `*[${String.fromCodePoint(0x10000)}-${TOP}]*`;
+/** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
+const TERM_SEPARATOR = 0;
 
 /** `a` against `b` in code point order, which is SQLite's byte order of their UTF-8 (JavaScript's `<` compares code units: surrogates before U+E000). */
 export function compareByteOrder(a: string, b: string): number {
@@ -281,10 +280,9 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #range: BetterSqlite3.Statement<[string, string], string>;
   readonly #rangeAfter: BetterSqlite3.Statement<[string, string], string>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
-  /** The terms of one length (UTF-16 code units), in byte order, for typo lookups: null for none; read at the first lookup that reaches the length. */
-  readonly #byLength = new Map<number, TermVocabulary | null>();
-  /** The terms whose length (code points) is in `[from, to]`, and those in `[half, to]` holding a character beyond the BMP (two code units each), in byte order. */
-  readonly #lengthRange: BetterSqlite3.Statement<[{ from: number; to: number; half: number }], string>;
+  /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
+  #vocabulary: TermVocabulary | undefined;
+  readonly #db: Database;
 
   /** `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base, which holds every one). */
   constructor(db: Database, catalog: number, idsFrom: number) {
@@ -322,11 +320,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
     this.#rangeAfter = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term > ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
-    this.#lengthRange = db
-      .prepare<[{ from: number; to: number; half: number }], string>(
-        `SELECT term FROM lexical_terms WHERE length(term) BETWEEN @from AND @to OR (length(term) BETWEEN @half AND @to AND term GLOB '${BEYOND_BMP}') ORDER BY term`,
-      )
-      .pluck();
+    this.#db = db;
   }
 
   fieldId(name: string): number | undefined {
@@ -408,19 +402,12 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
 
   /**
    * The terms within `maxDistance` of `word` that have postings here, in byte order (the term
-   * index's, as a whole-vocabulary walk would give them): only lengths within the distance are
-   * read and searched.
+   * index's, as the prefix reads give them), whatever order the vocabulary was read in.
    */
   near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
-    const shortest = Math.max(1, word.length - maxDistance);
-    const longest = word.length + maxDistance;
-    this.#readLengths(shortest, longest);
-    const near: { readonly term: string; readonly distance: number }[] = [];
-    for (let length = shortest; length <= longest; length += 1) {
-      const vocabulary = this.#byLength.get(length);
-      if (vocabulary === null || vocabulary === undefined) continue;
-      for (const { position, distance } of vocabulary.near(word, maxDistance)) near.push({ term: vocabulary.term(position), distance });
-    }
+    this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
+    const vocabulary = this.#vocabulary;
+    const near = vocabulary.near(word, maxDistance).map(({ position, distance }) => ({ term: vocabulary.term(position), distance }));
     const found: NearTerm<CatalogTerm>[] = [];
     for (const { term, distance } of near.sort((a, b) => compareByteOrder(a.term, b.term))) {
       const handle = this.exact(term);
@@ -429,29 +416,18 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return found;
   }
 
-  /** Reads the terms of every length in `[shortest, longest]` not read yet, in one statement, one vocabulary per length. */
-  #readLengths(shortest: number, longest: number): void {
-    let from = shortest;
-    while (from <= longest && this.#byLength.has(from)) from += 1;
-    let to = longest;
-    while (to >= from && this.#byLength.has(to)) to -= 1;
-    if (from > to) return;
-    const byLength = new Map<number, string[]>();
-    // A term of `n` code units has between n/2 and n code points (SQL's `length`).
-    for (const term of this.#lengthRange.all({ from, to, half: Math.ceil(from / 2) })) {
-      if (term.length < from || term.length > to) continue;
-      let terms = byLength.get(term.length);
-      if (terms === undefined) {
-        terms = [];
-        byLength.set(term.length, terms);
-      }
-      terms.push(term);
-    }
-    for (let length = from; length <= to; length += 1) {
-      if (this.#byLength.has(length)) continue;
-      const terms = byLength.get(length);
-      this.#byLength.set(length, terms === undefined ? null : new TermVocabulary(vocabularyTables(terms)));
-    }
+  /**
+   * Every term, read as one string (one value out of SQLite rather than a string per term, about
+   * half the read) laid into the vocabulary's arrays; row by row if some term holds the separator.
+   */
+  #readVocabulary(): VocabularyTables {
+    const [count, joined] = this.#db
+      .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
+      .raw()
+      .get()!;
+    const tables = vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR);
+    if (tables.starts.length - 1 === count) return tables;
+    return vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all());
   }
 
   postings(term: CatalogTerm, field: number): FieldPostings | undefined {

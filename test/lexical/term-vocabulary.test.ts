@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
+import { TermVocabulary, vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/term-vocabulary.js';
 import { prng } from '../../scripts/prng.js';
 import { levenshtein } from './helpers.js';
 
@@ -62,5 +62,14 @@ describe('TermVocabulary.near', () => {
         { position: 5, distance: 1 },
       ]);
     }
+  });
+});
+
+describe('vocabularyTablesOfJoined', () => {
+  it('lays out terms joined by a separator as vocabularyTables lays out the list', () => {
+    const terms = vocabulary(prng(41), 500);
+    expect(vocabularyTablesOfJoined(terms.join('\u0000'), 0)).toEqual(vocabularyTables(terms));
+    expect(vocabularyTablesOfJoined('solo', 0)).toEqual(vocabularyTables(['solo']));
+    expect(vocabularyTablesOfJoined('', 0)).toEqual(vocabularyTables([]));
   });
 });
