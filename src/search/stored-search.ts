@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type CatalogMembers } from '../store/entry-store.js';
+import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
@@ -10,6 +10,7 @@ import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey } from './catalog-format.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+import { StoredMembers } from '../store/stored-members.js';
 
 /** Why {@link StoredSearch.open} opened nothing when the store holds no catalog for the skills on disk. */
 export const NO_SAVED_CATALOG = 'no saved catalog for these skills';
@@ -30,7 +31,8 @@ export interface CatalogStamps {
  * A read-only search over a catalog saved in the store (`SkillSearchEngine.saveCatalog`): what
  * a cold process (a hook without a server, `query`, MCP) opens instead of building the catalog.
  * Opening reads one row and views the catalog's graph file (memory-mapped); a skill is decoded
- * from its record only when a query reaches it, its vector read from the store likewise.
+ * from its record only when a query reaches it, its vector read from the store likewise: the
+ * lexical side's candidates and the graph's hits each in one read ({@link StoredMembers}).
  */
 export class StoredSearch extends RankedSearch {
   readonly options: ResolvedEngineOptions;
@@ -86,7 +88,7 @@ export class StoredSearch extends RankedSearch {
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
-    const members = store.members(row.id);
+    const members = new StoredMembers(store.members(row.id), dimensions);
     const skills = new Map<string, Skill | null>();
     const dense = new StoredVectors({ members, dimensions, graph, mean: row.mean! });
     const catalog: RankedCatalog = {
@@ -94,7 +96,7 @@ export class StoredSearch extends RankedSearch {
       generation: 0,
       skill: (id) => skillOf(members, skills, id),
       idsNamed: (name) => members.idsNamed(name),
-      lexical,
+      lexical: prefetching(lexical, members),
       dense: () => Promise.resolve(dense),
     };
     const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
@@ -122,8 +124,22 @@ export class StoredSearch extends RankedSearch {
   }
 }
 
+/** `lexical`, its matches' members read together as it finds them: ranking asks for each one's record and vector. */
+function prefetching(lexical: LexicalSearcher, members: StoredMembers): LexicalSearcher {
+  return {
+    get size() {
+      return lexical.size;
+    },
+    search(query, limit, options) {
+      const matches = lexical.search(query, limit, options);
+      members.prefetch(matches.map((match) => match.id));
+      return matches;
+    },
+  };
+}
+
 /** Member `id` decoded from its record (once), or undefined for a non-member. */
-function skillOf(members: CatalogMembers, decoded: Map<string, Skill | null>, id: string): Skill | undefined {
+function skillOf(members: StoredMembers, decoded: Map<string, Skill | null>, id: string): Skill | undefined {
   let skill = decoded.get(id);
   if (skill === undefined) {
     const record = members.record(id);

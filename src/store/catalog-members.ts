@@ -9,7 +9,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
-import type { CatalogMember, CatalogMembers, NewCatalog } from './entry-store.js';
+import type { CatalogMember, CatalogMembers, MemberRead, NewCatalog } from './entry-store.js';
 
 export const CATALOG_SKILLS_SQL = `
 CREATE TABLE IF NOT EXISTS catalog_skills (catalog INTEGER NOT NULL, doc INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, lexical_key TEXT NOT NULL, vector_key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (catalog, doc)) WITHOUT ROWID;
@@ -123,6 +123,17 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
     '@t.id = @id',
     ' LIMIT 1',
   );
+  // The batched reads: the values come in as one JSON array (`json_each`), rows out in document order.
+  const labelledMany = both<[number, number, string]>(
+    'v.label, s.id',
+    'json_each(@labels) w JOIN vectors v ON v.label = w.value JOIN catalog_skills @t INDEXED BY catalog_skills_vector ON @t.vector_key = v.key',
+    '@t.catalog = @t.catalog',
+  );
+  const membersOf = both<[number, string, string, string, Buffer | null]>(
+    's.id, s.record, s.vector_key, v.vector',
+    'json_each(@ids) w JOIN catalog_skills @t INDEXED BY catalog_skills_id ON @t.id = w.value LEFT JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
+    '@t.catalog = @t.catalog',
+  );
   const distinctLabels = (columns: string): string =>
     `SELECT DISTINCT ${columns} FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`;
   return {
@@ -132,6 +143,25 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
     vectorOf: (id, dimensions) => {
       const found = vectorOf.get({ ...at, model, id });
       return found === undefined || found[2].byteLength !== 4 * dimensions ? undefined : { key: found[1], vector: toVector(found[2]) };
+    },
+    idsLabelledMany: (labels) => {
+      const out = new Map<number, string[]>();
+      for (const [, label, id] of labelledMany.all({ ...at, labels: JSON.stringify(labels) })) {
+        const ids = out.get(label);
+        if (ids === undefined) out.set(label, [id]);
+        else ids.push(id);
+      }
+      return out;
+    },
+    membersOf: (ids, dimensions) => {
+      // As `record` and `vectorOf` read them: an id's first row, and its first row with a vector of the model.
+      const records = new Map<string, string>();
+      const stored = new Map<string, MemberRead['stored']>();
+      for (const [, id, record, key, vector] of membersOf.all({ ...at, model, ids: JSON.stringify(ids) })) {
+        if (!records.has(id)) records.set(id, record);
+        if (vector !== null && !stored.has(id)) stored.set(id, vector.byteLength === 4 * dimensions ? { key, vector: toVector(vector) } : undefined);
+      }
+      return new Map([...records].map(([id, record]) => [id, { record, stored: stored.get(id) }]));
     },
     all: () =>
       db

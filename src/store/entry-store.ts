@@ -107,6 +107,12 @@ export interface CatalogMember {
 }
 
 /** The members of one saved catalog, read a few at a time (a cold search reaches a few dozen). */
+/** A member's record and stored vector, as {@link CatalogMembers.membersOf} reads them. */
+export interface MemberRead {
+  readonly record: string;
+  readonly stored: { readonly key: string; readonly vector: Float32Array } | undefined;
+}
+
 export interface CatalogMembers {
   record(id: string): string | undefined;
   /** The ids with this normalised name, in catalog order. */
@@ -115,6 +121,10 @@ export interface CatalogMembers {
   idsLabelled(label: number): readonly string[];
   /** The vector key and vector of member `id` (`dimensions` long). */
   vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
+  /** {@link idsLabelled} of each of `labels` in one read: labels no member has are absent. */
+  idsLabelledMany(labels: readonly number[]): Map<number, readonly string[]>;
+  /** {@link record} and {@link vectorOf} of each of `ids` in one read: ids that are no member are absent. */
+  membersOf(ids: readonly string[], dimensions: number): Map<string, MemberRead>;
   /** Each member's lexical key by id. */
   lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */

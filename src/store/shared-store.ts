@@ -69,6 +69,8 @@ export class SharedStore implements EntryStore {
       idsNamed: (name) => read((m) => m.idsNamed(name), []),
       idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
       vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
+      idsLabelledMany: (labels) => read((m) => m.idsLabelledMany(labels), new Map()),
+      membersOf: (ids, dimensions) => read((m) => m.membersOf(ids, dimensions), new Map()),
       lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
       all: () => read((m) => m.all(), []),
       labels: () => read((m) => m.labels(), []),

@@ -1,5 +1,5 @@
 import { dot } from '../embed/normalize.js';
-import type { CatalogMembers } from '../store/entry-store.js';
+import type { StoredMembers } from '../store/stored-members.js';
 import type { DenseSide } from './dense-side.js';
 import type { LabelGraph } from './label-graph.js';
 import { TopK } from './top-k.js';
@@ -8,17 +8,18 @@ import type { VectorMatch } from './vector-index.js';
 /**
  * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph
  * (memory-mapped) or, for a catalog saved without one (a small one), scans its vectors, read
- * from the store on the first search; a hit's vector is read when ranking asks for it.
+ * from the store on the first search; the hits' members (ids, records, vectors) are read
+ * together, in one statement each.
  */
 export class StoredVectors implements DenseSide {
   readonly version = 0;
-  readonly #members: CatalogMembers;
+  readonly #members: StoredMembers;
   readonly #dimensions: number;
   readonly #graph: LabelGraph | undefined;
   readonly #mean: Float32Array;
   #all: Map<number, Float32Array> | undefined;
 
-  constructor(options: { members: CatalogMembers; dimensions: number; graph: LabelGraph | undefined; mean: Float32Array }) {
+  constructor(options: { members: StoredMembers; dimensions: number; graph: LabelGraph | undefined; mean: Float32Array }) {
     this.#members = options.members;
     this.#dimensions = options.dimensions;
     this.#graph = options.graph;
@@ -26,26 +27,26 @@ export class StoredVectors implements DenseSide {
   }
 
   search(query: Float32Array, k: number): VectorMatch[] {
+    const matches = this.#graph === undefined ? this.#scan(query, k) : this.#graph.search(query, k);
+    const ids = this.#members.idsLabelled(matches.map((match) => match.label));
     const out: VectorMatch[] = [];
-    const push = (label: number, score: number): void => {
-      for (const id of this.#members.idsLabelled(label)) if (out.length < k) out.push({ id, score });
-    };
-    if (this.#graph !== undefined) {
-      for (const match of this.#graph.search(query, k)) push(match.label, match.score);
-      return out;
-    }
+    for (const { label, score } of matches) for (const id of ids.get(label) ?? []) if (out.length < k) out.push({ id, score });
+    return out;
+  }
+
+  /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */
+  #scan(query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
     this.#all ??= this.#members.labelled(this.#dimensions);
     const top = new TopK<number>(k);
     for (const [label, vector] of this.#all) {
       const score = dot(vector, query);
       if (score > top.threshold) top.push(label, score);
     }
-    for (const { item, score } of top.sorted()) push(item, score);
-    return out;
+    return top.sorted().map(({ item, score }) => ({ label: item, score }));
   }
 
   stored(id: string): { readonly key: string; readonly vector: Float32Array } | undefined {
-    return this.#members.vectorOf(id, this.#dimensions);
+    return this.#members.stored(id);
   }
 
   mean(): Float32Array {

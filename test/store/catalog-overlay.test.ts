@@ -56,6 +56,9 @@ function seen(store: SqliteStore, id: number, all: readonly CatalogMember[]) {
     named: [...new Set(all.map((m) => m.name))].map((name) => members.idsNamed(name)),
     labelled: all.map((m) => members.idsLabelled(labels.get(m.vectorKey)!)),
     vectors: all.map((m) => members.vectorOf(m.id, 3)),
+    // The batched reads answer as the one-id reads do.
+    labelledMany: [...members.idsLabelledMany([...labels.values(), -1])].sort(([a], [b]) => a - b),
+    membersOf: [...members.membersOf([...all.map((m) => m.id), 'no-such-id'], 3)],
     labels: members.labels().sort((a, b) => a - b),
     labelled3: [...members.labelled(3)].sort(([a], [b]) => a - b),
     stats,

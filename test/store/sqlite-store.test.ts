@@ -93,6 +93,20 @@ describe('SqliteStore', () => {
     expect(members.idsNamed('pdf')).toEqual(['a', 'c']);
     expect(members.idsLabelled(labels.get('v1')!)).toEqual(['a', 'c']);
     expect(members.vectorOf('b', 2)).toEqual({ key: 'v2', vector: vec(0, 1) });
+    // Many labels or ids in one read: as the one-at-a-time reads, absent ones left out.
+    expect(members.idsLabelledMany([labels.get('v2')!, labels.get('v1')!, -5])).toEqual(
+      new Map([
+        [labels.get('v1')!, ['a', 'c']],
+        [labels.get('v2')!, ['b']],
+      ]),
+    );
+    expect(members.membersOf(['b', 'z', 'a', 'b'], 2)).toEqual(
+      new Map([
+        ['a', { record: JSON.stringify({ id: 'a' }), stored: { key: 'v1', vector: vec(1, 0) } }],
+        ['b', { record: JSON.stringify({ id: 'b' }), stored: { key: 'v2', vector: vec(0, 1) } }],
+      ]),
+    );
+    expect(members.membersOf(['a'], 3).get('a')).toEqual({ record: JSON.stringify({ id: 'a' }), stored: undefined });
     expect(members.labels().sort()).toEqual([...labels.values()].sort());
     expect([...members.labelled(2).get(labels.get('v2')!)!]).toEqual([0, 1]);
     vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));

@@ -1,0 +1,56 @@
+import type { CatalogMembers, MemberRead } from './entry-store.js';
+
+/**
+ * A saved catalog's members as its searches read them: each member's record and vector read
+ * once, and the ids a search meets together (a graph's hits, the lexical side's candidates)
+ * read in one statement rather than one or two per id.
+ */
+export class StoredMembers {
+  readonly #members: CatalogMembers;
+  readonly #dimensions: number;
+  /** Read so far by id; null for an id that is no member. */
+  readonly #read = new Map<string, MemberRead | null>();
+
+  constructor(members: CatalogMembers, dimensions: number) {
+    this.#members = members;
+    this.#dimensions = dimensions;
+  }
+
+  /** Reads the members of `ids` not read yet, together. */
+  prefetch(ids: Iterable<string>): void {
+    const missing = [...new Set(ids)].filter((id) => !this.#read.has(id));
+    if (missing.length === 0) return;
+    const found = this.#members.membersOf(missing, this.#dimensions);
+    for (const id of missing) this.#read.set(id, found.get(id) ?? null);
+  }
+
+  /** Member `id`'s record (`CatalogMembers.record`). */
+  record(id: string): string | undefined {
+    return this.#get(id)?.record;
+  }
+
+  /** Member `id`'s vector key and vector (`CatalogMembers.vectorOf`). */
+  stored(id: string): MemberRead['stored'] {
+    return this.#get(id)?.stored;
+  }
+
+  /** The ids of each label's members, in catalog order, in one read; the members themselves are read with them. */
+  idsLabelled(labels: readonly number[]): Map<number, readonly string[]> {
+    const ids = labels.length === 0 ? new Map<number, readonly string[]>() : this.#members.idsLabelledMany(labels);
+    this.prefetch([...ids.values()].flat());
+    return ids;
+  }
+
+  idsNamed(name: string): readonly string[] {
+    return this.#members.idsNamed(name);
+  }
+
+  labelled(dimensions: number): Map<number, Float32Array> {
+    return this.#members.labelled(dimensions);
+  }
+
+  #get(id: string): MemberRead | undefined {
+    if (!this.#read.has(id)) this.prefetch([id]);
+    return this.#read.get(id) ?? undefined;
+  }
+}
