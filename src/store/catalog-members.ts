@@ -124,14 +124,15 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
     ' LIMIT 1',
   );
   // The batched reads: the values come in as one JSON array (`json_each`), rows out in document order.
+  // CROSS JOIN keeps the values the outer loop: SQLite would otherwise walk the catalog's rows and scan the values for each (70 ms at 4k).
   const labelledMany = both<[number, number, string]>(
     'v.label, s.id',
-    'json_each(@labels) w JOIN vectors v ON v.label = w.value JOIN catalog_skills @t INDEXED BY catalog_skills_vector ON @t.vector_key = v.key',
+    'json_each(@labels) w CROSS JOIN vectors v ON v.label = w.value CROSS JOIN catalog_skills @t INDEXED BY catalog_skills_vector ON @t.vector_key = v.key',
     '@t.catalog = @t.catalog',
   );
   const membersOf = both<[number, string, string, string, Buffer | null]>(
     's.id, s.record, s.vector_key, v.vector',
-    'json_each(@ids) w JOIN catalog_skills @t INDEXED BY catalog_skills_id ON @t.id = w.value LEFT JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
+    'json_each(@ids) w CROSS JOIN catalog_skills @t INDEXED BY catalog_skills_id ON @t.id = w.value LEFT JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
     '@t.catalog = @t.catalog',
   );
   const distinctLabels = (columns: string): string =>
