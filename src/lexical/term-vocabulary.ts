@@ -41,44 +41,60 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
   for (const term of terms) totalUnits += term.length;
   const units = new Uint16Array(totalUnits);
   const starts = new Uint32Array(terms.length + 1);
+  const sets = new Int32Array(terms.length);
   let at = 0;
   terms.forEach((term, position) => {
     starts[position] = at;
-    for (let i = 0; i < term.length; i += 1) units[at + i] = term.charCodeAt(i);
+    let set = 0;
+    for (let i = 0; i < term.length; i += 1) {
+      const unit = term.charCodeAt(i);
+      units[at + i] = unit;
+      set |= 1 << (unit & 31);
+    }
+    sets[position] = set;
     at += term.length;
   });
   starts[terms.length] = at;
-  return tablesOfUnits(units, starts);
+  return tablesOfUnits(units, starts, sets);
 }
 
 /**
- * {@link VocabularyTables} of the terms of `joined`, separated by the code unit `separator` (no
- * term holds it), position `p` being the `p`-th: no string per term is made. `''` holds no term.
+ * {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit
+ * `separator`, position `p` being the `p`-th: one pass over the code units, no string per term.
+ * Undefined when `joined` does not hold that many (a term holding the separator).
  */
-export function vocabularyTablesOfJoined(joined: string, separator: number): VocabularyTables {
-  if (joined === '') return vocabularyTables([]);
-  let terms = 1;
-  for (let i = 0; i < joined.length; i += 1) if (joined.charCodeAt(i) === separator) terms += 1;
+export function vocabularyTablesOfJoined(joined: string, separator: number, terms: number): VocabularyTables | undefined {
+  if (terms === 0) return joined === '' ? vocabularyTables([]) : undefined;
+  if (joined.length < terms - 1) return undefined;
   const units = new Uint16Array(joined.length - (terms - 1));
   const starts = new Uint32Array(terms + 1);
+  const sets = new Int32Array(terms);
   let at = 0;
   let term = 0;
+  let set = 0;
   for (let i = 0; i < joined.length; i += 1) {
     const unit = joined.charCodeAt(i);
     if (unit === separator) {
+      sets[term] = set;
+      set = 0;
       term += 1;
+      if (term === terms) return undefined;
       starts[term] = at;
     } else {
+      if (at === units.length) return undefined;
       units[at] = unit;
       at += 1;
+      set |= 1 << (unit & 31);
     }
   }
+  if (term !== terms - 1) return undefined;
+  sets[term] = set;
   starts[terms] = at;
-  return tablesOfUnits(units, starts);
+  return tablesOfUnits(units, starts, sets);
 }
 
-/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index. */
-function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
+/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), with each term's {@link charSet} (`sets`), adding the by-length index. */
+function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
@@ -93,13 +109,10 @@ function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTable
   const byLength = new Uint32Array(terms);
   const charSets = new Int32Array(terms);
   for (let position = 0; position < terms; position += 1) {
-    const from = starts[position]!;
-    const length = starts[position + 1]! - from;
+    const length = starts[position + 1]! - starts[position]!;
     const slot = filled[length]!;
     byLength[slot] = position;
-    let set = 0;
-    for (let at = from; at < from + length; at += 1) set |= charBit(units[at]!);
-    charSets[slot] = set;
+    charSets[slot] = sets[position]!;
     filled[length] = slot + 1;
   }
   return { units, starts, lengthStarts, byLength, charSets };

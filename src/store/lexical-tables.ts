@@ -425,9 +425,10 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
       .raw()
       .get()!;
-    const tables = vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR);
-    if (tables.starts.length - 1 === count) return tables;
-    return vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all());
+    return (
+      vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR, count) ??
+      vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
+    );
   }
 
   postings(term: CatalogTerm, field: number): FieldPostings | undefined {
