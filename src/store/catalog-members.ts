@@ -180,11 +180,14 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .all({ ...at, model }),
     labelled: (dimensions) => {
       const out = new Map<number, Float32Array>();
+      // Not DISTINCT: over the vector blobs SQLite would scan every vector of the model and sort them (15 ms at 1k, against 3).
       const rows = db
-        .prepare<Record<string, unknown>, [number, Buffer]>(distinctLabels('v.label, v.vector'))
+        .prepare<Record<string, unknown>, [number, Buffer]>(
+          `SELECT v.label, v.vector FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`,
+        )
         .raw()
         .all({ ...at, model });
-      for (const [label, vector] of rows) if (vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
+      for (const [label, vector] of rows) if (!out.has(label) && vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
       return out;
     },
   };
