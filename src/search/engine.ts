@@ -379,6 +379,7 @@ export class SkillSearchEngine extends RankedSearch {
         gone.flatMap((key) => labels.get(key) ?? []),
         added.map((key) => [labels.get(key)!, vectorOf(key)!] as const),
       );
+      if (graph.tooStale(distinct.size)) return undefined;
     }
     const tokenised = this.#putCatalog(shared, catalog, skills, glosses, {
       members: docs,

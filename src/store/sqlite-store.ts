@@ -11,15 +11,16 @@ import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCata
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 /**
- * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, so a
- * graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
+ * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
+ * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
+ * stale), so a graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
  * the membership other tables (the lexical postings) join against.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
-  label INTEGER PRIMARY KEY,
+  label INTEGER PRIMARY KEY AUTOINCREMENT,
   model TEXT NOT NULL,
   key TEXT NOT NULL,
   vector BLOB NOT NULL,

@@ -31,7 +31,10 @@ export class StoredVectors implements DenseSide {
       for (const id of this.#members.idsLabelled(label)) if (out.length < k) out.push({ id, score });
     };
     if (this.#graph !== undefined) {
-      for (const match of this.#graph.search(query, k)) push(match.label, match.score);
+      for (const match of this.#graph.search(query, k)) {
+        if (out.length >= k) break;
+        push(match.label, match.score);
+      }
       return out;
     }
     this.#all ??= this.#members.labelled(this.#dimensions);
