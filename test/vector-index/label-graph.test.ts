@@ -36,10 +36,8 @@ describe('LabelGraph saved after changes', () => {
     const base = path.join(dir, 'base.usearch');
     graphOf(6000).save(base);
     const derived = LabelGraph.load(base, DIMENSIONS);
-    const left = derived.update(
-      Array.from({ length: 3000 }, (_, label) => label),
-      [],
-    );
+    const dropped = Array.from({ length: 3000 }, (_, label) => label);
+    const left = derived.update(dropped, []);
     expect(left).toBe(3000);
     expect(derived.tooStale(3000)).toBe(true);
     const file = path.join(dir, 'derived.usearch');
@@ -56,7 +54,8 @@ describe('LabelGraph saved after changes', () => {
     graphOf(5000).save(base);
     const derived = LabelGraph.load(base, DIMENSIONS);
     const edits = Array.from({ length: 1000 }, (_, i) => [5000 + i, vectors[5000 + i]!] as const);
-    expect(derived.update(Array.from({ length: 1000 }, (_, label) => label), edits)).toBe(0);
+    const replaced = Array.from({ length: 1000 }, (_, label) => label);
+    expect(derived.update(replaced, edits)).toBe(0);
     expect(derived.size).toBe(5000);
     expect(derived.tooStale(5000)).toBe(false);
     const file = path.join(dir, 'edited.usearch');
