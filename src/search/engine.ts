@@ -692,6 +692,8 @@ export class SkillSearchEngine extends RankedSearch {
         return had ? 'updated' : 'added';
       },
     });
+    // Equal lexical scores are listed in catalog order, as a clean build of `desired` lists them.
+    lexical.arrange(desired.keys());
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
     this.#glossesEpoch = this.#language.glossesEpoch;
