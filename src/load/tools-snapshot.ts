@@ -72,7 +72,13 @@ export function readToolsSnapshot(dir: string, key: ToolsSnapshotKey, stat: Tool
     return undefined;
   }
   const record = data as { skills?: unknown; diagnostics?: unknown } | null;
-  if (record === null || typeof record !== 'object' || !Array.isArray(record.skills) || !Array.isArray(record.diagnostics) || !record.skills.every(isSkillShaped)) {
+  if (
+    record === null ||
+    typeof record !== 'object' ||
+    !Array.isArray(record.skills) ||
+    !Array.isArray(record.diagnostics) ||
+    !record.skills.every(isSkillShaped)
+  ) {
     return undefined;
   }
   for (const skill of record.skills as Skill[]) {

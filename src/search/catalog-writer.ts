@@ -163,8 +163,13 @@ export class CatalogWriter {
     const added = [...distinct].filter((key) => !held.has(key));
     const labels = shared.labels(model, [...gone, ...added]);
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
-    let graph: LabelGraph | undefined;
-    if (graphed) {
+    let graph: LabelGraph | string | undefined;
+    if (graphed && keepsInPlace(docs, before)) {
+      // An overlay (docs/store.md): it names the base's graph, and a search scans its changed vectors beside it.
+      graph = base.graph!;
+    } else if (graphed) {
+      // Derived from the base's graph by the base's members: not when the graph holds another catalog's.
+      if (base.graphHolder !== undefined && base.graphHolder !== base.id) return undefined;
       try {
         graph = LabelGraph.load(path.join(shared.graphDir, base.graph!), dimensions, engine.hnsw);
       } catch {
@@ -223,7 +228,8 @@ export class CatalogWriter {
       readonly base?: number;
       readonly mean: Float32Array;
       readonly sum: Float64Array;
-      readonly graph: () => LabelGraph | undefined;
+      /** A graph to save, or the file of a saved one the catalog names as it is. */
+      readonly graph: () => LabelGraph | string | undefined;
     },
   ): number | undefined {
     const { shared, engine } = this.#options;
@@ -231,8 +237,8 @@ export class CatalogWriter {
     let tokenised = 0;
     try {
       const graph = written.graph();
-      let file: string | undefined;
-      if (graph !== undefined) {
+      let file = typeof graph === 'string' ? graph : undefined;
+      if (graph !== undefined && typeof graph !== 'string') {
         file = `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 16)}-${Date.now().toString(36)}-${process.pid}.usearch`;
         graph.save(path.join(shared.graphDir, file));
       }
@@ -258,6 +264,23 @@ export class CatalogWriter {
     }
     return tokenised;
   }
+}
+
+/**
+ * True when `docs` (base documents kept, members written) keeps every member of `before` (the
+ * base's) in place and changes at most half: what the store writes as an overlay of the base
+ * (`overlayBase` in `src/store/catalog-members.ts`).
+ */
+function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly CatalogMember[]): boolean {
+  if (docs.length !== before.length) return false;
+  let changed = 0;
+  for (const [doc, m] of docs.entries()) {
+    if (typeof m === 'number') {
+      if (m !== doc) return false;
+    } else if (m.id !== before[doc]!.id) return false;
+    else changed += 1;
+  }
+  return 2 * changed <= docs.length;
 }
 
 /** What the store keeps of `skill` as a catalog member (`glosses`: the lexical glosses it is indexed with). */
