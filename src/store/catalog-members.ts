@@ -147,16 +147,30 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .prepare<Record<string, unknown>, number>(distinctLabels('v.label'))
         .pluck()
         .all({ ...at, model }),
-    labelled: (dimensions) => {
-      const out = new Map<number, Float32Array>();
-      const rows = db
-        .prepare<Record<string, unknown>, [number, Buffer]>(distinctLabels('v.label, v.vector'))
-        .raw()
-        .all({ ...at, model });
-      for (const [label, vector] of rows) if (vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
-      return out;
-    },
+    labelled: (dimensions) =>
+      labelledVectors(db.prepare<Record<string, unknown>, [number, Buffer]>(distinctLabels('v.label, v.vector')), { ...at, model }, dimensions),
+    overlaid: (dimensions) =>
+      at.r < 0
+        ? new Map()
+        : labelledVectors(
+            db.prepare<Record<string, unknown>, [number, Buffer]>(
+              'SELECT DISTINCT v.label, v.vector FROM catalog_skills s JOIN vectors v ON v.model = @model AND v.key = s.vector_key WHERE s.catalog = @c',
+            ),
+            { c: catalog, model },
+            dimensions,
+          ),
   };
+}
+
+/** The (label, vector) rows `statement` reads, the vectors `dimensions` long. */
+function labelledVectors(
+  statement: BetterSqlite3.Statement<Record<string, unknown>, [number, Buffer]>,
+  params: Record<string, unknown>,
+  dimensions: number,
+): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  for (const [label, vector] of statement.raw().all(params)) if (vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
+  return out;
 }
 
 /** A stored vector blob as a float32 array (copied: a blob's buffer need not be aligned). */

@@ -7,8 +7,9 @@ import type { VectorMatch } from './vector-index.js';
 
 /**
  * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph
- * (memory-mapped) or, for a catalog saved without one (a small one), scans its vectors, read
- * from the store on the first search; a hit's vector is read when ranking asks for it.
+ * (memory-mapped), with the few vectors an overlay changed scanned beside it, or, for a catalog
+ * saved without one (a small one), scans its vectors, read from the store on the first search;
+ * a hit's vector is read when ranking asks for it.
  */
 export class StoredVectors implements DenseSide {
   readonly version = 0;
@@ -17,6 +18,7 @@ export class StoredVectors implements DenseSide {
   readonly #graph: LabelGraph | undefined;
   readonly #mean: Float32Array;
   #all: Map<number, Float32Array> | undefined;
+  #overlaid: Map<number, Float32Array> | undefined;
 
   constructor(options: { members: CatalogMembers; dimensions: number; graph: LabelGraph | undefined; mean: Float32Array }) {
     this.#members = options.members;
@@ -31,7 +33,14 @@ export class StoredVectors implements DenseSide {
       for (const id of this.#members.idsLabelled(label)) if (out.length < k) out.push({ id, score });
     };
     if (this.#graph !== undefined) {
-      for (const match of this.#graph.search(query, k)) {
+      // An overlay's changed members may be missing from its (base's) graph: scanned exactly
+      // beside it. The graph answers more than k, so stale labels (no member) are skipped.
+      this.#overlaid ??= this.#members.overlaid(this.#dimensions);
+      const overlaid = this.#overlaid;
+      const matches = this.#graph.search(query, k + 2 * overlaid.size).filter((match) => !overlaid.has(match.label));
+      for (const [label, vector] of overlaid) matches.push({ label, score: dot(vector, query) });
+      if (overlaid.size > 0) matches.sort((a, b) => b.score - a.score);
+      for (const match of matches) {
         if (out.length >= k) break;
         push(match.label, match.score);
       }
