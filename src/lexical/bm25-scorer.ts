@@ -58,12 +58,14 @@ interface DerivedTerm<Term> {
 
 /**
  * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
- * results sorted by score with ties in the order documents were first reached), reimplemented
+ * results sorted by score), reimplemented
  * over a {@link PostingsSource} (the in-memory index or the SQLite tables)
  * with typed arrays: one score slot per document instead of a result object
  * and a `match` record per (document, term), the field-length part of BM25 computed once per
  * index change instead of once per posting, and only the best `limit` documents turned into
- * results. The formula is MiniSearch's (the ranking was tuned with it); every source that
+ * results. Equal scores are listed by catalog position (`PostingsSource.positions`), not in
+ * the order postings happen to be stored, so an index changed in place lists ties as a clean
+ * build does. The formula is MiniSearch's (the ranking was tuned with it); every source that
  * lists its terms and postings in the same order gets the same bits (`test/lexical/bm25-scorer.test.ts`
  * holds the index to a brute-force reference).
  *
@@ -140,7 +142,7 @@ export class Bm25Scorer<Term> {
     reachedBits.fill(0);
     const matched = this.#matched;
     const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
-    // Documents in the order the query first reached them (MiniSearch's tie order).
+    // Documents in the order the query first reached them.
     if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
     const reached = this.#reached;
     let reachedCount = 0;
@@ -175,7 +177,7 @@ export class Bm25Scorer<Term> {
     }
     const keep = Math.min(limit, reachedCount);
     if (this.#heap.length < keep) this.#heap = new Int32Array(keep);
-    const best = bestOf(reached, final, reachedCount, keep, this.#heap);
+    const best = bestOf({ docs: reached, scores: final, count: reachedCount, limit: keep, heap: this.#heap, positions: source.positions });
     return best.map(({ doc, score }) => {
       const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
       const id = source.externalId(doc);
@@ -392,20 +394,34 @@ function countBits(words: Uint32Array, from: number, count: number): number {
   return bits;
 }
 
+/** What {@link bestOf} picks from. */
+interface Reached {
+  /** The documents reached, in first-reached order (the first `count`). */
+  readonly docs: Int32Array;
+  /** Each one's score, by the same order. */
+  readonly scores: Float64Array;
+  readonly count: number;
+  readonly limit: number;
+  /** Scratch space for the heap of arrival orders, reused across searches. */
+  readonly heap: Int32Array;
+  /** Catalog position by document (`PostingsSource.positions`); absent: the document number. */
+  readonly positions: ArrayLike<number> | undefined;
+}
+
 /**
- * The `limit` highest-scoring of the first `count` of `docs` (in first-reached order; `scores`
- * by the same order), best first, ties kept in that order: what a stable sort by descending
- * score would put first, in O(n log limit). The heap holds arrival orders in `heap`, reused
- * across searches, so a large catalog's thousands of reached documents allocate nothing.
+ * The `limit` highest-scoring reached documents, best first, equal scores by catalog position:
+ * what a sort by (descending score, ascending position) would put first, in O(n log limit).
+ * The heap holds arrival orders in `heap`, so a large catalog's thousands of reached documents
+ * allocate nothing.
  */
-function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: number, heap: Int32Array): { doc: number; score: number }[] {
+function bestOf({ docs, scores, count, limit, heap, positions }: Reached): { doc: number; score: number }[] {
   if (limit <= 0) return [];
-  // A min-heap on (score, then later arrival): its root is the weakest kept document.
-  const weaker = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  const position = positions === undefined ? (order: number) => docs[order]! : (order: number) => positions[docs[order]!]!;
+  // A min-heap on (score, then later position): its root is the weakest kept document.
+  const weaker = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && position(a) > position(b));
   let size = 0;
   for (let order = 0; order < count; order += 1) {
-    // Arriving last, a document must beat the weakest kept one outright.
-    if (size === limit && !(scores[order]! > scores[heap[0]!]!)) continue;
+    if (size === limit && !weaker(heap[0]!, order)) continue;
     let i: number;
     if (size < limit) {
       i = size;
@@ -430,6 +446,6 @@ function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: nu
     }
     heap[i] = order;
   }
-  const kept = Array.from(heap.subarray(0, size)).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const kept = Array.from(heap.subarray(0, size)).sort((a, b) => scores[b]! - scores[a]! || position(a) - position(b));
   return kept.map((order) => ({ doc: docs[order]!, score: scores[order]! }));
 }

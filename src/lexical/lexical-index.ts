@@ -51,12 +51,21 @@ export class LexicalIndex implements LexicalSearcher {
     return true;
   }
 
-  /** Adds or replaces `id` with its entry. */
+  /** Adds or replaces `id` with its entry (a replaced document keeps its catalog position). */
   #put(id: string, entry: LexicalEntry): void {
     this.#search = undefined;
-    if (this.#keys.has(id)) this.#postings.remove(id);
-    this.#postings.add(id, entry);
+    const position = this.#postings.positionOf(id);
+    if (position !== undefined) this.#postings.remove(id);
+    this.#postings.add(id, entry, position);
     this.#keys.set(id, entry.key);
+  }
+
+  /**
+   * Sets the catalog order, by which equal scores are listed: the documents `ids` lists take
+   * its order (by default documents are in the order they were first added).
+   */
+  arrange(ids: Iterable<string>): void {
+    if (this.#postings.arrange(ids)) this.#search = undefined;
   }
 
   remove(id: string): boolean {

@@ -13,6 +13,9 @@ export type MemoryTerm = (Map<number, number> | undefined)[];
  * the documents present.
  *
  * Documents are numbered by slot; a removed document's slot is reused by the next one added.
+ * Each slot also has a catalog position (ties in a search are listed by it): a document added
+ * goes after every other, one replaced keeps its place ({@link add}'s `position`), and
+ * {@link arrange} sets them all to a catalog's order.
  */
 export class MemoryPostings {
   readonly #terms = new Map<string, MemoryTerm>();
@@ -23,6 +26,10 @@ export class MemoryPostings {
   readonly #slotOf = new Map<string, number>();
   readonly #free: number[] = [];
   #lengths = new Uint32Array(64 * FIELD_COUNT);
+  /** Slot → catalog position. */
+  #positions = new Float64Array(64);
+  /** Above every position handed out so far. */
+  #nextPosition = 0;
   /** Per field, the sum of the present documents' lengths (integers: exact). */
   readonly #totals = new Array<number>(FIELD_COUNT).fill(0);
   /** The terms in code-unit order, or undefined until asked for after a change ({@link #pendingAdded}, {@link #pendingRemoved} hold the changes since). */
@@ -44,14 +51,24 @@ export class MemoryPostings {
     return this.#slotOf.has(id);
   }
 
-  /** Adds document `id` (which must not be present) with its entry's postings. */
-  add(id: string, entry: LexicalEntry): void {
+  /**
+   * Adds document `id` (which must not be present) with its entry's postings, at catalog
+   * `position` (default: after every document so far).
+   */
+  add(id: string, entry: LexicalEntry, position = this.#nextPosition): void {
     const slot = this.#free.pop() ?? this.#ids.length;
     if ((slot + 1) * FIELD_COUNT > this.#lengths.length) {
       const larger = new Uint32Array(Math.max(2 * this.#lengths.length, (slot + 1) * FIELD_COUNT));
       larger.set(this.#lengths);
       this.#lengths = larger;
     }
+    if (slot >= this.#positions.length) {
+      const larger = new Float64Array(Math.max(2 * this.#positions.length, slot + 1));
+      larger.set(this.#positions);
+      this.#positions = larger;
+    }
+    this.#positions[slot] = position;
+    this.#nextPosition = Math.max(this.#nextPosition, position + 1);
     this.#ids[slot] = id;
     this.#slotOf.set(id, slot);
     const distinct = new Set<string>();
@@ -109,6 +126,37 @@ export class MemoryPostings {
     this.#docTerms[slot] = undefined;
     this.#free.push(slot);
     return true;
+  }
+
+  /** The catalog position of document `id`, or undefined. */
+  positionOf(id: string): number | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : this.#positions[slot];
+  }
+
+  /**
+   * Gives the documents `ids` lists the positions 0, 1, …, in that order (ids not present are
+   * skipped, documents not listed keep theirs); returns whether any position moved.
+   */
+  arrange(ids: Iterable<string>): boolean {
+    let moved = false;
+    let position = 0;
+    for (const id of ids) {
+      const slot = this.#slotOf.get(id);
+      if (slot === undefined) continue;
+      if (this.#positions[slot] !== position) {
+        this.#positions[slot] = position;
+        moved = true;
+      }
+      position += 1;
+    }
+    this.#nextPosition = Math.max(this.#nextPosition, position);
+    return moved;
+  }
+
+  /** Catalog positions by slot. */
+  get positions(): Float64Array {
+    return this.#positions;
   }
 
   #termAdded(term: string): void {
@@ -201,9 +249,11 @@ class MemorySource implements PostingsSource<MemoryTerm> {
   readonly fieldCount = FIELD_COUNT;
   readonly averageFieldLengths: number[];
   readonly fieldLengths: Uint32Array;
+  readonly positions: Float64Array;
 
   constructor(postings: MemoryPostings) {
     this.#postings = postings;
+    this.positions = postings.positions;
     this.documentCount = postings.documentCount;
     this.slots = postings.slots;
     this.averageFieldLengths = postings.averageFieldLengths();

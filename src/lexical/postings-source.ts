@@ -17,6 +17,12 @@ export interface PostingsSource<Term> {
   readonly averageFieldLengths: ArrayLike<number>;
   /** Each live document's length in each field, at `doc · fieldCount + field` (0 when it has none). */
   readonly fieldLengths: ArrayLike<number>;
+  /**
+   * Each document's position in its catalog, by which documents of equal score are listed
+   * (lower first), so that any state of an index lists ties as a clean build of the same
+   * catalog does; absent: the document number is its position.
+   */
+  readonly positions?: ArrayLike<number>;
   /** False for a document number that is free or discarded. */
   isLive(doc: number): boolean;
   /** The document's external id. */

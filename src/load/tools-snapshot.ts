@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic, Skill } from '../types.js';
@@ -12,8 +12,14 @@ import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
  * skills (file, source, rank, limits, this format) and holds the file's stat when it was
  * parsed: any other size, mtime, ctime or inode means "parse again". It is only a cache: an
  * unreadable, foreign or stale snapshot is ignored, and a failed write loses nothing.
+ *
+ * The file is a short JSON header (format, path, stat; its byte length first, as a 32-bit
+ * little-endian number) and then the serialised skills, so a stale snapshot (the file edited
+ * since) is told by its header without deserialising megabytes of skills.
  */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
+/** A header longer than this is not one this code wrote. */
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /** What the parsed skills depend on besides the file's bytes. */
 export interface ToolsSnapshotKey {
@@ -59,17 +65,16 @@ function snapshotFile(dir: string, key: ToolsSnapshotKey): string {
 export function readToolsSnapshot(dir: string, key: ToolsSnapshotKey, stat: ToolsFileStat): ToolsSnapshot | undefined {
   let data: unknown;
   try {
-    data = deserialize(readFileSync(snapshotFile(dir, key)));
+    const body = readIfCurrent(snapshotFile(dir, key), key, stat);
+    if (body === undefined) return undefined;
+    data = deserialize(body);
   } catch {
     return undefined;
   }
-  const record = data as { format?: unknown; path?: unknown; stat?: unknown; skills?: unknown; diagnostics?: unknown } | null;
+  const record = data as { skills?: unknown; diagnostics?: unknown } | null;
   if (
     record === null ||
     typeof record !== 'object' ||
-    record.format !== SNAPSHOT_FORMAT ||
-    record.path !== key.path ||
-    !sameStat(stat, record.stat) ||
     !Array.isArray(record.skills) ||
     !Array.isArray(record.diagnostics) ||
     !record.skills.every(isSkillShaped)
@@ -83,14 +88,36 @@ export function readToolsSnapshot(dir: string, key: ToolsSnapshotKey, stat: Tool
   return { skills: record.skills as Skill[], diagnostics: record.diagnostics as Diagnostic[] };
 }
 
+/** The serialised part of snapshot `file` when its header is this format's for `key.path` at `stat`; else undefined (only the header read). */
+function readIfCurrent(file: string, key: ToolsSnapshotKey, stat: ToolsFileStat): Buffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Buffer.alloc(4);
+    if (readSync(fd, length, 0, 4, 0) !== 4) return undefined;
+    const headerBytes = length.readUInt32LE(0);
+    if (headerBytes > MAX_HEADER_BYTES || 4 + headerBytes > size) return undefined;
+    const headerText = Buffer.alloc(headerBytes);
+    if (readSync(fd, headerText, 0, headerBytes, 4) !== headerBytes) return undefined;
+    const header = JSON.parse(headerText.toString('utf8')) as { format?: unknown; path?: unknown; stat?: unknown } | null;
+    if (header === null || typeof header !== 'object' || header.format !== SNAPSHOT_FORMAT || header.path !== key.path || !sameStat(stat, header.stat))
+      return undefined;
+    const body = Buffer.alloc(size - 4 - headerBytes);
+    if (readSync(fd, body, 0, body.length, 4 + headerBytes) !== body.length) return undefined;
+    return body;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Keeps `snapshot` for the next process; silent on failure (the snapshot is only a cache). */
 export function writeToolsSnapshot(dir: string, key: ToolsSnapshotKey, stat: ToolsFileStat, snapshot: ToolsSnapshot): void {
   try {
     mkdirPrivate(dir);
-    writeFileAtomic(
-      snapshotFile(dir, key),
-      serialize({ format: SNAPSHOT_FORMAT, path: key.path, stat, skills: snapshot.skills, diagnostics: snapshot.diagnostics }),
-    );
+    const header = Buffer.from(JSON.stringify({ format: SNAPSHOT_FORMAT, path: key.path, stat }), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length, 0);
+    writeFileAtomic(snapshotFile(dir, key), Buffer.concat([length, header, serialize({ skills: snapshot.skills, diagnostics: snapshot.diagnostics })]));
   } catch {
     // A read-only or full cache folder: the next process parses the file again.
   }

@@ -178,19 +178,38 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .prepare<Record<string, unknown>, number>(distinctLabels('v.label'))
         .pluck()
         .all({ ...at, model }),
-    labelled: (dimensions) => {
-      const out = new Map<number, Float32Array>();
-      // Not DISTINCT: over the vector blobs SQLite would scan every vector of the model and sort them (15 ms at 1k, against 3).
-      const rows = db
-        .prepare<Record<string, unknown>, [number, Buffer]>(
+    // Not DISTINCT: over the vector blobs SQLite would scan every vector of the model and sort them (15 ms at 1k, against 3).
+    labelled: (dimensions) =>
+      labelledVectors(
+        db.prepare<Record<string, unknown>, [number, Buffer]>(
           `SELECT v.label, v.vector FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`,
-        )
-        .raw()
-        .all({ ...at, model });
-      for (const [label, vector] of rows) if (!out.has(label) && vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
-      return out;
-    },
+        ),
+        { ...at, model },
+        dimensions,
+      ),
+    overlaid: (dimensions) =>
+      at.r < 0
+        ? new Map()
+        : labelledVectors(
+            db.prepare<Record<string, unknown>, [number, Buffer]>(
+              'SELECT DISTINCT v.label, v.vector FROM catalog_skills s JOIN vectors v ON v.model = @model AND v.key = s.vector_key WHERE s.catalog = @c',
+            ),
+            { c: catalog, model },
+            dimensions,
+          ),
   };
+}
+
+/** The (label, vector) rows `statement` reads, the vectors `dimensions` long. */
+function labelledVectors(
+  statement: BetterSqlite3.Statement<Record<string, unknown>, [number, Buffer]>,
+  params: Record<string, unknown>,
+  dimensions: number,
+): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  // A label read again (two members sharing a vector) is the same vector.
+  for (const [label, vector] of statement.raw().all(params)) if (!out.has(label) && vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
+  return out;
 }
 
 /** A stored vector blob as a float32 array (copied: a blob's buffer need not be aligned). */

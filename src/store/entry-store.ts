@@ -25,7 +25,11 @@ export interface EntryStore {
   labels(model: string, keys: readonly string[]): Map<string, number>;
   /** The catalog saved under `key`, marked used today; undefined when none was. */
   catalog(key: CatalogKey): StoredCatalog | undefined;
-  /** The catalog of `model` and `format` saved last that has a graph: what a new catalog's graph is derived from. */
+  /**
+   * The graph of the catalog of `model` and `format` saved last that has one (what a new
+   * catalog's graph is derived from), with the catalog whose members' labels it holds (an
+   * overlay naming its base's graph: the base).
+   */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
   /**
    * The catalog of `model` and `format` saved last: what a new live index reports its changes
@@ -74,6 +78,8 @@ export interface StoredCatalog {
   readonly sum: Float64Array | undefined;
   /** The graph file (under {@link EntryStore.graphDir}) that serves it; undefined when it is searched exactly. */
   readonly graph: string | undefined;
+  /** The catalog whose members' labels {@link graph} holds: itself, or the base of an overlay that names the base's graph. */
+  readonly graphHolder?: number;
 }
 
 export interface NewCatalog extends CatalogKey {
@@ -133,6 +139,12 @@ export interface CatalogMembers {
   labels(): number[];
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */
   labelled(dimensions: number): Map<number, Float32Array>;
+  /**
+   * For an overlay, every distinct label of the members it holds rows for (those it changed)
+   * with the vector it names; empty for a catalog written whole. An overlay may name its base's
+   * graph, which lacks these: a search scans them exactly beside the graph.
+   */
+  overlaid(dimensions: number): Map<number, Float32Array>;
 }
 
 /** The store's knobs, in one place. */

@@ -75,6 +75,7 @@ export class SharedStore implements EntryStore {
       all: () => read((m) => m.all(), []),
       labels: () => read((m) => m.labels(), []),
       labelled: (dimensions) => read((m) => m.labelled(dimensions), new Map()),
+      overlaid: (dimensions) => read((m) => m.overlaid(dimensions), new Map()),
     };
   }
 

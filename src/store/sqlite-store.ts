@@ -2,6 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
 import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
@@ -11,15 +12,16 @@ import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCata
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 /**
- * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, so a
- * graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
+ * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
+ * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
+ * stale), so a graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
  * the membership other tables (the lexical postings) join against.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
-  label INTEGER PRIMARY KEY,
+  label INTEGER PRIMARY KEY AUTOINCREMENT,
   model TEXT NOT NULL,
   key TEXT NOT NULL,
   vector BLOB NOT NULL,
@@ -71,7 +73,12 @@ interface CatalogRowData {
   sum: Buffer | null;
   graph: string | null;
   used: number;
+  /** The catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
+  graph_holder: number;
 }
+
+/** A catalog row with its graph's holder ({@link CatalogRowData}). */
+const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
 
 /**
  * The {@link EntryStore} in one SQLite file under the cache root, in WAL mode: any number of
@@ -206,7 +213,7 @@ export class SqliteStore implements EntryStore {
 
   catalog(key: CatalogKey): StoredCatalog | undefined {
     const row = this.#db
-      .prepare<[string, string, number], CatalogRowData>('SELECT * FROM catalogs WHERE stamp = ? AND model = ? AND format = ?')
+      .prepare<[string, string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
@@ -216,8 +223,9 @@ export class SqliteStore implements EntryStore {
 
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
     const row = this.#db
+      // An overlay naming its base's graph: the graph holds the base's labels.
       .prepare<[string, number], { id: number; graph: string }>(
-        'SELECT id, graph FROM catalogs WHERE model = ? AND format = ? AND graph IS NOT NULL ORDER BY id DESC LIMIT 1',
+        'SELECT CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS id, c.graph FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base WHERE c.model = ? AND c.format = ? AND c.graph IS NOT NULL ORDER BY c.id DESC LIMIT 1',
       )
       .get(model, format);
     return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
@@ -225,7 +233,7 @@ export class SqliteStore implements EntryStore {
 
   latestCatalog(model: string, format: number): StoredCatalog | undefined {
     const row = this.#db
-      .prepare<[string, number], CatalogRowData>('SELECT * FROM catalogs WHERE model = ? AND format = ? ORDER BY id DESC LIMIT 1')
+      .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ORDER BY c.id DESC LIMIT 1`)
       .get(model, format);
     return row === undefined ? undefined : catalogOf(row);
   }
@@ -248,6 +256,8 @@ export class SqliteStore implements EntryStore {
         if (old.graph !== null && old.graph !== catalog.graph) replaced.push(old.graph);
       }
       const overlay = overlayBase(db, catalog);
+      if (catalog.graph !== undefined && catalog.base !== undefined && overlay === undefined && this.#graphNamed(catalog.graph))
+        throw new SkillSearchError('INTERNAL', `catalog ${catalog.stamp}: only an overlay may name its base's graph ${catalog.graph}`);
       id = Number(
         db
           .prepare(
@@ -400,6 +410,7 @@ function catalogOf(row: CatalogRowData): StoredCatalog {
     mean: row.mean === null ? undefined : toVector(row.mean),
     sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : toSum(row.sum),
     graph: row.graph ?? undefined,
+    graphHolder: row.graph_holder,
   };
 }
 

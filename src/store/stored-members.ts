@@ -49,6 +49,10 @@ export class StoredMembers {
     return this.#members.labelled(dimensions);
   }
 
+  overlaid(dimensions: number): Map<number, Float32Array> {
+    return this.#members.overlaid(dimensions);
+  }
+
   #get(id: string): MemberRead | undefined {
     if (!this.#read.has(id)) this.prefetch([id]);
     return this.#read.get(id) ?? undefined;

@@ -121,7 +121,8 @@ export class CatalogVectors implements DenseSide {
     if (held.ids.size === 0) {
       this.#held.delete(key);
       this.#byLabel.delete(held.label);
-      this.#graph?.remove(held.label);
+      // The label stays in the graph, stale (see LabelGraph); searches skip it.
+      if (this.#graph?.tooStale(this.#held.size) === true) this.#graph = undefined;
     }
     return true;
   }
@@ -172,7 +173,10 @@ export class CatalogVectors implements DenseSide {
       for (const id of this.#held.get(key)!.ids) if (out.length < k) out.push({ id, score });
     };
     if (graph !== undefined) {
-      for (const match of graph.search(query, k)) push(match.label, match.score);
+      for (const match of graph.search(query, k)) {
+        if (out.length >= k) break;
+        push(match.label, match.score);
+      }
       return out;
     }
     const top = new TopK<number>(k);
@@ -204,7 +208,7 @@ export class CatalogVectors implements DenseSide {
       [...base.labels].filter((label) => !this.#byLabel.has(label)),
       [...this.#held.values()].map((held) => [held.label, held.vector] as const),
     );
-    return graph;
+    return graph.tooStale(this.#held.size) ? undefined : graph;
   }
 }
 

@@ -11,6 +11,12 @@ export type HnswOptions = Partial<HnswParameters>;
 /** A search asks usearch for this many times the k it was asked for (see {@link LabelGraph.search}). */
 const SEARCH_WIDTH = 4;
 
+/**
+ * Labels a graph may hold beyond its catalog's vectors, as a share of its size, before it is
+ * built anew (see {@link LabelGraph.update}): each costs a search a wasted candidate.
+ */
+export const STALE_SHARE = 0.1;
+
 export interface LabelMatch {
   readonly label: number;
   /** Cosine similarity (the vectors are normalised). */
@@ -25,11 +31,20 @@ export interface LabelMatch {
  *
  * The file is usearch's own format. A reader opens it with {@link view} (memory-mapped: O(1) to
  * open, pages read as a search visits them; read-only); a writer with {@link load}.
+ *
+ * usearch 2.25 writes a graph with removed, unrefilled slots in a form its own `load`/`view`
+ * later misread (heap corruption, the process aborts; test/vector-index/label-graph.test.ts), so
+ * a label is removed only to make room for one added at once, and a graph with a vacant slot is
+ * never saved. Labels a catalog no longer holds otherwise stay in the graph, stale: searches
+ * return more than k so callers skip them, and a graph more than {@link STALE_SHARE} stale is
+ * built anew by its owner.
  */
 export class LabelGraph {
   readonly dimensions: number;
   readonly #graph: Index;
   readonly #writable: boolean;
+  /** Slots removed and not yet refilled by an add: while above 0 the graph cannot be saved. */
+  #vacant = 0;
 
   private constructor(dimensions: number, options: HnswOptions, writable: boolean) {
     assertGraphParameters(dimensions);
@@ -84,20 +99,36 @@ export class LabelGraph {
     assertDimensions(vector, this.dimensions);
     this.#assertWritable();
     native('add', () => this.#graph.add(BigInt(label), vector, 1));
+    if (this.#vacant > 0) this.#vacant -= 1;
   }
 
-  remove(label: number): void {
+  /**
+   * Brought towards another set of vectors: the labels of `add` it lacks come in, each taking
+   * the slot of one label of `stale` it holds; the stale labels left over stay (see the class
+   * comment). Returns how many of `stale` it still holds.
+   */
+  update(stale: Iterable<number>, add: Iterable<readonly [number, Float32Array]>): number {
     this.#assertWritable();
-    native('remove', () => this.#graph.remove(BigInt(label)));
+    const held = [...stale].filter((label) => this.has(label));
+    const coming = [...add].filter(([label]) => !this.has(label));
+    const replaced = Math.min(held.length, coming.length);
+    for (const label of held.slice(0, replaced)) {
+      native('remove', () => this.#graph.remove(BigInt(label)));
+      this.#vacant += 1;
+    }
+    for (const [label, vector] of coming) this.add(label, vector);
+    return held.length - replaced;
   }
 
-  /** Brought to another set of vectors: the labels of `remove` it holds go, those of `add` it lacks come in. */
-  update(remove: Iterable<number>, add: Iterable<readonly [number, Float32Array]>): void {
-    for (const label of remove) if (this.has(label)) this.remove(label);
-    for (const [label, vector] of add) if (!this.has(label)) this.add(label, vector);
+  /** Whether a graph holding `live` of its labels for its catalog is too stale to keep (see {@link STALE_SHARE}). */
+  tooStale(live: number): boolean {
+    return this.size - live > STALE_SHARE * this.size;
   }
 
-  /** At most `k` labels, best first. */
+  /**
+   * Labels best first: at least `k` where the graph holds them, and up to {@link SEARCH_WIDTH}·k,
+   * so a caller skipping stale labels still fills k.
+   */
   search(query: Float32Array, k: number): LabelMatch[] {
     assertDimensions(query, this.dimensions);
     const size = this.size;
@@ -107,12 +138,13 @@ export class LabelGraph {
     // 4·k keeps hnswlib's max(efSearch, 4·k), without which recall@50 at 24k falls from 0.956 to 0.926.
     const { keys, distances } = native('search', () => this.#graph.search(query, Math.min(size, SEARCH_WIDTH * n), 1));
     const out: LabelMatch[] = [];
-    for (let i = 0; i < keys.length && out.length < n; i += 1) out.push({ label: Number(keys[i]), score: 1 - distances[i]! });
+    for (let i = 0; i < keys.length; i += 1) out.push({ label: Number(keys[i]), score: 1 - distances[i]! });
     return out;
   }
 
   /** Writes the graph to `file` whole (private, 0600): a temp file renamed into place, so a reader never maps half a graph. */
   save(file: string): void {
+    if (this.#vacant > 0) throw new SkillSearchError('INTERNAL', `a graph with ${this.#vacant} vacant slot(s) cannot be saved (usearch would misread it)`);
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
     try {

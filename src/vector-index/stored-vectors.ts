@@ -7,9 +7,9 @@ import type { VectorMatch } from './vector-index.js';
 
 /**
  * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph
- * (memory-mapped) or, for a catalog saved without one (a small one), scans its vectors, read
- * from the store on the first search; the hits' members (ids, records, vectors) are read
- * together, in one statement each.
+ * (memory-mapped), with the few vectors an overlay changed scanned beside it, or, for a catalog
+ * saved without one (a small one), scans its vectors, read from the store on the first search;
+ * the hits' members (ids, records, vectors) are read together, in one statement each.
  */
 export class StoredVectors implements DenseSide {
   readonly version = 0;
@@ -18,6 +18,7 @@ export class StoredVectors implements DenseSide {
   readonly #graph: LabelGraph | undefined;
   readonly #mean: Float32Array;
   #all: Map<number, Float32Array> | undefined;
+  #overlaid: Map<number, Float32Array> | undefined;
 
   constructor(options: { members: StoredMembers; dimensions: number; graph: LabelGraph | undefined; mean: Float32Array }) {
     this.#members = options.members;
@@ -27,11 +28,28 @@ export class StoredVectors implements DenseSide {
   }
 
   search(query: Float32Array, k: number): VectorMatch[] {
-    const matches = this.#graph === undefined ? this.#scan(query, k) : this.#graph.search(query, k);
+    const matches = this.#graph === undefined ? this.#scan(query, k) : this.#searchGraph(this.#graph, query, k);
     const ids = this.#members.idsLabelled(matches.map((match) => match.label));
     const out: VectorMatch[] = [];
-    for (const { label, score } of matches) for (const id of ids.get(label) ?? []) if (out.length < k) out.push({ id, score });
+    for (const { label, score } of matches) {
+      if (out.length >= k) break;
+      for (const id of ids.get(label) ?? []) if (out.length < k) out.push({ id, score });
+    }
     return out;
+  }
+
+  /**
+   * The graph's nearest labels, best first. An overlay's changed members may be missing from its
+   * (base's) graph: scanned exactly beside it. The graph answers more than k, so stale labels (no
+   * member) can be skipped.
+   */
+  #searchGraph(graph: LabelGraph, query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
+    this.#overlaid ??= this.#members.overlaid(this.#dimensions);
+    const overlaid = this.#overlaid;
+    const matches = graph.search(query, k + 2 * overlaid.size).filter((match) => !overlaid.has(match.label));
+    for (const [label, vector] of overlaid) matches.push({ label, score: dot(vector, query) });
+    if (overlaid.size > 0) matches.sort((a, b) => b.score - a.score);
+    return matches;
   }
 
   /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */

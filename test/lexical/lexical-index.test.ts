@@ -93,3 +93,31 @@ describe('LexicalIndex updates', () => {
     expect(index.has('sql-optimization')).toBe(false);
   });
 });
+
+describe('LexicalIndex ties', () => {
+  /** Skills every query word matches alike: only their ids and a word the query lacks differ. */
+  const tied = (i: number, word = 'alpha') => makeSkill({ id: `tied-${i}`, name: `tied ${i}`, description: `Rotate the logs ${word}.` });
+
+  it('lists equal scores in catalog order: an edited skill keeps its place, as a clean build lists it', () => {
+    const index = new LexicalIndex();
+    for (let i = 0; i < 5; i += 1) index.upsert(tied(i));
+    expect(ids(index, 'rotate logs')).toEqual(['tied-0', 'tied-1', 'tied-2', 'tied-3', 'tied-4']);
+    // The edited skill's postings are stored again, after every other's.
+    expect(index.upsert(tied(0, 'gamma'))).toBe(true);
+    expect(ids(index, 'rotate logs')).toEqual(['tied-0', 'tied-1', 'tied-2', 'tied-3', 'tied-4']);
+    // Cut at fewer than the tied documents: the first in catalog order are kept.
+    expect(ids(index, 'rotate logs', 2)).toEqual(['tied-0', 'tied-1']);
+  });
+
+  it("takes a catalog order given after adds and removals (a removed skill's slot reused)", () => {
+    const index = new LexicalIndex();
+    for (let i = 0; i < 5; i += 1) index.upsert(tied(i));
+    index.remove('tied-3');
+    index.upsert(tied(5));
+    index.arrange(['tied-5', 'tied-0', 'tied-1', 'tied-2', 'tied-4']);
+    expect(ids(index, 'rotate logs')).toEqual(['tied-5', 'tied-0', 'tied-1', 'tied-2', 'tied-4']);
+    const clean = new LexicalIndex();
+    for (const i of [5, 0, 1, 2, 4]) clean.upsert(tied(i));
+    expect(index.search('rotate logs', 5)).toEqual(clean.search('rotate logs', 5));
+  });
+});

@@ -1,13 +1,20 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deserialize } from 'node:v8';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SkillCatalog } from '../../src/load/index.js';
 import { loadToolsJsonl } from '../../src/load/tools-jsonl.js';
 import { toolsFileStat, writeToolsSnapshot } from '../../src/load/tools-snapshot.js';
 import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
 import type { Skill } from '../../src/types.js';
 import { removeDir, tempDir } from './helpers.js';
+
+// Counted, to tell a snapshot deserialised from one told stale by its header.
+vi.mock('node:v8', async (original) => {
+  const actual = await original<typeof import('node:v8')>();
+  return { ...actual, deserialize: vi.fn(actual.deserialize) };
+});
 
 const LINES = [
   JSON.stringify({ id: 'pdf', name: 'pdf-tables', description: 'Extract tables from PDF files' }),
@@ -46,6 +53,17 @@ describe('tools file snapshots', () => {
     // Same bytes, same size: only the times moved. The file is parsed again.
     await utimes(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
     expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills[0]?.description).toBe('Extract tables from PDF files');
+  });
+
+  it('a stale snapshot is told by its header: its skills are not deserialised', async () => {
+    await loadToolsJsonl(file, { snapshotDir: snapshots });
+    vi.mocked(deserialize).mockClear();
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills).toHaveLength(2);
+    expect(deserialize).toHaveBeenCalledTimes(1);
+    await writeFile(file, `${LINES}\n${JSON.stringify({ id: 'zip', name: 'zip-files', description: 'Zip files' })}`);
+    vi.mocked(deserialize).mockClear();
+    expect((await loadToolsJsonl(file, { snapshotDir: snapshots })).skills).toHaveLength(3);
+    expect(deserialize).not.toHaveBeenCalled();
   });
 
   it('a snapshot of the right stat whose skills have the wrong shape is not used', async () => {

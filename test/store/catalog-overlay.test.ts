@@ -141,6 +141,29 @@ describe('a catalog written from the one saved before', () => {
     store.close();
   });
 
+  it("lists equal lexical scores by document, not by the order their entries were stored (an edited member's is stored last)", () => {
+    const edited = first.map((m, i) => (i === 1 ? member(1, 1) : m));
+    const store = storeWith([...first, ...edited]);
+    // Every entry alike: one shared term, the same lengths, so every document ties.
+    const alike = (catalog: Omit<NewCatalog, 'lexicalEntry'>, all: readonly CatalogMember[]) =>
+      store.putCatalog({
+        ...catalog,
+        lexicalEntry: (doc) => ({ key: all[doc]!.lexicalKey, lengths: INDEXED_FIELDS.map(() => 2), terms: INDEXED_FIELDS.map(() => new Map([['common', 1]])) }),
+      });
+    const row = { ...KEY, diagnostics: '[]' };
+    const base = alike({ ...row, stamp: 's1', sourceStamp: 's1', members: first }, first);
+    const id = alike({ ...row, stamp: 's2', sourceStamp: 's2', members: edited.map((m, doc) => (m === first[doc] ? doc : m)), base }, edited);
+    const order = (catalog: number, limit: number) =>
+      store
+        .catalogLexical(catalog)
+        .search('common', limit)
+        .map((match) => match.id);
+    expect(order(base, 10)).toEqual(first.map((m) => m.id));
+    expect(order(id, 10)).toEqual(edited.map((m) => m.id));
+    expect(order(id, 3)).toEqual(['id-0', 'id-1', 'id-2']);
+    store.close();
+  });
+
   it('fails whole when the base lost a document it is asked to copy, and leaves the store as it was', () => {
     const store = storeWith(first);
     const base = put(store, 's1', first.slice(0, 4), first);

@@ -25,6 +25,7 @@ function counting(): { members: CatalogMembers; reads: string[][] } {
     all: () => [],
     labels: () => [],
     labelled: () => new Map(),
+    overlaid: () => new Map(),
     idsLabelledMany: (labels) => {
       reads.push(labels.map(String));
       return new Map(labels.flatMap((label) => (LABELS.has(label) ? [[label, LABELS.get(label)!] as const] : [])));

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { SkillSearchError } from '../errors.js';
+import type { SharedStore } from '../store/shared-store.js';
+import type { Skill } from '../types.js';
+import { CatalogVectors } from '../vector-index/catalog-vectors.js';
+import { applyDiff, type DiffCounts } from './apply-diff.js';
+import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { LOCAL_LABELS } from './catalog-writer.js';
+import type { ResolvedEngineOptions } from './options.js';
+import { vectorKey } from './skill-text.js';
+import type { EmbedProgress, VectorSupply } from './vector-supply.js';
+
+/** Vectors by content key, for {@link LiveVectors.apply}; `embedded` counts those the model made. */
+export interface FoundVectors {
+  readonly vectors: Map<string, Float32Array>;
+  readonly embedded: number;
+}
+
+export interface LiveVectorsOptions {
+  readonly engine: ResolvedEngineOptions;
+  /** The store's model id (the embedder's with its text version). */
+  readonly model: string;
+  readonly dimensions: number;
+  readonly shared: SharedStore | undefined;
+  readonly supply: VectorSupply;
+}
+
+/**
+ * The live engine's vector side: a {@link CatalogVectors} brought to each synced catalog in two
+ * steps, {@link missing} (asynchronous: reads or embeds the vectors it lacks) and {@link apply}
+ * (synchronous: the vectors then hold the catalog, labelled by the store), so a concurrent search
+ * sees the old catalog or the new one.
+ */
+export class LiveVectors {
+  readonly #options: LiveVectorsOptions;
+  #vectors: CatalogVectors | undefined;
+  /**
+   * The catalog the vectors were last brought to. Skill objects are immutable: one passed to
+   * the previous sync again is unchanged, so a sync checks only the others (one map lookup per
+   * skill instead of hashing its text).
+   */
+  #skills: ReadonlyMap<string, Skill> = new Map();
+  /** Local labels handed out (see `LOCAL_LABELS`). */
+  #localLabels = 0;
+  /** Labels of the keys a running {@link #apply} adds. */
+  #pendingLabels = new Map<string, number>();
+
+  constructor(options: LiveVectorsOptions) {
+    this.#options = options;
+  }
+
+  /** The vectors as last applied, or undefined before the first {@link missing}. */
+  get current(): CatalogVectors | undefined {
+    return this.#vectors;
+  }
+
+  /** The vectors, made (seeded from the graph saved last) when there are none yet. */
+  load(): CatalogVectors {
+    this.#vectors ??= this.newVectors(true);
+    return this.#vectors;
+  }
+
+  /** A new vector side, seeded (`withBase`) from the graph saved last for the model. */
+  newVectors(withBase: boolean): CatalogVectors {
+    const { engine, dimensions, shared } = this.#options;
+    const model = catalogModel(engine);
+    return new CatalogVectors({
+      kind: engine.ann,
+      dimensions,
+      hnsw: engine.hnsw,
+      ...(shared === undefined || !withBase
+        ? {}
+        : {
+            base: () => {
+              const latest = shared.latestGraph(model, CATALOG_FORMAT);
+              if (latest === undefined || shared.graphDir === '') return undefined;
+              return { file: path.join(shared.graphDir, latest.graph), labels: shared.members(latest.catalog).labels() };
+            },
+          }),
+    });
+  }
+
+  /**
+   * The vectors of the skills whose content key no entry of the vector index holds (a renamed
+   * skill, or one with the same text as another, reuses the stored vector), by key: from the
+   * shared store when it has them (a folder whose skills were seen elsewhere embeds nothing),
+   * else embedded and then added to it.
+   */
+  missing(skills: Iterable<Skill>, signal?: AbortSignal, onProgress?: EmbedProgress): Promise<FoundVectors> {
+    const state = this.load();
+    const missing = new Map<string, Skill>();
+    for (const skill of skills) {
+      if (this.#skills.get(skill.id) === skill) continue;
+      const key = vectorKey(skill);
+      if (state.vectorOfKey(key) === undefined) missing.set(key, skill);
+    }
+    return this.#options.supply.vectors(missing, signal, onProgress);
+  }
+
+  /**
+   * Synchronous: the vectors hold `desired`, each from `found` or held already; when the graph
+   * fails in the middle (`INDEX_CORRUPT`: the native graph refused a change), the vectors are
+   * laid out anew without a base graph: a broken graph costs time, never the process.
+   */
+  apply(desired: ReadonlyMap<string, Skill>, found: FoundVectors): DiffCounts {
+    const state = this.load();
+    try {
+      return this.#apply(state, desired, found.vectors);
+    } catch (error) {
+      if (!(error instanceof SkillSearchError) || error.code !== 'INDEX_CORRUPT') throw error;
+      // Every vector is still at hand (held or just found): laid out again, nothing embedded.
+      const vectors = new Map(found.vectors);
+      for (const skill of desired.values()) {
+        const key = vectorKey(skill);
+        const held = state.vectorOfKey(key);
+        if (held !== undefined && !vectors.has(key)) vectors.set(key, held.slice());
+      }
+      const fresh = this.newVectors(false);
+      this.#vectors = fresh;
+      this.#skills = new Map();
+      return this.#apply(fresh, desired, vectors);
+    }
+  }
+
+  #apply(state: CatalogVectors, desired: ReadonlyMap<string, Skill>, embedded: ReadonlyMap<string, Float32Array>): DiffCounts {
+    const { shared, model } = this.#options;
+    const previous = this.#skills;
+    const incoming = new Map<string, { key: string; vector: Float32Array }>();
+    const counts = applyDiff(desired, {
+      size: state.size,
+      ids: () => state.ids(),
+      has: (id) => state.has(id),
+      holds: (id, skill) => previous.get(id) === skill,
+      // Vectors are taken before any removal: a renamed skill's vector is held under its old id.
+      beforeChanges: (pending) => {
+        const keys: string[] = [];
+        for (const [id, skill] of pending) {
+          const key = vectorKey(skill);
+          if (state.keyOf(id) === key) continue;
+          const vector = embedded.get(key) ?? state.vectorOfKey(key)?.slice();
+          if (vector === undefined) throw new SkillSearchError('INTERNAL', `no vector for skill ${id}`);
+          incoming.set(id, { key, vector });
+          if (!state.holdsKey(key)) keys.push(key);
+        }
+        const labels = shared?.labels(model, keys) ?? new Map<string, number>();
+        for (const key of keys) if (!labels.has(key)) labels.set(key, shared === undefined ? this.#localLabels++ : LOCAL_LABELS + this.#localLabels++);
+        this.#pendingLabels = labels;
+      },
+      remove: (id) => state.remove(id),
+      upsert: (id) => {
+        const next = incoming.get(id);
+        if (next === undefined) return 'unchanged';
+        const had = state.has(id);
+        state.set(id, next.key, next.vector, this.#pendingLabels.get(next.key) ?? -1);
+        return had ? 'updated' : 'added';
+      },
+    });
+    this.#pendingLabels = new Map();
+    this.#skills = desired;
+    return counts;
+  }
+}

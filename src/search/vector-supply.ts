@@ -1,0 +1,84 @@
+import { throwIfAborted } from '../errors.js';
+import type { CrossLingual } from '../lang/cross-lingual.js';
+import type { SharedStore } from '../store/shared-store.js';
+import type { Embedder, Skill } from '../types.js';
+import { glossedEmbeddingText } from './skill-text.js';
+
+/** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
+const PROGRESS_EVERY_SKILLS = 64;
+
+/** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
+export type EmbedProgress = (done: number, total: number) => void;
+
+export interface VectorSupplyOptions {
+  readonly embedder: Embedder;
+  /** Texts per embedder call. */
+  readonly batchSize: number;
+  /** The store's model id (the embedder's with its text version). */
+  readonly model: string;
+  readonly dimensions: number;
+  /** Where vectors are read from and the embedded ones put, when there is a store. */
+  readonly shared: SharedStore | undefined;
+  /** The dense glosses a skill is embedded with. */
+  readonly language: CrossLingual;
+}
+
+/**
+ * Vectors by content key: those the store holds read from it, the others embedded (skills with
+ * the same text once) and put in the store at once, so an interrupted run never embeds twice.
+ * What the live engine's sync and the catalog writer share.
+ */
+export class VectorSupply {
+  readonly #options: VectorSupplyOptions;
+
+  constructor(options: VectorSupplyOptions) {
+    this.#options = options;
+  }
+
+  /** The vectors of `missing` (skills by content key); `embedded` counts those the model made. */
+  async vectors(
+    missing: ReadonlyMap<string, Skill>,
+    signal?: AbortSignal,
+    onProgress?: EmbedProgress,
+  ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
+    const { shared, model, dimensions } = this.#options;
+    const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
+    const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
+    const made = await this.#embed(needed, signal, onProgress);
+    shared?.putVectors(model, made);
+    for (const [key, vector] of stored) made.set(key, vector);
+    return { vectors: made, embedded: made.size - stored.size };
+  }
+
+  /** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
+  async #embed(missing: ReadonlyMap<string, Skill>, signal?: AbortSignal, onProgress?: EmbedProgress): Promise<Map<string, Float32Array>> {
+    const { embedder, batchSize, language } = this.#options;
+    // Skills with the same text (forks, republished copies) share one embedding.
+    const keysByText = new Map<string, string[]>();
+    for (const [key, skill] of missing) {
+      const text = glossedEmbeddingText(skill, language.glossesOf(skill)?.dense);
+      const keys = keysByText.get(text);
+      if (keys === undefined) keysByText.set(text, [key]);
+      else keys.push(key);
+    }
+    const pending = [...keysByText];
+    const embedded = new Map<string, Float32Array>();
+    onProgress?.(0, missing.size);
+    // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
+    const step = onProgress === undefined ? batchSize : Math.min(batchSize, PROGRESS_EVERY_SKILLS);
+    for (let start = 0; start < pending.length; start += step) {
+      throwIfAborted(signal);
+      const batch = pending.slice(start, start + step);
+      const vectors = await embedder.embed(
+        batch.map(([text]) => text),
+        signal,
+        'passage',
+      );
+      batch.forEach(([, keys], i) => {
+        for (const key of keys) embedded.set(key, vectors[i]!);
+      });
+      onProgress?.(embedded.size, missing.size);
+    }
+    return embedded;
+  }
+}
