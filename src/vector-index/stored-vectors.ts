@@ -29,11 +29,14 @@ export class StoredVectors implements DenseSide {
 
   search(query: Float32Array, k: number): VectorMatch[] {
     const matches = this.#graph === undefined ? this.#scan(query, k) : this.#searchGraph(this.#graph, query, k);
-    const ids = this.#members.idsLabelled(matches.map((match) => match.label));
     const out: VectorMatch[] = [];
-    for (const { label, score } of matches) {
-      if (out.length >= k) break;
-      for (const id of ids.get(label) ?? []) if (out.length < k) out.push({ id, score });
+    // The members of as many labels as places are left, read together; a stale label (no
+    // member) leaves places for the next ones, so only they cost another read.
+    for (let next = 0; next < matches.length && out.length < k; ) {
+      const batch = matches.slice(next, next + k - out.length);
+      next += batch.length;
+      const ids = this.#members.idsLabelled(batch.map((match) => match.label));
+      for (const { label, score } of batch) for (const id of ids.get(label) ?? []) if (out.length < k) out.push({ id, score });
     }
     return out;
   }
