@@ -66,6 +66,10 @@ function seen(store: SqliteStore, id: number, all: readonly CatalogMember[]) {
   };
 }
 
+/** `next` as an overlay of `previous` writes it: a member kept at its place by that place, a changed one by itself. */
+const inPlace = (next: readonly CatalogMember[], previous: readonly CatalogMember[]): (CatalogMember | number)[] =>
+  next.map((m, doc) => (m === previous[doc] ? doc : m));
+
 const rows = (store: SqliteStore, id: number): unknown => store.database.prepare('SELECT count(*) FROM catalog_skills WHERE catalog = ?').pluck().get(id);
 
 describe('a catalog written from the one saved before', () => {
@@ -75,13 +79,7 @@ describe('a catalog written from the one saved before', () => {
     const edited = first.map((m, i) => (i === 3 ? member(3, 1) : i === 5 ? member(5, 1, 'skill-0') : m));
     const store = storeWith([...first, ...edited]);
     const base = put(store, 's1', first, first);
-    const id = put(
-      store,
-      's2',
-      edited.map((m, doc) => (m === first[doc] ? doc : m)),
-      edited,
-      base,
-    );
+    const id = put(store, 's2', inPlace(edited, first), edited, base);
     const whole = put(store, 's3', edited, edited);
     expect(rows(store, id)).toBe(2);
     expect(rows(store, whole)).toBe(8);
@@ -100,20 +98,8 @@ describe('a catalog written from the one saved before', () => {
     const twice = once.map((m, i) => (i === 6 ? member(6, 1) : m));
     const store = storeWith([...first, ...once, ...twice]);
     const base = put(store, 's1', first, first);
-    const one = put(
-      store,
-      's2',
-      once.map((m, doc) => (m === first[doc] ? doc : m)),
-      once,
-      base,
-    );
-    const two = put(
-      store,
-      's3',
-      twice.map((m, doc) => (m === once[doc] ? doc : m)),
-      twice,
-      one,
-    );
+    const one = put(store, 's2', inPlace(once, first), once, base);
+    const two = put(store, 's3', inPlace(twice, once), twice, one);
     const whole = put(store, 's4', twice, twice);
     expect(store.database.prepare('SELECT base FROM catalogs WHERE id = ?').pluck().get(two)).toBe(base);
     expect(rows(store, two)).toBe(2);
@@ -152,7 +138,7 @@ describe('a catalog written from the one saved before', () => {
       });
     const row = { ...KEY, diagnostics: '[]' };
     const base = alike({ ...row, stamp: 's1', sourceStamp: 's1', members: first }, first);
-    const id = alike({ ...row, stamp: 's2', sourceStamp: 's2', members: edited.map((m, doc) => (m === first[doc] ? doc : m)), base }, edited);
+    const id = alike({ ...row, stamp: 's2', sourceStamp: 's2', members: inPlace(edited, first), base }, edited);
     const order = (catalog: number, limit: number) =>
       store
         .catalogLexical(catalog)
@@ -180,13 +166,7 @@ describe('a catalog written from the one saved before', () => {
       const store = storeWith([...first, ...edited]);
       const base = put(store, 's1', first, first);
       vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
-      const id = put(
-        store,
-        's2',
-        edited.map((m, doc) => (m === first[doc] ? doc : m)),
-        edited,
-        base,
-      );
+      const id = put(store, 's2', inPlace(edited, first), edited, base);
       // Written again under the base's key (the same skills): the base stays, as the overlay reads it.
       expect(put(store, 's1', first, first)).toBe(base);
       expect(store.collect(30)).toBe(0);
