@@ -1,7 +1,7 @@
 /**
  * How much each skill is used in one project, kept between sessions: one small JSON file
- * per project. Counts decay (half-life `halfLifeDays`), so what was used last month weighs
- * less than what was used today. The file is bounded (`maxSkills` entries, `maxSeen`
+ * per project. Counts decay (half-life `HALF_LIFE_DAYS`), so what was used last month weighs
+ * less than what was used today. The file is bounded (`maxSkills` entries, `MAX_SEEN`
  * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
  * file is an empty store, never an error (a hook must not fail on it).
  */
@@ -12,26 +12,21 @@ import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
   /**
-   * Days after which a count weighs half.
-   * @default 14
-   */
-  readonly halfLifeDays?: number;
-  /**
    * Most skills remembered; the least used are dropped first.
    * @default 500
    */
   readonly maxSkills?: number;
-  /**
-   * Most (session, skill) pairs remembered, so a skill seen again in the transcript of the
-   * same session is not counted twice.
-   * @default 2000
-   */
-  readonly maxSeen?: number;
   /** @default Date.now */
   readonly now?: () => number;
 }
 
-const DEFAULTS = { halfLifeDays: 14, maxSkills: 500, maxSeen: 2000 } as const;
+/** Days after which a count weighs half (`skill-search stats` says so). */
+const HALF_LIFE_DAYS = 14;
+/**
+ * Most (session, skill) pairs remembered, so a skill seen again in the transcript of the same
+ * session is not counted twice.
+ */
+const MAX_SEEN = 2000;
 
 export interface UsageEntry {
   used: number;
@@ -79,7 +74,7 @@ export function usageFileFor(root: string, project: string): string {
  */
 export class UsageStore {
   readonly file: string;
-  readonly #options: Required<Omit<UsageStoreOptions, 'now'>> & { now: () => number };
+  readonly #options: Required<UsageStoreOptions>;
   #data: UsageFile;
   /** `usedIn` of the file, as a set. */
   readonly #usedIn: Set<string>;
@@ -88,7 +83,7 @@ export class UsageStore {
 
   private constructor(file: string, data: UsageFile, options: UsageStoreOptions) {
     this.file = file;
-    this.#options = { ...DEFAULTS, now: Date.now, ...options };
+    this.#options = { maxSkills: 500, now: Date.now, ...options };
     this.#data = data;
     this.#usedIn = new Set(data.usedIn);
     this.#suggestedIn = new Set(data.suggestedIn);
@@ -121,7 +116,7 @@ export class UsageStore {
     const now = this.#options.now();
     const elapsedDays = Math.max(0, now - this.#data.at) / 86_400_000;
     if (elapsedDays > 0) {
-      const factor = 0.5 ** (elapsedDays / this.#options.halfLifeDays);
+      const factor = 0.5 ** (elapsedDays / HALF_LIFE_DAYS);
       for (const entry of Object.values(this.#data.skills)) {
         entry.used *= factor;
         entry.suggested *= factor;
@@ -194,9 +189,9 @@ export class UsageStore {
   }
 
   #bound(): void {
-    const { maxSkills, maxSeen } = this.#options;
-    dropOldest(this.#suggestedIn, this.#suggestedIn.size - maxSeen, (pair) => this.#ignore(pair));
-    dropOldest(this.#usedIn, this.#usedIn.size - maxSeen);
+    const { maxSkills } = this.#options;
+    dropOldest(this.#suggestedIn, this.#suggestedIn.size - MAX_SEEN, (pair) => this.#ignore(pair));
+    dropOldest(this.#usedIn, this.#usedIn.size - MAX_SEEN);
     this.#data.suggestedIn = [...this.#suggestedIn];
     this.#data.usedIn = [...this.#usedIn];
     const names = Object.keys(this.#data.skills);
