@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../util/process-alive.js';
 
 export interface BuilderLeaseOptions {
   /** A lease older than this is spent whatever its pid says (a hung builder, or a pid reused). */
@@ -89,12 +90,5 @@ function held(file: string, maxAgeMs: number): boolean {
   const [pidText, takenText] = text.split('\n');
   const pid = Number(pidText);
   const taken = Number(takenText);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || !Number.isFinite(taken) || Date.now() - taken > maxAgeMs) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isSafeInteger(pid) && pid > 0 && Number.isFinite(taken) && Date.now() - taken <= maxAgeMs && processAlive(pid);
 }

@@ -22,6 +22,7 @@ import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
 import { firstLine } from '../util/text.js';
+import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 export const USER_PROMPT_SUBMIT = 'UserPromptSubmit';
 
@@ -47,16 +48,9 @@ function badInput(problem: string): SkillSearchError {
 
 /** The fields this hook reads, or a `BAD_INPUT` error saying what is wrong with the stdin JSON. */
 export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw badInput(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw badInput('stdin JSON is not an object');
-  }
-  const record = data as Record<string, unknown>;
+  const record = parseJsonQuietly(text);
+  if (record === undefined) throw badInput(text.trim() === '' ? 'stdin is empty; expected the hook JSON' : 'stdin is not JSON');
+  if (!isRecord(record)) throw badInput('stdin JSON is not an object');
   const event = record.hook_event_name ?? USER_PROMPT_SUBMIT;
   if (typeof event !== 'string') throw badInput('"hook_event_name" is not a string');
   if (typeof record.prompt !== 'string') throw badInput('"prompt" is missing or not a string');

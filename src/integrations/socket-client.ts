@@ -9,6 +9,7 @@ import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
 import { currentUid, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
+import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 export interface SocketClientOptions {
   /**
@@ -170,16 +171,13 @@ export class SkillSocketClient {
     for (const line of lines) {
       const text = line.toString('utf8');
       if (text.trim() === '') continue;
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch {
+      const response = parseJsonQuietly(text);
+      if (response === undefined) {
         this.#fail(serverError('answer is not JSON'));
         this.#socket.destroy();
         return;
       }
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
-      const response = data as Record<string, unknown>;
+      if (!isRecord(response)) continue;
       const error = response.error as { code?: unknown; message?: unknown } | undefined;
       const pending = this.#pending.get(response.id as RequestId);
       if (error !== undefined) {

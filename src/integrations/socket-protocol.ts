@@ -25,7 +25,7 @@ import {
   type SearchMode,
   type Skill,
 } from '../types.js';
-import { isRecord } from '../util/json-file.js';
+import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -102,12 +102,8 @@ function isRequestId(value: unknown): value is RequestId {
 
 /** A request, or the error response that answers it. Never throws. */
 export function parseRequestLine(text: string): RequestLine | ErrorResponseLine {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return errorLine(null, 'bad-json', 'request is not JSON');
-  }
+  const data = parseJsonQuietly(text);
+  if (data === undefined) return errorLine(null, 'bad-json', 'request is not JSON');
   if (!isRecord(data)) return errorLine(null, 'bad-request', 'request is not a JSON object');
   const id = data.id ?? null;
   if (!isRequestId(id)) return errorLine(null, 'bad-request', '"id" must be a string, a number or null');

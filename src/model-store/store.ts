@@ -16,6 +16,8 @@ import {
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import type { ModelPreset } from './presets.js';
+import { processAlive } from '../util/process-alive.js';
+import { parseJsonQuietly } from '../util/json-file.js';
 
 /** Written last into an installed model folder: which preset, from where, and every file's size and sha256. */
 export const MANIFEST_FILE = 'skill-search-model.json';
@@ -63,12 +65,8 @@ export function installState(root: string, preset: ModelPreset): InstallState {
   } catch {
     return existsSync(dir) ? { state: 'broken', dir, reason: `no ${MANIFEST_FILE}` } : { state: 'missing', dir };
   }
-  let manifest: ModelManifest;
-  try {
-    manifest = JSON.parse(raw) as ModelManifest;
-  } catch {
-    return { state: 'broken', dir, reason: `${MANIFEST_FILE} is not JSON` };
-  }
+  const manifest = parseJsonQuietly(raw) as ModelManifest | undefined;
+  if (manifest === undefined) return { state: 'broken', dir, reason: `${MANIFEST_FILE} is not JSON` };
   if (manifest.format !== MANIFEST_FORMAT || manifest.preset !== preset.id || !Array.isArray(manifest.files)) {
     return { state: 'broken', dir, reason: `${MANIFEST_FILE} is for another preset or format` };
   }
@@ -137,15 +135,6 @@ export function removeModel(root: string, id: string): boolean {
   return found.length > 0;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** One pull per model at a time, across processes; a lock left by a dead process is taken over. */
 export async function withInstallLock<T>(root: string, id: string, run: () => Promise<T>): Promise<T> {
   const lock = path.join(root, '.staging', `${id}.lock`);
@@ -157,7 +146,7 @@ export async function withInstallLock<T>(root: string, id: string, run: () => Pr
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
       const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
+      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
         throw new SkillSearchError('BAD_OPTION', `another 'skill-search model pull ${id}' is running (pid ${holder}); wait for it or stop it`);
       }
       rmSync(lock, { force: true });
