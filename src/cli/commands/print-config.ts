@@ -17,39 +17,35 @@ export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<numbe
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'generic', PRINT_CONFIG_HOSTS);
   const { command } = hostContext(args.values, io);
   const server = { command: command[0]!, args: [...command.slice(1), 'mcp'] };
-  const json = (value: Record<string, unknown>) => formatSettings(value, DEFAULT_JSON_STYLE);
+  const hook = { command: hookCommand(host === 'codex' ? 'codex' : 'claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
+  // Each file the host reads, with where it goes (the comment above it in text), and what goes in it.
+  const files: { readonly name: string; readonly where?: string; readonly value: Record<string, unknown> | string }[] =
+    host === 'generic'
+      ? [{ name: 'mcp.json', value: { mcpServers: { 'skill-search': server } } }]
+      : host === 'claude-code'
+        ? [
+            { name: 'settings.json', where: '~/.claude/settings.json (or .claude/settings.json in a project)', value: withHook({}, hook, 'settings.json') },
+            {
+              name: '.mcp.json',
+              where: `.mcp.json in a project (user-wide: claude mcp add --scope user skill-search -- ${[server.command, ...server.args].join(' ')})`,
+              value: withMcpServer({}, server, '.mcp.json'),
+            },
+          ]
+        : [
+            { name: 'config.toml', where: '~/.codex/config.toml', value: serverTable(server) },
+            {
+              name: 'hooks.json',
+              where: '~/.codex/hooks.json (Codex hooks; older Codex versions also need [features] codex_hooks = true)',
+              value: withHook({}, hook, 'hooks.json'),
+            },
+          ];
   if (args.values.json === true) {
-    // The same settings as objects (Codex's config.toml as its text), keyed by the file they go in.
-    const hook = { command: hookCommand(host === 'codex' ? 'codex' : 'claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
-    const files =
-      host === 'generic'
-        ? { 'mcp.json': { mcpServers: { 'skill-search': server } } }
-        : host === 'claude-code'
-          ? { 'settings.json': withHook({}, hook, 'settings.json'), '.mcp.json': withMcpServer({}, server, '.mcp.json') }
-          : { 'config.toml': serverTable(server), 'hooks.json': withHook({}, hook, 'hooks.json') };
-    printJson(io, { host, files });
+    // Keyed by the file they go in (Codex's config.toml as its text).
+    printJson(io, { host, files: Object.fromEntries(files.map((file) => [file.name, file.value])) });
     return 0;
   }
-  switch (host) {
-    case 'generic': {
-      io.stdout.write(json({ mcpServers: { 'skill-search': { command: server.command, args: server.args } } }));
-      break;
-    }
-    case 'claude-code': {
-      const hook = { command: hookCommand('claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
-      io.stdout.write(`# ~/.claude/settings.json (or .claude/settings.json in a project)\n${json(withHook({}, hook, 'settings.json'))}`);
-      io.stdout.write(`# .mcp.json in a project (user-wide: claude mcp add --scope user skill-search -- ${[server.command, ...server.args].join(' ')})\n`);
-      io.stdout.write(json(withMcpServer({}, server, '.mcp.json')));
-      break;
-    }
-    case 'codex': {
-      const hook = { command: hookCommand('codex', command), timeout: HOOK_HOST_TIMEOUT_S };
-      io.stdout.write(`# ~/.codex/config.toml\n${serverTable(server)}`);
-      io.stdout.write(
-        `# ~/.codex/hooks.json (Codex hooks; older Codex versions also need [features] codex_hooks = true)\n${json(withHook({}, hook, 'hooks.json'))}`,
-      );
-      break;
-    }
+  for (const { where, value } of files) {
+    io.stdout.write(`${where === undefined ? '' : `# ${where}\n`}${typeof value === 'string' ? value : formatSettings(value, DEFAULT_JSON_STYLE)}`);
   }
   return 0;
 }
