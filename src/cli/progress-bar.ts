@@ -88,7 +88,6 @@ export class BuildProgress {
   readonly #now: () => number;
   readonly #started: number;
   #lastShown = Number.NEGATIVE_INFINITY;
-  #drawn = false;
 
   constructor(stream: CliIo['stderr'], options: BuildProgressOptions = {}) {
     this.#stream = stream;
@@ -111,17 +110,8 @@ export class BuildProgress {
     const rate = elapsed > 0 && done > 0 ? (done / elapsed) * 1000 : undefined;
     const pace = rate === undefined ? '' : `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s${last ? '' : `, ${duration((total - done) / rate)} left`}`;
     if (this.#tty) {
-      this.#stream.write(`\r\u001b[2Kindexing  ${bar(done / total)}  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}`);
-      this.#drawn = true;
-      if (last) this.done();
-      return;
-    }
-    this.#stream.write(`indexing ${done}/${total} skills${pace === '' ? '' : ` (${pace})`}\n`);
+      // The last frame ends the bar's line.
+      this.#stream.write(`\r\u001b[2Kindexing  ${bar(done / total)}  ${done}/${total} skills${pace === '' ? '' : `  ${pace}`}${last ? '\n' : ''}`);
+    } else this.#stream.write(`indexing ${done}/${total} skills${pace === '' ? '' : ` (${pace})`}\n`);
   };
-
-  /** Ends the bar's line (a no-op for plain lines, or when nothing was drawn). */
-  done(): void {
-    if (this.#drawn) this.#stream.write('\n');
-    this.#drawn = false;
-  }
 }

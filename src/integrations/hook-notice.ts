@@ -4,13 +4,7 @@
  */
 import type { HostName } from '../types.js';
 
-export interface ClaudeCodeHookNotice {
-  readonly systemMessage: string;
-}
-
-/** The stdout line that shows `line` to the user of `host`, or `''` where the host would not show it. */
+/** The stdout line that shows `line` to the user of `host` (Claude Code's `systemMessage`), or `''` where the host would not show it. */
 export function hookNotice(host: HostName, line: string): string {
-  if (host !== 'claude-code') return '';
-  const notice: ClaudeCodeHookNotice = { systemMessage: line };
-  return `${JSON.stringify(notice)}\n`;
+  return host === 'claude-code' ? `${JSON.stringify({ systemMessage: line })}\n` : '';
 }

@@ -16,11 +16,9 @@ import { parseJsonQuietly } from '../util/json-file.js';
 
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
 const SKILL_TOOL = 'Skill';
-/** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
-export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
-
 export const TRANSCRIPT_DEFAULTS = Object.freeze({
-  maxBytes: MAX_TRANSCRIPT_BYTES,
+  /** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
+  maxBytes: 32 * 1024 * 1024,
   /** User turns kept, most recent last. */
   maxUserTurns: 3,
   /** Each kept user turn is cut to this many characters (a pasted log says little about the task). */

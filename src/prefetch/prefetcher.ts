@@ -53,15 +53,7 @@ export interface SkillPrefetcherOptions {
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
-interface ResolvedOptions {
-  readonly searcher: SkillSearcher;
-  readonly concurrency: number;
-  readonly maxSkills: number;
-  readonly searchK: number;
-  readonly minScore: number;
-  readonly now: () => number;
-  readonly onError: ((error: unknown) => void) | undefined;
-}
+type ResolvedOptions = Readonly<Required<Omit<SkillPrefetcherOptions, 'onError'>>> & Pick<SkillPrefetcherOptions, 'onError'>;
 
 const defaults = {
   concurrency: 2,
