@@ -131,7 +131,7 @@ class Puller {
 
     if (existsSync(target)) {
       const reused = await this.#verified(target, remote);
-      if (reused !== undefined) {
+      if (typeof reused !== 'string') {
         this.resumedBytes += reused.size;
         this.#report(remote, reused.size);
         return reused;
@@ -164,11 +164,10 @@ class Puller {
       }
     }
     const verified = await this.#verified(partial, remote);
-    if (verified === undefined) {
-      const got = await describeMismatch(partial, remote);
+    if (typeof verified === 'string') {
       rmSync(partial, { force: true });
       rmSync(partialInfo, { force: true });
-      throw new SkillSearchError('CHECKSUM', `${remote.file} from ${remote.url.href}: ${got}; the download was discarded and nothing was installed`);
+      throw new SkillSearchError('CHECKSUM', `${remote.file} from ${remote.url.href}: ${verified}; the download was discarded and nothing was installed`);
     }
     renameOver(partial, target);
     rmSync(partialInfo, { force: true });
@@ -270,26 +269,21 @@ class Puller {
     if (!full && !response.complete) throw new HttpFailure(`connection to ${url.host} closed early`);
   }
 
-  /** Size and announced hash checked; the file's sha256 for the manifest. Undefined on a mismatch. */
-  async #verified(file: string, remote: RemoteFile): Promise<ManifestFile | undefined> {
+  /** Size and announced hash checked: the file's entry for the manifest (with its sha256), or what differs. */
+  async #verified(file: string, remote: RemoteFile): Promise<ManifestFile | string> {
     const size = sizeOf(file);
-    if (remote.size !== undefined && size !== remote.size) return undefined;
+    if (remote.size !== undefined && size !== remote.size) return `got ${size} bytes, the hub announced ${remote.size}`;
     const sha256 = await sha256File(file);
-    if (remote.digest?.algorithm === 'sha256' && sha256 !== remote.digest.value) return undefined;
-    if (remote.digest?.algorithm === 'git-sha1' && (await gitBlobSha1(file)) !== remote.digest.value) return undefined;
+    const { digest } = remote;
+    if (digest?.algorithm === 'sha256' && sha256 !== digest.value) return `sha256 ${sha256} differs from the announced ${digest.value}`;
+    const blob = digest?.algorithm === 'git-sha1' ? await gitBlobSha1(file) : undefined;
+    if (blob !== undefined && blob !== digest?.value) return `git blob id ${blob} differs from the announced ${digest?.value}`;
     return { path: remote.file, size, sha256 };
   }
 
   #report(remote: RemoteFile, received: number): void {
     this.#options.onProgress?.({ file: remote.file, received, total: remote.size });
   }
-}
-
-async function describeMismatch(file: string, remote: RemoteFile): Promise<string> {
-  const size = sizeOf(file);
-  if (remote.size !== undefined && size !== remote.size) return `got ${size} bytes, the hub announced ${remote.size}`;
-  if (remote.digest?.algorithm === 'sha256') return `sha256 ${await sha256File(file)} differs from the announced ${remote.digest.value}`;
-  return `git blob id ${await gitBlobSha1(file)} differs from the announced ${remote.digest?.value ?? '?'}`;
 }
 
 function isStreamCut(error: unknown): boolean {
