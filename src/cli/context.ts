@@ -13,19 +13,12 @@ import type { ParsedValues } from './args.js';
 
 /** The loader options for what the flags named. */
 export function catalogOptions(sources: SourceOptions, env?: CliIo['env']): CatalogOptions {
+  const { config, ...where } = sources;
   return {
     ...(env === undefined ? {} : { toolsSnapshotDir: path.join(cacheRoot(env), 'tools') }),
-    cwd: sources.cwd,
-    home: sources.home,
-    addDirs: sources.addDirs,
-    skillsDirs: sources.skillsDirs,
-    toolsFiles: sources.toolsFiles,
-    libraryDirs: sources.libraryDirs,
-    demo: sources.demo,
-    codexHome: sources.codexHome,
-    claudePlugins: sources.claudePlugins,
-    include: sources.config.include.map((entry) => entry.value),
-    exclude: sources.config.exclude.map((entry) => entry.value),
+    ...where,
+    include: config.include.map((entry) => entry.value),
+    exclude: config.exclude.map((entry) => entry.value),
   };
 }
 
