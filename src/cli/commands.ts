@@ -307,7 +307,6 @@ const TABLE = {
     },
     load: async () => (await import('./commands/mcp.js')).runMcp,
   },
-  // ---- model (issue 13): download and manage preset encoders ----
   model: {
     spec: {
       name: 'model',
@@ -328,8 +327,6 @@ const TABLE = {
     },
     load: async () => (await import('./commands/model.js')).runModel,
   },
-  // ---- end model ----
-  // --- host set-up and deferred skills (issue 14) ---
   install: {
     spec: {
       name: 'install',
