@@ -96,13 +96,13 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
       `const words = (text) => text.split(' ').map((word) => word.toUpperCase());\n` +
         `exports.main = async (argv) => { const { sep } = await skillSearchImport('node:path'); process.stdout.write(words('${answer}').join(sep) + ' ' + argv.join(' ')); return 4; };\n`,
     );
-  const run = (env: Record<string, string>) => {
+  const run = (env: Record<string, string>, args: readonly string[] = ['a']) => {
     const clean = { ...process.env };
     for (const name of ['SKILL_SEARCH_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME', 'USERPROFILE']) delete clean[name];
     try {
       return {
         code: 0,
-        stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'a'], { encoding: 'utf8', env: { ...clean, ...env } }),
+        stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), ...args], { encoding: 'utf8', env: { ...clean, ...env } }),
       };
     } catch (error) {
       const failed = error as { status: number; stdout: string };
@@ -136,6 +136,23 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'SIX/TEN a' });
     expect(statSync(file!).mtimeMs).not.toBe(1_000_000_000);
     expect(readFileSync(file!).equals(written)).toBe(false);
+  });
+
+  it("the hook keeps a cache of its own, which another command's run does not replace", () => {
+    const root = path.join(dir, 'cache-hook');
+    writeBundle('one two');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['index'])).toEqual({ code: 4, stdout: 'ONE/TWO index' });
+    const [other] = cacheFiles(root);
+    expect(path.basename(other!)).toMatch(/^cli-[0-9a-f]{8}\.v8$/);
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['hook', 'claude-code'])).toEqual({ code: 4, stdout: 'ONE/TWO hook claude-code' });
+    const hook = cacheFiles(root).find((file) => file !== other);
+    expect(path.basename(hook!)).toBe(path.basename(other!).replace(/\.v8$/, '-hook.v8'));
+    expect(statSync(hook!).mode & 0o777).toBe(0o600);
+    // Each accepted by V8 when its command runs again: neither is written anew.
+    for (const file of [other!, hook!]) utimesSync(file, new Date(1_000_000_000), new Date(1_000_000_000));
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['hook', 'codex'])).toEqual({ code: 4, stdout: 'ONE/TWO hook codex' });
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['search'])).toEqual({ code: 4, stdout: 'ONE/TWO search' });
+    expect(cacheFiles(root).map((file) => statSync(file).mtimeMs)).toEqual([1_000_000_000, 1_000_000_000]);
   });
 
   it('data V8 rejects under a matching header, or an unwritable cache root, only costs the shortcut', () => {
