@@ -87,6 +87,23 @@ function loadBundle(stat) {
   return { main: module.exports.main, done: save };
 }
 
+/**
+ * Ends the process with `code` once stdout and stderr have taken everything written to them.
+ * For the hook: its answer is out, and what is left of it (the ONNX session, SQLite, V8's heap)
+ * Node would otherwise tear down one by one before the host sees the process end, 10-15 ms of a
+ * prompt (docs/cold-start.md). Nothing the hook leaves behind needs that: its files are written
+ * and closed, and what it starts in the background runs detached.
+ */
+function exitOnceFlushed(code) {
+  let pending = 2;
+  const flushed = () => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+}
+
 const bundle = currentBundle();
 const loading =
   bundle === undefined ? import('../dist/cli/main.js').then(({ main }) => ({ main, done: () => {} })) : new Promise((resolve) => resolve(loadBundle(bundle)));
@@ -96,6 +113,7 @@ loading
     Promise.resolve(main(process.argv.slice(2))).then((code) => {
       process.exitCode = code;
       done();
+      if (process.argv[2] === 'hook') exitOnceFlushed(code);
     }),
   )
   .then(undefined, (error) => {

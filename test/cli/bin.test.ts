@@ -180,3 +180,37 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     expect(cacheFiles(cacheRoot({ HOME: home }))).toHaveLength(1);
   });
 });
+
+describe('bin/skill-search.js: the end of a hook', () => {
+  const dir = standInPackage('skill-search-bin-exit-');
+  afterAll(() => removeDir(dir));
+  writeFileSync(path.join(dir, 'dist', 'cli', 'main.js'), 'export async function main() { return 3; }\n');
+  utimesSync(path.join(dir, 'dist', 'cli', 'main.js'), new Date(1_000_000_000), new Date(1_000_000_000));
+  // A stand-in that answers (more than a pipe holds, so part of it is written later) and
+  // leaves a timer that would hold the process a minute.
+  writeFileSync(
+    path.join(dir, 'dist', 'cli', 'bundle.cjs'),
+    "exports.main = async (argv) => { process.stdout.write(argv[0] + ':' + 'x'.repeat(300000)); setTimeout(() => {}, 60000); return 0; };\n",
+  );
+  const run = (args: readonly string[]) => {
+    const started = Date.now();
+    try {
+      const stdout = execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, SKILL_SEARCH_CACHE_DIR: path.join(dir, 'cache') },
+        timeout: 20_000,
+        maxBuffer: 1 << 20,
+      });
+      return { code: 0, stdout, ms: Date.now() - started };
+    } catch (error) {
+      return { code: (error as { status: number | null }).status, stdout: '', ms: Date.now() - started };
+    }
+  };
+
+  it('a hook ends once its answer is written, whatever it leaves pending, with every byte of it', () => {
+    const ended = run(['hook', 'claude-code']);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toBe(`hook:${'x'.repeat(300000)}`);
+    expect(ended.ms).toBeLessThan(15_000);
+  }, 30_000);
+});
