@@ -6,10 +6,12 @@
 // The bundle is compiled here rather than by `require`, so that V8's code cache for it can be
 // kept: a hook without a server starts Node on every prompt, and compiling the bundle's
 // functions anew each time cost about 30 ms of it (docs/cold-start.md). The cache is a file
-// under the cache root, `code-cache/cli-<hash of the bundle's path>.v8`: a header line naming
-// the bundle's size and time and the Node version, then V8's data. Any other header, or data V8
-// rejects, and the bundle is compiled from source; the cache is then written anew after the
-// command. Reading or writing it never fails a command.
+// under the cache root, `code-cache/cli-<hash of the bundle's path>.v8`, and the hook's own
+// `cli-<hash>-hook.v8`: V8 keeps the functions a run compiled, and a cache written by another
+// command (`index`, usually the first) lacks most of the hook's and holds code it never runs.
+// Each starts with a header line naming the bundle's size and time and the Node version, then
+// V8's data. Any other header, or data V8 rejects, and the bundle is compiled from source; the
+// cache is then written anew after the command. Reading or writing it never fails a command.
 const { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const os = require('node:os');
@@ -45,7 +47,8 @@ function hashOf(text) {
 
 /** The bundle, compiled with its code cache when one fits; `save()` writes the cache when it did not. */
 function compileBundle(stat) {
-  const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(BUNDLE)}.v8`);
+  const command = process.argv[2] === 'hook' ? '-hook' : '';
+  const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(BUNDLE)}${command}.v8`);
   const header = Buffer.from(`${JSON.stringify({ size: stat.size, mtimeMs: stat.mtimeMs, node: process.version, arch: process.arch })}\n`);
   let cachedData;
   try {
@@ -84,6 +87,23 @@ function loadBundle(stat) {
   return { main: module.exports.main, done: save };
 }
 
+/**
+ * Ends the process with `code` once stdout and stderr have taken everything written to them.
+ * For the hook: its answer is out, and what is left of it (the ONNX session, SQLite, V8's heap)
+ * Node would otherwise tear down one by one before the host sees the process end, 10-15 ms of a
+ * prompt (docs/cold-start.md). Nothing the hook leaves behind needs that: its files are written
+ * and closed, and what it starts in the background runs detached.
+ */
+function exitOnceFlushed(code) {
+  let pending = 2;
+  const flushed = () => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+}
+
 const bundle = currentBundle();
 const loading =
   bundle === undefined ? import('../dist/cli/main.js').then(({ main }) => ({ main, done: () => {} })) : new Promise((resolve) => resolve(loadBundle(bundle)));
@@ -93,6 +113,7 @@ loading
     Promise.resolve(main(process.argv.slice(2))).then((code) => {
       process.exitCode = code;
       done();
+      if (process.argv[2] === 'hook') exitOnceFlushed(code);
     }),
   )
   .then(undefined, (error) => {

@@ -115,7 +115,7 @@ export class SessionState {
     const data: SessionFile = { version: 1, transcript: this.#mark.transcript, compactions: this.#mark.compactions, announced: names };
     try {
       mkdirPrivate(this.#options.dir);
-      writeFileAtomic(this.file, `${JSON.stringify(data)}\n`);
+      writeFileAtomic(this.file, `${JSON.stringify(data)}\n`, { durable: false });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }

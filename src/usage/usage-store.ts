@@ -211,7 +211,7 @@ export class UsageStore {
     try {
       // Private: file names say which projects exist.
       mkdirPrivate(path.dirname(this.file));
-      writeFileAtomic(this.file, `${JSON.stringify(this.#data)}\n`);
+      writeFileAtomic(this.file, `${JSON.stringify(this.#data)}\n`, { durable: false });
       return undefined;
     } catch (error) {
       return error as Error;

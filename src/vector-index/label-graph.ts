@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Index, MetricKind, ScalarKind } from 'usearch';
+import type * as Usearch from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { VECTOR_INDEX_DEFAULTS, type HnswOptions as HnswParameters } from './options.js';
 import { assertDimensions } from './vector-index.js';
@@ -39,9 +40,20 @@ export interface LabelMatch {
  * return more than k so callers skip them, and a graph more than {@link STALE_SHARE} stale is
  * built anew by its owner.
  */
+let usearch: typeof Usearch | undefined;
+
+/**
+ * usearch and its native binding, loaded with the first graph: a catalog too small for one
+ * (an exact scan) never pays their `require`, 8–18 ms of a cold hook.
+ */
+function loadUsearch(): typeof Usearch {
+  usearch ??= createRequire(import.meta.url)('usearch') as typeof Usearch;
+  return usearch;
+}
+
 export class LabelGraph {
   readonly dimensions: number;
-  readonly #graph: Index;
+  readonly #graph: Usearch.Index;
   readonly #writable: boolean;
   /** Slots removed and not yet refilled by an add: while above 0 the graph cannot be saved. */
   #vacant = 0;
@@ -50,6 +62,7 @@ export class LabelGraph {
     assertGraphParameters(dimensions);
     this.dimensions = dimensions;
     const merged = { ...VECTOR_INDEX_DEFAULTS.hnsw, ...options };
+    const { Index, MetricKind, ScalarKind } = loadUsearch();
     this.#graph = new Index({
       dimensions,
       metric: MetricKind.IP,

@@ -96,13 +96,13 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
       `const words = (text) => text.split(' ').map((word) => word.toUpperCase());\n` +
         `exports.main = async (argv) => { const { sep } = await skillSearchImport('node:path'); process.stdout.write(words('${answer}').join(sep) + ' ' + argv.join(' ')); return 4; };\n`,
     );
-  const run = (env: Record<string, string>) => {
+  const run = (env: Record<string, string>, args: readonly string[] = ['a']) => {
     const clean = { ...process.env };
     for (const name of ['SKILL_SEARCH_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME', 'USERPROFILE']) delete clean[name];
     try {
       return {
         code: 0,
-        stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'a'], { encoding: 'utf8', env: { ...clean, ...env } }),
+        stdout: execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), ...args], { encoding: 'utf8', env: { ...clean, ...env } }),
       };
     } catch (error) {
       const failed = error as { status: number; stdout: string };
@@ -138,6 +138,23 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     expect(readFileSync(file!).equals(written)).toBe(false);
   });
 
+  it("the hook keeps a cache of its own, which another command's run does not replace", () => {
+    const root = path.join(dir, 'cache-hook');
+    writeBundle('one two');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['index'])).toEqual({ code: 4, stdout: 'ONE/TWO index' });
+    const [other] = cacheFiles(root);
+    expect(path.basename(other!)).toMatch(/^cli-[0-9a-f]{8}\.v8$/);
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['hook', 'claude-code'])).toEqual({ code: 4, stdout: 'ONE/TWO hook claude-code' });
+    const hook = cacheFiles(root).find((file) => file !== other);
+    expect(path.basename(hook!)).toBe(path.basename(other!).replace(/\.v8$/, '-hook.v8'));
+    expect(statSync(hook!).mode & 0o777).toBe(0o600);
+    // Each accepted by V8 when its command runs again: neither is written anew.
+    for (const file of [other!, hook!]) utimesSync(file, new Date(1_000_000_000), new Date(1_000_000_000));
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['hook', 'codex'])).toEqual({ code: 4, stdout: 'ONE/TWO hook codex' });
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['search'])).toEqual({ code: 4, stdout: 'ONE/TWO search' });
+    expect(cacheFiles(root).map((file) => statSync(file).mtimeMs)).toEqual([1_000_000_000, 1_000_000_000]);
+  });
+
   it('data V8 rejects under a matching header, or an unwritable cache root, only costs the shortcut', () => {
     const root = path.join(dir, 'cache-b');
     writeBundle('red green');
@@ -162,4 +179,38 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     run({ HOME: home });
     expect(cacheFiles(cacheRoot({ HOME: home }))).toHaveLength(1);
   });
+});
+
+describe('bin/skill-search.js: the end of a hook', () => {
+  const dir = standInPackage('skill-search-bin-exit-');
+  afterAll(() => removeDir(dir));
+  writeFileSync(path.join(dir, 'dist', 'cli', 'main.js'), 'export async function main() { return 3; }\n');
+  utimesSync(path.join(dir, 'dist', 'cli', 'main.js'), new Date(1_000_000_000), new Date(1_000_000_000));
+  // A stand-in that answers (more than a pipe holds, so part of it is written later) and
+  // leaves a timer that would hold the process a minute.
+  writeFileSync(
+    path.join(dir, 'dist', 'cli', 'bundle.cjs'),
+    "exports.main = async (argv) => { process.stdout.write(argv[0] + ':' + 'x'.repeat(300000)); setTimeout(() => {}, 60000); return 0; };\n",
+  );
+  const run = (args: readonly string[]) => {
+    const started = Date.now();
+    try {
+      const stdout = execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, SKILL_SEARCH_CACHE_DIR: path.join(dir, 'cache') },
+        timeout: 20_000,
+        maxBuffer: 1 << 20,
+      });
+      return { code: 0, stdout, ms: Date.now() - started };
+    } catch (error) {
+      return { code: (error as { status: number | null }).status, stdout: '', ms: Date.now() - started };
+    }
+  };
+
+  it('a hook ends once its answer is written, whatever it leaves pending, with every byte of it', () => {
+    const ended = run(['hook', 'claude-code']);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toBe(`hook:${'x'.repeat(300000)}`);
+    expect(ended.ms).toBeLessThan(15_000);
+  }, 30_000);
 });

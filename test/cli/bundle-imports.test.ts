@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_BUNDLE, strayImports } from '../../scripts/bundle-cli.js';
+import { asciiOnly, CLI_BUNDLE, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -23,5 +23,25 @@ describe('dynamic imports in the CLI bundle', () => {
   it('importModule imports by itself outside the bundle', async () => {
     const { sep } = await importModule<typeof import('node:path')>('node:path');
     expect(sep).toBe(path.sep);
+  });
+});
+
+describe('the CLI bundle in ASCII', () => {
+  it('escapes what esbuild leaves (regular expressions, comments) to the same characters', () => {
+    const code = 'const QUOTES = /[“”]+/g; // a → b\nconst KANA = /[\u30a0-\u30ffー]{2,}/u; const FACE = /😀/u;';
+    const escaped = asciiOnly(code);
+    expect(/^[\x00-\x7f]*$/.test(escaped)).toBe(true);
+    const run = (source: string) => new Function(`${source}; return [QUOTES.test('“hi”'), KANA.test('データ'), FACE.test('😀')];`)();
+    expect(run(escaped)).toEqual([true, true, true]);
+    expect(run(code)).toEqual([true, true, true]);
+  });
+
+  it('refuses a character right after a backslash, where an escape would mean something else', () => {
+    expect(() => asciiOnly('const DASH = /\\—/;')).toThrow(/backslash before a non-ASCII character/);
+    expect(asciiOnly('const PATH = "\\\\—";')).toBe('const PATH = "\\\\\\u2014";');
+  });
+
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle is ASCII', () => {
+    expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
   });
 });
