@@ -5,8 +5,10 @@
  * file is saved, the bench asks the running server over its socket until that skill is the
  * answer: save → searchable. The watcher waits for the file to settle (the stability threshold)
  * and for the batch to close (the coalescing window) before it reindexes, so the figure held to
- * the target is the time beyond that wait. The server's resident memory is read after its first
- * sync and after every edit (over `--watch-edits`, 100 by default). A few edits of one tools file
+ * the target is the time beyond that wait. The server's resident memory is read once it has been
+ * quiet for {@link SETTLE_MS} after its first sync (the start), then at every poll while an edit
+ * becomes searchable (the peak) and after every edit (over `--watch-edits`, 100 by default).
+ * A few edits of one tools file
  * line follow (the file is read whole, and only its changed line parsed once the server has
  * parsed it: the first such edit after a start from the tools snapshot parses every line).
  */
@@ -31,6 +33,12 @@ const SEARCHABLE_LIMIT_MS = 60_000;
 /** Issue 28: searchable ≤ 100 ms after the stability wait; RSS within 1.3× of its start over 100 edits. */
 const TARGET_MS = 100;
 const TARGET_RSS = 1.3;
+/**
+ * Quiet time after the server is ready before its start RSS is read: past its idle garbage
+ * collection (`IDLE_COLLECTOR_DEFAULTS.quietMs`), so the start is what the first sync holds, not
+ * what it left to collect (a lower start, a stricter ratio).
+ */
+const SETTLE_MS = 2000;
 
 /**
  * A letters-only word unique to edit `n` (digits would tokenise apart), ending in `x` so that
@@ -92,12 +100,16 @@ function rssMb(pid: number): number {
   }
 }
 
-/** Saves `write()`, then asks the server until `query`'s top hit is `expected`: ms from the save, or NaN past the limit. */
-async function saveToSearchable(client: SkillSocketClient, write: () => void, query: string, expected: string): Promise<number> {
+/**
+ * Saves `write()`, then asks the server until `query`'s top hit is `expected`: ms from the save,
+ * or NaN past the limit. `poll` is called after every answer (to read the server's memory).
+ */
+async function saveToSearchable(client: SkillSocketClient, write: () => void, query: string, expected: string, poll?: () => void): Promise<number> {
   write();
   const saved = performance.now();
   while (performance.now() - saved < SEARCHABLE_LIMIT_MS) {
     const answer = await client.search(query, { k: 1, mode: 'lexical', abstain: 'off' });
+    poll?.();
     if (answer.hits[0]?.skill.name === expected) return performance.now() - saved;
     await sleep(10);
   }
@@ -129,16 +141,22 @@ export const coldWatchSuite: Suite = async (context) => {
   const { pid } = await client.ping();
   const wait = DEFAULT_WATCH_OPTIONS.stabilityThreshold + DEFAULT_WATCH_OPTIONS.coalesceMs;
   try {
+    await sleep(SETTLE_MS);
     const rssStart = rssMb(pid);
     const rss: number[] = [];
+    let peak = rssStart;
+    const poll = () => {
+      peak = Math.max(peak, rssMb(pid));
+    };
     const latencies: number[] = [];
     for (let n = 0; n < edits; n++) {
       const folder = folders[n % folders.length]!;
       const word = marker(n);
       latencies.push(
-        await saveToSearchable(client, () => writeFileSync(folder.file, skillMd(folder.name, `${folder.description} ${word}`)), word, folder.name),
+        await saveToSearchable(client, () => writeFileSync(folder.file, skillMd(folder.name, `${folder.description} ${word}`)), word, folder.name, poll),
       );
       rss.push(rssMb(pid));
+      poll();
       if (n % 10 === 0) context.log(`cold-watch edit ${n}: searchable after ${latencies.at(-1)!.toFixed(0)} ms; RSS ${rss.at(-1)!.toFixed(0)} MB`);
       cold.floor.sample();
     }
@@ -201,16 +219,16 @@ export const coldWatchSuite: Suite = async (context) => {
         ratio: rss.at(-1)! / rssStart,
       },
       {
-        // Held to the target: "within 1.3× of its start over 100 edits" is every reading, not the last one.
+        // Held to the target: "within 1.3× of its start over 100 edits" is every reading (each poll while an edit waits), not the last one.
         group,
         name: `server RSS over ${edits} edits`,
         metric: 'peak',
-        value: Math.max(...rss),
+        value: peak,
         unit: 'MB',
         better: 'lower',
         baseline: { name: 'RSS after the first sync', value: rssStart },
-        ratio: Math.max(...rss) / rssStart,
-        target: { text: `≤ ${TARGET_RSS}×`, met: Math.max(...rss) / rssStart <= TARGET_RSS },
+        ratio: peak / rssStart,
+        target: { text: `≤ ${TARGET_RSS}×`, met: peak / rssStart <= TARGET_RSS },
       },
       {
         group,
@@ -234,7 +252,7 @@ export const coldWatchSuite: Suite = async (context) => {
     return {
       measurements,
       notes: [
-        `watch ready (first sync of an index built by \`index\`, socket up) in ${readyMs.toFixed(0)} ms; RSS ${rssStart.toFixed(0)} MB then, peak ${Math.max(...rss).toFixed(0)} MB, last ${rss.at(-1)!.toFixed(0)} MB over ${edits} edits`,
+        `watch ready (first sync of an index built by \`index\`, socket up) in ${readyMs.toFixed(0)} ms; RSS ${rssStart.toFixed(0)} MB ${SETTLE_MS} ms later, peak ${peak.toFixed(0)} MB (every poll), last ${rss.at(-1)!.toFixed(0)} MB over ${edits} edits`,
         `stability wait = stabilityThreshold ${DEFAULT_WATCH_OPTIONS.stabilityThreshold} ms + coalesceMs ${DEFAULT_WATCH_OPTIONS.coalesceMs} ms; edits never searchable within ${SEARCHABLE_LIMIT_MS} ms: ${missed}`,
         `save → searchable p50 ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies.filter((ms) => !Number.isNaN(ms))).toFixed(0)} ms; tools line edits ${toolsLatencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
       ],

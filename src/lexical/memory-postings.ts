@@ -2,6 +2,24 @@ import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from './lexical-entry.
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
 import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
 
+/**
+ * Changed terms at most that {@link MemoryPostings.sortedTerms} splices into its array in place
+ * (each splice moves up to every term once); past this, it merges into a new array.
+ */
+const MAX_SPLICED_TERMS = 64;
+
+/** The first index of `sorted` whose term is not below `term` (code-unit order). */
+function lowerBound(sorted: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** One term's postings: per field (by number), document → term frequency, in the order documents were added; undefined where the field has none. */
 export type MemoryTerm = (Map<number, number> | undefined)[];
 
@@ -172,27 +190,40 @@ export class MemoryPostings {
   }
 
   /**
-   * The terms in code-unit order: sorted once, then kept up to date by merging each batch of
-   * changes in (O(terms) after a change rather than a new sort).
+   * The terms in code-unit order: sorted once, then kept up to date. A few changed terms (one
+   * edited skill) are spliced in and out of the same array, so a resident server does not leave a
+   * catalog-sized array behind per reindex; a larger batch is merged in, O(terms). The array
+   * returned is valid until the next change.
    */
   sortedTerms(): readonly string[] {
     if (this.#sorted === undefined) this.#sorted = [...this.#terms.keys()].sort();
-    else if (this.#pendingAdded.size > 0 || this.#pendingRemoved.size > 0) {
-      const removed = this.#pendingRemoved;
-      const added = [...this.#pendingAdded].sort();
-      const kept = removed.size === 0 ? this.#sorted : this.#sorted.filter((term) => !removed.has(term));
-      const merged: string[] = [];
-      let a = 0;
-      for (const term of kept) {
-        while (a < added.length && added[a]! < term) merged.push(added[a++]!);
-        merged.push(term);
+    else if (this.#pendingAdded.size + this.#pendingRemoved.size > MAX_SPLICED_TERMS) this.#sorted = this.#merged(this.#sorted);
+    else {
+      const sorted = this.#sorted;
+      for (const term of this.#pendingRemoved) {
+        const at = lowerBound(sorted, term);
+        if (sorted[at] === term) sorted.splice(at, 1);
       }
-      while (a < added.length) merged.push(added[a++]!);
-      this.#sorted = merged;
+      for (const term of this.#pendingAdded) sorted.splice(lowerBound(sorted, term), 0, term);
     }
-    this.#pendingAdded = new Set();
-    this.#pendingRemoved = new Set();
+    this.#pendingAdded.clear();
+    this.#pendingRemoved.clear();
     return this.#sorted;
+  }
+
+  /** `sorted` without the pending removed terms and with the pending added ones, as a new array. */
+  #merged(sorted: readonly string[]): string[] {
+    const removed = this.#pendingRemoved;
+    const added = [...this.#pendingAdded].sort();
+    const merged: string[] = [];
+    let a = 0;
+    for (const term of sorted) {
+      if (removed.has(term)) continue;
+      while (a < added.length && added[a]! < term) merged.push(added[a++]!);
+      merged.push(term);
+    }
+    while (a < added.length) merged.push(added[a++]!);
+    return merged;
   }
 
   /** A term's postings, or undefined. */
@@ -279,14 +310,7 @@ class MemorySource implements PostingsSource<MemoryTerm> {
 
   *prefixed(prefix: string): Iterable<readonly [string, MemoryTerm]> {
     const sorted = this.#postings.sortedTerms();
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#postings.term(sorted[i]!)!];
+    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#postings.term(sorted[i]!)!];
   }
 
   near(word: string, maxDistance: number): NearTerm<MemoryTerm>[] {

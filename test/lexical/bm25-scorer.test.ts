@@ -259,6 +259,37 @@ describe('MemoryPostings', () => {
   });
 });
 
+describe('MemoryPostings sorted terms', () => {
+  const entry = (id: string, text: string) => lexicalEntry(makeSkill(id, { id, description: '', body: '', contentHash: id }), text);
+  /** The sorted terms of a fresh index of `docs`. */
+  const rebuilt = (docs: ReadonlyMap<string, string>) => {
+    const postings = new MemoryPostings();
+    for (const [id, text] of docs) postings.add(id, entry(id, text));
+    return [...postings.sortedTerms()];
+  };
+
+  it('splices one edited document in place (a resident index leaves no term array per edit) and merges a large batch anew', () => {
+    const postings = new MemoryPostings();
+    const docs = new Map<string, string>(Array.from({ length: 400 }, (_, i) => [`d${i}`, `w${(i * 7919) % 1000}x common`] as const));
+    for (const [id, text] of docs) postings.add(id, entry(id, text));
+    const first = postings.sortedTerms();
+    postings.remove('d5');
+    docs.set('d5', 'zzzeditx qqqnewx');
+    postings.add('d5', entry('d5', docs.get('d5')!));
+    const second = postings.sortedTerms();
+    expect(second).toBe(first);
+    expect(second).toContain('zzzeditx');
+    expect([...second]).toEqual(rebuilt(docs));
+    for (let i = 0; i < 100; i += 1) {
+      postings.remove(`d${i}`);
+      docs.delete(`d${i}`);
+    }
+    const third = postings.sortedTerms();
+    expect(third).not.toBe(first);
+    expect([...third]).toEqual(rebuilt(docs));
+  });
+});
+
 describe('TermVocabulary', () => {
   it('finds exactly the terms within the distance, with their distances, in vocabulary order', () => {
     const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'é'), minLength: 1, maxLength: 9 });

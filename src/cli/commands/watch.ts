@@ -7,6 +7,7 @@ import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
+import { IdleCollector } from '../../util/idle-collector.js';
 import { packageVersion } from '../../util/package-version.js';
 
 /**
@@ -21,6 +22,8 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const { formatDiagnostic } = await import('../../load/index.js');
   const live = await openLiveIndex(sources, retrieval, io);
   let server: SkillSocketServer | undefined;
+  // Each reindex leaves the catalog it replaced as garbage: collected once the server is quiet.
+  const collector = new IdleCollector();
   let seen = new Set<string>();
 
   const report = (event: 'indexed' | 'reindexed', result: RefreshResult) => {
@@ -48,6 +51,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
       line(io.stderr, `skill-search: no skills yet ${describeSources(sources)}; waiting for some`);
     }
     report('indexed', first);
+    collector.touch();
 
     let running: Promise<void> | undefined;
     let again = false;
@@ -61,6 +65,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
           again = false;
           try {
             report('reindexed', await live.refresh());
+            collector.touch();
           } catch (error) {
             line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
           }
@@ -84,6 +89,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     await running;
     return 0;
   } finally {
+    collector.close();
     await server?.close();
     await live.close();
   }
