@@ -15,7 +15,12 @@
  * suites, mean MRR breaking ties, against the fused order itself (kept when nothing beats it).
  * Reported: every split, the boundary requests and SkillsBench (never fitted on) beside.
  *
+ * With `--folds K` the choice is instead K-fold cross-validation over the train and dev splits
+ * together (seeded folds), scored by mean hit@1 + hit@5, and the choice is refitted on both; the
+ * bundled model was chosen so (docs/retrieval.md, "The replay made exact").
+ *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
+ *       [--folds 5 --feature-sets 'base|all' --pool-stays-top false,true]
  *
  * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to
  * the earlier point). Decision and numbers: docs/retrieval.md.

@@ -109,7 +109,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /**
    * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
    * matched words, several of the request's words, name words; `rerank.ts`), with the model
-   * `scripts/fit-rerank.ts` fitted on train and chosen on dev (docs/retrieval.md). false keeps the
+   * `scripts/fit-rerank.ts` fitted and chose by cross-validation over train and dev (docs/retrieval.md). false keeps the
    * fused order. @default true
    */
   readonly evidenceRerank?: boolean;
@@ -149,7 +149,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * model reads the centred score either way, and dense mode always orders by it (its relevance
    * model was fitted on that order), and so do translated requests (`ranker.ts` `fusionFor`). The
    * default is the order the bundled re-ranker was fitted on, chosen by cross-validation in
-   * `scripts/fit-rerank.ts` (docs/retrieval.md, "Cross-validated re-ranker"). @default true
+   * `scripts/fit-rerank.ts` (docs/retrieval.md, "The replay made exact"). @default true
    */
   readonly centring?: boolean;
   /**

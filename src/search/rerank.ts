@@ -5,9 +5,9 @@ import { nameMatch, nameWords } from './relevance.js';
  * Evidence re-ranking: the hybrid fusion's first `depth` candidates reordered by a small linear
  * model of how strong each one's lexical evidence is, so that a skill the dense side likes for one
  * shared common word does not overtake a specific lexical match (rare terms, several of the
- * request's words, words of the skill's name). Fitted on the train splits, its strength and depth
- * chosen on dev, by `scripts/fit-rerank.ts`; weights in `rerank-model.json`; measurements in
- * docs/retrieval.md.
+ * request's words, words of the skill's name). Fitted, and its features, strength and depth chosen
+ * (cross-validated over the train and dev splits), by `scripts/fit-rerank.ts`; weights in
+ * `rerank-model.json`; measurements in docs/retrieval.md.
  *
  * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale` and was fitted
  * as a softmax over each query's pool: its first `depth` fused candidates and BM25's first
