@@ -15,15 +15,21 @@
  * suites, mean MRR breaking ties, against the fused order itself (kept when nothing beats it).
  * Reported: every split, the boundary requests and SkillsBench (never fitted on) beside.
  *
+ * With `--folds K` the choice is instead K-fold cross-validation over the train and dev splits
+ * together (seeded folds), scored by mean hit@1 + hit@5, and the choice is refitted on both; the
+ * bundled model was chosen so (docs/retrieval.md, "The replay made exact").
+ *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
+ *       [--folds 5 --feature-sets 'base|all' --pool-stays-top false,true]
  *
  * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to
  * the earlier point). Decision and numbers: docs/retrieval.md.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RERANK_FEATURES, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import { RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
 import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
@@ -33,7 +39,6 @@ import {
   rankingCases,
   replayBoundaries,
   rerankInput,
-  rerankOrders,
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
@@ -56,6 +61,15 @@ const { values } = parseArgs({
     suites: { type: 'string', default: 'metatool,seal,library' },
     /** After the choice, refit it without each feature group and report what each step gives. */
     ablate: { type: 'boolean', default: false },
+    /**
+     * Choose by `folds`-fold cross-validation over the train and dev splits together (seeded folds),
+     * scoring mean hit@1 + hit@5, and refit the choice on both splits; 0: fit on train, choose on dev.
+     */
+    folds: { type: 'string', default: '0' },
+    /** Feature sets in the grid, `|`-separated, each comma-separated names or `all` (every feature) or `base` (all but the shared-name ones). */
+    'feature-sets': { type: 'string', default: 'all' },
+    /** With `--folds`: where pool members the model puts after the first places go (`RerankModel.poolStaysTop`), both in the grid by default. */
+    'pool-stays-top': { type: 'string', default: 'false,true' },
   },
 });
 
@@ -74,6 +88,8 @@ const LEXICAL_DEPTHS = list(values['lexical-depths'], [0, 1, 3]);
 const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
 const FEATURES: readonly RerankFeature[] =
   values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
+const STAYS_TOP = values['pool-stays-top'].split(',').map((value) => value === 'true');
+const FOLD_SEED = 'skill-search-rerank-folds-1';
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
 
 const sample = Number(values.sample);
@@ -91,7 +107,7 @@ interface Listing {
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
 function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
   const orders = fused(c, centring);
-  const rows = rerankRows(rerankInput(c, orders), c.query.terms, features);
+  const rows = rowsFor(c, features);
   const byOrder = orders.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
   const pool = new Set(byOrder.slice(0, depth));
   const lexical = (i: number): number => c.candidates[i]!.lexical ?? 0;
@@ -99,6 +115,19 @@ function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth:
   for (const i of byLexical.slice(0, lexicalDepth)) pool.add(i);
   const index = byOrder.filter((i) => pool.has(i));
   return { suite: c.suite, orders: index.map((i) => orders[i]!), rows: index.map((i) => rows[i]!), labels: index.map((i) => c.labels[i]!) };
+}
+
+/** Every feature of each case's candidates, computed once (features do not read the ordering score). */
+const allRows = new WeakMap<RankingCase, readonly (readonly number[])[]>();
+const ALL_FEATURES = Object.keys(RERANK_FEATURES) as RerankFeature[];
+function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][] {
+  let rows = allRows.get(c);
+  if (rows === undefined) {
+    rows = rerankRows(rerankInput(c, fused(c, true)), c.query.terms, ALL_FEATURES);
+    allRows.set(c, rows);
+  }
+  const columns = features.map((name) => ALL_FEATURES.indexOf(name));
+  return rows.map((row) => columns.map((j) => row[j]!));
 }
 
 /** A softmax over each listing, soft targets on its relevant candidates; parameter 0 is the ordering score's weight. */
@@ -185,18 +214,37 @@ function fit(listings: readonly Listing[], l2: number): { temperature: number; w
 
 const round = (value: number): number => Number(value.toPrecision(6));
 
-const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter((c) => c.answerable && !c.namedRelevant);
+const FOLDS = Number(values.folds);
+const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
+const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(fittable);
+/** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
+const poolCases = FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]);
+const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
+/** A case's fold, from a seeded hash of its suite and id (independent of which other cases were loaded). */
+const foldOf = (c: RankingCase): number => createHash('sha256').update(`${FOLD_SEED}:${c.suite}:${c.id}`).digest().readUInt32BE(0) % FOLDS;
 /** A fitted model and the dense order (`centring`) its fused list was built on. */
 type Fitted = RerankModel & { readonly provenance: { readonly centring: boolean } };
-function modelOf(centring: boolean, depth: number, lexicalDepth: number, l2: number, features: readonly RerankFeature[] = FEATURES): Fitted {
-  const listings = trainCases.map((c) => listing(c, centring, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
+function modelOf(
+  centring: boolean,
+  depth: number,
+  lexicalDepth: number,
+  l2: number,
+  features: readonly RerankFeature[] = FEATURES,
+  { cases = fitCases, staysTop = false }: { cases?: readonly RankingCase[]; staysTop?: boolean } = {},
+): Fitted {
+  const listings = cases.map((c) => listing(c, centring, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
   const fitted = fit(listings, l2);
+  const data =
+    FOLDS > 0
+      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
+      : `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`;
   return {
     version: 1,
     provenance: {
       script: 'scripts/fit-rerank.ts',
       splitSeed: SPLIT_SEED,
-      data: `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`,
+      ...(FOLDS > 0 ? { folds: FOLDS, foldSeed: FOLD_SEED } : {}),
+      data,
       embedder: values.model,
       centring,
       l2,
@@ -205,6 +253,7 @@ function modelOf(centring: boolean, depth: number, lexicalDepth: number, l2: num
     },
     depth,
     lexicalDepth,
+    ...(staysTop ? { poolStaysTop: true } : {}),
     temperature: round(fitted.temperature),
     features,
     mean: fitted.mean.map(round),
@@ -233,15 +282,21 @@ interface Setting {
 const MAIN: Setting = { centring: true, model: undefined };
 
 /** Hit@1, hit@5 and MRR of `cases` under `setting`. */
-function metrics(cases: readonly RankingCase[], { centring, model }: Setting): RankMetrics {
-  return metricsOf(cases, (c) => {
-    const orders = [...fused(c, centring)];
-    if (model !== undefined) rerankOrders(c, orders, model);
-    replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
-    const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
-    if (relevant.length === 0) return -1;
-    return Math.min(...relevant.map((i) => orders.filter((order, j) => order > orders[i]! || (order === orders[i]! && j < i)).length));
-  });
+function metrics(cases: readonly RankingCase[], setting: Setting): RankMetrics {
+  return metricsOf(cases, (c) => firstRelevant(c, setting));
+}
+
+/** Where `setting` puts the case's first relevant candidate (−1: none among its candidates). */
+function firstRelevant(c: RankingCase, { centring, model }: Setting): number {
+  const orders = [...fused(c, centring)];
+  if (model !== undefined)
+    rerankedOrders(rerankInput(c, orders), c.query.terms, model, () => rowsFor(c, model.features)).forEach((order, i) => {
+      orders[i] = order;
+    });
+  replayBoundaries(c, orders, ENGINE_FUSION.boundaries);
+  const relevant = c.labels.map((_, i) => i).filter((i) => c.labels[i]);
+  if (relevant.length === 0) return -1;
+  return Math.min(...relevant.map((i) => orders.filter((order, j) => order > orders[i]! || (order === orders[i]! && j < i)).length));
 }
 
 function objective(split: Split, setting: Setting): [number, number] {
@@ -251,27 +306,83 @@ function objective(split: Split, setting: Setting): [number, number] {
 const better = (a: [number, number], b: [number, number]): boolean => a[0] > b[0] + 1e-12 || (Math.abs(a[0] - b[0]) <= 1e-12 && a[1] > b[1] + 1e-12);
 const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${mrr.toFixed(4)}`;
 
+const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets'].split('|').map((set) => {
+  if (set === 'all') return FEATURES;
+  if (set === 'base') return FEATURES.filter((name) => name !== 'nameSpecific' && name !== 'nameGeneric');
+  return set.split(',') as RerankFeature[];
+});
+
 let chosen: Setting = MAIN;
-let chosenDev: [number, number] = [Number.NEGATIVE_INFINITY, 0];
-for (const centring of CENTRINGS) {
-  const plainSetting = { centring, model: undefined };
-  const train = objective('train', plainSetting);
-  const dev = objective('dev', plainSetting);
-  console.log(`fused order, ${centring ? 'centred' : 'plain'}: train mean hit@1 / MRR ${show(train)} | dev ${show(dev)}`);
-  if (better(dev, chosenDev)) [chosen, chosenDev] = [plainSetting, dev];
-}
-for (const centring of CENTRINGS) {
-  for (const depth of DEPTHS) {
-    for (const lexicalDepth of LEXICAL_DEPTHS) {
-      for (const l2 of L2S) {
-        const setting = { centring, model: modelOf(centring, depth, lexicalDepth, l2) };
-        const train = objective('train', setting);
-        const dev = objective('dev', setting);
-        console.log(`${centring ? 'centred' : 'plain'} depth ${depth} + lexical ${lexicalDepth} l2 ${l2}: train ${show(train)} | dev ${show(dev)}`);
-        if (better(dev, chosenDev)) [chosen, chosenDev] = [setting, dev];
+if (FOLDS === 0) {
+  let chosenDev: [number, number] = [Number.NEGATIVE_INFINITY, 0];
+  for (const centring of CENTRINGS) {
+    const plainSetting = { centring, model: undefined };
+    const train = objective('train', plainSetting);
+    const dev = objective('dev', plainSetting);
+    console.log(`fused order, ${centring ? 'centred' : 'plain'}: train mean hit@1 / MRR ${show(train)} | dev ${show(dev)}`);
+    if (better(dev, chosenDev)) [chosen, chosenDev] = [plainSetting, dev];
+  }
+  for (const centring of CENTRINGS) {
+    for (const depth of DEPTHS) {
+      for (const lexicalDepth of LEXICAL_DEPTHS) {
+        for (const l2 of L2S) {
+          const setting = { centring, model: modelOf(centring, depth, lexicalDepth, l2) };
+          const train = objective('train', setting);
+          const dev = objective('dev', setting);
+          console.log(`${centring ? 'centred' : 'plain'} depth ${depth} + lexical ${lexicalDepth} l2 ${l2}: train ${show(train)} | dev ${show(dev)}`);
+          if (better(dev, chosenDev)) [chosen, chosenDev] = [setting, dev];
+        }
       }
     }
   }
+} else {
+  // Cross-validation: each setting fitted on all folds but one and scored on that one, its
+  // held-out positions pooled over the folds; the score is the suites' mean hit@1 + hit@5, MRR
+  // breaking ties, against the fused orders scored the same way.
+  const folds = Array.from({ length: FOLDS }, (_, f) => ({
+    fit: fitCases.filter((c) => foldOf(c) !== f),
+    held: poolCases.filter((c) => foldOf(c) === f),
+  }));
+  const cvScore = (settingOf: (fold: number) => Setting): [number, number, string] => {
+    const rows = FIT_SUITES.map((suite) => {
+      const held = folds.flatMap(({ held }, f) => held.filter((c) => c.suite === suite).map((c) => ({ c, f })));
+      const positions = new Map(held.map(({ c, f }) => [c, firstRelevant(c, settingOf(f))]));
+      return metricsOf(
+        held.map(({ c }) => c),
+        (c) => positions.get(c)!,
+      );
+    });
+    const mean = (pick: (m: RankMetrics) => number): number => rows.reduce((sum, m) => sum + pick(m), 0) / rows.length;
+    const cells = rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' ');
+    return [mean((m) => m.hit1 + m.hit5), mean((m) => m.mrr), cells];
+  };
+  let best: [number, number] = [Number.NEGATIVE_INFINITY, 0];
+  let bestOf: (() => Setting) | undefined;
+  for (const centring of CENTRINGS) {
+    const setting = { centring, model: undefined };
+    const [score, mrr, cells] = cvScore(() => setting);
+    console.log(`fused order, ${centring ? 'centred' : 'plain'}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
+    if (better([score, mrr], best)) [best, bestOf] = [[score, mrr], () => setting];
+  }
+  for (const centring of CENTRINGS) {
+    for (const features of FEATURE_SETS) {
+      for (const depth of DEPTHS) {
+        for (const lexicalDepth of LEXICAL_DEPTHS) {
+          for (const l2 of L2S) {
+            const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit }));
+            for (const staysTop of lexicalDepth > 0 ? STAYS_TOP : [false]) {
+              const [score, mrr, cells] = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop } }));
+              const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2}`;
+              console.log(`${label}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
+              if (better([score, mrr], best))
+                [best, bestOf] = [[score, mrr], () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop }) })];
+            }
+          }
+        }
+      }
+    }
+  }
+  chosen = bestOf!();
 }
 const chosenModel = chosen.model;
 console.log(
@@ -298,20 +409,25 @@ if (values.ablate && chosenModel !== undefined) {
   const { depth, lexicalDepth } = chosenModel;
   const { centring } = chosen;
   const l2 = chosenModel.provenance['l2'] as number;
-  const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => FEATURES.filter((name) => !drop.includes(name));
+  const staysTop = chosenModel.poolStaysTop === true;
+  const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => chosenModel.features.filter((name) => !drop.includes(name));
   const steps: [string, Setting][] = [
     ['fused order, centred (main)', MAIN],
     [`fused order, ${centring ? 'centred' : 'plain'}`, { centring, model: undefined }],
-    [`depth ${depth}, no BM25 first from further down`, { centring, model: modelOf(centring, depth, 0, l2) }],
+    [`depth ${depth}, no BM25 first from further down`, { centring, model: modelOf(centring, depth, 0, l2, chosenModel.features) }],
     ['chosen', chosen],
-    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain'])) }],
-    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain'])) }],
-    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm'])) }],
-    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched'])) }],
-    ['without coverage, coverageGap', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap'])) }],
+    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain']), { staysTop }) }],
+    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain']), { staysTop }) }],
+    [
+      'without nameSpecific, nameGeneric',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['nameSpecific', 'nameGeneric']), { staysTop }) },
+    ],
+    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm']), { staysTop }) }],
+    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched']), { staysTop }) }],
+    ['without coverage, coverageGap', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap']), { staysTop }) }],
     [
       'without lexicalFirst, lexicalMargin, lexicalRank',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank'])) },
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']), { staysTop }) },
     ],
   ];
   console.log(`\nsteps and ablations, hit@1 dev | test per suite (${REPORT_SUITES.join(', ')}):`);

@@ -2,7 +2,8 @@
  * Hybrid candidates of the eval suites, collected once and re-ordered offline: what
  * `scripts/fit-fusion.ts` (fusion and boundary weights) and `scripts/choose-shown-cut.ts` (how
  * many hits to show) fit and choose on. Each query is ranked by the engine with the evidence gate,
- * the boundaries and the lexical guard off and every candidate kept (k 200), so any setting of
+ * the boundaries and the lexical guard off and every candidate kept (BM25's matches and the 200
+ * best by plain cosine), so any setting of
  * those knobs can be replayed exactly from the cached evidence (`reorder`, the same arithmetic as
  * `candidates.ts`), with either dense order (each candidate carries its centred and plain
  * cosine). Cached under $TMPDIR/skill-search-eval/ranking-cache.
@@ -50,6 +51,8 @@ export interface RankingCase {
 export const CASE_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries'];
 
 const CACHE = join(EVAL_CACHE_ROOT, 'ranking-cache');
+/** Dense candidates cached per query, best by plain cosine (the engine reads its first `candidates`). */
+const DENSE_KEPT = 200;
 
 /** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
 type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead'>;
@@ -82,7 +85,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   const cases: RankingCase[] = [];
   for (const name of suites) {
     for (const split of splits) {
-      const file = join(CACHE, `${name}-${split}-${sample}-${model}.json`);
+      // v2: every lexical match kept (v1 cut the list at 200, dropping some).
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v2.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
       const withBoundaries = boundariesFor(suite.skills);
@@ -106,7 +110,17 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
       const byId = new Map(suite.skills.map((skill) => [skill.id, skill]));
       const fresh: Ranked[] = [];
       for (const query of suite.queries) {
-        const { ranked, exact } = await engine.rank(query.query, { mode: 'hybrid', k: 200 });
+        // Every candidate ranked (a list cut at k would drop lexical matches whose dense side is
+        // weak, and with them the engine's dense min-max and lexical ranks), then BM25's matches
+        // and the best `DENSE_KEPT` by plain cosine cached.
+        const { ranked: all, exact } = await engine.rank(query.query, { mode: 'hybrid', k: suite.skills.length + ENGINE_DEFAULTS.candidates });
+        const densest = new Set(
+          [...all.ranked]
+            .sort((a, b) => plainOf(b) - plainOf(a))
+            .slice(0, DENSE_KEPT)
+            .map((hit) => hit.id),
+        );
+        const ranked = { ...all, ranked: all.ranked.filter((hit) => (hit.lexical ?? 0) > 0 || densest.has(hit.id)) };
         const wanted = new Set(query.relevant);
         const isRelevant = (id: string): boolean => wanted.has(id) || wanted.has(byId.get(id)?.name ?? '');
         const ids = ranked.ranked.map((hit) => hit.id);
@@ -279,7 +293,7 @@ export function plainOf(hit: RankedEvidence): number {
 
 /**
  * The case as the engine ranks it with `candidates` dense and lexical candidates (the cache keeps
- * the first 200 dense ones): BM25's matches plus the `candidates` best by plain cosine (the vector
+ * the 200 best by plain cosine and every BM25 match): BM25's matches plus the `candidates` best by plain cosine (the vector
  * index finds dense candidates by it, whatever orders them), so the dense min-max and ranks are
  * close to the engine's.
  */

@@ -72,7 +72,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * How far the shown list reaches past a first hit that passed the threshold: a later hit is
    * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
    * threshold (`abstention.ts`). `{relative: 1, floor: 1}`: the threshold alone. Chosen on the dev
-   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.05, floor: 0.5}
+   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
   /**
@@ -109,7 +109,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /**
    * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
    * matched words, several of the request's words, name words; `rerank.ts`), with the model
-   * `scripts/fit-rerank.ts` fitted on train and chosen on dev (docs/retrieval.md). false keeps the
+   * `scripts/fit-rerank.ts` fitted and chose by cross-validation over train and dev (docs/retrieval.md). false keeps the
    * fused order. @default true
    */
   readonly evidenceRerank?: boolean;
@@ -148,8 +148,8 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * mean (`centering.ts`); false: as plain cosine, which ranked better at scale. The relevance
    * model reads the centred score either way, and dense mode always orders by it (its relevance
    * model was fitted on that order), and so do translated requests (`ranker.ts` `fusionFor`). The
-   * default is the order the bundled re-ranker was fitted on, chosen on dev by
-   * `scripts/fit-rerank.ts` (docs/retrieval.md, "Both dense scores"). @default false
+   * default is the order the bundled re-ranker was fitted on, chosen by cross-validation in
+   * `scripts/fit-rerank.ts` (docs/retrieval.md, "The replay made exact"). @default true
    */
   readonly centring?: boolean;
   /**
@@ -191,7 +191,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
-  shownCut: Object.freeze({ relative: 0.05, floor: 0.5 }),
+  shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,
@@ -205,7 +205,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   candidates: 50,
   batchSize: 512,
   queryCacheSize: 256,
-  centring: false,
+  centring: true,
   crossLingual: CROSS_LINGUAL_DEFAULTS,
 });
 

@@ -133,7 +133,8 @@ export interface LogisticModel {
   readonly bias: number;
 }
 
-function nameWords(name: string): Set<string> {
+/** The words of a skill's name, tokenised as queries are. */
+export function nameWords(name: string): Set<string> {
   return new Set(tokenize(humanizeName(name)));
 }
 

@@ -1,13 +1,13 @@
 import bundled from './rerank-model.json' with { type: 'json' };
-import { nameMatch } from './relevance.js';
+import { nameMatch, nameWords } from './relevance.js';
 
 /**
  * Evidence re-ranking: the hybrid fusion's first `depth` candidates reordered by a small linear
  * model of how strong each one's lexical evidence is, so that a skill the dense side likes for one
  * shared common word does not overtake a specific lexical match (rare terms, several of the
- * request's words, words of the skill's name). Fitted on the train splits, its strength and depth
- * chosen on dev, by `scripts/fit-rerank.ts`; weights in `rerank-model.json`; measurements in
- * docs/retrieval.md.
+ * request's words, words of the skill's name). Fitted, and its features, strength and depth chosen
+ * (cross-validated over the train and dev splits), by `scripts/fit-rerank.ts`; weights in
+ * `rerank-model.json`; measurements in docs/retrieval.md.
  *
  * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale` and was fitted
  * as a softmax over each query's pool: its first `depth` fused candidates and BM25's first
@@ -48,6 +48,10 @@ export const RERANK_FEATURES = {
   perTerm: 'perTerm',
   /** Share of the candidate's name words the request contains. */
   name: 'name',
+  /** `name` with each matched word weighted by 1 / how many of the query's candidates have it in their name: a name word many candidates share (`pdf`) is weak evidence. */
+  nameSpecific: 'nameSpecific',
+  /** ln of how many of the query's candidates have the matched name words in their names (mean over those words; 0 when none matched). */
+  nameGeneric: 'nameGeneric',
   /** Request words (of three letters or more) found inside the candidate's name with its separators removed, at most two, halved: `deseq2` in `pydeseq2`. */
   nameTerm: 'nameTerm',
   /** 1 for BM25's first hit. */
@@ -73,6 +77,12 @@ export interface RerankModel {
   readonly depth: number;
   /** How many of BM25's first hits join them wherever the fused order put them. */
   readonly lexicalDepth: number;
+  /**
+   * Where the pool members the model puts after the first `depth` places go: true, right below
+   * them (a candidate pushed out of the first places by BM25's first hit stays in the first few);
+   * false or absent, to the places those BM25 hits came from, however far down.
+   */
+  readonly poolStaysTop?: boolean;
   readonly temperature: number;
   readonly features: readonly RerankFeature[];
   readonly mean: readonly number[];
@@ -88,6 +98,26 @@ function nameTerms(name: string, terms: ReadonlySet<string>): number {
   let found = 0;
   for (const term of terms) if (term.length >= 3 && squashed.includes(term)) found += 1;
   return Math.min(2, found) / 2;
+}
+
+/** Per candidate, its name words the request contains weighed by how many candidates' names share them (see {@link RERANK_FEATURES}.nameSpecific, nameGeneric). */
+function sharedNameWords(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>): { specific: number; generic: number }[] {
+  const words = candidates.map((c) => nameWords(c.name));
+  const count = new Map<string, number>();
+  for (const set of words) for (const word of set) if (terms.has(word)) count.set(word, (count.get(word) ?? 0) + 1);
+  return words.map((set) => {
+    let specific = 0;
+    let shared = 0;
+    let matched = 0;
+    for (const word of set) {
+      const n = count.get(word);
+      if (n === undefined) continue;
+      specific += 1 / n;
+      shared += n;
+      matched += 1;
+    }
+    return { specific: set.size === 0 ? 0 : specific / set.size, generic: matched === 0 ? 0 : Math.log(shared / matched) };
+  });
 }
 
 /** The feature rows (in `names` order) of `candidates`, computed over all of them (the query's whole candidate set). */
@@ -116,6 +146,7 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
   const matchedOf = (c: RerankCandidate): number => (c.lexical > 0 ? Math.max(1, Math.round(c.coverage * terms.size)) : 0);
   const perTermOf = (c: RerankCandidate): number => (c.lexical > 0 ? c.lexical / matchedOf(c) ** 2 : 0);
   const bestPerTerm = Math.max(0, ...candidates.map(perTermOf));
+  const shared = names.includes('nameSpecific') || names.includes('nameGeneric') ? sharedNameWords(candidates, terms) : undefined;
   return candidates.map((c, i) => {
     const matched = c.lexical > 0;
     const value: Record<RerankFeature, () => number> = {
@@ -126,6 +157,8 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
       matched: () => Math.log1p(matchedOf(c)),
       perTerm: () => (bestPerTerm > 0 ? perTermOf(c) / bestPerTerm : 0),
       name: () => nameMatch(c.name, terms),
+      nameSpecific: () => shared![i]!.specific,
+      nameGeneric: () => shared![i]!.generic,
       nameTerm: () => nameTerms(c.name, terms),
       lexicalFirst: () => (lexicalRank.get(i) === 1 ? 1 : 0),
       lexicalMargin: () => (lexicalRank.get(i) === 1 ? (second > 0 ? Math.min(MAX_MARGIN, Math.log(best / second)) : MAX_MARGIN) : 0),
@@ -148,9 +181,16 @@ export function rerankScore(model: Pick<RerankModel, 'temperature' | 'mean' | 's
 /**
  * The ordering scores after re-ranking (same indexing as `candidates`): the first `model.depth`
  * candidates by `order`, with BM25's first `model.lexicalDepth`, are sorted by the model's score and given, best first, the ordering
- * scores of those places; the rest keep theirs. Ties keep the fused order.
+ * scores of those places (see {@link RerankModel.poolStaysTop} for the places after the first `depth`); the rest keep theirs.
+ * Ties keep the fused order.
  */
-export function rerankedOrders(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>, model: RerankModel): number[] {
+export function rerankedOrders(
+  candidates: readonly RerankCandidate[],
+  terms: ReadonlySet<string>,
+  model: RerankModel,
+  /** The model's feature rows of `candidates`, when the caller has them (fits replaying many models). */
+  rowsOf: () => readonly (readonly number[])[] = () => rerankRows(candidates, terms, model.features),
+): number[] {
   const orders = candidates.map((c) => c.order);
   if (model.depth < 1 || model.depth + model.lexicalDepth < 2 || candidates.length < 2) return orders;
   const byOrder = candidates.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
@@ -160,9 +200,10 @@ export function rerankedOrders(candidates: readonly RerankCandidate[], terms: Re
     for (const i of byLexical.slice(0, model.lexicalDepth)) pool.add(i);
   }
   const top = byOrder.filter((i) => pool.has(i));
-  const rows = rerankRows(candidates, terms, model.features);
+  const rows = rowsOf();
   const scores = new Map(top.map((i) => [i, rerankScore(model, orders[i]!, rows[i]!)]));
-  const places = top.map((i) => orders[i]!);
+  const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
+  const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);
   const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));
   // Places that tie get apart by a hair, so any later sort keeps the re-ranker's order.
   let previous = Number.POSITIVE_INFINITY;

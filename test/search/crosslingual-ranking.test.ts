@@ -86,9 +86,10 @@ describe("the design's own example: description 系统化调试流程", () => {
     for (const query of ['walk me through debugging this step by step', 'I need a systematic process to debug this']) {
       expect((await local.search(query, { k: 1, abstain: false })).map((hit) => hit.skill.name)).toEqual(['xitong-tiaoshi']);
     }
-    // Suggested alone with abstention on when most of the request matches (system, process, debug);
-    // one word in four ("debugging") is too little evidence to show it.
-    expect((await local.search('I need a systematic process to debug this')).map((hit) => hit.skill.name)).toEqual(['xitong-tiaoshi']);
+    // Suggested first with abstention on when most of the request matches (system, process, debug;
+    // the shown list's cut may add a weak second hit); one word in four ("debugging") is too little
+    // evidence to show anything.
+    expect((await local.search('I need a systematic process to debug this'))[0]?.skill.name).toBe('xitong-tiaoshi');
     expect(await local.search('walk me through debugging this step by step')).toEqual([]);
     await local.close();
   });

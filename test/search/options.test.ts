@@ -17,7 +17,7 @@ describe('ENGINE_DEFAULTS', () => {
       mode: 'hybrid',
       abstain: 'balanced',
       relevance: BUNDLED_RELEVANCE,
-      shownCut: { relative: 0.05, floor: 0.5 },
+      shownCut: { relative: 0.1, floor: 0.25 },
       denseShare: 0.65,
       longQuery: { terms: 32, denseShare: 0 },
       coverageShare: 0,
@@ -33,7 +33,7 @@ describe('ENGINE_DEFAULTS', () => {
       candidates: 50,
       batchSize: 512,
       queryCacheSize: 256,
-      centring: false,
+      centring: true,
       crossLingual: { enabled: true, glossWeights: [1, 1, 1] },
     });
     expect(Object.isFrozen(ENGINE_DEFAULTS.fieldBoosts)).toBe(true);

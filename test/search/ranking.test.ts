@@ -67,8 +67,9 @@ describe('lexical ranking (BM25)', () => {
 describe('hybrid ranking', () => {
   it('puts the keyword match first and keeps the semantic neighbour second', async () => {
     // pdf: "tables" and "pdf" match lexically and the sentence is about PDF extraction.
-    // docx: the closest other document format by meaning.
-    expect(await names('pull the tables out of this pdf', 'hybrid', 2)).toEqual(['pdf', 'docx']);
+    // xlsx: the other skill about tables (BM25's second hit, kept by the evidence re-ranker), a
+    // spreadsheet being where extracted tables go.
+    expect(await names('pull the tables out of this pdf', 'hybrid', 2)).toEqual(['pdf', 'xlsx']);
   });
 
   it('fixes a typo through the lexical side', async () => {

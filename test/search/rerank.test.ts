@@ -59,6 +59,27 @@ describe('rerankRows', () => {
   });
 });
 
+describe('shared name words', () => {
+  it('weighs a matched name word by how many candidates’ names share it', () => {
+    const pdfTerms = new Set(['pdf', 'form', 'court']);
+    const pdfs = [
+      { name: 'pdf', order: 0.9, centered: 0.5, plain: 0.5, lexical: 10, coverage: 1 / 3 },
+      { name: 'pdf', order: 0.8, centered: 0.5, plain: 0.5, lexical: 10, coverage: 1 / 3 },
+      { name: 'court-pdf-form', order: 0.7, centered: 0.5, plain: 0.5, lexical: 10, coverage: 1 },
+      { name: 'docx', order: 0.6, centered: 0.5, plain: 0.5, lexical: 0, coverage: 0 },
+    ];
+    const rows = rerankRows(pdfs, pdfTerms, ['name', 'nameSpecific', 'nameGeneric']);
+    // All three pdf skills match every name word they have…
+    expect(rows.slice(0, 3).map((row) => row[0])).toEqual([1, 1, 1]);
+    // …but `pdf` is in three names, `court` and `form` in one.
+    expect(rows[0]![1]).toBeCloseTo(1 / 3);
+    expect(rows[2]![1]).toBeCloseTo((1 / 3 + 1 + 1) / 3);
+    expect(rows[0]![2]).toBeCloseTo(Math.log(3));
+    expect(rows[2]![2]).toBeCloseTo(Math.log(5 / 3));
+    expect(rows[3]).toEqual([0, 0, 0]);
+  });
+});
+
 describe('rerankedOrders', () => {
   it('reorders the pool by the model and gives each member the ordering score of its new place', () => {
     const orders = rerankedOrders(candidates, terms, model(['lexical'], [5], 3));
@@ -74,6 +95,18 @@ describe('rerankedOrders', () => {
     const orders = rerankedOrders(far, terms, model(['lexical'], [5], 2, 1));
     expect(orders[3]).toBe(0.9);
     expect(orders[2]).toBe(0.1);
+  });
+
+  it('keeps a candidate BM25’s first hit pushed out of the pool right below it when the pool stays on top', () => {
+    const far = [...candidates.slice(0, 2), { ...candidates[3]!, name: 'x', order: 0.5 }, { ...candidates[2]!, order: 0.05 }];
+    const pushed = model(['lexical', 'denseOnly'], [5, -5], 2, 1);
+    // Pool: sarif (0.9), docx (0.7), fastq (0.05); the model puts docx last.
+    expect(rerankedOrders(far, terms, pushed)[1]).toBe(0.05);
+    const orders = rerankedOrders(far, terms, { ...pushed, poolStaysTop: true });
+    expect(orders[3]).toBe(0.9);
+    expect(orders[0]).toBe(0.7);
+    expect(orders[1]).toBeGreaterThan(0.5);
+    expect(orders[1]).toBeLessThan(0.7);
   });
 
   it('keeps the fused order when the ordering score outweighs the evidence, or when off', () => {
