@@ -172,6 +172,34 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .raw()
         .all(at)
         .map(([id, name, lexicalKey, vectorKey, record]): CatalogMember => ({ id, name, lexicalKey, vectorKey, record })),
+    ids: () => {
+      // The base's rows from the covering index (doc order would read every record), the overlay's put over them.
+      const ids: string[] = [];
+      const rows = db.prepare<[number], [number, string]>('SELECT doc, id FROM catalog_skills INDEXED BY catalog_skills_id WHERE catalog = ?').raw();
+      for (const [doc, id] of rows.all(at.r < 0 ? catalog : at.r)) ids[doc] = id;
+      if (at.r >= 0) for (const [doc, id] of rows.all(catalog)) ids[doc] = id;
+      return ids;
+    },
+    vectorKeysAt: (docs) => {
+      const keyAt = db.prepare<Record<string, unknown>, string>(`SELECT vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).pluck();
+      const out = new Map<number, string>();
+      for (const doc of docs) {
+        const key = keyAt.get({ ...at, doc });
+        if (key !== undefined) out.set(doc, key);
+      }
+      return out;
+    },
+    holding: (keys) => {
+      const holders = both<[number, string]>('s.id', 'catalog_skills @t INDEXED BY catalog_skills_vector', '@t.vector_key = @key');
+      return new Map(keys.map((key) => [key, holders.all({ ...at, key }).length]));
+    },
+    distinctVectors: () =>
+      db
+        .prepare<Record<string, unknown>, number>(
+          `SELECT count(DISTINCT vector_key) FROM (SELECT vector_key FROM catalog_skills WHERE catalog = @c UNION ALL SELECT vector_key FROM catalog_skills b WHERE b.catalog = @r AND ${NOT_OVERLAID})`,
+        )
+        .pluck()
+        .get(at) ?? 0,
     lexicalKeys: () => new Map(db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, lexical_key FROM ${EFFECTIVE} ORDER BY doc`).raw().all(at)),
     labels: () =>
       db

@@ -135,6 +135,14 @@ export interface CatalogMembers {
   lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
+  /** Every member's id, by document (without the rest of {@link all}: one covering index read). */
+  ids(): string[];
+  /** The vector key of the member at each of `docs` (documents that hold none are absent). */
+  vectorKeysAt(docs: readonly number[]): Map<number, string>;
+  /** How many members hold each of `keys` as their vector key. */
+  holding(keys: readonly string[]): Map<string, number>;
+  /** How many distinct vector keys the members hold. */
+  distinctVectors(): number;
   /** Every distinct label of the members' vectors. */
   labels(): number[];
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import type { Diagnostic, Skill } from '../types.js';
+import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { parseToolsLine, type LineContext } from './tools-jsonl.js';
+import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, type DiffedLine, type LineOutcome } from './tools-lines.js';
+import { sameStat, toolsFileStat, type ToolsFileStat } from './tools-snapshot.js';
+
+/** A catalog's stamps (`SkillCatalog.stamps`). */
+export interface DeltaStamps {
+  readonly sourceStamp: string;
+  readonly portableStamp: string | undefined;
+}
+
+/**
+ * A catalog made of tools files only, as a change of the catalog their line tables were loaded
+ * into (the *base*, named by its stamps): what a cold process writes in the store after one
+ * description changed, without parsing or building the skills that did not change.
+ */
+export interface CatalogDelta extends DeltaStamps {
+  readonly diagnostics: readonly Diagnostic[];
+  /** The stamps the catalog had when every tools file was as its line table holds it. */
+  readonly base: DeltaStamps;
+  /**
+   * The catalog's skills in order: the id of a skill the base holds as it is (its line did not
+   * change), or the skill itself (its line changed, came, or now wins its id).
+   */
+  readonly members: readonly (string | Skill)[];
+}
+
+export interface DeltaInputs {
+  /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
+  readonly stamp: Omit<StampInputs, 'tools'>;
+  /** The tools files in catalog order, each with what its lines are built with. */
+  readonly files: readonly LineContext[];
+  /** Where the line tables are kept (the tools snapshot folder). */
+  readonly dir: string;
+}
+
+/** One tools file's lines now, and which of them held the skill its id gave in the base. */
+interface FileLines {
+  readonly context: LineContext;
+  readonly lines: readonly DiffedLine[];
+  /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
+  readonly text: Buffer;
+  /** The base's winners: old line indexes whose skill was a member of the base. */
+  readonly wonBefore: ReadonlySet<number>;
+}
+
+/**
+ * The catalog of `inputs` as a {@link CatalogDelta}, or undefined when it cannot be told without
+ * loading it whole: a tools file without a line table, none changed, a file written while it
+ * was read, or no skill at all. Nothing is written: the next change is told against the same
+ * tables (and base), its lines and the earlier ones' parsed again, until a load of the whole
+ * file (an `index`, a live search) keeps new tables.
+ * Skills win their id in file order, first line first, as `mergeSkills` decides for tools lines
+ * (one rank, one file per line's path); problems come in file and line order, as a load lists them.
+ */
+export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
+  const tables = inputs.files.map((context) => readToolsLines(inputs.dir, toolsKey(context)));
+  if (tables.some((table) => table === undefined)) return undefined;
+  const stats: ToolsFileStat[] = [];
+  const files: FileLines[] = [];
+  const seenBefore = new Set<string>();
+  let changed = false;
+  for (const [f, context] of inputs.files.entries()) {
+    const table = tables[f]!;
+    const stat = toolsFileStat(context.path);
+    if (stat === undefined) return undefined;
+    stats.push(stat);
+    const wonBefore = winners(table.lines, seenBefore);
+    if (sameStat(stat, table.stat)) {
+      files.push({ context, lines: table.lines.map((outcome, old) => ({ outcome, old })), text: table.text, wonBefore });
+      continue;
+    }
+    let text: Buffer;
+    try {
+      text = readFileSync(context.path);
+    } catch {
+      return undefined;
+    }
+    if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
+    const lines = diffToolsLines(table, text, (line, index) => parseToolsLine(line.trim(), index, context));
+    files.push({ context, lines, text, wonBefore });
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const now = stampsOf(inputs.stamp, inputs.files, stats);
+  const base = stampsOf(
+    inputs.stamp,
+    inputs.files,
+    tables.map((table) => table!.stat),
+  );
+  if (now === undefined || base === undefined) return undefined;
+  const members: (string | Skill)[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    let starts: number[] | undefined;
+    for (const [index, { outcome, old, skill }] of file.lines.entries()) {
+      diagnostics.push(...lineDiagnostics(file.context.path, index, outcome));
+      const id = outcome.id;
+      if (id === null || seen.has(id)) continue;
+      seen.add(id);
+      if (old !== undefined && file.wonBefore.has(old)) members.push(id);
+      else if (skill !== undefined) members.push(skill);
+      else {
+        starts ??= lineStarts(file.text);
+        const parsed = parseToolsLine(file.text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, file.context).skill;
+        if (parsed?.id !== id) return undefined;
+        members.push(parsed);
+      }
+    }
+  }
+  if (members.length === 0) return undefined;
+  return { ...now, diagnostics, base, members };
+}
+
+/** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */
+export function toolsKey(context: LineContext): { path: string; source: string; rank: number; limits: unknown } {
+  return { path: context.path, source: context.source, rank: context.rank, limits: context.limits };
+}
+
+/** The lines whose skill won its id (not in `seen` before; `seen` then holds them too). */
+function winners(lines: readonly LineOutcome[], seen: Set<string>): Set<number> {
+  const won = new Set<number>();
+  for (const [index, { id }] of lines.entries()) {
+    if (id === null || seen.has(id)) continue;
+    seen.add(id);
+    won.add(index);
+  }
+  return won;
+}
+
+function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): DeltaStamps | undefined {
+  const inputs: StampInputs = { ...stamp, tools: files.map((file, i) => ({ path: file.path, stat: stats[i] })) };
+  const source = sourceStamp(inputs);
+  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
+}
