@@ -136,10 +136,11 @@ export interface DiffedLine {
 
 /**
  * The new text's lines, each with the outcome of the old line of the same text when there is
- * one, else with `parse(line text, index)`'s. The lines both texts start and end with are
- * matched in place (one buffer comparison each); those between are matched by their text, each
- * old line at most once, so a line that moved is found wherever it went. O(lines) comparisons;
- * only the differing run's lines are decoded.
+ * one, else with `parse(line text, index)`'s. Between the lines both texts start and end with, a
+ * line is first compared with the old line at its place counted from the start and from the end
+ * (one buffer comparison each: an edit keeps both, an insert or a removal one of them); only the
+ * lines neither holds are decoded, and matched by their text against the old lines left over,
+ * each old line at most once, so a line that moved is found wherever it went. O(lines).
  */
 export function diffToolsLines(
   old: ToolsLineTable,
@@ -155,16 +156,35 @@ export function diffToolsLines(
   while (head < oldCount && head < newCount && same(head, head)) head += 1;
   let tail = 0;
   while (tail < oldCount - head && tail < newCount - head && same(oldCount - 1 - tail, newCount - 1 - tail)) tail += 1;
-  const out: DiffedLine[] = [];
-  for (let j = 0; j < head; j += 1) out.push({ outcome: old.lines[j]!, old: j });
+  const oldEnd = oldCount - tail;
+  const newEnd = newCount - tail;
+  const used = new Uint8Array(oldCount);
+  /** Each new line of the middle: the old line it matched in place, or -1. */
+  const placed = new Int32Array(newEnd - head).fill(-1);
+  const free = (i: number, j: number): boolean => i >= head && i < oldEnd && used[i] === 0 && same(i, j);
+  for (let j = head; j < newEnd; j += 1) {
+    const fromTail = j + oldCount - newCount;
+    const i = free(j, j) ? j : free(fromTail, j) ? fromTail : -1;
+    if (i < 0) continue;
+    used[i] = 1;
+    placed[j - head] = i;
+  }
   const unmatched = new Map<string, number[]>();
-  for (let i = oldCount - tail - 1; i >= head; i -= 1) {
+  for (let i = oldEnd - 1; i >= head; i -= 1) {
+    if (used[i] === 1) continue;
     const line = old.text.toString('utf8', a[i]!, a[i + 1]! - 1);
     const at = unmatched.get(line);
     if (at === undefined) unmatched.set(line, [i]);
     else at.push(i);
   }
-  for (let j = head; j < newCount - tail; j += 1) {
+  const out: DiffedLine[] = [];
+  for (let j = 0; j < head; j += 1) out.push({ outcome: old.lines[j]!, old: j });
+  for (let j = head; j < newEnd; j += 1) {
+    const inPlace = placed[j - head]!;
+    if (inPlace >= 0) {
+      out.push({ outcome: old.lines[inPlace]!, old: inPlace });
+      continue;
+    }
     const line = text.toString('utf8', b[j]!, b[j + 1]! - 1);
     const i = unmatched.get(line)?.pop();
     if (i !== undefined) out.push({ outcome: old.lines[i]!, old: i });
