@@ -21,10 +21,15 @@ export interface CatalogDelta extends DeltaStamps {
   /** The stamps the catalog had when every tools file was as its line table holds it. */
   readonly base: DeltaStamps;
   /**
-   * The catalog's skills in order: the id of a skill the base holds as it is (its line did not
-   * change), or the skill itself (its line changed, came, or now wins its id).
+   * The catalog's skills in order: the base's document of a skill the base holds as it is (its
+   * line did not change), or the skill itself (its line changed, came, or now wins its id).
+   * A catalog's documents are its skills in load order, whoever wrote it (`SkillSearchEngine`
+   * saves what it synced, in that order; `CatalogWriter` what it was given): the base's are the
+   * lines that won their id in the line tables, in file and line order.
    */
-  readonly members: readonly (string | Skill)[];
+  readonly members: readonly (number | Skill)[];
+  /** The base's skill ids by document, as the line tables give them. */
+  readonly baseIds: readonly string[];
 }
 
 export interface DeltaInputs {
@@ -42,8 +47,8 @@ interface FileLines {
   readonly lines: readonly DiffedLine[];
   /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
   readonly text: Buffer;
-  /** The base's winners: old line indexes whose skill was a member of the base. */
-  readonly wonBefore: ReadonlySet<number>;
+  /** The base's winners: each old line whose skill was a member of the base, with its document there. */
+  readonly wonBefore: ReadonlyMap<number, number>;
 }
 
 /**
@@ -60,14 +65,14 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   if (tables.some((table) => table === undefined)) return undefined;
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
-  const seenBefore = new Set<string>();
+  const baseIds: string[] = [];
   let changed = false;
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
     const stat = toolsFileStat(context.path);
     if (stat === undefined) return undefined;
     stats.push(stat);
-    const wonBefore = winners(table.lines, seenBefore);
+    const wonBefore = winners(table.lines, baseIds);
     if (sameStat(stat, table.stat)) {
       files.push({ context, lines: table.lines.map((outcome, old) => ({ outcome, old })), text: table.text, wonBefore });
       continue;
@@ -91,7 +96,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     tables.map((table) => table!.stat),
   );
   if (now === undefined || base === undefined) return undefined;
-  const members: (string | Skill)[] = [];
+  const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const file of files) {
@@ -101,7 +106,8 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       const id = outcome.id;
       if (id === null || seen.has(id)) continue;
       seen.add(id);
-      if (old !== undefined && file.wonBefore.has(old)) members.push(id);
+      const doc = old === undefined ? undefined : file.wonBefore.get(old);
+      if (doc !== undefined) members.push(doc);
       else if (skill !== undefined) members.push(skill);
       else {
         starts ??= lineStarts(file.text);
@@ -112,7 +118,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     }
   }
   if (members.length === 0) return undefined;
-  return { ...now, diagnostics, base, members };
+  return { ...now, diagnostics, base, members, baseIds };
 }
 
 /** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */
@@ -120,15 +126,20 @@ export function toolsKey(context: LineContext): { path: string; source: string; 
   return { path: context.path, source: context.source, rank: context.rank, limits: context.limits };
 }
 
-/** The lines whose skill won its id (not in `seen` before; `seen` then holds them too). */
-function winners(lines: readonly LineOutcome[], seen: Set<string>): Set<number> {
-  const won = new Set<number>();
+/**
+ * The lines whose skill won its id (not won by a line before), each with its document: its
+ * position in `won`, the ids won so far (this file's winners are added to it).
+ */
+function winners(lines: readonly LineOutcome[], won: string[]): Map<number, number> {
+  const seen = new Set(won);
+  const docs = new Map<number, number>();
   for (const [index, { id }] of lines.entries()) {
     if (id === null || seen.has(id)) continue;
     seen.add(id);
-    won.add(index);
+    docs.set(index, won.length);
+    won.push(id);
   }
-  return won;
+  return docs;
 }
 
 function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): DeltaStamps | undefined {

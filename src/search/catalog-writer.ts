@@ -129,30 +129,29 @@ export class CatalogWriter {
     if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base === undefined) return undefined;
+    if (base.size !== delta.baseIds.length) return undefined;
     const stored = shared.members(base.id);
-    const ids = stored.ids();
-    if (ids.length !== base.size) return undefined;
-    const docOf = new Map<string, number>();
-    for (const [doc, id] of ids.entries()) docOf.set(id, doc);
-    const kept = new Uint8Array(ids.length);
+    const kept = new Uint8Array(base.size);
     const docs: (CatalogMember | number)[] = [];
     const skillAt = new Map<number, Skill>();
     for (const m of delta.members) {
-      if (typeof m === 'string') {
-        const at = docOf.get(m);
-        if (at === undefined) return undefined;
-        kept[at] = 1;
-        docs.push(at);
+      if (typeof m === 'number') {
+        kept[m] = 1;
+        docs.push(m);
       } else {
         if (glossedSkill(m)) return undefined;
         skillAt.set(docs.length, m);
         docs.push(memberOf(m, undefined));
       }
     }
+    // The base's members that left, and those at the documents of changed ones (an overlay's
+    // test): read, and each checked to be the skill the line tables say it is.
     const left: number[] = [];
     for (let doc = 0; doc < kept.length; doc += 1) if (kept[doc] === 0) left.push(doc);
-    const leftKeys = stored.vectorKeysAt(left);
-    if (leftKeys.size !== left.length) return undefined;
+    const probed = [...new Set([...left, ...[...skillAt.keys()].filter((doc) => doc < base.size)])];
+    const found = stored.at(probed);
+    if (probed.some((doc) => found.get(doc)?.id !== delta.baseIds[doc])) return undefined;
+    const leftKeys = new Map(left.map((doc) => [doc, found.get(doc)!.vectorKey]));
     const leaving = [...leftKeys.values()];
     const comingKeys = [...skillAt.values()].map((skill) => vectorKey(skill));
     // A key goes from the graph when no member holds it any more, comes when none held it.
@@ -166,10 +165,14 @@ export class CatalogWriter {
     // too stale), or one whose count may cross the exact-search size its base was on one side of.
     const certain = base.graph === undefined ? added.length <= gone.length : gone.length <= added.length;
     const distinct =
-      certain && keepsInPlace(docs, ids) ? (base.graph === undefined ? 0 : Number.POSITIVE_INFINITY) : stored.distinctVectors() - gone.length + added.length;
+      certain && keepsInPlace(docs, delta.baseIds)
+        ? base.graph === undefined
+          ? 0
+          : Number.POSITIVE_INFINITY
+        : stored.distinctVectors() - gone.length + added.length;
     const change: BaseChange = {
       docs,
-      before: ids,
+      before: delta.baseIds,
       leaving,
       gone,
       added,

@@ -172,20 +172,12 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .raw()
         .all(at)
         .map(([id, name, lexicalKey, vectorKey, record]): CatalogMember => ({ id, name, lexicalKey, vectorKey, record })),
-    ids: () => {
-      // The base's rows from the covering index (doc order would read every record), the overlay's put over them.
-      const ids: string[] = [];
-      const rows = db.prepare<[number], [number, string]>('SELECT doc, id FROM catalog_skills INDEXED BY catalog_skills_id WHERE catalog = ?').raw();
-      for (const [doc, id] of rows.all(at.r < 0 ? catalog : at.r)) ids[doc] = id;
-      if (at.r >= 0) for (const [doc, id] of rows.all(catalog)) ids[doc] = id;
-      return ids;
-    },
-    vectorKeysAt: (docs) => {
-      const keyAt = db.prepare<Record<string, unknown>, string>(`SELECT vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).pluck();
-      const out = new Map<number, string>();
+    at: (docs) => {
+      const row = db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).raw();
+      const out = new Map<number, { readonly id: string; readonly vectorKey: string }>();
       for (const doc of docs) {
-        const key = keyAt.get({ ...at, doc });
-        if (key !== undefined) out.set(doc, key);
+        const found = row.get({ ...at, doc });
+        if (found !== undefined) out.set(doc, { id: found[0], vectorKey: found[1] });
       }
       return out;
     },

@@ -135,10 +135,8 @@ export interface CatalogMembers {
   lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
-  /** Every member's id, by document (without the rest of {@link all}: one covering index read). */
-  ids(): string[];
-  /** The vector key of the member at each of `docs` (documents that hold none are absent). */
-  vectorKeysAt(docs: readonly number[]): Map<number, string>;
+  /** The id and vector key of the member at each of `docs` (documents the catalog lacks are absent). */
+  at(docs: readonly number[]): Map<number, { readonly id: string; readonly vectorKey: string }>;
   /** How many members hold each of `keys` as their vector key. */
   holding(keys: readonly string[]): Map<string, number>;
   /** How many distinct vector keys the members hold. */

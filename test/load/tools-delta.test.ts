@@ -47,7 +47,7 @@ describe('a catalog of tools files as a change of the one they were last loaded 
   });
   afterEach(() => removeDir(dir));
 
-  it('names the base by its stamps, keeps unchanged skills by id, and gives the changed ones and every problem as a full load does', async () => {
+  it('names the base by its stamps, keeps unchanged skills by their document there, and gives the changed ones and every problem as a full load does', async () => {
     const first = new SkillCatalog(options);
     const before = await first.get();
     const baseStamps = await first.stamps();
@@ -61,13 +61,14 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     expect(delta?.diagnostics).toEqual(after.diagnostics);
     expect(after.diagnostics.map((d) => d.path)).toEqual([`${join(dir, 'tools.jsonl')}:1`]);
 
-    // Members in the full load's order: an id where the base holds that very skill, else the skill.
-    const idOf = (member: string | Skill): string => (typeof member === 'string' ? member : member.id);
+    // Members in the full load's order: the base's document where the base holds that very skill, else the skill.
+    expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
+    const idOf = (member: number | Skill): string => (typeof member === 'number' ? delta!.baseIds[member]! : member.id);
     expect(delta?.members.map(idOf)).toEqual(after.skills.map((skill) => skill.id));
-    expect(delta?.members.map((member) => (typeof member === 'string' ? member : `new ${member.id}`))).toEqual(['d', 'new b', 'c', 'new a', 'e', 'new g']);
+    expect(delta?.members.map((member) => (typeof member === 'number' ? member : `new ${member.id}`))).toEqual([3, 'new b', 2, 'new a', 4, 'new g']);
     for (const member of delta!.members) {
       const skill = after.skills.find((s) => s.id === idOf(member));
-      if (typeof member === 'string') expect(skill).toEqual(before.skills.find((s) => s.id === member));
+      if (typeof member === 'number') expect(skill).toEqual(before.skills[member]);
       else expect(member).toEqual(skill);
     }
   });
