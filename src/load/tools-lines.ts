@@ -38,6 +38,11 @@ export interface ToolsLineTable {
   readonly lines: readonly LineOutcome[];
 }
 
+/** A line table as read, with where each of its lines starts ({@link lineStarts}). */
+export interface ReadLineTable extends ToolsLineTable {
+  readonly starts: readonly number[];
+}
+
 /** A blank line's outcome (also a line that made nothing and said nothing). */
 export const BLANK_LINE: LineOutcome = Object.freeze({ id: null, problems: Object.freeze([]) });
 
@@ -57,7 +62,7 @@ function tableFile(dir: string, key: ToolsSnapshotKey): string {
 }
 
 /** The line table of `key.path`, or undefined (none, another format, another file, unreadable). */
-export function readToolsLines(dir: string, key: ToolsSnapshotKey): ToolsLineTable | undefined {
+export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTable | undefined {
   try {
     const data = readFileSync(tableFile(dir, key));
     const headerBytes = data.readUInt32LE(0);
@@ -79,8 +84,9 @@ export function readToolsLines(dir: string, key: ToolsSnapshotKey): ToolsLineTab
       if (id === null && said === undefined) return BLANK_LINE;
       return { id: typeof id === 'string' ? id : null, problems: Array.isArray(said) ? said : [] };
     });
-    if (lines.length !== countLines(text)) return undefined;
-    return { stat: header.stat, text, lines };
+    const starts = lineStarts(text);
+    if (lines.length !== starts.length - 1) return undefined;
+    return { stat: header.stat, text, lines, starts };
   } catch {
     return undefined;
   }
@@ -110,13 +116,6 @@ export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: Tools
   }
 }
 
-/** The number of lines `text` splits into at `\n` (one more than its newlines). */
-function countLines(text: Buffer): number {
-  let count = 1;
-  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) count += 1;
-  return count;
-}
-
 /** Where each line of `text` starts; one more entry, the end of the text plus one, closes the last. */
 export function lineStarts(text: Buffer): number[] {
   const starts = [0];
@@ -143,11 +142,11 @@ export interface DiffedLine {
  * each old line at most once, so a line that moved is found wherever it went. O(lines).
  */
 export function diffToolsLines(
-  old: ToolsLineTable,
+  old: ReadLineTable,
   text: Buffer,
   parse: (line: string, index: number) => { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] },
 ): DiffedLine[] {
-  const a = lineStarts(old.text);
+  const a = old.starts;
   const b = lineStarts(text);
   const oldCount = a.length - 1;
   const newCount = b.length - 1;
