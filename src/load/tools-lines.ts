@@ -135,11 +135,13 @@ export interface DiffedLine {
 
 /**
  * The new text's lines, each with the outcome of the old line of the same text when there is
- * one, else with `parse(line text, index)`'s. Between the lines both texts start and end with, a
- * line is first compared with the old line at its place counted from the start and from the end
- * (one buffer comparison each: an edit keeps both, an insert or a removal one of them); only the
- * lines neither holds are decoded, and matched by their text against the old lines left over,
- * each old line at most once, so a line that moved is found wherever it went. O(lines).
+ * one, else with `parse(line text, index)`'s. From the start, runs of lines equal in place are
+ * found by comparing blocks of them (doubling, then halving: a few buffer comparisons per run,
+ * whatever its length), stepping over a line edited in place; where two lines in a row differ
+ * (a line came or went), the rest is matched from the end line by line, then in place counted
+ * from either end. The lines left are decoded and matched by their text against the old lines
+ * left, each old line at most once, so a line that moved is found wherever it went. Only those
+ * found nowhere are parsed.
  */
 export function diffToolsLines(
   old: ReadLineTable,
@@ -147,52 +149,114 @@ export function diffToolsLines(
   parse: (line: string, index: number) => { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] },
 ): DiffedLine[] {
   const a = old.starts;
-  const b = lineStarts(text);
   const oldCount = a.length - 1;
-  const newCount = b.length - 1;
-  const same = (i: number, j: number): boolean => text.compare(old.text, a[i]!, a[i + 1]! - 1, b[j]!, b[j + 1]! - 1) === 0;
-  let head = 0;
-  while (head < oldCount && head < newCount && same(head, head)) head += 1;
-  let tail = 0;
-  while (tail < oldCount - head && tail < newCount - head && same(oldCount - 1 - tail, newCount - 1 - tail)) tail += 1;
-  const oldEnd = oldCount - tail;
-  const newEnd = newCount - tail;
+  const length = text.length;
   const used = new Uint8Array(oldCount);
-  /** Each new line of the middle: the old line it matched in place, or -1. */
-  const placed = new Int32Array(newEnd - head).fill(-1);
-  const free = (i: number, j: number): boolean => i >= head && i < oldEnd && used[i] === 0 && same(i, j);
-  for (let j = head; j < newEnd; j += 1) {
-    const fromTail = j + oldCount - newCount;
-    const i = free(j, j) ? j : free(fromTail, j) ? fromTail : -1;
-    if (i < 0) continue;
+  /** Each new line's start (one more entry closes the last), and the old line it matched or -1. */
+  const b: number[] = [];
+  const oldOf: number[] = [];
+  const match = (i: number): void => {
     used[i] = 1;
-    placed[j - head] = i;
+    oldOf.push(i);
+  };
+  /** Old lines `i`…`i + k - 1`, each with its newline, are the new bytes from `q`. */
+  const block = (i: number, k: number, q: number): boolean => {
+    const bytes = a[i + k]! - a[i]!;
+    return q + bytes <= length && text.compare(old.text, a[i]!, a[i + k]!, q, q + bytes) === 0;
+  };
+  let i = 0;
+  let q = 0;
+  let missed = false;
+  while (i < oldCount && q <= length) {
+    // Lines with a newline after them: all but the last.
+    const most = oldCount - 1 - i;
+    let run = 0;
+    if (most > 0 && block(i, 1, q)) {
+      let low = 1;
+      let high = 2;
+      while (high <= most && block(i, high, q)) {
+        low = high;
+        high *= 2;
+      }
+      high = Math.min(high, most + 1);
+      while (high - low > 1) {
+        const middle = (low + high) >> 1;
+        if (block(i, middle, q)) low = middle;
+        else high = middle;
+      }
+      run = low;
+    }
+    if (run > 0) {
+      for (let k = 0; k < run; k += 1) {
+        b.push(q + a[i + k]! - a[i]!);
+        match(i + k);
+      }
+      q += a[i + run]! - a[i]!;
+      i += run;
+      missed = false;
+      continue;
+    }
+    const newline = text.indexOf(10, q);
+    const end = newline === -1 ? length : newline;
+    const same = text.compare(old.text, a[i]!, a[i + 1]! - 1, q, end) === 0;
+    // Two lines in a row differ in place: a line came or went here.
+    if (!same && missed) break;
+    b.push(q);
+    if (same) match(i);
+    else oldOf.push(-1);
+    missed = !same;
+    i += 1;
+    q = end + 1;
+  }
+  const scanned = b.length;
+  for (let from = q; from <= length; ) {
+    b.push(from);
+    oldOf.push(-1);
+    const newline = text.indexOf(10, from);
+    if (newline === -1) break;
+    from = newline + 1;
+  }
+  b.push(length + 1);
+  const newCount = b.length - 1;
+  const same = (oi: number, nj: number): boolean => text.compare(old.text, a[oi]!, a[oi + 1]! - 1, b[nj]!, b[nj + 1]! - 1) === 0;
+  // The rest, from the end, then in place counted from either end.
+  let tail = 0;
+  while (tail < oldCount - i && tail < newCount - scanned && same(oldCount - 1 - tail, newCount - 1 - tail)) {
+    used[oldCount - 1 - tail] = 1;
+    oldOf[newCount - 1 - tail] = oldCount - 1 - tail;
+    tail += 1;
+  }
+  const free = (oi: number, nj: number): boolean => oi >= i && oi < oldCount - tail && used[oi] === 0 && same(oi, nj);
+  for (let nj = scanned; nj < newCount - tail; nj += 1) {
+    const fromTail = nj + oldCount - newCount;
+    const oi = free(nj, nj) ? nj : free(fromTail, nj) ? fromTail : -1;
+    if (oi < 0) continue;
+    used[oi] = 1;
+    oldOf[nj] = oi;
   }
   const unmatched = new Map<string, number[]>();
-  for (let i = oldEnd - 1; i >= head; i -= 1) {
-    if (used[i] === 1) continue;
-    const line = old.text.toString('utf8', a[i]!, a[i + 1]! - 1);
+  for (let oi = oldCount - 1; oi >= 0; oi -= 1) {
+    if (used[oi] === 1) continue;
+    const line = old.text.toString('utf8', a[oi]!, a[oi + 1]! - 1);
     const at = unmatched.get(line);
-    if (at === undefined) unmatched.set(line, [i]);
-    else at.push(i);
+    if (at === undefined) unmatched.set(line, [oi]);
+    else at.push(oi);
   }
   const out: DiffedLine[] = [];
-  for (let j = 0; j < head; j += 1) out.push({ outcome: old.lines[j]!, old: j });
-  for (let j = head; j < newEnd; j += 1) {
-    const inPlace = placed[j - head]!;
+  for (let nj = 0; nj < newCount; nj += 1) {
+    const inPlace = oldOf[nj]!;
     if (inPlace >= 0) {
       out.push({ outcome: old.lines[inPlace]!, old: inPlace });
       continue;
     }
-    const line = text.toString('utf8', b[j]!, b[j + 1]! - 1);
-    const i = unmatched.get(line)?.pop();
-    if (i !== undefined) out.push({ outcome: old.lines[i]!, old: i });
+    const line = text.toString('utf8', b[nj]!, b[nj + 1]! - 1);
+    const oi = unmatched.get(line)?.pop();
+    if (oi !== undefined) out.push({ outcome: old.lines[oi]!, old: oi });
     else if (line.trim() === '') out.push({ outcome: BLANK_LINE });
     else {
-      const { skill, diagnostics } = parse(line, j);
+      const { skill, diagnostics } = parse(line, nj);
       out.push({ outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });
     }
   }
-  for (let k = tail; k > 0; k -= 1) out.push({ outcome: old.lines[oldCount - k]!, old: oldCount - k });
   return out;
 }

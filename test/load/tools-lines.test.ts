@@ -75,6 +75,48 @@ describe('a tools file diffed against the line table of its last load', () => {
     expect(diffed[5]?.outcome.problems).toEqual(table!.lines[4]!.problems);
   });
 
+  it("over random edits, moves, insertions and removals, parses exactly the lines the old text lacks and gives a full load's outcomes", async () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    let serial = 0;
+    const fresh = (): string => {
+      serial += 1;
+      return random(10) === 0 ? `{"id": "broken-${serial}", ` : tool(`t${random(400)}`, `Tool text number ${serial}`);
+    };
+    for (let round = 0; round < 40; round += 1) {
+      const before = Array.from({ length: 200 + random(200) }, fresh);
+      // Sometimes a final newline: the last line is then blank.
+      if (random(3) === 0) before.push('');
+      await writeFile(file, before.join('\n'));
+      await loadToolsJsonl(file, { snapshotDir: tables });
+      const table = readToolsLines(tables, key())!;
+      const after = [...before];
+      for (let op = 1 + random(6); op > 0; op -= 1) {
+        const at = random(after.length);
+        const kind = random(4);
+        if (kind === 0) after[at] = fresh();
+        else if (kind === 1) after.splice(at, 0, fresh());
+        else if (kind === 2) after.splice(at, 1);
+        else after.splice(random(after.length), 0, ...after.splice(at, 1));
+      }
+      await writeFile(file, after.join('\n'));
+      const parsed: number[] = [];
+      const diffed = diffToolsLines(table, readFileSync(file), (line, index) => {
+        parsed.push(index);
+        return parseToolsLine(line.trim(), index, context());
+      });
+      const known = new Set(before);
+      expect(parsed).toEqual(after.flatMap((line, index) => (known.has(line) || line === '' ? [] : [index])));
+      const full = join(dir, `full-${round}`);
+      await loadToolsJsonl(file, { snapshotDir: full });
+      expect(diffed.map((line) => line.outcome)).toEqual(readToolsLines(full, key())?.lines);
+      for (const [index, line] of diffed.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
+    }
+  });
+
   it('a line table of another file, or one whose line count disagrees with its text, is not read', async () => {
     await loadToolsJsonl(file, { snapshotDir: tables });
     expect(readToolsLines(tables, { ...key(), path: join(dir, 'other.jsonl') })).toBeUndefined();
