@@ -240,12 +240,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /**
-   * The catalog as a change of the one its tools files were last loaded into (`toolsDelta`),
-   * when it is made of tools files only (no skill folder holds a file, no MCP skills, no
-   * include or exclude) and one of them changed; else undefined (`get()` loads it whole).
+   * The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when
+   * it is made of tools files only (no skill folder's file, MCP skill, include or exclude) and one
+   * of them changed; else undefined (`get()` loads it whole).
    */
   async delta(): Promise<CatalogDelta | undefined> {
-    const options = this.#options;
+    const { options } = this;
     const dir = options.toolsSnapshotDir;
     if (dir === null || options.toolsFiles.length === 0 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
@@ -253,7 +253,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), dir });
   }
 
-  /** What a tools file's lines are built with. */
+  /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
   #toolsContext(file: string): LineContext {
     return { path: resolve(file), source: 'skills', rank: SOURCE_RANKS.project, limits: this.#options.limits };
   }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { parseToolsLine, type LineContext } from './tools-jsonl.js';
-import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, type DiffedLine, type LineOutcome } from './tools-lines.js';
+import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from './tools-lines.js';
 import { sameStat, toolsFileStat, type ToolsFileStat } from './tools-snapshot.js';
 
 /** A catalog's stamps (`SkillCatalog.stamps`). */
@@ -44,11 +44,13 @@ export interface DeltaInputs {
 /** One tools file's lines now, and which of them held the skill its id gave in the base. */
 interface FileLines {
   readonly context: LineContext;
-  readonly lines: readonly DiffedLine[];
+  readonly table: ReadLineTable;
+  /** The lines now against the table's; undefined: the file is as the table holds it. */
+  readonly diff: LineDiff | undefined;
   /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
   readonly text: Buffer;
-  /** The base's winners: each old line whose skill was a member of the base, with its document there. */
-  readonly wonBefore: ReadonlyMap<number, number>;
+  /** Each old line's document in the base when its skill was a member there, else -1. */
+  readonly docOf: Int32Array;
 }
 
 /**
@@ -72,9 +74,9 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     const stat = toolsFileStat(context.path);
     if (stat === undefined) return undefined;
     stats.push(stat);
-    const wonBefore = winners(table.lines, baseIds);
+    const docOf = winners(table.ids, baseIds);
     if (sameStat(stat, table.stat)) {
-      files.push({ context, lines: table.lines.map((outcome, old) => ({ outcome, old })), text: table.text, wonBefore });
+      files.push({ context, table, diff: undefined, text: table.text, docOf });
       continue;
     }
     let text: Buffer;
@@ -84,8 +86,8 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       return undefined;
     }
     if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
-    const lines = diffToolsLines(table, text, (line, index) => parseToolsLine(line.trim(), index, context));
-    files.push({ context, lines, text, wonBefore });
+    const diff = diffToolsLines(table, text, (line, index) => parseToolsLine(line.trim(), index, context));
+    files.push({ context, table, diff, text, docOf });
     changed = true;
   }
   if (!changed) return undefined;
@@ -99,19 +101,23 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const file of files) {
+  for (const { context, table, diff, text, docOf } of files) {
     let starts: number[] | undefined;
-    for (const [index, { outcome, old, skill }] of file.lines.entries()) {
-      diagnostics.push(...lineDiagnostics(file.context.path, index, outcome));
-      const id = outcome.id;
+    const count = diff === undefined ? table.ids.length : diff.oldOf.length;
+    for (let index = 0; index < count; index += 1) {
+      const old = diff === undefined ? index : diff.oldOf[index]!;
+      const fresh = old < 0 ? diff!.fresh.get(index)! : undefined;
+      const outcome = fresh?.outcome ?? (table.problems[old] === undefined ? undefined : tableOutcome(table, old));
+      if (outcome !== undefined) diagnostics.push(...lineDiagnostics(context.path, index, outcome));
+      const id = fresh === undefined ? table.ids[old]! : fresh.outcome.id;
       if (id === null || seen.has(id)) continue;
       seen.add(id);
-      const doc = old === undefined ? undefined : file.wonBefore.get(old);
-      if (doc !== undefined) members.push(doc);
-      else if (skill !== undefined) members.push(skill);
+      const doc = old < 0 ? -1 : docOf[old]!;
+      if (doc >= 0) members.push(doc);
+      else if (fresh?.skill !== undefined) members.push(fresh.skill);
       else {
-        starts ??= lineStarts(file.text);
-        const parsed = parseToolsLine(file.text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, file.context).skill;
+        starts ??= lineStarts(text);
+        const parsed = parseToolsLine(text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
         if (parsed?.id !== id) return undefined;
         members.push(parsed);
       }
@@ -127,16 +133,16 @@ export function toolsKey(context: LineContext): { path: string; source: string; 
 }
 
 /**
- * The lines whose skill won its id (not won by a line before), each with its document: its
- * position in `won`, the ids won so far (this file's winners are added to it).
+ * Each line's document when its skill won its id (no line before won it), else -1: its position
+ * in `won`, the ids won so far (this file's winners are added to it).
  */
-function winners(lines: readonly LineOutcome[], won: string[]): Map<number, number> {
+function winners(ids: readonly (string | null)[], won: string[]): Int32Array {
   const seen = new Set(won);
-  const docs = new Map<number, number>();
-  for (const [index, { id }] of lines.entries()) {
+  const docs = new Int32Array(ids.length).fill(-1);
+  for (const [index, id] of ids.entries()) {
     if (id === null || seen.has(id)) continue;
     seen.add(id);
-    docs.set(index, won.length);
+    docs[index] = won.length;
     won.push(id);
   }
   return docs;

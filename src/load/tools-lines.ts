@@ -38,9 +38,25 @@ export interface ToolsLineTable {
   readonly lines: readonly LineOutcome[];
 }
 
-/** A line table as read, with where each of its lines starts ({@link lineStarts}). */
-export interface ReadLineTable extends ToolsLineTable {
+/**
+ * A line table as read: each line's id and, for the few that have any, problems (no object per
+ * line: a table holds one per line of a 24k-line registry), and where each line starts.
+ */
+export interface ReadLineTable {
+  readonly stat: ToolsFileStat;
+  readonly text: Buffer;
+  readonly ids: readonly (string | null)[];
+  /** By line index. */
+  readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
+  /** {@link lineStarts} of `text`. */
   readonly starts: readonly number[];
+}
+
+/** Line `index`'s outcome in `table`. */
+export function tableOutcome(table: ReadLineTable, index: number): LineOutcome {
+  const id = table.ids[index] ?? null;
+  const problems = table.problems[index];
+  return id === null && problems === undefined ? BLANK_LINE : { id, problems: problems ?? [] };
 }
 
 /** A blank line's outcome (also a line that made nothing and said nothing). */
@@ -76,17 +92,12 @@ export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTabl
     } | null;
     if (header?.format !== LINES_FORMAT || header.path !== key.path || typeof header.stat !== 'object' || header.stat === null) return undefined;
     const { ids, problems } = header;
-    if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null) return undefined;
+    if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+    if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
     const text = data.subarray(4 + headerBytes);
-    const problemsAt = problems as Record<string, LineProblem[]>;
-    const lines = ids.map((id: unknown, index): LineOutcome => {
-      const said = problemsAt[index];
-      if (id === null && said === undefined) return BLANK_LINE;
-      return { id: typeof id === 'string' ? id : null, problems: Array.isArray(said) ? said : [] };
-    });
     const starts = lineStarts(text);
-    if (lines.length !== starts.length - 1) return undefined;
-    return { stat: header.stat, text, lines, starts };
+    if (ids.length !== starts.length - 1) return undefined;
+    return { stat: header.stat, text, ids: ids as (string | null)[], problems: problems as Record<number, LineProblem[]>, starts };
   } catch {
     return undefined;
   }
@@ -124,13 +135,12 @@ export function lineStarts(text: Buffer): number[] {
   return starts;
 }
 
-/** A new line's outcome in {@link diffToolsLines}: found among the old lines, or parsed now. */
-export interface DiffedLine {
-  readonly outcome: LineOutcome;
-  /** The old line with the same text, when there was one (its skill is the one the old load made). */
-  readonly old?: number;
-  /** The skill the line made, when it was parsed now. */
-  readonly skill?: Skill;
+/** The new text's lines as {@link diffToolsLines} found them. */
+export interface LineDiff {
+  /** Each new line's old line of the same text (its skill is the one the old load made), or -1. */
+  readonly oldOf: Int32Array;
+  /** The outcome of each line with no old line (blank, or parsed now, with the skill it made). */
+  readonly fresh: ReadonlyMap<number, { readonly outcome: LineOutcome; readonly skill?: Skill }>;
 }
 
 /**
@@ -147,7 +157,7 @@ export function diffToolsLines(
   old: ReadLineTable,
   text: Buffer,
   parse: (line: string, index: number) => { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] },
-): DiffedLine[] {
+): LineDiff {
   const a = old.starts;
   const oldCount = a.length - 1;
   const length = text.length;
@@ -242,21 +252,18 @@ export function diffToolsLines(
     if (at === undefined) unmatched.set(line, [oi]);
     else at.push(oi);
   }
-  const out: DiffedLine[] = [];
+  const fresh = new Map<number, { readonly outcome: LineOutcome; readonly skill?: Skill }>();
+  const found = Int32Array.from(oldOf);
   for (let nj = 0; nj < newCount; nj += 1) {
-    const inPlace = oldOf[nj]!;
-    if (inPlace >= 0) {
-      out.push({ outcome: old.lines[inPlace]!, old: inPlace });
-      continue;
-    }
+    if (found[nj]! >= 0) continue;
     const line = text.toString('utf8', b[nj]!, b[nj + 1]! - 1);
     const oi = unmatched.get(line)?.pop();
-    if (oi !== undefined) out.push({ outcome: old.lines[oi]!, old: oi });
-    else if (line.trim() === '') out.push({ outcome: BLANK_LINE });
+    if (oi !== undefined) found[nj] = oi;
+    else if (line.trim() === '') fresh.set(nj, { outcome: BLANK_LINE });
     else {
       const { skill, diagnostics } = parse(line, nj);
-      out.push({ outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });
+      fresh.set(nj, { outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });
     }
   }
-  return out;
+  return { oldOf: found, fresh };
 }

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { errorMessage, throwIfAborted } from '../errors.js';
-import { glossedSkill, type CrossLingual } from '../lang/cross-lingual.js';
-import { lexicalEntry, lexicalKey, type LexicalEntry } from '../lexical/lexical-entry.js';
+import type { CrossLingual } from '../lang/cross-lingual.js';
+import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
+import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { normalizeName } from './exact-name.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
 import type { VectorSupply } from './vector-supply.js';
@@ -117,11 +117,8 @@ export class CatalogWriter {
 
   /**
    * Writes the catalog `delta` describes (a tools file's changed lines, `SkillCatalog.delta`) in
-   * the store from the catalog it changes, which must be saved: only the changed skills are made
-   * members, embedded and tokenised; the unchanged ones are found in the base by id, and only the
-   * members that left are read. Undefined when it cannot be written so (no such base, or one
-   * {@link #assembleFrom} refuses, a changed skill in Chinese or Japanese, whose glosses may
-   * depend on the whole catalog): the caller then assembles the catalog whole ({@link assemble}).
+   * the store from the saved catalog it changes (`changeOfDelta`). Undefined when it cannot be
+   * written so: the caller then assembles the catalog whole ({@link assemble}).
    */
   async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
     const { shared, engine } = this.#options;
@@ -129,58 +126,8 @@ export class CatalogWriter {
     if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base === undefined) return undefined;
-    if (base.size !== delta.baseIds.length) return undefined;
-    const stored = shared.members(base.id);
-    const kept = new Uint8Array(base.size);
-    const docs: (CatalogMember | number)[] = [];
-    const skillAt = new Map<number, Skill>();
-    for (const m of delta.members) {
-      if (typeof m === 'number') {
-        kept[m] = 1;
-        docs.push(m);
-      } else {
-        if (glossedSkill(m)) return undefined;
-        skillAt.set(docs.length, m);
-        docs.push(memberOf(m, undefined));
-      }
-    }
-    // The base's members that left, and those at the documents of changed ones (an overlay's
-    // test): read, and each checked to be the skill the line tables say it is.
-    const left: number[] = [];
-    for (let doc = 0; doc < kept.length; doc += 1) if (kept[doc] === 0) left.push(doc);
-    const probed = [...new Set([...left, ...[...skillAt.keys()].filter((doc) => doc < base.size)])];
-    const found = stored.at(probed);
-    if (probed.some((doc) => found.get(doc)?.id !== delta.baseIds[doc])) return undefined;
-    const leftKeys = new Map(left.map((doc) => [doc, found.get(doc)!.vectorKey]));
-    const leaving = [...leftKeys.values()];
-    const comingKeys = [...skillAt.values()].map((skill) => vectorKey(skill));
-    // A key goes from the graph when no member holds it any more, comes when none held it.
-    const held = stored.holding([...new Set([...leaving, ...comingKeys])]);
-    const after = new Map(held);
-    for (const key of leaving) after.set(key, after.get(key)! - 1);
-    for (const key of comingKeys) after.set(key, after.get(key)! + 1);
-    const gone = [...after].filter(([key, count]) => count === 0 && held.get(key)! > 0).map(([key]) => key);
-    const added = [...after].filter(([key, count]) => count > 0 && held.get(key) === 0).map(([key]) => key);
-    // Counted only when it matters: a catalog not kept in place (its graph is derived, and may be
-    // too stale), or one whose count may cross the exact-search size its base was on one side of.
-    const certain = base.graph === undefined ? added.length <= gone.length : gone.length <= added.length;
-    const distinct =
-      certain && keepsInPlace(docs, delta.baseIds)
-        ? base.graph === undefined
-          ? 0
-          : Number.POSITIVE_INFINITY
-        : stored.distinctVectors() - gone.length + added.length;
-    const change: BaseChange = {
-      docs,
-      before: delta.baseIds,
-      leaving,
-      gone,
-      added,
-      distinct,
-      skillAt: (doc) => skillAt.get(doc)!,
-      entryOf: (doc) => lexicalEntry(skillAt.get(doc)!),
-    };
-    return this.#assembleFrom(delta, base, change, signal);
+    const change = changeOfDelta(delta, base, shared.members(base.id));
+    return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
   }
 
   /**
@@ -356,46 +303,6 @@ export class CatalogWriter {
     }
     return tokenised;
   }
-}
-
-/**
- * True when `docs` (base documents kept, members written) keeps every member of `before` (the
- * base's) in place and changes at most half: what the store writes as an overlay of the base
- * (`overlayBase` in `src/store/catalog-members.ts`).
- */
-function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly string[]): boolean {
-  if (docs.length !== before.length) return false;
-  let changed = 0;
-  for (const [doc, m] of docs.entries()) {
-    if (typeof m === 'number') {
-      if (m !== doc) return false;
-    } else if (m.id !== before[doc]) return false;
-    else changed += 1;
-  }
-  return 2 * changed <= docs.length;
-}
-
-/** A catalog as a change of a saved one (`#assembleFrom`). */
-interface BaseChange {
-  /** Each document: the base's document it keeps, or the member written in its place. */
-  readonly docs: readonly (CatalogMember | number)[];
-  /** The base's member ids by document. */
-  readonly before: readonly string[];
-  /** The vector keys of the base's members not kept (one per member). */
-  readonly leaving: readonly string[];
-  /** Vector keys the base's members hold and the new catalog's do not, and the other way round. */
-  readonly gone: readonly string[];
-  readonly added: readonly string[];
-  /** How many distinct vectors the new catalog holds (infinite: above any exact-search size, as its base). */
-  readonly distinct: number;
-  /** The skill of a written document, and its lexical entry. */
-  readonly skillAt: (doc: number) => Skill;
-  readonly entryOf: (doc: number) => LexicalEntry;
-}
-
-/** What the store keeps of `skill` as a catalog member (`glosses`: the lexical glosses it is indexed with). */
-function memberOf(skill: Skill, glosses: string | undefined): CatalogMember {
-  return { id: skill.id, name: normalizeName(skill.name), lexicalKey: lexicalKey(skill, glosses), vectorKey: vectorKey(skill), record: JSON.stringify(skill) };
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

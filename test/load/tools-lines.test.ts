@@ -4,10 +4,22 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
 import { loadToolsJsonl, parseToolsLine } from '../../src/load/tools-jsonl.js';
-import { diffToolsLines, readToolsLines } from '../../src/load/tools-lines.js';
+import { diffToolsLines, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from '../../src/load/tools-lines.js';
 import { removeDir, tempDir } from './helpers.js';
 
 const tool = (id: string, description: string): string => JSON.stringify({ id, name: id, description });
+
+/** Each new line of `diff`: its outcome, the old line it is, the skill it made when parsed. */
+function diffed(table: ReadLineTable, diff: LineDiff): { outcome: unknown; old: number | undefined; skill: unknown }[] {
+  return Array.from(diff.oldOf, (old, index) => {
+    if (old >= 0) return { outcome: tableOutcome(table, old), old, skill: undefined };
+    const fresh = diff.fresh.get(index)!;
+    return { outcome: fresh.outcome, old: undefined, skill: fresh.skill };
+  });
+}
+
+/** Every line's outcome in `table`. */
+const outcomes = (table: ReadLineTable | undefined): unknown[] | undefined => table?.ids.map((_, index) => tableOutcome(table, index));
 
 const OLD = [
   tool('a', 'Archive old log files'),
@@ -52,27 +64,30 @@ describe('a tools file diffed against the line table of its last load', () => {
   it('parses exactly the changed and added lines; a moved line and the unchanged ones keep their old outcome', async () => {
     await loadToolsJsonl(file, { snapshotDir: tables });
     const table = readToolsLines(tables, key());
-    expect(table?.lines.map((line) => line.id)).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
+    expect(table?.ids).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
     await writeFile(file, NEW.join('\n'));
 
     const parsed: number[] = [];
-    const diffed = diffToolsLines(table!, readFileSync(file), (line, index) => {
-      parsed.push(index);
-      return parseToolsLine(line.trim(), index, context());
-    });
+    const lines = diffed(
+      table!,
+      diffToolsLines(table!, readFileSync(file), (line, index) => {
+        parsed.push(index);
+        return parseToolsLine(line.trim(), index, context());
+      }),
+    );
     expect(parsed).toEqual([1, 6, 7]);
     // Each line's old line: the moved one found where it went, the others in place.
-    expect(diffed.map((line) => line.old)).toEqual([0, undefined, 5, 2, 3, 4, undefined, undefined, 7, 8]);
-    expect(diffed[1]?.skill?.description).toBe('Build release notes from merged pull requests');
+    expect(lines.map((line) => line.old)).toEqual([0, undefined, 5, 2, 3, 4, undefined, undefined, 7, 8]);
+    expect((lines[1]?.skill as { description?: string } | undefined)?.description).toBe('Build release notes from merged pull requests');
 
     // The outcomes are a full load's of the new text, the broken line's problem on its own line.
     const full = join(dir, 'full');
     await loadToolsJsonl(file, { snapshotDir: full });
-    expect(diffed.map((line) => line.outcome)).toEqual(readToolsLines(full, key())?.lines);
-    expect(diffed[7]?.outcome).toEqual({ id: null, problems: [['bad-tools-line', expect.stringMatching(/^not valid JSON/), 'error']] });
+    expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
+    expect(lines[7]?.outcome).toEqual({ id: null, problems: [['bad-tools-line', expect.stringMatching(/^not valid JSON/), 'error']] });
     // The second line for id a, and the line that is not JSON, are what they were.
-    expect(diffed[4]?.outcome.id).toBe('a');
-    expect(diffed[5]?.outcome.problems).toEqual(table!.lines[4]!.problems);
+    expect(lines[4]?.outcome).toEqual({ id: 'a', problems: [] });
+    expect(lines[5]?.outcome).toEqual(tableOutcome(table!, 4));
   });
 
   it("over random edits, moves, insertions and removals, parses exactly the lines the old text lacks and gives a full load's outcomes", async () => {
@@ -104,16 +119,19 @@ describe('a tools file diffed against the line table of its last load', () => {
       }
       await writeFile(file, after.join('\n'));
       const parsed: number[] = [];
-      const diffed = diffToolsLines(table, readFileSync(file), (line, index) => {
-        parsed.push(index);
-        return parseToolsLine(line.trim(), index, context());
-      });
+      const lines = diffed(
+        table,
+        diffToolsLines(table, readFileSync(file), (line, index) => {
+          parsed.push(index);
+          return parseToolsLine(line.trim(), index, context());
+        }),
+      );
       const known = new Set(before);
       expect(parsed).toEqual(after.flatMap((line, index) => (known.has(line) || line === '' ? [] : [index])));
       const full = join(dir, `full-${round}`);
       await loadToolsJsonl(file, { snapshotDir: full });
-      expect(diffed.map((line) => line.outcome)).toEqual(readToolsLines(full, key())?.lines);
-      for (const [index, line] of diffed.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
+      expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
+      for (const [index, line] of lines.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
     }
   });
 
