@@ -14,11 +14,12 @@ import type { ToolsFileStat, ToolsSnapshotKey } from './tools-snapshot.js';
  * costs one line's parse rather than 24k (docs/store.md, "A changed tools file").
  *
  * The file is a 32-bit little-endian header length, a JSON header (format, path, the stat the
- * text was read under, the lines' outcomes) and the text. It is only a cache: an unreadable or
+ * text was read under, the lines' outcomes), where each line starts (32-bit little-endian, one
+ * more entry closing the last) and the text. It is only a cache: an unreadable or
  * foreign table is ignored, and a torn text costs time only (a line that differs from the file
  * is parsed again).
  */
-const LINES_FORMAT = 1;
+const LINES_FORMAT = 2;
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
 export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
@@ -49,7 +50,7 @@ export interface ReadLineTable {
   /** By line index. */
   readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
   /** {@link lineStarts} of `text`. */
-  readonly starts: readonly number[];
+  readonly starts: ArrayLike<number>;
 }
 
 /** Line `index`'s outcome in `table`. */
@@ -94,9 +95,12 @@ export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTabl
     const { ids, problems } = header;
     if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
     if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
-    const text = data.subarray(4 + headerBytes);
-    const starts = lineStarts(text);
-    if (ids.length !== starts.length - 1) return undefined;
+    const startBytes = 4 * (ids.length + 1);
+    if (4 + headerBytes + startBytes > data.length) return undefined;
+    const text = data.subarray(4 + headerBytes + startBytes);
+    const starts = new Uint32Array(ids.length + 1);
+    new Uint8Array(starts.buffer).set(data.subarray(4 + headerBytes, 4 + headerBytes + startBytes));
+    if (!startsOf(text, starts)) return undefined;
     return { stat: header.stat, text, ids: ids as (string | null)[], problems: problems as Record<number, LineProblem[]>, starts };
   } catch {
     return undefined;
@@ -116,7 +120,9 @@ export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: Tools
     const header = Buffer.from(JSON.stringify({ format: LINES_FORMAT, path: key.path, stat: table.stat, ids: table.lines.map((line) => line.id), problems }));
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length, 0);
-    writeFileSync(temp, Buffer.concat([length, header, table.text]), { mode: PRIVATE_FILE_MODE });
+    const starts = Uint32Array.from(lineStarts(table.text));
+    if (starts.length !== table.lines.length + 1) return;
+    writeFileSync(temp, Buffer.concat([length, header, new Uint8Array(starts.buffer), table.text]), { mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch {
     try {
@@ -125,6 +131,14 @@ export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: Tools
       // The folder is unusable: there is no temp file to remove.
     }
   }
+}
+
+/** True when `starts` are {@link lineStarts} of `text` (checked, not found: no scan of the text). */
+function startsOf(text: Buffer, starts: Uint32Array): boolean {
+  const last = starts.length - 1;
+  if (starts[0] !== 0 || starts[last] !== text.length + 1) return false;
+  for (let i = 1; i < last; i += 1) if (starts[i]! <= starts[i - 1]! || text[starts[i]! - 1] !== 10) return false;
+  return true;
 }
 
 /** Where each line of `text` starts; one more entry, the end of the text plus one, closes the last. */

@@ -49,15 +49,11 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
   // Counted only when it matters: a catalog not kept in place (its graph is derived, and may be
   // too stale), or one whose count may cross the exact-search size its base was on one side of.
   const certain = base.graph === undefined ? added.length <= gone.length : gone.length <= added.length;
-  const distinct =
-    certain && keepsInPlace(docs, delta.baseIds)
-      ? base.graph === undefined
-        ? 0
-        : Number.POSITIVE_INFINITY
-      : stored.distinctVectors() - gone.length + added.length;
+  const inPlace = keepsInPlace(docs, delta.baseIds);
+  const distinct = certain && inPlace ? (base.graph === undefined ? 0 : Number.POSITIVE_INFINITY) : stored.distinctVectors() - gone.length + added.length;
   return {
     docs,
-    before: delta.baseIds,
+    inPlace,
     leaving,
     gone,
     added,
@@ -75,7 +71,8 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
 export function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly string[]): boolean {
   if (docs.length !== before.length) return false;
   let changed = 0;
-  for (const [doc, m] of docs.entries()) {
+  for (let doc = 0; doc < docs.length; doc += 1) {
+    const m = docs[doc]!;
     if (typeof m === 'number') {
       if (m !== doc) return false;
     } else if (m.id !== before[doc]) return false;
@@ -88,8 +85,8 @@ export function keepsInPlace(docs: readonly (CatalogMember | number)[], before: 
 export interface BaseChange {
   /** Each document: the base's document it keeps, or the member written in its place. */
   readonly docs: readonly (CatalogMember | number)[];
-  /** The base's member ids by document. */
-  readonly before: readonly string[];
+  /** Whether it keeps every member of the base in place ({@link keepsInPlace}). */
+  readonly inPlace: boolean;
   /** The vector keys of the base's members not kept (one per member). */
   readonly leaving: readonly string[];
   /** Vector keys the base's members hold and the new catalog's do not, and the other way round. */

@@ -152,7 +152,10 @@ export class CatalogWriter {
     const held = new Set(before.map((m) => m.vectorKey));
     return {
       docs,
-      before: before.map((m) => m.id),
+      inPlace: keepsInPlace(
+        docs,
+        before.map((m) => m.id),
+      ),
       leaving: before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey),
       gone: [...held].filter((key) => !distinct.has(key)),
       added: [...distinct].filter((key) => !held.has(key)),
@@ -201,7 +204,7 @@ export class CatalogWriter {
     const labels = shared.labels(model, [...gone, ...added]);
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
     let graph: LabelGraph | string | undefined;
-    if (graphed && keepsInPlace(docs, change.before)) {
+    if (graphed && change.inPlace) {
       // An overlay (docs/store.md): it names the base's graph, and a search scans its changed vectors beside it.
       graph = base.graph!;
     } else if (graphed) {
