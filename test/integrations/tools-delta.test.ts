@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import type { LiveIndexOptions } from '../../src/integrations/live-index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import type { SearchHit } from '../../src/types.js';
 import { removeDir, tempDir } from '../cli/helpers.js';
+import { assembledAnswers, liveAnswers } from '../support/search-answers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -35,20 +35,11 @@ function setup(): { tools: string; options: (store: string) => LiveIndexOptions;
   return { tools, options, cache };
 }
 
-async function liveAnswers(options: LiveIndexOptions): Promise<SearchHit[][]> {
-  const live = await LiveIndex.open(options);
-  try {
-    return await Promise.all(QUERIES.map(async (query) => [...(await live.search(query, { k: 5 }))]));
-  } finally {
-    await live.close();
-  }
-}
-
 describe('a tools file changed since its catalog was saved', () => {
   it('is written from its changed lines only, and answers, with the same problems, as a clean build', async () => {
     const { tools, options, cache } = setup();
     const saved = options('store.sqlite');
-    await liveAnswers(saved);
+    await liveAnswers(saved, QUERIES);
     const [table] = readdirSync(path.join(cache, 'tools')).filter((name) => name.startsWith('lines-'));
     const tableBytes = readFileSync(path.join(cache, 'tools', table!));
 
@@ -62,20 +53,13 @@ describe('a tools file changed since its catalog was saved', () => {
     lines.push(tool('tool-new', 'Audit the permissions of service 4 twice a day'));
     writeFileSync(tools, lines.join('\n'));
 
-    const opened = await LiveIndex.openSnapshot(saved, { assemble: true });
-    if ('reason' in opened) throw new Error(opened.reason);
-    let got: SearchHit[][];
-    try {
-      expect(opened.assembled).toEqual({ embedded: 3, tokenised: 3 });
-      got = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
-    } finally {
-      await opened.close();
-    }
+    const { assembled, answers: got } = await assembledAnswers(saved, QUERIES);
+    expect(assembled).toEqual({ embedded: 3, tokenised: 3 });
     // Told from the line table as the first load left it: the file was not loaded whole again.
     expect(readFileSync(path.join(cache, 'tools', table!)).equals(tableBytes)).toBe(true);
 
     const clean = options('clean.sqlite');
-    const expected = await liveAnswers(clean);
+    const expected = await liveAnswers(clean, QUERIES);
     expect(got).toEqual(expected);
     expect(JSON.stringify(expected[1])).toContain('tool-7');
     const diagnostics = (file: string): unknown => {
