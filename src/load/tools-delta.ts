@@ -74,7 +74,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     const stat = toolsFileStat(context.path);
     if (stat === undefined) return undefined;
     stats.push(stat);
-    const docOf = winners(table.ids, baseIds);
+    const docOf = winners(table, baseIds);
     if (sameStat(stat, table.stat)) {
       files.push({ context, table, diff: undefined, text: table.text, docOf });
       continue;
@@ -133,15 +133,16 @@ export function toolsKey(context: LineContext): { path: string; source: string; 
 }
 
 /**
- * Each line's document when its skill won its id (no line before won it), else -1: its position
- * in `won`, the ids won so far (this file's winners are added to it).
+ * Each line of `table` with its document when its skill won its id (no line before won it),
+ * else -1: its position in `won`, the ids won so far (this file's winners are added to it).
+ * The first file's winners are its lines but the table's repeats, told without a set of ids.
  */
-function winners(ids: readonly (string | null)[], won: string[]): Int32Array {
-  const seen = new Set(won);
-  const docs = new Int32Array(ids.length).fill(-1);
-  for (const [index, id] of ids.entries()) {
-    if (id === null || seen.has(id)) continue;
-    seen.add(id);
+function winners(table: ReadLineTable, won: string[]): Int32Array {
+  const docs = new Int32Array(table.ids.length).fill(-1);
+  const seen = won.length === 0 ? undefined : new Set(won);
+  for (const [index, id] of table.ids.entries()) {
+    if (id === null || table.repeats.has(index) || seen?.has(id) === true) continue;
+    seen?.add(id);
     docs[index] = won.length;
     won.push(id);
   }

@@ -19,7 +19,7 @@ import type { ToolsFileStat, ToolsSnapshotKey } from './tools-snapshot.js';
  * foreign table is ignored, and a torn text costs time only (a line that differs from the file
  * is parsed again).
  */
-const LINES_FORMAT = 2;
+const LINES_FORMAT = 3;
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
 export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
@@ -49,6 +49,8 @@ export interface ReadLineTable {
   readonly ids: readonly (string | null)[];
   /** By line index. */
   readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
+  /** The lines whose id a line before them in the file has (their skill never wins it). */
+  readonly repeats: ReadonlySet<number>;
   /** {@link lineStarts} of `text`. */
   readonly starts: ArrayLike<number>;
 }
@@ -90,10 +92,12 @@ export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTabl
       stat?: ToolsFileStat;
       ids?: unknown;
       problems?: unknown;
+      repeats?: unknown;
     } | null;
     if (header?.format !== LINES_FORMAT || header.path !== key.path || typeof header.stat !== 'object' || header.stat === null) return undefined;
-    const { ids, problems } = header;
+    const { ids, problems, repeats } = header;
     if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+    if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
     if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
     const startBytes = 4 * (ids.length + 1);
     if (4 + headerBytes + startBytes > data.length) return undefined;
@@ -101,7 +105,14 @@ export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTabl
     const starts = new Uint32Array(ids.length + 1);
     new Uint8Array(starts.buffer).set(data.subarray(4 + headerBytes, 4 + headerBytes + startBytes));
     if (!startsOf(text, starts)) return undefined;
-    return { stat: header.stat, text, ids: ids as (string | null)[], problems: problems as Record<number, LineProblem[]>, starts };
+    return {
+      stat: header.stat,
+      text,
+      ids: ids as (string | null)[],
+      problems: problems as Record<number, LineProblem[]>,
+      repeats: new Set(repeats as number[]),
+      starts,
+    };
   } catch {
     return undefined;
   }
@@ -117,7 +128,15 @@ export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: Tools
     table.lines.forEach((line, index) => {
       if (line.problems.length > 0) problems[index] = line.problems;
     });
-    const header = Buffer.from(JSON.stringify({ format: LINES_FORMAT, path: key.path, stat: table.stat, ids: table.lines.map((line) => line.id), problems }));
+    const ids = table.lines.map((line) => line.id);
+    const seen = new Set<string>();
+    const repeats: number[] = [];
+    for (const [index, id] of ids.entries()) {
+      if (id === null) continue;
+      if (seen.has(id)) repeats.push(index);
+      else seen.add(id);
+    }
+    const header = Buffer.from(JSON.stringify({ format: LINES_FORMAT, path: key.path, stat: table.stat, ids, problems, repeats }));
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length, 0);
     const starts = Uint32Array.from(lineStarts(table.text));
@@ -183,10 +202,11 @@ export function diffToolsLines(
     used[i] = 1;
     oldOf.push(i);
   };
-  /** Old lines `i`…`i + k - 1`, each with its newline, are the new bytes from `q`. */
-  const block = (i: number, k: number, q: number): boolean => {
-    const bytes = a[i + k]! - a[i]!;
-    return q + bytes <= length && text.compare(old.text, a[i]!, a[i + k]!, q, q + bytes) === 0;
+  /** Old lines `i + from`…`i + to - 1`, each with its newline, are the new bytes at their place after `q` (old line `i`'s). */
+  const block = (i: number, from: number, to: number, q: number): boolean => {
+    const start = q + a[i + from]! - a[i]!;
+    const bytes = a[i + to]! - a[i + from]!;
+    return start + bytes <= length && text.compare(old.text, a[i + from]!, a[i + to]!, start, start + bytes) === 0;
   };
   let i = 0;
   let q = 0;
@@ -195,17 +215,18 @@ export function diffToolsLines(
     // Lines with a newline after them: all but the last.
     const most = oldCount - 1 - i;
     let run = 0;
-    if (most > 0 && block(i, 1, q)) {
+    // The first `low` lines are known equal; each comparison reads only the lines past them.
+    if (most > 0 && block(i, 0, 1, q)) {
       let low = 1;
       let high = 2;
-      while (high <= most && block(i, high, q)) {
+      while (high <= most && block(i, low, high, q)) {
         low = high;
         high *= 2;
       }
       high = Math.min(high, most + 1);
       while (high - low > 1) {
         const middle = (low + high) >> 1;
-        if (block(i, middle, q)) low = middle;
+        if (block(i, low, middle, q)) low = middle;
         else high = middle;
       }
       run = low;

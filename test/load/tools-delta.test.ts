@@ -73,6 +73,29 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     }
   });
 
+  it("over two tools files, an id the first file no longer has is won by the second file's line", async () => {
+    const second = join(dir, 'more.jsonl');
+    await writeFile(second, [tool('b', 'B from the second file'), tool('z', 'Zip the reports')].join('\n'));
+    const both = { ...options, toolsFiles: [...options.toolsFiles!, second] };
+    const before = await new SkillCatalog(both).get();
+    expect(before.skills.map((skill) => skill.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
+    await writeFile(join(dir, 'tools.jsonl'), BEFORE.filter((line) => !line.includes('"b"')).join('\n'));
+
+    const delta = await new SkillCatalog(both).delta();
+    const after = await new SkillCatalog(both).get();
+    expect(delta?.baseIds).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
+    expect(delta?.members.map((member) => (typeof member === 'number' ? member : `new ${member.description}`))).toEqual([
+      0,
+      2,
+      3,
+      4,
+      'new B from the second file',
+      5,
+    ]);
+    expect(delta?.members.filter((member) => typeof member !== 'number')).toEqual([after.skills[4]]);
+    expect(delta?.diagnostics).toEqual(after.diagnostics);
+  });
+
   it('is undefined when no tools file changed, when one has no line table, or when a skill folder holds a skill', async () => {
     await new SkillCatalog(options).get();
     expect(await new SkillCatalog(options).delta()).toBeUndefined();
