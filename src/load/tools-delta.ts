@@ -101,6 +101,9 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
+  // One file: an id that only one old line had, and no changed line has or had, wins as it did;
+  // only the others (few) are told by the ids seen.
+  const unsettled = files.length === 1 ? unsettledIds(files[0]!) : undefined;
   for (const { context, table, diff, text, docOf } of files) {
     let starts: number[] | undefined;
     const count = diff === undefined ? table.ids.length : diff.oldOf.length;
@@ -110,8 +113,11 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       const outcome = fresh?.outcome ?? (table.problems[old] === undefined ? undefined : tableOutcome(table, old));
       if (outcome !== undefined) diagnostics.push(...lineDiagnostics(context.path, index, outcome));
       const id = fresh === undefined ? table.ids[old]! : fresh.outcome.id;
-      if (id === null || seen.has(id)) continue;
-      seen.add(id);
+      if (id === null) continue;
+      if (unsettled === undefined || unsettled.has(id)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
       const doc = old < 0 ? -1 : docOf[old]!;
       if (doc >= 0) members.push(doc);
       else if (fresh?.skill !== undefined) members.push(fresh.skill);
@@ -147,6 +153,19 @@ function winners(table: ReadLineTable, won: string[]): Int32Array {
     won.push(id);
   }
   return docs;
+}
+
+/** The ids of a file's lines that repeat, came, changed or went: those whose winning line may have moved. */
+function unsettledIds({ table, diff }: FileLines): Set<string> {
+  const ids = new Set<string>();
+  for (const index of table.repeats) ids.add(table.ids[index]!);
+  const used = new Uint8Array(table.ids.length);
+  if (diff !== undefined) {
+    for (const old of diff.oldOf) if (old >= 0) used[old] = 1;
+    for (const { outcome } of diff.fresh.values()) if (outcome.id !== null) ids.add(outcome.id);
+  }
+  for (const [index, id] of table.ids.entries()) if (id !== null && used[index] === 0) ids.add(id);
+  return ids;
 }
 
 function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): DeltaStamps | undefined {

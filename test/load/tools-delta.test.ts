@@ -96,6 +96,39 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     expect(delta?.diagnostics).toEqual(after.diagnostics);
   });
 
+  it('over random edits, moves, insertions and removals with repeated ids, gives the members and problems of a full load', async () => {
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    let serial = 0;
+    const fresh = (): string => {
+      serial += 1;
+      return random(12) === 0 ? `{"id": "broken-${serial}", ` : tool(`t${random(80)}`, `Tool text number ${serial}`);
+    };
+    const file = join(dir, 'tools.jsonl');
+    for (let round = 0; round < 25; round += 1) {
+      const lines = Array.from({ length: 100 + random(100) }, fresh);
+      await writeFile(file, lines.join('\n'));
+      const before = await new SkillCatalog(options).get();
+      for (let op = 1 + random(5); op > 0; op -= 1) {
+        const at = random(lines.length);
+        const kind = random(4);
+        if (kind === 0) lines[at] = fresh();
+        else if (kind === 1) lines.splice(at, 0, fresh());
+        else if (kind === 2) lines.splice(at, 1);
+        else lines.splice(random(lines.length), 0, ...lines.splice(at, 1));
+      }
+      await writeFile(file, lines.join('\n'));
+      const delta = await new SkillCatalog(options).delta();
+      const after = await new SkillCatalog(options).get();
+      expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
+      expect(delta?.members.map((member) => (typeof member === 'number' ? before.skills[member] : member))).toEqual(after.skills);
+      expect(delta?.diagnostics).toEqual(after.diagnostics);
+    }
+  });
+
   it('is undefined when no tools file changed, when one has no line table, or when a skill folder holds a skill', async () => {
     await new SkillCatalog(options).get();
     expect(await new SkillCatalog(options).delta()).toBeUndefined();
