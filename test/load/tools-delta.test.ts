@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillCatalog } from '../../src/load/index.js';
 import type { CatalogOptions } from '../../src/load/options.js';
 import type { Skill } from '../../src/types.js';
-import { removeDir, tempDir, writeTree } from './helpers.js';
+import { randomTools, removeDir, tempDir, writeTree } from './helpers.js';
 
 const tool = (id: string, description: string): string => JSON.stringify({ id, name: id, description });
 
@@ -97,29 +97,13 @@ describe('a catalog of tools files as a change of the one they were last loaded 
   });
 
   it('over random edits, moves, insertions and removals with repeated ids, gives the members and problems of a full load', async () => {
-    let seed = 11;
-    const random = (n: number): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % n;
-    };
-    let serial = 0;
-    const fresh = (): string => {
-      serial += 1;
-      return random(12) === 0 ? `{"id": "broken-${serial}", ` : tool(`t${random(80)}`, `Tool text number ${serial}`);
-    };
+    const { random, fresh, edit } = randomTools(11, 80, 12);
     const file = join(dir, 'tools.jsonl');
     for (let round = 0; round < 25; round += 1) {
       const lines = Array.from({ length: 100 + random(100) }, fresh);
       await writeFile(file, lines.join('\n'));
       const before = await new SkillCatalog(options).get();
-      for (let op = 1 + random(5); op > 0; op -= 1) {
-        const at = random(lines.length);
-        const kind = random(4);
-        if (kind === 0) lines[at] = fresh();
-        else if (kind === 1) lines.splice(at, 0, fresh());
-        else if (kind === 2) lines.splice(at, 1);
-        else lines.splice(random(lines.length), 0, ...lines.splice(at, 1));
-      }
+      edit(lines, 5);
       await writeFile(file, lines.join('\n'));
       const delta = await new SkillCatalog(options).delta();
       const after = await new SkillCatalog(options).get();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
 import { loadToolsJsonl, parseToolsLine } from '../../src/load/tools-jsonl.js';
 import { diffToolsLines, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from '../../src/load/tools-lines.js';
-import { removeDir, tempDir } from './helpers.js';
+import { randomTools, removeDir, tempDir } from './helpers.js';
 
 const tool = (id: string, description: string): string => JSON.stringify({ id, name: id, description });
 
@@ -91,16 +91,7 @@ describe('a tools file diffed against the line table of its last load', () => {
   });
 
   it("over random edits, moves, insertions and removals, parses exactly the lines the old text lacks and gives a full load's outcomes", async () => {
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % n;
-    };
-    let serial = 0;
-    const fresh = (): string => {
-      serial += 1;
-      return random(10) === 0 ? `{"id": "broken-${serial}", ` : tool(`t${random(400)}`, `Tool text number ${serial}`);
-    };
+    const { random, fresh, edit } = randomTools(7, 400, 10);
     for (let round = 0; round < 40; round += 1) {
       const before = Array.from({ length: 200 + random(200) }, fresh);
       // Sometimes a final newline: the last line is then blank.
@@ -109,14 +100,7 @@ describe('a tools file diffed against the line table of its last load', () => {
       await loadToolsJsonl(file, { snapshotDir: tables });
       const table = readToolsLines(tables, key())!;
       const after = [...before];
-      for (let op = 1 + random(6); op > 0; op -= 1) {
-        const at = random(after.length);
-        const kind = random(4);
-        if (kind === 0) after[at] = fresh();
-        else if (kind === 1) after.splice(at, 0, fresh());
-        else if (kind === 2) after.splice(at, 1);
-        else after.splice(random(after.length), 0, ...after.splice(at, 1));
-      }
+      edit(after, 6);
       await writeFile(file, after.join('\n'));
       const parsed: number[] = [];
       const lines = diffed(
