@@ -106,11 +106,15 @@ export class LiveIndex implements SkillService {
 
   /** The catalog as it is on disk written in the store from the catalog saved last (`SkillSearchEngine.assembleCatalog`). */
   static async #assemble(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | undefined> {
-    const snapshot = await catalog.get();
-    const facts = snapshotFacts(snapshot);
-    if (facts === undefined || snapshot.skills.length === 0) return undefined;
+    // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
+    const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
+      const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
+      if (assembled !== undefined) return assembled;
+      const snapshot = await catalog.get();
+      const facts = snapshotFacts(snapshot);
+      if (facts === undefined || snapshot.skills.length === 0) return undefined;
       return await engine.assembleCatalog({ ...facts, skills: snapshot.skills });
     } finally {
       await engine.close();

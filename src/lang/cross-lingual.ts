@@ -281,6 +281,16 @@ function latinWords(text: string): string[] {
   return CJK.test(text) ? text.split(CJK_RUNS).flatMap(splitWords) : splitWords(text);
 }
 
+/**
+ * Whether {@link CrossLingual.prepare} would gloss `skill` (Chinese or Japanese text): its
+ * glosses may then depend on the whole catalog (a Japanese skill's loanwords), so a catalog
+ * written from a few changed skills (`CatalogWriter.assembleDelta`) leaves it to a whole write.
+ */
+export function glossedSkill(skill: Skill): boolean {
+  const text = skillText(skill);
+  return CJK.test(text) && TRANSLATED.has(detectLanguage(text));
+}
+
 function skillText(skill: Skill): string {
   return skill.whenToUse === undefined ? skill.description : `${skill.description}\n${skill.whenToUse}`;
 }

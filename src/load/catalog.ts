@@ -19,7 +19,8 @@ import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js'
 import { skillSelector } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
-import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
+import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
+import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { sameStat, toolsFileStat } from './tools-snapshot.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -238,6 +239,25 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
   }
 
+  /**
+   * The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when
+   * it is made of tools files only (no skill folder's file, MCP skill, include or exclude) and one
+   * of them changed; else undefined (`get()` loads it whole).
+   */
+  async delta(): Promise<CatalogDelta | undefined> {
+    const { options } = this;
+    const dir = options.toolsSnapshotDir;
+    if (dir === null || options.toolsFiles.length === 0 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
+    return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), dir });
+  }
+
+  /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
+  #toolsContext(file: string): LineContext {
+    return { path: resolve(file), source: 'skills', rank: SOURCE_RANKS.project, limits: this.#options.limits };
+  }
+
   async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
     const sources = resolveSources(options);
@@ -332,8 +352,10 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       memo = new ToolsMemo();
       this.#toolsMemos.set(key, memo);
     }
+    const { source, rank } = this.#toolsContext(file);
     const loaded = await loadToolsJsonl(file, {
-      rank: SOURCE_RANKS.project,
+      source,
+      rank,
       limits: options.limits,
       memo,
       ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),

@@ -4,6 +4,7 @@ import { SkillSearchError } from '../errors.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
+import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
 import { readToolsSnapshot, sameStat, toolsFileStat, writeToolsSnapshot, type ToolsFileStat } from './tools-snapshot.js';
 
 export interface ToolsOptions {
@@ -68,13 +69,14 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
-  if (snapshotDir !== undefined && stat !== undefined && memo?.empty !== false) {
+  const firstLoad = memo?.empty !== false;
+  if (snapshotDir !== undefined && stat !== undefined && firstLoad) {
     const snapshot = readToolsSnapshot(snapshotDir, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new SkillSearchError('NOT_FOUND', `tools file not found: ${path}`, { cause: error });
@@ -85,45 +87,74 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
 
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
-  const lines = text.split('\n');
+  const lines = bytes.toString('utf8').split('\n');
+  const outcomes: LineOutcome[] = [];
   const kept = new Map<string, Skill>();
+  const context: LineContext = { path, source, rank, limits };
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
-    if (line === '') continue;
+    if (line === '') {
+      outcomes.push(BLANK_LINE);
+      continue;
+    }
     const known = memo?.lookup(line);
     if (known !== undefined) {
       skills.push(known);
       kept.set(line, known);
+      outcomes.push(lineOutcome(known, []));
       continue;
     }
-    const where = `${path}:${index + 1}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      diagnostics.push(diagnostic('bad-tools-line', where, `not valid JSON: ${(error as Error).message}`));
-      continue;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      diagnostics.push(diagnostic('bad-tools-line', where, `expected a JSON object, got ${describeValue(value)}`));
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    const rawId = record['id'] ?? record['name'];
-    if (typeof rawId !== 'string' && typeof rawId !== 'number') {
-      diagnostics.push(diagnostic('bad-tools-line', where, 'needs a string `id` (or `name`)'));
-      continue;
-    }
-    const id = String(rawId);
-    const checked = validateFields(record, { path: where, defaultName: id, limits });
-    diagnostics.push(...checked.diagnostics);
-    if (checked.fields === undefined) continue;
-    const skill = buildSkill({ ...checked.fields, hooks: undefined, body: '' }, { path: `tools:${path}#${id}`, source, rank, id });
-    skills.push(skill);
-    if (memo !== undefined && checked.diagnostics.length === 0) kept.set(line, skill);
+    const parsed = parseToolsLine(line, index, context);
+    diagnostics.push(...parsed.diagnostics);
+    outcomes.push(lineOutcome(parsed.skill, parsed.diagnostics));
+    if (parsed.skill === undefined) continue;
+    skills.push(parsed.skill);
+    if (memo !== undefined && parsed.diagnostics.length === 0) kept.set(line, parsed.skill);
   }
   memo?.refill(kept);
-  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path)))
+  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
     writeToolsSnapshot(snapshotDir, key, stat, { skills, diagnostics });
+    // The first load in a process only: a watcher's reloads would write megabytes per edit, and
+    // cold processes diff against a table whose catalog the store keeps (`tools-delta.ts`).
+    if (firstLoad) writeToolsLines(snapshotDir, key, { stat, text: bytes, lines: outcomes });
+  }
   return { skills, diagnostics, stat };
+}
+
+/** What a tools line's skill is built with besides the line. */
+export interface LineContext {
+  /** The file's resolved path. */
+  readonly path: string;
+  readonly source: LoadedFrom;
+  readonly rank: number;
+  readonly limits: SkillLimits;
+}
+
+/** One non-blank line (0-based `index`, trimmed) as a skill, or its problems (`bad-tools-line` naming `file:line`). */
+export function parseToolsLine(
+  line: string,
+  index: number,
+  context: LineContext,
+): { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] } {
+  const where = `${context.path}:${index + 1}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `not valid JSON: ${(error as Error).message}`)] };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `expected a JSON object, got ${describeValue(value)}`)] };
+  const record = value as Record<string, unknown>;
+  const rawId = record['id'] ?? record['name'];
+  if (typeof rawId !== 'string' && typeof rawId !== 'number')
+    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, 'needs a string `id` (or `name`)')] };
+  const id = String(rawId);
+  const checked = validateFields(record, { path: where, defaultName: id, limits: context.limits });
+  if (checked.fields === undefined) return { skill: undefined, diagnostics: checked.diagnostics };
+  const skill = buildSkill(
+    { ...checked.fields, hooks: undefined, body: '' },
+    { path: `tools:${context.path}#${id}`, source: context.source, rank: context.rank, id },
+  );
+  return { skill, diagnostics: checked.diagnostics };
 }

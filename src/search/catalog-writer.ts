@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { errorMessage, throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
-import { lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
+import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
+import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { normalizeName } from './exact-name.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
 import type { VectorSupply } from './vector-supply.js';
@@ -76,7 +77,13 @@ export class CatalogWriter {
       if (label === undefined || label >= LOCAL_LABELS) return undefined;
     }
     const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
-    return this.#putCatalog(catalog, skills, glosses, { members, mean: vectors.mean(), sum: vectors.sum(), graph: () => vectors.graph() });
+    return this.#putCatalog(catalog, {
+      members,
+      mean: vectors.mean(),
+      sum: vectors.sum(),
+      graph: () => vectors.graph(),
+      entryOf: (doc) => lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id)),
+    });
   }
 
   /**
@@ -102,47 +109,83 @@ export class CatalogWriter {
       const lexical = language.glossesOf(skill)?.lexical;
       if (lexical !== undefined) glosses.set(skill.id, lexical);
     }
-    return (await this.#assembleFrom(catalog, base, skills, glosses, signal)) ?? this.#assembleWhole(catalog, desired, glosses, signal);
+    const change = base.sum === undefined ? undefined : this.#changeFrom(base, skills, glosses);
+    return (
+      (change === undefined ? undefined : await this.#assembleFrom(catalog, base, change, signal)) ?? this.#assembleWhole(catalog, desired, glosses, signal)
+    );
   }
 
   /**
-   * {@link assemble} from `base`, a saved catalog it mostly keeps: its unchanged members
-   * are copied in the store, its float64 sum moved by the vectors of the members that left and
-   * came, its graph by their labels; only those vectors are read. Undefined when `base` cannot
-   * serve (saved without a sum, or without the graph the new catalog needs): the catalog is then
-   * written whole.
+   * Writes the catalog `delta` describes (a tools file's changed lines, `SkillCatalog.delta`) in
+   * the store from the saved catalog it changes (`changeOfDelta`). Undefined when it cannot be
+   * written so: the caller then assembles the catalog whole ({@link assemble}).
+   */
+  async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
+    const { shared, engine } = this.#options;
+    if (engine.mode === 'lexical') return undefined;
+    if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
+    const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
+    if (base === undefined) return undefined;
+    const change = changeOfDelta(delta, base, shared.members(base.id));
+    return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
+  }
+
+  /**
+   * {@link assemble} from `base`, a saved catalog it mostly keeps: what changed against it found
+   * by comparing every member with the base's.
+   */
+  #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange {
+    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
+    const distinct = new Set(members.map((m) => m.vectorKey));
+    const before = this.#options.shared.members(base.id).all();
+    const docOf = new Map(before.map((m, doc) => [m.id, doc]));
+    const kept = new Uint8Array(before.length);
+    const docs = members.map((m): CatalogMember | number => {
+      const at = docOf.get(m.id);
+      const old = at === undefined ? undefined : before[at]!;
+      if (old !== undefined && old.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name) {
+        kept[at!] = 1;
+        return at!;
+      }
+      return m;
+    });
+    const held = new Set(before.map((m) => m.vectorKey));
+    return {
+      docs,
+      inPlace: keepsInPlace(
+        docs,
+        before.map((m) => m.id),
+      ),
+      leaving: before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey),
+      gone: [...held].filter((key) => !distinct.has(key)),
+      added: [...distinct].filter((key) => !held.has(key)),
+      distinct: distinct.size,
+      skillAt: (doc) => skills[doc]!,
+      entryOf: (doc) => lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id)),
+    };
+  }
+
+  /**
+   * Writes the catalog `change` makes of `base`: its kept members copied in the store (or, when
+   * every member stays in place, an overlay), its float64 sum moved by the vectors of the members
+   * that left and came, its graph by their labels; only those vectors are read. Undefined when
+   * `base` cannot serve (saved without a sum, or without the graph the new catalog needs): the
+   * catalog is then written whole.
    */
   async #assembleFrom(
     catalog: SnapshotCatalog,
     base: StoredCatalog,
-    skills: readonly Skill[],
-    glosses: ReadonlyMap<string, string>,
+    change: BaseChange,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
     const { shared, engine, model, dimensions, supply } = this.#options;
     if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
-    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
-    const distinct = new Set(members.map((m) => m.vectorKey));
-    const graphed = CatalogVectors.graphs({ kind: engine.ann }, distinct.size);
+    const { docs, leaving, gone, added } = change;
+    const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
     if (graphed && base.graph === undefined) return undefined;
-    const before = shared.members(base.id).all();
-    const docOf = new Map(before.map((m, doc) => [m.id, doc]));
-    const kept = new Uint8Array(before.length);
-    const docs: (CatalogMember | number)[] = [];
-    const coming = new Map<string, Skill>();
-    members.forEach((m, doc) => {
-      const at = docOf.get(m.id);
-      const old = at === undefined ? undefined : before[at]!;
-      if (old !== undefined && old.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name) {
-        docs.push(at!);
-        kept[at!] = 1;
-      } else {
-        docs.push(m);
-        coming.set(m.vectorKey, skills[doc]!);
-      }
-    });
-    const leaving = before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey);
-    const found = await supply.vectors(coming, signal);
+    const coming = new Map<string, number>();
+    for (const [doc, m] of docs.entries()) if (typeof m !== 'number') coming.set(m.vectorKey, doc);
+    const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal);
     throwIfAborted(signal);
     const left = shared.vectors(
       model,
@@ -158,13 +201,10 @@ export class CatalogWriter {
       return true;
     };
     if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
-    const held = new Set(before.map((m) => m.vectorKey));
-    const gone = [...held].filter((key) => !distinct.has(key));
-    const added = [...distinct].filter((key) => !held.has(key));
     const labels = shared.labels(model, [...gone, ...added]);
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
     let graph: LabelGraph | string | undefined;
-    if (graphed && keepsInPlace(docs, before)) {
+    if (graphed && change.inPlace) {
       // An overlay (docs/store.md): it names the base's graph, and a search scans its changed vectors beside it.
       graph = base.graph!;
     } else if (graphed) {
@@ -179,14 +219,15 @@ export class CatalogWriter {
         gone.flatMap((key) => labels.get(key) ?? []),
         added.map((key) => [labels.get(key)!, vectorOf(key)!] as const),
       );
-      if (graph.tooStale(distinct.size)) return undefined;
+      if (graph.tooStale(change.distinct)) return undefined;
     }
-    const tokenised = this.#putCatalog(catalog, skills, glosses, {
+    const tokenised = this.#putCatalog(catalog, {
       members: docs,
       base: base.id,
       mean: meanOf(sum, docs.length),
       sum,
       graph: () => graph,
+      entryOf: change.entryOf,
     });
     return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
   }
@@ -222,8 +263,6 @@ export class CatalogWriter {
    */
   #putCatalog(
     catalog: SnapshotCatalog,
-    skills: readonly Skill[],
-    glosses: ReadonlyMap<string, string>,
     written: {
       readonly members: readonly (CatalogMember | number)[];
       readonly base?: number;
@@ -231,6 +270,8 @@ export class CatalogWriter {
       readonly sum: Float64Array;
       /** A graph to save, or the file of a saved one the catalog names as it is. */
       readonly graph: () => LabelGraph | string | undefined;
+      /** The lexical entry of a written member (called only for those the store lacks). */
+      readonly entryOf: (doc: number) => LexicalEntry;
     },
   ): number | undefined {
     const { shared, engine } = this.#options;
@@ -254,7 +295,7 @@ export class CatalogWriter {
         graph: file,
         lexicalEntry: (doc) => {
           tokenised += 1;
-          return lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id));
+          return written.entryOf(doc);
         },
       });
       if (id < 0) return undefined;
@@ -265,28 +306,6 @@ export class CatalogWriter {
     }
     return tokenised;
   }
-}
-
-/**
- * True when `docs` (base documents kept, members written) keeps every member of `before` (the
- * base's) in place and changes at most half: what the store writes as an overlay of the base
- * (`overlayBase` in `src/store/catalog-members.ts`).
- */
-function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly CatalogMember[]): boolean {
-  if (docs.length !== before.length) return false;
-  let changed = 0;
-  for (const [doc, m] of docs.entries()) {
-    if (typeof m === 'number') {
-      if (m !== doc) return false;
-    } else if (m.id !== before[doc]!.id) return false;
-    else changed += 1;
-  }
-  return 2 * changed <= docs.length;
-}
-
-/** What the store keeps of `skill` as a catalog member (`glosses`: the lexical glosses it is indexed with). */
-function memberOf(skill: Skill, glosses: string | undefined): CatalogMember {
-  return { id: skill.id, name: normalizeName(skill.name), lexicalKey: lexicalKey(skill, glosses), vectorKey: vectorKey(skill), record: JSON.stringify(skill) };
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

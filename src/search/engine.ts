@@ -5,6 +5,7 @@ import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
 import type { Skill } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
@@ -219,6 +220,13 @@ export class SkillSearchEngine extends RankedSearch {
     this.assertOpen();
     if (this.#writer === undefined || this.#generation !== 0) return undefined;
     return this.#writer.assemble(catalog, signal);
+  }
+
+  /** {@link assembleCatalog} from a tools file's changed lines (`CatalogWriter.assembleDelta`); undefined: assemble it whole. */
+  async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
+    this.assertOpen();
+    if (this.#writer === undefined || this.#generation !== 0) return undefined;
+    return this.#writer.assembleDelta(delta, signal);
   }
 
   /**

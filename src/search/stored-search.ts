@@ -52,7 +52,7 @@ export class StoredSearch extends RankedSearch {
   /**
    * The saved catalog whose portable stamp `stamps` gives (a promise: the caller computes it while
    * this loads the model), or why there is none: no store, no catalog saved for these skills and
-   * this model, a graph or lexical index that cannot be read.
+   * this model, a graph or lexical index that cannot be read (the model then still loading).
    */
   static async open(options: EngineOptions, stamps: Promise<CatalogStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
     const resolved = resolveEngineOptions(options);
@@ -67,8 +67,13 @@ export class StoredSearch extends RankedSearch {
     }
     const store = new SharedStore(source);
     const opened = StoredSearch.#open(resolved, store, stamp);
+    if ('reason' in opened) {
+      // Not waited for: the caller's next path (assembling the changed catalog, the live index)
+      // reads the disk while the model goes on loading, and waits for it when it embeds.
+      store.close();
+      return opened;
+    }
     await warming;
-    if ('reason' in opened) store.close();
     return opened;
   }
 

@@ -172,6 +172,26 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .raw()
         .all(at)
         .map(([id, name, lexicalKey, vectorKey, record]): CatalogMember => ({ id, name, lexicalKey, vectorKey, record })),
+    at: (docs) => {
+      const row = db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).raw();
+      const out = new Map<number, { readonly id: string; readonly vectorKey: string }>();
+      for (const doc of docs) {
+        const found = row.get({ ...at, doc });
+        if (found !== undefined) out.set(doc, { id: found[0], vectorKey: found[1] });
+      }
+      return out;
+    },
+    holding: (keys) => {
+      const holders = both<[number, string]>('s.id', 'catalog_skills @t INDEXED BY catalog_skills_vector', '@t.vector_key = @key');
+      return new Map(keys.map((key) => [key, holders.all({ ...at, key }).length]));
+    },
+    distinctVectors: () =>
+      db
+        .prepare<Record<string, unknown>, number>(
+          `SELECT count(DISTINCT vector_key) FROM (SELECT vector_key FROM catalog_skills WHERE catalog = @c UNION ALL SELECT vector_key FROM catalog_skills b WHERE b.catalog = @r AND ${NOT_OVERLAID})`,
+        )
+        .pluck()
+        .get(at) ?? 0,
     lexicalKeys: () => new Map(db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, lexical_key FROM ${EFFECTIVE} ORDER BY doc`).raw().all(at)),
     labels: () =>
       db

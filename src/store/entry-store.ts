@@ -135,6 +135,12 @@ export interface CatalogMembers {
   lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
+  /** The id and vector key of the member at each of `docs` (documents the catalog lacks are absent). */
+  at(docs: readonly number[]): Map<number, { readonly id: string; readonly vectorKey: string }>;
+  /** How many members hold each of `keys` as their vector key. */
+  holding(keys: readonly string[]): Map<string, number>;
+  /** How many distinct vector keys the members hold. */
+  distinctVectors(): number;
   /** Every distinct label of the members' vectors. */
   labels(): number[];
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */

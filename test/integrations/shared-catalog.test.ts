@@ -5,6 +5,7 @@ import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-in
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { SearchHit } from '../../src/types.js';
 import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
+import { assembledAnswers, liveAnswers as liveAnswersOf } from '../support/search-answers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -38,14 +39,7 @@ function setup(): { library: string; project: (name: string, store?: boolean) =>
   return { library, project };
 }
 
-async function liveAnswers(options: LiveIndexOptions): Promise<SearchHit[][]> {
-  const live = await LiveIndex.open(options);
-  try {
-    return await Promise.all(QUERIES.map(async (query) => [...(await live.search(query, { k: 5 }))]));
-  } finally {
-    await live.close();
-  }
-}
+const liveAnswers = (options: LiveIndexOptions): Promise<SearchHit[][]> => liveAnswersOf(options, QUERIES);
 
 /** The answers of the saved catalog `options` opens, or why there is none. */
 async function snapshotAnswers(options: LiveIndexOptions): Promise<{ answers: SearchHit[][] } | string> {
@@ -152,15 +146,8 @@ describe('a catalog changed since it was saved', () => {
     changeOneDescription(library);
     const before = storeCounts(a.store!);
 
-    const opened = await LiveIndex.openSnapshot(a, { assemble: true });
-    if ('reason' in opened) throw new Error(opened.reason);
-    let got: SearchHit[][];
-    try {
-      expect(opened.assembled).toEqual({ embedded: 1, tokenised: 1 });
-      got = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
-    } finally {
-      await opened.close();
-    }
+    const { assembled: cost, answers: got } = await assembledAnswers(a, QUERIES);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
     const after = storeCounts(a.store!);
     expect(after).toEqual({ entries: Number(before.entries) + 1, vectors: Number(before.vectors) + 1, catalogs: Number(before.catalogs) + 1 });
     // Every skill stayed in place: the new catalog is an overlay holding the changed skill only.
@@ -190,16 +177,9 @@ describe('a catalog changed since it was saved', () => {
     mkdirSync(added);
     writeFileSync(path.join(added, 'SKILL.md'), '---\nname: minutes-transcriber\ndescription: Transcribe handwritten meeting minutes\n---\nSteps.\n');
 
-    const opened = await LiveIndex.openSnapshot(a, { assemble: true });
-    if ('reason' in opened) throw new Error(opened.reason);
-    let got: SearchHit[][];
-    try {
-      expect(opened.assembled).toEqual({ embedded: 1, tokenised: 1 });
-      expect(opened.engine.size).toBe(readdirSync(library).length);
-      got = await Promise.all(QUERIES.map(async (query) => [...(await opened.search(query, { k: 5 }))]));
-    } finally {
-      await opened.close();
-    }
+    const { assembled: cost, size, answers: got } = await assembledAnswers(a, QUERIES);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
+    expect(size).toBe(readdirSync(library).length);
     const assembled = lastCatalog(a.store!);
     expect(assembled.base).toBeNull();
     const store = SqliteStore.open(a.store!);

@@ -44,3 +44,34 @@ export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_00
     catalog.on(CATALOG_EVENTS.change, listener);
   });
 }
+
+/**
+ * Seeded random tools lines for property tests: `fresh()` is a new line (a tool whose id is one
+ * of `ids`, so ids repeat, or one time in `brokenEvery` a line that is not JSON), `edit(lines)`
+ * makes a few random edits, insertions, removals and moves in place, `random(n)` is below `n`.
+ */
+export function randomTools(seed: number, ids: number, brokenEvery: number) {
+  let state = seed;
+  const random = (n: number): number => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state % n;
+  };
+  let serial = 0;
+  const fresh = (): string => {
+    serial += 1;
+    if (random(brokenEvery) === 0) return `{"id": "broken-${serial}", `;
+    const id = `t${random(ids)}`;
+    return JSON.stringify({ id, name: id, description: `Tool text number ${serial}` });
+  };
+  const edit = (lines: string[], most: number): void => {
+    for (let op = 1 + random(most); op > 0; op -= 1) {
+      const at = random(lines.length);
+      const kind = random(4);
+      if (kind === 0) lines[at] = fresh();
+      else if (kind === 1) lines.splice(at, 0, fresh());
+      else if (kind === 2) lines.splice(at, 1);
+      else lines.splice(random(lines.length), 0, ...lines.splice(at, 1));
+    }
+  };
+  return { random, fresh, edit };
+}

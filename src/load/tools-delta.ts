@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import type { Diagnostic, Skill } from '../types.js';
+import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { parseToolsLine, type LineContext } from './tools-jsonl.js';
+import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from './tools-lines.js';
+import { sameStat, toolsFileStat, type ToolsFileStat } from './tools-snapshot.js';
+
+/** A catalog's stamps (`SkillCatalog.stamps`). */
+export interface DeltaStamps {
+  readonly sourceStamp: string;
+  readonly portableStamp: string | undefined;
+}
+
+/**
+ * A catalog made of tools files only, as a change of the catalog their line tables were loaded
+ * into (the *base*, named by its stamps): what a cold process writes in the store after one
+ * description changed, without parsing or building the skills that did not change.
+ */
+export interface CatalogDelta extends DeltaStamps {
+  readonly diagnostics: readonly Diagnostic[];
+  /** The stamps the catalog had when every tools file was as its line table holds it. */
+  readonly base: DeltaStamps;
+  /**
+   * The catalog's skills in order: the base's document of a skill the base holds as it is (its
+   * line did not change), or the skill itself (its line changed, came, or now wins its id).
+   * A catalog's documents are its skills in load order, whoever wrote it (`SkillSearchEngine`
+   * saves what it synced, in that order; `CatalogWriter` what it was given): the base's are the
+   * lines that won their id in the line tables, in file and line order.
+   */
+  readonly members: readonly (number | Skill)[];
+  /** The base's skill ids by document, as the line tables give them. */
+  readonly baseIds: readonly string[];
+}
+
+export interface DeltaInputs {
+  /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
+  readonly stamp: Omit<StampInputs, 'tools'>;
+  /** The tools files in catalog order, each with what its lines are built with. */
+  readonly files: readonly LineContext[];
+  /** Where the line tables are kept (the tools snapshot folder). */
+  readonly dir: string;
+}
+
+/** One tools file's lines now, and which of them held the skill its id gave in the base. */
+interface FileLines {
+  readonly context: LineContext;
+  readonly table: ReadLineTable;
+  /** The lines now against the table's; undefined: the file is as the table holds it. */
+  readonly diff: LineDiff | undefined;
+  /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
+  readonly text: Buffer;
+  /** Each old line's document in the base when its skill was a member there, else -1. */
+  readonly docOf: Int32Array;
+}
+
+/**
+ * The catalog of `inputs` as a {@link CatalogDelta}, or undefined when it cannot be told without
+ * loading it whole: a tools file without a line table, none changed, a file written while it
+ * was read, or no skill at all. Nothing is written: the next change is told against the same
+ * tables (and base), its lines and the earlier ones' parsed again, until a load of the whole
+ * file (an `index`, a live search) keeps new tables.
+ * Skills win their id in file order, first line first, as `mergeSkills` decides for tools lines
+ * (one rank, one file per line's path); problems come in file and line order, as a load lists them.
+ */
+export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
+  const tables = inputs.files.map((context) => readToolsLines(inputs.dir, toolsKey(context)));
+  if (tables.some((table) => table === undefined)) return undefined;
+  const stats: ToolsFileStat[] = [];
+  const files: FileLines[] = [];
+  const baseIds: string[] = [];
+  let changed = false;
+  for (const [f, context] of inputs.files.entries()) {
+    const table = tables[f]!;
+    const stat = toolsFileStat(context.path);
+    if (stat === undefined) return undefined;
+    stats.push(stat);
+    const docOf = winners(table, baseIds);
+    if (sameStat(stat, table.stat)) {
+      files.push({ context, table, diff: undefined, text: table.text, docOf });
+      continue;
+    }
+    let text: Buffer;
+    try {
+      text = readFileSync(context.path);
+    } catch {
+      return undefined;
+    }
+    if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
+    const diff = diffToolsLines(table, text, (line, index) => parseToolsLine(line.trim(), index, context));
+    files.push({ context, table, diff, text, docOf });
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const now = stampsOf(inputs.stamp, inputs.files, stats);
+  const base = stampsOf(
+    inputs.stamp,
+    inputs.files,
+    tables.map((table) => table!.stat),
+  );
+  if (now === undefined || base === undefined) return undefined;
+  const members: (number | Skill)[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  // One file: an id that only one old line had, and no changed line has or had, wins as it did;
+  // only the others (few) are told by the ids seen.
+  const unsettled = files.length === 1 ? unsettledIds(files[0]!) : undefined;
+  for (const { context, table, diff, text, docOf } of files) {
+    let starts: number[] | undefined;
+    const count = diff === undefined ? table.ids.length : diff.oldOf.length;
+    for (let index = 0; index < count; index += 1) {
+      const old = diff === undefined ? index : diff.oldOf[index]!;
+      const fresh = old < 0 ? diff!.fresh.get(index)! : undefined;
+      const outcome = fresh?.outcome ?? (table.problems[old] === undefined ? undefined : tableOutcome(table, old));
+      if (outcome !== undefined) diagnostics.push(...lineDiagnostics(context.path, index, outcome));
+      const id = fresh === undefined ? table.ids[old]! : fresh.outcome.id;
+      if (id === null) continue;
+      if (unsettled === undefined || unsettled.has(id)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      const doc = old < 0 ? -1 : docOf[old]!;
+      if (doc >= 0) members.push(doc);
+      else if (fresh?.skill !== undefined) members.push(fresh.skill);
+      else {
+        starts ??= lineStarts(text);
+        const parsed = parseToolsLine(text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
+        if (parsed?.id !== id) return undefined;
+        members.push(parsed);
+      }
+    }
+  }
+  if (members.length === 0) return undefined;
+  return { ...now, diagnostics, base, members, baseIds };
+}
+
+/** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */
+export function toolsKey(context: LineContext): { path: string; source: string; rank: number; limits: unknown } {
+  return { path: context.path, source: context.source, rank: context.rank, limits: context.limits };
+}
+
+/**
+ * Each line of `table` with its document when its skill won its id (no line before won it),
+ * else -1: its position in `won`, the ids won so far (this file's winners are added to it).
+ * The first file's winners are its lines but the table's repeats, told without a set of ids.
+ */
+function winners(table: ReadLineTable, won: string[]): Int32Array {
+  const docs = new Int32Array(table.ids.length).fill(-1);
+  const seen = won.length === 0 ? undefined : new Set(won);
+  for (const [index, id] of table.ids.entries()) {
+    if (id === null || table.repeats.has(index) || seen?.has(id) === true) continue;
+    seen?.add(id);
+    docs[index] = won.length;
+    won.push(id);
+  }
+  return docs;
+}
+
+/** The ids of a file's lines that repeat, came, changed or went: those whose winning line may have moved. */
+function unsettledIds({ table, diff }: FileLines): Set<string> {
+  const ids = new Set<string>();
+  for (const index of table.repeats) ids.add(table.ids[index]!);
+  const used = new Uint8Array(table.ids.length);
+  if (diff !== undefined) {
+    for (const old of diff.oldOf) if (old >= 0) used[old] = 1;
+    for (const { outcome } of diff.fresh.values()) if (outcome.id !== null) ids.add(outcome.id);
+  }
+  for (const [index, id] of table.ids.entries()) if (id !== null && used[index] === 0) ids.add(id);
+  return ids;
+}
+
+function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): DeltaStamps | undefined {
+  const inputs: StampInputs = { ...stamp, tools: files.map((file, i) => ({ path: file.path, stat: stats[i] })) };
+  const source = sourceStamp(inputs);
+  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
+}

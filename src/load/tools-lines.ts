@@ -1,0 +1,304 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic, Skill } from '../types.js';
+import { shortHash } from '../util/hash.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../vector-index/atomic-file.js';
+import { diagnostic } from './skill.js';
+import type { ToolsFileStat, ToolsSnapshotKey } from './tools-snapshot.js';
+
+/**
+ * A tools file's *line table*: its text as it was last loaded, with what each line gave (the
+ * skill's id, or none, and the line's problems), kept under the tools snapshot folder. When the
+ * file changes, a cold process compares the new text with it line by line (`diffToolsLines`) and
+ * parses only the lines it does not hold, so one edited description in a 24k-line registry
+ * costs one line's parse rather than 24k (docs/store.md, "A changed tools file").
+ *
+ * The file is a 32-bit little-endian header length, a JSON header (format, path, the stat the
+ * text was read under, the lines' outcomes), where each line starts (32-bit little-endian, one
+ * more entry closing the last) and the text. It is only a cache: an unreadable or
+ * foreign table is ignored, and a torn text costs time only (a line that differs from the file
+ * is parsed again).
+ */
+const LINES_FORMAT = 3;
+
+/** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
+export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
+
+/** What one line of a tools file gave. */
+export interface LineOutcome {
+  /** The id of the skill the line made; null for a blank line or one that made none. */
+  readonly id: string | null;
+  readonly problems: readonly LineProblem[];
+}
+
+export interface ToolsLineTable {
+  /** The file's stat taken before its text was read. */
+  readonly stat: ToolsFileStat;
+  readonly text: Buffer;
+  /** One per line of `text` split at `\n`. */
+  readonly lines: readonly LineOutcome[];
+}
+
+/**
+ * A line table as read: each line's id and, for the few that have any, problems (no object per
+ * line: a table holds one per line of a 24k-line registry), and where each line starts.
+ */
+export interface ReadLineTable {
+  readonly stat: ToolsFileStat;
+  readonly text: Buffer;
+  readonly ids: readonly (string | null)[];
+  /** By line index. */
+  readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
+  /** The lines whose id a line before them in the file has (their skill never wins it). */
+  readonly repeats: ReadonlySet<number>;
+  /** {@link lineStarts} of `text`. */
+  readonly starts: ArrayLike<number>;
+}
+
+/** Line `index`'s outcome in `table`. */
+export function tableOutcome(table: ReadLineTable, index: number): LineOutcome {
+  const id = table.ids[index] ?? null;
+  const problems = table.problems[index];
+  return id === null && problems === undefined ? BLANK_LINE : { id, problems: problems ?? [] };
+}
+
+/** A blank line's outcome (also a line that made nothing and said nothing). */
+export const BLANK_LINE: LineOutcome = Object.freeze({ id: null, problems: Object.freeze([]) });
+
+/** One line's outcome from its skill (or none) and its diagnostics. */
+export function lineOutcome(skill: Skill | undefined, diagnostics: readonly Diagnostic[]): LineOutcome {
+  if (skill === undefined && diagnostics.length === 0) return BLANK_LINE;
+  return { id: skill?.id ?? null, problems: diagnostics.map((d) => [d.code, d.message, d.severity] as const) };
+}
+
+/** The diagnostics of line `index` (0-based) of `path`, from its outcome. */
+export function lineDiagnostics(path: string, index: number, outcome: LineOutcome): Diagnostic[] {
+  return outcome.problems.map(([code, message, severity]) => diagnostic(code, `${path}:${index + 1}`, message, severity));
+}
+
+function tableFile(dir: string, key: ToolsSnapshotKey): string {
+  return join(dir, `lines-${shortHash(JSON.stringify([LINES_FORMAT, key.path, key.source, key.rank, key.limits]))}.bin`);
+}
+
+/** The line table of `key.path`, or undefined (none, another format, another file, unreadable). */
+export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTable | undefined {
+  try {
+    const data = readFileSync(tableFile(dir, key));
+    const headerBytes = data.readUInt32LE(0);
+    if (4 + headerBytes > data.length) return undefined;
+    const header = JSON.parse(data.subarray(4, 4 + headerBytes).toString('utf8')) as {
+      format?: unknown;
+      path?: unknown;
+      stat?: ToolsFileStat;
+      ids?: unknown;
+      problems?: unknown;
+      repeats?: unknown;
+    } | null;
+    if (header?.format !== LINES_FORMAT || header.path !== key.path || typeof header.stat !== 'object' || header.stat === null) return undefined;
+    const { ids, problems, repeats } = header;
+    if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+    if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
+    if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
+    const startBytes = 4 * (ids.length + 1);
+    if (4 + headerBytes + startBytes > data.length) return undefined;
+    const text = data.subarray(4 + headerBytes + startBytes);
+    const starts = new Uint32Array(ids.length + 1);
+    new Uint8Array(starts.buffer).set(data.subarray(4 + headerBytes, 4 + headerBytes + startBytes));
+    if (!startsOf(text, starts)) return undefined;
+    return {
+      stat: header.stat,
+      text,
+      ids: ids as (string | null)[],
+      problems: problems as Record<number, LineProblem[]>,
+      repeats: new Set(repeats as number[]),
+      starts,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `table` for the next process; silent on failure (it is only a cache). Not fsync'ed: a torn table costs time, never an answer. */
+export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: ToolsLineTable): void {
+  const file = tableFile(dir, key);
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirPrivate(dir);
+    const problems: Record<number, readonly LineProblem[]> = {};
+    table.lines.forEach((line, index) => {
+      if (line.problems.length > 0) problems[index] = line.problems;
+    });
+    const ids = table.lines.map((line) => line.id);
+    const seen = new Set<string>();
+    const repeats: number[] = [];
+    for (const [index, id] of ids.entries()) {
+      if (id === null) continue;
+      if (seen.has(id)) repeats.push(index);
+      else seen.add(id);
+    }
+    const header = Buffer.from(JSON.stringify({ format: LINES_FORMAT, path: key.path, stat: table.stat, ids, problems, repeats }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length, 0);
+    const starts = Uint32Array.from(lineStarts(table.text));
+    if (starts.length !== table.lines.length + 1) return;
+    writeFileSync(temp, Buffer.concat([length, header, new Uint8Array(starts.buffer), table.text]), { mode: PRIVATE_FILE_MODE });
+    renameSync(temp, file);
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The folder is unusable: there is no temp file to remove.
+    }
+  }
+}
+
+/** True when `starts` are {@link lineStarts} of `text` (checked, not found: no scan of the text). */
+function startsOf(text: Buffer, starts: Uint32Array): boolean {
+  const last = starts.length - 1;
+  if (starts[0] !== 0 || starts[last] !== text.length + 1) return false;
+  for (let i = 1; i < last; i += 1) if (starts[i]! <= starts[i - 1]! || text[starts[i]! - 1] !== 10) return false;
+  return true;
+}
+
+/** Where each line of `text` starts; one more entry, the end of the text plus one, closes the last. */
+export function lineStarts(text: Buffer): number[] {
+  const starts = [0];
+  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) starts.push(at + 1);
+  starts.push(text.length + 1);
+  return starts;
+}
+
+/** The new text's lines as {@link diffToolsLines} found them. */
+export interface LineDiff {
+  /** Each new line's old line of the same text (its skill is the one the old load made), or -1. */
+  readonly oldOf: Int32Array;
+  /** The outcome of each line with no old line (blank, or parsed now, with the skill it made). */
+  readonly fresh: ReadonlyMap<number, { readonly outcome: LineOutcome; readonly skill?: Skill }>;
+}
+
+/**
+ * The new text's lines, each with the outcome of the old line of the same text when there is
+ * one, else with `parse(line text, index)`'s. From the start, runs of lines equal in place are
+ * found by comparing blocks of them (doubling, then halving: a few buffer comparisons per run,
+ * whatever its length), stepping over a line edited in place; where two lines in a row differ
+ * (a line came or went), the rest is matched from the end line by line, then in place counted
+ * from either end. The lines left are decoded and matched by their text against the old lines
+ * left, each old line at most once, so a line that moved is found wherever it went. Only those
+ * found nowhere are parsed.
+ */
+export function diffToolsLines(
+  old: ReadLineTable,
+  text: Buffer,
+  parse: (line: string, index: number) => { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] },
+): LineDiff {
+  const a = old.starts;
+  const oldCount = a.length - 1;
+  const length = text.length;
+  const used = new Uint8Array(oldCount);
+  /** Each new line's start (one more entry closes the last), and the old line it matched or -1. */
+  const b: number[] = [];
+  const oldOf: number[] = [];
+  const match = (i: number): void => {
+    used[i] = 1;
+    oldOf.push(i);
+  };
+  /** Old lines `i + from`…`i + to - 1`, each with its newline, are the new bytes at their place after `q` (old line `i`'s). */
+  const block = (i: number, from: number, to: number, q: number): boolean => {
+    const start = q + a[i + from]! - a[i]!;
+    const bytes = a[i + to]! - a[i + from]!;
+    return start + bytes <= length && text.compare(old.text, a[i + from]!, a[i + to]!, start, start + bytes) === 0;
+  };
+  let i = 0;
+  let q = 0;
+  let missed = false;
+  while (i < oldCount && q <= length) {
+    // Lines with a newline after them: all but the last.
+    const most = oldCount - 1 - i;
+    let run = 0;
+    // The first `low` lines are known equal; each comparison reads only the lines past them.
+    if (most > 0 && block(i, 0, 1, q)) {
+      let low = 1;
+      let high = 2;
+      while (high <= most && block(i, low, high, q)) {
+        low = high;
+        high *= 2;
+      }
+      high = Math.min(high, most + 1);
+      while (high - low > 1) {
+        const middle = (low + high) >> 1;
+        if (block(i, low, middle, q)) low = middle;
+        else high = middle;
+      }
+      run = low;
+    }
+    if (run > 0) {
+      for (let k = 0; k < run; k += 1) {
+        b.push(q + a[i + k]! - a[i]!);
+        match(i + k);
+      }
+      q += a[i + run]! - a[i]!;
+      i += run;
+      missed = false;
+      continue;
+    }
+    const newline = text.indexOf(10, q);
+    const end = newline === -1 ? length : newline;
+    const same = text.compare(old.text, a[i]!, a[i + 1]! - 1, q, end) === 0;
+    // Two lines in a row differ in place: a line came or went here.
+    if (!same && missed) break;
+    b.push(q);
+    if (same) match(i);
+    else oldOf.push(-1);
+    missed = !same;
+    i += 1;
+    q = end + 1;
+  }
+  const scanned = b.length;
+  for (let from = q; from <= length; ) {
+    b.push(from);
+    oldOf.push(-1);
+    const newline = text.indexOf(10, from);
+    if (newline === -1) break;
+    from = newline + 1;
+  }
+  b.push(length + 1);
+  const newCount = b.length - 1;
+  const same = (oi: number, nj: number): boolean => text.compare(old.text, a[oi]!, a[oi + 1]! - 1, b[nj]!, b[nj + 1]! - 1) === 0;
+  // The rest, from the end, then in place counted from either end.
+  let tail = 0;
+  while (tail < oldCount - i && tail < newCount - scanned && same(oldCount - 1 - tail, newCount - 1 - tail)) {
+    used[oldCount - 1 - tail] = 1;
+    oldOf[newCount - 1 - tail] = oldCount - 1 - tail;
+    tail += 1;
+  }
+  const free = (oi: number, nj: number): boolean => oi >= i && oi < oldCount - tail && used[oi] === 0 && same(oi, nj);
+  for (let nj = scanned; nj < newCount - tail; nj += 1) {
+    const fromTail = nj + oldCount - newCount;
+    const oi = free(nj, nj) ? nj : free(fromTail, nj) ? fromTail : -1;
+    if (oi < 0) continue;
+    used[oi] = 1;
+    oldOf[nj] = oi;
+  }
+  const unmatched = new Map<string, number[]>();
+  for (let oi = oldCount - 1; oi >= 0; oi -= 1) {
+    if (used[oi] === 1) continue;
+    const line = old.text.toString('utf8', a[oi]!, a[oi + 1]! - 1);
+    const at = unmatched.get(line);
+    if (at === undefined) unmatched.set(line, [oi]);
+    else at.push(oi);
+  }
+  const fresh = new Map<number, { readonly outcome: LineOutcome; readonly skill?: Skill }>();
+  const found = Int32Array.from(oldOf);
+  for (let nj = 0; nj < newCount; nj += 1) {
+    if (found[nj]! >= 0) continue;
+    const line = text.toString('utf8', b[nj]!, b[nj + 1]! - 1);
+    const oi = unmatched.get(line)?.pop();
+    if (oi !== undefined) found[nj] = oi;
+    else if (line.trim() === '') fresh.set(nj, { outcome: BLANK_LINE });
+    else {
+      const { skill, diagnostics } = parse(line, nj);
+      fresh.set(nj, { outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });
+    }
+  }
+  return { oldOf: found, fresh };
+}

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
+import { loadToolsJsonl, parseToolsLine } from '../../src/load/tools-jsonl.js';
+import { diffToolsLines, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from '../../src/load/tools-lines.js';
+import { randomTools, removeDir, tempDir } from './helpers.js';
+
+const tool = (id: string, description: string): string => JSON.stringify({ id, name: id, description });
+
+/** Each new line of `diff`: its outcome, the old line it is, the skill it made when parsed. */
+function diffed(table: ReadLineTable, diff: LineDiff): { outcome: unknown; old: number | undefined; skill: unknown }[] {
+  return Array.from(diff.oldOf, (old, index) => {
+    if (old >= 0) return { outcome: tableOutcome(table, old), old, skill: undefined };
+    const fresh = diff.fresh.get(index)!;
+    return { outcome: fresh.outcome, old: undefined, skill: fresh.skill };
+  });
+}
+
+/** Every line's outcome in `table`. */
+const outcomes = (table: ReadLineTable | undefined): unknown[] | undefined => table?.ids.map((_, index) => tableOutcome(table, index));
+
+const OLD = [
+  tool('a', 'Archive old log files'),
+  tool('b', 'Build release notes'),
+  tool('c', 'Compress images'),
+  tool('a', 'A second line for id a, shadowed by the first'),
+  'not json',
+  tool('d', 'Deploy the staging site'),
+  tool('e', 'Export invoices'),
+  '',
+  tool('f', 'Format SQL queries'),
+];
+
+const NEW = [
+  tool('a', 'Archive old log files'),
+  tool('b', 'Build release notes from merged pull requests'), // edited
+  tool('d', 'Deploy the staging site'), // moved up from line 6
+  tool('c', 'Compress images'),
+  tool('a', 'A second line for id a, shadowed by the first'),
+  'not json',
+  tool('g', 'Generate changelogs'), // added (e removed)
+  '{"id": "h", "description": ', // broken, added
+  '',
+  tool('f', 'Format SQL queries'),
+];
+
+describe('a tools file diffed against the line table of its last load', () => {
+  let dir: string;
+  let file: string;
+  let tables: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+    file = join(dir, 'tools.jsonl');
+    tables = join(dir, 'snapshots');
+    await writeFile(file, OLD.join('\n'));
+  });
+  afterEach(() => removeDir(dir));
+
+  const key = () => ({ path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS });
+  const context = () => ({ path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS });
+
+  it('parses exactly the changed and added lines; a moved line and the unchanged ones keep their old outcome', async () => {
+    await loadToolsJsonl(file, { snapshotDir: tables });
+    const table = readToolsLines(tables, key());
+    expect(table?.ids).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
+    await writeFile(file, NEW.join('\n'));
+
+    const parsed: number[] = [];
+    const lines = diffed(
+      table!,
+      diffToolsLines(table!, readFileSync(file), (line, index) => {
+        parsed.push(index);
+        return parseToolsLine(line.trim(), index, context());
+      }),
+    );
+    expect(parsed).toEqual([1, 6, 7]);
+    // Each line's old line: the moved one found where it went, the others in place.
+    expect(lines.map((line) => line.old)).toEqual([0, undefined, 5, 2, 3, 4, undefined, undefined, 7, 8]);
+    expect((lines[1]?.skill as { description?: string } | undefined)?.description).toBe('Build release notes from merged pull requests');
+
+    // The outcomes are a full load's of the new text, the broken line's problem on its own line.
+    const full = join(dir, 'full');
+    await loadToolsJsonl(file, { snapshotDir: full });
+    expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
+    expect(lines[7]?.outcome).toEqual({ id: null, problems: [['bad-tools-line', expect.stringMatching(/^not valid JSON/), 'error']] });
+    // The second line for id a, and the line that is not JSON, are what they were.
+    expect(lines[4]?.outcome).toEqual({ id: 'a', problems: [] });
+    expect(lines[5]?.outcome).toEqual(tableOutcome(table!, 4));
+  });
+
+  it("over random edits, moves, insertions and removals, parses exactly the lines the old text lacks and gives a full load's outcomes", async () => {
+    const { random, fresh, edit } = randomTools(7, 400, 10);
+    for (let round = 0; round < 40; round += 1) {
+      const before = Array.from({ length: 200 + random(200) }, fresh);
+      // Sometimes a final newline: the last line is then blank.
+      if (random(3) === 0) before.push('');
+      await writeFile(file, before.join('\n'));
+      await loadToolsJsonl(file, { snapshotDir: tables });
+      const table = readToolsLines(tables, key())!;
+      const after = [...before];
+      edit(after, 6);
+      await writeFile(file, after.join('\n'));
+      const parsed: number[] = [];
+      const lines = diffed(
+        table,
+        diffToolsLines(table, readFileSync(file), (line, index) => {
+          parsed.push(index);
+          return parseToolsLine(line.trim(), index, context());
+        }),
+      );
+      const known = new Set(before);
+      expect(parsed).toEqual(after.flatMap((line, index) => (known.has(line) || line === '' ? [] : [index])));
+      const full = join(dir, `full-${round}`);
+      await loadToolsJsonl(file, { snapshotDir: full });
+      expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
+      for (const [index, line] of lines.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
+    }
+  });
+
+  it('a line table of another file, or one whose line count disagrees with its text, is not read', async () => {
+    await loadToolsJsonl(file, { snapshotDir: tables });
+    expect(readToolsLines(tables, { ...key(), path: join(dir, 'other.jsonl') })).toBeUndefined();
+    expect(readToolsLines(tables, { ...key(), rank: 3 })).toBeUndefined();
+    const [name] = (await import('node:fs')).readdirSync(tables).filter((entry) => entry.startsWith('lines-'));
+    const data = readFileSync(join(tables, name!));
+    await writeFile(join(tables, name!), Buffer.concat([data, Buffer.from('\nan extra line')]));
+    expect(readToolsLines(tables, key())).toBeUndefined();
+  });
+});
