@@ -15,8 +15,10 @@
  * default this repository; e.g. `git archive <commit> | tar -x -C DIR`, a `node_modules`
  * link, `npm run build` there. `--cache` is the cache root every run shares (its store keeps
  * the vectors: a first run at 24k embeds them once, minutes). `--cache-per-build` gives the
- * N-th build its own copy, `DIR-N` (copied from DIR when missing): for builds whose graph
- * caches differ (another `USE_LITE_GRAPH_FORMAT`), which would otherwise replace each other's.
+ * N-th build its own copy, `DIR-N` (copied from DIR when missing). Use it to compare builds: in
+ * one cache their graph caches replace each other's (another `USE_LITE_GRAPH_FORMAT`), and the
+ * weights' hash memo names the model folder, so with two `node_modules` a hook after the other
+ * build's hashes the weights again (docs/cold-start.md, fourth round).
  * Prints the median wall time and CPU time (user + system, from /usr/bin/time when present)
  * per build, and each as a ratio to `node -e 0`'s.
  */
