@@ -10,17 +10,21 @@
  * before a run for that state; a cache V8 accepts is kept as it is). Rounds alternate the
  * builds; each prompt is a new session (a first sight).
  *
- * Usage: npx tsx scripts/measure-cold-hook.ts --cache DIR [--size 4000] [--rounds 9] [PACKAGE …]
+ * Usage: npx tsx scripts/measure-cold-hook.ts --cache DIR [--size 4000] [--rounds 9] [--cache-per-build] [PACKAGE …]
  * Each PACKAGE is a folder holding a built package (`bin/`, `dist/`, its `node_modules`),
  * default this repository; e.g. `git archive <commit> | tar -x -C DIR`, a `node_modules`
  * link, `npm run build` there. `--cache` is the cache root every run shares (its store keeps
- * the vectors: a first run at 24k embeds them once, minutes).
+ * the vectors: a first run at 24k embeds them once, minutes). `--cache-per-build` gives the
+ * N-th build its own copy, `DIR-N` (copied from DIR when missing). Use it to compare builds: in
+ * one cache their graph caches replace each other's (another `USE_LITE_GRAPH_FORMAT`), and the
+ * weights' hash memo names the model folder, so with two `node_modules` a hook after the other
+ * build's hashes the weights again (docs/cold-start.md, fourth round).
  * Prints the median wall time and CPU time (user + system, from /usr/bin/time when present)
  * per build, and each as a ratio to `node -e 0`'s.
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +34,12 @@ import { REGISTRY_POOL } from './eval-suites.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { cache: { type: 'string' }, size: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '9' } },
+  options: {
+    cache: { type: 'string' },
+    size: { type: 'string', default: '4000' },
+    rounds: { type: 'string', default: '9' },
+    'cache-per-build': { type: 'boolean', default: false },
+  },
 });
 if (values.cache === undefined) throw new Error('--cache DIR is required (a cache root whose store the runs share)');
 const cache = path.resolve(values.cache);
@@ -49,9 +58,16 @@ mkdirSync(cwd);
 const indexDir = path.join(dir, 'index');
 const home = path.join(dir, 'home');
 mkdirSync(home);
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), SKILL_SEARCH_CACHE_DIR: cache };
-delete env.SKILL_SEARCH_LIBRARY;
-delete env.XDG_CACHE_HOME;
+const baseEnv: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+delete baseEnv.SKILL_SEARCH_LIBRARY;
+delete baseEnv.XDG_CACHE_HOME;
+const cacheOf = (pkg: string): string => {
+  if (!values['cache-per-build']) return cache;
+  const own = `${cache}-${packages.indexOf(pkg)}`;
+  if (!existsSync(own) && existsSync(cache)) cpSync(cache, own, { recursive: true });
+  return own;
+};
+const envOf = (pkg?: string): NodeJS.ProcessEnv => ({ ...baseEnv, SKILL_SEARCH_CACHE_DIR: pkg === undefined ? cache : cacheOf(pkg) });
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 interface Sample {
@@ -61,8 +77,9 @@ interface Sample {
   readonly stderr: string;
 }
 
-/** `node args…` with its wall time and, through /usr/bin/time, its CPU time. */
-function timed(args: readonly string[], input?: string): Sample {
+/** `node args…` with its wall time and, through /usr/bin/time, its CPU time; `pkg` picks its cache root. */
+function timed(args: readonly string[], input?: string, pkg?: string): Sample {
+  const env = envOf(pkg);
   const started = performance.now();
   const run =
     TIME === undefined
@@ -83,8 +100,8 @@ const sources = ['--tools', tools, '--index-dir', indexDir];
 // Every build runs `index` once, the first saving the catalog: a build's first command writes
 // its code cache, so each starts its hooks from the state an install leaves.
 for (const pkg of packages) {
-  console.log(`indexing ${size} pool lines into ${cache} with ${pkg}`);
-  const indexed = timed([bin(pkg), 'index', '--quiet', '--no-demo', ...sources]);
+  console.log(`indexing ${size} pool lines into ${cacheOf(pkg)} with ${pkg}`);
+  const indexed = timed([bin(pkg), 'index', '--quiet', '--no-demo', ...sources], undefined, pkg);
   if (!/indexed/.test(indexed.stdout + indexed.stderr)) throw new Error(`index failed: ${indexed.stderr}`);
 }
 
@@ -104,7 +121,7 @@ for (let round = 0; round < Number(values.rounds); round += 1) {
       hook_event_name: 'UserPromptSubmit',
       prompt: PROMPTS[round % PROMPTS.length],
     });
-    const sample = timed([bin(pkg), 'hook', 'claude-code', ...sources], input);
+    const sample = timed([bin(pkg), 'hook', 'claude-code', ...sources], input, pkg);
     runs.get(pkg)!.push(sample);
     const outcome = sample.stdout.includes('additionalContext')
       ? 'suggested'

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { read } from 'node:fs';
 import os from 'node:os';
+import { isatty } from 'node:tty';
 import { SkillSearchError } from '../errors.js';
 import { startWatchdog } from './watchdog.js';
 
@@ -63,11 +65,14 @@ export function processIo(signal?: AbortSignal): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     // A terminal on stdin means nobody is piping hook JSON in; do not wait for typing.
-    readStdin: (options) => (process.stdin.isTTY ? Promise.resolve('') : readAll(process.stdin, options?.maxBytes)),
+    readStdin: (options) => (isatty(0) ? Promise.resolve('') : readStdinFd(options?.maxBytes)),
     env: process.env,
     cwd: process.cwd(),
     ...(signal ? { signal } : {}),
-    stdin: process.stdin,
+    // A getter: `process.stdin` makes a stream (a socket for a pipe) the hook never needs.
+    get stdin() {
+      return process.stdin;
+    },
     rawStdout: process.stdout,
     exitSoon: (code) => {
       process.exitCode = code;
@@ -86,16 +91,60 @@ export function processIo(signal?: AbortSignal): CliIo {
   };
 }
 
-export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    length += buffer.length;
-    if (length > maxBytes) throw new SkillSearchError('BAD_FILE', `stdin is larger than ${maxBytes} bytes`);
-    chunks.push(buffer);
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Input collected up to a byte limit, past which it rejects (a BAD_FILE error) instead of holding more. */
+class BoundedInput {
+  readonly #chunks: Buffer[] = [];
+  #length = 0;
+  constructor(readonly maxBytes: number) {}
+
+  push(chunk: Buffer): void {
+    this.#length += chunk.length;
+    if (this.#length > this.maxBytes) throw new SkillSearchError('BAD_FILE', `stdin is larger than ${this.maxBytes} bytes`);
+    this.#chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+
+  async pushAll(stream: NodeJS.ReadableStream): Promise<this> {
+    for await (const chunk of stream) this.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return this;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks, this.#length).toString('utf8');
+  }
+}
+
+const readChunk = (fd: number, buffer: Buffer): Promise<number> =>
+  new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+
+/**
+ * All of stdin, read from fd 0 with `fs.read` (on the thread pool: a stdin never closed holds a
+ * pool thread, not the caller's deadline) rather than through `process.stdin`, whose stream
+ * costs a cold hook a few ms to make and iterate. A descriptor that cannot be read that way (a
+ * non-blocking pipe shared with the parent answers EAGAIN) hands the rest to the stream, as
+ * Windows does all of it. `fd` and `stream` are for tests.
+ */
+export async function readStdinFd(maxBytes = Number.POSITIVE_INFINITY, fd = 0, stream: () => NodeJS.ReadableStream = () => process.stdin): Promise<string> {
+  const input = new BoundedInput(maxBytes);
+  if (process.platform === 'win32') return (await input.pushAll(stream())).text();
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let got: number;
+    try {
+      got = await readChunk(fd, buffer);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;
+      return (await input.pushAll(stream())).text();
+    }
+    if (got === 0) return input.text();
+    input.push(buffer.subarray(0, got));
+  }
+}
+
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+  return (await new BoundedInput(maxBytes).pushAll(stream)).text();
 }
 
 export function homeDir(env: CliIo['env']): string {

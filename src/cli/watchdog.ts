@@ -13,7 +13,7 @@
  * worker thread.
  */
 import { spawn } from 'node:child_process';
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 
 /**
  * Sleeps $WATCHDOG_SECONDS in the background while a second job waits for the pipe on stdin
@@ -81,6 +81,8 @@ function shellWatchdog(path: string, ms: number, line: string, onFailure: () => 
 }
 
 function workerWatchdog(ms: number, line: string): () => void {
+  // Required here, not imported: the shell timer leaves the hook without worker_threads (1.5–9 ms to load).
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { ms, message: line, pid: process.pid },

@@ -14,7 +14,8 @@ import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
  * again, and maps its tokenizer's table instead of parsing the vocabulary and building a trie.
  * The graph is saved as a small model file and its weights in a data file beside it
  * (`<model>.data`), which onnxruntime maps rather than copies: a session loads in about half the
- * time. The tokenizer's table is `<model>.tokenizer`.
+ * time. The tokenizer's table is `<model>.tokenizer`; `<model>.query` is the query session's
+ * model over the same data file.
  *
  * The files are keyed by the sha256 of the weight files and the graph format. Each is written
  * to a temp name, fsynced and renamed, the model last, then a sidecar describes them (format,
@@ -31,6 +32,8 @@ export interface UseLiteGraph {
   readonly tokenizer: UseLiteTokenizer;
   /** What onnxruntime loads: the cached model file's path, or (caching off or failing) the model's bytes. */
   readonly model: string | Uint8Array;
+  /** The query model file (use-lite-graph.ts `queryGraph`) beside it; absent when not cached, and queries then run on `model`. */
+  readonly queryModel?: string;
   /** `cache`: the files on disk; `built`: rebuilt and saved; `uncached`: rebuilt in memory, caching off or failed. */
   readonly source: 'cache' | 'built' | 'uncached';
 }
@@ -59,6 +62,7 @@ interface Sidecar {
   readonly model: FileCheck;
   readonly data: FileCheck;
   readonly tokenizer: FileCheck;
+  readonly query: FileCheck;
 }
 
 /** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
@@ -145,6 +149,7 @@ function graphFile(cacheDir: string, weights: string): string {
 /** The data file and the tokenizer's table beside a cached model file. */
 const dataFileOf = (file: string): string => `${file}.data`;
 const tokenizerFileOf = (file: string): string => `${file}.tokenizer`;
+const queryFileOf = (file: string): string => `${file}.query`;
 
 function fileCheck(bytes: Uint8Array): FileCheck {
   const length = Math.min(ENDS_BYTES, bytes.length);
@@ -163,7 +168,7 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   try {
     const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return undefined;
-    if (!matches(file, sidecar.model) || !matches(dataFileOf(file), sidecar.data)) return undefined;
+    if (!matches(file, sidecar.model) || !matches(dataFileOf(file), sidecar.data) || !matches(queryFileOf(file), sidecar.query)) return undefined;
     const table = readFileSync(tokenizerFileOf(file));
     const check = fileCheck(table);
     if (check.size !== sidecar.tokenizer.size || check.endsCrc32 !== sidecar.tokenizer.endsCrc32) return undefined;
@@ -174,13 +179,14 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array }, table: Uint8Array): void {
+function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array; query: Uint8Array }, table: Uint8Array): void {
   // Graphs of other weights or formats are dead weight (28 MB each).
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
   writeFileAtomic(dataFileOf(file), split.data);
   writeFileAtomic(tokenizerFileOf(file), table);
+  writeFileAtomic(queryFileOf(file), split.query);
   writeFileAtomic(file, split.model);
   const sidecar: Sidecar = {
     format: USE_LITE_GRAPH_FORMAT,
@@ -188,6 +194,7 @@ function save(cacheDir: string, file: string, weights: string, split: { model: U
     model: fileCheck(split.model),
     data: fileCheck(split.data),
     tokenizer: fileCheck(table),
+    query: fileCheck(split.query),
   };
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
@@ -217,11 +224,11 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   }
   const file = graphFile(cacheDir, weights);
   const cached = cachedTokenizer(file, weights);
-  if (cached !== undefined) return { tokenizer: cached, model: file, source: 'cache' };
+  if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: queryFileOf(file), source: 'cache' };
   const { files, tokenizer } = await build();
   try {
     save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))), tokenizer.table());
-    return { tokenizer, model: file, source: 'built' };
+    return { tokenizer, model: file, queryModel: queryFileOf(file), source: 'built' };
   } catch {
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }

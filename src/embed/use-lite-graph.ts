@@ -24,7 +24,7 @@ import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
 export const USE_LITE_MAX_TOKENS = 128;
 /** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever the graph, the tokenizer's table or the files' layout changes. */
-export const USE_LITE_GRAPH_FORMAT = 4;
+export const USE_LITE_GRAPH_FORMAT = 5;
 /** Tensors of this size or more go to the data file of a split model (the embedding table and the dense kernels). */
 const DATA_FILE_MIN_BYTES = 64 * 1024;
 const MODEL_OPTIONS: OnnxModelOptions = { opset: 17, producer: 'skill-search use-lite' };
@@ -229,8 +229,27 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
 /**
  * The encoder as a model file plus a data file named `dataFile` beside it (onnx-writer.ts,
  * `encodeOnnxModelSplit`): what the graph cache saves, since onnxruntime maps the weights of
- * such a pair instead of copying them.
+ * such a pair instead of copying them. `query` is a second model file over the same data file,
+ * for the query session ({@link queryGraph}).
  */
-export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { model: Uint8Array; data: Uint8Array } {
-  return encodeOnnxModelSplit(useLiteGraph(files), MODEL_OPTIONS, { location: dataFile, minBytes: DATA_FILE_MIN_BYTES });
+export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { model: Uint8Array; data: Uint8Array; query: Uint8Array } {
+  const graph = useLiteGraph(files);
+  const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
+  const split = encodeOnnxModelSplit(graph, MODEL_OPTIONS, layout);
+  // The same tensors in the same order, so the same data file.
+  const { model: query } = encodeOnnxModelSplit(queryGraph(graph), MODEL_OPTIONS, layout);
+  return { ...split, query };
+}
+
+/**
+ * The graph with its weights (the tensors of the data file) also declared as graph inputs, as
+ * a model whose weights a caller may override. onnxruntime then does not pre-pack the MatMul
+ * kernels' copies of them when it makes a session, about half of that time (docs/cold-start.md).
+ * Its kernels then read the weights unpacked, so its vectors differ from the packed graph's by
+ * float rounding, up to about 1e-5 a component: it embeds queries only, never what is stored
+ * (use-lite-native.ts; test/embed/use-lite-query-session.test.ts holds the bound).
+ */
+function queryGraph(graph: OnnxGraph): OnnxGraph {
+  const weights = graph.initializers.filter((tensor) => tensor.type === OnnxType.FLOAT && tensor.data.byteLength >= DATA_FILE_MIN_BYTES);
+  return { ...graph, inputs: [...graph.inputs, ...weights.map(({ name, type, dims }) => ({ name, type, dims }))] };
 }

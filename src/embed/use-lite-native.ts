@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
-import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
+import type { EmbedKind } from '../types.js';
+import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 
 /**
  * USE-lite on onnxruntime (native CPU kernels): the bundled weights rebuilt as an ONNX graph
@@ -47,22 +48,27 @@ export function paddedBatches(lengths: readonly number[]): number[][] {
 
 export interface UseLiteRuntime {
   readonly name: 'onnxruntime' | 'tfjs-wasm';
-  /** One row per text, in order; rows are not normalised. Checks `signal` between batches. */
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * One row per text, in order; rows are not normalised. Checks `signal` between batches.
+   * `query` texts run on the query session when there is one (see {@link createNativeUseLiteRuntime}).
+   */
+  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
 }
 
-/** The query session: one thread, so a search leaves the other cores to the agent around it. */
+/** The passage session: one thread, so a search leaves the other cores to the agent around it. */
 const SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
 } as const;
+/** onnxruntime warns on stderr of every weight that is also a graph input, which the query model's are on purpose: errors only. */
+const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, logSeverityLevel: 3 } as const;
 
 /**
  * A call with at least this many texts (an index build: `sync` passes hundreds per call) runs
  * on a second session with {@link bulkThreads} threads, made at the first such call. Its
- * vectors are bit-identical to the query session's (640 registry texts compared).
+ * vectors are bit-identical to the passage session's (640 registry texts compared).
  */
 export const BULK_MIN_TEXTS = 64;
 /** A cap for large machines: the agent around us needs cores too (and past the core count threads only contend). */
@@ -73,33 +79,62 @@ export function bulkThreads(cores: number = availableParallelism()): number {
   return Math.max(1, Math.min(BULK_MAX_THREADS, cores));
 }
 
+export interface NativeUseLiteOptions {
+  /**
+   * Queries on their own session, made from the query model (use-lite-graph.ts `queryGraph`):
+   * made in about half the time, its vectors within float rounding of the stored ones. `false`
+   * runs them on the passage session, as the stored vectors were (tests compare the two).
+   * @default true
+   */
+  readonly querySession?: boolean;
+}
+
 /**
- * Loads onnxruntime and the session (its graph from the on-disk cache when there, see
+ * Loads onnxruntime and a session (its graph from the on-disk cache when there, see
  * use-lite-graph-cache.ts); rejects if the native binding is unavailable here. `graphCache`
- * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time).
+ * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time). Texts embedded
+ * as `query` run on the query session, made first, since a search (a hook) embeds nothing
+ * else; everything else, what the store keeps, on the passage session, made at its first text,
+ * so stored vectors stay those of the packed graph whoever computes them.
  */
-export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}): Promise<UseLiteRuntime> {
+export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}, options: NativeUseLiteOptions = {}): Promise<UseLiteRuntime> {
   // The graph's files are read on the thread pool while the runtime loads on this thread.
   const [graph, ort] = await Promise.all([loadUseLiteGraph(graphCache), Promise.resolve().then(loadOnnxRuntime)]);
-  // The bulk session is made from the same graph: the cached model file, or (caching off) its bytes.
-  let { model } = graph;
-  let session: OrtSession;
+  const models = (loaded: UseLiteGraph) => ({ model: loaded.model, queryModel: options.querySession === false ? undefined : loaded.queryModel });
+  // The passage and bulk sessions are made from the same graph: the cached model file, or (caching off) its bytes.
+  let { model, queryModel } = models(graph);
+  const firstSession = () =>
+    queryModel === undefined ? ort.InferenceSession.create(model, SESSION_OPTIONS) : ort.InferenceSession.create(queryModel, QUERY_SESSION_OPTIONS);
+  let querySession: OrtSession;
   try {
-    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
+    querySession = await firstSession();
   } catch (error) {
     if (graph.source !== 'cache') throw error;
     // A cached file that passed its checks but not onnxruntime's: drop it and rebuild once.
     forgetUseLiteGraph(graphCache.cacheDir);
-    model = (await loadUseLiteGraph(graphCache)).model;
-    session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
+    ({ model, queryModel } = models(await loadUseLiteGraph(graphCache)));
+    querySession = await firstSession();
   }
   const { tokenizer } = graph;
   const threads = bulkThreads();
+  let passageSession: Promise<OrtSession> | undefined = queryModel === undefined ? Promise.resolve(querySession) : undefined;
   let bulkSession: Promise<OrtSession> | undefined;
-  // A bulk session that cannot be made leaves the work to the query session.
-  const sessionFor = (texts: number): Promise<OrtSession> | OrtSession => {
-    if (threads === 1 || texts < BULK_MIN_TEXTS) return session;
-    bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(() => session);
+  const passage = (): Promise<OrtSession> => {
+    if (passageSession === undefined) {
+      const made = ort.InferenceSession.create(model, SESSION_OPTIONS);
+      passageSession = made;
+      // A session that could not be made is tried again at the next call.
+      made.catch(() => {
+        if (passageSession === made) passageSession = undefined;
+      });
+    }
+    return passageSession;
+  };
+  // A bulk session that cannot be made leaves the work to the passage session.
+  const sessionFor = (texts: number, kind: EmbedKind): Promise<OrtSession> | OrtSession => {
+    if (kind === 'query') return querySession;
+    if (threads === 1 || texts < BULK_MIN_TEXTS) return passage();
+    bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(passage);
     return bulkSession;
   };
 
@@ -124,9 +159,9 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
 
   return {
     name: 'onnxruntime',
-    async embed(texts, signal) {
+    async embed(texts, signal, kind = 'passage') {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
-      const runOn = await sessionFor(texts.length);
+      const runOn = await sessionFor(texts.length, kind);
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();

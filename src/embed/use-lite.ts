@@ -35,10 +35,10 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
     dimensions: USE_LITE_DIMENSIONS,
     // The bundled model is the English USE-lite (`model-embeddings-en`).
     multilingual: false,
-    async embed(texts, signal) {
+    async embed(texts, signal, kind) {
       if (texts.length === 0) return [];
       const runtime = await raceAbort(options.runtime ?? loadRuntime(), signal);
-      const rows = await raceAbort(runtime.embed(texts, signal), signal);
+      const rows = await raceAbort(runtime.embed(texts, signal, kind), signal);
       return rows.map(normalizeInPlace);
     },
     warm: () =>

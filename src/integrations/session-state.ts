@@ -5,7 +5,8 @@
  * has them) or when the session's transcript changed (a cleared conversation).
  *
  * Private (folder 0700, files 0600) and bounded: at most `maxNames` names per session, files
- * older than `maxAgeMs` or beyond the newest `maxFiles` are removed on save. A missing, damaged or
+ * older than `maxAgeMs` or beyond the newest `maxFiles` are removed by a save that adds a file
+ * (only a new file raises the count; a later prompt of a session does not stat them all). A missing, damaged or
  * hostile file (a symlink, not a regular file, too large, the wrong shape) is no memory, never an
  * error; a save that fails is reported to the caller, never thrown.
  */
@@ -73,9 +74,12 @@ export class SessionState {
   readonly #mark: ConversationMark;
   /** Insertion-ordered: the oldest announcement first, so the bound drops it first. */
   readonly #announced: Set<string>;
+  /** No file was read at open: the save adds one, and prunes. */
+  readonly #adds: boolean;
 
-  private constructor(file: string, mark: ConversationMark, announced: Iterable<string>, options: SessionStateOptions) {
+  private constructor(file: string, mark: ConversationMark, announced: Iterable<string>, adds: boolean, options: SessionStateOptions) {
     this.file = file;
+    this.#adds = adds;
     this.#options = { ...SESSION_STATE_DEFAULTS, now: Date.now, ...options };
     this.#mark = mark;
     this.#announced = new Set(announced);
@@ -93,7 +97,7 @@ export class SessionState {
       const data = asSessionFile(parseJsonQuietly(saved), options.maxNames ?? SESSION_STATE_DEFAULTS.maxNames);
       if (data && data.transcript === mark.transcript && data.compactions === mark.compactions) announced = data.announced;
     }
-    return new SessionState(file, mark, announced, options);
+    return new SessionState(file, mark, announced, saved === undefined, options);
   }
 
   /** Skills announced earlier in this conversation. */
@@ -109,7 +113,7 @@ export class SessionState {
     }
   }
 
-  /** Writes the memory (atomically, 0600) and prunes old sessions; a failure is returned, never thrown. */
+  /** Writes the memory (atomically, 0600), and prunes old sessions when it adds a file; a failure is returned, never thrown. */
   save(): Error | undefined {
     const names = [...this.#announced].slice(-this.#options.maxNames);
     const data: SessionFile = { version: 1, transcript: this.#mark.transcript, compactions: this.#mark.compactions, announced: names };
@@ -119,7 +123,7 @@ export class SessionState {
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
-    this.#prune();
+    if (this.#adds) this.#prune();
     return undefined;
   }
 

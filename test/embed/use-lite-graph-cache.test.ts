@@ -21,11 +21,14 @@ describe('USE-lite graph cache', () => {
     const cacheDir = tempDir();
     const first = await loadUseLiteGraph({ cacheDir });
     const file = graphPath(cacheDir);
-    expect(first).toMatchObject({ source: 'built', model: file });
+    expect(first).toMatchObject({ source: 'built', model: file, queryModel: `${file}.query` });
     expect(file).toMatch(new RegExp(`use-lite-[0-9a-f]{16}-g${USE_LITE_GRAPH_FORMAT}\\.onnx$`));
-    expect(await loadUseLiteGraph({ cacheDir })).toMatchObject({ source: 'cache', model: file });
-    // A small model file naming its weights in the data file beside it.
-    expect(statSync(file).size).toBeLessThan(256 * 1024);
+    expect(await loadUseLiteGraph({ cacheDir })).toMatchObject({ source: 'cache', model: file, queryModel: `${file}.query` });
+    // Small model files (the query model's too) naming the weights in the data file beside them.
+    for (const model of [file, `${file}.query`]) {
+      expect(statSync(model).size).toBeLessThan(256 * 1024);
+      expect(readFileSync(model).includes(Buffer.from(basename(`${file}.data`)))).toBe(true);
+    }
     expect(statSync(`${file}.data`).size).toBeGreaterThan(20 * 1024 * 1024);
     expect(readFileSync(file).includes(Buffer.from(basename(`${file}.data`)))).toBe(true);
     expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp'))).toEqual([]);
@@ -47,7 +50,7 @@ describe('USE-lite graph cache', () => {
     const cacheDir = tempDir();
     await loadUseLiteGraph({ cacheDir });
     const model = graphPath(cacheDir);
-    const saved = new Map([model, `${model}.data`, `${model}.tokenizer`].map((file) => [file, readFileSync(file)]));
+    const saved = new Map([model, `${model}.data`, `${model}.tokenizer`, `${model}.query`].map((file) => [file, readFileSync(file)]));
 
     for (const [file, original] of saved) {
       for (const at of [10, -10]) {

@@ -156,6 +156,25 @@ describe('one suggestion per session', () => {
     expect(kept).toEqual(new Set([fileOf('latest'), fileOf('s4'), fileOf('s3')]));
   });
 
+  it('prunes when a save adds a session file, not on every save of a known session', () => {
+    const now = Date.now();
+    const stale = SessionState.open('stale', { transcript: '', compactions: 0 }, { dir });
+    stale.remember(['a']);
+    stale.save();
+    const known = SessionState.open('known', { transcript: '', compactions: 0 }, { dir });
+    known.remember(['a']);
+    known.save();
+    utimesSync(stale.file, (now - 30 * 86_400_000) / 1000, (now - 30 * 86_400_000) / 1000);
+    const again = SessionState.open('known', { transcript: '', compactions: 0 }, { dir, now: () => now });
+    again.remember(['b']);
+    expect(again.save()).toBeUndefined();
+    expect(new Set(readdirSync(dir))).toEqual(new Set([path.basename(stale.file), path.basename(known.file)]));
+    const added = SessionState.open('added', { transcript: '', compactions: 0 }, { dir, now: () => now });
+    added.remember(['c']);
+    expect(added.save()).toBeUndefined();
+    expect(new Set(readdirSync(dir))).toEqual(new Set([path.basename(known.file), path.basename(added.file)]));
+  });
+
   it('remembers at most maxNames names, the newest', () => {
     const state = SessionState.open('n', { transcript: '', compactions: 0 }, { dir, maxNames: 2 });
     state.remember(['a', 'b', 'c']);

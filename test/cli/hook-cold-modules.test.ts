@@ -1,0 +1,62 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, SKILLS, removeDir, spawnCli, tempDir } from './helpers.js';
+
+const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+const built = existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
+
+const cache = tempDir('skill-search-cold-modules-');
+afterAll(() => removeDir(cache));
+
+/**
+ * Loaded before the CLI: at exit, writes to MODULES_LOG whether `process.stdin` was ever made,
+ * the built-in modules loaded, and the CommonJS files required.
+ */
+const RECORDER = `import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+let stdinMade = false;
+const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
+Object.defineProperty(process, 'stdin', {
+  configurable: true,
+  enumerable: stdin.enumerable,
+  get() {
+    stdinMade = true;
+    return stdin.get.call(process);
+  },
+});
+process.on('exit', () =>
+  writeFileSync(process.env.MODULES_LOG, JSON.stringify({ stdinMade, builtins: process.moduleLoadList, required: Object.keys(createRequire(import.meta.url).cache) })),
+);
+`;
+
+// Through the built bin, as a host runs it: tsx, which runs src/, loads worker_threads itself.
+describe.skipIf(!built)('what a cold hook loads (built)', () => {
+  it('reads its input from fd 0 without process.stdin, opens SQLite without bindings, and keeps worker_threads unloaded', async () => {
+    const recorder = path.join(cache, 'recorder.mjs');
+    const log = path.join(cache, 'modules.json');
+    writeFileSync(recorder, RECORDER);
+    const flags = ['--skills-dir', SKILLS, '--model', 'hash', '--index-dir', path.join(cache, 'index')];
+    const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
+    expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
+    const stdin = JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 's',
+      prompt: 'fill in a pdf form',
+      transcript_path: '/dev/null',
+      cwd: cache,
+    });
+    const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+    expect(result.code).toBe(0);
+    // The answer proves the input was read and the store opened.
+    expect(result.stdout).toContain('pdf-forms');
+    const seen = JSON.parse(readFileSync(log, 'utf8')) as { stdinMade: boolean; builtins: string[]; required: string[] };
+    expect(seen.stdinMade).toBe(false);
+    expect(seen.required.some((file) => file.includes(`${path.sep}better-sqlite3${path.sep}`))).toBe(true);
+    expect(seen.required.filter((file) => file.includes(`${path.sep}bindings${path.sep}`))).toEqual([]);
+    expect(seen.builtins).not.toContain('NativeModule worker_threads');
+    // The shell watchdog ran: the hook loads child_process for it.
+    expect(seen.builtins).toContain('NativeModule child_process');
+  }, 60_000);
+});
