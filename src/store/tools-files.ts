@@ -1,0 +1,39 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * What a tools file's load leaves for the next process, in the store (`src/load/tools-cache.ts`
+ * says what and why; the load layer encodes and checks it, these tables only keep it):
+ * - `tools_skills`: per tools file and load settings (`key`), the parsed skills as one
+ *   `v8.serialize` blob, under the file's stat when it was parsed; a read names the stat, so a
+ *   stale snapshot's blob is never read.
+ * - `tools_lines`: per key, the line table: the text and its line starts as blobs, the lines'
+ *   outcomes as JSON (one row: a cold process reads a 24k-line table in one lookup).
+ * `used` is the day a row was last read or written: `collect` drops rows older than its days.
+ */
+export const TOOLS_FILES_SQL = `
+CREATE TABLE IF NOT EXISTS tools_skills (
+  key TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  skills BLOB NOT NULL,
+  used INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tools_lines (
+  key TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  text BLOB NOT NULL,
+  starts BLOB NOT NULL,
+  outcomes TEXT NOT NULL,
+  used INTEGER NOT NULL
+);
+`;
+
+/** Drops the tools rows not used since day `before`; returns how many went. */
+export function collectToolsFiles(db: BetterSqlite3.Database, before: number): number {
+  return db.prepare('DELETE FROM tools_skills WHERE used < ?').run(before).changes + db.prepare('DELETE FROM tools_lines WHERE used < ?').run(before).changes;
+}
