@@ -9,6 +9,8 @@ import type BetterSqlite3 from 'better-sqlite3';
  * - `tools_lines`: per key, the line table: the text and its line starts as blobs, the lines'
  *   outcomes as JSON (one row: a cold process reads a 24k-line table in one lookup).
  * `used` is the day a row was last read or written: `collect` drops rows older than its days.
+ * The blobs come last in their rows: SQLite reaches a column after a blob through its overflow
+ * pages, and a stale snapshot is told by the columns before it.
  */
 export const TOOLS_FILES_SQL = `
 CREATE TABLE IF NOT EXISTS tools_skills (
@@ -17,8 +19,8 @@ CREATE TABLE IF NOT EXISTS tools_skills (
   mtime_ms REAL NOT NULL,
   ctime_ms REAL NOT NULL,
   ino INTEGER NOT NULL,
-  skills BLOB NOT NULL,
-  used INTEGER NOT NULL
+  used INTEGER NOT NULL,
+  skills BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tools_lines (
   key TEXT PRIMARY KEY,
@@ -26,10 +28,10 @@ CREATE TABLE IF NOT EXISTS tools_lines (
   mtime_ms REAL NOT NULL,
   ctime_ms REAL NOT NULL,
   ino INTEGER NOT NULL,
-  text BLOB NOT NULL,
-  starts BLOB NOT NULL,
+  used INTEGER NOT NULL,
   outcomes TEXT NOT NULL,
-  used INTEGER NOT NULL
+  starts BLOB NOT NULL,
+  text BLOB NOT NULL
 );
 `;
 
