@@ -12,23 +12,21 @@ import type BetterSqlite3 from 'better-sqlite3';
  * The blobs come last in their rows: SQLite reaches a column after a blob through its overflow
  * pages, and a stale snapshot is told by the columns before it.
  */
-export const TOOLS_FILES_SQL = `
-CREATE TABLE IF NOT EXISTS tools_skills (
-  key TEXT PRIMARY KEY,
+/** A tools file's stat when what a row keeps was read, and the day the row was last used. */
+const STAT_COLUMNS = `
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
   ctime_ms REAL NOT NULL,
   ino INTEGER NOT NULL,
-  used INTEGER NOT NULL,
+  used INTEGER NOT NULL`;
+
+export const TOOLS_FILES_SQL = `
+CREATE TABLE IF NOT EXISTS tools_skills (
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
   skills BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tools_lines (
-  key TEXT PRIMARY KEY,
-  size INTEGER NOT NULL,
-  mtime_ms REAL NOT NULL,
-  ctime_ms REAL NOT NULL,
-  ino INTEGER NOT NULL,
-  used INTEGER NOT NULL,
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
   outcomes TEXT NOT NULL,
   starts BLOB NOT NULL,
   text BLOB NOT NULL

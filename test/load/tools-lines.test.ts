@@ -141,6 +141,12 @@ describe('a tools file diffed against the line table of its last load', () => {
     const store = SqliteStore.open(join(dir, 'store.sqlite'));
     try {
       expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(2);
+      // Rows no one used for the days `collect` is given go with it.
+      store.collect(30);
+      expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(2);
+      store.database.prepare('UPDATE tools_lines SET used = 0 WHERE key LIKE ?').run('%,3,%');
+      store.collect(30);
+      expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(1);
     } finally {
       store.close();
     }
