@@ -11,11 +11,10 @@ import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
 import type { ParsedValues } from './args.js';
 
-/** The loader options for what the flags named. */
-export function catalogOptions(sources: SourceOptions, env?: CliIo['env']): CatalogOptions {
+/** The loader options for what the flags named (a live index adds the store's tools cache). */
+export function catalogOptions(sources: SourceOptions): CatalogOptions {
   const { config, ...where } = sources;
   return {
-    ...(env === undefined ? {} : { toolsSnapshotDir: path.join(cacheRoot(env), 'tools') }),
     ...where,
     include: config.include.map((entry) => entry.value),
     exclude: config.exclude.map((entry) => entry.value),
@@ -63,7 +62,7 @@ export function storeFile(env: NodeJS.ProcessEnv): string {
 
 function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
   return {
-    catalog: catalogOptions(sources, io.env),
+    catalog: catalogOptions(sources),
     model: retrieval.model,
     downloadsDir: modelsRoot(io.env),
     indexDir: resolveIndexDir(sources, retrieval, io.env),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
@@ -6,6 +7,8 @@ import type { AssembledCatalog } from '../search/engine.js';
 import { NO_SAVED_CATALOG, StoredSearch } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
+import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { StoreToolsCache } from '../store/store-tools-cache.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -210,10 +213,15 @@ function engineOptions(options: LiveIndexOptions): EngineOptions {
   };
 }
 
-/** The catalog options without `watch`: a `LiveIndex` watches only when asked (`watch()`). */
+/**
+ * The catalog options without `watch` (a `LiveIndex` watches only when asked, `watch()`), and
+ * unless they name one, the store's tools cache: a tools file's parsed skills and line table
+ * are kept beside the catalogs saved from them.
+ */
 function catalogOptions(options: LiveIndexOptions): CatalogOptions {
   const { watch: _ignored, ...rest } = options.catalog;
-  return rest;
+  const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+  return rest.toolsCache !== undefined || store === undefined ? rest : { ...rest, toolsCache: new StoreToolsCache(store) };
 }
 
 /** `nothing found to index` (SPEC §7: a user error) with where we looked. */

@@ -21,7 +21,7 @@ import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { sameStat, toolsFileStat } from './tools-snapshot.js';
+import { sameStat, toolsFileStat } from './tools-cache.js';
 import type { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
@@ -246,11 +246,11 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    */
   async delta(): Promise<CatalogDelta | undefined> {
     const { options } = this;
-    const dir = options.toolsSnapshotDir;
-    if (dir === null || options.toolsFiles.length === 0 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    const cache = options.toolsCache;
+    if (cache === null || options.toolsFiles.length === 0 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), dir });
+    return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), cache });
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
@@ -358,7 +358,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       rank,
       limits: options.limits,
       memo,
-      ...(options.toolsSnapshotDir === null ? {} : { snapshotDir: options.toolsSnapshotDir }),
+      ...(options.toolsCache === null ? {} : { cache: options.toolsCache }),
     });
     this.#toolsLoads.set(key, loaded);
     return loaded;

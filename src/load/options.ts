@@ -4,6 +4,7 @@ import { badOption, SkillSearchError } from '../errors.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
+import type { ToolsCache } from './tools-cache.js';
 import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
 
 export interface CatalogWatchOptions {
@@ -114,11 +115,12 @@ export interface CatalogOptions {
    */
   readonly toolsFiles?: readonly string[];
   /**
-   * Keep each parsed tools file here as a snapshot, so the next process skips parsing an
-   * unchanged one (a 24k-line registry: several hundred ms); `null` keeps none.
-   * @default null (the CLI, hook and MCP server use `<cache root>/tools`)
+   * Keep each parsed tools file and its line table here, so the next process skips parsing an
+   * unchanged one (a 24k-line registry: several hundred ms) and parses only the changed lines
+   * of a changed one; `null` keeps none.
+   * @default null (the CLI, hook and MCP server keep them in the store, `src/store/store-tools-cache.ts`)
    */
-  readonly toolsSnapshotDir?: string | null;
+  readonly toolsCache?: ToolsCache | null;
   /**
    * Use only skills matching one of these patterns (`*`, `?` on the name; a pattern with a
    * `/` matches the file path, `**` across folders). Empty: every skill.
@@ -173,7 +175,7 @@ export interface ResolvedCatalogOptions {
   readonly addDirs: readonly string[];
   readonly skillsDirs: readonly string[];
   readonly toolsFiles: readonly string[];
-  readonly toolsSnapshotDir: string | null;
+  readonly toolsCache: ToolsCache | null;
   readonly limits: SkillLimits;
   /** `false` when no watcher should start at construction. */
   readonly watch: ResolvedWatchOptions | false;
@@ -201,6 +203,17 @@ function optionalDir(key: string, value: unknown, fallback: () => string | null,
     throw badOption(key, 'be a path or null', value);
   }
   return resolve(base, value);
+}
+
+const TOOLS_CACHE_METHODS = ['readSkills', 'writeSkills', 'readLines', 'writeLines'] as const;
+
+function toolsCache(value: unknown): ToolsCache | null {
+  if (value === undefined || value === null) return null;
+  const cache = value as Record<string, unknown>;
+  if (typeof value !== 'object' || TOOLS_CACHE_METHODS.some((method) => typeof cache[method] !== 'function')) {
+    throw badOption('toolsCache', `be an object with ${TOOLS_CACHE_METHODS.join(', ')}, or null`, value);
+  }
+  return value as ToolsCache;
 }
 
 function patternList(key: string, value: unknown): readonly string[] {
@@ -278,7 +291,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     addDirs: stringList('addDirs', options.addDirs, cwd),
     skillsDirs: stringList('skillsDirs', options.skillsDirs, cwd),
     toolsFiles: stringList('toolsFiles', options.toolsFiles, cwd),
-    toolsSnapshotDir: optionalDir('toolsSnapshotDir', options.toolsSnapshotDir, () => null, cwd),
+    toolsCache: toolsCache(options.toolsCache),
     limits,
     watch,
   });

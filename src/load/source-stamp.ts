@@ -4,7 +4,7 @@ import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
 import type { DirStamp } from './scan.js';
 import { demoSource, type SourceDir } from './sources.js';
-import type { ToolsFileStat } from './tools-snapshot.js';
+import type { ToolsFileStat } from './tools-cache.js';
 
 /**
  * The identity of everything a catalog is built from, computable without reading a skill file:
@@ -35,7 +35,7 @@ export interface StampInputs {
 /** The stamp of `inputs`, or undefined when a tools file has no stat. */
 export function sourceStamp(inputs: StampInputs): string | undefined {
   if (inputs.tools.some((file) => file.stat === undefined)) return undefined;
-  const { watch: _watch, toolsSnapshotDir: _snapshots, ...options } = inputs.options;
+  const { watch: _watch, toolsCache: _cache, ...options } = inputs.options;
   // `auto` where it can never add the demo catalogue (an override: --tools, --skills-dir) builds
   // what `never` builds: one stamp, so an index built by `skill-search index` (auto) serves the
   // hook (never) and the other way round.

@@ -3,7 +3,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { parseToolsLine, type LineContext } from './tools-jsonl.js';
 import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from './tools-lines.js';
-import { sameStat, toolsFileStat, type ToolsFileStat } from './tools-snapshot.js';
+import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /** A catalog's stamps (`SkillCatalog.stamps`). */
 export interface DeltaStamps {
@@ -37,8 +37,8 @@ export interface DeltaInputs {
   readonly stamp: Omit<StampInputs, 'tools'>;
   /** The tools files in catalog order, each with what its lines are built with. */
   readonly files: readonly LineContext[];
-  /** Where the line tables are kept (the tools snapshot folder). */
-  readonly dir: string;
+  /** Where the line tables are kept (the store). */
+  readonly cache: ToolsCache;
 }
 
 /** One tools file's lines now, and which of them held the skill its id gave in the base. */
@@ -63,7 +63,7 @@ interface FileLines {
  * (one rank, one file per line's path); problems come in file and line order, as a load lists them.
  */
 export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
-  const tables = inputs.files.map((context) => readToolsLines(inputs.dir, toolsKey(context)));
+  const tables = inputs.files.map((context) => readToolsLines(inputs.cache, toolsKey(context)));
   if (tables.some((table) => table === undefined)) return undefined;
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
@@ -134,7 +134,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
 }
 
 /** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */
-export function toolsKey(context: LineContext): { path: string; source: string; rank: number; limits: unknown } {
+export function toolsKey(context: LineContext): ToolsKey {
   return { path: context.path, source: context.source, rank: context.rank, limits: context.limits };
 }
 

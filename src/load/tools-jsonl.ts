@@ -5,7 +5,8 @@ import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
-import { readToolsSnapshot, sameStat, toolsFileStat, writeToolsSnapshot, type ToolsFileStat } from './tools-snapshot.js';
+import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
+import { readToolsSnapshot, writeToolsSnapshot } from './tools-snapshot.js';
 
 export interface ToolsOptions {
   /** @default 'skills' */
@@ -13,8 +14,8 @@ export interface ToolsOptions {
   /** @default 5 */
   readonly rank?: number;
   readonly limits?: SkillLimits;
-  /** Keep the parsed file here for the next process (see `tools-snapshot.ts`); none when absent. */
-  readonly snapshotDir?: string;
+  /** Keep the parsed file and its line table here for the next process (`tools-snapshot.ts`, `tools-lines.ts`); none when absent. */
+  readonly cache?: ToolsCache;
   /**
    * The previous load of the same file with the same options: a line whose text is unchanged
    * gives back the same Skill object instead of being parsed again. Refilled with this load.
@@ -64,14 +65,14 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const source = options.source ?? 'skills';
   const rank = options.rank ?? 5;
-  const snapshotDir = options.snapshotDir;
+  const cache = options.cache;
   const key = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
   const firstLoad = memo?.empty !== false;
-  if (snapshotDir !== undefined && stat !== undefined && firstLoad) {
-    const snapshot = readToolsSnapshot(snapshotDir, key, stat);
+  if (cache !== undefined && stat !== undefined && firstLoad) {
+    const snapshot = readToolsSnapshot(cache, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
   }
   let bytes: Buffer;
@@ -112,11 +113,11 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     if (memo !== undefined && parsed.diagnostics.length === 0) kept.set(line, parsed.skill);
   }
   memo?.refill(kept);
-  if (snapshotDir !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
-    writeToolsSnapshot(snapshotDir, key, stat, { skills, diagnostics });
+  if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
+    writeToolsSnapshot(cache, key, stat, { skills, diagnostics });
     // The first load in a process only: a watcher's reloads would write megabytes per edit, and
     // cold processes diff against a table whose catalog the store keeps (`tools-delta.ts`).
-    if (firstLoad) writeToolsLines(snapshotDir, key, { stat, text: bytes, lines: outcomes });
+    if (firstLoad) writeToolsLines(cache, key, { stat, text: bytes, lines: outcomes });
   }
   return { skills, diagnostics, stat };
 }

@@ -1,25 +1,18 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Diagnostic, Skill } from '../types.js';
-import { shortHash } from '../util/hash.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../vector-index/atomic-file.js';
 import { diagnostic } from './skill.js';
-import type { ToolsFileStat, ToolsSnapshotKey } from './tools-snapshot.js';
+import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
  * A tools file's *line table*: its text as it was last loaded, with what each line gave (the
- * skill's id, or none, and the line's problems), kept under the tools snapshot folder. When the
+ * skill's id, or none, and the line's problems), kept in the tools cache (the store). When the
  * file changes, a cold process compares the new text with it line by line (`diffToolsLines`) and
  * parses only the lines it does not hold, so one edited description in a 24k-line registry
  * costs one line's parse rather than 24k (docs/store.md, "A changed tools file").
  *
- * The file is a 32-bit little-endian header length, a JSON header (format, path, the stat the
- * text was read under, the lines' outcomes), where each line starts (32-bit little-endian, one
- * more entry closing the last) and the text. It is only a cache: an unreadable or
- * foreign table is ignored, and a torn text costs time only (a line that differs from the file
- * is parsed again).
+ * Kept as the stat the text was read under, the text, where each line starts (32-bit
+ * little-endian, one more entry closing the last) and the lines' outcomes as JSON. It is only a
+ * cache: a table whose parts disagree is ignored.
  */
-const LINES_FORMAT = 3;
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
 export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
@@ -76,80 +69,57 @@ export function lineDiagnostics(path: string, index: number, outcome: LineOutcom
   return outcome.problems.map(([code, message, severity]) => diagnostic(code, `${path}:${index + 1}`, message, severity));
 }
 
-function tableFile(dir: string, key: ToolsSnapshotKey): string {
-  return join(dir, `lines-${shortHash(JSON.stringify([LINES_FORMAT, key.path, key.source, key.rank, key.limits]))}.bin`);
-}
-
-/** The line table of `key.path`, or undefined (none, another format, another file, unreadable). */
-export function readToolsLines(dir: string, key: ToolsSnapshotKey): ReadLineTable | undefined {
+/** The line table of `key.path`, or undefined (none kept, or its parts disagree). */
+export function readToolsLines(cache: ToolsCache, key: ToolsKey): ReadLineTable | undefined {
+  const stored = cache.readLines(toolsCacheKey(key));
+  if (stored === undefined || stored.starts.length % 4 !== 0) return undefined;
+  let outcomes: { ids?: unknown; problems?: unknown; repeats?: unknown } | null;
   try {
-    const data = readFileSync(tableFile(dir, key));
-    const headerBytes = data.readUInt32LE(0);
-    if (4 + headerBytes > data.length) return undefined;
-    const header = JSON.parse(data.subarray(4, 4 + headerBytes).toString('utf8')) as {
-      format?: unknown;
-      path?: unknown;
-      stat?: ToolsFileStat;
-      ids?: unknown;
-      problems?: unknown;
-      repeats?: unknown;
-    } | null;
-    if (header?.format !== LINES_FORMAT || header.path !== key.path || typeof header.stat !== 'object' || header.stat === null) return undefined;
-    const { ids, problems, repeats } = header;
-    if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
-    if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
-    if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
-    const startBytes = 4 * (ids.length + 1);
-    if (4 + headerBytes + startBytes > data.length) return undefined;
-    const text = data.subarray(4 + headerBytes + startBytes);
-    const starts = new Uint32Array(ids.length + 1);
-    new Uint8Array(starts.buffer).set(data.subarray(4 + headerBytes, 4 + headerBytes + startBytes));
-    if (!startsOf(text, starts)) return undefined;
-    return {
-      stat: header.stat,
-      text,
-      ids: ids as (string | null)[],
-      problems: problems as Record<number, LineProblem[]>,
-      repeats: new Set(repeats as number[]),
-      starts,
-    };
+    outcomes = JSON.parse(stored.outcomes) as typeof outcomes;
   } catch {
     return undefined;
   }
+  if (typeof outcomes !== 'object' || outcomes === null) return undefined;
+  const { ids, problems, repeats } = outcomes;
+  if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+  if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
+  if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
+  if (stored.starts.length !== 4 * (ids.length + 1)) return undefined;
+  const starts = new Uint32Array(ids.length + 1);
+  new Uint8Array(starts.buffer).set(stored.starts);
+  if (!startsOf(stored.text, starts)) return undefined;
+  return {
+    stat: stored.stat,
+    text: stored.text,
+    ids: ids as (string | null)[],
+    problems: problems as Record<number, LineProblem[]>,
+    repeats: new Set(repeats as number[]),
+    starts,
+  };
 }
 
-/** Keeps `table` for the next process; silent on failure (it is only a cache). Not fsync'ed: a torn table costs time, never an answer. */
-export function writeToolsLines(dir: string, key: ToolsSnapshotKey, table: ToolsLineTable): void {
-  const file = tableFile(dir, key);
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirPrivate(dir);
-    const problems: Record<number, readonly LineProblem[]> = {};
-    table.lines.forEach((line, index) => {
-      if (line.problems.length > 0) problems[index] = line.problems;
-    });
-    const ids = table.lines.map((line) => line.id);
-    const seen = new Set<string>();
-    const repeats: number[] = [];
-    for (const [index, id] of ids.entries()) {
-      if (id === null) continue;
-      if (seen.has(id)) repeats.push(index);
-      else seen.add(id);
-    }
-    const header = Buffer.from(JSON.stringify({ format: LINES_FORMAT, path: key.path, stat: table.stat, ids, problems, repeats }));
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(header.length, 0);
-    const starts = Uint32Array.from(lineStarts(table.text));
-    if (starts.length !== table.lines.length + 1) return;
-    writeFileSync(temp, Buffer.concat([length, header, new Uint8Array(starts.buffer), table.text]), { mode: PRIVATE_FILE_MODE });
-    renameSync(temp, file);
-  } catch {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // The folder is unusable: there is no temp file to remove.
-    }
+/** Keeps `table` for the next process (the cache is silent on failure). */
+export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLineTable): void {
+  const problems: Record<number, readonly LineProblem[]> = {};
+  table.lines.forEach((line, index) => {
+    if (line.problems.length > 0) problems[index] = line.problems;
+  });
+  const ids = table.lines.map((line) => line.id);
+  const seen = new Set<string>();
+  const repeats: number[] = [];
+  for (const [index, id] of ids.entries()) {
+    if (id === null) continue;
+    if (seen.has(id)) repeats.push(index);
+    else seen.add(id);
   }
+  const starts = Uint32Array.from(lineStarts(table.text));
+  if (starts.length !== table.lines.length + 1) return;
+  cache.writeLines(toolsCacheKey(key), {
+    stat: table.stat,
+    text: table.text,
+    starts: Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength),
+    outcomes: JSON.stringify({ ids, problems, repeats }),
+  });
 }
 
 /** True when `starts` are {@link lineStarts} of `text` (checked, not found: no scan of the text). */

@@ -6,13 +6,14 @@ import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
 import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
+import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link SqliteStore.reset} says so once).
  */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 /**
  * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
  * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
@@ -154,6 +155,7 @@ export class SqliteStore implements EntryStore {
           db.exec(SCHEMA);
           db.exec(CATALOG_SKILLS_SQL);
           db.exec(LEXICAL_TABLES_SQL);
+          db.exec(TOOLS_FILES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
       return new SqliteStore(file, db, reset);
@@ -367,6 +369,7 @@ export class SqliteStore implements EntryStore {
         removed += this.#db
           .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
           .run(before).changes;
+        removed += collectToolsFiles(this.#db, before);
       })(),
     );
     for (const graph of graphs) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });

@@ -54,7 +54,7 @@ beforeEach(async () => {
   const earlier = new Date(Date.now() - 60_000);
   for (const name of SKILLS) await utimes(join(skills, name, 'SKILL.md'), earlier, earlier);
   await writeFile(tools, `${JSON.stringify({ id: 'one', name: 'one', description: 'first tool' })}\n`);
-  options = { cwd: root, home: root, skillsDirs: [skills], toolsFiles: [tools], bundledDir: null, managedDir: null, toolsSnapshotDir: null };
+  options = { cwd: root, home: root, skillsDirs: [skills], toolsFiles: [tools], bundledDir: null, managedDir: null, toolsCache: null };
   counted.reads.length = 0;
   counted.parses = 0;
   counted.toolsLoads.length = 0;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillCatalog } from '../../src/load/index.js';
 import type { CatalogOptions } from '../../src/load/options.js';
+import { StoreToolsCache } from '../../src/store/store-tools-cache.js';
 import type { Skill } from '../../src/types.js';
 import { randomTools, removeDir, tempDir, writeTree } from './helpers.js';
 
@@ -39,7 +40,7 @@ describe('a catalog of tools files as a change of the one they were last loaded 
       cwd: dir,
       home: join(dir, 'home'),
       toolsFiles: [join(dir, 'tools.jsonl')],
-      toolsSnapshotDir: join(dir, 'snapshots'),
+      toolsCache: new StoreToolsCache(join(dir, 'store.sqlite')),
       demo: 'never',
       claudePlugins: false,
       watch: false,
@@ -117,7 +118,7 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     await new SkillCatalog(options).get();
     expect(await new SkillCatalog(options).delta()).toBeUndefined();
     await writeFile(join(dir, 'tools.jsonl'), AFTER.join('\n'));
-    expect(await new SkillCatalog({ ...options, toolsSnapshotDir: join(dir, 'elsewhere') }).delta()).toBeUndefined();
+    expect(await new SkillCatalog({ ...options, toolsCache: new StoreToolsCache(join(dir, 'elsewhere.sqlite')) }).delta()).toBeUndefined();
     await writeTree(dir, { 'own/tidy/SKILL.md': '---\ndescription: A skill of a folder named beside the tools file\n---\nBody.\n' });
     expect(await new SkillCatalog({ ...options, skillsDirs: [join(dir, 'own')] }).delta()).toBeUndefined();
     expect(await new SkillCatalog(options).delta()).toBeDefined();

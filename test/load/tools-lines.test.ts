@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
 import { loadToolsJsonl, parseToolsLine } from '../../src/load/tools-jsonl.js';
+import { StoreToolsCache } from '../../src/store/store-tools-cache.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { diffToolsLines, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from '../../src/load/tools-lines.js';
 import { randomTools, removeDir, tempDir } from './helpers.js';
 
@@ -49,11 +51,11 @@ const NEW = [
 describe('a tools file diffed against the line table of its last load', () => {
   let dir: string;
   let file: string;
-  let tables: string;
+  let tables: StoreToolsCache;
   beforeEach(async () => {
     dir = await tempDir();
     file = join(dir, 'tools.jsonl');
-    tables = join(dir, 'snapshots');
+    tables = new StoreToolsCache(join(dir, 'store.sqlite'));
     await writeFile(file, OLD.join('\n'));
   });
   afterEach(() => removeDir(dir));
@@ -62,7 +64,7 @@ describe('a tools file diffed against the line table of its last load', () => {
   const context = () => ({ path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS });
 
   it('parses exactly the changed and added lines; a moved line and the unchanged ones keep their old outcome', async () => {
-    await loadToolsJsonl(file, { snapshotDir: tables });
+    await loadToolsJsonl(file, { cache: tables });
     const table = readToolsLines(tables, key());
     expect(table?.ids).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
     await writeFile(file, NEW.join('\n'));
@@ -81,8 +83,8 @@ describe('a tools file diffed against the line table of its last load', () => {
     expect((lines[1]?.skill as { description?: string } | undefined)?.description).toBe('Build release notes from merged pull requests');
 
     // The outcomes are a full load's of the new text, the broken line's problem on its own line.
-    const full = join(dir, 'full');
-    await loadToolsJsonl(file, { snapshotDir: full });
+    const full = new StoreToolsCache(join(dir, 'full.sqlite'));
+    await loadToolsJsonl(file, { cache: full });
     expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
     expect(lines[7]?.outcome).toEqual({ id: null, problems: [['bad-tools-line', expect.stringMatching(/^not valid JSON/), 'error']] });
     // The second line for id a, and the line that is not JSON, are what they were.
@@ -97,7 +99,7 @@ describe('a tools file diffed against the line table of its last load', () => {
       // Sometimes a final newline: the last line is then blank.
       if (random(3) === 0) before.push('');
       await writeFile(file, before.join('\n'));
-      await loadToolsJsonl(file, { snapshotDir: tables });
+      await loadToolsJsonl(file, { cache: tables });
       const table = readToolsLines(tables, key())!;
       const after = [...before];
       edit(after, 6);
@@ -112,20 +114,42 @@ describe('a tools file diffed against the line table of its last load', () => {
       );
       const known = new Set(before);
       expect(parsed).toEqual(after.flatMap((line, index) => (known.has(line) || line === '' ? [] : [index])));
-      const full = join(dir, `full-${round}`);
-      await loadToolsJsonl(file, { snapshotDir: full });
+      const full = new StoreToolsCache(join(dir, `full-${round}.sqlite`));
+      await loadToolsJsonl(file, { cache: full });
       expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
       for (const [index, line] of lines.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
     }
   });
 
   it('a line table of another file, or one whose line count disagrees with its text, is not read', async () => {
-    await loadToolsJsonl(file, { snapshotDir: tables });
+    await loadToolsJsonl(file, { cache: tables });
+    expect(readToolsLines(tables, key())).toBeDefined();
     expect(readToolsLines(tables, { ...key(), path: join(dir, 'other.jsonl') })).toBeUndefined();
     expect(readToolsLines(tables, { ...key(), rank: 3 })).toBeUndefined();
-    const [name] = (await import('node:fs')).readdirSync(tables).filter((entry) => entry.startsWith('lines-'));
-    const data = readFileSync(join(tables, name!));
-    await writeFile(join(tables, name!), Buffer.concat([data, Buffer.from('\nan extra line')]));
+    const store = SqliteStore.open(join(dir, 'store.sqlite'));
+    try {
+      store.database.prepare("UPDATE tools_lines SET text = text || CAST('\nan extra line' AS BLOB)").run();
+    } finally {
+      store.close();
+    }
     expect(readToolsLines(tables, key())).toBeUndefined();
+  });
+
+  it('is kept in the store, one row per file and settings, and no file beside it', async () => {
+    await loadToolsJsonl(file, { cache: tables });
+    await loadToolsJsonl(file, { cache: tables, rank: 3 });
+    const store = SqliteStore.open(join(dir, 'store.sqlite'));
+    try {
+      expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(2);
+      // Rows no one used for the days `collect` is given go with it.
+      store.collect(30);
+      expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(2);
+      store.database.prepare('UPDATE tools_lines SET used = 0 WHERE key LIKE ?').run('%,3,%');
+      store.collect(30);
+      expect(store.database.prepare('SELECT COUNT(*) FROM tools_lines').pluck().get()).toBe(1);
+    } finally {
+      store.close();
+    }
+    expect(readdirSync(dir).filter((name) => !name.startsWith('store.sqlite'))).toEqual(['tools.jsonl']);
   });
 });

@@ -42,7 +42,7 @@ beforeEach(async () => {
   await writeFile(tools, jsonl(LINES));
   const earlier = new Date(Date.now() - 60_000);
   for (const file of ['first/alpha', 'first/shared', 'second/beta', 'second/shared']) await utimes(join(root, file, 'SKILL.md'), earlier, earlier);
-  options = { cwd: root, home: root, skillsDirs: [first, second], toolsFiles: [tools], bundledDir: null, managedDir: null, toolsSnapshotDir: null };
+  options = { cwd: root, home: root, skillsDirs: [first, second], toolsFiles: [tools], bundledDir: null, managedDir: null, toolsCache: null };
   counted.merges = 0;
 });
 afterEach(async () => {

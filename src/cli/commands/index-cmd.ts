@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
@@ -10,9 +11,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
-  const { retireIndexFolder } = await import('../../store/legacy-folder.js');
+  const { retireIndexFolder, retireToolsFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);
   if (retired !== undefined) line(io.stderr, retired);
+  retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
   const live = await openLiveIndex(sources, retrieval, io);
   try {
     const onProgress = await buildProgress(io, args.values);
