@@ -5,7 +5,7 @@
  * Why: a hook without a server starts Node on every prompt, and Node loads the ~125 ES modules
  * of that path one by one (resolve, read, compile, link). One CommonJS file did the same work
  * about 60 ms sooner per call at 24k skills (docs/cold-start.md).
- * Packages stay in node_modules, and modules the CLI imports on demand are still only
+ * Packages stay in node_modules (but better-sqlite3's JavaScript, below), and modules the CLI imports on demand are still only
  * evaluated on demand. The file sits beside dist/cli/main.js, so paths our modules resolve
  * from `import.meta.url` (the package's root two folders up) stay the same.
  *
@@ -16,7 +16,7 @@
  *
  * Usage: npx tsx scripts/bundle-cli.ts
  */
-import { buildSync } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,14 +27,13 @@ export const CLI_BUNDLE = 'dist/cli/bundle.cjs';
 
 /** Writes {@link CLI_BUNDLE} from {@link CLI_ENTRY} under `root`; throws on an esbuild error. */
 export function bundleCli(root: string = ROOT): void {
-  buildSync({
+  const options: BuildOptions = {
     entryPoints: [path.join(root, CLI_ENTRY)],
     outfile: path.join(root, CLI_BUNDLE),
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    packages: 'external',
     // Strict, as the modules were (the directive must come first). CommonJS has no
     // import.meta: each use reads this file's URL, declared once at the top.
     banner: { js: '"use strict";\nconst import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
@@ -42,13 +41,45 @@ export function bundleCli(root: string = ROOT): void {
     // Strings and names escaped by esbuild; the regular expressions and comments by asciiOnly.
     charset: 'ascii',
     logLevel: 'warning',
+  };
+  // Packages stay in node_modules, but for better-sqlite3's JavaScript (src/store/sqlite-store.ts
+  // `bundledDriver`): its addon is still loaded from the installed package, by path.
+  const { metafile } = buildSync({ ...options, external: externalBut(options, BUNDLED_PACKAGES), metafile: true });
+  const strays = Object.keys(metafile.inputs).filter((input) => {
+    const at = input.lastIndexOf('node_modules/');
+    return at >= 0 && !BUNDLED_PACKAGES.includes(packageOf(input.slice(at + 'node_modules/'.length)) ?? '');
   });
+  if (strays.length > 0) throw new Error(`${CLI_BUNDLE}: packages bundled that should stay in node_modules: ${strays.join(', ')}`);
   const file = path.join(root, CLI_BUNDLE);
   const bundle = asciiOnly(readFileSync(file, 'utf8'));
   writeFileSync(file, bundle);
   const stray = strayImports(bundle);
   if (stray.length > 0)
     throw new Error(`${CLI_BUNDLE}: import() outside importModule (src/util/import-module.ts), which the bin cannot run: ${stray.join('; ')}`);
+}
+
+/** The packages whose JavaScript the bundle carries; `bindings` (better-sqlite3's search for its addon) stays out. */
+export const BUNDLED_PACKAGES = ['better-sqlite3'];
+
+/** The package a bare specifier names (`@scope/name`, or `name`), else undefined. */
+export function packageOf(specifier: string): string | undefined {
+  if (/^(?:node:|\.|\/)/.test(specifier) || path.isAbsolute(specifier)) return undefined;
+  return specifier.startsWith('@') ? specifier.split('/', 2).join('/') : specifier.split('/', 1)[0];
+}
+
+/**
+ * The packages that `options` imports, every one left out (`packages: 'external'`), but for
+ * `bundled`: esbuild's synchronous API takes no plugin, so the build first lists them.
+ */
+function externalBut(options: BuildOptions, bundled: readonly string[]): string[] {
+  const { metafile } = buildSync({ ...options, packages: 'external', write: false, metafile: true, logLevel: 'silent' });
+  const names = new Set<string>(['bindings']);
+  for (const input of Object.values(metafile.inputs))
+    for (const { path: specifier, external } of input.imports) {
+      const name = external === true ? packageOf(specifier) : undefined;
+      if (name !== undefined && !bundled.includes(name)) names.add(name);
+    }
+  return [...names].sort();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -65,11 +65,26 @@ let nativeBinding: { readonly nativeBinding?: string } = {};
 function sqlite(): typeof BetterSqlite3 {
   if (driver === undefined) {
     const require = createRequire(import.meta.url);
-    driver = require('better-sqlite3') as typeof BetterSqlite3;
-    const built = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    const root = path.dirname(require.resolve('better-sqlite3/package.json'));
+    const built = path.join(root, 'build', 'Release', 'better_sqlite3.node');
     nativeBinding = existsSync(built) ? { nativeBinding: built } : {};
+    driver = bundledDriver(root) ?? (require('better-sqlite3') as typeof BetterSqlite3);
   }
   return driver;
+}
+
+/**
+ * better-sqlite3's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), compiled
+ * with the bundle and under its code cache: requiring the package's files cost a cold hook
+ * 8–11 ms (docs/cold-start.md). Only with the addon by path (the bundle leaves out `bindings`)
+ * and when the installed package is the version bundled, since its JavaScript and its addon go
+ * together. Undefined otherwise, and in tsc's ES modules, which have no `require`.
+ */
+function bundledDriver(root: string): typeof BetterSqlite3 | undefined {
+  if (typeof require !== 'function' || nativeBinding.nativeBinding === undefined) return undefined;
+  const bundled = (require('better-sqlite3/package.json') as { version: string }).version;
+  const installed = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
+  return installed === bundled ? (require('better-sqlite3') as typeof BetterSqlite3) : undefined;
 }
 
 interface CatalogRowData {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asciiOnly, CLI_BUNDLE, strayImports } from '../../scripts/bundle-cli.js';
+import { asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, packageOf, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -43,5 +43,24 @@ describe('the CLI bundle in ASCII', () => {
 
   it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle is ASCII', () => {
     expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
+  });
+});
+
+describe('the packages in the CLI bundle', () => {
+  it('names the package of a bare specifier only', () => {
+    expect(packageOf('better-sqlite3')).toBe('better-sqlite3');
+    expect(packageOf('better-sqlite3/package.json')).toBe('better-sqlite3');
+    expect(packageOf('@huggingface/tokenizers/dist/x.js')).toBe('@huggingface/tokenizers');
+    expect(packageOf('node:fs')).toBeUndefined();
+    expect(packageOf('./util')).toBeUndefined();
+    expect(packageOf('/abs/file.js')).toBeUndefined();
+  });
+
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's JavaScript, without bindings", () => {
+    const bundle = readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8');
+    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3']);
+    expect(bundle).toContain('// node_modules/better-sqlite3/lib/database.js');
+    expect(bundle).not.toMatch(/\/\/ node_modules\/(?!better-sqlite3\/)/);
+    expect(bundle).toContain('require("bindings")');
   });
 });
