@@ -36,9 +36,8 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
   const probed = [...new Set([...left, ...[...skillAt.keys()].filter((doc) => doc < base.size)])];
   const found = stored.at(probed);
   if (probed.some((doc) => found.get(doc)?.id !== delta.baseIds[doc])) return undefined;
-  const leftKeys = new Map(left.map((doc) => [doc, found.get(doc)!.vectorKey]));
-  const leaving = [...leftKeys.values()];
-  const comingKeys = [...skillAt.values()].map((skill) => vectorKey(skill));
+  const leaving = left.map((doc) => found.get(doc)!.vectorKey);
+  const comingKeys = [...skillAt.keys()].map((doc) => (docs[doc] as CatalogMember).vectorKey);
   // A key goes from the graph when no member holds it any more, comes when none held it.
   const held = stored.holding([...new Set([...leaving, ...comingKeys])]);
   const after = new Map(held);

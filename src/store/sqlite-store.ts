@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS glosses (
 `;
 
 const DAY_MS = 86_400_000;
-const today = (): number => Math.floor(Date.now() / DAY_MS);
+/** Today as a day number: what the store's `used` columns hold and `collect` compares. */
+export const today = (): number => Math.floor(Date.now() / DAY_MS);
 /** A graph file no catalog names is removed once it is this old (a writer may be about to record it). */
 const ORPHAN_GRAPH_MS = 60_000;
 

@@ -1,9 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
-import { SqliteStore } from './sqlite-store.js';
-
-const DAY_MS = 86_400_000;
-const today = (): number => Math.floor(Date.now() / DAY_MS);
+import { SqliteStore, today } from './sqlite-store.js';
 
 interface LinesRow {
   size: number;
