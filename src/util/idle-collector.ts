@@ -5,9 +5,9 @@
  * A reindex of a 24k catalog hands back a new catalog (its skill list, the engine's id map,
  * ~2 MB in all) and the old one becomes garbage in V8's old generation, where only a full
  * collection frees it. V8 starts one when the old generation reaches a limit it sets at the last
- * full collection, up to several times the live size, so over a hundred edits a server that
- * holds 115 MB of live heap grew by 100–200 MB of RSS (issue 28: 1.4× its start). Collecting once
- * the server is quiet keeps it near its live size, off the path of the edit being made searchable.
+ * full collection, up to several times the live size, so a server's RSS grows with every edit
+ * until then (docs/benchmarks.md has the measurements). Collecting once the server is quiet
+ * keeps it near its live size, off the path of the edit being made searchable.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
