@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import { RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
 import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
@@ -54,6 +54,8 @@ const { values } = parseArgs({
     /** Narrow the grid (comma-separated values), e.g. to re-run the chosen point with --ablate. */
     depths: { type: 'string' },
     'lexical-depths': { type: 'string' },
+    /** How many candidates by IDF-weighted coverage join the pool (`RerankModel.weightedDepth`). */
+    'weighted-depths': { type: 'string' },
     l2: { type: 'string' },
     /** The dense order the fused list is built on: centred cosine (true), plain (false), or both in the grid. */
     centring: { type: 'string', default: 'true,false' },
@@ -66,8 +68,13 @@ const { values } = parseArgs({
      * scoring mean hit@1 + hit@5, and refit the choice on both splits; 0: fit on train, choose on dev.
      */
     folds: { type: 'string', default: '0' },
-    /** Feature sets in the grid, `|`-separated, each comma-separated names or `all` (every feature) or `base` (all but the shared-name ones). */
+    /**
+     * Feature sets in the grid, `|`-separated, each comma-separated names or `all` (every feature), `base` (the 14 of the
+     * third round: all but the shared-name and IDF ones) or `idf` (all but the shared-name ones).
+     */
     'feature-sets': { type: 'string', default: 'all' },
+    /** Splits the report prints (`train,dev` while choosing, so no test figure is seen before the choice). */
+    'report-splits': { type: 'string', default: 'train,dev,test' },
     /** With `--folds`: where pool members the model puts after the first places go (`RerankModel.poolStaysTop`), both in the grid by default. */
     'pool-stays-top': { type: 'string', default: 'false,true' },
   },
@@ -85,6 +92,7 @@ const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'bou
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
 const DEPTHS = list(values.depths, [3, 5, 10]);
 const LEXICAL_DEPTHS = list(values['lexical-depths'], [0, 1, 3]);
+const WEIGHTED_DEPTHS = list(values['weighted-depths'], [0]);
 const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
 const FEATURES: readonly RerankFeature[] =
   values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
@@ -105,15 +113,10 @@ interface Listing {
 }
 
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
-function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, features: readonly RerankFeature[]): Listing {
+function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, weightedDepth: number, features: readonly RerankFeature[]): Listing {
   const orders = fused(c, centring);
   const rows = rowsFor(c, features);
-  const byOrder = orders.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
-  const pool = new Set(byOrder.slice(0, depth));
-  const lexical = (i: number): number => c.candidates[i]!.lexical ?? 0;
-  const byLexical = byOrder.filter((i) => lexical(i) > 0).sort((a, b) => lexical(b) - lexical(a) || a - b);
-  for (const i of byLexical.slice(0, lexicalDepth)) pool.add(i);
-  const index = byOrder.filter((i) => pool.has(i));
+  const index = rerankPool(rerankInput(c, orders), { depth, lexicalDepth, weightedDepth });
   return { suite: c.suite, orders: index.map((i) => orders[i]!), rows: index.map((i) => rows[i]!), labels: index.map((i) => c.labels[i]!) };
 }
 
@@ -230,9 +233,11 @@ function modelOf(
   lexicalDepth: number,
   l2: number,
   features: readonly RerankFeature[] = FEATURES,
-  { cases = fitCases, staysTop = false }: { cases?: readonly RankingCase[]; staysTop?: boolean } = {},
+  { cases = fitCases, staysTop = false, weightedDepth = 0 }: { cases?: readonly RankingCase[]; staysTop?: boolean; weightedDepth?: number } = {},
 ): Fitted {
-  const listings = cases.map((c) => listing(c, centring, depth, lexicalDepth, features)).filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
+  const listings = cases
+    .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
+    .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
   const fitted = fit(listings, l2);
   const data =
     FOLDS > 0
@@ -253,6 +258,7 @@ function modelOf(
     },
     depth,
     lexicalDepth,
+    ...(weightedDepth > 0 ? { weightedDepth } : {}),
     ...(staysTop ? { poolStaysTop: true } : {}),
     temperature: round(fitted.temperature),
     features,
@@ -306,9 +312,14 @@ function objective(split: Split, setting: Setting): [number, number] {
 const better = (a: [number, number], b: [number, number]): boolean => a[0] > b[0] + 1e-12 || (Math.abs(a[0] - b[0]) <= 1e-12 && a[1] > b[1] + 1e-12);
 const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${mrr.toFixed(4)}`;
 
+/** The shared-name features (offered in the third round, not chosen). */
+const SHARED_NAME: readonly RerankFeature[] = ['nameSpecific', 'nameGeneric'];
+/** The features read from each match's per-word IDF (`LexicalMatch.weightedCoverage`, `rarest`). */
+const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rarest', 'singleCommon'];
 const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets'].split('|').map((set) => {
   if (set === 'all') return FEATURES;
-  if (set === 'base') return FEATURES.filter((name) => name !== 'nameSpecific' && name !== 'nameGeneric');
+  if (set === 'base') return FEATURES.filter((name) => !SHARED_NAME.includes(name) && !IDF_EVIDENCE.includes(name));
+  if (set === 'idf') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
   return set.split(',') as RerankFeature[];
 });
 
@@ -368,14 +379,19 @@ if (FOLDS === 0) {
     for (const features of FEATURE_SETS) {
       for (const depth of DEPTHS) {
         for (const lexicalDepth of LEXICAL_DEPTHS) {
-          for (const l2 of L2S) {
-            const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit }));
-            for (const staysTop of lexicalDepth > 0 ? STAYS_TOP : [false]) {
-              const [score, mrr, cells] = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop } }));
-              const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2}`;
-              console.log(`${label}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
-              if (better([score, mrr], best))
-                [best, bestOf] = [[score, mrr], () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop }) })];
+          for (const weightedDepth of WEIGHTED_DEPTHS) {
+            for (const l2 of L2S) {
+              const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit, weightedDepth }));
+              for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
+                const [score, mrr, cells] = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop } }));
+                const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2}`;
+                console.log(`${label}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
+                if (better([score, mrr], best))
+                  [best, bestOf] = [
+                    [score, mrr],
+                    () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth }) }),
+                  ];
+              }
             }
           }
         }
@@ -389,7 +405,7 @@ console.log(
   `chosen: ${chosen.centring ? 'centred' : 'plain'} dense order, ` +
     (chosenModel === undefined
       ? 'the fused order (no re-ranker beat it on dev)'
-      : `depth ${chosenModel.depth} + lexical ${chosenModel.lexicalDepth} l2 ${String(chosenModel.provenance['l2'])}`),
+      : `depth ${chosenModel.depth} + lexical ${chosenModel.lexicalDepth} + weighted ${chosenModel.weightedDepth ?? 0} l2 ${String(chosenModel.provenance['l2'])}`),
 );
 if (chosenModel !== undefined)
   console.log(chosenModel.features.map((name, j) => `${name} ${chosenModel.weights[j]}`).join(', '), `temperature ${chosenModel.temperature}`);
@@ -398,7 +414,8 @@ const fmt = (split: Split, suite: SuiteName, setting: Setting): string => {
   const m = metrics(group(split, suite), setting);
   return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
 };
-for (const split of ['train', 'dev', 'test'] as const) {
+const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
+for (const split of REPORT_SPLITS) {
   console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): main (centred, fused) → chosen`);
   for (const suite of REPORT_SUITES) {
     const n = metrics(group(split, suite), MAIN).n;
@@ -410,31 +427,47 @@ if (values.ablate && chosenModel !== undefined) {
   const { centring } = chosen;
   const l2 = chosenModel.provenance['l2'] as number;
   const staysTop = chosenModel.poolStaysTop === true;
+  const weightedDepth = chosenModel.weightedDepth ?? 0;
   const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => chosenModel.features.filter((name) => !drop.includes(name));
   const steps: [string, Setting][] = [
     ['fused order, centred (main)', MAIN],
     [`fused order, ${centring ? 'centred' : 'plain'}`, { centring, model: undefined }],
     [`depth ${depth}, no BM25 first from further down`, { centring, model: modelOf(centring, depth, 0, l2, chosenModel.features) }],
+    [
+      `depth ${depth} + BM25 firsts ${lexicalDepth}, none by weighted coverage`,
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, chosenModel.features, { staysTop }) },
+    ],
     ['chosen', chosen],
-    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain']), { staysTop }) }],
-    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain']), { staysTop }) }],
+    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain']), { staysTop, weightedDepth }) }],
+    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain']), { staysTop, weightedDepth }) }],
     [
       'without nameSpecific, nameGeneric',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['nameSpecific', 'nameGeneric']), { staysTop }) },
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['nameSpecific', 'nameGeneric']), { staysTop, weightedDepth }) },
     ],
-    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm']), { staysTop }) }],
-    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched']), { staysTop }) }],
-    ['without coverage, coverageGap', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap']), { staysTop }) }],
+    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm']), { staysTop, weightedDepth }) }],
+    [
+      'without weighted, weightedGap, rarest, singleCommon (IDF)',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(IDF_EVIDENCE), { staysTop, weightedDepth }) },
+    ],
+    [
+      'without rarest, singleCommon',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['rarest', 'singleCommon']), { staysTop, weightedDepth }) },
+    ],
+    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched']), { staysTop, weightedDepth }) }],
+    [
+      'without coverage, coverageGap',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap']), { staysTop, weightedDepth }) },
+    ],
     [
       'without lexicalFirst, lexicalMargin, lexicalRank',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']), { staysTop }) },
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']), { staysTop, weightedDepth }) },
     ],
   ];
-  console.log(`\nsteps and ablations, hit@1 dev | test per suite (${REPORT_SUITES.join(', ')}):`);
+  console.log(`\nsteps and ablations, hit@1 ${REPORT_SPLITS.join(' | ')} per suite (${REPORT_SUITES.join(', ')}):`);
   for (const [name, setting] of steps) {
     const cells = (split: Split): string =>
       REPORT_SUITES.map((suite) => (metrics(group(split, suite), setting).n === 0 ? '–' : metrics(group(split, suite), setting).hit1.toFixed(3))).join(' / ');
-    console.log(`${name}: dev ${cells('dev')} | test ${cells('test')}`);
+    console.log(`${name}: ${REPORT_SPLITS.map((split) => `${split} ${cells(split)}`).join(' | ')}`);
   }
 }
 if (values.write) {

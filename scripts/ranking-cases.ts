@@ -85,8 +85,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   const cases: RankingCase[] = [];
   for (const name of suites) {
     for (const split of splits) {
-      // v2: every lexical match kept (v1 cut the list at 200, dropping some).
-      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v2.json`);
+      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match.
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
       const withBoundaries = boundariesFor(suite.skills);
@@ -222,6 +222,8 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
     plain: plainOf(hit),
     lexical: hit.lexical ?? 0,
     coverage: hit.coverage ?? 0,
+    weightedCoverage: hit.weightedCoverage ?? 0,
+    rarest: hit.rarest ?? 0,
   }));
 }
 

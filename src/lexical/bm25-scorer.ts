@@ -33,6 +33,14 @@ export interface ScoredDocument {
   readonly score: number;
   /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
   readonly queryTerms: readonly string[];
+  /**
+   * The share of the query's words it matched, each word weighted by its inverse document
+   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
+   * reach no document are left out. A match on one common word scores low, on the rare ones high.
+   */
+  readonly weightedCoverage: number;
+  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
+  readonly rarest: number;
   /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
   readonly match?: Record<string, string[]>;
 }
@@ -146,6 +154,8 @@ export class Bm25Scorer<Term> {
     if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
     const reached = this.#reached;
     let reachedCount = 0;
+    // Each distinct word's inverse document frequency from the documents it reaches (0: none).
+    const idf = new Float64Array(distinct.length);
     for (let position = 0; position < terms.length; position += 1) {
       const query = terms[position]!;
       const firstOccurrence = distinct.indexOf(query.term);
@@ -153,6 +163,7 @@ export class Bm25Scorer<Term> {
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
       const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
         const at = doc * words;
@@ -178,10 +189,30 @@ export class Bm25Scorer<Term> {
     const keep = Math.min(limit, reachedCount);
     if (this.#heap.length < keep) this.#heap = new Int32Array(keep);
     const best = bestOf({ docs: reached, scores: final, count: reachedCount, limit: keep, heap: this.#heap, positions: source.positions });
+    let idfTotal = 0;
+    let idfMax = 0;
+    for (const value of idf) {
+      idfTotal += value;
+      idfMax = Math.max(idfMax, value);
+    }
     return best.map(({ doc, score }) => {
-      const queryTerms = distinct.filter((_, i) => (matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) !== 0);
+      let weight = 0;
+      let rarest = 0;
+      const queryTerms = distinct.filter((_, i) => {
+        if ((matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) === 0) return false;
+        weight += idf[i]!;
+        rarest = Math.max(rarest, idf[i]!);
+        return true;
+      });
       const id = source.externalId(doc);
-      return explain ? { id, score, queryTerms, match: this.#matchOf(doc, terms, fields, fieldIds) } : { id, score, queryTerms };
+      const found = {
+        id,
+        score,
+        queryTerms,
+        weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
+        rarest: idfMax > 0 ? rarest / idfMax : 0,
+      };
+      return explain ? { ...found, match: this.#matchOf(doc, terms, fields, fieldIds) } : found;
     });
   }
 
@@ -282,12 +313,12 @@ export class Bm25Scorer<Term> {
     const fieldCount = this.#fieldCount;
     const { docs, values: raw } = this.#slab.take(frequencies.size);
     let matching = frequencies.size;
-    let invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+    let invDocFreq = inverseFrequency(documentCount, matching);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
       if (!source.isLive(doc)) {
         matching -= 1;
-        invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+        invDocFreq = inverseFrequency(documentCount, matching);
         return;
       }
       docs[n] = doc;
@@ -387,6 +418,11 @@ const SLAB_ENTRIES = 1 << 16;
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;
+
+/** BM25's inverse document frequency of a word found in `matching` of `documents` documents. */
+function inverseFrequency(documents: number, matching: number): number {
+  return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
+}
 
 function countBits(words: Uint32Array, from: number, count: number): number {
   let bits = 0;

@@ -9,6 +9,10 @@ export interface LexicalMatch {
   /** Raw BM25+ score (MiniSearch's formula; unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
+  /** `coverage` with each query word weighted by its inverse document frequency (see `ScoredDocument.weightedCoverage`): one common word shared scores low. */
+  readonly weightedCoverage?: number;
+  /** Its rarest matched word's inverse document frequency relative to the query's rarest word the index has (0–1). */
+  readonly rarest?: number;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
@@ -104,7 +108,7 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
       grouped === undefined
         ? result.queryTerms.filter((term) => distinct.has(term)).length / distinct.size
         : grouped.groups.filter((group) => group.some((term) => matched.has(term))).length / grouped.groups.length;
-    const match = { id: result.id, score: result.score, coverage };
+    const match = { id: result.id, score: result.score, coverage, weightedCoverage: result.weightedCoverage, rarest: result.rarest };
     return explain && result.match !== undefined ? { ...match, fields: termsByField(result.match) } : match;
   });
 }

@@ -134,6 +134,7 @@ export function rankHybrid(
   boundaries?: BoundaryLookup,
 ): RankedList {
   const candidates = gatherCandidates(dense, lexical, denseOf);
+  const lexicalOf = new Map(lexical.map((match) => [match.id, match]));
   const centring = fusion.centring !== false;
   let denseMin = Number.POSITIVE_INFINITY;
   let denseMax = Number.NEGATIVE_INFINITY;
@@ -176,6 +177,8 @@ export function rankHybrid(
           plain: candidate.plain,
           lexical: candidate.lexical,
           coverage: candidate.coverage,
+          weightedCoverage: lexicalOf.get(id)?.weightedCoverage ?? 0,
+          rarest: lexicalOf.get(id)?.rarest ?? 0,
         };
       }),
       terms,
@@ -201,6 +204,8 @@ export function rankHybrid(
       plain: candidate.plain,
       lexical: candidate.lexical,
       coverage: candidate.coverage,
+      weightedCoverage: lexicalOf.get(candidate.id)?.weightedCoverage ?? 0,
+      rarest: lexicalOf.get(candidate.id)?.rarest ?? 0,
     };
     evidence.set(candidate.id, hit);
     top.push(hit, order);

@@ -33,6 +33,10 @@ export interface RankedEvidence {
   readonly lexical?: number;
   /** Share of distinct query terms matched (lexical and hybrid). */
   readonly coverage?: number;
+  /** `coverage` with each word weighted by its IDF (`LexicalMatch.weightedCoverage`; hybrid). */
+  readonly weightedCoverage?: number;
+  /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; hybrid). */
+  readonly rarest?: number;
 }
 
 /** What the features need about the query beyond its ranked list. */

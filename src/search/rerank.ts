@@ -30,6 +30,10 @@ export interface RerankCandidate {
   readonly lexical: number;
   /** Share of the query's distinct terms matched (0 when not matched). */
   readonly coverage: number;
+  /** `coverage` with each word weighted by its IDF (`LexicalMatch.weightedCoverage`; 0 when not matched or unknown). */
+  readonly weightedCoverage?: number;
+  /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; 0 when not matched or unknown). */
+  readonly rarest?: number;
 }
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
@@ -66,6 +70,14 @@ export const RERANK_FEATURES = {
   coverageGap: 'coverageGap',
   /** 1 when BM25 did not match it. */
   denseOnly: 'denseOnly',
+  /** Share of the query's words it matches, each weighted by its IDF over the catalog. */
+  weighted: 'weighted',
+  /** Its `weighted` minus the best among the candidates (≤ 0). */
+  weightedGap: 'weightedGap',
+  /** Its rarest matched word's IDF relative to the query's rarest word the catalog has. */
+  rarest: 'rarest',
+  /** For a candidate BM25 matched on one word only, how common that word is (1 − `rarest`); 0 otherwise. */
+  singleCommon: 'singleCommon',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -77,6 +89,11 @@ export interface RerankModel {
   readonly depth: number;
   /** How many of BM25's first hits join them wherever the fused order put them. */
   readonly lexicalDepth: number;
+  /**
+   * How many of the candidates with the highest IDF-weighted coverage (`RerankCandidate.weightedCoverage`,
+   * BM25 breaking ties) join them too: the request's rarest words matched, though BM25's sum ranked it low. Absent: 0.
+   */
+  readonly weightedDepth?: number;
   /**
    * Where the pool members the model puts after the first `depth` places go: true, right below
    * them (a candidate pushed out of the first places by BM25's first hit stays in the first few);
@@ -127,12 +144,16 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
   let plainMin = Number.POSITIVE_INFINITY;
   let plainMax = Number.NEGATIVE_INFINITY;
   let bestCoverage = 0;
+  let bestWeighted = 0;
   for (const c of candidates) {
     denseMin = Math.min(denseMin, c.centered);
     denseMax = Math.max(denseMax, c.centered);
     plainMin = Math.min(plainMin, c.plain);
     plainMax = Math.max(plainMax, c.plain);
-    if (c.lexical > 0) bestCoverage = Math.max(bestCoverage, c.coverage);
+    if (c.lexical > 0) {
+      bestCoverage = Math.max(bestCoverage, c.coverage);
+      bestWeighted = Math.max(bestWeighted, c.weightedCoverage ?? 0);
+    }
   }
   const span = denseMax - denseMin;
   const plainSpan = plainMax - plainMin;
@@ -166,6 +187,10 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
       denseRank: () => 1 / denseRank.get(i)!,
       coverageGap: () => (matched ? c.coverage : 0) - bestCoverage,
       denseOnly: () => (matched ? 0 : 1),
+      weighted: () => (matched ? (c.weightedCoverage ?? 0) : 0),
+      weightedGap: () => (matched ? (c.weightedCoverage ?? 0) : 0) - bestWeighted,
+      rarest: () => (matched ? (c.rarest ?? 0) : 0),
+      singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
     };
     return names.map((name) => value[name]());
   });
@@ -176,6 +201,24 @@ export function rerankScore(model: Pick<RerankModel, 'temperature' | 'mean' | 's
   let z = model.temperature * order;
   for (let j = 0; j < row.length; j += 1) z += model.weights[j]! * ((row[j]! - model.mean[j]!) / model.scale[j]!);
   return z;
+}
+
+/** The candidates (indexes) the model reorders, in fused order: see {@link RerankModel} depth, lexicalDepth and weightedDepth. */
+export function rerankPool(
+  candidates: readonly Pick<RerankCandidate, 'order' | 'lexical' | 'weightedCoverage'>[],
+  model: Pick<RerankModel, 'depth' | 'lexicalDepth' | 'weightedDepth'>,
+): number[] {
+  const byOrder = candidates.map((_, i) => i).sort((a, b) => candidates[b]!.order - candidates[a]!.order || a - b);
+  const pool = new Set(byOrder.slice(0, model.depth));
+  const matched = byOrder.filter((i) => candidates[i]!.lexical > 0);
+  const lexical = (i: number): number => candidates[i]!.lexical;
+  if (model.lexicalDepth > 0) for (const i of [...matched].sort((a, b) => lexical(b) - lexical(a) || a - b).slice(0, model.lexicalDepth)) pool.add(i);
+  const weightedDepth = model.weightedDepth ?? 0;
+  if (weightedDepth > 0) {
+    const weighted = (i: number): number => candidates[i]!.weightedCoverage ?? 0;
+    for (const i of [...matched].sort((a, b) => weighted(b) - weighted(a) || lexical(b) - lexical(a) || a - b).slice(0, weightedDepth)) pool.add(i);
+  }
+  return byOrder.filter((i) => pool.has(i));
 }
 
 /**
@@ -192,14 +235,8 @@ export function rerankedOrders(
   rowsOf: () => readonly (readonly number[])[] = () => rerankRows(candidates, terms, model.features),
 ): number[] {
   const orders = candidates.map((c) => c.order);
-  if (model.depth < 1 || model.depth + model.lexicalDepth < 2 || candidates.length < 2) return orders;
-  const byOrder = candidates.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
-  const pool = new Set(byOrder.slice(0, model.depth));
-  if (model.lexicalDepth > 0) {
-    const byLexical = byOrder.filter((i) => candidates[i]!.lexical > 0).sort((a, b) => candidates[b]!.lexical - candidates[a]!.lexical || a - b);
-    for (const i of byLexical.slice(0, model.lexicalDepth)) pool.add(i);
-  }
-  const top = byOrder.filter((i) => pool.has(i));
+  if (model.depth < 1 || model.depth + model.lexicalDepth + (model.weightedDepth ?? 0) < 2 || candidates.length < 2) return orders;
+  const top = rerankPool(candidates, model);
   const rows = rowsOf();
   const scores = new Map(top.map((i) => [i, rerankScore(model, orders[i]!, rows[i]!)]));
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;

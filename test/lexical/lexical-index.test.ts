@@ -66,6 +66,25 @@ describe('LexicalIndex ranking', () => {
     expect(top?.id).toBe('xlsx');
     expect(top?.coverage).toBeCloseTo(2 / 3);
   });
+
+  it('weighs the matched words by how rare they are in the catalog', () => {
+    const small = new LexicalIndex();
+    small.upsert(makeSkill({ name: 'fastq-tools', description: 'Trim and count sequencing reads.' }));
+    for (const name of ['file-manager', 'file-sync', 'file-search']) small.upsert(makeSkill({ name, description: `Work with a file: ${name}.` }));
+    const byId = new Map(small.search('fastq file', 5).map((match) => [match.id, match]));
+    // Each matches one of the two words (coverage 1/2), but "fastq" is in one skill of four, "file" in three.
+    const rare = byId.get('fastq-tools')!;
+    const common = byId.get('file-sync')!;
+    expect(rare.coverage).toBe(0.5);
+    expect(common.coverage).toBe(0.5);
+    const idf = (n: number): number => Math.log(1 + (4 - n + 0.5) / (n + 0.5));
+    expect(rare.weightedCoverage).toBeCloseTo(idf(1) / (idf(1) + idf(3)));
+    expect(common.weightedCoverage).toBeCloseTo(idf(3) / (idf(1) + idf(3)));
+    expect(rare.rarest).toBe(1);
+    expect(common.rarest).toBeCloseTo(idf(3) / idf(1));
+    // A word no skill has weighs nothing: matching "fastq" is all the evidence there is.
+    expect(small.search('fastq zyzzyva', 1)[0]?.weightedCoverage).toBe(1);
+  });
 });
 
 describe('LexicalIndex updates', () => {

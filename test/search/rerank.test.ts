@@ -59,6 +59,36 @@ describe('rerankRows', () => {
   });
 });
 
+describe('IDF evidence', () => {
+  // `sarif-parsing` matched one common word, `fastq-tools` two, among them the request's rarest.
+  const weighted = [
+    { ...candidates[0]!, weightedCoverage: 0.1, rarest: 0.2 },
+    candidates[1]!,
+    { ...candidates[2]!, weightedCoverage: 0.9, rarest: 1 },
+    candidates[3]!,
+  ];
+
+  it('reads each match’s IDF-weighted coverage and rarest word', () => {
+    const names: RerankFeature[] = ['weighted', 'weightedGap', 'rarest', 'singleCommon'];
+    const rows = rerankRows(weighted, terms, names);
+    const column = (name: RerankFeature): number[] => rows.map((row) => row[names.indexOf(name)]!);
+    expect(column('weighted')).toEqual([0.1, 0, 0.9, 0]);
+    column('weightedGap').forEach((value, i) => expect(value).toBeCloseTo([-0.8, -0.9, 0, -0.9][i]!));
+    expect(column('rarest')).toEqual([0.2, 0, 1, 0]);
+    // Only sarif matched a single word, and a common one.
+    expect(column('singleCommon')).toEqual([0.8, 0, 0, 0]);
+  });
+
+  it('brings the best IDF-weighted match into the pool, wherever fusion and BM25 put it', () => {
+    // BM25 ranks `fastq-tools` below `sarif-parsing` here, and fusion last of the matches.
+    const far = [{ ...weighted[0]!, lexical: 90 }, weighted[1]!, { ...weighted[3]!, name: 'x' }, { ...weighted[2]!, order: 0.05 }];
+    const rare = model(['rarest'], [5], 2, 1);
+    expect(rerankedOrders(far, terms, rare)[3]).toBe(0.05);
+    const orders = rerankedOrders(far, terms, { ...rare, weightedDepth: 1 });
+    expect(orders[3]).toBe(0.9);
+  });
+});
+
 describe('shared name words', () => {
   it('weighs a matched name word by how many candidates’ names share it', () => {
     const pdfTerms = new Set(['pdf', 'form', 'court']);
@@ -133,6 +163,18 @@ describe('rankHybrid with the evidence re-ranker', () => {
   it('puts a specific lexical match above a dense match on one common word', () => {
     expect(first(false)).toBe('sarif');
     expect(first(model(['coverage', 'lexical'], [2, 2], 5))).toBe('fastq');
+  });
+
+  it('passes each lexical match’s IDF evidence to the model', () => {
+    // Equal BM25 and coverage; only the rarity of the matched word tells them apart.
+    const tied = [
+      { id: 'fastq', score: 10, coverage: 1 / 3, weightedCoverage: 0.6, rarest: 1 },
+      { id: 'sarif', score: 10, coverage: 1 / 3, weightedCoverage: 0.1, rarest: 0.2 },
+    ];
+    const rank = (weights: number[]): string =>
+      rankHybrid(dense, 0.1, tied, denseOf, { ...fusion, evidenceRerank: model(['rarest'], weights, 5) }, terms, 2, nameOf).ranked[0]!.id;
+    expect(rank([0])).toBe('sarif');
+    expect(rank([5])).toBe('fastq');
   });
 });
 
