@@ -247,6 +247,7 @@ function modelOf(
     version: 1,
     provenance: {
       script: 'scripts/fit-rerank.ts',
+      command: `npx tsx scripts/fit-rerank.ts ${process.argv.slice(2).join(' ')}`,
       splitSeed: SPLIT_SEED,
       ...(FOLDS > 0 ? { folds: FOLDS, foldSeed: FOLD_SEED } : {}),
       data,
