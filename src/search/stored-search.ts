@@ -2,12 +2,13 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
-import { catalogKey } from './catalog-format.js';
+import { catalogKey, catalogModel } from './catalog-format.js';
+import { movedBase, type MovedCatalog } from './moved-catalog.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -56,7 +57,7 @@ export class StoredSearch extends RankedSearch {
    */
   static async open(options: EngineOptions, stamps: Promise<CatalogStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
     const resolved = resolveEngineOptions(options);
-    const source = resolved.store ?? (resolved.indexDir === undefined ? undefined : path.join(resolved.indexDir, STORE_DEFAULTS.file));
+    const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
     // While the catalog's stamp is computed, the model loads (a live search needs it too).
     const warming = resolved.embedder.warm?.();
@@ -77,9 +78,40 @@ export class StoredSearch extends RankedSearch {
     return opened;
   }
 
+  /**
+   * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
+   * (`movedBase`: every member's keys equal, only records differ), the records and load problems
+   * taken from memory; undefined when the store holds none such. Nothing is written.
+   */
+  static async openMoved(options: EngineOptions, skills: readonly Skill[], diagnostics: readonly Diagnostic[]): Promise<OpenedCatalog | undefined> {
+    const resolved = resolveEngineOptions(options);
+    const source = storeSource(resolved);
+    if (source === undefined) return undefined;
+    const store = new SharedStore(source);
+    const language = crossLingual(resolved, store);
+    const moved = await movedBase(store, catalogModel(resolved), skills, language);
+    const opened = moved === undefined ? undefined : StoredSearch.#openRow(resolved, store, moved.base, { ...moved, diagnostics, language });
+    if (opened === undefined || 'reason' in opened) {
+      store.close();
+      return undefined;
+    }
+    await resolved.embedder.warm?.();
+    return opened;
+  }
+
   static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
     const row = store.catalog(catalogKey(stamp, options));
     if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
+    return StoredSearch.#openRow(options, store, row);
+  }
+
+  /** The search of saved catalog `row`; with `moved`, its skills and load problems are those given, not its records. */
+  static #openRow(
+    options: ResolvedEngineOptions,
+    store: SharedStore,
+    row: StoredCatalog,
+    moved?: MovedCatalog & { readonly diagnostics: readonly Diagnostic[]; readonly language: CrossLingual },
+  ): OpenedCatalog | { readonly reason: string } {
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
@@ -89,7 +121,7 @@ export class StoredSearch extends RankedSearch {
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
       lexical = store.catalogLexical(row.id);
-      diagnostics = JSON.parse(row.diagnostics) as Diagnostic[];
+      diagnostics = moved === undefined ? (JSON.parse(row.diagnostics) as Diagnostic[]) : [...moved.diagnostics];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
@@ -99,12 +131,12 @@ export class StoredSearch extends RankedSearch {
     const catalog: RankedCatalog = {
       size: row.size,
       generation: 0,
-      skill: (id) => skillOf(members, skills, id),
+      skill: moved === undefined ? (id) => skillOf(members, skills, id) : (id) => moved.skills.get(id),
       idsNamed: (name) => members.idsNamed(name),
       lexical: prefetching(lexical, members),
       dense: () => Promise.resolve(dense),
     };
-    const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
+    const language = moved?.language ?? crossLingual(options, store);
     const ranker = new Ranker({ engine: options, dimensions, language, catalog });
     return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
   }
@@ -127,6 +159,16 @@ export class StoredSearch extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
   }
+}
+
+/** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
+function storeSource(options: ResolvedEngineOptions): ResolvedEngineOptions['store'] | undefined {
+  return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+}
+
+/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store). */
+function crossLingual(options: ResolvedEngineOptions, store: SharedStore): CrossLingual {
+  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
 }
 
 /** `lexical`, its matches' members read together as it finds them: ranking asks for each one's record and vector. */
