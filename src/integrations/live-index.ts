@@ -104,16 +104,15 @@ export class LiveIndex implements SkillService {
         await catalog.close();
       }
       if (made !== undefined && 'moved' in made) {
-        const { moved, catalog: whole } = made;
-        opened = moved;
+        opened = made.moved;
         // Written off the prompt's path: by a detached indexer (the hook), which loads the tools file again, else once the search closes.
         if (options.onSnapshotDue !== undefined) {
           tools?.drop();
-          options.onSnapshotDue(whole.sourceStamp);
+          options.onSnapshotDue(made.sourceStamp);
         } else
           written = async () => {
+            await made.write();
             tools?.flush();
-            await LiveIndex.#write(engineOpts, whole);
           };
       } else {
         tools?.flush();
@@ -139,9 +138,11 @@ export class LiveIndex implements SkillService {
 
   /**
    * The catalog as it is on disk, written in the store from the catalog saved last
-   * (`SkillSearchEngine.assembleCatalog`); or, when a saved catalog holds its skills at other
-   * paths, that catalog's search over the skills in memory, nothing written (`moved`, with the
-   * catalog still to write: `StoredSearch.openMoved`).
+   * (`SkillSearchEngine.assembleCatalog`); or, when a saved catalog holds its skills at another
+   * path, that catalog's search with the skills moved there, nothing written (docs/store.md, "A
+   * catalog at a new path"): a tools file's copy found byte for byte (`StoredSearch.openCopy`,
+   * the file not parsed), else the skills loaded and found with the same keys at the same
+   * documents (`StoredSearch.openMoved`).
    */
   static async #assembleOrMove(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | MovedSearch | undefined> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
@@ -150,12 +151,25 @@ export class LiveIndex implements SkillService {
     try {
       const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
       if (assembled !== undefined) return assembled;
+      for await (const copy of catalog.copies()) {
+        const moved = await StoredSearch.openCopy(options, copy);
+        if (moved !== undefined)
+          return {
+            moved,
+            sourceStamp: copy.sourceStamp,
+            write: async () => {
+              const snapshot = await catalog.get();
+              const facts = snapshotFacts(snapshot);
+              if (facts !== undefined) await LiveIndex.#write(options, { ...facts, skills: snapshot.skills });
+            },
+          };
+      }
       const snapshot = await catalog.get();
       const facts = snapshotFacts(snapshot);
       if (facts === undefined || snapshot.skills.length === 0) return undefined;
       const whole = { ...facts, skills: snapshot.skills };
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
-      if (moved !== undefined) return { moved, catalog: whole };
+      if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
       return await engine.assembleCatalog(whole);
     } finally {
       await engine.close();
@@ -163,7 +177,7 @@ export class LiveIndex implements SkillService {
   }
 
   /** Writes `catalog` in the store (`SkillSearchEngine.assembleCatalog`); undefined when it was not written. */
-  static async #write(options: EngineOptions, catalog: MovedSearch['catalog']): Promise<AssembledCatalog | undefined> {
+  static async #write(options: EngineOptions, catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }): Promise<AssembledCatalog | undefined> {
     const engine = await SkillSearchEngine.open(options);
     try {
       return await engine.assembleCatalog(catalog);
@@ -233,10 +247,11 @@ export interface SnapshotOptions {
   readonly assemble?: boolean;
 }
 
-/** A catalog searched as the saved one holding its skills at other paths (`StoredSearch.openMoved`), and the catalog itself, still to write. */
+/** A catalog searched as the saved one holding its skills at another path, and how to write it (still to do). */
 interface MovedSearch {
   readonly moved: OpenedCatalog;
-  readonly catalog: SnapshotCatalog & { readonly skills: readonly Skill[] };
+  readonly sourceStamp: string;
+  readonly write: () => Promise<unknown>;
 }
 
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */

@@ -21,6 +21,7 @@ import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
+import { toolsCopies, type CatalogCopy } from './tools-copy.js';
 import { sameStat, toolsFileStat } from './tools-cache.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -251,6 +252,19 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
     return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), cache });
+  }
+
+  /**
+   * The catalogs this one may be a copy of (`toolsCopies`): when it is made of one tools file
+   * only (as {@link delta} asks) whose bytes a line table kept under another path holds.
+   */
+  async *copies(): AsyncGenerator<CatalogCopy> {
+    const { options } = this;
+    const cache = options.toolsCache;
+    if (cache === null || options.toolsFiles.length !== 1 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return;
+    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return;
+    yield* toolsCopies({ stamp: { options, dirs, mcp: [] }, file: this.#toolsContext(options.toolsFiles[0]!), cache });
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */

@@ -31,6 +31,10 @@ export class DeferredToolsCache implements ToolsCache {
     this.#writes.push(() => this.#cache.writeLines(key, lines));
   }
 
+  keysOfSize(size: number): string[] {
+    return this.#cache.keysOfSize?.(size) ?? [];
+  }
+
   /** Makes the writes held so far, in order; later writes are held again. */
   flush(): void {
     const writes = this.#writes;

@@ -14,6 +14,8 @@ export interface ToolsCache {
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): StoredLines | undefined;
   writeLines(key: string, lines: StoredLines): void;
+  /** The keys of the line tables kept for files of `size` bytes, most recently used first (a copied file's, `tools-copy.ts`). Optional. */
+  keysOfSize?(size: number): string[];
 }
 
 /** A line table as it is kept: the load layer makes and checks each part (`tools-lines.ts`). */

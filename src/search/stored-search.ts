@@ -8,7 +8,8 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
-import { movedBase, type MovedCatalog } from './moved-catalog.js';
+import { movedBase } from './moved-catalog.js';
+import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -90,12 +91,52 @@ export class StoredSearch extends RankedSearch {
     const store = new SharedStore(source);
     const language = crossLingual(resolved, store);
     const moved = await movedBase(store, catalogModel(resolved), skills, language);
-    const opened = moved === undefined ? undefined : StoredSearch.#openRow(resolved, store, moved.base, { ...moved, diagnostics, language });
+    const opened =
+      moved === undefined
+        ? undefined
+        : StoredSearch.#openRow(resolved, store, moved.base, { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language });
+    return StoredSearch.#opened(resolved, store, opened);
+  }
+
+  /**
+   * The catalog `copy` names searched as its base, the saved catalog of the same tools file at
+   * another path, each skill and load problem moved to the copy's path
+   * (`renameSkill`, `renameDiagnostic`); undefined when the store does not hold that catalog.
+   */
+  static async openCopy(options: EngineOptions, copy: CatalogCopy): Promise<OpenedCatalog | undefined> {
+    const resolved = resolveEngineOptions(options);
+    const source = storeSource(resolved);
+    if (source === undefined) return undefined;
+    const store = new SharedStore(source);
+    const row = store.catalog(catalogKey(copy.base.portableStamp ?? copy.base.sourceStamp, resolved));
+    const renamed = new Map<string, Skill | undefined>();
+    const opened =
+      row === undefined
+        ? undefined
+        : StoredSearch.#openRow(resolved, store, row, {
+            skill: (stored) => (id) => {
+              if (!renamed.has(id)) {
+                const skill = stored(id);
+                renamed.set(id, skill === undefined ? undefined : Object.freeze(renameSkill(skill, copy)));
+              }
+              return renamed.get(id);
+            },
+            diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
+          });
+    return StoredSearch.#opened(resolved, store, opened);
+  }
+
+  /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
+  static async #opened(
+    options: ResolvedEngineOptions,
+    store: SharedStore,
+    opened: OpenedCatalog | { readonly reason: string } | undefined,
+  ): Promise<OpenedCatalog | undefined> {
     if (opened === undefined || 'reason' in opened) {
       store.close();
       return undefined;
     }
-    await resolved.embedder.warm?.();
+    await options.embedder.warm?.();
     return opened;
   }
 
@@ -105,13 +146,8 @@ export class StoredSearch extends RankedSearch {
     return StoredSearch.#openRow(options, store, row);
   }
 
-  /** The search of saved catalog `row`; with `moved`, its skills and load problems are those given, not its records. */
-  static #openRow(
-    options: ResolvedEngineOptions,
-    store: SharedStore,
-    row: StoredCatalog,
-    moved?: MovedCatalog & { readonly diagnostics: readonly Diagnostic[]; readonly language: CrossLingual },
-  ): OpenedCatalog | { readonly reason: string } {
+  /** The search of saved catalog `row`; `view` makes its skills and load problems those of another catalog of the same members. */
+  static #openRow(options: ResolvedEngineOptions, store: SharedStore, row: StoredCatalog, view?: CatalogView): OpenedCatalog | { readonly reason: string } {
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
@@ -121,7 +157,8 @@ export class StoredSearch extends RankedSearch {
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
       lexical = store.catalogLexical(row.id);
-      diagnostics = moved === undefined ? (JSON.parse(row.diagnostics) as Diagnostic[]) : [...moved.diagnostics];
+      const saved = JSON.parse(row.diagnostics) as Diagnostic[];
+      diagnostics = view === undefined ? saved : [...view.diagnostics(saved)];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
@@ -131,12 +168,12 @@ export class StoredSearch extends RankedSearch {
     const catalog: RankedCatalog = {
       size: row.size,
       generation: 0,
-      skill: moved === undefined ? (id) => skillOf(members, skills, id) : (id) => moved.skills.get(id),
+      skill: (view?.skill ?? ((stored) => stored))((id) => skillOf(members, skills, id)),
       idsNamed: (name) => members.idsNamed(name),
       lexical: prefetching(lexical, members),
       dense: () => Promise.resolve(dense),
     };
-    const language = moved?.language ?? crossLingual(options, store);
+    const language = view?.language ?? crossLingual(options, store);
     const ranker = new Ranker({ engine: options, dimensions, language, catalog });
     return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
   }
@@ -159,6 +196,16 @@ export class StoredSearch extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
   }
+}
+
+/** How a search of a saved catalog answers for another catalog of the same members (`openMoved`, `openCopy`). */
+interface CatalogView {
+  /** Each skill, given how the saved catalog's record decodes. */
+  readonly skill: (stored: (id: string) => Skill | undefined) => (id: string) => Skill | undefined;
+  /** The load problems, given the saved catalog's. */
+  readonly diagnostics: (saved: readonly Diagnostic[]) => readonly Diagnostic[];
+  /** The language step (prepared with the catalog's skills), when there is one already. */
+  readonly language?: CrossLingual;
 }
 
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */

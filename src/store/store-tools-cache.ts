@@ -68,6 +68,10 @@ export class StoreToolsCache implements ToolsCache {
     );
   }
 
+  keysOfSize(size: number): string[] {
+    return this.#with((db) => db.prepare<[number], string>('SELECT key FROM tools_lines WHERE size = ? ORDER BY used DESC').pluck().all(size)) ?? [];
+  }
+
   #with<T>(run: (db: BetterSqlite3.Database) => T): T | undefined {
     let store: SqliteStore | undefined;
     try {

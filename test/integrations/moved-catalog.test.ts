@@ -110,6 +110,23 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     }
   });
 
+  it('a tools file copied elsewhere is found by its bytes, whichever catalog was saved since', async () => {
+    const { options, root } = setup();
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    // Another catalog saved last: the copy's base is not the latest one.
+    writeFileSync(path.join(root, 'other.jsonl'), tool('other', 'plan a budget for the garden'));
+    await liveAnswers(options('other.jsonl'), QUERIES);
+    copyFileSync(path.join(root, 'a.jsonl'), path.join(root, 'b.jsonl'));
+    const before = counts(options('b.jsonl').store!);
+    const got = await coldAnswers(options('b.jsonl'));
+    const clean = await cleanBuild(options('b.jsonl', 'clean.sqlite'));
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.countsOpen).toEqual(before);
+    expect(got.due).toHaveLength(1);
+  });
+
   it('without an indexer to hand it to (query, the library), the catalog is written once the search closes', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
