@@ -151,19 +151,17 @@ export class LiveIndex implements SkillService {
     try {
       const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
       if (assembled !== undefined) return assembled;
-      for await (const copy of catalog.copies()) {
-        const moved = await StoredSearch.openCopy(options, copy);
-        if (moved !== undefined)
-          return {
-            moved,
-            sourceStamp: copy.sourceStamp,
-            write: async () => {
-              const snapshot = await catalog.get();
-              const facts = snapshotFacts(snapshot);
-              if (facts !== undefined) await LiveIndex.#write(options, { ...facts, skills: snapshot.skills });
-            },
-          };
-      }
+      const copied = await StoredSearch.openCopy(options, (held) => catalog.copyOf(held));
+      if (copied !== undefined)
+        return {
+          moved: copied.opened,
+          sourceStamp: copied.copy.sourceStamp,
+          write: async () => {
+            const snapshot = await catalog.get();
+            const facts = snapshotFacts(snapshot);
+            if (facts !== undefined) await LiveIndex.#write(options, { ...facts, skills: snapshot.skills });
+          },
+        };
       const snapshot = await catalog.get();
       const facts = snapshotFacts(snapshot);
       if (facts === undefined || snapshot.skills.length === 0) return undefined;

@@ -31,8 +31,12 @@ export class DeferredToolsCache implements ToolsCache {
     this.#writes.push(() => this.#cache.writeLines(key, lines));
   }
 
-  keysOfSize(size: number): string[] {
-    return this.#cache.keysOfSize?.(size) ?? [];
+  tablesOfSize(size: number): { readonly key: string; readonly stat: ToolsFileStat }[] {
+    return this.#cache.tablesOfSize?.(size) ?? [];
+  }
+
+  holdsText(key: string, text: Buffer): boolean {
+    return this.#cache.holdsText?.(key, text) ?? false;
   }
 
   /** Makes the writes held so far, in order; later writes are held again. */

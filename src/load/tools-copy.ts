@@ -30,36 +30,32 @@ export interface CopyInputs {
 }
 
 /**
- * The catalogs a tools file may be a copy of (docs/store.md, "A catalog at a new path"): each
- * line table kept for a file of the same size, under the same load settings and another path,
- * whose text is the file's bytes, most recently used first. Reads the file once and each
- * candidate's table; the caller stops at the first whose base the store holds.
+ * The catalog a tools file is a copy of (docs/store.md, "A catalog at a new path"): the first,
+ * most recently used, line table kept under the same load settings and another path whose text
+ * is the file's bytes and whose catalog the store holds (`held`); undefined when there is none.
  */
-export function* toolsCopies(inputs: CopyInputs): Generator<CatalogCopy> {
+export function toolsCopy(inputs: CopyInputs, held: (base: CopyStamps) => boolean): CatalogCopy | undefined {
   const { file, cache } = inputs;
   const stat = toolsFileStat(file.path);
-  if (stat === undefined || cache.keysOfSize === undefined) return;
+  if (stat === undefined || cache.tablesOfSize === undefined || cache.holdsText === undefined) return undefined;
   const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
-  const candidates = cache.keysOfSize(stat.size).flatMap((key) => {
-    const from = otherPath(key, own);
-    return from === undefined || from === file.path ? [] : [{ key, from }];
+  // Those whose base is saved first (a row read), the text last (the file read once, each compared in the store).
+  const candidates = cache.tablesOfSize(stat.size).flatMap((table) => {
+    const from = otherPath(table.key, own);
+    const base = from === undefined || from === file.path ? undefined : stampsOf(inputs.stamp, from, table.stat);
+    return base === undefined || !held(base) ? [] : [{ key: table.key, from, base }];
   });
-  if (candidates.length === 0) return;
+  if (candidates.length === 0) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(file.path);
   } catch {
-    return;
+    return undefined;
   }
-  if (!sameStat(stat, toolsFileStat(file.path))) return;
   const now = stampsOf(inputs.stamp, file.path, stat);
-  if (now === undefined) return;
-  for (const { key, from } of candidates) {
-    const table = cache.readLines(key);
-    if (table === undefined || !table.text.equals(bytes)) continue;
-    const base = stampsOf(inputs.stamp, from, table.stat);
-    if (base !== undefined) yield { ...now, base, from, to: file.path };
-  }
+  if (now === undefined || !sameStat(stat, toolsFileStat(file.path))) return undefined;
+  const found = candidates.find(({ key }) => cache.holdsText!(key, bytes));
+  return found === undefined ? undefined : { ...now, base: found.base, from: found.from!, to: file.path };
 }
 
 /** `skill` of the base with its path moved to the copy's file. */

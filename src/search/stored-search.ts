@@ -9,7 +9,7 @@ import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
 import { movedBase } from './moved-catalog.js';
-import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
+import { renameDiagnostic, renameSkill, type CatalogCopy, type CopyStamps } from '../load/tools-copy.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -99,19 +99,28 @@ export class StoredSearch extends RankedSearch {
   }
 
   /**
-   * The catalog `copy` names searched as its base, the saved catalog of the same tools file at
-   * another path, each skill and load problem moved to the copy's path
-   * (`renameSkill`, `renameDiagnostic`); undefined when the store does not hold that catalog.
+   * The catalog `find` names a copy of (given which stamps the store holds a catalog for: a
+   * tools file copied or moved, `SkillCatalog.copyOf`) searched as that saved catalog, each skill
+   * and load problem moved to the copy's path (`renameSkill`, `renameDiagnostic`), with the
+   * copy; undefined when there is none.
    */
-  static async openCopy(options: EngineOptions, copy: CatalogCopy): Promise<OpenedCatalog | undefined> {
+  static async openCopy(
+    options: EngineOptions,
+    find: (held: (base: CopyStamps) => boolean) => Promise<CatalogCopy | undefined>,
+  ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
-    const row = store.catalog(catalogKey(copy.base.portableStamp ?? copy.base.sourceStamp, resolved));
+    const keyOf = (stamps: CopyStamps) => catalogKey(stamps.portableStamp ?? stamps.sourceStamp, resolved);
+    const copy = await find((base) => store.catalog(keyOf(base)) !== undefined).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
+    const row = copy === undefined ? undefined : store.catalog(keyOf(copy.base));
     const renamed = new Map<string, Skill | undefined>();
     const opened =
-      row === undefined
+      row === undefined || copy === undefined
         ? undefined
         : StoredSearch.#openRow(resolved, store, row, {
             skill: (stored) => (id) => {
@@ -123,7 +132,8 @@ export class StoredSearch extends RankedSearch {
             },
             diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
           });
-    return StoredSearch.#opened(resolved, store, opened);
+    const found = await StoredSearch.#opened(resolved, store, opened);
+    return found === undefined ? undefined : { opened: found, copy: copy! };
   }
 
   /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
