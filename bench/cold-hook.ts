@@ -166,13 +166,15 @@ export const coldHookSuite: Suite = async (context) => {
 
 /**
  * `cold-build`: hooks while `skill-search index` builds a fresh index of the large size, over a
- * tools file at a path no saved catalog has (the store holds its skills' entries, warmed): each
- * must answer, never "no answer" because a build is running.
+ * tools file at a path no saved catalog has (the same skills indexed before at another path, as
+ * `cold-hook` leaves them): each must answer, never "no answer" because a build is running.
  */
 export const coldBuildSuite: Suite = async (context) => {
   const cold = await ColdRun.start(context);
   if (cold === undefined) return { skipped: 'needs the registry pool under the eval folder' };
   const size = cold.sizes.large;
+  // The same skills indexed before by this user (this run's home), elsewhere: as after `cold-hook`, whose index this reuses.
+  await cold.indexed(size);
   const during = await duringBuild(cold, size);
   const answered = during.runs.filter((run) => outcomeOf(run) === 'suggested' || outcomeOf(run) === 'silent').length;
   const times = during.runs.map((run) => `${run.ms.toFixed(0)} ms`).join(', ');
