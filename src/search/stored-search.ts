@@ -90,7 +90,10 @@ export class StoredSearch extends RankedSearch {
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
     const language = crossLingual(resolved, store);
-    const moved = await movedBase(store, catalogModel(resolved), skills, language);
+    const moved = await movedBase(store, catalogModel(resolved), skills, language).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
     const opened =
       moved === undefined
         ? undefined
