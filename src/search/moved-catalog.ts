@@ -29,13 +29,15 @@ export async function movedBase(store: SharedStore, model: string, skills: reado
   if (base === undefined || base.size !== byId.size || byId.size === 0) return undefined;
   const members = store.members(base.id).keys();
   if (members.length !== byId.size) return undefined;
-  await language.prepare(byId.values());
-  let doc = 0;
-  for (const skill of byId.values()) {
-    const m = members[doc]!;
-    doc += 1;
-    if (m.id !== skill.id || m.name !== normalizeName(skill.name) || m.vectorKey !== vectorKey(skill)) return undefined;
-    if (m.lexicalKey !== lexicalKey(skill, language.glossesOf(skill)?.lexical)) return undefined;
-  }
+  const ordered = [...byId.values()];
+  // The cheap keys first: a changed catalog (the assembly's case) is told before the language step.
+  if (
+    !ordered.every(
+      (skill, doc) => members[doc]!.id === skill.id && members[doc]!.name === normalizeName(skill.name) && members[doc]!.vectorKey === vectorKey(skill),
+    )
+  )
+    return undefined;
+  await language.prepare(ordered);
+  if (!ordered.every((skill, doc) => members[doc]!.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical))) return undefined;
   return { base, skills: byId };
 }
