@@ -33,7 +33,8 @@ export interface LiveIndexOptions {
   /**
    * Called by `close`, instead of saving the catalog in the store, when that is due, with the
    * catalog's stamp: a caller that must end quickly (the hook) has another process write it.
-   * Unset: `close` saves it.
+   * Unset: `close` saves it. `openSnapshot` calls it too for a catalog it searches at a new path
+   * (docs/store.md), whose search otherwise writes it when closed.
    */
   readonly onSnapshotDue?: (sourceStamp: string) => void;
 }

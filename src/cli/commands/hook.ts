@@ -92,8 +92,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     ]);
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
-    // With a way to start a process that outlives this one, the catalog a live search leaves
-    // unsaved is saved there: the prompt does not wait for it.
+    // With a way to start a process that outlives this one, the catalog a live search (or a
+    // search of a catalog at a new path) leaves unsaved is saved there: the prompt does not wait for it.
     let snapshotDue: string | undefined;
     const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
