@@ -18,6 +18,7 @@ export const SUITE_NAMES = [
   'imports',
   'new-folder',
   'cold-hook',
+  'cold-build',
   'cold-change',
   'cold-readers',
   'cold-watch',

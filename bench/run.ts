@@ -29,6 +29,7 @@ const SUITES: Record<SuiteName, () => Promise<Suite>> = {
   imports: async () => (await import('./imports.js')).importsSuite,
   'new-folder': async () => (await import('./new-folder.js')).newFolderSuite,
   'cold-hook': async () => (await import('./cold-hook.js')).coldHookSuite,
+  'cold-build': async () => (await import('./cold-hook.js')).coldBuildSuite,
   'cold-change': async () => (await import('./cold-change.js')).coldChangeSuite,
   'cold-readers': async () => (await import('./cold-readers.js')).coldReadersSuite,
   'cold-watch': async () => (await import('./cold-watch.js')).coldWatchSuite,

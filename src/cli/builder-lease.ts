@@ -3,6 +3,14 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, wri
 import path from 'node:path';
 import { processAlive } from '../util/process-alive.js';
 
+/** A builder's lease is spent after this long even if its pid still runs (hung, or the pid reused). */
+export const BUILDER_LEASE_MS = 30 * 60_000;
+
+/** The lease folder of the builders of the index in `indexDir`. */
+export function builderLeaseDir(indexDir: string): string {
+  return `${indexDir}.builder`;
+}
+
 export interface BuilderLeaseOptions {
   /** A lease older than this is spent whatever its pid says (a hung builder, or a pid reused). */
   readonly maxAgeMs: number;

@@ -4,11 +4,12 @@ import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
 import type { AssembledCatalog } from '../search/engine.js';
-import { NO_SAVED_CATALOG, StoredSearch } from '../search/stored-search.js';
+import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
+import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -32,7 +33,8 @@ export interface LiveIndexOptions {
   /**
    * Called by `close`, instead of saving the catalog in the store, when that is due, with the
    * catalog's stamp: a caller that must end quickly (the hook) has another process write it.
-   * Unset: `close` saves it.
+   * Unset: `close` saves it. `openSnapshot` calls it too for a catalog it searches at a new path
+   * (docs/store.md), whose search otherwise writes it when closed.
    */
   readonly onSnapshotDue?: (sourceStamp: string) => void;
 }
@@ -83,19 +85,44 @@ export class LiveIndex implements SkillService {
    * files a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions, { assemble = false }: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
-    const catalog = new SkillCatalog(catalogOptions(options));
+    const cataloged = catalogOptions(options);
+    // The tools file's snapshot and line table are written once it is known who writes the catalog.
+    const tools = cataloged.toolsCache === undefined || cataloged.toolsCache === null ? undefined : new DeferredToolsCache(cataloged.toolsCache);
+    const catalog = new SkillCatalog(tools === undefined ? cataloged : { ...cataloged, toolsCache: tools });
     // One embedder for the stored search and the assembly: the model loads once.
     const engineOpts = engineOptions(options);
     let opened = await StoredSearch.open(engineOpts, catalog.stamps());
     let assembled: AssembledCatalog | undefined;
+    let written: (() => Promise<void>) | undefined;
     if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
+      let made: AssembledCatalog | MovedSearch | undefined;
       try {
-        assembled = await LiveIndex.#assemble(engineOpts, catalog);
+        made = await LiveIndex.#assembleOrMove(engineOpts, catalog);
+      } catch (error) {
+        tools?.flush();
+        throw error;
       } finally {
         await catalog.close();
       }
-      if (assembled !== undefined) opened = await StoredSearch.open(engineOpts, catalog.stamps());
-    }
+      if (made !== undefined && 'moved' in made) {
+        opened = made.moved;
+        // Written off the prompt's path: by a detached indexer (the hook), which loads the tools file again, else once the search closes.
+        if (options.onSnapshotDue !== undefined) {
+          tools?.drop();
+          options.onSnapshotDue(made.sourceStamp);
+        } else
+          written = async () => {
+            await made.write();
+            tools?.flush();
+          };
+      } else {
+        tools?.flush();
+        if (made !== undefined) {
+          assembled = made;
+          opened = await StoredSearch.open(engineOpts, catalog.stamps());
+        }
+      }
+    } else tools?.flush();
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
     return {
@@ -103,22 +130,56 @@ export class LiveIndex implements SkillService {
       diagnostics,
       ...(assembled === undefined ? {} : { assembled }),
       search: (query, request) => engine.search(query, request),
-      close: () => engine.close(),
+      close: async () => {
+        await engine.close();
+        await written?.();
+      },
     };
   }
 
-  /** The catalog as it is on disk written in the store from the catalog saved last (`SkillSearchEngine.assembleCatalog`). */
-  static async #assemble(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | undefined> {
+  /**
+   * The catalog as it is on disk, written in the store from the catalog saved last
+   * (`SkillSearchEngine.assembleCatalog`); or, when a saved catalog holds its skills at another
+   * path, that catalog's search with the skills moved there, nothing written (docs/store.md, "A
+   * catalog at a new path"): a tools file's copy found byte for byte (`StoredSearch.openCopy`,
+   * the file not parsed), else the skills loaded and found with the same keys at the same
+   * documents (`StoredSearch.openMoved`).
+   */
+  static async #assembleOrMove(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | MovedSearch | undefined> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
     const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
       const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
       if (assembled !== undefined) return assembled;
+      const copied = await StoredSearch.openCopy(options, (held) => catalog.copyOf(held));
+      if (copied !== undefined)
+        return {
+          moved: copied.opened,
+          sourceStamp: copied.copy.sourceStamp,
+          write: async () => {
+            const snapshot = await catalog.get();
+            const facts = snapshotFacts(snapshot);
+            if (facts !== undefined) await LiveIndex.#write(options, { ...facts, skills: snapshot.skills });
+          },
+        };
       const snapshot = await catalog.get();
       const facts = snapshotFacts(snapshot);
       if (facts === undefined || snapshot.skills.length === 0) return undefined;
-      return await engine.assembleCatalog({ ...facts, skills: snapshot.skills });
+      const whole = { ...facts, skills: snapshot.skills };
+      const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
+      if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
+      return await engine.assembleCatalog(whole);
+    } finally {
+      await engine.close();
+    }
+  }
+
+  /** Writes `catalog` in the store (`SkillSearchEngine.assembleCatalog`); undefined when it was not written. */
+  static async #write(options: EngineOptions, catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }): Promise<AssembledCatalog | undefined> {
+    const engine = await SkillSearchEngine.open(options);
+    try {
+      return await engine.assembleCatalog(catalog);
     } finally {
       await engine.close();
     }
@@ -183,6 +244,13 @@ export interface SnapshotOptions {
    * does before falling back to a live index. Off: only a saved catalog is opened.
    */
   readonly assemble?: boolean;
+}
+
+/** A catalog searched as the saved one holding its skills at another path, and how to write it (still to do). */
+interface MovedSearch {
+  readonly moved: OpenedCatalog;
+  readonly sourceStamp: string;
+  readonly write: () => Promise<unknown>;
 }
 
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */

@@ -21,6 +21,7 @@ import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
+import { toolsCopy, type CatalogCopy, type CopyStamps } from './tools-copy.js';
 import { sameStat, toolsFileStat } from './tools-cache.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -251,6 +252,20 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
     return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), cache });
+  }
+
+  /**
+   * The catalog this one is a copy of (`toolsCopy`), whose stamps `held` says the store holds:
+   * when it is made of one tools file only (as {@link delta} asks) whose bytes a line table kept
+   * under another path holds. Undefined otherwise.
+   */
+  async copyOf(held: (base: CopyStamps) => boolean): Promise<CatalogCopy | undefined> {
+    const { options } = this;
+    const cache = options.toolsCache;
+    if (cache === null || options.toolsFiles.length !== 1 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
+    return toolsCopy({ stamp: { options, dirs, mcp: [] }, file: this.#toolsContext(options.toolsFiles[0]!), cache }, held);
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */

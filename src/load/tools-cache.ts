@@ -14,6 +14,10 @@ export interface ToolsCache {
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): StoredLines | undefined;
   writeLines(key: string, lines: StoredLines): void;
+  /** The keys of the line tables kept for files of `size` bytes, with the stats their text was read under, most recently used first (`tools-copy.ts`). Optional. */
+  tablesOfSize?(size: number): { readonly key: string; readonly stat: ToolsFileStat }[];
+  /** Whether the line table kept under `key` has `text` as its text. Optional, with {@link tablesOfSize}. */
+  holdsText?(key: string, text: Buffer): boolean;
 }
 
 /** A line table as it is kept: the load layer makes and checks each part (`tools-lines.ts`). */

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
-import { catalogKey } from './catalog-format.js';
+import { catalogKey, catalogModel } from './catalog-format.js';
+import { movedBase } from './moved-catalog.js';
+import { renameDiagnostic, renameSkill, type CatalogCopy, type CopyStamps } from '../load/tools-copy.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -56,7 +58,7 @@ export class StoredSearch extends RankedSearch {
    */
   static async open(options: EngineOptions, stamps: Promise<CatalogStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
     const resolved = resolveEngineOptions(options);
-    const source = resolved.store ?? (resolved.indexDir === undefined ? undefined : path.join(resolved.indexDir, STORE_DEFAULTS.file));
+    const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
     // While the catalog's stamp is computed, the model loads (a live search needs it too).
     const warming = resolved.embedder.warm?.();
@@ -77,9 +79,88 @@ export class StoredSearch extends RankedSearch {
     return opened;
   }
 
+  /**
+   * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
+   * (`movedBase`: every member's keys equal, only records differ), the records and load problems
+   * taken from memory; undefined when the store holds none such. Nothing is written.
+   */
+  static async openMoved(options: EngineOptions, skills: readonly Skill[], diagnostics: readonly Diagnostic[]): Promise<OpenedCatalog | undefined> {
+    const resolved = resolveEngineOptions(options);
+    const source = storeSource(resolved);
+    if (source === undefined) return undefined;
+    const store = new SharedStore(source);
+    const language = crossLingual(resolved, store);
+    const moved = await movedBase(store, catalogModel(resolved), skills, language).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
+    const opened =
+      moved === undefined
+        ? undefined
+        : StoredSearch.#openRow(resolved, store, moved.base, { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language });
+    return StoredSearch.#opened(resolved, store, opened);
+  }
+
+  /**
+   * The catalog `find` names a copy of (given which stamps the store holds a catalog for: a
+   * tools file copied or moved, `SkillCatalog.copyOf`) searched as that saved catalog, each skill
+   * and load problem moved to the copy's path (`renameSkill`, `renameDiagnostic`), with the
+   * copy; undefined when there is none.
+   */
+  static async openCopy(
+    options: EngineOptions,
+    find: (held: (base: CopyStamps) => boolean) => Promise<CatalogCopy | undefined>,
+  ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
+    const resolved = resolveEngineOptions(options);
+    const source = storeSource(resolved);
+    if (source === undefined) return undefined;
+    const store = new SharedStore(source);
+    const keyOf = (stamps: CopyStamps) => catalogKey(stamps.portableStamp ?? stamps.sourceStamp, resolved);
+    const copy = await find((base) => store.catalog(keyOf(base)) !== undefined).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
+    const row = copy === undefined ? undefined : store.catalog(keyOf(copy.base));
+    const renamed = new Map<string, Skill | undefined>();
+    const opened =
+      row === undefined || copy === undefined
+        ? undefined
+        : StoredSearch.#openRow(resolved, store, row, {
+            skill: (stored) => (id) => {
+              if (!renamed.has(id)) {
+                const skill = stored(id);
+                renamed.set(id, skill === undefined ? undefined : Object.freeze(renameSkill(skill, copy)));
+              }
+              return renamed.get(id);
+            },
+            diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
+          });
+    const found = await StoredSearch.#opened(resolved, store, opened);
+    return found === undefined ? undefined : { opened: found, copy: copy! };
+  }
+
+  /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
+  static async #opened(
+    options: ResolvedEngineOptions,
+    store: SharedStore,
+    opened: OpenedCatalog | { readonly reason: string } | undefined,
+  ): Promise<OpenedCatalog | undefined> {
+    if (opened === undefined || 'reason' in opened) {
+      store.close();
+      return undefined;
+    }
+    await options.embedder.warm?.();
+    return opened;
+  }
+
   static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
     const row = store.catalog(catalogKey(stamp, options));
     if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
+    return StoredSearch.#openRow(options, store, row);
+  }
+
+  /** The search of saved catalog `row`; `view` makes its skills and load problems those of another catalog of the same members. */
+  static #openRow(options: ResolvedEngineOptions, store: SharedStore, row: StoredCatalog, view?: CatalogView): OpenedCatalog | { readonly reason: string } {
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
@@ -89,7 +170,8 @@ export class StoredSearch extends RankedSearch {
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
       lexical = store.catalogLexical(row.id);
-      diagnostics = JSON.parse(row.diagnostics) as Diagnostic[];
+      const saved = JSON.parse(row.diagnostics) as Diagnostic[];
+      diagnostics = view === undefined ? saved : [...view.diagnostics(saved)];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
@@ -99,12 +181,12 @@ export class StoredSearch extends RankedSearch {
     const catalog: RankedCatalog = {
       size: row.size,
       generation: 0,
-      skill: (id) => skillOf(members, skills, id),
+      skill: (view?.skill ?? ((stored) => stored))((id) => skillOf(members, skills, id)),
       idsNamed: (name) => members.idsNamed(name),
       lexical: prefetching(lexical, members),
       dense: () => Promise.resolve(dense),
     };
-    const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
+    const language = view?.language ?? crossLingual(options, store);
     const ranker = new Ranker({ engine: options, dimensions, language, catalog });
     return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
   }
@@ -127,6 +209,26 @@ export class StoredSearch extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
   }
+}
+
+/** How a search of a saved catalog answers for another catalog of the same members (`openMoved`, `openCopy`). */
+interface CatalogView {
+  /** Each skill, given how the saved catalog's record decodes. */
+  readonly skill: (stored: (id: string) => Skill | undefined) => (id: string) => Skill | undefined;
+  /** The load problems, given the saved catalog's. */
+  readonly diagnostics: (saved: readonly Diagnostic[]) => readonly Diagnostic[];
+  /** The language step (prepared with the catalog's skills), when there is one already. */
+  readonly language?: CrossLingual;
+}
+
+/** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
+function storeSource(options: ResolvedEngineOptions): ResolvedEngineOptions['store'] | undefined {
+  return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+}
+
+/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store). */
+function crossLingual(options: ResolvedEngineOptions, store: SharedStore): CrossLingual {
+  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
 }
 
 /** `lexical`, its matches' members read together as it finds them: ranking asks for each one's record and vector. */

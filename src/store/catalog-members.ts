@@ -172,6 +172,12 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
         .raw()
         .all(at)
         .map(([id, name, lexicalKey, vectorKey, record]): CatalogMember => ({ id, name, lexicalKey, vectorKey, record })),
+    keys: () =>
+      db
+        .prepare<Record<string, unknown>, [string, string, string, string]>(`SELECT id, name, lexical_key, vector_key FROM ${EFFECTIVE} ORDER BY doc`)
+        .raw()
+        .all(at)
+        .map(([id, name, lexicalKey, vectorKey]) => ({ id, name, lexicalKey, vectorKey })),
     at: (docs) => {
       const row = db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).raw();
       const out = new Map<number, { readonly id: string; readonly vectorKey: string }>();

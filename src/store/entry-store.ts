@@ -135,6 +135,8 @@ export interface CatalogMembers {
   lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
+  /** Every member without its record, in catalog order (what a catalog's search is built from). */
+  keys(): Omit<CatalogMember, 'record'>[];
   /** The id and vector key of the member at each of `docs` (documents the catalog lacks are absent). */
   at(docs: readonly number[]): Map<number, { readonly id: string; readonly vectorKey: string }>;
   /** How many members hold each of `keys` as their vector key. */

@@ -73,6 +73,7 @@ export class SharedStore implements EntryStore {
       membersOf: (ids, dimensions) => read((m) => m.membersOf(ids, dimensions), new Map()),
       lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
       all: () => read((m) => m.all(), []),
+      keys: () => read((m) => m.keys(), []),
       at: (docs) => read((m) => m.at(docs), new Map()),
       holding: (keys) => read((m) => m.holding(keys), new Map()),
       distinctVectors: () => read((m) => m.distinctVectors(), 0),

@@ -201,7 +201,7 @@ export class SqliteStore implements EntryStore {
   }
 
   #markUsed(model: string, keys: readonly string[], day: number): void {
-    if (keys.length > 0) this.#write(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
+    if (keys.length > 0) this.#mark(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
   }
 
   missing(model: string, keys: readonly string[]): string[] {
@@ -242,7 +242,7 @@ export class SqliteStore implements EntryStore {
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
-    if (row.used < day) this.#write(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
+    if (row.used < day) this.#mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
     return catalogOf(row);
   }
 
@@ -417,6 +417,14 @@ export class SqliteStore implements EntryStore {
     this.#db.close();
   }
 
+  /**
+   * A `used` mark, skipped at once when another process is writing (a build's transaction can
+   * hold the store for seconds: a reader answering a prompt never waits for it); a later read marks it.
+   */
+  #mark(run: () => void): void {
+    markWithoutWaiting(this.#db, () => this.#write(run));
+  }
+
   /** A write, skipped when another process holds the store past the busy timeout (it is a cache). */
   #write(run: () => void): void {
     try {
@@ -424,6 +432,18 @@ export class SqliteStore implements EntryStore {
     } catch (error) {
       if (!isBusy(error)) throw error;
     }
+  }
+}
+
+/** Runs `mark` (a `used` mark) with no busy wait on `db`: a busy store skips it (`mark` swallows or throws SQLITE_BUSY). */
+export function markWithoutWaiting(db: BetterSqlite3.Database, mark: () => void): void {
+  db.pragma('busy_timeout = 0');
+  try {
+    mark();
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${STORE_DEFAULTS.busyTimeoutMs}`);
   }
 }
 

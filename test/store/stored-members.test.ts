@@ -23,6 +23,7 @@ function counting(): { members: CatalogMembers; reads: string[][] } {
     idsNamed: () => [],
     lexicalKeys: () => new Map(),
     all: () => [],
+    keys: () => [],
     at: () => new Map(),
     holding: () => new Map(),
     distinctVectors: () => 0,

@@ -10,7 +10,7 @@ import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type Sour
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BuilderLease } from '../builder-lease.js';
+import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
@@ -40,8 +40,6 @@ const HOOK_TIMING = Object.freeze({
   warmingTtl: 10 * 60_000,
   /** A background saver of one catalog stamp started less than this long ago is assumed to be still running. */
   snapshotTtl: 2 * 60_000,
-  /** A background builder's lease is spent after this long even if its pid still runs (hung, or the pid reused). */
-  builderLease: 30 * 60_000,
 });
 
 /**
@@ -94,8 +92,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     ]);
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
-    // With a way to start a process that outlives this one, the catalog a live search leaves
-    // unsaved is saved there: the prompt does not wait for it.
+    // With a way to start a process that outlives this one, the catalog a live search (or a
+    // search of a catalog at a new path) leaves unsaved is saved there: the prompt does not wait for it.
     let snapshotDue: string | undefined;
     const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
@@ -241,7 +239,7 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
  * atomically, whichever marker asked): true when it was started.
  */
 function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo, due: () => boolean): boolean {
-  const lease = BuilderLease.claim(`${indexDir}.builder`, { maxAgeMs: HOOK_TIMING.builderLease });
+  const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
   if (lease === undefined) return false;
   if (!due()) {
     lease.release();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
+import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
 import { buildProgress, line, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
@@ -15,7 +16,12 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const retired = retireIndexFolder(indexDir);
   if (retired !== undefined) line(io.stderr, retired);
   retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
-  const live = await openLiveIndex(sources, retrieval, io);
+  // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
+  const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
+  const live = await openLiveIndex(sources, retrieval, io).catch((error: unknown) => {
+    lease?.release();
+    throw error;
+  });
   try {
     const onProgress = await buildProgress(io, args.values);
     const { snapshot, sync, ms } = await live.refresh({
@@ -56,5 +62,6 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   } finally {
     await live.close();
+    lease?.release();
   }
 }

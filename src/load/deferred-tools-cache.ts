@@ -1,0 +1,53 @@
+import type { StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
+
+/**
+ * A {@link ToolsCache} whose writes wait for {@link flush} (or are dropped by {@link drop}):
+ * reads go to `cache` at once. A cold search loads a tools file before it knows whether it will
+ * write anything itself; when it hands the catalog to a detached indexer (which loads the file
+ * and keeps its snapshot and line table), the prompt skips the two writes, and a wait for a
+ * store another process is writing.
+ */
+export class DeferredToolsCache implements ToolsCache {
+  readonly #cache: ToolsCache;
+  #writes: (() => void)[] = [];
+
+  constructor(cache: ToolsCache) {
+    this.#cache = cache;
+  }
+
+  readSkills(key: string, stat: ToolsFileStat): Buffer | undefined {
+    return this.#cache.readSkills(key, stat);
+  }
+
+  writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void {
+    this.#writes.push(() => this.#cache.writeSkills(key, stat, skills));
+  }
+
+  readLines(key: string): StoredLines | undefined {
+    return this.#cache.readLines(key);
+  }
+
+  writeLines(key: string, lines: StoredLines): void {
+    this.#writes.push(() => this.#cache.writeLines(key, lines));
+  }
+
+  tablesOfSize(size: number): { readonly key: string; readonly stat: ToolsFileStat }[] {
+    return this.#cache.tablesOfSize?.(size) ?? [];
+  }
+
+  holdsText(key: string, text: Buffer): boolean {
+    return this.#cache.holdsText?.(key, text) ?? false;
+  }
+
+  /** Makes the writes held so far, in order; later writes are held again. */
+  flush(): void {
+    const writes = this.#writes;
+    this.#writes = [];
+    for (const write of writes) write();
+  }
+
+  /** Forgets the writes held so far. */
+  drop(): void {
+    this.#writes = [];
+  }
+}

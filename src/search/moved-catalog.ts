@@ -1,0 +1,43 @@
+import type { CrossLingual } from '../lang/cross-lingual.js';
+import { lexicalKey } from '../lexical/lexical-entry.js';
+import type { StoredCatalog } from '../store/entry-store.js';
+import type { SharedStore } from '../store/shared-store.js';
+import type { Skill } from '../types.js';
+import { CATALOG_FORMAT } from './catalog-format.js';
+import { normalizeName } from './exact-name.js';
+import { vectorKey } from './skill-text.js';
+
+/** A saved catalog that searches as a catalog of other records, and those records by id. */
+export interface MovedCatalog {
+  readonly base: StoredCatalog;
+  readonly skills: ReadonlyMap<string, Skill>;
+}
+
+/**
+ * The saved catalog (the one of `model` saved last) holding `skills` at other paths: the same
+ * ids at the same documents, each with the same name, lexical key and vector key, only their
+ * records differing (a tools file or skill folder copied or moved, docs/store.md "A catalog at
+ * a new path"). Its lexical index, vectors, mean and graph are then what a clean build of
+ * `skills` would write, so a search of it with the records taken from memory answers as that
+ * build. Undefined when there is no such catalog. `language` is prepared with `skills`, as the
+ * catalog writer does, for the glosses the lexical keys hold.
+ */
+export async function movedBase(store: SharedStore, model: string, skills: readonly Skill[], language: CrossLingual): Promise<MovedCatalog | undefined> {
+  const byId = new Map<string, Skill>();
+  for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
+  const base = store.latestCatalog(model, CATALOG_FORMAT);
+  if (base === undefined || base.size !== byId.size || byId.size === 0) return undefined;
+  const members = store.members(base.id).keys();
+  if (members.length !== byId.size) return undefined;
+  const ordered = [...byId.values()];
+  // The cheap keys first: a changed catalog (the assembly's case) is told before the language step.
+  if (
+    !ordered.every(
+      (skill, doc) => members[doc]!.id === skill.id && members[doc]!.name === normalizeName(skill.name) && members[doc]!.vectorKey === vectorKey(skill),
+    )
+  )
+    return undefined;
+  await language.prepare(ordered);
+  if (!ordered.every((skill, doc) => members[doc]!.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical))) return undefined;
+  return { base, skills: byId };
+}
