@@ -381,13 +381,8 @@ export class SkillSocketServer {
     const started = performance.now();
     try {
       // One giant query would stall every client: search what the hook would send.
-      const hits = await this.options.searcher.search(capQuery(request.query), {
-        ...(request.k === undefined ? {} : { k: request.k }),
-        ...(request.mode === undefined ? {} : { mode: request.mode }),
-        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
-        ...(request.explain === true ? { explain: true } : {}),
-        signal,
-      });
+      const { k, mode, abstain, explain } = request;
+      const hits = await this.options.searcher.search(capQuery(request.query), { ...definedOnly({ k, mode, abstain, explain }), signal });
       const tookMs = Math.round((performance.now() - started) * 10) / 10;
       return { id: request.id, hits: hits.map(toWireHit), tookMs, skills: this.options.size() };
     } catch (error) {
