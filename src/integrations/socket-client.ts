@@ -119,18 +119,9 @@ export class SkillSocketClient {
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<RemoteSearchResult> {
-    const response = await this.#request(
-      {
-        op: 'search',
-        // Always under the server's request line limit, and what the server would search anyway.
-        query: capQuery(query),
-        ...(request.k === undefined ? {} : { k: request.k }),
-        ...(request.mode === undefined ? {} : { mode: request.mode }),
-        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
-        ...(request.explain === true ? { explain: true } : {}),
-      },
-      request.signal,
-    );
+    const { k, mode, abstain, explain } = request;
+    // The query capped: under the server's request line limit, and what the server would search anyway. Undefined fields are not sent.
+    const response = await this.#request({ op: 'search', query: capQuery(query), k, mode, abstain, explain: explain || undefined }, request.signal);
     const { hits, tookMs, skills } = response;
     if (!Array.isArray(hits) || !hits.every(isWireHit) || typeof tookMs !== 'number' || typeof skills !== 'number') {
       throw serverError('malformed search answer');
