@@ -6,7 +6,6 @@ import { suggestNames } from '../util/suggest.js';
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
-  readonly short?: string;
   /** Placeholder shown in help (`DIR`, `N`). */
   readonly placeholder?: string;
   readonly description: string;
@@ -66,16 +65,8 @@ export function didYouMean(typed: string, known: readonly string[]): string {
  * error can name the flag the user typed (node's own messages are multi-clause and generic).
  */
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-  };
-  for (const [name, option] of Object.entries(spec.options)) {
-    options[name] = {
-      type: option.type,
-      ...(option.multiple ? { multiple: true } : {}),
-      ...(option.short ? { short: option.short } : {}),
-    };
-  }
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, { type, multiple }] of Object.entries(spec.options)) options[name] = multiple ? { type, multiple } : { type };
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
 
   const values: ParsedValues = {};
@@ -155,7 +146,7 @@ export function parsePositionalChoice<T extends string>(command: string, what: s
 export function renderCommandHelp(spec: CommandSpec): string {
   const rows: [string, string][] = [['-h, --help', 'show this help']];
   for (const [name, option] of Object.entries(spec.options)) {
-    const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+    const flag = `--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
     const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : ''].filter(Boolean).join('; ');
     rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);
   }
