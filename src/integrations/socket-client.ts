@@ -2,8 +2,10 @@
  * Client of the local search server (socket-server.ts). Deliberately light: it imports no
  * model, engine or loader, so a hook process that finds a server running stays small.
  */
+import { once } from 'node:events';
 import net from 'node:net';
-import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
+import { SkillSearchError, abortError, errorMessage, throwIfAborted } from '../errors.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 import type { SearchHit, SearchRequest } from '../types.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
@@ -72,41 +74,30 @@ export class SkillSocketClient {
    * socket file), and with an UNTRUSTED error, without connecting, when the socket or its
    * folder belongs to another user.
    */
-  static connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
+  static async connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.connectTimeoutMs;
     const requestTimeoutMs = options.requestTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.requestTimeoutMs;
     const uid = 'uid' in options ? options.uid : currentUid();
-    return new Promise((resolve, reject) => {
-      throwIfAborted(options.signal);
-      const distrust = untrustedSocketReason(where, uid);
-      if (distrust !== undefined) {
-        reject(untrustedSocketError(where, distrust));
-        return;
-      }
-      const socket = net.connect(where);
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        socket.off('error', onError);
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        socket.destroy();
-        reject(serverError(`cannot connect to ${where}: ${error.message}`, error));
-      };
-      const onAbort = () => {
-        cleanup();
-        socket.destroy();
-        reject(abortError(options.signal));
-      };
-      const timer = setTimeout(() => onError(new Error(`no answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-      socket.once('error', onError);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      socket.once('connect', () => {
-        cleanup();
-        resolve(new SkillSocketClient(socket, requestTimeoutMs));
-      });
-    });
+    throwIfAborted(options.signal);
+    const distrust = untrustedSocketReason(where, uid);
+    if (distrust !== undefined) throw untrustedSocketError(where, distrust);
+    const socket = net.connect(where);
+    const controller = new AbortController();
+    const unlink = linkAbortSignal(options.signal, controller);
+    const timer = setTimeout(() => controller.abort(), connectTimeoutMs);
+    try {
+      // Rejects on the socket's error, or once the signal or the timer aborts the wait.
+      await once(socket, 'connect', { signal: controller.signal });
+    } catch (error) {
+      socket.destroy();
+      if (options.signal?.aborted) throw abortError(options.signal);
+      const why = controller.signal.aborted ? `no answer within ${connectTimeoutMs} ms` : errorMessage(error);
+      throw serverError(`cannot connect to ${where}: ${why}`, error);
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+    return new SkillSocketClient(socket, requestTimeoutMs);
   }
 
   async ping(signal?: AbortSignal): Promise<PingResponseLine> {
