@@ -1,2 +1,3 @@
 /** `skill-search/cli`: run a `skill-search` command line in-process (what the bin does). */
-export { main, type CliIo } from '../cli/index.js';
+export { main } from '../cli/main.js';
+export type { CliIo } from '../cli/io.js';

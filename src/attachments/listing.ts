@@ -19,15 +19,9 @@ export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_LISTING_BUDGET_CHARS = 8_000;
 
 export interface SkillListingOptions {
-  /**
-   * Context window of the model, in tokens. The budget is 1% of it at 4 characters per token.
-   * @default undefined (unknown: the budget is 8,000 characters)
-   */
+  /** Context window of the model, in tokens. The budget is 1% of it at 4 characters per token. @default undefined (unknown: the budget is 8,000 characters) */
   readonly contextWindowTokens?: number | undefined;
-  /**
-   * Explicit budget in characters for the listing content; wins over `contextWindowTokens`.
-   * @default undefined
-   */
+  /** Explicit budget in characters for the listing content; wins over `contextWindowTokens`. @default undefined */
   readonly budgetChars?: number | undefined;
   /**
    * Invocation counts per skill name. When over budget, descriptions of the least-used
@@ -52,17 +46,13 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
   const merged = { ...defaults, ...definedOnly(options) };
   if (merged.contextWindowTokens !== undefined) positiveInteger('contextWindowTokens', merged.contextWindowTokens);
   if (merged.budgetChars !== undefined) positiveInteger('budgetChars', merged.budgetChars);
-  if (!(merged.usage instanceof Map)) {
-    throw badOption('usage', 'be a Map of name → count', merged.usage);
-  }
+  if (!(merged.usage instanceof Map)) throw badOption('usage', 'be a Map of name → count', merged.usage);
   const budgetChars =
     merged.budgetChars ??
     (merged.contextWindowTokens === undefined
       ? DEFAULT_LISTING_BUDGET_CHARS
       : Math.floor(merged.contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
-  if (budgetChars <= 0) {
-    throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
-  }
+  if (budgetChars <= 0) throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
   return Object.freeze({ budgetChars, usage: merged.usage });
 }
 

@@ -6,7 +6,6 @@ import { suggestNames } from '../util/suggest.js';
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
-  readonly short?: string;
   /** Placeholder shown in help (`DIR`, `N`). */
   readonly placeholder?: string;
   readonly description: string;
@@ -19,16 +18,10 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>;
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
-  /**
-   * The part of the usage line after `skill-search <name>`.
-   * @default '[options]'
-   */
+  /** The part of the usage line after `skill-search <name>`. @default '[options]' */
   readonly usage?: string;
   readonly options: OptionTable;
-  /**
-   * How many arguments that are not flags the command takes, and what to call them in an error.
-   * @default none
-   */
+  /** How many arguments that are not flags the command takes, and what to call them in an error. @default none */
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string };
   /** Extra help paragraphs (examples, output format). */
   readonly notes?: string;
@@ -66,16 +59,8 @@ export function didYouMean(typed: string, known: readonly string[]): string {
  * error can name the flag the user typed (node's own messages are multi-clause and generic).
  */
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-  };
-  for (const [name, option] of Object.entries(spec.options)) {
-    options[name] = {
-      type: option.type,
-      ...(option.multiple ? { multiple: true } : {}),
-      ...(option.short ? { short: option.short } : {}),
-    };
-  }
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, { type, multiple }] of Object.entries(spec.options)) options[name] = multiple ? { type, multiple } : { type };
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
 
   const values: ParsedValues = {};
@@ -98,9 +83,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
       continue;
     }
     if (option.type === 'boolean') {
-      if (token.value !== undefined) {
-        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
-      }
+      if (token.value !== undefined) throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
       values[token.name] = true;
       continue;
     }
@@ -115,9 +98,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   }
   if (help) return { values, positionals, help };
   const expected = spec.positionals ?? NO_POSITIONALS;
-  if (positionals.length < expected.min) {
-    throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
-  }
+  if (positionals.length < expected.min) throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
   if (positionals.length > expected.max) {
     const extra = positionals[expected.max];
     throw flagError(`unexpected argument '${extra}' for '${spec.name}' ${seeHelp(spec.name)}`);
@@ -127,16 +108,12 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
 
 export function parsePositiveInt(flag: string, raw: string): number {
   const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) {
-    throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
-  }
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
   return value;
 }
 
 export function parseChoice<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(raw)) {
-    throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
-  }
+  if (!(choices as readonly string[]).includes(raw)) throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 
@@ -155,7 +132,7 @@ export function parsePositionalChoice<T extends string>(command: string, what: s
 export function renderCommandHelp(spec: CommandSpec): string {
   const rows: [string, string][] = [['-h, --help', 'show this help']];
   for (const [name, option] of Object.entries(spec.options)) {
-    const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+    const flag = `--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
     const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : ''].filter(Boolean).join('; ');
     rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);
   }

@@ -52,7 +52,7 @@ export async function openSearchFor(
 ): Promise<OpenedSearch> {
   const { openSearch } = await import('../service/open-search.js');
   const { onSnapshotDue, ...rest } = options;
-  return openSearch({ ...liveIndexOptions(sources, retrieval, io), ...(onSnapshotDue === undefined ? {} : { onSnapshotDue }) }, rest);
+  return openSearch({ ...liveIndexOptions(sources, retrieval, io), onSnapshotDue }, rest);
 }
 
 /** The store shared by every folder and process: `store.sqlite` under the cache root. */
@@ -70,8 +70,8 @@ function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, i
     k: retrieval.k,
     mode: retrieval.mode,
     dictionaryDir: path.join(cacheRoot(io.env), 'dictionaries'),
-    ...(retrieval.abstain === undefined ? {} : { abstain: retrieval.abstain }),
-    ...(knobs === undefined ? {} : { knobs }),
+    abstain: retrieval.abstain,
+    knobs,
   };
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { read } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { isatty } from 'node:tty';
 import { SkillSearchError } from '../errors.js';
 import { startWatchdog } from './watchdog.js';
@@ -149,4 +150,9 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.P
 
 export function homeDir(env: CliIo['env']): string {
   return env.HOME || env.USERPROFILE || os.homedir();
+}
+
+/** Codex's home folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHomeDir(env: CliIo['env'], home = homeDir(env)): string {
+  return env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex');
 }

@@ -39,13 +39,8 @@ export class ProgressBar {
     this.#lastDraw = now;
     const seconds = Math.max((now - this.#started) / 1000, 0.001);
     const rate = `${megabytes(done / seconds)}/s`;
-    let text: string;
-    if (total === undefined || total === 0) {
-      text = `${label}  ${megabytes(done)}  ${rate}`;
-    } else {
-      text = `${label}  ${bar(Math.min(done / total, 1))}  ${megabytes(done)} / ${megabytes(total)}  ${rate}`;
-    }
-    this.#stream.write(`\r\u001b[2K${text}`);
+    const sizes = total === undefined || total === 0 ? megabytes(done) : `${bar(Math.min(done / total, 1))}  ${megabytes(done)} / ${megabytes(total)}`;
+    this.#stream.write(`\r\u001b[2K${label}  ${sizes}  ${rate}`);
     this.#shown = true;
   }
 

@@ -7,7 +7,7 @@ import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } fr
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './defaults.js';
-import { homeDir, type CliIo } from './io.js';
+import { codexHomeDir, homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { labelledName } from '../util/hash.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -75,9 +75,7 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
   } catch {
     throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': no such ${kind}`);
   }
-  if (kind === 'directory' && !stats.isDirectory()) {
-    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
-  }
+  if (kind === 'directory' && !stats.isDirectory()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
   if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a file`);
   return absolute;
 }
@@ -104,7 +102,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
     libraryDirs: Object.freeze(libraryDirs),
     demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
-    codexHome: !config.sources.codex.value ? null : io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
+    codexHome: config.sources.codex.value ? codexHomeDir(io.env, home) : null,
     claudePlugins: config.sources.claudePlugins.value,
     config,
   });
@@ -154,9 +152,7 @@ export function isOverride(sources: SourceOptions): boolean {
 
 /** Where a catalog looked, for "nothing found" messages. */
 export function describeSources(sources: SourceOptions): string {
-  if (!isOverride(sources)) {
-    return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
-  }
+  if (!isOverride(sources)) return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
   const parts = [...sources.skillsDirs.map((dir) => `--skills-dir '${dir}'`), ...sources.toolsFiles.map((file) => `--tools '${file}'`)];
   return `in ${parts.join(', ')}`;
 }

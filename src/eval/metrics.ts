@@ -98,18 +98,8 @@ export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores 
     for (let rank = 1; rank <= Math.min(wanted, 10); rank += 1) ideal += 1 / Math.log2(rank + 1);
     sums.ndcgAt10 += dcg / ideal;
   }
-  const mean = (sum: number): number => (labelled === 0 ? 0 : sum / labelled);
-  return {
-    labelled,
-    hitAt1: mean(sums.hitAt1),
-    hitAt5: mean(sums.hitAt5),
-    hitAt10: mean(sums.hitAt10),
-    recallAt5: mean(sums.recallAt5),
-    recallAt10: mean(sums.recallAt10),
-    mrr: mean(sums.mrr),
-    ndcgAt10: mean(sums.ndcgAt10),
-    abstain,
-  };
+  const means = Object.fromEntries(Object.entries(sums).map(([key, sum]) => [key, labelled === 0 ? 0 : sum / labelled])) as typeof sums;
+  return { labelled, ...means, abstain };
 }
 
 /** What a user sees for answerable queries (abstention on), as unrounded shares. */

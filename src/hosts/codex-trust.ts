@@ -10,10 +10,10 @@
  *
  * Only the entry for our own handler is ever written or removed.
  */
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { sha256Hex } from '../util/hash.js';
 import { isRecord } from '../util/json-file.js';
 import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
 import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
@@ -60,9 +60,7 @@ export function codexHookHash(handler: JsonObject): string | undefined {
     ...(statusMessage === undefined ? {} : { statusMessage }),
   };
   const identity = { event_name: CODEX_EVENT_LABEL, hooks: [normalised] };
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(sortedKeys(identity)))
-    .digest('hex')}`;
+  return `sha256:${sha256Hex(JSON.stringify(sortedKeys(identity)))}`;
 }
 
 /** `file` with its folder's real path (Codex keys hooks by the canonical path of their file). */

@@ -50,8 +50,10 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-export function hookCommand(host: HostName, command: readonly string[]): string {
-  return [...command, 'hook', host].map(shellWord).join(' ');
+/** The hook handler and the MCP server entry `install` writes for the command that runs this CLI. */
+export function ourEntries(host: HostName, command: readonly string[]) {
+  const hook = { command: [...command, 'hook', host].map(shellWord).join(' '), timeout: HOOK_HOST_TIMEOUT_S };
+  return { hook, server: { command: command[0]!, args: [...command.slice(1), 'mcp'] } };
 }
 
 /** Where each host keeps what `install` writes, per scope. */
@@ -80,8 +82,7 @@ function trustEdit(hooksFile: string, configFile: string, ourHook: { command: st
 
 /** The entries `install <host>` writes, per scope; a file's edit comes after the edits it reads (hooks.json first). */
 export function installEdits(host: HostName, scope: InstallScope, context: InstallContext): FileEdit[] {
-  const hook = { command: hookCommand(host, context.command), timeout: HOOK_HOST_TIMEOUT_S };
-  const server = { command: context.command[0]!, args: [...context.command.slice(1), 'mcp'] };
+  const { hook, server } = ourEntries(host, context.command);
   const hookWhat = `the ${'UserPromptSubmit'} hook "${hook.command}"`;
   const serverWhat = `the MCP server "skill-search" (${[server.command, ...server.args].join(' ')})`;
   const files = hostFiles(host, scope, context);
@@ -184,9 +185,7 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
     if (original !== undefined && equivalent(edit.format, removed, original)) {
       return { file: edit.file, what: edit.what, action: 'restored', before, after: original, ...consumed };
     }
-    if (original === undefined && isEmpty(edit.format, removed)) {
-      return { file: edit.file, what: edit.what, action: 'deleted', before, after: undefined };
-    }
+    if (original === undefined && isEmpty(edit.format, removed)) return { file: edit.file, what: edit.what, action: 'deleted', before, after: undefined };
     // Something else changed since install: keep those changes, and keep the backup for the user.
     return { file: edit.file, what: edit.what, action: 'removed', before, after: removed };
   });

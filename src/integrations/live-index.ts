@@ -10,6 +10,7 @@ import type { ClosableSearcher, SkillService } from './service.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
 import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
+import { definedOnly } from '../util/defined.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -268,16 +269,12 @@ function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
   return sourceStamp === undefined ? undefined : { sourceStamp, portableStamp, diagnostics };
 }
 
-function engineOptions(options: LiveIndexOptions): EngineOptions {
+function engineOptions({ model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions): EngineOptions {
   return {
-    ...options.knobs,
-    embedder: resolveEmbedder(options.model, options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
-    ...(options.indexDir === undefined ? {} : { indexDir: options.indexDir }),
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.k === undefined ? {} : { k: options.k }),
-    ...(options.mode === undefined ? {} : { mode: options.mode }),
-    ...(options.dictionaryDir === undefined ? {} : { crossLingual: { ...options.knobs?.crossLingual, dictionaryDir: options.dictionaryDir } }),
-    ...(options.abstain === undefined ? {} : { abstain: options.abstain }),
+    ...knobs,
+    embedder: resolveEmbedder(model, { downloadsDir }),
+    ...definedOnly({ indexDir, store, k, mode, abstain }),
+    ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),
   };
 }
 
@@ -292,9 +289,8 @@ function catalogOptions(options: LiveIndexOptions): CatalogOptions {
   return rest.toolsCache !== undefined || store === undefined ? rest : { ...rest, toolsCache: new StoreToolsCache(store) };
 }
 
-/** `nothing found to index` (SPEC §7: a user error) with where we looked. */
 /**
- * The error for a catalog with no skills; when files were skipped it says how many and why
+ * The error for a catalog with no skills (SPEC §7: a user error), saying where we looked; when files were skipped it says how many and why
  * the first one was (the usual reason nothing was found).
  */
 export function nothingToIndex(where: string, diagnostics: readonly Diagnostic[] = []): SkillSearchError {

@@ -2,8 +2,10 @@
  * Client of the local search server (socket-server.ts). Deliberately light: it imports no
  * model, engine or loader, so a hook process that finds a server running stays small.
  */
+import { once } from 'node:events';
 import net from 'node:net';
-import { SkillSearchError, abortError, throwIfAborted } from '../errors.js';
+import { SkillSearchError, abortError, errorMessage, throwIfAborted } from '../errors.js';
+import { linkAbortSignal } from '../util/link-signal.js';
 import type { SearchHit, SearchRequest } from '../types.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
@@ -18,10 +20,7 @@ export interface SocketClientOptions {
    * @default 150
    */
   readonly connectTimeoutMs?: number;
-  /**
-   * Give up on one request after this long.
-   * @default 1000
-   */
+  /** Give up on one request after this long. @default 1000 */
   readonly requestTimeoutMs?: number;
   /**
    * The user the socket and its folder must belong to; anything else is refused before a
@@ -75,41 +74,30 @@ export class SkillSocketClient {
    * socket file), and with an UNTRUSTED error, without connecting, when the socket or its
    * folder belongs to another user.
    */
-  static connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
+  static async connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.connectTimeoutMs;
     const requestTimeoutMs = options.requestTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.requestTimeoutMs;
     const uid = 'uid' in options ? options.uid : currentUid();
-    return new Promise((resolve, reject) => {
-      throwIfAborted(options.signal);
-      const distrust = untrustedSocketReason(where, uid);
-      if (distrust !== undefined) {
-        reject(untrustedSocketError(where, distrust));
-        return;
-      }
-      const socket = net.connect(where);
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        socket.off('error', onError);
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        socket.destroy();
-        reject(serverError(`cannot connect to ${where}: ${error.message}`, error));
-      };
-      const onAbort = () => {
-        cleanup();
-        socket.destroy();
-        reject(abortError(options.signal));
-      };
-      const timer = setTimeout(() => onError(new Error(`no answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-      socket.once('error', onError);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      socket.once('connect', () => {
-        cleanup();
-        resolve(new SkillSocketClient(socket, requestTimeoutMs));
-      });
-    });
+    throwIfAborted(options.signal);
+    const distrust = untrustedSocketReason(where, uid);
+    if (distrust !== undefined) throw untrustedSocketError(where, distrust);
+    const socket = net.connect(where);
+    const controller = new AbortController();
+    const unlink = linkAbortSignal(options.signal, controller);
+    const timer = setTimeout(() => controller.abort(), connectTimeoutMs);
+    try {
+      // Rejects on the socket's error, or once the signal or the timer aborts the wait.
+      await once(socket, 'connect', { signal: controller.signal });
+    } catch (error) {
+      socket.destroy();
+      if (options.signal?.aborted) throw abortError(options.signal);
+      const why = controller.signal.aborted ? `no answer within ${connectTimeoutMs} ms` : errorMessage(error);
+      throw serverError(`cannot connect to ${where}: ${why}`, error);
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+    return new SkillSocketClient(socket, requestTimeoutMs);
   }
 
   async ping(signal?: AbortSignal): Promise<PingResponseLine> {
@@ -119,18 +107,9 @@ export class SkillSocketClient {
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<RemoteSearchResult> {
-    const response = await this.#request(
-      {
-        op: 'search',
-        // Always under the server's request line limit, and what the server would search anyway.
-        query: capQuery(query),
-        ...(request.k === undefined ? {} : { k: request.k }),
-        ...(request.mode === undefined ? {} : { mode: request.mode }),
-        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
-        ...(request.explain === true ? { explain: true } : {}),
-      },
-      request.signal,
-    );
+    const { k, mode, abstain, explain } = request;
+    // The query capped: under the server's request line limit, and what the server would search anyway. Undefined fields are not sent.
+    const response = await this.#request({ op: 'search', query: capQuery(query), k, mode, abstain, explain: explain || undefined }, request.signal);
     const { hits, tookMs, skills } = response;
     if (!Array.isArray(hits) || !hits.every(isWireHit) || typeof tookMs !== 'number' || typeof skills !== 'number') {
       throw serverError('malformed search answer');

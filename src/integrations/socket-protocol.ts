@@ -26,6 +26,7 @@ import {
   type Skill,
 } from '../types.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
+import { definedOnly } from '../util/defined.js';
 
 /** A request line longer than this is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -130,15 +131,8 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
     );
   }
   if (explain !== undefined && typeof explain !== 'boolean') return errorLine(id, 'bad-request', `"explain" must be a boolean, got ${JSON.stringify(explain)}`);
-  return {
-    id,
-    op: 'search',
-    query: data.query,
-    ...(k === undefined ? {} : { k }),
-    ...(mode === undefined ? {} : { mode: mode as SearchMode }),
-    ...(abstain === undefined ? {} : { abstain: abstain as boolean | AbstainSetting }),
-    ...(explain === true ? { explain } : {}),
-  };
+  const given = definedOnly({ k, mode, abstain, explain: explain || undefined }) as Pick<SearchRequestLine, 'k' | 'mode' | 'abstain' | 'explain'>;
+  return { id, op: 'search', query: data.query, ...given };
 }
 
 export function toWireHit({ skill, score, why }: SearchHit): WireHit {

@@ -13,7 +13,8 @@
  * waits its turn instead of evicting clients that have not sent their first request yet);
  * `close()` is idempotent.
  */
-import { chmodSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../errors.js';
@@ -21,7 +22,7 @@ import type { SkillSearcher } from '../types.js';
 import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
-import { currentUid, prepareSocketDir } from './socket-trust.js';
+import { currentUid, lstatOrUndefined, prepareSocketDir } from './socket-trust.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 
@@ -34,10 +35,7 @@ export interface SkillSocketServerOptions {
   readonly size: () => number;
   /** Reported by `ping`. */
   readonly version: string;
-  /**
-   * One line per internal search failure (client mistakes are answered, not logged).
-   * @default no logging
-   */
+  /** One line per internal search failure (client mistakes are answered, not logged). @default no logging */
   readonly log?: (line: string) => void;
   /** @default MAX_REQUEST_BYTES (64 KiB) */
   readonly maxRequestBytes?: number;
@@ -48,10 +46,7 @@ export interface SkillSocketServerOptions {
    * @default 64
    */
   readonly maxConnections?: number;
-  /**
-   * A connection with nothing read or written for this long is closed.
-   * @default 30_000
-   */
+  /** A connection with nothing read or written for this long is closed. @default 30_000 */
   readonly idleTimeoutMs?: number;
   /**
    * Answers waiting to be sent on one connection, in bytes. A client that lets more pile up
@@ -173,6 +168,7 @@ export class SkillSocketServer {
         throw listenError(this.path, retry);
       });
     }
+    this.#server.on('error', (error) => this.options.log(`skill-search server: ${error.message}`));
     if (!isPipe) {
       // Searches reveal skill names and descriptions: only this user may connect.
       try {
@@ -184,30 +180,16 @@ export class SkillSocketServer {
     }
   }
 
-  #tryListen(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error) => {
-        this.#server.off('listening', onListening);
-        reject(error);
-      };
-      const onListening = () => {
-        this.#server.off('error', onError);
-        this.#server.on('error', (error) => this.options.log(`skill-search server: ${error.message}`));
-        resolve();
-      };
-      this.#server.once('error', onError);
-      this.#server.once('listening', onListening);
-      this.#server.listen(this.path);
-    });
+  /** Listens once; rejects with the server's error (`events.once` takes that listener off again). */
+  async #tryListen(): Promise<void> {
+    const listening = once(this.#server, 'listening');
+    this.#server.listen(this.path);
+    await listening;
   }
 
   async #replaceStaleSocket(): Promise<void> {
-    let stats: Stats;
-    try {
-      stats = lstatSync(this.path);
-    } catch {
-      return;
-    }
+    const stats = lstatOrUndefined(this.path);
+    if (stats === undefined) return;
     if (!stats.isSocket()) throw new SkillSearchError('BAD_FILE', `${this.path} exists and is not a socket; remove it or choose another --index-dir`);
     const uid = currentUid();
     if (uid !== undefined && stats.uid !== uid) {
@@ -216,9 +198,7 @@ export class SkillSocketServer {
         `${this.path} is a socket of uid ${stats.uid}, not of this user (uid ${uid}); not replacing it (choose another --index-dir)`,
       );
     }
-    if (await answers(this.path)) {
-      throw new SkillSearchError('BAD_OPTION', `another skill-search server is already serving ${this.path}`);
-    }
+    if (await answers(this.path)) throw new SkillSearchError('BAD_OPTION', `another skill-search server is already serving ${this.path}`);
     try {
       unlinkSync(this.path);
     } catch (error) {
@@ -375,19 +355,12 @@ export class SkillSocketServer {
       this.#stats.errors += 1;
       return request;
     }
-    if (request.op === 'ping') {
-      return { id: request.id, pong: true, pid: process.pid, version: this.options.version, skills: this.options.size() };
-    }
+    if (request.op === 'ping') return { id: request.id, pong: true, pid: process.pid, version: this.options.version, skills: this.options.size() };
     const started = performance.now();
     try {
       // One giant query would stall every client: search what the hook would send.
-      const hits = await this.options.searcher.search(capQuery(request.query), {
-        ...(request.k === undefined ? {} : { k: request.k }),
-        ...(request.mode === undefined ? {} : { mode: request.mode }),
-        ...(request.abstain === undefined ? {} : { abstain: request.abstain }),
-        ...(request.explain === true ? { explain: true } : {}),
-        signal,
-      });
+      const { k, mode, abstain, explain } = request;
+      const hits = await this.options.searcher.search(capQuery(request.query), { ...definedOnly({ k, mode, abstain, explain }), signal });
       const tookMs = Math.round((performance.now() - started) * 10) / 10;
       return { id: request.id, hits: hits.map(toWireHit), tookMs, skills: this.options.size() };
     } catch (error) {
@@ -402,8 +375,7 @@ export class SkillSocketServer {
 
 function listenError(where: string, error: unknown): SkillSearchError {
   if (error instanceof SkillSearchError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new SkillSearchError('INTERNAL', `cannot listen on ${where}: ${reason}`, { cause: error });
+  return new SkillSearchError('INTERNAL', `cannot listen on ${where}: ${errorMessage(error)}`, { cause: error });
 }
 
 /** Whether something accepts connections on `where` (a live server, not a stale file). */

@@ -32,7 +32,8 @@ function octal(mode: number): string {
   return `0${(mode & 0o7777).toString(8)}`;
 }
 
-function lstatOrUndefined(where: string): Stats | undefined {
+/** The link's own metadata, or undefined when nothing (readable) is there. */
+export function lstatOrUndefined(where: string): Stats | undefined {
   try {
     return lstatSync(where);
   } catch {

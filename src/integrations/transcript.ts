@@ -25,14 +25,8 @@ export const TRANSCRIPT_DEFAULTS = Object.freeze({
   maxTurnChars: 1000,
 });
 
-export interface TranscriptOptions {
-  /** @default TRANSCRIPT_DEFAULTS.maxBytes */
-  readonly maxBytes?: number;
-  /** @default TRANSCRIPT_DEFAULTS.maxUserTurns */
-  readonly maxUserTurns?: number;
-  /** @default TRANSCRIPT_DEFAULTS.maxTurnChars */
-  readonly maxTurnChars?: number;
-}
+/** Overrides of {@link TRANSCRIPT_DEFAULTS} (documented there). */
+export type TranscriptOptions = { readonly [K in keyof typeof TRANSCRIPT_DEFAULTS]?: number };
 
 export interface TranscriptFacts {
   /** Names of skills the Skill tool was called with. */

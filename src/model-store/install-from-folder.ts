@@ -4,17 +4,7 @@ import { SkillSearchError, throwIfAborted } from '../errors.js';
 import type { ModelPreset } from './presets.js';
 import { folderProblem, readJsonObject } from './check-folder.js';
 import type { PullResult } from './pull.js';
-import {
-  commitInstall,
-  MANIFEST_FILE,
-  MANIFEST_FORMAT,
-  sha256File,
-  sizeOf,
-  stagingDir,
-  withInstallLock,
-  type ManifestFile,
-  type ModelManifest,
-} from './store.js';
+import { commitInstall, MANIFEST_FILE, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
 
 export interface InstallFromFolderOptions {
   readonly root: string;
@@ -63,17 +53,8 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
       if (expected === undefined) unverified.push(file);
       files.push({ path: file, size: sizeOf(target), sha256 });
     }
-    const manifest: ModelManifest = {
-      format: MANIFEST_FORMAT,
-      preset: preset.id,
-      repo: preset.repo,
-      revision: announced?.revision ?? preset.revision,
-      ...(announced?.commit === undefined ? {} : { commit: announced.commit }),
-      source: `folder:${source}`,
-      installedAt: new Date().toISOString(),
-      files,
-    };
-    const dir = commitInstall(options.root, staging, manifest);
+    const origin = { revision: announced?.revision ?? preset.revision, commit: announced?.commit, source: `folder:${source}`, files };
+    const { dir, manifest } = commitInstall(options.root, staging, preset, origin);
     return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0, unverified };
   });
 }

@@ -9,18 +9,7 @@ import { DEFAULT_HF_ENDPOINT } from './paths.js';
 import { MAX_REDIRECTS, probeFile, redirectTarget, refused, type RemoteFile } from './hub.js';
 import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
-import {
-  commitInstall,
-  gitBlobSha1,
-  installState,
-  MANIFEST_FORMAT,
-  sha256File,
-  sizeOf,
-  stagingDir,
-  withInstallLock,
-  type ManifestFile,
-  type ModelManifest,
-} from './store.js';
+import { commitInstall, gitBlobSha1, installState, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
 
 export interface PullOptions {
   /** Folder holding installed models (`modelsRoot(env)`). */
@@ -357,17 +346,7 @@ function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResu
       );
     }
     const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
-    const manifest: ModelManifest = {
-      format: MANIFEST_FORMAT,
-      preset: preset.id,
-      repo: preset.repo,
-      revision: preset.revision,
-      ...(commit === undefined ? {} : { commit }),
-      source: endpointOf(options),
-      installedAt: new Date().toISOString(),
-      files,
-    };
-    const dir = commitInstall(options.root, staging, manifest);
+    const { dir, manifest } = commitInstall(options.root, staging, preset, { revision: preset.revision, commit, source: endpointOf(options), files });
     const unverified = remotes.filter((remote) => remote.digest === undefined).map((remote) => remote.file);
     return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes, unverified };
   });

@@ -107,15 +107,29 @@ function writeDurable(file: string, text: string): void {
   }
 }
 
+/** What an install says of where its files came from; {@link commitInstall} adds the rest of the manifest. */
+export type InstallOrigin = Pick<ModelManifest, 'revision' | 'commit' | 'source' | 'files'>;
+
 /**
- * Makes a fully verified staging folder the installed model in one rename: readers see the
- * old folder or the new one, never a mix. The manifest is written first, inside the staging
- * folder, so an installed folder always has one.
+ * Makes a fully verified staging folder the installed model of `preset` in one rename: readers
+ * see the old folder or the new one, never a mix. The manifest is written first, inside the
+ * staging folder, so an installed folder always has one.
  */
-export function commitInstall(root: string, staging: string, manifest: ModelManifest): string {
+export function commitInstall(root: string, staging: string, preset: ModelPreset, origin: InstallOrigin): { dir: string; manifest: ModelManifest } {
+  const { revision, commit, source, files } = origin;
+  const manifest: ModelManifest = {
+    format: MANIFEST_FORMAT,
+    preset: preset.id,
+    repo: preset.repo,
+    revision,
+    ...(commit === undefined ? {} : { commit }),
+    source,
+    installedAt: new Date().toISOString(),
+    files,
+  };
   writeDurable(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  const target = modelDir(root, manifest.preset);
-  const trash = path.join(root, '.staging', `${manifest.preset}.old-${process.pid}-${Date.now()}`);
+  const target = modelDir(root, preset.id);
+  const trash = path.join(root, '.staging', `${preset.id}.old-${process.pid}-${Date.now()}`);
   let replaced = false;
   try {
     renameSync(target, trash);
@@ -125,7 +139,7 @@ export function commitInstall(root: string, staging: string, manifest: ModelMani
   }
   renameSync(staging, target);
   if (replaced) rmSync(trash, { recursive: true, force: true });
-  return target;
+  return { dir: target, manifest };
 }
 
 /** Removes an installed model and any unfinished download of it; false when there was neither. */
@@ -170,20 +184,16 @@ export function sizeOf(file: string): number {
 /** Bytes an interrupted pull left in the staging folder (0 when there is none): the next pull resumes from them. */
 export function stagedBytes(root: string, id: string): number {
   const dir = stagingDir(root, id);
+  let files: string[];
+  try {
+    files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  } catch {
+    return 0;
+  }
   let total = 0;
-  const walk = (folder: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) total += sizeOf(full);
-    }
-  };
-  walk(dir);
+  for (const file of files) {
+    const stats = statSync(path.join(dir, file), { throwIfNoEntry: false });
+    if (stats?.isFile()) total += stats.size;
+  }
   return total;
 }

@@ -17,10 +17,9 @@ export function shortHash(data: string | Uint8Array): string {
 
 /** `<label>-<shortHash(key)>`: a file name a person can place (the folder's name) that `key` keeps unique. */
 export function labelledName(folder: string, key: string): string {
-  return `${
-    path
-      .basename(folder)
-      .replace(/[^\w.-]+/g, '_')
-      .slice(0, 40) || 'root'
-  }-${shortHash(key)}`;
+  const label = path
+    .basename(folder)
+    .replace(/[^\w.-]+/g, '_')
+    .slice(0, 40);
+  return `${label || 'root'}-${shortHash(key)}`;
 }

@@ -9,6 +9,7 @@ import type { CliIo } from '../io.js';
 import { describeSources, requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
 import { ENGINE_DEFAULTS, type EngineKnobs } from '../../search/options.js';
 import { sha256Hex } from '../../util/hash.js';
+import { definedOnly } from '../../util/defined.js';
 
 export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   const queriesRaw = args.values.queries;
@@ -98,9 +99,7 @@ function withKnobs(retrieval: RetrievalOptions, knobs: EngineKnobs | undefined, 
   const rebuilt = Object.values(build).some((value) => value !== undefined);
   return Object.freeze({
     ...retrieval,
-    ...(knobs.k === undefined ? {} : { k: knobs.k }),
-    ...(knobs.mode === undefined ? {} : { mode: knobs.mode }),
-    ...(knobs.abstain === undefined ? {} : { abstain: knobs.abstain }),
+    ...definedOnly({ k: knobs.k, mode: knobs.mode, abstain: knobs.abstain }),
     ...(rebuilt ? { indexDir: `${resolveIndexDir(sources, retrieval, io.env)}-${sha256Hex(JSON.stringify(build)).slice(0, 12)}` } : {}),
   });
 }

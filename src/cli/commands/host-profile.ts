@@ -2,11 +2,23 @@ import { join } from 'node:path';
 import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
-import type { SourceOptions } from '../sources.js';
+import { parsePositiveInt, type ParsedValues } from '../args.js';
+import type { CliIo } from '../io.js';
+import { cacheRoot, type SourceOptions } from '../sources.js';
+import type { SkillMatcher } from '../../load/skill-globs.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
   readonly usage: ReadonlyMap<string, number>;
+}
+
+/** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
+export async function listingInputs(values: ParsedValues, io: CliIo, sources: SourceOptions): Promise<PredictOptions & { readonly pinned: SkillMatcher }> {
+  const windowRaw = values['context-window'];
+  const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
+  const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
+  const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
+  return { contextWindowTokens, usage, pinned: new SkillMatcher(sources.config.pin.map((entry) => entry.value)) };
 }
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { flagError, parsePositionalChoice } from '../args.js';
 import type { CliIo } from '../io.js';
-import { homeDir } from '../io.js';
+import { codexHomeDir, homeDir } from '../io.js';
 import { line, printJson } from '../context.js';
 import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
@@ -43,7 +43,7 @@ export function hostContext(values: ParsedValues, io: CliIo): InstallContext {
   return {
     home,
     cwd,
-    codexHome: io.env.CODEX_HOME ? path.resolve(io.env.CODEX_HOME) : path.join(home, '.codex'),
+    codexHome: codexHomeDir(io.env, home),
     command: typeof commandRaw === 'string' ? [commandRaw] : resolveHostCommand(io.env),
   };
 }

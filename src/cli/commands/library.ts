@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { SkillSearchError } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
 import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
@@ -66,43 +67,26 @@ export function isGitUrl(raw: string): boolean {
 }
 
 function repoName(url: string): string {
-  return (
-    url
-      .replace(/[/\\]+$/, '')
-      .split(/[/:\\]/)
-      .pop()!
-      .replace(/\.git$/, '') || 'skill'
-  );
+  const last = url
+    .replace(/[/\\]+$/, '')
+    .split(/[/:\\]/)
+    .pop()!;
+  return last.replace(/\.git$/, '') || 'skill';
 }
 
 /** A shallow clone of `url` in a temp folder (the caller removes it), stopped after `timeoutS`. */
 async function cloneToTemp(url: string, timeoutS: number): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'skill-search-clone-'));
+  const options = { timeout: timeoutS * 1000, killSignal: 'SIGKILL' as const, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } };
   try {
-    await new Promise<void>((resolve, reject) => {
-      execFile(
-        'git',
-        ['clone', '--quiet', '--depth', '1', '--', url, dir],
-        { timeout: timeoutS * 1000, killSignal: 'SIGKILL', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-        (error, _stdout, stderr) => {
-          if (error === null) resolve();
-          else if (error.killed) reject(new SkillSearchError('NETWORK', `cannot clone '${url}': not done within ${timeoutS} s (--clone-timeout)`));
-          else
-            reject(
-              new SkillSearchError(
-                'BAD_FILE',
-                `cannot clone '${url}': ${String(stderr || error.message)
-                  .trim()
-                  .split('\n')
-                  .pop()}`,
-              ),
-            );
-        },
-      );
-    });
+    await promisify(execFile)('git', ['clone', '--quiet', '--depth', '1', '--', url, dir], options);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
+    const { killed, stderr, message } = error as { killed?: boolean; stderr?: string; message: string };
+    if (killed) throw new SkillSearchError('NETWORK', `cannot clone '${url}': not done within ${timeoutS} s (--clone-timeout)`);
+    // git's last line says why (`fatal: repository '…' not found`).
+    const why = String(stderr || message).trim();
+    throw new SkillSearchError('BAD_FILE', `cannot clone '${url}': ${why.slice(why.lastIndexOf('\n') + 1)}`);
   }
   return dir;
 }

@@ -1,8 +1,9 @@
 import type { ParsedArgs } from '../args.js';
-import { parseChoice, parsePositiveInt } from '../args.js';
+import { parseChoice } from '../args.js';
 import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
-import { cacheRoot, resolveSources } from '../sources.js';
+import { resolveSources } from '../sources.js';
+import { hostRenderer, hostSkills, listingInputs } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { HOSTS } from '../../types.js';
 
@@ -12,8 +13,7 @@ import { HOSTS } from '../../types.js';
  */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const windowRaw = args.values['context-window'];
-  const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
+  const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);
   const [{ formatShadowed }, { formatSkillListing }, { renderAttachment }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
@@ -22,15 +22,11 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     loadSnapshot(sources),
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
-  // Pinned skills (config `pin`) stay in a narrowed listing.
-  const { SkillMatcher } = await import('../../load/skill-globs.js');
-  const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
   const { invocationNote, isOfferedToModel } = await import('../../load/invocation.js');
+  // Pinned skills (config `pin`) stay in a narrowed listing.
   const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
-  const { UsageStore } = await import('../../usage/usage-store.js');
-  const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
   const listing = formatSkillListing(listed, { contextWindowTokens, usage });
   const ruled = snapshot.skills.flatMap((skill) => {
     const note = invocationNote(skill);
@@ -45,8 +41,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
   if (typeof hostRaw === 'string') {
-    const [{ hostRenderer, hostSkills }, { LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
-      import('./host-profile.js'),
+    const [{ LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
       import('../../attachments/normalize.js'),
       import('../../attachments/reminder.js'),
     ]);

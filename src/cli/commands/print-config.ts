@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { parseChoice } from '../args.js';
 import { printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { HOOK_HOST_TIMEOUT_S, hookCommand } from '../../hosts/install.js';
+import { ourEntries } from '../../hosts/install.js';
 import { formatSettings, withHook, withMcpServer, DEFAULT_JSON_STYLE } from '../../hosts/json-settings.js';
 import { serverTable } from '../../hosts/toml-table.js';
 import { HOSTS } from '../../types.js';
@@ -16,8 +16,7 @@ export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<numbe
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'generic', PRINT_CONFIG_HOSTS);
   const { command } = hostContext(args.values, io);
-  const server = { command: command[0]!, args: [...command.slice(1), 'mcp'] };
-  const hook = { command: hookCommand(host === 'codex' ? 'codex' : 'claude-code', command), timeout: HOOK_HOST_TIMEOUT_S };
+  const { hook, server } = ourEntries(host === 'codex' ? 'codex' : 'claude-code', command);
   // Each file the host reads, with where it goes (the comment above it in text), and what goes in it.
   const files: { readonly name: string; readonly where?: string; readonly value: Record<string, unknown> | string }[] =
     host === 'generic'

@@ -1,9 +1,10 @@
 import type { ParsedArgs } from '../args.js';
-import { parseChoice, parsePositiveInt } from '../args.js';
+import { parseChoice } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
+import { hostRenderer, listingInputs } from './host-profile.js';
 import { listingCost } from '../../integrations/listing-cost.js';
 import { HOSTS } from '../../types.js';
 
@@ -19,23 +20,14 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'claude-code', HOSTS);
-  const windowRaw = args.values['context-window'];
-  const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
+  const { contextWindowTokens, usage, pinned: pin } = await listingInputs(args.values, io, sources);
   const snapshot = await loadSnapshot(sources);
-  const { SkillMatcher } = await import('../../load/skill-globs.js');
-  const pin = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
   const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
   // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
   let render: Parameters<typeof listingCost>[1]['render'];
   if (typeof hostRaw === 'string') {
-    const [{ hostRenderer }, { cacheRoot }, { UsageStore }] = await Promise.all([
-      import('./host-profile.js'),
-      import('../sources.js'),
-      import('../../usage/usage-store.js'),
-    ]);
     // listingCost picks each side's skills; the renderer only renders them.
     const renderer = await hostRenderer(host, sources, { ownOnly: false });
-    const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
     render = (skills) => {
       const listing = renderer(skills, { contextWindowTokens, usage });
       return { ...listing, budget: listing.budget.limit };
