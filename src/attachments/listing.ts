@@ -19,9 +19,15 @@ export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_LISTING_BUDGET_CHARS = 8_000;
 
 export interface SkillListingOptions {
-  /** Context window of the model, in tokens. The budget is 1% of it at 4 characters per token. @default undefined (unknown: the budget is 8,000 characters) */
+  /**
+   * Context window of the model, in tokens. The budget is 1% of it at 4 characters per token.
+   * @default undefined (unknown: the budget is 8,000 characters)
+   */
   readonly contextWindowTokens?: number | undefined;
-  /** Explicit budget in characters for the listing content; wins over `contextWindowTokens`. @default undefined */
+  /**
+   * Explicit budget in characters for the listing content; wins over `contextWindowTokens`.
+   * @default undefined
+   */
   readonly budgetChars?: number | undefined;
   /**
    * Invocation counts per skill name. When over budget, descriptions of the least-used

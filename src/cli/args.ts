@@ -18,10 +18,16 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>;
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
-  /** The part of the usage line after `skill-search <name>`. @default '[options]' */
+  /**
+   * The part of the usage line after `skill-search <name>`.
+   * @default '[options]'
+   */
   readonly usage?: string;
   readonly options: OptionTable;
-  /** How many arguments that are not flags the command takes, and what to call them in an error. @default none */
+  /**
+   * How many arguments that are not flags the command takes, and what to call them in an error.
+   * @default none
+   */
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string };
   /** Extra help paragraphs (examples, output format). */
   readonly notes?: string;

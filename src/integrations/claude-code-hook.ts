@@ -86,9 +86,15 @@ export interface ClaudeCodeHookOptions {
   /** One-line notes for the user (stderr); never stdout. */
   readonly log: (line: string) => void;
   readonly signal?: AbortSignal;
-  /** The host the output is for: suggestions it does not list carry their path and how to load them. @default 'claude-code' */
+  /**
+   * The host the output is for: suggestions it does not list carry their path and how to load them.
+   * @default 'claude-code'
+   */
   readonly host?: HostName;
-  /** Keep this package's demo skills in suggestions (a host cannot know them). @default false */
+  /**
+   * Keep this package's demo skills in suggestions (a host cannot know them).
+   * @default false
+   */
   readonly keepDemo?: boolean;
   /**
    * Told, once a turn has an answer, which skills the session has invoked (its transcript)

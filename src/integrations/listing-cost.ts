@@ -53,7 +53,10 @@ export interface ListingCostOptions {
   readonly contextWindowTokens?: number | undefined;
   /** Names kept in the listing whatever their source. */
   readonly pinned?: ReadonlySet<string>;
-  /** Renders a listing (a host's profile, `list --host`). @default the seed's rules (`formatSkillListing`) */
+  /**
+   * Renders a listing (a host's profile, `list --host`).
+   * @default the seed's rules (`formatSkillListing`)
+   */
   readonly render?: ((skills: readonly Skill[]) => RenderedListing) | undefined;
 }
 

@@ -20,7 +20,10 @@ export interface SocketClientOptions {
    * @default 150
    */
   readonly connectTimeoutMs?: number;
-  /** Give up on one request after this long. @default 1000 */
+  /**
+   * Give up on one request after this long.
+   * @default 1000
+   */
   readonly requestTimeoutMs?: number;
   /**
    * The user the socket and its folder must belong to; anything else is refused before a

@@ -35,7 +35,10 @@ export interface SkillSocketServerOptions {
   readonly size: () => number;
   /** Reported by `ping`. */
   readonly version: string;
-  /** One line per internal search failure (client mistakes are answered, not logged). @default no logging */
+  /**
+   * One line per internal search failure (client mistakes are answered, not logged).
+   * @default no logging
+   */
   readonly log?: (line: string) => void;
   /** @default MAX_REQUEST_BYTES (64 KiB) */
   readonly maxRequestBytes?: number;
@@ -46,7 +49,10 @@ export interface SkillSocketServerOptions {
    * @default 64
    */
   readonly maxConnections?: number;
-  /** A connection with nothing read or written for this long is closed. @default 30_000 */
+  /**
+   * A connection with nothing read or written for this long is closed.
+   * @default 30_000
+   */
   readonly idleTimeoutMs?: number;
   /**
    * Answers waiting to be sent on one connection, in bytes. A client that lets more pile up

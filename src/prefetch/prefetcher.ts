@@ -20,9 +20,15 @@ import { TaskLimiter } from './task-limiter.js';
 export interface SkillPrefetcherOptions {
   /** The search over the whole catalog. Must reject with an AbortError when its signal aborts. */
   readonly searcher: SkillSearcher;
-  /** Searches running at once; further turns wait in a queue (and leave it when aborted). @default 2 */
+  /**
+   * Searches running at once; further turns wait in a queue (and leave it when aborted).
+   * @default 2
+   */
   readonly concurrency?: number;
-  /** Most skills in one discovery attachment. @default 3 */
+  /**
+   * Most skills in one discovery attachment.
+   * @default 3
+   */
   readonly maxSkills?: number;
   /**
    * Hits requested from the searcher; more than `maxSkills` so that hits already visible or
@@ -30,9 +36,15 @@ export interface SkillPrefetcherOptions {
    * @default 10
    */
   readonly searchK?: number;
-  /** Hits scoring below this are not relevant. The searcher's own abstention applies first. @default 0 */
+  /**
+   * Hits scoring below this are not relevant. The searcher's own abstention applies first.
+   * @default 0
+   */
   readonly minScore?: number;
-  /** Clock for timings, in milliseconds. @default performance.now */
+  /**
+   * Clock for timings, in milliseconds.
+   * @default performance.now
+   */
   readonly now?: () => number;
   /**
    * Called with a search failure other than an abort. The turn goes on without discovery.

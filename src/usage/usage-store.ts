@@ -11,7 +11,10 @@ import { labelledName } from '../util/hash.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
-  /** Most skills remembered; the least used are dropped first. @default 500 */
+  /**
+   * Most skills remembered; the least used are dropped first.
+   * @default 500
+   */
   readonly maxSkills?: number;
   /** @default Date.now */
   readonly now?: () => number;
