@@ -1,5 +1,6 @@
-import type { CommandSpec, OptionTable, ParsedArgs } from './args.js';
+import type { CommandSpec, OptionTable } from './args.js';
 import type { CliIo } from './io.js';
+import type { ParsedArgs } from './args.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { DEFAULT_EVAL_K, DEFAULT_K, DEFAULT_MODEL, HOOK_DEFAULTS } from './defaults.js';
 
@@ -22,8 +23,18 @@ const SOURCE_OPTIONS: OptionTable = {
     placeholder: 'FILE.jsonl',
     description: 'treat each line {id,name,description,whenToUse?} of FILE as a skill (like --skills-dir, replaces the default sources)',
   },
-  cwd: { type: 'string', placeholder: 'DIR', description: 'working directory whose project skills are scanned', defaultText: 'the current directory' },
-  'add-dir': { type: 'string', multiple: true, placeholder: 'DIR', description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)" },
+  cwd: {
+    type: 'string',
+    placeholder: 'DIR',
+    description: 'working directory whose project skills are scanned',
+    defaultText: 'the current directory',
+  },
+  'add-dir': {
+    type: 'string',
+    multiple: true,
+    placeholder: 'DIR',
+    description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
+  },
   library: {
     type: 'string',
     multiple: true,
@@ -31,11 +42,19 @@ const SOURCE_OPTIONS: OptionTable = {
     description: 'a skill library: skills no host lists, found only by search (see skill-search library)',
     defaultText: '$SKILL_SEARCH_LIBRARY, else ~/.config/skill-search/library when it exists',
   },
-  demo: { type: 'boolean', description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)" },
-  'no-demo': { type: 'boolean', description: 'never add the example skills, even when no other skill exists (as hook and mcp do)' },
+  demo: {
+    type: 'boolean',
+    description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
+  },
+  'no-demo': {
+    type: 'boolean',
+    description: 'never add the example skills, even when no other skill exists (as hook and mcp do)',
+  },
 };
 
-const JSON_OPTION: OptionTable = { json: { type: 'boolean', description: 'print JSON instead of text' } };
+const JSON_OPTION: OptionTable = {
+  json: { type: 'boolean', description: 'print JSON instead of text' },
+};
 
 const CONTEXT_WINDOW_OPTION: OptionTable = {
   'context-window': {
@@ -46,12 +65,19 @@ const CONTEXT_WINDOW_OPTION: OptionTable = {
   },
 };
 
-const QUIET_OPTION: OptionTable = { quiet: { type: 'boolean', description: 'no progress while the index is built' } };
+const QUIET_OPTION: OptionTable = {
+  quiet: { type: 'boolean', description: 'no progress while the index is built' },
+};
 
 function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
-    mode: { type: 'string', placeholder: 'MODE', description: 'retrieval: hybrid, dense or lexical', defaultText: ENGINE_DEFAULTS.mode },
+    mode: {
+      type: 'string',
+      placeholder: 'MODE',
+      description: 'retrieval: hybrid, dense or lexical',
+      defaultText: ENGINE_DEFAULTS.mode,
+    },
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',
@@ -147,8 +173,14 @@ const TABLE = {
       summary: 'Print the skill_listing exactly as the model sees it; shadowed names go to stderr.',
       options: {
         ...SOURCE_OPTIONS,
-        experimental: { type: 'boolean', description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)' },
-        all: { type: 'boolean', description: 'after the listing, name the skills a host rule keeps from the model or the user, and why' },
+        experimental: {
+          type: 'boolean',
+          description: 'narrow the listing to bundled and MCP skills (EXPERIMENTAL_SKILL_SEARCH)',
+        },
+        all: {
+          type: 'boolean',
+          description: 'after the listing, name the skills a host rule keeps from the model or the user, and why',
+        },
         host: {
           type: 'string',
           placeholder: 'HOST',
@@ -169,7 +201,10 @@ const TABLE = {
     },
     load: async () => (await import('./commands/index-cmd.js')).runIndex,
   },
-  watch: { spec: WATCH_SPEC, load: async () => (await import('./commands/watch.js')).runWatch },
+  watch: {
+    spec: WATCH_SPEC,
+    load: async () => (await import('./commands/watch.js')).runWatch,
+  },
   serve: {
     spec: {
       ...WATCH_SPEC,
@@ -184,7 +219,11 @@ const TABLE = {
       summary: 'Hit rate, recall, MRR, nDCG and latency over a labelled query file.',
       usage: '--queries FILE [options]',
       options: {
-        queries: { type: 'string', placeholder: 'FILE', description: 'JSONL lines {"id","query","relevant":[names or ids]} (required)' },
+        queries: {
+          type: 'string',
+          placeholder: 'FILE',
+          description: 'JSONL lines {"id","query","relevant":[names or ids]} (required)',
+        },
         'per-query': {
           type: 'string',
           placeholder: 'FILE',
@@ -236,7 +275,12 @@ const TABLE = {
           defaultText: 'the "cwd" of the hook input',
         },
         ...retrievalOptions(HOOK_DEFAULTS.k),
-        'timeout-ms': { type: 'string', placeholder: 'MS', description: 'give up silently after this long', defaultText: String(HOOK_DEFAULTS.timeoutMs) },
+        'timeout-ms': {
+          type: 'string',
+          placeholder: 'MS',
+          description: 'give up silently after this long',
+          defaultText: String(HOOK_DEFAULTS.timeoutMs),
+        },
       },
       notes: [
         "'skill-search install claude-code' (or 'install codex') registers it; by hand: a command hook \"skill-search hook claude-code\"",
