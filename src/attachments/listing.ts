@@ -52,13 +52,17 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
   const merged = { ...defaults, ...definedOnly(options) };
   if (merged.contextWindowTokens !== undefined) positiveInteger('contextWindowTokens', merged.contextWindowTokens);
   if (merged.budgetChars !== undefined) positiveInteger('budgetChars', merged.budgetChars);
-  if (!(merged.usage instanceof Map)) throw badOption('usage', 'be a Map of name → count', merged.usage);
+  if (!(merged.usage instanceof Map)) {
+    throw badOption('usage', 'be a Map of name → count', merged.usage);
+  }
   const budgetChars =
     merged.budgetChars ??
     (merged.contextWindowTokens === undefined
       ? DEFAULT_LISTING_BUDGET_CHARS
       : Math.floor(merged.contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
-  if (budgetChars <= 0) throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
+  if (budgetChars <= 0) {
+    throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
+  }
   return Object.freeze({ budgetChars, usage: merged.usage });
 }
 

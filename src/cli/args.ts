@@ -89,7 +89,9 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
       continue;
     }
     if (option.type === 'boolean') {
-      if (token.value !== undefined) throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
+      if (token.value !== undefined) {
+        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
+      }
       values[token.name] = true;
       continue;
     }
@@ -104,7 +106,9 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   }
   if (help) return { values, positionals, help };
   const expected = spec.positionals ?? NO_POSITIONALS;
-  if (positionals.length < expected.min) throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
+  if (positionals.length < expected.min) {
+    throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
+  }
   if (positionals.length > expected.max) {
     const extra = positionals[expected.max];
     throw flagError(`unexpected argument '${extra}' for '${spec.name}' ${seeHelp(spec.name)}`);
@@ -114,12 +118,16 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
 
 export function parsePositiveInt(flag: string, raw: string): number {
   const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
+  }
   return value;
 }
 
 export function parseChoice<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(raw)) throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
+  }
   return raw as T;
 }
 

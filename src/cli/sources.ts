@@ -75,7 +75,9 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
   } catch {
     throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': no such ${kind}`);
   }
-  if (kind === 'directory' && !stats.isDirectory()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
+  if (kind === 'directory' && !stats.isDirectory()) {
+    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
+  }
   if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a file`);
   return absolute;
 }
@@ -152,7 +154,9 @@ export function isOverride(sources: SourceOptions): boolean {
 
 /** Where a catalog looked, for "nothing found" messages. */
 export function describeSources(sources: SourceOptions): string {
-  if (!isOverride(sources)) return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
+  if (!isOverride(sources)) {
+    return `for ${sources.cwd} (looked in ~/.claude/skills and .claude/skills up from there; pass --skills-dir DIR to choose)`;
+  }
   const parts = [...sources.skillsDirs.map((dir) => `--skills-dir '${dir}'`), ...sources.toolsFiles.map((file) => `--tools '${file}'`)];
   return `in ${parts.join(', ')}`;
 }

@@ -22,7 +22,9 @@ function bucket(feature: string, dimensions: number): { index: number; sign: num
  */
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 256;
-  if (!Number.isInteger(dimensions) || dimensions < 2) throw badOption('dimensions', 'be an integer ≥ 2', dimensions);
+  if (!Number.isInteger(dimensions) || dimensions < 2) {
+    throw badOption('dimensions', 'be an integer ≥ 2', dimensions);
+  }
   return {
     id: `hash-${dimensions}`,
     dimensions,

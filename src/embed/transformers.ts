@@ -120,9 +120,13 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   const modelDir = resolve(options.modelDir);
   const batchSize = positiveInteger('batchSize', options.batchSize ?? 16);
   const pooling = options.pooling ?? 'mean';
-  if (pooling !== 'mean' && pooling !== 'cls') throw badOption('pooling', "be 'mean' or 'cls'", pooling);
+  if (pooling !== 'mean' && pooling !== 'cls') {
+    throw badOption('pooling', "be 'mean' or 'cls'", pooling);
+  }
   const maxTokens = options.maxTokens;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) throw badOption('maxTokens', 'be an integer of at least 2', maxTokens);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) {
+    throw badOption('maxTokens', 'be an integer of at least 2', maxTokens);
+  }
   const prefixes: Record<EmbedKind, string> = { query: options.queryPrefix ?? '', passage: options.passagePrefix ?? '' };
   if (!existsSync(modelDir)) throw modelNotFound(modelDir, 'entirely (no such folder)');
   const quantizedFile = join(modelDir, 'onnx', 'model_quantized.onnx');

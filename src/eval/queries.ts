@@ -19,7 +19,9 @@ function parseLine(line: string, where: string): EvalQuery {
     throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
   }
   const record = value as Record<string, unknown>;
-  if (typeof record.query !== 'string' || record.query.trim() === '') throw new SkillSearchError('BAD_FILE', `${where}: "query" must be a non-empty string`);
+  if (typeof record.query !== 'string' || record.query.trim() === '') {
+    throw new SkillSearchError('BAD_FILE', `${where}: "query" must be a non-empty string`);
+  }
   if (!Array.isArray(record.relevant) || !record.relevant.every((entry) => typeof entry === 'string')) {
     throw new SkillSearchError('BAD_FILE', `${where}: "relevant" must be an array of skill names or ids`);
   }

@@ -185,7 +185,9 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
     if (original !== undefined && equivalent(edit.format, removed, original)) {
       return { file: edit.file, what: edit.what, action: 'restored', before, after: original, ...consumed };
     }
-    if (original === undefined && isEmpty(edit.format, removed)) return { file: edit.file, what: edit.what, action: 'deleted', before, after: undefined };
+    if (original === undefined && isEmpty(edit.format, removed)) {
+      return { file: edit.file, what: edit.what, action: 'deleted', before, after: undefined };
+    }
     // Something else changed since install: keep those changes, and keep the backup for the user.
     return { file: edit.file, what: edit.what, action: 'removed', before, after: removed };
   });

@@ -361,7 +361,9 @@ export class SkillSocketServer {
       this.#stats.errors += 1;
       return request;
     }
-    if (request.op === 'ping') return { id: request.id, pong: true, pid: process.pid, version: this.options.version, skills: this.options.size() };
+    if (request.op === 'ping') {
+      return { id: request.id, pong: true, pid: process.pid, version: this.options.version, skills: this.options.size() };
+    }
     const started = performance.now();
     try {
       // One giant query would stall every client: search what the hook would send.

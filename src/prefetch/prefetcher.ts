@@ -73,8 +73,12 @@ export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): Resol
   positiveInteger('concurrency', merged.concurrency);
   positiveInteger('maxSkills', merged.maxSkills);
   positiveInteger('searchK', merged.searchK);
-  if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) throw badOption('minScore', 'be a finite number', merged.minScore);
-  if (typeof merged.now !== 'function') throw badOption('now', 'be a function', merged.now);
+  if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) {
+    throw badOption('minScore', 'be a finite number', merged.minScore);
+  }
+  if (typeof merged.now !== 'function') {
+    throw badOption('now', 'be a function', merged.now);
+  }
   return Object.freeze({ ...merged, searchK: Math.max(merged.searchK, merged.maxSkills) });
 }
 
@@ -253,7 +257,9 @@ export class SkillPrefetcher {
 
   /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
   start(turn: PrefetchTurn): PrefetchHandle {
-    if (typeof turn?.userMessage !== 'string') throw badOption('userMessage', 'be a string', turn?.userMessage);
+    if (typeof turn?.userMessage !== 'string') {
+      throw badOption('userMessage', 'be a string', turn?.userMessage);
+    }
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
       this.#queue.run(async () => {

@@ -49,7 +49,9 @@ function boundedEditDistance(a: string, b: string, limit: number): number {
     for (let j = Math.max(1, i - limit); j <= Math.min(b.length, i + limit); j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (previous2[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (previous2[j - 2] as number) + 1);
+      }
       const cell = Math.min(value, over);
       current[j] = cell;
       rowMin = Math.min(rowMin, cell);
