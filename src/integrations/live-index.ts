@@ -4,6 +4,8 @@ import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
 import type { AssembledCatalog } from '../search/engine.js';
+import type { HeldCatalog } from '../search/catalog-writer.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
 import { NO_SAVED_CATALOG, StoredSearch } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
@@ -88,13 +90,26 @@ export class LiveIndex implements SkillService {
     const engineOpts = engineOptions(options);
     let opened = await StoredSearch.open(engineOpts, catalog.stamps());
     let assembled: AssembledCatalog | undefined;
+    let held: { readonly embedded: number } | undefined;
     if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
+      let made: Assembly;
       try {
-        assembled = await LiveIndex.#assemble(engineOpts, catalog);
+        // With a writer to hand the write to (the hook's detached indexer), an edit is searched held in memory.
+        made = await LiveIndex.#assembleOrHold(engineOpts, catalog, options.onSnapshotDue !== undefined);
       } finally {
         await catalog.close();
       }
-      if (assembled !== undefined) opened = await StoredSearch.open(engineOpts, catalog.stamps());
+      if ('held' in made) {
+        const { delta } = made;
+        opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics);
+        if (!('reason' in opened)) {
+          held = { embedded: made.held.embedded };
+          options.onSnapshotDue?.(delta.sourceStamp);
+        }
+      } else if (made.assembled !== undefined) {
+        assembled = made.assembled;
+        opened = await StoredSearch.open(engineOpts, catalog.stamps());
+      }
     }
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
@@ -102,23 +117,30 @@ export class LiveIndex implements SkillService {
       engine,
       diagnostics,
       ...(assembled === undefined ? {} : { assembled }),
+      ...(held === undefined ? {} : { held }),
       search: (query, request) => engine.search(query, request),
       close: () => engine.close(),
     };
   }
 
-  /** The catalog as it is on disk written in the store from the catalog saved last (`SkillSearchEngine.assembleCatalog`). */
-  static async #assemble(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | undefined> {
+  /**
+   * The catalog as it is on disk written in the store from the catalog saved last
+   * (`SkillSearchEngine.assembleCatalog`), or with `hold`, when a tools file's lines were only
+   * edited, held in memory over it (`SkillSearchEngine.holdDelta`) and not written.
+   */
+  static async #assembleOrHold(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
     const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
+      const held = delta !== undefined && hold ? await engine.holdDelta(delta) : undefined;
+      if (held !== undefined) return { held, delta: delta! };
       const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
-      if (assembled !== undefined) return assembled;
+      if (assembled !== undefined) return { assembled };
       const snapshot = await catalog.get();
       const facts = snapshotFacts(snapshot);
-      if (facts === undefined || snapshot.skills.length === 0) return undefined;
-      return await engine.assembleCatalog({ ...facts, skills: snapshot.skills });
+      if (facts === undefined || snapshot.skills.length === 0) return { assembled: undefined };
+      return { assembled: await engine.assembleCatalog({ ...facts, skills: snapshot.skills }) };
     } finally {
       await engine.close();
     }
@@ -185,10 +207,18 @@ export interface SnapshotOptions {
   readonly assemble?: boolean;
 }
 
+/** A changed catalog written in the store (what it cost; undefined: not written), or held in memory over the one its delta changes. */
+type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta };
+
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {
   /** What writing the catalog cost, when it was assembled for this search ({@link SnapshotOptions.assemble}). */
   readonly assembled?: AssembledCatalog;
+  /**
+   * Set when the changed catalog is searched held in memory, not written: its write was handed
+   * to `onSnapshotDue` ({@link LiveIndexOptions.onSnapshotDue}); `embedded`: skills embedded for it.
+   */
+  readonly held?: { readonly embedded: number };
   /** For `size` and `explain`. */
   readonly engine: StoredSearch;
   /** The catalog's load problems when it was saved. */

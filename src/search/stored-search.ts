@@ -2,12 +2,13 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey } from './catalog-format.js';
+import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -66,7 +67,7 @@ export class StoredSearch extends RankedSearch {
       return { reason: 'a tools file cannot be read' };
     }
     const store = new SharedStore(source);
-    const opened = StoredSearch.#open(resolved, store, stamp);
+    const opened = StoredSearch.#row(resolved, store, stamp);
     if ('reason' in opened) {
       // Not waited for: the caller's next path (assembling the changed catalog, the live index)
       // reads the disk while the model goes on loading, and waits for it when it embeds.
@@ -77,9 +78,41 @@ export class StoredSearch extends RankedSearch {
     return opened;
   }
 
-  static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
+  /**
+   * The changed catalog `held` over the saved catalog it changes (`CatalogWriter.holdDelta`),
+   * searched as that catalog written in the store would be; `diagnostics`: its load problems.
+   * Why there is none when the base is no longer saved as it was held.
+   */
+  static openHeld(options: EngineOptions, held: HeldCatalog, stamp: string, diagnostics: readonly Diagnostic[]): OpenedCatalog | { readonly reason: string } {
+    const resolved = resolveEngineOptions(options);
+    const source = resolved.store ?? (resolved.indexDir === undefined ? undefined : path.join(resolved.indexDir, STORE_DEFAULTS.file));
+    if (source === undefined) return { reason: 'no store' };
+    const store = new SharedStore(source);
+    const row = store.catalog(catalogKey(stamp, resolved));
+    const opened =
+      row?.id === held.base.id
+        ? StoredSearch.#open(resolved, store, { ...row, mean: held.mean, graph: held.graph }, held.overlay)
+        : { reason: "the changed catalog's base is no longer saved" };
+    if ('reason' in opened) {
+      store.close();
+      return opened;
+    }
+    return { engine: opened.engine, diagnostics };
+  }
+
+  static #row(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
     const row = store.catalog(catalogKey(stamp, options));
     if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
+    return StoredSearch.#open(options, store, row, undefined);
+  }
+
+  /** The search of `row` (with `overlay` held in memory over its documents). */
+  static #open(
+    options: ResolvedEngineOptions,
+    store: SharedStore,
+    row: StoredCatalog,
+    overlay: MemoryOverlay | undefined,
+  ): OpenedCatalog | { readonly reason: string } {
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
@@ -88,12 +121,12 @@ export class StoredSearch extends RankedSearch {
     let diagnostics: Diagnostic[];
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
-      lexical = store.catalogLexical(row.id);
+      lexical = store.catalogLexical(row.id, overlay);
       diagnostics = JSON.parse(row.diagnostics) as Diagnostic[];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
-    const members = new StoredMembers(store.members(row.id), dimensions);
+    const members = new StoredMembers(store.members(row.id, overlay), dimensions);
     const skills = new Map<string, Skill | null>();
     const dense = new StoredVectors({ members, dimensions, graph, mean: row.mean! });
     const catalog: RankedCatalog = {
