@@ -146,6 +146,47 @@ export class LiveIndex implements SkillService {
     }
   }
 
+  /**
+   * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
+   * catalog (`SkillSearchEngine.assembleDelta`: the changed lines parsed, embedded and tokenised,
+   * the catalog written from the saved one), without loading it whole: what `index` tries first,
+   * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
+   * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
+   * it cannot be saved so; counts nothing when it was saved already.
+   */
+  static async saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
+    const catalog = new SkillCatalog(catalogOptions(options));
+    try {
+      const delta = await catalog.delta();
+      if (delta === undefined) return undefined;
+      const engine = await SkillSearchEngine.open(engineOptions(options));
+      let assembled: AssembledCatalog | undefined;
+      const { model } = engine.info;
+      try {
+        assembled = await engine.assembleDelta(delta, signal);
+      } finally {
+        await engine.close();
+      }
+      if (assembled === undefined) return undefined;
+      const before = new Set(delta.baseIds);
+      const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
+      const updated = changed.filter((skill) => before.has(skill.id)).length;
+      const now = new Set(delta.members.map((m) => (typeof m === 'number' ? delta.baseIds[m]! : m.id)));
+      return {
+        skills: delta.members.length,
+        added: changed.length - updated,
+        updated,
+        removed: delta.baseIds.filter((id) => !now.has(id)).length,
+        unchanged: delta.members.length - changed.length,
+        embedded: assembled.embedded,
+        model,
+        diagnostics: delta.diagnostics,
+      };
+    } finally {
+      await catalog.close();
+    }
+  }
+
   /** Syncs the engine to the current catalog when its generation moved. */
   async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     const started = performance.now();
@@ -205,6 +246,19 @@ export interface SnapshotOptions {
    * does before falling back to a live index. Off: only a saved catalog is opened.
    */
   readonly assemble?: boolean;
+}
+
+/** What {@link LiveIndex.saveDelta} saved: the catalog's skills, how they moved against the saved one, and its load problems. */
+export interface DeltaSaved {
+  readonly skills: number;
+  readonly added: number;
+  readonly updated: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  readonly embedded: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** A changed catalog written in the store (what it cost; undefined: not written), or held in memory over the one its delta changes. */

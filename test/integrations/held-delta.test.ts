@@ -89,6 +89,16 @@ async function heldAndWritten(saved: LiveIndexOptions, changed: number): Promise
   return got;
 }
 
+/** The first row `sql` reads from the store at `file`. */
+function storeRead(file: string, sql: string): unknown {
+  const store = SqliteStore.open(file);
+  try {
+    return store.database.prepare(sql).get();
+  } finally {
+    store.close();
+  }
+}
+
 /** Row counts of the store's catalogs, members, vectors and lexical entries. */
 function storeCounts(file: string): number[] {
   const store = SqliteStore.open(file);
@@ -141,7 +151,7 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     }
   });
 
-  it('the hook answers an edit from memory, starts the indexer, and the prompt after that reads the catalog it wrote', async () => {
+  it('the hook answers an edit from memory and starts the indexer, which saves it from the changed lines; the next prompt reads that', async () => {
     const { tools } = setup(40);
     const root = path.dirname(tools);
     const cache = path.join(root, 'hook-cache');
@@ -164,8 +174,14 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     expect(spawned).toHaveLength(1);
     expect(spawned[0]!.slice(0, 1)).toEqual(['index']);
 
-    expect((await runCli(spawned[0]!, cache)).code).toBe(0);
+    // The indexer saves it from the changed lines, as an overlay of the saved catalog: the file is not loaded whole.
+    const table = () => storeRead(store, 'SELECT size, mtime_ms, text FROM tools_lines');
+    const tableBefore = table();
+    const index = await runCli(spawned[0]!, cache);
+    expect([index.code, index.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 2 updated, 0 removed, 38 unchanged \(\d+ ms\)\n$/)]);
     expect(storeCounts(store)[0]).toBe(before[0]! + 1);
+    expect(table()).toEqual(tableBefore);
+    expect(storeRead(store, 'SELECT base FROM catalogs ORDER BY id DESC LIMIT 1')).toEqual({ base: expect.any(Number) });
     const after = await hook('transcribe handwritten meeting minutes');
     expect(after).toEqual(edited);
     expect(spawned).toHaveLength(1);
