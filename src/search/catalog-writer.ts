@@ -251,8 +251,7 @@ export class CatalogWriter {
     // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
     const moved = await this.#moved(base.sum, change, signal, false);
     if (moved === undefined) return undefined;
-    const written: [number, CatalogMember][] = [];
-    for (const [doc, m] of change.docs.entries()) if (typeof m !== 'number') written.push([doc, m]);
+    const written = writtenDocs(change.docs);
     const labels = shared.labels(
       model,
       written.map(([, m]) => m.vectorKey),
@@ -284,7 +283,7 @@ export class CatalogWriter {
     const { shared, model, dimensions, supply } = this.#options;
     const { docs, leaving } = change;
     const coming = new Map<string, number>();
-    for (const [doc, m] of docs.entries()) if (typeof m !== 'number') coming.set(m.vectorKey, doc);
+    for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
     const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
     throwIfAborted(signal);
     const left = shared.vectors(
@@ -378,6 +377,16 @@ export class CatalogWriter {
     }
     return tokenised;
   }
+}
+
+/** The members `docs` writes, with their documents (an indexed loop: a catalog's worth of documents, in a cold process). */
+function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
+  const written: [number, CatalogMember][] = [];
+  for (let doc = 0; doc < docs.length; doc += 1) {
+    const m = docs[doc]!;
+    if (typeof m !== 'number') written.push([doc, m]);
+  }
+  return written;
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

@@ -91,7 +91,7 @@ describe('a changed catalog assembled by a cold query killed with SIGKILL', () =
         mkdirSync(path.join(skills, `added-${kill}`));
         writeFileSync(path.join(skills, `added-${kill}`, 'SKILL.md'), `---\nname: added-${kill}\ndescription: Added in round ${kill}\n---\n`);
       }
-      const query = start(command === 'query' ? ['query', '--quiet', ...sources, QUERIES[kill % QUERIES.length]!] : ['index', '--quiet', ...sources], cache);
+      const query = start(['query', '--quiet', ...sources, QUERIES[kill % QUERIES.length]!], cache);
       const exited = new Promise((resolve) => query.on('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, 300 + kill * 150));
       query.kill('SIGKILL');
