@@ -6,6 +6,7 @@ import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDelta
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
 import type { Diagnostic } from '../../types.js';
+import type { DeltaSaved } from '../../integrations/live-index.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -72,14 +73,5 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-interface IndexSummary {
-  readonly skills: number;
-  readonly added: number;
-  readonly updated: number;
-  readonly removed: number;
-  readonly unchanged: number;
-  readonly embedded: number;
-  readonly ms: number;
-  readonly model: string;
-  readonly indexDir: string;
-}
+/** What `index` reports: the catalog's counts (as `LiveIndex.saveDelta` gives them), its time and where it went. */
+type IndexSummary = Omit<DeltaSaved, 'diagnostics'> & { readonly ms: number; readonly indexDir: string };
