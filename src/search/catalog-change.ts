@@ -19,7 +19,10 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
   const kept = new Uint8Array(base.size);
   const docs: (CatalogMember | number)[] = [];
   const skillAt = new Map<number, Skill>();
-  for (const m of delta.members) {
+  const { members } = delta;
+  // An indexed loop: cheaper than an iterator in a cold process (tools-delta.ts, `winners`).
+  for (let at = 0; at < members.length; at += 1) {
+    const m = members[at]!;
     if (typeof m === 'number') {
       kept[m] = 1;
       docs.push(m);

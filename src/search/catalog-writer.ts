@@ -4,7 +4,7 @@ import { errorMessage, throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
+import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
@@ -33,6 +33,20 @@ export interface SnapshotCatalog {
 export interface AssembledCatalog {
   readonly embedded: number;
   readonly tokenised: number;
+}
+
+/** A changed catalog held in memory over the saved one it changes ({@link CatalogWriter.holdDelta}). */
+export interface HeldCatalog {
+  /** The saved catalog it changes. */
+  readonly base: StoredCatalog;
+  /** Its changed members, by document. */
+  readonly overlay: MemoryOverlay;
+  /** The mean of its members' vectors. */
+  readonly mean: Float32Array;
+  /** The graph file it is searched with (the base's), or undefined: searched exactly. */
+  readonly graph: string | undefined;
+  /** How many skills were embedded for it. */
+  readonly embedded: number;
 }
 
 export interface CatalogWriterOptions {
@@ -178,29 +192,14 @@ export class CatalogWriter {
     change: BaseChange,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
-    const { shared, engine, model, dimensions, supply } = this.#options;
+    const { shared, engine, model, dimensions } = this.#options;
     if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
-    const { docs, leaving, gone, added } = change;
+    const { docs, gone, added } = change;
     const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
     if (graphed && base.graph === undefined) return undefined;
-    const coming = new Map<string, number>();
-    for (const [doc, m] of docs.entries()) if (typeof m !== 'number') coming.set(m.vectorKey, doc);
-    const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal);
-    throwIfAborted(signal);
-    const left = shared.vectors(
-      model,
-      dimensions,
-      [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
-    );
-    const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
-    const sum = base.sum.slice();
-    const move = (key: string, sign: 1 | -1): boolean => {
-      const vector = vectorOf(key);
-      if (vector?.length !== dimensions) return false;
-      for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
-      return true;
-    };
-    if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
+    const moved = await this.#moved(base.sum, change, signal);
+    if (moved === undefined) return undefined;
+    const { sum, vectorOf } = moved;
     const labels = shared.labels(model, [...gone, ...added]);
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
     let graph: LabelGraph | string | undefined;
@@ -229,7 +228,79 @@ export class CatalogWriter {
       graph: () => graph,
       entryOf: change.entryOf,
     });
-    return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
+    return tokenised === undefined ? undefined : { embedded: moved.embedded, tokenised };
+  }
+
+  /**
+   * The catalog `delta` describes held in memory over the saved catalog it changes, when it
+   * keeps every member of it in place (an edit: what the store would write as an overlay):
+   * the changed members with their vectors (embedded when the store lacks them, not stored: a
+   * label of this process names such a vector), labels and lexical entries, the mean moved by them, the graph the written overlay would
+   * name. Writes no catalog: a search reads it as the written one (docs/store.md, "Searched
+   * before it is written"). Undefined when it cannot be held so.
+   */
+  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    const { shared, engine, model, dimensions } = this.#options;
+    if (engine.mode === 'lexical') return undefined;
+    const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
+    if (base?.sum === undefined || base.sum.length !== dimensions) return undefined;
+    const change = changeOfDelta(delta, base, shared.members(base.id));
+    if (change === undefined || !change.inPlace) return undefined;
+    const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
+    if (graphed && base.graph === undefined) return undefined;
+    // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
+    const moved = await this.#moved(base.sum, change, signal, false);
+    if (moved === undefined) return undefined;
+    const written = writtenDocs(change.docs);
+    const labels = shared.labels(
+      model,
+      written.map(([, m]) => m.vectorKey),
+    );
+    const overlay = new Map<number, OverlaidMember>();
+    for (const [doc, member] of written) {
+      const vector = moved.vectorOf(member.vectorKey);
+      if (vector === undefined) return undefined;
+      let label = labels.get(member.vectorKey);
+      if (label === undefined) {
+        label = LOCAL_LABELS + labels.size;
+        labels.set(member.vectorKey, label);
+      }
+      overlay.set(doc, { member, label, vector, entry: change.entryOf(doc) });
+    }
+    return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: graphed ? base.graph : undefined, embedded: moved.embedded };
+  }
+
+  /**
+   * The vectors of the members `change` brings (embedded when the store lacks them, and stored unless not `keep`)
+   * and of those it drops, and `sum` (the base's) moved by them; undefined when one is missing.
+   */
+  async #moved(
+    baseSum: Float64Array,
+    change: BaseChange,
+    signal: AbortSignal | undefined,
+    keep = true,
+  ): Promise<{ readonly sum: Float64Array; readonly vectorOf: (key: string) => Float32Array | undefined; readonly embedded: number } | undefined> {
+    const { shared, model, dimensions, supply } = this.#options;
+    const { docs, leaving } = change;
+    const coming = new Map<string, number>();
+    for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
+    const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
+    throwIfAborted(signal);
+    const left = shared.vectors(
+      model,
+      dimensions,
+      [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
+    );
+    const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
+    const sum = baseSum.slice();
+    const move = (key: string, sign: 1 | -1): boolean => {
+      const vector = vectorOf(key);
+      if (vector?.length !== dimensions) return false;
+      for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
+      return true;
+    };
+    if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
+    return { sum, vectorOf, embedded: found.embedded };
   }
 
   /** {@link assemble} with every member's vector read from the store. */
@@ -306,6 +377,16 @@ export class CatalogWriter {
     }
     return tokenised;
   }
+}
+
+/** The members `docs` writes, with their documents (an indexed loop: a catalog's worth of documents, in a cold process). */
+function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
+  const written: [number, CatalogMember][] = [];
+  for (let doc = 0; doc < docs.length; doc += 1) {
+    const m = docs[doc]!;
+    if (typeof m !== 'number') written.push([doc, m]);
+  }
+  return written;
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

@@ -10,7 +10,7 @@ import type { Skill } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { CatalogWriter, type AssembledCatalog, type SnapshotCatalog } from './catalog-writer.js';
+import { CatalogWriter, type AssembledCatalog, type HeldCatalog, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
@@ -227,6 +227,13 @@ export class SkillSearchEngine extends RankedSearch {
     this.assertOpen();
     if (this.#writer === undefined || this.#generation !== 0) return undefined;
     return this.#writer.assembleDelta(delta, signal);
+  }
+
+  /** The changed catalog `delta` describes held in memory over the saved one, not written (`CatalogWriter.holdDelta`); undefined: assemble it. */
+  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    this.assertOpen();
+    if (this.#writer === undefined || this.#generation !== 0) return undefined;
+    return this.#writer.holdDelta(delta, signal);
   }
 
   /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type StoredCatalog } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
@@ -10,6 +10,7 @@ import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
 import { movedBase } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type CopyStamps } from '../load/tools-copy.js';
+import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -139,6 +140,28 @@ export class StoredSearch extends RankedSearch {
     return found === undefined ? undefined : { opened: found, copy: copy! };
   }
 
+  /**
+   * The changed catalog `held` over the saved catalog it changes (`CatalogWriter.holdDelta`),
+   * searched as that catalog written in the store would be; `diagnostics`: its load problems.
+   * Why there is none when the base is no longer saved as it was held.
+   */
+  static openHeld(options: EngineOptions, held: HeldCatalog, stamp: string, diagnostics: readonly Diagnostic[]): OpenedCatalog | { readonly reason: string } {
+    const resolved = resolveEngineOptions(options);
+    const source = storeSource(resolved);
+    if (source === undefined) return { reason: 'no store' };
+    const store = new SharedStore(source);
+    const row = store.catalog(catalogKey(stamp, resolved));
+    const opened =
+      row?.id === held.base.id
+        ? StoredSearch.#openRow(resolved, store, { ...row, mean: held.mean, graph: held.graph }, undefined, held.overlay)
+        : { reason: "the changed catalog's base is no longer saved" };
+    if ('reason' in opened) {
+      store.close();
+      return opened;
+    }
+    return { engine: opened.engine, diagnostics };
+  }
+
   /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
   static async #opened(
     options: ResolvedEngineOptions,
@@ -159,8 +182,17 @@ export class StoredSearch extends RankedSearch {
     return StoredSearch.#openRow(options, store, row);
   }
 
-  /** The search of saved catalog `row`; `view` makes its skills and load problems those of another catalog of the same members. */
-  static #openRow(options: ResolvedEngineOptions, store: SharedStore, row: StoredCatalog, view?: CatalogView): OpenedCatalog | { readonly reason: string } {
+  /**
+   * The search of saved catalog `row`; `view` makes its skills and load problems those of another
+   * catalog of the same members; `overlay`: changed documents held in memory over its own.
+   */
+  static #openRow(
+    options: ResolvedEngineOptions,
+    store: SharedStore,
+    row: StoredCatalog,
+    view?: CatalogView,
+    overlay?: MemoryOverlay,
+  ): OpenedCatalog | { readonly reason: string } {
     const dimensions = row.mean?.length ?? 0;
     if (dimensions === 0 || (options.embedder.dimensions > 0 && options.embedder.dimensions !== dimensions))
       return { reason: 'the saved catalog has no vectors of this model' };
@@ -169,13 +201,13 @@ export class StoredSearch extends RankedSearch {
     let diagnostics: Diagnostic[];
     try {
       if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
-      lexical = store.catalogLexical(row.id);
+      lexical = store.catalogLexical(row.id, overlay);
       const saved = JSON.parse(row.diagnostics) as Diagnostic[];
       diagnostics = view === undefined ? saved : [...view.diagnostics(saved)];
     } catch (error) {
       return { reason: `saved catalog unusable: ${errorMessage(error)}` };
     }
-    const members = new StoredMembers(store.members(row.id), dimensions);
+    const members = new StoredMembers(store.members(row.id, overlay), dimensions);
     const skills = new Map<string, Skill | null>();
     const dense = new StoredVectors({ members, dimensions, graph, mean: row.mean! });
     const catalog: RankedCatalog = {

@@ -35,17 +35,21 @@ export class VectorSupply {
     this.#options = options;
   }
 
-  /** The vectors of `missing` (skills by content key); `embedded` counts those the model made. */
+  /**
+   * The vectors of `missing` (skills by content key); `embedded` counts those the model made,
+   * which are stored unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`).
+   */
   async vectors(
     missing: ReadonlyMap<string, Skill>,
     signal?: AbortSignal,
     onProgress?: EmbedProgress,
+    { keep = true }: { readonly keep?: boolean } = {},
   ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
     const { shared, model, dimensions } = this.#options;
     const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
     const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
     const made = await this.#embed(needed, signal, onProgress);
-    shared?.putVectors(model, made);
+    if (keep) shared?.putVectors(model, made);
     for (const [key, vector] of stored) made.set(key, vector);
     return { vectors: made, embedded: made.size - stored.size };
   }

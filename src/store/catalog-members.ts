@@ -9,7 +9,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
-import type { CatalogMember, CatalogMembers, MemberRead, NewCatalog } from './entry-store.js';
+import type { CatalogMember, CatalogMembers, MemberRead, MemoryOverlay, NewCatalog, OverlaidMember } from './entry-store.js';
 
 export const CATALOG_SKILLS_SQL = `
 CREATE TABLE IF NOT EXISTS catalog_skills (catalog INTEGER NOT NULL, doc INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, lexical_key TEXT NOT NULL, vector_key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (catalog, doc)) WITHOUT ROWID;
@@ -95,9 +95,130 @@ export function putMembers(db: Database, id: number, catalog: NewCatalog, overla
 /**
  * Reads the members of catalog `catalog` (of `model`, over `base` when it is an overlay). Each
  * lookup names its index (`INDEXED BY`): without statistics SQLite would walk the catalog's
- * whole primary-key range for every one (0.3 s a search at 434 skills).
+ * whole primary-key range for every one (0.3 s a search at 434 skills). With `overlay`, its
+ * members take their documents' place, as a catalog's own rows do over its base's.
  */
-export function readMembers(db: Database, catalog: number): CatalogMembers {
+export function readMembers(db: Database, catalog: number, overlay?: MemoryOverlay): CatalogMembers {
+  const saved = readSavedMembers(db, catalog);
+  return overlay === undefined || overlay.size === 0 ? saved : overlaidMembers(db, catalog, saved, overlay);
+}
+
+/**
+ * `saved`, the members of `catalog`, with `overlay` in place of its documents: each read takes
+ * the overlay's member at a document it holds, the saved row elsewhere (an overlay keeps every
+ * id at its document, so a lookup by id of an overlaid member is answered from memory alone).
+ */
+function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, overlay: MemoryOverlay): CatalogMembers {
+  const byId = new Map<string, OverlaidMember>();
+  for (const held of overlay.values()) byId.set(held.member.id, held);
+  const { at, model, named, labelledMany } = memberStatements(db, catalog);
+  const labelledRows = (labels: readonly number[]): [number, readonly [number, string]][] =>
+    labelledMany.all({ ...at, labels: JSON.stringify(labels) }).map(([doc, label, id]) => [doc, [label, id]]);
+  /** The saved rows (document first) at documents the overlay does not hold, with the overlay's that `pick` keeps, in document order. */
+  const merged = <T>(rows: readonly (readonly [number, T])[], pick: (held: OverlaidMember) => T | undefined): T[] => {
+    const out: [number, T][] = rows.filter(([doc]) => !overlay.has(doc)).map(([doc, value]) => [doc, value]);
+    for (const [doc, held] of overlay) {
+      const value = pick(held);
+      if (value !== undefined) out.push([doc, value]);
+    }
+    return out.sort((a, b) => a[0] - b[0]).map(([, value]) => value);
+  };
+  const effective = <T extends unknown[]>(columns: string, join = ''): [number, ...T][] =>
+    db
+      .prepare<Record<string, unknown>, [number, ...T]>(`SELECT s.doc, ${columns} FROM ${EFFECTIVE} s ${join}`)
+      .raw()
+      .all({ ...at, model });
+  /** (document, (label, vector)) of `rows`, the vectors `dimensions` long. */
+  const vectors = (rows: readonly [number, number, Buffer][], dimensions: number): [number, readonly [number, Float32Array]][] =>
+    rows.filter(([, , vector]) => vector.byteLength === 4 * dimensions).map(([doc, label, vector]) => [doc, [label, toVector(vector)]]);
+  const join = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
+  const own = (held: OverlaidMember) => [held.label, held.vector] as const;
+  return {
+    record: (id) => byId.get(id)?.member.record ?? saved.record(id),
+    idsNamed: (name) => merged(named.all({ ...at, name }), (held) => (held.member.name === name ? held.member.id : undefined)),
+    idsLabelled: (label) =>
+      merged(labelledRows([label]), (held) => (held.label === label ? ([label, held.member.id] as const) : undefined)).map(([, id]) => id),
+    vectorOf: (id, dimensions) => {
+      const held = byId.get(id);
+      return held === undefined ? saved.vectorOf(id, dimensions) : { key: held.member.vectorKey, vector: held.vector };
+    },
+    idsLabelledMany: (labels) => {
+      const wanted = new Set(labels);
+      const out = new Map<number, string[]>();
+      for (const [label, id] of merged(labelledRows(labels), (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined))) {
+        const ids = out.get(label);
+        if (ids === undefined) out.set(label, [id]);
+        else ids.push(id);
+      }
+      return out;
+    },
+    membersOf: (ids, dimensions) => {
+      const out = saved.membersOf(
+        ids.filter((id) => !byId.has(id)),
+        dimensions,
+      );
+      for (const id of ids) {
+        const held = byId.get(id);
+        if (held !== undefined) out.set(id, { record: held.member.record, stored: { key: held.member.vectorKey, vector: held.vector } });
+      }
+      return out;
+    },
+    lexicalKeys: () =>
+      new Map(
+        merged(
+          effective<[string, string]>('s.id, s.lexical_key').map(([doc, id, key]) => [doc, [id, key] as const]),
+          (held) => [held.member.id, held.member.lexicalKey] as const,
+        ),
+      ),
+    all: () =>
+      merged(
+        effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
+          ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
+        ),
+        (held) => held.member,
+      ),
+    keys: () =>
+      merged(
+        effective<[string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key').map(([doc, id, name, lexicalKey, vectorKey]) => [
+          doc,
+          { id, name, lexicalKey, vectorKey },
+        ]),
+        ({ member: { id, name, lexicalKey, vectorKey } }) => ({ id, name, lexicalKey, vectorKey }),
+      ),
+    at: (docs) => {
+      const out = saved.at(docs.filter((doc) => !overlay.has(doc)));
+      for (const doc of docs) {
+        const held = overlay.get(doc);
+        if (held !== undefined) out.set(doc, { id: held.member.id, vectorKey: held.member.vectorKey });
+      }
+      return out;
+    },
+    holding: (keys) => {
+      const wanted = new Set(keys);
+      const counts = new Map(keys.map((key) => [key, 0]));
+      for (const key of merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey))
+        if (wanted.has(key)) counts.set(key, counts.get(key)! + 1);
+      return counts;
+    },
+    distinctVectors: () => new Set(merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey)).size,
+    labels: () => [...new Set(merged(effective<[number]>('v.label', join), (held) => held.label))],
+    labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector', join), dimensions), own)),
+    overlaid: (dimensions) => {
+      // The saved catalog's own rows (when it is an overlay itself) at documents the memory does not hold, and the memory's.
+      const rows =
+        at.r < 0
+          ? []
+          : db
+              .prepare<Record<string, unknown>, [number, number, Buffer]>(`SELECT s.doc, v.label, v.vector FROM catalog_skills s ${join} WHERE s.catalog = @c`)
+              .raw()
+              .all({ c: catalog, model });
+      return firstByLabel(merged(vectors(rows, dimensions), own));
+    },
+  };
+}
+
+/** The statements reading catalog `catalog`'s members (document first in every row), with their parameters. */
+function memberStatements(db: Database, catalog: number) {
   const row = db.prepare<[number], { model: string; base: number | null }>('SELECT model, base FROM catalogs WHERE id = ?').get(catalog);
   const at = { c: catalog, r: row?.base ?? -1 };
   // A catalog's model carries the index kind after `|`; vectors are stored under the model alone.
@@ -135,6 +256,12 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
     'json_each(@ids) w CROSS JOIN catalog_skills @t INDEXED BY catalog_skills_id ON @t.id = w.value LEFT JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
     '@t.catalog = @t.catalog',
   );
+  return { at, model, both, record, named, labelled, vectorOf, labelledMany, membersOf };
+}
+
+/** Reads the members of catalog `catalog` as saved. */
+function readSavedMembers(db: Database, catalog: number): CatalogMembers {
+  const { at, model, both, record, named, labelled, vectorOf, labelledMany, membersOf } = memberStatements(db, catalog);
   const distinctLabels = (columns: string): string =>
     `SELECT DISTINCT ${columns} FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`;
   return {
@@ -224,6 +351,13 @@ export function readMembers(db: Database, catalog: number): CatalogMembers {
             dimensions,
           ),
   };
+}
+
+/** Each label's vector, as first listed. */
+function firstByLabel(pairs: readonly (readonly [number, Float32Array])[]): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  for (const [label, vector] of pairs) if (!out.has(label)) out.set(label, vector);
+  return out;
 }
 
 /** The (label, vector) rows `statement` reads, the vectors `dimensions` long. */

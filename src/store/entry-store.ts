@@ -38,8 +38,11 @@ export interface EntryStore {
   latestCatalog(model: string, format: number): StoredCatalog | undefined;
   /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
   putCatalog(catalog: NewCatalog): number;
-  /** Reads the members of the saved catalog `catalog` (by id). */
-  members(catalog: number): CatalogMembers;
+  /**
+   * Reads the members of the saved catalog `catalog` (by id); with `overlay`, as the catalog
+   * those documents held in memory make of it (read as an overlay written in the store would be).
+   */
+  members(catalog: number, overlay?: MemoryOverlay): CatalogMembers;
   /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
   glosses(scope: string): Map<string, string>;
   /** Records per content key under `scope`, replacing what `scope` held. */
@@ -154,6 +157,21 @@ export interface CatalogMembers {
    */
   overlaid(dimensions: number): Map<number, Float32Array>;
 }
+
+/**
+ * A member held in memory in place of a saved catalog's document: a changed catalog searched
+ * before it is written (docs/store.md, "Searched before it is written").
+ */
+export interface OverlaidMember {
+  readonly member: CatalogMember;
+  /** The label the store names its vector by, and the vector. */
+  readonly label: number;
+  readonly vector: Float32Array;
+  readonly entry: LexicalEntry;
+}
+
+/** Members held in memory by the document they take, each with the same id as the saved one there. */
+export type MemoryOverlay = ReadonlyMap<number, OverlaidMember>;
 
 /** The store's knobs, in one place. */
 export const STORE_DEFAULTS = Object.freeze({

@@ -233,11 +233,13 @@ class EntryDocs {
   readonly #first: Int32Array;
   readonly #more = new Map<number, number[]>();
 
-  constructor(entries: Uint32Array) {
+  /** `skipped`: documents whose entry is not read from the tables (an overlay in memory holds theirs). */
+  constructor(entries: Uint32Array, skipped?: ReadonlyMap<number, unknown>) {
     let largest = -1;
     for (const entry of entries) largest = Math.max(largest, entry);
     this.#first = new Int32Array(largest + 1).fill(-1);
     entries.forEach((entry, doc) => {
+      if (skipped?.has(doc) === true) return;
       if (this.#first[entry] === -1) this.#first[entry] = doc;
       else {
         const more = this.#more.get(entry);
@@ -283,9 +285,16 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
   #vocabulary: TermVocabulary | undefined;
   readonly #db: Database;
+  /** The overlay's postings (term → document, field, frequency) and its terms' vocabulary, for typo lookups. */
+  readonly #overlaid = new Map<string, [number, number, number][]>();
+  #overlaidVocabulary: TermVocabulary | undefined;
 
-  /** `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base, which holds every one). */
-  constructor(db: Database, catalog: number, idsFrom: number) {
+  /**
+   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base,
+   * which holds every one). `overlay`: documents whose entry is held in memory instead of the
+   * base's (a changed catalog searched before it is written, docs/store.md).
+   */
+  constructor(db: Database, catalog: number, idsFrom: number, overlay?: ReadonlyMap<number, LexicalEntry>) {
     this.#catalog = catalog;
     this.#idsFrom = idsFrom;
     const stats = db
@@ -306,7 +315,19 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     }
     this.documentCount = stats.documents;
     this.slots = stats.documents;
-    this.#docs = new EntryDocs(entries);
+    for (const [doc, entry] of overlay ?? []) {
+      if (!(doc >= 0 && doc < stats.documents) || entry.lengths.length !== FIELD_COUNT)
+        throw new SkillSearchError('INTERNAL', `lexical tables: an overlay of catalog ${catalog} has no document ${doc} or a malformed entry`);
+      this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
+      entry.terms.forEach((counts, field) => {
+        for (const [term, tf] of counts) {
+          const rows = this.#overlaid.get(term);
+          if (rows === undefined) this.#overlaid.set(term, [[doc, field, tf]]);
+          else rows.push([doc, field, tf]);
+        }
+      });
+    }
+    this.#docs = new EntryDocs(entries, overlay);
     const totals = new Array<number>(FIELD_COUNT).fill(0);
     const lengths = this.fieldLengths;
     for (let doc = 0; doc < stats.documents; doc += 1) {
@@ -356,14 +377,15 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     const packed = this.#packed.all(term);
     if (packed.includes(null)) {
       for (const [entry, field, tf] of this.#rows.all(term)) found = this.#post(found, term, entry, field, tf);
-      return found;
+    } else {
+      for (const value of packed as number[]) {
+        const tf = value % TF_SLOTS;
+        const slot = (value - tf) / TF_SLOTS;
+        const field = slot % FIELD_SLOTS;
+        found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
+      }
     }
-    for (const value of packed as number[]) {
-      const tf = value % TF_SLOTS;
-      const slot = (value - tf) / TF_SLOTS;
-      const field = slot % FIELD_SLOTS;
-      found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
-    }
+    for (const [doc, field, tf] of this.#overlaid.get(term) ?? []) found = postAt(found, field, doc, undefined, tf);
     return found;
   }
 
@@ -372,16 +394,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     const doc = this.#docs.first(entry);
     if (doc === -1) return found;
     if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
-    const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-    let byDoc = byField[field];
-    if (byDoc === undefined) {
-      byDoc = new Map();
-      byField[field] = byDoc;
-    }
-    byDoc.set(doc, tf);
-    const more = this.#docs.more(entry);
-    if (more !== undefined) for (const other of more) byDoc.set(other, tf);
-    return byField;
+    return postAt(found, field, doc, this.#docs.more(entry), tf);
   }
 
   /**
@@ -392,7 +405,12 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
     const known = this.#terms.get(prefix);
     const found: [string, CatalogTerm][] = known === undefined || known === null ? [] : [[prefix, known]];
-    const terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
+    let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
+    if (this.#overlaid.size > 0) {
+      // The overlay's terms the tables may lack, merged in byte order.
+      const more = [...this.#overlaid.keys()].filter((term) => term.startsWith(prefix) && !(known !== undefined && term === prefix));
+      terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
+    }
     for (const term of terms) {
       const handle = this.exact(term);
       if (handle !== undefined && term.startsWith(prefix)) found.push([term, handle]);
@@ -406,10 +424,17 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
    */
   near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
     this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
-    const vocabulary = this.#vocabulary;
-    const near = vocabulary.near(word, maxDistance).map(({ position, distance }) => ({ term: vocabulary.term(position), distance }));
+    const near = new Map<string, number>();
+    const lookUp = (vocabulary: TermVocabulary) => {
+      for (const { position, distance } of vocabulary.near(word, maxDistance)) near.set(vocabulary.term(position), distance);
+    };
+    lookUp(this.#vocabulary);
+    if (this.#overlaid.size > 0) {
+      this.#overlaidVocabulary ??= new TermVocabulary(vocabularyTables([...this.#overlaid.keys()]));
+      lookUp(this.#overlaidVocabulary);
+    }
     const found: NearTerm<CatalogTerm>[] = [];
-    for (const { term, distance } of near.sort((a, b) => compareByteOrder(a.term, b.term))) {
+    for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
       const handle = this.exact(term);
       if (handle !== undefined) found.push({ term, handle, distance });
     }
@@ -436,12 +461,25 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 }
 
+/** `found` (made at its first posting) with `tf` at `doc` and each of `more` in `field`. */
+function postAt(found: MutableTerm | undefined, field: number, doc: number, more: readonly number[] | undefined, tf: number): MutableTerm {
+  const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+  let byDoc = byField[field];
+  if (byDoc === undefined) {
+    byDoc = new Map();
+    byField[field] = byDoc;
+  }
+  byDoc.set(doc, tf);
+  if (more !== undefined) for (const other of more) byDoc.set(other, tf);
+  return byField;
+}
+
 /**
  * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
  * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
  * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
  * once. Open a new one after the catalog or its entries change.
  */
-export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog): LexicalSearcher {
-  return new SourceSearch(new CatalogPostings(db, catalog, idsFrom));
+export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog, overlay?: ReadonlyMap<number, LexicalEntry>): LexicalSearcher {
+  return new SourceSearch(new CatalogPostings(db, catalog, idsFrom, overlay));
 }

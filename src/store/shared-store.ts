@@ -1,6 +1,6 @@
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
-import type { CatalogKey, CatalogMembers, EntryStore, NewCatalog, StoredCatalog } from './entry-store.js';
+import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -61,8 +61,8 @@ export class SharedStore implements EntryStore {
   }
 
   /** Each read answers "none" once the store failed. */
-  members(catalog: number): CatalogMembers {
-    const members = this.#guard((store) => store.members(catalog), undefined);
+  members(catalog: number, overlay?: MemoryOverlay): CatalogMembers {
+    const members = this.#guard((store) => store.members(catalog, overlay), undefined);
     const read = <T>(run: (m: CatalogMembers) => T, otherwise: T): T => (members === undefined ? otherwise : this.#guard(() => run(members), otherwise));
     return {
       record: (id) => read((m) => m.record(id), undefined),
@@ -88,10 +88,10 @@ export class SharedStore implements EntryStore {
    * (`lexical-tables.ts`; only a {@link SqliteStore} keeps them). Throws when the store failed;
    * the searcher's own failures are the caller's (a search the store cannot answer).
    */
-  catalogLexical(catalog: number): LexicalSearcher {
+  catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {
     const store = this.#guard((opened) => opened, undefined);
     if (!(store instanceof SqliteStore)) throw new SkillSearchError('INTERNAL', `the store keeps no lexical index: ${this.#problem ?? 'not SQLite'}`);
-    return store.catalogLexical(catalog);
+    return store.catalogLexical(catalog, overlay);
   }
 
   glosses(scope: string): Map<string, string> {

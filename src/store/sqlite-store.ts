@@ -4,7 +4,15 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type EntryStore, type NewCatalog, type StoredCatalog } from './entry-store.js';
+import {
+  STORE_DEFAULTS,
+  type CatalogKey,
+  type CatalogMembers,
+  type EntryStore,
+  type MemoryOverlay,
+  type NewCatalog,
+  type StoredCatalog,
+} from './entry-store.js';
 import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
@@ -331,18 +339,20 @@ export class SqliteStore implements EntryStore {
     this.#db.prepare('DELETE FROM catalogs WHERE id = ?').run(id);
   }
 
-  catalogLexical(catalog: number): LexicalSearcher {
+  /** `overlay`: documents whose lexical entries are held in memory instead (a changed catalog not written yet). */
+  catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {
     // An overlay holds the ids of its base at every document: the base names them.
     const base = this.#db.prepare<[number], number | null>('SELECT base FROM catalogs WHERE id = ?').pluck().get(catalog);
-    return openCatalogLexical(this.#db, catalog, base ?? catalog);
+    const entries = overlay === undefined ? undefined : new Map([...overlay].map(([doc, held]) => [doc, held.entry]));
+    return openCatalogLexical(this.#db, catalog, base ?? catalog, entries);
   }
 
   #graphNamed(graph: string): boolean {
     return this.#db.prepare('SELECT 1 FROM catalogs WHERE graph = ?').get(graph) !== undefined;
   }
 
-  members(catalog: number): CatalogMembers {
-    return readMembers(this.#db, catalog);
+  members(catalog: number, overlay?: MemoryOverlay): CatalogMembers {
+    return readMembers(this.#db, catalog, overlay);
   }
 
   glosses(scope: string): Map<string, string> {

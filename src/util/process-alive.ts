@@ -1,9 +1,29 @@
-/** Whether process `pid` runs (one of another user's counts: EPERM means alive). */
+import { readFileSync } from 'node:fs';
+
+/**
+ * Whether process `pid` runs (one of another user's counts: EPERM means alive). A process that
+ * exited and waits to be reaped (a zombie, on Linux: its `/proc/<pid>/stat` state `Z`) does not:
+ * an init that reaps slowly leaves a detached builder a zombie for a while, and its lease would
+ * otherwise keep the next builder from starting.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !exited(pid);
+}
+
+/** True when `/proc` says `pid` exited and was not reaped; false where there is no `/proc`. */
+function exited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // `pid (command) state …`: the command may hold spaces and parentheses, the state follows the last `)`.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }

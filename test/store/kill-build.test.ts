@@ -104,33 +104,38 @@ describe('a changed catalog assembled by a cold query killed with SIGKILL', () =
   }, 300_000);
 });
 
-describe('a changed tools file written from its line table by a cold query killed with SIGKILL', () => {
-  it('at different points, over edits in place, lines moved and added: the next search equals a clean build', async () => {
-    const root = temp();
-    const tools = path.join(root, 'tools.jsonl');
-    const line = (i: number, what = `${TOPICS[i % TOPICS.length]} ${THINGS[Math.floor(i / TOPICS.length) % THINGS.length]} ${i}`): string =>
-      JSON.stringify({ id: `tool-${i}`, name: `tool-${i}`, description: what });
-    const lines = Array.from({ length: SKILLS }, (_, i) => line(i));
-    writeFileSync(tools, lines.join('\n'));
-    const cache = path.join(root, 'cache');
-    const sources = ['--tools', tools, '--model', 'hash', '--no-demo', '--cwd', root];
-    expect((await runCli(['index', '--quiet', ...sources], cache)).code).toBe(0);
-    for (let kill = 0; kill < 8; kill += 1) {
-      const at = (kill * 37) % lines.length;
-      lines[at] = line(at, `Edited in round ${kill}`);
-      if (kill % 3 === 2) {
-        lines.splice((kill * 53) % lines.length, 0, line(SKILLS + kill, `Added in round ${kill}`));
-        lines.push(...lines.splice((kill * 11) % lines.length, 1));
-      }
+describe('a changed tools file written from its line table, killed with SIGKILL', () => {
+  // `index` is the writer a hook hands an edit to (it searched the edit held in memory).
+  it.each(['query', 'index'])(
+    'by a cold %s at different points, over edits in place, lines moved and added: the next search equals a clean build',
+    async (command) => {
+      const root = temp();
+      const tools = path.join(root, 'tools.jsonl');
+      const line = (i: number, what = `${TOPICS[i % TOPICS.length]} ${THINGS[Math.floor(i / TOPICS.length) % THINGS.length]} ${i}`): string =>
+        JSON.stringify({ id: `tool-${i}`, name: `tool-${i}`, description: what });
+      const lines = Array.from({ length: SKILLS }, (_, i) => line(i));
       writeFileSync(tools, lines.join('\n'));
-      const query = start(['query', '--quiet', ...sources, QUERIES[kill % QUERIES.length]!], cache);
-      const exited = new Promise((resolve) => query.on('exit', resolve));
-      await new Promise((resolve) => setTimeout(resolve, 300 + kill * 150));
-      query.kill('SIGKILL');
-      await exited;
-    }
-    const clean = await answers(sources, path.join(root, 'clean'));
-    expect(JSON.stringify(clean)).toContain('tool-');
-    expect(await answers(sources, cache)).toEqual(clean);
-  }, 300_000);
+      const cache = path.join(root, 'cache');
+      const sources = ['--tools', tools, '--model', 'hash', '--no-demo', '--cwd', root];
+      expect((await runCli(['index', '--quiet', ...sources], cache)).code).toBe(0);
+      for (let kill = 0; kill < 8; kill += 1) {
+        const at = (kill * 37) % lines.length;
+        lines[at] = line(at, `Edited in round ${kill}`);
+        if (kill % 3 === 2) {
+          lines.splice((kill * 53) % lines.length, 0, line(SKILLS + kill, `Added in round ${kill}`));
+          lines.push(...lines.splice((kill * 11) % lines.length, 1));
+        }
+        writeFileSync(tools, lines.join('\n'));
+        const query = start(command === 'query' ? ['query', '--quiet', ...sources, QUERIES[kill % QUERIES.length]!] : ['index', '--quiet', ...sources], cache);
+        const exited = new Promise((resolve) => query.on('exit', resolve));
+        await new Promise((resolve) => setTimeout(resolve, 300 + kill * 150));
+        query.kill('SIGKILL');
+        await exited;
+      }
+      const clean = await answers(sources, path.join(root, 'clean'));
+      expect(JSON.stringify(clean)).toContain('tool-');
+      expect(await answers(sources, cache)).toEqual(clean);
+    },
+    300_000,
+  );
 });

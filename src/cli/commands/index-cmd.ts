@@ -3,9 +3,11 @@ import type { ParsedArgs } from '../args.js';
 import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
-import { buildProgress, line, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
+import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
 import { plural, round } from '../format.js';
 import type { CliIo } from '../io.js';
+import type { Diagnostic } from '../../types.js';
+import type { DeltaSaved } from '../../integrations/live-index.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -18,39 +20,58 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
   // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
   const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
-  const live = await openLiveIndex(sources, retrieval, io).catch((error: unknown) => {
-    lease?.release();
-    throw error;
-  });
   try {
-    const onProgress = await buildProgress(io, args.values);
-    const { snapshot, sync, ms } = await live.refresh({
-      ...(onProgress === undefined ? {} : { onProgress }),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-    });
-    if (snapshot.skills.length === 0) {
-      const { nothingToIndex } = await import('../../integrations/live-index.js');
-      throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
+    return await build();
+  } finally {
+    lease?.release();
+  }
+
+  async function build(): Promise<number> {
+    // Only a tools file's lines edited since a saved catalog (what a hook hands its indexer): saved from them.
+    const started = performance.now();
+    const quick = await saveDeltaFor(sources, retrieval, io);
+    if (quick !== undefined) {
+      const { diagnostics, ...counts } = quick;
+      return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
     }
-    // Saved for cold processes (the hook without a server, `query`, other project folders).
-    const saved = live.saveCatalog();
-    const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;
-    if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${storeFile(io.env)} (${unsaved})`);
-    // Off a prompt's path: what no catalog used for a while goes.
-    live.engine.collectStore();
-    const summary = {
-      skills: snapshot.skills.length,
-      added: sync?.added ?? 0,
-      updated: sync?.updated ?? 0,
-      removed: sync?.removed ?? 0,
-      unchanged: sync?.unchanged ?? snapshot.skills.length,
-      embedded: sync?.embedded ?? 0,
-      ms: round(ms, 1),
-      model: live.engine.info.model,
-      indexDir,
-    };
+    const live = await openLiveIndex(sources, retrieval, io);
+    try {
+      const onProgress = await buildProgress(io, args.values);
+      const { snapshot, sync, ms } = await live.refresh({
+        ...(onProgress === undefined ? {} : { onProgress }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+      });
+      if (snapshot.skills.length === 0) {
+        const { nothingToIndex } = await import('../../integrations/live-index.js');
+        throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
+      }
+      // Saved for cold processes (the hook without a server, `query`, other project folders).
+      const saved = live.saveCatalog();
+      const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;
+      if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${storeFile(io.env)} (${unsaved})`);
+      // Off a prompt's path: what no catalog used for a while goes.
+      live.engine.collectStore();
+      const summary = {
+        skills: snapshot.skills.length,
+        added: sync?.added ?? 0,
+        updated: sync?.updated ?? 0,
+        removed: sync?.removed ?? 0,
+        unchanged: sync?.unchanged ?? snapshot.skills.length,
+        embedded: sync?.embedded ?? 0,
+        ms,
+        model: live.engine.info.model,
+        indexDir,
+      };
+      return report(summary, snapshot.diagnostics);
+    } finally {
+      await live.close();
+    }
+  }
+
+  function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
+    const ms = summary.ms;
     if (args.values.json === true) {
-      printJson(io, summary);
+      printJson(io, { ...summary, ms: round(ms, 1) });
       return 0;
     }
     line(
@@ -58,10 +79,10 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
     line(io.stderr, `index: ${indexDir} (${summary.model})`);
-    reportSkipped(io, snapshot.diagnostics);
+    reportSkipped(io, diagnostics);
     return 0;
-  } finally {
-    await live.close();
-    lease?.release();
   }
 }
+
+/** What `index` reports: the catalog's counts (as `LiveIndex.saveDelta` gives them), its time and where it went. */
+type IndexSummary = Omit<DeltaSaved, 'diagnostics'> & { readonly ms: number; readonly indexDir: string };

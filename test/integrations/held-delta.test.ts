@@ -1,0 +1,189 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SearchHit, SearchMode } from '../../src/types.js';
+import { runCli } from '../cli/helpers.js';
+import { liveAnswers } from '../support/search-answers.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs('held-delta');
+const TOPICS = ['rotate the logs of', 'plan a budget for', 'translate subtitles of', 'benchmark the cache of', 'audit the permissions of'];
+/** Words the edits bring (exact, a prefix, a typo), the renamed tool's name, and words only the edited lines had before. */
+const QUERIES = [
+  'transcribe handwritten meeting minutes',
+  'transcr minut',
+  'handwriten meetng',
+  'ledger wizard',
+  'plan a budget for service 12',
+  'translate subtitles of service 7',
+  'rotate the logs of service 3',
+  'quasar telescop',
+  'nothing like any skill at all',
+];
+const MODES: readonly SearchMode[] = ['hybrid', 'lexical', 'dense'];
+const tool = (id: string, description: string, name = id): string => JSON.stringify({ id, name, description });
+
+function setup(count: number): { tools: string; options: (store: string) => LiveIndexOptions } {
+  const root = temp();
+  const home = path.join(root, 'home');
+  mkdirSync(home);
+  const tools = path.join(root, 'tools.jsonl');
+  writeFileSync(tools, Array.from({ length: count }, (_, i) => tool(`tool-${i}`, `${TOPICS[i % TOPICS.length]} service ${i}`)).join('\n'));
+  const options = (store: string): LiveIndexOptions => ({
+    catalog: { cwd: root, home, toolsFiles: [tools], demo: 'never', claudePlugins: false },
+    model: 'hash',
+    indexDir: path.join(root, 'cache', 'index'),
+    store: path.join(root, 'cache', store),
+  });
+  return { tools, options };
+}
+
+/** Line 7's description and line 12's name and description edited (ids kept: an overlay of the base). */
+function editLines(tools: string): void {
+  const lines = readFileSync(tools, 'utf8').split('\n');
+  lines[7] = tool('tool-7', 'Transcribe handwritten meeting minutes');
+  lines[12] = tool('tool-12', 'Keeps the books balanced', 'ledger-wizard');
+  writeFileSync(tools, lines.join('\n'));
+}
+
+/** Line 20's description edited: a word no line had. */
+function editAgain(tools: string): void {
+  const lines = readFileSync(tools, 'utf8').split('\n');
+  lines[20] = tool('tool-20', 'Point the quasar telescope at service 20');
+  writeFileSync(tools, lines.join('\n'));
+}
+
+/**
+ * Every answer of the catalog on disk held in memory by a caller handing its write on (which
+ * writes nothing and hands the write on once), checked equal to the catalog's written by a caller
+ * that does not (an overlay of the same base); `changed`: the skills embedded and tokenised.
+ */
+async function heldAndWritten(saved: LiveIndexOptions, changed: number): Promise<unknown[]> {
+  const before = storeCounts(saved.store!);
+  const due: string[] = [];
+  const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: (stamp) => due.push(stamp) }, { assemble: true });
+  if ('reason' in opened) throw new Error(opened.reason);
+  let got: unknown[];
+  try {
+    expect(opened.held).toEqual({ embedded: changed });
+    expect(opened.assembled).toBeUndefined();
+    expect(opened.diagnostics).toEqual([]);
+    got = await allAnswers((query, mode) => opened.search(query, { k: 5, mode }));
+  } finally {
+    await opened.close();
+  }
+  // Nothing written: not the catalog, not a vector, not a lexical entry.
+  expect(storeCounts(saved.store!)).toEqual(before);
+  expect(due).toHaveLength(1);
+  const written = await LiveIndex.openSnapshot(saved, { assemble: true });
+  if ('reason' in written) throw new Error(written.reason);
+  try {
+    expect(written.assembled).toEqual({ embedded: changed, tokenised: changed });
+    expect(await allAnswers((query, mode) => written.search(query, { k: 5, mode }))).toEqual(got);
+  } finally {
+    await written.close();
+  }
+  expect(storeCounts(saved.store!)[0]).toBe(before[0]! + 1);
+  return got;
+}
+
+/** The first row `sql` reads from the store at `file`. */
+function storeRead(file: string, sql: string): unknown {
+  const store = SqliteStore.open(file);
+  try {
+    return store.database.prepare(sql).get();
+  } finally {
+    store.close();
+  }
+}
+
+/** Row counts of the store's catalogs, members, vectors and lexical entries. */
+function storeCounts(file: string): number[] {
+  const store = SqliteStore.open(file);
+  try {
+    return ['catalogs', 'catalog_skills', 'vectors', 'lexical_entries', 'lexical_catalogs'].map(
+      (table) => store.database.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/** Every query's top 5 in every mode, with their scores. */
+async function allAnswers(search: (query: string, mode: SearchMode) => Promise<readonly SearchHit[]>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const mode of MODES) for (const query of QUERIES) out.push([mode, query, await search(query, mode)]);
+  return out;
+}
+
+/** A clean build of the catalog on disk, saved, then searched as a cold process reads it. */
+async function cleanAnswers(options: LiveIndexOptions): Promise<unknown[]> {
+  await liveAnswers(options, QUERIES.slice(0, 1));
+  const opened = await LiveIndex.openSnapshot(options);
+  if ('reason' in opened) throw new Error(opened.reason);
+  try {
+    return await allAnswers((query, mode) => opened.search(query, { k: 5, mode }));
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('a tools file edited since its catalog was saved, searched by a caller that hands the write on', () => {
+  it.each([
+    ['searched exactly', 40],
+    ['above the exact-search size, through the base graph', 2_200],
+  ])('is held in memory over the saved catalog (%s): nothing written, the write handed on, answers as written and as a clean build', async (_what, count) => {
+    const { tools, options } = setup(count);
+    const saved = options('store.sqlite');
+    await liveAnswers(saved, QUERIES.slice(0, 1));
+    // An edit, then one more: told against the same line table and base, the first edit's lines read again.
+    for (const [round, edit] of [editLines, editAgain].entries()) {
+      edit(tools);
+      const got = await heldAndWritten(saved, round === 0 ? 2 : 1);
+      // A clean build: the same answers, but for a graph's dense candidates (approximate: the clean one is another graph).
+      const clean = await cleanAnswers(options(`clean-${round}.sqlite`));
+      const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
+      expect(exact(got)).toEqual(exact(clean));
+      expect(JSON.stringify(clean[0])).toContain('tool-7');
+      expect(JSON.stringify(clean[3])).toContain('tool-12');
+    }
+  });
+
+  it('the hook answers an edit from memory and starts the indexer, which saves it from the changed lines; the next prompt reads that', async () => {
+    const { tools } = setup(40);
+    const root = path.dirname(tools);
+    const cache = path.join(root, 'hook-cache');
+    const flags = ['--tools', tools, '--model', 'hash', '--no-demo', '--cwd', root];
+    const spawned: (readonly string[])[] = [];
+    const hook = (prompt: string) =>
+      runCli(['hook', 'claude-code', ...flags], cache, {
+        stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt, transcript_path: '/dev/null' }),
+        spawnDetached: (argv) => void spawned.push(argv),
+      });
+    expect((await runCli(['index', '--quiet', ...flags], cache)).code).toBe(0);
+    editLines(tools);
+    const store = path.join(cache, 'store.sqlite');
+    const before = storeCounts(store);
+
+    const edited = await hook('transcribe handwritten meeting minutes');
+    expect([edited.code, edited.stderr]).toEqual([0, '']);
+    expect(edited.stdout).toContain('tool-7');
+    expect(storeCounts(store)).toEqual(before);
+    expect(spawned).toHaveLength(1);
+    expect(spawned[0]!.slice(0, 1)).toEqual(['index']);
+
+    // The indexer saves it from the changed lines, as an overlay of the saved catalog: the file is not loaded whole.
+    const table = () => storeRead(store, 'SELECT size, mtime_ms, text FROM tools_lines');
+    const tableBefore = table();
+    const index = await runCli(spawned[0]!, cache);
+    expect([index.code, index.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 2 updated, 0 removed, 38 unchanged \(\d+ ms\)\n$/)]);
+    expect(storeCounts(store)[0]).toBe(before[0]! + 1);
+    expect(table()).toEqual(tableBefore);
+    expect(storeRead(store, 'SELECT base FROM catalogs ORDER BY id DESC LIMIT 1')).toEqual({ base: expect.any(Number) });
+    const after = await hook('transcribe handwritten meeting minutes');
+    expect(after).toEqual(edited);
+    expect(spawned).toHaveLength(1);
+  });
+});
