@@ -64,16 +64,19 @@ export class LiveIndex implements SkillService {
   #closing: Promise<void> | undefined;
 
   readonly #onSnapshotDue: ((sourceStamp: string) => void) | undefined;
+  /** The store's tools cache this index made for its catalog (none when the options named one). */
+  readonly #toolsCache: StoreToolsCache | undefined;
 
-  private constructor(catalog: SkillCatalog, engine: SkillSearchEngine, onSnapshotDue: ((sourceStamp: string) => void) | undefined) {
-    this.catalog = catalog;
+  private constructor(catalog: CatalogWithCache, engine: SkillSearchEngine, onSnapshotDue: ((sourceStamp: string) => void) | undefined) {
+    this.catalog = catalog.catalog;
+    this.#toolsCache = catalog.toolsCache;
     this.engine = engine;
     this.#onSnapshotDue = onSnapshotDue;
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
     const engine = await SkillSearchEngine.open(engineOptions(options));
-    return new LiveIndex(new SkillCatalog(catalogOptions(options)), engine, options.onSnapshotDue);
+    return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
   /**
@@ -83,7 +86,7 @@ export class LiveIndex implements SkillService {
    * files a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions, { assemble = false }: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
-    const catalog = new SkillCatalog(catalogOptions(options));
+    const { catalog, toolsCache } = openCatalog(options);
     // One embedder for the stored search and the assembly: the model loads once.
     const engineOpts = engineOptions(options);
     let opened = await StoredSearch.open(engineOpts, catalog.stamps());
@@ -93,6 +96,7 @@ export class LiveIndex implements SkillService {
         assembled = await LiveIndex.#assemble(engineOpts, catalog);
       } finally {
         await catalog.close();
+        toolsCache?.close();
       }
       if (assembled !== undefined) opened = await StoredSearch.open(engineOpts, catalog.stamps());
     }
@@ -166,6 +170,8 @@ export class LiveIndex implements SkillService {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.catalog.close();
+      // What a watcher's reloads left to write, written now.
+      this.#toolsCache?.close();
       await this.engine.idle();
       const saved = this.#saved;
       if (this.#onSnapshotDue === undefined) this.saveCatalog();
@@ -213,15 +219,23 @@ function engineOptions(options: LiveIndexOptions): EngineOptions {
   };
 }
 
+interface CatalogWithCache {
+  readonly catalog: SkillCatalog;
+  /** Made here, so closed by its opener. */
+  readonly toolsCache: StoreToolsCache | undefined;
+}
+
 /**
- * The catalog options without `watch` (a `LiveIndex` watches only when asked, `watch()`), and
- * unless they name one, the store's tools cache: a tools file's parsed skills and line table
+ * The catalog, its options without `watch` (a `LiveIndex` watches only when asked, `watch()`),
+ * and unless they name one, the store's tools cache: a tools file's parsed skills and line table
  * are kept beside the catalogs saved from them.
  */
-function catalogOptions(options: LiveIndexOptions): CatalogOptions {
+function openCatalog(options: LiveIndexOptions): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
   const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
-  return rest.toolsCache !== undefined || store === undefined ? rest : { ...rest, toolsCache: new StoreToolsCache(store) };
+  if (rest.toolsCache !== undefined || store === undefined) return { catalog: new SkillCatalog(rest), toolsCache: undefined };
+  const toolsCache = new StoreToolsCache(store);
+  return { catalog: new SkillCatalog({ ...rest, toolsCache }), toolsCache };
 }
 
 /** `nothing found to index` (SPEC §7: a user error) with where we looked. */

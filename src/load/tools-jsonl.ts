@@ -114,9 +114,10 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   }
   memo?.refill(kept);
   if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
-    writeToolsSnapshot(cache, key, stat, { skills, diagnostics });
-    // The first load in a process only: a watcher's reloads would write megabytes per edit, and
-    // cold processes diff against a table whose catalog the store keeps (`tools-delta.ts`).
+    // A watcher's reloads would write megabytes per edit: the cache may put the snapshot off.
+    writeToolsSnapshot(cache, key, stat, { skills, diagnostics }, { reload: !firstLoad });
+    // The first load in a process only: cold processes diff against a table whose catalog the
+    // store keeps (`tools-delta.ts`).
     if (firstLoad) writeToolsLines(cache, key, { stat, text: bytes, lines: outcomes });
   }
   return { skills, diagnostics, stat };
