@@ -79,6 +79,25 @@ describe('StoreToolsCache', () => {
     expect(written).not.toHaveBeenCalled();
   });
 
+  it("holds the first reload's snapshot of a process that started from the snapshot", async () => {
+    const first = new StoreToolsCache(storeFile);
+    await catalogOver(first).get();
+    first.close();
+    const cache = new StoreToolsCache(storeFile, { quietMs: 60_000 });
+    closers.push(() => cache.close());
+    const catalog = catalogOver(cache);
+    const written = vi.spyOn(cache, 'writeSkills');
+    expect((await catalog.get()).skills).toHaveLength(2);
+    expect(written).not.toHaveBeenCalled();
+    await writeFile(tools, `${line('zip', 'Zip files')}\n`);
+    catalog.clear();
+    expect((await catalog.get()).skills.map((skill) => skill.id)).toEqual(['zip']);
+    expect(written).not.toHaveBeenCalled();
+    expect(cache.held).toBe(1);
+    cache.flush();
+    expect(snapshots(storeFile)).toEqual([{ size: toolsFileStat(tools)!.size, ids: ['zip'] }]);
+  });
+
   it('writes what it holds once the process has been quiet', async () => {
     const cache = new StoreToolsCache(storeFile, { quietMs: 30 });
     closers.push(() => cache.close());
