@@ -98,27 +98,27 @@ describe('StoreToolsCache', () => {
     expect(snapshots(storeFile)).toEqual([{ size: toolsFileStat(tools)!.size, ids: ['zip'] }]);
   });
 
-  it('writes what it holds once the process has been quiet', async () => {
-    const cache = new StoreToolsCache(storeFile, { quietMs: 30 });
+  /** A cache whose catalog loaded the file, then reloaded it rewritten to one `zip` line. */
+  async function reloadedOnce(quietMs: number): Promise<StoreToolsCache> {
+    const cache = new StoreToolsCache(storeFile, { quietMs });
     closers.push(() => cache.close());
     const catalog = catalogOver(cache);
     await catalog.get();
     await writeFile(tools, `${line('zip', 'Zip files')}\n`);
     catalog.clear();
     await catalog.get();
+    return cache;
+  }
+
+  it('writes what it holds once the process has been quiet', async () => {
+    const cache = await reloadedOnce(500);
     expect(snapshots(storeFile)[0]?.ids).toEqual(['pdf', 'csv']);
-    await vi.waitFor(() => expect(snapshots(storeFile)[0]?.ids).toEqual(['zip']), { timeout: 2000, interval: 20 });
+    await vi.waitFor(() => expect(snapshots(storeFile)[0]?.ids).toEqual(['zip']), { timeout: 5000, interval: 20 });
     expect(cache.held).toBe(0);
   });
 
   it('a first load in the same process reads what a reload left held, not the older snapshot', async () => {
-    const cache = new StoreToolsCache(storeFile, { quietMs: 60_000 });
-    closers.push(() => cache.close());
-    const catalog = catalogOver(cache);
-    await catalog.get();
-    await writeFile(tools, `${line('zip', 'Zip files')}\n`);
-    catalog.clear();
-    await catalog.get();
+    const cache = await reloadedOnce(60_000);
     const read = cache.readSkills(keyOf(storeFile), toolsFileStat(tools)!);
     expect(read).not.toBeUndefined();
     expect((deserialize(read!) as { skills: { id: string }[] }).skills.map((skill) => skill.id)).toEqual(['zip']);
