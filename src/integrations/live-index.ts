@@ -69,16 +69,19 @@ export class LiveIndex implements SkillService {
   #closing: Promise<void> | undefined;
 
   readonly #onSnapshotDue: ((sourceStamp: string) => void) | undefined;
+  /** The store's tools cache this index made for its catalog (none when the options named one). */
+  readonly #toolsCache: StoreToolsCache | undefined;
 
-  private constructor(catalog: SkillCatalog, engine: SkillSearchEngine, onSnapshotDue: ((sourceStamp: string) => void) | undefined) {
-    this.catalog = catalog;
+  private constructor(catalog: CatalogWithCache, engine: SkillSearchEngine, onSnapshotDue: ((sourceStamp: string) => void) | undefined) {
+    this.catalog = catalog.catalog;
+    this.#toolsCache = catalog.toolsCache;
     this.engine = engine;
     this.#onSnapshotDue = onSnapshotDue;
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
     const engine = await SkillSearchEngine.open(engineOptions(options));
-    return new LiveIndex(new SkillCatalog(catalogOptions(options)), engine, options.onSnapshotDue);
+    return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
   /**
@@ -88,10 +91,7 @@ export class LiveIndex implements SkillService {
    * files a scan would read, and parses none: what a cold hook or `query` tries before {@link open}.
    */
   static async openSnapshot(options: LiveIndexOptions, { assemble = false }: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
-    const cataloged = catalogOptions(options);
-    // The tools file's snapshot and line table are written once it is known who writes the catalog.
-    const tools = cataloged.toolsCache === undefined || cataloged.toolsCache === null ? undefined : new DeferredToolsCache(cataloged.toolsCache);
-    const catalog = new SkillCatalog(tools === undefined ? cataloged : { ...cataloged, toolsCache: tools });
+    const { catalog, toolsCache, deferred: tools } = openCatalog(options, { deferWrites: true });
     // One embedder for the stored search and the assembly: the model loads once.
     const engineOpts = engineOptions(options);
     let opened = await StoredSearch.open(engineOpts, catalog.stamps());
@@ -105,6 +105,7 @@ export class LiveIndex implements SkillService {
         made = await LiveIndex.#assembleHoldOrMove(engineOpts, catalog, options.onSnapshotDue !== undefined);
       } catch (error) {
         tools?.flush();
+        toolsCache?.close();
         throw error;
       } finally {
         await catalog.close();
@@ -138,6 +139,8 @@ export class LiveIndex implements SkillService {
         }
       }
     } else tools?.flush();
+    // Closed once what it holds is written: at once, or after the search (a moved catalog written at close).
+    if (written === undefined) toolsCache?.close();
     if ('reason' in opened) return opened;
     const { engine, diagnostics } = opened;
     return {
@@ -149,6 +152,7 @@ export class LiveIndex implements SkillService {
       close: async () => {
         await engine.close();
         await written?.();
+        toolsCache?.close();
       },
     };
   }
@@ -213,7 +217,7 @@ export class LiveIndex implements SkillService {
    * it cannot be saved so; counts nothing when it was saved already.
    */
   static async saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
-    const catalog = new SkillCatalog(catalogOptions(options));
+    const { catalog, toolsCache } = openCatalog(options);
     try {
       const delta = await catalog.delta();
       if (delta === undefined) return undefined;
@@ -242,6 +246,7 @@ export class LiveIndex implements SkillService {
       };
     } finally {
       await catalog.close();
+      toolsCache?.close();
     }
   }
 
@@ -287,6 +292,8 @@ export class LiveIndex implements SkillService {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.catalog.close();
+      // What a watcher's reloads left to write, written now.
+      this.#toolsCache?.close();
       await this.engine.idle();
       const saved = this.#saved;
       if (this.#onSnapshotDue === undefined) this.saveCatalog();
@@ -358,15 +365,28 @@ function engineOptions({ model, downloadsDir, indexDir, store, k, mode, dictiona
   };
 }
 
+interface CatalogWithCache {
+  readonly catalog: SkillCatalog;
+  /** Made here, so closed by its opener. */
+  readonly toolsCache: StoreToolsCache | undefined;
+  /** With `deferWrites`: the catalog's tools cache, its writes held until flushed or dropped. */
+  readonly deferred?: DeferredToolsCache;
+}
+
 /**
- * The catalog options without `watch` (a `LiveIndex` watches only when asked, `watch()`), and
- * unless they name one, the store's tools cache: a tools file's parsed skills and line table
+ * The catalog, its options without `watch` (a `LiveIndex` watches only when asked, `watch()`),
+ * and unless they name one, the store's tools cache: a tools file's parsed skills and line table
  * are kept beside the catalogs saved from them.
  */
-function catalogOptions(options: LiveIndexOptions): CatalogOptions {
+function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
   const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
-  return rest.toolsCache !== undefined || store === undefined ? rest : { ...rest, toolsCache: new StoreToolsCache(store) };
+  const toolsCache = rest.toolsCache !== undefined || store === undefined ? undefined : new StoreToolsCache(store);
+  const given = rest.toolsCache ?? toolsCache;
+  // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.
+  const deferred = deferWrites && given !== undefined && given !== null ? new DeferredToolsCache(given) : undefined;
+  const used = deferred ?? given;
+  return { catalog: new SkillCatalog(used === undefined ? rest : { ...rest, toolsCache: used }), toolsCache, ...(deferred === undefined ? {} : { deferred }) };
 }
 
 /**

@@ -12,6 +12,7 @@ import { findSkillByName, suggestNames } from '../attachments/skill-tool.js';
 import { offeredHits } from '../load/invocation.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
+import { IdleCollector } from '../util/idle-collector.js';
 import { roundExplanation } from './explanation.js';
 import { capQuery } from './query-cap.js';
 import { SKILL_FOLDER_LIMITS, listSkillFiles, readSkillFile, skillFolder } from './skill-folder.js';
@@ -190,14 +191,26 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
    * without waiting for a server that has not connected yet.
    */
   readonly onInitialized?: () => void;
+  /**
+   * Touched as each tool call ends and closed when the server stops: a call that re-synced the
+   * catalog leaves the one it replaced as garbage, collected once the server is quiet (as `watch`
+   * does). @default a new {@link IdleCollector}
+   */
+  readonly collector?: Pick<IdleCollector, 'touch' | 'close'>;
 }
 
 /** Serves until the client closes stdin, the transport closes, or `signal` aborts. */
 export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
+  const collector = options.collector ?? new IdleCollector();
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inflight.add(work);
-    void work.finally(() => inflight.delete(work)).catch(() => undefined);
+    void work
+      .finally(() => {
+        inflight.delete(work);
+        collector.touch();
+      })
+      .catch(() => undefined);
     return work;
   };
   const server = createSkillSearchMcpServer({ ...options, track });
@@ -227,6 +240,7 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
     if (options.signal?.aborted) stop();
     await closed;
   } finally {
+    collector.close();
     stdin.off('end', drainThenStop);
     stdin.off('close', drainThenStop);
     options.signal?.removeEventListener('abort', stop);

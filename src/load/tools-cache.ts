@@ -11,6 +11,12 @@ export interface ToolsCache {
   /** The skills kept under `key` when the file had `stat` then; undefined otherwise. */
   readSkills(key: string, stat: ToolsFileStat): Buffer | undefined;
   writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void;
+  /**
+   * A reload's skills (a resident process's, on every edit of the file): the keeper may hold
+   * them and write them later, encoding them then; one without this method gets `writeSkills`
+   * at once. A later `writeSkills` or `readSkills` of the key supersedes or writes what is held.
+   */
+  writeSkillsLater?(key: string, stat: ToolsFileStat, encode: () => Buffer): void;
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): StoredLines | undefined;
   writeLines(key: string, lines: StoredLines): void;

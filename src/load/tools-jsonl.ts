@@ -31,9 +31,20 @@ export interface ToolsOptions {
  */
 export class ToolsMemo {
   #lines = new Map<string, Skill>();
+  #loaded = false;
 
   get empty(): boolean {
     return this.#lines.size === 0;
+  }
+
+  /** Whether the file was loaded through this memo before, parsed or from its snapshot: a later load is a reload. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  /** @internal */
+  markLoaded(): void {
+    this.#loaded = true;
   }
 
   /** @internal */
@@ -71,6 +82,8 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const stat = toolsFileStat(path);
   const memo = options.memo;
   const firstLoad = memo?.empty !== false;
+  const reload = memo?.loaded === true;
+  memo?.markLoaded();
   if (cache !== undefined && stat !== undefined && firstLoad) {
     const snapshot = readToolsSnapshot(cache, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
@@ -114,9 +127,10 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   }
   memo?.refill(kept);
   if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
-    writeToolsSnapshot(cache, key, stat, { skills, diagnostics });
-    // The first load in a process only: a watcher's reloads would write megabytes per edit, and
-    // cold processes diff against a table whose catalog the store keeps (`tools-delta.ts`).
+    // A watcher's reloads would write megabytes per edit: the cache may put the snapshot off.
+    writeToolsSnapshot(cache, key, stat, { skills, diagnostics }, { reload });
+    // The first load in a process only: cold processes diff against a table whose catalog the
+    // store keeps (`tools-delta.ts`).
     if (firstLoad) writeToolsLines(cache, key, { stat, text: bytes, lines: outcomes });
   }
   return { skills, diagnostics, stat };

@@ -43,9 +43,26 @@ export function readToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsF
   return { skills: record.skills as Skill[], diagnostics: record.diagnostics as Diagnostic[] };
 }
 
+export interface SnapshotWriteOptions {
+  /**
+   * A reload in a process that loaded the file before (a watcher's): the cache may write it
+   * later (`ToolsCache.writeSkillsLater`), so that edits in a row cost one write, not one each.
+   * @default false
+   */
+  readonly reload?: boolean;
+}
+
 /** Keeps `snapshot` for the next process (the cache is silent on failure). */
-export function writeToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsFileStat, snapshot: ToolsSnapshot): void {
-  cache.writeSkills(toolsCacheKey(key), stat, serialize({ skills: snapshot.skills, diagnostics: snapshot.diagnostics }));
+export function writeToolsSnapshot(
+  cache: ToolsCache,
+  key: ToolsKey,
+  stat: ToolsFileStat,
+  snapshot: ToolsSnapshot,
+  { reload = false }: SnapshotWriteOptions = {},
+): void {
+  const encode = () => serialize({ skills: snapshot.skills, diagnostics: snapshot.diagnostics });
+  if (reload && cache.writeSkillsLater !== undefined) cache.writeSkillsLater(toolsCacheKey(key), stat, encode);
+  else cache.writeSkills(toolsCacheKey(key), stat, encode());
 }
 
 /** The fields every consumer of a tools skill reads, with their types. */

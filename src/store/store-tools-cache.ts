@@ -1,5 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
+import { definedOnly } from '../util/defined.js';
+import { positiveInteger } from '../util/option-checks.js';
 import { markWithoutWaiting, SqliteStore, today } from './sqlite-store.js';
 
 interface LinesRow {
@@ -13,19 +15,59 @@ interface LinesRow {
   used: number;
 }
 
+export interface StoreToolsCacheOptions {
+  /**
+   * Quiet time after the last {@link StoreToolsCache.writeSkillsLater} before the skills held
+   * are written: a resident process's reloads come in bursts while a user edits.
+   * @default 5000
+   */
+  readonly quietMs?: number;
+}
+
+export const STORE_TOOLS_CACHE_DEFAULTS = Object.freeze({ quietMs: 5000 });
+
+/** Writes put off again and again are made after this many quiet times all the same. */
+const MAX_DELAYS = 10;
+
+interface HeldSkills {
+  readonly stat: ToolsFileStat;
+  readonly encode: () => Buffer;
+}
+
 /**
- * The {@link ToolsCache} of the store at `file` (its `tools_skills` and `tools_lines` tables, `tools-files.ts`): each call opens the store, does its one read or
- * write and closes it (a process calls it a few times: no handle to own), and any failure (no
- * SQLite addon, a busy or read-only store) is a miss or a skipped write.
+ * The {@link ToolsCache} of the store at `file` (its `tools_skills` and `tools_lines` tables,
+ * `tools-files.ts`), through one handle opened at the first call and kept until {@link close}.
+ * Any failure (no SQLite addon, a busy or read-only store) is a miss or a skipped write.
+ *
+ * A reload's skills (`writeSkillsLater`: a watcher's, megabytes at 24k) are held, latest per
+ * key, and written once the process has been quiet for `quietMs`, or by `close`: a process
+ * that reloads a file on every edit writes its snapshot once, not per edit.
  */
 export class StoreToolsCache implements ToolsCache {
+  readonly options: Required<StoreToolsCacheOptions>;
   readonly #file: string;
+  #store: SqliteStore | undefined;
+  readonly #held = new Map<string, HeldSkills>();
+  #timer: NodeJS.Timeout | undefined;
+  /** When the pending write was first put off. */
+  #since = 0;
+  #closed = false;
 
-  constructor(file: string) {
+  constructor(file: string, options: StoreToolsCacheOptions = {}) {
+    const merged = { ...STORE_TOOLS_CACHE_DEFAULTS, ...definedOnly(options) };
+    positiveInteger('quietMs', merged.quietMs);
+    this.options = Object.freeze(merged);
     this.#file = file;
   }
 
+  /** Skills held for a later write, by key (what {@link flush} would write). */
+  get held(): number {
+    return this.#held.size;
+  }
+
   readSkills(key: string, stat: ToolsFileStat): Buffer | undefined {
+    // What this process loaded last is newer than what the store holds.
+    this.#writeHeld(key);
     return this.#with((db) => {
       const row = db
         .prepare<[string, number, number, number, number], { skills: Buffer; used: number }>(
@@ -38,11 +80,34 @@ export class StoreToolsCache implements ToolsCache {
   }
 
   writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void {
+    this.#held.delete(key);
     this.#with((db) =>
       db
         .prepare('INSERT OR REPLACE INTO tools_skills (key, size, mtime_ms, ctime_ms, ino, skills, used) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(key, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, skills, today()),
     );
+  }
+
+  writeSkillsLater(key: string, stat: ToolsFileStat, encode: () => Buffer): void {
+    if (this.#closed) {
+      this.#held.set(key, { stat, encode });
+      this.#writeHeld(key);
+      return;
+    }
+    this.#held.set(key, { stat, encode });
+    const now = performance.now();
+    if (this.#timer === undefined) this.#since = now;
+    else if (now - this.#since > MAX_DELAYS * this.options.quietMs) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.flush(), this.options.quietMs);
+    this.#timer.unref();
+  }
+
+  /** Writes the skills held now. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const key of [...this.#held.keys()]) this.#writeHeld(key);
   }
 
   readLines(key: string): StoredLines | undefined {
@@ -84,20 +149,39 @@ export class StoreToolsCache implements ToolsCache {
     return this.#with((db) => db.prepare<[string, Buffer]>('SELECT 1 FROM tools_lines WHERE key = ? AND text = ?').get(key, text) !== undefined) ?? false;
   }
 
-  #with<T>(run: (db: BetterSqlite3.Database) => T): T | undefined {
-    let store: SqliteStore | undefined;
+  /** Idempotent: writes what is held and closes the store's handle. A later call opens it again, and writes at once. */
+  close(): void {
+    this.flush();
+    this.#closed = true;
+    const store = this.#store;
+    this.#store = undefined;
     try {
-      store = SqliteStore.open(this.#file);
-      return run(store.database);
+      store?.close();
+    } catch {
+      // Nothing left to keep.
+    }
+  }
+
+  #writeHeld(key: string): void {
+    const held = this.#held.get(key);
+    if (held === undefined) return;
+    let skills: Buffer;
+    try {
+      skills = held.encode();
+    } catch {
+      this.#held.delete(key);
+      return;
+    }
+    this.writeSkills(key, held.stat, skills);
+  }
+
+  #with<T>(run: (db: BetterSqlite3.Database) => T): T | undefined {
+    try {
+      this.#store ??= SqliteStore.open(this.#file);
+      return run(this.#store.database);
     } catch {
       // A cache: the next process parses the file again.
       return undefined;
-    } finally {
-      try {
-        store?.close();
-      } catch {
-        // Nothing left to keep.
-      }
     }
   }
 }

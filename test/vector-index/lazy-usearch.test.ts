@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { usearchEntry } from '../../src/vector-index/label-graph.js';
 import { SKILLS, removeDir, spawnCli, tempDir } from '../cli/helpers.js';
 
 const cache = tempDir('skill-search-lazy-usearch-');
@@ -35,4 +37,12 @@ describe('usearch is loaded with the first graph only', () => {
     expect(opened.some((file) => file.includes('better_sqlite3'))).toBe(true);
     expect(opened.filter((file) => file.includes('usearch'))).toEqual([]);
   }, 60_000);
+});
+
+describe('usearchEntry', () => {
+  it('names the file Node resolves for `require("usearch")`, so requiring it by path loads the same module', () => {
+    const entry = usearchEntry();
+    expect(entry).toBe(createRequire(import.meta.url).resolve('usearch'));
+    expect(path.isAbsolute(entry!)).toBe(true);
+  });
 });

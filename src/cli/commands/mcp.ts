@@ -3,6 +3,7 @@ import { DEFAULT_K } from '../defaults.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveRetrieval, resolveSources } from '../sources.js';
+import { IdleCollector } from '../../util/idle-collector.js';
 import { packageVersion } from '../../util/package-version.js';
 
 export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -12,6 +13,8 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   const { serveMcpStdio } = await import('../../integrations/mcp-server.js');
   const log = (text: string) => io.stderr.write(`${text}\n`);
   const live = await openLiveIndex(sources, retrieval, io);
+  // Each re-sync leaves the catalog it replaced as garbage: collected once the server is quiet.
+  const collector = new IdleCollector();
   try {
     live.catalog.on('error', (error) => log(`skill-search mcp: watcher: ${error.message}`));
     // Once the client has connected: watch (the watcher only invalidates; the next request
@@ -19,7 +22,10 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
     // on the first search.
     const warm = () => {
       void live.catalog.watch({ usePolling: args.values.polling === true }).catch((error: Error) => log(`skill-search mcp: watcher: ${error.message}`));
-      void live.refresh().catch(() => undefined);
+      void live.refresh().then(
+        () => collector.touch(),
+        () => undefined,
+      );
     };
     const { neverSuggesting } = await import('../../integrations/hosts.js');
     await serveMcpStdio({
@@ -32,6 +38,7 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
       version: packageVersion(),
       log,
       onInitialized: warm,
+      collector,
       ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
       ...(io.rawStdout === undefined ? {} : { stdout: io.rawStdout }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
