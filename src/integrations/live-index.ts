@@ -80,7 +80,8 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    const engine = await SkillSearchEngine.open(engineOptions(options));
+    // The catalog's writer unless it hands its save on (the hook): its writes wait out another process's.
+    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
@@ -221,7 +222,7 @@ export class LiveIndex implements SkillService {
     try {
       const delta = await catalog.delta();
       if (delta === undefined) return undefined;
-      const engine = await SkillSearchEngine.open(engineOptions(options));
+      const engine = await SkillSearchEngine.open(engineOptions(options, { writer: true }));
       let assembled: AssembledCatalog | undefined;
       const { model } = engine.info;
       try {
@@ -356,9 +357,14 @@ function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
   return sourceStamp === undefined ? undefined : { sourceStamp, portableStamp, diagnostics };
 }
 
-function engineOptions({ model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions): EngineOptions {
+/** `writer`: the engine writes the catalog as its writer (`EngineOptions.storeWriter`), not as a reader's cache. */
+function engineOptions(
+  { model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions,
+  { writer = false } = {},
+): EngineOptions {
   return {
     ...knobs,
+    ...(writer ? { storeWriter: true } : {}),
     embedder: resolveEmbedder(model, { downloadsDir }),
     ...definedOnly({ indexDir, store, k, mode, abstain }),
     ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),
