@@ -13,6 +13,12 @@ import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
 import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 import { definedOnly } from '../util/defined.js';
+import { SharedStore } from '../store/shared-store.js';
+import { CrossLingual } from '../lang/cross-lingual.js';
+import { catalogKey, catalogModel } from '../search/catalog-format.js';
+import { memberOf } from '../search/catalog-change.js';
+import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
+import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -251,6 +257,54 @@ export class LiveIndex implements SkillService {
     }
   }
 
+  /**
+   * Saves the catalog on disk when the store holds its skills at another path (a tools file
+   * copied or moved, a skill library copied: docs/store.md, "A catalog at a new path") from that
+   * catalog's entries: its members with their records moved, nothing embedded, tokenised or
+   * synced. What `index` tries after {@link saveDelta}, so the indexer a hook hands a copy to
+   * does not sync the whole catalog. A tools file's copy is found by its bytes (the file not
+   * parsed; the base's line table kept for the copy), else the catalog is loaded (this index's,
+   * so a sync after reads it again from memory) and compared with the catalog saved last.
+   * Undefined when neither finds one (or it could not be written so); counts nothing when it
+   * was saved already.
+   */
+  async saveMoved(): Promise<MovedSaved | undefined> {
+    const options = { ...this.engine.options, storeWriter: true };
+    const store = storeOf(options);
+    if (store === undefined) return undefined;
+    const shared = new SharedStore(store, { writer: true });
+    try {
+      const keyOf = (stamp: string) => catalogKey(stamp, options);
+      const copy = await this.catalog.copyOf((base) => shared.catalog(keyOf(base.portableStamp ?? base.sourceStamp)) !== undefined);
+      if (copy !== undefined) {
+        const base = shared.catalog(keyOf(copy.base.portableStamp ?? copy.base.sourceStamp));
+        if (base === undefined) return undefined;
+        const diagnostics = (JSON.parse(base.diagnostics) as Diagnostic[]).map((d) => renameDiagnostic(d, copy));
+        const members = shared.members(base.id).all();
+        const moved = members.map((m) => ({ ...m, record: JSON.stringify(renameSkill(JSON.parse(m.record) as Skill, copy)) }));
+        const key = keyOf(copy.portableStamp ?? copy.sourceStamp);
+        if (shared.catalog(key) === undefined && !putMovedCatalog(shared, key, base, { sourceStamp: copy.sourceStamp, diagnostics, members: moved }))
+          return undefined;
+        const cache = this.catalog.options.toolsCache;
+        if (cache !== undefined && cache !== null) keepCopyTable(copy, cache);
+        return { skills: members.length, model: this.engine.info.model, diagnostics };
+      }
+      const snapshot = await this.catalog.get();
+      const facts = snapshotFacts(snapshot);
+      if (facts === undefined || snapshot.skills.length === 0) return undefined;
+      const key = keyOf(facts.portableStamp ?? facts.sourceStamp);
+      if (shared.catalog(key) !== undefined) return undefined;
+      const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: shared });
+      const moved = await movedBase(shared, catalogModel(options), snapshot.skills, language);
+      if (moved === undefined) return undefined;
+      const members = [...moved.skills.values()].map((skill) => memberOf(skill, language.glossesOf(skill)?.lexical));
+      if (!putMovedCatalog(shared, key, moved.base, { sourceStamp: facts.sourceStamp, diagnostics: facts.diagnostics, members })) return undefined;
+      return { skills: members.length, model: this.engine.info.model, diagnostics: facts.diagnostics };
+    } finally {
+      shared.close();
+    }
+  }
+
   /** Syncs the engine to the current catalog when its generation moved. */
   async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     const started = performance.now();
@@ -334,6 +388,14 @@ export interface DeltaSaved {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** What {@link LiveIndex.saveMoved} saved: the catalog's size and load problems (nothing embedded or changed). */
+export interface MovedSaved {
+  readonly skills: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
 type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta } | MovedSearch;
 
@@ -350,6 +412,12 @@ export interface SnapshotSearch extends ClosableSearcher {
   readonly engine: StoredSearch;
   /** The catalog's load problems when it was saved. */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The store file an engine with `options` writes: the one named, else `store.sqlite` in its index folder. */
+function storeOf(options: EngineOptions): string | undefined {
+  if (typeof options.store === 'string') return options.store;
+  return options.store === undefined && options.indexDir !== undefined ? path.join(options.indexDir, STORE_DEFAULTS.file) : undefined;
 }
 
 function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
