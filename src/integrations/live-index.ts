@@ -19,6 +19,7 @@ import { catalogKey, catalogModel } from '../search/catalog-format.js';
 import { memberOf } from '../search/catalog-change.js';
 import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
 import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
+import { writeToolsLines } from '../load/tools-lines.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -237,6 +238,10 @@ export class LiveIndex implements SkillService {
         await engine.close();
       }
       if (assembled === undefined) return undefined;
+      // The catalog of the new text is saved: the line tables move to that text (after it, so a table
+      // never names a base the store lacks), and the next edit parses its own lines only.
+      const cache = catalog.options.toolsCache;
+      if (cache !== undefined && cache !== null) for (const { key, table } of delta.tables()) writeToolsLines(cache, key, table);
       const before = new Set(delta.baseIds);
       const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
       const updated = changed.filter((skill) => before.has(skill.id)).length;
