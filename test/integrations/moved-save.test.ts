@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Diagnostic, SearchHit } from '../../src/types.js';
@@ -9,6 +9,7 @@ import { liveAnswers } from '../support/search-answers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
+afterEach(() => vi.useRealTimers());
 
 const TOPICS = ['rotate the logs of', 'plan a budget for', 'translate subtitles of', 'benchmark the cache of', 'audit the permissions of'];
 const QUERIES = ['rotate the logs of service 7', 'audit the permissions of service 4', 'fill in a pdf form', 'nothing like any skill at all'];
@@ -139,5 +140,25 @@ describe('the indexer of a catalog at a new path (LiveIndex.saveMoved, what `ind
       await live.close();
     }
     expect(counts(options('b.jsonl').store!)).toMatchObject({ catalogs: before.catalogs, members: before.members });
+  });
+});
+
+describe('the quick indexers collect the store as a whole `index` does', () => {
+  it('saving from changed lines (saveDelta) collects a catalog unused for 30 days', async () => {
+    const { options, root } = setup();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const day = (n: number) => vi.setSystemTime(new Date(Date.UTC(2026, 0, 1 + n, 12)));
+    const catalogs = (): number => counts(options('a.jsonl').store!).catalogs;
+    day(0);
+    writeFileSync(path.join(root, 'old.jsonl'), tool('old', 'plan a budget for the garden'));
+    await liveAnswers(options('old.jsonl'), QUERIES);
+    day(40);
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    expect(catalogs()).toBe(2);
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS.replace('rotate the logs of service 0', 'fill in a pdf form'));
+    expect(await LiveIndex.saveDelta(options('a.jsonl'))).toMatchObject({ updated: 1 });
+    // The old one went; the base and the edit's overlay stay.
+    expect(catalogs()).toBe(2);
   });
 });

@@ -39,6 +39,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       // The skills of a saved catalog at another path (a tools file copied or moved, what a hook hands on): written from its entries.
       const moved = await live.saveMoved();
       if (moved !== undefined) {
+        live.engine.collectStore();
         const { diagnostics, skills, model } = moved;
         const counts = { skills, added: 0, updated: 0, removed: 0, unchanged: skills, embedded: 0, model };
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
