@@ -6,7 +6,7 @@ import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotC
 import type { AssembledCatalog } from '../search/engine.js';
 import type { HeldCatalog } from '../search/catalog-writer.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
+import { NO_SAVED_CATALOG, StoredSearch, storeSource, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
@@ -276,9 +276,9 @@ export class LiveIndex implements SkillService {
    * was saved already.
    */
   async saveMoved(): Promise<MovedSaved | undefined> {
-    const options = { ...this.engine.options, storeWriter: true };
-    const store = storeOf(options);
-    if (store === undefined) return undefined;
+    const options = this.engine.options;
+    const store = storeSource(options);
+    if (typeof store !== 'string') return undefined;
     const shared = new SharedStore(store, { writer: true });
     try {
       const keyOf = (stamp: string) => catalogKey(stamp, options);
@@ -419,12 +419,6 @@ export interface SnapshotSearch extends ClosableSearcher {
   readonly engine: StoredSearch;
   /** The catalog's load problems when it was saved. */
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** The store file an engine with `options` writes: the one named, else `store.sqlite` in its index folder. */
-function storeOf(options: EngineOptions): string | undefined {
-  if (typeof options.store === 'string') return options.store;
-  return options.store === undefined && options.indexDir !== undefined ? path.join(options.indexDir, STORE_DEFAULTS.file) : undefined;
 }
 
 function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
