@@ -6,13 +6,20 @@ import { SkillSearchEngine, type EngineKnobs, type EngineOptions, type SnapshotC
 import type { AssembledCatalog } from '../search/engine.js';
 import type { HeldCatalog } from '../search/catalog-writer.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
+import { NO_SAVED_CATALOG, StoredSearch, storeSource, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
 import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 import { definedOnly } from '../util/defined.js';
+import { SharedStore } from '../store/shared-store.js';
+import { CrossLingual } from '../lang/cross-lingual.js';
+import { catalogKey, catalogModel } from '../search/catalog-format.js';
+import { memberOf } from '../search/catalog-change.js';
+import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
+import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
+import { writeToolsLines } from '../load/tools-lines.js';
 
 export interface LiveIndexOptions {
   /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
@@ -80,7 +87,8 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    const engine = await SkillSearchEngine.open(engineOptions(options));
+    // The catalog's writer unless it hands its save on (the hook): its writes wait out another process's.
+    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
@@ -221,15 +229,21 @@ export class LiveIndex implements SkillService {
     try {
       const delta = await catalog.delta();
       if (delta === undefined) return undefined;
-      const engine = await SkillSearchEngine.open(engineOptions(options));
+      const engine = await SkillSearchEngine.open(engineOptions(options, { writer: true }));
       let assembled: AssembledCatalog | undefined;
       const { model } = engine.info;
       try {
         assembled = await engine.assembleDelta(delta, signal);
+        // Off a prompt's path, as a whole `index` does: 0.2-0.3 s at 24k skills (docs/store.md, "The writers measured").
+        if (assembled !== undefined) engine.collectStore();
       } finally {
         await engine.close();
       }
       if (assembled === undefined) return undefined;
+      // The catalog of the new text is saved: the line tables move to that text (after it, so a table
+      // never names a base the store lacks), and the next edit parses its own lines only.
+      const cache = catalog.options.toolsCache;
+      if (cache !== undefined && cache !== null) for (const { key, table } of delta.tables()) writeToolsLines(cache, key, table);
       const before = new Set(delta.baseIds);
       const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
       const updated = changed.filter((skill) => before.has(skill.id)).length;
@@ -247,6 +261,54 @@ export class LiveIndex implements SkillService {
     } finally {
       await catalog.close();
       toolsCache?.close();
+    }
+  }
+
+  /**
+   * Saves the catalog on disk when the store holds its skills at another path (a tools file
+   * copied or moved, a skill library copied: docs/store.md, "A catalog at a new path") from that
+   * catalog's entries: its members with their records moved, nothing embedded, tokenised or
+   * synced. What `index` tries after {@link saveDelta}, so the indexer a hook hands a copy to
+   * does not sync the whole catalog. A tools file's copy is found by its bytes (the file not
+   * parsed; the base's line table kept for the copy), else the catalog is loaded (this index's,
+   * so a sync after reads it again from memory) and compared with the catalog saved last.
+   * Undefined when neither finds one (or it could not be written so); counts nothing when it
+   * was saved already.
+   */
+  async saveMoved(): Promise<MovedSaved | undefined> {
+    const options = this.engine.options;
+    const store = storeSource(options);
+    if (typeof store !== 'string') return undefined;
+    const shared = new SharedStore(store, { writer: true });
+    try {
+      const keyOf = (stamp: string) => catalogKey(stamp, options);
+      const copy = await this.catalog.copyOf((base) => shared.catalog(keyOf(base.portableStamp ?? base.sourceStamp)) !== undefined);
+      if (copy !== undefined) {
+        const base = shared.catalog(keyOf(copy.base.portableStamp ?? copy.base.sourceStamp));
+        if (base === undefined) return undefined;
+        const diagnostics = (JSON.parse(base.diagnostics) as Diagnostic[]).map((d) => renameDiagnostic(d, copy));
+        const members = shared.members(base.id).all();
+        const moved = members.map((m) => ({ ...m, record: JSON.stringify(renameSkill(JSON.parse(m.record) as Skill, copy)) }));
+        const key = keyOf(copy.portableStamp ?? copy.sourceStamp);
+        if (shared.catalog(key) === undefined && !putMovedCatalog(shared, key, base, { sourceStamp: copy.sourceStamp, diagnostics, members: moved }))
+          return undefined;
+        const cache = this.catalog.options.toolsCache;
+        if (cache !== undefined && cache !== null) keepCopyTable(copy, cache);
+        return { skills: members.length, model: this.engine.info.model, diagnostics };
+      }
+      const snapshot = await this.catalog.get();
+      const facts = snapshotFacts(snapshot);
+      if (facts === undefined || snapshot.skills.length === 0) return undefined;
+      const key = keyOf(facts.portableStamp ?? facts.sourceStamp);
+      if (shared.catalog(key) !== undefined) return undefined;
+      const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: shared });
+      const moved = await movedBase(shared, catalogModel(options), snapshot.skills, language);
+      if (moved === undefined) return undefined;
+      const members = [...moved.skills.values()].map((skill) => memberOf(skill, language.glossesOf(skill)?.lexical));
+      if (!putMovedCatalog(shared, key, moved.base, { sourceStamp: facts.sourceStamp, diagnostics: facts.diagnostics, members })) return undefined;
+      return { skills: members.length, model: this.engine.info.model, diagnostics: facts.diagnostics };
+    } finally {
+      shared.close();
     }
   }
 
@@ -333,6 +395,14 @@ export interface DeltaSaved {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** What {@link LiveIndex.saveMoved} saved: the catalog's size and load problems (nothing embedded or changed). */
+export interface MovedSaved {
+  readonly skills: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
 type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta } | MovedSearch;
 
@@ -356,9 +426,14 @@ function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
   return sourceStamp === undefined ? undefined : { sourceStamp, portableStamp, diagnostics };
 }
 
-function engineOptions({ model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions): EngineOptions {
+/** `writer`: the engine writes the catalog as its writer (`EngineOptions.storeWriter`), not as a reader's cache. */
+function engineOptions(
+  { model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions,
+  { writer = false } = {},
+): EngineOptions {
   return {
     ...knobs,
+    ...(writer ? { storeWriter: true } : {}),
     embedder: resolveEmbedder(model, { downloadsDir }),
     ...definedOnly({ indexDir, store, k, mode, abstain }),
     ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),

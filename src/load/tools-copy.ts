@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
-import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache } from './tools-cache.js';
+import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
 import type { LineContext } from './tools-jsonl.js';
 
 /** A catalog's stamps (`SkillCatalog.stamps`). */
@@ -20,6 +20,8 @@ export interface CatalogCopy extends CopyStamps {
   /** The file's path in the base (resolved), and now. */
   readonly from: string;
   readonly to: string;
+  /** The base's line table (its cache key), the key the copy's goes under, and the stat the copy's bytes were read under. */
+  readonly table: { readonly from: string; readonly to: string; readonly stat: ToolsFileStat };
 }
 
 export interface CopyInputs {
@@ -55,7 +57,20 @@ export function toolsCopy(inputs: CopyInputs, held: (base: CopyStamps) => boolea
   const now = stampsOf(inputs.stamp, file.path, stat);
   if (now === undefined || !sameStat(stat, toolsFileStat(file.path))) return undefined;
   const found = candidates.find(({ key }) => cache.holdsText!(key, bytes));
-  return found === undefined ? undefined : { ...now, base: found.base, from: found.from!, to: file.path };
+  return found === undefined
+    ? undefined
+    : { ...now, base: found.base, from: found.from!, to: file.path, table: { from: found.key, to: toolsCacheKey(file), stat } };
+}
+
+/**
+ * Keeps the base's line table as the copy's (the same text, read under the copy's stat), so
+ * the copy's next edit is told from it (docs/store.md, "A changed tools file") without a load
+ * of the whole file. Not when its outcomes name the old path (a problem's message).
+ */
+export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
+  const lines = cache.readLines(copy.table.from);
+  if (lines === undefined || lines.outcomes.includes(JSON.stringify(copy.from).slice(1, -1))) return;
+  cache.writeLines(copy.table.to, { ...lines, stat: copy.table.stat });
 }
 
 /** `skill` of the base with its path moved to the copy's file. */

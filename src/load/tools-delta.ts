@@ -2,7 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
 import { parseToolsLine, type LineContext } from './tools-jsonl.js';
-import { diffToolsLines, lineDiagnostics, lineStarts, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from './tools-lines.js';
+import {
+  diffToolsLines,
+  lineDiagnostics,
+  lineStarts,
+  readToolsLines,
+  tableOutcome,
+  type LineDiff,
+  type LineOutcome,
+  type ReadLineTable,
+  type ToolsLineTable,
+} from './tools-lines.js';
 import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /** A catalog's stamps (`SkillCatalog.stamps`). */
@@ -30,6 +40,12 @@ export interface CatalogDelta extends DeltaStamps {
   readonly members: readonly (number | Skill)[];
   /** The base's skill ids by document, as the line tables give them. */
   readonly baseIds: readonly string[];
+  /**
+   * The line tables of the changed tools files as they are now, made from the old tables and
+   * the changed lines (equal to what a load of the whole file keeps): what `LiveIndex.saveDelta`
+   * keeps once this catalog is saved, so the next edit is told against it.
+   */
+  readonly tables: () => readonly { readonly key: ToolsKey; readonly table: ToolsLineTable }[];
 }
 
 export interface DeltaInputs {
@@ -130,7 +146,20 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     }
   }
   if (members.length === 0) return undefined;
-  return { ...now, diagnostics, base, members, baseIds };
+  return { ...now, diagnostics, base, members, baseIds, tables: () => nextTables(files, stats) };
+}
+
+/** The tables of the files that changed, each line's outcome its old line's or its own ({@link CatalogDelta.tables}). */
+function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]): { key: ToolsKey; table: ToolsLineTable }[] {
+  return files.flatMap(({ context, table, diff, text }, f) => {
+    if (diff === undefined) return [];
+    const lines: LineOutcome[] = [];
+    for (let index = 0; index < diff.oldOf.length; index += 1) {
+      const old = diff.oldOf[index]!;
+      lines.push(old < 0 ? diff.fresh.get(index)!.outcome : tableOutcome(table, old));
+    }
+    return [{ key: toolsKey(context), table: { stat: stats[f]!, text, lines } }];
+  });
 }
 
 /** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */

@@ -97,7 +97,7 @@ export class SkillSearchEngine extends RankedSearch {
     this.options = options;
     this.#dimensions = dimensions;
     const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
-    this.#shared = store === undefined ? undefined : new SharedStore(store);
+    this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
     // CJK skills' languages and glosses are kept in the store.
     this.#language = new CrossLingual({
       ...options.crossLingual,

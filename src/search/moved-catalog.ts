@@ -1,8 +1,9 @@
+import { SkillSearchError } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
-import type { StoredCatalog } from '../store/entry-store.js';
+import type { CatalogKey, CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
-import type { Skill } from '../types.js';
+import type { Diagnostic, Skill } from '../types.js';
 import { CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { vectorKey } from './skill-text.js';
@@ -40,4 +41,38 @@ export async function movedBase(store: SharedStore, model: string, skills: reado
   await language.prepare(ordered);
   if (!ordered.every((skill, doc) => members[doc]!.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical))) return undefined;
   return { base, skills: byId };
+}
+
+/** A catalog of a saved catalog's skills at other paths, to write ({@link putMovedCatalog}). */
+export interface MovedMembers {
+  readonly sourceStamp: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The base's members in its order, each with its record at the new path. */
+  readonly members: readonly CatalogMember[];
+}
+
+/**
+ * Writes the catalog `moved` under `key` from `base`, whose members it holds with other
+ * records only (the same ids, names, lexical and vector keys at the same documents): its
+ * lexical entries, vectors, mean, sum and graph are the base's, so nothing is embedded or
+ * tokenised (docs/store.md, "A catalog at a new path"). False when it was not written: the base
+ * is an overlay searched with its changed vectors beside its base's graph (a catalog written
+ * whole cannot name that graph), or the store failed or no longer holds an entry.
+ */
+export function putMovedCatalog(store: SharedStore, key: CatalogKey, base: StoredCatalog, moved: MovedMembers): boolean {
+  if (base.graph !== undefined && base.graphHolder !== undefined && base.graphHolder !== base.id) return false;
+  const id = store.putCatalog({
+    ...key,
+    sourceStamp: moved.sourceStamp,
+    diagnostics: JSON.stringify(moved.diagnostics),
+    members: moved.members,
+    mean: base.mean,
+    sum: base.sum,
+    graph: base.graph,
+    lexicalEntry: (doc) => {
+      // The base's entries are stored; one gone means a collection ran between the reads: not written.
+      throw new SkillSearchError('INTERNAL', `moved catalog: the store no longer holds the lexical entry of document ${doc}`);
+    },
+  });
+  return id >= 0;
 }

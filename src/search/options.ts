@@ -51,6 +51,12 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * None when absent.
    */
   readonly store?: string | EntryStore;
+  /**
+   * This engine is its catalogs' writer (`index`, `watch`, a library `LiveIndex` that saves): its
+   * store file's writes wait `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's, not a
+   * reader's `busyTimeoutMs`. @default false
+   */
+  readonly storeWriter?: boolean;
   /** Results per query when the request does not say: a product default, not tuned. @default 5 */
   readonly k?: number;
   /** Ranker used when the request does not say; hybrid is never behind the others in hit@1 on any test suite (docs/retrieval.md). @default 'hybrid' */
@@ -164,6 +170,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly embedder: Embedder;
   readonly indexDir: string | undefined;
   readonly store: string | EntryStore | undefined;
+  readonly storeWriter: boolean;
   readonly k: number;
   readonly mode: SearchMode;
   readonly abstain: AbstainSetting;
@@ -215,8 +222,8 @@ export function assertMode(name: string, value: unknown): SearchMode {
 }
 
 /** The tuning knobs: every engine option but the embedder and the index folder. */
-export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir' | 'store'>;
-export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir' | 'store'>;
+export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir' | 'store' | 'storeWriter'>;
+export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir' | 'store' | 'storeWriter'>;
 
 /** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
@@ -230,12 +237,12 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   if (options.store !== undefined && (typeof options.store === 'string' ? options.store === '' : typeof options.store.vectors !== 'function')) {
     throw badKnob('store', 'a file path or an EntryStore', typeof options.store === 'string' ? options.store : '[object]');
   }
-  return Object.freeze({ embedder, indexDir: options.indexDir, store: options.store, ...resolveKnobs(options) });
+  return Object.freeze({ embedder, indexDir: options.indexDir, store: options.store, storeWriter: options.storeWriter === true, ...resolveKnobs(options) });
 }
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
-  const { embedder: _embedder, indexDir: _indexDir, store: _store, ...knobs } = options as EngineOptions;
+  const { embedder: _embedder, indexDir: _indexDir, store: _store, storeWriter: _storeWriter, ...knobs } = options as EngineOptions;
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
   const longQuery = nestedKnobs('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
   const shownCut = nestedKnobs('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);

@@ -182,10 +182,17 @@ export const STORE_DEFAULTS = Object.freeze({
   /** Entries unused this long are collected (by `skill-search index`, off a prompt's path). */
   collectAfterDays: 30,
   /**
-   * How long a writer waits for another (`watch`, an indexer) to finish, in ms. Readers never
-   * wait (WAL); a write that still finds the store busy is skipped, since the store is a cache.
+   * How long a reader's write (a hook's or `query`'s vectors, glosses, an assembled catalog)
+   * waits for another process's write, in ms. Readers never wait (WAL); a write that still
+   * finds the store busy is skipped, since the store is a cache.
    */
   busyTimeoutMs: 250,
+  /**
+   * How long a catalog's writer (`index`, `watch`, a library `LiveIndex` saving: a store opened
+   * as `writer`) waits for another process's write, in ms: a hook or a second indexer holding
+   * the write lock for seconds at 24k skills must not lose the build (docs/store.md, "Concurrency").
+   */
+  writerBusyTimeoutMs: 120_000,
   /** SQLite's page cache per connection, in KiB (pages are read lazily: a reader uses a few). */
   cacheKiB: 65_536,
 });

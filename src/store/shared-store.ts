@@ -1,7 +1,7 @@
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
-import { SqliteStore } from './sqlite-store.js';
+import { SqliteStore, type StoreOpenOptions } from './sqlite-store.js';
 
 /**
  * An {@link EntryStore} opened on first use and never throwing: a store that cannot be opened
@@ -13,9 +13,9 @@ export class SharedStore implements EntryStore {
   #store: EntryStore | undefined;
   #problem: string | undefined;
 
-  /** `source`: the store's file (opened as a {@link SqliteStore}), or a store to use as is. */
-  constructor(source: string | EntryStore) {
-    this.#open = typeof source === 'string' ? () => SqliteStore.open(source) : () => source;
+  /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
+  constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
+    this.#open = typeof source === 'string' ? () => SqliteStore.open(source, open) : () => source;
   }
 
   /** Why the store is not used (it failed to open or in use); undefined while it works. */

@@ -141,23 +141,28 @@ export class SqliteStore implements EntryStore {
     this.#put = db.prepare('INSERT INTO vectors (model, key, vector, used) VALUES (?, ?, ?, ?) ON CONFLICT (model, key) DO UPDATE SET used = excluded.used');
   }
 
-  /** Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not written. */
-  static open(file: string): SqliteStore {
+  /**
+   * Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not
+   * written. A `writer`'s writes wait `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's,
+   * a reader's `busyTimeoutMs`.
+   */
+  static open(file: string, { writer = false }: StoreOpenOptions = {}): SqliteStore {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const timeout = writer ? STORE_DEFAULTS.writerBusyTimeoutMs : STORE_DEFAULTS.busyTimeoutMs;
     try {
-      return SqliteStore.#open(file);
+      return SqliteStore.#open(file, timeout);
     } catch (error) {
       if (!isNotADatabase(error)) throw error;
       renameSync(file, `${file}.broken`);
-      return SqliteStore.#open(file);
+      return SqliteStore.#open(file, timeout);
     }
   }
 
-  static #open(file: string): SqliteStore {
+  static #open(file: string, timeout: number): SqliteStore {
     // Created private before SQLite opens it: its -wal and -shm files take the same mode.
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
-    const db = new (sqlite())(file, { timeout: STORE_DEFAULTS.busyTimeoutMs, ...nativeBinding });
+    const db = new (sqlite())(file, { timeout, ...nativeBinding });
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -374,29 +379,32 @@ export class SqliteStore implements EntryStore {
     let removed = 0;
     const graphs: string[] = [];
     this.#write(() =>
-      this.#db.transaction(() => {
-        const before = today() - days;
-        // A catalog an overlay kept reads from stays with it.
-        const gone = this.#db
-          .prepare<{ before: number }, { id: number; graph: string | null }>(
-            'SELECT id, graph FROM catalogs c WHERE used < @before AND NOT EXISTS (SELECT 1 FROM catalogs o WHERE o.base = c.id AND o.used >= @before)',
-          )
-          .all({ before });
-        for (const { id, graph } of gone) {
-          this.#dropCatalog(id);
-          if (graph !== null) graphs.push(graph);
-        }
-        removed += gone.length;
-        // Lexical entries no catalog holds any more go with their postings.
-        const orphans = 'SELECT id FROM lexical_entries WHERE NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.lexical_key = lexical_entries.key)';
-        this.#db.prepare(`DELETE FROM lexical_postings WHERE entry IN (${orphans})`).run();
-        this.#db.prepare(`DELETE FROM lexical_entries WHERE id IN (${orphans})`).run();
-        // A vector a kept catalog holds stays, however old: its graph names it.
-        removed += this.#db
-          .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
-          .run(before).changes;
-        removed += collectToolsFiles(this.#db, before);
-      })(),
+      this.#db
+        .transaction(() => {
+          const before = today() - days;
+          // A catalog an overlay kept reads from stays with it.
+          const gone = this.#db
+            .prepare<{ before: number }, { id: number; graph: string | null }>(
+              'SELECT id, graph FROM catalogs c WHERE used < @before AND NOT EXISTS (SELECT 1 FROM catalogs o WHERE o.base = c.id AND o.used >= @before)',
+            )
+            .all({ before });
+          for (const { id, graph } of gone) {
+            this.#dropCatalog(id);
+            if (graph !== null) graphs.push(graph);
+          }
+          removed += gone.length;
+          // Lexical entries no catalog holds any more go with their postings.
+          const orphans = 'SELECT id FROM lexical_entries WHERE NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.lexical_key = lexical_entries.key)';
+          this.#db.prepare(`DELETE FROM lexical_postings WHERE entry IN (${orphans})`).run();
+          this.#db.prepare(`DELETE FROM lexical_entries WHERE id IN (${orphans})`).run();
+          // A vector a kept catalog holds stays, however old: its graph names it.
+          removed += this.#db
+            .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
+            .run(before).changes;
+          removed += collectToolsFiles(this.#db, before);
+          // Immediate: a transaction that reads first cannot wait for the write lock when it comes to write.
+        })
+        .immediate(),
     );
     for (const graph of graphs) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
     this.#collectGraphs();
@@ -447,14 +455,20 @@ export class SqliteStore implements EntryStore {
 
 /** Runs `mark` (a `used` mark) with no busy wait on `db`: a busy store skips it (`mark` swallows or throws SQLITE_BUSY). */
 export function markWithoutWaiting(db: BetterSqlite3.Database, mark: () => void): void {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
   try {
     mark();
   } catch (error) {
     if (!isBusy(error)) throw error;
   } finally {
-    db.pragma(`busy_timeout = ${STORE_DEFAULTS.busyTimeoutMs}`);
+    db.pragma(`busy_timeout = ${timeout}`);
   }
+}
+
+export interface StoreOpenOptions {
+  /** The connection of a catalog's writer (`index`, `watch`): its writes wait long for another process's. @default false */
+  readonly writer?: boolean;
 }
 
 function catalogOf(row: CatalogRowData): StoredCatalog {

@@ -175,15 +175,28 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     expect(spawned[0]!.slice(0, 1)).toEqual(['index']);
 
     // The indexer saves it from the changed lines, as an overlay of the saved catalog: the file is not loaded whole.
-    const table = () => storeRead(store, 'SELECT size, mtime_ms, text FROM tools_lines');
-    const tableBefore = table();
+    const table = (file = store) => storeRead(file, 'SELECT key, size, mtime_ms, text, starts, outcomes FROM tools_lines');
     const index = await runCli(spawned[0]!, cache);
     expect([index.code, index.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 2 updated, 0 removed, 38 unchanged \(\d+ ms\)\n$/)]);
     expect(storeCounts(store)[0]).toBe(before[0]! + 1);
-    expect(table()).toEqual(tableBefore);
     expect(storeRead(store, 'SELECT base FROM catalogs ORDER BY id DESC LIMIT 1')).toEqual({ base: expect.any(Number) });
+    // Then the line table moves to the edited text: what a load of the whole file keeps.
+    const cleanCache = path.join(root, 'clean-cache');
+    expect((await runCli(['index', '--quiet', ...flags], cleanCache)).code).toBe(0);
+    expect(table()).toEqual(table(path.join(cleanCache, 'store.sqlite')));
     const after = await hook('transcribe handwritten meeting minutes');
     expect(after).toEqual(edited);
     expect(spawned).toHaveLength(1);
+
+    // The next edit is told against that table: its indexer parses and updates its own line only.
+    editAgain(tools);
+    const again = await hook('point the quasar telescope');
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(again.stdout).toContain('tool-20');
+    expect(spawned).toHaveLength(2);
+    const second = await runCli(spawned[1]!, cache);
+    expect([second.code, second.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 1 updated, 0 removed, 39 unchanged \(\d+ ms\)\n$/)]);
+    expect(await hook('point the quasar telescope')).toEqual(again);
+    expect(spawned).toHaveLength(2);
   });
 });

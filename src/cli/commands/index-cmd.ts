@@ -36,6 +36,14 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     const live = await openLiveIndex(sources, retrieval, io);
     try {
+      // The skills of a saved catalog at another path (a tools file copied or moved, what a hook hands on): written from its entries.
+      const moved = await live.saveMoved();
+      if (moved !== undefined) {
+        live.engine.collectStore();
+        const { diagnostics, skills, model } = moved;
+        const counts = { skills, added: 0, updated: 0, removed: 0, unchanged: skills, embedded: 0, model };
+        return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
+      }
       const onProgress = await buildProgress(io, args.values);
       const { snapshot, sync, ms } = await live.refresh({
         ...(onProgress === undefined ? {} : { onProgress }),
