@@ -191,8 +191,9 @@ export class Ranker {
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    const empty = { ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] };
-    if (query.trim() === '' || this.#catalog.size === 0) return empty;
+    // Tokenised only when returned: most searches never are.
+    const empty = () => ({ ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] });
+    if (query.trim() === '' || this.#catalog.size === 0) return empty();
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
     const routed = await this.#language.route(query, request.signal);
     // Coverage and length count the words of the request as written (one per translated word).
@@ -237,7 +238,7 @@ export class Ranker {
     ]);
     const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
     throwIfAborted(request.signal);
-    if (this.#catalog.size === 0) return empty;
+    if (this.#catalog.size === 0) return empty();
     const dense = new DenseQuery(vectors, this.#centroidOf(state));
     // Skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
     const stored = (id: string): { readonly key: string; readonly vector: Float32Array } | undefined =>

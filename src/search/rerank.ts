@@ -137,8 +137,17 @@ function sharedNameWords(candidates: readonly RerankCandidate[], terms: Readonly
   });
 }
 
-/** The feature rows (in `names` order) of `candidates`, computed over all of them (the query's whole candidate set). */
-export function rerankRows(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>, names: readonly RerankFeature[]): number[][] {
+/**
+ * The feature rows (in `names` order) of `candidates`, computed over all of them (the query's whole
+ * candidate set): one row per candidate, or with `only`, the rows of those indexes alone, in that
+ * order (a row's values read the whole set either way).
+ */
+export function rerankRows(
+  candidates: readonly RerankCandidate[],
+  terms: ReadonlySet<string>,
+  names: readonly RerankFeature[],
+  only?: readonly number[],
+): number[][] {
   let denseMin = Number.POSITIVE_INFINITY;
   let denseMax = Number.NEGATIVE_INFINITY;
   let plainMin = Number.POSITIVE_INFINITY;
@@ -168,7 +177,8 @@ export function rerankRows(candidates: readonly RerankCandidate[], terms: Readon
   const perTermOf = (c: RerankCandidate): number => (c.lexical > 0 ? c.lexical / matchedOf(c) ** 2 : 0);
   const bestPerTerm = Math.max(0, ...candidates.map(perTermOf));
   const shared = names.includes('nameSpecific') || names.includes('nameGeneric') ? sharedNameWords(candidates, terms) : undefined;
-  return candidates.map((c, i) => {
+  return (only ?? candidates.map((_, i) => i)).map((i) => {
+    const c = candidates[i]!;
     const matched = c.lexical > 0;
     const value: Record<RerankFeature, () => number> = {
       dense: () => (span > 0 ? (c.centered - denseMin) / span : 1),
@@ -231,14 +241,16 @@ export function rerankedOrders(
   candidates: readonly RerankCandidate[],
   terms: ReadonlySet<string>,
   model: RerankModel,
-  /** The model's feature rows of `candidates`, when the caller has them (fits replaying many models). */
-  rowsOf: () => readonly (readonly number[])[] = () => rerankRows(candidates, terms, model.features),
+  /** The model's feature rows of `candidates` (indexed as they are), when the caller has them (fits replaying many models). */
+  rowsOf?: () => readonly (readonly number[])[],
 ): number[] {
   const orders = candidates.map((c) => c.order);
   if (model.depth < 1 || model.depth + model.lexicalDepth + (model.weightedDepth ?? 0) < 2 || candidates.length < 2) return orders;
   const top = rerankPool(candidates, model);
-  const rows = rowsOf();
-  const scores = new Map(top.map((i) => [i, rerankScore(model, orders[i]!, rows[i]!)]));
+  // Only the pool's rows are read: computing them alone spares the rest's name features.
+  const given = rowsOf?.();
+  const rows = given === undefined ? rerankRows(candidates, terms, model.features, top) : top.map((i) => given[i]!);
+  const scores = new Map(top.map((i, place) => [i, rerankScore(model, orders[i]!, rows[place]!)]));
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
   const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);
   const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));

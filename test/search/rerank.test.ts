@@ -57,6 +57,27 @@ describe('rerankRows', () => {
     column('dense').forEach((value, i) => expect(value).toBeCloseTo([1, 0.75, 0.25, 0][i]!));
     column('plain').forEach((value, i) => expect(value).toBeCloseTo([0.75, 1, 0.5, 0][i]!));
   });
+
+  it('computes only the rows asked for, each still measured against every candidate', () => {
+    const names = Object.keys(RERANK_FEATURES) as RerankFeature[];
+    const all = rerankRows(candidates, terms, names);
+    expect(rerankRows(candidates, terms, names, [2, 0])).toEqual([all[2], all[0]]);
+    expect(rerankRows(candidates, terms, names, [])).toEqual([]);
+  });
+
+  it('reads the names of the re-ranked pool alone', () => {
+    const read: string[] = [];
+    const named = candidates.map((c) => ({
+      ...c,
+      get name() {
+        read.push(c.name);
+        return c.name;
+      },
+    }));
+    const orders = rerankedOrders(named, terms, model(['name', 'nameTerm'], [1, 1], 2));
+    expect(orders).toEqual(rerankedOrders(candidates, terms, model(['name', 'nameTerm'], [1, 1], 2)));
+    expect(new Set(read)).toEqual(new Set(['sarif-parsing', 'docx']));
+  });
 });
 
 describe('IDF evidence', () => {
