@@ -49,6 +49,8 @@ const HOOK_TIMING = Object.freeze({
  * UserPromptSubmit that blocks the prompt.
  */
 export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
+  // A builder started after this moment indexes the files as this hook finds them, or later ones.
+  const began = Date.now();
   const log = (text: string) => io.stderr.write(`${text}\n`);
   const target = args.positionals[0];
   // Every host's prompt hook: Codex's `UserPromptSubmit` hook takes the same JSON as Claude Code's.
@@ -138,11 +140,11 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
     if (result.outcome === 'timeout') {
       // The index was probably cold: build it in the background so the next prompt is fast.
-      if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), io);
+      if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), began, io);
       // Abandoned work (a model still loading) must not hold the prompt up.
       io.exitSoon?.(0);
     } else if (sources && snapshotDue !== undefined) {
-      snapshotInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), snapshotDue, io);
+      snapshotInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), snapshotDue, began, io);
     }
   } catch (error) {
     stopWatchdog?.();
@@ -197,8 +199,9 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
  * `HOOK_TIMING.warmingTtl` per index (a marker file beside the working folder's directory,
  * `<index dir>.warming`, records the attempt).
  */
-function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo): void {
-  if (!indexInBackground(values, sources, indexDir, io, () => claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl))) return;
+function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, began: number, io: CliIo): void {
+  const due = () => !builderStartedSince(indexDir, began) && claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl);
+  if (!indexInBackground(values, sources, indexDir, io, due)) return;
   io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
 }
 
@@ -208,8 +211,30 @@ function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir
  * embeds nothing new): once per stamp per `HOOK_TIMING.snapshotTtl`, so the next prompts do
  * not start it again while it runs.
  */
-function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, io: CliIo): void {
-  indexInBackground(values, sources, indexDir, io, () => claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp));
+function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, began: number, io: CliIo): void {
+  indexInBackground(
+    values,
+    sources,
+    indexDir,
+    io,
+    () => !builderStartedSince(indexDir, began) && claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp),
+  );
+}
+
+/**
+ * Whether a builder of this index was started since `began` (when this hook began): it indexes
+ * the files as they were then or later, so it saves this hook's catalog or a newer one, and a
+ * second builder would only repeat it (six hooks at once start one, even once the first exited).
+ */
+function builderStartedSince(indexDir: string, began: number): boolean {
+  for (const marker of [`${indexDir}.warming`, `${indexDir}.snapshot`]) {
+    try {
+      if (statSync(marker).mtimeMs >= began) return true;
+    } catch {
+      // No marker: no builder was started from it.
+    }
+  }
+  return false;
 }
 
 /**
