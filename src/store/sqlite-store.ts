@@ -15,7 +15,14 @@ import {
 } from './entry-store.js';
 import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
-import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import {
+  addLexicalVocabulary,
+  LEXICAL_TABLES_SQL,
+  openCatalogLexical,
+  putCatalogLexicalStats,
+  putCatalogLexicalStatsFrom,
+  putLexicalEntries,
+} from './lexical-tables.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
@@ -187,6 +194,8 @@ export class SqliteStore implements EntryStore {
           db.exec(TOOLS_FILES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
+      // Added to the layout without a new version: a store laid out before it keeps its contents.
+      addLexicalVocabulary(db);
       return new SqliteStore(file, db, reset);
     } catch (error) {
       db.close();
@@ -494,14 +503,15 @@ function toSum(bytes: Buffer): Float64Array {
   return sum;
 }
 
-function sqliteCode(error: unknown): string | undefined {
+export function sqliteCode(error: unknown): string {
   const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 function isBusy(error: unknown): boolean {
   const code = sqliteCode(error);
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+  // Extended codes too: `SQLITE_BUSY_SNAPSHOT` is a read transaction's write refused because another process wrote since it began.
+  return code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED';
 }
 
 function isNotADatabase(error: unknown): boolean {
