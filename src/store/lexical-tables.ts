@@ -33,7 +33,7 @@ import {
   vocabularyTablesOfJoined,
   type VocabularyTables,
 } from '../lexical/term-vocabulary.js';
-import { markWithoutWaiting, sqliteCode } from './sqlite-store.js';
+import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 
 /**
  * The built typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`),
