@@ -25,7 +25,53 @@ import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexic
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { SourceSearch } from '../lexical/source-search.js';
-import { TermVocabulary, vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/term-vocabulary.js';
+import {
+  decodeVocabularyTables,
+  encodeVocabularyTables,
+  TermVocabulary,
+  vocabularyTables,
+  vocabularyTablesOfJoined,
+  type VocabularyTables,
+} from '../lexical/term-vocabulary.js';
+import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
+
+/**
+ * The built typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`),
+ * written by the first searcher that had to build them; any change to `lexical_terms` deletes
+ * the row (the triggers), so a row present describes the terms as they are. Additive: a store
+ * without it gets it at open ({@link addLexicalVocabulary}) and searches without it meanwhile.
+ */
+const LEXICAL_VOCABULARY_SQL = `
+CREATE TABLE IF NOT EXISTS lexical_vocabulary (
+  id INTEGER PRIMARY KEY CHECK (id = 0),
+  tables BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS lexical_vocabulary_insert AFTER INSERT ON lexical_terms BEGIN DELETE FROM lexical_vocabulary; END;
+CREATE TRIGGER IF NOT EXISTS lexical_vocabulary_delete AFTER DELETE ON lexical_terms BEGIN DELETE FROM lexical_vocabulary; END;
+CREATE TRIGGER IF NOT EXISTS lexical_vocabulary_update AFTER UPDATE ON lexical_terms BEGIN DELETE FROM lexical_vocabulary; END;
+`;
+/** The table and its three triggers, as `sqlite_master` names them. */
+const VOCABULARY_OBJECTS = ['lexical_vocabulary', 'lexical_vocabulary_insert', 'lexical_vocabulary_delete', 'lexical_vocabulary_update'];
+
+/** True when `db` holds the vocabulary table and every trigger keeping it exact. */
+function hasVocabularyTable(db: Database): boolean {
+  return (
+    db
+      .prepare<string[], number>(`SELECT count(*) FROM sqlite_master WHERE name IN (${VOCABULARY_OBJECTS.map(() => '?').join(', ')})`)
+      .pluck()
+      .get(...VOCABULARY_OBJECTS) === VOCABULARY_OBJECTS.length
+  );
+}
+
+/**
+ * Adds the vocabulary table and its triggers to a store laid out before them (same schema
+ * version: nothing else changes), without waiting: when another process is writing, a later
+ * open adds them.
+ */
+export function addLexicalVocabulary(db: Database): void {
+  if (hasVocabularyTable(db)) return;
+  markWithoutWaiting(db, () => db.transaction(() => db.exec(LEXICAL_VOCABULARY_SQL)).immediate());
+}
 
 export const LEXICAL_TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS lexical_terms (
@@ -50,7 +96,7 @@ CREATE TABLE IF NOT EXISTS lexical_catalogs (
   entries BLOB NOT NULL,
   lengths BLOB NOT NULL
 );
-`;
+${LEXICAL_VOCABULARY_SQL}`;
 
 type Database = BetterSqlite3.Database;
 
@@ -442,10 +488,42 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 
   /**
+   * The vocabulary's tables: the stored ones when the store holds them (one row), else built
+   * from the term table ({@link #buildVocabulary}) and stored for the next process. The build
+   * and the write share one transaction, so the row written describes the terms it was built
+   * from: a term written meanwhile fails the write (SQLite's busy snapshot), and so does
+   * another process's write lock; the write is skipped then, never waited for.
+   */
+  #readVocabulary(): VocabularyTables {
+    const db = this.#db;
+    if (db.inTransaction || !hasVocabularyTable(db)) return this.#buildVocabulary();
+    let tables: VocabularyTables | undefined;
+    markWithoutWaiting(db, () => {
+      try {
+        db.transaction(() => {
+          const stored = db.prepare<[], Buffer>('SELECT tables FROM lexical_vocabulary WHERE id = 0').pluck().get();
+          tables = stored === undefined ? undefined : decodeVocabularyTables(stored);
+          if (tables !== undefined) return;
+          tables = this.#buildVocabulary();
+          if (!LITTLE_ENDIAN) return;
+          const bytes = encodeVocabularyTables(tables);
+          db.prepare<[Buffer]>('INSERT OR REPLACE INTO lexical_vocabulary (id, tables) VALUES (0, ?)').run(
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          );
+        })();
+      } catch (error) {
+        // A read-only store keeps no cache; it still answers.
+        if (!sqliteCode(error).startsWith('SQLITE_READONLY')) throw error;
+      }
+    });
+    return tables ?? this.#buildVocabulary();
+  }
+
+  /**
    * Every term, read as one string (one value out of SQLite rather than a string per term, about
    * half the read) laid into the vocabulary's arrays; row by row if some term holds the separator.
    */
-  #readVocabulary(): VocabularyTables {
+  #buildVocabulary(): VocabularyTables {
     const [count, joined] = this.#db
       .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
       .raw()

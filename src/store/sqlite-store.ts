@@ -15,7 +15,15 @@ import {
 } from './entry-store.js';
 import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
-import { LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
+import {
+  addLexicalVocabulary,
+  LEXICAL_TABLES_SQL,
+  openCatalogLexical,
+  putCatalogLexicalStats,
+  putCatalogLexicalStatsFrom,
+  putLexicalEntries,
+} from './lexical-tables.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
@@ -187,6 +195,8 @@ export class SqliteStore implements EntryStore {
           db.exec(TOOLS_FILES_SQL);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }).immediate();
+      // Added to the layout without a new version: a store laid out before it keeps its contents.
+      addLexicalVocabulary(db);
       return new SqliteStore(file, db, reset);
     } catch (error) {
       db.close();
@@ -453,18 +463,7 @@ export class SqliteStore implements EntryStore {
   }
 }
 
-/** Runs `mark` (a `used` mark) with no busy wait on `db`: a busy store skips it (`mark` swallows or throws SQLITE_BUSY). */
-export function markWithoutWaiting(db: BetterSqlite3.Database, mark: () => void): void {
-  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0');
-  try {
-    mark();
-  } catch (error) {
-    if (!isBusy(error)) throw error;
-  } finally {
-    db.pragma(`busy_timeout = ${timeout}`);
-  }
-}
+export { markWithoutWaiting } from './sqlite-codes.js';
 
 export interface StoreOpenOptions {
   /** The connection of a catalog's writer (`index`, `watch`): its writes wait long for another process's. @default false */
@@ -492,16 +491,6 @@ function toSum(bytes: Buffer): Float64Array {
   const sum = new Float64Array(bytes.byteLength / 8);
   new Uint8Array(sum.buffer).set(bytes);
   return sum;
-}
-
-function sqliteCode(error: unknown): string | undefined {
-  const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function isBusy(error: unknown): boolean {
-  const code = sqliteCode(error);
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 function isNotADatabase(error: unknown): boolean {

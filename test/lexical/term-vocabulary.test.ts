@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TermVocabulary, vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/term-vocabulary.js';
+import {
+  decodeVocabularyTables,
+  encodeVocabularyTables,
+  TermVocabulary,
+  vocabularyTables,
+  vocabularyTablesOfJoined,
+} from '../../src/lexical/term-vocabulary.js';
 import { prng } from '../../scripts/prng.js';
 import { levenshtein } from './helpers.js';
 
@@ -76,5 +82,32 @@ describe('vocabularyTablesOfJoined', () => {
     expect(vocabularyTablesOfJoined('a\u0000b\u0000c', 0, 2)).toBeUndefined();
     expect(vocabularyTablesOfJoined('a\u0000b', 0, 3)).toBeUndefined();
     expect(vocabularyTablesOfJoined('ab', 0, 0)).toBeUndefined();
+  });
+});
+
+describe('encoded vocabulary tables', () => {
+  it('decode to exactly the tables encoded, and a short, corrupt or foreign blob to nothing', () => {
+    const random = prng(41);
+    for (const terms of [[], ['a'], vocabulary(random, 3000)]) {
+      const tables = vocabularyTables(terms);
+      const bytes = encodeVocabularyTables(tables);
+      // Unaligned, as a blob read out of SQLite may be.
+      const shifted = new Uint8Array(bytes.length + 1).subarray(1);
+      shifted.set(bytes);
+      expect(decodeVocabularyTables(shifted)).toEqual(tables);
+    }
+    const bytes = encodeVocabularyTables(vocabularyTables(vocabulary(random, 500)));
+    expect(decodeVocabularyTables(bytes.subarray(0, bytes.length - 4))).toBeUndefined();
+    expect(decodeVocabularyTables(bytes.subarray(0, 8))).toBeUndefined();
+    const tampered = (at: number, value: number): Uint8Array => {
+      const copy = bytes.slice();
+      new DataView(copy.buffer).setUint32(at, value, true);
+      return copy;
+    };
+    expect(decodeVocabularyTables(tampered(0, 1))).toBeUndefined();
+    // The last word is the last term's character set; the one before, a position in the by-length index.
+    const last = bytes.length - 4;
+    expect(decodeVocabularyTables(tampered(last, new DataView(bytes.buffer).getUint32(last, true) ^ 1))).toBeUndefined();
+    expect(decodeVocabularyTables(tampered(last - 500 * 4, 0))).toBeUndefined();
   });
 });

@@ -8,10 +8,12 @@ import { LexicalIndex, type LexicalMatch } from '../../src/lexical/lexical-index
 import type { LexicalSearcher } from '../../src/lexical/lexical-query.js';
 import { compareByteOrder, LEXICAL_TABLES_SQL, openCatalogLexical, putCatalogLexicalStats, putLexicalEntries } from '../../src/store/lexical-tables.js';
 import type { Skill } from '../../src/types.js';
+import { decodeVocabularyTables, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { EVAL_DIR, librarySkills, LIBRARY_QUERIES } from '../../scripts/eval-suites.js';
 import { prng } from '../../scripts/prng.js';
 import { makeSkill } from '../attachments/make-skill.js';
 import { OPTION_SETS } from '../lexical/helpers.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
 /** The store's membership table (owned by `sqlite-store.ts`), as the lexical tables join against it. */
 const CATALOG_SKILLS_SQL = `
@@ -299,5 +301,79 @@ describe('lexical tables', () => {
     const typos = ['refactr the databse migrashun', 'debuging flaky tets', 'pdf extrct tabels', 'kubernets deploymnt'];
     const matched = expectSameAnswers(openCatalogLexical(db, 4), memoryIndex(members), [...requests, ...typos], members.length);
     expect(matched).toBeGreaterThan(10_000);
+  });
+});
+
+describe('the stored typo-lookup vocabulary', () => {
+  const temp = useTempDirs('lexical-vocabulary');
+  const skill = (name: string, description: string): Member => ({ skill: makeSkill(name, { description, contentHash: `c-${name}` }), glosses: '' });
+  const cloud = skill('cloud', 'kubernetes deployment of containers');
+  const billing = skill('billing', 'invoice billing reports');
+  const infra = skill('infra', 'terraform modules for infrastructure');
+  const stored = (db: Database.Database): Buffer | undefined => db.prepare<[], Buffer>('SELECT tables FROM lexical_vocabulary WHERE id = 0').pluck().get();
+  const built = (db: Database.Database) => vocabularyTables(db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all());
+  const ids = (db: Database.Database, catalog: number, query: string): string[] =>
+    openCatalogLexical(db, catalog)
+      .search(query, 5)
+      .map((match) => match.id);
+
+  it('is written by the first typo lookup, equal to the tables built from the terms, and dropped whenever the terms change', () => {
+    const db = openDb();
+    writeCatalog(db, 1, [cloud, billing]);
+    expect(stored(db)).toBeUndefined();
+    expect(ids(db, 1, 'kubernetis')).toEqual(['cloud']);
+    expect(decodeVocabularyTables(stored(db)!)).toEqual(built(db));
+    // Entries with new terms: the row goes, and the next lookup sees (and stores) the new vocabulary.
+    writeCatalog(db, 2, [cloud, billing, infra]);
+    expect(stored(db)).toBeUndefined();
+    expect(ids(db, 2, 'terrafrom')).toEqual(['infra']);
+    expect(decodeVocabularyTables(stored(db)!)).toEqual(built(db));
+    // Terms deleted, and the largest id reused by another term: (count, largest id) unchanged, vocabulary not.
+    const [largest, term] = db.prepare<[], [number, string]>('SELECT id, term FROM lexical_terms ORDER BY id DESC LIMIT 1').raw().get()!;
+    db.prepare('DELETE FROM lexical_terms WHERE id = ?').run(largest);
+    expect(stored(db)).toBeUndefined();
+    expect(ids(db, 2, 'kubernetis')).toEqual(['cloud']);
+    db.prepare('INSERT INTO lexical_terms (id, term) VALUES (?, ?)').run(largest, `${term}zz`);
+    expect(stored(db)).toBeUndefined();
+    expect(ids(db, 2, 'kubernetis')).toEqual(['cloud']);
+    expect(decodeVocabularyTables(stored(db)!)).toEqual(built(db));
+    // A corrupt row is not trusted: the lookup builds (and stores) the tables again.
+    db.prepare("UPDATE lexical_vocabulary SET tables = x'00010203'").run();
+    expect(ids(db, 2, 'terrafrom')).toEqual(['infra']);
+    expect(decodeVocabularyTables(stored(db)!)).toEqual(built(db));
+  });
+
+  it('is read by a store that has it and built by one lacking it, the same answers either way', () => {
+    const db = openDb();
+    writeCatalog(db, 1, [cloud, billing, infra]);
+    const want = openCatalogLexical(db, 1).search('kubernetis terrafrom invoise', 5);
+    expect(stored(db)).toBeDefined();
+    expect(openCatalogLexical(db, 1).search('kubernetis terrafrom invoise', 5)).toEqual(want);
+    for (const name of ['lexical_vocabulary_insert', 'lexical_vocabulary_delete', 'lexical_vocabulary_update']) db.exec(`DROP TRIGGER ${name}`);
+    db.exec('DROP TABLE lexical_vocabulary');
+    expect(openCatalogLexical(db, 1).search('kubernetis terrafrom invoise', 5)).toEqual(want);
+  });
+
+  it('is skipped, not waited for, while another process holds the write lock', { timeout: 20_000 }, () => {
+    const file = join(temp(), 'store.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec(CATALOG_SKILLS_SQL);
+    db.exec(LEXICAL_TABLES_SQL);
+    writeCatalog(db, 1, [cloud, billing]);
+    db.pragma('busy_timeout = 60000');
+    const writer = new Database(file);
+    writer.exec('BEGIN IMMEDIATE');
+    try {
+      expect(ids(db, 1, 'kubernetis')).toEqual(['cloud']);
+      expect(stored(db)).toBeUndefined();
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(60_000);
+    expect(ids(db, 1, 'kubernetis')).toEqual(['cloud']);
+    expect(decodeVocabularyTables(stored(db)!)).toEqual(built(db));
+    db.close();
   });
 });

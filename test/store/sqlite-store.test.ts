@@ -16,6 +16,22 @@ const entries = { lexicalEntry: (doc: number) => entry(`lex-${doc}`) };
 afterEach(() => vi.useRealTimers());
 
 describe('SqliteStore', () => {
+  it('adds the typo-lookup vocabulary table to a store laid out before it, keeping what it holds', () => {
+    const file = path.join(temp(), 'store.sqlite');
+    const old = SqliteStore.open(file);
+    old.putVectors('m1', new Map([['k1', vec(1, 2, 3)]]));
+    const db = old.database;
+    for (const name of ['lexical_vocabulary_insert', 'lexical_vocabulary_delete', 'lexical_vocabulary_update']) db.exec(`DROP TRIGGER ${name}`);
+    db.exec('DROP TABLE lexical_vocabulary');
+    old.close();
+    const reopened = SqliteStore.open(file);
+    expect(reopened.reset).toBeUndefined();
+    expect(reopened.vectors('m1', 3, ['k1']).get('k1')).toEqual(vec(1, 2, 3));
+    const objects = reopened.database.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'lexical_vocabulary%' ORDER BY name").pluck().all();
+    expect(objects).toEqual(['lexical_vocabulary', 'lexical_vocabulary_delete', 'lexical_vocabulary_insert', 'lexical_vocabulary_update']);
+    reopened.close();
+  });
+
   it('keeps vectors by model and content key, across processes opening the same file', () => {
     const file = path.join(temp(), 'cache', 'store.sqlite');
     const writer = SqliteStore.open(file);
