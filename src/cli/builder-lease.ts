@@ -11,6 +11,21 @@ export function builderLeaseDir(indexDir: string): string {
   return `${indexDir}.builder`;
 }
 
+/** The file a build touches once its catalog is saved (`markBuilt`). */
+export function builtMarker(indexDir: string): string {
+  return `${indexDir}.built`;
+}
+
+/** Records that a build of the index in `indexDir` saved its catalog now; a failure to record is ignored. */
+export function markBuilt(indexDir: string): void {
+  try {
+    mkdirSync(path.dirname(indexDir), { recursive: true, mode: 0o700 });
+    writeFileSync(builtMarker(indexDir), `${new Date().toISOString()}\n`, { mode: 0o600 });
+  } catch {
+    // Only spares a hook a second build.
+  }
+}
+
 export interface BuilderLeaseOptions {
   /** A lease older than this is spent whatever its pid says (a hung builder, or a pid reused). */
   readonly maxAgeMs: number;

@@ -10,7 +10,7 @@ import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type Sour
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir } from '../builder-lease.js';
+import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, builtMarker } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
@@ -222,12 +222,12 @@ function snapshotInBackground(values: ParsedValues, sources: SourceOptions, inde
 }
 
 /**
- * Whether a builder of this index was started since `began` (when this hook began): it indexes
- * the files as they were then or later, so it saves this hook's catalog or a newer one, and a
- * second builder would only repeat it (six hooks at once start one, even once the first exited).
+ * Whether a builder of this index was started, or saved its catalog, since `began` (when this
+ * hook began, before it found no saved catalog): it saved this hook's catalog or a newer one, and
+ * a second builder would only repeat it (six hooks at once start one, even once the first exited).
  */
 function builderStartedSince(indexDir: string, began: number): boolean {
-  for (const marker of [`${indexDir}.warming`, `${indexDir}.snapshot`]) {
+  for (const marker of [`${indexDir}.warming`, `${indexDir}.snapshot`, builtMarker(indexDir)]) {
     try {
       if (statSync(marker).mtimeMs >= began) return true;
     } catch {

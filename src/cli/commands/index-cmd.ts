@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir } from '../builder-lease.js';
+import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, markBuilt } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
 import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
@@ -21,7 +21,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
   const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
   try {
-    return await build();
+    const code = await build();
+    markBuilt(indexDir);
+    return code;
   } finally {
     lease?.release();
   }
