@@ -15,14 +15,14 @@ import {
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
 import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
-import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { portableStamp, sourceStamp, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildSkill, capUtf8, diagnostic } from './skill.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { toolsCopy, type CatalogCopy, type CopyStamps } from './tools-copy.js';
-import { sameStat, toolsFileStat } from './tools-cache.js';
+import { toolsCopy, type CatalogCopy } from './tools-copy.js';
+import { sameStat, toolsFileStat, type ToolsCache } from './tools-cache.js';
 import type { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
@@ -246,12 +246,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    * of them changed; else undefined (`get()` loads it whole).
    */
   async delta(): Promise<CatalogDelta | undefined> {
-    const { options } = this;
-    const cache = options.toolsCache;
-    if (cache === null || options.toolsFiles.length === 0 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
-    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
-    if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return toolsDelta({ stamp: { options, dirs, mcp: [] }, files: options.toolsFiles.map((file) => this.#toolsContext(file)), cache });
+    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
+    if (only === undefined) return undefined;
+    return toolsDelta({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) });
   }
 
   /**
@@ -259,13 +256,23 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    * when it is made of one tools file only (as {@link delta} asks) whose bytes a line table kept
    * under another path holds. Undefined otherwise.
    */
-  async copyOf(held: (base: CopyStamps) => boolean): Promise<CatalogCopy | undefined> {
+  async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
+    const only = this.options.toolsFiles.length === 1 ? await this.#toolsOnly() : undefined;
+    if (only === undefined) return undefined;
+    return toolsCopy({ ...only, file: this.#toolsContext(this.options.toolsFiles[0]!) }, held);
+  }
+
+  /**
+   * The stamp facts and tools cache of a catalog made of tools files only (no skill folder's
+   * file, MCP skill, include or exclude), whose tables a cache keeps; undefined otherwise.
+   */
+  async #toolsOnly(): Promise<{ readonly stamp: Omit<StampInputs, 'tools'>; readonly cache: ToolsCache } | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
-    if (cache === null || options.toolsFiles.length !== 1 || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    if (cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return toolsCopy({ stamp: { options, dirs, mcp: [] }, file: this.#toolsContext(options.toolsFiles[0]!), cache }, held);
+    return { stamp: { options, dirs, mcp: [] }, cache };
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */

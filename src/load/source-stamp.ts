@@ -63,6 +63,18 @@ export function portableStamp(inputs: StampInputs): string | undefined {
   return sourceStamp({ ...inputs, options: { ...inputs.options, cwd: '' }, dirs });
 }
 
+/** A catalog's two stamps, when its tools files can be read. */
+export interface ReadStamps {
+  readonly sourceStamp: string;
+  readonly portableStamp: string | undefined;
+}
+
+/** Both stamps of `inputs`; undefined when {@link sourceStamp} is (a tools file cannot be read). */
+export function readStamps(inputs: StampInputs): ReadStamps | undefined {
+  const source = sourceStamp(inputs);
+  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
+}
+
 /**
  * Feeds each skill's identity and content to `hash`: path, rank,
  * content hash, effort, body, hooks, keywords and invocation rule. Hashed in chunks of about 64 KiB: one update

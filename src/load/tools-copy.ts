@@ -1,22 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
-import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
 import type { LineContext } from './tools-jsonl.js';
-
-/** A catalog's stamps (`SkillCatalog.stamps`). */
-export interface CopyStamps {
-  readonly sourceStamp: string;
-  readonly portableStamp: string | undefined;
-}
 
 /**
  * A catalog of one tools file whose bytes a line table kept under another path holds: the
  * catalog saved from that file (named by `base`, its stamps over the old path) is this one's
  * but for the paths, which {@link renameSkill} and {@link renameDiagnostic} put right.
  */
-export interface CatalogCopy extends CopyStamps {
-  readonly base: CopyStamps;
+export interface CatalogCopy extends ReadStamps {
+  readonly base: ReadStamps;
   /** The file's path in the base (resolved), and now. */
   readonly from: string;
   readonly to: string;
@@ -36,7 +30,7 @@ export interface CopyInputs {
  * most recently used, line table kept under the same load settings and another path whose text
  * is the file's bytes and whose catalog the store holds (`held`); undefined when there is none.
  */
-export function toolsCopy(inputs: CopyInputs, held: (base: CopyStamps) => boolean): CatalogCopy | undefined {
+export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): CatalogCopy | undefined {
   const { file, cache } = inputs;
   const stat = toolsFileStat(file.path);
   if (stat === undefined || cache.tablesOfSize === undefined || cache.holdsText === undefined) return undefined;
@@ -96,8 +90,6 @@ function otherPath(key: string, own: readonly unknown[]): string | undefined {
   return parts.every((part, i) => i === 1 || JSON.stringify(part) === JSON.stringify(own[i])) ? parts[1] : undefined;
 }
 
-function stampsOf(stamp: CopyInputs['stamp'], path: string, stat: StampInputs['tools'][number]['stat']): CopyStamps | undefined {
-  const inputs: StampInputs = { ...stamp, options: { ...stamp.options, toolsFiles: [path] }, tools: [{ path, stat }] };
-  const source = sourceStamp(inputs);
-  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
+function stampsOf(stamp: CopyInputs['stamp'], path: string, stat: StampInputs['tools'][number]['stat']): ReadStamps | undefined {
+  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [path] }, tools: [{ path, stat }] });
 }

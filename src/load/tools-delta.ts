@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
-import { portableStamp, sourceStamp, type StampInputs } from './source-stamp.js';
+import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { parseToolsLine, type LineContext } from './tools-jsonl.js';
 import {
   diffToolsLines,
@@ -15,21 +15,15 @@ import {
 } from './tools-lines.js';
 import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
-/** A catalog's stamps (`SkillCatalog.stamps`). */
-export interface DeltaStamps {
-  readonly sourceStamp: string;
-  readonly portableStamp: string | undefined;
-}
-
 /**
  * A catalog made of tools files only, as a change of the catalog their line tables were loaded
  * into (the *base*, named by its stamps): what a cold process writes in the store after one
  * description changed, without parsing or building the skills that did not change.
  */
-export interface CatalogDelta extends DeltaStamps {
+export interface CatalogDelta extends ReadStamps {
   readonly diagnostics: readonly Diagnostic[];
   /** The stamps the catalog had when every tools file was as its line table holds it. */
-  readonly base: DeltaStamps;
+  readonly base: ReadStamps;
   /**
    * The catalog's skills in order: the base's document of a skill the base holds as it is (its
    * line did not change), or the skill itself (its line changed, came, or now wins its id).
@@ -205,8 +199,6 @@ function unsettledIds({ table, diff }: FileLines): Set<string> {
   return ids;
 }
 
-function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): DeltaStamps | undefined {
-  const inputs: StampInputs = { ...stamp, tools: files.map((file, i) => ({ path: file.path, stat: stats[i] })) };
-  const source = sourceStamp(inputs);
-  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
+function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): ReadStamps | undefined {
+  return readStamps({ ...stamp, tools: files.map((file, i) => ({ path: file.path, stat: stats[i] })) });
 }

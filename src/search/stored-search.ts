@@ -9,7 +9,8 @@ import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
 import { movedBase } from './moved-catalog.js';
-import { renameDiagnostic, renameSkill, type CatalogCopy, type CopyStamps } from '../load/tools-copy.js';
+import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
+import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
@@ -110,13 +111,13 @@ export class StoredSearch extends RankedSearch {
    */
   static async openCopy(
     options: EngineOptions,
-    find: (held: (base: CopyStamps) => boolean) => Promise<CatalogCopy | undefined>,
+    find: (held: (base: ReadStamps) => boolean) => Promise<CatalogCopy | undefined>,
   ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
-    const keyOf = (stamps: CopyStamps) => catalogKey(stamps.portableStamp ?? stamps.sourceStamp, resolved);
+    const keyOf = (stamps: ReadStamps) => catalogKey(stamps.portableStamp ?? stamps.sourceStamp, resolved);
     const copy = await find((base) => store.catalog(keyOf(base)) !== undefined).catch((error: unknown) => {
       store.close();
       throw error;
