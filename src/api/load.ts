@@ -10,9 +10,9 @@ export {
   type CatalogChange,
   type CatalogEventMap,
   type CatalogEventName,
-  type McpSkillInput,
   type PluginUpdate,
 } from '../load/catalog.js';
+export type { McpSkillInput } from '../load/mcp-skills.js';
 export { DEMO_MODES, type CatalogOptions, type CatalogWatchOptions, type DemoMode } from '../load/options.js';
 export { parseSkillFile, type ParseContext, type ParseResult } from '../load/frontmatter.js';
 export { SOURCE_RANKS, defaultSources, type SourceDir } from '../load/sources.js';

@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
-import type { CatalogSnapshot, Diagnostic, Skill } from '../types.js';
+import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import { SkillSearchError } from '../errors.js';
-import { validateFields } from './fields.js';
 import { mergeSkills, type MergeEntry, type MergeResult } from './merge.js';
 import { patchMerge, sameContent, type ScanContent } from './rescan.js';
 import {
@@ -17,12 +16,13 @@ import { PluginStateWatcher } from './plugin-watch.js';
 import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
 import { portableStamp, sourceStamp, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
-import { buildSkill, capUtf8, diagnostic } from './skill.js';
+import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { toolsCopy, type CatalogCopy } from './tools-copy.js';
 import { sameStat, toolsFileStat, type ToolsCache } from './tools-cache.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
 export const CATALOG_EVENTS = Object.freeze({
@@ -45,22 +45,9 @@ export interface CatalogEventMap {
   error: [error: Error];
 }
 
-/** What an MCP server registers: like a skill file's frontmatter, plus an optional body. */
-export interface McpSkillInput {
-  readonly name: string;
-  readonly description: string;
-  readonly whenToUse?: string;
-  readonly body?: string;
-}
-
 export interface PluginUpdate {
   readonly pluginDirs?: readonly string[];
   readonly builtinPluginDirs?: readonly string[];
-}
-
-interface McpServerEntry {
-  readonly skills: readonly Skill[];
-  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
@@ -83,7 +70,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #content: ScanContent | undefined;
   /** The last merge of the sources' skills, which a rescan that only changed some files' text patches ({@link patchMerge}). */
   #merged: { readonly entries: readonly MergeEntry[]; readonly result: MergeResult } | undefined;
-  readonly #mcp = new Map<string, McpServerEntry>();
+  readonly #mcp = new Map<string, ReturnType<typeof buildMcpSkills>>();
   /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
   #watcher: Promise<SkillWatcher> | undefined;
   /** Started with the watcher when the catalog scans Claude Code's plugins. */
@@ -132,26 +119,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** Adds or replaces the skills an MCP server provides (rank 8). */
   registerMcpSkills(server: string, skills: readonly McpSkillInput[]): void {
-    const built: Skill[] = [];
-    const diagnostics: Diagnostic[] = [];
-    for (const input of skills) {
-      const path = `mcp:${server}/${String(input.name)}`;
-      const checked = validateFields(input as unknown as Record<string, unknown>, {
-        path,
-        defaultName: '',
-        limits: this.#options.limits,
-      });
-      diagnostics.push(...checked.diagnostics);
-      if (checked.fields === undefined) continue;
-      const rawBody = typeof input.body === 'string' ? input.body : '';
-      const body = capUtf8(rawBody, this.#options.limits.maxBodyBytes);
-      if (body !== rawBody) {
-        const max = this.#options.limits.maxBodyBytes;
-        diagnostics.push(diagnostic('too-large', path, `body is larger than ${max} bytes; cut to that size`, 'warning'));
-      }
-      built.push(buildSkill({ ...checked.fields, hooks: undefined, body }, { path, source: 'mcp', rank: SOURCE_RANKS.mcp }));
-    }
-    this.#mcp.set(server, { skills: built, diagnostics });
+    this.#mcp.set(server, buildMcpSkills(server, skills, this.#options.limits));
     this.#invalidate({ reason: 'mcp', paths: [`mcp:${server}`] });
   }
 
@@ -234,7 +202,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing. */
   async stamps(): Promise<{ readonly sourceStamp: string | undefined; readonly portableStamp: string | undefined }> {
     const options = this.#options;
-    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    const dirs = await this.#statDirs();
     const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
     const inputs: StampInputs = { options, dirs, tools, mcp: [...this.#mcp.values()] };
     return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
@@ -270,9 +238,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const { options } = this;
     const cache = options.toolsCache;
     if (cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
-    const dirs = await Promise.all(resolveSources(options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    const dirs = await this.#statDirs();
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
     return { stamp: { options, dirs, mcp: [] }, cache };
+  }
+
+  /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
+  #statDirs(): Promise<StampInputs['dirs']> {
+    return Promise.all(resolveSources(this.#options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
@@ -348,13 +321,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** The memo of one skill folder scanned with one set of options (a plugin update may change them). */
   #scanMemo(source: SourceDir): ScanMemo {
-    const key = JSON.stringify([source, this.#options.limits]);
-    let memo = this.#scanMemos.get(key);
-    if (memo === undefined) {
-      memo = new ScanMemo();
-      this.#scanMemos.set(key, memo);
-    }
-    return memo;
+    return getOrAdd(this.#scanMemos, JSON.stringify([source, this.#options.limits]), () => new ScanMemo());
   }
 
   /**
@@ -363,25 +330,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
    * re-read a registry of 24k lines.
    */
   async #loadTools(file: string): Promise<ToolsResult> {
-    const path = resolve(file);
-    const key = `${path}\0${JSON.stringify(this.#options.limits)}`;
+    const { limits, toolsCache } = this.#options;
+    const key = `${resolve(file)}\0${JSON.stringify(limits)}`;
     const last = this.#toolsLoads.get(key);
-    const stat = toolsFileStat(path);
+    const stat = toolsFileStat(resolve(file));
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
-    const options = this.#options;
-    let memo = this.#toolsMemos.get(key);
-    if (memo === undefined) {
-      memo = new ToolsMemo();
-      this.#toolsMemos.set(key, memo);
-    }
+    const memo = getOrAdd(this.#toolsMemos, key, () => new ToolsMemo());
     const { source, rank } = this.#toolsContext(file);
-    const loaded = await loadToolsJsonl(file, {
-      source,
-      rank,
-      limits: options.limits,
-      memo,
-      ...(options.toolsCache === null ? {} : { cache: options.toolsCache }),
-    });
+    const loaded = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
     this.#toolsLoads.set(key, loaded);
     return loaded;
   }
@@ -391,12 +347,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
 
 function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
-  let entries = loadEntries.get(result);
-  if (entries === undefined) {
-    entries = result.skills.map((skill) => ({ skill, realPath: skill.path }));
-    loadEntries.set(result, entries);
-  }
-  return entries;
+  return getOrAdd(loadEntries, result, () => result.skills.map((skill) => ({ skill, realPath: skill.path })));
 }
 
 const catalogs = new Map<string, SkillCatalog>();
@@ -406,13 +357,7 @@ const catalogs = new Map<string, SkillCatalog>();
  * caller in one cwd shares one scan and one watcher.
  */
 export function getCatalog(cwd: string, options: Omit<CatalogOptions, 'cwd'> = {}): SkillCatalog {
-  const key = `${resolve(cwd)}\0${JSON.stringify(options)}`;
-  let catalog = catalogs.get(key);
-  if (catalog === undefined) {
-    catalog = new SkillCatalog({ ...options, cwd });
-    catalogs.set(key, catalog);
-  }
-  return catalog;
+  return getOrAdd(catalogs, `${resolve(cwd)}\0${JSON.stringify(options)}`, () => new SkillCatalog({ ...options, cwd }));
 }
 
 /** Forgets every memoized catalog (closing their watchers). */

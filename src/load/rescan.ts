@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Skill } from '../types.js';
 import type { MergeEntry, MergeResult } from './merge.js';
 import { hashSkills } from './source-stamp.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /*
  * What a catalog rescan takes over from the last scan, so that one changed file costs about
@@ -58,12 +59,5 @@ export function sameContent(last: ScanContent | undefined, next: ScanContent): b
 const digests = new WeakMap<Skill, string>();
 
 function skillDigest(skill: Skill): string {
-  let digest = digests.get(skill);
-  if (digest === undefined) {
-    const hash = createHash('sha256');
-    hashSkills(hash, [skill]);
-    digest = hash.digest('hex');
-    digests.set(skill, digest);
-  }
-  return digest;
+  return getOrAdd(digests, skill, () => hashSkills(createHash('sha256'), [skill]).digest('hex'));
 }

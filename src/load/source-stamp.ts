@@ -80,7 +80,7 @@ export function readStamps(inputs: StampInputs): ReadStamps | undefined {
  * content hash, effort, body, hooks, keywords and invocation rule. Hashed in chunks of about 64 KiB: one update
  * per field costs twice as much on a 24k catalog.
  */
-export function hashSkills(hash: Hash, skills: readonly Skill[]): void {
+export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   let chunk = '';
   for (const skill of skills) {
     // Length-prefixed body, so bodies and the fields around them cannot run into each other.
@@ -91,5 +91,5 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): void {
       chunk = '';
     }
   }
-  hash.update(chunk);
+  return hash.update(chunk);
 }
