@@ -13,16 +13,13 @@
  * waits its turn instead of evicting clients that have not sent their first request yet);
  * `close()` is idempotent.
  */
-import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
-import { once } from 'node:events';
 import net from 'node:net';
-import path from 'node:path';
-import { SkillSearchError, abortError, badOption, errorMessage, isAbortError } from '../errors.js';
+import { abortError, badOption, errorMessage, isAbortError } from '../errors.js';
 import type { SkillSearcher } from '../types.js';
 import { MAX_REQUEST_BYTES, errorLine, parseRequestLine, toWireHit, type ResponseLine } from './socket-protocol.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
-import { currentUid, lstatOrUndefined, prepareSocketDir } from './socket-trust.js';
+import { listenOnSocket, unlinkOwnSocket } from './socket-listen.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 
@@ -88,8 +85,6 @@ const MAX_WAITING = 256;
  * evicted; short, since a waiting hook has a budget of its own.
  */
 const IDLE_GRACE_MS = 250;
-/** How long a stale-socket probe waits for a live server to accept. */
-const PROBE_TIMEOUT_MS = 300;
 
 export interface SocketServerStats {
   readonly connections: number;
@@ -118,7 +113,7 @@ export class SkillSocketServer {
   #retry: NodeJS.Timeout | undefined;
   #stats = { connections: 0, requests: 0, errors: 0, dropped: 0, refused: 0 };
   #closing: Promise<void> | undefined;
-  readonly #onExit = () => this.#unlinkOwnSocket();
+  readonly #onExit = () => unlinkOwnSocket(this.path);
 
   private constructor(options: ResolvedServerOptions) {
     this.options = options;
@@ -126,14 +121,12 @@ export class SkillSocketServer {
     this.#server = net.createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
   }
 
-  /**
-   * Listens on `options.path`. A socket file left by a killed server of this user (nothing
-   * accepts on it) is replaced; a live server on the same path, a path that is not a socket,
-   * a socket of another user or a folder another user controls is an error.
-   */
+  /** Listens on `options.path` (`listenOnSocket`: a stale socket file of this user is replaced). */
   static async listen(options: SkillSocketServerOptions): Promise<SkillSocketServer> {
     const server = new SkillSocketServer(resolveServerOptions(options));
-    await server.#listen();
+    await listenOnSocket(server.#server, server.path);
+    server.#server.on('error', (error) => server.options.log(`skill-search server: ${error.message}`));
+    if (process.platform !== 'win32') process.once('exit', server.#onExit);
     return server;
   }
 
@@ -159,68 +152,6 @@ export class SkillSocketServer {
       this.#server.close(() => resolve());
     });
     return this.#closing;
-  }
-
-  async #listen(): Promise<void> {
-    const isPipe = process.platform === 'win32';
-    // The folder is checked as clients check it: a server never listens where another user could swap its socket.
-    if (!isPipe) prepareSocketDir(path.dirname(this.path));
-    try {
-      await this.#tryListen();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || isPipe) throw listenError(this.path, error);
-      await this.#replaceStaleSocket();
-      await this.#tryListen().catch((retry: unknown) => {
-        throw listenError(this.path, retry);
-      });
-    }
-    this.#server.on('error', (error) => this.options.log(`skill-search server: ${error.message}`));
-    if (!isPipe) {
-      // Searches reveal skill names and descriptions: only this user may connect.
-      try {
-        chmodSync(this.path, 0o600);
-      } catch {
-        // A file system without modes (some mounts): the folder's permissions still apply.
-      }
-      process.once('exit', this.#onExit);
-    }
-  }
-
-  /** Listens once; rejects with the server's error (`events.once` takes that listener off again). */
-  async #tryListen(): Promise<void> {
-    const listening = once(this.#server, 'listening');
-    this.#server.listen(this.path);
-    await listening;
-  }
-
-  async #replaceStaleSocket(): Promise<void> {
-    const stats = lstatOrUndefined(this.path);
-    if (stats === undefined) return;
-    if (!stats.isSocket()) throw new SkillSearchError('BAD_FILE', `${this.path} exists and is not a socket; remove it or choose another --index-dir`);
-    const uid = currentUid();
-    if (uid !== undefined && stats.uid !== uid) {
-      throw new SkillSearchError(
-        'UNTRUSTED',
-        `${this.path} is a socket of uid ${stats.uid}, not of this user (uid ${uid}); not replacing it (choose another --index-dir)`,
-      );
-    }
-    if (await answers(this.path)) throw new SkillSearchError('BAD_OPTION', `another skill-search server is already serving ${this.path}`);
-    try {
-      unlinkSync(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw listenError(this.path, error);
-    }
-  }
-
-  /** Last resort when the process exits without `close()` (a forced exit): no stale file left behind. */
-  #unlinkOwnSocket(): void {
-    try {
-      const stats = lstatSync(this.path);
-      const uid = currentUid();
-      if (stats.isSocket() && (uid === undefined || stats.uid === uid)) unlinkSync(this.path);
-    } catch {
-      // Already gone.
-    }
   }
 
   /** Room for one more connection: evicts the connection idle the longest, or says there is none. */
@@ -379,25 +310,4 @@ export class SkillSocketServer {
       return errorLine(request.id, 'internal', message);
     }
   }
-}
-
-function listenError(where: string, error: unknown): SkillSearchError {
-  if (error instanceof SkillSearchError) return error;
-  return new SkillSearchError('INTERNAL', `cannot listen on ${where}: ${errorMessage(error)}`, { cause: error });
-}
-
-/** Whether something accepts connections on `where` (a live server, not a stale file). */
-function answers(where: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(where);
-    const done = (live: boolean) => {
-      clearTimeout(timer);
-      probe.destroy();
-      resolve(live);
-    };
-    // A server too busy to accept within the probe is still alive: never take its path.
-    const timer = setTimeout(() => done(true), PROBE_TIMEOUT_MS);
-    probe.once('connect', () => done(true));
-    probe.once('error', (error: NodeJS.ErrnoException) => done(error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT'));
-  });
 }
