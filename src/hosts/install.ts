@@ -100,31 +100,26 @@ export function installEdits(host: HostName, scope: InstallScope, context: Insta
       { file: mcp, what: serverWhat, format: 'json', add: (text) => withMcpServerText(text, server, mcp), remove: (text) => withoutMcpServerText(text, mcp) },
     ];
   }
+  const config = files.mcp;
+  const serverEdit: FileEdit = {
+    file: config,
+    what: serverWhat,
+    format: 'toml',
+    add: (text) => withServerTable(text, server, config),
+    remove: (text) => withoutServerTable(text, config),
+  };
   const trust = trustEdit(files.hooks, files.trust!, hook);
   const trustWhat = `the hook's trust entry (the hash Codex checks before it runs the hook)`;
-  const config = files.mcp;
-  if (config === files.trust) {
-    return [
-      hookEdit,
-      {
-        file: config,
-        what: `${serverWhat}, and ${trustWhat}`,
-        format: 'toml',
-        add: (text, peer) => trust.add(withServerTable(text, server, config), peer),
-        remove: (text, peer) => trust.remove(withoutServerTable(text, config), peer),
-      },
-    ];
-  }
+  if (config !== files.trust) return [hookEdit, serverEdit, { file: files.trust!, what: trustWhat, format: 'toml', ...trust }];
+  // The user scope: the server and the trust entry are both in Codex's config.toml, one edit.
   return [
     hookEdit,
     {
-      file: config,
-      what: serverWhat,
-      format: 'toml',
-      add: (text) => withServerTable(text, server, config),
-      remove: (text) => withoutServerTable(text, config),
+      ...serverEdit,
+      what: `${serverWhat}, and ${trustWhat}`,
+      add: (text, peer) => trust.add(serverEdit.add(text, peer), peer),
+      remove: (text, peer) => trust.remove(serverEdit.remove(text, peer), peer),
     },
-    { file: files.trust!, what: trustWhat, format: 'toml', add: trust.add, remove: trust.remove },
   ];
 }
 

@@ -188,12 +188,13 @@ export const DEFAULT_WATCH_OPTIONS: ResolvedWatchOptions = Object.freeze({
   coalesceMs: 300,
 });
 
-function stringList(key: string, value: unknown, base: string): readonly string[] {
+/** A list of paths (resolved against `base`) or, without a base, of patterns. */
+function stringList(key: string, value: unknown, base?: string): readonly string[] {
   if (value === undefined) return Object.freeze([]);
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
-    throw badOption(key, 'be an array of paths', JSON.stringify(value));
+    throw badOption(key, `be an array of ${base === undefined ? 'patterns' : 'paths'}`, JSON.stringify(value));
   }
-  return Object.freeze(value.map((item: string) => resolve(base, item)));
+  return Object.freeze(value.map((item: string) => (base === undefined ? item : resolve(base, item))));
 }
 
 function optionalDir(key: string, value: unknown, fallback: () => string | null, base: string): string | null {
@@ -214,14 +215,6 @@ function toolsCache(value: unknown): ToolsCache | null {
     throw badOption('toolsCache', `be an object with ${TOOLS_CACHE_METHODS.join(', ')}, or null`, value);
   }
   return value as ToolsCache;
-}
-
-function patternList(key: string, value: unknown): readonly string[] {
-  if (value === undefined) return Object.freeze([]);
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
-    throw badOption(key, 'be an array of patterns', JSON.stringify(value));
-  }
-  return Object.freeze([...value] as string[]);
 }
 
 function demoMode(value: unknown): DemoMode {
@@ -283,8 +276,8 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     codexHome: optionalDir('codexHome', options.codexHome, () => defaultCodexHome(home), cwd),
     codexAdminDir: optionalDir('codexAdminDir', options.codexAdminDir, defaultCodexAdminDir, cwd),
     libraryDirs: stringList('libraryDirs', options.libraryDirs, cwd),
-    include: patternList('include', options.include),
-    exclude: patternList('exclude', options.exclude),
+    include: stringList('include', options.include),
+    exclude: stringList('exclude', options.exclude),
     managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),
     builtinPluginDirs: stringList('builtinPluginDirs', options.builtinPluginDirs, cwd),
     pluginDirs: stringList('pluginDirs', options.pluginDirs, cwd),
