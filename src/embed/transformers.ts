@@ -5,6 +5,7 @@ import { badOption, SkillSearchError, throwIfAborted } from '../errors.js';
 import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
 import { importModule } from '../util/import-module.js';
+import { loadOnce } from '../util/load-once.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
@@ -146,8 +147,6 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .digest('hex')
     .slice(0, 12);
   let dimensions = configuredDimensions(config) ?? 0;
-  let loaded: Promise<LoadedModel> | undefined;
-
   async function loadModel(): Promise<LoadedModel> {
     const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
@@ -173,13 +172,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     };
   }
 
-  function load(): Promise<LoadedModel> {
-    loaded ??= loadModel();
-    loaded.catch(() => {
-      loaded = undefined;
-    });
-    return loaded;
-  }
+  const load = loadOnce(loadModel);
 
   /** One batch through the session: one pooled, normalised vector per text. */
   async function run(model: LoadedModel, texts: readonly string[]): Promise<Float32Array[]> {

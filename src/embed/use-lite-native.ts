@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
+import { loadOnce } from '../util/load-once.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
 import type { EmbedKind } from '../types.js';
@@ -117,19 +118,9 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
   }
   const { tokenizer } = graph;
   const threads = bulkThreads();
-  let passageSession: Promise<OrtSession> | undefined = queryModel === undefined ? Promise.resolve(querySession) : undefined;
+  // A passage session that could not be made is tried again at the next call.
+  const passage = queryModel === undefined ? () => Promise.resolve(querySession) : loadOnce(() => ort.InferenceSession.create(model, SESSION_OPTIONS));
   let bulkSession: Promise<OrtSession> | undefined;
-  const passage = (): Promise<OrtSession> => {
-    if (passageSession === undefined) {
-      const made = ort.InferenceSession.create(model, SESSION_OPTIONS);
-      passageSession = made;
-      // A session that could not be made is tried again at the next call.
-      made.catch(() => {
-        if (passageSession === made) passageSession = undefined;
-      });
-    }
-    return passageSession;
-  };
   // A bulk session that cannot be made leaves the work to the passage session.
   const sessionFor = (texts: number, kind: EmbedKind): Promise<OrtSession> | OrtSession => {
     if (kind === 'query') return querySession;

@@ -2,6 +2,7 @@ import { raceAbort } from './abortable.js';
 import type { Embedder } from '../types.js';
 import { normalizeInPlace } from './normalize.js';
 import { createNativeUseLiteRuntime } from './use-lite-native.js';
+import { loadOnce } from '../util/load-once.js';
 import type { UseLiteRuntime } from './use-lite-native.js';
 
 /**
@@ -13,16 +14,8 @@ import type { UseLiteRuntime } from './use-lite-native.js';
 export const USE_LITE_ID = 'use-lite@0.2.0';
 const USE_LITE_DIMENSIONS = 512;
 
-let runtimePromise: Promise<UseLiteRuntime> | undefined;
-
 /** Loads the runtime once per process; every embedder instance shares it. A failed load is retried by the next call. */
-function loadRuntime(): Promise<UseLiteRuntime> {
-  runtimePromise ??= createNativeUseLiteRuntime();
-  runtimePromise.catch(() => {
-    runtimePromise = undefined;
-  });
-  return runtimePromise;
-}
+const loadRuntime = loadOnce(() => createNativeUseLiteRuntime());
 
 /**
  * The default embedder: works offline right after `npm install`. The model is loaded lazily
