@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { roundExplanation } from '../integrations/explanation.js';
 import type { HitExplanation, SearchHit } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
+import { within } from '../util/within.js';
 
 /** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
 export interface JsonHit {
@@ -72,6 +74,11 @@ export function formatHits(hits: readonly SearchHit[]): string[] {
     hits.map((hit, i) => [`${i + 1}.`, escapeForTerminal(hit.skill.name), hit.score.toFixed(3), hit.skill.source, escapeForTerminal(hit.skill.path)]),
     [0, 2],
   );
+}
+
+/** `file` as `~/…` when it is under `home`. */
+export function shown(file: string, home: string): string {
+  return file !== home && within(file, home) ? `~/${path.relative(home, file)}` : file;
 }
 
 export function plural(count: number, word: string): string {

@@ -7,7 +7,8 @@
  * to report: they simply contribute nothing here.
  */
 
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { within } from '../util/within.js';
 import { isRecord, readJsonQuietly } from '../util/json-file.js';
 
 export interface ClaudePlugin {
@@ -67,14 +68,9 @@ function installPathFor(entries: unknown, cwd: string): string | undefined {
   return (forProject ?? wide)?.installPath as string | undefined;
 }
 
-function inside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return !rel.startsWith('..') && !isAbsolute(rel);
-}
-
 function manifestPaths(value: unknown, root: string): string[] {
   const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-  return list.map((item) => resolve(root, item)).filter((dir) => inside(dir, root));
+  return list.map((item) => resolve(root, item)).filter((dir) => within(dir, root));
 }
 
 export function enabledClaudePlugins(context: ClaudePluginContext): ClaudePlugin[] {

@@ -1,4 +1,5 @@
-import { dirname, join, parse, relative, isAbsolute } from 'node:path';
+import { dirname, join, parse } from 'node:path';
+import { within } from '../util/within.js';
 import type { LoadedFrom } from '../types.js';
 import { enabledClaudePlugins } from './claude-plugins.js';
 import type { ResolvedCatalogOptions } from './options.js';
@@ -40,18 +41,13 @@ export interface SourceDir {
   readonly namespace?: string;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
 /**
  * `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside
  * it — home's `.claude` is the user source — otherwise up to the filesystem root.
  */
 export function projectDirs(cwd: string, home: string): string[] {
   const dirs: string[] = [];
-  const stopAtHome = isInside(cwd, home);
+  const stopAtHome = cwd !== home && within(cwd, home);
   const root = parse(cwd).root;
   let dir = cwd;
   for (;;) {

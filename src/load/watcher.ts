@@ -1,7 +1,8 @@
 import { existsSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
+import { within } from '../util/within.js';
 
 /** Deepest folder nesting watched below a root (matches the legacy commands scan). */
 const WATCH_DEPTH = 8;
@@ -27,11 +28,6 @@ export interface WatchHandlers {
   readonly onChange: (paths: readonly string[]) => void;
   /** Also told, once each, what was not watched: a folder reached twice (a symlink loop), folders past the cap. */
   readonly onError: (error: Error) => void;
-}
-
-function within(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /**

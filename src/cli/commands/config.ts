@@ -1,5 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { line, printJson } from '../context.js';
+import { shown } from '../format.js';
 import type { CliIo } from '../io.js';
 import { homeDir } from '../io.js';
 import { resolveSources } from '../sources.js';
@@ -14,14 +15,14 @@ export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   }
   const home = homeDir(io.env);
-  const shown = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : from.startsWith(`${home}/`) ? `~/${from.slice(home.length + 1)}` : from);
+  const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));
   const list = (key: string, entries: readonly Sourced<string>[]) => {
     if (entries.length === 0) line(io.stdout, `${key}: (none)`);
-    for (const entry of entries) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${shown(entry.from)}`);
+    for (const entry of entries) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${origin(entry.from)}`);
   };
   line(
     io.stdout,
-    `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map(shown).join(', ')}`,
+    `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map((file) => shown(file, home)).join(', ')}`,
   );
   list('include', config.include);
   list('exclude', config.exclude);
@@ -30,7 +31,7 @@ export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   list('library', config.library);
   for (const [key, entry] of Object.entries(config.sources)) {
     const value = entry.value === undefined ? '(per command: auto; never for hook and mcp)' : JSON.stringify(entry.value);
-    line(io.stdout, `sources.${key}: ${value}  ${shown(entry.from)}`);
+    line(io.stdout, `sources.${key}: ${value}  ${origin(entry.from)}`);
   }
   line(io.stdout, `library folders in use: ${sources.libraryDirs.length === 0 ? '(none)' : sources.libraryDirs.join(', ')}`);
   return 0;

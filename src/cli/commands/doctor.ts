@@ -4,7 +4,8 @@ import { line } from '../context.js';
 import type { CliIo } from '../io.js';
 import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
 import { HOST_TITLES, HOSTS } from '../../types.js';
-import { hostContext, scopeOf, shown } from './install.js';
+import { shown } from '../format.js';
+import { hostContext, scopeOf } from './install.js';
 
 /** `doctor [host]`: what each host has of ours; exit 1 when an installed host has a problem. */
 export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {

@@ -4,6 +4,7 @@ import { flagError, parsePositionalChoice } from '../args.js';
 import type { CliIo } from '../io.js';
 import { codexHomeDir, homeDir } from '../io.js';
 import { line, printJson } from '../context.js';
+import { shown } from '../format.js';
 import { requirePath } from '../sources.js';
 import { resolveHostCommand } from '../../hosts/command.js';
 import { readHostFile } from '../../hosts/host-file.js';
@@ -21,12 +22,6 @@ import {
 } from '../../hosts/install.js';
 import { lineDiff } from '../../hosts/line-diff.js';
 import { HOST_TITLES, HOSTS, type HostName } from '../../types.js';
-
-/** `file` as `~/…` when it is under `home`. */
-export function shown(file: string, home: string): string {
-  const rel = path.relative(home, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${rel}` : file;
-}
 
 export function scopeOf(values: ParsedValues): InstallScope {
   if (values.project === true && values.user === true) throw flagError('--project and --user cannot be used together');

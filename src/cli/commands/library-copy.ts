@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
+import { within } from '../../util/within.js';
 
 export interface CopyLimits {
   /** Largest single file copied; a larger one is skipped with a warning. */
@@ -40,11 +41,6 @@ export const DEFAULT_COPY_LIMITS: CopyLimits = Object.freeze({
   maxEntries: 10_000,
   maxDepth: 16,
 });
-
-function inside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /** What a `library add` staged, and the warnings met on the way. */
 export class LibraryStage {
@@ -91,7 +87,7 @@ export class LibraryStage {
       this.warnings.push(`skipped ${from}: ${(error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symbolic link loop' : 'a broken symbolic link'}`);
       return;
     }
-    if (!inside(real, realRoot)) {
+    if (!within(real, realRoot)) {
       this.warnings.push(`skipped ${from}: links outside the source folder (to ${real})`);
       return;
     }

@@ -1,0 +1,7 @@
+import { isAbsolute, relative } from 'node:path';
+
+/** Whether `child` is `parent` or a path below it (compared as given: no link is followed). */
+export function within(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
