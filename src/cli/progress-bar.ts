@@ -4,7 +4,7 @@ import type { CliIo } from './io.js';
 const REDRAW_EVERY_MS = 100;
 const BAR_WIDTH = 24;
 
-function megabytes(bytes: number): string {
+export function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 

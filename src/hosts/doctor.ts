@@ -13,6 +13,7 @@ import { MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings
 import { parseToml, valueAt } from './toml-lines.js';
 import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
 import type { HostName } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 
 export type CheckStatus = 'ok' | 'problem' | 'absent';
 
@@ -136,22 +137,15 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
 
   if (host === 'codex' && scope === 'project' && ours.length > 0) checks.push(projectTrustCheck(files.trust!, context.cwd, show));
 
-  if (host === 'claude-code') {
-    const mcp = readParsed(files.mcp, (text) => parseSettings(text, files.mcp));
-    const servers = mcp.value?.mcpServers;
-    const present = typeof servers === 'object' && servers !== null && MCP_SERVER_KEY in servers;
-    if (mcp.error !== undefined) checks.push({ what: 'MCP server', status: 'problem', detail: mcp.error });
-    else if (present) checks.push({ what: 'MCP server', status: 'ok', detail: `"${MCP_SERVER_KEY}" in ${show(files.mcp)}` });
-    else checks.push({ what: 'MCP server', status: 'absent', detail: `no "${MCP_SERVER_KEY}" server in ${show(files.mcp)}`, fix: install });
-  } else {
-    const config = readParsed(files.mcp, (text) => parseToml(text, files.mcp));
-    const server = config.value === undefined ? undefined : valueAt(config.value, ['mcp_servers', MCP_SERVER_KEY]);
-    if (config.error !== undefined) checks.push({ what: 'MCP server', status: 'problem', detail: config.error });
-    else if (server !== undefined) {
-      const whose = isOurServer(server) ? '' : ' (your own table)';
-      checks.push({ what: 'MCP server', status: 'ok', detail: `[${TOML_SERVER_TABLE}] in ${show(files.mcp)}${whose}` });
-    } else checks.push({ what: 'MCP server', status: 'absent', detail: `no [${TOML_SERVER_TABLE}] in ${show(files.mcp)}`, fix: install });
-  }
+  // Claude Code: `mcpServers` of a JSON file; Codex: `[mcp_servers]` of its config.toml.
+  const json = host === 'claude-code';
+  const mcp = readParsed(files.mcp, (text) => (json ? parseSettings(text, files.mcp).mcpServers : parseToml(text, files.mcp).mcp_servers));
+  const server = isRecord(mcp.value) ? mcp.value[MCP_SERVER_KEY] : undefined;
+  const name = json ? `"${MCP_SERVER_KEY}"` : `[${TOML_SERVER_TABLE}]`;
+  if (mcp.error !== undefined) checks.push({ what: 'MCP server', status: 'problem', detail: mcp.error });
+  else if (server === undefined)
+    checks.push({ what: 'MCP server', status: 'absent', detail: `no ${name}${json ? ' server' : ''} in ${show(files.mcp)}`, fix: install });
+  else checks.push({ what: 'MCP server', status: 'ok', detail: `${name} in ${show(files.mcp)}${json || isOurServer(server) ? '' : ' (your own table)'}` });
   return checks;
 }
 

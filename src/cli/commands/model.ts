@@ -3,7 +3,7 @@ import { flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
-import { ProgressBar } from '../progress-bar.js';
+import { megabytes, ProgressBar } from '../progress-bar.js';
 import { SkillSearchError } from '../../errors.js';
 import { hubEndpoint, modelsRoot } from '../../model-store/paths.js';
 import { findPreset, MODEL_PRESETS, presetIds, type ModelPreset } from '../../model-store/presets.js';
@@ -22,7 +22,7 @@ function presetArg(action: Action, raw: string | undefined): ModelPreset {
 function stateText(state: InstallState, staged: number): string {
   if (state.state === 'installed') return `installed (${state.dir})`;
   if (state.state === 'broken') return `broken: ${state.reason} (pull it again)`;
-  return staged > 0 ? `not installed (interrupted download, ${(staged / 1e6).toFixed(1)} MB kept: 'model pull' resumes it)` : 'not installed';
+  return staged > 0 ? `not installed (interrupted download, ${megabytes(staged)} kept: 'model pull' resumes it)` : 'not installed';
 }
 
 function prefixText(prefix: string): string {
@@ -143,7 +143,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
           bar.update(`${preset.id} ${file}`, received, total, received === total);
           if (logFiles && total !== undefined && received === total && !logged.has(file)) {
             logged.add(file);
-            line(io.stderr, `${preset.id}: ${file} (${(total / 1e6).toFixed(1)} MB)`);
+            line(io.stderr, `${preset.id}: ${file} (${megabytes(total)})`);
           }
         },
       });
@@ -167,11 +167,10 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     line(io.stdout, `${preset.id} is already installed in ${result.dir} (--force fetches it again)`);
     return 0;
   }
-  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   const how =
     typeof from === 'string'
       ? `copied from ${from}`
-      : `${mb(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${mb(result.resumedBytes)} resumed` : ''}`;
+      : `${megabytes(result.downloadedBytes)} downloaded${result.resumedBytes > 0 ? `, ${megabytes(result.resumedBytes)} resumed` : ''}`;
   const checked =
     result.unverified.length === 0
       ? 'sizes and checksums verified'
