@@ -110,11 +110,16 @@ function describeInput(input: unknown): string {
   }
 }
 
-function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {
-  const suggestions = suggestNames(
+/** The names of `skills` close to `requested` (a leading `/` ignored), for a message about an unknown skill. */
+export function closeSkillNames(requested: string, skills: readonly Skill[]): string[] {
+  return suggestNames(
     requested.trim().replace(/^\//, ''),
     skills.map((skill) => skill.name),
   );
+}
+
+function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {
+  const suggestions = closeSkillNames(requested, skills);
   const head = `Unknown skill "${requested}".`;
   if (suggestions.length === 0) return `${head} Use a name from the skill listing.`;
   return `${head} Did you mean ${suggestions.map((name) => `"${name}"`).join(', ')}?`;

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
-import { findSkillByName, suggestNames } from '../attachments/skill-tool.js';
+import { closeSkillNames, findSkillByName } from '../attachments/skill-tool.js';
 import { offeredHits } from '../load/invocation.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
@@ -155,10 +155,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
       ].filter((line) => line !== '');
       return { content: [{ type: 'text' as const, text: neutralizeReminderText(`${header.join('\n')}\n\n${skill.body}`) }] };
     }
-    const suggestions = suggestNames(
-      name.trim().replace(/^\//, ''),
-      skills.map((candidate) => candidate.name),
-    );
+    const suggestions = closeSkillNames(name, skills);
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
     return { content: [{ type: 'text' as const, text: `Unknown skill "${name}".${hint}` }], isError: true };
   }
