@@ -4,7 +4,7 @@
  * `invoked_skills` attachment, each cut to 5,000 characters.
  */
 import type { InvocationLog } from './invocations.js';
-import { truncateWithEllipsis } from './listing.js';
+import { truncateWithEllipsis } from '../util/text.js';
 import { attachmentMessage, type InvokedSkillsAttachment, type Message, type UserMessage } from './messages.js';
 
 export const MAX_INVOKED_SKILL_CHARS = 5_000;

@@ -17,7 +17,7 @@
  */
 import type { Skill } from '../types.js';
 import { isListedByCodex, offeredSkills } from '../load/invocation.js';
-import { truncateWithEllipsis } from './listing.js';
+import { truncateWithEllipsis } from '../util/text.js';
 import { neutralizeReminderText } from './reminder.js';
 
 /** What a host listing is, whatever the host. */

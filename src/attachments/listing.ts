@@ -7,6 +7,7 @@ import { offeredSkills } from '../load/invocation.js';
 import type { Skill } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
+import { truncateWithEllipsis } from '../util/text.js';
 import type { AnnouncedSkill } from './messages.js';
 import { neutralizeReminderText } from './reminder.js';
 
@@ -64,15 +65,6 @@ export function resolveListingOptions(options: SkillListingOptions = {}): Resolv
     throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
   }
   return Object.freeze({ budgetChars, usage: merged.usage });
-}
-
-/** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
-export function truncateWithEllipsis(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 /** One listing line must stay one line: runs of whitespace (newlines included) become one space. */

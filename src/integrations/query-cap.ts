@@ -4,6 +4,7 @@
  * asks for sits at its start or its end. Every entry point that takes a query from outside
  * (hook, socket server, MCP) cuts it here, so each answers the same capped query.
  */
+import { capChars } from '../util/text.js';
 
 /**
  * Longest query searched, in UTF-16 code units. Small enough that its JSON, escaped at worst
@@ -19,17 +20,10 @@ const HEAD_SHARE = 0.75;
  */
 export function capQuery(text: string, maxChars: number = MAX_QUERY_CHARS): string {
   if (text.length <= maxChars) return text;
-  let head = Math.floor((maxChars - 1) * HEAD_SHARE);
+  const head = Math.floor((maxChars - 1) * HEAD_SHARE);
   let tail = text.length - (maxChars - 1 - head);
-  if (isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
-  if (isLowSurrogate(text.charCodeAt(tail))) tail += 1;
-  return `${text.slice(0, head)}\n${text.slice(tail)}`;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+  // A tail starting on the low half of a surrogate pair starts after it.
+  const first = text.charCodeAt(tail);
+  if (first >= 0xdc00 && first <= 0xdfff) tail += 1;
+  return `${capChars(text, head)}\n${text.slice(tail)}`;
 }

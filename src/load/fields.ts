@@ -2,7 +2,8 @@ import { EFFORTS, type Diagnostic, type Effort, type SkillInvocation } from '../
 import { isRecord } from '../util/json-file.js';
 import { boundedJson } from './bounded-json.js';
 import { invocationOf, specProblems, type CodexPolicy } from './invocation.js';
-import { capChars, diagnostic, nameProblem, type SkillLimits } from './skill.js';
+import { diagnostic, nameProblem, type SkillLimits } from './skill.js';
+import { capChars } from '../util/text.js';
 
 /** A YAML scalar as text: a string as is, a finite number or a boolean as written, a valid date in ISO form; undefined for anything else. */
 function scalarText(value: unknown): string | undefined {

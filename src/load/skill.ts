@@ -123,15 +123,6 @@ export function nameProblem(name: string, limits: SkillLimits): string | undefin
   return undefined;
 }
 
-/** Cuts `text` to `max` characters without splitting a surrogate pair. */
-export function capChars(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return text.slice(0, end);
-}
-
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary. */
 export function capUtf8(text: string, maxBytes: number): string {
   if (text.length <= maxBytes / 3) return text;

@@ -7,3 +7,15 @@ export function firstLine(text: string): string {
 export function eolOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
+
+/** Cuts `text` to `max` characters without splitting a surrogate pair. */
+export function capChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** Cut to `max` characters, the last one being `…`; never splits a surrogate pair. */
+export function truncateWithEllipsis(text: string, max: number): string {
+  return text.length <= max ? text : `${capChars(text, max - 1)}…`;
+}
