@@ -4,6 +4,7 @@
  * "after" lists only what the host scans itself, plus pinned skills. Tokens are the listing
  * text's characters / 4, the estimate the listing budget itself uses.
  */
+import type { HostListing } from '../attachments/host-listing.js';
 import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
 import { offeredSkills } from '../load/invocation.js';
 import { estimateTokens } from '../load/skill.js';
@@ -39,14 +40,8 @@ export interface ListingCost {
   readonly savedFullTokens: number;
 }
 
-/** A listing rendered within its budget, by whichever rules: the seed's or a host's. */
-export interface RenderedListing {
-  readonly text: string;
-  readonly shortened: readonly string[];
-  readonly omitted: readonly string[];
-  /** The budget's size (characters for the seed). */
-  readonly budget: number;
-}
+/** A listing rendered within its budget, by whichever rules: the seed's or a host's (`host-listing.ts`). */
+export type RenderedListing = Pick<HostListing, 'text' | 'shortened' | 'omitted' | 'budget'>;
 
 export interface ListingCostOptions {
   readonly host: HostName;
@@ -63,7 +58,7 @@ export interface ListingCostOptions {
 function seedListing(contextWindowTokens: number | undefined): (skills: readonly Skill[]) => RenderedListing {
   return (skills) => {
     const listing = formatSkillListing(skills, { contextWindowTokens });
-    return { text: listing.content, shortened: listing.shortened, omitted: listing.omitted, budget: listing.budgetChars };
+    return { text: listing.content, shortened: listing.shortened, omitted: listing.omitted, budget: { unit: 'characters', limit: listing.budgetChars } };
   };
 }
 
@@ -75,7 +70,7 @@ function side(skills: readonly Skill[], render: (skills: readonly Skill[]) => Re
     listingTokens: estimateTokens(listing.text),
     shortened: listing.shortened.length,
     omitted: listing.omitted.length,
-    budgetChars: listing.budget,
+    budgetChars: listing.budget.limit,
   };
 }
 

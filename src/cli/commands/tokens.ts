@@ -28,10 +28,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     // listingCost picks each side's skills; the renderer only renders them.
     const renderer = await hostRenderer(host, sources, { ownOnly: false });
-    render = (skills) => {
-      const listing = renderer(skills, { contextWindowTokens, usage });
-      return { ...listing, budget: listing.budget.limit };
-    };
+    render = (skills) => renderer(skills, { contextWindowTokens, usage });
   }
   const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
   if (args.values.json === true) {
