@@ -2,7 +2,7 @@ import path from 'node:path';
 import { roundExplanation } from '../integrations/explanation.js';
 import type { HitExplanation, SearchHit } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
-import { within } from '../util/within.js';
+import { within } from '../util/paths.js';
 
 /** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
 export interface JsonHit {

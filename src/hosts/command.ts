@@ -4,9 +4,10 @@
  * where `npx` would first resolve the package on every prompt (and fails outright for an
  * unpublished package). When our bin is not on PATH, `node <its absolute path>` is used instead.
  */
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../load/default-dirs.js';
+import { realpathOrSelf } from '../util/paths.js';
 
 export const BIN_NAME = 'skill-search';
 
@@ -14,14 +15,6 @@ export const BIN_NAME = 'skill-search';
 export function ownBin(): string | undefined {
   const root = packageRoot();
   return root === null ? undefined : path.join(root, 'bin', 'skill-search.js');
-}
-
-function realpathOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }
 
 /** The first `skill-search` on `PATH`, if it is an executable file. */

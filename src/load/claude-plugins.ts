@@ -8,7 +8,7 @@
  */
 
 import { join, resolve } from 'node:path';
-import { within } from '../util/within.js';
+import { within } from '../util/paths.js';
 import { isRecord, readJsonQuietly } from '../util/json-file.js';
 
 export interface ClaudePlugin {

@@ -1,5 +1,5 @@
 import { dirname, join, parse } from 'node:path';
-import { within } from '../util/within.js';
+import { within } from '../util/paths.js';
 import type { LoadedFrom } from '../types.js';
 import { enabledClaudePlugins } from './claude-plugins.js';
 import type { ResolvedCatalogOptions } from './options.js';

@@ -1,8 +1,8 @@
-import { existsSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
-import { within } from '../util/within.js';
+import { realpathOrSelf, within } from '../util/paths.js';
 
 /** Deepest folder nesting watched below a root (matches the legacy commands scan). */
 const WATCH_DEPTH = 8;
@@ -42,14 +42,6 @@ export function watchPointFor(root: string): string {
     const parent = dirname(point);
     if (parent === point || existsSync(parent)) return point;
     point = parent;
-  }
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 
@@ -204,7 +196,7 @@ export class SkillWatcher {
    */
   #claimFolder(path: string): boolean {
     if (this.#realOf.has(path)) return true;
-    const real = realOrSelf(path);
+    const real = realpathOrSelf(path);
     if (SYSTEM_DIRS.some((dir) => within(real, dir))) {
       this.#skipped(`skipped ${path}: a system folder (${real})`);
       return false;
@@ -213,7 +205,7 @@ export class SkillWatcher {
     if (first !== undefined) {
       if (first === path) return true;
       // A second link to a watched folder is skipped quietly (its changes are seen already); a loop is named.
-      if (within(realOrSelf(dirname(path)), real)) this.#skipped(`skipped ${path}: a symbolic link loop back to ${first}, watched once`);
+      if (within(realpathOrSelf(dirname(path)), real)) this.#skipped(`skipped ${path}: a symbolic link loop back to ${first}, watched once`);
       return false;
     }
     if (this.#folders.size >= MAX_WATCHED_DIRS) {

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
-import { within } from '../../util/within.js';
+import { within } from '../../util/paths.js';
 
 export interface CopyLimits {
   /** Largest single file copied; a larger one is skipped with a warning. */
