@@ -47,7 +47,7 @@ import {
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
-import { solve } from './solve.js';
+import { fit, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -122,7 +122,6 @@ const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
 const FEATURES: readonly RerankFeature[] =
   values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
 const STAYS_TOP = values['pool-stays-top'].split(',').map((value) => value === 'true');
-type Objective = 'softmax' | 'pairwise';
 const OBJECTIVES = values.objectives.split(',') as Objective[];
 if (OBJECTIVES.some((objective) => objective !== 'softmax' && objective !== 'pairwise')) throw new Error('--objectives: softmax and/or pairwise');
 const MIN_LEADS = list(values['min-leads'], [0]);
@@ -136,13 +135,8 @@ const sample = Number(values.sample);
 const cases = (await rankingCases(REPORT_SUITES, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
 
-/** One query's first `depth` fused candidates: ordering scores, feature rows, labels. */
-interface Listing {
-  readonly suite: SuiteName;
-  readonly orders: number[];
-  readonly rows: number[][];
-  readonly labels: boolean[];
-}
+/** One query's re-ranker pool: ordering scores, feature rows, labels. */
+type Listing = FitListing<SuiteName>;
 
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
 function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, weightedDepth: number, features: readonly RerankFeature[]): Listing {
@@ -165,133 +159,6 @@ function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][]
   return rows.map((row) => columns.map((j) => row[j]!));
 }
 
-/** One query's contribution to the loss at `beta` (its rows standardised, column 0 the ordering score): value, gradient, Hessian, each times `w`. */
-type QueryLoss = (
-  rows: readonly (readonly number[])[],
-  labels: readonly boolean[],
-  beta: readonly number[],
-  w: number,
-  grad: number[] | undefined,
-  hess: number[][] | undefined,
-) => number;
-
-const linear = (row: readonly number[], beta: readonly number[]): number => row.reduce((acc, value, j) => acc + beta[j]! * value, 0);
-
-/** Listwise: a softmax over the pool, target spread evenly over its relevant members. */
-const softmaxLoss: QueryLoss = (rows, labels, beta, w, grad, hess) => {
-  const z = rows.map((row) => linear(row, beta));
-  const top = Math.max(...z);
-  const e = z.map((value) => Math.exp(value - top));
-  const sum = e.reduce((a, b) => a + b, 0);
-  const log = top + Math.log(sum);
-  const relevant = labels.filter(Boolean).length;
-  let value = 0;
-  z.forEach((zi, i) => {
-    if (labels[i]) value -= (w * (zi - log)) / relevant;
-  });
-  if (grad === undefined || hess === undefined) return value;
-  const p = e.map((v) => v / sum);
-  const d = beta.length;
-  const mean = new Array<number>(d).fill(0);
-  rows.forEach((row, i) => row.forEach((v, j) => (mean[j]! += p[i]! * v)));
-  rows.forEach((row, i) => {
-    const t = labels[i] ? 1 / relevant : 0;
-    for (let j = 0; j < d; j += 1) {
-      grad[j]! += w * (p[i]! - t) * row[j]!;
-      for (let k = 0; k <= j; k += 1) hess[j]![k]! += w * p[i]! * (row[j]! - mean[j]!) * (row[k]! - mean[k]!);
-    }
-  });
-  return value;
-};
-
-/** Pairwise: logistic loss on each relevant member's score minus each irrelevant one's, the query's pairs weighing `w` in all. */
-const pairwiseLoss: QueryLoss = (rows, labels, beta, w, grad, hess) => {
-  const z = rows.map((row) => linear(row, beta));
-  const pairs: [number, number][] = [];
-  labels.forEach((relevant, r) => {
-    if (relevant) labels.forEach((other, j) => !other && pairs.push([r, j]));
-  });
-  if (pairs.length === 0) return 0;
-  const each = w / pairs.length;
-  const d = beta.length;
-  let value = 0;
-  for (const [r, j] of pairs) {
-    const margin = z[r]! - z[j]!;
-    // log(1 + e^−m), stable both ways.
-    value += each * (margin > 0 ? Math.log1p(Math.exp(-margin)) : -margin + Math.log1p(Math.exp(margin)));
-    if (grad === undefined || hess === undefined) continue;
-    const s = 1 / (1 + Math.exp(margin));
-    const diff = rows[r]!.map((v, k) => v - rows[j]![k]!);
-    for (let a = 0; a < d; a += 1) {
-      grad[a]! -= each * s * diff[a]!;
-      for (let b = 0; b <= a; b += 1) hess[a]![b]! += each * s * (1 - s) * diff[a]! * diff[b]!;
-    }
-  }
-  return value;
-};
-
-/**
- * Fits the weights of `listings` under `objective` (`softmax` or `pairwise`): features standardised on the rows fitted,
- * each query weighted so every suite weighs alike; parameter 0 (the ordering score's weight, `temperature`)
- * unpenalised, the others with a ridge `l2` × the total weight; Newton's method from zero with step halving.
- */
-function fit(listings: readonly Listing[], l2: number, objective: Objective): { temperature: number; weights: number[]; mean: number[]; scale: number[] } {
-  const queryLoss = objective === 'pairwise' ? pairwiseLoss : softmaxLoss;
-  const d = listings[0]?.rows[0]?.length ?? 0;
-  const suiteCount = new Map<SuiteName, number>();
-  for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
-  const weightOf = (l: Listing): number => 1 / suiteCount.get(l.suite)!;
-  // Standardise on every row fitted, each weighted like its query.
-  const mean = new Array<number>(d).fill(0);
-  const square = new Array<number>(d).fill(0);
-  let total = 0;
-  for (const l of listings) {
-    const w = weightOf(l) / l.rows.length;
-    for (const row of l.rows) {
-      total += w;
-      row.forEach((value, j) => {
-        mean[j]! += w * value;
-        square[j]! += w * value * value;
-      });
-    }
-  }
-  for (let j = 0; j < d; j += 1) mean[j]! /= total;
-  const scale = square.map((s, j) => Math.sqrt(Math.max(0, s / total - mean[j]! ** 2)) || 1);
-  const x = listings.map((l) => l.rows.map((row, i) => [l.orders[i]!, ...row.map((value, j) => (value - mean[j]!) / scale[j]!)]));
-  const lambda = l2 * listings.reduce((sum, l) => sum + weightOf(l), 0);
-  const penalty = (b: readonly number[]): number => {
-    let sum = 0;
-    for (let j = 1; j <= d; j += 1) sum += (lambda / 2) * b[j]! ** 2;
-    return sum;
-  };
-  const loss = (b: readonly number[]): number =>
-    listings.reduce((sum, l, q) => sum + queryLoss(x[q]!, l.labels, b, weightOf(l), undefined, undefined), 0) + penalty(b);
-  let beta = new Array<number>(d + 1).fill(0);
-  for (let iter = 0; iter < 100; iter += 1) {
-    const grad = new Array<number>(d + 1).fill(0);
-    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
-    listings.forEach((l, q) => queryLoss(x[q]!, l.labels, beta, weightOf(l), grad, hess));
-    for (let j = 0; j <= d; j += 1) for (let k = 0; k < j; k += 1) hess[k]![j] = hess[j]![k]!;
-    for (let j = 1; j <= d; j += 1) {
-      grad[j]! += lambda * beta[j]!;
-      hess[j]![j]! += lambda;
-    }
-    hess[0]![0]! += 1e-9;
-    const step = solve(hess, grad);
-    // Newton's step, halved until the penalised loss does not rise.
-    const current = loss(beta);
-    let size = 1;
-    let next = beta.map((value, j) => value - step[j]!);
-    while (size > 1e-6 && !(loss(next) <= current + 1e-12)) {
-      size /= 2;
-      next = beta.map((value, j) => value - size * step[j]!);
-    }
-    beta = next;
-    if (size * Math.max(...step.map(Math.abs)) < 1e-7) break;
-  }
-  return { temperature: beta[0]!, weights: beta.slice(1), mean, scale };
-}
-
 const round = (value: number): number => Number(value.toPrecision(6));
 
 const FOLDS = Number(values.folds);
@@ -300,16 +167,10 @@ const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(f
 /** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
 const poolCases = FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]);
 const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
-/** What a case's fold is drawn from (`--fold-groups`): its id, or the ids of its relevant skills (its id when none is a candidate). */
-function foldKey(c: RankingCase): string {
-  if (FOLD_GROUPS === 'id') return c.id;
-  const relevant = c.candidates.filter((_, i) => c.labels[i]).map((hit) => hit.id);
-  return relevant.length === 0 ? `id:${c.id}` : `skills:${[...new Set(relevant)].sort().join('\n')}`;
-}
-/** A case's fold, from a seeded hash of its suite and `foldKey` (independent of which other cases were loaded). */
+/** A case's fold, from a seeded hash of its suite and `foldKey` (`--fold-groups`; independent of which other cases were loaded). */
 const foldOf = (c: RankingCase): number =>
   createHash('sha256')
-    .update(`${FOLD_SEED}:${c.suite}:${foldKey(c)}`)
+    .update(`${FOLD_SEED}:${c.suite}:${foldKey(c, FOLD_GROUPS)}`)
     .digest()
     .readUInt32BE(0) % FOLDS;
 /** A fitted model and the dense order (`centring`) its fused list was built on. */
@@ -489,7 +350,7 @@ if (FOLDS === 0) {
   const floor = cvScore(() => MAIN).hit1s;
   const eligible = (hit1s: readonly number[]): boolean => !values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12);
   /** Every eligible setting scored, with how simple it is (`--choose one-se`: fewer features, a smaller pool, a larger `l2`, a larger lead first). */
-  const scored: { result: Scored; simplicity: readonly number[]; make: () => Setting; label: string }[] = [];
+  const scored: (ScoredSetting & { make: () => Setting; label: string })[] = [];
   const report = (label: string, result: Scored): void =>
     console.log(
       `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [below the fused order on a suite]'}`,
@@ -499,7 +360,7 @@ if (FOLDS === 0) {
     const result = cvScore(() => setting);
     const label = `fused order, ${centring ? 'centred' : 'plain'}`;
     report(label, result);
-    if (eligible(result.hit1s)) scored.push({ result, simplicity: [0, 0, 0, 0], make: () => setting, label });
+    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0], make: () => setting, label });
   }
   for (const centring of CENTRINGS) {
     for (const features of FEATURE_SETS) {
@@ -516,7 +377,7 @@ if (FOLDS === 0) {
                     report(label, result);
                     if (eligible(result.hit1s))
                       scored.push({
-                        result,
+                        ...result,
                         simplicity: [features.length, depth + lexicalDepth + weightedDepth, -l2, -minLead],
                         make: () => ({
                           centring,
@@ -535,23 +396,10 @@ if (FOLDS === 0) {
   }
   // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
   // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
-  let top = scored[0]!;
-  for (const entry of scored) if (better([entry.result.score, entry.result.mrr], [top.result.score, top.result.mrr])) top = entry;
-  let pick = top;
-  if (values.choose === 'one-se') {
-    const f = top.result.foldScores;
-    const mean = f.reduce((a, b) => a + b, 0) / f.length;
-    const se = Math.sqrt(f.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (f.length - 1) / f.length);
-    const within = scored.filter((entry) => entry.result.score >= top.result.score - se - 1e-12);
-    const simpler = (a: readonly number[], b: readonly number[]): boolean => {
-      const j = a.findIndex((value, k) => value !== b[k]);
-      return j >= 0 && a[j]! < b[j]!;
-    };
-    pick = within.reduce((a, b) => (simpler(b.simplicity, a.simplicity) ? b : a));
-    console.log(
-      `best ${top.label} (${top.result.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within.length} settings within; the simplest: ${pick.label}`,
-    );
-  }
+  const { best, se, within, pick: simplest } = oneStandardError(scored);
+  const pick = values.choose === 'one-se' ? simplest : best;
+  if (values.choose === 'one-se')
+    console.log(`best ${best.label} (${best.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within} settings within; the simplest: ${pick.label}`);
   chosen = pick.make();
 }
 const chosenModel = chosen.model;
