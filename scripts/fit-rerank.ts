@@ -47,7 +47,7 @@ import {
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
-import { fit, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -192,7 +192,7 @@ function modelOf(
   const listings = cases
     .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
     .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
-  const fitted = fit(listings, l2, objective);
+  const fitted = fitListings(listings, l2, objective);
   const data =
     FOLDS > 0
       ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`

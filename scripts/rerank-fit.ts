@@ -84,7 +84,7 @@ export const pairwiseLoss: QueryLoss = (rows, labels, beta, w, grad, hess) => {
  * each query weighted so every suite weighs alike; parameter 0 (the ordering score's weight, `temperature`)
  * unpenalised, the others with a ridge `l2` × the total weight; Newton's method from zero with step halving.
  */
-export function fit<S>(
+export function fitListings<S>(
   listings: readonly FitListing<S>[],
   l2: number,
   objective: Objective,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fit, foldKey, oneStandardError, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
 
 // Each query's pool: three candidates; the relevant one has feature 1, the others 0, and the
 // fused order (column 0) puts it last half the time, so only the feature can find it.
@@ -49,12 +49,12 @@ describe('the re-ranker losses', () => {
   });
 });
 
-describe('fit', () => {
+describe('fitListings', () => {
   for (const objective of ['softmax', 'pairwise'] as const) {
     it(`${objective}: learns the feature that marks the relevant candidate, and gives it back under a strong ridge`, () => {
-      const free = fit(listings, 0.001, objective);
+      const free = fitListings(listings, 0.001, objective);
       expect(free.weights[0]).toBeGreaterThan(1);
-      const ridged = fit(listings, 1000, objective);
+      const ridged = fitListings(listings, 1000, objective);
       expect(Math.abs(ridged.weights[0]!)).toBeLessThan(0.01);
     });
   }
