@@ -16,11 +16,16 @@
  * Reported: every split, the boundary requests and SkillsBench (never fitted on) beside.
  *
  * With `--folds K` the choice is instead K-fold cross-validation over the train and dev splits
- * together (seeded folds), scored by mean hit@1 + hit@5, and the choice is refitted on both; the
- * bundled model was chosen so (docs/retrieval.md, "The replay made exact").
+ * together (seeded folds; `--fold-groups label` keeps queries with the same relevant skills in one
+ * fold), scored by mean hit@1 + hit@5, and the choice is refitted on both. `--objectives` adds a
+ * pairwise logistic loss beside the listwise softmax, `--min-leads` the lead a challenger needs over
+ * the fused first, `--non-inferior` drops settings below the fused order on any suite, and
+ * `--choose one-se` takes the simplest setting within one standard error of the best; the bundled
+ * model was chosen so (docs/retrieval.md, "Group-aware folds and the one-standard-error rule").
  *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
- *       [--folds 5 --feature-sets 'base|all' --pool-stays-top false,true]
+ *       [--folds 5 --fold-groups label --feature-sets 'idf|general|compact' --objectives softmax,pairwise
+ *        --min-leads 0,0.5 --pool-stays-top false --non-inferior --choose one-se --report-splits train,dev]
  *
  * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to
  * the earlier point). Decision and numbers: docs/retrieval.md.
@@ -42,7 +47,7 @@ import {
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
-import { solve } from './solve.js';
+import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -77,6 +82,26 @@ const { values } = parseArgs({
     'report-splits': { type: 'string', default: 'train,dev,test' },
     /** With `--folds`: where pool members the model puts after the first places go (`RerankModel.poolStaysTop`), both in the grid by default. */
     'pool-stays-top': { type: 'string', default: 'false,true' },
+    /**
+     * With `--folds`: what keeps cases together in one fold: `id` (each query alone), or `label` (queries whose
+     * relevant skills are the same stay in one fold, so a near-identical request for the same tool is never
+     * held out from a fit that saw its twin).
+     */
+    'fold-groups': { type: 'string', default: 'id' },
+    /** Losses in the grid: `softmax` (listwise, over each query's pool) and/or `pairwise` (logistic, each relevant against each other pool member). */
+    objectives: { type: 'string', default: 'softmax' },
+    /** Leads the challenger needs over the fused first (`RerankModel.minLead`), in the grid; no refit needed. */
+    'min-leads': { type: 'string', default: '0' },
+    /**
+     * With `--folds`: a setting is eligible only when, on every fitted suite, its cross-validated hit@1 is at least
+     * the fused order's (centred): the gain must not come from one suite at another's cost.
+     */
+    'non-inferior': { type: 'boolean', default: false },
+    /**
+     * With `--folds`: `best` (the best cross-validated score) or `one-se` (the simplest setting within one standard error of
+     * the best's score over the folds: fewer features, then a smaller pool, a larger `l2`, a larger lead).
+     */
+    choose: { type: 'string', default: 'best' },
   },
 });
 
@@ -97,6 +122,12 @@ const L2S = list(values.l2, [0.001, 0.01, 0.03, 0.1, 0.3, 1, 3]);
 const FEATURES: readonly RerankFeature[] =
   values.features === undefined ? (Object.keys(RERANK_FEATURES) as RerankFeature[]) : (values.features.split(',') as RerankFeature[]);
 const STAYS_TOP = values['pool-stays-top'].split(',').map((value) => value === 'true');
+const OBJECTIVES = values.objectives.split(',') as Objective[];
+if (OBJECTIVES.some((objective) => objective !== 'softmax' && objective !== 'pairwise')) throw new Error('--objectives: softmax and/or pairwise');
+const MIN_LEADS = list(values['min-leads'], [0]);
+const FOLD_GROUPS = values['fold-groups'];
+if (FOLD_GROUPS !== 'id' && FOLD_GROUPS !== 'label') throw new Error('--fold-groups: id or label');
+if (values.choose !== 'best' && values.choose !== 'one-se') throw new Error('--choose: best or one-se');
 const FOLD_SEED = 'skill-search-rerank-folds-1';
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
 
@@ -104,13 +135,8 @@ const sample = Number(values.sample);
 const cases = (await rankingCases(REPORT_SUITES, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
 
-/** One query's first `depth` fused candidates: ordering scores, feature rows, labels. */
-interface Listing {
-  readonly suite: SuiteName;
-  readonly orders: number[];
-  readonly rows: number[][];
-  readonly labels: boolean[];
-}
+/** One query's re-ranker pool: ordering scores, feature rows, labels. */
+type Listing = FitListing<SuiteName>;
 
 /** The re-ranker's pool of one case (see `rerankedOrders`), in fused order. */
 function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth: number, weightedDepth: number, features: readonly RerankFeature[]): Listing {
@@ -133,88 +159,6 @@ function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][]
   return rows.map((row) => columns.map((j) => row[j]!));
 }
 
-/** A softmax over each listing, soft targets on its relevant candidates; parameter 0 is the ordering score's weight. */
-function fit(listings: readonly Listing[], l2: number): { temperature: number; weights: number[]; mean: number[]; scale: number[] } {
-  const d = listings[0]?.rows[0]?.length ?? 0;
-  const suiteCount = new Map<SuiteName, number>();
-  for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
-  const weightOf = (l: Listing): number => 1 / suiteCount.get(l.suite)!;
-  // Standardise on every row fitted, each weighted like its query.
-  const mean = new Array<number>(d).fill(0);
-  const square = new Array<number>(d).fill(0);
-  let total = 0;
-  for (const l of listings) {
-    const w = weightOf(l) / l.rows.length;
-    for (const row of l.rows) {
-      total += w;
-      row.forEach((value, j) => {
-        mean[j]! += w * value;
-        square[j]! += w * value * value;
-      });
-    }
-  }
-  for (let j = 0; j < d; j += 1) mean[j]! /= total;
-  const scale = square.map((s, j) => Math.sqrt(Math.max(0, s / total - mean[j]! ** 2)) || 1);
-  const x = listings.map((l) => l.rows.map((row, i) => [l.orders[i]!, ...row.map((value, j) => (value - mean[j]!) / scale[j]!)]));
-  const lambda = l2 * listings.reduce((sum, l) => sum + weightOf(l), 0);
-  const loss = (b: readonly number[]): number => {
-    let sum = 0;
-    listings.forEach((l, q) => {
-      const z = x[q]!.map((row) => row.reduce((acc, value, j) => acc + b[j]! * value, 0));
-      const top = Math.max(...z);
-      const log = top + Math.log(z.reduce((acc, value) => acc + Math.exp(value - top), 0));
-      const relevant = l.labels.filter(Boolean).length;
-      z.forEach((value, i) => {
-        if (l.labels[i]) sum -= (weightOf(l) * (value - log)) / relevant;
-      });
-    });
-    for (let j = 1; j <= d; j += 1) sum += (lambda / 2) * b[j]! ** 2;
-    return sum;
-  };
-  let beta = new Array<number>(d + 1).fill(0);
-  for (let iter = 0; iter < 100; iter += 1) {
-    const grad = new Array<number>(d + 1).fill(0);
-    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
-    listings.forEach((l, q) => {
-      const w = weightOf(l);
-      const rows = x[q]!;
-      const z = rows.map((row) => row.reduce((sum, value, j) => sum + beta[j]! * value, 0));
-      const top = Math.max(...z);
-      const e = z.map((value) => Math.exp(value - top));
-      const sum = e.reduce((a, b) => a + b, 0);
-      const p = e.map((value) => value / sum);
-      const relevant = l.labels.filter(Boolean).length;
-      const mean = new Array<number>(d + 1).fill(0);
-      rows.forEach((row, i) => row.forEach((value, j) => (mean[j]! += p[i]! * value)));
-      rows.forEach((row, i) => {
-        const t = l.labels[i] ? 1 / relevant : 0;
-        for (let j = 0; j <= d; j += 1) {
-          grad[j]! += w * (p[i]! - t) * row[j]!;
-          for (let k = 0; k <= j; k += 1) hess[j]![k]! += w * p[i]! * (row[j]! - mean[j]!) * (row[k]! - mean[k]!);
-        }
-      });
-    });
-    for (let j = 0; j <= d; j += 1) for (let k = 0; k < j; k += 1) hess[k]![j] = hess[j]![k]!;
-    for (let j = 1; j <= d; j += 1) {
-      grad[j]! += lambda * beta[j]!;
-      hess[j]![j]! += lambda;
-    }
-    hess[0]![0]! += 1e-9;
-    const step = solve(hess, grad);
-    // Newton's step, halved until the penalised loss does not rise.
-    const current = loss(beta);
-    let size = 1;
-    let next = beta.map((value, j) => value - step[j]!);
-    while (size > 1e-6 && !(loss(next) <= current + 1e-12)) {
-      size /= 2;
-      next = beta.map((value, j) => value - size * step[j]!);
-    }
-    beta = next;
-    if (size * Math.max(...step.map(Math.abs)) < 1e-7) break;
-  }
-  return { temperature: beta[0]!, weights: beta.slice(1), mean, scale };
-}
-
 const round = (value: number): number => Number(value.toPrecision(6));
 
 const FOLDS = Number(values.folds);
@@ -223,8 +167,12 @@ const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(f
 /** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
 const poolCases = FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]);
 const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
-/** A case's fold, from a seeded hash of its suite and id (independent of which other cases were loaded). */
-const foldOf = (c: RankingCase): number => createHash('sha256').update(`${FOLD_SEED}:${c.suite}:${c.id}`).digest().readUInt32BE(0) % FOLDS;
+/** A case's fold, from a seeded hash of its suite and `foldKey` (`--fold-groups`; independent of which other cases were loaded). */
+const foldOf = (c: RankingCase): number =>
+  createHash('sha256')
+    .update(`${FOLD_SEED}:${c.suite}:${foldKey(c, FOLD_GROUPS)}`)
+    .digest()
+    .readUInt32BE(0) % FOLDS;
 /** A fitted model and the dense order (`centring`) its fused list was built on. */
 type Fitted = RerankModel & { readonly provenance: { readonly centring: boolean } };
 function modelOf(
@@ -233,12 +181,18 @@ function modelOf(
   lexicalDepth: number,
   l2: number,
   features: readonly RerankFeature[] = FEATURES,
-  { cases = fitCases, staysTop = false, weightedDepth = 0 }: { cases?: readonly RankingCase[]; staysTop?: boolean; weightedDepth?: number } = {},
+  {
+    cases = fitCases,
+    staysTop = false,
+    weightedDepth = 0,
+    objective = 'softmax',
+    minLead = 0,
+  }: { cases?: readonly RankingCase[]; staysTop?: boolean; weightedDepth?: number; objective?: Objective; minLead?: number } = {},
 ): Fitted {
   const listings = cases
     .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
     .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
-  const fitted = fit(listings, l2);
+  const fitted = fitListings(listings, l2, objective);
   const data =
     FOLDS > 0
       ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
@@ -247,9 +201,13 @@ function modelOf(
     version: 1,
     provenance: {
       script: 'scripts/fit-rerank.ts',
-      command: `npx tsx scripts/fit-rerank.ts ${process.argv.slice(2).join(' ')}`,
+      command: `npx tsx scripts/fit-rerank.ts ${process.argv
+        .slice(2)
+        .map((arg) => (/[^\w,.=/-]/.test(arg) ? `'${arg}'` : arg))
+        .join(' ')}`,
       splitSeed: SPLIT_SEED,
-      ...(FOLDS > 0 ? { folds: FOLDS, foldSeed: FOLD_SEED } : {}),
+      ...(FOLDS > 0 ? { folds: FOLDS, foldSeed: FOLD_SEED, foldGroups: FOLD_GROUPS } : {}),
+      objective,
       data,
       embedder: values.model,
       centring,
@@ -261,6 +219,7 @@ function modelOf(
     lexicalDepth,
     ...(weightedDepth > 0 ? { weightedDepth } : {}),
     ...(staysTop ? { poolStaysTop: true } : {}),
+    ...(minLead > 0 ? { minLead } : {}),
     temperature: round(fitted.temperature),
     features,
     mean: fitted.mean.map(round),
@@ -317,10 +276,17 @@ const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${
 const SHARED_NAME: readonly RerankFeature[] = ['nameSpecific', 'nameGeneric'];
 /** The features read from each match's per-word IDF (`LexicalMatch.weightedCoverage`, `rarest`). */
 const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rarest', 'singleCommon'];
+/** The fifth round's: the request's share in the name, and dense and BM25 agreeing on their first. */
+const AGREEMENT: readonly RerankFeature[] = ['nameCoverage', 'agree'];
+/** Ten features that read no rank or raw score of one catalogue's scale (the fifth round's `compact` set). */
+const COMPACT: readonly RerankFeature[] = ['dense', 'lexical', 'coverage', 'name', 'nameCoverage', 'weighted', 'rarest', 'lexicalMargin', 'agree', 'denseOnly'];
 const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets'].split('|').map((set) => {
   if (set === 'all') return FEATURES;
-  if (set === 'base') return FEATURES.filter((name) => !SHARED_NAME.includes(name) && !IDF_EVIDENCE.includes(name));
-  if (set === 'idf') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
+  const later = [...SHARED_NAME, ...AGREEMENT];
+  if (set === 'base') return FEATURES.filter((name) => !later.includes(name) && !IDF_EVIDENCE.includes(name));
+  if (set === 'idf') return FEATURES.filter((name) => !later.includes(name));
+  if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
+  if (set === 'compact') return COMPACT;
   return set.split(',') as RerankFeature[];
 });
 
@@ -355,26 +321,46 @@ if (FOLDS === 0) {
     fit: fitCases.filter((c) => foldOf(c) !== f),
     held: poolCases.filter((c) => foldOf(c) === f),
   }));
-  const cvScore = (settingOf: (fold: number) => Setting): [number, number, string] => {
-    const rows = FIT_SUITES.map((suite) => {
-      const held = folds.flatMap(({ held }, f) => held.filter((c) => c.suite === suite).map((c) => ({ c, f })));
-      const positions = new Map(held.map(({ c, f }) => [c, firstRelevant(c, settingOf(f))]));
-      return metricsOf(
-        held.map(({ c }) => c),
-        (c) => positions.get(c)!,
-      );
-    });
-    const mean = (pick: (m: RankMetrics) => number): number => rows.reduce((sum, m) => sum + pick(m), 0) / rows.length;
-    const cells = rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' ');
-    return [mean((m) => m.hit1 + m.hit5), mean((m) => m.mrr), cells];
+  /** A setting's cross-validated result: score (mean hit@1 + hit@5), MRR, the suites' cells, hit@1 per suite, and the score of each held-out fold. */
+  interface Scored {
+    readonly score: number;
+    readonly mrr: number;
+    readonly cells: string;
+    readonly hit1s: readonly number[];
+    readonly foldScores: readonly number[];
+  }
+  const scoreOf = (rows: readonly RankMetrics[]): number => rows.reduce((sum, m) => sum + m.hit1 + m.hit5, 0) / rows.length;
+  const cvScore = (settingOf: (fold: number) => Setting): Scored => {
+    const held = folds.flatMap(({ held }, f) => held.map((c) => ({ c, f })));
+    const positions = new Map(held.map(({ c, f }) => [c, firstRelevant(c, settingOf(f))]));
+    const metricsOver = (cases: readonly RankingCase[]): RankMetrics => metricsOf(cases, (c) => positions.get(c)!);
+    const rows = FIT_SUITES.map((suite) => metricsOver(held.filter(({ c }) => c.suite === suite).map(({ c }) => c)));
+    const foldScores = folds.map((_, f) =>
+      scoreOf(FIT_SUITES.map((suite) => metricsOver(held.filter(({ c, f: g }) => g === f && c.suite === suite).map(({ c }) => c)))),
+    );
+    return {
+      score: scoreOf(rows),
+      mrr: rows.reduce((sum, m) => sum + m.mrr, 0) / rows.length,
+      cells: rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' '),
+      hit1s: rows.map((m) => m.hit1),
+      foldScores,
+    };
   };
-  let best: [number, number] = [Number.NEGATIVE_INFINITY, 0];
-  let bestOf: (() => Setting) | undefined;
+  // `--non-inferior`: the fused (centred) order's cross-validated hit@1 per suite, which an eligible setting must reach on each.
+  const floor = cvScore(() => MAIN).hit1s;
+  const eligible = (hit1s: readonly number[]): boolean => !values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12);
+  /** Every eligible setting scored, with how simple it is (`--choose one-se`: fewer features, a smaller pool, a larger `l2`, a larger lead first). */
+  const scored: (ScoredSetting & { make: () => Setting; label: string })[] = [];
+  const report = (label: string, result: Scored): void =>
+    console.log(
+      `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [below the fused order on a suite]'}`,
+    );
   for (const centring of CENTRINGS) {
     const setting = { centring, model: undefined };
-    const [score, mrr, cells] = cvScore(() => setting);
-    console.log(`fused order, ${centring ? 'centred' : 'plain'}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
-    if (better([score, mrr], best)) [best, bestOf] = [[score, mrr], () => setting];
+    const result = cvScore(() => setting);
+    const label = `fused order, ${centring ? 'centred' : 'plain'}`;
+    report(label, result);
+    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0], make: () => setting, label });
   }
   for (const centring of CENTRINGS) {
     for (const features of FEATURE_SETS) {
@@ -382,16 +368,25 @@ if (FOLDS === 0) {
         for (const lexicalDepth of LEXICAL_DEPTHS) {
           for (const weightedDepth of WEIGHTED_DEPTHS) {
             for (const l2 of L2S) {
-              const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit, weightedDepth }));
-              for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
-                const [score, mrr, cells] = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop } }));
-                const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2}`;
-                console.log(`${label}: cv hit@1+hit@5 ${score.toFixed(4)} MRR ${mrr.toFixed(4)} (${cells})`);
-                if (better([score, mrr], best))
-                  [best, bestOf] = [
-                    [score, mrr],
-                    () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth }) }),
-                  ];
+              for (const objective of OBJECTIVES) {
+                const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit, weightedDepth, objective }));
+                for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
+                  for (const minLead of MIN_LEADS) {
+                    const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
+                    const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}`;
+                    report(label, result);
+                    if (eligible(result.hit1s))
+                      scored.push({
+                        ...result,
+                        simplicity: [features.length, depth + lexicalDepth + weightedDepth, -l2, -minLead],
+                        make: () => ({
+                          centring,
+                          model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth, objective, minLead }),
+                        }),
+                        label,
+                      });
+                  }
+                }
               }
             }
           }
@@ -399,7 +394,13 @@ if (FOLDS === 0) {
       }
     }
   }
-  chosen = bestOf!();
+  // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
+  // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
+  const { best, se, within, pick: simplest } = oneStandardError(scored);
+  const pick = values.choose === 'one-se' ? simplest : best;
+  if (values.choose === 'one-se')
+    console.log(`best ${best.label} (${best.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within} settings within; the simplest: ${pick.label}`);
+  chosen = pick.make();
 }
 const chosenModel = chosen.model;
 console.log(
@@ -429,39 +430,92 @@ if (values.ablate && chosenModel !== undefined) {
   const l2 = chosenModel.provenance['l2'] as number;
   const staysTop = chosenModel.poolStaysTop === true;
   const weightedDepth = chosenModel.weightedDepth ?? 0;
+  const fitObjective = chosenModel.provenance['objective'] as Objective;
+  const minLead = chosenModel.minLead ?? 0;
   const without = (drop: readonly RerankFeature[]): readonly RerankFeature[] => chosenModel.features.filter((name) => !drop.includes(name));
   const steps: [string, Setting][] = [
     ['fused order, centred (main)', MAIN],
     [`fused order, ${centring ? 'centred' : 'plain'}`, { centring, model: undefined }],
-    [`depth ${depth}, no BM25 first from further down`, { centring, model: modelOf(centring, depth, 0, l2, chosenModel.features) }],
+    [
+      `depth ${depth}, no BM25 first from further down`,
+      { centring, model: modelOf(centring, depth, 0, l2, chosenModel.features, { objective: fitObjective, minLead }) },
+    ],
     [
       `depth ${depth} + BM25 firsts ${lexicalDepth}, none by weighted coverage`,
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, chosenModel.features, { staysTop }) },
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, chosenModel.features, { staysTop, objective: fitObjective, minLead }) },
     ],
     ['chosen', chosen],
-    ['without dense, plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain']), { staysTop, weightedDepth }) }],
-    ['without plain', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain']), { staysTop, weightedDepth }) }],
+    [
+      'without dense, plain',
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['dense', 'plain']), { staysTop, weightedDepth, objective: fitObjective, minLead }),
+      },
+    ],
+    [
+      'without plain',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['plain']), { staysTop, weightedDepth, objective: fitObjective, minLead }) },
+    ],
     [
       'without nameSpecific, nameGeneric',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['nameSpecific', 'nameGeneric']), { staysTop, weightedDepth }) },
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['nameSpecific', 'nameGeneric']), {
+          staysTop,
+          weightedDepth,
+          objective: fitObjective,
+          minLead,
+        }),
+      },
     ],
-    ['without name, nameTerm', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm']), { staysTop, weightedDepth }) }],
+    [
+      'without name, nameTerm',
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['name', 'nameTerm']), { staysTop, weightedDepth, objective: fitObjective, minLead }),
+      },
+    ],
     [
       'without weighted, weightedGap, rarest, singleCommon (IDF)',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(IDF_EVIDENCE), { staysTop, weightedDepth }) },
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(IDF_EVIDENCE), { staysTop, weightedDepth, objective: fitObjective, minLead }) },
     ],
+    [
+      'without nameCoverage, agree',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(AGREEMENT), { staysTop, weightedDepth, objective: fitObjective, minLead }) },
+    ],
+    ['lead 0', { centring, model: { ...chosenModel, minLead: 0 } }],
     [
       'without rarest, singleCommon',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['rarest', 'singleCommon']), { staysTop, weightedDepth }) },
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['rarest', 'singleCommon']), { staysTop, weightedDepth, objective: fitObjective, minLead }),
+      },
     ],
-    ['without perTerm, matched', { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched']), { staysTop, weightedDepth }) }],
+    [
+      'without perTerm, matched',
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['perTerm', 'matched']), { staysTop, weightedDepth, objective: fitObjective, minLead }),
+      },
+    ],
     [
       'without coverage, coverageGap',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap']), { staysTop, weightedDepth }) },
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['coverage', 'coverageGap']), { staysTop, weightedDepth, objective: fitObjective, minLead }),
+      },
     ],
     [
       'without lexicalFirst, lexicalMargin, lexicalRank',
-      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']), { staysTop, weightedDepth }) },
+      {
+        centring,
+        model: modelOf(centring, depth, lexicalDepth, l2, without(['lexicalFirst', 'lexicalMargin', 'lexicalRank']), {
+          staysTop,
+          weightedDepth,
+          objective: fitObjective,
+          minLead,
+        }),
+      },
     ],
   ];
   console.log(`\nsteps and ablations, hit@1 ${REPORT_SPLITS.join(' | ')} per suite (${REPORT_SUITES.join(', ')}):`);

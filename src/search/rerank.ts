@@ -78,6 +78,10 @@ export const RERANK_FEATURES = {
   rarest: 'rarest',
   /** For a candidate BM25 matched on one word only, how common that word is (1 − `rarest`); 0 otherwise. */
   singleCommon: 'singleCommon',
+  /** Share of the request's words that are words of the candidate's name (the reverse of `name`): "istio traffic management" covers most of a short request. */
+  nameCoverage: 'nameCoverage',
+  /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
+  agree: 'agree',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -100,6 +104,12 @@ export interface RerankModel {
    * false or absent, to the places those BM25 hits came from, however far down.
    */
   readonly poolStaysTop?: boolean;
+  /**
+   * How far (in model score) a challenger must lead the fused first candidate to take its place: below that lead the
+   * fused first stays first and only the places after it are reordered (a small lead is within what the fit cannot tell
+   * apart). Absent: 0.
+   */
+  readonly minLead?: number;
   readonly temperature: number;
   readonly features: readonly RerankFeature[];
   readonly mean: readonly number[];
@@ -115,6 +125,15 @@ function nameTerms(name: string, terms: ReadonlySet<string>): number {
   let found = 0;
   for (const term of terms) if (term.length >= 3 && squashed.includes(term)) found += 1;
   return Math.min(2, found) / 2;
+}
+
+/** See {@link RERANK_FEATURES}.nameCoverage. */
+function nameCoverage(name: string, terms: ReadonlySet<string>): number {
+  if (terms.size === 0) return 0;
+  const words = nameWords(name);
+  let found = 0;
+  for (const term of terms) if (words.has(term)) found += 1;
+  return found / terms.size;
 }
 
 /** Per candidate, its name words the request contains weighed by how many candidates' names share them (see {@link RERANK_FEATURES}.nameSpecific, nameGeneric). */
@@ -176,6 +195,7 @@ export function rerankRows(
   const matchedOf = (c: RerankCandidate): number => (c.lexical > 0 ? Math.max(1, Math.round(c.coverage * terms.size)) : 0);
   const perTermOf = (c: RerankCandidate): number => (c.lexical > 0 ? c.lexical / matchedOf(c) ** 2 : 0);
   const bestPerTerm = Math.max(0, ...candidates.map(perTermOf));
+  const denseFirst = byDense[0];
   const shared = names.includes('nameSpecific') || names.includes('nameGeneric') ? sharedNameWords(candidates, terms) : undefined;
   return (only ?? candidates.map((_, i) => i)).map((i) => {
     const c = candidates[i]!;
@@ -201,6 +221,8 @@ export function rerankRows(
       weightedGap: () => (matched ? (c.weightedCoverage ?? 0) : 0) - bestWeighted,
       rarest: () => (matched ? (c.rarest ?? 0) : 0),
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
+      nameCoverage: () => nameCoverage(c.name, terms),
+      agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
     };
     return names.map((name) => value[name]());
   });
@@ -254,6 +276,12 @@ export function rerankedOrders(
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
   const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);
   const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));
+  // The fused first keeps its place unless the challenger leads it by `minLead`.
+  const fusedFirst = top[0]!;
+  if (reordered[0] !== fusedFirst && scores.get(reordered[0]!)! - scores.get(fusedFirst)! < (model.minLead ?? 0)) {
+    reordered.splice(reordered.indexOf(fusedFirst), 1);
+    reordered.unshift(fusedFirst);
+  }
   // Places that tie get apart by a hair, so any later sort keeps the re-ranker's order.
   let previous = Number.POSITIVE_INFINITY;
   reordered.forEach((i, place) => {

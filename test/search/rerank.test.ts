@@ -110,6 +110,21 @@ describe('IDF evidence', () => {
   });
 });
 
+describe('agreement features', () => {
+  it('reads the request’s share in the name and whether dense and BM25 agree on their first', () => {
+    const names: RerankFeature[] = ['nameCoverage', 'agree'];
+    // `fastq-tools` is BM25's first; `sarif-parsing` is the dense first.
+    expect(rerankRows(candidates, terms, names)).toEqual([
+      [1 / 3, 0],
+      [0, 0],
+      [1 / 3, 0],
+      [0, 0],
+    ]);
+    const agreeing = candidates.map((c, i) => (i === 2 ? { ...c, centered: 0.9 } : c));
+    expect(rerankRows(agreeing, terms, names).map((row) => row[1])).toEqual([0, 0, 1, 0]);
+  });
+});
+
 describe('shared name words', () => {
   it('weighs a matched name word by how many candidates’ names share it', () => {
     const pdfTerms = new Set(['pdf', 'form', 'court']);
@@ -158,6 +173,17 @@ describe('rerankedOrders', () => {
     expect(orders[0]).toBe(0.7);
     expect(orders[1]).toBeGreaterThan(0.5);
     expect(orders[1]).toBeLessThan(0.7);
+  });
+
+  it('keeps the fused first in place unless the challenger leads it by minLead', () => {
+    // Scores: sarif 0.9 + 5 · 10/80 = 1.525, fastq 0.6 + 5 = 5.6: fastq leads by 4.075.
+    const lexical = model(['lexical'], [5], 3);
+    expect(rerankedOrders(candidates, terms, { ...lexical, minLead: 4 })[2]).toBe(0.9);
+    const kept = rerankedOrders(candidates, terms, { ...lexical, minLead: 5 });
+    expect(kept[0]).toBe(0.9);
+    // The places after the first are still reordered.
+    expect(kept[2]).toBe(0.7);
+    expect(kept[1]).toBe(0.6);
   });
 
   it('keeps the fused order when the ordering score outweighs the evidence, or when off', () => {
