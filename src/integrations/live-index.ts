@@ -87,8 +87,9 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    // The catalog's writer unless it hands its save on (the hook): its writes wait out another process's.
-    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined }));
+    // The catalog's writer unless it hands its save on (the hook): its writes wait out another
+    // process's, without holding the thread (a server answers meanwhile).
+    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined ? 'async' : false }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
@@ -329,13 +330,15 @@ export class LiveIndex implements SkillService {
 
   /**
    * Saves the catalog last synced in the store, for cold processes, when the store does not hold
-   * it yet (`close` does this). Returns whether it was written; a failure only costs the next
-   * cold process its shortcut, so it is returned, never thrown.
+   * it yet (`close` does this), once another process's write is done: waited for without holding
+   * the thread (`SkillSearchEngine.whenStoreFree`). Resolves to whether it was written; a failure
+   * only costs the next cold process its shortcut, so it is returned, never thrown.
    */
-  saveCatalog(): boolean | Error {
-    if (this.#saved === undefined) return false;
+  async saveCatalog(): Promise<boolean | Error> {
+    const saved = this.#saved;
+    if (saved === undefined || !this.engine.needsCatalogSave(saved)) return false;
     try {
-      return this.engine.saveCatalog(this.#saved);
+      return await this.engine.whenStoreFree(() => this.engine.saveCatalog(saved), false);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -358,7 +361,7 @@ export class LiveIndex implements SkillService {
       this.#toolsCache?.close();
       await this.engine.idle();
       const saved = this.#saved;
-      if (this.#onSnapshotDue === undefined) this.saveCatalog();
+      if (this.#onSnapshotDue === undefined) await this.saveCatalog();
       else if (saved !== undefined && this.engine.needsCatalogSave(saved)) this.#onSnapshotDue(saved.sourceStamp);
       await this.engine.close();
     })();
@@ -429,11 +432,11 @@ function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
 /** `writer`: the engine writes the catalog as its writer (`EngineOptions.storeWriter`), not as a reader's cache. */
 function engineOptions(
   { model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions,
-  { writer = false } = {},
+  { writer = false }: { readonly writer?: boolean | 'async' } = {},
 ): EngineOptions {
   return {
     ...knobs,
-    ...(writer ? { storeWriter: true } : {}),
+    ...(writer === false ? {} : { storeWriter: writer }),
     embedder: resolveEmbedder(model, { downloadsDir }),
     ...definedOnly({ indexDir, store, k, mode, abstain }),
     ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),

@@ -23,7 +23,8 @@ export interface CrossLingualOptions extends CrossLingualKnobs {
 /** Per content hash, text recorded under a scope (the settings it depends on): `EntryStore.glosses`. */
 export interface GlossCache {
   glosses(scope: string): Map<string, string>;
-  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
+  /** May settle later: a long-lived writer's store waits for another process's write without holding the thread. */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void | Promise<void>;
 }
 
 const LANGUAGE_CACHE_VERSION = 2;
@@ -165,7 +166,7 @@ export class CrossLingual {
       next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
     this.#glosses = next;
-    if (detected > 0 || dropped > 0 || pending.length > 0) this.#writeCache();
+    if (detected > 0 || dropped > 0 || pending.length > 0) await this.#writeCache();
   }
 
   /** The scope the results are kept under: they hold for this cache version, dictionary and encoder kind only. */
@@ -189,14 +190,14 @@ export class CrossLingual {
   }
 
   /** Saves the current catalog's CJK skills as `[language, lexical glosses, dense glosses]` ('' = none). */
-  #writeCache(): void {
+  async #writeCache(): Promise<void> {
     if (this.#cache === undefined) return;
     const entries = new Map<string, string>();
     for (const [hash, language] of this.#languages) {
       const glosses = this.#glosses.get(hash);
       entries.set(hash, JSON.stringify([language, glosses?.lexical ?? '', glosses?.dense ?? '']));
     }
-    this.#cache.putGlosses(this.#scope(), entries);
+    await this.#cache.putGlosses(this.#scope(), entries);
   }
 
   /**

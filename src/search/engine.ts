@@ -237,6 +237,16 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
+   * Runs `write` (this engine's store writes: {@link saveCatalog}, {@link collectStore}) once the
+   * store's write lock is free: waited for without holding the thread when the store was opened
+   * with `storeWriter: 'async'` (`SharedStore.whenFree`), at once otherwise; `otherwise` without
+   * a store, or once it failed.
+   */
+  whenStoreFree<T>(write: () => T, otherwise: T): Promise<T> {
+    return this.#shared === undefined ? Promise.resolve(otherwise) : this.#shared.whenFree(write, otherwise);
+  }
+
+  /**
    * Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how
    * many went. For processes off a prompt's path (`skill-search index`).
    */

@@ -98,8 +98,9 @@ export class SharedStore implements EntryStore {
     return this.#guard((store) => store.glosses(scope), new Map());
   }
 
-  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
-    this.#guard((store) => store.putGlosses(scope, entries), undefined);
+  /** Settles once written: a long-lived writer waits for another process's write ({@link whenFree}). */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): Promise<void> {
+    return this.whenFree(() => this.#guard((store) => store.putGlosses(scope, entries), undefined), undefined);
   }
 
   /** Empty once the store failed (nothing is read from it then). */
@@ -109,6 +110,24 @@ export class SharedStore implements EntryStore {
 
   collect(days: number): number {
     return this.#guard((store) => store.collect(days), 0);
+  }
+
+  /**
+   * `write` (calls of this store's writes) once the store's write lock is free
+   * (`SqliteStore.whenFree`: waited for without holding the thread by a store opened as an
+   * `'async'` writer); at once for another store; `otherwise` once the store failed.
+   */
+  async whenFree<T>(write: () => T, otherwise: T, signal?: AbortSignal): Promise<T> {
+    const store = this.#guard((opened) => opened, undefined);
+    if (store === undefined) return otherwise;
+    if (!(store instanceof SqliteStore)) return write();
+    try {
+      return await store.whenFree(write, signal);
+    } catch (error) {
+      this.#problem ??= errorMessage(error);
+      this.close();
+      return otherwise;
+    }
   }
 
   close(): void {
