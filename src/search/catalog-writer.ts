@@ -140,8 +140,20 @@ export class CatalogWriter {
     if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base === undefined) return undefined;
-    const change = changeOfDelta(delta, base, shared.members(base.id));
+    const change = await this.#changeOfDelta(delta, base, signal);
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
+  }
+
+  /**
+   * `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of
+   * the catalog (`CrossLingual.prepareAlone`); undefined otherwise.
+   */
+  async #changeOfDelta(delta: CatalogDelta, base: StoredCatalog, signal: AbortSignal | undefined): Promise<BaseChange | undefined> {
+    const { shared, language } = this.#options;
+    const changed: Skill[] = [];
+    for (const m of delta.members) if (typeof m !== 'number') changed.push(m);
+    if (!(await language.prepareAlone(changed, signal))) return undefined;
+    return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
   }
 
   /**
@@ -244,7 +256,7 @@ export class CatalogWriter {
     if (engine.mode === 'lexical') return undefined;
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base?.sum === undefined || base.sum.length !== dimensions) return undefined;
-    const change = changeOfDelta(delta, base, shared.members(base.id));
+    const change = await this.#changeOfDelta(delta, base, signal);
     if (change === undefined || !change.inPlace) return undefined;
     const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
     if (graphed && base.graph === undefined) return undefined;
