@@ -127,6 +127,34 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.due).toHaveLength(1);
   });
 
+  it('several tools files copied elsewhere (one of them swapping paths with another) are found by their bytes, whichever catalog was saved since', async () => {
+    const { options, root } = setup();
+    const at = (...files: string[]): LiveIndexOptions => {
+      const base = options(files.join('+'));
+      return { ...base, catalog: { ...base.catalog, toolsFiles: files.map((file) => path.join(root, file)) } };
+    };
+    const second = TOOLS.replaceAll('tool-', 'extra-').replace('service 7', 'service seven');
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    writeFileSync(path.join(root, 'c.jsonl'), second);
+    await liveAnswers(at('a.jsonl', 'c.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'other.jsonl'), tool('other', 'plan a budget for the garden'));
+    await liveAnswers(options('other.jsonl'), QUERIES);
+    // a.jsonl goes to b.jsonl, c.jsonl to a.jsonl.
+    writeFileSync(path.join(root, 'b.jsonl'), TOOLS);
+    writeFileSync(path.join(root, 'a.jsonl'), second);
+    const copied = at('b.jsonl', 'a.jsonl');
+    const before = counts(copied.store!);
+    const got = await coldAnswers(copied);
+    const clean = await cleanBuild({ ...copied, store: path.join(root, 'cache', 'clean.sqlite') });
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`, `${path.join(root, 'a.jsonl')}:41`]);
+    expect(got.answers.flat().some((hit) => hit.skill.path.startsWith(`tools:${path.join(root, 'a.jsonl')}#extra-`))).toBe(true);
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(got.due).toHaveLength(1);
+  });
+
   it('without an indexer to hand it to (query, the library), the catalog is written once the search closes', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
