@@ -173,7 +173,8 @@ export class LiveIndex implements SkillService {
    * saved catalog holds its skills at another path, that catalog's search with the skills moved
    * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
    * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
-   * with the same keys at the same documents (`StoredSearch.openMoved`).
+   * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
+   * those held over it (`SkillSearchEngine.holdMoved`).
    */
   static async #assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
@@ -201,6 +202,10 @@ export class LiveIndex implements SkillService {
       const whole = { ...facts, skills: snapshot.skills };
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
       if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
+      // A copy with a few skills edited: those held over the saved catalog, the records from memory.
+      const heldCopy = await engine.holdMoved(snapshot.skills);
+      const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
+      if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
       return { assembled: await engine.assembleCatalog(whole) };
     } finally {
       await engine.close();

@@ -14,7 +14,7 @@ import { vectorKey } from './skill-text.js';
  * catalog the line tables describe.
  */
 export function changeOfDelta(
-  delta: CatalogDelta,
+  delta: Pick<CatalogDelta, 'members' | 'baseIds'>,
   base: StoredCatalog,
   stored: CatalogMembers,
   glossesOf: (skill: Skill) => string | undefined,

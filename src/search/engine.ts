@@ -246,6 +246,13 @@ export class SkillSearchEngine extends RankedSearch {
     return this.#shared === undefined ? Promise.resolve(otherwise) : this.#shared.whenFree(write, otherwise);
   }
 
+  /** The catalog of `skills` held in memory over the saved one holding them at other paths, with a few changed (`CatalogWriter.holdMoved`); undefined: assemble it. */
+  async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    this.assertOpen();
+    if (this.#writer === undefined || this.#generation !== 0) return undefined;
+    return this.#writer.holdMoved(skills, signal);
+  }
+
   /**
    * Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how
    * many went. For processes off a prompt's path (`skill-search index`).
