@@ -265,7 +265,7 @@ export class CatalogWriter {
    * {@link holdDelta} holds an edit, when that catalog holds their ids at the same documents at
    * other paths (a kept member's record names another) and keeps every member but the changed
    * ones (at most half; their name, lexical or vector key differ): a tools file or skill library
-   * copied and edited. The held members' records are the base's, at the old paths: the caller
+   * copied and edited. The kept members' records are the base's, at the old paths: the caller
    * searches it with the records of `skills` (`StoredSearch.openMoved`). Undefined when it
    * cannot be held so.
    */
