@@ -350,7 +350,18 @@ export class LiveIndex implements SkillService {
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    await this.refresh(request.signal === undefined ? {} : { signal: request.signal });
+    const refreshed = this.refresh(request.signal === undefined ? {} : { signal: request.signal });
+    if (this.#synced < 0) await refreshed;
+    else {
+      // While the sync waits for another process's write to the store, the catalog synced last answers.
+      refreshed.catch(() => undefined);
+      const aside = new AbortController();
+      try {
+        await Promise.race([refreshed, this.engine.storeWaiting(aside.signal)]);
+      } finally {
+        aside.abort();
+      }
+    }
     return this.engine.search(query, request);
   }
 

@@ -246,6 +246,15 @@ export class SkillSearchEngine extends RankedSearch {
     return this.#shared === undefined ? Promise.resolve(otherwise) : this.#shared.whenFree(write, otherwise);
   }
 
+  /**
+   * Resolves once a store write of this engine (a sync's new vectors) waits for another
+   * process's write lock (`SharedStore.waiting`): meanwhile the engine answers from the catalog
+   * it synced last. Never without a store, or once `signal` aborts.
+   */
+  storeWaiting(signal: AbortSignal): Promise<void> {
+    return this.#shared?.waiting(signal) ?? new Promise<void>(() => undefined);
+  }
+
   /** The catalog of `skills` held in memory over the saved one holding them at other paths, with a few changed (`CatalogWriter.holdMoved`); undefined: assemble it. */
   async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
     this.assertOpen();

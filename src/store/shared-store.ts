@@ -12,6 +12,9 @@ export class SharedStore implements EntryStore {
   readonly #open: () => EntryStore;
   #store: EntryStore | undefined;
   #problem: string | undefined;
+  /** Writes waiting for another process's ({@link whenFree}), and who is told when one begins ({@link waiting}). */
+  #waits = 0;
+  readonly #onWait = new Set<() => void>();
 
   /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
   constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
@@ -121,13 +124,41 @@ export class SharedStore implements EntryStore {
     const store = this.#guard((opened) => opened, undefined);
     if (store === undefined) return otherwise;
     if (!(store instanceof SqliteStore)) return write();
+    let waited = false;
+    const onWait = () => {
+      waited = true;
+      this.#waits += 1;
+      for (const tell of [...this.#onWait]) tell();
+    };
     try {
-      return await store.whenFree(write, signal);
+      return await store.whenFree(write, { signal, onWait });
     } catch (error) {
       this.#problem ??= errorMessage(error);
       this.close();
       return otherwise;
+    } finally {
+      if (waited) this.#waits -= 1;
     }
+  }
+
+  /**
+   * Resolves once a write through {@link whenFree} waits for another process's (at once while
+   * one does); never once `signal` aborts (its listener is then dropped).
+   */
+  waiting(signal: AbortSignal): Promise<void> {
+    if (this.#waits > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const tell = () => {
+        drop();
+        resolve();
+      };
+      const drop = () => {
+        this.#onWait.delete(tell);
+        signal.removeEventListener('abort', drop);
+      };
+      this.#onWait.add(tell);
+      signal.addEventListener('abort', drop, { once: true });
+    });
   }
 
   close(): void {

@@ -457,9 +457,10 @@ export class SqliteStore implements EntryStore {
    * meanwhile, so a server answers searches while its save waits. `write` then runs inside that
    * transaction (its own transactions become savepoints) and it commits. Past the wait, or once
    * `signal` aborts, `write` runs as a reader's would (a short busy wait, a cache write skipped).
-   * Other connections run `write` at once, waiting as they were opened to.
+   * Other connections run `write` at once, waiting as they were opened to. `onWait` is called
+   * once when the lock is first found held.
    */
-  async whenFree<T>(write: () => T, signal?: AbortSignal): Promise<T> {
+  async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
     if (!this.#waitsAsync || this.#db.inTransaction) return write();
     const deadline = performance.now() + STORE_DEFAULTS.writerBusyTimeoutMs;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
@@ -474,6 +475,7 @@ export class SqliteStore implements EntryStore {
         }
       }
       if (performance.now() >= deadline || signal?.aborted === true) return write();
+      if (pause === FIRST_PAUSE_MS) onWait?.();
       // An abort ends the pause (the loop then stops waiting).
       await delay(pause, undefined, { signal }).catch(() => undefined);
     }
@@ -519,6 +521,13 @@ export interface StoreOpenOptions {
    * thread. False: a reader's (`busyTimeoutMs`). @default false
    */
   readonly writer?: boolean | 'async';
+}
+
+export interface WhenFreeOptions {
+  /** Stops the wait: `write` then runs as a reader's would. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called once when the write lock is first found held by another connection (the wait begins). */
+  readonly onWait?: () => void;
 }
 
 /** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */

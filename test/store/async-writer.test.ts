@@ -1,3 +1,4 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describe("an 'async' writer's write while the store's write lock is held", () =>
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     try {
-      await store.whenFree(() => store.putVectors('m', VECTOR), controller.signal);
+      await store.whenFree(() => store.putVectors('m', VECTOR), { signal: controller.signal });
     } finally {
       lock.release();
     }
@@ -104,5 +105,39 @@ describe("a library LiveIndex's save while another connection holds the write lo
     const opened = await LiveIndex.openSnapshot(options);
     expect('reason' in opened ? opened.reason : 'saved').toBe('saved');
     if (!('reason' in opened)) await opened.close();
+  });
+});
+
+describe("a library LiveIndex's search while its sync waits for another connection's write lock", () => {
+  it('answers from the catalog it synced last, then with the change once the lock is free', async () => {
+    const root = temp();
+    const skills = path.join(root, 'skills');
+    cpSync(SKILLS, skills, { recursive: true });
+    const file = path.join(root, 'cache', 'store.sqlite');
+    const live = await LiveIndex.open({
+      catalog: { cwd: root, home: root, skillsDirs: [skills], demo: 'never', claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', 'index'),
+      store: file,
+    });
+    const names = async (query: string) => (await live.search(query)).map((hit) => hit.skill.name);
+    try {
+      expect(await names('fill in a pdf form')).toContain('pdf-forms');
+      mkdirSync(path.join(skills, 'tea-brewing'));
+      writeFileSync(path.join(skills, 'tea-brewing', 'SKILL.md'), '---\ndescription: Brew loose-leaf tea\n---\nSteep.\n');
+      live.catalog.clear();
+      const lock = holdLock(file);
+      try {
+        // Answered while the lock is held: the new skill's vector cannot be stored yet.
+        expect(await names('brew loose-leaf tea')).not.toContain('tea-brewing');
+        expect(live.engine.size).toBe(6);
+      } finally {
+        lock.release();
+      }
+      await live.engine.idle();
+      expect(await names('brew loose-leaf tea')).toContain('tea-brewing');
+    } finally {
+      await live.close();
+    }
   });
 });
