@@ -11,6 +11,16 @@ export function builderLeaseDir(indexDir: string): string {
   return `${indexDir}.builder`;
 }
 
+/** The file a hook writes when it starts a detached build of an index with no saved catalog (`skill-search hook`). */
+export function warmingMarker(indexDir: string): string {
+  return `${indexDir}.warming`;
+}
+
+/** The file a hook writes when it starts a detached `index` to save the catalog it searched unsaved, naming its stamp. */
+export function snapshotMarker(indexDir: string): string {
+  return `${indexDir}.snapshot`;
+}
+
 /** The file a build touches once its catalog is saved (`markBuilt`). */
 export function builtMarker(indexDir: string): string {
   return `${indexDir}.built`;

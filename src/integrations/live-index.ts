@@ -87,8 +87,9 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    // The catalog's writer unless it hands its save on (the hook): its writes wait out another process's.
-    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined }));
+    // The catalog's writer unless it hands its save on (the hook): its writes wait out another
+    // process's, without holding the thread (a server answers meanwhile).
+    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined ? 'async' : false }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
@@ -172,7 +173,8 @@ export class LiveIndex implements SkillService {
    * saved catalog holds its skills at another path, that catalog's search with the skills moved
    * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
    * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
-   * with the same keys at the same documents (`StoredSearch.openMoved`).
+   * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
+   * those held over it (`SkillSearchEngine.holdMoved`).
    */
   static async #assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
@@ -200,6 +202,10 @@ export class LiveIndex implements SkillService {
       const whole = { ...facts, skills: snapshot.skills };
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
       if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
+      // A copy with a few skills edited: those held over the saved catalog, the records from memory.
+      const heldCopy = await engine.holdMoved(snapshot.skills);
+      const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
+      if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
       return { assembled: await engine.assembleCatalog(whole) };
     } finally {
       await engine.close();
@@ -329,20 +335,33 @@ export class LiveIndex implements SkillService {
 
   /**
    * Saves the catalog last synced in the store, for cold processes, when the store does not hold
-   * it yet (`close` does this). Returns whether it was written; a failure only costs the next
-   * cold process its shortcut, so it is returned, never thrown.
+   * it yet (`close` does this), once another process's write is done: waited for without holding
+   * the thread (`SkillSearchEngine.whenStoreFree`). Resolves to whether it was written; a failure
+   * only costs the next cold process its shortcut, so it is returned, never thrown.
    */
-  saveCatalog(): boolean | Error {
-    if (this.#saved === undefined) return false;
+  async saveCatalog(): Promise<boolean | Error> {
+    const saved = this.#saved;
+    if (saved === undefined || !this.engine.needsCatalogSave(saved)) return false;
     try {
-      return this.engine.saveCatalog(this.#saved);
+      return await this.engine.whenStoreFree(() => this.engine.saveCatalog(saved), false);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   }
 
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    await this.refresh(request.signal === undefined ? {} : { signal: request.signal });
+    const refreshed = this.refresh(request.signal === undefined ? {} : { signal: request.signal });
+    if (this.#synced < 0) await refreshed;
+    else {
+      // While the sync waits for another process's write to the store, the catalog synced last answers.
+      refreshed.catch(() => undefined);
+      const aside = new AbortController();
+      try {
+        await Promise.race([refreshed, this.engine.storeWaiting(aside.signal)]);
+      } finally {
+        aside.abort();
+      }
+    }
     return this.engine.search(query, request);
   }
 
@@ -358,7 +377,7 @@ export class LiveIndex implements SkillService {
       this.#toolsCache?.close();
       await this.engine.idle();
       const saved = this.#saved;
-      if (this.#onSnapshotDue === undefined) this.saveCatalog();
+      if (this.#onSnapshotDue === undefined) await this.saveCatalog();
       else if (saved !== undefined && this.engine.needsCatalogSave(saved)) this.#onSnapshotDue(saved.sourceStamp);
       await this.engine.close();
     })();
@@ -429,11 +448,11 @@ function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
 /** `writer`: the engine writes the catalog as its writer (`EngineOptions.storeWriter`), not as a reader's cache. */
 function engineOptions(
   { model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions,
-  { writer = false } = {},
+  { writer = false }: { readonly writer?: boolean | 'async' } = {},
 ): EngineOptions {
   return {
     ...knobs,
-    ...(writer ? { storeWriter: true } : {}),
+    ...(writer === false ? {} : { storeWriter: writer }),
     embedder: resolveEmbedder(model, { downloadsDir }),
     ...definedOnly({ indexDir, store, k, mode, abstain }),
     ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),

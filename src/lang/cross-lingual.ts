@@ -23,7 +23,8 @@ export interface CrossLingualOptions extends CrossLingualKnobs {
 /** Per content hash, text recorded under a scope (the settings it depends on): `EntryStore.glosses`. */
 export interface GlossCache {
   glosses(scope: string): Map<string, string>;
-  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
+  /** May settle later: a long-lived writer's store waits for another process's write without holding the thread. */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void | Promise<void>;
 }
 
 const LANGUAGE_CACHE_VERSION = 2;
@@ -165,7 +166,42 @@ export class CrossLingual {
       next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
     }
     this.#glosses = next;
-    if (detected > 0 || dropped > 0 || pending.length > 0) this.#writeCache();
+    if (detected > 0 || dropped > 0 || pending.length > 0) await this.#writeCache();
+  }
+
+  /**
+   * Glosses `skills` (a tools file's few changed skills, `CatalogWriter`'s delta paths) without
+   * the rest of the catalog, as {@link prepare} of the whole catalog would: from the cache, else
+   * translated when the glosses cannot depend on the catalog. A Chinese skill's never do; a
+   * Japanese skill's do only through its katakana loanwords, each matched against the whole
+   * catalog's English words by frequency (`LoanwordMatcher`), so it is glossed here only when it
+   * has no katakana word long enough to match. False when one cannot be glossed so (or the
+   * dictionary is missing): the caller then prepares the catalog whole. {@link glossesOf} then
+   * answers for them; nothing is written to the cache. For an engine that has synced nothing.
+   */
+  async prepareAlone(skills: readonly Skill[], signal?: AbortSignal): Promise<boolean> {
+    const foreign = skills.filter((skill) => !this.#plain.has(skill) && CJK.test(skillText(skill)));
+    if (foreign.length === 0) return true;
+    this.#readCache();
+    const pending: [Skill, Language][] = [];
+    for (const skill of foreign) {
+      const language = this.#languages.get(skill.contentHash) ?? detectLanguage(skillText(skill));
+      if (this.#enabled && TRANSLATED.has(language) && !this.#glosses.has(skill.contentHash)) pending.push([skill, language]);
+    }
+    if (pending.length === 0) return true;
+    const dictionary = await this.#load();
+    throwIfAborted(signal);
+    if (dictionary === undefined) return false;
+    const glossed: [string, SkillGlosses | null][] = [];
+    for (const [skill, language] of pending) {
+      // An empty vocabulary: a word it was asked about would have been matched against the catalog's.
+      const loanwords = language === 'ja' ? new LoanwordMatcher(new Map()) : undefined;
+      const { lexical, dense } = translate(skillText(skill), dictionary, loanwords === undefined ? {} : { loanwords, japanese: true });
+      if (loanwords !== undefined && loanwords.lookups > 0) return false;
+      glossed.push([skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense }]);
+    }
+    for (const [hash, glosses] of glossed) this.#glosses.set(hash, glosses);
+    return true;
   }
 
   /** The scope the results are kept under: they hold for this cache version, dictionary and encoder kind only. */
@@ -189,14 +225,14 @@ export class CrossLingual {
   }
 
   /** Saves the current catalog's CJK skills as `[language, lexical glosses, dense glosses]` ('' = none). */
-  #writeCache(): void {
+  async #writeCache(): Promise<void> {
     if (this.#cache === undefined) return;
     const entries = new Map<string, string>();
     for (const [hash, language] of this.#languages) {
       const glosses = this.#glosses.get(hash);
       entries.set(hash, JSON.stringify([language, glosses?.lexical ?? '', glosses?.dense ?? '']));
     }
-    this.#cache.putGlosses(this.#scope(), entries);
+    await this.#cache.putGlosses(this.#scope(), entries);
   }
 
   /**
@@ -279,16 +315,6 @@ const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 /** The Latin-script words {@link splitWords} finds in `text`, without segmenting its CJK runs (the vocabulary never keeps them). */
 function latinWords(text: string): string[] {
   return CJK.test(text) ? text.split(CJK_RUNS).flatMap(splitWords) : splitWords(text);
-}
-
-/**
- * Whether {@link CrossLingual.prepare} would gloss `skill` (Chinese or Japanese text): its
- * glosses may then depend on the whole catalog (a Japanese skill's loanwords), so a catalog
- * written from a few changed skills (`CatalogWriter.assembleDelta`) leaves it to a whole write.
- */
-export function glossedSkill(skill: Skill): boolean {
-  const text = skillText(skill);
-  return CJK.test(text) && TRANSLATED.has(detectLanguage(text));
 }
 
 function skillText(skill: Skill): string {

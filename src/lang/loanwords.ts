@@ -70,6 +70,7 @@ const MAX_MATCHES = 2;
 /** Katakana words → English words of one vocabulary. */
 export class LoanwordMatcher {
   readonly #bySkeleton = new Map<string, string[]>();
+  #lookups = 0;
 
   /** `frequencies`: English word → how many skills use it. */
   constructor(frequencies: ReadonlyMap<string, number>) {
@@ -83,10 +84,19 @@ export class LoanwordMatcher {
     }
   }
 
+  /**
+   * Words looked up whose skeleton is long enough to match: what the vocabulary decided (with
+   * none, a text's glosses are the same for every vocabulary).
+   */
+  get lookups(): number {
+    return this.#lookups;
+  }
+
   /** The English words a katakana word stands for, most frequent first ([] when none). */
   match(katakana: string): readonly string[] {
     const skeleton = romajiSkeleton(romanize(katakana));
     if (skeleton.length < MIN_SKELETON) return [];
+    this.#lookups += 1;
     return this.#bySkeleton.get(skeleton) ?? [];
   }
 }

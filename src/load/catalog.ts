@@ -221,13 +221,13 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /**
    * The catalog this one is a copy of (`toolsCopy`), whose stamps `held` says the store holds:
-   * when it is made of one tools file only (as {@link delta} asks) whose bytes a line table kept
-   * under another path holds. Undefined otherwise.
+   * when it is made of tools files only (as {@link delta} asks) whose bytes line tables kept
+   * under other paths hold. Undefined otherwise.
    */
   async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
-    const only = this.options.toolsFiles.length === 1 ? await this.#toolsOnly() : undefined;
+    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
     if (only === undefined) return undefined;
-    return toolsCopy({ ...only, file: this.#toolsContext(this.options.toolsFiles[0]!) }, held);
+    return toolsCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
   }
 
   /**

@@ -4,78 +4,153 @@ import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
 import type { LineContext } from './tools-jsonl.js';
 
-/**
- * A catalog of one tools file whose bytes a line table kept under another path holds: the
- * catalog saved from that file (named by `base`, its stamps over the old path) is this one's
- * but for the paths, which {@link renameSkill} and {@link renameDiagnostic} put right.
- */
-export interface CatalogCopy extends ReadStamps {
-  readonly base: ReadStamps;
-  /** The file's path in the base (resolved), and now. */
+/** A tools file of a {@link CatalogCopy}: where the base had it, where it is now, and its line table. */
+export interface FileCopy {
+  /** The file's path in the base (resolved), and now (the same for a file the copy did not move). */
   readonly from: string;
   readonly to: string;
   /** The base's line table (its cache key), the key the copy's goes under, and the stat the copy's bytes were read under. */
   readonly table: { readonly from: string; readonly to: string; readonly stat: ToolsFileStat };
 }
 
+/**
+ * A catalog of tools files whose bytes line tables kept under other paths hold: the catalog
+ * saved from those files (named by `base`, its stamps over the old paths) is this one's but
+ * for the paths, which {@link renameSkill} and {@link renameDiagnostic} put right.
+ */
+export interface CatalogCopy extends ReadStamps {
+  readonly base: ReadStamps;
+  /** Each tools file, in the catalog's order; at least one moved. */
+  readonly files: readonly FileCopy[];
+}
+
 export interface CopyInputs {
-  /** The stamp inputs of the catalog now, but for the tools file's stat (taken here). */
+  /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
   readonly stamp: Omit<StampInputs, 'tools'>;
-  readonly file: LineContext;
+  readonly files: readonly LineContext[];
   readonly cache: ToolsCache;
 }
 
+/** Bases (one line table per file) tried at most: files of the same size kept under many paths could otherwise make many. */
+const MAX_BASES = 16;
+
 /**
- * The catalog a tools file is a copy of (docs/store.md, "A catalog at a new path"): the first,
- * most recently used, line table kept under the same load settings and another path whose text
- * is the file's bytes and whose catalog the store holds (`held`); undefined when there is none.
+ * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): for
+ * each file a line table kept under the same load settings whose text is the file's bytes, at
+ * another path for one file at least and at distinct paths, whose catalog the store holds
+ * (`held`); the most recently used first. Undefined when there is none.
  */
 export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): CatalogCopy | undefined {
-  const { file, cache } = inputs;
-  const stat = toolsFileStat(file.path);
-  if (stat === undefined || cache.tablesOfSize === undefined || cache.holdsText === undefined) return undefined;
-  const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
-  // Those whose base is saved first (a row read), the text last (the file read once, each compared in the store).
-  const candidates = cache.tablesOfSize(stat.size).flatMap((table) => {
-    const from = otherPath(table.key, own);
-    const base = from === undefined || from === file.path ? undefined : stampsOf(inputs.stamp, from, table.stat);
-    return base === undefined || !held(base) ? [] : [{ key: table.key, from, base }];
-  });
-  if (candidates.length === 0) return undefined;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file.path);
-  } catch {
-    return undefined;
+  const { files, cache } = inputs;
+  if (files.length === 0 || cache.tablesOfSize === undefined || cache.holdsText === undefined) return undefined;
+  const stats: ToolsFileStat[] = [];
+  for (const file of files) {
+    const stat = toolsFileStat(file.path);
+    if (stat === undefined) return undefined;
+    stats.push(stat);
   }
-  const now = stampsOf(inputs.stamp, file.path, stat);
-  if (now === undefined || !sameStat(stat, toolsFileStat(file.path))) return undefined;
-  const found = candidates.find(({ key }) => cache.holdsText!(key, bytes));
-  return found === undefined
-    ? undefined
-    : { ...now, base: found.base, from: found.from!, to: file.path, table: { from: found.key, to: toolsCacheKey(file), stat } };
+  const tables = files.map((file, i) => {
+    const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
+    return cache.tablesOfSize!(stats[i]!.size).flatMap((table) => {
+      const from = otherPath(table.key, own);
+      return from === undefined ? [] : [{ key: table.key, from, stat: table.stat }];
+    });
+  });
+  // Those whose base is saved first (a row read each), the texts last (each file read once, compared in the store).
+  const bases = combinations(tables).filter((chosen) => {
+    const froms = chosen.map((table) => table.from);
+    if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return false;
+    const base = stampsOf(
+      inputs.stamp,
+      froms,
+      chosen.map((table) => table.stat),
+    );
+    return base !== undefined && held(base);
+  });
+  if (bases.length === 0) return undefined;
+  const bytes = new Map<number, Buffer | undefined>();
+  const read = (i: number): Buffer | undefined => {
+    if (!bytes.has(i)) {
+      try {
+        bytes.set(i, readFileSync(files[i]!.path));
+      } catch {
+        bytes.set(i, undefined);
+      }
+    }
+    return bytes.get(i);
+  };
+  const found = bases.find((chosen) =>
+    chosen.every((table, i) => {
+      const text = read(i);
+      return text !== undefined && cache.holdsText!(table.key, text);
+    }),
+  );
+  if (found === undefined || !files.every((file, i) => sameStat(stats[i]!, toolsFileStat(file.path)))) return undefined;
+  const now = stampsOf(
+    inputs.stamp,
+    files.map((file) => file.path),
+    stats,
+  );
+  const base = stampsOf(
+    inputs.stamp,
+    found.map((table) => table.from),
+    found.map((table) => table.stat),
+  );
+  if (now === undefined || base === undefined) return undefined;
+  return {
+    ...now,
+    base,
+    files: files.map((file, i) => ({ from: found[i]!.from, to: file.path, table: { from: found[i]!.key, to: toolsCacheKey(file), stat: stats[i]! } })),
+  };
 }
 
 /**
- * Keeps the base's line table as the copy's (the same text, read under the copy's stat), so
- * the copy's next edit is told from it (docs/store.md, "A changed tools file") without a load
- * of the whole file. Not when its outcomes name the old path (a problem's message).
+ * Keeps each base line table as the copy's (the same text, read under the copy's stat), so the
+ * copy's next edit is told from it (docs/store.md, "A changed tools file") without a load of the
+ * whole file. Not for a table whose outcomes name its old path (a problem's message).
  */
 export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
-  const lines = cache.readLines(copy.table.from);
-  if (lines === undefined || lines.outcomes.includes(JSON.stringify(copy.from).slice(1, -1))) return;
-  cache.writeLines(copy.table.to, { ...lines, stat: copy.table.stat });
+  for (const { from, table } of copy.files) {
+    if (table.from === table.to) continue;
+    const lines = cache.readLines(table.from);
+    if (lines === undefined || lines.outcomes.includes(JSON.stringify(from).slice(1, -1))) continue;
+    cache.writeLines(table.to, { ...lines, stat: table.stat });
+  }
 }
 
-/** `skill` of the base with its path moved to the copy's file. */
-export function renameSkill(skill: Skill, copy: Pick<CatalogCopy, 'from' | 'to'>): Skill {
-  const prefix = `tools:${copy.from}#`;
-  return skill.path.startsWith(prefix) ? { ...skill, path: `tools:${copy.to}#${skill.path.slice(prefix.length)}` } : skill;
+/** `skill` of the base with its path moved to its file's in the copy. */
+export function renameSkill(skill: Skill, copy: Pick<CatalogCopy, 'files'>): Skill {
+  for (const { from, to } of copy.files) {
+    const prefix = `tools:${from}#`;
+    if (from !== to && skill.path.startsWith(prefix)) return { ...skill, path: `tools:${to}#${skill.path.slice(prefix.length)}` };
+  }
+  return skill;
 }
 
-/** A load problem of the base as the copy's load tells it (`file:line` of the new path). */
-export function renameDiagnostic(diagnostic: Diagnostic, copy: Pick<CatalogCopy, 'from' | 'to'>): Diagnostic {
-  return { ...diagnostic, path: diagnostic.path.replaceAll(copy.from, copy.to), message: diagnostic.message.replaceAll(copy.from, copy.to) };
+/** A load problem of the base as the copy's load tells it (`file:line` of the new paths; each old path replaced once, so files that swapped paths stay apart). */
+export function renameDiagnostic(diagnostic: Diagnostic, copy: Pick<CatalogCopy, 'files'>): Diagnostic {
+  const moved = new Map(copy.files.filter(({ from, to }) => from !== to).map(({ from, to }) => [from, to]));
+  if (moved.size === 0) return diagnostic;
+  // Longest first: a path that starts another is not taken for it.
+  const pattern = new RegExp(
+    [...moved.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((from) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  const rename = (text: string) => text.replace(pattern, (from) => moved.get(from)!);
+  return { ...diagnostic, path: rename(diagnostic.path), message: rename(diagnostic.message) };
+}
+
+/** Every choice of one table per file (the first of each first), at most {@link MAX_BASES}. */
+function combinations<T>(choices: readonly (readonly T[])[]): T[][] {
+  let out: T[][] = [[]];
+  for (const options of choices) {
+    out = out.flatMap((chosen) => options.map((option) => [...chosen, option])).slice(0, MAX_BASES);
+    if (out.length === 0) return out;
+  }
+  return out;
 }
 
 /** The path `key` keeps a table for when its other settings are `own`'s (the key with an empty path); else undefined. */
@@ -90,6 +165,6 @@ function otherPath(key: string, own: readonly unknown[]): string | undefined {
   return parts.every((part, i) => i === 1 || JSON.stringify(part) === JSON.stringify(own[i])) ? parts[1] : undefined;
 }
 
-function stampsOf(stamp: CopyInputs['stamp'], path: string, stat: StampInputs['tools'][number]['stat']): ReadStamps | undefined {
-  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [path] }, tools: [{ path, stat }] });
+function stampsOf(stamp: CopyInputs['stamp'], paths: readonly string[], stats: readonly StampInputs['tools'][number]['stat'][]): ReadStamps | undefined {
+  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [...paths] }, tools: paths.map((path, i) => ({ path, stat: stats[i]! })) });
 }

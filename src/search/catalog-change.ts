@@ -1,4 +1,3 @@
-import { glossedSkill } from '../lang/cross-lingual.js';
 import { lexicalEntry, lexicalKey, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, CatalogMembers, StoredCatalog } from '../store/entry-store.js';
@@ -10,11 +9,16 @@ import { vectorKey } from './skill-text.js';
  * The change `delta` (a tools file's changed lines, `SkillCatalog.delta`) makes of `base`, the
  * saved catalog it names, whose members are `stored`: only the changed skills are made members;
  * the unchanged ones are named by their document in the base, and only the base's members that
- * left, or whose documents changed skills take, are read. Undefined when it cannot be told so:
- * the base is not the catalog the line tables describe, or a changed skill is in Chinese or
- * Japanese (its glosses may depend on the whole catalog).
+ * left, or whose documents changed skills take, are read; `glossesOf`: a changed skill's lexical
+ * glosses (`CrossLingual.prepareAlone`). Undefined when it cannot be told so: the base is not the
+ * catalog the line tables describe.
  */
-export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: CatalogMembers): BaseChange | undefined {
+export function changeOfDelta(
+  delta: Pick<CatalogDelta, 'members' | 'baseIds'>,
+  base: StoredCatalog,
+  stored: CatalogMembers,
+  glossesOf: (skill: Skill) => string | undefined,
+): BaseChange | undefined {
   if (base.size !== delta.baseIds.length) return undefined;
   const kept = new Uint8Array(base.size);
   const docs: (CatalogMember | number)[] = [];
@@ -27,9 +31,8 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
       kept[m] = 1;
       docs.push(m);
     } else {
-      if (glossedSkill(m)) return undefined;
       skillAt.set(docs.length, m);
-      docs.push(memberOf(m, undefined));
+      docs.push(memberOf(m, glossesOf(m)));
     }
   }
   // The base's members that left, and those at the documents of changed ones (an overlay's
@@ -61,7 +64,7 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
     added,
     distinct,
     skillAt: (doc) => skillAt.get(doc)!,
-    entryOf: (doc) => lexicalEntry(skillAt.get(doc)!),
+    entryOf: (doc) => lexicalEntry(skillAt.get(doc)!, glossesOf(skillAt.get(doc)!)),
   };
 }
 

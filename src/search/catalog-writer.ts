@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { errorMessage, throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
-import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { lexicalEntry, lexicalKey, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
@@ -10,6 +10,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
+import { normalizeName } from './exact-name.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
@@ -140,8 +141,20 @@ export class CatalogWriter {
     if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base === undefined) return undefined;
-    const change = changeOfDelta(delta, base, shared.members(base.id));
+    const change = await this.#changeOfDelta(delta, base, signal);
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
+  }
+
+  /**
+   * `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of
+   * the catalog (`CrossLingual.prepareAlone`); undefined otherwise.
+   */
+  async #changeOfDelta(delta: CatalogDelta, base: StoredCatalog, signal: AbortSignal | undefined): Promise<BaseChange | undefined> {
+    const { shared, language } = this.#options;
+    const changed: Skill[] = [];
+    for (const m of delta.members) if (typeof m !== 'number') changed.push(m);
+    if (!(await language.prepareAlone(changed, signal))) return undefined;
+    return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
   }
 
   /**
@@ -240,11 +253,61 @@ export class CatalogWriter {
    * before it is written"). Undefined when it cannot be held so.
    */
   async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    const { shared, engine, model, dimensions } = this.#options;
+    const { shared, engine } = this.#options;
     if (engine.mode === 'lexical') return undefined;
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
-    if (base?.sum === undefined || base.sum.length !== dimensions) return undefined;
-    const change = changeOfDelta(delta, base, shared.members(base.id));
+    if (base === undefined) return undefined;
+    return this.#hold(base, await this.#changeOfDelta(delta, base, signal), signal);
+  }
+
+  /**
+   * The catalog of `skills` held in memory over the catalog of the model saved last, as
+   * {@link holdDelta} holds an edit, when that catalog holds their ids at the same documents at
+   * other paths (a kept member's record names another) and keeps every member but the changed
+   * ones (at most half; their name, lexical or vector key differ): a tools file or skill library
+   * copied and edited. The kept members' records are the base's, at the old paths: the caller
+   * searches it with the records of `skills` (`StoredSearch.openMoved`). Undefined when it
+   * cannot be held so.
+   */
+  async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    const { shared, engine, language } = this.#options;
+    if (engine.mode === 'lexical') return undefined;
+    const byId = new Map<string, Skill>();
+    for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
+    const ordered = [...byId.values()];
+    const base = shared.latestCatalog(catalogModel(engine), CATALOG_FORMAT);
+    if (base === undefined || base.size !== ordered.length || ordered.length === 0) return undefined;
+    const stored = shared.members(base.id);
+    const keys = stored.keys();
+    if (keys.length !== ordered.length || !ordered.every((skill, doc) => keys[doc]!.id === skill.id)) return undefined;
+    await language.prepare(ordered, signal);
+    const glossesOf = (skill: Skill) => language.glossesOf(skill)?.lexical;
+    const members = ordered.map((skill, doc): Skill | number => {
+      const key = keys[doc]!;
+      return key.name === normalizeName(skill.name) && key.vectorKey === vectorKey(skill) && key.lexicalKey === lexicalKey(skill, glossesOf(skill))
+        ? doc
+        : skill;
+    });
+    // Moved: a kept member's record names another path (an edit in place is assembled, as before).
+    const kept = members.find((m): m is number => typeof m === 'number');
+    const record = kept === undefined ? undefined : stored.record(keys[kept]!.id);
+    if (record === undefined || (JSON.parse(record) as Skill).path === ordered[kept!]!.path) return undefined;
+    const change = changeOfDelta(
+      {
+        members,
+        baseIds: keys.map((key) => key.id),
+      },
+      base,
+      stored,
+      glossesOf,
+    );
+    return this.#hold(base, change, signal);
+  }
+
+  /** {@link holdDelta} of `change` over `base` once told: undefined unless it keeps every member in place. */
+  async #hold(base: StoredCatalog, change: BaseChange | undefined, signal: AbortSignal | undefined): Promise<HeldCatalog | undefined> {
+    const { shared, engine, model, dimensions } = this.#options;
+    if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
     if (change === undefined || !change.inPlace) return undefined;
     const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
     if (graphed && base.graph === undefined) return undefined;

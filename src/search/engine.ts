@@ -237,6 +237,32 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
+   * Runs `write` (this engine's store writes: {@link saveCatalog}, {@link collectStore}) once the
+   * store's write lock is free: waited for without holding the thread when the store was opened
+   * with `storeWriter: 'async'` (`SharedStore.whenFree`), at once otherwise; `otherwise` without
+   * a store, or once it failed.
+   */
+  whenStoreFree<T>(write: () => T, otherwise: T): Promise<T> {
+    return this.#shared === undefined ? Promise.resolve(otherwise) : this.#shared.whenFree(write, otherwise);
+  }
+
+  /**
+   * Resolves once a store write of this engine (a sync's new vectors) waits for another
+   * process's write lock (`SharedStore.waiting`): meanwhile the engine answers from the catalog
+   * it synced last. Never without a store, or once `signal` aborts.
+   */
+  storeWaiting(signal: AbortSignal): Promise<void> {
+    return this.#shared?.waiting(signal) ?? new Promise<void>(() => undefined);
+  }
+
+  /** The catalog of `skills` held in memory over the saved one holding them at other paths, with a few changed (`CatalogWriter.holdMoved`); undefined: assemble it. */
+  async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    this.assertOpen();
+    if (this.#writer === undefined || this.#generation !== 0) return undefined;
+    return this.#writer.holdMoved(skills, signal);
+  }
+
+  /**
    * Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how
    * many went. For processes off a prompt's path (`skill-search index`).
    */

@@ -4,6 +4,7 @@ import { lexicalKey } from '../lexical/lexical-entry.js';
 import type { CatalogKey, CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
+import type { HeldCatalog } from './catalog-writer.js';
 import { CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { vectorKey } from './skill-text.js';
@@ -40,6 +41,26 @@ export async function movedBase(store: SharedStore, model: string, skills: reado
     return undefined;
   await language.prepare(ordered);
   if (!ordered.every((skill, doc) => members[doc]!.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical))) return undefined;
+  return { base, skills: byId };
+}
+
+/**
+ * The saved catalog `held` is held over (`CatalogWriter.holdMoved`: a copy with a few skills
+ * changed), with `skills` by id and `language` prepared with them, for a search that takes the
+ * records from memory; undefined when it is no longer the catalog of `model` saved last.
+ */
+export async function heldMovedBase(
+  store: SharedStore,
+  model: string,
+  skills: readonly Skill[],
+  language: CrossLingual,
+  held: HeldCatalog,
+): Promise<MovedCatalog | undefined> {
+  const base = store.latestCatalog(model, CATALOG_FORMAT);
+  if (base?.id !== held.base.id) return undefined;
+  const byId = new Map<string, Skill>();
+  for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
+  await language.prepare(byId.values());
   return { base, skills: byId };
 }
 

@@ -52,11 +52,12 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    */
   readonly store?: string | EntryStore;
   /**
-   * This engine is its catalogs' writer (`index`, `watch`, a library `LiveIndex` that saves): its
-   * store file's writes wait `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's, not a
-   * reader's `busyTimeoutMs`. @default false
+   * This engine is its catalogs' writer: its store file's writes wait
+   * `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's, not a reader's `busyTimeoutMs`;
+   * `'async'` (`watch`, the MCP server, a library `LiveIndex`) without holding the thread
+   * (`StoreOpenOptions.writer`). @default false
    */
-  readonly storeWriter?: boolean;
+  readonly storeWriter?: boolean | 'async';
   /** Results per query when the request does not say: a product default, not tuned. @default 5 */
   readonly k?: number;
   /** Ranker used when the request does not say; hybrid is never behind the others in hit@1 on any test suite (docs/retrieval.md). @default 'hybrid' */
@@ -170,7 +171,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly embedder: Embedder;
   readonly indexDir: string | undefined;
   readonly store: string | EntryStore | undefined;
-  readonly storeWriter: boolean;
+  readonly storeWriter: boolean | 'async';
   readonly k: number;
   readonly mode: SearchMode;
   readonly abstain: AbstainSetting;
@@ -237,7 +238,13 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   if (options.store !== undefined && (typeof options.store === 'string' ? options.store === '' : typeof options.store.vectors !== 'function')) {
     throw badKnob('store', 'a file path or an EntryStore', typeof options.store === 'string' ? options.store : '[object]');
   }
-  return Object.freeze({ embedder, indexDir: options.indexDir, store: options.store, storeWriter: options.storeWriter === true, ...resolveKnobs(options) });
+  return Object.freeze({
+    embedder,
+    indexDir: options.indexDir,
+    store: options.store,
+    storeWriter: options.storeWriter === 'async' ? 'async' : options.storeWriter === true,
+    ...resolveKnobs(options),
+  });
 }
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */

@@ -8,7 +8,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
-import { movedBase } from './moved-catalog.js';
+import { heldMovedBase, movedBase } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-writer.js';
@@ -84,22 +84,38 @@ export class StoredSearch extends RankedSearch {
   /**
    * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
    * (`movedBase`: every member's keys equal, only records differ), the records and load problems
-   * taken from memory; undefined when the store holds none such. Nothing is written.
+   * taken from memory; undefined when the store holds none such. With `held`
+   * (`CatalogWriter.holdMoved`), its base searched with the changed members held over it.
+   * Nothing is written.
    */
-  static async openMoved(options: EngineOptions, skills: readonly Skill[], diagnostics: readonly Diagnostic[]): Promise<OpenedCatalog | undefined> {
+  static async openMoved(
+    options: EngineOptions,
+    skills: readonly Skill[],
+    diagnostics: readonly Diagnostic[],
+    held?: HeldCatalog,
+  ): Promise<OpenedCatalog | undefined> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
     const language = crossLingual(resolved, store);
-    const moved = await movedBase(store, catalogModel(resolved), skills, language).catch((error: unknown) => {
+    const moved = await (held === undefined
+      ? movedBase(store, catalogModel(resolved), skills, language)
+      : heldMovedBase(store, catalogModel(resolved), skills, language, held)
+    ).catch((error: unknown) => {
       store.close();
       throw error;
     });
     const opened =
       moved === undefined
         ? undefined
-        : StoredSearch.#openRow(resolved, store, moved.base, { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language });
+        : StoredSearch.#openRow(
+            resolved,
+            store,
+            held === undefined ? moved.base : { ...moved.base, mean: held.mean, graph: held.graph },
+            { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language },
+            held?.overlay,
+          );
     return StoredSearch.#opened(resolved, store, opened);
   }
 

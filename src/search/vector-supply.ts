@@ -49,7 +49,8 @@ export class VectorSupply {
     const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
     const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
     const made = await this.#embed(needed, signal, onProgress);
-    if (keep) shared?.putVectors(model, made);
+    // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
+    if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
     for (const [key, vector] of stored) made.set(key, vector);
     return { vectors: made, embedded: made.size - stored.size };
   }

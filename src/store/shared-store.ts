@@ -12,6 +12,9 @@ export class SharedStore implements EntryStore {
   readonly #open: () => EntryStore;
   #store: EntryStore | undefined;
   #problem: string | undefined;
+  /** Writes waiting for another process's ({@link whenFree}), and who is told when one begins ({@link waiting}). */
+  #waits = 0;
+  readonly #onWait = new Set<() => void>();
 
   /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
   constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
@@ -98,8 +101,9 @@ export class SharedStore implements EntryStore {
     return this.#guard((store) => store.glosses(scope), new Map());
   }
 
-  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
-    this.#guard((store) => store.putGlosses(scope, entries), undefined);
+  /** Settles once written: a long-lived writer waits for another process's write ({@link whenFree}). */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): Promise<void> {
+    return this.whenFree(() => this.#guard((store) => store.putGlosses(scope, entries), undefined), undefined);
   }
 
   /** Empty once the store failed (nothing is read from it then). */
@@ -109,6 +113,52 @@ export class SharedStore implements EntryStore {
 
   collect(days: number): number {
     return this.#guard((store) => store.collect(days), 0);
+  }
+
+  /**
+   * `write` (calls of this store's writes) once the store's write lock is free
+   * (`SqliteStore.whenFree`: waited for without holding the thread by a store opened as an
+   * `'async'` writer); at once for another store; `otherwise` once the store failed.
+   */
+  async whenFree<T>(write: () => T, otherwise: T, signal?: AbortSignal): Promise<T> {
+    const store = this.#guard((opened) => opened, undefined);
+    if (store === undefined) return otherwise;
+    if (!(store instanceof SqliteStore)) return write();
+    let waited = false;
+    const onWait = () => {
+      waited = true;
+      this.#waits += 1;
+      for (const tell of [...this.#onWait]) tell();
+    };
+    try {
+      return await store.whenFree(write, { signal, onWait });
+    } catch (error) {
+      this.#problem ??= errorMessage(error);
+      this.close();
+      return otherwise;
+    } finally {
+      if (waited) this.#waits -= 1;
+    }
+  }
+
+  /**
+   * Resolves once a write through {@link whenFree} waits for another process's (at once while
+   * one does); never once `signal` aborts (its listener is then dropped).
+   */
+  waiting(signal: AbortSignal): Promise<void> {
+    if (this.#waits > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const tell = () => {
+        drop();
+        resolve();
+      };
+      const drop = () => {
+        this.#onWait.delete(tell);
+        signal.removeEventListener('abort', drop);
+      };
+      this.#onWait.add(tell);
+      signal.addEventListener('abort', drop, { once: true });
+    });
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
@@ -137,9 +138,12 @@ export class SqliteStore implements EntryStore {
   readonly #used: BetterSqlite3.Statement<[string, string], { used: number; label: number }>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
+  /** An `'async'` writer ({@link StoreOpenOptions.writer}): {@link whenFree} waits for the write lock without holding the thread. */
+  readonly #waitsAsync: boolean;
 
-  private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined) {
+  private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined, waitsAsync: boolean) {
     this.file = file;
+    this.#waitsAsync = waitsAsync;
     this.graphDir = path.join(path.dirname(file), STORE_DEFAULTS.graphDir);
     this.reset = reset;
     this.#db = db;
@@ -151,22 +155,22 @@ export class SqliteStore implements EntryStore {
 
   /**
    * Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not
-   * written. A `writer`'s writes wait `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's,
-   * a reader's `busyTimeoutMs`.
+   * written. How its writes wait for another process's: {@link StoreOpenOptions.writer}.
    */
   static open(file: string, { writer = false }: StoreOpenOptions = {}): SqliteStore {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const timeout = writer ? STORE_DEFAULTS.writerBusyTimeoutMs : STORE_DEFAULTS.busyTimeoutMs;
+    const timeout = writer === true ? STORE_DEFAULTS.writerBusyTimeoutMs : STORE_DEFAULTS.busyTimeoutMs;
+    const waitsAsync = writer === 'async';
     try {
-      return SqliteStore.#open(file, timeout);
+      return SqliteStore.#open(file, timeout, waitsAsync);
     } catch (error) {
       if (!isNotADatabase(error)) throw error;
       renameSync(file, `${file}.broken`);
-      return SqliteStore.#open(file, timeout);
+      return SqliteStore.#open(file, timeout, waitsAsync);
     }
   }
 
-  static #open(file: string, timeout: number): SqliteStore {
+  static #open(file: string, timeout: number, waitsAsync: boolean): SqliteStore {
     // Created private before SQLite opens it: its -wal and -shm files take the same mode.
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
@@ -197,7 +201,7 @@ export class SqliteStore implements EntryStore {
         }).immediate();
       // Added to the layout without a new version: a store laid out before it keeps its contents.
       addLexicalVocabulary(db);
-      return new SqliteStore(file, db, reset);
+      return new SqliteStore(file, db, reset, waitsAsync);
     } catch (error) {
       db.close();
       throw error;
@@ -446,6 +450,48 @@ export class SqliteStore implements EntryStore {
   }
 
   /**
+   * Runs `write` (writes on this connection) once the store's write lock is free. An `'async'`
+   * writer ({@link StoreOpenOptions.writer}) takes the lock (`BEGIN IMMEDIATE`) without a busy
+   * wait, and while another process holds it tries again after pauses that double up to
+   * {@link MAX_PAUSE_MS}, for `STORE_DEFAULTS.writerBusyTimeoutMs` in all: the event loop runs
+   * meanwhile, so a server answers searches while its save waits. `write` then runs inside that
+   * transaction (its own transactions become savepoints) and it commits. Past the wait, or once
+   * `signal` aborts, `write` runs as a reader's would (a short busy wait, a cache write skipped).
+   * Other connections run `write` at once, waiting as they were opened to. `onWait` is called
+   * once when the lock is first found held.
+   */
+  async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
+    if (!this.#waitsAsync || this.#db.inTransaction) return write();
+    const deadline = performance.now() + STORE_DEFAULTS.writerBusyTimeoutMs;
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
+      if (this.#begin()) {
+        try {
+          const result = write();
+          this.#db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+          throw error;
+        }
+      }
+      if (performance.now() >= deadline || signal?.aborted === true) return write();
+      if (pause === FIRST_PAUSE_MS) onWait?.();
+      // An abort ends the pause (the loop then stops waiting).
+      await delay(pause, undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** Takes the write lock without waiting; false when another connection holds it. */
+  #begin(): boolean {
+    let begun = false;
+    markWithoutWaiting(this.#db, () => {
+      this.#db.exec('BEGIN IMMEDIATE');
+      begun = true;
+    });
+    return begun;
+  }
+
+  /**
    * A `used` mark, skipped at once when another process is writing (a build's transaction can
    * hold the store for seconds: a reader answering a prompt never waits for it); a later read marks it.
    */
@@ -466,9 +512,27 @@ export class SqliteStore implements EntryStore {
 export { markWithoutWaiting } from './sqlite-codes.js';
 
 export interface StoreOpenOptions {
-  /** The connection of a catalog's writer (`index`, `watch`): its writes wait long for another process's. @default false */
-  readonly writer?: boolean;
+  /**
+   * The connection of a catalog's writer, whose writes wait long for another process's
+   * (docs/store.md, "Concurrency"). `true` (a one-shot `index`): SQLite's busy timeout is
+   * `STORE_DEFAULTS.writerBusyTimeoutMs`, which holds the thread. `'async'` (a long-lived process:
+   * `watch`, the MCP server, a library `LiveIndex`): a reader's busy timeout, and writes made
+   * through {@link SqliteStore.whenFree} wait as long for the write lock without holding the
+   * thread. False: a reader's (`busyTimeoutMs`). @default false
+   */
+  readonly writer?: boolean | 'async';
 }
+
+export interface WhenFreeOptions {
+  /** Stops the wait: `write` then runs as a reader's would. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called once when the write lock is first found held by another connection (the wait begins). */
+  readonly onWait?: () => void;
+}
+
+/** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 250;
 
 function catalogOf(row: CatalogRowData): StoredCatalog {
   return {

@@ -48,6 +48,36 @@ function editLines(tools: string): void {
   writeFileSync(tools, lines.join('\n'));
 }
 
+/**
+ * Line 7 in Chinese and line 12 in Japanese with no katakana loanword: glosses that depend on no
+ * other skill (`CrossLingual.prepareAlone`).
+ */
+function editInChinese(tools: string): void {
+  const lines = readFileSync(tools, 'utf8').split('\n');
+  lines[7] = tool('tool-7', '转录手写的会议记录');
+  lines[12] = tool('tool-12', '帳簿の残高を確認する', 'ledger-wizard');
+  writeFileSync(tools, lines.join('\n'));
+}
+
+/** Line 20 in Japanese with a katakana loanword (トランスレート, "translate" in the catalog's words): matched against every skill's English words. */
+function editWithLoanword(tools: string): void {
+  const lines = readFileSync(tools, 'utf8').split('\n');
+  lines[20] = tool('tool-20', '動画の字幕をトランスレートする');
+  writeFileSync(tools, lines.join('\n'));
+}
+
+/** Queries finding the Chinese and Japanese edits, in English and in their languages. */
+const CJK_QUERIES = [
+  'transcription of a meeting record',
+  '会议记录',
+  '帳簿の残高',
+  'confirm the account book',
+  'ledger wizard',
+  'トランスレート',
+  'translate subtitles of a video',
+  'plan a budget for service 12',
+];
+
 /** Line 20's description edited: a word no line had. */
 function editAgain(tools: string): void {
   const lines = readFileSync(tools, 'utf8').split('\n');
@@ -60,7 +90,7 @@ function editAgain(tools: string): void {
  * writes nothing and hands the write on once), checked equal to the catalog's written by a caller
  * that does not (an overlay of the same base); `changed`: the skills embedded and tokenised.
  */
-async function heldAndWritten(saved: LiveIndexOptions, changed: number): Promise<unknown[]> {
+async function heldAndWritten(saved: LiveIndexOptions, changed: number, queries = QUERIES): Promise<unknown[]> {
   const before = storeCounts(saved.store!);
   const due: string[] = [];
   const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: (stamp) => due.push(stamp) }, { assemble: true });
@@ -70,7 +100,7 @@ async function heldAndWritten(saved: LiveIndexOptions, changed: number): Promise
     expect(opened.held).toEqual({ embedded: changed });
     expect(opened.assembled).toBeUndefined();
     expect(opened.diagnostics).toEqual([]);
-    got = await allAnswers((query, mode) => opened.search(query, { k: 5, mode }));
+    got = await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), queries);
   } finally {
     await opened.close();
   }
@@ -81,7 +111,7 @@ async function heldAndWritten(saved: LiveIndexOptions, changed: number): Promise
   if ('reason' in written) throw new Error(written.reason);
   try {
     expect(written.assembled).toEqual({ embedded: changed, tokenised: changed });
-    expect(await allAnswers((query, mode) => written.search(query, { k: 5, mode }))).toEqual(got);
+    expect(await allAnswers((query, mode) => written.search(query, { k: 5, mode }), queries)).toEqual(got);
   } finally {
     await written.close();
   }
@@ -112,19 +142,19 @@ function storeCounts(file: string): number[] {
 }
 
 /** Every query's top 5 in every mode, with their scores. */
-async function allAnswers(search: (query: string, mode: SearchMode) => Promise<readonly SearchHit[]>): Promise<unknown[]> {
+async function allAnswers(search: (query: string, mode: SearchMode) => Promise<readonly SearchHit[]>, queries = QUERIES): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const mode of MODES) for (const query of QUERIES) out.push([mode, query, await search(query, mode)]);
+  for (const mode of MODES) for (const query of queries) out.push([mode, query, await search(query, mode)]);
   return out;
 }
 
 /** A clean build of the catalog on disk, saved, then searched as a cold process reads it. */
-async function cleanAnswers(options: LiveIndexOptions): Promise<unknown[]> {
+async function cleanAnswers(options: LiveIndexOptions, queries = QUERIES): Promise<unknown[]> {
   await liveAnswers(options, QUERIES.slice(0, 1));
   const opened = await LiveIndex.openSnapshot(options);
   if ('reason' in opened) throw new Error(opened.reason);
   try {
-    return await allAnswers((query, mode) => opened.search(query, { k: 5, mode }));
+    return await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), queries);
   } finally {
     await opened.close();
   }
@@ -150,6 +180,41 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
       expect(JSON.stringify(clean[3])).toContain('tool-12');
     }
   });
+
+  it.each([
+    ['searched exactly', 40],
+    ['above the exact-search size, through the base graph', 2_200],
+  ])(
+    'an edit in Chinese or Japanese is held too when its glosses depend on no other skill (%s); one with a loanword is written whole',
+    async (_what, count) => {
+      const { tools, options } = setup(count);
+      const saved = options('store.sqlite');
+      await liveAnswers(saved, QUERIES.slice(0, 1));
+      const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
+      editInChinese(tools);
+      const got = await heldAndWritten(saved, 2, CJK_QUERIES);
+      const clean = await cleanAnswers(options('clean-cjk.sqlite'), CJK_QUERIES);
+      expect(exact(got)).toEqual(exact(clean));
+      // Found through their glosses by English requests, and in their own languages.
+      expect(JSON.stringify(clean[0])).toContain('tool-7');
+      expect(JSON.stringify(clean[1])).toContain('tool-7');
+      expect(JSON.stringify(clean[2])).toContain('tool-12');
+      expect(JSON.stringify(clean[3])).toContain('tool-12');
+
+      editWithLoanword(tools);
+      const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
+      if ('reason' in opened) throw new Error(opened.reason);
+      try {
+        expect(opened.held).toBeUndefined();
+        expect(opened.assembled).toBeDefined();
+        expect(exact(await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), CJK_QUERIES))).toEqual(
+          exact(await cleanAnswers(options('clean-loanword.sqlite'), CJK_QUERIES)),
+        );
+      } finally {
+        await opened.close();
+      }
+    },
+  );
 
   it('the hook answers an edit from memory and starts the indexer, which saves it from the changed lines; the next prompt reads that', async () => {
     const { tools } = setup(40);

@@ -127,6 +127,34 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.due).toHaveLength(1);
   });
 
+  it('several tools files copied elsewhere (one of them swapping paths with another) are found by their bytes, whichever catalog was saved since', async () => {
+    const { options, root } = setup();
+    const at = (...files: string[]): LiveIndexOptions => {
+      const base = options(files.join('+'));
+      return { ...base, catalog: { ...base.catalog, toolsFiles: files.map((file) => path.join(root, file)) } };
+    };
+    const second = TOOLS.replaceAll('tool-', 'extra-').replace('service 7', 'service seven');
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    writeFileSync(path.join(root, 'c.jsonl'), second);
+    await liveAnswers(at('a.jsonl', 'c.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'other.jsonl'), tool('other', 'plan a budget for the garden'));
+    await liveAnswers(options('other.jsonl'), QUERIES);
+    // a.jsonl goes to b.jsonl, c.jsonl to a.jsonl.
+    writeFileSync(path.join(root, 'b.jsonl'), TOOLS);
+    writeFileSync(path.join(root, 'a.jsonl'), second);
+    const copied = at('b.jsonl', 'a.jsonl');
+    const before = counts(copied.store!);
+    const got = await coldAnswers(copied);
+    const clean = await cleanBuild({ ...copied, store: path.join(root, 'cache', 'clean.sqlite') });
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`, `${path.join(root, 'a.jsonl')}:41`]);
+    expect(got.answers.flat().some((hit) => hit.skill.path.startsWith(`tools:${path.join(root, 'a.jsonl')}#extra-`))).toBe(true);
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(got.due).toHaveLength(1);
+  });
+
   it('without an indexer to hand it to (query, the library), the catalog is written once the search closes', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
@@ -179,14 +207,60 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.due).toHaveLength(1);
   });
 
-  it('a copy with one description changed too is assembled and written as before', async () => {
+  it('a copy with one description changed too: the changed skill held over the saved catalog, nothing written in the prompt, the write handed on', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
     await liveAnswers(options('a.jsonl'), QUERIES);
     writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace('rotate the logs of service 0', 'fill in a pdf form'));
+    const before = counts(options('b.jsonl').store!);
     const got = await coldAnswers(options('b.jsonl'));
-    expect(got.assembled).toMatchObject({ embedded: 1, tokenised: 1 });
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(counts(options('b.jsonl').store!)).toEqual(before);
+    expect(got.due).toHaveLength(1);
+    const clean = await cleanBuild(options('b.jsonl', 'clean.sqlite'));
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.answers[2]![0]?.skill).toMatchObject({ id: 'tool-0', path: `tools:${path.join(root, 'b.jsonl')}#tool-0` });
+  });
+
+  it('a copy with one description changed, without an indexer to hand it to: written once the search closes, as a clean build', async () => {
+    const { options, root } = setup();
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace('rotate the logs of service 0', 'fill in a pdf form'));
+    const before = counts(options('b.jsonl').store!) as { catalogs: number };
+    const opened = await LiveIndex.openSnapshot(options('b.jsonl'), { assemble: true });
+    if ('reason' in opened) throw new Error(opened.reason);
+    expect(opened.assembled).toBeUndefined();
+    await opened.close();
+    expect(counts(options('b.jsonl').store!)).toMatchObject({ catalogs: before.catalogs + 1 });
+    const saved = await LiveIndex.openSnapshot(options('b.jsonl'));
+    if ('reason' in saved) throw new Error(saved.reason);
+    try {
+      const answers = await Promise.all(QUERIES.map(async (query) => [...(await saved.search(query, { k: 5 }))]));
+      expect(answers).toEqual((await cleanBuild(options('b.jsonl', 'clean.sqlite'))).answers);
+    } finally {
+      await saved.close();
+    }
+  });
+
+  it('a skill folder edited in place is assembled and written as before (nothing moved)', async () => {
+    const { root } = setup();
+    const skills = copyFixture(SKILLS);
+    dirs.push(skills);
+    const home = path.join(root, 'home');
+    const library: LiveIndexOptions = {
+      catalog: { cwd: root, home, skillsDirs: [skills], demo: 'never', claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', 'index'),
+      store: path.join(root, 'cache', 'store.sqlite'),
+    };
+    await liveAnswers(library, QUERIES);
+    const file = path.join(skills, 'pdf-forms', 'SKILL.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/description: .*/, 'description: Fill in the fields of a PDF form, then sign it'));
+    const got = await coldAnswers(library);
+    expect(got.assembled).toMatchObject({ embedded: 1 });
     expect(got.due).toEqual([]);
-    expect(got.answers).toEqual((await cleanBuild(options('b.jsonl', 'clean.sqlite'))).answers);
   });
 });

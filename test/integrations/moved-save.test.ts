@@ -106,6 +106,33 @@ describe('the indexer of a catalog at a new path (LiveIndex.saveMoved, what `ind
     expect(await savedAnswers(options('b.jsonl'))).toEqual(await clean(options('b.jsonl', 'clean2.sqlite')));
   });
 
+  it('two copied tools files: written from the saved catalog, nothing synced; both line tables kept', async () => {
+    const { options, root } = setup();
+    const at = (...files: string[]): LiveIndexOptions => {
+      const base = options(files.join('+'));
+      return { ...base, catalog: { ...base.catalog, toolsFiles: files.map((file) => path.join(root, file)) } };
+    };
+    const second = TOOLS.replaceAll('tool-', 'extra-');
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    writeFileSync(path.join(root, 'c.jsonl'), second);
+    await liveAnswers(at('a.jsonl', 'c.jsonl'), QUERIES);
+    copyFileSync(path.join(root, 'a.jsonl'), path.join(root, 'b.jsonl'));
+    copyFileSync(path.join(root, 'c.jsonl'), path.join(root, 'd.jsonl'));
+    const copied = at('b.jsonl', 'd.jsonl');
+    const before = counts(copied.store!);
+    const live = await LiveIndex.open(copied);
+    try {
+      const saved = await live.saveMoved();
+      expect(saved).toMatchObject({ skills: 80 });
+      expect(saved?.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`, `${path.join(root, 'd.jsonl')}:41`]);
+      expect(live.engine.size).toBe(0);
+    } finally {
+      await live.close();
+    }
+    expect(counts(copied.store!)).toEqual({ ...before, catalogs: before.catalogs + 1, members: before.members + 80, toolsLines: before.toolsLines + 2 });
+    expect(await savedAnswers(copied)).toEqual(await clean({ ...copied, store: path.join(root, 'cache', 'clean.sqlite') }));
+  });
+
   it('a copied skill library: found by its keys, written from the saved catalog with its own records, nothing synced', async () => {
     const { library } = setup();
     const first = copyFixture(SKILLS);

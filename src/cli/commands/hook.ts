@@ -10,7 +10,7 @@ import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type Sour
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, builtMarker } from '../builder-lease.js';
+import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, builtMarker, snapshotMarker, warmingMarker } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
@@ -197,10 +197,10 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
 /**
  * Starts `skill-search index` for the same catalog, detached, at most once per
  * `HOOK_TIMING.warmingTtl` per index (a marker file beside the working folder's directory,
- * `<index dir>.warming`, records the attempt).
+ * `warmingMarker`, records the attempt).
  */
 function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, began: number, io: CliIo): void {
-  const due = () => !builderStartedSince(indexDir, began) && claimMarker(`${indexDir}.warming`, HOOK_TIMING.warmingTtl);
+  const due = () => !builderStartedSince(indexDir, began) && claimMarker(warmingMarker(indexDir), HOOK_TIMING.warmingTtl);
   if (!indexInBackground(values, sources, indexDir, io, due)) return;
   io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
 }
@@ -217,7 +217,7 @@ function snapshotInBackground(values: ParsedValues, sources: SourceOptions, inde
     sources,
     indexDir,
     io,
-    () => !builderStartedSince(indexDir, began) && claimMarker(`${indexDir}.snapshot`, HOOK_TIMING.snapshotTtl, sourceStamp),
+    () => !builderStartedSince(indexDir, began) && claimMarker(snapshotMarker(indexDir), HOOK_TIMING.snapshotTtl, sourceStamp),
   );
 }
 
@@ -227,7 +227,7 @@ function snapshotInBackground(values: ParsedValues, sources: SourceOptions, inde
  * a second builder would only repeat it (six hooks at once start one, even once the first exited).
  */
 function builderStartedSince(indexDir: string, began: number): boolean {
-  for (const marker of [`${indexDir}.warming`, `${indexDir}.snapshot`, builtMarker(indexDir)]) {
+  for (const marker of [warmingMarker(indexDir), snapshotMarker(indexDir), builtMarker(indexDir)]) {
     try {
       if (statSync(marker).mtimeMs >= began) return true;
     } catch {

@@ -41,7 +41,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       // The skills of a saved catalog at another path (a tools file copied or moved, what a hook hands on): written from its entries.
       const moved = await live.saveMoved();
       if (moved !== undefined) {
-        live.engine.collectStore();
+        await live.engine.whenStoreFree(() => live.engine.collectStore(), 0);
         const { diagnostics, skills, model } = moved;
         const counts = { skills, added: 0, updated: 0, removed: 0, unchanged: skills, embedded: 0, model };
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
@@ -56,11 +56,11 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
         throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
       }
       // Saved for cold processes (the hook without a server, `query`, other project folders).
-      const saved = live.saveCatalog();
+      const saved = await live.saveCatalog();
       const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;
       if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${storeFile(io.env)} (${unsaved})`);
       // Off a prompt's path: what no catalog used for a while goes.
-      live.engine.collectStore();
+      await live.engine.whenStoreFree(() => live.engine.collectStore(), 0);
       const summary = {
         skills: snapshot.skills.length,
         added: sync?.added ?? 0,
