@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT, type QueryTerm } from '../src/lexical/bm25-scorer.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import type { MemoryTerm } from '../src/lexical/memory-postings.js';
+import type { MemoryTerm } from '../src/lexical/lexical-index.js';
 import type { FieldPostings, PostingsSource } from '../src/lexical/postings-source.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   const texts = await evalQueryTexts();
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
-  const source = index.postings.source();
+  const source = index.source();
   // The typo vocabulary is built after a few lookups; build it before timing.
   for (let i = 0; i < 10; i += 1) source.near(`warmup${i}`, 1);
   const fields = Object.entries(ENGINE_DEFAULTS.fieldBoosts)

@@ -80,7 +80,7 @@ interface DerivedTerm<Term> {
  * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
  * one state of the index: `LexicalIndex` drops the scorer on every change.
  *
- * Invariant: the index has no postings of removed documents (`MemoryPostings` deletes them at
+ * Invariant: the index has no postings of removed documents (`LexicalIndex` deletes them at
  * once); one found anyway is skipped and lowers that term's document frequency.
  */
 export class Bm25Scorer<Term> {
