@@ -11,8 +11,8 @@ import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import type { LiveVectors } from './live-vectors.js';
 import type { ResolvedEngineOptions } from './options.js';
-import { vectorKey } from './skill-text.js';
 import type { VectorSupply } from './vector-supply.js';
 
 /**
@@ -57,8 +57,8 @@ export interface CatalogWriterOptions {
   readonly dimensions: number;
   readonly language: CrossLingual;
   readonly supply: VectorSupply;
-  /** A new vector side, seeded (`withBase`) from the graph saved last for the model. */
-  readonly newVectors: (withBase: boolean) => CatalogVectors;
+  /** A new live vector side (seeded from the graph saved last for the model). */
+  readonly liveVectors: () => LiveVectors;
 }
 
 /**
@@ -310,21 +310,12 @@ export class CatalogWriter {
     glosses: ReadonlyMap<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
-    const { shared, model, supply } = this.#options;
-    const vectors = this.#options.newVectors(true);
-    const missing = new Map<string, Skill>();
-    for (const skill of desired.values()) missing.set(vectorKey(skill), skill);
-    const found = await supply.vectors(missing, signal);
+    const vectors = this.#options.liveVectors();
+    const found = await vectors.missing(desired.values(), signal);
     throwIfAborted(signal);
-    const labels = shared.labels(model, [...found.vectors.keys()]);
-    for (const [id, skill] of desired) {
-      const key = vectorKey(skill);
-      const vector = found.vectors.get(key);
-      const label = labels.get(key);
-      if (vector === undefined || label === undefined) return undefined;
-      vectors.set(id, key, vector, label);
-    }
-    const tokenised = this.write(catalog, [...desired.values()], glosses, vectors);
+    // A vector the store could not label is labelled locally: `write` then refuses the catalog.
+    vectors.apply(desired, found);
+    const tokenised = this.write(catalog, [...desired.values()], glosses, vectors.load());
     return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
   }
 

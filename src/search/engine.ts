@@ -114,7 +114,8 @@ export class SkillSearchEngine extends RankedSearch {
       shared: this.#shared,
       language: this.#language,
     });
-    this.#dense = new LiveVectors({ engine: options, model, dimensions, shared: this.#shared, supply });
+    const vectors = { engine: options, model, dimensions, shared: this.#shared, supply };
+    this.#dense = new LiveVectors(vectors);
     this.#writer =
       this.#shared === undefined
         ? undefined
@@ -125,7 +126,7 @@ export class SkillSearchEngine extends RankedSearch {
             dimensions,
             language: this.#language,
             supply,
-            newVectors: (withBase) => this.#dense.newVectors(withBase),
+            liveVectors: () => new LiveVectors(vectors),
           });
     const engine = this;
     const catalog: RankedCatalog = {

@@ -56,12 +56,12 @@ export class LiveVectors {
 
   /** The vectors, made (seeded from the graph saved last) when there are none yet. */
   load(): CatalogVectors {
-    this.#vectors ??= this.newVectors(true);
+    this.#vectors ??= this.#newVectors(true);
     return this.#vectors;
   }
 
   /** A new vector side, seeded (`withBase`) from the graph saved last for the model. */
-  newVectors(withBase: boolean): CatalogVectors {
+  #newVectors(withBase: boolean): CatalogVectors {
     const { engine, dimensions, shared } = this.#options;
     const model = catalogModel(engine);
     return new CatalogVectors({
@@ -115,7 +115,7 @@ export class LiveVectors {
         const held = state.vectorOfKey(key);
         if (held !== undefined && !vectors.has(key)) vectors.set(key, held.slice());
       }
-      const fresh = this.newVectors(false);
+      const fresh = this.#newVectors(false);
       this.#vectors = fresh;
       this.#skills = new Map();
       return this.#apply(fresh, desired, vectors);

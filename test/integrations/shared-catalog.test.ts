@@ -194,6 +194,23 @@ describe('a catalog changed since it was saved', () => {
     expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
   });
 
+  it('from a base saved without a sum, is written whole (every vector read, only the changed skill embedded) and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const a = project('a');
+    await liveAnswers(a);
+    const store = SqliteStore.open(a.store!);
+    store.database.prepare('UPDATE catalogs SET sum = NULL').run();
+    store.close();
+    changeOneDescription(library);
+    const { assembled: cost, answers: got } = await assembledAnswers(a, QUERIES);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
+    const assembled = lastCatalog(a.store!);
+    expect([assembled.base, assembled.rows]).toEqual([null, readdirSync(library).length]);
+    const expected = await liveAnswers({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') });
+    expect(got).toEqual(expected);
+    expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
+  });
+
   it('is not assembled unless asked, nor with no catalog of the model saved before', async () => {
     const { library, project } = setup();
     const a = project('a');
