@@ -284,7 +284,8 @@ export class SkillSearchEngine extends RankedSearch {
   #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
     const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
     if (latest === undefined) return undefined;
-    const saved = this.#shared!.members(latest.id).lexicalKeys();
+    const members = this.#shared!.members(latest.id).keys();
+    const saved = new Map(members.map((m) => [m.id, m.lexicalKey]));
     let added = 0;
     let updated = 0;
     let unchanged = 0;

@@ -123,19 +123,12 @@ export interface MemberRead {
 }
 
 export interface CatalogMembers {
-  record(id: string): string | undefined;
   /** The ids with this normalised name, in catalog order. */
   idsNamed(name: string): readonly string[];
-  /** The ids whose vector has this label, in catalog order. */
-  idsLabelled(label: number): readonly string[];
-  /** The vector key and vector of member `id` (`dimensions` long). */
-  vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
-  /** {@link idsLabelled} of each of `labels` in one read: labels no member has are absent. */
-  idsLabelledMany(labels: readonly number[]): Map<number, readonly string[]>;
-  /** {@link record} and {@link vectorOf} of each of `ids` in one read: ids that are no member are absent. */
+  /** The ids whose vector has each of `labels`, in catalog order, in one read: labels no member has are absent. */
+  idsLabelled(labels: readonly number[]): Map<number, readonly string[]>;
+  /** The record and vector key and vector (`dimensions` long) of each of `ids` in one read: ids that are no member are absent. */
   membersOf(ids: readonly string[], dimensions: number): Map<string, MemberRead>;
-  /** Each member's lexical key by id. */
-  lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
   /** Every member without its record, in catalog order (what a catalog's search is built from). */

@@ -65,13 +65,9 @@ export class SharedStore implements EntryStore {
     const members = this.#guard((store) => store.members(catalog, overlay), undefined);
     const read = <T>(run: (m: CatalogMembers) => T, otherwise: T): T => (members === undefined ? otherwise : this.#guard(() => run(members), otherwise));
     return {
-      record: (id) => read((m) => m.record(id), undefined),
       idsNamed: (name) => read((m) => m.idsNamed(name), []),
-      idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
-      vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
-      idsLabelledMany: (labels) => read((m) => m.idsLabelledMany(labels), new Map()),
+      idsLabelled: (labels) => read((m) => m.idsLabelled(labels), new Map()),
       membersOf: (ids, dimensions) => read((m) => m.membersOf(ids, dimensions), new Map()),
-      lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
       all: () => read((m) => m.all(), []),
       keys: () => read((m) => m.keys(), []),
       at: (docs) => read((m) => m.at(docs), new Map()),
