@@ -100,7 +100,6 @@ function without(source: PostingsSource<MemoryTerm>, hidden: ReadonlySet<FieldPo
     averageFieldLengths: source.averageFieldLengths,
     fieldLengths: source.fieldLengths,
     fieldId: (name) => source.fieldId(name),
-    isLive: (doc) => source.isLive(doc),
     externalId: (doc) => source.externalId(doc),
     exact: (term) => source.exact(term),
     prefixed: (prefix) => source.prefixed(prefix),

@@ -80,8 +80,8 @@ interface DerivedTerm<Term> {
  * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
  * one state of the index: `LexicalIndex` drops the scorer on every change.
  *
- * Invariant: the index has no postings of removed documents (`LexicalIndex` deletes them at
- * once); one found anyway is skipped and lowers that term's document frequency.
+ * Invariant: every posting is of a present document (`LexicalIndex` deletes a removed one's at
+ * once; the store's postings are read for the catalog's documents only).
  */
 export class Bm25Scorer<Term> {
   readonly #source: PostingsSource<Term>;
@@ -130,11 +130,6 @@ export class Bm25Scorer<Term> {
     this.#termScore = new Float64Array(slots);
     this.#reachedBits = new Uint32Array(Math.ceil(slots / 32));
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
-  }
-
-  /** True when `term` is in the index vocabulary. */
-  has(term: string): boolean {
-    return this.#source.exact(term) !== undefined;
   }
 
   /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
@@ -312,21 +307,15 @@ export class Bm25Scorer<Term> {
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const fieldCount = this.#fieldCount;
     const { docs, values: raw } = this.#slab.take(frequencies.size);
-    let matching = frequencies.size;
-    let invDocFreq = inverseFrequency(documentCount, matching);
+    const invDocFreq = inverseFrequency(documentCount, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
-      if (!source.isLive(doc)) {
-        matching -= 1;
-        invDocFreq = inverseFrequency(documentCount, matching);
-        return;
-      }
       docs[n] = doc;
       const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength) : norms[doc]!;
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
-    const column = n === docs.length ? { docs, raw } : { docs: docs.subarray(0, n), raw: raw.subarray(0, n) };
+    const column = { docs, raw };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;

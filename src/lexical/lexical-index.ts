@@ -332,10 +332,6 @@ class MemorySource implements PostingsSource<MemoryTerm> {
     return id < 0 ? undefined : id;
   }
 
-  isLive(doc: number): boolean {
-    return this.#postings.idAt(doc) !== undefined;
-  }
-
   externalId(doc: number): string {
     return this.#postings.idAt(doc) ?? '';
   }

@@ -23,8 +23,6 @@ export interface PostingsSource<Term> {
    * catalog does; absent: the document number is its position.
    */
   readonly positions?: ArrayLike<number>;
-  /** False for a document number that is free or discarded. */
-  isLive(doc: number): boolean;
   /** The document's external id. */
   externalId(doc: number): string;
   /** The indexed term itself, or undefined. */

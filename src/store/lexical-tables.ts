@@ -395,10 +395,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return id < 0 ? undefined : id;
   }
 
-  isLive(): boolean {
-    return true;
-  }
-
   externalId(doc: number): string {
     let id = this.#externalIds.get(doc);
     if (id === undefined) {

@@ -241,9 +241,7 @@ describe('LexicalIndex postings', () => {
         postings.add('late', entry('late', words[0]!));
         const source = postings.source();
         const present = new Set<string>();
-        for (let doc = 0; doc < postings.slots; doc += 1) {
-          const id = source.isLive(doc) ? source.externalId(doc) : undefined;
-          if (id === undefined) continue;
+        for (const id of postings.ids()) {
           for (const term of tokenize(id === 'late' ? words[0]! : terms[Number(id.slice(1))]!)) present.add(term);
           for (const term of tokenize(id)) present.add(term);
         }
