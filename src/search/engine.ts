@@ -169,12 +169,7 @@ export class SkillSearchEngine extends RankedSearch {
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store:
-        this.#shared === undefined
-          ? 'memory'
-          : typeof this.options.store === 'object'
-            ? 'given'
-            : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
+      store: this.#shared === undefined ? 'memory' : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
     };
   }
 

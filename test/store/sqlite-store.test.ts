@@ -50,7 +50,6 @@ describe('SqliteStore', () => {
     expect([...reader.vectors('m2', 3, ['k1', 'k2']).get('k1')!]).toEqual([9, 9, 9]);
     // A vector of other dimensions under the same model is not this model's: not returned.
     expect(reader.vectors('m1', 4, ['k1']).size).toBe(0);
-    expect(reader.missing('m1', ['k1', 'k3', 'k2'])).toEqual(['k3']);
     writer.close();
     reader.close();
   });
@@ -200,8 +199,7 @@ describe('SqliteStore', () => {
       ]),
     );
     vi.setSystemTime(new Date('2026-01-25T12:00:00Z'));
-    store.vectors('m', 1, ['read']);
-    store.missing('m', ['listed']);
+    store.vectors('m', 1, ['read', 'listed']);
     vi.setSystemTime(new Date('2026-02-05T12:00:00Z'));
     expect(store.collect(30)).toBe(1);
     expect([...store.vectors('m', 1, ['old', 'read', 'listed']).keys()]).toEqual(['read', 'listed']);
@@ -242,7 +240,7 @@ describe('SharedStore', () => {
     const shared = new SharedStore(path.join(blocker, 'store.sqlite'));
     expect(shared.vectors('m', 1, ['k']).size).toBe(0);
     shared.putVectors('m', new Map([['k', vec(1)]]));
-    expect(shared.missing('m', ['k'])).toEqual([]);
+    expect(shared.labels('m', ['k']).size).toBe(0);
     expect(shared.problem).toMatch(/EEXIST|ENOTDIR/);
   });
 });
