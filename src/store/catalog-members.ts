@@ -339,9 +339,17 @@ function labelledVectors(
   return out;
 }
 
-/** A stored vector blob as a float32 array (copied: a blob's buffer need not be aligned). */
-export function toVector(bytes: Buffer): Float32Array {
-  const vector = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(vector.buffer).set(bytes);
-  return vector;
+/** A stored vector blob as a float32 array. */
+export const toVector = (bytes: Buffer): Float32Array => fromBlob(bytes, Float32Array);
+
+/** A blob read back as `Type`'s elements, in the machine's order (copied: a blob's buffer need not be aligned). */
+export function fromBlob<T extends Float32Array | Float64Array | Uint32Array>(bytes: Buffer, Type: { new (length: number): T; BYTES_PER_ELEMENT: number }): T {
+  const out = new Type(bytes.byteLength / Type.BYTES_PER_ELEMENT);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+/** A typed array's bytes as a blob, in the machine's order. */
+export function blobOf(values: ArrayBufferView): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }

@@ -33,6 +33,7 @@ import {
   vocabularyTablesOfJoined,
   type VocabularyTables,
 } from '../lexical/term-vocabulary.js';
+import { blobOf, fromBlob } from './catalog-members.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 
 /**
@@ -100,17 +101,10 @@ ${LEXICAL_VOCABULARY_SQL}`;
 
 type Database = BetterSqlite3.Database;
 
-/** A uint32 array as little-endian bytes (the machine's order, checked once below). */
-function bytesOf(values: Uint32Array | Int32Array): Buffer {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-/** Bytes read back as uint32s (copied: a blob's buffer need not be aligned). */
+/** Bytes read back as uint32s (little-endian, the machine's order: checked once below). */
 function uint32sOf(bytes: Buffer, what: string): Uint32Array {
   if (bytes.byteLength % 4 !== 0) throw corrupt(`${what} is ${bytes.byteLength} bytes, not whole uint32s`);
-  const copy = new Uint32Array(bytes.byteLength / 4);
-  new Uint8Array(copy.buffer).set(bytes);
-  return copy;
+  return fromBlob(bytes, Uint32Array);
 }
 
 function corrupt(detail: string): SkillSearchError {
@@ -149,7 +143,7 @@ export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>)
       if (entry.lengths.length !== FIELD_COUNT || entry.terms.length !== FIELD_COUNT) {
         throw new SkillSearchError('INTERNAL', `lexical tables: entry ${entry.key} has ${entry.lengths.length} field lengths, expected ${FIELD_COUNT}`);
       }
-      const entryId = Number(insertEntry.run(entry.key, bytesOf(Uint32Array.from(entry.lengths))).lastInsertRowid);
+      const entryId = Number(insertEntry.run(entry.key, blobOf(Uint32Array.from(entry.lengths))).lastInsertRowid);
       entry.terms.forEach((counts, field) => {
         for (const [term, tf] of counts) insertPosting.run(idOf(term), entryId, field, tf);
       });
@@ -236,8 +230,8 @@ function putStats(db: Database, catalog: number, entries: Uint32Array, lengths: 
   db.prepare<[number, number, Buffer, Buffer]>('INSERT OR REPLACE INTO lexical_catalogs (catalog, documents, entries, lengths) VALUES (?, ?, ?, ?)').run(
     catalog,
     entries.length,
-    bytesOf(entries),
-    bytesOf(lengths),
+    blobOf(entries),
+    blobOf(lengths),
   );
 }
 
@@ -503,9 +497,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
           tables = this.#buildVocabulary();
           if (!LITTLE_ENDIAN) return;
           const bytes = encodeVocabularyTables(tables);
-          db.prepare<[Buffer]>('INSERT OR REPLACE INTO lexical_vocabulary (id, tables) VALUES (0, ?)').run(
-            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-          );
+          db.prepare<[Buffer]>('INSERT OR REPLACE INTO lexical_vocabulary (id, tables) VALUES (0, ?)').run(blobOf(bytes));
         })();
       } catch (error) {
         // A read-only store keeps no cache; it still answers.

@@ -5,7 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type MemoryOverlay, type NewCatalog, type StoredCatalog } from './entry-store.js';
-import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
+import { CATALOG_SKILLS_SQL, blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 import {
@@ -244,7 +244,7 @@ export class SqliteStore {
     const day = today();
     this.#write(() =>
       this.#db.transaction(() => {
-        for (const [key, vector] of vectors) this.#put.run(model, key, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), day);
+        for (const [key, vector] of vectors) this.#put.run(model, key, blobOf(vector), day);
       })(),
     );
   }
@@ -473,20 +473,10 @@ function catalogOf(row: CatalogRowData): StoredCatalog {
     diagnostics: row.diagnostics,
     size: row.size,
     mean: row.mean === null ? undefined : toVector(row.mean),
-    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : toSum(row.sum),
+    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : fromBlob(row.sum, Float64Array),
     graph: row.graph ?? undefined,
     graphHolder: row.graph_holder,
   };
-}
-
-function blobOf(values: Float32Array | Float64Array): Buffer {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-function toSum(bytes: Buffer): Float64Array {
-  const sum = new Float64Array(bytes.byteLength / 8);
-  new Uint8Array(sum.buffer).set(bytes);
-  return sum;
 }
 
 function isNotADatabase(error: unknown): boolean {
