@@ -1,4 +1,5 @@
 import { popcount } from '../util/popcount.js';
+import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 
 /**
@@ -83,7 +84,7 @@ interface DerivedTerm<Term> {
  * Invariant: every posting is of a present document (`LexicalIndex` deletes a removed one's at
  * once; the store's postings are read for the catalog's documents only).
  */
-export class Bm25Scorer<Term> {
+export class Bm25Scorer<Term> implements LexicalSearcher {
   readonly #source: PostingsSource<Term>;
   readonly #fieldCount: number;
   /** {@link DerivedTerm}s per query word and expansion settings. */
@@ -132,8 +133,23 @@ export class Bm25Scorer<Term> {
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
   }
 
+  /** Documents indexed. */
+  get size(): number {
+    return this.#source.documentCount;
+  }
+
+  /** True when `term` is in the index vocabulary. */
+  has(term: string): boolean {
+    return this.#source.exact(term) !== undefined;
+  }
+
+  /** Matches for the text `query` in descending score order, at most `limit` (`searchLexical` over {@link score}). */
+  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+    return searchLexical(this, query, limit, options);
+  }
+
   /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
-  search(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
     const source = this.#source;
     const distinct = [...new Set(terms.map((query) => query.term))];
     const words = Math.ceil(distinct.length / 32);

@@ -2,7 +2,7 @@ import type { Skill } from '../types.js';
 import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
-import { SourceSearch } from './source-search.js';
+import { Bm25Scorer } from './bm25-scorer.js';
 import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
@@ -73,7 +73,7 @@ export class LexicalIndex implements LexicalSearcher {
   #pendingRemoved = new Set<string>();
   #vocabulary: TermVocabulary | undefined;
   /** Searches the index as it was when made: dropped on every change. */
-  #search: SourceSearch<MemoryTerm> | undefined;
+  #search: Bm25Scorer<MemoryTerm> | undefined;
 
   get documentCount(): number {
     return this.#slotOf.size;
@@ -292,7 +292,7 @@ export class LexicalIndex implements LexicalSearcher {
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    this.#search ??= new SourceSearch(this.source());
+    this.#search ??= new Bm25Scorer(this.source());
     return this.#search.search(query, limit, options);
   }
 

@@ -68,15 +68,15 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
 export interface LexicalScoring {
   /** Documents indexed. */
   readonly size: number;
-  /** True when `term` is in the index vocabulary (false when unknowable: that only costs speed). */
-  isKnown(term: string): boolean;
-  /** The best `limit` documents for `terms` over `fields`; `query` is the text they came from. */
-  score(query: string, terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
+  /** True when `term` is in the index vocabulary. */
+  has(term: string): boolean;
+  /** The best `limit` documents for `terms` over `fields`. */
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
 }
 
 /**
- * One lexical search, the same over every index that can score (`SourceSearch`, over the
- * in-memory postings or a catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
+ * One lexical search, the same over every index (`Bm25Scorer`, over the in-memory postings or a
+ * catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
  * into matches with their coverage. Matches in descending score order; at most `limit`.
  */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
@@ -97,10 +97,10 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
     // glosses are spelled right: none for them.
-    fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.isKnown(term) ? fuzzy.ratio : false,
+    fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.has(term) ? fuzzy.ratio : false,
     boost: grouped?.weights.get(term) ?? 1,
   }));
-  const scored = index.score(query, queryTerms, fields, limit, explain);
+  const scored = index.score(queryTerms, fields, limit, explain);
   const distinct = new Set(words);
   return scored.map((result) => {
     const matched = new Set(result.queryTerms);

@@ -22,9 +22,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { Bm25Scorer } from '../lexical/bm25-scorer.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
-import { SourceSearch } from '../lexical/source-search.js';
 import {
   decodeVocabularyTables,
   encodeVocabularyTables,
@@ -547,5 +547,5 @@ function postAt(found: MutableTerm | undefined, field: number, doc: number, more
  * once. Open a new one after the catalog or its entries change.
  */
 export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog, overlay?: ReadonlyMap<number, LexicalEntry>): LexicalSearcher {
-  return new SourceSearch(new CatalogPostings(db, catalog, idsFrom, overlay));
+  return new Bm25Scorer(new CatalogPostings(db, catalog, idsFrom, overlay));
 }
