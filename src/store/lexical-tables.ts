@@ -23,6 +23,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { Bm25Scorer } from '../lexical/bm25-scorer.js';
+import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import {
@@ -325,9 +326,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
   #vocabulary: TermVocabulary | undefined;
   readonly #db: Database;
-  /** The overlay's postings (term → document, field, frequency) and its terms' vocabulary, for typo lookups. */
-  readonly #overlaid = new Map<string, [number, number, number][]>();
-  #overlaidVocabulary: TermVocabulary | undefined;
+  /** The overlay's entries, in memory as the live engine's are (a document's position there is its number here). */
+  readonly #overlaid = new LexicalIndex();
 
   /**
    * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base,
@@ -359,13 +359,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       if (!(doc >= 0 && doc < stats.documents) || entry.lengths.length !== FIELD_COUNT)
         throw new SkillSearchError('INTERNAL', `lexical tables: an overlay of catalog ${catalog} has no document ${doc} or a malformed entry`);
       this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
-      entry.terms.forEach((counts, field) => {
-        for (const [term, tf] of counts) {
-          const rows = this.#overlaid.get(term);
-          if (rows === undefined) this.#overlaid.set(term, [[doc, field, tf]]);
-          else rows.push([doc, field, tf]);
-        }
-      });
+      this.#overlaid.add(String(doc), entry, doc);
     }
     this.#docs = new EntryDocs(entries, overlay);
     const totals = new Array<number>(FIELD_COUNT).fill(0);
@@ -421,7 +415,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
         found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
       }
     }
-    for (const [doc, field, tf] of this.#overlaid.get(term) ?? []) found = postAt(found, field, doc, undefined, tf);
+    const positions = this.#overlaid.positions;
+    this.#overlaid.term(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
     return found;
   }
 
@@ -444,7 +439,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
     if (this.#overlaid.size > 0) {
       // The overlay's terms the tables may lack, merged in byte order.
-      const more = [...this.#overlaid.keys()].filter((term) => term.startsWith(prefix) && !(known !== undefined && term === prefix));
+      const more = [...this.#overlaid.source().prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
       terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
     }
     for (const term of terms) {
@@ -465,10 +460,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       for (const { position, distance } of vocabulary.near(word, maxDistance)) near.set(vocabulary.term(position), distance);
     };
     lookUp(this.#vocabulary);
-    if (this.#overlaid.size > 0) {
-      this.#overlaidVocabulary ??= new TermVocabulary(vocabularyTables([...this.#overlaid.keys()]));
-      lookUp(this.#overlaidVocabulary);
-    }
+    if (this.#overlaid.size > 0) lookUp(this.#overlaid.vocabulary());
     const found: NearTerm<CatalogTerm>[] = [];
     for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
       const handle = this.exact(term);
