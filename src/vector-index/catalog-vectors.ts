@@ -1,9 +1,8 @@
-import { dot } from '../embed/normalize.js';
 import { SkillSearchError } from '../errors.js';
 import type { DenseSide } from './dense-side.js';
 import { VECTOR_DEFAULTS } from './dense-side.js';
 import { LabelGraph, type HnswOptions } from './label-graph.js';
-import { TopK } from './top-k.js';
+import { nearest } from './top-k.js';
 import { assertDimensions, type VectorIndexKind, type VectorMatch } from './vector-index.js';
 
 export interface CatalogVectorsOptions {
@@ -83,11 +82,6 @@ export class CatalogVectors implements DenseSide {
   /** The vector held under content key `key` (a view). */
   vectorOfKey(key: string): Float32Array | undefined {
     return this.#held.get(key)?.vector;
-  }
-
-  /** Every distinct vector by label. */
-  labelled(): Map<number, Float32Array> {
-    return new Map([...this.#held.values()].map((held) => [held.label, held.vector]));
   }
 
   /**
@@ -179,13 +173,12 @@ export class CatalogVectors implements DenseSide {
       }
       return out;
     }
-    const top = new TopK<number>(k);
-    for (const held of this.#held.values()) {
-      const score = dot(held.vector, query);
-      if (score > top.threshold) top.push(held.label, score);
-    }
-    for (const { item, score } of top.sorted()) push(item, score);
+    for (const { item, score } of nearest(this.#labelled(), query, k)) push(item, score);
     return out;
+  }
+
+  *#labelled(): Iterable<readonly [number, Float32Array]> {
+    for (const held of this.#held.values()) yield [held.label, held.vector];
   }
 
   #built(): LabelGraph {
