@@ -10,11 +10,17 @@ import { vectorKey } from './skill-text.js';
  * The change `delta` (a tools file's changed lines, `SkillCatalog.delta`) makes of `base`, the
  * saved catalog it names, whose members are `stored`: only the changed skills are made members;
  * the unchanged ones are named by their document in the base, and only the base's members that
- * left, or whose documents changed skills take, are read. Undefined when it cannot be told so:
- * the base is not the catalog the line tables describe, or a changed skill is in Chinese or
- * Japanese (its glosses may depend on the whole catalog).
+ * left, or whose documents changed skills take, are read. `glosses`: the changed skills' lexical
+ * glosses, when the language step has seen the whole catalog (`CatalogWriter.assemble`). Undefined
+ * when it cannot be told so: the base is not the catalog the line tables describe, or, without
+ * `glosses`, a changed skill is in Chinese or Japanese (its glosses may depend on the whole catalog).
  */
-export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: CatalogMembers): BaseChange | undefined {
+export function changeOfDelta(
+  delta: Pick<CatalogDelta, 'members' | 'baseIds'>,
+  base: StoredCatalog,
+  stored: CatalogMembers,
+  glosses?: ReadonlyMap<string, string>,
+): BaseChange | undefined {
   if (base.size !== delta.baseIds.length) return undefined;
   const kept = new Uint8Array(base.size);
   const docs: (CatalogMember | number)[] = [];
@@ -27,9 +33,9 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
       kept[m] = 1;
       docs.push(m);
     } else {
-      if (glossedSkill(m)) return undefined;
+      if (glosses === undefined && glossedSkill(m)) return undefined;
       skillAt.set(docs.length, m);
-      docs.push(memberOf(m, undefined));
+      docs.push(memberOf(m, glosses?.get(m.id)));
     }
   }
   // The base's members that left, and those at the documents of changed ones (an overlay's
@@ -61,7 +67,7 @@ export function changeOfDelta(delta: CatalogDelta, base: StoredCatalog, stored: 
     added,
     distinct,
     skillAt: (doc) => skillAt.get(doc)!,
-    entryOf: (doc) => lexicalEntry(skillAt.get(doc)!),
+    entryOf: (doc) => lexicalEntry(skillAt.get(doc)!, glosses?.get(skillAt.get(doc)!.id)),
   };
 }
 

@@ -9,7 +9,7 @@ import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
-import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
+import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import type { LiveVectors } from './live-vectors.js';
 import type { ResolvedEngineOptions } from './options.js';
@@ -145,38 +145,20 @@ export class CatalogWriter {
   }
 
   /**
-   * {@link assemble} from `base`, a saved catalog it mostly keeps: what changed against it found
-   * by comparing every member with the base's.
+   * {@link assemble} from `base`, a saved catalog it mostly keeps: each skill whose member is the
+   * base's of the same id (record and keys) kept by its document there, as a delta names it.
    */
-  #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange {
-    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
-    const distinct = new Set(members.map((m) => m.vectorKey));
-    const before = this.#options.shared.members(base.id).all();
+  #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange | undefined {
+    const stored = this.#options.shared.members(base.id);
+    const before = stored.all();
     const docOf = new Map(before.map((m, doc) => [m.id, doc]));
-    const kept = new Uint8Array(before.length);
-    const docs = members.map((m): CatalogMember | number => {
-      const at = docOf.get(m.id);
-      const old = at === undefined ? undefined : before[at]!;
-      if (old !== undefined && old.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name) {
-        kept[at!] = 1;
-        return at!;
-      }
-      return m;
+    const members = skills.map((skill) => {
+      const at = docOf.get(skill.id);
+      const m = memberOf(skill, glosses.get(skill.id));
+      const old = at === undefined ? undefined : before[at];
+      return old?.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name ? at! : skill;
     });
-    const held = new Set(before.map((m) => m.vectorKey));
-    return {
-      docs,
-      inPlace: keepsInPlace(
-        docs,
-        before.map((m) => m.id),
-      ),
-      leaving: before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey),
-      gone: [...held].filter((key) => !distinct.has(key)),
-      added: [...distinct].filter((key) => !held.has(key)),
-      distinct: distinct.size,
-      skillAt: (doc) => skills[doc]!,
-      entryOf: (doc) => lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id)),
-    };
+    return changeOfDelta({ members, baseIds: before.map((m) => m.id) }, base, stored, glosses);
   }
 
   /**

@@ -211,6 +211,23 @@ describe('a catalog changed since it was saved', () => {
     expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
   });
 
+  it('with a skill written in Chinese edited, writes it with its glosses and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const skill = (description: string) => `---\nname: minutes-zh\ndescription: ${description}\n---\n会议结束后整理纪要。\n`;
+    mkdirSync(path.join(library, 'minutes-zh'));
+    writeFileSync(path.join(library, 'minutes-zh', 'SKILL.md'), skill('整理会议纪要'));
+    const a = project('a');
+    await liveAnswers(a);
+    writeFileSync(path.join(library, 'minutes-zh', 'SKILL.md'), skill('整理会议纪要并列出待办事项'));
+    const queries = [...QUERIES, 'meeting minutes action items'];
+    const { assembled: cost, answers: got } = await assembledAnswers(a, queries);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
+    const expected = await liveAnswersOf({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') }, queries);
+    expect(got).toEqual(expected);
+    // Found by its English glosses.
+    expect(expected.at(-1)!.map((hit) => hit.skill.name)).toContain('minutes-zh');
+  });
+
   it('is not assembled unless asked, nor with no catalog of the model saved before', async () => {
     const { library, project } = setup();
     const a = project('a');
