@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
@@ -9,7 +8,6 @@ import type { CatalogDelta } from '../load/tools-delta.js';
 import { NO_SAVED_CATALOG, StoredSearch, storeSource, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
 import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 import { definedOnly } from '../util/defined.js';
@@ -455,7 +453,7 @@ interface CatalogWithCache {
  */
 function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
-  const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+  const store = storeSource(options);
   const toolsCache = rest.toolsCache !== undefined || store === undefined ? undefined : new StoreToolsCache(store);
   const given = rest.toolsCache ?? toolsCache;
   // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.

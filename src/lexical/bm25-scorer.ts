@@ -1,5 +1,13 @@
 import { popcount } from '../util/popcount.js';
-import { type LexicalMatch, type LexicalSearcher, type LexicalSearchOptions, searchLexical } from './lexical-query.js';
+import {
+  type LexicalMatch,
+  type LexicalSearcher,
+  type LexicalSearchOptions,
+  type QueryTerm,
+  type ScoredDocument,
+  type SearchedField,
+  searchLexical,
+} from './lexical-query.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 
 /**
@@ -10,41 +18,6 @@ export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
 export const PREFIX_WEIGHT = 0.375;
 export const FUZZY_WEIGHT = 0.45;
 export const MAX_FUZZY = 6;
-
-/** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
-export interface QueryTerm {
-  readonly term: string;
-  /** Also match longer indexed terms this one starts. */
-  readonly prefix: boolean;
-  /** Edits allowed as a share of the length (< 1) or a count (≥ 1); false for none. */
-  readonly fuzzy: number | false;
-  /** Multiplies the term's contribution (a gloss's weight); 1 for plain queries. */
-  readonly boost: number;
-}
-
-/** A field searched, with its BM25 weight. */
-export interface SearchedField {
-  readonly name: string;
-  readonly boost: number;
-}
-
-export interface ScoredDocument {
-  readonly id: string;
-  /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
-  readonly score: number;
-  /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
-  readonly queryTerms: readonly string[];
-  /**
-   * The share of the query's words it matched, each word weighted by its inverse document
-   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
-   * reach no document are left out. A match on one common word scores low, on the rare ones high.
-   */
-  readonly weightedCoverage: number;
-  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
-  readonly rarest: number;
-  /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
-  readonly match?: Record<string, string[]>;
-}
 
 /** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
 interface Column {

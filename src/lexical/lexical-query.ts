@@ -1,7 +1,41 @@
 import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
-import type { QueryTerm, ScoredDocument, SearchedField } from './bm25-scorer.js';
 import { tokenize } from './tokenize.js';
+
+/** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
+export interface QueryTerm {
+  readonly term: string;
+  /** Also match longer indexed terms this one starts. */
+  readonly prefix: boolean;
+  /** Edits allowed as a share of the length (< 1) or a count (≥ 1); false for none. */
+  readonly fuzzy: number | false;
+  /** Multiplies the term's contribution (a gloss's weight); 1 for plain queries. */
+  readonly boost: number;
+}
+
+/** A field searched, with its BM25 weight. */
+export interface SearchedField {
+  readonly name: string;
+  readonly boost: number;
+}
+
+export interface ScoredDocument {
+  readonly id: string;
+  /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
+  readonly score: number;
+  /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
+  readonly queryTerms: readonly string[];
+  /**
+   * The share of the query's words it matched, each word weighted by its inverse document
+   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
+   * reach no document are left out. A match on one common word scores low, on the rare ones high.
+   */
+  readonly weightedCoverage: number;
+  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
+  readonly rarest: number;
+  /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
+  readonly match?: Record<string, string[]>;
+}
 
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {

@@ -11,15 +11,9 @@ import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import type { LiveVectors } from './live-vectors.js';
+import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
 import type { ResolvedEngineOptions } from './options.js';
 import type { VectorSupply } from './vector-supply.js';
-
-/**
- * Labels of vectors the store could not name (it failed or was busy) start here, far above any
- * rowid the store hands out; a catalog holding one is not saved.
- */
-export const LOCAL_LABELS = 2 ** 48;
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {

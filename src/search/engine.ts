@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
@@ -16,6 +15,7 @@ import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
+import { storeSource } from './stored-search.js';
 import { VectorSupply, type EmbedProgress } from './vector-supply.js';
 
 export type { AssembledCatalog, SnapshotCatalog } from './catalog-writer.js';
@@ -96,7 +96,7 @@ export class SkillSearchEngine extends RankedSearch {
     super();
     this.options = options;
     this.#dimensions = dimensions;
-    const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+    const store = storeSource(options);
     this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
     // CJK skills' languages and glosses are kept in the store.
     this.#language = new CrossLingual({
@@ -169,7 +169,7 @@ export class SkillSearchEngine extends RankedSearch {
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store: this.#shared === undefined ? 'memory' : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
+      store: this.#shared === undefined ? 'memory' : storeSource(this.options)!,
     };
   }
 

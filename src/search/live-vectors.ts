@@ -5,10 +5,15 @@ import type { Skill } from '../types.js';
 import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { LOCAL_LABELS } from './catalog-writer.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
 import type { EmbedProgress, VectorSupply } from './vector-supply.js';
+
+/**
+ * Labels of vectors the store could not name (it failed or was busy) start here, far above any
+ * rowid the store hands out; a catalog holding one is not saved.
+ */
+export const LOCAL_LABELS = 2 ** 48;
 
 /** Vectors by content key, for {@link LiveVectors.apply}; `embedded` counts those the model made. */
 export interface FoundVectors {
