@@ -47,8 +47,6 @@ export class LiveVectors {
   #skills: ReadonlyMap<string, Skill> = new Map();
   /** Local labels handed out (see `LOCAL_LABELS`). */
   #localLabels = 0;
-  /** Labels of the keys a running {@link #apply} adds. */
-  #pendingLabels = new Map<string, number>();
 
   constructor(options: LiveVectorsOptions) {
     this.#options = options;
@@ -131,6 +129,8 @@ export class LiveVectors {
     const { shared, model } = this.#options;
     const previous = this.#skills;
     const incoming = new Map<string, { key: string; vector: Float32Array }>();
+    /** The labels of the keys this apply adds. */
+    let labels = new Map<string, number>();
     const counts = applyDiff(desired, {
       size: state.size,
       ids: () => state.ids(),
@@ -147,20 +147,18 @@ export class LiveVectors {
           incoming.set(id, { key, vector });
           if (!state.holdsKey(key)) keys.push(key);
         }
-        const labels = shared?.labels(model, keys) ?? new Map<string, number>();
+        labels = shared?.labels(model, keys) ?? labels;
         for (const key of keys) if (!labels.has(key)) labels.set(key, shared === undefined ? this.#localLabels++ : LOCAL_LABELS + this.#localLabels++);
-        this.#pendingLabels = labels;
       },
       remove: (id) => state.remove(id),
       upsert: (id) => {
         const next = incoming.get(id);
         if (next === undefined) return 'unchanged';
         const had = state.has(id);
-        state.set(id, next.key, next.vector, this.#pendingLabels.get(next.key) ?? -1);
+        state.set(id, next.key, next.vector, labels.get(next.key) ?? -1);
         return had ? 'updated' : 'added';
       },
     });
-    this.#pendingLabels = new Map();
     this.#skills = desired;
     return counts;
   }

@@ -140,19 +140,14 @@ export class CatalogVectors implements DenseSide {
     return this.#sum.slice();
   }
 
-  /** Searched through a graph (rather than a scan). */
-  get graphed(): boolean {
-    return CatalogVectors.graphs(this.#options, this.#held.size);
-  }
-
   /** Whether `distinct` vectors are searched through a graph under `options`. */
   static graphs(options: Pick<CatalogVectorsOptions, 'kind' | 'exactBelow'>, distinct: number): boolean {
     return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
   }
 
-  /** The graph over the held vectors (built or derived on first call); undefined when {@link graphed} is false. */
+  /** The graph over the held vectors (built or derived on first call); undefined when they are searched by a scan. */
   graph(): LabelGraph | undefined {
-    if (!this.graphed) return undefined;
+    if (!CatalogVectors.graphs(this.#options, this.#held.size)) return undefined;
     this.#graph ??= this.#derived() ?? this.#built();
     return this.#graph;
   }
