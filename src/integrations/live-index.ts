@@ -165,8 +165,8 @@ export class LiveIndex implements SkillService {
 
   /**
    * The catalog as it is on disk, written in the store from the catalog saved last
-   * (`SkillSearchEngine.assembleCatalog`); with `hold`, when a tools file's lines were only
-   * edited, held in memory over it (`SkillSearchEngine.holdDelta`) and not written; or, when a
+   * (`CatalogWriter.assemble`); with `hold`, when a tools file's lines were only
+   * edited, held in memory over it (`CatalogWriter.holdDelta`) and not written; or, when a
    * saved catalog holds its skills at another path, that catalog's search with the skills moved
    * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
    * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
@@ -177,9 +177,9 @@ export class LiveIndex implements SkillService {
     const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
-      const held = delta !== undefined && hold ? await engine.holdDelta(delta) : undefined;
+      const held = delta !== undefined && hold ? await engine.catalogWriter?.holdDelta(delta) : undefined;
       if (held !== undefined) return { held, delta: delta! };
-      const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
+      const assembled = delta === undefined ? undefined : await engine.catalogWriter?.assembleDelta(delta);
       if (assembled !== undefined) return { assembled };
       const copied = await StoredSearch.openCopy(options, (saved) => catalog.copyOf(saved));
       if (copied !== undefined)
@@ -198,17 +198,17 @@ export class LiveIndex implements SkillService {
       const whole = { ...facts, skills: snapshot.skills };
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
       if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
-      return { assembled: await engine.assembleCatalog(whole) };
+      return { assembled: await engine.catalogWriter?.assemble(whole) };
     } finally {
       await engine.close();
     }
   }
 
-  /** Writes `catalog` in the store (`SkillSearchEngine.assembleCatalog`); undefined when it was not written. */
+  /** Writes `catalog` in the store (`CatalogWriter.assemble`); undefined when it was not written. */
   static async #write(options: EngineOptions, catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }): Promise<AssembledCatalog | undefined> {
     const engine = await SkillSearchEngine.open(options);
     try {
-      return await engine.assembleCatalog(catalog);
+      return await engine.catalogWriter?.assemble(catalog);
     } finally {
       await engine.close();
     }
@@ -216,7 +216,7 @@ export class LiveIndex implements SkillService {
 
   /**
    * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
-   * catalog (`SkillSearchEngine.assembleDelta`: the changed lines parsed, embedded and tokenised,
+   * catalog (`CatalogWriter.assembleDelta`: the changed lines parsed, embedded and tokenised,
    * the catalog written from the saved one), without loading it whole: what `index` tries first,
    * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
    * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
@@ -231,7 +231,7 @@ export class LiveIndex implements SkillService {
       let assembled: AssembledCatalog | undefined;
       const { model } = engine.info;
       try {
-        assembled = await engine.assembleDelta(delta, signal);
+        assembled = await engine.catalogWriter?.assembleDelta(delta, signal);
         // Off a prompt's path, as a whole `index` does: 0.2-0.3 s at 24k skills (docs/store.md, "The writers measured").
         if (assembled !== undefined) engine.collectStore();
       } finally {

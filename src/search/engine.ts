@@ -4,12 +4,11 @@ import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
-import type { CatalogDelta } from '../load/tools-delta.js';
 import type { Skill } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { CatalogWriter, type AssembledCatalog, type HeldCatalog, type SnapshotCatalog } from './catalog-writer.js';
+import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
@@ -204,32 +203,13 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
-   * Writes the catalog of `catalog.skills` in the store without syncing this engine: what a cold
-   * process does when the disk moved since the last saved catalog (one description changed).
-   * Only the skills whose content the store lacks are embedded and tokenised; the other vectors
-   * are read from the store, the graph derived from the last saved one, so the catalog answers
-   * as a clean build of the same skills would. For a new engine (nothing synced); returns what
-   * it cost, or undefined when nothing was written (no catalog saved before for this model, a
-   * lexical-only engine, a store that failed).
+   * What writes a changed catalog in the store without syncing this engine (`CatalogWriter`'s
+   * `assemble`, `assembleDelta`, `holdDelta`: what a cold process does when the disk moved since
+   * the last saved catalog): for a new engine (nothing synced) with a store, else undefined.
    */
-  async assembleCatalog(catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
+  get catalogWriter(): CatalogWriter | undefined {
     this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.assemble(catalog, signal);
-  }
-
-  /** {@link assembleCatalog} from a tools file's changed lines (`CatalogWriter.assembleDelta`); undefined: assemble it whole. */
-  async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
-    this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.assembleDelta(delta, signal);
-  }
-
-  /** The changed catalog `delta` describes held in memory over the saved one, not written (`CatalogWriter.holdDelta`); undefined: assemble it. */
-  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.holdDelta(delta, signal);
+    return this.#generation === 0 ? this.#writer : undefined;
   }
 
   /**
