@@ -75,7 +75,7 @@ export class SharedStore {
 
   /**
    * The lexical index of the saved catalog `catalog`, searched from the store's postings tables
-   * (`lexical-tables.ts`). Throws when the store failed; the searcher's own failures are the
+   * (`catalog-lexical.ts`). Throws when the store failed; the searcher's own failures are the
    * caller's (a search the store cannot answer).
    */
   catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {

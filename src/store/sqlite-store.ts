@@ -8,14 +8,8 @@ import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type MemoryOverla
 import { CATALOG_SKILLS_SQL, blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
-import {
-  addLexicalVocabulary,
-  LEXICAL_TABLES_SQL,
-  openCatalogLexical,
-  putCatalogLexicalStats,
-  putCatalogLexicalStatsFrom,
-  putLexicalEntries,
-} from './lexical-tables.js';
+import { addLexicalVocabulary, LEXICAL_TABLES_SQL, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import { openCatalogLexical } from './catalog-lexical.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
