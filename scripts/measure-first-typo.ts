@@ -4,7 +4,7 @@
  * builds and stores) the vocabulary's tables. `tsx scripts/measure-first-typo.ts <store.sqlite>`;
  * run it a few times (the first run after the terms change builds and stores the tables).
  */
-import { openCatalogLexical } from '../src/store/lexical-tables.js';
+import { openCatalogLexical } from '../src/store/catalog-lexical.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 
 const file = process.argv[2];

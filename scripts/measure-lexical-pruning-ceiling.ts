@@ -18,9 +18,10 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT, type QueryTerm } from '../src/lexical/bm25-scorer.js';
+import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from '../src/lexical/bm25-scorer.js';
+import type { QueryTerm } from '../src/lexical/lexical-query.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import type { MemoryTerm } from '../src/lexical/memory-postings.js';
+import type { MemoryTerm } from '../src/lexical/lexical-index.js';
 import type { FieldPostings, PostingsSource } from '../src/lexical/postings-source.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
@@ -100,7 +101,6 @@ function without(source: PostingsSource<MemoryTerm>, hidden: ReadonlySet<FieldPo
     averageFieldLengths: source.averageFieldLengths,
     fieldLengths: source.fieldLengths,
     fieldId: (name) => source.fieldId(name),
-    isLive: (doc) => source.isLive(doc),
     externalId: (doc) => source.externalId(doc),
     exact: (term) => source.exact(term),
     prefixed: (prefix) => source.prefixed(prefix),
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   const texts = await evalQueryTexts();
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
-  const source = index.postings.source();
+  const source = index.source();
   // The typo vocabulary is built after a few lookups; build it before timing.
   for (let i = 0; i < 10; i += 1) source.near(`warmup${i}`, 1);
   const fields = Object.entries(ENGINE_DEFAULTS.fieldBoosts)
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
         }
       }
     });
-    const best = new Bm25Scorer(source).search(terms, fields, limit);
+    const best = new Bm25Scorer(source).score(terms, fields, limit);
     const hidden = new Set(best.length < limit ? [] : unreadable(lists, best[limit - 1]!.score).map((list) => list.postings));
     for (const postings of hidden) hiddenCount += postings.size;
     prepared.push({ terms, hidden });
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
         // Both through the same wrapper, so only the hidden lists differ.
         const scorer = new Bm25Scorer(without(source, kind === 'all' ? everything : hidden));
         const started = performance.now();
-        scorer.search(terms, fields, limit);
+        scorer.score(terms, fields, limit);
         taken[kind].push(performance.now() - started);
       }
     });

@@ -26,7 +26,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 for (const size of values.sizes.split(',').map(Number)) {
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, size)) index.upsert(skill);
-  const terms = index.postings.sortedTerms();
+  const terms = index.sortedTerms();
   const known = new Set(terms);
   const words = queryWords.filter((word) => !known.has(word));
   const tables = vocabularyTables(terms);

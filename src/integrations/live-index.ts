@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { resolveEmbedder } from '../embed/index.js';
 import { SkillSearchError } from '../errors.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
@@ -9,7 +8,6 @@ import type { CatalogDelta } from '../load/tools-delta.js';
 import { NO_SAVED_CATALOG, StoredSearch, storeSource, type OpenedCatalog } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, Diagnostic, SearchHit, SearchMode, SearchRequest, Skill } from '../types.js';
 import type { ClosableSearcher, SkillService } from './service.js';
-import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
 import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 import { definedOnly } from '../util/defined.js';
@@ -168,22 +166,22 @@ export class LiveIndex implements SkillService {
 
   /**
    * The catalog as it is on disk, written in the store from the catalog saved last
-   * (`SkillSearchEngine.assembleCatalog`); with `hold`, when a tools file's lines were only
-   * edited, held in memory over it (`SkillSearchEngine.holdDelta`) and not written; or, when a
+   * (`CatalogWriter.assemble`); with `hold`, when a tools file's lines were only
+   * edited, held in memory over it (`CatalogWriter.holdDelta`) and not written; or, when a
    * saved catalog holds its skills at another path, that catalog's search with the skills moved
    * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
    * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
    * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
-   * those held over it (`SkillSearchEngine.holdMoved`).
+   * those held over it (`CatalogWriter.holdMoved`).
    */
   static async #assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
     // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
     const delta = await catalog.delta();
     const engine = await SkillSearchEngine.open(options);
     try {
-      const held = delta !== undefined && hold ? await engine.holdDelta(delta) : undefined;
+      const held = delta !== undefined && hold ? await engine.catalogWriter?.holdDelta(delta) : undefined;
       if (held !== undefined) return { held, delta: delta! };
-      const assembled = delta === undefined ? undefined : await engine.assembleDelta(delta);
+      const assembled = delta === undefined ? undefined : await engine.catalogWriter?.assembleDelta(delta);
       if (assembled !== undefined) return { assembled };
       const copied = await StoredSearch.openCopy(options, (saved) => catalog.copyOf(saved));
       if (copied !== undefined)
@@ -203,20 +201,20 @@ export class LiveIndex implements SkillService {
       const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
       if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
       // A copy with a few skills edited: those held over the saved catalog, the records from memory.
-      const heldCopy = await engine.holdMoved(snapshot.skills);
+      const heldCopy = await engine.catalogWriter?.holdMoved(snapshot.skills);
       const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
       if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => LiveIndex.#write(options, whole) };
-      return { assembled: await engine.assembleCatalog(whole) };
+      return { assembled: await engine.catalogWriter?.assemble(whole) };
     } finally {
       await engine.close();
     }
   }
 
-  /** Writes `catalog` in the store (`SkillSearchEngine.assembleCatalog`); undefined when it was not written. */
+  /** Writes `catalog` in the store (`CatalogWriter.assemble`); undefined when it was not written. */
   static async #write(options: EngineOptions, catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }): Promise<AssembledCatalog | undefined> {
     const engine = await SkillSearchEngine.open(options);
     try {
-      return await engine.assembleCatalog(catalog);
+      return await engine.catalogWriter?.assemble(catalog);
     } finally {
       await engine.close();
     }
@@ -224,7 +222,7 @@ export class LiveIndex implements SkillService {
 
   /**
    * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
-   * catalog (`SkillSearchEngine.assembleDelta`: the changed lines parsed, embedded and tokenised,
+   * catalog (`CatalogWriter.assembleDelta`: the changed lines parsed, embedded and tokenised,
    * the catalog written from the saved one), without loading it whole: what `index` tries first,
    * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
    * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
@@ -239,7 +237,7 @@ export class LiveIndex implements SkillService {
       let assembled: AssembledCatalog | undefined;
       const { model } = engine.info;
       try {
-        assembled = await engine.assembleDelta(delta, signal);
+        assembled = await engine.catalogWriter?.assembleDelta(delta, signal);
         // Off a prompt's path, as a whole `index` does: 0.2-0.3 s at 24k skills (docs/store.md, "The writers measured").
         if (assembled !== undefined) engine.collectStore();
       } finally {
@@ -474,7 +472,7 @@ interface CatalogWithCache {
  */
 function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
-  const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+  const store = storeSource(options);
   const toolsCache = rest.toolsCache !== undefined || store === undefined ? undefined : new StoreToolsCache(store);
   const given = rest.toolsCache ?? toolsCache;
   // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.

@@ -1,4 +1,13 @@
 import { popcount } from '../util/popcount.js';
+import {
+  type LexicalMatch,
+  type LexicalSearcher,
+  type LexicalSearchOptions,
+  type QueryTerm,
+  type ScoredDocument,
+  type SearchedField,
+  searchLexical,
+} from './lexical-query.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 
 /**
@@ -9,41 +18,6 @@ export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
 export const PREFIX_WEIGHT = 0.375;
 export const FUZZY_WEIGHT = 0.45;
 export const MAX_FUZZY = 6;
-
-/** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
-export interface QueryTerm {
-  readonly term: string;
-  /** Also match longer indexed terms this one starts. */
-  readonly prefix: boolean;
-  /** Edits allowed as a share of the length (< 1) or a count (≥ 1); false for none. */
-  readonly fuzzy: number | false;
-  /** Multiplies the term's contribution (a gloss's weight); 1 for plain queries. */
-  readonly boost: number;
-}
-
-/** A field searched, with its BM25 weight. */
-export interface SearchedField {
-  readonly name: string;
-  readonly boost: number;
-}
-
-export interface ScoredDocument {
-  readonly id: string;
-  /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
-  readonly score: number;
-  /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
-  readonly queryTerms: readonly string[];
-  /**
-   * The share of the query's words it matched, each word weighted by its inverse document
-   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
-   * reach no document are left out. A match on one common word scores low, on the rare ones high.
-   */
-  readonly weightedCoverage: number;
-  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
-  readonly rarest: number;
-  /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
-  readonly match?: Record<string, string[]>;
-}
 
 /** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
 interface Column {
@@ -80,10 +54,10 @@ interface DerivedTerm<Term> {
  * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
  * one state of the index: `LexicalIndex` drops the scorer on every change.
  *
- * Invariant: the index has no postings of removed documents (`MemoryPostings` deletes them at
- * once); one found anyway is skipped and lowers that term's document frequency.
+ * Invariant: every posting is of a present document (`LexicalIndex` deletes a removed one's at
+ * once; the store's postings are read for the catalog's documents only).
  */
-export class Bm25Scorer<Term> {
+export class Bm25Scorer<Term> implements LexicalSearcher {
   readonly #source: PostingsSource<Term>;
   readonly #fieldCount: number;
   /** {@link DerivedTerm}s per query word and expansion settings. */
@@ -132,13 +106,23 @@ export class Bm25Scorer<Term> {
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
   }
 
+  /** Documents indexed. */
+  get size(): number {
+    return this.#source.documentCount;
+  }
+
   /** True when `term` is in the index vocabulary. */
   has(term: string): boolean {
     return this.#source.exact(term) !== undefined;
   }
 
+  /** Matches for the text `query` in descending score order, at most `limit` (`searchLexical` over {@link score}). */
+  search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+    return searchLexical(this, query, limit, options);
+  }
+
   /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
-  search(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
     const source = this.#source;
     const distinct = [...new Set(terms.map((query) => query.term))];
     const words = Math.ceil(distinct.length / 32);
@@ -312,21 +296,15 @@ export class Bm25Scorer<Term> {
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const fieldCount = this.#fieldCount;
     const { docs, values: raw } = this.#slab.take(frequencies.size);
-    let matching = frequencies.size;
-    let invDocFreq = inverseFrequency(documentCount, matching);
+    const invDocFreq = inverseFrequency(documentCount, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
-      if (!source.isLive(doc)) {
-        matching -= 1;
-        invDocFreq = inverseFrequency(documentCount, matching);
-        return;
-      }
       docs[n] = doc;
       const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength) : norms[doc]!;
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
-    const column = n === docs.length ? { docs, raw } : { docs: docs.subarray(0, n), raw: raw.subarray(0, n) };
+    const column = { docs, raw };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;

@@ -1,8 +1,9 @@
 import type { Skill } from '../types.js';
-import { type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
+import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
-import { MemoryPostings, type MemoryTerm } from './memory-postings.js';
-import { SourceSearch } from './source-search.js';
+import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
+import { Bm25Scorer } from './bm25-scorer.js';
+import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
@@ -13,81 +14,346 @@ export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalS
 export const LEXICAL_FORMAT_VERSION = 5;
 
 /**
- * BM25+ over name, whenToUse, keywords, description, body text and glosses, with typo tolerance
- * and prefix matching: {@link MemoryPostings} holds the postings (each skill tokenised by
- * `lexicalEntry`, as the SQLite tables are), `Bm25Scorer` answers queries over them. This is
- * the live engine's index; a saved catalog is searched from the store's tables instead
- * (`src/store/lexical-tables.ts`).
+ * Changed terms at most that {@link LexicalIndex.sortedTerms} splices into its array in place
+ * (each splice moves up to every term once); past this, it merges into a new array.
+ */
+const MAX_SPLICED_TERMS = 64;
+
+/** The first index of `sorted` whose term is not below `term` (code-unit order). */
+function lowerBound(sorted: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** One term's postings: per field (by number), document → term frequency, in the order documents were added; undefined where the field has none. */
+export type MemoryTerm = (Map<number, number> | undefined)[];
+
+/**
+ * The live engine's lexical index, in memory: BM25+ over name, whenToUse, keywords, description,
+ * body text and glosses, with typo tolerance and prefix matching. Each skill is tokenised by
+ * `lexicalEntry`, as the store's tables are (a saved catalog is searched from those instead,
+ * `src/store/lexical-tables.ts`); `Bm25Scorer` answers queries over {@link source}.
+ *
+ * Owned here: term → per-field postings, each document's content key and field lengths, the
+ * running totals behind the average lengths, and the terms in sorted order for prefix ranges and
+ * typo lookups. A removed document's postings are deleted at once, so document frequencies and
+ * average lengths are always those of a fresh build over the documents present.
+ *
+ * Documents are numbered by slot; a removed document's slot is reused by the next one added.
+ * Each slot also has a catalog position (ties in a search are listed by it): a document added
+ * goes after every other, one replaced keeps its place ({@link add}'s `position`), and
+ * {@link arrange} sets them all to a catalog's order.
  */
 export class LexicalIndex implements LexicalSearcher {
-  /** id → content key of the indexed version, to make `upsert` a no-op for unchanged skills. */
-  readonly #keys = new Map<string, string>();
+  readonly #terms = new Map<string, MemoryTerm>();
+  /** Slot → external id (undefined: free). */
+  readonly #ids: (string | undefined)[] = [];
+  /** Slot → the content key ({@link lexicalKey}) of the document there, so an unchanged upsert is a no-op. */
+  readonly #keys: (string | undefined)[] = [];
+  /** Slot → the distinct terms of the document there, for removal. */
+  readonly #docTerms: (readonly string[] | undefined)[] = [];
+  readonly #slotOf = new Map<string, number>();
+  readonly #free: number[] = [];
+  #lengths = new Uint32Array(64 * FIELD_COUNT);
+  /** Slot → catalog position. */
+  #positions = new Float64Array(64);
+  /** Above every position handed out so far. */
+  #nextPosition = 0;
+  /** Per field, the sum of the present documents' lengths (integers: exact). */
+  readonly #totals = new Array<number>(FIELD_COUNT).fill(0);
+  /** The terms in code-unit order, or undefined until asked for after a change ({@link #pendingAdded}, {@link #pendingRemoved} hold the changes since). */
+  #sorted: string[] | undefined;
+  #pendingAdded = new Set<string>();
+  #pendingRemoved = new Set<string>();
+  #vocabulary: TermVocabulary | undefined;
   /** Searches the index as it was when made: dropped on every change. */
-  #search: SourceSearch<MemoryTerm> | undefined;
+  #search: Bm25Scorer<MemoryTerm> | undefined;
 
-  readonly #postings = new MemoryPostings();
+  get documentCount(): number {
+    return this.#slotOf.size;
+  }
 
   get size(): number {
-    return this.#keys.size;
+    return this.#slotOf.size;
+  }
+
+  /** One more than the highest slot ever used. */
+  get slots(): number {
+    return this.#ids.length;
   }
 
   has(id: string): boolean {
-    return this.#keys.has(id);
+    return this.#slotOf.has(id);
   }
 
-  /** The content key `id` is indexed under (`lexicalKey`, what {@link upsert} compares), for the store's deltas. */
-  keyOf(id: string): string | undefined {
-    return this.#keys.get(id);
+  /** The indexed ids. */
+  ids(): IterableIterator<string> {
+    return this.#slotOf.keys();
   }
 
   /**
-   * Adds or replaces a skill; returns false when the same content is already indexed.
-   * `glosses`: English text indexed beside a skill written in another language.
+   * Adds or replaces a skill (a replaced one keeps its catalog position); returns false when the
+   * same content is already indexed. `glosses`: English text indexed beside a skill written in
+   * another language.
    */
   upsert(skill: Skill, glosses = ''): boolean {
-    const previous = this.#keys.get(skill.id);
-    if (previous === lexicalKey(skill, glosses)) return false;
-    this.#put(skill.id, lexicalEntry(skill, glosses));
+    const slot = this.#slotOf.get(skill.id);
+    if (slot !== undefined && this.#keys[slot] === lexicalKey(skill, glosses)) return false;
+    const position = slot === undefined ? undefined : this.#positions[slot];
+    this.remove(skill.id);
+    this.add(skill.id, lexicalEntry(skill, glosses), position);
     return true;
-  }
-
-  /** Adds or replaces `id` with its entry (a replaced document keeps its catalog position). */
-  #put(id: string, entry: LexicalEntry): void {
-    this.#search = undefined;
-    const position = this.#postings.positionOf(id);
-    if (position !== undefined) this.#postings.remove(id);
-    this.#postings.add(id, entry, position);
-    this.#keys.set(id, entry.key);
   }
 
   /**
-   * Sets the catalog order, by which equal scores are listed: the documents `ids` lists take
-   * its order (by default documents are in the order they were first added).
+   * Adds document `id` (which must not be present) with its entry's postings, at catalog
+   * `position` (default: after every document so far).
    */
-  arrange(ids: Iterable<string>): void {
-    if (this.#postings.arrange(ids)) this.#search = undefined;
+  add(id: string, entry: LexicalEntry, position = this.#nextPosition): void {
+    this.#search = undefined;
+    const slot = this.#free.pop() ?? this.#ids.length;
+    if ((slot + 1) * FIELD_COUNT > this.#lengths.length) {
+      const larger = new Uint32Array(Math.max(2 * this.#lengths.length, (slot + 1) * FIELD_COUNT));
+      larger.set(this.#lengths);
+      this.#lengths = larger;
+    }
+    if (slot >= this.#positions.length) {
+      const larger = new Float64Array(Math.max(2 * this.#positions.length, slot + 1));
+      larger.set(this.#positions);
+      this.#positions = larger;
+    }
+    this.#positions[slot] = position;
+    this.#nextPosition = Math.max(this.#nextPosition, position + 1);
+    this.#ids[slot] = id;
+    this.#keys[slot] = entry.key;
+    this.#slotOf.set(id, slot);
+    const distinct = new Set<string>();
+    entry.terms.forEach((counts, field) => {
+      for (const [term, frequency] of counts) {
+        let postings = this.#terms.get(term);
+        if (postings === undefined) {
+          postings = new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+          this.#terms.set(term, postings);
+          this.#termAdded(term);
+        }
+        let byDoc = postings[field];
+        if (byDoc === undefined) {
+          byDoc = new Map();
+          postings[field] = byDoc;
+        }
+        byDoc.set(slot, frequency);
+        distinct.add(term);
+      }
+    });
+    this.#docTerms[slot] = [...distinct];
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      const length = entry.lengths[field] ?? 0;
+      this.#lengths[slot * FIELD_COUNT + field] = length;
+      this.#totals[field] = this.#totals[field]! + length;
+    }
   }
 
+  /** Removes document `id` and all its postings; false when it is not present. */
   remove(id: string): boolean {
-    if (!this.#keys.delete(id)) return false;
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return false;
     this.#search = undefined;
-    this.#postings.remove(id);
+    for (const term of this.#docTerms[slot] ?? []) {
+      const postings = this.#terms.get(term);
+      if (postings === undefined) continue;
+      let left = false;
+      for (let field = 0; field < FIELD_COUNT; field += 1) {
+        const byDoc = postings[field];
+        if (byDoc === undefined) continue;
+        byDoc.delete(slot);
+        if (byDoc.size === 0) postings[field] = undefined;
+        else left = true;
+      }
+      if (!left) {
+        this.#terms.delete(term);
+        this.#termRemoved(term);
+      }
+    }
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      this.#totals[field] = this.#totals[field]! - this.#lengths[slot * FIELD_COUNT + field]!;
+      this.#lengths[slot * FIELD_COUNT + field] = 0;
+    }
+    this.#slotOf.delete(id);
+    this.#ids[slot] = undefined;
+    this.#keys[slot] = undefined;
+    this.#docTerms[slot] = undefined;
+    this.#free.push(slot);
     return true;
   }
 
-  /** The indexed ids, in the order they were first indexed. */
-  ids(): IterableIterator<string> {
-    return this.#keys.keys();
+  /**
+   * Sets the catalog order, by which equal scores are listed: the documents `ids` lists take the
+   * positions 0, 1, …, in that order (ids not present are skipped, documents not listed keep theirs).
+   */
+  arrange(ids: Iterable<string>): void {
+    let moved = false;
+    let position = 0;
+    for (const id of ids) {
+      const slot = this.#slotOf.get(id);
+      if (slot === undefined) continue;
+      if (this.#positions[slot] !== position) {
+        this.#positions[slot] = position;
+        moved = true;
+      }
+      position += 1;
+    }
+    this.#nextPosition = Math.max(this.#nextPosition, position);
+    if (moved) this.#search = undefined;
   }
 
-  /** The postings, read-only, for measurement scripts; read them before the next change. */
-  get postings(): Pick<MemoryPostings, 'documentCount' | 'sortedTerms' | 'term' | 'slotOf' | 'lengthAt' | 'averageFieldLengths' | 'source'> {
-    return this.#postings;
+  /** Catalog positions by slot. */
+  get positions(): Float64Array {
+    return this.#positions;
+  }
+
+  #termAdded(term: string): void {
+    this.#vocabulary = undefined;
+    if (this.#sorted === undefined) return;
+    if (!this.#pendingRemoved.delete(term)) this.#pendingAdded.add(term);
+  }
+
+  #termRemoved(term: string): void {
+    this.#vocabulary = undefined;
+    if (this.#sorted === undefined) return;
+    if (!this.#pendingAdded.delete(term)) this.#pendingRemoved.add(term);
+  }
+
+  /**
+   * The terms in code-unit order: sorted once, then kept up to date. A few changed terms (one
+   * edited skill) are spliced in and out of the same array, so a resident server does not leave a
+   * catalog-sized array behind per reindex; a larger batch is merged in, O(terms). The array
+   * returned is valid until the next change.
+   */
+  sortedTerms(): readonly string[] {
+    if (this.#sorted === undefined) this.#sorted = [...this.#terms.keys()].sort();
+    else if (this.#pendingAdded.size + this.#pendingRemoved.size > MAX_SPLICED_TERMS) this.#sorted = this.#merged(this.#sorted);
+    else {
+      const sorted = this.#sorted;
+      for (const term of this.#pendingRemoved) {
+        const at = lowerBound(sorted, term);
+        if (sorted[at] === term) sorted.splice(at, 1);
+      }
+      for (const term of this.#pendingAdded) sorted.splice(lowerBound(sorted, term), 0, term);
+    }
+    this.#pendingAdded.clear();
+    this.#pendingRemoved.clear();
+    return this.#sorted;
+  }
+
+  /** `sorted` without the pending removed terms and with the pending added ones, as a new array. */
+  #merged(sorted: readonly string[]): string[] {
+    const removed = this.#pendingRemoved;
+    const added = [...this.#pendingAdded].sort();
+    const merged: string[] = [];
+    let a = 0;
+    for (const term of sorted) {
+      if (removed.has(term)) continue;
+      while (a < added.length && added[a]! < term) merged.push(added[a++]!);
+      merged.push(term);
+    }
+    while (a < added.length) merged.push(added[a++]!);
+    return merged;
+  }
+
+  /** A term's postings, or undefined. */
+  term(term: string): MemoryTerm | undefined {
+    return this.#terms.get(term);
+  }
+
+  /** The id of the document in `slot`, or undefined for a free slot. */
+  idAt(slot: number): string | undefined {
+    return this.#ids[slot];
+  }
+
+  /** Each field's average length over the present documents (sum / count, as a fresh build has it). */
+  averageFieldLengths(): number[] {
+    const count = this.documentCount;
+    return this.#totals.map((total) => (count === 0 ? 0 : total / count));
+  }
+
+  /**
+   * The postings as they are now, for one `Bm25Scorer`: valid until the next change (the caller
+   * drops the scorer then).
+   */
+  source(): PostingsSource<MemoryTerm> {
+    return new MemorySource(this);
   }
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    this.#search ??= new SourceSearch(this.#postings.source());
+    this.#search ??= new Bm25Scorer(this.source());
     return this.#search.search(query, limit, options);
+  }
+
+  /** Typo lookups over the sorted terms (rebuilt after a change that adds or removes a term). */
+  vocabulary(): TermVocabulary {
+    this.#vocabulary ??= new TermVocabulary(vocabularyTables(this.sortedTerms()));
+    return this.#vocabulary;
+  }
+
+  /** Field lengths by `slot · fieldCount + field`. */
+  get fieldLengths(): Uint32Array {
+    return this.#lengths;
+  }
+}
+
+/** {@link LexicalIndex.source}: a term's handle is its {@link MemoryTerm}. */
+class MemorySource implements PostingsSource<MemoryTerm> {
+  readonly #postings: LexicalIndex;
+  readonly documentCount: number;
+  readonly slots: number;
+  readonly fieldCount = FIELD_COUNT;
+  readonly averageFieldLengths: number[];
+  readonly fieldLengths: Uint32Array;
+  readonly positions: Float64Array;
+
+  constructor(postings: LexicalIndex) {
+    this.#postings = postings;
+    this.positions = postings.positions;
+    this.documentCount = postings.documentCount;
+    this.slots = postings.slots;
+    this.averageFieldLengths = postings.averageFieldLengths();
+    this.fieldLengths = postings.fieldLengths;
+  }
+
+  fieldId(name: string): number | undefined {
+    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
+    return id < 0 ? undefined : id;
+  }
+
+  externalId(doc: number): string {
+    return this.#postings.idAt(doc) ?? '';
+  }
+
+  exact(term: string): MemoryTerm | undefined {
+    return this.#postings.term(term);
+  }
+
+  *prefixed(prefix: string): Iterable<readonly [string, MemoryTerm]> {
+    const sorted = this.#postings.sortedTerms();
+    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#postings.term(sorted[i]!)!];
+  }
+
+  near(word: string, maxDistance: number): NearTerm<MemoryTerm>[] {
+    const vocabulary = this.#postings.vocabulary();
+    return vocabulary.near(word, maxDistance).map(({ position, distance }) => {
+      const term = vocabulary.term(position);
+      return { term, handle: this.#postings.term(term)!, distance };
+    });
+  }
+
+  postings(term: MemoryTerm, field: number): FieldPostings | undefined {
+    return term[field];
   }
 }

@@ -1,7 +1,41 @@
 import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
-import type { QueryTerm, ScoredDocument, SearchedField } from './bm25-scorer.js';
 import { tokenize } from './tokenize.js';
+
+/** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
+export interface QueryTerm {
+  readonly term: string;
+  /** Also match longer indexed terms this one starts. */
+  readonly prefix: boolean;
+  /** Edits allowed as a share of the length (< 1) or a count (≥ 1); false for none. */
+  readonly fuzzy: number | false;
+  /** Multiplies the term's contribution (a gloss's weight); 1 for plain queries. */
+  readonly boost: number;
+}
+
+/** A field searched, with its BM25 weight. */
+export interface SearchedField {
+  readonly name: string;
+  readonly boost: number;
+}
+
+export interface ScoredDocument {
+  readonly id: string;
+  /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
+  readonly score: number;
+  /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
+  readonly queryTerms: readonly string[];
+  /**
+   * The share of the query's words it matched, each word weighted by its inverse document
+   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
+   * reach no document are left out. A match on one common word scores low, on the rare ones high.
+   */
+  readonly weightedCoverage: number;
+  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
+  readonly rarest: number;
+  /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
+  readonly match?: Record<string, string[]>;
+}
 
 /** One lexical match. `coverage` (0–1) is the share of distinct query terms that matched. */
 export interface LexicalMatch {
@@ -68,15 +102,15 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
 export interface LexicalScoring {
   /** Documents indexed. */
   readonly size: number;
-  /** True when `term` is in the index vocabulary (false when unknowable: that only costs speed). */
-  isKnown(term: string): boolean;
-  /** The best `limit` documents for `terms` over `fields`; `query` is the text they came from. */
-  score(query: string, terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
+  /** True when `term` is in the index vocabulary. */
+  has(term: string): boolean;
+  /** The best `limit` documents for `terms` over `fields`. */
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
 }
 
 /**
- * One lexical search, the same over every index that can score (`SourceSearch`, over the
- * in-memory postings or a catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
+ * One lexical search, the same over every index (`Bm25Scorer`, over the in-memory postings or a
+ * catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
  * into matches with their coverage. Matches in descending score order; at most `limit`.
  */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
@@ -97,10 +131,10 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
     // Typo tolerance is for words the catalog does not have: a known word is matched exactly
     // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
     // glosses are spelled right: none for them.
-    fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.isKnown(term) ? fuzzy.ratio : false,
+    fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.has(term) ? fuzzy.ratio : false,
     boost: grouped?.weights.get(term) ?? 1,
   }));
-  const scored = index.score(query, queryTerms, fields, limit, explain);
+  const scored = index.score(queryTerms, fields, limit, explain);
   const distinct = new Set(words);
   return scored.map((result) => {
     const matched = new Set(result.queryTerms);

@@ -1,7 +1,7 @@
 /**
  * What {@link Bm25Scorer} reads from an index: its terms, each term's postings per field and
  * the documents' field lengths. Two implementations: the in-memory index
- * (`memory-postings.ts`) and one catalog of the SQLite tables (`src/store/lexical-tables.ts`), so the BM25 maths has one home and all answer alike.
+ * (`lexical-index.ts`) and one catalog of the SQLite tables (`src/store/lexical-tables.ts`), so the BM25 maths has one home and all answer alike.
  *
  * `Term` is the source's handle on one indexed term. Documents are numbered `0 ≤ doc < slots`.
  */
@@ -23,8 +23,6 @@ export interface PostingsSource<Term> {
    * catalog does; absent: the document number is its position.
    */
   readonly positions?: ArrayLike<number>;
-  /** False for a document number that is free or discarded. */
-  isLive(doc: number): boolean;
   /** The document's external id. */
   externalId(doc: number): string;
   /** The indexed term itself, or undefined. */

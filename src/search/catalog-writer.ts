@@ -9,18 +9,13 @@ import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
-import { changeOfDelta, keepsInPlace, memberOf, type BaseChange } from './catalog-change.js';
+import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
 import { normalizeName } from './exact-name.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
 import type { VectorSupply } from './vector-supply.js';
-
-/**
- * Labels of vectors the store could not name (it failed or was busy) start here, far above any
- * rowid the store hands out; a catalog holding one is not saved.
- */
-export const LOCAL_LABELS = 2 ** 48;
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
@@ -58,8 +53,8 @@ export interface CatalogWriterOptions {
   readonly dimensions: number;
   readonly language: CrossLingual;
   readonly supply: VectorSupply;
-  /** A new vector side, seeded (`withBase`) from the graph saved last for the model. */
-  readonly newVectors: (withBase: boolean) => CatalogVectors;
+  /** A new live vector side (seeded from the graph saved last for the model). */
+  readonly liveVectors: () => LiveVectors;
 }
 
 /**
@@ -158,38 +153,20 @@ export class CatalogWriter {
   }
 
   /**
-   * {@link assemble} from `base`, a saved catalog it mostly keeps: what changed against it found
-   * by comparing every member with the base's.
+   * {@link assemble} from `base`, a saved catalog it mostly keeps: each skill whose member is the
+   * base's of the same id (record and keys) kept by its document there, as a delta names it.
    */
-  #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange {
-    const members = skills.map((skill) => memberOf(skill, glosses.get(skill.id)));
-    const distinct = new Set(members.map((m) => m.vectorKey));
-    const before = this.#options.shared.members(base.id).all();
+  #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange | undefined {
+    const stored = this.#options.shared.members(base.id);
+    const before = stored.all();
     const docOf = new Map(before.map((m, doc) => [m.id, doc]));
-    const kept = new Uint8Array(before.length);
-    const docs = members.map((m): CatalogMember | number => {
-      const at = docOf.get(m.id);
-      const old = at === undefined ? undefined : before[at]!;
-      if (old !== undefined && old.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name) {
-        kept[at!] = 1;
-        return at!;
-      }
-      return m;
+    const members = skills.map((skill) => {
+      const at = docOf.get(skill.id);
+      const m = memberOf(skill, glosses.get(skill.id));
+      const old = at === undefined ? undefined : before[at];
+      return old?.record === m.record && old.lexicalKey === m.lexicalKey && old.vectorKey === m.vectorKey && old.name === m.name ? at! : skill;
     });
-    const held = new Set(before.map((m) => m.vectorKey));
-    return {
-      docs,
-      inPlace: keepsInPlace(
-        docs,
-        before.map((m) => m.id),
-      ),
-      leaving: before.filter((_, doc) => kept[doc] === 0).map((m) => m.vectorKey),
-      gone: [...held].filter((key) => !distinct.has(key)),
-      added: [...distinct].filter((key) => !held.has(key)),
-      distinct: distinct.size,
-      skillAt: (doc) => skills[doc]!,
-      entryOf: (doc) => lexicalEntry(skills[doc]!, glosses.get(skills[doc]!.id)),
-    };
+    return changeOfDelta({ members, baseIds: before.map((m) => m.id) }, base, stored, (skill) => glosses.get(skill.id));
   }
 
   /**
@@ -290,7 +267,7 @@ export class CatalogWriter {
     });
     // Moved: a kept member's record names another path (an edit in place is assembled, as before).
     const kept = members.find((m): m is number => typeof m === 'number');
-    const record = kept === undefined ? undefined : stored.record(keys[kept]!.id);
+    const record = kept === undefined ? undefined : stored.membersOf([keys[kept]!.id], this.#options.dimensions).get(keys[kept]!.id)?.record;
     if (record === undefined || (JSON.parse(record) as Skill).path === ordered[kept!]!.path) return undefined;
     const change = changeOfDelta(
       {
@@ -373,21 +350,12 @@ export class CatalogWriter {
     glosses: ReadonlyMap<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
-    const { shared, model, supply } = this.#options;
-    const vectors = this.#options.newVectors(true);
-    const missing = new Map<string, Skill>();
-    for (const skill of desired.values()) missing.set(vectorKey(skill), skill);
-    const found = await supply.vectors(missing, signal);
+    const vectors = this.#options.liveVectors();
+    const found = await vectors.missing(desired.values(), signal);
     throwIfAborted(signal);
-    const labels = shared.labels(model, [...found.vectors.keys()]);
-    for (const [id, skill] of desired) {
-      const key = vectorKey(skill);
-      const vector = found.vectors.get(key);
-      const label = labels.get(key);
-      if (vector === undefined || label === undefined) return undefined;
-      vectors.set(id, key, vector, label);
-    }
-    const tokenised = this.write(catalog, [...desired.values()], glosses, vectors);
+    // A vector the store could not label is labelled locally: `write` then refuses the catalog.
+    vectors.apply(desired, found);
+    const tokenised = this.write(catalog, [...desired.values()], glosses, vectors.load());
     return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
   }
 

@@ -1,21 +1,20 @@
-import path from 'node:path';
 import { SkillSearchError, throwIfAborted } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
-import type { CatalogDelta } from '../load/tools-delta.js';
 import type { Skill } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { CatalogWriter, type AssembledCatalog, type HeldCatalog, type SnapshotCatalog } from './catalog-writer.js';
+import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
+import { storeSource } from './stored-search.js';
 import { VectorSupply, type EmbedProgress } from './vector-supply.js';
 
 export type { AssembledCatalog, SnapshotCatalog } from './catalog-writer.js';
@@ -96,7 +95,7 @@ export class SkillSearchEngine extends RankedSearch {
     super();
     this.options = options;
     this.#dimensions = dimensions;
-    const store = options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
+    const store = storeSource(options);
     this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
     // CJK skills' languages and glosses are kept in the store.
     this.#language = new CrossLingual({
@@ -114,7 +113,8 @@ export class SkillSearchEngine extends RankedSearch {
       shared: this.#shared,
       language: this.#language,
     });
-    this.#dense = new LiveVectors({ engine: options, model, dimensions, shared: this.#shared, supply });
+    const vectors = { engine: options, model, dimensions, shared: this.#shared, supply };
+    this.#dense = new LiveVectors(vectors);
     this.#writer =
       this.#shared === undefined
         ? undefined
@@ -125,7 +125,7 @@ export class SkillSearchEngine extends RankedSearch {
             dimensions,
             language: this.#language,
             supply,
-            newVectors: (withBase) => this.#dense.newVectors(withBase),
+            liveVectors: () => new LiveVectors(vectors),
           });
     const engine = this;
     const catalog: RankedCatalog = {
@@ -168,12 +168,7 @@ export class SkillSearchEngine extends RankedSearch {
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store:
-        this.#shared === undefined
-          ? 'memory'
-          : typeof this.options.store === 'object'
-            ? 'given'
-            : (this.options.store ?? path.join(this.options.indexDir!, STORE_DEFAULTS.file)),
+      store: this.#shared === undefined ? 'memory' : storeSource(this.options)!,
     };
   }
 
@@ -208,32 +203,13 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
-   * Writes the catalog of `catalog.skills` in the store without syncing this engine: what a cold
-   * process does when the disk moved since the last saved catalog (one description changed).
-   * Only the skills whose content the store lacks are embedded and tokenised; the other vectors
-   * are read from the store, the graph derived from the last saved one, so the catalog answers
-   * as a clean build of the same skills would. For a new engine (nothing synced); returns what
-   * it cost, or undefined when nothing was written (no catalog saved before for this model, a
-   * lexical-only engine, a store that failed).
+   * What writes a changed catalog in the store without syncing this engine (`CatalogWriter`'s
+   * `assemble`, `assembleDelta`, `holdDelta`, `holdMoved`: what a cold process does when the disk moved since
+   * the last saved catalog): for a new engine (nothing synced) with a store, else undefined.
    */
-  async assembleCatalog(catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
+  get catalogWriter(): CatalogWriter | undefined {
     this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.assemble(catalog, signal);
-  }
-
-  /** {@link assembleCatalog} from a tools file's changed lines (`CatalogWriter.assembleDelta`); undefined: assemble it whole. */
-  async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
-    this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.assembleDelta(delta, signal);
-  }
-
-  /** The changed catalog `delta` describes held in memory over the saved one, not written (`CatalogWriter.holdDelta`); undefined: assemble it. */
-  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.holdDelta(delta, signal);
+    return this.#generation === 0 ? this.#writer : undefined;
   }
 
   /**
@@ -253,13 +229,6 @@ export class SkillSearchEngine extends RankedSearch {
    */
   storeWaiting(signal: AbortSignal): Promise<void> {
     return this.#shared?.waiting(signal) ?? new Promise<void>(() => undefined);
-  }
-
-  /** The catalog of `skills` held in memory over the saved one holding them at other paths, with a few changed (`CatalogWriter.holdMoved`); undefined: assemble it. */
-  async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    this.assertOpen();
-    if (this.#writer === undefined || this.#generation !== 0) return undefined;
-    return this.#writer.holdMoved(skills, signal);
   }
 
   /**
@@ -309,7 +278,8 @@ export class SkillSearchEngine extends RankedSearch {
   #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
     const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
     if (latest === undefined) return undefined;
-    const saved = this.#shared!.members(latest.id).lexicalKeys();
+    const members = this.#shared!.members(latest.id).keys();
+    const saved = new Map(members.map((m) => [m.id, m.lexicalKey]));
     let added = 0;
     let updated = 0;
     let unchanged = 0;

@@ -5,10 +5,15 @@ import type { Skill } from '../types.js';
 import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { LOCAL_LABELS } from './catalog-writer.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
 import type { EmbedProgress, VectorSupply } from './vector-supply.js';
+
+/**
+ * Labels of vectors the store could not name (it failed or was busy) start here, far above any
+ * rowid the store hands out; a catalog holding one is not saved.
+ */
+export const LOCAL_LABELS = 2 ** 48;
 
 /** Vectors by content key, for {@link LiveVectors.apply}; `embedded` counts those the model made. */
 export interface FoundVectors {
@@ -42,8 +47,6 @@ export class LiveVectors {
   #skills: ReadonlyMap<string, Skill> = new Map();
   /** Local labels handed out (see `LOCAL_LABELS`). */
   #localLabels = 0;
-  /** Labels of the keys a running {@link #apply} adds. */
-  #pendingLabels = new Map<string, number>();
 
   constructor(options: LiveVectorsOptions) {
     this.#options = options;
@@ -56,12 +59,12 @@ export class LiveVectors {
 
   /** The vectors, made (seeded from the graph saved last) when there are none yet. */
   load(): CatalogVectors {
-    this.#vectors ??= this.newVectors(true);
+    this.#vectors ??= this.#newVectors(true);
     return this.#vectors;
   }
 
   /** A new vector side, seeded (`withBase`) from the graph saved last for the model. */
-  newVectors(withBase: boolean): CatalogVectors {
+  #newVectors(withBase: boolean): CatalogVectors {
     const { engine, dimensions, shared } = this.#options;
     const model = catalogModel(engine);
     return new CatalogVectors({
@@ -115,7 +118,7 @@ export class LiveVectors {
         const held = state.vectorOfKey(key);
         if (held !== undefined && !vectors.has(key)) vectors.set(key, held.slice());
       }
-      const fresh = this.newVectors(false);
+      const fresh = this.#newVectors(false);
       this.#vectors = fresh;
       this.#skills = new Map();
       return this.#apply(fresh, desired, vectors);
@@ -126,6 +129,8 @@ export class LiveVectors {
     const { shared, model } = this.#options;
     const previous = this.#skills;
     const incoming = new Map<string, { key: string; vector: Float32Array }>();
+    /** The labels of the keys this apply adds. */
+    let labels = new Map<string, number>();
     const counts = applyDiff(desired, {
       size: state.size,
       ids: () => state.ids(),
@@ -142,20 +147,18 @@ export class LiveVectors {
           incoming.set(id, { key, vector });
           if (!state.holdsKey(key)) keys.push(key);
         }
-        const labels = shared?.labels(model, keys) ?? new Map<string, number>();
+        labels = shared?.labels(model, keys) ?? labels;
         for (const key of keys) if (!labels.has(key)) labels.set(key, shared === undefined ? this.#localLabels++ : LOCAL_LABELS + this.#localLabels++);
-        this.#pendingLabels = labels;
       },
       remove: (id) => state.remove(id),
       upsert: (id) => {
         const next = incoming.get(id);
         if (next === undefined) return 'unchanged';
         const had = state.has(id);
-        state.set(id, next.key, next.vector, this.#pendingLabels.get(next.key) ?? -1);
+        state.set(id, next.key, next.vector, labels.get(next.key) ?? -1);
         return had ? 'updated' : 'added';
       },
     });
-    this.#pendingLabels = new Map();
     this.#skills = desired;
     return counts;
   }

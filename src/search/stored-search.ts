@@ -271,7 +271,7 @@ interface CatalogView {
 }
 
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
-export function storeSource(options: ResolvedEngineOptions): ResolvedEngineOptions['store'] | undefined {
+export function storeSource(options: { readonly store?: string | undefined; readonly indexDir?: string | undefined }): string | undefined {
   return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
 }
 

@@ -134,15 +134,8 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
   const join = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
   const own = (held: OverlaidMember) => [held.label, held.vector] as const;
   return {
-    record: (id) => byId.get(id)?.member.record ?? saved.record(id),
     idsNamed: (name) => merged(named.all({ ...at, name }), (held) => (held.member.name === name ? held.member.id : undefined)),
-    idsLabelled: (label) =>
-      merged(labelledRows([label]), (held) => (held.label === label ? ([label, held.member.id] as const) : undefined)).map(([, id]) => id),
-    vectorOf: (id, dimensions) => {
-      const held = byId.get(id);
-      return held === undefined ? saved.vectorOf(id, dimensions) : { key: held.member.vectorKey, vector: held.vector };
-    },
-    idsLabelledMany: (labels) => {
+    idsLabelled: (labels) => {
       const wanted = new Set(labels);
       const out = new Map<number, string[]>();
       for (const [label, id] of merged(labelledRows(labels), (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined))) {
@@ -163,13 +156,6 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       }
       return out;
     },
-    lexicalKeys: () =>
-      new Map(
-        merged(
-          effective<[string, string]>('s.id, s.lexical_key').map(([doc, id, key]) => [doc, [id, key] as const]),
-          (held) => [held.member.id, held.member.lexicalKey] as const,
-        ),
-      ),
     all: () =>
       merged(
         effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
@@ -231,19 +217,7 @@ function memberStatements(db: Database, catalog: number) {
           `SELECT b.doc, ${columns.replaceAll('s.', 'b.')} FROM ${from.replaceAll('@t', 'b')} WHERE b.catalog = @r AND ${where.replaceAll('@t', 'b')} AND ${NOT_OVERLAID} ORDER BY 1${tail}`,
       )
       .raw();
-  const record = both<[number, string]>('s.record', 'catalog_skills @t INDEXED BY catalog_skills_id', '@t.id = @id', ' LIMIT 1');
   const named = both<[number, string]>('s.id', 'catalog_skills @t INDEXED BY catalog_skills_name', '@t.name = @name');
-  const labelled = both<[number, string]>(
-    's.id',
-    'vectors v JOIN catalog_skills @t INDEXED BY catalog_skills_vector ON @t.vector_key = v.key',
-    'v.label = @label AND @t.catalog = @t.catalog',
-  );
-  const vectorOf = both<[number, string, Buffer]>(
-    's.vector_key, v.vector',
-    'catalog_skills @t INDEXED BY catalog_skills_id JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
-    '@t.id = @id',
-    ' LIMIT 1',
-  );
   // The batched reads: the values come in as one JSON array (`json_each`), rows out in document order.
   // CROSS JOIN keeps the values the outer loop: SQLite would otherwise walk the catalog's rows and scan the values for each (70 ms at 4k).
   const labelledMany = both<[number, number, string]>(
@@ -256,23 +230,17 @@ function memberStatements(db: Database, catalog: number) {
     'json_each(@ids) w CROSS JOIN catalog_skills @t INDEXED BY catalog_skills_id ON @t.id = w.value LEFT JOIN vectors v ON v.model = @model AND v.key = @t.vector_key',
     '@t.catalog = @t.catalog',
   );
-  return { at, model, both, record, named, labelled, vectorOf, labelledMany, membersOf };
+  return { at, model, both, named, labelledMany, membersOf };
 }
 
 /** Reads the members of catalog `catalog` as saved. */
 function readSavedMembers(db: Database, catalog: number): CatalogMembers {
-  const { at, model, both, record, named, labelled, vectorOf, labelledMany, membersOf } = memberStatements(db, catalog);
+  const { at, model, both, named, labelledMany, membersOf } = memberStatements(db, catalog);
   const distinctLabels = (columns: string): string =>
     `SELECT DISTINCT ${columns} FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`;
   return {
-    record: (id) => record.get({ ...at, id })?.[1],
     idsNamed: (name) => named.all({ ...at, name }).map(([, id]) => id),
-    idsLabelled: (label) => labelled.all({ ...at, label }).map(([, id]) => id),
-    vectorOf: (id, dimensions) => {
-      const found = vectorOf.get({ ...at, model, id });
-      return found === undefined || found[2].byteLength !== 4 * dimensions ? undefined : { key: found[1], vector: toVector(found[2]) };
-    },
-    idsLabelledMany: (labels) => {
+    idsLabelled: (labels) => {
       const out = new Map<number, string[]>();
       for (const [, label, id] of labelledMany.all({ ...at, labels: JSON.stringify(labels) })) {
         const ids = out.get(label);
@@ -282,7 +250,7 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
       return out;
     },
     membersOf: (ids, dimensions) => {
-      // As `record` and `vectorOf` read them: an id's first row, and its first row with a vector of the model.
+      // An id's first row, and its first row with a vector of the model.
       const records = new Map<string, string>();
       const stored = new Map<string, MemberRead['stored']>();
       for (const [, id, record, key, vector] of membersOf.all({ ...at, model, ids: JSON.stringify(ids) })) {
@@ -325,7 +293,6 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
         )
         .pluck()
         .get(at) ?? 0,
-    lexicalKeys: () => new Map(db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, lexical_key FROM ${EFFECTIVE} ORDER BY doc`).raw().all(at)),
     labels: () =>
       db
         .prepare<Record<string, unknown>, number>(distinctLabels('v.label'))
@@ -372,9 +339,17 @@ function labelledVectors(
   return out;
 }
 
-/** A stored vector blob as a float32 array (copied: a blob's buffer need not be aligned). */
-export function toVector(bytes: Buffer): Float32Array {
-  const vector = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(vector.buffer).set(bytes);
-  return vector;
+/** A stored vector blob as a float32 array. */
+export const toVector = (bytes: Buffer): Float32Array => fromBlob(bytes, Float32Array);
+
+/** A blob read back as `Type`'s elements, in the machine's order (copied: a blob's buffer need not be aligned). */
+export function fromBlob<T extends Float32Array | Float64Array | Uint32Array>(bytes: Buffer, Type: { new (length: number): T; BYTES_PER_ELEMENT: number }): T {
+  const out = new Type(bytes.byteLength / Type.BYTES_PER_ELEMENT);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+/** A typed array's bytes as a blob, in the machine's order. */
+export function blobOf(values: ArrayBufferView): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }

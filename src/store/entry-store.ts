@@ -1,59 +1,5 @@
 import type { LexicalEntry } from '../lexical/lexical-entry.js';
 
-/**
- * What the search needs from the store shared by every project folder and process: entries keyed
- * by model and content hash (a skill embedded once, in any folder, by any process, is never
- * embedded again), and saved catalogs: the skills a catalog holds, with what a cold search reads
- * (docs/store.md). Small on purpose, so another engine (a team registry on Postgres with
- * pgvector) could sit behind it. `SqliteStore` is the implementation.
- *
- * A store is a cache: every method may fail (a locked or full disk, a damaged file), and the
- * callers treat a failure as "not stored" and go on.
- */
-export interface EntryStore {
-  /** The vectors stored under `model` for those of `keys` it holds (each `dimensions` long), marked used today. */
-  vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array>;
-  /** Those of `keys` with no vector under `model`; the others are marked used today. */
-  missing(model: string, keys: readonly string[]): string[];
-  /** Stores vectors by content key under `model`; entries stored already are kept and marked used today. */
-  putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
-  /**
-   * The label of each of `keys` stored under `model`: an integer that names the vector for as
-   * long as it is stored, so a nearest-neighbour graph keyed by labels serves every catalog
-   * holding that vector.
-   */
-  labels(model: string, keys: readonly string[]): Map<string, number>;
-  /** The catalog saved under `key`, marked used today; undefined when none was. */
-  catalog(key: CatalogKey): StoredCatalog | undefined;
-  /**
-   * The graph of the catalog of `model` and `format` saved last that has one (what a new
-   * catalog's graph is derived from), with the catalog whose members' labels it holds (an
-   * overlay naming its base's graph: the base).
-   */
-  latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
-  /**
-   * The catalog of `model` and `format` saved last: what a new live index reports its changes
-   * against, and what a changed catalog is written from ({@link NewCatalog.base}).
-   */
-  latestCatalog(model: string, format: number): StoredCatalog | undefined;
-  /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
-  putCatalog(catalog: NewCatalog): number;
-  /**
-   * Reads the members of the saved catalog `catalog` (by id); with `overlay`, as the catalog
-   * those documents held in memory make of it (read as an overlay written in the store would be).
-   */
-  members(catalog: number, overlay?: MemoryOverlay): CatalogMembers;
-  /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
-  glosses(scope: string): Map<string, string>;
-  /** Records per content key under `scope`, replacing what `scope` held. */
-  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
-  /** Where the graph files named by catalogs live. */
-  readonly graphDir: string;
-  /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
-  collect(days: number): number;
-  close(): void;
-}
-
 /** What a catalog is saved under: any working folder computes it alike for the same skills. */
 export interface CatalogKey {
   /** The catalog's portable stamp (`src/load/source-stamp.ts`). */
@@ -79,7 +25,7 @@ export interface StoredCatalog {
    * moves it by the changed members' vectors only. Undefined when it was saved without.
    */
   readonly sum: Float64Array | undefined;
-  /** The graph file (under {@link EntryStore.graphDir}) that serves it; undefined when it is searched exactly. */
+  /** The graph file (under `SqliteStore.graphDir`) that serves it; undefined when it is searched exactly. */
   readonly graph: string | undefined;
   /** The catalog whose members' labels {@link graph} holds: itself, or the base of an overlay that names the base's graph. */
   readonly graphHolder?: number;
@@ -123,19 +69,12 @@ export interface MemberRead {
 }
 
 export interface CatalogMembers {
-  record(id: string): string | undefined;
   /** The ids with this normalised name, in catalog order. */
   idsNamed(name: string): readonly string[];
-  /** The ids whose vector has this label, in catalog order. */
-  idsLabelled(label: number): readonly string[];
-  /** The vector key and vector of member `id` (`dimensions` long). */
-  vectorOf(id: string, dimensions: number): { readonly key: string; readonly vector: Float32Array } | undefined;
-  /** {@link idsLabelled} of each of `labels` in one read: labels no member has are absent. */
-  idsLabelledMany(labels: readonly number[]): Map<number, readonly string[]>;
-  /** {@link record} and {@link vectorOf} of each of `ids` in one read: ids that are no member are absent. */
+  /** The ids whose vector has each of `labels`, in catalog order, in one read: labels no member has are absent. */
+  idsLabelled(labels: readonly number[]): Map<number, readonly string[]>;
+  /** The record and vector key and vector (`dimensions` long) of each of `ids` in one read: ids that are no member are absent. */
   membersOf(ids: readonly string[], dimensions: number): Map<string, MemberRead>;
-  /** Each member's lexical key by id. */
-  lexicalKeys(): Map<string, string>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
   /** Every member without its record, in catalog order (what a catalog's search is built from). */

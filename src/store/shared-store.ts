@@ -1,24 +1,24 @@
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
-import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
+import type { CatalogKey, CatalogMembers, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
 import { SqliteStore, type StoreOpenOptions } from './sqlite-store.js';
 
 /**
- * An {@link EntryStore} opened on first use and never throwing: a store that cannot be opened
+ * A {@link SqliteStore} opened on first use and never throwing: a store that cannot be opened
  * or fails (no SQLite addon, a read-only or full disk) answers "nothing stored" from then on,
  * with the reason in {@link problem}. A search never loses its answer to the cache.
  */
-export class SharedStore implements EntryStore {
-  readonly #open: () => EntryStore;
-  #store: EntryStore | undefined;
+export class SharedStore {
+  readonly #open: () => SqliteStore;
+  #store: SqliteStore | undefined;
   #problem: string | undefined;
   /** Writes waiting for another process's ({@link whenFree}), and who is told when one begins ({@link waiting}). */
   #waits = 0;
   readonly #onWait = new Set<() => void>();
 
-  /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
-  constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
-    this.#open = typeof source === 'string' ? () => SqliteStore.open(source, open) : () => source;
+  /** `file`: the store's file, opened with `open`. */
+  constructor(file: string, open: StoreOpenOptions = {}) {
+    this.#open = () => SqliteStore.open(file, open);
   }
 
   /** Why the store is not used (it failed to open or in use); undefined while it works. */
@@ -29,12 +29,6 @@ export class SharedStore implements EntryStore {
   vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array> {
     if (keys.length === 0) return new Map();
     return this.#guard((store) => store.vectors(model, dimensions, keys), new Map());
-  }
-
-  /** Empty once the store failed: nothing is worth reading to add to it. */
-  missing(model: string, keys: readonly string[]): string[] {
-    if (keys.length === 0) return [];
-    return this.#guard((store) => store.missing(model, keys), []);
   }
 
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
@@ -68,13 +62,9 @@ export class SharedStore implements EntryStore {
     const members = this.#guard((store) => store.members(catalog, overlay), undefined);
     const read = <T>(run: (m: CatalogMembers) => T, otherwise: T): T => (members === undefined ? otherwise : this.#guard(() => run(members), otherwise));
     return {
-      record: (id) => read((m) => m.record(id), undefined),
       idsNamed: (name) => read((m) => m.idsNamed(name), []),
-      idsLabelled: (label) => read((m) => m.idsLabelled(label), []),
-      vectorOf: (id, dimensions) => read((m) => m.vectorOf(id, dimensions), undefined),
-      idsLabelledMany: (labels) => read((m) => m.idsLabelledMany(labels), new Map()),
+      idsLabelled: (labels) => read((m) => m.idsLabelled(labels), new Map()),
       membersOf: (ids, dimensions) => read((m) => m.membersOf(ids, dimensions), new Map()),
-      lexicalKeys: () => read((m) => m.lexicalKeys(), new Map()),
       all: () => read((m) => m.all(), []),
       keys: () => read((m) => m.keys(), []),
       at: (docs) => read((m) => m.at(docs), new Map()),
@@ -88,12 +78,12 @@ export class SharedStore implements EntryStore {
 
   /**
    * The lexical index of the saved catalog `catalog`, searched from the store's postings tables
-   * (`lexical-tables.ts`; only a {@link SqliteStore} keeps them). Throws when the store failed;
-   * the searcher's own failures are the caller's (a search the store cannot answer).
+   * (`catalog-lexical.ts`). Throws when the store failed; the searcher's own failures are the
+   * caller's (a search the store cannot answer).
    */
   catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {
     const store = this.#guard((opened) => opened, undefined);
-    if (!(store instanceof SqliteStore)) throw new SkillSearchError('INTERNAL', `the store keeps no lexical index: ${this.#problem ?? 'not SQLite'}`);
+    if (store === undefined) throw new SkillSearchError('INTERNAL', `the store cannot be read: ${this.#problem}`);
     return store.catalogLexical(catalog, overlay);
   }
 
@@ -171,7 +161,7 @@ export class SharedStore implements EntryStore {
     }
   }
 
-  #guard<T>(run: (store: EntryStore) => T, otherwise: T): T {
+  #guard<T>(run: (store: SqliteStore) => T, otherwise: T): T {
     if (this.#problem !== undefined) return otherwise;
     try {
       this.#store ??= this.#open();

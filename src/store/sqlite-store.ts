@@ -5,26 +5,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import {
-  STORE_DEFAULTS,
-  type CatalogKey,
-  type CatalogMembers,
-  type EntryStore,
-  type MemoryOverlay,
-  type NewCatalog,
-  type StoredCatalog,
-} from './entry-store.js';
-import { CATALOG_SKILLS_SQL, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
+import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type MemoryOverlay, type NewCatalog, type StoredCatalog } from './entry-store.js';
+import { CATALOG_SKILLS_SQL, blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
-import {
-  addLexicalVocabulary,
-  LEXICAL_TABLES_SQL,
-  openCatalogLexical,
-  putCatalogLexicalStats,
-  putCatalogLexicalStatsFrom,
-  putLexicalEntries,
-} from './lexical-tables.js';
+import { addLexicalVocabulary, LEXICAL_TABLES_SQL, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import { openCatalogLexical } from './catalog-lexical.js';
 
 /**
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
@@ -122,13 +108,18 @@ interface CatalogRowData {
 const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
 
 /**
- * The {@link EntryStore} in one SQLite file under the cache root, in WAL mode: any number of
+ * The store shared by every project folder and process (docs/store.md): vectors keyed by model
+ * and content hash (a skill embedded once, in any folder, by any process, is never embedded
+ * again) and saved catalogs with what a cold search reads. A cache: the callers reach it through
+ * `SharedStore`, which treats a failure as "not stored" and goes on.
+ *
+ * One SQLite file under the cache root, in WAL mode: any number of
  * readers (hooks, `query`, MCP) while one process writes, crash safety by SQLite's own journal.
  * Vectors are stored as raw little-endian f32 blobs. The file and its folder are private (0600,
  * 0700); a file SQLite cannot read as a database is moved aside to `<file>.broken` and the store
  * starts empty.
  */
-export class SqliteStore implements EntryStore {
+export class SqliteStore {
   readonly file: string;
   readonly graphDir: string;
   /** Set when the file held another layout and was emptied: the one line to show. */
@@ -213,6 +204,7 @@ export class SqliteStore implements EntryStore {
     return this.#db;
   }
 
+  /** The vectors stored under `model` for those of `keys` it holds (each `dimensions` long), marked used today. */
   vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array> {
     const found = new Map<string, Float32Array>();
     const stale: string[] = [];
@@ -231,19 +223,10 @@ export class SqliteStore implements EntryStore {
     if (keys.length > 0) this.#mark(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
   }
 
-  missing(model: string, keys: readonly string[]): string[] {
-    const missing: string[] = [];
-    const stale: string[] = [];
-    const day = today();
-    for (const key of keys) {
-      const row = this.#used.get(model, key);
-      if (row === undefined) missing.push(key);
-      else if (row.used < day) stale.push(key);
-    }
-    this.#markUsed(model, stale, day);
-    return missing;
-  }
-
+  /**
+   * The label of each of `keys` stored under `model`: an integer that names the vector for as
+   * long as it is stored, so a graph keyed by labels serves every catalog holding that vector.
+   */
   labels(model: string, keys: readonly string[]): Map<string, number> {
     const labels = new Map<string, number>();
     for (const key of keys) {
@@ -253,16 +236,18 @@ export class SqliteStore implements EntryStore {
     return labels;
   }
 
+  /** Stores vectors by content key under `model`; those stored already are kept and marked used today. */
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
     this.#write(() =>
       this.#db.transaction(() => {
-        for (const [key, vector] of vectors) this.#put.run(model, key, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), day);
+        for (const [key, vector] of vectors) this.#put.run(model, key, blobOf(vector), day);
       })(),
     );
   }
 
+  /** The catalog saved under `key`, marked used today. */
   catalog(key: CatalogKey): StoredCatalog | undefined {
     const row = this.#db
       .prepare<[string, string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
@@ -273,6 +258,7 @@ export class SqliteStore implements EntryStore {
     return catalogOf(row);
   }
 
+  /** The graph of the catalog saved last with one (what a new graph is derived from), with the catalog whose labels it holds. */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
     const row = this.#db
       // An overlay naming its base's graph: the graph holds the base's labels.
@@ -283,6 +269,7 @@ export class SqliteStore implements EntryStore {
     return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
   }
 
+  /** The catalog saved last: what a new live index reports its changes against, and a changed catalog is written from. */
   latestCatalog(model: string, format: number): StoredCatalog | undefined {
     const row = this.#db
       .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ORDER BY c.id DESC LIMIT 1`)
@@ -290,6 +277,7 @@ export class SqliteStore implements EntryStore {
     return row === undefined ? undefined : catalogOf(row);
   }
 
+  /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
   putCatalog(catalog: NewCatalog): number {
     const db = this.#db;
     let id = 0;
@@ -370,6 +358,7 @@ export class SqliteStore implements EntryStore {
     return this.#db.prepare('SELECT 1 FROM catalogs WHERE graph = ?').get(graph) !== undefined;
   }
 
+  /** The members of saved catalog `catalog`; with `overlay`, as those documents held in memory make of it. */
   members(catalog: number, overlay?: MemoryOverlay): CatalogMembers {
     return readMembers(this.#db, catalog, overlay);
   }
@@ -389,6 +378,7 @@ export class SqliteStore implements EntryStore {
     );
   }
 
+  /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
   collect(days: number): number {
     let removed = 0;
     const graphs: string[] = [];
@@ -541,20 +531,10 @@ function catalogOf(row: CatalogRowData): StoredCatalog {
     diagnostics: row.diagnostics,
     size: row.size,
     mean: row.mean === null ? undefined : toVector(row.mean),
-    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : toSum(row.sum),
+    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : fromBlob(row.sum, Float64Array),
     graph: row.graph ?? undefined,
     graphHolder: row.graph_holder,
   };
-}
-
-function blobOf(values: Float32Array | Float64Array): Buffer {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-function toSum(bytes: Buffer): Float64Array {
-  const sum = new Float64Array(bytes.byteLength / 8);
-  new Uint8Array(sum.buffer).set(bytes);
-  return sum;
 }
 
 function isNotADatabase(error: unknown): boolean {

@@ -24,19 +24,19 @@ export class StoredMembers {
     for (const id of missing) this.#read.set(id, found.get(id) ?? null);
   }
 
-  /** Member `id`'s record (`CatalogMembers.record`). */
+  /** Member `id`'s record. */
   record(id: string): string | undefined {
     return this.#get(id)?.record;
   }
 
-  /** Member `id`'s vector key and vector (`CatalogMembers.vectorOf`). */
+  /** Member `id`'s vector key and vector. */
   stored(id: string): MemberRead['stored'] {
     return this.#get(id)?.stored;
   }
 
   /** The ids of each label's members, in catalog order, in one read; the members themselves are read with them. */
   idsLabelled(labels: readonly number[]): Map<number, readonly string[]> {
-    const ids = labels.length === 0 ? new Map<number, readonly string[]>() : this.#members.idsLabelledMany(labels);
+    const ids = labels.length === 0 ? new Map<number, readonly string[]>() : this.#members.idsLabelled(labels);
     this.prefetch([...ids.values()].flat());
     return ids;
   }

@@ -1,9 +1,8 @@
-import { dot } from '../embed/normalize.js';
 import { SkillSearchError } from '../errors.js';
 import type { DenseSide } from './dense-side.js';
 import { VECTOR_DEFAULTS } from './dense-side.js';
 import { LabelGraph, type HnswOptions } from './label-graph.js';
-import { TopK } from './top-k.js';
+import { nearest } from './top-k.js';
 import { assertDimensions, type VectorIndexKind, type VectorMatch } from './vector-index.js';
 
 export interface CatalogVectorsOptions {
@@ -85,11 +84,6 @@ export class CatalogVectors implements DenseSide {
     return this.#held.get(key)?.vector;
   }
 
-  /** Every distinct vector by label. */
-  labelled(): Map<number, Float32Array> {
-    return new Map([...this.#held.values()].map((held) => [held.label, held.vector]));
-  }
-
   /**
    * Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label`
    * when the key is new here; a key held already keeps its vector.
@@ -146,19 +140,14 @@ export class CatalogVectors implements DenseSide {
     return this.#sum.slice();
   }
 
-  /** Searched through a graph (rather than a scan). */
-  get graphed(): boolean {
-    return CatalogVectors.graphs(this.#options, this.#held.size);
-  }
-
   /** Whether `distinct` vectors are searched through a graph under `options`. */
   static graphs(options: Pick<CatalogVectorsOptions, 'kind' | 'exactBelow'>, distinct: number): boolean {
     return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
   }
 
-  /** The graph over the held vectors (built or derived on first call); undefined when {@link graphed} is false. */
+  /** The graph over the held vectors (built or derived on first call); undefined when they are searched by a scan. */
   graph(): LabelGraph | undefined {
-    if (!this.graphed) return undefined;
+    if (!CatalogVectors.graphs(this.#options, this.#held.size)) return undefined;
     this.#graph ??= this.#derived() ?? this.#built();
     return this.#graph;
   }
@@ -179,13 +168,12 @@ export class CatalogVectors implements DenseSide {
       }
       return out;
     }
-    const top = new TopK<number>(k);
-    for (const held of this.#held.values()) {
-      const score = dot(held.vector, query);
-      if (score > top.threshold) top.push(held.label, score);
-    }
-    for (const { item, score } of top.sorted()) push(item, score);
+    for (const { item, score } of nearest(this.#labelled(), query, k)) push(item, score);
     return out;
+  }
+
+  *#labelled(): Iterable<readonly [number, Float32Array]> {
+    for (const held of this.#held.values()) yield [held.label, held.vector];
   }
 
   #built(): LabelGraph {

@@ -27,7 +27,7 @@ export interface LabelMatch {
 
 /**
  * An HNSW graph by usearch (prebuilt binaries, no compiler at install) over inner product
- * (= cosine on normalised vectors), keyed by the store's vector labels (`EntryStore.labels`), so
+ * (= cosine on normalised vectors), keyed by the store's vector labels (`SqliteStore.labels`), so
  * one graph serves any catalog holding the same vectors and a catalog that differs by a few
  * skills derives its graph from another's (load, remove, add, save) instead of building it.
  *

@@ -2,7 +2,7 @@ import { dot } from '../embed/normalize.js';
 import type { StoredMembers } from '../store/stored-members.js';
 import type { DenseSide } from './dense-side.js';
 import type { LabelGraph } from './label-graph.js';
-import { TopK } from './top-k.js';
+import { nearest } from './top-k.js';
 import type { VectorMatch } from './vector-index.js';
 
 /**
@@ -58,12 +58,7 @@ export class StoredVectors implements DenseSide {
   /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */
   #scan(query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
     this.#all ??= this.#members.labelled(this.#dimensions);
-    const top = new TopK<number>(k);
-    for (const [label, vector] of this.#all) {
-      const score = dot(vector, query);
-      if (score > top.threshold) top.push(label, score);
-    }
-    return top.sorted().map(({ item, score }) => ({ label: item, score }));
+    return nearest(this.#all, query, k).map(({ item, score }) => ({ label: item, score }));
   }
 
   stored(id: string): { readonly key: string; readonly vector: Float32Array } | undefined {

@@ -1,3 +1,5 @@
+import { dot } from '../embed/normalize.js';
+
 /**
  * Keeps the `k` highest-scoring items of a stream in a binary min-heap: O(n log k) time,
  * O(k) memory, instead of sorting all n candidates.
@@ -65,4 +67,14 @@ export class TopK<T> {
       i = smallest;
     }
   }
+}
+
+/** The `k` of `items` nearest `query` (dot product: cosine on normalised vectors), best first: an exact scan. */
+export function nearest<T>(items: Iterable<readonly [T, Float32Array]>, query: Float32Array, k: number): { item: T; score: number }[] {
+  const top = new TopK<T>(k);
+  for (const [item, vector] of items) {
+    const score = dot(vector, query);
+    if (score > top.threshold) top.push(item, score);
+  }
+  return top.sorted();
 }

@@ -194,6 +194,40 @@ describe('a catalog changed since it was saved', () => {
     expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
   });
 
+  it('from a base saved without a sum, is written whole (every vector read, only the changed skill embedded) and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const a = project('a');
+    await liveAnswers(a);
+    const store = SqliteStore.open(a.store!);
+    store.database.prepare('UPDATE catalogs SET sum = NULL').run();
+    store.close();
+    changeOneDescription(library);
+    const { assembled: cost, answers: got } = await assembledAnswers(a, QUERIES);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
+    const assembled = lastCatalog(a.store!);
+    expect([assembled.base, assembled.rows]).toEqual([null, readdirSync(library).length]);
+    const expected = await liveAnswers({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') });
+    expect(got).toEqual(expected);
+    expectSameMean(assembled, lastCatalog(path.join(a.indexDir!, 'clean.sqlite')));
+  });
+
+  it('with a skill written in Chinese edited, writes it with its glosses and answers as a clean build', async () => {
+    const { library, project } = setup();
+    const skill = (description: string) => `---\nname: minutes-zh\ndescription: ${description}\n---\n会议结束后整理纪要。\n`;
+    mkdirSync(path.join(library, 'minutes-zh'));
+    writeFileSync(path.join(library, 'minutes-zh', 'SKILL.md'), skill('整理会议纪要'));
+    const a = project('a');
+    await liveAnswers(a);
+    writeFileSync(path.join(library, 'minutes-zh', 'SKILL.md'), skill('整理会议纪要并列出待办事项'));
+    const queries = [...QUERIES, 'meeting minutes action items'];
+    const { assembled: cost, answers: got } = await assembledAnswers(a, queries);
+    expect(cost).toEqual({ embedded: 1, tokenised: 1 });
+    const expected = await liveAnswersOf({ ...a, store: path.join(a.indexDir!, 'clean.sqlite') }, queries);
+    expect(got).toEqual(expected);
+    // Found by its English glosses.
+    expect(expected.at(-1)!.map((hit) => hit.skill.name)).toContain('minutes-zh');
+  });
+
   it('is not assembled unless asked, nor with no catalog of the model saved before', async () => {
     const { library, project } = setup();
     const a = project('a');

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../src/lexical/body-text.js';
 import { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { BM25, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from '../../src/lexical/bm25-scorer.js';
-import { MemoryPostings } from '../../src/lexical/memory-postings.js';
 import { lexicalEntry } from '../../src/lexical/lexical-entry.js';
 import { TermVocabulary, vocabularyTables } from '../../src/lexical/term-vocabulary.js';
 import { tokenize } from '../../src/lexical/tokenize.js';
@@ -229,12 +228,12 @@ describe('the lexical index scores BM25+ like a brute-force reference', () => {
   });
 });
 
-describe('MemoryPostings', () => {
+describe('LexicalIndex postings', () => {
   it('lists the terms a prefix starts, in code-unit order, after adds and removals', () => {
     const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', 'd', '部', '𝒳', '𝒴'), minLength: 1, maxLength: 6 });
     fc.assert(
       fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 60 }), fc.array(letters, { minLength: 1, maxLength: 20 }), (terms, words) => {
-        const postings = new MemoryPostings();
+        const postings = new LexicalIndex();
         const entry = (id: string, term: string) => lexicalEntry(makeSkill(id, { id, description: '', body: '', contentHash: id }), term);
         terms.forEach((term, i) => postings.add(`d${i}`, entry(`d${i}`, term)));
         postings.source().prefixed('a');
@@ -242,9 +241,7 @@ describe('MemoryPostings', () => {
         postings.add('late', entry('late', words[0]!));
         const source = postings.source();
         const present = new Set<string>();
-        for (let doc = 0; doc < postings.slots; doc += 1) {
-          const id = source.isLive(doc) ? source.externalId(doc) : undefined;
-          if (id === undefined) continue;
+        for (const id of postings.ids()) {
           for (const term of tokenize(id === 'late' ? words[0]! : terms[Number(id.slice(1))]!)) present.add(term);
           for (const term of tokenize(id)) present.add(term);
         }
@@ -259,17 +256,17 @@ describe('MemoryPostings', () => {
   });
 });
 
-describe('MemoryPostings sorted terms', () => {
+describe('LexicalIndex postings sorted terms', () => {
   const entry = (id: string, text: string) => lexicalEntry(makeSkill(id, { id, description: '', body: '', contentHash: id }), text);
   /** The sorted terms of a fresh index of `docs`. */
   const rebuilt = (docs: ReadonlyMap<string, string>) => {
-    const postings = new MemoryPostings();
+    const postings = new LexicalIndex();
     for (const [id, text] of docs) postings.add(id, entry(id, text));
     return [...postings.sortedTerms()];
   };
 
   it('splices one edited document in place (a resident index leaves no term array per edit) and merges a large batch anew', () => {
-    const postings = new MemoryPostings();
+    const postings = new LexicalIndex();
     const docs = new Map<string, string>(Array.from({ length: 400 }, (_, i) => [`d${i}`, `w${(i * 7919) % 1000}x common`] as const));
     for (const [id, text] of docs) postings.add(id, entry(id, text));
     const first = postings.sortedTerms();

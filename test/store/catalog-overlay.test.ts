@@ -51,14 +51,13 @@ function seen(store: SqliteStore, id: number, all: readonly CatalogMember[]) {
   const stats = store.database.prepare('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?').get(id);
   return {
     all: members.all(),
-    lexicalKeys: [...members.lexicalKeys()],
-    records: all.map((m) => members.record(m.id)),
+    keys: members.keys(),
     named: [...new Set(all.map((m) => m.name))].map((name) => members.idsNamed(name)),
-    labelled: all.map((m) => members.idsLabelled(labels.get(m.vectorKey)!)),
-    vectors: all.map((m) => members.vectorOf(m.id, 3)),
-    // The batched reads answer as the one-id reads do.
-    labelledMany: [...members.idsLabelledMany([...labels.values(), -1])].sort(([a], [b]) => a - b),
-    membersOf: [...members.membersOf([...all.map((m) => m.id), 'no-such-id'], 3)],
+    // One id or label at a time, and many in one read.
+    labelled: all.map((m) => members.idsLabelled([labels.get(m.vectorKey)!])),
+    membersOf: all.map((m) => members.membersOf([m.id], 3)),
+    labelledMany: [...members.idsLabelled([...labels.values(), -1])].sort(([a], [b]) => a - b),
+    membersOfMany: [...members.membersOf([...all.map((m) => m.id), 'no-such-id'], 3)],
     labels: members.labels().sort((a, b) => a - b),
     labelled3: [...members.labelled(3)].sort(([a], [b]) => a - b),
     stats,
@@ -122,7 +121,7 @@ describe('a catalog written from the one saved before', () => {
     const whole = put(store, 's3', changed, changed);
     expect(store.database.prepare('SELECT base FROM catalogs WHERE id = ?').pluck().get(id)).toBeNull();
     expect(rows(store, id)).toBe(8);
-    expect(store.members(id).record('id-2')).toBeUndefined();
+    expect(store.members(id).membersOf(['id-2'], 3).size).toBe(0);
     expect(seen(store, id, changed)).toEqual(seen(store, whole, changed));
     store.close();
   });

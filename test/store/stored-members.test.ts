@@ -10,18 +10,11 @@ const MEMBERS = new Map<string, MemberRead>([
 ]);
 const LABELS = new Map<number, readonly string[]>([[7, ['a', 'b']]]);
 
-/** Catalog members that count their batched reads; the one-id reads are not for a search to use. */
+/** Catalog members that count their batched reads. */
 function counting(): { members: CatalogMembers; reads: string[][] } {
   const reads: string[][] = [];
-  const unused = () => {
-    throw new Error('read one at a time');
-  };
   const members: CatalogMembers = {
-    record: unused,
-    vectorOf: unused,
-    idsLabelled: unused,
     idsNamed: () => [],
-    lexicalKeys: () => new Map(),
     all: () => [],
     keys: () => [],
     at: () => new Map(),
@@ -30,7 +23,7 @@ function counting(): { members: CatalogMembers; reads: string[][] } {
     labels: () => [],
     labelled: () => new Map(),
     overlaid: () => new Map(),
-    idsLabelledMany: (labels) => {
+    idsLabelled: (labels) => {
       reads.push(labels.map(String));
       return new Map(labels.flatMap((label) => (LABELS.has(label) ? [[label, LABELS.get(label)!] as const] : [])));
     },

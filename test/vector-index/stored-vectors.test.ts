@@ -13,7 +13,7 @@ function membersWithout(stale: ReadonlySet<number>): { members: StoredMembers; a
   const asked: number[][] = [];
   const none = () => new Map();
   const catalog = {
-    idsLabelledMany: (labels: readonly number[]) => {
+    idsLabelled: (labels: readonly number[]) => {
       asked.push([...labels]);
       return new Map(labels.filter((label) => !stale.has(label)).map((label) => [label, [`s${label}`]] as const));
     },

@@ -1,0 +1,330 @@
+/**
+ * One saved catalog's lexical index searched straight from the tables of `lexical-tables.ts`: a
+ * query reads the postings of its own terms only (plus their prefix and typo expansions from the
+ * term table), with that catalog's BM25 statistics, through the same `Bm25Scorer` as the live
+ * engine's in-memory index, so both answer alike (`test/store/lexical-tables.test.ts`).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { SkillSearchError } from '../errors.js';
+import { Bm25Scorer } from '../lexical/bm25-scorer.js';
+import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { LexicalIndex } from '../lexical/lexical-index.js';
+import type { LexicalSearcher } from '../lexical/lexical-query.js';
+import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
+import {
+  decodeVocabularyTables,
+  encodeVocabularyTables,
+  TermVocabulary,
+  vocabularyTables,
+  vocabularyTablesOfJoined,
+  type VocabularyTables,
+} from '../lexical/term-vocabulary.js';
+import { blobOf } from './catalog-members.js';
+import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, uint32sOf } from './lexical-tables.js';
+import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
+
+/** One term's postings in this catalog, by field (undefined where the field has none). */
+type CatalogTerm = readonly (Map<number, number> | undefined)[];
+type MutableTerm = (Map<number, number> | undefined)[];
+/** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
+const TOP = '\u{10FFFF}';
+
+/** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
+const TERM_SEPARATOR = 0;
+
+/** `a` against `b` in code point order, which is SQLite's byte order of their UTF-8 (JavaScript's `<` compares code units: surrogates before U+E000). */
+export function compareByteOrder(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A code unit's place in code point order: surrogates (which start characters beyond U+FFFF) after every other unit. */
+const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+
+/**
+ * A posting row read as one number, `(entry · FIELD_SLOTS + field) · TF_SLOTS + tf` (exact below
+ * 2^53: entries below 2^26), so a term's rows come back as one flat array of numbers rather than
+ * an array per row: half the read time and far less garbage for a common word. A row outside
+ * these bounds reads as NULL, and its term is read again row by row.
+ */
+const FIELD_SLOTS = 16;
+const TF_SLOTS = 2 ** 23;
+const PACKED = `iif(p.entry >= 0 AND p.entry < ${2 ** 26} AND p.field >= 0 AND p.field < ${FIELD_SLOTS} AND p.tf >= 0 AND p.tf < ${TF_SLOTS}, (p.entry * ${FIELD_SLOTS} + p.field) * ${TF_SLOTS} + p.tf, NULL)`;
+
+/** Entry number → the document holding it (−1: none), and the further documents of an entry several hold (equal skills). */
+class EntryDocs {
+  readonly #first: Int32Array;
+  readonly #more = new Map<number, number[]>();
+
+  /** `skipped`: documents whose entry is not read from the tables (an overlay in memory holds theirs). */
+  constructor(entries: Uint32Array, skipped?: ReadonlyMap<number, unknown>) {
+    let largest = -1;
+    for (const entry of entries) largest = Math.max(largest, entry);
+    this.#first = new Int32Array(largest + 1).fill(-1);
+    entries.forEach((entry, doc) => {
+      if (skipped?.has(doc) === true) return;
+      if (this.#first[entry] === -1) this.#first[entry] = doc;
+      else {
+        const more = this.#more.get(entry);
+        if (more === undefined) this.#more.set(entry, [doc]);
+        else more.push(doc);
+      }
+    });
+  }
+
+  first(entry: number): number {
+    return entry < this.#first.length ? this.#first[entry]! : -1;
+  }
+
+  more(entry: number): readonly number[] | undefined {
+    return this.#more.get(entry);
+  }
+}
+
+/**
+ * One catalog's postings read from the tables, as a {@link PostingsSource}: a term's handle is
+ * its postings in this catalog, read at its first lookup and kept (the searcher describes the
+ * tables as they were when the term was first read).
+ */
+class CatalogPostings implements PostingsSource<CatalogTerm> {
+  readonly documentCount: number;
+  readonly slots: number;
+  readonly fieldCount = FIELD_COUNT;
+  readonly averageFieldLengths: Float64Array;
+  readonly fieldLengths: Uint32Array;
+  readonly #docs: EntryDocs;
+  readonly #terms = new Map<string, CatalogTerm | null>();
+  readonly #externalIds = new Map<number, string>();
+  readonly #catalog: number;
+  readonly #idsFrom: number;
+  /** A term's rows, {@link PACKED}, in key order (entry, field). */
+  readonly #packed: BetterSqlite3.Statement<[string], number | null>;
+  /** The same as rows, for a term with a row {@link PACKED} cannot hold. */
+  readonly #rows: BetterSqlite3.Statement<[string], [number, number, number]>;
+  /** The terms of a range of the term index, in byte order: `[from, to)`, or `(from, to)`. */
+  readonly #range: BetterSqlite3.Statement<[string, string], string>;
+  readonly #rangeAfter: BetterSqlite3.Statement<[string, string], string>;
+  readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
+  /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
+  #vocabulary: TermVocabulary | undefined;
+  readonly #db: Database;
+  /** The overlay's entries, in memory as the live engine's are (a document's position there is its number here). */
+  readonly #overlaid = new LexicalIndex();
+
+  /**
+   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base,
+   * which holds every one). `overlay`: documents whose entry is held in memory instead of the
+   * base's (a changed catalog searched before it is written, docs/store.md).
+   */
+  constructor(db: Database, catalog: number, idsFrom: number, overlay?: ReadonlyMap<number, LexicalEntry>) {
+    this.#catalog = catalog;
+    this.#idsFrom = idsFrom;
+    const stats = db
+      .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
+      .get(catalog);
+    if (stats === undefined) {
+      throw new SkillSearchError(
+        'INTERNAL',
+        `lexical tables: catalog ${catalog} has no lexical statistics (call putCatalogLexicalStats after writing its members)`,
+      );
+    }
+    const entries = uint32sOf(stats.entries, `catalog ${catalog}'s entries`);
+    this.fieldLengths = uint32sOf(stats.lengths, `catalog ${catalog}'s lengths`);
+    if (entries.length !== stats.documents || this.fieldLengths.length !== stats.documents * FIELD_COUNT) {
+      throw corrupt(
+        `catalog ${catalog} lists ${stats.documents} documents, ${entries.length} entries and ${this.fieldLengths.length / FIELD_COUNT} length rows`,
+      );
+    }
+    this.documentCount = stats.documents;
+    this.slots = stats.documents;
+    for (const [doc, entry] of overlay ?? []) {
+      if (!(doc >= 0 && doc < stats.documents) || entry.lengths.length !== FIELD_COUNT)
+        throw new SkillSearchError('INTERNAL', `lexical tables: an overlay of catalog ${catalog} has no document ${doc} or a malformed entry`);
+      this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
+      this.#overlaid.add(String(doc), entry, doc);
+    }
+    this.#docs = new EntryDocs(entries, overlay);
+    const totals = new Array<number>(FIELD_COUNT).fill(0);
+    const lengths = this.fieldLengths;
+    for (let doc = 0; doc < stats.documents; doc += 1) {
+      for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + lengths[doc * FIELD_COUNT + field]!;
+    }
+    this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
+    const termRows = (columns: string) =>
+      `SELECT ${columns} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`;
+    this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
+    this.#rows = db.prepare<[string], [number, number, number]>(termRows('p.entry, p.field, p.tf')).raw();
+    this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
+    this.#rangeAfter = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term > ? AND term < ? ORDER BY term').pluck();
+    this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
+    this.#db = db;
+  }
+
+  fieldId(name: string): number | undefined {
+    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
+    return id < 0 ? undefined : id;
+  }
+
+  externalId(doc: number): string {
+    let id = this.#externalIds.get(doc);
+    if (id === undefined) {
+      id = this.#externalId.get(this.#idsFrom, doc);
+      if (typeof id !== 'string') throw corrupt(`catalog ${this.#catalog} has no document ${doc} in catalog_skills`);
+      this.#externalIds.set(doc, id);
+    }
+    return id;
+  }
+
+  exact(term: string): CatalogTerm | undefined {
+    const cached = this.#terms.get(term);
+    if (cached !== undefined) return cached ?? undefined;
+    const found = this.#read(term);
+    this.#terms.set(term, found ?? null);
+    return found;
+  }
+
+  /** `term`'s postings in this catalog, read from the tables; undefined when it has none here. */
+  #read(term: string): MutableTerm | undefined {
+    let found: MutableTerm | undefined;
+    const packed = this.#packed.all(term);
+    if (packed.includes(null)) {
+      for (const [entry, field, tf] of this.#rows.all(term)) found = this.#post(found, term, entry, field, tf);
+    } else {
+      for (const value of packed as number[]) {
+        const tf = value % TF_SLOTS;
+        const slot = (value - tf) / TF_SLOTS;
+        const field = slot % FIELD_SLOTS;
+        found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
+      }
+    }
+    const positions = this.#overlaid.positions;
+    this.#overlaid.term(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
+    return found;
+  }
+
+  /** Adds one posting row of `term` to its postings in this catalog (made at its first row here); rows of other catalogs' entries are skipped. */
+  #post(found: MutableTerm | undefined, term: string, entry: number, field: number, tf: number): MutableTerm | undefined {
+    const doc = this.#docs.first(entry);
+    if (doc === -1) return found;
+    if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
+    return postAt(found, field, doc, this.#docs.more(entry), tf);
+  }
+
+  /**
+   * The terms `prefix` starts and their postings: the terms one ranged read of the term index
+   * (byte order), then each term's postings. The prefix itself is the range's first term: when
+   * its postings were read already (the scorer asks `exact` first), the range starts after it.
+   */
+  prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
+    const known = this.#terms.get(prefix);
+    const found: [string, CatalogTerm][] = known === undefined || known === null ? [] : [[prefix, known]];
+    let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
+    if (this.#overlaid.size > 0) {
+      // The overlay's terms the tables may lack, merged in byte order.
+      const more = [...this.#overlaid.source().prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
+      terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
+    }
+    for (const term of terms) {
+      const handle = this.exact(term);
+      if (handle !== undefined && term.startsWith(prefix)) found.push([term, handle]);
+    }
+    return found;
+  }
+
+  /**
+   * The terms within `maxDistance` of `word` that have postings here, in byte order (the term
+   * index's, as the prefix reads give them), whatever order the vocabulary was read in.
+   */
+  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
+    this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
+    const near = new Map<string, number>();
+    const lookUp = (vocabulary: TermVocabulary) => {
+      for (const { position, distance } of vocabulary.near(word, maxDistance)) near.set(vocabulary.term(position), distance);
+    };
+    lookUp(this.#vocabulary);
+    if (this.#overlaid.size > 0) lookUp(this.#overlaid.vocabulary());
+    const found: NearTerm<CatalogTerm>[] = [];
+    for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
+      const handle = this.exact(term);
+      if (handle !== undefined) found.push({ term, handle, distance });
+    }
+    return found;
+  }
+
+  /**
+   * The vocabulary's tables: the stored ones when the store holds them (one row), else built
+   * from the term table ({@link #buildVocabulary}) and stored for the next process. The build
+   * and the write share one transaction, so the row written describes the terms it was built
+   * from: a term written meanwhile fails the write (SQLite's busy snapshot), and so does
+   * another process's write lock; the write is skipped then, never waited for.
+   */
+  #readVocabulary(): VocabularyTables {
+    const db = this.#db;
+    if (db.inTransaction || !hasVocabularyTable(db)) return this.#buildVocabulary();
+    let tables: VocabularyTables | undefined;
+    markWithoutWaiting(db, () => {
+      try {
+        db.transaction(() => {
+          const stored = db.prepare<[], Buffer>('SELECT tables FROM lexical_vocabulary WHERE id = 0').pluck().get();
+          tables = stored === undefined ? undefined : decodeVocabularyTables(stored);
+          if (tables !== undefined) return;
+          tables = this.#buildVocabulary();
+          if (!LITTLE_ENDIAN) return;
+          const bytes = encodeVocabularyTables(tables);
+          db.prepare<[Buffer]>('INSERT OR REPLACE INTO lexical_vocabulary (id, tables) VALUES (0, ?)').run(blobOf(bytes));
+        })();
+      } catch (error) {
+        // A read-only store keeps no cache; it still answers.
+        if (!sqliteCode(error).startsWith('SQLITE_READONLY')) throw error;
+      }
+    });
+    return tables ?? this.#buildVocabulary();
+  }
+
+  /**
+   * Every term, read as one string (one value out of SQLite rather than a string per term, about
+   * half the read) laid into the vocabulary's arrays; row by row if some term holds the separator.
+   */
+  #buildVocabulary(): VocabularyTables {
+    const [count, joined] = this.#db
+      .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
+      .raw()
+      .get()!;
+    return (
+      vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR, count) ??
+      vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
+    );
+  }
+
+  postings(term: CatalogTerm, field: number): FieldPostings | undefined {
+    return term[field];
+  }
+}
+
+/** `found` (made at its first posting) with `tf` at `doc` and each of `more` in `field`. */
+function postAt(found: MutableTerm | undefined, field: number, doc: number, more: readonly number[] | undefined, tf: number): MutableTerm {
+  const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+  let byDoc = byField[field];
+  if (byDoc === undefined) {
+    byDoc = new Map();
+    byField[field] = byDoc;
+  }
+  byDoc.set(doc, tf);
+  if (more !== undefined) for (const other of more) byDoc.set(other, tf);
+  return byField;
+}
+
+/**
+ * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
+ * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
+ * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
+ * once. Open a new one after the catalog or its entries change.
+ */
+export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog, overlay?: ReadonlyMap<number, LexicalEntry>): LexicalSearcher {
+  return new Bm25Scorer(new CatalogPostings(db, catalog, idsFrom, overlay));
+}
