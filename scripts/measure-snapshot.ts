@@ -14,12 +14,11 @@
  * Usage: SKILL_SEARCH_EVAL_DIR=… npx tsx scripts/measure-snapshot.ts --cache DIR [--size 4000] [--rounds 15]
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROMPTS } from '../bench/cold-paths.js';
+import { binEnv, hookInput, PROMPTS } from '../bench/cold-paths.js';
 import { CLI_BUNDLE } from './bundle-cli.js';
 import { ensureBuilt, ROOT } from './ensure-built.js';
 import { REGISTRY_POOL } from './eval-suites.js';
@@ -127,9 +126,7 @@ const cwd = path.join(dir, 'project');
 mkdirSync(cwd);
 const home = path.join(dir, 'home');
 mkdirSync(home);
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), SKILL_SEARCH_CACHE_DIR: cache };
-delete env.SKILL_SEARCH_LIBRARY;
-delete env.XDG_CACHE_HOME;
+const env = binEnv(cache, home);
 const sources = ['--tools', tools, '--index-dir', path.join(dir, 'index')];
 
 interface Sample {
@@ -159,7 +156,7 @@ const indexed = timed([bin, 'index', '--quiet', '--no-demo', ...sources]);
 if (!/indexed/.test(indexed.stdout + indexed.stderr)) throw new Error(`index failed: ${indexed.stderr}`);
 
 // The bin's hook first, so that its code cache is there for the `cached` blob.
-const warmInput = () => JSON.stringify({ session_id: randomUUID(), cwd, hook_event_name: 'UserPromptSubmit', prompt: 'x' });
+const warmInput = () => hookInput('x', cwd);
 timed([bin, 'hook', 'claude-code', ...sources], warmInput());
 const MODES: readonly Mode[] = ['lazy', 'eager', 'cached', 'warm'];
 const codeCache = path.join(cache, 'code-cache', readdirSync(path.join(cache, 'code-cache')).find((name) => name.endsWith('-hook.v8'))!);
@@ -222,15 +219,7 @@ for (const name of names.filter((name) => name.endsWith('hook'))) variants[name]
 for (let round = 0; round < Number(values.rounds); round += 1) {
   const outputs = new Map<string, string>();
   for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-    const session = randomUUID();
-    const input = JSON.stringify({
-      session_id: session,
-      transcript_path: path.join(cwd, '.transcripts', `${session}.jsonl`),
-      cwd,
-      permission_mode: 'default',
-      hook_event_name: 'UserPromptSubmit',
-      prompt: PROMPTS[round % PROMPTS.length],
-    });
+    const input = hookInput(PROMPTS[round % PROMPTS.length]!, cwd);
     const sample = variants[name]!(input);
     samples.get(name)!.push(sample);
     outputs.set(name, `${sample.stdout}\n--\n${sample.stderr}`);
