@@ -473,7 +473,8 @@ interface CatalogWithCache {
 function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
   const store = storeSource(options);
-  const toolsCache = rest.toolsCache !== undefined || store === undefined ? undefined : new StoreToolsCache(store);
+  // The tools tables are SQLite's: a store passed in as an object keeps no tools cache.
+  const toolsCache = rest.toolsCache !== undefined || typeof store !== 'string' ? undefined : new StoreToolsCache(store);
   const given = rest.toolsCache ?? toolsCache;
   // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.
   const deferred = deferWrites && given !== undefined && given !== null ? new DeferredToolsCache(given) : undefined;

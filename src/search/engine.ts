@@ -168,7 +168,7 @@ export class SkillSearchEngine extends RankedSearch {
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store: this.#shared === undefined ? 'memory' : storeSource(this.options)!,
+      store: this.#shared === undefined ? 'memory' : storeLabel(storeSource(this.options)),
     };
   }
 
@@ -386,4 +386,9 @@ export class SkillSearchEngine extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** How {@link SkillSearchEngine.info} names its store: the file, or `given` for a store passed in. */
+function storeLabel(source: string | object | undefined): string {
+  return typeof source === 'string' ? source : 'given';
 }

@@ -1,3 +1,4 @@
+import type { EntryStore } from '../store/entry-store.js';
 import { definedOnly } from '../util/defined.js';
 import { assertBoolean, assertFinite, assertNonNegativeInteger, assertPositiveInteger, badKnob, nestedKnobs } from '../util/option-checks.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
@@ -45,11 +46,11 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /** Folder for the persistent index and embedding cache; in-memory when absent. */
   readonly indexDir?: string;
   /**
-   * The store shared by every folder and process (`src/store/`): its file. A skill
+   * The store shared by every folder and process (`src/store/`): its file, or a store. A skill
    * whose vector it holds under this model is not embedded again; new vectors go into it.
    * None when absent.
    */
-  readonly store?: string;
+  readonly store?: string | EntryStore;
   /**
    * This engine is its catalogs' writer: its store file's writes wait
    * `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's, not a reader's `busyTimeoutMs`;
@@ -169,7 +170,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
 export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, ResolvedLexicalKnobs {
   readonly embedder: Embedder;
   readonly indexDir: string | undefined;
-  readonly store: string | undefined;
+  readonly store: string | EntryStore | undefined;
   readonly storeWriter: boolean | 'async';
   readonly k: number;
   readonly mode: SearchMode;
@@ -234,7 +235,9 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   if (options.indexDir !== undefined && (typeof options.indexDir !== 'string' || options.indexDir === '')) {
     throw badKnob('indexDir', 'a folder path', options.indexDir);
   }
-  if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) throw badKnob('store', 'a file path', options.store);
+  if (options.store !== undefined && (typeof options.store === 'string' ? options.store === '' : typeof options.store?.vectors !== 'function')) {
+    throw badKnob('store', 'a file path or an EntryStore', typeof options.store === 'string' ? options.store : '[object]');
+  }
   return Object.freeze({
     embedder,
     indexDir: options.indexDir,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
+import { STORE_DEFAULTS, type EntryStore, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
@@ -271,7 +271,10 @@ interface CatalogView {
 }
 
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
-export function storeSource(options: { readonly store?: string | undefined; readonly indexDir?: string | undefined }): string | undefined {
+export function storeSource(options: {
+  readonly store?: string | EntryStore | undefined;
+  readonly indexDir?: string | undefined;
+}): string | EntryStore | undefined {
   return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
 }
 

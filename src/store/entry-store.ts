@@ -1,4 +1,67 @@
 import type { LexicalEntry } from '../lexical/lexical-entry.js';
+import type { LexicalSearcher } from '../lexical/lexical-index.js';
+
+/**
+ * What the search needs from the store shared by every project folder and process: entries keyed
+ * by model and content hash (a skill embedded once, in any folder, by any process, is never
+ * embedded again), and saved catalogs with what a cold search reads (docs/store.md, "The seam").
+ * Small on purpose, so another engine (a team registry on Postgres with full-text search and
+ * pgvector) could sit behind it; `SqliteStore` is the implementation.
+ *
+ * A store is a cache: every method may fail (a locked or full disk, a damaged file), and the
+ * callers (`SharedStore`) treat a failure as "not stored" and go on.
+ */
+export interface EntryStore {
+  /** The vectors stored under `model` for those of `keys` it holds (each `dimensions` long), marked used today. */
+  vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array>;
+  /** Stores vectors by content key under `model`; entries stored already are kept and marked used today. */
+  putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
+  /**
+   * The label of each of `keys` stored under `model`: an integer that names the vector for as
+   * long as it is stored, so a nearest-neighbour graph keyed by labels serves every catalog
+   * holding that vector.
+   */
+  labels(model: string, keys: readonly string[]): Map<string, number>;
+  /** The catalog saved under `key`, marked used today; undefined when none was. */
+  catalog(key: CatalogKey): StoredCatalog | undefined;
+  /**
+   * The graph of the catalog of `model` and `format` saved last that has one (what a new
+   * catalog's graph is derived from), with the catalog whose members' labels it holds.
+   */
+  latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
+  /** The catalog of `model` and `format` saved last: what a changed catalog is written from ({@link NewCatalog.base}). */
+  latestCatalog(model: string, format: number): StoredCatalog | undefined;
+  /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
+  putCatalog(catalog: NewCatalog): number;
+  /**
+   * Reads the members of the saved catalog `catalog` (by id); with `overlay`, as the catalog
+   * those documents held in memory make of it.
+   */
+  members(catalog: number, overlay?: MemoryOverlay): CatalogMembers;
+  /** The lexical index of the saved catalog `catalog` (BM25 over the project's own tokens), with `overlay` held over it. */
+  catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher;
+  /** What a language step recorded per content key under `scope` (its settings), as it wrote it. */
+  glosses(scope: string): Map<string, string>;
+  /** Records per content key under `scope`, replacing what `scope` held. */
+  putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
+  /**
+   * Runs `write` (writes on this store) once its write lock is free; how long and how it waits
+   * for another process's write is the store's (`SqliteStore.whenFree`).
+   */
+  whenFree<T>(write: () => T, options?: WhenFreeOptions): Promise<T>;
+  /** Where the graph files named by catalogs live. */
+  readonly graphDir: string;
+  /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
+  collect(days: number): number;
+  close(): void;
+}
+
+export interface WhenFreeOptions {
+  /** Stops the wait: `write` then runs as a reader's would. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called once when the write lock is first found held by another connection (the wait begins). */
+  readonly onWait?: () => void;
+}
 
 /** What a catalog is saved under: any working folder computes it alike for the same skills. */
 export interface CatalogKey {

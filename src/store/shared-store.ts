@@ -1,24 +1,27 @@
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
-import type { CatalogKey, CatalogMembers, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
+import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
 import { SqliteStore, type StoreOpenOptions } from './sqlite-store.js';
 
 /**
- * A {@link SqliteStore} opened on first use and never throwing: a store that cannot be opened
+ * An {@link EntryStore} (by default a {@link SqliteStore}) opened on first use and never throwing: a store that cannot be opened
  * or fails (no SQLite addon, a read-only or full disk) answers "nothing stored" from then on,
  * with the reason in {@link problem}. A search never loses its answer to the cache.
  */
 export class SharedStore {
-  readonly #open: () => SqliteStore;
-  #store: SqliteStore | undefined;
+  readonly #open: () => EntryStore;
+  #store: EntryStore | undefined;
   #problem: string | undefined;
+  /** Opened here from a file, so closed here; a store passed in is its caller's to close. */
+  readonly #owned: boolean;
   /** Writes waiting for another process's ({@link whenFree}), and who is told when one begins ({@link waiting}). */
   #waits = 0;
   readonly #onWait = new Set<() => void>();
 
-  /** `file`: the store's file, opened with `open`. */
-  constructor(file: string, open: StoreOpenOptions = {}) {
-    this.#open = () => SqliteStore.open(file, open);
+  /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
+  constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
+    this.#open = typeof source === 'string' ? () => SqliteStore.open(source, open) : () => source;
+    this.#owned = typeof source === 'string';
   }
 
   /** Why the store is not used (it failed to open or in use); undefined while it works. */
@@ -107,13 +110,12 @@ export class SharedStore {
 
   /**
    * `write` (calls of this store's writes) once the store's write lock is free
-   * (`SqliteStore.whenFree`: waited for without holding the thread by a store opened as an
-   * `'async'` writer); at once for another store; `otherwise` once the store failed.
+   * (`EntryStore.whenFree`: a SQLite store opened as an `'async'` writer waits without holding
+   * the thread); `otherwise` once the store failed.
    */
   async whenFree<T>(write: () => T, otherwise: T, signal?: AbortSignal): Promise<T> {
     const store = this.#guard((opened) => opened, undefined);
     if (store === undefined) return otherwise;
-    if (!(store instanceof SqliteStore)) return write();
     let waited = false;
     const onWait = () => {
       waited = true;
@@ -154,6 +156,7 @@ export class SharedStore {
   close(): void {
     const store = this.#store;
     this.#store = undefined;
+    if (!this.#owned) return;
     try {
       store?.close();
     } catch {
@@ -161,7 +164,7 @@ export class SharedStore {
     }
   }
 
-  #guard<T>(run: (store: SqliteStore) => T, otherwise: T): T {
+  #guard<T>(run: (store: EntryStore) => T, otherwise: T): T {
     if (this.#problem !== undefined) return otherwise;
     try {
       this.#store ??= this.#open();

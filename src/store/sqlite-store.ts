@@ -5,7 +5,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
-import { STORE_DEFAULTS, type CatalogKey, type CatalogMembers, type MemoryOverlay, type NewCatalog, type StoredCatalog } from './entry-store.js';
+import {
+  STORE_DEFAULTS,
+  type CatalogKey,
+  type CatalogMembers,
+  type EntryStore,
+  type MemoryOverlay,
+  type NewCatalog,
+  type StoredCatalog,
+  type WhenFreeOptions,
+} from './entry-store.js';
 import { CATALOG_SKILLS_SQL, blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
 import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
@@ -119,7 +128,7 @@ const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id
  * 0700); a file SQLite cannot read as a database is moved aside to `<file>.broken` and the store
  * starts empty.
  */
-export class SqliteStore {
+export class SqliteStore implements EntryStore {
   readonly file: string;
   readonly graphDir: string;
   /** Set when the file held another layout and was emptied: the one line to show. */
@@ -511,13 +520,6 @@ export interface StoreOpenOptions {
    * thread. False: a reader's (`busyTimeoutMs`). @default false
    */
   readonly writer?: boolean | 'async';
-}
-
-export interface WhenFreeOptions {
-  /** Stops the wait: `write` then runs as a reader's would. */
-  readonly signal?: AbortSignal | undefined;
-  /** Called once when the write lock is first found held by another connection (the wait begins). */
-  readonly onWait?: () => void;
 }
 
 /** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */

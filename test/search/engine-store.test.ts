@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SkillSearchEngine } from '../../src/search/engine.js';
+import type { EntryStore } from '../../src/store/entry-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { counting, SKILLS } from './fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
@@ -33,5 +35,30 @@ describe('the shared store', () => {
     const second = await SkillSearchEngine.open({ embedder, store });
     expect(await second.sync(SKILLS)).toMatchObject({ embedded: SKILLS.length - 5 });
     await second.close();
+  });
+
+  it('takes any EntryStore in place of a file: the seam another engine would sit behind', async () => {
+    const sqlite = SqliteStore.open(path.join(temp(), 'store.sqlite'));
+    const called = new Set<string>();
+    // Every method of the interface passed through, noting which the engine used.
+    const given = new Proxy(sqlite, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        called.add(String(name));
+        return value.bind(target);
+      },
+    }) as EntryStore;
+    const first = await SkillSearchEngine.open({ embedder: counting(), store: given });
+    await first.sync(SKILLS);
+    expect(first.info.store).toBe('given');
+    await first.close();
+    expect([...called]).toEqual(expect.arrayContaining(['vectors', 'putVectors']));
+
+    const embedder = counting();
+    const second = await SkillSearchEngine.open({ embedder, store: given });
+    expect(await second.sync(SKILLS)).toMatchObject({ embedded: 0 });
+    await second.close();
+    sqlite.close();
   });
 });
