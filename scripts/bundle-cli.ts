@@ -42,7 +42,7 @@ export function bundleCli(root: string = ROOT): void {
     charset: 'ascii',
     logLevel: 'warning',
   };
-  // Packages stay in node_modules, but for better-sqlite3's JavaScript (src/store/sqlite-store.ts
+  // Packages stay in node_modules, but for better-sqlite3's JavaScript (src/store/sqlite-driver.ts
   // `bundledDriver`): its addon is still loaded from the installed package, by path.
   const { metafile } = buildSync({ ...options, external: externalBut(options, BUNDLED_PACKAGES), metafile: true });
   const strays = Object.keys(metafile.inputs).filter((input) => {

@@ -1,7 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
@@ -15,90 +13,14 @@ import {
   type StoredCatalog,
   type WhenFreeOptions,
 } from './entry-store.js';
-import { CATALOG_SKILLS_SQL, blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
-import { TOOLS_FILES_SQL, collectToolsFiles } from './tools-files.js';
-import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
-import { addLexicalVocabulary, LEXICAL_TABLES_SQL, putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
+import { sqliteCode } from './sqlite-codes.js';
+import { putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
-
-/**
- * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
- * ({@link SqliteStore.reset} says so once).
- */
-const SCHEMA_VERSION = 7;
-/**
- * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
- * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
- * stale), so a graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
- * the membership other tables (the lexical postings) join against.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS vectors (
-  label INTEGER PRIMARY KEY AUTOINCREMENT,
-  model TEXT NOT NULL,
-  key TEXT NOT NULL,
-  vector BLOB NOT NULL,
-  used INTEGER NOT NULL,
-  UNIQUE (model, key)
-);
-CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
-CREATE TABLE IF NOT EXISTS catalogs (
-  id INTEGER PRIMARY KEY,
-  stamp TEXT NOT NULL,
-  model TEXT NOT NULL,
-  format INTEGER NOT NULL,
-  source_stamp TEXT NOT NULL,
-  diagnostics TEXT NOT NULL,
-  size INTEGER NOT NULL,
-  mean BLOB,
-  sum BLOB,
-  graph TEXT,
-  base INTEGER,
-  used INTEGER NOT NULL,
-  UNIQUE (stamp, model, format)
-);
-CREATE TABLE IF NOT EXISTS glosses (
-  scope TEXT NOT NULL,
-  key TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (scope, key)
-) WITHOUT ROWID;
-`;
-
-const DAY_MS = 86_400_000;
-/** Today as a day number: what the store's `used` columns hold and `collect` compares. */
-export const today = (): number => Math.floor(Date.now() / DAY_MS);
-/** A graph file no catalog names is removed once it is this old (a writer may be about to record it). */
-const ORPHAN_GRAPH_MS = 60_000;
-
-/** Loaded on first use only: a search whose vectors are all in its index never pays for the addon. */
-let driver: typeof BetterSqlite3 | undefined;
-/** The addon's path when it is where npm builds it: better-sqlite3 then skips `bindings`' search (2–6 ms of a cold hook). */
-let nativeBinding: { readonly nativeBinding?: string } = {};
-function sqlite(): typeof BetterSqlite3 {
-  if (driver === undefined) {
-    const require = createRequire(import.meta.url);
-    const root = path.dirname(require.resolve('better-sqlite3/package.json'));
-    const built = path.join(root, 'build', 'Release', 'better_sqlite3.node');
-    nativeBinding = existsSync(built) ? { nativeBinding: built } : {};
-    driver = bundledDriver(root) ?? (require('better-sqlite3') as typeof BetterSqlite3);
-  }
-  return driver;
-}
-
-/**
- * better-sqlite3's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), compiled
- * with the bundle and under its code cache: requiring the package's files cost a cold hook
- * 8–11 ms (docs/cold-start.md). Only with the addon by path (the bundle leaves out `bindings`)
- * and when the installed package is the version bundled, since its JavaScript and its addon go
- * together. Undefined otherwise, and in tsc's ES modules, which have no `require`.
- */
-function bundledDriver(root: string): typeof BetterSqlite3 | undefined {
-  if (typeof require !== 'function' || nativeBinding.nativeBinding === undefined) return undefined;
-  const bundled = (require('better-sqlite3/package.json') as { version: string }).version;
-  const installed = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
-  return installed === bundled ? (require('better-sqlite3') as typeof BetterSqlite3) : undefined;
-}
+import { openDatabase } from './sqlite-driver.js';
+import { layOut } from './store-layout.js';
+import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
+import { StoreWriteLock } from './write-lock.js';
 
 interface CatalogRowData {
   id: number;
@@ -138,12 +60,11 @@ export class SqliteStore implements EntryStore {
   readonly #used: BetterSqlite3.Statement<[string, string], { used: number; label: number }>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
-  /** An `'async'` writer ({@link StoreOpenOptions.writer}): {@link whenFree} waits for the write lock without holding the thread. */
-  readonly #waitsAsync: boolean;
+  readonly #lock: StoreWriteLock;
 
   private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined, waitsAsync: boolean) {
     this.file = file;
-    this.#waitsAsync = waitsAsync;
+    this.#lock = new StoreWriteLock(db, { waitsAsync });
     this.graphDir = path.join(path.dirname(file), STORE_DEFAULTS.graphDir);
     this.reset = reset;
     this.#db = db;
@@ -174,33 +95,14 @@ export class SqliteStore implements EntryStore {
     // Created private before SQLite opens it: its -wal and -shm files take the same mode.
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
-    const db = new (sqlite())(file, { timeout, ...nativeBinding });
+    const db = openDatabase(file, timeout);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       // A catalog's postings go into term-ordered B-trees in skill order: SQLite's default 2 MB
       // page cache would have a large save re-read the same pages over and over.
       db.pragma(`cache_size = -${STORE_DEFAULTS.cacheKiB}`);
-      const version = (): number => db.pragma('user_version', { simple: true }) as number;
-      let reset: string | undefined;
-      // Checked again under the write lock: two processes creating the store at once lay it out once.
-      if (version() !== SCHEMA_VERSION)
-        db.transaction(() => {
-          const found = version();
-          if (found === SCHEMA_VERSION) return;
-          if (found !== 0) {
-            reset = `skill-search: the store ${file} was of an older layout (${found}); it starts empty`;
-            const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-            for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
-          }
-          db.exec(SCHEMA);
-          db.exec(CATALOG_SKILLS_SQL);
-          db.exec(LEXICAL_TABLES_SQL);
-          db.exec(TOOLS_FILES_SQL);
-          db.pragma(`user_version = ${SCHEMA_VERSION}`);
-        }).immediate();
-      // Added to the layout without a new version: a store laid out before it keeps its contents.
-      addLexicalVocabulary(db);
+      const reset = layOut(db, file);
       return new SqliteStore(file, db, reset, waitsAsync);
     } catch (error) {
       db.close();
@@ -229,7 +131,7 @@ export class SqliteStore implements EntryStore {
   }
 
   #markUsed(model: string, keys: readonly string[], day: number): void {
-    if (keys.length > 0) this.#mark(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
+    if (keys.length > 0) this.#lock.mark(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
   }
 
   /**
@@ -249,7 +151,7 @@ export class SqliteStore implements EntryStore {
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
-    this.#write(() =>
+    this.#lock.write(() =>
       this.#db.transaction(() => {
         for (const [key, vector] of vectors) this.#put.run(model, key, blobOf(vector), day);
       })(),
@@ -263,7 +165,7 @@ export class SqliteStore implements EntryStore {
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
-    if (row.used < day) this.#mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
+    if (row.used < day) this.#lock.mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
     return catalogOf(row);
   }
 
@@ -301,11 +203,11 @@ export class SqliteStore implements EntryStore {
           id = old.id;
           return;
         }
-        this.#dropCatalog(old.id);
+        dropCatalog(db, old.id);
         if (old.graph !== null && old.graph !== catalog.graph) replaced.push(old.graph);
       }
       const overlay = overlayBase(db, catalog);
-      if (catalog.graph !== undefined && catalog.base !== undefined && overlay === undefined && this.#graphNamed(catalog.graph))
+      if (catalog.graph !== undefined && catalog.base !== undefined && overlay === undefined && graphNamed(db, catalog.graph))
         throw new SkillSearchError('INTERNAL', `catalog ${catalog.stamp}: only an overlay may name its base's graph ${catalog.graph}`);
       id = Number(
         db
@@ -344,15 +246,8 @@ export class SqliteStore implements EntryStore {
           catalog.members.map((m) => (typeof m === 'number' ? m : undefined)),
         );
     }).immediate();
-    // Readers that hold a replaced graph open keep their mapping (the file goes from the folder only).
-    for (const graph of replaced) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
+    removeUnnamedGraphs(db, this.graphDir, replaced);
     return id;
-  }
-
-  #dropCatalog(id: number): void {
-    this.#db.prepare('DELETE FROM catalog_skills WHERE catalog = ?').run(id);
-    this.#db.prepare('DELETE FROM lexical_catalogs WHERE catalog = ?').run(id);
-    this.#db.prepare('DELETE FROM catalogs WHERE id = ?').run(id);
   }
 
   /** `overlay`: documents whose lexical entries are held in memory instead (a changed catalog not written yet). */
@@ -361,10 +256,6 @@ export class SqliteStore implements EntryStore {
     const base = this.#db.prepare<[number], number | null>('SELECT base FROM catalogs WHERE id = ?').pluck().get(catalog);
     const entries = overlay === undefined ? undefined : new Map([...overlay].map(([doc, held]) => [doc, held.entry]));
     return openCatalogLexical(this.#db, catalog, base ?? catalog, entries);
-  }
-
-  #graphNamed(graph: string): boolean {
-    return this.#db.prepare('SELECT 1 FROM catalogs WHERE graph = ?').get(graph) !== undefined;
   }
 
   /** The members of saved catalog `catalog`; with `overlay`, as those documents held in memory make of it. */
@@ -378,7 +269,7 @@ export class SqliteStore implements EntryStore {
   }
 
   putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
-    this.#write(() =>
+    this.#lock.write(() =>
       this.#db.transaction(() => {
         this.#db.prepare('DELETE FROM glosses WHERE scope = ?').run(scope);
         const put = this.#db.prepare('INSERT INTO glosses (scope, key, value) VALUES (?, ?, ?)');
@@ -389,126 +280,27 @@ export class SqliteStore implements EntryStore {
 
   /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
   collect(days: number): number {
-    let removed = 0;
-    const graphs: string[] = [];
-    this.#write(() =>
-      this.#db
-        .transaction(() => {
-          const before = today() - days;
-          // A catalog an overlay kept reads from stays with it.
-          const gone = this.#db
-            .prepare<{ before: number }, { id: number; graph: string | null }>(
-              'SELECT id, graph FROM catalogs c WHERE used < @before AND NOT EXISTS (SELECT 1 FROM catalogs o WHERE o.base = c.id AND o.used >= @before)',
-            )
-            .all({ before });
-          for (const { id, graph } of gone) {
-            this.#dropCatalog(id);
-            if (graph !== null) graphs.push(graph);
-          }
-          removed += gone.length;
-          // Lexical entries no catalog holds any more go with their postings.
-          const orphans = 'SELECT id FROM lexical_entries WHERE NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.lexical_key = lexical_entries.key)';
-          this.#db.prepare(`DELETE FROM lexical_postings WHERE entry IN (${orphans})`).run();
-          this.#db.prepare(`DELETE FROM lexical_entries WHERE id IN (${orphans})`).run();
-          // A vector a kept catalog holds stays, however old: its graph names it.
-          removed += this.#db
-            .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
-            .run(before).changes;
-          removed += collectToolsFiles(this.#db, before);
-          // Immediate: a transaction that reads first cannot wait for the write lock when it comes to write.
-        })
-        .immediate(),
-    );
-    for (const graph of graphs) if (!this.#graphNamed(graph)) rmSync(path.join(this.graphDir, graph), { force: true });
-    this.#collectGraphs();
-    return removed;
-  }
-
-  /** Removes the graph files no catalog names (replaced ones, those a killed writer left). */
-  #collectGraphs(): void {
-    let files: string[];
-    try {
-      files = readdirSync(this.graphDir);
-    } catch {
-      return;
-    }
-    const named = new Set(this.#db.prepare<[], string>('SELECT graph FROM catalogs WHERE graph IS NOT NULL').pluck().all());
-    for (const file of files) {
-      const full = path.join(this.graphDir, file);
-      if (named.has(file)) continue;
-      try {
-        if (Date.now() - statSync(full).mtimeMs > ORPHAN_GRAPH_MS) rmSync(full, { force: true });
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    let collected: ReturnType<typeof collectUnused> = { removed: 0, graphs: [] };
+    this.#lock.write(() => {
+      collected = collectUnused(this.#db, days);
+    });
+    removeUnnamedGraphs(this.#db, this.graphDir, collected.graphs);
+    collectGraphs(this.#db, this.graphDir);
+    return collected.removed;
   }
 
   close(): void {
     this.#db.close();
   }
 
-  /**
-   * Runs `write` (writes on this connection) once the store's write lock is free. An `'async'`
-   * writer ({@link StoreOpenOptions.writer}) takes the lock (`BEGIN IMMEDIATE`) without a busy
-   * wait, and while another process holds it tries again after pauses that double up to
-   * {@link MAX_PAUSE_MS}, for `STORE_DEFAULTS.writerBusyTimeoutMs` in all: the event loop runs
-   * meanwhile, so a server answers searches while its save waits. `write` then runs inside that
-   * transaction (its own transactions become savepoints) and it commits. Past the wait, or once
-   * `signal` aborts, `write` runs as a reader's would (a short busy wait, a cache write skipped).
-   * Other connections run `write` at once, waiting as they were opened to. `onWait` is called
-   * once when the lock is first found held.
-   */
-  async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
-    if (!this.#waitsAsync || this.#db.inTransaction) return write();
-    const deadline = performance.now() + STORE_DEFAULTS.writerBusyTimeoutMs;
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
-      if (this.#begin()) {
-        try {
-          const result = write();
-          this.#db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-          throw error;
-        }
-      }
-      if (performance.now() >= deadline || signal?.aborted === true) return write();
-      if (pause === FIRST_PAUSE_MS) onWait?.();
-      // An abort ends the pause (the loop then stops waiting).
-      await delay(pause, undefined, { signal }).catch(() => undefined);
-    }
-  }
-
-  /** Takes the write lock without waiting; false when another connection holds it. */
-  #begin(): boolean {
-    let begun = false;
-    markWithoutWaiting(this.#db, () => {
-      this.#db.exec('BEGIN IMMEDIATE');
-      begun = true;
-    });
-    return begun;
-  }
-
-  /**
-   * A `used` mark, skipped at once when another process is writing (a build's transaction can
-   * hold the store for seconds: a reader answering a prompt never waits for it); a later read marks it.
-   */
-  #mark(run: () => void): void {
-    markWithoutWaiting(this.#db, () => this.#write(run));
-  }
-
-  /** A write, skipped when another process holds the store past the busy timeout (it is a cache). */
-  #write(run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      if (!isBusy(error)) throw error;
-    }
+  /** Runs `write` once the store's write lock is free ({@link StoreWriteLock.whenFree}). */
+  whenFree<T>(write: () => T, options: WhenFreeOptions = {}): Promise<T> {
+    return this.#lock.whenFree(write, options);
   }
 }
 
 export { markWithoutWaiting } from './sqlite-codes.js';
+export { today } from './store-collection.js';
 
 export interface StoreOpenOptions {
   /**
@@ -521,10 +313,6 @@ export interface StoreOpenOptions {
    */
   readonly writer?: boolean | 'async';
 }
-
-/** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */
-const FIRST_PAUSE_MS = 5;
-const MAX_PAUSE_MS = 250;
 
 function catalogOf(row: CatalogRowData): StoredCatalog {
   return {

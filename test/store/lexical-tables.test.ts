@@ -16,7 +16,7 @@ import { makeSkill } from '../attachments/make-skill.js';
 import { OPTION_SETS } from '../lexical/helpers.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
-/** The store's membership table (owned by `sqlite-store.ts`), as the lexical tables join against it. */
+/** The store's membership table (laid out by `store-layout.ts`), as the lexical tables join against it. */
 const CATALOG_SKILLS_SQL = `
 CREATE TABLE IF NOT EXISTS catalog_skills (catalog INTEGER NOT NULL, doc INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, lexical_key TEXT NOT NULL, vector_key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (catalog, doc)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS catalog_skills_lexical ON catalog_skills (lexical_key, catalog);`;

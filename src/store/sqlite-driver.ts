@@ -1,0 +1,40 @@
+/** better-sqlite3, loaded on first use and by the quickest path there is (docs/cold-start.md). */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** Loaded on first use only: a search whose vectors are all in its index never pays for the addon. */
+let driver: typeof BetterSqlite3 | undefined;
+/** The addon's path when it is where npm builds it: better-sqlite3 then skips `bindings`' search (2–6 ms of a cold hook). */
+let nativeBinding: { readonly nativeBinding?: string } = {};
+function sqlite(): typeof BetterSqlite3 {
+  if (driver === undefined) {
+    const require = createRequire(import.meta.url);
+    const root = path.dirname(require.resolve('better-sqlite3/package.json'));
+    const built = path.join(root, 'build', 'Release', 'better_sqlite3.node');
+    nativeBinding = existsSync(built) ? { nativeBinding: built } : {};
+    driver = bundledDriver(root) ?? (require('better-sqlite3') as typeof BetterSqlite3);
+  }
+  return driver;
+}
+
+/**
+ * better-sqlite3's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), compiled
+ * with the bundle and under its code cache: requiring the package's files cost a cold hook
+ * 8–11 ms (docs/cold-start.md). Only with the addon by path (the bundle leaves out `bindings`)
+ * and when the installed package is the version bundled, since its JavaScript and its addon go
+ * together. Undefined otherwise, and in tsc's ES modules, which have no `require`.
+ */
+function bundledDriver(root: string): typeof BetterSqlite3 | undefined {
+  if (typeof require !== 'function' || nativeBinding.nativeBinding === undefined) return undefined;
+  const bundled = (require('better-sqlite3/package.json') as { version: string }).version;
+  const installed = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
+  return installed === bundled ? (require('better-sqlite3') as typeof BetterSqlite3) : undefined;
+}
+
+/** A connection to the database `file`, whose writes wait `timeout` ms for another process's (SQLite's busy timeout). */
+export function openDatabase(file: string, timeout: number): BetterSqlite3.Database {
+  const Database = sqlite();
+  return new Database(file, { timeout, ...nativeBinding });
+}

@@ -1,0 +1,77 @@
+/** The store's tables as one version lays them out, and a file of another emptied and laid out anew. */
+import type BetterSqlite3 from 'better-sqlite3';
+import { CATALOG_SKILLS_SQL } from './catalog-members.js';
+import { addLexicalVocabulary, LEXICAL_TABLES_SQL } from './lexical-tables.js';
+import { TOOLS_FILES_SQL } from './tools-files.js';
+
+/**
+ * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
+ * ({@link layOut} says so once).
+ */
+const SCHEMA_VERSION = 7;
+/**
+ * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
+ * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
+ * stale), so a graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
+ * the membership other tables (the lexical postings) join against.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS vectors (
+  label INTEGER PRIMARY KEY AUTOINCREMENT,
+  model TEXT NOT NULL,
+  key TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  used INTEGER NOT NULL,
+  UNIQUE (model, key)
+);
+CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
+CREATE TABLE IF NOT EXISTS catalogs (
+  id INTEGER PRIMARY KEY,
+  stamp TEXT NOT NULL,
+  model TEXT NOT NULL,
+  format INTEGER NOT NULL,
+  source_stamp TEXT NOT NULL,
+  diagnostics TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mean BLOB,
+  sum BLOB,
+  graph TEXT,
+  base INTEGER,
+  used INTEGER NOT NULL,
+  UNIQUE (stamp, model, format)
+);
+CREATE TABLE IF NOT EXISTS glosses (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+`;
+
+/**
+ * Lays out the store `db` (the database `file`) at this version: a file of an older layout is
+ * emptied first, and the line saying so is returned (undefined otherwise).
+ */
+export function layOut(db: BetterSqlite3.Database, file: string): string | undefined {
+  const version = (): number => db.pragma('user_version', { simple: true }) as number;
+  let reset: string | undefined;
+  // Checked again under the write lock: two processes creating the store at once lay it out once.
+  if (version() !== SCHEMA_VERSION)
+    db.transaction(() => {
+      const found = version();
+      if (found === SCHEMA_VERSION) return;
+      if (found !== 0) {
+        reset = `skill-search: the store ${file} was of an older layout (${found}); it starts empty`;
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+        for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
+      }
+      db.exec(SCHEMA);
+      db.exec(CATALOG_SKILLS_SQL);
+      db.exec(LEXICAL_TABLES_SQL);
+      db.exec(TOOLS_FILES_SQL);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  // Added to the layout without a new version: a store laid out before it keeps its contents.
+  addLexicalVocabulary(db);
+  return reset;
+}
