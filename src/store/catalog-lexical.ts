@@ -11,14 +11,9 @@ import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexic
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
-import {
-  decodeVocabularyTables,
-  encodeVocabularyTables,
-  TermVocabulary,
-  vocabularyTables,
-  vocabularyTablesOfJoined,
-  type VocabularyTables,
-} from '../lexical/term-vocabulary.js';
+import { TermVocabulary } from '../lexical/term-vocabulary.js';
+import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
+import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, uint32sOf } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';

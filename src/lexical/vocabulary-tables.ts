@@ -1,0 +1,112 @@
+/** A vocabulary laid out as flat typed arrays, bucketed by term length with each term's character set. */
+
+/**
+ * A vocabulary as flat arrays, the form `TermVocabulary` searches: the terms' UTF-16 code
+ * units end to end, and the positions grouped by length with each term's character set. Built
+ * by {@link vocabularyTables}, from the in-memory postings or a catalog's term table.
+ */
+export interface VocabularyTables {
+  /** Every term's code units, term after term. */
+  readonly units: Uint16Array;
+  /** Term `p` is `units[starts[p] .. starts[p + 1])`; length terms + 1. */
+  readonly starts: Uint32Array;
+  /** Positions of the terms of length `L` are `byLength[lengthStarts[L] .. lengthStarts[L + 1])`; length longest + 2. */
+  readonly lengthStarts: Uint32Array;
+  /** Every position, by term length, then by position. */
+  readonly byLength: Uint32Array;
+  /** The {@link charSet} of `byLength[i]`'s term, at `i`. */
+  readonly charSets: Int32Array;
+}
+
+/** A character's bit in a term's character set; distinct characters may share a bit, which only loosens the filter. */
+export const charBit = (code: number): number => 1 << (code & 31);
+
+/** The 32-bit set of the characters (code units) of `term`. */
+export function charSet(term: string): number {
+  let set = 0;
+  for (let i = 0; i < term.length; i += 1) set |= charBit(term.charCodeAt(i));
+  return set;
+}
+
+/** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
+export function vocabularyTables(terms: readonly string[]): VocabularyTables {
+  let totalUnits = 0;
+  for (const term of terms) totalUnits += term.length;
+  const units = new Uint16Array(totalUnits);
+  const starts = new Uint32Array(terms.length + 1);
+  const sets = new Int32Array(terms.length);
+  let at = 0;
+  terms.forEach((term, position) => {
+    starts[position] = at;
+    let set = 0;
+    for (let i = 0; i < term.length; i += 1) {
+      const unit = term.charCodeAt(i);
+      units[at + i] = unit;
+      set |= 1 << (unit & 31);
+    }
+    sets[position] = set;
+    at += term.length;
+  });
+  starts[terms.length] = at;
+  return tablesOfUnits(units, starts, sets);
+}
+
+/**
+ * {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit
+ * `separator`, position `p` being the `p`-th: one pass over the code units, no string per term.
+ * Undefined when `joined` does not hold that many (a term holding the separator).
+ */
+export function vocabularyTablesOfJoined(joined: string, separator: number, terms: number): VocabularyTables | undefined {
+  if (terms === 0) return joined === '' ? vocabularyTables([]) : undefined;
+  if (joined.length < terms - 1) return undefined;
+  const units = new Uint16Array(joined.length - (terms - 1));
+  const starts = new Uint32Array(terms + 1);
+  const sets = new Int32Array(terms);
+  let at = 0;
+  let term = 0;
+  let set = 0;
+  for (let i = 0; i < joined.length; i += 1) {
+    const unit = joined.charCodeAt(i);
+    if (unit === separator) {
+      sets[term] = set;
+      set = 0;
+      term += 1;
+      if (term === terms) return undefined;
+      starts[term] = at;
+    } else {
+      if (at === units.length) return undefined;
+      units[at] = unit;
+      at += 1;
+      set |= 1 << (unit & 31);
+    }
+  }
+  if (term !== terms - 1) return undefined;
+  sets[term] = set;
+  starts[terms] = at;
+  return tablesOfUnits(units, starts, sets);
+}
+
+/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), with each term's {@link charSet} (`sets`), adding the by-length index. */
+function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
+  const terms = starts.length - 1;
+  let longest = 0;
+  for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
+  const lengthStarts = new Uint32Array(longest + 2);
+  for (let position = 0; position < terms; position += 1) {
+    const length = starts[position + 1]! - starts[position]!;
+    lengthStarts[length + 1] = lengthStarts[length + 1]! + 1;
+  }
+  for (let length = 1; length < lengthStarts.length; length += 1) lengthStarts[length] = lengthStarts[length]! + lengthStarts[length - 1]!;
+  // Counting sort of the positions by length, each length in position order.
+  const filled = lengthStarts.slice(0, longest + 1);
+  const byLength = new Uint32Array(terms);
+  const charSets = new Int32Array(terms);
+  for (let position = 0; position < terms; position += 1) {
+    const length = starts[position + 1]! - starts[position]!;
+    const slot = filled[length]!;
+    byLength[slot] = position;
+    charSets[slot] = sets[position]!;
+    filled[length] = slot + 1;
+  }
+  return { units, starts, lengthStarts, byLength, charSets };
+}
