@@ -1,0 +1,131 @@
+/** The saves an indexer makes without syncing a catalog: a tools file's edited lines, a catalog at a new path. */
+import type { SkillCatalog } from '../load/index.js';
+import { SkillSearchEngine } from '../search/index.js';
+import type { AssembledCatalog } from '../search/engine.js';
+import { storeSource } from '../search/stored-search.js';
+import type { Diagnostic, Skill } from '../types.js';
+import { SharedStore } from '../store/shared-store.js';
+import { CrossLingual } from '../lang/cross-lingual.js';
+import { catalogKey, catalogModel } from '../search/catalog-format.js';
+import { memberOf } from '../search/catalog-change.js';
+import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
+import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
+import { writeToolsLines } from '../load/tools-lines.js';
+import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
+
+/**
+ * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
+ * catalog (`CatalogWriter.assembleDelta`: the changed lines parsed, embedded and tokenised,
+ * the catalog written from the saved one), without loading it whole: what `index` tries first,
+ * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
+ * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
+ * it cannot be saved so; counts nothing when it was saved already.
+ */
+export async function saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
+  const { catalog, toolsCache } = openCatalog(options);
+  try {
+    const delta = await catalog.delta();
+    if (delta === undefined) return undefined;
+    const engine = await SkillSearchEngine.open(engineOptions(options, { writer: true }));
+    let assembled: AssembledCatalog | undefined;
+    const { model } = engine.info;
+    try {
+      assembled = await engine.catalogWriter?.assembleDelta(delta, signal);
+      // Off a prompt's path, as a whole `index` does: 0.2-0.3 s at 24k skills (docs/store.md, "The writers measured").
+      if (assembled !== undefined) engine.collectStore();
+    } finally {
+      await engine.close();
+    }
+    if (assembled === undefined) return undefined;
+    // The catalog of the new text is saved: the line tables move to that text (after it, so a table
+    // never names a base the store lacks), and the next edit parses its own lines only.
+    const cache = catalog.options.toolsCache;
+    if (cache !== undefined && cache !== null) for (const { key, table } of delta.tables()) writeToolsLines(cache, key, table);
+    const before = new Set(delta.baseIds);
+    const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
+    const updated = changed.filter((skill) => before.has(skill.id)).length;
+    const now = new Set(delta.members.map((m) => (typeof m === 'number' ? delta.baseIds[m]! : m.id)));
+    return {
+      skills: delta.members.length,
+      added: changed.length - updated,
+      updated,
+      removed: delta.baseIds.filter((id) => !now.has(id)).length,
+      unchanged: delta.members.length - changed.length,
+      embedded: assembled.embedded,
+      model,
+      diagnostics: delta.diagnostics,
+    };
+  } finally {
+    await catalog.close();
+    toolsCache?.close();
+  }
+}
+
+/**
+ * Saves the catalog on disk when the store holds its skills at another path (a tools file
+ * copied or moved, a skill library copied: docs/store.md, "A catalog at a new path") from that
+ * catalog's entries: its members with their records moved, nothing embedded, tokenised or
+ * synced. What `index` tries after {@link saveDelta}, so the indexer a hook hands a copy to
+ * does not sync the whole catalog. A tools file's copy is found by its bytes (the file not
+ * parsed; the base's line table kept for the copy), else the catalog is loaded (this index's,
+ * so a sync after reads it again from memory) and compared with the catalog saved last.
+ * Undefined when neither finds one (or it could not be written so); counts nothing when it
+ * was saved already.
+ */
+export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine): Promise<MovedSaved | undefined> {
+  const options = engine.options;
+  const store = storeSource(options);
+  if (typeof store !== 'string') return undefined;
+  const shared = new SharedStore(store, { writer: true });
+  try {
+    const keyOf = (stamp: string) => catalogKey(stamp, options);
+    const copy = await catalog.copyOf((base) => shared.catalog(keyOf(base.portableStamp ?? base.sourceStamp)) !== undefined);
+    if (copy !== undefined) {
+      const base = shared.catalog(keyOf(copy.base.portableStamp ?? copy.base.sourceStamp));
+      if (base === undefined) return undefined;
+      const diagnostics = (JSON.parse(base.diagnostics) as Diagnostic[]).map((d) => renameDiagnostic(d, copy));
+      const members = shared.members(base.id).all();
+      const moved = members.map((m) => ({ ...m, record: JSON.stringify(renameSkill(JSON.parse(m.record) as Skill, copy)) }));
+      const key = keyOf(copy.portableStamp ?? copy.sourceStamp);
+      if (shared.catalog(key) === undefined && !putMovedCatalog(shared, key, base, { sourceStamp: copy.sourceStamp, diagnostics, members: moved }))
+        return undefined;
+      const cache = catalog.options.toolsCache;
+      if (cache !== undefined && cache !== null) keepCopyTable(copy, cache);
+      return { skills: members.length, model: engine.info.model, diagnostics };
+    }
+    const snapshot = await catalog.get();
+    const facts = snapshotFacts(snapshot);
+    if (facts === undefined || snapshot.skills.length === 0) return undefined;
+    const key = keyOf(facts.portableStamp ?? facts.sourceStamp);
+    if (shared.catalog(key) !== undefined) return undefined;
+    const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: shared });
+    const moved = await movedBase(shared, catalogModel(options), snapshot.skills, language);
+    if (moved === undefined) return undefined;
+    const members = [...moved.skills.values()].map((skill) => memberOf(skill, language.glossesOf(skill)?.lexical));
+    if (!putMovedCatalog(shared, key, moved.base, { sourceStamp: facts.sourceStamp, diagnostics: facts.diagnostics, members })) return undefined;
+    return { skills: members.length, model: engine.info.model, diagnostics: facts.diagnostics };
+  } finally {
+    shared.close();
+  }
+}
+
+/** What {@link saveDelta} saved: the catalog's skills, how they moved against the saved one, and its load problems. */
+export interface DeltaSaved {
+  readonly skills: number;
+  readonly added: number;
+  readonly updated: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  readonly embedded: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What {@link saveMoved} saved: the catalog's size and load problems (nothing embedded or changed). */
+export interface MovedSaved {
+  readonly skills: number;
+  /** The engine's model id. */
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}

@@ -1,0 +1,81 @@
+/** What a live index or a cold search is opened with, and the engine options and catalog made of it. */
+import { resolveEmbedder } from '../embed/index.js';
+import { SkillCatalog, type CatalogOptions } from '../load/index.js';
+import type { EngineKnobs, EngineOptions, SnapshotCatalog } from '../search/index.js';
+import { storeSource } from '../search/stored-search.js';
+import type { AbstainSetting, CatalogSnapshot, SearchMode } from '../types.js';
+import { StoreToolsCache } from '../store/store-tools-cache.js';
+import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
+import { definedOnly } from '../util/defined.js';
+
+export interface LiveIndexOptions {
+  /** Where skills come from (cwd, `skillsDirs`, `toolsFiles`, …). A `watch` here is ignored: call `watch()`. */
+  readonly catalog: CatalogOptions;
+  /** Model spec for `resolveEmbedder` (`use-lite`, `hash`, a preset id, a folder under `models/`). */
+  readonly model: string;
+  /** Where pulled presets live (`resolveEmbedder`'s `downloadsDir`). @default `<cache root>/models` from `process.env` */
+  readonly downloadsDir?: string;
+  /** Folder of this catalog's server socket and builder lease; without `store`, its `store.sqlite` is the store. */
+  readonly indexDir?: string;
+  /** The store shared by every folder and process (`EngineOptions.store`): `store.sqlite` under the cache root for the CLI; in-memory when neither this nor `indexDir` is given. */
+  readonly store?: string;
+  readonly k?: number;
+  readonly mode?: SearchMode;
+  /** Where the translation dictionary is cached (see `src/lang/`). @default the engine's default */
+  readonly dictionaryDir?: string;
+  /** The engine's abstention (see `EngineOptions.abstain`). */
+  readonly abstain?: AbstainSetting;
+  /** Any other engine knobs (`skill-search eval --config`); the fields above take precedence. */
+  readonly knobs?: EngineKnobs;
+  /**
+   * Called by `close`, instead of saving the catalog in the store, when that is due, with the
+   * catalog's stamp: a caller that must end quickly (the hook) has another process write it.
+   * Unset: `close` saves it. `openSnapshot` calls it too for a catalog it searches at a new path
+   * (docs/store.md), whose search otherwise writes it when closed.
+   */
+  readonly onSnapshotDue?: (sourceStamp: string) => void;
+}
+
+export function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {
+  const { sourceStamp, portableStamp, diagnostics } = snapshot;
+  return sourceStamp === undefined ? undefined : { sourceStamp, portableStamp, diagnostics };
+}
+
+/** `writer`: the engine writes the catalog as its writer (`EngineOptions.storeWriter`), not as a reader's cache. */
+export function engineOptions(
+  { model, downloadsDir, indexDir, store, k, mode, dictionaryDir, abstain, knobs }: LiveIndexOptions,
+  { writer = false }: { readonly writer?: boolean | 'async' } = {},
+): EngineOptions {
+  return {
+    ...knobs,
+    ...(writer === false ? {} : { storeWriter: writer }),
+    embedder: resolveEmbedder(model, { downloadsDir }),
+    ...definedOnly({ indexDir, store, k, mode, abstain }),
+    ...(dictionaryDir === undefined ? {} : { crossLingual: { ...knobs?.crossLingual, dictionaryDir } }),
+  };
+}
+
+export interface CatalogWithCache {
+  readonly catalog: SkillCatalog;
+  /** Made here, so closed by its opener. */
+  readonly toolsCache: StoreToolsCache | undefined;
+  /** With `deferWrites`: the catalog's tools cache, its writes held until flushed or dropped. */
+  readonly deferred?: DeferredToolsCache;
+}
+
+/**
+ * The catalog, its options without `watch` (a `LiveIndex` watches only when asked, `watch()`),
+ * and unless they name one, the store's tools cache: a tools file's parsed skills and line table
+ * are kept beside the catalogs saved from them.
+ */
+export function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
+  const { watch: _ignored, ...rest } = options.catalog;
+  const store = storeSource(options);
+  // The tools tables are SQLite's: a store passed in as an object keeps no tools cache.
+  const toolsCache = rest.toolsCache !== undefined || typeof store !== 'string' ? undefined : new StoreToolsCache(store);
+  const given = rest.toolsCache ?? toolsCache;
+  // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.
+  const deferred = deferWrites && given !== undefined && given !== null ? new DeferredToolsCache(given) : undefined;
+  const used = deferred ?? given;
+  return { catalog: new SkillCatalog(used === undefined ? rest : { ...rest, toolsCache: used }), toolsCache, ...(deferred === undefined ? {} : { deferred }) };
+}

@@ -1,0 +1,176 @@
+/** A cold search: the catalog saved in the store opened read-only, written or held in memory first when it changed. */
+import type { SkillCatalog } from '../load/index.js';
+import { SkillSearchEngine, type EngineOptions, type SnapshotCatalog } from '../search/index.js';
+import type { AssembledCatalog } from '../search/engine.js';
+import type { HeldCatalog } from '../search/catalog-writer.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
+import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
+import type { Diagnostic, Skill } from '../types.js';
+import type { ClosableSearcher } from './service.js';
+import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
+
+/**
+ * A read-only search of the catalog as it is now, from the catalog saved in the store by any
+ * folder over the same skills (`src/search/stored-search.ts`), or why there is none (no store,
+ * a catalog changed since, another model…). Opening it only stats the skill files and tools
+ * files a scan would read, and parses none: what a cold hook or `query` tries before `LiveIndex.open`.
+ */
+export async function openSnapshot(
+  options: LiveIndexOptions,
+  { assemble = false }: SnapshotOptions = {},
+): Promise<SnapshotSearch | { readonly reason: string }> {
+  const { catalog, toolsCache, deferred: tools } = openCatalog(options, { deferWrites: true });
+  // One embedder for the stored search and the assembly: the model loads once.
+  const engineOpts = engineOptions(options);
+  let opened = await StoredSearch.open(engineOpts, catalog.stamps());
+  let assembled: AssembledCatalog | undefined;
+  let held: { readonly embedded: number } | undefined;
+  let written: (() => Promise<void>) | undefined;
+  if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
+    let made: Assembly;
+    try {
+      // With a writer to hand the write to (the hook's detached indexer), an edit is searched held in memory.
+      made = await assembleHoldOrMove(engineOpts, catalog, options.onSnapshotDue !== undefined);
+    } catch (error) {
+      tools?.flush();
+      toolsCache?.close();
+      throw error;
+    } finally {
+      await catalog.close();
+    }
+    if ('moved' in made) {
+      opened = made.moved;
+      // Written off the prompt's path: by a detached indexer (the hook), which loads the tools file again, else once the search closes.
+      if (options.onSnapshotDue !== undefined) {
+        tools?.drop();
+        options.onSnapshotDue(made.sourceStamp);
+      } else
+        written = async () => {
+          await made.write();
+          tools?.flush();
+        };
+    } else if ('held' in made) {
+      const { delta } = made;
+      opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics);
+      if ('reason' in opened) tools?.flush();
+      else {
+        held = { embedded: made.held.embedded };
+        // The indexer saves the edit against the line table this delta was told from.
+        tools?.drop();
+        options.onSnapshotDue?.(delta.sourceStamp);
+      }
+    } else {
+      tools?.flush();
+      if (made.assembled !== undefined) {
+        assembled = made.assembled;
+        opened = await StoredSearch.open(engineOpts, catalog.stamps());
+      }
+    }
+  } else tools?.flush();
+  // Closed once what it holds is written: at once, or after the search (a moved catalog written at close).
+  if (written === undefined) toolsCache?.close();
+  if ('reason' in opened) return opened;
+  const { engine, diagnostics } = opened;
+  return {
+    engine,
+    diagnostics,
+    ...(assembled === undefined ? {} : { assembled }),
+    ...(held === undefined ? {} : { held }),
+    search: (query, request) => engine.search(query, request),
+    close: async () => {
+      await engine.close();
+      await written?.();
+      toolsCache?.close();
+    },
+  };
+}
+
+/**
+ * The catalog as it is on disk, written in the store from the catalog saved last
+ * (`CatalogWriter.assemble`); with `hold`, when a tools file's lines were only
+ * edited, held in memory over it (`CatalogWriter.holdDelta`) and not written; or, when a
+ * saved catalog holds its skills at another path, that catalog's search with the skills moved
+ * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
+ * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
+ * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
+ * those held over it (`CatalogWriter.holdMoved`).
+ */
+async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
+  // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
+  const delta = await catalog.delta();
+  const engine = await SkillSearchEngine.open(options);
+  try {
+    const held = delta !== undefined && hold ? await engine.catalogWriter?.holdDelta(delta) : undefined;
+    if (held !== undefined) return { held, delta: delta! };
+    const assembled = delta === undefined ? undefined : await engine.catalogWriter?.assembleDelta(delta);
+    if (assembled !== undefined) return { assembled };
+    const copied = await StoredSearch.openCopy(options, (saved) => catalog.copyOf(saved));
+    if (copied !== undefined)
+      return {
+        moved: copied.opened,
+        sourceStamp: copied.copy.sourceStamp,
+        write: async () => {
+          const snapshot = await catalog.get();
+          const facts = snapshotFacts(snapshot);
+          if (facts !== undefined) await writeCatalog(options, { ...facts, skills: snapshot.skills });
+        },
+      };
+    const snapshot = await catalog.get();
+    const facts = snapshotFacts(snapshot);
+    if (facts === undefined || snapshot.skills.length === 0) return { assembled: undefined };
+    const whole = { ...facts, skills: snapshot.skills };
+    const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
+    if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
+    // A copy with a few skills edited: those held over the saved catalog, the records from memory.
+    const heldCopy = await engine.catalogWriter?.holdMoved(snapshot.skills);
+    const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
+    if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
+    return { assembled: await engine.catalogWriter?.assemble(whole) };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Writes `catalog` in the store (`CatalogWriter.assemble`); undefined when it was not written. */
+async function writeCatalog(options: EngineOptions, catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }): Promise<AssembledCatalog | undefined> {
+  const engine = await SkillSearchEngine.open(options);
+  try {
+    return await engine.catalogWriter?.assemble(catalog);
+  } finally {
+    await engine.close();
+  }
+}
+
+export interface SnapshotOptions {
+  /**
+   * When no catalog saved matches the disk, write it in the store from the catalog saved last
+   * (embedding and tokenising only what changed) and open that: what a cold `query` or hook
+   * does before falling back to a live index. Off: only a saved catalog is opened.
+   */
+  readonly assemble?: boolean;
+}
+
+/** A catalog searched as the saved one holding its skills at another path, and how to write it (still to do). */
+interface MovedSearch {
+  readonly moved: OpenedCatalog;
+  readonly sourceStamp: string;
+  readonly write: () => Promise<unknown>;
+}
+
+/** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
+type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta } | MovedSearch;
+
+/** The read-only search {@link openSnapshot} opens. */
+export interface SnapshotSearch extends ClosableSearcher {
+  /** What writing the catalog cost, when it was assembled for this search ({@link SnapshotOptions.assemble}). */
+  readonly assembled?: AssembledCatalog;
+  /**
+   * Set when the changed catalog is searched held in memory, not written: its write was handed
+   * to `onSnapshotDue` ({@link LiveIndexOptions.onSnapshotDue}); `embedded`: skills embedded for it.
+   */
+  readonly held?: { readonly embedded: number };
+  /** For `size` and `explain`. */
+  readonly engine: StoredSearch;
+  /** The catalog's load problems when it was saved. */
+  readonly diagnostics: readonly Diagnostic[];
+}
