@@ -9,15 +9,12 @@ import {
   searchLexical,
 } from './lexical-query.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
+import { bestOf } from './best-documents.js';
+import { Slab } from './score-slab.js';
+import { derivedTerms, type DerivedTerm } from './term-expansion.js';
 
-/**
- * MiniSearch's BM25+ parameters and its weights for prefix and typo matches (its defaults, which
- * the ranking was tuned with).
- */
+/** MiniSearch's BM25+ parameters (its defaults, which the ranking was tuned with). */
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
-export const PREFIX_WEIGHT = 0.375;
-export const FUZZY_WEIGHT = 0.45;
-export const MAX_FUZZY = 6;
 
 /** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
 interface Column {
@@ -29,13 +26,6 @@ interface Column {
 interface WordScores {
   readonly docs: Int32Array;
   readonly scores: Float64Array;
-}
-
-/** An indexed term a query word reached, and how much its matches count. */
-interface DerivedTerm<Term> {
-  readonly term: string;
-  readonly weight: number;
-  readonly handle: Term;
 }
 
 /**
@@ -251,34 +241,6 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return result;
   }
 
-  /** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
-  #derive(query: QueryTerm): DerivedTerm<Term>[] {
-    const source = this.#source;
-    const derived: DerivedTerm<Term>[] = [];
-    const exact = source.exact(query.term);
-    if (exact !== undefined) derived.push({ term: query.term, weight: 1, handle: exact });
-    if (query.prefix) {
-      for (const [term, handle] of source.prefixed(query.term)) {
-        const distance = term.length - query.term.length;
-        if (distance === 0) continue;
-        derived.push({ term, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), handle });
-      }
-    }
-    if (query.fuzzy !== false) {
-      const fuzzy = query.fuzzy;
-      const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(query.term.length * fuzzy)) : fuzzy;
-      if (maxDistance > 0) {
-        for (const { term, handle, distance } of source.near(query.term, maxDistance)) {
-          if (distance === 0) continue;
-          // A term the word starts was already counted as a prefix match.
-          if (query.prefix && term.length > query.term.length && term.startsWith(query.term)) continue;
-          derived.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), handle });
-        }
-      }
-    }
-    return derived;
-  }
-
   /**
    * One term's postings in one field as arrays: the documents, and each one's BM25+ part
    * (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), computed at first use and
@@ -336,12 +298,12 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return norms;
   }
 
-  /** {@link #derive}, remembered until the index changes. */
+  /** {@link derivedTerms}, remembered until the index changes. */
   #derivedOf(query: QueryTerm): DerivedTerm<Term>[] {
     const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}`;
     let derived = this.#derived.get(key);
     if (derived === undefined) {
-      derived = this.#derive(query);
+      derived = derivedTerms(this.#source, query);
       if (this.#derived.size >= DERIVED_CACHE_SIZE) this.#derived.clear();
       this.#derived.set(key, derived);
     }
@@ -365,33 +327,6 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   }
 }
 
-/**
- * Paired document / value arrays for the caches, handed out as views into large shared buffers:
- * a word seen for the first time then allocates two small views instead of two buffers of its
- * own, which on a large catalog kept the collector busy (each buffer is memory outside the heap
- * that it tracks). A full buffer is replaced, not reused: the views already handed out keep it.
- */
-class Slab {
-  #docs = new Int32Array(0);
-  #values = new Float64Array(0);
-  #used = 0;
-
-  take(length: number): { docs: Int32Array; values: Float64Array } {
-    if (this.#used + length > this.#docs.length) {
-      const size = Math.max(SLAB_ENTRIES, length);
-      this.#docs = new Int32Array(size);
-      this.#values = new Float64Array(size);
-      this.#used = 0;
-    }
-    const from = this.#used;
-    this.#used += length;
-    return { docs: this.#docs.subarray(from, this.#used), values: this.#values.subarray(from, this.#used) };
-  }
-}
-
-/** Entries per {@link Slab} buffer (12 bytes each). */
-const SLAB_ENTRIES = 1 << 16;
-
 /** Query words whose expansions a scorer remembers (they hold only references into the index). */
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
@@ -408,58 +343,4 @@ function countBits(words: Uint32Array, from: number, count: number): number {
   return bits;
 }
 
-/** What {@link bestOf} picks from. */
-interface Reached {
-  /** The documents reached, in first-reached order (the first `count`). */
-  readonly docs: Int32Array;
-  /** Each one's score, by the same order. */
-  readonly scores: Float64Array;
-  readonly count: number;
-  readonly limit: number;
-  /** Scratch space for the heap of arrival orders, reused across searches. */
-  readonly heap: Int32Array;
-  /** Catalog position by document (`PostingsSource.positions`); absent: the document number. */
-  readonly positions: ArrayLike<number> | undefined;
-}
-
-/**
- * The `limit` highest-scoring reached documents, best first, equal scores by catalog position:
- * what a sort by (descending score, ascending position) would put first, in O(n log limit).
- * The heap holds arrival orders in `heap`, so a large catalog's thousands of reached documents
- * allocate nothing.
- */
-function bestOf({ docs, scores, count, limit, heap, positions }: Reached): { doc: number; score: number }[] {
-  if (limit <= 0) return [];
-  const position = positions === undefined ? (order: number) => docs[order]! : (order: number) => positions[docs[order]!]!;
-  // A min-heap on (score, then later position): its root is the weakest kept document.
-  const weaker = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && position(a) > position(b));
-  let size = 0;
-  for (let order = 0; order < count; order += 1) {
-    if (size === limit && !weaker(heap[0]!, order)) continue;
-    let i: number;
-    if (size < limit) {
-      i = size;
-      size += 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!weaker(order, heap[parent]!)) break;
-        heap[i] = heap[parent]!;
-        i = parent;
-      }
-    } else {
-      i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const child = right < size && weaker(heap[right]!, heap[left]!) ? right : left;
-        if (!weaker(heap[child]!, order)) break;
-        heap[i] = heap[child]!;
-        i = child;
-      }
-    }
-    heap[i] = order;
-  }
-  const kept = Array.from(heap.subarray(0, size)).sort((a, b) => scores[b]! - scores[a]! || position(a) - position(b));
-  return kept.map((order) => ({ doc: docs[order]!, score: scores[order]! }));
-}
+export { FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from './term-expansion.js';

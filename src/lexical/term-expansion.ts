@@ -1,0 +1,42 @@
+/** Which indexed terms a query word reaches (itself, the longer terms it starts, those within its edit distance), and how much each counts. */
+import type { QueryTerm } from './lexical-query.js';
+import type { PostingsSource } from './postings-source.js';
+
+/** MiniSearch's weights for prefix and typo matches and its largest edit distance (its defaults, which the ranking was tuned with). */
+export const PREFIX_WEIGHT = 0.375;
+export const FUZZY_WEIGHT = 0.45;
+export const MAX_FUZZY = 6;
+
+/** An indexed term a query word reached, and how much its matches count. */
+export interface DerivedTerm<Term> {
+  readonly term: string;
+  readonly weight: number;
+  readonly handle: Term;
+}
+
+/** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
+export function derivedTerms<Term>(source: PostingsSource<Term>, query: QueryTerm): DerivedTerm<Term>[] {
+  const derived: DerivedTerm<Term>[] = [];
+  const exact = source.exact(query.term);
+  if (exact !== undefined) derived.push({ term: query.term, weight: 1, handle: exact });
+  if (query.prefix) {
+    for (const [term, handle] of source.prefixed(query.term)) {
+      const distance = term.length - query.term.length;
+      if (distance === 0) continue;
+      derived.push({ term, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), handle });
+    }
+  }
+  if (query.fuzzy !== false) {
+    const fuzzy = query.fuzzy;
+    const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(query.term.length * fuzzy)) : fuzzy;
+    if (maxDistance > 0) {
+      for (const { term, handle, distance } of source.near(query.term, maxDistance)) {
+        if (distance === 0) continue;
+        // A term the word starts was already counted as a prefix match.
+        if (query.prefix && term.length > query.term.length && term.startsWith(query.term)) continue;
+        derived.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), handle });
+      }
+    }
+  }
+  return derived;
+}
