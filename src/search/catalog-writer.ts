@@ -1,21 +1,17 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { errorMessage, throwIfAborted } from '../errors.js';
-import type { CrossLingual } from '../lang/cross-lingual.js';
-import { lexicalEntry, lexicalKey, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
-import type { SharedStore } from '../store/shared-store.js';
+import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
-import { normalizeName } from './exact-name.js';
 import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
-import type { ResolvedEngineOptions } from './options.js';
-import { vectorKey } from './skill-text.js';
-import type { VectorSupply } from './vector-supply.js';
+import { holdDelta, holdMoved, type CatalogHolderOptions, type HeldCatalog } from './catalog-holder.js';
+import { changeOfDeltaAlone, changeVectors } from './change-from-store.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
@@ -31,28 +27,7 @@ export interface AssembledCatalog {
   readonly tokenised: number;
 }
 
-/** A changed catalog held in memory over the saved one it changes ({@link CatalogWriter.holdDelta}). */
-export interface HeldCatalog {
-  /** The saved catalog it changes. */
-  readonly base: StoredCatalog;
-  /** Its changed members, by document. */
-  readonly overlay: MemoryOverlay;
-  /** The mean of its members' vectors. */
-  readonly mean: Float32Array;
-  /** The graph file it is searched with (the base's), or undefined: searched exactly. */
-  readonly graph: string | undefined;
-  /** How many skills were embedded for it. */
-  readonly embedded: number;
-}
-
-export interface CatalogWriterOptions {
-  readonly shared: SharedStore;
-  readonly engine: ResolvedEngineOptions;
-  /** The store's model id (the embedder's with its text version). */
-  readonly model: string;
-  readonly dimensions: number;
-  readonly language: CrossLingual;
-  readonly supply: VectorSupply;
+export interface CatalogWriterOptions extends CatalogHolderOptions {
   /** A new live vector side (seeded from the graph saved last for the model). */
   readonly liveVectors: () => LiveVectors;
 }
@@ -136,20 +111,8 @@ export class CatalogWriter {
     if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
     if (base === undefined) return undefined;
-    const change = await this.#changeOfDelta(delta, base, signal);
+    const change = await changeOfDeltaAlone(this.#options, delta, base, signal);
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
-  }
-
-  /**
-   * `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of
-   * the catalog (`CrossLingual.prepareAlone`); undefined otherwise.
-   */
-  async #changeOfDelta(delta: CatalogDelta, base: StoredCatalog, signal: AbortSignal | undefined): Promise<BaseChange | undefined> {
-    const { shared, language } = this.#options;
-    const changed: Skill[] = [];
-    for (const m of delta.members) if (typeof m !== 'number') changed.push(m);
-    if (!(await language.prepareAlone(changed, signal))) return undefined;
-    return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
   }
 
   /**
@@ -187,7 +150,7 @@ export class CatalogWriter {
     const { docs, gone, added } = change;
     const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
     if (graphed && base.graph === undefined) return undefined;
-    const moved = await this.#moved(base.sum, change, signal);
+    const moved = await changeVectors(this.#options, base.sum, change, signal);
     if (moved === undefined) return undefined;
     const { sum, vectorOf } = moved;
     const labels = shared.labels(model, [...gone, ...added]);
@@ -221,126 +184,14 @@ export class CatalogWriter {
     return tokenised === undefined ? undefined : { embedded: moved.embedded, tokenised };
   }
 
-  /**
-   * The catalog `delta` describes held in memory over the saved catalog it changes, when it
-   * keeps every member of it in place (an edit: what the store would write as an overlay):
-   * the changed members with their vectors (embedded when the store lacks them, not stored: a
-   * label of this process names such a vector), labels and lexical entries, the mean moved by them, the graph the written overlay would
-   * name. Writes no catalog: a search reads it as the written one (docs/store.md, "Searched
-   * before it is written"). Undefined when it cannot be held so.
-   */
-  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    const { shared, engine } = this.#options;
-    if (engine.mode === 'lexical') return undefined;
-    const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
-    if (base === undefined) return undefined;
-    return this.#hold(base, await this.#changeOfDelta(delta, base, signal), signal);
+  /** A changed catalog held in memory over the saved one, not written ({@link holdDelta}). */
+  holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    return holdDelta(this.#options, delta, signal);
   }
 
-  /**
-   * The catalog of `skills` held in memory over the catalog of the model saved last, as
-   * {@link holdDelta} holds an edit, when that catalog holds their ids at the same documents at
-   * other paths (a kept member's record names another) and keeps every member but the changed
-   * ones (at most half; their name, lexical or vector key differ): a tools file or skill library
-   * copied and edited. The kept members' records are the base's, at the old paths: the caller
-   * searches it with the records of `skills` (`StoredSearch.openMoved`). Undefined when it
-   * cannot be held so.
-   */
-  async holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    const { shared, engine, language } = this.#options;
-    if (engine.mode === 'lexical') return undefined;
-    const byId = new Map<string, Skill>();
-    for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
-    const ordered = [...byId.values()];
-    const base = shared.latestCatalog(catalogModel(engine), CATALOG_FORMAT);
-    if (base === undefined || base.size !== ordered.length || ordered.length === 0) return undefined;
-    const stored = shared.members(base.id);
-    const keys = stored.keys();
-    if (keys.length !== ordered.length || !ordered.every((skill, doc) => keys[doc]!.id === skill.id)) return undefined;
-    await language.prepare(ordered, signal);
-    const glossesOf = (skill: Skill) => language.glossesOf(skill)?.lexical;
-    const members = ordered.map((skill, doc): Skill | number => {
-      const key = keys[doc]!;
-      return key.name === normalizeName(skill.name) && key.vectorKey === vectorKey(skill) && key.lexicalKey === lexicalKey(skill, glossesOf(skill))
-        ? doc
-        : skill;
-    });
-    // Moved: a kept member's record names another path (an edit in place is assembled, as before).
-    const kept = members.find((m): m is number => typeof m === 'number');
-    const record = kept === undefined ? undefined : stored.membersOf([keys[kept]!.id], this.#options.dimensions).get(keys[kept]!.id)?.record;
-    if (record === undefined || (JSON.parse(record) as Skill).path === ordered[kept!]!.path) return undefined;
-    const change = changeOfDelta(
-      {
-        members,
-        baseIds: keys.map((key) => key.id),
-      },
-      base,
-      stored,
-      glossesOf,
-    );
-    return this.#hold(base, change, signal);
-  }
-
-  /** {@link holdDelta} of `change` over `base` once told: undefined unless it keeps every member in place. */
-  async #hold(base: StoredCatalog, change: BaseChange | undefined, signal: AbortSignal | undefined): Promise<HeldCatalog | undefined> {
-    const { shared, engine, model, dimensions } = this.#options;
-    if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
-    if (change === undefined || !change.inPlace) return undefined;
-    const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
-    if (graphed && base.graph === undefined) return undefined;
-    // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
-    const moved = await this.#moved(base.sum, change, signal, false);
-    if (moved === undefined) return undefined;
-    const written = writtenDocs(change.docs);
-    const labels = shared.labels(
-      model,
-      written.map(([, m]) => m.vectorKey),
-    );
-    const overlay = new Map<number, OverlaidMember>();
-    for (const [doc, member] of written) {
-      const vector = moved.vectorOf(member.vectorKey);
-      if (vector === undefined) return undefined;
-      let label = labels.get(member.vectorKey);
-      if (label === undefined) {
-        label = LOCAL_LABELS + labels.size;
-        labels.set(member.vectorKey, label);
-      }
-      overlay.set(doc, { member, label, vector, entry: change.entryOf(doc) });
-    }
-    return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: graphed ? base.graph : undefined, embedded: moved.embedded };
-  }
-
-  /**
-   * The vectors of the members `change` brings (embedded when the store lacks them, and stored unless not `keep`)
-   * and of those it drops, and `sum` (the base's) moved by them; undefined when one is missing.
-   */
-  async #moved(
-    baseSum: Float64Array,
-    change: BaseChange,
-    signal: AbortSignal | undefined,
-    keep = true,
-  ): Promise<{ readonly sum: Float64Array; readonly vectorOf: (key: string) => Float32Array | undefined; readonly embedded: number } | undefined> {
-    const { shared, model, dimensions, supply } = this.#options;
-    const { docs, leaving } = change;
-    const coming = new Map<string, number>();
-    for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
-    const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
-    throwIfAborted(signal);
-    const left = shared.vectors(
-      model,
-      dimensions,
-      [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
-    );
-    const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
-    const sum = baseSum.slice();
-    const move = (key: string, sign: 1 | -1): boolean => {
-      const vector = vectorOf(key);
-      if (vector?.length !== dimensions) return false;
-      for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
-      return true;
-    };
-    if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
-    return { sum, vectorOf, embedded: found.embedded };
+  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}). */
+  holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    return holdMoved(this.#options, skills, signal);
   }
 
   /** {@link assemble} with every member's vector read from the store. */
@@ -410,18 +261,10 @@ export class CatalogWriter {
   }
 }
 
-/** The members `docs` writes, with their documents (an indexed loop: a catalog's worth of documents, in a cold process). */
-function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
-  const written: [number, CatalogMember][] = [];
-  for (let doc = 0; doc < docs.length; doc += 1) {
-    const m = docs[doc]!;
-    if (typeof m !== 'number') written.push([doc, m]);
-  }
-  return written;
-}
-
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */
 function isSystemError(error: unknown): boolean {
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
   return typeof code === 'string' && typeof syscall === 'string';
 }
+
+export type { HeldCatalog } from './catalog-holder.js';

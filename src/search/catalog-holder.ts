@@ -1,0 +1,124 @@
+/** A changed catalog held in memory over the saved one it changes, not written: searched as the written one would be. */
+import type { CatalogDelta } from '../load/tools-delta.js';
+import { lexicalKey } from '../lexical/lexical-entry.js';
+import type { MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
+import type { Skill } from '../types.js';
+import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
+import { changeOfDelta, type BaseChange } from './catalog-change.js';
+import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { changeOfDeltaAlone, changeVectors, writtenDocs, type ChangeSources } from './change-from-store.js';
+import { normalizeName } from './exact-name.js';
+import { LOCAL_LABELS } from './live-vectors.js';
+import type { ResolvedEngineOptions } from './options.js';
+import { vectorKey } from './skill-text.js';
+
+/** A changed catalog held in memory over the saved one it changes ({@link holdDelta}). */
+export interface HeldCatalog {
+  /** The saved catalog it changes. */
+  readonly base: StoredCatalog;
+  /** Its changed members, by document. */
+  readonly overlay: MemoryOverlay;
+  /** The mean of its members' vectors. */
+  readonly mean: Float32Array;
+  /** The graph file it is searched with (the base's), or undefined: searched exactly. */
+  readonly graph: string | undefined;
+  /** How many skills were embedded for it. */
+  readonly embedded: number;
+}
+
+/** What holding a catalog reads: the store, the engine's options, where vectors and glosses come from. */
+export interface CatalogHolderOptions extends ChangeSources {
+  readonly engine: ResolvedEngineOptions;
+}
+
+/**
+ * The catalog `delta` describes held in memory over the saved catalog it changes, when it
+ * keeps every member of it in place (an edit: what the store would write as an overlay):
+ * the changed members with their vectors (embedded when the store lacks them, not stored: a
+ * label of this process names such a vector), labels and lexical entries, the mean moved by them, the graph the written overlay would
+ * name. Writes no catalog: a search reads it as the written one (docs/store.md, "Searched
+ * before it is written"). Undefined when it cannot be held so.
+ */
+export async function holdDelta(options: CatalogHolderOptions, delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+  const { shared, engine } = options;
+  if (engine.mode === 'lexical') return undefined;
+  const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
+  if (base === undefined) return undefined;
+  return hold(options, base, await changeOfDeltaAlone(options, delta, base, signal), signal);
+}
+
+/**
+ * The catalog of `skills` held in memory over the catalog of the model saved last, as
+ * {@link holdDelta} holds an edit, when that catalog holds their ids at the same documents at
+ * other paths (a kept member's record names another) and keeps every member but the changed
+ * ones (at most half; their name, lexical or vector key differ): a tools file or skill library
+ * copied and edited. The kept members' records are the base's, at the old paths: the caller
+ * searches it with the records of `skills` (`StoredSearch.openMoved`). Undefined when it
+ * cannot be held so.
+ */
+export async function holdMoved(options: CatalogHolderOptions, skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+  const { shared, engine, language } = options;
+  if (engine.mode === 'lexical') return undefined;
+  const byId = new Map<string, Skill>();
+  for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
+  const ordered = [...byId.values()];
+  const base = shared.latestCatalog(catalogModel(engine), CATALOG_FORMAT);
+  if (base === undefined || base.size !== ordered.length || ordered.length === 0) return undefined;
+  const stored = shared.members(base.id);
+  const keys = stored.keys();
+  if (keys.length !== ordered.length || !ordered.every((skill, doc) => keys[doc]!.id === skill.id)) return undefined;
+  await language.prepare(ordered, signal);
+  const glossesOf = (skill: Skill) => language.glossesOf(skill)?.lexical;
+  const members = ordered.map((skill, doc): Skill | number => {
+    const key = keys[doc]!;
+    return key.name === normalizeName(skill.name) && key.vectorKey === vectorKey(skill) && key.lexicalKey === lexicalKey(skill, glossesOf(skill)) ? doc : skill;
+  });
+  // Moved: a kept member's record names another path (an edit in place is assembled, as before).
+  const kept = members.find((m): m is number => typeof m === 'number');
+  const record = kept === undefined ? undefined : stored.membersOf([keys[kept]!.id], options.dimensions).get(keys[kept]!.id)?.record;
+  if (record === undefined || (JSON.parse(record) as Skill).path === ordered[kept!]!.path) return undefined;
+  const change = changeOfDelta(
+    {
+      members,
+      baseIds: keys.map((key) => key.id),
+    },
+    base,
+    stored,
+    glossesOf,
+  );
+  return hold(options, base, change, signal);
+}
+
+/** {@link holdDelta} of `change` over `base` once told: undefined unless it keeps every member in place. */
+async function hold(
+  options: CatalogHolderOptions,
+  base: StoredCatalog,
+  change: BaseChange | undefined,
+  signal: AbortSignal | undefined,
+): Promise<HeldCatalog | undefined> {
+  const { shared, engine, model, dimensions } = options;
+  if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
+  if (change === undefined || !change.inPlace) return undefined;
+  const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
+  if (graphed && base.graph === undefined) return undefined;
+  // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
+  const moved = await changeVectors(options, base.sum, change, signal, false);
+  if (moved === undefined) return undefined;
+  const written = writtenDocs(change.docs);
+  const labels = shared.labels(
+    model,
+    written.map(([, m]) => m.vectorKey),
+  );
+  const overlay = new Map<number, OverlaidMember>();
+  for (const [doc, member] of written) {
+    const vector = moved.vectorOf(member.vectorKey);
+    if (vector === undefined) return undefined;
+    let label = labels.get(member.vectorKey);
+    if (label === undefined) {
+      label = LOCAL_LABELS + labels.size;
+      labels.set(member.vectorKey, label);
+    }
+    overlay.set(doc, { member, label, vector, entry: change.entryOf(doc) });
+  }
+  return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: graphed ? base.graph : undefined, embedded: moved.embedded };
+}
