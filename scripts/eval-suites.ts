@@ -9,7 +9,7 @@
  * is in `test`). Large splits are sampled deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEvalQueries, type EvalQuery } from '../src/eval/index.js';
@@ -49,6 +49,14 @@ export const SPLITS = ['train', 'dev', 'test'] as const;
 export type Split = (typeof SPLITS)[number];
 /** The ~24k-skill registry pool (a tools file) the scale scripts search; absent without the eval folder. */
 export const REGISTRY_POOL = join(EVAL_DIR, 'pools', 'skill-registry-metadata', 'tools.jsonl');
+
+/** Writes the first `size` lines of the registry pool as one tools file `file` (the cold-hook scripts' catalog). */
+export function writePoolTools(file: string, size: number): void {
+  const lines = readFileSync(REGISTRY_POOL, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
+}
 export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library', 'boundaries'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 

@@ -22,15 +22,15 @@
  * Prints the median wall time and CPU time (user + system, from /usr/bin/time when present)
  * per build, and each as a ratio to `node -e 0`'s.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROMPTS } from '../bench/cold-paths.js';
 import { ensureBuilt, ROOT } from './ensure-built.js';
-import { REGISTRY_POOL } from './eval-suites.js';
+import { writePoolTools } from './eval-suites.js';
+import { timedNode, type TimedRun } from './timed-node.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -49,10 +49,7 @@ if (packages.includes(path.resolve(ROOT))) ensureBuilt();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'skill-search-cold-hook-'));
 const tools = path.join(dir, `tools-${size}.jsonl`);
-const lines = readFileSync(REGISTRY_POOL, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '');
-writeFileSync(tools, `${lines.slice(0, size).join('\n')}\n`);
+writePoolTools(tools, size);
 const cwd = path.join(dir, 'project');
 mkdirSync(cwd);
 const indexDir = path.join(dir, 'index');
@@ -68,32 +65,9 @@ const cacheOf = (pkg: string): string => {
   return own;
 };
 const envOf = (pkg?: string): NodeJS.ProcessEnv => ({ ...baseEnv, SKILL_SEARCH_CACHE_DIR: pkg === undefined ? cache : cacheOf(pkg) });
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-interface Sample {
-  readonly ms: number;
-  readonly cpuMs: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `node args…` with its wall time and, through /usr/bin/time, its CPU time; `pkg` picks its cache root. */
-function timed(args: readonly string[], input?: string, pkg?: string): Sample {
-  const env = envOf(pkg);
-  const started = performance.now();
-  const run =
-    TIME === undefined
-      ? spawnSync(process.execPath, args, { env, input, encoding: 'utf8' })
-      : spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { env, input, encoding: 'utf8' });
-  const ms = performance.now() - started;
-  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
-  return {
-    ms,
-    cpuMs: cpu === null ? Number.NaN : 1000 * (Number(cpu[1]) + Number(cpu[2])),
-    stdout: run.stdout,
-    stderr: cpu === null ? run.stderr : run.stderr.slice(0, cpu.index),
-  };
-}
+/** `node args…` timed; `pkg` picks its cache root. */
+const timed = (args: readonly string[], input?: string, pkg?: string): TimedRun => timedNode(args, envOf(pkg), input);
 
 const bin = (pkg: string) => path.join(pkg, 'bin', 'skill-search.js');
 const sources = ['--tools', tools, '--index-dir', indexDir];
@@ -106,8 +80,8 @@ for (const pkg of packages) {
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const floor: Sample[] = [];
-const runs = new Map<string, Sample[]>(packages.map((pkg) => [pkg, []]));
+const floor: TimedRun[] = [];
+const runs = new Map<string, TimedRun[]>(packages.map((pkg) => [pkg, []]));
 const outcomes = new Map<string, Map<string, number>>(packages.map((pkg) => [pkg, new Map()]));
 for (let round = 0; round < Number(values.rounds); round += 1) {
   floor.push(timed(['-e', '0']));

@@ -21,7 +21,8 @@ import { parseArgs } from 'node:util';
 import { binEnv, hookInput, PROMPTS } from '../bench/cold-paths.js';
 import { CLI_BUNDLE } from './bundle-cli.js';
 import { ensureBuilt, ROOT } from './ensure-built.js';
-import { REGISTRY_POOL } from './eval-suites.js';
+import { writePoolTools } from './eval-suites.js';
+import { timedNode, type TimedRun } from './timed-node.js';
 
 const { values } = parseArgs({
   options: {
@@ -118,10 +119,7 @@ function buildBlob(name: string, entry: string): string {
 const trivialBlob = buildBlob('trivial', "require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
 
 const tools = path.join(dir, `tools-${size}.jsonl`);
-const lines = readFileSync(REGISTRY_POOL, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '');
-writeFileSync(tools, `${lines.slice(0, size).join('\n')}\n`);
+writePoolTools(tools, size);
 const cwd = path.join(dir, 'project');
 mkdirSync(cwd);
 const home = path.join(dir, 'home');
@@ -129,26 +127,8 @@ mkdirSync(home);
 const env = binEnv(cache, home);
 const sources = ['--tools', tools, '--index-dir', path.join(dir, 'index')];
 
-interface Sample {
-  readonly ms: number;
-  readonly cpuMs: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `node args…` with its wall time and, through /usr/bin/time, its CPU time. */
-function timed(args: readonly string[], input?: string): Sample {
-  const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...args], { env, input, encoding: 'utf8' });
-  const ms = performance.now() - started;
-  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
-  return {
-    ms,
-    cpuMs: cpu === null ? Number.NaN : 1000 * (Number(cpu[1]) + Number(cpu[2])),
-    stdout: run.stdout,
-    stderr: cpu === null ? run.stderr : run.stderr.slice(0, cpu.index),
-  };
-}
+/** `node args…` timed, in this run's environment. */
+const timed = (args: readonly string[], input?: string): TimedRun => timedNode(args, env, input);
 
 const bin = path.join(ROOT, 'bin', 'skill-search.js');
 console.log(`indexing ${size} pool lines into ${cache}`);
@@ -203,7 +183,7 @@ const blobs = Object.fromEntries(MODES.map((mode) => [mode, buildBlob(mode, hook
   Mode,
   string
 >;
-const variants: Record<string, (input: string) => Sample> = {
+const variants: Record<string, (input: string) => TimedRun> = {
   'node -e 0': () => timed(['-e', '0']),
   'trivial blob': () => timed(['--snapshot-blob', trivialBlob]),
   'bin hook': (input) => timed([bin, 'hook', 'claude-code', ...sources], input),
@@ -212,7 +192,7 @@ const variants: Record<string, (input: string) => Sample> = {
   ),
 };
 const names = Object.keys(variants);
-const samples = new Map<string, Sample[]>(names.map((name) => [name, []]));
+const samples = new Map<string, TimedRun[]>(names.map((name) => [name, []]));
 const differing: string[] = [];
 // One unmeasured call of each hook first (the page cache, the session folders).
 for (const name of names.filter((name) => name.endsWith('hook'))) variants[name]!(warmInput());
