@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { errorMessage, throwIfAborted } from '../errors.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
@@ -162,8 +161,10 @@ export class CatalogWriter {
     } else if (graphed) {
       // Derived from the base's graph by the base's members: not when the graph holds another catalog's.
       if (base.graphHolder !== undefined && base.graphHolder !== base.id) return undefined;
+      const file = shared.graphFile(base.graph!);
+      if (file === undefined) return undefined;
       try {
-        graph = LabelGraph.load(path.join(shared.graphDir, base.graph!), dimensions, engine.hnsw);
+        graph = LabelGraph.load(file, dimensions, engine.hnsw);
       } catch {
         return undefined;
       }
@@ -235,7 +236,9 @@ export class CatalogWriter {
       let file = typeof graph === 'string' ? graph : undefined;
       if (graph !== undefined && typeof graph !== 'string') {
         file = `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 16)}-${Date.now().toString(36)}-${process.pid}.usearch`;
-        graph.save(path.join(shared.graphDir, file));
+        const target = shared.graphFile(file);
+        if (target === undefined) return undefined;
+        graph.save(target);
       }
       const id = shared.putCatalog({
         ...key,

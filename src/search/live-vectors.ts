@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
@@ -76,8 +75,8 @@ export class LiveVectors {
         : {
             base: () => {
               const latest = shared.latestGraph(model, CATALOG_FORMAT);
-              if (latest === undefined || shared.graphDir === '') return undefined;
-              return { file: path.join(shared.graphDir, latest.graph), labels: shared.members(latest.catalog).labels() };
+              const file = latest === undefined ? undefined : shared.graphFile(latest.graph);
+              return file === undefined ? undefined : { file, labels: shared.members(latest!.catalog).labels() };
             },
           }),
     });

@@ -217,7 +217,11 @@ export class StoredSearch extends RankedSearch {
     let lexical: LexicalSearcher;
     let diagnostics: Diagnostic[];
     try {
-      if (row.graph !== undefined) graph = LabelGraph.view(path.join(store.graphDir, row.graph), dimensions, options.hnsw);
+      if (row.graph !== undefined) {
+        const file = store.graphFile(row.graph);
+        if (file === undefined) return { reason: `the store cannot be read: ${store.problem}` };
+        graph = LabelGraph.view(file, dimensions, options.hnsw);
+      }
       lexical = store.catalogLexical(row.id, overlay);
       const saved = JSON.parse(row.diagnostics) as Diagnostic[];
       diagnostics = view === undefined ? saved : [...view.diagnostics(saved)];

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
@@ -99,9 +100,13 @@ export class SharedStore {
     return this.whenFree(() => this.#guard((store) => store.putGlosses(scope, entries), undefined), undefined);
   }
 
-  /** Empty once the store failed (nothing is read from it then). */
-  get graphDir(): string {
-    return this.#guard((store) => store.graphDir, '');
+  /**
+   * The path of the graph file `name` in the store's graph folder; undefined once the store
+   * failed, so that no graph is read, or written, anywhere else (a bare name is the working folder).
+   */
+  graphFile(name: string): string | undefined {
+    const dir = this.#guard((store) => store.graphDir, undefined);
+    return dir === undefined ? undefined : path.join(dir, name);
   }
 
   collect(days: number): number {

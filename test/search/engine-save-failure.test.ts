@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkillSearchEngine } from '../../src/search/engine.js';
@@ -41,6 +41,31 @@ describe.each(['hnsw', 'exact'] as const)('a store that cannot be written (%s)',
     expect(reopened.saveCatalog({ sourceStamp: 's', portableStamp: 's', diagnostics: [] })).toBe(true);
     expect((await reopened.search('pottery kiln firing schedule', { abstain: false }))[0]?.skill.name).toBe('kiln-schedule');
     await reopened.close();
+  });
+});
+
+describe('a store that fails while a catalog is written', () => {
+  it("writes no graph file into the working folder (the graph folder is the store's only)", async () => {
+    const store = path.join(temp(), 'store.sqlite');
+    const engine = await SkillSearchEngine.open({ embedder: counting(), store, ann: 'hnsw' });
+    // Above the exact-search size, so the catalog's write saves a graph file.
+    const many = Array.from({ length: 2100 }, (_, i) => makeSkill({ name: `tool-${i}`, description: `Handle request kind ${i} for the ledger ${i % 97}` }));
+    await engine.sync(many);
+    const cwd = temp();
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      // The store fails (as a locked one does) on a call before the catalog's write: here the collector's.
+      vi.spyOn(SqliteStore.prototype, 'collect').mockImplementation(() => {
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      });
+      expect(engine.collectStore()).toBe(0);
+      expect(engine.saveCatalog({ sourceStamp: 's', portableStamp: 's', diagnostics: [] })).toBe(false);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      process.chdir(before);
+      await engine.close();
+    }
   });
 });
 
