@@ -4,6 +4,7 @@
  * languages; and the evaluation that `skill-search eval` runs (ranking and shown views).
  */
 export { SkillSearchEngine, type EngineInfo, type EngineOptions, type SyncOptions, type SyncResult } from '../search/index.js';
+export type { EntryStore } from '../store/entry-store.js';
 export { LiveIndex, type LiveIndexOptions, type RefreshOptions, type RefreshResult, type SnapshotSearch } from '../integrations/live-index.js';
 export {
   ABSTAIN_LEVELS,
