@@ -18,7 +18,8 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BM25, Bm25Scorer, FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from '../src/lexical/bm25-scorer.js';
+import { BM25, Bm25Scorer } from '../src/lexical/bm25-scorer.js';
+import { FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from '../src/lexical/term-expansion.js';
 import type { QueryTerm } from '../src/lexical/lexical-query.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
 import type { MemoryTerm } from '../src/lexical/lexical-index.js';

@@ -10,7 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import { TermVocabulary, vocabularyTables } from '../src/lexical/term-vocabulary.js';
+import { TermVocabulary } from '../src/lexical/term-vocabulary.js';
+import { vocabularyTables } from '../src/lexical/vocabulary-tables.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
 import { ENGINE_DEFAULTS } from '../src/search/options.js';

@@ -342,5 +342,3 @@ function countBits(words: Uint32Array, from: number, count: number): number {
   for (let i = from; i < from + count; i += 1) bits += popcount(words[i]!);
   return bits;
 }
-
-export { FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from './term-expansion.js';

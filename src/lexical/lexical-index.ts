@@ -3,7 +3,8 @@ import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry, lexicalEntry, lexicalKe
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
 import { Bm25Scorer } from './bm25-scorer.js';
-import { TermVocabulary, vocabularyTables } from './term-vocabulary.js';
+import { TermVocabulary } from './term-vocabulary.js';
+import { vocabularyTables } from './vocabulary-tables.js';
 
 export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 

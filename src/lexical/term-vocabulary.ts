@@ -213,6 +213,3 @@ function pieceBounds(length: number, maxDistance: number): number[] | undefined 
   if (length < 2 * count) return undefined;
   return Array.from({ length: count + 1 }, (_, i) => Math.floor((i * length) / count));
 }
-
-export { charBit, charSet, type VocabularyTables, vocabularyTables, vocabularyTablesOfJoined } from './vocabulary-tables.js';
-export { decodeVocabularyTables, encodeVocabularyTables } from './vocabulary-tables-codec.js';

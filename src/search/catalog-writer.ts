@@ -269,5 +269,3 @@ function isSystemError(error: unknown): boolean {
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
   return typeof code === 'string' && typeof syscall === 'string';
 }
-
-export type { HeldCatalog } from './catalog-holder.js';

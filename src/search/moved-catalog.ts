@@ -4,7 +4,7 @@ import { lexicalKey } from '../lexical/lexical-entry.js';
 import type { CatalogKey, CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
-import type { HeldCatalog } from './catalog-writer.js';
+import type { HeldCatalog } from './catalog-holder.js';
 import { CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { vectorKey } from './skill-text.js';

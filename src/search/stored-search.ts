@@ -11,7 +11,7 @@ import { catalogKey, catalogModel } from './catalog-format.js';
 import { heldMovedBase, movedBase } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
 import type { ReadStamps } from '../load/source-stamp.js';
-import type { HeldCatalog } from './catalog-writer.js';
+import type { HeldCatalog } from './catalog-holder.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';

@@ -300,7 +300,6 @@ export class SqliteStore implements EntryStore {
 }
 
 export { markWithoutWaiting } from './sqlite-codes.js';
-export { today } from './store-collection.js';
 
 export interface StoreOpenOptions {
   /**

@@ -2,7 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
-import { markWithoutWaiting, SqliteStore, today } from './sqlite-store.js';
+import { markWithoutWaiting, SqliteStore } from './sqlite-store.js';
+import { today } from './store-collection.js';
 
 interface LinesRow {
   size: number;

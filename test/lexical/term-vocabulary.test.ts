@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeVocabularyTables,
-  encodeVocabularyTables,
-  TermVocabulary,
-  vocabularyTables,
-  vocabularyTablesOfJoined,
-} from '../../src/lexical/term-vocabulary.js';
+import { TermVocabulary } from '../../src/lexical/term-vocabulary.js';
+import { vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/vocabulary-tables.js';
+import { decodeVocabularyTables, encodeVocabularyTables } from '../../src/lexical/vocabulary-tables-codec.js';
 import { prng } from '../../scripts/prng.js';
 import { levenshtein } from './helpers.js';
 
