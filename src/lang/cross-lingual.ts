@@ -162,8 +162,7 @@ export class CrossLingual {
     }
     for (const skill of pending) {
       const loanwords = languages.get(skill.contentHash) === 'ja' ? this.#loanwordMatcher() : undefined;
-      const { lexical, dense } = translate(skillText(skill), dictionary!, loanwords === undefined ? {} : { loanwords, japanese: true });
-      next.set(skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense });
+      next.set(skill.contentHash, this.#gloss(skill, dictionary!, loanwords));
     }
     this.#glosses = next;
     if (detected > 0 || dropped > 0 || pending.length > 0) await this.#writeCache();
@@ -196,12 +195,18 @@ export class CrossLingual {
     for (const [skill, language] of pending) {
       // An empty vocabulary: a word it was asked about would have been matched against the catalog's.
       const loanwords = language === 'ja' ? new LoanwordMatcher(new Map()) : undefined;
-      const { lexical, dense } = translate(skillText(skill), dictionary, loanwords === undefined ? {} : { loanwords, japanese: true });
+      const glosses = this.#gloss(skill, dictionary, loanwords);
       if (loanwords !== undefined && loanwords.lookups > 0) return false;
-      glossed.push([skill.contentHash, lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense }]);
+      glossed.push([skill.contentHash, glosses]);
     }
     for (const [hash, glosses] of glossed) this.#glosses.set(hash, glosses);
     return true;
+  }
+
+  /** `skill`'s glosses (null: none), its Japanese loanwords matched by `loanwords` when given. */
+  #gloss(skill: Skill, dictionary: Dictionary, loanwords: LoanwordMatcher | undefined): SkillGlosses | null {
+    const { lexical, dense } = translate(skillText(skill), dictionary, loanwords === undefined ? {} : { loanwords, japanese: true });
+    return lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense };
   }
 
   /** The scope the results are kept under: they hold for this cache version, dictionary and encoder kind only. */
