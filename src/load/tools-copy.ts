@@ -3,6 +3,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
 import type { LineContext } from './tools-jsonl.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** A tools file of a {@link CatalogCopy}: where the base had it, where it is now, and its line table. */
 export interface FileCopy {
@@ -68,21 +69,20 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
     return base !== undefined && held(base);
   });
   if (bases.length === 0) return undefined;
-  const bytes = new Map<number, Buffer | undefined>();
-  const read = (i: number): Buffer | undefined => {
-    if (!bytes.has(i)) {
+  // Each file read once, when a base first asks for it (null: it could not be read).
+  const bytes = new Map<number, Buffer | null>();
+  const read = (i: number): Buffer | null =>
+    getOrAdd(bytes, i, () => {
       try {
-        bytes.set(i, readFileSync(files[i]!.path));
+        return readFileSync(files[i]!.path);
       } catch {
-        bytes.set(i, undefined);
+        return null;
       }
-    }
-    return bytes.get(i);
-  };
+    });
   const found = bases.find((chosen) =>
     chosen.every((table, i) => {
       const text = read(i);
-      return text !== undefined && cache.holdsText!(table.key, text);
+      return text !== null && cache.holdsText!(table.key, text);
     }),
   );
   if (found === undefined || !files.every((file, i) => sameStat(stats[i]!, toolsFileStat(file.path)))) return undefined;
