@@ -63,8 +63,14 @@ const SESSION_OPTIONS = {
   interOpNumThreads: 1,
   executionMode: 'sequential',
 } as const;
-/** onnxruntime warns on stderr of every weight that is also a graph input, which the query model's are on purpose: errors only. */
-const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, logSeverityLevel: 3 } as const;
+/**
+ * The query session skips onnxruntime's graph optimisations: with its weights as graph inputs
+ * they fuse a few nodes and no longer fold or pack anything, so they cost about 5 ms of a cold
+ * session's 10–12 for no faster run, and its vectors stay within the same float rounding of the
+ * packed session's (docs/cold-start.md, ninth round). onnxruntime warns on stderr of every
+ * weight that is also a graph input, which the query model's are on purpose: errors only.
+ */
+const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, graphOptimizationLevel: 'disabled', logSeverityLevel: 3 } as const;
 
 /**
  * A call with at least this many texts (an index build: `sync` passes hundreds per call) runs
