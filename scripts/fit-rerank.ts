@@ -47,7 +47,7 @@ import {
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
-import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, pairedGain, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -97,11 +97,22 @@ const { values } = parseArgs({
      * the fused order's (centred): the gain must not come from one suite at another's cost.
      */
     'non-inferior': { type: 'boolean', default: false },
+    /** With `--non-inferior`: hit@5 too must reach the fused order's on every fitted suite. */
+    'non-inferior-hit5': { type: 'boolean', default: false },
     /**
-     * With `--folds`: `best` (the best cross-validated score) or `one-se` (the simplest setting within one standard error of
-     * the best's score over the folds: fewer features, then a smaller pool, a larger `l2`, a larger lead).
+     * With `--folds`: `best` (the best cross-validated score), `one-se` (the simplest setting within one standard error of
+     * the best's score over the folds: fewer features, then a smaller pool, a larger `l2`, a larger lead) or `paired` (the
+     * best eligible setting, taken only when it beats `--incumbent` by more than the standard error of their per-fold
+     * differences; otherwise the incumbent).
      */
     choose: { type: 'string', default: 'best' },
+    /**
+     * A grid point `set:depth:lexicalDepth:weightedDepth:l2` (centred, softmax, no lead) whose cross-validated MetaTool hit@1
+     * eligible settings must reach when any do (the sixth round: the fourth round's model point).
+     */
+    reference: { type: 'string' },
+    /** With `--choose paired`: the grid point `set:depth:lexicalDepth:weightedDepth:l2` the shipped model was fitted at. */
+    incumbent: { type: 'string' },
   },
 });
 
@@ -127,12 +138,16 @@ if (OBJECTIVES.some((objective) => objective !== 'softmax' && objective !== 'pai
 const MIN_LEADS = list(values['min-leads'], [0]);
 const FOLD_GROUPS = values['fold-groups'];
 if (FOLD_GROUPS !== 'id' && FOLD_GROUPS !== 'label') throw new Error('--fold-groups: id or label');
-if (values.choose !== 'best' && values.choose !== 'one-se') throw new Error('--choose: best or one-se');
+if (values.choose !== 'best' && values.choose !== 'one-se' && values.choose !== 'paired') throw new Error('--choose: best, one-se or paired');
+if (values.choose === 'paired' && values.incumbent === undefined) throw new Error('--choose paired needs --incumbent');
 const FOLD_SEED = 'skill-search-rerank-folds-1';
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
 
 const sample = Number(values.sample);
-const cases = (await rankingCases(REPORT_SUITES, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
+const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
+// Only the splits fitted, chosen on and reported are ranked and read: with `--report-splits train,dev` the test split is never loaded.
+const LOADED: readonly Split[] = [...new Set<Split>(['train', 'dev', ...REPORT_SPLITS])];
+const cases = (await rankingCases(REPORT_SUITES, LOADED, sample, values.model)).map((c) => asEngineSees(c));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
 
 /** One query's re-ranker pool: ordering scores, feature rows, labels. */
@@ -280,15 +295,23 @@ const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rare
 const AGREEMENT: readonly RerankFeature[] = ['nameCoverage', 'agree'];
 /** Ten features that read no rank or raw score of one catalogue's scale (the fifth round's `compact` set). */
 const COMPACT: readonly RerankFeature[] = ['dense', 'lexical', 'coverage', 'name', 'nameCoverage', 'weighted', 'rarest', 'lexicalMargin', 'agree', 'denseOnly'];
-const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets'].split('|').map((set) => {
-  if (set === 'all') return FEATURES;
+/** The sixth round's: which fields the request's words matched in (`LexicalMatch.matchedWords`). */
+const FIELD_EVIDENCE: readonly RerankFeature[] = ['nameWeighted', 'headWeighted', 'bodyOnly', 'rarestName', 'rarestHead'];
+/** A `--feature-sets` entry's features: a named set (`base`, `idf`, `general` and `compact` as in earlier rounds; `fields`, `idf-fields` those two with {@link FIELD_EVIDENCE}) or a comma-separated list. */
+function featureSet(set: string): readonly RerankFeature[] {
+  const earlier = FEATURES.filter((name) => !FIELD_EVIDENCE.includes(name));
   const later = [...SHARED_NAME, ...AGREEMENT];
-  if (set === 'base') return FEATURES.filter((name) => !later.includes(name) && !IDF_EVIDENCE.includes(name));
-  if (set === 'idf') return FEATURES.filter((name) => !later.includes(name));
-  if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
+  if (set === 'all') return FEATURES;
+  if (set === 'base') return earlier.filter((name) => !later.includes(name) && !IDF_EVIDENCE.includes(name));
+  if (set === 'idf') return earlier.filter((name) => !later.includes(name));
+  if (set === 'general') return earlier.filter((name) => !SHARED_NAME.includes(name));
   if (set === 'compact') return COMPACT;
+  if (set === 'fields') return [...COMPACT, ...FIELD_EVIDENCE];
+  if (set === 'idf-fields') return [...featureSet('idf'), ...FIELD_EVIDENCE];
   return set.split(',') as RerankFeature[];
-});
+}
+const SET_NAMES = values['feature-sets'].split('|');
+const FEATURE_SETS: readonly (readonly RerankFeature[])[] = SET_NAMES.map(featureSet);
 
 let chosen: Setting = MAIN;
 if (FOLDS === 0) {
@@ -327,6 +350,7 @@ if (FOLDS === 0) {
     readonly mrr: number;
     readonly cells: string;
     readonly hit1s: readonly number[];
+    readonly hit5s: readonly number[];
     readonly foldScores: readonly number[];
   }
   const scoreOf = (rows: readonly RankMetrics[]): number => rows.reduce((sum, m) => sum + m.hit1 + m.hit5, 0) / rows.length;
@@ -343,27 +367,34 @@ if (FOLDS === 0) {
       mrr: rows.reduce((sum, m) => sum + m.mrr, 0) / rows.length,
       cells: rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' '),
       hit1s: rows.map((m) => m.hit1),
+      hit5s: rows.map((m) => m.hit5),
       foldScores,
     };
   };
   // `--non-inferior`: the fused (centred) order's cross-validated hit@1 per suite, which an eligible setting must reach on each.
-  const floor = cvScore(() => MAIN).hit1s;
-  const eligible = (hit1s: readonly number[]): boolean => !values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12);
+  const fusedScored = cvScore(() => MAIN);
+  const floor = fusedScored.hit1s;
+  const floor5 = fusedScored.hit5s;
+  const eligible = ({ hit1s, hit5s }: Pick<Scored, 'hit1s' | 'hit5s'>): boolean =>
+    !values['non-inferior'] ||
+    (hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12) && (!values['non-inferior-hit5'] || hit5s.every((hit5, s) => hit5 >= floor5[s]! - 1e-12)));
   /** Every eligible setting scored, with how simple it is (`--choose one-se`: fewer features, a smaller pool, a larger `l2`, a larger lead first). */
-  const scored: (ScoredSetting & { make: () => Setting; label: string })[] = [];
+  const scored: (ScoredSetting & { make: () => Setting; label: string; key?: string; hit1s: readonly number[] })[] = [];
+  /** Every grid point scored (eligible or not) by its `set:depth:lexicalDepth:weightedDepth:l2` key (centred, softmax, no lead, pool not kept on top): what `--reference` and `--incumbent` name. */
+  const byKey = new Map<string, (typeof scored)[number]>();
   const report = (label: string, result: Scored): void =>
     console.log(
-      `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [below the fused order on a suite]'}`,
+      `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result) ? '' : ' [below the fused order on a suite]'}`,
     );
   for (const centring of CENTRINGS) {
     const setting = { centring, model: undefined };
     const result = cvScore(() => setting);
     const label = `fused order, ${centring ? 'centred' : 'plain'}`;
     report(label, result);
-    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0], make: () => setting, label });
+    if (eligible(result)) scored.push({ ...result, simplicity: [0, 0, 0, 0], make: () => setting, label });
   }
   for (const centring of CENTRINGS) {
-    for (const features of FEATURE_SETS) {
+    for (const [setIndex, features] of FEATURE_SETS.entries()) {
       for (const depth of DEPTHS) {
         for (const lexicalDepth of LEXICAL_DEPTHS) {
           for (const weightedDepth of WEIGHTED_DEPTHS) {
@@ -373,18 +404,24 @@ if (FOLDS === 0) {
                 for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
                   for (const minLead of MIN_LEADS) {
                     const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
-                    const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}`;
+                    const label = `${centring ? 'centred' : 'plain'} ${SET_NAMES[setIndex]} (${features.length} features) depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}`;
                     report(label, result);
-                    if (eligible(result.hit1s))
-                      scored.push({
-                        ...result,
-                        simplicity: [features.length, depth + lexicalDepth + weightedDepth, -l2, -minLead],
-                        make: () => ({
-                          centring,
-                          model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth, objective, minLead }),
-                        }),
-                        label,
-                      });
+                    const key =
+                      centring && objective === 'softmax' && minLead === 0 && !staysTop
+                        ? `${SET_NAMES[setIndex]}:${depth}:${lexicalDepth}:${weightedDepth}:${l2}`
+                        : undefined;
+                    const entry = {
+                      ...result,
+                      simplicity: [features.length, depth + lexicalDepth + weightedDepth, -l2, -minLead],
+                      make: () => ({
+                        centring,
+                        model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth, objective, minLead }),
+                      }),
+                      label,
+                      ...(key === undefined ? {} : { key }),
+                    };
+                    if (key !== undefined) byKey.set(key, entry);
+                    if (eligible(result)) scored.push(entry);
                   }
                 }
               }
@@ -396,10 +433,59 @@ if (FOLDS === 0) {
   }
   // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
   // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
-  const { best, se, within, pick: simplest } = oneStandardError(scored);
-  const pick = values.choose === 'one-se' ? simplest : best;
+  // What the field features add: each grid point with them against the same point without (paired over the folds).
+  for (const [withFields, without] of [
+    ['fields', 'compact'],
+    ['idf-fields', 'idf'],
+  ] as const) {
+    const pairs = [...byKey].filter(([key]) => key.startsWith(`${withFields}:`));
+    if (pairs.length === 0) continue;
+    let above = 0;
+    for (const [key, entry] of pairs) {
+      const twin = byKey.get(`${without}${key.slice(withFields.length)}`);
+      if (twin === undefined) continue;
+      const { gain, se: pairedSe } = pairedGain(entry.foldScores, twin.foldScores);
+      if (gain > 0) above += 1;
+      console.log(
+        `${key} against ${without}: score ${entry.score.toFixed(4)} vs ${twin.score.toFixed(4)}, per-fold gain ${gain.toFixed(4)} ± ${pairedSe.toFixed(4)}, ` +
+          `hit@1 ${entry.hit1s.map((x) => x.toFixed(3)).join('/')} vs ${twin.hit1s.map((x) => x.toFixed(3)).join('/')}`,
+      );
+    }
+    console.log(`${withFields}: above ${without} at ${above} of ${pairs.length} grid points`);
+  }
+  const pointOf = (flag: 'reference' | 'incumbent'): (typeof scored)[number] | undefined => {
+    const key = values[flag];
+    if (key === undefined) return undefined;
+    const found = byKey.get(key);
+    if (found === undefined) throw new Error(`--${flag} ${key}: not a point of the grid (set:depth:lexicalDepth:weightedDepth:l2)`);
+    return found;
+  };
+  // `--reference`: eligible settings that keep the reference point's MetaTool hit@1, when any do.
+  const reference = pointOf('reference');
+  const metatool = FIT_SUITES.indexOf('metatool');
+  const keeping = reference === undefined || metatool < 0 ? scored : scored.filter((entry) => entry.hit1s[metatool]! >= reference.hit1s[metatool]! - 1e-12);
+  if (reference !== undefined)
+    console.log(
+      `reference ${reference.label}: MetaTool cv hit@1 ${reference.hit1s[metatool]!.toFixed(3)}; ${keeping.length} of ${scored.length} eligible settings reach it`,
+    );
+  const preferred = keeping.length > 0 ? keeping : scored;
+  // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
+  // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
+  // `paired`: the best, taken only when it beats the incumbent by more than the standard error of their per-fold differences.
+  const { best, se, within, pick: simplest } = oneStandardError(preferred);
+  let pick = values.choose === 'one-se' ? simplest : best;
   if (values.choose === 'one-se')
     console.log(`best ${best.label} (${best.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within} settings within; the simplest: ${pick.label}`);
+  if (values.choose === 'paired') {
+    const incumbent = pointOf('incumbent')!;
+    const { gain, se: pairedSe } = pairedGain(best.foldScores, incumbent.foldScores);
+    const beats = gain > pairedSe + 1e-12;
+    console.log(
+      `best eligible ${best.label} (${best.score.toFixed(4)}) against the incumbent ${incumbent.label} (${incumbent.score.toFixed(4)}): ` +
+        `per-fold gain ${gain.toFixed(4)} ± ${pairedSe.toFixed(4)}: ${beats ? 'the best' : 'the incumbent'} is chosen`,
+    );
+    if (!beats) pick = incumbent;
+  }
   chosen = pick.make();
 }
 const chosenModel = chosen.model;
@@ -416,7 +502,6 @@ const fmt = (split: Split, suite: SuiteName, setting: Setting): string => {
   const m = metrics(group(split, suite), setting);
   return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
 };
-const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
 for (const split of REPORT_SPLITS) {
   console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): main (centred, fused) → chosen`);
   for (const suite of REPORT_SUITES) {
@@ -478,6 +563,10 @@ if (values.ablate && chosenModel !== undefined) {
     [
       'without weighted, weightedGap, rarest, singleCommon (IDF)',
       { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(IDF_EVIDENCE), { staysTop, weightedDepth, objective: fitObjective, minLead }) },
+    ],
+    [
+      'without the field evidence',
+      { centring, model: modelOf(centring, depth, lexicalDepth, l2, without(FIELD_EVIDENCE), { staysTop, weightedDepth, objective: fitObjective, minLead }) },
     ],
     [
       'without nameCoverage, agree',

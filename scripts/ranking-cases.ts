@@ -85,10 +85,11 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   const cases: RankingCase[] = [];
   for (const name of suites) {
     for (const split of splits) {
-      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match.
-      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
+      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match;
+      // v4: each match's words with their fields.
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v4.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
-      if (suite === undefined) continue;
+      if (suite === undefined || suite.queries.length === 0) continue;
       const withBoundaries = boundariesFor(suite.skills);
       if (existsSync(file)) {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as Cached[];
@@ -224,6 +225,7 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
     coverage: hit.coverage ?? 0,
     weightedCoverage: hit.weightedCoverage ?? 0,
     rarest: hit.rarest ?? 0,
+    ...(hit.matchedWords === undefined ? {} : { matchedWords: hit.matchedWords }),
   }));
 }
 

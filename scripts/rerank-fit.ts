@@ -185,3 +185,15 @@ export function oneStandardError<T extends ScoredSetting>(scored: readonly T[]):
   };
   return { best, se, within: near.length, pick: near.reduce((a, b) => (simpler(b.simplicity, a.simplicity) ? b : a)) };
 }
+
+/**
+ * How far setting `a` is above setting `b`, paired over the same held-out folds: the mean of the per-fold score differences and
+ * its standard error (a difference both settings share, a hard fold, cancels out).
+ */
+export function pairedGain(a: readonly number[], b: readonly number[]): { gain: number; se: number } {
+  if (a.length !== b.length || a.length === 0) throw new Error('pairedGain: the settings need the same folds');
+  const d = a.map((value, f) => value - b[f]!);
+  const gain = d.reduce((sum, x) => sum + x, 0) / d.length;
+  const se = d.length < 2 ? 0 : Math.sqrt(d.reduce((sum, x) => sum + (x - gain) ** 2, 0) / (d.length - 1) / d.length);
+  return { gain, se };
+}

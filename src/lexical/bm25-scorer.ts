@@ -3,6 +3,7 @@ import {
   type LexicalMatch,
   type LexicalSearcher,
   type LexicalSearchOptions,
+  type MatchedWord,
   type QueryTerm,
   type ScoredDocument,
   type SearchedField,
@@ -26,6 +27,8 @@ interface Column {
 interface WordScores {
   readonly docs: Int32Array;
   readonly scores: Float64Array;
+  /** Per document, the fields the word matched it in: bit `f` for the source's field `f`. */
+  readonly fields: Uint8Array;
 }
 
 /**
@@ -65,6 +68,8 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
    */
   readonly #total: Float64Array;
   readonly #termScore: Float64Array;
+  /** The current word's fields per document (see {@link WordScores.fields}). */
+  readonly #termFields: Uint8Array;
   readonly #reachedBits: Uint32Array;
   readonly #touchedBits: Uint32Array;
   /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, once {@link #normsFor} builds it. */
@@ -73,6 +78,8 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   readonly #normPostings: number[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
+  /** Per document and distinct query term, the fields it matched in (read only where {@link #matched} has the bit): `[shortId · terms + term]`. */
+  #wordFields = new Uint8Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
   #reached = new Int32Array(0);
   /** The documents the current word reached, in the order it reached them. */
@@ -92,6 +99,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     const slots = source.slots;
     this.#total = new Float64Array(slots);
     this.#termScore = new Float64Array(slots);
+    this.#termFields = new Uint8Array(slots);
     this.#reachedBits = new Uint32Array(Math.ceil(slots / 32));
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
   }
@@ -118,6 +126,9 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
+    if (this.#wordFields.length < slots * distinct.length) this.#wordFields = new Uint8Array(slots * distinct.length);
+    const wordFields = this.#wordFields;
+    const distinctCount = distinct.length;
     const fieldIds = fields.map((field) => source.fieldId(field.name));
     const total = this.#total;
     const reachedBits = this.#reachedBits;
@@ -136,7 +147,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
       const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
-      const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      const { docs, scores, fields: where } = this.#wordScores(query, fields, fieldIds, fieldsKey);
       if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
@@ -151,6 +162,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
           reachedCount += 1;
         } else total[doc] = total[doc]! + scores[i]!;
         matched[at + wordOffset] = matched[at + wordOffset]! | bit;
+        if (!isRepeat) wordFields[doc * distinctCount + firstOccurrence] = where[i]!;
       }
     }
     // MiniSearch's final score: the sum times the distinct query terms matched.
@@ -172,10 +184,12 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return best.map(({ doc, score }) => {
       let weight = 0;
       let rarest = 0;
+      const matchedWords: MatchedWord[] = [];
       const queryTerms = distinct.filter((_, i) => {
         if ((matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) === 0) return false;
         weight += idf[i]!;
         rarest = Math.max(rarest, idf[i]!);
+        if (idfTotal > 0) matchedWords.push({ weight: idf[i]! / idfTotal, rarity: idf[i]! / idfMax, fields: wordFields[doc * distinctCount + i]! });
         return true;
       });
       const id = source.externalId(doc);
@@ -185,6 +199,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
         queryTerms,
         weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
         rarest: idfMax > 0 ? rarest / idfMax : 0,
+        matchedWords,
       };
       return explain ? { ...found, match: this.#matchOf(doc, terms, fields, fieldIds) } : found;
     });
@@ -201,6 +216,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     const cached = this.#words.get(key);
     if (cached !== undefined) return cached;
     const termScore = this.#termScore;
+    const termFields = this.#termFields;
     const touchedBits = this.#touchedBits;
     touchedBits.fill(0);
     if (this.#touched.length < termScore.length) this.#touched = new Int32Array(termScore.length);
@@ -214,6 +230,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
         if (frequencies === undefined) continue;
         const { docs, raw } = this.#column(frequencies, fieldId);
         const scale = weight * query.boost * fields[f]!.boost * 1;
+        const fieldBit = 1 << fieldId;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
           const weighted = scale * raw[i]!;
@@ -222,16 +239,24 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
           if ((touchedBits[touchedWord]! & touchedBit) === 0) {
             touchedBits[touchedWord] = touchedBits[touchedWord]! | touchedBit;
             termScore[doc] = weighted;
+            termFields[doc] = fieldBit;
             touched[touchedCount] = doc;
             touchedCount += 1;
-          } else termScore[doc] = termScore[doc]! + weighted;
+          } else {
+            termScore[doc] = termScore[doc]! + weighted;
+            termFields[doc] = termFields[doc]! | fieldBit;
+          }
         }
       }
     }
     const { docs, values: scores } = this.#slab.take(touchedCount);
     docs.set(touched.subarray(0, touchedCount));
-    for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
-    const result = { docs, scores };
+    const where = this.#slab.takeBytes(touchedCount);
+    for (let i = 0; i < touchedCount; i += 1) {
+      scores[i] = termScore[docs[i]!]!;
+      where[i] = termFields[docs[i]!]!;
+    }
+    const result = { docs, scores, fields: where };
     if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
       this.#words.clear();
       this.#wordEntries = 0;

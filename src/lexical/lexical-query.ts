@@ -19,6 +19,16 @@ export interface SearchedField {
   readonly boost: number;
 }
 
+/** One query word a document matched: how much of the query it is and which of the document's fields it matched in. */
+export interface MatchedWord {
+  /** Its inverse document frequency over the sum of the query's words' (its part of `weightedCoverage`). */
+  readonly weight: number;
+  /** Its inverse document frequency relative to the query's rarest word (`rarest` is the largest of these). */
+  readonly rarity: number;
+  /** Bit `i` set when it matched in `LEXICAL_FIELDS[i]` (index terms it expands to included). */
+  readonly fields: number;
+}
+
 export interface ScoredDocument {
   readonly id: string;
   /** MiniSearch's score: the BM25+ sum times the number of distinct query terms matched. */
@@ -33,6 +43,8 @@ export interface ScoredDocument {
   readonly weightedCoverage: number;
   /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
   readonly rarest: number;
+  /** The distinct query words it matched, in query order, with their weights and fields. */
+  readonly matchedWords?: readonly MatchedWord[];
   /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
   readonly match?: Record<string, string[]>;
 }
@@ -47,6 +59,8 @@ export interface LexicalMatch {
   readonly weightedCoverage?: number;
   /** Its rarest matched word's inverse document frequency relative to the query's rarest word the index has (0–1). */
   readonly rarest?: number;
+  /** The query words it matched and the fields each matched in (`ScoredDocument.matchedWords`). */
+  readonly matchedWords?: readonly MatchedWord[];
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
@@ -142,7 +156,14 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
       grouped === undefined
         ? result.queryTerms.filter((term) => distinct.has(term)).length / distinct.size
         : grouped.groups.filter((group) => group.some((term) => matched.has(term))).length / grouped.groups.length;
-    const match = { id: result.id, score: result.score, coverage, weightedCoverage: result.weightedCoverage, rarest: result.rarest };
+    const match = {
+      id: result.id,
+      score: result.score,
+      coverage,
+      weightedCoverage: result.weightedCoverage,
+      rarest: result.rarest,
+      ...(result.matchedWords === undefined ? {} : { matchedWords: result.matchedWords }),
+    };
     return explain && result.match !== undefined ? { ...match, fields: termsByField(result.match) } : match;
   });
 }

@@ -8,6 +8,8 @@ export class Slab {
   #docs = new Int32Array(0);
   #values = new Float64Array(0);
   #used = 0;
+  #bytes = new Uint8Array(0);
+  #bytesUsed = 0;
 
   take(length: number): { docs: Int32Array; values: Float64Array } {
     if (this.#used + length > this.#docs.length) {
@@ -19,6 +21,17 @@ export class Slab {
     const from = this.#used;
     this.#used += length;
     return { docs: this.#docs.subarray(from, this.#used), values: this.#values.subarray(from, this.#used) };
+  }
+
+  /** A byte view of `length` (a word's per-document field bits), from a buffer of its own. */
+  takeBytes(length: number): Uint8Array {
+    if (this.#bytesUsed + length > this.#bytes.length) {
+      this.#bytes = new Uint8Array(Math.max(SLAB_ENTRIES, length));
+      this.#bytesUsed = 0;
+    }
+    const from = this.#bytesUsed;
+    this.#bytesUsed += length;
+    return this.#bytes.subarray(from, this.#bytesUsed);
   }
 }
 

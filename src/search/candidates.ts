@@ -114,6 +114,11 @@ function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>
   for (const [id, hits] of raised) orders.set(id, liftedScore(orders.get(id)!, hits, weights.insteadBoost));
 }
 
+/** The match's words and their fields (`LexicalMatch.matchedWords`), when it has them. */
+function matchedWordsOf(match: LexicalMatch | undefined): { matchedWords?: LexicalMatch['matchedWords'] } {
+  return match?.matchedWords === undefined ? {} : { matchedWords: match.matchedWords };
+}
+
 /** Fused order (see `fusion.ts`) over the union of both rankers' candidates; `exclude` ids are left out. */
 export function rankHybrid(
   dense: readonly DenseMatch[],
@@ -179,6 +184,7 @@ export function rankHybrid(
           coverage: candidate.coverage,
           weightedCoverage: lexicalOf.get(id)?.weightedCoverage ?? 0,
           rarest: lexicalOf.get(id)?.rarest ?? 0,
+          ...matchedWordsOf(lexicalOf.get(id)),
         };
       }),
       terms,
@@ -206,6 +212,7 @@ export function rankHybrid(
       coverage: candidate.coverage,
       weightedCoverage: lexicalOf.get(candidate.id)?.weightedCoverage ?? 0,
       rarest: lexicalOf.get(candidate.id)?.rarest ?? 0,
+      ...matchedWordsOf(lexicalOf.get(candidate.id)),
     };
     evidence.set(candidate.id, hit);
     top.push(hit, order);

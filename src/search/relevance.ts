@@ -1,4 +1,5 @@
 import { tokenize } from '../lexical/tokenize.js';
+import type { MatchedWord } from '../lexical/lexical-query.js';
 import type { SearchMode } from '../types.js';
 import { humanizeName } from './skill-text.js';
 
@@ -37,6 +38,8 @@ export interface RankedEvidence {
   readonly weightedCoverage?: number;
   /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; hybrid). */
   readonly rarest?: number;
+  /** The query words it matched, each with its IDF share and the fields it matched in (`LexicalMatch.matchedWords`; hybrid). */
+  readonly matchedWords?: readonly MatchedWord[];
 }
 
 /** What the features need about the query beyond its ranked list. */

@@ -1,3 +1,5 @@
+import type { MatchedWord } from '../lexical/lexical-query.js';
+import { LEXICAL_FIELDS } from '../types.js';
 import bundled from './rerank-model.json' with { type: 'json' };
 import { nameMatch, nameWords } from './relevance.js';
 
@@ -34,6 +36,8 @@ export interface RerankCandidate {
   readonly weightedCoverage?: number;
   /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; 0 when not matched or unknown). */
   readonly rarest?: number;
+  /** The query words it matched, with their IDF shares and fields (`LexicalMatch.matchedWords`; absent when unknown). */
+  readonly matchedWords?: readonly MatchedWord[];
 }
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
@@ -82,6 +86,16 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
+  /** Share of the request's words (IDF-weighted, as `weighted`) it matched in its name field. */
+  nameWeighted: 'nameWeighted',
+  /** Share of the request's words (IDF-weighted) it matched in what the skill says it is for: name, description, `whenToUse`, keywords (or glosses). */
+  headWeighted: 'headWeighted',
+  /** Share of the request's words (IDF-weighted) it matched only in its body. */
+  bodyOnly: 'bodyOnly',
+  /** The IDF of the rarest request word it matched in its name, relative to the request's rarest (0 when none). */
+  rarestName: 'rarestName',
+  /** The IDF of the rarest request word it matched in its head (see `headWeighted`), relative to the request's rarest (0 when none). */
+  rarestHead: 'rarestHead',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -118,6 +132,26 @@ export interface RerankModel {
 }
 
 const MAX_MARGIN = Math.log(10);
+
+/** `MatchedWord.fields` bits (`LEXICAL_FIELDS` order) of the name field, and of the body: the head is every field but the body. */
+const NAME_FIELD = 1 << LEXICAL_FIELDS.indexOf('name');
+const BODY_FIELD = 1 << LEXICAL_FIELDS.indexOf('body');
+
+/** Which fields the request's words matched in: IDF-weighted shares and rarest word (see {@link RERANK_FEATURES}.nameWeighted … rarestHead). */
+function fieldEvidence(words: readonly MatchedWord[] | undefined): { name: number; head: number; bodyOnly: number; rarestName: number; rarestHead: number } {
+  const found = { name: 0, head: 0, bodyOnly: 0, rarestName: 0, rarestHead: 0 };
+  for (const { weight, rarity, fields } of words ?? []) {
+    if ((fields & NAME_FIELD) !== 0) {
+      found.name += weight;
+      found.rarestName = Math.max(found.rarestName, rarity);
+    }
+    if ((fields & ~BODY_FIELD) !== 0) {
+      found.head += weight;
+      found.rarestHead = Math.max(found.rarestHead, rarity);
+    } else if (fields === BODY_FIELD) found.bodyOnly += weight;
+  }
+  return found;
+}
 
 /** See {@link RERANK_FEATURES}.nameTerm. */
 function nameTerms(name: string, terms: ReadonlySet<string>): number {
@@ -200,6 +234,8 @@ export function rerankRows(
   return (only ?? candidates.map((_, i) => i)).map((i) => {
     const c = candidates[i]!;
     const matched = c.lexical > 0;
+    let fields: ReturnType<typeof fieldEvidence> | undefined;
+    const field = (): ReturnType<typeof fieldEvidence> => (fields ??= fieldEvidence(matched ? c.matchedWords : undefined));
     const value: Record<RerankFeature, () => number> = {
       dense: () => (span > 0 ? (c.centered - denseMin) / span : 1),
       plain: () => (plainSpan > 0 ? (c.plain - plainMin) / plainSpan : 1),
@@ -223,6 +259,11 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => nameCoverage(c.name, terms),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
+      nameWeighted: () => field().name,
+      headWeighted: () => field().head,
+      bodyOnly: () => field().bodyOnly,
+      rarestName: () => field().rarestName,
+      rarestHead: () => field().rarestHead,
     };
     return names.map((name) => value[name]());
   });

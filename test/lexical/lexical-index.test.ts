@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex } from '../../src/lexical/lexical-index.js';
+import { LEXICAL_FIELDS } from '../../src/types.js';
 import { makeSkill, SKILLS } from '../search/fixtures.js';
 
 function build(): LexicalIndex {
@@ -84,6 +85,22 @@ describe('LexicalIndex ranking', () => {
     expect(common.rarest).toBeCloseTo(idf(3) / idf(1));
     // A word no skill has weighs nothing: matching "fastq" is all the evidence there is.
     expect(small.search('fastq zyzzyva', 1)[0]?.weightedCoverage).toBe(1);
+  });
+
+  it('says in which fields each matched word was found, with its share of the query', () => {
+    const small = new LexicalIndex();
+    small.upsert({ ...makeSkill({ name: 'fastq-tools', description: 'Trim sequencing reads.' }), body: '# Notes\n\nWorks on a gzip file.' });
+    small.upsert(makeSkill({ name: 'file-manager', description: 'Move a file.' }));
+    small.upsert(makeSkill({ name: 'file-sync', description: 'Copy files between machines.' }));
+    const byId = new Map(small.search('fastq gzip file', 5).map((match) => [match.id, match]));
+    const bit = (field: (typeof LEXICAL_FIELDS)[number]): number => 1 << LEXICAL_FIELDS.indexOf(field);
+    const fastq = byId.get('fastq-tools')!;
+    // "fastq" in the name, "gzip" and "file" in the body alone; "file" in file-manager's name, description and body (its title).
+    expect(fastq.matchedWords?.map((word) => word.fields)).toEqual([bit('name'), bit('body'), bit('body')]);
+    expect(byId.get('file-manager')!.matchedWords?.map((word) => word.fields)).toEqual([bit('name') | bit('description') | bit('body')]);
+    const weights = fastq.matchedWords!.map((word) => word.weight);
+    expect(weights.reduce((sum, weight) => sum + weight, 0)).toBeCloseTo(fastq.weightedCoverage!);
+    expect(Math.max(...fastq.matchedWords!.map((word) => word.rarity))).toBe(fastq.rarest);
   });
 });
 

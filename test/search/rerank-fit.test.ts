@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitListings, foldKey, oneStandardError, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, pairedGain, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
 
 // Each query's pool: three candidates; the relevant one has feature 1, the others 0, and the
 // fused order (column 0) puts it last half the time, so only the feature can find it.
@@ -89,5 +89,19 @@ describe('oneStandardError', () => {
     const { best, pick } = oneStandardError([setting(1.7, [5], 'first'), setting(1.7, [5], 'second')]);
     expect(best.name).toBe('first');
     expect(pick.name).toBe('first');
+  });
+});
+
+describe('pairedGain', () => {
+  it('is the mean per-fold difference with its standard error, so a shared hard fold cancels out', () => {
+    // Both settings drop on fold 2; the challenger is 0.01 above on every fold but one (0.02).
+    const { gain, se } = pairedGain([1.71, 1.61, 1.52, 1.71], [1.7, 1.6, 1.5, 1.7]);
+    expect(gain).toBeCloseTo(0.0125);
+    expect(se).toBeCloseTo(Math.sqrt((3 * 0.0025 ** 2 + 0.0075 ** 2) / 3 / 4));
+    expect(gain).toBeGreaterThan(se);
+  });
+
+  it('refuses settings scored on different folds', () => {
+    expect(() => pairedGain([1, 2], [1])).toThrow(/same folds/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankHybrid } from '../../src/search/candidates.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { LEXICAL_FIELDS } from '../../src/types.js';
 import { BUNDLED_RERANK, RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../../src/search/rerank.js';
 
 const terms = new Set(['fastq', 'pars', 'file']);
@@ -107,6 +108,61 @@ describe('IDF evidence', () => {
     expect(rerankedOrders(far, terms, rare)[3]).toBe(0.05);
     const orders = rerankedOrders(far, terms, { ...rare, weightedDepth: 1 });
     expect(orders[3]).toBe(0.9);
+  });
+});
+
+describe('field evidence', () => {
+  const bit = (field: (typeof LEXICAL_FIELDS)[number]): number => 1 << LEXICAL_FIELDS.indexOf(field);
+  // `sarif-parsing` matched "pars" in its name and "file" only in its body; `fastq-tools` matched "fastq" in its
+  // description and body and "file" in its description; `docx` was not matched.
+  const fielded = [
+    {
+      ...candidates[0]!,
+      matchedWords: [
+        { weight: 0.2, rarity: 0.4, fields: bit('name') | bit('body') },
+        { weight: 0.1, rarity: 0.2, fields: bit('body') },
+      ],
+    },
+    candidates[1]!,
+    {
+      ...candidates[2]!,
+      matchedWords: [
+        { weight: 0.7, rarity: 1, fields: bit('description') | bit('body') },
+        { weight: 0.1, rarity: 0.2, fields: bit('whenToUse') },
+      ],
+    },
+    { ...candidates[3]!, matchedWords: [{ weight: 0.7, rarity: 1, fields: bit('name') }] },
+  ];
+
+  it('reads which fields of each match the request’s words were found in', () => {
+    const names: RerankFeature[] = ['nameWeighted', 'headWeighted', 'bodyOnly', 'rarestName', 'rarestHead'];
+    const rows = rerankRows(fielded, terms, names);
+    const column = (name: RerankFeature): number[] => rows.map((row) => row[names.indexOf(name)]!);
+    expect(column('nameWeighted')).toEqual([0.2, 0, 0, 0]);
+    column('headWeighted').forEach((value, i) => expect(value).toBeCloseTo([0.2, 0, 0.8, 0][i]!));
+    expect(column('bodyOnly')).toEqual([0.1, 0, 0, 0]);
+    expect(column('rarestName')).toEqual([0.4, 0, 0, 0]);
+    // `other` carries words but BM25 did not match it (lexical 0): no field evidence.
+    expect(column('rarestHead')).toEqual([0.4, 0, 1, 0]);
+  });
+
+  it('reaches the model through hybrid ranking', () => {
+    // Equal BM25, coverage and IDF; only where the words matched tells them apart.
+    const tied = [
+      { id: 'fastq', score: 10, coverage: 1 / 3, weightedCoverage: 0.6, rarest: 1, matchedWords: [{ weight: 0.6, rarity: 1, fields: bit('description') }] },
+      { id: 'sarif', score: 10, coverage: 1 / 3, weightedCoverage: 0.6, rarest: 1, matchedWords: [{ weight: 0.6, rarity: 1, fields: bit('body') }] },
+    ];
+    const dense = [
+      { id: 'sarif', cosine: 0.6, centered: 0.5, plain: 0.6 },
+      { id: 'fastq', cosine: 0.3, centered: 0.2, plain: 0.3 },
+    ];
+    const nameOf = (id: string): string => (id === 'fastq' ? 'fastq-tools' : 'sarif-parsing');
+    const denseOf = (): { cosine: number; centered: number; plain: number } => ({ cosine: 0, centered: 0, plain: 0 });
+    const fusion = { ...ENGINE_DEFAULTS, boundaries: { penalty: 0, insteadBoost: 0 } };
+    const rank = (weights: number[]): string =>
+      rankHybrid(dense, 0.1, tied, denseOf, { ...fusion, evidenceRerank: model(['headWeighted', 'bodyOnly'], weights, 5) }, terms, 2, nameOf).ranked[0]!.id;
+    expect(rank([0, 0])).toBe('sarif');
+    expect(rank([5, -5])).toBe('fastq');
   });
 });
 
