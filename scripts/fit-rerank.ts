@@ -21,7 +21,10 @@
  * pairwise logistic loss beside the listwise softmax, `--min-leads` the lead a challenger needs over
  * the fused first, `--non-inferior` drops settings below the fused order on any suite, and
  * `--choose one-se` takes the simplest setting within one standard error of the best; the bundled
- * model was chosen so (docs/retrieval.md, "Group-aware folds and the one-standard-error rule").
+ * model was chosen so (docs/retrieval.md, "Group-aware folds and the one-standard-error rule"). `--choose paired` (sixth
+ * round) takes the best eligible setting of the `--challengers` feature sets (kept to those reaching `--reference`'s MetaTool
+ * hit@1) only when it beats `--incumbent` and its own point without the field features, each by more than the standard error
+ * of their per-fold score differences; otherwise the incumbent.
  *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
  *       [--folds 5 --fold-groups label --feature-sets 'idf|general|compact' --objectives softmax,pairwise
@@ -113,6 +116,8 @@ const { values } = parseArgs({
     reference: { type: 'string' },
     /** With `--choose paired`: the grid point `set:depth:lexicalDepth:weightedDepth:l2` the shipped model was fitted at. */
     incumbent: { type: 'string' },
+    /** With `--choose paired`: the feature sets (`|`-separated) whose settings may replace the incumbent; all when absent. */
+    challengers: { type: 'string' },
   },
 });
 
@@ -311,6 +316,8 @@ function featureSet(set: string): readonly RerankFeature[] {
   return set.split(',') as RerankFeature[];
 }
 const SET_NAMES = values['feature-sets'].split('|');
+/** Each feature set with the field evidence, and the same set without it. */
+const FIELD_TWINS: Readonly<Record<string, string>> = { fields: 'compact', 'idf-fields': 'idf' };
 const FEATURE_SETS: readonly (readonly RerankFeature[])[] = SET_NAMES.map(featureSet);
 
 let chosen: Setting = MAIN;
@@ -431,13 +438,8 @@ if (FOLDS === 0) {
       }
     }
   }
-  // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
-  // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
   // What the field features add: each grid point with them against the same point without (paired over the folds).
-  for (const [withFields, without] of [
-    ['fields', 'compact'],
-    ['idf-fields', 'idf'],
-  ] as const) {
+  for (const [withFields, without] of Object.entries(FIELD_TWINS)) {
     const pairs = [...byKey].filter(([key]) => key.startsWith(`${withFields}:`));
     if (pairs.length === 0) continue;
     let above = 0;
@@ -469,21 +471,36 @@ if (FOLDS === 0) {
       `reference ${reference.label}: MetaTool cv hit@1 ${reference.hit1s[metatool]!.toFixed(3)}; ${keeping.length} of ${scored.length} eligible settings reach it`,
     );
   const preferred = keeping.length > 0 ? keeping : scored;
+  // `--challengers`: with `--choose paired`, only settings of these feature sets may replace the incumbent.
+  const challengers = values.challengers?.split('|');
+  const open = challengers === undefined ? preferred : preferred.filter((entry) => challengers.some((set) => entry.key?.startsWith(`${set}:`)));
   // `best`: the best score, MRR breaking ties, the earlier grid point exact ties. `one-se`: the simplest setting whose score
   // is within one standard error (over the folds) of the best's: the best of hundreds of noisy estimates overstates its gain.
-  // `paired`: the best, taken only when it beats the incumbent by more than the standard error of their per-fold differences.
-  const { best, se, within, pick: simplest } = oneStandardError(preferred);
+  // `paired`: the best, taken only when it beats the incumbent, and the same point without the field features, each by more
+  // than the standard error of their per-fold differences.
+  // With no eligible challenger the incumbent stands in as the only one (it then beats nothing and is chosen).
+  const incumbentPoint = pointOf('incumbent');
+  const candidates = values.choose === 'paired' ? (open.length > 0 ? open : [incumbentPoint!]) : preferred;
+  const { best, se, within, pick: simplest } = oneStandardError(candidates);
   let pick = values.choose === 'one-se' ? simplest : best;
   if (values.choose === 'one-se')
     console.log(`best ${best.label} (${best.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within} settings within; the simplest: ${pick.label}`);
   if (values.choose === 'paired') {
-    const incumbent = pointOf('incumbent')!;
-    const { gain, se: pairedSe } = pairedGain(best.foldScores, incumbent.foldScores);
-    const beats = gain > pairedSe + 1e-12;
-    console.log(
-      `best eligible ${best.label} (${best.score.toFixed(4)}) against the incumbent ${incumbent.label} (${incumbent.score.toFixed(4)}): ` +
-        `per-fold gain ${gain.toFixed(4)} ± ${pairedSe.toFixed(4)}: ${beats ? 'the best' : 'the incumbent'} is chosen`,
-    );
+    const incumbent = incumbentPoint!;
+    const setName = best.key?.split(':')[0];
+    const twinSet = setName === undefined ? undefined : FIELD_TWINS[setName];
+    const twin = twinSet === undefined ? undefined : byKey.get(`${twinSet}${best.key!.slice(setName!.length)}`);
+    const against = [incumbent, ...(twin === undefined ? [] : [twin])];
+    let beats = best !== incumbent;
+    for (const other of against) {
+      const { gain, se: pairedSe } = pairedGain(best.foldScores, other.foldScores);
+      beats &&= gain > pairedSe + 1e-12;
+      console.log(
+        `best eligible ${best.label} (${best.score.toFixed(4)}) against ${other === incumbent ? 'the incumbent' : 'its twin without the field features'} ` +
+          `${other.label} (${other.score.toFixed(4)}): per-fold gain ${gain.toFixed(4)} ± ${pairedSe.toFixed(4)}`,
+      );
+    }
+    console.log(`${beats ? 'the best eligible setting' : 'the incumbent'} is chosen`);
     if (!beats) pick = incumbent;
   }
   chosen = pick.make();
