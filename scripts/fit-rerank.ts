@@ -37,7 +37,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import { FIELD_FEATURES, RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
 import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
@@ -301,7 +301,7 @@ const AGREEMENT: readonly RerankFeature[] = ['nameCoverage', 'agree'];
 /** Ten features that read no rank or raw score of one catalogue's scale (the fifth round's `compact` set). */
 const COMPACT: readonly RerankFeature[] = ['dense', 'lexical', 'coverage', 'name', 'nameCoverage', 'weighted', 'rarest', 'lexicalMargin', 'agree', 'denseOnly'];
 /** The sixth round's: which fields the request's words matched in (`LexicalMatch.matchedWords`). */
-const FIELD_EVIDENCE: readonly RerankFeature[] = ['nameWeighted', 'headWeighted', 'bodyOnly', 'rarestName', 'rarestHead'];
+const FIELD_EVIDENCE = FIELD_FEATURES;
 /** A `--feature-sets` entry's features: a named set (`base`, `idf`, `general` and `compact` as in earlier rounds; `fields`, `idf-fields` those two with {@link FIELD_EVIDENCE}) or a comma-separated list. */
 function featureSet(set: string): readonly RerankFeature[] {
   const earlier = FEATURES.filter((name) => !FIELD_EVIDENCE.includes(name));

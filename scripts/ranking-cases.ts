@@ -114,7 +114,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
         // Every candidate ranked (a list cut at k would drop lexical matches whose dense side is
         // weak, and with them the engine's dense min-max and lexical ranks), then BM25's matches
         // and the best `DENSE_KEPT` by plain cosine cached.
-        const { ranked: all, exact } = await engine.rank(query.query, { mode: 'hybrid', k: suite.skills.length + ENGINE_DEFAULTS.candidates });
+        // Explained, so each lexical match also carries its words' fields (`LexicalMatch.matchedWords`), whatever the re-ranker reads.
+        const { ranked: all, exact } = await engine.rank(query.query, { mode: 'hybrid', k: suite.skills.length + ENGINE_DEFAULTS.candidates, explain: true });
         const densest = new Set(
           [...all.ranked]
             .sort((a, b) => plainOf(b) - plainOf(a))

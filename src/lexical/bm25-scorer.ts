@@ -78,7 +78,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   readonly #normPostings: number[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
-  /** Per document and distinct query term, the fields it matched in (read only where {@link #matched} has the bit): `[shortId · terms + term]`. */
+  /** Per distinct query term and document, the fields it matched in (read only where {@link #matched} has the bit): `[term · slots + shortId]`. */
   #wordFields = new Uint8Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
   #reached = new Int32Array(0);
@@ -119,16 +119,15 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return searchLexical(this, query, limit, options);
   }
 
-  /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
-  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+  /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`, `matchedWords` when `withWords`). */
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false, withWords = false): ScoredDocument[] {
     const source = this.#source;
     const distinct = [...new Set(terms.map((query) => query.term))];
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
-    if (this.#wordFields.length < slots * distinct.length) this.#wordFields = new Uint8Array(slots * distinct.length);
+    if (withWords && this.#wordFields.length < slots * distinct.length) this.#wordFields = new Uint8Array(slots * distinct.length);
     const wordFields = this.#wordFields;
-    const distinctCount = distinct.length;
     const fieldIds = fields.map((field) => source.fieldId(field.name));
     const total = this.#total;
     const reachedBits = this.#reachedBits;
@@ -148,6 +147,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
       const { docs, scores, fields: where } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      const fieldsAt = firstOccurrence * slots;
       if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
@@ -162,7 +162,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
           reachedCount += 1;
         } else total[doc] = total[doc]! + scores[i]!;
         matched[at + wordOffset] = matched[at + wordOffset]! | bit;
-        if (!isRepeat) wordFields[doc * distinctCount + firstOccurrence] = where[i]!;
+        if (withWords && !isRepeat) wordFields[fieldsAt + doc] = where[i]!;
       }
     }
     // MiniSearch's final score: the sum times the distinct query terms matched.
@@ -184,12 +184,13 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return best.map(({ doc, score }) => {
       let weight = 0;
       let rarest = 0;
-      const matchedWords: MatchedWord[] = [];
+      const matchedWords: MatchedWord[] | undefined = withWords ? [] : undefined;
       const queryTerms = distinct.filter((_, i) => {
         if ((matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) === 0) return false;
         weight += idf[i]!;
         rarest = Math.max(rarest, idf[i]!);
-        if (idfTotal > 0) matchedWords.push({ weight: idf[i]! / idfTotal, rarity: idf[i]! / idfMax, fields: wordFields[doc * distinctCount + i]! });
+        if (matchedWords !== undefined && idfTotal > 0)
+          matchedWords.push({ weight: idf[i]! / idfTotal, rarity: idf[i]! / idfMax, fields: wordFields[i * slots + doc]! });
         return true;
       });
       const id = source.externalId(doc);
@@ -199,7 +200,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
         queryTerms,
         weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
         rarest: idfMax > 0 ? rarest / idfMax : 0,
-        matchedWords,
+        ...(matchedWords === undefined ? {} : { matchedWords }),
       };
       return explain ? { ...found, match: this.#matchOf(doc, terms, fields, fieldIds) } : found;
     });

@@ -43,7 +43,7 @@ export interface ScoredDocument {
   readonly weightedCoverage: number;
   /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
   readonly rarest: number;
-  /** The distinct query words it matched, in query order, with their weights and fields. */
+  /** The distinct query words it matched, in query order, with their weights and fields (only when asked). */
   readonly matchedWords?: readonly MatchedWord[];
   /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
   readonly match?: Record<string, string[]>;
@@ -59,7 +59,7 @@ export interface LexicalMatch {
   readonly weightedCoverage?: number;
   /** Its rarest matched word's inverse document frequency relative to the query's rarest word the index has (0–1). */
   readonly rarest?: number;
-  /** The query words it matched and the fields each matched in (`ScoredDocument.matchedWords`). */
+  /** The query words it matched and the fields each matched in (`ScoredDocument.matchedWords`; only with `LexicalSearchOptions.matchedWords`). */
   readonly matchedWords?: readonly MatchedWord[];
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
@@ -90,6 +90,8 @@ export interface LexicalSearchOptions {
   readonly terms?: GroupedTerms;
   /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
   readonly explain?: boolean;
+  /** Report each match's words with their IDF shares and fields ({@link LexicalMatch.matchedWords}; a few per cent of a search's time). @default false */
+  readonly matchedWords?: boolean;
 }
 
 /** What searching a lexical index needs: `LexicalIndex`, or a saved catalog's searcher over the store's tables (`openCatalogLexical`). */
@@ -118,8 +120,8 @@ export interface LexicalScoring {
   readonly size: number;
   /** True when `term` is in the index vocabulary. */
   has(term: string): boolean;
-  /** The best `limit` documents for `terms` over `fields`. */
-  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
+  /** The best `limit` documents for `terms` over `fields` (with `matchedWords` when `words`). */
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean, words?: boolean): ScoredDocument[];
 }
 
 /**
@@ -134,6 +136,7 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
     prefixMinLength = LEXICAL_DEFAULTS.prefixMinLength,
     terms,
     explain = false,
+    matchedWords = false,
   } = options;
   const words = tokenize(query);
   if (words.length === 0 || index.size === 0) return [];
@@ -148,7 +151,7 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
     fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.has(term) ? fuzzy.ratio : false,
     boost: grouped?.weights.get(term) ?? 1,
   }));
-  const scored = index.score(queryTerms, fields, limit, explain);
+  const scored = index.score(queryTerms, fields, limit, explain, matchedWords);
   const distinct = new Set(words);
   return scored.map((result) => {
     const matched = new Set(result.queryTerms);

@@ -15,6 +15,7 @@ import { denseShareFor } from './fusion.js';
 import { assertMode, assertPositiveInteger, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
+import { BUNDLED_RERANK, readsFieldEvidence } from './rerank.js';
 
 /**
  * A catalog as ranking reads it, wherever it is held: a live index in memory (`engine.ts`) or a
@@ -206,6 +207,8 @@ export class Ranker {
       fuzzy: this.options.fuzzy,
       prefixMinLength: this.options.prefixMinLength,
       explain,
+      // Which fields each match's words were found in: for an explanation, or a re-ranker that reads them.
+      matchedWords: explain || (mode === 'hybrid' && this.options.evidenceRerank && readsFieldEvidence(BUNDLED_RERANK)),
       ...(routed.terms === undefined ? {} : { terms: routed.terms }),
     };
     const explained = (lexical: readonly LexicalMatch[]): { explanation?: RankExplanation } =>

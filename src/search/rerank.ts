@@ -99,6 +99,14 @@ export const RERANK_FEATURES = {
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
+/** The features that read which fields matched (`RerankCandidate.matchedWords`). */
+export const FIELD_FEATURES: readonly RerankFeature[] = ['nameWeighted', 'headWeighted', 'bodyOnly', 'rarestName', 'rarestHead'];
+
+/** Whether `model` reorders anything reading which fields matched: only then does the lexical search need to report them (`LexicalSearchOptions.matchedWords`). */
+export function readsFieldEvidence(model: Pick<RerankModel, 'depth' | 'features'>): boolean {
+  return model.depth > 0 && model.features.some((name) => FIELD_FEATURES.includes(name));
+}
+
 /** A fitted re-ranker, as `rerank-model.json` holds it. */
 export interface RerankModel {
   readonly version: number;

@@ -92,7 +92,7 @@ describe('LexicalIndex ranking', () => {
     small.upsert({ ...makeSkill({ name: 'fastq-tools', description: 'Trim sequencing reads.' }), body: '# Notes\n\nWorks on a gzip file.' });
     small.upsert(makeSkill({ name: 'file-manager', description: 'Move a file.' }));
     small.upsert(makeSkill({ name: 'file-sync', description: 'Copy files between machines.' }));
-    const byId = new Map(small.search('fastq gzip file', 5).map((match) => [match.id, match]));
+    const byId = new Map(small.search('fastq gzip file', 5, { matchedWords: true }).map((match) => [match.id, match]));
     const bit = (field: (typeof LEXICAL_FIELDS)[number]): number => 1 << LEXICAL_FIELDS.indexOf(field);
     const fastq = byId.get('fastq-tools')!;
     // "fastq" in the name, "gzip" and "file" in the body alone; "file" in file-manager's name, description and body (its title).
@@ -101,6 +101,8 @@ describe('LexicalIndex ranking', () => {
     const weights = fastq.matchedWords!.map((word) => word.weight);
     expect(weights.reduce((sum, weight) => sum + weight, 0)).toBeCloseTo(fastq.weightedCoverage!);
     expect(Math.max(...fastq.matchedWords!.map((word) => word.rarity))).toBe(fastq.rarest);
+    // Only when asked: a plain search skips the work.
+    expect(small.search('fastq gzip file', 5).every((match) => match.matchedWords === undefined)).toBe(true);
   });
 });
 

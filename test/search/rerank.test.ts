@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { rankHybrid } from '../../src/search/candidates.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { LEXICAL_FIELDS } from '../../src/types.js';
-import { BUNDLED_RERANK, RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../../src/search/rerank.js';
+import {
+  BUNDLED_RERANK,
+  RERANK_FEATURES,
+  readsFieldEvidence,
+  rerankedOrders,
+  rerankRows,
+  type RerankFeature,
+  type RerankModel,
+} from '../../src/search/rerank.js';
 
 const terms = new Set(['fastq', 'pars', 'file']);
 // `sarif` wins densely on one common word; `fastq-tools` matches two rare words, one in its name.
@@ -144,6 +152,12 @@ describe('field evidence', () => {
     expect(column('rarestName')).toEqual([0.4, 0, 0, 0]);
     // `other` carries words but BM25 did not match it (lexical 0): no field evidence.
     expect(column('rarestHead')).toEqual([0.4, 0, 1, 0]);
+  });
+
+  it('is asked of the lexical search only for a model that reads it', () => {
+    expect(readsFieldEvidence(model(['headWeighted', 'lexical'], [1, 1], 3))).toBe(true);
+    expect(readsFieldEvidence(model(['headWeighted'], [1], 0))).toBe(false);
+    expect(readsFieldEvidence(model(['lexical', 'rarest'], [1, 1], 3))).toBe(false);
   });
 
   it('reaches the model through hybrid ranking', () => {
