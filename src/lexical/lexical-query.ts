@@ -90,7 +90,7 @@ export interface LexicalSearchOptions {
   readonly terms?: GroupedTerms;
   /** Report the terms matched in each field ({@link LexicalMatch.fields}). @default false */
   readonly explain?: boolean;
-  /** Report each match's words with their IDF shares and fields ({@link LexicalMatch.matchedWords}; a few per cent of a search's time). @default false */
+  /** Report each match's words with their IDF shares and fields ({@link LexicalMatch.matchedWords}; about a tenth more time per search). @default false */
   readonly matchedWords?: boolean;
 }
 
