@@ -119,12 +119,10 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
     const facts = snapshotFacts(snapshot);
     if (facts === undefined || snapshot.skills.length === 0) return { assembled: undefined };
     const whole = { ...facts, skills: snapshot.skills };
-    const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
+    // A copy, or a copy with a few skills edited (those held over the saved catalog): the records from memory.
+    const writer = engine.catalogWriter;
+    const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, writer && ((found) => writer.holdMoved(found)));
     if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
-    // A copy with a few skills edited: those held over the saved catalog, the records from memory.
-    const heldCopy = await engine.catalogWriter?.holdMoved(snapshot.skills);
-    const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
-    if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
     return { assembled: await engine.catalogWriter?.assemble(whole) };
   } finally {
     await engine.close();

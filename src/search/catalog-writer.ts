@@ -11,6 +11,7 @@ import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
 import { holdDelta, holdMoved, type CatalogHolderOptions, type HeldCatalog } from './catalog-holder.js';
 import { changeOfDeltaAlone, changeVectors } from './change-from-store.js';
+import type { MovedCatalog } from './moved-catalog.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
@@ -190,9 +191,9 @@ export class CatalogWriter {
     return holdDelta(this.#options, delta, signal);
   }
 
-  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}). */
-  holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    return holdMoved(this.#options, skills, signal);
+  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}); `moved` as `movedBase` told it. */
+  holdMoved(moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    return holdMoved(this.#options, moved, signal);
   }
 
   /** {@link assemble} with every member's vector read from the store. */

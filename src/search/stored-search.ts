@@ -8,7 +8,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
-import { heldMovedBase, movedBase } from './moved-catalog.js';
+import { movedBase, type MovedCatalog } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-holder.js';
@@ -84,28 +84,33 @@ export class StoredSearch extends RankedSearch {
   /**
    * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
    * (`movedBase`: every member's keys equal, only records differ), the records and load problems
-   * taken from memory; undefined when the store holds none such. With `held`
-   * (`CatalogWriter.holdMoved`), its base searched with the changed members held over it.
-   * Nothing is written.
+   * taken from memory; undefined when the store holds none such. When a few skills changed too,
+   * `hold` (`CatalogWriter.holdMoved`) is given the moved catalog, its member keys read once, and
+   * the base is searched with the changed members it holds over it; undefined without `hold` or
+   * when it holds nothing. Nothing is written.
    */
   static async openMoved(
     options: EngineOptions,
     skills: readonly Skill[],
     diagnostics: readonly Diagnostic[],
-    held?: HeldCatalog,
+    hold?: (moved: MovedCatalog) => Promise<HeldCatalog | undefined>,
   ): Promise<OpenedCatalog | undefined> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
     const language = crossLingual(resolved, store);
-    const moved = await (held === undefined
-      ? movedBase(store, catalogModel(resolved), skills, language)
-      : heldMovedBase(store, catalogModel(resolved), skills, language, held)
-    ).catch((error: unknown) => {
+    let moved: MovedCatalog | undefined;
+    let held: HeldCatalog | undefined;
+    try {
+      moved = await movedBase(store, catalogModel(resolved), skills, language);
+      const changed = moved?.members.some((m) => typeof m !== 'number') === true;
+      if (changed) held = hold === undefined ? undefined : await hold(moved!);
+      if (changed && held === undefined) moved = undefined;
+    } catch (error) {
       store.close();
       throw error;
-    });
+    }
     const opened =
       moved === undefined
         ? undefined

@@ -1,13 +1,16 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Diagnostic, SearchHit } from '../../src/types.js';
 import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
 import { liveAnswers } from '../support/search-answers.js';
 
 const dirs: string[] = [];
+/** `SharedStore.members` itself, for a spy that counts the key reads of what it returns. */
+const MEMBERS = SharedStore.prototype.members;
 afterAll(() => dirs.forEach(removeDir));
 
 const TOPICS = ['rotate the logs of', 'plan a budget for', 'translate subtitles of', 'benchmark the cache of', 'audit the permissions of'];
@@ -205,6 +208,50 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.answers.flat().some((hit) => hit.skill.path.startsWith(second))).toBe(true);
     expect(got.countsOpen).toEqual(before);
     expect(got.due).toHaveLength(1);
+  });
+
+  it("a skill library copied with one SKILL.md changed: held over the saved catalog, its member keys read once, answers a clean build's", async () => {
+    const { root } = setup();
+    const home = path.join(root, 'home');
+    const library = (dir: string, store = 'store.sqlite'): LiveIndexOptions => ({
+      catalog: { cwd: root, home, libraryDirs: [dir], codexHome: path.join(home, '.codex'), claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', 'index'),
+      store: path.join(root, 'cache', store),
+    });
+    const first = copyFixture(SKILLS);
+    const second = copyFixture(SKILLS);
+    dirs.push(first, second);
+    await liveAnswers(library(first), QUERIES);
+    const file = path.join(second, 'pdf-forms', 'SKILL.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/description: .*/, 'description: Rotate the logs of service 7 and fill in its pdf form'));
+    const before = counts(library(second).store!);
+    // Every read of a saved catalog's member keys (24k rows at 24k skills).
+    let keyReads = 0;
+    const members = vi.spyOn(SharedStore.prototype, 'members').mockImplementation(function (this: SharedStore, ...args) {
+      const read = MEMBERS.apply(this, args);
+      return {
+        ...read,
+        keys: () => {
+          keyReads += 1;
+          return read.keys();
+        },
+      };
+    });
+    let got: Awaited<ReturnType<typeof coldAnswers>>;
+    try {
+      got = await coldAnswers(library(second));
+    } finally {
+      members.mockRestore();
+    }
+    expect(keyReads).toBe(1);
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(got.due).toHaveLength(1);
+    const clean = await cleanBuild(library(second, 'clean.sqlite'));
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.answers[0]![0]?.skill).toMatchObject({ name: 'pdf-forms' });
+    expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(second))).toBe(true);
   });
 
   it('a copy with one description changed too: the changed skill held over the saved catalog, nothing written in the prompt, the write handed on', async () => {
