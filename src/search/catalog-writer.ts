@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errorMessage, throwIfAborted } from '../errors.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
+import type { ReadStamps } from '../load/source-stamp.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { Diagnostic, Skill } from '../types.js';
@@ -184,6 +185,12 @@ export class CatalogWriter {
       entryOf: change.entryOf,
     });
     return tokenised === undefined ? undefined : { embedded: moved.embedded, tokenised };
+  }
+
+  /** Whether the store holds the catalog of these stamps (a copy's base, `SkillCatalog.editedCopyOf`). */
+  holds(stamps: ReadStamps): boolean {
+    const { shared, engine } = this.#options;
+    return shared.catalog(catalogKey(stamps.portableStamp ?? stamps.sourceStamp, engine)) !== undefined;
   }
 
   /** A changed catalog held in memory over the saved one, not written ({@link holdDelta}). */

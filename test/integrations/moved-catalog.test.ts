@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import { SkillCatalog } from '../../src/load/catalog.js';
 import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Diagnostic, SearchHit } from '../../src/types.js';
@@ -269,6 +270,56 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.answers).toEqual(clean.answers);
     expect(got.diagnostics).toEqual(clean.diagnostics);
     expect(got.answers[2]![0]?.skill).toMatchObject({ id: 'tool-0', path: `tools:${path.join(root, 'b.jsonl')}#tool-0` });
+  });
+
+  it("a copy with three lines edited, one renaming its tool (the id kept): told against the line table it was copied from, not loaded whole; nothing written, answers and problems a clean build's", async () => {
+    const { options, root } = setup();
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    const edited = readFileSync(path.join(root, 'a.jsonl'), 'utf8')
+      .replace('rotate the logs of service 0', 'fill in a pdf form')
+      .replace('"audit the permissions of service 4"', '"audit the permissions of service 4 and rotate its keys"')
+      .replace('"name":"tool-7"', '"name":"tool-seven"');
+    expect(edited).toContain('tool-seven');
+    writeFileSync(path.join(root, 'b.jsonl'), edited);
+    const before = counts(options('b.jsonl').store!);
+    const loads = vi.spyOn(SkillCatalog.prototype, 'get');
+    let got: Awaited<ReturnType<typeof coldAnswers>>;
+    let loaded: number;
+    try {
+      got = await coldAnswers(options('b.jsonl'));
+    } finally {
+      loaded = loads.mock.calls.length;
+      loads.mockRestore();
+    }
+    expect(loaded).toBe(0);
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(counts(options('b.jsonl').store!)).toEqual(before);
+    expect(got.due).toHaveLength(1);
+    const clean = await cleanBuild(options('b.jsonl', 'clean.sqlite'));
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`]);
+    expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(`tools:${path.join(root, 'b.jsonl')}#`))).toBe(true);
+  });
+
+  it('a copy with more than half its lines edited (its size kept) is loaded whole, not told against the table, and answers as a clean build', async () => {
+    const { options, root } = setup();
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace(/service (\d*[0-5])"/g, 'Service $1"'));
+    const loads = vi.spyOn(SkillCatalog.prototype, 'get');
+    let got: Awaited<ReturnType<typeof coldAnswers>>;
+    let loaded: number;
+    try {
+      got = await coldAnswers(options('b.jsonl'));
+    } finally {
+      loaded = loads.mock.calls.length;
+      loads.mockRestore();
+    }
+    expect(loaded).toBeGreaterThan(0);
+    expect(got.answers).toEqual((await cleanBuild(options('b.jsonl', 'clean.sqlite'))).answers);
   });
 
   it('a copy with one description changed, without an indexer to hand it to: written once the search closes, as a clean build', async () => {
