@@ -70,6 +70,17 @@ async function coldAnswers(options: LiveIndexOptions): Promise<{
   }
 }
 
+/** {@link coldAnswers}, with how many times the catalog was loaded whole (`SkillCatalog.get`). */
+async function coldAnswersLoading(options: LiveIndexOptions): Promise<{ got: Awaited<ReturnType<typeof coldAnswers>>; loaded: number }> {
+  const loads = vi.spyOn(SkillCatalog.prototype, 'get');
+  try {
+    const got = await coldAnswers(options);
+    return { got, loaded: loads.mock.calls.length };
+  } finally {
+    loads.mockRestore();
+  }
+}
+
 /** The answers and load problems of a clean build of `options` in a store of its own. */
 async function cleanBuild(options: LiveIndexOptions): Promise<{ answers: SearchHit[][]; diagnostics: readonly Diagnostic[] }> {
   const answers = await liveAnswers(options, QUERIES);
@@ -255,24 +266,7 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(second))).toBe(true);
   });
 
-  it('a copy with one description changed too: the changed skill held over the saved catalog, nothing written in the prompt, the write handed on', async () => {
-    const { options, root } = setup();
-    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
-    await liveAnswers(options('a.jsonl'), QUERIES);
-    writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace('rotate the logs of service 0', 'fill in a pdf form'));
-    const before = counts(options('b.jsonl').store!);
-    const got = await coldAnswers(options('b.jsonl'));
-    expect(got.assembled).toBeUndefined();
-    expect(got.countsOpen).toEqual(before);
-    expect(counts(options('b.jsonl').store!)).toEqual(before);
-    expect(got.due).toHaveLength(1);
-    const clean = await cleanBuild(options('b.jsonl', 'clean.sqlite'));
-    expect(got.answers).toEqual(clean.answers);
-    expect(got.diagnostics).toEqual(clean.diagnostics);
-    expect(got.answers[2]![0]?.skill).toMatchObject({ id: 'tool-0', path: `tools:${path.join(root, 'b.jsonl')}#tool-0` });
-  });
-
-  it("a copy with three lines edited, one renaming its tool (the id kept): told against the line table it was copied from, not loaded whole; nothing written, answers and problems a clean build's", async () => {
+  it("a copy with three lines edited, one renaming its tool (the id kept): told against the line table it was copied from, not loaded whole; nothing written in the prompt, the write handed on; answers and problems a clean build's", async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
     await liveAnswers(options('a.jsonl'), QUERIES);
@@ -283,15 +277,7 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(edited).toContain('tool-seven');
     writeFileSync(path.join(root, 'b.jsonl'), edited);
     const before = counts(options('b.jsonl').store!);
-    const loads = vi.spyOn(SkillCatalog.prototype, 'get');
-    let got: Awaited<ReturnType<typeof coldAnswers>>;
-    let loaded: number;
-    try {
-      got = await coldAnswers(options('b.jsonl'));
-    } finally {
-      loaded = loads.mock.calls.length;
-      loads.mockRestore();
-    }
+    const { got, loaded } = await coldAnswersLoading(options('b.jsonl'));
     expect(loaded).toBe(0);
     expect(got.assembled).toBeUndefined();
     expect(got.countsOpen).toEqual(before);
@@ -301,6 +287,7 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.answers).toEqual(clean.answers);
     expect(got.diagnostics).toEqual(clean.diagnostics);
     expect(got.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`]);
+    expect(got.answers[2]![0]?.skill).toMatchObject({ id: 'tool-0', path: `tools:${path.join(root, 'b.jsonl')}#tool-0` });
     expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(`tools:${path.join(root, 'b.jsonl')}#`))).toBe(true);
   });
 
@@ -309,15 +296,7 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
     await liveAnswers(options('a.jsonl'), QUERIES);
     writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace(/service (\d*[0-5])"/g, 'Service $1"'));
-    const loads = vi.spyOn(SkillCatalog.prototype, 'get');
-    let got: Awaited<ReturnType<typeof coldAnswers>>;
-    let loaded: number;
-    try {
-      got = await coldAnswers(options('b.jsonl'));
-    } finally {
-      loaded = loads.mock.calls.length;
-      loads.mockRestore();
-    }
+    const { got, loaded } = await coldAnswersLoading(options('b.jsonl'));
     expect(loaded).toBeGreaterThan(0);
     expect(got.answers).toEqual((await cleanBuild(options('b.jsonl', 'clean.sqlite'))).answers);
   });
