@@ -154,6 +154,25 @@ describe('the indexer of a catalog at a new path (LiveIndex.saveMoved, what `ind
     expect(got.answers.flat().some((hit) => hit.skill.path.startsWith(second))).toBe(true);
   });
 
+  it('a copy with an edit whose entries the store holds (another catalog has them): nothing written from the saved catalog, left to the sync', async () => {
+    const { options, root } = setup();
+    const edited = TOOLS.replace('rotate the logs of service 0', 'fill in a pdf form');
+    writeFileSync(path.join(root, 'c.jsonl'), edited);
+    await liveAnswers(options('c.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    // The same skills as c.jsonl, other bytes: not found as its copy, compared with a.jsonl's catalog (saved last).
+    writeFileSync(path.join(root, 'b.jsonl'), edited.replace('{"id":"tool-3",', '{"id": "tool-3",'));
+    const before = counts(options('b.jsonl').store!);
+    const live = await LiveIndex.open(options('b.jsonl'));
+    try {
+      expect(await live.saveMoved()).toBeUndefined();
+    } finally {
+      await live.close();
+    }
+    expect(counts(options('b.jsonl').store!)).toMatchObject({ catalogs: before.catalogs, members: before.members });
+  });
+
   it('a catalog no saved one holds at another path: nothing written, left to the sync', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
