@@ -70,7 +70,7 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
   }
   // Those whose base is saved first (a row read each), the texts last (each file read once, compared in the store).
   const bases = combinations(candidateTables(files, cache, 0, stats)).filter((chosen) => {
-    const base = movedBase(inputs, files, chosen);
+    const base = baseOf(inputs, files, chosen);
     return base !== undefined && held(base);
   });
   if (bases.length === 0) return undefined;
@@ -122,7 +122,7 @@ export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boole
   if (files.length === 0 || cache.tablesOfSize === undefined) return undefined;
   const bases: { chosen: Table[]; base: ReadStamps }[] = [];
   for (const chosen of combinations(candidateTables(files, cache, EDITED_SLACK))) {
-    const base = movedBase(inputs, files, chosen);
+    const base = baseOf(inputs, files, chosen);
     if (base !== undefined && held(base)) bases.push({ chosen, base });
     if (bases.length === MAX_EDITED_BASES) break;
   }
@@ -200,7 +200,7 @@ function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack
 }
 
 /** The stamps of the catalog `chosen` tables were loaded into, when they are at distinct paths, one at least not the file's now; else undefined. */
-function movedBase(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
+function baseOf(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
   const froms = chosen.map((table) => table.from);
   if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return undefined;
   return stampsOf(

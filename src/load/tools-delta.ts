@@ -89,13 +89,6 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? toolsKey(context)));
   if (tables.some((table) => table === undefined)) return undefined;
   if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
-  let parsed = 0;
-  let most = Number.POSITIVE_INFINITY;
-  const parse = (line: string, index: number, context: LineContext) => {
-    parsed += 1;
-    if (parsed > most) throw PARSED_ENOUGH;
-    return parseToolsLine(line, index, context);
-  };
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
@@ -117,11 +110,15 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       return undefined;
     }
     if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
+    const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
+    let parsed = 0;
     let diff: LineDiff;
-    parsed = 0;
-    if (inputs.maxParsed !== undefined) most = Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
     try {
-      diff = diffToolsLines(table, text, (line, index) => parse(line.trim(), index, context));
+      diff = diffToolsLines(table, text, (line, index) => {
+        parsed += 1;
+        if (parsed > most) throw PARSED_ENOUGH;
+        return parseToolsLine(line.trim(), index, context);
+      });
     } catch (error) {
       if (error === PARSED_ENOUGH) return undefined;
       throw error;
