@@ -100,7 +100,8 @@ export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine
     if (shared.catalog(key) !== undefined) return undefined;
     const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: shared });
     const moved = await movedBase(shared, catalogModel(options), snapshot.skills, language);
-    if (moved === undefined) return undefined;
+    // Only when every member is the base's but for its record: a changed one's vector and entry are not the base's.
+    if (moved === undefined || moved.members.some((m) => typeof m !== 'number')) return undefined;
     const members = [...moved.skills.values()].map((skill) => memberOf(skill, language.glossesOf(skill)?.lexical));
     if (!putMovedCatalog(shared, key, moved.base, { sourceStamp: facts.sourceStamp, diagnostics: facts.diagnostics, members })) return undefined;
     return { skills: members.length, model: engine.info.model, diagnostics: facts.diagnostics };

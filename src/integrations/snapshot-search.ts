@@ -4,6 +4,7 @@ import { SkillSearchEngine, type EngineOptions, type SnapshotCatalog } from '../
 import type { AssembledCatalog } from '../search/engine.js';
 import type { HeldCatalog } from '../search/catalog-holder.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
+import type { EditedCopy } from '../load/tools-copy.js';
 import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
 import type { Diagnostic, Skill } from '../types.js';
 import type { ClosableSearcher } from './service.js';
@@ -51,7 +52,7 @@ export async function openSnapshot(
         };
     } else if ('held' in made) {
       const { delta } = made;
-      opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics);
+      opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics, made.copy);
       if ('reason' in opened) tools?.flush();
       else {
         held = { embedded: made.held.embedded };
@@ -91,7 +92,9 @@ export async function openSnapshot(
  * edited, held in memory over it (`CatalogWriter.holdDelta`) and not written; or, when a
  * saved catalog holds its skills at another path, that catalog's search with the skills moved
  * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
- * byte for byte (`StoredSearch.openCopy`, the file not parsed), else the skills loaded and found
+ * byte for byte (`StoredSearch.openCopy`, the file not parsed); with `hold`, a copy then edited
+ * told against the line tables it was copied from (`SkillCatalog.editedCopyOf`, its changed
+ * lines parsed) and held as an edit is; else the skills loaded and found
  * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
  * those held over it (`CatalogWriter.holdMoved`).
  */
@@ -99,8 +102,9 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
   // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
   const delta = await catalog.delta();
   const engine = await SkillSearchEngine.open(options);
+  const writer = engine.catalogWriter;
   try {
-    const held = delta !== undefined && hold ? await engine.catalogWriter?.holdDelta(delta) : undefined;
+    const held = delta !== undefined && hold ? await writer?.holdDelta(delta) : undefined;
     if (held !== undefined) return { held, delta: delta! };
     const assembled = delta === undefined ? undefined : await engine.catalogWriter?.assembleDelta(delta);
     if (assembled !== undefined) return { assembled };
@@ -115,16 +119,17 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
           if (facts !== undefined) await writeCatalog(options, { ...facts, skills: snapshot.skills });
         },
       };
+    // A copy then edited: told against the line tables it was copied from, its changed lines held over their catalog.
+    const edited = hold && writer !== undefined ? await catalog.editedCopyOf((base) => writer.holds(base)) : undefined;
+    const heldCopy = edited === undefined ? undefined : await writer?.holdDelta(edited.delta);
+    if (heldCopy !== undefined) return { held: heldCopy, delta: edited!.delta, copy: edited };
     const snapshot = await catalog.get();
     const facts = snapshotFacts(snapshot);
     if (facts === undefined || snapshot.skills.length === 0) return { assembled: undefined };
     const whole = { ...facts, skills: snapshot.skills };
-    const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics);
+    // A copy, or a copy with a few skills edited (those held over the saved catalog): the records from memory.
+    const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, writer && ((found) => writer.holdMoved(found)));
     if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
-    // A copy with a few skills edited: those held over the saved catalog, the records from memory.
-    const heldCopy = await engine.catalogWriter?.holdMoved(snapshot.skills);
-    const edited = heldCopy === undefined ? undefined : await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, heldCopy);
-    if (edited !== undefined) return { moved: edited, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
     return { assembled: await engine.catalogWriter?.assemble(whole) };
   } finally {
     await engine.close();
@@ -158,7 +163,10 @@ interface MovedSearch {
 }
 
 /** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
-type Assembly = { readonly assembled: AssembledCatalog | undefined } | { readonly held: HeldCatalog; readonly delta: CatalogDelta } | MovedSearch;
+type Assembly =
+  | { readonly assembled: AssembledCatalog | undefined }
+  | { readonly held: HeldCatalog; readonly delta: CatalogDelta; readonly copy?: EditedCopy }
+  | MovedSearch;
 
 /** The read-only search {@link openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {

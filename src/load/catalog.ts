@@ -20,7 +20,7 @@ import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { toolsCopy, type CatalogCopy } from './tools-copy.js';
+import { editedCopy, toolsCopy, type CatalogCopy, type EditedCopy } from './tools-copy.js';
 import { sameStat, toolsFileStat, type ToolsCache } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
@@ -228,6 +228,17 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
     if (only === undefined) return undefined;
     return toolsCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
+  }
+
+  /**
+   * The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps
+   * `held` says the store holds: as {@link copyOf}, the files diffed against the tables of files
+   * of about their size. Undefined otherwise.
+   */
+  async editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
+    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
+    if (only === undefined) return undefined;
+    return editedCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
   }
 
   /**

@@ -31,8 +31,8 @@ export class DeferredToolsCache implements ToolsCache {
     this.#writes.push(() => this.#cache.writeLines(key, lines));
   }
 
-  tablesOfSize(size: number): { readonly key: string; readonly stat: ToolsFileStat }[] {
-    return this.#cache.tablesOfSize?.(size) ?? [];
+  tablesOfSize(size: number, slack?: number): { readonly key: string; readonly stat: ToolsFileStat }[] {
+    return this.#cache.tablesOfSize?.(size, slack) ?? [];
   }
 
   holdsText(key: string, text: Buffer): boolean {

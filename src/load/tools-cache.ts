@@ -20,8 +20,12 @@ export interface ToolsCache {
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): StoredLines | undefined;
   writeLines(key: string, lines: StoredLines): void;
-  /** The keys of the line tables kept for files of `size` bytes, with the stats their text was read under, most recently used first (`tools-copy.ts`). Optional. */
-  tablesOfSize?(size: number): { readonly key: string; readonly stat: ToolsFileStat }[];
+  /**
+   * The keys of the line tables kept for files of `size` bytes (within `slack` bytes of it when
+   * given), with the stats their text was read under, most recently used first, then nearest in
+   * size (`tools-copy.ts`). Optional.
+   */
+  tablesOfSize?(size: number, slack?: number): { readonly key: string; readonly stat: ToolsFileStat }[];
   /** Whether the line table kept under `key` has `text` as its text. Optional, with {@link tablesOfSize}. */
   holdsText?(key: string, text: Buffer): boolean;
 }

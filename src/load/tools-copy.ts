@@ -3,6 +3,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
 import type { LineContext } from './tools-jsonl.js';
+import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { getOrAdd } from '../util/get-or-add.js';
 
 /** A tools file of a {@link CatalogCopy}: where the base had it, where it is now, and its line table. */
@@ -36,6 +37,23 @@ export interface CopyInputs {
 const MAX_BASES = 16;
 
 /**
+ * An edited copy's tables: kept for files within this share of its size (a few lines edited),
+ * at most {@link MAX_EDITED_BASES} bases diffed (each reads its tables' text), at most
+ * {@link MAX_EDITED_LINES} lines parsed in each; past those the catalog is loaded whole.
+ */
+const EDITED_SLACK = 1 / 8;
+const MAX_EDITED_BASES = 2;
+const MAX_EDITED_LINES = 256;
+
+/** A catalog of tools files copied from others and then edited, as a change of the catalog those made ({@link editedCopy}). */
+export interface EditedCopy {
+  /** The change: its kept members are the base's documents, whose records name the old paths. */
+  readonly delta: CatalogDelta;
+  /** Each tools file, in the catalog's order: where the base had it, and where it is now. */
+  readonly files: readonly Pick<FileCopy, 'from' | 'to'>[];
+}
+
+/**
  * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): for
  * each file a line table kept under the same load settings whose text is the file's bytes, at
  * another path for one file at least and at distinct paths, whose catalog the store holds
@@ -50,22 +68,9 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
     if (stat === undefined) return undefined;
     stats.push(stat);
   }
-  const tables = files.map((file, i) => {
-    const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
-    return cache.tablesOfSize!(stats[i]!.size).flatMap((table) => {
-      const from = otherPath(table.key, own);
-      return from === undefined ? [] : [{ key: table.key, from, stat: table.stat }];
-    });
-  });
   // Those whose base is saved first (a row read each), the texts last (each file read once, compared in the store).
-  const bases = combinations(tables).filter((chosen) => {
-    const froms = chosen.map((table) => table.from);
-    if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return false;
-    const base = stampsOf(
-      inputs.stamp,
-      froms,
-      chosen.map((table) => table.stat),
-    );
+  const bases = combinations(candidateTables(files, cache, 0, stats)).filter((chosen) => {
+    const base = baseOf(inputs, files, chosen);
     return base !== undefined && held(base);
   });
   if (bases.length === 0) return undefined;
@@ -105,6 +110,34 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
 }
 
 /**
+ * The catalog the tools files are an edited copy of (docs/store.md, "A catalog at a new path"):
+ * for each file a line table kept under the same load settings for a file of about its size, at
+ * another path for one file at least and at distinct paths, whose catalog the store holds
+ * (`held`), the most recently used first; the files told as a delta of that catalog against
+ * those tables (`toolsDelta`: only the lines no table holds parsed, a few). Undefined when there
+ * is none (a copy byte for byte is {@link toolsCopy}'s).
+ */
+export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): EditedCopy | undefined {
+  const { files, cache } = inputs;
+  if (files.length === 0 || cache.tablesOfSize === undefined) return undefined;
+  const bases: { chosen: Table[]; base: ReadStamps }[] = [];
+  for (const chosen of combinations(candidateTables(files, cache, EDITED_SLACK))) {
+    const base = baseOf(inputs, files, chosen);
+    if (base !== undefined && held(base)) bases.push({ chosen, base });
+    if (bases.length === MAX_EDITED_BASES) break;
+  }
+  for (const { chosen, base } of bases) {
+    const delta = toolsDelta({
+      ...inputs,
+      copied: { keys: chosen.map((table) => table.key), paths: chosen.map((table) => table.from), base },
+      maxParsed: MAX_EDITED_LINES,
+    });
+    if (delta !== undefined) return { delta, files: files.map((file, i) => ({ from: chosen[i]!.from, to: file.path })) };
+  }
+  return undefined;
+}
+
+/**
  * Keeps each base line table as the copy's (the same text, read under the copy's stat), so the
  * copy's next edit is told from it (docs/store.md, "A changed tools file") without a load of the
  * whole file. Not for a table whose outcomes name its old path (a problem's message).
@@ -119,7 +152,7 @@ export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
 }
 
 /** `skill` of the base with its path moved to its file's in the copy. */
-export function renameSkill(skill: Skill, copy: Pick<CatalogCopy, 'files'>): Skill {
+export function renameSkill(skill: Skill, copy: { readonly files: readonly Pick<FileCopy, 'from' | 'to'>[] }): Skill {
   for (const { from, to } of copy.files) {
     const prefix = `tools:${from}#`;
     if (from !== to && skill.path.startsWith(prefix)) return { ...skill, path: `tools:${to}#${skill.path.slice(prefix.length)}` };
@@ -128,7 +161,7 @@ export function renameSkill(skill: Skill, copy: Pick<CatalogCopy, 'files'>): Ski
 }
 
 /** A load problem of the base as the copy's load tells it (`file:line` of the new paths; each old path replaced once, so files that swapped paths stay apart). */
-export function renameDiagnostic(diagnostic: Diagnostic, copy: Pick<CatalogCopy, 'files'>): Diagnostic {
+export function renameDiagnostic(diagnostic: Diagnostic, copy: { readonly files: readonly Pick<FileCopy, 'from' | 'to'>[] }): Diagnostic {
   const moved = new Map(copy.files.filter(({ from, to }) => from !== to).map(({ from, to }) => [from, to]));
   if (moved.size === 0) return diagnostic;
   // Longest first: a path that starts another is not taken for it.
@@ -141,6 +174,40 @@ export function renameDiagnostic(diagnostic: Diagnostic, copy: Pick<CatalogCopy,
   );
   const rename = (text: string) => text.replace(pattern, (from) => moved.get(from)!);
   return { ...diagnostic, path: rename(diagnostic.path), message: rename(diagnostic.message) };
+}
+
+/** A line table another file's load kept, and the path and stat it was kept under. */
+interface Table {
+  readonly key: string;
+  readonly from: string;
+  readonly stat: ToolsFileStat;
+}
+
+/**
+ * For each file, the line tables kept under the same load settings for files of its size (within
+ * `slack` of it, as a share), most recently used first; none for a file that cannot be stat'ed.
+ */
+function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack: number, stats = files.map((file) => toolsFileStat(file.path))): Table[][] {
+  return files.map((file, i) => {
+    const stat = stats[i];
+    if (stat === undefined) return [];
+    const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
+    return cache.tablesOfSize!(stat.size, Math.ceil(stat.size * slack)).flatMap((table) => {
+      const from = otherPath(table.key, own);
+      return from === undefined ? [] : [{ key: table.key, from, stat: table.stat }];
+    });
+  });
+}
+
+/** The stamps of the catalog `chosen` tables were loaded into, when they are at distinct paths, one at least not the file's now; else undefined. */
+function baseOf(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
+  const froms = chosen.map((table) => table.from);
+  if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return undefined;
+  return stampsOf(
+    inputs.stamp,
+    froms,
+    chosen.map((table) => table.stat),
+  );
 }
 
 /** Every choice of one table per file (the first of each first), at most {@link MAX_BASES}. */

@@ -49,7 +49,19 @@ export interface DeltaInputs {
   readonly files: readonly LineContext[];
   /** Where the line tables are kept (the store). */
   readonly cache: ToolsCache;
+  /**
+   * When the files are a copy of others, then edited (`editedCopy`): each file's line table (its
+   * cache key) and the path it was kept for, in file order, and the stamps of the catalog those
+   * files made (the base); by default each file's own table, its base stamped over the same
+   * paths. Not when one of the tables' problems names its path.
+   */
+  readonly copied?: { readonly keys: readonly string[]; readonly paths: readonly string[]; readonly base: ReadStamps };
+  /** Lines of a file parsed at most, and fewer than half its table's (past it, undefined: the table shares little with the file); unbounded by default. */
+  readonly maxParsed?: number;
 }
+
+/** Thrown inside the diff once {@link DeltaInputs.maxParsed} lines were parsed. */
+const PARSED_ENOUGH = Symbol('parsed enough');
 
 /** One tools file's lines now, and which of them held the skill its id gave in the base. */
 interface FileLines {
@@ -73,8 +85,10 @@ interface FileLines {
  * (one rank, one file per line's path); problems come in file and line order, as a load lists them.
  */
 export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
-  const tables = inputs.files.map((context) => readToolsLines(inputs.cache, toolsKey(context)));
+  const { copied } = inputs;
+  const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? toolsKey(context)));
   if (tables.some((table) => table === undefined)) return undefined;
+  if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
@@ -96,17 +110,31 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       return undefined;
     }
     if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
-    const diff = diffToolsLines(table, text, (line, index) => parseToolsLine(line.trim(), index, context));
+    const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
+    let parsed = 0;
+    let diff: LineDiff;
+    try {
+      diff = diffToolsLines(table, text, (line, index) => {
+        parsed += 1;
+        if (parsed > most) throw PARSED_ENOUGH;
+        return parseToolsLine(line.trim(), index, context);
+      });
+    } catch (error) {
+      if (error === PARSED_ENOUGH) return undefined;
+      throw error;
+    }
     files.push({ context, table, diff, text, docOf });
     changed = true;
   }
   if (!changed) return undefined;
   const now = stampsOf(inputs.stamp, inputs.files, stats);
-  const base = stampsOf(
-    inputs.stamp,
-    inputs.files,
-    tables.map((table) => table!.stat),
-  );
+  const base =
+    copied?.base ??
+    stampsOf(
+      inputs.stamp,
+      inputs.files,
+      tables.map((table) => table!.stat),
+    );
   if (now === undefined || base === undefined) return undefined;
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -197,6 +225,11 @@ function unsettledIds({ table, diff }: FileLines): Set<string> {
     if (id !== null && used[index] === 0) ids.add(id);
   }
   return ids;
+}
+
+/** Whether one of `table`'s problems names `path` (a copy's load would name its own). */
+function namesPath(table: ReadLineTable, path: string): boolean {
+  return Object.values(table.problems).some((problems) => problems.some(([, message]) => message.includes(path)));
 }
 
 function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): ReadStamps | undefined {

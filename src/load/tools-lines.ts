@@ -69,9 +69,9 @@ export function lineDiagnostics(path: string, index: number, outcome: LineOutcom
   return outcome.problems.map(([code, message, severity]) => diagnostic(code, `${path}:${index + 1}`, message, severity));
 }
 
-/** The line table of `key.path`, or undefined (none kept, or its parts disagree). */
-export function readToolsLines(cache: ToolsCache, key: ToolsKey): ReadLineTable | undefined {
-  const stored = cache.readLines(toolsCacheKey(key));
+/** The line table of `key.path` (or kept under the cache key `key`), or undefined (none kept, or its parts disagree). */
+export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadLineTable | undefined {
+  const stored = cache.readLines(typeof key === 'string' ? key : toolsCacheKey(key));
   if (stored === undefined || stored.starts.length % 4 !== 0) return undefined;
   let outcomes: { ids?: unknown; problems?: unknown; repeats?: unknown } | null;
   try {

@@ -1,16 +1,14 @@
 /** A changed catalog held in memory over the saved one it changes, not written: searched as the written one would be. */
 import type { CatalogDelta } from '../load/tools-delta.js';
-import { lexicalKey } from '../lexical/lexical-entry.js';
 import type { MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
 import type { Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { changeOfDelta, type BaseChange } from './catalog-change.js';
-import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { catalogKey } from './catalog-format.js';
 import { changeOfDeltaAlone, changeVectors, writtenDocs, type ChangeSources } from './change-from-store.js';
-import { normalizeName } from './exact-name.js';
 import { LOCAL_LABELS } from './live-vectors.js';
+import type { MovedCatalog } from './moved-catalog.js';
 import type { ResolvedEngineOptions } from './options.js';
-import { vectorKey } from './skill-text.js';
 
 /** A changed catalog held in memory over the saved one it changes ({@link holdDelta}). */
 export interface HeldCatalog {
@@ -48,44 +46,32 @@ export async function holdDelta(options: CatalogHolderOptions, delta: CatalogDel
 }
 
 /**
- * The catalog of `skills` held in memory over the catalog of the model saved last, as
- * {@link holdDelta} holds an edit, when that catalog holds their ids at the same documents at
- * other paths (a kept member's record names another) and keeps every member but the changed
- * ones (at most half; their name, lexical or vector key differ): a tools file or skill library
- * copied and edited. The kept members' records are the base's, at the old paths: the caller
- * searches it with the records of `skills` (`StoredSearch.openMoved`). Undefined when it
- * cannot be held so.
+ * The catalog `moved` describes held in memory over its base, as {@link holdDelta} holds an
+ * edit: a catalog of the same ids at the same documents at other paths (a kept member's record
+ * names another) whose changed members are held (their name, lexical or vector key differ), a
+ * tools file or skill library copied and edited. Told from the base's member keys `movedBase`
+ * read, not read again; the changed skills glossed alone (`CrossLingual.prepareAlone`), or with
+ * the whole catalog when their glosses depend on it. The kept members' records are the base's,
+ * at the old paths: the caller searches it with the records of the skills
+ * (`StoredSearch.openMoved`). Undefined when it cannot be held so.
  */
-export async function holdMoved(options: CatalogHolderOptions, skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+export async function holdMoved(options: CatalogHolderOptions, moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
   const { shared, engine, language } = options;
   if (engine.mode === 'lexical') return undefined;
-  const byId = new Map<string, Skill>();
-  for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
-  const ordered = [...byId.values()];
-  const base = shared.latestCatalog(catalogModel(engine), CATALOG_FORMAT);
-  if (base === undefined || base.size !== ordered.length || ordered.length === 0) return undefined;
-  const stored = shared.members(base.id);
-  const keys = stored.keys();
-  if (keys.length !== ordered.length || !ordered.every((skill, doc) => keys[doc]!.id === skill.id)) return undefined;
-  await language.prepare(ordered, signal);
-  const glossesOf = (skill: Skill) => language.glossesOf(skill)?.lexical;
-  const members = ordered.map((skill, doc): Skill | number => {
-    const key = keys[doc]!;
-    return key.name === normalizeName(skill.name) && key.vectorKey === vectorKey(skill) && key.lexicalKey === lexicalKey(skill, glossesOf(skill)) ? doc : skill;
-  });
+  const { base, members, keys } = moved;
+  const changed: Skill[] = [];
+  let kept: number | undefined;
+  for (const m of members) {
+    if (typeof m !== 'number') changed.push(m);
+    else kept ??= m;
+  }
   // Moved: a kept member's record names another path (an edit in place is assembled, as before).
-  const kept = members.find((m): m is number => typeof m === 'number');
-  const record = kept === undefined ? undefined : stored.membersOf([keys[kept]!.id], options.dimensions).get(keys[kept]!.id)?.record;
-  if (record === undefined || (JSON.parse(record) as Skill).path === ordered[kept!]!.path) return undefined;
-  const change = changeOfDelta(
-    {
-      members,
-      baseIds: keys.map((key) => key.id),
-    },
-    base,
-    stored,
-    glossesOf,
-  );
+  if (changed.length === 0 || kept === undefined) return undefined;
+  const stored = shared.members(base.id);
+  const record = stored.membersOf([keys[kept]!.id], options.dimensions).get(keys[kept]!.id)?.record;
+  if (record === undefined || (JSON.parse(record) as Skill).path === moved.skills.get(keys[kept]!.id)?.path) return undefined;
+  if (!(await language.prepareAlone(changed, signal))) await language.prepare(moved.skills.values(), signal);
+  const change = changeOfDelta({ members, baseIds: keys.map((key) => key.id) }, base, stored, (skill) => language.glossesOf(skill)?.lexical);
   return hold(options, base, change, signal);
 }
 

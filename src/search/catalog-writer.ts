@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errorMessage, throwIfAborted } from '../errors.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
+import type { ReadStamps } from '../load/source-stamp.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { Diagnostic, Skill } from '../types.js';
@@ -11,6 +12,7 @@ import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
 import { holdDelta, holdMoved, type CatalogHolderOptions, type HeldCatalog } from './catalog-holder.js';
 import { changeOfDeltaAlone, changeVectors } from './change-from-store.js';
+import type { MovedCatalog } from './moved-catalog.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
@@ -185,14 +187,20 @@ export class CatalogWriter {
     return tokenised === undefined ? undefined : { embedded: moved.embedded, tokenised };
   }
 
+  /** Whether the store holds the catalog of these stamps (a copy's base, `SkillCatalog.editedCopyOf`). */
+  holds(stamps: ReadStamps): boolean {
+    const { shared, engine } = this.#options;
+    return shared.catalog(catalogKey(stamps.portableStamp ?? stamps.sourceStamp, engine)) !== undefined;
+  }
+
   /** A changed catalog held in memory over the saved one, not written ({@link holdDelta}). */
   holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
     return holdDelta(this.#options, delta, signal);
   }
 
-  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}). */
-  holdMoved(skills: readonly Skill[], signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    return holdMoved(this.#options, skills, signal);
+  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}); `moved` as `movedBase` told it. */
+  holdMoved(moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    return holdMoved(this.#options, moved, signal);
   }
 
   /** {@link assemble} with every member's vector read from the store. */

@@ -4,7 +4,6 @@ import { lexicalKey } from '../lexical/lexical-entry.js';
 import type { CatalogKey, CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
-import type { HeldCatalog } from './catalog-holder.js';
 import { CATALOG_FORMAT } from './catalog-format.js';
 import { normalizeName } from './exact-name.js';
 import { vectorKey } from './skill-text.js';
@@ -13,55 +12,46 @@ import { vectorKey } from './skill-text.js';
 export interface MovedCatalog {
   readonly base: StoredCatalog;
   readonly skills: ReadonlyMap<string, Skill>;
+  /**
+   * The skills in document order: the base's document where its member is the skill's but for
+   * the record (same name, lexical and vector key), else the skill (changed since).
+   */
+  readonly members: readonly (number | Skill)[];
+  /** The base's member keys by document, read once for every use (`CatalogWriter.holdMoved` tells its change from them). */
+  readonly keys: readonly Omit<CatalogMember, 'record'>[];
 }
 
 /**
  * The saved catalog (the one of `model` saved last) holding `skills` at other paths: the same
- * ids at the same documents, each with the same name, lexical key and vector key, only their
- * records differing (a tools file or skill folder copied or moved, docs/store.md "A catalog at
- * a new path"). Its lexical index, vectors, mean and graph are then what a clean build of
+ * ids at the same documents, each kept member with the same name, lexical key and vector key,
+ * only its record differing (a tools file or skill folder copied or moved, docs/store.md "A
+ * catalog at a new path"), and which of them changed besides ({@link MovedCatalog.members}).
+ * With none changed, its lexical index, vectors, mean and graph are what a clean build of
  * `skills` would write, so a search of it with the records taken from memory answers as that
- * build. Undefined when there is no such catalog. `language` is prepared with `skills`, as the
- * catalog writer does, for the glosses the lexical keys hold.
+ * build; with a few, those are held over it (`CatalogWriter.holdMoved`). Undefined when no
+ * saved catalog holds the same ids in the same order. `language` is prepared with `skills`, as
+ * the catalog writer does, for the glosses the lexical keys hold.
  */
 export async function movedBase(store: SharedStore, model: string, skills: readonly Skill[], language: CrossLingual): Promise<MovedCatalog | undefined> {
   const byId = new Map<string, Skill>();
   for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
   const base = store.latestCatalog(model, CATALOG_FORMAT);
   if (base === undefined || base.size !== byId.size || byId.size === 0) return undefined;
-  const members = store.members(base.id).keys();
-  if (members.length !== byId.size) return undefined;
+  const keys = store.members(base.id).keys();
+  if (keys.length !== byId.size) return undefined;
   const ordered = [...byId.values()];
-  // The cheap keys first: a changed catalog (the assembly's case) is told before the language step.
-  if (
-    !ordered.every(
-      (skill, doc) => members[doc]!.id === skill.id && members[doc]!.name === normalizeName(skill.name) && members[doc]!.vectorKey === vectorKey(skill),
-    )
-  )
-    return undefined;
+  // The ids first: another catalog is told before the language step.
+  if (!ordered.every((skill, doc) => keys[doc]!.id === skill.id)) return undefined;
   await language.prepare(ordered);
-  if (!ordered.every((skill, doc) => members[doc]!.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical))) return undefined;
-  return { base, skills: byId };
-}
-
-/**
- * The saved catalog `held` is held over (`CatalogWriter.holdMoved`: a copy with a few skills
- * changed), with `skills` by id and `language` prepared with them, for a search that takes the
- * records from memory; undefined when it is no longer the catalog of `model` saved last.
- */
-export async function heldMovedBase(
-  store: SharedStore,
-  model: string,
-  skills: readonly Skill[],
-  language: CrossLingual,
-  held: HeldCatalog,
-): Promise<MovedCatalog | undefined> {
-  const base = store.latestCatalog(model, CATALOG_FORMAT);
-  if (base?.id !== held.base.id) return undefined;
-  const byId = new Map<string, Skill>();
-  for (const skill of skills) if (!byId.has(skill.id)) byId.set(skill.id, skill);
-  await language.prepare(byId.values());
-  return { base, skills: byId };
+  const members = ordered.map((skill, doc): number | Skill => {
+    const key = keys[doc]!;
+    return key.name === normalizeName(skill.name) &&
+      key.vectorKey === vectorKey(skill) &&
+      key.lexicalKey === lexicalKey(skill, language.glossesOf(skill)?.lexical)
+      ? doc
+      : skill;
+  });
+  return { base, skills: byId, members, keys };
 }
 
 /** A catalog of a saved catalog's skills at other paths, to write ({@link putMovedCatalog}). */

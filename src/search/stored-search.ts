@@ -8,8 +8,8 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogModel } from './catalog-format.js';
-import { heldMovedBase, movedBase } from './moved-catalog.js';
-import { renameDiagnostic, renameSkill, type CatalogCopy } from '../load/tools-copy.js';
+import { movedBase, type MovedCatalog } from './moved-catalog.js';
+import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-holder.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
@@ -84,28 +84,33 @@ export class StoredSearch extends RankedSearch {
   /**
    * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
    * (`movedBase`: every member's keys equal, only records differ), the records and load problems
-   * taken from memory; undefined when the store holds none such. With `held`
-   * (`CatalogWriter.holdMoved`), its base searched with the changed members held over it.
-   * Nothing is written.
+   * taken from memory; undefined when the store holds none such. When a few skills changed too,
+   * `hold` (`CatalogWriter.holdMoved`) is given the moved catalog, its member keys read once, and
+   * the base is searched with the changed members it holds over it; undefined without `hold` or
+   * when it holds nothing. Nothing is written.
    */
   static async openMoved(
     options: EngineOptions,
     skills: readonly Skill[],
     diagnostics: readonly Diagnostic[],
-    held?: HeldCatalog,
+    hold?: (moved: MovedCatalog) => Promise<HeldCatalog | undefined>,
   ): Promise<OpenedCatalog | undefined> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
     const language = crossLingual(resolved, store);
-    const moved = await (held === undefined
-      ? movedBase(store, catalogModel(resolved), skills, language)
-      : heldMovedBase(store, catalogModel(resolved), skills, language, held)
-    ).catch((error: unknown) => {
+    let moved: MovedCatalog | undefined;
+    let held: HeldCatalog | undefined;
+    try {
+      moved = await movedBase(store, catalogModel(resolved), skills, language);
+      const changed = moved?.members.some((m) => typeof m !== 'number') === true;
+      if (changed) held = hold === undefined ? undefined : await hold(moved!);
+      if (changed && held === undefined) moved = undefined;
+    } catch (error) {
       store.close();
       throw error;
-    });
+    }
     const opened =
       moved === undefined
         ? undefined
@@ -139,18 +144,11 @@ export class StoredSearch extends RankedSearch {
       throw error;
     });
     const row = copy === undefined ? undefined : store.catalog(keyOf(copy.base));
-    const renamed = new Map<string, Skill | undefined>();
     const opened =
       row === undefined || copy === undefined
         ? undefined
         : StoredSearch.#openRow(resolved, store, row, {
-            skill: (stored) => (id) => {
-              if (!renamed.has(id)) {
-                const skill = stored(id);
-                renamed.set(id, skill === undefined ? undefined : Object.freeze(renameSkill(skill, copy)));
-              }
-              return renamed.get(id);
-            },
+            skill: renamedSkills(copy),
             diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
           });
     const found = await StoredSearch.#opened(resolved, store, opened);
@@ -160,17 +158,26 @@ export class StoredSearch extends RankedSearch {
   /**
    * The changed catalog `held` over the saved catalog it changes (`CatalogWriter.holdDelta`),
    * searched as that catalog written in the store would be; `diagnostics`: its load problems.
-   * Why there is none when the base is no longer saved as it was held.
+   * With `copy` (an edited copy, `SkillCatalog.editedCopyOf`), each kept skill moved from the
+   * base's path to the copy's (`renameSkill`). Why there is none when the base is no longer
+   * saved as it was held.
    */
-  static openHeld(options: EngineOptions, held: HeldCatalog, stamp: string, diagnostics: readonly Diagnostic[]): OpenedCatalog | { readonly reason: string } {
+  static openHeld(
+    options: EngineOptions,
+    held: HeldCatalog,
+    stamp: string,
+    diagnostics: readonly Diagnostic[],
+    copy?: Pick<EditedCopy, 'files'>,
+  ): OpenedCatalog | { readonly reason: string } {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
     const store = new SharedStore(source);
     const row = store.catalog(catalogKey(stamp, resolved));
+    const view: CatalogView | undefined = copy === undefined ? undefined : { skill: renamedSkills(copy), diagnostics: (saved) => saved };
     const opened =
       row?.id === held.base.id
-        ? StoredSearch.#openRow(resolved, store, { ...row, mean: held.mean, graph: held.graph }, undefined, held.overlay)
+        ? StoredSearch.#openRow(resolved, store, { ...row, mean: held.mean, graph: held.graph }, view, held.overlay)
         : { reason: "the changed catalog's base is no longer saved" };
     if ('reason' in opened) {
       store.close();
@@ -272,6 +279,18 @@ interface CatalogView {
   readonly diagnostics: (saved: readonly Diagnostic[]) => readonly Diagnostic[];
   /** The language step (prepared with the catalog's skills), when there is one already. */
   readonly language?: CrossLingual;
+}
+
+/** A catalog view's skills moved from the base's paths to the copy's (`renameSkill`), each once. */
+function renamedSkills(copy: Pick<EditedCopy, 'files'>): CatalogView['skill'] {
+  const renamed = new Map<string, Skill | undefined>();
+  return (stored) => (id) => {
+    if (!renamed.has(id)) {
+      const skill = stored(id);
+      renamed.set(id, skill === undefined ? undefined : Object.freeze(renameSkill(skill, copy)));
+    }
+    return renamed.get(id);
+  };
 }
 
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */

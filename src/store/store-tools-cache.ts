@@ -134,13 +134,13 @@ export class StoreToolsCache implements ToolsCache {
     );
   }
 
-  tablesOfSize(size: number): { readonly key: string; readonly stat: ToolsFileStat }[] {
+  tablesOfSize(size: number, slack = 0): { readonly key: string; readonly stat: ToolsFileStat }[] {
     const rows = this.#with((db) =>
       db
-        .prepare<[number], { key: string; size: number; mtime_ms: number; ctime_ms: number; ino: number }>(
-          'SELECT key, size, mtime_ms, ctime_ms, ino FROM tools_lines WHERE size = ? ORDER BY used DESC',
+        .prepare<[number, number, number], { key: string; size: number; mtime_ms: number; ctime_ms: number; ino: number }>(
+          'SELECT key, size, mtime_ms, ctime_ms, ino FROM tools_lines WHERE size BETWEEN ? AND ? ORDER BY used DESC, abs(size - ?)',
         )
-        .all(size),
+        .all(size - slack, size + slack, size),
     );
     return (rows ?? []).map((row) => ({ key: row.key, stat: { size: row.size, mtimeMs: row.mtime_ms, ctimeMs: row.ctime_ms, ino: row.ino } }));
   }

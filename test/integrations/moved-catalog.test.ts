@@ -1,13 +1,17 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
+import { SkillCatalog } from '../../src/load/catalog.js';
+import { SharedStore } from '../../src/store/shared-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Diagnostic, SearchHit } from '../../src/types.js';
 import { SKILLS, copyFixture, removeDir, tempDir } from '../cli/helpers.js';
 import { liveAnswers } from '../support/search-answers.js';
 
 const dirs: string[] = [];
+/** `SharedStore.members` itself, for a spy that counts the key reads of what it returns. */
+const MEMBERS = SharedStore.prototype.members;
 afterAll(() => dirs.forEach(removeDir));
 
 const TOPICS = ['rotate the logs of', 'plan a budget for', 'translate subtitles of', 'benchmark the cache of', 'audit the permissions of'];
@@ -63,6 +67,17 @@ async function coldAnswers(options: LiveIndexOptions): Promise<{
     return { answers, diagnostics: opened.diagnostics, assembled: opened.assembled, due, countsOpen: counts(options.store!) };
   } finally {
     await opened.close();
+  }
+}
+
+/** {@link coldAnswers}, with how many times the catalog was loaded whole (`SkillCatalog.get`). */
+async function coldAnswersLoading(options: LiveIndexOptions): Promise<{ got: Awaited<ReturnType<typeof coldAnswers>>; loaded: number }> {
+  const loads = vi.spyOn(SkillCatalog.prototype, 'get');
+  try {
+    const got = await coldAnswers(options);
+    return { got, loaded: loads.mock.calls.length };
+  } finally {
+    loads.mockRestore();
   }
 }
 
@@ -207,13 +222,63 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     expect(got.due).toHaveLength(1);
   });
 
-  it('a copy with one description changed too: the changed skill held over the saved catalog, nothing written in the prompt, the write handed on', async () => {
+  it("a skill library copied with one SKILL.md changed: held over the saved catalog, its member keys read once, answers a clean build's", async () => {
+    const { root } = setup();
+    const home = path.join(root, 'home');
+    const library = (dir: string, store = 'store.sqlite'): LiveIndexOptions => ({
+      catalog: { cwd: root, home, libraryDirs: [dir], codexHome: path.join(home, '.codex'), claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', 'index'),
+      store: path.join(root, 'cache', store),
+    });
+    const first = copyFixture(SKILLS);
+    const second = copyFixture(SKILLS);
+    dirs.push(first, second);
+    await liveAnswers(library(first), QUERIES);
+    const file = path.join(second, 'pdf-forms', 'SKILL.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/description: .*/, 'description: Rotate the logs of service 7 and fill in its pdf form'));
+    const before = counts(library(second).store!);
+    // Every read of a saved catalog's member keys (24k rows at 24k skills).
+    let keyReads = 0;
+    const members = vi.spyOn(SharedStore.prototype, 'members').mockImplementation(function (this: SharedStore, ...args) {
+      const read = MEMBERS.apply(this, args);
+      return {
+        ...read,
+        keys: () => {
+          keyReads += 1;
+          return read.keys();
+        },
+      };
+    });
+    let got: Awaited<ReturnType<typeof coldAnswers>>;
+    try {
+      got = await coldAnswers(library(second));
+    } finally {
+      members.mockRestore();
+    }
+    expect(keyReads).toBe(1);
+    expect(got.assembled).toBeUndefined();
+    expect(got.countsOpen).toEqual(before);
+    expect(got.due).toHaveLength(1);
+    const clean = await cleanBuild(library(second, 'clean.sqlite'));
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.answers[0]![0]?.skill).toMatchObject({ name: 'pdf-forms' });
+    expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(second))).toBe(true);
+  });
+
+  it("a copy with three lines edited, one renaming its tool (the id kept): told against the line table it was copied from, not loaded whole; nothing written in the prompt, the write handed on; answers and problems a clean build's", async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
     await liveAnswers(options('a.jsonl'), QUERIES);
-    writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace('rotate the logs of service 0', 'fill in a pdf form'));
+    const edited = readFileSync(path.join(root, 'a.jsonl'), 'utf8')
+      .replace('rotate the logs of service 0', 'fill in a pdf form')
+      .replace('"audit the permissions of service 4"', '"audit the permissions of service 4 and rotate its keys"')
+      .replace('"name":"tool-7"', '"name":"tool-seven"');
+    expect(edited).toContain('tool-seven');
+    writeFileSync(path.join(root, 'b.jsonl'), edited);
     const before = counts(options('b.jsonl').store!);
-    const got = await coldAnswers(options('b.jsonl'));
+    const { got, loaded } = await coldAnswersLoading(options('b.jsonl'));
+    expect(loaded).toBe(0);
     expect(got.assembled).toBeUndefined();
     expect(got.countsOpen).toEqual(before);
     expect(counts(options('b.jsonl').store!)).toEqual(before);
@@ -221,7 +286,19 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     const clean = await cleanBuild(options('b.jsonl', 'clean.sqlite'));
     expect(got.answers).toEqual(clean.answers);
     expect(got.diagnostics).toEqual(clean.diagnostics);
+    expect(got.diagnostics.map((d) => d.path)).toEqual([`${path.join(root, 'b.jsonl')}:41`]);
     expect(got.answers[2]![0]?.skill).toMatchObject({ id: 'tool-0', path: `tools:${path.join(root, 'b.jsonl')}#tool-0` });
+    expect(got.answers.flat().every((hit) => hit.skill.path.startsWith(`tools:${path.join(root, 'b.jsonl')}#`))).toBe(true);
+  });
+
+  it('a copy with more than half its lines edited (its size kept) is loaded whole, not told against the table, and answers as a clean build', async () => {
+    const { options, root } = setup();
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'b.jsonl'), readFileSync(path.join(root, 'a.jsonl'), 'utf8').replace(/service (\d*[0-5])"/g, 'Service $1"'));
+    const { got, loaded } = await coldAnswersLoading(options('b.jsonl'));
+    expect(loaded).toBeGreaterThan(0);
+    expect(got.answers).toEqual((await cleanBuild(options('b.jsonl', 'clean.sqlite'))).answers);
   });
 
   it('a copy with one description changed, without an indexer to hand it to: written once the search closes, as a clean build', async () => {

@@ -67,6 +67,18 @@ async function savedAnswers(options: LiveIndexOptions): Promise<{ answers: Searc
   }
 }
 
+/** `saveMoved` of `options` saves nothing: no catalog or member written, left to the sync. */
+async function expectNothingMoved(options: LiveIndexOptions): Promise<void> {
+  const before = counts(options.store!);
+  const live = await LiveIndex.open(options);
+  try {
+    expect(await live.saveMoved()).toBeUndefined();
+  } finally {
+    await live.close();
+  }
+  expect(counts(options.store!)).toMatchObject({ catalogs: before.catalogs, members: before.members });
+}
+
 /** A clean build's answers and load problems, in a store of its own. */
 async function clean(options: LiveIndexOptions): Promise<{ answers: SearchHit[][]; diagnostics: readonly Diagnostic[] }> {
   await liveAnswers(options, QUERIES);
@@ -154,19 +166,24 @@ describe('the indexer of a catalog at a new path (LiveIndex.saveMoved, what `ind
     expect(got.answers.flat().some((hit) => hit.skill.path.startsWith(second))).toBe(true);
   });
 
+  it('a copy with an edit whose entries the store holds (another catalog has them): nothing written from the saved catalog, left to the sync', async () => {
+    const { options, root } = setup();
+    const edited = TOOLS.replace('rotate the logs of service 0', 'fill in a pdf form');
+    writeFileSync(path.join(root, 'c.jsonl'), edited);
+    await liveAnswers(options('c.jsonl'), QUERIES);
+    writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
+    await liveAnswers(options('a.jsonl'), QUERIES);
+    // The same skills as c.jsonl, other bytes: not found as its copy, compared with a.jsonl's catalog (saved last).
+    writeFileSync(path.join(root, 'b.jsonl'), edited.replace('{"id":"tool-3",', '{"id": "tool-3",'));
+    await expectNothingMoved(options('b.jsonl'));
+  });
+
   it('a catalog no saved one holds at another path: nothing written, left to the sync', async () => {
     const { options, root } = setup();
     writeFileSync(path.join(root, 'a.jsonl'), TOOLS);
     await liveAnswers(options('a.jsonl'), QUERIES);
     writeFileSync(path.join(root, 'b.jsonl'), TOOLS.replace('rotate the logs of service 0', 'fill in a pdf form'));
-    const before = counts(options('b.jsonl').store!);
-    const live = await LiveIndex.open(options('b.jsonl'));
-    try {
-      expect(await live.saveMoved()).toBeUndefined();
-    } finally {
-      await live.close();
-    }
-    expect(counts(options('b.jsonl').store!)).toMatchObject({ catalogs: before.catalogs, members: before.members });
+    await expectNothingMoved(options('b.jsonl'));
   });
 });
 

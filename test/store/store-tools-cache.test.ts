@@ -137,6 +137,17 @@ describe('StoreToolsCache', () => {
     expect(snapshots(storeFile)).toEqual([{ size: toolsFileStat(tools)!.size, ids: ['zip'] }]);
   });
 
+  it("lists the line tables of files of a size, or within a slack of it nearest first (an edited copy's candidates)", () => {
+    const cache = new StoreToolsCache(storeFile);
+    closers.push(() => cache.close());
+    const stat = (size: number) => ({ size, mtimeMs: 1, ctimeMs: 1, ino: size });
+    for (const size of [100, 96, 103, 120])
+      cache.writeLines(`k${size}`, { stat: stat(size), text: Buffer.alloc(size), starts: Buffer.alloc(8), outcomes: '{}' });
+    expect(cache.tablesOfSize(100).map((table) => table.key)).toEqual(['k100']);
+    expect(cache.tablesOfSize(101, 5).map((table) => table.key)).toEqual(['k100', 'k103', 'k96']);
+    expect(cache.tablesOfSize(101, 5)[1]).toEqual({ key: 'k103', stat: stat(103) });
+  });
+
   it('refuses a quiet time that is not a positive integer', () => {
     expect(() => new StoreToolsCache(storeFile, { quietMs: 0 })).toThrow(/quietMs/);
   });
