@@ -142,6 +142,12 @@ export interface SearchHit {
   readonly score: number;
   /** Why it matched (for debugging / --json): which rankers contributed. */
   readonly via: readonly ('exact' | 'lexical' | 'dense')[];
+  /**
+   * Shown below the abstention threshold only because it is close to a hit that reached it
+   * (the shown list's cut, `ShownCut`): a consumer that leaves out the hits that reached it
+   * (already seen, never suggested) leaves this one out too ({@link withoutLoneCompanions}).
+   */
+  readonly companion?: true;
   /** The evidence behind this hit; present only when the search asked for it (`SearchRequest.explain`). */
   readonly why?: HitExplanation;
 }

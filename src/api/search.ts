@@ -5,6 +5,7 @@
  */
 export { SkillSearchEngine, type EngineInfo, type EngineOptions, type SyncOptions, type SyncResult } from '../search/index.js';
 export type { EntryStore } from '../store/entry-store.js';
+export { withoutLoneCompanions } from '../search/companions.js';
 export { LiveIndex, type LiveIndexOptions, type RefreshOptions, type RefreshResult, type SnapshotSearch } from '../integrations/live-index.js';
 export {
   ABSTAIN_LEVELS,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { closeSkillNames, findSkillByName } from '../attachments/skill-tool.js';
 import { offeredHits } from '../load/invocation.js';
+import { withoutLoneCompanions } from '../search/companions.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
 import { IdleCollector } from '../util/idle-collector.js';
@@ -93,7 +94,9 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   );
 
   async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = offeredHits(await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal }));
+    const hits = withoutLoneCompanions(
+      offeredHits(await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal })),
+    );
     const structured = {
       query,
       hits: hits.map(({ skill, score, why }) => ({

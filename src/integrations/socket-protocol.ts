@@ -2,7 +2,7 @@
  * The local search server's wire format: one JSON object per line in each direction.
  *
  *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid","explain"?:true}
- *   ← {"id":1,"hits":[{"name","source","score","path","description","whenToUse"?,"why"?}],"tookMs":4.2,"skills":120}
+ *   ← {"id":1,"hits":[{"name","source","score","companion"?,"path","description","whenToUse"?,"why"?}],"tookMs":4.2,"skills":120}
  *   → {"id":2,"op":"ping"}
  *   ← {"id":2,"pong":true,"pid":4242,"version":"0.1.0","skills":120}
  *   ← {"id":null,"error":{"code":"bad-json","message":"…"}}   (any request that cannot be served)
@@ -59,6 +59,8 @@ export interface WireHit {
   readonly name: string;
   readonly source: LoadedFrom;
   readonly score: number;
+  /** `SearchHit.companion`: shown below the threshold beside a hit that reached it. */
+  readonly companion?: true;
   readonly path: string;
   readonly description: string;
   readonly whenToUse?: string;
@@ -135,11 +137,12 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   return { id, op: 'search', query: data.query, ...given };
 }
 
-export function toWireHit({ skill, score, why }: SearchHit): WireHit {
+export function toWireHit({ skill, score, why, companion }: SearchHit): WireHit {
   return {
     name: skill.name,
     source: skill.source,
     score,
+    ...(companion === true ? { companion } : {}),
     path: skill.path,
     description: skill.description,
     ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
@@ -164,7 +167,7 @@ export function fromWireHit(hit: WireHit): SearchHit {
     tokenEstimate: 0,
     contentHash: '',
   };
-  return { skill, score: hit.score, via: [], ...(hit.why === undefined ? {} : { why: hit.why }) };
+  return { skill, score: hit.score, via: [], ...(hit.companion === true ? { companion: true } : {}), ...(hit.why === undefined ? {} : { why: hit.why }) };
 }
 
 /** Checks the shape of a search response from a server we did not write the other end of. */
@@ -175,6 +178,7 @@ export function isWireHit(value: unknown): value is WireHit {
     typeof value.source === 'string' &&
     (LOADED_FROM as readonly string[]).includes(value.source) &&
     typeof value.score === 'number' &&
+    (value.companion === undefined || value.companion === true) &&
     typeof value.path === 'string' &&
     typeof value.description === 'string' &&
     (value.whenToUse === undefined || typeof value.whenToUse === 'string') &&

@@ -14,6 +14,7 @@ import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { offeredHits } from '../load/invocation.js';
+import { withoutLoneCompanions } from '../search/companions.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import { TaskLimiter } from './task-limiter.js';
 
@@ -215,10 +216,13 @@ export class PrefetchHandle {
     const invoked = this.#turn.invoked ?? EMPTY;
     const { maxSkills, minScore } = this.#options;
     const seen = new Set<string>();
+    const kept = offeredHits(hits)
+      .sort((a, b) => b.score - a.score)
+      .filter(({ skill, score }) => score >= minScore && !visible.has(skill.name) && !invoked.has(skill.name));
     const skills: DiscoveredSkill[] = [];
-    for (const { skill, score } of offeredHits(hits).sort((a, b) => b.score - a.score)) {
+    for (const { skill, score } of withoutLoneCompanions(kept)) {
       if (skills.length >= maxSkills) break;
-      if (score < minScore || seen.has(skill.name) || visible.has(skill.name) || invoked.has(skill.name)) continue;
+      if (seen.has(skill.name)) continue;
       seen.add(skill.name);
       skills.push({
         name: skill.name,

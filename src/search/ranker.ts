@@ -124,14 +124,13 @@ export class Ranker {
         answerable: factors.answerable,
         fits: factors.fits[i]!,
       };
-      hits.push(
-        this.#hit(
-          hit.id,
-          scores[i]!,
-          hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
-          why(hit.id, scores[i]!, scoring),
-        ),
+      const shownHit = this.#hit(
+        hit.id,
+        scores[i]!,
+        hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
+        why(hit.id, scores[i]!, scoring),
       );
+      hits.push(scores[i]! < threshold ? { ...shownHit, companion: true } : shownHit);
     }
     return hits;
   }
