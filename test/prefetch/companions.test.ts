@@ -21,7 +21,8 @@ let engine: SkillSearchEngine;
 let hits: readonly SearchHit[];
 beforeAll(async () => {
   const skills = [];
-  for (const dir of ['test/cli/fixtures/skills', 'examples/skills']) skills.push(...(await scanSkillsDir(path.join(ROOT, dir), { source: 'skills', rank: 5 })).skills);
+  for (const dir of ['test/cli/fixtures/skills', 'examples/skills'])
+    skills.push(...(await scanSkillsDir(path.join(ROOT, dir), { source: 'skills', rank: 5 })).skills);
   engine = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact' });
   await engine.sync(skills);
   hits = await engine.search(QUERY, { k: 5 });
