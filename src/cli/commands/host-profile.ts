@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
@@ -73,6 +74,22 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
       return true;
     }),
   );
+}
+
+/**
+ * Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md`, whatever folders
+ * our flags name: the host lists those skills. A name that is not one path segment is in none.
+ */
+export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
+  const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
+  const options = load.resolveCatalogOptions({ ...catalogOptions(sources), skillsDirs: [], toolsFiles: [] });
+  const dirs = load.resolveSources(options).filter((dir) => dir.layout === 'skills' && isNativeTo(host, dir.source));
+  const holds = (name: string) =>
+    basename(name) === name &&
+    name !== '.' &&
+    name !== '..' &&
+    dirs.some((dir) => statSync(join(dir.dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile());
+  return new Set(names.filter(holds));
 }
 
 /** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */
