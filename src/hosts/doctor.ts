@@ -5,11 +5,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
+import { enabledClaudePlugins } from '../load/claude-plugins.js';
 import { binOnPath } from './command.js';
 import { codexHookHash, trustEntriesFor, trustStatus } from './codex-trust.js';
 import { readHostFile } from './host-file.js';
 import { type InstallContext, type InstallScope, hostFiles } from './install.js';
-import { MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings.js';
+import { type HookPosition, MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings.js';
 import { parseToml, valueAt } from './toml-lines.js';
 import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
 import type { HostName } from '../types.js';
@@ -18,7 +19,7 @@ import { isRecord } from '../util/json-file.js';
 export type CheckStatus = 'ok' | 'problem' | 'absent';
 
 export interface HostCheck {
-  readonly what: 'hook' | 'hook command' | 'trust' | 'project trust' | 'MCP server';
+  readonly what: 'hook' | 'hook command' | 'plugin' | 'trust' | 'project trust' | 'MCP server';
   readonly status: CheckStatus;
   readonly detail: string;
   /** The step that fixes a problem or an absence. */
@@ -92,6 +93,29 @@ function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext[
   };
 }
 
+/**
+ * An enabled Claude Code plugin whose hooks run our hook with another command (this
+ * repository's `plugin/`, while `install` wrote `node <bin>`): Claude Code runs identical
+ * commands once, different ones each, so every prompt would get its suggestions twice.
+ */
+function pluginChecks(ours: readonly HookPosition[], install: string, context: DoctorContext): HostCheck[] {
+  const checks: HostCheck[] = [];
+  for (const plugin of enabledClaudePlugins({ home: context.home, cwd: context.cwd })) {
+    const file = path.join(plugin.root, 'hooks', 'hooks.json');
+    const hooks = readParsed(file, (text) => parseSettings(text, file));
+    const theirs = hooks.value === undefined ? [] : ourHookPositions(hooks.value, file);
+    const other = theirs.find(({ entry }) => !ours.some((mine) => mine.entry.command === entry.command));
+    if (other === undefined) continue;
+    checks.push({
+      what: 'plugin',
+      status: 'problem',
+      detail: `the plugin ${plugin.id} runs the hook too, as "${String(other.entry.command)}": every prompt runs it twice`,
+      fix: `'${install.replace('install', 'uninstall')}', or 'claude plugin uninstall ${plugin.id}'`,
+    });
+  }
+  return checks;
+}
+
 export function doctorChecks(host: HostName, scope: InstallScope, context: DoctorContext): HostCheck[] {
   const { show } = context;
   const files = hostFiles(host, scope, context);
@@ -106,6 +130,8 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
     checks.push({ what: 'hook', status: 'ok', detail: `"${String(entry.command)}" in ${show(files.hooks)}` });
     checks.push(commandCheck(String(entry.command), context.env, show));
   }
+
+  if (host === 'claude-code' && ours.length > 0) checks.push(...pluginChecks(ours, install, context));
 
   if (host === 'codex' && ours.length > 0) {
     const trustFile = files.trust!;

@@ -17,7 +17,7 @@ import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { HostSearcher, loadInstructions } from './hosts.js';
+import { HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
@@ -107,6 +107,12 @@ export interface ClaudeCodeHookOptions {
    * a `session_id` in the input, every prompt starts fresh.
    */
   readonly sessionDir?: string;
+  /**
+   * Of the suggested names from folders `host` does not scan, those its own folders hold too
+   * (the same skill linked into both, or the host's own copy of a name another copy won our
+   * merge): the host lists them, so they get no path. Called only when there are such names.
+   */
+  readonly listedByHost?: (names: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface HookTurn {
@@ -214,7 +220,13 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
-    const howToLoad = loadInstructions(host, suggested);
+    const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source)).map((skill) => skill.name);
+    const listed =
+      deferred.length === 0 || options.listedByHost === undefined ? new Set<string>() : await options.listedByHost(deferred).catch(() => new Set<string>());
+    const howToLoad = loadInstructions(
+      host,
+      suggested.filter((skill) => !listed.has(skill.name)),
+    );
     const context = howToLoad === undefined ? discovered : `${discovered}\n\n${howToLoad}`;
     const output: ClaudeCodeHookOutput = {
       hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context },

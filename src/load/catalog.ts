@@ -357,8 +357,13 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 /** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */
 const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
 
+/**
+ * Two lines of one file with the same id share a path (`tools:<file>#<id>`): each entry is told
+ * apart by its place in the file, so the later line is reported as shadowed, not dropped unseen.
+ * The same file named twice gives the same places, and stays one file.
+ */
 function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
-  return getOrAdd(loadEntries, result, () => result.skills.map((skill) => ({ skill, realPath: skill.path })));
+  return getOrAdd(loadEntries, result, () => result.skills.map((skill, place) => ({ skill, realPath: `${skill.path}\0${place}` })));
 }
 
 const catalogs = new Map<string, SkillCatalog>();

@@ -43,11 +43,12 @@ export interface SourceDir {
 
 /**
  * `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside
- * it — home's `.claude` is the user source — otherwise up to the filesystem root.
+ * it or is home — home's `.claude` is the user source, so home itself gives none — otherwise
+ * up to the filesystem root.
  */
 export function projectDirs(cwd: string, home: string): string[] {
   const dirs: string[] = [];
-  const stopAtHome = cwd !== home && within(cwd, home);
+  const stopAtHome = within(cwd, home);
   const root = parse(cwd).root;
   let dir = cwd;
   for (;;) {

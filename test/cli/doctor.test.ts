@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownBin } from '../../src/hosts/command.js';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { ROOT, removeDir, runCli, tempDir } from './helpers.js';
 
 let home: string;
 const cli = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: home });
@@ -56,6 +56,27 @@ describe('doctor', () => {
     expect(out.code).toBe(1);
     expect(out.stdout).toContain("  PROBLEM hook command: /gone/bin/skill-search.js does not exist (moved or deleted); fix: run 'skill-search install' again");
     expect(out.stdout).toContain('  MISSING MCP server: no "skill-search" server in ~/.claude.json; fix: skill-search install claude-code');
+  });
+});
+
+describe('doctor and the Claude Code plugin', () => {
+  it('says when the enabled plugin runs the hook with another command than install wrote (every prompt would run it twice)', async () => {
+    await cli(['install', 'claude-code']);
+    const pluginRoot = path.join(home, '.claude/plugins/cache/skill-search/skill-search/0.1.0');
+    cpSync(path.join(ROOT, 'plugin'), pluginRoot, { recursive: true });
+    writeFileSync(
+      path.join(home, '.claude/plugins/installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'skill-search@skill-search': [{ scope: 'user', installPath: pluginRoot }] } }),
+    );
+    expect((await cli(['doctor', 'claude-code'])).code).toBe(0);
+
+    const settings = path.join(home, '.claude/settings.json');
+    writeFileSync(settings, JSON.stringify({ ...JSON.parse(readFileSync(settings, 'utf8')), enabledPlugins: { 'skill-search@skill-search': true } }));
+    const out = await cli(['doctor', 'claude-code']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      `  PROBLEM plugin: the plugin skill-search@skill-search runs the hook too, as "skill-search hook claude-code": every prompt runs it twice; fix: 'skill-search uninstall claude-code', or 'claude plugin uninstall skill-search@skill-search'\n`,
+    );
   });
 });
 

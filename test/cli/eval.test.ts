@@ -25,6 +25,24 @@ describe('eval', () => {
     expect(report).toMatchObject({ k: 10, mode: 'hybrid', abstain: { queries: 1 } });
   });
 
+  it('says on stderr when a relevant label names no skill loaded (it can only count as a miss)', async () => {
+    const dir = tempDir();
+    try {
+      const queries = path.join(dir, 'typo.jsonl');
+      writeFileSync(
+        queries,
+        '{"id":"q1","query":"fill in a pdf form","relevant":["pdf-forms"]}\n{"id":"q2","query":"resize images","relevant":["image-resise"]}\n',
+      );
+      const result = await runCli(['eval', '--queries', queries, '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe(`skill-search: ${queries}: 1 relevant label matching no skill loaded (counted as misses), the first: q2: "image-resise"\n`);
+      const clean = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--json'], cache);
+      expect(clean.stderr).toBe('');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('passes --k and --mode through', async () => {
     const result = await runCli(['eval', '--queries', QUERIES, '--skills-dir', SKILLS, '--model', 'hash', '--k', '3', '--mode', 'lexical', '--json'], cache);
     expect(JSON.parse(result.stdout)).toMatchObject({ k: 3, mode: 'lexical' });

@@ -185,6 +185,27 @@ describe('list --host', () => {
     }
   });
 
+  it('claude-code names a folder’s SKILL.md by its folder, as Claude Code 2.1 lists it, whatever its frontmatter name', async () => {
+    const home = tempDir();
+    try {
+      const write = (folder: string, name: string, description: string): void => {
+        mkdirSync(path.join(home, '.claude/skills', folder), { recursive: true });
+        writeFileSync(path.join(home, '.claude/skills', folder, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n`);
+      };
+      write('react-best-practices', 'vercel-react-best-practices', 'React performance rules');
+      write('compose-a', 'compose', 'Docker compose files');
+      write('compose-b', 'compose', 'Docker swarm stacks');
+      const cwd = path.join(home, 'project');
+      mkdirSync(cwd);
+      const { stdout } = await runCli(['list', '--host', 'claude-code', '--json'], cache, { env: { HOME: home }, cwd });
+      const listing = JSON.parse(stdout) as { listed: string[]; text: string };
+      expect(listing.listed).toEqual(['compose-a', 'compose-b', 'react-best-practices']);
+      expect(listing.text).toBe('- compose-a: Docker compose files\n- compose-b: Docker swarm stacks\n- react-best-practices: React performance rules');
+    } finally {
+      removeDir(home);
+    }
+  });
+
   it('refuses an unknown host in one line', async () => {
     const { code, stderr } = await runCli(['list', '--skills-dir', SKILLS, '--host', 'vim'], cache);
     expect(code).toBe(1);

@@ -67,6 +67,18 @@ describe('query (hash embedder)', () => {
     expect(hits[0]).toMatchObject({ name: 'currency-convert', source: 'skills' });
   });
 
+  it('says "1 skill" when the catalog holds one', async () => {
+    const dir = tempDir();
+    try {
+      const tools = path.join(dir, 'one.jsonl');
+      writeFileSync(tools, '{"id":"t1","name":"currency-convert","description":"Convert an amount between two currencies"}\n');
+      const text = await runCli(['query', '--tools', tools, ...HASH, 'bake a sourdough loaf tonight'], cache);
+      expect(text).toEqual({ code: 0, stdout: 'No skill fits this message (searched 1 skill, hybrid).\n', stderr: '' });
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('--k caps the number of hits', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--mode', 'dense', '--k', '2', '--json', 'tests images pdf git sql release'], cache);
     expect((JSON.parse(result.stdout) as { hits: unknown[] }).hits.length).toBeLessThanOrEqual(2);

@@ -22,6 +22,13 @@ const RULED_SKILLS: readonly SkillFile[] = [
   { name: 'style-guide', description: `House style for prose. ${'Prefer short sentences and plain words. '.repeat(45).trim()}` },
 ];
 
+/** A SKILL.md whose frontmatter name is not its folder's: Claude Code lists it by the folder. */
+const FOLDER_NAMED: SkillFile = {
+  name: 'react-best-practices',
+  description: 'React performance rules',
+  raw: '---\nname: vercel-react-best-practices\ndescription: React performance rules\n---\n# React\n',
+};
+
 /** Same-named copies in the other host's folders, and a skill only Codex reads. */
 const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Claude Code folder copy of invoice-ocr' };
 const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
@@ -54,7 +61,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
   it('list --host claude-code equals Claude Code’s listing of the user’s skills', async () => {
     const stub = await startAnthropicStub();
     stubs.push(stub);
-    const home = await claudeHome(RULED_SKILLS, { index: false });
+    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED], { index: false });
     // Codex folders Claude Code does not read: a same-named copy and a Codex-only skill.
     home.addSkills('.agents/skills', [DUPLICATE_CODEX_COPY, CODEX_ONLY]);
     const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
@@ -63,13 +70,14 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const predicted = (await home.cli(['list', '--host', 'claude-code'])).stdout;
     const unwrapped = /^<system-reminder>\n([\s\S]*)\n<\/system-reminder>\n$/.exec(predicted)?.[1];
     expect(unwrapped).toBeDefined();
-    const ours = new Set(RULED_SKILLS.map((skill) => skill.name));
+    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED].map((skill) => skill.name));
     const header = sent!.slice(0, sent!.indexOf('\n- '));
     expect(unwrapped).toBe([header, ...entriesOf(sent!, ours)].join('\n'));
     // The rules were exercised: a cut description, when_to_use appended, the forbidden skill absent.
     expect(unwrapped).toContain('- invoice-ocr: Read scanned invoices - When the user has invoices');
     expect(unwrapped).toMatch(/- style-guide: [^\n]*…$/m);
     expect(unwrapped).not.toContain('deploy-staging');
+    expect(unwrapped).toContain('- react-best-practices: React performance rules');
     expect(unwrapped).not.toContain(CODEX_ONLY.name);
     expect(unwrapped).not.toContain(DUPLICATE_CODEX_COPY.description);
   });

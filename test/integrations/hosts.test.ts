@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
@@ -107,6 +107,35 @@ describe('the demo catalogue never reaches a host once a user skill exists (CLI,
     expect(withDemo.stdout).toMatch(/examples[\\/]skills[\\/]pdf[\\/]SKILL\.md/);
     const list = await runCli(['list', '--cwd', project, '--json'], home);
     expect((JSON.parse(list.stdout) as { skills: { source: string }[] }).skills.map((s) => s.source)).toEqual(['skills']);
+  });
+});
+
+describe('a suggestion the host lists itself gets no path (CLI, fresh HOME)', () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir();
+  });
+  afterEach(() => removeDir(home));
+
+  it('Codex: a skill in ~/.agents/skills linked into ~/.claude/skills is in its list; a Claude Code-only one is not', async () => {
+    const project = path.join(home, 'project');
+    mkdirSync(project, { recursive: true });
+    const write = (dir: string, name: string, description: string) => {
+      mkdirSync(path.join(dir, name), { recursive: true });
+      writeFileSync(path.join(dir, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps.\n`);
+    };
+    write(path.join(home, '.agents', 'skills'), 'kafka-rebalance', 'Rebalance Kafka partitions and consumer groups');
+    mkdirSync(path.join(home, '.claude', 'skills'), { recursive: true });
+    symlinkSync(path.join(home, '.agents', 'skills', 'kafka-rebalance'), path.join(home, '.claude', 'skills', 'kafka-rebalance'));
+    write(path.join(home, '.claude', 'skills'), 'kafka-topics', 'Create and configure Kafka topics and partitions');
+    const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: project, prompt: 'rebalance the kafka partitions and topics' });
+    const hook = await runCli(['hook', 'codex', '--model', 'hash', '--mode', 'lexical', '--abstain', 'off'], home, { stdin: prompt });
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context).toContain('- kafka-rebalance: Rebalance Kafka partitions');
+    expect(context).toContain('- kafka-topics: Create and configure Kafka topics');
+    expect(context.split('Not in your skill list')[1]?.split('\n').slice(1)).toEqual([
+      `- kafka-topics: ${path.join(home, '.claude', 'skills', 'kafka-topics', 'SKILL.md')}`,
+    ]);
   });
 });
 

@@ -1,7 +1,16 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_EVENTS, SkillCatalog, demoSkillsDir, clearCatalogCache, getCatalog, type CatalogChange, type CatalogOptions } from '../../src/load/index.js';
+import {
+  CATALOG_EVENTS,
+  SkillCatalog,
+  demoSkillsDir,
+  clearCatalogCache,
+  formatShadowed,
+  getCatalog,
+  type CatalogChange,
+  type CatalogOptions,
+} from '../../src/load/index.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 let root: string;
@@ -78,6 +87,16 @@ describe('SkillCatalog.get', () => {
     await expect(catalog.get()).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await writeFile(tools, '{"id":"t1","name":"t1","description":"a tool"}\n');
     expect(names(await catalog.get())).toEqual(['t1']);
+  });
+
+  it('a tools line whose id an earlier line has is reported shadowed, not lost; the same file named twice is one file', async () => {
+    const tools = join(root, 'tools.jsonl');
+    await writeFile(tools, '{"id":"t1","name":"weather","description":"the weather"}\n{"id":"t1","name":"flights","description":"flights"}\n');
+    const snapshot = await new SkillCatalog({ ...options, toolsFiles: [tools, tools] }).get();
+    expect(names(snapshot)).toEqual(['weather']);
+    expect(snapshot.shadowed.map(formatShadowed)).toEqual([
+      `skill-search: duplicate skill "flights": tools:${tools}#t1 is the id of two lines; the first is used`,
+    ]);
   });
 
   it("serves the package's example skills with demo: 'always', including one for PDFs", async () => {

@@ -12,6 +12,10 @@ describe('projectDirs', () => {
   it('walks up to the filesystem root when cwd is outside home', () => {
     expect(projectDirs('/srv/app', '/home/u')).toEqual(['/srv/app', '/srv', '/']);
   });
+
+  it('has none when cwd is home: home is the user source, and the folders above it no project', () => {
+    expect(projectDirs('/home/u', '/home/u')).toEqual([]);
+  });
 });
 
 describe('shadowing across every source', () => {
@@ -132,6 +136,17 @@ describe('shadowing across every source', () => {
     await writeTree(root, { 'home/.claude/skills/mine/SKILL.md': skillMd('mine') });
     const snapshot = await new SkillCatalog(options(root)).get();
     expect(snapshot.skills.map((skill) => [skill.name, skill.rank])).toEqual([['mine', 4]]);
+  });
+
+  it('started in home, each user file is read once and nothing above home is read', async () => {
+    await writeTree(root, {
+      'home/.claude/skills/mine/SKILL.md': skillMd('mine'),
+      'home/.claude/skills/broken/SKILL.md': '---\ndescription: [unclosed\n---\n',
+      '.claude/skills/above-home/SKILL.md': skillMd('above home'),
+    });
+    const snapshot = await new SkillCatalog({ ...options(root), cwd: join(root, 'home') }).get();
+    expect(snapshot.skills.map((skill) => [skill.name, skill.rank])).toEqual([['mine', 4]]);
+    expect(snapshot.diagnostics.map((d) => [d.code, d.path])).toEqual([['bad-yaml', join(root, 'home', '.claude', 'skills', 'broken', 'SKILL.md')]]);
   });
 
   it('--skills-dir replaces every default source', async () => {

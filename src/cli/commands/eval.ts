@@ -4,7 +4,7 @@ import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_EVAL_K } from '../defaults.js';
 import { line, openLiveIndex, printJson } from '../context.js';
-import { table } from '../format.js';
+import { plural, table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
 import { ENGINE_DEFAULTS, type EngineKnobs } from '../../search/options.js';
@@ -42,6 +42,15 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
     if (snapshot.skills.length === 0) {
       const { nothingToIndex } = await import('../../integrations/live-index.js');
       throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
+    }
+    // A label that names no skill (a typo, a skill not loaded) can only miss: say so, or the numbers mislead.
+    const known = new Set(snapshot.skills.flatMap((skill) => [skill.name, skill.id]));
+    const unknown = queries.flatMap((item) => item.relevant.filter((label) => !known.has(label)).map((label) => `${item.id}: ${JSON.stringify(label)}`));
+    if (unknown.length > 0) {
+      line(
+        io.stderr,
+        `skill-search: ${queriesRaw}: ${plural(unknown.length, 'relevant label')} matching no skill loaded (counted as misses), the first: ${unknown[0]}`,
+      );
     }
     const report = await evaluation.runEval(live.engine, queries, {
       k: retrieval.k,

@@ -130,6 +130,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       sessionDir: sessionsDir(cacheRoot(io.env)),
       keepDemo: args.values.demo === true,
       onTurn: (turn) => recordUsage(turn, sources, io, log),
+      listedByHost: async (names) => (sources === undefined ? new Set() : (await import('./host-profile.js')).namesHostLists(host, sources, names)),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
     // After a timeout, abandoned work may still block the loop: the watchdog stays armed.

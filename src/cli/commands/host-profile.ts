@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
@@ -6,6 +7,7 @@ import { parsePositiveInt, type ParsedValues } from '../args.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, type SourceOptions } from '../sources.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
+import type { SourceDir } from '../../load/sources.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
@@ -39,8 +41,9 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
  * The skills `host` reads itself, before our merge: Codex scans only its own folders, so a
  * name also in a Claude Code folder (whose copy wins our merge) is listed from the Codex
  * folder. Codex keeps same-named skills from different folders apart (one file read twice
- * through a link counts once). Claude Code's folders all outrank Codex's, so the merged
- * catalog already holds its copies. With `--skills-dir`, the catalog's skills as they are.
+ * through a link counts once). Claude Code names a `<folder>/SKILL.md` skill by its folder,
+ * whatever its frontmatter `name` says (its Skill tool takes either), and shadows by that
+ * name. With `--skills-dir`, the catalog's skills as they are.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
   const [load, { skillSelector }, { isOverride }] = await Promise.all([
@@ -48,11 +51,20 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
     import('../../load/skill-globs.js'),
     import('../sources.js'),
   ]);
-  if (host !== 'codex' || isOverride(sources)) return skills;
+  if (isOverride(sources)) return skills;
   const options = load.resolveCatalogOptions(catalogOptions(sources));
+  const selected = skillSelector(options.include, options.exclude);
+  if (host === 'claude-code') {
+    const [{ isNativeTo }, { mergeSkills }] = await Promise.all([import('../../integrations/hosts.js'), import('../../load/merge.js')]);
+    const dirs = load.resolveSources(options).filter((dir) => isNativeTo(host, dir.source));
+    const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
+    const entries = scans.flatMap((scan, i) =>
+      scan.skills.filter(selected).map((skill) => ({ skill: namedByFolder(skill, dirs[i]!), realPath: scan.realPaths.get(skill.path) ?? skill.path })),
+    );
+    return mergeSkills(entries).skills;
+  }
   const dirs = load.resolveSources(options).filter((dir) => dir.source === 'codex');
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
-  const selected = skillSelector(options.include, options.exclude);
   const seen = new Set<string>();
   return scans.flatMap((scan) =>
     scan.skills.filter((skill) => {
@@ -62,6 +74,30 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
       return true;
     }),
   );
+}
+
+/**
+ * Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md`, whatever folders
+ * our flags name: the host lists those skills. A name that is not one path segment is in none.
+ */
+export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
+  const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
+  const options = load.resolveCatalogOptions({ ...catalogOptions(sources), skillsDirs: [], toolsFiles: [] });
+  const dirs = load.resolveSources(options).filter((dir) => dir.layout === 'skills' && isNativeTo(host, dir.source));
+  const holds = (name: string) =>
+    basename(name) === name &&
+    name !== '.' &&
+    name !== '..' &&
+    dirs.some((dir) => statSync(join(dir.dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile());
+  return new Set(names.filter(holds));
+}
+
+/** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */
+function namedByFolder(skill: Skill, dir: SourceDir): Skill {
+  if (dir.layout !== 'skills' || basename(skill.path) !== 'SKILL.md') return skill;
+  const folder = basename(dirname(skill.path));
+  const name = dir.namespace === undefined ? folder : `${dir.namespace}:${folder}`;
+  return name === skill.name ? skill : { ...skill, name, id: name };
 }
 
 /**

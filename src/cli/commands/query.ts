@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
-import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, formatTranslation, plural, round, toJsonHit } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { NothingShown as EngineNothingShown } from '../../service/open-search.js';
@@ -91,7 +91,7 @@ function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills
     return;
   }
   if (hits.length === 0) {
-    line(io.stdout, `No skill fits this message (searched ${skills} skills, ${mode}).`);
+    line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${mode}).`);
     if (none !== undefined) {
       const best =
         none.best === undefined
