@@ -5,7 +5,7 @@
  * Why: a hook without a server starts Node on every prompt, and Node loads the ~125 ES modules
  * of that path one by one (resolve, read, compile, link). One CommonJS file did the same work
  * about 60 ms sooner per call at 24k skills (docs/cold-start.md).
- * Packages stay in node_modules (but better-sqlite3's JavaScript, below), and modules the CLI imports on demand are still only
+ * Packages stay in node_modules (but better-sqlite3's and onnxruntime's JavaScript, below), and modules the CLI imports on demand are still only
  * evaluated on demand. The file sits beside dist/cli/main.js, so paths our modules resolve
  * from `import.meta.url` (the package's root two folders up) stay the same.
  *
@@ -43,15 +43,16 @@ export function bundleCli(root: string = ROOT): void {
     logLevel: 'warning',
   };
   // Packages stay in node_modules, but for better-sqlite3's JavaScript (src/store/sqlite-driver.ts
-  // `bundledDriver`): its addon is still loaded from the installed package, by path.
-  const { metafile } = buildSync({ ...options, external: externalBut(options, BUNDLED_PACKAGES), metafile: true });
+  // `bundledDriver`) and onnxruntime's (src/embed/onnxruntime.ts `bundledRuntime`): their addons
+  // are still loaded from the installed packages (`*.node` stays out).
+  const { metafile } = buildSync({ ...options, external: [...externalBut(options, BUNDLED_PACKAGES), '*.node'], metafile: true });
   const strays = Object.keys(metafile.inputs).filter((input) => {
     const at = input.lastIndexOf('node_modules/');
     return at >= 0 && !BUNDLED_PACKAGES.includes(packageOf(input.slice(at + 'node_modules/'.length)) ?? '');
   });
   if (strays.length > 0) throw new Error(`${CLI_BUNDLE}: packages bundled that should stay in node_modules: ${strays.join(', ')}`);
   const file = path.join(root, CLI_BUNDLE);
-  const bundle = asciiOnly(readFileSync(file, 'utf8'));
+  const bundle = addonsByPackage(asciiOnly(readFileSync(file, 'utf8')));
   writeFileSync(file, bundle);
   const stray = strayImports(bundle);
   if (stray.length > 0)
@@ -59,7 +60,34 @@ export function bundleCli(root: string = ROOT): void {
 }
 
 /** The packages whose JavaScript the bundle carries; `bindings` (better-sqlite3's search for its addon) stays out. */
-export const BUNDLED_PACKAGES = ['better-sqlite3'];
+export const BUNDLED_PACKAGES = ['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common'];
+
+/**
+ * Addons that bundled JavaScript requires by a path relative to its own file, which from the
+ * bundle (in dist/cli) would name no file: each is required through its package's name instead,
+ * so Node finds the installed package as it finds the bundle's other packages. onnxruntime-node's
+ * dist/binding.js requires `../bin/napi-v3/<platform>/<arch>/onnxruntime_binding.node`, which
+ * esbuild lays out as one `require` per file it matched.
+ */
+export const ADDON_REQUIRES: readonly { readonly relative: string; readonly packagePath: string }[] = [
+  { relative: '../bin/napi-v3/', packagePath: 'onnxruntime-node/bin/napi-v3/' },
+];
+
+/**
+ * `bundle` with each {@link ADDON_REQUIRES} `require` named through its package. Throws when one
+ * is missing (the package's layout changed) or a relative `require` is left.
+ */
+export function addonsByPackage(bundle: string): string {
+  let rewritten = bundle;
+  for (const { relative, packagePath } of ADDON_REQUIRES) {
+    const from = `require("${relative}`;
+    if (!rewritten.includes(from)) throw new Error(`${CLI_BUNDLE}: no ${from}…") to require through its package; has the package's layout changed?`);
+    rewritten = rewritten.split(from).join(`require("${packagePath}`);
+  }
+  const left = /\brequire\((["'`])\.\.?\/.*?\1\)/.exec(rewritten);
+  if (left !== null) throw new Error(`${CLI_BUNDLE}: a relative require, which would resolve from dist/cli: ${left[0]}`);
+  return rewritten;
+}
 
 /** The package a bare specifier names (`@scope/name`, or `name`), else undefined. */
 export function packageOf(specifier: string): string | undefined {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, packageOf, strayImports } from '../../scripts/bundle-cli.js';
+import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, packageOf, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -56,11 +56,25 @@ describe('the packages in the CLI bundle', () => {
     expect(packageOf('/abs/file.js')).toBeUndefined();
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's JavaScript, without bindings", () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's and onnxruntime's JavaScript, without bindings or addons", () => {
     const bundle = readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8');
-    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3']);
+    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common']);
     expect(bundle).toContain('// node_modules/better-sqlite3/lib/database.js');
-    expect(bundle).not.toMatch(/\/\/ node_modules\/(?!better-sqlite3\/)/);
+    expect(bundle).toContain('// node_modules/onnxruntime-node/dist/backend.js');
+    expect(bundle).toContain('// node_modules/onnxruntime-common/dist/ort-common.node.js');
+    expect(bundle).not.toMatch(/\/\/ node_modules\/(?!better-sqlite3\/|onnxruntime-node\/|onnxruntime-common\/)/);
     expect(bundle).toContain('require("bindings")');
+    expect(bundle).toContain(`require("onnxruntime-node/bin/napi-v3/${process.platform}/${process.arch}/onnxruntime_binding.node")`);
+  });
+
+  it("requires onnxruntime's binding through the package, and refuses a relative require left over", () => {
+    const laid = 'var m = __glob({ "../bin/napi-v3/linux/x64/onnxruntime_binding.node": () => require("../bin/napi-v3/linux/x64/onnxruntime_binding.node") });';
+    expect(addonsByPackage(laid)).toBe(
+      'var m = __glob({ "../bin/napi-v3/linux/x64/onnxruntime_binding.node": () => require("onnxruntime-node/bin/napi-v3/linux/x64/onnxruntime_binding.node") });',
+    );
+    expect(() => addonsByPackage('const x = require("onnxruntime-node");')).toThrow(/no require\("\.\.\/bin\/napi-v3\/…"\)/);
+    expect(() => addonsByPackage(`${laid}\nconst y = require("./other.node");`)).toThrow(
+      /a relative require, which would resolve from dist\/cli: require\("\.\/other\.node"\)/,
+    );
   });
 });

@@ -62,4 +62,26 @@ describe.skipIf(!built)('what a cold hook loads (built)', () => {
     // The shell watchdog ran: the hook loads child_process for it.
     expect(seen.builtins).toContain('NativeModule child_process');
   }, 60_000);
+
+  it("embeds with onnxruntime's JavaScript from the bundle, requiring only its binding", async () => {
+    const log = path.join(cache, 'modules-use-lite.json');
+    const recorder = path.join(cache, 'recorder.mjs');
+    writeFileSync(recorder, RECORDER);
+    const flags = ['--skills-dir', SKILLS, '--index-dir', path.join(cache, 'index-use-lite')];
+    const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
+    expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
+    const stdin = JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 's-use-lite',
+      prompt: 'fill in a pdf form',
+      transcript_path: '/dev/null',
+      cwd: cache,
+    });
+    const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('pdf-forms');
+    const seen = JSON.parse(readFileSync(log, 'utf8')) as { required: string[] };
+    const binding = path.join(ROOT, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v3', process.platform, process.arch, 'onnxruntime_binding.node');
+    expect(seen.required.filter((file) => file.includes(`${path.sep}onnxruntime-`))).toEqual([binding]);
+  }, 120_000);
 });
