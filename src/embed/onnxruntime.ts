@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SkillSearchError } from '../errors.js';
+import { bundledVersion } from '../util/bundled.js';
 
 export interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
@@ -50,13 +51,12 @@ export function loadOnnxRuntime(): OrtModule {
  * (scripts/bundle-cli.ts), compiled with the bundle and under its code cache: requiring the
  * packages' files cost a cold hook about 3 ms (docs/cold-start.md, tenth round). Its binding is
  * still the installed package's, required by the bundle through the package's name. Only when
- * the installed package is the version bundled, since its JavaScript and its binding go
- * together. Undefined otherwise (the installed package is then required), and in tsc's ES
- * modules, which have no `require`.
+ * the installed package is the version bundled; undefined otherwise (the installed package is
+ * then required) and outside the bundle.
  */
 function bundledRuntime(installed: NodeJS.Require): OrtModule | undefined {
-  if (typeof require !== 'function') return undefined;
-  const bundled = (require('onnxruntime-node/package.json') as { version: string }).version;
+  const bundled = bundledVersion('onnxruntime-node');
+  if (bundled === undefined) return undefined;
   let version: unknown;
   try {
     version = (JSON.parse(readFileSync(installed.resolve('onnxruntime-node/package.json'), 'utf8')) as { version?: unknown }).version;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, packageOf, strayImports } from '../../scripts/bundle-cli.js';
+import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, ownFolders, packageOf, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -56,15 +56,45 @@ describe('the packages in the CLI bundle', () => {
     expect(packageOf('/abs/file.js')).toBeUndefined();
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's and onnxruntime's JavaScript, without bindings or addons", () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's, onnxruntime's and usearch's JavaScript, without their addons", () => {
     const bundle = readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8');
-    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common']);
-    expect(bundle).toContain('// node_modules/better-sqlite3/lib/database.js');
-    expect(bundle).toContain('// node_modules/onnxruntime-node/dist/backend.js');
-    expect(bundle).toContain('// node_modules/onnxruntime-common/dist/ort-common.node.js');
-    expect(bundle).not.toMatch(/\/\/ node_modules\/(?!better-sqlite3\/|onnxruntime-node\/|onnxruntime-common\/)/);
-    expect(bundle).toContain('require("bindings")');
+    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path']);
+    for (const file of [
+      'better-sqlite3/lib/database.js',
+      'onnxruntime-node/dist/backend.js',
+      'onnxruntime-common/dist/ort-common.node.js',
+      'usearch/javascript/dist/cjs/usearch.js',
+      'node-gyp-build/node-gyp-build.js',
+      'bindings/bindings.js',
+    ])
+      expect(bundle).toContain(`// node_modules/${file}`);
+    const packages = [...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((match) => match[1]);
+    expect(new Set(packages)).toEqual(new Set(BUNDLED_PACKAGES));
+    expect(bundle).not.toMatch(/\brequire\("\.\.?\//);
     expect(bundle).toContain(`require("onnxruntime-node/bin/napi-v3/${process.platform}/${process.arch}/onnxruntime_binding.node")`);
+    expect(bundle).toContain('var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");');
+    // Each version as installed: the bundled JavaScript is used only with the addon it goes with.
+    const versions = (name: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(bundle).toContain(
+      `const skillSearchBundledVersions = ${JSON.stringify(Object.fromEntries(BUNDLED_PACKAGES.map((name) => [name, versions(name)])))};`,
+    );
+  });
+
+  it("gives usearch's module its own __dirname, and refuses another bundled file that reads it", () => {
+    const usearch = [
+      '// node_modules/usearch/javascript/dist/cjs/usearch.js',
+      'var require_usearch = __commonJS({',
+      '  "node_modules/usearch/javascript/dist/cjs/usearch.js"(exports) {',
+      '    function getDirName() { return __dirname; }',
+      '  }',
+      '});',
+    ].join('\n');
+    expect(ownFolders(usearch).split('\n').slice(2, 4)).toEqual([
+      '  "node_modules/usearch/javascript/dist/cjs/usearch.js"(exports) {',
+      '    var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");',
+    ]);
+    expect(() => ownFolders('// node_modules/other/index.js\nvar x = 1;')).toThrow(/no module node_modules\/usearch\/javascript\/dist\/cjs\/usearch\.js/);
+    expect(() => ownFolders(`${usearch}\n\n// node_modules/other/index.js\nvar dir = __dirname;`)).toThrow(/node_modules\/other\/index\.js reads __dirname/);
   });
 
   it("requires onnxruntime's binding through the package, and refuses a relative require left over", () => {

@@ -84,4 +84,44 @@ describe.skipIf(!built)('what a cold hook loads (built)', () => {
     const binding = path.join(ROOT, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v3', process.platform, process.arch, 'onnxruntime_binding.node');
     expect(seen.required.filter((file) => file.includes(`${path.sep}onnxruntime-`))).toEqual([binding]);
   }, 120_000);
+
+  it("searches a graph with usearch's JavaScript from the bundle, requiring only its addon and manifest", async () => {
+    const log = path.join(cache, 'modules-graph.json');
+    const recorder = path.join(cache, 'recorder.mjs');
+    writeFileSync(recorder, RECORDER);
+    // Past the dense side's exact scan (2,048 vectors): the catalog keeps a graph, which usearch views.
+    const tools = path.join(cache, 'tools-2100.jsonl');
+    const words = ['pdf', 'form', 'table', 'chart', 'image', 'resize', 'deploy', 'git', 'test', 'slide', 'csv', 'invoice', 'audio'];
+    const line = (i: number) =>
+      JSON.stringify({
+        name: `tool-${i}`,
+        description: `Tool ${i}: ${words
+          .map((_, k) => words[(i * 7 + k) % words.length])
+          .slice(0, 6)
+          .join(' ')}`,
+      });
+    writeFileSync(tools, `${Array.from({ length: 2100 }, (_, i) => line(i)).join('\n')}\n`);
+    const flags = ['--tools', tools, '--no-demo', '--model', 'hash', '--index-dir', path.join(cache, 'index-graph')];
+    const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
+    expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
+    const stdin = JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 's-graph',
+      prompt: 'resize an image',
+      transcript_path: '/dev/null',
+      cwd: cache,
+    });
+    const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const seen = JSON.parse(readFileSync(log, 'utf8')) as { required: string[] };
+    const usearch = path.join(ROOT, 'node_modules', 'usearch');
+    // node-gyp-build reads the package's manifest (its name) before it finds the addon.
+    expect(seen.required.filter((file) => file.startsWith(usearch)).map((file) => path.relative(usearch, file))).toEqual([
+      'package.json',
+      expect.stringMatching(/\.node$/),
+    ]);
+    for (const name of ['node-gyp-build', 'bindings', 'file-uri-to-path'])
+      expect(seen.required.filter((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`))).toEqual([]);
+  }, 120_000);
 });
