@@ -17,7 +17,7 @@
  * Usage: npx tsx scripts/bundle-cli.ts
  */
 import { type BuildOptions, buildSync } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -61,8 +61,9 @@ export function bundleCli(root: string = ROOT): void {
     const at = input.lastIndexOf('node_modules/');
     if (at < 0) return false;
     const name = packageOf(input.slice(at + 'node_modules/'.length)) ?? '';
-    // Each from the folder whose version the bundle names.
-    return !BUNDLED_PACKAGES.includes(name) || !input.startsWith(`node_modules/${name}/`);
+    // Each from the folder whose version the bundle names (esbuild names files by their real path).
+    const folder = path.resolve(root, input.slice(0, at + 'node_modules/'.length + name.length));
+    return !BUNDLED_PACKAGES.includes(name) || realpathSync(folder) !== realpathSync(path.join(root, 'node_modules', name));
   });
   if (strays.length > 0) throw new Error(`${CLI_BUNDLE}: packages bundled that should stay in node_modules, or from another folder: ${strays.join(', ')}`);
   const file = path.join(root, CLI_BUNDLE);
@@ -119,14 +120,14 @@ const INSTALLED_FOLDER = `function skillSearchInstalledFolder(subpath) {
 export function ownFolders(bundle: string): string {
   let declared = bundle;
   for (const file of OWN_FOLDERS) {
-    const opening = new RegExp(`^(var \\w+ = __commonJS\\(\\{\\n  "node_modules/${file.replace(/[.]/g, '\\.')}"\\([\\w, ]*\\) \\{)$`, 'm');
+    const opening = new RegExp(`^(var \\w+ = __commonJS\\(\\{\\n  "(?:[^"\\n]*/)?node_modules/${file.replace(/[.]/g, '\\.')}"\\([\\w, ]*\\) \\{)$`, 'm');
     if (!opening.test(declared)) throw new Error(`${CLI_BUNDLE}: no module node_modules/${file} to give its own __dirname`);
     declared = declared.replace(opening, `$1\n    var __dirname = skillSearchInstalledFolder(${JSON.stringify(path.posix.dirname(file))});`);
   }
   // Module by module (esbuild heads each with its path), past the banner.
   const modules = declared.split(/^\/\/ (\S+)$/m);
   for (let i = 1; i < modules.length; i += 2)
-    if (/\b__dirname\b/.test(modules[i + 1]!) && !OWN_FOLDERS.some((file) => modules[i] === `node_modules/${file}`))
+    if (/\b__dirname\b/.test(modules[i + 1]!) && !OWN_FOLDERS.some((file) => `/${modules[i]}`.endsWith(`/node_modules/${file}`)))
       throw new Error(`${CLI_BUNDLE}: ${modules[i]} reads __dirname, which in the bundle names dist/cli (see OWN_FOLDERS)`);
   return declared;
 }

@@ -93,6 +93,9 @@ describe('the packages in the CLI bundle', () => {
       '  "node_modules/usearch/javascript/dist/cjs/usearch.js"(exports) {',
       '    var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");',
     ]);
+    // A node_modules reached through a link: esbuild names the files by their real path.
+    const linked = usearch.replaceAll('node_modules/', '../elsewhere/node_modules/');
+    expect(ownFolders(linked)).toContain('var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");');
     expect(() => ownFolders('// node_modules/other/index.js\nvar x = 1;')).toThrow(/no module node_modules\/usearch\/javascript\/dist\/cjs\/usearch\.js/);
     expect(() => ownFolders(`${usearch}\n\n// node_modules/other/index.js\nvar dir = __dirname;`)).toThrow(/node_modules\/other\/index\.js reads __dirname/);
   });
