@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, ownFolders, packageOf, strayImports } from '../../scripts/bundle-cli.js';
+import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, HOOK_BUNDLE, ownFolders, packageOf, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -16,8 +16,29 @@ describe('dynamic imports in the CLI bundle', () => {
     expect(strayImports(bundle)).toEqual(['const { Tokenizer } = await import("@huggingface/tokenizers");']);
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle has none', () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles have none', () => {
     expect(strayImports(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8'))).toEqual([]);
+    expect(strayImports(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8'))).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(path.join(ROOT, HOOK_BUNDLE)))("the hook's bundle holds the hook's modules, not the other commands'", () => {
+    const bundle = readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8');
+    for (const module of [
+      'dist/cli/hook-main.js',
+      'dist/cli/commands/hook.js',
+      'dist/integrations/live-index.js',
+      'node_modules/usearch/javascript/dist/cjs/usearch.js',
+    ])
+      expect(bundle).toContain(`// ${module}\n`);
+    for (const module of [
+      'dist/cli/main.js',
+      'dist/cli/commands.js',
+      'dist/cli/commands/index-cmd.js',
+      'dist/integrations/mcp-server.js',
+      'dist/hosts/install.js',
+    ])
+      expect(bundle).not.toContain(`// ${module}\n`);
+    expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8')).toContain('// dist/cli/commands/index-cmd.js\n');
   });
 
   it('importModule imports by itself outside the bundle', async () => {
@@ -41,8 +62,9 @@ describe('the CLI bundle in ASCII', () => {
     expect(asciiOnly('const PATH = "\\\\—";')).toBe('const PATH = "\\\\\\u2014";');
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle is ASCII', () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles are ASCII', () => {
     expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
+    expect(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
   });
 });
 
