@@ -1,6 +1,5 @@
 import type { CommandSpec } from './args.js';
-import type { CliIo } from './io.js';
-import type { ParsedArgs } from './args.js';
+import type { CommandEntry } from './command-entry.js';
 import { DEFAULT_EVAL_K, DEFAULT_K } from './defaults.js';
 import { CONTEXT_WINDOW_OPTION, INSTALL_OPTIONS, JSON_OPTION, MODEL_OPTIONS, QUIET_OPTION, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
 import { HOOK_COMMAND } from './hook-command.js';
@@ -33,12 +32,7 @@ const WATCH_SPEC: CommandSpec = {
   ].join('\n'),
 };
 
-export type CommandRunner = (args: ParsedArgs, io: CliIo) => Promise<number>;
-
-export interface CommandEntry {
-  readonly spec: CommandSpec;
-  readonly load: () => Promise<CommandRunner>;
-}
+export type { CommandEntry, CommandRunner } from './command-entry.js';
 
 const TABLE = {
   query: {

@@ -1,4 +1,4 @@
-import type { CommandEntry } from './commands.js';
+import type { CommandEntry } from './command-entry.js';
 import { HOOK_DEFAULTS } from './defaults.js';
 import { SOURCE_OPTIONS, retrievalOptions } from './flags.js';
 

@@ -1,5 +1,5 @@
 import { SkillSearchError, abortError, isAbortError } from '../errors.js';
-import type { CommandEntry } from './commands.js';
+import type { CommandEntry } from './command-entry.js';
 import { parseCommandArgs, renderCommandHelp } from './args.js';
 import { processIo, type CliIo } from './io.js';
 
