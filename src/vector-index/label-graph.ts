@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Usearch from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { bundledVersion } from '../util/bundled.js';
+import { installedPackage } from '../util/installed-package.js';
 import { VECTOR_INDEX_DEFAULTS, type HnswOptions as HnswParameters } from './options.js';
 import { assertDimensions } from './vector-index.js';
 
@@ -74,19 +75,10 @@ export function usearchEntry(): string | undefined {
 
 /** {@link usearchEntry} and the installed package's version. */
 function installedUsearch(): { readonly entry: string; readonly version: unknown } | undefined {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const root = path.join(dir, 'node_modules', 'usearch');
-    if (existsSync(root)) {
-      try {
-        const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown; exports?: { '.'?: { require?: unknown } } };
-        const entry = manifest.exports?.['.']?.require;
-        return typeof entry === 'string' ? { entry: path.join(root, entry), version: manifest.version } : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  const installed = installedPackage('usearch', path.dirname(fileURLToPath(import.meta.url)));
+  const exported = installed?.manifest.exports as { '.'?: { require?: unknown } } | undefined;
+  const entry = exported?.['.']?.require;
+  return installed !== undefined && typeof entry === 'string' ? { entry: path.join(installed.root, entry), version: installed.manifest.version } : undefined;
 }
 
 export class LabelGraph {
