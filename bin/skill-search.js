@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json): a cold start loads the CLI as one file, dist/cli/bundle.cjs
-// (scripts/bundle-cli.ts), sooner than tsc's ES modules one by one. A bundle older than those
-// modules (a build that ran tsc alone) is passed over for them.
+// (scripts/bundle-cli.ts), sooner than tsc's ES modules one by one; a hook loads its own,
+// dist/cli/hook-bundle.cjs, when there is one. A bundle older than those modules (a build that
+// ran tsc alone) is passed over for them.
 //
 // The bundle is compiled here rather than by `require`, so that V8's code cache for it can be
 // kept: a hook without a server starts Node on every prompt, and compiling the bundle's
@@ -18,17 +19,28 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'bundle.cjs');
 const MODULES = path.join(__dirname, '..', 'dist', 'cli', 'main.js');
+// A hook runs the hook's own bundle (its modules without the other commands': less to read and
+// deserialise on every prompt), or the CLI's where there is none.
+const BUNDLES = [...(process.argv[2] === 'hook' ? ['hook-bundle.cjs'] : []), 'bundle.cjs'].map((name) => path.join(__dirname, '..', 'dist', 'cli', name));
 
-/** The bundle's stat when it is at least as new as the modules, else undefined. */
+/** The first bundle at least as new as the modules, with its stat; else undefined. */
 function currentBundle() {
+  let modules;
   try {
-    const bundle = statSync(BUNDLE);
-    return bundle.mtimeMs >= statSync(MODULES).mtimeMs ? bundle : undefined;
+    modules = statSync(MODULES).mtimeMs;
   } catch {
     return undefined;
   }
+  for (const file of BUNDLES) {
+    try {
+      const stat = statSync(file);
+      if (stat.mtimeMs >= modules) return { file, stat };
+    } catch {
+      // Not built: the next.
+    }
+  }
+  return undefined;
 }
 
 /** src/model-store/paths.ts `cacheRoot`, which this file cannot import (test/cli/bin.test.ts holds them equal). */
@@ -46,9 +58,9 @@ function hashOf(text) {
 }
 
 /** The bundle, compiled with its code cache when one fits; `save()` writes the cache when it did not. */
-function compileBundle(stat) {
+function compileBundle({ file: bundle, stat }) {
   const command = process.argv[2] === 'hook' ? '-hook' : '';
-  const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(BUNDLE)}${command}.v8`);
+  const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(bundle)}${command}.v8`);
   const header = Buffer.from(`${JSON.stringify({ size: stat.size, mtimeMs: stat.mtimeMs, node: process.version, arch: process.arch })}\n`);
   let cachedData;
   try {
@@ -57,11 +69,11 @@ function compileBundle(stat) {
   } catch {
     // No cache yet.
   }
-  const source = readFileSync(BUNDLE, 'utf8');
+  const source = readFileSync(bundle, 'utf8');
   // The parameters of CommonJS's own wrapper, and this file's `import()` for the bundle's
   // (src/util/import-module.ts): code compiled by `vm` has none of its own.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, skillSearchImport) {${source}\n})`, {
-    filename: BUNDLE,
+    filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
   const save = () => {
@@ -80,10 +92,11 @@ function compileBundle(stat) {
 }
 
 /** The bundle's exports, and what to do once the command is done. */
-function loadBundle(stat) {
-  const { script, save } = compileBundle(stat);
+function loadBundle(current) {
+  const { script, save } = compileBundle(current);
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE), (specifier) => import(specifier));
+  const { file } = current;
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), (specifier) => import(specifier));
   return { main: module.exports.main, done: save };
 }
 

@@ -5,8 +5,10 @@
  * loads it in a cold process 10–15 ms sooner than `import()`, which runs it through the ES
  * module loader's translation of CommonJS. Its own module, so tests can stand in for it.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SkillSearchError } from '../errors.js';
+import { bundledVersion } from '../util/bundled.js';
 
 export interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
@@ -33,7 +35,8 @@ export const ONNXRUNTIME_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm
 /** Loads onnxruntime-node (its native binding with it); throws a MODEL_NOT_FOUND error naming the platform where the binding cannot load. */
 export function loadOnnxRuntime(): OrtModule {
   try {
-    return createRequire(import.meta.url)('onnxruntime-node') as OrtModule;
+    const installed = createRequire(import.meta.url);
+    return bundledRuntime(installed) ?? (installed('onnxruntime-node') as OrtModule);
   } catch (error) {
     const platform = `${process.platform}-${process.arch}`;
     const why = ONNXRUNTIME_PLATFORMS.includes(platform)
@@ -41,4 +44,25 @@ export function loadOnnxRuntime(): OrtModule {
       : `onnxruntime-node has no binary for ${platform} (it ships ${ONNXRUNTIME_PLATFORMS.join(', ')})`;
     throw new SkillSearchError('MODEL_NOT_FOUND', `cannot load the ONNX runtime: ${why}; use --model hash to search without an encoder`, { cause: error });
   }
+}
+
+/**
+ * onnxruntime-node's JavaScript and onnxruntime-common's as the CLI bundle carries them
+ * (scripts/bundle-cli.ts), compiled with the bundle and under its code cache: requiring the
+ * packages' files cost a cold hook about 3 ms (docs/cold-start.md, tenth round). Its binding is
+ * still the installed package's, required by the bundle through the package's name. Only when
+ * the installed package is the version bundled; undefined otherwise (the installed package is
+ * then required) and outside the bundle.
+ */
+function bundledRuntime(installed: NodeJS.Require): OrtModule | undefined {
+  const bundled = bundledVersion('onnxruntime-node');
+  if (bundled === undefined) return undefined;
+  let version: unknown;
+  try {
+    version = (JSON.parse(readFileSync(installed.resolve('onnxruntime-node/package.json'), 'utf8')) as { version?: unknown }).version;
+  } catch {
+    // No manifest to read: the package as installed is required, and says what is wrong.
+    return undefined;
+  }
+  return version === bundled ? (require('onnxruntime-node') as OrtModule) : undefined;
 }

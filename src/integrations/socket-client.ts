@@ -10,7 +10,7 @@ import type { SearchHit, SearchRequest } from '../types.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
-import { currentUid, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
+import { currentUid, lstatOrUndefined, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 export interface SocketClientOptions {
@@ -84,6 +84,12 @@ export class SkillSocketClient {
     throwIfAborted(options.signal);
     const distrust = untrustedSocketReason(where, uid);
     if (distrust !== undefined) throw untrustedSocketError(where, distrust);
+    // No file at a POSIX socket's path (no server, the usual case for a hook): what connecting
+    // would say too, but only after a socket's setup and teardown, about 2 ms of a cold hook.
+    if (uid !== undefined && lstatOrUndefined(where) === undefined) {
+      const missing = Object.assign(new Error(`connect ENOENT ${where}`), { code: 'ENOENT', syscall: 'connect', address: where });
+      throw serverError(`cannot connect to ${where}: ${missing.message}`, missing);
+    }
     const socket = net.connect(where);
     const controller = new AbortController();
     const unlink = linkAbortSignal(options.signal, controller);

@@ -1,9 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Usearch from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
+import { bundledVersion } from '../util/bundled.js';
+import { installedPackage } from '../util/installed-package.js';
 import { VECTOR_INDEX_DEFAULTS, type HnswOptions as HnswParameters } from './options.js';
 import { assertDimensions } from './vector-index.js';
 
@@ -45,11 +47,19 @@ let usearch: typeof Usearch | undefined;
 
 /**
  * usearch and its native binding, loaded with the first graph: a catalog too small for one
- * (an exact scan) never pays their `require`, 8–18 ms of a cold hook.
+ * (an exact scan) never pays their `require`, 8–18 ms of a cold hook. In the CLI bundle its
+ * JavaScript is the bundle's (scripts/bundle-cli.ts) when the installed package is the version
+ * bundled, since that JavaScript and the addon go together: about 4 ms sooner than requiring
+ * its files (docs/cold-start.md, tenth round).
  */
 function loadUsearch(): typeof Usearch {
-  const require = createRequire(import.meta.url);
-  usearch ??= require(usearchEntry() ?? 'usearch') as typeof Usearch;
+  if (usearch === undefined) {
+    const installed = installedUsearch();
+    usearch =
+      installed !== undefined && installed.version === bundledVersion('usearch')
+        ? (require('usearch') as typeof Usearch)
+        : (createRequire(import.meta.url)(installed?.entry ?? 'usearch') as typeof Usearch);
+  }
   return usearch;
 }
 
@@ -60,19 +70,15 @@ function loadUsearch(): typeof Usearch {
  * resolver (about 2 ms of CPU in a cold hook). Undefined when not found that way (then the name).
  */
 export function usearchEntry(): string | undefined {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const root = path.join(dir, 'node_modules', 'usearch');
-    if (existsSync(root)) {
-      try {
-        const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports?: { '.'?: { require?: unknown } } };
-        const entry = manifest.exports?.['.']?.require;
-        return typeof entry === 'string' ? path.join(root, entry) : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  return installedUsearch()?.entry;
+}
+
+/** {@link usearchEntry} and the installed package's version. */
+function installedUsearch(): { readonly entry: string; readonly version: unknown } | undefined {
+  const installed = installedPackage('usearch', path.dirname(fileURLToPath(import.meta.url)));
+  const exported = installed?.manifest.exports as { '.'?: { require?: unknown } } | undefined;
+  const entry = exported?.['.']?.require;
+  return installed !== undefined && typeof entry === 'string' ? { entry: path.join(installed.root, entry), version: installed.manifest.version } : undefined;
 }
 
 export class LabelGraph {

@@ -80,6 +80,29 @@ describe('bin/skill-search.js: which build it loads', () => {
     rmSync(bundle);
     expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
   });
+
+  it("for a hook, the hook's own bundle when it is current; else the CLI's, else the modules", () => {
+    const hookBundle = path.join(dir, 'dist', 'cli', 'hook-bundle.cjs');
+    const hook = (...args: string[]) => {
+      try {
+        return execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'hook', ...args], { encoding: 'utf8' });
+      } catch (error) {
+        return (error as { stdout: string }).stdout;
+      }
+    };
+    writeBundle();
+    writeFileSync(hookBundle, "exports.main = async (argv) => { process.stdout.write('hook bundle ' + argv.join(' ')); return 0; };\n");
+    age(modules, 1_000_000);
+    age(bundle, 1_000_000);
+    age(hookBundle, 1_000_000);
+    expect(hook('claude-code')).toBe('hook bundle hook claude-code');
+    // Other commands never load it.
+    expect(run()).toEqual({ code: 4, stdout: 'bundle a b' });
+    age(hookBundle, 999_999);
+    expect(hook('codex')).toBe('bundle hook codex');
+    rmSync(hookBundle);
+    expect(hook('codex')).toBe('bundle hook codex');
+  });
 });
 
 describe("bin/skill-search.js: the bundle's code cache", () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, packageOf, strayImports } from '../../scripts/bundle-cli.js';
+import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, HOOK_BUNDLE, ownFolders, packageOf, strayImports } from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -16,8 +16,29 @@ describe('dynamic imports in the CLI bundle', () => {
     expect(strayImports(bundle)).toEqual(['const { Tokenizer } = await import("@huggingface/tokenizers");']);
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle has none', () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles have none', () => {
     expect(strayImports(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8'))).toEqual([]);
+    expect(strayImports(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8'))).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(path.join(ROOT, HOOK_BUNDLE)))("the hook's bundle holds the hook's modules, not the other commands'", () => {
+    const bundle = readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8');
+    for (const module of [
+      'dist/cli/hook-main.js',
+      'dist/cli/commands/hook.js',
+      'dist/integrations/live-index.js',
+      'node_modules/usearch/javascript/dist/cjs/usearch.js',
+    ])
+      expect(bundle).toContain(`// ${module}\n`);
+    for (const module of [
+      'dist/cli/main.js',
+      'dist/cli/commands.js',
+      'dist/cli/commands/index-cmd.js',
+      'dist/integrations/mcp-server.js',
+      'dist/hosts/install.js',
+    ])
+      expect(bundle).not.toContain(`// ${module}\n`);
+    expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8')).toContain('// dist/cli/commands/index-cmd.js\n');
   });
 
   it('importModule imports by itself outside the bundle', async () => {
@@ -41,8 +62,9 @@ describe('the CLI bundle in ASCII', () => {
     expect(asciiOnly('const PATH = "\\\\—";')).toBe('const PATH = "\\\\\\u2014";');
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundle is ASCII', () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles are ASCII', () => {
     expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
+    expect(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
   });
 });
 
@@ -56,11 +78,58 @@ describe('the packages in the CLI bundle', () => {
     expect(packageOf('/abs/file.js')).toBeUndefined();
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's JavaScript, without bindings", () => {
+  it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's, onnxruntime's and usearch's JavaScript, without their addons", () => {
     const bundle = readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8');
-    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3']);
-    expect(bundle).toContain('// node_modules/better-sqlite3/lib/database.js');
-    expect(bundle).not.toMatch(/\/\/ node_modules\/(?!better-sqlite3\/)/);
-    expect(bundle).toContain('require("bindings")');
+    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path']);
+    for (const file of [
+      'better-sqlite3/lib/database.js',
+      'onnxruntime-node/dist/backend.js',
+      'onnxruntime-common/dist/ort-common.node.js',
+      'usearch/javascript/dist/cjs/usearch.js',
+      'node-gyp-build/node-gyp-build.js',
+      'bindings/bindings.js',
+    ])
+      expect(bundle).toContain(`// node_modules/${file}`);
+    const packages = [...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((match) => match[1]);
+    expect(new Set(packages)).toEqual(new Set(BUNDLED_PACKAGES));
+    expect(bundle).not.toMatch(/\brequire\("\.\.?\//);
+    expect(bundle).toContain(`require("onnxruntime-node/bin/napi-v3/${process.platform}/${process.arch}/onnxruntime_binding.node")`);
+    expect(bundle).toContain('var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");');
+    // Each version as installed: the bundled JavaScript is used only with the addon it goes with.
+    const versions = (name: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(bundle).toContain(
+      `const skillSearchBundledVersions = ${JSON.stringify(Object.fromEntries(BUNDLED_PACKAGES.map((name) => [name, versions(name)])))};`,
+    );
+  });
+
+  it("gives usearch's module its own __dirname, and refuses another bundled file that reads it", () => {
+    const usearch = [
+      '// node_modules/usearch/javascript/dist/cjs/usearch.js',
+      'var require_usearch = __commonJS({',
+      '  "node_modules/usearch/javascript/dist/cjs/usearch.js"(exports) {',
+      '    function getDirName() { return __dirname; }',
+      '  }',
+      '});',
+    ].join('\n');
+    expect(ownFolders(usearch).split('\n').slice(2, 4)).toEqual([
+      '  "node_modules/usearch/javascript/dist/cjs/usearch.js"(exports) {',
+      '    var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");',
+    ]);
+    // A node_modules reached through a link: esbuild names the files by their real path.
+    const linked = usearch.replaceAll('node_modules/', '../elsewhere/node_modules/');
+    expect(ownFolders(linked)).toContain('var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");');
+    expect(() => ownFolders('// node_modules/other/index.js\nvar x = 1;')).toThrow(/no module node_modules\/usearch\/javascript\/dist\/cjs\/usearch\.js/);
+    expect(() => ownFolders(`${usearch}\n\n// node_modules/other/index.js\nvar dir = __dirname;`)).toThrow(/node_modules\/other\/index\.js reads __dirname/);
+  });
+
+  it("requires onnxruntime's binding through the package, and refuses a relative require left over", () => {
+    const laid = 'var m = __glob({ "../bin/napi-v3/linux/x64/onnxruntime_binding.node": () => require("../bin/napi-v3/linux/x64/onnxruntime_binding.node") });';
+    expect(addonsByPackage(laid)).toBe(
+      'var m = __glob({ "../bin/napi-v3/linux/x64/onnxruntime_binding.node": () => require("onnxruntime-node/bin/napi-v3/linux/x64/onnxruntime_binding.node") });',
+    );
+    expect(() => addonsByPackage('const x = require("onnxruntime-node");')).toThrow(/no require\("\.\.\/bin\/napi-v3\/…"\)/);
+    expect(() => addonsByPackage(`${laid}\nconst y = require("./other.node");`)).toThrow(
+      /a relative require, which would resolve from dist\/cli: require\("\.\/other\.node"\)/,
+    );
   });
 });

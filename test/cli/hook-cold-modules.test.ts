@@ -31,27 +31,32 @@ process.on('exit', () =>
 );
 `;
 
+interface Seen {
+  readonly stdinMade: boolean;
+  readonly builtins: string[];
+  readonly required: string[];
+}
+
+/** `index`, then one hook for `prompt`, through the built bin with the recorder: the hook's result and what it loaded. */
+async function recordedHook(name: string, flags: readonly string[], prompt: string): Promise<{ result: Awaited<ReturnType<typeof spawnCli>>; seen: Seen }> {
+  const recorder = path.join(cache, 'recorder.mjs');
+  const log = path.join(cache, `modules-${name}.json`);
+  writeFileSync(recorder, RECORDER);
+  const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
+  expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
+  const stdin = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: `s-${name}`, prompt, transcript_path: '/dev/null', cwd: cache });
+  const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+  return { result, seen: JSON.parse(readFileSync(log, 'utf8')) as Seen };
+}
+
 // Through the built bin, as a host runs it: tsx, which runs src/, loads worker_threads itself.
 describe.skipIf(!built)('what a cold hook loads (built)', () => {
   it('reads its input from fd 0 without process.stdin, opens SQLite with the bundled driver and without bindings, and keeps worker_threads unloaded', async () => {
-    const recorder = path.join(cache, 'recorder.mjs');
-    const log = path.join(cache, 'modules.json');
-    writeFileSync(recorder, RECORDER);
     const flags = ['--skills-dir', SKILLS, '--model', 'hash', '--index-dir', path.join(cache, 'index')];
-    const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
-    expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
-    const stdin = JSON.stringify({
-      hook_event_name: 'UserPromptSubmit',
-      session_id: 's',
-      prompt: 'fill in a pdf form',
-      transcript_path: '/dev/null',
-      cwd: cache,
-    });
-    const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+    const { result, seen } = await recordedHook('hash', flags, 'fill in a pdf form');
     expect(result.code).toBe(0);
     // The answer proves the input was read and the store opened.
     expect(result.stdout).toContain('pdf-forms');
-    const seen = JSON.parse(readFileSync(log, 'utf8')) as { stdinMade: boolean; builtins: string[]; required: string[] };
     expect(seen.stdinMade).toBe(false);
     // better-sqlite3's JavaScript comes with the bundle (scripts/bundle-cli.ts); only its addon is required.
     expect(seen.required.filter((file) => file.includes(`${path.sep}better-sqlite3${path.sep}`))).toEqual([
@@ -62,4 +67,34 @@ describe.skipIf(!built)('what a cold hook loads (built)', () => {
     // The shell watchdog ran: the hook loads child_process for it.
     expect(seen.builtins).toContain('NativeModule child_process');
   }, 60_000);
+
+  it("embeds with onnxruntime's JavaScript from the bundle, requiring only its binding", async () => {
+    const flags = ['--skills-dir', SKILLS, '--index-dir', path.join(cache, 'index-use-lite')];
+    const { result, seen } = await recordedHook('use-lite', flags, 'fill in a pdf form');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('pdf-forms');
+    const binding = path.join(ROOT, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v3', process.platform, process.arch, 'onnxruntime_binding.node');
+    expect(seen.required.filter((file) => file.includes(`${path.sep}onnxruntime-`))).toEqual([binding]);
+  }, 120_000);
+
+  it("searches a graph with usearch's JavaScript from the bundle, requiring only its addon and manifest", async () => {
+    // Past the dense side's exact scan (2,048 vectors): the catalog keeps a graph, which usearch views.
+    const tools = path.join(cache, 'tools-2100.jsonl');
+    const words = ['pdf', 'form', 'table', 'chart', 'image', 'resize', 'deploy', 'git', 'test', 'slide', 'csv', 'invoice', 'audio'];
+    const line = (i: number) =>
+      JSON.stringify({ name: `tool-${i}`, description: `Tool ${i}: ${Array.from({ length: 6 }, (_, k) => words[(i * 7 + k) % words.length]).join(' ')}` });
+    writeFileSync(tools, `${Array.from({ length: 2100 }, (_, i) => line(i)).join('\n')}\n`);
+    const flags = ['--tools', tools, '--no-demo', '--model', 'hash', '--index-dir', path.join(cache, 'index-graph')];
+    const { result, seen } = await recordedHook('graph', flags, 'resize an image');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const usearch = path.join(ROOT, 'node_modules', 'usearch');
+    // node-gyp-build reads the package's manifest (its name) before it finds the addon.
+    expect(seen.required.filter((file) => file.startsWith(usearch)).map((file) => path.relative(usearch, file))).toEqual([
+      'package.json',
+      expect.stringMatching(/\.node$/),
+    ]);
+    for (const name of ['node-gyp-build', 'bindings', 'file-uri-to-path'])
+      expect(seen.required.filter((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`))).toEqual([]);
+  }, 120_000);
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LiveIndex } from '../../src/integrations/live-index.js';
 import { SkillSocketClient } from '../../src/integrations/socket-client.js';
 import { socketPathFor, toWireHit } from '../../src/integrations/socket-protocol.js';
@@ -167,6 +167,20 @@ describe('SkillSocketServer', () => {
 describe('SkillSocketServer: lifecycle', () => {
   const searcher = { search: async () => [] };
   const options = (where: string) => ({ path: where, searcher, size: () => 0, version: 'test' });
+
+  it.skipIf(process.platform === 'win32')('a client finds no socket file without making a socket: ENOENT, as connecting says', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const where = socketPathFor(dir);
+    const connect = vi.spyOn(net, 'connect');
+    try {
+      const refused = await SkillSocketClient.connect(where).catch((error: unknown) => error as Error);
+      expect(refused).toMatchObject({ message: `skill-search: search server: cannot connect to ${where}: connect ENOENT ${where}`, cause: { code: 'ENOENT' } });
+      expect(connect).not.toHaveBeenCalled();
+    } finally {
+      connect.mockRestore();
+    }
+  });
 
   it('replaces a socket file left by a killed server', async () => {
     const dir = tempDir();

@@ -69,4 +69,31 @@ describe('npm pack → npm install --omit=dev <tarball> in an empty folder', () 
     const { hits } = JSON.parse(query.stdout) as { hits: { name: string; source: string }[] };
     expect(hits[0]).toMatchObject({ name: 'pdf', source: 'demo' });
   }, 180_000);
+
+  it("runs a hook from the bin it installed (the hook's bundle, onnxruntime's and usearch's JavaScript in it)", () => {
+    const home = path.join(work, 'home-hook');
+    execFileSync('mkdir', [home]);
+    const bin = path.join(consumer, 'node_modules', '.bin', 'skill-search');
+    const env = { PATH: process.env.PATH ?? '', HOME: home, SKILL_SEARCH_CACHE_DIR: path.join(home, '.cache') };
+    const hook = (flags: readonly string[], prompt: string) => {
+      const stdin = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt, transcript_path: '/dev/null', cwd: home });
+      return spawnSync(bin, ['hook', 'claude-code', '--timeout-ms', '60000', ...flags], { cwd: home, env, input: stdin, encoding: 'utf8', timeout: 120_000 });
+    };
+    // The bundled model over the demo skills: onnxruntime from the bundle, its binding from the install.
+    const demo = hook(['--demo'], 'extract the tables from a pdf file');
+    expect(demo.stderr).toBe('');
+    expect(demo.stdout).toContain('additionalContext');
+    // Past the exact scan's 2,048 vectors: a graph, which usearch (from the bundle) views.
+    const tools = path.join(home, 'tools.jsonl');
+    writeFileSync(
+      tools,
+      Array.from({ length: 2100 }, (_, i) => `${JSON.stringify({ name: `tool-${i}`, description: `resize image number ${i}` })}\n`).join(''),
+    );
+    const flags = ['--tools', tools, '--no-demo', '--model', 'hash'];
+    expect(spawnSync(bin, ['index', '--quiet', ...flags], { cwd: home, env, encoding: 'utf8', timeout: 120_000 }).status).toBe(0);
+    const graph = hook(flags, 'resize an image');
+    expect(graph.stderr).toBe('');
+    expect(graph.status).toBe(0);
+    expect(existsSync(path.join(consumer, 'node_modules', 'skill-search', 'dist', 'cli', 'hook-bundle.cjs'))).toBe(true);
+  }, 240_000);
 });
