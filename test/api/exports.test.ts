@@ -84,6 +84,8 @@ describe('package entry points (built package, imported by name)', () => {
       'prefetch/experimental.js',
       'prefetch/prefetcher.js',
       'prefetch/task-limiter.js',
+      // The shown list's companion rule only: no engine.
+      'search/companions.js',
       'util/defined.js',
       'util/link-signal.js',
       'util/option-checks.js',
