@@ -61,7 +61,7 @@ export interface Skill {
  * model; `user-invocable: false` hides it from the user's slash menu only.
  */
 export interface SkillInvocation {
-  /** False: never offered to the model (listing, hook, MCP search, prefetch); reached only by its exact name. */
+  /** False: never offered to the model (listing, hook, MCP search, prefetch), even when named exactly; `query` still finds it. */
   readonly model: boolean;
   /** False: not in the user's slash menu; the model still sees it. */
   readonly user: boolean;

@@ -8,8 +8,9 @@
  * - Codex: `policy.allow_implicit_invocation: false` in `agents/openai.yaml` beside SKILL.md
  *   keeps it out of the model's skill list; an explicit `$name` still runs it.
  *
- * A skill kept from the model is still found by its exact name (`/deploy-staging`) and shown
- * by `validate` and `list --all` with its reason.
+ * A skill kept from the model is not suggested even when a message names it exactly: the user
+ * runs it (`/deploy-staging`), and the model could not (Claude Code's Skill tool refuses it).
+ * `query` still finds it, and `validate` and `list --all` show it with its reason.
  */
 import type { SearchHit, Skill, SkillInvocation } from '../types.js';
 
@@ -67,12 +68,9 @@ export function offeredSkills<T extends Pick<Skill, 'invocation'>>(skills: reado
   return skills.filter(isOfferedToModel);
 }
 
-/**
- * The hits a suggestion may carry: skills offered to the model, and any skill the query named
- * exactly (the exact-name path: the user or model asked for it by name).
- */
-export function offeredHits<T extends Pick<SearchHit, 'skill' | 'via'>>(hits: readonly T[]): T[] {
-  return hits.filter((hit) => isOfferedToModel(hit.skill) || hit.via.includes('exact'));
+/** The hits a suggestion to the model may carry: skills offered to the model, however they were found. */
+export function offeredHits<T extends Pick<SearchHit, 'skill'>>(hits: readonly T[]): T[] {
+  return hits.filter((hit) => isOfferedToModel(hit.skill));
 }
 
 /** Why a skill is not offered to the model (or not in the user's menu), for `list --all` and `validate`. */
