@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announced, TYPICAL_REQUESTS } from '../../scripts/measure-deferred.js';
-import { commitAll, removeDir, runCli, tempDir } from './helpers.js';
+import { ROOT, commitAll, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
 
 let home: string;
 let project: string;
@@ -21,6 +21,23 @@ beforeEach(() => {
   mkdirSync(project);
 });
 afterEach(() => removeDir(home));
+
+const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+const built = existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
+
+describe.skipIf(!built)('library add: what the user typed, in one line (built)', () => {
+  it('a missing folder is named as the argument it was, not as a flag', async () => {
+    const missing = path.join(home, 'no-such-skills');
+    expect(await spawnCli(['library', 'add', missing], home, { entry: BIN })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: library add '${missing}': no such directory\n`,
+    });
+    const file = path.join(home, 'notes.txt');
+    writeFileSync(file, 'x');
+    expect((await spawnCli(['library', 'add', file], home, { entry: BIN })).stderr).toBe(`skill-search: library add '${file}': not a directory\n`);
+  });
+});
 
 describe('library list', () => {
   it('prints a skill whose folder name holds a newline or ESC on one escaped line', async () => {
