@@ -39,6 +39,26 @@ describe.skipIf(!built)('library add: what the user typed, in one line (built)',
   });
 });
 
+describe.skipIf(!built)('library add: a broken skill (built)', () => {
+  it('is added, with one line naming its file and why it will not load', async () => {
+    const source = path.join(home, 'downloads');
+    writeSkill(source, 'xlsx', 'Read, write and chart Excel spreadsheets');
+    mkdirSync(path.join(source, 'broken'));
+    writeFileSync(path.join(source, 'broken', 'SKILL.md'), '---\ndescription: never closed\n');
+    const library = path.join(home, 'lib');
+    const result = await spawnCli(['library', 'add', source, '--library', library], home, { entry: BIN });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `Copied 2 skills into ${library}.\n`,
+      stderr: `skill-search: ${path.join(library, 'broken', 'SKILL.md')}: frontmatter starts with \`---\` but is never closed (added, but it will not load until fixed)\n`,
+    });
+    // A skill already broken in the library is not reported again by a later add.
+    writeSkill(source, 'pptx', 'Build PowerPoint slide decks');
+    const again = await spawnCli(['library', 'add', path.join(source, 'pptx'), '--library', library], home, { entry: BIN });
+    expect(again).toEqual({ code: 0, stdout: `Copied 1 skill into ${library}.\n`, stderr: '' });
+  });
+});
+
 describe('library list', () => {
   it('prints a skill whose folder name holds a newline or ESC on one escaped line', async () => {
     const library = path.join(home, 'lib');
