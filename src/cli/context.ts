@@ -6,6 +6,7 @@ import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js'
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
 import { cacheRoot, resolveIndexDir } from './sources.js';
+import { skippedSummary } from '../load/format.js';
 import { modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
@@ -104,9 +105,9 @@ export function demoNote(skills: readonly { readonly source: string }[]): string
 
 /** One stderr line when skill files were skipped, so a broken file never disappears silently. */
 export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): void {
-  const skipped = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed').length;
-  if (skipped === 0) return;
-  line(io.stderr, `skill-search: ${skipped} skill file${skipped === 1 ? '' : 's'} could not be loaded; run \`skill-search validate\``);
+  const skipped = skippedSummary(diagnostics);
+  if (skipped === undefined) return;
+  line(io.stderr, `skill-search: ${skipped} could not be loaded; run \`skill-search validate\``);
 }
 
 /**

@@ -66,19 +66,27 @@ function asString(value: ParsedValues[string]): string | undefined {
 
 type Kind = 'directory' | 'file';
 
-/** A path the user named must exist with the right kind; the error names the flag and the path. */
+/** A path the user gave with `--flag` must exist with the right kind; the error names the flag and the path. */
 export function requirePath(flag: string, raw: string, kind: Kind, base: string): string {
+  return checkedPath(`--${flag} '${raw}'`, raw, kind, base);
+}
+
+/** A path the user gave as an argument of `command` (`library add`); the error names the command and the path. */
+export function requireArgument(command: string, raw: string, kind: Kind, base: string): string {
+  return checkedPath(`${command} '${raw}'`, raw, kind, base);
+}
+
+/** `raw` resolved against `base`, or a `BAD_FILE` error starting with `label` when it is missing or not a `kind`. */
+function checkedPath(label: string, raw: string, kind: Kind, base: string): string {
   const absolute = path.resolve(base, raw);
   let stats;
   try {
     stats = statSync(absolute);
   } catch {
-    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': no such ${kind}`);
+    throw new SkillSearchError('BAD_FILE', `${label}: no such ${kind}`);
   }
-  if (kind === 'directory' && !stats.isDirectory()) {
-    throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a directory`);
-  }
-  if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `--${flag} '${raw}': not a file`);
+  if (kind === 'directory' && !stats.isDirectory()) throw new SkillSearchError('BAD_FILE', `${label}: not a directory`);
+  if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `${label}: not a file`);
   return absolute;
 }
 

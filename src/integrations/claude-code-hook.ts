@@ -18,6 +18,7 @@ import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
+import { InvokedSkills } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
@@ -164,7 +165,8 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   });
   let seen: HostSearcher['seen'] = new Map();
   let session: SessionState | undefined;
-  const invoked = new Set<string>();
+  // A hit counts as invoked under its catalog name or the name Claude Code lists it by.
+  const invoked = new InvokedSkills((name) => seen.get(name));
   const announced = new Set<string>();
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
@@ -208,7 +210,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     const discovered = discoveryContext(result);
     const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
-      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: [...invoked], suggested: suggestedNames });
+      options.onTurn?.({ sessionId: input.session_id, cwd: input.cwd, invoked: invoked.catalogNames(seen.values()), suggested: suggestedNames });
     } catch (error) {
       // Bookkeeping must never cost the user the answer.
       options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);

@@ -17,3 +17,28 @@ export function formatShadowed(s: ShadowedSkill): string {
   }
   return oneLine(`skill-search: duplicate skill ${JSON.stringify(s.name)}: ${s.winner.path} shadows ${s.loser.path}`);
 }
+
+/**
+ * What the errors among `diagnostics` kept from loading, counted by kind (`2 skill files and
+ * 1 tools-file line`), or undefined when nothing was kept out. Each such error stands for one
+ * thing not loaded: a skill file (or a folder skipped), a tools-file line (its path ends in
+ * `:<line>`) or an MCP server's skill (`mcp:<server>/<name>`). Shadowed skills are not counted.
+ */
+export function skippedSummary(diagnostics: readonly Diagnostic[]): string | undefined {
+  let files = 0;
+  let lines = 0;
+  let mcp = 0;
+  for (const d of diagnostics) {
+    if (d.severity !== 'error' || d.code === 'shadowed') continue;
+    if (d.path.startsWith('mcp:')) mcp += 1;
+    else if (/:\d+$/.test(d.path)) lines += 1;
+    else files += 1;
+  }
+  const parts = [count(files, 'skill file'), count(lines, 'tools-file line'), count(mcp, 'MCP skill')].filter((part) => part !== '');
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function count(n: number, noun: string): string {
+  return n === 0 ? '' : `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announced, TYPICAL_REQUESTS } from '../../scripts/measure-deferred.js';
-import { commitAll, removeDir, runCli, tempDir } from './helpers.js';
+import { ROOT, commitAll, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
 
 let home: string;
 let project: string;
@@ -21,6 +21,43 @@ beforeEach(() => {
   mkdirSync(project);
 });
 afterEach(() => removeDir(home));
+
+const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+const built = existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
+
+describe.skipIf(!built)('library add: what the user typed, in one line (built)', () => {
+  it('a missing folder is named as the argument it was, not as a flag', async () => {
+    const missing = path.join(home, 'no-such-skills');
+    expect(await spawnCli(['library', 'add', missing], home, { entry: BIN })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: library add '${missing}': no such directory\n`,
+    });
+    const file = path.join(home, 'notes.txt');
+    writeFileSync(file, 'x');
+    expect((await spawnCli(['library', 'add', file], home, { entry: BIN })).stderr).toBe(`skill-search: library add '${file}': not a directory\n`);
+  });
+});
+
+describe.skipIf(!built)('library add: a broken skill (built)', () => {
+  it('is added, with one line naming its file and why it will not load', async () => {
+    const source = path.join(home, 'downloads');
+    writeSkill(source, 'xlsx', 'Read, write and chart Excel spreadsheets');
+    mkdirSync(path.join(source, 'broken'));
+    writeFileSync(path.join(source, 'broken', 'SKILL.md'), '---\ndescription: never closed\n');
+    const library = path.join(home, 'lib');
+    const result = await spawnCli(['library', 'add', source, '--library', library], home, { entry: BIN });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `Copied 2 skills into ${library}.\n`,
+      stderr: `skill-search: ${path.join(library, 'broken', 'SKILL.md')}: frontmatter starts with \`---\` but is never closed (added, but it will not load until fixed)\n`,
+    });
+    // A skill already broken in the library is not reported again by a later add.
+    writeSkill(source, 'pptx', 'Build PowerPoint slide decks');
+    const again = await spawnCli(['library', 'add', path.join(source, 'pptx'), '--library', library], home, { entry: BIN });
+    expect(again).toEqual({ code: 0, stdout: `Copied 1 skill into ${library}.\n`, stderr: '' });
+  });
+});
 
 describe('library list', () => {
   it('prints a skill whose folder name holds a newline or ESC on one escaped line', async () => {

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SKILLS, TOOLS, removeDir, runCli, tempDir } from './helpers.js';
+import { BROKEN, ROOT, SKILLS, TOOLS, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
 afterAll(() => removeDir(cache));
@@ -17,6 +17,20 @@ The following skills are available for use with the Skill tool:
 - sql-migrations: Write reversible database schema migrations for PostgreSQL - when adding a column, table or index to a production database
 </system-reminder>
 `;
+
+const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+
+describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))('list: what could not be loaded, counted by kind (built)', () => {
+  it('skill files and tools-file lines are counted apart, each under its own name', async () => {
+    const tools = path.join(cache, 'bad-tools.jsonl');
+    writeFileSync(tools, '{"id":"ok","description":"Fine"}\nnot json\n{"id":"no-description"}\n');
+    const both = await spawnCli(['list', '--skills-dir', BROKEN, '--tools', tools], cache, { entry: BIN });
+    expect(both.code).toBe(0);
+    expect(both.stderr).toBe('skill-search: 1 skill file and 2 tools-file lines could not be loaded; run `skill-search validate`\n');
+    const linesOnly = await spawnCli(['list', '--skills-dir', SKILLS, '--tools', tools], cache, { entry: BIN });
+    expect(linesOnly.stderr).toBe('skill-search: 2 tools-file lines could not be loaded; run `skill-search validate`\n');
+  });
+});
 
 describe('list', () => {
   it('prints the skill_listing exactly as the model sees it', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { findPreset } from '../../src/model-store/presets.js';
 import { startLoopbackHub, tinyModelFiles, type LoopbackHub } from '../support/loopback-hub.js';
 import { useTempDirs } from '../support/temp-dirs.js';
-import { runCli, SKILLS } from './helpers.js';
+import { ROOT, runCli, SKILLS, spawnCli } from './helpers.js';
 
 const preset = findPreset('all-MiniLM-L6-v2')!;
 const tempDir = useTempDirs('cli-model');
@@ -22,6 +22,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await hub.close();
   rmSync(sourceRoot, { recursive: true, force: true });
+});
+
+const BIN = join(ROOT, 'bin', 'skill-search.js');
+
+describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('skill-search model: the bundled model (built)', () => {
+  it('rm, pull and info say use-lite is bundled, in one line, instead of calling it unknown', async () => {
+    const cache = tempDir();
+    expect(await spawnCli(['model', 'rm', 'use-lite'], cache, { entry: BIN })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'skill-search: model use-lite is bundled with skill-search and cannot be removed\n',
+    });
+    const presets = 'bge-small-en-v1.5, all-MiniLM-L6-v2, gte-small, multilingual-e5-small, paraphrase-multilingual-MiniLM-L12-v2';
+    expect((await spawnCli(['model', 'pull', 'use-lite'], cache, { entry: BIN })).stderr).toBe(
+      `skill-search: model use-lite is bundled with skill-search; there is nothing to pull (presets: ${presets})\n`,
+    );
+    expect((await spawnCli(['model', 'info', 'use-lite'], cache, { entry: BIN })).stderr).toBe(
+      `skill-search: model use-lite is bundled with skill-search (512 dimensions, English, always available); 'model info' describes the presets: ${presets}\n`,
+    );
+  });
 });
 
 describe('skill-search model', () => {

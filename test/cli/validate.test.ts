@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BROKEN, SKILLS, TOOLS, removeDir, runCli, tempDir } from './helpers.js';
+import { BROKEN, ROOT, SKILLS, TOOLS, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
 
 const cache = tempDir();
 const dirs: string[] = [cache];
@@ -116,5 +116,24 @@ describe('validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`${path.join(dir, 'tools.jsonl')}`);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('1 skill loaded; 1 error, 0 warnings, 0 shadowed');
+  });
+});
+
+describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))('validate: a broken Codex policy file (built)', () => {
+  it('is one clean line naming the file, the problem and where it is', async () => {
+    const dir = skillTree({
+      'release/SKILL.md': '---\ndescription: Cut a release\n---\n',
+      'release/agents/openai.yaml': 'policy:\n  allow_implicit_invocation: false\n bad: [\n',
+    });
+    const result = await spawnCli(['validate', '--skills-dir', dir], cache, { entry: path.join(ROOT, 'bin', 'skill-search.js') });
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        `skill-search: ${path.join(dir, 'release', 'agents', 'openai.yaml')}: is not valid YAML: bad indentation of a mapping entry (line 3, column 2); Codex's default policy applies (loaded anyway)`,
+        '1 skill loaded; 0 errors, 1 warning, 0 shadowed',
+        '',
+      ].join('\n'),
+    });
   });
 });

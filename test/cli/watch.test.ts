@@ -102,4 +102,22 @@ describe('watch', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('serving searches');
   }, 20_000);
+
+  it('a catalog loaded from the store, saved before another project’s: nothing changed, not every skill added', async () => {
+    const own = tempDir();
+    dirs.push(own);
+    const other = copyFixture(SKILLS);
+    dirs.push(other);
+    rmSync(path.join(other, 'pdf-forms'), { recursive: true });
+    // This catalog is saved, then another one of the same model (the one saved last).
+    expect((await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash'], own)).code).toBe(0);
+    expect((await runCli(['index', '--skills-dir', other, '--model', 'hash'], own)).code).toBe(0);
+    const controller = new AbortController();
+    const err = waiter();
+    const run = runCli(['watch', '--skills-dir', SKILLS, '--model', 'hash', '--no-server'], own, { signal: controller.signal, onStderr: err.onStdout });
+    await err.until((t) => t.includes('watching for skill changes'));
+    controller.abort();
+    const result = await run;
+    expect(result.stdout.replace(/\(\d+ ms\)/, '(N ms)')).toBe('indexed 6 skills: +0 ~0 -0, 6 unchanged (N ms)\n');
+  }, 20_000);
 });

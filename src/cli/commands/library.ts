@@ -9,7 +9,7 @@ import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
 import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { defaultLibraryDir, requirePath } from '../sources.js';
+import { defaultLibraryDir, requireArgument } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
 
 const ACTIONS = ['add', 'list', 'path'] as const;
@@ -102,6 +102,21 @@ function movedInPlace(from: string, target: string): boolean {
   }
 }
 
+/**
+ * One line per skill among `added` that the library's loader refuses, naming its file and the
+ * problem: it is added all the same (as a broken file in a skills folder stays there), and
+ * `validate` reports it until it is fixed.
+ */
+async function unloadable(library: string, added: readonly string[]): Promise<string[]> {
+  if (added.length === 0) return [];
+  const [{ scanSkillsDir, formatDiagnostic }, { SOURCE_RANKS }] = await Promise.all([import('../../load/index.js'), import('../../load/sources.js')]);
+  const scan = await scanSkillsDir(library, { source: 'library', rank: SOURCE_RANKS.library });
+  const names = new Set(added);
+  return scan.diagnostics
+    .filter((d) => d.severity === 'error' && names.has(path.relative(library, d.path).split(path.sep, 1)[0]!))
+    .map((d) => `${formatDiagnostic(d)} (added, but it will not load until fixed)`);
+}
+
 function libraryDir(args: ParsedArgs, io: CliIo): string {
   const flag = args.values.library;
   const given = Array.isArray(flag) ? flag : typeof flag === 'string' ? [flag] : [];
@@ -146,7 +161,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     for (const raw of sources) {
       const fromGit = isGitUrl(raw) && !existsSync(path.resolve(io.cwd, raw));
       if (fromGit && mode !== 'copy') throw flagError(`--${mode} needs a folder; '${raw}' is a repository (it is copied)`);
-      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : requirePath('library add', raw, 'directory', io.cwd);
+      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : requireArgument('library add', raw, 'directory', io.cwd);
       if (fromGit) clones.push(dir);
       if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
       // A repository that is one skill is named after the repository, not the temp folder.
@@ -175,6 +190,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   for (const from of movedAcross) rmSync(from, { recursive: true, force: true });
   for (const warning of stage.warnings.slice(0, MAX_WARNING_LINES)) line(io.stderr, `skill-search: ${warning}`);
+  for (const problem of (await unloadable(library, added)).slice(0, MAX_WARNING_LINES)) line(io.stderr, problem);
   if (stage.warnings.length > MAX_WARNING_LINES) line(io.stderr, `skill-search: … and ${stage.warnings.length - MAX_WARNING_LINES} more skipped`);
   if (args.values.json === true) printJson(io, { library, mode, added, skipped });
   else {
