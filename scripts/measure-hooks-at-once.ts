@@ -49,8 +49,12 @@ function hook(bin: string, home: string, project: string, session: string): Prom
   const child = spawn(process.execPath, [bin, 'hook', 'claude-code'], { cwd: project, env, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end(JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'help me write a pytest fixture for a flask app', session_id: session, cwd: project }));
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? String(signal), ms: Math.round(performance.now() - started), stderr })));
+  child.stdin.end(
+    JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'help me write a pytest fixture for a flask app', session_id: session, cwd: project }),
+  );
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? String(signal), ms: Math.round(performance.now() - started), stderr })),
+  );
 }
 
 for (let round = 0; round < Number(values.rounds); round += 1) {
@@ -60,7 +64,9 @@ for (let round = 0; round < Number(values.rounds); round += 1) {
     mkdirSync(path.join(dir, 'project'), { recursive: true });
     for (const folder of folders) cpSync(folder, path.join(skills, path.relative(library, folder).replaceAll(path.sep, '-')), { recursive: true });
     const bin = path.join(path.resolve(pkg), 'bin', 'skill-search.js');
-    const runs = await Promise.all(Array.from({ length: Number(values.hooks) }, (_, i) => hook(bin, path.join(dir, 'home'), path.join(dir, 'project'), `s${i}`)));
+    const runs = await Promise.all(
+      Array.from({ length: Number(values.hooks) }, (_, i) => hook(bin, path.join(dir, 'home'), path.join(dir, 'project'), `s${i}`)),
+    );
     console.log(`${pkg} (${folders.length} skills, ${runs.length} hooks, load ${os.loadavg()[0]!.toFixed(1)}, ${dir})`);
     for (const run of runs) console.log(`  exit ${run.code} ${run.ms} ms ${run.stderr.trim().split('\n').join(' | ')}`);
     const counts = new Map<string, number>();
