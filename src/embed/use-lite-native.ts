@@ -23,19 +23,31 @@ const BATCH_SIZE = 32;
 const MAX_PADDING_RATIO = 0.25;
 const PADDING_SLACK_TOKENS = 8;
 const YIELD_EVERY_MS = 20;
+/**
+ * At most this many padded tokens (texts × the longest one's tokens) per call when storing
+ * vectors: two texts at USE-lite's 128-token cap. A call is synchronous native work on this
+ * thread (onnxruntime-node runs it there), so no timer fires while it runs. Under five cold
+ * hooks on two cores a full batch of 32 long texts took 1–2.5 s: it ran past the hook's budget
+ * and its watchdog's grace, and the watchdog killed the hook (docs/cold-start.md, "Calls a
+ * timer can get between"). A fixed bound, not one timed: a text's vector differs in its last
+ * float bits with the batch it runs in, and the stored vectors must not depend on the load.
+ */
+export const MAX_CALL_TOKENS = 2 * 128;
 
 /**
  * Splits texts of the given lengths (sorted ascending) into consecutive batches: a batch
- * closes when it is full or when the next, longer text would pad it past the budget.
- * Returns positions into `lengths`.
+ * closes when it is full, when the next, longer text would pad it past the padding budget, or
+ * when its padded tokens would pass `maxTokens` (a batch holds at least one text). Returns
+ * positions into `lengths`.
  */
-export function paddedBatches(lengths: readonly number[]): number[][] {
+export function paddedBatches(lengths: readonly number[], maxTokens = Number.POSITIVE_INFINITY): number[][] {
   const batches: number[][] = [];
   let batch: number[] = [];
   let tokens = 0;
   for (const [i, length] of lengths.entries()) {
     const padded = (batch.length + 1) * Math.max(1, length);
-    if (batch.length > 0 && (batch.length === BATCH_SIZE || padded > (tokens + length) * (1 + MAX_PADDING_RATIO) + PADDING_SLACK_TOKENS)) {
+    const full = batch.length === BATCH_SIZE || padded > maxTokens;
+    if (batch.length > 0 && (full || padded > (tokens + length) * (1 + MAX_PADDING_RATIO) + PADDING_SLACK_TOKENS)) {
       batches.push(batch);
       batch = [];
       tokens = 0;
@@ -162,7 +174,12 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
-      for (const indices of paddedBatches(order.map((index) => encoded[index]!.length))) {
+      // A query's few texts finish before the bound matters; they stay in the batches their vectors were measured in.
+      const maxTokens = kind === 'query' ? Number.POSITIVE_INFINITY : MAX_CALL_TOKENS;
+      for (const indices of paddedBatches(
+        order.map((index) => encoded[index]!.length),
+        maxTokens,
+      )) {
         // Each call blocks the event loop while it runs; when indexing, let timers and sockets
         // in now and then (a query's few calls finish before it matters).
         if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
