@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
@@ -8,6 +8,7 @@ import type { CliIo } from '../io.js';
 import { cacheRoot, type SourceOptions } from '../sources.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
+import { claudeCodeName } from '../../integrations/invoked-skills.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
@@ -92,11 +93,10 @@ export async function namesHostLists(host: HostName, sources: SourceOptions, nam
   return new Set(names.filter(holds));
 }
 
-/** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */
+/** `skill` under the name Claude Code gives it (`claudeCodeName`): a `<folder>/SKILL.md` in a skills folder is named by its folder. */
 function namedByFolder(skill: Skill, dir: SourceDir): Skill {
-  if (dir.layout !== 'skills' || basename(skill.path) !== 'SKILL.md') return skill;
-  const folder = basename(dirname(skill.path));
-  const name = dir.namespace === undefined ? folder : `${dir.namespace}:${folder}`;
+  if (dir.layout !== 'skills') return skill;
+  const name = claudeCodeName(skill);
   return name === skill.name ? skill : { ...skill, name, id: name };
 }
 
