@@ -80,9 +80,10 @@ export class LiveIndex implements SkillService {
       this.#saved = snapshotFacts(snapshot);
       return { snapshot, sync: undefined, ms: performance.now() - started };
     }
-    const sync = await this.engine.sync(snapshot.skills, options);
+    const facts = snapshotFacts(snapshot);
+    const sync = await this.engine.sync(snapshot.skills, facts === undefined ? options : { ...options, savedAs: facts });
     this.#synced = snapshot.generation;
-    this.#saved = snapshotFacts(snapshot);
+    this.#saved = facts;
     return { snapshot, sync, ms: performance.now() - started };
   }
 

@@ -30,6 +30,11 @@ export interface SyncOptions {
    * @default true unless the engine's default `mode` is `lexical`
    */
   readonly dense?: boolean;
+  /**
+   * The stamps the catalog is saved under: a new engine's first counts are what changed since
+   * the store's copy of it, when it holds one, else since the model's catalog saved last.
+   */
+  readonly savedAs?: Pick<SnapshotCatalog, 'sourceStamp' | 'portableStamp'>;
 }
 
 export interface SyncResult {
@@ -251,7 +256,7 @@ export class SkillSearchEngine extends RankedSearch {
     return run;
   }
 
-  async #sync(skills: readonly Skill[], { signal, onProgress, dense }: SyncOptions): Promise<SyncResult> {
+  async #sync(skills: readonly Skill[], { signal, onProgress, dense, savedAs }: SyncOptions): Promise<SyncResult> {
     throwIfAborted(signal);
     const desired = new Map<string, Skill>();
     for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
@@ -264,7 +269,7 @@ export class SkillSearchEngine extends RankedSearch {
     const first = this.#generation === 0;
     const lexical = this.#applyLexical(desired);
     // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
-    const since = (counts: Counts): Counts => (first ? (this.#sinceLastSaved(desired) ?? counts) : counts);
+    const since = (counts: Counts): Counts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
     if (found === undefined) {
       this.#denseStale = true;
       return { ...since(lexical), embedded: 0 };
@@ -274,11 +279,13 @@ export class SkillSearchEngine extends RankedSearch {
     return { ...since(counts), embedded: found.embedded };
   }
 
-  /** How `desired` differs from the catalog of this model saved last, by lexical key; undefined when none was. */
-  #sinceLastSaved(desired: ReadonlyMap<string, Skill>): Counts | undefined {
-    const latest = this.#shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
-    if (latest === undefined) return undefined;
-    const members = this.#shared!.members(latest.id).keys();
+  /** How `desired` differs, by lexical key, from its saved copy, else from this model's catalog saved last; undefined when neither is. */
+  #sinceSaved(desired: ReadonlyMap<string, Skill>, savedAs: SyncOptions['savedAs']): Counts | undefined {
+    const shared = this.#shared;
+    const own = savedAs === undefined ? undefined : shared?.catalog(catalogKey(savedAs.portableStamp ?? savedAs.sourceStamp, this.options));
+    const base = own ?? shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
+    if (base === undefined) return undefined;
+    const members = shared!.members(base.id).keys();
     const saved = new Map(members.map((m) => [m.id, m.lexicalKey]));
     let added = 0;
     let updated = 0;

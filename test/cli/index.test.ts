@@ -9,6 +9,17 @@ const dirs = [cache];
 afterAll(() => dirs.forEach(removeDir));
 
 describe('index', () => {
+  it('counts against its own saved catalog, not another project\'s saved after it', async () => {
+    const own = tempDir();
+    const other = copyFixture(SKILLS);
+    dirs.push(own, other);
+    rmSync(path.join(other, 'pdf-forms'), { recursive: true });
+    expect((await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash'], own)).code).toBe(0);
+    expect((await runCli(['index', '--skills-dir', other, '--model', 'hash'], own)).code).toBe(0);
+    const again = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], own);
+    expect(JSON.parse(again.stdout)).toMatchObject({ skills: 6, added: 0, updated: 0, removed: 0, unchanged: 6, embedded: 0 });
+  });
+
   it('builds with progress on stderr, then refreshes only what changed', async () => {
     const skills = copyFixture(SKILLS);
     dirs.push(skills);

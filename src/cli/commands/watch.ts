@@ -6,7 +6,6 @@ import { plural } from '../format.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
-import type { SyncResult } from '../../search/engine.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
 import { packageVersion } from '../../util/package-version.js';
@@ -28,8 +27,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   let seen = new Set<string>();
 
   const report = (event: 'indexed' | 'reindexed', result: RefreshResult) => {
-    const { snapshot } = result;
-    const sync = event === 'indexed' ? firstCounts(live, result) : result.sync;
+    const { sync, snapshot } = result;
     const ms = Math.round(result.ms);
     const fresh = snapshot.diagnostics.map(formatDiagnostic).filter((text) => !seen.has(text));
     seen = new Set(snapshot.diagnostics.map(formatDiagnostic));
@@ -95,19 +93,6 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     await server?.close();
     await live.close();
   }
-}
-
-/**
- * The first sync's counts, as what changed since this catalog was saved. A new engine counts
- * against the catalog of its model saved last, which may be another project's (every skill
- * "added"); when the store holds this very catalog (it was loaded from there), nothing changed.
- */
-function firstCounts(live: LiveIndex, { sync, snapshot }: RefreshResult): SyncResult | undefined {
-  if (sync === undefined || sync.unchanged === snapshot.skills.length) return sync;
-  // Only with a store and vectors is "no save needed" the same as "the store holds it".
-  const known = live.engine.info.store !== 'memory' && live.engine.options.mode !== 'lexical' && snapshot.skills.length > 0;
-  if (!known || snapshot.sourceStamp === undefined || live.engine.needsCatalogSave({ ...snapshot, sourceStamp: snapshot.sourceStamp })) return sync;
-  return { added: 0, updated: 0, removed: 0, unchanged: snapshot.skills.length, embedded: sync.embedded };
 }
 
 /**
