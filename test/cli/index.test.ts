@@ -9,7 +9,7 @@ const dirs = [cache];
 afterAll(() => dirs.forEach(removeDir));
 
 describe('index', () => {
-  it('counts against its own saved catalog, not another project\'s saved after it', async () => {
+  it("counts against its own saved catalog, not another project's saved after it", async () => {
     const own = tempDir();
     const other = copyFixture(SKILLS);
     dirs.push(own, other);
