@@ -6,7 +6,7 @@ import { storeSource } from '../search/stored-search.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { SharedStore } from '../store/shared-store.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
-import { catalogKey, catalogModel } from '../search/catalog-format.js';
+import { catalogKeyOf, catalogModel } from '../search/catalog-format.js';
 import { memberOf } from '../search/catalog-change.js';
 import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
 import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
@@ -78,15 +78,14 @@ export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine
   if (typeof store !== 'string') return undefined;
   const shared = new SharedStore(store, { writer: true });
   try {
-    const keyOf = (stamp: string) => catalogKey(stamp, options);
-    const copy = await catalog.copyOf((base) => shared.catalog(keyOf(base.portableStamp ?? base.sourceStamp)) !== undefined);
+    const copy = await catalog.copyOf((base) => shared.catalog(catalogKeyOf(base, options)) !== undefined);
     if (copy !== undefined) {
-      const base = shared.catalog(keyOf(copy.base.portableStamp ?? copy.base.sourceStamp));
+      const base = shared.catalog(catalogKeyOf(copy.base, options));
       if (base === undefined) return undefined;
       const diagnostics = (JSON.parse(base.diagnostics) as Diagnostic[]).map((d) => renameDiagnostic(d, copy));
       const members = shared.members(base.id).all();
       const moved = members.map((m) => ({ ...m, record: JSON.stringify(renameSkill(JSON.parse(m.record) as Skill, copy)) }));
-      const key = keyOf(copy.portableStamp ?? copy.sourceStamp);
+      const key = catalogKeyOf(copy, options);
       if (shared.catalog(key) === undefined && !putMovedCatalog(shared, key, base, { sourceStamp: copy.sourceStamp, diagnostics, members: moved }))
         return undefined;
       const cache = catalog.options.toolsCache;
@@ -96,7 +95,7 @@ export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine
     const snapshot = await catalog.get();
     const facts = snapshotFacts(snapshot);
     if (facts === undefined || snapshot.skills.length === 0) return undefined;
-    const key = keyOf(facts.portableStamp ?? facts.sourceStamp);
+    const key = catalogKeyOf(facts, options);
     if (shared.catalog(key) !== undefined) return undefined;
     const language = new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: shared });
     const moved = await movedBase(shared, catalogModel(options), snapshot.skills, language);

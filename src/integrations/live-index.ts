@@ -75,12 +75,12 @@ export class LiveIndex implements SkillService {
   async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     const started = performance.now();
     const snapshot = await this.catalog.get();
+    const facts = snapshotFacts(snapshot);
     // The same content under a new stamp (a tools file touched) still describes what the engine holds.
     if (snapshot.generation === this.#synced) {
-      this.#saved = snapshotFacts(snapshot);
+      this.#saved = facts;
       return { snapshot, sync: undefined, ms: performance.now() - started };
     }
-    const facts = snapshotFacts(snapshot);
     const sync = await this.engine.sync(snapshot.skills, facts === undefined ? options : { ...options, savedAs: facts });
     this.#synced = snapshot.generation;
     this.#saved = facts;

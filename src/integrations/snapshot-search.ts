@@ -52,7 +52,7 @@ export async function openSnapshot(
         };
     } else if ('held' in made) {
       const { delta } = made;
-      opened = StoredSearch.openHeld(engineOpts, made.held, delta.base.portableStamp ?? delta.base.sourceStamp, delta.diagnostics, made.copy);
+      opened = StoredSearch.openHeld(engineOpts, made.held, delta.base, delta.diagnostics, made.copy);
       if ('reason' in opened) tools?.flush();
       else {
         held = { embedded: made.held.embedded };

@@ -26,3 +26,11 @@ export function catalogModel(options: Pick<ResolvedEngineOptions, 'embedder' | '
 export function catalogKey(stamp: string, options: Pick<ResolvedEngineOptions, 'embedder' | 'ann' | 'hnsw'>): CatalogKey {
   return { stamp, model: catalogModel(options), format: CATALOG_FORMAT };
 }
+
+/** Where a catalog with these stamps is saved: under its portable stamp when it has one (so a copy of its folder finds it), else its source stamp. */
+export function catalogKeyOf(
+  stamps: { readonly sourceStamp: string; readonly portableStamp?: string | undefined },
+  options: Pick<ResolvedEngineOptions, 'embedder' | 'ann' | 'hnsw'>,
+): CatalogKey {
+  return catalogKey(stamps.portableStamp ?? stamps.sourceStamp, options);
+}

@@ -4,7 +4,7 @@ import type { MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entr
 import type { Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { changeOfDelta, type BaseChange } from './catalog-change.js';
-import { catalogKey } from './catalog-format.js';
+import { catalogKeyOf } from './catalog-format.js';
 import { changeOfDeltaAlone, changeVectors, writtenDocs, type ChangeSources } from './change-from-store.js';
 import { LOCAL_LABELS } from './live-vectors.js';
 import type { MovedCatalog } from './moved-catalog.js';
@@ -40,7 +40,7 @@ export interface CatalogHolderOptions extends ChangeSources {
 export async function holdDelta(options: CatalogHolderOptions, delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
   const { shared, engine } = options;
   if (engine.mode === 'lexical') return undefined;
-  const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
+  const base = shared.catalog(catalogKeyOf(delta.base, engine));
   if (base === undefined) return undefined;
   return hold(options, base, await changeOfDeltaAlone(options, delta, base, signal), signal);
 }

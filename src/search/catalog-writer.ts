@@ -8,7 +8,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
-import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
 import { holdDelta, holdMoved, type CatalogHolderOptions, type HeldCatalog } from './catalog-holder.js';
 import { changeOfDeltaAlone, changeVectors } from './change-from-store.js';
@@ -84,7 +84,7 @@ export class CatalogWriter {
     if (engine.mode === 'lexical') return undefined;
     const base = shared.latestCatalog(catalogModel(engine), CATALOG_FORMAT);
     if (base === undefined) return undefined;
-    if (shared.catalog(catalogKey(catalog.portableStamp ?? catalog.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
+    if (shared.catalog(catalogKeyOf(catalog, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const desired = new Map<string, Skill>();
     for (const skill of catalog.skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
     if (desired.size === 0) return undefined;
@@ -109,8 +109,8 @@ export class CatalogWriter {
   async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
     const { shared, engine } = this.#options;
     if (engine.mode === 'lexical') return undefined;
-    if (shared.catalog(catalogKey(delta.portableStamp ?? delta.sourceStamp, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
-    const base = shared.catalog(catalogKey(delta.base.portableStamp ?? delta.base.sourceStamp, engine));
+    if (shared.catalog(catalogKeyOf(delta, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
+    const base = shared.catalog(catalogKeyOf(delta.base, engine));
     if (base === undefined) return undefined;
     const change = await changeOfDeltaAlone(this.#options, delta, base, signal);
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
@@ -190,7 +190,7 @@ export class CatalogWriter {
   /** Whether the store holds the catalog of these stamps (a copy's base, `SkillCatalog.editedCopyOf`). */
   holds(stamps: ReadStamps): boolean {
     const { shared, engine } = this.#options;
-    return shared.catalog(catalogKey(stamps.portableStamp ?? stamps.sourceStamp, engine)) !== undefined;
+    return shared.catalog(catalogKeyOf(stamps, engine)) !== undefined;
   }
 
   /** A changed catalog held in memory over the saved one, not written ({@link holdDelta}). */
@@ -237,7 +237,7 @@ export class CatalogWriter {
     },
   ): number | undefined {
     const { shared, engine } = this.#options;
-    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, engine);
+    const key = catalogKeyOf(catalog, engine);
     let tokenised = 0;
     try {
       const graph = written.graph();

@@ -7,7 +7,7 @@ import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import type { DenseSide } from '../vector-index/dense-side.js';
 import { applyDiff } from './apply-diff.js';
-import { catalogKey, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
+import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
@@ -185,7 +185,7 @@ export class SkillSearchEngine extends RankedSearch {
   /** True when {@link saveCatalog} would write `catalog` (this engine has not, and the store does not hold it). */
   needsCatalogSave(catalog: SnapshotCatalog): boolean {
     if (this.#shared === undefined || this.#denseStale || this.#dense.current === undefined || this.#skills.size === 0) return false;
-    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
+    const key = catalogKeyOf(catalog, this.options);
     if (this.#saved?.generation === this.#generation && this.#saved.key === JSON.stringify(key)) return false;
     return this.#shared.catalog(key) === undefined;
   }
@@ -201,7 +201,7 @@ export class SkillSearchEngine extends RankedSearch {
     const writer = this.#writer;
     const vectors = this.#dense.current;
     if (writer === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
-    const key = catalogKey(catalog.portableStamp ?? catalog.sourceStamp, this.options);
+    const key = catalogKeyOf(catalog, this.options);
     if (writer.write(catalog, [...this.#skills.values()], this.#lexicalGlosses, vectors) === undefined) return false;
     this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
     return true;
@@ -282,7 +282,7 @@ export class SkillSearchEngine extends RankedSearch {
   /** How `desired` differs, by lexical key, from its saved copy, else from this model's catalog saved last; undefined when neither is. */
   #sinceSaved(desired: ReadonlyMap<string, Skill>, savedAs: SyncOptions['savedAs']): Counts | undefined {
     const shared = this.#shared;
-    const own = savedAs === undefined ? undefined : shared?.catalog(catalogKey(savedAs.portableStamp ?? savedAs.sourceStamp, this.options));
+    const own = savedAs === undefined ? undefined : shared?.catalog(catalogKeyOf(savedAs, this.options));
     const base = own ?? shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
     if (base === undefined) return undefined;
     const members = shared!.members(base.id).keys();

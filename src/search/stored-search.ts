@@ -7,7 +7,7 @@ import { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
-import { catalogKey, catalogModel } from './catalog-format.js';
+import { catalogKey, catalogKeyOf, catalogModel } from './catalog-format.js';
 import { movedBase, type MovedCatalog } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
 import type { ReadStamps } from '../load/source-stamp.js';
@@ -138,7 +138,7 @@ export class StoredSearch extends RankedSearch {
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
-    const keyOf = (stamps: ReadStamps) => catalogKey(stamps.portableStamp ?? stamps.sourceStamp, resolved);
+    const keyOf = (stamps: ReadStamps) => catalogKeyOf(stamps, resolved);
     const copy = await find((base) => store.catalog(keyOf(base)) !== undefined).catch((error: unknown) => {
       store.close();
       throw error;
@@ -156,8 +156,8 @@ export class StoredSearch extends RankedSearch {
   }
 
   /**
-   * The changed catalog `held` over the saved catalog it changes (`CatalogWriter.holdDelta`),
-   * searched as that catalog written in the store would be; `diagnostics`: its load problems.
+   * The changed catalog `held` over the saved catalog it changes, stamped `base`
+   * (`CatalogWriter.holdDelta`), searched as that catalog written in the store would be; `diagnostics`: its load problems.
    * With `copy` (an edited copy, `SkillCatalog.editedCopyOf`), each kept skill moved from the
    * base's path to the copy's (`renameSkill`). Why there is none when the base is no longer
    * saved as it was held.
@@ -165,7 +165,7 @@ export class StoredSearch extends RankedSearch {
   static openHeld(
     options: EngineOptions,
     held: HeldCatalog,
-    stamp: string,
+    base: ReadStamps,
     diagnostics: readonly Diagnostic[],
     copy?: Pick<EditedCopy, 'files'>,
   ): OpenedCatalog | { readonly reason: string } {
@@ -173,7 +173,7 @@ export class StoredSearch extends RankedSearch {
     const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
     const store = new SharedStore(source);
-    const row = store.catalog(catalogKey(stamp, resolved));
+    const row = store.catalog(catalogKeyOf(base, resolved));
     const view: CatalogView | undefined = copy === undefined ? undefined : { skill: renamedSkills(copy), diagnostics: (saved) => saved };
     const opened =
       row?.id === held.base.id
