@@ -124,13 +124,15 @@ export class Ranker {
         answerable: factors.answerable,
         fits: factors.fits[i]!,
       };
-      const shownHit = this.#hit(
-        hit.id,
-        scores[i]!,
-        hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
-        why(hit.id, scores[i]!, scoring),
+      hits.push(
+        this.#hit(
+          hit.id,
+          scores[i]!,
+          hit.cosine === undefined ? ['lexical'] : (hit.lexical ?? 0) > 0 ? ['dense', 'lexical'] : ['dense'],
+          why(hit.id, scores[i]!, scoring),
+          scores[i]! < threshold,
+        ),
       );
-      hits.push(scores[i]! < threshold ? { ...shownHit, companion: true } : shownHit);
     }
     return hits;
   }
@@ -275,8 +277,9 @@ export class Ranker {
     return centroid;
   }
 
-  #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation): SearchHit {
-    return { skill: this.#catalog.skill(id)!, score, via, ...(why === undefined ? {} : { why }) };
+  /** `companion`: shown below the threshold beside a hit that reached it (`SearchHit.companion`). */
+  #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation, companion = false): SearchHit {
+    return { skill: this.#catalog.skill(id)!, score, via, ...(companion ? { companion } : {}), ...(why === undefined ? {} : { why }) };
   }
 }
 
