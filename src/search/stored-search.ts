@@ -4,6 +4,7 @@ import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type EntryStore, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
@@ -138,12 +139,11 @@ export class StoredSearch extends RankedSearch {
     const source = storeSource(resolved);
     if (source === undefined) return undefined;
     const store = new SharedStore(source);
-    const keyOf = (stamps: ReadStamps) => catalogKeyOf(stamps, resolved);
-    const copy = await find((base) => store.catalog(keyOf(base)) !== undefined).catch((error: unknown) => {
+    const copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined).catch((error: unknown) => {
       store.close();
       throw error;
     });
-    const row = copy === undefined ? undefined : store.catalog(keyOf(copy.base));
+    const row = copy === undefined ? undefined : store.catalog(catalogKeyOf(copy.base, resolved));
     const opened =
       row === undefined || copy === undefined
         ? undefined
@@ -157,10 +157,10 @@ export class StoredSearch extends RankedSearch {
 
   /**
    * The changed catalog `held` over the saved catalog it changes, stamped `base`
-   * (`CatalogWriter.holdDelta`), searched as that catalog written in the store would be; `diagnostics`: its load problems.
-   * With `copy` (an edited copy, `SkillCatalog.editedCopyOf`), each kept skill moved from the
-   * base's path to the copy's (`renameSkill`). Why there is none when the base is no longer
-   * saved as it was held.
+   * (`CatalogWriter.holdDelta`), searched as that catalog written in the store would be;
+   * `diagnostics`: its load problems. With `copy` (an edited copy, `SkillCatalog.editedCopyOf`),
+   * each kept skill moved from the base's path to the copy's (`renameSkill`). Why there is none
+   * when the base is no longer saved as it was held.
    */
   static openHeld(
     options: EngineOptions,
@@ -283,14 +283,13 @@ interface CatalogView {
 
 /** A catalog view's skills moved from the base's paths to the copy's (`renameSkill`), each once. */
 function renamedSkills(copy: Pick<EditedCopy, 'files'>): CatalogView['skill'] {
-  const renamed = new Map<string, Skill | undefined>();
-  return (stored) => (id) => {
-    if (!renamed.has(id)) {
+  // null: the base has no skill of that id.
+  const renamed = new Map<string, Skill | null>();
+  return (stored) => (id) =>
+    getOrAdd(renamed, id, () => {
       const skill = stored(id);
-      renamed.set(id, skill === undefined ? undefined : Object.freeze(renameSkill(skill, copy)));
-    }
-    return renamed.get(id);
-  };
+      return skill === undefined ? null : Object.freeze(renameSkill(skill, copy));
+    }) ?? undefined;
 }
 
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
