@@ -106,7 +106,7 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
   try {
     const held = delta !== undefined && hold ? await writer?.holdDelta(delta) : undefined;
     if (held !== undefined) return { held, delta: delta! };
-    const assembled = delta === undefined ? undefined : await engine.catalogWriter?.assembleDelta(delta);
+    const assembled = delta === undefined ? undefined : await writer?.assembleDelta(delta);
     if (assembled !== undefined) return { assembled };
     const copied = await StoredSearch.openCopy(options, (saved) => catalog.copyOf(saved));
     if (copied !== undefined)
@@ -130,7 +130,7 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
     // A copy, or a copy with a few skills edited (those held over the saved catalog): the records from memory.
     const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, writer && ((found) => writer.holdMoved(found)));
     if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
-    return { assembled: await engine.catalogWriter?.assemble(whole) };
+    return { assembled: await writer?.assemble(whole) };
   } finally {
     await engine.close();
   }
