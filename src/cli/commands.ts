@@ -32,8 +32,6 @@ const WATCH_SPEC: CommandSpec = {
   ].join('\n'),
 };
 
-export type { CommandEntry, CommandRunner } from './command-entry.js';
-
 const TABLE = {
   query: {
     spec: {

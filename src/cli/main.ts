@@ -7,8 +7,6 @@ import type { CliIo } from './io.js';
 import { EXIT, runCommand, runMain } from './run.js';
 import { packageVersion } from '../util/package-version.js';
 
-export { EXIT, reportError } from './run.js';
-
 function topHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   return [

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { main, reportError } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { reportError } from '../../src/cli/run.js';
 import { SkillSearchError } from '../../src/errors.js';
 import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
 

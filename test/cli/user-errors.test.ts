@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
-import { reportError } from '../../src/cli/main.js';
+import { reportError } from '../../src/cli/run.js';
 
 function report(error: unknown): { code: number; stderr: string } {
   let stderr = '';
