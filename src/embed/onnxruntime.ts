@@ -5,10 +5,12 @@
  * loads it in a cold process 10–15 ms sooner than `import()`, which runs it through the ES
  * module loader's translation of CommonJS. Its own module, so tests can stand in for it.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { bundledVersion } from '../util/bundled.js';
+import { installedPackage } from '../util/installed-package.js';
 
 export interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
@@ -35,8 +37,7 @@ export const ONNXRUNTIME_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm
 /** Loads onnxruntime-node (its native binding with it); throws a MODEL_NOT_FOUND error naming the platform where the binding cannot load. */
 export function loadOnnxRuntime(): OrtModule {
   try {
-    const installed = createRequire(import.meta.url);
-    return bundledRuntime(installed) ?? (installed('onnxruntime-node') as OrtModule);
+    return bundledRuntime() ?? (createRequire(import.meta.url)('onnxruntime-node') as OrtModule);
   } catch (error) {
     const platform = `${process.platform}-${process.arch}`;
     const why = ONNXRUNTIME_PLATFORMS.includes(platform)
@@ -54,15 +55,9 @@ export function loadOnnxRuntime(): OrtModule {
  * the installed package is the version bundled; undefined otherwise (the installed package is
  * then required) and outside the bundle.
  */
-function bundledRuntime(installed: NodeJS.Require): OrtModule | undefined {
+function bundledRuntime(): OrtModule | undefined {
   const bundled = bundledVersion('onnxruntime-node');
   if (bundled === undefined) return undefined;
-  let version: unknown;
-  try {
-    version = (JSON.parse(readFileSync(installed.resolve('onnxruntime-node/package.json'), 'utf8')) as { version?: unknown }).version;
-  } catch {
-    // No manifest to read: the package as installed is required, and says what is wrong.
-    return undefined;
-  }
-  return version === bundled ? (require('onnxruntime-node') as OrtModule) : undefined;
+  const installed = installedPackage('onnxruntime-node', dirname(fileURLToPath(import.meta.url)));
+  return installed?.manifest.version === bundled ? (require('onnxruntime-node') as OrtModule) : undefined;
 }
