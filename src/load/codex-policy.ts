@@ -9,6 +9,7 @@ import type { Diagnostic } from '../types.js';
 import type { CodexPolicy } from './invocation.js';
 import { readSkillText } from './read-file.js';
 import { diagnostic } from './skill.js';
+import { yamlProblem } from './yaml-problem.js';
 
 /** The file is metadata: a few hundred bytes. Larger ones are read up to this size. */
 const MAX_POLICY_BYTES = 64 * 1024;
@@ -24,20 +25,6 @@ function parseYaml(text: string): unknown {
   return matter.engines.yaml.parse(text);
 }
 
-/**
- * js-yaml's reason and where in the file (its message goes on to quote the line over several
- * lines, and its first line ends in a colon).
- */
-function yamlProblem(error: unknown): string {
-  const { reason, mark, message } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
-  if (typeof reason === 'string' && typeof mark?.line === 'number' && typeof mark.column === 'number') {
-    return `${reason} (line ${mark.line + 1}, column ${mark.column + 1})`;
-  }
-  return String(message ?? error)
-    .split('\n', 1)[0]!
-    .replace(/:$/, '');
-}
-
 export async function readCodexPolicy(file: string): Promise<PolicyRead> {
   const read = await readSkillText(file, MAX_POLICY_BYTES);
   if (read.state === 'gone') return { policy: undefined };
@@ -50,7 +37,7 @@ export async function readCodexPolicy(file: string): Promise<PolicyRead> {
   try {
     data = parseYaml(read.text);
   } catch (error) {
-    return warn(`is not valid YAML: ${yamlProblem(error)}`);
+    return warn(`is not valid YAML: ${yamlProblem(error, { firstLine: 1, column: true })}`);
   }
   const policy = typeof data === 'object' && data !== null ? (data as { policy?: unknown }).policy : undefined;
   if (typeof policy !== 'object' || policy === null) return { policy: undefined };

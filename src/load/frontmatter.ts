@@ -4,6 +4,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { readFrontmatterLines } from './lenient-frontmatter.js';
 import { FRONTMATTER_ALLOWANCE } from './read-file.js';
+import { yamlProblem } from './yaml-problem.js';
 import type { CodexPolicy } from './invocation.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, firstParagraph, type SkillLimits, type SkillOrigin } from './skill.js';
 
@@ -39,15 +40,8 @@ export interface ParseResult {
 
 class RefusedEngine extends Error {}
 
-/**
- * js-yaml's reason with the line counted in the file (its own count starts after the opening
- * `---`), without the source excerpt it appends after the first line.
- */
-function yamlProblem(error: unknown): string {
-  const { reason, mark } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown } };
-  if (typeof reason === 'string' && typeof mark?.line === 'number') return `${reason} (line ${mark.line + 2})`;
-  return (String((error as Error | undefined)?.message ?? error).split('\n')[0] ?? '').replace(/:\s*$/, '');
-}
+/** js-yaml's count starts after the opening `---`: the frontmatter's first line is the file's second. */
+const FRONTMATTER_YAML = { firstLine: 2, column: false } as const;
 
 function refuse(language: string) {
   return (): never => {
@@ -105,11 +99,11 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     // An unquoted ": " in a value is the usual cause: read the text fields line by line rather
     // than lose the skill (only when that finds a description; otherwise the YAML error stands).
     const recovered = /^---[ \t]*\r?\n/.test(input) ? readFrontmatterLines(input) : undefined;
-    if (recovered?.fields['description'] === undefined) return fail('bad-yaml', `frontmatter is not valid YAML: ${yamlProblem(error)}`);
+    if (recovered?.fields['description'] === undefined) return fail('bad-yaml', `frontmatter is not valid YAML: ${yamlProblem(error, FRONTMATTER_YAML)}`);
     data = recovered.fields;
     body = recovered.body;
     const [line] = recovered.unquotedColonLines;
-    const problem = line === undefined ? yamlProblem(error) : `line ${line} has an unquoted ": " in a value`;
+    const problem = line === undefined ? yamlProblem(error, FRONTMATTER_YAML) : `line ${line} has an unquoted ": " in a value`;
     diagnostics.push(
       diagnostic('bad-yaml', path, `frontmatter is not valid YAML: ${problem}; read as plain \`key: value\` lines instead (quote such values)`, 'warning'),
     );
