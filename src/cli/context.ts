@@ -11,6 +11,7 @@ import { modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
 import type { ParsedValues } from './args.js';
+import { plural } from '../util/text.js';
 
 /** The loader options for what the flags named (a live index adds the store's tools cache). */
 export function catalogOptions(sources: SourceOptions): CatalogOptions {
@@ -100,7 +101,7 @@ export function demoNote(skills: readonly { readonly source: string }[]): string
   const demo = demoCount(skills);
   if (demo === 0) return '';
   const all = demo === skills.length;
-  return `${all ? 'all ' : ''}${demo} demo skill${demo === 1 ? '' : 's'} (this package's examples${all ? ', used because no skill of yours was found' : ''}; --no-demo leaves them out)`;
+  return `${all ? 'all ' : ''}${plural(demo, 'demo skill')} (this package's examples${all ? ', used because no skill of yours was found' : ''}; --no-demo leaves them out)`;
 }
 
 /** One stderr line when skill files were skipped, so a broken file never disappears silently. */

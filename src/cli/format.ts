@@ -80,7 +80,3 @@ export function formatHits(hits: readonly SearchHit[]): string[] {
 export function shown(file: string, home: string): string {
   return file !== home && within(file, home) ? `~/${path.relative(home, file)}` : file;
 }
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}

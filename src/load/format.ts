@@ -1,6 +1,7 @@
 import type { Diagnostic, ShadowedSkill } from '../types.js';
 // Paths and messages can carry any character a file name can; keep every report on one line.
 import { escapeForTerminal as oneLine } from '../util/escape.js';
+import { plural } from '../util/text.js';
 
 /** One line: `skill-search: <path>: <message>`. */
 export function formatDiagnostic(d: Diagnostic): string {
@@ -40,5 +41,5 @@ export function skippedSummary(diagnostics: readonly Diagnostic[]): string | und
 }
 
 function count(n: number, noun: string): string {
-  return n === 0 ? '' : `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return n === 0 ? '' : plural(n, noun);
 }

@@ -19,3 +19,8 @@ export function capChars(text: string, max: number): string {
 export function truncateWithEllipsis(text: string, max: number): string {
   return text.length <= max ? text : `${capChars(text, max - 1)}…`;
 }
+
+/** `1 skill`, `2 skills`: `count` with `word`, plural by an `s` unless it is one. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -4,7 +4,8 @@ import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, markBuilt } from '../b
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../defaults.js';
 import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
-import { plural, round } from '../format.js';
+import { round } from '../format.js';
+import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import type { Diagnostic } from '../../types.js';
 import type { DeltaSaved } from '../../integrations/live-index.js';

@@ -11,6 +11,7 @@ import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { defaultLibraryDir, requireArgument } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
+import { plural } from '../../util/text.js';
 
 const ACTIONS = ['add', 'list', 'path'] as const;
 const SKILL_FILE = 'SKILL.md';
@@ -194,10 +195,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (stage.warnings.length > MAX_WARNING_LINES) line(io.stderr, `skill-search: … and ${stage.warnings.length - MAX_WARNING_LINES} more skipped`);
   if (args.values.json === true) printJson(io, { library, mode, added, skipped });
   else {
-    line(
-      io.stdout,
-      `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${added.length} skill${added.length === 1 ? '' : 's'} into ${library}.`,
-    );
+    line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${plural(added.length, 'skill')} into ${library}.`);
     if (skipped.length > 0) line(io.stdout, `Skipped ${skipped.length} already in the library: ${skipped.join(', ')}`);
   }
   return 0;

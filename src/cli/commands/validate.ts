@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { demoCount, demoNote, line, loadSnapshot, printJson } from '../context.js';
-import { plural } from '../format.js';
+import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';

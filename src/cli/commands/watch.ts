@@ -2,7 +2,7 @@ import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
 import { line, openLiveIndex, printJson } from '../context.js';
-import { plural } from '../format.js';
+import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
