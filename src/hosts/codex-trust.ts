@@ -1,14 +1,7 @@
 /**
- * Codex runs a hook from hooks.json only once it is trusted: its user config.toml must hold
- * `[hooks.state."<key>"] trusted_hash = "<hash>"` for that hook, written the way Codex's own
- * /hooks review writes it (docs/hosts-codex-trust.md has the facts and how they were checked).
- *
- * - key: `<hooks.json, real path>:user_prompt_submit:<group index>:<handler index>`;
- * - hash: `sha256:` + hex SHA-256 of the compact JSON, keys sorted, of the normalised hook:
- *   `{"event_name":"user_prompt_submit","hooks":[{"async":false,"command":…,"timeout":…,"type":"command"}]}`
- *   (timeout defaults to 600 and is at least 1; `statusMessage` only when set).
- *
- * Only the entry for our own handler is ever written or removed.
+ * Codex runs a hook from hooks.json only once its user config.toml holds
+ * `[hooks.state."<key>"] trusted_hash = "<hash>"` for it, as Codex's /hooks review writes it
+ * (key and hash: docs/hosts-codex-trust.md). Only our own handler's entry is written or removed.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -22,23 +15,7 @@ export const CODEX_EVENT_LABEL = 'user_prompt_submit';
 /** Codex's timeout for a command hook that names none, in seconds. */
 export const CODEX_DEFAULT_TIMEOUT_S = 600;
 
-export interface TrustEntry {
-  readonly key: string;
-  readonly hash: string;
-}
-
-/** Keys sorted at every level, as Codex canonicalises before hashing. */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortedKeys((value as JsonObject)[key])]),
-    );
-  }
-  return value;
-}
+export type TrustEntry = { readonly key: string; readonly hash: string };
 
 const HANDLER_FIELDS = new Set(['type', 'command', 'timeout', 'async', 'statusMessage']);
 
@@ -52,15 +29,15 @@ export function codexHookHash(handler: JsonObject): string | undefined {
   if (type !== 'command' || typeof command !== 'string' || command.trim() === '' || typeof runsAsync !== 'boolean') return undefined;
   if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) >= 0)) return undefined;
   if (statusMessage !== undefined && typeof statusMessage !== 'string') return undefined;
+  // Keys in sorted order, as Codex canonicalises the hook before hashing it.
   const normalised = {
-    type: 'command',
-    command,
-    timeout: Math.max(1, (timeout as number | undefined) ?? CODEX_DEFAULT_TIMEOUT_S),
     async: runsAsync,
+    command,
     ...(statusMessage === undefined ? {} : { statusMessage }),
+    timeout: Math.max(1, (timeout as number | undefined) ?? CODEX_DEFAULT_TIMEOUT_S),
+    type: 'command',
   };
-  const identity = { event_name: CODEX_EVENT_LABEL, hooks: [normalised] };
-  return `sha256:${sha256Hex(JSON.stringify(sortedKeys(identity)))}`;
+  return `sha256:${sha256Hex(JSON.stringify({ event_name: CODEX_EVENT_LABEL, hooks: [normalised] }))}`;
 }
 
 /** `file` with its folder's real path (Codex keys hooks by the canonical path of their file). */
@@ -103,18 +80,16 @@ function stateOf(parsed: TomlTable, key: string): TomlTable | undefined {
   return isRecord(state) ? state : undefined;
 }
 
-function trustTable(entry: TrustEntry): string {
-  return `[hooks.state.${tomlString(entry.key)}]\ntrusted_hash = ${tomlString(entry.hash)}\n`;
-}
-
 /** `text` (a Codex config.toml) with `entry` recorded; the same string when it already is. */
 export function withTrustEntry(text: string, entry: TrustEntry, file: string): string {
   const parsed = parseToml(text, file);
   const state = stateOf(parsed, entry.key);
   if (state?.trusted_hash === entry.hash) return text;
   const byHand = `trust the hook in Codex (/hooks) instead`;
-  if (state === undefined)
-    return checkedEdit(appendBlock(text, trustTable(entry)), withValue(parsed, statePath(entry.key), { trusted_hash: entry.hash }), file, byHand);
+  if (state === undefined) {
+    const table = `[hooks.state.${tomlString(entry.key)}]\ntrusted_hash = ${tomlString(entry.hash)}\n`;
+    return checkedEdit(appendBlock(text, table), withValue(parsed, statePath(entry.key), { trusted_hash: entry.hash }), file, byHand);
+  }
   const lines = text.split('\n');
   const section = findSection(lines, statePath(entry.key));
   if (section === undefined) {
@@ -144,9 +119,9 @@ export function withoutTrustEntry(text: string, entry: TrustEntry, file: string)
 /** The state entries under `hooksFile` that trust `hash` (stale ones after our hook moved or left). */
 export function staleTrustEntries(text: string, hooksFile: string, hash: string, file: string): TrustEntry[] {
   const states = valueAt(parseToml(text, file), ['hooks', 'state']);
-  if (typeof states !== 'object' || states === null) return [];
+  if (!isRecord(states)) return [];
   const prefix = `${canonicalFile(hooksFile)}:${CODEX_EVENT_LABEL}:`;
-  return Object.entries(states as TomlTable).flatMap(([key, state]) =>
+  return Object.entries(states).flatMap(([key, state]) =>
     key.startsWith(prefix) && (state as TomlTable | undefined)?.trusted_hash === hash ? [{ key, hash }] : [],
   );
 }

@@ -1,8 +1,6 @@
 /**
- * How a host should start this CLI. A host runs the hook once per prompt, so it must start
- * fast: the installed bin (`npm install -g .` puts `skill-search` on PATH) starts Node once,
- * where `npx` would first resolve the package on every prompt (and fails outright for an
- * unpublished package). When our bin is not on PATH, `node <its absolute path>` is used instead.
+ * How a host starts this CLI, once per prompt: the installed bin on PATH, or `node <its absolute
+ * path>` (never `npx`, which resolves the package on every prompt).
  */
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -35,10 +33,7 @@ export function binOnPath(env: Readonly<Record<string, string | undefined>>): st
   return undefined;
 }
 
-/**
- * `['skill-search']` when the `skill-search` on PATH is this package's bin (the usual case
- * after `npm install -g .`), else `['node', <absolute bin path>]` (runs on every platform).
- */
+/** `['skill-search']` when the `skill-search` on PATH is this package's bin, else `['node', <absolute bin path>]`. */
 export function resolveHostCommand(env: Readonly<Record<string, string | undefined>>): string[] {
   const own = ownBin();
   const onPath = binOnPath(env);

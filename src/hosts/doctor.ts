@@ -16,11 +16,9 @@ import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
 import type { HostName } from '../types.js';
 import { isRecord } from '../util/json-file.js';
 
-export type CheckStatus = 'ok' | 'problem' | 'absent';
-
 export interface HostCheck {
   readonly what: 'hook' | 'hook command' | 'plugin' | 'trust' | 'project trust' | 'MCP server';
-  readonly status: CheckStatus;
+  readonly status: 'ok' | 'problem' | 'absent';
   readonly detail: string;
   /** The step that fixes a problem or an absence. */
   readonly fix?: string;
@@ -47,14 +45,13 @@ function commandCheck(command: string, env: DoctorContext['env'], show: DoctorCo
       : { what: 'hook command', status: 'problem', detail: `${show(script)} does not exist (moved or deleted)`, fix };
   }
   if (program === 'skill-search') {
-    return binOnPath(env) === undefined
-      ? {
-          what: 'hook command',
-          status: 'problem',
-          detail: "'skill-search' is not on PATH",
-          fix: "'npm install -g .' in the clone, or run 'skill-search install' again",
-        }
-      : { what: 'hook command', status: 'ok', detail: "'skill-search' is on PATH" };
+    if (binOnPath(env) !== undefined) return { what: 'hook command', status: 'ok', detail: "'skill-search' is on PATH" };
+    return {
+      what: 'hook command',
+      status: 'problem',
+      detail: "'skill-search' is not on PATH",
+      fix: "'npm install -g .' in the clone, or run 'skill-search install' again",
+    };
   }
   return { what: 'hook command', status: 'ok', detail: `runs ${program ?? command} (not checked)` };
 }
@@ -68,10 +65,7 @@ function readParsed<T>(file: string, parse: (text: string) => T): { value?: T; e
   }
 }
 
-/**
- * Codex loads a project's `.codex/` only in a folder the user trusted: `[projects."<dir>"]
- * trust_level = "trusted"` in the user's config.toml, for the folder or one above it.
- */
+/** Codex loads a project's `.codex/` only in a folder trusted in the user's config.toml (`[projects."<dir>"] trust_level`), or one above it. */
 function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext['show']): HostCheck {
   const config = readParsed(userConfig, (text) => parseToml(text, userConfig));
   if (config.error !== undefined) return { what: 'project trust', status: 'problem', detail: config.error };
@@ -93,11 +87,7 @@ function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext[
   };
 }
 
-/**
- * An enabled Claude Code plugin whose hooks run our hook with another command (this
- * repository's `plugin/`, while `install` wrote `node <bin>`): Claude Code runs identical
- * commands once, different ones each, so every prompt would get its suggestions twice.
- */
+/** An enabled Claude Code plugin (this repository's `plugin/`) running our hook with another command: every prompt would run it twice. */
 function pluginChecks(ours: readonly HookPosition[], install: string, context: DoctorContext): HostCheck[] {
   const checks: HostCheck[] = [];
   for (const plugin of enabledClaudePlugins({ home: context.home, cwd: context.cwd })) {
@@ -138,14 +128,8 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
     const config = readParsed(trustFile, (text) => text);
     const trustFix = `'${install}' records it, or trust the hook in Codex (/hooks)`;
     for (const { entry } of ours) {
-      if (codexHookHash(entry) === undefined) {
-        checks.push({
-          what: 'trust',
-          status: 'problem',
-          detail: 'the hook has fields whose trust hash is not known here; Codex may not run it',
-          fix: 'trust it in Codex (/hooks)',
-        });
-      }
+      const detail = 'the hook has fields whose trust hash is not known here; Codex may not run it';
+      if (codexHookHash(entry) === undefined) checks.push({ what: 'trust', status: 'problem', detail, fix: 'trust it in Codex (/hooks)' });
     }
     for (const entry of trustEntriesFor(files.hooks, readHostFile(files.hooks))) {
       const status = config.error === undefined ? trustStatus(config.value, entry, trustFile) : undefined;

@@ -1,9 +1,9 @@
 /**
- * Reading and writing a host's settings file as the user keeps it: only a regular file is read
- * (a FIFO or a device at the path is refused, never waited on), a symlink is written through
- * (its target updated, the link kept, as dotfile managers expect), and the file keeps its mode.
+ * A host's settings file as the user keeps it: only a regular file is read (a FIFO is refused,
+ * never waited on), a symlink is written through (the link kept, as dotfile managers expect),
+ * and the file keeps its mode.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError, unreadableFile } from '../errors.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
@@ -13,23 +13,17 @@ export const MAX_HOST_FILE_BYTES = 16 * 1024 * 1024;
 /** Links followed before giving up, as the kernel's ELOOP bound. */
 const MAX_LINKS = 40;
 
-function errnoOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
-}
-
 /** The file's text, or undefined when it does not exist (a dangling link counts as absent). */
 export function readHostFile(file: string): string | undefined {
-  let size: number;
+  let stat: Stats;
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new SkillSearchError('BAD_FILE', `${file}: not a regular file; move it away, nothing was changed`);
-    size = stat.size;
+    stat = statSync(file);
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    if (error instanceof SkillSearchError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw unreadableFile(file, error);
   }
-  if (size > MAX_HOST_FILE_BYTES)
+  if (!stat.isFile()) throw new SkillSearchError('BAD_FILE', `${file}: not a regular file; move it away, nothing was changed`);
+  if (stat.size > MAX_HOST_FILE_BYTES)
     throw new SkillSearchError('BAD_FILE', `${file}: larger than ${MAX_HOST_FILE_BYTES} bytes, not a settings file; nothing was changed`);
   try {
     return readFileSync(file, 'utf8');
@@ -60,15 +54,10 @@ export function writeTarget(file: string): string {
 /** Writes `text` to `file` atomically, through a symlink, keeping an existing file's mode. */
 export function writeHostFile(file: string, text: string): void {
   const target = writeTarget(file);
-  let mode: number | undefined;
-  try {
-    mode = statSync(target).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
+  const mode = statSync(target, { throwIfNoEntry: false })?.mode;
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileAtomic(target, text);
-  if (mode !== undefined) chmodSync(target, mode);
+  if (mode !== undefined) chmodSync(target, mode & 0o7777);
 }
 
 /** Deletes the file a write to `file` would land in (the link, if any, stays as it was before install). */

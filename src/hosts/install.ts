@@ -1,8 +1,7 @@
 /**
- * `install` / `uninstall` for a host: which files get which entry, and how each file is
- * changed. Installing merges our entries into what is there (never replaces a file) and
- * keeps the original beside it (`<file>.skill-search.bak`); uninstalling takes our entries
- * out and, when nothing else in the file changed since, puts the original bytes back.
+ * `install` / `uninstall` for a host: installing merges our entries into each file and keeps
+ * the original beside it (`<file>.skill-search.bak`); uninstalling takes them out and, when
+ * nothing else in the file changed since, puts the original bytes back.
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -29,10 +28,7 @@ export interface InstallContext {
   readonly command: readonly string[];
 }
 
-/**
- * Another file's text as the plan stands: after install's edit of it (install), or as it is
- * now (uninstall). Codex's trust entry is keyed by where our hook sits in hooks.json.
- */
+/** Another file's text as the plan stands (Codex's trust entry is keyed by where our hook sits in hooks.json). */
 export type PeerText = (file: string) => string | undefined;
 
 /** One or more of our entries in one file. */
@@ -83,7 +79,7 @@ function trustEdit(hooksFile: string, configFile: string, ourHook: { command: st
 /** The entries `install <host>` writes, per scope; a file's edit comes after the edits it reads (hooks.json first). */
 export function installEdits(host: HostName, scope: InstallScope, context: InstallContext): FileEdit[] {
   const { hook, server } = ourEntries(host, context.command);
-  const hookWhat = `the ${'UserPromptSubmit'} hook "${hook.command}"`;
+  const hookWhat = `the UserPromptSubmit hook "${hook.command}"`;
   const serverWhat = `the MCP server "skill-search" (${[server.command, ...server.args].join(' ')})`;
   const files = hostFiles(host, scope, context);
   const hookEdit: FileEdit = {
@@ -134,48 +130,49 @@ export interface FileChange {
   readonly backup?: string;
 }
 
-const read = readHostFile;
-
 export function planInstall(edits: readonly FileEdit[]): FileChange[] {
   const planned = new Map<string, string | undefined>();
-  const peer: PeerText = (file) => (planned.has(file) ? planned.get(file) : read(file));
+  const peer: PeerText = (file) => (planned.has(file) ? planned.get(file) : readHostFile(file));
   return edits.map((edit) => {
-    const before = read(edit.file);
+    const before = readHostFile(edit.file);
     const after = edit.add(before ?? '', peer);
     planned.set(edit.file, after);
     if (after === before) return { file: edit.file, what: edit.what, action: 'unchanged', before, after };
     const backup = before !== undefined && !existsSync(edit.file + BACKUP_SUFFIX) ? edit.file + BACKUP_SUFFIX : undefined;
-    const action = before !== undefined && edit.remove(before, read) !== before ? 'updated' : 'added';
+    const action = before !== undefined && edit.remove(before, readHostFile) !== before ? 'updated' : 'added';
     return { file: edit.file, what: edit.what, action, before, after, ...(backup === undefined ? {} : { backup }) };
   });
 }
 
+/** A JSON settings file's value, or undefined when it is not one. */
+function settingsOrUndefined(text: string): object | undefined {
+  try {
+    return parseSettings(text, '');
+  } catch {
+    return undefined;
+  }
+}
+
 function equivalent(format: FileEdit['format'], a: string, b: string): boolean {
   if (format === 'toml') return a.trimEnd() === b.trimEnd();
-  try {
-    return JSON.stringify(parseSettings(a, '')) === JSON.stringify(parseSettings(b, ''));
-  } catch {
-    return false;
-  }
+  const value = settingsOrUndefined(a);
+  return value !== undefined && JSON.stringify(value) === JSON.stringify(settingsOrUndefined(b));
 }
 
 function isEmpty(format: FileEdit['format'], text: string): boolean {
   if (format === 'toml') return text.trim() === '';
-  try {
-    return Object.keys(parseSettings(text, '')).length === 0;
-  } catch {
-    return false;
-  }
+  const value = settingsOrUndefined(text);
+  return value !== undefined && Object.keys(value).length === 0;
 }
 
 export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
   return edits.map((edit) => {
-    const before = read(edit.file);
+    const before = readHostFile(edit.file);
     const backupFile = edit.file + BACKUP_SUFFIX;
     if (before === undefined) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
-    const removed = edit.remove(before, read);
+    const removed = edit.remove(before, readHostFile);
     if (removed === before) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
-    const original = read(backupFile);
+    const original = readHostFile(backupFile);
     const consumed = original === undefined ? {} : { backup: backupFile };
     if (original !== undefined && equivalent(edit.format, removed, original)) {
       return { file: edit.file, what: edit.what, action: 'restored', before, after: original, ...consumed };

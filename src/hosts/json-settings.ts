@@ -1,9 +1,7 @@
 /**
- * Edits of a host's JSON settings file that touch only our own entries: the prompt hook
- * (`hooks.UserPromptSubmit[].hooks[]`, the same shape in Claude Code and Codex) and the MCP
- * server (`mcpServers.skill-search`). The text is edited in place (json-text.ts): every byte
- * outside our entry stays as the user wrote it, and removing what install added gives the
- * original bytes back.
+ * Edits of a host's JSON settings file, in place (json-text.ts), of our own entries only: the
+ * prompt hook (`hooks.UserPromptSubmit[].hooks[]`, the same in Claude Code and Codex) and the
+ * MCP server (`mcpServers.skill-search`). Removing what install added gives the original bytes back.
  */
 import { SkillSearchError, notJson } from '../errors.js';
 import { isRecord } from '../util/json-file.js';
@@ -11,10 +9,7 @@ import { appendTo, holder, nodeAt, removeChild, replaceNode, tree } from './json
 
 export type JsonObject = Record<string, unknown>;
 
-export interface JsonStyle {
-  readonly indent: string;
-  readonly finalNewline: boolean;
-}
+export type JsonStyle = { readonly indent: string; readonly finalNewline: boolean };
 
 export const DEFAULT_JSON_STYLE: JsonStyle = Object.freeze({ indent: '  ', finalNewline: true });
 
@@ -48,11 +43,8 @@ export function isOurHookCommand(command: unknown): boolean {
   return typeof command === 'string' && /(?:^|[\s/\\"'])skill-search(?:\.js)?["']?\s+hook\s+(?:claude-code|codex)\b/.test(command);
 }
 
-export interface HookEntry {
-  readonly command: string;
-  /** Seconds the host waits; the hook keeps its own, shorter budget. */
-  readonly timeout: number;
-}
+/** `timeout`: seconds the host waits (the hook keeps its own, shorter budget). */
+export type HookEntry = { readonly command: string; readonly timeout: number };
 
 /** Where one of our handlers sits: `hooks.UserPromptSubmit[group].hooks[handler]`. */
 export interface HookPosition {
@@ -127,10 +119,7 @@ export function withoutHookText(text: string, file: string): string {
   return ours.reduceRight((next, { group, handler }) => removeHandler(next, group, handler), text);
 }
 
-export interface McpServerEntry {
-  readonly command: string;
-  readonly args: readonly string[];
-}
+export type McpServerEntry = { readonly command: string; readonly args: readonly string[] };
 
 function serversOf(value: JsonObject, file: string): JsonObject | undefined {
   const servers = value.mcpServers;

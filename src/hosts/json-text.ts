@@ -1,16 +1,13 @@
 /**
- * Surgical edits of JSON text: insert, replace or remove one value at a path and leave every
- * other byte as it was (the user's formatting, comments' absence, 20-digit integers, duplicate
- * keys). jsonc-parser gives the offsets; only the inserted value is formatted, with the
- * indentation of its new siblings. A path step to an object key picks the key's last
- * occurrence, the one `JSON.parse` keeps.
+ * Edits of JSON text that leave every other byte as it was (formatting, 20-digit integers,
+ * duplicate keys): jsonc-parser gives the offsets; only the inserted value is formatted, with
+ * its new siblings' indentation. A key step picks the key's last occurrence, as `JSON.parse` does.
  */
 import { parseTree, type Node } from 'jsonc-parser';
 import { eolOf } from '../util/text.js';
 
 export type JsonPath = readonly (string | number)[];
 
-/** The node at `path`, or undefined. */
 export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
   let node = root;
   for (const step of path) {
@@ -55,11 +52,7 @@ export function replaceNode(text: string, node: Node, value: unknown, indent: st
   return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset), eolOf(text)));
 }
 
-/**
- * Appends `value` to a container: an array element, or an object property `key`. A container
- * written one item per line gets one more line with its siblings' indentation; an inline one
- * an inline item.
- */
+/** Appends `value` to a container (an array element, or an object property `key`), on a line of its own or inline, as its siblings are. */
 export function appendTo(text: string, container: Node, value: unknown, indent: string, key?: string): string {
   const children = container.children ?? [];
   const eol = eolOf(text);
@@ -81,11 +74,7 @@ export function appendTo(text: string, container: Node, value: unknown, indent: 
   return splice(text, end, end, `,${eol}${base}${item(base)}`);
 }
 
-/**
- * Removes the array element or object property `child` of `container`, with the comma and
- * whitespace that separate it from a sibling, so that removing what {@link appendTo} added
- * gives back the bytes from before.
- */
+/** Removes `child` of `container` and the comma and whitespace before it: removing what {@link appendTo} added gives back the bytes from before. */
 export function removeChild(text: string, container: Node, child: Node): string {
   const children = container.children ?? [];
   const index = children.indexOf(child);

@@ -1,8 +1,7 @@
 /**
- * Line edits of a TOML file, decided by a parser. smol-toml reads the file (what is defined,
- * and how); our edit is made on the lines, so the user's bytes stay; and the result is parsed
- * again and must equal the original plus exactly our change, or nothing is written. So an
- * edit can be refused, never leave the file unparseable or changed elsewhere.
+ * Line edits of a TOML file, decided by a parser: the edit is made on the lines (the user's
+ * bytes stay), and the result, parsed again, must equal the original plus exactly our change,
+ * or nothing is written.
  */
 import { parse } from 'smol-toml';
 import { SkillSearchError, errorMessage } from '../errors.js';
@@ -31,15 +30,13 @@ export function tomlKey(path: readonly string[]): string {
   return path.map((part) => (/^[A-Za-z0-9_-]+$/.test(part) ? part : tomlString(part))).join('.');
 }
 
-/** One `[table]` or `[[array]]` header and the lines it owns (up to the next header). */
+/** One `[table]` or `[[array]]` header's lines: `start` is the header's index, `end` the next header's (or the line count). */
 export interface TomlSection {
   readonly path: readonly string[];
   readonly array: boolean;
-  /** Line index of the header. */
   readonly start: number;
-  /** Exclusive: the next header's line, or the line count. */
   readonly end: number;
-  /** Line indexes of the section's `key = value` lines that start at top level. */
+  /** Indexes of the section's `key = value` lines that start at top level. */
   readonly keyLines: readonly number[];
 }
 
@@ -69,10 +66,7 @@ function headerPath(line: string): { path: string[]; array: boolean } | undefine
 
 type ScanState = { readonly string: '' | '"""' | "'''"; readonly depth: number };
 
-/**
- * Scans one line from `state`: where multi-line strings and brackets stand at its end. The
- * file is valid TOML (it was parsed first), so quotes, escapes and comments are all that matter.
- */
+/** Where multi-line strings and brackets stand at the end of `line` (valid TOML: quotes, escapes and comments are all that matter). */
 function scanLine(line: string, state: ScanState): ScanState {
   let { string, depth } = state;
   let i = 0;
@@ -113,8 +107,8 @@ function scanLine(line: string, state: ScanState): ScanState {
   return { string, depth };
 }
 
-/** The file's sections, found on lines that start at top level (not inside a string or array). */
-export function tomlSections(lines: readonly string[]): TomlSection[] {
+/** The section `path` (a table, not an array of tables), its header found on a line at top level (not inside a string or array). */
+export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
   const sections: { path: string[]; array: boolean; start: number; keyLines: number[] }[] = [];
   let state: ScanState = { string: '', depth: 0 };
   for (let i = 0; i < lines.length; i++) {
@@ -130,15 +124,8 @@ export function tomlSections(lines: readonly string[]): TomlSection[] {
     if (topLevel && /^\s*[^\s#]/.test(line)) sections.at(-1)?.keyLines.push(i);
     state = scanLine(line, state);
   }
-  return sections.map((section, index) => ({ ...section, end: sections[index + 1]?.start ?? lines.length }));
-}
-
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
-}
-
-export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
-  return tomlSections(lines).find((section) => !section.array && samePath(section.path, path));
+  const at = sections.findIndex((section) => !section.array && JSON.stringify(section.path) === JSON.stringify(path));
+  return at < 0 ? undefined : { ...sections[at]!, end: sections[at + 1]?.start ?? lines.length };
 }
 
 /** The section's end without the blank lines before the next header. */
@@ -148,10 +135,7 @@ export function trimmedEnd(lines: readonly string[], section: TomlSection): numb
   return end;
 }
 
-/**
- * `text` with `block` (lines ending in a newline) appended after one blank line of its own,
- * which {@link withoutSection} takes away with it.
- */
+/** `text` with `block` (lines ending in a newline) appended after a blank line, which {@link withoutSection} takes away with it. */
 export function appendBlock(text: string, block: string): string {
   if (text === '') return block;
   const eol = eolOf(text);
@@ -164,10 +148,7 @@ export function asLines(block: string, text: string): string[] {
   return block.split('\n').map((line) => line + cr);
 }
 
-/**
- * Keys sorted at every level, so two parses compare by content. Empty tables are left out:
- * whether a header with nothing under it stays is not a change of meaning.
- */
+/** Keys sorted at every level, so two parses compare by content; empty tables left out (a header with nothing under it means nothing). */
 function canonical(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(canonical);
@@ -181,18 +162,15 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/**
- * Returns `after` when it parses to exactly `expected` (the original with our change applied),
- * else refuses in one line naming the file and what to do by hand.
- */
+/** `after` when it parses to exactly `expected` (the original with our change), else a one-line refusal naming the file and what to do by hand. */
 export function checkedEdit(after: string, expected: TomlTable, file: string, byHand: string): string {
-  let parsed: TomlTable | undefined;
+  let same = false;
   try {
-    parsed = parse(after) as TomlTable;
+    same = JSON.stringify(canonical(parse(after))) === JSON.stringify(canonical(expected));
   } catch {
-    parsed = undefined;
+    // Not TOML: refused below.
   }
-  if (parsed === undefined || JSON.stringify(canonical(parsed)) !== JSON.stringify(canonical(expected))) {
+  if (!same) {
     throw new SkillSearchError('BAD_FILE', `${file}: cannot be edited safely here; ${byHand}; nothing was changed`);
   }
   return after;
@@ -213,7 +191,6 @@ export function withValue(table: TomlTable, path: readonly string[], value: unkn
   return copy;
 }
 
-/** The value at `path`, or undefined. */
 export function valueAt(table: TomlTable, path: readonly string[]): unknown {
   let value: unknown = table;
   for (const part of path) {
@@ -223,10 +200,7 @@ export function valueAt(table: TomlTable, path: readonly string[]): unknown {
   return value;
 }
 
-/**
- * `lines` without `section`, and one blank line that separated it: the one before it, else
- * those after it. Removing a table that {@link appendBlock} added gives the bytes from before.
- */
+/** `lines` without `section` and the blank line before it (else those after it): removing what {@link appendBlock} added gives the bytes from before. */
 export function withoutSection(lines: readonly string[], section: TomlSection): string {
   let end = trimmedEnd(lines, section);
   let start = section.start;

@@ -1,9 +1,9 @@
 /**
- * The `[mcp_servers.skill-search]` table of Codex's `config.toml`: added, replaced or removed
- * as a block of lines (toml-lines.ts), every other byte kept. A `skill-search` server that is
- * not ours (other fields, another command) is the user's: never replaced, never removed.
+ * The `[mcp_servers.skill-search]` table of Codex's `config.toml`, edited as a block of lines
+ * (toml-lines.ts). A `skill-search` server that is not ours is the user's: never replaced or removed.
  */
 import { SkillSearchError } from '../errors.js';
+import type { McpServerEntry } from './json-settings.js';
 import {
   appendBlock,
   asLines,
@@ -21,24 +21,15 @@ import {
 const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
 export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
 
-export interface TomlServer {
-  readonly command: string;
-  readonly args: readonly string[];
-}
-
-export function serverTable(server: TomlServer): string {
+export function serverTable(server: McpServerEntry): string {
   return [`[${TOML_SERVER_TABLE}]`, `command = ${tomlString(server.command)}`, `args = [${server.args.map(tomlString).join(', ')}]`, ''].join('\n');
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** A table install writes: only `command` and `args`, running `… skill-search[.js] … mcp`. */
 export function isOurServer(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { command, args, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || typeof command !== 'string' || !isStringArray(args)) return false;
+  if (Object.keys(rest).length > 0 || typeof command !== 'string' || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return false;
   const words = [command, ...args];
   return words.at(-1) === 'mcp' && words.some((word) => /(?:^|[/\\])skill-search(?:\.js)?$/.test(word));
 }
@@ -50,7 +41,7 @@ export function userServer(text: string, file: string): unknown {
 }
 
 /** `text` with our table added or replaced; the same string when it is there as wanted, or the user has their own. */
-export function withServerTable(text: string, server: TomlServer, file: string): string {
+export function withServerTable(text: string, server: McpServerEntry, file: string): string {
   const parsed = parseToml(text, file);
   const current = valueAt(parsed, SERVER_PATH);
   const wanted = { command: server.command, args: [...server.args] };
