@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { suggestNames } from '../src/attachments/skill-tool.js';
+import { suggestNames } from '../src/util/suggest.js';
 import { raceAbort } from '../src/embed/abortable.js';
 import { normalizeQueryText, QueryEmbeddingCache } from '../src/embed/query-cache.js';
 import { stem } from '../src/lexical/stem.js';

@@ -1,7 +1,6 @@
 /**
- * Compaction (SPEC §4): listings are dropped and not re-sent (the delta tracker is left as
- * is, so the next turn does not re-announce either); bodies of invoked skills survive as one
- * `invoked_skills` attachment, each cut to 5,000 characters.
+ * Compaction (SPEC §4): listings are dropped and not re-sent (the delta tracker is left as is);
+ * invoked skills' bodies survive as one `invoked_skills` attachment, each cut to 5,000 characters.
  */
 import type { InvocationLog } from './invocations.js';
 import { truncateWithEllipsis } from '../util/text.js';
@@ -31,18 +30,11 @@ export interface CompactOptions {
   /** The summary of the dropped history, produced by the harness's summariser. */
   readonly summary: string;
   readonly invocations: InvocationLog;
-  /**
-   * Recent messages kept verbatim after the summary. Listings and earlier `invoked_skills`
-   * attachments are removed from them (the fresh one replaces the latter).
-   * @default []
-   */
+  /** Recent messages kept after the summary, without listings and earlier `invoked_skills`. @default [] */
   readonly keep?: readonly Message[];
 }
 
-/**
- * The history after compaction: the summary, the kept messages, then the invoked skills.
- * No listing survives, and none is re-sent afterwards.
- */
+/** The history after compaction: the summary, the kept messages, then the invoked skills. */
 export function compactMessages(options: CompactOptions): Message[] {
   const summary: UserMessage = { type: 'user', content: options.summary, isMeta: true };
   const kept = dropSkillListings(options.keep ?? []).filter((m) => !(m.type === 'attachment' && m.attachment.type === 'invoked_skills'));

@@ -1,7 +1,6 @@
 /**
- * Delta tracking for skill_listing (SPEC §4): each agent (the main thread has no id) is told
- * about a name once. A file change resets every agent; a resumed conversation that already
- * holds a listing suppresses the next one.
+ * Delta tracking for skill_listing (SPEC §4): each agent (the main thread has no id) is told of a
+ * name once; a file change resets every agent; a resumed conversation with a listing skips the next.
  */
 import type { Skill } from '../types.js';
 import { formatSkillListing, shadowByName, type SkillListingOptions } from './listing.js';
@@ -26,11 +25,7 @@ export class SkillListingTracker {
   readonly #announced = new Map<AgentId, Set<string>>();
   readonly #suppressed = new Set<AgentId>();
 
-  /**
-   * The listing attachment for this turn: only names this agent has not been told about,
-   * or `null` when nothing is new. Every new name is recorded as announced, including names
-   * the budget shortened or left out, so a tight budget does not re-announce them each turn.
-   */
+  /** This turn's listing of the names this agent was not told of, or `null`; names the budget shortened or left out count as told. */
   next(skills: readonly Skill[], options: ListingTurnOptions = {}): SkillListingAttachment | null {
     const { agentId, ...listingOptions } = options;
     const announced = getOrAdd(this.#announced, agentId, () => new Set<string>());
@@ -48,10 +43,7 @@ export class SkillListingTracker {
     this.#suppressed.clear();
   }
 
-  /**
-   * Resets on every `change` of `catalog` (a `SkillCatalog`: files, plugins or MCP skills
-   * changed), as the seed resets its announced names. Returns the function that stops following.
-   */
+  /** Resets on every `change` of `catalog` (a `SkillCatalog`); returns the function that stops following. */
   follow(catalog: CatalogChanges): () => void {
     const reset = (): void => this.reset();
     catalog.on('change', reset);

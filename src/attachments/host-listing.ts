@@ -1,26 +1,12 @@
 /**
- * What a host really sends about skills, as opposed to the seed's listing (`listing.ts`, the
- * library's default). Rules read from the hosts themselves:
- *
- * - Claude Code 2.1.197 (its bundled source): a line `- name: description - when_to_use`, that
- *   part cut at 1,536 characters (ending in `…`), kept as written (line breaks included). The
- *   budget is 1% of the context window (200,000 tokens when unknown) at 4 characters per token,
- *   measured in display columns. Over budget every name stays: its own bundled skills keep their
- *   description, the others get theirs most-used first, each while it still fits, and the rest
- *   are listed by name alone; no note is added.
- * - Codex 0.171.0 (its skills section, as captured by the host tests, and the budget rules of
- *   codex-rs `skill-service-api/src/render.rs`): a line `- name: description (file: rN/…)` per
- *   skill, paths shortened through a table of skill roots, ordered by scope (system, admin, repo,
- *   user) then name. The budget is 2% of the context window in tokens (UTF-8 bytes / 4) when it
- *   is known, else 8,000 characters. Over budget, descriptions share what is left one character
- *   at a time; when even names and paths do not fit, skills are left out from the end.
+ * What a host really sends about skills, as opposed to the seed's listing (`listing.ts`): the
+ * rules read from Claude Code and Codex themselves, as docs/hosts.md states them.
  */
 import type { Skill } from '../types.js';
 import { isListedByCodex, offeredSkills } from '../load/invocation.js';
 import { truncateWithEllipsis } from '../util/text.js';
 import { neutralizeReminderText } from './reminder.js';
 
-/** What a host listing is, whatever the host. */
 export interface HostListing {
   /** The text the host sends (Claude Code: the lines inside its reminder; Codex: the whole skills section). */
   readonly text: string;
@@ -32,9 +18,6 @@ export interface HostListing {
   readonly omitted: readonly string[];
   readonly budget: { readonly unit: 'columns' | 'tokens' | 'characters'; readonly limit: number };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Claude Code
 
 export const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
 const CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS = 200_000;
@@ -102,9 +85,6 @@ export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeL
     budget,
   };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Codex
 
 export const CODEX_SCOPES = ['system', 'admin', 'repo', 'user'] as const;
 export type CodexScope = (typeof CODEX_SCOPES)[number];

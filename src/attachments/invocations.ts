@@ -1,7 +1,4 @@
-/**
- * What was invoked in a conversation: per-name counts (the listing budget drops the
- * least-used descriptions first) and the bodies injected (compaction keeps them).
- */
+/** What was invoked in a conversation: counts per name (for the listing budget) and the bodies injected (for compaction). */
 import type { Skill } from '../types.js';
 
 export interface InvocationRecord {

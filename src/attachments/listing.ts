@@ -1,11 +1,7 @@
-/**
- * The skill_listing text (SPEC §4): one line per skill, each description cut to 250
- * characters, the whole listing inside a character budget derived from the context window.
- */
+/** The skill_listing text (SPEC §4): one line per skill, within a character budget derived from the context window. */
 import { badOption } from '../errors.js';
 import { offeredSkills } from '../load/invocation.js';
 import type { Skill } from '../types.js';
-import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { truncateWithEllipsis } from '../util/text.js';
 import type { AnnouncedSkill } from './messages.js';
@@ -20,51 +16,23 @@ export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_LISTING_BUDGET_CHARS = 8_000;
 
 export interface SkillListingOptions {
-  /**
-   * Context window of the model, in tokens. The budget is 1% of it at 4 characters per token.
-   * @default undefined (unknown: the budget is 8,000 characters)
-   */
+  /** The model's context window in tokens: the budget is 1% of it at 4 characters per token. @default unknown (8,000 characters) */
   readonly contextWindowTokens?: number | undefined;
-  /**
-   * Explicit budget in characters for the listing content; wins over `contextWindowTokens`.
-   * @default undefined
-   */
+  /** The budget in characters; wins over `contextWindowTokens`. */
   readonly budgetChars?: number | undefined;
-  /**
-   * Invocation counts per skill name. When over budget, descriptions of the least-used
-   * skills are dropped first.
-   * @default an empty map (every skill unused)
-   */
+  /** Invocation counts per name: over budget, the least-used skills lose their description first. @default none */
   readonly usage?: ReadonlyMap<string, number> | undefined;
 }
 
-export interface ResolvedSkillListingOptions {
-  readonly budgetChars: number;
-  readonly usage: ReadonlyMap<string, number>;
-}
-
-const defaults = {
-  contextWindowTokens: undefined,
-  budgetChars: undefined,
-  usage: new Map<string, number>(),
-} as const satisfies SkillListingOptions;
-
-export function resolveListingOptions(options: SkillListingOptions = {}): ResolvedSkillListingOptions {
-  const merged = { ...defaults, ...definedOnly(options) };
-  if (merged.contextWindowTokens !== undefined) positiveInteger('contextWindowTokens', merged.contextWindowTokens);
-  if (merged.budgetChars !== undefined) positiveInteger('budgetChars', merged.budgetChars);
-  if (!(merged.usage instanceof Map)) {
-    throw badOption('usage', 'be a Map of name → count', merged.usage);
-  }
-  const budgetChars =
-    merged.budgetChars ??
-    (merged.contextWindowTokens === undefined
-      ? DEFAULT_LISTING_BUDGET_CHARS
-      : Math.floor(merged.contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
-  if (budgetChars <= 0) {
-    throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', merged.contextWindowTokens);
-  }
-  return Object.freeze({ budgetChars, usage: merged.usage });
+export function resolveListingOptions({ contextWindowTokens, budgetChars, usage = new Map() }: SkillListingOptions = {}) {
+  if (contextWindowTokens !== undefined) positiveInteger('contextWindowTokens', contextWindowTokens);
+  if (budgetChars !== undefined) positiveInteger('budgetChars', budgetChars);
+  if (!(usage instanceof Map)) throw badOption('usage', 'be a Map of name → count', usage);
+  const budget =
+    budgetChars ??
+    (contextWindowTokens === undefined ? DEFAULT_LISTING_BUDGET_CHARS : Math.floor(contextWindowTokens * LISTING_CONTEXT_SHARE * CHARS_PER_TOKEN));
+  if (budget <= 0) throw badOption('contextWindowTokens', 'leave a listing budget of at least 1 character', contextWindowTokens);
+  return Object.freeze({ budgetChars: budget, usage: usage as ReadonlyMap<string, number> });
 }
 
 /** One listing line must stay one line: runs of whitespace (newlines included) become one space. */
@@ -78,15 +46,10 @@ function fullDescription(skill: AnnouncedSkill): string {
   return whenToUse === '' ? description : `${description} - ${whenToUse}`;
 }
 
-/** The description part of a line: `description - whenToUse`, cut to 250 characters. */
-export function listingDescription(skill: AnnouncedSkill): string {
-  return truncateWithEllipsis(fullDescription(skill), MAX_LISTING_DESCRIPTION_CHARS);
-}
-
-/** `- name: description - whenToUse`, or `- name` when there is nothing to describe. */
+/** `- name: description - whenToUse` (that part cut to 250 characters), or `- name` when there is nothing to describe. */
 export function formatSkillLine(skill: AnnouncedSkill): string {
   const name = oneLine(skill.name);
-  const description = listingDescription(skill);
+  const description = truncateWithEllipsis(fullDescription(skill), MAX_LISTING_DESCRIPTION_CHARS);
   return description === '' ? `- ${name}` : `- ${name}: ${description}`;
 }
 
@@ -103,41 +66,27 @@ export interface SkillListing {
   readonly content: string;
   /** Every name considered, after shadowing, in listing order. */
   readonly skillNames: readonly string[];
-  /** Names listed without their description because of the budget. */
+  /** Names listed without their description, for the budget. */
   readonly shortened: readonly string[];
-  /** Names left out entirely because even names alone did not fit. */
+  /** Names left out: even names alone did not fit. */
   readonly omitted: readonly string[];
-  /** Names listed with their description (neither shortened nor omitted). */
+  /** Names listed with their description. */
   readonly described: readonly string[];
   /** Names whose description part was cut to 250 characters. */
   readonly truncated: readonly string[];
   readonly budgetChars: number;
 }
 
-/**
- * Shadowing: `skills` are ordered by `rank` (stable, so load order breaks ties) and the
- * first skill with a name wins. Input of the catalog is already in that order.
- */
+/** The first skill of each name, by `rank` (a stable sort: load order breaks ties). */
 export function shadowByName(skills: readonly Skill[]): Skill[] {
-  const ordered = skills.map((skill, index) => ({ skill, index }));
-  ordered.sort((a, b) => a.skill.rank - b.skill.rank || a.index - b.index);
-  const seen = new Set<string>();
-  const winners: Skill[] = [];
-  for (const { skill } of ordered) {
-    if (seen.has(skill.name)) continue;
-    seen.add(skill.name);
-    winners.push(skill);
-  }
-  return winners;
+  const winners = new Map<string, Skill>();
+  for (const skill of [...skills].sort((a, b) => a.rank - b.rank)) if (!winners.has(skill.name)) winners.set(skill.name, skill);
+  return [...winners.values()];
 }
 
 /**
- * Render the listing for `skills` within the budget.
- *
- * Over budget, descriptions go first, least-used skill first (ties: the later, lower-ranked
- * skill first), until the lines plus the note fit. If names alone still do not fit, names
- * go last-first. Notes are always kept so the model knows the list is incomplete.
- * O(n log n) in the number of skills.
+ * The listing for `skills` within the budget. Over it, descriptions go first, least-used first
+ * (ties: the lower-ranked skill), then names, last first; a note says what is missing. O(n log n).
  */
 export function formatSkillListing(skills: readonly Skill[], options: SkillListingOptions = {}): SkillListing {
   const { budgetChars, usage } = resolveListingOptions(options);

@@ -1,8 +1,4 @@
-/**
- * The conversation shapes an agent loop keeps in its history, and the attachments this
- * package adds to it. Attachments stay structured in history; `normalizeMessagesForAPI`
- * renders them to text only when a request is built.
- */
+/** The history an agent loop keeps, and this package's attachments, structured until `normalizeMessagesForAPI` renders them. */
 import type { LoadedFrom } from '../types.js';
 
 /** A skill as announced in a listing or discovery line. */
@@ -18,11 +14,7 @@ export interface SkillListingAttachment {
   readonly content: string;
   /** Every name this listing announced, including names the budget shortened or left out. */
   readonly skillNames: readonly string[];
-  /**
-   * The names listed with their description: the skills the model can choose by what they do.
-   * A name the budget shortened or left out is not among them, so discovery may still suggest
-   * it. Absent (an older history): every name in `skillNames`.
-   */
+  /** The names listed with their description (discovery may still suggest the others). Absent (an older history): `skillNames`. */
   readonly visibleNames?: readonly string[];
 }
 
@@ -88,10 +80,7 @@ export function attachmentMessage(attachment: Attachment): AttachmentMessage {
   return { type: 'attachment', attachment };
 }
 
-/**
- * Names the model has already seen in this history: listed with their description, suggested
- * by a discovery, or carried by an `invoked_skills` attachment. Discovery excludes these.
- */
+/** Names the model has seen in this history (described in a listing, discovered, or invoked): discovery excludes them. */
 export function skillNamesInHistory(messages: readonly Message[]): Set<string> {
   const names = new Set<string>();
   for (const message of messages) {

@@ -1,7 +1,6 @@
 /**
- * Rendering before each API call: structured history → role/content messages. Attachments
- * become `isMeta` user messages wrapped in `<system-reminder>`; every piece of skill text is
- * neutralised on the way, including text restored from an older history.
+ * History → role/content messages before each API call: attachments become `isMeta` user
+ * messages in a `<system-reminder>`, every piece of skill text neutralised on the way.
  */
 import { formatSkillLine } from './listing.js';
 import type { Attachment, Message } from './messages.js';

@@ -1,17 +1,12 @@
-/**
- * The `<system-reminder>` envelope and the one sanitiser every piece of skill text passes
- * through before it is placed inside it.
- */
+/** The `<system-reminder>` envelope, and the sanitiser every piece of skill text passes through before it goes inside. */
 
 export const SYSTEM_REMINDER_OPEN = '<system-reminder>';
 export const SYSTEM_REMINDER_CLOSE = '</system-reminder>';
 
 // C0 controls except \t (\u0009) and \n (\u000A), DEL, and C1 controls: not text in a skill.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-// What a reader of tags looks through: code points without a glyph of their own. Unicode's
-// default-ignorables (joiners, variation selectors U+FE00–FE0F, U+034F, the Hangul fillers
-// U+115F, U+1160, U+3164, U+FFA0, tag characters), other format characters, combining marks,
-// every kind of space and line break, and the blank braille pattern U+2800.
+// What a reader of tags looks through: code points without a glyph of their own (default-ignorables,
+// format characters, combining marks, spaces and line breaks, the blank braille pattern U+2800).
 const INVISIBLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Mn}\p{Me}\p{Z}\s\u2800]$/u;
 // `<` and its compatibility forms (small and full-width): candidates for a tag's start.
 const LESS_THAN = /[<\uFE64\uFF1C]/g;
@@ -31,11 +26,7 @@ function skipInvisible(text: string, from: number): number {
   return at;
 }
 
-/**
- * The index after `word` read from `from` as a reader sees it (each code point folded by NFKC
- * and lower-cased, so `ＳＹＳＴＥＭ`, `𝐬𝐲𝐬𝐭𝐞𝐦` or `ﬆ` count; invisible code points between its
- * letters skipped), or -1 when the text there is not that word.
- */
+/** The index after `word` read from `from` as a reader sees it (NFKC-folded, lower-cased, invisibles skipped: `ＳＹＳＴＥＭ`, `ﬆ` count), or -1. */
 function readWord(text: string, from: number, word: string): number {
   let at = from;
   let matched = 0;
@@ -64,22 +55,16 @@ function startsReminderTag(text: string, start: number): boolean {
 }
 
 /**
- * Make untrusted skill text safe to place inside a `<system-reminder>`: line endings become
- * `\n`, control characters are removed (`\n` and `\t` are kept), and every `<` that a reader
- * would take for the start of a `system-reminder` tag becomes `&lt;`, so the text can neither
- * close the reminder early nor open a fake one. The tag is found as a reader sees it: any run
- * of invisible code points around its parts (zero-width, variation selectors, Hangul fillers,
- * combining marks, spaces), compatibility and look-alike forms of `<`, `/` and its letters.
- * Nothing else is rewritten: `ＰＤＦ`, `…`, emoji sequences stay as written.
- *
- * Idempotent: `neutralizeReminderText(neutralizeReminderText(s)) === neutralizeReminderText(s)`.
+ * Untrusted skill text made safe inside a `<system-reminder>`: `\n` line endings, no control
+ * characters but `\n` and `\t`, and every `<` a reader would take for a `system-reminder` tag's
+ * start (look-alikes and invisibles included) as `&lt;`. Nothing else is rewritten. Idempotent.
  */
 export function neutralizeReminderText(text: string): string {
   const clean = text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
   return clean.replace(LESS_THAN, (char, offset: number) => (startsReminderTag(clean, offset) ? '&lt;' : char));
 }
 
-/** Wrap already-neutralised text in the reminder envelope. */
+/** Already-neutralised text in the reminder envelope. */
 export function wrapInSystemReminder(text: string): string {
   return `${SYSTEM_REMINDER_OPEN}\n${text}\n${SYSTEM_REMINDER_CLOSE}`;
 }

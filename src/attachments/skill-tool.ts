@@ -1,8 +1,4 @@
-/**
- * The Skill tool (SPEC §4): a free-text `skill` name (no enum, so the schema never changes
- * with the catalog), an optional `args`. Invoking returns the body as the tool result and
- * records the invocation.
- */
+/** The Skill tool (SPEC §4): a free-text `skill` name (no enum: the schema never changes with the catalog) and optional `args`. */
 import { z } from 'zod';
 import type { Skill } from '../types.js';
 import type { InvocationLog } from './invocations.js';
@@ -10,8 +6,6 @@ import { isOfferedToModel } from '../load/invocation.js';
 import { shadowByName } from './listing.js';
 import { neutralizeReminderText } from './reminder.js';
 import { suggestNames } from '../util/suggest.js';
-
-export { suggestNames };
 
 export const SKILL_TOOL_NAME = 'Skill';
 
@@ -26,14 +20,10 @@ export const skillToolInputSchema = z.object({
 
 export type SkillToolInput = z.infer<typeof skillToolInputSchema>;
 
-/**
- * JSON Schema of the input, for harnesses that take JSON Schema (Anthropic `input_schema`, MCP):
- * generated from the zod schema, so the two cannot drift. Without the `$schema` URI: a tool's
- * `input_schema` is a bare object schema.
- */
+/** The input's JSON Schema (Anthropic `input_schema`, MCP), made from the zod schema, without `$schema`. */
 export const skillToolJsonSchema = Object.freeze((({ $schema: _, ...schema }) => schema)(z.toJSONSchema(skillToolInputSchema))) as ObjectJsonSchema;
 
-/** The shape tool APIs ask of an input schema (Anthropic's `input_schema`: `type: 'object'`). */
+/** The shape tool APIs ask of an input schema. */
 export interface ObjectJsonSchema {
   readonly type: 'object';
   readonly properties: Readonly<Record<string, unknown>>;
@@ -59,10 +49,7 @@ export type SkillToolResult =
 
 const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
 
-/**
- * The body with `args` applied: each `$ARGUMENTS` is replaced, or, when the body has none,
- * the arguments follow the body under an `ARGUMENTS:` line.
- */
+/** The body with each `$ARGUMENTS` replaced by `args`, or, when it has none, `args` after it on an `ARGUMENTS:` line. */
 export function applySkillArgs(body: string, args: string | undefined): string {
   if (args === undefined || args.trim() === '') return body;
   if (body.includes(ARGUMENTS_PLACEHOLDER)) return body.split(ARGUMENTS_PLACEHOLDER).join(args);
@@ -110,7 +97,7 @@ function describeInput(input: unknown): string {
   }
 }
 
-/** The names of `skills` close to `requested` (a leading `/` ignored), for a message about an unknown skill. */
+/** The names of `skills` close to `requested` (a leading `/` ignored). */
 export function closeSkillNames(requested: string, skills: readonly Skill[]): string[] {
   return suggestNames(
     requested.trim().replace(/^\//, ''),

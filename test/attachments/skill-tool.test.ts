@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvocationLog } from '../../src/attachments/invocations.js';
-import { applySkillArgs, invokeSkill, skillToolInputSchema, skillToolJsonSchema, suggestNames } from '../../src/attachments/skill-tool.js';
+import { applySkillArgs, invokeSkill, skillToolInputSchema, skillToolJsonSchema } from '../../src/attachments/skill-tool.js';
+import { suggestNames } from '../../src/util/suggest.js';
 import { makeSkill } from './make-skill.js';
 
 const skills = [

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { suggestNames } from '../../src/attachments/skill-tool.js';
+import { suggestNames } from '../../src/util/suggest.js';
 import { MAX_MCP_NAME_CHARS, MAX_MCP_QUERY_CHARS, createSkillSearchMcpServer } from '../../src/integrations/mcp-server.js';
 import { capQuery } from '../../src/integrations/query-cap.js';
 import type { SkillService } from '../../src/integrations/service.js';
