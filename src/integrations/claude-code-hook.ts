@@ -1,12 +1,9 @@
 /**
- * Claude Code `UserPromptSubmit` hook (Codex's takes the same JSON): the prompt arrives as JSON
- * on stdin; relevant skills go back as `hookSpecificOutput.additionalContext`, each announced
- * once per session (until a compaction), a follow-up prompt searched with the turns before it.
- * The hook must never get in the way of the prompt: an overrun of the time budget ends with no
- * output, a failure with one line (stderr, and Claude Code's `systemMessage`); always exit 0.
+ * Claude Code `UserPromptSubmit` hook (Codex's takes the same JSON on stdin): relevant skills go
+ * back as `hookSpecificOutput.additionalContext`, each announced once per session (until a
+ * compaction). It never gets in the way: an overrun ends with no output, a failure with one line.
  */
-// Only the attachment modules it renders with: the Skill tool's zod schema is not loaded, and a
-// hook answered by a running server should load nothing it does not use.
+// Only the attachment modules it renders with (not the Skill tool's zod schema).
 import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
@@ -65,10 +62,7 @@ export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
   };
 }
 
-/**
- * The skill_discovery text without its `<system-reminder>` envelope: Claude Code places
- * additional context in its own reminder, so ours would nest.
- */
+/** The skill_discovery text without its `<system-reminder>` envelope (Claude Code puts additional context in its own). */
 export function discoveryContext(attachment: SkillDiscoveryAttachment | null): string | undefined {
   const rendered = attachment === null ? null : renderAttachment(attachment);
   if (rendered === null) return undefined;
@@ -87,32 +81,15 @@ export interface ClaudeCodeHookOptions {
   /** One-line notes for the user (stderr); never stdout. */
   readonly log: (line: string) => void;
   readonly signal?: AbortSignal;
-  /**
-   * The host the output is for: suggestions it does not list carry their path and how to load them.
-   * @default 'claude-code'
-   */
+  /** The host the output is for: suggestions it does not list carry their path and how to load them. @default 'claude-code' */
   readonly host?: HostName;
-  /**
-   * Keep this package's demo skills in suggestions (a host cannot know them).
-   * @default false
-   */
+  /** Keep this package's demo skills in suggestions (a host cannot know them). @default false */
   readonly keepDemo?: boolean;
-  /**
-   * Told, once a turn has an answer, which skills the session has invoked (its transcript)
-   * and which were suggested now: the usage store's input. Must not throw.
-   */
+  /** Told, once a turn has an answer, which skills the session invoked and which were suggested (the usage store's input). */
   readonly onTurn?: (turn: HookTurn) => void;
-  /**
-   * The folder of per-session memory (`sessionsDir(cacheRoot)`): a skill announced once in a
-   * session is not announced again until the conversation is compacted. Without it, or without
-   * a `session_id` in the input, every prompt starts fresh.
-   */
+  /** The folder of per-session memory: a skill is announced once a session (until a compaction). Without it every prompt starts fresh. */
   readonly sessionDir?: string;
-  /**
-   * Of the suggested names from folders `host` does not scan, those its own folders hold too
-   * (the same skill linked into both, or the host's own copy of a name another copy won our
-   * merge): the host lists them, so they get no path. Called only when there are such names.
-   */
+  /** Of the suggested names from folders `host` does not scan, those its own folders hold too: listed by it, so given no path. */
   readonly listedByHost?: (names: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
@@ -124,21 +101,14 @@ export interface HookTurn {
 }
 
 export interface ClaudeCodeHookResult {
-  /**
-   * What to print on stdout: the JSON line with the context, or (Claude Code) with a
-   * `systemMessage` saying what went wrong, or `''` when nothing fits.
-   */
+  /** What to print on stdout: the JSON line with the context, or (Claude Code) a `systemMessage` saying what went wrong, or `''`. */
   readonly stdout: string;
   readonly outcome: 'context' | 'nothing' | 'skipped' | 'failed' | 'timeout';
 }
 
-/**
- * Never rejects. Work that overruns the budget is abandoned, not awaited: the caller should
- * end the process once it has printed the result.
- */
+/** Never rejects. Work that overruns the budget is abandoned, not awaited: the caller should exit once it has printed the result. */
 export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookResult> {
   const host = options.host ?? 'claude-code';
-  /** One line on stderr; for Claude Code also its `systemMessage`, which the user sees. */
   const problem = (line: string, outcome: 'failed' | 'skipped'): ClaudeCodeHookResult => {
     options.log(line);
     return { stdout: hookNotice(host, line), outcome };
@@ -170,8 +140,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   const announced = new Set<string>();
   // One prefetch turn: the same relevance filter and discovery shape as an agent loop gets.
   const work = (async () => {
-    // The prefetcher reads `invoked` and `visible` when collecting, so the transcript is read
-    // while the search runs; only a follow-up prompt waits for it (its turns join the query).
+    // The transcript is read while the search runs (`invoked` and `visible` are read when collecting); a follow-up waits for its turns.
     const transcript = readTranscript(input.transcript_path);
     const query = capQuery(input.prompt);
     const service = new HostSearcher(await options.open(input.cwd), { keepDemo: options.keepDemo === true });
@@ -180,7 +149,6 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       let searcher: SkillSearcher = service;
       if (isFollowUp(query)) searcher = withConversation(service, query, earlierTurns((await transcript).userTurns, query));
       const prefetcher = new SkillPrefetcher({ searcher, maxSkills: options.k, searchK: Math.max(10, options.k) });
-      // A pasted log makes a prompt megabytes long; its start and end say what is asked.
       const handle = prefetcher.start({ userMessage: query, signal: controller.signal, invoked, visible: announced });
       const facts = await transcript;
       // Skills invoked earlier in the session are not announced again.
@@ -230,9 +198,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       suggested.filter((skill) => !listed.has(skill.name)),
     );
     const context = howToLoad === undefined ? discovered : `${discovered}\n\n${howToLoad}`;
-    const output: ClaudeCodeHookOutput = {
-      hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context },
-    };
+    const output: ClaudeCodeHookOutput = { hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context } };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };
   } catch (error) {
     return problem(`skill-search hook: skipped: ${firstLine(errorMessage(error))}`, 'failed');

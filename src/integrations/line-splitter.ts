@@ -1,11 +1,7 @@
 /**
- * Newline framing for the search socket, shared by the server and the client. Hand-written
- * rather than node:readline: readline buffers an unfinished line without bound and keeps
- * emitting buffered lines after `pause()`, and each end needs a hard cap on what a peer can
- * make it hold.
- *
- * Works on bytes: `\n` (0x0a) never occurs inside a multi-byte UTF-8 character, so each line is
- * decoded whole and a character split across chunks is never garbled.
+ * Newline framing for the search socket, with a hard cap on what a peer can make either end hold
+ * (node:readline buffers an unfinished line without bound). On bytes: 0x0a never occurs inside
+ * a UTF-8 character, so each line is decoded whole.
  */
 export interface SplitResult {
   /** Complete lines in arrival order, without their `\n`. */
@@ -15,14 +11,11 @@ export interface SplitResult {
 }
 
 export class LineSplitter {
-  /** The longest line, in bytes, either as a complete line or as an unfinished one. */
-  readonly maxLineBytes: number;
   #chunks: Buffer[] = [];
   #buffered = 0;
 
-  constructor(maxLineBytes: number) {
-    this.maxLineBytes = maxLineBytes;
-  }
+  /** `maxLineBytes`: the longest line, complete or unfinished. */
+  constructor(readonly maxLineBytes: number) {}
 
   push(chunk: Buffer): SplitResult {
     const lines: Buffer[] = [];

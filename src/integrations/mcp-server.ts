@@ -1,8 +1,6 @@
 /**
- * MCP stdio server with two tools: `search_skills` (ranked skills for a task) and
- * `read_skill` (a skill's instructions by name, its folder and bundled files, or one of those
- * files). stdout carries protocol only; the `log` callback (stderr in the CLI) hears only of
- * problems.
+ * MCP stdio server with two tools: `search_skills` (ranked skills for a task) and `read_skill`
+ * (a skill's instructions, folder and bundled files, or one of those). stdout carries protocol only.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -110,16 +108,10 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         ...(why === undefined ? {} : { why: roundExplanation(why) }),
       })),
     };
-    const text =
-      structured.hits.length === 0
-        ? `No skill fits "${query}".`
-        : structured.hits
-            .map(
-              (hit, i) =>
-                `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''} [${neutralizeReminderText(hit.path)}]`,
-            )
-            .join('\n');
-    return { content: [{ type: 'text' as const, text }], structuredContent: structured };
+    const line = (hit: (typeof structured.hits)[number], i: number) =>
+      `${i + 1}. ${hit.name} (${hit.score.toFixed(3)}): ${hit.description}${hit.whenToUse ? ` - ${hit.whenToUse}` : ''} [${neutralizeReminderText(hit.path)}]`;
+    const text = structured.hits.length === 0 ? `No skill fits "${query}".` : structured.hits.map(line).join('\n');
+    return { ...textResult(text), structuredContent: structured };
   }
 
   server.registerTool(
@@ -148,7 +140,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     if (skill) {
       const folder = skillFolder(skill);
       if (file !== undefined) return readBundled(skill.name, folder, file);
-      if (folder === undefined) return { content: [{ type: 'text' as const, text: neutralizeReminderText(skill.body) }] };
+      if (folder === undefined) return textResult(neutralizeReminderText(skill.body));
       const { files, more } = await listSkillFiles(folder);
       const listed = files.length === 0 ? 'none' : files.map((entry) => escapeForTerminal(entry)).join(', ');
       const header = [
@@ -156,28 +148,31 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         `Bundled files: ${listed}${more > 0 ? ` (and ${more} more)` : ''}`,
         files.length === 0 ? '' : 'Read one with read_skill and its `file`, or open it from the folder.',
       ].filter((line) => line !== '');
-      return { content: [{ type: 'text' as const, text: neutralizeReminderText(`${header.join('\n')}\n\n${skill.body}`) }] };
+      return textResult(neutralizeReminderText(`${header.join('\n')}\n\n${skill.body}`));
     }
     const suggestions = closeSkillNames(name, skills);
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
-    return { content: [{ type: 'text' as const, text: `Unknown skill "${name}".${hint}` }], isError: true };
+    return textResult(`Unknown skill "${name}".${hint}`, true);
   }
 
   async function readBundled(name: string, folder: string | undefined, file: string) {
-    if (folder === undefined) {
-      return { content: [{ type: 'text' as const, text: `Skill "${neutralizeReminderText(name)}" has no folder of bundled files.` }], isError: true };
-    }
+    if (folder === undefined) return textResult(`Skill "${neutralizeReminderText(name)}" has no folder of bundled files.`, true);
     try {
       const read = await readSkillFile(folder, file);
       const note = read.truncated ? `\n\n[cut at ${SKILL_FOLDER_LIMITS.maxReadBytes} of ${read.size} bytes]` : '';
-      return { content: [{ type: 'text' as const, text: neutralizeReminderText(`${read.text}${note}`) }] };
+      return textResult(neutralizeReminderText(`${read.text}${note}`));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { content: [{ type: 'text' as const, text: neutralizeReminderText(escapeForTerminal(message)) }], isError: true };
+      return textResult(neutralizeReminderText(escapeForTerminal(message)), true);
     }
   }
 
   return server;
+}
+
+/** A tool result of one text part. */
+function textResult(text: string, isError = false) {
+  return { content: [{ type: 'text' as const, text }], ...(isError ? { isError } : {}) };
 }
 
 export interface ServeMcpOptions extends SkillSearchMcpOptions {
@@ -185,17 +180,9 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
   readonly stdout?: NodeJS.WritableStream;
   /** Stops the server (SIGINT/SIGTERM in the CLI). */
   readonly signal?: AbortSignal;
-  /**
-   * Called once the client has finished the MCP handshake: heavy start-up work (watching, warming
-   * the index) waits for it, so the handshake is answered first. Hosts send their first request
-   * without waiting for a server that has not connected yet.
-   */
+  /** Called once the client finished the MCP handshake: heavy start-up work waits for it, so the handshake is answered first. */
   readonly onInitialized?: () => void;
-  /**
-   * Touched as each tool call ends and closed when the server stops: a call that re-synced the
-   * catalog leaves the one it replaced as garbage, collected once the server is quiet (as `watch`
-   * does). @default a new {@link IdleCollector}
-   */
+  /** Touched as each tool call ends (a re-sync leaves garbage, collected once quiet), closed on stop. @default a new {@link IdleCollector} */
   readonly collector?: Pick<IdleCollector, 'touch' | 'close'>;
 }
 

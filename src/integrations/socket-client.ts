@@ -1,7 +1,4 @@
-/**
- * Client of the local search server (socket-server.ts). Deliberately light: it imports no
- * model, engine or loader, so a hook process that finds a server running stays small.
- */
+/** Client of the local search server (socket-server.ts): it imports no model, engine or loader, so a hook that finds a server stays small. */
 import { once } from 'node:events';
 import net from 'node:net';
 import { SkillSearchError, abortError, errorMessage, throwIfAborted } from '../errors.js';
@@ -14,22 +11,11 @@ import { currentUid, lstatOrUndefined, untrustedSocketError, untrustedSocketReas
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 export interface SocketClientOptions {
-  /**
-   * Give up connecting after this long (a server that does not accept at once is not worth
-   * waiting for: the caller has its own way to answer).
-   * @default 150
-   */
+  /** Give up connecting after this long (the caller has its own way to answer). @default 150 */
   readonly connectTimeoutMs?: number;
-  /**
-   * Give up on one request after this long.
-   * @default 1000
-   */
+  /** Give up on one request after this long. @default 1000 */
   readonly requestTimeoutMs?: number;
-  /**
-   * The user the socket and its folder must belong to; anything else is refused before a
-   * byte is sent (an UNTRUSTED error). Undefined skips the check (Windows pipes).
-   * @default process.getuid()
-   */
+  /** The user the socket and its folder must belong to, else UNTRUSTED before a byte is sent; undefined skips the check. @default process.getuid() */
   readonly uid?: number;
   readonly signal?: AbortSignal;
 }
@@ -42,10 +28,7 @@ export interface RemoteSearchResult {
   readonly skills: number;
 }
 
-interface Pending {
-  readonly resolve: (value: Record<string, unknown>) => void;
-  readonly reject: (error: Error) => void;
-}
+type Pending = { readonly resolve: (value: Record<string, unknown>) => void; readonly reject: (error: Error) => void };
 
 /** Defaults of {@link SocketClientOptions} (documented there). */
 export const SOCKET_CLIENT_DEFAULTS = Object.freeze({ connectTimeoutMs: 150, requestTimeoutMs: 1000 });
@@ -72,11 +55,7 @@ export class SkillSocketClient {
     socket.on('close', () => this.#fail(serverError('connection closed')));
   }
 
-  /**
-   * Rejects when nothing accepts on `where` within the connect timeout (no server, a stale
-   * socket file), and with an UNTRUSTED error, without connecting, when the socket or its
-   * folder belongs to another user.
-   */
+  /** Rejects when nothing accepts on `where` within the connect timeout, and (UNTRUSTED, without connecting) when the socket or its folder is another user's. */
   static async connect(where: string, options: SocketClientOptions = {}): Promise<SkillSocketClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.connectTimeoutMs;
     const requestTimeoutMs = options.requestTimeoutMs ?? SOCKET_CLIENT_DEFAULTS.requestTimeoutMs;
@@ -84,8 +63,7 @@ export class SkillSocketClient {
     throwIfAborted(options.signal);
     const distrust = untrustedSocketReason(where, uid);
     if (distrust !== undefined) throw untrustedSocketError(where, distrust);
-    // No file at a POSIX socket's path (no server, the usual case for a hook): what connecting
-    // would say too, but only after a socket's setup and teardown, about 2 ms of a cold hook.
+    // No file at a POSIX socket's path (no server): what connecting would say, 2 ms sooner.
     if (uid !== undefined && lstatOrUndefined(where) === undefined) {
       const missing = Object.assign(new Error(`connect ENOENT ${where}`), { code: 'ENOENT', syscall: 'connect', address: where });
       throw serverError(`cannot connect to ${where}: ${missing.message}`, missing);
@@ -117,7 +95,7 @@ export class SkillSocketClient {
 
   async search(query: string, request: SearchRequest = {}): Promise<RemoteSearchResult> {
     const { k, mode, abstain, explain } = request;
-    // The query capped: under the server's request line limit, and what the server would search anyway. Undefined fields are not sent.
+    // Capped, as the server would (and under its line limit); undefined fields are not sent.
     const response = await this.#request({ op: 'search', query: capQuery(query), k, mode, abstain, explain: explain || undefined }, request.signal);
     const { hits, tookMs, skills } = response;
     if (!Array.isArray(hits) || !hits.every(isWireHit) || typeof tookMs !== 'number' || typeof skills !== 'number') {

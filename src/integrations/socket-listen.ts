@@ -1,7 +1,4 @@
-/**
- * The socket file of the search server (socket-server.ts): listening on it, replacing one a
- * killed server left, and removing our own when the process exits without closing.
- */
+/** The search server's socket file: listened on, replaced when a killed server left it, removed when the process exits without closing. */
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { once } from 'node:events';
 import net from 'node:net';
@@ -12,14 +9,9 @@ import { currentUid, lstatOrUndefined, prepareSocketDir } from './socket-trust.j
 /** How long a stale-socket probe waits for a live server to accept. */
 const PROBE_TIMEOUT_MS = 300;
 
-/**
- * Listens `server` on `where`. A socket file left by a killed server of this user (nothing
- * accepts on it) is replaced; a live server on the same path, a path that is not a socket,
- * a socket of another user or a folder another user controls is an error.
- */
+/** Listens `server` on `where`, replacing a socket file a killed server of this user left; anything else there is an error. */
 export async function listenOnSocket(server: net.Server, where: string): Promise<void> {
   const isPipe = process.platform === 'win32';
-  // The folder is checked as clients check it: a server never listens where another user could swap its socket.
   if (!isPipe) prepareSocketDir(path.dirname(where));
   try {
     await tryListen(server, where);

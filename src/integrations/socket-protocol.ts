@@ -1,14 +1,12 @@
 /**
- * The local search server's wire format: one JSON object per line in each direction.
- *
+ * The local search server's wire format, one JSON object per line each way:
  *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid","explain"?:true}
  *   ← {"id":1,"hits":[{"name","source","score","companion"?,"path","description","whenToUse"?,"why"?}],"tookMs":4.2,"skills":120}
  *   → {"id":2,"op":"ping"}
  *   ← {"id":2,"pong":true,"pid":4242,"version":"0.1.0","skills":120}
  *   ← {"id":null,"error":{"code":"bad-json","message":"…"}}   (any request that cannot be served)
  *
- * Responses carry the request's `id` (any JSON string or number the client chose) and may
- * arrive out of order. Scores travel unrounded, so a client ranks exactly as in-process.
+ * Responses carry the request's `id` and may arrive out of order; scores travel unrounded.
  */
 import path from 'node:path';
 import { privateSocketDirs } from './socket-trust.js';
@@ -28,7 +26,7 @@ import {
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 import { definedOnly } from '../util/defined.js';
 
-/** A request line longer than this is refused and its connection closed (no way to resync). */
+/** A longer request line is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
 /** Upper bound on `k` a client may ask for. */
 export const MAX_SOCKET_K = 100;
@@ -48,12 +46,7 @@ export interface SearchRequestLine {
   readonly explain?: boolean;
 }
 
-export interface PingRequestLine {
-  readonly id: RequestId;
-  readonly op: 'ping';
-}
-
-export type RequestLine = SearchRequestLine | PingRequestLine;
+export type RequestLine = SearchRequestLine | { readonly id: RequestId; readonly op: 'ping' };
 
 export interface WireHit {
   readonly name: string;
@@ -85,8 +78,7 @@ export interface PingResponseLine {
   readonly skills: number;
 }
 
-export const PROTOCOL_ERRORS = ['bad-json', 'bad-request', 'too-large', 'internal'] as const;
-export type ProtocolErrorCode = (typeof PROTOCOL_ERRORS)[number];
+export type ProtocolErrorCode = 'bad-json' | 'bad-request' | 'too-large' | 'internal';
 
 export interface ErrorResponseLine {
   readonly id: RequestId;
@@ -99,17 +91,14 @@ export function errorLine(id: RequestId, code: ProtocolErrorCode, message: strin
   return { id, error: { code, message } };
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
 /** A request, or the error response that answers it. Never throws. */
 export function parseRequestLine(text: string): RequestLine | ErrorResponseLine {
   const data = parseJsonQuietly(text);
   if (data === undefined) return errorLine(null, 'bad-json', 'request is not JSON');
   if (!isRecord(data)) return errorLine(null, 'bad-request', 'request is not a JSON object');
   const id = data.id ?? null;
-  if (!isRequestId(id)) return errorLine(null, 'bad-request', '"id" must be a string, a number or null');
+  if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))))
+    return errorLine(null, 'bad-request', '"id" must be a string, a number or null');
   if (data.op === 'ping') return { id, op: 'ping' };
   if (data.op !== 'search') return errorLine(id, 'bad-request', `"op" must be "search" or "ping", got ${JSON.stringify(data.op) ?? 'nothing'}`);
   if (typeof data.query !== 'string') return errorLine(id, 'bad-request', '"query" must be a string');
@@ -150,10 +139,7 @@ export function toWireHit({ skill, score, why, companion }: SearchHit): WireHit 
   };
 }
 
-/**
- * A hit from the wire as a `SearchHit`. Only the listing fields travel: the body is empty and
- * the rank, id and hashes are placeholders, so such a skill is for display, never for invoking.
- */
+/** A hit from the wire as a `SearchHit`: only the listing fields travel (no body), so it is for display, never for invoking. */
 export function fromWireHit(hit: WireHit): SearchHit {
   const skill: Skill = {
     name: hit.name,
@@ -201,10 +187,8 @@ function isExplanation(value: unknown): value is HitExplanation {
 const MAX_SOCKET_PATH_BYTES = 100;
 
 /**
- * Where the server for an index listens: `<indexDir>/server.sock`, or, when that path is too
- * long for a Unix socket, `<digest>.sock` in this user's private socket folder
- * (`privateSocketDirs`: never a name other users could claim first). On Windows a named pipe
- * (no file to go stale).
+ * Where the server for an index listens: `<indexDir>/server.sock`, or when too long for a Unix
+ * socket `<digest>.sock` in this user's private socket folder; on Windows a named pipe.
  */
 export function socketPathFor(indexDir: string, platform: NodeJS.Platform = process.platform): string {
   const digest = shortHash(path.resolve(indexDir));

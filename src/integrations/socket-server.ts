@@ -1,17 +1,12 @@
 /**
- * A resident search server on a local socket, so a per-prompt hook process can ask an index
- * that is already in memory (model loaded, vectors read) instead of loading it every time.
- * Protocol: socket-protocol.ts. Local only: a Unix domain socket (mode 0600) or a Windows
- * named pipe.
+ * A resident search server on a local socket (Unix, mode 0600, or a Windows pipe), so a hook
+ * process asks an index already in memory. Protocol: socket-protocol.ts.
  *
- * Invariants: nothing a client sends can throw out of a connection handler or stop the
- * server; a connection holds at most `maxRequestBytes` of unparsed input, at most MAX_QUEUED
- * requests waiting (reading pauses beyond that, and while its answers wait to be written) and
- * at most `maxWriteBufferBytes` of unsent answers (past that it is dropped); a query is cut
- * to MAX_QUERY_CHARS before it is searched; idle connections never lock new clients out, and
- * a connection is evicted only after IDLE_GRACE_MS without a request (a burst of new clients
- * waits its turn instead of evicting clients that have not sent their first request yet);
- * `close()` is idempotent.
+ * Invariants: nothing a client sends can throw out of a handler or stop the server; a
+ * connection holds at most `maxRequestBytes` unparsed, MAX_QUEUED requests (reading pauses
+ * beyond, and while answers wait to be written) and `maxWriteBufferBytes` unsent (past that it
+ * is dropped); idle connections never lock new clients out, but are evicted only after
+ * IDLE_GRACE_MS without a request; `close()` is idempotent.
  */
 import net from 'node:net';
 import { abortError, badOption, errorMessage, isAbortError } from '../errors.js';
@@ -21,6 +16,7 @@ import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { listenOnSocket, unlinkOwnSocket } from './socket-listen.js';
 import { definedOnly } from '../util/defined.js';
+import { firstLine } from '../util/text.js';
 import { positiveInteger } from '../util/option-checks.js';
 
 export interface SkillSocketServerOptions {
@@ -32,30 +28,15 @@ export interface SkillSocketServerOptions {
   readonly size: () => number;
   /** Reported by `ping`. */
   readonly version: string;
-  /**
-   * One line per internal search failure (client mistakes are answered, not logged).
-   * @default no logging
-   */
+  /** One line per internal search failure (client mistakes are answered, not logged). @default no logging */
   readonly log?: (line: string) => void;
   /** @default MAX_REQUEST_BYTES (64 KiB) */
   readonly maxRequestBytes?: number;
-  /**
-   * Open connections at most. When full, a new client takes the place of the connection idle
-   * the longest (no request in progress, none read for a moment); when none is, it waits,
-   * unread, for a place (at most MAX_WAITING clients wait; more are closed at once).
-   * @default 64
-   */
+  /** Open connections at most; when full, a new client replaces the one idle longest, or waits (MAX_WAITING at most). @default 64 */
   readonly maxConnections?: number;
-  /**
-   * A connection with nothing read or written for this long is closed.
-   * @default 30_000
-   */
+  /** A connection with nothing read or written for this long is closed. @default 30_000 */
   readonly idleTimeoutMs?: number;
-  /**
-   * Answers waiting to be sent on one connection, in bytes. A client that lets more pile up
-   * (it sends requests but does not read the answers) is dropped.
-   * @default 1 MiB
-   */
+  /** Unsent answers on one connection, in bytes; a client that lets more pile up is dropped. @default 1 MiB */
   readonly maxWriteBufferBytes?: number;
 }
 
@@ -80,29 +61,21 @@ function resolveServerOptions(options: SkillSocketServerOptions): ResolvedServer
 const MAX_QUEUED = 32;
 /** Clients waiting for a place when every connection is in use; more are refused. */
 const MAX_WAITING = 256;
-/**
- * A connection with nothing read or answered for this long (and nothing in progress) may be
- * evicted; short, since a waiting hook has a budget of its own.
- */
+/** A connection idle this long may be evicted; short, as a waiting hook has a budget of its own. */
 const IDLE_GRACE_MS = 250;
 
 export interface SocketServerStats {
   readonly connections: number;
   readonly requests: number;
   readonly errors: number;
-  /** Connections the server closed to protect itself: not reading answers, or idle and evicted for a new client. */
+  /** Connections closed to protect the server: not reading answers, or evicted for a new client. */
   readonly dropped: number;
-  /** Connections closed on arrival because every open one was in use and MAX_WAITING clients already waited. */
+  /** Connections closed on arrival: every place in use and MAX_WAITING clients waiting. */
   readonly refused: number;
 }
 
-/** What the server tracks per connection to choose whom to evict. */
-interface ConnectionState {
-  /** Requests read and not yet answered. */
-  queued: number;
-  /** `performance.now()` of the last request read. */
-  lastActive: number;
-}
+/** Per connection, to choose whom to evict: requests not yet answered, and `performance.now()` of the last read. */
+type ConnectionState = { queued: number; lastActive: number };
 
 export class SkillSocketServer {
   readonly options: ResolvedServerOptions;
@@ -262,7 +235,11 @@ export class SkillSocketServer {
     socket.on('data', (chunk: Buffer) => {
       const { lines, overflow } = splitter.push(chunk);
       for (const line of lines) enqueue(line);
-      if (overflow) this.#refuseTooLarge(socket, send);
+      if (!overflow) return;
+      this.#stats.errors += 1;
+      send(errorLine(null, 'too-large', `request line longer than ${this.options.maxRequestBytes} bytes; closing the connection`));
+      socket.removeAllListeners('data');
+      socket.end();
     });
     socket.on('end', () => {
       // A last request without a trailing newline still counts.
@@ -277,13 +254,6 @@ export class SkillSocketServer {
       this.#admitWaiting();
     });
     socket.resume();
-  }
-
-  #refuseTooLarge(socket: net.Socket, send: (response: ResponseLine) => void): void {
-    this.#stats.errors += 1;
-    send(errorLine(null, 'too-large', `request line longer than ${this.options.maxRequestBytes} bytes; closing the connection`));
-    socket.removeAllListeners('data');
-    socket.end();
   }
 
   async #answer(text: string, signal: AbortSignal): Promise<ResponseLine | undefined> {
@@ -305,7 +275,7 @@ export class SkillSocketServer {
     } catch (error) {
       if (signal.aborted && isAbortError(error)) return undefined;
       this.#stats.errors += 1;
-      const message = errorMessage(error).split('\n', 1)[0] ?? '';
+      const message = firstLine(errorMessage(error));
       this.options.log(`skill-search server: search failed: ${message}`);
       return errorLine(request.id, 'internal', message);
     }

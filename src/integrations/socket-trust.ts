@@ -1,17 +1,14 @@
 /**
- * Whom a Unix socket path may be trusted with. A socket is a file: whoever created it reads
- * every request sent to it and writes the answers we pass on. So a client connects only to a
- * socket owned by the current user, in a folder no other user can write to; and the fallback
- * folder for sockets whose natural path is too long is private (0700, ours, not a link).
- *
- * Windows named pipes have no file owner here: every check passes when `uid` is undefined.
+ * Whom a Unix socket path may be trusted with (its creator reads every request): a client
+ * connects only to a socket of the current user in a folder no other user can write to, and
+ * the fallback folder is private (0700, ours, not a link). No `uid` (Windows): every check passes.
  */
 import { lstatSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 
-/** The uid sockets and their folders must belong to; undefined where there is none (Windows). */
+/** The uid sockets and their folders must belong to; undefined on Windows. */
 export function currentUid(): number | undefined {
   return process.getuid?.();
 }
@@ -32,7 +29,7 @@ function octal(mode: number): string {
   return `0${(mode & 0o7777).toString(8)}`;
 }
 
-/** The link's own metadata, or undefined when nothing (readable) is there. */
+/** The link's own metadata, or undefined. */
 export function lstatOrUndefined(where: string): Stats | undefined {
   try {
     return lstatSync(where);
@@ -41,11 +38,7 @@ export function lstatOrUndefined(where: string): Stats | undefined {
   }
 }
 
-/**
- * The folders a socket may fall back to, best first: `$XDG_RUNTIME_DIR/skill-search` when
- * that runtime folder is private to us, else `<tmpdir>/skill-search-<uid>`, else (a temp
- * path too long for a socket) `/tmp/skill-search-<uid>`.
- */
+/** The folders a socket may fall back to, best first: `$XDG_RUNTIME_DIR/skill-search` when that is private to us, `<tmpdir>/skill-search-<uid>`, `/tmp/skill-search-<uid>`. */
 export function privateSocketDirs(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = currentUid()): string[] {
   const user = uid === undefined ? 'user' : String(uid);
   const dirs: string[] = [];
@@ -62,11 +55,7 @@ function isPrivateSocketDir(dir: string, uid: number | undefined): boolean {
   return privateSocketDirs(process.env, uid).includes(path.resolve(dir));
 }
 
-/**
- * Creates `dir` (mode 0700) if missing and checks, without following links, that it is a
- * folder owned by `uid` with mode exactly 0700. Throws a BAD_FILE error naming the problem
- * otherwise: a folder someone else made in the shared temp folder is never used.
- */
+/** Creates `dir` (0700) if missing, and refuses it unless it is a folder (not a link) of `uid` with mode exactly 0700. */
 export function ensurePrivateDir(dir: string, uid: number | undefined = currentUid()): void {
   try {
     mkdirSync(dir, { mode: PRIVATE_MODE });
@@ -81,11 +70,7 @@ export function ensurePrivateDir(dir: string, uid: number | undefined = currentU
   }
 }
 
-/**
- * Makes the folder a server socket will live in: a private fallback folder is created and
- * checked as such; any other folder (the index folder) is created 0700 if missing and must
- * pass the client's check, so a server never listens where its clients would refuse it.
- */
+/** Makes a server socket's folder: a fallback one private, any other (the index folder) one its clients would accept. */
 export function prepareSocketDir(dir: string, uid: number | undefined = currentUid()): void {
   if (isPrivateSocketDir(dir, uid)) {
     ensurePrivateDir(dir, uid);
@@ -116,11 +101,7 @@ function socketDirProblem(dir: string, uid: number | undefined): string | undefi
   return undefined;
 }
 
-/**
- * Why the socket at `socketPath` must not be sent anything, or undefined when it may (it is
- * ours, in a folder only we can write to) or when there is nothing there (connecting then
- * fails as for any missing server). Reads only metadata; never connects.
- */
+/** Why the socket at `socketPath` must not be sent anything; undefined when it may, or nothing is there. Never connects. */
 export function untrustedSocketReason(socketPath: string, uid: number | undefined = currentUid()): string | undefined {
   if (uid === undefined) return undefined;
   const dir = path.dirname(socketPath);
@@ -134,7 +115,7 @@ export function untrustedSocketReason(socketPath: string, uid: number | undefine
   return undefined;
 }
 
-/** The error a client raises for an untrusted socket: one line naming the path and the reason. */
+/** The error a client raises for an untrusted socket. */
 export function untrustedSocketError(socketPath: string, reason: string): SkillSearchError {
   return new SkillSearchError('UNTRUSTED', `not using the search socket ${socketPath}: it ${reason}`);
 }
