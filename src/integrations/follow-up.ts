@@ -1,67 +1,24 @@
 /**
  * Follow-up prompts ("now do the same for the staging cluster") carry few skill words of their
- * own; the turns before them do. Such a prompt is searched twice, alone and together with the
- * recent user turns, and the two rankings are merged with the conversation weighted below the
- * prompt: a skill the prompt finds by itself keeps its lead.
+ * own; the turns before them do. Such a prompt is searched alone and with the recent user turns,
+ * the two rankings merged with the conversation weighted below the prompt.
  */
 import type { SearchHit, SearchRequest, SkillSearcher } from '../types.js';
 
-export const FOLLOW_UP_RULE = Object.freeze({
-  /** A prompt of at most this many words is a follow-up whatever its words. */
-  shortWords: 3,
-  /** A prompt of more words than this (or more characters than `maxChars`) never is. */
-  maxWords: 12,
-  maxChars: 160,
-  /**
-   * Between the two: a follow-up when it refers back (a word or phrase of this list). The
-   * phrases are matched as whole words, case-insensitively.
-   */
-  referring: [
-    'same',
-    'again',
-    'also',
-    'too',
-    'instead',
-    'likewise',
-    'similarly',
-    'that',
-    'those',
-    'it',
-    'them',
-    'there',
-    'previous',
-    'above',
-    'as before',
-    'one more',
-    'another',
-    'the rest',
-  ],
-  /** Between the two: a follow-up too when it starts by continuing the conversation. */
-  continuing: ['and', 'now', 'then', 'so', 'what about', 'how about'],
-});
-
-/**
- * How much the conversation's ranking counts against the prompt's own (which counts 1): the
- * smallest weight reaching the best hit@1 on the dev half of eval/follow-up/requests.jsonl
- * (0.5 → 0.667, 0.7 → 0.750, 0.8 and 0.9 → 0.750; `scripts/eval-follow-up.ts --split dev --weight W`).
- */
+/** How much the conversation's ranking counts against the prompt's (1); chosen on dev (docs/retrieval.md, "Follow-up prompts"). */
 export const CONVERSATION_WEIGHT = 0.7;
 
-const phrases = (list: readonly string[]) => list.map((phrase) => phrase.replace(/ /g, '\\s+')).join('|');
-const REFERRING = new RegExp(`\\b(?:${phrases(FOLLOW_UP_RULE.referring)})\\b`, 'i');
-const CONTINUING = new RegExp(`^(?:${phrases(FOLLOW_UP_RULE.continuing)})\\b`, 'i');
+/** A word or phrase that refers back, as a whole word. */
+const REFERRING = /\b(?:same|again|also|too|instead|likewise|similarly|that|those|it|them|there|previous|above|as\s+before|one\s+more|another|the\s+rest)\b/i;
+/** A start that continues the conversation. */
+const CONTINUING = /^(?:and|now|then|so|what\s+about|how\s+about)\b/i;
 
-/**
- * The rule: a prompt of at most `shortWords` words, or of at most `maxWords` words (and
- * `maxChars` characters) with a referring word (`same`, `again`, `that`, `it`, …) or starting
- * with a continuing one (`and`, `now`, `then`, …).
- */
+/** A prompt of at most 3 words, or of at most 12 (and 160 characters) that refers back or starts by continuing. */
 export function isFollowUp(prompt: string): boolean {
   const text = prompt.trim();
-  if (text === '' || text.length > FOLLOW_UP_RULE.maxChars) return false;
+  if (text === '' || text.length > 160) return false;
   const words = text.split(/\s+/).length;
-  if (words <= FOLLOW_UP_RULE.shortWords) return true;
-  return words <= FOLLOW_UP_RULE.maxWords && (REFERRING.test(text) || CONTINUING.test(text));
+  return words <= 3 || (words <= 12 && (REFERRING.test(text) || CONTINUING.test(text)));
 }
 
 /** The query searched for the conversation: the recent turns, then the prompt. */
@@ -70,10 +27,8 @@ export function conversationQuery(turns: readonly string[], prompt: string): str
 }
 
 /**
- * `inner`, where a search for `prompt` also searches it with `turns` and merges the two:
- * each skill scores its prompt score plus `weight` (default `CONVERSATION_WEIGHT`) times its
- * conversation score.
- * Other queries (and a prompt with no turns) pass through unchanged.
+ * `inner`, where a search for `prompt` also searches it with `turns`: each skill scores its prompt
+ * score plus `weight` times its conversation score. Other queries pass through unchanged.
  */
 export function withConversation<T extends SkillSearcher>(
   inner: T,

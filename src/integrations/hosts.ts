@@ -1,8 +1,4 @@
-/**
- * What each host lists and loads by itself, and what a suggestion must add for the rest:
- * a skill the host does not list (a library skill, another host's folder) is only useful
- * with its path and a word on how to load it.
- */
+/** What each host lists and loads by itself; a suggestion of anything else needs its path and a word on how to load it. */
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { SkillMatcher } from '../load/skill-globs.js';
 import type { HostName, LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -22,10 +18,7 @@ export function isNativeTo(host: HostName, source: LoadedFrom): boolean {
 /** A skill as a suggestion needs it: enough to say where it is. */
 export type DeferredSkill = Pick<Skill, 'name' | 'path' | 'source'>;
 
-/**
- * The lines appended to a discovery for the suggested skills `host` does not list: each
- * with its file and how to load it. `undefined` when every suggestion is native.
- */
+/** The lines appended to a discovery for the suggested skills `host` does not list (their files, how to load them); undefined when none. */
 export function loadInstructions(host: HostName, suggested: readonly DeferredSkill[]): string | undefined {
   const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source));
   if (deferred.length === 0) return undefined;
@@ -36,10 +29,7 @@ export function loadInstructions(host: HostName, suggested: readonly DeferredSki
   ].join('\n');
 }
 
-/**
- * Wraps a searcher for a host: drops demo skills (the host cannot know them) unless asked to
- * keep them, and remembers every hit, so the suggestions can be given their paths.
- */
+/** A searcher for a host: without demo skills (unless kept), remembering every hit so the suggestions can be given their paths. */
 export class HostSearcher implements ClosableSearcher {
   readonly #inner: ClosableSearcher;
   readonly #keepDemo: boolean;
@@ -62,10 +52,7 @@ export class HostSearcher implements ClosableSearcher {
   }
 }
 
-/**
- * `inner` with every hit matching a `never` pattern dropped from its searches (the user's
- * "never suggest"); its other methods are passed through unchanged.
- */
+/** `inner` with hits matching a `never` pattern (the user's "never suggest") dropped from its searches; other methods unchanged. */
 export function neverSuggesting<T extends SkillSearcher>(inner: T, patterns: readonly string[]): T {
   if (patterns.length === 0) return inner;
   const never = new SkillMatcher(patterns);

@@ -14,12 +14,9 @@ import { writeToolsLines } from '../load/tools-lines.js';
 import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
 
 /**
- * Saves the catalog on disk in the store when only a tools file's lines changed since a saved
- * catalog (`CatalogWriter.assembleDelta`: the changed lines parsed, embedded and tokenised,
- * the catalog written from the saved one), without loading it whole: what `index` tries first,
- * so the indexer a hook hands an edit to writes it in a fraction of a second and leaves the
- * line table as it was (the hooks meanwhile hold the same change against it). Undefined when
- * it cannot be saved so; counts nothing when it was saved already.
+ * Saves the catalog in the store when only a tools file's lines changed since a saved one
+ * (`CatalogWriter.assembleDelta`), without loading it whole: what `index` tries first. Undefined
+ * when it cannot be saved so.
  */
 export async function saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
   const { catalog, toolsCache } = openCatalog(options);
@@ -62,15 +59,10 @@ export async function saveDelta(options: LiveIndexOptions, signal?: AbortSignal)
 }
 
 /**
- * Saves the catalog on disk when the store holds its skills at another path (a tools file
- * copied or moved, a skill library copied: docs/store.md, "A catalog at a new path") from that
- * catalog's entries: its members with their records moved, nothing embedded, tokenised or
- * synced. What `index` tries after {@link saveDelta}, so the indexer a hook hands a copy to
- * does not sync the whole catalog. A tools file's copy is found by its bytes (the file not
- * parsed; the base's line table kept for the copy), else the catalog is loaded (this index's,
- * so a sync after reads it again from memory) and compared with the catalog saved last.
- * Undefined when neither finds one (or it could not be written so); counts nothing when it
- * was saved already.
+ * Saves the catalog when the store holds its skills at another path (docs/store.md, "A catalog at
+ * a new path"), from that catalog's entries with their records moved, nothing embedded: what
+ * `index` tries after {@link saveDelta}. A tools file's copy is found by its bytes, else the
+ * catalog is loaded and compared with the one saved last. Undefined when neither finds one.
  */
 export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine): Promise<MovedSaved | undefined> {
   const options = engine.options;
@@ -109,7 +101,7 @@ export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine
   }
 }
 
-/** What {@link saveDelta} saved: the catalog's skills, how they moved against the saved one, and its load problems. */
+/** What {@link saveDelta} saved: the catalog's skills, how they moved against the saved one, its load problems. */
 export interface DeltaSaved {
   readonly skills: number;
   readonly added: number;

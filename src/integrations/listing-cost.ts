@@ -1,8 +1,6 @@
 /**
- * What a host's always-on skill listing costs, per source: the measure of deferred loading.
- * "Before" lists every skill a user has (as if the library lived in the host's folders);
- * "after" lists only what the host scans itself, plus pinned skills. Tokens are the listing
- * text's characters / 4, the estimate the listing budget itself uses.
+ * What a host's always-on skill listing costs per source: "before" lists every skill a user has,
+ * "after" only what the host scans itself plus pinned skills. Tokens: characters / 4.
  */
 import type { HostListing } from '../attachments/host-listing.js';
 import { formatSkillLine, formatSkillListing } from '../attachments/listing.js';
@@ -11,20 +9,18 @@ import { estimateTokens } from '../load/skill.js';
 import type { HostName, LoadedFrom, Skill } from '../types.js';
 import { isNativeTo } from './hosts.js';
 
-export interface SourceCost {
+/** `listedByHost`: the host lists this source by itself; `fullTokens`: every line in full, with no budget. */
+interface SourceCost {
   readonly source: LoadedFrom;
   readonly skills: number;
-  /** Whether the host lists this source by itself (otherwise it is reached by search only). */
   readonly listedByHost: boolean;
-  /** Tokens of this source's lines with full descriptions (no budget). */
   readonly fullTokens: number;
 }
 
-export interface ListingSide {
+/** `listingTokens`: the listing rendered within the budget. */
+interface ListingSide {
   readonly skills: number;
-  /** Every line in full. */
   readonly fullTokens: number;
-  /** The listing as rendered within the budget (descriptions dropped, skills left out as needed). */
   readonly listingTokens: number;
   readonly shortened: number;
   readonly omitted: number;
@@ -40,18 +36,15 @@ export interface ListingCost {
   readonly savedFullTokens: number;
 }
 
-/** A listing rendered within its budget, by whichever rules: the seed's or a host's (`host-listing.ts`). */
-export type RenderedListing = Pick<HostListing, 'text' | 'shortened' | 'omitted' | 'budget'>;
+/** A listing rendered within its budget, by the seed's rules or a host's. */
+type RenderedListing = Pick<HostListing, 'text' | 'shortened' | 'omitted' | 'budget'>;
 
 export interface ListingCostOptions {
   readonly host: HostName;
   readonly contextWindowTokens?: number | undefined;
   /** Names kept in the listing whatever their source. */
   readonly pinned?: ReadonlySet<string>;
-  /**
-   * Renders a listing (a host's profile, `list --host`).
-   * @default the seed's rules (`formatSkillListing`)
-   */
+  /** Renders a listing (a host's profile). @default the seed's rules (`formatSkillListing`) */
   readonly render?: ((skills: readonly Skill[]) => RenderedListing) | undefined;
 }
 
@@ -62,11 +55,15 @@ function seedListing(contextWindowTokens: number | undefined): (skills: readonly
   };
 }
 
+function fullTokens(skills: readonly Skill[]): number {
+  return skills.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0);
+}
+
 function side(skills: readonly Skill[], render: (skills: readonly Skill[]) => RenderedListing): ListingSide & { budgetChars: number } {
   const listing = render(skills);
   return {
     skills: skills.length,
-    fullTokens: skills.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
+    fullTokens: fullTokens(skills),
     listingTokens: estimateTokens(listing.text),
     shortened: listing.shortened.length,
     omitted: listing.omitted.length,
@@ -85,7 +82,7 @@ export function listingCost(catalog: readonly Skill[], options: ListingCostOptio
     source,
     skills: group.length,
     listedByHost: isNativeTo(options.host, source),
-    fullTokens: group.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0),
+    fullTokens: fullTokens(group),
   }));
   const render = options.render ?? seedListing(options.contextWindowTokens);
   const { budgetChars, ...before } = side(skills, render);

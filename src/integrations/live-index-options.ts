@@ -17,7 +17,7 @@ export interface LiveIndexOptions {
   readonly downloadsDir?: string;
   /** Folder of this catalog's server socket and builder lease; without `store`, its `store.sqlite` is the store. */
   readonly indexDir?: string;
-  /** The store shared by every folder and process (`EngineOptions.store`): `store.sqlite` under the cache root for the CLI; in-memory when neither this nor `indexDir` is given. */
+  /** The store shared by every folder and process (`EngineOptions.store`); in-memory when neither this nor `indexDir` is given. */
   readonly store?: string;
   readonly k?: number;
   readonly mode?: SearchMode;
@@ -28,10 +28,8 @@ export interface LiveIndexOptions {
   /** Any other engine knobs (`skill-search eval --config`); the fields above take precedence. */
   readonly knobs?: EngineKnobs;
   /**
-   * Called by `close`, instead of saving the catalog in the store, when that is due, with the
-   * catalog's stamp: a caller that must end quickly (the hook) has another process write it.
-   * Unset: `close` saves it. `openSnapshot` calls it too for a catalog it searches at a new path
-   * (docs/store.md), whose search otherwise writes it when closed.
+   * Called with the catalog's stamp instead of saving it in the store when that is due (by
+   * `close`, and `openSnapshot`), so a caller that must end quickly (the hook) has another process write it.
    */
   readonly onSnapshotDue?: (sourceStamp: string) => void;
 }
@@ -59,15 +57,11 @@ export interface CatalogWithCache {
   readonly catalog: SkillCatalog;
   /** Made here, so closed by its opener. */
   readonly toolsCache: StoreToolsCache | undefined;
-  /** With `deferWrites`: the catalog's tools cache, its writes held until flushed or dropped. */
+  /** With `deferWrites`: the tools cache, its writes held until flushed or dropped. */
   readonly deferred?: DeferredToolsCache;
 }
 
-/**
- * The catalog, its options without `watch` (a `LiveIndex` watches only when asked, `watch()`),
- * and unless they name one, the store's tools cache: a tools file's parsed skills and line table
- * are kept beside the catalogs saved from them.
- */
+/** The catalog (without `watch`: a `LiveIndex` watches only when asked) and, unless the options name one, the store's tools cache. */
 export function openCatalog(options: LiveIndexOptions, { deferWrites = false } = {}): CatalogWithCache {
   const { watch: _ignored, ...rest } = options.catalog;
   const store = storeSource(options);

@@ -14,7 +14,7 @@ export type { DeltaSaved, MovedSaved } from './indexer-saves.js';
 
 export interface RefreshResult {
   readonly snapshot: CatalogSnapshot;
-  /** Undefined when the catalog had not changed since the last sync (nothing to do). */
+  /** Undefined when the catalog had not changed since the last sync. */
   readonly sync: SyncResult | undefined;
   readonly ms: number;
 }
@@ -24,17 +24,13 @@ export interface RefreshOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-/**
- * A catalog and a persistent search engine kept in step: every search first brings the
- * engine up to the catalog's current generation (re-embedding only skills whose text
- * changed), so a watcher, a hook call or an MCP request always searches what is on disk.
- */
+/** A catalog and a persistent engine kept in step: every search first syncs the engine to the catalog's generation (re-embedding only what changed). */
 export class LiveIndex implements SkillService {
   readonly catalog: SkillCatalog;
   readonly engine: SkillSearchEngine;
   /** Generation of the catalog the engine last synced to; -1 before the first sync. */
   #synced = -1;
-  /** That catalog's `sourceStamp` (which its search snapshot is saved under) and load problems. */
+  /** That catalog's `sourceStamp` and load problems. */
   #saved: SnapshotCatalog | undefined;
   #closing: Promise<void> | undefined;
 
@@ -50,8 +46,7 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
-    // The catalog's writer unless it hands its save on (the hook): its writes wait out another
-    // process's, without holding the thread (a server answers meanwhile).
+    // The catalog's writer unless it hands its save on (the hook); its writes wait without holding the thread.
     const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined ? 'async' : false }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
@@ -88,10 +83,8 @@ export class LiveIndex implements SkillService {
   }
 
   /**
-   * Saves the catalog last synced in the store, for cold processes, when the store does not hold
-   * it yet (`close` does this), once another process's write is done: waited for without holding
-   * the thread (`SkillSearchEngine.whenStoreFree`). Resolves to whether it was written; a failure
-   * only costs the next cold process its shortcut, so it is returned, never thrown.
+   * Saves the catalog last synced in the store for cold processes, when it is not there yet, once
+   * the store is free (`close` does this). Resolves to whether it was written, or the failure.
    */
   async saveCatalog(): Promise<boolean | Error> {
     const saved = this.#saved;
@@ -139,10 +132,7 @@ export class LiveIndex implements SkillService {
   }
 }
 
-/**
- * The error for a catalog with no skills (SPEC §7: a user error), saying where we looked; when files were skipped it says how many and why
- * the first one was (the usual reason nothing was found).
- */
+/** The error for a catalog with no skills (SPEC §7), saying where we looked and, when files were skipped, how many and why the first was. */
 export function nothingToIndex(where: string, diagnostics: readonly Diagnostic[] = []): SkillSearchError {
   const skipped = diagnostics.filter((d) => d.severity === 'error');
   const first = skipped[0];

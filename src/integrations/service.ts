@@ -5,10 +5,7 @@ export interface ClosableSearcher extends SkillSearcher {
   close(): Promise<void>;
 }
 
-/**
- * What an integration (hook, MCP server) needs from the engine: a search over the current
- * catalog and the catalog itself. `LiveIndex` is the implementation; tests may pass a stub.
- */
+/** What an integration (hook, MCP server) needs: a search over the current catalog, and the catalog. `LiveIndex` implements it. */
 export interface SkillService {
   search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
   /** The winning skills of the current catalog, highest rank first. */

@@ -1,14 +1,8 @@
 /**
- * What a hook announced in one host session, kept between its prompts so a skill is suggested
- * once per conversation: one small JSON file per session id under `<cache root>/sessions/`.
- * The announcements are forgotten when the conversation was compacted since (the model no longer
- * has them) or when the session's transcript changed (a cleared conversation).
- *
- * Private (folder 0700, files 0600) and bounded: at most `maxNames` names per session, files
- * older than `maxAgeMs` or beyond the newest `maxFiles` are removed by a save that adds a file
- * (only a new file raises the count; a later prompt of a session does not stat them all). A missing, damaged or
- * hostile file (a symlink, not a regular file, too large, the wrong shape) is no memory, never an
- * error; a save that fails is reported to the caller, never thrown.
+ * What a hook announced in one host session, so a skill is suggested once per conversation: a
+ * JSON file per session id under `<cache root>/sessions/`, forgotten once the conversation is
+ * compacted or its transcript changes. Private (0700/0600) and bounded: a save that adds a file
+ * prunes old ones. A missing, damaged or hostile file is no memory; a failed save is returned.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,18 +10,8 @@ import { shortHash } from '../util/hash.js';
 import { parseJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
-export const SESSION_STATE_DEFAULTS = Object.freeze({
-  /** Names remembered per session; the oldest are forgotten first. */
-  maxNames: 200,
-  /** Session files kept; the least recently written go first. */
-  maxFiles: 500,
-  /** A session not seen for this long is forgotten. */
-  maxAgeMs: 7 * 86_400_000,
-  /** A state file larger than this is not read. */
-  maxFileBytes: 64 * 1024,
-  /** Longest name remembered (skill names are at most 128 characters). */
-  maxNameChars: 256,
-});
+/** Names per session (oldest forgotten first), files kept (least recently written go first), a session's age, a file's size, a name's length. */
+export const SESSION_STATE_DEFAULTS = Object.freeze({ maxNames: 200, maxFiles: 500, maxAgeMs: 7 * 86_400_000, maxFileBytes: 64 * 1024, maxNameChars: 256 });
 
 export interface SessionStateOptions {
   /** The folder holding one file per session (`sessionsDir(cacheRoot)`). */
@@ -40,17 +24,9 @@ export interface SessionStateOptions {
 }
 
 /** Where a conversation stands: announcements made before a change of either are forgotten. */
-export interface ConversationMark {
-  readonly transcript: string;
-  readonly compactions: number;
-}
+export type ConversationMark = { readonly transcript: string; readonly compactions: number };
 
-interface SessionFile {
-  readonly version: 1;
-  readonly transcript: string;
-  readonly compactions: number;
-  readonly announced: readonly string[];
-}
+type SessionFile = ConversationMark & { readonly version: 1; readonly announced: readonly string[] };
 
 export function sessionsDir(cacheRoot: string): string {
   return path.join(cacheRoot, 'sessions');
@@ -85,10 +61,7 @@ export class SessionState {
     this.#announced = new Set(announced);
   }
 
-  /**
-   * The memory of session `sessionId`, empty when none was kept, it is unreadable, or the
-   * conversation moved past `mark` (compacted, or another transcript).
-   */
+  /** The memory of session `sessionId`; empty when none was kept, it is unreadable, or the conversation moved past `mark`. */
   static open(sessionId: string, mark: ConversationMark, options: SessionStateOptions): SessionState {
     const file = path.join(options.dir, `${shortHash(sessionId)}.json`);
     const saved = readSmallFile(file, SESSION_STATE_DEFAULTS.maxFileBytes);

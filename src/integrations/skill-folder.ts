@@ -1,8 +1,6 @@
 /**
- * A skill's folder as an MCP-only client needs it: where it is, which files it bundles
- * (`scripts/`, `references/`, …), and one of them read on request. Reading never leaves the
- * folder: the requested path is resolved through every symlink and must end inside the
- * folder's own real path; only regular files are read, and at most `maxReadBytes` of them.
+ * A skill's folder as an MCP-only client needs it: where it is, the files it bundles, and one
+ * read on request: resolved through every symlink, it must end inside the folder's real path.
  */
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
@@ -11,36 +9,21 @@ import { SkillSearchError } from '../errors.js';
 import { utf8Boundary } from '../load/skill.js';
 import type { Skill } from '../types.js';
 
-export const SKILL_FOLDER_LIMITS = Object.freeze({
-  /** Files listed at most; the listing says how many more there are. */
-  maxListed: 200,
-  /** Folder depth walked below the skill folder. */
-  maxDepth: 4,
-  /** Entries looked at while listing, whatever their kind (a folder of a million files costs no more). */
-  maxVisited: 5000,
-  /** A bundled file longer than this is cut (and says so). */
-  maxReadBytes: 256 * 1024,
-});
+/** Files listed (the rest counted), depth walked, entries looked at while listing, and bytes read of a file (the rest cut). */
+export const SKILL_FOLDER_LIMITS = Object.freeze({ maxListed: 200, maxDepth: 4, maxVisited: 5000, maxReadBytes: 256 * 1024 });
 
 export type SkillFolderLimits = { readonly [K in keyof typeof SKILL_FOLDER_LIMITS]: number };
 
-/** The folder of a skill that has one: a `SKILL.md` file's parent (not a tool, not a legacy command file). */
+/** The folder of a `SKILL.md` skill (not a tool or a legacy command). */
 export function skillFolder(skill: Pick<Skill, 'path'>): string | undefined {
   return path.isAbsolute(skill.path) && path.basename(skill.path).toLowerCase() === 'skill.md' ? path.dirname(skill.path) : undefined;
 }
 
-export interface FolderListing {
-  /** Paths relative to the folder, `/`-separated, sorted; `SKILL.md` itself left out. */
-  readonly files: readonly string[];
-  /** Files (or unvisited entries) beyond the listing's limits. */
-  readonly more: number;
-}
-
 /**
- * The regular files under `folder`, breadth first, without following symlinks (a link is not
- * listed: reading it could lead out of the folder) or descending into dot-folders.
+ * The regular files under `folder` (relative, `/`-separated, sorted, without `SKILL.md`) and how
+ * many more there are: breadth first, no symlinks (they could lead out) or dot-folders.
  */
-export async function listSkillFiles(folder: string, limits: SkillFolderLimits = SKILL_FOLDER_LIMITS): Promise<FolderListing> {
+export async function listSkillFiles(folder: string, limits: SkillFolderLimits = SKILL_FOLDER_LIMITS): Promise<{ files: string[]; more: number }> {
   const files: string[] = [];
   let more = 0;
   let visited = 0;
@@ -75,13 +58,8 @@ export async function listSkillFiles(folder: string, limits: SkillFolderLimits =
   return { files: files.sort(), more };
 }
 
-export interface BundledFile {
-  readonly path: string;
-  readonly text: string;
-  /** The file is longer than what `text` holds. */
-  readonly truncated: boolean;
-  readonly size: number;
-}
+/** `truncated`: the file is longer than what `text` holds. */
+export type BundledFile = { readonly path: string; readonly text: string; readonly truncated: boolean; readonly size: number };
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -90,10 +68,7 @@ function refused(file: string, why: string): SkillSearchError {
   return new SkillSearchError('BAD_INPUT', `cannot read "${file}": ${why}`);
 }
 
-/**
- * `file` (relative to `folder`) as text. Throws a `BAD_INPUT` error naming the file when it is
- * outside the folder (after resolving symlinks), missing, not a regular file, or not UTF-8 text.
- */
+/** `file` (relative to `folder`) as text; a `BAD_INPUT` error naming it when it is outside the folder, missing, special, or not UTF-8 text. */
 export async function readSkillFile(folder: string, file: string, limits: SkillFolderLimits = SKILL_FOLDER_LIMITS): Promise<BundledFile> {
   if (file.includes('\0') || path.isAbsolute(file) || path.win32.isAbsolute(file)) throw refused(file, 'give a path relative to the skill folder');
   let root: string;

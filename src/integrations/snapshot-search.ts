@@ -11,10 +11,8 @@ import type { ClosableSearcher } from './service.js';
 import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
 
 /**
- * A read-only search of the catalog as it is now, from the catalog saved in the store by any
- * folder over the same skills (`src/search/stored-search.ts`), or why there is none (no store,
- * a catalog changed since, another model…). Opening it only stats the skill files and tools
- * files a scan would read, and parses none: what a cold hook or `query` tries before `LiveIndex.open`.
+ * A read-only search of the catalog as it is now, from a catalog saved in the store, or why there
+ * is none. Opening it only stats the files a scan would read: what a cold hook or `query` tries first.
  */
 export async function openSnapshot(
   options: LiveIndexOptions,
@@ -87,16 +85,10 @@ export async function openSnapshot(
 }
 
 /**
- * The catalog as it is on disk, written in the store from the catalog saved last
- * (`CatalogWriter.assemble`); with `hold`, when a tools file's lines were only
- * edited, held in memory over it (`CatalogWriter.holdDelta`) and not written; or, when a
- * saved catalog holds its skills at another path, that catalog's search with the skills moved
- * there, nothing written (docs/store.md, "A catalog at a new path"): a tools file's copy found
- * byte for byte (`StoredSearch.openCopy`, the file not parsed); with `hold`, a copy then edited
- * told against the line tables it was copied from (`SkillCatalog.editedCopyOf`, its changed
- * lines parsed) and held as an edit is; else the skills loaded and found
- * with the same keys at the same documents (`StoredSearch.openMoved`), or with a few changed,
- * those held over it (`CatalogWriter.holdMoved`).
+ * The catalog on disk written in the store from the one saved last; with `hold`, a tools file's
+ * edit held in memory over it instead; or, when a saved catalog holds its skills at another path,
+ * that catalog's search with the skills moved there, nothing written (docs/store.md, "A catalog
+ * at a new path"): a copy found byte for byte, an edited copy (with `hold`), or the skills loaded.
  */
 async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
   // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
@@ -147,11 +139,7 @@ async function writeCatalog(options: EngineOptions, catalog: SnapshotCatalog & {
 }
 
 export interface SnapshotOptions {
-  /**
-   * When no catalog saved matches the disk, write it in the store from the catalog saved last
-   * (embedding and tokenising only what changed) and open that: what a cold `query` or hook
-   * does before falling back to a live index. Off: only a saved catalog is opened.
-   */
+  /** When no saved catalog matches the disk, write it from the one saved last (only what changed embedded) and open that. */
   readonly assemble?: boolean;
 }
 
@@ -162,7 +150,7 @@ interface MovedSearch {
   readonly write: () => Promise<unknown>;
 }
 
-/** A changed catalog written in the store (what it cost; undefined: not written), held in memory over the one its delta changes, or searched as a saved one at another path. */
+/** A changed catalog written in the store (undefined: not written), held in memory, or searched as a saved one at another path. */
 type Assembly =
   | { readonly assembled: AssembledCatalog | undefined }
   | { readonly held: HeldCatalog; readonly delta: CatalogDelta; readonly copy?: EditedCopy }
@@ -172,10 +160,7 @@ type Assembly =
 export interface SnapshotSearch extends ClosableSearcher {
   /** What writing the catalog cost, when it was assembled for this search ({@link SnapshotOptions.assemble}). */
   readonly assembled?: AssembledCatalog;
-  /**
-   * Set when the changed catalog is searched held in memory, not written: its write was handed
-   * to `onSnapshotDue` ({@link LiveIndexOptions.onSnapshotDue}); `embedded`: skills embedded for it.
-   */
+  /** Set when the changed catalog is searched held in memory (its write handed to `onSnapshotDue`); `embedded`: skills embedded for it. */
   readonly held?: { readonly embedded: number };
   /** For `size` and `explain`. */
   readonly engine: StoredSearch;

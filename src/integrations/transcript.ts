@@ -1,14 +1,9 @@
 /**
- * What a hook needs from a session's transcript (JSONL, one entry per line), read in one pass:
- * the skills the Skill tool was called with, how many times the conversation was compacted,
- * and the last few things the user typed.
- *
- * Claude Code: an assistant entry's `message.content` holds `tool_use` blocks, the Skill tool's
- * with `input.skill`; a user prompt is `{"type":"user","message":{"content": text | [text blocks]}}`;
- * a compaction writes `{"type":"system","subtype":"compact_boundary"}`. Codex (its rollout file):
- * a prompt is `{"type":"event_msg","payload":{"type":"user_message","message": text}}`, a
- * compaction `{"type":"compacted"}`. Best effort by design: the format is the host's, not ours,
- * so anything unexpected means "nothing known", never an error.
+ * What a hook needs from a session's transcript (JSONL), read in one pass: the skills the Skill
+ * tool was called with, the compactions, and the last things the user typed. Claude Code: Skill
+ * `tool_use` blocks, `{"type":"user","message":{"content"}}`, `{"type":"system","subtype":"compact_boundary"}`;
+ * Codex: `{"type":"event_msg","payload":{"type":"user_message","message"}}`, `{"type":"compacted"}`.
+ * Best effort: the format is the host's, so anything unexpected means "nothing known".
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -16,22 +11,13 @@ import { parseJsonQuietly } from '../util/json-file.js';
 
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
 const SKILL_TOOL = 'Skill';
-export const TRANSCRIPT_DEFAULTS = Object.freeze({
-  /** Only the end of a longer transcript is read (a session that long has been compacted anyway). */
-  maxBytes: 32 * 1024 * 1024,
-  /** User turns kept, most recent last. */
-  maxUserTurns: 3,
-  /** Each kept user turn is cut to this many characters (a pasted log says little about the task). */
-  maxTurnChars: 1000,
-});
+/** The end read of a longer transcript, user turns kept (most recent last), and each one's length cut to. */
+export const TRANSCRIPT_DEFAULTS = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxUserTurns: 3, maxTurnChars: 1000 });
 
-/** Overrides of {@link TRANSCRIPT_DEFAULTS} (documented there). */
 export type TranscriptOptions = { readonly [K in keyof typeof TRANSCRIPT_DEFAULTS]?: number };
 
 export interface TranscriptFacts {
-  /** Names of skills the Skill tool was called with. */
   readonly invoked: ReadonlySet<string>;
-  /** Compactions recorded in the part read. */
   readonly compactions: number;
   /** The last user prompts, oldest first, each cut to `maxTurnChars`. */
   readonly userTurns: readonly string[];
@@ -39,12 +25,7 @@ export interface TranscriptFacts {
 
 const NOTHING: TranscriptFacts = Object.freeze({ invoked: new Set<string>(), compactions: 0, userTurns: Object.freeze([]) });
 
-/**
- * The facts of `transcriptPath` ({@link TranscriptFacts}); nothing known on any problem.
- * Linear in the bytes read: each line is looked at once, and parsed only when a cheap
- * substring test says it may matter; user turns are looked for from the end and stop at
- * `maxUserTurns`.
- */
+/** The facts of `transcriptPath`, nothing known on any problem. Linear: a line is parsed only when a substring test says it may matter. */
 export async function readTranscript(transcriptPath: string | undefined, options: TranscriptOptions = {}): Promise<TranscriptFacts> {
   if (transcriptPath === undefined || transcriptPath === '') return NOTHING;
   const settings = { ...TRANSCRIPT_DEFAULTS, ...options };
@@ -96,10 +77,7 @@ function isCompaction(entry: unknown): boolean {
   return (type === 'system' && subtype === 'compact_boundary') || type === 'compacted';
 }
 
-/**
- * Text the host writes as a user entry that the user did not type: slash-command records,
- * command output, reminders, the compaction summary's caveats.
- */
+/** A user entry the user did not type: slash-command records, command output, reminders, caveats. */
 const NOT_TYPED = /^(<command-|<local-command-|<system-reminder>|<user-prompt-submit-hook>|Caveat: )/;
 
 /** What the user typed, when `entry` is a user prompt (not a tool result, meta entry or summary). */
@@ -123,10 +101,7 @@ function userPrompt(entry: unknown): string | undefined {
   return trimmed && !NOT_TYPED.test(trimmed) ? trimmed : undefined;
 }
 
-/**
- * Opened without blocking: a FIFO, a terminal or a device at `transcript_path` would otherwise
- * block the open (and Node's exit) until something writes to it.
- */
+/** Non-blocking: a FIFO or device at `transcript_path` would otherwise block the open (and Node's exit). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** The last `maxBytes` of a regular file as text; a line cut at the start is dropped. */
