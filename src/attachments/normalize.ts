@@ -45,21 +45,13 @@ export function normalizeMessagesForAPI(messages: readonly Message[]): ApiMessag
   for (const message of messages) {
     switch (message.type) {
       case 'user':
-        out.push(message.isMeta === true ? { role: 'user', content: message.content, isMeta: true } : { role: 'user', content: message.content });
+        out.push({ role: 'user', content: message.content, ...(message.isMeta === true ? { isMeta: true } : {}) });
         break;
       case 'assistant':
-        out.push(
-          message.toolUses !== undefined && message.toolUses.length > 0
-            ? { role: 'assistant', content: message.content, toolUses: message.toolUses }
-            : { role: 'assistant', content: message.content },
-        );
+        out.push({ role: 'assistant', content: message.content, ...(message.toolUses?.length ? { toolUses: message.toolUses } : {}) });
         break;
       case 'tool_result':
-        out.push({
-          role: 'user',
-          content: message.content,
-          toolResult: { toolUseId: message.toolUseId, isError: message.isError === true },
-        });
+        out.push({ role: 'user', content: message.content, toolResult: { toolUseId: message.toolUseId, isError: message.isError === true } });
         break;
       case 'attachment': {
         const content = renderAttachment(message.attachment);

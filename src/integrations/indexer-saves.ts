@@ -101,23 +101,18 @@ export async function saveMoved(catalog: SkillCatalog, engine: SkillSearchEngine
   }
 }
 
-/** What {@link saveDelta} saved: the catalog's skills, how they moved against the saved one, its load problems. */
-export interface DeltaSaved {
+/** What {@link saveMoved} saved: the catalog's size, the engine's model id and the load problems (nothing embedded or changed). */
+export interface MovedSaved {
   readonly skills: number;
+  readonly model: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What {@link saveDelta} saved: also how the skills moved against the saved catalog, and how many were embedded. */
+export interface DeltaSaved extends MovedSaved {
   readonly added: number;
   readonly updated: number;
   readonly removed: number;
   readonly unchanged: number;
   readonly embedded: number;
-  /** The engine's model id. */
-  readonly model: string;
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** What {@link saveMoved} saved: the catalog's size and load problems (nothing embedded or changed). */
-export interface MovedSaved {
-  readonly skills: number;
-  /** The engine's model id. */
-  readonly model: string;
-  readonly diagnostics: readonly Diagnostic[];
 }

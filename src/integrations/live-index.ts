@@ -1,6 +1,6 @@
 import { SkillSearchError } from '../errors.js';
 import type { SkillCatalog } from '../load/index.js';
-import { SkillSearchEngine, type SnapshotCatalog, type SyncResult } from '../search/index.js';
+import { SkillSearchEngine, type SnapshotCatalog, type SyncOptions, type SyncResult } from '../search/index.js';
 import type { CatalogSnapshot, Diagnostic, SearchHit, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 import type { StoreToolsCache } from '../store/store-tools-cache.js';
@@ -19,10 +19,7 @@ export interface RefreshResult {
   readonly ms: number;
 }
 
-export interface RefreshOptions {
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (done: number, total: number) => void;
-}
+export type RefreshOptions = Pick<SyncOptions, 'signal' | 'onProgress'>;
 
 /** A catalog and a persistent engine kept in step: every search first syncs the engine to the catalog's generation (re-embedding only what changed). */
 export class LiveIndex implements SkillService {

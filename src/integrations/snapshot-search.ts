@@ -143,18 +143,11 @@ export interface SnapshotOptions {
   readonly assemble?: boolean;
 }
 
-/** A catalog searched as the saved one holding its skills at another path, and how to write it (still to do). */
-interface MovedSearch {
-  readonly moved: OpenedCatalog;
-  readonly sourceStamp: string;
-  readonly write: () => Promise<unknown>;
-}
-
-/** A changed catalog written in the store (undefined: not written), held in memory, or searched as a saved one at another path. */
+/** A changed catalog written in the store (undefined: not written), held in memory, or searched as a saved one at another path (`write`: still to do). */
 type Assembly =
   | { readonly assembled: AssembledCatalog | undefined }
   | { readonly held: HeldCatalog; readonly delta: CatalogDelta; readonly copy?: EditedCopy }
-  | MovedSearch;
+  | { readonly moved: OpenedCatalog; readonly sourceStamp: string; readonly write: () => Promise<unknown> };
 
 /** The read-only search {@link openSnapshot} opens. */
 export interface SnapshotSearch extends ClosableSearcher {
