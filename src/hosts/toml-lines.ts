@@ -200,6 +200,13 @@ export function valueAt(table: TomlTable, path: readonly string[]): unknown {
   return value;
 }
 
+/** `text` without the table `path` (a table of its own) and the blank line before it; unchanged when there is none such. */
+export function withoutTable(text: string, parsed: TomlTable, path: readonly string[], file: string, byHand: string): string {
+  const lines = text.split('\n');
+  const section = findSection(lines, path);
+  return section === undefined ? text : checkedEdit(withoutSection(lines, section), withValue(parsed, path, undefined), file, byHand);
+}
+
 /** `lines` without `section` and the blank line before it (else those after it): removing what {@link appendBlock} added gives the bytes from before. */
 export function withoutSection(lines: readonly string[], section: TomlSection): string {
   let end = trimmedEnd(lines, section);

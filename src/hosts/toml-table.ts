@@ -4,19 +4,7 @@
  */
 import { SkillSearchError } from '../errors.js';
 import type { McpServerEntry } from './json-settings.js';
-import {
-  appendBlock,
-  asLines,
-  checkedEdit,
-  findSection,
-  parseToml,
-  tomlKey,
-  tomlString,
-  trimmedEnd,
-  valueAt,
-  withValue,
-  withoutSection,
-} from './toml-lines.js';
+import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlKey, tomlString, trimmedEnd, valueAt, withValue, withoutTable } from './toml-lines.js';
 
 const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
 export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
@@ -65,9 +53,5 @@ export function withServerTable(text: string, server: McpServerEntry, file: stri
 /** `text` without our table (and the blank line we put before it); the same string when it is absent or the user's. */
 export function withoutServerTable(text: string, file: string): string {
   const parsed = parseToml(text, file);
-  if (!isOurServer(valueAt(parsed, SERVER_PATH))) return text;
-  const lines = text.split('\n');
-  const section = findSection(lines, SERVER_PATH);
-  if (section === undefined) return text;
-  return checkedEdit(withoutSection(lines, section), withValue(parsed, SERVER_PATH, undefined), file, `remove [${TOML_SERVER_TABLE}] by hand`);
+  return isOurServer(valueAt(parsed, SERVER_PATH)) ? withoutTable(text, parsed, SERVER_PATH, file, `remove [${TOML_SERVER_TABLE}] by hand`) : text;
 }

@@ -4,7 +4,7 @@
  * compacted or its transcript changes. Private (0700/0600) and bounded: a save that adds a file
  * prunes old ones. A missing, damaged or hostile file is no memory; a failed save is returned.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { shortHash } from '../util/hash.js';
 import { parseJsonQuietly } from '../util/json-file.js';
@@ -142,9 +142,7 @@ function readSmallFile(file: string, maxBytes: number): string | undefined {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > maxBytes) return undefined;
-    const buffer = Buffer.alloc(stats.size);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read).toString('utf8');
+    return readFileSync(fd, 'utf8');
   } catch {
     return undefined;
   } finally {
