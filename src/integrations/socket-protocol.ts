@@ -99,29 +99,21 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
   const id = data.id ?? null;
   if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))))
     return errorLine(null, 'bad-request', '"id" must be a string, a number or null');
+  const bad = (problem: string) => errorLine(id, 'bad-request', problem);
   if (data.op === 'ping') return { id, op: 'ping' };
-  if (data.op !== 'search') return errorLine(id, 'bad-request', `"op" must be "search" or "ping", got ${JSON.stringify(data.op) ?? 'nothing'}`);
-  if (typeof data.query !== 'string') return errorLine(id, 'bad-request', '"query" must be a string');
+  if (data.op !== 'search') return bad(`"op" must be "search" or "ping", got ${JSON.stringify(data.op) ?? 'nothing'}`);
+  if (typeof data.query !== 'string') return bad('"query" must be a string');
   const { k, mode, abstain, explain } = data;
   if (k !== undefined && (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1 || k > MAX_SOCKET_K)) {
-    return errorLine(id, 'bad-request', `"k" must be an integer from 1 to ${MAX_SOCKET_K}, got ${JSON.stringify(k)}`);
+    return bad(`"k" must be an integer from 1 to ${MAX_SOCKET_K}, got ${JSON.stringify(k)}`);
   }
-  if (mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(mode)) {
-    return errorLine(id, 'bad-request', `"mode" must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
-  }
-  if (
-    abstain !== undefined &&
-    typeof abstain !== 'boolean' &&
-    !ABSTAIN_LEVELS.includes(abstain as AbstainLevel) &&
-    !(typeof abstain === 'number' && abstain >= 0 && abstain <= 1)
-  ) {
-    return errorLine(
-      id,
-      'bad-request',
-      `"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`,
-    );
-  }
-  if (explain !== undefined && typeof explain !== 'boolean') return errorLine(id, 'bad-request', `"explain" must be a boolean, got ${JSON.stringify(explain)}`);
+  if (mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(mode))
+    return bad(`"mode" must be one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  const abstainValid =
+    typeof abstain === 'boolean' || ABSTAIN_LEVELS.includes(abstain as AbstainLevel) || (typeof abstain === 'number' && abstain >= 0 && abstain <= 1);
+  if (abstain !== undefined && !abstainValid)
+    return bad(`"abstain" must be a boolean, one of ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got ${JSON.stringify(abstain)}`);
+  if (explain !== undefined && typeof explain !== 'boolean') return bad(`"explain" must be a boolean, got ${JSON.stringify(explain)}`);
   const given = definedOnly({ k, mode, abstain, explain: explain || undefined }) as Pick<SearchRequestLine, 'k' | 'mode' | 'abstain' | 'explain'>;
   return { id, op: 'search', query: data.query, ...given };
 }
