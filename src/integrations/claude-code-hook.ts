@@ -193,10 +193,8 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source)).map((skill) => skill.name);
     const listed =
       deferred.length === 0 || options.listedByHost === undefined ? new Set<string>() : await options.listedByHost(deferred).catch(() => new Set<string>());
-    const howToLoad = loadInstructions(
-      host,
-      suggested.filter((skill) => !listed.has(skill.name)),
-    );
+    const unlisted = suggested.filter((skill) => !listed.has(skill.name));
+    const howToLoad = loadInstructions(host, unlisted);
     const context = howToLoad === undefined ? discovered : `${discovered}\n\n${howToLoad}`;
     const output: ClaudeCodeHookOutput = { hookSpecificOutput: { hookEventName: USER_PROMPT_SUBMIT, additionalContext: context } };
     return { stdout: `${JSON.stringify(output)}\n`, outcome: 'context' };

@@ -72,8 +72,7 @@ function skillCalls(entry: unknown): string[] {
 }
 
 function isCompaction(entry: unknown): boolean {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const { type, subtype } = entry as { type?: unknown; subtype?: unknown };
+  const { type, subtype } = (entry ?? {}) as { type?: unknown; subtype?: unknown };
   return (type === 'system' && subtype === 'compact_boundary') || type === 'compacted';
 }
 
