@@ -48,10 +48,8 @@ function claudeCodeDescription(skill: Skill): string {
 }
 
 export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeListingOptions = {}): HostListing {
-  const limit = Math.max(
-    1,
-    Math.floor((options.contextWindowTokens ?? CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS) * CLAUDE_CODE_CHARS_PER_TOKEN * CLAUDE_CODE_BUDGET_SHARE),
-  );
+  const window = options.contextWindowTokens ?? CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS;
+  const limit = Math.max(1, Math.floor(window * CLAUDE_CODE_CHARS_PER_TOKEN * CLAUDE_CODE_BUDGET_SHARE));
   const budget = { unit: 'columns' as const, limit };
   // Its own bundled skills come after the others in the request it sends.
   const ordered = [

@@ -99,10 +99,8 @@ function describeInput(input: unknown): string {
 
 /** The names of `skills` close to `requested` (a leading `/` ignored). */
 export function closeSkillNames(requested: string, skills: readonly Skill[]): string[] {
-  return suggestNames(
-    requested.trim().replace(/^\//, ''),
-    skills.map((skill) => skill.name),
-  );
+  const names = skills.map((skill) => skill.name);
+  return suggestNames(requested.trim().replace(/^\//, ''), names);
 }
 
 function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {
