@@ -47,13 +47,9 @@ function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): E
 }
 
 /**
- * Turns a model spec into an embedder:
- * - absent, `''`, `use-lite` → the embedded Universal Sentence Encoder (offline, 512-d);
- * - `hash` / `hash:<dims>` → the deterministic hashing embedder (no model; tests, smoke runs);
- * - a preset id (`bge-small-en-v1.5`, see `skill-search model list`) → its pulled folder, run
- *   with the preset's pooling and prefixes;
- * - a path (absolute, or containing a slash) to a transformers.js model folder;
- * - a bare name → `<modelsDir>/<name>/`.
+ * A model spec's embedder: absent, `''` or `use-lite` → the bundled USE-lite; `hash[:<dims>]` → the
+ * hashing embedder; a preset id (`model list`) → its pulled folder with the preset's pooling and
+ * prefixes; a path (with a slash) → that transformers.js folder; a bare name → `<modelsDir>/<name>/`.
  */
 export function resolveEmbedder(spec?: string, options: ResolveEmbedderOptions = {}): Embedder {
   const value = (spec ?? '').trim();

@@ -31,11 +31,7 @@ export interface TransformersEmbedderOptions {
 
 /** Tokens per text when neither the caller, the tokenizer nor the model config names a limit. */
 const FALLBACK_MAX_TOKENS = 512;
-/**
- * Part of the id: how a folder's texts become vectors here. A change in that (here, the move
- * from the transformers.js pipeline to our own session, which keeps the closing special token
- * when it truncates) rebuilds indexes made the old way.
- */
+/** Part of the id: bump when how texts become vectors changes, so indexes made the old way are rebuilt. */
 const ENCODER_VERSION = 2;
 
 /** The parts of `@huggingface/tokenizers`' Tokenizer we call. */
@@ -85,20 +81,14 @@ function configuredDimensions(config: Record<string, unknown>): number | undefin
   return undefined;
 }
 
-/**
- * Cuts an encoding to `limit` tokens the way Hugging Face's tokenizers truncate one sequence:
- * the text is cut, the closing special token ([SEP], </s>) is kept.
- */
+/** Cuts an encoding to `limit` tokens as Hugging Face's tokenizers do: the closing special token ([SEP], </s>) is kept. */
 export function truncateIds(ids: readonly number[], limit: number, specialIds: ReadonlySet<number>): number[] {
   if (ids.length <= limit) return [...ids];
   const last = ids[ids.length - 1]!;
   return specialIds.has(last) ? [...ids.slice(0, limit - 1), last] : ids.slice(0, limit);
 }
 
-/**
- * Pools one text's token vectors (`hidden` floats per token, `tokens` tokens of which the first
- * `length` are real) into `out`: their mean, or the first ([CLS]) vector.
- */
+/** One text's token vectors (`hidden` floats each, the first `length` real) pooled: their mean, or the first ([CLS]). */
 function pool(data: Float32Array, offset: number, length: number, hidden: number, pooling: Pooling): Float32Array {
   const out = new Float32Array(hidden);
   const count = pooling === 'cls' ? 1 : length;
@@ -111,11 +101,9 @@ function pool(data: Float32Array, offset: number, length: number, hidden: number
 }
 
 /**
- * Any sentence-embedding ONNX model in Transformers.js layout (what `skill-search model pull`
- * fetches), run on onnxruntime-node, the runtime the bundled model uses, and tokenized by
- * `@huggingface/tokenizers` from the folder's `tokenizer.json`: mean pooling over the attention
- * mask or the [CLS] vector, query/passage prefixes, then L2 normalisation. Fully offline.
- * The folder is checked synchronously so a typo fails at startup, not on the first query.
+ * A sentence-embedding ONNX model in Transformers.js layout (what `model pull` fetches) on
+ * onnxruntime-node, tokenized by `@huggingface/tokenizers`: mean or [CLS] pooling, query/passage
+ * prefixes, L2 normalisation. The folder is checked now, so a typo fails at startup.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
   const modelDir = resolve(options.modelDir);
@@ -142,7 +130,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .update(readFileSync(join(modelDir, 'config.json')))
     .update(String(statSync(modelFile).size))
     .update(String(statSync(tokenizerFile).size))
-    // How texts are encoded is part of what a vector means: a changed prefix or pooling rebuilds the index.
+    // A changed prefix or pooling changes what a vector means: it rebuilds the index.
     .update(JSON.stringify({ pooling, maxTokens, prefixes, encoder: ENCODER_VERSION }))
     .digest('hex')
     .slice(0, 12);

