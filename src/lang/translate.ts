@@ -7,11 +7,9 @@ import type { LoanwordMatcher } from './loanwords.js';
 import type { CatalogueVocabulary } from './vocabulary.js';
 
 /**
- * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
- * paths, English words) are kept as they are; Han runs are segmented with `Intl.Segmenter`
- * and looked up longest match first (a match may join segments the segmenter split, as in
- * 调|试 → 调试, but never starts inside one); hiragana is dropped (particles and endings);
- * katakana loanwords go to `loanwords` when given (see `loanwords.ts`), else are dropped too.
+ * Dictionary translation of CJK text into English search text. Latin runs stay; Han runs are
+ * segmented with `Intl.Segmenter` and looked up longest match first (joining segments, 调|试 → 调试,
+ * never starting inside one); hiragana is dropped; katakana goes to `loanwords` when given.
  */
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
@@ -102,9 +100,9 @@ export interface TranslateOptions {
   readonly loanwords?: LoanwordMatcher;
   /** See `CrossLingualOptions.glossWeights`. */
   readonly glossWeights?: readonly number[];
-  /** The searched catalogue: each Han word's glosses are chosen by it (see `CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
+  /** Chooses each Han word's glosses (`CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
   readonly vocabulary?: CatalogueVocabulary;
-  /** The text is Japanese: character pairs written in the reverse of the Chinese order are swapped (see `swapReversed`). @default false */
+  /** The text is Japanese (see `swapReversed`). @default false */
   readonly japanese?: boolean;
   /** Add the catalogue terms adjacent words' glosses spell as one word (see `CatalogueVocabulary.compound`). @default true */
   readonly compounds?: boolean;
@@ -187,11 +185,7 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
   return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
 }
 
-/**
- * Inserts, after each translated word or pair of adjacent translated words, the catalogue term
- * their glosses spell as one word (热力图 → "heatmap"), as a word of its own whose meaning is not
- * in doubt; the words themselves stay, so a wrong join only adds one term.
- */
+/** Inserts after a translated word or adjacent pair the catalogue term their glosses spell as one word (热力图 → "heatmap"), as a fixed word. */
 function joinCompounds(pieces: Piece[], vocabulary: CatalogueVocabulary): void {
   const isWord = (piece: Piece | undefined): piece is Extract<Piece, { glosses: readonly string[] }> =>
     piece !== undefined && !('latin' in piece) && !piece.fixed;
