@@ -1,7 +1,4 @@
-/**
- * What the Hugging Face hub's answers mean: where a file of a preset is, the size and hash its
- * headers announce, where a redirect may lead, and its refusals in words.
- */
+/** What the Hugging Face hub's answers mean: a preset file's URL, announced size and hash, redirects, refusals. */
 import type { IncomingMessage } from 'node:http';
 import { SkillSearchError } from '../errors.js';
 import { header, HttpFailure } from './http.js';
@@ -9,7 +6,7 @@ import type { ModelPreset } from './presets.js';
 
 export const MAX_REDIRECTS = 5;
 
-export type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
+type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
 
 /** What the hub says about one file before it is fetched. */
 export interface RemoteFile {
@@ -19,12 +16,12 @@ export interface RemoteFile {
   readonly downloadUrl: URL;
   readonly size: number | undefined;
   readonly digest: Digest | undefined;
-  /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
+  /** Normalised ETag, kept beside a `.partial` to tell a moved revision from a resumable one. */
   readonly etag: string | undefined;
   readonly commit: string | undefined;
 }
 
-export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
+function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
   const encoded = file.split('/').map(encodeURIComponent).join('/');
   return new URL(`${endpoint.replace(/\/+$/, '')}/${preset.repo}/resolve/${encodeURIComponent(preset.revision)}/${encoded}`);
 }
@@ -77,9 +74,8 @@ export function refused(url: URL, response: IncomingMessage): SkillSearchError {
 }
 
 /**
- * HEAD without following redirects: the hub puts `x-linked-size` / `x-linked-etag` (size and
- * sha256 of an LFS file) on the redirect to its CDN. Same-host redirects (a renamed repo)
- * are followed; the first cross-host one names where the bytes are.
+ * HEAD without following redirects: the hub puts an LFS file's size and sha256 on the redirect to
+ * its CDN. Same-host redirects (a renamed repo) are followed; the first cross-host one is the bytes'.
  */
 export async function probeFile(head: (url: URL) => Promise<IncomingMessage>, endpoint: string, preset: ModelPreset, file: string): Promise<RemoteFile> {
   const url = resolveUrl(endpoint, preset, file);

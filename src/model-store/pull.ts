@@ -26,17 +26,11 @@ export interface PullOptions {
   readonly force?: boolean;
   /** Give up on the whole pull (every file, every retry) after this long. @default 1800000 (30 min) */
   readonly deadlineMs?: number;
-  /**
-   * Fail (and retry, resuming) a connection that delivers fewer bytes per second than this,
-   * measured over `rateWindowMs`: a trickle never trips the idle timeout. @default 1024
-   */
+  /** Fail (and retry, resuming) a connection slower than this over `rateWindowMs` (a trickle never goes idle). @default 1024 */
   readonly minBytesPerSecond?: number;
   /** The window `minBytesPerSecond` is measured over. @default 30000 */
   readonly rateWindowMs?: number;
-  /**
-   * Largest file accepted when the hub announces no size for it (its bytes are otherwise
-   * unbounded). @default twice the preset's download size
-   */
+  /** Largest file accepted when the hub announces no size for it. @default twice the preset's download size */
   readonly maxUnannouncedBytes?: number;
   readonly onProgress?: (progress: PullProgress) => void;
   readonly signal?: AbortSignal;
@@ -75,6 +69,7 @@ const DEFAULTS = {
   /** `maxUnannouncedBytes` is this many times the preset's download size. */
   unannouncedFactor: 2,
 } as const;
+
 function endpointOf(options: PullOptions): string {
   return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
 }
@@ -158,7 +153,8 @@ class Puller {
       rmSync(partialInfo, { force: true });
       throw new SkillSearchError('CHECKSUM', `${remote.file} from ${remote.url.href}: ${verified}; the download was discarded and nothing was installed`);
     }
-    renameOver(partial, target);
+    // `target` was removed above unless it was reused.
+    renameSync(partial, target);
     rmSync(partialInfo, { force: true });
     return { ...verified, path: remote.file };
   }
@@ -208,10 +204,7 @@ class Puller {
     await this.#receive(remote, response, url, partial, append ? offset : 0);
   }
 
-  /**
-   * Writes the body to the partial file, stopping at the announced size (or, with none, at
-   * `maxUnannouncedBytes`) and failing a connection slower than `minBytesPerSecond`.
-   */
+  /** Writes the body to the partial file up to the announced size (else `maxUnannouncedBytes`), failing a too slow connection. */
   async #receive(remote: RemoteFile, response: IncomingMessage, url: URL, partial: string, start: number): Promise<void> {
     const limit = remote.size ?? this.#maxUnannouncedBytes;
     const minRate = this.#options.minBytesPerSecond ?? DEFAULTS.minBytesPerSecond;
@@ -288,16 +281,10 @@ function readInfo(file: string): string | undefined {
   }
 }
 
-function renameOver(from: string, to: string): void {
-  rmSync(to, { force: true });
-  renameSync(from, to);
-}
-
 /**
- * Downloads a preset from the hub (or a mirror) into `<root>/<id>/`: every file probed first
- * (so an offline machine fails within `connectTimeoutMs`), fetched into a staging folder with
- * resumable `.partial` files, checked against the announced size and hash, and only then
- * moved into place in one rename. An interrupted pull leaves its staging folder for the next.
+ * Downloads a preset from the hub (or a mirror) into `<root>/<id>/`: every file probed first (so
+ * offline fails fast), fetched into staging as resumable `.partial` files, checked against the
+ * announced size and hash, then moved into place in one rename.
  */
 export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
   const endpoint = endpointOf(options);
@@ -338,7 +325,6 @@ function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResu
     const staging = stagingDir(options.root, preset.id);
     const problem = folderProblem(staging, preset);
     if (problem !== undefined) {
-      // Nothing announced a hash to check these against (a proxy or portal answering for the hub?).
       rmSync(staging, { recursive: true, force: true });
       throw new SkillSearchError(
         'CHECKSUM',
