@@ -12,11 +12,7 @@ export interface LanguageScores {
 
 const round = (value: number): number => Number(value.toFixed(4));
 
-/**
- * `eval`'s `byLanguage` block: the queries grouped by the language their text is written in
- * (`detectLanguage`: script-based, so `en` stands for every Latin-script language), each group
- * scored like the whole set. Languages without labelled queries are left out.
- */
+/** `eval`'s `byLanguage` block: the queries grouped by `detectLanguage`, each group with labelled queries scored like the whole set. */
 export function scoreByLanguage(runs: readonly { readonly query: string; readonly outcome: QueryOutcome }[]): Partial<Record<Language, LanguageScores>> {
   const groups = new Map<Language, QueryOutcome[]>();
   for (const { query, outcome } of runs) {

@@ -7,9 +7,8 @@ import type { Language } from '../lang/detect.js';
 import { scoreByLanguage, type LanguageScores } from './languages.js';
 
 /**
- * The SPEC §7 `eval --json` object, plus the user-facing `shown` view. The ranking metrics
- * (hit@k, recall@k, MRR, nDCG@10: abstention off) are rounded to 4 digits; `abstain` counts the
- * `relevant: []` queries that showed nothing with abstention on.
+ * The SPEC §7 `eval --json` object plus the `shown` view. Ranking metrics (abstention off) are
+ * rounded to 4 digits; `abstain` counts the `relevant: []` queries that showed nothing.
  */
 export interface EvalReport extends Omit<RankingScores, 'labelled'> {
   readonly queries: number;
@@ -68,13 +67,8 @@ function whyBlank(ranked: readonly SearchHit[], threshold: number | undefined): 
 }
 
 /**
- * Runs every query twice and scores both views in one pass.
- *
- * Ranking view: searched with `abstain: false`, so hit@k and MRR measure the order of the
- * catalog, not the abstention threshold. Shown view: searched exactly as a user would
- * (abstention on); for answerable queries it gives `shown`, for `relevant: []` ones `abstain`
- * (correct when nothing is shown). Latency is the user-facing search's, which runs first (the
- * ranking search may then reuse its query vector).
+ * Runs every query twice: as a user would (abstention on: `shown`, `abstain`, latency; first, so
+ * the other may reuse its vector), then with `abstain: false` for the ranking metrics.
  */
 export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
   const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
