@@ -9,10 +9,8 @@ export interface InstalledPackage {
 }
 
 /**
- * Package `name` as Node's lookup from `fromDir` finds it (the nearest `node_modules/<name>` up),
- * with its manifest: a file named from it is then required or read by path, which skips Node's
- * resolver (1–2 ms of a cold hook for a package with `exports`; docs/cold-start.md). Undefined
- * when not found that way or its manifest does not parse: callers then resolve the name.
+ * Package `name` in the nearest `node_modules` up from `fromDir`, with its manifest, so its files
+ * are read by path without Node's resolver (docs/cold-start.md); undefined when not found or unparsable.
  */
 export function installedPackage(name: string, fromDir: string): InstalledPackage | undefined {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
