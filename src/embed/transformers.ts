@@ -73,14 +73,6 @@ function positiveNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-function configuredDimensions(config: Record<string, unknown>): number | undefined {
-  for (const key of ['hidden_size', 'd_model', 'dim', 'n_embd']) {
-    const value = positiveNumber(config[key]);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
-
 /** Cuts an encoding to `limit` tokens as Hugging Face's tokenizers do: the closing special token ([SEP], </s>) is kept. */
 export function truncateIds(ids: readonly number[], limit: number, specialIds: ReadonlySet<number>): number[] {
   if (ids.length <= limit) return [...ids];
@@ -134,7 +126,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .update(JSON.stringify({ pooling, maxTokens, prefixes, encoder: ENCODER_VERSION }))
     .digest('hex')
     .slice(0, 12);
-  let dimensions = configuredDimensions(config) ?? 0;
+  let dimensions = ['hidden_size', 'd_model', 'dim', 'n_embd'].map((key) => positiveNumber(config[key])).find((value) => value !== undefined) ?? 0;
   async function loadModel(): Promise<LoadedModel> {
     const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');

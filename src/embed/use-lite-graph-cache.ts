@@ -47,14 +47,11 @@ interface FileCheck {
   readonly endsCrc32: number | null;
 }
 
-interface Sidecar {
-  readonly format: number;
-  readonly weights: string;
-  readonly model: FileCheck;
-  readonly data: FileCheck;
-  readonly tokenizer: FileCheck;
-  readonly query: FileCheck;
-}
+/** A cached graph's files by their sidecar key: the model file's name plus this suffix, written in this order (the model last). */
+const PARTS = { data: '.data', tokenizer: '.tokenizer', query: '.query', model: '' } as const;
+type Part = keyof typeof PARTS;
+
+type Sidecar = { readonly format: number; readonly weights: string } & Readonly<Record<Part, FileCheck>>;
 
 /** From Node 20.15 / 22.2; older Nodes check the size alone. */
 const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
@@ -129,11 +126,6 @@ function graphFile(cacheDir: string, weights: string): string {
   return path.join(cacheDir, `use-lite-${weights.slice(0, 16)}-g${USE_LITE_GRAPH_FORMAT}.onnx`);
 }
 
-/** The files beside a cached model file. */
-const dataFileOf = (file: string): string => `${file}.data`;
-const tokenizerFileOf = (file: string): string => `${file}.tokenizer`;
-const queryFileOf = (file: string): string => `${file}.query`;
-
 function fileCheck(bytes: Uint8Array): FileCheck {
   const length = Math.min(ENDS_BYTES, bytes.length);
   return { size: bytes.length, endsCrc32: endsCrc(bytes.subarray(0, length), bytes.subarray(bytes.length - length)) };
@@ -151,8 +143,8 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   try {
     const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return undefined;
-    if (!matches(file, sidecar.model) || !matches(dataFileOf(file), sidecar.data) || !matches(queryFileOf(file), sidecar.query)) return undefined;
-    const table = readFileSync(tokenizerFileOf(file));
+    if (!matches(file, sidecar.model) || !matches(file + PARTS.data, sidecar.data) || !matches(file + PARTS.query, sidecar.query)) return undefined;
+    const table = readFileSync(file + PARTS.tokenizer);
     const check = fileCheck(table);
     if (check.size !== sidecar.tokenizer.size || check.endsCrc32 !== sidecar.tokenizer.endsCrc32) return undefined;
     // The table's arrays need 8-byte alignment, which a buffer from Node's pool may lack.
@@ -162,23 +154,16 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array; query: Uint8Array }, table: Uint8Array): void {
+function save(cacheDir: string, file: string, weights: string, parts: Readonly<Record<Part, Uint8Array>>): void {
   // Graphs of other weights or formats are 28 MB of dead weight each.
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
-  writeFileAtomic(dataFileOf(file), split.data);
-  writeFileAtomic(tokenizerFileOf(file), table);
-  writeFileAtomic(queryFileOf(file), split.query);
-  writeFileAtomic(file, split.model);
-  const sidecar: Sidecar = {
-    format: USE_LITE_GRAPH_FORMAT,
-    weights,
-    model: fileCheck(split.model),
-    data: fileCheck(split.data),
-    tokenizer: fileCheck(table),
-    query: fileCheck(split.query),
-  };
+  const sidecar: Record<string, unknown> = { format: USE_LITE_GRAPH_FORMAT, weights };
+  for (const [part, suffix] of Object.entries(PARTS) as [Part, string][]) {
+    writeFileAtomic(file + suffix, parts[part]);
+    sidecar[part] = fileCheck(parts[part]);
+  }
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
@@ -207,11 +192,11 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   }
   const file = graphFile(cacheDir, weights);
   const cached = cachedTokenizer(file, weights);
-  if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: queryFileOf(file), source: 'cache' };
+  if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: file + PARTS.query, source: 'cache' };
   const { files, tokenizer } = await build();
   try {
-    save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))), tokenizer.table());
-    return { tokenizer, model: file, queryModel: queryFileOf(file), source: 'built' };
+    save(cacheDir, file, weights, { ...buildUseLiteOnnxSplit(files, path.basename(file + PARTS.data)), tokenizer: tokenizer.table() });
+    return { tokenizer, model: file, queryModel: file + PARTS.query, source: 'built' };
   } catch {
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }

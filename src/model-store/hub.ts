@@ -45,6 +45,12 @@ function sizeHeader(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/** The `location` of a redirect response; undefined for any other. */
+export function redirectLocation(response: IncomingMessage): string | undefined {
+  const status = response.statusCode ?? 0;
+  return status >= 300 && status < 400 ? header(response, 'location') : undefined;
+}
+
 /** Where a redirect leads: an http(s) URL, or a one-line error (a hub answering `file:///etc/passwd`). */
 export function redirectTarget(from: URL, location: string): URL {
   const next = URL.canParse(location, from.href) ? new URL(location, from) : undefined;
@@ -93,8 +99,8 @@ export async function probeFile(head: (url: URL) => Promise<IncomingMessage>, en
     const linkedEtag = normalizeEtag(header(response, 'x-linked-etag'));
     const etag = linkedEtag ?? normalizeEtag(header(response, 'etag'));
     const commit = header(response, 'x-repo-commit');
-    const location = header(response, 'location');
-    if (status >= 300 && status < 400 && location !== undefined) {
+    const location = redirectLocation(response);
+    if (location !== undefined) {
       const next = redirectTarget(current, location);
       if (next.origin === current.origin && linkedEtag === undefined) {
         current = next;

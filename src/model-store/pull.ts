@@ -6,7 +6,7 @@ import { SkillSearchError, abortError, isAbortError, throwIfAborted } from '../e
 import { linkAbortSignal } from '../util/link-signal.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
-import { MAX_REDIRECTS, probeFile, redirectTarget, refused, type RemoteFile } from './hub.js';
+import { MAX_REDIRECTS, probeFile, redirectLocation, redirectTarget, refused, type RemoteFile } from './hub.js';
 import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
 import { commitInstall, gitBlobSha1, installState, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
@@ -167,27 +167,21 @@ class Puller {
       offset = 0;
     }
     if (remote.size !== undefined && offset === remote.size) return;
+    const range: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-` } : {};
     let url = remote.downloadUrl;
-    let response: IncomingMessage | undefined;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      response = await this.#http(url, 'GET', offset > 0 ? { range: `bytes=${offset}-` } : {});
-      const location = header(response, 'location');
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && location !== undefined) {
-        response.resume();
-        url = redirectTarget(url, location);
-        response = undefined;
-        continue;
-      }
-      break;
+    let response = await this.#http(url, 'GET', range);
+    for (let hop = 0; ; hop += 1) {
+      const location = redirectLocation(response);
+      if (location === undefined) break;
+      response.resume();
+      url = redirectTarget(url, location);
+      if (hop === MAX_REDIRECTS) throw new SkillSearchError('NETWORK', `${remote.url.href}: more than ${MAX_REDIRECTS} redirects`);
+      response = await this.#http(url, 'GET', range);
     }
-    if (response === undefined) throw new SkillSearchError('NETWORK', `${remote.url.href}: more than ${MAX_REDIRECTS} redirects`);
     const status = response.statusCode ?? 0;
-    let append = false;
     if (status === 206) {
       const start = /^bytes (\d+)-/.exec(header(response, 'content-range') ?? '')?.[1];
-      append = start !== undefined && Number(start) === offset;
-      if (!append) {
+      if (start === undefined || Number(start) !== offset) {
         // A range we did not ask for: start over from byte 0 on the next attempt.
         response.destroy();
         rmSync(partial, { force: true });
@@ -201,7 +195,7 @@ class Puller {
       response.resume();
       throw refused(url, response);
     }
-    await this.#receive(remote, response, url, partial, append ? offset : 0);
+    await this.#receive(remote, response, url, partial, status === 206 ? offset : 0);
   }
 
   /** Writes the body to the partial file up to the announced size (else `maxUnannouncedBytes`), failing a too slow connection. */
