@@ -106,16 +106,13 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
   const attentionBias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [one, 'mask']), maskBias]), axes12]);
   const tokens = g.op('ReduceSum', ['mask', axis1], { keepdims: 1 });
 
-  const layerNorm = (input: string, path: string, width: number): string =>
-    g.op(
-      'LayerNormalization',
-      [
-        input,
-        g.float(`${path}/scale`, [width], weight(`Encode/${path}/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [width])),
-        g.float(`${path}/bias`, [width], weight(`Encode/${path}/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [width])),
-      ],
-      { axis: -1, epsilon: { float: LAYER_NORM_EPSILON } },
-    );
+  /** A partitioned variable's weight name. */
+  const concat = (name: string): string => `Encode/${name}/ConcatPartitions/concat`;
+  const layerNorm = (input: string, path: string, width: number): string => {
+    const scale = g.float(`${path}/scale`, [width], weight(concat(`${path}/layer_norm/layer_norm_scale`), [width]));
+    const bias = g.float(`${path}/bias`, [width], weight(concat(`${path}/layer_norm/layer_norm_bias`), [width]));
+    return g.op('LayerNormalization', [input, scale, bias], { axis: -1, epsilon: { float: LAYER_NORM_EPSILON } });
+  };
   const dense = (input: string, kernelName: string, biasName: string, inWidth: number, outWidth: number, id: string): string =>
     g.op('Add', [
       g.op('MatMul', [input, g.float(`${id}/kernel`, [inWidth, outWidth], weight(kernelName, [inWidth, outWidth]))]),
@@ -130,14 +127,12 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
     const base = `Layer_${layer}/TransformerLayer`;
     const depth = width / HEADS;
     const normed = layerNorm(x, `${base}/layer_prepostprocess`, width);
-    const qkv = dense(
-      normed,
-      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
-      `Encode/${base}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
-      width,
-      3 * width,
-      `l${layer}/qkv`,
-    );
+    /** The kernel and bias names of the `qkv` or `output` transform. */
+    const transform = (kind: string): [string, string] => [
+      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/${kind}_transform_single/kernel/part_0`,
+      concat(`${base}/MultiheadAttention/${kind}_transform_single/bias`),
+    ];
+    const qkv = dense(normed, ...transform('qkv'), width, 3 * width, `l${layer}/qkv`);
     const headShape = g.int64(`l${layer}/head_shape`, [0, 0, HEADS, depth]);
     const part = (index: number): string =>
       g.op('Slice', [qkv, g.int64(`l${layer}/s${index}`, [index * width]), g.int64(`l${layer}/e${index}`, [(index + 1) * width]), lastAxis]);
@@ -150,33 +145,15 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
       g.op('Transpose', [g.op('MatMul', [weights, values])], { perm: [0, 2, 1, 3] }),
       g.int64(`l${layer}/merge_shape`, [0, 0, width]),
     ]);
-    const attended = dense(
-      context,
-      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/output_transform_single/kernel/part_0`,
-      `Encode/${base}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
-      width,
-      512,
-      `l${layer}/out`,
-    );
+    const attended = dense(context, ...transform('output'), width, 512, `l${layer}/out`);
     // Layer 0 widens the residual stream from 256 to 512 with its own projection.
-    const residual =
-      layer === 0
-        ? dense(x, `Encode/${base}/dense/kernel/ConcatPartitions/concat`, `Encode/${base}/dense/bias/ConcatPartitions/concat`, 256, 512, 'l0/residual')
-        : x;
+    const residual = layer === 0 ? dense(x, concat(`${base}/dense/kernel`), concat(`${base}/dense/bias`), 256, 512, 'l0/residual') : x;
     const afterAttention = g.op('Add', [attended, residual]);
     const ffnIn = layerNorm(afterAttention, `${base}/FFN/layer_prepostprocess`, 512);
-    const hidden = g.op('Relu', [
-      dense(
-        ffnIn,
-        `Encode/TransformerStack/${base}/FFN/conv1/Tensordot/Reshape_1`,
-        `Encode/${base}/FFN/conv1/bias/ConcatPartitions/concat`,
-        512,
-        1536,
-        `l${layer}/ffn1`,
-      ),
-    ]);
-    const ffn2Kernel = g.float(`l${layer}/ffn2/kernel`, [1536, 512], weight(`Encode/TransformerStack/${base}/FFN/conv2/Tensordot/Reshape_1`, [1536, 512]));
-    const ffn2Bias = g.float(`l${layer}/ffn2/bias`, [512], weight(`Encode/${base}/FFN/conv2/bias/ConcatPartitions/concat`, [512]));
+    const ffnKernel = (n: number): string => `Encode/TransformerStack/${base}/FFN/conv${n}/Tensordot/Reshape_1`;
+    const hidden = g.op('Relu', [dense(ffnIn, ffnKernel(1), concat(`${base}/FFN/conv1/bias`), 512, 1536, `l${layer}/ffn1`)]);
+    const ffn2Kernel = g.float(`l${layer}/ffn2/kernel`, [1536, 512], weight(ffnKernel(2), [1536, 512]));
+    const ffn2Bias = g.float(`l${layer}/ffn2/bias`, [512], weight(concat(`${base}/FFN/conv2/bias`), [512]));
     if (layer === 0) {
       x = g.op('Add', [g.op('Add', [g.op('MatMul', [hidden, ffn2Kernel]), ffn2Bias]), afterAttention]);
     } else {
