@@ -9,7 +9,7 @@ import { loadOnce } from '../util/load-once.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
-import { loadOnnxRuntime, type OrtModule, type OrtSession } from './onnxruntime.js';
+import { loadOnnxRuntime } from './onnxruntime.js';
 import { bulkThreads } from './use-lite-native.js';
 
 export interface TransformersEmbedderOptions {
@@ -38,17 +38,6 @@ const ENCODER_VERSION = 2;
 interface HfTokenizer {
   encode(text: string): { ids: number[] };
   get_added_tokens_decoder(): Map<number, { special: boolean }>;
-}
-
-interface LoadedModel {
-  readonly ort: OrtModule;
-  readonly session: OrtSession;
-  readonly tokenizer: HfTokenizer;
-  /** Ids of the tokenizer's special tokens ([CLS], [SEP], <s>, </s>, …). */
-  readonly specialIds: ReadonlySet<number>;
-  /** Tokens per text, special tokens included. */
-  readonly maxTokens: number;
-  readonly padId: number;
 }
 
 function modelNotFound(modelDir: string, missing: string): SkillSearchError {
@@ -127,7 +116,8 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .digest('hex')
     .slice(0, 12);
   let dimensions = ['hidden_size', 'd_model', 'dim', 'n_embd'].map((key) => positiveNumber(config[key])).find((value) => value !== undefined) ?? 0;
-  async function loadModel(): Promise<LoadedModel> {
+  /** Loads the tokenizer and the session: a runner of one batch, one pooled, normalised vector per text. */
+  async function loadModel(): Promise<(texts: readonly string[]) => Promise<Float32Array[]>> {
     const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
     const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
@@ -138,61 +128,54 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
       interOpNumThreads: 1,
       executionMode: 'sequential',
     });
+    /** Ids of the special tokens ([CLS], [SEP], <s>, </s>, …). */
     const specialIds = new Set([...tokenizer.get_added_tokens_decoder()].filter(([, token]) => token.special).map(([id]) => id));
     // tokenizer_config.json often says 1e30 for "no limit"; the position table is the real one.
     const limits = [maxTokens, positiveNumber(tokenizerConfig['model_max_length']), positiveNumber(config['max_position_embeddings'])];
     const limit = Math.min(...limits.map((value) => value ?? Number.POSITIVE_INFINITY));
-    return {
-      ort,
-      session,
-      tokenizer,
-      specialIds,
-      maxTokens: Number.isFinite(limit) ? limit : FALLBACK_MAX_TOKENS,
-      padId: positiveNumber(config['pad_token_id']) ?? 0,
+    const tokensPerText = Number.isFinite(limit) ? limit : FALLBACK_MAX_TOKENS;
+    const padId = positiveNumber(config['pad_token_id']) ?? 0;
+
+    return async (texts) => {
+      const rows = texts.map((text) => truncateIds(tokenizer.encode(text).ids, tokensPerText, specialIds));
+      const length = Math.max(1, ...rows.map((row) => row.length));
+      const ids = new BigInt64Array(rows.length * length).fill(BigInt(padId));
+      const mask = new BigInt64Array(rows.length * length);
+      rows.forEach((row, b) => {
+        row.forEach((id, i) => {
+          ids[b * length + i] = BigInt(id);
+          mask[b * length + i] = 1n;
+        });
+      });
+      const inputs: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: new BigInt64Array(ids.length) };
+      const feeds: Record<string, unknown> = {};
+      for (const name of session.inputNames) {
+        const data = inputs[name];
+        if (data === undefined) {
+          throw new SkillSearchError(
+            'MODEL_NOT_FOUND',
+            `model ${modelFile} takes an input "${name}"; only input_ids, attention_mask and token_type_ids can be given`,
+          );
+        }
+        feeds[name] = new ort.Tensor('int64', data, [rows.length, length]);
+      }
+      const outputs = await session.run(feeds);
+      const output = outputs[session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!]!;
+      const data = output.data as Float32Array;
+      // [batch, tokens, hidden] token vectors to pool, or [batch, hidden] vectors the model pooled itself.
+      const hidden = output.dims[output.dims.length - 1] ?? 0;
+      if (dimensions === 0) dimensions = hidden;
+      if (hidden !== dimensions) {
+        throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${hidden}-dimensional vectors, config.json says ${dimensions}`);
+      }
+      const perRow = output.dims.length === 3 ? length * hidden : hidden;
+      return rows.map((row, b) =>
+        normalizeInPlace(output.dims.length === 3 ? pool(data, b * perRow, row.length, hidden, pooling) : data.slice(b * perRow, (b + 1) * perRow)),
+      );
     };
   }
 
   const load = loadOnce(loadModel);
-
-  /** One batch through the session: one pooled, normalised vector per text. */
-  async function run(model: LoadedModel, texts: readonly string[]): Promise<Float32Array[]> {
-    const rows = texts.map((text) => truncateIds(model.tokenizer.encode(text).ids, model.maxTokens, model.specialIds));
-    const length = Math.max(1, ...rows.map((row) => row.length));
-    const ids = new BigInt64Array(rows.length * length).fill(BigInt(model.padId));
-    const mask = new BigInt64Array(rows.length * length);
-    rows.forEach((row, b) => {
-      row.forEach((id, i) => {
-        ids[b * length + i] = BigInt(id);
-        mask[b * length + i] = 1n;
-      });
-    });
-    const dims = [rows.length, length];
-    const feeds: Record<string, unknown> = {};
-    for (const name of model.session.inputNames) {
-      if (name === 'input_ids') feeds[name] = new model.ort.Tensor('int64', ids, dims);
-      else if (name === 'attention_mask') feeds[name] = new model.ort.Tensor('int64', mask, dims);
-      else if (name === 'token_type_ids') feeds[name] = new model.ort.Tensor('int64', new BigInt64Array(ids.length), dims);
-      else
-        throw new SkillSearchError(
-          'MODEL_NOT_FOUND',
-          `model ${modelFile} takes an input "${name}"; only input_ids, attention_mask and token_type_ids can be given`,
-        );
-    }
-    const outputs = await model.session.run(feeds);
-    const outputName = model.session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : model.session.outputNames[0]!;
-    const output = outputs[outputName]!;
-    const data = output.data as Float32Array;
-    // [batch, tokens, hidden] token vectors to pool, or [batch, hidden] vectors the model pooled itself.
-    const hidden = output.dims[output.dims.length - 1] ?? 0;
-    if (dimensions === 0) dimensions = hidden;
-    if (hidden !== dimensions) {
-      throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${hidden}-dimensional vectors, config.json says ${dimensions}`);
-    }
-    const perRow = output.dims.length === 3 ? length * hidden : hidden;
-    return rows.map((row, b) =>
-      normalizeInPlace(output.dims.length === 3 ? pool(data, b * perRow, row.length, hidden, pooling) : data.slice(b * perRow, (b + 1) * perRow)),
-    );
-  }
 
   return {
     id: `onnx:${basename(modelDir)}@${fingerprint}`,
@@ -203,12 +186,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     async embed(texts, signal, kind = 'passage') {
       if (texts.length === 0) return [];
       const prefix = prefixes[kind];
-      const model = await raceAbort(load(), signal);
+      const run = await raceAbort(load(), signal);
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         throwIfAborted(signal);
         const batch = texts.slice(start, start + batchSize).map((text) => prefix + text);
-        out.push(...(await raceAbort(run(model, batch), signal)));
+        out.push(...(await raceAbort(run(batch), signal)));
       }
       return out;
     },
