@@ -1,5 +1,6 @@
 import { detectLanguage, type Language } from '../lang/detect.js';
 import { scoreRankings, type QueryOutcome } from './metrics.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** Ranking scores of the labelled queries written in one language. */
 export interface LanguageScores {
@@ -16,10 +17,7 @@ const round = (value: number): number => Number(value.toFixed(4));
 export function scoreByLanguage(runs: readonly { readonly query: string; readonly outcome: QueryOutcome }[]): Partial<Record<Language, LanguageScores>> {
   const groups = new Map<Language, QueryOutcome[]>();
   for (const { query, outcome } of runs) {
-    const language = detectLanguage(query);
-    const group = groups.get(language);
-    if (group === undefined) groups.set(language, [outcome]);
-    else group.push(outcome);
+    getOrAdd(groups, detectLanguage(query), () => []).push(outcome);
   }
   const out: Partial<Record<Language, LanguageScores>> = {};
   for (const [language, outcomes] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {

@@ -79,7 +79,7 @@ export class CrossLingual {
   /** Where the results are kept (read on the first prepare), or undefined. */
   readonly #cache: GlossCache | undefined;
   #cacheRead = false;
-  #glossWeights: readonly number[] | undefined;
+  readonly #glossWeights: readonly number[] | undefined;
   #glossesEpoch = 0;
   /** Skill objects already found without CJK text (skills are immutable), so a re-sync tests each once. */
   readonly #plain = new WeakSet<Skill>();
@@ -88,7 +88,7 @@ export class CrossLingual {
     this.#enabled = options.enabled !== false;
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
-    if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
+    this.#glossWeights = options.glossWeights;
     this.#cache = options.cache;
   }
 

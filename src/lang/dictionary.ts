@@ -118,9 +118,7 @@ export class Dictionary {
     const variants = new Map<string, string>();
     for (const [traditional, simplified, pinyin, english] of entries) {
       const senses = typeof english === 'string' ? [english] : [...english];
-      const list = byWord.get(simplified);
-      if (list === undefined) byWord.set(simplified, [{ pinyin, senses }]);
-      else list.push({ pinyin, senses });
+      getOrAdd(byWord, simplified, () => []).push({ pinyin, senses });
       if (traditional !== simplified && traditional.length === simplified.length) {
         Array.from(traditional).forEach((char, i) => {
           const to = simplified[i]!;

@@ -1,5 +1,6 @@
 import { tokenize } from '../lexical/tokenize.js';
 import { MAX_GLOSSES } from './glosses.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** Shortest part, in letters, {@link CatalogueVocabulary.compound} joins. */
 const MIN_COMPOUND_PART = 3;
@@ -17,11 +18,7 @@ export class CatalogueVocabulary {
   constructor(texts: Iterable<string>) {
     let index = 0;
     for (const text of texts) {
-      for (const term of new Set(tokenize(text))) {
-        const list = this.#postings.get(term);
-        if (list === undefined) this.#postings.set(term, [index]);
-        else list.push(index);
-      }
+      for (const term of new Set(tokenize(text))) getOrAdd(this.#postings, term, () => []).push(index);
       index += 1;
     }
   }

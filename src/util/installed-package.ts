@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRecord } from './json-file.js';
 
 export interface InstalledPackage {
   /** The package's folder. */
@@ -18,9 +19,7 @@ export function installedPackage(name: string, fromDir: string): InstalledPackag
     if (existsSync(root)) {
       try {
         const manifest: unknown = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-        return typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest)
-          ? { root, manifest: manifest as Record<string, unknown> }
-          : undefined;
+        return isRecord(manifest) ? { root, manifest } : undefined;
       } catch {
         return undefined;
       }
