@@ -11,9 +11,8 @@ import { positiveInteger } from './option-checks.js';
 export interface IdleCollectorOptions {
   /** Quiet time after the last {@link IdleCollector.touch} before the heap is looked at. @default 1000 */
   readonly quietMs?: number;
-  /** Old-generation growth since the last collection tolerated; past this and {@link slackPercent} of the live heap, it collects. @default 16 MiB */
+  /** Old-generation growth tolerated since the last collection; past this and `slackPercent` (10) of the live heap, it collects. @default 16 MiB */
   readonly slackBytes?: number;
-  /** @default 10 */
   readonly slackPercent?: number;
 }
 
