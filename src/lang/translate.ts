@@ -33,8 +33,6 @@ export interface Translation {
   readonly terms: GroupedTerms;
   /** The first gloss of each word and the Latin runs, in order: a sentence for the encoder. */
   readonly dense: string;
-  /** Han words translated / looked up (0 when there were none). */
-  readonly coverage: number;
 }
 
 let segmenter: Intl.Segmenter | undefined;
@@ -104,8 +102,6 @@ export interface TranslateOptions {
   readonly vocabulary?: CatalogueVocabulary;
   /** The text is Japanese (see `swapReversed`). @default false */
   readonly japanese?: boolean;
-  /** Add the catalogue terms adjacent words' glosses spell as one word (see `CatalogueVocabulary.compound`). @default true */
-  readonly compounds?: boolean;
 }
 
 /** A run of Latin text, or one translated word's candidate glosses (`fixed`: loanwords, not chosen among). */
@@ -124,8 +120,6 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       if (!group.includes(term)) group.push(term);
     }
   };
-  let looked = 0;
-  let found = 0;
   const addWord = (glosses: readonly string[]): void => {
     const shares = glosses.map((_, i) => glossWeights[i] ?? 0);
     const total = shares.reduce((sum, share) => sum + share, 0);
@@ -143,10 +137,8 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     if (kana !== undefined) {
       if (loanwords === undefined) continue;
       for (const [word] of kana.matchAll(KATAKANA_WORD)) {
-        looked += 1;
         const english = loanwords.match(word);
         if (english.length === 0) continue;
-        found += 1;
         pieces.push({ glosses: english, fixed: true });
       }
       continue;
@@ -158,14 +150,12 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     if (han === undefined) continue;
     for (const word of segmentHan(dictionary.normalize(han), dictionary, { reversed: options.japanese === true })) {
       if (STOP.has(word)) continue;
-      looked += 1;
       const glosses = dictionary.lookup(word);
       if (glosses === undefined) continue;
-      found += 1;
       pieces.push({ glosses, fixed: false });
     }
   }
-  if (vocabulary !== undefined && options.compounds !== false) joinCompounds(pieces, vocabulary);
+  if (vocabulary !== undefined) joinCompounds(pieces, vocabulary);
   const chosen =
     vocabulary === undefined
       ? pieces.map((piece) => ('latin' in piece ? [] : piece.fixed ? piece.glosses : piece.glosses.slice(0, MAX_GLOSSES)))
@@ -182,7 +172,7 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       groups.push([term]);
     }
   });
-  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' ') };
 }
 
 /** Inserts after a translated word or adjacent pair the catalogue term their glosses spell as one word (热力图 → "heatmap"), as a fixed word. */
