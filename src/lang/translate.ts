@@ -114,19 +114,16 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
   const dense: string[] = [];
   const weights = new Map<string, number>();
   const groups: string[][] = [];
-  const weigh = (piece: string, weight: number, group: string[]): void => {
-    for (const term of tokenize(piece)) {
-      weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
-      if (!group.includes(term)) group.push(term);
-    }
-  };
   const addWord = (glosses: readonly string[]): void => {
     const shares = glosses.map((_, i) => glossWeights[i] ?? 0);
     const total = shares.reduce((sum, share) => sum + share, 0);
     const group: string[] = [];
     glosses.forEach((gloss, i) => {
       lexical.push(gloss);
-      weigh(gloss, shares[i]! / total, group);
+      for (const term of tokenize(gloss)) {
+        weights.set(term, Math.min(1, (weights.get(term) ?? 0) + shares[i]! / total));
+        if (!group.includes(term)) group.push(term);
+      }
     });
     if (group.length > 0) groups.push(group);
     dense.push(glosses[0]!);
@@ -138,8 +135,7 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       if (loanwords === undefined) continue;
       for (const [word] of kana.matchAll(KATAKANA_WORD)) {
         const english = loanwords.match(word);
-        if (english.length === 0) continue;
-        pieces.push({ glosses: english, fixed: true });
+        if (english.length > 0) pieces.push({ glosses: english, fixed: true });
       }
       continue;
     }
@@ -149,10 +145,8 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     }
     if (han === undefined) continue;
     for (const word of segmentHan(dictionary.normalize(han), dictionary, { reversed: options.japanese === true })) {
-      if (STOP.has(word)) continue;
-      const glosses = dictionary.lookup(word);
-      if (glosses === undefined) continue;
-      pieces.push({ glosses, fixed: false });
+      const glosses = STOP.has(word) ? undefined : dictionary.lookup(word);
+      if (glosses !== undefined) pieces.push({ glosses, fixed: false });
     }
   }
   if (vocabulary !== undefined) joinCompounds(pieces, vocabulary);
