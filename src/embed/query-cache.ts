@@ -27,10 +27,11 @@ export class QueryEmbeddingCache {
 
   embed(query: string, signal?: AbortSignal): Promise<Float32Array> {
     if (this.capacity === 0) return this.#call(query, signal);
-    const key = `${this.#embedder.id}\0${normalizeQueryText(query)}`;
+    const text = normalizeQueryText(query);
+    const key = `${this.#embedder.id}\0${text}`;
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = this.#call(normalizeQueryText(query));
+      entry = this.#call(text);
       entry.catch(() => {
         if (this.#entries.get(key) === entry) this.#entries.delete(key);
       });

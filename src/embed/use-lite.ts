@@ -24,10 +24,8 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
       const rows = await raceAbort(runtime.embed(texts, signal, kind), signal);
       return rows.map(normalizeInPlace);
     },
-    warm: () =>
-      (options.runtime ?? loadRuntime()).then(
-        () => undefined,
-        () => undefined,
-      ),
+    warm: async () => {
+      await (options.runtime ?? loadRuntime()).catch(() => undefined);
+    },
   };
 }
