@@ -143,17 +143,13 @@ export class UseLiteTokenizer {
 
   /** This tokenizer as bytes for {@link fromTable}. */
   table(): Uint8Array {
-    const { ids, scores, edgeParent, edgeSymbol, edgeChild } = this.#trie.arrays;
-    const layout = tableLayout(this.#pieceLengths.length, ids.length, edgeChild.length);
+    const arrays = { pieceLengths: this.#pieceLengths, ...this.#trie.arrays };
+    const layout = tableLayout(this.#pieceLengths.length, arrays.ids.length, arrays.edgeChild.length);
     const out = new Uint8Array(layout.bytes);
-    new Int32Array(out.buffer, 0, 4).set([TABLE_TAG, TABLE_FORMAT, this.#pieceLengths.length, ids.length]);
-    const put = (at: number, array: Int32Array | Float64Array) => out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    put(layout.pieceLengths, this.#pieceLengths);
-    put(layout.ids, ids);
-    put(layout.scores, scores);
-    put(layout.edgeParent, edgeParent);
-    put(layout.edgeSymbol, edgeSymbol);
-    put(layout.edgeChild, edgeChild);
+    new Int32Array(out.buffer, 0, 4).set([TABLE_TAG, TABLE_FORMAT, this.#pieceLengths.length, arrays.ids.length]);
+    for (const [name, array] of Object.entries(arrays) as [keyof typeof arrays, Int32Array | Float64Array][]) {
+      out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), layout[name]);
+    }
     return out;
   }
 
