@@ -87,13 +87,9 @@ export async function probeFile(head: (url: URL) => Promise<IncomingMessage>, en
   const url = resolveUrl(endpoint, preset, file);
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-    let response: IncomingMessage;
-    try {
-      response = await head(current);
-    } catch (error) {
-      if (error instanceof HttpFailure) throw offline(endpoint, preset, error);
-      throw error;
-    }
+    const response = await head(current).catch((error: unknown) => {
+      throw error instanceof HttpFailure ? offline(endpoint, preset, error) : error;
+    });
     response.resume();
     const status = response.statusCode ?? 0;
     const linkedEtag = normalizeEtag(header(response, 'x-linked-etag'));

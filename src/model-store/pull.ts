@@ -135,16 +135,13 @@ class Puller {
         await this.#download(remote, partial);
         break;
       } catch (error) {
-        if (isAbortError(error) || error instanceof SkillSearchError || attempt >= retries) {
-          if (error instanceof HttpFailure || isStreamCut(error)) {
-            throw new SkillSearchError(
-              'NETWORK',
-              `download of ${remote.file} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${(error as Error).message}); run the same command again to resume`,
-              { cause: error },
-            );
-          }
-          throw error;
-        }
+        if (!isAbortError(error) && !(error instanceof SkillSearchError) && attempt < retries) continue;
+        if (!(error instanceof HttpFailure) && !isStreamCut(error)) throw error;
+        throw new SkillSearchError(
+          'NETWORK',
+          `download of ${remote.file} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${(error as Error).message}); run the same command again to resume`,
+          { cause: error },
+        );
       }
     }
     const verified = await this.#verified(partial, remote);
