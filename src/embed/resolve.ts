@@ -24,11 +24,8 @@ export interface ResolveEmbedderOptions {
 function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): Embedder {
   const downloads = options.downloadsDir ?? modelsRoot(process.env);
   const state = installState(downloads, preset);
-  let modelDir: string | undefined = state.state === 'installed' ? state.dir : undefined;
-  if (modelDir === undefined) {
-    const placed = join(options.modelsDir ?? DEFAULT_MODELS_DIR, preset.id);
-    if (existsSync(placed)) modelDir = placed;
-  }
+  const placed = join(options.modelsDir ?? DEFAULT_MODELS_DIR, preset.id);
+  const modelDir = state.state === 'installed' ? state.dir : existsSync(placed) ? placed : undefined;
   if (modelDir === undefined) {
     const how =
       state.state === 'broken'
@@ -36,14 +33,8 @@ function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): E
         : `is not downloaded yet: run 'skill-search model pull ${preset.id}'`;
     throw new SkillSearchError('MODEL_NOT_FOUND', `model "${preset.id}" ${how}`);
   }
-  return createTransformersEmbedder({
-    modelDir,
-    pooling: preset.pooling,
-    maxTokens: preset.maxTokens,
-    queryPrefix: preset.queryPrefix,
-    passagePrefix: preset.passagePrefix,
-    multilingual: preset.multilingual,
-  });
+  // A preset names its pooling, token limit, prefixes and languages as the embedder's options do.
+  return createTransformersEmbedder({ ...preset, modelDir });
 }
 
 /**
