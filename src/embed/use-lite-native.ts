@@ -4,6 +4,7 @@ import { loadOnce } from '../util/load-once.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
 import type { EmbedKind } from '../types.js';
+import { FasterSide } from './faster-side.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 
 /** USE-lite on onnxruntime's native kernels: the bundled weights as an ONNX graph (use-lite-graph.ts) and our copy of its tokenizer. */
@@ -64,7 +65,7 @@ const SESSION_OPTIONS = {
  */
 const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, graphOptimizationLevel: 'disabled', logSeverityLevel: 3 } as const;
 
-/** Calls with this many texts (index builds) run on a bulk session of {@link bulkThreads} threads, bit-identical to the passage one. */
+/** Calls with this many texts (index builds) may run on a bulk session of {@link bulkThreads} threads, bit-identical to the passage one. */
 export const BULK_MIN_TEXTS = 64;
 /** The agent around us needs cores too. */
 const BULK_MAX_THREADS = 4;
@@ -108,12 +109,9 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
   const passage = queryModel === undefined ? () => Promise.resolve(querySession) : loadOnce(() => ort.InferenceSession.create(model, SESSION_OPTIONS));
   let bulkSession: Promise<OrtSession> | undefined;
   // A bulk session that cannot be made leaves the work to the passage session.
-  const sessionFor = (texts: number, kind: EmbedKind): Promise<OrtSession> | OrtSession => {
-    if (kind === 'query') return querySession;
-    if (threads === 1 || texts < BULK_MIN_TEXTS) return passage();
-    bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(passage);
-    return bulkSession;
-  };
+  const bulk = () => (bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(passage));
+  // Index calls go to the bulk session or the passage one, whichever ran faster lately (same vectors either way).
+  const sides = new FasterSide();
 
   async function run(on: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
@@ -138,7 +136,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     name: 'onnxruntime',
     async embed(texts, signal, kind = 'passage') {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
-      const runOn = await sessionFor(texts.length, kind);
+      const single = kind === 'query' ? querySession : threads === 1 || texts.length < BULK_MIN_TEXTS ? await passage() : undefined;
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
@@ -154,10 +152,16 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(
-          runOn,
-          indices.map((i) => encoded[order[i]!]!),
-        );
+        const batch = indices.map((i) => encoded[order[i]!]!);
+        let rows: Float32Array[];
+        if (single !== undefined) rows = await run(single, batch);
+        else {
+          const side = sides.pick();
+          const session = await (side === 0 ? bulk() : passage());
+          const started = performance.now();
+          rows = await run(session, batch);
+          sides.record(side, batch.length * Math.max(1, ...batch.map((row) => row.length)), performance.now() - started);
+        }
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });
