@@ -1,14 +1,6 @@
-/**
- * Shared data types: the contract between the stages of the pipeline
- * (load → embed → index → search → prefetch/attachments → CLI).
- * Each stage owns its own options and internals; only these shapes cross stage boundaries.
- */
+/** The shapes that cross the pipeline's stages (load → embed → index → search → prefetch/attachments → CLI). */
 
-/**
- * Where a skill came from (the article's `LoadedFrom`), plus three kinds of this package:
- * `codex` (Codex's skill folders), `library` (a folder no host scans, reached only through
- * search) and `demo` (this package's example catalogue, used only when nothing else exists).
- */
+/** Where a skill came from: the article's `LoadedFrom`, plus `codex`, `library` (reached only through search), `demo` (when nothing else exists). */
 export const LOADED_FROM = ['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp', 'codex', 'library', 'demo'] as const;
 export type LoadedFrom = (typeof LOADED_FROM)[number];
 
@@ -21,10 +13,7 @@ export const HOST_TITLES: Readonly<Record<HostName, string>> = Object.freeze({ '
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
 
-/**
- * One loaded skill. Immutable once built.
- * `body` is read at load time but only ever injected when the skill is invoked (deferred loading).
- */
+/** One loaded skill, immutable. `body` is injected only when the skill is invoked. */
 export interface Skill {
   /** Skill name as the model sees it (`folder:name` for nested legacy commands). */
   readonly name: string;
@@ -38,10 +27,7 @@ export interface Skill {
   /** Who may invoke it, when a host rule restricts that (absent: the model and the user). See `src/load/invocation.ts`. */
   readonly invocation?: SkillInvocation;
   readonly source: LoadedFrom;
-  /**
-   * Shadowing rank from SPEC §2 (1 = bundled … 8 = MCP); lower wins.
-   * Within one rank, load order (e.g. nearest project dir first) breaks ties.
-   */
+  /** Shadowing rank (SPEC §2: 1 = bundled … 8 = MCP); lower wins, then load order. */
   readonly rank: number;
   /** Absolute file path, or a URI-like id for non-file skills (`mcp:<server>/<name>`, `tools:<file>#<id>`). */
   readonly path: string;
@@ -55,11 +41,7 @@ export interface Skill {
   readonly contentHash: string;
 }
 
-/**
- * A host rule on who may invoke a skill: Claude Code's `disable-model-invocation: true` or
- * Codex's `policy.allow_implicit_invocation: false` (`agents/openai.yaml`) keep it from the
- * model; `user-invocable: false` hides it from the user's slash menu only.
- */
+/** Who may invoke a skill, from `disable-model-invocation`, Codex's `allow_implicit_invocation` or `user-invocable`. */
 export interface SkillInvocation {
   /** False: never offered to the model (listing, hook, MCP search, prefetch), even when named exactly; `query` still finds it. */
   readonly model: boolean;
@@ -110,10 +92,7 @@ export interface CatalogSnapshot {
   readonly diagnostics: readonly Diagnostic[];
   /** Monotonic; bumps on every invalidation that changed the catalog. */
   readonly generation: number;
-  /**
-   * The identity of what the catalog was built from (`src/load/source-stamp.ts`), which a cold
-   * process can compute without parsing tools files; absent when a tools file had no stat.
-   */
+  /** Identity of what the catalog was built from (`src/load/source-stamp.ts`); absent when a tools file had no stat. */
   readonly sourceStamp?: string;
   /** The same without the working folder (`portableStamp`): equal for folders that load the same catalog. */
   readonly portableStamp?: string;
@@ -123,30 +102,18 @@ export interface CatalogSnapshot {
 export const SEARCH_MODES = ['hybrid', 'dense', 'lexical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-/**
- * How readily a search shows nothing: `balanced` (the default) keeps blanks on answerable
- * requests rare, `strict` shows less that is off-topic, `off` always returns the top k, and
- * a number in [0, 1] is the relevance a hit needs to be shown.
- */
+/** How readily a search shows nothing: `balanced` (default), `strict`, `off` (always the top k), or the relevance in [0, 1] a hit needs. */
 export const ABSTAIN_LEVELS = ['strict', 'balanced', 'off'] as const;
 export type AbstainLevel = (typeof ABSTAIN_LEVELS)[number];
 export type AbstainSetting = AbstainLevel | number;
 
 export interface SearchHit {
   readonly skill: Skill;
-  /**
-   * Relevance in [0, 1]: the estimated probability that the skill fits the message (fitted on
-   * labelled requests, see docs/retrieval.md), comparable across queries and modes; hits come
-   * best first. A skill the message names exactly scores 1.
-   */
+  /** Estimated probability in [0, 1] that the skill fits the message (docs/retrieval.md); 1 when named exactly. Hits come best first. */
   readonly score: number;
   /** Why it matched (for debugging / --json): which rankers contributed. */
   readonly via: readonly ('exact' | 'lexical' | 'dense')[];
-  /**
-   * Shown below the abstention threshold only because it is close to a hit that reached it
-   * (the shown list's cut, `ShownCut`): a consumer that leaves out the hits that reached it
-   * (already seen, never suggested) leaves this one out too ({@link withoutLoneCompanions}).
-   */
+  /** Shown below the threshold only beside a hit that reached it; drop it with that hit ({@link withoutLoneCompanions}). */
   readonly companion?: true;
   /** The evidence behind this hit; present only when the search asked for it (`SearchRequest.explain`). */
   readonly why?: HitExplanation;
@@ -156,16 +123,9 @@ export interface SearchHit {
 export const LEXICAL_FIELDS = ['name', 'whenToUse', 'keywords', 'description', 'body', 'glosses'] as const;
 export type LexicalField = (typeof LEXICAL_FIELDS)[number];
 
-/**
- * Why a hit was shown (`query --explain`, `query --json` `why`, MCP `search_skills`). Numbers
- * are the ones the engine ranked and scored on; a part a mode does not compute is absent.
- */
+/** Why a hit was shown (`query --explain`, `--json` `why`, MCP): the numbers the engine used; parts a mode skips are absent. */
 export interface HitExplanation {
-  /**
-   * Index terms (lower-cased and stemmed, as indexed) the query matched in each lexical field,
-   * including prefix and typo matches; only fields with a match appear. Empty when BM25 did not
-   * match the skill (or did not run).
-   */
+  /** Index terms (stemmed) the query matched per lexical field, prefix and typo matches included; empty without a BM25 match. */
   readonly matched: { readonly [field in LexicalField]?: readonly string[] };
   /** Raw BM25 score and the share of the query's distinct terms matched (lexical and hybrid). */
   readonly lexical?: { readonly bm25: number; readonly coverage: number };
@@ -191,30 +151,18 @@ export interface SearchRequest {
   readonly k?: number;
   readonly mode?: SearchMode;
   readonly signal?: AbortSignal;
-  /**
-   * Abstention for this search: `false` (= `'off'`) returns the top k without it (eval scores
-   * ranking that way); `true` or absent uses the searcher's default.
-   */
+  /** `false` (= `'off'`) returns the top k; `true` or absent uses the searcher's default. */
   readonly abstain?: boolean | AbstainSetting;
-  /**
-   * Attach a {@link HitExplanation} to every hit (`SearchHit.why`). Off, a search computes
-   * none of it. @default false
-   */
+  /** Attach a {@link HitExplanation} to every hit (`SearchHit.why`). @default false */
   readonly explain?: boolean;
 }
 
-/**
- * The seam between retrieval and its consumers (prefetch, CLI, hook, MCP).
- * Implementations must reject with an AbortError when `signal` aborts.
- */
+/** Retrieval as its consumers see it; rejects with an AbortError when `signal` aborts. */
 export interface SkillSearcher {
   search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
 }
 
-/**
- * What is being embedded: the search message (`query`) or an indexed skill text (`passage`).
- * Asymmetric models prompt the two differently (e5's `query: ` / `passage: `, bge's query instruction).
- */
+/** A search message (`query`) or an indexed skill text (`passage`); asymmetric models prompt them differently. */
 export type EmbedKind = 'query' | 'passage';
 
 /** A sentence encoder. Vectors are L2-normalised `Float32Array`s of length `dimensions`. */
@@ -222,17 +170,10 @@ export interface Embedder {
   /** Stable model id, part of every cache key and index manifest. */
   readonly id: string;
   readonly dimensions: number;
-  /**
-   * The model reads many languages (e.g. multilingual-e5): dense search then uses a query in its
-   * own language instead of a dictionary translation. @default false
-   */
+  /** Reads many languages: dense search then skips the dictionary translation. @default false */
   readonly multilingual?: boolean;
   /** `kind` defaults to `passage`; symmetric models ignore it. */
   embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
-  /**
-   * Loads the model now rather than at the first `embed`, so a caller can overlap that with
-   * other work (a cold search reads its index meanwhile). Never rejects: a model that fails to
-   * load fails the next `embed`. Optional.
-   */
+  /** Loads the model now rather than at the first `embed`; never rejects (a failed load fails the next `embed`). */
   warm?(): Promise<void>;
 }

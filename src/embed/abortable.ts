@@ -1,9 +1,6 @@
 import { abortError, throwIfAborted } from '../errors.js';
 
-/**
- * Settles with `promise`, or rejects with an AbortError as soon as `signal` aborts. The
- * underlying work (a model call) cannot be interrupted; its late result is ignored.
- */
+/** Settles with `promise`, or rejects with an AbortError as soon as `signal` aborts (the work's late result is ignored). */
 export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (signal === undefined) return promise;
   throwIfAborted(signal);

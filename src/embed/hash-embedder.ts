@@ -15,11 +15,7 @@ function bucket(feature: string, dimensions: number): { index: number; sign: num
   return { index: digest.readUInt32LE(0) % dimensions, sign: (digest[4]! & 1) === 0 ? 1 : -1 };
 }
 
-/**
- * A deterministic bag-of-words embedder (signed feature hashing of lowercased words and
- * their character trigrams). No model, no I/O: for unit tests and as a fallback. Texts that
- * share words get a high cosine, which is all ranking tests need from it.
- */
+/** A deterministic bag-of-words embedder (signed feature hashing of lowercased words and their trigrams): no model, no I/O. */
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 256;
   if (!Number.isInteger(dimensions) || dimensions < 2) {

@@ -1,12 +1,4 @@
 export { createHashEmbedder } from './hash-embedder.js';
-export type { HashEmbedderOptions } from './hash-embedder.js';
 export { createUseLiteEmbedder, USE_LITE_ID } from './use-lite.js';
-export { createNativeUseLiteRuntime } from './use-lite-native.js';
-export type { UseLiteRuntime } from './use-lite-native.js';
-export { createTransformersEmbedder } from './transformers.js';
-export type { TransformersEmbedderOptions } from './transformers.js';
-export { resolveEmbedder, DEFAULT_MODELS_DIR } from './resolve.js';
-export type { ResolveEmbedderOptions } from './resolve.js';
-export { normalizeInPlace, dot } from './normalize.js';
-export { raceAbort } from './abortable.js';
-export { QueryEmbeddingCache, normalizeQueryText } from './query-cache.js';
+export { createNativeUseLiteRuntime, type UseLiteRuntime } from './use-lite-native.js';
+export { resolveEmbedder } from './resolve.js';

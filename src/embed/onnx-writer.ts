@@ -1,9 +1,4 @@
-/**
- * A minimal ONNX model encoder: just the protobuf messages a feed-forward graph needs
- * (ModelProto, GraphProto, NodeProto, AttributeProto, TensorProto, ValueInfoProto), with field
- * numbers from onnx.proto. It lets us build graphs from weights we already ship — the bundled
- * encoder for onnxruntime, and the tiny test model — without a protobuf dependency.
- */
+/** A minimal ONNX encoder: the protobuf messages a feed-forward graph needs (field numbers from onnx.proto), without a protobuf dependency. */
 import { SkillSearchError } from '../errors.js';
 
 export const OnnxType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 } as const;
@@ -19,7 +14,7 @@ export interface OnnxNode {
   readonly attributes?: Readonly<Record<string, OnnxAttribute>>;
 }
 
-/** Bytes that are written straight into the output buffer when the model is assembled. */
+/** Bytes written straight into the output buffer when the model is assembled. */
 export interface ByteSource {
   readonly byteLength: number;
   copyTo(target: Uint8Array): void;
@@ -61,10 +56,7 @@ const ATTRIBUTE_FLOAT = 1;
 const ATTRIBUTE_INT = 2;
 const ATTRIBUTE_INTS = 7;
 
-/**
- * Encoded bytes as a list of chunks plus their total length: nesting messages only prepends
- * headers, so the large weight tensors are copied once, into the final buffer.
- */
+/** Encoded bytes as chunks plus their total length: nesting only prepends headers, so weights are copied once. */
 interface Bytes {
   readonly chunks: readonly (Uint8Array | ByteSource)[];
   readonly length: number;
@@ -120,17 +112,10 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
   ]);
 }
 
-/**
- * Where a large tensor's bytes go when a model is written with a separate data file: its
- * offset there, or undefined to keep the bytes in the model.
- */
+/** A tensor's offset in the separate data file, or undefined to keep its bytes in the model. */
 type PlaceTensor = (raw: Uint8Array | ByteSource) => number | undefined;
 
-/**
- * TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian, which typed arrays are
- * here); or, placed in a data file, external_data=13 (location, offset, length) with
- * data_location=14 set to EXTERNAL (1).
- */
+/** TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian); or external_data=13 with data_location=14 EXTERNAL (1). */
 function encodeTensor(tensor: OnnxTensor, place?: PlaceTensor, location?: string): Bytes {
   const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
   if (tensor.data.byteLength !== expected) {
@@ -186,22 +171,17 @@ export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions): Ui
   return assemble(model.chunks, model.length);
 }
 
-/** Tensors in a data file start at multiples of this: onnxruntime maps such a file into memory instead of copying it. */
+/** Tensors in a data file start at multiples of this, so onnxruntime maps the file instead of copying it. */
 export const EXTERNAL_DATA_ALIGNMENT = 64 * 1024;
 
 export interface ExternalDataLayout {
-  /** The data file's name, as the model records it: onnxruntime looks for it beside the model file. */
+  /** The data file's name: onnxruntime looks for it beside the model file. */
   readonly location: string;
   /** Tensors of at least this many bytes go to the data file; smaller ones stay in the model. */
   readonly minBytes: number;
 }
 
-/**
- * Serialises a model whose large tensors live in a separate data file, each at an offset
- * aligned to {@link EXTERNAL_DATA_ALIGNMENT}. onnxruntime then maps the weights instead of
- * parsing and copying them (the bundled encoder's session loads in about half the time), but
- * only from a model file: bytes handed over directly cannot name a data file.
- */
+/** Serialises a model whose large tensors live in a separate data file, each at an {@link EXTERNAL_DATA_ALIGNMENT} offset. */
 export function encodeOnnxModelSplit(graph: OnnxGraph, options: OnnxModelOptions, layout: ExternalDataLayout): { model: Uint8Array; data: Uint8Array } {
   const placed: (Uint8Array | ByteSource)[] = [];
   const offsets: number[] = [];

@@ -1,9 +1,6 @@
 /**
- * onnxruntime-node, the one native runtime behind every encoder: the bundled USE-lite
- * (use-lite-native.ts) and downloaded Transformers.js-layout models (transformers.ts). The few
- * parts of its API we call, and how it is loaded. It is a CommonJS package, and `require`
- * loads it in a cold process 10–15 ms sooner than `import()`, which runs it through the ES
- * module loader's translation of CommonJS. Its own module, so tests can stand in for it.
+ * onnxruntime-node, the runtime behind every encoder: the parts of its API we call, and its loading.
+ * `require`d, which a cold process does sooner than `import()`; its own module, so tests can replace it.
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -12,7 +9,7 @@ import { SkillSearchError } from '../errors.js';
 import { bundledVersion } from '../util/bundled.js';
 import { installedPackage } from '../util/installed-package.js';
 
-export interface OrtTensorConstructor {
+interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): unknown;
   new (type: 'float32', data: Float32Array, dims: readonly number[]): unknown;
 }
@@ -28,11 +25,8 @@ export interface OrtModule {
   readonly Tensor: OrtTensorConstructor;
 }
 
-/**
- * onnxruntime-node 1.14.0 ships its binding for these platforms inside the npm package (glibc
- * builds for Linux); anywhere else no encoder can run, only the `hash` model.
- */
-export const ONNXRUNTIME_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+/** Where onnxruntime-node 1.14.0 ships a binding (glibc on Linux); elsewhere only the `hash` model runs. */
+const ONNXRUNTIME_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
 
 /** Loads onnxruntime-node (its native binding with it); throws a MODEL_NOT_FOUND error naming the platform where the binding cannot load. */
 export function loadOnnxRuntime(): OrtModule {
@@ -48,12 +42,9 @@ export function loadOnnxRuntime(): OrtModule {
 }
 
 /**
- * onnxruntime-node's JavaScript and onnxruntime-common's as the CLI bundle carries them
- * (scripts/bundle-cli.ts), compiled with the bundle and under its code cache: requiring the
- * packages' files cost a cold hook about 3 ms (docs/cold-start.md, tenth round). Its binding is
- * still the installed package's, required by the bundle through the package's name. Only when
- * the installed package is the version bundled; undefined otherwise (the installed package is
- * then required) and outside the bundle.
+ * onnxruntime's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), under the bundle's
+ * code cache; its binding is still the installed package's. Undefined outside the bundle or when the
+ * installed version is not the bundled one.
  */
 function bundledRuntime(): OrtModule | undefined {
   const bundled = bundledVersion('onnxruntime-node');

@@ -7,14 +7,9 @@ export function normalizeQueryText(query: string): string {
 }
 
 /**
- * A small LRU of query vectors in front of an embedder (embedded as `query`, so asymmetric
- * models add their query prompt). The same message is often searched
- * more than once (the prefetch path and a hook on one turn, a retried turn, eval modes), and
- * the query embedding is most of a warm search's time.
- *
- * In-flight embeddings are shared: concurrent searches for one query wait on a single model
- * call. That call runs without any caller's signal (one caller aborting must not fail the
- * others); each caller races its own signal instead. A failed call is forgotten.
+ * A small LRU of query vectors (embedded as `query`) in front of an embedder: one message is often
+ * searched more than once. Concurrent callers share one model call, run without any caller's signal
+ * (each races its own); a failed call is forgotten.
  */
 export class QueryEmbeddingCache {
   readonly capacity: number;
@@ -32,10 +27,11 @@ export class QueryEmbeddingCache {
 
   embed(query: string, signal?: AbortSignal): Promise<Float32Array> {
     if (this.capacity === 0) return this.#call(query, signal);
-    const key = `${this.#embedder.id}\0${normalizeQueryText(query)}`;
+    const text = normalizeQueryText(query);
+    const key = `${this.#embedder.id}\0${text}`;
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = this.#call(normalizeQueryText(query));
+      entry = this.#call(text);
       entry.catch(() => {
         if (this.#entries.get(key) === entry) this.#entries.delete(key);
       });

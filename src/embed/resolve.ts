@@ -24,11 +24,8 @@ export interface ResolveEmbedderOptions {
 function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): Embedder {
   const downloads = options.downloadsDir ?? modelsRoot(process.env);
   const state = installState(downloads, preset);
-  let modelDir: string | undefined = state.state === 'installed' ? state.dir : undefined;
-  if (modelDir === undefined) {
-    const placed = join(options.modelsDir ?? DEFAULT_MODELS_DIR, preset.id);
-    if (existsSync(placed)) modelDir = placed;
-  }
+  const placed = join(options.modelsDir ?? DEFAULT_MODELS_DIR, preset.id);
+  const modelDir = state.state === 'installed' ? state.dir : existsSync(placed) ? placed : undefined;
   if (modelDir === undefined) {
     const how =
       state.state === 'broken'
@@ -36,24 +33,14 @@ function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): E
         : `is not downloaded yet: run 'skill-search model pull ${preset.id}'`;
     throw new SkillSearchError('MODEL_NOT_FOUND', `model "${preset.id}" ${how}`);
   }
-  return createTransformersEmbedder({
-    modelDir,
-    pooling: preset.pooling,
-    maxTokens: preset.maxTokens,
-    queryPrefix: preset.queryPrefix,
-    passagePrefix: preset.passagePrefix,
-    multilingual: preset.multilingual,
-  });
+  // A preset names its pooling, token limit, prefixes and languages as the embedder's options do.
+  return createTransformersEmbedder({ ...preset, modelDir });
 }
 
 /**
- * Turns a model spec into an embedder:
- * - absent, `''`, `use-lite` → the embedded Universal Sentence Encoder (offline, 512-d);
- * - `hash` / `hash:<dims>` → the deterministic hashing embedder (no model; tests, smoke runs);
- * - a preset id (`bge-small-en-v1.5`, see `skill-search model list`) → its pulled folder, run
- *   with the preset's pooling and prefixes;
- * - a path (absolute, or containing a slash) to a transformers.js model folder;
- * - a bare name → `<modelsDir>/<name>/`.
+ * A model spec's embedder: absent, `''` or `use-lite` → the bundled USE-lite; `hash[:<dims>]` → the
+ * hashing embedder; a preset id (`model list`) → its pulled folder with the preset's pooling and
+ * prefixes; a path (with a slash) → that transformers.js folder; a bare name → `<modelsDir>/<name>/`.
  */
 export function resolveEmbedder(spec?: string, options: ResolveEmbedderOptions = {}): Embedder {
   const value = (spec ?? '').trim();

@@ -9,7 +9,7 @@ import { loadOnce } from '../util/load-once.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
-import { loadOnnxRuntime, type OrtModule, type OrtSession } from './onnxruntime.js';
+import { loadOnnxRuntime } from './onnxruntime.js';
 import { bulkThreads } from './use-lite-native.js';
 
 export interface TransformersEmbedderOptions {
@@ -31,28 +31,13 @@ export interface TransformersEmbedderOptions {
 
 /** Tokens per text when neither the caller, the tokenizer nor the model config names a limit. */
 const FALLBACK_MAX_TOKENS = 512;
-/**
- * Part of the id: how a folder's texts become vectors here. A change in that (here, the move
- * from the transformers.js pipeline to our own session, which keeps the closing special token
- * when it truncates) rebuilds indexes made the old way.
- */
+/** Part of the id: bump when how texts become vectors changes, so indexes made the old way are rebuilt. */
 const ENCODER_VERSION = 2;
 
 /** The parts of `@huggingface/tokenizers`' Tokenizer we call. */
 interface HfTokenizer {
   encode(text: string): { ids: number[] };
   get_added_tokens_decoder(): Map<number, { special: boolean }>;
-}
-
-interface LoadedModel {
-  readonly ort: OrtModule;
-  readonly session: OrtSession;
-  readonly tokenizer: HfTokenizer;
-  /** Ids of the tokenizer's special tokens ([CLS], [SEP], <s>, </s>, …). */
-  readonly specialIds: ReadonlySet<number>;
-  /** Tokens per text, special tokens included. */
-  readonly maxTokens: number;
-  readonly padId: number;
 }
 
 function modelNotFound(modelDir: string, missing: string): SkillSearchError {
@@ -77,28 +62,14 @@ function positiveNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-function configuredDimensions(config: Record<string, unknown>): number | undefined {
-  for (const key of ['hidden_size', 'd_model', 'dim', 'n_embd']) {
-    const value = positiveNumber(config[key]);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
-
-/**
- * Cuts an encoding to `limit` tokens the way Hugging Face's tokenizers truncate one sequence:
- * the text is cut, the closing special token ([SEP], </s>) is kept.
- */
+/** Cuts an encoding to `limit` tokens as Hugging Face's tokenizers do: the closing special token ([SEP], </s>) is kept. */
 export function truncateIds(ids: readonly number[], limit: number, specialIds: ReadonlySet<number>): number[] {
   if (ids.length <= limit) return [...ids];
   const last = ids[ids.length - 1]!;
   return specialIds.has(last) ? [...ids.slice(0, limit - 1), last] : ids.slice(0, limit);
 }
 
-/**
- * Pools one text's token vectors (`hidden` floats per token, `tokens` tokens of which the first
- * `length` are real) into `out`: their mean, or the first ([CLS]) vector.
- */
+/** One text's token vectors (`hidden` floats each, the first `length` real) pooled: their mean, or the first ([CLS]). */
 function pool(data: Float32Array, offset: number, length: number, hidden: number, pooling: Pooling): Float32Array {
   const out = new Float32Array(hidden);
   const count = pooling === 'cls' ? 1 : length;
@@ -111,11 +82,9 @@ function pool(data: Float32Array, offset: number, length: number, hidden: number
 }
 
 /**
- * Any sentence-embedding ONNX model in Transformers.js layout (what `skill-search model pull`
- * fetches), run on onnxruntime-node, the runtime the bundled model uses, and tokenized by
- * `@huggingface/tokenizers` from the folder's `tokenizer.json`: mean pooling over the attention
- * mask or the [CLS] vector, query/passage prefixes, then L2 normalisation. Fully offline.
- * The folder is checked synchronously so a typo fails at startup, not on the first query.
+ * A sentence-embedding ONNX model in Transformers.js layout (what `model pull` fetches) on
+ * onnxruntime-node, tokenized by `@huggingface/tokenizers`: mean or [CLS] pooling, query/passage
+ * prefixes, L2 normalisation. The folder is checked now, so a typo fails at startup.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
   const modelDir = resolve(options.modelDir);
@@ -142,12 +111,13 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     .update(readFileSync(join(modelDir, 'config.json')))
     .update(String(statSync(modelFile).size))
     .update(String(statSync(tokenizerFile).size))
-    // How texts are encoded is part of what a vector means: a changed prefix or pooling rebuilds the index.
+    // A changed prefix or pooling changes what a vector means: it rebuilds the index.
     .update(JSON.stringify({ pooling, maxTokens, prefixes, encoder: ENCODER_VERSION }))
     .digest('hex')
     .slice(0, 12);
-  let dimensions = configuredDimensions(config) ?? 0;
-  async function loadModel(): Promise<LoadedModel> {
+  let dimensions = ['hidden_size', 'd_model', 'dim', 'n_embd'].map((key) => positiveNumber(config[key])).find((value) => value !== undefined) ?? 0;
+  /** Loads the tokenizer and the session: a runner of one batch, one pooled, normalised vector per text. */
+  async function loadModel(): Promise<(texts: readonly string[]) => Promise<Float32Array[]>> {
     const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
     const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
@@ -158,61 +128,54 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
       interOpNumThreads: 1,
       executionMode: 'sequential',
     });
+    /** Ids of the special tokens ([CLS], [SEP], <s>, </s>, …). */
     const specialIds = new Set([...tokenizer.get_added_tokens_decoder()].filter(([, token]) => token.special).map(([id]) => id));
     // tokenizer_config.json often says 1e30 for "no limit"; the position table is the real one.
     const limits = [maxTokens, positiveNumber(tokenizerConfig['model_max_length']), positiveNumber(config['max_position_embeddings'])];
     const limit = Math.min(...limits.map((value) => value ?? Number.POSITIVE_INFINITY));
-    return {
-      ort,
-      session,
-      tokenizer,
-      specialIds,
-      maxTokens: Number.isFinite(limit) ? limit : FALLBACK_MAX_TOKENS,
-      padId: positiveNumber(config['pad_token_id']) ?? 0,
+    const tokensPerText = Number.isFinite(limit) ? limit : FALLBACK_MAX_TOKENS;
+    const padId = positiveNumber(config['pad_token_id']) ?? 0;
+
+    return async (texts) => {
+      const rows = texts.map((text) => truncateIds(tokenizer.encode(text).ids, tokensPerText, specialIds));
+      const length = Math.max(1, ...rows.map((row) => row.length));
+      const ids = new BigInt64Array(rows.length * length).fill(BigInt(padId));
+      const mask = new BigInt64Array(rows.length * length);
+      rows.forEach((row, b) => {
+        row.forEach((id, i) => {
+          ids[b * length + i] = BigInt(id);
+          mask[b * length + i] = 1n;
+        });
+      });
+      const inputs: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: new BigInt64Array(ids.length) };
+      const feeds: Record<string, unknown> = {};
+      for (const name of session.inputNames) {
+        const data = inputs[name];
+        if (data === undefined) {
+          throw new SkillSearchError(
+            'MODEL_NOT_FOUND',
+            `model ${modelFile} takes an input "${name}"; only input_ids, attention_mask and token_type_ids can be given`,
+          );
+        }
+        feeds[name] = new ort.Tensor('int64', data, [rows.length, length]);
+      }
+      const outputs = await session.run(feeds);
+      const output = outputs[session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!]!;
+      const data = output.data as Float32Array;
+      // [batch, tokens, hidden] token vectors to pool, or [batch, hidden] vectors the model pooled itself.
+      const hidden = output.dims[output.dims.length - 1] ?? 0;
+      if (dimensions === 0) dimensions = hidden;
+      if (hidden !== dimensions) {
+        throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${hidden}-dimensional vectors, config.json says ${dimensions}`);
+      }
+      const perRow = output.dims.length === 3 ? length * hidden : hidden;
+      return rows.map((row, b) =>
+        normalizeInPlace(output.dims.length === 3 ? pool(data, b * perRow, row.length, hidden, pooling) : data.slice(b * perRow, (b + 1) * perRow)),
+      );
     };
   }
 
   const load = loadOnce(loadModel);
-
-  /** One batch through the session: one pooled, normalised vector per text. */
-  async function run(model: LoadedModel, texts: readonly string[]): Promise<Float32Array[]> {
-    const rows = texts.map((text) => truncateIds(model.tokenizer.encode(text).ids, model.maxTokens, model.specialIds));
-    const length = Math.max(1, ...rows.map((row) => row.length));
-    const ids = new BigInt64Array(rows.length * length).fill(BigInt(model.padId));
-    const mask = new BigInt64Array(rows.length * length);
-    rows.forEach((row, b) => {
-      row.forEach((id, i) => {
-        ids[b * length + i] = BigInt(id);
-        mask[b * length + i] = 1n;
-      });
-    });
-    const dims = [rows.length, length];
-    const feeds: Record<string, unknown> = {};
-    for (const name of model.session.inputNames) {
-      if (name === 'input_ids') feeds[name] = new model.ort.Tensor('int64', ids, dims);
-      else if (name === 'attention_mask') feeds[name] = new model.ort.Tensor('int64', mask, dims);
-      else if (name === 'token_type_ids') feeds[name] = new model.ort.Tensor('int64', new BigInt64Array(ids.length), dims);
-      else
-        throw new SkillSearchError(
-          'MODEL_NOT_FOUND',
-          `model ${modelFile} takes an input "${name}"; only input_ids, attention_mask and token_type_ids can be given`,
-        );
-    }
-    const outputs = await model.session.run(feeds);
-    const outputName = model.session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : model.session.outputNames[0]!;
-    const output = outputs[outputName]!;
-    const data = output.data as Float32Array;
-    // [batch, tokens, hidden] token vectors to pool, or [batch, hidden] vectors the model pooled itself.
-    const hidden = output.dims[output.dims.length - 1] ?? 0;
-    if (dimensions === 0) dimensions = hidden;
-    if (hidden !== dimensions) {
-      throw new SkillSearchError('INTERNAL', `model ${modelDir} produced ${hidden}-dimensional vectors, config.json says ${dimensions}`);
-    }
-    const perRow = output.dims.length === 3 ? length * hidden : hidden;
-    return rows.map((row, b) =>
-      normalizeInPlace(output.dims.length === 3 ? pool(data, b * perRow, row.length, hidden, pooling) : data.slice(b * perRow, (b + 1) * perRow)),
-    );
-  }
 
   return {
     id: `onnx:${basename(modelDir)}@${fingerprint}`,
@@ -223,12 +186,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     async embed(texts, signal, kind = 'passage') {
       if (texts.length === 0) return [];
       const prefix = prefixes[kind];
-      const model = await raceAbort(load(), signal);
+      const run = await raceAbort(load(), signal);
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         throwIfAborted(signal);
         const batch = texts.slice(start, start + batchSize).map((text) => prefix + text);
-        out.push(...(await raceAbort(run(model, batch), signal)));
+        out.push(...(await raceAbort(run(batch), signal)));
       }
       return out;
     },

@@ -9,30 +9,21 @@ import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
 
 /**
- * The USE-lite ONNX graph and tokenizer, built once and kept on disk, so a cold process hands
- * onnxruntime a file path instead of reading the 28 MB of TF.js shards and serialising the graph
- * again, and maps its tokenizer's table instead of parsing the vocabulary and building a trie.
- * The graph is saved as a small model file and its weights in a data file beside it
- * (`<model>.data`), which onnxruntime maps rather than copies: a session loads in about half the
- * time. The tokenizer's table is `<model>.tokenizer`; `<model>.query` is the query session's
- * model over the same data file.
+ * The USE-lite ONNX graph and tokenizer, built once and kept on disk: a cold process hands
+ * onnxruntime a model file whose weights (`<model>.data`) it maps, and maps the tokenizer's table
+ * (`<model>.tokenizer`); `<model>.query` is the query session's model over the same data.
  *
- * The files are keyed by the sha256 of the weight files and the graph format. Each is written
- * to a temp name, fsynced and renamed, the model last, then a sidecar describes them (format,
- * key, and for each file its size and the CRC-32 of its first and last 64 KiB). A missing sidecar,
- * another key or format, a different size, or a torn or zeroed head or tail of any file means a
- * rebuild, as does onnxruntime refusing them (use-lite-native.ts). The middles are
- * not checksummed: reading them would cost what the cache saves, and the atomic, fsynced writes
- * leave nothing half-written there (the TF.js shards are not checksummed either). Any cache
- * problem (read-only or full disk) falls back to a model built in memory: the cache never fails
- * a load.
+ * Keyed by the weights' sha256 and the graph format. Files are written atomically, the model last,
+ * then a sidecar with each file's size and the CRC-32 of its first and last 64 KiB; any mismatch, or
+ * onnxruntime refusing them, means a rebuild (middles are not checksummed: that would cost what the
+ * cache saves). A cache problem falls back to a model built in memory: it never fails a load.
  */
 
 export interface UseLiteGraph {
   readonly tokenizer: UseLiteTokenizer;
-  /** What onnxruntime loads: the cached model file's path, or (caching off or failing) the model's bytes. */
+  /** The cached model file's path, or (uncached) the model's bytes. */
   readonly model: string | Uint8Array;
-  /** The query model file (use-lite-graph.ts `queryGraph`) beside it; absent when not cached, and queries then run on `model`. */
+  /** The cached query model (use-lite-graph.ts `queryGraph`); absent: queries run on `model`. */
   readonly queryModel?: string;
   /** `cache`: the files on disk; `built`: rebuilt and saved; `uncached`: rebuilt in memory, caching off or failed. */
   readonly source: 'cache' | 'built' | 'uncached';
@@ -56,25 +47,22 @@ interface FileCheck {
   readonly endsCrc32: number | null;
 }
 
-interface Sidecar {
-  readonly format: number;
-  readonly weights: string;
-  readonly model: FileCheck;
-  readonly data: FileCheck;
-  readonly tokenizer: FileCheck;
-  readonly query: FileCheck;
-}
+/** A cached graph's files by their sidecar key: the model file's name plus this suffix, written in this order (the model last). */
+const PARTS = { data: '.data', tokenizer: '.tokenizer', query: '.query', model: '' } as const;
+type Part = keyof typeof PARTS;
 
-/** `zlib.crc32` exists from Node 20.15 / 22.2; older Nodes check the size alone. */
+type Sidecar = { readonly format: number; readonly weights: string } & Readonly<Record<Part, FileCheck>>;
+
+/** From Node 20.15 / 22.2; older Nodes check the size alone. */
 const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-/** 64 KiB: a cold hook checks three files on every start; a MiB each way cost it about 4 ms. */
+/** A cold hook checks three files on every start. */
 const ENDS_BYTES = 1 << 16;
 
 function endsCrc(head: Uint8Array, tail: Uint8Array): number | null {
   return crc32 === undefined ? null : crc32(tail, crc32(head)) >>> 0;
 }
 
-/** The first and last {@link ENDS_BYTES} (or less) of a file of `size` bytes, without reading the rest. */
+/** The first and last {@link ENDS_BYTES} (or less) of a file of `size` bytes. */
 function readEnds(file: string, size: number): [Uint8Array, Uint8Array] {
   const length = Math.min(ENDS_BYTES, size);
   const head = new Uint8Array(length);
@@ -88,7 +76,7 @@ function readEnds(file: string, size: number): [Uint8Array, Uint8Array] {
   return [head, tail];
 }
 
-export function defaultGraphCacheDir(): string {
+function defaultGraphCacheDir(): string {
   return path.join(cacheRoot(process.env), 'use-lite');
 }
 
@@ -103,14 +91,9 @@ function statLine(file: string): string {
   return `${file}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
-/** The file a {@link statLine} names (its last three fields are numbers). */
 const fileOfStatLine = (line: string): string => line.split(':').slice(0, -3).join(':');
 
-/**
- * True when the memo lists this model folder's model.json first and every listed file still has
- * its recorded stat. model.json names the other weight files, so while it is unchanged the
- * memo's list is the whole list and model.json (247 KB) need not be parsed.
- */
+/** The memo lists this folder's model.json first (it names the other files, so need not be parsed) and every file keeps its stat. */
 function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
   const [first] = memo.stats;
   if (first === undefined || fileOfStatLine(first) !== path.join(modelDir, 'model.json')) return false;
@@ -121,17 +104,14 @@ function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
   }
 }
 
-/**
- * sha256 over the weight files, memoised by their size, mtime and inode: hashing 28 MB costs
- * about as much as the rebuild the cache saves, so it is done once per install of the weights.
- */
+/** sha256 over the weight files, memoised by their stats: hashing 28 MB costs about what the cache saves. */
 function weightsHash(modelDir: string, cacheDir: string): string {
   const memoFile = path.join(cacheDir, 'weights.json');
   try {
     const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as WeightsMemo;
     if (Array.isArray(memo.stats) && /^[0-9a-f]{64}$/.test(memo.sha256) && memoCurrent(memo, modelDir)) return memo.sha256;
   } catch {
-    // No memo yet, or an unreadable one: hash below.
+    // No usable memo: hash below.
   }
   const files = weightFiles(modelDir);
   const stats = files.map(statLine);
@@ -145,11 +125,6 @@ function weightsHash(modelDir: string, cacheDir: string): string {
 function graphFile(cacheDir: string, weights: string): string {
   return path.join(cacheDir, `use-lite-${weights.slice(0, 16)}-g${USE_LITE_GRAPH_FORMAT}.onnx`);
 }
-
-/** The data file and the tokenizer's table beside a cached model file. */
-const dataFileOf = (file: string): string => `${file}.data`;
-const tokenizerFileOf = (file: string): string => `${file}.tokenizer`;
-const queryFileOf = (file: string): string => `${file}.query`;
 
 function fileCheck(bytes: Uint8Array): FileCheck {
   const length = Math.min(ENDS_BYTES, bytes.length);
@@ -168,8 +143,8 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   try {
     const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== USE_LITE_GRAPH_FORMAT || sidecar.weights !== weights) return undefined;
-    if (!matches(file, sidecar.model) || !matches(dataFileOf(file), sidecar.data) || !matches(queryFileOf(file), sidecar.query)) return undefined;
-    const table = readFileSync(tokenizerFileOf(file));
+    if (!matches(file, sidecar.model) || !matches(file + PARTS.data, sidecar.data) || !matches(file + PARTS.query, sidecar.query)) return undefined;
+    const table = readFileSync(file + PARTS.tokenizer);
     const check = fileCheck(table);
     if (check.size !== sidecar.tokenizer.size || check.endsCrc32 !== sidecar.tokenizer.endsCrc32) return undefined;
     // The table's arrays need 8-byte alignment, which a buffer from Node's pool may lack.
@@ -179,23 +154,16 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, split: { model: Uint8Array; data: Uint8Array; query: Uint8Array }, table: Uint8Array): void {
-  // Graphs of other weights or formats are dead weight (28 MB each).
+function save(cacheDir: string, file: string, weights: string, parts: Readonly<Record<Part, Uint8Array>>): void {
+  // Graphs of other weights or formats are 28 MB of dead weight each.
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
-  writeFileAtomic(dataFileOf(file), split.data);
-  writeFileAtomic(tokenizerFileOf(file), table);
-  writeFileAtomic(queryFileOf(file), split.query);
-  writeFileAtomic(file, split.model);
-  const sidecar: Sidecar = {
-    format: USE_LITE_GRAPH_FORMAT,
-    weights,
-    model: fileCheck(split.model),
-    data: fileCheck(split.data),
-    tokenizer: fileCheck(table),
-    query: fileCheck(split.query),
-  };
+  const sidecar: Record<string, unknown> = { format: USE_LITE_GRAPH_FORMAT, weights };
+  for (const [part, suffix] of Object.entries(PARTS) as [Part, string][]) {
+    writeFileAtomic(file + suffix, parts[part]);
+    sidecar[part] = fileCheck(parts[part]);
+  }
   writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
 }
 
@@ -224,11 +192,11 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   }
   const file = graphFile(cacheDir, weights);
   const cached = cachedTokenizer(file, weights);
-  if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: queryFileOf(file), source: 'cache' };
+  if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: file + PARTS.query, source: 'cache' };
   const { files, tokenizer } = await build();
   try {
-    save(cacheDir, file, weights, buildUseLiteOnnxSplit(files, path.basename(dataFileOf(file))), tokenizer.table());
-    return { tokenizer, model: file, queryModel: queryFileOf(file), source: 'built' };
+    save(cacheDir, file, weights, { ...buildUseLiteOnnxSplit(files, path.basename(file + PARTS.data)), tokenizer: tokenizer.table() });
+    return { tokenizer, model: file, queryModel: file + PARTS.query, source: 'built' };
   } catch {
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
   }

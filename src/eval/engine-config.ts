@@ -4,11 +4,8 @@ import { ENGINE_DEFAULTS, resolveKnobs, type EngineKnobs } from '../search/optio
 import { keyPath, readJsonFile } from '../util/json-file.js';
 
 /**
- * A JSON file of engine knobs for one evaluation run (`skill-search eval --config FILE`): any
- * field of `EngineOptions` but the embedder, the store, the index folder and the relevance models, groups
- * (`fieldBoosts`, `hnsw`, …) field by field. Its shape follows {@link ENGINE_DEFAULTS}, so a knob
- * added there can be overridden here without touching this file; values are then checked by
- * `resolveKnobs`, with the same messages as the library's.
+ * `eval --config FILE`: engine knobs for one run, groups field by field. Its shape follows
+ * {@link ENGINE_DEFAULTS} (so new knobs need no change here); values are checked by `resolveKnobs`.
  */
 
 const NOT_IN_FILE = new Set(['relevance']);

@@ -1,11 +1,7 @@
 import type { SkillSearchEngine } from '../search/engine.js';
 import type { SearchRequest } from '../types.js';
 
-/**
- * A sentence saying why `engine` showed nothing for a query: the best hit's relevance as its two
- * factors against the threshold, e.g. `P(answerable) 0.21 × P(fits) 0.38 for "pdf" = 0.080 <
- * threshold 0.125`.
- */
+/** Why `engine` showed nothing: `P(answerable) 0.21 × P(fits) 0.38 for "pdf" = 0.080 < threshold 0.125`. */
 export function blankExplainer(engine: Pick<SkillSearchEngine, 'explain'>, request: SearchRequest): (query: string) => Promise<string> {
   return async (query) => {
     const { answerable, threshold, hits } = await engine.explain(query, request);

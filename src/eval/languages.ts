@@ -1,5 +1,6 @@
 import { detectLanguage, type Language } from '../lang/detect.js';
 import { scoreRankings, type QueryOutcome } from './metrics.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** Ranking scores of the labelled queries written in one language. */
 export interface LanguageScores {
@@ -12,18 +13,11 @@ export interface LanguageScores {
 
 const round = (value: number): number => Number(value.toFixed(4));
 
-/**
- * `eval`'s `byLanguage` block: the queries grouped by the language their text is written in
- * (`detectLanguage`: script-based, so `en` stands for every Latin-script language), each group
- * scored like the whole set. Languages without labelled queries are left out.
- */
+/** `eval`'s `byLanguage` block: the queries grouped by `detectLanguage`, each group with labelled queries scored like the whole set. */
 export function scoreByLanguage(runs: readonly { readonly query: string; readonly outcome: QueryOutcome }[]): Partial<Record<Language, LanguageScores>> {
   const groups = new Map<Language, QueryOutcome[]>();
   for (const { query, outcome } of runs) {
-    const language = detectLanguage(query);
-    const group = groups.get(language);
-    if (group === undefined) groups.set(language, [outcome]);
-    else group.push(outcome);
+    getOrAdd(groups, detectLanguage(query), () => []).push(outcome);
   }
   const out: Partial<Record<Language, LanguageScores>> = {};
   for (const [language, outcomes] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {

@@ -54,32 +54,15 @@ export function relevantRanks(ranked: readonly RankedItem[], relevant: readonly 
   return ranks;
 }
 
-/** Splits off the `relevant: []` queries, which count only towards `abstain` (correct when nothing is suggested). */
-function splitAbstentions(outcomes: readonly QueryOutcome[]): {
-  labelled: QueryOutcome[];
-  abstain: { queries: number; correct: number };
-} {
-  const labelled: QueryOutcome[] = [];
-  let queries = 0;
-  let correct = 0;
-  for (const outcome of outcomes) {
-    if (outcome.relevant.length > 0) {
-      labelled.push(outcome);
-      continue;
-    }
-    queries += 1;
-    if ((outcome.suggested ?? outcome.ranked.length) === 0) correct += 1;
-  }
-  return { labelled, abstain: { queries, correct } };
-}
-
 /**
  * Scores ranked outcomes (SPEC §7). hit@k: a relevant item in the top k; MRR: 1 / rank of the
  * first; recall@k: share of the distinct relevant entries in the top k; nDCG@10 with binary
  * gains. `relevant: []` queries only count towards `abstain` (correct when nothing is suggested).
  */
 export function scoreRankings(outcomes: readonly QueryOutcome[]): RankingScores {
-  const { labelled: scored, abstain } = splitAbstentions(outcomes);
+  const scored = outcomes.filter((outcome) => outcome.relevant.length > 0);
+  const unanswerable = outcomes.filter((outcome) => outcome.relevant.length === 0);
+  const abstain = { queries: unanswerable.length, correct: unanswerable.filter((outcome) => (outcome.suggested ?? outcome.ranked.length) === 0).length };
   const labelled = scored.length;
   const sums = { hitAt1: 0, hitAt5: 0, hitAt10: 0, recallAt5: 0, recallAt10: 0, mrr: 0, ndcgAt10: 0 };
   for (const outcome of scored) {
@@ -114,22 +97,9 @@ export interface ShownScores {
   readonly blank: number;
 }
 
-/**
- * Scores what was shown with abstention on (`ranked` = the shown hits) over the labelled
- * queries; `relevant: []` queries are left to {@link scoreRankings}' `abstain`.
- */
+/** Scores what was shown with abstention on (`ranked` = the shown hits) over the labelled queries: hit@k as {@link scoreRankings}'. */
 export function scoreShown(outcomes: readonly QueryOutcome[]): ShownScores {
-  const { labelled } = splitAbstentions(outcomes);
-  let hitAt1 = 0;
-  let hitAt5 = 0;
-  let blank = 0;
-  for (const outcome of labelled) {
-    if (outcome.ranked.length === 0) blank += 1;
-    const ranks = relevantRanks(outcome.ranked, outcome.relevant);
-    const first = ranks.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ranks);
-    if (first <= 1) hitAt1 += 1;
-    if (first <= 5) hitAt5 += 1;
-  }
-  const share = (count: number): number => (labelled.length === 0 ? 0 : count / labelled.length);
-  return { answerable: labelled.length, hitAt1: share(hitAt1), hitAt5: share(hitAt5), blank: share(blank) };
+  const { labelled, hitAt1, hitAt5 } = scoreRankings(outcomes);
+  const blank = outcomes.filter((outcome) => outcome.relevant.length > 0 && outcome.ranked.length === 0).length;
+  return { answerable: labelled, hitAt1, hitAt5, blank: labelled === 0 ? 0 : blank / labelled };
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { SkillSearchError, notJson, unreadableFile } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 
 /** One labelled query (SPEC §7): `relevant` holds skill names or ids; `[]` = nothing should be suggested. */
 export interface EvalQuery {
@@ -15,18 +16,15 @@ function parseLine(line: string, where: string): EvalQuery {
   } catch (error) {
     throw notJson(where, error);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
-  }
-  const record = value as Record<string, unknown>;
-  if (typeof record.query !== 'string' || record.query.trim() === '') {
+  if (!isRecord(value)) throw new SkillSearchError('BAD_FILE', `${where}: expected an object {"id","query","relevant"}`);
+  if (typeof value.query !== 'string' || value.query.trim() === '') {
     throw new SkillSearchError('BAD_FILE', `${where}: "query" must be a non-empty string`);
   }
-  if (!Array.isArray(record.relevant) || !record.relevant.every((entry) => typeof entry === 'string')) {
+  if (!Array.isArray(value.relevant) || !value.relevant.every((entry) => typeof entry === 'string')) {
     throw new SkillSearchError('BAD_FILE', `${where}: "relevant" must be an array of skill names or ids`);
   }
-  const id = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : where;
-  return { id, query: record.query, relevant: record.relevant as string[] };
+  const id = typeof value.id === 'string' || typeof value.id === 'number' ? String(value.id) : where;
+  return { id, query: value.query, relevant: value.relevant as string[] };
 }
 
 /** Reads a JSONL query file; blank lines are skipped, a bad line fails with `FILE:LINE: reason`. */

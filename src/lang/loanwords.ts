@@ -1,9 +1,6 @@
 /**
- * Katakana loanwords (テスト, パイプライン, リクエスト) matched to the English words they were
- * borrowed from, using the catalog's own vocabulary instead of a Japanese dictionary (none with
- * data ships on npm): both sides are reduced to a consonant skeleton that survives the sound
- * changes of borrowing (l/r and b/v merge, vowels and y/w drop, `tion` is `shon`), and a
- * katakana word stands for the catalog's most frequent words with its skeleton.
+ * Katakana loanwords (テスト, パイプライン) matched to the catalog's English words: both reduced to a
+ * consonant skeleton that survives borrowing (l/r and b/v merge, vowels drop, `tion` is `shon`).
  */
 
 /** Katakana → Hepburn-style romaji. Small vowels and ャュョ spell on; ッ and ー only lengthen. */
@@ -63,7 +60,7 @@ export function englishSkeleton(word: string): string {
 }
 
 /** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r"). */
-export const MIN_SKELETON = 3;
+const MIN_SKELETON = 3;
 /** English words kept per loanword, most frequent first. */
 const MAX_MATCHES = 2;
 
@@ -84,10 +81,7 @@ export class LoanwordMatcher {
     }
   }
 
-  /**
-   * Words looked up whose skeleton is long enough to match: what the vocabulary decided (with
-   * none, a text's glosses are the same for every vocabulary).
-   */
+  /** Words looked up with a skeleton long enough to match (with none, glosses do not depend on the vocabulary). */
   get lookups(): number {
     return this.#lookups;
   }

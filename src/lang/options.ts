@@ -5,13 +5,9 @@ import { badKnob } from '../util/option-checks.js';
 export interface CrossLingualKnobs {
   /** Translate CJK queries and skills with the bundled dictionary. @default true */
   readonly enabled?: boolean;
-  /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root (`$SKILL_SEARCH_CACHE_DIR`, `$XDG_CACHE_HOME/skill-search` or `~/.cache/skill-search`) */
+  /** Where the reduced dictionary is cached. @default `dictionaries/` under the cache root */
   readonly dictionaryDir?: string;
-  /**
-   * BM25 weights of a translated query word's glosses, in the order they were chosen; a word's
-   * glosses share one unit of weight. Equal shares were chosen on the cross-lingual `dev` splits
-   * over 1 : 0.6 : 0.4 and others (docs/languages.md). @default [1, 1, 1]
-   */
+  /** BM25 weights of a translated word's glosses in chosen order, sharing one unit (docs/languages.md). @default [1, 1, 1] */
   readonly glossWeights?: readonly number[];
 }
 

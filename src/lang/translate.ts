@@ -7,11 +7,9 @@ import type { LoanwordMatcher } from './loanwords.js';
 import type { CatalogueVocabulary } from './vocabulary.js';
 
 /**
- * Dictionary translation of CJK text into English search text. Latin runs (identifiers, code,
- * paths, English words) are kept as they are; Han runs are segmented with `Intl.Segmenter`
- * and looked up longest match first (a match may join segments the segmenter split, as in
- * 调|试 → 调试, but never starts inside one); hiragana is dropped (particles and endings);
- * katakana loanwords go to `loanwords` when given (see `loanwords.ts`), else are dropped too.
+ * Dictionary translation of CJK text into English search text. Latin runs stay; Han runs are
+ * segmented with `Intl.Segmenter` and looked up longest match first (joining segments, 调|试 → 调试,
+ * never starting inside one); hiragana is dropped; katakana goes to `loanwords` when given.
  */
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
@@ -35,8 +33,6 @@ export interface Translation {
   readonly terms: GroupedTerms;
   /** The first gloss of each word and the Latin runs, in order: a sentence for the encoder. */
   readonly dense: string;
-  /** Han words translated / looked up (0 when there were none). */
-  readonly coverage: number;
 }
 
 let segmenter: Intl.Segmenter | undefined;
@@ -102,12 +98,10 @@ export interface TranslateOptions {
   readonly loanwords?: LoanwordMatcher;
   /** See `CrossLingualOptions.glossWeights`. */
   readonly glossWeights?: readonly number[];
-  /** The searched catalogue: each Han word's glosses are chosen by it (see `CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
+  /** Chooses each Han word's glosses (`CatalogueVocabulary.choose`); without it, the dictionary's first ones. */
   readonly vocabulary?: CatalogueVocabulary;
-  /** The text is Japanese: character pairs written in the reverse of the Chinese order are swapped (see `swapReversed`). @default false */
+  /** The text is Japanese (see `swapReversed`). @default false */
   readonly japanese?: boolean;
-  /** Add the catalogue terms adjacent words' glosses spell as one word (see `CatalogueVocabulary.compound`). @default true */
-  readonly compounds?: boolean;
 }
 
 /** A run of Latin text, or one translated word's candidate glosses (`fixed`: loanwords, not chosen among). */
@@ -120,21 +114,16 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
   const dense: string[] = [];
   const weights = new Map<string, number>();
   const groups: string[][] = [];
-  const weigh = (piece: string, weight: number, group: string[]): void => {
-    for (const term of tokenize(piece)) {
-      weights.set(term, Math.min(1, (weights.get(term) ?? 0) + weight));
-      if (!group.includes(term)) group.push(term);
-    }
-  };
-  let looked = 0;
-  let found = 0;
   const addWord = (glosses: readonly string[]): void => {
     const shares = glosses.map((_, i) => glossWeights[i] ?? 0);
     const total = shares.reduce((sum, share) => sum + share, 0);
     const group: string[] = [];
     glosses.forEach((gloss, i) => {
       lexical.push(gloss);
-      weigh(gloss, shares[i]! / total, group);
+      for (const term of tokenize(gloss)) {
+        weights.set(term, Math.min(1, (weights.get(term) ?? 0) + shares[i]! / total));
+        if (!group.includes(term)) group.push(term);
+      }
     });
     if (group.length > 0) groups.push(group);
     dense.push(glosses[0]!);
@@ -145,11 +134,8 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     if (kana !== undefined) {
       if (loanwords === undefined) continue;
       for (const [word] of kana.matchAll(KATAKANA_WORD)) {
-        looked += 1;
         const english = loanwords.match(word);
-        if (english.length === 0) continue;
-        found += 1;
-        pieces.push({ glosses: english, fixed: true });
+        if (english.length > 0) pieces.push({ glosses: english, fixed: true });
       }
       continue;
     }
@@ -159,15 +145,11 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
     }
     if (han === undefined) continue;
     for (const word of segmentHan(dictionary.normalize(han), dictionary, { reversed: options.japanese === true })) {
-      if (STOP.has(word)) continue;
-      looked += 1;
-      const glosses = dictionary.lookup(word);
-      if (glosses === undefined) continue;
-      found += 1;
-      pieces.push({ glosses, fixed: false });
+      const glosses = STOP.has(word) ? undefined : dictionary.lookup(word);
+      if (glosses !== undefined) pieces.push({ glosses, fixed: false });
     }
   }
-  if (vocabulary !== undefined && options.compounds !== false) joinCompounds(pieces, vocabulary);
+  if (vocabulary !== undefined) joinCompounds(pieces, vocabulary);
   const chosen =
     vocabulary === undefined
       ? pieces.map((piece) => ('latin' in piece ? [] : piece.fixed ? piece.glosses : piece.glosses.slice(0, MAX_GLOSSES)))
@@ -184,14 +166,10 @@ export function translate(text: string, dictionary: Dictionary, options: Transla
       groups.push([term]);
     }
   });
-  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' '), coverage: looked === 0 ? 0 : found / looked };
+  return { lexical: lexical.join(' '), terms: { weights, groups }, dense: dense.join(' ') };
 }
 
-/**
- * Inserts, after each translated word or pair of adjacent translated words, the catalogue term
- * their glosses spell as one word (热力图 → "heatmap"), as a word of its own whose meaning is not
- * in doubt; the words themselves stay, so a wrong join only adds one term.
- */
+/** Inserts after a translated word or adjacent pair the catalogue term their glosses spell as one word (热力图 → "heatmap"), as a fixed word. */
 function joinCompounds(pieces: Piece[], vocabulary: CatalogueVocabulary): void {
   const isWord = (piece: Piece | undefined): piece is Extract<Piece, { glosses: readonly string[] }> =>
     piece !== undefined && !('latin' in piece) && !piece.fixed;

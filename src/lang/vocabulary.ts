@@ -1,16 +1,14 @@
 import { tokenize } from '../lexical/tokenize.js';
 import { MAX_GLOSSES } from './glosses.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** Shortest part, in letters, {@link CatalogueVocabulary.compound} joins. */
 const MIN_COMPOUND_PART = 3;
 const PART = new RegExp(`^[a-z]{${MIN_COMPOUND_PART},}$`);
 
 /**
- * A catalogue's own English search terms (stemmed, as BM25 indexes them) and the skills that
- * use each, to choose among a Chinese word's dictionary glosses the sense this catalogue and
- * this request are about: the gloss whose skills also use the other words of the request
- * (服务 "service" rather than "serve" beside 线上 "online"; 流水线 "pipeline" rather than
- * "assembly line" beside 令牌 "token" and 配置 "configuration").
+ * A catalogue's English search terms (stemmed) and the skills using each, to choose a Chinese
+ * word's gloss whose skills also use the request's other words (服务 "service", not "serve", beside 线上 "online").
  */
 export class CatalogueVocabulary {
   /** term → indices of the skills that use it, ascending. */
@@ -20,11 +18,7 @@ export class CatalogueVocabulary {
   constructor(texts: Iterable<string>) {
     let index = 0;
     for (const text of texts) {
-      for (const term of new Set(tokenize(text))) {
-        const list = this.#postings.get(term);
-        if (list === undefined) this.#postings.set(term, [index]);
-        else list.push(index);
-      }
+      for (const term of new Set(tokenize(text))) getOrAdd(this.#postings, term, () => []).push(index);
       index += 1;
     }
   }
@@ -44,11 +38,9 @@ export class CatalogueVocabulary {
   }
 
   /**
-   * A catalogue term that two adjacent words' glosses spell when written as one word (热力 "heat"
-   * + 图 "map" → "heatmap", 关键 "key" + 词 "word" → "keyword"), or a two-word gloss of one word
-   * does ("flow chart" → "flowchart"); undefined when the catalogue uses none. Parts shorter than
-   * {@link MIN_COMPOUND_PART} letters are not joined (in + put, a + ...): too many accidental words.
-   * Of several, the one the fewest skills use (the most specific).
+   * The catalogue term two adjacent words' glosses spell as one word ("heat" + "map" → "heatmap"),
+   * or one word's two-word gloss does ("flow chart"); of several, the one fewest skills use. Parts
+   * under {@link MIN_COMPOUND_PART} letters are not joined.
    */
   compound(first: readonly string[], second: readonly string[] = []): string | undefined {
     const parts = (glosses: readonly string[]): string[] => glosses.filter((gloss) => PART.test(gloss));
@@ -74,11 +66,9 @@ export class CatalogueVocabulary {
   }
 
   /**
-   * For each word of a request (its candidate glosses, best first as the dictionary orders them;
-   * `fixed` for Latin runs and loanwords, whose meaning is not in doubt), the glosses to search
-   * with: those the catalogue uses, ranked by how strongly their skills overlap the other words'
-   * (Ochiai coefficient, summed over the other words, each at its best gloss), dictionary order
-   * breaking ties; the dictionary's first {@link MAX_GLOSSES} when the catalogue uses none.
+   * Each request word's glosses to search with (`fixed`: Latin runs and loanwords, kept): those the
+   * catalogue uses, ranked by their skills' overlap with the other words' (Ochiai, summed, each at
+   * its best gloss), ties in dictionary order; the first {@link MAX_GLOSSES} without any overlap.
    */
   choose(words: readonly { readonly glosses: readonly string[]; readonly fixed?: boolean }[]): (readonly string[])[] {
     const sets = words.map((word) => word.glosses.map((gloss) => this.skillsOf(gloss)));

@@ -26,10 +26,8 @@ function looksLikeOnnx(file: string): boolean {
 }
 
 /**
- * Why `dir` cannot serve as `preset`, as a phrase; undefined when it looks right. Cheap checks
- * that catch the wrong model and an HTML page saved under a model's name: every file present
- * and non-empty, the JSON files parse, `config.json`'s width is the preset's, the ONNX file
- * starts like one.
+ * Why `dir` cannot serve as `preset`, as a phrase; undefined when it looks right: every file present
+ * and non-empty, the JSON files parse, `config.json`'s width is the preset's, the ONNX file looks like one.
  */
 export function folderProblem(dir: string, preset: ModelPreset): string | undefined {
   const missing = preset.files.filter((file) => sizeOf(path.join(dir, file)) === 0);

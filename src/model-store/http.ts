@@ -13,20 +13,12 @@ export interface HttpOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * A request that failed before or while its response arrived (no connection, silence, a cut
- * connection): worth retrying, unlike an HTTP refusal. Never leaves model-store: pull.ts turns
- * it into a `NETWORK` SkillSearchError once it gives up.
- */
+/** A request that failed before or while its response arrived: worth retrying, unlike a refusal. pull.ts makes it a `NETWORK` error. */
 export class HttpFailure extends Error {
   override readonly name = 'HttpFailure';
 }
 
-/**
- * One plain HTTP(S) request, redirects not followed (the hub's size and hash headers sit on
- * the redirect itself). Node's own client, so a connect timeout can be enforced: fetch() waits
- * for the OS (minutes on an unroutable address) before it reports anything.
- */
+/** One HTTP(S) request, redirects not followed; Node's client, since fetch() cannot time out a connect (minutes when unroutable). */
 export function request(url: URL, options: HttpOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {

@@ -1,7 +1,4 @@
-/**
- * What the Hugging Face hub's answers mean: where a file of a preset is, the size and hash its
- * headers announce, where a redirect may lead, and its refusals in words.
- */
+/** What the Hugging Face hub's answers mean: a preset file's URL, announced size and hash, redirects, refusals. */
 import type { IncomingMessage } from 'node:http';
 import { SkillSearchError } from '../errors.js';
 import { header, HttpFailure } from './http.js';
@@ -9,7 +6,7 @@ import type { ModelPreset } from './presets.js';
 
 export const MAX_REDIRECTS = 5;
 
-export type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
+type Digest = { readonly algorithm: 'sha256' | 'git-sha1'; readonly value: string };
 
 /** What the hub says about one file before it is fetched. */
 export interface RemoteFile {
@@ -19,12 +16,12 @@ export interface RemoteFile {
   readonly downloadUrl: URL;
   readonly size: number | undefined;
   readonly digest: Digest | undefined;
-  /** Raw normalised ETag, remembered next to a `.partial` to tell a moved revision from a resumable one. */
+  /** Normalised ETag, kept beside a `.partial` to tell a moved revision from a resumable one. */
   readonly etag: string | undefined;
   readonly commit: string | undefined;
 }
 
-export function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
+function resolveUrl(endpoint: string, preset: ModelPreset, file: string): URL {
   const encoded = file.split('/').map(encodeURIComponent).join('/');
   return new URL(`${endpoint.replace(/\/+$/, '')}/${preset.repo}/resolve/${encodeURIComponent(preset.revision)}/${encoded}`);
 }
@@ -46,6 +43,12 @@ function normalizeEtag(raw: string | undefined): string | undefined {
 function sizeHeader(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
   return Number(raw);
+}
+
+/** The `location` of a redirect response; undefined for any other. */
+export function redirectLocation(response: IncomingMessage): string | undefined {
+  const status = response.statusCode ?? 0;
+  return status >= 300 && status < 400 ? header(response, 'location') : undefined;
 }
 
 /** Where a redirect leads: an http(s) URL, or a one-line error (a hub answering `file:///etc/passwd`). */
@@ -77,28 +80,23 @@ export function refused(url: URL, response: IncomingMessage): SkillSearchError {
 }
 
 /**
- * HEAD without following redirects: the hub puts `x-linked-size` / `x-linked-etag` (size and
- * sha256 of an LFS file) on the redirect to its CDN. Same-host redirects (a renamed repo)
- * are followed; the first cross-host one names where the bytes are.
+ * HEAD without following redirects: the hub puts an LFS file's size and sha256 on the redirect to
+ * its CDN. Same-host redirects (a renamed repo) are followed; the first cross-host one is the bytes'.
  */
 export async function probeFile(head: (url: URL) => Promise<IncomingMessage>, endpoint: string, preset: ModelPreset, file: string): Promise<RemoteFile> {
   const url = resolveUrl(endpoint, preset, file);
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-    let response: IncomingMessage;
-    try {
-      response = await head(current);
-    } catch (error) {
-      if (error instanceof HttpFailure) throw offline(endpoint, preset, error);
-      throw error;
-    }
+    const response = await head(current).catch((error: unknown) => {
+      throw error instanceof HttpFailure ? offline(endpoint, preset, error) : error;
+    });
     response.resume();
     const status = response.statusCode ?? 0;
     const linkedEtag = normalizeEtag(header(response, 'x-linked-etag'));
     const etag = linkedEtag ?? normalizeEtag(header(response, 'etag'));
     const commit = header(response, 'x-repo-commit');
-    const location = header(response, 'location');
-    if (status >= 300 && status < 400 && location !== undefined) {
+    const location = redirectLocation(response);
+    if (location !== undefined) {
       const next = redirectTarget(current, location);
       if (next.origin === current.origin && linkedEtag === undefined) {
         current = next;

@@ -16,10 +16,8 @@ function folderError(from: string, problem: string): SkillSearchError {
 }
 
 /**
- * `model pull <id> --from DIR`: installs a folder copied by hand (from a machine with network,
- * or another cache). Checked before anything is copied: every file of the preset present and
- * non-empty, the JSON files parse, `config.json`'s width matches the preset (`folderProblem`), and when DIR
- * carries a `skill-search-model.json` (a pulled folder), every file's sha256 matches it.
+ * `model pull <id> --from DIR`: installs a folder copied by hand, checked first (`folderProblem`),
+ * and every file's sha256 against DIR's `skill-search-model.json` when it has one.
  */
 export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
   const source = path.resolve(from);

@@ -5,7 +5,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** The hub `model pull` talks to unless `SKILL_SEARCH_HF_ENDPOINT` names a mirror. */
 export const DEFAULT_HF_ENDPOINT = 'https://huggingface.co';
-export const HF_ENDPOINT_ENV = 'SKILL_SEARCH_HF_ENDPOINT';
 
 /** `$SKILL_SEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/skill-search`, else `~/.cache/skill-search`: indexes and models live here. */
 export function cacheRoot(env: Env): string {
@@ -21,6 +20,6 @@ export function modelsRoot(env: Env): string {
 
 /** The hub base URL without a trailing slash. */
 export function hubEndpoint(env: Env): string {
-  const raw = env[HF_ENDPOINT_ENV]?.trim();
+  const raw = env.SKILL_SEARCH_HF_ENDPOINT?.trim();
   return (raw === undefined || raw === '' ? DEFAULT_HF_ENDPOINT : raw).replace(/\/+$/, '');
 }

@@ -1,11 +1,4 @@
-/**
- * The encoders `skill-search model pull <id>` knows how to fetch and run: one row per model,
- * the single source of truth for how each one is downloaded, pooled and prompted. docs/models.md's
- * preset table mirrors this one (a test keeps them in step).
- *
- * Facts come from the model cards and the hub's file listings (see docs/models.md);
- * none of these models could be run in the environment this table was written in.
- */
+/** The encoders `model pull <id>` fetches and runs, from their model cards; docs/models.md's table mirrors this one (a test checks). */
 
 /** How token vectors become one sentence vector. */
 export type Pooling = 'mean' | 'cls';

@@ -6,7 +6,7 @@ import { SkillSearchError, abortError, isAbortError, throwIfAborted } from '../e
 import { linkAbortSignal } from '../util/link-signal.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
-import { MAX_REDIRECTS, probeFile, redirectTarget, refused, type RemoteFile } from './hub.js';
+import { MAX_REDIRECTS, probeFile, redirectLocation, redirectTarget, refused, type RemoteFile } from './hub.js';
 import { folderProblem } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
 import { commitInstall, gitBlobSha1, installState, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
@@ -26,17 +26,11 @@ export interface PullOptions {
   readonly force?: boolean;
   /** Give up on the whole pull (every file, every retry) after this long. @default 1800000 (30 min) */
   readonly deadlineMs?: number;
-  /**
-   * Fail (and retry, resuming) a connection that delivers fewer bytes per second than this,
-   * measured over `rateWindowMs`: a trickle never trips the idle timeout. @default 1024
-   */
+  /** Fail (and retry, resuming) a connection slower than this over `rateWindowMs` (a trickle never goes idle). @default 1024 */
   readonly minBytesPerSecond?: number;
   /** The window `minBytesPerSecond` is measured over. @default 30000 */
   readonly rateWindowMs?: number;
-  /**
-   * Largest file accepted when the hub announces no size for it (its bytes are otherwise
-   * unbounded). @default twice the preset's download size
-   */
+  /** Largest file accepted when the hub announces no size for it. @default twice the preset's download size */
   readonly maxUnannouncedBytes?: number;
   readonly onProgress?: (progress: PullProgress) => void;
   readonly signal?: AbortSignal;
@@ -75,6 +69,7 @@ const DEFAULTS = {
   /** `maxUnannouncedBytes` is this many times the preset's download size. */
   unannouncedFactor: 2,
 } as const;
+
 function endpointOf(options: PullOptions): string {
   return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
 }
@@ -140,16 +135,13 @@ class Puller {
         await this.#download(remote, partial);
         break;
       } catch (error) {
-        if (isAbortError(error) || error instanceof SkillSearchError || attempt >= retries) {
-          if (error instanceof HttpFailure || isStreamCut(error)) {
-            throw new SkillSearchError(
-              'NETWORK',
-              `download of ${remote.file} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${(error as Error).message}); run the same command again to resume`,
-              { cause: error },
-            );
-          }
-          throw error;
-        }
+        if (!isAbortError(error) && !(error instanceof SkillSearchError) && attempt < retries) continue;
+        if (!(error instanceof HttpFailure) && !isStreamCut(error)) throw error;
+        throw new SkillSearchError(
+          'NETWORK',
+          `download of ${remote.file} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${(error as Error).message}); run the same command again to resume`,
+          { cause: error },
+        );
       }
     }
     const verified = await this.#verified(partial, remote);
@@ -158,7 +150,8 @@ class Puller {
       rmSync(partialInfo, { force: true });
       throw new SkillSearchError('CHECKSUM', `${remote.file} from ${remote.url.href}: ${verified}; the download was discarded and nothing was installed`);
     }
-    renameOver(partial, target);
+    // `target` was removed above unless it was reused.
+    renameSync(partial, target);
     rmSync(partialInfo, { force: true });
     return { ...verified, path: remote.file };
   }
@@ -171,27 +164,21 @@ class Puller {
       offset = 0;
     }
     if (remote.size !== undefined && offset === remote.size) return;
+    const range: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-` } : {};
     let url = remote.downloadUrl;
-    let response: IncomingMessage | undefined;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      response = await this.#http(url, 'GET', offset > 0 ? { range: `bytes=${offset}-` } : {});
-      const location = header(response, 'location');
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && location !== undefined) {
-        response.resume();
-        url = redirectTarget(url, location);
-        response = undefined;
-        continue;
-      }
-      break;
+    let response = await this.#http(url, 'GET', range);
+    for (let hop = 0; ; hop += 1) {
+      const location = redirectLocation(response);
+      if (location === undefined) break;
+      response.resume();
+      url = redirectTarget(url, location);
+      if (hop === MAX_REDIRECTS) throw new SkillSearchError('NETWORK', `${remote.url.href}: more than ${MAX_REDIRECTS} redirects`);
+      response = await this.#http(url, 'GET', range);
     }
-    if (response === undefined) throw new SkillSearchError('NETWORK', `${remote.url.href}: more than ${MAX_REDIRECTS} redirects`);
     const status = response.statusCode ?? 0;
-    let append = false;
     if (status === 206) {
       const start = /^bytes (\d+)-/.exec(header(response, 'content-range') ?? '')?.[1];
-      append = start !== undefined && Number(start) === offset;
-      if (!append) {
+      if (start === undefined || Number(start) !== offset) {
         // A range we did not ask for: start over from byte 0 on the next attempt.
         response.destroy();
         rmSync(partial, { force: true });
@@ -205,13 +192,10 @@ class Puller {
       response.resume();
       throw refused(url, response);
     }
-    await this.#receive(remote, response, url, partial, append ? offset : 0);
+    await this.#receive(remote, response, url, partial, status === 206 ? offset : 0);
   }
 
-  /**
-   * Writes the body to the partial file, stopping at the announced size (or, with none, at
-   * `maxUnannouncedBytes`) and failing a connection slower than `minBytesPerSecond`.
-   */
+  /** Writes the body to the partial file up to the announced size (else `maxUnannouncedBytes`), failing a too slow connection. */
   async #receive(remote: RemoteFile, response: IncomingMessage, url: URL, partial: string, start: number): Promise<void> {
     const limit = remote.size ?? this.#maxUnannouncedBytes;
     const minRate = this.#options.minBytesPerSecond ?? DEFAULTS.minBytesPerSecond;
@@ -288,16 +272,10 @@ function readInfo(file: string): string | undefined {
   }
 }
 
-function renameOver(from: string, to: string): void {
-  rmSync(to, { force: true });
-  renameSync(from, to);
-}
-
 /**
- * Downloads a preset from the hub (or a mirror) into `<root>/<id>/`: every file probed first
- * (so an offline machine fails within `connectTimeoutMs`), fetched into a staging folder with
- * resumable `.partial` files, checked against the announced size and hash, and only then
- * moved into place in one rename. An interrupted pull leaves its staging folder for the next.
+ * Downloads a preset from the hub (or a mirror) into `<root>/<id>/`: every file probed first (so
+ * offline fails fast), fetched into staging as resumable `.partial` files, checked against the
+ * announced size and hash, then moved into place in one rename.
  */
 export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
   const endpoint = endpointOf(options);
@@ -338,7 +316,6 @@ function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResu
     const staging = stagingDir(options.root, preset.id);
     const problem = folderProblem(staging, preset);
     if (problem !== undefined) {
-      // Nothing announced a hash to check these against (a proxy or portal answering for the hub?).
       rmSync(staging, { recursive: true, force: true });
       throw new SkillSearchError(
         'CHECKSUM',

@@ -21,7 +21,7 @@ import { parseJsonQuietly } from '../util/json-file.js';
 
 /** Written last into an installed model folder: which preset, from where, and every file's size and sha256. */
 export const MANIFEST_FILE = 'skill-search-model.json';
-export const MANIFEST_FORMAT = 1;
+const MANIFEST_FORMAT = 1;
 
 export interface ManifestFile {
   readonly path: string;
@@ -47,10 +47,6 @@ export type InstallState =
   | { readonly state: 'missing'; readonly dir: string }
   | { readonly state: 'broken'; readonly dir: string; readonly reason: string };
 
-export function modelDir(root: string, id: string): string {
-  return path.join(root, id);
-}
-
 /** Where a pull collects files (and `.partial` downloads) until every one is verified. */
 export function stagingDir(root: string, id: string): string {
   return path.join(root, '.staging', id);
@@ -58,7 +54,7 @@ export function stagingDir(root: string, id: string): string {
 
 /** Cheap check (sizes, not hashes): run at every `--model <preset>` load. */
 export function installState(root: string, preset: ModelPreset): InstallState {
-  const dir = modelDir(root, preset.id);
+  const dir = path.join(root, preset.id);
   let raw: string;
   try {
     raw = readFileSync(path.join(dir, MANIFEST_FILE), 'utf8');
@@ -72,13 +68,8 @@ export function installState(root: string, preset: ModelPreset): InstallState {
   }
   for (const file of preset.files) {
     const entry = manifest.files.find((candidate) => candidate.path === file);
-    let size: number | undefined;
-    try {
-      size = statSync(path.join(dir, file)).size;
-    } catch {
-      size = undefined;
-    }
-    if (entry === undefined || size !== entry.size) return { state: 'broken', dir, reason: `${file} is missing or changed size` };
+    // Installs never record an empty file (folderProblem), so a missing one's 0 never matches.
+    if (entry === undefined || sizeOf(path.join(dir, file)) !== entry.size) return { state: 'broken', dir, reason: `${file} is missing or changed size` };
   }
   return { state: 'installed', dir, manifest };
 }
@@ -107,13 +98,11 @@ function writeDurable(file: string, text: string): void {
   }
 }
 
-/** What an install says of where its files came from; {@link commitInstall} adds the rest of the manifest. */
-export type InstallOrigin = Pick<ModelManifest, 'revision' | 'commit' | 'source' | 'files'>;
+type InstallOrigin = Pick<ModelManifest, 'revision' | 'commit' | 'source' | 'files'>;
 
 /**
- * Makes a fully verified staging folder the installed model of `preset` in one rename: readers
- * see the old folder or the new one, never a mix. The manifest is written first, inside the
- * staging folder, so an installed folder always has one.
+ * Makes a verified staging folder, its manifest written first, the installed model of `preset` in
+ * one rename: readers see the old folder or the new one, never a mix.
  */
 export function commitInstall(root: string, staging: string, preset: ModelPreset, origin: InstallOrigin): { dir: string; manifest: ModelManifest } {
   const { revision, commit, source, files } = origin;
@@ -128,7 +117,7 @@ export function commitInstall(root: string, staging: string, preset: ModelPreset
     files,
   };
   writeDurable(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  const target = modelDir(root, preset.id);
+  const target = path.join(root, preset.id);
   const trash = path.join(root, '.staging', `${preset.id}.old-${process.pid}-${Date.now()}`);
   let replaced = false;
   try {
@@ -144,7 +133,7 @@ export function commitInstall(root: string, staging: string, preset: ModelPreset
 
 /** Removes an installed model and any unfinished download of it; false when there was neither. */
 export function removeModel(root: string, id: string): boolean {
-  const found = [modelDir(root, id), stagingDir(root, id)].filter((dir) => existsSync(dir));
+  const found = [path.join(root, id), stagingDir(root, id)].filter((dir) => existsSync(dir));
   for (const dir of found) rmSync(dir, { recursive: true, force: true });
   return found.length > 0;
 }

@@ -1,7 +1,4 @@
-/**
- * `value` without its `undefined` fields, so that `{ ...defaults, ...definedOnly(options) }`
- * keeps a default where the caller passed `{ field: undefined }`.
- */
+/** `value` without its `undefined` fields, so `{ ...defaults, ...definedOnly(options) }` keeps defaults. */
 export function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

@@ -1,13 +1,7 @@
 /**
- * Garbage collection for a resident process (`skill-search watch`) once it has been quiet after
- * work that replaced large structures.
- *
- * A reindex of a 24k catalog hands back a new catalog (its skill list, the engine's id map,
- * ~2 MB in all) and the old one becomes garbage in V8's old generation, where only a full
- * collection frees it. V8 starts one when the old generation reaches a limit it sets at the last
- * full collection, up to several times the live size, so a server's RSS grows with every edit
- * until then (docs/benchmarks.md has the measurements). Collecting once the server is quiet
- * keeps it near its live size, off the path of the edit being made searchable.
+ * Garbage collection for a resident process (`skill-search watch`) once quiet after work that
+ * replaced large structures: a reindex leaves the old catalog in V8's old generation, which V8
+ * collects only at several times the live size, so RSS grew with every edit (docs/benchmarks.md).
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,19 +9,10 @@ import { definedOnly } from './defined.js';
 import { positiveInteger } from './option-checks.js';
 
 export interface IdleCollectorOptions {
-  /**
-   * Quiet time after the last {@link IdleCollector.touch} before the heap is looked at: long
-   * enough that a search made right after a reindex does not wait for the collection.
-   * @default 1000
-   */
+  /** Quiet time after the last {@link IdleCollector.touch} before the heap is looked at. @default 1000 */
   readonly quietMs?: number;
-  /**
-   * Old-generation growth (bytes) since the last collection that a quiet process tolerates;
-   * past this and {@link slackPercent} of the heap left by the last collection, it collects.
-   * @default 16 MiB
-   */
+  /** Old-generation growth tolerated since the last collection; past this and `slackPercent` (10) of the live heap, it collects. @default 16 MiB */
   readonly slackBytes?: number;
-  /** @default 10 */
   readonly slackPercent?: number;
 }
 
@@ -37,15 +22,10 @@ export const IDLE_COLLECTOR_DEFAULTS = Object.freeze({ quietMs: 1000, slackBytes
 const MAX_DELAYS = 10;
 
 /** A full garbage collection, or null where it cannot be had. */
-type FullCollection = () => void;
-let fullCollection: FullCollection | null | undefined;
+let fullCollection: (() => void) | null | undefined;
 
-/**
- * V8's `gc()`: the global one when Node was started with `--expose-gc`, else taken from a new
- * context made while the flag is set (the flag is cleared again, so later contexts, such as a
- * user's `vm` sandboxes, do not get it). Null where the runtime refuses.
- */
-function collector(): FullCollection | null {
+/** V8's `gc()`: the global one under `--expose-gc`, else from a new context made while the flag is briefly set. */
+function collector(): (() => void) | null {
   if (fullCollection !== undefined) return fullCollection;
   const exposed: unknown = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === 'function') {
@@ -64,18 +44,14 @@ function collector(): FullCollection | null {
   return fullCollection;
 }
 
-/** Bytes used in V8's old generation (every heap space but the young one): what only a full collection frees. */
+/** Bytes used in V8's old generation (every heap space but the young one). */
 export function oldGenerationBytes(): number {
   let used = 0;
   for (const space of getHeapSpaceStatistics()) if (!space.space_name.startsWith('new_')) used += space.space_used_size;
   return used;
 }
 
-/**
- * Collects garbage once the process has been quiet for `quietMs` after a {@link touch}, when the
- * old generation grew past the slack since the last collection (the first touch always
- * collects: what a start-up left behind). `close()` cancels a pending look.
- */
+/** Collects garbage `quietMs` after a {@link touch} when the old generation grew past the slack (the first touch always collects). */
 export class IdleCollector {
   readonly options: Required<IdleCollectorOptions>;
   #timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRecord } from './json-file.js';
 
 export interface InstalledPackage {
   /** The package's folder. */
@@ -9,10 +10,8 @@ export interface InstalledPackage {
 }
 
 /**
- * Package `name` as Node's lookup from `fromDir` finds it (the nearest `node_modules/<name>` up),
- * with its manifest: a file named from it is then required or read by path, which skips Node's
- * resolver (1–2 ms of a cold hook for a package with `exports`; docs/cold-start.md). Undefined
- * when not found that way or its manifest does not parse: callers then resolve the name.
+ * Package `name` in the nearest `node_modules` up from `fromDir`, with its manifest, so its files
+ * are read by path without Node's resolver (docs/cold-start.md); undefined when not found or unparsable.
  */
 export function installedPackage(name: string, fromDir: string): InstalledPackage | undefined {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
@@ -20,9 +19,7 @@ export function installedPackage(name: string, fromDir: string): InstalledPackag
     if (existsSync(root)) {
       try {
         const manifest: unknown = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-        return typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest)
-          ? { root, manifest: manifest as Record<string, unknown> }
-          : undefined;
+        return isRecord(manifest) ? { root, manifest } : undefined;
       } catch {
         return undefined;
       }

@@ -1,7 +1,4 @@
-/**
- * `load` run once and its promise shared by every call; a load that rejects is forgotten, so
- * the next call tries again.
- */
+/** `load` run once, its promise shared by every call; a rejected load is retried by the next call. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
   return () => {

@@ -3,11 +3,8 @@ import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 
 /**
- * `mkdir -p` in at most one step per missing level. Node's `mkdirSync(…, { recursive: true })`
- * loops forever, synchronously (no signal gets through), where a parent keeps answering ENOENT
- * (under /proc, for one). Here the nearest existing ancestor is found first, it must be a
- * folder, and each missing level is made once: every failure is one `BAD_FILE` line,
- * `<subject>: cannot create it (<why>)`, naming the part at fault.
+ * `mkdir -p` making each missing level once: Node's recursive mkdir loops forever where a parent
+ * keeps answering ENOENT (under /proc). Failures are one `BAD_FILE` line naming the part at fault.
  */
 export function makeDirs(dir: string, options: { readonly mode?: number; readonly subject?: string } = {}): void {
   const absolute = path.resolve(dir);

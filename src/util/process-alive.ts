@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/**
- * Whether process `pid` runs (one of another user's counts: EPERM means alive). A process that
- * exited and waits to be reaped (a zombie, on Linux: its `/proc/<pid>/stat` state `Z`) does not:
- * an init that reaps slowly leaves a detached builder a zombie for a while, and its lease would
- * otherwise keep the next builder from starting.
- */
+/** Whether process `pid` runs (EPERM: another user's, alive); a zombie does not, or its lease would block the next builder. */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

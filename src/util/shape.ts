@@ -1,9 +1,6 @@
 /**
- * Shape checks for the user's config file, without a schema library: importing zod
- * costs a cold hook ~60 ms, more than the search it runs. A check returns the first
- * problem, in traversal order (an object's keys in the order declared, then its unknown keys;
- * a list's items in order), worded as zod words it, so messages read the same everywhere.
- * Checks never change the value: what passes is used as is.
+ * Shape checks for the user's config file without zod (which costs a cold hook ~60 ms): the first
+ * problem in traversal order, worded as zod words it. Checks never change the value.
  */
 
 /** One problem: where (keys from the root) and what. */
@@ -35,14 +32,8 @@ function wrongType(expected: string, value: unknown, path: readonly PropertyKey[
   return { path, message: `Invalid input: expected ${expected}, received ${typeName(value)}` };
 }
 
-export interface StringRules {
-  /** At least one character, with this message (zod's own wording when `true`). */
-  readonly nonEmpty?: true | string;
-  /** At most this many characters. */
-  readonly maxLength?: number;
-}
-
-export function string(rules: StringRules = {}): Check {
+/** `nonEmpty`: at least one character, with this message (zod's own when `true`); `maxLength`: at most this many characters. */
+export function string(rules: { readonly nonEmpty?: true | string; readonly maxLength?: number } = {}): Check {
   return (value, path) => {
     if (typeof value !== 'string') return wrongType('string', value, path);
     if (rules.nonEmpty !== undefined && value.length === 0) {
@@ -81,13 +72,8 @@ export function array(item: Check): Check {
   };
 }
 
-export interface ObjectRules {
-  /** Keys not in the shape are a problem (`unknown key`, at the key's path) instead of being allowed. */
-  readonly strict?: boolean;
-}
-
-/** An object with these keys (a missing key is checked as undefined: wrap it in `optional`). */
-export function object(shape: Readonly<Record<string, Check>>, rules: ObjectRules = {}): Check {
+/** An object with these keys (a missing key is checked as undefined: wrap it in `optional`); `strict`: other keys are an `unknown key`. */
+export function object(shape: Readonly<Record<string, Check>>, rules: { readonly strict?: boolean } = {}): Check {
   const keys = Object.keys(shape);
   return (value, path) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return wrongType('object', value, path);

@@ -1,20 +1,13 @@
-/**
- * "Did you mean": names close to a mistyped one (a skill, a command, an option). No project
- * knowledge, no imports, so the CLI's argument parser can use it on its cold path.
- */
+/** "Did you mean" without imports, so the CLI's argument parser can use it on its cold path. */
 
-/** At most this many names are suggested. */
 const MAX_SUGGESTIONS = 3;
-/** A suggestion further than this many edits away is no help, however long the name. */
 const MAX_SUGGESTION_DISTANCE = 8;
-/** A requested name longer than this is compared by containment only (no edit distance). */
+/** A requested name longer than this is compared by containment only. */
 const MAX_SUGGESTION_QUERY_CHARS = 256;
 
 /**
- * Names close to `requested`: within an edit distance of a third of its length (at least 2,
- * at most 8), or containing it / contained in it. Closest first; ties keep catalog order.
- * Cost O(names × |name| × 17) at most: each distance is computed in a band and abandoned
- * once over the limit, so an absurd request cannot stall the caller.
+ * Names within an edit distance of a third of `requested`'s length (2 to 8), or containing it or
+ * contained in it; closest first, ties in catalog order. At most O(names × |name| × 17).
  */
 export function suggestNames(requested: string, names: readonly string[]): string[] {
   const query = requested.toLowerCase();
@@ -32,11 +25,7 @@ export function suggestNames(requested: string, names: readonly string[]): strin
   return scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.name);
 }
 
-/**
- * Levenshtein distance with adjacent transpositions, or `limit + 1` as soon as it must exceed
- * `limit`. Only cells within `limit` of the diagonal are filled (the others are over it):
- * O(|a|·limit) time, O(|b|) memory.
- */
+/** Levenshtein distance with adjacent transpositions, or `limit + 1` once it must exceed `limit`, in a band: O(|a|·limit) time. */
 function boundedEditDistance(a: string, b: string, limit: number): number {
   const over = limit + 1;
   if (Math.abs(a.length - b.length) > limit) return over;
