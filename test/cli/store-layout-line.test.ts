@@ -29,11 +29,12 @@ const FLAGS = ['--skills-dir', SKILLS, '--model', 'hash'];
 describe('a store of another layout', () => {
   it('query: one line naming the store and its older layout, then the answer; the next query says nothing', async () => {
     const { cache, store } = cacheWithStore(6);
-    const first = await runCli(['query', ...FLAGS, 'fill in a pdf form'], cache);
+    // --quiet: a build past a second (a loaded machine) would report progress on stderr too.
+    const first = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe(`skill-search: the store ${store} was of an older layout (6); it starts empty\n`);
     expect(first.stdout).toMatch(/^1\. {2}pdf-forms /);
-    const again = await runCli(['query', ...FLAGS, 'fill in a pdf form'], cache);
+    const again = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
     expect(again).toEqual({ ...first, stderr: '' });
   });
 
