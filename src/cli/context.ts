@@ -36,12 +36,14 @@ export async function loadSnapshot(sources: SourceOptions): Promise<CatalogSnaps
 
 /** Catalog + persistent engine for the flags; the model loads only when first needed. */
 export async function openLiveIndex(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): Promise<LiveIndex> {
+  await noteStoreLayout(io);
   const { LiveIndex } = await import('../integrations/live-index.js');
   return LiveIndex.open(liveIndexOptions(sources, retrieval, io, knobs));
 }
 
 /** `LiveIndex.saveDelta` for the flags: the catalog saved from a tools file's changed lines, or undefined. */
 export async function saveDeltaFor(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<DeltaSaved | undefined> {
+  await noteStoreLayout(io);
   const { LiveIndex } = await import('../integrations/live-index.js');
   return LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
 }
@@ -58,9 +60,17 @@ export async function openSearchFor(
   io: CliIo,
   options: Omit<OpenSearchOptions, 'openSnapshot' | 'openLive' | 'k' | 'mode'> & { readonly onSnapshotDue?: (sourceStamp: string) => void } = {},
 ): Promise<OpenedSearch> {
+  await noteStoreLayout(io);
   const { openSearch } = await import('../service/open-search.js');
   const { onSnapshotDue, ...rest } = options;
   return openSearch({ ...liveIndexOptions(sources, retrieval, io), onSnapshotDue }, rest);
+}
+
+/** One line on stderr when an older (or newer) skill-search left the store in another layout, which is emptied. */
+async function noteStoreLayout(io: CliIo): Promise<void> {
+  const { retireOtherStoreLayout } = await import('../store/legacy-folder.js');
+  const reset = await retireOtherStoreLayout(storeFile(io.env));
+  if (reset !== undefined) line(io.stderr, reset);
 }
 
 /** The store shared by every folder and process: `store.sqlite` under the cache root. */

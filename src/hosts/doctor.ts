@@ -106,6 +106,30 @@ function pluginChecks(ours: readonly HookPosition[], install: string, context: D
   return checks;
 }
 
+/**
+ * Our hook in the other scope's file as well (user and this project): Codex runs each of them, and
+ * Claude Code each different command, so every prompt here gets its suggestions twice.
+ */
+function otherScopeCheck(host: HostName, scope: InstallScope, ours: readonly HookPosition[], context: DoctorContext): HostCheck | undefined {
+  const { show } = context;
+  const other = scope === 'user' ? 'project' : 'user';
+  const here = hostFiles(host, scope, context);
+  const file = hostFiles(host, other, context).hooks;
+  if (path.resolve(file) === path.resolve(here.hooks)) return undefined;
+  const hooks = readParsed(file, (text) => parseSettings(text, file));
+  const theirs = hooks.value === undefined ? [] : ourHookPositions(hooks.value, file);
+  if (theirs.length === 0) return undefined;
+  if (host === 'claude-code' && theirs.every(({ entry }) => ours.some((mine) => mine.entry.command === entry.command))) return undefined;
+  // Codex loads a project's hooks only in a folder the user trusted.
+  if (host === 'codex' && projectTrustCheck(here.trust!, context.cwd, show).status !== 'ok') return undefined;
+  return {
+    what: 'hook',
+    status: 'problem',
+    detail: `${show(file)} runs it too: every prompt in ${show(context.cwd)} runs it twice`,
+    fix: `'skill-search uninstall ${host}${other === 'project' ? ' --project' : ''}' removes that one`,
+  };
+}
+
 export function doctorChecks(host: HostName, scope: InstallScope, context: DoctorContext): HostCheck[] {
   const { show } = context;
   const files = hostFiles(host, scope, context);
@@ -122,6 +146,8 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
   }
 
   if (host === 'claude-code' && ours.length > 0) checks.push(...pluginChecks(ours, install, context));
+  const twice = ours.length > 0 ? otherScopeCheck(host, scope, ours, context) : undefined;
+  if (twice !== undefined) checks.push(twice);
 
   if (host === 'codex' && ours.length > 0) {
     const trustFile = files.trust!;

@@ -68,7 +68,13 @@ export function hostFiles(host: HostName, scope: InstallScope, context: InstallC
 function trustEdit(hooksFile: string, configFile: string, ourHook: { command: string; timeout: number }) {
   const ourHash = codexHookHash({ type: 'command', ...ourHook })!;
   return {
-    add: (text: string, peer: PeerText) => trustEntriesFor(hooksFile, peer(hooksFile)).reduce((next, entry) => withTrustEntry(next, entry, configFile), text),
+    // Our hash left at a place our hook has moved from (another hook put before it) goes: it trusts nothing there.
+    add: (text: string, peer: PeerText) => {
+      const current = trustEntriesFor(hooksFile, peer(hooksFile));
+      const moved = staleTrustEntries(text, hooksFile, ourHash, configFile).filter((entry) => !current.some(({ key }) => key === entry.key));
+      const kept = moved.reduce((next, entry) => withoutTrustEntry(next, entry, configFile), text);
+      return current.reduce((next, entry) => withTrustEntry(next, entry, configFile), kept);
+    },
     remove: (text: string, peer: PeerText) => {
       const entries = [...trustEntriesFor(hooksFile, peer(hooksFile)), ...staleTrustEntries(text, hooksFile, ourHash, configFile)];
       return entries.reduce((next, entry) => withoutTrustEntry(next, entry, configFile), text);

@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { closeSkillNames, findSkillByName } from '../attachments/skill-tool.js';
-import { offeredHits } from '../load/invocation.js';
+import { isOfferedToModel, offeredHits } from '../load/invocation.js';
 import { withoutLoneCompanions } from '../search/companions.js';
 import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
@@ -137,6 +137,14 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   async function readSkill(name: string, file: string | undefined) {
     const skills = await options.service.skills();
     const skill = findSkillByName(skills, name);
+    // As the Skill tool (attachments/skill-tool.ts): a skill its author kept from the model is the user's to run.
+    if (skill && !isOfferedToModel(skill)) {
+      const why = skill.invocation?.reasons.join(', ') ?? '';
+      return {
+        content: [{ type: 'text' as const, text: `Skill "${neutralizeReminderText(skill.name)}" can only be invoked by the user (${why}).` }],
+        isError: true,
+      };
+    }
     if (skill) {
       const folder = skillFolder(skill);
       if (file !== undefined) return readBundled(skill.name, folder, file);

@@ -1,7 +1,7 @@
 /**
  * The local search server's wire format, one JSON object per line each way:
  *   → {"id":1,"op":"search","query":"fill a pdf form","k":3,"mode":"hybrid","explain"?:true}
- *   ← {"id":1,"hits":[{"name","source","score","companion"?,"path","description","whenToUse"?,"why"?}],"tookMs":4.2,"skills":120}
+ *   ← {"id":1,"hits":[{"name","source","score","companion"?,"path","description","whenToUse"?,"invocation"?,"why"?}],"tookMs":4.2,"skills":120}
  *   → {"id":2,"op":"ping"}
  *   ← {"id":2,"pong":true,"pid":4242,"version":"0.1.0","skills":120}
  *   ← {"id":null,"error":{"code":"bad-json","message":"…"}}   (any request that cannot be served)
@@ -22,6 +22,7 @@ import {
   type SearchHit,
   type SearchMode,
   type Skill,
+  type SkillInvocation,
 } from '../types.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 import { definedOnly } from '../util/defined.js';
@@ -57,6 +58,8 @@ export interface WireHit {
   readonly path: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /** `Skill.invocation`: the client keeps a skill the host closes to the model out of what it offers. */
+  readonly invocation?: SkillInvocation;
   /** Only when the request asked for `explain` (numbers unrounded, as the score). */
   readonly why?: HitExplanation;
 }
@@ -127,6 +130,7 @@ export function toWireHit({ skill, score, why, companion }: SearchHit): WireHit 
     path: skill.path,
     description: skill.description,
     ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
+    ...(skill.invocation === undefined ? {} : { invocation: skill.invocation }),
     ...(why === undefined ? {} : { why }),
   };
 }
@@ -137,6 +141,7 @@ export function fromWireHit(hit: WireHit): SearchHit {
     name: hit.name,
     description: hit.description,
     ...(hit.whenToUse === undefined ? {} : { whenToUse: hit.whenToUse }),
+    ...(hit.invocation === undefined ? {} : { invocation: hit.invocation }),
     source: hit.source,
     rank: 0,
     path: hit.path,
@@ -160,7 +165,18 @@ export function isWireHit(value: unknown): value is WireHit {
     typeof value.path === 'string' &&
     typeof value.description === 'string' &&
     (value.whenToUse === undefined || typeof value.whenToUse === 'string') &&
+    (value.invocation === undefined || isInvocation(value.invocation)) &&
     (value.why === undefined || isExplanation(value.why))
+  );
+}
+
+function isInvocation(value: unknown): value is SkillInvocation {
+  return (
+    isRecord(value) &&
+    typeof value.model === 'boolean' &&
+    typeof value.user === 'boolean' &&
+    Array.isArray(value.reasons) &&
+    value.reasons.every((reason) => typeof reason === 'string')
   );
 }
 

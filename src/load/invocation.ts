@@ -10,7 +10,7 @@
  *
  * A skill kept from the model is not suggested even when a message names it exactly: the user
  * runs it (`/deploy-staging`), and the model could not (Claude Code's Skill tool refuses it).
- * `query` still finds it, and `validate` and `list --all` show it with its reason.
+ * `query` still finds it; `query`, `validate` and `list --all` show it with its reason.
  */
 import type { SearchHit, Skill, SkillInvocation } from '../types.js';
 

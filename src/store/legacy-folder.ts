@@ -1,5 +1,6 @@
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { SCHEMA_VERSION } from './store-layout.js';
 
 /** The files of the per-folder index kept before the store: the manifest, its artefacts and their logs, and the layout before the manifest. */
 const OLD_FILE =
@@ -42,5 +43,45 @@ export function retireToolsFolder(dir: string): void {
     rmdirSync(dir);
   } catch {
     // Something else is in it: left alone.
+  }
+}
+
+/** The SQLite header's `user_version` (big-endian at byte 60), or undefined for no readable SQLite file. */
+function headerLayout(file: string): number | undefined {
+  const header = Buffer.alloc(64);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    if (readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  return header.toString('latin1', 0, 16) === 'SQLite format 3\0' ? header.readUInt32BE(60) : undefined;
+}
+
+/**
+ * The one line to show when the store `file` was laid out by a skill-search of another layout:
+ * opening it here empties it and lays it out anew (`layOut`), so the next command's own open
+ * finds it current. The header is only a quick filter (a write still in the WAL is not in it):
+ * SQLite decides, under its write lock, so of processes starting at once one gets the line.
+ * Undefined, and nothing opened, for a current or new store; never throws (the search reports
+ * a store it cannot open).
+ */
+export async function retireOtherStoreLayout(file: string): Promise<string | undefined> {
+  const found = headerLayout(file);
+  if (found === undefined || found === 0 || found === SCHEMA_VERSION) return undefined;
+  try {
+    const { SqliteStore } = await import('./sqlite-store.js');
+    const store = SqliteStore.open(file);
+    store.close();
+    return store.reset;
+  } catch {
+    return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { TOOLS_FILES_SQL } from './tools-files.js';
  * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
  * ({@link layOut} says so once).
  */
-const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 7;
 /**
  * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
  * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
@@ -61,7 +61,10 @@ export function layOut(db: BetterSqlite3.Database, file: string): string | undef
       const found = version();
       if (found === SCHEMA_VERSION) return;
       if (found !== 0) {
-        reset = `skill-search: the store ${file} was of an older layout (${found}); it starts empty`;
+        // A newer skill-search's store (a downgrade, or two versions installed) is not called older.
+        const whose =
+          found < SCHEMA_VERSION ? `of an older layout (${found})` : `written by a newer skill-search (layout ${found}; this one reads ${SCHEMA_VERSION})`;
+        reset = `skill-search: the store ${file} was ${whose}; it starts empty`;
         const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
         for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
       }

@@ -46,6 +46,29 @@ describe('doctor', () => {
     expect((await cli(['doctor', 'codex'])).stdout).toContain('  PROBLEM trust: Codex will not run the hook: no trust entry for it in ~/.codex/config.toml;');
   });
 
+  it("says when the user hook and this trusted project folder's hook both run, so every prompt runs it twice", async () => {
+    const project = path.join(home, 'proj');
+    mkdirSync(project);
+    const inProject = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: project });
+    await inProject(['install', 'codex']);
+    await inProject(['install', 'codex', '--project']);
+    // Not yet trusted: Codex does not load the project's hooks, so it runs one.
+    expect((await inProject(['doctor', 'codex'])).code).toBe(0);
+    writeFileSync(path.join(home, '.codex/config.toml'), `[projects."${project}"]\ntrust_level = "trusted"\n`, { flag: 'a' });
+    const user = await inProject(['doctor', 'codex']);
+    expect(user.code).toBe(1);
+    expect(user.stdout).toContain(
+      "  PROBLEM hook: ~/proj/.codex/hooks.json runs it too: every prompt in ~/proj runs it twice; fix: 'skill-search uninstall codex --project' removes that one",
+    );
+    expect((await inProject(['doctor', 'codex', '--project'])).stdout).toContain(
+      "  PROBLEM hook: ~/.codex/hooks.json runs it too: every prompt in ~/proj runs it twice; fix: 'skill-search uninstall codex' removes that one",
+    );
+    // Claude Code runs two identical commands once: nothing to report.
+    await inProject(['install', 'claude-code']);
+    await inProject(['install', 'claude-code', '--project']);
+    expect((await inProject(['doctor', 'claude-code'])).code).toBe(0);
+  });
+
   it('reports a hook whose bin is gone, and a missing MCP entry, for Claude Code', async () => {
     mkdirSync(path.join(home, '.claude'));
     writeFileSync(

@@ -29,7 +29,7 @@ describe('index', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged \(\d+ ms\)\n$/);
     expect(first.stderr.split('\n')).toEqual(expect.arrayContaining(['indexing 0/6 skills', expect.stringMatching(/^indexing 6\/6 skills \([\d.]+\/s\)$/)]));
-    expect(first.stderr).toContain(`index: ${cache}${path.sep}`);
+    expect(first.stderr).toContain(`index: saved in ${path.join(cache, 'store.sqlite')} (`);
 
     const second = await runCli(base, cache);
     expect(second.stdout).toMatch(/^indexed 6 skills: 0 added, 0 updated, 0 removed, 6 unchanged \(\d+ ms\)\n$/);

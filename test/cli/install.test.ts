@@ -138,6 +138,15 @@ describe('install codex', () => {
     expect(existsSync(path.join(home, '.codex/config.toml'))).toBe(false);
   });
 
+  it('install again after a hook was put before ours moves the trust entry with it, leaving none behind', async () => {
+    await cli(['install', 'codex', '--command', 'skill-search']);
+    const hooks = JSON.parse(read('.codex/hooks.json'));
+    hooks.hooks.UserPromptSubmit.unshift({ hooks: [{ type: 'command', command: 'echo mine' }] });
+    write('.codex/hooks.json', JSON.stringify(hooks, null, 2));
+    await cli(['install', 'codex', '--command', 'skill-search']);
+    expect(read('.codex/config.toml')).toBe(`[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable(1)}`);
+  });
+
   it('--project writes the hook in the project and its trust in the user config.toml (Codex reads trust only there)', async () => {
     mkdirSync(path.join(home, 'proj'));
     await cli(['install', 'codex', '--project', '--cwd', path.join(home, 'proj'), '--command', 'skill-search']);

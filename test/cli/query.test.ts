@@ -79,6 +79,19 @@ describe('query (hash embedder)', () => {
     }
   });
 
+  it('shows a skill closed to the model with the host rule that closes it', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    mkdirSync(path.join(dir, 'deploy-staging'));
+    writeFileSync(
+      path.join(dir, 'deploy-staging', 'SKILL.md'),
+      '---\nname: deploy-staging\ndescription: Deploy the current branch to staging\ndisable-model-invocation: true\n---\nRun the deploy.\n',
+    );
+    const result = await runCli(['query', '--skills-dir', dir, ...HASH, 'use the deploy-staging skill'], cache);
+    expect(result.stdout.split('\n').slice(1)).toEqual(['    never offered to the model; invoked by its name only (disable-model-invocation: true)', '']);
+    expect(result.stdout).toMatch(/^1\. {2}deploy-staging {2}1\.000 {2}skills {2}/);
+  });
+
   it('--k caps the number of hits', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--mode', 'dense', '--k', '2', '--json', 'tests images pdf git sql release'], cache);
     expect((JSON.parse(result.stdout) as { hits: unknown[] }).hits.length).toBeLessThanOrEqual(2);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chownSync, mkdirSync } from 'node:fs';
+import { chownSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,12 +17,12 @@ const SOURCES = ['--skills-dir', SKILLS, '--model', 'hash', '--index-dir', index
 const hookInput = (prompt: string) =>
   JSON.stringify({ session_id: randomUUID(), transcript_path: '/dev/null', cwd: cache, hook_event_name: 'UserPromptSubmit', prompt });
 
-/** A server for the same index as the flags above, as `watch` runs it. */
-async function startServer() {
-  const live = await LiveIndex.open({ catalog: { skillsDirs: [SKILLS] }, model: 'hash', indexDir });
+/** A server for the same index as the flags above (or `skillsDir`'s, in `dir`), as `watch` runs it. */
+async function startServer(skillsDir = SKILLS, dir = indexDir) {
+  const live = await LiveIndex.open({ catalog: { skillsDirs: [skillsDir] }, model: 'hash', indexDir: dir });
   await live.refresh();
   const server = await SkillSocketServer.listen({
-    path: socketPathFor(indexDir),
+    path: socketPathFor(dir),
     searcher: live.engine,
     size: () => live.engine.size,
     version: 'test',
@@ -88,6 +88,29 @@ describe('hook and query ask a running server first', () => {
         expect({ ...viaServer, stdout: withoutTime(viaServer.stdout) }).toEqual({ ...inProcess[i], stdout: withoutTime(inProcess[i]!.stdout) });
       }
       expect(running.server.stats.requests).toBe(queries.length);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('a skill the host keeps from the model is not suggested through the server either', async () => {
+    const skills = path.join(cache, 'closed-skills');
+    cpSync(SKILLS, skills, { recursive: true });
+    const deploy = path.join(skills, 'deploy-staging');
+    mkdirSync(deploy);
+    writeFileSync(
+      path.join(deploy, 'SKILL.md'),
+      '---\nname: deploy-staging\ndescription: Deploy the current branch to the staging environment.\ndisable-model-invocation: true\n---\nRun the deploy.\n',
+    );
+    const closedIndex = path.join(cache, 'closed-index');
+    const flags = ['--skills-dir', skills, '--model', 'hash', '--index-dir', closedIndex, '--timeout-ms', '20000'];
+    const prompt = 'deploy the current branch to the staging environment';
+    const inProcess = await runCli(['hook', 'claude-code', ...flags], cache, { stdin: hookInput(prompt) });
+    expect(inProcess.stdout).not.toContain('deploy-staging');
+    const running = await startServer(skills, closedIndex);
+    try {
+      expect(await runCli(['hook', 'claude-code', ...flags], cache, { stdin: hookInput(prompt) })).toEqual(inProcess);
+      expect(running.server.stats.requests).toBe(1);
     } finally {
       await running.close();
     }

@@ -65,7 +65,7 @@ describe('watch', () => {
       'reindexed: +0 ~0 -1 (N ms)',
       '',
     ]);
-    expect(result.stderr).toContain('watching for skill changes');
+    expect(result.stderr).toContain(`watching for skill changes; index saved in ${path.join(cache, 'store.sqlite')} (Ctrl-C to stop)`);
   }, 20_000);
 
   it('serves searches on the index socket while it runs, and removes the socket when stopped', async () => {

@@ -34,6 +34,13 @@ function plant(): void {
   writeFileSync(secret, 'the secret\n');
   symlinkSync(secret, path.join(folder, 'references', 'escape.md'));
   symlinkSync(work, path.join(folder, 'up'));
+  // Kept from the model by its author: the user runs it as /deploy-staging.
+  mkdirSync(path.join(skills, 'deploy-staging', 'scripts'), { recursive: true });
+  writeFileSync(
+    path.join(skills, 'deploy-staging', 'SKILL.md'),
+    '---\nname: deploy-staging\ndescription: Deploy the current branch to staging\ndisable-model-invocation: true\n---\nRun scripts/deploy.sh.\n',
+  );
+  writeFileSync(path.join(skills, 'deploy-staging', 'scripts', 'deploy.sh'), 'echo deploy\n');
 }
 
 let client: Client;
@@ -116,6 +123,12 @@ describe('skill-search mcp: a skill folder', () => {
     ['logo.bin', 'a binary file (only text is returned)'],
   ])('refuses %j: %s', async (file, why) => {
     expect(await read({ name: 'pdf-forms', file })).toEqual({ isError: true, text: `skill-search: cannot read "${file}": ${why}` });
+  });
+
+  it('read_skill refuses a skill closed to the model, as the Skill tool does, its files too', async () => {
+    const refused = { isError: true, text: 'Skill "deploy-staging" can only be invoked by the user (disable-model-invocation: true).' };
+    expect(await read({ name: 'deploy-staging' })).toEqual(refused);
+    expect(await read({ name: 'deploy-staging', file: 'scripts/deploy.sh' })).toEqual(refused);
   });
 
   it('prints nothing on stderr while all is well (no banner)', () => {

@@ -97,7 +97,7 @@ describe('a skill kept from the model is offered nowhere', () => {
     expect(named).toBeNull();
   });
 
-  it('is not returned by MCP search_skills, and read_skill still reads it by name', async () => {
+  it('is not returned by MCP search_skills, and read_skill refuses it by name, as the Skill tool does', async () => {
     const hits: SearchHit[] = [
       { skill: deploy, score: 0.9, via: ['dense'] },
       { skill: lint, score: 0.4, via: ['dense'] },
@@ -106,7 +106,10 @@ describe('a skill kept from the model is offered nowhere', () => {
       const result = await client.callTool({ name: 'search_skills', arguments: { query: 'deploy to staging' } });
       expect((result.structuredContent as { hits: { name: string }[] }).hits.map((hit) => hit.name)).toEqual(['lint']);
       const read = await client.callTool({ name: 'read_skill', arguments: { name: 'deploy-staging' } });
-      expect(read.isError).not.toBe(true);
+      expect(read).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'Skill "deploy-staging" can only be invoked by the user (disable-model-invocation: true).' }],
+      });
     });
   });
 });

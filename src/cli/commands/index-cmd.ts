@@ -89,7 +89,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
     );
-    line(io.stderr, `index: ${indexDir} (${summary.model})`);
+    // The index lives in the shared store; `indexDir` holds only a `watch` server's socket and markers.
+    line(io.stderr, `index: saved in ${storeFile(io.env)} (${summary.model})`);
     reportSkipped(io, diagnostics);
     return 0;
   }

@@ -3,6 +3,7 @@ import { flagError } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
+import { invocationNote } from '../../load/invocation.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -106,7 +107,10 @@ function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills
   if (translation !== undefined) line(io.stdout, formatTranslation(translation));
   formatHits(hits).forEach((text, i) => {
     line(io.stdout, text);
-    const { why, score } = hits[i]!;
+    const { why, score, skill } = hits[i]!;
+    // `query` finds a skill a host rule keeps from the model; the hook, MCP and listing do not offer it.
+    const note = invocationNote(skill);
+    if (note !== undefined) line(io.stdout, `    ${note}`);
     if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
   });
 }

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
 import { DEFAULT_K } from '../defaults.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, storeFile } from '../context.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -78,7 +78,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.catalog.watch({ usePolling: args.values.polling === true });
     const indexDir = resolveIndexDir(sources, retrieval, io.env);
     if (args.values['no-server'] !== true) server = await startServer(live, indexDir, io);
-    line(io.stderr, `watching for skill changes; index in ${indexDir} (Ctrl-C to stop)`);
+    line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
 
     await new Promise<void>((resolve) => {
       if (!io.signal) return;

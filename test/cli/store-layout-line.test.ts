@@ -1,0 +1,64 @@
+/**
+ * A store left by a skill-search of another layout: the first command that opens it (a hook,
+ * `query`, `index`) says so in one line, once, and answers as over a new store.
+ */
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+/** A cache whose store.sqlite holds one table of another layout, as `layout` records it. */
+function cacheWithStore(layout: number): { cache: string; store: string } {
+  const cache = tempDir();
+  dirs.push(cache);
+  const store = path.join(cache, 'store.sqlite');
+  const db = new (createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3)(store);
+  db.exec('CREATE TABLE catalogs (key TEXT PRIMARY KEY, index_dir TEXT)');
+  db.pragma(`user_version = ${layout}`);
+  db.close();
+  return { cache, store };
+}
+
+const FLAGS = ['--skills-dir', SKILLS, '--model', 'hash'];
+
+describe('a store of another layout', () => {
+  it('query: one line naming the store and its older layout, then the answer; the next query says nothing', async () => {
+    const { cache, store } = cacheWithStore(6);
+    // --quiet: a build past a second (a loaded machine) would report progress on stderr too.
+    const first = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe(`skill-search: the store ${store} was of an older layout (6); it starts empty\n`);
+    expect(first.stdout).toMatch(/^1\. {2}pdf-forms /);
+    const again = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
+    expect(again).toEqual({ ...first, stderr: '' });
+  });
+
+  it('a newer layout is not called older', async () => {
+    const { cache, store } = cacheWithStore(8);
+    const result = await runCli(['index', ...FLAGS, '--quiet'], cache);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `skill-search: the store ${store} was written by a newer skill-search (layout 8; this one reads 7); it starts empty`,
+    );
+  });
+
+  it('the hook says it on stderr, still answers, and exits 0', async () => {
+    const { cache, store } = cacheWithStore(5);
+    const stdin = JSON.stringify({
+      session_id: randomUUID(),
+      transcript_path: '/dev/null',
+      cwd: cache,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'fill in a pdf form',
+    });
+    const result = await runCli(['hook', 'claude-code', ...FLAGS, '--timeout-ms', '20000'], cache, { stdin });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`skill-search: the store ${store} was of an older layout (5); it starts empty\n`);
+    expect(result.stdout).toContain('pdf-forms');
+  });
+});
