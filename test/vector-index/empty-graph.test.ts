@@ -23,7 +23,8 @@ describe('an index built with no skills', () => {
       expect(empty.stderr).toContain('no skills found');
       mkdirSync(path.join(skills, 'pdf'));
       writeFileSync(path.join(skills, 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: Merge and split PDF pages\n---\nBody\n');
-      const query = await spawnCli(['query', 'merge pdf pages', '--json', ...argv], root);
+      // --quiet: on a loaded machine the build can outlast the delay before progress lines start.
+      const query = await spawnCli(['query', 'merge pdf pages', '--json', '--quiet', ...argv], root);
       expect(query.stderr).toBe('');
       expect(query.code).toBe(0);
       expect(JSON.stringify(JSON.parse(query.stdout))).toContain('"pdf"');
