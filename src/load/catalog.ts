@@ -20,8 +20,8 @@ import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { editedCopy, toolsCopy, type CatalogCopy, type EditedCopy } from './tools-copy.js';
-import { sameStat, toolsFileStat, type ToolsCache } from './tools-cache.js';
+import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
+import { sameStat, toolsFileStat } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -60,15 +60,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #input: CatalogOptions;
   #options: ResolvedCatalogOptions;
   #pending: Promise<CatalogSnapshot> | undefined;
-  /**
-   * Scans run one after another, so each snapshot's generation is decided in the order the
-   * disk was read: generations are monotonic and never name two different contents.
-   */
+  /** Scans run one after another, so generations are monotonic and never name two different contents. */
   #lastScan: Promise<unknown> = Promise.resolve();
   #generation = 0;
-  /** What the last scan found, to tell whether the next one changed anything (see {@link sameContent}). */
+  /** What the last scan found ({@link sameContent}). */
   #content: ScanContent | undefined;
-  /** The last merge of the sources' skills, which a rescan that only changed some files' text patches ({@link patchMerge}). */
+  /** The last merge, which a rescan that only changed some skills' text patches ({@link patchMerge}). */
   #merged: { readonly entries: readonly MergeEntry[]; readonly result: MergeResult } | undefined;
   readonly #mcp = new Map<string, ReturnType<typeof buildMcpSkills>>();
   /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
@@ -190,11 +187,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
-  /**
-   * What the catalog would be built from now, as a {@link sourceStamp}: the files a scan would
-   * read are only stat'ed, skill folders and tools files alike, so this is cheap for any catalog.
-   * Equal to the `sourceStamp` of the snapshot `get()` would return when nothing changed.
-   */
+  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed. */
   async sourceStamp(): Promise<string | undefined> {
     return (await this.stamps()).sourceStamp;
   }
@@ -208,50 +201,32 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
   }
 
-  /**
-   * The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when
-   * it is made of tools files only (no skill folder's file, MCP skill, include or exclude) and one
-   * of them changed; else undefined (`get()` loads it whole).
-   */
+  /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`); undefined unless it is made of tools files only and one changed. */
   async delta(): Promise<CatalogDelta | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return toolsDelta({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) });
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : toolsDelta(inputs);
   }
 
-  /**
-   * The catalog this one is a copy of (`toolsCopy`), whose stamps `held` says the store holds:
-   * when it is made of tools files only (as {@link delta} asks) whose bytes line tables kept
-   * under other paths hold. Undefined otherwise.
-   */
+  /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */
   async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return toolsCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : toolsCopy(inputs, held);
   }
 
-  /**
-   * The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps
-   * `held` says the store holds: as {@link copyOf}, the files diffed against the tables of files
-   * of about their size. Undefined otherwise.
-   */
+  /** The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps `held` says the store holds. */
   async editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return editedCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : editedCopy(inputs, held);
   }
 
-  /**
-   * The stamp facts and tools cache of a catalog made of tools files only (no skill folder's
-   * file, MCP skill, include or exclude), whose tables a cache keeps; undefined otherwise.
-   */
-  async #toolsOnly(): Promise<{ readonly stamp: Omit<StampInputs, 'tools'>; readonly cache: ToolsCache } | undefined> {
+  /** What tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
+  async #toolsOnly(): Promise<CopyInputs | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
-    if (cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    if (options.toolsFiles.length === 0 || cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await this.#statDirs();
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return { stamp: { options, dirs, mcp: [] }, cache };
+    return { stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) };
   }
 
   /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
@@ -335,11 +310,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return getOrAdd(this.#scanMemos, JSON.stringify([source, this.#options.limits]), () => new ScanMemo());
   }
 
-  /**
-   * A tools file as its last load left it when its stat has not moved since (the load took the
-   * stat before reading), else loaded again: a watcher's rescan after a SKILL.md edit does not
-   * re-read a registry of 24k lines.
-   */
+  /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
     const { limits, toolsCache } = this.#options;
     const key = `${resolve(file)}\0${JSON.stringify(limits)}`;
@@ -358,9 +329,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
 
 /**
- * Two lines of one file with the same id share a path (`tools:<file>#<id>`): each entry is told
- * apart by its place in the file, so the later line is reported as shadowed, not dropped unseen.
- * The same file named twice gives the same places, and stays one file.
+ * Two lines of one file with one id share a path (`tools:<file>#<id>`): their place in the file
+ * tells them apart, so the later is reported as shadowed. The same file named twice stays one.
  */
 function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
   return getOrAdd(loadEntries, result, () => result.skills.map((skill, place) => ({ skill, realPath: `${skill.path}\0${place}` })));
@@ -368,10 +338,7 @@ function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
 
 const catalogs = new Map<string, SkillCatalog>();
 
-/**
- * One SkillCatalog per working directory and options (memoized for the process), so every
- * caller in one cwd shares one scan and one watcher.
- */
+/** One SkillCatalog per working directory and options (memoized for the process): one scan and one watcher each. */
 export function getCatalog(cwd: string, options: Omit<CatalogOptions, 'cwd'> = {}): SkillCatalog {
   return getOrAdd(catalogs, `${resolve(cwd)}\0${JSON.stringify(options)}`, () => new SkillCatalog({ ...options, cwd }));
 }

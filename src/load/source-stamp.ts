@@ -93,3 +93,12 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   }
   return hash.update(chunk);
 }
+
+/** The stamps of `stamp`'s catalog with `paths` (stat'ed as `stats`) as its tools files. */
+export function toolsStamps(
+  stamp: Omit<StampInputs, 'tools'>,
+  paths: readonly string[],
+  stats: readonly (ToolsFileStat | undefined)[],
+): ReadStamps | undefined {
+  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [...paths] }, tools: paths.map((path, i) => ({ path, stat: stats[i] })) });
+}

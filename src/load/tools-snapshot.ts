@@ -3,13 +3,9 @@ import type { Diagnostic, Skill } from '../types.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
- * A parsed tools file kept as a `v8.serialize` snapshot in the tools cache (the store), so a
- * process that must load a large unchanged registry whole (`watch` starting, `index`, a catalog
- * of skill folders beside it assembled anew) reads it in a fraction of the time parsing,
- * validating and hashing its lines takes. Kept under everything that shaped the skills (file,
- * source, rank, limits) with the file's stat when it was parsed: any other size, mtime, ctime
- * or inode means "parse again", told before the skills are read. It is only a cache: an
- * unreadable or foreign snapshot is ignored, and a failed write loses nothing.
+ * A parsed tools file as a `v8.serialize` snapshot in the tools cache, so a process that loads a
+ * large unchanged registry whole skips parsing it. Kept under everything that shaped the skills,
+ * with the file's stat when parsed (any other stat: parse again). An unreadable snapshot is ignored.
  */
 export interface ToolsSnapshot {
   readonly skills: readonly Skill[];
@@ -44,11 +40,7 @@ export function readToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsF
 }
 
 export interface SnapshotWriteOptions {
-  /**
-   * A reload in a process that loaded the file before (a watcher's): the cache may write it
-   * later (`ToolsCache.writeSkillsLater`), so that edits in a row cost one write, not one each.
-   * @default false
-   */
+  /** A watcher's reload: the cache may write it later (`writeSkillsLater`), one write for edits in a row. @default false */
   readonly reload?: boolean;
 }
 
