@@ -17,45 +17,17 @@ export interface ToolsOptions {
   /** Keep the parsed file and its line table here for the next process (`tools-snapshot.ts`, `tools-lines.ts`); none when absent. */
   readonly cache?: ToolsCache;
   /**
-   * The previous load of the same file with the same options: a line whose text is unchanged
-   * gives back the same Skill object instead of being parsed again. Refilled with this load.
-   * While it holds a load, the file is read rather than its snapshot (which has none of them).
+   * The previous load of the same file and options: an unchanged line gives back the same Skill
+   * object. Refilled with this load; while it holds one, the file is read rather than its snapshot.
    */
   readonly memo?: ToolsMemo;
 }
 
-/**
- * One tools file's skills from its last load, by line text, so that a reload after a one-line
- * edit parses that line only, and a watcher's sync finds every other skill unchanged by identity.
- * Lines with a problem are not kept (their diagnostics name their line number).
- */
+/** One tools file's last load: its skills by line text (lines with a problem left out, their diagnostics name their line). */
 export class ToolsMemo {
-  #lines = new Map<string, Skill>();
-  #loaded = false;
-
-  get empty(): boolean {
-    return this.#lines.size === 0;
-  }
-
-  /** Whether the file was loaded through this memo before, parsed or from its snapshot: a later load is a reload. */
-  get loaded(): boolean {
-    return this.#loaded;
-  }
-
-  /** @internal */
-  markLoaded(): void {
-    this.#loaded = true;
-  }
-
-  /** @internal */
-  lookup(line: string): Skill | undefined {
-    return this.#lines.get(line);
-  }
-
-  /** @internal Replaces the memo with one load's lines. */
-  refill(lines: Map<string, Skill>): void {
-    this.#lines = lines;
-  }
+  lines = new Map<string, Skill>();
+  /** Loaded through this memo before (parsed or from its snapshot): a later load is a reload. */
+  loaded = false;
 }
 
 export interface ToolsResult {
@@ -81,9 +53,9 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
-  const firstLoad = memo?.empty !== false;
+  const firstLoad = memo === undefined || memo.lines.size === 0;
   const reload = memo?.loaded === true;
-  memo?.markLoaded();
+  if (memo !== undefined) memo.loaded = true;
   if (cache !== undefined && stat !== undefined && firstLoad) {
     const snapshot = readToolsSnapshot(cache, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
@@ -111,7 +83,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
       outcomes.push(BLANK_LINE);
       continue;
     }
-    const known = memo?.lookup(line);
+    const known = memo?.lines.get(line);
     if (known !== undefined) {
       skills.push(known);
       kept.set(line, known);
@@ -125,7 +97,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
     skills.push(parsed.skill);
     if (memo !== undefined && parsed.diagnostics.length === 0) kept.set(line, parsed.skill);
   }
-  memo?.refill(kept);
+  if (memo !== undefined) memo.lines = kept;
   if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
     // A watcher's reloads would write megabytes per edit: the cache may put the snapshot off.
     writeToolsSnapshot(cache, key, stat, { skills, diagnostics }, { reload });
