@@ -1,7 +1,6 @@
 /**
- * Codex's per-skill metadata, `agents/openai.yaml` beside SKILL.md: only its invocation policy
- * is read (`policy.allow_implicit_invocation`). A missing file is the usual case and says
- * nothing; a broken one is a warning and leaves the skill as Codex's default (implicit allowed).
+ * Codex's `agents/openai.yaml` beside SKILL.md: only `policy.allow_implicit_invocation` is read. A
+ * missing file says nothing; a broken one is a warning and leaves Codex's default (allowed).
  */
 import { createRequire } from 'node:module';
 import type matterType from 'gray-matter';
@@ -11,7 +10,7 @@ import { readSkillText } from './read-file.js';
 import { diagnostic } from './skill.js';
 import { yamlProblem } from './yaml-problem.js';
 
-/** The file is metadata: a few hundred bytes. Larger ones are read up to this size. */
+/** The file is a few hundred bytes; larger ones are read up to this size. */
 const MAX_POLICY_BYTES = 64 * 1024;
 
 export interface PolicyRead {

@@ -8,10 +8,7 @@ const PACKAGE_NAME = 'skill-search';
 
 let packageRootMemo: string | null | undefined;
 
-/**
- * The folder holding this package's package.json. Found by walking up from this module, so
- * it is the same from `src/` (tsx) and from `dist/`.
- */
+/** The folder holding this package's package.json, found walking up from this module (from `src/` and `dist/` alike). */
 export function packageRoot(): string | null {
   if (packageRootMemo !== undefined) return packageRootMemo;
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -35,10 +32,7 @@ export function packageRoot(): string | null {
   return packageRootMemo;
 }
 
-/**
- * The package's example catalogue (`examples/skills`): demo skills, not any host's bundled
- * skills, so they are loaded only through the `demo` option.
- */
+/** The package's example catalogue (`examples/skills`), loaded only through the `demo` option. */
 export function demoSkillsDir(): string | null {
   const root = packageRoot();
   return root === null ? null : join(root, 'examples', 'skills');

@@ -1,11 +1,8 @@
 import type { StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
 
 /**
- * A {@link ToolsCache} whose writes wait for {@link flush} (or are dropped by {@link drop}):
- * reads go to `cache` at once. A cold search loads a tools file before it knows whether it will
- * write anything itself; when it hands the catalog to a detached indexer (which loads the file
- * and keeps its snapshot and line table), the prompt skips the two writes, and a wait for a
- * store another process is writing.
+ * A {@link ToolsCache} whose writes wait for {@link flush} (or {@link drop}); reads go through. A
+ * cold search that hands its catalog to a detached indexer then skips the writes (the indexer's).
  */
 export class DeferredToolsCache implements ToolsCache {
   readonly #cache: ToolsCache;

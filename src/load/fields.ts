@@ -39,10 +39,7 @@ export interface FieldContext {
   /** Name used when the fields have none. */
   readonly defaultName: string;
   readonly limits: SkillLimits;
-  /**
-   * Used, with a warning, when `description` is missing or empty (a skill file's first body
-   * paragraph, as Claude Code does). Without it a missing description is an error.
-   */
+  /** Used, with a warning, when `description` is missing or empty (a file's first paragraph); without it that is an error. */
   readonly fallbackDescription?: string | undefined;
   /** The folder of a `<dir>/<skill>/SKILL.md` file: the Agent Skills spec's limits are checked (warnings). */
   readonly specFolder?: string | undefined;
@@ -61,11 +58,8 @@ export interface ValidFields {
   readonly invocation: SkillInvocation | undefined;
 }
 
-/**
- * Frontmatter fields whose words a skill's author listed for search (a list, or text with
- * commas); the values of the Agent Skills spec's `metadata` mapping are read the same way.
- */
-export const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
+/** Fields listing words for search (a list, or text with commas), as are the values of the spec's `metadata` mapping. */
+const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
 /** Most keywords kept per skill; more are dropped with a warning. */
 const MAX_KEYWORDS = 64;
 
@@ -90,10 +84,7 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-/**
- * Validates and coerces the metadata of one skill (frontmatter, a tools line, an MCP
- * registration): the one place these rules live. Never throws.
- */
+/** Validates and coerces one skill's metadata (frontmatter, a tools line, an MCP registration): the one home of these rules. Never throws. */
 export function validateFields(raw: Readonly<Record<string, unknown>>, context: FieldContext): FieldsResult {
   const { path, limits } = context;
   const diagnostics: Diagnostic[] = [];

@@ -25,10 +25,7 @@ export interface ParseContext extends SkillOrigin {
   readonly specFolder?: string | undefined;
   /** Codex's policy from `agents/openai.yaml` beside the file. */
   readonly codexPolicy?: CodexPolicy | undefined;
-  /**
-   * Without a description, use the body's first paragraph (with a warning), as Claude Code does.
-   * @default true
-   */
+  /** Without a description, use the body's first paragraph (with a warning), as Claude Code does. @default true */
   readonly describeFromBody?: boolean;
 }
 
@@ -49,10 +46,7 @@ function refuse(language: string) {
   };
 }
 
-/**
- * Passing an options object also keeps gray-matter from caching every input forever.
- * Executable frontmatter languages get engines that refuse, so `---js` can never run.
- */
+/** Engines that refuse executable frontmatter (`---js`); an options object also keeps gray-matter from caching every input. */
 const MATTER_OPTIONS = Object.freeze({
   engines: {
     javascript: refuse('js'),
@@ -64,9 +58,8 @@ const MATTER_OPTIONS = Object.freeze({
 });
 
 /**
- * Parses one skill file's text into a Skill plus diagnostics. Never throws: every problem
- * becomes a Diagnostic (`error` when the skill is not loaded, `warning` when it is loaded with
- * a fix-up). The body is kept on the Skill but is not part of the indexed text.
+ * Parses one skill file's text into a Skill plus diagnostics (`error`: not loaded, `warning`:
+ * loaded with a fix-up). Never throws. The body is kept on the Skill but not indexed.
  */
 export function parseSkillFile(source: string, context: ParseContext): ParseResult {
   const limits = context.limits ?? DEFAULT_SKILL_LIMITS;
@@ -96,8 +89,7 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     body = parsed.content;
   } catch (error) {
     if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
-    // An unquoted ": " in a value is the usual cause: read the text fields line by line rather
-    // than lose the skill (only when that finds a description; otherwise the YAML error stands).
+    // Usually an unquoted ": " in a value: read the fields line by line when that finds a description.
     const recovered = /^---[ \t]*\r?\n/.test(input) ? readFrontmatterLines(input) : undefined;
     if (recovered?.fields['description'] === undefined) return fail('bad-yaml', `frontmatter is not valid YAML: ${yamlProblem(error, FRONTMATTER_YAML)}`);
     data = recovered.fields;

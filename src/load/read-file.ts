@@ -13,11 +13,7 @@ export type ReadResult =
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * Reads a skill file as text, never throwing. Reads at most `maxBodyBytes` plus a frontmatter
- * allowance, so a 10 MB file costs no more than a 1 MB one. A file that disappears between the
- * directory listing and the read is `gone` (not a problem: the next scan will not list it).
- */
+/** Reads a skill file's first `maxBodyBytes` plus the frontmatter allowance as text, never throwing; a file gone since its listing is `gone`. */
 export async function readSkillText(path: string, maxBodyBytes: number): Promise<ReadResult> {
   const limit = maxBodyBytes + FRONTMATTER_ALLOWANCE;
   let bytes: Uint8Array;

@@ -39,9 +39,8 @@ export interface ToolsResult {
 
 /**
  * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills
- * (`id` is the line's id, `path` is `tools:<file>#<id>`, the body is empty). A bad line is a
- * `bad-tools-line` diagnostic naming `file:line` and never stops the others. The file itself
- * must exist: it was named by the user, so its absence is a SkillSearchError.
+ * (path `tools:<file>#<id>`, empty body). A bad line is a `bad-tools-line` diagnostic naming
+ * `file:line`; a missing file (the user named it) is a SkillSearchError.
  */
 export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
   const path = resolve(file);
@@ -49,7 +48,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const source = options.source ?? 'skills';
   const rank = options.rank ?? 5;
   const cache = options.cache;
-  const key = { path, source, rank, limits };
+  const key: LineContext = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
@@ -66,9 +65,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new SkillSearchError('NOT_FOUND', `tools file not found: ${path}`, { cause: error });
-    throw new SkillSearchError('BAD_FILE', `cannot read tools file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new SkillSearchError('BAD_FILE', `cannot read tools file ${path}: ${(error as Error).message}`, { cause: error });
   }
 
   const skills: Skill[] = [];
@@ -76,7 +73,6 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const lines = bytes.toString('utf8').split('\n');
   const outcomes: LineOutcome[] = [];
   const kept = new Map<string, Skill>();
-  const context: LineContext = { path, source, rank, limits };
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
     if (line === '') {
@@ -90,7 +86,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
       outcomes.push(lineOutcome(known, []));
       continue;
     }
-    const parsed = parseToolsLine(line, index, context);
+    const parsed = parseToolsLine(line, index, key);
     diagnostics.push(...parsed.diagnostics);
     outcomes.push(lineOutcome(parsed.skill, parsed.diagnostics));
     if (parsed.skill === undefined) continue;
@@ -99,10 +95,8 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   }
   if (memo !== undefined) memo.lines = kept;
   if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
-    // A watcher's reloads would write megabytes per edit: the cache may put the snapshot off.
     writeToolsSnapshot(cache, key, stat, { skills, diagnostics }, { reload });
-    // The first load in a process only: cold processes diff against a table whose catalog the
-    // store keeps (`tools-delta.ts`).
+    // The first load only: cold processes diff against a table whose catalog the store keeps.
     if (firstLoad) writeToolsLines(cache, key, { stat, text: bytes, lines: outcomes });
   }
   return { skills, diagnostics, stat };

@@ -1,8 +1,4 @@
-/**
- * A js-yaml error as one line: its reason and where, `line N` counted so that the YAML's first
- * line is `firstLine` of the file (with `column M` when asked); else its message's first line
- * (the message goes on to quote the line, and that first line ends in a colon).
- */
+/** A js-yaml error as one line: its reason and `line N` (the YAML's first line being `firstLine`, `column M` when asked); else its message's first line. */
 export function yamlProblem(error: unknown, { firstLine, column }: { readonly firstLine: number; readonly column: boolean }): string {
   const { reason, mark, message } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
   if (typeof reason === 'string' && typeof mark?.line === 'number') {
