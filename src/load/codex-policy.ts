@@ -2,13 +2,11 @@
  * Codex's `agents/openai.yaml` beside SKILL.md: only `policy.allow_implicit_invocation` is read. A
  * missing file says nothing; a broken one is a warning and leaves Codex's default (allowed).
  */
-import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
 import type { Diagnostic } from '../types.js';
 import type { CodexPolicy } from './invocation.js';
 import { readSkillText } from './read-file.js';
 import { diagnostic } from './skill.js';
-import { yamlProblem } from './yaml-problem.js';
+import { matter, yamlProblem } from './yaml.js';
 
 /** The file is a few hundred bytes; larger ones are read up to this size. */
 const MAX_POLICY_BYTES = 64 * 1024;
@@ -16,12 +14,6 @@ const MAX_POLICY_BYTES = 64 * 1024;
 export interface PolicyRead {
   readonly policy: CodexPolicy | undefined;
   readonly diagnostic?: Diagnostic;
-}
-
-/** gray-matter's public YAML engine (js-yaml's safe loader), so no second YAML parser is added. */
-function parseYaml(text: string): unknown {
-  const matter = createRequire(import.meta.url)('gray-matter') as typeof matterType & { engines: { yaml: { parse: (text: string) => unknown } } };
-  return matter.engines.yaml.parse(text);
 }
 
 export async function readCodexPolicy(file: string): Promise<PolicyRead> {
@@ -34,7 +26,7 @@ export async function readCodexPolicy(file: string): Promise<PolicyRead> {
   if (read.state === 'failed') return warn(read.diagnostic.message);
   let data: unknown;
   try {
-    data = parseYaml(read.text);
+    data = matter().engines.yaml.parse(read.text);
   } catch (error) {
     return warn(`is not valid YAML: ${yamlProblem(error, { firstLine: 1, column: true })}`);
   }

@@ -1,8 +1,8 @@
 // Where skills live by default on this machine: the package's own folder (for the demo
 // catalogue), Codex's home and admin folders, and the managed-policy folder.
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonQuietly } from '../util/json-file.js';
 
 const PACKAGE_NAME = 'skill-search';
 
@@ -14,16 +14,10 @@ export function packageRoot(): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
   packageRootMemo = null;
   for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
-          packageRootMemo = dir;
-          break;
-        }
-      } catch {
-        // An unreadable or foreign package.json on the way up is not ours; keep walking.
-      }
+    // A missing, unreadable or foreign package.json on the way up is not ours: keep walking.
+    if ((readJsonQuietly(join(dir, 'package.json')) as { name?: unknown } | undefined)?.name === PACKAGE_NAME) {
+      packageRootMemo = dir;
+      break;
     }
     const parent = dirname(dir);
     if (parent === dir) break;

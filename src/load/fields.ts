@@ -109,14 +109,9 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   };
 
   const rawDescription = raw['description'];
-  let trimmedDescription = '';
-  if (!isMissing(rawDescription)) {
-    const parsedDescription = fieldText(rawDescription);
-    if (parsedDescription === undefined) {
-      return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
-    }
-    trimmedDescription = parsedDescription.trim();
-  }
+  const parsedDescription = isMissing(rawDescription) ? '' : fieldText(rawDescription);
+  if (parsedDescription === undefined) return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
+  let trimmedDescription = parsedDescription.trim();
   if (trimmedDescription === '') {
     const problem = isMissing(rawDescription) ? '`description` is missing' : '`description` is empty';
     const fallback = context.fallbackDescription?.trim() ?? '';
@@ -126,19 +121,13 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   }
   const description = capText('description', trimmedDescription);
 
-  let whenToUse: string | undefined;
   // Claude Code reads only `when_to_use`, so it wins when both are set.
   const whenKey = isMissing(raw['when_to_use']) ? 'whenToUse' : 'when_to_use';
   const rawWhen = raw[whenKey];
-  if (!isMissing(rawWhen)) {
-    const parsed = fieldText(rawWhen);
-    if (parsed !== undefined) {
-      const trimmed = parsed.trim();
-      if (trimmed !== '') whenToUse = capText(whenKey, trimmed);
-    } else {
-      diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
-    }
-  }
+  const parsedWhen = isMissing(rawWhen) ? '' : fieldText(rawWhen)?.trim();
+  if (parsedWhen === undefined)
+    diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
+  const whenToUse = parsedWhen ? capText(whenKey, parsedWhen) : undefined;
 
   const keywords: string[] = [];
   const keywordSources: [string, unknown][] = KEYWORD_FIELDS.map((key) => [key, raw[key]]);
@@ -163,14 +152,11 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     keywords.length = MAX_KEYWORDS;
   }
 
-  let parsedEffort: Effort | undefined;
-  if (!isMissing(raw['effort'])) {
-    parsedEffort = effortOf(raw['effort']);
-    if (parsedEffort === undefined) {
-      diagnostics.push(
-        diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
-      );
-    }
+  const parsedEffort = effortOf(raw['effort']);
+  if (!isMissing(raw['effort']) && parsedEffort === undefined) {
+    diagnostics.push(
+      diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
+    );
   }
 
   // Kept as a plain copy made under a budget: never the parser's tree, whose aliases are shared.

@@ -1,19 +1,10 @@
-import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
 import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { readFrontmatterLines } from './lenient-frontmatter.js';
 import { FRONTMATTER_ALLOWANCE } from './read-file.js';
-import { yamlProblem } from './yaml-problem.js';
+import { matter, yamlProblem } from './yaml.js';
 import type { CodexPolicy } from './invocation.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, firstParagraph, type SkillLimits, type SkillOrigin } from './skill.js';
-
-/** gray-matter (and js-yaml) load on the first SKILL.md: a tools-only catalog never pays for them. */
-let matterModule: typeof matterType | undefined;
-function matter(...args: Parameters<typeof matterType>): ReturnType<typeof matterType> {
-  matterModule ??= createRequire(import.meta.url)('gray-matter') as typeof matterType;
-  return matterModule(...args);
-}
 
 export interface ParseContext extends SkillOrigin {
   /** Name used when the frontmatter has none (folder name, file base name, or `folder:name`). */
@@ -84,7 +75,7 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
   let body: string;
   const diagnostics: Diagnostic[] = [];
   try {
-    const parsed = matter(input, MATTER_OPTIONS);
+    const parsed = matter()(input, MATTER_OPTIONS);
     data = parsed.data;
     body = parsed.content;
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Diagnostic, Skill } from '../types.js';
+import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 import { diagnostic } from './skill.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
@@ -64,16 +65,10 @@ export function lineDiagnostics(path: string, index: number, outcome: LineOutcom
 /** The line table of `key.path` (or kept under the cache key `key`), or undefined (none kept, or its parts disagree). */
 export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadLineTable | undefined {
   const stored = cache.readLines(typeof key === 'string' ? key : toolsCacheKey(key));
-  if (stored === undefined || stored.starts.length % 4 !== 0) return undefined;
-  let outcomes: { ids?: unknown; problems?: unknown; repeats?: unknown } | null;
-  try {
-    outcomes = JSON.parse(stored.outcomes) as typeof outcomes;
-  } catch {
-    return undefined;
-  }
-  if (typeof outcomes !== 'object' || outcomes === null) return undefined;
+  const outcomes = stored === undefined ? undefined : parseJsonQuietly(stored.outcomes);
+  if (stored === undefined || !isRecord(outcomes)) return undefined;
   const { ids, problems, repeats } = outcomes;
-  if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+  if (!Array.isArray(ids) || !isRecord(problems)) return undefined;
   if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
   if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
   if (stored.starts.length !== 4 * (ids.length + 1)) return undefined;

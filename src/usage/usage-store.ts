@@ -3,9 +3,9 @@
  * project. Counts decay (half-life `HALF_LIFE_DAYS`); the file is bounded and written atomically;
  * a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
+import { readJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
@@ -89,13 +89,10 @@ export class UsageStore {
       usedIn: [],
       suggestedIn: [],
     };
-    try {
-      data = asUsageFile(JSON.parse(readFileSync(file, 'utf8'))) ?? data;
-      // Skill names are keys: keep `__proto__` and friends plain data.
-      data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
-    } catch {
-      // Missing or corrupt: start empty.
-    }
+    // Missing or corrupt: start empty.
+    data = asUsageFile(readJsonQuietly(file)) ?? data;
+    // Skill names are keys: keep `__proto__` and friends plain data.
+    data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
     return new UsageStore(file, data, options);
   }
 

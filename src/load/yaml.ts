@@ -1,3 +1,16 @@
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
+
+type GrayMatter = typeof matterType & { readonly engines: { readonly yaml: { parse(text: string): unknown } } };
+
+let grayMatter: GrayMatter | undefined;
+
+/** gray-matter, with js-yaml's safe loader as its YAML engine, loaded on first use: a tools-only catalog never pays for it. */
+export function matter(): GrayMatter {
+  grayMatter ??= createRequire(import.meta.url)('gray-matter') as GrayMatter;
+  return grayMatter;
+}
+
 /** A js-yaml error as one line: its reason and `line N` (the YAML's first line being `firstLine`, `column M` when asked); else its message's first line. */
 export function yamlProblem(error: unknown, { firstLine, column }: { readonly firstLine: number; readonly column: boolean }): string {
   const { reason, mark, message } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
