@@ -250,7 +250,6 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const realPaths = new Map<string, string>();
   const perFile: Diagnostic[] = [];
   for (const result of results) {
-    if (result === undefined) continue;
     perFile.push(...result.diagnostics);
     if (result.found === undefined) continue;
     skills.push(result.found.skill);

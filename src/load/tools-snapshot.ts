@@ -1,5 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic, Skill } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
@@ -22,21 +23,12 @@ export function readToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsF
   } catch {
     return undefined;
   }
-  const record = data as { skills?: unknown; diagnostics?: unknown } | null;
-  if (
-    record === null ||
-    typeof record !== 'object' ||
-    !Array.isArray(record.skills) ||
-    !Array.isArray(record.diagnostics) ||
-    !record.skills.every(isSkillShaped)
-  ) {
-    return undefined;
-  }
-  for (const skill of record.skills as Skill[]) {
+  if (!isRecord(data) || !Array.isArray(data.skills) || !Array.isArray(data.diagnostics) || !data.skills.every(isSkillShaped)) return undefined;
+  for (const skill of data.skills as Skill[]) {
     if (skill.keywords !== undefined) Object.freeze(skill.keywords);
     Object.freeze(skill);
   }
-  return { skills: record.skills as Skill[], diagnostics: record.diagnostics as Diagnostic[] };
+  return { skills: data.skills as Skill[], diagnostics: data.diagnostics as Diagnostic[] };
 }
 
 export interface SnapshotWriteOptions {
@@ -57,19 +49,14 @@ export function writeToolsSnapshot(
   else cache.writeSkills(toolsCacheKey(key), stat, encode());
 }
 
-/** The fields every consumer of a tools skill reads, with their types. */
-function isSkillShaped(value: unknown): boolean {
-  const skill = value as Partial<Skill> | null;
+const TEXT_FIELDS = ['id', 'name', 'description', 'path', 'body', 'contentHash'] as const;
+
+/** The fields every consumer of a tools skill reads have their types. */
+function isSkillShaped(skill: unknown): boolean {
   return (
-    typeof skill === 'object' &&
-    skill !== null &&
-    typeof skill.id === 'string' &&
-    typeof skill.name === 'string' &&
-    typeof skill.description === 'string' &&
-    typeof skill.path === 'string' &&
-    typeof skill.body === 'string' &&
-    typeof skill.contentHash === 'string' &&
-    typeof skill.rank === 'number' &&
-    typeof skill.tokenEstimate === 'number'
+    isRecord(skill) &&
+    TEXT_FIELDS.every((field) => typeof skill[field] === 'string') &&
+    typeof skill['rank'] === 'number' &&
+    typeof skill['tokenEstimate'] === 'number'
   );
 }
