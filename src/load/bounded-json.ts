@@ -1,7 +1,4 @@
-/**
- * JSON text of a parsed YAML value, under a budget: YAML aliases let 500 bytes describe 10⁹ nodes,
- * which `JSON.stringify` would expand. The walk stops past `maxChars` or `maxDepth`: O(maxChars).
- */
+/** JSON of a parsed YAML value, under a budget: aliases let 500 bytes stand for 10⁹ nodes, so the walk stops past `maxChars` or `maxDepth`. */
 
 export type BoundedJson = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly problem: 'too-large' | 'too-deep' };
 

@@ -50,11 +50,7 @@ export interface PluginUpdate {
   readonly builtinPluginDirs?: readonly string[];
 }
 
-/**
- * The merged skill catalog of one working directory. Scanned once and served from memory;
- * invalidated by the file watcher, plugin and MCP changes, or `clear()`. Concurrent `get()`
- * calls share one scan.
- */
+/** One folder's merged skill catalog, served from memory until a watched file, plugin or MCP change or `clear()`; concurrent `get()`s share a scan. */
 export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** As given, so a plugin update can be re-resolved with the same defaults. */
   #input: CatalogOptions;
@@ -142,10 +138,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
   }
 
-  /**
-   * Starts watching every source directory (idempotent). Resolves once the watcher is ready;
-   * from then on each coalesced batch of file changes invalidates the catalog and emits `change`.
-   */
+  /** Starts watching every source (idempotent); resolves when ready. Each coalesced batch of changes then invalidates the catalog and emits `change`. */
   watch(options?: CatalogWatchOptions): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
     if (this.#watcher === undefined) {
@@ -201,7 +194,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
   }
 
-  /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`); undefined unless it is made of tools files only and one changed. */
+  /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when it is made of tools files only and one changed. */
   async delta(): Promise<CatalogDelta | undefined> {
     const inputs = await this.#toolsOnly();
     return inputs === undefined ? undefined : toolsDelta(inputs);
@@ -328,10 +321,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 /** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */
 const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
 
-/**
- * Two lines of one file with one id share a path (`tools:<file>#<id>`): their place in the file
- * tells them apart, so the later is reported as shadowed. The same file named twice stays one.
- */
+/** Two lines of one file with one id share a path: their place tells them apart, so the later is reported as shadowed (one file named twice stays one). */
 function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
   return getOrAdd(loadEntries, result, () => result.skills.map((skill, place) => ({ skill, realPath: `${skill.path}\0${place}` })));
 }

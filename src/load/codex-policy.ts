@@ -1,7 +1,4 @@
-/**
- * Codex's `agents/openai.yaml` beside SKILL.md: only `policy.allow_implicit_invocation` is read. A
- * missing file says nothing; a broken one is a warning and leaves Codex's default (allowed).
- */
+/** Codex's `agents/openai.yaml`: only `policy.allow_implicit_invocation`; a missing file says nothing, a broken one warns and leaves the default. */
 import type { Diagnostic } from '../types.js';
 import type { CodexPolicy } from './invocation.js';
 import { readSkillText } from './read-file.js';

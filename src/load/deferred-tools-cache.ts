@@ -1,9 +1,6 @@
 import type { StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
 
-/**
- * A {@link ToolsCache} whose writes wait for {@link flush} (or {@link drop}); reads go through. A
- * cold search that hands its catalog to a detached indexer then skips the writes (the indexer's).
- */
+/** A {@link ToolsCache} whose writes wait for {@link flush} or {@link drop}: a cold search handing its catalog to an indexer skips them. */
 export class DeferredToolsCache implements ToolsCache {
   readonly #cache: ToolsCache;
   #writes: (() => void)[] = [];

@@ -16,10 +16,7 @@ export function formatShadowed(s: ShadowedSkill): string {
   return oneLine(`skill-search: duplicate skill ${JSON.stringify(s.name)}: ${s.winner.path} shadows ${s.loser.path}`);
 }
 
-/**
- * What the errors among `diagnostics` kept from loading, by kind (`2 skill files and 1 tools-file
- * line`), or undefined: each error is one skill file, tools-file line (`:<line>`) or MCP skill.
- */
+/** The skill files, tools-file lines and MCP skills the errors among `diagnostics` kept out, counted (`2 skill files and 1 tools-file line`), or undefined. */
 export function skippedSummary(diagnostics: readonly Diagnostic[]): string | undefined {
   let files = 0;
   let lines = 0;

@@ -48,10 +48,7 @@ const MATTER_OPTIONS = Object.freeze({
   },
 });
 
-/**
- * Parses one skill file's text into a Skill plus diagnostics (`error`: not loaded, `warning`:
- * loaded with a fix-up). Never throws. The body is kept on the Skill but not indexed.
- */
+/** One skill file's text as a Skill (its body kept, not indexed) and diagnostics (`error`: not loaded; `warning`: loaded with a fix-up). Never throws. */
 export function parseSkillFile(source: string, context: ParseContext): ParseResult {
   const limits = context.limits ?? DEFAULT_SKILL_LIMITS;
   const { path } = context;

@@ -33,10 +33,7 @@ export interface ScanContent {
   readonly rest: string;
 }
 
-/**
- * Whether two scans found the same catalog, so `generation` moves only on a change. A rescan hands
- * back the frozen skills it did not re-read, so most compare by identity; only others are hashed.
- */
+/** Whether two scans found the same catalog: skills a rescan did not re-read compare by identity, only the others by hash. */
 export function sameContent(last: ScanContent | undefined, next: ScanContent): boolean {
   if (last === undefined || last.rest !== next.rest || last.skills.length !== next.skills.length) return false;
   for (let i = 0; i < next.skills.length; i++) {

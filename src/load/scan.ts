@@ -56,10 +56,7 @@ export const SKILL_FILE = 'SKILL.md';
 const MAX_COMMAND_DEPTH = 8;
 /** Files read at once; keeps a large tree from exhausting file descriptors. */
 const READ_CONCURRENCY = 16;
-/**
- * A file modified this recently (ms) when stat'ed is not memoized: rewritten within the same
- * timestamp tick (1–2 s on some file systems) at the same size, its stat would not move.
- */
+/** Files modified this recently (ms) when stat'ed are not memoized: rewritten in one timestamp tick (1–2 s on some file systems), their stat may not move. */
 export const RACY_MS = 2000;
 
 interface Candidate {
@@ -200,10 +197,7 @@ function candidatesOf(dir: string, layout: DirLayout, diagnostics: Diagnostic[])
   return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics);
 }
 
-/**
- * Loads every skill file under `dir`. Never throws and never stops at a bad file: each problem
- * is a Diagnostic naming the file. A missing directory yields an empty result.
- */
+/** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result. */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];

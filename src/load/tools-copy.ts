@@ -15,10 +15,7 @@ export interface FileCopy {
   readonly table: { readonly from: string; readonly to: string; readonly stat: ToolsFileStat };
 }
 
-/**
- * A catalog of tools files whose bytes line tables kept under other paths hold: the catalog saved
- * from those (`base`) is this one but for the paths, which {@link renameSkill} and {@link renameDiagnostic} put right.
- */
+/** Tools files whose bytes tables kept at other paths hold: the catalog saved from those (`base`) is this one but for the paths ({@link renameSkill}). */
 export interface CatalogCopy extends ReadStamps {
   readonly base: ReadStamps;
   /** Each tools file, in the catalog's order; at least one moved. */
@@ -103,10 +100,7 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
   };
 }
 
-/**
- * As {@link toolsCopy}, for tables of files of about each file's size: the files told as a delta
- * of that catalog against those tables (`toolsDelta`, parsing only the lines no table holds).
- */
+/** As {@link toolsCopy}, for tables of files of about each file's size: the files told as a delta against them (`toolsDelta`). */
 export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): EditedCopy | undefined {
   const { files, cache } = inputs;
   if (files.length === 0 || cache.tablesOfSize === undefined) return undefined;
@@ -127,10 +121,7 @@ export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boole
   return undefined;
 }
 
-/**
- * Keeps each base line table as the copy's (under the copy's stat), so its next edit is told from
- * it (docs/store.md, "A changed tools file"); not a table whose outcomes name its old path.
- */
+/** Keeps each base line table as the copy's (under its stat) for its next edit, but not a table whose outcomes name its old path. */
 export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
   for (const { from, table } of copy.files) {
     if (table.from === table.to) continue;

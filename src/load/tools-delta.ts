@@ -43,10 +43,7 @@ export interface DeltaInputs {
   readonly files: readonly LineContext[];
   /** Where the line tables are kept (the store). */
   readonly cache: ToolsCache;
-  /**
-   * Files copied from others, then edited (`editedCopy`): each file's line table (its cache key)
-   * and the path it was kept for, and the base's stamps; by default each file's own table.
-   */
+  /** Files copied, then edited (`editedCopy`): each one's table key and the path it was kept for, and the base's stamps; by default each file's own. */
   readonly copied?: { readonly keys: readonly string[]; readonly paths: readonly string[]; readonly base: ReadStamps };
   /** Lines of a file parsed at most, and fewer than half its table's (past it, undefined: the table shares little with the file); unbounded by default. */
   readonly maxParsed?: number;

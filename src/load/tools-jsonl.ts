@@ -16,10 +16,7 @@ export interface ToolsOptions {
   readonly limits?: SkillLimits;
   /** Keep the parsed file and its line table here for the next process (`tools-snapshot.ts`, `tools-lines.ts`); none when absent. */
   readonly cache?: ToolsCache;
-  /**
-   * The previous load of the same file and options: an unchanged line gives back the same Skill
-   * object. Refilled with this load; while it holds one, the file is read rather than its snapshot.
-   */
+  /** The previous load of the same file and options: an unchanged line gives back its Skill object; while it holds a load, the snapshot is not read. */
   readonly memo?: ToolsMemo;
 }
 

@@ -24,10 +24,7 @@ export interface WatchHandlers {
   readonly onError: (error: Error) => void;
 }
 
-/**
- * What to hand chokidar for a root that may not exist yet: the root when it exists, else its
- * first missing component (chokidar notices a path appear only when its parent exists).
- */
+/** What chokidar watches for a root: the root, or its first missing component (chokidar sees a path appear only when its parent exists). */
 function watchPointFor(root: string): string {
   let point = root;
   for (;;) {
