@@ -40,34 +40,16 @@ function matchSequence<P, T>(pattern: readonly P[], text: readonly T[], isStar: 
   return p === pattern.length;
 }
 
+const isStarChar = (char: string): boolean => char === '*';
+const charMatches = (char: string, got: string): boolean => char === '?' || char === got;
+
 /** `*` and `?` within one string (a name, or one folder name of a path). */
 function matchWildcard(pattern: string, text: string): boolean {
-  return matchSequence(
-    [...pattern],
-    [...text],
-    (char) => char === '*',
-    (char, got) => char === '?' || char === got,
-  );
+  return matchSequence([...pattern], [...text], isStarChar, charMatches);
 }
 
-function matchPath(pattern: readonly Segment[], path: readonly string[]): boolean {
-  return matchSequence(
-    pattern,
-    path,
-    (segment) => segment === GLOBSTAR,
-    (segment, got) => typeof segment === 'string' && matchWildcard(segment, got),
-  );
-}
-
-function checked(pattern: string): string {
-  if (pattern.length > MAX_GLOB_LENGTH) {
-    throw new SkillSearchError(
-      'BAD_OPTION',
-      `skill pattern of ${pattern.length} characters is longer than ${MAX_GLOB_LENGTH}: ${JSON.stringify(pattern.slice(0, 40))}…`,
-    );
-  }
-  return pattern;
-}
+const isGlobstar = (segment: Segment): boolean => segment === GLOBSTAR;
+const segmentMatches = (segment: Segment, got: string): boolean => typeof segment === 'string' && matchWildcard(segment, got);
 
 export class SkillMatcher {
   /** Lower-cased: names match regardless of case. */
@@ -76,7 +58,11 @@ export class SkillMatcher {
 
   /** @throws SkillSearchError (`BAD_OPTION`) for a pattern longer than {@link MAX_GLOB_LENGTH}. */
   constructor(patterns: readonly string[]) {
-    for (const pattern of patterns.map(checked)) {
+    for (const pattern of patterns) {
+      if (pattern.length > MAX_GLOB_LENGTH) {
+        const shown = JSON.stringify(pattern.slice(0, 40));
+        throw new SkillSearchError('BAD_OPTION', `skill pattern of ${pattern.length} characters is longer than ${MAX_GLOB_LENGTH}: ${shown}…`);
+      }
       if (pattern.includes('/')) this.#paths.push(pattern.split('/').map((segment) => (segment === '**' ? GLOBSTAR : segment)));
       else this.#names.push(pattern.toLowerCase());
     }
@@ -91,7 +77,7 @@ export class SkillMatcher {
     if (this.#names.some((pattern) => matchWildcard(pattern, name))) return true;
     if (this.#paths.length === 0) return false;
     const segments = skill.path.replaceAll('\\', '/').split('/');
-    return this.#paths.some((pattern) => matchPath(pattern, segments));
+    return this.#paths.some((pattern) => matchSequence(pattern, segments, isGlobstar, segmentMatches));
   }
 }
 

@@ -83,11 +83,7 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   return hash.update(chunk);
 }
 
-/** The stamps of `stamp`'s catalog with `paths` (stat'ed as `stats`) as its tools files. */
-export function toolsStamps(
-  stamp: Omit<StampInputs, 'tools'>,
-  paths: readonly string[],
-  stats: readonly (ToolsFileStat | undefined)[],
-): ReadStamps | undefined {
-  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [...paths] }, tools: paths.map((path, i) => ({ path, stat: stats[i] })) });
+/** The stamps of `stamp`'s catalog with `tools` as its tools files. */
+export function toolsStamps(stamp: Omit<StampInputs, 'tools'>, tools: StampInputs['tools']): ReadStamps | undefined {
+  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools });
 }

@@ -82,16 +82,9 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
     }),
   );
   if (found === undefined || !files.every((file, i) => sameStat(stats[i]!, toolsFileStat(file.path)))) return undefined;
-  const now = toolsStamps(
-    inputs.stamp,
-    files.map((file) => file.path),
-    stats,
-  );
-  const base = toolsStamps(
-    inputs.stamp,
-    found.map((table) => table.from),
-    found.map((table) => table.stat),
-  );
+  const tools = files.map((file, i) => ({ path: file.path, stat: stats[i] }));
+  const now = toolsStamps(inputs.stamp, tools);
+  const base = toolsStamps(inputs.stamp, keptAt(found));
   if (now === undefined || base === undefined) return undefined;
   return {
     ...now,
@@ -180,11 +173,12 @@ function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack
 function baseOf(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
   const froms = chosen.map((table) => table.from);
   if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return undefined;
-  return toolsStamps(
-    inputs.stamp,
-    froms,
-    chosen.map((table) => table.stat),
-  );
+  return toolsStamps(inputs.stamp, keptAt(chosen));
+}
+
+/** The tools files `tables` were kept for, with the stats they were read under. */
+function keptAt(tables: readonly Table[]): StampInputs['tools'] {
+  return tables.map((table) => ({ path: table.from, stat: table.stat }));
 }
 
 /** Every choice of one table per file (the first of each first), at most {@link MAX_BASES}. */

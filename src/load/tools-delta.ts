@@ -113,15 +113,10 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     changed = true;
   }
   if (!changed) return undefined;
-  const paths = inputs.files.map((file) => file.path);
-  const now = toolsStamps(inputs.stamp, paths, stats);
-  const base =
-    copied?.base ??
-    toolsStamps(
-      inputs.stamp,
-      paths,
-      tables.map((table) => table!.stat),
-    );
+  const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
+  const baseTools = tools.map((tool, f) => ({ path: tool.path, stat: tables[f]!.stat }));
+  const now = toolsStamps(inputs.stamp, tools);
+  const base = copied?.base ?? toolsStamps(inputs.stamp, baseTools);
   if (now === undefined || base === undefined) return undefined;
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
