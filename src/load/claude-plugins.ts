@@ -49,15 +49,9 @@ function enabledPluginIds(context: ClaudePluginContext): string[] {
   return [...state].filter(([, enabled]) => enabled).map(([id]) => id);
 }
 
-interface Install {
-  readonly scope?: unknown;
-  readonly projectPath?: unknown;
-  readonly installPath?: unknown;
-}
-
 /** The install of `id` that applies in `cwd`: a project or local one for this project first, else a user-wide one. */
 function installPathFor(entries: unknown, cwd: string): string | undefined {
-  const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord) as Install[];
+  const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord);
   const usable = list.filter((entry) => typeof entry.installPath === 'string' && entry.installPath !== '');
   const forProject = usable.find(
     (entry) => (entry.scope === 'project' || entry.scope === 'local') && typeof entry.projectPath === 'string' && resolve(entry.projectPath) === resolve(cwd),

@@ -130,12 +130,8 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   const whenToUse = parsedWhen ? capText(whenKey, parsedWhen) : undefined;
 
   const keywords: string[] = [];
-  const keywordSources: [string, unknown][] = KEYWORD_FIELDS.map((key) => [key, raw[key]]);
-  const metadata = raw['metadata'];
-  if (isRecord(metadata)) {
-    for (const [key, value] of Object.entries(metadata)) keywordSources.push([`metadata.${key}`, value]);
-  }
-  for (const [key, value] of keywordSources) {
+  const metadata = isRecord(raw['metadata']) ? Object.entries(raw['metadata']).map(([key, value]) => [`metadata.${key}`, value] as const) : [];
+  for (const [key, value] of [...KEYWORD_FIELDS.map((key) => [key, raw[key]] as const), ...metadata]) {
     if (isMissing(value)) continue;
     const items = Array.isArray(value) ? value : [value];
     const parsed = items.map(scalarText);

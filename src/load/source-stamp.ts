@@ -15,17 +15,12 @@ import type { ToolsFileStat } from './tools-cache.js';
  */
 const STAMP_FORMAT = 1;
 
-export interface StampedToolsFile {
-  readonly path: string;
-  /** Taken before the file was read; undefined when it could not be stat'ed (no stamp then). */
-  readonly stat: ToolsFileStat | undefined;
-}
-
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
   /** Each skill folder as `resolveSources` lists it, with `statSkillsDir`'s findings. */
   readonly dirs: readonly { readonly source: SourceDir; readonly stamp: DirStamp }[];
-  readonly tools: readonly StampedToolsFile[];
+  /** Each tools file's stat, taken before it was read; undefined when it could not be stat'ed (no stamp then). */
+  readonly tools: readonly { readonly path: string; readonly stat: ToolsFileStat | undefined }[];
   readonly mcp: readonly { readonly skills: readonly Skill[]; readonly diagnostics: readonly Diagnostic[] }[];
 }
 

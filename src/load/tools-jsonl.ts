@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
@@ -115,18 +116,16 @@ export function parseToolsLine(
   context: LineContext,
 ): { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] } {
   const where = `${context.path}:${index + 1}`;
-  let value: unknown;
+  const fail = (message: string) => ({ skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, message)] });
+  let record: unknown;
   try {
-    value = JSON.parse(line);
+    record = JSON.parse(line);
   } catch (error) {
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `not valid JSON: ${(error as Error).message}`)] };
+    return fail(`not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `expected a JSON object, got ${describeValue(value)}`)] };
-  const record = value as Record<string, unknown>;
+  if (!isRecord(record)) return fail(`expected a JSON object, got ${describeValue(record)}`);
   const rawId = record['id'] ?? record['name'];
-  if (typeof rawId !== 'string' && typeof rawId !== 'number')
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, 'needs a string `id` (or `name`)')] };
+  if (typeof rawId !== 'string' && typeof rawId !== 'number') return fail('needs a string `id` (or `name`)');
   const id = String(rawId);
   const checked = validateFields(record, { path: where, defaultName: id, limits: context.limits });
   if (checked.fields === undefined) return { skill: undefined, diagnostics: checked.diagnostics };

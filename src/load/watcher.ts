@@ -82,7 +82,7 @@ export class SkillWatcher {
     this.#roots = roots;
     this.#options = options;
     this.#handlers = handlers;
-    this.#points = this.#watchPoints(roots);
+    this.#points = new Set(roots.map(watchPointFor));
     for (const point of this.#points) this.#identities.set(point, identityOf(point));
     this.#watcher = chokidarWatch([...this.#points], {
       ignoreInitial: true,
@@ -121,7 +121,7 @@ export class SkillWatcher {
    * its path any more (chokidar's `unwatch` also ignores everything below it).
    */
   #refreshPoints(): void {
-    const wanted = this.#watchPoints(this.#roots);
+    const wanted = new Set(this.#roots.map(watchPointFor));
     const added = [...wanted].filter((point) => !this.#points.has(point));
     const gone = [...this.#points].filter((point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)));
     // A folder deleted and recreated between two batches keeps its path, but chokidar stays bound to the old one.
@@ -163,10 +163,6 @@ export class SkillWatcher {
       await this.#watcher.close();
     })();
     return this.#closing;
-  }
-
-  #watchPoints(roots: readonly string[]): Set<string> {
-    return new Set(roots.map(watchPointFor));
   }
 
   #ignored(path: string, stats: Stats | undefined): boolean {
