@@ -18,10 +18,10 @@ import { portableStamp, sourceStamp, type ReadStamps, type StampInputs } from '.
 import { skillSelector } from './skill-globs.js';
 import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
-import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
+import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
-import { sameStat, toolsFileStat } from './tools-cache.js';
+import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -228,7 +228,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
-  #toolsContext(file: string): LineContext {
+  #toolsContext(file: string): ToolsKey {
     return { path: resolve(file), source: 'skills', rank: SOURCE_RANKS.project, limits: this.#options.limits };
   }
 

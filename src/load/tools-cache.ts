@@ -1,4 +1,6 @@
 import { statSync } from 'node:fs';
+import type { LoadedFrom } from '../types.js';
+import type { SkillLimits } from './skill.js';
 
 /**
  * Where a tools file's load is kept for the next process: its skills (`tools-snapshot.ts`) and
@@ -31,12 +33,13 @@ export interface StoredLines {
   readonly outcomes: string;
 }
 
-/** What a tools file's skills depend on besides its bytes. */
+/** What a tools file's skills are built with besides its bytes: the key its load is kept under. */
 export interface ToolsKey {
+  /** The file's resolved path. */
   readonly path: string;
-  readonly source: string;
+  readonly source: LoadedFrom;
   readonly rank: number;
-  readonly limits: unknown;
+  readonly limits: SkillLimits;
 }
 
 /** Bumped when what a tools file's load keeps (the skills' shape, a table's outcomes) changes: older entries are then never read. */

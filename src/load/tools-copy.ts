@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
-import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
-import type { LineContext } from './tools-jsonl.js';
+import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { getOrAdd } from '../util/get-or-add.js';
 
@@ -25,7 +24,7 @@ export interface CatalogCopy extends ReadStamps {
 export interface CopyInputs {
   /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
   readonly stamp: Omit<StampInputs, 'tools'>;
-  readonly files: readonly LineContext[];
+  readonly files: readonly ToolsKey[];
   readonly cache: ToolsCache;
 }
 
@@ -157,7 +156,7 @@ interface Table {
 }
 
 /** For each file, the tables kept under its load settings for files of its size (within the share `slack`), most recently used first. */
-function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack: number, stats = files.map((file) => toolsFileStat(file.path))): Table[][] {
+function candidateTables(files: readonly ToolsKey[], cache: ToolsCache, slack: number, stats = files.map((file) => toolsFileStat(file.path))): Table[][] {
   return files.map((file, i) => {
     const stat = stats[i];
     if (stat === undefined) return [];
@@ -170,7 +169,7 @@ function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack
 }
 
 /** The stamps of the catalog `chosen` tables were loaded into, when they are at distinct paths, one at least not the file's now; else undefined. */
-function baseOf(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
+function baseOf(inputs: CopyInputs, files: readonly ToolsKey[], chosen: readonly Table[]): ReadStamps | undefined {
   const froms = chosen.map((table) => table.from);
   if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return undefined;
   return toolsStamps(inputs.stamp, keptAt(chosen));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
-import { parseToolsLine, type LineContext } from './tools-jsonl.js';
+import { parseToolsLine } from './tools-jsonl.js';
 import {
   diffToolsLines,
   lineDiagnostics,
@@ -40,7 +40,7 @@ export interface DeltaInputs {
   /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
   readonly stamp: Omit<StampInputs, 'tools'>;
   /** The tools files in catalog order, each with what its lines are built with. */
-  readonly files: readonly LineContext[];
+  readonly files: readonly ToolsKey[];
   /** Where the line tables are kept (the store). */
   readonly cache: ToolsCache;
   /** Files copied, then edited (`editedCopy`): each one's table key and the path it was kept for, and the base's stamps; by default each file's own. */
@@ -54,7 +54,7 @@ const PARSED_ENOUGH = Symbol('parsed enough');
 
 /** One tools file's lines now, and which of them held the skill its id gave in the base. */
 interface FileLines {
-  readonly context: LineContext;
+  readonly context: ToolsKey;
   readonly table: ReadLineTable;
   /** The lines now against the table's; undefined: the file is as the table holds it. */
   readonly diff: LineDiff | undefined;

@@ -6,7 +6,7 @@ import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
-import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
+import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 import { readToolsSnapshot, writeToolsSnapshot } from './tools-snapshot.js';
 
 export interface ToolsOptions {
@@ -46,7 +46,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const source = options.source ?? 'skills';
   const rank = options.rank ?? 5;
   const cache = options.cache;
-  const key: LineContext = { path, source, rank, limits };
+  const key: ToolsKey = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
@@ -100,20 +100,11 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   return { skills, diagnostics, stat };
 }
 
-/** What a tools line's skill is built with besides the line. */
-export interface LineContext {
-  /** The file's resolved path. */
-  readonly path: string;
-  readonly source: LoadedFrom;
-  readonly rank: number;
-  readonly limits: SkillLimits;
-}
-
 /** One non-blank line (0-based `index`, trimmed) as a skill, or its problems (`bad-tools-line` naming `file:line`). */
 export function parseToolsLine(
   line: string,
   index: number,
-  context: LineContext,
+  context: ToolsKey,
 ): { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] } {
   const where = `${context.path}:${index + 1}`;
   const fail = (message: string) => ({ skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, message)] });
