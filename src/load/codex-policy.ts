@@ -1,5 +1,6 @@
 /** Codex's `agents/openai.yaml`: only `policy.allow_implicit_invocation`; a missing file says nothing, a broken one warns and leaves the default. */
 import type { Diagnostic } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 import type { CodexPolicy } from './invocation.js';
 import { readSkillText } from './read-file.js';
 import { diagnostic } from './skill.js';
@@ -27,9 +28,8 @@ export async function readCodexPolicy(file: string): Promise<PolicyRead> {
   } catch (error) {
     return warn(`is not valid YAML: ${yamlProblem(error, { firstLine: 1, column: true })}`);
   }
-  const policy = typeof data === 'object' && data !== null ? (data as { policy?: unknown }).policy : undefined;
-  if (typeof policy !== 'object' || policy === null) return { policy: undefined };
-  const allow = (policy as { allow_implicit_invocation?: unknown }).allow_implicit_invocation;
+  const policy = isRecord(data) ? data['policy'] : undefined;
+  const allow = isRecord(policy) ? policy['allow_implicit_invocation'] : undefined;
   if (allow === undefined || allow === null) return { policy: undefined };
   if (typeof allow !== 'boolean') return warn(`\`policy.allow_implicit_invocation\` must be true or false, got ${JSON.stringify(allow)}`);
   return { policy: { allowImplicitInvocation: allow } };
