@@ -1,10 +1,9 @@
 /**
  * The hosts' rules on who may invoke a skill, decided on load and asked through one predicate
- * ({@link isOfferedToModel}) by the listing, the hook, MCP search and prefetch. Claude Code:
- * `disable-model-invocation: true` keeps a skill from the model; `user-invocable: false` only
- * hides it from the slash menu. Codex: `policy.allow_implicit_invocation: false` in
- * `agents/openai.yaml` keeps it from the model. Such a skill is never suggested, even when named
- * (the model could not run it); `query` finds it, `validate` and `list --all` show why.
+ * ({@link isOfferedToModel}) by the listing, hook, MCP search and prefetch. `disable-model-invocation:
+ * true` (Claude Code) or `policy.allow_implicit_invocation: false` (Codex's `agents/openai.yaml`)
+ * keeps a skill from the model, even when named; `user-invocable: false` only hides it from the
+ * slash menu. `query` still finds such a skill; `validate` and `list --all` show why.
  */
 import type { SearchHit, Skill, SkillInvocation } from '../types.js';
 

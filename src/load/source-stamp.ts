@@ -7,11 +7,10 @@ import { demoSource, type SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
 /**
- * The identity of everything a catalog is built from, computable without reading a skill file:
- * the options, each skill folder's files with their stat and listing problems, each tools file's
- * stat, the MCP servers' skills, and this package's version. Equal stamps mean equal catalogs, so
- * a cold process can trust an index saved under the same stamp (docs/store.md). Stats are taken
- * before a scan reads the files, so a file written meanwhile leaves a stamp that no longer matches.
+ * The identity of what a catalog is built from, without reading a skill file: options, each folder's
+ * files with their stat and listing problems, tools files' stats, MCP skills and this package's
+ * version. Equal stamps mean equal catalogs, so a cold process can trust an index saved under the
+ * same stamp (docs/store.md). Stats are taken before a scan reads, so a file written meanwhile misses.
  */
 const STAMP_FORMAT = 1;
 

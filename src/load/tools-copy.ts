@@ -132,7 +132,7 @@ export function renameSkill(skill: Skill, copy: { readonly files: readonly Pick<
   return skill;
 }
 
-/** A load problem of the base as the copy's load tells it (`file:line` of the new paths; each old path replaced once, so files that swapped paths stay apart). */
+/** A base's load problem as the copy's load tells it (the new paths; each old path replaced once, so files that swapped paths stay apart). */
 export function renameDiagnostic(diagnostic: Diagnostic, copy: { readonly files: readonly Pick<FileCopy, 'from' | 'to'>[] }): Diagnostic {
   const moved = new Map(copy.files.filter(({ from, to }) => from !== to).map(({ from, to }) => [from, to]));
   if (moved.size === 0) return diagnostic;

@@ -134,12 +134,11 @@ export interface LineDiff {
 }
 
 /**
- * The new text's lines, each with the outcome of the old line of the same text, else
- * `parse(line, index)`'s. From the start, runs of lines equal in place are found by comparing
- * blocks (doubling, then halving), stepping over a line edited in place; once two lines in a row
- * differ, the rest is matched from the end, then in place counted from either end. The lines left
- * are matched by text against the old lines left (each once), so a moved line is found; only
- * those found nowhere are parsed.
+ * The new text's lines, each with the outcome of the old line of the same text, else `parse`'s.
+ * From the start, runs of lines equal in place are found by comparing blocks (doubling, then
+ * halving), stepping over a line edited in place; once two lines in a row differ, the rest is
+ * matched from the end, then in place from either end; the lines left by text against the old
+ * lines left (each once), so a moved line is found. Only those found nowhere are parsed.
  */
 export function diffToolsLines(
   old: ReadLineTable,

@@ -46,11 +46,10 @@ function identityOf(path: string): string | undefined {
 }
 
 /**
- * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count, filtered
- * here once. A file added or changed counts once it has had no event for `stabilityThreshold`
- * (when polling, chokidar's size polling decides). Events are batched until `coalesceMs` pass
- * without one, at most {@link MAX_BATCH_WINDOWS} windows. Folders are watched once each by real
- * path (loops and second links skipped), at most {@link MAX_WATCHED_DIRS}.
+ * A chokidar watcher over skill roots: only `.md` files and folders inside a root count. A change
+ * counts after `stabilityThreshold` without an event (when polling, chokidar's size polling decides);
+ * changes are batched until `coalesceMs` pass quietly, at most {@link MAX_BATCH_WINDOWS} windows.
+ * Folders are watched once each by real path (loops and second links skipped), at most {@link MAX_WATCHED_DIRS}.
  */
 export class SkillWatcher {
   readonly ready: Promise<void>;
