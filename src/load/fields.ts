@@ -17,13 +17,8 @@ function scalarText(value: unknown): string | undefined {
 /** Text fields accept a scalar or a list of scalars (joined), so a YAML slip never crashes. */
 function fieldText(value: unknown): string | undefined {
   if (!Array.isArray(value)) return scalarText(value);
-  const items: string[] = [];
-  for (const item of value) {
-    const text = scalarText(item);
-    if (text === undefined) return undefined;
-    items.push(text);
-  }
-  return items.join(', ');
+  const items = value.map(scalarText);
+  return items.every((item) => item !== undefined) ? items.join(', ') : undefined;
 }
 
 /** `effort` in any case and with spaces around it; undefined when it is not one of {@link EFFORTS}. */

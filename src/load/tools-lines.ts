@@ -88,9 +88,7 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
 /** Keeps `table` for the next process (the cache is silent on failure). */
 export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLineTable): void {
   const problems: Record<number, readonly LineProblem[]> = {};
-  table.lines.forEach((line, index) => {
-    if (line.problems.length > 0) problems[index] = line.problems;
-  });
+  for (const [index, line] of table.lines.entries()) if (line.problems.length > 0) problems[index] = line.problems;
   const ids = table.lines.map((line) => line.id);
   const seen = new Set<string>();
   const repeats: number[] = [];
