@@ -1,10 +1,4 @@
-/**
- * JSON text of a parsed YAML value, written under a budget. A YAML alias makes a few bytes of
- * source stand for a whole subtree, so 500 bytes can describe a tree of 10⁹ nodes (the
- * "billion laughs"); `JSON.stringify` would expand all of it. This walk stops as soon as the
- * text passes `maxChars` or the nesting passes `maxDepth`, so its cost is O(maxChars) whatever
- * the value, cycles included.
- */
+/** JSON of a parsed YAML value, under a budget: aliases let 500 bytes stand for 10⁹ nodes, so the walk stops past `maxChars` or `maxDepth`. */
 
 export type BoundedJson = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly problem: 'too-large' | 'too-deep' };
 

@@ -18,10 +18,10 @@ import { portableStamp, sourceStamp, type ReadStamps, type StampInputs } from '.
 import { skillSelector } from './skill-globs.js';
 import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
-import { loadToolsJsonl, ToolsMemo, type LineContext, type ToolsResult } from './tools-jsonl.js';
+import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { editedCopy, toolsCopy, type CatalogCopy, type EditedCopy } from './tools-copy.js';
-import { sameStat, toolsFileStat, type ToolsCache } from './tools-cache.js';
+import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
+import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -50,25 +50,18 @@ export interface PluginUpdate {
   readonly builtinPluginDirs?: readonly string[];
 }
 
-/**
- * The merged skill catalog of one working directory. Scanned once and served from memory;
- * invalidated by the file watcher, plugin and MCP changes, or `clear()`. Concurrent `get()`
- * calls share one scan.
- */
+/** One folder's merged skill catalog, served from memory until a watched file, plugin or MCP change or `clear()`; concurrent `get()`s share a scan. */
 export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** As given, so a plugin update can be re-resolved with the same defaults. */
   #input: CatalogOptions;
   #options: ResolvedCatalogOptions;
   #pending: Promise<CatalogSnapshot> | undefined;
-  /**
-   * Scans run one after another, so each snapshot's generation is decided in the order the
-   * disk was read: generations are monotonic and never name two different contents.
-   */
+  /** Scans run one after another, so generations are monotonic and never name two different contents. */
   #lastScan: Promise<unknown> = Promise.resolve();
   #generation = 0;
-  /** What the last scan found, to tell whether the next one changed anything (see {@link sameContent}). */
+  /** What the last scan found ({@link sameContent}). */
   #content: ScanContent | undefined;
-  /** The last merge of the sources' skills, which a rescan that only changed some files' text patches ({@link patchMerge}). */
+  /** The last merge, which a rescan that only changed some skills' text patches ({@link patchMerge}). */
   #merged: { readonly entries: readonly MergeEntry[]; readonly result: MergeResult } | undefined;
   readonly #mcp = new Map<string, ReturnType<typeof buildMcpSkills>>();
   /** Loaded on the first `watch()`: a process that never watches never loads chokidar. */
@@ -145,10 +138,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
   }
 
-  /**
-   * Starts watching every source directory (idempotent). Resolves once the watcher is ready;
-   * from then on each coalesced batch of file changes invalidates the catalog and emits `change`.
-   */
+  /** Starts watching every source (idempotent); resolves when ready. Each coalesced batch of changes then invalidates the catalog and emits `change`. */
   watch(options?: CatalogWatchOptions): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
     if (this.#watcher === undefined) {
@@ -190,11 +180,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
-  /**
-   * What the catalog would be built from now, as a {@link sourceStamp}: the files a scan would
-   * read are only stat'ed, skill folders and tools files alike, so this is cheap for any catalog.
-   * Equal to the `sourceStamp` of the snapshot `get()` would return when nothing changed.
-   */
+  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed. */
   async sourceStamp(): Promise<string | undefined> {
     return (await this.stamps()).sourceStamp;
   }
@@ -208,50 +194,32 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
   }
 
-  /**
-   * The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when
-   * it is made of tools files only (no skill folder's file, MCP skill, include or exclude) and one
-   * of them changed; else undefined (`get()` loads it whole).
-   */
+  /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when it is made of tools files only and one changed. */
   async delta(): Promise<CatalogDelta | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return toolsDelta({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) });
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : toolsDelta(inputs);
   }
 
-  /**
-   * The catalog this one is a copy of (`toolsCopy`), whose stamps `held` says the store holds:
-   * when it is made of tools files only (as {@link delta} asks) whose bytes line tables kept
-   * under other paths hold. Undefined otherwise.
-   */
+  /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */
   async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return toolsCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : toolsCopy(inputs, held);
   }
 
-  /**
-   * The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps
-   * `held` says the store holds: as {@link copyOf}, the files diffed against the tables of files
-   * of about their size. Undefined otherwise.
-   */
+  /** The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps `held` says the store holds. */
   async editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
-    const only = this.options.toolsFiles.length > 0 ? await this.#toolsOnly() : undefined;
-    if (only === undefined) return undefined;
-    return editedCopy({ ...only, files: this.options.toolsFiles.map((file) => this.#toolsContext(file)) }, held);
+    const inputs = await this.#toolsOnly();
+    return inputs === undefined ? undefined : editedCopy(inputs, held);
   }
 
-  /**
-   * The stamp facts and tools cache of a catalog made of tools files only (no skill folder's
-   * file, MCP skill, include or exclude), whose tables a cache keeps; undefined otherwise.
-   */
-  async #toolsOnly(): Promise<{ readonly stamp: Omit<StampInputs, 'tools'>; readonly cache: ToolsCache } | undefined> {
+  /** What tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
+  async #toolsOnly(): Promise<CopyInputs | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
-    if (cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
+    if (options.toolsFiles.length === 0 || cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await this.#statDirs();
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return { stamp: { options, dirs, mcp: [] }, cache };
+    return { stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) };
   }
 
   /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
@@ -260,7 +228,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
-  #toolsContext(file: string): LineContext {
+  #toolsContext(file: string): ToolsKey {
     return { path: resolve(file), source: 'skills', rank: SOURCE_RANKS.project, limits: this.#options.limits };
   }
 
@@ -335,11 +303,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return getOrAdd(this.#scanMemos, JSON.stringify([source, this.#options.limits]), () => new ScanMemo());
   }
 
-  /**
-   * A tools file as its last load left it when its stat has not moved since (the load took the
-   * stat before reading), else loaded again: a watcher's rescan after a SKILL.md edit does not
-   * re-read a registry of 24k lines.
-   */
+  /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
     const { limits, toolsCache } = this.#options;
     const key = `${resolve(file)}\0${JSON.stringify(limits)}`;
@@ -357,21 +321,14 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 /** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */
 const loadEntries = new WeakMap<ToolsResult, readonly MergeEntry[]>();
 
-/**
- * Two lines of one file with the same id share a path (`tools:<file>#<id>`): each entry is told
- * apart by its place in the file, so the later line is reported as shadowed, not dropped unseen.
- * The same file named twice gives the same places, and stays one file.
- */
+/** Two lines of one file with one id share a path: their place tells them apart, so the later is reported as shadowed (one file named twice stays one). */
 function toolsEntries(result: ToolsResult): readonly MergeEntry[] {
   return getOrAdd(loadEntries, result, () => result.skills.map((skill, place) => ({ skill, realPath: `${skill.path}\0${place}` })));
 }
 
 const catalogs = new Map<string, SkillCatalog>();
 
-/**
- * One SkillCatalog per working directory and options (memoized for the process), so every
- * caller in one cwd shares one scan and one watcher.
- */
+/** One SkillCatalog per working directory and options (memoized for the process): one scan and one watcher each. */
 export function getCatalog(cwd: string, options: Omit<CatalogOptions, 'cwd'> = {}): SkillCatalog {
   return getOrAdd(catalogs, `${resolve(cwd)}\0${JSON.stringify(options)}`, () => new SkillCatalog({ ...options, cwd }));
 }

@@ -1,10 +1,8 @@
 /**
- * The Claude Code plugins that are installed and enabled for a project, read from the files
- * Claude Code keeps: `~/.claude/plugins/installed_plugins.json` (where each plugin id
- * `name@marketplace` is installed, per scope) and the `enabledPlugins` map of the user,
- * project and local settings files (later ones win). A plugin that is installed but not
- * enabled contributes nothing, as in the host. Unreadable or malformed files are the host's
- * to report: they simply contribute nothing here.
+ * The Claude Code plugins installed and enabled for a project, from the host's files:
+ * `~/.claude/plugins/installed_plugins.json` (where each `name@marketplace` is installed, per
+ * scope) and the `enabledPlugins` maps of the user, project and local settings (later ones win).
+ * Unreadable or malformed files contribute nothing (the host reports them).
  */
 
 import { join, resolve } from 'node:path';
@@ -39,7 +37,7 @@ export function claudeSettingsFiles(context: ClaudePluginContext): string[] {
 }
 
 /** Plugin ids switched on by the merged `enabledPlugins` maps. */
-export function enabledPluginIds(context: ClaudePluginContext): string[] {
+function enabledPluginIds(context: ClaudePluginContext): string[] {
   const state = new Map<string, boolean>();
   for (const file of claudeSettingsFiles(context)) {
     const settings = readJsonQuietly(file);
@@ -51,15 +49,9 @@ export function enabledPluginIds(context: ClaudePluginContext): string[] {
   return [...state].filter(([, enabled]) => enabled).map(([id]) => id);
 }
 
-interface Install {
-  readonly scope?: unknown;
-  readonly projectPath?: unknown;
-  readonly installPath?: unknown;
-}
-
 /** The install of `id` that applies in `cwd`: a project or local one for this project first, else a user-wide one. */
 function installPathFor(entries: unknown, cwd: string): string | undefined {
-  const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord) as Install[];
+  const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord);
   const usable = list.filter((entry) => typeof entry.installPath === 'string' && entry.installPath !== '');
   const forProject = usable.find(
     (entry) => (entry.scope === 'project' || entry.scope === 'local') && typeof entry.projectPath === 'string' && resolve(entry.projectPath) === resolve(cwd),

@@ -1,28 +1,17 @@
-/**
- * Codex's per-skill metadata, `agents/openai.yaml` beside SKILL.md: only its invocation policy
- * is read (`policy.allow_implicit_invocation`). A missing file is the usual case and says
- * nothing; a broken one is a warning and leaves the skill as Codex's default (implicit allowed).
- */
-import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
+/** Codex's `agents/openai.yaml`: only `policy.allow_implicit_invocation`; a missing file says nothing, a broken one warns and leaves the default. */
 import type { Diagnostic } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 import type { CodexPolicy } from './invocation.js';
 import { readSkillText } from './read-file.js';
 import { diagnostic } from './skill.js';
-import { yamlProblem } from './yaml-problem.js';
+import { matter, yamlProblem } from './yaml.js';
 
-/** The file is metadata: a few hundred bytes. Larger ones are read up to this size. */
+/** The file is a few hundred bytes; larger ones are read up to this size. */
 const MAX_POLICY_BYTES = 64 * 1024;
 
 export interface PolicyRead {
   readonly policy: CodexPolicy | undefined;
   readonly diagnostic?: Diagnostic;
-}
-
-/** gray-matter's public YAML engine (js-yaml's safe loader), so no second YAML parser is added. */
-function parseYaml(text: string): unknown {
-  const matter = createRequire(import.meta.url)('gray-matter') as typeof matterType & { engines: { yaml: { parse: (text: string) => unknown } } };
-  return matter.engines.yaml.parse(text);
 }
 
 export async function readCodexPolicy(file: string): Promise<PolicyRead> {
@@ -35,13 +24,12 @@ export async function readCodexPolicy(file: string): Promise<PolicyRead> {
   if (read.state === 'failed') return warn(read.diagnostic.message);
   let data: unknown;
   try {
-    data = parseYaml(read.text);
+    data = matter().engines.yaml.parse(read.text);
   } catch (error) {
     return warn(`is not valid YAML: ${yamlProblem(error, { firstLine: 1, column: true })}`);
   }
-  const policy = typeof data === 'object' && data !== null ? (data as { policy?: unknown }).policy : undefined;
-  if (typeof policy !== 'object' || policy === null) return { policy: undefined };
-  const allow = (policy as { allow_implicit_invocation?: unknown }).allow_implicit_invocation;
+  const policy = isRecord(data) ? data['policy'] : undefined;
+  const allow = isRecord(policy) ? policy['allow_implicit_invocation'] : undefined;
   if (allow === undefined || allow === null) return { policy: undefined };
   if (typeof allow !== 'boolean') return warn(`\`policy.allow_implicit_invocation\` must be true or false, got ${JSON.stringify(allow)}`);
   return { policy: { allowImplicitInvocation: allow } };

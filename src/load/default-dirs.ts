@@ -1,32 +1,23 @@
 // Where skills live by default on this machine: the package's own folder (for the demo
 // catalogue), Codex's home and admin folders, and the managed-policy folder.
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonQuietly } from '../util/json-file.js';
 
 const PACKAGE_NAME = 'skill-search';
 
 let packageRootMemo: string | null | undefined;
 
-/**
- * The folder holding this package's package.json. Found by walking up from this module, so
- * it is the same from `src/` (tsx) and from `dist/`.
- */
+/** The folder holding this package's package.json, found walking up from this module (from `src/` and `dist/` alike). */
 export function packageRoot(): string | null {
   if (packageRootMemo !== undefined) return packageRootMemo;
   let dir = dirname(fileURLToPath(import.meta.url));
   packageRootMemo = null;
   for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
-          packageRootMemo = dir;
-          break;
-        }
-      } catch {
-        // An unreadable or foreign package.json on the way up is not ours; keep walking.
-      }
+    // A missing, unreadable or foreign package.json on the way up is not ours: keep walking.
+    if ((readJsonQuietly(join(dir, 'package.json')) as { name?: unknown } | undefined)?.name === PACKAGE_NAME) {
+      packageRootMemo = dir;
+      break;
     }
     const parent = dirname(dir);
     if (parent === dir) break;
@@ -35,10 +26,7 @@ export function packageRoot(): string | null {
   return packageRootMemo;
 }
 
-/**
- * The package's example catalogue (`examples/skills`): demo skills, not any host's bundled
- * skills, so they are loaded only through the `demo` option.
- */
+/** The package's example catalogue (`examples/skills`), loaded only through the `demo` option. */
 export function demoSkillsDir(): string | null {
   const root = packageRoot();
   return root === null ? null : join(root, 'examples', 'skills');

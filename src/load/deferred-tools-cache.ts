@@ -1,12 +1,6 @@
 import type { StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
 
-/**
- * A {@link ToolsCache} whose writes wait for {@link flush} (or are dropped by {@link drop}):
- * reads go to `cache` at once. A cold search loads a tools file before it knows whether it will
- * write anything itself; when it hands the catalog to a detached indexer (which loads the file
- * and keeps its snapshot and line table), the prompt skips the two writes, and a wait for a
- * store another process is writing.
- */
+/** A {@link ToolsCache} whose writes wait for {@link flush} or {@link drop}: a cold search handing its catalog to an indexer skips them. */
 export class DeferredToolsCache implements ToolsCache {
   readonly #cache: ToolsCache;
   #writes: (() => void)[] = [];

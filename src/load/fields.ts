@@ -17,13 +17,8 @@ function scalarText(value: unknown): string | undefined {
 /** Text fields accept a scalar or a list of scalars (joined), so a YAML slip never crashes. */
 function fieldText(value: unknown): string | undefined {
   if (!Array.isArray(value)) return scalarText(value);
-  const items: string[] = [];
-  for (const item of value) {
-    const text = scalarText(item);
-    if (text === undefined) return undefined;
-    items.push(text);
-  }
-  return items.join(', ');
+  const items = value.map(scalarText);
+  return items.every((item) => item !== undefined) ? items.join(', ') : undefined;
 }
 
 /** `effort` in any case and with spaces around it; undefined when it is not one of {@link EFFORTS}. */
@@ -39,10 +34,7 @@ export interface FieldContext {
   /** Name used when the fields have none. */
   readonly defaultName: string;
   readonly limits: SkillLimits;
-  /**
-   * Used, with a warning, when `description` is missing or empty (a skill file's first body
-   * paragraph, as Claude Code does). Without it a missing description is an error.
-   */
+  /** Used, with a warning, when `description` is missing or empty (a file's first paragraph); without it that is an error. */
   readonly fallbackDescription?: string | undefined;
   /** The folder of a `<dir>/<skill>/SKILL.md` file: the Agent Skills spec's limits are checked (warnings). */
   readonly specFolder?: string | undefined;
@@ -61,11 +53,8 @@ export interface ValidFields {
   readonly invocation: SkillInvocation | undefined;
 }
 
-/**
- * Frontmatter fields whose words a skill's author listed for search (a list, or text with
- * commas); the values of the Agent Skills spec's `metadata` mapping are read the same way.
- */
-export const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
+/** Fields listing words for search (a list, or text with commas), as are the values of the spec's `metadata` mapping. */
+const KEYWORD_FIELDS = ['tags', 'keywords', 'aliases', 'triggers'] as const;
 /** Most keywords kept per skill; more are dropped with a warning. */
 const MAX_KEYWORDS = 64;
 
@@ -90,10 +79,7 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-/**
- * Validates and coerces the metadata of one skill (frontmatter, a tools line, an MCP
- * registration): the one place these rules live. Never throws.
- */
+/** Validates and coerces one skill's metadata (frontmatter, a tools line, an MCP registration): the one home of these rules. Never throws. */
 export function validateFields(raw: Readonly<Record<string, unknown>>, context: FieldContext): FieldsResult {
   const { path, limits } = context;
   const diagnostics: Diagnostic[] = [];
@@ -118,14 +104,9 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   };
 
   const rawDescription = raw['description'];
-  let trimmedDescription = '';
-  if (!isMissing(rawDescription)) {
-    const parsedDescription = fieldText(rawDescription);
-    if (parsedDescription === undefined) {
-      return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
-    }
-    trimmedDescription = parsedDescription.trim();
-  }
+  const parsedDescription = isMissing(rawDescription) ? '' : fieldText(rawDescription);
+  if (parsedDescription === undefined) return fail('bad-field', `\`description\` must be text, got ${describeValue(rawDescription)}`);
+  let trimmedDescription = parsedDescription.trim();
   if (trimmedDescription === '') {
     const problem = isMissing(rawDescription) ? '`description` is missing' : '`description` is empty';
     const fallback = context.fallbackDescription?.trim() ?? '';
@@ -135,27 +116,17 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   }
   const description = capText('description', trimmedDescription);
 
-  let whenToUse: string | undefined;
   // Claude Code reads only `when_to_use`, so it wins when both are set.
   const whenKey = isMissing(raw['when_to_use']) ? 'whenToUse' : 'when_to_use';
   const rawWhen = raw[whenKey];
-  if (!isMissing(rawWhen)) {
-    const parsed = fieldText(rawWhen);
-    if (parsed !== undefined) {
-      const trimmed = parsed.trim();
-      if (trimmed !== '') whenToUse = capText(whenKey, trimmed);
-    } else {
-      diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
-    }
-  }
+  const parsedWhen = isMissing(rawWhen) ? '' : fieldText(rawWhen)?.trim();
+  if (parsedWhen === undefined)
+    diagnostics.push(diagnostic('bad-field', path, `\`${whenKey}\` must be text, got ${describeValue(rawWhen)}; ignored`, 'warning'));
+  const whenToUse = parsedWhen ? capText(whenKey, parsedWhen) : undefined;
 
   const keywords: string[] = [];
-  const keywordSources: [string, unknown][] = KEYWORD_FIELDS.map((key) => [key, raw[key]]);
-  const metadata = raw['metadata'];
-  if (isRecord(metadata)) {
-    for (const [key, value] of Object.entries(metadata)) keywordSources.push([`metadata.${key}`, value]);
-  }
-  for (const [key, value] of keywordSources) {
+  const metadata = isRecord(raw['metadata']) ? Object.entries(raw['metadata']).map(([key, value]) => [`metadata.${key}`, value] as const) : [];
+  for (const [key, value] of [...KEYWORD_FIELDS.map((key) => [key, raw[key]] as const), ...metadata]) {
     if (isMissing(value)) continue;
     const items = Array.isArray(value) ? value : [value];
     const parsed = items.map(scalarText);
@@ -172,14 +143,11 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     keywords.length = MAX_KEYWORDS;
   }
 
-  let parsedEffort: Effort | undefined;
-  if (!isMissing(raw['effort'])) {
-    parsedEffort = effortOf(raw['effort']);
-    if (parsedEffort === undefined) {
-      diagnostics.push(
-        diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
-      );
-    }
+  const parsedEffort = effortOf(raw['effort']);
+  if (!isMissing(raw['effort']) && parsedEffort === undefined) {
+    diagnostics.push(
+      diagnostic('bad-effort', path, `\`effort\` must be one of ${EFFORTS.join(', ')}, got ${describeValue(raw['effort'])}; ignored`, 'warning'),
+    );
   }
 
   // Kept as a plain copy made under a budget: never the parser's tree, whose aliases are shared.

@@ -8,10 +8,7 @@ export function formatDiagnostic(d: Diagnostic): string {
   return oneLine(`skill-search: ${d.path}: ${d.message}`);
 }
 
-/**
- * One line: `skill-search: duplicate skill "pdf": <winner> shadows <loser>`; two lines of a
- * tools file with one id have one path, and are told as that.
- */
+/** One line: `skill-search: duplicate skill "pdf": <winner> shadows <loser>` (or two lines of one tools file). */
 export function formatShadowed(s: ShadowedSkill): string {
   if (s.winner.path === s.loser.path) {
     return oneLine(`skill-search: duplicate skill ${JSON.stringify(s.name)}: ${s.loser.path} is the id of two lines; the first is used`);
@@ -19,12 +16,7 @@ export function formatShadowed(s: ShadowedSkill): string {
   return oneLine(`skill-search: duplicate skill ${JSON.stringify(s.name)}: ${s.winner.path} shadows ${s.loser.path}`);
 }
 
-/**
- * What the errors among `diagnostics` kept from loading, counted by kind (`2 skill files and
- * 1 tools-file line`), or undefined when nothing was kept out. Each such error stands for one
- * thing not loaded: a skill file (or a folder skipped), a tools-file line (its path ends in
- * `:<line>`) or an MCP server's skill (`mcp:<server>/<name>`). Shadowed skills are not counted.
- */
+/** The skill files, tools-file lines and MCP skills the errors among `diagnostics` kept out, counted (`2 skill files and 1 tools-file line`), or undefined. */
 export function skippedSummary(diagnostics: readonly Diagnostic[]): string | undefined {
   let files = 0;
   let lines = 0;

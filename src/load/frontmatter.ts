@@ -1,19 +1,10 @@
-import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
 import type { Diagnostic, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { readFrontmatterLines } from './lenient-frontmatter.js';
 import { FRONTMATTER_ALLOWANCE } from './read-file.js';
-import { yamlProblem } from './yaml-problem.js';
+import { matter, yamlProblem } from './yaml.js';
 import type { CodexPolicy } from './invocation.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, capUtf8, diagnostic, firstParagraph, type SkillLimits, type SkillOrigin } from './skill.js';
-
-/** gray-matter (and js-yaml) load on the first SKILL.md: a tools-only catalog never pays for them. */
-let matterModule: typeof matterType | undefined;
-function matter(...args: Parameters<typeof matterType>): ReturnType<typeof matterType> {
-  matterModule ??= createRequire(import.meta.url)('gray-matter') as typeof matterType;
-  return matterModule(...args);
-}
 
 export interface ParseContext extends SkillOrigin {
   /** Name used when the frontmatter has none (folder name, file base name, or `folder:name`). */
@@ -25,10 +16,7 @@ export interface ParseContext extends SkillOrigin {
   readonly specFolder?: string | undefined;
   /** Codex's policy from `agents/openai.yaml` beside the file. */
   readonly codexPolicy?: CodexPolicy | undefined;
-  /**
-   * Without a description, use the body's first paragraph (with a warning), as Claude Code does.
-   * @default true
-   */
+  /** Without a description, use the body's first paragraph (with a warning), as Claude Code does. @default true */
   readonly describeFromBody?: boolean;
 }
 
@@ -49,10 +37,7 @@ function refuse(language: string) {
   };
 }
 
-/**
- * Passing an options object also keeps gray-matter from caching every input forever.
- * Executable frontmatter languages get engines that refuse, so `---js` can never run.
- */
+/** Engines that refuse executable frontmatter (`---js`); an options object also keeps gray-matter from caching every input. */
 const MATTER_OPTIONS = Object.freeze({
   engines: {
     javascript: refuse('js'),
@@ -63,11 +48,7 @@ const MATTER_OPTIONS = Object.freeze({
   },
 });
 
-/**
- * Parses one skill file's text into a Skill plus diagnostics. Never throws: every problem
- * becomes a Diagnostic (`error` when the skill is not loaded, `warning` when it is loaded with
- * a fix-up). The body is kept on the Skill but is not part of the indexed text.
- */
+/** One skill file's text as a Skill (its body kept, not indexed) and diagnostics (`error`: not loaded; `warning`: loaded with a fix-up). Never throws. */
 export function parseSkillFile(source: string, context: ParseContext): ParseResult {
   const limits = context.limits ?? DEFAULT_SKILL_LIMITS;
   const { path } = context;
@@ -91,13 +72,12 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
   let body: string;
   const diagnostics: Diagnostic[] = [];
   try {
-    const parsed = matter(input, MATTER_OPTIONS);
+    const parsed = matter()(input, MATTER_OPTIONS);
     data = parsed.data;
     body = parsed.content;
   } catch (error) {
     if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
-    // An unquoted ": " in a value is the usual cause: read the text fields line by line rather
-    // than lose the skill (only when that finds a description; otherwise the YAML error stands).
+    // Usually an unquoted ": " in a value: read the fields line by line when that finds a description.
     const recovered = /^---[ \t]*\r?\n/.test(input) ? readFrontmatterLines(input) : undefined;
     if (recovered?.fields['description'] === undefined) return fail('bad-yaml', `frontmatter is not valid YAML: ${yamlProblem(error, FRONTMATTER_YAML)}`);
     data = recovered.fields;

@@ -1,22 +1,15 @@
 /**
- * The hosts' rules on who may invoke a skill, decided once on load and asked through one
- * predicate ({@link isOfferedToModel}) by everything that offers skills to a model: the
- * listing, the hook, MCP search and prefetch.
- *
- * - Claude Code: `disable-model-invocation: true` keeps a skill out of its listing and its
- *   Skill tool refuses it; `user-invocable: false` only hides it from the user's slash menu.
- * - Codex: `policy.allow_implicit_invocation: false` in `agents/openai.yaml` beside SKILL.md
- *   keeps it out of the model's skill list; an explicit `$name` still runs it.
- *
- * A skill kept from the model is not suggested even when a message names it exactly: the user
- * runs it (`/deploy-staging`), and the model could not (Claude Code's Skill tool refuses it).
- * `query` still finds it; `query`, `validate` and `list --all` show it with its reason.
+ * The hosts' rules on who may invoke a skill, decided on load and asked through one predicate
+ * ({@link isOfferedToModel}) by the listing, hook, MCP search and prefetch. `disable-model-invocation:
+ * true` (Claude Code) or `policy.allow_implicit_invocation: false` (Codex's `agents/openai.yaml`)
+ * keeps a skill from the model, even when named; `user-invocable: false` only hides it from the
+ * slash menu. `query` still finds such a skill and, like `validate`
+ * and `list --all`, says why; MCP `read_skill` refuses it, as Claude Code's Skill tool does.
  */
 import type { SearchHit, Skill, SkillInvocation } from '../types.js';
 
-/** What Codex reads from `agents/openai.yaml`. */
+/** What Codex reads from `agents/openai.yaml`: `policy.allow_implicit_invocation` (its default is true). */
 export interface CodexPolicy {
-  /** `policy.allow_implicit_invocation`; Codex's default is true. */
   readonly allowImplicitInvocation: boolean;
 }
 
@@ -55,10 +48,7 @@ export function isOfferedToModel(skill: Pick<Skill, 'invocation'>): boolean {
   return skill.invocation?.model !== false;
 }
 
-/**
- * Whether Codex lists the skill in its skills section: only its own policy keeps one out (Codex
- * 0.171.0 lists a skill with Claude Code's `disable-model-invocation: true`).
- */
+/** Whether Codex lists the skill: only its own policy keeps one out, not `disable-model-invocation`. */
 export function isListedByCodex(skill: Pick<Skill, 'invocation'>): boolean {
   return !(skill.invocation?.reasons.some((reason) => reason.startsWith(CODEX_POLICY_FILE)) ?? false);
 }
@@ -82,7 +72,7 @@ export function invocationNote(skill: Pick<Skill, 'invocation'>): string | undef
 }
 
 /** The Agent Skills spec's limits (https://agentskills.io/specification): broken ones are warnings. */
-export const AGENT_SKILLS_SPEC = Object.freeze({
+const AGENT_SKILLS_SPEC = Object.freeze({
   maxNameChars: 64,
   maxDescriptionChars: 1024,
   name: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,

@@ -1,13 +1,8 @@
 /**
- * A line-by-line reading of frontmatter that is not valid YAML. By far the usual cause is an
- * unquoted `: ` inside a value (`description: Fill PDF forms: text, checkboxes`), which YAML
- * reads as a second mapping on one line and refuses. Such a skill would vanish from every
- * listing, so the known text fields are read as `key: value` lines instead and the file is
- * reported with a warning.
- *
- * Only plain values are recovered: one starting with a YAML indicator (`[`, `{`, `&`, `*`,
- * `!`, `%`, `@`, a backquote) is probably broken YAML rather than text, so it is left out;
- * quoted values are unquoted; `|` and `>` blocks are read.
+ * A line-by-line reading of frontmatter that is not valid YAML, usually for an unquoted `: ` in a
+ * value (`description: Fill PDF forms: text`): the known text fields are read as `key: value`
+ * lines rather than lose the skill. A value starting with a YAML indicator is left out; quoted
+ * values are unquoted; `|` and `>` blocks are read.
  */
 
 /** The fields recovered; anything else (hooks, unknown keys) needs real YAML. */
@@ -25,10 +20,7 @@ export interface LenientFrontmatter {
   readonly unquotedColonLines: readonly number[];
 }
 
-/**
- * `input` starts with a `---` line and has a closing `\n---` (checked by the caller). Lines
- * are those of the frontmatter block only; the first value of a repeated key wins.
- */
+/** `input` starts with a `---` line and has a closing `\n---` (the caller checks); the first value of a repeated key wins. */
 export function readFrontmatterLines(input: string): LenientFrontmatter {
   const open = input.indexOf('\n');
   const close = input.indexOf('\n---', open);

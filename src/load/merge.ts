@@ -16,12 +16,7 @@ function ref(skill: Skill): ShadowedSkill['winner'] {
   return Object.freeze({ path: skill.path, source: skill.source, rank: skill.rank });
 }
 
-/**
- * First-wins shadowing. Entries are ordered by rank (stable, so load order breaks ties);
- * two entries with the same realpath are one file and collapse silently; two different
- * files with the same id (the name, for anything but tools lines) are a collision, and
- * every collision is recorded — never a silent loss. O(n log n).
- */
+/** First-wins shadowing by rank, then load order: entries with one realpath are one file; two files with one id are a collision, always recorded. */
 export function mergeSkills(entries: readonly MergeEntry[]): MergeResult {
   const ordered = entries.map((entry, order) => ({ entry, order })).sort((a, b) => a.entry.skill.rank - b.entry.skill.rank || a.order - b.order);
   const seenFiles = new Set<string>();

@@ -8,129 +8,66 @@ import type { ToolsCache } from './tools-cache.js';
 import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
 
 export interface CatalogWatchOptions {
-  /**
-   * Poll instead of native events (network drives, some containers and VMs).
-   * @default false
-   */
+  /** Poll instead of native events (network drives, some containers and VMs). @default false */
   readonly usePolling?: boolean;
-  /**
-   * Poll interval in ms when polling.
-   * @default 2000
-   */
+  /** Poll interval in ms when polling. @default 2000 */
   readonly pollInterval?: number;
-  /**
-   * A file must be unchanged this long (ms) before its change counts.
-   * @default 1000
-   */
+  /** A file must be unchanged this long (ms) before its change counts. @default 1000 */
   readonly stabilityThreshold?: number;
-  /**
-   * Changes this close together (ms) are reported as one `change` event.
-   * @default 300
-   */
+  /** Changes this close together (ms) are reported as one `change` event. @default 300 */
   readonly coalesceMs?: number;
 }
 
 export interface CatalogOptions {
-  /**
-   * Working directory: the project `.claude/skills` search starts here and walks up.
-   * @default process.cwd()
-   */
+  /** Working directory: the project `.claude/skills` search starts here and walks up. @default process.cwd() */
   readonly cwd?: string;
-  /**
-   * Home directory (user skills, and where the upward project walk stops).
-   * @default os.homedir()
-   */
+  /** Home directory (user skills, and where the upward project walk stops). @default os.homedir() */
   readonly home?: string;
-  /**
-   * The host's bundled skills (rank 1); `null` leaves them out.
-   * @default null (this package ships example skills, not host skills: see `demo`)
-   */
+  /** The host's bundled skills (rank 1); `null` leaves them out. @default null (this package ships no host skills: see `demo`) */
   readonly bundledDir?: string | null;
   /**
-   * This package's example catalogue: `never`; `auto`, only when no other source has a
-   * skill (so it never shadows or crowds a user's skills); `always`.
-   * @default 'never'
+   * This package's example catalogue: `never`; `auto`, only when no other source has a skill (so
+   * it never shadows or crowds a user's skills); `always`. @default 'never'
    */
   readonly demo?: DemoMode;
-  /**
-   * Where the example catalogue lives.
-   * @default the package's `examples/skills` folder
-   */
+  /** Where the example catalogue lives. @default the package's `examples/skills` folder */
   readonly demoDir?: string | null;
   /**
-   * Scan the skills and commands of the Claude Code plugins that are installed and enabled
-   * for `cwd` (`~/.claude/plugins/installed_plugins.json` and `enabledPlugins`), named
-   * `plugin:skill` as Claude Code names them (rank 7).
-   * @default true
+   * Scan the skills and commands of the Claude Code plugins installed and enabled for `cwd`
+   * (`~/.claude/plugins/installed_plugins.json`, `enabledPlugins`), named `plugin:skill` (rank 7). @default true
    */
   readonly claudePlugins?: boolean;
-  /**
-   * Codex's home (its `skills/` folder is scanned, rank 9); `null` leaves out every Codex folder.
-   * @default env `CODEX_HOME`, else `~/.codex`
-   */
+  /** Codex's home (its `skills/` folder is scanned, rank 9); `null` leaves out every Codex folder. @default env `CODEX_HOME`, else `~/.codex` */
   readonly codexHome?: string | null;
-  /**
-   * Codex's admin skills folder; `null` leaves it out.
-   * @default '/etc/codex/skills' (none on Windows)
-   */
+  /** Codex's admin skills folder; `null` leaves it out. @default '/etc/codex/skills' (none on Windows) */
   readonly codexAdminDir?: string | null;
-  /**
-   * Skill library folders (rank 10): skills no host scans, so no host lists them; they are
-   * reached only through search (hook, prefetch, MCP).
-   * @default []
-   */
+  /** Skill library folders (rank 10): skills no host lists, reached only through search (hook, prefetch, MCP). @default [] */
   readonly libraryDirs?: readonly string[];
   /**
-   * Managed (policy) skills directory; `null` leaves it out.
-   * @default env `SKILL_SEARCH_MANAGED_DIR`, else `/etc/claude-code/.claude/skills` on Linux,
-   * `/Library/Application Support/ClaudeCode/.claude/skills` on macOS,
-   * `C:\Program Files\ClaudeCode\.claude\skills` on Windows.
+   * Managed (policy) skills directory; `null` leaves it out. @default env `SKILL_SEARCH_MANAGED_DIR`, else
+   * `/etc/claude-code/.claude/skills` (Linux), `/Library/Application Support/ClaudeCode/.claude/skills` (macOS),
+   * `C:\Program Files\ClaudeCode\.claude\skills` (Windows).
    */
   readonly managedDir?: string | null;
-  /**
-   * Built-in plugin roots (rank 2); each may hold `skills/` and `commands/`.
-   * @default []
-   */
+  /** Built-in plugin roots (rank 2); each may hold `skills/` and `commands/`. @default [] */
   readonly builtinPluginDirs?: readonly string[];
-  /**
-   * Installed plugin roots (rank 7, after legacy commands); each may hold `commands/` and `skills/`.
-   * @default []
-   */
+  /** Installed plugin roots (rank 7, after legacy commands); each may hold `commands/` and `skills/`. @default [] */
   readonly pluginDirs?: readonly string[];
-  /**
-   * `--add-dir` directories; each one's `.claude/skills` is scanned (rank 6).
-   * @default []
-   */
+  /** `--add-dir` directories; each one's `.claude/skills` is scanned (rank 6). @default [] */
   readonly addDirs?: readonly string[];
-  /**
-   * `--skills-dir`: when non-empty, scan only these (each `DIR/<skill>/SKILL.md` or
-   * `DIR/<name>.md`) instead of the default sources.
-   * @default []
-   */
+  /** `--skills-dir`: when non-empty, scan only these (`DIR/<skill>/SKILL.md` or `DIR/<name>.md`) instead of the default sources. @default [] */
   readonly skillsDirs?: readonly string[];
-  /**
-   * `--tools FILE.jsonl`: each line `{id,name,description,whenToUse?}` is a skill. Like
-   * `skillsDirs`, non-empty replaces the default sources.
-   * @default []
-   */
+  /** `--tools FILE.jsonl`: each line `{id,name,description,whenToUse?}` is a skill; non-empty replaces the default sources. @default [] */
   readonly toolsFiles?: readonly string[];
   /**
    * Keep each parsed tools file and its line table here, so the next process skips parsing an
-   * unchanged one (a 24k-line registry: several hundred ms) and parses only the changed lines
-   * of a changed one; `null` keeps none.
-   * @default null (the CLI, hook and MCP server keep them in the store, `src/store/store-tools-cache.ts`)
+   * unchanged one and parses only the changed lines of a changed one; `null` keeps none.
+   * @default null (the CLI, hook and MCP server keep them in the store)
    */
   readonly toolsCache?: ToolsCache | null;
-  /**
-   * Use only skills matching one of these patterns (`*`, `?` on the name; a pattern with a
-   * `/` matches the file path, `**` across folders). Empty: every skill.
-   * @default []
-   */
+  /** Use only skills matching one of these patterns (`*`, `?` on the name; with a `/`, on the file path, `**` across folders). @default [] */
   readonly include?: readonly string[];
-  /**
-   * Ignore skills matching any of these patterns (as `include`), before shadowing.
-   * @default []
-   */
+  /** Ignore skills matching any of these patterns (as `include`), before shadowing. @default [] */
   readonly exclude?: readonly string[];
   /** @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
@@ -140,46 +77,20 @@ export interface CatalogOptions {
   readonly maxNameLength?: number;
   /** Longest frontmatter `hooks` kept, as JSON characters (see `SkillLimits`). @default 65536 */
   readonly maxHooksJsonChars?: number;
-  /**
-   * Start a file watcher right away (`true`, or watcher options).
-   * @default false
-   */
+  /** Start a file watcher right away (`true`, or watcher options). @default false */
   readonly watch?: boolean | CatalogWatchOptions;
 }
 
 export const DEMO_MODES = ['never', 'auto', 'always'] as const;
 export type DemoMode = (typeof DEMO_MODES)[number];
 
-export interface ResolvedWatchOptions {
-  readonly usePolling: boolean;
-  readonly pollInterval: number;
-  readonly stabilityThreshold: number;
-  readonly coalesceMs: number;
-}
+export type ResolvedWatchOptions = Required<CatalogWatchOptions>;
 
-export interface ResolvedCatalogOptions {
-  readonly cwd: string;
-  readonly home: string;
-  readonly bundledDir: string | null;
-  readonly demo: DemoMode;
-  readonly demoDir: string | null;
-  readonly claudePlugins: boolean;
-  readonly codexHome: string | null;
-  readonly codexAdminDir: string | null;
-  readonly libraryDirs: readonly string[];
-  readonly include: readonly string[];
-  readonly exclude: readonly string[];
-  readonly managedDir: string | null;
-  readonly builtinPluginDirs: readonly string[];
-  readonly pluginDirs: readonly string[];
-  readonly addDirs: readonly string[];
-  readonly skillsDirs: readonly string[];
-  readonly toolsFiles: readonly string[];
-  readonly toolsCache: ToolsCache | null;
+export type ResolvedCatalogOptions = Required<Omit<CatalogOptions, keyof SkillLimits | 'watch'>> & {
   readonly limits: SkillLimits;
   /** `false` when no watcher should start at construction. */
   readonly watch: ResolvedWatchOptions | false;
-}
+};
 
 export const DEFAULT_WATCH_OPTIONS: ResolvedWatchOptions = Object.freeze({
   usePolling: false,
@@ -200,9 +111,7 @@ function stringList(key: string, value: unknown, base?: string): readonly string
 function optionalDir(key: string, value: unknown, fallback: () => string | null, base: string): string | null {
   if (value === undefined) return fallback();
   if (value === null) return null;
-  if (typeof value !== 'string' || value === '') {
-    throw badOption(key, 'be a path or null', value);
-  }
+  if (typeof value !== 'string' || value === '') throw badOption(key, 'be a path or null', value);
   return resolve(base, value);
 }
 
@@ -227,9 +136,7 @@ function demoMode(value: unknown): DemoMode {
 
 function boolean(key: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') {
-    throw badOption(key, 'be a boolean', value);
-  }
+  if (typeof value !== 'boolean') throw badOption(key, 'be a boolean', value);
   return value;
 }
 
@@ -249,9 +156,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     throw new SkillSearchError('BAD_OPTION', `Expected options to be an object, got \`${String(options)}\``);
   }
   const cwdValue = options.cwd ?? process.cwd();
-  if (typeof cwdValue !== 'string' || cwdValue === '') {
-    throw badOption('cwd', 'be a path', cwdValue);
-  }
+  if (typeof cwdValue !== 'string' || cwdValue === '') throw badOption('cwd', 'be a path', cwdValue);
   const cwd = resolve(cwdValue);
   const home = optionalDir('home', options.home, () => homedir(), cwd) ?? homedir();
   const limits: SkillLimits = Object.freeze({

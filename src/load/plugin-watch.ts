@@ -1,10 +1,7 @@
 /**
  * Notices a Claude Code plugin being installed, removed, enabled or disabled, so a long-lived
- * catalog (`watch`, the MCP server) picks up its skills the way the host clears its caches.
- * The files Claude Code writes for that (`installed_plugins.json` and the settings files'
- * `enabledPlugins`) are not skill files, so the skill watcher never reports them: these few
- * files are stat-polled instead (they may not exist yet, which a stat poll handles), and a
- * change counts only when the set of enabled plugin folders really moved.
+ * catalog picks up its skills. The host's files for that are not skill files: they are
+ * stat-polled (they may not exist yet), and a change counts only when the enabled plugins moved.
  */
 import { unwatchFile, watchFile, type StatWatcher } from 'node:fs';
 import { claudeSettingsFiles, enabledClaudePlugins, installedPluginsFile, type ClaudePluginContext } from './claude-plugins.js';

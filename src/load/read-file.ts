@@ -13,26 +13,19 @@ export type ReadResult =
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * Reads a skill file as text, never throwing. Reads at most `maxBodyBytes` plus a frontmatter
- * allowance, so a 10 MB file costs no more than a 1 MB one. A file that disappears between the
- * directory listing and the read is `gone` (not a problem: the next scan will not list it).
- */
+/** Reads a skill file's first `maxBodyBytes` plus the frontmatter allowance as text, never throwing; a file gone since its listing is `gone`. */
 export async function readSkillText(path: string, maxBodyBytes: number): Promise<ReadResult> {
   const limit = maxBodyBytes + FRONTMATTER_ALLOWANCE;
+  const notAFile = (): ReadResult => ({ state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') });
   let bytes: Uint8Array;
   let size: number;
   try {
     // Checked before opening: opening a FIFO would block forever.
-    if (!(await stat(path)).isFile()) {
-      return { state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') };
-    }
+    if (!(await stat(path)).isFile()) return notAFile();
     const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) {
-        return { state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') };
-      }
+      if (!stats.isFile()) return notAFile();
       size = stats.size;
       const buffer = Buffer.alloc(Math.min(size, limit));
       let filled = 0;

@@ -4,17 +4,10 @@ import type { MergeEntry, MergeResult } from './merge.js';
 import { hashSkills } from './source-stamp.js';
 import { getOrAdd } from '../util/get-or-add.js';
 
-/*
- * What a catalog rescan takes over from the last scan, so that one changed file costs about
- * one skill's work on a 24k catalog rather than a pass of sorting and hashing over all of it.
- */
-
 /**
- * The merge of `entries` from the merge of `previous` when they differ only in skills that kept
- * their place, file, id, name, source and rank (their text changed): what decides the merge
- * (order, rank, id, real path) and what a shadowed record names is then the same, so the
- * winners are the previous ones with the new objects swapped in. Undefined otherwise (merge anew).
- * A rescan after one edit then costs one pass instead of a sort of every skill.
+ * What a rescan takes over from the last scan: the merge of `entries` from the merge of `previous`
+ * when only skills that kept their place, file, id, name, source and rank changed (their text):
+ * the previous winners with the new objects swapped in. Undefined otherwise (merge anew).
  */
 export function patchMerge(previous: readonly MergeEntry[], result: MergeResult, entries: readonly MergeEntry[]): MergeResult | undefined {
   if (previous.length !== entries.length) return undefined;
@@ -40,12 +33,7 @@ export interface ScanContent {
   readonly rest: string;
 }
 
-/**
- * Whether two scans found the same catalog, so `generation` moves only when something changed.
- * Skill objects are frozen and a rescan hands back the ones it did not re-read, so most compare
- * by identity; only the others are hashed ({@link hashSkills}, once per object): a rescan after
- * one edit hashes one skill, not 24k.
- */
+/** Whether two scans found the same catalog: skills a rescan did not re-read compare by identity, only the others by hash. */
 export function sameContent(last: ScanContent | undefined, next: ScanContent): boolean {
   if (last === undefined || last.rest !== next.rest || last.skills.length !== next.skills.length) return false;
   for (let i = 0; i < next.skills.length; i++) {

@@ -23,11 +23,7 @@ export interface ScanOptions {
   readonly limits?: SkillLimits;
   /** Prefix every skill name with `namespace:` (plugin skills, as the host names them). */
   readonly namespace?: string;
-  /**
-   * The previous scan's results for the same folder and options: a file whose stat (and its
-   * Codex policy file's) is unchanged is taken from here instead of being read and parsed again.
-   * Refilled with this scan's results.
-   */
+  /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
 }
 
@@ -37,29 +33,12 @@ interface Loaded {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/**
- * One folder's parsed files from its last scan, each under its stat (see {@link DirStamp}),
- * so a watcher's rescan after one edit reads and parses that one file. Only for one folder
- * scanned with the same options each time; scans using it must not overlap.
- */
+/** One folder's parsed files from its last scan, each under its stat; for one folder and options, scans not overlapping. */
 export class ScanMemo {
-  #files = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
-
+  /** Each file's result under its key (its stat, its policy file's stat and its default name). */
+  files = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
   /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
-  readonly last = { reused: 0, read: 0 };
-
-  /** @internal */
-  lookup(file: string, key: string): Loaded | undefined {
-    const entry = this.#files.get(file);
-    return entry?.key === key ? entry.loaded : undefined;
-  }
-
-  /** @internal Replaces the memo with one scan's results (files gone since are dropped). */
-  refill(files: Map<string, { readonly key: string; readonly loaded: Loaded }>, counts: { readonly reused: number; readonly read: number }): void {
-    this.#files = files;
-    this.last.reused = counts.reused;
-    this.last.read = counts.read;
-  }
+  last = { reused: 0, read: 0 };
 }
 
 export interface ScanResult {
@@ -77,12 +56,7 @@ export const SKILL_FILE = 'SKILL.md';
 const MAX_COMMAND_DEPTH = 8;
 /** Files read at once; keeps a large tree from exhausting file descriptors. */
 const READ_CONCURRENCY = 16;
-/**
- * A file modified this recently (ms) when its stat was taken is not kept in a {@link ScanMemo}:
- * rewritten again within the same timestamp tick with the same size (timestamps are as coarse as
- * the kernel tick on Linux, 1–2 s on some file systems), its stat would not move, and the memo
- * would keep the text read between the two writes. Such a file is read again by the next scan.
- */
+/** Files modified this recently (ms) when stat'ed are not memoized: rewritten in one timestamp tick (1–2 s on some file systems), their stat may not move. */
 export const RACY_MS = 2000;
 
 interface Candidate {
@@ -90,10 +64,7 @@ interface Candidate {
   readonly defaultName: string;
   /** Set for a skill folder's SKILL.md: Codex's policy file is read beside it, and the spec's name rule applies. */
   readonly folder?: string;
-  /**
-   * A loose `.md` beside skill folders (`DIR/notes.md`): without a description it is not taken
-   * for a skill (a README, notes), where a SKILL.md or a command file falls back to its body.
-   */
+  /** A loose `DIR/notes.md`: without a description it is no skill (no fallback to its body). */
   readonly loose?: true;
 }
 
@@ -198,20 +169,13 @@ export interface DirStamp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/**
- * The files {@link scanSkillsDir} would read under `dir`, each with its stat instead of its
- * contents: what the catalog's source stamp is made of, for a fraction of a scan's cost (no
- * file is read or parsed). Equal to the `stamp` of a scan of the same files.
- */
+/** The files {@link scanSkillsDir} would read under `dir`, stat'ed, not read: equal to the `stamp` of a scan of them. */
 export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
   return stampOf(await candidatesOf(dir, options.layout ?? 'skills', diagnostics), diagnostics);
 }
 
-/**
- * Each candidate's stat (following symbolic links, so it names the file actually read) and the
- * listing's problems so far. Files modified within {@link RACY_MS} of their stat go in `recent`.
- */
+/** Each candidate's stat (links followed) and the listing's problems; files modified within {@link RACY_MS} go in `recent`. */
 async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): Promise<DirStamp> {
   const read = candidates.flatMap(({ file, folder }) => (folder === undefined ? [file] : [file, join(folder, CODEX_POLICY_FILE)]));
   const files = await Promise.all(
@@ -233,10 +197,7 @@ function candidatesOf(dir: string, layout: DirLayout, diagnostics: Diagnostic[])
   return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics);
 }
 
-/**
- * Loads every skill file under `dir`. Never throws and never stops at a bad file: each problem
- * is a Diagnostic naming the file. A missing directory yields an empty result.
- */
+/** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result. */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
@@ -265,7 +226,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const index = next++;
       const candidate = candidates[index]!;
       const key = memoKey(candidate);
-      const kept = key === undefined ? undefined : memo!.lookup(candidate.file, key);
+      const entry = key === undefined ? undefined : memo!.files.get(candidate.file);
+      const kept = entry !== undefined && entry.key === key ? entry.loaded : undefined;
       if (kept !== undefined) counts.reused += 1;
       else counts.read += 1;
       results[index] = kept ?? (await loadCandidate(candidate, options, limits));
@@ -273,13 +235,15 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.refill(fresh, counts);
+  if (memo !== undefined) {
+    memo.files = fresh;
+    memo.last = counts;
+  }
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();
   const perFile: Diagnostic[] = [];
   for (const result of results) {
-    if (result === undefined) continue;
     perFile.push(...result.diagnostics);
     if (result.found === undefined) continue;
     skills.push(result.found.skill);

@@ -1,12 +1,8 @@
 /**
- * Name patterns for choosing skills: `*` any run of characters, `?` one character. A
- * pattern with a `/` is matched against the skill's file path instead: `*` and `?` stay
- * inside one folder name, and a `**` segment stands for any number of folders, so
- * `**\/vendor/**` drops a whole folder.
- *
- * Matching never builds a regular expression (a pattern like `*a*a*a…c` makes a backtracking
- * engine exponential): a two-pointer wildcard matcher, O(text × pattern) in the worst case
- * and linear for ordinary patterns, with the pattern's length capped.
+ * Name patterns for choosing skills: `*` any run of characters, `?` one. A pattern with a `/`
+ * matches the file path: `*` and `?` within one folder name, a `**` segment any number of folders.
+ * No regular expression (`*a*a*a…c` makes backtracking exponential): a two-pointer matcher,
+ * O(text × pattern) at worst, with the pattern's length capped.
  */
 import { SkillSearchError } from '../errors.js';
 import type { Skill } from '../types.js';
@@ -18,10 +14,9 @@ const GLOBSTAR = Symbol('**');
 type Segment = string | typeof GLOBSTAR;
 
 /**
- * Whether `text` matches `pattern`, where a star element matches any run of elements and
- * every other element matches exactly one (`same`). Greedy with one remembered star: on a
- * mismatch the last star takes one more element. Correct because every non-star element has
- * width one, and O(text × pattern) because each retry advances the star's start.
+ * Whether `text` matches `pattern`, where a star matches any run of elements and any other
+ * element exactly one (`same`). Greedy with one remembered star: on a mismatch the last star
+ * takes one more element (correct because non-star elements have width one).
  */
 function matchSequence<P, T>(pattern: readonly P[], text: readonly T[], isStar: (p: P) => boolean, same: (p: P, t: T) => boolean): boolean {
   let p = 0;
@@ -45,34 +40,16 @@ function matchSequence<P, T>(pattern: readonly P[], text: readonly T[], isStar: 
   return p === pattern.length;
 }
 
+const isStarChar = (char: string): boolean => char === '*';
+const charMatches = (char: string, got: string): boolean => char === '?' || char === got;
+
 /** `*` and `?` within one string (a name, or one folder name of a path). */
 function matchWildcard(pattern: string, text: string): boolean {
-  return matchSequence(
-    [...pattern],
-    [...text],
-    (char) => char === '*',
-    (char, got) => char === '?' || char === got,
-  );
+  return matchSequence([...pattern], [...text], isStarChar, charMatches);
 }
 
-function matchPath(pattern: readonly Segment[], path: readonly string[]): boolean {
-  return matchSequence(
-    pattern,
-    path,
-    (segment) => segment === GLOBSTAR,
-    (segment, got) => typeof segment === 'string' && matchWildcard(segment, got),
-  );
-}
-
-function checked(pattern: string): string {
-  if (pattern.length > MAX_GLOB_LENGTH) {
-    throw new SkillSearchError(
-      'BAD_OPTION',
-      `skill pattern of ${pattern.length} characters is longer than ${MAX_GLOB_LENGTH}: ${JSON.stringify(pattern.slice(0, 40))}…`,
-    );
-  }
-  return pattern;
-}
+const isGlobstar = (segment: Segment): boolean => segment === GLOBSTAR;
+const segmentMatches = (segment: Segment, got: string): boolean => typeof segment === 'string' && matchWildcard(segment, got);
 
 export class SkillMatcher {
   /** Lower-cased: names match regardless of case. */
@@ -81,7 +58,11 @@ export class SkillMatcher {
 
   /** @throws SkillSearchError (`BAD_OPTION`) for a pattern longer than {@link MAX_GLOB_LENGTH}. */
   constructor(patterns: readonly string[]) {
-    for (const pattern of patterns.map(checked)) {
+    for (const pattern of patterns) {
+      if (pattern.length > MAX_GLOB_LENGTH) {
+        const shown = JSON.stringify(pattern.slice(0, 40));
+        throw new SkillSearchError('BAD_OPTION', `skill pattern of ${pattern.length} characters is longer than ${MAX_GLOB_LENGTH}: ${shown}…`);
+      }
       if (pattern.includes('/')) this.#paths.push(pattern.split('/').map((segment) => (segment === '**' ? GLOBSTAR : segment)));
       else this.#names.push(pattern.toLowerCase());
     }
@@ -96,14 +77,11 @@ export class SkillMatcher {
     if (this.#names.some((pattern) => matchWildcard(pattern, name))) return true;
     if (this.#paths.length === 0) return false;
     const segments = skill.path.replaceAll('\\', '/').split('/');
-    return this.#paths.some((pattern) => matchPath(pattern, segments));
+    return this.#paths.some((pattern) => matchSequence(pattern, segments, isGlobstar, segmentMatches));
   }
 }
 
-/**
- * The include/exclude rule of a catalog in one place: a skill is used when `include` is empty or
- * matches it, and `exclude` does not.
- */
+/** The include/exclude rule: a skill is used when `include` is empty or matches it, and `exclude` does not. */
 export function skillSelector(include: readonly string[], exclude: readonly string[]): (skill: Pick<Skill, 'name' | 'path'>) => boolean {
   const included = new SkillMatcher(include);
   const excluded = new SkillMatcher(exclude);

@@ -1,10 +1,7 @@
 import { sha256Hex } from '../util/hash.js';
 import type { Diagnostic, Effort, LoadedFrom, Skill, SkillInvocation } from '../types.js';
 
-/**
- * Limits on what one skill may carry into a conversation. Anything over a cap is cut and
- * reported (`too-large`), so a hostile or accidental giant file cannot flood the context.
- */
+/** Limits on what one skill may carry into a conversation: anything over a cap is cut and reported (`too-large`). */
 export interface SkillLimits {
   /** Longest name accepted, in characters. Longer names are rejected (`bad-field`). */
   readonly maxNameLength: number;
@@ -12,10 +9,7 @@ export interface SkillLimits {
   readonly maxDescriptionChars: number;
   /** The body is cut to this many UTF-8 bytes. */
   readonly maxBodyBytes: number;
-  /**
-   * Frontmatter `hooks` longer than this as JSON (YAML aliases counted once per use) are
-   * dropped with a `too-large` warning: a few bytes of aliases can stand for gigabytes.
-   */
+  /** Frontmatter `hooks` longer than this as JSON (YAML aliases counted once per use) are dropped (`too-large`). */
   readonly maxHooksJsonChars: number;
 }
 
@@ -51,10 +45,7 @@ export function indexedText(skill: { name: string; description: string; whenToUs
   return `${skill.name}\n${skill.description}\n${skill.whenToUse ?? ''}`;
 }
 
-/**
- * A body's first paragraph on one line (a heading's `#` marks dropped): the description of a
- * skill file that has none, as Claude Code falls back to its content.
- */
+/** A body's first paragraph on one line (a heading's `#` marks dropped): as Claude Code, the description of a file without one. */
 export function firstParagraph(body: string): string {
   const lines: string[] = [];
   for (const line of body.split(/\r?\n/)) {
@@ -94,18 +85,16 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
   return Object.freeze(skill);
 }
 
-// C0/C1 controls, DEL, and the Unicode line/paragraph separators: any of them in a name
-// could break a listing line or smuggle text into the prompt.
+// C0/C1 controls, DEL and the Unicode line/paragraph separators could break a listing line or smuggle text into the prompt.
 const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /** A JSON-style quoted string with every control or line-breaking character escaped, for one-line messages. */
-export function quote(text: string): string {
+function quote(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// Angle brackets (a name is shown inside tags) and format characters (bidi overrides,
-// zero-width and soft hyphens: invisible, and able to disguise a name or a tag), checked
-// after NFKC so full-width `＜` counts as `<`. No host shows such a name faithfully.
+// Angle brackets (names are shown inside tags) and invisible format characters (bidi, zero-width,
+// soft hyphen), checked after NFKC so full-width `＜` counts as `<`.
 const UNSHOWABLE_IN_NAME = /[<>\p{Cf}]/u;
 
 /** Why `name` cannot be a skill name, or undefined when it can. */

@@ -7,28 +7,19 @@ import { demoSource, type SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
 /**
- * The identity of everything a catalog is built from, computable without reading a skill file:
- * the catalog options, each skill folder (its source settings, the files a scan would read with
- * their stat, the problems met listing them), each tools file's stat (size, mtime, ctime,
- * inode), the skills MCP servers registered, and this package's version (merging and parsing
- * rules are code). Equal stamps mean equal catalogs, so a cold process can trust an index saved
- * with the same stamp without reading or parsing its skills again
- * (the store's catalogs, docs/store.md). Stats are taken before a scan reads the files, so a file
- * written meanwhile leaves a stamp that no longer matches.
+ * The identity of what a catalog is built from, without reading a skill file: options, each folder's
+ * files with their stat and listing problems, tools files' stats, MCP skills and this package's
+ * version. Equal stamps mean equal catalogs, so a cold process can trust an index saved under the
+ * same stamp (docs/store.md). Stats are taken before a scan reads, so a file written meanwhile misses.
  */
 const STAMP_FORMAT = 1;
 
-export interface StampedToolsFile {
-  readonly path: string;
-  /** Taken before the file was read; undefined when it could not be stat'ed (no stamp then). */
-  readonly stat: ToolsFileStat | undefined;
-}
-
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
-  /** Each skill folder as `resolveSources` lists it, with {@link statSkillsDir}'s findings. */
+  /** Each skill folder as `resolveSources` lists it, with `statSkillsDir`'s findings. */
   readonly dirs: readonly { readonly source: SourceDir; readonly stamp: DirStamp }[];
-  readonly tools: readonly StampedToolsFile[];
+  /** Each tools file's stat, taken before it was read; undefined when it could not be stat'ed (no stamp then). */
+  readonly tools: readonly { readonly path: string; readonly stat: ToolsFileStat | undefined }[];
   readonly mcp: readonly { readonly skills: readonly Skill[]; readonly diagnostics: readonly Diagnostic[] }[];
 }
 
@@ -36,9 +27,7 @@ export interface StampInputs {
 export function sourceStamp(inputs: StampInputs): string | undefined {
   if (inputs.tools.some((file) => file.stat === undefined)) return undefined;
   const { watch: _watch, toolsCache: _cache, ...options } = inputs.options;
-  // `auto` where it can never add the demo catalogue (an override: --tools, --skills-dir) builds
-  // what `never` builds: one stamp, so an index built by `skill-search index` (auto) serves the
-  // hook (never) and the other way round.
+  // `auto` where it can never add the demo catalogue (an override) builds what `never` builds: one stamp for both.
   const demo = options.demo === 'auto' && demoSource(inputs.options) === null ? 'never' : options.demo;
   const hash = createHash('sha256');
   hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), { ...options, demo }]));
@@ -52,11 +41,9 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
 }
 
 /**
- * The stamp of `inputs` as any working folder would compute it: the same facts as
- * {@link sourceStamp} without `cwd` and without the skill folders a scan found nothing in (no
- * file, no problem: a project with no `.claude/skills`). Two folders with equal portable stamps
- * load the same catalog (every skill's path, rank and content come from the folders and files
- * kept here), so one folder's saved index serves the other. Undefined when {@link sourceStamp} is.
+ * The stamp of `inputs` as any working folder would compute it: {@link sourceStamp} without `cwd`
+ * and the skill folders where a scan found nothing. Two folders with equal portable stamps load
+ * the same catalog, so one folder's saved index serves the other.
  */
 export function portableStamp(inputs: StampInputs): string | undefined {
   const dirs = inputs.dirs.filter(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0);
@@ -75,11 +62,7 @@ export function readStamps(inputs: StampInputs): ReadStamps | undefined {
   return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
 }
 
-/**
- * Feeds each skill's identity and content to `hash`: path, rank,
- * content hash, effort, body, hooks, keywords and invocation rule. Hashed in chunks of about 64 KiB: one update
- * per field costs twice as much on a 24k catalog.
- */
+/** Feeds each skill's path, rank, content hash, effort, body, hooks, keywords and invocation rule to `hash`, in chunks of about 64 KiB. */
 export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   let chunk = '';
   for (const skill of skills) {
@@ -92,4 +75,9 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
     }
   }
   return hash.update(chunk);
+}
+
+/** The stamps of `stamp`'s catalog with `tools` as its tools files. */
+export function toolsStamps(stamp: Omit<StampInputs, 'tools'>, tools: StampInputs['tools']): ReadStamps | undefined {
+  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools });
 }

@@ -5,11 +5,7 @@ import { enabledClaudePlugins } from './claude-plugins.js';
 import type { ResolvedCatalogOptions } from './options.js';
 import type { DirLayout } from './scan.js';
 
-/**
- * Shadowing ranks from SPEC §2 (1–8), extended after MCP with this package's own kinds:
- * lower wins; within a rank, load order wins. Codex's folders come after every Claude Code
- * source, the library after both (it is what no host lists), and the demo catalogue last.
- */
+/** Shadowing ranks from SPEC §2 (1–8), then this package's own kinds: lower wins; within a rank, load order wins. */
 export const SOURCE_RANKS = Object.freeze({
   bundled: 1,
   builtinPlugin: 2,
@@ -28,9 +24,6 @@ export const SOURCE_RANKS = Object.freeze({
   demo: 11,
 } as const);
 
-/** Rank given to `--skills-dir` directories and `--tools` files (which replace the defaults). */
-export const OVERRIDE_RANK = SOURCE_RANKS.project;
-
 /** One directory to scan, in load order. */
 export interface SourceDir {
   readonly dir: string;
@@ -41,11 +34,7 @@ export interface SourceDir {
   readonly namespace?: string;
 }
 
-/**
- * `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside
- * it or is home — home's `.claude` is the user source, so home itself gives none — otherwise
- * up to the filesystem root.
- */
+/** `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside it, else up to the root. */
 export function projectDirs(cwd: string, home: string): string[] {
   const dirs: string[] = [];
   const stopAtHome = within(cwd, home);
@@ -60,10 +49,7 @@ export function projectDirs(cwd: string, home: string): string[] {
   return dirs;
 }
 
-/**
- * Every directory the default (non-override) catalog scans, in shadowing order. The demo
- * catalogue is here only with `demo: 'always'`; `'auto'` is decided after a scan ({@link demoSource}).
- */
+/** Every directory the default (non-override) catalog scans, in shadowing order; the demo catalogue only with `demo: 'always'`. */
 export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
   const dirs: SourceDir[] = [];
   const add = (dir: string, source: LoadedFrom, rank: number, layout: DirLayout = 'skills', namespace?: string): void => {
@@ -119,5 +105,5 @@ export function isOverride(options: ResolvedCatalogOptions): boolean {
 /** The directories a catalog scans: the override list when given, else the default sources. */
 export function resolveSources(options: ResolvedCatalogOptions): SourceDir[] {
   if (!isOverride(options)) return defaultSources(options);
-  return options.skillsDirs.map((dir) => ({ dir, source: 'skills' as const, rank: OVERRIDE_RANK, layout: 'skills' as const }));
+  return options.skillsDirs.map((dir) => ({ dir, source: 'skills' as const, rank: SOURCE_RANKS.project, layout: 'skills' as const }));
 }

@@ -1,30 +1,22 @@
 import { statSync } from 'node:fs';
+import type { LoadedFrom } from '../types.js';
+import type { SkillLimits } from './skill.js';
 
 /**
- * Where what a tools file's load left is kept for the next process: its parsed skills (a
- * `v8.serialize` snapshot, `tools-jsonl.ts`) and its line table (`tools-lines.ts`). The load
- * layer encodes, checks and decodes both; the keeper only keeps them (the CLI's is the shared
- * SQLite store's `tools_skills` and `tools_lines` tables, `src/store/store-tools-cache.ts`). It is only a cache: a read
- * answers undefined and a write does nothing when the keeper cannot, never throwing.
+ * Where a tools file's load is kept for the next process: its skills (`tools-snapshot.ts`) and
+ * line table (`tools-lines.ts`), encoded and checked by the load layer (the CLI's keeper is the
+ * store, `src/store/store-tools-cache.ts`). Only a cache: a read or write that cannot never throws.
  */
 export interface ToolsCache {
   /** The skills kept under `key` when the file had `stat` then; undefined otherwise. */
   readSkills(key: string, stat: ToolsFileStat): Buffer | undefined;
   writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void;
-  /**
-   * A reload's skills (a resident process's, on every edit of the file): the keeper may hold
-   * them and write them later, encoding them then; one without this method gets `writeSkills`
-   * at once. A later `writeSkills` or `readSkills` of the key supersedes or writes what is held.
-   */
+  /** A resident process's reload: the keeper may write (and encode) it later; a later write or read of the key supersedes or flushes it. */
   writeSkillsLater?(key: string, stat: ToolsFileStat, encode: () => Buffer): void;
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): StoredLines | undefined;
   writeLines(key: string, lines: StoredLines): void;
-  /**
-   * The keys of the line tables kept for files of `size` bytes (within `slack` bytes of it when
-   * given), with the stats their text was read under, most recently used first, then nearest in
-   * size (`tools-copy.ts`). Optional.
-   */
+  /** The line tables kept for files of `size` bytes (± `slack`), with their stats, most recently used first, then nearest in size. */
   tablesOfSize?(size: number, slack?: number): { readonly key: string; readonly stat: ToolsFileStat }[];
   /** Whether the line table kept under `key` has `text` as its text. Optional, with {@link tablesOfSize}. */
   holdsText?(key: string, text: Buffer): boolean;
@@ -41,12 +33,13 @@ export interface StoredLines {
   readonly outcomes: string;
 }
 
-/** What a tools file's skills depend on besides its bytes. */
+/** What a tools file's skills are built with besides its bytes: the key its load is kept under. */
 export interface ToolsKey {
+  /** The file's resolved path. */
   readonly path: string;
-  readonly source: string;
+  readonly source: LoadedFrom;
   readonly rank: number;
-  readonly limits: unknown;
+  readonly limits: SkillLimits;
 }
 
 /** Bumped when what a tools file's load keeps (the skills' shape, a table's outcomes) changes: older entries are then never read. */

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
-import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
-import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
-import type { LineContext } from './tools-jsonl.js';
+import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
+import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { getOrAdd } from '../util/get-or-add.js';
 
@@ -15,11 +14,7 @@ export interface FileCopy {
   readonly table: { readonly from: string; readonly to: string; readonly stat: ToolsFileStat };
 }
 
-/**
- * A catalog of tools files whose bytes line tables kept under other paths hold: the catalog
- * saved from those files (named by `base`, its stamps over the old paths) is this one's but
- * for the paths, which {@link renameSkill} and {@link renameDiagnostic} put right.
- */
+/** Tools files whose bytes tables kept at other paths hold: the catalog saved from those (`base`) is this one but for the paths ({@link renameSkill}). */
 export interface CatalogCopy extends ReadStamps {
   readonly base: ReadStamps;
   /** Each tools file, in the catalog's order; at least one moved. */
@@ -29,18 +24,14 @@ export interface CatalogCopy extends ReadStamps {
 export interface CopyInputs {
   /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
   readonly stamp: Omit<StampInputs, 'tools'>;
-  readonly files: readonly LineContext[];
+  readonly files: readonly ToolsKey[];
   readonly cache: ToolsCache;
 }
 
 /** Bases (one line table per file) tried at most: files of the same size kept under many paths could otherwise make many. */
 const MAX_BASES = 16;
 
-/**
- * An edited copy's tables: kept for files within this share of its size (a few lines edited),
- * at most {@link MAX_EDITED_BASES} bases diffed (each reads its tables' text), at most
- * {@link MAX_EDITED_LINES} lines parsed in each; past those the catalog is loaded whole.
- */
+/** An edited copy's tables are those of files within this share of its size; past the two caps the catalog is loaded whole. */
 const EDITED_SLACK = 1 / 8;
 const MAX_EDITED_BASES = 2;
 const MAX_EDITED_LINES = 256;
@@ -54,10 +45,9 @@ export interface EditedCopy {
 }
 
 /**
- * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): for
- * each file a line table kept under the same load settings whose text is the file's bytes, at
- * another path for one file at least and at distinct paths, whose catalog the store holds
- * (`held`); the most recently used first. Undefined when there is none.
+ * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): per file a
+ * line table kept under the same load settings holding its bytes, at distinct paths (one at least
+ * moved), whose catalog the store holds (`held`); the most recently used first.
  */
 export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): CatalogCopy | undefined {
   const { files, cache } = inputs;
@@ -91,16 +81,9 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
     }),
   );
   if (found === undefined || !files.every((file, i) => sameStat(stats[i]!, toolsFileStat(file.path)))) return undefined;
-  const now = stampsOf(
-    inputs.stamp,
-    files.map((file) => file.path),
-    stats,
-  );
-  const base = stampsOf(
-    inputs.stamp,
-    found.map((table) => table.from),
-    found.map((table) => table.stat),
-  );
+  const tools = files.map((file, i) => ({ path: file.path, stat: stats[i] }));
+  const now = toolsStamps(inputs.stamp, tools);
+  const base = toolsStamps(inputs.stamp, keptAt(found));
   if (now === undefined || base === undefined) return undefined;
   return {
     ...now,
@@ -109,14 +92,7 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
   };
 }
 
-/**
- * The catalog the tools files are an edited copy of (docs/store.md, "A catalog at a new path"):
- * for each file a line table kept under the same load settings for a file of about its size, at
- * another path for one file at least and at distinct paths, whose catalog the store holds
- * (`held`), the most recently used first; the files told as a delta of that catalog against
- * those tables (`toolsDelta`: only the lines no table holds parsed, a few). Undefined when there
- * is none (a copy byte for byte is {@link toolsCopy}'s).
- */
+/** As {@link toolsCopy}, for tables of files of about each file's size: the files told as a delta against them (`toolsDelta`). */
 export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): EditedCopy | undefined {
   const { files, cache } = inputs;
   if (files.length === 0 || cache.tablesOfSize === undefined) return undefined;
@@ -137,11 +113,7 @@ export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boole
   return undefined;
 }
 
-/**
- * Keeps each base line table as the copy's (the same text, read under the copy's stat), so the
- * copy's next edit is told from it (docs/store.md, "A changed tools file") without a load of the
- * whole file. Not for a table whose outcomes name its old path (a problem's message).
- */
+/** Keeps each base line table as the copy's (under its stat) for its next edit, but not a table whose outcomes name its old path. */
 export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
   for (const { from, table } of copy.files) {
     if (table.from === table.to) continue;
@@ -160,7 +132,7 @@ export function renameSkill(skill: Skill, copy: { readonly files: readonly Pick<
   return skill;
 }
 
-/** A load problem of the base as the copy's load tells it (`file:line` of the new paths; each old path replaced once, so files that swapped paths stay apart). */
+/** A base's load problem as the copy's load tells it (the new paths; each old path replaced once, so files that swapped paths stay apart). */
 export function renameDiagnostic(diagnostic: Diagnostic, copy: { readonly files: readonly Pick<FileCopy, 'from' | 'to'>[] }): Diagnostic {
   const moved = new Map(copy.files.filter(({ from, to }) => from !== to).map(({ from, to }) => [from, to]));
   if (moved.size === 0) return diagnostic;
@@ -183,11 +155,8 @@ interface Table {
   readonly stat: ToolsFileStat;
 }
 
-/**
- * For each file, the line tables kept under the same load settings for files of its size (within
- * `slack` of it, as a share), most recently used first; none for a file that cannot be stat'ed.
- */
-function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack: number, stats = files.map((file) => toolsFileStat(file.path))): Table[][] {
+/** For each file, the tables kept under its load settings for files of its size (within the share `slack`), most recently used first. */
+function candidateTables(files: readonly ToolsKey[], cache: ToolsCache, slack: number, stats = files.map((file) => toolsFileStat(file.path))): Table[][] {
   return files.map((file, i) => {
     const stat = stats[i];
     if (stat === undefined) return [];
@@ -200,14 +169,15 @@ function candidateTables(files: readonly LineContext[], cache: ToolsCache, slack
 }
 
 /** The stamps of the catalog `chosen` tables were loaded into, when they are at distinct paths, one at least not the file's now; else undefined. */
-function baseOf(inputs: CopyInputs, files: readonly LineContext[], chosen: readonly Table[]): ReadStamps | undefined {
+function baseOf(inputs: CopyInputs, files: readonly ToolsKey[], chosen: readonly Table[]): ReadStamps | undefined {
   const froms = chosen.map((table) => table.from);
   if (new Set(froms).size !== froms.length || froms.every((from, i) => from === files[i]!.path)) return undefined;
-  return stampsOf(
-    inputs.stamp,
-    froms,
-    chosen.map((table) => table.stat),
-  );
+  return toolsStamps(inputs.stamp, keptAt(chosen));
+}
+
+/** The tools files `tables` were kept for, with the stats they were read under. */
+function keptAt(tables: readonly Table[]): StampInputs['tools'] {
+  return tables.map((table) => ({ path: table.from, stat: table.stat }));
 }
 
 /** Every choice of one table per file (the first of each first), at most {@link MAX_BASES}. */
@@ -230,8 +200,4 @@ function otherPath(key: string, own: readonly unknown[]): string | undefined {
   }
   if (!Array.isArray(parts) || parts.length !== own.length || typeof parts[1] !== 'string') return undefined;
   return parts.every((part, i) => i === 1 || JSON.stringify(part) === JSON.stringify(own[i])) ? parts[1] : undefined;
-}
-
-function stampsOf(stamp: CopyInputs['stamp'], paths: readonly string[], stats: readonly StampInputs['tools'][number]['stat'][]): ReadStamps | undefined {
-  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: [...paths] }, tools: paths.map((path, i) => ({ path, stat: stats[i]! })) });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
-import { readStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
-import { parseToolsLine, type LineContext } from './tools-jsonl.js';
+import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
+import { parseToolsLine } from './tools-jsonl.js';
 import {
   diffToolsLines,
   lineDiagnostics,
@@ -25,20 +25,14 @@ export interface CatalogDelta extends ReadStamps {
   /** The stamps the catalog had when every tools file was as its line table holds it. */
   readonly base: ReadStamps;
   /**
-   * The catalog's skills in order: the base's document of a skill the base holds as it is (its
-   * line did not change), or the skill itself (its line changed, came, or now wins its id).
-   * A catalog's documents are its skills in load order, whoever wrote it (`SkillSearchEngine`
-   * saves what it synced, in that order; `CatalogWriter` what it was given): the base's are the
-   * lines that won their id in the line tables, in file and line order.
+   * The catalog's skills in order: the base's document of a skill whose line did not change, or
+   * the skill itself (its line changed, came, or now wins its id). A catalog's documents are its
+   * skills in load order: the base's are the lines that won their id, in file and line order.
    */
   readonly members: readonly (number | Skill)[];
   /** The base's skill ids by document, as the line tables give them. */
   readonly baseIds: readonly string[];
-  /**
-   * The line tables of the changed tools files as they are now, made from the old tables and
-   * the changed lines (equal to what a load of the whole file keeps): what `LiveIndex.saveDelta`
-   * keeps once this catalog is saved, so the next edit is told against it.
-   */
+  /** The changed files' line tables now (as a load of the whole file keeps them), kept once this catalog is saved. */
   readonly tables: () => readonly { readonly key: ToolsKey; readonly table: ToolsLineTable }[];
 }
 
@@ -46,15 +40,10 @@ export interface DeltaInputs {
   /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
   readonly stamp: Omit<StampInputs, 'tools'>;
   /** The tools files in catalog order, each with what its lines are built with. */
-  readonly files: readonly LineContext[];
+  readonly files: readonly ToolsKey[];
   /** Where the line tables are kept (the store). */
   readonly cache: ToolsCache;
-  /**
-   * When the files are a copy of others, then edited (`editedCopy`): each file's line table (its
-   * cache key) and the path it was kept for, in file order, and the stamps of the catalog those
-   * files made (the base); by default each file's own table, its base stamped over the same
-   * paths. Not when one of the tables' problems names its path.
-   */
+  /** Files copied, then edited (`editedCopy`): each one's table key and the path it was kept for, and the base's stamps; by default each file's own. */
   readonly copied?: { readonly keys: readonly string[]; readonly paths: readonly string[]; readonly base: ReadStamps };
   /** Lines of a file parsed at most, and fewer than half its table's (past it, undefined: the table shares little with the file); unbounded by default. */
   readonly maxParsed?: number;
@@ -65,7 +54,7 @@ const PARSED_ENOUGH = Symbol('parsed enough');
 
 /** One tools file's lines now, and which of them held the skill its id gave in the base. */
 interface FileLines {
-  readonly context: LineContext;
+  readonly context: ToolsKey;
   readonly table: ReadLineTable;
   /** The lines now against the table's; undefined: the file is as the table holds it. */
   readonly diff: LineDiff | undefined;
@@ -77,16 +66,13 @@ interface FileLines {
 
 /**
  * The catalog of `inputs` as a {@link CatalogDelta}, or undefined when it cannot be told without
- * loading it whole: a tools file without a line table, none changed, a file written while it
- * was read, or no skill at all. Nothing is written: the next change is told against the same
- * tables (and base), its lines and the earlier ones' parsed again, until a load of the whole
- * file (an `index`, a live search) keeps new tables.
- * Skills win their id in file order, first line first, as `mergeSkills` decides for tools lines
- * (one rank, one file per line's path); problems come in file and line order, as a load lists them.
+ * loading it whole (a file without a line table, none changed, a file written while read, no
+ * skill). Nothing is written. Skills win their id in file then line order, as `mergeSkills`
+ * decides for tools lines; problems come in file and line order, as a load lists them.
  */
 export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const { copied } = inputs;
-  const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? toolsKey(context)));
+  const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? context));
   if (tables.some((table) => table === undefined)) return undefined;
   if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
   const stats: ToolsFileStat[] = [];
@@ -127,14 +113,10 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     changed = true;
   }
   if (!changed) return undefined;
-  const now = stampsOf(inputs.stamp, inputs.files, stats);
-  const base =
-    copied?.base ??
-    stampsOf(
-      inputs.stamp,
-      inputs.files,
-      tables.map((table) => table!.stat),
-    );
+  const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
+  const baseTools = tools.map((tool, f) => ({ path: tool.path, stat: tables[f]!.stat }));
+  const now = toolsStamps(inputs.stamp, tools);
+  const base = copied?.base ?? toolsStamps(inputs.stamp, baseTools);
   if (now === undefined || base === undefined) return undefined;
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -180,13 +162,8 @@ function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]
       const old = diff.oldOf[index]!;
       lines.push(old < 0 ? diff.fresh.get(index)!.outcome : tableOutcome(table, old));
     }
-    return [{ key: toolsKey(context), table: { stat: stats[f]!, text, lines } }];
+    return [{ key: context, table: { stat: stats[f]!, text, lines } }];
   });
-}
-
-/** The key a tools file's snapshot and line table are kept under (`loadToolsJsonl`'s). */
-export function toolsKey(context: LineContext): ToolsKey {
-  return { path: context.path, source: context.source, rank: context.rank, limits: context.limits };
 }
 
 /**
@@ -198,7 +175,7 @@ function winners(table: ReadLineTable, won: string[]): Int32Array {
   const { ids, repeats } = table;
   const docs = new Int32Array(ids.length).fill(-1);
   const seen = won.length === 0 ? undefined : new Set(won);
-  // Indexed loops here and below: in a cold process an entries() loop over 24k lines took 4-8 ms, this one 1-2.
+  // Indexed loops here and below: faster in a cold process (docs/store.md).
   for (let index = 0; index < ids.length; index += 1) {
     const id = ids[index]!;
     if (id === null || repeats.has(index) || seen?.has(id) === true) continue;
@@ -230,8 +207,4 @@ function unsettledIds({ table, diff }: FileLines): Set<string> {
 /** Whether one of `table`'s problems names `path` (a copy's load would name its own). */
 function namesPath(table: ReadLineTable, path: string): boolean {
   return Object.values(table.problems).some((problems) => problems.some(([, message]) => message.includes(path)));
-}
-
-function stampsOf(stamp: DeltaInputs['stamp'], files: readonly LineContext[], stats: readonly ToolsFileStat[]): ReadStamps | undefined {
-  return readStamps({ ...stamp, tools: files.map((file, i) => ({ path: file.path, stat: stats[i] })) });
 }

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
+import { isRecord } from '../util/json-file.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
-import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat } from './tools-cache.js';
+import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 import { readToolsSnapshot, writeToolsSnapshot } from './tools-snapshot.js';
 
 export interface ToolsOptions {
@@ -16,46 +17,15 @@ export interface ToolsOptions {
   readonly limits?: SkillLimits;
   /** Keep the parsed file and its line table here for the next process (`tools-snapshot.ts`, `tools-lines.ts`); none when absent. */
   readonly cache?: ToolsCache;
-  /**
-   * The previous load of the same file with the same options: a line whose text is unchanged
-   * gives back the same Skill object instead of being parsed again. Refilled with this load.
-   * While it holds a load, the file is read rather than its snapshot (which has none of them).
-   */
+  /** The previous load of the same file and options: an unchanged line gives back its Skill object; while it holds a load, the snapshot is not read. */
   readonly memo?: ToolsMemo;
 }
 
-/**
- * One tools file's skills from its last load, by line text, so that a reload after a one-line
- * edit parses that line only, and a watcher's sync finds every other skill unchanged by identity.
- * Lines with a problem are not kept (their diagnostics name their line number).
- */
+/** One tools file's last load: its skills by line text (lines with a problem left out, their diagnostics name their line). */
 export class ToolsMemo {
-  #lines = new Map<string, Skill>();
-  #loaded = false;
-
-  get empty(): boolean {
-    return this.#lines.size === 0;
-  }
-
-  /** Whether the file was loaded through this memo before, parsed or from its snapshot: a later load is a reload. */
-  get loaded(): boolean {
-    return this.#loaded;
-  }
-
-  /** @internal */
-  markLoaded(): void {
-    this.#loaded = true;
-  }
-
-  /** @internal */
-  lookup(line: string): Skill | undefined {
-    return this.#lines.get(line);
-  }
-
-  /** @internal Replaces the memo with one load's lines. */
-  refill(lines: Map<string, Skill>): void {
-    this.#lines = lines;
-  }
+  lines = new Map<string, Skill>();
+  /** Loaded through this memo before (parsed or from its snapshot): a later load is a reload. */
+  loaded = false;
 }
 
 export interface ToolsResult {
@@ -67,9 +37,8 @@ export interface ToolsResult {
 
 /**
  * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills
- * (`id` is the line's id, `path` is `tools:<file>#<id>`, the body is empty). A bad line is a
- * `bad-tools-line` diagnostic naming `file:line` and never stops the others. The file itself
- * must exist: it was named by the user, so its absence is a SkillSearchError.
+ * (path `tools:<file>#<id>`, empty body). A bad line is a `bad-tools-line` diagnostic naming
+ * `file:line`; a missing file (the user named it) is a SkillSearchError.
  */
 export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
   const path = resolve(file);
@@ -77,13 +46,13 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const source = options.source ?? 'skills';
   const rank = options.rank ?? 5;
   const cache = options.cache;
-  const key = { path, source, rank, limits };
+  const key: ToolsKey = { path, source, rank, limits };
   // Taken before reading, so a write while we read leaves a stat the snapshot will not match.
   const stat = toolsFileStat(path);
   const memo = options.memo;
-  const firstLoad = memo?.empty !== false;
+  const firstLoad = memo === undefined || memo.lines.size === 0;
   const reload = memo?.loaded === true;
-  memo?.markLoaded();
+  if (memo !== undefined) memo.loaded = true;
   if (cache !== undefined && stat !== undefined && firstLoad) {
     const snapshot = readToolsSnapshot(cache, key, stat);
     if (snapshot !== undefined) return { ...snapshot, stat };
@@ -94,9 +63,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new SkillSearchError('NOT_FOUND', `tools file not found: ${path}`, { cause: error });
-    throw new SkillSearchError('BAD_FILE', `cannot read tools file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new SkillSearchError('BAD_FILE', `cannot read tools file ${path}: ${(error as Error).message}`, { cause: error });
   }
 
   const skills: Skill[] = [];
@@ -104,66 +71,52 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   const lines = bytes.toString('utf8').split('\n');
   const outcomes: LineOutcome[] = [];
   const kept = new Map<string, Skill>();
-  const context: LineContext = { path, source, rank, limits };
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
     if (line === '') {
       outcomes.push(BLANK_LINE);
       continue;
     }
-    const known = memo?.lookup(line);
+    const known = memo?.lines.get(line);
     if (known !== undefined) {
       skills.push(known);
       kept.set(line, known);
       outcomes.push(lineOutcome(known, []));
       continue;
     }
-    const parsed = parseToolsLine(line, index, context);
+    const parsed = parseToolsLine(line, index, key);
     diagnostics.push(...parsed.diagnostics);
     outcomes.push(lineOutcome(parsed.skill, parsed.diagnostics));
     if (parsed.skill === undefined) continue;
     skills.push(parsed.skill);
     if (memo !== undefined && parsed.diagnostics.length === 0) kept.set(line, parsed.skill);
   }
-  memo?.refill(kept);
+  if (memo !== undefined) memo.lines = kept;
   if (cache !== undefined && stat !== undefined && sameStat(stat, toolsFileStat(path))) {
-    // A watcher's reloads would write megabytes per edit: the cache may put the snapshot off.
     writeToolsSnapshot(cache, key, stat, { skills, diagnostics }, { reload });
-    // The first load in a process only: cold processes diff against a table whose catalog the
-    // store keeps (`tools-delta.ts`).
+    // The first load only: cold processes diff against a table whose catalog the store keeps.
     if (firstLoad) writeToolsLines(cache, key, { stat, text: bytes, lines: outcomes });
   }
   return { skills, diagnostics, stat };
-}
-
-/** What a tools line's skill is built with besides the line. */
-export interface LineContext {
-  /** The file's resolved path. */
-  readonly path: string;
-  readonly source: LoadedFrom;
-  readonly rank: number;
-  readonly limits: SkillLimits;
 }
 
 /** One non-blank line (0-based `index`, trimmed) as a skill, or its problems (`bad-tools-line` naming `file:line`). */
 export function parseToolsLine(
   line: string,
   index: number,
-  context: LineContext,
+  context: ToolsKey,
 ): { readonly skill: Skill | undefined; readonly diagnostics: readonly Diagnostic[] } {
   const where = `${context.path}:${index + 1}`;
-  let value: unknown;
+  const fail = (message: string) => ({ skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, message)] });
+  let record: unknown;
   try {
-    value = JSON.parse(line);
+    record = JSON.parse(line);
   } catch (error) {
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `not valid JSON: ${(error as Error).message}`)] };
+    return fail(`not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, `expected a JSON object, got ${describeValue(value)}`)] };
-  const record = value as Record<string, unknown>;
+  if (!isRecord(record)) return fail(`expected a JSON object, got ${describeValue(record)}`);
   const rawId = record['id'] ?? record['name'];
-  if (typeof rawId !== 'string' && typeof rawId !== 'number')
-    return { skill: undefined, diagnostics: [diagnostic('bad-tools-line', where, 'needs a string `id` (or `name`)')] };
+  if (typeof rawId !== 'string' && typeof rawId !== 'number') return fail('needs a string `id` (or `name`)');
   const id = String(rawId);
   const checked = validateFields(record, { path: where, defaultName: id, limits: context.limits });
   if (checked.fields === undefined) return { skill: undefined, diagnostics: checked.diagnostics };

@@ -1,17 +1,13 @@
 import type { Diagnostic, Skill } from '../types.js';
+import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 import { diagnostic } from './skill.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
- * A tools file's *line table*: its text as it was last loaded, with what each line gave (the
- * skill's id, or none, and the line's problems), kept in the tools cache (the store). When the
- * file changes, a cold process compares the new text with it line by line (`diffToolsLines`) and
- * parses only the lines it does not hold, so one edited description in a 24k-line registry
- * costs one line's parse rather than 24k (docs/store.md, "A changed tools file").
- *
- * Kept as the stat the text was read under, the text, where each line starts (32-bit
- * little-endian, one more entry closing the last) and the lines' outcomes as JSON. It is only a
- * cache: a table whose parts disagree is ignored.
+ * A tools file's *line table*: its text as last loaded, with each line's skill id (or none) and
+ * problems, kept in the tools cache. When the file changes, a cold process diffs the new text
+ * against it (`diffToolsLines`) and parses only the lines it does not hold (docs/store.md, "A
+ * changed tools file"). Only a cache: a table whose parts disagree is ignored.
  */
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
@@ -32,10 +28,7 @@ export interface ToolsLineTable {
   readonly lines: readonly LineOutcome[];
 }
 
-/**
- * A line table as read: each line's id and, for the few that have any, problems (no object per
- * line: a table holds one per line of a 24k-line registry), and where each line starts.
- */
+/** A line table as read: each line's id, the problems of the few lines with any, and where each line starts. */
 export interface ReadLineTable {
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
@@ -72,16 +65,10 @@ export function lineDiagnostics(path: string, index: number, outcome: LineOutcom
 /** The line table of `key.path` (or kept under the cache key `key`), or undefined (none kept, or its parts disagree). */
 export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadLineTable | undefined {
   const stored = cache.readLines(typeof key === 'string' ? key : toolsCacheKey(key));
-  if (stored === undefined || stored.starts.length % 4 !== 0) return undefined;
-  let outcomes: { ids?: unknown; problems?: unknown; repeats?: unknown } | null;
-  try {
-    outcomes = JSON.parse(stored.outcomes) as typeof outcomes;
-  } catch {
-    return undefined;
-  }
-  if (typeof outcomes !== 'object' || outcomes === null) return undefined;
+  const outcomes = stored === undefined ? undefined : parseJsonQuietly(stored.outcomes);
+  if (stored === undefined || !isRecord(outcomes)) return undefined;
   const { ids, problems, repeats } = outcomes;
-  if (!Array.isArray(ids) || typeof problems !== 'object' || problems === null || Array.isArray(problems)) return undefined;
+  if (!Array.isArray(ids) || !isRecord(problems)) return undefined;
   if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
   if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
   if (stored.starts.length !== 4 * (ids.length + 1)) return undefined;
@@ -101,9 +88,7 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
 /** Keeps `table` for the next process (the cache is silent on failure). */
 export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLineTable): void {
   const problems: Record<number, readonly LineProblem[]> = {};
-  table.lines.forEach((line, index) => {
-    if (line.problems.length > 0) problems[index] = line.problems;
-  });
+  for (const [index, line] of table.lines.entries()) if (line.problems.length > 0) problems[index] = line.problems;
   const ids = table.lines.map((line) => line.id);
   const seen = new Set<string>();
   const repeats: number[] = [];
@@ -147,14 +132,11 @@ export interface LineDiff {
 }
 
 /**
- * The new text's lines, each with the outcome of the old line of the same text when there is
- * one, else with `parse(line text, index)`'s. From the start, runs of lines equal in place are
- * found by comparing blocks of them (doubling, then halving: a few buffer comparisons per run,
- * whatever its length), stepping over a line edited in place; where two lines in a row differ
- * (a line came or went), the rest is matched from the end line by line, then in place counted
- * from either end. The lines left are decoded and matched by their text against the old lines
- * left, each old line at most once, so a line that moved is found wherever it went. Only those
- * found nowhere are parsed.
+ * The new text's lines, each with the outcome of the old line of the same text, else `parse`'s.
+ * From the start, runs of lines equal in place are found by comparing blocks (doubling, then
+ * halving), stepping over a line edited in place; once two lines in a row differ, the rest is
+ * matched from the end, then in place from either end; the lines left by text against the old
+ * lines left (each once), so a moved line is found. Only those found nowhere are parsed.
  */
 export function diffToolsLines(
   old: ReadLineTable,

@@ -1,15 +1,12 @@
 import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic, Skill } from '../types.js';
+import { isRecord } from '../util/json-file.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
- * A parsed tools file kept as a `v8.serialize` snapshot in the tools cache (the store), so a
- * process that must load a large unchanged registry whole (`watch` starting, `index`, a catalog
- * of skill folders beside it assembled anew) reads it in a fraction of the time parsing,
- * validating and hashing its lines takes. Kept under everything that shaped the skills (file,
- * source, rank, limits) with the file's stat when it was parsed: any other size, mtime, ctime
- * or inode means "parse again", told before the skills are read. It is only a cache: an
- * unreadable or foreign snapshot is ignored, and a failed write loses nothing.
+ * A parsed tools file as a `v8.serialize` snapshot in the tools cache, so a process that loads a
+ * large unchanged registry whole skips parsing it. Kept under everything that shaped the skills,
+ * with the file's stat when parsed (any other stat: parse again). An unreadable snapshot is ignored.
  */
 export interface ToolsSnapshot {
   readonly skills: readonly Skill[];
@@ -26,29 +23,16 @@ export function readToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsF
   } catch {
     return undefined;
   }
-  const record = data as { skills?: unknown; diagnostics?: unknown } | null;
-  if (
-    record === null ||
-    typeof record !== 'object' ||
-    !Array.isArray(record.skills) ||
-    !Array.isArray(record.diagnostics) ||
-    !record.skills.every(isSkillShaped)
-  ) {
-    return undefined;
-  }
-  for (const skill of record.skills as Skill[]) {
+  if (!isRecord(data) || !Array.isArray(data.skills) || !Array.isArray(data.diagnostics) || !data.skills.every(isSkillShaped)) return undefined;
+  for (const skill of data.skills as Skill[]) {
     if (skill.keywords !== undefined) Object.freeze(skill.keywords);
     Object.freeze(skill);
   }
-  return { skills: record.skills as Skill[], diagnostics: record.diagnostics as Diagnostic[] };
+  return { skills: data.skills as Skill[], diagnostics: data.diagnostics as Diagnostic[] };
 }
 
 export interface SnapshotWriteOptions {
-  /**
-   * A reload in a process that loaded the file before (a watcher's): the cache may write it
-   * later (`ToolsCache.writeSkillsLater`), so that edits in a row cost one write, not one each.
-   * @default false
-   */
+  /** A watcher's reload: the cache may write it later (`writeSkillsLater`), one write for edits in a row. @default false */
   readonly reload?: boolean;
 }
 
@@ -65,19 +49,14 @@ export function writeToolsSnapshot(
   else cache.writeSkills(toolsCacheKey(key), stat, encode());
 }
 
-/** The fields every consumer of a tools skill reads, with their types. */
-function isSkillShaped(value: unknown): boolean {
-  const skill = value as Partial<Skill> | null;
+const TEXT_FIELDS = ['id', 'name', 'description', 'path', 'body', 'contentHash'] as const;
+
+/** The fields every consumer of a tools skill reads have their types. */
+function isSkillShaped(skill: unknown): boolean {
   return (
-    typeof skill === 'object' &&
-    skill !== null &&
-    typeof skill.id === 'string' &&
-    typeof skill.name === 'string' &&
-    typeof skill.description === 'string' &&
-    typeof skill.path === 'string' &&
-    typeof skill.body === 'string' &&
-    typeof skill.contentHash === 'string' &&
-    typeof skill.rank === 'number' &&
-    typeof skill.tokenEstimate === 'number'
+    isRecord(skill) &&
+    TEXT_FIELDS.every((field) => typeof skill[field] === 'string') &&
+    typeof skill['rank'] === 'number' &&
+    typeof skill['tokenEstimate'] === 'number'
   );
 }

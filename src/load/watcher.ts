@@ -8,15 +8,9 @@ import { realpathOrSelf, within } from '../util/paths.js';
 const WATCH_DEPTH = 8;
 /** How often chokidar re-checks a file still being written (polling mode only; see `#settle`). */
 const WRITE_POLL_MS = 100;
-/**
- * Most folders watched at once, over all roots: each costs an inotify watch (the user's limit
- * is often 8,192) and memory. A link to `/` would otherwise watch the whole disk.
- */
+/** Most folders watched at once, over all roots: each costs an inotify watch (often 8,192 per user). */
 export const MAX_WATCHED_DIRS = 4096;
-/**
- * Kernel pseudo file systems: never skill folders, and endless to walk (a link to `/` reaches
- * `/proc`, whose entries change as the watcher itself opens files).
- */
+/** Kernel pseudo file systems: never skill folders, and endless to walk (`/proc` changes as the watcher opens files). */
 const SYSTEM_DIRS = process.platform === 'linux' ? ['/proc', '/sys', '/dev'] : [];
 /** Skipped folders named one by one; past this, one line says further ones are not. */
 const MAX_SKIP_REPORTS = 20;
@@ -30,12 +24,8 @@ export interface WatchHandlers {
   readonly onError: (error: Error) => void;
 }
 
-/**
- * What to hand chokidar for a root that may not exist yet: the root itself when it exists,
- * else its first missing component below the nearest existing ancestor. chokidar notices a
- * missing path appear only when its parent exists, so this is the shallowest watchable point.
- */
-export function watchPointFor(root: string): string {
+/** What chokidar watches for a root: the root, or its first missing component (chokidar sees a path appear only when its parent exists). */
+function watchPointFor(root: string): string {
   let point = root;
   for (;;) {
     if (existsSync(point)) return point;
@@ -56,13 +46,10 @@ function identityOf(path: string): string | undefined {
 }
 
 /**
- * A chokidar watcher over skill roots. Only `.md` files and folders inside a root count;
- * everything else (dotfiles, node_modules, editor temp files, parents of a missing root) is
- * filtered here, once. A file added or changed counts once it has had no event for
- * `stabilityThreshold` (one timer per file, restarted by each event; when polling, chokidar's
- * own size polling instead, since polled events come an interval apart). Events are batched
- * until `coalesceMs` pass without one (a trailing debounce), at most {@link MAX_BATCH_WINDOWS} windows. Folders are watched once each by real path (symlink
- * loops and a second link to the same folder are skipped) and at most {@link MAX_WATCHED_DIRS}.
+ * A chokidar watcher over skill roots: only `.md` files and folders inside a root count. A change
+ * counts after `stabilityThreshold` without an event (when polling, chokidar's size polling decides);
+ * changes are batched until `coalesceMs` pass quietly, at most {@link MAX_BATCH_WINDOWS} windows.
+ * Folders are watched once each by real path (loops and second links skipped), at most {@link MAX_WATCHED_DIRS}.
  */
 export class SkillWatcher {
   readonly ready: Promise<void>;
@@ -94,7 +81,7 @@ export class SkillWatcher {
     this.#roots = roots;
     this.#options = options;
     this.#handlers = handlers;
-    this.#points = this.#watchPoints(roots);
+    this.#points = new Set(roots.map(watchPointFor));
     for (const point of this.#points) this.#identities.set(point, identityOf(point));
     this.#watcher = chokidarWatch([...this.#points], {
       ignoreInitial: true,
@@ -102,8 +89,7 @@ export class SkillWatcher {
       usePolling: options.usePolling,
       interval: options.pollInterval,
       binaryInterval: options.pollInterval,
-      // chokidar's wait polls each file's size every WRITE_POLL_MS and reports on the first poll past the
-      // threshold: with native events a timer per file is exact (tens of ms sooner under load).
+      // With native events a timer per file (#settle) is exact; chokidar's wait polls each file's size.
       awaitWriteFinish: options.usePolling ? { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS } : false,
       ignorePermissionErrors: true,
       depth: WATCH_DEPTH,
@@ -129,17 +115,15 @@ export class SkillWatcher {
   }
 
   /**
-   * chokidar stops following a watched folder once it is deleted, and a deep missing root
-   * only becomes watchable level by level, so watch points are recomputed after changes.
-   * A point is unwatched only when no root lies on its path any more: chokidar's `unwatch`
-   * also ignores everything below the point, which would hide a recreated root.
+   * Recomputes watch points after changes: chokidar stops following a deleted folder, and a deep
+   * missing root becomes watchable level by level. A point is unwatched only when no root lies on
+   * its path any more (chokidar's `unwatch` also ignores everything below it).
    */
   #refreshPoints(): void {
-    const wanted = this.#watchPoints(this.#roots);
+    const wanted = new Set(this.#roots.map(watchPointFor));
     const added = [...wanted].filter((point) => !this.#points.has(point));
     const gone = [...this.#points].filter((point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)));
-    // A folder deleted and recreated between two batches keeps its path (and often its
-    // recycled inode) but chokidar stays bound to the old one: watch it afresh.
+    // A folder deleted and recreated between two batches keeps its path, but chokidar stays bound to the old one.
     const replaced = [...wanted].filter((point) => {
       if (!this.#points.has(point)) return false;
       const identity = identityOf(point);
@@ -180,20 +164,12 @@ export class SkillWatcher {
     return this.#closing;
   }
 
-  #watchPoints(roots: readonly string[]): Set<string> {
-    return new Set(roots.map(watchPointFor));
-  }
-
   #ignored(path: string, stats: Stats | undefined): boolean {
     if (this.#ignoredByName(path, stats?.isFile() ?? false)) return true;
     return stats?.isDirectory() === true && !this.#claimFolder(path);
   }
 
-  /**
-   * Whether the folder at `path` may be watched: not when its real path is already watched
-   * under another path (a loop, or a second link to it), nor past {@link MAX_WATCHED_DIRS}.
-   * chokidar asks again for the same folder; the same path keeps its claim.
-   */
+  /** Whether the folder at `path` may be watched: not when its real path is watched under another path, nor past the cap. */
   #claimFolder(path: string): boolean {
     if (this.#realOf.has(path)) return true;
     const real = realpathOrSelf(path);

@@ -1,20 +1,15 @@
 /**
- * How much each skill is used in one project, kept between sessions: one small JSON file
- * per project. Counts decay (half-life `HALF_LIFE_DAYS`), so what was used last month weighs
- * less than what was used today. The file is bounded (`maxSkills` entries, `MAX_SEEN`
- * remembered session/skill pairs) and written atomically; a missing, unreadable or corrupt
- * file is an empty store, never an error (a hook must not fail on it).
+ * How much each skill is used in one project, kept between sessions in one small JSON file per
+ * project. Counts decay (half-life `HALF_LIFE_DAYS`); the file is bounded and written atomically;
+ * a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
+import { readJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
-  /**
-   * Most skills remembered; the least used are dropped first.
-   * @default 500
-   */
+  /** Most skills remembered; the least used are dropped first. @default 500 */
   readonly maxSkills?: number;
   /** @default Date.now */
   readonly now?: () => number;
@@ -22,10 +17,7 @@ export interface UsageStoreOptions {
 
 /** Days after which a count weighs half (`skill-search stats` says so). */
 const HALF_LIFE_DAYS = 14;
-/**
- * Most (session, skill) pairs remembered, so a skill seen again in the transcript of the same
- * session is not counted twice.
- */
+/** Most (session, skill) pairs remembered, so a skill seen again in one session's transcript is not counted twice. */
 const MAX_SEEN = 2000;
 
 export interface UsageEntry {
@@ -68,17 +60,12 @@ export function usageFileFor(root: string, project: string): string {
   return path.join(root, 'usage', `${labelledName(project, path.resolve(project))}.json`);
 }
 
-/**
- * Every operation is linear in the names it is given (plus, for `save`, the skills kept): the
- * pair lists are held as insertion-ordered sets, oldest first, and written back as arrays.
- */
+/** Every operation is linear in the names it is given (plus, for `save`, the skills kept): pairs are insertion-ordered sets. */
 export class UsageStore {
   readonly file: string;
   readonly #options: Required<UsageStoreOptions>;
   #data: UsageFile;
-  /** `usedIn` of the file, as a set. */
   readonly #usedIn: Set<string>;
-  /** `suggestedIn` of the file, as a set. */
   #suggestedIn: Set<string>;
 
   private constructor(file: string, data: UsageFile, options: UsageStoreOptions) {
@@ -102,13 +89,10 @@ export class UsageStore {
       usedIn: [],
       suggestedIn: [],
     };
-    try {
-      data = asUsageFile(JSON.parse(readFileSync(file, 'utf8'))) ?? data;
-      // Skill names are keys: keep `__proto__` and friends plain data.
-      data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
-    } catch {
-      // Missing or corrupt: start empty.
-    }
+    // Missing or corrupt: start empty.
+    data = asUsageFile(readJsonQuietly(file)) ?? data;
+    // Skill names are keys: keep `__proto__` and friends plain data.
+    data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
     return new UsageStore(file, data, options);
   }
 
@@ -146,11 +130,7 @@ export class UsageStore {
     }
   }
 
-  /**
-   * Skills announced to the session. Suggestions a session never used count as ignored once
-   * another session records something (sessions rarely run side by side in one project) or
-   * once they fall out of memory.
-   */
+  /** Skills announced to the session; those it never used count as ignored once another session records something or they fall out of memory. */
   recordSuggested(session: string, names: Iterable<string>): void {
     this.#closeOtherSessions(session);
     const now = this.#options.now();
@@ -194,14 +174,8 @@ export class UsageStore {
     dropOldest(this.#usedIn, this.#usedIn.size - MAX_SEEN);
     this.#data.suggestedIn = [...this.#suggestedIn];
     this.#data.usedIn = [...this.#usedIn];
-    const names = Object.keys(this.#data.skills);
-    if (names.length > maxSkills) {
-      const keep = new Set(
-        this.entries()
-          .slice(0, maxSkills)
-          .map(([name]) => name),
-      );
-      for (const name of names) if (!keep.has(name)) delete this.#data.skills[name];
+    if (Object.keys(this.#data.skills).length > maxSkills) {
+      for (const [name] of this.entries().slice(maxSkills)) delete this.#data.skills[name];
     }
   }
 
@@ -221,13 +195,7 @@ export class UsageStore {
 
 /** Removes the first (oldest) `count` members of `set`, telling `onDrop` about each. */
 function dropOldest(set: Set<string>, count: number, onDrop?: (member: string) => void): void {
-  if (count <= 0) return;
-  const dropped: string[] = [];
-  for (const member of set) {
-    if (dropped.length >= count) break;
-    dropped.push(member);
-  }
-  for (const member of dropped) {
+  for (const member of [...set].slice(0, Math.max(0, count))) {
     set.delete(member);
     onDrop?.(member);
   }

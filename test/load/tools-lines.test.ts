@@ -60,7 +60,7 @@ describe('a tools file diffed against the line table of its last load', () => {
   });
   afterEach(() => removeDir(dir));
 
-  const key = () => ({ path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS });
+  const key = () => ({ path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS });
   const context = () => ({ path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS });
 
   it('parses exactly the changed and added lines; a moved line and the unchanged ones keep their old outcome', async () => {

@@ -51,7 +51,7 @@ describe('tools file snapshots', () => {
   });
 
   it('is read only while the file keeps the stat it was taken at', async () => {
-    const key = { path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS };
+    const key = { path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS };
     const planted = (await loadToolsJsonl(file)).skills.map((skill) => ({ ...skill, description: 'from the snapshot' }));
     writeToolsSnapshot(snapshots, key, toolsFileStat(file)!, { skills: planted, diagnostics: [] });
     expect((await loadToolsJsonl(file, { cache: snapshots })).skills[0]?.description).toBe('from the snapshot');
@@ -72,7 +72,7 @@ describe('tools file snapshots', () => {
   });
 
   it('a snapshot of the right stat whose skills have the wrong shape is not used', async () => {
-    const key = { path: file, source: 'skills', rank: 5, limits: DEFAULT_SKILL_LIMITS };
+    const key = { path: file, source: 'skills' as const, rank: 5, limits: DEFAULT_SKILL_LIMITS };
     const hostile = [null, { id: 'pdf', name: 7 }] as unknown as Skill[];
     writeToolsSnapshot(snapshots, key, toolsFileStat(file)!, { skills: hostile, diagnostics: [] });
     expect((await loadToolsJsonl(file, { cache: snapshots })).skills.map((skill) => skill.name)).toEqual(['pdf-tables', 'csv-clean']);
