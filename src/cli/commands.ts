@@ -1,16 +1,20 @@
-import type { CommandSpec } from './args.js';
-import type { CommandEntry } from './command-entry.js';
-import { DEFAULT_EVAL_K, DEFAULT_K } from './defaults.js';
-import { CONTEXT_WINDOW_OPTION, INSTALL_OPTIONS, JSON_OPTION, MODEL_OPTIONS, QUIET_OPTION, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
+import type { CommandEntry, CommandSpec } from './args.js';
+import {
+  CONTEXT_WINDOW_OPTION,
+  DEFAULT_EVAL_K,
+  DEFAULT_K,
+  INSTALL_OPTIONS,
+  JSON_OPTION,
+  MODEL_OPTIONS,
+  QUIET_OPTION,
+  SOURCE_OPTIONS,
+  retrievalOptions,
+} from './flags.js';
 import { HOOK_COMMAND } from './hook-command.js';
 
-/**
- * The command table. Only names, flags and help live here; each command's code is imported
- * when it runs, so `validate` and `list` never load an embedding model.
- */
+/** The command table: names, flags and help; a command's code is imported when it runs (`validate` never loads a model). */
 
 const WATCH_SPEC: CommandSpec = {
-  name: 'watch',
   summary: 'Keep the index live (reindex on every skill change, one line per event) and serve searches on a local socket, until Ctrl-C.',
   options: {
     ...SOURCE_OPTIONS,
@@ -35,7 +39,6 @@ const WATCH_SPEC: CommandSpec = {
 const TABLE = {
   query: {
     spec: {
-      name: 'query',
       summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
       usage: '[options] "<message>"',
       positionals: { min: 1, max: Infinity, name: 'a message' },
@@ -53,7 +56,6 @@ const TABLE = {
   },
   list: {
     spec: {
-      name: 'list',
       summary: 'Print the skill_listing exactly as the model sees it; shadowed names go to stderr.',
       options: {
         ...SOURCE_OPTIONS,
@@ -79,7 +81,6 @@ const TABLE = {
   },
   index: {
     spec: {
-      name: 'index',
       summary: 'Build or refresh the persistent index (only changed skills are re-embedded); progress on stderr.',
       options: { ...SOURCE_OPTIONS, ...MODEL_OPTIONS, ...JSON_OPTION, ...QUIET_OPTION },
     },
@@ -92,14 +93,12 @@ const TABLE = {
   serve: {
     spec: {
       ...WATCH_SPEC,
-      name: 'serve',
       summary: "Same as 'watch': keep the index live and serve searches to hooks and queries on a local socket.",
     },
     load: async () => (await import('./commands/watch.js')).runWatch,
   },
   eval: {
     spec: {
-      name: 'eval',
       summary: 'Hit rate, recall, MRR, nDCG and latency over a labelled query file.',
       usage: '--queries FILE [options]',
       options: {
@@ -137,7 +136,6 @@ const TABLE = {
   },
   validate: {
     spec: {
-      name: 'validate',
       summary: 'List every skill file with a problem, and why, plus shadowed names; exit 1 if any error.',
       options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
     },
@@ -146,7 +144,6 @@ const TABLE = {
   hook: HOOK_COMMAND,
   mcp: {
     spec: {
-      name: 'mcp',
       summary: 'Serve the tools search_skills and read_skill over MCP on stdio (logs go to stderr).',
       options: {
         ...SOURCE_OPTIONS,
@@ -158,7 +155,6 @@ const TABLE = {
   },
   model: {
     spec: {
-      name: 'model',
       summary: 'Download and manage stronger embedding models: list | pull <id> | rm <id> | info <id>.',
       usage: 'list | pull <id> [--from DIR] [--force] | rm <id> | info <id>',
       positionals: { min: 1, max: 3, name: 'an action (list, pull, rm, info)' },
@@ -178,7 +174,6 @@ const TABLE = {
   },
   install: {
     spec: {
-      name: 'install',
       summary: "Add the prompt hook and the MCP server to a host's settings (merged, never replaced; the original is kept beside it).",
       usage: 'claude-code|codex [--user|--project] [--dry-run]',
       positionals: { min: 1, max: 1, name: "a host ('claude-code' or 'codex')" },
@@ -197,7 +192,6 @@ const TABLE = {
   },
   uninstall: {
     spec: {
-      name: 'uninstall',
       summary: 'Take out what install added; a file nobody else changed since is restored byte for byte.',
       usage: 'claude-code|codex [--user|--project] [--dry-run]',
       positionals: { min: 1, max: 1, name: "a host ('claude-code' or 'codex')" },
@@ -207,7 +201,6 @@ const TABLE = {
   },
   doctor: {
     spec: {
-      name: 'doctor',
       summary: "Check what each host has of ours: the hook, whether its command runs, Codex's trust for it, the MCP server.",
       usage: '[claude-code|codex] [--user|--project]',
       positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex')" },
@@ -218,7 +211,6 @@ const TABLE = {
   },
   'print-config': {
     spec: {
-      name: 'print-config',
       summary: 'Print the MCP (and hook) configuration for a host, to paste by hand.',
       usage: '[--host generic|claude-code|codex]',
       options: {
@@ -231,7 +223,6 @@ const TABLE = {
   },
   library: {
     spec: {
-      name: 'library',
       summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
       usage: 'add <dir|git-url>... [--link|--move] [--clone-timeout SECONDS] | list | path',
       positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
@@ -247,7 +238,6 @@ const TABLE = {
   },
   tokens: {
     spec: {
-      name: 'tokens',
       summary: "The always-on listing's size per source: everything listed up front, against what the host lists with the library deferred.",
       options: {
         ...SOURCE_OPTIONS,
@@ -265,7 +255,6 @@ const TABLE = {
   },
   config: {
     spec: {
-      name: 'config',
       summary: 'Show the merged skill-search config (~/.claude/skill-search.json, then .claude/skill-search.json) and where each value came from.',
       usage: '[--cwd DIR] [--json]',
       options: { cwd: SOURCE_OPTIONS.cwd!, ...JSON_OPTION },
@@ -279,7 +268,6 @@ const TABLE = {
   },
   stats: {
     spec: {
-      name: 'stats',
       summary: "Which skills this project's sessions used, which suggestions went unused, and which skills were never used (recorded by the hook).",
       options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
     },

@@ -1,7 +1,15 @@
-// The flags more than one command takes; commands.ts puts them together per command.
+// The defaults and flags more than one command shares; commands.ts puts them together per command.
 import type { OptionTable } from './args.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
-import { DEFAULT_MODEL } from './defaults.js';
+
+/** Results per query for `query`, `index`, `watch` and `mcp`: the engine's own default. */
+export const DEFAULT_K = ENGINE_DEFAULTS.k;
+/** The cut-off `eval` scores at. */
+export const DEFAULT_EVAL_K = 10;
+/** The encoder when `--model` is not given. */
+export const DEFAULT_MODEL = 'use-lite';
+/** The prompt hook's flag defaults: skills announced per prompt, and the whole budget of one prompt in ms (`--timeout-ms`). */
+export const HOOK_DEFAULTS = Object.freeze({ k: 3, timeoutMs: 3000 });
 
 export const SOURCE_OPTIONS: OptionTable = {
   'skills-dir': {

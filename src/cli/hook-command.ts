@@ -1,14 +1,9 @@
-import type { CommandEntry } from './command-entry.js';
-import { HOOK_DEFAULTS } from './defaults.js';
-import { SOURCE_OPTIONS, retrievalOptions } from './flags.js';
+import type { CommandEntry } from './args.js';
+import { HOOK_DEFAULTS, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
 
-/**
- * The `hook` command's entry in the command table (commands.ts), in a module of its own: the
- * hook's bundle (hook-main.ts) carries it without the other commands.
- */
+/** The `hook` command's table entry, in a module of its own so the hook's bundle (hook-main.ts) carries no other command. */
 export const HOOK_COMMAND: CommandEntry = {
   spec: {
-    name: 'hook',
     summary:
       'Claude Code UserPromptSubmit hook: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
     usage: 'claude-code|codex [options]',

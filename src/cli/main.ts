@@ -15,7 +15,7 @@ function topHelp(): string {
     'Semantic search over agent skills (SKILL.md files and tool lists).',
     '',
     'Commands:',
-    ...Object.values(COMMANDS).map(({ spec }) => `  ${spec.name.padEnd(width)}  ${spec.summary}`),
+    ...Object.entries(COMMANDS).map(([name, { spec }]) => `  ${name.padEnd(width)}  ${spec.summary}`),
     '',
     'Options:',
     '  -h, --help     show help (also: skill-search <command> --help)',
@@ -28,10 +28,7 @@ function topHelp(): string {
   ].join('\n');
 }
 
-/**
- * Runs one command line and resolves to its exit code; never rejects and never calls
- * `process.exit`, so it can run in-process (tests) as well as from `bin/skill-search.js`.
- */
+/** Runs one command line to its exit code; never rejects nor calls `process.exit`, so it runs in-process too. */
 export async function main(argv: readonly string[], io?: CliIo): Promise<number> {
   return runMain(argv, io, dispatch);
 }
@@ -45,7 +42,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     if (topic !== undefined && isCommandName(topic)) {
-      io.stdout.write(renderCommandHelp(COMMANDS[topic].spec));
+      io.stdout.write(renderCommandHelp(topic, COMMANDS[topic].spec));
     } else {
       io.stdout.write(topHelp());
     }

@@ -6,7 +6,7 @@ import type { DemoMode } from '../load/options.js';
 import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
-import { DEFAULT_MODEL } from './defaults.js';
+import { DEFAULT_MODEL } from './flags.js';
 import { codexHomeDir, homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { labelledName } from '../util/hash.js';

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
-import { HOOK_DEFAULTS } from '../defaults.js';
+import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
 import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, markBuilt } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';

@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveRetrieval, resolveSources } from '../sources.js';

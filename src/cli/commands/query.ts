@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
 import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
 import { plural } from '../../util/text.js';

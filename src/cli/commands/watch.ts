@@ -1,6 +1,6 @@
 import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
