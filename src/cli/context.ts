@@ -5,15 +5,15 @@ import type { DeltaSaved, LiveIndex, LiveIndexOptions } from '../integrations/li
 import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
-import { cacheRoot, resolveIndexDir } from './sources.js';
+import { resolveIndexDir } from './sources.js';
 import { skippedSummary } from '../load/format.js';
-import { modelsRoot } from '../model-store/paths.js';
+import { cacheRoot, modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
 import type { ParsedValues } from './args.js';
 import { plural } from '../util/text.js';
 
-/** The loader options for what the flags named (a live index adds the store's tools cache). */
+/** The loader options for what the flags named. */
 export function catalogOptions(sources: SourceOptions): CatalogOptions {
   const { config, ...where } = sources;
   return {
@@ -46,12 +46,7 @@ export async function saveDeltaFor(sources: SourceOptions, retrieval: RetrievalO
   return LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
 }
 
-/**
- * A search opened as every command opens one (`src/service/open-search.ts`): the `watch` server
- * for the same index when `server` is given, else the catalog saved in the store when it still
- * matches the disk, else the live index, which saves the catalog when it closes, or, given
- * `onSnapshotDue`, leaves that to the caller.
- */
+/** A search opened as every command opens one (`service/open-search.ts`) for the flags. */
 export async function openSearchFor(
   sources: SourceOptions,
   retrieval: RetrievalOptions,
@@ -111,10 +106,7 @@ export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): vo
   line(io.stderr, `skill-search: ${skipped} could not be loaded; run \`skill-search validate\``);
 }
 
-/**
- * The `onProgress` of a build the user waits for (see `BuildProgress`), or undefined with
- * `--quiet`. `after`: milliseconds of silence first, so a quick build says nothing.
- */
+/** The `onProgress` of a build the user waits for, silent for `after` ms first; undefined with `--quiet`. */
 export async function buildProgress(io: CliIo, values: ParsedValues, after = 0): Promise<((done: number, total: number) => void) | undefined> {
   if (values.quiet === true) return undefined;
   const { BuildProgress } = await import('./progress-bar.js');

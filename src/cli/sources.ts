@@ -33,16 +33,10 @@ export interface SourceOptions {
   readonly config: ResolvedUserConfig;
 }
 
-/** Where `library add` puts skills and every command looks for them: `$SKILL_SEARCH_LIBRARY`, else `<config>/skill-search/library`. */
+/** Where `library add` puts skills: `$SKILL_SEARCH_LIBRARY`, else `$XDG_CONFIG_HOME/skill-search/library` or `~/.config/skill-search/library`. */
 export function defaultLibraryDir(env: CliIo['env']): string {
   if (env.SKILL_SEARCH_LIBRARY) return path.resolve(env.SKILL_SEARCH_LIBRARY);
-  return path.join(configRoot(env), 'library');
-}
-
-/** `$XDG_CONFIG_HOME/skill-search`, else `~/.config/skill-search`. */
-export function configRoot(env: CliIo['env']): string {
-  if (env.XDG_CONFIG_HOME) return path.join(path.resolve(env.XDG_CONFIG_HOME), 'skill-search');
-  return path.join(homeDir(env), '.config', 'skill-search');
+  return path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(homeDir(env), '.config'), 'skill-search', 'library');
 }
 
 export interface RetrievalOptions {
@@ -71,13 +65,8 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
   return checkedPath(`--${flag} '${raw}'`, raw, kind, base);
 }
 
-/** A path the user gave as an argument of `command` (`library add`); the error names the command and the path. */
-export function requireArgument(command: string, raw: string, kind: Kind, base: string): string {
-  return checkedPath(`${command} '${raw}'`, raw, kind, base);
-}
-
-/** `raw` resolved against `base`, or a `BAD_FILE` error starting with `label` when it is missing or not a `kind`. */
-function checkedPath(label: string, raw: string, kind: Kind, base: string): string {
+/** `raw` resolved against `base`, or a `BAD_FILE` error starting with `label` (`library add 'x'`) when it is missing or not a `kind`. */
+export function checkedPath(label: string, raw: string, kind: Kind, base: string): string {
   const absolute = path.resolve(base, raw);
   let stats;
   try {
@@ -90,10 +79,7 @@ function checkedPath(label: string, raw: string, kind: Kind, base: string): stri
   return absolute;
 }
 
-/**
- * `--cwd` anchors project skills; paths given in other flags are relative to the shell's
- * directory (as a user typing them expects), not to `--cwd`.
- */
+/** `--cwd` anchors project skills; the paths of other flags are relative to the shell's directory, not to `--cwd`. */
 export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto'): SourceOptions {
   const cwdRaw = asString(values.cwd) ?? cwdOverride;
   const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
@@ -142,18 +128,12 @@ function parseAbstain(raw: string): AbstainSetting {
   throw flagError(`--abstain expects ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got '${raw}'`);
 }
 
-/**
- * `--index-dir` is created here, once, when missing (0700, as the index keeps it): a path that
- * cannot be a folder is one line naming the flag, before any work starts.
- */
+/** `--index-dir`, created (0700) when missing: a path that cannot be a folder is one line naming the flag, before any work. */
 function indexDirPath(raw: string, base: string): string {
   const absolute = path.resolve(base, raw);
   makeDirs(absolute, { mode: PRIVATE_DIR_MODE, subject: `--index-dir '${raw}'` });
   return absolute;
 }
-
-/** One home for the cache location: downloaded models live under it too. */
-export { cacheRoot };
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */
 export function isOverride(sources: SourceOptions): boolean {
@@ -170,10 +150,9 @@ export function describeSources(sources: SourceOptions): string {
 }
 
 /**
- * One index folder per (catalog sources, model): the `watch` server's socket, the builder lease
- * and the hook's markers (the index itself is in the shared store), so two projects, or one
- * project under two models, never share a server or a builder. With default sources the project directory
- * identifies the catalog (its parents and the user folder are the same for every call there).
+ * One index folder per (catalog sources, model), for the `watch` socket, the builder lease and the
+ * hook's markers (the index is in the store): two projects or models never share a server or a
+ * builder. With default sources the project directory identifies the catalog.
  */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
   if (retrieval.indexDir) return retrieval.indexDir;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, markBuilt } from '../builder-lease.js';
+import { BuilderLease, besideIndex, markBuilt } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
@@ -20,7 +20,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   if (retired !== undefined) line(io.stderr, retired);
   retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
   // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
-  const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
+  const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   try {
     const code = await build();
     markBuilt(indexDir);

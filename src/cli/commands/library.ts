@@ -9,7 +9,7 @@ import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
 import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { defaultLibraryDir, requireArgument } from '../sources.js';
+import { checkedPath, defaultLibraryDir } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { plural } from '../../util/text.js';
 
@@ -162,7 +162,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     for (const raw of sources) {
       const fromGit = isGitUrl(raw) && !existsSync(path.resolve(io.cwd, raw));
       if (fromGit && mode !== 'copy') throw flagError(`--${mode} needs a folder; '${raw}' is a repository (it is copied)`);
-      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : requireArgument('library add', raw, 'directory', io.cwd);
+      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : checkedPath(`library add '${raw}'`, raw, 'directory', io.cwd);
       if (fromGit) clones.push(dir);
       if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
       // A repository that is one skill is named after the repository, not the temp folder.
