@@ -143,7 +143,8 @@ export class OpenedSearch implements ClosableSearcher {
     const server = this.#options.server;
     let client: SkillSocketClient | undefined;
     try {
-      client = await (this.#client ??= server && SkillSocketClient.connect(server.socketPath, { ...server, signal: request.signal }));
+      this.#client ??= server && SkillSocketClient.connect(server.socketPath, { ...server, signal: request.signal });
+      client = await this.#client;
     } catch (error) {
       if (isAbortError(error)) throw error;
       // Refused, missing, not a directory…: nothing listens. A timeout is a server too busy to accept.
@@ -179,7 +180,8 @@ export class OpenedSearch implements ClosableSearcher {
   }
 
   async #fromLive(query: string, request: SearchRequest): Promise<SearchAnswer> {
-    const live = await (this.#live ??= this.#options.openLive());
+    this.#live ??= this.#options.openLive();
+    const live = await this.#live;
     const { snapshot } = await live.refresh({ onProgress: this.#options.onProgress, signal: request.signal });
     const skills = snapshot.skills.length;
     const hits = skills === 0 ? [] : await live.search(query, request);
