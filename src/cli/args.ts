@@ -37,8 +37,7 @@ export interface ParsedArgs {
 }
 
 /** A command in the table (commands.ts): its help, and its code, imported when it runs (resolving to its exit code). */
-export interface CommandEntry {
-  readonly spec: CommandSpec;
+export interface CommandEntry extends CommandSpec {
   readonly load: () => Promise<(args: ParsedArgs, io: CliIo) => Promise<number>>;
 }
 

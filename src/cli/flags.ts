@@ -25,18 +25,8 @@ export const SOURCE_OPTIONS: OptionTable = {
     placeholder: 'FILE.jsonl',
     description: 'treat each line {id,name,description,whenToUse?} of FILE as a skill (like --skills-dir, replaces the default sources)',
   },
-  cwd: {
-    type: 'string',
-    placeholder: 'DIR',
-    description: 'working directory whose project skills are scanned',
-    defaultText: 'the current directory',
-  },
-  'add-dir': {
-    type: 'string',
-    multiple: true,
-    placeholder: 'DIR',
-    description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
-  },
+  cwd: { type: 'string', placeholder: 'DIR', description: 'working directory whose project skills are scanned', defaultText: 'the current directory' },
+  'add-dir': { type: 'string', multiple: true, placeholder: 'DIR', description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)" },
   library: {
     type: 'string',
     multiple: true,
@@ -44,14 +34,8 @@ export const SOURCE_OPTIONS: OptionTable = {
     description: 'a skill library: skills no host lists, found only by search (see skill-search library)',
     defaultText: '$SKILL_SEARCH_LIBRARY, else ~/.config/skill-search/library when it exists',
   },
-  demo: {
-    type: 'boolean',
-    description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
-  },
-  'no-demo': {
-    type: 'boolean',
-    description: 'never add the example skills, even when no other skill exists (as hook and mcp do)',
-  },
+  demo: { type: 'boolean', description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)" },
+  'no-demo': { type: 'boolean', description: 'never add the example skills, even when no other skill exists (as hook and mcp do)' },
 };
 
 export const JSON_OPTION: OptionTable = {
@@ -74,12 +58,7 @@ export const QUIET_OPTION: OptionTable = {
 export function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
-    mode: {
-      type: 'string',
-      placeholder: 'MODE',
-      description: 'retrieval: hybrid, dense or lexical',
-      defaultText: ENGINE_DEFAULTS.mode,
-    },
+    mode: { type: 'string', placeholder: 'MODE', description: 'retrieval: hybrid, dense or lexical', defaultText: ENGINE_DEFAULTS.mode },
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',

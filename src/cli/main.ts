@@ -15,7 +15,7 @@ function topHelp(): string {
     'Semantic search over agent skills (SKILL.md files and tool lists).',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, { spec }]) => `  ${name.padEnd(width)}  ${spec.summary}`),
+    ...Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     'Options:',
     '  -h, --help     show help (also: skill-search <command> --help)',
@@ -42,7 +42,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     if (topic !== undefined && isCommandName(topic)) {
-      io.stdout.write(renderCommandHelp(topic, COMMANDS[topic].spec));
+      io.stdout.write(renderCommandHelp(topic, COMMANDS[topic]));
     } else {
       io.stdout.write(topHelp());
     }

@@ -64,20 +64,20 @@ export async function runMain(
 }
 
 /** The command `name` with the arguments after its name: flags, help, then its run. */
-export async function runCommand(name: string, { spec, load }: CommandEntry, rest: readonly string[], io: CliIo): Promise<number> {
+export async function runCommand(name: string, command: CommandEntry, rest: readonly string[], io: CliIo): Promise<number> {
   let args: ReturnType<typeof parseCommandArgs>;
   try {
-    args = parseCommandArgs(name, spec, rest);
+    args = parseCommandArgs(name, command, rest);
   } catch (error) {
     // A prompt hook never fails the prompt: a flag mistake in the host's settings is one line, exit 0.
     if (name === 'hook' && error instanceof SkillSearchError) return (await import('./commands/hook.js')).reportHookFlagError(rest, error, io);
     throw error;
   }
   if (args.help) {
-    io.stdout.write(renderCommandHelp(name, spec));
+    io.stdout.write(renderCommandHelp(name, command));
     return EXIT.ok;
   }
-  return (await load())(args, io);
+  return (await command.load())(args, io);
 }
 
 /** The first SIGINT/SIGTERM aborts the command (to close its index and watcher); a second one, or 3 s later, ends the process. */
