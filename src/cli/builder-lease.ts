@@ -7,9 +7,8 @@ import { processAlive } from '../util/process-alive.js';
 const BUILDER_LEASE_MS = 30 * 60_000;
 
 /**
- * A file or folder beside the index folder `indexDir`: `builder`, the builders' lease folder; `warming`, written by a hook
- * that started a build of an index with no saved catalog; `snapshot`, by a hook that started one to save the catalog it
- * searched unsaved (naming its stamp); `built`, touched by a build once its catalog is saved.
+ * Beside the index folder: `builder`, the builders' lease folder; `warming` and `snapshot`, the markers of a
+ * hook that started a build (see `indexInBackground`); `built`, touched by a build once its catalog is saved.
  */
 export function besideIndex(indexDir: string, kind: 'builder' | 'warming' | 'snapshot' | 'built'): string {
   return `${indexDir}.${kind}`;
@@ -26,12 +25,10 @@ export function markBuilt(indexDir: string): void {
 }
 
 /**
- * One background builder per index folder, across processes (six cold hooks at once start one).
- * A folder holds numbered lease files, each naming the pid that holds it and when it was taken;
- * the highest number is the current lease. A process takes the next number only when that holder
- * is gone (pid dead, or the lease older than `maxAgeMs`), and a number is taken by hard-linking a
- * complete file to it, which fails when the name exists: of two processes that found the same
- * lease stale, one wins, and no reader ever sees a half-written lease.
+ * One background builder per index folder, across processes. The folder holds numbered lease files
+ * (pid, time taken); the highest is current. The next number is taken only when its holder is gone
+ * (pid dead, or older than `maxAgeMs`), by hard-linking a complete file to it, which fails when the
+ * name exists: of two processes that found a lease stale one wins, and no reader sees half a lease.
  */
 export class BuilderLease {
   readonly #file: string;

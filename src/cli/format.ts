@@ -23,10 +23,7 @@ export function toJsonHit(hit: SearchHit): JsonHit {
   };
 }
 
-/**
- * Human `query --explain` block for one hit, indented under it: the words matched per field,
- * the rankers' evidence, and how the score compares with the threshold.
- */
+/** `query --explain` for one hit, indented under it: words matched per field, the rankers' evidence, the score against the threshold. */
 export function formatExplanation(why: HitExplanation, score: number, indent = '    '): string[] {
   const fields = Object.entries(why.matched).map(([field, terms]) => `${field} ${terms.join(', ')}`);
   const lines = [`matched: ${fields.length === 0 ? 'no words (found by meaning)' : fields.join('; ')}`];

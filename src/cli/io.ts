@@ -81,10 +81,8 @@ const readChunk = (fd: number, buffer: Buffer): Promise<number> =>
   new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))));
 
 /**
- * All of stdin, read from fd 0 with `fs.read` (a stdin never closed holds a pool thread, not the
- * caller's deadline), which costs a cold hook less than `process.stdin`'s stream. A descriptor that
- * answers EAGAIN (a non-blocking pipe shared with the parent) hands the rest to the stream, as
- * Windows does all of it. `fd` and `stream` are for tests.
+ * All of stdin, read from fd 0 with `fs.read`, cheaper for a cold hook than `process.stdin`'s stream. A
+ * descriptor that answers EAGAIN (a non-blocking pipe) hands the rest to the stream, as Windows does all.
  */
 export async function readStdinFd(maxBytes = Number.POSITIVE_INFINITY, fd = 0, stream: () => NodeJS.ReadableStream = () => process.stdin): Promise<string> {
   if (process.platform === 'win32') return readAll(stream(), maxBytes);

@@ -14,10 +14,7 @@ function bar(share: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%`;
 }
 
-/**
- * A one-line progress bar redrawn in place with `\r` on a terminal's stderr. On anything else
- * (a pipe, a log file, a test) it prints nothing: progress noise has no reader there.
- */
+/** A one-line progress bar redrawn in place on a terminal's stderr; elsewhere (a pipe, a log) nothing. */
 export class ProgressBar {
   readonly #stream: CliIo['stderr'];
   /** Whether the stream is a terminal (the bar draws only there). */
@@ -71,11 +68,7 @@ function duration(seconds: number): string {
   return `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
 }
 
-/**
- * Progress of an index build, fed `LiveIndex.refresh`'s `onProgress(done, total)` (called at
- * least every 64 skills): a bar redrawn in place on a terminal, else a plain line at most once a
- * second, with the rate and the time left once there is a rate to tell.
- */
+/** Progress of an index build (`LiveIndex.refresh`'s `onProgress`): a bar on a terminal, else a line at most once a second, with rate and time left. */
 export class BuildProgress {
   readonly #stream: CliIo['stderr'];
   readonly #tty: boolean;

@@ -149,11 +149,7 @@ export function describeSources(sources: SourceOptions): string {
   return `in ${parts.join(', ')}`;
 }
 
-/**
- * One index folder per (catalog sources, model), for the `watch` socket, the builder lease and the
- * hook's markers (the index is in the store): two projects or models never share a server or a
- * builder. With default sources the project directory identifies the catalog.
- */
+/** One folder per (catalog sources, model) for the `watch` socket, builder lease and hook markers: two projects or models never share them. */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
   if (retrieval.indexDir) return retrieval.indexDir;
   const override = isOverride(sources);

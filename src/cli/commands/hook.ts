@@ -191,11 +191,7 @@ function modifiedAt(file: string): number {
   }
 }
 
-/**
- * True when this process may start the work `marker` records: no marker, one older than `ttl`,
- * or one for other work (`content`); the marker then records this attempt. False when it cannot
- * be written.
- */
+/** Records this attempt in `marker` unless one younger than `ttl` names the same `content`; false then, or when it cannot be written. */
 function claimMarker(marker: string, ttl: number, content = ''): boolean {
   try {
     if (Date.now() - modifiedAt(marker) < ttl && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;

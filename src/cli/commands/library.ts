@@ -27,10 +27,7 @@ interface Found {
   readonly kind: 'folder' | 'file';
 }
 
-/**
- * `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md`
- * files, else those of its `skills/` folder (the usual layout of a skills repository).
- */
+/** `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md` files, else those of `dir/skills/`. */
 function skillsIn(dir: string, rootName = path.basename(dir)): Found[] {
   if (existsSync(path.join(dir, SKILL_FILE))) return [{ name: rootName, from: dir, kind: 'folder' }];
   const found = skillsDirectlyIn(dir);
@@ -103,11 +100,7 @@ function movedInPlace(from: string, target: string): boolean {
   }
 }
 
-/**
- * One line per skill among `added` that the library's loader refuses, naming its file and the
- * problem: it is added all the same (as a broken file in a skills folder stays there), and
- * `validate` reports it until it is fixed.
- */
+/** One line per skill among `added` that the loader refuses: added all the same, and `validate` reports it until fixed. */
 async function unloadable(library: string, added: readonly string[]): Promise<string[]> {
   if (added.length === 0) return [];
   const [{ scanSkillsDir, formatDiagnostic }, { SOURCE_RANKS }] = await Promise.all([import('../../load/index.js'), import('../../load/sources.js')]);
@@ -125,10 +118,7 @@ function libraryDir(args: ParsedArgs, io: CliIo): string {
   return given[0] === undefined ? defaultLibraryDir(io.env) : path.resolve(io.cwd, given[0]);
 }
 
-/**
- * `library add`: copies (default), links (`--link`) or moves (`--move`) skills into the
- * library. A name already in the library is skipped, never overwritten.
- */
+/** `library path | list | add`: add copies (default), links or moves skills in; a name already there is skipped, never overwritten. */
 export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const action = parsePositionalChoice('library', 'command', args.positionals[0], ACTIONS);
   const library = libraryDir(args, io);

@@ -7,10 +7,7 @@ import { hostRenderer, hostSkills, listingInputs } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { HOSTS } from '../../types.js';
 
-/**
- * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
- * go to stderr so stdout stays exactly the model's view.
- */
+/** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);

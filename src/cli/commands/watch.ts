@@ -10,11 +10,7 @@ import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
 import { packageVersion } from '../../util/package-version.js';
 
-/**
- * Initial sync, then one reindex per coalesced catalog change until the signal aborts, while
- * serving searches on the index's socket. Reindexes never overlap: a change during a reindex
- * schedules exactly one more.
- */
+/** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
@@ -95,11 +91,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-/**
- * Serves searches for hooks and `query` on the index's socket. The engine is searched as it
- * stands (a reindex in progress is not waited for). Failing to listen is reported, not fatal:
- * watching still keeps the persistent index fresh.
- */
+/** Serves searches on the index's socket (from the engine as it stands); failing to listen is reported, not fatal. */
 async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promise<SkillSocketServer | undefined> {
   const [{ SkillSocketServer }, { socketPathFor }] = await Promise.all([
     import('../../integrations/socket-server.js'),
