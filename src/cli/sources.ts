@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
-import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.js';
+import { loadUserConfig } from '../config/user-config.js';
 import type { DemoMode } from '../load/options.js';
-import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
+import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting } from '../types.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
 import { DEFAULT_MODEL } from './flags.js';
@@ -14,24 +14,7 @@ import { makeDirs } from '../util/make-dirs.js';
 import { PRIVATE_DIR_MODE } from '../vector-index/atomic-file.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
-export interface SourceOptions {
-  readonly cwd: string;
-  readonly home: string;
-  /** Non-empty: scan only these folders (plus `toolsFiles`), not the default sources. */
-  readonly skillsDirs: readonly string[];
-  readonly toolsFiles: readonly string[];
-  readonly addDirs: readonly string[];
-  /** `--library` folders, or the default library when it exists (default sources only). */
-  readonly libraryDirs: readonly string[];
-  /** `always` with `--demo`; otherwise the command's default (`auto`, or `never` for host-facing commands). */
-  readonly demo: DemoMode;
-  /** Codex's home (`$CODEX_HOME`, else `~/.codex`); null when the config switches Codex's folders off. */
-  readonly codexHome: string | null;
-  /** Claude Code plugins on or off (the config's `sources.claudePlugins`). */
-  readonly claudePlugins: boolean;
-  /** The merged user and project config files (`skill-search config`). */
-  readonly config: ResolvedUserConfig;
-}
+export type SourceOptions = ReturnType<typeof resolveSources>;
 
 /** Where `library add` puts skills: `$SKILL_SEARCH_LIBRARY`, else `$XDG_CONFIG_HOME/skill-search/library` or `~/.config/skill-search/library`. */
 export function defaultLibraryDir(env: CliIo['env']): string {
@@ -39,15 +22,7 @@ export function defaultLibraryDir(env: CliIo['env']): string {
   return path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(homeDir(env), '.config'), 'skill-search', 'library');
 }
 
-export interface RetrievalOptions {
-  readonly k: number;
-  readonly mode: SearchMode;
-  /** `--abstain`; undefined = the engine's default. */
-  readonly abstain: AbstainSetting | undefined;
-  readonly model: string;
-  /** Explicit `--index-dir`, or undefined to derive one per catalog (see `resolveIndexDir`). */
-  readonly indexDir: string | undefined;
-}
+export type RetrievalOptions = ReturnType<typeof resolveRetrieval>;
 
 function asList(value: ParsedValues[string]): string[] {
   if (Array.isArray(value)) return value;
@@ -80,7 +55,7 @@ export function checkedPath(label: string, raw: string, kind: Kind, base: string
 }
 
 /** `--cwd` anchors project skills; the paths of other flags are relative to the shell's directory, not to `--cwd`. */
-export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto'): SourceOptions {
+export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto') {
   const cwdRaw = asString(values.cwd) ?? cwdOverride;
   const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
   const home = homeDir(io.env);
@@ -93,18 +68,21 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   return Object.freeze({
     cwd,
     home,
+    /** Non-empty: scan only these folders (plus `toolsFiles`), not the default sources. */
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
+    /** `--library` folders, or the default and configured ones that exist (default sources only). */
     libraryDirs: Object.freeze(libraryDirs),
     demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
+    /** Null when the config switches Codex's folders off. */
     codexHome: config.sources.codex.value ? codexHomeDir(io.env, home) : null,
     claudePlugins: config.sources.claudePlugins.value,
     config,
   });
 }
 
-export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number): RetrievalOptions {
+export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number) {
   const kRaw = asString(values.k);
   const modeRaw = asString(values.mode);
   const abstainRaw = asString(values.abstain);
@@ -114,8 +92,10 @@ export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: numb
   return Object.freeze({
     k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
     mode: modeRaw === undefined ? ENGINE_DEFAULTS.mode : parseChoice('mode', modeRaw, SEARCH_MODES),
+    /** Undefined: the engine's default. */
     abstain: abstainRaw === undefined ? undefined : parseAbstain(abstainRaw),
     model,
+    /** Undefined: one per catalog (`resolveIndexDir`). */
     indexDir: indexDirRaw === undefined ? undefined : indexDirPath(indexDirRaw, io.cwd),
   });
 }

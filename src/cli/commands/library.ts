@@ -16,7 +16,7 @@ import { plural } from '../../util/text.js';
 const ACTIONS = ['add', 'list', 'path'] as const;
 const SKILL_FILE = 'SKILL.md';
 /** `--clone-timeout` default: a clone that has not finished by then is stopped. */
-export const DEFAULT_CLONE_TIMEOUT_S = 120;
+const DEFAULT_CLONE_TIMEOUT_S = 120;
 /** Warnings printed one per line; the rest are counted. */
 const MAX_WARNING_LINES = 20;
 
@@ -60,7 +60,7 @@ function followed(file: string): ReturnType<typeof statSync> | undefined {
 }
 
 /** `https://…`, `ssh://…`, `file://…`, `git@host:…` or anything ending in `.git`: a repository to clone. */
-export function isGitUrl(raw: string): boolean {
+function isGitUrl(raw: string): boolean {
   return /^(?:https?|ssh|git|file):\/\//.test(raw) || /^[\w.-]+@[\w.-]+:/.test(raw) || raw.endsWith('.git');
 }
 

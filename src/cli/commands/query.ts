@@ -2,7 +2,7 @@ import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
 import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
-import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
@@ -59,8 +59,9 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
         line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
       }
     } else {
+      // How a translated message was read (the same for every hit).
       const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
-      if (translation !== undefined) line(io.stdout, formatTranslation(translation));
+      if (translation !== undefined) line(io.stdout, `Read as ${translation.language}, searched in English as: ${translation.english}`);
       formatHits(hits).forEach((text, i) => {
         line(io.stdout, text);
         const { why, score } = hits[i]!;

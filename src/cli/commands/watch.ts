@@ -49,25 +49,22 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     report('indexed', first);
     collector.touch();
 
-    let running: Promise<void> | undefined;
-    let again = false;
+    // Changes during a reindex queue exactly one more.
+    let running = Promise.resolve();
+    let queued = false;
     const reindex = (): void => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          try {
-            report('reindexed', await live.refresh());
-            collector.touch();
-          } catch (error) {
-            line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
-          }
-        } while (again && !io.signal?.aborted);
-        running = undefined;
-      })();
+      if (queued) return;
+      queued = true;
+      running = running.then(async () => {
+        queued = false;
+        if (io.signal?.aborted) return;
+        try {
+          report('reindexed', await live.refresh());
+          collector.touch();
+        } catch (error) {
+          line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
+        }
+      });
     };
     live.catalog.on('change', reindex);
     live.catalog.on('error', (error) => line(io.stderr, `skill-search: watcher: ${error.message}`));
