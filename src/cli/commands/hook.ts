@@ -82,9 +82,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     ]);
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
-    // The catalog a live search leaves unsaved is saved by a detached process: the prompt does not wait for it.
     let snapshotDue: string | undefined;
-    const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
         const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
@@ -98,7 +96,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
               Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
             ),
           },
-          ...(deferSnapshot === undefined ? {} : { onSnapshotDue: deferSnapshot }),
+          // The catalog a live search leaves unsaved is saved by a detached process: the prompt does not wait for it.
+          onSnapshotDue: io.spawnDetached && ((sourceStamp: string) => (snapshotDue = sourceStamp)),
           onFallback: ({ from, reason, noServer, untrusted }) => {
             if (from !== 'server') return;
             if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);

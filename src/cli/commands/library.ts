@@ -111,17 +111,12 @@ async function unloadable(library: string, added: readonly string[]): Promise<st
     .map((d) => `${formatDiagnostic(d)} (added, but it will not load until fixed)`);
 }
 
-function libraryDir(args: ParsedArgs, io: CliIo): string {
-  const flag = args.values.library;
-  const given = Array.isArray(flag) ? flag : typeof flag === 'string' ? [flag] : [];
-  if (given.length > 1) throw flagError('library takes one --library DIR');
-  return given[0] === undefined ? defaultLibraryDir(io.env) : path.resolve(io.cwd, given[0]);
-}
-
 /** `library path | list | add`: add copies (default), links or moves skills in; a name already there is skipped, never overwritten. */
 export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const action = parsePositionalChoice('library', 'command', args.positionals[0], ACTIONS);
-  const library = libraryDir(args, io);
+  const given = (args.values.library as string[] | undefined) ?? [];
+  if (given.length > 1) throw flagError('library takes one --library DIR');
+  const library = given[0] === undefined ? defaultLibraryDir(io.env) : path.resolve(io.cwd, given[0]);
   if (action === 'path') {
     if (args.values.json === true) printJson(io, { library, exists: existsSync(library) });
     else line(io.stdout, library);
