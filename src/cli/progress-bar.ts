@@ -41,15 +41,11 @@ export class ProgressBar {
     this.#shown = true;
   }
 
-  /** Starts the rate clock again (a new file). */
-  restart(): void {
-    this.#started = performance.now();
-  }
-
-  /** Leaves the line so later output starts on a fresh one. */
+  /** Leaves the line so later output starts on a fresh one, and starts the rate clock again (for the next file). */
   done(): void {
     if (this.#shown) this.#stream.write('\n');
     this.#shown = false;
+    this.#started = performance.now();
   }
 }
 
