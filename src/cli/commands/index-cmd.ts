@@ -47,11 +47,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
         const counts = { skills, added: 0, updated: 0, removed: 0, unchanged: skills, embedded: 0, model };
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
       }
-      const onProgress = await buildProgress(io, args.values);
-      const { snapshot, sync, ms } = await live.refresh({
-        ...(onProgress === undefined ? {} : { onProgress }),
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-      });
+      const { snapshot, sync, ms } = await live.refresh({ onProgress: await buildProgress(io, args.values), signal: io.signal });
       if (snapshot.skills.length === 0) {
         const { nothingToIndex } = await import('../../integrations/live-index.js');
         throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
@@ -80,7 +76,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 
   function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
-    const ms = summary.ms;
+    const { ms } = summary;
     if (args.values.json === true) {
       printJson(io, { ...summary, ms: round(ms, 1) });
       return 0;
