@@ -68,7 +68,7 @@ function shellWatchdog(path: string, ms: number, line: string, onFailure: () => 
 }
 
 function workerWatchdog(ms: number, line: string): () => void {
-  // Required here, not imported: the shell timer leaves the hook without worker_threads (1.5–9 ms to load).
+  // Required here, not imported: the shell timer leaves the hook without worker_threads (docs/cold-start.md).
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
