@@ -36,7 +36,7 @@ const WATCH_SPEC: CommandSpec = {
   ].join('\n'),
 };
 
-const TABLE = {
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   query: {
     summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
     usage: '[options] "<message>"',
@@ -231,11 +231,9 @@ const TABLE = {
     options: { ...SOURCE_OPTIONS, ...JSON_OPTION },
     load: async () => (await import('./commands/stats.js')).runStats,
   },
-} satisfies Record<string, CommandEntry>;
+};
 
-export type CommandName = keyof typeof TABLE;
-export const COMMANDS: Readonly<Record<CommandName, CommandEntry>> = TABLE;
-
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(COMMANDS, name);
+/** The command named `name`, if there is one. */
+export function commandNamed(name: string | undefined): CommandEntry | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 }

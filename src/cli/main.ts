@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { didYouMean, renderCommandHelp } from './args.js';
-import { COMMANDS, isCommandName } from './commands.js';
+import { COMMANDS, commandNamed } from './commands.js';
 import type { CliIo } from './io.js';
 import { EXIT, runCommand, runMain } from './run.js';
 import { packageVersion } from '../util/package-version.js';
@@ -40,12 +40,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT.user;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' ? rest[0] : undefined;
-    if (topic !== undefined && isCommandName(topic)) {
-      io.stdout.write(renderCommandHelp(topic, COMMANDS[topic]));
-    } else {
-      io.stdout.write(topHelp());
-    }
+    const topic = first === 'help' ? commandNamed(rest[0]) : undefined;
+    io.stdout.write(topic === undefined ? topHelp() : renderCommandHelp(rest[0]!, topic));
     return EXIT.ok;
   }
   if (first === '--version' || first === '-v') {
@@ -55,10 +51,11 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (first.startsWith('-')) {
     throw new SkillSearchError('BAD_FLAG', `unknown option '${first}'${didYouMean(first, ['--help', '--version'])} (see skill-search --help)`);
   }
-  if (!isCommandName(first)) {
+  const command = commandNamed(first);
+  if (command === undefined) {
     throw new SkillSearchError('BAD_FLAG', `unknown command '${first}'${didYouMean(first, Object.keys(COMMANDS))} (see skill-search --help)`);
   }
-  return runCommand(first, COMMANDS[first], rest, io);
+  return runCommand(first, command, rest, io);
 }
 
 function isEntryModule(): boolean {
