@@ -4,7 +4,7 @@ import { suggestNames } from '../util/suggest.js';
 import type { CliIo } from './io.js';
 
 /** One flag of a command, as parsed and as shown in `--help`. */
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
   /** Shown in help (`DIR`, `N`). */

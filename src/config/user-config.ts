@@ -59,8 +59,6 @@ export interface Sourced<T> {
 
 export const DEFAULT_ORIGIN = 'default';
 
-export type ResolvedUserConfig = ReturnType<typeof loadUserConfig>;
-
 /** Reads and validates one file; undefined when it does not exist. Errors name the file and the key. */
 export function readConfigFile(file: string): UserConfigFile | undefined {
   const data = readJsonFile(file, { missingOk: true });
