@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { DeltaSaved, LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
 import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
@@ -40,12 +40,6 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
   return LiveIndex.open(liveIndexOptions(sources, retrieval, io, knobs));
 }
 
-/** `LiveIndex.saveDelta` for the flags: the catalog saved from a tools file's changed lines, or undefined. */
-export async function saveDeltaFor(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<DeltaSaved | undefined> {
-  const { LiveIndex } = await import('../integrations/live-index.js');
-  return LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
-}
-
 /** A search opened as every command opens one (`service/open-search.ts`) for the flags. */
 export async function openSearchFor(
   sources: SourceOptions,
@@ -63,7 +57,7 @@ export function storeFile(env: NodeJS.ProcessEnv): string {
   return path.join(cacheRoot(env), STORE_DEFAULTS.file);
 }
 
-function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
+export function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
   return {
     catalog: catalogOptions(sources),
     model: retrieval.model,

@@ -64,7 +64,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
     const stdinWaitMs = Math.max(timeoutMs, HOOK_TIMING.minStdinWait);
-    const stdin = await withDeadline(io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), stdinWaitMs);
+    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), stdinWaitMs).unref());
+    const stdin = await Promise.race([io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), timeout]);
     if (stdin === undefined) {
       log(`skill-search hook: no input on stdin within ${stdinWaitMs} ms; skipped`);
       io.exitSoon?.(0);
@@ -168,18 +169,6 @@ function recordUsage(turn: HookTurn, sources: SourceOptions | undefined, io: Cli
   store.recordSuggested(session, turn.suggested);
   const failed = store.save();
   if (failed) log(`skill-search hook: usage not saved (${failed.message})`);
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function modifiedAt(file: string): number {

@@ -3,7 +3,7 @@ import type { ParsedArgs } from '../args.js';
 import { BuilderLease, besideIndex, markBuilt } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../flags.js';
-import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
+import { buildProgress, line, liveIndexOptions, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -32,7 +32,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   async function build(): Promise<number> {
     // Only a tools file's lines edited since a saved catalog (what a hook hands its indexer): saved from them.
     const started = performance.now();
-    const quick = await saveDeltaFor(sources, retrieval, io);
+    const { LiveIndex } = await import('../../integrations/live-index.js');
+    const quick = await LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
     if (quick !== undefined) {
       const { diagnostics, ...counts } = quick;
       return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
