@@ -23,7 +23,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Skill } from '../src/types.js';
 import { SkillCatalog } from '../src/load/index.js';
-import { snapshotMarker } from '../src/cli/builder-lease.js';
+import { besideIndex } from '../src/cli/builder-lease.js';
 import type { BenchContext, Suite } from './context.js';
 import { NO_QUERY_CACHE, sizeLabel } from './context.js';
 import { POOL_FILE, sample } from './corpus.js';
@@ -159,7 +159,7 @@ function snapshotStamp(indexDir: string): string | undefined {
  * when none came within {@link SNAPSHOT_WAIT_MS}. True at once when no writer was started.
  */
 async function snapshotWritten(indexDir: string, before: string | undefined, called: number): Promise<boolean> {
-  const marker = snapshotMarker(indexDir);
+  const marker = besideIndex(indexDir, 'snapshot');
   // The marker's first line is when the writer was started.
   if (!existsSync(marker) || Date.parse(readFileSync(marker, 'utf8').split('\n', 1)[0]!) < called) return true;
   // Until the snapshot is named and the writer has exited (its last work must not overlap the next call).

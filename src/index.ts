@@ -1,9 +1,6 @@
 /**
- * The public API of `skill-search`: every name the subpath entries in `src/api/` export is supported; anything else under src/ is
- * internal and may change. The same names are grouped by subpath, so a host that needs one
- * stage imports only that stage's modules (`skill-search/prefetch` loads the prefetcher alone,
- * not the model, the indexes or the MCP SDK). This entry loads every stage except the
- * command line (`skill-search/cli`).
+ * The public API of `skill-search`: the names the subpaths in `src/api/` export (anything else under
+ * src/ is internal). Each subpath loads only its stage's modules; this entry loads every stage but the CLI.
  *
  * | subpath                    | for                                                      |
  * |----------------------------|----------------------------------------------------------|

@@ -1,8 +1,4 @@
-/**
- * `skill-search/attachments`: what the model sees. The skill listing and its per-agent delta,
- * attachment messages and their rendering into `<system-reminder>` user messages, compaction,
- * and the Skill tool (definition, JSON Schema, invocation).
- */
+/** `skill-search/attachments`: what the model sees: the listing and its delta, attachment messages and their rendering, compaction, the Skill tool. */
 export {
   DEFAULT_LISTING_BUDGET_CHARS,
   formatSkillLine,

@@ -1,8 +1,4 @@
-/**
- * `skill-search/embed`: text → vectors. `resolveEmbedder()` picks the bundled USE-lite encoder
- * (or a model by id); the hash embedder is a deterministic stand-in for tests; downloadable
- * models are listed in `MODEL_PRESETS` and installed with `pullModel`.
- */
+/** `skill-search/embed`: text → vectors; `resolveEmbedder()` picks the bundled USE-lite encoder or a model by id; `pullModel` installs a preset. */
 export { DEFAULT_MODELS_DIR, resolveEmbedder, type ResolveEmbedderOptions } from '../embed/resolve.js';
 export { createHashEmbedder, type HashEmbedderOptions } from '../embed/hash-embedder.js';
 export { USE_LITE_ID, createUseLiteEmbedder } from '../embed/use-lite.js';

@@ -1,9 +1,6 @@
 /**
- * `skill-search/hook`: the Claude Code `UserPromptSubmit` hook as a function (stdin JSON in,
- * hook output out, never throwing on bad input), the client that asks a running
- * `skill-search watch` server instead of loading a model in every prompt's process, and
- * `openSearch`, which opens a search as every command does (a running server, else the catalog
- * saved in the store, else the live index).
+ * `skill-search/hook`: the Claude Code `UserPromptSubmit` hook as a function, the client of a running
+ * `skill-search watch` server, and `openSearch`, which opens a search as every command does.
  */
 export {
   USER_PROMPT_SUBMIT,

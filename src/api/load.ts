@@ -1,7 +1,4 @@
-/**
- * `skill-search/load`: SKILL.md files → `Skill` objects → a merged, watched catalog. Bad files
- * come back as diagnostics beside the good skills, never as exceptions.
- */
+/** `skill-search/load`: SKILL.md files → `Skill` objects → a merged, watched catalog; bad files come back as diagnostics. */
 export {
   CATALOG_EVENTS,
   SkillCatalog,

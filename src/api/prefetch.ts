@@ -1,8 +1,4 @@
-/**
- * `skill-search/prefetch`: background skill discovery for an agent loop. Loads the prefetcher
- * alone (no dependency); bring your own `SkillSearcher` (the engine from `skill-search/search`, a
- * `SkillSocketClient`, or anything with a `search()`).
- */
+/** `skill-search/prefetch`: background skill discovery for an agent loop; loads no dependency. Bring your own `SkillSearcher`. */
 export {
   PrefetchHandle,
   SkillPrefetcher,

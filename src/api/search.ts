@@ -1,8 +1,4 @@
-/**
- * `skill-search/search`: the hybrid (lexical + dense) engine over a set of skills, and
- * `LiveIndex`, which keeps a persistent engine in step with a catalog; query routing for other
- * languages; and the evaluation that `skill-search eval` runs (ranking and shown views).
- */
+/** `skill-search/search`: the hybrid engine, `LiveIndex` (an engine kept in step with a catalog), query routing for other languages, and the evaluation. */
 export { SkillSearchEngine, type EngineInfo, type EngineOptions, type SyncOptions, type SyncResult } from '../search/index.js';
 export type { EntryStore } from '../store/entry-store.js';
 export { withoutLoneCompanions } from '../search/companions.js';

@@ -1,35 +1,30 @@
 import { parseArgs } from 'node:util';
 import { SkillSearchError } from '../errors.js';
 import { suggestNames } from '../util/suggest.js';
+import type { CliIo } from './io.js';
 
 /** One flag of a command, as parsed and as shown in `--help`. */
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
-  /** Placeholder shown in help (`DIR`, `N`). */
+  /** Shown in help (`DIR`, `N`). */
   readonly placeholder?: string;
   readonly description: string;
-  /** The default as the user should read it in help. */
+  /** The default as help shows it. */
   readonly defaultText?: string;
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
 
+/** A command's flags and help (its name is its key in the command table). */
 export interface CommandSpec {
-  readonly name: string;
   readonly summary: string;
-  /**
-   * The part of the usage line after `skill-search <name>`.
-   * @default '[options]'
-   */
+  /** The usage line after `skill-search <name>`. @default '[options]' */
   readonly usage?: string;
   readonly options: OptionTable;
-  /**
-   * How many arguments that are not flags the command takes, and what to call them in an error.
-   * @default none
-   */
+  /** How many non-flag arguments it takes, and what an error calls them. @default none */
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string };
-  /** Extra help paragraphs (examples, output format). */
+  /** Extra help paragraphs (output format, examples). */
   readonly notes?: string;
 }
 
@@ -39,6 +34,11 @@ export interface ParsedArgs {
   readonly values: ParsedValues;
   readonly positionals: readonly string[];
   readonly help: boolean;
+}
+
+/** A command in the table (commands.ts): its help, and its code, imported when it runs (resolving to its exit code). */
+export interface CommandEntry extends CommandSpec {
+  readonly load: () => Promise<(args: ParsedArgs, io: CliIo) => Promise<number>>;
 }
 
 /** `skill-search: <text>` as a user error (exit 1). */
@@ -60,13 +60,10 @@ export function didYouMean(typed: string, known: readonly string[]): string {
   return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`}?)`;
 }
 
-/**
- * Parses with node:util in non-strict token mode and applies strictness ourselves, so every
- * error can name the flag the user typed (node's own messages are multi-clause and generic).
- */
-export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+/** node:util's parser in non-strict token mode, strictness applied here so that every error names the flag typed. */
+export function parseCommandArgs(name: string, spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const [name, { type, multiple }] of Object.entries(spec.options)) options[name] = multiple ? { type, multiple } : { type };
+  for (const [flag, { type, multiple }] of Object.entries(spec.options)) options[flag] = multiple ? { type, multiple } : { type };
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
 
   const values: ParsedValues = {};
@@ -80,9 +77,9 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     if (token.kind === 'option-terminator') continue;
     const option = options[token.name];
     if (!option) {
-      const known = Object.keys(spec.options).map((name) => `--${name}`);
+      const known = Object.keys(spec.options).map((flag) => `--${flag}`);
       const hint = token.rawName.startsWith('--') ? didYouMean(token.rawName, known) : '';
-      throw flagError(`unknown option '${token.rawName}' for '${spec.name}'${hint} ${seeHelp(spec.name)}`);
+      throw flagError(`unknown option '${token.rawName}' for '${name}'${hint} ${seeHelp(name)}`);
     }
     if (token.name === 'help') {
       help = true;
@@ -90,28 +87,22 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     }
     if (option.type === 'boolean') {
       if (token.value !== undefined) {
-        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(spec.name)}`);
+        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(name)}`);
       }
       values[token.name] = true;
       continue;
     }
-    if (token.value === undefined) throw flagError(`option '${token.rawName}' needs a value ${seeHelp(spec.name)}`);
-    if (option.multiple) {
-      const list = (values[token.name] as string[] | undefined) ?? [];
-      list.push(token.value);
-      values[token.name] = list;
-    } else {
-      values[token.name] = token.value;
-    }
+    if (token.value === undefined) throw flagError(`option '${token.rawName}' needs a value ${seeHelp(name)}`);
+    values[token.name] = option.multiple ? [...((values[token.name] as string[] | undefined) ?? []), token.value] : token.value;
   }
   if (help) return { values, positionals, help };
   const expected = spec.positionals ?? NO_POSITIONALS;
   if (positionals.length < expected.min) {
-    throw flagError(`'${spec.name}' needs ${expected.name} ${seeHelp(spec.name)}`);
+    throw flagError(`'${name}' needs ${expected.name} ${seeHelp(name)}`);
   }
   if (positionals.length > expected.max) {
     const extra = positionals[expected.max];
-    throw flagError(`unexpected argument '${extra}' for '${spec.name}' ${seeHelp(spec.name)}`);
+    throw flagError(`unexpected argument '${extra}' for '${name}' ${seeHelp(name)}`);
   }
   return { values, positionals, help };
 }
@@ -131,11 +122,7 @@ export function parseChoice<T extends string>(flag: string, raw: string, choices
   return raw as T;
 }
 
-/**
- * A command's first argument that must be one of a few words (`library add`, `install codex`):
- * `unknown action 'frob' for 'library' (did you mean …?) (expected add, list or path)`.
- * `what` names the argument as the command's help does.
- */
+/** A command's first argument, one of a few words: `unknown command 'frob' for 'library' (did you mean …?); expected add, list or path`. */
 export function parsePositionalChoice<T extends string>(command: string, what: string, raw: string | undefined, choices: readonly T[]): T {
   if (raw !== undefined && (choices as readonly string[]).includes(raw)) return raw as T;
   const expected = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
@@ -143,16 +130,16 @@ export function parsePositionalChoice<T extends string>(command: string, what: s
   throw flagError(`unknown ${what} '${raw}' for '${command}'${didYouMean(raw, choices)}; expected ${expected} ${seeHelp(command)}`);
 }
 
-export function renderCommandHelp(spec: CommandSpec): string {
+export function renderCommandHelp(name: string, spec: CommandSpec): string {
   const rows: [string, string][] = [['-h, --help', 'show this help']];
-  for (const [name, option] of Object.entries(spec.options)) {
-    const flag = `--${name}${option.placeholder ? ` ${option.placeholder}` : ''}`;
+  for (const [key, option] of Object.entries(spec.options)) {
+    const flag = `--${key}${option.placeholder ? ` ${option.placeholder}` : ''}`;
     const extras = [option.multiple ? 'repeatable' : '', option.defaultText ? `default: ${option.defaultText}` : ''].filter(Boolean).join('; ');
     rows.push([flag, extras ? `${option.description} (${extras})` : option.description]);
   }
   const width = Math.max(...rows.map(([flag]) => flag.length));
   const lines = [
-    `Usage: skill-search ${spec.name} ${spec.usage ?? '[options]'}`.trimEnd(),
+    `Usage: skill-search ${name} ${spec.usage ?? '[options]'}`.trimEnd(),
     '',
     spec.summary,
     '',

@@ -4,50 +4,31 @@ import path from 'node:path';
 import { processAlive } from '../util/process-alive.js';
 
 /** A builder's lease is spent after this long even if its pid still runs (hung, or the pid reused). */
-export const BUILDER_LEASE_MS = 30 * 60_000;
+const BUILDER_LEASE_MS = 30 * 60_000;
 
-/** The lease folder of the builders of the index in `indexDir`. */
-export function builderLeaseDir(indexDir: string): string {
-  return `${indexDir}.builder`;
-}
-
-/** The file a hook writes when it starts a detached build of an index with no saved catalog (`skill-search hook`). */
-export function warmingMarker(indexDir: string): string {
-  return `${indexDir}.warming`;
-}
-
-/** The file a hook writes when it starts a detached `index` to save the catalog it searched unsaved, naming its stamp. */
-export function snapshotMarker(indexDir: string): string {
-  return `${indexDir}.snapshot`;
-}
-
-/** The file a build touches once its catalog is saved (`markBuilt`). */
-export function builtMarker(indexDir: string): string {
-  return `${indexDir}.built`;
+/**
+ * Beside the index folder: `builder`, the builders' lease folder; `warming` and `snapshot`, the markers of a
+ * hook that started a build (see `indexInBackground`); `built`, touched by a build once its catalog is saved.
+ */
+export function besideIndex(indexDir: string, kind: 'builder' | 'warming' | 'snapshot' | 'built'): string {
+  return `${indexDir}.${kind}`;
 }
 
 /** Records that a build of the index in `indexDir` saved its catalog now; a failure to record is ignored. */
 export function markBuilt(indexDir: string): void {
   try {
     mkdirSync(path.dirname(indexDir), { recursive: true, mode: 0o700 });
-    writeFileSync(builtMarker(indexDir), `${new Date().toISOString()}\n`, { mode: 0o600 });
+    writeFileSync(besideIndex(indexDir, 'built'), `${new Date().toISOString()}\n`, { mode: 0o600 });
   } catch {
     // Only spares a hook a second build.
   }
 }
 
-export interface BuilderLeaseOptions {
-  /** A lease older than this is spent whatever its pid says (a hung builder, or a pid reused). */
-  readonly maxAgeMs: number;
-}
-
 /**
- * One background builder per index folder, across processes (six cold hooks at once start one).
- * A folder holds numbered lease files, each naming the pid that holds it and when it was taken;
- * the highest number is the current lease. A process takes the next number only when that holder
- * is gone (pid dead, or the lease older than `maxAgeMs`), and a number is taken by hard-linking a
- * complete file to it, which fails when the name exists: of two processes that found the same
- * lease stale, one wins, and no reader ever sees a half-written lease.
+ * One background builder per index folder, across processes. The folder holds numbered lease files
+ * (pid, time taken); the highest is current. The next number is taken only when its holder is gone
+ * (pid dead, or older than `maxAgeMs`), by hard-linking a complete file to it, which fails when the
+ * name exists: of two processes that found a lease stale one wins, and no reader sees half a lease.
  */
 export class BuilderLease {
   readonly #file: string;
@@ -57,14 +38,14 @@ export class BuilderLease {
   }
 
   /** The lease in folder `dir` for this process, or undefined when a live holder has it (or it cannot be written). */
-  static claim(dir: string, options: BuilderLeaseOptions): BuilderLease | undefined {
+  static claim(dir: string, { maxAgeMs } = { maxAgeMs: BUILDER_LEASE_MS }): BuilderLease | undefined {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const numbers = readdirSync(dir)
         .filter((name) => /^\d{1,15}$/.test(name))
         .map(Number);
       const top = numbers.length === 0 ? 0 : Math.max(...numbers);
-      if (top > 0 && held(path.join(dir, String(top)), options.maxAgeMs)) return undefined;
+      if (top > 0 && held(path.join(dir, String(top)), maxAgeMs)) return undefined;
       const file = path.join(dir, String(top + 1));
       if (!writeLinked(dir, file, process.pid)) return undefined;
       // Older leases are spent; a reader that still lists one finds the next number taken.

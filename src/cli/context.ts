@@ -1,19 +1,19 @@
 import path from 'node:path';
 import type { CatalogOptions } from '../load/index.js';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import type { DeltaSaved, LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
+import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
 import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
 import type { RetrievalOptions, SourceOptions } from './sources.js';
-import { cacheRoot, resolveIndexDir } from './sources.js';
+import { resolveIndexDir } from './sources.js';
 import { skippedSummary } from '../load/format.js';
-import { modelsRoot } from '../model-store/paths.js';
+import { cacheRoot, modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import type { CliIo } from './io.js';
 import type { ParsedValues } from './args.js';
 import { plural } from '../util/text.js';
 
-/** The loader options for what the flags named (a live index adds the store's tools cache). */
+/** The loader options for what the flags named. */
 export function catalogOptions(sources: SourceOptions): CatalogOptions {
   const { config, ...where } = sources;
   return {
@@ -41,19 +41,7 @@ export async function openLiveIndex(sources: SourceOptions, retrieval: Retrieval
   return LiveIndex.open(liveIndexOptions(sources, retrieval, io, knobs));
 }
 
-/** `LiveIndex.saveDelta` for the flags: the catalog saved from a tools file's changed lines, or undefined. */
-export async function saveDeltaFor(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo): Promise<DeltaSaved | undefined> {
-  await noteStoreLayout(io);
-  const { LiveIndex } = await import('../integrations/live-index.js');
-  return LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
-}
-
-/**
- * A search opened as every command opens one (`src/service/open-search.ts`): the `watch` server
- * for the same index when `server` is given, else the catalog saved in the store when it still
- * matches the disk, else the live index, which saves the catalog when it closes, or, given
- * `onSnapshotDue`, leaves that to the caller.
- */
+/** A search opened as every command opens one (`service/open-search.ts`) for the flags. */
 export async function openSearchFor(
   sources: SourceOptions,
   retrieval: RetrievalOptions,
@@ -67,7 +55,7 @@ export async function openSearchFor(
 }
 
 /** One line on stderr when an older (or newer) skill-search left the store in another layout, which is emptied. */
-async function noteStoreLayout(io: CliIo): Promise<void> {
+export async function noteStoreLayout(io: CliIo): Promise<void> {
   const { retireOtherStoreLayout } = await import('../store/legacy-folder.js');
   const reset = await retireOtherStoreLayout(storeFile(io.env));
   if (reset !== undefined) line(io.stderr, reset);
@@ -78,7 +66,7 @@ export function storeFile(env: NodeJS.ProcessEnv): string {
   return path.join(cacheRoot(env), STORE_DEFAULTS.file);
 }
 
-function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
+export function liveIndexOptions(sources: SourceOptions, retrieval: RetrievalOptions, io: CliIo, knobs?: EngineKnobs): LiveIndexOptions {
   return {
     catalog: catalogOptions(sources),
     model: retrieval.model,
@@ -121,10 +109,7 @@ export function reportSkipped(io: CliIo, diagnostics: readonly Diagnostic[]): vo
   line(io.stderr, `skill-search: ${skipped} could not be loaded; run \`skill-search validate\``);
 }
 
-/**
- * The `onProgress` of a build the user waits for (see `BuildProgress`), or undefined with
- * `--quiet`. `after`: milliseconds of silence first, so a quick build says nothing.
- */
+/** The `onProgress` of a build the user waits for, silent for `after` ms first; undefined with `--quiet`. */
 export async function buildProgress(io: CliIo, values: ParsedValues, after = 0): Promise<((done: number, total: number) => void) | undefined> {
   if (values.quiet === true) return undefined;
   const { BuildProgress } = await import('./progress-bar.js');

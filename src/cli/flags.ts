@@ -1,7 +1,15 @@
-// The flags more than one command takes; commands.ts puts them together per command.
+// The defaults and flags more than one command shares; commands.ts puts them together per command.
 import type { OptionTable } from './args.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
-import { DEFAULT_MODEL } from './defaults.js';
+
+/** Results per query for `query`, `index`, `watch` and `mcp`: the engine's own default. */
+export const DEFAULT_K = ENGINE_DEFAULTS.k;
+/** The cut-off `eval` scores at. */
+export const DEFAULT_EVAL_K = 10;
+/** The encoder when `--model` is not given. */
+export const DEFAULT_MODEL = 'use-lite';
+/** The prompt hook's flag defaults: skills announced per prompt, and the whole budget of one prompt in ms (`--timeout-ms`). */
+export const HOOK_DEFAULTS = Object.freeze({ k: 3, timeoutMs: 3000 });
 
 export const SOURCE_OPTIONS: OptionTable = {
   'skills-dir': {
@@ -17,18 +25,8 @@ export const SOURCE_OPTIONS: OptionTable = {
     placeholder: 'FILE.jsonl',
     description: 'treat each line {id,name,description,whenToUse?} of FILE as a skill (like --skills-dir, replaces the default sources)',
   },
-  cwd: {
-    type: 'string',
-    placeholder: 'DIR',
-    description: 'working directory whose project skills are scanned',
-    defaultText: 'the current directory',
-  },
-  'add-dir': {
-    type: 'string',
-    multiple: true,
-    placeholder: 'DIR',
-    description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)",
-  },
+  cwd: { type: 'string', placeholder: 'DIR', description: 'working directory whose project skills are scanned', defaultText: 'the current directory' },
+  'add-dir': { type: 'string', multiple: true, placeholder: 'DIR', description: "also scan DIR/.claude/skills (like Claude Code's --add-dir)" },
   library: {
     type: 'string',
     multiple: true,
@@ -36,14 +34,8 @@ export const SOURCE_OPTIONS: OptionTable = {
     description: 'a skill library: skills no host lists, found only by search (see skill-search library)',
     defaultText: '$SKILL_SEARCH_LIBRARY, else ~/.config/skill-search/library when it exists',
   },
-  demo: {
-    type: 'boolean',
-    description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)",
-  },
-  'no-demo': {
-    type: 'boolean',
-    description: 'never add the example skills, even when no other skill exists (as hook and mcp do)',
-  },
+  demo: { type: 'boolean', description: "add this package's example skills (otherwise used only when no other skill exists, and never by hook or mcp)" },
+  'no-demo': { type: 'boolean', description: 'never add the example skills, even when no other skill exists (as hook and mcp do)' },
 };
 
 export const JSON_OPTION: OptionTable = {
@@ -66,12 +58,7 @@ export const QUIET_OPTION: OptionTable = {
 export function retrievalOptions(defaultK: number): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
-    mode: {
-      type: 'string',
-      placeholder: 'MODE',
-      description: 'retrieval: hybrid, dense or lexical',
-      defaultText: ENGINE_DEFAULTS.mode,
-    },
+    mode: { type: 'string', placeholder: 'MODE', description: 'retrieval: hybrid, dense or lexical', defaultText: ENGINE_DEFAULTS.mode },
     abstain: {
       type: 'string',
       placeholder: 'LEVEL',

@@ -4,16 +4,8 @@ import type { HitExplanation, SearchHit } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
 import { within } from '../util/paths.js';
 
-/** The `query --json` hit shape (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
-export interface JsonHit {
-  readonly name: string;
-  readonly source: string;
-  readonly score: number;
-  readonly path: string;
-  readonly why?: HitExplanation;
-}
-
-export function toJsonHit(hit: SearchHit): JsonHit {
+/** The `query --json` hit (SPEC §7): exactly these keys, in this order, plus `why` with `--explain`. */
+export function toJsonHit(hit: SearchHit) {
   return {
     name: hit.skill.name,
     source: hit.skill.source,
@@ -23,10 +15,7 @@ export function toJsonHit(hit: SearchHit): JsonHit {
   };
 }
 
-/**
- * Human `query --explain` block for one hit, indented under it: the words matched per field,
- * the rankers' evidence, and how the score compares with the threshold.
- */
+/** `query --explain` for one hit, indented under it: words matched per field, the rankers' evidence, the score against the threshold. */
 export function formatExplanation(why: HitExplanation, score: number, indent = '    '): string[] {
   const fields = Object.entries(why.matched).map(([field, terms]) => `${field} ${terms.join(', ')}`);
   const lines = [`matched: ${fields.length === 0 ? 'no words (found by meaning)' : fields.join('; ')}`];
@@ -41,11 +30,6 @@ export function formatExplanation(why: HitExplanation, score: number, indent = '
     lines.push(`relevance: ${order}${factors}${verdict}`);
   }
   return lines.map((text) => indent + text);
-}
-
-/** The line saying how a translated message was read (the same for every hit of a query). */
-export function formatTranslation(translation: NonNullable<HitExplanation['translation']>): string {
-  return `Read as ${translation.language}, searched in English as: ${translation.english}`;
 }
 
 export function round(value: number, digits: number): number {

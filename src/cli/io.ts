@@ -10,46 +10,27 @@ import { startWatchdog } from './watchdog.js';
 export interface CliIo {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown };
-  /**
-   * Read all of stdin as text (the hook's JSON). With `maxBytes`, input longer than that
-   * rejects (a BAD_FILE error) once that much has arrived, instead of being held in memory.
-   */
+  /** All of stdin as text (the hook's JSON); past `maxBytes`, a BAD_FILE error instead of holding more. */
   readonly readStdin: (options?: { readonly maxBytes?: number }) => Promise<string>;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Default for `--cwd`. */
   readonly cwd: string;
-  /**
-   * Long-running commands (`watch`, `mcp`) stop when this aborts. The process entry wires it
-   * to SIGINT/SIGTERM; tests abort it themselves.
-   */
+  /** Long-running commands (`watch`, `mcp`) stop when it aborts; the process entry wires it to SIGINT/SIGTERM. */
   readonly signal?: AbortSignal;
   /** MCP stdio transport streams (default: the process's own). */
   readonly stdin?: NodeJS.ReadableStream;
   readonly rawStdout?: NodeJS.WritableStream;
-  /**
-   * End the process shortly with `code` even if abandoned work keeps the event loop busy
-   * (the hook after a timeout). Absent in-process (tests), where nothing is abandoned for long.
-   */
+  /** End the process shortly with `code` even if abandoned work keeps the loop busy (the hook after a timeout). */
   readonly exitSoon?: (code: number) => void;
-  /**
-   * Kill the process (one stderr line, no stdout) if it still runs `ms` from now, even while
-   * synchronous work blocks the event loop; returns the function that cancels it. Absent
-   * in-process (tests).
-   */
+  /** Kill the process (one stderr line) if it still runs `ms` from now, even with the loop blocked; returns the canceller. */
   readonly watchdog?: (ms: number, message: string) => () => void;
-  /**
-   * Run this CLI again with `argv`, detached, output discarded (the hook's background warm-up);
-   * returns its pid when it started.
-   */
+  /** Run this CLI again with `argv`, detached, output discarded (the hook's background build); its pid when it started. */
   readonly spawnDetached?: (argv: readonly string[]) => number | undefined;
 }
 
 let pipesGuarded = false;
 
-/**
- * A reader that goes away early (`skill-search list | head -1`, a hook runner that timed
- * out) makes writes fail with EPIPE. That is not our error: stop writing, keep the exit code.
- */
+/** A reader gone early (`skill-search list | head -1`) fails writes with EPIPE: not our error, so keep the exit code. */
 function guardPipes(): void {
   if (pipesGuarded) return;
   pipesGuarded = true;
@@ -94,41 +75,19 @@ export function processIo(signal?: AbortSignal): CliIo {
 
 const READ_CHUNK_BYTES = 64 * 1024;
 
-/** Input collected up to a byte limit, past which it rejects (a BAD_FILE error) instead of holding more. */
-class BoundedInput {
-  readonly #chunks: Buffer[] = [];
-  #length = 0;
-  constructor(readonly maxBytes: number) {}
-
-  push(chunk: Buffer): void {
-    this.#length += chunk.length;
-    if (this.#length > this.maxBytes) throw new SkillSearchError('BAD_FILE', `stdin is larger than ${this.maxBytes} bytes`);
-    this.#chunks.push(chunk);
-  }
-
-  async pushAll(stream: NodeJS.ReadableStream): Promise<this> {
-    for await (const chunk of stream) this.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return this;
-  }
-
-  text(): string {
-    return Buffer.concat(this.#chunks, this.#length).toString('utf8');
-  }
-}
+const tooLarge = (maxBytes: number) => new SkillSearchError('BAD_FILE', `stdin is larger than ${maxBytes} bytes`);
 
 const readChunk = (fd: number, buffer: Buffer): Promise<number> =>
   new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))));
 
 /**
- * All of stdin, read from fd 0 with `fs.read` (on the thread pool: a stdin never closed holds a
- * pool thread, not the caller's deadline) rather than through `process.stdin`, whose stream
- * costs a cold hook a few ms to make and iterate. A descriptor that cannot be read that way (a
- * non-blocking pipe shared with the parent answers EAGAIN) hands the rest to the stream, as
- * Windows does all of it. `fd` and `stream` are for tests.
+ * All of stdin, read from fd 0 with `fs.read`, cheaper for a cold hook than `process.stdin`'s stream. A
+ * descriptor that answers EAGAIN (a non-blocking pipe) hands the rest to the stream, as Windows does all.
  */
 export async function readStdinFd(maxBytes = Number.POSITIVE_INFINITY, fd = 0, stream: () => NodeJS.ReadableStream = () => process.stdin): Promise<string> {
-  const input = new BoundedInput(maxBytes);
-  if (process.platform === 'win32') return (await input.pushAll(stream())).text();
+  if (process.platform === 'win32') return readAll(stream(), maxBytes);
+  const chunks: Buffer[] = [];
+  let length = 0;
   for (;;) {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let got: number;
@@ -137,15 +96,25 @@ export async function readStdinFd(maxBytes = Number.POSITIVE_INFINITY, fd = 0, s
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;
-      return (await input.pushAll(stream())).text();
+      return readAll(stream(), maxBytes, chunks);
     }
-    if (got === 0) return input.text();
-    input.push(buffer.subarray(0, got));
+    if (got === 0) return Buffer.concat(chunks).toString('utf8');
+    length += got;
+    if (length > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(buffer.subarray(0, got));
   }
 }
 
-export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
-  return (await new BoundedInput(maxBytes).pushAll(stream)).text();
+/** `stream` after the bytes in `chunks`, as text; past `maxBytes` in all, a BAD_FILE error. */
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Number.POSITIVE_INFINITY, chunks: Buffer[] = []): Promise<string> {
+  let length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    length += buffer.length;
+    if (length > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function homeDir(env: CliIo['env']): string {

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { didYouMean, renderCommandHelp } from './args.js';
-import { COMMANDS, isCommandName } from './commands.js';
+import { COMMANDS, commandNamed } from './commands.js';
 import type { CliIo } from './io.js';
 import { EXIT, runCommand, runMain } from './run.js';
 import { packageVersion } from '../util/package-version.js';
@@ -15,7 +15,7 @@ function topHelp(): string {
     'Semantic search over agent skills (SKILL.md files and tool lists).',
     '',
     'Commands:',
-    ...Object.values(COMMANDS).map(({ spec }) => `  ${spec.name.padEnd(width)}  ${spec.summary}`),
+    ...Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     'Options:',
     '  -h, --help     show help (also: skill-search <command> --help)',
@@ -28,10 +28,7 @@ function topHelp(): string {
   ].join('\n');
 }
 
-/**
- * Runs one command line and resolves to its exit code; never rejects and never calls
- * `process.exit`, so it can run in-process (tests) as well as from `bin/skill-search.js`.
- */
+/** Runs one command line to its exit code; never rejects nor calls `process.exit`, so it runs in-process too. */
 export async function main(argv: readonly string[], io?: CliIo): Promise<number> {
   return runMain(argv, io, dispatch);
 }
@@ -43,12 +40,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT.user;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' ? rest[0] : undefined;
-    if (topic !== undefined && isCommandName(topic)) {
-      io.stdout.write(renderCommandHelp(COMMANDS[topic].spec));
-    } else {
-      io.stdout.write(topHelp());
-    }
+    const topic = first === 'help' ? commandNamed(rest[0]) : undefined;
+    io.stdout.write(topic === undefined ? topHelp() : renderCommandHelp(rest[0]!, topic));
     return EXIT.ok;
   }
   if (first === '--version' || first === '-v') {
@@ -58,10 +51,11 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (first.startsWith('-')) {
     throw new SkillSearchError('BAD_FLAG', `unknown option '${first}'${didYouMean(first, ['--help', '--version'])} (see skill-search --help)`);
   }
-  if (!isCommandName(first)) {
+  const command = commandNamed(first);
+  if (command === undefined) {
     throw new SkillSearchError('BAD_FLAG', `unknown command '${first}'${didYouMean(first, Object.keys(COMMANDS))} (see skill-search --help)`);
   }
-  return runCommand(first, COMMANDS[first], rest, io);
+  return runCommand(first, command, rest, io);
 }
 
 function isEntryModule(): boolean {

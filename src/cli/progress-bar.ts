@@ -14,10 +14,7 @@ function bar(share: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%`;
 }
 
-/**
- * A one-line progress bar redrawn in place with `\r` on a terminal's stderr. On anything else
- * (a pipe, a log file, a test) it prints nothing: progress noise has no reader there.
- */
+/** A one-line progress bar redrawn in place on a terminal's stderr; elsewhere (a pipe, a log) nothing. */
 export class ProgressBar {
   readonly #stream: CliIo['stderr'];
   /** Whether the stream is a terminal (the bar draws only there). */
@@ -44,15 +41,11 @@ export class ProgressBar {
     this.#shown = true;
   }
 
-  /** Starts the rate clock again (a new file). */
-  restart(): void {
-    this.#started = performance.now();
-  }
-
-  /** Leaves the line so later output starts on a fresh one. */
+  /** Leaves the line so later output starts on a fresh one, and starts the rate clock again (for the next file). */
   done(): void {
     if (this.#shown) this.#stream.write('\n');
     this.#shown = false;
+    this.#started = performance.now();
   }
 }
 
@@ -71,11 +64,7 @@ function duration(seconds: number): string {
   return `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
 }
 
-/**
- * Progress of an index build, fed `LiveIndex.refresh`'s `onProgress(done, total)` (called at
- * least every 64 skills): a bar redrawn in place on a terminal, else a plain line at most once a
- * second, with the rate and the time left once there is a rate to tell.
- */
+/** Progress of an index build (`LiveIndex.refresh`'s `onProgress`): a bar on a terminal, else a line at most once a second, with rate and time left. */
 export class BuildProgress {
   readonly #stream: CliIo['stderr'];
   readonly #tty: boolean;

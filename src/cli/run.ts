@@ -1,17 +1,13 @@
 import { SkillSearchError, abortError, isAbortError } from '../errors.js';
-import type { CommandEntry } from './command-entry.js';
-import { parseCommandArgs, renderCommandHelp } from './args.js';
+import { parseCommandArgs, renderCommandHelp, type CommandEntry } from './args.js';
 import { processIo, type CliIo } from './io.js';
 
-/**
- * Running one command line, for both entries (main.ts, the whole CLI; hook-main.ts, the hook's
- * own bundle): exit codes, errors in words, signals, and one command's flags, help and run.
- */
+// Running one command line, for both entries (main.ts, the whole CLI; hook-main.ts, the hook's bundle).
 
 /** Exit codes of SPEC §7 (130 only when the user interrupted a one-shot command). */
 export const EXIT = Object.freeze({ ok: 0, user: 1, internal: 2, interrupted: 130 });
 
-/** File-system refusals the user can act on (permissions, a full or read-only disk), in words. */
+/** File-system refusals the user can act on, in words. */
 const USER_FS_ERRORS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
@@ -50,10 +46,7 @@ export function reportError(error: unknown, io: Pick<CliIo, 'stderr'>): number {
   return EXIT.internal;
 }
 
-/**
- * Runs `argv` through `dispatch` and resolves to its exit code; never rejects and never calls
- * `process.exit`. Without `io`, the process's own, with SIGINT/SIGTERM aborting the command.
- */
+/** `dispatch(argv)`'s exit code, errors reported; without `io`, the process's own, SIGINT/SIGTERM aborting the command. */
 export async function runMain(
   argv: readonly string[],
   io: CliIo | undefined,
@@ -70,28 +63,24 @@ export async function runMain(
   }
 }
 
-/** The command `name` (its table entry) with the arguments after its name: flags, help, then its run. */
-export async function runCommand(name: string, { spec, load }: CommandEntry, rest: readonly string[], io: CliIo): Promise<number> {
+/** The command `name` with the arguments after its name: flags, help, then its run. */
+export async function runCommand(name: string, command: CommandEntry, rest: readonly string[], io: CliIo): Promise<number> {
   let args: ReturnType<typeof parseCommandArgs>;
   try {
-    args = parseCommandArgs(spec, rest);
+    args = parseCommandArgs(name, command, rest);
   } catch (error) {
     // A prompt hook never fails the prompt: a flag mistake in the host's settings is one line, exit 0.
     if (name === 'hook' && error instanceof SkillSearchError) return (await import('./commands/hook.js')).reportHookFlagError(rest, error, io);
     throw error;
   }
   if (args.help) {
-    io.stdout.write(renderCommandHelp(spec));
+    io.stdout.write(renderCommandHelp(name, command));
     return EXIT.ok;
   }
-  const run = await load();
-  return run(args, io);
+  return (await command.load())(args, io);
 }
 
-/**
- * First SIGINT/SIGTERM aborts the running command so it can close its index and watcher;
- * a second one, or a command that ignores the signal for 3 s, ends the process.
- */
+/** The first SIGINT/SIGTERM aborts the command (to close its index and watcher); a second one, or 3 s later, ends the process. */
 function attachSignals(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
-import { loadUserConfig, type ResolvedUserConfig } from '../config/user-config.js';
+import { loadUserConfig } from '../config/user-config.js';
 import type { DemoMode } from '../load/options.js';
-import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting, type SearchMode } from '../types.js';
+import { ABSTAIN_LEVELS, SEARCH_MODES, type AbstainSetting } from '../types.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import { flagError, parseChoice, parsePositiveInt, type ParsedValues } from './args.js';
-import { DEFAULT_MODEL } from './defaults.js';
+import { DEFAULT_MODEL } from './flags.js';
 import { codexHomeDir, homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { labelledName } from '../util/hash.js';
@@ -14,46 +14,15 @@ import { makeDirs } from '../util/make-dirs.js';
 import { PRIVATE_DIR_MODE } from '../vector-index/atomic-file.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
-export interface SourceOptions {
-  readonly cwd: string;
-  readonly home: string;
-  /** Non-empty: scan only these folders (plus `toolsFiles`), not the default sources. */
-  readonly skillsDirs: readonly string[];
-  readonly toolsFiles: readonly string[];
-  readonly addDirs: readonly string[];
-  /** `--library` folders, or the default library when it exists (default sources only). */
-  readonly libraryDirs: readonly string[];
-  /** `always` with `--demo`; otherwise the command's default (`auto`, or `never` for host-facing commands). */
-  readonly demo: DemoMode;
-  /** Codex's home (`$CODEX_HOME`, else `~/.codex`); null when the config switches Codex's folders off. */
-  readonly codexHome: string | null;
-  /** Claude Code plugins on or off (the config's `sources.claudePlugins`). */
-  readonly claudePlugins: boolean;
-  /** The merged user and project config files (`skill-search config`). */
-  readonly config: ResolvedUserConfig;
-}
+export type SourceOptions = ReturnType<typeof resolveSources>;
 
-/** Where `library add` puts skills and every command looks for them: `$SKILL_SEARCH_LIBRARY`, else `<config>/skill-search/library`. */
+/** Where `library add` puts skills: `$SKILL_SEARCH_LIBRARY`, else `$XDG_CONFIG_HOME/skill-search/library` or `~/.config/skill-search/library`. */
 export function defaultLibraryDir(env: CliIo['env']): string {
   if (env.SKILL_SEARCH_LIBRARY) return path.resolve(env.SKILL_SEARCH_LIBRARY);
-  return path.join(configRoot(env), 'library');
+  return path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(homeDir(env), '.config'), 'skill-search', 'library');
 }
 
-/** `$XDG_CONFIG_HOME/skill-search`, else `~/.config/skill-search`. */
-export function configRoot(env: CliIo['env']): string {
-  if (env.XDG_CONFIG_HOME) return path.join(path.resolve(env.XDG_CONFIG_HOME), 'skill-search');
-  return path.join(homeDir(env), '.config', 'skill-search');
-}
-
-export interface RetrievalOptions {
-  readonly k: number;
-  readonly mode: SearchMode;
-  /** `--abstain`; undefined = the engine's default. */
-  readonly abstain: AbstainSetting | undefined;
-  readonly model: string;
-  /** Explicit `--index-dir`, or undefined to derive one per catalog (see `resolveIndexDir`). */
-  readonly indexDir: string | undefined;
-}
+export type RetrievalOptions = ReturnType<typeof resolveRetrieval>;
 
 function asList(value: ParsedValues[string]): string[] {
   if (Array.isArray(value)) return value;
@@ -71,13 +40,8 @@ export function requirePath(flag: string, raw: string, kind: Kind, base: string)
   return checkedPath(`--${flag} '${raw}'`, raw, kind, base);
 }
 
-/** A path the user gave as an argument of `command` (`library add`); the error names the command and the path. */
-export function requireArgument(command: string, raw: string, kind: Kind, base: string): string {
-  return checkedPath(`${command} '${raw}'`, raw, kind, base);
-}
-
-/** `raw` resolved against `base`, or a `BAD_FILE` error starting with `label` when it is missing or not a `kind`. */
-function checkedPath(label: string, raw: string, kind: Kind, base: string): string {
+/** `raw` resolved against `base`, or a `BAD_FILE` error starting with `label` (`library add 'x'`) when it is missing or not a `kind`. */
+export function checkedPath(label: string, raw: string, kind: Kind, base: string): string {
   const absolute = path.resolve(base, raw);
   let stats;
   try {
@@ -90,11 +54,8 @@ function checkedPath(label: string, raw: string, kind: Kind, base: string): stri
   return absolute;
 }
 
-/**
- * `--cwd` anchors project skills; paths given in other flags are relative to the shell's
- * directory (as a user typing them expects), not to `--cwd`.
- */
-export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto'): SourceOptions {
+/** `--cwd` anchors project skills; the paths of other flags are relative to the shell's directory, not to `--cwd`. */
+export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: string, demoDefault: DemoMode = 'auto') {
   const cwdRaw = asString(values.cwd) ?? cwdOverride;
   const cwd = cwdRaw === undefined ? path.resolve(io.cwd) : requirePath('cwd', cwdRaw, 'directory', io.cwd);
   const home = homeDir(io.env);
@@ -107,18 +68,21 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   return Object.freeze({
     cwd,
     home,
+    /** Non-empty: scan only these folders (plus `toolsFiles`), not the default sources. */
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
+    /** `--library` folders, or the default and configured ones that exist (default sources only). */
     libraryDirs: Object.freeze(libraryDirs),
     demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
+    /** Null when the config switches Codex's folders off. */
     codexHome: config.sources.codex.value ? codexHomeDir(io.env, home) : null,
     claudePlugins: config.sources.claudePlugins.value,
     config,
   });
 }
 
-export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number): RetrievalOptions {
+export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number) {
   const kRaw = asString(values.k);
   const modeRaw = asString(values.mode);
   const abstainRaw = asString(values.abstain);
@@ -128,8 +92,10 @@ export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: numb
   return Object.freeze({
     k: kRaw === undefined ? defaultK : parsePositiveInt('k', kRaw),
     mode: modeRaw === undefined ? ENGINE_DEFAULTS.mode : parseChoice('mode', modeRaw, SEARCH_MODES),
+    /** Undefined: the engine's default. */
     abstain: abstainRaw === undefined ? undefined : parseAbstain(abstainRaw),
     model,
+    /** Undefined: one per catalog (`resolveIndexDir`). */
     indexDir: indexDirRaw === undefined ? undefined : indexDirPath(indexDirRaw, io.cwd),
   });
 }
@@ -142,18 +108,12 @@ function parseAbstain(raw: string): AbstainSetting {
   throw flagError(`--abstain expects ${ABSTAIN_LEVELS.join(', ')} or a number from 0 to 1, got '${raw}'`);
 }
 
-/**
- * `--index-dir` is created here, once, when missing (0700, as the index keeps it): a path that
- * cannot be a folder is one line naming the flag, before any work starts.
- */
+/** `--index-dir`, created (0700) when missing: a path that cannot be a folder is one line naming the flag, before any work. */
 function indexDirPath(raw: string, base: string): string {
   const absolute = path.resolve(base, raw);
   makeDirs(absolute, { mode: PRIVATE_DIR_MODE, subject: `--index-dir '${raw}'` });
   return absolute;
 }
-
-/** One home for the cache location: downloaded models live under it too. */
-export { cacheRoot };
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */
 export function isOverride(sources: SourceOptions): boolean {
@@ -169,12 +129,7 @@ export function describeSources(sources: SourceOptions): string {
   return `in ${parts.join(', ')}`;
 }
 
-/**
- * One index folder per (catalog sources, model): the `watch` server's socket, the builder lease
- * and the hook's markers (the index itself is in the shared store), so two projects, or one
- * project under two models, never share a server or a builder. With default sources the project directory
- * identifies the catalog (its parents and the user folder are the same for every call there).
- */
+/** One folder per (catalog sources, model) for the `watch` socket, builder lease and hook markers: two projects or models never share them. */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
   if (retrieval.indexDir) return retrieval.indexDir;
   const override = isOverride(sources);

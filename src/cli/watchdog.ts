@@ -1,26 +1,17 @@
 /**
- * A deadline that synchronous work cannot hold off. A timer on the main thread fires only
- * when the event loop is free, and a hook can be stuck in one long synchronous step (parsing
- * a huge index, a native call). So the timer runs outside the main thread; when it fires it
- * writes one line to stderr and kills the whole process (SIGKILL: no handler can delay it, and
- * no partial stdout follows).
- *
- * Where there is a POSIX shell, the timer is a `sleep` in a small shell process. It costs the
- * hook about 3 ms, where a worker thread starts a whole Node environment (docs/cold-start.md).
- * The shell holds a pipe from this process and stands down when the pipe closes: at
- * cancellation, or when this process ends in any way, so it never kills a later process that
- * reuses the pid. Elsewhere (Windows), or if the shell cannot be started, the timer runs on a
- * worker thread.
+ * A deadline synchronous work cannot hold off: a timer outside the main thread that, when it fires,
+ * writes one line to stderr and SIGKILLs the process. A `sleep` in a small shell where there is
+ * one (about 3 ms to start, where a worker thread starts a whole Node: docs/cold-start.md), which
+ * stands down when its pipe from this process closes, so it never kills a process reusing the pid;
+ * elsewhere, or if the shell cannot start, a worker thread.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 /**
- * Sleeps $WATCHDOG_SECONDS in the background while a second job waits for the pipe on stdin
- * (kept as fd 3: a background job's stdin is /dev/null) to close and then stops the sleep.
- * Only a sleep that ran out writes the message and kills. The shell's own job notices go to
- * /dev/null; the message goes to the caller's stderr (fd 4), which only the shell itself holds,
- * so the caller's stderr closes as soon as the shell ends.
+ * Sleeps $WATCHDOG_SECONDS while a second job waits for the pipe (kept as fd 3: a background job's
+ * stdin is /dev/null) to close and stops the sleep; only a sleep that ran out writes and kills. The
+ * message goes to the caller's stderr as fd 4, which only the shell holds, so it closes with the shell.
  */
 const SHELL_SCRIPT = [
   'exec 3<&0 4>&2 2>/dev/null',
@@ -53,17 +44,13 @@ export function startWatchdog(ms: number, message: string, shell = '/bin/sh'): (
   };
 }
 
-/**
- * The shell timer, or undefined when the shell could not be started. A spawn that fails later
- * (its error event) calls `onFailure`, whose replacement takes over.
- */
+/** The shell timer, or undefined when the shell could not be started; a later spawn error calls `onFailure`. */
 function shellWatchdog(path: string, ms: number, line: string, onFailure: () => void): (() => void) | undefined {
   const shell = spawn(path, ['-c', SHELL_SCRIPT], {
     stdio: ['pipe', 'ignore', 'inherit'],
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', WATCHDOG_SECONDS: (ms / 1000).toFixed(3), WATCHDOG_MESSAGE: line, WATCHDOG_PID: String(process.pid) },
   });
-  // A spawn that failed outright has no pid now, while its error event waits for a loop the
-  // caller may be about to block: the caller falls back at once.
+  // A spawn that failed outright has no pid now (its error event waits for a loop the caller may block): fall back at once.
   let failed = shell.pid === undefined;
   shell.on('error', () => {
     if (failed) return;
@@ -81,7 +68,7 @@ function shellWatchdog(path: string, ms: number, line: string, onFailure: () => 
 }
 
 function workerWatchdog(ms: number, line: string): () => void {
-  // Required here, not imported: the shell timer leaves the hook without worker_threads (1.5–9 ms to load).
+  // Required here, not imported: the shell timer leaves the hook without worker_threads (docs/cold-start.md).
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

@@ -1,8 +1,7 @@
 /**
- * The user's own choices about skills, in JSON files: `~/.claude/skill-search.json` (user)
- * and `.claude/skill-search.json` in the project (nearest folder from cwd up to home). The
- * project file wins for switches; lists add up. Each value remembers the file it came from,
- * so `skill-search config` can say why a setting is what it is.
+ * The user's choices about skills: `~/.claude/skill-search.json`, then the nearest project
+ * `.claude/skill-search.json` up from cwd. The project wins for switches; lists add up. Each
+ * value remembers its file, so `skill-search config` can say why a setting is what it is.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +12,9 @@ import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
 import { MAX_GLOB_LENGTH } from '../load/skill-globs.js';
 
-export const CONFIG_FILE_NAME = 'skill-search.json';
+const CONFIG_FILE_NAME = 'skill-search.json';
 
-export interface UserConfigFile {
+interface UserConfigFile {
   readonly $schema?: string;
   /** Only skills matching one of these are used (name, or path when the pattern has a `/`). */
   readonly include?: readonly string[];
@@ -52,30 +51,10 @@ const configShape = object(
   { strict: true },
 );
 
-/** Where a value came from: a file, or `default`. */
-export type Origin = string;
-
+/** A value and where it came from: a file, or `DEFAULT_ORIGIN`. */
 export interface Sourced<T> {
   readonly value: T;
-  readonly from: Origin;
-}
-
-export interface ResolvedUserConfig {
-  /** The files read, user first. */
-  readonly files: readonly string[];
-  readonly include: readonly Sourced<string>[];
-  readonly exclude: readonly Sourced<string>[];
-  readonly pin: readonly Sourced<string>[];
-  readonly never: readonly Sourced<string>[];
-  /** Absolute folders. */
-  readonly library: readonly Sourced<string>[];
-  readonly sources: {
-    readonly claudePlugins: Sourced<boolean>;
-    readonly codex: Sourced<boolean>;
-    readonly library: Sourced<boolean>;
-    /** `undefined` value: the command's own default. */
-    readonly demo: Sourced<DemoMode | undefined>;
-  };
+  readonly from: string;
 }
 
 export const DEFAULT_ORIGIN = 'default';
@@ -90,7 +69,7 @@ export function readConfigFile(file: string): UserConfigFile | undefined {
 }
 
 /** `~/.claude/skill-search.json`, then the nearest project `.claude/skill-search.json` below home. */
-export function configFiles(cwd: string, home: string): string[] {
+function configFiles(cwd: string, home: string): string[] {
   const user = path.join(home, '.claude', CONFIG_FILE_NAME);
   const files = [user];
   for (const dir of projectDirs(cwd, home)) {
@@ -107,7 +86,7 @@ export function configFiles(cwd: string, home: string): string[] {
   return files;
 }
 
-export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
+export function loadUserConfig(cwd: string, home: string) {
   const read: { file: string; config: UserConfigFile }[] = [];
   for (const file of configFiles(cwd, home)) {
     const config = readConfigFile(file);
@@ -124,11 +103,13 @@ export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
     return result;
   };
   return Object.freeze({
+    /** The files read, user first. */
     files: read.map(({ file }) => file),
     include: list('include'),
     exclude: list('exclude'),
     pin: list('pin'),
     never: list('never'),
+    /** Absolute folders. */
     library: Object.freeze(
       read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: path.resolve(path.dirname(file), dir), from: file }))),
     ),
@@ -136,6 +117,7 @@ export function loadUserConfig(cwd: string, home: string): ResolvedUserConfig {
       claudePlugins: switchOf((config) => config.sources?.claudePlugins, true),
       codex: switchOf((config) => config.sources?.codex, true),
       library: switchOf((config) => config.sources?.library, true),
+      /** Undefined: the command's own default. */
       demo: switchOf<DemoMode | undefined>((config) => config.sources?.demo, undefined),
     }),
   });

@@ -35,7 +35,7 @@ export interface ServerPath {
 export interface Fallback {
   readonly from: 'server' | 'snapshot';
   readonly reason: string;
-  /** From the server: the connection was refused outright (no socket, or one a killed server left): the usual case. */
+  /** From the server: the connection was refused outright (no socket, or a killed server's): the usual case. */
   readonly noServer: boolean;
   /** From the server: the socket or its folder belongs to another user; nothing was sent to it. */
   readonly untrusted: boolean;
@@ -76,20 +76,16 @@ export interface SearchAnswer {
   readonly nothingShown?: NothingShown;
 }
 
-/**
- * Whether a search snapshot can answer `query`: not when it has Chinese or Japanese characters,
- * since translating it needs the whole catalog (its majority language, its loanwords).
- */
+/** Whether a search snapshot can answer `query`: not one with Chinese or Japanese characters, whose translation needs the whole catalog. */
 export function snapshotCanAnswer(query: string): boolean {
   return !hasHan(query);
 }
 
 /**
  * "Open a search", for every caller (`query`, the hook, the library): a running server when one
- * answers, else the catalog's saved search snapshot when it still matches the disk and
- * {@link snapshotCanAnswer} the query, else the live index. A path that fails (no server, a
- * stale socket, a timeout, a snapshot record that does not decode) is left for good and the
- * search goes to the next; an abort or a user error is passed on, never retried.
+ * answers, else the saved search snapshot when it still matches the disk and
+ * {@link snapshotCanAnswer} the query, else the live index. A path that fails is left for good
+ * and the search goes to the next; an abort or a user error is passed on, never retried.
  */
 export class OpenedSearch implements ClosableSearcher {
   readonly #options: OpenSearchOptions;
@@ -133,28 +129,26 @@ export class OpenedSearch implements ClosableSearcher {
   }
 
   async close(): Promise<void> {
-    const client = await this.#client?.catch(() => undefined);
-    client?.close();
-    const snapshot = await this.#snapshot?.catch(() => undefined);
-    await snapshot?.close();
-    const live = await this.#live?.catch(() => undefined);
-    await live?.close();
+    (await this.#client?.catch(() => undefined))?.close();
+    await (await this.#snapshot?.catch(() => undefined))?.close();
+    await (await this.#live?.catch(() => undefined))?.close();
   }
 
   /**
-   * The server's answer, or undefined to search in-process: no server, a failure, an empty
-   * index (the in-process path then says where it looked), or `explain` from a server that
-   * does not explain (an older version, or an empty answer, which only the engine can explain).
+   * The server's answer, or undefined to search in-process: no server, a failure, an empty index
+   * (the in-process path then says where it looked), or `explain` from a server that does not
+   * explain (an older version, or an empty answer, which only the engine can explain).
    */
   async #fromServer(query: string, request: SearchRequest): Promise<SearchAnswer | undefined> {
+    const server = this.#options.server;
     let client: SkillSocketClient | undefined;
     try {
-      client = await this.#connect(request.signal);
+      this.#client ??= server && SkillSocketClient.connect(server.socketPath, { ...server, signal: request.signal });
+      client = await this.#client;
     } catch (error) {
       if (isAbortError(error)) throw error;
       // Refused, missing, not a directory…: nothing listens. A timeout is a server too busy to accept.
-      const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-      this.#leaveServer(error, code !== undefined);
+      this.#leaveServer(error, ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code !== undefined);
     }
     if (client === undefined) return undefined;
     try {
@@ -179,8 +173,7 @@ export class OpenedSearch implements ClosableSearcher {
     } catch (error) {
       if (isAbortError(error) || (error instanceof SkillSearchError && error.isUserError)) throw error;
       // A snapshot that fails mid-search (a record that does not decode) is not used again.
-      this.#options.onFallback?.({ from: 'snapshot', reason: `search snapshot failed: ${errorMessage(error)}`, noServer: false, untrusted: false });
-      this.#snapshot = Promise.resolve(undefined);
+      this.#leaveSnapshot(`search snapshot failed: ${errorMessage(error)}`);
       void snapshot.close().catch(() => undefined);
       return undefined;
     }
@@ -189,33 +182,18 @@ export class OpenedSearch implements ClosableSearcher {
   async #fromLive(query: string, request: SearchRequest): Promise<SearchAnswer> {
     this.#live ??= this.#options.openLive();
     const live = await this.#live;
-    const { onProgress } = this.#options;
-    const { snapshot } = await live.refresh({
-      ...(onProgress === undefined ? {} : { onProgress }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    });
-    const hits = snapshot.skills.length === 0 ? [] : await live.search(query, request);
+    const { snapshot } = await live.refresh({ onProgress: this.#options.onProgress, signal: request.signal });
+    const skills = snapshot.skills.length;
+    const hits = skills === 0 ? [] : await live.search(query, request);
     const { saveProblem } = live.engine;
     return {
       hits,
       via: 'live',
-      skills: snapshot.skills.length,
+      skills,
       diagnostics: snapshot.diagnostics,
       ...(saveProblem === undefined ? {} : { saveProblem }),
-      ...(snapshot.skills.length === 0 ? {} : await explainNone(live.engine, query, request, hits)),
+      ...(skills === 0 ? {} : await explainNone(live.engine, query, request, hits)),
     };
-  }
-
-  #connect(signal: AbortSignal | undefined): Promise<SkillSocketClient | undefined> {
-    const server = this.#options.server;
-    if (server === undefined) return Promise.resolve(undefined);
-    this.#client ??= SkillSocketClient.connect(server.socketPath, {
-      ...(server.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: server.connectTimeoutMs }),
-      ...(server.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }),
-      ...('uid' in server ? { uid: server.uid } : {}),
-      ...(signal === undefined ? {} : { signal }),
-    });
-    return this.#client;
   }
 
   #leaveServer(error: unknown, noServer: boolean): void {
@@ -228,18 +206,17 @@ export class OpenedSearch implements ClosableSearcher {
     this.#options.onFallback?.({ from: 'server', reason: errorMessage(error), noServer, untrusted });
   }
 
+  #leaveSnapshot(reason: string): undefined {
+    this.#snapshot = Promise.resolve(undefined);
+    this.#options.onFallback?.({ from: 'snapshot', reason, noServer: false, untrusted: false });
+    return undefined;
+  }
+
   /** The snapshot search, or undefined (once, for good) when there is none to use or it failed to open. */
   #openSnapshot(): Promise<SnapshotPath | undefined> {
     this.#snapshot ??= this.#options.openSnapshot().then(
-      (opened) => {
-        if (!('reason' in opened)) return opened;
-        this.#options.onFallback?.({ from: 'snapshot', reason: opened.reason, noServer: false, untrusted: false });
-        return undefined;
-      },
-      (error: unknown) => {
-        this.#options.onFallback?.({ from: 'snapshot', reason: `search snapshot failed to open: ${errorMessage(error)}`, noServer: false, untrusted: false });
-        return undefined;
-      },
+      (opened) => ('reason' in opened ? this.#leaveSnapshot(opened.reason) : opened),
+      (error: unknown) => this.#leaveSnapshot(`search snapshot failed to open: ${errorMessage(error)}`),
     );
     return this.#snapshot;
   }
@@ -253,12 +230,7 @@ async function explainNone(
   hits: readonly SearchHit[],
 ): Promise<{ nothingShown?: NothingShown }> {
   if (request.explain !== true || hits.length > 0) return {};
-  return {
-    nothingShown: await engine.explain(query, {
-      ...(request.k === undefined ? {} : { k: request.k }),
-      ...(request.mode === undefined ? {} : { mode: request.mode }),
-    }),
-  };
+  return { nothingShown: await engine.explain(query, { k: request.k, mode: request.mode }) };
 }
 
 /** {@link OpenedSearch} over a `LiveIndex`'s options: `k`, `mode` and `abstain` default to theirs. */

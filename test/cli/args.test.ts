@@ -78,7 +78,7 @@ describe('help and version', () => {
   });
 
   it.each(Object.keys(COMMANDS))('%s --help shows usage and every option with its default', async (name) => {
-    const spec = COMMANDS[name as keyof typeof COMMANDS].spec;
+    const spec = COMMANDS[name]!;
     for (const flag of ['--help', '-h']) {
       const result = await runCli([name, flag], cache);
       expect(result.code).toBe(0);

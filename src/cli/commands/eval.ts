@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
-import { DEFAULT_EVAL_K } from '../defaults.js';
+import { DEFAULT_EVAL_K } from '../flags.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { table } from '../format.js';
 import { plural } from '../../util/text.js';
@@ -98,11 +98,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-/**
- * The run's retrieval settings with a config's `k`, `mode` and `abstain` (those the flags left). Knobs that shape the built
- * index (`ann`, `hnsw.m`, `hnsw.efConstruction`) get an index folder of their own, so the run
- * measures them and the default index is left as it was.
- */
+/** The run's retrieval with a config's `k`, `mode` and `abstain`; knobs that shape the built index get an index folder of their own. */
 function withKnobs(retrieval: RetrievalOptions, knobs: EngineKnobs | undefined, sources: SourceOptions, io: CliIo): RetrievalOptions {
   if (knobs === undefined) return retrieval;
   const build = { ann: knobs.ann, m: knobs.hnsw?.m, efConstruction: knobs.hnsw?.efConstruction };

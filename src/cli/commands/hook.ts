@@ -3,50 +3,38 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
-import { HOOK_DEFAULTS } from '../defaults.js';
+import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
-import { cacheRoot, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
+import { cacheRoot } from '../../model-store/paths.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, builtMarker, snapshotMarker, warmingMarker } from '../builder-lease.js';
+import { BuilderLease, besideIndex } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
 import { firstLine } from '../../util/text.js';
 
-/**
- * Hook input (JSON with the prompt) longer than this is not read: the prompt is cut to
- * MAX_QUERY_CHARS for the search anyway, and holding more only costs memory.
- */
-export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
+/** Hook input longer than this is not read: the prompt is cut to MAX_QUERY_CHARS anyway. */
+const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
 
 /** The hook's timings around its budget (`--timeout-ms`), in milliseconds. */
 const HOOK_TIMING = Object.freeze({
-  /**
-   * The watchdog ends the process this long after the budget: time for the budget's own timer
-   * to print nothing and exit 0, which it does whenever the event loop is free.
-   */
+  /** The watchdog ends the process this long after the budget, which leaves the budget's own timer time to exit 0. */
   watchdogGrace: 1000,
   /** Shortest wait for stdin, whatever the budget (Claude Code writes it at once). */
   minStdinWait: 1000,
-  /**
-   * A server that stalls (busy reindexing) gets a quarter of the budget, within these bounds,
-   * and must leave time to answer in-process.
-   */
+  /** A stalled server (busy reindexing) gets a quarter of the budget, within these bounds, leaving time to answer in-process. */
   serverRequest: { share: 1 / 4, min: 100, max: 1000 },
-  /** A background warm-up started less than this long ago is assumed to be still running. */
-  warmingTtl: 10 * 60_000,
-  /** A background saver of one catalog stamp started less than this long ago is assumed to be still running. */
-  snapshotTtl: 2 * 60_000,
+  /** A background build started less than this long ago (per marker, see `indexInBackground`) is taken to be still running. */
+  markerTtl: { warming: 10 * 60_000, snapshot: 2 * 60_000 },
 });
 
 /**
- * Every mistake ends with exit 0 and one line saying what went wrong: on stderr, and for Claude
- * Code also as the `systemMessage` it shows the user (a flag or config file mistake lives in the
- * user's settings and must be visible, but never costs the prompt). Never exit 2: for
- * UserPromptSubmit that blocks the prompt.
+ * Every mistake ends with exit 0 and one line saying what went wrong, on stderr and, for Claude
+ * Code, as the `systemMessage` it shows the user. Never exit 2: for UserPromptSubmit that blocks the prompt.
  */
 export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   // A builder started after this moment indexes the files as this hook finds them, or later ones.
@@ -68,7 +56,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     // Path flags and the user's config are checked up front; `cwd` comes from the hook input.
     resolveSources(args.values, io, undefined, 'never');
   } catch (error) {
-    reportHookProblem(host, `skill-search hook: skipped: ${firstLine(errorMessage(error)).replace(/^skill-search: /, '')}`, io);
+    reportHookProblem(host, skipped(error), io);
     return 0;
   }
 
@@ -76,7 +64,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
     // Claude Code writes the input at once; the wait only guards against a stdin never closed.
     const stdinWaitMs = Math.max(timeoutMs, HOOK_TIMING.minStdinWait);
-    const stdin = await withDeadline(io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), stdinWaitMs);
+    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), stdinWaitMs).unref());
+    const stdin = await Promise.race([io.readStdin({ maxBytes: MAX_HOOK_INPUT_BYTES }), timeout]);
     if (stdin === undefined) {
       log(`skill-search hook: no input on stdin within ${stdinWaitMs} ms; skipped`);
       io.exitSoon?.(0);
@@ -94,10 +83,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     ]);
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
-    // With a way to start a process that outlives this one, the catalog a live search (or a
-    // search of a catalog at a new path) leaves unsaved is saved there: the prompt does not wait for it.
     let snapshotDue: string | undefined;
-    const deferSnapshot = io.spawnDetached === undefined ? undefined : (sourceStamp: string) => (snapshotDue = sourceStamp);
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
         const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
@@ -111,7 +97,8 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
               Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
             ),
           },
-          ...(deferSnapshot === undefined ? {} : { onSnapshotDue: deferSnapshot }),
+          // The catalog a live search leaves unsaved is saved by a detached process: the prompt does not wait for it.
+          onSnapshotDue: io.spawnDetached && ((sourceStamp: string) => (snapshotDue = sourceStamp)),
           onFallback: ({ from, reason, noServer, untrusted }) => {
             if (from !== 'server') return;
             if (untrusted) log(`skill-search hook: ${reason}; searching in-process`);
@@ -136,33 +123,34 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     // After a timeout, abandoned work may still block the loop: the watchdog stays armed.
     if (result.outcome !== 'timeout') stopWatchdog?.();
     io.stdout.write(result.stdout);
-    // The answer came from memory: say so once, or every prompt pays for a build no one sees fail.
+    // Said, or every prompt pays for a build no one sees fail.
     const saveProblem = search?.saveProblem;
     if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
+    const indexDir = sources && resolveIndexDir(sources, retrieval, io.env);
     if (result.outcome === 'timeout') {
-      // The index was probably cold: build it in the background so the next prompt is fast.
-      if (sources && io.spawnDetached) warmInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), began, io);
+      // The index was probably cold: built in the background, the next prompt is fast.
+      if (sources && indexDir && io.spawnDetached && indexInBackground(args.values, sources, indexDir, io, { marker: 'warming', began })) {
+        log(`skill-search hook: building the index in the background (${indexDir})`);
+      }
       // Abandoned work (a model still loading) must not hold the prompt up.
       io.exitSoon?.(0);
-    } else if (sources && snapshotDue !== undefined) {
-      snapshotInBackground(args.values, sources, resolveIndexDir(sources, retrieval, io.env), snapshotDue, began, io);
+    } else if (sources && indexDir && snapshotDue !== undefined) {
+      indexInBackground(args.values, sources, indexDir, io, { marker: 'snapshot', began, stamp: snapshotDue });
     }
   } catch (error) {
     stopWatchdog?.();
-    reportHookProblem(host, `skill-search hook: skipped: ${firstLine(errorMessage(error))}`, io);
+    reportHookProblem(host, skipped(error), io);
   }
   return 0;
 }
 
-/**
- * A flag the hook's command line could not parse (`skill-search hook claude-code --bogus`): one
- * line, shown as the other mistakes are, and exit 0.
- */
+const skipped = (error: unknown) => `skill-search hook: skipped: ${firstLine(errorMessage(error))}`;
+
+/** A flag the hook's command line could not parse (`hook claude-code --bogus`): one line, as the other mistakes, and exit 0. */
 export function reportHookFlagError(argv: readonly string[], error: Error, io: CliIo): number {
-  const line = `skill-search hook: skipped: ${firstLine(error.message).replace(/^skill-search: /, '')}`;
   const target = argv.find((arg) => !arg.startsWith('-'));
-  if ((HOSTS as readonly string[]).includes(target ?? '')) reportHookProblem(target as HostName, line, io);
-  else io.stderr.write(`${line}\n`);
+  if ((HOSTS as readonly string[]).includes(target ?? '')) reportHookProblem(target as HostName, skipped(error), io);
+  else io.stderr.write(`${skipped(error)}\n`);
   return 0;
 }
 
@@ -183,69 +171,18 @@ function recordUsage(turn: HookTurn, sources: SourceOptions | undefined, io: Cli
   if (failed) log(`skill-search hook: usage not saved (${failed.message})`);
 }
 
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
+function modifiedAt(file: string): number {
   try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return statSync(file).mtimeMs;
+  } catch {
+    return Number.NEGATIVE_INFINITY;
   }
 }
 
-/**
- * Starts `skill-search index` for the same catalog, detached, at most once per
- * `HOOK_TIMING.warmingTtl` per index (a marker file beside the working folder's directory,
- * `warmingMarker`, records the attempt).
- */
-function warmInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, began: number, io: CliIo): void {
-  const due = () => !builderStartedSince(indexDir, began) && claimMarker(warmingMarker(indexDir), HOOK_TIMING.warmingTtl);
-  if (!indexInBackground(values, sources, indexDir, io, due)) return;
-  io.stderr.write(`skill-search hook: building the index in the background (${indexDir})\n`);
-}
-
-/**
- * Starts `skill-search index` for the same catalog, detached, to save in the store the catalog a
- * live search of `sourceStamp` left unsaved (the vectors are stored already, so that process
- * embeds nothing new): once per stamp per `HOOK_TIMING.snapshotTtl`, so the next prompts do
- * not start it again while it runs.
- */
-function snapshotInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, sourceStamp: string, began: number, io: CliIo): void {
-  indexInBackground(
-    values,
-    sources,
-    indexDir,
-    io,
-    () => !builderStartedSince(indexDir, began) && claimMarker(snapshotMarker(indexDir), HOOK_TIMING.snapshotTtl, sourceStamp),
-  );
-}
-
-/**
- * Whether a builder of this index was started, or saved its catalog, since `began` (when this
- * hook began, before it found no saved catalog): it saved this hook's catalog or a newer one, and
- * a second builder would only repeat it (six hooks at once start one, even once the first exited).
- */
-function builderStartedSince(indexDir: string, began: number): boolean {
-  for (const marker of [warmingMarker(indexDir), snapshotMarker(indexDir), builtMarker(indexDir)]) {
-    try {
-      if (statSync(marker).mtimeMs >= began) return true;
-    } catch {
-      // No marker: no builder was started from it.
-    }
-  }
-  return false;
-}
-
-/**
- * True when this process may start the work `marker` records: no marker, one older than `ttl`,
- * or one for other work (`content`); the marker then records this attempt. False when it cannot
- * be written.
- */
+/** Records this attempt in `marker` unless one younger than `ttl` names the same `content`; false then, or when it cannot be written. */
 function claimMarker(marker: string, ttl: number, content = ''): boolean {
   try {
-    if (Date.now() - statSync(marker).mtimeMs < ttl && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
+    if (Date.now() - modifiedAt(marker) < ttl && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
   } catch {
     // No marker: nobody is at it.
   }
@@ -260,14 +197,25 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
 }
 
 /**
- * `skill-search index` for the same catalog and model, detached (`io.spawnDetached`), when `due`
- * says so and no other builder of this index folder runs (`<index dir>.builder`, a lease taken
- * atomically, whichever marker asked): true when it was started.
+ * Starts `skill-search index` for the same catalog and model, detached: after a timeout to build a cold
+ * index (`warming`), after a live search to save the catalog it left unsaved (`snapshot`, naming its
+ * `stamp`; the vectors are stored, so it embeds nothing). Not while another builder of this index holds
+ * the lease, when one started or saved since `began` (it covers this hook's catalog: six hooks at once
+ * start one), or when the marker names the same stamp and is younger than its TTL. True when started.
  */
-function indexInBackground(values: ParsedValues, sources: SourceOptions, indexDir: string, io: CliIo, due: () => boolean): boolean {
-  const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
+function indexInBackground(
+  values: ParsedValues,
+  sources: SourceOptions,
+  indexDir: string,
+  io: CliIo,
+  { marker, began, stamp = '' }: { readonly marker: 'warming' | 'snapshot'; readonly began: number; readonly stamp?: string },
+): boolean {
+  const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   if (lease === undefined) return false;
-  if (!due()) {
+  if (
+    (['warming', 'snapshot', 'built'] as const).some((kind) => modifiedAt(besideIndex(indexDir, kind)) >= began) ||
+    !claimMarker(besideIndex(indexDir, marker), HOOK_TIMING.markerTtl[marker], stamp)
+  ) {
     lease.release();
     return false;
   }

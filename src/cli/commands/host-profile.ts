@@ -5,7 +5,8 @@ import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
 import type { CliIo } from '../io.js';
-import { cacheRoot, type SourceOptions } from '../sources.js';
+import type { SourceOptions } from '../sources.js';
+import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
 import { claudeCodeName } from '../../integrations/invoked-skills.js';
@@ -24,10 +25,7 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   return { contextWindowTokens, usage, pinned: new SkillMatcher(sources.config.pin.map((entry) => entry.value)) };
 }
 
-/**
- * The folders Codex would read the catalog's skills from, with their scope. With `--skills-dir`
- * (the folders replace the defaults) each folder stands for a user root.
- */
+/** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
 async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
   const { resolveCatalogOptions, resolveSources, isOverride } = await import('../../load/index.js');
   const options = resolveCatalogOptions(catalogOptions(sources));
@@ -39,12 +37,9 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
 }
 
 /**
- * The skills `host` reads itself, before our merge: Codex scans only its own folders, so a
- * name also in a Claude Code folder (whose copy wins our merge) is listed from the Codex
- * folder. Codex keeps same-named skills from different folders apart (one file read twice
- * through a link counts once). Claude Code names a `<folder>/SKILL.md` skill by its folder,
- * whatever its frontmatter `name` says (its Skill tool takes either), and shadows by that
- * name. With `--skills-dir`, the catalog's skills as they are.
+ * The skills `host` reads itself, before our merge (with `--skills-dir`, the catalog's). Codex scans
+ * only its own folders and keeps same-named skills apart (one file reached through a link once);
+ * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
   const [load, { skillSelector }, { isOverride }] = await Promise.all([
@@ -77,10 +72,7 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   );
 }
 
-/**
- * Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md`, whatever folders
- * our flags name: the host lists those skills. A name that is not one path segment is in none.
- */
+/** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */
 export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
   const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
   const options = load.resolveCatalogOptions({ ...catalogOptions(sources), skillsDirs: [], toolsFiles: [] });
@@ -93,18 +85,14 @@ export async function namesHostLists(host: HostName, sources: SourceOptions, nam
   return new Set(names.filter(holds));
 }
 
-/** `skill` under the name Claude Code gives it (`claudeCodeName`): a `<folder>/SKILL.md` in a skills folder is named by its folder. */
+/** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */
 function namedByFolder(skill: Skill, dir: SourceDir): Skill {
   if (dir.layout !== 'skills') return skill;
   const name = claudeCodeName(skill);
   return name === skill.name ? skill : { ...skill, name, id: name };
 }
 
-/**
- * A renderer of what `host` sends for a list of skills, by that host's own rules
- * (`src/attachments/host-listing.ts`). With `ownOnly`, only the skills the host reads itself
- * are kept (with `--skills-dir`, all of them).
- */
+/** What `host` sends for a list of skills, by its own rules (`attachments/host-listing.ts`); `ownOnly`: only the skills it reads itself. */
 export async function hostRenderer(
   host: HostName,
   sources: SourceOptions,

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
-import { BUILDER_LEASE_MS, BuilderLease, builderLeaseDir, markBuilt } from '../builder-lease.js';
+import { BuilderLease, besideIndex, markBuilt } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
-import { DEFAULT_K } from '../defaults.js';
-import { buildProgress, line, openLiveIndex, printJson, reportSkipped, saveDeltaFor, storeFile } from '../context.js';
+import { DEFAULT_K } from '../flags.js';
+import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -20,7 +20,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   if (retired !== undefined) line(io.stderr, retired);
   retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
   // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
-  const lease = BuilderLease.claim(builderLeaseDir(indexDir), { maxAgeMs: BUILDER_LEASE_MS });
+  const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   try {
     const code = await build();
     markBuilt(indexDir);
@@ -32,7 +32,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   async function build(): Promise<number> {
     // Only a tools file's lines edited since a saved catalog (what a hook hands its indexer): saved from them.
     const started = performance.now();
-    const quick = await saveDeltaFor(sources, retrieval, io);
+    await noteStoreLayout(io);
+    const { LiveIndex } = await import('../../integrations/live-index.js');
+    const quick = await LiveIndex.saveDelta(liveIndexOptions(sources, retrieval, io), io.signal);
     if (quick !== undefined) {
       const { diagnostics, ...counts } = quick;
       return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
@@ -47,11 +49,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
         const counts = { skills, added: 0, updated: 0, removed: 0, unchanged: skills, embedded: 0, model };
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
       }
-      const onProgress = await buildProgress(io, args.values);
-      const { snapshot, sync, ms } = await live.refresh({
-        ...(onProgress === undefined ? {} : { onProgress }),
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-      });
+      const { snapshot, sync, ms } = await live.refresh({ onProgress: await buildProgress(io, args.values), signal: io.signal });
       if (snapshot.skills.length === 0) {
         const { nothingToIndex } = await import('../../integrations/live-index.js');
         throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
@@ -80,7 +78,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 
   function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
-    const ms = summary.ms;
+    const { ms } = summary;
     if (args.values.json === true) {
       printJson(io, { ...summary, ms: round(ms, 1) });
       return 0;

@@ -21,7 +21,7 @@ import {
   type InstallScope,
 } from '../../hosts/install.js';
 import { lineDiff } from '../../hosts/line-diff.js';
-import { HOST_TITLES, HOSTS, type HostName } from '../../types.js';
+import { HOST_TITLES, HOSTS } from '../../types.js';
 
 export function scopeOf(values: ParsedValues): InstallScope {
   if (values.project === true && values.user === true) throw flagError('--project and --user cannot be used together');
@@ -43,13 +43,30 @@ export function hostContext(values: ParsedValues, io: CliIo): InstallContext {
   };
 }
 
-/** The host, scope and files the flags name. */
-function target(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
+/**
+ * Plans `install` or `uninstall` for the host and scope the flags name, applies it unless `--dry-run`, and
+ * reports the changes (with `--json`, as one object, the command the host will run with `install`).
+ */
+function change(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
   const host = parsePositionalChoice(command, 'host', args.positionals[0], HOSTS);
   const scope = scopeOf(args.values);
   const context = hostContext(args.values, io);
   const { home } = context;
-  return { host, scope, home, edits: installEdits(host, scope, context), command: context.command, files: hostFiles(host, scope, context) };
+  const dryRun = args.values['dry-run'] === true;
+  const edits = installEdits(host, scope, context);
+  const changes = command === 'install' ? planInstall(edits) : planUninstall(edits);
+  if (!dryRun) (command === 'install' ? applyInstall : applyUninstall)(changes);
+  const json = args.values.json === true;
+  if (json) {
+    printJson(io, {
+      host,
+      scope,
+      dryRun,
+      ...(command === 'install' ? { command: context.command } : {}),
+      changes: changes.map(({ file, action, what, backup }) => ({ file, action, what, ...(backup === undefined ? {} : { backup }) })),
+    });
+  } else report(io, changes, home, dryRun);
+  return { host, scope, home, dryRun, json, command: context.command, files: hostFiles(host, scope, context) };
 }
 
 function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun: boolean): void {
@@ -79,33 +96,9 @@ function reportUserServer(io: CliIo, file: string, home: string): void {
   }
 }
 
-/** `--json`: what changed (or would), one object per file, and the command the host will run. */
-function printChanges(
-  io: CliIo,
-  summary: { host: HostName; scope: InstallScope; dryRun: boolean; command?: readonly string[] },
-  changes: readonly FileChange[],
-): void {
-  printJson(io, {
-    ...summary,
-    changes: changes.map((change) => ({
-      file: change.file,
-      action: change.action,
-      what: change.what,
-      ...(change.backup === undefined ? {} : { backup: change.backup }),
-    })),
-  });
-}
-
 export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits, command, files } = target('install', args, io);
-  const dryRun = args.values['dry-run'] === true;
-  const changes = planInstall(edits);
-  if (!dryRun) applyInstall(changes);
-  if (args.values.json === true) {
-    printChanges(io, { host, scope, dryRun, command }, changes);
-    return 0;
-  }
-  report(io, changes, home, dryRun);
+  const { host, scope, home, dryRun, json, command, files } = change('install', args, io);
+  if (json) return 0;
   if (host === 'codex') reportUserServer(io, files.mcp, home);
   if (dryRun) return 0;
   if (command[0] !== 'skill-search') {
@@ -129,15 +122,7 @@ export async function runInstall(args: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 export async function runUninstall(args: ParsedArgs, io: CliIo): Promise<number> {
-  const { host, scope, home, edits } = target('uninstall', args, io);
-  const dryRun = args.values['dry-run'] === true;
-  const changes = planUninstall(edits);
-  if (!dryRun) applyUninstall(changes);
-  if (args.values.json === true) {
-    printChanges(io, { host, scope, dryRun }, changes);
-    return 0;
-  }
-  report(io, changes, home, dryRun);
-  if (!dryRun) line(io.stdout, `Uninstalled from ${HOST_TITLES[host]} (${scope}).`);
+  const { host, scope, dryRun, json } = change('uninstall', args, io);
+  if (!dryRun && !json) line(io.stdout, `Uninstalled from ${HOST_TITLES[host]} (${scope}).`);
   return 0;
 }

@@ -1,10 +1,8 @@
 /**
- * The copy behind `library add`: only regular files and folders inside the source tree are
- * copied. A symbolic link is followed only when its target lies inside the tree (a link to
- * `~/.ssh/id_rsa` or `/usr/share` in a cloned repository is skipped with a warning); a folder
- * reached twice (a link loop) is copied once; FIFOs, sockets and devices are skipped. Sizes,
- * entries and depth are capped. Skills are copied into a hidden staging folder inside the
- * library and renamed into place only when every copy succeeded, so nothing partial remains.
+ * The copy behind `library add`: regular files and folders of the source tree, links only to
+ * targets inside it (else skipped with a warning), a folder reached twice once; other file types
+ * skipped; sizes, entries and depth capped. Skills are staged in a hidden folder in the library
+ * and renamed into place only when every copy succeeded.
  */
 import {
   closeSync,
@@ -24,23 +22,17 @@ import path from 'node:path';
 import { SkillSearchError } from '../../errors.js';
 import { within } from '../../util/paths.js';
 
-export interface CopyLimits {
+const DEFAULT_COPY_LIMITS = Object.freeze({
   /** Largest single file copied; a larger one is skipped with a warning. */
-  readonly maxFileBytes: number;
-  /** Most bytes copied by one `library add`; past it the add fails and nothing is kept. */
-  readonly maxTotalBytes: number;
-  /** Most files and folders copied by one `library add`. */
-  readonly maxEntries: number;
-  /** Deepest folder nesting copied below a skill folder. */
-  readonly maxDepth: number;
-}
-
-export const DEFAULT_COPY_LIMITS: CopyLimits = Object.freeze({
   maxFileBytes: 20 * 1024 * 1024,
+  /** Most bytes copied by one `library add`; past it the add fails and nothing is kept. */
   maxTotalBytes: 100 * 1024 * 1024,
+  /** Most files and folders copied by one `library add`. */
   maxEntries: 10_000,
+  /** Deepest folder nesting copied below a skill folder. */
   maxDepth: 16,
 });
+type CopyLimits = Readonly<Record<keyof typeof DEFAULT_COPY_LIMITS, number>>;
 
 /** What a `library add` staged, and the warnings met on the way. */
 export class LibraryStage {
@@ -56,15 +48,11 @@ export class LibraryStage {
     this.#limits = limits;
   }
 
-  /**
-   * Copies `from` (a skill folder or one `.md` file inside the tree `root`) into the staging
-   * folder as `name`; returns its staged path. Throws a one-line error past the total caps.
-   */
+  /** Stages `from` (a skill folder or `.md` file in the tree `root`) as `name`; its staged path. Throws past the total caps. */
   copy(from: string, root: string, name: string): string {
     this.#dir ??= mkdtempSync(path.join(this.#library, '.skill-search-add-'));
-    const realRoot = realpathSync(root);
     const target = path.join(this.#dir, name);
-    this.#copyEntry(from, target, realRoot, new Set(), 0);
+    this.#copyEntry(from, target, realpathSync(root), new Set(), 0);
     return target;
   }
 

@@ -9,14 +9,14 @@ import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
 import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
-import { defaultLibraryDir, requireArgument } from '../sources.js';
+import { checkedPath, defaultLibraryDir } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { plural } from '../../util/text.js';
 
 const ACTIONS = ['add', 'list', 'path'] as const;
 const SKILL_FILE = 'SKILL.md';
 /** `--clone-timeout` default: a clone that has not finished by then is stopped. */
-export const DEFAULT_CLONE_TIMEOUT_S = 120;
+const DEFAULT_CLONE_TIMEOUT_S = 120;
 /** Warnings printed one per line; the rest are counted. */
 const MAX_WARNING_LINES = 20;
 
@@ -27,10 +27,7 @@ interface Found {
   readonly kind: 'folder' | 'file';
 }
 
-/**
- * `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md`
- * files, else those of its `skills/` folder (the usual layout of a skills repository).
- */
+/** `dir` itself when it holds a SKILL.md, else its `<skill>/SKILL.md` folders and loose `.md` files, else those of `dir/skills/`. */
 function skillsIn(dir: string, rootName = path.basename(dir)): Found[] {
   if (existsSync(path.join(dir, SKILL_FILE))) return [{ name: rootName, from: dir, kind: 'folder' }];
   const found = skillsDirectlyIn(dir);
@@ -63,7 +60,7 @@ function followed(file: string): ReturnType<typeof statSync> | undefined {
 }
 
 /** `https://…`, `ssh://…`, `file://…`, `git@host:…` or anything ending in `.git`: a repository to clone. */
-export function isGitUrl(raw: string): boolean {
+function isGitUrl(raw: string): boolean {
   return /^(?:https?|ssh|git|file):\/\//.test(raw) || /^[\w.-]+@[\w.-]+:/.test(raw) || raw.endsWith('.git');
 }
 
@@ -103,11 +100,7 @@ function movedInPlace(from: string, target: string): boolean {
   }
 }
 
-/**
- * One line per skill among `added` that the library's loader refuses, naming its file and the
- * problem: it is added all the same (as a broken file in a skills folder stays there), and
- * `validate` reports it until it is fixed.
- */
+/** One line per skill among `added` that the loader refuses: added all the same, and `validate` reports it until fixed. */
 async function unloadable(library: string, added: readonly string[]): Promise<string[]> {
   if (added.length === 0) return [];
   const [{ scanSkillsDir, formatDiagnostic }, { SOURCE_RANKS }] = await Promise.all([import('../../load/index.js'), import('../../load/sources.js')]);
@@ -118,20 +111,12 @@ async function unloadable(library: string, added: readonly string[]): Promise<st
     .map((d) => `${formatDiagnostic(d)} (added, but it will not load until fixed)`);
 }
 
-function libraryDir(args: ParsedArgs, io: CliIo): string {
-  const flag = args.values.library;
-  const given = Array.isArray(flag) ? flag : typeof flag === 'string' ? [flag] : [];
-  if (given.length > 1) throw flagError('library takes one --library DIR');
-  return given[0] === undefined ? defaultLibraryDir(io.env) : path.resolve(io.cwd, given[0]);
-}
-
-/**
- * `library add`: copies (default), links (`--link`) or moves (`--move`) skills into the
- * library. A name already in the library is skipped, never overwritten.
- */
+/** `library path | list | add`: add copies (default), links or moves skills in; a name already there is skipped, never overwritten. */
 export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const action = parsePositionalChoice('library', 'command', args.positionals[0], ACTIONS);
-  const library = libraryDir(args, io);
+  const given = (args.values.library as string[] | undefined) ?? [];
+  if (given.length > 1) throw flagError('library takes one --library DIR');
+  const library = given[0] === undefined ? defaultLibraryDir(io.env) : path.resolve(io.cwd, given[0]);
   if (action === 'path') {
     if (args.values.json === true) printJson(io, { library, exists: existsSync(library) });
     else line(io.stdout, library);
@@ -162,7 +147,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     for (const raw of sources) {
       const fromGit = isGitUrl(raw) && !existsSync(path.resolve(io.cwd, raw));
       if (fromGit && mode !== 'copy') throw flagError(`--${mode} needs a folder; '${raw}' is a repository (it is copied)`);
-      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : requireArgument('library add', raw, 'directory', io.cwd);
+      const dir = fromGit ? await cloneToTemp(raw, cloneTimeout) : checkedPath(`library add '${raw}'`, raw, 'directory', io.cwd);
       if (fromGit) clones.push(dir);
       if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
       // A repository that is one skill is named after the repository, not the temp folder.

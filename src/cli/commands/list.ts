@@ -7,10 +7,7 @@ import { hostRenderer, hostSkills, listingInputs } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { HOSTS } from '../../types.js';
 
-/**
- * The skill_listing attachment as the model receives it (inside its reminder). Shadowed names
- * go to stderr so stdout stays exactly the model's view.
- */
+/** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);
@@ -87,23 +84,14 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     });
     return 0;
   }
-  // `--all`: the skills a host rule keeps from the model (or from the user's menu), after the model's view.
-  const ruledLines =
-    args.values.all === true && ruled.length > 0
-      ? [
-          '',
-          `Host rules (${ruled.length}):`,
-          ...ruled.map(({ skill, note }) => `- ${escapeForTerminal(skill.name)}: ${note} [${escapeForTerminal(skill.path)}]`),
-        ]
-      : [];
-  const rendered = renderAttachment({
-    type: 'skill_listing',
-    content: listing.content,
-    skillNames: listing.skillNames,
-  });
+  const rendered = renderAttachment({ type: 'skill_listing', content: listing.content, skillNames: listing.skillNames });
   if (rendered === null) {
     line(io.stderr, experimental ? 'skill-search: no bundled or MCP skills to list (--experimental)' : 'skill-search: no skills to list');
   } else line(io.stdout, rendered);
-  for (const text of ruledLines) line(io.stdout, text);
+  // `--all`: the skills a host rule keeps from the model (or from the user's menu), after the model's view.
+  if (args.values.all === true && ruled.length > 0) {
+    line(io.stdout, `\nHost rules (${ruled.length}):`);
+    for (const { skill, note } of ruled) line(io.stdout, `- ${escapeForTerminal(skill.name)}: ${note} [${escapeForTerminal(skill.path)}]`);
+  }
   return 0;
 }

@@ -1,5 +1,5 @@
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveRetrieval, resolveSources } from '../sources.js';
@@ -17,9 +17,8 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   const collector = new IdleCollector();
   try {
     live.catalog.on('error', (error) => log(`skill-search mcp: watcher: ${error.message}`));
-    // Once the client has connected: watch (the watcher only invalidates; the next request
-    // re-syncs, so idle servers do no work) and warm the index. A failure of either resurfaces
-    // on the first search.
+    // Once the client has connected: watch (the next request re-syncs, so an idle server does no work) and warm the
+    // index; a failure of either resurfaces on the first search.
     const warm = () => {
       void live.catalog.watch({ usePolling: args.values.polling === true }).catch((error: Error) => log(`skill-search mcp: watcher: ${error.message}`));
       void live.refresh().then(

@@ -149,7 +149,6 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
         onProgress: ({ file, received, total }) => {
           if (file !== current) {
             bar.done();
-            bar.restart();
             current = file;
           }
           bar.update(`${preset.id} ${file}`, received, total, received === total);

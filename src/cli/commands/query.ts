@@ -1,14 +1,13 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
-import { formatExplanation, formatHits, formatTranslation, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
 import { invocationNote } from '../../load/invocation.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
-import type { NothingShown as EngineNothingShown } from '../../service/open-search.js';
-import type { SearchHit, SearchMode } from '../../types.js';
+import type { NothingShown } from '../../service/open-search.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
 /** Longer than a hook's: a person can wait, but a stalled server should not hang the shell. */
@@ -24,93 +23,67 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const started = performance.now();
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
-  const onProgress = await buildProgress(io, args.values, QUERY_PROGRESS_AFTER_MS);
   const search = await openSearchFor(sources, retrieval, io, {
     server: { socketPath: socketPathFor(indexDir), connectTimeoutMs: QUERY_CONNECT_TIMEOUT_MS, requestTimeoutMs: QUERY_REQUEST_TIMEOUT_MS },
     // A cold index embeds every skill first: past a second, say so rather than sit silent.
-    ...(onProgress === undefined ? {} : { onProgress }),
+    onProgress: await buildProgress(io, args.values, QUERY_PROGRESS_AFTER_MS),
     // A socket another user controls is never asked, and the user hears of it.
     onFallback: ({ reason, untrusted }) => {
       if (untrusted) line(io.stderr, `skill-search: ${reason}`);
     },
   });
   try {
-    const explain = args.values.explain === true;
     // Every path searches the capped query, so all answer alike.
-    const answer = await search.answer(capQuery(query), {
-      ...(explain ? { explain } : {}),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    const { hits, via, skills, diagnostics, saveProblem, nothingShown } = await search.answer(capQuery(query), {
+      explain: args.values.explain === true || undefined,
+      signal: io.signal,
     });
-    if (answer.via !== 'server') {
-      if (answer.skills === 0) {
+    if (via !== 'server') {
+      if (skills === 0) {
         const { nothingToIndex } = await import('../../integrations/live-index.js');
-        throw nothingToIndex(describeSources(sources), answer.diagnostics);
+        throw nothingToIndex(describeSources(sources), diagnostics);
       }
-      reportSkipped(io, answer.diagnostics);
+      reportSkipped(io, diagnostics);
     }
-    if (answer.saveProblem !== undefined)
-      line(io.stderr, `skill-search: could not save the index in ${storeFile(io.env)} (${answer.saveProblem}); answered from memory`);
-    const none = answer.nothingShown === undefined ? undefined : explainNone(answer.nothingShown);
-    printAnswer(io, args, { query, hits: answer.hits, started, skills: answer.skills, mode: retrieval.mode, ...(none === undefined ? {} : { none }) });
+    if (saveProblem !== undefined) line(io.stderr, `skill-search: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
+    const none = nothingShown === undefined ? undefined : explainNone(nothingShown);
+    if (args.values.json === true) {
+      // `tookMs` covers opening the index too.
+      printJson(io, { query, hits: hits.map(toJsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
+    } else if (hits.length === 0) {
+      line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${retrieval.mode}).`);
+      if (none !== undefined) {
+        const best =
+          none.best === undefined
+            ? 'no candidate matched the message'
+            : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
+        line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
+      }
+    } else {
+      // How a translated message was read (the same for every hit).
+      const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
+      if (translation !== undefined) line(io.stdout, `Read as ${translation.language}, searched in English as: ${translation.english}`);
+      formatHits(hits).forEach((text, i) => {
+        line(io.stdout, text);
+        const { why, score, skill } = hits[i]!;
+        // `query` finds a skill a host rule keeps from the model; the hook, MCP and listing do not offer it.
+        const note = invocationNote(skill);
+        if (note !== undefined) line(io.stdout, `    ${note}`);
+        if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
+      });
+    }
     return 0;
   } finally {
     await search.close();
   }
 }
 
-interface Answer {
-  readonly query: string;
-  readonly hits: readonly SearchHit[];
-  /** `performance.now()` when the command began: `tookMs` covers opening the index too. */
-  readonly started: number;
-  /** Skills searched. */
-  readonly skills: number;
-  readonly mode: SearchMode;
-  /** With `--explain`, why nothing was shown. */
-  readonly none?: NothingShown;
-}
-
-/** `--explain` on an empty answer: P(answerable), the threshold, and the best candidate that missed it. */
-interface NothingShown {
-  readonly answerable: number;
-  readonly threshold: number;
-  readonly best?: { readonly name: string; readonly score: number; readonly fits: number };
-}
-
-function explainNone(explained: EngineNothingShown): NothingShown {
+/** `--explain` on an empty answer, rounded: P(answerable), the threshold, and the best candidate that missed it. */
+function explainNone(explained: NothingShown) {
   const best = explained.hits[0];
   return {
     answerable: round(explained.answerable, 4),
     threshold: round(explained.threshold, 4),
     ...(best === undefined ? {} : { best: { name: best.name, score: round(best.score, 4), fits: round(best.fits, 4) } }),
   };
-}
-
-function printAnswer(io: CliIo, args: ParsedArgs, { query, hits, started, skills, mode, none }: Answer): void {
-  const tookMs = round(performance.now() - started, 1);
-  if (args.values.json === true) {
-    printJson(io, { query, hits: hits.map(toJsonHit), tookMs, ...(none === undefined ? {} : { nothingShown: none }) });
-    return;
-  }
-  if (hits.length === 0) {
-    line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${mode}).`);
-    if (none !== undefined) {
-      const best =
-        none.best === undefined
-          ? 'no candidate matched the message'
-          : `best candidate ${none.best.name}: P(fits) ${none.best.fits.toFixed(3)}, score ${none.best.score.toFixed(3)} < threshold ${none.threshold.toFixed(3)}`;
-      line(io.stdout, `    P(answerable) ${none.answerable.toFixed(3)}; ${best}`);
-    }
-    return;
-  }
-  const translation = hits.find((hit) => hit.why?.translation !== undefined)?.why?.translation;
-  if (translation !== undefined) line(io.stdout, formatTranslation(translation));
-  formatHits(hits).forEach((text, i) => {
-    line(io.stdout, text);
-    const { why, score, skill } = hits[i]!;
-    // `query` finds a skill a host rule keeps from the model; the hook, MCP and listing do not offer it.
-    const note = invocationNote(skill);
-    if (note !== undefined) line(io.stdout, `    ${note}`);
-    if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
-  });
 }

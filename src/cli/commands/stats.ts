@@ -2,7 +2,8 @@ import type { ParsedArgs } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
 import { round, table } from '../format.js';
 import type { CliIo } from '../io.js';
-import { cacheRoot, resolveSources } from '../sources.js';
+import { resolveSources } from '../sources.js';
+import { cacheRoot } from '../../model-store/paths.js';
 import { UsageStore } from '../../usage/usage-store.js';
 
 /** What the hook recorded for this project: used skills, suggestions left unused, skills never used. */

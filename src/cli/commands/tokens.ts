@@ -12,10 +12,7 @@ function thousands(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/**
- * What the host's always-on listing costs with every skill listed up front, against what it
- * costs when the library (and any other folder the host does not scan) is left to search.
- */
+/** The host's always-on listing with every skill up front, against it with what the host does not scan left to search. */
 export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const hostRaw = args.values.host;

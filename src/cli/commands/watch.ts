@@ -1,6 +1,6 @@
 import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../defaults.js';
+import { DEFAULT_K } from '../flags.js';
 import { line, openLiveIndex, printJson, storeFile } from '../context.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -10,11 +10,7 @@ import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
 import { packageVersion } from '../../util/package-version.js';
 
-/**
- * Initial sync, then one reindex per coalesced catalog change until the signal aborts, while
- * serving searches on the index's socket. Reindexes never overlap: a change during a reindex
- * schedules exactly one more.
- */
+/** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
@@ -53,32 +49,29 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     report('indexed', first);
     collector.touch();
 
-    let running: Promise<void> | undefined;
-    let again = false;
+    // Changes during a reindex queue exactly one more.
+    let running = Promise.resolve();
+    let queued = false;
     const reindex = (): void => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          try {
-            report('reindexed', await live.refresh());
-            collector.touch();
-          } catch (error) {
-            line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
-          }
-        } while (again && !io.signal?.aborted);
-        running = undefined;
-      })();
+      if (queued) return;
+      queued = true;
+      running = running.then(async () => {
+        queued = false;
+        if (io.signal?.aborted) return;
+        try {
+          report('reindexed', await live.refresh());
+          collector.touch();
+        } catch (error) {
+          line(io.stderr, `skill-search: reindex failed: ${errorMessage(error)}`);
+        }
+      });
     };
     live.catalog.on('change', reindex);
     live.catalog.on('error', (error) => line(io.stderr, `skill-search: watcher: ${error.message}`));
     await live.catalog.watch({ usePolling: args.values.polling === true });
     const indexDir = resolveIndexDir(sources, retrieval, io.env);
     if (args.values['no-server'] !== true) server = await startServer(live, indexDir, io);
-    line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
+    line(io.stderr, `watching for skill changes; index in ${indexDir} (Ctrl-C to stop)`);
 
     await new Promise<void>((resolve) => {
       if (!io.signal) return;
@@ -95,11 +88,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-/**
- * Serves searches for hooks and `query` on the index's socket. The engine is searched as it
- * stands (a reindex in progress is not waited for). Failing to listen is reported, not fatal:
- * watching still keeps the persistent index fresh.
- */
+/** Serves searches on the index's socket (from the engine as it stands); failing to listen is reported, not fatal. */
 async function startServer(live: LiveIndex, indexDir: string, io: CliIo): Promise<SkillSocketServer | undefined> {
   const [{ SkillSocketServer }, { socketPathFor }] = await Promise.all([
     import('../../integrations/socket-server.js'),
