@@ -1,16 +1,15 @@
 /**
  * One saved catalog's lexical index searched straight from the tables of `lexical-tables.ts`: a
- * query reads the postings of its own terms only (plus their prefix and typo expansions from the
- * term table), with that catalog's BM25 statistics, through the same `Bm25Scorer` as the live
- * engine's in-memory index, so both answer alike (`test/store/lexical-tables.test.ts`).
+ * query reads the postings of its own terms (and their prefix and typo expansions) only, through
+ * the same `Bm25Scorer` as the in-memory index, so both answer alike.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import { Bm25Scorer } from '../lexical/bm25-scorer.js';
-import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
-import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
+import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
 import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
 import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
@@ -19,9 +18,9 @@ import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, uint32sOf } 
 import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
-type CatalogTerm = readonly (Map<number, number> | undefined)[];
 type MutableTerm = (Map<number, number> | undefined)[];
-/** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
+type CatalogTerm = Readonly<MutableTerm>;
+/** Above every character a term can hold, for range ends. */
 const TOP = '\u{10FFFF}';
 
 /** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
@@ -43,9 +42,8 @@ const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdff
 
 /**
  * A posting row read as one number, `(entry · FIELD_SLOTS + field) · TF_SLOTS + tf` (exact below
- * 2^53: entries below 2^26), so a term's rows come back as one flat array of numbers rather than
- * an array per row: half the read time and far less garbage for a common word. A row outside
- * these bounds reads as NULL, and its term is read again row by row.
+ * 2^53), so a term's rows come back as one flat array rather than an array per row (half the read
+ * time). A row outside these bounds reads as NULL, and its term is read again row by row.
  */
 const FIELD_SLOTS = 16;
 const TF_SLOTS = 2 ** 23;
@@ -81,15 +79,10 @@ class EntryDocs {
   }
 }
 
-/**
- * One catalog's postings read from the tables, as a {@link PostingsSource}: a term's handle is
- * its postings in this catalog, read at its first lookup and kept (the searcher describes the
- * tables as they were when the term was first read).
- */
-class CatalogPostings implements PostingsSource<CatalogTerm> {
+/** One catalog's postings read from the tables: a term's postings are read at its first lookup and kept. */
+class CatalogPostings implements PostingsSource {
   readonly documentCount: number;
   readonly slots: number;
-  readonly fieldCount = FIELD_COUNT;
   readonly averageFieldLengths: Float64Array;
   readonly fieldLengths: Uint32Array;
   readonly #docs: EntryDocs;
@@ -112,9 +105,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #overlaid = new LexicalIndex();
 
   /**
-   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base,
-   * which holds every one). `overlay`: documents whose entry is held in memory instead of the
-   * base's (a changed catalog searched before it is written, docs/store.md).
+   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base).
+   * `overlay`: documents whose entry is held in memory instead (a changed catalog not written yet).
    */
   constructor(db: Database, catalog: number, idsFrom: number, overlay?: ReadonlyMap<number, LexicalEntry>) {
     this.#catalog = catalog;
@@ -160,11 +152,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     this.#db = db;
   }
 
-  fieldId(name: string): number | undefined {
-    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
-    return id < 0 ? undefined : id;
-  }
-
   externalId(doc: number): string {
     let id = this.#externalIds.get(doc);
     if (id === undefined) {
@@ -198,7 +185,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       }
     }
     const positions = this.#overlaid.positions;
-    this.#overlaid.term(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
+    this.#overlaid.exact(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
     return found;
   }
 
@@ -211,9 +198,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 
   /**
-   * The terms `prefix` starts and their postings: the terms one ranged read of the term index
-   * (byte order), then each term's postings. The prefix itself is the range's first term: when
-   * its postings were read already (the scorer asks `exact` first), the range starts after it.
+   * The terms `prefix` starts, in byte order (one ranged read of the term index), with their
+   * postings. When the prefix's own postings were read already, the range starts after it.
    */
   prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
     const known = this.#terms.get(prefix);
@@ -221,7 +207,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
     if (this.#overlaid.size > 0) {
       // The overlay's terms the tables may lack, merged in byte order.
-      const more = [...this.#overlaid.source().prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
+      const more = [...this.#overlaid.prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
       terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
     }
     for (const term of terms) {
@@ -231,11 +217,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return found;
   }
 
-  /**
-   * The terms within `maxDistance` of `word` that have postings here, in byte order (the term
-   * index's, as the prefix reads give them), whatever order the vocabulary was read in.
-   */
-  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
+  /** The terms within `maxDistance` of `word` that have postings here, in byte order (as the prefix reads give them). */
+  near(word: string, maxDistance: number): NearTerm[] {
     this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
     const near = new Map<string, number>();
     const lookUp = (vocabulary: TermVocabulary) => {
@@ -243,7 +226,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     };
     lookUp(this.#vocabulary);
     if (this.#overlaid.size > 0) lookUp(this.#overlaid.vocabulary());
-    const found: NearTerm<CatalogTerm>[] = [];
+    const found: NearTerm[] = [];
     for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
       const handle = this.exact(term);
       if (handle !== undefined) found.push({ term, handle, distance });
@@ -252,11 +235,9 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 
   /**
-   * The vocabulary's tables: the stored ones when the store holds them (one row), else built
-   * from the term table ({@link #buildVocabulary}) and stored for the next process. The build
-   * and the write share one transaction, so the row written describes the terms it was built
-   * from: a term written meanwhile fails the write (SQLite's busy snapshot), and so does
-   * another process's write lock; the write is skipped then, never waited for.
+   * The vocabulary's tables: the stored row, else built from the term table and stored for the
+   * next process in the same transaction (a term written meanwhile, or another process's write
+   * lock, fails the write, which is skipped then, never waited for).
    */
   #readVocabulary(): VocabularyTables {
     const db = this.#db;
@@ -281,10 +262,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return tables ?? this.#buildVocabulary();
   }
 
-  /**
-   * Every term, read as one string (one value out of SQLite rather than a string per term, about
-   * half the read) laid into the vocabulary's arrays; row by row if some term holds the separator.
-   */
+  /** Every term, read as one string (half the read of a string per term); row by row if some term holds the separator. */
   #buildVocabulary(): VocabularyTables {
     const [count, joined] = this.#db
       .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
@@ -294,10 +272,6 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR, count) ??
       vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
     );
-  }
-
-  postings(term: CatalogTerm, field: number): FieldPostings | undefined {
-    return term[field];
   }
 }
 
@@ -315,10 +289,8 @@ function postAt(found: MutableTerm | undefined, field: number, doc: number, more
 }
 
 /**
- * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
- * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
- * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
- * once. Open a new one after the catalog or its entries change.
+ * A searcher over one catalog's skills reading the tables as it goes, with the same matches and
+ * scores as a `LexicalIndex` holding them. Open a new one after the catalog or its entries change.
  */
 export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog, overlay?: ReadonlyMap<number, LexicalEntry>): LexicalSearcher {
   return new Bm25Scorer(new CatalogPostings(db, catalog, idsFrom, overlay));
