@@ -14,7 +14,7 @@ import { TermVocabulary } from '../lexical/term-vocabulary.js';
 import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
 import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
-import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, uint32sOf } from './lexical-tables.js';
+import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
@@ -111,26 +111,19 @@ class CatalogPostings implements PostingsSource {
   constructor(db: Database, catalog: number, idsFrom: number, overlay?: ReadonlyMap<number, LexicalEntry>) {
     this.#catalog = catalog;
     this.#idsFrom = idsFrom;
-    const stats = db
-      .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
-      .get(catalog);
-    if (stats === undefined) {
+    const stats = readLexicalStats(db, catalog);
+    if (stats === undefined)
       throw new SkillSearchError(
         'INTERNAL',
         `lexical tables: catalog ${catalog} has no lexical statistics (call putCatalogLexicalStats after writing its members)`,
       );
-    }
-    const entries = uint32sOf(stats.entries, `catalog ${catalog}'s entries`);
-    this.fieldLengths = uint32sOf(stats.lengths, `catalog ${catalog}'s lengths`);
-    if (entries.length !== stats.documents || this.fieldLengths.length !== stats.documents * FIELD_COUNT) {
-      throw corrupt(
-        `catalog ${catalog} lists ${stats.documents} documents, ${entries.length} entries and ${this.fieldLengths.length / FIELD_COUNT} length rows`,
-      );
-    }
-    this.documentCount = stats.documents;
-    this.slots = stats.documents;
+    const { entries } = stats;
+    const documents = entries.length;
+    this.fieldLengths = stats.lengths;
+    this.documentCount = documents;
+    this.slots = documents;
     for (const [doc, entry] of overlay ?? []) {
-      if (!(doc >= 0 && doc < stats.documents) || entry.lengths.length !== FIELD_COUNT)
+      if (!(doc >= 0 && doc < documents) || entry.lengths.length !== FIELD_COUNT)
         throw new SkillSearchError('INTERNAL', `lexical tables: an overlay of catalog ${catalog} has no document ${doc} or a malformed entry`);
       this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
       this.#overlaid.add(String(doc), entry, doc);
@@ -138,10 +131,10 @@ class CatalogPostings implements PostingsSource {
     this.#docs = new EntryDocs(entries, overlay);
     const totals = new Array<number>(FIELD_COUNT).fill(0);
     const lengths = this.fieldLengths;
-    for (let doc = 0; doc < stats.documents; doc += 1) {
+    for (let doc = 0; doc < documents; doc += 1) {
       for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + lengths[doc * FIELD_COUNT + field]!;
     }
-    this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
+    this.averageFieldLengths = Float64Array.from(totals, (total) => (documents === 0 ? 0 : total / documents));
     const termRows = (columns: string) =>
       `SELECT ${columns} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`;
     this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
