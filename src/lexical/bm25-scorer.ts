@@ -11,23 +11,11 @@ import {
 import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
-import { Slab } from './score-slab.js';
+import { type DocValues, Slab } from './score-slab.js';
 import { derivedTerms, type DerivedTerm } from './term-expansion.js';
 
 /** MiniSearch's BM25+ parameters (its defaults, which the ranking was tuned with). */
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
-
-/** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
-interface Column {
-  readonly docs: Int32Array;
-  readonly raw: Float64Array;
-}
-
-/** One query word's summed contribution per document it reaches, in first-reached order. */
-interface WordScores {
-  readonly docs: Int32Array;
-  readonly scores: Float64Array;
-}
 
 /**
  * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion) over
@@ -44,11 +32,11 @@ export class Bm25Scorer implements LexicalSearcher {
   readonly #source: PostingsSource;
   /** {@link DerivedTerm}s per query word and expansion settings. */
   readonly #derived = new Map<string, DerivedTerm[]>();
-  /** {@link Column}s by the postings they were read from (one per term and field). */
-  readonly #columns = new Map<FieldPostings, Column>();
+  /** {@link #column}s by the postings they were read from. */
+  readonly #columns = new Map<FieldPostings, DocValues>();
   #columnEntries = 0;
-  /** {@link WordScores} per query word, expansion settings and searched fields. */
-  readonly #words = new Map<string, WordScores>();
+  /** {@link #wordScores} per query word, expansion settings and searched fields. */
+  readonly #words = new Map<string, DocValues>();
   #wordEntries = 0;
   /** Per document: the query's running total and the current word's subtotal, with one bit each saying whether the query (the word) has reached it yet. */
   readonly #total: Float64Array;
@@ -124,7 +112,7 @@ export class Bm25Scorer implements LexicalSearcher {
       const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
-      const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      const { docs, values: scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
       if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
@@ -183,7 +171,7 @@ export class Bm25Scorer implements LexicalSearcher {
    * summed in that order), the documents in the order the word first reached them; kept until the
    * index changes.
    */
-  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): WordScores {
+  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): DocValues {
     const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}\u0000${query.boost}\u0000${fieldsKey}`;
     const cached = this.#words.get(key);
     if (cached !== undefined) return cached;
@@ -199,7 +187,7 @@ export class Bm25Scorer implements LexicalSearcher {
         if (fieldId === undefined) continue;
         const frequencies = handle[fieldId];
         if (frequencies === undefined) continue;
-        const { docs, raw } = this.#column(frequencies, fieldId);
+        const { docs, values: raw } = this.#column(frequencies, fieldId);
         const scale = weight * query.boost * fields[f]!.boost;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
@@ -215,10 +203,10 @@ export class Bm25Scorer implements LexicalSearcher {
         }
       }
     }
-    const { docs, values: scores } = this.#slab.take(touchedCount);
+    const result = this.#slab.take(touchedCount);
+    const { docs, values: scores } = result;
     docs.set(touched.subarray(0, touchedCount));
     for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
-    const result = { docs, scores };
     if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
       this.#words.clear();
       this.#wordEntries = 0;
@@ -229,7 +217,7 @@ export class Bm25Scorer implements LexicalSearcher {
   }
 
   /** One term's postings in one field as arrays: the documents and each one's BM25+ part (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), kept until the index changes. */
-  #column(frequencies: FieldPostings, fieldId: number): Column {
+  #column(frequencies: FieldPostings, fieldId: number): DocValues {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
     const source = this.#source;
@@ -238,7 +226,8 @@ export class Bm25Scorer implements LexicalSearcher {
     const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const { docs, values: raw } = this.#slab.take(frequencies.size);
+    const column = this.#slab.take(frequencies.size);
+    const { docs, values: raw } = column;
     const invDocFreq = inverseFrequency(documentCount, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
@@ -247,7 +236,6 @@ export class Bm25Scorer implements LexicalSearcher {
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
-    const column = { docs, raw };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;

@@ -6,7 +6,7 @@ import { Bm25Scorer } from './bm25-scorer.js';
 import { TermVocabulary } from './term-vocabulary.js';
 import { vocabularyTables } from './vocabulary-tables.js';
 
-export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
+export type { GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
 /** Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop words): a catalog saved under another is not used. */
 export const LEXICAL_FORMAT_VERSION = 5;

@@ -6,9 +6,9 @@ const TABLES_FORMAT = 0x76_6f_63_01;
 const HEADER_WORDS = 4;
 
 /**
- * {@link VocabularyTables} as bytes, little-endian (the machine's order; callers check it): a
- * header of four uint32s (format, terms, code units, `lengthStarts` entries), then `units`
- * (padded to whole uint32s), `starts`, `lengthStarts`, `byLength` and `charSets`.
+ * {@link VocabularyTables} as bytes in the machine's order (callers check it is little-endian): a
+ * header of four uint32s (format, terms, code units, `lengthStarts` entries), then `units` (padded
+ * to whole uint32s), `starts`, `lengthStarts`, `byLength` and `charSets`.
  */
 export function encodeVocabularyTables({ units, starts, lengthStarts, byLength, charSets }: VocabularyTables): Uint8Array {
   const terms = starts.length - 1;
@@ -25,12 +25,7 @@ export function encodeVocabularyTables({ units, starts, lengthStarts, byLength, 
   return new Uint8Array(words.buffer);
 }
 
-/**
- * The tables {@link encodeVocabularyTables} wrote, or undefined when `bytes` are not exactly
- * such tables: every array is checked against what `vocabularyTables` would build from the
- * stored terms (the by-length index and character sets are recomputed and compared), so a short,
- * corrupt or foreign blob is never trusted.
- */
+/** The tables {@link encodeVocabularyTables} wrote, or undefined when `bytes` are not exactly what `vocabularyTables` would build from the stored terms. */
 export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | undefined {
   if (bytes.byteLength < HEADER_WORDS * 4 || bytes.byteLength % 4 !== 0) return undefined;
   // Copied: a blob's bytes need not be aligned for uint32 views.
