@@ -49,43 +49,15 @@ const FIELD_SLOTS = 16;
 const TF_SLOTS = 2 ** 23;
 const PACKED = `iif(p.entry >= 0 AND p.entry < ${2 ** 26} AND p.field >= 0 AND p.field < ${FIELD_SLOTS} AND p.tf >= 0 AND p.tf < ${TF_SLOTS}, (p.entry * ${FIELD_SLOTS} + p.field) * ${TF_SLOTS} + p.tf, NULL)`;
 
-/** Entry number → the document holding it (−1: none), and the further documents of an entry several hold (equal skills). */
-class EntryDocs {
-  readonly #first: Int32Array;
-  readonly #more = new Map<number, number[]>();
-
-  /** `skipped`: documents whose entry is not read from the tables (an overlay in memory holds theirs). */
-  constructor(entries: Uint32Array, skipped?: ReadonlyMap<number, unknown>) {
-    let largest = -1;
-    for (const entry of entries) largest = Math.max(largest, entry);
-    this.#first = new Int32Array(largest + 1).fill(-1);
-    entries.forEach((entry, doc) => {
-      if (skipped?.has(doc) === true) return;
-      if (this.#first[entry] === -1) this.#first[entry] = doc;
-      else {
-        const more = this.#more.get(entry);
-        if (more === undefined) this.#more.set(entry, [doc]);
-        else more.push(doc);
-      }
-    });
-  }
-
-  first(entry: number): number {
-    return entry < this.#first.length ? this.#first[entry]! : -1;
-  }
-
-  more(entry: number): readonly number[] | undefined {
-    return this.#more.get(entry);
-  }
-}
-
 /** One catalog's postings read from the tables: a term's postings are read at its first lookup and kept. */
 class CatalogPostings implements PostingsSource {
   readonly documentCount: number;
   readonly slots: number;
   readonly averageFieldLengths: Float64Array;
   readonly fieldLengths: Uint32Array;
-  readonly #docs: EntryDocs;
+  /** Entry number → the document holding it (−1: none), and the further documents of an entry several hold (equal skills). */
+  readonly #firstDoc: Int32Array;
+  readonly #moreDocs = new Map<number, number[]>();
   readonly #terms = new Map<string, CatalogTerm | null>();
   readonly #externalIds = new Map<number, string>();
   readonly #catalog: number;
@@ -94,9 +66,8 @@ class CatalogPostings implements PostingsSource {
   readonly #packed: BetterSqlite3.Statement<[string], number | null>;
   /** The same as rows, for a term with a row {@link PACKED} cannot hold. */
   readonly #rows: BetterSqlite3.Statement<[string], [number, number, number]>;
-  /** The terms of a range of the term index, in byte order: `[from, to)`, or `(from, to)`. */
+  /** The terms of a range `[from, to)` of the term index, in byte order. */
   readonly #range: BetterSqlite3.Statement<[string, string], string>;
-  readonly #rangeAfter: BetterSqlite3.Statement<[string, string], string>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
   /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
   #vocabulary: TermVocabulary | undefined;
@@ -128,7 +99,17 @@ class CatalogPostings implements PostingsSource {
       this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
       this.#overlaid.add(String(doc), entry, doc);
     }
-    this.#docs = new EntryDocs(entries, overlay);
+    this.#firstDoc = new Int32Array(entries.reduce((largest, entry) => Math.max(largest, entry), -1) + 1).fill(-1);
+    entries.forEach((entry, doc) => {
+      // The overlay holds these documents' entries.
+      if (overlay?.has(doc) === true) return;
+      if (this.#firstDoc[entry] === -1) this.#firstDoc[entry] = doc;
+      else {
+        const more = this.#moreDocs.get(entry);
+        if (more === undefined) this.#moreDocs.set(entry, [doc]);
+        else more.push(doc);
+      }
+    });
     const totals = new Array<number>(FIELD_COUNT).fill(0);
     const lengths = this.fieldLengths;
     for (let doc = 0; doc < documents; doc += 1) {
@@ -140,7 +121,6 @@ class CatalogPostings implements PostingsSource {
     this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
     this.#rows = db.prepare<[string], [number, number, number]>(termRows('p.entry, p.field, p.tf')).raw();
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
-    this.#rangeAfter = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term > ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
     this.#db = db;
   }
@@ -184,25 +164,18 @@ class CatalogPostings implements PostingsSource {
 
   /** Adds one posting row of `term` to its postings in this catalog (made at its first row here); rows of other catalogs' entries are skipped. */
   #post(found: MutableTerm | undefined, term: string, entry: number, field: number, tf: number): MutableTerm | undefined {
-    const doc = this.#docs.first(entry);
+    const doc = entry < this.#firstDoc.length ? this.#firstDoc[entry]! : -1;
     if (doc === -1) return found;
     if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
-    return postAt(found, field, doc, this.#docs.more(entry), tf);
+    return postAt(found, field, doc, this.#moreDocs.get(entry), tf);
   }
 
-  /**
-   * The terms `prefix` starts, in byte order (one ranged read of the term index), with their
-   * postings. When the prefix's own postings were read already, the range starts after it.
-   */
+  /** The terms `prefix` starts, in byte order (one ranged read of the term index), with their postings. */
   prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
-    const known = this.#terms.get(prefix);
-    const found: [string, CatalogTerm][] = known === undefined || known === null ? [] : [[prefix, known]];
-    let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
-    if (this.#overlaid.size > 0) {
-      // The overlay's terms the tables may lack, merged in byte order.
-      const more = [...this.#overlaid.prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
-      terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
-    }
+    const found: [string, CatalogTerm][] = [];
+    let terms = this.#range.all(prefix, prefix + TOP);
+    // The overlay's terms the tables may lack, merged in byte order.
+    if (this.#overlaid.size > 0) terms = [...new Set([...terms, ...[...this.#overlaid.prefixed(prefix)].map(([term]) => term)])].sort(compareByteOrder);
     for (const term of terms) {
       const handle = this.exact(term);
       if (handle !== undefined && term.startsWith(prefix)) found.push([term, handle]);
