@@ -1,6 +1,7 @@
 import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import { tokenize } from './tokenize.js';
+import type { Bm25Scorer } from './bm25-scorer.js';
 
 /** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
 export interface QueryTerm {
@@ -94,18 +95,8 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
   return fields;
 }
 
-/** What {@link searchLexical} needs of an index. */
-export interface LexicalScoring {
-  /** Documents indexed. */
-  readonly size: number;
-  /** True when `term` is in the index vocabulary. */
-  has(term: string): boolean;
-  /** The best `limit` documents for `terms` over `fields`. */
-  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
-}
-
 /** One lexical search: the query tokenised, each word's expansions chosen, the scores turned into matches with their coverage; at most `limit`, best first. */
-export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+export function searchLexical(index: Bm25Scorer, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
   const {
     boost = LEXICAL_DEFAULTS.fieldBoosts,
     fuzzy = LEXICAL_DEFAULTS.fuzzy,

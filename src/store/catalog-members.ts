@@ -125,6 +125,15 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
     rows.map(([doc, label, vector]) => [doc, [label, vector]]);
   const join = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
   const own = (held: OverlaidMember) => [held.label, held.vector] as const;
+  const all = () =>
+    merged(
+      effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
+        ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
+      ),
+      (held) => held.member,
+    );
+  // Read with the records: a catalog searched before it is written is not asked for its keys on a search's path.
+  const keys = () => all().map(({ id, name, lexicalKey, vectorKey }) => ({ id, name, lexicalKey, vectorKey }));
   return {
     idsNamed: (name) => merged(named.all({ ...at, name }), (held) => (held.member.name === name ? held.member.id : undefined)),
     idsLabelled: (labels) => {
@@ -142,21 +151,8 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       }
       return out;
     },
-    all: () =>
-      merged(
-        effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
-          ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
-        ),
-        (held) => held.member,
-      ),
-    keys: () =>
-      merged(
-        effective<[string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key').map(([doc, id, name, lexicalKey, vectorKey]) => [
-          doc,
-          { id, name, lexicalKey, vectorKey },
-        ]),
-        ({ member: { id, name, lexicalKey, vectorKey } }) => ({ id, name, lexicalKey, vectorKey }),
-      ),
+    all,
+    keys,
     at: (docs) => {
       const out = saved.at(docs.filter((doc) => !overlay.has(doc)));
       for (const doc of docs) {
@@ -165,14 +161,12 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       }
       return out;
     },
-    holding: (keys) => {
-      const wanted = new Set(keys);
-      const counts = new Map(keys.map((key) => [key, 0]));
-      for (const key of merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey))
-        if (wanted.has(key)) counts.set(key, counts.get(key)! + 1);
+    holding: (wanted) => {
+      const counts = new Map(wanted.map((key) => [key, 0]));
+      for (const { vectorKey } of keys()) if (counts.has(vectorKey)) counts.set(vectorKey, counts.get(vectorKey)! + 1);
       return counts;
     },
-    distinctVectors: () => new Set(merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey)).size,
+    distinctVectors: () => new Set(keys().map((m) => m.vectorKey)).size,
     labels: () => [...new Set(merged(effective<[number]>('v.label', join), (held) => held.label))],
     labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector', join)), own), dimensions),
     overlaid: (dimensions) => {
