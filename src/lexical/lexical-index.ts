@@ -1,4 +1,5 @@
 import type { Skill } from '../types.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { FIELD_COUNT, type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 import type { NearTerm, PostingsSource } from './postings-source.js';
@@ -118,18 +119,12 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
     const distinct = new Set<string>();
     entry.terms.forEach((counts, field) => {
       for (const [term, frequency] of counts) {
-        let postings = this.#terms.get(term);
-        if (postings === undefined) {
-          postings = new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-          this.#terms.set(term, postings);
+        const postings = getOrAdd(this.#terms, term, () => {
           this.#termAdded(term);
-        }
-        let byDoc = postings[field];
-        if (byDoc === undefined) {
-          byDoc = new Map();
-          postings[field] = byDoc;
-        }
-        byDoc.set(slot, frequency);
+          return new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+        });
+        postings[field] ??= new Map();
+        postings[field]!.set(slot, frequency);
         distinct.add(term);
       }
     });

@@ -1,4 +1,5 @@
 /** Which vocabulary terms hold a pair of adjacent characters near an offset: the candidates of a typo lookup once scans cost more. */
+import { getOrAdd } from '../util/get-or-add.js';
 import type { VocabularyTables } from './vocabulary-tables.js';
 
 /**
@@ -45,9 +46,7 @@ export class PairIndex {
             }
           } else if (!filling) {
             const key = (first * 0x10000 + second) * OFFSETS + offset;
-            const list = this.#others.get(key);
-            if (list === undefined) this.#others.set(key, [position]);
-            else list.push(position);
+            getOrAdd(this.#others, key, () => []).push(position);
           }
         }
       }

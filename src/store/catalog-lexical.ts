@@ -5,6 +5,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { Bm25Scorer } from '../lexical/bm25-scorer.js';
 import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
@@ -104,11 +105,7 @@ class CatalogPostings implements PostingsSource {
       // The overlay holds these documents' entries.
       if (overlay?.has(doc) === true) return;
       if (this.#firstDoc[entry] === -1) this.#firstDoc[entry] = doc;
-      else {
-        const more = this.#moreDocs.get(entry);
-        if (more === undefined) this.#moreDocs.set(entry, [doc]);
-        else more.push(doc);
-      }
+      else getOrAdd(this.#moreDocs, entry, () => []).push(doc);
     });
     const totals = new Array<number>(FIELD_COUNT).fill(0);
     const lengths = this.fieldLengths;
@@ -126,13 +123,11 @@ class CatalogPostings implements PostingsSource {
   }
 
   externalId(doc: number): string {
-    let id = this.#externalIds.get(doc);
-    if (id === undefined) {
-      id = this.#externalId.get(this.#idsFrom, doc);
+    return getOrAdd(this.#externalIds, doc, () => {
+      const id = this.#externalId.get(this.#idsFrom, doc);
       if (typeof id !== 'string') throw corrupt(`catalog ${this.#catalog} has no document ${doc} in catalog_skills`);
-      this.#externalIds.set(doc, id);
-    }
-    return id;
+      return id;
+    });
   }
 
   exact(term: string): CatalogTerm | undefined {
@@ -244,11 +239,8 @@ class CatalogPostings implements PostingsSource {
 /** `found` (made at its first posting) with `tf` at `doc` and each of `more` in `field`. */
 function postAt(found: MutableTerm | undefined, field: number, doc: number, more: readonly number[] | undefined, tf: number): MutableTerm {
   const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-  let byDoc = byField[field];
-  if (byDoc === undefined) {
-    byDoc = new Map();
-    byField[field] = byDoc;
-  }
+  byField[field] ??= new Map();
+  const byDoc = byField[field]!;
   byDoc.set(doc, tf);
   if (more !== undefined) for (const other of more) byDoc.set(other, tf);
   return byField;

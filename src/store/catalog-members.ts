@@ -8,6 +8,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { CatalogMember, CatalogMembers, MemberRead, MemoryOverlay, NewCatalog, OverlaidMember } from './entry-store.js';
 
 export const CATALOG_SKILLS_SQL = `
@@ -307,11 +308,7 @@ function firstByLabel(rows: readonly (readonly [number, Buffer | Float32Array])[
 /** The ids of each label, in the order listed. */
 function idsByLabel(rows: Iterable<readonly [number, string]>): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const [label, id] of rows) {
-    const ids = out.get(label);
-    if (ids === undefined) out.set(label, [id]);
-    else ids.push(id);
-  }
+  for (const [label, id] of rows) getOrAdd(out, label, () => []).push(id);
   return out;
 }
 

@@ -10,6 +10,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { blobOf, fromBlob } from './catalog-members.js';
 import { markWithoutWaiting } from './sqlite-codes.js';
@@ -96,14 +97,7 @@ export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>)
   const insertTerm = db.prepare<[string]>('INSERT INTO lexical_terms (term) VALUES (?)');
   const insertPosting = db.prepare<[number, number, number, number]>('INSERT INTO lexical_postings (term, entry, field, tf) VALUES (?, ?, ?, ?)');
   const ids = new Map<string, number>();
-  const idOf = (term: string): number => {
-    let id = ids.get(term);
-    if (id === undefined) {
-      id = termId.get(term)?.id ?? Number(insertTerm.run(term).lastInsertRowid);
-      ids.set(term, id);
-    }
-    return id;
-  };
+  const idOf = (term: string): number => getOrAdd(ids, term, () => termId.get(term)?.id ?? Number(insertTerm.run(term).lastInsertRowid));
   let added = 0;
   db.transaction(() => {
     const seen = new Set<string>();
