@@ -74,7 +74,7 @@ function unreadable(lists: readonly BoundedList[], cut: number): BoundedList[] {
 function without(source: PostingsSource, hidden: ReadonlySet<FieldPostings>): PostingsSource {
   const hide = (term: TermPostings): TermPostings => term.map((postings) => (postings !== undefined && hidden.has(postings) ? undefined : postings));
   return {
-    documentCount: source.documentCount,
+    size: source.size,
     slots: source.slots,
     averageFieldLengths: source.averageFieldLengths,
     fieldLengths: source.fieldLengths,
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
         for (const field of fields) {
           const postings = handle[(INDEXED_FIELDS as readonly string[]).indexOf(field.name)];
           if (postings === undefined) continue;
-          const idf = Math.log(1 + (source.documentCount - postings.size + 0.5) / (postings.size + 0.5));
+          const idf = Math.log(1 + (source.size - postings.size + 0.5) / (postings.size + 0.5));
           lists.push({ postings, bound: repeats * weight * field.boost * idf * (d + k + 1), term });
           postingCount += postings.size;
         }
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   }
   const p50 = (samples: readonly number[]) => [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)]!.toFixed(3);
   console.log(
-    `${source.documentCount} skills, ${prepared.length} queries, limit ${limit}, choice ${values.choice}: ${hiddenCount} of ${postingCount} postings unread (${((100 * hiddenCount) / postingCount).toFixed(1)}%); first-sight p50 ${p50(taken.all)} ms reading all, ${p50(taken.pruned)} ms without them`,
+    `${source.size} skills, ${prepared.length} queries, limit ${limit}, choice ${values.choice}: ${hiddenCount} of ${postingCount} postings unread (${((100 * hiddenCount) / postingCount).toFixed(1)}%); first-sight p50 ${p50(taken.all)} ms reading all, ${p50(taken.pruned)} ms without them`,
   );
 }
 

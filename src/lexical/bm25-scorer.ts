@@ -71,7 +71,7 @@ export class Bm25Scorer implements LexicalSearcher {
 
   /** Documents indexed. */
   get size(): number {
-    return this.#source.documentCount;
+    return this.#source.size;
   }
 
   /** True when `term` is in the index vocabulary. */
@@ -113,7 +113,7 @@ export class Bm25Scorer implements LexicalSearcher {
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
       const { docs, values: scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
-      if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
+      if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.size, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
         const at = doc * words;
@@ -222,13 +222,12 @@ export class Bm25Scorer implements LexicalSearcher {
     if (cached !== undefined) return cached;
     const source = this.#source;
     const { k, b, d } = BM25;
-    const documentCount = source.documentCount;
     const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const column = this.#slab.take(frequencies.size);
     const { docs, values: raw } = column;
-    const invDocFreq = inverseFrequency(documentCount, frequencies.size);
+    const invDocFreq = inverseFrequency(source.size, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
       docs[n] = doc;

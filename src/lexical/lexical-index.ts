@@ -65,10 +65,6 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
   /** Searches the index as it was when made: dropped on every change. */
   #search: Bm25Scorer | undefined;
 
-  get documentCount(): number {
-    return this.#slotOf.size;
-  }
-
   get size(): number {
     return this.#slotOf.size;
   }
@@ -248,7 +244,7 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
   }
 
   get averageFieldLengths(): number[] {
-    const count = this.documentCount;
+    const count = this.size;
     return this.#totals.map((total) => (count === 0 ? 0 : total / count));
   }
 

@@ -5,7 +5,7 @@
  */
 export interface PostingsSource {
   /** Documents counted for the inverse document frequency. */
-  readonly documentCount: number;
+  readonly size: number;
   /** One more than the largest document number. */
   readonly slots: number;
   /** The average length of each field over the documents (sum / count). */

@@ -52,7 +52,7 @@ const PACKED = `iif(p.entry >= 0 AND p.entry < ${2 ** 26} AND p.field >= 0 AND p
 
 /** One catalog's postings read from the tables: a term's postings are read at its first lookup and kept. */
 class CatalogPostings implements PostingsSource {
-  readonly documentCount: number;
+  readonly size: number;
   readonly slots: number;
   readonly averageFieldLengths: Float64Array;
   readonly fieldLengths: Uint32Array;
@@ -92,7 +92,7 @@ class CatalogPostings implements PostingsSource {
     const { entries } = stats;
     const documents = entries.length;
     this.fieldLengths = stats.lengths;
-    this.documentCount = documents;
+    this.size = documents;
     this.slots = documents;
     for (const [doc, entry] of overlay ?? []) {
       if (!(doc >= 0 && doc < documents) || entry.lengths.length !== FIELD_COUNT)
