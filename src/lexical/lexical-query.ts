@@ -1,7 +1,6 @@
 import { LEXICAL_DEFAULTS, type FieldBoosts, type FuzzyOptions } from './options.js';
 import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import { tokenize } from './tokenize.js';
-import type { Bm25Scorer } from './bm25-scorer.js';
 
 /** One word of a query as MiniSearch's `termToQuerySpec` would build it. */
 export interface QueryTerm {
@@ -95,8 +94,16 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
   return fields;
 }
 
+/** What {@link searchLexical} needs of an index (`Bm25Scorer`). */
+export interface LexicalScoring {
+  readonly size: number;
+  /** True when `term` is in the index vocabulary. */
+  has(term: string): boolean;
+  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
+}
+
 /** One lexical search: the query tokenised, each word's expansions chosen, the scores turned into matches with their coverage; at most `limit`, best first. */
-export function searchLexical(index: Bm25Scorer, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
+export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
   const {
     boost = LEXICAL_DEFAULTS.fieldBoosts,
     fuzzy = LEXICAL_DEFAULTS.fuzzy,
