@@ -1,8 +1,6 @@
-/** What {@link bestOf} picks from. */
+/** What {@link bestOf} picks from: the first `count` documents reached and their scores, in first-reached order. */
 export interface Reached {
-  /** The documents reached, in first-reached order (the first `count`). */
   readonly docs: Int32Array;
-  /** Each one's score, by the same order. */
   readonly scores: Float64Array;
   readonly count: number;
   readonly limit: number;
