@@ -1,5 +1,5 @@
 /** {@link VocabularyTables} as bytes and back, checked on the way in (the store keeps them as one row). */
-import type { VocabularyTables } from './vocabulary-tables.js';
+import { tablesOfUnits, type VocabularyTables } from './vocabulary-tables.js';
 
 /** The first word of an encoded {@link VocabularyTables}: its format (a blob of another is not read). */
 const TABLES_FORMAT = 0x76_6f_63_01;
@@ -48,21 +48,13 @@ export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | un
   const charSets = new Int32Array(words.buffer, at * 4, terms);
   if (starts[0] !== 0 || starts[terms] !== unitCount) return undefined;
   for (let position = 0; position < terms; position += 1) if (starts[position + 1]! < starts[position]!) return undefined;
-  // What `tablesOfUnits` builds: each length's positions, ascending, holding terms of that length (the longest last), with their character sets.
-  if (lengthStartCount < 2 || lengthStarts[0] !== 0 || lengthStarts[lengthStartCount - 1] !== terms) return undefined;
-  if (terms > 0 && lengthStarts[lengthStartCount - 2] === terms) return undefined;
-  for (let length = 0; length + 1 < lengthStartCount; length += 1) {
-    const end = lengthStarts[length + 1]!;
-    if (end < lengthStarts[length]!) return undefined;
-    let previous = -1;
-    for (let slot = lengthStarts[length]!; slot < end; slot += 1) {
-      const position = byLength[slot]!;
-      if (position <= previous || position >= terms || starts[position + 1]! - starts[position]! !== length) return undefined;
-      previous = position;
-      let set = 0;
-      for (let i = starts[position]!, end = starts[position + 1]!; i < end; i += 1) set |= 1 << (units[i]! & 31);
-      if (charSets[slot] !== set) return undefined;
-    }
+  // The rest must be what `vocabularyTables` builds from the stored terms.
+  const sets = new Int32Array(terms);
+  for (let position = 0; position < terms; position += 1) {
+    for (let i = starts[position]!; i < starts[position + 1]!; i += 1) sets[position] = sets[position]! | (1 << (units[i]! & 31));
   }
-  return { units, starts, lengthStarts, byLength, charSets };
+  const built = tablesOfUnits(units, starts, sets);
+  const same = (a: Uint32Array | Int32Array, b: Uint32Array | Int32Array) =>
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return same(built.lengthStarts, lengthStarts) && same(built.byLength, byLength) && same(built.charSets, charSets) ? built : undefined;
 }
