@@ -19,11 +19,11 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BM25, Bm25Scorer } from '../src/lexical/bm25-scorer.js';
-import { FUZZY_WEIGHT, MAX_FUZZY, PREFIX_WEIGHT } from '../src/lexical/term-expansion.js';
+import { derivedTerms } from '../src/lexical/term-expansion.js';
 import type { QueryTerm } from '../src/lexical/lexical-query.js';
+import { INDEXED_FIELDS } from '../src/lexical/lexical-entry.js';
 import { LexicalIndex } from '../src/lexical/lexical-index.js';
-import type { MemoryTerm } from '../src/lexical/lexical-index.js';
-import type { FieldPostings, PostingsSource } from '../src/lexical/postings-source.js';
+import type { FieldPostings, PostingsSource, TermPostings } from '../src/lexical/postings-source.js';
 import { tokenize } from '../src/lexical/tokenize.js';
 import { loadToolsJsonl } from '../src/load/tools-jsonl.js';
 import { ENGINE_DEFAULTS } from '../src/search/options.js';
@@ -46,29 +46,6 @@ interface BoundedList {
   readonly bound: number;
   /** Index of the query term it belongs to. */
   readonly term: number;
-}
-
-/** The indexed terms `query` reaches, with their weights, in the scorer's order. */
-function expansions(source: PostingsSource<MemoryTerm>, query: QueryTerm): { weight: number; handle: MemoryTerm }[] {
-  const found: { weight: number; handle: MemoryTerm }[] = [];
-  const exact = source.exact(query.term);
-  if (exact !== undefined) found.push({ weight: 1, handle: exact });
-  if (query.prefix) {
-    for (const [term, handle] of source.prefixed(query.term)) {
-      const distance = term.length - query.term.length;
-      if (distance > 0) found.push({ weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), handle });
-    }
-  }
-  if (query.fuzzy !== false) {
-    const maxDistance = Math.min(MAX_FUZZY, Math.round(query.term.length * query.fuzzy));
-    if (maxDistance > 0) {
-      for (const near of source.near(query.term, maxDistance)) {
-        if (near.distance === 0 || (query.prefix && near.term.length > query.term.length && near.term.startsWith(query.term))) continue;
-        found.push({ weight: (FUZZY_WEIGHT * near.term.length) / (near.term.length + near.distance), handle: near.handle });
-      }
-    }
-  }
-  return found;
 }
 
 /** The lists a document reached only through could not make the cut of score `cut`. */
@@ -94,22 +71,20 @@ function unreadable(lists: readonly BoundedList[], cut: number): BoundedList[] {
 }
 
 /** `source` without the `hidden` lists. */
-function without(source: PostingsSource<MemoryTerm>, hidden: ReadonlySet<FieldPostings>): PostingsSource<MemoryTerm> {
+function without(source: PostingsSource, hidden: ReadonlySet<FieldPostings>): PostingsSource {
+  const hide = (term: TermPostings): TermPostings => term.map((postings) => (postings !== undefined && hidden.has(postings) ? undefined : postings));
   return {
-    documentCount: source.documentCount,
+    size: source.size,
     slots: source.slots,
-    fieldCount: source.fieldCount,
     averageFieldLengths: source.averageFieldLengths,
     fieldLengths: source.fieldLengths,
-    fieldId: (name) => source.fieldId(name),
     externalId: (doc) => source.externalId(doc),
-    exact: (term) => source.exact(term),
-    prefixed: (prefix) => source.prefixed(prefix),
-    near: (word, maxDistance) => source.near(word, maxDistance),
-    postings: (term, field) => {
-      const postings = source.postings(term, field);
-      return postings !== undefined && hidden.has(postings) ? undefined : postings;
+    exact: (term) => {
+      const found = source.exact(term);
+      return found === undefined ? undefined : hide(found);
     },
+    prefixed: (prefix) => [...source.prefixed(prefix)].map(([term, postings]) => [term, hide(postings)] as const),
+    near: (word, maxDistance) => source.near(word, maxDistance).map((near) => ({ ...near, handle: hide(near.handle) })),
   };
 }
 
@@ -122,7 +97,7 @@ async function main(): Promise<void> {
   const texts = await evalQueryTexts();
   const index = new LexicalIndex();
   for (const skill of skills.slice(0, Number(values.size))) index.upsert(skill);
-  const source = index.source();
+  const source = index;
   // The typo vocabulary is built after a few lookups; build it before timing.
   for (let i = 0; i < 10; i += 1) source.near(`warmup${i}`, 1);
   const fields = Object.entries(ENGINE_DEFAULTS.fieldBoosts)
@@ -151,11 +126,11 @@ async function main(): Promise<void> {
     distinct.forEach((word, term) => {
       const query = terms.find((candidate) => candidate.term === word)!;
       const repeats = words.filter((other) => other === word).length;
-      for (const { weight, handle } of expansions(source, query)) {
+      for (const { weight, handle } of derivedTerms(source, query)) {
         for (const field of fields) {
-          const postings = source.postings(handle, source.fieldId(field.name)!);
+          const postings = handle[(INDEXED_FIELDS as readonly string[]).indexOf(field.name)];
           if (postings === undefined) continue;
-          const idf = Math.log(1 + (source.documentCount - postings.size + 0.5) / (postings.size + 0.5));
+          const idf = Math.log(1 + (source.size - postings.size + 0.5) / (postings.size + 0.5));
           lists.push({ postings, bound: repeats * weight * field.boost * idf * (d + k + 1), term });
           postingCount += postings.size;
         }
@@ -182,7 +157,7 @@ async function main(): Promise<void> {
   }
   const p50 = (samples: readonly number[]) => [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)]!.toFixed(3);
   console.log(
-    `${source.documentCount} skills, ${prepared.length} queries, limit ${limit}, choice ${values.choice}: ${hiddenCount} of ${postingCount} postings unread (${((100 * hiddenCount) / postingCount).toFixed(1)}%); first-sight p50 ${p50(taken.all)} ms reading all, ${p50(taken.pruned)} ms without them`,
+    `${source.size} skills, ${prepared.length} queries, limit ${limit}, choice ${values.choice}: ${hiddenCount} of ${postingCount} postings unread (${((100 * hiddenCount) / postingCount).toFixed(1)}%); first-sight p50 ${p50(taken.all)} ms reading all, ${p50(taken.pruned)} ms without them`,
   );
 }
 

@@ -1,8 +1,6 @@
-/** What {@link bestOf} picks from. */
+/** What {@link bestOf} picks from: the first `count` documents reached and their scores, in first-reached order. */
 export interface Reached {
-  /** The documents reached, in first-reached order (the first `count`). */
   readonly docs: Int32Array;
-  /** Each one's score, by the same order. */
   readonly scores: Float64Array;
   readonly count: number;
   readonly limit: number;
@@ -12,12 +10,7 @@ export interface Reached {
   readonly positions: ArrayLike<number> | undefined;
 }
 
-/**
- * The `limit` highest-scoring reached documents, best first, equal scores by catalog position:
- * what a sort by (descending score, ascending position) would put first, in O(n log limit).
- * The heap holds arrival orders in `heap`, so a large catalog's thousands of reached documents
- * allocate nothing.
- */
+/** The `limit` highest-scoring reached documents, best first, equal scores by catalog position, in O(n log limit) without allocating per document. */
 export function bestOf({ docs, scores, count, limit, heap, positions }: Reached): { doc: number; score: number }[] {
   if (limit <= 0) return [];
   const position = positions === undefined ? (order: number) => docs[order]! : (order: number) => positions[docs[order]!]!;

@@ -8,61 +8,37 @@ import {
   type SearchedField,
   searchLexical,
 } from './lexical-query.js';
+import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
-import { Slab } from './score-slab.js';
+import { type DocValues, Slab } from './score-slab.js';
 import { derivedTerms, type DerivedTerm } from './term-expansion.js';
 
 /** MiniSearch's BM25+ parameters (its defaults, which the ranking was tuned with). */
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
 
-/** One term's postings in one field: documents (short ids) and their BM25+ part before weights. */
-interface Column {
-  readonly docs: Int32Array;
-  readonly raw: Float64Array;
-}
-
-/** One query word's summed contribution per document it reaches, in first-reached order. */
-interface WordScores {
-  readonly docs: Int32Array;
-  readonly scores: Float64Array;
-}
-
 /**
- * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion,
- * results sorted by score), reimplemented
- * over a {@link PostingsSource} (the in-memory index or the SQLite tables)
- * with typed arrays: one score slot per document instead of a result object
- * and a `match` record per (document, term), the field-length part of BM25 computed once per
- * index change instead of once per posting, and only the best `limit` documents turned into
- * results. Equal scores are listed by catalog position (`PostingsSource.positions`), not in
- * the order postings happen to be stored, so an index changed in place lists ties as a clean
- * build does. The formula is MiniSearch's (the ranking was tuned with it); every source that
- * lists its terms and postings in the same order gets the same bits (`test/lexical/bm25-scorer.test.ts`
- * holds the index to a brute-force reference).
+ * MiniSearch's `search` (OR of the query terms, BM25+ per field, prefix and typo expansion) over
+ * a {@link PostingsSource}, with typed arrays: one score slot per document, the field-length part
+ * of BM25 computed once per index change, and only the best `limit` documents turned into
+ * results. Equal scores are listed by catalog position, so an index changed in place lists ties
+ * as a clean build does. Every source that lists its terms and postings in the same order gets
+ * the same bits (`test/lexical/bm25-scorer.test.ts` holds it to a brute-force reference).
  *
- * Everything it remembers (expansions, postings as typed arrays, per-word sums) describes
- * one state of the index: `LexicalIndex` drops the scorer on every change.
- *
- * Invariant: every posting is of a present document (`LexicalIndex` deletes a removed one's at
- * once; the store's postings are read for the catalog's documents only).
+ * What it remembers describes one state of the index: drop the scorer on every change. Every
+ * posting must be of a present document.
  */
-export class Bm25Scorer<Term> implements LexicalSearcher {
-  readonly #source: PostingsSource<Term>;
-  readonly #fieldCount: number;
+export class Bm25Scorer implements LexicalSearcher {
+  readonly #source: PostingsSource;
   /** {@link DerivedTerm}s per query word and expansion settings. */
-  readonly #derived = new Map<string, DerivedTerm<Term>[]>();
-  /** {@link Column}s by the postings they were read from (one per term and field). */
-  readonly #columns = new Map<FieldPostings, Column>();
+  readonly #derived = new Map<string, DerivedTerm[]>();
+  /** {@link #column}s by the postings they were read from. */
+  readonly #columns = new Map<FieldPostings, DocValues>();
   #columnEntries = 0;
-  /** {@link WordScores} per query word, expansion settings and searched fields. */
-  readonly #words = new Map<string, WordScores>();
+  /** {@link #wordScores} per query word, expansion settings and searched fields. */
+  readonly #words = new Map<string, DocValues>();
   #wordEntries = 0;
-  /**
-   * Per document: the query's running total and the current word's subtotal, with one bit each
-   * saying whether the query (the word) has reached it yet. Bits rather than stamps keep the
-   * per-posting reads in fewer cache lines on a large catalog.
-   */
+  /** Per document: the query's running total and the current word's subtotal, with one bit each saying whether the query (the word) has reached it yet. */
   readonly #total: Float64Array;
   readonly #termScore: Float64Array;
   readonly #reachedBits: Uint32Array;
@@ -84,11 +60,8 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   /** Where the cached columns and word sums keep their arrays. */
   readonly #slab = new Slab();
 
-  /** Valid until the index changes (then build a new one). */
-  constructor(source: PostingsSource<Term>) {
+  constructor(source: PostingsSource) {
     this.#source = source;
-    const fieldCount = source.fieldCount;
-    this.#fieldCount = fieldCount;
     const slots = source.slots;
     this.#total = new Float64Array(slots);
     this.#termScore = new Float64Array(slots);
@@ -98,7 +71,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
 
   /** Documents indexed. */
   get size(): number {
-    return this.#source.documentCount;
+    return this.#source.size;
   }
 
   /** True when `term` is in the index vocabulary. */
@@ -118,7 +91,10 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
-    const fieldIds = fields.map((field) => source.fieldId(field.name));
+    const fieldIds = fields.map((field) => {
+      const id = (INDEXED_FIELDS as readonly string[]).indexOf(field.name);
+      return id < 0 ? undefined : id;
+    });
     const total = this.#total;
     const reachedBits = this.#reachedBits;
     reachedBits.fill(0);
@@ -136,8 +112,8 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
       const isRepeat = terms.findIndex((other) => other.term === query.term) !== position;
       const bit = isRepeat ? 0 : 1 << (firstOccurrence & 31);
       const wordOffset = firstOccurrence >>> 5;
-      const { docs, scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
-      if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.documentCount, docs.length);
+      const { docs, values: scores } = this.#wordScores(query, fields, fieldIds, fieldsKey);
+      if (!isRepeat && docs.length > 0) idf[firstOccurrence] = inverseFrequency(source.size, docs.length);
       for (let i = 0; i < docs.length; i += 1) {
         const doc = docs[i]!;
         const at = doc * words;
@@ -191,12 +167,11 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   }
 
   /**
-   * One query word's contribution per document (MiniSearch's per-word result: its derived terms
-   * in order, each field in order, summed in that order), with the documents in the order the
-   * word first reached them; kept until the index changes, so a recurring word costs one pass
-   * over the documents it reaches.
+   * One query word's contribution per document (its derived terms in order, each field in order,
+   * summed in that order), the documents in the order the word first reached them; kept until the
+   * index changes.
    */
-  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): WordScores {
+  #wordScores(query: QueryTerm, fields: readonly SearchedField[], fieldIds: readonly (number | undefined)[], fieldsKey: string): DocValues {
     const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}\u0000${query.boost}\u0000${fieldsKey}`;
     const cached = this.#words.get(key);
     if (cached !== undefined) return cached;
@@ -210,10 +185,10 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
       for (let f = 0; f < fields.length; f += 1) {
         const fieldId = fieldIds[f];
         if (fieldId === undefined) continue;
-        const frequencies = this.#source.postings(handle, fieldId);
+        const frequencies = handle[fieldId];
         if (frequencies === undefined) continue;
-        const { docs, raw } = this.#column(frequencies, fieldId);
-        const scale = weight * query.boost * fields[f]!.boost * 1;
+        const { docs, values: raw } = this.#column(frequencies, fieldId);
+        const scale = weight * query.boost * fields[f]!.boost;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
           const weighted = scale * raw[i]!;
@@ -228,10 +203,10 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
         }
       }
     }
-    const { docs, values: scores } = this.#slab.take(touchedCount);
+    const result = this.#slab.take(touchedCount);
+    const { docs, values: scores } = result;
     docs.set(touched.subarray(0, touchedCount));
     for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
-    const result = { docs, scores };
     if (this.#wordEntries + docs.length > CACHE_ENTRIES) {
       this.#words.clear();
       this.#wordEntries = 0;
@@ -241,32 +216,25 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     return result;
   }
 
-  /**
-   * One term's postings in one field as arrays: the documents, and each one's BM25+ part
-   * (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), computed at first use and
-   * kept until the index changes, so a word that recurs across queries costs one pass over
-   * two typed arrays.
-   */
-  #column(frequencies: FieldPostings, fieldId: number): Column {
+  /** One term's postings in one field as arrays: the documents and each one's BM25+ part (`idf · (d + tf·(k+1) / (tf + k·(1 − b + b·length/average)))`, MiniSearch's expression), kept until the index changes. */
+  #column(frequencies: FieldPostings, fieldId: number): DocValues {
     const cached = this.#columns.get(frequencies);
     if (cached !== undefined) return cached;
     const source = this.#source;
     const { k, b, d } = BM25;
-    const documentCount = source.documentCount;
     const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const fieldCount = this.#fieldCount;
-    const { docs, values: raw } = this.#slab.take(frequencies.size);
-    const invDocFreq = inverseFrequency(documentCount, frequencies.size);
+    const column = this.#slab.take(frequencies.size);
+    const { docs, values: raw } = column;
+    const invDocFreq = inverseFrequency(source.size, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
       docs[n] = doc;
-      const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength) : norms[doc]!;
+      const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength) : norms[doc]!;
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
-    const column = { docs, raw };
     if (this.#columnEntries + n > CACHE_ENTRIES) {
       this.#columns.clear();
       this.#columnEntries = 0;
@@ -277,9 +245,9 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
   }
 
   /**
-   * One field's length parts by document (MiniSearch's expression, so each is the same double the
-   * per-posting one is), once the field's columns have read about a quarter as many postings as
-   * there are documents: a one-shot process that reads a few columns never pays for the table.
+   * One field's length parts by document (the same doubles as the per-posting expression), once
+   * its columns have read a quarter as many postings as there are documents: a one-shot process
+   * that reads a few columns never pays for the table.
    */
   #normsFor(fieldId: number, postings: number): Float64Array | undefined {
     const cached = this.#norms[fieldId];
@@ -291,15 +259,14 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
     const source = this.#source;
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const fieldCount = this.#fieldCount;
     const norms = new Float64Array(source.slots);
-    for (let doc = 0; doc < norms.length; doc += 1) norms[doc] = k * (1 - b + (b * lengths[doc * fieldCount + fieldId]!) / averageLength);
+    for (let doc = 0; doc < norms.length; doc += 1) norms[doc] = k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength);
     this.#norms[fieldId] = norms;
     return norms;
   }
 
   /** {@link derivedTerms}, remembered until the index changes. */
-  #derivedOf(query: QueryTerm): DerivedTerm<Term>[] {
+  #derivedOf(query: QueryTerm): DerivedTerm[] {
     const key = `${query.term}\u0000${query.prefix}\u0000${query.fuzzy}`;
     let derived = this.#derived.get(key);
     if (derived === undefined) {
@@ -318,7 +285,7 @@ export class Bm25Scorer<Term> implements LexicalSearcher {
         const found: string[] = [];
         fields.forEach((field, f) => {
           const fieldId = fieldIds[f];
-          if (fieldId !== undefined && this.#source.postings(handle, fieldId)?.has(doc) === true) found.push(field.name);
+          if (fieldId !== undefined && handle[fieldId]?.has(doc) === true) found.push(field.name);
         });
         if (found.length > 0) Object.assign(match, { [term]: found });
       }

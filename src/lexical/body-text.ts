@@ -1,12 +1,11 @@
 /**
- * The searchable words of a SKILL.md body: headings, list items and the first paragraph of
- * every section, in document order, up to a cap. Code fences, HTML, tables, link targets and
- * images are dropped: they hold identifiers and markup rather than the words users type, and
- * a long code sample would otherwise outweigh the prose in BM25's length normalisation.
+ * The searchable words of a SKILL.md body: headings, list items and the first paragraph of every
+ * section, up to a cap. Code, HTML, tables, link targets and images are dropped: they hold markup
+ * rather than the words users type, and would outweigh the prose in BM25's length normalisation.
  */
 
-/** Characters of body text indexed per skill (about 250 words): enough for the overview and section headings. @default 2000 */
-export const BODY_TEXT_CAP = 2000;
+/** Characters of body text indexed per skill (about 250 words). */
+const BODY_TEXT_CAP = 2000;
 
 const FENCE = /^\s*(```|~~~)/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*)$/;

@@ -7,14 +7,11 @@ import { tokenize } from './tokenize.js';
 export const INDEXED_FIELDS = LEXICAL_FIELDS;
 export const FIELD_COUNT = INDEXED_FIELDS.length;
 
-/**
- * What the lexical index holds of one skill, computed from the skill alone, so the in-memory
- * index (`LexicalIndex`) and the SQLite tables (`src/store/lexical-tables.ts`) tokenise alike.
- */
+/** What the lexical index holds of one skill, computed from the skill alone, so the in-memory index and the store's tables tokenise alike. */
 export interface LexicalEntry {
   /** {@link lexicalKey}: equal keys mean equal entries. */
   readonly key: string;
-  /** Per field ({@link INDEXED_FIELDS} order): the number of distinct tokens, BM25's field length. */
+  /** Per field ({@link INDEXED_FIELDS} order): the number of distinct tokens, BM25's field length (MiniSearch's convention). */
   readonly lengths: readonly number[];
   /** Per field: each term → how often it occurs there (its term frequency), in first-occurrence order. */
   readonly terms: readonly ReadonlyMap<string, number>[];
@@ -31,11 +28,7 @@ interface SkillText {
   readonly contentHash: string;
 }
 
-/**
- * The content key an entry is stored under: the skill's content hash (name, description,
- * whenToUse), plus a digest of its keywords, body text and glosses when it has any (a dictionary
- * change changes the glosses, so they are part of the key).
- */
+/** The content key an entry is stored under: the skill's content hash, plus a digest of its keywords, body text and glosses when it has any. */
 export function lexicalKey(skill: SkillText, glosses = ''): string {
   return keyOf(skill, bodyText(skill.body), glosses);
 }
@@ -45,11 +38,7 @@ function keyOf(skill: SkillText, body: string, glosses: string): string {
   return extra === '\0\0' ? skill.contentHash : `${skill.contentHash}:${createHash('sha256').update(extra).digest('hex').slice(0, 32)}`;
 }
 
-/**
- * Tokenises a skill into its {@link LexicalEntry}. `glosses`: English text indexed beside a
- * skill written in another language (see `src/lang/`). A field's length counts its distinct
- * tokens, the way the BM25 ranking was tuned (MiniSearch's convention).
- */
+/** Tokenises a skill into its {@link LexicalEntry}; `glosses`: English indexed beside a skill in another language. */
 export function lexicalEntry(skill: SkillText, glosses = ''): LexicalEntry {
   const body = bodyText(skill.body);
   const texts = [skill.name, skill.whenToUse ?? '', skill.keywords?.join('\n') ?? '', skill.description, body, glosses];

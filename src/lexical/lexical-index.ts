@@ -1,23 +1,18 @@
 import type { Skill } from '../types.js';
-import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
+import { getOrAdd } from '../util/get-or-add.js';
+import { FIELD_COUNT, type LexicalEntry, lexicalEntry, lexicalKey } from './lexical-entry.js';
 import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
-import type { FieldPostings, NearTerm, PostingsSource } from './postings-source.js';
+import type { NearTerm, PostingsSource } from './postings-source.js';
 import { Bm25Scorer } from './bm25-scorer.js';
 import { TermVocabulary } from './term-vocabulary.js';
 import { vocabularyTables } from './vocabulary-tables.js';
 
-export type { FieldBoosts, GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
+export type { GroupedTerms, LexicalMatch, LexicalSearcher, LexicalSearchOptions } from './lexical-query.js';
 
-/**
- * Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop
- * words): a catalog saved under another version is not used (its `format`, docs/store.md).
- */
+/** Bump when anything that shapes the built index changes (fields, tokenizer, stemmer, stop words): a catalog saved under another is not used. */
 export const LEXICAL_FORMAT_VERSION = 5;
 
-/**
- * Changed terms at most that {@link LexicalIndex.sortedTerms} splices into its array in place
- * (each splice moves up to every term once); past this, it merges into a new array.
- */
+/** Changed terms at most that {@link LexicalIndex.sortedTerms} splices into its array in place; past this, it merges into a new array. */
 const MAX_SPLICED_TERMS = 64;
 
 /** The first index of `sorted` whose term is not below `term` (code-unit order). */
@@ -33,25 +28,19 @@ function lowerBound(sorted: readonly string[], term: string): number {
 }
 
 /** One term's postings: per field (by number), document → term frequency, in the order documents were added; undefined where the field has none. */
-export type MemoryTerm = (Map<number, number> | undefined)[];
+type MemoryTerm = (Map<number, number> | undefined)[];
 
 /**
- * The live engine's lexical index, in memory: BM25+ over name, whenToUse, keywords, description,
- * body text and glosses, with typo tolerance and prefix matching. Each skill is tokenised by
- * `lexicalEntry`, as the store's tables are (a saved catalog is searched from those instead,
- * `src/store/lexical-tables.ts`); `Bm25Scorer` answers queries over {@link source}.
+ * The live engine's lexical index, in memory (a saved catalog is searched from the store's
+ * tables instead), tokenised by `lexicalEntry` as those tables are; `Bm25Scorer` answers queries
+ * over it as a {@link PostingsSource}. A removed document's postings are deleted at once, so
+ * document frequencies and average lengths are always those of a fresh build.
  *
- * Owned here: term → per-field postings, each document's content key and field lengths, the
- * running totals behind the average lengths, and the terms in sorted order for prefix ranges and
- * typo lookups. A removed document's postings are deleted at once, so document frequencies and
- * average lengths are always those of a fresh build over the documents present.
- *
- * Documents are numbered by slot; a removed document's slot is reused by the next one added.
- * Each slot also has a catalog position (ties in a search are listed by it): a document added
- * goes after every other, one replaced keeps its place ({@link add}'s `position`), and
- * {@link arrange} sets them all to a catalog's order.
+ * Documents are numbered by slot, a removed document's slot reused by the next one added. Each
+ * slot has a catalog position (ties in a search are listed by it): a document added goes after
+ * every other, one replaced keeps its place, and {@link arrange} sets them to a catalog's order.
  */
-export class LexicalIndex implements LexicalSearcher {
+export class LexicalIndex implements LexicalSearcher, PostingsSource {
   readonly #terms = new Map<string, MemoryTerm>();
   /** Slot → external id (undefined: free). */
   readonly #ids: (string | undefined)[] = [];
@@ -74,11 +63,7 @@ export class LexicalIndex implements LexicalSearcher {
   #pendingRemoved = new Set<string>();
   #vocabulary: TermVocabulary | undefined;
   /** Searches the index as it was when made: dropped on every change. */
-  #search: Bm25Scorer<MemoryTerm> | undefined;
-
-  get documentCount(): number {
-    return this.#slotOf.size;
-  }
+  #search: Bm25Scorer | undefined;
 
   get size(): number {
     return this.#slotOf.size;
@@ -98,11 +83,7 @@ export class LexicalIndex implements LexicalSearcher {
     return this.#slotOf.keys();
   }
 
-  /**
-   * Adds or replaces a skill (a replaced one keeps its catalog position); returns false when the
-   * same content is already indexed. `glosses`: English text indexed beside a skill written in
-   * another language.
-   */
+  /** Adds or replaces a skill (keeping its catalog position); false when the same content is indexed already. `glosses`: English indexed beside a skill in another language. */
   upsert(skill: Skill, glosses = ''): boolean {
     const slot = this.#slotOf.get(skill.id);
     if (slot !== undefined && this.#keys[slot] === lexicalKey(skill, glosses)) return false;
@@ -112,10 +93,7 @@ export class LexicalIndex implements LexicalSearcher {
     return true;
   }
 
-  /**
-   * Adds document `id` (which must not be present) with its entry's postings, at catalog
-   * `position` (default: after every document so far).
-   */
+  /** Adds document `id` (not present) at catalog `position` (default: after every document so far). */
   add(id: string, entry: LexicalEntry, position = this.#nextPosition): void {
     this.#search = undefined;
     const slot = this.#free.pop() ?? this.#ids.length;
@@ -137,18 +115,12 @@ export class LexicalIndex implements LexicalSearcher {
     const distinct = new Set<string>();
     entry.terms.forEach((counts, field) => {
       for (const [term, frequency] of counts) {
-        let postings = this.#terms.get(term);
-        if (postings === undefined) {
-          postings = new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-          this.#terms.set(term, postings);
+        const postings = getOrAdd(this.#terms, term, () => {
           this.#termAdded(term);
-        }
-        let byDoc = postings[field];
-        if (byDoc === undefined) {
-          byDoc = new Map();
-          postings[field] = byDoc;
-        }
-        byDoc.set(slot, frequency);
+          return new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
+        });
+        postings[field] ??= new Map();
+        postings[field]!.set(slot, frequency);
         distinct.add(term);
       }
     });
@@ -193,10 +165,7 @@ export class LexicalIndex implements LexicalSearcher {
     return true;
   }
 
-  /**
-   * Sets the catalog order, by which equal scores are listed: the documents `ids` lists take the
-   * positions 0, 1, …, in that order (ids not present are skipped, documents not listed keep theirs).
-   */
+  /** Sets the catalog order: the documents `ids` lists take the positions 0, 1, … (ids not present are skipped, documents not listed keep theirs). */
   arrange(ids: Iterable<string>): void {
     let moved = false;
     let position = 0;
@@ -231,10 +200,9 @@ export class LexicalIndex implements LexicalSearcher {
   }
 
   /**
-   * The terms in code-unit order: sorted once, then kept up to date. A few changed terms (one
-   * edited skill) are spliced in and out of the same array, so a resident server does not leave a
-   * catalog-sized array behind per reindex; a larger batch is merged in, O(terms). The array
-   * returned is valid until the next change.
+   * The terms in code-unit order, valid until the next change: sorted once, then a few changed
+   * terms are spliced in and out of the same array (a resident server leaves no catalog-sized
+   * array behind per edit), a larger batch merged into a new one.
    */
   sortedTerms(): readonly string[] {
     if (this.#sorted === undefined) this.#sorted = [...this.#terms.keys()].sort();
@@ -267,33 +235,35 @@ export class LexicalIndex implements LexicalSearcher {
     return merged;
   }
 
-  /** A term's postings, or undefined. */
-  term(term: string): MemoryTerm | undefined {
+  exact(term: string): MemoryTerm | undefined {
     return this.#terms.get(term);
   }
 
-  /** The id of the document in `slot`, or undefined for a free slot. */
-  idAt(slot: number): string | undefined {
-    return this.#ids[slot];
+  externalId(slot: number): string {
+    return this.#ids[slot] ?? '';
   }
 
-  /** Each field's average length over the present documents (sum / count, as a fresh build has it). */
-  averageFieldLengths(): number[] {
-    const count = this.documentCount;
+  get averageFieldLengths(): number[] {
+    const count = this.size;
     return this.#totals.map((total) => (count === 0 ? 0 : total / count));
   }
 
-  /**
-   * The postings as they are now, for one `Bm25Scorer`: valid until the next change (the caller
-   * drops the scorer then).
-   */
-  source(): PostingsSource<MemoryTerm> {
-    return new MemorySource(this);
+  *prefixed(prefix: string): Iterable<readonly [string, MemoryTerm]> {
+    const sorted = this.sortedTerms();
+    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#terms.get(sorted[i]!)!];
+  }
+
+  near(word: string, maxDistance: number): NearTerm[] {
+    const vocabulary = this.vocabulary();
+    return vocabulary.near(word, maxDistance).map(({ position, distance }) => {
+      const term = vocabulary.term(position);
+      return { term, handle: this.#terms.get(term)!, distance };
+    });
   }
 
   /** Matches in descending score order; at most `limit`. */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    this.#search ??= new Bm25Scorer(this.source());
+    this.#search ??= new Bm25Scorer(this);
     return this.#search.search(query, limit, options);
   }
 
@@ -306,55 +276,5 @@ export class LexicalIndex implements LexicalSearcher {
   /** Field lengths by `slot · fieldCount + field`. */
   get fieldLengths(): Uint32Array {
     return this.#lengths;
-  }
-}
-
-/** {@link LexicalIndex.source}: a term's handle is its {@link MemoryTerm}. */
-class MemorySource implements PostingsSource<MemoryTerm> {
-  readonly #postings: LexicalIndex;
-  readonly documentCount: number;
-  readonly slots: number;
-  readonly fieldCount = FIELD_COUNT;
-  readonly averageFieldLengths: number[];
-  readonly fieldLengths: Uint32Array;
-  readonly positions: Float64Array;
-
-  constructor(postings: LexicalIndex) {
-    this.#postings = postings;
-    this.positions = postings.positions;
-    this.documentCount = postings.documentCount;
-    this.slots = postings.slots;
-    this.averageFieldLengths = postings.averageFieldLengths();
-    this.fieldLengths = postings.fieldLengths;
-  }
-
-  fieldId(name: string): number | undefined {
-    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
-    return id < 0 ? undefined : id;
-  }
-
-  externalId(doc: number): string {
-    return this.#postings.idAt(doc) ?? '';
-  }
-
-  exact(term: string): MemoryTerm | undefined {
-    return this.#postings.term(term);
-  }
-
-  *prefixed(prefix: string): Iterable<readonly [string, MemoryTerm]> {
-    const sorted = this.#postings.sortedTerms();
-    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i += 1) yield [sorted[i]!, this.#postings.term(sorted[i]!)!];
-  }
-
-  near(word: string, maxDistance: number): NearTerm<MemoryTerm>[] {
-    const vocabulary = this.#postings.vocabulary();
-    return vocabulary.near(word, maxDistance).map(({ position, distance }) => {
-      const term = vocabulary.term(position);
-      return { term, handle: this.#postings.term(term)!, distance };
-    });
-  }
-
-  postings(term: MemoryTerm, field: number): FieldPostings | undefined {
-    return term[field];
   }
 }

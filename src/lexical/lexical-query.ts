@@ -25,13 +25,9 @@ export interface ScoredDocument {
   readonly score: number;
   /** The distinct query terms this document matched (MiniSearch's `queryTerms`), in query order. */
   readonly queryTerms: readonly string[];
-  /**
-   * The share of the query's words it matched, each word weighted by its inverse document
-   * frequency (`ln(1 + (N − n + 0.5) / (n + 0.5))`, n the documents the word reaches); words that
-   * reach no document are left out. A match on one common word scores low, on the rare ones high.
-   */
+  /** {@link LexicalMatch.weightedCoverage}. */
   readonly weightedCoverage: number;
-  /** The inverse document frequency of its rarest matched word relative to the query's rarest word that reaches any document (0–1). */
+  /** {@link LexicalMatch.rarest}. */
   readonly rarest: number;
   /** Matched index term → the fields it was found in, built like MiniSearch's `match` (only when asked). */
   readonly match?: Record<string, string[]>;
@@ -43,7 +39,11 @@ export interface LexicalMatch {
   /** Raw BM25+ score (MiniSearch's formula; unbounded; comparable only within one query). */
   readonly score: number;
   readonly coverage: number;
-  /** `coverage` with each query word weighted by its inverse document frequency (see `ScoredDocument.weightedCoverage`): one common word shared scores low. */
+  /**
+   * The share of the query's words it matched, each weighted by its inverse document frequency
+   * (`ln(1 + (N − n + 0.5) / (n + 0.5))`, words that reach no document left out): one common
+   * word shared scores low.
+   */
   readonly weightedCoverage?: number;
   /** Its rarest matched word's inverse document frequency relative to the query's rarest word the index has (0–1). */
   readonly rarest?: number;
@@ -51,13 +51,9 @@ export interface LexicalMatch {
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }
 
-export type { FieldBoosts } from './options.js';
-
 /**
- * Query terms that come in groups, such as the glosses of one translated word (`src/lang/`).
- * `weights` (term → weight, default 1) scale each term's BM25 contribution; `coverage` counts
- * groups, a group being matched when any of its terms is, so a word with three glosses is one
- * word of the request, not three.
+ * Query terms in groups, such as the glosses of one translated word: `weights` (default 1) scale
+ * each term's BM25 contribution; `coverage` counts groups, matched when any of its terms is.
  */
 export interface GroupedTerms {
   readonly weights: ReadonlyMap<string, number>;
@@ -98,21 +94,15 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
   return fields;
 }
 
-/** What {@link searchLexical} needs of an index. */
+/** What {@link searchLexical} needs of an index (`Bm25Scorer`). */
 export interface LexicalScoring {
-  /** Documents indexed. */
   readonly size: number;
   /** True when `term` is in the index vocabulary. */
   has(term: string): boolean;
-  /** The best `limit` documents for `terms` over `fields`. */
   score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain: boolean): ScoredDocument[];
 }
 
-/**
- * One lexical search, the same over every index (`Bm25Scorer`, over the in-memory postings or a
- * catalog's SQLite tables): the query tokenised, each word's expansions chosen, the scores turned
- * into matches with their coverage. Matches in descending score order; at most `limit`.
- */
+/** One lexical search: the query tokenised, each word's expansions chosen, the scores turned into matches with their coverage; at most `limit`, best first. */
 export function searchLexical(index: LexicalScoring, query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
   const {
     boost = LEXICAL_DEFAULTS.fieldBoosts,
@@ -128,9 +118,7 @@ export function searchLexical(index: LexicalScoring, query: string, limit: numbe
   const queryTerms: QueryTerm[] = words.map((term) => ({
     term,
     prefix: term.length >= prefixMinLength,
-    // Typo tolerance is for words the catalog does not have: a known word is matched exactly
-    // (and by prefix), which is as good and much cheaper (docs/retrieval.md). Dictionary
-    // glosses are spelled right: none for them.
+    // Typo tolerance only for words the catalog does not have (docs/retrieval.md); dictionary glosses are spelled right.
     fuzzy: grouped === undefined && term.length >= fuzzy.minLength && !index.has(term) ? fuzzy.ratio : false,
     boost: grouped?.weights.get(term) ?? 1,
   }));

@@ -23,22 +23,16 @@ export interface FuzzyOptions {
 /** The lexical ranker's knobs, part of `EngineOptions`; measurements behind them are in docs/retrieval.md. */
 export interface LexicalKnobs {
   /**
-   * BM25 weight of each skill field; 0 leaves a field out of the search. The body field holds
-   * SKILL.md headings, list items and first paragraphs (`lexical/body-text.ts`).
-   * A word in the name says most; `name` and `body` were chosen on the dev splits; `keywords`
-   * (frontmatter tags, aliases, triggers) weighs like `whenToUse`, unmeasured for lack of
-   * labelled data with them; `glosses` (the English of a skill written in Chinese or Japanese)
-   * weighs like the description (2 helped a 15-request dev set but cost English requests in a
-   * registry with many Chinese skills; docs/retrieval.md).
-   * Fields left out of an override keep their default.
+   * BM25 weight of each skill field (0 leaves it out; fields left out of an override keep their
+   * default). `body` holds SKILL.md headings, list items and first paragraphs; `glosses`, the
+   * English of a skill written in Chinese or Japanese. How they were chosen: docs/retrieval.md.
    * @default {name: 2, whenToUse: 1.5, keywords: 1.5, description: 1, body: 0.3, glosses: 1}
    */
   readonly fieldBoosts?: Partial<FieldBoosts>;
   /**
    * Typo tolerance for query words the catalog does not have (a known word is matched exactly
    * and by prefix): words of at least `minLength` characters match with up to `ratio` × length
-   * edits: one edit in a five-letter word is still the same word. Known words are not expanded:
-   * that was slow and ranked no better (docs/retrieval.md). @default {minLength: 5, ratio: 0.2}
+   * edits (docs/retrieval.md). @default {minLength: 5, ratio: 0.2}
    */
   readonly fuzzy?: Partial<FuzzyOptions>;
   /**

@@ -1,12 +1,11 @@
 /** Which vocabulary terms hold a pair of adjacent characters near an offset: the candidates of a typo lookup once scans cost more. */
+import { getOrAdd } from '../util/get-or-add.js';
 import type { VocabularyTables } from './vocabulary-tables.js';
 
 /**
- * For each pair of adjacent code units and where it starts in a term (0 to
- * {@link LAST_OFFSET}, later starts counted at {@link LAST_OFFSET}), the positions of the terms
- * holding it there; and each position's length and character set. ASCII pairs (nearly all)
- * sit in one buffer ordered by pair then start, so the starts a lookup allows are one slice;
- * the rest sit in a map.
+ * For each pair of adjacent code units and where it starts in a term (up to {@link LAST_OFFSET}),
+ * the positions of the terms holding it there, by length; and each position's length and
+ * character set. ASCII pairs sit in one buffer ordered by pair then start, the rest in a map.
  */
 export class PairIndex {
   readonly lengths: Uint16Array;
@@ -26,9 +25,7 @@ export class PairIndex {
       this.lengths[position] = starts[position + 1]! - starts[position]!;
       this.charSets[position] = charSets[slot]!;
     }
-    // Every pair of every term twice, by length (so each list is ordered by length and a lookup
-    // slices the lengths it allows): counted, then filled in. The other pairs (CJK, symbols) go
-    // to the map on the first pass.
+    // Every ASCII pair of every term, by length: counted, then filled in; the others go to the map on the first pass.
     const asciiStarts = this.#asciiStarts;
     let ascii = new Uint32Array(0);
     let next = new Uint32Array(0);
@@ -49,9 +46,7 @@ export class PairIndex {
             }
           } else if (!filling) {
             const key = (first * 0x10000 + second) * OFFSETS + offset;
-            const list = this.#others.get(key);
-            if (list === undefined) this.#others.set(key, [position]);
-            else list.push(position);
+            getOrAdd(this.#others, key, () => []).push(position);
           }
         }
       }
@@ -64,10 +59,7 @@ export class PairIndex {
     this.#ascii = ascii;
   }
 
-  /**
-   * The terms holding `first` then `second` starting at an offset in `[from, to]`, of a length
-   * in `[shortest, longest]` (a term may be listed twice), as one list per offset.
-   */
+  /** The terms holding `first` then `second` at an offset in `[from, to]`, of a length in `[shortest, longest]`, one list per offset (a term may be listed twice). */
   lists(first: number, second: number, from: number, to: number, shortest: number, longest: number): ArrayLike<number>[] {
     const low = Math.min(from, LAST_OFFSET);
     const high = Math.min(to, LAST_OFFSET);

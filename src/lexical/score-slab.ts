@@ -1,15 +1,20 @@
+/** Documents and a value for each (a term's BM25+ parts in one field, a word's sums), in the order reached. */
+export interface DocValues {
+  readonly docs: Int32Array;
+  readonly values: Float64Array;
+}
+
 /**
- * Paired document / value arrays for the caches, handed out as views into large shared buffers:
- * a word seen for the first time then allocates two small views instead of two buffers of its
- * own, which on a large catalog kept the collector busy (each buffer is memory outside the heap
- * that it tracks). A full buffer is replaced, not reused: the views already handed out keep it.
+ * {@link DocValues} for the scorer's caches, handed out as views into large shared buffers: a new
+ * word allocates two small views rather than two buffers (which kept the collector busy on a large
+ * catalog). A full buffer is replaced, not reused: the views handed out keep it.
  */
 export class Slab {
   #docs = new Int32Array(0);
   #values = new Float64Array(0);
   #used = 0;
 
-  take(length: number): { docs: Int32Array; values: Float64Array } {
+  take(length: number): DocValues {
     if (this.#used + length > this.#docs.length) {
       const size = Math.max(SLAB_ENTRIES, length);
       this.#docs = new Int32Array(size);

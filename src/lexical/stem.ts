@@ -1,9 +1,6 @@
 /**
- * A deliberately light English suffix stripper, applied to lowercase ASCII words only, so
- * that "crashes" meets "crash", "failing" meets "fails" and "images" meets "image". It is
- * not a linguistic stemmer: it only has to map a word and its common inflections to the
- * same key, on both the indexed and the query side. Identifiers (`pdf-extract`), short words,
- * digits and non-Latin scripts are left alone.
+ * A light English suffix stripper for lowercase ASCII words ("crashes" meets "crash", "failing"
+ * meets "fails"): it only has to map a word and its common inflections to one key, on both sides.
  */
 const WORD = /^[a-z]+$/;
 const DOUBLE_END = /([bdfgkmnprt])\1$/;

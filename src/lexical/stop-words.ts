@@ -1,9 +1,4 @@
-/**
- * English function words dropped from both indexed text and queries. Queries are natural
- * sentences ("can you help me turn this pdf into text?"); without this list BM25 rewards
- * descriptions that merely repeat "you", "this" or "to".
- * Deliberately small: domain words such as "test", "file" or "new" stay searchable.
- */
+/** English function words dropped from indexed text and queries (else BM25 rewards descriptions that repeat "you" or "this"); domain words such as "test" or "new" stay. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a about above after again all also am an and any are as at be because been before being below ' +

@@ -1,6 +1,6 @@
 /** Which indexed terms a query word reaches (itself, the longer terms it starts, those within its edit distance), and how much each counts. */
 import type { QueryTerm } from './lexical-query.js';
-import type { PostingsSource } from './postings-source.js';
+import type { PostingsSource, TermPostings } from './postings-source.js';
 
 /** MiniSearch's weights for prefix and typo matches and its largest edit distance (its defaults, which the ranking was tuned with). */
 export const PREFIX_WEIGHT = 0.375;
@@ -8,15 +8,15 @@ export const FUZZY_WEIGHT = 0.45;
 export const MAX_FUZZY = 6;
 
 /** An indexed term a query word reached, and how much its matches count. */
-export interface DerivedTerm<Term> {
+export interface DerivedTerm {
   readonly term: string;
   readonly weight: number;
-  readonly handle: Term;
+  readonly handle: TermPostings;
 }
 
 /** The indexed terms `query` reaches, in MiniSearch's order: itself, then longer terms it starts, then terms within its edit distance. */
-export function derivedTerms<Term>(source: PostingsSource<Term>, query: QueryTerm): DerivedTerm<Term>[] {
-  const derived: DerivedTerm<Term>[] = [];
+export function derivedTerms(source: PostingsSource, query: QueryTerm): DerivedTerm[] {
+  const derived: DerivedTerm[] = [];
   const exact = source.exact(query.term);
   if (exact !== undefined) derived.push({ term: query.term, weight: 1, handle: exact });
   if (query.prefix) {

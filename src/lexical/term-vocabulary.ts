@@ -10,22 +10,15 @@ export interface NearPosition {
 }
 
 /**
- * Typo-tolerant lookups over a vocabulary: every term within a Levenshtein distance of a word,
- * in vocabulary order (code-unit order, as both callers give them), so the in-memory index and
- * the SQLite tables sum scores in the same order.
+ * Typo-tolerant lookups: every term within a Levenshtein distance of a word, in vocabulary order,
+ * so the in-memory index and the SQLite tables sum scores in the same order.
  *
- * A trie walk with a Levenshtein row per edge finds every branch within reach near the root,
- * so one word costs milliseconds on a 24k-skill catalog. Here a word is
- * compared only with terms of a length within the distance whose character sets differ by at
- * most the distance each way (each edit adds or removes at most one distinct character), and the
- * few that pass get a banded edit distance over the stored code units (no strings built).
- *
- * Lookups scan every term of a length in reach until the pair index is built (at the first
- * lookup or once scans have cost about as much, per `pairIndexAfter`); then candidates come from
- * its lists of the terms holding each pair of adjacent characters near a given offset: cut into
- * `distance + 1` pieces, a word keeps at least one piece whole through `distance` edits, so a
- * term in reach holds every pair of that piece, shifted by at most `distance`, and the rarest
- * pair of each piece is enough to find it.
+ * A word is compared only with terms of a length in reach whose character sets differ by at most
+ * the distance each way (an edit adds or removes at most one distinct character); those get a
+ * banded edit distance over the stored code units. Lookups scan every term of a length in reach
+ * until scans have cost about what building the pair index does; then candidates come from it:
+ * cut into `distance + 1` pieces, a word keeps one piece whole through `distance` edits, so a
+ * term in reach holds the rarest pair of that piece, shifted by at most `distance`.
  */
 export class TermVocabulary {
   readonly #tables: VocabularyTables;
@@ -43,10 +36,7 @@ export class TermVocabulary {
 
   readonly #pairIndexAfter: number;
 
-  /**
-   * `pairIndexAfter`: terms compared by scans, per vocabulary term, before the pair index is
-   * built (0: at the first lookup; Infinity: never).
-   */
+  /** `pairIndexAfter`: terms compared by scans, per vocabulary term, before the pair index is built (0: at the first lookup; Infinity: never). */
   constructor(tables: VocabularyTables, pairIndexAfter = PAIR_INDEX_COST_IN_SCANNED_TERMS) {
     this.#tables = tables;
     this.#pairIndexAfter = pairIndexAfter;
@@ -54,11 +44,6 @@ export class TermVocabulary {
 
   get size(): number {
     return this.#tables.starts.length - 1;
-  }
-
-  /** Builds the pair index now, for a caller that would rather pay for it together with other one-time work than in some later lookup. */
-  buildPairIndex(): void {
-    this.#pairs ??= new PairIndex(this.#tables);
   }
 
   /** The term at `position`. */
@@ -99,8 +84,8 @@ export class TermVocabulary {
 
   /** {@link near} over the candidates the pair index gives: the terms holding the rarest pair of some piece of `word`. */
   #nearByPairs(word: string, maxDistance: number, pieces: readonly number[]): NearPosition[] {
-    this.buildPairIndex();
-    const pairs = this.#pairs!;
+    this.#pairs ??= new PairIndex(this.#tables);
+    const pairs = this.#pairs;
     const { lengths, charSets } = pairs;
     const { starts } = this.#tables;
     if (this.#seen.length !== lengths.length) this.#seen = new Uint32Array(lengths.length);
@@ -195,13 +180,7 @@ export class TermVocabulary {
   }
 }
 
-/**
- * Building the pair index costs about as much as comparing this many terms per vocabulary term
- * in scans (scripts/measure-term-lookups.ts: 11–34 at 24k skills, 30–63 at 1k, where the build
- * is a few milliseconds; docs/retrieval.md). Scans run until they have cost that much, so a
- * process that looks up a few words never builds it and one that looks up many pays at most a
- * few times the better choice.
- */
+/** Building the pair index costs about as much as scans comparing this many terms per vocabulary term (scripts/measure-term-lookups.ts, docs/retrieval.md). */
 const PAIR_INDEX_COST_IN_SCANNED_TERMS = 20;
 
 /**

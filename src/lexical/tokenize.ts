@@ -3,17 +3,11 @@ import { STOP_WORDS } from './stop-words.js';
 
 /**
  * Tokeniser shared by indexing and querying, so both sides always agree.
- *
- * - Latin text: split on anything that is not a letter or digit; identifiers are kept whole
- *   *and* split into their parts (`pdf-extract` → `pdf-extract`, `pdf`, `extract`;
- *   `getPostmodernTheory` → `getpostmoderntheory`, `get`, `postmodern`, `theory`), so a query
- *   can name either the whole identifier or one of its words.
- * - CJK runs (Han, Kana, Hangul): overlapping character bigrams of the run plus the
- *   `Intl.Segmenter` words longer than two characters (shorter ones are already bigrams).
- *   The ICU dictionary misses many technical words (调试 comes out as 调 / 试); bigrams keep
- *   those findable without a dictionary of our own.
- * - Everything lowercased; English stop words dropped; plain English words reduced by a
- *   light suffix stripper (`crashes` → `crash`), see `stem.ts`.
+ * - Latin text: split on anything not a letter or digit; identifiers kept whole *and* split into
+ *   their parts (`getPostmodernTheory` → `getpostmoderntheory`, `get`, `postmodern`, `theory`).
+ * - CJK runs: overlapping character bigrams plus the `Intl.Segmenter` words longer than two
+ *   characters (the ICU dictionary misses many technical words; bigrams keep them findable).
+ * - Everything lowercased; English stop words dropped; plain English words stemmed (`stem.ts`).
  */
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;

@@ -1,14 +1,14 @@
 /** {@link VocabularyTables} as bytes and back, checked on the way in (the store keeps them as one row). */
-import type { VocabularyTables } from './vocabulary-tables.js';
+import { tablesOfUnits, type VocabularyTables } from './vocabulary-tables.js';
 
 /** The first word of an encoded {@link VocabularyTables}: its format (a blob of another is not read). */
 const TABLES_FORMAT = 0x76_6f_63_01;
 const HEADER_WORDS = 4;
 
 /**
- * {@link VocabularyTables} as bytes, little-endian (the machine's order; callers check it): a
- * header of four uint32s (format, terms, code units, `lengthStarts` entries), then `units`
- * (padded to whole uint32s), `starts`, `lengthStarts`, `byLength` and `charSets`.
+ * {@link VocabularyTables} as bytes in the machine's order (callers check it is little-endian): a
+ * header of four uint32s (format, terms, code units, `lengthStarts` entries), then `units` (padded
+ * to whole uint32s), `starts`, `lengthStarts`, `byLength` and `charSets`.
  */
 export function encodeVocabularyTables({ units, starts, lengthStarts, byLength, charSets }: VocabularyTables): Uint8Array {
   const terms = starts.length - 1;
@@ -25,12 +25,7 @@ export function encodeVocabularyTables({ units, starts, lengthStarts, byLength, 
   return new Uint8Array(words.buffer);
 }
 
-/**
- * The tables {@link encodeVocabularyTables} wrote, or undefined when `bytes` are not exactly
- * such tables: every array is checked against what `vocabularyTables` would build from the
- * stored terms (the by-length index and character sets are recomputed and compared), so a short,
- * corrupt or foreign blob is never trusted.
- */
+/** The tables {@link encodeVocabularyTables} wrote, or undefined when `bytes` are not exactly what `vocabularyTables` would build from the stored terms. */
 export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | undefined {
   if (bytes.byteLength < HEADER_WORDS * 4 || bytes.byteLength % 4 !== 0) return undefined;
   // Copied: a blob's bytes need not be aligned for uint32 views.
@@ -53,21 +48,13 @@ export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | un
   const charSets = new Int32Array(words.buffer, at * 4, terms);
   if (starts[0] !== 0 || starts[terms] !== unitCount) return undefined;
   for (let position = 0; position < terms; position += 1) if (starts[position + 1]! < starts[position]!) return undefined;
-  // What `tablesOfUnits` builds: each length's positions, ascending, holding terms of that length (the longest last), with their character sets.
-  if (lengthStartCount < 2 || lengthStarts[0] !== 0 || lengthStarts[lengthStartCount - 1] !== terms) return undefined;
-  if (terms > 0 && lengthStarts[lengthStartCount - 2] === terms) return undefined;
-  for (let length = 0; length + 1 < lengthStartCount; length += 1) {
-    const end = lengthStarts[length + 1]!;
-    if (end < lengthStarts[length]!) return undefined;
-    let previous = -1;
-    for (let slot = lengthStarts[length]!; slot < end; slot += 1) {
-      const position = byLength[slot]!;
-      if (position <= previous || position >= terms || starts[position + 1]! - starts[position]! !== length) return undefined;
-      previous = position;
-      let set = 0;
-      for (let i = starts[position]!, end = starts[position + 1]!; i < end; i += 1) set |= 1 << (units[i]! & 31);
-      if (charSets[slot] !== set) return undefined;
-    }
+  // The rest must be what `vocabularyTables` builds from the stored terms.
+  const sets = new Int32Array(terms);
+  for (let position = 0; position < terms; position += 1) {
+    for (let i = starts[position]!; i < starts[position + 1]!; i += 1) sets[position] = sets[position]! | (1 << (units[i]! & 31));
   }
-  return { units, starts, lengthStarts, byLength, charSets };
+  const built = tablesOfUnits(units, starts, sets);
+  const same = (a: Uint32Array | Int32Array, b: Uint32Array | Int32Array) =>
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return same(built.lengthStarts, lengthStarts) && same(built.byLength, byLength) && same(built.charSets, charSets) ? built : undefined;
 }

@@ -1,10 +1,4 @@
-/** A vocabulary laid out as flat typed arrays, bucketed by term length with each term's character set. */
-
-/**
- * A vocabulary as flat arrays, the form `TermVocabulary` searches: the terms' UTF-16 code
- * units end to end, and the positions grouped by length with each term's character set. Built
- * by {@link vocabularyTables}, from the in-memory postings or a catalog's term table.
- */
+/** A vocabulary as flat arrays, the form `TermVocabulary` searches: the terms' UTF-16 code units end to end, and the positions grouped by length with each term's character set. */
 export interface VocabularyTables {
   /** Every term's code units, term after term. */
   readonly units: Uint16Array;
@@ -18,13 +12,10 @@ export interface VocabularyTables {
   readonly charSets: Int32Array;
 }
 
-/** A character's bit in a term's character set; distinct characters may share a bit, which only loosens the filter. */
-export const charBit = (code: number): number => 1 << (code & 31);
-
-/** The 32-bit set of the characters (code units) of `term`. */
+/** The 32-bit set of the characters (code units) of `term`, bit `code & 31` each (sharing a bit only loosens the filter). */
 export function charSet(term: string): number {
   let set = 0;
-  for (let i = 0; i < term.length; i += 1) set |= charBit(term.charCodeAt(i));
+  for (let i = 0; i < term.length; i += 1) set |= 1 << (term.charCodeAt(i) & 31);
   return set;
 }
 
@@ -51,11 +42,7 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
   return tablesOfUnits(units, starts, sets);
 }
 
-/**
- * {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit
- * `separator`, position `p` being the `p`-th: one pass over the code units, no string per term.
- * Undefined when `joined` does not hold that many (a term holding the separator).
- */
+/** {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit `separator`, in one pass; undefined when `joined` does not hold that many. */
 export function vocabularyTablesOfJoined(joined: string, separator: number, terms: number): VocabularyTables | undefined {
   if (terms === 0) return joined === '' ? vocabularyTables([]) : undefined;
   if (joined.length < terms - 1) return undefined;
@@ -87,7 +74,7 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
 }
 
 /** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), with each term's {@link charSet} (`sets`), adding the by-length index. */
-function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
+export function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);

@@ -1,27 +1,27 @@
 /**
  * One saved catalog's lexical index searched straight from the tables of `lexical-tables.ts`: a
- * query reads the postings of its own terms only (plus their prefix and typo expansions from the
- * term table), with that catalog's BM25 statistics, through the same `Bm25Scorer` as the live
- * engine's in-memory index, so both answer alike (`test/store/lexical-tables.test.ts`).
+ * query reads the postings of its own terms (and their prefix and typo expansions) only, through
+ * the same `Bm25Scorer` as the in-memory index, so both answer alike.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { Bm25Scorer } from '../lexical/bm25-scorer.js';
-import { FIELD_COUNT, INDEXED_FIELDS, type LexicalEntry } from '../lexical/lexical-entry.js';
+import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
-import type { FieldPostings, NearTerm, PostingsSource } from '../lexical/postings-source.js';
+import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
 import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
 import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
-import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, uint32sOf } from './lexical-tables.js';
+import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
-type CatalogTerm = readonly (Map<number, number> | undefined)[];
 type MutableTerm = (Map<number, number> | undefined)[];
-/** Above every character a term can hold (the tokenizer keeps letters and digits), for range ends. */
+type CatalogTerm = Readonly<MutableTerm>;
+/** Above every character a term can hold, for range ends. */
 const TOP = '\u{10FFFF}';
 
 /** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
@@ -43,56 +43,22 @@ const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdff
 
 /**
  * A posting row read as one number, `(entry · FIELD_SLOTS + field) · TF_SLOTS + tf` (exact below
- * 2^53: entries below 2^26), so a term's rows come back as one flat array of numbers rather than
- * an array per row: half the read time and far less garbage for a common word. A row outside
- * these bounds reads as NULL, and its term is read again row by row.
+ * 2^53), so a term's rows come back as one flat array rather than an array per row (half the read
+ * time). A row outside these bounds reads as NULL, and its term is read again row by row.
  */
 const FIELD_SLOTS = 16;
 const TF_SLOTS = 2 ** 23;
 const PACKED = `iif(p.entry >= 0 AND p.entry < ${2 ** 26} AND p.field >= 0 AND p.field < ${FIELD_SLOTS} AND p.tf >= 0 AND p.tf < ${TF_SLOTS}, (p.entry * ${FIELD_SLOTS} + p.field) * ${TF_SLOTS} + p.tf, NULL)`;
 
-/** Entry number → the document holding it (−1: none), and the further documents of an entry several hold (equal skills). */
-class EntryDocs {
-  readonly #first: Int32Array;
-  readonly #more = new Map<number, number[]>();
-
-  /** `skipped`: documents whose entry is not read from the tables (an overlay in memory holds theirs). */
-  constructor(entries: Uint32Array, skipped?: ReadonlyMap<number, unknown>) {
-    let largest = -1;
-    for (const entry of entries) largest = Math.max(largest, entry);
-    this.#first = new Int32Array(largest + 1).fill(-1);
-    entries.forEach((entry, doc) => {
-      if (skipped?.has(doc) === true) return;
-      if (this.#first[entry] === -1) this.#first[entry] = doc;
-      else {
-        const more = this.#more.get(entry);
-        if (more === undefined) this.#more.set(entry, [doc]);
-        else more.push(doc);
-      }
-    });
-  }
-
-  first(entry: number): number {
-    return entry < this.#first.length ? this.#first[entry]! : -1;
-  }
-
-  more(entry: number): readonly number[] | undefined {
-    return this.#more.get(entry);
-  }
-}
-
-/**
- * One catalog's postings read from the tables, as a {@link PostingsSource}: a term's handle is
- * its postings in this catalog, read at its first lookup and kept (the searcher describes the
- * tables as they were when the term was first read).
- */
-class CatalogPostings implements PostingsSource<CatalogTerm> {
-  readonly documentCount: number;
+/** One catalog's postings read from the tables: a term's postings are read at its first lookup and kept. */
+class CatalogPostings implements PostingsSource {
+  readonly size: number;
   readonly slots: number;
-  readonly fieldCount = FIELD_COUNT;
   readonly averageFieldLengths: Float64Array;
   readonly fieldLengths: Uint32Array;
-  readonly #docs: EntryDocs;
+  /** Entry number → the document holding it (−1: none), and the further documents of an entry several hold (equal skills). */
+  readonly #firstDoc: Int32Array;
+  readonly #moreDocs = new Map<number, number[]>();
   readonly #terms = new Map<string, CatalogTerm | null>();
   readonly #externalIds = new Map<number, string>();
   readonly #catalog: number;
@@ -101,9 +67,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #packed: BetterSqlite3.Statement<[string], number | null>;
   /** The same as rows, for a term with a row {@link PACKED} cannot hold. */
   readonly #rows: BetterSqlite3.Statement<[string], [number, number, number]>;
-  /** The terms of a range of the term index, in byte order: `[from, to)`, or `(from, to)`. */
+  /** The terms of a range `[from, to)` of the term index, in byte order. */
   readonly #range: BetterSqlite3.Statement<[string, string], string>;
-  readonly #rangeAfter: BetterSqlite3.Statement<[string, string], string>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
   /** Every term of the tables, for typo lookups: read at the first one, in the table's order. */
   #vocabulary: TermVocabulary | undefined;
@@ -112,67 +77,57 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   readonly #overlaid = new LexicalIndex();
 
   /**
-   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base,
-   * which holds every one). `overlay`: documents whose entry is held in memory instead of the
-   * base's (a changed catalog searched before it is written, docs/store.md).
+   * `idsFrom`: the catalog whose `catalog_skills` rows name the documents (an overlay's base).
+   * `overlay`: documents whose entry is held in memory instead (a changed catalog not written yet).
    */
   constructor(db: Database, catalog: number, idsFrom: number, overlay?: ReadonlyMap<number, LexicalEntry>) {
     this.#catalog = catalog;
     this.#idsFrom = idsFrom;
-    const stats = db
-      .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
-      .get(catalog);
-    if (stats === undefined) {
+    const stats = readLexicalStats(db, catalog);
+    if (stats === undefined)
       throw new SkillSearchError(
         'INTERNAL',
         `lexical tables: catalog ${catalog} has no lexical statistics (call putCatalogLexicalStats after writing its members)`,
       );
-    }
-    const entries = uint32sOf(stats.entries, `catalog ${catalog}'s entries`);
-    this.fieldLengths = uint32sOf(stats.lengths, `catalog ${catalog}'s lengths`);
-    if (entries.length !== stats.documents || this.fieldLengths.length !== stats.documents * FIELD_COUNT) {
-      throw corrupt(
-        `catalog ${catalog} lists ${stats.documents} documents, ${entries.length} entries and ${this.fieldLengths.length / FIELD_COUNT} length rows`,
-      );
-    }
-    this.documentCount = stats.documents;
-    this.slots = stats.documents;
+    const { entries } = stats;
+    const documents = entries.length;
+    this.fieldLengths = stats.lengths;
+    this.size = documents;
+    this.slots = documents;
     for (const [doc, entry] of overlay ?? []) {
-      if (!(doc >= 0 && doc < stats.documents) || entry.lengths.length !== FIELD_COUNT)
+      if (!(doc >= 0 && doc < documents) || entry.lengths.length !== FIELD_COUNT)
         throw new SkillSearchError('INTERNAL', `lexical tables: an overlay of catalog ${catalog} has no document ${doc} or a malformed entry`);
       this.fieldLengths.set(entry.lengths, doc * FIELD_COUNT);
       this.#overlaid.add(String(doc), entry, doc);
     }
-    this.#docs = new EntryDocs(entries, overlay);
+    this.#firstDoc = new Int32Array(entries.reduce((largest, entry) => Math.max(largest, entry), -1) + 1).fill(-1);
+    entries.forEach((entry, doc) => {
+      // The overlay holds these documents' entries.
+      if (overlay?.has(doc) === true) return;
+      if (this.#firstDoc[entry] === -1) this.#firstDoc[entry] = doc;
+      else getOrAdd(this.#moreDocs, entry, () => []).push(doc);
+    });
     const totals = new Array<number>(FIELD_COUNT).fill(0);
     const lengths = this.fieldLengths;
-    for (let doc = 0; doc < stats.documents; doc += 1) {
+    for (let doc = 0; doc < documents; doc += 1) {
       for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + lengths[doc * FIELD_COUNT + field]!;
     }
-    this.averageFieldLengths = Float64Array.from(totals, (total) => (stats.documents === 0 ? 0 : total / stats.documents));
+    this.averageFieldLengths = Float64Array.from(totals, (total) => (documents === 0 ? 0 : total / documents));
     const termRows = (columns: string) =>
       `SELECT ${columns} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`;
     this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
     this.#rows = db.prepare<[string], [number, number, number]>(termRows('p.entry, p.field, p.tf')).raw();
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
-    this.#rangeAfter = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term > ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
     this.#db = db;
   }
 
-  fieldId(name: string): number | undefined {
-    const id = (INDEXED_FIELDS as readonly string[]).indexOf(name);
-    return id < 0 ? undefined : id;
-  }
-
   externalId(doc: number): string {
-    let id = this.#externalIds.get(doc);
-    if (id === undefined) {
-      id = this.#externalId.get(this.#idsFrom, doc);
+    return getOrAdd(this.#externalIds, doc, () => {
+      const id = this.#externalId.get(this.#idsFrom, doc);
       if (typeof id !== 'string') throw corrupt(`catalog ${this.#catalog} has no document ${doc} in catalog_skills`);
-      this.#externalIds.set(doc, id);
-    }
-    return id;
+      return id;
+    });
   }
 
   exact(term: string): CatalogTerm | undefined {
@@ -198,32 +153,24 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       }
     }
     const positions = this.#overlaid.positions;
-    this.#overlaid.term(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
+    this.#overlaid.exact(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
     return found;
   }
 
   /** Adds one posting row of `term` to its postings in this catalog (made at its first row here); rows of other catalogs' entries are skipped. */
   #post(found: MutableTerm | undefined, term: string, entry: number, field: number, tf: number): MutableTerm | undefined {
-    const doc = this.#docs.first(entry);
+    const doc = entry < this.#firstDoc.length ? this.#firstDoc[entry]! : -1;
     if (doc === -1) return found;
     if (field >= FIELD_COUNT) throw corrupt(`a posting of ${JSON.stringify(term)} names field ${field}`);
-    return postAt(found, field, doc, this.#docs.more(entry), tf);
+    return postAt(found, field, doc, this.#moreDocs.get(entry), tf);
   }
 
-  /**
-   * The terms `prefix` starts and their postings: the terms one ranged read of the term index
-   * (byte order), then each term's postings. The prefix itself is the range's first term: when
-   * its postings were read already (the scorer asks `exact` first), the range starts after it.
-   */
+  /** The terms `prefix` starts, in byte order (one ranged read of the term index), with their postings. */
   prefixed(prefix: string): Iterable<readonly [string, CatalogTerm]> {
-    const known = this.#terms.get(prefix);
-    const found: [string, CatalogTerm][] = known === undefined || known === null ? [] : [[prefix, known]];
-    let terms = known === undefined ? this.#range.all(prefix, prefix + TOP) : this.#rangeAfter.all(prefix, prefix + TOP);
-    if (this.#overlaid.size > 0) {
-      // The overlay's terms the tables may lack, merged in byte order.
-      const more = [...this.#overlaid.source().prefixed(prefix)].flatMap(([term]) => (known !== undefined && term === prefix ? [] : [term]));
-      terms = [...new Set([...terms, ...more])].sort(compareByteOrder);
-    }
+    const found: [string, CatalogTerm][] = [];
+    let terms = this.#range.all(prefix, prefix + TOP);
+    // The overlay's terms the tables may lack, merged in byte order.
+    if (this.#overlaid.size > 0) terms = [...new Set([...terms, ...[...this.#overlaid.prefixed(prefix)].map(([term]) => term)])].sort(compareByteOrder);
     for (const term of terms) {
       const handle = this.exact(term);
       if (handle !== undefined && term.startsWith(prefix)) found.push([term, handle]);
@@ -231,11 +178,8 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return found;
   }
 
-  /**
-   * The terms within `maxDistance` of `word` that have postings here, in byte order (the term
-   * index's, as the prefix reads give them), whatever order the vocabulary was read in.
-   */
-  near(word: string, maxDistance: number): NearTerm<CatalogTerm>[] {
+  /** The terms within `maxDistance` of `word` that have postings here, in byte order (as the prefix reads give them). */
+  near(word: string, maxDistance: number): NearTerm[] {
     this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
     const near = new Map<string, number>();
     const lookUp = (vocabulary: TermVocabulary) => {
@@ -243,7 +187,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     };
     lookUp(this.#vocabulary);
     if (this.#overlaid.size > 0) lookUp(this.#overlaid.vocabulary());
-    const found: NearTerm<CatalogTerm>[] = [];
+    const found: NearTerm[] = [];
     for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
       const handle = this.exact(term);
       if (handle !== undefined) found.push({ term, handle, distance });
@@ -252,11 +196,9 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
   }
 
   /**
-   * The vocabulary's tables: the stored ones when the store holds them (one row), else built
-   * from the term table ({@link #buildVocabulary}) and stored for the next process. The build
-   * and the write share one transaction, so the row written describes the terms it was built
-   * from: a term written meanwhile fails the write (SQLite's busy snapshot), and so does
-   * another process's write lock; the write is skipped then, never waited for.
+   * The vocabulary's tables: the stored row, else built from the term table and stored for the
+   * next process in the same transaction (a term written meanwhile, or another process's write
+   * lock, fails the write, which is skipped then, never waited for).
    */
   #readVocabulary(): VocabularyTables {
     const db = this.#db;
@@ -281,10 +223,7 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
     return tables ?? this.#buildVocabulary();
   }
 
-  /**
-   * Every term, read as one string (one value out of SQLite rather than a string per term, about
-   * half the read) laid into the vocabulary's arrays; row by row if some term holds the separator.
-   */
+  /** Every term, read as one string (half the read of a string per term); row by row if some term holds the separator. */
   #buildVocabulary(): VocabularyTables {
     const [count, joined] = this.#db
       .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
@@ -295,30 +234,21 @@ class CatalogPostings implements PostingsSource<CatalogTerm> {
       vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
     );
   }
-
-  postings(term: CatalogTerm, field: number): FieldPostings | undefined {
-    return term[field];
-  }
 }
 
 /** `found` (made at its first posting) with `tf` at `doc` and each of `more` in `field`. */
 function postAt(found: MutableTerm | undefined, field: number, doc: number, more: readonly number[] | undefined, tf: number): MutableTerm {
   const byField = found ?? new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
-  let byDoc = byField[field];
-  if (byDoc === undefined) {
-    byDoc = new Map();
-    byField[field] = byDoc;
-  }
+  byField[field] ??= new Map();
+  const byDoc = byField[field]!;
   byDoc.set(doc, tf);
   if (more !== undefined) for (const other of more) byDoc.set(other, tf);
   return byField;
 }
 
 /**
- * A searcher over one catalog's skills, reading the tables as it goes: the same matches and
- * scores as a `LexicalIndex` holding the catalog's skills. Opening reads the catalog's
- * statistics row ({@link putCatalogLexicalStats}); each query word reads its term's postings
- * once. Open a new one after the catalog or its entries change.
+ * A searcher over one catalog's skills reading the tables as it goes, with the same matches and
+ * scores as a `LexicalIndex` holding them. Open a new one after the catalog or its entries change.
  */
 export function openCatalogLexical(db: Database, catalog: number, idsFrom = catalog, overlay?: ReadonlyMap<number, LexicalEntry>): LexicalSearcher {
   return new Bm25Scorer(new CatalogPostings(db, catalog, idsFrom, overlay));

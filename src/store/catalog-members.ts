@@ -1,14 +1,14 @@
 /**
  * A catalog's members in `catalog_skills`: written whole, or, when the catalog keeps every member
- * of a saved one in place (the same ids at the same documents, a few changed: one description
- * edited), as an *overlay* of that catalog: its row names the catalog it overlays in `base`, and
- * only its documents that differ from it are written. A read of an overlay takes its own row for
- * a document when it has one, else the base's (every query below has both branches; a catalog
- * written whole reads with base −1, an empty probe). An overlay's base is always one written
- * whole: an overlay of an overlay is written over the same base, with the rows it inherits.
+ * of a saved one in place (a few changed), as an *overlay* of it: its row names that catalog in
+ * `base`, and only its differing documents are written. A read of an overlay takes its own row
+ * for a document when it has one, else the base's (a catalog written whole reads with base −1).
+ * An overlay's base is always written whole: an overlay of an overlay is written over the same
+ * base, with the rows it inherits.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { CatalogMember, CatalogMembers, MemberRead, MemoryOverlay, NewCatalog, OverlaidMember } from './entry-store.js';
 
 export const CATALOG_SKILLS_SQL = `
@@ -48,10 +48,9 @@ export function overlayBase(db: Database, catalog: NewCatalog): number | undefin
 }
 
 /**
- * Writes the members of catalog `id`: over `overlay` (from {@link overlayBase}) only the changed
- * ones and those the base overlay held; else all of them, the kept ones copied from the base
- * catalog in SQL (one statement per run of consecutive documents), the others bound. Returns how
- * many were kept; throws when the base no longer holds one of them (a writer dropped it meanwhile).
+ * Writes the members of catalog `id`: over `overlay` ({@link overlayBase}) only the changed ones
+ * and those the base overlay held; else all, the kept ones copied in SQL (one statement per run
+ * of documents). Returns how many were kept; throws when the base no longer holds one of them.
  */
 export function putMembers(db: Database, id: number, catalog: NewCatalog, overlay: number | undefined): number {
   const members = catalog.members;
@@ -93,21 +92,16 @@ export function putMembers(db: Database, id: number, catalog: NewCatalog, overla
 }
 
 /**
- * Reads the members of catalog `catalog` (of `model`, over `base` when it is an overlay). Each
- * lookup names its index (`INDEXED BY`): without statistics SQLite would walk the catalog's
- * whole primary-key range for every one (0.3 s a search at 434 skills). With `overlay`, its
- * members take their documents' place, as a catalog's own rows do over its base's.
+ * Reads the members of catalog `catalog`; with `overlay`, its members take their documents'
+ * place. Each lookup names its index (`INDEXED BY`): without statistics SQLite would walk the
+ * catalog's whole primary-key range for every one.
  */
 export function readMembers(db: Database, catalog: number, overlay?: MemoryOverlay): CatalogMembers {
   const saved = readSavedMembers(db, catalog);
   return overlay === undefined || overlay.size === 0 ? saved : overlaidMembers(db, catalog, saved, overlay);
 }
 
-/**
- * `saved`, the members of `catalog`, with `overlay` in place of its documents: each read takes
- * the overlay's member at a document it holds, the saved row elsewhere (an overlay keeps every
- * id at its document, so a lookup by id of an overlaid member is answered from memory alone).
- */
+/** `saved` with `overlay` in place of its documents (an overlay keeps every id at its document, so a lookup by id of an overlaid member is answered from memory). */
 function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, overlay: MemoryOverlay): CatalogMembers {
   const byId = new Map<string, OverlaidMember>();
   for (const held of overlay.values()) byId.set(held.member.id, held);
@@ -128,22 +122,24 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       .prepare<Record<string, unknown>, [number, ...T]>(`SELECT s.doc, ${columns} FROM ${EFFECTIVE} s ${join}`)
       .raw()
       .all({ ...at, model });
-  /** (document, (label, vector)) of `rows`, the vectors `dimensions` long. */
-  const vectors = (rows: readonly [number, number, Buffer][], dimensions: number): [number, readonly [number, Float32Array]][] =>
-    rows.filter(([, , vector]) => vector.byteLength === 4 * dimensions).map(([doc, label, vector]) => [doc, [label, toVector(vector)]]);
+  const vectors = (rows: readonly [number, number, Buffer][]): [number, readonly [number, Buffer | Float32Array]][] =>
+    rows.map(([doc, label, vector]) => [doc, [label, vector]]);
   const join = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
   const own = (held: OverlaidMember) => [held.label, held.vector] as const;
+  const all = () =>
+    merged(
+      effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
+        ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
+      ),
+      (held) => held.member,
+    );
+  // Read with the records: a catalog searched before it is written is not asked for its keys on a search's path.
+  const keys = () => all().map(({ id, name, lexicalKey, vectorKey }) => ({ id, name, lexicalKey, vectorKey }));
   return {
     idsNamed: (name) => merged(named.all({ ...at, name }), (held) => (held.member.name === name ? held.member.id : undefined)),
     idsLabelled: (labels) => {
       const wanted = new Set(labels);
-      const out = new Map<number, string[]>();
-      for (const [label, id] of merged(labelledRows(labels), (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined))) {
-        const ids = out.get(label);
-        if (ids === undefined) out.set(label, [id]);
-        else ids.push(id);
-      }
-      return out;
+      return idsByLabel(merged(labelledRows(labels), (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined)));
     },
     membersOf: (ids, dimensions) => {
       const out = saved.membersOf(
@@ -156,21 +152,8 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       }
       return out;
     },
-    all: () =>
-      merged(
-        effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
-          ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
-        ),
-        (held) => held.member,
-      ),
-    keys: () =>
-      merged(
-        effective<[string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key').map(([doc, id, name, lexicalKey, vectorKey]) => [
-          doc,
-          { id, name, lexicalKey, vectorKey },
-        ]),
-        ({ member: { id, name, lexicalKey, vectorKey } }) => ({ id, name, lexicalKey, vectorKey }),
-      ),
+    all,
+    keys,
     at: (docs) => {
       const out = saved.at(docs.filter((doc) => !overlay.has(doc)));
       for (const doc of docs) {
@@ -179,16 +162,14 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       }
       return out;
     },
-    holding: (keys) => {
-      const wanted = new Set(keys);
-      const counts = new Map(keys.map((key) => [key, 0]));
-      for (const key of merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey))
-        if (wanted.has(key)) counts.set(key, counts.get(key)! + 1);
+    holding: (wanted) => {
+      const counts = new Map(wanted.map((key) => [key, 0]));
+      for (const { vectorKey } of keys()) if (counts.has(vectorKey)) counts.set(vectorKey, counts.get(vectorKey)! + 1);
       return counts;
     },
-    distinctVectors: () => new Set(merged(effective<[string]>('s.vector_key'), (held) => held.member.vectorKey)).size,
+    distinctVectors: () => new Set(keys().map((m) => m.vectorKey)).size,
     labels: () => [...new Set(merged(effective<[number]>('v.label', join), (held) => held.label))],
-    labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector', join), dimensions), own)),
+    labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector', join)), own), dimensions),
     overlaid: (dimensions) => {
       // The saved catalog's own rows (when it is an overlay itself) at documents the memory does not hold, and the memory's.
       const rows =
@@ -198,7 +179,7 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
               .prepare<Record<string, unknown>, [number, number, Buffer]>(`SELECT s.doc, v.label, v.vector FROM catalog_skills s ${join} WHERE s.catalog = @c`)
               .raw()
               .all({ c: catalog, model });
-      return firstByLabel(merged(vectors(rows, dimensions), own));
+      return firstByLabel(merged(vectors(rows), own), dimensions);
     },
   };
 }
@@ -240,15 +221,7 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
     `SELECT DISTINCT ${columns} FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`;
   return {
     idsNamed: (name) => named.all({ ...at, name }).map(([, id]) => id),
-    idsLabelled: (labels) => {
-      const out = new Map<number, string[]>();
-      for (const [, label, id] of labelledMany.all({ ...at, labels: JSON.stringify(labels) })) {
-        const ids = out.get(label);
-        if (ids === undefined) out.set(label, [id]);
-        else ids.push(id);
-      }
-      return out;
-    },
+    idsLabelled: (labels) => idsByLabel(labelledMany.all({ ...at, labels: JSON.stringify(labels) }).map(([, label, id]) => [label, id] as const)),
     membersOf: (ids, dimensions) => {
       // An id's first row, and its first row with a vector of the model.
       const records = new Map<string, string>();
@@ -300,42 +273,42 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
         .all({ ...at, model }),
     // Not DISTINCT: over the vector blobs SQLite would scan every vector of the model and sort them (15 ms at 1k, against 3).
     labelled: (dimensions) =>
-      labelledVectors(
-        db.prepare<Record<string, unknown>, [number, Buffer]>(
-          `SELECT v.label, v.vector FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`,
-        ),
-        { ...at, model },
+      firstByLabel(
+        db
+          .prepare<Record<string, unknown>, [number, Buffer]>(
+            `SELECT v.label, v.vector FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`,
+          )
+          .raw()
+          .all({ ...at, model }),
         dimensions,
       ),
     overlaid: (dimensions) =>
       at.r < 0
         ? new Map()
-        : labelledVectors(
-            db.prepare<Record<string, unknown>, [number, Buffer]>(
-              'SELECT DISTINCT v.label, v.vector FROM catalog_skills s JOIN vectors v ON v.model = @model AND v.key = s.vector_key WHERE s.catalog = @c',
-            ),
-            { c: catalog, model },
+        : firstByLabel(
+            db
+              .prepare<Record<string, unknown>, [number, Buffer]>(
+                'SELECT DISTINCT v.label, v.vector FROM catalog_skills s JOIN vectors v ON v.model = @model AND v.key = s.vector_key WHERE s.catalog = @c',
+              )
+              .raw()
+              .all({ c: catalog, model }),
             dimensions,
           ),
   };
 }
 
-/** Each label's vector, as first listed. */
-function firstByLabel(pairs: readonly (readonly [number, Float32Array])[]): Map<number, Float32Array> {
+/** Each label's vector (`dimensions` long) as first listed: a label read again (two members sharing a vector) is the same vector. */
+function firstByLabel(rows: readonly (readonly [number, Buffer | Float32Array])[], dimensions: number): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
-  for (const [label, vector] of pairs) if (!out.has(label)) out.set(label, vector);
+  for (const [label, vector] of rows)
+    if (!out.has(label) && vector.byteLength === 4 * dimensions) out.set(label, vector instanceof Float32Array ? vector : toVector(vector));
   return out;
 }
 
-/** The (label, vector) rows `statement` reads, the vectors `dimensions` long. */
-function labelledVectors(
-  statement: BetterSqlite3.Statement<Record<string, unknown>, [number, Buffer]>,
-  params: Record<string, unknown>,
-  dimensions: number,
-): Map<number, Float32Array> {
-  const out = new Map<number, Float32Array>();
-  // A label read again (two members sharing a vector) is the same vector.
-  for (const [label, vector] of statement.raw().all(params)) if (!out.has(label) && vector.byteLength === 4 * dimensions) out.set(label, toVector(vector));
+/** The ids of each label, in the order listed. */
+function idsByLabel(rows: Iterable<readonly [number, string]>): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const [label, id] of rows) getOrAdd(out, label, () => []).push(id);
   return out;
 }
 

@@ -2,41 +2,28 @@ import type { LexicalEntry } from '../lexical/lexical-entry.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 
 /**
- * What the search needs from the store shared by every project folder and process: entries keyed
- * by model and content hash (a skill embedded once, in any folder, by any process, is never
- * embedded again), and saved catalogs with what a cold search reads (docs/store.md, "The seam").
- * Small on purpose, so another engine (a team registry on Postgres with full-text search and
- * pgvector) could sit behind it; `SqliteStore` is the implementation.
- *
- * A store is a cache: every method may fail (a locked or full disk, a damaged file), and the
- * callers (`SharedStore`) treat a failure as "not stored" and go on.
+ * What the search needs from the store shared by every project folder and process: vectors keyed
+ * by model and content hash (a skill is embedded once, anywhere), and saved catalogs with what a
+ * cold search reads (docs/store.md, "The seam"). Small, so another engine could sit behind it;
+ * `SqliteStore` is the implementation. A cache: every method may fail, and the callers
+ * (`SharedStore`) treat a failure as "not stored".
  */
 export interface EntryStore {
   /** The vectors stored under `model` for those of `keys` it holds (each `dimensions` long), marked used today. */
   vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array>;
   /** Stores vectors by content key under `model`; entries stored already are kept and marked used today. */
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
-  /**
-   * The label of each of `keys` stored under `model`: an integer that names the vector for as
-   * long as it is stored, so a nearest-neighbour graph keyed by labels serves every catalog
-   * holding that vector.
-   */
+  /** The label of each of `keys` stored under `model`: an integer naming the vector while it is stored, so a graph keyed by labels serves every catalog holding it. */
   labels(model: string, keys: readonly string[]): Map<string, number>;
   /** The catalog saved under `key`, marked used today; undefined when none was. */
   catalog(key: CatalogKey): StoredCatalog | undefined;
-  /**
-   * The graph of the catalog of `model` and `format` saved last that has one (what a new
-   * catalog's graph is derived from), with the catalog whose members' labels it holds.
-   */
+  /** The graph of the catalog of `model` and `format` saved last with one (what a new graph is derived from), with the catalog whose labels it holds. */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined;
   /** The catalog of `model` and `format` saved last: what a changed catalog is written from ({@link NewCatalog.base}). */
   latestCatalog(model: string, format: number): StoredCatalog | undefined;
   /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
   putCatalog(catalog: NewCatalog): number;
-  /**
-   * Reads the members of the saved catalog `catalog` (by id); with `overlay`, as the catalog
-   * those documents held in memory make of it.
-   */
+  /** The members of the saved catalog `catalog` (by id); with `overlay`, as those documents held in memory make of it. */
   members(catalog: number, overlay?: MemoryOverlay): CatalogMembers;
   /** The lexical index of the saved catalog `catalog` (BM25 over the project's own tokens), with `overlay` held over it. */
   catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher;
@@ -44,10 +31,7 @@ export interface EntryStore {
   glosses(scope: string): Map<string, string>;
   /** Records per content key under `scope`, replacing what `scope` held. */
   putGlosses(scope: string, entries: ReadonlyMap<string, string>): void;
-  /**
-   * Runs `write` (writes on this store) once its write lock is free; how long and how it waits
-   * for another process's write is the store's (`SqliteStore.whenFree`).
-   */
+  /** Runs `write` (writes on this store) once its write lock is free; how it waits is the store's (`SqliteStore.whenFree`). */
   whenFree<T>(write: () => T, options?: WhenFreeOptions): Promise<T>;
   /** Where the graph files named by catalogs live. */
   readonly graphDir: string;
@@ -83,10 +67,7 @@ export interface StoredCatalog {
   readonly size: number;
   /** The mean of its members' vectors. */
   readonly mean: Float32Array | undefined;
-  /**
-   * The float64 sum of its members' vectors (one per member): a catalog written from this one
-   * moves it by the changed members' vectors only. Undefined when it was saved without.
-   */
+  /** The float64 sum of its members' vectors: a catalog written from this one moves it by the changed members' only. */
   readonly sum: Float64Array | undefined;
   /** The graph file (under `SqliteStore.graphDir`) that serves it; undefined when it is searched exactly. */
   readonly graph: string | undefined;
@@ -97,11 +78,7 @@ export interface StoredCatalog {
 export interface NewCatalog extends CatalogKey {
   readonly sourceStamp: string;
   readonly diagnostics: string;
-  /**
-   * In catalog order (a member's `doc` is its position). A number is a member of {@link base}
-   * kept as it is: that catalog's document of this number, copied in SQL with its lexical
-   * statistics (a changed catalog binds only its changed members).
-   */
+  /** In catalog order (a member's `doc` is its position); a number is {@link base}'s document of that number, kept as it is (copied in SQL). */
   readonly members: readonly (CatalogMember | number)[];
   /** The saved catalog (by id) the numbered members are copied from; needed when any is. */
   readonly base?: number | undefined;
@@ -117,20 +94,20 @@ export interface CatalogMember {
   readonly id: string;
   /** Normalised, for the exact-name path. */
   readonly name: string;
-  /** `lexicalKey` of the skill and the glosses it is indexed with: its lexical entry is stored once under it. */
+  /** `lexicalKey` of the skill and its glosses: its lexical entry is stored once under it. */
   readonly lexicalKey: string;
   readonly vectorKey: string;
   /** The skill as JSON, decoded only when a query returns it. */
   readonly record: string;
 }
 
-/** The members of one saved catalog, read a few at a time (a cold search reaches a few dozen). */
 /** A member's record and stored vector, as {@link CatalogMembers.membersOf} reads them. */
 export interface MemberRead {
   readonly record: string;
   readonly stored: { readonly key: string; readonly vector: Float32Array } | undefined;
 }
 
+/** The members of one saved catalog, read a few at a time (a cold search reaches a few dozen). */
 export interface CatalogMembers {
   /** The ids with this normalised name, in catalog order. */
   idsNamed(name: string): readonly string[];
@@ -153,17 +130,13 @@ export interface CatalogMembers {
   /** Every distinct label of the members with the vector it names (an exact search, a graph derived from this catalog's). */
   labelled(dimensions: number): Map<number, Float32Array>;
   /**
-   * For an overlay, every distinct label of the members it holds rows for (those it changed)
-   * with the vector it names; empty for a catalog written whole. An overlay may name its base's
-   * graph, which lacks these: a search scans them exactly beside the graph.
+   * For an overlay, every distinct label of the members it changed with the vector it names
+   * (empty for a catalog written whole): a search scans them beside the base's graph, which lacks them.
    */
   overlaid(dimensions: number): Map<number, Float32Array>;
 }
 
-/**
- * A member held in memory in place of a saved catalog's document: a changed catalog searched
- * before it is written (docs/store.md, "Searched before it is written").
- */
+/** A member held in memory in place of a saved catalog's document: a changed catalog searched before it is written (docs/store.md). */
 export interface OverlaidMember {
   readonly member: CatalogMember;
   /** The label the store names its vector by, and the vector. */
@@ -183,17 +156,9 @@ export const STORE_DEFAULTS = Object.freeze({
   graphDir: 'graphs',
   /** Entries unused this long are collected (by `skill-search index`, off a prompt's path). */
   collectAfterDays: 30,
-  /**
-   * How long a reader's write (a hook's or `query`'s vectors, glosses, an assembled catalog)
-   * waits for another process's write, in ms. Readers never wait (WAL); a write that still
-   * finds the store busy is skipped, since the store is a cache.
-   */
+  /** How long a reader's write (a hook's vectors, glosses, an assembled catalog) waits for another process's, in ms; past it the write is skipped. */
   busyTimeoutMs: 250,
-  /**
-   * How long a catalog's writer (`index`, `watch`, a library `LiveIndex` saving: a store opened
-   * as `writer`) waits for another process's write, in ms: a hook or a second indexer holding
-   * the write lock for seconds at 24k skills must not lose the build (docs/store.md, "Concurrency").
-   */
+  /** How long a catalog's writer (a store opened as `writer`) waits for another process's write, in ms: it must not lose the build (docs/store.md). */
   writerBusyTimeoutMs: 120_000,
   /** SQLite's page cache per connection, in KiB (pages are read lazily: a reader uses a few). */
   cacheKiB: 65_536,

@@ -6,11 +6,7 @@ import { SCHEMA_VERSION } from './store-layout.js';
 const OLD_FILE =
   /^(index\.json|(vector-data|vector-entries|lexical|languages|search)-[0-9a-f]{16}\.(bin|log)|vectors\.json|embeddings-.+\.bin|lexical\.bin|.+\.tmp)$/;
 
-/**
- * Removes what an index folder of the layout before the store holds (everything now lives in the
- * store, docs/store.md), leaving anything else in the folder alone; returns the one line to show,
- * or undefined when the folder holds no such index.
- */
+/** Removes what an index folder of the layout before the store holds, leaving anything else alone; returns the one line to show, if any. */
 export function retireIndexFolder(dir: string): string | undefined {
   let names: string[];
   try {
@@ -26,11 +22,7 @@ export function retireIndexFolder(dir: string): string | undefined {
 /** The files of the tools folder kept before the store: parsed snapshots and line tables, and a killed writer's temp files. */
 const OLD_TOOLS_FILE = /^(tools|lines)-[0-9a-f]{16}\.bin(\.\d+\.tmp)?$/;
 
-/**
- * Removes what the tools folder under the cache root held before tools files' loads were kept
- * in the store (`tools_skills`, `tools_lines`), and the folder when nothing else is in it; silent
- * (it was only a cache).
- */
+/** Removes what the tools folder under the cache root held before the store kept tools files' loads, and the folder when nothing else is in it. */
 export function retireToolsFolder(dir: string): void {
   let names: string[];
   try {

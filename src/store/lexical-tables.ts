@@ -1,30 +1,24 @@
 /**
- * The lexical index as SQLite tables, and their writes (a catalog is searched from them by
- * `catalog-lexical.ts`). Entries are keyed by their content key (`lexicalKey`), so catalogs that
- * share skills share their postings, and writing an entry that is already stored costs one lookup.
- *
- * Tables:
- * - `lexical_terms`: every term once, with a number; its `term` index is the sorted vocabulary:
- *   a prefix's terms and their postings are one ranged read. Typo lookups read the whole
- *   vocabulary once per searcher (at its first typo), as one string, into a `TermVocabulary`.
+ * The lexical index as SQLite tables, and their writes (searched by `catalog-lexical.ts`).
+ * Entries are keyed by content key (`lexicalKey`), so catalogs that share skills share postings.
+ * - `lexical_terms`: every term once, numbered; its `term` index is the sorted vocabulary (a
+ *   prefix's terms are one ranged read).
  * - `lexical_entries`: one row per content key, with its field lengths (uint32 per field, LE).
- * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term: a term's
- *   postings are one range of the table.
+ * - `lexical_postings`: (term, entry, field) → term frequency, clustered by term.
  * - `lexical_catalogs`: per catalog, its entries by document number and their field lengths
- *   (two blobs), written by {@link putCatalogLexicalStats} from the catalog's membership
- *   (`catalog_skills`, owned by the store): opening a catalog reads this one row.
+ *   (two blobs): opening a catalog reads this one row.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { blobOf, fromBlob } from './catalog-members.js';
 import { markWithoutWaiting } from './sqlite-codes.js';
 
 /**
- * The built typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`),
- * written by the first searcher that had to build them; any change to `lexical_terms` deletes
- * the row (the triggers), so a row present describes the terms as they are. Additive: a store
- * without it gets it at open ({@link addLexicalVocabulary}) and searches without it meanwhile.
+ * The typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`), written by
+ * the first searcher that built them; any change to `lexical_terms` deletes it (the triggers).
+ * Additive: a store without it gets it at open ({@link addLexicalVocabulary}).
  */
 const LEXICAL_VOCABULARY_SQL = `
 CREATE TABLE IF NOT EXISTS lexical_vocabulary (
@@ -48,11 +42,7 @@ export function hasVocabularyTable(db: Database): boolean {
   );
 }
 
-/**
- * Adds the vocabulary table and its triggers to a store laid out before them (same schema
- * version: nothing else changes), without waiting: when another process is writing, a later
- * open adds them.
- */
+/** Adds the vocabulary table and its triggers to a store laid out before them, without waiting (a later open adds them then). */
 export function addLexicalVocabulary(db: Database): void {
   if (hasVocabularyTable(db)) return;
   markWithoutWaiting(db, () => db.transaction(() => db.exec(LEXICAL_VOCABULARY_SQL)).immediate());
@@ -86,7 +76,7 @@ ${LEXICAL_VOCABULARY_SQL}`;
 export type Database = BetterSqlite3.Database;
 
 /** Bytes read back as uint32s (little-endian, the machine's order: checked once below). */
-export function uint32sOf(bytes: Buffer, what: string): Uint32Array {
+function uint32sOf(bytes: Buffer, what: string): Uint32Array {
   if (bytes.byteLength % 4 !== 0) throw corrupt(`${what} is ${bytes.byteLength} bytes, not whole uint32s`);
   return fromBlob(bytes, Uint32Array);
 }
@@ -98,10 +88,7 @@ export function corrupt(detail: string): SkillSearchError {
 /** Typed arrays are stored in the machine's byte order; the format is little-endian. */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/**
- * Stores the entries not stored yet (by key), in one transaction; returns how many were new.
- * Entries come from `lexicalEntry`, the function the in-memory index uses too.
- */
+/** Stores the entries not stored yet (by key), in one transaction; returns how many were new. */
 export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>): number {
   if (!LITTLE_ENDIAN) throw new SkillSearchError('INTERNAL', 'lexical tables: this machine is big-endian; the format is little-endian');
   const known = db.prepare<[string], { id: number }>('SELECT id FROM lexical_entries WHERE key = ?');
@@ -110,14 +97,7 @@ export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>)
   const insertTerm = db.prepare<[string]>('INSERT INTO lexical_terms (term) VALUES (?)');
   const insertPosting = db.prepare<[number, number, number, number]>('INSERT INTO lexical_postings (term, entry, field, tf) VALUES (?, ?, ?, ?)');
   const ids = new Map<string, number>();
-  const idOf = (term: string): number => {
-    let id = ids.get(term);
-    if (id === undefined) {
-      id = termId.get(term)?.id ?? Number(insertTerm.run(term).lastInsertRowid);
-      ids.set(term, id);
-    }
-    return id;
-  };
+  const idOf = (term: string): number => getOrAdd(ids, term, () => termId.get(term)?.id ?? Number(insertTerm.run(term).lastInsertRowid));
   let added = 0;
   db.transaction(() => {
     const seen = new Set<string>();
@@ -137,84 +117,74 @@ export function putLexicalEntries(db: Database, entries: Iterable<LexicalEntry>)
   return added;
 }
 
+type StatsRow = { doc: number; lexical_key: string; id: number | null; lengths: Buffer | null };
+const STATS_ROW = 'SELECT s.doc, s.lexical_key, e.id, e.lengths FROM catalog_skills s LEFT JOIN lexical_entries e ON e.key = s.lexical_key WHERE s.catalog = ?';
+
 /**
  * Writes `catalog`'s lexical statistics from its membership in `catalog_skills` (documents
- * `0 … n − 1`, each naming a stored entry by `lexical_key`): call it after the membership is
- * written and its entries are put. Throws a `SkillSearchError` when a member's entry is missing
- * or the document numbers have gaps.
+ * `0 … n − 1`, each naming a put entry by `lexical_key`). With `kept`, document `doc` is the
+ * base's document `from[doc]` where that is defined (only the base's row and the changed
+ * members are read). Throws a `SkillSearchError` when a document, its entry or the base's
+ * statistics are missing.
  */
-export function putCatalogLexicalStats(db: Database, catalog: number): void {
-  const rows = db
-    .prepare<[number], { doc: number; lexical_key: string; id: number | null; lengths: Buffer | null }>(
-      'SELECT s.doc, s.lexical_key, e.id, e.lengths FROM catalog_skills s LEFT JOIN lexical_entries e ON e.key = s.lexical_key WHERE s.catalog = ? ORDER BY s.doc',
-    )
-    .all(catalog);
-  const entries = new Uint32Array(rows.length);
-  const lengths = new Uint32Array(rows.length * FIELD_COUNT);
-  rows.forEach((row, doc) => {
-    if (row.doc !== doc)
-      throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} has no document ${doc} (documents must be 0…${rows.length - 1})`);
-    if (row.id === null || row.lengths === null) {
+export function putCatalogLexicalStats(db: Database, catalog: number, kept?: { readonly base: number; readonly from: readonly (number | undefined)[] }): void {
+  let size: number;
+  let rowAt: (doc: number) => StatsRow | undefined;
+  let base: LexicalStats | undefined;
+  if (kept === undefined) {
+    const rows = db.prepare<[number], StatsRow>(`${STATS_ROW} ORDER BY s.doc`).all(catalog);
+    size = rows.length;
+    rowAt = (doc) => rows[doc];
+  } else {
+    base = readLexicalStats(db, kept.base);
+    if (base === undefined)
+      throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${kept.base} has no lexical statistics to write catalog ${catalog} from`);
+    const changed = db.prepare<[number, number], StatsRow>(`${STATS_ROW} AND s.doc = ?`);
+    size = kept.from.length;
+    rowAt = (doc) => changed.get(catalog, doc);
+  }
+  const entries = new Uint32Array(size);
+  const lengths = new Uint32Array(size * FIELD_COUNT);
+  for (let doc = 0; doc < size; doc += 1) {
+    const from = kept?.from[doc];
+    if (base !== undefined && from !== undefined) {
+      if (!(from >= 0 && from < base.entries.length)) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${kept!.base} has no document ${from}`);
+      entries[doc] = base.entries[from]!;
+      lengths.set(base.lengths.subarray(from * FIELD_COUNT, (from + 1) * FIELD_COUNT), doc * FIELD_COUNT);
+      continue;
+    }
+    const row = rowAt(doc);
+    if (row?.doc !== doc) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} has no document ${doc} (documents must be 0…${size - 1})`);
+    if (row.id === null || row.lengths === null)
       throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${catalog} document ${doc} names entry ${row.lexical_key}, which was never put`);
-    }
+    const own = uint32sOf(row.lengths, `entry ${row.lexical_key}'s lengths`);
+    if (own.length !== FIELD_COUNT) throw corrupt(`entry ${row.lexical_key} has ${own.length} field lengths, expected ${FIELD_COUNT}`);
     entries[doc] = row.id;
-    lengths.set(entryLengths(row.lengths, row.lexical_key), doc * FIELD_COUNT);
-  });
-  putStats(db, catalog, entries, lengths);
-}
-
-/**
- * Writes `catalog`'s lexical statistics from those of `base`, which it mostly keeps: document
- * `doc` is `base`'s document `from[doc]`, or, where that is undefined, the member written in
- * `catalog_skills` (its entry put). Equal to {@link putCatalogLexicalStats} over the same
- * membership, reading the base's one row and the changed members only. Throws a
- * `SkillSearchError` when the base has no statistics or lacks a document, or a changed member's
- * entry is missing.
- */
-export function putCatalogLexicalStatsFrom(db: Database, catalog: number, base: number, from: readonly (number | undefined)[]): void {
-  const stats = db
-    .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
-    .get(base);
-  if (stats === undefined) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${base} has no lexical statistics to write catalog ${catalog} from`);
-  const baseEntries = uint32sOf(stats.entries, `catalog ${base}'s entries`);
-  const baseLengths = uint32sOf(stats.lengths, `catalog ${base}'s lengths`);
-  if (baseEntries.length !== stats.documents || baseLengths.length !== stats.documents * FIELD_COUNT)
-    throw corrupt(`catalog ${base}'s statistics disagree on its size`);
-  const changed = db.prepare<[number, number], { lexical_key: string; id: number | null; lengths: Buffer | null }>(
-    'SELECT s.lexical_key, e.id, e.lengths FROM catalog_skills s LEFT JOIN lexical_entries e ON e.key = s.lexical_key WHERE s.catalog = ? AND s.doc = ?',
-  );
-  const entries = new Uint32Array(from.length);
-  const lengths = new Uint32Array(from.length * FIELD_COUNT);
-  from.forEach((kept, doc) => {
-    if (kept !== undefined) {
-      if (!(kept >= 0 && kept < stats.documents)) throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${base} has no document ${kept}`);
-      entries[doc] = baseEntries[kept]!;
-      lengths.set(baseLengths.subarray(kept * FIELD_COUNT, (kept + 1) * FIELD_COUNT), doc * FIELD_COUNT);
-      return;
-    }
-    const row = changed.get(catalog, doc);
-    if (row?.id == null || row.lengths === null)
-      throw new SkillSearchError(
-        'INTERNAL',
-        `lexical tables: catalog ${catalog} document ${doc} names entry ${row?.lexical_key ?? '(none)'}, which was never put`,
-      );
-    entries[doc] = row.id;
-    lengths.set(entryLengths(row.lengths, row.lexical_key), doc * FIELD_COUNT);
-  });
-  putStats(db, catalog, entries, lengths);
-}
-
-function entryLengths(bytes: Buffer, key: string): Uint32Array {
-  const own = uint32sOf(bytes, `entry ${key}'s lengths`);
-  if (own.length !== FIELD_COUNT) throw corrupt(`entry ${key} has ${own.length} field lengths, expected ${FIELD_COUNT}`);
-  return own;
-}
-
-function putStats(db: Database, catalog: number, entries: Uint32Array, lengths: Uint32Array): void {
+    lengths.set(own, doc * FIELD_COUNT);
+  }
   db.prepare<[number, number, Buffer, Buffer]>('INSERT OR REPLACE INTO lexical_catalogs (catalog, documents, entries, lengths) VALUES (?, ?, ?, ?)').run(
     catalog,
-    entries.length,
+    size,
     blobOf(entries),
     blobOf(lengths),
   );
+}
+
+/** A catalog's lexical statistics: the entry of each document and their field lengths (`doc · FIELD_COUNT + field`). */
+export interface LexicalStats {
+  readonly entries: Uint32Array;
+  readonly lengths: Uint32Array;
+}
+
+/** `catalog`'s lexical statistics, checked; undefined when it has none. */
+export function readLexicalStats(db: Database, catalog: number): LexicalStats | undefined {
+  const stats = db
+    .prepare<[number], { documents: number; entries: Buffer; lengths: Buffer }>('SELECT documents, entries, lengths FROM lexical_catalogs WHERE catalog = ?')
+    .get(catalog);
+  if (stats === undefined) return undefined;
+  const entries = uint32sOf(stats.entries, `catalog ${catalog}'s entries`);
+  const lengths = uint32sOf(stats.lengths, `catalog ${catalog}'s lengths`);
+  if (entries.length !== stats.documents || lengths.length !== stats.documents * FIELD_COUNT)
+    throw corrupt(`catalog ${catalog} lists ${stats.documents} documents, ${entries.length} entries and ${lengths.length / FIELD_COUNT} length rows`);
+  return { entries, lengths };
 }

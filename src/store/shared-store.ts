@@ -5,9 +5,8 @@ import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog,
 import { SqliteStore, type StoreOpenOptions } from './sqlite-store.js';
 
 /**
- * An {@link EntryStore} (by default a {@link SqliteStore}) opened on first use and never throwing: a store that cannot be opened
- * or fails (no SQLite addon, a read-only or full disk) answers "nothing stored" from then on,
- * with the reason in {@link problem}. A search never loses its answer to the cache.
+ * An {@link EntryStore} (by default a {@link SqliteStore}) opened on first use and never throwing:
+ * once it fails it answers "nothing stored", with the reason in {@link problem}.
  */
 export class SharedStore {
   readonly #open: () => EntryStore;
@@ -15,7 +14,7 @@ export class SharedStore {
   #problem: string | undefined;
   /** Opened here from a file, so closed here; a store passed in is its caller's to close. */
   readonly #owned: boolean;
-  /** Writes waiting for another process's ({@link whenFree}), and who is told when one begins ({@link waiting}). */
+  /** Writes waiting for another process's, and who is told when one begins ({@link waiting}). */
   #waits = 0;
   readonly #onWait = new Set<() => void>();
 
@@ -80,11 +79,7 @@ export class SharedStore {
     };
   }
 
-  /**
-   * The lexical index of the saved catalog `catalog`, searched from the store's postings tables
-   * (`catalog-lexical.ts`). Throws when the store failed; the searcher's own failures are the
-   * caller's (a search the store cannot answer).
-   */
+  /** Throws when the store failed; the searcher's own failures are the caller's. */
   catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {
     const store = this.#guard((opened) => opened, undefined);
     if (store === undefined) throw new SkillSearchError('INTERNAL', `the store cannot be read: ${this.#problem}`);
@@ -100,10 +95,7 @@ export class SharedStore {
     return this.whenFree(() => this.#guard((store) => store.putGlosses(scope, entries), undefined), undefined);
   }
 
-  /**
-   * The path of the graph file `name` in the store's graph folder; undefined once the store
-   * failed, so that no graph is read, or written, anywhere else (a bare name is the working folder).
-   */
+  /** The path of graph file `name` in the store's graph folder; undefined once the store failed (so no graph is read or written anywhere else). */
   graphFile(name: string): string | undefined {
     const dir = this.#guard((store) => store.graphDir, undefined);
     return dir === undefined ? undefined : path.join(dir, name);
@@ -113,11 +105,7 @@ export class SharedStore {
     return this.#guard((store) => store.collect(days), 0);
   }
 
-  /**
-   * `write` (calls of this store's writes) once the store's write lock is free
-   * (`EntryStore.whenFree`: a SQLite store opened as an `'async'` writer waits without holding
-   * the thread); `otherwise` once the store failed.
-   */
+  /** `write` (calls of this store's writes) once the store's write lock is free (`EntryStore.whenFree`); `otherwise` once the store failed. */
   async whenFree<T>(write: () => T, otherwise: T, signal?: AbortSignal): Promise<T> {
     const store = this.#guard((opened) => opened, undefined);
     if (store === undefined) return otherwise;
@@ -138,10 +126,7 @@ export class SharedStore {
     }
   }
 
-  /**
-   * Resolves once a write through {@link whenFree} waits for another process's (at once while
-   * one does); never once `signal` aborts (its listener is then dropped).
-   */
+  /** Resolves once a write through {@link whenFree} waits for another process's (at once while one does); never once `signal` aborts. */
   waiting(signal: AbortSignal): Promise<void> {
     if (this.#waits > 0) return Promise.resolve();
     return new Promise((resolve) => {

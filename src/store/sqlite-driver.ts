@@ -20,11 +20,9 @@ function sqlite(): typeof BetterSqlite3 {
 }
 
 /**
- * better-sqlite3's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), compiled
- * with the bundle and under its code cache: requiring the package's files cost a cold hook
- * 8–11 ms (docs/cold-start.md). Only with the addon by path (the bundle leaves out `bindings`)
- * and when the installed package is the version bundled, since its JavaScript and its addon go
- * together. Undefined otherwise, and in tsc's ES modules, which have no `require`.
+ * better-sqlite3's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts, docs/cold-start.md):
+ * only with the addon by path and when the installed package is the version bundled (its
+ * JavaScript and addon go together). Undefined otherwise, and in ES modules (no `require`).
  */
 function bundledDriver(root: string): typeof BetterSqlite3 | undefined {
   if (typeof require !== 'function' || nativeBinding.nativeBinding === undefined) return undefined;

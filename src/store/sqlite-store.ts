@@ -15,7 +15,7 @@ import {
 } from './entry-store.js';
 import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { sqliteCode } from './sqlite-codes.js';
-import { putCatalogLexicalStats, putCatalogLexicalStatsFrom, putLexicalEntries } from './lexical-tables.js';
+import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
 import { openDatabase } from './sqlite-driver.js';
 import { layOut } from './store-layout.js';
@@ -39,16 +39,10 @@ interface CatalogRowData {
 const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
 
 /**
- * The store shared by every project folder and process (docs/store.md): vectors keyed by model
- * and content hash (a skill embedded once, in any folder, by any process, is never embedded
- * again) and saved catalogs with what a cold search reads. A cache: the callers reach it through
- * `SharedStore`, which treats a failure as "not stored" and goes on.
- *
- * One SQLite file under the cache root, in WAL mode: any number of
- * readers (hooks, `query`, MCP) while one process writes, crash safety by SQLite's own journal.
- * Vectors are stored as raw little-endian f32 blobs. The file and its folder are private (0600,
- * 0700); a file SQLite cannot read as a database is moved aside to `<file>.broken` and the store
- * starts empty.
+ * The {@link EntryStore} as one SQLite file under the cache root (docs/store.md), in WAL mode:
+ * any number of readers while one process writes, crash safety by SQLite's journal. The file and
+ * its folder are private (0600, 0700); a file SQLite cannot read as a database is moved aside to
+ * `<file>.broken` and the store starts empty.
  */
 export class SqliteStore implements EntryStore {
   readonly file: string;
@@ -57,7 +51,7 @@ export class SqliteStore implements EntryStore {
   readonly reset: string | undefined;
   readonly #db: BetterSqlite3.Database;
   readonly #get: BetterSqlite3.Statement<[string, string], { vector: Buffer; used: number }>;
-  readonly #used: BetterSqlite3.Statement<[string, string], { used: number; label: number }>;
+  readonly #label: BetterSqlite3.Statement<[string, string], number>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
   readonly #lock: StoreWriteLock;
@@ -69,15 +63,12 @@ export class SqliteStore implements EntryStore {
     this.reset = reset;
     this.#db = db;
     this.#get = db.prepare('SELECT vector, used FROM vectors WHERE model = ? AND key = ?');
-    this.#used = db.prepare('SELECT used, label FROM vectors WHERE model = ? AND key = ?');
+    this.#label = db.prepare<[string, string], number>('SELECT label FROM vectors WHERE model = ? AND key = ?').pluck();
     this.#touch = db.prepare('UPDATE vectors SET used = ? WHERE model = ? AND key = ? AND used < ?');
     this.#put = db.prepare('INSERT INTO vectors (model, key, vector, used) VALUES (?, ?, ?, ?) ON CONFLICT (model, key) DO UPDATE SET used = excluded.used');
   }
 
-  /**
-   * Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not
-   * written. How its writes wait for another process's: {@link StoreOpenOptions.writer}.
-   */
+  /** Opens (creating) the store at `file`; throws when SQLite cannot be loaded or the folder not written. */
   static open(file: string, { writer = false }: StoreOpenOptions = {}): SqliteStore {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const timeout = writer === true ? STORE_DEFAULTS.writerBusyTimeoutMs : STORE_DEFAULTS.busyTimeoutMs;
@@ -99,8 +90,7 @@ export class SqliteStore implements EntryStore {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      // A catalog's postings go into term-ordered B-trees in skill order: SQLite's default 2 MB
-      // page cache would have a large save re-read the same pages over and over.
+      // A catalog's postings go into term-ordered B-trees in skill order: a 2 MB page cache would re-read pages over and over.
       db.pragma(`cache_size = -${STORE_DEFAULTS.cacheKiB}`);
       const reset = layOut(db, file);
       return new SqliteStore(file, db, reset, waitsAsync);
@@ -115,7 +105,6 @@ export class SqliteStore implements EntryStore {
     return this.#db;
   }
 
-  /** The vectors stored under `model` for those of `keys` it holds (each `dimensions` long), marked used today. */
   vectors(model: string, dimensions: number, keys: readonly string[]): Map<string, Float32Array> {
     const found = new Map<string, Float32Array>();
     const stale: string[] = [];
@@ -126,28 +115,19 @@ export class SqliteStore implements EntryStore {
       found.set(key, toVector(row.vector));
       if (row.used < day) stale.push(key);
     }
-    this.#markUsed(model, stale, day);
+    if (stale.length > 0) this.#lock.mark(() => this.#db.transaction(() => stale.forEach((key) => this.#touch.run(day, model, key, day)))());
     return found;
   }
 
-  #markUsed(model: string, keys: readonly string[], day: number): void {
-    if (keys.length > 0) this.#lock.mark(() => this.#db.transaction(() => keys.forEach((key) => this.#touch.run(day, model, key, day)))());
-  }
-
-  /**
-   * The label of each of `keys` stored under `model`: an integer that names the vector for as
-   * long as it is stored, so a graph keyed by labels serves every catalog holding that vector.
-   */
   labels(model: string, keys: readonly string[]): Map<string, number> {
     const labels = new Map<string, number>();
     for (const key of keys) {
-      const row = this.#used.get(model, key);
-      if (row !== undefined) labels.set(key, row.label);
+      const label = this.#label.get(model, key);
+      if (label !== undefined) labels.set(key, label);
     }
     return labels;
   }
 
-  /** Stores vectors by content key under `model`; those stored already are kept and marked used today. */
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
@@ -158,7 +138,6 @@ export class SqliteStore implements EntryStore {
     );
   }
 
-  /** The catalog saved under `key`, marked used today. */
   catalog(key: CatalogKey): StoredCatalog | undefined {
     const row = this.#db
       .prepare<[string, string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
@@ -169,26 +148,22 @@ export class SqliteStore implements EntryStore {
     return catalogOf(row);
   }
 
-  /** The graph of the catalog saved last with one (what a new graph is derived from), with the catalog whose labels it holds. */
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
-    const row = this.#db
-      // An overlay naming its base's graph: the graph holds the base's labels.
-      .prepare<[string, number], { id: number; graph: string }>(
-        'SELECT CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS id, c.graph FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base WHERE c.model = ? AND c.format = ? AND c.graph IS NOT NULL ORDER BY c.id DESC LIMIT 1',
-      )
-      .get(model, format);
-    return row === undefined ? undefined : { catalog: row.id, graph: row.graph };
+    const row = this.#latest(model, format, 'AND c.graph IS NOT NULL');
+    return row?.graph == null ? undefined : { catalog: row.graph_holder, graph: row.graph };
   }
 
-  /** The catalog saved last: what a new live index reports its changes against, and a changed catalog is written from. */
   latestCatalog(model: string, format: number): StoredCatalog | undefined {
-    const row = this.#db
-      .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ORDER BY c.id DESC LIMIT 1`)
-      .get(model, format);
+    const row = this.#latest(model, format);
     return row === undefined ? undefined : catalogOf(row);
   }
 
-  /** Saves `catalog` (replacing one saved under the same key) in one transaction; returns its id. */
+  #latest(model: string, format: number, where = ''): CatalogRowData | undefined {
+    return this.#db
+      .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ${where} ORDER BY c.id DESC LIMIT 1`)
+      .get(model, format);
+  }
+
   putCatalog(catalog: NewCatalog): number {
     const db = this.#db;
     let id = 0;
@@ -237,20 +212,16 @@ export class SqliteStore implements EntryStore {
           for (const [doc, m] of catalog.members.entries()) if (typeof m !== 'number' && known.get(m.lexicalKey) === undefined) yield catalog.lexicalEntry(doc);
         })(),
       );
-      if (kept === 0) putCatalogLexicalStats(db, id);
-      else
-        putCatalogLexicalStatsFrom(
-          db,
-          id,
-          catalog.base!,
-          catalog.members.map((m) => (typeof m === 'number' ? m : undefined)),
-        );
+      putCatalogLexicalStats(
+        db,
+        id,
+        kept === 0 ? undefined : { base: catalog.base!, from: catalog.members.map((m) => (typeof m === 'number' ? m : undefined)) },
+      );
     }).immediate();
     removeUnnamedGraphs(db, this.graphDir, replaced);
     return id;
   }
 
-  /** `overlay`: documents whose lexical entries are held in memory instead (a changed catalog not written yet). */
   catalogLexical(catalog: number, overlay?: MemoryOverlay): LexicalSearcher {
     // An overlay holds the ids of its base at every document: the base names them.
     const base = this.#db.prepare<[number], number | null>('SELECT base FROM catalogs WHERE id = ?').pluck().get(catalog);
@@ -258,7 +229,6 @@ export class SqliteStore implements EntryStore {
     return openCatalogLexical(this.#db, catalog, base ?? catalog, entries);
   }
 
-  /** The members of saved catalog `catalog`; with `overlay`, as those documents held in memory make of it. */
   members(catalog: number, overlay?: MemoryOverlay): CatalogMembers {
     return readMembers(this.#db, catalog, overlay);
   }
@@ -278,7 +248,6 @@ export class SqliteStore implements EntryStore {
     );
   }
 
-  /** Removes the entries and catalogs no one used in the last `days` days, and graph files no catalog names; returns how many went. */
   collect(days: number): number {
     let collected: ReturnType<typeof collectUnused> = { removed: 0, graphs: [] };
     this.#lock.write(() => {
@@ -293,22 +262,18 @@ export class SqliteStore implements EntryStore {
     this.#db.close();
   }
 
-  /** Runs `write` once the store's write lock is free ({@link StoreWriteLock.whenFree}). */
+  /** {@link StoreWriteLock.whenFree}. */
   whenFree<T>(write: () => T, options: WhenFreeOptions = {}): Promise<T> {
     return this.#lock.whenFree(write, options);
   }
 }
 
-export { markWithoutWaiting } from './sqlite-codes.js';
-
 export interface StoreOpenOptions {
   /**
-   * The connection of a catalog's writer, whose writes wait long for another process's
-   * (docs/store.md, "Concurrency"). `true` (a one-shot `index`): SQLite's busy timeout is
-   * `STORE_DEFAULTS.writerBusyTimeoutMs`, which holds the thread. `'async'` (a long-lived process:
-   * `watch`, the MCP server, a library `LiveIndex`): a reader's busy timeout, and writes made
-   * through {@link SqliteStore.whenFree} wait as long for the write lock without holding the
-   * thread. False: a reader's (`busyTimeoutMs`). @default false
+   * A catalog's writer, whose writes wait long for another process's (docs/store.md,
+   * "Concurrency"): `true` (a one-shot `index`) with SQLite's busy timeout, holding the thread;
+   * `'async'` (`watch`, the MCP server, a `LiveIndex`) through {@link SqliteStore.whenFree},
+   * without holding it. False: a reader's busy timeout. @default false
    */
   readonly writer?: boolean | 'async';
 }

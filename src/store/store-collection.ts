@@ -27,10 +27,7 @@ export function removeUnnamedGraphs(db: BetterSqlite3.Database, graphDir: string
   for (const graph of graphs) if (!graphNamed(db, graph)) rmSync(path.join(graphDir, graph), { force: true });
 }
 
-/**
- * In one transaction on `db`, removes the entries and catalogs no one used in the last `days`
- * days; returns how many went and the graph files of the catalogs that went.
- */
+/** In one transaction, removes the entries and catalogs no one used in the last `days` days; returns how many went and the graph files of those catalogs. */
 export function collectUnused(db: BetterSqlite3.Database, days: number): { readonly removed: number; readonly graphs: readonly string[] } {
   let removed = 0;
   const graphs: string[] = [];

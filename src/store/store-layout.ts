@@ -4,16 +4,12 @@ import { CATALOG_SKILLS_SQL } from './catalog-members.js';
 import { addLexicalVocabulary, LEXICAL_TABLES_SQL } from './lexical-tables.js';
 import { TOOLS_FILES_SQL } from './tools-files.js';
 
-/**
- * The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew
- * ({@link layOut} says so once).
- */
+/** The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew ({@link layOut} says so once). */
 export const SCHEMA_VERSION = 7;
 /**
- * `vectors.label` is the vector's rowid: it names the vector for as long as it is stored, and
- * never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label,
- * stale), so a graph keyed by labels is shared by every catalog holding those vectors. `catalog_skills` is
- * the membership other tables (the lexical postings) join against.
+ * `vectors.label` names the vector while it is stored and never another after it (AUTOINCREMENT:
+ * a graph may still hold a collected vector's label), so a graph keyed by labels is shared by
+ * every catalog holding those vectors.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
@@ -48,10 +44,7 @@ CREATE TABLE IF NOT EXISTS glosses (
 ) WITHOUT ROWID;
 `;
 
-/**
- * Lays out the store `db` (the database `file`) at this version: a file of an older layout is
- * emptied first, and the line saying so is returned (undefined otherwise).
- */
+/** Lays out the store `db` (the database `file`) at this version; a file of an older layout is emptied first, and the line saying so returned. */
 export function layOut(db: BetterSqlite3.Database, file: string): string | undefined {
   const version = (): number => db.pragma('user_version', { simple: true }) as number;
   let reset: string | undefined;

@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
-import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
-import { markWithoutWaiting, SqliteStore } from './sqlite-store.js';
+import { markWithoutWaiting } from './sqlite-codes.js';
+import { SqliteStore } from './sqlite-store.js';
 import { today } from './store-collection.js';
 
 interface LinesRow {
@@ -17,15 +17,9 @@ interface LinesRow {
 }
 
 export interface StoreToolsCacheOptions {
-  /**
-   * Quiet time after the last {@link StoreToolsCache.writeSkillsLater} before the skills held
-   * are written: a resident process's reloads come in bursts while a user edits.
-   * @default 5000
-   */
+  /** Quiet time after the last {@link StoreToolsCache.writeSkillsLater} before the skills held are written (reloads come in bursts while a user edits). @default 5000 */
   readonly quietMs?: number;
 }
-
-export const STORE_TOOLS_CACHE_DEFAULTS = Object.freeze({ quietMs: 5000 });
 
 /** Writes put off again and again are made after this many quiet times all the same. */
 const MAX_DELAYS = 10;
@@ -36,16 +30,13 @@ interface HeldSkills {
 }
 
 /**
- * The {@link ToolsCache} of the store at `file` (its `tools_skills` and `tools_lines` tables,
- * `tools-files.ts`), through one handle opened at the first call and kept until {@link close}.
- * Any failure (no SQLite addon, a busy or read-only store) is a miss or a skipped write.
- *
- * A reload's skills (`writeSkillsLater`: a watcher's, megabytes at 24k) are held, latest per
- * key, and written once the process has been quiet for `quietMs`, or by `close`: a process
- * that reloads a file on every edit writes its snapshot once, not per edit.
+ * The {@link ToolsCache} of the store at `file` (`tools-files.ts`), through one handle opened at
+ * the first call and kept until {@link close}; any failure is a miss or a skipped write. A
+ * reload's skills (`writeSkillsLater`, megabytes at 24k) are held, latest per key, and written
+ * once the process has been quiet for `quietMs`, or by `close`.
  */
 export class StoreToolsCache implements ToolsCache {
-  readonly options: Required<StoreToolsCacheOptions>;
+  readonly #quietMs: number;
   readonly #file: string;
   #store: SqliteStore | undefined;
   readonly #held = new Map<string, HeldSkills>();
@@ -54,10 +45,8 @@ export class StoreToolsCache implements ToolsCache {
   #since = 0;
   #closed = false;
 
-  constructor(file: string, options: StoreToolsCacheOptions = {}) {
-    const merged = { ...STORE_TOOLS_CACHE_DEFAULTS, ...definedOnly(options) };
-    positiveInteger('quietMs', merged.quietMs);
-    this.options = Object.freeze(merged);
+  constructor(file: string, { quietMs = 5000 }: StoreToolsCacheOptions = {}) {
+    this.#quietMs = positiveInteger('quietMs', quietMs);
     this.#file = file;
   }
 
@@ -90,17 +79,16 @@ export class StoreToolsCache implements ToolsCache {
   }
 
   writeSkillsLater(key: string, stat: ToolsFileStat, encode: () => Buffer): void {
+    this.#held.set(key, { stat, encode });
     if (this.#closed) {
-      this.#held.set(key, { stat, encode });
       this.#writeHeld(key);
       return;
     }
-    this.#held.set(key, { stat, encode });
     const now = performance.now();
     if (this.#timer === undefined) this.#since = now;
-    else if (now - this.#since > MAX_DELAYS * this.options.quietMs) return;
+    else if (now - this.#since > MAX_DELAYS * this.#quietMs) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.flush(), this.options.quietMs);
+    this.#timer = setTimeout(() => this.flush(), this.#quietMs);
     this.#timer.unref();
   }
 

@@ -1,18 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
- * What a tools file's load leaves for the next process, in the store (`src/load/tools-cache.ts`
- * says what and why; the load layer encodes and checks it, these tables only keep it):
- * - `tools_skills`: per tools file and load settings (`key`), the parsed skills as one
- *   `v8.serialize` blob, under the file's stat when it was parsed; a read names the stat, so a
- *   stale snapshot's blob is never read.
- * - `tools_lines`: per key, the line table: the text and its line starts as blobs, the lines'
- *   outcomes as JSON (one row: a cold process reads a 24k-line table in one lookup).
- * `used` is the day a row was last read or written: `collect` drops rows older than its days.
- * The blobs come last in their rows: SQLite reaches a column after a blob through its overflow
- * pages, and a stale snapshot is told by the columns before it.
+ * What a tools file's load leaves for the next process (`src/load/tools-cache.ts` says what and
+ * why): `tools_skills`, per tools file and load settings (`key`), the parsed skills as one blob
+ * under the file's stat when it was parsed; `tools_lines`, per key, the line table. The blobs
+ * come last in their rows: SQLite reaches a column after a blob through its overflow pages.
  */
-/** A tools file's stat when what a row keeps was read, and the day the row was last used. */
+/** A tools file's stat when what a row keeps was read, and the day the row was last read or written. */
 const STAT_COLUMNS = `
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,

@@ -11,7 +11,7 @@ const MAX_PAUSE_MS = 250;
 /** The write lock of one connection to the store, as its writes take it. */
 export class StoreWriteLock {
   readonly #db: BetterSqlite3.Database;
-  /** An `'async'` writer (`StoreOpenOptions.writer`): {@link whenFree} waits for the write lock without holding the thread. */
+  /** An `'async'` writer (`StoreOpenOptions.writer`). */
   readonly #waitsAsync: boolean;
 
   constructor(db: BetterSqlite3.Database, { waitsAsync }: { readonly waitsAsync: boolean }) {
@@ -21,14 +21,10 @@ export class StoreWriteLock {
 
   /**
    * Runs `write` (writes on this connection) once the store's write lock is free. An `'async'`
-   * writer (`StoreOpenOptions.writer`) takes the lock (`BEGIN IMMEDIATE`) without a busy
-   * wait, and while another process holds it tries again after pauses that double up to
-   * {@link MAX_PAUSE_MS}, for `STORE_DEFAULTS.writerBusyTimeoutMs` in all: the event loop runs
-   * meanwhile, so a server answers searches while its save waits. `write` then runs inside that
-   * transaction (its own transactions become savepoints) and it commits. Past the wait, or once
-   * `signal` aborts, `write` runs as a reader's would (a short busy wait, a cache write skipped).
-   * Other connections run `write` at once, waiting as they were opened to. `onWait` is called
-   * once when the lock is first found held.
+   * writer takes the lock (`BEGIN IMMEDIATE`) without a busy wait, trying again after pauses that
+   * double up to {@link MAX_PAUSE_MS} for `STORE_DEFAULTS.writerBusyTimeoutMs` in all (a server
+   * answers searches meanwhile); `write` runs inside that transaction. Past the wait, or once
+   * `signal` aborts, `write` runs as a reader's would. Other connections run `write` at once.
    */
   async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
     if (!this.#waitsAsync || this.#db.inTransaction) return write();
@@ -61,10 +57,7 @@ export class StoreWriteLock {
     return begun;
   }
 
-  /**
-   * A `used` mark, skipped at once when another process is writing (a build's transaction can
-   * hold the store for seconds: a reader answering a prompt never waits for it); a later read marks it.
-   */
+  /** A `used` mark, skipped at once when another process is writing (a reader answering a prompt never waits for a build); a later read marks it. */
   mark(run: () => void): void {
     markWithoutWaiting(this.#db, () => this.write(run));
   }

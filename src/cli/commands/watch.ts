@@ -71,7 +71,7 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     await live.catalog.watch({ usePolling: args.values.polling === true });
     const indexDir = resolveIndexDir(sources, retrieval, io.env);
     if (args.values['no-server'] !== true) server = await startServer(live, indexDir, io);
-    line(io.stderr, `watching for skill changes; index in ${indexDir} (Ctrl-C to stop)`);
+    line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
 
     await new Promise<void>((resolve) => {
       if (!io.signal) return;
