@@ -31,14 +31,12 @@ describe('the first query on a cold index', () => {
       const started = performance.now();
       const result = await query(path.join(cache, folder), isTTY);
       // A loaded machine can stretch even this six-skill build past the second: then only the
-      // progress line may appear, never anything else.
+      // progress line may appear (or nothing, for a build just under it), never anything else.
       const quick = performance.now() - started < 900;
       expect(result.code).toBe(0);
       if (quick) expect(result.stderr).toBe('');
-      else {
-        expect(result.stderr).toContain('6/6');
-        expect(result.stderr).not.toContain('skill-search:');
-      }
+      else if (result.stderr !== '') expect(result.stderr).toContain('6/6');
+      expect(result.stderr).not.toContain('skill-search:');
     }
   });
 });
