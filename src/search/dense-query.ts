@@ -1,6 +1,7 @@
 import { dot } from '../embed/normalize.js';
 import type { VectorMatch } from '../vector-index/vector-index.js';
 import type { Centroid } from './centering.js';
+import { denseOrder } from './fusion.js';
 
 /** A skill's dense evidence for one query. */
 export interface DenseScore {
@@ -50,17 +51,10 @@ export class DenseQuery {
     return { cosine, centered, plain };
   }
 
-  /** The score that orders dense candidates: the centred cosine, or the plain one when the centroid does not centre. */
-  order(score: DenseScore): number {
-    return this.#centroid.centres ? score.centered : score.plain;
-  }
-
   /**
    * The union of the index's `limit` nearest skills to each query vector, rescored from the
-   * stored vectors and ordered by {@link order} (ties by id, so the order is reproducible).
+   * stored vectors and ordered by `denseOrder` (ties by id, so the order is reproducible).
    * `lookup` gives a skill's cache key and vector, or undefined for an id the catalog no longer has.
-   * The index finds candidates by raw cosine; on the shared corpora, reordering only the raw top
-   * 50 (the default `candidates`) scored the same as reordering the whole catalog.
    */
   matches(
     index: { search(query: Float32Array, k: number): VectorMatch[] },
@@ -74,6 +68,7 @@ export class DenseQuery {
       const found = lookup(id);
       if (found !== undefined) out.push({ id, ...this.score(found.key, found.vector) });
     }
-    return out.sort((a, b) => this.order(b) - this.order(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const centring = this.#centroid.centres;
+    return out.sort((a, b) => denseOrder(b, centring) - denseOrder(a, centring) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }

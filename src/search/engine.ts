@@ -5,7 +5,7 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
-import type { DenseSide } from '../vector-index/dense-side.js';
+import type { DenseSide } from '../vector-index/vector-index.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';

@@ -4,7 +4,7 @@ import type { CrossLingual, RoutedQuery } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
-import type { DenseSide } from '../vector-index/dense-side.js';
+import type { DenseSide } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
@@ -12,7 +12,8 @@ import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
 import { findNamedSkills } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
-import { assertMode, assertPositiveInteger, type ResolvedEngineOptions } from './options.js';
+import { assertPositiveInteger } from '../util/option-checks.js';
+import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
 
@@ -272,7 +273,7 @@ export class Ranker {
   #centroidOf(side: DenseSide): Centroid {
     const cached = this.#centroid;
     if (cached !== undefined && cached.side === side && cached.version === side.version) return cached.centroid;
-    const centroid = Centroid.ofMean(side.mean(), { centre: this.options.centring });
+    const centroid = new Centroid(side.mean(), { centre: this.options.centring });
     this.#centroid = { side, version: side.version, centroid };
     return centroid;
   }

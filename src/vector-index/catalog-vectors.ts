@@ -1,15 +1,14 @@
 import { SkillSearchError } from '../errors.js';
-import type { DenseSide } from './dense-side.js';
-import { VECTOR_DEFAULTS } from './dense-side.js';
-import { LabelGraph, type HnswOptions } from './label-graph.js';
+import { LabelGraph } from './label-graph.js';
+import type { HnswOptions } from './options.js';
 import { nearest } from './top-k.js';
-import { assertDimensions, type VectorIndexKind, type VectorMatch } from './vector-index.js';
+import { assertDimensions, EXACT_BELOW, type DenseSide, type VectorIndexKind, type VectorMatch } from './vector-index.js';
 
 export interface CatalogVectorsOptions {
   readonly kind: VectorIndexKind;
   readonly dimensions: number;
   readonly hnsw?: HnswOptions;
-  /** Fewer distinct vectors than this are searched exactly. @default VECTOR_DEFAULTS.exactBelow */
+  /** Fewer distinct vectors than this are searched exactly. @default EXACT_BELOW */
   readonly exactBelow?: number;
   /**
    * A saved graph to derive the graph from, with the labels it holds: called once, when a graph
@@ -142,7 +141,7 @@ export class CatalogVectors implements DenseSide {
 
   /** Whether `distinct` vectors are searched through a graph under `options`. */
   static graphs(options: Pick<CatalogVectorsOptions, 'kind' | 'exactBelow'>, distinct: number): boolean {
-    return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
+    return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? EXACT_BELOW);
   }
 
   /** The graph over the held vectors (built or derived on first call); undefined when they are searched by a scan. */
@@ -168,12 +167,9 @@ export class CatalogVectors implements DenseSide {
       }
       return out;
     }
-    for (const { item, score } of nearest(this.#labelled(), query, k)) push(item, score);
+    const labelled = Array.from(this.#held.values(), (held) => [held.label, held.vector] as const);
+    for (const { item, score } of nearest(labelled, query, k)) push(item, score);
     return out;
-  }
-
-  *#labelled(): Iterable<readonly [number, Float32Array]> {
-    for (const held of this.#held.values()) yield [held.label, held.vector];
   }
 
   #built(): LabelGraph {

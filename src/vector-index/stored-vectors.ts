@@ -1,9 +1,8 @@
 import { dot } from '../embed/normalize.js';
 import type { StoredMembers } from '../store/stored-members.js';
-import type { DenseSide } from './dense-side.js';
-import type { LabelGraph } from './label-graph.js';
+import type { LabelGraph, LabelMatch } from './label-graph.js';
 import { nearest } from './top-k.js';
-import type { VectorMatch } from './vector-index.js';
+import type { DenseSide, VectorMatch } from './vector-index.js';
 
 /**
  * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph
@@ -46,7 +45,7 @@ export class StoredVectors implements DenseSide {
    * (base's) graph: scanned exactly beside it. The graph answers more than k, so stale labels (no
    * member) can be skipped.
    */
-  #searchGraph(graph: LabelGraph, query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
+  #searchGraph(graph: LabelGraph, query: Float32Array, k: number): LabelMatch[] {
     this.#overlaid ??= this.#members.overlaid(this.#dimensions);
     const overlaid = this.#overlaid;
     const matches = graph.search(query, k + 2 * overlaid.size).filter((match) => !overlaid.has(match.label));
@@ -56,7 +55,7 @@ export class StoredVectors implements DenseSide {
   }
 
   /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */
-  #scan(query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
+  #scan(query: Float32Array, k: number): LabelMatch[] {
     this.#all ??= this.#members.labelled(this.#dimensions);
     return nearest(this.#all, query, k).map(({ item, score }) => ({ label: item, score }));
   }
