@@ -27,7 +27,12 @@ export interface QueryChunkOptions {
   readonly lexicalCoverage: number;
 }
 
-/** The evidence gate's knobs: what they mean is `LexicalEvidence` in `fusion.ts`. */
+/**
+ * A clear lexical match: the best BM25 hit scores at least `margin` times the second and covers at
+ * least `coverage` of the query's terms. Then the dense share is capped at `denseShare`, and with
+ * `keepAbove` the BM25 hit is ordered above every candidate that matches fewer of the query's terms.
+ * `margin` 0 turns it off (`fusion.ts`).
+ */
 export interface LexicalEvidenceKnobs {
   readonly margin: number;
   readonly coverage: number;
