@@ -1,22 +1,14 @@
 /** A change of a saved catalog told from the store: a delta's change with its glosses, the vectors it brings and drops. */
 import { throwIfAborted } from '../errors.js';
-import type { CrossLingual } from '../lang/cross-lingual.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { changeOfDelta, type BaseChange } from './catalog-change.js';
-import type { VectorSupply } from './vector-supply.js';
+import type { VectorSources, VectorSupply } from './vector-supply.js';
 
-/** Where a change's glosses and vectors come from. */
-export interface ChangeSources {
-  readonly shared: SharedStore;
-  /** The store's model id (the embedder's with its text version). */
-  readonly model: string;
-  readonly dimensions: number;
-  readonly language: CrossLingual;
-  readonly supply: VectorSupply;
-}
+/** Where a change's glosses and vectors come from: a store there is. */
+export type ChangeSources = VectorSources & { readonly shared: SharedStore; readonly supply: VectorSupply };
 
 /** The vectors a change brings and drops, and the base's sum moved by them ({@link changeVectors}). */
 export interface ChangeVectors {

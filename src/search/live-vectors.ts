@@ -1,12 +1,10 @@
 import { SkillSearchError } from '../errors.js';
-import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
-import type { EmbedProgress, VectorSupply } from './vector-supply.js';
+import type { EmbedProgress, VectorSources, VectorSupply } from './vector-supply.js';
 
 /**
  * Labels of vectors the store could not name (it failed or was busy) start here, far above any
@@ -20,14 +18,7 @@ export interface FoundVectors {
   readonly embedded: number;
 }
 
-export interface LiveVectorsOptions {
-  readonly engine: ResolvedEngineOptions;
-  /** The store's model id (the embedder's with its text version). */
-  readonly model: string;
-  readonly dimensions: number;
-  readonly shared: SharedStore | undefined;
-  readonly supply: VectorSupply;
-}
+type LiveVectorsOptions = VectorSources & { readonly supply: VectorSupply };
 
 /**
  * The live engine's vector side: a {@link CatalogVectors} brought to each synced catalog in two
