@@ -17,10 +17,7 @@ export interface ChangeVectors {
   readonly embedded: number;
 }
 
-/**
- * `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of
- * the catalog (`CrossLingual.prepareAlone`); undefined otherwise.
- */
+/** `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of the catalog; undefined otherwise. */
 export async function changeOfDeltaAlone(
   { shared, language }: ChangeSources,
   delta: CatalogDelta,
@@ -33,10 +30,7 @@ export async function changeOfDeltaAlone(
   return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
 }
 
-/**
- * The vectors of the members `change` brings (embedded when the store lacks them, and stored unless not `keep`)
- * and of those it drops, and `sum` (the base's) moved by them; undefined when one is missing.
- */
+/** The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and the base's sum moved by them; undefined when one is missing. */
 export async function changeVectors(
   { shared, model, dimensions, supply }: ChangeSources,
   baseSum: Float64Array,
@@ -66,7 +60,7 @@ export async function changeVectors(
   return { sum, vectorOf, embedded: found.embedded };
 }
 
-/** The members `docs` writes, with their documents (an indexed loop: a catalog's worth of documents, in a cold process). */
+/** The members `docs` writes, with their documents. */
 export function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
   const written: [number, CatalogMember][] = [];
   for (let doc = 0; doc < docs.length; doc += 1) {
