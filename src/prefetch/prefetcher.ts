@@ -1,12 +1,10 @@
 /**
  * Skill prefetch (SPEC §5): when a user message arrives the search starts at once in the
- * background; after tools finish the harness collects it. Collect yields a skill_discovery
- * attachment for relevant skills the model has not seen, or `null` (most turns).
+ * background; after tools finish the harness collects a skill_discovery attachment, or `null`.
  *
- * Invariants: `start()` never throws for a search failure and never awaits; the promise
- * `collect()` returns never rejects; an aborted or disposed turn always collects `null`,
- * even if its search resolves late; the listener on the turn's signal is removed when the
- * search settles.
+ * Invariants: `start()` never throws for a search failure and never awaits; `collect()` never
+ * rejects; an aborted or disposed turn always collects `null`, even if its search resolves late;
+ * the listener on the turn's signal is removed when the search settles.
  */
 import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
@@ -168,8 +166,7 @@ export class PrefetchHandle {
     this.#collected = this.#settled.then((outcome) => {
       this.#timing.collectedAt = now();
       this.#timing.addedMs = this.#timing.collectedAt - (this.#timing.collectCalledAt as number);
-      // The turn's signal is checked too: it is unlinked once the search settles, and a turn
-      // aborted after that must still collect nothing.
+      // The turn's signal too: it is unlinked once the search settles.
       if (outcome.state !== 'done' || this.#controller.signal.aborted || this.#turn.signal?.aborted === true) return null;
       return this.#discovery(outcome.hits);
     });
@@ -235,8 +232,7 @@ export class SkillPrefetcher {
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
       this.#queue.run(async () => {
-        // A free slot runs its task synchronously inside run(); a searcher's synchronous part
-        // (lexical ranking, exact-name lookup) must not run inside start(), so yield once.
+        // A free slot runs its task inside run(): yield once so the searcher's synchronous part is not start()'s.
         await undefined;
         throwIfAborted(signal);
         return searcher.search(query, { k: searchK, signal });

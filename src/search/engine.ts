@@ -5,6 +5,7 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
@@ -318,12 +319,7 @@ export class SkillSearchEngine extends RankedSearch {
     if (renamed || removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
-      for (const skill of desired.values()) {
-        const name = normalizeName(skill.name);
-        const ids = this.#names.get(name);
-        if (ids === undefined) this.#names.set(name, [skill.id]);
-        else ids.push(skill.id);
-      }
+      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
     }
     return counts;
   }

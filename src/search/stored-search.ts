@@ -319,19 +319,16 @@ function prefetching(lexical: LexicalSearcher, members: StoredMembers): LexicalS
 
 /** Member `id` decoded from its record (once), or undefined for a non-member. */
 function skillOf(members: StoredMembers, decoded: Map<string, Skill | null>, id: string): Skill | undefined {
-  let skill = decoded.get(id);
-  if (skill === undefined) {
-    const record = members.record(id);
-    if (record === undefined) skill = null;
-    else {
+  return (
+    getOrAdd(decoded, id, () => {
+      const record = members.record(id);
+      if (record === undefined) return null;
       const parsed = JSON.parse(record) as Skill;
       if (typeof parsed !== 'object' || parsed === null || parsed.id !== id || typeof parsed.name !== 'string') {
         throw new SkillSearchError('INDEX_CORRUPT', `saved catalog: the record of ${id} is not that skill`);
       }
       if (parsed.keywords !== undefined) Object.freeze(parsed.keywords);
-      skill = Object.freeze(parsed);
-    }
-    decoded.set(id, skill);
-  }
-  return skill ?? undefined;
+      return Object.freeze(parsed);
+    }) ?? undefined
+  );
 }

@@ -2,6 +2,7 @@ import { throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import type { ResolvedEngineOptions } from './options.js';
 import { glossedEmbeddingText } from './skill-text.js';
 
@@ -61,12 +62,7 @@ export class VectorSupply {
     const { embedder, batchSize } = engine;
     // Skills with the same text (forks, republished copies) share one embedding.
     const keysByText = new Map<string, string[]>();
-    for (const [key, skill] of missing) {
-      const text = glossedEmbeddingText(skill, language.glossesOf(skill)?.dense);
-      const keys = keysByText.get(text);
-      if (keys === undefined) keysByText.set(text, [key]);
-      else keys.push(key);
-    }
+    for (const [key, skill] of missing) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
     const pending = [...keysByText];
     const embedded = new Map<string, Float32Array>();
     onProgress?.(0, missing.size);

@@ -10,10 +10,7 @@ export interface CatalogVectorsOptions {
   readonly hnsw?: HnswOptions;
   /** Fewer distinct vectors than this are searched exactly. @default EXACT_BELOW */
   readonly exactBelow?: number;
-  /**
-   * A saved graph to derive the graph from, with the labels it holds: called once, when a graph
-   * is first needed. Absent or undefined: the graph is built from the vectors.
-   */
+  /** A saved graph to derive the graph from, with the labels it holds, asked for when a graph is first needed; else it is built. */
   readonly base?: () => { readonly file: string; readonly labels: Iterable<number> } | undefined;
 }
 
@@ -25,10 +22,9 @@ interface Held {
 }
 
 /**
- * The vectors of a live catalog, in memory, each held once by content key under its label (the
- * store's, so a graph saved from here serves any catalog holding those vectors). Below
- * `exactBelow` distinct vectors (or with `kind: 'exact'`) a search scans them; above, it asks a
- * {@link LabelGraph} built on first need (derived from `base` when given) and kept in step after.
+ * The vectors of a live catalog, in memory, each held once by content key under its store label.
+ * Below `exactBelow` distinct vectors (or with `kind: 'exact'`) a search scans them; above, it
+ * asks a {@link LabelGraph} built on first need (derived from `base` when given), kept in step after.
  */
 export class CatalogVectors implements DenseSide {
   readonly dimensions: number;
@@ -51,7 +47,6 @@ export class CatalogVectors implements DenseSide {
     return this.#version;
   }
 
-  /** Members. */
   get size(): number {
     return this.#keyOf.size;
   }
@@ -83,10 +78,7 @@ export class CatalogVectors implements DenseSide {
     return this.#held.get(key)?.vector;
   }
 
-  /**
-   * Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label`
-   * when the key is new here; a key held already keeps its vector.
-   */
+  /** Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label` when the key is new here. */
   set(id: string, key: string, vector: Float32Array, label: number): void {
     if (this.#keyOf.get(id) === key) return;
     this.remove(id);
