@@ -1,11 +1,10 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
-import type { DenseMatch, DenseScore } from './dense-query.js';
+import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
 import { BOUNDARY_DEPTH, boundaryHits, type Boundary } from './boundaries.js';
 import {
   boundedScore,
   clearLexicalFirst,
-  denseOrder,
   gatherCandidates,
   hybridScore,
   keepClearFirstAbove,

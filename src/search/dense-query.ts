@@ -1,7 +1,6 @@
 import { dot } from '../embed/normalize.js';
 import type { VectorMatch } from '../vector-index/vector-index.js';
 import type { Centroid } from './centering.js';
-import { denseOrder } from './fusion.js';
 
 /** A skill's dense evidence for one query. */
 export interface DenseScore {
@@ -15,6 +14,11 @@ export interface DenseScore {
 
 export interface DenseMatch extends DenseScore {
   readonly id: string;
+}
+
+/** The dense score that orders candidates: centred cosine, or plain when `centring` is false. */
+export function denseOrder(score: { readonly centered: number; readonly plain: number }, centring: boolean): number {
+  return centring ? score.centered : score.plain;
 }
 
 /**

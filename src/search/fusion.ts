@@ -1,5 +1,5 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
-import type { DenseMatch, DenseScore } from './dense-query.js';
+import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
 import type { LexicalEvidenceKnobs, ResolvedEngineOptions } from './options.js';
 
 /**
@@ -86,11 +86,6 @@ export function denseShareFor(terms: number, parameters: Pick<FusionParameters, 
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
   return parameters.denseShare + (longShare - parameters.denseShare) * t;
-}
-
-/** The dense score that orders candidates: centred cosine, or plain when `centring` is false. */
-export function denseOrder(score: { readonly centered: number; readonly plain: number }, centring: boolean): number {
-  return centring ? score.centered : score.plain;
 }
 
 /** The hybrid ordering score in [0, 1]. */
