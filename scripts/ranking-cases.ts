@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { resolveEmbedder } from '../src/embed/index.js';
 import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
+import { denseOrder } from '../src/search/dense-query.js';
 import { normalizeName } from '../src/search/exact-name.js';
 import {
   boundedScore,
   clearLexicalFirst,
-  denseOrder,
   denseShareFor,
   keepClearFirstAbove,
   lexicalEvidenceShare,

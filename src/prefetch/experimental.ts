@@ -11,11 +11,7 @@ export const EXPERIMENTAL_LISTED_SOURCES: readonly LoadedFrom[] = Object.freeze(
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 
-/**
- * Whether the experimental path is on. An explicit `option` wins (so a harness or a test can
- * turn it off whatever the environment says); otherwise the environment variable decides
- * (`1`, `true`, `yes` or `on`, any case).
- */
+/** Whether the experimental path is on: an explicit `option` wins, else the environment variable (`1`, `true`, `yes` or `on`, any case). */
 export function isExperimentalSkillSearch(env: Readonly<Record<string, string | undefined>> = process.env, option?: boolean): boolean {
   if (option !== undefined) return option;
   const value = env[EXPERIMENTAL_SKILL_SEARCH_ENV];

@@ -1,12 +1,10 @@
 /**
  * Skill prefetch (SPEC §5): when a user message arrives the search starts at once in the
- * background; after tools finish the harness collects it. Collect yields a skill_discovery
- * attachment for relevant skills the model has not seen, or `null` (most turns).
+ * background; after tools finish the harness collects a skill_discovery attachment, or `null`.
  *
- * Invariants: `start()` never throws for a search failure and never awaits; the promise
- * `collect()` returns never rejects; an aborted or disposed turn always collects `null`,
- * even if its search resolves late; the listener on the turn's signal is removed when the
- * search settles.
+ * Invariants: `start()` never throws for a search failure and never awaits; `collect()` never
+ * rejects; an aborted or disposed turn always collects `null`, even if its search resolves late;
+ * the listener on the turn's signal is removed when the search settles.
  */
 import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
@@ -21,51 +19,25 @@ import { TaskLimiter } from './task-limiter.js';
 export interface SkillPrefetcherOptions {
   /** The search over the whole catalog. Must reject with an AbortError when its signal aborts. */
   readonly searcher: SkillSearcher;
-  /**
-   * Searches running at once; further turns wait in a queue (and leave it when aborted).
-   * @default 2
-   */
+  /** Searches running at once; further turns wait in a queue (and leave it when aborted). @default 2 */
   readonly concurrency?: number;
-  /**
-   * Most skills in one discovery attachment.
-   * @default 3
-   */
+  /** Most skills in one discovery attachment. @default 3 */
   readonly maxSkills?: number;
-  /**
-   * Hits requested from the searcher; more than `maxSkills` so that hits already visible or
-   * invoked can be skipped without a second search.
-   * @default 10
-   */
+  /** Hits requested from the searcher; more than `maxSkills` so that hits already visible or invoked can be skipped. @default 10 */
   readonly searchK?: number;
-  /**
-   * Hits scoring below this are not relevant. The searcher's own abstention applies first.
-   * @default 0
-   */
+  /** Hits scoring below this are not relevant. The searcher's own abstention applies first. @default 0 */
   readonly minScore?: number;
-  /**
-   * Clock for timings, in milliseconds.
-   * @default performance.now
-   */
+  /** Clock for timings, in milliseconds. @default performance.now */
   readonly now?: () => number;
-  /**
-   * Called with a search failure other than an abort. The turn goes on without discovery.
-   * @default undefined (failures are only visible as `handle.state === 'failed'` / `handle.error`)
-   */
+  /** Called with a search failure other than an abort; the turn goes on without discovery (else see `handle.error`). */
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
 type ResolvedOptions = Readonly<Required<Omit<SkillPrefetcherOptions, 'onError'>>> & Pick<SkillPrefetcherOptions, 'onError'>;
 
-const defaults = {
-  concurrency: 2,
-  maxSkills: 3,
-  searchK: 10,
-  minScore: 0,
-  now: () => performance.now(),
-  onError: undefined,
-} as const;
+const defaults = { concurrency: 2, maxSkills: 3, searchK: 10, minScore: 0, now: () => performance.now() } as const;
 
-export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): ResolvedOptions {
+function resolvePrefetcherOptions(options: SkillPrefetcherOptions): ResolvedOptions {
   const searcher: unknown = (options as { searcher?: unknown } | undefined)?.searcher;
   if (typeof searcher !== 'object' || searcher === null || typeof (searcher as SkillSearcher).search !== 'function') {
     throw badOption('searcher', `have a \`search(query, request)\` method`, searcher);
@@ -74,12 +46,8 @@ export function resolvePrefetcherOptions(options: SkillPrefetcherOptions): Resol
   positiveInteger('concurrency', merged.concurrency);
   positiveInteger('maxSkills', merged.maxSkills);
   positiveInteger('searchK', merged.searchK);
-  if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) {
-    throw badOption('minScore', 'be a finite number', merged.minScore);
-  }
-  if (typeof merged.now !== 'function') {
-    throw badOption('now', 'be a function', merged.now);
-  }
+  if (typeof merged.minScore !== 'number' || !Number.isFinite(merged.minScore)) throw badOption('minScore', 'be a finite number', merged.minScore);
+  if (typeof merged.now !== 'function') throw badOption('now', 'be a function', merged.now);
   return Object.freeze({ ...merged, searchK: Math.max(merged.searchK, merged.maxSkills) });
 }
 
@@ -198,8 +166,7 @@ export class PrefetchHandle {
     this.#collected = this.#settled.then((outcome) => {
       this.#timing.collectedAt = now();
       this.#timing.addedMs = this.#timing.collectedAt - (this.#timing.collectCalledAt as number);
-      // The turn's signal is checked too: it is unlinked once the search settles, and a turn
-      // aborted after that must still collect nothing.
+      // The turn's signal too: it is unlinked once the search settles.
       if (outcome.state !== 'done' || this.#controller.signal.aborted || this.#turn.signal?.aborted === true) return null;
       return this.#discovery(outcome.hits);
     });
@@ -261,14 +228,11 @@ export class SkillPrefetcher {
 
   /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
   start(turn: PrefetchTurn): PrefetchHandle {
-    if (typeof turn?.userMessage !== 'string') {
-      throw badOption('userMessage', 'be a string', turn?.userMessage);
-    }
+    if (typeof turn?.userMessage !== 'string') throw badOption('userMessage', 'be a string', turn?.userMessage);
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
       this.#queue.run(async () => {
-        // A free slot runs its task synchronously inside run(); a searcher's synchronous part
-        // (lexical ranking, exact-name lookup) must not run inside start(), so yield once.
+        // A free slot runs its task inside run(): yield once so the searcher's synchronous part is not start()'s.
         await undefined;
         throwIfAborted(signal);
         return searcher.search(query, { k: searchK, signal });

@@ -2,11 +2,8 @@ import { abortError, throwIfAborted } from '../errors.js';
 
 /**
  * Runs at most `concurrency` tasks at once; the others wait their turn in arrival order. A
- * waiting task whose signal aborts leaves the line at once and rejects with an AbortError; a
- * running one is the task's own business (it was handed the same signal).
- *
- * A finishing task hands its slot straight to the next in line, so a task arriving meanwhile
- * cannot slip past the line or past the limit.
+ * waiting task whose signal aborts leaves the line and rejects with an AbortError. A finishing
+ * task hands its slot straight to the next in line, so none can slip past the line or the limit.
  */
 export class TaskLimiter {
   readonly #concurrency: number;
@@ -18,12 +15,10 @@ export class TaskLimiter {
     this.#concurrency = concurrency;
   }
 
-  /** Tasks running now. */
   get running(): number {
     return this.#running;
   }
 
-  /** Tasks waiting for a slot. */
   get waiting(): number {
     return this.#waiting.length;
   }

@@ -6,9 +6,8 @@ import type { RelevanceModel } from './relevance.js';
 /**
  * Abstention: the first hit is shown only when its relevance (`relevance.ts`) reaches the
  * threshold, later ones when they reach it or stay close to the first ({@link ShownCut}); no hit
- * left means "nothing fits". `strict` and `balanced` are operating points chosen on the
- * dev split by `scripts/fit-abstention.ts` (how, and the measured trade-off: docs/retrieval.md);
- * a number is a threshold of the caller's own.
+ * left means "nothing fits". `strict` and `balanced` are operating points chosen by
+ * `scripts/fit-abstention.ts` (docs/retrieval.md); a number is a threshold of the caller's own.
  */
 
 /** The fitted relevance models and operating points, as `relevance-model.json` holds them. */
@@ -27,17 +26,13 @@ export function assertAbstainSetting(name: string, value: unknown): AbstainSetti
 }
 
 /**
- * How many ranked hits the relevance model reads: its list features (the best and mean cosine
- * of the top hits) were fitted on lists this deep, so every search scores a list of this depth
- * whatever its `k`, and the same hit gets the same score for any `k`.
+ * How many ranked hits the relevance model reads: its list features were fitted on lists this
+ * deep (10 when the model file does not say), so the same hit gets the same score for any `k`.
  */
 export function scoringDepth(models: RelevanceModels): number {
   const depth = models.provenance['depth'];
-  return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : DEFAULT_SCORING_DEPTH;
+  return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 10;
 }
-
-/** The depth `scripts/fit-abstention.ts` fits at, for a model file that does not record one. */
-const DEFAULT_SCORING_DEPTH = 10;
 
 /** The relevance a hit needs in `mode` under `setting` (0 for `off`: everything passes). */
 export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting: AbstainSetting): number {
@@ -49,13 +44,7 @@ export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting:
 /** The models `scripts/fit-abstention.ts` fitted, shipped with the package. */
 export const BUNDLED_RELEVANCE: RelevanceModels = bundled as unknown as RelevanceModels;
 
-/**
- * How far the shown list reaches past its first hit. The first hit is shown when it reaches the
- * abstention threshold; each later one when it reaches the threshold too, or when it scores at
- * least `relative` × the first hit's score and at least `floor` × the threshold, so a close third
- * is shown beside a sure first. `{relative: 1, floor: 1}` is the threshold alone. Chosen on the
- * dev splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md).
- */
+/** How far the shown list reaches past its first hit (`EngineOptions.shownCut`). */
 export interface ShownCut {
   readonly relative: number;
   readonly floor: number;

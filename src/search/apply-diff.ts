@@ -6,16 +6,13 @@ export interface DiffCounts {
   readonly unchanged: number;
 }
 
-/** What upserting one item did. */
-export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
-
 /** The keyed store a diff is applied to. */
-export interface DiffTarget<T> {
+interface DiffTarget<T> {
   readonly size: number;
   ids(): Iterable<string>;
   has(id: string): boolean;
   remove(id: string): void;
-  upsert(id: string, item: T): UpsertOutcome;
+  upsert(id: string, item: T): 'added' | 'updated' | 'unchanged';
   /**
    * True when the store is known to hold `item` under `id` as it is (e.g. the very object the
    * previous diff upserted or kept): it is then neither upserted nor looked at further.
@@ -28,9 +25,7 @@ export interface DiffTarget<T> {
 /**
  * Makes a keyed store hold exactly `desired`: every id it holds that is not desired is removed,
  * then every desired item it does not already hold is upserted, in `desired` order; returns the
- * counts. Shared by the lexical and the vector index. With `holds`, a diff that changes one item
- * of a large set costs one lookup per item, and the store's ids are scanned for removals only
- * when its size says some are not desired.
+ * counts. The store's ids are scanned for removals only when its size says some are not desired.
  */
 export function applyDiff<T>(desired: ReadonlyMap<string, T>, target: DiffTarget<T>): DiffCounts {
   const pending: [string, T][] = [];

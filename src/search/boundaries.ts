@@ -1,18 +1,15 @@
 import { tokenize } from '../lexical/tokenize.js';
 import type { Skill } from '../types.js';
+import { getOrAdd } from '../util/get-or-add.js';
 import { normalizeName } from './exact-name.js';
 
 /**
- * Negative boundaries: what a skill says it is *not* for ("Not for affinity prediction", "Do not
- * use for remote branches", a "When NOT to Use" section, "For flowcharts, use the
- * scientific-schematics skill instead"), read from its description, `whenToUse` and body.
- *
- * A skill's boundary is the set of words that occur only in such clauses (a word the skill also
- * uses positively anywhere else stays positive evidence), plus the skills it sends the user to
- * instead. Ranking
- * scores a skill down when the request uses its boundary words, and its named alternatives up
- * (`fusion.ts`). Computed from the skill's text at ranking time and cached per skill object
- * (skills are immutable), so nothing is persisted. Measured in docs/retrieval.md.
+ * Negative boundaries: what a skill says it is *not* for ("Not for affinity prediction", a "When
+ * NOT to Use" section, "For flowcharts, use the scientific-schematics skill instead"), read from
+ * its description, `whenToUse` and body: the words that occur only in such clauses, plus the
+ * skills it sends the user to instead. Ranking scores a skill down when the request uses its
+ * boundary words, and its named alternatives up (`fusion.ts`). Computed at ranking time and
+ * cached per skill object (docs/retrieval.md, "Negative boundaries").
  */
 export interface Boundary {
   /** Stemmed tokens that occur only in the skill's negative clauses. */
@@ -21,11 +18,7 @@ export interface Boundary {
   readonly instead: readonly string[];
 }
 
-/**
- * How many of a query's best candidates ranking reads boundaries for: a boundary only matters near
- * the top, and reading one costs a scan of the skill's text (about a millisecond for a long
- * SKILL.md, once per skill object).
- */
+/** How many of a query's best candidates ranking reads boundaries for: a boundary only matters near the top, and reading one scans the skill's text. */
 export const BOUNDARY_DEPTH = 20;
 
 const EMPTY: Boundary = { terms: new Set(), instead: [] };
@@ -83,10 +76,7 @@ function scanProse(text: string, negative: string[], positive: string[], instead
 /** A line worth reading for negative clauses: most of a body has none of these words. */
 const CUE = /\b(?:not|never|don['’]t|instead|skip|avoid)\b/iu;
 
-/**
- * The body's "When NOT to Use"-style sections (outside code fences) as negative text, clauses of
- * its other lines likewise; the rest as positive.
- */
+/** The body's "When NOT to Use"-style sections (outside code fences) and its other lines' negative clauses as negative text; the rest as positive. */
 function scanBody(body: string, negative: string[], positive: string[], instead: string[]): void {
   let inFence = false;
   let negativeLevel = 0;
@@ -140,12 +130,7 @@ const cache = new WeakMap<object, Boundary>();
 
 /** {@link parseBoundary}, remembered per skill object (skills are immutable). */
 export function boundaryOf(skill: Skill): Boundary {
-  let boundary = cache.get(skill);
-  if (boundary === undefined) {
-    boundary = parseBoundary(skill);
-    cache.set(skill, boundary);
-  }
-  return boundary;
+  return getOrAdd(cache, skill, () => parseBoundary(skill));
 }
 
 /** Share of the query's terms that fall in the skill's boundary (0 when none do). */

@@ -1,11 +1,10 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { TopK } from '../vector-index/top-k.js';
-import type { DenseMatch, DenseScore } from './dense-query.js';
+import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
 import { BOUNDARY_DEPTH, boundaryHits, type Boundary } from './boundaries.js';
 import {
   boundedScore,
   clearLexicalFirst,
-  denseOrder,
   gatherCandidates,
   hybridScore,
   keepClearFirstAbove,
@@ -14,7 +13,7 @@ import {
   type FusionParameters,
 } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
-import { BUNDLED_RERANK, rerankedOrders, type RerankModel } from './rerank.js';
+import { BUNDLED_RERANK, rerankedOrders, type RerankCandidate, type RerankModel } from './rerank.js';
 
 /**
  * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
@@ -40,48 +39,33 @@ export function rankLexical(lexical: readonly LexicalMatch[], terms: ReadonlySet
   return { ranked, query: { terms, bestLexical: best, bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)) } };
 }
 
-/** The second-highest centred cosine of the dense matches (what the relevance model's margin reads, whatever orders them). */
-function secondCentered(dense: readonly DenseMatch[]): { secondCentered?: number } {
-  if (dense.length < 2) return {};
+/**
+ * What the relevance model reads of the dense matches, whatever orders them: the second-highest
+ * centred cosine (its margin) and the dense side's first.
+ */
+function denseEvidence(dense: readonly DenseMatch[]): Pick<QueryEvidence, 'secondCentered' | 'denseFirst'> {
+  if (dense.length === 0) return {};
   let first = Number.NEGATIVE_INFINITY;
   let second = Number.NEGATIVE_INFINITY;
   for (const { centered } of dense) {
     if (centered > first) [first, second] = [centered, first];
     else if (centered > second) second = centered;
   }
-  return { secondCentered: second };
+  return { ...(dense.length < 2 ? {} : { secondCentered: second }), denseFirst: dense[0]!.id };
 }
 
-/**
- * Dense order: centred cosine, or plain with `centring` false. The engine's dense mode keeps the
- * centred order, the score its fitted relevance model reads as `order` (docs/retrieval.md, "Centring").
- */
-export function rankDense(
-  matches: readonly DenseMatch[],
-  catalogCosine: number,
-  terms: ReadonlySet<string>,
-  k: number,
-  nameOf: NameOf,
-  centring = true,
-): RankedList {
-  const dense = [...matches].sort((a, b) => denseOrder(b, centring) - denseOrder(a, centring) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** Dense order: the centred cosine, the score the dense mode's fitted relevance model reads as `order` (docs/retrieval.md, "Centring"). */
+export function rankDense(matches: readonly DenseMatch[], catalogCosine: number, terms: ReadonlySet<string>, k: number, nameOf: NameOf): RankedList {
+  const dense = [...matches].sort((a, b) => b.centered - a.centered || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ranked = dense.slice(0, k).map((match) => ({
     id: match.id,
     name: nameOf(match.id),
-    order: denseOrder(match, centring),
+    order: match.centered,
     cosine: match.cosine,
     centered: match.centered,
     plain: match.plain,
   }));
-  return {
-    ranked,
-    query: {
-      terms,
-      catalogCosine,
-      ...secondCentered(dense),
-      ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
-    },
-  };
+  return { ranked, query: { terms, catalogCosine, ...denseEvidence(dense) } };
 }
 
 /** What hybrid ranking reads about skills' boundaries: each candidate's, and the ids a named alternative resolves to. */
@@ -152,9 +136,26 @@ export function rankHybrid(
     coverageShare: fusion.coverageShare,
   };
   const orders = new Map<string, number>();
-  for (const candidate of candidates.values()) if (!exclude.includes(candidate.id)) orders.set(candidate.id, hybridScore(candidate, context));
+  const evidence = new Map<string, Omit<RankedEvidence, 'order'> & RerankCandidate>();
+  for (const candidate of candidates.values()) {
+    const { id } = candidate;
+    if (exclude.includes(id)) continue;
+    orders.set(id, hybridScore(candidate, context));
+    evidence.set(id, {
+      id,
+      name: nameOf(id),
+      order: 0,
+      cosine: candidate.dense,
+      centered: candidate.centered,
+      plain: candidate.plain,
+      lexical: candidate.lexical,
+      coverage: candidate.coverage,
+      weightedCoverage: lexicalOf.get(id)?.weightedCoverage ?? 0,
+      rarest: lexicalOf.get(id)?.rarest ?? 0,
+    });
+  }
+  const ids = [...orders.keys()];
   if (fusion.lexicalEvidence.keepAbove && lexical[0] !== undefined && orders.has(lexical[0].id) && clearLexicalFirst(lexical, fusion.lexicalEvidence)) {
-    const ids = [...orders.keys()];
     const values = ids.map((id) => orders.get(id)!);
     keepClearFirstAbove(
       values,
@@ -166,21 +167,8 @@ export function rankHybrid(
   // `evidenceRerank`: true is the bundled model; a model object is one of the caller's (tests, fits).
   const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANK : fusion.evidenceRerank || undefined;
   if (rerank !== undefined && rerank.depth > 0) {
-    const ids = [...orders.keys()];
     const reranked = rerankedOrders(
-      ids.map((id) => {
-        const candidate = candidates.get(id)!;
-        return {
-          name: nameOf(id),
-          order: orders.get(id)!,
-          centered: candidate.centered,
-          plain: candidate.plain,
-          lexical: candidate.lexical,
-          coverage: candidate.coverage,
-          weightedCoverage: lexicalOf.get(id)?.weightedCoverage ?? 0,
-          rarest: lexicalOf.get(id)?.rarest ?? 0,
-        };
-      }),
+      ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),
       terms,
       rerank,
     );
@@ -191,23 +179,10 @@ export function rankHybrid(
   const guard = fusion.keepLexicalWithin;
   const depth = Math.max(k, guard);
   const top = new TopK<RankedEvidence>(depth);
-  const evidence = new Map<string, RankedEvidence>();
-  for (const candidate of candidates.values()) {
-    const order = orders.get(candidate.id);
-    if (order === undefined) continue;
-    const hit = {
-      id: candidate.id,
-      name: nameOf(candidate.id),
-      order,
-      cosine: candidate.dense,
-      centered: candidate.centered,
-      plain: candidate.plain,
-      lexical: candidate.lexical,
-      coverage: candidate.coverage,
-      weightedCoverage: lexicalOf.get(candidate.id)?.weightedCoverage ?? 0,
-      rarest: lexicalOf.get(candidate.id)?.rarest ?? 0,
-    };
-    evidence.set(candidate.id, hit);
+  const hits = new Map<string, RankedEvidence>();
+  for (const [id, order] of orders) {
+    const hit = { ...evidence.get(id)!, order };
+    hits.set(id, hit);
     top.push(hit, order);
   }
   let ranked = top.sorted().map(({ item }) => item);
@@ -215,7 +190,7 @@ export function rankHybrid(
   const first = ranked.slice(0, guard);
   const missing = lexical
     .slice(0, fusion.keepLexical)
-    .map((match) => evidence.get(match.id))
+    .map((match) => hits.get(match.id))
     .filter((hit): hit is RankedEvidence => hit !== undefined && !first.includes(hit));
   if (missing.length > 0) {
     const rest = ranked.filter((hit) => !missing.includes(hit));
@@ -228,8 +203,7 @@ export function rankHybrid(
       catalogCosine,
       bestLexical,
       bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),
-      ...secondCentered(dense),
-      ...(dense[0] === undefined ? {} : { denseFirst: dense[0].id }),
+      ...denseEvidence(dense),
       ...(lexical[0] === undefined ? {} : { lexicalFirst: lexical[0].id }),
     },
   };

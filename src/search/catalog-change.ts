@@ -6,12 +6,10 @@ import { normalizeName } from './exact-name.js';
 import { vectorKey } from './skill-text.js';
 
 /**
- * The change `delta` (a tools file's changed lines, `SkillCatalog.delta`) makes of `base`, the
- * saved catalog it names, whose members are `stored`: only the changed skills are made members;
- * the unchanged ones are named by their document in the base, and only the base's members that
- * left, or whose documents changed skills take, are read; `glossesOf`: a changed skill's lexical
- * glosses (`CrossLingual.prepareAlone`). Undefined when it cannot be told so: the base is not the
- * catalog the line tables describe.
+ * The change `delta` (`SkillCatalog.delta`) makes of `base`, the saved catalog it names, whose
+ * members are `stored`: only the changed skills are made members, and only the base's members
+ * that left or whose documents changed skills take are read; `glossesOf`: a changed skill's
+ * lexical glosses. Undefined when the base is not the catalog the line tables describe.
  */
 export function changeOfDelta(
   delta: Pick<CatalogDelta, 'members' | 'baseIds'>,
@@ -24,7 +22,6 @@ export function changeOfDelta(
   const docs: (CatalogMember | number)[] = [];
   const skillAt = new Map<number, Skill>();
   const { members } = delta;
-  // An indexed loop: cheaper than an iterator in a cold process (tools-delta.ts, `winners`).
   for (let at = 0; at < members.length; at += 1) {
     const m = members[at]!;
     if (typeof m === 'number') {
@@ -35,8 +32,7 @@ export function changeOfDelta(
       docs.push(memberOf(m, glossesOf(m)));
     }
   }
-  // The base's members that left, and those at the documents of changed ones (an overlay's
-  // test): read, and each checked to be the skill the line tables say it is.
+  // The base's members that left, and those at changed documents: each checked to be the skill the line tables say.
   const left: number[] = [];
   for (let doc = 0; doc < kept.length; doc += 1) if (kept[doc] === 0) left.push(doc);
   const probed = [...new Set([...left, ...[...skillAt.keys()].filter((doc) => doc < base.size)])];
@@ -51,8 +47,7 @@ export function changeOfDelta(
   for (const key of comingKeys) after.set(key, after.get(key)! + 1);
   const gone = [...after].filter(([key, count]) => count === 0 && held.get(key)! > 0).map(([key]) => key);
   const added = [...after].filter(([key, count]) => count > 0 && held.get(key) === 0).map(([key]) => key);
-  // Counted only when it matters: a catalog not kept in place (its graph is derived, and may be
-  // too stale), or one whose count may cross the exact-search size its base was on one side of.
+  // Counted only when it matters: not kept in place, or the count may cross the exact-search size.
   const certain = base.graph === undefined ? added.length <= gone.length : gone.length <= added.length;
   const inPlace = keepsInPlace(docs, delta.baseIds);
   const distinct = certain && inPlace ? (base.graph === undefined ? 0 : Number.POSITIVE_INFINITY) : stored.distinctVectors() - gone.length + added.length;
@@ -68,12 +63,8 @@ export function changeOfDelta(
   };
 }
 
-/**
- * True when `docs` (base documents kept, members written) keeps every member of `before` (the
- * base's) in place and changes at most half: what the store writes as an overlay of the base
- * (`overlayBase` in `src/store/catalog-members.ts`).
- */
-export function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly string[]): boolean {
+/** True when `docs` keeps every member of `before` (the base's) in place and changes at most half: what the store writes as an overlay. */
+function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly string[]): boolean {
   if (docs.length !== before.length) return false;
   let changed = 0;
   for (let doc = 0; doc < docs.length; doc += 1) {
@@ -94,7 +85,7 @@ export interface BaseChange {
   readonly inPlace: boolean;
   /** The vector keys of the base's members not kept (one per member). */
   readonly leaving: readonly string[];
-  /** Vector keys the base's members hold and the new catalog's do not, and the other way round. */
+  /** Vector keys the base's members hold and the new catalog's do not, and (`added`) the other way round. */
   readonly gone: readonly string[];
   readonly added: readonly string[];
   /** How many distinct vectors the new catalog holds (infinite: above any exact-search size, as its base). */

@@ -6,17 +6,10 @@ import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
 /** Bump when what is saved per catalog changes meaning (its members, its lexical index, its graph). */
 const CATALOG_LAYOUT = 2;
 
-/**
- * The format a catalog is saved in: its own layout and the lexical index's version (what shapes
- * the terms), so a catalog saved by another version is never misread.
- */
+/** The format a catalog is saved in: its own layout and the lexical index's version, so another version's is never misread. */
 export const CATALOG_FORMAT = CATALOG_LAYOUT * 100 + LEXICAL_FORMAT_VERSION;
 
-/**
- * The model, its text version, the index kind and the graph's build parameters a catalog is
- * saved for (a graph built with other parameters is not this engine's); vectors are stored under
- * the part before `|`.
- */
+/** The model, its text version, the index kind and the graph's build parameters a catalog is saved for; vectors are stored under the part before `|`. */
 export function catalogModel(options: Pick<ResolvedEngineOptions, 'embedder' | 'ann' | 'hnsw'>): string {
   const graph = options.ann === 'hnsw' ? `:m${options.hnsw.m}:ef${options.hnsw.efConstruction}` : '';
   return `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}|${options.ann}${graph}`;

@@ -8,36 +8,26 @@ import { catalogKeyOf } from './catalog-format.js';
 import { changeOfDeltaAlone, changeVectors, writtenDocs, type ChangeSources } from './change-from-store.js';
 import { LOCAL_LABELS } from './live-vectors.js';
 import type { MovedCatalog } from './moved-catalog.js';
-import type { ResolvedEngineOptions } from './options.js';
 
 /** A changed catalog held in memory over the saved one it changes ({@link holdDelta}). */
 export interface HeldCatalog {
-  /** The saved catalog it changes. */
   readonly base: StoredCatalog;
   /** Its changed members, by document. */
   readonly overlay: MemoryOverlay;
-  /** The mean of its members' vectors. */
   readonly mean: Float32Array;
   /** The graph file it is searched with (the base's), or undefined: searched exactly. */
   readonly graph: string | undefined;
-  /** How many skills were embedded for it. */
   readonly embedded: number;
 }
 
-/** What holding a catalog reads: the store, the engine's options, where vectors and glosses come from. */
-export interface CatalogHolderOptions extends ChangeSources {
-  readonly engine: ResolvedEngineOptions;
-}
-
 /**
- * The catalog `delta` describes held in memory over the saved catalog it changes, when it
- * keeps every member of it in place (an edit: what the store would write as an overlay):
- * the changed members with their vectors (embedded when the store lacks them, not stored: a
- * label of this process names such a vector), labels and lexical entries, the mean moved by them, the graph the written overlay would
- * name. Writes no catalog: a search reads it as the written one (docs/store.md, "Searched
- * before it is written"). Undefined when it cannot be held so.
+ * The catalog `delta` describes held in memory over the saved catalog it changes, when it keeps
+ * every member in place (what the store would write as an overlay): the changed members with
+ * their vectors (embedded when the store lacks them, not stored), labels and lexical entries, the
+ * mean moved by them (docs/store.md, "Searched before it is written"). Undefined when it cannot be
+ * held so.
  */
-export async function holdDelta(options: CatalogHolderOptions, delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+export async function holdDelta(options: ChangeSources, delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
   const { shared, engine } = options;
   if (engine.mode === 'lexical') return undefined;
   const base = shared.catalog(catalogKeyOf(delta.base, engine));
@@ -46,16 +36,12 @@ export async function holdDelta(options: CatalogHolderOptions, delta: CatalogDel
 }
 
 /**
- * The catalog `moved` describes held in memory over its base, as {@link holdDelta} holds an
- * edit: a catalog of the same ids at the same documents at other paths (a kept member's record
- * names another) whose changed members are held (their name, lexical or vector key differ), a
- * tools file or skill library copied and edited. Told from the base's member keys `movedBase`
- * read, not read again; the changed skills glossed alone (`CrossLingual.prepareAlone`), or with
- * the whole catalog when their glosses depend on it. The kept members' records are the base's,
- * at the old paths: the caller searches it with the records of the skills
- * (`StoredSearch.openMoved`). Undefined when it cannot be held so.
+ * The catalog `moved` describes (the same ids at the same documents at other paths, a few
+ * changed: a tools file or skill library copied and edited) held over its base as {@link holdDelta}
+ * holds an edit. The kept members' records are the base's, at the old paths: the caller searches
+ * it with the skills' records (`StoredSearch.openMoved`). Undefined when it cannot be held so.
  */
-export async function holdMoved(options: CatalogHolderOptions, moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+export async function holdMoved(options: ChangeSources, moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
   const { shared, engine, language } = options;
   if (engine.mode === 'lexical') return undefined;
   const { base, members, keys } = moved;
@@ -65,7 +51,7 @@ export async function holdMoved(options: CatalogHolderOptions, moved: MovedCatal
     if (typeof m !== 'number') changed.push(m);
     else kept ??= m;
   }
-  // Moved: a kept member's record names another path (an edit in place is assembled, as before).
+  // Moved: a kept member's record names another path (an edit in place is assembled).
   if (changed.length === 0 || kept === undefined) return undefined;
   const stored = shared.members(base.id);
   const record = stored.membersOf([keys[kept]!.id], options.dimensions).get(keys[kept]!.id)?.record;
@@ -77,7 +63,7 @@ export async function holdMoved(options: CatalogHolderOptions, moved: MovedCatal
 
 /** {@link holdDelta} of `change` over `base` once told: undefined unless it keeps every member in place. */
 async function hold(
-  options: CatalogHolderOptions,
+  options: ChangeSources,
   base: StoredCatalog,
   change: BaseChange | undefined,
   signal: AbortSignal | undefined,

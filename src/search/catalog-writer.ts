@@ -10,8 +10,8 @@ import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
-import { holdDelta, holdMoved, type CatalogHolderOptions, type HeldCatalog } from './catalog-holder.js';
-import { changeOfDeltaAlone, changeVectors } from './change-from-store.js';
+import { holdDelta, holdMoved, type HeldCatalog } from './catalog-holder.js';
+import { changeOfDeltaAlone, changeVectors, type ChangeSources } from './change-from-store.js';
 import type { MovedCatalog } from './moved-catalog.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
@@ -28,19 +28,18 @@ export interface AssembledCatalog {
   readonly tokenised: number;
 }
 
-export interface CatalogWriterOptions extends CatalogHolderOptions {
+interface CatalogWriterOptions extends ChangeSources {
   /** A new live vector side (seeded from the graph saved last for the model). */
   readonly liveVectors: () => LiveVectors;
 }
 
 /**
  * Writes catalogs in the store: a live engine's synced catalog ({@link write}), or one assembled
- * from the catalog saved last without syncing an engine ({@link assemble}, what a cold process
- * does after one description changed: docs/store.md, "Assembling a changed catalog").
+ * from the catalog saved last without syncing an engine ({@link assemble}; docs/store.md,
+ * "Assembling a changed catalog").
  */
 export class CatalogWriter {
   readonly #options: CatalogWriterOptions;
-  /** The first failure to write (see {@link problem}). */
   #problem: string | undefined;
 
   constructor(options: CatalogWriterOptions) {
@@ -54,8 +53,8 @@ export class CatalogWriter {
 
   /**
    * Writes the catalog of `skills` (their lexical glosses, their vectors in `vectors`) in the
-   * store; returns how many lexical entries were tokenised for it (those the store lacked), or
-   * undefined when it was not written (a skill without a stored vector, a store that failed).
+   * store; returns how many lexical entries were tokenised for it, or undefined when it was not
+   * written (a skill without a stored vector, a store that failed).
    */
   write(catalog: SnapshotCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>, vectors: CatalogVectors): number | undefined {
     for (const skill of skills) {
@@ -73,11 +72,10 @@ export class CatalogWriter {
   }
 
   /**
-   * Writes the catalog of `catalog.skills` in the store: only the skills whose content the store
-   * lacks are embedded and tokenised; the other vectors are read from the store, the graph
-   * derived from the last saved one, so the catalog answers as a clean build of the same skills
-   * would. Returns what it cost, or undefined when nothing was written (no catalog saved before
-   * for this model, a lexical-only engine, a store that failed).
+   * Writes the catalog of `catalog.skills` in the store, answering as a clean build would: only
+   * the skills whose content the store lacks are embedded and tokenised, the graph derived from
+   * the last saved one. Returns what it cost, or undefined when nothing was written (no catalog
+   * saved before for this model, a lexical-only engine, a store that failed).
    */
   async assemble(catalog: SnapshotCatalog & { readonly skills: readonly Skill[] }, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
     const { shared, engine, language } = this.#options;
@@ -101,11 +99,7 @@ export class CatalogWriter {
     );
   }
 
-  /**
-   * Writes the catalog `delta` describes (a tools file's changed lines, `SkillCatalog.delta`) in
-   * the store from the saved catalog it changes (`changeOfDelta`). Undefined when it cannot be
-   * written so: the caller then assembles the catalog whole ({@link assemble}).
-   */
+  /** Writes the catalog `delta` describes (`SkillCatalog.delta`) from the saved catalog it changes; undefined when it cannot be written so. */
   async assembleDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<AssembledCatalog | undefined> {
     const { shared, engine } = this.#options;
     if (engine.mode === 'lexical') return undefined;
@@ -116,10 +110,7 @@ export class CatalogWriter {
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
   }
 
-  /**
-   * {@link assemble} from `base`, a saved catalog it mostly keeps: each skill whose member is the
-   * base's of the same id (record and keys) kept by its document there, as a delta names it.
-   */
+  /** {@link assemble}'s change of `base`: each skill whose member is the base's of the same id kept by its document there. */
   #changeFrom(base: StoredCatalog, skills: readonly Skill[], glosses: ReadonlyMap<string, string>): BaseChange | undefined {
     const stored = this.#options.shared.members(base.id);
     const before = stored.all();
@@ -134,11 +125,9 @@ export class CatalogWriter {
   }
 
   /**
-   * Writes the catalog `change` makes of `base`: its kept members copied in the store (or, when
-   * every member stays in place, an overlay), its float64 sum moved by the vectors of the members
-   * that left and came, its graph by their labels; only those vectors are read. Undefined when
-   * `base` cannot serve (saved without a sum, or without the graph the new catalog needs): the
-   * catalog is then written whole.
+   * Writes the catalog `change` makes of `base`: its sum moved by the vectors of the members that
+   * left and came, its graph by their labels (or, every member in place, an overlay naming the
+   * base's graph). Undefined when `base` cannot serve: the catalog is then written whole.
    */
   async #assembleFrom(
     catalog: SnapshotCatalog,
@@ -158,10 +147,9 @@ export class CatalogWriter {
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
     let graph: LabelGraph | string | undefined;
     if (graphed && change.inPlace) {
-      // An overlay (docs/store.md): it names the base's graph, and a search scans its changed vectors beside it.
       graph = base.graph!;
     } else if (graphed) {
-      // Derived from the base's graph by the base's members: not when the graph holds another catalog's.
+      // Not when the base's graph holds another catalog's members.
       if (base.graphHolder !== undefined && base.graphHolder !== base.id) return undefined;
       const file = shared.graphFile(base.graph!);
       if (file === undefined) return undefined;
@@ -219,10 +207,7 @@ export class CatalogWriter {
     return tokenised === undefined ? undefined : { embedded: found.embedded, tokenised };
   }
 
-  /**
-   * Writes the graph (when there is one) and the catalog row with its members; returns how many
-   * lexical entries were tokenised, or undefined when the store failed.
-   */
+  /** Writes the graph (when there is one) and the catalog row; returns how many lexical entries were tokenised, or undefined when the store failed. */
   #putCatalog(
     catalog: SnapshotCatalog,
     written: {

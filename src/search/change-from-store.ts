@@ -1,22 +1,14 @@
 /** A change of a saved catalog told from the store: a delta's change with its glosses, the vectors it brings and drops. */
 import { throwIfAborted } from '../errors.js';
-import type { CrossLingual } from '../lang/cross-lingual.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { changeOfDelta, type BaseChange } from './catalog-change.js';
-import type { VectorSupply } from './vector-supply.js';
+import type { VectorSources, VectorSupply } from './vector-supply.js';
 
-/** Where a change's glosses and vectors come from. */
-export interface ChangeSources {
-  readonly shared: SharedStore;
-  /** The store's model id (the embedder's with its text version). */
-  readonly model: string;
-  readonly dimensions: number;
-  readonly language: CrossLingual;
-  readonly supply: VectorSupply;
-}
+/** Where a change's glosses and vectors come from: a store there is. */
+export type ChangeSources = VectorSources & { readonly shared: SharedStore; readonly supply: VectorSupply };
 
 /** The vectors a change brings and drops, and the base's sum moved by them ({@link changeVectors}). */
 export interface ChangeVectors {
@@ -25,10 +17,7 @@ export interface ChangeVectors {
   readonly embedded: number;
 }
 
-/**
- * `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of
- * the catalog (`CrossLingual.prepareAlone`); undefined otherwise.
- */
+/** `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of the catalog; undefined otherwise. */
 export async function changeOfDeltaAlone(
   { shared, language }: ChangeSources,
   delta: CatalogDelta,
@@ -41,10 +30,7 @@ export async function changeOfDeltaAlone(
   return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
 }
 
-/**
- * The vectors of the members `change` brings (embedded when the store lacks them, and stored unless not `keep`)
- * and of those it drops, and `sum` (the base's) moved by them; undefined when one is missing.
- */
+/** The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and the base's sum moved by them; undefined when one is missing. */
 export async function changeVectors(
   { shared, model, dimensions, supply }: ChangeSources,
   baseSum: Float64Array,
@@ -74,7 +60,7 @@ export async function changeVectors(
   return { sum, vectorOf, embedded: found.embedded };
 }
 
-/** The members `docs` writes, with their documents (an indexed loop: a catalog's worth of documents, in a cold process). */
+/** The members `docs` writes, with their documents. */
 export function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
   const written: [number, CatalogMember][] = [];
   for (let doc = 0; doc < docs.length; doc += 1) {

@@ -16,6 +16,11 @@ export interface DenseMatch extends DenseScore {
   readonly id: string;
 }
 
+/** The dense score that orders candidates: centred cosine, or plain when `centring` is false. */
+export function denseOrder(score: { readonly centered: number; readonly plain: number }, centring: boolean): number {
+  return centring ? score.centered : score.plain;
+}
+
 /**
  * The dense side of one search: the query's vectors (the whole message first, then its chunks,
  * see `query-chunks.ts`) scored against skill vectors, a skill keeping its best match.
@@ -50,17 +55,10 @@ export class DenseQuery {
     return { cosine, centered, plain };
   }
 
-  /** The score that orders dense candidates: the centred cosine, or the plain one when the centroid does not centre. */
-  order(score: DenseScore): number {
-    return this.#centroid.centres ? score.centered : score.plain;
-  }
-
   /**
    * The union of the index's `limit` nearest skills to each query vector, rescored from the
-   * stored vectors and ordered by {@link order} (ties by id, so the order is reproducible).
+   * stored vectors and ordered by `denseOrder` (ties by id, so the order is reproducible).
    * `lookup` gives a skill's cache key and vector, or undefined for an id the catalog no longer has.
-   * The index finds candidates by raw cosine; on the shared corpora, reordering only the raw top
-   * 50 (the default `candidates`) scored the same as reordering the whole catalog.
    */
   matches(
     index: { search(query: Float32Array, k: number): VectorMatch[] },
@@ -74,6 +72,7 @@ export class DenseQuery {
       const found = lookup(id);
       if (found !== undefined) out.push({ id, ...this.score(found.key, found.vector) });
     }
-    return out.sort((a, b) => this.order(b) - this.order(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const centring = this.#centroid.centres;
+    return out.sort((a, b) => denseOrder(b, centring) - denseOrder(a, centring) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }

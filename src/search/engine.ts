@@ -5,7 +5,8 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
-import type { DenseSide } from '../vector-index/dense-side.js';
+import { getOrAdd } from '../util/get-or-add.js';
+import type { DenseSide } from '../vector-index/vector-index.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
@@ -24,16 +25,11 @@ export interface SyncOptions {
   /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
   readonly onProgress?: EmbedProgress;
   /**
-   * Bring the vector index up to date now (embedding new skills).
-   * When false only the lexical side is synced and the vectors catch up at the first dense or
-   * hybrid search, so a lexical-only process never loads them.
-   * @default true unless the engine's default `mode` is `lexical`
+   * Bring the vector index up to date now (embedding new skills); when false the vectors catch up
+   * at the first dense or hybrid search. @default true unless the engine's default `mode` is `lexical`
    */
   readonly dense?: boolean;
-  /**
-   * The stamps the catalog is saved under: a new engine's first counts are what changed since
-   * the store's copy of it, when it holds one, else since the model's catalog saved last.
-   */
+  /** The catalog's stamps: a new engine's first counts are what changed since the store's copy of it, else since the model's catalog saved last. */
   readonly savedAs?: Pick<SnapshotCatalog, 'sourceStamp' | 'portableStamp'>;
 }
 
@@ -61,24 +57,18 @@ type Counts = Omit<SyncResult, 'embedded'>;
  * The live search engine: keeps a lexical index and the vectors of a catalog in memory, in step
  * with the skills it is given (`sync`), embeds only content the store has no vector for, and
  * saves the synced catalog in the store (`saveCatalog`) for cold processes (`stored-search.ts`).
- * Ranking is the {@link Ranker}'s.
  *
  * Invariants: `#skills` and the lexical index always hold the same ids; the vectors hold them too
- * unless `#denseStale`, in which case every dense or hybrid search first brings them up to date
- * (queued like a sync). A sync awaits every embedding first and then mutates the indexes in one
- * synchronous block, so a concurrent `search` sees the old catalog or the new one.
+ * unless `#denseStale` (then a dense or hybrid search first brings them up to date, queued like a
+ * sync). A sync awaits every embedding, then changes the indexes in one synchronous block.
  */
 export class SkillSearchEngine extends RankedSearch {
   readonly options: ResolvedEngineOptions;
   readonly #dimensions: number;
-  /** Query routing and skill glosses across languages (`src/lang/`). */
   readonly #language: CrossLingual;
   readonly #ranker: Ranker;
-  /** The store shared across folders and processes (`options.store`, or `store.sqlite` in `indexDir`). */
   readonly #shared: SharedStore | undefined;
-  /** Writes catalogs in the store (undefined without one). */
   readonly #writer: CatalogWriter | undefined;
-  /** The vectors, in step with `#skills` unless `#denseStale`. */
   readonly #dense: LiveVectors;
   #denseStale = false;
   #lexical = new LexicalIndex();
@@ -102,36 +92,17 @@ export class SkillSearchEngine extends RankedSearch {
     this.#dimensions = dimensions;
     const store = storeSource(options);
     this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
-    // CJK skills' languages and glosses are kept in the store.
     this.#language = new CrossLingual({
       ...options.crossLingual,
       multilingual: options.embedder.multilingual === true,
       ...(this.#shared === undefined ? {} : { cache: this.#shared }),
     });
     // The store's model id: the embedder's with its text version.
-    const model = `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`;
-    const supply = new VectorSupply({
-      embedder: options.embedder,
-      batchSize: options.batchSize,
-      model,
-      dimensions,
-      shared: this.#shared,
-      language: this.#language,
-    });
-    const vectors = { engine: options, model, dimensions, shared: this.#shared, supply };
+    const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared: this.#shared, language: this.#language };
+    const vectors = { ...sources, supply: new VectorSupply(sources) };
     this.#dense = new LiveVectors(vectors);
-    this.#writer =
-      this.#shared === undefined
-        ? undefined
-        : new CatalogWriter({
-            shared: this.#shared,
-            engine: options,
-            model,
-            dimensions,
-            language: this.#language,
-            supply,
-            liveVectors: () => new LiveVectors(vectors),
-          });
+    const shared = this.#shared;
+    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...vectors, shared, liveVectors: () => new LiveVectors(vectors) });
     const engine = this;
     const catalog: RankedCatalog = {
       get size() {
@@ -168,12 +139,13 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   get info(): EngineInfo {
+    const store = storeSource(this.options);
     return {
       model: this.options.embedder.id,
       dimensions: this.#dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
-      store: this.#shared === undefined ? 'memory' : storeLabel(storeSource(this.options)),
+      store: this.#shared === undefined ? 'memory' : typeof store === 'string' ? store : 'given',
     };
   }
 
@@ -191,11 +163,8 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
-   * Saves the synced catalog in the store for cold processes: one row, its members (each skill as
-   * JSON, read only when a query returns it), its lexical index, the mean of its vectors and,
-   * above the exact-search size, the graph file that serves it (derived from the last saved
-   * graph). Returns whether it was written; a store that fails costs only the next cold process
-   * its shortcut ({@link saveProblem}).
+   * Saves the synced catalog in the store for cold processes (docs/store.md). Returns whether it
+   * was written; a store that fails costs only the next cold process its shortcut ({@link saveProblem}).
    */
   saveCatalog(catalog: SnapshotCatalog): boolean {
     const writer = this.#writer;
@@ -207,11 +176,7 @@ export class SkillSearchEngine extends RankedSearch {
     return true;
   }
 
-  /**
-   * What writes a changed catalog in the store without syncing this engine (`CatalogWriter`'s
-   * `assemble`, `assembleDelta`, `holdDelta`, `holdMoved`: what a cold process does when the disk moved since
-   * the last saved catalog): for a new engine (nothing synced) with a store, else undefined.
-   */
+  /** What writes a changed catalog in the store without syncing this engine: for a new engine (nothing synced) with a store, else undefined. */
   get catalogWriter(): CatalogWriter | undefined {
     this.assertOpen();
     return this.#generation === 0 ? this.#writer : undefined;
@@ -219,27 +184,18 @@ export class SkillSearchEngine extends RankedSearch {
 
   /**
    * Runs `write` (this engine's store writes: {@link saveCatalog}, {@link collectStore}) once the
-   * store's write lock is free: waited for without holding the thread when the store was opened
-   * with `storeWriter: 'async'` (`SharedStore.whenFree`), at once otherwise; `otherwise` without
-   * a store, or once it failed.
+   * store's write lock is free (`SharedStore.whenFree`); `otherwise` without a store, or once it failed.
    */
   whenStoreFree<T>(write: () => T, otherwise: T): Promise<T> {
     return this.#shared === undefined ? Promise.resolve(otherwise) : this.#shared.whenFree(write, otherwise);
   }
 
-  /**
-   * Resolves once a store write of this engine (a sync's new vectors) waits for another
-   * process's write lock (`SharedStore.waiting`): meanwhile the engine answers from the catalog
-   * it synced last. Never without a store, or once `signal` aborts.
-   */
+  /** Resolves once a store write of this engine waits for another process's write lock (`SharedStore.waiting`); never without a store. */
   storeWaiting(signal: AbortSignal): Promise<void> {
     return this.#shared?.waiting(signal) ?? new Promise<void>(() => undefined);
   }
 
-  /**
-   * Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how
-   * many went. For processes off a prompt's path (`skill-search index`).
-   */
+  /** Collects the store's entries no one used for `STORE_DEFAULTS.collectAfterDays`; returns how many went. */
   collectStore(): number {
     return this.#shared?.collect(STORE_DEFAULTS.collectAfterDays) ?? 0;
   }
@@ -363,12 +319,7 @@ export class SkillSearchEngine extends RankedSearch {
     if (renamed || removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
-      for (const skill of desired.values()) {
-        const name = normalizeName(skill.name);
-        const ids = this.#names.get(name);
-        if (ids === undefined) this.#names.set(name, [skill.id]);
-        else ids.push(skill.id);
-      }
+      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
     }
     return counts;
   }
@@ -393,9 +344,4 @@ export class SkillSearchEngine extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
-}
-
-/** How {@link SkillSearchEngine.info} names its store: the file, or `given` for a store passed in. */
-function storeLabel(source: string | object | undefined): string {
-  return typeof source === 'string' ? source : 'given';
 }

@@ -25,10 +25,7 @@ const TOKEN = /[`"'“”‘’]?[\p{L}\p{N}][\p{L}\p{N}:_.-]*[\p{L}\p{N}][`"'�
 const QUOTED = /^[`"'“”‘’](.+)[`"'“”‘’]$/u;
 const DISTINCTIVE = /[-_:]|\p{Ll}\p{Lu}/u;
 
-/**
- * Ids of the skills the query names, in the order they are named (no duplicates).
- * `lookup` maps a {@link normalizeName}d name to skill ids.
- */
+/** Ids of the skills the query names, in the order they are named (no duplicates); `lookup` maps a {@link normalizeName}d name to ids. */
 export function findNamedSkills(query: string, lookup: (normalized: string) => readonly string[] | undefined): string[] {
   const found: string[] = [];
   const add = (candidate: string): boolean => {

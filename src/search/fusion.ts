@@ -1,17 +1,14 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
-import type { DenseMatch, DenseScore } from './dense-query.js';
-import type { LexicalEvidenceKnobs } from './options.js';
+import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
+import type { LexicalEvidenceKnobs, ResolvedEngineOptions } from './options.js';
 
 /**
- * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over
- * this query's candidates (centred or plain cosine min-max, see `centering.ts`; BM25 relative to the best
- * lexical hit) and the two are mixed with a dense share that depends on the query's length:
+ * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over this
+ * query's candidates (centred or plain cosine min-max, see `centering.ts`; BM25 relative to the
+ * best lexical hit) and the two are mixed with a dense share that depends on the query's length:
  * sentence encoders blur long texts into an average while BM25 gains evidence from every extra
- * word, so past `longQuery.terms` distinct terms the dense share slides linearly to
- * `longQuery.denseShare` at twice that length. How the constants were chosen: docs/retrieval.md.
- *
- * The ordering score says nothing about whether the best hit is any good (the top of each list
- * always gets 1): that is the job of `relevance.ts`.
+ * word (`EngineOptions.longQuery`). The ordering score says nothing about whether the best hit is
+ * any good (the top of each list always gets 1): that is the job of `relevance.ts`.
  */
 export interface Candidate {
   readonly id: string;
@@ -21,41 +18,19 @@ export interface Candidate {
   centered: number;
   /** Best plain cosine; this or `centered` drives the dense side's part of the order (`QueryContext.centring`). */
   plain: number;
-  /** 1-based rank in the dense list; Infinity when not in it. */
-  denseRank: number;
   /** Raw BM25 score; 0 when the lexical ranker did not match. */
   lexical: number;
-  lexicalRank: number;
   coverage: number;
 }
 
-export interface FusionParameters {
-  /** Share of the ordering score given to the dense ranker for queries of up to `longQuery.terms` terms. */
-  readonly denseShare: number;
-  readonly longQuery: { readonly terms: number; readonly denseShare: number };
-  /**
-   * Share of the ordering score given to the candidate's lexical coverage (the share of the
-   * query's distinct terms it matches), the rest being the dense/BM25 mix: a skill that matches
-   * several of the request's words outranks one that shares a single common word with it.
-   */
-  readonly coverageShare: number;
-  /** When the lexical evidence is clear (see {@link lexicalEvidenceShare}), the dense share drops to at most this. */
-  readonly lexicalEvidence: LexicalEvidence;
-  /** How much a request on a skill's "not for" boundary moves it down and its named alternatives up (`boundaries.ts`). */
-  readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
-}
+/** The fusion knobs (documented on `EngineOptions`). */
+export type FusionParameters = Pick<ResolvedEngineOptions, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'>;
 
 /**
- * A clear lexical match: the best BM25 hit scores at least `margin` times the second and covers at
- * least `coverage` of the query's terms. Then a skill the dense side likes for one shared common
- * word must not overtake it: the dense share is capped at `denseShare`, and with `keepAbove` the
- * BM25 hit is ordered above every candidate that matches fewer of the query's terms (a dense-only
- * candidate matches none). `margin` 0 turns it off.
+ * Whether BM25's first hit (of `lexical`, best first) is a clear match: it scores at least
+ * `margin` times the second and covers at least `coverage` of the query's terms (`margin` 0: never).
  */
-export type LexicalEvidence = LexicalEvidenceKnobs;
-
-/** Whether BM25's first hit (of `lexical`, best first) is a clear match under `evidence`. */
-export function clearLexicalFirst(lexical: readonly { readonly score: number; readonly coverage: number }[], evidence: LexicalEvidence): boolean {
+export function clearLexicalFirst(lexical: readonly { readonly score: number; readonly coverage: number }[], evidence: LexicalEvidenceKnobs): boolean {
   const [first, second] = lexical;
   if (evidence.margin <= 0 || first === undefined || first.score <= 0 || first.coverage < evidence.coverage) return false;
   return second === undefined || second.score <= 0 || first.score >= evidence.margin * second.score;
@@ -65,7 +40,7 @@ export function clearLexicalFirst(lexical: readonly { readonly score: number; re
 export function lexicalEvidenceShare(
   share: number,
   lexical: readonly { readonly score: number; readonly coverage: number }[],
-  evidence: LexicalEvidence,
+  evidence: LexicalEvidenceKnobs,
 ): number {
   return clearLexicalFirst(lexical, evidence) ? Math.min(share, evidence.denseShare) : share;
 }
@@ -80,10 +55,7 @@ export function keepClearFirstAbove(orders: number[], coverages: readonly number
   orders[first] = Math.min(1, above);
 }
 
-/**
- * The ordering score after a request's overlap with the skill's boundary (the number of query terms
- * only its "not for" clauses use): scaled down by `penalty` per such term, at most two.
- */
+/** The ordering score scaled down by `penalty` per query term only the skill's "not for" clauses use, at most two. */
 export function boundedScore(order: number, boundaryTerms: number, penalty: number): number {
   return order * Math.max(0, 1 - penalty * Math.min(2, boundaryTerms));
 }
@@ -99,29 +71,21 @@ export function liftedScore(order: number, boundaryTerms: number, insteadBoost: 
 
 /** What ordering needs to know about the query as a whole. */
 export interface QueryContext {
-  /** The query's best BM25 score. */
   readonly bestLexical: number;
   /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
   readonly centring: boolean;
   /** Lowest and highest of that score among the query's candidates. */
   readonly denseMin: number;
   readonly denseMax: number;
-  /** From {@link denseShareFor}. */
   readonly denseShare: number;
-  /** {@link FusionParameters.coverageShare}. */
   readonly coverageShare: number;
 }
 
-/** The dense share for a query of `terms` distinct terms (see the file comment). */
+/** The dense share for a query of `terms` distinct terms (`EngineOptions.longQuery`). */
 export function denseShareFor(terms: number, parameters: Pick<FusionParameters, 'denseShare' | 'longQuery'>): number {
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
   return parameters.denseShare + (longShare - parameters.denseShare) * t;
-}
-
-/** The dense score that orders candidates: centred cosine, or plain when `centring` is false. */
-export function denseOrder(score: { readonly centered: number; readonly plain: number }, centring: boolean): number {
-  return centring ? score.centered : score.plain;
 }
 
 /** The hybrid ordering score in [0, 1]. */
@@ -134,43 +98,23 @@ export function hybridScore(candidate: Candidate, query: QueryContext): number {
 }
 
 /**
- * One candidate per skill either ranker returned: dense matches in their order, then
- * lexical ones; a lexical-only candidate gets its dense evidence from `denseOf`, so both parts of
- * its score are known.
+ * One candidate per skill either ranker returned: dense matches in their order, then lexical
+ * ones; a lexical-only candidate gets its dense evidence from `denseOf`, so both parts of its
+ * score are known.
  */
 export function gatherCandidates(dense: readonly DenseMatch[], lexical: readonly LexicalMatch[], denseOf: (id: string) => DenseScore): Map<string, Candidate> {
   const candidates = new Map<string, Candidate>();
-  dense.forEach((match, i) => {
-    candidates.set(match.id, {
-      id: match.id,
-      dense: match.cosine,
-      centered: match.centered,
-      plain: match.plain,
-      denseRank: i + 1,
-      lexical: 0,
-      lexicalRank: Number.POSITIVE_INFINITY,
-      coverage: 0,
-    });
-  });
-  lexical.forEach((match, i) => {
+  for (const match of dense)
+    candidates.set(match.id, { id: match.id, dense: match.cosine, centered: match.centered, plain: match.plain, lexical: 0, coverage: 0 });
+  for (const match of lexical) {
     let candidate = candidates.get(match.id);
     if (candidate === undefined) {
       const score = denseOf(match.id);
-      candidate = {
-        id: match.id,
-        dense: score.cosine,
-        centered: score.centered,
-        plain: score.plain,
-        denseRank: Number.POSITIVE_INFINITY,
-        lexical: 0,
-        lexicalRank: 0,
-        coverage: 0,
-      };
+      candidate = { id: match.id, dense: score.cosine, centered: score.centered, plain: score.plain, lexical: 0, coverage: 0 };
       candidates.set(match.id, candidate);
     }
     candidate.lexical = match.score;
-    candidate.lexicalRank = i + 1;
     candidate.coverage = match.coverage;
-  });
+  }
   return candidates;
 }

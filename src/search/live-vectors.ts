@@ -1,17 +1,12 @@
 import { SkillSearchError } from '../errors.js';
-import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import type { ResolvedEngineOptions } from './options.js';
 import { vectorKey } from './skill-text.js';
-import type { EmbedProgress, VectorSupply } from './vector-supply.js';
+import type { EmbedProgress, VectorSources, VectorSupply } from './vector-supply.js';
 
-/**
- * Labels of vectors the store could not name (it failed or was busy) start here, far above any
- * rowid the store hands out; a catalog holding one is not saved.
- */
+/** Labels of vectors the store could not name start here, far above any rowid it hands out; a catalog holding one is not saved. */
 export const LOCAL_LABELS = 2 ** 48;
 
 /** Vectors by content key, for {@link LiveVectors.apply}; `embedded` counts those the model made. */
@@ -20,29 +15,17 @@ export interface FoundVectors {
   readonly embedded: number;
 }
 
-export interface LiveVectorsOptions {
-  readonly engine: ResolvedEngineOptions;
-  /** The store's model id (the embedder's with its text version). */
-  readonly model: string;
-  readonly dimensions: number;
-  readonly shared: SharedStore | undefined;
-  readonly supply: VectorSupply;
-}
+type LiveVectorsOptions = VectorSources & { readonly supply: VectorSupply };
 
 /**
- * The live engine's vector side: a {@link CatalogVectors} brought to each synced catalog in two
- * steps, {@link missing} (asynchronous: reads or embeds the vectors it lacks) and {@link apply}
- * (synchronous: the vectors then hold the catalog, labelled by the store), so a concurrent search
- * sees the old catalog or the new one.
+ * The live engine's vector side: a {@link CatalogVectors} brought to each synced catalog by
+ * {@link missing} (asynchronous) then {@link apply} (synchronous), so a concurrent search sees
+ * the old catalog or the new one.
  */
 export class LiveVectors {
   readonly #options: LiveVectorsOptions;
   #vectors: CatalogVectors | undefined;
-  /**
-   * The catalog the vectors were last brought to. Skill objects are immutable: one passed to
-   * the previous sync again is unchanged, so a sync checks only the others (one map lookup per
-   * skill instead of hashing its text).
-   */
+  /** The catalog the vectors were last brought to: a skill object passed again is unchanged (skills are immutable). */
   #skills: ReadonlyMap<string, Skill> = new Map();
   /** Local labels handed out (see `LOCAL_LABELS`). */
   #localLabels = 0;
@@ -82,12 +65,7 @@ export class LiveVectors {
     });
   }
 
-  /**
-   * The vectors of the skills whose content key no entry of the vector index holds (a renamed
-   * skill, or one with the same text as another, reuses the stored vector), by key: from the
-   * shared store when it has them (a folder whose skills were seen elsewhere embeds nothing),
-   * else embedded and then added to it.
-   */
+  /** The vectors, by content key, of the skills whose key the vectors lack: from the store when it has them, else embedded. */
   missing(skills: Iterable<Skill>, signal?: AbortSignal, onProgress?: EmbedProgress): Promise<FoundVectors> {
     const state = this.load();
     const missing = new Map<string, Skill>();
@@ -100,9 +78,8 @@ export class LiveVectors {
   }
 
   /**
-   * Synchronous: the vectors hold `desired`, each from `found` or held already; when the graph
-   * fails in the middle (`INDEX_CORRUPT`: the native graph refused a change), the vectors are
-   * laid out anew without a base graph: a broken graph costs time, never the process.
+   * Synchronous: the vectors hold `desired`, each from `found` or held already; when the native
+   * graph refuses a change (`INDEX_CORRUPT`) they are laid out anew without a base graph.
    */
   apply(desired: ReadonlyMap<string, Skill>, found: FoundVectors): DiffCounts {
     const state = this.load();

@@ -12,25 +12,17 @@ import { vectorKey } from './skill-text.js';
 export interface MovedCatalog {
   readonly base: StoredCatalog;
   readonly skills: ReadonlyMap<string, Skill>;
-  /**
-   * The skills in document order: the base's document where its member is the skill's but for
-   * the record (same name, lexical and vector key), else the skill (changed since).
-   */
+  /** The skills in document order: the base's document where its member is the skill's but for the record, else the skill. */
   readonly members: readonly (number | Skill)[];
-  /** The base's member keys by document, read once for every use (`CatalogWriter.holdMoved` tells its change from them). */
+  /** The base's member keys by document, read once (`CatalogWriter.holdMoved` tells its change from them). */
   readonly keys: readonly Omit<CatalogMember, 'record'>[];
 }
 
 /**
- * The saved catalog (the one of `model` saved last) holding `skills` at other paths: the same
- * ids at the same documents, each kept member with the same name, lexical key and vector key,
- * only its record differing (a tools file or skill folder copied or moved, docs/store.md "A
- * catalog at a new path"), and which of them changed besides ({@link MovedCatalog.members}).
- * With none changed, its lexical index, vectors, mean and graph are what a clean build of
- * `skills` would write, so a search of it with the records taken from memory answers as that
- * build; with a few, those are held over it (`CatalogWriter.holdMoved`). Undefined when no
- * saved catalog holds the same ids in the same order. `language` is prepared with `skills`, as
- * the catalog writer does, for the glosses the lexical keys hold.
+ * The saved catalog (the one of `model` saved last) holding `skills` at other paths: the same ids
+ * at the same documents, a kept member differing only by its record (docs/store.md, "A catalog at
+ * a new path"), and which of them changed besides ({@link MovedCatalog.members}). Undefined when
+ * no saved catalog holds the same ids in the same order. `language` is prepared with `skills`.
  */
 export async function movedBase(store: SharedStore, model: string, skills: readonly Skill[], language: CrossLingual): Promise<MovedCatalog | undefined> {
   const byId = new Map<string, Skill>();
@@ -63,12 +55,10 @@ export interface MovedMembers {
 }
 
 /**
- * Writes the catalog `moved` under `key` from `base`, whose members it holds with other
- * records only (the same ids, names, lexical and vector keys at the same documents): its
- * lexical entries, vectors, mean, sum and graph are the base's, so nothing is embedded or
- * tokenised (docs/store.md, "A catalog at a new path"). False when it was not written: the base
- * is an overlay searched with its changed vectors beside its base's graph (a catalog written
- * whole cannot name that graph), or the store failed or no longer holds an entry.
+ * Writes the catalog `moved` under `key` from `base`, whose members it holds with other records
+ * only: its lexical entries, vectors, mean, sum and graph are the base's. False when it was not
+ * written: the base is an overlay (a catalog written whole cannot name its graph), or the store
+ * failed or no longer holds an entry.
  */
 export function putMovedCatalog(store: SharedStore, key: CatalogKey, base: StoredCatalog, moved: MovedMembers): boolean {
   if (base.graph !== undefined && base.graphHolder !== undefined && base.graphHolder !== base.id) return false;

@@ -7,17 +7,12 @@ import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type Resolved
 import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorIndexKnobs, type VectorIndexKnobs } from '../vector-index/options.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
 
-export type { CrossLingualKnobs } from '../lang/options.js';
-export type { FieldBoosts, FuzzyOptions } from '../lexical/options.js';
-export type { HnswOptions } from '../vector-index/options.js';
 export { assertPositiveInteger } from '../util/option-checks.js';
 
 /**
- * Every retrieval knob: its meaning, default and origin are documented once, on its
- * {@link EngineOptions} field or on the layer's own knobs that EngineOptions extends (the lexical
- * ranker's in `lexical/options.ts`, the vector index's in `vector-index/options.ts`, translation's
- * in `lang/options.ts`). Each layer holds its own defaults and checks; {@link ENGINE_DEFAULTS}
- * gathers them with the engine's. Measurements behind them are in docs/retrieval.md.
+ * Every retrieval knob, documented once on its {@link EngineOptions} field or on the layer's own
+ * knobs that EngineOptions extends (`lexical/options.ts`, `vector-index/options.ts`,
+ * `lang/options.ts`); how each value was chosen: docs/retrieval.md.
  */
 
 /** Per-sentence query embeddings (see {@link EngineOptions.queryChunks}). */
@@ -32,12 +27,27 @@ export interface QueryChunkOptions {
   readonly lexicalCoverage: number;
 }
 
-/** The evidence gate's knobs: what they mean is `LexicalEvidence` in `fusion.ts`. */
+/**
+ * A clear lexical match: the best BM25 hit scores at least `margin` times the second and covers at
+ * least `coverage` of the query's terms. Then the dense share is capped at `denseShare`, and with
+ * `keepAbove` the BM25 hit is ordered above every candidate that matches fewer of the query's terms.
+ * `margin` 0 turns it off (`fusion.ts`).
+ */
 export interface LexicalEvidenceKnobs {
   readonly margin: number;
   readonly coverage: number;
   readonly denseShare: number;
   readonly keepAbove: boolean;
+}
+
+interface LongQuery {
+  readonly terms: number;
+  readonly denseShare: number;
+}
+
+interface Boundaries {
+  readonly penalty: number;
+  readonly insteadBoost: number;
 }
 
 export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
@@ -58,73 +68,60 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * (`StoreOpenOptions.writer`). @default false
    */
   readonly storeWriter?: boolean | 'async';
-  /** Results per query when the request does not say: a product default, not tuned. @default 5 */
+  /** Results per query when the request does not say. @default 5 */
   readonly k?: number;
-  /** Ranker used when the request does not say; hybrid is never behind the others in hit@1 on any test suite (docs/retrieval.md). @default 'hybrid' */
+  /** Ranker used when the request does not say. @default 'hybrid' */
   readonly mode?: SearchMode;
   /**
    * When a search shows nothing: hits whose relevance is below the threshold of this setting
-   * are dropped (see `abstention.ts`). `balanced` keeps blanks on answerable requests rare,
+   * are dropped (`abstention.ts`). `balanced` keeps blanks on answerable requests rare,
    * `strict` shows less that is off-topic, `off` never abstains, a number in [0, 1] is the
-   * threshold itself. Chosen on the dev split; the curve is in docs/retrieval.md.
-   * @default 'balanced'
+   * threshold itself. @default 'balanced'
    */
   readonly abstain?: AbstainSetting;
-  /**
-   * The fitted relevance models and operating points. Replace only to try a refit
-   * (`npm run fit` writes the bundled file). @default the bundled `relevance-model.json`
-   */
+  /** The fitted relevance models and operating points; replace only to try a refit (`npm run fit`). @default the bundled `relevance-model.json` */
   readonly relevance?: RelevanceModels;
   /**
    * How far the shown list reaches past a first hit that passed the threshold: a later hit is
    * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
-   * threshold (`abstention.ts`). `{relative: 1, floor: 1}`: the threshold alone. Chosen on the dev
-   * splits by `scripts/choose-shown-cut.ts` (docs/retrieval.md). @default {relative: 0.1, floor: 0.25}
+   * threshold. `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
-  /**
-   * Share of the hybrid ordering score given to the (min-max normalised) dense ranker.
-   * Hand-set on a MetaTool dev sample; fitting it on the train splits gives the same value
-   * (docs/retrieval.md). @default 0.65
-   */
+  /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
   readonly denseShare?: number;
   /**
    * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
-   * to `denseShare` at twice that many. Hand-set (docs/retrieval.md). @default {terms: 32, denseShare: 0}
+   * to `denseShare` at twice that many. @default {terms: 32, denseShare: 0}
    */
-  readonly longQuery?: Partial<{ readonly terms: number; readonly denseShare: number }>;
+  readonly longQuery?: Partial<LongQuery>;
   /**
    * Share of the hybrid ordering score given to a candidate's lexical coverage (the share of the
-   * query's distinct terms it matches), the rest being the dense/BM25 mix. Fitted on the train
-   * splits and chosen on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default 0
+   * query's distinct terms it matches), the rest being the dense/BM25 mix. @default 0
    */
   readonly coverageShare?: number;
   /**
    * A clear lexical match caps the dense share: when BM25's first hit scores at least `margin`
    * times its second and covers at least `coverage` of the query's terms, the dense share is at
-   * most `denseShare` (`fusion.ts`); margin 0 turns it off. Fitted on the train splits and chosen
-   * on dev by `scripts/fit-fusion.ts` (docs/retrieval.md). @default {margin: 0, coverage: 0, denseShare: 0.65}
+   * most `denseShare` (`fusion.ts`); margin 0 turns it off. @default {margin: 0, coverage: 0, denseShare: 0.65}
    */
   readonly lexicalEvidence?: Partial<LexicalEvidenceKnobs>;
   /**
    * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled
    * down by `penalty` per query term only its boundary clauses use (at most two), and the skills it
-   * names as alternatives move `insteadBoost` per term of the way to 1. 0 and 0 turn it off. Chosen on dev by
-   * `scripts/fit-fusion.ts` (docs/retrieval.md). @default {penalty: 0.2, insteadBoost: 0.1}
+   * names as alternatives move `insteadBoost` per term of the way to 1. 0 and 0 turn it off.
+   * @default {penalty: 0.2, insteadBoost: 0.1}
    */
-  readonly boundaries?: Partial<{ readonly penalty: number; readonly insteadBoost: number }>;
+  readonly boundaries?: Partial<Boundaries>;
   /**
    * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
-   * matched words, several of the request's words, name words; `rerank.ts`), with the model
-   * `scripts/fit-rerank.ts` fitted and chose by cross-validation over train and dev (docs/retrieval.md). false keeps the
-   * fused order. @default true
+   * matched words, several of the request's words, name words; `rerank.ts`) with the bundled
+   * fitted model; false keeps the fused order. @default true
    */
   readonly evidenceRerank?: boolean;
   /**
    * The lexical ranker's first this-many hits always stay within the first
    * {@link keepLexicalWithin} hybrid hits, so a weak dense signal cannot push a strong BM25 match
-   * out of sight. 0 turns the guard off. Hand-set; a safety net that leaves hit rates as they
-   * are (docs/retrieval.md). @default 2
+   * out of sight. 0 turns the guard off. @default 2
    */
   readonly keepLexical?: number;
   /** How far down the hybrid list {@link keepLexical} keeps the lexical ranker's best hits. @default 10 */
@@ -134,29 +131,20 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
    * that second embedding when BM25 has already singled one skill out: its best hit scores at
    * least `lexicalMargin` times the second (or is the only one) and matches at least
-   * `lexicalCoverage` of the message's terms; margin 0 never skips. `minTerms` and `max`
-   * hand-set, `lexicalMargin` and `lexicalCoverage` chosen on the dev splits by
-   * `scripts/choose-chunk-gate.ts` (docs/retrieval.md, Long messages).
+   * `lexicalCoverage` of the message's terms; margin 0 never skips.
    * @default {minTerms: 16, max: 8, lexicalMargin: 1.5, lexicalCoverage: 0.2}
    */
   readonly queryChunks?: Partial<QueryChunkOptions>;
-  /** Candidates each ranker contributes to fusion. Hand-set, not tuned: deeper than any k shown. @default 50 */
+  /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
-  /**
-   * Texts per embedder call during sync (and between progress reports): speed and memory only,
-   * never the results. USE-lite sorts each call's texts by length to pad its batches less, so
-   * bigger calls embed faster (docs/cold-build.md). @default 512
-   */
+  /** Texts per embedder call during sync (and between progress reports): speed and memory only, never the results. @default 512 */
   readonly batchSize?: number;
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
   /**
    * Hybrid fusion reads the dense side as cosine with the skill's vector centred on the catalogue
-   * mean (`centering.ts`); false: as plain cosine, which ranked better at scale. The relevance
-   * model reads the centred score either way, and dense mode always orders by it (its relevance
-   * model was fitted on that order), and so do translated requests (`ranker.ts` `fusionFor`). The
-   * default is the order the bundled re-ranker was fitted on, chosen by cross-validation in
-   * `scripts/fit-rerank.ts` (docs/retrieval.md, "The replay made exact"). @default true
+   * mean (`centering.ts`); false: as plain cosine. The relevance model reads the centred score
+   * either way, and so do dense mode and translated requests (`ranker.ts` `fusionFor`). @default true
    */
   readonly centring?: boolean;
   /**
@@ -167,29 +155,27 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly crossLingual?: CrossLingualKnobs;
 }
 
-export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, ResolvedLexicalKnobs {
-  readonly embedder: Embedder;
+/** Nested knobs whose resolved type is not just their given one made required. */
+type ResolvedApart =
+  | keyof VectorIndexKnobs
+  | keyof LexicalKnobs
+  | 'indexDir'
+  | 'store'
+  | 'shownCut'
+  | 'longQuery'
+  | 'lexicalEvidence'
+  | 'boundaries'
+  | 'queryChunks'
+  | 'crossLingual';
+
+export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, ResolvedLexicalKnobs, Readonly<Required<Omit<EngineOptions, ResolvedApart>>> {
   readonly indexDir: string | undefined;
   readonly store: string | EntryStore | undefined;
-  readonly storeWriter: boolean | 'async';
-  readonly k: number;
-  readonly mode: SearchMode;
-  readonly abstain: AbstainSetting;
-  readonly relevance: RelevanceModels;
   readonly shownCut: ShownCut;
-  readonly denseShare: number;
-  readonly longQuery: { readonly terms: number; readonly denseShare: number };
-  readonly coverageShare: number;
+  readonly longQuery: LongQuery;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
-  readonly boundaries: { readonly penalty: number; readonly insteadBoost: number };
-  readonly evidenceRerank: boolean;
-  readonly keepLexical: number;
-  readonly keepLexicalWithin: number;
+  readonly boundaries: Boundaries;
   readonly queryChunks: QueryChunkOptions;
-  readonly candidates: number;
-  readonly batchSize: number;
-  readonly queryCacheSize: number;
-  readonly centring: boolean;
   readonly crossLingual: ResolvedCrossLingualKnobs;
 }
 

@@ -3,23 +3,16 @@ import type { Embedder } from '../types.js';
 import { ENGINE_DEFAULTS, type QueryChunkOptions } from './options.js';
 
 /**
- * A message often asks for several things ("Get the GC content of this DNA. Then look up the
- * drug's metabolism."), and a sentence encoder turns it into one averaged vector that sits near
- * none of the skills it needs. The dense side therefore also embeds each sentence on its own and
- * lets a skill keep its best match over the whole message and its sentences.
- * It helps multi-request messages (Seal-Tools) and leaves one-sentence ones alone
- * (docs/retrieval.md).
+ * A message that asks for several things becomes one averaged vector near none of the skills it
+ * needs, so the dense side also embeds each sentence on its own and a skill keeps its best match
+ * (docs/retrieval.md, "Long messages").
  */
 
 /** Sentence ends, clause breaks that introduce a new request, and line breaks. */
 const BREAK = /(?<=[.!?。！？；;:])\s+|(?<=[。！？；])|\n+/u;
 const HAS_LETTER = /\p{L}/u;
 
-/**
- * The pieces of `query` worth embedding separately: none when the query is one piece. More than
- * `max` pieces are joined into `max` runs of consecutive ones, so a long task description still
- * costs a bounded number of embeddings (its dense share is small anyway, see `fusion.ts`).
- */
+/** The pieces of `query` worth embedding separately (none when it is one piece); more than `max` are joined into `max` runs of consecutive ones. */
 export function queryChunks(query: string, max = ENGINE_DEFAULTS.queryChunks.max): string[] {
   const pieces = query
     .split(BREAK)
@@ -36,12 +29,7 @@ export function queryChunks(query: string, max = ENGINE_DEFAULTS.queryChunks.max
   return runs;
 }
 
-/**
- * Whether BM25 has already singled one skill out, so a hybrid search can spare the sentence
- * embeddings: its best hit (`lexical`, best first) scores at least `lexicalMargin` times the
- * second (or is the only one) and matches at least `lexicalCoverage` of the message's terms.
- * Never with `lexicalMargin` 0.
- */
+/** Whether BM25 has already singled one skill out, so a hybrid search can spare the sentence embeddings (`EngineOptions.queryChunks`). */
 export function lexicallySettled(
   lexical: readonly Pick<LexicalMatch, 'score' | 'coverage'>[],
   { lexicalMargin, lexicalCoverage }: Pick<QueryChunkOptions, 'lexicalMargin' | 'lexicalCoverage'>,
@@ -55,9 +43,8 @@ export function lexicallySettled(
 export const CHUNK_SEPARATOR = '\u0000';
 
 /**
- * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list (cheaper
- * than separate calls, docs/retrieval.md), the vectors laid end to end in one
- * array. Behind a `QueryEmbeddingCache` it lets a repeated message reuse all its chunk vectors.
+ * An embedder over chunk lists joined by {@link CHUNK_SEPARATOR}: one model call per list, the
+ * vectors laid end to end in one array, so a `QueryEmbeddingCache` keeps a message's chunk vectors.
  */
 export function chunkListEmbedder(embedder: Embedder): Embedder {
   return {

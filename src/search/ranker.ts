@@ -4,7 +4,7 @@ import type { CrossLingual, RoutedQuery } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
-import type { DenseSide } from '../vector-index/dense-side.js';
+import type { DenseSide } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
@@ -12,7 +12,8 @@ import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
 import { findNamedSkills } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
-import { assertMode, assertPositiveInteger, type ResolvedEngineOptions } from './options.js';
+import { assertPositiveInteger } from '../util/option-checks.js';
+import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
 
@@ -51,13 +52,20 @@ export abstract class RankedSearch implements SkillSearcher {
     return this.ranker().search(query, request);
   }
 
-  /** See {@link Ranker.explain}. */
+  /**
+   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
+   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   */
   async explain(query: string, request: SearchRequest = {}): ReturnType<Ranker['explain']> {
     this.assertOpen();
     return this.ranker().explain(query, request);
   }
 
-  /** See {@link Ranker.rank}. */
+  /**
+   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
+   * (what `scripts/fit-abstention.ts` fits on), and the ids the query names exactly (left out of
+   * `ranked`). With `explain`, also the lexical matches and the query's routing.
+   */
   async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): ReturnType<Ranker['rank']> {
     this.assertOpen();
     return this.ranker().rank(query, request);
@@ -71,16 +79,14 @@ export abstract class RankedSearch implements SkillSearcher {
 
 /** What `rank` gathers beyond the ranked list when a search is explained. */
 interface RankExplanation {
-  /** The lexical ranker's matches by id, each with its matched terms per field. */
   readonly lexical: ReadonlyMap<string, LexicalMatch>;
   readonly translation?: HitExplanation['translation'];
 }
 
 /**
  * Hybrid skill retrieval over a {@link RankedCatalog}: query → candidates (`candidates.ts`) →
- * fusion (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`): BM25 and
- * sentence embeddings, an exact-name fast path, every hit scored by its fitted relevance. It
- * does not know where the catalog is kept.
+ * fusion (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`), with an
+ * exact-name fast path. It does not know where the catalog is kept.
  */
 export class Ranker {
   readonly options: ResolvedEngineOptions;
@@ -101,11 +107,7 @@ export class Ranker {
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(this.options.embedder), this.options.queryCacheSize);
   }
 
-  /**
-   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
-   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
-   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
-   */
+  /** See {@link RankedSearch.search}. */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const { k, threshold, model, ranked, exact, explanation } = await this.#rankForScoring(query, request);
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
@@ -138,9 +140,8 @@ export class Ranker {
   }
 
   /**
-   * What `search` and `explain` share: the request checked, the ranked list as deep as the
-   * relevance model was fitted on (whatever `k`, so a hit's score does not depend on `k`), the
-   * model for the mode and the threshold of the abstention setting.
+   * The request checked, the ranked list as deep as the relevance model was fitted on (so a hit's
+   * score does not depend on `k`), the mode's model and the abstention setting's threshold.
    */
   async #rankForScoring(query: string, request: SearchRequest) {
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
@@ -155,10 +156,7 @@ export class Ranker {
     return { k, threshold: thresholdFor(this.options.relevance, mode, setting), model: this.options.relevance.models[mode], ranked, exact, explanation };
   }
 
-  /**
-   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
-   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
-   */
+  /** See {@link RankedSearch.explain}. */
   async explain(
     query: string,
     request: SearchRequest = {},
@@ -174,17 +172,11 @@ export class Ranker {
     };
   }
 
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
   threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
     return thresholdFor(this.options.relevance, mode, setting);
   }
 
-  /**
-   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
-   * (what `scripts/fit-abstention.ts` fits the relevance model on), and the ids the query names
-   * exactly (left out of `ranked`). With `explain`, also the lexical matches with their terms per
-   * field and the query's routing (`search` turns them into each hit's `why`).
-   */
+  /** See {@link RankedSearch.rank}. */
   async rank(
     query: string,
     request: Omit<SearchRequest, 'abstain'> = {},
@@ -192,7 +184,6 @@ export class Ranker {
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
-    // Tokenised only when returned: most searches never are.
     const empty = () => ({ ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] });
     if (query.trim() === '' || this.#catalog.size === 0) return empty();
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
@@ -226,9 +217,7 @@ export class Ranker {
     // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
     const generation = catalog.generation;
     let lexical = mode === 'hybrid' ? catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];
-    // The whole message's vector, then one per chunk. Chunk vectors only order candidates: a
-    // query whose dense share is 0 needs the whole one alone (for its relevance features), and
-    // so does one where BM25 has already singled a skill out.
+    // Chunk vectors only order candidates: not needed when the dense share is 0 or BM25 has singled a skill out.
     const { minTerms, max } = this.options.queryChunks;
     const settled = lexicallySettled(lexical, this.options.queryChunks);
     const chunks = share > 0 && terms.size >= minTerms && !settled ? queryChunks(routed.dense, max) : [];
@@ -272,7 +261,7 @@ export class Ranker {
   #centroidOf(side: DenseSide): Centroid {
     const cached = this.#centroid;
     if (cached !== undefined && cached.side === side && cached.version === side.version) return cached.centroid;
-    const centroid = Centroid.ofMean(side.mean(), { centre: this.options.centring });
+    const centroid = new Centroid(side.mean(), { centre: this.options.centring });
     this.#centroid = { side, version: side.version, centroid };
     return centroid;
   }
@@ -284,10 +273,9 @@ export class Ranker {
 }
 
 /**
- * The fusion knobs of one hybrid search: the engine's, with the query's dense share. The evidence
- * re-ranker and the plain dense order were chosen on requests in the catalog's language; a
- * translated request (its lexical evidence is dictionary glosses) keeps the centred, fused order,
- * which ranked it better on the cross-lingual dev halves (docs/retrieval.md, "Both dense scores").
+ * The fusion knobs of one hybrid search: the engine's, with the query's dense share. A translated
+ * request (its lexical evidence is dictionary glosses) keeps the centred, fused order
+ * (docs/retrieval.md, "Both dense scores").
  */
 export function fusionFor<T extends { readonly evidenceRerank: boolean; readonly centring: boolean }>(
   options: T,

@@ -4,17 +4,13 @@ import { humanizeName } from './skill-text.js';
 
 /**
  * Relevance: one calibrated score per hit, the estimated probability that the skill fits the
- * message, from a small logistic model per mode fitted on labelled requests
- * (`scripts/fit-abstention.ts`, weights in `relevance-model.json`, provenance in
- * docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
+ * message, from a small logistic model per mode fitted by `scripts/fit-abstention.ts`
+ * (docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
  *
- * A score is P(the message has a fitting skill) × P(this hit fits | it has one) (see
- * {@link RelevanceModel}). The features are of two kinds. *Ordering* features (the hit's own
- * ordering score and its rank) may only raise the probability (their weights are fitted
- * non-negative), so within one query the probability falls down the list and the order the
- * rankers chose is kept. *Query* features (how well the best hit matches, how the rankers
- * agree, the message's length) are the same for every hit of a query: they move the whole list
- * up or down, which is what makes scores comparable across queries.
+ * A score is P(the message has a fitting skill) × P(this hit fits | it has one). *Ordering*
+ * features (the hit's ordering score and rank) have non-negative weights, so within one query the
+ * probability falls down the list; *query* features are the same for every hit of a query and
+ * move the whole list up or down, which makes scores comparable across queries.
  */
 
 /** One ranked hit with the evidence the rankers found for it; fields a mode lacks are undefined. */
@@ -33,9 +29,9 @@ export interface RankedEvidence {
   readonly lexical?: number;
   /** Share of distinct query terms matched (lexical and hybrid). */
   readonly coverage?: number;
-  /** `coverage` with each word weighted by its IDF (`LexicalMatch.weightedCoverage`; hybrid). */
+  /** `LexicalMatch.weightedCoverage` (hybrid). */
   readonly weightedCoverage?: number;
-  /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; hybrid). */
+  /** `LexicalMatch.rarest` (hybrid). */
   readonly rarest?: number;
 }
 
@@ -95,34 +91,18 @@ export type FeatureName = keyof typeof FEATURES;
 /** Ordering features: their fitted weights are kept ≥ 0 so probability never rises down the list. */
 export const ORDERING_FEATURES: readonly FeatureName[] = ['order', 'rank'];
 
+const ANY_MODE: readonly FeatureName[] = ['order', 'rank', 'terms', 'nameMatch'];
+const DENSE_ONLY: readonly FeatureName[] = ['topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'];
+const LEXICAL_ONLY: readonly FeatureName[] = ['bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'];
+
 /** The features each mode can compute (lexical mode never loads the model; dense mode never runs BM25). */
 export const MODE_FEATURES: Readonly<Record<SearchMode, readonly FeatureName[]>> = {
-  hybrid: [
-    'order',
-    'rank',
-    'terms',
-    'nameMatch',
-    'topCosine',
-    'firstCosine',
-    'topCentered',
-    'centeredMargin',
-    'peak',
-    'catalogCosine',
-    'bestCoverage',
-    'firstCoverage',
-    'bm25',
-    'firstLexical',
-    'agree',
-  ],
-  dense: ['order', 'rank', 'terms', 'nameMatch', 'topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'],
-  lexical: ['order', 'rank', 'terms', 'nameMatch', 'bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'],
+  hybrid: [...ANY_MODE, ...DENSE_ONLY, ...LEXICAL_ONLY, 'agree'],
+  dense: [...ANY_MODE, ...DENSE_ONLY],
+  lexical: [...ANY_MODE, ...LEXICAL_ONLY],
 };
 
-/**
- * A mode's relevance model, two logistic models whose product is a hit's score:
- * P(the message has a fitting skill) from query features alone, times P(this hit fits | the
- * message has one) from ordering and query features, fitted on answerable messages only.
- */
+/** A mode's relevance model: P(answerable) from query features alone, times P(this hit fits | answerable), fitted on answerable messages. */
 export interface RelevanceModel {
   readonly answerable: LogisticModel;
   readonly hit: LogisticModel;

@@ -2,19 +2,14 @@ import bundled from './rerank-model.json' with { type: 'json' };
 import { nameMatch, nameWords } from './relevance.js';
 
 /**
- * Evidence re-ranking: the hybrid fusion's first `depth` candidates reordered by a small linear
- * model of how strong each one's lexical evidence is, so that a skill the dense side likes for one
- * shared common word does not overtake a specific lexical match (rare terms, several of the
- * request's words, words of the skill's name). Fitted, and its features, strength and depth chosen
- * (cross-validated over the train and dev splits), by `scripts/fit-rerank.ts`; weights in
- * `rerank-model.json`; measurements in docs/retrieval.md.
+ * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
+ * how strong each one's lexical evidence is (rare terms, several of the request's words, words of
+ * the skill's name), so a skill the dense side likes for one shared common word does not overtake
+ * a specific lexical match. Fitted by `scripts/fit-rerank.ts` (docs/retrieval.md).
  *
- * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale` and was fitted
- * as a softmax over each query's pool: its first `depth` fused candidates and BM25's first
- * `lexicalDepth` hits wherever fusion put them (a specific match the dense side ranked far down).
- * A pool member's ordering score becomes the one its new place had (the pool's scores, best
- * first), so the relevance model reads the same range of scores it was fitted on and candidates
- * outside the pool keep theirs.
+ * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale`. A pool
+ * member's ordering score becomes the one its new place had, so the relevance model reads the
+ * range of scores it was fitted on and candidates outside the pool keep theirs.
  */
 
 /** What the re-ranker reads of one hybrid candidate. */
@@ -30,9 +25,9 @@ export interface RerankCandidate {
   readonly lexical: number;
   /** Share of the query's distinct terms matched (0 when not matched). */
   readonly coverage: number;
-  /** `coverage` with each word weighted by its IDF (`LexicalMatch.weightedCoverage`; 0 when not matched or unknown). */
+  /** `LexicalMatch.weightedCoverage` (0 when not matched or unknown). */
   readonly weightedCoverage?: number;
-  /** Its rarest matched word's IDF relative to the query's rarest (`LexicalMatch.rarest`; 0 when not matched or unknown). */
+  /** `LexicalMatch.rarest` (0 when not matched or unknown). */
   readonly rarest?: number;
 }
 
@@ -48,11 +43,11 @@ export const RERANK_FEATURES = {
   coverage: 'coverage',
   /** ln(1 + query terms it matches). */
   matched: 'matched',
-  /** BM25 per matched term, squared (MiniSearch multiplies by the terms matched), relative to the best such: how rare and well placed its matched words are. */
+  /** BM25 per matched term squared, relative to the best such: how rare and well placed its matched words are. */
   perTerm: 'perTerm',
   /** Share of the candidate's name words the request contains. */
   name: 'name',
-  /** `name` with each matched word weighted by 1 / how many of the query's candidates have it in their name: a name word many candidates share (`pdf`) is weak evidence. */
+  /** `name` with each matched word weighted by 1 / how many of the query's candidates have it in their name. */
   nameSpecific: 'nameSpecific',
   /** ln of how many of the query's candidates have the matched name words in their names (mean over those words; 0 when none matched). */
   nameGeneric: 'nameGeneric',
@@ -78,7 +73,7 @@ export const RERANK_FEATURES = {
   rarest: 'rarest',
   /** For a candidate BM25 matched on one word only, how common that word is (1 − `rarest`); 0 otherwise. */
   singleCommon: 'singleCommon',
-  /** Share of the request's words that are words of the candidate's name (the reverse of `name`): "istio traffic management" covers most of a short request. */
+  /** Share of the request's words that are words of the candidate's name (the reverse of `name`). */
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
@@ -93,22 +88,14 @@ export interface RerankModel {
   readonly depth: number;
   /** How many of BM25's first hits join them wherever the fused order put them. */
   readonly lexicalDepth: number;
-  /**
-   * How many of the candidates with the highest IDF-weighted coverage (`RerankCandidate.weightedCoverage`,
-   * BM25 breaking ties) join them too: the request's rarest words matched, though BM25's sum ranked it low. Absent: 0.
-   */
+  /** How many of the candidates with the highest `weightedCoverage` (BM25 breaking ties) join them too. Absent: 0. */
   readonly weightedDepth?: number;
   /**
    * Where the pool members the model puts after the first `depth` places go: true, right below
-   * them (a candidate pushed out of the first places by BM25's first hit stays in the first few);
-   * false or absent, to the places those BM25 hits came from, however far down.
+   * them; false or absent, to the places those BM25 hits came from, however far down.
    */
   readonly poolStaysTop?: boolean;
-  /**
-   * How far (in model score) a challenger must lead the fused first candidate to take its place: below that lead the
-   * fused first stays first and only the places after it are reordered (a small lead is within what the fit cannot tell
-   * apart). Absent: 0.
-   */
+  /** How far (in model score) a challenger must lead the fused first candidate to take its place. Absent: 0. */
   readonly minLead?: number;
   readonly temperature: number;
   readonly features: readonly RerankFeature[];
@@ -156,11 +143,7 @@ function sharedNameWords(candidates: readonly RerankCandidate[], terms: Readonly
   });
 }
 
-/**
- * The feature rows (in `names` order) of `candidates`, computed over all of them (the query's whole
- * candidate set): one row per candidate, or with `only`, the rows of those indexes alone, in that
- * order (a row's values read the whole set either way).
- */
+/** The feature rows (in `names` order) of `candidates`, or with `only` of those indexes alone; values read the whole set either way. */
 export function rerankRows(
   candidates: readonly RerankCandidate[],
   terms: ReadonlySet<string>,
@@ -254,16 +237,15 @@ export function rerankPool(
 }
 
 /**
- * The ordering scores after re-ranking (same indexing as `candidates`): the first `model.depth`
- * candidates by `order`, with BM25's first `model.lexicalDepth`, are sorted by the model's score and given, best first, the ordering
- * scores of those places (see {@link RerankModel.poolStaysTop} for the places after the first `depth`); the rest keep theirs.
- * Ties keep the fused order.
+ * The ordering scores after re-ranking (same indexing as `candidates`): the pool ({@link rerankPool})
+ * is sorted by the model's score and given, best first, the ordering scores of its places; the rest
+ * keep theirs. Ties keep the fused order.
  */
 export function rerankedOrders(
   candidates: readonly RerankCandidate[],
   terms: ReadonlySet<string>,
   model: RerankModel,
-  /** The model's feature rows of `candidates` (indexed as they are), when the caller has them (fits replaying many models). */
+  /** The model's feature rows of `candidates`, when the caller has them (fits replaying many models). */
   rowsOf?: () => readonly (readonly number[])[],
 ): number[] {
   const orders = candidates.map((c) => c.order);

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Skill } from '../types.js';
 
-/**
- * Bump when {@link embeddingText} changes: it is part of every embedding cache key and of
- * the index manifest's model id, so old vectors are recomputed instead of silently mixed.
- */
+/** Bump when {@link embeddingText} changes: it is part of the store's model id, so old vectors are not mixed in. */
 export const EMBEDDING_TEXT_VERSION = 't2';
 
 /** `pdf-extract` / `getWeatherInfo` / `snake_case` → words a sentence encoder knows. */
@@ -31,9 +28,8 @@ export function glossedEmbeddingText(skill: Skill, glosses: string | undefined):
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * Cache key and index tag of a skill's vector. The text recipe version is part of the model id
- * that keys the cache file and the index manifest, so the content hash alone suffices; the
- * cache stores keys as 32 raw bytes, so a hash that is not sha256 hex is hashed once more.
+ * Cache key of a skill's vector: its content hash (the text version is in the model id), hashed
+ * once more when not sha256 hex, since the store keeps keys as 32 raw bytes.
  */
 export function vectorKey(skill: Skill): string {
   return SHA256_HEX.test(skill.contentHash) ? skill.contentHash : createHash('sha256').update(skill.contentHash).digest('hex');

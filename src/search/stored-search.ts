@@ -35,9 +35,8 @@ export interface CatalogStamps {
 /**
  * A read-only search over a catalog saved in the store (`SkillSearchEngine.saveCatalog`): what
  * a cold process (a hook without a server, `query`, MCP) opens instead of building the catalog.
- * Opening reads one row and views the catalog's graph file (memory-mapped); a skill is decoded
- * from its record only when a query reaches it, its vector read from the store likewise: the
- * lexical side's candidates and the graph's hits each in one read ({@link StoredMembers}).
+ * Opening reads one row and views the catalog's graph file; a skill is decoded from its record,
+ * and its vector read, only when a query reaches it ({@link StoredMembers}).
  */
 export class StoredSearch extends RankedSearch {
   readonly options: ResolvedEngineOptions;
@@ -63,7 +62,6 @@ export class StoredSearch extends RankedSearch {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
-    // While the catalog's stamp is computed, the model loads (a live search needs it too).
     const warming = resolved.embedder.warm?.();
     const stamp = (await stamps).portableStamp;
     if (stamp === undefined) {
@@ -73,8 +71,7 @@ export class StoredSearch extends RankedSearch {
     const store = new SharedStore(source);
     const opened = StoredSearch.#open(resolved, store, stamp);
     if ('reason' in opened) {
-      // Not waited for: the caller's next path (assembling the changed catalog, the live index)
-      // reads the disk while the model goes on loading, and waits for it when it embeds.
+      // Not waited for: the caller's next path reads the disk while the model goes on loading.
       store.close();
       return opened;
     }
@@ -84,11 +81,10 @@ export class StoredSearch extends RankedSearch {
 
   /**
    * The catalog of `skills` searched as the saved catalog holding the same skills at other paths
-   * (`movedBase`: every member's keys equal, only records differ), the records and load problems
-   * taken from memory; undefined when the store holds none such. When a few skills changed too,
-   * `hold` (`CatalogWriter.holdMoved`) is given the moved catalog, its member keys read once, and
-   * the base is searched with the changed members it holds over it; undefined without `hold` or
-   * when it holds nothing. Nothing is written.
+   * (`movedBase`), the records and load problems taken from memory; undefined when the store holds
+   * none such. When a few skills changed too, `hold` (`CatalogWriter.holdMoved`) is given the moved
+   * catalog and the base is searched with the changed members it holds over it; undefined without
+   * `hold` or when it holds nothing. Nothing is written.
    */
   static async openMoved(
     options: EngineOptions,
@@ -96,10 +92,9 @@ export class StoredSearch extends RankedSearch {
     diagnostics: readonly Diagnostic[],
     hold?: (moved: MovedCatalog) => Promise<HeldCatalog | undefined>,
   ): Promise<OpenedCatalog | undefined> {
-    const resolved = resolveEngineOptions(options);
-    const source = storeSource(resolved);
-    if (source === undefined) return undefined;
-    const store = new SharedStore(source);
+    const opening = storeOf(options);
+    if (opening === undefined) return undefined;
+    const { resolved, store } = opening;
     const language = crossLingual(resolved, store);
     let moved: MovedCatalog | undefined;
     let held: HeldCatalog | undefined;
@@ -126,19 +121,17 @@ export class StoredSearch extends RankedSearch {
   }
 
   /**
-   * The catalog `find` names a copy of (given which stamps the store holds a catalog for: a
-   * tools file copied or moved, `SkillCatalog.copyOf`) searched as that saved catalog, each skill
-   * and load problem moved to the copy's path (`renameSkill`, `renameDiagnostic`), with the
+   * The catalog `find` names a copy of (a tools file copied or moved, `SkillCatalog.copyOf`)
+   * searched as that saved catalog, each skill and load problem moved to the copy's path, with the
    * copy; undefined when there is none.
    */
   static async openCopy(
     options: EngineOptions,
     find: (held: (base: ReadStamps) => boolean) => Promise<CatalogCopy | undefined>,
   ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
-    const resolved = resolveEngineOptions(options);
-    const source = storeSource(resolved);
-    if (source === undefined) return undefined;
-    const store = new SharedStore(source);
+    const opening = storeOf(options);
+    if (opening === undefined) return undefined;
+    const { resolved, store } = opening;
     const copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined).catch((error: unknown) => {
       store.close();
       throw error;
@@ -156,11 +149,10 @@ export class StoredSearch extends RankedSearch {
   }
 
   /**
-   * The changed catalog `held` over the saved catalog it changes, stamped `base`
-   * (`CatalogWriter.holdDelta`), searched as that catalog written in the store would be;
-   * `diagnostics`: its load problems. With `copy` (an edited copy, `SkillCatalog.editedCopyOf`),
-   * each kept skill moved from the base's path to the copy's (`renameSkill`). Why there is none
-   * when the base is no longer saved as it was held.
+   * The changed catalog `held` over the saved catalog stamped `base` it changes
+   * (`CatalogWriter.holdDelta`), searched as that catalog written would be; `diagnostics`: its load
+   * problems. With `copy` (an edited copy, `SkillCatalog.editedCopyOf`), each kept skill moved to
+   * the copy's path. Why there is none when the base is no longer saved as it was held.
    */
   static openHeld(
     options: EngineOptions,
@@ -169,10 +161,9 @@ export class StoredSearch extends RankedSearch {
     diagnostics: readonly Diagnostic[],
     copy?: Pick<EditedCopy, 'files'>,
   ): OpenedCatalog | { readonly reason: string } {
-    const resolved = resolveEngineOptions(options);
-    const source = storeSource(resolved);
-    if (source === undefined) return { reason: 'no store' };
-    const store = new SharedStore(source);
+    const opening = storeOf(options);
+    if (opening === undefined) return { reason: 'no store' };
+    const { resolved, store } = opening;
     const row = store.catalog(catalogKeyOf(base, resolved));
     const view: CatalogView | undefined = copy === undefined ? undefined : { skill: renamedSkills(copy), diagnostics: (saved) => saved };
     const opened =
@@ -292,6 +283,13 @@ function renamedSkills(copy: Pick<EditedCopy, 'files'>): CatalogView['skill'] {
     }) ?? undefined;
 }
 
+/** The options resolved and the store they name, opened; undefined without one. */
+function storeOf(options: EngineOptions): { readonly resolved: ResolvedEngineOptions; readonly store: SharedStore } | undefined {
+  const resolved = resolveEngineOptions(options);
+  const source = storeSource(resolved);
+  return source === undefined ? undefined : { resolved, store: new SharedStore(source) };
+}
+
 /** The store a search opens: the one named, else `store.sqlite` in the index folder; undefined with neither. */
 export function storeSource(options: {
   readonly store?: string | EntryStore | undefined;
@@ -321,19 +319,16 @@ function prefetching(lexical: LexicalSearcher, members: StoredMembers): LexicalS
 
 /** Member `id` decoded from its record (once), or undefined for a non-member. */
 function skillOf(members: StoredMembers, decoded: Map<string, Skill | null>, id: string): Skill | undefined {
-  let skill = decoded.get(id);
-  if (skill === undefined) {
-    const record = members.record(id);
-    if (record === undefined) skill = null;
-    else {
+  return (
+    getOrAdd(decoded, id, () => {
+      const record = members.record(id);
+      if (record === undefined) return null;
       const parsed = JSON.parse(record) as Skill;
       if (typeof parsed !== 'object' || parsed === null || parsed.id !== id || typeof parsed.name !== 'string') {
         throw new SkillSearchError('INDEX_CORRUPT', `saved catalog: the record of ${id} is not that skill`);
       }
       if (parsed.keywords !== undefined) Object.freeze(parsed.keywords);
-      skill = Object.freeze(parsed);
-    }
-    decoded.set(id, skill);
-  }
-  return skill ?? undefined;
+      return Object.freeze(parsed);
+    }) ?? undefined
+  );
 }

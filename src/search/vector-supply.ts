@@ -1,7 +1,9 @@
 import { throwIfAborted } from '../errors.js';
 import type { CrossLingual } from '../lang/cross-lingual.js';
 import type { SharedStore } from '../store/shared-store.js';
-import type { Embedder, Skill } from '../types.js';
+import type { Skill } from '../types.js';
+import { getOrAdd } from '../util/get-or-add.js';
+import type { ResolvedEngineOptions } from './options.js';
 import { glossedEmbeddingText } from './skill-text.js';
 
 /** With an `onProgress`, embedding goes in calls of at most this many texts (a report after each). */
@@ -10,16 +12,15 @@ const PROGRESS_EVERY_SKILLS = 64;
 /** Called as embedding progresses: `done` of `total` skills that needed a new vector. */
 export type EmbedProgress = (done: number, total: number) => void;
 
-export interface VectorSupplyOptions {
-  readonly embedder: Embedder;
-  /** Texts per embedder call. */
-  readonly batchSize: number;
+/** Where the live engine's vectors, and the catalogs it writes or holds, come from. */
+export interface VectorSources {
+  readonly engine: ResolvedEngineOptions;
   /** The store's model id (the embedder's with its text version). */
   readonly model: string;
   readonly dimensions: number;
   /** Where vectors are read from and the embedded ones put, when there is a store. */
   readonly shared: SharedStore | undefined;
-  /** The dense glosses a skill is embedded with. */
+  /** The glosses a skill is embedded and indexed with. */
   readonly language: CrossLingual;
 }
 
@@ -29,9 +30,9 @@ export interface VectorSupplyOptions {
  * What the live engine's sync and the catalog writer share.
  */
 export class VectorSupply {
-  readonly #options: VectorSupplyOptions;
+  readonly #options: VectorSources;
 
-  constructor(options: VectorSupplyOptions) {
+  constructor(options: VectorSources) {
     this.#options = options;
   }
 
@@ -57,15 +58,11 @@ export class VectorSupply {
 
   /** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
   async #embed(missing: ReadonlyMap<string, Skill>, signal?: AbortSignal, onProgress?: EmbedProgress): Promise<Map<string, Float32Array>> {
-    const { embedder, batchSize, language } = this.#options;
+    const { engine, language } = this.#options;
+    const { embedder, batchSize } = engine;
     // Skills with the same text (forks, republished copies) share one embedding.
     const keysByText = new Map<string, string[]>();
-    for (const [key, skill] of missing) {
-      const text = glossedEmbeddingText(skill, language.glossesOf(skill)?.dense);
-      const keys = keysByText.get(text);
-      if (keys === undefined) keysByText.set(text, [key]);
-      else keys.push(key);
-    }
+    for (const [key, skill] of missing) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
     const pending = [...keysByText];
     const embedded = new Map<string, Float32Array>();
     onProgress?.(0, missing.size);

@@ -3,11 +3,8 @@ import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeFil
 import { dirname } from 'node:path';
 import { makeDirs } from '../util/make-dirs.js';
 
-/**
- * Index files and folders are private to their user: they hold every skill's name and
- * description, and the socket beside them is 0600 for the same reason.
- */
-export const PRIVATE_FILE_MODE = 0o600;
+/** Index files and folders are private to their user: they hold every skill's name and description. */
+const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
 
 /** Creates `dir` (and missing parents) with mode 0700; an existing folder keeps its mode. */
@@ -29,20 +26,16 @@ function fsyncDir(dir: string): void {
 
 export interface AtomicWriteOptions {
   /**
-   * Flush the file and its folder to the disk, so the new content survives a power cut. Off
-   * for files a hook writes on every prompt whose loss only forgets (a session's memory, usage
-   * counts): the two flushes cost a prompt 3–16 ms on a shared virtual disk, more under load,
-   * and a reader of such a file takes one that is empty or torn after a power cut as missing.
-   * @default true
+   * Flush the file and its folder to the disk, so the new content survives a power cut. Off for
+   * files a hook writes on every prompt whose loss only forgets (a session's memory, usage counts):
+   * a reader takes one empty or torn after a power cut as missing. @default true
    */
   readonly durable?: boolean;
 }
 
 /**
- * Writes `data` to `file` crash-safely: a private temp file, fsynced, renamed over the target
- * (atomic on POSIX and NTFS), then the directory fsynced so the rename survives a power cut.
- * A reader sees either the old file or the new one, never a prefix of the new one (without
- * `durable`, until a power cut).
+ * Writes `data` to `file` crash-safely: a private temp file, fsynced, renamed over the target,
+ * then the directory fsynced. A reader sees either the old file or the new one.
  */
 export function writeFileAtomic(file: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
   const durable = options.durable ?? true;
@@ -58,8 +51,7 @@ export function writeFileAtomic(file: string, data: Uint8Array | string, options
     try {
       renameSync(temp, file);
     } catch (error) {
-      // A folder where the file belongs (made by hand or by a tool gone wrong) would fail every
-      // later save: it is debris in our cache, so it goes and the rename is retried.
+      // A folder where the file belongs would fail every later save: it is debris in our cache.
       if (!isDirectoryInTheWay(file, error)) throw error;
       rmSync(file, { recursive: true, force: true });
       renameSync(temp, file);

@@ -1,20 +1,16 @@
 import { SkillSearchError } from '../errors.js';
-import type { DenseSide } from './dense-side.js';
-import { VECTOR_DEFAULTS } from './dense-side.js';
-import { LabelGraph, type HnswOptions } from './label-graph.js';
+import { LabelGraph } from './label-graph.js';
+import type { HnswOptions } from './options.js';
 import { nearest } from './top-k.js';
-import { assertDimensions, type VectorIndexKind, type VectorMatch } from './vector-index.js';
+import { assertDimensions, EXACT_BELOW, type DenseSide, type VectorIndexKind, type VectorMatch } from './vector-index.js';
 
 export interface CatalogVectorsOptions {
   readonly kind: VectorIndexKind;
   readonly dimensions: number;
   readonly hnsw?: HnswOptions;
-  /** Fewer distinct vectors than this are searched exactly. @default VECTOR_DEFAULTS.exactBelow */
+  /** Fewer distinct vectors than this are searched exactly. @default EXACT_BELOW */
   readonly exactBelow?: number;
-  /**
-   * A saved graph to derive the graph from, with the labels it holds: called once, when a graph
-   * is first needed. Absent or undefined: the graph is built from the vectors.
-   */
+  /** A saved graph to derive the graph from, with the labels it holds, asked for when a graph is first needed; else it is built. */
   readonly base?: () => { readonly file: string; readonly labels: Iterable<number> } | undefined;
 }
 
@@ -26,10 +22,9 @@ interface Held {
 }
 
 /**
- * The vectors of a live catalog, in memory, each held once by content key under its label (the
- * store's, so a graph saved from here serves any catalog holding those vectors). Below
- * `exactBelow` distinct vectors (or with `kind: 'exact'`) a search scans them; above, it asks a
- * {@link LabelGraph} built on first need (derived from `base` when given) and kept in step after.
+ * The vectors of a live catalog, in memory, each held once by content key under its store label.
+ * Below `exactBelow` distinct vectors (or with `kind: 'exact'`) a search scans them; above, it
+ * asks a {@link LabelGraph} built on first need (derived from `base` when given), kept in step after.
  */
 export class CatalogVectors implements DenseSide {
   readonly dimensions: number;
@@ -52,7 +47,6 @@ export class CatalogVectors implements DenseSide {
     return this.#version;
   }
 
-  /** Members. */
   get size(): number {
     return this.#keyOf.size;
   }
@@ -84,10 +78,7 @@ export class CatalogVectors implements DenseSide {
     return this.#held.get(key)?.vector;
   }
 
-  /**
-   * Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label`
-   * when the key is new here; a key held already keeps its vector.
-   */
+  /** Member `id` now holds the vector of content key `key`: `vector` (normalised) with `label` when the key is new here. */
   set(id: string, key: string, vector: Float32Array, label: number): void {
     if (this.#keyOf.get(id) === key) return;
     this.remove(id);
@@ -142,7 +133,7 @@ export class CatalogVectors implements DenseSide {
 
   /** Whether `distinct` vectors are searched through a graph under `options`. */
   static graphs(options: Pick<CatalogVectorsOptions, 'kind' | 'exactBelow'>, distinct: number): boolean {
-    return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? VECTOR_DEFAULTS.exactBelow);
+    return options.kind === 'hnsw' && distinct >= (options.exactBelow ?? EXACT_BELOW);
   }
 
   /** The graph over the held vectors (built or derived on first call); undefined when they are searched by a scan. */
@@ -168,12 +159,9 @@ export class CatalogVectors implements DenseSide {
       }
       return out;
     }
-    for (const { item, score } of nearest(this.#labelled(), query, k)) push(item, score);
+    const labelled = Array.from(this.#held.values(), (held) => [held.label, held.vector] as const);
+    for (const { item, score } of nearest(labelled, query, k)) push(item, score);
     return out;
-  }
-
-  *#labelled(): Iterable<readonly [number, Float32Array]> {
-    for (const held of this.#held.values()) yield [held.label, held.vector];
   }
 
   #built(): LabelGraph {

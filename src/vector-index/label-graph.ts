@@ -6,11 +6,8 @@ import type * as Usearch from 'usearch';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { bundledVersion } from '../util/bundled.js';
 import { installedPackage } from '../util/installed-package.js';
-import { VECTOR_INDEX_DEFAULTS, type HnswOptions as HnswParameters } from './options.js';
+import { VECTOR_INDEX_DEFAULTS, type HnswOptions } from './options.js';
 import { assertDimensions } from './vector-index.js';
-
-/** Any of the graph parameters; the others come from `VECTOR_INDEX_DEFAULTS.hnsw` (documented on `EngineOptions.hnsw`). */
-export type HnswOptions = Partial<HnswParameters>;
 
 /** A search asks usearch for this many times the k it was asked for (see {@link LabelGraph.search}). */
 const SEARCH_WIDTH = 4;
@@ -27,30 +24,13 @@ export interface LabelMatch {
   readonly score: number;
 }
 
-/**
- * An HNSW graph by usearch (prebuilt binaries, no compiler at install) over inner product
- * (= cosine on normalised vectors), keyed by the store's vector labels (`SqliteStore.labels`), so
- * one graph serves any catalog holding the same vectors and a catalog that differs by a few
- * skills derives its graph from another's (load, remove, add, save) instead of building it.
- *
- * The file is usearch's own format. A reader opens it with {@link view} (memory-mapped: O(1) to
- * open, pages read as a search visits them; read-only); a writer with {@link load}.
- *
- * usearch 2.25 writes a graph with removed, unrefilled slots in a form its own `load`/`view`
- * later misread (heap corruption, the process aborts; test/vector-index/label-graph.test.ts), so
- * a label is removed only to make room for one added at once, and a graph with a vacant slot is
- * never saved. Labels a catalog no longer holds otherwise stay in the graph, stale: searches
- * return more than k so callers skip them, and a graph more than {@link STALE_SHARE} stale is
- * built anew by its owner.
- */
 let usearch: typeof Usearch | undefined;
 
 /**
- * usearch and its native binding, loaded with the first graph: a catalog too small for one
- * (an exact scan) never pays their `require`, 8–18 ms of a cold hook. In the CLI bundle its
- * JavaScript is the bundle's (scripts/bundle-cli.ts) when the installed package is the version
- * bundled, since that JavaScript and the addon go together: about 4 ms sooner than requiring
- * its files (docs/cold-start.md, tenth round).
+ * usearch and its native binding, loaded with the first graph: a catalog too small for one never
+ * pays their `require`. In the CLI bundle its JavaScript is the bundle's (scripts/bundle-cli.ts)
+ * when the installed package is the version bundled, since that JavaScript and the addon go
+ * together (docs/cold-start.md).
  */
 function loadUsearch(): typeof Usearch {
   if (usearch === undefined) {
@@ -64,23 +44,29 @@ function loadUsearch(): typeof Usearch {
 }
 
 /**
- * The file `require('usearch')` would load, found as Node's lookup finds it (the nearest
- * `node_modules` up from this file) and named by its package's `exports` for `require`:
- * requiring it by path skips resolving the name through `exports`, which loads Node's ES module
- * resolver (about 2 ms of CPU in a cold hook). Undefined when not found that way (then the name).
+ * The file `require('usearch')` would load (found as Node's lookup finds it, named by its
+ * package's `exports` for `require`), and the package's version: requiring it by path skips
+ * loading Node's ES module resolver. Undefined when not found that way (then the name).
  */
-export function usearchEntry(): string | undefined {
-  return installedUsearch()?.entry;
-}
-
-/** {@link usearchEntry} and the installed package's version. */
-function installedUsearch(): { readonly entry: string; readonly version: unknown } | undefined {
+export function installedUsearch(): { readonly entry: string; readonly version: unknown } | undefined {
   const installed = installedPackage('usearch', path.dirname(fileURLToPath(import.meta.url)));
   const exported = installed?.manifest.exports as { '.'?: { require?: unknown } } | undefined;
   const entry = exported?.['.']?.require;
   return installed !== undefined && typeof entry === 'string' ? { entry: path.join(installed.root, entry), version: installed.manifest.version } : undefined;
 }
 
+/**
+ * An HNSW graph by usearch over inner product (= cosine on normalised vectors), keyed by the
+ * store's vector labels (`SqliteStore.labels`), so one graph serves any catalog holding the same
+ * vectors and a catalog that differs by a few skills derives its graph from another's. The file
+ * is usearch's own format: a reader opens it with {@link view} (memory-mapped, read-only), a
+ * writer with {@link load}.
+ *
+ * usearch misreads a saved graph with removed, unrefilled slots (docs/vector-index.md), so a
+ * label is removed only to make room for one added at once, and a graph with a vacant slot is
+ * never saved. Labels a catalog no longer holds otherwise stay, stale: searches return more than
+ * k so callers skip them, and a graph more than {@link STALE_SHARE} stale is built anew.
+ */
 export class LabelGraph {
   readonly dimensions: number;
   readonly #graph: Usearch.Index;
@@ -88,8 +74,8 @@ export class LabelGraph {
   /** Slots removed and not yet refilled by an add: while above 0 the graph cannot be saved. */
   #vacant = 0;
 
-  private constructor(dimensions: number, options: HnswOptions, writable: boolean) {
-    assertGraphParameters(dimensions);
+  private constructor(dimensions: number, options: Partial<HnswOptions>, writable: boolean) {
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new SkillSearchError('INTERNAL', `a graph needs a positive dimension count, got ${dimensions}`);
     this.dimensions = dimensions;
     const merged = { ...VECTOR_INDEX_DEFAULTS.hnsw, ...options };
     const { Index, MetricKind, ScalarKind } = loadUsearch();
@@ -105,29 +91,26 @@ export class LabelGraph {
     this.#writable = writable;
   }
 
-  static create(dimensions: number, options: HnswOptions = {}): LabelGraph {
+  static create(dimensions: number, options: Partial<HnswOptions> = {}): LabelGraph {
     return new LabelGraph(dimensions, options, true);
   }
 
   /** A read-only graph over `file`, memory-mapped. */
-  static view(file: string, dimensions: number, options: HnswOptions = {}): LabelGraph {
-    const graph = new LabelGraph(dimensions, options, false);
-    native('view', () => graph.#graph.view(file));
-    graph.#checkDimensions(file);
-    return graph;
+  static view(file: string, dimensions: number, options: Partial<HnswOptions> = {}): LabelGraph {
+    return LabelGraph.#open('view', file, dimensions, options);
   }
 
   /** `file` read into memory, to be changed and saved under another name. */
-  static load(file: string, dimensions: number, options: HnswOptions = {}): LabelGraph {
-    const graph = new LabelGraph(dimensions, options, true);
-    native('load', () => graph.#graph.load(file));
-    graph.#checkDimensions(file);
-    return graph;
+  static load(file: string, dimensions: number, options: Partial<HnswOptions> = {}): LabelGraph {
+    return LabelGraph.#open('load', file, dimensions, options);
   }
 
-  #checkDimensions(file: string): void {
-    const found = this.#graph.dimensions();
-    if (found !== this.dimensions) throw new SkillSearchError('INDEX_CORRUPT', `graph ${file} has ${found} dimensions, expected ${this.dimensions}`);
+  static #open(how: 'view' | 'load', file: string, dimensions: number, options: Partial<HnswOptions>): LabelGraph {
+    const graph = new LabelGraph(dimensions, options, how === 'load');
+    native(how, () => graph.#graph[how](file));
+    const found = graph.#graph.dimensions();
+    if (found !== dimensions) throw new SkillSearchError('INDEX_CORRUPT', `graph ${file} has ${found} dimensions, expected ${dimensions}`);
+    return graph;
   }
 
   get size(): number {
@@ -178,7 +161,7 @@ export class LabelGraph {
     const n = Math.min(Math.floor(k), size);
     if (n <= 0) return [];
     // usearch searches with max(efSearch, k) candidates and takes no per-query value: asking for
-    // 4·k keeps hnswlib's max(efSearch, 4·k), without which recall@50 at 24k falls from 0.956 to 0.926.
+    // 4·k keeps hnswlib's max(efSearch, 4·k) (recall: docs/vector-index.md).
     const { keys, distances } = native('search', () => this.#graph.search(query, Math.min(size, SEARCH_WIDTH * n), 1));
     const out: LabelMatch[] = [];
     for (let i = 0; i < keys.length; i += 1) out.push({ label: Number(keys[i]), score: 1 - distances[i]! });
@@ -203,10 +186,6 @@ export class LabelGraph {
   #assertWritable(): void {
     if (!this.#writable) throw new SkillSearchError('INTERNAL', 'a viewed graph is read-only');
   }
-}
-
-function assertGraphParameters(dimensions: number): void {
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new SkillSearchError('INTERNAL', `a graph needs a positive dimension count, got ${dimensions}`);
 }
 
 /**

@@ -17,10 +17,8 @@ export interface VectorIndexKnobs {
   /** Nearest-neighbour structure: `exact` scans every vector (the recall baseline; fine for small catalogs). @default 'hnsw' */
   readonly ann?: VectorIndexKind;
   /**
-   * HNSW graph parameters (`ann: 'hnsw'`). `m` and `efConstruction` are the usual HNSW values;
-   * `efSearch` trades a little latency for agreement with the exact scan on large catalogs
-   * (docs/retrieval.md). The graph is built with the values in force when a skill is added:
-   * changing `m` or `efConstruction` takes effect on a fresh index.
+   * HNSW graph parameters (`ann: 'hnsw'`): `efSearch` trades a little latency for agreement with
+   * the exact scan on large catalogs; `m` and `efConstruction` take effect on a fresh graph.
    * @default {m: 16, efConstruction: 200, efSearch: 128}
    */
   readonly hnsw?: Partial<HnswOptions>;

@@ -1,15 +1,13 @@
 import { dot } from '../embed/normalize.js';
 import type { StoredMembers } from '../store/stored-members.js';
-import type { DenseSide } from './dense-side.js';
-import type { LabelGraph } from './label-graph.js';
+import type { LabelGraph, LabelMatch } from './label-graph.js';
 import { nearest } from './top-k.js';
-import type { VectorMatch } from './vector-index.js';
+import type { DenseSide, VectorMatch } from './vector-index.js';
 
 /**
- * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph
- * (memory-mapped), with the few vectors an overlay changed scanned beside it, or, for a catalog
- * saved without one (a small one), scans its vectors, read from the store on the first search;
- * the hits' members (ids, records, vectors) are read together, in one statement each.
+ * The vector side of a catalog saved in the store, read-only: a search asks the catalog's graph,
+ * with the few vectors an overlay changed scanned beside it, or scans its vectors (a catalog saved
+ * without a graph); the hits' members are read together, in one statement each.
  */
 export class StoredVectors implements DenseSide {
   readonly version = 0;
@@ -41,12 +39,8 @@ export class StoredVectors implements DenseSide {
     return out;
   }
 
-  /**
-   * The graph's nearest labels, best first. An overlay's changed members may be missing from its
-   * (base's) graph: scanned exactly beside it. The graph answers more than k, so stale labels (no
-   * member) can be skipped.
-   */
-  #searchGraph(graph: LabelGraph, query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
+  /** The graph's nearest labels, best first (more than k, so stale labels can be skipped), an overlay's changed members scanned beside it. */
+  #searchGraph(graph: LabelGraph, query: Float32Array, k: number): LabelMatch[] {
     this.#overlaid ??= this.#members.overlaid(this.#dimensions);
     const overlaid = this.#overlaid;
     const matches = graph.search(query, k + 2 * overlaid.size).filter((match) => !overlaid.has(match.label));
@@ -56,7 +50,7 @@ export class StoredVectors implements DenseSide {
   }
 
   /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */
-  #scan(query: Float32Array, k: number): { readonly label: number; readonly score: number }[] {
+  #scan(query: Float32Array, k: number): LabelMatch[] {
     this.#all ??= this.#members.labelled(this.#dimensions);
     return nearest(this.#all, query, k).map(({ item, score }) => ({ label: item, score }));
   }

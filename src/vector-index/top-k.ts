@@ -1,9 +1,6 @@
 import { dot } from '../embed/normalize.js';
 
-/**
- * Keeps the `k` highest-scoring items of a stream in a binary min-heap: O(n log k) time,
- * O(k) memory, instead of sorting all n candidates.
- */
+/** Keeps the `k` highest-scoring items of a stream in a binary min-heap: O(n log k) time, O(k) memory. */
 export class TopK<T> {
   readonly #k: number;
   readonly #items: T[] = [];
@@ -11,10 +8,6 @@ export class TopK<T> {
 
   constructor(k: number) {
     this.#k = Math.max(0, Math.floor(k));
-  }
-
-  get size(): number {
-    return this.#items.length;
   }
 
   /** The score an item must beat to enter (−∞ until the heap is full). */

@@ -6,8 +6,26 @@ export interface VectorMatch {
   readonly score: number;
 }
 
-/** `exact` scans every vector (the recall baseline); `hnsw` asks a graph above `VECTOR_DEFAULTS.exactBelow` vectors. */
+/** `exact` scans every vector (the recall baseline); `hnsw` asks a graph from {@link EXACT_BELOW} distinct vectors up. */
 export type VectorIndexKind = 'hnsw' | 'exact';
+
+/** Catalogs with fewer distinct vectors are searched exactly and keep no graph (docs/vector-index.md, "The graph file"). */
+export const EXACT_BELOW = 2048;
+
+/**
+ * What ranking needs from the vector side of a catalog, whoever holds it: a live index in memory
+ * (`CatalogVectors`) or a catalog saved in the store (`StoredVectors`).
+ */
+export interface DenseSide {
+  /** At most `k` members nearest `query`, best first. */
+  search(query: Float32Array, k: number): VectorMatch[];
+  /** The content key and vector of member `id`; undefined for a non-member. */
+  stored(id: string): { readonly key: string; readonly vector: Float32Array } | undefined;
+  /** The mean of the members' vectors (centering, `src/search/centering.ts`). */
+  mean(): Float32Array;
+  /** Changes whenever the members' vectors do (a cached mean is then stale). */
+  readonly version: number;
+}
 
 export function assertDimensions(vector: Float32Array, dimensions: number): void {
   if (vector.length !== dimensions) {

@@ -5,7 +5,7 @@ const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
 /** `centered` and `plain` default to `dense`: the tests below are about the mixing, not the centring. */
 function candidate(dense: number, lexical: number, coverage: number, centered = dense, plain = dense): Candidate {
-  return { id: 'x', dense, centered, plain, denseRank: 1, lexical, lexicalRank: lexical > 0 ? 1 : Number.POSITIVE_INFINITY, coverage };
+  return { id: 'x', dense, centered, plain, lexical, coverage };
 }
 
 describe('denseShareFor', () => {

@@ -6,7 +6,7 @@ import { SkillSearchEngine, type SnapshotCatalog } from '../../src/search/engine
 import { StoredSearch } from '../../src/search/stored-search.js';
 import { STORE_DEFAULTS } from '../../src/store/entry-store.js';
 import type { SearchHit, Skill, SkillSearcher } from '../../src/types.js';
-import { VECTOR_DEFAULTS } from '../../src/vector-index/dense-side.js';
+import { EXACT_BELOW } from '../../src/vector-index/vector-index.js';
 import { LabelGraph } from '../../src/vector-index/label-graph.js';
 import { counting, makeSkill, SKILLS } from './fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
@@ -32,7 +32,7 @@ function expectSameAnswers(actual: Awaited<ReturnType<typeof answers>>, expected
 /** SKILLS and enough generated skills that the vector side keeps a graph. */
 const LARGE: readonly Skill[] = [
   ...SKILLS,
-  ...Array.from({ length: VECTOR_DEFAULTS.exactBelow }, (_, i) =>
+  ...Array.from({ length: EXACT_BELOW }, (_, i) =>
     makeSkill({ name: `generated-${i}`, description: `Handle ticket ${i} about ${['billing', 'logins', 'exports', 'search'][i % 4]} for team ${i % 37}` }),
   ),
 ];

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { usearchEntry } from '../../src/vector-index/label-graph.js';
+import { installedUsearch } from '../../src/vector-index/label-graph.js';
 import { SKILLS, removeDir, spawnCli, tempDir } from '../cli/helpers.js';
 
 const cache = tempDir('skill-search-lazy-usearch-');
@@ -39,9 +39,9 @@ describe('usearch is loaded with the first graph only', () => {
   }, 60_000);
 });
 
-describe('usearchEntry', () => {
+describe('installedUsearch', () => {
   it('names the file Node resolves for `require("usearch")`, so requiring it by path loads the same module', () => {
-    const entry = usearchEntry();
+    const entry = installedUsearch()?.entry;
     expect(entry).toBe(createRequire(import.meta.url).resolve('usearch'));
     expect(path.isAbsolute(entry!)).toBe(true);
   });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { STORE_DEFAULTS } from '../../src/store/entry-store.js';
-import { VECTOR_DEFAULTS } from '../../src/vector-index/dense-side.js';
+import { EXACT_BELOW } from '../../src/vector-index/vector-index.js';
 import { SKILLS, removeDir, runCli, tempDir } from '../cli/helpers.js';
 import { makeSkill } from '../search/fixtures.js';
 
@@ -26,7 +26,7 @@ describe('index files are private to their user', () => {
   it('a catalog graph file is 0600 in a 0700 folder', async () => {
     const root = path.join(cache, 'graphs-root');
     const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder({ dimensions: 16 }), store: path.join(root, STORE_DEFAULTS.file) });
-    await engine.sync(Array.from({ length: VECTOR_DEFAULTS.exactBelow }, (_, i) => makeSkill({ name: `s-${i}`, description: `Skill number ${i}` })));
+    await engine.sync(Array.from({ length: EXACT_BELOW }, (_, i) => makeSkill({ name: `s-${i}`, description: `Skill number ${i}` })));
     expect(engine.saveCatalog({ sourceStamp: 's', portableStamp: 's', diagnostics: [] })).toBe(true);
     await engine.close();
     const graphs = path.join(root, STORE_DEFAULTS.graphDir);
