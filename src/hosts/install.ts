@@ -37,6 +37,8 @@ export interface FileEdit {
   /** What the entry is, for messages. */
   readonly what: string;
   readonly format: 'json' | 'toml';
+  /** For an edit of several entries: those of them `add` changes in `text`, for messages (default {@link what}). */
+  changed?(text: string, peer: PeerText): string;
   add(text: string, peer: PeerText): string;
   remove(text: string, peer: PeerText): string;
 }
@@ -119,6 +121,10 @@ export function installEdits(host: HostName, scope: InstallScope, context: Insta
     {
       ...serverEdit,
       what: `${serverWhat}, and ${trustWhat}`,
+      changed: (text, peer) => {
+        const server = serverEdit.add(text, peer) !== text;
+        return server === (trust.add(text, peer) !== text) ? `${serverWhat}, and ${trustWhat}` : server ? serverWhat : trustWhat;
+      },
       add: (text, peer) => trust.add(serverEdit.add(text, peer), peer),
       remove: (text, peer) => trust.remove(serverEdit.remove(text, peer), peer),
     },
@@ -146,7 +152,8 @@ export function planInstall(edits: readonly FileEdit[]): FileChange[] {
     if (after === before) return { file: edit.file, what: edit.what, action: 'unchanged', before, after };
     const backup = before !== undefined && !existsSync(edit.file + BACKUP_SUFFIX) ? edit.file + BACKUP_SUFFIX : undefined;
     const action = before !== undefined && edit.remove(before, readHostFile) !== before ? 'updated' : 'added';
-    return { file: edit.file, what: edit.what, action, before, after, ...(backup === undefined ? {} : { backup }) };
+    const what = edit.changed?.(before ?? '', peer) ?? edit.what;
+    return { file: edit.file, what, action, before, after, ...(backup === undefined ? {} : { backup }) };
   });
 }
 

@@ -8,8 +8,9 @@ import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { closeSkillNames, findSkillByName } from '../attachments/skill-tool.js';
 import { isOfferedToModel, offeredHits } from '../load/invocation.js';
+import { utf8Boundary } from '../load/skill.js';
 import { withoutLoneCompanions } from '../search/companions.js';
-import { LEXICAL_FIELDS, type SearchMode } from '../types.js';
+import { LEXICAL_FIELDS, type SearchMode, type Skill } from '../types.js';
 import { escapeForTerminal } from '../util/escape.js';
 import { IdleCollector } from '../util/idle-collector.js';
 import { roundExplanation } from './explanation.js';
@@ -148,7 +149,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     if (skill) {
       const folder = skillFolder(skill);
       if (file !== undefined) return readBundled(skill.name, folder, file);
-      if (folder === undefined) return textResult(neutralizeReminderText(skill.body));
+      if (folder === undefined) return textResult(neutralizeReminderText(boundedBody(skill)));
       const { files, more } = await listSkillFiles(folder);
       const listed = files.length === 0 ? 'none' : files.map((entry) => escapeForTerminal(entry)).join(', ');
       const header = [
@@ -156,7 +157,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         `Bundled files: ${listed}${more > 0 ? ` (and ${more} more)` : ''}`,
         files.length === 0 ? '' : 'Read one with read_skill and its `file`, or open it from the folder.',
       ].filter((line) => line !== '');
-      return textResult(neutralizeReminderText(`${header.join('\n')}\n\n${skill.body}`));
+      return textResult(neutralizeReminderText(`${header.join('\n')}\n\n${boundedBody(skill)}`));
     }
     const suggestions = closeSkillNames(name, skills);
     const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ' Use search_skills to find one.';
@@ -176,6 +177,18 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
   }
 
   return server;
+}
+
+/**
+ * The skill's body cut, as a bundled file's read is, to `SKILL_FOLDER_LIMITS.maxReadBytes` (a
+ * command's file can be megabytes), with where it was cut and the file that holds all of it.
+ */
+function boundedBody(skill: Pick<Skill, 'body' | 'path'>): string {
+  const max = SKILL_FOLDER_LIMITS.maxReadBytes;
+  const bytes = Buffer.from(skill.body, 'utf8');
+  if (bytes.length <= max) return skill.body;
+  const kept = bytes.subarray(0, utf8Boundary(bytes, max)).toString('utf8');
+  return `${kept}\n\n[cut at ${max} of ${bytes.length} bytes; the whole skill is in ${escapeForTerminal(skill.path)}]`;
 }
 
 /** A tool result of one text part. */

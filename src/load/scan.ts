@@ -93,6 +93,15 @@ async function entryStats(dir: string, entry: Dirent, diagnostics: Diagnostic[])
   }
 }
 
+/**
+ * A `.md` entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a
+ * socket): never opened, which could hang or never end, but reported as a SKILL.md that is one is.
+ */
+function skipSpecial(full: string, kind: Stats | Dirent, diagnostics: Diagnostic[]): void {
+  const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
+  diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
+}
+
 async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -116,6 +125,8 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise
       // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
       const defaultName = entry.name === SKILL_FILE ? basename(dir) : entry.name.slice(0, -3);
       candidates.push(entry.name === SKILL_FILE ? { file: full, defaultName, folder: dir } : { file: full, defaultName, loose: true });
+    } else if (isMarkdown(entry.name)) {
+      skipSpecial(full, kind, diagnostics);
     }
   }
   return candidates;
@@ -152,6 +163,8 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
       candidates.push(...(await commandCandidates(full, [...prefix, entry.name], visited, diagnostics)));
     } else if (kind.isFile() && isMarkdown(entry.name)) {
       candidates.push({ file: full, defaultName: [...prefix, entry.name.slice(0, -3)].join(':') });
+    } else if (isMarkdown(entry.name)) {
+      skipSpecial(full, kind, diagnostics);
     }
   }
   return candidates;

@@ -58,16 +58,17 @@ function headerLayout(file: string): number | undefined {
 }
 
 /**
- * The one line to show when the store `file` was laid out by a skill-search of another layout:
+ * The one line to show when the store `file` was laid out by an older skill-search:
  * opening it here empties it and lays it out anew (`layOut`), so the next command's own open
  * finds it current. The header is only a quick filter (a write still in the WAL is not in it):
  * SQLite decides, under its write lock, so of processes starting at once one gets the line.
- * Undefined, and nothing opened, for a current or new store; never throws (the search reports
+ * Undefined, and nothing opened, for a current, new or newer store; never throws (the search reports
  * a store it cannot open).
  */
 export async function retireOtherStoreLayout(file: string): Promise<string | undefined> {
   const found = headerLayout(file);
-  if (found === undefined || found === 0 || found === SCHEMA_VERSION) return undefined;
+  // A newer skill-search's store is not opened here: the search says it goes without it.
+  if (found === undefined || found === 0 || found >= SCHEMA_VERSION) return undefined;
   try {
     const { SqliteStore } = await import('./sqlite-store.js');
     const store = SqliteStore.open(file);

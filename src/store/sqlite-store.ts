@@ -18,7 +18,7 @@ import { sqliteCode } from './sqlite-codes.js';
 import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
 import { openDatabase } from './sqlite-driver.js';
-import { layOut } from './store-layout.js';
+import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
 import { StoreWriteLock } from './write-lock.js';
 
@@ -88,6 +88,8 @@ export class SqliteStore implements EntryStore {
     chmodSync(file, 0o600);
     const db = openDatabase(file, timeout);
     try {
+      // Before the journal mode, which writes the file.
+      refuseNewerLayout(db);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       // A catalog's postings go into term-ordered B-trees in skill order: a 2 MB page cache would re-read pages over and over.

@@ -1,10 +1,14 @@
 /** The store's tables as one version lays them out, and a file of another emptied and laid out anew. */
 import type BetterSqlite3 from 'better-sqlite3';
+import { SkillSearchError } from '../errors.js';
 import { CATALOG_SKILLS_SQL } from './catalog-members.js';
 import { addLexicalVocabulary, LEXICAL_TABLES_SQL } from './lexical-tables.js';
 import { TOOLS_FILES_SQL } from './tools-files.js';
 
-/** The layout `PRAGMA user_version` records; a file of another is emptied and laid out anew ({@link layOut} says so once). */
+/**
+ * The layout `PRAGMA user_version` records; a file of an older one is emptied and laid out anew
+ * ({@link layOut} says so once), a newer one's is left alone ({@link refuseNewerLayout}).
+ */
 export const SCHEMA_VERSION = 7;
 /**
  * `vectors.label` names the vector while it is stored and never another after it (AUTOINCREMENT:
@@ -44,20 +48,35 @@ CREATE TABLE IF NOT EXISTS glosses (
 ) WITHOUT ROWID;
 `;
 
-/** Lays out the store `db` (the database `file`) at this version; a file of an older layout is emptied first, and the line saying so returned. */
+/**
+ * Throws when the store `db` was laid out by a newer skill-search: this one neither empties nor
+ * writes it (two installed versions would wipe each other's), and searches without it, as
+ * without SQLite (`SharedStore`). Called before anything is written to the file.
+ */
+export function refuseNewerLayout(db: BetterSqlite3.Database): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  if (found > SCHEMA_VERSION)
+    throw new SkillSearchError('INTERNAL', `it holds layout ${found} of a newer skill-search; this one reads ${SCHEMA_VERSION} and leaves it as it is`);
+}
+
+/**
+ * Lays out the store `db` (the database `file`) at this version: a file of an older layout is
+ * emptied first, and the line saying so is returned (undefined otherwise); a newer one's throws
+ * ({@link refuseNewerLayout}).
+ */
 export function layOut(db: BetterSqlite3.Database, file: string): string | undefined {
   const version = (): number => db.pragma('user_version', { simple: true }) as number;
   let reset: string | undefined;
+  refuseNewerLayout(db);
   // Checked again under the write lock: two processes creating the store at once lay it out once.
   if (version() !== SCHEMA_VERSION)
     db.transaction(() => {
       const found = version();
       if (found === SCHEMA_VERSION) return;
+      // Laid out by a newer skill-search since the check above.
+      refuseNewerLayout(db);
       if (found !== 0) {
-        // A newer skill-search's store (a downgrade, or two versions installed) is not called older.
-        const whose =
-          found < SCHEMA_VERSION ? `of an older layout (${found})` : `written by a newer skill-search (layout ${found}; this one reads ${SCHEMA_VERSION})`;
-        reset = `skill-search: the store ${file} was ${whose}; it starts empty`;
+        reset = `skill-search: the store ${file} was of an older layout (${found}); it starts empty`;
         const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
         for (const table of tables) db.exec(`DROP TABLE IF EXISTS "${table.replaceAll('"', '""')}"`);
       }

@@ -143,8 +143,11 @@ describe('install codex', () => {
     const hooks = JSON.parse(read('.codex/hooks.json'));
     hooks.hooks.UserPromptSubmit.unshift({ hooks: [{ type: 'command', command: 'echo mine' }] });
     write('.codex/hooks.json', JSON.stringify(hooks, null, 2));
-    await cli(['install', 'codex', '--command', 'skill-search']);
+    const moved = await cli(['install', 'codex', '--command', 'skill-search']);
     expect(read('.codex/config.toml')).toBe(`[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable(1)}`);
+    // Only the trust entry changed: the message names it alone, not the MCP server.
+    expect(moved.stdout).toContain("~/.codex/config.toml: updated the hook's trust entry (the hash Codex checks before it runs the hook) (original kept in");
+    expect(moved.stdout).not.toContain('MCP server');
   });
 
   it('--project writes the hook in the project and its trust in the user config.toml (Codex reads trust only there)', async () => {

@@ -3,6 +3,7 @@
  * `query`, `index`) says so in one line, once, and answers as over a new store.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -38,13 +39,24 @@ describe('a store of another layout', () => {
     expect(again).toEqual({ ...first, stderr: '' });
   });
 
-  it('a newer layout is not called older', async () => {
+  it("a newer skill-search's store is neither emptied nor written: each query answers from memory and says so in one line", async () => {
     const { cache, store } = cacheWithStore(8);
-    const result = await runCli(['index', ...FLAGS, '--quiet'], cache);
-    expect(result.code).toBe(0);
-    expect(result.stderr.split('\n')[0]).toBe(
-      `skill-search: the store ${store} was written by a newer skill-search (layout 8; this one reads 7); it starts empty`,
-    );
+    const before = readFileSync(store);
+    const why = `${store} (it holds layout 8 of a newer skill-search; this one reads 7 and leaves it as it is)`;
+    for (let run = 0; run < 2; run += 1) {
+      const query = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
+      expect(query.code).toBe(0);
+      expect(query.stderr).toBe(`skill-search: could not save the index in ${why}; answered from memory\n`);
+      expect(query.stdout).toMatch(/^1\. {2}pdf-forms /);
+    }
+    // `index` is there to save: it fails, naming why, and still leaves the store alone.
+    const index = await runCli(['index', ...FLAGS, '--quiet'], cache);
+    expect(index).toMatchObject({ code: 1, stderr: `skill-search: could not save the index in ${why}\n` });
+    expect(readFileSync(store).equals(before)).toBe(true);
+    const db = new (createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3)(store, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(8);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['catalogs']);
+    db.close();
   });
 
   it('the hook says it on stderr, still answers, and exits 0', async () => {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BROKEN, ROOT, SKILLS, TOOLS, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
@@ -42,6 +43,21 @@ describe('validate', () => {
     const result = await runCli(['validate', '--skills-dir', dir], cache);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/tidy\/SKILL\.md: .*effort.* \(loaded anyway\)\n1 skill loaded; 0 errors, 1 warning, 0 shadowed\n$/);
+  });
+
+  it('names a FIFO and a link to /dev/zero named .md as skipped, one line each, without opening them', async () => {
+    const dir = skillTree({ 'tidy/SKILL.md': '---\ndescription: Tidy things up\n---\nBody\n' });
+    execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+    symlinkSync('/dev/zero', path.join(dir, 'zero.md'));
+    const result = await runCli(['validate', '--skills-dir', dir], cache);
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        `skill-search: ${path.join(dir, 'pipe.md')}: is not a regular file (a FIFO); skipped\n` +
+        `skill-search: ${path.join(dir, 'zero.md')}: is not a regular file (a device); skipped\n` +
+        '1 skill loaded; 2 errors, 0 warnings, 0 shadowed\n',
+      stderr: '',
+    });
   });
 
   it('shows every shadowed name, winner first', async () => {

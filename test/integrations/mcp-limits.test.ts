@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { suggestNames } from '../../src/util/suggest.js';
 import { MAX_MCP_NAME_CHARS, MAX_MCP_QUERY_CHARS, createSkillSearchMcpServer } from '../../src/integrations/mcp-server.js';
 import { capQuery } from '../../src/integrations/query-cap.js';
+import { SKILL_FOLDER_LIMITS } from '../../src/integrations/skill-folder.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { Skill } from '../../src/types.js';
 
@@ -114,5 +115,25 @@ describe('MCP tool arguments are capped', () => {
     const answered = await client.callTool({ name: 'search_skills', arguments: { query: long } });
     expect(answered.isError).toBeFalsy();
     expect(service.queries).toEqual([capQuery(long)]);
+  });
+});
+
+describe('read_skill bounds what it returns', () => {
+  it("a command's 1 MB body is cut to the bundled-file bound, saying where and which file holds all of it", async () => {
+    // 'é' is two bytes: the cut falls inside one unless it keeps to whole characters.
+    const big: Skill = { ...skill('huge'), path: '/p/.claude/commands/huge.md', body: `# huge\n${'é'.repeat(512 * 1024)}` };
+    const size = Buffer.byteLength(big.body);
+    const client = await connect({ search: async () => [], skills: async () => [big, skill('small')], close: async () => undefined });
+    const result = (await client.callTool({ name: 'read_skill', arguments: { name: 'huge' } })) as { content: { text: string }[] };
+    const text = result.content[0]!.text;
+    const note = `\n\n[cut at ${SKILL_FOLDER_LIMITS.maxReadBytes} of ${size} bytes; the whole skill is in /p/.claude/commands/huge.md]`;
+    expect(text.endsWith(note)).toBe(true);
+    const kept = text.slice(0, -note.length);
+    expect(big.body.startsWith(kept)).toBe(true);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(SKILL_FOLDER_LIMITS.maxReadBytes);
+    expect(Buffer.byteLength(kept)).toBeGreaterThan(SKILL_FOLDER_LIMITS.maxReadBytes - 4);
+    const small = (await client.callTool({ name: 'read_skill', arguments: { name: 'small' } })) as { content: { text: string }[] };
+    expect(small.content[0]!.text).toContain('# small');
+    expect(small.content[0]!.text).not.toContain('[cut at');
   });
 });

@@ -227,6 +227,23 @@ describe('scanSkillsDir on files git cannot store', () => {
     ]);
   });
 
+  it('a FIFO or a link to /dev/zero named .md is reported as skipped, naming it, not opened (which would hang or never end)', async () => {
+    await writeTree(root, { 'cmds/a.md': skillMd('a') });
+    execFileSync('mkfifo', [join(root, 'cmds', 'pipe.md')]);
+    await symlink('/dev/zero', join(root, 'cmds', 'zero.md'));
+    const commands = await scanSkillsDir(join(root, 'cmds'), { source: 'commands_DEPRECATED', rank: 7, layout: 'commands' });
+    expect(commands.skills.map((skill) => skill.name)).toEqual(['a']);
+    expect(commands.diagnostics).toEqual([
+      { code: 'unreadable', path: join(root, 'cmds', 'pipe.md'), message: 'is not a regular file (a FIFO); skipped', severity: 'error' },
+      { code: 'unreadable', path: join(root, 'cmds', 'zero.md'), message: 'is not a regular file (a device); skipped', severity: 'error' },
+    ]);
+    const skills = await scanSkillsDir(join(root, 'cmds'), skillsOptions);
+    expect(skills.diagnostics.map((d) => [d.path, d.message])).toEqual([
+      [join(root, 'cmds', 'pipe.md'), 'is not a regular file (a FIFO); skipped'],
+      [join(root, 'cmds', 'zero.md'), 'is not a regular file (a device); skipped'],
+    ]);
+  });
+
   it('a commands tree that links back to itself is scanned once', async () => {
     await writeTree(root, { 'cmds/a.md': skillMd('a') });
     await symlink(join(root, 'cmds'), join(root, 'cmds', 'again'));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -219,17 +219,31 @@ describe('SqliteStore', () => {
 });
 
 describe('SqliteStore layouts', () => {
-  it('empties a store of another layout and lays it out anew', async () => {
+  /** A store file holding one table of layout `layout`, as another skill-search left it. */
+  async function storeOfLayout(layout: number): Promise<string> {
     const file = path.join(temp(), 'store.sqlite');
     const { default: Database } = await import('better-sqlite3');
-    const old = new Database(file);
-    old.exec('CREATE TABLE vectors (model TEXT, key TEXT, vector BLOB, extra INTEGER)');
-    old.pragma('user_version = 99');
-    old.close();
+    const other = new Database(file);
+    other.exec('CREATE TABLE vectors (model TEXT, key TEXT, vector BLOB, extra INTEGER)');
+    other.pragma(`user_version = ${layout}`);
+    other.close();
+    return file;
+  }
+
+  it('empties a store of an older layout and lays it out anew', async () => {
+    const file = await storeOfLayout(3);
     const store = SqliteStore.open(file);
+    expect(store.reset).toBe(`skill-search: the store ${file} was of an older layout (3); it starts empty`);
     store.putVectors('m', new Map([['k', vec(5)]]));
     expect([...store.vectors('m', 1, ['k']).get('k')!]).toEqual([5]);
     store.close();
+  });
+
+  it("refuses a newer skill-search's store without writing it", async () => {
+    const file = await storeOfLayout(99);
+    const before = readFileSync(file);
+    expect(() => SqliteStore.open(file)).toThrow('it holds layout 99 of a newer skill-search; this one reads 7 and leaves it as it is');
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 });
 
