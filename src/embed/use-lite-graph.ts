@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import { SkillSearchError } from '../errors.js';
 import { encodeOnnxModel, encodeOnnxModelSplit, OnnxType } from './onnx-writer.js';
 import type { OnnxGraph, OnnxModelOptions, OnnxNode, OnnxTensor } from './onnx-writer.js';
@@ -198,9 +197,9 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
 export async function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): Promise<{ model: Uint8Array; data: Uint8Array; query: Uint8Array }> {
   const graph = useLiteGraph(files);
   const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
-  await setImmediate();
+  await new Promise((resolve) => setImmediate(resolve));
   const split = encodeOnnxModelSplit(graph, MODEL_OPTIONS, layout);
-  await setImmediate();
+  await new Promise((resolve) => setImmediate(resolve));
   // The same tensors in the same order, so the same data file.
   const { model: query } = encodeOnnxModelSplit(queryGraph(graph), MODEL_OPTIONS, layout);
   return { ...split, query };
