@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
-import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
+import { mkdirPrivate, writeFileAtomic, writeFileAtomicAsync } from '../vector-index/atomic-file.js';
 import { buildUseLiteOnnx, buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
@@ -104,8 +105,8 @@ function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
   }
 }
 
-/** sha256 over the weight files, memoised by their stats: hashing 28 MB costs about what the cache saves. */
-function weightsHash(modelDir: string, cacheDir: string): string {
+/** sha256 over the weight files, memoised by their stats: hashing 28 MB costs about what the cache saves. Read off the event loop, file by file. */
+async function weightsHash(modelDir: string, cacheDir: string): Promise<string> {
   const memoFile = path.join(cacheDir, 'weights.json');
   try {
     const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as WeightsMemo;
@@ -116,7 +117,7 @@ function weightsHash(modelDir: string, cacheDir: string): string {
   const files = weightFiles(modelDir);
   const stats = files.map(statLine);
   const hash = createHash('sha256');
-  for (const file of files) hash.update(path.basename(file)).update(readFileSync(file));
+  for (const file of files) hash.update(path.basename(file)).update(await readFile(file));
   const sha256 = hash.digest('hex');
   writeFileAtomic(memoFile, JSON.stringify({ stats, sha256 } satisfies WeightsMemo));
   return sha256;
@@ -154,24 +155,25 @@ function cachedTokenizer(file: string, weights: string): UseLiteTokenizer | unde
   }
 }
 
-function save(cacheDir: string, file: string, weights: string, parts: Readonly<Record<Part, Uint8Array>>): void {
+/** Written off the event loop: 28 MB flushed by several cold processes at once took seconds, which no hook's timer could get between. */
+async function save(cacheDir: string, file: string, weights: string, parts: Readonly<Record<Part, Uint8Array>>): Promise<void> {
   // Graphs of other weights or formats are 28 MB of dead weight each.
   for (const name of readdirSync(cacheDir)) {
     if (name.startsWith('use-lite-') && !name.startsWith(path.basename(file))) rmSync(path.join(cacheDir, name), { force: true });
   }
   const sidecar: Record<string, unknown> = { format: USE_LITE_GRAPH_FORMAT, weights };
   for (const [part, suffix] of Object.entries(PARTS) as [Part, string][]) {
-    writeFileAtomic(file + suffix, parts[part]);
+    await writeFileAtomicAsync(file + suffix, parts[part]);
     sidecar[part] = fileCheck(parts[part]);
   }
-  writeFileAtomic(`${file}.json`, JSON.stringify(sidecar));
+  await writeFileAtomicAsync(`${file}.json`, JSON.stringify(sidecar));
 }
 
 /** The cache key ({@link weightsHash}) with the folder made, or undefined when the folder is unusable. */
-function cacheKey(modelDir: string, cacheDir: string): string | undefined {
+async function cacheKey(modelDir: string, cacheDir: string): Promise<string | undefined> {
   try {
     mkdirPrivate(cacheDir);
-    return weightsHash(modelDir, cacheDir);
+    return await weightsHash(modelDir, cacheDir);
   } catch {
     return undefined;
   }
@@ -185,7 +187,7 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
     const files = await readUseLiteFiles(modelDir);
     return { files, tokenizer: new UseLiteTokenizer(files.vocabulary) };
   };
-  const weights = cacheDir === null ? undefined : cacheKey(modelDir, cacheDir);
+  const weights = cacheDir === null ? undefined : await cacheKey(modelDir, cacheDir);
   if (cacheDir === null || weights === undefined) {
     const { files, tokenizer } = await build();
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };
@@ -195,7 +197,7 @@ export async function loadUseLiteGraph(options: UseLiteGraphOptions = {}): Promi
   if (cached !== undefined) return { tokenizer: cached, model: file, queryModel: file + PARTS.query, source: 'cache' };
   const { files, tokenizer } = await build();
   try {
-    save(cacheDir, file, weights, { ...buildUseLiteOnnxSplit(files, path.basename(file + PARTS.data)), tokenizer: tokenizer.table() });
+    await save(cacheDir, file, weights, { ...(await buildUseLiteOnnxSplit(files, path.basename(file + PARTS.data))), tokenizer: tokenizer.table() });
     return { tokenizer, model: file, queryModel: file + PARTS.query, source: 'built' };
   } catch {
     return { tokenizer, model: buildUseLiteOnnx(files), source: 'uncached' };

@@ -189,11 +189,17 @@ export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
   return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS);
 }
 
-/** The encoder as a model file over a data file named `dataFile` (what the graph cache saves), and the {@link queryGraph} over the same data. */
-export function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): { model: Uint8Array; data: Uint8Array; query: Uint8Array } {
+/**
+ * The encoder as a model file over a data file named `dataFile` (what the graph cache saves), and
+ * the {@link queryGraph} over the same data. Each step is one synchronous stretch (under load up
+ * to 2 s for all three), so it yields to the event loop between them: a hook's budget timer can fire.
+ */
+export async function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): Promise<{ model: Uint8Array; data: Uint8Array; query: Uint8Array }> {
   const graph = useLiteGraph(files);
   const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
+  await new Promise((resolve) => setImmediate(resolve));
   const split = encodeOnnxModelSplit(graph, MODEL_OPTIONS, layout);
+  await new Promise((resolve) => setImmediate(resolve));
   // The same tensors in the same order, so the same data file.
   const { model: query } = encodeOnnxModelSplit(queryGraph(graph), MODEL_OPTIONS, layout);
   return { ...split, query };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { makeDirs } from '../util/make-dirs.js';
 
@@ -12,13 +13,18 @@ export function mkdirPrivate(dir: string): void {
   makeDirs(dir, { mode: PRIVATE_DIR_MODE });
 }
 
+/** Some platforms cannot fsync a directory; the rename is still atomic. */
+function fsyncDirRefused(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EPERM' || code === 'EISDIR';
+}
+
 function fsyncDir(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
   } catch (error) {
-    // Some platforms cannot fsync a directory; the rename is still atomic.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM' && (error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+    if (!fsyncDirRefused(error)) throw error;
   } finally {
     closeSync(fd);
   }
@@ -61,6 +67,47 @@ export function writeFileAtomic(file: string, data: Uint8Array | string, options
     throw error;
   }
   if (durable && process.platform !== 'win32') fsyncDir(dirname(file));
+}
+
+/**
+ * {@link writeFileAtomic} (durable) on the thread pool: the event loop stays free while a large
+ * file is written and flushed, so a caller's timers (a hook's budget) still fire.
+ */
+export async function writeFileAtomicAsync(file: string, data: Uint8Array | string): Promise<void> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // A process that exits meanwhile (a hook past its budget) leaves no temp file behind.
+  const dropTemp = () => rmSync(temp, { force: true });
+  process.once('exit', dropTemp);
+  try {
+    const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temp, file);
+    } catch (error) {
+      if (!isDirectoryInTheWay(file, error)) throw error;
+      await rm(file, { recursive: true, force: true });
+      await rename(temp, file);
+    }
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  } finally {
+    process.off('exit', dropTemp);
+  }
+  if (process.platform === 'win32') return;
+  const dir = await open(dirname(file), 'r');
+  try {
+    await dir.sync();
+  } catch (error) {
+    if (!fsyncDirRefused(error)) throw error;
+  } finally {
+    await dir.close();
+  }
 }
 
 function isDirectoryInTheWay(file: string, error: unknown): boolean {

@@ -35,6 +35,21 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { hits: { name: string }[] }).hits[0]?.name).toBe('git-bisect');
   });
+
+  it('a hook past its budget exits at once, leaving its code cache to a hook that answers', async () => {
+    const cold = tempDir();
+    try {
+      const input = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'git bisect a regression', session_id: 's', cwd: cold });
+      const result = await spawnCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'], cold, { entry: BIN, stdin: input });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);
+      // Writing the cache (V8 serialising the bundle's code) past the budget can outlast the watchdog on a loaded machine.
+      const codeCache = path.join(cold, 'code-cache');
+      expect(existsSync(codeCache) ? readdirSync(codeCache).filter((name) => name.endsWith('-hook.v8')) : []).toEqual([]);
+    } finally {
+      removeDir(cold);
+    }
+  });
 });
 
 /** A package folder with this bin and an empty `dist/cli/`, for stand-in builds. */

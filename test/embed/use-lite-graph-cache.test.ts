@@ -2,7 +2,7 @@ import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync 
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadUseLiteGraph } from '../../src/embed/use-lite-graph-cache.js';
-import { USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
+import { buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
 import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
@@ -32,6 +32,33 @@ describe('USE-lite graph cache', () => {
     expect(statSync(`${file}.data`).size).toBeGreaterThan(20 * 1024 * 1024);
     expect(readFileSync(file).includes(Buffer.from(basename(`${file}.data`)))).toBe(true);
     expect(readdirSync(cacheDir).filter((name) => name.includes('.tmp'))).toEqual([]);
+  });
+
+  it('lets the event loop turn while it builds and saves the graph, so a hook budget timer can fire', async () => {
+    const cacheDir = tempDir();
+    // Checked on every turn of the loop: a turn after the data file is saved and before the model
+    // file is means the save is not one synchronous step (nor the hashing, building and saving).
+    const seen = { dataBeforeModel: false };
+    let done = false;
+    const check = () => {
+      if (done) return;
+      const names = readdirSync(cacheDir);
+      if (names.some((name) => name.endsWith('.onnx.data')) && !names.some((name) => name.endsWith('.onnx'))) seen.dataBeforeModel = true;
+      setImmediate(check);
+    };
+    setImmediate(check);
+    const loaded = await loadUseLiteGraph({ cacheDir }).finally(() => (done = true));
+    expect(loaded.source).toBe('built');
+    expect(seen.dataBeforeModel).toBe(true);
+  });
+
+  it('yields to the event loop inside the graph build', async () => {
+    const files = await readUseLiteFiles();
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const built = await buildUseLiteOnnxSplit(files, 'model.data');
+    expect(turned).toBe(true);
+    expect(built.data.byteLength).toBeGreaterThan(20 * 1024 * 1024);
   });
 
   it('hands back a tokenizer from the saved table that encodes as one built from the vocabulary', async () => {

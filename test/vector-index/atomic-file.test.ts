@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionState, sessionsDir } from '../../src/integrations/session-state.js';
 import { UsageStore, usageFileFor } from '../../src/usage/usage-store.js';
-import { writeFileAtomic } from '../../src/vector-index/atomic-file.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../../src/vector-index/atomic-file.js';
 import { removeDir, tempDir } from '../cli/helpers.js';
 
 // Counts the flushes to disk while the module under test still writes through the real calls.
@@ -40,6 +41,37 @@ describe('writeFileAtomic', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('two');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fsync).not.toHaveBeenCalled();
+    expect(leftovers(root)).toEqual([]);
+  });
+});
+
+describe('writeFileAtomicAsync', () => {
+  it('replaces the file as writeFileAtomic does, without blocking the event loop', async () => {
+    const file = path.join(root, 'graph.data');
+    await writeFileAtomicAsync(file, 'one');
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await writeFileAtomicAsync(file, new Uint8Array(4 * 1024 * 1024).fill(7));
+    expect(turned).toBe(true);
+    expect(fs.readFileSync(file).equals(Buffer.alloc(4 * 1024 * 1024, 7))).toBe(true);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(leftovers(root)).toEqual([]);
+  });
+
+  it('leaves no temp file when the process exits in the middle of a write', () => {
+    const module = path.resolve('src/vector-index/atomic-file.ts');
+    // Exits as soon as the temp file exists, the write still under way.
+    const script = `
+      const { readdirSync } = require('node:fs');
+      import(${JSON.stringify(module)}).then(({ writeFileAtomicAsync }) => {
+        void writeFileAtomicAsync(${JSON.stringify(path.join(root, 'big.data'))}, new Uint8Array(256 * 1024 * 1024));
+        const poll = () => (readdirSync(${JSON.stringify(root)}).some((n) => n.endsWith('.tmp')) ? process.exit(0) : setImmediate(poll));
+        poll();
+      });`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(fs.existsSync(path.join(root, 'big.data'))).toBe(false);
     expect(leftovers(root)).toEqual([]);
   });
 });
