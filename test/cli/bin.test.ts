@@ -40,7 +40,10 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
     const cold = tempDir();
     try {
       const input = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'git bisect a regression', session_id: 's', cwd: cold });
-      const result = await spawnCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'], cold, { entry: BIN, stdin: input });
+      const result = await spawnCli(['hook', 'claude-code', '--skills-dir', SKILLS, '--model', 'hash', '--timeout-ms', '1'], cold, {
+        entry: BIN,
+        stdin: input,
+      });
       expect(result.code).toBe(0);
       expect(result.stderr).toMatch(/^skill-search hook: no answer within 1 ms; skipped/);
       // Writing the cache (V8 serialising the bundle's code) past the budget can outlast the watchdog on a loaded machine.
