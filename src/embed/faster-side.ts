@@ -1,32 +1,51 @@
-/** How often an index call tries the side that was slower, in case the load has moved. */
-const PROBE_EVERY = 32;
+/** Calls between tries of the slower side: the first gap, doubled after each try that finds it still slower. */
+const PROBE_GAP = Object.freeze({ first: 32, last: 512 });
 /** Weight of the newest call in a side's rate (an exponential moving average). */
 const NEWEST_WEIGHT = 0.25;
+/** The other side takes over only when this much faster: calls of other shapes make rates noisy. */
+const SWITCH_MARGIN = 1.25;
 
 /**
  * Chooses between two ways of running the same work, call by call: the one that ran faster
- * lately (work per millisecond), with every {@link PROBE_EVERY}th call on the other. Side 0 is
- * tried first, side 1 second. The embedder uses it for the bulk session's threads, which run
- * slower than one thread once other processes hold the cores (docs/cold-build.md).
+ * lately (work per millisecond), now and then trying the other in case the load has moved, less
+ * often while the answer stays the same. Side 0 is tried first, side 1 second. The embedder uses it
+ * for the bulk session's threads, which run slower than one thread once other processes hold the
+ * cores (docs/cold-build.md).
  */
 export class FasterSide {
   readonly #rates: [number | undefined, number | undefined] = [undefined, undefined];
-  #calls = 0;
+  #faster: 0 | 1 | undefined;
+  #gap: number = PROBE_GAP.first;
+  #sinceProbe = 0;
+  #trying: 0 | 1 | undefined;
 
   /** The side for the next call. */
   pick(): 0 | 1 {
-    this.#calls += 1;
     const [first, second] = this.#rates;
     if (first === undefined) return 0;
     if (second === undefined) return 1;
-    const faster = first >= second ? 0 : 1;
-    return this.#calls % PROBE_EVERY === 0 ? ((1 - faster) as 0 | 1) : faster;
+    const rates = [first, second];
+    const current = this.#faster ?? (first >= second ? 0 : 1);
+    const faster = rates[1 - current]! > rates[current]! * SWITCH_MARGIN ? ((1 - current) as 0 | 1) : current;
+    if (faster !== this.#faster) {
+      this.#faster = faster;
+      this.#gap = PROBE_GAP.first;
+      this.#sinceProbe = 0;
+    }
+    this.#sinceProbe += 1;
+    if (this.#sinceProbe < this.#gap) return faster;
+    this.#sinceProbe = 0;
+    this.#gap = Math.min(PROBE_GAP.last, this.#gap * 2);
+    this.#trying = faster === 0 ? 1 : 0;
+    return this.#trying;
   }
 
   /** Records a call on `side` that did `work` units in `ms` milliseconds. */
   record(side: 0 | 1, work: number, ms: number): void {
     const rate = work / Math.max(ms, 0.01);
     const old = this.#rates[side];
-    this.#rates[side] = old === undefined ? rate : old + NEWEST_WEIGHT * (rate - old);
+    // A try of the slower side replaces its rate, which is from another time, rather than averaging with it.
+    this.#rates[side] = old === undefined || side === this.#trying ? rate : old + NEWEST_WEIGHT * (rate - old);
+    this.#trying = undefined;
   }
 }
