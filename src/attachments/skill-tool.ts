@@ -79,10 +79,7 @@ export function invokeSkill(input: unknown, context: SkillToolContext): SkillToo
   const skill = findSkillByName(skills, requested);
   if (skill === undefined) return { isError: true, content: unknownSkillMessage(requested, skills) };
   // As Claude Code's Skill tool: a skill its author kept from the model runs only when the user invokes it.
-  if (!isOfferedToModel(skill)) {
-    const why = skill.invocation?.reasons.join(', ') ?? '';
-    return { isError: true, content: `Skill "${neutralizeReminderText(skill.name)}" can only be invoked by the user (${why}).` };
-  }
+  if (!isOfferedToModel(skill)) return { isError: true, content: userOnlyMessage(skill) };
 
   const content = neutralizeReminderText(applySkillArgs(skill.body, args));
   context.log.record({ name: skill.name, source: skill.source, path: skill.path, args, content, at: Date.now() });
@@ -101,6 +98,11 @@ function describeInput(input: unknown): string {
 export function closeSkillNames(requested: string, skills: readonly Skill[]): string[] {
   const names = skills.map((skill) => skill.name);
   return suggestNames(requested.trim().replace(/^\//, ''), names);
+}
+
+/** The refusal of a skill its author kept from the model, by this tool and MCP `read_skill`. */
+export function userOnlyMessage(skill: Pick<Skill, 'name' | 'invocation'>): string {
+  return `Skill "${neutralizeReminderText(skill.name)}" can only be invoked by the user (${skill.invocation?.reasons.join(', ') ?? ''}).`;
 }
 
 function unknownSkillMessage(requested: string, skills: readonly Skill[]): string {

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
-import { closeSkillNames, findSkillByName } from '../attachments/skill-tool.js';
+import { closeSkillNames, findSkillByName, userOnlyMessage } from '../attachments/skill-tool.js';
 import { isOfferedToModel, offeredHits } from '../load/invocation.js';
 import { utf8Boundary } from '../load/skill.js';
 import { withoutLoneCompanions } from '../search/companions.js';
@@ -139,13 +139,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     const skills = await options.service.skills();
     const skill = findSkillByName(skills, name);
     // As the Skill tool (attachments/skill-tool.ts): a skill its author kept from the model is the user's to run.
-    if (skill && !isOfferedToModel(skill)) {
-      const why = skill.invocation?.reasons.join(', ') ?? '';
-      return {
-        content: [{ type: 'text' as const, text: `Skill "${neutralizeReminderText(skill.name)}" can only be invoked by the user (${why}).` }],
-        isError: true,
-      };
-    }
+    if (skill && !isOfferedToModel(skill)) return textResult(userOnlyMessage(skill), true);
     if (skill) {
       const folder = skillFolder(skill);
       if (file !== undefined) return readBundled(skill.name, folder, file);
