@@ -30,6 +30,9 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/** A private temp name beside `file`, unique to this process and call. */
+const tempFileFor = (file: string): string => `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+
 export interface AtomicWriteOptions {
   /**
    * Flush the file and its folder to the disk, so the new content survives a power cut. Off for
@@ -45,7 +48,7 @@ export interface AtomicWriteOptions {
  */
 export function writeFileAtomic(file: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
   const durable = options.durable ?? true;
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = tempFileFor(file);
   try {
     const fd = openSync(temp, 'w', PRIVATE_FILE_MODE);
     try {
@@ -74,7 +77,7 @@ export function writeFileAtomic(file: string, data: Uint8Array | string, options
  * file is written and flushed, so a caller's timers (a hook's budget) still fire.
  */
 export async function writeFileAtomicAsync(file: string, data: Uint8Array | string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = tempFileFor(file);
   // A process that exits meanwhile (a hook past its budget) leaves no temp file behind.
   const dropTemp = () => rmSync(temp, { force: true });
   process.once('exit', dropTemp);
