@@ -24,9 +24,9 @@ export class FasterSide {
     const [first, second] = this.#rates;
     if (first === undefined) return 0;
     if (second === undefined) return 1;
-    const rates = [first, second];
     const current = this.#faster ?? (first >= second ? 0 : 1);
-    const faster = rates[1 - current]! > rates[current]! * SWITCH_MARGIN ? ((1 - current) as 0 | 1) : current;
+    const other = current === 0 ? 1 : 0;
+    const faster = this.#rates[other]! > this.#rates[current]! * SWITCH_MARGIN ? other : current;
     if (faster !== this.#faster) {
       this.#faster = faster;
       this.#gap = PROBE_GAP.first;
