@@ -85,8 +85,10 @@ export function line(stream: CliIo['stdout'], text = ''): void {
   stream.write(`${text}\n`);
 }
 
-export function printJson(io: CliIo, value: unknown): void {
+/** `value` as one JSON line on stdout; 0, the exit code of a command that printed it (`return printJson(…)`). */
+export function printJson(io: CliIo, value: unknown): 0 {
   io.stdout.write(`${JSON.stringify(value)}\n`);
+  return 0;
 }
 
 /** How many of `skills` are this package's demo skills. */

@@ -10,10 +10,7 @@ import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { config } = sources;
-  if (args.values.json === true) {
-    printJson(io, { ...config, libraryDirs: sources.libraryDirs });
-    return 0;
-  }
+  if (args.values.json === true) return printJson(io, { ...config, libraryDirs: sources.libraryDirs });
   const home = homeDir(io.env);
   const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));
   const list = (key: string, entries: readonly Sourced<string>[]) => {

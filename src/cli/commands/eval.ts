@@ -61,10 +61,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       ...(perQuery === undefined ? {} : { onRecord: (record) => perQuery.write(`${JSON.stringify(record)}\n`) }),
       ...signal,
     });
-    if (args.values.json === true) {
-      printJson(io, knobs === undefined ? report : { ...report, overrides: knobs });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, knobs === undefined ? report : { ...report, overrides: knobs });
     const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
     const { shown } = report;
     const rows = [

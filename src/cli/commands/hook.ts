@@ -1,6 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { ParsedArgs, ParsedValues } from '../args.js';
 import { parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
@@ -11,7 +10,7 @@ import { cacheRoot } from '../../model-store/paths.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BuilderLease, besideIndex } from '../builder-lease.js';
+import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
@@ -186,14 +185,7 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
   } catch {
     // No marker: nobody is at it.
   }
-  try {
-    mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, `${new Date().toISOString()}\n${content}\n`, { mode: 0o600 });
-    chmodSync(marker, 0o600);
-    return true;
-  } catch {
-    return false;
-  }
+  return writeMarker(marker, content);
 }
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
-import { BuilderLease, besideIndex, markBuilt } from '../builder-lease.js';
+import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
@@ -23,7 +23,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   try {
     const code = await build();
-    markBuilt(indexDir);
+    // Only spares a hook a second build: a marker that cannot be written is ignored.
+    writeMarker(besideIndex(indexDir, 'built'));
     return code;
   } finally {
     lease?.release();
@@ -79,10 +80,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
 
   function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
     const { ms } = summary;
-    if (args.values.json === true) {
-      printJson(io, { ...summary, ms: round(ms, 1) });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, { ...summary, ms: round(ms, 1) });
     line(
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,

@@ -47,17 +47,14 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
       contextWindowTokens,
       usage,
     });
-    if (args.values.json === true) {
-      printJson(io, { host, ...predicted });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);
     else line(io.stdout, host === 'claude-code' ? wrapInSystemReminder(`${LISTING_HEADING}\n\n${predicted.text}`) : predicted.text);
     return 0;
   }
 
-  if (args.values.json === true) {
-    printJson(io, {
+  if (args.values.json === true)
+    return printJson(io, {
       experimental,
       budgetChars: listing.budgetChars,
       skills: listed.map((skill) => ({
@@ -82,8 +79,6 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
       })),
       content: listing.content,
     });
-    return 0;
-  }
   const rendered = renderAttachment({ type: 'skill_listing', content: listing.content, skillNames: listing.skillNames });
   if (rendered === null) {
     line(io.stderr, experimental ? 'skill-search: no bundled or MCP skills to list (--experimental)' : 'skill-search: no skills to list');

@@ -56,8 +56,8 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
 
   if (action === 'list') {
     const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
-    if (json) {
-      printJson(io, {
+    if (json)
+      return printJson(io, {
         models: rows.map(({ preset, state, staged }) => ({
           id: preset.id,
           repo: preset.repo,
@@ -69,8 +69,6 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
           stagedBytes: staged,
         })),
       });
-      return 0;
-    }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
       [BUNDLED_MODEL, '512', 'no', 'bundled', 'default, always available'],
@@ -90,10 +88,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const preset = presetArg(action, id);
   if (action === 'info') {
     const state = installState(root, preset);
-    if (json) {
-      printJson(io, { ...preset, state: state.state, dir: state.dir, ...(state.state === 'installed' ? { manifest: state.manifest } : {}) });
-      return 0;
-    }
+    if (json) return printJson(io, { ...preset, state: state.state, dir: state.dir, ...(state.state === 'installed' ? { manifest: state.manifest } : {}) });
     const rows: [string, string][] = [
       ['model', preset.id],
       ['hub repo', `${preset.repo} (revision ${preset.revision})`],
@@ -162,8 +157,8 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       bar.done();
     }
   }
-  if (json) {
-    printJson(io, {
+  if (json)
+    return printJson(io, {
       id: preset.id,
       dir: result.dir,
       fetched: result.fetched,
@@ -172,8 +167,6 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       source: result.manifest.source,
       commit: result.manifest.commit ?? null,
     });
-    return 0;
-  }
   if (!result.fetched) {
     line(io.stdout, `${preset.id} is already installed in ${result.dir} (--force fetches it again)`);
     return 0;

@@ -14,8 +14,8 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
   const entries = store.entries();
   const known = new Set(entries.filter(([, entry]) => entry.used >= 0.01).map(([name]) => name));
   const neverUsed = snapshot.skills.map((skill) => skill.name).filter((name) => !known.has(name));
-  if (args.values.json === true) {
-    printJson(io, {
+  if (args.values.json === true)
+    return printJson(io, {
       project: sources.cwd,
       file: store.file,
       skills: entries.map(([name, entry]) => ({
@@ -27,8 +27,6 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
       })),
       neverUsed,
     });
-    return 0;
-  }
   if (entries.length === 0) {
     line(io.stdout, `No usage recorded for ${sources.cwd} yet (the hook records it, in ${store.file}).`);
   } else {
