@@ -81,7 +81,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   });
 }
 
-export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number) {
+export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number = ENGINE_DEFAULTS.k) {
   const kRaw = asString(values.k);
   const modeRaw = asString(values.mode);
   const abstainRaw = asString(values.abstain);

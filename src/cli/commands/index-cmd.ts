@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
-import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';
@@ -13,7 +12,7 @@ import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } fr
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const { retireIndexFolder, retireToolsFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);

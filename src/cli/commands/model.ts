@@ -1,6 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
+import { DEFAULT_MODEL } from '../flags.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { megabytes, ProgressBar } from '../progress-bar.js';
@@ -12,12 +13,9 @@ import { installState, removeModel, stagedBytes, type InstallState } from '../..
 const ACTIONS = ['list', 'pull', 'rm', 'info'] as const;
 type Action = (typeof ACTIONS)[number];
 
-/** The model that ships inside the package (`--model use-lite`, the default): not a preset. */
-const BUNDLED_MODEL = 'use-lite';
-
 /** What `model <action>` says of the bundled model: it is never downloaded, removed or described as a preset. */
 function bundledRefusal(action: Exclude<Action, 'list'>): string {
-  const is = `model ${BUNDLED_MODEL} is bundled with skill-search`;
+  const is = `model ${DEFAULT_MODEL} is bundled with skill-search`;
   if (action === 'rm') return `${is} and cannot be removed`;
   if (action === 'pull') return `${is}; there is nothing to pull (presets: ${presetIds().join(', ')})`;
   return `${is} (512 dimensions, English, always available); 'model info' describes the presets: ${presetIds().join(', ')}`;
@@ -25,7 +23,7 @@ function bundledRefusal(action: Exclude<Action, 'list'>): string {
 
 function presetArg(action: Exclude<Action, 'list'>, raw: string | undefined): ModelPreset {
   if (raw === undefined) throw flagError(`'model ${action}' needs a preset id (one of ${presetIds().join(', ')})`);
-  if (raw === BUNDLED_MODEL) throw flagError(bundledRefusal(action));
+  if (raw === DEFAULT_MODEL) throw flagError(bundledRefusal(action));
   const preset = findPreset(raw);
   if (preset === undefined) throw flagError(`unknown model '${raw}' (presets: ${presetIds().join(', ')})`);
   return preset;
@@ -71,7 +69,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       });
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
-      [BUNDLED_MODEL, '512', 'no', 'bundled', 'default, always available'],
+      [DEFAULT_MODEL, '512', 'no', 'bundled', 'default, always available'],
       ...rows.map(({ preset, state, staged }) => [
         preset.id,
         String(preset.dimensions),

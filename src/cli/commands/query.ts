@@ -1,6 +1,5 @@
 import type { ParsedArgs } from '../args.js';
 import { flagError } from '../args.js';
-import { DEFAULT_K } from '../flags.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
 import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
 import { invocationNote } from '../../load/invocation.js';
@@ -19,7 +18,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const query = args.positionals.join(' ');
   if (query.trim() === '') throw flagError("'query' needs a non-empty message (see skill-search query --help)");
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const started = performance.now();
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
