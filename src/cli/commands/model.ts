@@ -43,12 +43,10 @@ function prefixText(prefix: string): string {
 export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const [rawAction, id, extra] = args.positionals;
   const action = parsePositionalChoice('model', 'command', rawAction, ACTIONS);
-  if (action === 'list' ? id !== undefined : extra !== undefined) {
-    throw flagError(`unexpected argument '${action === 'list' ? id : extra}' for 'model ${action}' (see skill-search model --help)`);
-  }
-  if (action !== 'pull' && (args.values.from !== undefined || args.values.force !== undefined)) {
+  const unexpected = action === 'list' ? id : extra;
+  if (unexpected !== undefined) throw flagError(`unexpected argument '${unexpected}' for 'model ${action}' (see skill-search model --help)`);
+  if (action !== 'pull' && (args.values.from !== undefined || args.values.force !== undefined))
     throw flagError(`--from and --force only apply to 'model pull'`);
-  }
   const root = modelsRoot(io.env);
   const json = args.values.json === true;
 

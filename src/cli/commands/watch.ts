@@ -28,16 +28,11 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     seen = new Set(snapshot.diagnostics.map(formatDiagnostic));
     for (const text of fresh) line(io.stderr, text);
     if (sync === undefined) return;
-    if (json) {
-      printJson(io, { event, skills: snapshot.skills.length, added: sync.added, updated: sync.updated, removed: sync.removed, ms });
-    } else if (event === 'indexed') {
-      line(
-        io.stdout,
-        `indexed ${plural(snapshot.skills.length, 'skill')}: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`,
-      );
-    } else {
-      line(io.stdout, `reindexed: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
-    }
+    const { added, updated, removed, unchanged } = sync;
+    if (json) printJson(io, { event, skills: snapshot.skills.length, added, updated, removed, ms });
+    else if (event === 'indexed')
+      line(io.stdout, `indexed ${plural(snapshot.skills.length, 'skill')}: +${added} ~${updated} -${removed}, ${unchanged} unchanged (${ms} ms)`);
+    else line(io.stdout, `reindexed: +${added} ~${updated} -${removed} (${ms} ms)`);
   };
 
   try {
