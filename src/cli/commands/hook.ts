@@ -80,6 +80,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       import('../../integrations/socket-protocol.js'),
       import('../../integrations/hosts.js'),
     ]);
+    const { serverRequest } = HOOK_TIMING;
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
     let snapshotDue: string | undefined;
@@ -91,10 +92,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         search = await openSearchFor(opened, retrieval, io, {
           server: {
             socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
-            requestTimeoutMs: Math.min(
-              HOOK_TIMING.serverRequest.max,
-              Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
-            ),
+            requestTimeoutMs: Math.min(serverRequest.max, Math.max(serverRequest.min, Math.floor(timeoutMs * serverRequest.share))),
           },
           // The catalog a live search leaves unsaved is saved by a detached process: the prompt does not wait for it.
           onSnapshotDue: io.spawnDetached && ((sourceStamp: string) => (snapshotDue = sourceStamp)),
