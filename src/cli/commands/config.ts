@@ -1,8 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
-import type { CliIo } from '../io.js';
-import { homeDir } from '../io.js';
+import { type CliIo, homeDir } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 

@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
-import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
+import { type ParsedArgs, flagError } from '../args.js';
 import { DEFAULT_EVAL_K } from '../flags.js';
 import { line, openLiveIndex, printJson } from '../context.js';
 import { table } from '../format.js';

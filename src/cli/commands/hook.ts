@@ -1,7 +1,6 @@
 import { errorMessage } from '../../errors.js';
 import { readFileSync, statSync } from 'node:fs';
-import type { ParsedArgs, ParsedValues } from '../args.js';
-import { parsePositiveInt } from '../args.js';
+import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';

@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { flagError, parsePositionalChoice } from '../args.js';
+import { type ParsedArgs, flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
 import { DEFAULT_MODEL } from '../flags.js';
 import { table } from '../format.js';

@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
+import { type ParsedArgs, flagError } from '../args.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
 import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
 import { invocationNote } from '../../load/invocation.js';

@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { parseChoice } from '../args.js';
+import { type ParsedArgs, parseChoice } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
