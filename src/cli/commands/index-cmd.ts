@@ -2,13 +2,13 @@ import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
-import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
+import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import type { Diagnostic } from '../../types.js';
 import type { DeltaSaved } from '../../integrations/live-index.js';
-import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
@@ -50,10 +50,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
       }
       const { snapshot, sync, ms } = await live.refresh({ onProgress: await buildProgress(io, args.values), signal: io.signal });
-      if (snapshot.skills.length === 0) {
-        const { nothingToIndex } = await import('../../integrations/live-index.js');
-        throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
-      }
+      await requireSkills(sources, snapshot.skills.length, snapshot.diagnostics);
       // Saved for cold processes (the hook without a server, `query`, other project folders).
       const saved = await live.saveCatalog();
       const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;

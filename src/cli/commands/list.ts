@@ -10,7 +10,7 @@ import { HOSTS } from '../../types.js';
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);
-  const [{ formatShadowed }, { formatSkillListing }, { renderAttachment }, prefetch, snapshot] = await Promise.all([
+  const [{ formatShadowed }, { formatSkillListing }, { renderAttachment, LISTING_HEADING }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
     import('../../attachments/normalize.js'),
@@ -37,10 +37,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
   if (typeof hostRaw === 'string') {
-    const [{ LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
-      import('../../attachments/normalize.js'),
-      import('../../attachments/reminder.js'),
-    ]);
+    const { wrapInSystemReminder } = await import('../../attachments/reminder.js');
     const host = parseChoice('host', hostRaw, HOSTS);
     const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
       contextWindowTokens,
