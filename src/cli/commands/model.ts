@@ -99,15 +99,13 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       ['download', `≈ ${preset.downloadMb} MB`],
       ['facts from', preset.source],
       ['state', stateText(state, stagedBytes(root, preset.id))],
+      state.state === 'installed'
+        ? [
+            'installed from',
+            `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`,
+          ]
+        : ['install with', `skill-search model pull ${preset.id}`],
     ];
-    if (state.state === 'installed') {
-      rows.push([
-        'installed from',
-        `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`,
-      ]);
-    } else {
-      rows.push(['install with', `skill-search model pull ${preset.id}`]);
-    }
     for (const text of table(rows.map(([key, value]) => [`${key}:`, value]))) line(io.stdout, text);
     return 0;
   }
