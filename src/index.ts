@@ -13,7 +13,6 @@
  * | `skill-search/mcp`         | the MCP stdio server                                     |
  * | `skill-search/cli`         | run a command line in-process                            |
  */
-export { ERROR_CODES, SkillSearchError, isAbortError, type ErrorCode } from './errors.js';
 export * from './api/load.js';
 export * from './api/embed.js';
 export * from './api/search.js';

@@ -46,8 +46,6 @@ export function flagError(message: string): SkillSearchError {
   return new SkillSearchError('BAD_FLAG', message);
 }
 
-const NO_POSITIONALS = { min: 0, max: 0, name: '' } as const;
-
 function seeHelp(command: string): string {
   return `(see skill-search ${command} --help)`;
 }
@@ -86,9 +84,7 @@ export function parseCommandArgs(name: string, spec: CommandSpec, argv: readonly
       continue;
     }
     if (option.type === 'boolean') {
-      if (token.value !== undefined) {
-        throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(name)}`);
-      }
+      if (token.value !== undefined) throw flagError(`option '${token.rawName}' takes no value, got '${token.value}' ${seeHelp(name)}`);
       values[token.name] = true;
       continue;
     }
@@ -96,29 +92,20 @@ export function parseCommandArgs(name: string, spec: CommandSpec, argv: readonly
     values[token.name] = option.multiple ? [...((values[token.name] as string[] | undefined) ?? []), token.value] : token.value;
   }
   if (help) return { values, positionals, help };
-  const expected = spec.positionals ?? NO_POSITIONALS;
-  if (positionals.length < expected.min) {
-    throw flagError(`'${name}' needs ${expected.name} ${seeHelp(name)}`);
-  }
-  if (positionals.length > expected.max) {
-    const extra = positionals[expected.max];
-    throw flagError(`unexpected argument '${extra}' for '${name}' ${seeHelp(name)}`);
-  }
+  const expected = spec.positionals ?? { min: 0, max: 0, name: '' };
+  if (positionals.length < expected.min) throw flagError(`'${name}' needs ${expected.name} ${seeHelp(name)}`);
+  if (positionals.length > expected.max) throw flagError(`unexpected argument '${positionals[expected.max]}' for '${name}' ${seeHelp(name)}`);
   return { values, positionals, help };
 }
 
 export function parsePositiveInt(flag: string, raw: string): number {
   const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) {
-    throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
-  }
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw flagError(`--${flag} expects a positive integer, got '${raw}'`);
   return value;
 }
 
 export function parseChoice<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(raw)) {
-    throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
-  }
+  if (!(choices as readonly string[]).includes(raw)) throw flagError(`--${flag} expects one of ${choices.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../util/process-alive.js';
 
@@ -14,13 +14,15 @@ export function besideIndex(indexDir: string, kind: 'builder' | 'warming' | 'sna
   return `${indexDir}.${kind}`;
 }
 
-/** Records that a build of the index in `indexDir` saved its catalog now; a failure to record is ignored. */
-export function markBuilt(indexDir: string): void {
+/** Writes the marker `file` (the time now, then `content`), private to the user; false when it cannot be written. */
+export function writeMarker(file: string, content?: string): boolean {
   try {
-    mkdirSync(path.dirname(indexDir), { recursive: true, mode: 0o700 });
-    writeFileSync(besideIndex(indexDir, 'built'), `${new Date().toISOString()}\n`, { mode: 0o600 });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${new Date().toISOString()}\n${content === undefined ? '' : `${content}\n`}`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return true;
   } catch {
-    // Only spares a hook a second build.
+    return false;
   }
 }
 

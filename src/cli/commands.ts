@@ -1,15 +1,5 @@
 import type { CommandEntry, CommandSpec } from './args.js';
-import {
-  CONTEXT_WINDOW_OPTION,
-  DEFAULT_EVAL_K,
-  DEFAULT_K,
-  INSTALL_OPTIONS,
-  JSON_OPTION,
-  MODEL_OPTIONS,
-  QUIET_OPTION,
-  SOURCE_OPTIONS,
-  retrievalOptions,
-} from './flags.js';
+import { CONTEXT_WINDOW_OPTION, DEFAULT_EVAL_K, INSTALL_OPTIONS, JSON_OPTION, MODEL_OPTIONS, QUIET_OPTION, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
 import { HOOK_COMMAND } from './hook-command.js';
 
 /** The command table: names, flags and help; a command's code is imported when it runs (`validate` never loads a model). */
@@ -43,7 +33,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     positionals: { min: 1, max: Infinity, name: 'a message' },
     options: {
       ...SOURCE_OPTIONS,
-      ...retrievalOptions(DEFAULT_K),
+      ...retrievalOptions(),
       ...JSON_OPTION,
       ...QUIET_OPTION,
       explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
@@ -124,7 +114,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Serve the tools search_skills and read_skill over MCP on stdio (logs go to stderr).',
     options: {
       ...SOURCE_OPTIONS,
-      ...retrievalOptions(DEFAULT_K),
+      ...retrievalOptions(),
       polling: { type: 'boolean', description: 'poll the file system for skill changes' },
     },
     load: async () => (await import('./commands/mcp.js')).runMcp,

@@ -4,8 +4,7 @@ import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import type { LiveIndex, LiveIndexOptions } from '../integrations/live-index.js';
 import type { OpenedSearch, OpenSearchOptions } from '../service/open-search.js';
 import type { EngineKnobs } from '../search/options.js';
-import type { RetrievalOptions, SourceOptions } from './sources.js';
-import { resolveIndexDir } from './sources.js';
+import { type RetrievalOptions, type SourceOptions, describeSources, resolveIndexDir } from './sources.js';
 import { skippedSummary } from '../load/format.js';
 import { cacheRoot, modelsRoot } from '../model-store/paths.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
@@ -85,8 +84,10 @@ export function line(stream: CliIo['stdout'], text = ''): void {
   stream.write(`${text}\n`);
 }
 
-export function printJson(io: CliIo, value: unknown): void {
+/** `value` as one JSON line on stdout; 0, the exit code of a command that printed it (`return printJson(…)`). */
+export function printJson(io: CliIo, value: unknown): 0 {
   io.stdout.write(`${JSON.stringify(value)}\n`);
+  return 0;
 }
 
 /** How many of `skills` are this package's demo skills. */
@@ -100,6 +101,13 @@ export function demoNote(skills: readonly { readonly source: string }[]): string
   if (demo === 0) return '';
   const all = demo === skills.length;
   return `${all ? 'all ' : ''}${plural(demo, 'demo skill')} (this package's examples${all ? ', used because no skill of yours was found' : ''}; --no-demo leaves them out)`;
+}
+
+/** Throws `NOTHING_TO_INDEX`, naming where `sources` looked, when the catalog holds no skill. */
+export async function requireSkills(sources: SourceOptions, skills: number, diagnostics: readonly Diagnostic[]): Promise<void> {
+  if (skills > 0) return;
+  const { nothingToIndex } = await import('../integrations/live-index.js');
+  throw nothingToIndex(describeSources(sources), diagnostics);
 }
 
 /** One stderr line when skill files were skipped, so a broken file never disappears silently. */

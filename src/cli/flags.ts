@@ -2,11 +2,9 @@
 import type { OptionTable } from './args.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 
-/** Results per query for `query`, `index`, `watch` and `mcp`: the engine's own default. */
-export const DEFAULT_K = ENGINE_DEFAULTS.k;
 /** The cut-off `eval` scores at. */
 export const DEFAULT_EVAL_K = 10;
-/** The encoder when `--model` is not given. */
+/** The encoder when `--model` is not given: the one bundled with the package, not a preset. */
 export const DEFAULT_MODEL = 'use-lite';
 /** The prompt hook's flag defaults: skills announced per prompt, and the whole budget of one prompt in ms (`--timeout-ms`). */
 export const HOOK_DEFAULTS = Object.freeze({ k: 3, timeoutMs: 3000 });
@@ -55,7 +53,8 @@ export const QUIET_OPTION: OptionTable = {
   quiet: { type: 'boolean', description: 'no progress while the index is built' },
 };
 
-export function retrievalOptions(defaultK: number): OptionTable {
+/** `--k` (defaulting to `defaultK`: the engine's default, but for `hook` and `eval`), `--mode`, `--abstain` and the model flags. */
+export function retrievalOptions(defaultK: number = ENGINE_DEFAULTS.k): OptionTable {
   return {
     k: { type: 'string', placeholder: 'N', description: 'number of results', defaultText: String(defaultK) },
     mode: { type: 'string', placeholder: 'MODE', description: 'retrieval: hybrid, dense or lexical', defaultText: ENGINE_DEFAULTS.mode },

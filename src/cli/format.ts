@@ -16,7 +16,7 @@ export function toJsonHit(hit: SearchHit) {
 }
 
 /** `query --explain` for one hit, indented under it: words matched per field, the rankers' evidence, the score against the threshold. */
-export function formatExplanation(why: HitExplanation, score: number, indent = '    '): string[] {
+export function formatExplanation(why: HitExplanation, score: number): string[] {
   const fields = Object.entries(why.matched).map(([field, terms]) => `${field} ${terms.join(', ')}`);
   const lines = [`matched: ${fields.length === 0 ? 'no words (found by meaning)' : fields.join('; ')}`];
   if (why.lexical !== undefined) lines.push(`lexical: BM25 ${why.lexical.bm25.toFixed(2)}, ${Math.round(why.lexical.coverage * 100)}% of the message's words`);
@@ -29,7 +29,7 @@ export function formatExplanation(why: HitExplanation, score: number, indent = '
       why.answerable === undefined || why.fits === undefined ? '' : `P(answerable) ${why.answerable.toFixed(3)} × P(fits) ${why.fits.toFixed(3)}; `;
     lines.push(`relevance: ${order}${factors}${verdict}`);
   }
-  return lines.map((text) => indent + text);
+  return lines.map((text) => `    ${text}`);
 }
 
 export function round(value: number, digits: number): number {

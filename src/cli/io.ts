@@ -58,9 +58,8 @@ export function processIo(signal?: AbortSignal): CliIo {
     rawStdout: process.stdout,
     exitSoon: (code) => {
       process.exitCode = code;
-      // With everything written (pipes and files are written synchronously on POSIX), at once:
-      // what would follow (the bin's code cache, abandoned work) can hold a loaded machine past
-      // the hook's watchdog.
+      // Everything written (POSIX writes pipes and files synchronously): exit now, or what follows (the
+      // bin's code cache, abandoned work) can hold a loaded machine past the hook's watchdog.
       if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
       // Unref'd: fires only if something else still holds the loop open; lets stdout flush first.
       setTimeout(() => process.exit(code), 100).unref();

@@ -49,8 +49,7 @@ export function checkedPath(label: string, raw: string, kind: Kind, base: string
   } catch {
     throw new SkillSearchError('BAD_FILE', `${label}: no such ${kind}`);
   }
-  if (kind === 'directory' && !stats.isDirectory()) throw new SkillSearchError('BAD_FILE', `${label}: not a directory`);
-  if (kind === 'file' && !stats.isFile()) throw new SkillSearchError('BAD_FILE', `${label}: not a file`);
+  if (kind === 'directory' ? !stats.isDirectory() : !stats.isFile()) throw new SkillSearchError('BAD_FILE', `${label}: not a ${kind}`);
   return absolute;
 }
 
@@ -82,7 +81,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   });
 }
 
-export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number) {
+export function resolveRetrieval(values: ParsedValues, io: CliIo, defaultK: number = ENGINE_DEFAULTS.k) {
   const kRaw = asString(values.k);
   const modeRaw = asString(values.mode);
   const abstainRaw = asString(values.abstain);

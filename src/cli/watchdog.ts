@@ -1,9 +1,8 @@
 /**
  * A deadline synchronous work cannot hold off: a timer outside the main thread that, when it fires,
- * writes one line to stderr and SIGKILLs the process. A `sleep` in a small shell where there is
- * one (about 3 ms to start, where a worker thread starts a whole Node: docs/cold-start.md), which
- * stands down when its pipe from this process closes, so it never kills a process reusing the pid;
- * elsewhere, or if the shell cannot start, a worker thread.
+ * writes one line to stderr and SIGKILLs the process. A `sleep` in a small shell (far cheaper to start
+ * than a worker thread: docs/cold-start.md) that stands down when its pipe from this process closes,
+ * so it never kills a process reusing the pid; elsewhere, or if the shell cannot start, a worker thread.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -97,7 +97,6 @@ export class OpenedSearch implements ClosableSearcher {
 
   constructor(options: OpenSearchOptions) {
     this.#options = options;
-    if (options.server === undefined) this.#client = Promise.resolve(undefined);
   }
 
   /** Why the live index could not save the index folder (it answers from memory); undefined while it saves, or before it opened. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BROKEN, ROOT, SKILLS, TOOLS, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
@@ -215,6 +215,26 @@ describe('list --host', () => {
       const listing = JSON.parse(stdout) as { listed: string[]; text: string };
       expect(listing.listed).toEqual(['compose-a', 'compose-b', 'react-best-practices']);
       expect(listing.text).toBe('- compose-a: Docker compose files\n- compose-b: Docker swarm stacks\n- react-best-practices: React performance rules');
+    } finally {
+      removeDir(home);
+    }
+  });
+
+  it('codex keeps same-named skills of different folders apart and lists a file reached twice through a link once', async () => {
+    const home = tempDir();
+    try {
+      const write = (dir: string, description: string): void => {
+        mkdirSync(path.join(home, dir), { recursive: true });
+        writeFileSync(path.join(home, dir, 'SKILL.md'), `---\nname: same\ndescription: ${description}\n---\n`);
+      };
+      write('.agents/skills/same', 'User copy');
+      write('project/.agents/skills/same', 'Repo copy');
+      mkdirSync(path.join(home, '.codex/skills'), { recursive: true });
+      symlinkSync(path.join(home, '.agents/skills/same'), path.join(home, '.codex/skills/same'));
+      const { stdout } = await runCli(['list', '--host', 'codex', '--json'], cache, { env: { HOME: home }, cwd: path.join(home, 'project') });
+      const listing = JSON.parse(stdout) as { listed: string[]; text: string };
+      expect(listing.listed).toEqual(['same', 'same']);
+      expect(listing.text.match(/- same: (User|Repo) copy/g)?.sort()).toEqual(['- same: Repo copy', '- same: User copy']);
     } finally {
       removeDir(home);
     }

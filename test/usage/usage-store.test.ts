@@ -102,5 +102,15 @@ describe('hook → stats', () => {
     expect(byName['pdf-forms']).toMatchObject({ used: 2 });
     expect(byName['pdf-tables']).toMatchObject({ suggested: 2, ignored: 1 });
     expect(stats.neverUsed).toEqual(['commit-message', 'pdf-tables']);
+    const text = await runCli(['stats', '--cwd', project], home, { env: { PATH: '' } });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(text.stdout.split('\n')).toEqual([
+      'skill       used  suggested  ignored   last used',
+      `pdf-forms      2          0        0  ${today}`,
+      'pdf-tables     0          2        1           -',
+      '(counts halve every 14 days; "ignored": suggested in a session that did not use it)',
+      'Never used: 2 of 3 skills: commit-message, pdf-tables',
+      '',
+    ]);
   });
 });

@@ -1,8 +1,7 @@
 import type { ParsedArgs } from '../args.js';
 import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
-import type { CliIo } from '../io.js';
-import { homeDir } from '../io.js';
+import { type CliIo, homeDir } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 
@@ -10,10 +9,7 @@ import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { config } = sources;
-  if (args.values.json === true) {
-    printJson(io, { ...config, libraryDirs: sources.libraryDirs });
-    return 0;
-  }
+  if (args.values.json === true) return printJson(io, { ...config, libraryDirs: sources.libraryDirs });
   const home = homeDir(io.env);
   const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));
   const list = (key: string, entries: readonly Sourced<string>[]) => {

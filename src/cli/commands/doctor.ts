@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { parseChoice } from '../args.js';
+import { type ParsedArgs, parseChoice } from '../args.js';
 import { line } from '../context.js';
 import type { CliIo } from '../io.js';
 import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';

@@ -1,13 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
-import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
+import { type ParsedArgs, flagError } from '../args.js';
 import { DEFAULT_EVAL_K } from '../flags.js';
-import { line, openLiveIndex, printJson } from '../context.js';
+import { line, openLiveIndex, printJson, requireSkills } from '../context.js';
 import { table } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
-import { describeSources, requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
+import { requirePath, resolveIndexDir, resolveRetrieval, resolveSources, type RetrievalOptions, type SourceOptions } from '../sources.js';
 import { ENGINE_DEFAULTS, type EngineKnobs } from '../../search/options.js';
 import { sha256Hex } from '../../util/hash.js';
 import { definedOnly } from '../../util/defined.js';
@@ -40,10 +39,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
     const signal = io.signal === undefined ? {} : { signal: io.signal };
     const { snapshot } = await live.refresh(signal);
-    if (snapshot.skills.length === 0) {
-      const { nothingToIndex } = await import('../../integrations/live-index.js');
-      throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
-    }
+    await requireSkills(sources, snapshot.skills.length, snapshot.diagnostics);
     // A label that names no skill (a typo, a skill not loaded) can only miss: say so, or the numbers mislead.
     const known = new Set(snapshot.skills.flatMap((skill) => [skill.name, skill.id]));
     const unknown = queries.flatMap((item) => item.relevant.filter((label) => !known.has(label)).map((label) => `${item.id}: ${JSON.stringify(label)}`));
@@ -61,10 +57,7 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
       ...(perQuery === undefined ? {} : { onRecord: (record) => perQuery.write(`${JSON.stringify(record)}\n`) }),
       ...signal,
     });
-    if (args.values.json === true) {
-      printJson(io, knobs === undefined ? report : { ...report, overrides: knobs });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, knobs === undefined ? report : { ...report, overrides: knobs });
     const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
     const { shown } = report;
     const rows = [

@@ -1,8 +1,6 @@
 import { errorMessage } from '../../errors.js';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { ParsedArgs, ParsedValues } from '../args.js';
-import { parsePositiveInt } from '../args.js';
+import { readFileSync, statSync } from 'node:fs';
+import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
@@ -11,7 +9,7 @@ import { cacheRoot } from '../../model-store/paths.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
-import { BuilderLease, besideIndex } from '../builder-lease.js';
+import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hook-notice.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
@@ -81,6 +79,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       import('../../integrations/socket-protocol.js'),
       import('../../integrations/hosts.js'),
     ]);
+    const { serverRequest } = HOOK_TIMING;
     let search: OpenedSearch | undefined;
     let sources: SourceOptions | undefined;
     let snapshotDue: string | undefined;
@@ -92,10 +91,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
         search = await openSearchFor(opened, retrieval, io, {
           server: {
             socketPath: socketPathFor(resolveIndexDir(opened, retrieval, io.env)),
-            requestTimeoutMs: Math.min(
-              HOOK_TIMING.serverRequest.max,
-              Math.max(HOOK_TIMING.serverRequest.min, Math.floor(timeoutMs * HOOK_TIMING.serverRequest.share)),
-            ),
+            requestTimeoutMs: Math.min(serverRequest.max, Math.max(serverRequest.min, Math.floor(timeoutMs * serverRequest.share))),
           },
           // The catalog a live search leaves unsaved is saved by a detached process: the prompt does not wait for it.
           onSnapshotDue: io.spawnDetached && ((sourceStamp: string) => (snapshotDue = sourceStamp)),
@@ -186,14 +182,7 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
   } catch {
     // No marker: nobody is at it.
   }
-  try {
-    mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, `${new Date().toISOString()}\n${content}\n`, { mode: 0o600 });
-    chmodSync(marker, 0o600);
-    return true;
-  } catch {
-    return false;
-  }
+  return writeMarker(marker, content);
 }
 
 /**

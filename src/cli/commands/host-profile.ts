@@ -42,34 +42,27 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
  * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
-  const [load, { skillSelector }, { isOverride }] = await Promise.all([
+  const [load, { skillSelector }, { isOverride }, { isNativeTo }, { mergeSkills }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
     import('../sources.js'),
+    import('../../integrations/hosts.js'),
+    import('../../load/merge.js'),
   ]);
   if (isOverride(sources)) return skills;
   const options = load.resolveCatalogOptions(catalogOptions(sources));
   const selected = skillSelector(options.include, options.exclude);
-  if (host === 'claude-code') {
-    const [{ isNativeTo }, { mergeSkills }] = await Promise.all([import('../../integrations/hosts.js'), import('../../load/merge.js')]);
-    const dirs = load.resolveSources(options).filter((dir) => isNativeTo(host, dir.source));
-    const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
-    const entries = scans.flatMap((scan, i) =>
-      scan.skills.filter(selected).map((skill) => ({ skill: namedByFolder(skill, dirs[i]!), realPath: scan.realPaths.get(skill.path) ?? skill.path })),
-    );
-    return mergeSkills(entries).skills;
-  }
-  const dirs = load.resolveSources(options).filter((dir) => dir.source === 'codex');
+  const dirs = load.resolveSources(options).filter((dir) => isNativeTo(host, dir.source));
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
-  const seen = new Set<string>();
-  return scans.flatMap((scan) =>
-    scan.skills.filter((skill) => {
-      const real = scan.realPaths.get(skill.path) ?? skill.path;
-      if (seen.has(real) || !selected(skill)) return false;
-      seen.add(real);
-      return true;
-    }),
+  const entries = scans.flatMap((scan, i) =>
+    scan.skills.filter(selected).map((skill) => ({
+      skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
+      realPath: scan.realPaths.get(skill.path) ?? skill.path,
+    })),
   );
+  if (host === 'claude-code') return mergeSkills(entries).skills;
+  const seen = new Set<string>();
+  return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
 }
 
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */

@@ -1,19 +1,18 @@
 import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
-import { BuilderLease, besideIndex, markBuilt } from '../builder-lease.js';
+import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
-import { DEFAULT_K } from '../flags.js';
-import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, storeFile } from '../context.js';
+import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
 import { round } from '../format.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import type { Diagnostic } from '../../types.js';
 import type { DeltaSaved } from '../../integrations/live-index.js';
-import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 
 export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const { retireIndexFolder, retireToolsFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);
@@ -23,7 +22,8 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   try {
     const code = await build();
-    markBuilt(indexDir);
+    // Only spares a hook a second build: a marker that cannot be written is ignored.
+    writeMarker(besideIndex(indexDir, 'built'));
     return code;
   } finally {
     lease?.release();
@@ -50,10 +50,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
         return report({ ...counts, ms: performance.now() - started, indexDir }, diagnostics);
       }
       const { snapshot, sync, ms } = await live.refresh({ onProgress: await buildProgress(io, args.values), signal: io.signal });
-      if (snapshot.skills.length === 0) {
-        const { nothingToIndex } = await import('../../integrations/live-index.js');
-        throw nothingToIndex(describeSources(sources), snapshot.diagnostics);
-      }
+      await requireSkills(sources, snapshot.skills.length, snapshot.diagnostics);
       // Saved for cold processes (the hook without a server, `query`, other project folders).
       const saved = await live.saveCatalog();
       const unsaved = saved instanceof Error ? saved.message : live.engine.saveProblem;
@@ -79,10 +76,7 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
 
   function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
     const { ms } = summary;
-    if (args.values.json === true) {
-      printJson(io, { ...summary, ms: round(ms, 1) });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, { ...summary, ms: round(ms, 1) });
     line(
       io.stdout,
       `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,

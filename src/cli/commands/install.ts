@@ -1,8 +1,6 @@
 import path from 'node:path';
-import type { ParsedArgs, ParsedValues } from '../args.js';
-import { flagError, parsePositionalChoice } from '../args.js';
-import type { CliIo } from '../io.js';
-import { codexHomeDir, homeDir } from '../io.js';
+import { type ParsedArgs, type ParsedValues, flagError, parsePositionalChoice } from '../args.js';
+import { type CliIo, codexHomeDir, homeDir } from '../io.js';
 import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
 import { requirePath } from '../sources.js';

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SkillSearchError } from '../../errors.js';
-import type { ParsedArgs } from '../args.js';
-import { flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
+import { type ParsedArgs, flagError, parsePositionalChoice, parsePositiveInt } from '../args.js';
 import { LibraryStage } from './library-copy.js';
 import { line, printJson } from '../context.js';
 import type { CliIo } from '../io.js';
@@ -124,10 +123,9 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   if (action === 'list') {
     const skills = existsSync(library) ? skillsIn(library) : [];
-    if (args.values.json === true) printJson(io, { library, skills: skills.map(({ name, from }) => ({ name, path: from })) });
-    else for (const skill of skills) line(io.stdout, `${escapeForTerminal(skill.name)}  ${escapeForTerminal(skill.from)}`);
-    if (skills.length === 0 && args.values.json !== true)
-      line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
+    if (args.values.json === true) return printJson(io, { library, skills: skills.map(({ name, from }) => ({ name, path: from })) });
+    for (const skill of skills) line(io.stdout, `${escapeForTerminal(skill.name)}  ${escapeForTerminal(skill.from)}`);
+    if (skills.length === 0) line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
     return 0;
   }
   const sources = args.positionals.slice(1);
@@ -178,10 +176,8 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   for (const warning of stage.warnings.slice(0, MAX_WARNING_LINES)) line(io.stderr, `skill-search: ${warning}`);
   for (const problem of (await unloadable(library, added)).slice(0, MAX_WARNING_LINES)) line(io.stderr, problem);
   if (stage.warnings.length > MAX_WARNING_LINES) line(io.stderr, `skill-search: … and ${stage.warnings.length - MAX_WARNING_LINES} more skipped`);
-  if (args.values.json === true) printJson(io, { library, mode, added, skipped });
-  else {
-    line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${plural(added.length, 'skill')} into ${library}.`);
-    if (skipped.length > 0) line(io.stdout, `Skipped ${skipped.length} already in the library: ${skipped.join(', ')}`);
-  }
+  if (args.values.json === true) return printJson(io, { library, mode, added, skipped });
+  line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${plural(added.length, 'skill')} into ${library}.`);
+  if (skipped.length > 0) line(io.stdout, `Skipped ${skipped.length} already in the library: ${skipped.join(', ')}`);
   return 0;
 }

@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { parseChoice } from '../args.js';
+import { type ParsedArgs, parseChoice } from '../args.js';
 import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
@@ -11,7 +10,7 @@ import { HOSTS } from '../../types.js';
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);
-  const [{ formatShadowed }, { formatSkillListing }, { renderAttachment }, prefetch, snapshot] = await Promise.all([
+  const [{ formatShadowed }, { formatSkillListing }, { renderAttachment, LISTING_HEADING }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
     import('../../attachments/normalize.js'),
@@ -38,26 +37,20 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--host`: what that host itself sends, by its own rules, instead of the seed's listing.
   const hostRaw = args.values.host;
   if (typeof hostRaw === 'string') {
-    const [{ LISTING_HEADING }, { wrapInSystemReminder }] = await Promise.all([
-      import('../../attachments/normalize.js'),
-      import('../../attachments/reminder.js'),
-    ]);
+    const { wrapInSystemReminder } = await import('../../attachments/reminder.js');
     const host = parseChoice('host', hostRaw, HOSTS);
     const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
       contextWindowTokens,
       usage,
     });
-    if (args.values.json === true) {
-      printJson(io, { host, ...predicted });
-      return 0;
-    }
+    if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);
     else line(io.stdout, host === 'claude-code' ? wrapInSystemReminder(`${LISTING_HEADING}\n\n${predicted.text}`) : predicted.text);
     return 0;
   }
 
-  if (args.values.json === true) {
-    printJson(io, {
+  if (args.values.json === true)
+    return printJson(io, {
       experimental,
       budgetChars: listing.budgetChars,
       skills: listed.map((skill) => ({
@@ -82,8 +75,6 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
       })),
       content: listing.content,
     });
-    return 0;
-  }
   const rendered = renderAttachment({ type: 'skill_listing', content: listing.content, skillNames: listing.skillNames });
   if (rendered === null) {
     line(io.stderr, experimental ? 'skill-search: no bundled or MCP skills to list (--experimental)' : 'skill-search: no skills to list');

@@ -1,5 +1,4 @@
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../flags.js';
 import { openLiveIndex } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveRetrieval, resolveSources } from '../sources.js';
@@ -9,7 +8,7 @@ import { packageVersion } from '../../util/package-version.js';
 export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   // A host cannot know this package's demo skills: never serve them unless asked (--demo).
   const sources = resolveSources(args.values, io, undefined, 'never');
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const { serveMcpStdio } = await import('../../integrations/mcp-server.js');
   const log = (text: string) => io.stderr.write(`${text}\n`);
   const live = await openLiveIndex(sources, retrieval, io);

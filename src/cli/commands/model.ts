@@ -1,6 +1,6 @@
-import type { ParsedArgs } from '../args.js';
-import { flagError, parsePositionalChoice } from '../args.js';
+import { type ParsedArgs, flagError, parsePositionalChoice } from '../args.js';
 import { line, printJson } from '../context.js';
+import { DEFAULT_MODEL } from '../flags.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { megabytes, ProgressBar } from '../progress-bar.js';
@@ -12,12 +12,9 @@ import { installState, removeModel, stagedBytes, type InstallState } from '../..
 const ACTIONS = ['list', 'pull', 'rm', 'info'] as const;
 type Action = (typeof ACTIONS)[number];
 
-/** The model that ships inside the package (`--model use-lite`, the default): not a preset. */
-const BUNDLED_MODEL = 'use-lite';
-
 /** What `model <action>` says of the bundled model: it is never downloaded, removed or described as a preset. */
 function bundledRefusal(action: Exclude<Action, 'list'>): string {
-  const is = `model ${BUNDLED_MODEL} is bundled with skill-search`;
+  const is = `model ${DEFAULT_MODEL} is bundled with skill-search`;
   if (action === 'rm') return `${is} and cannot be removed`;
   if (action === 'pull') return `${is}; there is nothing to pull (presets: ${presetIds().join(', ')})`;
   return `${is} (512 dimensions, English, always available); 'model info' describes the presets: ${presetIds().join(', ')}`;
@@ -25,7 +22,7 @@ function bundledRefusal(action: Exclude<Action, 'list'>): string {
 
 function presetArg(action: Exclude<Action, 'list'>, raw: string | undefined): ModelPreset {
   if (raw === undefined) throw flagError(`'model ${action}' needs a preset id (one of ${presetIds().join(', ')})`);
-  if (raw === BUNDLED_MODEL) throw flagError(bundledRefusal(action));
+  if (raw === DEFAULT_MODEL) throw flagError(bundledRefusal(action));
   const preset = findPreset(raw);
   if (preset === undefined) throw flagError(`unknown model '${raw}' (presets: ${presetIds().join(', ')})`);
   return preset;
@@ -45,19 +42,17 @@ function prefixText(prefix: string): string {
 export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const [rawAction, id, extra] = args.positionals;
   const action = parsePositionalChoice('model', 'command', rawAction, ACTIONS);
-  if (action === 'list' ? id !== undefined : extra !== undefined) {
-    throw flagError(`unexpected argument '${action === 'list' ? id : extra}' for 'model ${action}' (see skill-search model --help)`);
-  }
-  if (action !== 'pull' && (args.values.from !== undefined || args.values.force !== undefined)) {
+  const unexpected = action === 'list' ? id : extra;
+  if (unexpected !== undefined) throw flagError(`unexpected argument '${unexpected}' for 'model ${action}' (see skill-search model --help)`);
+  if (action !== 'pull' && (args.values.from !== undefined || args.values.force !== undefined))
     throw flagError(`--from and --force only apply to 'model pull'`);
-  }
   const root = modelsRoot(io.env);
   const json = args.values.json === true;
 
   if (action === 'list') {
     const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
-    if (json) {
-      printJson(io, {
+    if (json)
+      return printJson(io, {
         models: rows.map(({ preset, state, staged }) => ({
           id: preset.id,
           repo: preset.repo,
@@ -69,11 +64,9 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
           stagedBytes: staged,
         })),
       });
-      return 0;
-    }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
-      [BUNDLED_MODEL, '512', 'no', 'bundled', 'default, always available'],
+      [DEFAULT_MODEL, '512', 'no', 'bundled', 'default, always available'],
       ...rows.map(({ preset, state, staged }) => [
         preset.id,
         String(preset.dimensions),
@@ -90,10 +83,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   const preset = presetArg(action, id);
   if (action === 'info') {
     const state = installState(root, preset);
-    if (json) {
-      printJson(io, { ...preset, state: state.state, dir: state.dir, ...(state.state === 'installed' ? { manifest: state.manifest } : {}) });
-      return 0;
-    }
+    if (json) return printJson(io, { ...preset, state: state.state, dir: state.dir, ...(state.state === 'installed' ? { manifest: state.manifest } : {}) });
     const rows: [string, string][] = [
       ['model', preset.id],
       ['hub repo', `${preset.repo} (revision ${preset.revision})`],
@@ -109,15 +99,13 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       ['download', `≈ ${preset.downloadMb} MB`],
       ['facts from', preset.source],
       ['state', stateText(state, stagedBytes(root, preset.id))],
+      state.state === 'installed'
+        ? [
+            'installed from',
+            `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`,
+          ]
+        : ['install with', `skill-search model pull ${preset.id}`],
     ];
-    if (state.state === 'installed') {
-      rows.push([
-        'installed from',
-        `${state.manifest.source}${state.manifest.commit === undefined ? '' : ` at commit ${state.manifest.commit}`} on ${state.manifest.installedAt}`,
-      ]);
-    } else {
-      rows.push(['install with', `skill-search model pull ${preset.id}`]);
-    }
     for (const text of table(rows.map(([key, value]) => [`${key}:`, value]))) line(io.stdout, text);
     return 0;
   }
@@ -162,8 +150,8 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       bar.done();
     }
   }
-  if (json) {
-    printJson(io, {
+  if (json)
+    return printJson(io, {
       id: preset.id,
       dir: result.dir,
       fetched: result.fetched,
@@ -172,8 +160,6 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       source: result.manifest.source,
       commit: result.manifest.commit ?? null,
     });
-    return 0;
-  }
   if (!result.fetched) {
     line(io.stdout, `${preset.id} is already installed in ${result.dir} (--force fetches it again)`);
     return 0;

@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { parseChoice } from '../args.js';
+import { type ParsedArgs, parseChoice } from '../args.js';
 import { printJson } from '../context.js';
 import type { CliIo } from '../io.js';
 import { ourEntries } from '../../hosts/install.js';
@@ -38,11 +37,8 @@ export async function runPrintConfig(args: ParsedArgs, io: CliIo): Promise<numbe
               value: withHook({}, hook, 'hooks.json'),
             },
           ];
-  if (args.values.json === true) {
-    // Keyed by the file they go in (Codex's config.toml as its text).
-    printJson(io, { host, files: Object.fromEntries(files.map((file) => [file.name, file.value])) });
-    return 0;
-  }
+  // Keyed by the file they go in (Codex's config.toml as its text).
+  if (args.values.json === true) return printJson(io, { host, files: Object.fromEntries(files.map((file) => [file.name, file.value])) });
   for (const { where, value } of files) {
     io.stdout.write(`${where === undefined ? '' : `# ${where}\n`}${typeof value === 'string' ? value : formatSettings(value, DEFAULT_JSON_STYLE)}`);
   }

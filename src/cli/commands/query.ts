@@ -1,12 +1,10 @@
-import type { ParsedArgs } from '../args.js';
-import { flagError } from '../args.js';
-import { DEFAULT_K } from '../flags.js';
-import { buildProgress, line, openSearchFor, printJson, reportSkipped, storeFile } from '../context.js';
+import { type ParsedArgs, flagError } from '../args.js';
+import { buildProgress, line, openSearchFor, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
 import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
 import { invocationNote } from '../../load/invocation.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
-import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { NothingShown } from '../../service/open-search.js';
 
 const QUERY_CONNECT_TIMEOUT_MS = 200;
@@ -19,7 +17,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const query = args.positionals.join(' ');
   if (query.trim() === '') throw flagError("'query' needs a non-empty message (see skill-search query --help)");
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const started = performance.now();
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
@@ -39,10 +37,7 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
       signal: io.signal,
     });
     if (via !== 'server') {
-      if (skills === 0) {
-        const { nothingToIndex } = await import('../../integrations/live-index.js');
-        throw nothingToIndex(describeSources(sources), diagnostics);
-      }
+      await requireSkills(sources, skills, diagnostics);
       reportSkipped(io, diagnostics);
     }
     if (saveProblem !== undefined) line(io.stderr, `skill-search: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);

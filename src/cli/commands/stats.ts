@@ -14,33 +14,20 @@ export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
   const entries = store.entries();
   const known = new Set(entries.filter(([, entry]) => entry.used >= 0.01).map(([name]) => name));
   const neverUsed = snapshot.skills.map((skill) => skill.name).filter((name) => !known.has(name));
-  if (args.values.json === true) {
-    printJson(io, {
-      project: sources.cwd,
-      file: store.file,
-      skills: entries.map(([name, entry]) => ({
-        name,
-        used: round(entry.used, 2),
-        suggested: round(entry.suggested, 2),
-        ignored: round(entry.ignored, 2),
-        ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}),
-      })),
-      neverUsed,
-    });
-    return 0;
-  }
+  const skills = entries.map(([name, entry]) => ({
+    name,
+    used: round(entry.used, 2),
+    suggested: round(entry.suggested, 2),
+    ignored: round(entry.ignored, 2),
+    ...(entry.lastUsed ? { lastUsed: new Date(entry.lastUsed).toISOString() } : {}),
+  }));
+  if (args.values.json === true) return printJson(io, { project: sources.cwd, file: store.file, skills, neverUsed });
   if (entries.length === 0) {
     line(io.stdout, `No usage recorded for ${sources.cwd} yet (the hook records it, in ${store.file}).`);
   } else {
     const rows = [
       ['skill', 'used', 'suggested', 'ignored', 'last used'],
-      ...entries.map(([name, entry]) => [
-        name,
-        round(entry.used, 2).toString(),
-        round(entry.suggested, 2).toString(),
-        round(entry.ignored, 2).toString(),
-        entry.lastUsed ? new Date(entry.lastUsed).toISOString().slice(0, 10) : '-',
-      ]),
+      ...skills.map((skill) => [skill.name, String(skill.used), String(skill.suggested), String(skill.ignored), skill.lastUsed?.slice(0, 10) ?? '-']),
     ];
     for (const text of table(rows, [1, 2, 3, 4])) line(io.stdout, text);
     line(io.stdout, `(counts halve every 14 days; "ignored": suggested in a session that did not use it)`);

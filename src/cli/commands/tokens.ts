@@ -1,5 +1,4 @@
-import type { ParsedArgs } from '../args.js';
-import { parseChoice } from '../args.js';
+import { type ParsedArgs, parseChoice } from '../args.js';
 import { line, loadSnapshot, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -28,10 +27,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
     render = (skills) => renderer(skills, { contextWindowTokens, usage });
   }
   const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
-  if (args.values.json === true) {
-    printJson(io, cost);
-    return 0;
-  }
+  if (args.values.json === true) return printJson(io, cost);
   const rows = [
     ['source', 'skills', 'listed by host', 'full listing tokens'],
     ...cost.sources.map((row) => [row.source, thousands(row.skills), row.listedByHost ? 'yes' : 'no (search only)', thousands(row.fullTokens)]),

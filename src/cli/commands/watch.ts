@@ -1,6 +1,5 @@
 import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { DEFAULT_K } from '../flags.js';
 import { line, openLiveIndex, printJson, storeFile } from '../context.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -13,7 +12,7 @@ import { packageVersion } from '../../util/package-version.js';
 /** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const retrieval = resolveRetrieval(args.values, io, DEFAULT_K);
+  const retrieval = resolveRetrieval(args.values, io);
   const json = args.values.json === true;
   const { formatDiagnostic } = await import('../../load/index.js');
   const live = await openLiveIndex(sources, retrieval, io);
@@ -29,16 +28,11 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     seen = new Set(snapshot.diagnostics.map(formatDiagnostic));
     for (const text of fresh) line(io.stderr, text);
     if (sync === undefined) return;
-    if (json) {
-      printJson(io, { event, skills: snapshot.skills.length, added: sync.added, updated: sync.updated, removed: sync.removed, ms });
-    } else if (event === 'indexed') {
-      line(
-        io.stdout,
-        `indexed ${plural(snapshot.skills.length, 'skill')}: +${sync.added} ~${sync.updated} -${sync.removed}, ${sync.unchanged} unchanged (${ms} ms)`,
-      );
-    } else {
-      line(io.stdout, `reindexed: +${sync.added} ~${sync.updated} -${sync.removed} (${ms} ms)`);
-    }
+    const { added, updated, removed, unchanged } = sync;
+    if (json) printJson(io, { event, skills: snapshot.skills.length, added, updated, removed, ms });
+    else if (event === 'indexed')
+      line(io.stdout, `indexed ${plural(snapshot.skills.length, 'skill')}: +${added} ~${updated} -${removed}, ${unchanged} unchanged (${ms} ms)`);
+    else line(io.stdout, `reindexed: +${added} ~${updated} -${removed} (${ms} ms)`);
   };
 
   try {
