@@ -7,10 +7,9 @@ import { demoSource, type SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
 /**
- * The identity of what a catalog is built from, without reading a skill file: options, each folder's
- * files with their stat and listing problems, tools files' stats, MCP skills and this package's
- * version. Equal stamps mean equal catalogs, so a cold process can trust an index saved under the
- * same stamp (docs/store.md). Stats are taken before a scan reads, so a file written meanwhile misses.
+ * The identity of what a catalog is built from, without reading a skill file (options, each folder's files with their stat and listing
+ * problems, tools files' stats, MCP skills, this package's version): equal stamps mean equal catalogs (docs/store.md). Stats are taken
+ * before a scan reads, so a file written meanwhile misses.
  */
 const STAMP_FORMAT = 1;
 
@@ -40,11 +39,7 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
   return hash.digest('hex');
 }
 
-/**
- * The stamp of `inputs` as any working folder would compute it: {@link sourceStamp} without `cwd`
- * and the skill folders where a scan found nothing. Two folders with equal portable stamps load
- * the same catalog, so one folder's saved index serves the other.
- */
+/** {@link sourceStamp} without `cwd` and the skill folders where a scan found nothing: equal for two folders that load the same catalog. */
 export function portableStamp(inputs: StampInputs): string | undefined {
   const dirs = inputs.dirs.filter(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0);
   return sourceStamp({ ...inputs, options: { ...inputs.options, cwd: '' }, dirs });
