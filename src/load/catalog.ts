@@ -2,8 +2,7 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import { SkillSearchError } from '../errors.js';
-import { mergeSkills, type MergeEntry, type MergeResult } from './merge.js';
-import { patchMerge, sameContent, type ScanContent } from './rescan.js';
+import { mergeSkills, patchMerge, sameContent, type MergeEntry, type MergeResult, type ScanContent } from './merge.js';
 import {
   DEFAULT_WATCH_OPTIONS,
   resolveCatalogOptions,

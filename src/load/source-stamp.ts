@@ -51,12 +51,6 @@ export interface ReadStamps {
   readonly portableStamp: string | undefined;
 }
 
-/** Both stamps of `inputs`; undefined when {@link sourceStamp} is (a tools file cannot be read). */
-export function readStamps(inputs: StampInputs): ReadStamps | undefined {
-  const source = sourceStamp(inputs);
-  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
-}
-
 /** Feeds each skill's path, rank, content hash, effort, body, hooks, keywords and invocation rule to `hash`, in chunks of about 64 KiB. */
 export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   let chunk = '';
@@ -72,7 +66,9 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   return hash.update(chunk);
 }
 
-/** The stamps of `stamp`'s catalog with `tools` as its tools files. */
+/** The stamps of `stamp`'s catalog with `tools` as its tools files; undefined when one cannot be stat'ed. */
 export function toolsStamps(stamp: Omit<StampInputs, 'tools'>, tools: StampInputs['tools']): ReadStamps | undefined {
-  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools });
+  const inputs = { ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools };
+  const source = sourceStamp(inputs);
+  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
 }
