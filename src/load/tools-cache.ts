@@ -4,7 +4,7 @@ import type { SkillLimits } from './skill.js';
 
 /**
  * Where a tools file's load is kept for the next process (the CLI's keeper: `src/store/store-tools-cache.ts`): its skills
- * (`tools-snapshot.ts`) and line table (`tools-lines.ts`), encoded and checked here. Only a cache: a failed read or write never throws.
+ * (`tools-jsonl.ts`) and line table (`tools-lines.ts`), encoded and checked here. Only a cache: a failed read or write never throws.
  */
 export interface ToolsCache {
   /** The skills kept under `key` when the file had `stat` then; undefined otherwise. */
