@@ -70,9 +70,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #closing: Promise<void> | undefined;
   /** Each skill folder's last scan, so a rescan reads only the files whose stat moved. */
   readonly #scanMemos = new Map<string, ScanMemo>();
-  /** Each tools file's last load under its stat, so a rescan skips a file that did not change. */
-  readonly #toolsLoads = new Map<string, ToolsResult>();
-  /** Each tools file's lines from its last load, so a reload after a one-line edit parses that line. */
+  /** Each tools file's last load, so a rescan skips a file whose stat did not move and a reload after a one-line edit parses that line. */
   readonly #toolsMemos = new Map<string, ToolsMemo>();
 
   constructor(options: CatalogOptions = {}) {
@@ -305,15 +303,13 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
     const { limits, toolsCache } = this.#options;
-    const key = `${resolve(file)}\0${JSON.stringify(limits)}`;
-    const last = this.#toolsLoads.get(key);
+    const memo = getOrAdd(this.#toolsMemos, `${resolve(file)}\0${JSON.stringify(limits)}`, () => new ToolsMemo());
+    const { last } = memo;
     const stat = toolsFileStat(resolve(file));
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
-    const memo = getOrAdd(this.#toolsMemos, key, () => new ToolsMemo());
     const { source, rank } = this.#toolsContext(file);
-    const loaded = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
-    this.#toolsLoads.set(key, loaded);
-    return loaded;
+    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
+    return memo.last;
   }
 }
 

@@ -26,6 +26,8 @@ export class ToolsMemo {
   lines = new Map<string, Skill>();
   /** Loaded through this memo before (parsed or from its snapshot): a later load is a reload. */
   loaded = false;
+  /** The last load, kept by its caller (the catalog returns it while the file's stat has not moved). */
+  last: ToolsResult | undefined;
 }
 
 export interface ToolsResult {
