@@ -68,34 +68,25 @@ interface Candidate {
   readonly loose?: true;
 }
 
-/** Follows a symlinked entry; undefined with a diagnostic when it cannot be followed. */
-async function entryStats(dir: string, entry: Dirent, diagnostics: Diagnostic[]): Promise<Stats | Dirent | undefined> {
-  if (!entry.isSymbolicLink()) return entry;
-  const full = join(dir, entry.name);
-  try {
-    return await stat(full);
-  } catch (error) {
-    const result = fromFsError(full, error);
-    if (result.state === 'gone') {
-      diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
-    } else if (result.state === 'failed') {
-      diagnostics.push(result.diagnostic);
-    }
-    return undefined;
-  }
-}
-
 /**
- * The entries of `dir` a scan follows (links followed), each a folder or a regular `.md` file. A
- * `.md` entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is
- * never opened, which could hang or never end, but reported as a SKILL.md that is one is.
+ * The entries of `dir` a scan follows (links followed: a broken one is reported), each a folder or a regular `.md` file. A `.md`
+ * entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is never opened, which could hang or
+ * never end, but reported as a SKILL.md that is one is.
  */
 async function* followed(dir: string, entries: readonly Dirent[], diagnostics: Diagnostic[]): AsyncGenerator<{ name: string; full: string; folder: boolean }> {
   for (const entry of entries) {
-    const kind = await entryStats(dir, entry, diagnostics);
     const full = join(dir, entry.name);
-    if (kind?.isDirectory()) yield { name: entry.name, full, folder: true };
-    else if (kind === undefined || !entry.name.toLowerCase().endsWith('.md')) continue;
+    let kind: Stats | Dirent = entry;
+    try {
+      if (entry.isSymbolicLink()) kind = await stat(full);
+    } catch (error) {
+      const result = fromFsError(full, error);
+      if (result.state === 'gone') diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
+      else if (result.state === 'failed') diagnostics.push(result.diagnostic);
+      continue;
+    }
+    if (kind.isDirectory()) yield { name: entry.name, full, folder: true };
+    else if (!entry.name.toLowerCase().endsWith('.md')) continue;
     else if (kind.isFile()) yield { name: entry.name, full, folder: false };
     else {
       const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
