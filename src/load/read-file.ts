@@ -33,9 +33,7 @@ export async function readSkillText(path: string, maxBodyBytes: number): Promise
   if (read === undefined) return notAFile();
   const { bytes, size } = read;
   const truncated = size > bytes.length;
-  if (bytes.includes(0)) {
-    return { state: 'failed', diagnostic: diagnostic('binary', path, 'contains NUL bytes; a skill must be UTF-8 text') };
-  }
+  if (bytes.includes(0)) return { state: 'failed', diagnostic: diagnostic('binary', path, 'contains NUL bytes; a skill must be UTF-8 text') };
   let text: string;
   try {
     text = decoder.decode(truncated ? bytes.subarray(0, utf8Boundary(bytes, bytes.length)) : bytes);
@@ -48,9 +46,7 @@ export async function readSkillText(path: string, maxBodyBytes: number): Promise
 export function fromFsError(path: string, error: unknown): ReadResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'gone' };
-  if (code === 'ELOOP') {
-    return { state: 'failed', diagnostic: diagnostic('symlink-loop', path, 'symbolic link loop (ELOOP)') };
-  }
+  if (code === 'ELOOP') return { state: 'failed', diagnostic: diagnostic('symlink-loop', path, 'symbolic link loop (ELOOP)') };
   const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
   return {
     state: 'failed',

@@ -100,15 +100,11 @@ const UNSHOWABLE_IN_NAME = /[<>\p{Cf}]/u;
 /** Why `name` cannot be a skill name, or undefined when it can. */
 export function nameProblem(name: string, limits: SkillLimits): string | undefined {
   if (name.length === 0) return 'name is empty';
-  if (FORBIDDEN_IN_NAME.test(name)) {
-    return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
-  }
+  if (FORBIDDEN_IN_NAME.test(name)) return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
   if (UNSHOWABLE_IN_NAME.test(name.normalize('NFKC'))) {
     return `name ${quote(name.slice(0, 80))} contains \`<\`, \`>\` or an invisible formatting character (bidi, zero-width, soft hyphen)`;
   }
-  if (name.length > limits.maxNameLength) {
-    return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;
-  }
+  if (name.length > limits.maxNameLength) return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;
   return undefined;
 }
 
