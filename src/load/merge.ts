@@ -39,9 +39,8 @@ export function mergeSkills(entries: readonly MergeEntry[]): MergeResult {
 }
 
 /**
- * What a rescan takes over from the last scan: the merge of `entries` from the merge of `previous`
- * when only skills that kept their place, file, id, name, source and rank changed (their text):
- * the previous winners with the new objects swapped in. Undefined otherwise (merge anew).
+ * The merge of `entries` as the merge of `previous` with the new objects swapped in, when only skills that kept their place, file,
+ * id, name, source and rank changed (their text); undefined otherwise (merge anew).
  */
 export function patchMerge(previous: readonly MergeEntry[], result: MergeResult, entries: readonly MergeEntry[]): MergeResult | undefined {
   if (previous.length !== entries.length) return undefined;

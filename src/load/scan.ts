@@ -9,9 +9,8 @@ import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 
 /**
- * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep.
- * `commands`: legacy `.claude/commands`: every `.md` file at any depth, nested folders
- * namespaced `folder:name` (a folder holding a `SKILL.md` is one skill named by its path).
+ * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
+ * at any depth, nested folders namespaced `folder:name` (a folder holding a `SKILL.md` is one skill named by its path).
  */
 export type DirLayout = 'skills' | 'commands';
 

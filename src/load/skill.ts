@@ -93,8 +93,7 @@ function quote(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// Angle brackets (names are shown inside tags) and invisible format characters (bidi, zero-width,
-// soft hyphen), checked after NFKC so full-width `＜` counts as `<`.
+// Angle brackets (names are shown inside tags) and invisible format characters (bidi, zero-width, soft hyphen), after NFKC (`＜` is `<`).
 const UNSHOWABLE_IN_NAME = /[<>\p{Cf}]/u;
 
 /** Why `name` cannot be a skill name, or undefined when it can. */

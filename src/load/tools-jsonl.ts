@@ -38,9 +38,8 @@ export interface ToolsResult {
 }
 
 /**
- * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills
- * (path `tools:<file>#<id>`, empty body). A bad line is a `bad-tools-line` diagnostic naming
- * `file:line`; a missing file (the user named it) is a SkillSearchError.
+ * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills (path `tools:<file>#<id>`, empty body).
+ * A bad line is a `bad-tools-line` diagnostic naming `file:line`; a missing file (the user named it) is a SkillSearchError.
  */
 export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
   const path = resolve(file);

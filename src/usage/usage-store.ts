@@ -1,7 +1,6 @@
 /**
- * How much each skill is used in one project, kept between sessions in one small JSON file per
- * project. Counts decay (half-life `HALF_LIFE_DAYS`); the file is bounded and written atomically;
- * a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
+ * How much each skill is used in one project, kept in one small JSON file per project: counts decay (half-life `HALF_LIFE_DAYS`);
+ * the file is bounded and written atomically; a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
