@@ -39,12 +39,9 @@ export function projectDirs(cwd: string, home: string): string[] {
   const dirs: string[] = [];
   const stopAtHome = within(cwd, home);
   const root = parse(cwd).root;
-  let dir = cwd;
-  for (;;) {
-    if (stopAtHome && dir === home) break;
+  for (let dir = cwd; !(stopAtHome && dir === home); dir = dirname(dir)) {
     dirs.push(dir);
     if (dir === root) break;
-    dir = dirname(dir);
   }
   return dirs;
 }

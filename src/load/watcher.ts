@@ -1,4 +1,4 @@
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
@@ -92,7 +92,7 @@ export class SkillWatcher {
       awaitWriteFinish: options.usePolling ? { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS } : false,
       ignorePermissionErrors: true,
       depth: WATCH_DEPTH,
-      ignored: (path, stats) => this.#ignored(path, stats),
+      ignored: (path, stats) => this.#ignoredByName(path, stats?.isFile() ?? false) || (stats?.isDirectory() === true && !this.#claimFolder(path)),
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
     this.#watcher.on('all', (event, path) => {
@@ -157,11 +157,6 @@ export class SkillWatcher {
       await this.#watcher.close();
     })();
     return this.#closing;
-  }
-
-  #ignored(path: string, stats: Stats | undefined): boolean {
-    if (this.#ignoredByName(path, stats?.isFile() ?? false)) return true;
-    return stats?.isDirectory() === true && !this.#claimFolder(path);
   }
 
   /** Whether the folder at `path` may be watched: not when its real path is watched under another path, nor past the cap. */
