@@ -192,31 +192,28 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when it is made of tools files only and one changed. */
-  async delta(): Promise<CatalogDelta | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : toolsDelta(inputs);
+  delta(): Promise<CatalogDelta | undefined> {
+    return this.#toolsOnly(toolsDelta);
   }
 
   /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */
-  async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : toolsCopy(inputs, held);
+  copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
+    return this.#toolsOnly((inputs) => toolsCopy(inputs, held));
   }
 
   /** The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps `held` says the store holds. */
-  async editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : editedCopy(inputs, held);
+  editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
+    return this.#toolsOnly((inputs) => editedCopy(inputs, held));
   }
 
-  /** What tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
-  async #toolsOnly(): Promise<CopyInputs | undefined> {
+  /** `tell` of what tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
+  async #toolsOnly<T>(tell: (inputs: CopyInputs) => T | undefined): Promise<T | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
     if (options.toolsFiles.length === 0 || cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await this.#statDirs();
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return { stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) };
+    return tell({ stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) });
   }
 
   /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
