@@ -6,7 +6,7 @@ import { isRecord } from '../util/json-file.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
-import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
+import { lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 export interface ToolsOptions {
@@ -75,7 +75,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
     if (line === '') {
-      outcomes.push(BLANK_LINE);
+      outcomes.push(lineOutcome(undefined, []));
       continue;
     }
     const known = memo?.lines.get(line);

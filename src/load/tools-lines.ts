@@ -39,17 +39,11 @@ export interface ReadLineTable {
 
 /** Line `index`'s outcome in `table`. */
 export function tableOutcome(table: ReadLineTable, index: number): LineOutcome {
-  const id = table.ids[index] ?? null;
-  const problems = table.problems[index];
-  return id === null && problems === undefined ? BLANK_LINE : { id, problems: problems ?? [] };
+  return { id: table.ids[index] ?? null, problems: table.problems[index] ?? [] };
 }
 
-/** A blank line's outcome (also a line that made nothing and said nothing). */
-export const BLANK_LINE: LineOutcome = Object.freeze({ id: null, problems: Object.freeze([]) });
-
-/** One line's outcome from its skill (or none) and its diagnostics. */
+/** One line's outcome from its skill (none for a blank line) and its diagnostics. */
 export function lineOutcome(skill: Skill | undefined, diagnostics: readonly Diagnostic[]): LineOutcome {
-  if (skill === undefined && diagnostics.length === 0) return BLANK_LINE;
   return { id: skill?.id ?? null, problems: diagnostics.map((d) => [d.code, d.message, d.severity] as const) };
 }
 
@@ -240,7 +234,7 @@ export function diffToolsLines(
     const line = text.toString('utf8', b[nj]!, b[nj + 1]! - 1);
     const oi = unmatched.get(line)?.pop();
     if (oi !== undefined) found[nj] = oi;
-    else if (line.trim() === '') fresh.set(nj, { outcome: BLANK_LINE });
+    else if (line.trim() === '') fresh.set(nj, { outcome: lineOutcome(undefined, []) });
     else {
       const { skill, diagnostics } = parse(line, nj);
       fresh.set(nj, { outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });
