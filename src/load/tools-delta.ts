@@ -68,7 +68,6 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
-  let changed = false;
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
     const stat = toolsFileStat(context.path);
@@ -100,9 +99,8 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       throw error;
     }
     files.push({ context, table, diff, text, docOf });
-    changed = true;
   }
-  if (!changed) return undefined;
+  if (files.every(({ diff }) => diff === undefined)) return undefined;
   const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
   const baseTools = tools.map((tool, f) => ({ path: tool.path, stat: tables[f]!.stat }));
   const now = toolsStamps(inputs.stamp, tools);
