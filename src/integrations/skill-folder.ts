@@ -7,6 +7,7 @@ import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { utf8Boundary } from '../load/skill.js';
+import { readBounded } from '../util/read-bounded.js';
 import type { Skill } from '../types.js';
 
 /** Files listed (the rest counted), depth walked, entries looked at while listing, and bytes read of a file (the rest cut). */
@@ -90,26 +91,19 @@ export async function readSkillFile(folder: string, file: string, limits: SkillF
     throw refused(file, 'no such file in the skill folder');
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw refused(file, 'not a regular file');
     // A few bytes past the cap show where the last whole character ends.
-    const buffer = Buffer.alloc(Math.min(stats.size, limits.maxReadBytes + 4));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    const bytes = buffer.subarray(0, filled);
+    const read = await readBounded(handle, limits.maxReadBytes + 4);
+    if (read === undefined) throw refused(file, 'not a regular file');
+    const { bytes, size } = read;
     if (bytes.includes(0)) throw refused(file, 'a binary file (only text is returned)');
-    const truncated = stats.size > limits.maxReadBytes;
+    const truncated = size > limits.maxReadBytes;
     let text: string;
     try {
       text = decoder.decode(truncated ? bytes.subarray(0, utf8Boundary(bytes, limits.maxReadBytes)) : bytes);
     } catch {
       throw refused(file, 'not UTF-8 text');
     }
-    return { path: path.relative(root, real).split(path.sep).join('/'), text, truncated, size: stats.size };
+    return { path: path.relative(root, real).split(path.sep).join('/'), text, truncated, size };
   } finally {
     await handle.close();
   }

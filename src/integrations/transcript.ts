@@ -5,9 +5,9 @@
  * Codex: `{"type":"event_msg","payload":{"type":"user_message","message"}}`, `{"type":"compacted"}`.
  * Best effort: the format is the host's, so anything unexpected means "nothing known".
  */
-import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseJsonQuietly } from '../util/json-file.js';
+import { READ_NONBLOCK, readBounded } from '../util/read-bounded.js';
 
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
 const SKILL_TOOL = 'Skill';
@@ -100,21 +100,13 @@ function userPrompt(entry: unknown): string | undefined {
   return trimmed && !NOT_TYPED.test(trimmed) ? trimmed : undefined;
 }
 
-/** Non-blocking: a FIFO or device at `transcript_path` would otherwise block the open (and Node's exit). */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-/** The last `maxBytes` of a regular file as text; a line cut at the start is dropped. */
+/** The last `maxBytes` of a regular file as text; a line cut at the start is dropped. Non-blocking: a FIFO at `transcript_path` would block the open. */
 async function readTail(file: string, maxBytes: number): Promise<string> {
-  const handle = await open(file, OPEN_FLAGS);
+  const handle = await open(file, READ_NONBLOCK);
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return '';
-    const { size } = stats;
-    const start = Math.max(0, size - maxBytes);
-    const buffer = Buffer.alloc(size - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+    const read = await readBounded(handle, maxBytes, { fromEnd: true });
+    const text = read?.bytes.toString('utf8') ?? '';
+    return read === undefined || read.size <= maxBytes ? text : text.slice(text.indexOf('\n') + 1);
   } finally {
     await handle.close();
   }

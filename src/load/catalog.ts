@@ -2,8 +2,7 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
 import { SkillSearchError } from '../errors.js';
-import { mergeSkills, type MergeEntry, type MergeResult } from './merge.js';
-import { patchMerge, sameContent, type ScanContent } from './rescan.js';
+import { mergeSkills, patchMerge, sameContent, type MergeEntry, type MergeResult, type ScanContent } from './merge.js';
 import {
   DEFAULT_WATCH_OPTIONS,
   resolveCatalogOptions,
@@ -71,9 +70,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #closing: Promise<void> | undefined;
   /** Each skill folder's last scan, so a rescan reads only the files whose stat moved. */
   readonly #scanMemos = new Map<string, ScanMemo>();
-  /** Each tools file's last load under its stat, so a rescan skips a file that did not change. */
-  readonly #toolsLoads = new Map<string, ToolsResult>();
-  /** Each tools file's lines from its last load, so a reload after a one-line edit parses that line. */
+  /** Each tools file's last load, so a rescan skips a file whose stat did not move and a reload after a one-line edit parses that line. */
   readonly #toolsMemos = new Map<string, ToolsMemo>();
 
   constructor(options: CatalogOptions = {}) {
@@ -195,31 +192,28 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when it is made of tools files only and one changed. */
-  async delta(): Promise<CatalogDelta | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : toolsDelta(inputs);
+  delta(): Promise<CatalogDelta | undefined> {
+    return this.#toolsOnly(toolsDelta);
   }
 
   /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */
-  async copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : toolsCopy(inputs, held);
+  copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
+    return this.#toolsOnly((inputs) => toolsCopy(inputs, held));
   }
 
   /** The catalog this one is an edited copy of, as a change of it (`editedCopy`), whose stamps `held` says the store holds. */
-  async editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
-    const inputs = await this.#toolsOnly();
-    return inputs === undefined ? undefined : editedCopy(inputs, held);
+  editedCopyOf(held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
+    return this.#toolsOnly((inputs) => editedCopy(inputs, held));
   }
 
-  /** What tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
-  async #toolsOnly(): Promise<CopyInputs | undefined> {
+  /** `tell` of what tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
+  async #toolsOnly<T>(tell: (inputs: CopyInputs) => T | undefined): Promise<T | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
     if (options.toolsFiles.length === 0 || cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;
     const dirs = await this.#statDirs();
     if (dirs.some(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0)) return undefined;
-    return { stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) };
+    return tell({ stamp: { options, dirs, mcp: [] }, cache, files: options.toolsFiles.map((file) => this.#toolsContext(file)) });
   }
 
   /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
@@ -306,15 +300,13 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
     const { limits, toolsCache } = this.#options;
-    const key = `${resolve(file)}\0${JSON.stringify(limits)}`;
-    const last = this.#toolsLoads.get(key);
+    const memo = getOrAdd(this.#toolsMemos, `${resolve(file)}\0${JSON.stringify(limits)}`, () => new ToolsMemo());
+    const { last } = memo;
     const stat = toolsFileStat(resolve(file));
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
-    const memo = getOrAdd(this.#toolsMemos, key, () => new ToolsMemo());
     const { source, rank } = this.#toolsContext(file);
-    const loaded = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
-    this.#toolsLoads.set(key, loaded);
-    return loaded;
+    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
+    return memo.last;
   }
 }
 

@@ -1,10 +1,8 @@
 /**
- * The Claude Code plugins installed and enabled for a project, from the host's files:
- * `~/.claude/plugins/installed_plugins.json` (where each `name@marketplace` is installed, per
- * scope) and the `enabledPlugins` maps of the user, project and local settings (later ones win).
- * Unreadable or malformed files contribute nothing (the host reports them).
+ * The Claude Code plugins installed and enabled for a project: `~/.claude/plugins/installed_plugins.json` (where each `name@marketplace`
+ * is installed, per scope) and the `enabledPlugins` maps of the user, project and local settings (later ones win). Unreadable or
+ * malformed files contribute nothing (the host reports them).
  */
-
 import { join, resolve } from 'node:path';
 import { within } from '../util/paths.js';
 import { isRecord, readJsonQuietly } from '../util/json-file.js';

@@ -11,17 +11,11 @@ let packageRootMemo: string | null | undefined;
 /** The folder holding this package's package.json, found walking up from this module (from `src/` and `dist/` alike). */
 export function packageRoot(): string | null {
   if (packageRootMemo !== undefined) return packageRootMemo;
-  let dir = dirname(fileURLToPath(import.meta.url));
   packageRootMemo = null;
-  for (;;) {
-    // A missing, unreadable or foreign package.json on the way up is not ours: keep walking.
-    if ((readJsonQuietly(join(dir, 'package.json')) as { name?: unknown } | undefined)?.name === PACKAGE_NAME) {
-      packageRootMemo = dir;
-      break;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  // A missing, unreadable or foreign package.json on the way up is not ours: keep walking.
+  for (let dir = dirname(fileURLToPath(import.meta.url)); packageRootMemo === null; dir = dirname(dir)) {
+    if ((readJsonQuietly(join(dir, 'package.json')) as { name?: unknown } | undefined)?.name === PACKAGE_NAME) packageRootMemo = dir;
+    else if (dirname(dir) === dir) break;
   }
   return packageRootMemo;
 }
@@ -46,16 +40,14 @@ export function defaultCodexAdminDir(): string | null {
   return process.platform === 'win32' ? null : '/etc/codex/skills';
 }
 
+const MANAGED_DIRS: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: '/Library/Application Support/ClaudeCode/.claude/skills',
+  win32: 'C:\\Program Files\\ClaudeCode\\.claude\\skills',
+};
+
 /** Managed (policy) skills: `SKILL_SEARCH_MANAGED_DIR`, else the platform's policy folder. */
 export function defaultManagedDir(): string | null {
   const fromEnv = process.env['SKILL_SEARCH_MANAGED_DIR'];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  switch (process.platform) {
-    case 'darwin':
-      return '/Library/Application Support/ClaudeCode/.claude/skills';
-    case 'win32':
-      return 'C:\\Program Files\\ClaudeCode\\.claude\\skills';
-    default:
-      return '/etc/claude-code/.claude/skills';
-  }
+  return MANAGED_DIRS[process.platform] ?? '/etc/claude-code/.claude/skills';
 }

@@ -1,10 +1,8 @@
 /**
- * The hosts' rules on who may invoke a skill, decided on load and asked through one predicate
- * ({@link isOfferedToModel}) by the listing, hook, MCP search and prefetch. `disable-model-invocation:
- * true` (Claude Code) or `policy.allow_implicit_invocation: false` (Codex's `agents/openai.yaml`)
- * keeps a skill from the model, even when named; `user-invocable: false` only hides it from the
- * slash menu. `query` still finds such a skill and, like `validate` and `list --all`, says why;
- * MCP `read_skill` refuses it, as Claude Code's Skill tool does.
+ * The hosts' rules on who may invoke a skill, decided on load and asked through {@link isOfferedToModel} by the listing, hook, MCP
+ * search and prefetch. `disable-model-invocation: true` (Claude Code) or `policy.allow_implicit_invocation: false` (Codex's
+ * `agents/openai.yaml`) keeps a skill from the model, even when named; `user-invocable: false` only hides it from the slash menu.
+ * `query`, `validate` and `list --all` say why; MCP `read_skill` refuses it, as Claude Code's Skill tool does.
  */
 import type { SearchHit, Skill, SkillInvocation } from '../types.js';
 

@@ -1,8 +1,6 @@
 /**
- * A line-by-line reading of frontmatter that is not valid YAML, usually for an unquoted `: ` in a
- * value (`description: Fill PDF forms: text`): the known text fields are read as `key: value`
- * lines rather than lose the skill. A value starting with a YAML indicator is left out; quoted
- * values are unquoted; `|` and `>` blocks are read.
+ * Frontmatter that is not valid YAML (usually an unquoted `: ` in a value: `description: Fill PDF forms: text`) read line by line: the
+ * known text fields as `key: value` lines. A value starting with a YAML indicator is left out; quoted values are unquoted; `|`, `>` read.
  */
 
 /** The fields recovered; anything else (hooks, unknown keys) needs real YAML. */

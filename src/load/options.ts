@@ -168,9 +168,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   let watch: ResolvedWatchOptions | false = false;
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
   else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
-  else if (options.watch !== undefined && options.watch !== false) {
-    throw badOption('watch', 'be a boolean or an object', options.watch);
-  }
+  else if (options.watch !== undefined && options.watch !== false) throw badOption('watch', 'be a boolean or an object', options.watch);
   return Object.freeze({
     cwd,
     home,

@@ -1,7 +1,6 @@
 /**
- * Notices a Claude Code plugin being installed, removed, enabled or disabled, so a long-lived
- * catalog picks up its skills. The host's files for that are not skill files: they are
- * stat-polled (they may not exist yet), and a change counts only when the enabled plugins moved.
+ * Notices a Claude Code plugin being installed, removed, enabled or disabled, so a long-lived catalog picks up its skills: the host's
+ * files for that are stat-polled (they may not exist yet), and a change counts only when the enabled plugins moved.
  */
 import { unwatchFile, watchFile, type StatWatcher } from 'node:fs';
 import { claudeSettingsFiles, enabledClaudePlugins, installedPluginsFile, type ClaudePluginContext } from './claude-plugins.js';

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Diagnostic } from '../types.js';
+import { READ_NONBLOCK, readBounded } from '../util/read-bounded.js';
 import { diagnostic, utf8Boundary } from './skill.js';
 
 /** Room for the frontmatter on top of the body cap when a file is read only in part. */
@@ -17,35 +17,23 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function readSkillText(path: string, maxBodyBytes: number): Promise<ReadResult> {
   const limit = maxBodyBytes + FRONTMATTER_ALLOWANCE;
   const notAFile = (): ReadResult => ({ state: 'failed', diagnostic: diagnostic('unreadable', path, 'is not a regular file') });
-  let bytes: Uint8Array;
-  let size: number;
+  let read: Awaited<ReturnType<typeof readBounded>>;
   try {
     // Checked before opening: opening a FIFO would block forever.
     if (!(await stat(path)).isFile()) return notAFile();
-    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const handle = await open(path, READ_NONBLOCK);
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) return notAFile();
-      size = stats.size;
-      const buffer = Buffer.alloc(Math.min(size, limit));
-      let filled = 0;
-      while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      bytes = buffer.subarray(0, filled);
+      read = await readBounded(handle, limit);
     } finally {
       await handle.close();
     }
   } catch (error) {
     return fromFsError(path, error);
   }
-
+  if (read === undefined) return notAFile();
+  const { bytes, size } = read;
   const truncated = size > bytes.length;
-  if (bytes.includes(0)) {
-    return { state: 'failed', diagnostic: diagnostic('binary', path, 'contains NUL bytes; a skill must be UTF-8 text') };
-  }
+  if (bytes.includes(0)) return { state: 'failed', diagnostic: diagnostic('binary', path, 'contains NUL bytes; a skill must be UTF-8 text') };
   let text: string;
   try {
     text = decoder.decode(truncated ? bytes.subarray(0, utf8Boundary(bytes, bytes.length)) : bytes);
@@ -58,9 +46,7 @@ export async function readSkillText(path: string, maxBodyBytes: number): Promise
 export function fromFsError(path: string, error: unknown): ReadResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'gone' };
-  if (code === 'ELOOP') {
-    return { state: 'failed', diagnostic: diagnostic('symlink-loop', path, 'symbolic link loop (ELOOP)') };
-  }
+  if (code === 'ELOOP') return { state: 'failed', diagnostic: diagnostic('symlink-loop', path, 'symbolic link loop (ELOOP)') };
   const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
   return {
     state: 'failed',

@@ -9,9 +9,8 @@ import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 
 /**
- * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep.
- * `commands`: legacy `.claude/commands`: every `.md` file at any depth, nested folders
- * namespaced `folder:name` (a folder holding a `SKILL.md` is one skill named by its path).
+ * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
+ * at any depth, nested folders namespaced `folder:name` (a folder holding a `SKILL.md` is one skill named by its path).
  */
 export type DirLayout = 'skills' | 'commands';
 
@@ -68,44 +67,37 @@ interface Candidate {
   readonly loose?: true;
 }
 
-function isMarkdown(name: string): boolean {
-  return name.toLowerCase().endsWith('.md');
-}
-
-function ignored(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
-}
-
-/** Follows a symlinked entry; undefined with a diagnostic when it cannot be followed. */
-async function entryStats(dir: string, entry: Dirent, diagnostics: Diagnostic[]): Promise<Stats | Dirent | undefined> {
-  if (!entry.isSymbolicLink()) return entry;
-  const full = join(dir, entry.name);
-  try {
-    return await stat(full);
-  } catch (error) {
-    const result = fromFsError(full, error);
-    if (result.state === 'gone') {
-      diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
-    } else if (result.state === 'failed') {
-      diagnostics.push(result.diagnostic);
-    }
-    return undefined;
-  }
-}
-
 /**
- * A `.md` entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a
- * socket): never opened, which could hang or never end, but reported as a SKILL.md that is one is.
+ * The entries of `dir` a scan follows (links followed: a broken one is reported), each a folder or a regular `.md` file. A `.md`
+ * entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is never opened, which could hang or
+ * never end, but reported as a SKILL.md that is one is.
  */
-function skipSpecial(full: string, kind: Stats | Dirent, diagnostics: Diagnostic[]): void {
-  const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
-  diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
+async function* followed(dir: string, entries: readonly Dirent[], diagnostics: Diagnostic[]): AsyncGenerator<{ name: string; full: string; folder: boolean }> {
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    let kind: Stats | Dirent = entry;
+    try {
+      if (entry.isSymbolicLink()) kind = await stat(full);
+    } catch (error) {
+      const result = fromFsError(full, error);
+      if (result.state === 'gone') diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
+      else if (result.state === 'failed') diagnostics.push(result.diagnostic);
+      continue;
+    }
+    if (kind.isDirectory()) yield { name: entry.name, full, folder: true };
+    else if (!entry.name.toLowerCase().endsWith('.md')) continue;
+    else if (kind.isFile()) yield { name: entry.name, full, folder: false };
+    else {
+      const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
+      diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
+    }
+  }
 }
 
 async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((entry) => !ignored(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return entries.filter(({ name }) => !name.startsWith('.') && name !== 'node_modules').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     const result = fromFsError(dir, error);
     if (result.state === 'failed') diagnostics.push(result.diagnostic);
@@ -115,19 +107,11 @@ async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]
 
 async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for (const entry of await listDir(dir, diagnostics)) {
-    const kind = await entryStats(dir, entry, diagnostics);
-    if (kind === undefined) continue;
-    const full = join(dir, entry.name);
-    if (kind.isDirectory()) {
-      candidates.push({ file: join(full, SKILL_FILE), defaultName: entry.name, folder: full });
-    } else if (kind.isFile() && isMarkdown(entry.name)) {
-      // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
-      const defaultName = entry.name === SKILL_FILE ? basename(dir) : entry.name.slice(0, -3);
-      candidates.push(entry.name === SKILL_FILE ? { file: full, defaultName, folder: dir } : { file: full, defaultName, loose: true });
-    } else if (isMarkdown(entry.name)) {
-      skipSpecial(full, kind, diagnostics);
-    }
+  for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics), diagnostics)) {
+    if (folder) candidates.push({ file: join(full, SKILL_FILE), defaultName: name, folder: full });
+    // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
+    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: dir });
+    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true });
   }
   return candidates;
 }
@@ -151,21 +135,11 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
     return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: dir }];
   }
   const candidates: Candidate[] = [];
-  for (const entry of entries) {
-    const kind = await entryStats(dir, entry, diagnostics);
-    if (kind === undefined) continue;
-    const full = join(dir, entry.name);
-    if (kind.isDirectory()) {
-      if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
-        diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
-        continue;
-      }
-      candidates.push(...(await commandCandidates(full, [...prefix, entry.name], visited, diagnostics)));
-    } else if (kind.isFile() && isMarkdown(entry.name)) {
-      candidates.push({ file: full, defaultName: [...prefix, entry.name.slice(0, -3)].join(':') });
-    } else if (isMarkdown(entry.name)) {
-      skipSpecial(full, kind, diagnostics);
-    }
+  for await (const { name, full, folder } of followed(dir, entries, diagnostics)) {
+    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':') });
+    else if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
+      diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
+    } else candidates.push(...(await commandCandidates(full, [...prefix, name], visited, diagnostics)));
   }
   return candidates;
 }

@@ -1,8 +1,6 @@
 /**
- * Name patterns for choosing skills: `*` any run of characters, `?` one. A pattern with a `/`
- * matches the file path: `*` and `?` within one folder name, a `**` segment any number of folders.
- * No regular expression (`*a*a*a…c` makes backtracking exponential): a two-pointer matcher,
- * O(text × pattern) at worst, with the pattern's length capped.
+ * Name patterns for choosing skills: `*` any run of characters, `?` one; with a `/`, on the file path (`*` and `?` within one folder
+ * name, a `**` segment any number of folders). A two-pointer matcher, O(text × pattern), not a backtracking regular expression.
  */
 import { SkillSearchError } from '../errors.js';
 import type { Skill } from '../types.js';
@@ -13,11 +11,7 @@ export const MAX_GLOB_LENGTH = 1024;
 const GLOBSTAR = Symbol('**');
 type Segment = string | typeof GLOBSTAR;
 
-/**
- * Whether `text` matches `pattern`, where a star matches any run of elements and any other
- * element exactly one (`same`). Greedy with one remembered star: on a mismatch the last star
- * takes one more element (correct because non-star elements have width one).
- */
+/** Whether `text` matches `pattern`, a star any run of elements, any other element one (`same`): on a mismatch the last star takes one more. */
 function matchSequence<P, T>(pattern: readonly P[], text: readonly T[], isStar: (p: P) => boolean, same: (p: P, t: T) => boolean): boolean {
   let p = 0;
   let t = 0;

@@ -93,22 +93,17 @@ function quote(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// Angle brackets (names are shown inside tags) and invisible format characters (bidi, zero-width,
-// soft hyphen), checked after NFKC so full-width `＜` counts as `<`.
+// Angle brackets (names are shown inside tags) and invisible format characters (bidi, zero-width, soft hyphen), after NFKC (`＜` is `<`).
 const UNSHOWABLE_IN_NAME = /[<>\p{Cf}]/u;
 
 /** Why `name` cannot be a skill name, or undefined when it can. */
 export function nameProblem(name: string, limits: SkillLimits): string | undefined {
   if (name.length === 0) return 'name is empty';
-  if (FORBIDDEN_IN_NAME.test(name)) {
-    return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
-  }
+  if (FORBIDDEN_IN_NAME.test(name)) return `name ${quote(name.slice(0, 80))} contains a newline or control character`;
   if (UNSHOWABLE_IN_NAME.test(name.normalize('NFKC'))) {
     return `name ${quote(name.slice(0, 80))} contains \`<\`, \`>\` or an invisible formatting character (bidi, zero-width, soft hyphen)`;
   }
-  if (name.length > limits.maxNameLength) {
-    return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;
-  }
+  if (name.length > limits.maxNameLength) return `name is ${name.length} characters long; the limit is ${limits.maxNameLength}`;
   return undefined;
 }
 

@@ -7,10 +7,9 @@ import { demoSource, type SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
 /**
- * The identity of what a catalog is built from, without reading a skill file: options, each folder's
- * files with their stat and listing problems, tools files' stats, MCP skills and this package's
- * version. Equal stamps mean equal catalogs, so a cold process can trust an index saved under the
- * same stamp (docs/store.md). Stats are taken before a scan reads, so a file written meanwhile misses.
+ * The identity of what a catalog is built from, without reading a skill file (options, each folder's files with their stat and listing
+ * problems, tools files' stats, MCP skills, this package's version): equal stamps mean equal catalogs (docs/store.md). Stats are taken
+ * before a scan reads, so a file written meanwhile misses.
  */
 const STAMP_FORMAT = 1;
 
@@ -40,11 +39,7 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
   return hash.digest('hex');
 }
 
-/**
- * The stamp of `inputs` as any working folder would compute it: {@link sourceStamp} without `cwd`
- * and the skill folders where a scan found nothing. Two folders with equal portable stamps load
- * the same catalog, so one folder's saved index serves the other.
- */
+/** {@link sourceStamp} without `cwd` and the skill folders where a scan found nothing: equal for two folders that load the same catalog. */
 export function portableStamp(inputs: StampInputs): string | undefined {
   const dirs = inputs.dirs.filter(({ stamp }) => stamp.files.length > 0 || stamp.diagnostics.length > 0);
   return sourceStamp({ ...inputs, options: { ...inputs.options, cwd: '' }, dirs });
@@ -54,12 +49,6 @@ export function portableStamp(inputs: StampInputs): string | undefined {
 export interface ReadStamps {
   readonly sourceStamp: string;
   readonly portableStamp: string | undefined;
-}
-
-/** Both stamps of `inputs`; undefined when {@link sourceStamp} is (a tools file cannot be read). */
-export function readStamps(inputs: StampInputs): ReadStamps | undefined {
-  const source = sourceStamp(inputs);
-  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
 }
 
 /** Feeds each skill's path, rank, content hash, effort, body, hooks, keywords and invocation rule to `hash`, in chunks of about 64 KiB. */
@@ -77,7 +66,9 @@ export function hashSkills(hash: Hash, skills: readonly Skill[]): Hash {
   return hash.update(chunk);
 }
 
-/** The stamps of `stamp`'s catalog with `tools` as its tools files. */
+/** The stamps of `stamp`'s catalog with `tools` as its tools files; undefined when one cannot be stat'ed. */
 export function toolsStamps(stamp: Omit<StampInputs, 'tools'>, tools: StampInputs['tools']): ReadStamps | undefined {
-  return readStamps({ ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools });
+  const inputs = { ...stamp, options: { ...stamp.options, toolsFiles: tools.map((tool) => tool.path) }, tools };
+  const source = sourceStamp(inputs);
+  return source === undefined ? undefined : { sourceStamp: source, portableStamp: portableStamp(inputs) };
 }

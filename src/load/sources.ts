@@ -39,12 +39,9 @@ export function projectDirs(cwd: string, home: string): string[] {
   const dirs: string[] = [];
   const stopAtHome = within(cwd, home);
   const root = parse(cwd).root;
-  let dir = cwd;
-  for (;;) {
-    if (stopAtHome && dir === home) break;
+  for (let dir = cwd; !(stopAtHome && dir === home); dir = dirname(dir)) {
     dirs.push(dir);
     if (dir === root) break;
-    dir = dirname(dir);
   }
   return dirs;
 }
@@ -66,9 +63,7 @@ export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
   for (const dir of projects) add(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.project);
   for (const dir of options.addDirs) add(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.addDir);
   add(join(options.home, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
-  for (const dir of projects) {
-    add(join(dir, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
-  }
+  for (const dir of projects) add(join(dir, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
   for (const plugin of options.pluginDirs) add(join(plugin, 'commands'), 'plugin', SOURCE_RANKS.commands, 'commands');
   for (const plugin of options.pluginDirs) add(join(plugin, 'skills'), 'plugin', SOURCE_RANKS.commands);
   if (options.claudePlugins) {

@@ -3,9 +3,8 @@ import type { LoadedFrom } from '../types.js';
 import type { SkillLimits } from './skill.js';
 
 /**
- * Where a tools file's load is kept for the next process: its skills (`tools-snapshot.ts`) and
- * line table (`tools-lines.ts`), encoded and checked by the load layer (the CLI's keeper is the
- * store, `src/store/store-tools-cache.ts`). Only a cache: a read or write that cannot never throws.
+ * Where a tools file's load is kept for the next process (the CLI's keeper: `src/store/store-tools-cache.ts`): its skills
+ * (`tools-jsonl.ts`) and line table (`tools-lines.ts`), encoded and checked here. Only a cache: a failed read or write never throws.
  */
 export interface ToolsCache {
   /** The skills kept under `key` when the file had `stat` then; undefined otherwise. */
@@ -24,7 +23,7 @@ export interface ToolsCache {
 
 /** A line table as it is kept: the load layer makes and checks each part (`tools-lines.ts`). */
 export interface StoredLines {
-  /** The file's stat taken before `text` was read. */
+  /** Taken before `text` was read. */
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
   /** Where each line of `text` starts, 32-bit little-endian, one more entry closing the last. */
@@ -33,9 +32,8 @@ export interface StoredLines {
   readonly outcomes: string;
 }
 
-/** What a tools file's skills are built with besides its bytes: the key its load is kept under. */
+/** What a tools file's skills are built with besides its bytes (its resolved path...): the key its load is kept under. */
 export interface ToolsKey {
-  /** The file's resolved path. */
   readonly path: string;
   readonly source: LoadedFrom;
   readonly rank: number;

@@ -28,7 +28,7 @@ export interface CopyInputs {
   readonly cache: ToolsCache;
 }
 
-/** Bases (one line table per file) tried at most: files of the same size kept under many paths could otherwise make many. */
+/** Bases (one line table per file) tried at most: files of one size kept under many paths could make many. */
 const MAX_BASES = 16;
 
 /** An edited copy's tables are those of files within this share of its size; past the two caps the catalog is loaded whole. */
@@ -45,9 +45,8 @@ export interface EditedCopy {
 }
 
 /**
- * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): per file a
- * line table kept under the same load settings holding its bytes, at distinct paths (one at least
- * moved), whose catalog the store holds (`held`); the most recently used first.
+ * The catalog the tools files are a copy of (docs/store.md, "A catalog at a new path"): per file a line table kept under the same load
+ * settings holding its bytes, at distinct paths (one at least moved), whose catalog the store holds (`held`); most recently used first.
  */
 export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): CatalogCopy | undefined {
   const { files, cache } = inputs;

@@ -15,20 +15,12 @@ import {
 } from './tools-lines.js';
 import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
-/**
- * A catalog made of tools files only, as a change of the catalog their line tables were loaded
- * into (the *base*, named by its stamps): what a cold process writes in the store after one
- * description changed, without parsing or building the skills that did not change.
- */
+/** A tools-only catalog as a change of the one its line tables were loaded into (the *base*): written without parsing the unchanged skills. */
 export interface CatalogDelta extends ReadStamps {
   readonly diagnostics: readonly Diagnostic[];
   /** The stamps the catalog had when every tools file was as its line table holds it. */
   readonly base: ReadStamps;
-  /**
-   * The catalog's skills in order: the base's document of a skill whose line did not change, or
-   * the skill itself (its line changed, came, or now wins its id). A catalog's documents are its
-   * skills in load order: the base's are the lines that won their id, in file and line order.
-   */
+  /** The skills in load order: the base's document of a skill whose line did not change (the base's winning lines, in order), else the skill. */
   readonly members: readonly (number | Skill)[];
   /** The base's skill ids by document, as the line tables give them. */
   readonly baseIds: readonly string[];
@@ -65,10 +57,8 @@ interface FileLines {
 }
 
 /**
- * The catalog of `inputs` as a {@link CatalogDelta}, or undefined when it cannot be told without
- * loading it whole (a file without a line table, none changed, a file written while read, no
- * skill). Nothing is written. Skills win their id in file then line order, as `mergeSkills`
- * decides for tools lines; problems come in file and line order, as a load lists them.
+ * The catalog of `inputs` as a {@link CatalogDelta} (nothing written), or undefined when only a whole load can tell it (a file without
+ * a line table, none changed, a file written while read, no skill). Ids and problems go in file then line order, as a load's.
  */
 export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const { copied } = inputs;
@@ -78,7 +68,6 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
-  let changed = false;
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
     const stat = toolsFileStat(context.path);
@@ -110,9 +99,8 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       throw error;
     }
     files.push({ context, table, diff, text, docOf });
-    changed = true;
   }
-  if (!changed) return undefined;
+  if (files.every(({ diff }) => diff === undefined)) return undefined;
   const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
   const baseTools = tools.map((tool, f) => ({ path: tool.path, stat: tables[f]!.stat }));
   const now = toolsStamps(inputs.stamp, tools);
@@ -166,16 +154,12 @@ function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]
   });
 }
 
-/**
- * Each line of `table` with its document when its skill won its id (no line before won it),
- * else -1: its position in `won`, the ids won so far (this file's winners are added to it).
- * The first file's winners are its lines but the table's repeats, told without a set of ids.
- */
+/** Each line of `table` with its document (its place in `won`, the ids won so far, which it extends) when its skill won its id, else -1. */
 function winners(table: ReadLineTable, won: string[]): Int32Array {
   const { ids, repeats } = table;
   const docs = new Int32Array(ids.length).fill(-1);
+  // The first file's winners are its lines but its repeats: no set of ids. Indexed loops: faster in a cold process (docs/store.md).
   const seen = won.length === 0 ? undefined : new Set(won);
-  // Indexed loops here and below: faster in a cold process (docs/store.md).
   for (let index = 0; index < ids.length; index += 1) {
     const id = ids[index]!;
     if (id === null || repeats.has(index) || seen?.has(id) === true) continue;

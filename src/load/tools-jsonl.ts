@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { deserialize, serialize } from 'node:v8';
 import { resolve } from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { isRecord } from '../util/json-file.js';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { describeValue, validateFields } from './fields.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
-import { BLANK_LINE, lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
-import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
-import { readToolsSnapshot, writeToolsSnapshot } from './tools-snapshot.js';
+import { lineOutcome, writeToolsLines, type LineOutcome } from './tools-lines.js';
+import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 export interface ToolsOptions {
   /** @default 'skills' */
@@ -15,7 +15,7 @@ export interface ToolsOptions {
   /** @default 5 */
   readonly rank?: number;
   readonly limits?: SkillLimits;
-  /** Keep the parsed file and its line table here for the next process (`tools-snapshot.ts`, `tools-lines.ts`); none when absent. */
+  /** Keep the parsed file and its line table here for the next process (its snapshot, below, and `tools-lines.ts`); none when absent. */
   readonly cache?: ToolsCache;
   /** The previous load of the same file and options: an unchanged line gives back its Skill object; while it holds a load, the snapshot is not read. */
   readonly memo?: ToolsMemo;
@@ -26,6 +26,8 @@ export class ToolsMemo {
   lines = new Map<string, Skill>();
   /** Loaded through this memo before (parsed or from its snapshot): a later load is a reload. */
   loaded = false;
+  /** The last load, kept by its caller (the catalog returns it while the file's stat has not moved). */
+  last: ToolsResult | undefined;
 }
 
 export interface ToolsResult {
@@ -36,9 +38,8 @@ export interface ToolsResult {
 }
 
 /**
- * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills
- * (path `tools:<file>#<id>`, empty body). A bad line is a `bad-tools-line` diagnostic naming
- * `file:line`; a missing file (the user named it) is a SkillSearchError.
+ * Loads a JSONL file of tools, one `{id, name, description, whenToUse?}` per line, as skills (path `tools:<file>#<id>`, empty body).
+ * A bad line is a `bad-tools-line` diagnostic naming `file:line`; a missing file (the user named it) is a SkillSearchError.
  */
 export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): Promise<ToolsResult> {
   const path = resolve(file);
@@ -74,7 +75,7 @@ export async function loadToolsJsonl(file: string, options: ToolsOptions = {}): 
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] ?? '').trim();
     if (line === '') {
-      outcomes.push(BLANK_LINE);
+      outcomes.push(lineOutcome(undefined, []));
       continue;
     }
     const known = memo?.lines.get(line);
@@ -125,4 +126,50 @@ export function parseToolsLine(
     { path: `tools:${context.path}#${id}`, source: context.source, rank: context.rank, id },
   );
   return { skill, diagnostics: checked.diagnostics };
+}
+
+/** A parsed tools file's `v8.serialize` snapshot in the tools cache, under its key and the file's stat when parsed; an unreadable one is ignored. */
+type ToolsSnapshot = Omit<ToolsResult, 'stat'>;
+
+/** The snapshot of `key.path` as it was when `stat` was taken, or undefined. */
+function readToolsSnapshot(cache: ToolsCache, key: ToolsKey, stat: ToolsFileStat): ToolsSnapshot | undefined {
+  let data: unknown;
+  try {
+    const body = cache.readSkills(toolsCacheKey(key), stat);
+    if (body === undefined) return undefined;
+    data = deserialize(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(data) || !Array.isArray(data.skills) || !Array.isArray(data.diagnostics) || !data.skills.every(isSkillShaped)) return undefined;
+  for (const skill of data.skills as Skill[]) {
+    if (skill.keywords !== undefined) Object.freeze(skill.keywords);
+    Object.freeze(skill);
+  }
+  return { skills: data.skills as Skill[], diagnostics: data.diagnostics as Diagnostic[] };
+}
+
+/** Keeps `snapshot` for the next process (the cache is silent on failure); a watcher's `reload` the cache may write later, one write for edits in a row. */
+export function writeToolsSnapshot(
+  cache: ToolsCache,
+  key: ToolsKey,
+  stat: ToolsFileStat,
+  snapshot: ToolsSnapshot,
+  { reload = false }: { readonly reload?: boolean } = {},
+): void {
+  const encode = () => serialize({ skills: snapshot.skills, diagnostics: snapshot.diagnostics });
+  if (reload && cache.writeSkillsLater !== undefined) cache.writeSkillsLater(toolsCacheKey(key), stat, encode);
+  else cache.writeSkills(toolsCacheKey(key), stat, encode());
+}
+
+const TEXT_FIELDS = ['id', 'name', 'description', 'path', 'body', 'contentHash'] as const;
+
+/** The fields every consumer of a tools skill reads have their types. */
+function isSkillShaped(skill: unknown): boolean {
+  return (
+    isRecord(skill) &&
+    TEXT_FIELDS.every((field) => typeof skill[field] === 'string') &&
+    typeof skill['rank'] === 'number' &&
+    typeof skill['tokenEstimate'] === 'number'
+  );
 }

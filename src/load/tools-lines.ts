@@ -4,18 +4,15 @@ import { diagnostic } from './skill.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
- * A tools file's *line table*: its text as last loaded, with each line's skill id (or none) and
- * problems, kept in the tools cache. When the file changes, a cold process diffs the new text
- * against it (`diffToolsLines`) and parses only the lines it does not hold (docs/store.md, "A
- * changed tools file"). Only a cache: a table whose parts disagree is ignored.
+ * A tools file's *line table*: its text as last loaded, each line's skill id and problems, kept in the tools cache; a changed file is
+ * diffed against it and only new lines parsed (docs/store.md, "A changed tools file"). A table whose parts disagree is ignored.
  */
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
 export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
 
-/** What one line of a tools file gave. */
+/** What one line of a tools file gave: its skill's id (null: none) and problems. */
 export interface LineOutcome {
-  /** The id of the skill the line made; null for a blank line or one that made none. */
   readonly id: string | null;
   readonly problems: readonly LineProblem[];
 }
@@ -28,12 +25,11 @@ export interface ToolsLineTable {
   readonly lines: readonly LineOutcome[];
 }
 
-/** A line table as read: each line's id, the problems of the few lines with any, and where each line starts. */
+/** A line table as read: each line's id, the problems of the few lines with any (by index), and where each line starts. */
 export interface ReadLineTable {
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
   readonly ids: readonly (string | null)[];
-  /** By line index. */
   readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
   /** The lines whose id a line before them in the file has (their skill never wins it). */
   readonly repeats: ReadonlySet<number>;
@@ -43,17 +39,11 @@ export interface ReadLineTable {
 
 /** Line `index`'s outcome in `table`. */
 export function tableOutcome(table: ReadLineTable, index: number): LineOutcome {
-  const id = table.ids[index] ?? null;
-  const problems = table.problems[index];
-  return id === null && problems === undefined ? BLANK_LINE : { id, problems: problems ?? [] };
+  return { id: table.ids[index] ?? null, problems: table.problems[index] ?? [] };
 }
 
-/** A blank line's outcome (also a line that made nothing and said nothing). */
-export const BLANK_LINE: LineOutcome = Object.freeze({ id: null, problems: Object.freeze([]) });
-
-/** One line's outcome from its skill (or none) and its diagnostics. */
+/** One line's outcome from its skill (none for a blank line) and its diagnostics. */
 export function lineOutcome(skill: Skill | undefined, diagnostics: readonly Diagnostic[]): LineOutcome {
-  if (skill === undefined && diagnostics.length === 0) return BLANK_LINE;
   return { id: skill?.id ?? null, problems: diagnostics.map((d) => [d.code, d.message, d.severity] as const) };
 }
 
@@ -132,11 +122,9 @@ export interface LineDiff {
 }
 
 /**
- * The new text's lines, each with the outcome of the old line of the same text, else `parse`'s.
- * From the start, runs of lines equal in place are found by comparing blocks (doubling, then
- * halving), stepping over a line edited in place; once two lines in a row differ, the rest is
- * matched from the end, then in place from either end; the lines left by text against the old
- * lines left (each once), so a moved line is found. Only those found nowhere are parsed.
+ * The new text's lines, each with the outcome of the old line of the same text, else `parse`'s. Runs equal in place are found from the
+ * start by comparing blocks (doubling, then halving), stepping over a line edited in place; after two differing lines in a row, the rest
+ * is matched from the end, then in place from either end, then by text (a moved line). Only lines found nowhere are parsed.
  */
 export function diffToolsLines(
   old: ReadLineTable,
@@ -246,7 +234,7 @@ export function diffToolsLines(
     const line = text.toString('utf8', b[nj]!, b[nj + 1]! - 1);
     const oi = unmatched.get(line)?.pop();
     if (oi !== undefined) found[nj] = oi;
-    else if (line.trim() === '') fresh.set(nj, { outcome: BLANK_LINE });
+    else if (line.trim() === '') fresh.set(nj, { outcome: lineOutcome(undefined, []) });
     else {
       const { skill, diagnostics } = parse(line, nj);
       fresh.set(nj, { outcome: lineOutcome(skill, diagnostics), ...(skill === undefined ? {} : { skill }) });

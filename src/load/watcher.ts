@@ -1,4 +1,4 @@
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { ResolvedWatchOptions } from './options.js';
@@ -46,9 +46,8 @@ function identityOf(path: string): string | undefined {
 }
 
 /**
- * A chokidar watcher over skill roots: only `.md` files and folders inside a root count. A change
- * counts after `stabilityThreshold` without an event (when polling, chokidar's size polling decides);
- * changes are batched until `coalesceMs` pass quietly, at most {@link MAX_BATCH_WINDOWS} windows.
+ * A chokidar watcher over skill roots (`.md` files and folders count): a change counts after `stabilityThreshold` without an event (when
+ * polling, chokidar's size polling decides), batched until `coalesceMs` pass quietly, at most {@link MAX_BATCH_WINDOWS} windows.
  * Folders are watched once each by real path (loops and second links skipped), at most {@link MAX_WATCHED_DIRS}.
  */
 export class SkillWatcher {
@@ -93,7 +92,7 @@ export class SkillWatcher {
       awaitWriteFinish: options.usePolling ? { stabilityThreshold: options.stabilityThreshold, pollInterval: WRITE_POLL_MS } : false,
       ignorePermissionErrors: true,
       depth: WATCH_DEPTH,
-      ignored: (path, stats) => this.#ignored(path, stats),
+      ignored: (path, stats) => this.#ignoredByName(path, stats?.isFile() ?? false) || (stats?.isDirectory() === true && !this.#claimFolder(path)),
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
     this.#watcher.on('all', (event, path) => {
@@ -114,14 +113,11 @@ export class SkillWatcher {
     this.#refreshPoints();
   }
 
-  /**
-   * Recomputes watch points after changes: chokidar stops following a deleted folder, and a deep
-   * missing root becomes watchable level by level. A point is unwatched only when no root lies on
-   * its path any more (chokidar's `unwatch` also ignores everything below it).
-   */
+  /** Recomputes watch points (chokidar stops following a deleted folder; a deep missing root becomes watchable level by level). */
   #refreshPoints(): void {
     const wanted = new Set(this.#roots.map(watchPointFor));
     const added = [...wanted].filter((point) => !this.#points.has(point));
+    // Unwatched only when no root lies on its path any more: chokidar's `unwatch` also ignores everything below it.
     const gone = [...this.#points].filter((point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)));
     // A folder deleted and recreated between two batches keeps its path, but chokidar stays bound to the old one.
     const replaced = [...wanted].filter((point) => {
@@ -135,18 +131,17 @@ export class SkillWatcher {
       this.#points.delete(point);
       this.#identities.delete(point);
     }
-    for (const point of [...added, ...replaced]) {
+    const fresh = [...added, ...replaced];
+    for (const point of fresh) {
       this.#points.add(point);
       this.#identities.set(point, identityOf(point));
     }
-    if (gone.length > 0) this.#watcher.unwatch(gone);
-    if (replaced.length > 0) this.#watcher.unwatch(replaced);
-    if (added.length > 0 || replaced.length > 0) {
-      this.#watcher.add([...added, ...replaced]);
-      // Files that appear while chokidar reads a re-added folder raise no event (ignoreInitial):
-      // report the folder once more after it has settled, so the catalog rescans it.
+    if (gone.length + replaced.length > 0) this.#watcher.unwatch([...gone, ...replaced]);
+    if (fresh.length > 0) {
+      this.#watcher.add(fresh);
+      // Files that appear while chokidar reads a re-added folder raise no event (ignoreInitial): report it again once settled.
       const late = setTimeout(() => {
-        for (const point of [...added, ...replaced]) this.#queue(point);
+        for (const point of fresh) this.#queue(point);
       }, this.#options.stabilityThreshold);
       late.unref();
     }
@@ -162,11 +157,6 @@ export class SkillWatcher {
       await this.#watcher.close();
     })();
     return this.#closing;
-  }
-
-  #ignored(path: string, stats: Stats | undefined): boolean {
-    if (this.#ignoredByName(path, stats?.isFile() ?? false)) return true;
-    return stats?.isDirectory() === true && !this.#claimFolder(path);
   }
 
   /** Whether the folder at `path` may be watched: not when its real path is watched under another path, nor past the cap. */

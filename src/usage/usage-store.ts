@@ -1,7 +1,6 @@
 /**
- * How much each skill is used in one project, kept between sessions in one small JSON file per
- * project. Counts decay (half-life `HALF_LIFE_DAYS`); the file is bounded and written atomically;
- * a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
+ * How much each skill is used in one project, kept in one small JSON file per project: counts decay (half-life `HALF_LIFE_DAYS`);
+ * the file is bounded and written atomically; a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
@@ -80,17 +79,8 @@ export class UsageStore {
   /** The store of `project` under `root` (the cache folder). */
   static open(root: string, project: string, options: UsageStoreOptions = {}): UsageStore {
     const file = usageFileFor(root, project);
-    const now = (options.now ?? Date.now)();
-    let data: UsageFile = {
-      version: 1,
-      project: path.resolve(project),
-      at: now,
-      skills: Object.create(null) as Record<string, UsageEntry>,
-      usedIn: [],
-      suggestedIn: [],
-    };
-    // Missing or corrupt: start empty.
-    data = asUsageFile(readJsonQuietly(file)) ?? data;
+    // Missing or corrupt: start empty (its `at` is moot: it has no counts to decay).
+    const data = asUsageFile(readJsonQuietly(file)) ?? { version: 1, project: path.resolve(project), at: 0, skills: {}, usedIn: [], suggestedIn: [] };
     // Skill names are keys: keep `__proto__` and friends plain data.
     data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
     return new UsageStore(file, data, options);
@@ -98,14 +88,11 @@ export class UsageStore {
 
   #decay(): void {
     const now = this.#options.now();
-    const elapsedDays = Math.max(0, now - this.#data.at) / 86_400_000;
-    if (elapsedDays > 0) {
-      const factor = 0.5 ** (elapsedDays / HALF_LIFE_DAYS);
-      for (const entry of Object.values(this.#data.skills)) {
-        entry.used *= factor;
-        entry.suggested *= factor;
-        entry.ignored *= factor;
-      }
+    const factor = 0.5 ** (Math.max(0, now - this.#data.at) / 86_400_000 / HALF_LIFE_DAYS);
+    for (const entry of Object.values(this.#data.skills)) {
+      entry.used *= factor;
+      entry.suggested *= factor;
+      entry.ignored *= factor;
     }
     this.#data.at = now;
   }
