@@ -30,38 +30,21 @@ export function tomlKey(path: readonly string[]): string {
   return path.map((part) => (/^[A-Za-z0-9_-]+$/.test(part) ? part : tomlString(part))).join('.');
 }
 
-/** One `[table]` or `[[array]]` header's lines: `start` is the header's index, `end` the next header's (or the line count). */
+/** One `[table]` header's lines: `start` is the header's index, `end` the next header's (or the line count). */
 export interface TomlSection {
-  readonly path: readonly string[];
-  readonly array: boolean;
   readonly start: number;
   readonly end: number;
   /** Indexes of the section's `key = value` lines that start at top level. */
   readonly keyLines: readonly number[];
 }
 
-/** Decodes a header line by parsing it alone: `[a."b.c"]` → `['a', 'b.c']`. */
-function headerPath(line: string): { path: string[]; array: boolean } | undefined {
-  let value: unknown;
+/** Whether a header line names the table `path` (`[a."b.c"]` is `['a', 'b.c']`; `[[a]]`, an array of tables, is not `['a']`): parsed alone, it is that table. */
+function isHeaderOf(line: string, path: readonly string[]): boolean {
   try {
-    value = parse(`${line}\n`);
+    return JSON.stringify(parse(`${line}\n`)) === JSON.stringify(withValue({}, path, {}));
   } catch {
-    return undefined;
+    return false;
   }
-  const path: string[] = [];
-  let array = false;
-  while (typeof value === 'object' && value !== null) {
-    if (Array.isArray(value)) {
-      array = true;
-      value = value[0];
-      continue;
-    }
-    const keys = Object.keys(value);
-    if (keys.length !== 1) break;
-    path.push(keys[0]!);
-    value = (value as TomlTable)[keys[0]!];
-  }
-  return { path, array };
 }
 
 type ScanState = { readonly string: '' | '"""' | "'''"; readonly depth: number };
@@ -109,23 +92,21 @@ function scanLine(line: string, state: ScanState): ScanState {
 
 /** The section `path` (a table, not an array of tables), its header found on a line at top level (not inside a string or array). */
 export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
-  const sections: { path: string[]; array: boolean; start: number; keyLines: number[] }[] = [];
+  let section: { start: number; keyLines: number[] } | undefined;
   let state: ScanState = { string: '', depth: 0 };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const topLevel = state.string === '' && state.depth === 0;
+    // At top level of valid TOML, a line starting with `[` is a header.
     if (topLevel && /^\s*\[/.test(line)) {
-      const header = headerPath(line);
-      if (header !== undefined) {
-        sections.push({ ...header, start: i, keyLines: [] });
-        continue;
-      }
+      if (section !== undefined) return { ...section, end: i };
+      if (isHeaderOf(line, path)) section = { start: i, keyLines: [] };
+      continue;
     }
-    if (topLevel && /^\s*[^\s#]/.test(line)) sections.at(-1)?.keyLines.push(i);
+    if (topLevel && /^\s*[^\s#]/.test(line)) section?.keyLines.push(i);
     state = scanLine(line, state);
   }
-  const at = sections.findIndex((section) => !section.array && JSON.stringify(section.path) === JSON.stringify(path));
-  return at < 0 ? undefined : { ...sections[at]!, end: sections[at + 1]?.start ?? lines.length };
+  return section === undefined ? undefined : { ...section, end: lines.length };
 }
 
 /** The section's end without the blank lines before the next header. */
