@@ -34,8 +34,8 @@ export function tomlKey(path: readonly string[]): string {
 export interface TomlSection {
   readonly start: number;
   readonly end: number;
-  /** Indexes of the section's `key = value` lines that start at top level. */
-  readonly keyLines: readonly number[];
+  /** Its first line that `pattern` matches and that starts at top level (not inside a multi-line string), or -1. */
+  keyLine(pattern: RegExp): number;
 }
 
 /** Whether a header line names the table `path` (`[a."b.c"]` is `['a', 'b.c']`; `[[a]]`, an array of tables, is not `['a']`): parsed alone, it is that table. */
@@ -47,66 +47,25 @@ function isHeaderOf(line: string, path: readonly string[]): boolean {
   }
 }
 
-type ScanState = { readonly string: '' | '"""' | "'''"; readonly depth: number };
-
-/** Where multi-line strings and brackets stand at the end of `line` (valid TOML: quotes, escapes and comments are all that matter). */
-function scanLine(line: string, state: ScanState): ScanState {
-  let { string, depth } = state;
-  let i = 0;
-  while (i < line.length) {
-    if (string !== '') {
-      if (string === '"""' && line[i] === '\\') {
-        i += 2;
-        continue;
-      }
-      if (line.startsWith(string, i)) {
-        // A closing delimiter may be followed by one or two more quotes that belong to the string.
-        let close = i + 3;
-        while (line[close] === string[0] && close < i + 5) close++;
-        string = '';
-        i = close;
-        continue;
-      }
-      i++;
-      continue;
-    }
-    const c = line[i]!;
-    if (c === '#') break;
-    if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
-      string = line.slice(i, i + 3) as '"""' | "'''";
-      i += 3;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i++;
-      while (i < line.length && line[i] !== c) i += c === '"' && line[i] === '\\' ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-    i++;
+/** Whether line `i` of valid TOML starts at top level, not inside a multi-line string or array: then, and only then, the lines before it parse. */
+function atTopLevel(lines: readonly string[], i: number): boolean {
+  try {
+    parse(`${lines.slice(0, i).join('\n')}\n`);
+    return true;
+  } catch {
+    return false;
   }
-  return { string, depth };
 }
 
-/** The section `path` (a table, not an array of tables), its header found on a line at top level (not inside a string or array). */
+/** The section `path` (a table, not an array of tables), its header found on a line at top level. */
 export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
-  let section: { start: number; keyLines: number[] } | undefined;
-  let state: ScanState = { string: '', depth: 0 };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const topLevel = state.string === '' && state.depth === 0;
-    // At top level of valid TOML, a line starting with `[` is a header.
-    if (topLevel && /^\s*\[/.test(line)) {
-      if (section !== undefined) return { ...section, end: i };
-      if (isHeaderOf(line, path)) section = { start: i, keyLines: [] };
-      continue;
-    }
-    if (topLevel && /^\s*[^\s#]/.test(line)) section?.keyLines.push(i);
-    state = scanLine(line, state);
-  }
-  return section === undefined ? undefined : { ...section, end: lines.length };
+  // At top level, a line starting with `[` is a header.
+  const header = (line: string, i: number) => /^\s*\[/.test(line) && atTopLevel(lines, i);
+  const start = lines.findIndex((line, i) => /^\s*\[/.test(line) && isHeaderOf(line, path) && atTopLevel(lines, i));
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && !header(lines[end]!, end)) end++;
+  return { start, end, keyLine: (pattern) => lines.findIndex((line, i) => i > start && i < end && pattern.test(line) && atTopLevel(lines, i)) };
 }
 
 /** The section's end without the blank lines before the next header. */
