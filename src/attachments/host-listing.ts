@@ -52,10 +52,7 @@ export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeL
   const limit = Math.max(1, Math.floor(window * CLAUDE_CODE_CHARS_PER_TOKEN * CLAUDE_CODE_BUDGET_SHARE));
   const budget = { unit: 'columns' as const, limit };
   // Its own bundled skills come after the others in the request it sends.
-  const ordered = [
-    ...offeredSkills(skills).filter((skill) => skill.source !== 'bundled'),
-    ...offeredSkills(skills).filter((skill) => skill.source === 'bundled'),
-  ];
+  const ordered = offeredSkills(skills).toSorted((a, b) => Number(a.source === 'bundled') - Number(b.source === 'bundled'));
   const names = ordered.map((skill) => neutralizeReminderText(skill.name));
   const full = ordered.map((skill, i) => `- ${names[i]}: ${neutralizeReminderText(claudeCodeDescription(skill))}`);
   const bare = names.map((name) => `- ${name}`);

@@ -96,23 +96,23 @@ export function withTrustEntry(text: string, entry: TrustEntry, file: string): s
     throw new SkillSearchError('BAD_FILE', `${file}: the hook state "${entry.key}" is not a table of its own; ${byHand}; nothing was changed`);
   }
   const [line] = asLines(`trusted_hash = ${tomlString(entry.hash)}`, text) as [string];
-  const at = section.keyLines.find((index) => TRUSTED_HASH_LINE.test(lines[index]!));
-  const next = at === undefined ? [...lines.slice(0, section.start + 1), line, ...lines.slice(section.start + 1)] : lines.with(at, line);
+  const at = section.keyLine(TRUSTED_HASH_LINE);
+  const next = at < 0 ? [...lines.slice(0, section.start + 1), line, ...lines.slice(section.start + 1)] : lines.with(at, line);
   return checkedEdit(next.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], entry.hash), file, byHand);
 }
 
 /** `text` without `entry`'s trusted hash (and its table, when nothing else is in it); unchanged when the hash there is not `entry`'s. */
 export function withoutTrustEntry(text: string, entry: TrustEntry, file: string): string {
   const parsed = parseToml(text, file);
-  if (stateOf(parsed, entry.key)?.trusted_hash !== entry.hash) return text;
+  const state = stateOf(parsed, entry.key);
+  if (state?.trusted_hash !== entry.hash) return text;
   const lines = text.split('\n');
   const section = findSection(lines, statePath(entry.key));
   if (section === undefined) return text;
   const byHand = `remove [hooks.state.${tomlString(entry.key)}] by hand`;
-  const hashLines = section.keyLines.filter((index) => TRUSTED_HASH_LINE.test(lines[index]!));
-  if (hashLines.length === section.keyLines.length)
-    return checkedEdit(withoutSection(lines, section), withValue(parsed, statePath(entry.key), undefined), file, byHand);
-  const kept = lines.filter((_, index) => !hashLines.includes(index));
+  if (Object.keys(state).length === 1) return checkedEdit(withoutSection(lines, section), withValue(parsed, statePath(entry.key), undefined), file, byHand);
+  const at = section.keyLine(TRUSTED_HASH_LINE);
+  const kept = lines.filter((_, index) => index !== at);
   return checkedEdit(kept.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], undefined), file, byHand);
 }
 

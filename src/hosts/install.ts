@@ -157,44 +157,36 @@ export function planInstall(edits: readonly FileEdit[]): FileChange[] {
   });
 }
 
-/** A JSON settings file's value, or undefined when it is not one. */
-function settingsOrUndefined(text: string): object | undefined {
+/** What two versions of a file are compared by: a TOML file's text without trailing space, a JSON file's value (undefined: not JSON). */
+function content(format: FileEdit['format'], text: string): string | undefined {
+  if (format === 'toml') return text.trimEnd();
   try {
-    return parseSettings(text, '');
+    return JSON.stringify(parseSettings(text, ''));
   } catch {
     return undefined;
   }
 }
 
-function equivalent(format: FileEdit['format'], a: string, b: string): boolean {
-  if (format === 'toml') return a.trimEnd() === b.trimEnd();
-  const value = settingsOrUndefined(a);
-  return value !== undefined && JSON.stringify(value) === JSON.stringify(settingsOrUndefined(b));
-}
-
-function isEmpty(format: FileEdit['format'], text: string): boolean {
-  if (format === 'toml') return text.trim() === '';
-  const value = settingsOrUndefined(text);
-  return value !== undefined && Object.keys(value).length === 0;
-}
-
 export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
-  return edits.map((edit) => {
-    const before = readHostFile(edit.file);
-    const backupFile = edit.file + BACKUP_SUFFIX;
-    if (before === undefined) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
-    const removed = edit.remove(before, readHostFile);
-    if (removed === before) return { file: edit.file, what: edit.what, action: 'absent', before, after: before };
+  return edits.map(({ file, what, format, remove }) => {
+    const before = readHostFile(file);
+    const change = (action: FileChange['action'], after: string | undefined, backup?: string): FileChange => ({
+      file,
+      what,
+      action,
+      before,
+      after,
+      ...(backup === undefined ? {} : { backup }),
+    });
+    const removed = before === undefined ? undefined : remove(before, readHostFile);
+    if (before === undefined || removed === before) return change('absent', before);
+    const backupFile = file + BACKUP_SUFFIX;
     const original = readHostFile(backupFile);
-    const consumed = original === undefined ? {} : { backup: backupFile };
-    if (original !== undefined && equivalent(edit.format, removed, original)) {
-      return { file: edit.file, what: edit.what, action: 'restored', before, after: original, ...consumed };
-    }
-    if (original === undefined && isEmpty(edit.format, removed)) {
-      return { file: edit.file, what: edit.what, action: 'deleted', before, after: undefined };
-    }
+    const value = content(format, removed!);
+    if (original !== undefined && value !== undefined && value === content(format, original)) return change('restored', original, backupFile);
+    if (original === undefined && value === (format === 'toml' ? '' : '{}')) return change('deleted', undefined);
     // Something else changed since install: keep those changes, and keep the backup for the user.
-    return { file: edit.file, what: edit.what, action: 'removed', before, after: removed };
+    return change('removed', removed);
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import { SkillSearchError, notJson } from '../errors.js';
 import { isRecord } from '../util/json-file.js';
-import { appendTo, holder, nodeAt, removeChild, replaceNode, tree } from './json-text.js';
+import { removeFirstOf, setAt } from './json-text.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -85,38 +85,26 @@ export function withHookText(text: string, hook: HookEntry, file: string): strin
   const style = detectStyle(text);
   if (text.trim() === '') return formatSettings({ hooks: { [HOOK_EVENT]: [ourGroup(hook)] } }, style);
   const ours = ourHookPositions(value, file);
-  const root = tree(text)!;
-  if (ours.length > 0) {
-    // Later nodes first, so the offsets of earlier ones stay valid.
-    return ours.reduceRight((next, { group, handler, entry }) => {
-      if (entry.command === hook.command) return next;
-      const node = nodeAt(tree(next), ['hooks', HOOK_EVENT, group, 'hooks', handler, 'command'])!;
-      return replaceNode(next, node, hook.command, style.indent);
-    }, text);
-  }
-  const hooks = nodeAt(root, ['hooks']);
-  if (hooks === undefined) return appendTo(text, root, { [HOOK_EVENT]: [ourGroup(hook)] }, style.indent, 'hooks');
-  const groups = nodeAt(root, ['hooks', HOOK_EVENT]);
-  if (groups === undefined) return appendTo(text, hooks, [ourGroup(hook)], style.indent, HOOK_EVENT);
-  return appendTo(text, groups, ourGroup(hook), style.indent);
-}
-
-/** Removes one handler, and the group, event list and `hooks` map it leaves empty. */
-function removeHandler(text: string, group: number, handler: number): string {
-  const root = tree(text)!;
-  const handlers = nodeAt(root, ['hooks', HOOK_EVENT, group, 'hooks'])!;
-  if (handlers.children!.length > 1) return removeChild(text, handlers, handlers.children![handler]!);
-  const groups = nodeAt(root, ['hooks', HOOK_EVENT])!;
-  if (groups.children!.length > 1) return removeChild(text, groups, groups.children![group]!);
-  const hooks = nodeAt(root, ['hooks'])!;
-  if (hooks.children!.length > 1) return removeChild(text, hooks, holder(groups));
-  return removeChild(text, root, holder(hooks));
+  if (ours.length === 0) return setAt(text, ['hooks', HOOK_EVENT, -1], ourGroup(hook), style.indent);
+  // Later nodes first, so the offsets of earlier ones stay valid.
+  return ours.reduceRight(
+    (next, { group, handler, entry }) =>
+      entry.command === hook.command ? next : setAt(next, ['hooks', HOOK_EVENT, group, 'hooks', handler, 'command'], hook.command, style.indent),
+    text,
+  );
 }
 
 /** `text` without our hook handlers; groups and maps left empty by that are removed. */
 export function withoutHookText(text: string, file: string): string {
   const ours = ourHookPositions(parseSettings(text, file), file);
-  return ours.reduceRight((next, { group, handler }) => removeHandler(next, group, handler), text);
+  // Each handler, and the group, event list and `hooks` map it leaves empty.
+  const paths = ({ group, handler }: HookPosition) => [
+    ['hooks', HOOK_EVENT, group, 'hooks', handler],
+    ['hooks', HOOK_EVENT, group],
+    ['hooks', HOOK_EVENT],
+    ['hooks'],
+  ];
+  return ours.reduceRight((next, position) => removeFirstOf(next, paths(position)), text);
 }
 
 export type McpServerEntry = { readonly command: string; readonly args: readonly string[] };
@@ -136,28 +124,18 @@ export function withMcpServerText(text: string, server: McpServerEntry, file: st
   const servers = serversOf(value, file);
   const current = servers?.[MCP_SERVER_KEY];
   if (isRecord(current) && current.command === entry.command && JSON.stringify(current.args) === JSON.stringify(entry.args)) return text;
-  const root = tree(text)!;
   const path = ['mcpServers', MCP_SERVER_KEY];
-  if (servers === undefined) return appendTo(text, root, { [MCP_SERVER_KEY]: entry }, style.indent, 'mcpServers');
-  if (current === undefined) return appendTo(text, nodeAt(root, ['mcpServers'])!, entry, style.indent, MCP_SERVER_KEY);
-  if (!isRecord(current)) return replaceNode(text, nodeAt(root, path)!, entry, style.indent);
-  let next = text;
-  for (const [key, field] of Object.entries(entry)) {
-    if (JSON.stringify(current[key]) === JSON.stringify(field)) continue;
-    const nextRoot = tree(next);
-    const node = nodeAt(nextRoot, [...path, key]);
-    next = node === undefined ? appendTo(next, nodeAt(nextRoot, path)!, field, style.indent, key) : replaceNode(next, node, field, style.indent);
-  }
-  return next;
+  if (!isRecord(current)) return setAt(text, path, entry, style.indent);
+  return Object.entries(entry).reduce(
+    (next, [key, field]) => (JSON.stringify(current[key]) === JSON.stringify(field) ? next : setAt(next, [...path, key], field, style.indent)),
+    text,
+  );
 }
 
 export function withoutMcpServerText(text: string, file: string): string {
   const servers = serversOf(parseSettings(text, file), file);
   if (servers === undefined || !(MCP_SERVER_KEY in servers)) return text;
-  const root = tree(text)!;
-  const serversNode = nodeAt(root, ['mcpServers'])!;
-  const ours = nodeAt(root, ['mcpServers', MCP_SERVER_KEY])!;
-  return serversNode.children!.length > 1 ? removeChild(text, serversNode, holder(ours)) : removeChild(text, root, holder(serversNode));
+  return removeFirstOf(text, [['mcpServers', MCP_SERVER_KEY], ['mcpServers']]);
 }
 
 /** The settings object with our hook, for printing (`print-config`). */

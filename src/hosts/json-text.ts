@@ -8,7 +8,7 @@ import { eolOf } from '../util/text.js';
 
 export type JsonPath = readonly (string | number)[];
 
-export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
+function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
   let node = root;
   for (const step of path) {
     if (node === undefined) return undefined;
@@ -23,7 +23,7 @@ export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined
   return node;
 }
 
-export function tree(text: string): Node | undefined {
+function tree(text: string): Node | undefined {
   return parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
 }
 
@@ -47,13 +47,8 @@ function splice(text: string, start: number, end: number, insert: string): strin
   return text.slice(0, start) + insert + text.slice(end);
 }
 
-/** Replaces the value at `node` with `value`. */
-export function replaceNode(text: string, node: Node, value: unknown, indent: string): string {
-  return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset), eolOf(text)));
-}
-
 /** Appends `value` to a container (an array element, or an object property `key`), on a line of its own or inline, as its siblings are. */
-export function appendTo(text: string, container: Node, value: unknown, indent: string, key?: string): string {
+function appendTo(text: string, container: Node, value: unknown, indent: string, key?: string): string {
   const children = container.children ?? [];
   const eol = eolOf(text);
   const item = (base: string) => (key === undefined ? '' : `${JSON.stringify(key)}: `) + formatValue(value, indent, base, eol);
@@ -75,7 +70,7 @@ export function appendTo(text: string, container: Node, value: unknown, indent: 
 }
 
 /** Removes `child` of `container` and the comma and whitespace before it: removing what {@link appendTo} added gives back the bytes from before. */
-export function removeChild(text: string, container: Node, child: Node): string {
+function removeChild(text: string, container: Node, child: Node): string {
   const children = container.children ?? [];
   const index = children.indexOf(child);
   if (index < 0) return text;
@@ -87,7 +82,26 @@ export function removeChild(text: string, container: Node, child: Node): string 
   return splice(text, child.offset, children[1]!.offset, '');
 }
 
-/** The property node (key and value) that holds `valueNode`, for {@link removeChild}. */
-export function holder(valueNode: Node): Node {
-  return valueNode.parent?.type === 'property' ? valueNode.parent : valueNode;
+/**
+ * `text` with `value` at `path`: the value there replaced, else added to the deepest container on
+ * the path, wrapped in the containers missing below it (a last step of -1 appends to an array).
+ */
+export function setAt(text: string, path: JsonPath, value: unknown, indent: string): string {
+  const root = tree(text)!;
+  const node = nodeAt(root, path);
+  if (node !== undefined) return splice(text, node.offset, node.offset + node.length, formatValue(value, indent, lineIndent(text, node.offset), eolOf(text)));
+  let depth = path.length - 1;
+  while (nodeAt(root, path.slice(0, depth)) === undefined) depth--;
+  const wrapped = path.slice(depth + 1).reduceRight((inner: unknown, step) => (step === -1 ? [inner] : { [step]: inner }), value);
+  const key = path[depth];
+  return appendTo(text, nodeAt(root, path.slice(0, depth))!, wrapped, indent, typeof key === 'string' ? key : undefined);
+}
+
+/** `text` without the first of `paths` (deepest first) whose container holds something else too; the last is removed whatever its container holds. */
+export function removeFirstOf(text: string, paths: readonly JsonPath[]): string {
+  const root = tree(text)!;
+  const path = paths.find((candidate, i) => i === paths.length - 1 || nodeAt(root, candidate.slice(0, -1))!.children!.length > 1)!;
+  const node = nodeAt(root, path)!;
+  // An object's children are its properties: the one that holds the value goes.
+  return removeChild(text, nodeAt(root, path.slice(0, -1))!, node.parent?.type === 'property' ? node.parent : node);
 }

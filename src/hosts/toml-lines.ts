@@ -30,102 +30,42 @@ export function tomlKey(path: readonly string[]): string {
   return path.map((part) => (/^[A-Za-z0-9_-]+$/.test(part) ? part : tomlString(part))).join('.');
 }
 
-/** One `[table]` or `[[array]]` header's lines: `start` is the header's index, `end` the next header's (or the line count). */
+/** One `[table]` header's lines: `start` is the header's index, `end` the next header's (or the line count). */
 export interface TomlSection {
-  readonly path: readonly string[];
-  readonly array: boolean;
   readonly start: number;
   readonly end: number;
-  /** Indexes of the section's `key = value` lines that start at top level. */
-  readonly keyLines: readonly number[];
+  /** Its first line that `pattern` matches and that starts at top level (not inside a multi-line string), or -1. */
+  keyLine(pattern: RegExp): number;
 }
 
-/** Decodes a header line by parsing it alone: `[a."b.c"]` → `['a', 'b.c']`. */
-function headerPath(line: string): { path: string[]; array: boolean } | undefined {
-  let value: unknown;
+/** Whether a header line names the table `path` (`[a."b.c"]` is `['a', 'b.c']`; `[[a]]`, an array of tables, is not `['a']`): parsed alone, it is that table. */
+function isHeaderOf(line: string, path: readonly string[]): boolean {
   try {
-    value = parse(`${line}\n`);
+    return JSON.stringify(parse(`${line}\n`)) === JSON.stringify(withValue({}, path, {}));
   } catch {
-    return undefined;
+    return false;
   }
-  const path: string[] = [];
-  let array = false;
-  while (typeof value === 'object' && value !== null) {
-    if (Array.isArray(value)) {
-      array = true;
-      value = value[0];
-      continue;
-    }
-    const keys = Object.keys(value);
-    if (keys.length !== 1) break;
-    path.push(keys[0]!);
-    value = (value as TomlTable)[keys[0]!];
-  }
-  return { path, array };
 }
 
-type ScanState = { readonly string: '' | '"""' | "'''"; readonly depth: number };
-
-/** Where multi-line strings and brackets stand at the end of `line` (valid TOML: quotes, escapes and comments are all that matter). */
-function scanLine(line: string, state: ScanState): ScanState {
-  let { string, depth } = state;
-  let i = 0;
-  while (i < line.length) {
-    if (string !== '') {
-      if (string === '"""' && line[i] === '\\') {
-        i += 2;
-        continue;
-      }
-      if (line.startsWith(string, i)) {
-        // A closing delimiter may be followed by one or two more quotes that belong to the string.
-        let close = i + 3;
-        while (line[close] === string[0] && close < i + 5) close++;
-        string = '';
-        i = close;
-        continue;
-      }
-      i++;
-      continue;
-    }
-    const c = line[i]!;
-    if (c === '#') break;
-    if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
-      string = line.slice(i, i + 3) as '"""' | "'''";
-      i += 3;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i++;
-      while (i < line.length && line[i] !== c) i += c === '"' && line[i] === '\\' ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-    i++;
+/** Whether line `i` of valid TOML starts at top level, not inside a multi-line string or array: then, and only then, the lines before it parse. */
+function atTopLevel(lines: readonly string[], i: number): boolean {
+  try {
+    parse(`${lines.slice(0, i).join('\n')}\n`);
+    return true;
+  } catch {
+    return false;
   }
-  return { string, depth };
 }
 
-/** The section `path` (a table, not an array of tables), its header found on a line at top level (not inside a string or array). */
+/** The section `path` (a table, not an array of tables), its header found on a line at top level. */
 export function findSection(lines: readonly string[], path: readonly string[]): TomlSection | undefined {
-  const sections: { path: string[]; array: boolean; start: number; keyLines: number[] }[] = [];
-  let state: ScanState = { string: '', depth: 0 };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const topLevel = state.string === '' && state.depth === 0;
-    if (topLevel && /^\s*\[/.test(line)) {
-      const header = headerPath(line);
-      if (header !== undefined) {
-        sections.push({ ...header, start: i, keyLines: [] });
-        continue;
-      }
-    }
-    if (topLevel && /^\s*[^\s#]/.test(line)) sections.at(-1)?.keyLines.push(i);
-    state = scanLine(line, state);
-  }
-  const at = sections.findIndex((section) => !section.array && JSON.stringify(section.path) === JSON.stringify(path));
-  return at < 0 ? undefined : { ...sections[at]!, end: sections[at + 1]?.start ?? lines.length };
+  // At top level, a line starting with `[` is a header.
+  const header = (line: string, i: number) => /^\s*\[/.test(line) && atTopLevel(lines, i);
+  const start = lines.findIndex((line, i) => /^\s*\[/.test(line) && isHeaderOf(line, path) && atTopLevel(lines, i));
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && !header(lines[end]!, end)) end++;
+  return { start, end, keyLine: (pattern) => lines.findIndex((line, i) => i > start && i < end && pattern.test(line) && atTopLevel(lines, i)) };
 }
 
 /** The section's end without the blank lines before the next header. */

@@ -68,13 +68,12 @@ export class LiveIndex implements SkillService {
     const started = performance.now();
     const snapshot = await this.catalog.get();
     const facts = snapshotFacts(snapshot);
+    let sync: SyncResult | undefined;
     // The same content under a new stamp (a tools file touched) still describes what the engine holds.
-    if (snapshot.generation === this.#synced) {
-      this.#saved = facts;
-      return { snapshot, sync: undefined, ms: performance.now() - started };
+    if (snapshot.generation !== this.#synced) {
+      sync = await this.engine.sync(snapshot.skills, facts === undefined ? options : { ...options, savedAs: facts });
+      this.#synced = snapshot.generation;
     }
-    const sync = await this.engine.sync(snapshot.skills, facts === undefined ? options : { ...options, savedAs: facts });
-    this.#synced = snapshot.generation;
     this.#saved = facts;
     return { snapshot, sync, ms: performance.now() - started };
   }

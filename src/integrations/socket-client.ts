@@ -7,7 +7,7 @@ import type { SearchHit, SearchRequest } from '../types.js';
 import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
 import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
-import { currentUid, lstatOrUndefined, untrustedSocketError, untrustedSocketReason } from './socket-trust.js';
+import { currentUid, lstatOrUndefined, untrustedSocketReason } from './socket-trust.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 
 export interface SocketClientOptions {
@@ -62,7 +62,7 @@ export class SkillSocketClient {
     const uid = 'uid' in options ? options.uid : currentUid();
     throwIfAborted(options.signal);
     const distrust = untrustedSocketReason(where, uid);
-    if (distrust !== undefined) throw untrustedSocketError(where, distrust);
+    if (distrust !== undefined) throw new SkillSearchError('UNTRUSTED', `not using the search socket ${where}: it ${distrust}`);
     // No file at a POSIX socket's path (no server): what connecting would say, 2 ms sooner.
     if (uid !== undefined && lstatOrUndefined(where) === undefined) {
       const missing = Object.assign(new Error(`connect ENOENT ${where}`), { code: 'ENOENT', syscall: 'connect', address: where });

@@ -122,35 +122,23 @@ export function parseRequestLine(text: string): RequestLine | ErrorResponseLine 
 }
 
 export function toWireHit({ skill, score, why, companion }: SearchHit): WireHit {
-  return {
-    name: skill.name,
-    source: skill.source,
-    score,
-    ...(companion === true ? { companion } : {}),
-    path: skill.path,
-    description: skill.description,
-    ...(skill.whenToUse === undefined ? {} : { whenToUse: skill.whenToUse }),
-    ...(skill.invocation === undefined ? {} : { invocation: skill.invocation }),
-    ...(why === undefined ? {} : { why }),
-  };
+  const { name, source, path, description, whenToUse, invocation } = skill;
+  return definedOnly({ name, source, score, companion, path, description, whenToUse, invocation, why }) as WireHit;
 }
 
 /** A hit from the wire as a `SearchHit`: only the listing fields travel (no body), so it is for display, never for invoking. */
-export function fromWireHit(hit: WireHit): SearchHit {
+export function fromWireHit({ name, description, whenToUse, invocation, source, path, score, companion, why }: WireHit): SearchHit {
   const skill: Skill = {
-    name: hit.name,
-    description: hit.description,
-    ...(hit.whenToUse === undefined ? {} : { whenToUse: hit.whenToUse }),
-    ...(hit.invocation === undefined ? {} : { invocation: hit.invocation }),
-    source: hit.source,
+    ...definedOnly({ name, description, whenToUse, invocation }),
+    source,
     rank: 0,
-    path: hit.path,
-    id: hit.name,
+    path,
+    id: name,
     body: '',
     tokenEstimate: 0,
     contentHash: '',
-  };
-  return { skill, score: hit.score, via: [], ...(hit.companion === true ? { companion: true } : {}), ...(hit.why === undefined ? {} : { why: hit.why }) };
+  } as Skill;
+  return { skill, score, via: [], ...definedOnly({ companion, why }) };
 }
 
 /** Checks the shape of a search response from a server we did not write the other end of. */

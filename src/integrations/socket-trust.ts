@@ -114,8 +114,3 @@ export function untrustedSocketReason(socketPath: string, uid: number | undefine
   if (stats.uid !== uid) return `is owned by uid ${stats.uid}, not by this user (uid ${uid})`;
   return undefined;
 }
-
-/** The error a client raises for an untrusted socket. */
-export function untrustedSocketError(socketPath: string, reason: string): SkillSearchError {
-  return new SkillSearchError('UNTRUSTED', `not using the search socket ${socketPath}: it ${reason}`);
-}

@@ -46,6 +46,9 @@ describe('Claude Code 2.1.197', () => {
     expect(listing.text).toBe(['- alpha', '- beta', `- gamma: ${'c'.repeat(60)}`, `- builtin: ${'z'.repeat(60)}`].join('\n'));
     expect(listing.shortened).toEqual(['alpha', 'beta']);
     expect(listing.omitted).toEqual([]);
+    // Its bundled skills come last wherever they stand in the catalog, the others in their order.
+    const bundledFirst = claudeCodeListing([skills[3]!, ...skills.slice(0, 3)], { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    expect(bundledFirst.text).toBe(listing.text);
   });
 
   it('never lists a skill kept from the model', () => {

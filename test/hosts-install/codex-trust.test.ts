@@ -58,6 +58,32 @@ describe('the trust entry in config.toml', () => {
     expect(withoutTrustEntry(text, { key: KEY, hash: HASH }, 'config.toml')).toBe(text);
   });
 
+  it('edits the real table and hash line, not look-alikes inside multi-line strings and arrays (LF and CRLF)', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const text = [
+        `notes = """`,
+        `[hooks.state."${KEY}"]`,
+        `trusted_hash = "sha256:fake"`,
+        `"""`,
+        `list = [`,
+        `  ["a"],`,
+        `]`,
+        `[hooks.state."${KEY}"]`,
+        `lit = '''`,
+        `trusted_hash = "sha256:fake2"`,
+        `[tui]`,
+        `'''`,
+        `trusted_hash = "sha256:old"`,
+        `[tui]`,
+        `theme = "x"`,
+        ``,
+      ].join(eol);
+      const updated = withTrustEntry(text, { key: KEY, hash: HASH }, 'config.toml');
+      expect(updated).toBe(text.replace('sha256:old', HASH));
+      expect(withoutTrustEntry(updated, { key: KEY, hash: HASH }, 'config.toml')).toBe(text.replace(`trusted_hash = "sha256:old"${eol}`, ''));
+    }
+  });
+
   it('refuses, naming the file, where hooks is an inline table', () => {
     expect(() => withTrustEntry('hooks = { state = {} }\n', { key: KEY, hash: HASH }, '/x/config.toml')).toThrow(
       /^skill-search: \/x\/config\.toml: cannot be edited safely here; trust the hook in Codex \(\/hooks\) instead; nothing was changed$/,

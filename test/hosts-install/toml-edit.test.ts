@@ -76,4 +76,12 @@ describe('config.toml edits', () => {
       { numRuns: 400 },
     );
   });
+
+  it('replaces our old table, not a look-alike header inside a multi-line string', () => {
+    const fake = 'notes = """\n[mcp_servers.skill-search]\ncommand = "x"\n"""\n';
+    const text = `${fake}\n[mcp_servers.skill-search]\ncommand = "node"\nargs = ["/old/skill-search.js", "mcp"]\n\n[tui]\n`;
+    const installed = withServerTable(text, SERVER, 'config.toml');
+    expect(installed).toBe(`${fake}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n[tui]\n`);
+    expect(withoutServerTable(installed, 'config.toml')).toBe(`${fake}\n[tui]\n`);
+  });
 });
