@@ -49,11 +49,7 @@ export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | un
   if (starts[0] !== 0 || starts[terms] !== unitCount) return undefined;
   for (let position = 0; position < terms; position += 1) if (starts[position + 1]! < starts[position]!) return undefined;
   // The rest must be what `vocabularyTables` builds from the stored terms.
-  const sets = new Int32Array(terms);
-  for (let position = 0; position < terms; position += 1) {
-    for (let i = starts[position]!; i < starts[position + 1]!; i += 1) sets[position] = sets[position]! | (1 << (units[i]! & 31));
-  }
-  const built = tablesOfUnits(units, starts, sets);
+  const built = tablesOfUnits(units, starts);
   const same = (a: Uint32Array | Int32Array, b: Uint32Array | Int32Array) =>
     Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   return same(built.lengthStarts, lengthStarts) && same(built.byLength, byLength) && same(built.charSets, charSets) ? built : undefined;

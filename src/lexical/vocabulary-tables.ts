@@ -21,25 +21,15 @@ export function charSet(term: string): number {
 
 /** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
 export function vocabularyTables(terms: readonly string[]): VocabularyTables {
-  let totalUnits = 0;
-  for (const term of terms) totalUnits += term.length;
-  const units = new Uint16Array(totalUnits);
   const starts = new Uint32Array(terms.length + 1);
-  const sets = new Int32Array(terms.length);
-  let at = 0;
   terms.forEach((term, position) => {
-    starts[position] = at;
-    let set = 0;
-    for (let i = 0; i < term.length; i += 1) {
-      const unit = term.charCodeAt(i);
-      units[at + i] = unit;
-      set |= 1 << (unit & 31);
-    }
-    sets[position] = set;
-    at += term.length;
+    starts[position + 1] = starts[position]! + term.length;
   });
-  starts[terms.length] = at;
-  return tablesOfUnits(units, starts, sets);
+  const units = new Uint16Array(starts[terms.length]!);
+  terms.forEach((term, position) => {
+    for (let i = 0; i < term.length; i += 1) units[starts[position]! + i] = term.charCodeAt(i);
+  });
+  return tablesOfUnits(units, starts);
 }
 
 /** {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit `separator`, in one pass; undefined when `joined` does not hold that many. */
@@ -48,15 +38,11 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
   if (joined.length < terms - 1) return undefined;
   const units = new Uint16Array(joined.length - (terms - 1));
   const starts = new Uint32Array(terms + 1);
-  const sets = new Int32Array(terms);
   let at = 0;
   let term = 0;
-  let set = 0;
   for (let i = 0; i < joined.length; i += 1) {
     const unit = joined.charCodeAt(i);
     if (unit === separator) {
-      sets[term] = set;
-      set = 0;
       term += 1;
       if (term === terms) return undefined;
       starts[term] = at;
@@ -64,17 +50,15 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
       if (at === units.length) return undefined;
       units[at] = unit;
       at += 1;
-      set |= 1 << (unit & 31);
     }
   }
   if (term !== terms - 1) return undefined;
-  sets[term] = set;
   starts[terms] = at;
-  return tablesOfUnits(units, starts, sets);
+  return tablesOfUnits(units, starts);
 }
 
-/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), with each term's {@link charSet} (`sets`), adding the by-length index. */
-export function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
+/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index and each term's {@link charSet}. */
+export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
@@ -92,7 +76,9 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int
     const length = starts[position + 1]! - starts[position]!;
     const slot = filled[length]!;
     byLength[slot] = position;
-    charSets[slot] = sets[position]!;
+    let set = 0;
+    for (let i = starts[position]!; i < starts[position + 1]!; i += 1) set |= 1 << (units[i]! & 31);
+    charSets[slot] = set;
     filled[length] = slot + 1;
   }
   return { units, starts, lengthStarts, byLength, charSets };
