@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
@@ -14,13 +15,12 @@ import {
   type WhenFreeOptions,
 } from './entry-store.js';
 import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
-import { sqliteCode } from './sqlite-codes.js';
+import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
 import { openDatabase } from './sqlite-driver.js';
 import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
-import { StoreWriteLock } from './write-lock.js';
 
 interface CatalogRowData {
   id: number;
@@ -34,6 +34,10 @@ interface CatalogRowData {
   /** The catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
   graph_holder: number;
 }
+
+/** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 250;
 
 /** A catalog row with its graph's holder ({@link CatalogRowData}). */
 const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
@@ -54,11 +58,12 @@ export class SqliteStore implements EntryStore {
   readonly #label: BetterSqlite3.Statement<[string, string], number>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
-  readonly #lock: StoreWriteLock;
+  /** An `'async'` writer ({@link StoreOpenOptions.writer}). */
+  readonly #waitsAsync: boolean;
 
   private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined, waitsAsync: boolean) {
     this.file = file;
-    this.#lock = new StoreWriteLock(db, { waitsAsync });
+    this.#waitsAsync = waitsAsync;
     this.graphDir = path.join(path.dirname(file), STORE_DEFAULTS.graphDir);
     this.reset = reset;
     this.#db = db;
@@ -117,7 +122,7 @@ export class SqliteStore implements EntryStore {
       found.set(key, toVector(row.vector));
       if (row.used < day) stale.push(key);
     }
-    if (stale.length > 0) this.#lock.mark(() => this.#db.transaction(() => stale.forEach((key) => this.#touch.run(day, model, key, day)))());
+    if (stale.length > 0) this.#mark(() => this.#db.transaction(() => stale.forEach((key) => this.#touch.run(day, model, key, day)))());
     return found;
   }
 
@@ -133,7 +138,7 @@ export class SqliteStore implements EntryStore {
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
-    this.#lock.write(() =>
+    this.#write(() =>
       this.#db.transaction(() => {
         for (const [key, vector] of vectors) this.#put.run(model, key, blobOf(vector), day);
       })(),
@@ -146,7 +151,7 @@ export class SqliteStore implements EntryStore {
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
-    if (row.used < day) this.#lock.mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
+    if (row.used < day) this.#mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
     return catalogOf(row);
   }
 
@@ -241,7 +246,7 @@ export class SqliteStore implements EntryStore {
   }
 
   putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
-    this.#lock.write(() =>
+    this.#write(() =>
       this.#db.transaction(() => {
         this.#db.prepare('DELETE FROM glosses WHERE scope = ?').run(scope);
         const put = this.#db.prepare('INSERT INTO glosses (scope, key, value) VALUES (?, ?, ?)');
@@ -252,7 +257,7 @@ export class SqliteStore implements EntryStore {
 
   collect(days: number): number {
     let collected: ReturnType<typeof collectUnused> = { removed: 0, graphs: [] };
-    this.#lock.write(() => {
+    this.#write(() => {
       collected = collectUnused(this.#db, days);
     });
     removeUnnamedGraphs(this.#db, this.graphDir, collected.graphs);
@@ -264,9 +269,52 @@ export class SqliteStore implements EntryStore {
     this.#db.close();
   }
 
-  /** {@link StoreWriteLock.whenFree}. */
-  whenFree<T>(write: () => T, options: WhenFreeOptions = {}): Promise<T> {
-    return this.#lock.whenFree(write, options);
+  /**
+   * Runs `write` (writes on this store) once its write lock is free. An `'async'` writer takes the
+   * lock (`BEGIN IMMEDIATE`) without a busy wait, trying again after pauses that double up to
+   * {@link MAX_PAUSE_MS} for `STORE_DEFAULTS.writerBusyTimeoutMs` in all (a server answers searches
+   * meanwhile); `write` runs inside that transaction. Past the wait, or once `signal` aborts,
+   * `write` runs as a reader's would. Other stores run `write` at once.
+   */
+  async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
+    const db = this.#db;
+    if (!this.#waitsAsync || db.inTransaction) return write();
+    const deadline = performance.now() + STORE_DEFAULTS.writerBusyTimeoutMs;
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
+      let begun = false;
+      markWithoutWaiting(db, () => {
+        db.exec('BEGIN IMMEDIATE');
+        begun = true;
+      });
+      if (begun) {
+        try {
+          const result = write();
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      }
+      if (performance.now() >= deadline || signal?.aborted === true) return write();
+      if (pause === FIRST_PAUSE_MS) onWait?.();
+      // An abort ends the pause (the loop then stops waiting).
+      await delay(pause, undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** A `used` mark, skipped at once when another process is writing (a reader answering a prompt never waits for a build); a later read marks it. */
+  #mark(run: () => void): void {
+    markWithoutWaiting(this.#db, () => this.#write(run));
+  }
+
+  /** A write, skipped when another process holds the store past the busy timeout (it is a cache). */
+  #write(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 }
 
