@@ -1,13 +1,8 @@
+import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import { popcount } from '../util/popcount.js';
-import {
-  type LexicalMatch,
-  type LexicalSearcher,
-  type LexicalSearchOptions,
-  type QueryTerm,
-  type ScoredDocument,
-  type SearchedField,
-  searchLexical,
-} from './lexical-query.js';
+import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions, QueryTerm, SearchedField } from './lexical-query.js';
+import { LEXICAL_DEFAULTS, type FieldBoosts } from './options.js';
+import { tokenize } from './tokenize.js';
 import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
@@ -74,20 +69,31 @@ export class Bm25Scorer implements LexicalSearcher {
     return this.#source.size;
   }
 
-  /** True when `term` is in the index vocabulary. */
-  has(term: string): boolean {
-    return this.#source.exact(term) !== undefined;
-  }
-
-  /** Matches for the text `query` in descending score order, at most `limit` (`searchLexical` over {@link score}). */
+  /**
+   * Matches for the text `query`, at most `limit`, best first: the query tokenised, each word's
+   * expansions chosen, the scores turned into matches with their coverage.
+   */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    return searchLexical(this, query, limit, options);
-  }
-
-  /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
-  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+    const {
+      boost = LEXICAL_DEFAULTS.fieldBoosts,
+      fuzzy = LEXICAL_DEFAULTS.fuzzy,
+      prefixMinLength = LEXICAL_DEFAULTS.prefixMinLength,
+      terms: groupedTerms,
+      explain = false,
+    } = options;
+    const queryWords = tokenize(query);
+    if (queryWords.length === 0 || this.size === 0) return [];
+    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0).map((name) => ({ name, boost: boost[name] }));
+    const grouped = groupedTerms !== undefined && groupedTerms.groups.length > 0 ? groupedTerms : undefined;
+    const terms: QueryTerm[] = queryWords.map((term) => ({
+      term,
+      prefix: term.length >= prefixMinLength,
+      // Typo tolerance only for words the catalog does not have (docs/retrieval.md); dictionary glosses are spelled right.
+      fuzzy: grouped === undefined && term.length >= fuzzy.minLength && this.#source.exact(term) === undefined ? fuzzy.ratio : false,
+      boost: grouped?.weights.get(term) ?? 1,
+    }));
     const source = this.#source;
-    const distinct = [...new Set(terms.map((query) => query.term))];
+    const distinct = [...new Set(queryWords)];
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
@@ -154,15 +160,19 @@ export class Bm25Scorer implements LexicalSearcher {
         rarest = Math.max(rarest, idf[i]!);
         return true;
       });
-      const id = source.externalId(doc);
-      const found = {
-        id,
+      const found = new Set(queryTerms);
+      const coverage =
+        grouped === undefined
+          ? queryTerms.length / distinct.length
+          : grouped.groups.filter((group) => group.some((term) => found.has(term))).length / grouped.groups.length;
+      const match = {
+        id: source.externalId(doc),
         score,
-        queryTerms,
+        coverage,
         weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
         rarest: idfMax > 0 ? rarest / idfMax : 0,
       };
-      return explain ? { ...found, match: this.#matchOf(doc, terms, fields, fieldIds) } : found;
+      return explain ? { ...match, fields: termsByField(this.#matchOf(doc, terms, fields, fieldIds)) } : match;
     });
   }
 
@@ -298,6 +308,20 @@ export class Bm25Scorer implements LexicalSearcher {
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;
+
+/** A `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
+  const found = new Map<string, string[]>();
+  for (const [term, where] of Object.entries(match)) {
+    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
+  }
+  const fields: { [field in LexicalField]?: string[] } = {};
+  for (const field of LEXICAL_FIELDS) {
+    const terms = found.get(field);
+    if (terms !== undefined) fields[field] = terms;
+  }
+  return fields;
+}
 
 /** BM25's inverse document frequency of a word found in `matching` of `documents` documents. */
 function inverseFrequency(documents: number, matching: number): number {
