@@ -270,11 +270,9 @@ export class SqliteStore implements EntryStore {
   }
 
   /**
-   * Runs `write` (writes on this store) once its write lock is free. An `'async'` writer takes the
-   * lock (`BEGIN IMMEDIATE`) without a busy wait, trying again after pauses that double up to
-   * {@link MAX_PAUSE_MS} for `STORE_DEFAULTS.writerBusyTimeoutMs` in all (a server answers searches
-   * meanwhile); `write` runs inside that transaction. Past the wait, or once `signal` aborts,
-   * `write` runs as a reader's would. Other stores run `write` at once.
+   * Runs `write` once the write lock is free: an `'async'` writer takes it (`BEGIN IMMEDIATE`) without a busy wait, trying
+   * again after pauses doubling up to {@link MAX_PAUSE_MS} for `STORE_DEFAULTS.writerBusyTimeoutMs` (docs/store.md,
+   * "Concurrency"), and runs `write` in that transaction; past the wait or an abort, and in other stores, `write` runs at once.
    */
   async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
     const db = this.#db;
@@ -320,10 +318,8 @@ export class SqliteStore implements EntryStore {
 
 export interface StoreOpenOptions {
   /**
-   * A catalog's writer, whose writes wait long for another process's (docs/store.md,
-   * "Concurrency"): `true` (a one-shot `index`) with SQLite's busy timeout, holding the thread;
-   * `'async'` (`watch`, the MCP server, a `LiveIndex`) through {@link SqliteStore.whenFree},
-   * without holding it. False: a reader's busy timeout. @default false
+   * A catalog's writer, whose writes wait long for another process's (docs/store.md, "Concurrency"): `true` (a one-shot
+   * `index`) with SQLite's busy timeout; `'async'` (`watch`, MCP, a `LiveIndex`) through {@link SqliteStore.whenFree}. @default false
    */
   readonly writer?: boolean | 'async';
 }
