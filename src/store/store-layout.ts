@@ -3,7 +3,6 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import { CATALOG_SKILLS_SQL } from './catalog-members.js';
 import { addLexicalVocabulary, LEXICAL_TABLES_SQL } from './lexical-tables.js';
-import { TOOLS_FILES_SQL } from './tools-files.js';
 
 /** The layout `PRAGMA user_version` records: a file of an older one is emptied ({@link layOut}), a newer one's left alone ({@link refuseNewerLayout}). */
 export const SCHEMA_VERSION = 7;
@@ -39,6 +38,33 @@ CREATE TABLE IF NOT EXISTS glosses (
   value TEXT NOT NULL,
   PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
+`;
+
+/** A tools file's stat when what a row keeps was read, and the day the row was last read or written. */
+const STAT_COLUMNS = `
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  used INTEGER NOT NULL`;
+
+/**
+ * What a tools file's load leaves for the next process (`src/load/tools-cache.ts` says what and
+ * why; `StoreToolsCache` keeps it): per tools file and load settings (`key`), its parsed skills
+ * and its line table, each under the file's stat when read. The blobs come last in their rows:
+ * SQLite reaches a column after a blob through its overflow pages.
+ */
+const TOOLS_FILES_SQL = `
+CREATE TABLE IF NOT EXISTS tools_skills (
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
+  skills BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tools_lines (
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
+  outcomes TEXT NOT NULL,
+  starts BLOB NOT NULL,
+  text BLOB NOT NULL
+);
 `;
 
 /** Throws when the store `db` was laid out by a newer skill-search, which this one neither empties nor writes (docs/store.md, "Tables"); called before any write. */

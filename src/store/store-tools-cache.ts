@@ -22,7 +22,7 @@ interface HeldSkills {
 }
 
 /**
- * The {@link ToolsCache} of the store at `file` (`tools-files.ts`), through one handle opened at
+ * The {@link ToolsCache} of the store at `file` (`store-layout.ts`), through one handle opened at
  * the first call and kept until {@link close}; any failure is a miss or a skipped write. A
  * reload's skills (`writeSkillsLater`, megabytes at 24k) are held, latest per key, and written
  * once the process has been quiet for `quietMs`, or by `close`.
