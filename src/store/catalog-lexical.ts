@@ -16,7 +16,7 @@ import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocab
 import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
-import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
+import { markWithoutWaiting, sqliteCode } from './sqlite-driver.js';
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
 type MutableTerm = (Map<number, number> | undefined)[];

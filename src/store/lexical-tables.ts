@@ -13,7 +13,7 @@ import { SkillSearchError } from '../errors.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { blobOf, fromBlob } from './catalog-members.js';
-import { markWithoutWaiting } from './sqlite-codes.js';
+import { markWithoutWaiting } from './sqlite-driver.js';
 
 /**
  * The typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`), written by

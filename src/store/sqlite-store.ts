@@ -15,10 +15,9 @@ import {
   type WhenFreeOptions,
 } from './entry-store.js';
 import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
-import { isBusy, markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
 import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
-import { openDatabase } from './sqlite-driver.js';
+import { isBusy, markWithoutWaiting, openDatabase, sqliteCode } from './sqlite-driver.js';
 import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
 

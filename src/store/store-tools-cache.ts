@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
 import { positiveInteger } from '../util/option-checks.js';
-import { markWithoutWaiting } from './sqlite-codes.js';
+import { markWithoutWaiting } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
 import { today } from './store-collection.js';
 
