@@ -12,8 +12,13 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
-import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
-import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
+import {
+  decodeVocabularyTables,
+  encodeVocabularyTables,
+  vocabularyTables,
+  vocabularyTablesOfJoined,
+  type VocabularyTables,
+} from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-driver.js';
