@@ -21,25 +21,22 @@ import { isBusy, markWithoutWaiting, openDatabase, sqliteCode } from './sqlite-d
 import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
 
-interface CatalogRowData {
-  id: number;
-  source_stamp: string;
-  diagnostics: string;
-  size: number;
+/** A catalog's row as {@link catalogOf} reads it: `graphHolder` is the catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
+type CatalogRow = Pick<StoredCatalog, 'id' | 'sourceStamp' | 'diagnostics' | 'size'> & {
   mean: Buffer | null;
   sum: Buffer | null;
   graph: string | null;
   used: number;
-  /** The catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
-  graph_holder: number;
-}
+  graphHolder: number;
+};
 
 /** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */
 const FIRST_PAUSE_MS = 5;
 const MAX_PAUSE_MS = 250;
 
-/** A catalog row with its graph's holder ({@link CatalogRowData}). */
-const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
+/** A {@link CatalogRow}. */
+const CATALOG_ROW =
+  'SELECT c.id, c.source_stamp AS sourceStamp, c.diagnostics, c.size, c.mean, c.sum, c.graph, c.used, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graphHolder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
 
 /**
  * The {@link EntryStore} as one SQLite file under the cache root (docs/store.md), in WAL mode:
@@ -146,7 +143,7 @@ export class SqliteStore implements EntryStore {
 
   catalog(key: CatalogKey): StoredCatalog | undefined {
     const row = this.#db
-      .prepare<[string, string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
+      .prepare<[string, string, number], CatalogRow>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
@@ -156,7 +153,7 @@ export class SqliteStore implements EntryStore {
 
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
     const row = this.#latest(model, format, 'AND c.graph IS NOT NULL');
-    return row?.graph == null ? undefined : { catalog: row.graph_holder, graph: row.graph };
+    return row?.graph == null ? undefined : { catalog: row.graphHolder, graph: row.graph };
   }
 
   latestCatalog(model: string, format: number): StoredCatalog | undefined {
@@ -164,9 +161,9 @@ export class SqliteStore implements EntryStore {
     return row === undefined ? undefined : catalogOf(row);
   }
 
-  #latest(model: string, format: number, where = ''): CatalogRowData | undefined {
+  #latest(model: string, format: number, where = ''): CatalogRow | undefined {
     return this.#db
-      .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ${where} ORDER BY c.id DESC LIMIT 1`)
+      .prepare<[string, number], CatalogRow>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ${where} ORDER BY c.id DESC LIMIT 1`)
       .get(model, format);
   }
 
@@ -323,16 +320,16 @@ export interface StoreOpenOptions {
   readonly writer?: boolean | 'async';
 }
 
-function catalogOf(row: CatalogRowData): StoredCatalog {
+function catalogOf({ id, sourceStamp, diagnostics, size, mean, sum, graph, graphHolder }: CatalogRow): StoredCatalog {
   return {
-    id: row.id,
-    sourceStamp: row.source_stamp,
-    diagnostics: row.diagnostics,
-    size: row.size,
-    mean: row.mean === null ? undefined : toVector(row.mean),
-    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : fromBlob(row.sum, Float64Array),
-    graph: row.graph ?? undefined,
-    graphHolder: row.graph_holder,
+    id,
+    sourceStamp,
+    diagnostics,
+    size,
+    mean: mean === null ? undefined : toVector(mean),
+    sum: sum === null || sum.byteLength % 8 !== 0 ? undefined : fromBlob(sum, Float64Array),
+    graph: graph ?? undefined,
+    graphHolder,
   };
 }
 
