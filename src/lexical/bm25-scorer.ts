@@ -45,11 +45,11 @@ export class Bm25Scorer implements LexicalSearcher {
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
-  #reached = new Int32Array(0);
+  readonly #reached: Int32Array;
   /** The documents the current word reached, in the order it reached them. */
-  #touched = new Int32Array(0);
+  readonly #touched: Int32Array;
   /** Each reached document's final score, by the order it was reached. */
-  #final = new Float64Array(0);
+  readonly #final: Float64Array;
   /** {@link bestOf}'s heap of arrival orders. */
   #heap = new Int32Array(0);
   /** Where the cached columns and word sums keep their arrays. */
@@ -62,6 +62,9 @@ export class Bm25Scorer implements LexicalSearcher {
     this.#termScore = new Float64Array(slots);
     this.#reachedBits = new Uint32Array(Math.ceil(slots / 32));
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
+    this.#reached = new Int32Array(slots);
+    this.#touched = new Int32Array(slots);
+    this.#final = new Float64Array(slots);
   }
 
   /** Documents indexed. */
@@ -107,7 +110,6 @@ export class Bm25Scorer implements LexicalSearcher {
     const matched = this.#matched;
     const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
     // Documents in the order the query first reached them.
-    if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
     const reached = this.#reached;
     let reachedCount = 0;
     // Each distinct word's inverse document frequency from the documents it reaches (0: none).
@@ -136,7 +138,6 @@ export class Bm25Scorer implements LexicalSearcher {
       }
     }
     // MiniSearch's final score: the sum times the distinct query terms matched.
-    if (this.#final.length < slots) this.#final = new Float64Array(slots);
     const final = this.#final;
     for (let order = 0; order < reachedCount; order += 1) {
       const doc = reached[order]!;
@@ -188,7 +189,6 @@ export class Bm25Scorer implements LexicalSearcher {
     const termScore = this.#termScore;
     const touchedBits = this.#touchedBits;
     touchedBits.fill(0);
-    if (this.#touched.length < termScore.length) this.#touched = new Int32Array(termScore.length);
     const touched = this.#touched;
     let touchedCount = 0;
     for (const { weight, handle } of this.#derivedOf(query)) {
