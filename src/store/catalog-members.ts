@@ -196,11 +196,11 @@ function memberStatements(db: Database, catalog: number) {
   // A catalog's model carries the index kind after `|`; vectors are stored under the model alone.
   const model = (row?.model ?? '').split('|')[0]!;
   /** One lookup through `index` over the catalog's rows and its base's, in document order. */
-  const both = <T extends unknown[]>(columns: string, from: string, where: string, tail = ''): BetterSqlite3.Statement<Record<string, unknown>, T> =>
+  const both = <T extends unknown[]>(columns: string, from: string, where: string): BetterSqlite3.Statement<Record<string, unknown>, T> =>
     db
       .prepare<Record<string, unknown>, T>(
         `SELECT s.doc, ${columns} FROM ${from.replaceAll('@t', 's')} WHERE s.catalog = @c AND ${where.replaceAll('@t', 's')} UNION ALL ` +
-          `SELECT b.doc, ${columns.replaceAll('s.', 'b.')} FROM ${from.replaceAll('@t', 'b')} WHERE b.catalog = @r AND ${where.replaceAll('@t', 'b')} AND ${NOT_OVERLAID} ORDER BY 1${tail}`,
+          `SELECT b.doc, ${columns.replaceAll('s.', 'b.')} FROM ${from.replaceAll('@t', 'b')} WHERE b.catalog = @r AND ${where.replaceAll('@t', 'b')} AND ${NOT_OVERLAID} ORDER BY 1`,
       )
       .raw();
   const named = both<[number, string]>('s.id', 'catalog_skills @t INDEXED BY catalog_skills_name', '@t.name = @name');
