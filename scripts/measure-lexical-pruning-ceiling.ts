@@ -106,13 +106,14 @@ async function main(): Promise<void> {
   const { fuzzy, prefixMinLength } = ENGINE_DEFAULTS;
   const { k, d } = BM25;
 
-  const prepared: { terms: QueryTerm[]; hidden: Set<FieldPostings> }[] = [];
+  const options = { boost: ENGINE_DEFAULTS.fieldBoosts, fuzzy, prefixMinLength };
+  const prepared: { text: string; hidden: Set<FieldPostings> }[] = [];
   let postingCount = 0;
   let hiddenCount = 0;
   for (const text of sample(texts, Number(values.queries))) {
     const words = tokenize(text);
     if (words.length === 0) continue;
-    // As `searchLexical` builds them.
+    // As `Bm25Scorer.search` builds them.
     const terms = words.map(
       (term): QueryTerm => ({
         term,
@@ -136,21 +137,21 @@ async function main(): Promise<void> {
         }
       }
     });
-    const best = new Bm25Scorer(source).score(terms, fields, limit);
+    const best = new Bm25Scorer(source).search(text, limit, options);
     const hidden = new Set(best.length < limit ? [] : unreadable(lists, best[limit - 1]!.score).map((list) => list.postings));
     for (const postings of hidden) hiddenCount += postings.size;
-    prepared.push({ terms, hidden });
+    prepared.push({ text, hidden });
   }
 
   const taken = { all: [] as number[], pruned: [] as number[] };
   const everything = new Set<FieldPostings>();
   for (let round = 0; round < Number(values.rounds); round += 1) {
-    prepared.forEach(({ terms, hidden }, i) => {
+    prepared.forEach(({ text, hidden }, i) => {
       for (const kind of (i + round) % 2 === 0 ? (['all', 'pruned'] as const) : (['pruned', 'all'] as const)) {
         // Both through the same wrapper, so only the hidden lists differ.
         const scorer = new Bm25Scorer(without(source, kind === 'all' ? everything : hidden));
         const started = performance.now();
-        scorer.score(terms, fields, limit);
+        scorer.search(text, limit, options);
         taken[kind].push(performance.now() - started);
       }
     });

@@ -1,13 +1,8 @@
+import { LEXICAL_FIELDS, type LexicalField } from '../types.js';
 import { popcount } from '../util/popcount.js';
-import {
-  type LexicalMatch,
-  type LexicalSearcher,
-  type LexicalSearchOptions,
-  type QueryTerm,
-  type ScoredDocument,
-  type SearchedField,
-  searchLexical,
-} from './lexical-query.js';
+import type { LexicalMatch, LexicalSearcher, LexicalSearchOptions, QueryTerm, SearchedField } from './lexical-query.js';
+import { LEXICAL_DEFAULTS, type FieldBoosts } from './options.js';
+import { tokenize } from './tokenize.js';
 import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
@@ -50,11 +45,11 @@ export class Bm25Scorer implements LexicalSearcher {
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
-  #reached = new Int32Array(0);
+  readonly #reached: Int32Array;
   /** The documents the current word reached, in the order it reached them. */
-  #touched = new Int32Array(0);
+  readonly #touched: Int32Array;
   /** Each reached document's final score, by the order it was reached. */
-  #final = new Float64Array(0);
+  readonly #final: Float64Array;
   /** {@link bestOf}'s heap of arrival orders. */
   #heap = new Int32Array(0);
   /** Where the cached columns and word sums keep their arrays. */
@@ -67,6 +62,9 @@ export class Bm25Scorer implements LexicalSearcher {
     this.#termScore = new Float64Array(slots);
     this.#reachedBits = new Uint32Array(Math.ceil(slots / 32));
     this.#touchedBits = new Uint32Array(Math.ceil(slots / 32));
+    this.#reached = new Int32Array(slots);
+    this.#touched = new Int32Array(slots);
+    this.#final = new Float64Array(slots);
   }
 
   /** Documents indexed. */
@@ -74,20 +72,31 @@ export class Bm25Scorer implements LexicalSearcher {
     return this.#source.size;
   }
 
-  /** True when `term` is in the index vocabulary. */
-  has(term: string): boolean {
-    return this.#source.exact(term) !== undefined;
-  }
-
-  /** Matches for the text `query` in descending score order, at most `limit` (`searchLexical` over {@link score}). */
+  /**
+   * Matches for the text `query`, at most `limit`, best first: the query tokenised, each word's
+   * expansions chosen, the scores turned into matches with their coverage.
+   */
   search(query: string, limit: number, options: LexicalSearchOptions = {}): LexicalMatch[] {
-    return searchLexical(this, query, limit, options);
-  }
-
-  /** The best `limit` documents for `terms` over `fields` (with `match` records when `explain`). */
-  score(terms: readonly QueryTerm[], fields: readonly SearchedField[], limit: number, explain = false): ScoredDocument[] {
+    const {
+      boost = LEXICAL_DEFAULTS.fieldBoosts,
+      fuzzy = LEXICAL_DEFAULTS.fuzzy,
+      prefixMinLength = LEXICAL_DEFAULTS.prefixMinLength,
+      terms: groupedTerms,
+      explain = false,
+    } = options;
+    const queryWords = tokenize(query);
+    if (queryWords.length === 0 || this.size === 0) return [];
+    const fields = (Object.keys(boost) as (keyof FieldBoosts)[]).filter((field) => boost[field] > 0).map((name) => ({ name, boost: boost[name] }));
+    const grouped = groupedTerms !== undefined && groupedTerms.groups.length > 0 ? groupedTerms : undefined;
+    const terms: QueryTerm[] = queryWords.map((term) => ({
+      term,
+      prefix: term.length >= prefixMinLength,
+      // Typo tolerance only for words the catalog does not have (docs/retrieval.md); dictionary glosses are spelled right.
+      fuzzy: grouped === undefined && term.length >= fuzzy.minLength && this.#source.exact(term) === undefined ? fuzzy.ratio : false,
+      boost: grouped?.weights.get(term) ?? 1,
+    }));
     const source = this.#source;
-    const distinct = [...new Set(terms.map((query) => query.term))];
+    const distinct = [...new Set(queryWords)];
     const words = Math.ceil(distinct.length / 32);
     const slots = this.#total.length;
     if (this.#matched.length < slots * words) this.#matched = new Uint32Array(slots * words);
@@ -101,7 +110,6 @@ export class Bm25Scorer implements LexicalSearcher {
     const matched = this.#matched;
     const fieldsKey = fields.map((field) => `${field.name}:${field.boost}`).join(',');
     // Documents in the order the query first reached them.
-    if (this.#reached.length < slots) this.#reached = new Int32Array(slots);
     const reached = this.#reached;
     let reachedCount = 0;
     // Each distinct word's inverse document frequency from the documents it reaches (0: none).
@@ -130,7 +138,6 @@ export class Bm25Scorer implements LexicalSearcher {
       }
     }
     // MiniSearch's final score: the sum times the distinct query terms matched.
-    if (this.#final.length < slots) this.#final = new Float64Array(slots);
     const final = this.#final;
     for (let order = 0; order < reachedCount; order += 1) {
       const doc = reached[order]!;
@@ -154,15 +161,19 @@ export class Bm25Scorer implements LexicalSearcher {
         rarest = Math.max(rarest, idf[i]!);
         return true;
       });
-      const id = source.externalId(doc);
-      const found = {
-        id,
+      const found = new Set(queryTerms);
+      const coverage =
+        grouped === undefined
+          ? queryTerms.length / distinct.length
+          : grouped.groups.filter((group) => group.some((term) => found.has(term))).length / grouped.groups.length;
+      const match = {
+        id: source.externalId(doc),
         score,
-        queryTerms,
+        coverage,
         weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
         rarest: idfMax > 0 ? rarest / idfMax : 0,
       };
-      return explain ? { ...found, match: this.#matchOf(doc, terms, fields, fieldIds) } : found;
+      return explain ? { ...match, fields: termsByField(this.#matchOf(doc, terms, fields, fieldIds)) } : match;
     });
   }
 
@@ -178,7 +189,6 @@ export class Bm25Scorer implements LexicalSearcher {
     const termScore = this.#termScore;
     const touchedBits = this.#touchedBits;
     touchedBits.fill(0);
-    if (this.#touched.length < termScore.length) this.#touched = new Int32Array(termScore.length);
     const touched = this.#touched;
     let touchedCount = 0;
     for (const { weight, handle } of this.#derivedOf(query)) {
@@ -298,6 +308,20 @@ export class Bm25Scorer implements LexicalSearcher {
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;
+
+/** A `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
+function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
+  const found = new Map<string, string[]>();
+  for (const [term, where] of Object.entries(match)) {
+    for (const field of where) found.set(field, [...(found.get(field) ?? []), term]);
+  }
+  const fields: { [field in LexicalField]?: string[] } = {};
+  for (const field of LEXICAL_FIELDS) {
+    const terms = found.get(field);
+    if (terms !== undefined) fields[field] = terms;
+  }
+  return fields;
+}
 
 /** BM25's inverse document frequency of a word found in `matching` of `documents` documents. */
 function inverseFrequency(documents: number, matching: number): number {

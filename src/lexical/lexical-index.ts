@@ -116,7 +116,7 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
     entry.terms.forEach((counts, field) => {
       for (const [term, frequency] of counts) {
         const postings = getOrAdd(this.#terms, term, () => {
-          this.#termAdded(term);
+          this.#termChanged(term, true);
           return new Array<Map<number, number> | undefined>(FIELD_COUNT).fill(undefined);
         });
         postings[field] ??= new Map();
@@ -150,7 +150,7 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
       }
       if (!left) {
         this.#terms.delete(term);
-        this.#termRemoved(term);
+        this.#termChanged(term, false);
       }
     }
     for (let field = 0; field < FIELD_COUNT; field += 1) {
@@ -187,16 +187,12 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
     return this.#positions;
   }
 
-  #termAdded(term: string): void {
+  /** Notes that `term` came into the index (`added`) or left it: a change undoes a pending opposite one. */
+  #termChanged(term: string, added: boolean): void {
     this.#vocabulary = undefined;
     if (this.#sorted === undefined) return;
-    if (!this.#pendingRemoved.delete(term)) this.#pendingAdded.add(term);
-  }
-
-  #termRemoved(term: string): void {
-    this.#vocabulary = undefined;
-    if (this.#sorted === undefined) return;
-    if (!this.#pendingAdded.delete(term)) this.#pendingRemoved.add(term);
+    const [opposite, pending] = added ? [this.#pendingRemoved, this.#pendingAdded] : [this.#pendingAdded, this.#pendingRemoved];
+    if (!opposite.delete(term)) pending.add(term);
   }
 
   /**

@@ -11,14 +11,9 @@ export interface NearPosition {
 
 /**
  * Typo-tolerant lookups: every term within a Levenshtein distance of a word, in vocabulary order,
- * so the in-memory index and the SQLite tables sum scores in the same order.
- *
- * A word is compared only with terms of a length in reach whose character sets differ by at most
- * the distance each way (an edit adds or removes at most one distinct character); those get a
- * banded edit distance over the stored code units. Lookups scan every term of a length in reach
- * until scans have cost about what building the pair index does; then candidates come from it:
- * cut into `distance + 1` pieces, a word keeps one piece whole through `distance` edits, so a
- * term in reach holds the rarest pair of that piece, shifted by at most `distance`.
+ * so the in-memory index and the SQLite tables sum scores in the same order. The candidates (terms
+ * whose length and character set are in reach) come from a scan or, once scans have cost about
+ * what building it does, from the pair index (docs/retrieval.md, "Typo matches").
  */
 export class TermVocabulary {
   readonly #tables: VocabularyTables;

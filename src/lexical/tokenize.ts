@@ -11,7 +11,6 @@ import { STOP_WORDS } from './stop-words.js';
  */
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}]+)*/gu;
 const PART_SEPARATOR = /[-_.:/]+/;
 /** Boundaries inside camelCase / PascalCase / letter-digit runs. */
@@ -49,10 +48,6 @@ function pushCjk(run: string, out: string[]): void {
 /** Raw tokens, lowercased, stop words included (used where position matters, e.g. name matching). */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
-  if (!HAS_CJK.test(text)) {
-    for (const match of text.matchAll(WORD)) pushLatin(match[0], out);
-    return out;
-  }
   let last = 0;
   for (const match of text.matchAll(CJK_RUN)) {
     for (const latin of text.slice(last, match.index).matchAll(WORD)) pushLatin(latin[0], out);

@@ -1,4 +1,4 @@
-/** A vocabulary as flat arrays, the form `TermVocabulary` searches: the terms' UTF-16 code units end to end, and the positions grouped by length with each term's character set. */
+/** A vocabulary as flat arrays, the form `TermVocabulary` searches (and the store keeps as one row, encoded below): the terms' UTF-16 code units end to end, and the positions grouped by length with each term's character set. */
 export interface VocabularyTables {
   /** Every term's code units, term after term. */
   readonly units: Uint16Array;
@@ -21,25 +21,15 @@ export function charSet(term: string): number {
 
 /** {@link VocabularyTables} of `terms`, position `p` being `terms[p]`; O(terms + characters). */
 export function vocabularyTables(terms: readonly string[]): VocabularyTables {
-  let totalUnits = 0;
-  for (const term of terms) totalUnits += term.length;
-  const units = new Uint16Array(totalUnits);
   const starts = new Uint32Array(terms.length + 1);
-  const sets = new Int32Array(terms.length);
-  let at = 0;
   terms.forEach((term, position) => {
-    starts[position] = at;
-    let set = 0;
-    for (let i = 0; i < term.length; i += 1) {
-      const unit = term.charCodeAt(i);
-      units[at + i] = unit;
-      set |= 1 << (unit & 31);
-    }
-    sets[position] = set;
-    at += term.length;
+    starts[position + 1] = starts[position]! + term.length;
   });
-  starts[terms.length] = at;
-  return tablesOfUnits(units, starts, sets);
+  const units = new Uint16Array(starts[terms.length]!);
+  terms.forEach((term, position) => {
+    for (let i = 0; i < term.length; i += 1) units[starts[position]! + i] = term.charCodeAt(i);
+  });
+  return tablesOfUnits(units, starts);
 }
 
 /** {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit `separator`, in one pass; undefined when `joined` does not hold that many. */
@@ -48,15 +38,11 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
   if (joined.length < terms - 1) return undefined;
   const units = new Uint16Array(joined.length - (terms - 1));
   const starts = new Uint32Array(terms + 1);
-  const sets = new Int32Array(terms);
   let at = 0;
   let term = 0;
-  let set = 0;
   for (let i = 0; i < joined.length; i += 1) {
     const unit = joined.charCodeAt(i);
     if (unit === separator) {
-      sets[term] = set;
-      set = 0;
       term += 1;
       if (term === terms) return undefined;
       starts[term] = at;
@@ -64,17 +50,15 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
       if (at === units.length) return undefined;
       units[at] = unit;
       at += 1;
-      set |= 1 << (unit & 31);
     }
   }
   if (term !== terms - 1) return undefined;
-  sets[term] = set;
   starts[terms] = at;
-  return tablesOfUnits(units, starts, sets);
+  return tablesOfUnits(units, starts);
 }
 
-/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), with each term's {@link charSet} (`sets`), adding the by-length index. */
-export function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int32Array): VocabularyTables {
+/** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index and each term's {@link charSet}. */
+export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);
@@ -92,8 +76,64 @@ export function tablesOfUnits(units: Uint16Array, starts: Uint32Array, sets: Int
     const length = starts[position + 1]! - starts[position]!;
     const slot = filled[length]!;
     byLength[slot] = position;
-    charSets[slot] = sets[position]!;
+    let set = 0;
+    for (let i = starts[position]!; i < starts[position + 1]!; i += 1) set |= 1 << (units[i]! & 31);
+    charSets[slot] = set;
     filled[length] = slot + 1;
   }
   return { units, starts, lengthStarts, byLength, charSets };
+}
+
+/** The first word of an encoded {@link VocabularyTables}: its format (a blob of another is not read). */
+const TABLES_FORMAT = 0x76_6f_63_01;
+const HEADER_WORDS = 4;
+
+/**
+ * {@link VocabularyTables} as bytes in the machine's order (callers check it is little-endian): a
+ * header of four uint32s (format, terms, code units, `lengthStarts` entries), then `units` (padded
+ * to whole uint32s), `starts`, `lengthStarts`, `byLength` and `charSets`.
+ */
+export function encodeVocabularyTables({ units, starts, lengthStarts, byLength, charSets }: VocabularyTables): Uint8Array {
+  const terms = starts.length - 1;
+  const unitWords = Math.ceil(units.length / 2);
+  const words = new Uint32Array(HEADER_WORDS + unitWords + starts.length + lengthStarts.length + 2 * terms);
+  words.set([TABLES_FORMAT, terms, units.length, lengthStarts.length]);
+  let at = HEADER_WORDS;
+  new Uint16Array(words.buffer, at * 4, units.length).set(units);
+  at += unitWords;
+  for (const array of [starts, lengthStarts, byLength, new Uint32Array(charSets.buffer, charSets.byteOffset, charSets.length)]) {
+    words.set(array, at);
+    at += array.length;
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/** The tables {@link encodeVocabularyTables} wrote, or undefined when `bytes` are not exactly what `vocabularyTables` would build from the stored terms. */
+export function decodeVocabularyTables(bytes: Uint8Array): VocabularyTables | undefined {
+  if (bytes.byteLength < HEADER_WORDS * 4 || bytes.byteLength % 4 !== 0) return undefined;
+  // Copied: a blob's bytes need not be aligned for uint32 views.
+  const words = new Uint32Array(bytes.byteLength / 4);
+  new Uint8Array(words.buffer).set(bytes);
+  const [format, terms, unitCount, lengthStartCount] = words as unknown as [number, number, number, number];
+  const unitWords = Math.ceil(unitCount / 2);
+  if (format !== TABLES_FORMAT || words.length !== HEADER_WORDS + unitWords + (terms + 1) + lengthStartCount + 2 * terms) return undefined;
+  let at = HEADER_WORDS;
+  const units = new Uint16Array(words.buffer, at * 4, unitCount);
+  at += unitWords;
+  const take = (length: number): Uint32Array => {
+    const array = words.subarray(at, at + length);
+    at += length;
+    return array;
+  };
+  const starts = take(terms + 1);
+  const lengthStarts = take(lengthStartCount);
+  const byLength = take(terms);
+  const charSets = new Int32Array(words.buffer, at * 4, terms);
+  if (starts[0] !== 0 || starts[terms] !== unitCount) return undefined;
+  for (let position = 0; position < terms; position += 1) if (starts[position + 1]! < starts[position]!) return undefined;
+  // The rest must be what `vocabularyTables` builds from the stored terms.
+  const built = tablesOfUnits(units, starts);
+  const same = (a: Uint32Array | Int32Array, b: Uint32Array | Int32Array) =>
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return same(built.lengthStarts, lengthStarts) && same(built.byLength, byLength) && same(built.charSets, charSets) ? built : undefined;
 }

@@ -233,7 +233,7 @@ export class StoredSearch extends RankedSearch {
       size: row.size,
       generation: 0,
       skill: (view?.skill ?? ((stored) => stored))((id) => skillOf(members, skills, id)),
-      idsNamed: (name) => members.idsNamed(name),
+      idsNamed: (name) => members.catalog.idsNamed(name),
       lexical: prefetching(lexical, members),
       dense: () => Promise.resolve(dense),
     };

@@ -12,11 +12,16 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
-import { decodeVocabularyTables, encodeVocabularyTables } from '../lexical/vocabulary-tables-codec.js';
-import { vocabularyTables, vocabularyTablesOfJoined, type VocabularyTables } from '../lexical/vocabulary-tables.js';
+import {
+  decodeVocabularyTables,
+  encodeVocabularyTables,
+  vocabularyTables,
+  vocabularyTablesOfJoined,
+  type VocabularyTables,
+} from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
-import { markWithoutWaiting, sqliteCode } from './sqlite-codes.js';
+import { markWithoutWaiting, sqliteCode } from './sqlite-driver.js';
 
 /** One term's postings in this catalog, by field (undefined where the field has none). */
 type MutableTerm = (Map<number, number> | undefined)[];
@@ -181,12 +186,10 @@ class CatalogPostings implements PostingsSource {
   /** The terms within `maxDistance` of `word` that have postings here, in byte order (as the prefix reads give them). */
   near(word: string, maxDistance: number): NearTerm[] {
     this.#vocabulary ??= new TermVocabulary(this.#readVocabulary());
+    const vocabulary = this.#vocabulary;
     const near = new Map<string, number>();
-    const lookUp = (vocabulary: TermVocabulary) => {
-      for (const { position, distance } of vocabulary.near(word, maxDistance)) near.set(vocabulary.term(position), distance);
-    };
-    lookUp(this.#vocabulary);
-    if (this.#overlaid.size > 0) lookUp(this.#overlaid.vocabulary());
+    for (const { position, distance } of vocabulary.near(word, maxDistance)) near.set(vocabulary.term(position), distance);
+    if (this.#overlaid.size > 0) for (const { term, distance } of this.#overlaid.near(word, maxDistance)) near.set(term, distance);
     const found: NearTerm[] = [];
     for (const [term, distance] of [...near].sort(([a], [b]) => compareByteOrder(a, b))) {
       const handle = this.exact(term);
@@ -195,11 +198,7 @@ class CatalogPostings implements PostingsSource {
     return found;
   }
 
-  /**
-   * The vocabulary's tables: the stored row, else built from the term table and stored for the
-   * next process in the same transaction (a term written meanwhile, or another process's write
-   * lock, fails the write, which is skipped then, never waited for).
-   */
+  /** The vocabulary's tables: the stored row, else built from the term table and stored for the next process, never waiting (docs/store.md, "Tables"). */
   #readVocabulary(): VocabularyTables {
     const db = this.#db;
     if (db.inTransaction || !hasVocabularyTable(db)) return this.#buildVocabulary();

@@ -24,6 +24,10 @@ type Database = BetterSqlite3.Database;
 /** A base row is the catalog's unless the overlay `@c` has its own for that document. */
 const NOT_OVERLAID = 'NOT EXISTS (SELECT 1 FROM catalog_skills o WHERE o.catalog = @c AND o.doc = b.doc)';
 const COLUMNS = 'doc, id, name, lexical_key, vector_key, record';
+/** A member's fields as {@link CatalogMember} names them, without its record. */
+const KEY_COLUMNS = 'id, name, lexical_key AS lexicalKey, vector_key AS vectorKey';
+/** The vector of member row `s` under the catalog's model. */
+const VECTOR_OF = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
 /** Every member of catalog `@c` over its base `@r` (−1 when it has none). */
 const EFFECTIVE = `(SELECT ${COLUMNS} FROM catalog_skills WHERE catalog = @c UNION ALL SELECT ${COLUMNS} FROM catalog_skills b WHERE b.catalog = @r AND ${NOT_OVERLAID})`;
 
@@ -106,8 +110,6 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
   const byId = new Map<string, OverlaidMember>();
   for (const held of overlay.values()) byId.set(held.member.id, held);
   const { at, model, named, labelledMany } = memberStatements(db, catalog);
-  const labelledRows = (labels: readonly number[]): [number, readonly [number, string]][] =>
-    labelledMany.all({ ...at, labels: JSON.stringify(labels) }).map(([doc, label, id]) => [doc, [label, id]]);
   /** The saved rows (document first) at documents the overlay does not hold, with the overlay's that `pick` keeps, in document order. */
   const merged = <T>(rows: readonly (readonly [number, T])[], pick: (held: OverlaidMember) => T | undefined): T[] => {
     const out: [number, T][] = rows.filter(([doc]) => !overlay.has(doc)).map(([doc, value]) => [doc, value]);
@@ -117,20 +119,20 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
     }
     return out.sort((a, b) => a[0] - b[0]).map(([, value]) => value);
   };
-  const effective = <T extends unknown[]>(columns: string, join = ''): [number, ...T][] =>
+  const effective = <T extends unknown[]>(columns: string): [number, ...T][] =>
     db
-      .prepare<Record<string, unknown>, [number, ...T]>(`SELECT s.doc, ${columns} FROM ${EFFECTIVE} s ${join}`)
+      .prepare<Record<string, unknown>, [number, ...T]>(`SELECT s.doc, ${columns} FROM ${EFFECTIVE} s ${VECTOR_OF}`)
       .raw()
       .all({ ...at, model });
   const vectors = (rows: readonly [number, number, Buffer][]): [number, readonly [number, Buffer | Float32Array]][] =>
     rows.map(([doc, label, vector]) => [doc, [label, vector]]);
-  const join = 'JOIN vectors v ON v.model = @model AND v.key = s.vector_key';
   const own = (held: OverlaidMember) => [held.label, held.vector] as const;
   const all = () =>
     merged(
-      effective<[string, string, string, string, string]>('s.id, s.name, s.lexical_key, s.vector_key, s.record').map(
-        ([doc, id, name, lexicalKey, vectorKey, record]) => [doc, { id, name, lexicalKey, vectorKey, record }],
-      ),
+      db
+        .prepare<Record<string, unknown>, CatalogMember & { doc: number }>(`SELECT doc, ${KEY_COLUMNS}, record FROM ${EFFECTIVE}`)
+        .all(at)
+        .map(({ doc, ...member }) => [doc, member] as const),
       (held) => held.member,
     );
   // Read with the records: a catalog searched before it is written is not asked for its keys on a search's path.
@@ -139,7 +141,8 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
     idsNamed: (name) => merged(named.all({ ...at, name }), (held) => (held.member.name === name ? held.member.id : undefined)),
     idsLabelled: (labels) => {
       const wanted = new Set(labels);
-      return idsByLabel(merged(labelledRows(labels), (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined)));
+      const rows = labelledMany.all({ ...at, labels: JSON.stringify(labels) }).map(([doc, label, id]) => [doc, [label, id] as const] as const);
+      return idsByLabel(merged(rows, (held) => (wanted.has(held.label) ? ([held.label, held.member.id] as const) : undefined)));
     },
     membersOf: (ids, dimensions) => {
       const out = saved.membersOf(
@@ -168,15 +171,17 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       return counts;
     },
     distinctVectors: () => new Set(keys().map((m) => m.vectorKey)).size,
-    labels: () => [...new Set(merged(effective<[number]>('v.label', join), (held) => held.label))],
-    labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector', join)), own), dimensions),
+    labels: () => [...new Set(merged(effective<[number]>('v.label'), (held) => held.label))],
+    labelled: (dimensions) => firstByLabel(merged(vectors(effective<[number, Buffer]>('v.label, v.vector')), own), dimensions),
     overlaid: (dimensions) => {
       // The saved catalog's own rows (when it is an overlay itself) at documents the memory does not hold, and the memory's.
       const rows =
         at.r < 0
           ? []
           : db
-              .prepare<Record<string, unknown>, [number, number, Buffer]>(`SELECT s.doc, v.label, v.vector FROM catalog_skills s ${join} WHERE s.catalog = @c`)
+              .prepare<Record<string, unknown>, [number, number, Buffer]>(
+                `SELECT s.doc, v.label, v.vector FROM catalog_skills s ${VECTOR_OF} WHERE s.catalog = @c`,
+              )
               .raw()
               .all({ c: catalog, model });
       return firstByLabel(merged(vectors(rows), own), dimensions);
@@ -191,11 +196,11 @@ function memberStatements(db: Database, catalog: number) {
   // A catalog's model carries the index kind after `|`; vectors are stored under the model alone.
   const model = (row?.model ?? '').split('|')[0]!;
   /** One lookup through `index` over the catalog's rows and its base's, in document order. */
-  const both = <T extends unknown[]>(columns: string, from: string, where: string, tail = ''): BetterSqlite3.Statement<Record<string, unknown>, T> =>
+  const both = <T extends unknown[]>(columns: string, from: string, where: string): BetterSqlite3.Statement<Record<string, unknown>, T> =>
     db
       .prepare<Record<string, unknown>, T>(
         `SELECT s.doc, ${columns} FROM ${from.replaceAll('@t', 's')} WHERE s.catalog = @c AND ${where.replaceAll('@t', 's')} UNION ALL ` +
-          `SELECT b.doc, ${columns.replaceAll('s.', 'b.')} FROM ${from.replaceAll('@t', 'b')} WHERE b.catalog = @r AND ${where.replaceAll('@t', 'b')} AND ${NOT_OVERLAID} ORDER BY 1${tail}`,
+          `SELECT b.doc, ${columns.replaceAll('s.', 'b.')} FROM ${from.replaceAll('@t', 'b')} WHERE b.catalog = @r AND ${where.replaceAll('@t', 'b')} AND ${NOT_OVERLAID} ORDER BY 1`,
       )
       .raw();
   const named = both<[number, string]>('s.id', 'catalog_skills @t INDEXED BY catalog_skills_name', '@t.name = @name');
@@ -217,8 +222,8 @@ function memberStatements(db: Database, catalog: number) {
 /** Reads the members of catalog `catalog` as saved. */
 function readSavedMembers(db: Database, catalog: number): CatalogMembers {
   const { at, model, both, named, labelledMany, membersOf } = memberStatements(db, catalog);
-  const distinctLabels = (columns: string): string =>
-    `SELECT DISTINCT ${columns} FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`;
+  /** Every member's `columns`, in catalog order. */
+  const ordered = <T>(columns: string): T[] => db.prepare<Record<string, unknown>, T>(`SELECT ${columns} FROM ${EFFECTIVE} ORDER BY doc`).all(at);
   return {
     idsNamed: (name) => named.all({ ...at, name }).map(([, id]) => id),
     idsLabelled: (labels) => idsByLabel(labelledMany.all({ ...at, labels: JSON.stringify(labels) }).map(([, label, id]) => [label, id] as const)),
@@ -232,20 +237,8 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
       }
       return new Map([...records].map(([id, record]) => [id, { record, stored: stored.get(id) }]));
     },
-    all: () =>
-      db
-        .prepare<Record<string, unknown>, [string, string, string, string, string]>(
-          `SELECT id, name, lexical_key, vector_key, record FROM ${EFFECTIVE} ORDER BY doc`,
-        )
-        .raw()
-        .all(at)
-        .map(([id, name, lexicalKey, vectorKey, record]): CatalogMember => ({ id, name, lexicalKey, vectorKey, record })),
-    keys: () =>
-      db
-        .prepare<Record<string, unknown>, [string, string, string, string]>(`SELECT id, name, lexical_key, vector_key FROM ${EFFECTIVE} ORDER BY doc`)
-        .raw()
-        .all(at)
-        .map(([id, name, lexicalKey, vectorKey]) => ({ id, name, lexicalKey, vectorKey })),
+    all: () => ordered<CatalogMember>(`${KEY_COLUMNS}, record`),
+    keys: () => ordered<Omit<CatalogMember, 'record'>>(KEY_COLUMNS),
     at: (docs) => {
       const row = db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).raw();
       const out = new Map<number, { readonly id: string; readonly vectorKey: string }>();
@@ -268,16 +261,14 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
         .get(at) ?? 0,
     labels: () =>
       db
-        .prepare<Record<string, unknown>, number>(distinctLabels('v.label'))
+        .prepare<Record<string, unknown>, number>(`SELECT DISTINCT v.label FROM ${EFFECTIVE} s ${VECTOR_OF}`)
         .pluck()
         .all({ ...at, model }),
     // Not DISTINCT: over the vector blobs SQLite would scan every vector of the model and sort them (15 ms at 1k, against 3).
     labelled: (dimensions) =>
       firstByLabel(
         db
-          .prepare<Record<string, unknown>, [number, Buffer]>(
-            `SELECT v.label, v.vector FROM ${EFFECTIVE} s JOIN vectors v ON v.model = @model AND v.key = s.vector_key`,
-          )
+          .prepare<Record<string, unknown>, [number, Buffer]>(`SELECT v.label, v.vector FROM ${EFFECTIVE} s ${VECTOR_OF}`)
           .raw()
           .all({ ...at, model }),
         dimensions,
@@ -287,9 +278,7 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
         ? new Map()
         : firstByLabel(
             db
-              .prepare<Record<string, unknown>, [number, Buffer]>(
-                'SELECT DISTINCT v.label, v.vector FROM catalog_skills s JOIN vectors v ON v.model = @model AND v.key = s.vector_key WHERE s.catalog = @c',
-              )
+              .prepare<Record<string, unknown>, [number, Buffer]>(`SELECT DISTINCT v.label, v.vector FROM catalog_skills s ${VECTOR_OF} WHERE s.catalog = @c`)
               .raw()
               .all({ c: catalog, model }),
             dimensions,

@@ -41,29 +41,24 @@ export function retireToolsFolder(dir: string): void {
 /** The SQLite header's `user_version` (big-endian at byte 60), or undefined for no readable SQLite file. */
 function headerLayout(file: string): number | undefined {
   const header = Buffer.alloc(64);
-  let fd: number;
   try {
-    fd = openSync(file, 'r');
+    const fd = openSync(file, 'r');
+    try {
+      if (readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
-  }
-  try {
-    if (readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
   return header.toString('latin1', 0, 16) === 'SQLite format 3\0' ? header.readUInt32BE(60) : undefined;
 }
 
 /**
- * The one line to show when the store `file` was laid out by an older skill-search:
- * opening it here empties it and lays it out anew (`layOut`), so the next command's own open
- * finds it current. The header is only a quick filter (a write still in the WAL is not in it):
- * SQLite decides, under its write lock, so of processes starting at once one gets the line.
- * Undefined, and nothing opened, for a current, new or newer store; never throws (the search reports
- * a store it cannot open).
+ * The one line to show when the store `file` was laid out by an older skill-search, which opening
+ * it here empties and lays out anew (`layOut`). The header is only a quick filter (a write still
+ * in the WAL is not in it): SQLite decides, under its write lock, so of processes starting at once
+ * one gets the line. Undefined, and nothing opened, for a current, new or newer store; never throws.
  */
 export async function retireOtherStoreLayout(file: string): Promise<string | undefined> {
   const found = headerLayout(file);

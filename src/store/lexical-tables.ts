@@ -13,7 +13,7 @@ import { SkillSearchError } from '../errors.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import { FIELD_COUNT, type LexicalEntry } from '../lexical/lexical-entry.js';
 import { blobOf, fromBlob } from './catalog-members.js';
-import { markWithoutWaiting } from './sqlite-codes.js';
+import { markWithoutWaiting } from './sqlite-driver.js';
 
 /**
  * The typo-lookup tables of the whole term table, one row (`encodeVocabularyTables`), written by
@@ -128,21 +128,14 @@ const STATS_ROW = 'SELECT s.doc, s.lexical_key, e.id, e.lengths FROM catalog_ski
  * statistics are missing.
  */
 export function putCatalogLexicalStats(db: Database, catalog: number, kept?: { readonly base: number; readonly from: readonly (number | undefined)[] }): void {
-  let size: number;
-  let rowAt: (doc: number) => StatsRow | undefined;
-  let base: LexicalStats | undefined;
-  if (kept === undefined) {
-    const rows = db.prepare<[number], StatsRow>(`${STATS_ROW} ORDER BY s.doc`).all(catalog);
-    size = rows.length;
-    rowAt = (doc) => rows[doc];
-  } else {
-    base = readLexicalStats(db, kept.base);
-    if (base === undefined)
-      throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${kept.base} has no lexical statistics to write catalog ${catalog} from`);
-    const changed = db.prepare<[number, number], StatsRow>(`${STATS_ROW} AND s.doc = ?`);
-    size = kept.from.length;
-    rowAt = (doc) => changed.get(catalog, doc);
-  }
+  const base = kept === undefined ? undefined : readLexicalStats(db, kept.base);
+  if (kept !== undefined && base === undefined)
+    throw new SkillSearchError('INTERNAL', `lexical tables: catalog ${kept.base} has no lexical statistics to write catalog ${catalog} from`);
+  // Every row at once, or (over a base) only the changed members' one by one.
+  const rows = kept === undefined ? db.prepare<[number], StatsRow>(`${STATS_ROW} ORDER BY s.doc`).all(catalog) : undefined;
+  const changed = db.prepare<[number, number], StatsRow>(`${STATS_ROW} AND s.doc = ?`);
+  const size = rows?.length ?? kept!.from.length;
+  const rowAt = (doc: number): StatsRow | undefined => (rows === undefined ? changed.get(catalog, doc) : rows[doc]);
   const entries = new Uint32Array(size);
   const lengths = new Uint32Array(size * FIELD_COUNT);
   for (let doc = 0; doc < size; doc += 1) {

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import path from 'node:path';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
@@ -16,7 +17,7 @@ export class SharedStore {
   readonly #owned: boolean;
   /** Writes waiting for another process's, and who is told when one begins ({@link waiting}). */
   #waits = 0;
-  readonly #onWait = new Set<() => void>();
+  readonly #onWait = new EventEmitter().setMaxListeners(0);
 
   /** `source`: the store's file (opened as a {@link SqliteStore}, with `open`), or a store to use as is. */
   constructor(source: string | EntryStore, open: StoreOpenOptions = {}) {
@@ -113,7 +114,7 @@ export class SharedStore {
     const onWait = () => {
       waited = true;
       this.#waits += 1;
-      for (const tell of [...this.#onWait]) tell();
+      this.#onWait.emit('wait');
     };
     try {
       return await store.whenFree(write, { signal, onWait });
@@ -129,18 +130,11 @@ export class SharedStore {
   /** Resolves once a write through {@link whenFree} waits for another process's (at once while one does); never once `signal` aborts. */
   waiting(signal: AbortSignal): Promise<void> {
     if (this.#waits > 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const tell = () => {
-        drop();
-        resolve();
-      };
-      const drop = () => {
-        this.#onWait.delete(tell);
-        signal.removeEventListener('abort', drop);
-      };
-      this.#onWait.add(tell);
-      signal.addEventListener('abort', drop, { once: true });
-    });
+    // An abort rejects `once` (and stops listening): the wait then never settles.
+    return once(this.#onWait, 'wait', { signal }).then(
+      () => undefined,
+      () => new Promise<void>(() => undefined),
+    );
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
@@ -14,29 +15,28 @@ import {
   type WhenFreeOptions,
 } from './entry-store.js';
 import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
-import { sqliteCode } from './sqlite-codes.js';
 import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
-import { openDatabase } from './sqlite-driver.js';
+import { isBusy, markWithoutWaiting, openDatabase, sqliteCode } from './sqlite-driver.js';
 import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
-import { StoreWriteLock } from './write-lock.js';
 
-interface CatalogRowData {
-  id: number;
-  source_stamp: string;
-  diagnostics: string;
-  size: number;
+/** A catalog's row as {@link catalogOf} reads it: `graphHolder` is the catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
+type CatalogRow = Pick<StoredCatalog, 'id' | 'sourceStamp' | 'diagnostics' | 'size'> & {
   mean: Buffer | null;
   sum: Buffer | null;
   graph: string | null;
   used: number;
-  /** The catalog whose members' labels the graph holds (the base, for an overlay naming its graph). */
-  graph_holder: number;
-}
+  graphHolder: number;
+};
 
-/** A catalog row with its graph's holder ({@link CatalogRowData}). */
-const CATALOG_ROW = 'SELECT c.*, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graph_holder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
+/** {@link SqliteStore.whenFree}'s first pause between tries for the write lock, and its longest. */
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 250;
+
+/** A {@link CatalogRow}. */
+const CATALOG_ROW =
+  'SELECT c.id, c.source_stamp AS sourceStamp, c.diagnostics, c.size, c.mean, c.sum, c.graph, c.used, CASE WHEN b.graph = c.graph THEN b.id ELSE c.id END AS graphHolder FROM catalogs c LEFT JOIN catalogs b ON b.id = c.base';
 
 /**
  * The {@link EntryStore} as one SQLite file under the cache root (docs/store.md), in WAL mode:
@@ -54,11 +54,12 @@ export class SqliteStore implements EntryStore {
   readonly #label: BetterSqlite3.Statement<[string, string], number>;
   readonly #touch: BetterSqlite3.Statement<[number, string, string, number]>;
   readonly #put: BetterSqlite3.Statement<[string, string, Buffer, number]>;
-  readonly #lock: StoreWriteLock;
+  /** An `'async'` writer ({@link StoreOpenOptions.writer}). */
+  readonly #waitsAsync: boolean;
 
   private constructor(file: string, db: BetterSqlite3.Database, reset: string | undefined, waitsAsync: boolean) {
     this.file = file;
-    this.#lock = new StoreWriteLock(db, { waitsAsync });
+    this.#waitsAsync = waitsAsync;
     this.graphDir = path.join(path.dirname(file), STORE_DEFAULTS.graphDir);
     this.reset = reset;
     this.#db = db;
@@ -117,7 +118,7 @@ export class SqliteStore implements EntryStore {
       found.set(key, toVector(row.vector));
       if (row.used < day) stale.push(key);
     }
-    if (stale.length > 0) this.#lock.mark(() => this.#db.transaction(() => stale.forEach((key) => this.#touch.run(day, model, key, day)))());
+    if (stale.length > 0) this.#mark(() => this.#db.transaction(() => stale.forEach((key) => this.#touch.run(day, model, key, day)))());
     return found;
   }
 
@@ -133,7 +134,7 @@ export class SqliteStore implements EntryStore {
   putVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const day = today();
-    this.#lock.write(() =>
+    this.#write(() =>
       this.#db.transaction(() => {
         for (const [key, vector] of vectors) this.#put.run(model, key, blobOf(vector), day);
       })(),
@@ -142,17 +143,17 @@ export class SqliteStore implements EntryStore {
 
   catalog(key: CatalogKey): StoredCatalog | undefined {
     const row = this.#db
-      .prepare<[string, string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
+      .prepare<[string, string, number], CatalogRow>(`${CATALOG_ROW} WHERE c.stamp = ? AND c.model = ? AND c.format = ?`)
       .get(key.stamp, key.model, key.format);
     if (row === undefined) return undefined;
     const day = today();
-    if (row.used < day) this.#lock.mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
+    if (row.used < day) this.#mark(() => this.#db.prepare('UPDATE catalogs SET used = ? WHERE id = ?').run(day, row.id));
     return catalogOf(row);
   }
 
   latestGraph(model: string, format: number): { readonly catalog: number; readonly graph: string } | undefined {
     const row = this.#latest(model, format, 'AND c.graph IS NOT NULL');
-    return row?.graph == null ? undefined : { catalog: row.graph_holder, graph: row.graph };
+    return row?.graph == null ? undefined : { catalog: row.graphHolder, graph: row.graph };
   }
 
   latestCatalog(model: string, format: number): StoredCatalog | undefined {
@@ -160,9 +161,9 @@ export class SqliteStore implements EntryStore {
     return row === undefined ? undefined : catalogOf(row);
   }
 
-  #latest(model: string, format: number, where = ''): CatalogRowData | undefined {
+  #latest(model: string, format: number, where = ''): CatalogRow | undefined {
     return this.#db
-      .prepare<[string, number], CatalogRowData>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ${where} ORDER BY c.id DESC LIMIT 1`)
+      .prepare<[string, number], CatalogRow>(`${CATALOG_ROW} WHERE c.model = ? AND c.format = ? ${where} ORDER BY c.id DESC LIMIT 1`)
       .get(model, format);
   }
 
@@ -241,7 +242,7 @@ export class SqliteStore implements EntryStore {
   }
 
   putGlosses(scope: string, entries: ReadonlyMap<string, string>): void {
-    this.#lock.write(() =>
+    this.#write(() =>
       this.#db.transaction(() => {
         this.#db.prepare('DELETE FROM glosses WHERE scope = ?').run(scope);
         const put = this.#db.prepare('INSERT INTO glosses (scope, key, value) VALUES (?, ?, ?)');
@@ -252,7 +253,7 @@ export class SqliteStore implements EntryStore {
 
   collect(days: number): number {
     let collected: ReturnType<typeof collectUnused> = { removed: 0, graphs: [] };
-    this.#lock.write(() => {
+    this.#write(() => {
       collected = collectUnused(this.#db, days);
     });
     removeUnnamedGraphs(this.#db, this.graphDir, collected.graphs);
@@ -264,32 +265,71 @@ export class SqliteStore implements EntryStore {
     this.#db.close();
   }
 
-  /** {@link StoreWriteLock.whenFree}. */
-  whenFree<T>(write: () => T, options: WhenFreeOptions = {}): Promise<T> {
-    return this.#lock.whenFree(write, options);
+  /**
+   * Runs `write` once the write lock is free: an `'async'` writer takes it (`BEGIN IMMEDIATE`) without a busy wait, trying
+   * again after pauses doubling up to {@link MAX_PAUSE_MS} for `STORE_DEFAULTS.writerBusyTimeoutMs` (docs/store.md,
+   * "Concurrency"), and runs `write` in that transaction; past the wait or an abort, and in other stores, `write` runs at once.
+   */
+  async whenFree<T>(write: () => T, { signal, onWait }: WhenFreeOptions = {}): Promise<T> {
+    const db = this.#db;
+    if (!this.#waitsAsync || db.inTransaction) return write();
+    const deadline = performance.now() + STORE_DEFAULTS.writerBusyTimeoutMs;
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, MAX_PAUSE_MS)) {
+      let begun = false;
+      markWithoutWaiting(db, () => {
+        db.exec('BEGIN IMMEDIATE');
+        begun = true;
+      });
+      if (begun) {
+        try {
+          const result = write();
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      }
+      if (performance.now() >= deadline || signal?.aborted === true) return write();
+      if (pause === FIRST_PAUSE_MS) onWait?.();
+      // An abort ends the pause (the loop then stops waiting).
+      await delay(pause, undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** A `used` mark, skipped at once when another process is writing (a reader answering a prompt never waits for a build); a later read marks it. */
+  #mark(run: () => void): void {
+    markWithoutWaiting(this.#db, () => this.#write(run));
+  }
+
+  /** A write, skipped when another process holds the store past the busy timeout (it is a cache). */
+  #write(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 }
 
 export interface StoreOpenOptions {
   /**
-   * A catalog's writer, whose writes wait long for another process's (docs/store.md,
-   * "Concurrency"): `true` (a one-shot `index`) with SQLite's busy timeout, holding the thread;
-   * `'async'` (`watch`, the MCP server, a `LiveIndex`) through {@link SqliteStore.whenFree},
-   * without holding it. False: a reader's busy timeout. @default false
+   * A catalog's writer, whose writes wait long for another process's (docs/store.md, "Concurrency"): `true` (a one-shot
+   * `index`) with SQLite's busy timeout; `'async'` (`watch`, MCP, a `LiveIndex`) through {@link SqliteStore.whenFree}. @default false
    */
   readonly writer?: boolean | 'async';
 }
 
-function catalogOf(row: CatalogRowData): StoredCatalog {
+function catalogOf({ id, sourceStamp, diagnostics, size, mean, sum, graph, graphHolder }: CatalogRow): StoredCatalog {
   return {
-    id: row.id,
-    sourceStamp: row.source_stamp,
-    diagnostics: row.diagnostics,
-    size: row.size,
-    mean: row.mean === null ? undefined : toVector(row.mean),
-    sum: row.sum === null || row.sum.byteLength % 8 !== 0 ? undefined : fromBlob(row.sum, Float64Array),
-    graph: row.graph ?? undefined,
-    graphHolder: row.graph_holder,
+    id,
+    sourceStamp,
+    diagnostics,
+    size,
+    mean: mean === null ? undefined : toVector(mean),
+    sum: sum === null || sum.byteLength % 8 !== 0 ? undefined : fromBlob(sum, Float64Array),
+    graph: graph ?? undefined,
+    graphHolder,
   };
 }
 

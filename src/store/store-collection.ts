@@ -2,7 +2,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { collectToolsFiles } from './tools-files.js';
 
 const DAY_MS = 86_400_000;
 /** Today as a day number: what the store's `used` columns hold and `collect` compares. */
@@ -52,7 +51,8 @@ export function collectUnused(db: BetterSqlite3.Database, days: number): { reado
     removed += db
       .prepare('DELETE FROM vectors WHERE used < ? AND NOT EXISTS (SELECT 1 FROM catalog_skills s WHERE s.vector_key = vectors.key)')
       .run(before).changes;
-    removed += collectToolsFiles(db, before);
+    removed += db.prepare('DELETE FROM tools_skills WHERE used < ?').run(before).changes;
+    removed += db.prepare('DELETE FROM tools_lines WHERE used < ?').run(before).changes;
     // Immediate: a transaction that reads first cannot wait for the write lock when it comes to write.
   }).immediate();
   return { removed, graphs };

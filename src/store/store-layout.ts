@@ -3,18 +3,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SkillSearchError } from '../errors.js';
 import { CATALOG_SKILLS_SQL } from './catalog-members.js';
 import { addLexicalVocabulary, LEXICAL_TABLES_SQL } from './lexical-tables.js';
-import { TOOLS_FILES_SQL } from './tools-files.js';
 
-/**
- * The layout `PRAGMA user_version` records; a file of an older one is emptied and laid out anew
- * ({@link layOut} says so once), a newer one's is left alone ({@link refuseNewerLayout}).
- */
+/** The layout `PRAGMA user_version` records: a file of an older one is emptied ({@link layOut}), a newer one's left alone ({@link refuseNewerLayout}). */
 export const SCHEMA_VERSION = 7;
-/**
- * `vectors.label` names the vector while it is stored and never another after it (AUTOINCREMENT:
- * a graph may still hold a collected vector's label), so a graph keyed by labels is shared by
- * every catalog holding those vectors.
- */
+/** `vectors.label` names the vector while it is stored and never another after it (AUTOINCREMENT: a graph may still hold a collected vector's label). */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS vectors (
   label INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,22 +40,41 @@ CREATE TABLE IF NOT EXISTS glosses (
 ) WITHOUT ROWID;
 `;
 
+/** A tools file's stat when what a row keeps was read, and the day the row was last read or written. */
+const STAT_COLUMNS = `
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  used INTEGER NOT NULL`;
+
 /**
- * Throws when the store `db` was laid out by a newer skill-search: this one neither empties nor
- * writes it (two installed versions would wipe each other's), and searches without it, as
- * without SQLite (`SharedStore`). Called before anything is written to the file.
+ * What a tools file's load leaves for the next process (`src/load/tools-cache.ts` says what and
+ * why; `StoreToolsCache` keeps it): per tools file and load settings (`key`), its parsed skills
+ * and its line table, each under the file's stat when read. The blobs come last in their rows:
+ * SQLite reaches a column after a blob through its overflow pages.
  */
+const TOOLS_FILES_SQL = `
+CREATE TABLE IF NOT EXISTS tools_skills (
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
+  skills BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tools_lines (
+  key TEXT PRIMARY KEY,${STAT_COLUMNS},
+  outcomes TEXT NOT NULL,
+  starts BLOB NOT NULL,
+  text BLOB NOT NULL
+);
+`;
+
+/** Throws when the store `db` was laid out by a newer skill-search, which this one neither empties nor writes (docs/store.md, "Tables"); called before any write. */
 export function refuseNewerLayout(db: BetterSqlite3.Database): void {
   const found = db.pragma('user_version', { simple: true }) as number;
   if (found > SCHEMA_VERSION)
     throw new SkillSearchError('INTERNAL', `it holds layout ${found} of a newer skill-search; this one reads ${SCHEMA_VERSION} and leaves it as it is`);
 }
 
-/**
- * Lays out the store `db` (the database `file`) at this version: a file of an older layout is
- * emptied first, and the line saying so is returned (undefined otherwise); a newer one's throws
- * ({@link refuseNewerLayout}).
- */
+/** Lays out the store `db` (the database `file`) at this version, emptying a file of an older layout first and returning the line saying so. */
 export function layOut(db: BetterSqlite3.Database, file: string): string | undefined {
   const version = (): number => db.pragma('user_version', { simple: true }) as number;
   let reset: string | undefined;

@@ -1,20 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
 import { positiveInteger } from '../util/option-checks.js';
-import { markWithoutWaiting } from './sqlite-codes.js';
+import { markWithoutWaiting } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
 import { today } from './store-collection.js';
 
-interface LinesRow {
-  size: number;
-  mtime_ms: number;
-  ctime_ms: number;
-  ino: number;
-  text: Buffer;
-  starts: Buffer;
-  outcomes: string;
-  used: number;
-}
+/** A row's stat columns, named as {@link ToolsFileStat}'s fields. */
+const STAT = 'size, mtime_ms AS mtimeMs, ctime_ms AS ctimeMs, ino';
 
 export interface StoreToolsCacheOptions {
   /** Quiet time after the last {@link StoreToolsCache.writeSkillsLater} before the skills held are written (reloads come in bursts while a user edits). @default 5000 */
@@ -30,7 +22,7 @@ interface HeldSkills {
 }
 
 /**
- * The {@link ToolsCache} of the store at `file` (`tools-files.ts`), through one handle opened at
+ * The {@link ToolsCache} of the store at `file` (`store-layout.ts`), through one handle opened at
  * the first call and kept until {@link close}; any failure is a miss or a skipped write. A
  * reload's skills (`writeSkillsLater`, megabytes at 24k) are held, latest per key, and written
  * once the process has been quiet for `quietMs`, or by `close`.
@@ -101,15 +93,15 @@ export class StoreToolsCache implements ToolsCache {
 
   readLines(key: string): StoredLines | undefined {
     return this.#with((db) => {
-      const row = db.prepare<[string], LinesRow>('SELECT * FROM tools_lines WHERE key = ?').get(key);
+      const row = db
+        .prepare<[string], ToolsFileStat & Omit<StoredLines, 'stat'> & { used: number }>(
+          `SELECT ${STAT}, text, starts, outcomes, used FROM tools_lines WHERE key = ?`,
+        )
+        .get(key);
       if (row === undefined) return undefined;
       if (row.used < today()) markWithoutWaiting(db, () => db.prepare('UPDATE tools_lines SET used = ? WHERE key = ?').run(today(), key));
-      return {
-        stat: { size: row.size, mtimeMs: row.mtime_ms, ctimeMs: row.ctime_ms, ino: row.ino },
-        text: row.text,
-        starts: row.starts,
-        outcomes: row.outcomes,
-      };
+      const { size, mtimeMs, ctimeMs, ino, text, starts, outcomes } = row;
+      return { stat: { size, mtimeMs, ctimeMs, ino }, text, starts, outcomes };
     });
   }
 
@@ -125,12 +117,12 @@ export class StoreToolsCache implements ToolsCache {
   tablesOfSize(size: number, slack = 0): { readonly key: string; readonly stat: ToolsFileStat }[] {
     const rows = this.#with((db) =>
       db
-        .prepare<[number, number, number], { key: string; size: number; mtime_ms: number; ctime_ms: number; ino: number }>(
-          'SELECT key, size, mtime_ms, ctime_ms, ino FROM tools_lines WHERE size BETWEEN ? AND ? ORDER BY used DESC, abs(size - ?)',
+        .prepare<[number, number, number], ToolsFileStat & { key: string }>(
+          `SELECT key, ${STAT} FROM tools_lines WHERE size BETWEEN ? AND ? ORDER BY used DESC, abs(size - ?)`,
         )
         .all(size - slack, size + slack, size),
     );
-    return (rows ?? []).map((row) => ({ key: row.key, stat: { size: row.size, mtimeMs: row.mtime_ms, ctimeMs: row.ctime_ms, ino: row.ino } }));
+    return (rows ?? []).map(({ key, ...stat }) => ({ key, stat }));
   }
 
   holdsText(key: string, text: Buffer): boolean {

@@ -6,13 +6,14 @@ import type { CatalogMembers, MemberRead } from './entry-store.js';
  * read in one statement rather than one or two per id.
  */
 export class StoredMembers {
-  readonly #members: CatalogMembers;
+  /** The catalog's members, for the reads not cached here. */
+  readonly catalog: CatalogMembers;
   readonly #dimensions: number;
   /** Read so far by id; null for an id that is no member. */
   readonly #read = new Map<string, MemberRead | null>();
 
   constructor(members: CatalogMembers, dimensions: number) {
-    this.#members = members;
+    this.catalog = members;
     this.#dimensions = dimensions;
   }
 
@@ -20,7 +21,7 @@ export class StoredMembers {
   prefetch(ids: Iterable<string>): void {
     const missing = [...new Set(ids)].filter((id) => !this.#read.has(id));
     if (missing.length === 0) return;
-    const found = this.#members.membersOf(missing, this.#dimensions);
+    const found = this.catalog.membersOf(missing, this.#dimensions);
     for (const id of missing) this.#read.set(id, found.get(id) ?? null);
   }
 
@@ -36,21 +37,9 @@ export class StoredMembers {
 
   /** The ids of each label's members, in catalog order, in one read; the members themselves are read with them. */
   idsLabelled(labels: readonly number[]): Map<number, readonly string[]> {
-    const ids = labels.length === 0 ? new Map<number, readonly string[]>() : this.#members.idsLabelled(labels);
+    const ids = labels.length === 0 ? new Map<number, readonly string[]>() : this.catalog.idsLabelled(labels);
     this.prefetch([...ids.values()].flat());
     return ids;
-  }
-
-  idsNamed(name: string): readonly string[] {
-    return this.#members.idsNamed(name);
-  }
-
-  labelled(dimensions: number): Map<number, Float32Array> {
-    return this.#members.labelled(dimensions);
-  }
-
-  overlaid(dimensions: number): Map<number, Float32Array> {
-    return this.#members.overlaid(dimensions);
   }
 
   #get(id: string): MemberRead | undefined {

@@ -41,7 +41,7 @@ export class StoredVectors implements DenseSide {
 
   /** The graph's nearest labels, best first (more than k, so stale labels can be skipped), an overlay's changed members scanned beside it. */
   #searchGraph(graph: LabelGraph, query: Float32Array, k: number): LabelMatch[] {
-    this.#overlaid ??= this.#members.overlaid(this.#dimensions);
+    this.#overlaid ??= this.#members.catalog.overlaid(this.#dimensions);
     const overlaid = this.#overlaid;
     const matches = graph.search(query, k + 2 * overlaid.size).filter((match) => !overlaid.has(match.label));
     for (const [label, vector] of overlaid) matches.push({ label, score: dot(vector, query) });
@@ -51,7 +51,7 @@ export class StoredVectors implements DenseSide {
 
   /** The best `k` labels by an exact scan of every vector (a catalog saved without a graph). */
   #scan(query: Float32Array, k: number): LabelMatch[] {
-    this.#all ??= this.#members.labelled(this.#dimensions);
+    this.#all ??= this.#members.catalog.labelled(this.#dimensions);
     return nearest(this.#all, query, k).map(({ item, score }) => ({ label: item, score }));
   }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TermVocabulary } from '../../src/lexical/term-vocabulary.js';
-import { vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/vocabulary-tables.js';
-import { decodeVocabularyTables, encodeVocabularyTables } from '../../src/lexical/vocabulary-tables-codec.js';
+import { decodeVocabularyTables, encodeVocabularyTables, vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/vocabulary-tables.js';
 import { prng } from '../../scripts/prng.js';
 import { levenshtein } from './helpers.js';
 
