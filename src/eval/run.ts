@@ -2,18 +2,10 @@ import { throwIfAborted } from '../errors.js';
 import { assertMode, assertPositiveInteger, ENGINE_DEFAULTS } from '../search/options.js';
 import type { SkillSearchEngine } from '../search/engine.js';
 import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
-import {
-  percentile,
-  scoreByLanguage,
-  scoreRankings,
-  scoreShown,
-  type LanguageScores,
-  type QueryOutcome,
-  type RankedItem,
-  type RankingScores,
-} from './metrics.js';
+import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem, type RankingScores } from './metrics.js';
 import type { EvalQuery } from './queries.js';
-import type { Language } from '../lang/detect.js';
+import { detectLanguage, type Language } from '../lang/detect.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /**
  * The SPEC §7 `eval --json` object plus the `shown` view. Ranking metrics (abstention off) are
@@ -135,4 +127,28 @@ export function blankExplainer(engine: Pick<SkillSearchEngine, 'explain'>, reque
     if (best === undefined) return 'no skill matched at all';
     return `P(answerable) ${answerable.toFixed(2)} × P(fits) ${best.fits.toFixed(2)} for "${best.name}" = ${best.score.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
   };
+}
+
+/** Ranking scores of the labelled queries written in one language. */
+export interface LanguageScores {
+  /** Labelled queries in this language (the denominator). */
+  readonly queries: number;
+  readonly hitAt1: number;
+  readonly hitAt5: number;
+  readonly mrr: number;
+}
+
+/** `eval`'s `byLanguage` block: the queries grouped by `detectLanguage`, each group with labelled queries scored like the whole set. */
+export function scoreByLanguage(runs: readonly { readonly query: string; readonly outcome: QueryOutcome }[]): Partial<Record<Language, LanguageScores>> {
+  const groups = new Map<Language, QueryOutcome[]>();
+  for (const { query, outcome } of runs) {
+    getOrAdd(groups, detectLanguage(query), () => []).push(outcome);
+  }
+  const out: Partial<Record<Language, LanguageScores>> = {};
+  for (const [language, outcomes] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    const scores = scoreRankings(outcomes);
+    if (scores.labelled === 0) continue;
+    out[language] = { queries: scores.labelled, hitAt1: round(scores.hitAt1, 4), hitAt5: round(scores.hitAt5, 4), mrr: round(scores.mrr, 4) };
+  }
+  return out;
 }
