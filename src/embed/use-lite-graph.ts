@@ -1,5 +1,5 @@
 import { SkillSearchError } from '../errors.js';
-import { encodeOnnxModel, encodeOnnxModelSplit, OnnxType } from './onnx-writer.js';
+import { encodeOnnxModel, OnnxType } from './onnx-writer.js';
 import type { OnnxGraph, OnnxModelOptions, OnnxNode, OnnxTensor } from './onnx-writer.js';
 import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
@@ -186,7 +186,7 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
 
 /** The encoder as one ONNX model, weights inside. */
 export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
-  return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS);
+  return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS).model;
 }
 
 /**
@@ -198,10 +198,10 @@ export async function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: strin
   const graph = useLiteGraph(files);
   const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
   await new Promise((resolve) => setImmediate(resolve));
-  const split = encodeOnnxModelSplit(graph, MODEL_OPTIONS, layout);
+  const split = encodeOnnxModel(graph, MODEL_OPTIONS, layout);
   await new Promise((resolve) => setImmediate(resolve));
   // The same tensors in the same order, so the same data file.
-  const { model: query } = encodeOnnxModelSplit(queryGraph(graph), MODEL_OPTIONS, layout);
+  const { model: query } = encodeOnnxModel(queryGraph(graph), MODEL_OPTIONS, layout);
   return { ...split, query };
 }
 
