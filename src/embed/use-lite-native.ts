@@ -52,7 +52,7 @@ export interface UseLiteRuntime {
 }
 
 /** The passage session: one thread, so a search leaves the other cores to the agent around it. */
-const SESSION_OPTIONS = {
+export const SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
@@ -142,10 +142,8 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
       let yieldedAt = performance.now();
       // A query's few texts finish before the bound matters; they stay in the batches their vectors were measured in.
       const maxTokens = kind === 'query' ? Number.POSITIVE_INFINITY : MAX_CALL_TOKENS;
-      for (const indices of paddedBatches(
-        order.map((index) => encoded[index]!.length),
-        maxTokens,
-      )) {
+      const lengths = order.map((index) => encoded[index]!.length);
+      for (const indices of paddedBatches(lengths, maxTokens)) {
         // Each call blocks the event loop: when indexing, let timers and sockets in now and then.
         if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
           await new Promise((resolve) => setImmediate(resolve));

@@ -92,8 +92,7 @@ export class UseLiteTokenizer {
   readonly #pieceLengths: Int32Array;
   readonly #trie: PieceTrie;
 
-  constructor(vocabulary: Vocabulary);
-  constructor(table: { readonly pieceLengths: Int32Array; readonly trie: PieceTrie });
+  /** From the vocabulary, or from a table's arrays ({@link fromTable}). */
   constructor(source: Vocabulary | { readonly pieceLengths: Int32Array; readonly trie: PieceTrie }) {
     if ('trie' in source) {
       this.#pieceLengths = source.pieceLengths;
