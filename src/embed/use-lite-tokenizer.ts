@@ -152,10 +152,6 @@ export class UseLiteTokenizer {
     return out;
   }
 
-  get vocabularySize(): number {
-    return this.#pieceLengths.length;
-  }
-
   encode(text: string): number[] {
     const normalized = text.normalize('NFKC');
     if (normalized.length === 0) return [];

@@ -73,7 +73,6 @@ export class CrossLingual {
   #loanwords: LoanwordMatcher | undefined;
   /** Built on the first translated query; dropped when the catalog changes. */
   #vocabulary: CatalogueVocabulary | undefined;
-  #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses | null>();
   /** Where the results are kept (read on the first prepare), or undefined. */
@@ -275,17 +274,12 @@ export class CrossLingual {
     return this.#loanwords;
   }
 
-  /** Why the dictionary failed to load at the last try; searches then go on untranslated. */
-  get unavailable(): Error | undefined {
-    return this.#unavailable;
-  }
-
+  /** The shared dictionary; undefined when it cannot load (searches then go on untranslated; the next call tries again). */
   async #load(): Promise<Dictionary | undefined> {
     try {
       this.#dictionary ??= await sharedDictionary(this.#dir);
-      this.#unavailable = undefined;
-    } catch (error) {
-      this.#unavailable = error instanceof Error ? error : new Error(String(error));
+    } catch {
+      // Left undefined.
     }
     return this.#dictionary;
   }
