@@ -62,8 +62,6 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   /** Counted from {@link #languages} when first read after a {@link prepare}. */
   #catalog: Language | undefined = 'en';
-  /** Skills of the catalog written in a language other than English. */
-  #foreignCount = 0;
   #dictionary: Dictionary | undefined;
   /** contentHash → language of the catalog's skills with CJK text (the others are English). */
   #languages = new Map<string, Language>();
@@ -93,7 +91,7 @@ export class CrossLingual {
 
   /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
   get catalogLanguage(): Language {
-    this.#catalog ??= this.#foreignCount === 0 ? 'en' : majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
+    this.#catalog ??= majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
     return this.#catalog;
   }
 
@@ -112,7 +110,6 @@ export class CrossLingual {
     // Only skills with CJK text are remembered.
     const languages = new Map<string, Language>();
     const foreign: Skill[] = [];
-    let foreignCount = 0;
     let detected = 0;
     for (const skill of list) {
       if (this.#plain.has(skill)) continue;
@@ -127,12 +124,10 @@ export class CrossLingual {
         detected += 1;
       }
       languages.set(skill.contentHash, language);
-      if (language !== 'en') foreignCount += 1;
       if (TRANSLATED.has(language)) foreign.push(skill);
     }
     const dropped = this.#languages.size + detected - languages.size;
     this.#languages = languages;
-    this.#foreignCount = foreignCount;
     if (!this.#enabled) return;
     const next = new Map<string, SkillGlosses | null>();
     const pending: Skill[] = [];
