@@ -43,10 +43,6 @@ export class QueryEmbeddingCache {
     return raceAbort(entry, signal);
   }
 
-  clear(): void {
-    this.#entries.clear();
-  }
-
   async #call(query: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await this.#embedder.embed([query], signal, 'query');
     return vector!;
