@@ -7,9 +7,8 @@ export function normalizeQueryText(query: string): string {
 }
 
 /**
- * A small LRU of query vectors (embedded as `query`) in front of an embedder: one message is often
- * searched more than once. Concurrent callers share one model call, run without any caller's signal
- * (each races its own); a failed call is forgotten.
+ * A small LRU of query vectors in front of an embedder: one message is often searched more than once. Concurrent
+ * callers share one model call, run without any caller's signal (each races its own); a failed call is forgotten.
  */
 export class QueryEmbeddingCache {
   readonly capacity: number;

@@ -51,10 +51,9 @@ export interface SkillGlosses {
 const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
 
 /**
- * The language step in front of both rankers. English queries pass after one regular-expression
- * test, loading no dictionary. A Chinese or Japanese query over a catalog in another language is
- * rendered in English for BM25 and (unless the encoder is multilingual) the encoder; Chinese and
- * Japanese skills get English glosses at index time.
+ * The language step in front of both rankers: English queries pass one regular-expression test, no dictionary loaded;
+ * a Chinese or Japanese query over a catalog in another language is rendered in English for BM25 and (unless the
+ * encoder is multilingual) the encoder; Chinese and Japanese skills get English glosses at index time.
  */
 export class CrossLingual {
   readonly #enabled: boolean;
@@ -95,11 +94,7 @@ export class CrossLingual {
     return this.#catalog;
   }
 
-  /**
-   * Detects the language of skills not seen before and glosses the Chinese and Japanese ones,
-   * loading the dictionary only for those. Catalog-wide figures wait until needed. Call before
-   * indexing; {@link glossesOf} then answers.
-   */
+  /** Detects new skills' languages and glosses the Chinese and Japanese ones (loading the dictionary only for those); call before indexing. */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     this.#readCache();
     const list = [...skills];
@@ -152,10 +147,9 @@ export class CrossLingual {
   }
 
   /**
-   * Glosses a few changed `skills` without the rest of the catalog, as {@link prepare} of the whole
-   * would, when their glosses cannot depend on the catalog: a Japanese skill's do through katakana
-   * loanwords long enough to match. False when one cannot (or no dictionary): prepare the whole
-   * catalog then. Writes no cache; for an engine that has synced nothing.
+   * Glosses a few changed `skills` as {@link prepare} of the whole catalog would, when their glosses cannot depend on
+   * it (a Japanese skill's do through katakana loanwords long enough to match). False when one can, or without a
+   * dictionary: prepare the whole catalog then. Writes no cache; for an engine that has synced nothing.
    */
   async prepareAlone(skills: readonly Skill[], signal?: AbortSignal): Promise<boolean> {
     const foreign = skills.filter((skill) => !this.#plain.has(skill) && CJK.test(skillText(skill)));
