@@ -23,9 +23,7 @@ export function assertNonNegativeInteger(name: string, value: unknown): number {
 }
 
 export function assertFinite(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw badKnob(name, `a number from ${min} to ${max}`, value);
-  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw badKnob(name, `a number from ${min} to ${max}`, value);
   return value;
 }
 
