@@ -6,7 +6,9 @@
  * Split: each query goes to train (60%), dev (20%) or test (20%) by the sha256 of
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
- * is in `test`). Large splits are sampled deterministically (every n-th query).
+ * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
+ * split is large enough to judge one request at a time. Large splits are sampled
+ * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,7 @@ export function fileSafe(embedder: Pick<Embedder, 'id'>): string {
 
 /** The catalog a suite searches: the boundary requests search the library's. */
 export function catalogOf(suite: SuiteName): string {
-  return suite === 'boundaries' ? 'library' : suite;
+  return suite === 'boundaries' || suite === 'library-r2' ? 'library' : suite;
 }
 
 /** The persistent index of one catalog (`label`, e.g. a suite name) under one embedder. */
@@ -41,6 +43,8 @@ export function queryVectorsFile(embedder: Pick<Embedder, 'id'>): string {
 }
 /** Our own labelled requests over the library (written for this project, see fixtures/eval/README.md). */
 export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries.jsonl');
+/** Fresh requests over the library, written and committed before their first measurement (issue #31; fixtures/eval/README.md). */
+export const LIBRARY_R2_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r2.jsonl');
 /** Requests that fall on the "not for" boundaries of real library skills (see eval/boundaries/README.md). */
 export const BOUNDARY_QUERIES = join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl');
 
@@ -57,7 +61,7 @@ export function writePoolTools(file: string, size: number): void {
     .filter((line) => line.trim() !== '');
   writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
 }
-export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library', 'boundaries'] as const;
+export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library', 'boundaries', 'library-r2'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface Suite {
@@ -66,11 +70,15 @@ export interface Suite {
   readonly queries: EvalQuery[];
 }
 
+/** Upper bounds of train and dev in [0, 1) per suite; the rest is test. */
+const SPLIT_BOUNDS: Partial<Record<SuiteName, readonly [number, number]>> = { 'library-r2': [0.25, 0.5] };
+
 export function splitOf(suite: SuiteName, id: string): Split {
   if (suite === 'skillsbench') return 'test';
   const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
   const u = digest.readUInt32BE(0) / 2 ** 32;
-  return u < 0.6 ? 'train' : u < 0.8 ? 'dev' : 'test';
+  const [train, dev] = SPLIT_BOUNDS[suite] ?? [0.6, 0.8];
+  return u < train ? 'train' : u < dev ? 'dev' : 'test';
 }
 
 export function makeSkill(id: string, name: string, description: string, whenToUse?: string, body = ''): Skill {
@@ -174,14 +182,17 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
     case 'boundaries':
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(BOUNDARY_QUERIES)) };
+    case 'library-r2':
+      if (!existsSync(dir('library'))) return undefined;
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R2_QUERIES)) };
   }
 }
 
-/** Every suite's query texts, each suite sampled to `perSuite` queries (deterministic), in suite order. */
+/** Every suite's query texts, each suite sampled to `perSuite` queries (deterministic), in suite order (the library's extra request sets left out). */
 export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
   const texts: string[] = [];
   for (const name of SUITE_NAMES) {
-    if (name === 'boundaries') continue;
+    if (name === 'boundaries' || name === 'library-r2') continue;
     const suite = await loadSuite(name, { sample: perSuite });
     if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
   }

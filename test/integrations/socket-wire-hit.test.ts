@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fromWireHit, isWireHit } from '../../src/integrations/socket-protocol.js';
 
-const HIT = { name: 'deploy', source: 'skills', score: 0.9, path: '/s/deploy/SKILL.md', description: 'Deploy to staging' };
+const HIT = { name: 'deploy', source: 'skills' as const, score: 0.9, path: '/s/deploy/SKILL.md', description: 'Deploy to staging' };
 
 describe('a hit from a server the client did not write', () => {
   it('is taken with a well-formed host rule and companion mark, and keeps the rule', () => {
-    const hit = { ...HIT, companion: true, invocation: { model: false, user: true, reasons: ['disable-model-invocation'] } };
+    const hit = { ...HIT, companion: true as const, invocation: { model: false, user: true, reasons: ['disable-model-invocation'] } };
     expect(isWireHit(hit)).toBe(true);
     expect(fromWireHit(hit).skill.invocation).toEqual(hit.invocation);
   });

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readEvalQueries } from '../../src/eval/index.js';
+import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_R2_QUERIES, loadSuite, splitOf } from '../../scripts/eval-suites.js';
+
+const share = (ids: readonly string[], suite: 'library' | 'library-r2', split: string): number =>
+  ids.filter((id) => splitOf(suite, id) === split).length / ids.length;
+
+describe('the fresh library requests (library-r2)', () => {
+  it('are well-formed: unique lib2-NNN ids, at most two requests per skill, some with no skill', async () => {
+    const queries = await readEvalQueries(LIBRARY_R2_QUERIES);
+    const ids = queries.map((query) => query.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^lib2-\d{3}$/.test(id))).toBe(true);
+    const perSkill = new Map<string, number>();
+    for (const name of queries.flatMap((query) => query.relevant)) perSkill.set(name, (perSkill.get(name) ?? 0) + 1);
+    expect(Math.max(...perSkill.values())).toBeLessThanOrEqual(2);
+    const empty = queries.filter((query) => query.relevant.length === 0).length / queries.length;
+    expect(empty).toBeGreaterThan(0.1);
+    expect(empty).toBeLessThan(0.2);
+  });
+
+  it('split about half into test, by the seeded hash, leaving the first set’s split as it was', async () => {
+    const r2 = (await readEvalQueries(LIBRARY_R2_QUERIES)).map((query) => query.id);
+    expect(share(r2, 'library-r2', 'test')).toBeGreaterThan(0.4);
+    expect(share(r2, 'library-r2', 'test')).toBeLessThan(0.6);
+    expect(share(r2, 'library-r2', 'dev')).toBeGreaterThan(0.15);
+    const first = (await readEvalQueries(LIBRARY_QUERIES)).map((query) => query.id);
+    expect(share(first, 'library', 'test')).toBeLessThan(0.3);
+    expect(catalogOf('library-r2')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))(
+    'load over the library’s skills, each label a skill of it, and keep only the splits asked for',
+    async () => {
+      const names = new Set(librarySkills().map((skill) => skill.name));
+      const suite = await loadSuite('library-r2', { splits: ['test'] });
+      expect(suite?.skills.length).toBe(names.size);
+      expect(suite!.queries.length).toBeGreaterThan(100);
+      expect(suite!.queries.every((query) => splitOf('library-r2', query.id) === 'test')).toBe(true);
+      expect(suite!.queries.flatMap((query) => query.relevant).every((name) => names.has(name))).toBe(true);
+    },
+  );
+});
