@@ -4,7 +4,7 @@
  * kept for the final table).
  */
 import { Bench } from 'tinybench';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { CachedEmbedder } from './cached-embedder.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

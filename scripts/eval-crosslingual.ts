@@ -9,10 +9,11 @@
 import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { scanSkillsDir } from '../src/load/index.js';
 import { readEngineConfig } from '../src/eval/engine-config.js';
-import { readEvalQueries, runEval, type EvalQuery, type EvalReport, type QueryRecord } from '../src/eval/index.js';
+import { readEvalQueries, type EvalQuery } from '../src/eval/queries.js';
+import { runEval, type EvalReport, type QueryRecord } from '../src/eval/run.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchMode, Skill } from '../src/types.js';
 import { evalIndexDir } from './eval-suites.js';

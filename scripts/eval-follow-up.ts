@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { CONVERSATION_WEIGHT, conversationQuery, isFollowUp, withConversation } from '../src/integrations/follow-up.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import type { SearchHit, SearchMode, SkillSearcher } from '../src/types.js';

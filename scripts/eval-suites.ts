@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readEvalQueries, type EvalQuery } from '../src/eval/index.js';
+import { readEvalQueries, type EvalQuery } from '../src/eval/queries.js';
 import type { Embedder, Skill } from '../src/types.js';
 
 export const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'eval');

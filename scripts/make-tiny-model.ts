@@ -52,7 +52,7 @@ function encodeModel(vocabSize: number, hidden: number, seed: number): Uint8Arra
       outputs: [{ name: 'last_hidden_state', type: OnnxType.FLOAT, dims: ['batch', 'sequence', hidden] }],
     },
     { opset: 13, producer: 'skill-search make-tiny-model' },
-  );
+  ).model;
 }
 
 // ---- tokenizer ---------------------------------------------------------------------------

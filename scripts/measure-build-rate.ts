@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { SCALE_BASELINE_COMMIT } from '../bench/scale.js';
 import { POOL_FILE } from '../bench/corpus.js';
 import { REPO_ROOT } from '../bench/options.js';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { SkillCatalog } from '../src/load/index.js';
 import { SkillSearchEngine } from '../src/search/engine.js';
 import type { Embedder, Skill } from '../src/types.js';

@@ -22,7 +22,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { dot } from '../src/embed/normalize.js';
 import { Centroid } from '../src/search/centering.js';
 import { SkillSearchEngine } from '../src/search/index.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { toSkill, toToolRecord, POOL_FILE } from '../bench/corpus.js';
-import { createHashEmbedder } from '../src/embed/index.js';
+import { createHashEmbedder } from '../src/embed/hash-embedder.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import { CrossLingual } from '../src/lang/cross-lingual.js';
 import { SkillSearchEngine } from '../src/search/engine.js';

@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveEmbedder } from '../src/embed/index.js';
+import { resolveEmbedder } from '../src/embed/resolve.js';
 import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
 import { denseOrder } from '../src/search/dense-query.js';

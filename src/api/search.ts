@@ -16,5 +16,6 @@ export {
 } from '../types.js';
 export { CrossLingual, type CrossLingualOptions, type RoutedQuery } from '../lang/cross-lingual.js';
 export { detectLanguage, type Language } from '../lang/detect.js';
-export { readEvalQueries, runEval, type EvalOptions, type EvalQuery, type EvalReport, type QueryRecord } from '../eval/index.js';
+export { readEvalQueries, type EvalQuery } from '../eval/queries.js';
+export { runEval, type EvalOptions, type EvalReport, type QueryRecord } from '../eval/run.js';
 export { ERROR_CODES, SkillSearchError, isAbortError, type ErrorCode } from '../errors.js';

@@ -36,20 +36,15 @@ interface UserConfigFile {
 
 const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern', maxLength: MAX_GLOB_LENGTH })));
 
-const configShape = object(
-  {
-    $schema: optional(string()),
-    include: globList,
-    exclude: globList,
-    pin: globList,
-    never: globList,
-    library: optional(array(string({ nonEmpty: true }))),
-    sources: optional(
-      object({ claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) }, { strict: true }),
-    ),
-  },
-  { strict: true },
-);
+const configShape = object({
+  $schema: optional(string()),
+  include: globList,
+  exclude: globList,
+  pin: globList,
+  never: globList,
+  library: optional(array(string({ nonEmpty: true }))),
+  sources: optional(object({ claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) })),
+});
 
 /** A value and where it came from: a file, or `DEFAULT_ORIGIN`. */
 export interface Sourced<T> {

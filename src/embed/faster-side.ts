@@ -6,11 +6,9 @@ const NEWEST_WEIGHT = 0.25;
 const SWITCH_MARGIN = 1.25;
 
 /**
- * Chooses between two ways of running the same work, call by call: the one that ran faster
- * lately (work per millisecond), now and then trying the other in case the load has moved, less
- * often while the answer stays the same. Side 0 is tried first, side 1 second. The embedder uses it
- * for the bulk session's threads, which run slower than one thread once other processes hold the
- * cores (docs/cold-build.md).
+ * Chooses between two ways of running the same work, call by call: the one faster lately (work per ms), trying the
+ * other now and then, less often while the answer holds. Side 0 is tried first. The embedder picks between the bulk
+ * session's threads and one thread, slower once other processes hold the cores (docs/cold-build.md).
  */
 export class FasterSide {
   readonly #rates: [number | undefined, number | undefined] = [undefined, undefined];

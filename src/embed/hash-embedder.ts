@@ -18,9 +18,7 @@ function bucket(feature: string, dimensions: number): { index: number; sign: num
 /** A deterministic bag-of-words embedder (signed feature hashing of lowercased words and their trigrams): no model, no I/O. */
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 256;
-  if (!Number.isInteger(dimensions) || dimensions < 2) {
-    throw badOption('dimensions', 'be an integer ≥ 2', dimensions);
-  }
+  if (!Number.isInteger(dimensions) || dimensions < 2) throw badOption('dimensions', 'be an integer ≥ 2', dimensions);
   return {
     id: `hash-${dimensions}`,
     dimensions,

@@ -116,7 +116,7 @@ function encodeNode(node: OnnxNode, index: number): Bytes {
 type PlaceTensor = (raw: Uint8Array | ByteSource) => number | undefined;
 
 /** TensorProto: dims=1, data_type=2, name=8, raw_data=9 (little-endian); or external_data=13 with data_location=14 EXTERNAL (1). */
-function encodeTensor(tensor: OnnxTensor, place?: PlaceTensor, location?: string): Bytes {
+function encodeTensor(tensor: OnnxTensor, place: PlaceTensor, location: string | undefined): Bytes {
   const expected = tensor.dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[tensor.type];
   if (tensor.data.byteLength !== expected) {
     throw new SkillSearchError(
@@ -127,7 +127,7 @@ function encodeTensor(tensor: OnnxTensor, place?: PlaceTensor, location?: string
   const { data } = tensor;
   const raw = 'copyTo' in data ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const header = [packedInts(1, tensor.dims), int(2, tensor.type), str(8, tensor.name)];
-  const offset = place?.(raw);
+  const offset = place(raw);
   if (offset === undefined) return message(5, [...header, bytes(9, leaf(raw))]);
   const entry = (key: string, value: string): Bytes => message(13, [str(1, key), str(2, value)]);
   return message(5, [...header, entry('location', location!), entry('offset', String(offset)), entry('length', String(raw.byteLength)), int(14, 1)]);
@@ -137,19 +137,6 @@ function encodeTensor(tensor: OnnxTensor, place?: PlaceTensor, location?: string
 function encodeValueInfo(field: number, info: OnnxValueInfo): Bytes {
   const shape = info.dims.map((dim) => message(1, [typeof dim === 'number' ? int(1, dim) : str(2, dim)]));
   return message(field, [str(1, info.name), message(2, [message(1, [int(1, info.type), message(2, shape)])])]);
-}
-
-/** Serialises a model: ModelProto{ir_version=1, producer_name=2, graph=7, opset_import=8}. */
-function encodeModel(graph: OnnxGraph, options: OnnxModelOptions, place?: PlaceTensor, location?: string): Bytes {
-  // GraphProto: node=1, name=2, initializer=5, input=11, output=12.
-  const body = [
-    ...graph.nodes.map((node, index) => encodeNode(node, index)),
-    str(2, graph.name),
-    ...graph.initializers.map((tensor) => encodeTensor(tensor, place, location)),
-    ...graph.inputs.map((input) => encodeValueInfo(11, input)),
-    ...graph.outputs.map((output) => encodeValueInfo(12, output)),
-  ];
-  return join([int(1, IR_VERSION), str(2, options.producer), message(7, body), message(8, [str(1, ''), int(2, options.opset)])]);
 }
 
 /** Copies chunks into one buffer of `length` bytes, each at its offset (consecutive when not given). */
@@ -165,12 +152,6 @@ function assemble(chunks: readonly (Uint8Array | ByteSource)[], length: number, 
   return out;
 }
 
-/** Serialises a model with every tensor inside it. */
-export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions): Uint8Array {
-  const model = encodeModel(graph, options);
-  return assemble(model.chunks, model.length);
-}
-
 /** Tensors in a data file start at multiples of this, so onnxruntime maps the file instead of copying it. */
 export const EXTERNAL_DATA_ALIGNMENT = 64 * 1024;
 
@@ -181,19 +162,30 @@ export interface ExternalDataLayout {
   readonly minBytes: number;
 }
 
-/** Serialises a model whose large tensors live in a separate data file, each at an {@link EXTERNAL_DATA_ALIGNMENT} offset. */
-export function encodeOnnxModelSplit(graph: OnnxGraph, options: OnnxModelOptions, layout: ExternalDataLayout): { model: Uint8Array; data: Uint8Array } {
+/**
+ * Serialises a model, ModelProto{ir_version=1, producer_name=2, graph=7, opset_import=8}: every tensor
+ * inside it, or with `layout` the large ones in a separate data file, each at an {@link EXTERNAL_DATA_ALIGNMENT} offset.
+ */
+export function encodeOnnxModel(graph: OnnxGraph, options: OnnxModelOptions, layout?: ExternalDataLayout): { model: Uint8Array; data: Uint8Array } {
   const placed: (Uint8Array | ByteSource)[] = [];
   const offsets: number[] = [];
   let end = 0;
   const place: PlaceTensor = (raw) => {
-    if (raw.byteLength < layout.minBytes) return undefined;
+    if (layout === undefined || raw.byteLength < layout.minBytes) return undefined;
     const offset = Math.ceil(end / EXTERNAL_DATA_ALIGNMENT) * EXTERNAL_DATA_ALIGNMENT;
     placed.push(raw);
     offsets.push(offset);
     end = offset + raw.byteLength;
     return offset;
   };
-  const model = encodeModel(graph, options, place, layout.location);
+  // GraphProto: node=1, name=2, initializer=5, input=11, output=12.
+  const body = [
+    ...graph.nodes.map((node, index) => encodeNode(node, index)),
+    str(2, graph.name),
+    ...graph.initializers.map((tensor) => encodeTensor(tensor, place, layout?.location)),
+    ...graph.inputs.map((input) => encodeValueInfo(11, input)),
+    ...graph.outputs.map((output) => encodeValueInfo(12, output)),
+  ];
+  const model = join([int(1, IR_VERSION), str(2, options.producer), message(7, body), message(8, [str(1, ''), int(2, options.opset)])]);
   return { model: assemble(model.chunks, model.length), data: assemble(placed, end, offsets) };
 }

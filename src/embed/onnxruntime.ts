@@ -41,11 +41,7 @@ export function loadOnnxRuntime(): OrtModule {
   }
 }
 
-/**
- * onnxruntime's JavaScript as the CLI bundle carries it (scripts/bundle-cli.ts), under the bundle's
- * code cache; its binding is still the installed package's. Undefined outside the bundle or when the
- * installed version is not the bundled one.
- */
+/** onnxruntime's JavaScript from the CLI bundle (scripts/bundle-cli.ts), with the installed binding; undefined outside it or for another version. */
 function bundledRuntime(): OrtModule | undefined {
   const bundled = bundledVersion('onnxruntime-node');
   if (bundled === undefined) return undefined;

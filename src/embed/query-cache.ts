@@ -7,9 +7,8 @@ export function normalizeQueryText(query: string): string {
 }
 
 /**
- * A small LRU of query vectors (embedded as `query`) in front of an embedder: one message is often
- * searched more than once. Concurrent callers share one model call, run without any caller's signal
- * (each races its own); a failed call is forgotten.
+ * A small LRU of query vectors in front of an embedder: one message is often searched more than once. Concurrent
+ * callers share one model call, run without any caller's signal (each races its own); a failed call is forgotten.
  */
 export class QueryEmbeddingCache {
   readonly capacity: number;
@@ -41,10 +40,6 @@ export class QueryEmbeddingCache {
     this.#entries.set(key, entry);
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
     return raceAbort(entry, signal);
-  }
-
-  clear(): void {
-    this.#entries.clear();
   }
 
   async #call(query: string, signal?: AbortSignal): Promise<Float32Array> {

@@ -10,7 +10,7 @@ import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
 import { loadOnnxRuntime } from './onnxruntime.js';
-import { bulkThreads } from './use-lite-native.js';
+import { bulkThreads, SESSION_OPTIONS } from './use-lite-native.js';
 
 export interface TransformersEmbedderOptions {
   /** A model folder: `<dir>/onnx/model.onnx` (or `model_quantized.onnx`), `tokenizer.json`, `config.json`. */
@@ -90,13 +90,9 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   const modelDir = resolve(options.modelDir);
   const batchSize = positiveInteger('batchSize', options.batchSize ?? 16);
   const pooling = options.pooling ?? 'mean';
-  if (pooling !== 'mean' && pooling !== 'cls') {
-    throw badOption('pooling', "be 'mean' or 'cls'", pooling);
-  }
+  if (pooling !== 'mean' && pooling !== 'cls') throw badOption('pooling', "be 'mean' or 'cls'", pooling);
   const maxTokens = options.maxTokens;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) {
-    throw badOption('maxTokens', 'be an integer of at least 2', maxTokens);
-  }
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 2)) throw badOption('maxTokens', 'be an integer of at least 2', maxTokens);
   const prefixes: Record<EmbedKind, string> = { query: options.queryPrefix ?? '', passage: options.passagePrefix ?? '' };
   if (!existsSync(modelDir)) throw modelNotFound(modelDir, 'entirely (no such folder)');
   const quantizedFile = join(modelDir, 'onnx', 'model_quantized.onnx');
@@ -122,12 +118,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
     const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
     const ort = loadOnnxRuntime();
-    const session = await ort.InferenceSession.create(modelFile, {
-      graphOptimizationLevel: 'all',
-      intraOpNumThreads: bulkThreads(),
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-    });
+    const session = await ort.InferenceSession.create(modelFile, { ...SESSION_OPTIONS, intraOpNumThreads: bulkThreads() });
     /** Ids of the special tokens ([CLS], [SEP], <s>, </s>, …). */
     const specialIds = new Set([...tokenizer.get_added_tokens_decoder()].filter(([, token]) => token.special).map(([id]) => id));
     // tokenizer_config.json often says 1e30 for "no limit"; the position table is the real one.

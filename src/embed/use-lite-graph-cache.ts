@@ -10,14 +10,12 @@ import { UseLiteTokenizer } from './use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from './use-lite-weights.js';
 
 /**
- * The USE-lite ONNX graph and tokenizer, built once and kept on disk: a cold process hands
- * onnxruntime a model file whose weights (`<model>.data`) it maps, and maps the tokenizer's table
- * (`<model>.tokenizer`); `<model>.query` is the query session's model over the same data.
- *
- * Keyed by the weights' sha256 and the graph format. Files are written atomically, the model last,
- * then a sidecar with each file's size and the CRC-32 of its first and last 64 KiB; any mismatch, or
- * onnxruntime refusing them, means a rebuild (middles are not checksummed: that would cost what the
- * cache saves). A cache problem falls back to a model built in memory: it never fails a load.
+ * The USE-lite ONNX graph and tokenizer, built once and kept on disk: a cold process hands onnxruntime a model file
+ * whose weights (`<model>.data`) it maps, and maps the tokenizer's table (`<model>.tokenizer`); `<model>.query` is the
+ * query session's model over the same data. Keyed by the weights' sha256 and the graph format; files are written
+ * atomically, the model last, then a sidecar with each file's size and the CRC-32 of its first and last 64 KiB (not the
+ * middle: that would cost what the cache saves). A mismatch, or onnxruntime refusing them, means a rebuild; a cache
+ * problem falls back to a model built in memory, never failing a load.
  */
 
 export interface UseLiteGraph {

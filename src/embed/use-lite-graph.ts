@@ -1,5 +1,5 @@
 import { SkillSearchError } from '../errors.js';
-import { encodeOnnxModel, encodeOnnxModelSplit, OnnxType } from './onnx-writer.js';
+import { encodeOnnxModel, OnnxType } from './onnx-writer.js';
 import type { OnnxGraph, OnnxModelOptions, OnnxNode, OnnxTensor } from './onnx-writer.js';
 import type { UseLiteFiles, UseLiteWeight } from './use-lite-weights.js';
 
@@ -186,29 +186,27 @@ function useLiteGraph(files: UseLiteFiles): OnnxGraph {
 
 /** The encoder as one ONNX model, weights inside. */
 export function buildUseLiteOnnx(files: UseLiteFiles): Uint8Array {
-  return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS);
+  return encodeOnnxModel(useLiteGraph(files), MODEL_OPTIONS).model;
 }
 
 /**
- * The encoder as a model file over a data file named `dataFile` (what the graph cache saves), and
- * the {@link queryGraph} over the same data. Each step is one synchronous stretch (under load up
- * to 2 s for all three), so it yields to the event loop between them: a hook's budget timer can fire.
+ * The encoder as a model file over a data file named `dataFile` (what the graph cache saves), and the {@link queryGraph}
+ * over the same data. It yields to the event loop between its long synchronous steps: a hook's budget timer can fire.
  */
 export async function buildUseLiteOnnxSplit(files: UseLiteFiles, dataFile: string): Promise<{ model: Uint8Array; data: Uint8Array; query: Uint8Array }> {
   const graph = useLiteGraph(files);
   const layout = { location: dataFile, minBytes: DATA_FILE_MIN_BYTES };
   await new Promise((resolve) => setImmediate(resolve));
-  const split = encodeOnnxModelSplit(graph, MODEL_OPTIONS, layout);
+  const split = encodeOnnxModel(graph, MODEL_OPTIONS, layout);
   await new Promise((resolve) => setImmediate(resolve));
   // The same tensors in the same order, so the same data file.
-  const { model: query } = encodeOnnxModelSplit(queryGraph(graph), MODEL_OPTIONS, layout);
+  const { model: query } = encodeOnnxModel(queryGraph(graph), MODEL_OPTIONS, layout);
   return { ...split, query };
 }
 
 /**
- * The graph with its data-file weights also declared as inputs, so onnxruntime skips pre-packing
- * them, about half of a session's making (docs/cold-start.md). Its vectors differ from the packed
- * graph's by float rounding (test/embed/use-lite-query-session.test.ts): queries only, never stored.
+ * The graph with its data-file weights also declared as inputs, so onnxruntime skips pre-packing them (docs/cold-start.md).
+ * Its vectors differ from the packed graph's by float rounding (use-lite-query-session.test.ts): queries only, never stored.
  */
 function queryGraph(graph: OnnxGraph): OnnxGraph {
   const weights = graph.initializers.filter((tensor) => tensor.type === OnnxType.FLOAT && tensor.data.byteLength >= DATA_FILE_MIN_BYTES);

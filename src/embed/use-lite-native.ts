@@ -16,9 +16,8 @@ const MAX_PADDING_RATIO = 0.25;
 const PADDING_SLACK_TOKENS = 8;
 const YIELD_EVERY_MS = 20;
 /**
- * Padded tokens per call when storing vectors (two texts at the 128-token cap): a call blocks this
- * thread, and a long one let a hook's watchdog kill it (docs/cold-start.md). Fixed, not timed: a
- * vector's last bits depend on its batch, and stored vectors must not depend on the load.
+ * Padded tokens per call when storing vectors (two texts at the cap): a long call blocks this thread
+ * past a hook's watchdog (docs/cold-start.md). Fixed, not timed: a vector's last bits depend on its batch.
  */
 export const MAX_CALL_TOKENS = 2 * 128;
 
@@ -52,17 +51,13 @@ export interface UseLiteRuntime {
 }
 
 /** The passage session: one thread, so a search leaves the other cores to the agent around it. */
-const SESSION_OPTIONS = {
+export const SESSION_OPTIONS = {
   graphOptimizationLevel: 'all',
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
 } as const;
-/**
- * The query session skips graph optimisations, which cost a cold session time for no faster run
- * with weights as graph inputs (docs/cold-start.md); it logs errors only, since onnxruntime warns of
- * every such input.
- */
+/** The query session skips graph optimisations, slow to make and no faster with weights as inputs (docs/cold-start.md); it logs errors only, not a warning per input. */
 const QUERY_SESSION_OPTIONS = { ...SESSION_OPTIONS, graphOptimizationLevel: 'disabled', logSeverityLevel: 3 } as const;
 
 /** Calls with this many texts (index builds) may run on a bulk session of {@link bulkThreads} threads, bit-identical to the passage one. */
@@ -81,9 +76,8 @@ export interface NativeUseLiteOptions {
 }
 
 /**
- * Loads onnxruntime and the graph (use-lite-graph-cache.ts); rejects where the binding cannot load.
- * `query` texts run on the query session, made first; the rest, what the store keeps, on the packed
- * passage session, made at its first text.
+ * Loads onnxruntime and the graph (use-lite-graph-cache.ts); rejects where the binding cannot load. `query`
+ * texts run on the query session, made first; what the store keeps, on the passage session, made at its first text.
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}, options: NativeUseLiteOptions = {}): Promise<UseLiteRuntime> {
   // The graph's files are read on the thread pool while the runtime loads on this thread.
@@ -142,10 +136,8 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
       let yieldedAt = performance.now();
       // A query's few texts finish before the bound matters; they stay in the batches their vectors were measured in.
       const maxTokens = kind === 'query' ? Number.POSITIVE_INFINITY : MAX_CALL_TOKENS;
-      for (const indices of paddedBatches(
-        order.map((index) => encoded[index]!.length),
-        maxTokens,
-      )) {
+      const lengths = order.map((index) => encoded[index]!.length);
+      for (const indices of paddedBatches(lengths, maxTokens)) {
         // Each call blocks the event loop: when indexing, let timers and sockets in now and then.
         if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
           await new Promise((resolve) => setImmediate(resolve));

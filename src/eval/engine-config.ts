@@ -3,10 +3,7 @@ import { SkillSearchError, errorMessage } from '../errors.js';
 import { ENGINE_DEFAULTS, resolveKnobs, type EngineKnobs } from '../search/options.js';
 import { keyPath, readJsonFile } from '../util/json-file.js';
 
-/**
- * `eval --config FILE`: engine knobs for one run, groups field by field. Its shape follows
- * {@link ENGINE_DEFAULTS} (so new knobs need no change here); values are checked by `resolveKnobs`.
- */
+/** `eval --config FILE`: one run's engine knobs, shaped after {@link ENGINE_DEFAULTS} (new knobs need no change here), values checked by `resolveKnobs`. */
 
 const NOT_IN_FILE = new Set(['relevance']);
 

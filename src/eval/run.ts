@@ -1,10 +1,11 @@
 import { throwIfAborted } from '../errors.js';
 import { assertMode, assertPositiveInteger, ENGINE_DEFAULTS } from '../search/options.js';
-import type { AbstainSetting, SearchHit, SearchMode, SkillSearcher } from '../types.js';
+import type { SkillSearchEngine } from '../search/engine.js';
+import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
 import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem, type RankingScores } from './metrics.js';
 import type { EvalQuery } from './queries.js';
-import type { Language } from '../lang/detect.js';
-import { scoreByLanguage, type LanguageScores } from './languages.js';
+import { detectLanguage, type Language } from '../lang/detect.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /**
  * The SPEC §7 `eval --json` object plus the `shown` view. Ranking metrics (abstention off) are
@@ -18,7 +19,7 @@ export interface EvalReport extends Omit<RankingScores, 'labelled'> {
   readonly shown: { readonly hitAt1: number; readonly hitAt5: number; readonly blank: number; readonly answerable: number };
   /** Of the user-facing search. */
   readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number };
-  /** Ranking view per query language (see `languages.ts`). */
+  /** Ranking view per query language (`scoreByLanguage`). */
   readonly byLanguage: Partial<Record<Language, LanguageScores>>;
 }
 
@@ -116,4 +117,38 @@ export async function runEval(engine: SkillSearcher, queries: readonly EvalQuery
     latencyMs: { p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), p99: round(percentile(latencies, 99), 2) },
     byLanguage: scoreByLanguage(queries.map((item, i) => ({ query: item.query, outcome: rankings[i]! }))),
   };
+}
+
+/** Why `engine` showed nothing: `P(answerable) 0.21 × P(fits) 0.38 for "pdf" = 0.080 < threshold 0.125`. */
+export function blankExplainer(engine: Pick<SkillSearchEngine, 'explain'>, request: SearchRequest): (query: string) => Promise<string> {
+  return async (query) => {
+    const { answerable, threshold, hits } = await engine.explain(query, request);
+    const best = hits[0];
+    if (best === undefined) return 'no skill matched at all';
+    return `P(answerable) ${answerable.toFixed(2)} × P(fits) ${best.fits.toFixed(2)} for "${best.name}" = ${best.score.toFixed(3)} < threshold ${threshold.toFixed(3)}`;
+  };
+}
+
+/** Ranking scores of the labelled queries written in one language. */
+export interface LanguageScores {
+  /** Labelled queries in this language (the denominator). */
+  readonly queries: number;
+  readonly hitAt1: number;
+  readonly hitAt5: number;
+  readonly mrr: number;
+}
+
+/** `eval`'s `byLanguage` block: the queries grouped by `detectLanguage`, each group with labelled queries scored like the whole set. */
+export function scoreByLanguage(runs: readonly { readonly query: string; readonly outcome: QueryOutcome }[]): Partial<Record<Language, LanguageScores>> {
+  const groups = new Map<Language, QueryOutcome[]>();
+  for (const { query, outcome } of runs) {
+    getOrAdd(groups, detectLanguage(query), () => []).push(outcome);
+  }
+  const out: Partial<Record<Language, LanguageScores>> = {};
+  for (const [language, outcomes] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    const scores = scoreRankings(outcomes);
+    if (scores.labelled === 0) continue;
+    out[language] = { queries: scores.labelled, hitAt1: round(scores.hitAt1, 4), hitAt5: round(scores.hitAt5, 4), mrr: round(scores.mrr, 4) };
+  }
+  return out;
 }

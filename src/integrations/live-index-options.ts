@@ -1,5 +1,5 @@
 /** What a live index or a cold search is opened with, and the engine options and catalog made of it. */
-import { resolveEmbedder } from '../embed/index.js';
+import { resolveEmbedder } from '../embed/resolve.js';
 import { SkillCatalog, type CatalogOptions } from '../load/index.js';
 import type { EngineKnobs, EngineOptions, SnapshotCatalog } from '../search/index.js';
 import { storeSource } from '../search/stored-search.js';

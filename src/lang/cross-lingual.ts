@@ -51,10 +51,9 @@ export interface SkillGlosses {
 const TRANSLATED: ReadonlySet<Language> = new Set(['zh', 'ja']);
 
 /**
- * The language step in front of both rankers. English queries pass after one regular-expression
- * test, loading no dictionary. A Chinese or Japanese query over a catalog in another language is
- * rendered in English for BM25 and (unless the encoder is multilingual) the encoder; Chinese and
- * Japanese skills get English glosses at index time.
+ * The language step in front of both rankers: English queries pass one regular-expression test, no dictionary loaded;
+ * a Chinese or Japanese query over a catalog in another language is rendered in English for BM25 and (unless the
+ * encoder is multilingual) the encoder; Chinese and Japanese skills get English glosses at index time.
  */
 export class CrossLingual {
   readonly #enabled: boolean;
@@ -62,8 +61,6 @@ export class CrossLingual {
   readonly #multilingual: boolean;
   /** Counted from {@link #languages} when first read after a {@link prepare}. */
   #catalog: Language | undefined = 'en';
-  /** Skills of the catalog written in a language other than English. */
-  #foreignCount = 0;
   #dictionary: Dictionary | undefined;
   /** contentHash → language of the catalog's skills with CJK text (the others are English). */
   #languages = new Map<string, Language>();
@@ -73,7 +70,6 @@ export class CrossLingual {
   #loanwords: LoanwordMatcher | undefined;
   /** Built on the first translated query; dropped when the catalog changes. */
   #vocabulary: CatalogueVocabulary | undefined;
-  #unavailable: Error | undefined;
   /** contentHash → glosses, for the skills in the current catalog that have any. */
   #glosses = new Map<string, SkillGlosses | null>();
   /** Where the results are kept (read on the first prepare), or undefined. */
@@ -94,15 +90,11 @@ export class CrossLingual {
 
   /** The majority language of the catalog's skill text (set by {@link prepare}; counted on first use). */
   get catalogLanguage(): Language {
-    this.#catalog ??= this.#foreignCount === 0 ? 'en' : majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
+    this.#catalog ??= majority(this.#skills.map((skill) => this.#languages.get(skill.contentHash) ?? 'en'));
     return this.#catalog;
   }
 
-  /**
-   * Detects the language of skills not seen before and glosses the Chinese and Japanese ones,
-   * loading the dictionary only for those. Catalog-wide figures wait until needed. Call before
-   * indexing; {@link glossesOf} then answers.
-   */
+  /** Detects new skills' languages and glosses the Chinese and Japanese ones (loading the dictionary only for those); call before indexing. */
   async prepare(skills: Iterable<Skill>, signal?: AbortSignal): Promise<void> {
     this.#readCache();
     const list = [...skills];
@@ -113,7 +105,6 @@ export class CrossLingual {
     // Only skills with CJK text are remembered.
     const languages = new Map<string, Language>();
     const foreign: Skill[] = [];
-    let foreignCount = 0;
     let detected = 0;
     for (const skill of list) {
       if (this.#plain.has(skill)) continue;
@@ -128,12 +119,10 @@ export class CrossLingual {
         detected += 1;
       }
       languages.set(skill.contentHash, language);
-      if (language !== 'en') foreignCount += 1;
       if (TRANSLATED.has(language)) foreign.push(skill);
     }
     const dropped = this.#languages.size + detected - languages.size;
     this.#languages = languages;
-    this.#foreignCount = foreignCount;
     if (!this.#enabled) return;
     const next = new Map<string, SkillGlosses | null>();
     const pending: Skill[] = [];
@@ -158,10 +147,9 @@ export class CrossLingual {
   }
 
   /**
-   * Glosses a few changed `skills` without the rest of the catalog, as {@link prepare} of the whole
-   * would, when their glosses cannot depend on the catalog: a Japanese skill's do through katakana
-   * loanwords long enough to match. False when one cannot (or no dictionary): prepare the whole
-   * catalog then. Writes no cache; for an engine that has synced nothing.
+   * Glosses a few changed `skills` as {@link prepare} of the whole catalog would, when their glosses cannot depend on
+   * it (a Japanese skill's do through katakana loanwords long enough to match). False when one can, or without a
+   * dictionary: prepare the whole catalog then. Writes no cache; for an engine that has synced nothing.
    */
   async prepareAlone(skills: readonly Skill[], signal?: AbortSignal): Promise<boolean> {
     const foreign = skills.filter((skill) => !this.#plain.has(skill) && CJK.test(skillText(skill)));
@@ -275,17 +263,12 @@ export class CrossLingual {
     return this.#loanwords;
   }
 
-  /** Why the dictionary failed to load at the last try; searches then go on untranslated. */
-  get unavailable(): Error | undefined {
-    return this.#unavailable;
-  }
-
+  /** The shared dictionary; undefined when it cannot load (searches then go on untranslated; the next call tries again). */
   async #load(): Promise<Dictionary | undefined> {
     try {
       this.#dictionary ??= await sharedDictionary(this.#dir);
-      this.#unavailable = undefined;
-    } catch (error) {
-      this.#unavailable = error instanceof Error ? error : new Error(String(error));
+    } catch {
+      // Left undefined.
     }
     return this.#dictionary;
   }

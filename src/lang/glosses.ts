@@ -1,7 +1,6 @@
 /**
- * Which English words of a CC-CEDICT entry stand for a Chinese word in a search: dictionary order,
- * computing senses moved up behind the first; notes (variants, surnames, classifiers) dropped;
- * parentheticals and the infinitive `to` cleaned away.
+ * Which English words of a CC-CEDICT entry stand for a Chinese word in a search: dictionary order, computing senses
+ * moved up behind the first; notes (variants, surnames, classifiers), parentheticals and the infinitive `to` dropped.
  */
 
 /** Glosses a word is searched with: more add recall for one word and drown the others. */

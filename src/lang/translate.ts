@@ -7,9 +7,9 @@ import type { LoanwordMatcher } from './loanwords.js';
 import type { CatalogueVocabulary } from './vocabulary.js';
 
 /**
- * Dictionary translation of CJK text into English search text. Latin runs stay; Han runs are
- * segmented with `Intl.Segmenter` and looked up longest match first (joining segments, 调|试 → 调试,
- * never starting inside one); hiragana is dropped; katakana goes to `loanwords` when given.
+ * Dictionary translation of CJK text into English search text. Latin runs stay; Han runs are segmented with
+ * `Intl.Segmenter` and looked up longest match first (joining segments, 调|试 → 调试, never starting inside one);
+ * hiragana is dropped; katakana goes to `loanwords` when given.
  */
 
 /** Function words whose glosses would only add noise to a search (particles, pronouns, filler verbs). */
@@ -75,9 +75,8 @@ export function segmentHan(run: string, dictionary: Dictionary, options: { reado
 }
 
 /**
- * Japanese writes some Sino-Japanese compounds in the reverse order of the Chinese word (脅威 /
- * 威胁 "threat", 制限 / 限制 "restrict"): a pair of characters that is no headword, in no
- * three-character headword, whose reverse is one, is swapped.
+ * Japanese writes some compounds in the reverse of the Chinese order (脅威 / 威胁 "threat", 制限 / 限制 "restrict"):
+ * a character pair that is no headword, in no three-character headword, whose reverse is one, is swapped.
  */
 function swapReversed(run: string, dictionary: Dictionary): string {
   const chars = Array.from(run);

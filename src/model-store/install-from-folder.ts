@@ -15,10 +15,7 @@ function folderError(from: string, problem: string): SkillSearchError {
   return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
 }
 
-/**
- * `model pull <id> --from DIR`: installs a folder copied by hand, checked first (`folderProblem`),
- * and every file's sha256 against DIR's `skill-search-model.json` when it has one.
- */
+/** `model pull <id> --from DIR`: installs a hand-copied folder, checked (`folderProblem`), each file's sha256 against its `skill-search-model.json` if any. */
 export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
   const source = path.resolve(from);
   if (!existsSync(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');

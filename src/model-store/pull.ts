@@ -70,10 +70,6 @@ const DEFAULTS = {
   unannouncedFactor: 2,
 } as const;
 
-function endpointOf(options: PullOptions): string {
-  return (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
-}
-
 class Puller {
   readonly #preset: ModelPreset;
   readonly #options: PullOptions;
@@ -83,10 +79,10 @@ class Puller {
   downloadedBytes = 0;
   resumedBytes = 0;
 
-  constructor(preset: ModelPreset, options: PullOptions) {
+  constructor(preset: ModelPreset, options: PullOptions, endpoint: string) {
     this.#preset = preset;
     this.#options = options;
-    this.#endpoint = endpointOf(options);
+    this.#endpoint = endpoint;
     this.#staging = stagingDir(options.root, preset.id);
     this.#maxUnannouncedBytes = options.maxUnannouncedBytes ?? preset.downloadMb * 1e6 * DEFAULTS.unannouncedFactor;
   }
@@ -278,7 +274,7 @@ function readInfo(file: string): string | undefined {
  * announced size and hash, then moved into place in one rename.
  */
 export async function pullModel(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
-  const endpoint = endpointOf(options);
+  const endpoint = (options.endpoint ?? DEFAULTS.endpoint).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/.test(endpoint) || !URL.canParse(endpoint)) {
     throw new SkillSearchError('BAD_OPTION', `the hub endpoint must be an http:// or https:// URL, got '${endpoint}' (SKILL_SEARCH_HF_ENDPOINT)`);
   }
@@ -296,7 +292,7 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
   const unlink = linkAbortSignal(options.signal, controller);
   const timer = setTimeout(() => controller.abort(deadline), deadlineMs);
   try {
-    return await pullLocked(preset, { ...options, signal: controller.signal });
+    return await pullLocked(preset, { ...options, signal: controller.signal }, endpoint);
   } catch (error) {
     throw controller.signal.reason === deadline ? deadline : error;
   } finally {
@@ -305,9 +301,9 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
   }
 }
 
-function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResult> {
+function pullLocked(preset: ModelPreset, options: PullOptions, endpoint: string): Promise<PullResult> {
   return withInstallLock(options.root, preset.id, async () => {
-    const puller = new Puller(preset, options);
+    const puller = new Puller(preset, options, endpoint);
     const remotes: RemoteFile[] = [];
     for (const file of preset.files) remotes.push(await puller.probe(file));
     const files: ManifestFile[] = [];
@@ -317,13 +313,10 @@ function pullLocked(preset: ModelPreset, options: PullOptions): Promise<PullResu
     const problem = folderProblem(staging, preset);
     if (problem !== undefined) {
       rmSync(staging, { recursive: true, force: true });
-      throw new SkillSearchError(
-        'CHECKSUM',
-        `the files fetched from ${endpointOf(options)} do not form a usable ${preset.id}: ${problem}; nothing was installed`,
-      );
+      throw new SkillSearchError('CHECKSUM', `the files fetched from ${endpoint} do not form a usable ${preset.id}: ${problem}; nothing was installed`);
     }
     const commit = remotes.find((remote) => remote.commit !== undefined)?.commit;
-    const { dir, manifest } = commitInstall(options.root, staging, preset, { revision: preset.revision, commit, source: endpointOf(options), files });
+    const { dir, manifest } = commitInstall(options.root, staging, preset, { revision: preset.revision, commit, source: endpoint, files });
     const unverified = remotes.filter((remote) => remote.digest === undefined).map((remote) => remote.file);
     return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes, unverified };
   });

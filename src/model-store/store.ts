@@ -100,10 +100,7 @@ function writeDurable(file: string, text: string): void {
 
 type InstallOrigin = Pick<ModelManifest, 'revision' | 'commit' | 'source' | 'files'>;
 
-/**
- * Makes a verified staging folder, its manifest written first, the installed model of `preset` in
- * one rename: readers see the old folder or the new one, never a mix.
- */
+/** Makes a verified staging folder, its manifest written first, the installed `preset` in one rename: readers see the old folder or the new one. */
 export function commitInstall(root: string, staging: string, preset: ModelPreset, origin: InstallOrigin): { dir: string; manifest: ModelManifest } {
   const { revision, commit, source, files } = origin;
   const manifest: ModelManifest = {

@@ -1,7 +1,6 @@
 /**
- * Garbage collection for a resident process (`skill-search watch`) once quiet after work that
- * replaced large structures: a reindex leaves the old catalog in V8's old generation, which V8
- * collects only at several times the live size, so RSS grew with every edit (docs/benchmarks.md).
+ * Garbage collection for a resident process (`skill-search watch`) once quiet after a reindex, whose old catalog
+ * V8's old generation keeps until several times the live size, growing RSS with every edit (docs/benchmarks.md).
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

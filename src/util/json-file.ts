@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { notJson, unreadableFile } from '../errors.js';
 
-/**
- * Reads and parses a JSON file a user wrote (a config file); undefined when `missingOk` and the
- * file does not exist. Errors are one line naming the file: cannot read, or not valid JSON.
- */
+/** Reads and parses a user's JSON file (a config); undefined when `missingOk` and it is missing. Errors: one line naming the file, unreadable or not JSON. */
 export function readJsonFile(file: string, { missingOk = false }: { readonly missingOk?: boolean } = {}): unknown {
   let text: string;
   try {

@@ -19,16 +19,12 @@ export function makeDirs(dir: string, options: { readonly mode?: number; readonl
       stats = statSync(existing);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
+      // ENOTDIR: a file stands in the way higher up, found as the walk goes on.
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
         const parent = path.dirname(existing);
         if (parent === existing) throw fail(`${existing} does not exist`);
         missing.push(existing);
         existing = parent;
-        continue;
-      }
-      if (code === 'ENOTDIR') {
-        missing.push(existing);
-        existing = path.dirname(existing);
         continue;
       }
       throw fail(`${code ?? String(error)} at ${existing}`, error);

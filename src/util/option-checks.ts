@@ -7,12 +7,7 @@ export function positiveInteger(key: string, value: unknown): number {
   return value;
 }
 
-/*
- * Checks for the retrieval knobs (`EngineOptions` and the layers' own knobs): each names the knob
- * and shows the value as JSON (a string knob in quotes), so one line says what to fix.
- */
-
-/** The `BAD_OPTION` error for a knob, its value shown as JSON. */
+/** The `BAD_OPTION` error for a retrieval knob (`EngineOptions`, the layers' own), its value as JSON: the checks below use it, so one line says what to fix. */
 export function badKnob(name: string, expected: string, value: unknown): SkillSearchError {
   return badOption(name, `be ${expected}`, JSON.stringify(value) ?? String(value));
 }
@@ -28,9 +23,7 @@ export function assertNonNegativeInteger(name: string, value: unknown): number {
 }
 
 export function assertFinite(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw badKnob(name, `a number from ${min} to ${max}`, value);
-  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw badKnob(name, `a number from ${min} to ${max}`, value);
   return value;
 }
 

@@ -72,8 +72,8 @@ export function array(item: Check): Check {
   };
 }
 
-/** An object with these keys (a missing key is checked as undefined: wrap it in `optional`); `strict`: other keys are an `unknown key`. */
-export function object(shape: Readonly<Record<string, Check>>, rules: { readonly strict?: boolean } = {}): Check {
+/** An object with these keys and no others (`unknown key`); a missing key is checked as undefined: wrap it in `optional`. */
+export function object(shape: Readonly<Record<string, Check>>): Check {
   const keys = Object.keys(shape);
   return (value, path) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return wrongType('object', value, path);
@@ -82,10 +82,7 @@ export function object(shape: Readonly<Record<string, Check>>, rules: { readonly
       const problem = shape[key]!(fields[key], [...path, key]);
       if (problem !== undefined) return problem;
     }
-    if (rules.strict) {
-      const unknownKey = Object.keys(fields).find((key) => !Object.hasOwn(shape, key));
-      if (unknownKey !== undefined) return { path: [...path, unknownKey], message: 'unknown key' };
-    }
-    return undefined;
+    const unknownKey = Object.keys(fields).find((key) => !Object.hasOwn(shape, key));
+    return unknownKey === undefined ? undefined : { path: [...path, unknownKey], message: 'unknown key' };
   };
 }

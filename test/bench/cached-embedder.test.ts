@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CachedEmbedder } from '../../bench/cached-embedder.js';
-import { createHashEmbedder } from '../../src/embed/index.js';
+import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import type { Embedder } from '../../src/types.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
 
 // Importing either module from this file's graph fails the command (exit 2), so these tests
 // prove that `validate`, `list` and every `--help` stay clear of the model and the engine.
-vi.mock('../../src/embed/index.js', () => {
+vi.mock('../../src/embed/resolve.js', () => {
   throw new Error('the embedder was imported');
 });
 vi.mock('../../src/search/index.js', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import ortModule from 'onnxruntime-node';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeOnnxModel, encodeOnnxModelSplit, EXTERNAL_DATA_ALIGNMENT, OnnxType } from '../../src/embed/onnx-writer.js';
+import { encodeOnnxModel, EXTERNAL_DATA_ALIGNMENT, OnnxType } from '../../src/embed/onnx-writer.js';
 import type { OnnxGraph } from '../../src/embed/onnx-writer.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
@@ -47,7 +47,7 @@ function layerNorm(row: number[], epsilon: number): number[] {
 describe('encodeOnnxModel', () => {
   it('writes a model onnxruntime loads and runs as specified (float and int-list attributes, deferred bytes)', async () => {
     const epsilon = 0.25; // large enough to change the output, so a lost float attribute would show
-    const session = await ort.InferenceSession.create(encodeOnnxModel(graph(epsilon), { opset: 17, producer: 'test' }));
+    const session = await ort.InferenceSession.create(encodeOnnxModel(graph(epsilon), { opset: 17, producer: 'test' }).model);
     const x = Float32Array.of(1, 2, -1, 0.5);
     const { y } = await session.run({ x: new ort.Tensor('float32', x, [2, 2]) });
     expect(y!.dims).toEqual([3, 2]);
@@ -62,13 +62,13 @@ describe('encodeOnnxModel', () => {
   it('splits tensors from a size up into an aligned data file that onnxruntime reads beside the model', async () => {
     const options = { opset: 17, producer: 'test' };
     // Only w (24 bytes, a deferred source) reaches a 13-byte floor; b, scale and shift have 12 each.
-    const { model, data } = encodeOnnxModelSplit(graph(0.25), options, { location: 'weights.data', minBytes: 13 });
+    const { model, data } = encodeOnnxModel(graph(0.25), options, { location: 'weights.data', minBytes: 13 });
     expect(data.length).toBe(24);
     // With a 12-byte floor all four go, each at the next aligned offset: w, b, scale, shift.
-    const all = encodeOnnxModelSplit(graph(0.25), options, { location: 'weights.data', minBytes: 12 });
+    const all = encodeOnnxModel(graph(0.25), options, { location: 'weights.data', minBytes: 12 });
     expect(all.data.length).toBe(3 * EXTERNAL_DATA_ALIGNMENT + 12);
     const x = new ort.Tensor('float32', Float32Array.of(1, 2, -1, 0.5), [2, 2]);
-    const inline = await (await ort.InferenceSession.create(encodeOnnxModel(graph(0.25), options))).run({ x });
+    const inline = await (await ort.InferenceSession.create(encodeOnnxModel(graph(0.25), options).model)).run({ x });
     for (const split of [{ model, data }, all]) {
       const dir = tempDir();
       writeFileSync(join(dir, 'model.onnx'), split.model);

@@ -60,7 +60,6 @@ describe('USE-lite tokenizer', () => {
   it('encodes alike when rebuilt from its table, and refuses bytes that are not one', () => {
     const table = tokenizer.table();
     const copy = UseLiteTokenizer.fromTable(table)!;
-    expect(copy.vocabularySize).toBe(tokenizer.vocabularySize);
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 30 })), (text) => {
         expect(copy.encode(text)).toEqual(tokenizer.encode(text));

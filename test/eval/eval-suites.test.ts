@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvalQueries } from '../../src/eval/index.js';
+import { readEvalQueries } from '../../src/eval/queries.js';
 import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_R2_QUERIES, loadSuite, splitOf } from '../../scripts/eval-suites.js';
 
 const share = (ids: readonly string[], suite: 'library' | 'library-r2', split: string): number =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreByLanguage } from '../../src/eval/languages.js';
+import { scoreByLanguage } from '../../src/eval/run.js';
 
 const ranked = (...names: string[]) => names.map((name) => ({ id: name, name }));
 

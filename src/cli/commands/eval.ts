@@ -30,8 +30,8 @@ export async function runEval(args: ParsedArgs, io: CliIo): Promise<number> {
           Object.entries(fromFile).filter(([key]) => !(['k', 'mode', 'abstain'].includes(key) && args.values[key] !== undefined)),
         ) as EngineKnobs);
   const retrieval = withKnobs(resolveRetrieval(args.values, io, DEFAULT_EVAL_K), knobs, sources, io);
-  const evaluation = await import('../../eval/index.js');
-  const queries = await evaluation.readEvalQueries(queriesFile);
+  const [evaluation, { readEvalQueries }] = await Promise.all([import('../../eval/run.js'), import('../../eval/queries.js')]);
+  const queries = await readEvalQueries(queriesFile);
   if (queries.length === 0) throw flagError(`--queries '${queriesRaw}': no queries in the file`);
 
   const live = await openLiveIndex(sources, retrieval, io, knobs);
