@@ -13,7 +13,7 @@ import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
 import { storeSource } from './stored-search.js';
 import { VectorSupply, type EmbedProgress } from './vector-supply.js';
@@ -63,15 +63,11 @@ type Counts = Omit<SyncResult, 'embedded'>;
  * sync). A sync awaits every embedding, then changes the indexes in one synchronous block.
  */
 export class SkillSearchEngine extends RankedSearch {
-  readonly options: ResolvedEngineOptions;
-  readonly #dimensions: number;
-  readonly #language: CrossLingual;
-  readonly #ranker: Ranker;
   readonly #shared: SharedStore | undefined;
   readonly #writer: CatalogWriter | undefined;
   readonly #dense: LiveVectors;
   #denseStale = false;
-  #lexical = new LexicalIndex();
+  readonly #lexical = new LexicalIndex();
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
@@ -85,26 +81,23 @@ export class SkillSearchEngine extends RankedSearch {
   #saved: { generation: number; key: string } | undefined;
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  protected readonly catalog: RankedCatalog;
 
-  private constructor(options: ResolvedEngineOptions, dimensions: number) {
-    super();
-    this.options = options;
-    this.#dimensions = dimensions;
-    const store = storeSource(options);
-    this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
-    this.#language = new CrossLingual({
+  private constructor(options: ResolvedEngineOptions, dimensions: number, shared: SharedStore | undefined) {
+    const language = new CrossLingual({
       ...options.crossLingual,
       multilingual: options.embedder.multilingual === true,
-      ...(this.#shared === undefined ? {} : { cache: this.#shared }),
+      ...(shared === undefined ? {} : { cache: shared }),
     });
+    super({ engine: options, dimensions, language });
+    this.#shared = shared;
     // The store's model id: the embedder's with its text version.
-    const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared: this.#shared, language: this.#language };
+    const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared, language };
     const vectors = { ...sources, supply: new VectorSupply(sources) };
     this.#dense = new LiveVectors(vectors);
-    const shared = this.#shared;
     this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...vectors, shared, liveVectors: () => new LiveVectors(vectors) });
     const engine = this;
-    const catalog: RankedCatalog = {
+    this.catalog = {
       get size() {
         return engine.#skills.size;
       },
@@ -113,12 +106,9 @@ export class SkillSearchEngine extends RankedSearch {
       },
       skill: (id) => this.#skills.get(id),
       idsNamed: (name) => this.#names.get(name),
-      get lexical() {
-        return engine.#lexical;
-      },
+      lexical: this.#lexical,
       dense: (signal) => this.#denseReady(signal),
     };
-    this.#ranker = new Ranker({ engine: options, dimensions, language: this.#language, catalog });
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -131,7 +121,8 @@ export class SkillSearchEngine extends RankedSearch {
     if (!Number.isInteger(dimensions) || dimensions < 1) {
       throw new SkillSearchError('INTERNAL', `embedder ${resolved.embedder.id} reports ${String(dimensions)} dimensions`);
     }
-    return new SkillSearchEngine(resolved, dimensions);
+    const store = storeSource(resolved);
+    return new SkillSearchEngine(resolved, dimensions, store === undefined ? undefined : new SharedStore(store, { writer: resolved.storeWriter }));
   }
 
   get size(): number {
@@ -142,7 +133,7 @@ export class SkillSearchEngine extends RankedSearch {
     const store = storeSource(this.options);
     return {
       model: this.options.embedder.id,
-      dimensions: this.#dimensions,
+      dimensions: this.dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
       store: this.#shared === undefined ? 'memory' : typeof store === 'string' ? store : 'given',
@@ -216,7 +207,7 @@ export class SkillSearchEngine extends RankedSearch {
     throwIfAborted(signal);
     const desired = new Map<string, Skill>();
     for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
-    await this.#language.prepare(desired.values(), signal);
+    await this.language.prepare(desired.values(), signal);
 
     const withDense = dense ?? this.options.mode !== 'lexical';
     const found = withDense ? await this.#dense.missing(desired.values(), signal, onProgress) : undefined;
@@ -280,11 +271,11 @@ export class SkillSearchEngine extends RankedSearch {
     const previous = this.#skills;
     let removed = 0;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
-    const glossesKept = this.#glossesEpoch === this.#language.glossesEpoch;
+    const glossesKept = this.#glossesEpoch === this.language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
     if (!glossesKept) {
       for (const [id, skill] of desired) {
-        const glosses = this.#language.glossesOf(skill)?.lexical;
+        const glosses = this.language.glossesOf(skill)?.lexical;
         if (glosses !== undefined) glossed.set(id, glosses);
       }
     }
@@ -302,7 +293,7 @@ export class SkillSearchEngine extends RankedSearch {
         removed += 1;
       },
       upsert: (id, skill) => {
-        const glosses = this.#language.glossesOf(skill)?.lexical;
+        const glosses = this.language.glossesOf(skill)?.lexical;
         if (glosses === undefined) glossed.delete(id);
         else glossed.set(id, glosses);
         if (previous.get(id)?.name !== skill.name) renamed = true;
@@ -315,7 +306,7 @@ export class SkillSearchEngine extends RankedSearch {
     lexical.arrange(desired.keys());
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
-    this.#glossesEpoch = this.#language.glossesEpoch;
+    this.#glossesEpoch = this.language.glossesEpoch;
     if (renamed || removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
@@ -335,10 +326,6 @@ export class SkillSearchEngine extends RankedSearch {
       this.#shared?.close();
     });
     return this.#closing;
-  }
-
-  protected ranker(): Ranker {
-    return this.#ranker;
   }
 
   protected assertOpen(): void {

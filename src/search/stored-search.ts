@@ -14,7 +14,7 @@ import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-holder.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
 
 /** Why {@link StoredSearch.open} opened nothing when the store holds no catalog for the skills on disk. */
@@ -39,17 +39,15 @@ export interface CatalogStamps {
  * and its vector read, only when a query reaches it ({@link StoredMembers}).
  */
 export class StoredSearch extends RankedSearch {
-  readonly options: ResolvedEngineOptions;
   readonly size: number;
-  readonly #ranker: Ranker;
+  protected readonly catalog: RankedCatalog;
   readonly #store: SharedStore;
   #closed = false;
 
-  private constructor(options: ResolvedEngineOptions, size: number, ranker: Ranker, store: SharedStore) {
-    super();
-    this.options = options;
-    this.size = size;
-    this.#ranker = ranker;
+  private constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }, catalog: RankedCatalog, store: SharedStore) {
+    super(options);
+    this.size = catalog.size;
+    this.catalog = catalog;
     this.#store = store;
   }
 
@@ -238,8 +236,7 @@ export class StoredSearch extends RankedSearch {
       dense: () => Promise.resolve(dense),
     };
     const language = view?.language ?? crossLingual(options, store);
-    const ranker = new Ranker({ engine: options, dimensions, language, catalog });
-    return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
+    return { engine: new StoredSearch({ engine: options, dimensions, language }, catalog, store), diagnostics };
   }
 
   /** A store-backed search saves nothing. */
@@ -251,10 +248,6 @@ export class StoredSearch extends RankedSearch {
     if (!this.#closed) this.#store.close();
     this.#closed = true;
     return Promise.resolve();
-  }
-
-  protected ranker(): Ranker {
-    return this.#ranker;
   }
 
   protected assertOpen(): void {
