@@ -84,38 +84,26 @@ export class StoredSearch extends RankedSearch {
    * catalog and the base is searched with the changed members it holds over it; undefined without
    * `hold` or when it holds nothing. Nothing is written.
    */
-  static async openMoved(
+  static openMoved(
     options: EngineOptions,
     skills: readonly Skill[],
     diagnostics: readonly Diagnostic[],
     hold?: (moved: MovedCatalog) => Promise<HeldCatalog | undefined>,
   ): Promise<OpenedCatalog | undefined> {
-    const opening = storeOf(options);
-    if (opening === undefined) return undefined;
-    const { resolved, store } = opening;
-    const language = crossLingual(resolved, store);
-    let moved: MovedCatalog | undefined;
-    let held: HeldCatalog | undefined;
-    try {
-      moved = await movedBase(store, catalogModel(resolved), skills, language);
+    return StoredSearch.#opened(options, async (resolved, store) => {
+      const language = crossLingual(resolved, store);
+      const moved = await movedBase(store, catalogModel(resolved), skills, language);
       const changed = moved?.members.some((m) => typeof m !== 'number') === true;
-      if (changed) held = hold === undefined ? undefined : await hold(moved!);
-      if (changed && held === undefined) moved = undefined;
-    } catch (error) {
-      store.close();
-      throw error;
-    }
-    const opened =
-      moved === undefined
-        ? undefined
-        : StoredSearch.#openRow(
-            resolved,
-            store,
-            held === undefined ? moved.base : { ...moved.base, mean: held.mean, graph: held.graph },
-            { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language },
-            held?.overlay,
-          );
-    return StoredSearch.#opened(resolved, store, opened);
+      const held = changed && hold !== undefined ? await hold(moved!) : undefined;
+      if (moved === undefined || (changed && held === undefined)) return undefined;
+      return StoredSearch.#openRow(
+        resolved,
+        store,
+        held === undefined ? moved.base : { ...moved.base, mean: held.mean, graph: held.graph },
+        { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language },
+        held?.overlay,
+      );
+    });
   }
 
   /**
@@ -127,23 +115,18 @@ export class StoredSearch extends RankedSearch {
     options: EngineOptions,
     find: (held: (base: ReadStamps) => boolean) => Promise<CatalogCopy | undefined>,
   ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
-    const opening = storeOf(options);
-    if (opening === undefined) return undefined;
-    const { resolved, store } = opening;
-    const copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined).catch((error: unknown) => {
-      store.close();
-      throw error;
+    let copy: CatalogCopy | undefined;
+    const opened = await StoredSearch.#opened(options, async (resolved, store) => {
+      copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined);
+      const row = copy === undefined ? undefined : store.catalog(catalogKeyOf(copy.base, resolved));
+      if (row === undefined || copy === undefined) return undefined;
+      const found = copy;
+      return StoredSearch.#openRow(resolved, store, row, {
+        skill: renamedSkills(found),
+        diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, found)),
+      });
     });
-    const row = copy === undefined ? undefined : store.catalog(catalogKeyOf(copy.base, resolved));
-    const opened =
-      row === undefined || copy === undefined
-        ? undefined
-        : StoredSearch.#openRow(resolved, store, row, {
-            skill: renamedSkills(copy),
-            diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
-          });
-    const found = await StoredSearch.#opened(resolved, store, opened);
-    return found === undefined ? undefined : { opened: found, copy: copy! };
+    return opened === undefined ? undefined : { opened, copy: copy! };
   }
 
   /**
@@ -175,17 +158,26 @@ export class StoredSearch extends RankedSearch {
     return { engine: opened.engine, diagnostics };
   }
 
-  /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
+  /**
+   * What `open` opens over the options' store once the model is loaded; undefined without a store,
+   * or (the store closed) when `open` throws or opens no search.
+   */
   static async #opened(
-    options: ResolvedEngineOptions,
-    store: SharedStore,
-    opened: OpenedCatalog | { readonly reason: string } | undefined,
+    options: EngineOptions,
+    open: (resolved: ResolvedEngineOptions, store: SharedStore) => Promise<OpenedCatalog | { readonly reason: string } | undefined>,
   ): Promise<OpenedCatalog | undefined> {
+    const opening = storeOf(options);
+    if (opening === undefined) return undefined;
+    const { resolved, store } = opening;
+    const opened = await open(resolved, store).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
     if (opened === undefined || 'reason' in opened) {
       store.close();
       return undefined;
     }
-    await options.embedder.warm?.();
+    await resolved.embedder.warm?.();
     return opened;
   }
 
