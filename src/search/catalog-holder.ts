@@ -1,7 +1,4 @@
-/**
- * A change of a saved catalog told from the store (its glosses, the vectors it brings and drops), and the changed catalog held
- * in memory over the saved one, not written: searched as the written one would be.
- */
+/** A saved catalog's change told from the store (its glosses, the vectors it brings and drops), and held in memory over it, not written. */
 import { throwIfAborted } from '../errors.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
@@ -39,10 +36,7 @@ export async function changeOfDeltaAlone(
   return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
 }
 
-/**
- * The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and `base`'s sum moved by
- * them; undefined when one is missing, or when `base` has no sum of these vectors or no graph to derive the change's from.
- */
+/** The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and `base`'s sum moved by them; undefined when one is missing or `base` cannot serve. */
 export async function changeVectors(
   { shared, engine, model, dimensions, supply }: ChangeSources,
   base: StoredCatalog,
