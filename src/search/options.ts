@@ -192,50 +192,42 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   });
 }
 
+type Check<T> = (name: string, value: unknown) => T;
+type NestedKnob = 'shownCut' | 'longQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+const share: Check<number> = (name, value) => assertFinite(name, value, 0, 1);
+const ratio: Check<number> = (name, value) => assertFinite(name, value, 0, 1000);
+
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   const { embedder: _embedder, indexDir: _indexDir, store: _store, storeWriter: _storeWriter, ...knobs } = options as EngineOptions;
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
-  const longQuery = nestedKnobs('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
-  const shownCut = nestedKnobs('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);
-  const lexicalEvidence = nestedKnobs('lexicalEvidence', ENGINE_DEFAULTS.lexicalEvidence, merged.lexicalEvidence);
-  const boundaries = nestedKnobs('boundaries', ENGINE_DEFAULTS.boundaries, merged.boundaries);
-  const queryChunks = nestedKnobs('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
+  /** A nested knob's fields over its defaults (`nestedKnobs`), each checked under its `knob.field` name, in `checks` order; frozen. */
+  const nested = <K extends NestedKnob>(name: K, checks: { readonly [F in keyof ResolvedEngineKnobs[K]]: Check<ResolvedEngineKnobs[K][F]> }) => {
+    const given: Record<string, unknown> = nestedKnobs(name, ENGINE_DEFAULTS[name], merged[name]);
+    const fields = Object.entries(checks).map(([field, check]) => [field, (check as Check<unknown>)(`${name}.${field}`, given[field])]);
+    return Object.freeze(Object.fromEntries(fields)) as ResolvedEngineKnobs[K];
+  };
   return Object.freeze({
     ...resolveVectorIndexKnobs(knobs),
     k: assertPositiveInteger('k', merged.k),
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
-    shownCut: Object.freeze({
-      relative: assertFinite('shownCut.relative', shownCut.relative, 0, 1),
-      floor: assertFinite('shownCut.floor', shownCut.floor, 0, 1),
-    }),
-    denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
-    longQuery: Object.freeze({
-      terms: assertPositiveInteger('longQuery.terms', longQuery.terms),
-      denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
-    }),
-    coverageShare: assertFinite('coverageShare', merged.coverageShare, 0, 1),
-    lexicalEvidence: Object.freeze({
-      margin: assertFinite('lexicalEvidence.margin', lexicalEvidence.margin, 0, 1000),
-      coverage: assertFinite('lexicalEvidence.coverage', lexicalEvidence.coverage, 0, 1),
-      denseShare: assertFinite('lexicalEvidence.denseShare', lexicalEvidence.denseShare, 0, 1),
-      keepAbove: assertBoolean('lexicalEvidence.keepAbove', lexicalEvidence.keepAbove),
-    }),
-    boundaries: Object.freeze({
-      penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
-      insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
-    }),
+    shownCut: nested('shownCut', { relative: share, floor: share }),
+    denseShare: share('denseShare', merged.denseShare),
+    longQuery: nested('longQuery', { terms: assertPositiveInteger, denseShare: share }),
+    coverageShare: share('coverageShare', merged.coverageShare),
+    lexicalEvidence: nested('lexicalEvidence', { margin: ratio, coverage: share, denseShare: share, keepAbove: assertBoolean }),
+    boundaries: nested('boundaries', { penalty: share, insteadBoost: share }),
     evidenceRerank: assertBoolean('evidenceRerank', merged.evidenceRerank),
     ...resolveLexicalKnobs(knobs),
     keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
     keepLexicalWithin: assertPositiveInteger('keepLexicalWithin', merged.keepLexicalWithin),
-    queryChunks: Object.freeze({
-      minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
-      max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
-      lexicalMargin: assertFinite('queryChunks.lexicalMargin', queryChunks.lexicalMargin, 0, 1000),
-      lexicalCoverage: assertFinite('queryChunks.lexicalCoverage', queryChunks.lexicalCoverage, 0, 1),
+    queryChunks: nested('queryChunks', {
+      minTerms: assertPositiveInteger,
+      max: assertNonNegativeInteger,
+      lexicalMargin: ratio,
+      lexicalCoverage: share,
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),
