@@ -284,9 +284,7 @@ export class SkillSearchEngine extends RankedSearch {
       size: lexical.size,
       ids: () => lexical.ids(),
       has: (id) => lexical.has(id),
-      holds: glossesKept
-        ? (id, skill) => previous.get(id) === skill
-        : (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
+      holds: (id, skill) => previous.get(id) === skill && (glossesKept || this.#lexicalGlosses.get(id) === glossed.get(id)),
       remove: (id) => {
         lexical.remove(id);
         glossed.delete(id);
