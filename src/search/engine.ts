@@ -125,10 +125,6 @@ export class SkillSearchEngine extends RankedSearch {
     return new SkillSearchEngine(resolved, dimensions, store === undefined ? undefined : new SharedStore(store, { writer: resolved.storeWriter }));
   }
 
-  get size(): number {
-    return this.#skills.size;
-  }
-
   get info(): EngineInfo {
     const store = storeSource(this.options);
     return {

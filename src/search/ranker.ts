@@ -67,6 +67,11 @@ export abstract class RankedSearch implements SkillSearcher {
   /** Throws once the search is closed. */
   protected abstract assertOpen(): void;
 
+  /** How many skills the catalog holds. */
+  get size(): number {
+    return this.catalog.size;
+  }
+
   /**
    * The hits for `query`, best first, each scored by its relevance (the calibrated probability
    * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an

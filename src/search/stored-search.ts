@@ -39,14 +39,12 @@ export interface CatalogStamps {
  * and its vector read, only when a query reaches it ({@link StoredMembers}).
  */
 export class StoredSearch extends RankedSearch {
-  readonly size: number;
   protected readonly catalog: RankedCatalog;
   readonly #store: SharedStore;
   #closed = false;
 
   private constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }, catalog: RankedCatalog, store: SharedStore) {
     super(options);
-    this.size = catalog.size;
     this.catalog = catalog;
     this.#store = store;
   }
@@ -67,7 +65,11 @@ export class StoredSearch extends RankedSearch {
       return { reason: 'a tools file cannot be read' };
     }
     const store = new SharedStore(source);
-    const opened = StoredSearch.#open(resolved, store, stamp);
+    const row = store.catalog(catalogKey(stamp, resolved));
+    const opened =
+      row === undefined
+        ? { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` }
+        : StoredSearch.#openRow(resolved, store, row);
     if ('reason' in opened) {
       // Not waited for: the caller's next path reads the disk while the model goes on loading.
       store.close();
@@ -179,12 +181,6 @@ export class StoredSearch extends RankedSearch {
     }
     await resolved.embedder.warm?.();
     return opened;
-  }
-
-  static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
-    const row = store.catalog(catalogKey(stamp, options));
-    if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
-    return StoredSearch.#openRow(options, store, row);
   }
 
   /**
