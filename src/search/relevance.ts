@@ -3,14 +3,9 @@ import type { SearchMode } from '../types.js';
 import { humanizeName } from './skill-text.js';
 
 /**
- * Relevance: one calibrated score per hit, the estimated probability that the skill fits the
- * message, from a small logistic model per mode fitted by `scripts/fit-abstention.ts`
- * (docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
- *
- * A score is P(the message has a fitting skill) × P(this hit fits | it has one). *Ordering*
- * features (the hit's ordering score and rank) have non-negative weights, so within one query the
- * probability falls down the list; *query* features are the same for every hit of a query and
- * move the whole list up or down, which makes scores comparable across queries.
+ * Relevance: per hit, P(the message has a fitting skill) × P(this hit fits | it has one), from two
+ * logistic models per mode fitted by `scripts/fit-abstention.ts`; abstention is a threshold on it
+ * (`abstention.ts`). Why it never rises down the list: docs/retrieval.md, "One score: relevance".
  */
 
 /** One ranked hit with the evidence the rankers found for it; fields a mode lacks are undefined. */

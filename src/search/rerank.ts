@@ -3,13 +3,9 @@ import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from 
 
 /**
  * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
- * how strong each one's lexical evidence is (rare terms, several of the request's words, words of
- * the skill's name), so a skill the dense side likes for one shared common word does not overtake
- * a specific lexical match. Fitted by `scripts/fit-rerank.ts` (docs/retrieval.md).
- *
- * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale`. A pool
- * member's ordering score becomes the one its new place had, so the relevance model reads the
- * range of scores it was fitted on and candidates outside the pool keep theirs.
+ * how strong each one's lexical evidence is, so a skill the dense side likes for one shared common
+ * word does not overtake a specific lexical match. Fitted by `scripts/fit-rerank.ts`; the model and
+ * why a pool member takes its new place's score: docs/retrieval.md.
  */
 
 /** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
