@@ -194,9 +194,14 @@ export class SkillSearchEngine extends RankedSearch {
    */
   async sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
     this.assertOpen();
-    const run = this.#syncing.then(() => this.#sync(skills, options));
-    this.#syncing = run.catch(() => undefined);
-    return run;
+    return this.#queued(() => this.#sync(skills, options));
+  }
+
+  /** `run` once every sync queued before it has settled; later ones wait for it. */
+  #queued<T>(run: () => Promise<T>): Promise<T> {
+    const queued = this.#syncing.then(run);
+    this.#syncing = queued.catch(() => undefined);
+    return queued;
   }
 
   async #sync(skills: readonly Skill[], { signal, onProgress, dense, savedAs }: SyncOptions): Promise<SyncResult> {
@@ -246,8 +251,8 @@ export class SkillSearchEngine extends RankedSearch {
   #denseReady(signal?: AbortSignal): Promise<DenseSide> {
     const current = this.#dense.current;
     if (!this.#denseStale && current !== undefined) return Promise.resolve(current);
-    const run = this.#syncing.then(async () => {
-      // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+    // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+    return this.#queued(async () => {
       if (!this.#denseStale) return this.#dense.load();
       const skills = this.#skills;
       const found = await this.#dense.missing(skills.values(), signal);
@@ -256,8 +261,6 @@ export class SkillSearchEngine extends RankedSearch {
       this.#denseStale = false;
       return this.#dense.load();
     });
-    this.#syncing = run.catch(() => undefined);
-    return run;
   }
 
   /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps). */
@@ -265,7 +268,6 @@ export class SkillSearchEngine extends RankedSearch {
     this.#generation += 1;
     const lexical = this.#lexical;
     const previous = this.#skills;
-    let removed = 0;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
     const glossesKept = this.#glossesEpoch === this.language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
@@ -284,7 +286,6 @@ export class SkillSearchEngine extends RankedSearch {
       remove: (id) => {
         lexical.remove(id);
         glossed.delete(id);
-        removed += 1;
       },
       upsert: (id, skill) => {
         const glosses = this.language.glossesOf(skill)?.lexical;
@@ -301,7 +302,7 @@ export class SkillSearchEngine extends RankedSearch {
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
     this.#glossesEpoch = this.language.glossesEpoch;
-    if (renamed || removed > 0 || previous.size !== desired.size) {
+    if (renamed || counts.removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
       for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
