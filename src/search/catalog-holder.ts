@@ -9,10 +9,10 @@ import { changeOfDelta, type BaseChange } from './catalog-change.js';
 import { catalogKeyOf } from './catalog-format.js';
 import { LOCAL_LABELS } from './live-vectors.js';
 import type { MovedCatalog } from './moved-catalog.js';
-import type { VectorSources, VectorSupply } from './vector-supply.js';
+import { supplyVectors, type VectorSources } from './vector-supply.js';
 
 /** Where a change's glosses and vectors come from: a store there is. */
-export type ChangeSources = VectorSources & { readonly shared: SharedStore; readonly supply: VectorSupply };
+export type ChangeSources = VectorSources & { readonly shared: SharedStore };
 
 /** The vectors a change brings and drops, and the base's sum moved by them ({@link changeVectors}). */
 export interface ChangeVectors {
@@ -38,19 +38,20 @@ export async function changeOfDeltaAlone(
 
 /** The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and `base`'s sum moved by them; undefined when one is missing or `base` cannot serve. */
 export async function changeVectors(
-  { shared, engine, model, dimensions, supply }: ChangeSources,
+  sources: ChangeSources,
   base: StoredCatalog,
   change: BaseChange,
   signal: AbortSignal | undefined,
   keep = true,
 ): Promise<ChangeVectors | undefined> {
+  const { shared, engine, model, dimensions } = sources;
   if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
   const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
   if (graphed && base.graph === undefined) return undefined;
   const { docs, leaving } = change;
   const coming = new Map<string, number>();
   for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
-  const found = await supply.vectors(new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
+  const found = await supplyVectors(sources, new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
   throwIfAborted(signal);
   const left = shared.vectors(
     model,

@@ -16,7 +16,7 @@ import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } 
 import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
 import { storeSource } from './stored-search.js';
-import { VectorSupply, type EmbedProgress } from './vector-supply.js';
+import type { EmbedProgress } from './vector-supply.js';
 
 export type { AssembledCatalog, SnapshotCatalog } from './catalog-writer.js';
 
@@ -93,9 +93,8 @@ export class SkillSearchEngine extends RankedSearch {
     this.#shared = shared;
     // The store's model id: the embedder's with its text version.
     const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared, language };
-    const vectors = { ...sources, supply: new VectorSupply(sources) };
-    this.#dense = new LiveVectors(vectors);
-    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...vectors, shared, liveVectors: () => new LiveVectors(vectors) });
+    this.#dense = new LiveVectors(sources);
+    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...sources, shared, liveVectors: () => new LiveVectors(sources) });
     const engine = this;
     this.catalog = {
       get size() {
