@@ -1,5 +1,4 @@
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
@@ -15,7 +14,7 @@ import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
-import { storeSource } from './stored-search.js';
+import { crossLingual, storeSource } from './stored-search.js';
 import type { EmbedProgress } from './vector-supply.js';
 
 export type { AssembledCatalog, SnapshotCatalog } from './catalog-writer.js';
@@ -84,11 +83,7 @@ export class SkillSearchEngine extends RankedSearch {
   protected readonly catalog: RankedCatalog;
 
   private constructor(options: ResolvedEngineOptions, dimensions: number, shared: SharedStore | undefined) {
-    const language = new CrossLingual({
-      ...options.crossLingual,
-      multilingual: options.embedder.multilingual === true,
-      ...(shared === undefined ? {} : { cache: shared }),
-    });
+    const language = crossLingual(options, shared);
     super({ engine: options, dimensions, language });
     this.#shared = shared;
     // The store's model id: the embedder's with its text version.
@@ -156,9 +151,8 @@ export class SkillSearchEngine extends RankedSearch {
     const writer = this.#writer;
     const vectors = this.#dense.current;
     if (writer === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
-    const key = catalogKeyOf(catalog, this.options);
     if (writer.write(catalog, [...this.#skills.values()], this.#lexicalGlosses, vectors) === undefined) return false;
-    this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
+    this.#saved = { generation: this.#generation, key: JSON.stringify(catalogKeyOf(catalog, this.options)) };
     return true;
   }
 

@@ -279,9 +279,9 @@ export function storeSource(options: {
   return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
 }
 
-/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store). */
-function crossLingual(options: ResolvedEngineOptions, store: SharedStore): CrossLingual {
-  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
+/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store, when there is one). */
+export function crossLingual(options: ResolvedEngineOptions, store: SharedStore | undefined): CrossLingual {
+  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, ...(store === undefined ? {} : { cache: store }) });
 }
 
 /** `lexical`, its matches' members read together as it finds them: ranking asks for each one's record and vector. */
