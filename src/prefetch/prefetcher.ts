@@ -93,20 +93,14 @@ export class PrefetchHandle {
   #outcome: Outcome | undefined;
   #collected: Promise<SkillDiscoveryAttachment | null> | undefined;
   #unlink: () => void = () => {};
-  #timing: { -readonly [K in keyof PrefetchTiming]: PrefetchTiming[K] };
+  /** The timing's clock readings; its durations are told from them. */
+  readonly #timing: { -readonly [K in 'startedAt' | 'settledAt' | 'collectCalledAt' | 'collectedAt']: PrefetchTiming[K] };
 
   /** @internal Use `SkillPrefetcher.start()`. */
   constructor(turn: PrefetchTurn, options: ResolvedOptions, schedule: (query: string, signal: AbortSignal) => Promise<readonly SearchHit[]>) {
     this.#turn = turn;
     this.#options = options;
-    this.#timing = {
-      startedAt: options.now(),
-      settledAt: undefined,
-      collectCalledAt: undefined,
-      collectedAt: undefined,
-      searchMs: undefined,
-      addedMs: undefined,
-    };
+    this.#timing = { startedAt: options.now(), settledAt: undefined, collectCalledAt: undefined, collectedAt: undefined };
     this.#settled = new Promise((resolve) => {
       this.#resolveSettled = resolve;
     });
@@ -145,7 +139,12 @@ export class PrefetchHandle {
   }
 
   get timing(): PrefetchTiming {
-    return { ...this.#timing };
+    const { startedAt, settledAt, collectCalledAt, collectedAt } = this.#timing;
+    return {
+      ...this.#timing,
+      searchMs: settledAt === undefined ? undefined : settledAt - startedAt,
+      addedMs: collectedAt === undefined ? undefined : collectedAt - collectCalledAt!,
+    };
   }
 
   /** Resolves once the search has settled (done, aborted or failed). Never rejects. */
@@ -165,7 +164,6 @@ export class PrefetchHandle {
     this.#timing.collectCalledAt = now();
     this.#collected = this.#settled.then((outcome) => {
       this.#timing.collectedAt = now();
-      this.#timing.addedMs = this.#timing.collectedAt - (this.#timing.collectCalledAt as number);
       // The turn's signal too: it is unlinked once the search settles.
       if (outcome.state !== 'done' || this.#controller.signal.aborted || this.#turn.signal?.aborted === true) return null;
       return this.#discovery(outcome.hits);
@@ -206,7 +204,6 @@ export class PrefetchHandle {
     if (this.#outcome !== undefined) return;
     this.#outcome = outcome;
     this.#timing.settledAt = this.#options.now();
-    this.#timing.searchMs = this.#timing.settledAt - this.#timing.startedAt;
     this.#unlink();
     this.#unlink = () => {};
     if (outcome.state === 'failed') this.#options.onError?.(outcome.error);

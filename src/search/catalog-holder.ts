@@ -1,13 +1,84 @@
-/** A changed catalog held in memory over the saved one it changes, not written: searched as the written one would be. */
+/** A saved catalog's change told from the store (its glosses, the vectors it brings and drops), and held in memory over it, not written. */
+import { throwIfAborted } from '../errors.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import type { MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
+import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
+import type { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { changeOfDelta, type BaseChange } from './catalog-change.js';
 import { catalogKeyOf } from './catalog-format.js';
-import { changeOfDeltaAlone, changeVectors, writtenDocs, type ChangeSources } from './change-from-store.js';
 import { LOCAL_LABELS } from './live-vectors.js';
 import type { MovedCatalog } from './moved-catalog.js';
+import { supplyVectors, type VectorSources } from './vector-supply.js';
+
+/** Where a change's glosses and vectors come from: a store there is. */
+export type ChangeSources = VectorSources & { readonly shared: SharedStore };
+
+/** The vectors a change brings and drops, and the base's sum moved by them ({@link changeVectors}). */
+export interface ChangeVectors {
+  readonly sum: Float64Array;
+  readonly vectorOf: (key: string) => Float32Array | undefined;
+  readonly embedded: number;
+  /** Whether the changed catalog is searched through a graph (derived from the base's). */
+  readonly graphed: boolean;
+}
+
+/** `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of the catalog; undefined otherwise. */
+export async function changeOfDeltaAlone(
+  { shared, language }: ChangeSources,
+  delta: CatalogDelta,
+  base: StoredCatalog,
+  signal: AbortSignal | undefined,
+): Promise<BaseChange | undefined> {
+  const changed: Skill[] = [];
+  for (const m of delta.members) if (typeof m !== 'number') changed.push(m);
+  if (!(await language.prepareAlone(changed, signal))) return undefined;
+  return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
+}
+
+/** The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops, and `base`'s sum moved by them; undefined when one is missing or `base` cannot serve. */
+export async function changeVectors(
+  sources: ChangeSources,
+  base: StoredCatalog,
+  change: BaseChange,
+  signal: AbortSignal | undefined,
+  keep = true,
+): Promise<ChangeVectors | undefined> {
+  const { shared, engine, model, dimensions } = sources;
+  if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
+  const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
+  if (graphed && base.graph === undefined) return undefined;
+  const { docs, leaving } = change;
+  const coming = new Map<string, number>();
+  for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
+  const found = await supplyVectors(sources, new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
+  throwIfAborted(signal);
+  const left = shared.vectors(
+    model,
+    dimensions,
+    [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
+  );
+  const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
+  const sum = base.sum.slice();
+  const move = (key: string, sign: 1 | -1): boolean => {
+    const vector = vectorOf(key);
+    if (vector?.length !== dimensions) return false;
+    for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
+    return true;
+  };
+  if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
+  return { sum, vectorOf, embedded: found.embedded, graphed };
+}
+
+/** The members `docs` writes, with their documents. */
+function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
+  const written: [number, CatalogMember][] = [];
+  for (let doc = 0; doc < docs.length; doc += 1) {
+    const m = docs[doc]!;
+    if (typeof m !== 'number') written.push([doc, m]);
+  }
+  return written;
+}
 
 /** A changed catalog held in memory over the saved one it changes ({@link holdDelta}). */
 export interface HeldCatalog {
@@ -68,13 +139,10 @@ async function hold(
   change: BaseChange | undefined,
   signal: AbortSignal | undefined,
 ): Promise<HeldCatalog | undefined> {
-  const { shared, engine, model, dimensions } = options;
-  if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
+  const { shared, model } = options;
   if (change === undefined || !change.inPlace) return undefined;
-  const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
-  if (graphed && base.graph === undefined) return undefined;
   // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
-  const moved = await changeVectors(options, base.sum, change, signal, false);
+  const moved = await changeVectors(options, base, change, signal, false);
   if (moved === undefined) return undefined;
   const written = writtenDocs(change.docs);
   const labels = shared.labels(
@@ -92,5 +160,5 @@ async function hold(
     }
     overlay.set(doc, { member, label, vector, entry: change.entryOf(doc) });
   }
-  return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: graphed ? base.graph : undefined, embedded: moved.embedded };
+  return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: moved.graphed ? base.graph : undefined, embedded: moved.embedded };
 }

@@ -5,13 +5,12 @@ import type { ReadStamps } from '../load/source-stamp.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
 import type { Diagnostic, Skill } from '../types.js';
-import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
+import { type CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
-import { holdDelta, holdMoved, type HeldCatalog } from './catalog-holder.js';
-import { changeOfDeltaAlone, changeVectors, type ChangeSources } from './change-from-store.js';
+import { changeOfDeltaAlone, changeVectors, holdDelta, holdMoved, type ChangeSources, type HeldCatalog } from './catalog-holder.js';
 import type { MovedCatalog } from './moved-catalog.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
@@ -136,13 +135,10 @@ export class CatalogWriter {
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
     const { shared, engine, model, dimensions } = this.#options;
-    if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
     const { docs, gone, added } = change;
-    const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
-    if (graphed && base.graph === undefined) return undefined;
-    const moved = await changeVectors(this.#options, base.sum, change, signal);
+    const moved = await changeVectors(this.#options, base, change, signal);
     if (moved === undefined) return undefined;
-    const { sum, vectorOf } = moved;
+    const { sum, vectorOf, graphed } = moved;
     const labels = shared.labels(model, [...gone, ...added]);
     if (added.some((key) => !labels.has(key) || vectorOf(key) === undefined)) return undefined;
     let graph: LabelGraph | string | undefined;

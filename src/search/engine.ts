@@ -1,5 +1,4 @@
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { CrossLingual } from '../lang/cross-lingual.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
@@ -13,10 +12,10 @@ import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
-import { storeSource } from './stored-search.js';
-import { VectorSupply, type EmbedProgress } from './vector-supply.js';
+import { crossLingual, storeSource } from './stored-search.js';
+import type { EmbedProgress } from './vector-supply.js';
 
 export type { AssembledCatalog, SnapshotCatalog } from './catalog-writer.js';
 
@@ -63,15 +62,11 @@ type Counts = Omit<SyncResult, 'embedded'>;
  * sync). A sync awaits every embedding, then changes the indexes in one synchronous block.
  */
 export class SkillSearchEngine extends RankedSearch {
-  readonly options: ResolvedEngineOptions;
-  readonly #dimensions: number;
-  readonly #language: CrossLingual;
-  readonly #ranker: Ranker;
   readonly #shared: SharedStore | undefined;
   readonly #writer: CatalogWriter | undefined;
   readonly #dense: LiveVectors;
   #denseStale = false;
-  #lexical = new LexicalIndex();
+  readonly #lexical = new LexicalIndex();
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
@@ -85,26 +80,18 @@ export class SkillSearchEngine extends RankedSearch {
   #saved: { generation: number; key: string } | undefined;
   #syncing: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  protected readonly catalog: RankedCatalog;
 
-  private constructor(options: ResolvedEngineOptions, dimensions: number) {
-    super();
-    this.options = options;
-    this.#dimensions = dimensions;
-    const store = storeSource(options);
-    this.#shared = store === undefined ? undefined : new SharedStore(store, { writer: options.storeWriter });
-    this.#language = new CrossLingual({
-      ...options.crossLingual,
-      multilingual: options.embedder.multilingual === true,
-      ...(this.#shared === undefined ? {} : { cache: this.#shared }),
-    });
+  private constructor(options: ResolvedEngineOptions, dimensions: number, shared: SharedStore | undefined) {
+    const language = crossLingual(options, shared);
+    super({ engine: options, dimensions, language });
+    this.#shared = shared;
     // The store's model id: the embedder's with its text version.
-    const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared: this.#shared, language: this.#language };
-    const vectors = { ...sources, supply: new VectorSupply(sources) };
-    this.#dense = new LiveVectors(vectors);
-    const shared = this.#shared;
-    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...vectors, shared, liveVectors: () => new LiveVectors(vectors) });
+    const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared, language };
+    this.#dense = new LiveVectors(sources);
+    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...sources, shared, liveVectors: () => new LiveVectors(sources) });
     const engine = this;
-    const catalog: RankedCatalog = {
+    this.catalog = {
       get size() {
         return engine.#skills.size;
       },
@@ -113,12 +100,9 @@ export class SkillSearchEngine extends RankedSearch {
       },
       skill: (id) => this.#skills.get(id),
       idsNamed: (name) => this.#names.get(name),
-      get lexical() {
-        return engine.#lexical;
-      },
+      lexical: this.#lexical,
       dense: (signal) => this.#denseReady(signal),
     };
-    this.#ranker = new Ranker({ engine: options, dimensions, language: this.#language, catalog });
   }
 
   static async open(options: EngineOptions): Promise<SkillSearchEngine> {
@@ -131,18 +115,15 @@ export class SkillSearchEngine extends RankedSearch {
     if (!Number.isInteger(dimensions) || dimensions < 1) {
       throw new SkillSearchError('INTERNAL', `embedder ${resolved.embedder.id} reports ${String(dimensions)} dimensions`);
     }
-    return new SkillSearchEngine(resolved, dimensions);
-  }
-
-  get size(): number {
-    return this.#skills.size;
+    const store = storeSource(resolved);
+    return new SkillSearchEngine(resolved, dimensions, store === undefined ? undefined : new SharedStore(store, { writer: resolved.storeWriter }));
   }
 
   get info(): EngineInfo {
     const store = storeSource(this.options);
     return {
       model: this.options.embedder.id,
-      dimensions: this.#dimensions,
+      dimensions: this.dimensions,
       ann: this.options.ann,
       skills: this.#skills.size,
       store: this.#shared === undefined ? 'memory' : typeof store === 'string' ? store : 'given',
@@ -170,9 +151,8 @@ export class SkillSearchEngine extends RankedSearch {
     const writer = this.#writer;
     const vectors = this.#dense.current;
     if (writer === undefined || vectors === undefined || !this.needsCatalogSave(catalog)) return false;
-    const key = catalogKeyOf(catalog, this.options);
     if (writer.write(catalog, [...this.#skills.values()], this.#lexicalGlosses, vectors) === undefined) return false;
-    this.#saved = { generation: this.#generation, key: JSON.stringify(key) };
+    this.#saved = { generation: this.#generation, key: JSON.stringify(catalogKeyOf(catalog, this.options)) };
     return true;
   }
 
@@ -207,16 +187,21 @@ export class SkillSearchEngine extends RankedSearch {
    */
   async sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
     this.assertOpen();
-    const run = this.#syncing.then(() => this.#sync(skills, options));
-    this.#syncing = run.catch(() => undefined);
-    return run;
+    return this.#queued(() => this.#sync(skills, options));
+  }
+
+  /** `run` once every sync queued before it has settled; later ones wait for it. */
+  #queued<T>(run: () => Promise<T>): Promise<T> {
+    const queued = this.#syncing.then(run);
+    this.#syncing = queued.catch(() => undefined);
+    return queued;
   }
 
   async #sync(skills: readonly Skill[], { signal, onProgress, dense, savedAs }: SyncOptions): Promise<SyncResult> {
     throwIfAborted(signal);
     const desired = new Map<string, Skill>();
     for (const skill of skills) if (!desired.has(skill.id)) desired.set(skill.id, skill);
-    await this.#language.prepare(desired.values(), signal);
+    await this.language.prepare(desired.values(), signal);
 
     const withDense = dense ?? this.options.mode !== 'lexical';
     const found = withDense ? await this.#dense.missing(desired.values(), signal, onProgress) : undefined;
@@ -259,8 +244,8 @@ export class SkillSearchEngine extends RankedSearch {
   #denseReady(signal?: AbortSignal): Promise<DenseSide> {
     const current = this.#dense.current;
     if (!this.#denseStale && current !== undefined) return Promise.resolve(current);
-    const run = this.#syncing.then(async () => {
-      // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+    // Queued behind every sync and ahead of later ones, so `#skills` cannot move meanwhile.
+    return this.#queued(async () => {
       if (!this.#denseStale) return this.#dense.load();
       const skills = this.#skills;
       const found = await this.#dense.missing(skills.values(), signal);
@@ -269,8 +254,6 @@ export class SkillSearchEngine extends RankedSearch {
       this.#denseStale = false;
       return this.#dense.load();
     });
-    this.#syncing = run.catch(() => undefined);
-    return run;
   }
 
   /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps). */
@@ -278,13 +261,12 @@ export class SkillSearchEngine extends RankedSearch {
     this.#generation += 1;
     const lexical = this.#lexical;
     const previous = this.#skills;
-    let removed = 0;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
-    const glossesKept = this.#glossesEpoch === this.#language.glossesEpoch;
+    const glossesKept = this.#glossesEpoch === this.language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
     if (!glossesKept) {
       for (const [id, skill] of desired) {
-        const glosses = this.#language.glossesOf(skill)?.lexical;
+        const glosses = this.language.glossesOf(skill)?.lexical;
         if (glosses !== undefined) glossed.set(id, glosses);
       }
     }
@@ -293,16 +275,13 @@ export class SkillSearchEngine extends RankedSearch {
       size: lexical.size,
       ids: () => lexical.ids(),
       has: (id) => lexical.has(id),
-      holds: glossesKept
-        ? (id, skill) => previous.get(id) === skill
-        : (id, skill) => previous.get(id) === skill && this.#lexicalGlosses.get(id) === glossed.get(id),
+      holds: (id, skill) => previous.get(id) === skill && (glossesKept || this.#lexicalGlosses.get(id) === glossed.get(id)),
       remove: (id) => {
         lexical.remove(id);
         glossed.delete(id);
-        removed += 1;
       },
       upsert: (id, skill) => {
-        const glosses = this.#language.glossesOf(skill)?.lexical;
+        const glosses = this.language.glossesOf(skill)?.lexical;
         if (glosses === undefined) glossed.delete(id);
         else glossed.set(id, glosses);
         if (previous.get(id)?.name !== skill.name) renamed = true;
@@ -315,8 +294,8 @@ export class SkillSearchEngine extends RankedSearch {
     lexical.arrange(desired.keys());
     this.#skills = desired;
     this.#lexicalGlosses = glossed;
-    this.#glossesEpoch = this.#language.glossesEpoch;
-    if (renamed || removed > 0 || previous.size !== desired.size) {
+    this.#glossesEpoch = this.language.glossesEpoch;
+    if (renamed || counts.removed > 0 || previous.size !== desired.size) {
       // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
       this.#names = new Map();
       for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
@@ -335,10 +314,6 @@ export class SkillSearchEngine extends RankedSearch {
       this.#shared?.close();
     });
     return this.#closing;
-  }
-
-  protected ranker(): Ranker {
-    return this.#ranker;
   }
 
   protected assertOpen(): void {

@@ -4,7 +4,7 @@ import { CatalogVectors } from '../vector-index/catalog-vectors.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { vectorKey } from './skill-text.js';
-import type { EmbedProgress, VectorSources, VectorSupply } from './vector-supply.js';
+import { supplyVectors, type EmbedProgress, type VectorSources } from './vector-supply.js';
 
 /** Labels of vectors the store could not name start here, far above any rowid it hands out; a catalog holding one is not saved. */
 export const LOCAL_LABELS = 2 ** 48;
@@ -15,22 +15,20 @@ export interface FoundVectors {
   readonly embedded: number;
 }
 
-type LiveVectorsOptions = VectorSources & { readonly supply: VectorSupply };
-
 /**
  * The live engine's vector side: a {@link CatalogVectors} brought to each synced catalog by
  * {@link missing} (asynchronous) then {@link apply} (synchronous), so a concurrent search sees
  * the old catalog or the new one.
  */
 export class LiveVectors {
-  readonly #options: LiveVectorsOptions;
+  readonly #options: VectorSources;
   #vectors: CatalogVectors | undefined;
   /** The catalog the vectors were last brought to: a skill object passed again is unchanged (skills are immutable). */
   #skills: ReadonlyMap<string, Skill> = new Map();
   /** Local labels handed out (see `LOCAL_LABELS`). */
   #localLabels = 0;
 
-  constructor(options: LiveVectorsOptions) {
+  constructor(options: VectorSources) {
     this.#options = options;
   }
 
@@ -74,7 +72,7 @@ export class LiveVectors {
       const key = vectorKey(skill);
       if (state.vectorOfKey(key) === undefined) missing.set(key, skill);
     }
-    return this.#options.supply.vectors(missing, signal, onProgress);
+    return supplyVectors(this.#options, missing, signal, onProgress);
   }
 
   /**

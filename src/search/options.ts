@@ -21,7 +21,7 @@ export interface QueryChunkOptions {
   readonly minTerms: number;
   /** Most pieces embedded; more sentences are joined into this many runs. */
   readonly max: number;
-  /** Ratio of the best to the second BM25 score at which a hybrid search skips the pieces; 0 never skips. */
+  /** Ratio of the best to the second BM25 score (or the best alone) at which a hybrid search skips the pieces; 0 never skips. */
   readonly lexicalMargin: number;
   /** Share of the message's terms the best BM25 hit must also match for the pieces to be skipped (0 to 1). */
   readonly lexicalCoverage: number;
@@ -55,17 +55,11 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly embedder: Embedder;
   /** Folder for the persistent index and embedding cache; in-memory when absent. */
   readonly indexDir?: string;
-  /**
-   * The store shared by every folder and process (`src/store/`): its file, or a store. A skill
-   * whose vector it holds under this model is not embedded again; new vectors go into it.
-   * None when absent.
-   */
+  /** The store shared by every folder and process (`src/store/`), its file or a store: vectors it holds under this model are not embedded again. None when absent. */
   readonly store?: string | EntryStore;
   /**
-   * This engine is its catalogs' writer: its store file's writes wait
-   * `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's, not a reader's `busyTimeoutMs`;
-   * `'async'` (`watch`, the MCP server, a library `LiveIndex`) without holding the thread
-   * (`StoreOpenOptions.writer`). @default false
+   * This engine writes its catalogs: its store writes wait `STORE_DEFAULTS.writerBusyTimeoutMs` for another process's;
+   * `'async'` (`watch`, the MCP server, a `LiveIndex`) without holding the thread (`StoreOpenOptions.writer`). @default false
    */
   readonly storeWriter?: boolean | 'async';
   /** Results per query when the request does not say. @default 5 */
@@ -73,85 +67,50 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   /** Ranker used when the request does not say. @default 'hybrid' */
   readonly mode?: SearchMode;
   /**
-   * When a search shows nothing: hits whose relevance is below the threshold of this setting
-   * are dropped (`abstention.ts`). `balanced` keeps blanks on answerable requests rare,
-   * `strict` shows less that is off-topic, `off` never abstains, a number in [0, 1] is the
-   * threshold itself. @default 'balanced'
+   * Hits whose relevance is below this setting's threshold are dropped (`abstention.ts`): `balanced` keeps blanks on
+   * answerable requests rare, `strict` shows less that is off-topic, `off` never abstains, a number in [0, 1] is the threshold. @default 'balanced'
    */
   readonly abstain?: AbstainSetting;
   /** The fitted relevance models and operating points; replace only to try a refit (`npm run fit`). @default the bundled `relevance-model.json` */
   readonly relevance?: RelevanceModels;
   /**
-   * How far the shown list reaches past a first hit that passed the threshold: a later hit is
-   * shown when it passes too, or scores at least `relative` × the first's and `floor` × the
-   * threshold. `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
+   * A hit after a first one that passed the threshold is shown when it passes too, or scores at least `relative` × the first's
+   * and `floor` × the threshold; `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
   /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
   readonly denseShare?: number;
-  /**
-   * Long queries lean on BM25: past `terms` distinct query terms the dense share slides linearly
-   * to `denseShare` at twice that many. @default {terms: 32, denseShare: 0}
-   */
+  /** Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many. @default {terms: 32, denseShare: 0} */
   readonly longQuery?: Partial<LongQuery>;
-  /**
-   * Share of the hybrid ordering score given to a candidate's lexical coverage (the share of the
-   * query's distinct terms it matches), the rest being the dense/BM25 mix. @default 0
-   */
+  /** Share of the hybrid ordering score given to a candidate's lexical coverage (share of the query's terms it matches). @default 0 */
   readonly coverageShare?: number;
-  /**
-   * A clear lexical match caps the dense share: when BM25's first hit scores at least `margin`
-   * times its second and covers at least `coverage` of the query's terms, the dense share is at
-   * most `denseShare` (`fusion.ts`); margin 0 turns it off. @default {margin: 0, coverage: 0, denseShare: 0.65}
-   */
+  /** A clear lexical match ({@link LexicalEvidenceKnobs}). @default {margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false} */
   readonly lexicalEvidence?: Partial<LexicalEvidenceKnobs>;
   /**
-   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled
-   * down by `penalty` per query term only its boundary clauses use (at most two), and the skills it
-   * names as alternatives move `insteadBoost` per term of the way to 1. 0 and 0 turn it off.
-   * @default {penalty: 0.2, insteadBoost: 0.1}
+   * Skills' "not for" boundaries (`boundaries.ts`): a hybrid candidate's ordering score is scaled down by `penalty` per query term
+   * only its boundary clauses use (at most two), and the skills it names instead move `insteadBoost` per term towards 1. @default {penalty: 0.2, insteadBoost: 0.1}
    */
   readonly boundaries?: Partial<Boundaries>;
-  /**
-   * Reorder the hybrid list's first candidates by the strength of their lexical evidence (rare
-   * matched words, several of the request's words, name words; `rerank.ts`) with the bundled
-   * fitted model; false keeps the fused order. @default true
-   */
+  /** Reorder the hybrid list's first candidates by the strength of their lexical evidence (`rerank.ts`); false keeps the fused order. @default true */
   readonly evidenceRerank?: boolean;
-  /**
-   * The lexical ranker's first this-many hits always stay within the first
-   * {@link keepLexicalWithin} hybrid hits, so a weak dense signal cannot push a strong BM25 match
-   * out of sight. 0 turns the guard off. @default 2
-   */
+  /** The lexical ranker's first this-many hits stay within the first {@link keepLexicalWithin} hybrid hits; 0 turns it off. @default 2 */
   readonly keepLexical?: number;
   /** How far down the hybrid list {@link keepLexical} keeps the lexical ranker's best hits. @default 10 */
   readonly keepLexicalWithin?: number;
   /**
-   * Messages of at least `minTerms` distinct terms are also embedded sentence by sentence, in at
-   * most `max` pieces (`query-chunks.ts`); a skill keeps its best match. A hybrid search skips
-   * that second embedding when BM25 has already singled one skill out: its best hit scores at
-   * least `lexicalMargin` times the second (or is the only one) and matches at least
-   * `lexicalCoverage` of the message's terms; margin 0 never skips.
+   * Long messages are also embedded sentence by sentence ({@link QueryChunkOptions}); a skill keeps its best match.
    * @default {minTerms: 16, max: 8, lexicalMargin: 1.5, lexicalCoverage: 0.2}
    */
   readonly queryChunks?: Partial<QueryChunkOptions>;
   /** Candidates each ranker contributes to fusion. @default 50 */
   readonly candidates?: number;
-  /** Texts per embedder call during sync (and between progress reports): speed and memory only, never the results. @default 512 */
+  /** Texts per embedder call during sync (and between progress reports): speed and memory only. @default 512 */
   readonly batchSize?: number;
   /** Query vectors remembered (LRU) so a repeated query skips the model; 0 turns it off. Speed only. @default 256 */
   readonly queryCacheSize?: number;
-  /**
-   * Hybrid fusion reads the dense side as cosine with the skill's vector centred on the catalogue
-   * mean (`centering.ts`); false: as plain cosine. The relevance model reads the centred score
-   * either way, and so do dense mode and translated requests (`ranker.ts` `fusionFor`). @default true
-   */
+  /** Hybrid fusion reads the dense side as cosine with vectors centred on the catalogue mean (`centering.ts`); false: plain cosine. @default true */
   readonly centring?: boolean;
-  /**
-   * Chinese and Japanese queries over a catalog in another language (and skills written in
-   * them) through the bundled CC-CEDICT dictionary; see `src/lang/`. `multilingual` comes from
-   * the embedder. @default {enabled: true}
-   */
+  /** Chinese and Japanese queries over a catalog in another language (and skills written in them) through the bundled CC-CEDICT dictionary (`src/lang/`). @default {enabled: true} */
   readonly crossLingual?: CrossLingualKnobs;
 }
 
@@ -233,50 +192,42 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   });
 }
 
+type Check<T> = (name: string, value: unknown) => T;
+type NestedKnob = 'shownCut' | 'longQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+const share: Check<number> = (name, value) => assertFinite(name, value, 0, 1);
+const ratio: Check<number> = (name, value) => assertFinite(name, value, 0, 1000);
+
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   const { embedder: _embedder, indexDir: _indexDir, store: _store, storeWriter: _storeWriter, ...knobs } = options as EngineOptions;
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
-  const longQuery = nestedKnobs('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
-  const shownCut = nestedKnobs('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);
-  const lexicalEvidence = nestedKnobs('lexicalEvidence', ENGINE_DEFAULTS.lexicalEvidence, merged.lexicalEvidence);
-  const boundaries = nestedKnobs('boundaries', ENGINE_DEFAULTS.boundaries, merged.boundaries);
-  const queryChunks = nestedKnobs('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
+  /** A nested knob's fields over its defaults (`nestedKnobs`), each checked under its `knob.field` name, in `checks` order; frozen. */
+  const nested = <K extends NestedKnob>(name: K, checks: { readonly [F in keyof ResolvedEngineKnobs[K]]: Check<ResolvedEngineKnobs[K][F]> }) => {
+    const given: Record<string, unknown> = nestedKnobs(name, ENGINE_DEFAULTS[name], merged[name]);
+    const fields = Object.entries(checks).map(([field, check]) => [field, (check as Check<unknown>)(`${name}.${field}`, given[field])]);
+    return Object.freeze(Object.fromEntries(fields)) as ResolvedEngineKnobs[K];
+  };
   return Object.freeze({
     ...resolveVectorIndexKnobs(knobs),
     k: assertPositiveInteger('k', merged.k),
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
-    shownCut: Object.freeze({
-      relative: assertFinite('shownCut.relative', shownCut.relative, 0, 1),
-      floor: assertFinite('shownCut.floor', shownCut.floor, 0, 1),
-    }),
-    denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
-    longQuery: Object.freeze({
-      terms: assertPositiveInteger('longQuery.terms', longQuery.terms),
-      denseShare: assertFinite('longQuery.denseShare', longQuery.denseShare, 0, 1),
-    }),
-    coverageShare: assertFinite('coverageShare', merged.coverageShare, 0, 1),
-    lexicalEvidence: Object.freeze({
-      margin: assertFinite('lexicalEvidence.margin', lexicalEvidence.margin, 0, 1000),
-      coverage: assertFinite('lexicalEvidence.coverage', lexicalEvidence.coverage, 0, 1),
-      denseShare: assertFinite('lexicalEvidence.denseShare', lexicalEvidence.denseShare, 0, 1),
-      keepAbove: assertBoolean('lexicalEvidence.keepAbove', lexicalEvidence.keepAbove),
-    }),
-    boundaries: Object.freeze({
-      penalty: assertFinite('boundaries.penalty', boundaries.penalty, 0, 1),
-      insteadBoost: assertFinite('boundaries.insteadBoost', boundaries.insteadBoost, 0, 1),
-    }),
+    shownCut: nested('shownCut', { relative: share, floor: share }),
+    denseShare: share('denseShare', merged.denseShare),
+    longQuery: nested('longQuery', { terms: assertPositiveInteger, denseShare: share }),
+    coverageShare: share('coverageShare', merged.coverageShare),
+    lexicalEvidence: nested('lexicalEvidence', { margin: ratio, coverage: share, denseShare: share, keepAbove: assertBoolean }),
+    boundaries: nested('boundaries', { penalty: share, insteadBoost: share }),
     evidenceRerank: assertBoolean('evidenceRerank', merged.evidenceRerank),
     ...resolveLexicalKnobs(knobs),
     keepLexical: assertNonNegativeInteger('keepLexical', merged.keepLexical),
     keepLexicalWithin: assertPositiveInteger('keepLexicalWithin', merged.keepLexicalWithin),
-    queryChunks: Object.freeze({
-      minTerms: assertPositiveInteger('queryChunks.minTerms', queryChunks.minTerms),
-      max: assertNonNegativeInteger('queryChunks.max', queryChunks.max),
-      lexicalMargin: assertFinite('queryChunks.lexicalMargin', queryChunks.lexicalMargin, 0, 1000),
-      lexicalCoverage: assertFinite('queryChunks.lexicalCoverage', queryChunks.lexicalCoverage, 0, 1),
+    queryChunks: nested('queryChunks', {
+      minTerms: assertPositiveInteger,
+      max: assertNonNegativeInteger,
+      lexicalMargin: ratio,
+      lexicalCoverage: share,
     }),
     candidates: assertPositiveInteger('candidates', merged.candidates),
     batchSize: assertPositiveInteger('batchSize', merged.batchSize),

@@ -33,50 +33,6 @@ export interface RankedCatalog {
   dense(signal?: AbortSignal): Promise<DenseSide>;
 }
 
-/**
- * `search`, `explain`, `rank` and `threshold` through a {@link Ranker}, refused once closed: what
- * the live engine and the search of a saved catalog share.
- */
-export abstract class RankedSearch implements SkillSearcher {
-  protected abstract ranker(): Ranker;
-  /** Throws once the search is closed. */
-  protected abstract assertOpen(): void;
-
-  /**
-   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
-   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
-   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
-   */
-  async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
-    this.assertOpen();
-    return this.ranker().search(query, request);
-  }
-
-  /**
-   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
-   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
-   */
-  async explain(query: string, request: SearchRequest = {}): ReturnType<Ranker['explain']> {
-    this.assertOpen();
-    return this.ranker().explain(query, request);
-  }
-
-  /**
-   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
-   * (what `scripts/fit-abstention.ts` fits on), and the ids the query names exactly (left out of
-   * `ranked`). With `explain`, also the lexical matches and the query's routing.
-   */
-  async rank(query: string, request: Omit<SearchRequest, 'abstain'> = {}): ReturnType<Ranker['rank']> {
-    this.assertOpen();
-    return this.ranker().rank(query, request);
-  }
-
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
-  threshold(mode?: SearchMode, setting?: AbstainSetting): number {
-    return this.ranker().threshold(mode, setting);
-  }
-}
-
 /** What `rank` gathers beyond the ranked list when a search is explained. */
 interface RankExplanation {
   readonly lexical: ReadonlyMap<string, LexicalMatch>;
@@ -86,29 +42,43 @@ interface RankExplanation {
 /**
  * Hybrid skill retrieval over a {@link RankedCatalog}: query → candidates (`candidates.ts`) →
  * fusion (`fusion.ts`) → relevance (`relevance.ts`) → abstention (`abstention.ts`), with an
- * exact-name fast path. It does not know where the catalog is kept.
+ * exact-name fast path; refused once closed. What the live engine and the search of a saved
+ * catalog share: it does not know where the catalog is kept.
  */
-export class Ranker {
+export abstract class RankedSearch implements SkillSearcher {
   readonly options: ResolvedEngineOptions;
-  readonly #catalog: RankedCatalog;
-  readonly #language: CrossLingual;
-  readonly #dimensions: number;
+  protected readonly language: CrossLingual;
+  protected readonly dimensions: number;
+  /** The catalog searched (read only once a search runs). */
+  protected abstract readonly catalog: RankedCatalog;
   readonly #queries: QueryEmbeddingCache;
   /** A message's chunk vectors, one entry (and one model call) per message. */
   readonly #chunks: QueryEmbeddingCache;
   #centroid: { side: DenseSide; version: number; centroid: Centroid } | undefined;
 
-  constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual; catalog: RankedCatalog }) {
+  protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }) {
     this.options = options.engine;
-    this.#catalog = options.catalog;
-    this.#language = options.language;
-    this.#dimensions = options.dimensions;
+    this.language = options.language;
+    this.dimensions = options.dimensions;
     this.#queries = new QueryEmbeddingCache(this.options.embedder, this.options.queryCacheSize);
     this.#chunks = new QueryEmbeddingCache(chunkListEmbedder(this.options.embedder), this.options.queryCacheSize);
   }
 
-  /** See {@link RankedSearch.search}. */
+  /** Throws once the search is closed. */
+  protected abstract assertOpen(): void;
+
+  /** How many skills the catalog holds. */
+  get size(): number {
+    return this.catalog.size;
+  }
+
+  /**
+   * The hits for `query`, best first, each scored by its relevance (the calibrated probability
+   * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
+   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
+   */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
+    this.assertOpen();
     const { k, threshold, model, ranked, exact, explanation } = await this.#rankForScoring(query, request);
     if (ranked.ranked.length === 0 && exact.length === 0) return [];
     const factors = relevanceFactors(model, ranked.ranked, ranked.query);
@@ -156,11 +126,15 @@ export class Ranker {
     return { k, threshold: thresholdFor(this.options.relevance, mode, setting), model: this.options.relevance.models[mode], ranked, exact, explanation };
   }
 
-  /** See {@link RankedSearch.explain}. */
+  /**
+   * Why a search shows what it shows: the query's P(answerable), each ranked hit's P(fits) and
+   * score, and the threshold, e.g. to explain an empty answer (`eval --per-query`).
+   */
   async explain(
     query: string,
     request: SearchRequest = {},
   ): Promise<{ answerable: number; threshold: number; named: readonly string[]; hits: { id: string; name: string; fits: number; score: number }[] }> {
+    this.assertOpen();
     const { threshold, model, ranked, exact } = await this.#rankForScoring(query, request);
     const { answerable, fits } = relevanceFactors(model, ranked.ranked, ranked.query);
     const scores = relevanceFrom({ answerable, fits });
@@ -172,25 +146,31 @@ export class Ranker {
     };
   }
 
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
   threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
     return thresholdFor(this.options.relevance, mode, setting);
   }
 
-  /** See {@link RankedSearch.rank}. */
+  /**
+   * The ranked candidates before scoring and abstention, with the evidence each was ranked on
+   * (what `scripts/fit-abstention.ts` fits on), and the ids the query names exactly (left out of
+   * `ranked`). With `explain`, also the lexical matches and the query's routing.
+   */
   async rank(
     query: string,
     request: Omit<SearchRequest, 'abstain'> = {},
   ): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
+    this.assertOpen();
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);
     const empty = () => ({ ranked: { ranked: [], query: { terms: new Set(tokenize(query)) } }, exact: [] });
-    if (query.trim() === '' || this.#catalog.size === 0) return empty();
+    if (query.trim() === '' || this.catalog.size === 0) return empty();
     // A query in another language than the catalog's, as each ranker should read it (src/lang/).
-    const routed = await this.#language.route(query, request.signal);
+    const routed = await this.language.route(query, request.signal);
     // Coverage and length count the words of the request as written (one per translated word).
     const terms = new Set(tokenize(routed.measure));
-    const catalog = this.#catalog;
+    const catalog = this.catalog;
     const nameOf = (id: string): string => catalog.skill(id)?.name ?? id;
     const explain = request.explain === true;
     const lexicalSearch = {
@@ -226,9 +206,9 @@ export class Ranker {
       this.#queries.embed(routed.dense, request.signal),
       chunks.length === 0 ? undefined : this.#chunks.embed(chunks.join(CHUNK_SEPARATOR), request.signal),
     ]);
-    const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.#dimensions)];
+    const vectors = parts === undefined ? [whole] : [whole, ...splitVectors(parts, this.dimensions)];
     throwIfAborted(request.signal);
-    if (this.#catalog.size === 0) return empty();
+    if (this.catalog.size === 0) return empty();
     const dense = new DenseQuery(vectors, this.#centroidOf(state));
     // Skips ids a lexical-only sync removed from the catalog while this search awaited its vectors.
     const stored = (id: string): { readonly key: string; readonly vector: Float32Array } | undefined =>
@@ -268,7 +248,7 @@ export class Ranker {
 
   /** `companion`: shown below the threshold beside a hit that reached it (`SearchHit.companion`). */
   #hit(id: string, score: number, via: SearchHit['via'], why?: HitExplanation, companion = false): SearchHit {
-    return { skill: this.#catalog.skill(id)!, score, via, ...(companion ? { companion } : {}), ...(why === undefined ? {} : { why }) };
+    return { skill: this.catalog.skill(id)!, score, via, ...(companion ? { companion } : {}), ...(why === undefined ? {} : { why }) };
   }
 }
 

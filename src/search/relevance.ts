@@ -3,14 +3,9 @@ import type { SearchMode } from '../types.js';
 import { humanizeName } from './skill-text.js';
 
 /**
- * Relevance: one calibrated score per hit, the estimated probability that the skill fits the
- * message, from a small logistic model per mode fitted by `scripts/fit-abstention.ts`
- * (docs/retrieval.md). Abstention is a threshold on it (see `abstention.ts`).
- *
- * A score is P(the message has a fitting skill) × P(this hit fits | it has one). *Ordering*
- * features (the hit's ordering score and rank) have non-negative weights, so within one query the
- * probability falls down the list; *query* features are the same for every hit of a query and
- * move the whole list up or down, which makes scores comparable across queries.
+ * Relevance: per hit, P(the message has a fitting skill) × P(this hit fits | it has one), from two
+ * logistic models per mode fitted by `scripts/fit-abstention.ts`; abstention is a threshold on it
+ * (`abstention.ts`). Why it never rises down the list: docs/retrieval.md, "One score: relevance".
  */
 
 /** One ranked hit with the evidence the rankers found for it; fields a mode lacks are undefined. */
@@ -122,13 +117,17 @@ export function nameWords(name: string): Set<string> {
   return new Set(tokenize(humanizeName(name)));
 }
 
-/** Share of the words of `name` that the query contains (0 for a name with no words). */
-export function nameMatch(name: string, terms: ReadonlySet<string>): number {
-  const words = nameWords(name);
+/** Share of `words` that `within` holds (0 for no words). */
+export function shareIn(words: ReadonlySet<string>, within: ReadonlySet<string>): number {
   if (words.size === 0) return 0;
   let found = 0;
-  for (const word of words) if (terms.has(word)) found += 1;
+  for (const word of words) if (within.has(word)) found += 1;
   return found / words.size;
+}
+
+/** Share of the words of `name` that the query contains (0 for a name with no words). */
+export function nameMatch(name: string, terms: ReadonlySet<string>): number {
+  return shareIn(nameWords(name), terms);
 }
 
 /** The feature rows of a ranked list (best first), one per hit, in `names` order. */
@@ -166,11 +165,16 @@ export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvide
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
-/** The probability the model gives one feature row. */
-export function predict(model: LogisticModel, row: readonly number[]): number {
-  let z = model.bias;
+/** `start` + Σ weight · (x − mean) / scale over one feature row. */
+export function linearScore(model: Pick<LogisticModel, 'mean' | 'scale' | 'weights'>, start: number, row: readonly number[]): number {
+  let z = start;
   for (let j = 0; j < row.length; j += 1) z += model.weights[j]! * ((row[j]! - model.mean[j]!) / model.scale[j]!);
-  return sigmoid(z);
+  return z;
+}
+
+/** The probability the model gives one feature row. */
+function predict(model: LogisticModel, row: readonly number[]): number {
+  return sigmoid(linearScore(model, model.bias, row));
 }
 
 /** The two factors of every hit's relevance: P(answerable) for the query, P(fits | answerable) per hit. */

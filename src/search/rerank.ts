@@ -1,35 +1,16 @@
 import bundled from './rerank-model.json' with { type: 'json' };
-import { nameMatch, nameWords } from './relevance.js';
+import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
 
 /**
  * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
- * how strong each one's lexical evidence is (rare terms, several of the request's words, words of
- * the skill's name), so a skill the dense side likes for one shared common word does not overtake
- * a specific lexical match. Fitted by `scripts/fit-rerank.ts` (docs/retrieval.md).
- *
- * The model scores a candidate `temperature · order + Σ weight · (x − mean) / scale`. A pool
- * member's ordering score becomes the one its new place had, so the relevance model reads the
- * range of scores it was fitted on and candidates outside the pool keep theirs.
+ * how strong each one's lexical evidence is, so a skill the dense side likes for one shared common
+ * word does not overtake a specific lexical match. Fitted by `scripts/fit-rerank.ts`; the model and
+ * why a pool member takes its new place's score: docs/retrieval.md.
  */
 
-/** What the re-ranker reads of one hybrid candidate. */
-export interface RerankCandidate {
-  readonly name: string;
-  /** The fused ordering score (after boundaries). */
-  readonly order: number;
-  /** Best centred cosine. */
-  readonly centered: number;
-  /** Best plain cosine. */
-  readonly plain: number;
-  /** Raw BM25, 0 when the lexical ranker did not match. */
-  readonly lexical: number;
-  /** Share of the query's distinct terms matched (0 when not matched). */
-  readonly coverage: number;
-  /** `LexicalMatch.weightedCoverage` (0 when not matched or unknown). */
-  readonly weightedCoverage?: number;
-  /** `LexicalMatch.rarest` (0 when not matched or unknown). */
-  readonly rarest?: number;
-}
+/** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
+export type RerankCandidate = Required<Pick<RankedEvidence, 'name' | 'order' | 'centered' | 'plain' | 'lexical' | 'coverage'>> &
+  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'>;
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
 export const RERANK_FEATURES = {
@@ -114,15 +95,6 @@ function nameTerms(name: string, terms: ReadonlySet<string>): number {
   return Math.min(2, found) / 2;
 }
 
-/** See {@link RERANK_FEATURES}.nameCoverage. */
-function nameCoverage(name: string, terms: ReadonlySet<string>): number {
-  if (terms.size === 0) return 0;
-  const words = nameWords(name);
-  let found = 0;
-  for (const term of terms) if (words.has(term)) found += 1;
-  return found / terms.size;
-}
-
 /** Per candidate, its name words the request contains weighed by how many candidates' names share them (see {@link RERANK_FEATURES}.nameSpecific, nameGeneric). */
 function sharedNameWords(candidates: readonly RerankCandidate[], terms: ReadonlySet<string>): { specific: number; generic: number }[] {
   const words = candidates.map((c) => nameWords(c.name));
@@ -204,18 +176,11 @@ export function rerankRows(
       weightedGap: () => (matched ? (c.weightedCoverage ?? 0) : 0) - bestWeighted,
       rarest: () => (matched ? (c.rarest ?? 0) : 0),
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
-      nameCoverage: () => nameCoverage(c.name, terms),
+      nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
     };
     return names.map((name) => value[name]());
   });
-}
-
-/** The re-ranker's score of one row given the candidate's ordering score. */
-export function rerankScore(model: Pick<RerankModel, 'temperature' | 'mean' | 'scale' | 'weights'>, order: number, row: readonly number[]): number {
-  let z = model.temperature * order;
-  for (let j = 0; j < row.length; j += 1) z += model.weights[j]! * ((row[j]! - model.mean[j]!) / model.scale[j]!);
-  return z;
 }
 
 /** The candidates (indexes) the model reorders, in fused order: see {@link RerankModel} depth, lexicalDepth and weightedDepth. */
@@ -254,7 +219,7 @@ export function rerankedOrders(
   // Only the pool's rows are read: computing them alone spares the rest's name features.
   const given = rowsOf?.();
   const rows = given === undefined ? rerankRows(candidates, terms, model.features, top) : top.map((i) => given[i]!);
-  const scores = new Map(top.map((i, place) => [i, rerankScore(model, orders[i]!, rows[place]!)]));
+  const scores = new Map(top.map((i, place) => [i, linearScore(model, model.temperature * orders[i]!, rows[place]!)]));
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
   const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);
   const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));

@@ -14,7 +14,7 @@ import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-holder.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { RankedSearch, Ranker, type RankedCatalog } from './ranker.js';
+import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
 
 /** Why {@link StoredSearch.open} opened nothing when the store holds no catalog for the skills on disk. */
@@ -39,17 +39,13 @@ export interface CatalogStamps {
  * and its vector read, only when a query reaches it ({@link StoredMembers}).
  */
 export class StoredSearch extends RankedSearch {
-  readonly options: ResolvedEngineOptions;
-  readonly size: number;
-  readonly #ranker: Ranker;
+  protected readonly catalog: RankedCatalog;
   readonly #store: SharedStore;
   #closed = false;
 
-  private constructor(options: ResolvedEngineOptions, size: number, ranker: Ranker, store: SharedStore) {
-    super();
-    this.options = options;
-    this.size = size;
-    this.#ranker = ranker;
+  private constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }, catalog: RankedCatalog, store: SharedStore) {
+    super(options);
+    this.catalog = catalog;
     this.#store = store;
   }
 
@@ -69,7 +65,11 @@ export class StoredSearch extends RankedSearch {
       return { reason: 'a tools file cannot be read' };
     }
     const store = new SharedStore(source);
-    const opened = StoredSearch.#open(resolved, store, stamp);
+    const row = store.catalog(catalogKey(stamp, resolved));
+    const opened =
+      row === undefined
+        ? { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` }
+        : StoredSearch.#openRow(resolved, store, row);
     if ('reason' in opened) {
       // Not waited for: the caller's next path reads the disk while the model goes on loading.
       store.close();
@@ -86,38 +86,26 @@ export class StoredSearch extends RankedSearch {
    * catalog and the base is searched with the changed members it holds over it; undefined without
    * `hold` or when it holds nothing. Nothing is written.
    */
-  static async openMoved(
+  static openMoved(
     options: EngineOptions,
     skills: readonly Skill[],
     diagnostics: readonly Diagnostic[],
     hold?: (moved: MovedCatalog) => Promise<HeldCatalog | undefined>,
   ): Promise<OpenedCatalog | undefined> {
-    const opening = storeOf(options);
-    if (opening === undefined) return undefined;
-    const { resolved, store } = opening;
-    const language = crossLingual(resolved, store);
-    let moved: MovedCatalog | undefined;
-    let held: HeldCatalog | undefined;
-    try {
-      moved = await movedBase(store, catalogModel(resolved), skills, language);
+    return StoredSearch.#opened(options, async (resolved, store) => {
+      const language = crossLingual(resolved, store);
+      const moved = await movedBase(store, catalogModel(resolved), skills, language);
       const changed = moved?.members.some((m) => typeof m !== 'number') === true;
-      if (changed) held = hold === undefined ? undefined : await hold(moved!);
-      if (changed && held === undefined) moved = undefined;
-    } catch (error) {
-      store.close();
-      throw error;
-    }
-    const opened =
-      moved === undefined
-        ? undefined
-        : StoredSearch.#openRow(
-            resolved,
-            store,
-            held === undefined ? moved.base : { ...moved.base, mean: held.mean, graph: held.graph },
-            { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language },
-            held?.overlay,
-          );
-    return StoredSearch.#opened(resolved, store, opened);
+      const held = changed && hold !== undefined ? await hold(moved!) : undefined;
+      if (moved === undefined || (changed && held === undefined)) return undefined;
+      return StoredSearch.#openRow(
+        resolved,
+        store,
+        held === undefined ? moved.base : { ...moved.base, mean: held.mean, graph: held.graph },
+        { skill: () => (id) => moved.skills.get(id), diagnostics: () => diagnostics, language },
+        held?.overlay,
+      );
+    });
   }
 
   /**
@@ -129,23 +117,18 @@ export class StoredSearch extends RankedSearch {
     options: EngineOptions,
     find: (held: (base: ReadStamps) => boolean) => Promise<CatalogCopy | undefined>,
   ): Promise<{ readonly opened: OpenedCatalog; readonly copy: CatalogCopy } | undefined> {
-    const opening = storeOf(options);
-    if (opening === undefined) return undefined;
-    const { resolved, store } = opening;
-    const copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined).catch((error: unknown) => {
-      store.close();
-      throw error;
+    let copy: CatalogCopy | undefined;
+    const opened = await StoredSearch.#opened(options, async (resolved, store) => {
+      copy = await find((base) => store.catalog(catalogKeyOf(base, resolved)) !== undefined);
+      const row = copy === undefined ? undefined : store.catalog(catalogKeyOf(copy.base, resolved));
+      if (row === undefined || copy === undefined) return undefined;
+      const found = copy;
+      return StoredSearch.#openRow(resolved, store, row, {
+        skill: renamedSkills(found),
+        diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, found)),
+      });
     });
-    const row = copy === undefined ? undefined : store.catalog(catalogKeyOf(copy.base, resolved));
-    const opened =
-      row === undefined || copy === undefined
-        ? undefined
-        : StoredSearch.#openRow(resolved, store, row, {
-            skill: renamedSkills(copy),
-            diagnostics: (saved) => saved.map((diagnostic) => renameDiagnostic(diagnostic, copy)),
-          });
-    const found = await StoredSearch.#opened(resolved, store, opened);
-    return found === undefined ? undefined : { opened: found, copy: copy! };
+    return opened === undefined ? undefined : { opened, copy: copy! };
   }
 
   /**
@@ -177,24 +160,27 @@ export class StoredSearch extends RankedSearch {
     return { engine: opened.engine, diagnostics };
   }
 
-  /** `opened` once the model is loaded, or undefined (the store closed) when it is not a search. */
+  /**
+   * What `open` opens over the options' store once the model is loaded; undefined without a store,
+   * or (the store closed) when `open` throws or opens no search.
+   */
   static async #opened(
-    options: ResolvedEngineOptions,
-    store: SharedStore,
-    opened: OpenedCatalog | { readonly reason: string } | undefined,
+    options: EngineOptions,
+    open: (resolved: ResolvedEngineOptions, store: SharedStore) => Promise<OpenedCatalog | { readonly reason: string } | undefined>,
   ): Promise<OpenedCatalog | undefined> {
+    const opening = storeOf(options);
+    if (opening === undefined) return undefined;
+    const { resolved, store } = opening;
+    const opened = await open(resolved, store).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
     if (opened === undefined || 'reason' in opened) {
       store.close();
       return undefined;
     }
-    await options.embedder.warm?.();
+    await resolved.embedder.warm?.();
     return opened;
-  }
-
-  static #open(options: ResolvedEngineOptions, store: SharedStore, stamp: string): OpenedCatalog | { readonly reason: string } {
-    const row = store.catalog(catalogKey(stamp, options));
-    if (row === undefined) return { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` };
-    return StoredSearch.#openRow(options, store, row);
   }
 
   /**
@@ -238,8 +224,7 @@ export class StoredSearch extends RankedSearch {
       dense: () => Promise.resolve(dense),
     };
     const language = view?.language ?? crossLingual(options, store);
-    const ranker = new Ranker({ engine: options, dimensions, language, catalog });
-    return { engine: new StoredSearch(options, row.size, ranker, store), diagnostics };
+    return { engine: new StoredSearch({ engine: options, dimensions, language }, catalog, store), diagnostics };
   }
 
   /** A store-backed search saves nothing. */
@@ -251,10 +236,6 @@ export class StoredSearch extends RankedSearch {
     if (!this.#closed) this.#store.close();
     this.#closed = true;
     return Promise.resolve();
-  }
-
-  protected ranker(): Ranker {
-    return this.#ranker;
   }
 
   protected assertOpen(): void {
@@ -298,9 +279,9 @@ export function storeSource(options: {
   return options.store ?? (options.indexDir === undefined ? undefined : path.join(options.indexDir, STORE_DEFAULTS.file));
 }
 
-/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store). */
-function crossLingual(options: ResolvedEngineOptions, store: SharedStore): CrossLingual {
-  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, cache: store });
+/** The language step of a search over `store`'s catalogs (CJK glosses kept in the store, when there is one). */
+export function crossLingual(options: ResolvedEngineOptions, store: SharedStore | undefined): CrossLingual {
+  return new CrossLingual({ ...options.crossLingual, multilingual: options.embedder.multilingual === true, ...(store === undefined ? {} : { cache: store }) });
 }
 
 /** `lexical`, its matches' members read together as it finds them: ranking asks for each one's record and vector. */

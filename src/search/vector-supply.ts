@@ -25,62 +25,56 @@ export interface VectorSources {
 }
 
 /**
- * Vectors by content key: those the store holds read from it, the others embedded (skills with
- * the same text once) and put in the store at once, so an interrupted run never embeds twice.
- * What the live engine's sync and the catalog writer share.
+ * The vectors of `missing` (skills by content key): those the store holds read from it, the others
+ * embedded (skills with the same text once) and put in the store at once, so an interrupted run
+ * never embeds twice, unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`).
+ * `embedded` counts those the model made. What the live engine's sync and the catalog writer share.
  */
-export class VectorSupply {
-  readonly #options: VectorSources;
+export async function supplyVectors(
+  sources: VectorSources,
+  missing: ReadonlyMap<string, Skill>,
+  signal?: AbortSignal,
+  onProgress?: EmbedProgress,
+  { keep = true }: { readonly keep?: boolean } = {},
+): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
+  const { shared, model, dimensions } = sources;
+  const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
+  const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
+  const made = await embed(sources, needed, signal, onProgress);
+  // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
+  if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
+  for (const [key, vector] of stored) made.set(key, vector);
+  return { vectors: made, embedded: made.size - stored.size };
+}
 
-  constructor(options: VectorSources) {
-    this.#options = options;
+/** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
+async function embed(
+  { engine, language }: VectorSources,
+  missing: ReadonlyMap<string, Skill>,
+  signal?: AbortSignal,
+  onProgress?: EmbedProgress,
+): Promise<Map<string, Float32Array>> {
+  const { embedder, batchSize } = engine;
+  // Skills with the same text (forks, republished copies) share one embedding.
+  const keysByText = new Map<string, string[]>();
+  for (const [key, skill] of missing) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
+  const pending = [...keysByText];
+  const embedded = new Map<string, Float32Array>();
+  onProgress?.(0, missing.size);
+  // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
+  const step = onProgress === undefined ? batchSize : Math.min(batchSize, PROGRESS_EVERY_SKILLS);
+  for (let start = 0; start < pending.length; start += step) {
+    throwIfAborted(signal);
+    const batch = pending.slice(start, start + step);
+    const vectors = await embedder.embed(
+      batch.map(([text]) => text),
+      signal,
+      'passage',
+    );
+    batch.forEach(([, keys], i) => {
+      for (const key of keys) embedded.set(key, vectors[i]!);
+    });
+    onProgress?.(embedded.size, missing.size);
   }
-
-  /**
-   * The vectors of `missing` (skills by content key); `embedded` counts those the model made,
-   * which are stored unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`).
-   */
-  async vectors(
-    missing: ReadonlyMap<string, Skill>,
-    signal?: AbortSignal,
-    onProgress?: EmbedProgress,
-    { keep = true }: { readonly keep?: boolean } = {},
-  ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
-    const { shared, model, dimensions } = this.#options;
-    const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
-    const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
-    const made = await this.#embed(needed, signal, onProgress);
-    // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
-    if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
-    for (const [key, vector] of stored) made.set(key, vector);
-    return { vectors: made, embedded: made.size - stored.size };
-  }
-
-  /** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
-  async #embed(missing: ReadonlyMap<string, Skill>, signal?: AbortSignal, onProgress?: EmbedProgress): Promise<Map<string, Float32Array>> {
-    const { engine, language } = this.#options;
-    const { embedder, batchSize } = engine;
-    // Skills with the same text (forks, republished copies) share one embedding.
-    const keysByText = new Map<string, string[]>();
-    for (const [key, skill] of missing) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
-    const pending = [...keysByText];
-    const embedded = new Map<string, Float32Array>();
-    onProgress?.(0, missing.size);
-    // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
-    const step = onProgress === undefined ? batchSize : Math.min(batchSize, PROGRESS_EVERY_SKILLS);
-    for (let start = 0; start < pending.length; start += step) {
-      throwIfAborted(signal);
-      const batch = pending.slice(start, start + step);
-      const vectors = await embedder.embed(
-        batch.map(([text]) => text),
-        signal,
-        'passage',
-      );
-      batch.forEach(([, keys], i) => {
-        for (const key of keys) embedded.set(key, vectors[i]!);
-      });
-      onProgress?.(embedded.size, missing.size);
-    }
-    return embedded;
-  }
+  return embedded;
 }
