@@ -6,6 +6,7 @@ import { CROSS_LINGUAL_DEFAULTS, resolveCrossLingualKnobs, type CrossLingualKnob
 import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type ResolvedLexicalKnobs } from '../lexical/options.js';
 import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorIndexKnobs, type VectorIndexKnobs } from '../vector-index/options.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
+import type { EverydayGate } from './everyday-gate.js';
 
 export { assertPositiveInteger } from '../util/option-checks.js';
 
@@ -87,6 +88,13 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * threshold. `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
+  /**
+   * Hybrid searches show nothing when no hit has specific evidence: no hit's raw cosine with the
+   * message reaches `cosine` and the first hit matches at most `matchedTerms` of its words
+   * (`everyday-gate.ts`); `cosine` 0 turns it off. Chosen on train by
+   * `scripts/choose-everyday-gate.ts` (docs/retrieval.md, "Everyday messages"). @default {cosine: 0.32, matchedTerms: 1}
+   */
+  readonly everydayGate?: Partial<EverydayGate>;
   /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
   readonly denseShare?: number;
   /**
@@ -162,6 +170,7 @@ type ResolvedApart =
   | 'indexDir'
   | 'store'
   | 'shownCut'
+  | 'everydayGate'
   | 'longQuery'
   | 'lexicalEvidence'
   | 'boundaries'
@@ -172,6 +181,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly indexDir: string | undefined;
   readonly store: string | EntryStore | undefined;
   readonly shownCut: ShownCut;
+  readonly everydayGate: EverydayGate;
   readonly longQuery: LongQuery;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: Boundaries;
@@ -186,6 +196,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
   shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
+  everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,
@@ -239,6 +250,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
   const longQuery = nestedKnobs('longQuery', ENGINE_DEFAULTS.longQuery, merged.longQuery);
   const shownCut = nestedKnobs('shownCut', ENGINE_DEFAULTS.shownCut, merged.shownCut);
+  const everydayGate = nestedKnobs('everydayGate', ENGINE_DEFAULTS.everydayGate, merged.everydayGate);
   const lexicalEvidence = nestedKnobs('lexicalEvidence', ENGINE_DEFAULTS.lexicalEvidence, merged.lexicalEvidence);
   const boundaries = nestedKnobs('boundaries', ENGINE_DEFAULTS.boundaries, merged.boundaries);
   const queryChunks = nestedKnobs('queryChunks', ENGINE_DEFAULTS.queryChunks, merged.queryChunks);
@@ -251,6 +263,10 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     shownCut: Object.freeze({
       relative: assertFinite('shownCut.relative', shownCut.relative, 0, 1),
       floor: assertFinite('shownCut.floor', shownCut.floor, 0, 1),
+    }),
+    everydayGate: Object.freeze({
+      cosine: assertFinite('everydayGate.cosine', everydayGate.cosine, 0, 1),
+      matchedTerms: assertNonNegativeInteger('everydayGate.matchedTerms', everydayGate.matchedTerms),
     }),
     denseShare: assertFinite('denseShare', merged.denseShare, 0, 1),
     longQuery: Object.freeze({
