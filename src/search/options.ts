@@ -6,6 +6,7 @@ import { CROSS_LINGUAL_DEFAULTS, resolveCrossLingualKnobs, type CrossLingualKnob
 import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type ResolvedLexicalKnobs } from '../lexical/options.js';
 import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorIndexKnobs, type VectorIndexKnobs } from '../vector-index/options.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
+import type { EverydayGate } from './everyday-gate.js';
 
 export { assertPositiveInteger } from '../util/option-checks.js';
 
@@ -78,6 +79,13 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * and `floor` × the threshold; `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
+  /**
+   * Hybrid searches show nothing when no hit has specific evidence: no hit's raw cosine with the
+   * message reaches `cosine` and the first hit matches at most `matchedTerms` of its words
+   * (`everyday-gate.ts`); `cosine` 0 turns it off. Chosen on train by
+   * `scripts/choose-everyday-gate.ts` (docs/retrieval.md, "Everyday messages"). @default {cosine: 0.32, matchedTerms: 1}
+   */
+  readonly everydayGate?: Partial<EverydayGate>;
   /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
   readonly denseShare?: number;
   /** Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many. @default {terms: 32, denseShare: 0} */
@@ -121,6 +129,7 @@ type ResolvedApart =
   | 'indexDir'
   | 'store'
   | 'shownCut'
+  | 'everydayGate'
   | 'longQuery'
   | 'lexicalEvidence'
   | 'boundaries'
@@ -131,6 +140,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly indexDir: string | undefined;
   readonly store: string | EntryStore | undefined;
   readonly shownCut: ShownCut;
+  readonly everydayGate: EverydayGate;
   readonly longQuery: LongQuery;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: Boundaries;
@@ -145,6 +155,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
   shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
+  everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,
@@ -193,7 +204,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
 }
 
 type Check<T> = (name: string, value: unknown) => T;
-type NestedKnob = 'shownCut' | 'longQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+type NestedKnob = 'shownCut' | 'everydayGate' | 'longQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
 const share: Check<number> = (name, value) => assertFinite(name, value, 0, 1);
 const ratio: Check<number> = (name, value) => assertFinite(name, value, 0, 1000);
 
@@ -214,6 +225,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
     shownCut: nested('shownCut', { relative: share, floor: share }),
+    everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger }),
     denseShare: share('denseShare', merged.denseShare),
     longQuery: nested('longQuery', { terms: assertPositiveInteger, denseShare: share }),
     coverageShare: share('coverageShare', merged.coverageShare),

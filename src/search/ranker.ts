@@ -15,6 +15,7 @@ import { denseShareFor } from './fusion.js';
 import { assertPositiveInteger } from '../util/option-checks.js';
 import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
+import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
 
 /**
@@ -87,7 +88,8 @@ export abstract class RankedSearch implements SkillSearcher {
     const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
       explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
-    const shown = shownCount(scores, threshold, this.options.shownCut, k - hits.length);
+    const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.options.everydayGate);
+    const shown = everyday && threshold > 0 ? 0 : shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {
       if (i === shown) break;
       const scoring = explanation && {

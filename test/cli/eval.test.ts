@@ -176,7 +176,7 @@ describe('eval', () => {
     it.each([
       [
         { fieldBoost: { body: 0 } },
-        '"fieldBoost": unknown key (known: ann, hnsw, k, mode, abstain, shownCut, denseShare, longQuery, coverageShare, lexicalEvidence, boundaries, evidenceRerank, fieldBoosts, fuzzy, prefixMinLength, keepLexical, keepLexicalWithin, queryChunks, candidates, batchSize, queryCacheSize, centring, crossLingual)',
+        '"fieldBoost": unknown key (known: ann, hnsw, k, mode, abstain, shownCut, everydayGate, denseShare, longQuery, coverageShare, lexicalEvidence, boundaries, evidenceRerank, fieldBoosts, fuzzy, prefixMinLength, keepLexical, keepLexicalWithin, queryChunks, candidates, batchSize, queryCacheSize, centring, crossLingual)',
       ],
       [{ hnsw: { ef: 64 } }, '"hnsw.ef": unknown key'],
       [{ denseShare: '0.5' }, '"denseShare": Invalid input: expected number, received string'],

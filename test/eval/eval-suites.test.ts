@@ -2,21 +2,26 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEvalQueries } from '../../src/eval/queries.js';
-import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_R2_QUERIES, loadSuite, splitOf } from '../../scripts/eval-suites.js';
+import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_R2_QUERIES, LIBRARY_R3_QUERIES, loadSuite, splitOf } from '../../scripts/eval-suites.js';
 
 const share = (ids: readonly string[], suite: 'library' | 'library-r2', split: string): number =>
   ids.filter((id) => splitOf(suite, id) === split).length / ids.length;
 
+/** A fresh request set's shape: unique ids of `prefix`-NNN, at most two requests per skill, its share of no-skill messages. */
+async function checkWellFormed(file: string, prefix: string): Promise<number> {
+  const queries = await readEvalQueries(file);
+  const ids = queries.map((query) => query.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.every((id) => new RegExp(`^${prefix}-\\d{3}$`).test(id))).toBe(true);
+  const perSkill = new Map<string, number>();
+  for (const name of queries.flatMap((query) => query.relevant)) perSkill.set(name, (perSkill.get(name) ?? 0) + 1);
+  expect(Math.max(...perSkill.values())).toBeLessThanOrEqual(2);
+  return queries.filter((query) => query.relevant.length === 0).length / queries.length;
+}
+
 describe('the fresh library requests (library-r2)', () => {
   it('are well-formed: unique lib2-NNN ids, at most two requests per skill, some with no skill', async () => {
-    const queries = await readEvalQueries(LIBRARY_R2_QUERIES);
-    const ids = queries.map((query) => query.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.every((id) => /^lib2-\d{3}$/.test(id))).toBe(true);
-    const perSkill = new Map<string, number>();
-    for (const name of queries.flatMap((query) => query.relevant)) perSkill.set(name, (perSkill.get(name) ?? 0) + 1);
-    expect(Math.max(...perSkill.values())).toBeLessThanOrEqual(2);
-    const empty = queries.filter((query) => query.relevant.length === 0).length / queries.length;
+    const empty = await checkWellFormed(LIBRARY_R2_QUERIES, 'lib2');
     expect(empty).toBeGreaterThan(0.1);
     expect(empty).toBeLessThan(0.2);
   });
@@ -42,4 +47,26 @@ describe('the fresh library requests (library-r2)', () => {
       expect(suite!.queries.flatMap((query) => query.relevant).every((name) => names.has(name))).toBe(true);
     },
   );
+});
+
+describe('the third library set (library-r3), held out whole', () => {
+  it('is well-formed: unique lib3-NNN ids, at most two requests per skill, about a third everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_R3_QUERIES, 'lib3');
+    expect(empty).toBeGreaterThan(0.25);
+    expect(empty).toBeLessThan(0.4);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_R3_QUERIES)).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r3', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r3')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r3', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r3', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(328);
+    expect(suite!.queries.flatMap((query) => query.relevant).every((name) => names.has(name))).toBe(true);
+  });
 });
