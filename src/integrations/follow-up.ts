@@ -13,10 +13,14 @@ const REFERRING = /\b(?:same|again|also|too|instead|likewise|similarly|that|thos
 /** A start that continues the conversation. */
 const CONTINUING = /^(?:and|now|then|so|what\s+about|how\s+about)\b/i;
 
+/** Thanks or an acknowledgement and nothing else: it asks for no task, so it is no follow-up. */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:thanks?|thank\s+you|thx|ty|ok(?:ay)?|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good|lgtm|much\s+appreciated)[\s\p{P}\p{S}]*)+$/iu;
+
 /** A prompt of at most 3 words, or of at most 12 (and 160 characters) that refers back or starts by continuing. */
 export function isFollowUp(prompt: string): boolean {
   const text = prompt.trim();
-  if (text === '' || text.length > 160) return false;
+  if (text === '' || text.length > 160 || ACKNOWLEDGEMENT.test(text)) return false;
   const words = text.split(/\s+/).length;
   return words <= 3 || (words <= 12 && (REFERRING.test(text) || CONTINUING.test(text)));
 }

@@ -40,6 +40,8 @@ export interface FieldContext {
   readonly specFolder?: string | undefined;
   /** Codex's per-skill policy from `agents/openai.yaml` beside the file, when there is one. */
   readonly codexPolicy?: CodexPolicy | undefined;
+  /** Keep `defaultName` whatever `name` says (Claude Code's own folders); the spec's warning still names both. */
+  readonly nameFromFolder?: boolean | undefined;
 }
 
 export interface ValidFields {
@@ -94,6 +96,8 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     if (parsed === undefined) return fail('bad-field', `\`name\` must be text, got ${describeValue(raw['name'])}`);
     if (parsed.trim() !== '') name = parsed.trim();
   }
+  const written = name;
+  if (context.nameFromFolder === true) name = context.defaultName;
   const badName = nameProblem(name, limits);
   if (badName !== undefined) return fail('bad-field', badName);
 
@@ -165,8 +169,9 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
   }
   const invocation = invocationOf(raw, context.codexPolicy);
   if (context.specFolder !== undefined) {
-    for (const problem of specProblems({ name, description: trimmedDescription, folder: context.specFolder })) {
-      diagnostics.push(diagnostic('bad-field', path, problem, 'warning'));
+    for (const problem of specProblems({ name: written, description: trimmedDescription, folder: context.specFolder })) {
+      const named = written === name ? '' : `; Claude Code names it ${JSON.stringify(name)}`;
+      diagnostics.push(diagnostic('bad-field', path, `${problem}${problem.includes('its folder') ? named : ''}`, 'warning'));
     }
   }
   return {

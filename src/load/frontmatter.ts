@@ -16,6 +16,8 @@ export interface ParseContext extends SkillOrigin {
   readonly specFolder?: string | undefined;
   /** Codex's policy from `agents/openai.yaml` beside the file. */
   readonly codexPolicy?: CodexPolicy | undefined;
+  /** The skill keeps `defaultName` (its folder) whatever `name` says, as Claude Code names the skills of its folders. */
+  readonly nameFromFolder?: boolean;
   /** Without a description, use the body's first paragraph (with a warning), as Claude Code does. @default true */
   readonly describeFromBody?: boolean;
 }
@@ -99,6 +101,7 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     fallbackDescription: context.describeFromBody === false ? undefined : firstParagraph(body),
     specFolder: context.specFolder,
     codexPolicy: context.codexPolicy,
+    nameFromFolder: context.nameFromFolder,
   });
   diagnostics.push(...checked.diagnostics);
   if (checked.fields === undefined) return { skill: undefined, diagnostics };

@@ -22,6 +22,8 @@ export interface ScanOptions {
   readonly limits?: SkillLimits;
   /** Prefix every skill name with `namespace:` (plugin skills, as the host names them). */
   readonly namespace?: string;
+  /** Name a skill folder's SKILL.md by its folder whatever its frontmatter `name` says (Claude Code's rule for its own folders). */
+  readonly folderNames?: boolean;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
 }
@@ -257,6 +259,7 @@ async function loadCandidate(candidate: Candidate, options: ScanOptions, limits:
     truncated: read.truncated,
     specFolder: (options.layout ?? 'skills') === 'skills' && candidate.folder !== undefined ? basename(candidate.folder) : undefined,
     codexPolicy: policy?.policy,
+    nameFromFolder: options.folderNames === true && candidate.folder !== undefined,
     describeFromBody: candidate.loose !== true,
   });
   diagnostics.push(...parsed.diagnostics);

@@ -32,6 +32,8 @@ export interface SourceDir {
   readonly layout: DirLayout;
   /** Prefix for every skill name from this folder (`plugin:skill`), as the host names plugin skills. */
   readonly namespace?: string;
+  /** Claude Code's own skill folders: a skill is named by its folder, as Claude Code lists it. */
+  readonly folderNames?: boolean;
 }
 
 /** `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside it, else up to the root. */
@@ -57,11 +59,14 @@ export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
     add(join(plugin, 'skills'), 'plugin', SOURCE_RANKS.builtinPlugin);
     add(join(plugin, 'commands'), 'plugin', SOURCE_RANKS.builtinPlugin, 'commands');
   }
-  if (options.managedDir !== null) add(options.managedDir, 'managed', SOURCE_RANKS.managed);
-  add(join(options.home, '.claude', 'skills'), 'skills', SOURCE_RANKS.user);
+  const claudeFolder = (dir: string, source: LoadedFrom, rank: number): void => {
+    dirs.push({ dir, source, rank, layout: 'skills', folderNames: true });
+  };
+  if (options.managedDir !== null) claudeFolder(options.managedDir, 'managed', SOURCE_RANKS.managed);
+  claudeFolder(join(options.home, '.claude', 'skills'), 'skills', SOURCE_RANKS.user);
   const projects = projectDirs(options.cwd, options.home);
-  for (const dir of projects) add(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.project);
-  for (const dir of options.addDirs) add(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.addDir);
+  for (const dir of projects) claudeFolder(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.project);
+  for (const dir of options.addDirs) claudeFolder(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.addDir);
   add(join(options.home, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
   for (const dir of projects) add(join(dir, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
   for (const plugin of options.pluginDirs) add(join(plugin, 'commands'), 'plugin', SOURCE_RANKS.commands, 'commands');

@@ -39,6 +39,11 @@ describe('flags: one line naming the flag and the value, exit 1', () => {
       ['uninstall', 'codx'],
       "skill-search: unknown host 'codx' for 'uninstall' (did you mean 'codex'?); expected claude-code or codex (see skill-search uninstall --help)\n",
     ],
+    // doctor's host is an argument, not a flag: the message says so.
+    [
+      ['doctor', 'claude'],
+      "skill-search: unknown host 'claude' for 'doctor' (did you mean 'claude-code'?); expected claude-code or codex (see skill-search doctor --help)\n",
+    ],
     [
       ['model', 'pul'],
       "skill-search: unknown command 'pul' for 'model' (did you mean 'pull'?); expected list, pull, rm or info (see skill-search model --help)\n",

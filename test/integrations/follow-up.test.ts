@@ -22,6 +22,13 @@ describe('isFollowUp: at most 3 words, or at most 12 words (160 characters) with
     ['fill in the pdf form with the client address', false],
     ['write a function that parses the log file and reports every error it finds by severity and date', false],
     ['', false],
+    // Thanks and acknowledgements ask for nothing: they are not searched with the turns before.
+    ['thanks', false],
+    ['Thank you!', false],
+    ['ok', false],
+    ['great, thanks', false],
+    ['perfect 👍', false],
+    ['ok, again for v2.4', true],
   ])('%j → %s', (prompt, expected) => {
     expect(isFollowUp(prompt)).toBe(expected);
   });
@@ -94,6 +101,12 @@ describe('hook: a follow-up prompt is searched with the recent turns', () => {
     const { result, queries } = await run(prompt, [user('deploy the api to production with helm'), user(prompt)]);
     expect(result.stdout).toContain('helm-deploy');
     expect(queries).toEqual([prompt, `deploy the api to production with helm\n${prompt}`]);
+  });
+
+  it('"thanks" after a skill request is searched alone: it suggests nothing', async () => {
+    const { result, queries } = await run('thanks!', [user('deploy the api to production with helm')]);
+    expect(result.stdout).toBe('');
+    expect(queries).toEqual(['thanks!']);
   });
 
   it('a prompt that is not a follow-up is searched alone', async () => {

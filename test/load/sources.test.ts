@@ -132,6 +132,27 @@ describe('shadowing across every source', () => {
     expect(snapshot.shadowed).toEqual([]);
   });
 
+  it("Claude Code's folders name a skill by its folder, as Claude Code lists it; Codex's keep the frontmatter name", async () => {
+    await writeTree(root, {
+      'home/.claude/skills/view-transitions/SKILL.md': skillMd('User skill', { name: 'vercel-view-transitions' }),
+      'home/work/repo/pkg/.claude/skills/composition/SKILL.md': skillMd('Project skill', { name: 'vercel-composition' }),
+      'managed/policy/SKILL.md': skillMd('Managed skill', { name: 'org-policy' }),
+      'home/.agents/skills/fix-ci/SKILL.md': skillMd('Codex skill', { name: 'gh-fix-ci' }),
+    });
+    const snapshot = await new SkillCatalog(options(root)).get();
+    expect(snapshot.skills.map((skill) => [skill.name, skill.source])).toEqual([
+      ['policy', 'managed'],
+      ['view-transitions', 'skills'],
+      ['composition', 'skills'],
+      ['gh-fix-ci', 'codex'],
+    ]);
+    // The spec's warning still names both, and the name the host uses.
+    const file = join(root, 'home', '.claude', 'skills', 'view-transitions', 'SKILL.md');
+    expect(snapshot.diagnostics.filter((d) => d.path === file).map((d) => d.message)).toEqual([
+      'name "vercel-view-transitions" does not match its folder "view-transitions" (Agent Skills spec); Claude Code names it "view-transitions"',
+    ]);
+  });
+
   it('the project walk stops below home, so the user folder is not read twice as a project', async () => {
     await writeTree(root, { 'home/.claude/skills/mine/SKILL.md': skillMd('mine') });
     const snapshot = await new SkillCatalog(options(root)).get();

@@ -1,4 +1,4 @@
-import { type ParsedArgs, parseChoice } from '../args.js';
+import { type ParsedArgs, parsePositionalChoice } from '../args.js';
 import { line } from '../context.js';
 import type { CliIo } from '../io.js';
 import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
@@ -8,7 +8,7 @@ import { hostContext, scopeOf } from './install.js';
 
 /** `doctor [host]`: what each host has of ours; exit 1 when an installed host has a problem. */
 export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
-  const hosts = args.positionals[0] === undefined ? HOSTS : [parseChoice('host', args.positionals[0], HOSTS)];
+  const hosts = args.positionals[0] === undefined ? HOSTS : [parsePositionalChoice('doctor', 'host', args.positionals[0], HOSTS)];
   const scope = scopeOf(args.values);
   const installContext = hostContext(args.values, io);
   const context: DoctorContext = { ...installContext, env: io.env, show: (file) => shown(file, installContext.home) };
