@@ -8,9 +8,10 @@
  * between"). For a build before and after a change, pass each package folder (`bin/`, `dist/`,
  * its `node_modules`), e.g. `git archive <commit> | tar -x -C DIR` and `npm run build` there.
  *
- * Rounds alternate the builds' order.
+ * Rounds alternate the builds' order. `--model hash` leaves the encoder out (no graph cache to
+ * build, no vectors to embed): what is left is the catalog's load, SKILL.md parsing among it.
  *
- * Usage: npx tsx scripts/measure-hooks-at-once.ts --library DIR [--skills 312] [--hooks 5] [--rounds 1] [PACKAGE …]
+ * Usage: npx tsx scripts/measure-hooks-at-once.ts --library DIR [--skills 312] [--hooks 5] [--rounds 1] [--model ID] [PACKAGE …]
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -26,6 +27,7 @@ const { values, positionals } = parseArgs({
     skills: { type: 'string', default: '312' },
     hooks: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '1' },
+    model: { type: 'string' },
   },
 });
 if (values.library === undefined) throw new Error('--library DIR is required (a folder of skill folders, searched for SKILL.md)');
@@ -51,7 +53,7 @@ function hook(bin: string, home: string, project: string, session: string): Prom
   const started = performance.now();
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   for (const name of ['XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'SKILL_SEARCH_CACHE_DIR', 'SKILL_SEARCH_LIBRARY']) delete env[name];
-  const args = [bin, 'hook', 'claude-code'];
+  const args = [bin, 'hook', 'claude-code', ...(values.model === undefined ? [] : ['--model', values.model])];
   const [command, argv] = TIME === undefined ? [process.execPath, args] : [TIME, ['-f', 'cpu %U %S %x', process.execPath, ...args]];
   const child = spawn(command, argv, { cwd: project, env, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
