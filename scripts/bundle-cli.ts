@@ -86,19 +86,34 @@ function bundleOne(root: string, entry: string, out: string): void {
 }
 
 /**
+ * Packages whose bundled JavaScript goes with an installed addon, so it is used only when the
+ * installed package is the version bundled ({@link bundledVersions}). usearch brings
+ * node-gyp-build (which finds its addon) and bindings with file-uri-to-path (which it requires
+ * but does not call where it has `__dirname`); better-sqlite3's `bindings` is reached only
+ * without its addon's path, when the bundled driver is not used.
+ */
+export const ADDON_PACKAGES = ['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path'];
+
+/**
+ * Pure-JavaScript packages: gray-matter and what it requires (src/load/yaml.ts `bundledMatter`),
+ * loaded by a cold hook's first SKILL.md. Nothing installed has to match them, so they are not in
+ * {@link bundledVersions}. js-yaml requires esprima through a variable (an optional dependency
+ * of its `!!js/function` type, which the safe loader gray-matter uses never reaches): esbuild
+ * leaves that `require` as it is, and esprima is found in node_modules as before.
+ */
+export const PURE_PACKAGES = ['gray-matter', 'js-yaml', 'kind-of', 'section-matter', 'extend-shallow', 'is-extendable', 'strip-bom-string'];
+/**
  * The packages whose JavaScript the bundle carries: each is required on a cold hook's path, and
  * requiring a package's files one by one (resolve, read, compile) cost more than compiling them
- * with the bundle under its code cache (docs/cold-start.md, fifth and tenth rounds). usearch
- * brings node-gyp-build (which finds its addon) and bindings with file-uri-to-path (which it
- * requires but does not call where it has `__dirname`); better-sqlite3's `bindings` is reached
- * only without its addon's path, when the bundled driver is not used.
+ * with the bundle under its code cache (docs/cold-start.md, fifth and tenth rounds).
+ * {@link ADDON_PACKAGES} go with an addon, {@link PURE_PACKAGES} are JavaScript alone.
  */
-export const BUNDLED_PACKAGES = ['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path'];
+export const BUNDLED_PACKAGES = [...ADDON_PACKAGES, ...PURE_PACKAGES];
 
-/** `{ name: version }` of {@link BUNDLED_PACKAGES} as installed under `root`, which is what the build bundles. */
+/** `{ name: version }` of {@link ADDON_PACKAGES} as installed under `root`, which is what the build bundles. */
 export function bundledVersions(root: string): Record<string, string> {
   return Object.fromEntries(
-    BUNDLED_PACKAGES.map((name) => {
+    ADDON_PACKAGES.map((name) => {
       const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version?: unknown };
       if (typeof manifest.version !== 'string') throw new Error(`${CLI_BUNDLE}: node_modules/${name}/package.json names no version`);
       return [name, manifest.version];

@@ -7,8 +7,17 @@ let grayMatter: GrayMatter | undefined;
 
 /** gray-matter, with js-yaml's safe loader as its YAML engine, loaded on first use: a tools-only catalog never pays for it. */
 export function matter(): GrayMatter {
-  grayMatter ??= createRequire(import.meta.url)('gray-matter') as GrayMatter;
+  grayMatter ??= bundledMatter() ?? (createRequire(import.meta.url)('gray-matter') as GrayMatter);
   return grayMatter;
+}
+
+/**
+ * gray-matter's JavaScript as the CLI bundle carries it, js-yaml's with it (scripts/bundle-cli.ts
+ * `PURE_PACKAGES`), under the bin's code cache: pure JavaScript with no addon to match, so used
+ * whatever version is installed. Evaluated only by this call. Undefined in ES modules (no `require`).
+ */
+function bundledMatter(): GrayMatter | undefined {
+  return typeof require === 'function' ? (require('gray-matter') as GrayMatter) : undefined;
 }
 
 /** A js-yaml error as one line: its reason and `line N` (the YAML's first line being `firstLine`, `column M` when asked); else its message's first line. */

@@ -1,7 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addonsByPackage, asciiOnly, BUNDLED_PACKAGES, CLI_BUNDLE, HOOK_BUNDLE, ownFolders, packageOf, strayImports } from '../../scripts/bundle-cli.js';
+import {
+  ADDON_PACKAGES,
+  addonsByPackage,
+  asciiOnly,
+  BUNDLED_PACKAGES,
+  CLI_BUNDLE,
+  HOOK_BUNDLE,
+  ownFolders,
+  packageOf,
+  strayImports,
+} from '../../scripts/bundle-cli.js';
 import { importModule } from '../../src/util/import-module.js';
 import { ROOT } from './helpers.js';
 
@@ -80,7 +90,7 @@ describe('the packages in the CLI bundle', () => {
 
   it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))("carries better-sqlite3's, onnxruntime's and usearch's JavaScript, without their addons", () => {
     const bundle = readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8');
-    expect(BUNDLED_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path']);
+    expect(ADDON_PACKAGES).toEqual(['better-sqlite3', 'onnxruntime-node', 'onnxruntime-common', 'usearch', 'node-gyp-build', 'bindings', 'file-uri-to-path']);
     for (const file of [
       'better-sqlite3/lib/database.js',
       'onnxruntime-node/dist/backend.js',
@@ -97,10 +107,29 @@ describe('the packages in the CLI bundle', () => {
     expect(bundle).toContain('var __dirname = skillSearchInstalledFolder("usearch/javascript/dist/cjs");');
     // Each version as installed: the bundled JavaScript is used only with the addon it goes with.
     const versions = (name: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(bundle).toContain(
-      `const skillSearchBundledVersions = ${JSON.stringify(Object.fromEntries(BUNDLED_PACKAGES.map((name) => [name, versions(name)])))};`,
-    );
+    expect(bundle).toContain(`const skillSearchBundledVersions = ${JSON.stringify(Object.fromEntries(ADDON_PACKAGES.map((name) => [name, versions(name)])))};`);
   });
+
+  it.skipIf(!existsSync(path.join(ROOT, HOOK_BUNDLE)))(
+    "both bundles carry gray-matter's and js-yaml's JavaScript, evaluated only when frontmatter is parsed",
+    () => {
+      for (const out of [CLI_BUNDLE, HOOK_BUNDLE]) {
+        const bundle = readFileSync(path.join(ROOT, out), 'utf8');
+        for (const file of [
+          'gray-matter/index.js',
+          'gray-matter/lib/engines.js',
+          'js-yaml/lib/js-yaml/loader.js',
+          'kind-of/index.js',
+          'section-matter/index.js',
+        ])
+          expect(bundle).toContain(`// node_modules/${file}\n`);
+        // esbuild's wrapper runs a CommonJS module at its first call: the one call is src/load/yaml.ts `bundledMatter`'s.
+        expect(bundle).toContain('var require_gray_matter = __commonJS({');
+        expect(bundle.match(/\brequire_gray_matter\(\)/g)).toEqual(['require_gray_matter()']);
+        expect(bundle).toMatch(/function bundledMatter\(\) \{\n {2}return typeof require === "function" \? require_gray_matter\(\) : void 0;\n\}/);
+      }
+    },
+  );
 
   it("gives usearch's module its own __dirname, and refuses another bundled file that reads it", () => {
     const usearch = [

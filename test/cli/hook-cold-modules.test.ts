@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PURE_PACKAGES } from '../../scripts/bundle-cli.js';
 import { ROOT, SKILLS, removeDir, spawnCli, tempDir } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin', 'skill-search.js');
@@ -37,15 +38,23 @@ interface Seen {
   readonly required: string[];
 }
 
-/** `index`, then one hook for `prompt`, through the built bin with the recorder: the hook's result and what it loaded. */
-async function recordedHook(name: string, flags: readonly string[], prompt: string): Promise<{ result: Awaited<ReturnType<typeof spawnCli>>; seen: Seen }> {
+/**
+ * `index` (unless `index: false`), then one hook for `prompt`, through the built bin with the
+ * recorder and `home` as its home and cache root: the hook's result and what it loaded.
+ */
+async function recordedHook(
+  name: string,
+  flags: readonly string[],
+  prompt: string,
+  { index = true, home = cache }: { readonly index?: boolean; readonly home?: string } = {},
+): Promise<{ result: Awaited<ReturnType<typeof spawnCli>>; seen: Seen }> {
   const recorder = path.join(cache, 'recorder.mjs');
   const log = path.join(cache, `modules-${name}.json`);
   writeFileSync(recorder, RECORDER);
   const env = { MODULES_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
-  expect((await spawnCli(['index', '--quiet', ...flags], cache, { env, entry: BIN })).code).toBe(0);
+  if (index) expect((await spawnCli(['index', '--quiet', ...flags], home, { env, entry: BIN })).code).toBe(0);
   const stdin = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: `s-${name}`, prompt, transcript_path: '/dev/null', cwd: cache });
-  const result = await spawnCli(['hook', 'claude-code', ...flags], cache, { stdin, env, entry: BIN });
+  const result = await spawnCli(['hook', 'claude-code', ...flags], home, { stdin, env, entry: BIN });
   return { result, seen: JSON.parse(readFileSync(log, 'utf8')) as Seen };
 }
 
@@ -96,5 +105,21 @@ describe.skipIf(!built)('what a cold hook loads (built)', () => {
     ]);
     for (const name of ['node-gyp-build', 'bindings', 'file-uri-to-path'])
       expect(seen.required.filter((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`))).toEqual([]);
+    // A tools-only catalog parses no frontmatter: the bundled js-yaml is never evaluated (it would require esprima).
+    expect(seen.required.filter((file) => file.includes(`${path.sep}node_modules${path.sep}esprima${path.sep}`))).toEqual([]);
+  }, 120_000);
+
+  it("parses a cold hook's SKILL.md files with gray-matter's and js-yaml's JavaScript from the bundle", async () => {
+    // No store yet (a cache root of its own): the hook loads the candidates itself, parsing each SKILL.md's frontmatter.
+    const home = path.join(cache, 'cold-home');
+    mkdirSync(home);
+    const flags = ['--skills-dir', SKILLS, '--model', 'hash', '--index-dir', path.join(home, 'index')];
+    const { result, seen } = await recordedHook('cold-skills', flags, 'fill in a pdf form', { index: false, home });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('pdf-forms');
+    const inPackage = (name: string) => seen.required.filter((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`));
+    for (const name of PURE_PACKAGES) expect(inPackage(name)).toEqual([]);
+    // js-yaml was evaluated (from the bundle): its optional require of esprima went to node_modules.
+    expect(inPackage('esprima')).not.toEqual([]);
   }, 120_000);
 });
