@@ -19,6 +19,8 @@ import {
   MATCHING,
   MATCHING_SUGGESTION,
   OFF_TOPIC,
+  RENAMED,
+  RENAMED_PROMPT,
   SKILLS,
   UNDESCRIBED,
 } from './support/skills.js';
@@ -134,6 +136,18 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
       // …and the hook suggests it by the same text.
       expect(claudeHookContext(turn.request)).toContain(`- ${skill.name}: ${skill.description}`);
     }
+  });
+
+  it('a skill whose frontmatter names it otherwise is listed and suggested under its folder’s name, the one the Skill tool takes', async () => {
+    const own = await freshHome([...SKILLS, RENAMED]);
+    const turn = await promptClaude(own, bin!, stub, RENAMED_PROMPT);
+    expect(turn.result.code).toBe(0);
+    const listing = claudeSkillListing(turn.request);
+    expect(listing).toContain(`- ${RENAMED.name}: ${RENAMED.description}`);
+    expect(listing).not.toContain('acme-docs-translator');
+    const context = claudeHookContext(turn.request);
+    expect(context).toContain(`- ${RENAMED.name}: ${RENAMED.description}`);
+    expect(context).not.toContain('acme-docs-translator');
   });
 
   it('uninstall leaves Claude Code working, with no hook and no server left', async () => {

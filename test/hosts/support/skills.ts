@@ -37,5 +37,12 @@ export const UNDESCRIBED: readonly SkillFile[] = [
     raw: '---\nname: shipping-labels\n---\n\nPrint shipping labels for parcels from an order export.\n\nUse the label printer profile.\n',
   },
 ];
+/** A skill whose frontmatter names it other than its folder (`docs-translate`): Claude Code lists and invokes it by the folder's name. */
+export const RENAMED: SkillFile = {
+  name: 'docs-translate',
+  description: 'Translate Markdown documentation into German and Japanese',
+  raw: '---\nname: acme-docs-translator\ndescription: Translate Markdown documentation into German and Japanese\n---\n# Translate docs\n\nKeep code blocks as they are.\n',
+};
+export const RENAMED_PROMPT = 'translate our markdown documentation into german';
 export const INVOICE_PROMPT = 'pull out the totals from these scanned invoices';
 export const LABELS_PROMPT = 'print shipping labels for the parcels in this order export';
