@@ -3,7 +3,7 @@
  * never waited on), a symlink is written through (the link kept, as dotfile managers expect),
  * and the file keeps its mode.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError, unreadableFile } from '../errors.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
@@ -60,7 +60,16 @@ export function writeHostFile(file: string, text: string): void {
   if (mode !== undefined) chmodSync(target, mode & 0o7777);
 }
 
-/** Deletes the file a write to `file` would land in (the link, if any, stays as it was before install). */
+/**
+ * Deletes the file a write to `file` would land in (the link, if any, stays as it was before install), and its folder
+ * when that is left empty (`install --project` made `.codex` or `.claude` for it).
+ */
 export function removeHostFile(file: string): void {
-  rmSync(writeTarget(file), { force: true });
+  const target = writeTarget(file);
+  rmSync(target, { force: true });
+  try {
+    rmdirSync(path.dirname(target));
+  } catch {
+    // Not empty (the host's or the user's files), or not ours to remove.
+  }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -158,6 +158,12 @@ describe('install codex', () => {
     await cli(['uninstall', 'codex', '--project', '--cwd', path.join(home, 'proj')]);
     expect(existsSync(path.join(home, '.codex/config.toml'))).toBe(false);
     expect(existsSync(path.join(home, 'proj/.codex/config.toml'))).toBe(false);
+    // The folder install made for them goes too; one holding the user's files stays.
+    expect(existsSync(path.join(home, 'proj/.codex'))).toBe(false);
+    write('proj/.codex/notes.md', 'mine\n');
+    await cli(['install', 'codex', '--project', '--cwd', path.join(home, 'proj'), '--command', 'skill-search']);
+    await cli(['uninstall', 'codex', '--project', '--cwd', path.join(home, 'proj')]);
+    expect(readdirSync(path.join(home, 'proj/.codex'))).toEqual(['notes.md']);
   });
 
   it('updates its own table in place, and removes it even after other edits', async () => {
