@@ -60,16 +60,20 @@ export function writeHostFile(file: string, text: string): void {
   if (mode !== undefined) chmodSync(target, mode & 0o7777);
 }
 
+/** Host folders install may have made for a file (`install --project` in a bare folder); never a project or HOME itself. */
+const HOST_FOLDERS = new Set(['.claude', '.codex']);
+
 /**
- * Deletes the file a write to `file` would land in (the link, if any, stays as it was before install), and its folder
- * when that is left empty (`install --project` made `.codex` or `.claude` for it).
+ * Deletes the file a write to `file` would land in (the link, if any, stays as it was before install), and its
+ * `.claude` or `.codex` folder when that is left empty.
  */
 export function removeHostFile(file: string): void {
   const target = writeTarget(file);
   rmSync(target, { force: true });
+  if (!HOST_FOLDERS.has(path.basename(path.dirname(target)))) return;
   try {
     rmdirSync(path.dirname(target));
   } catch {
-    // Not empty (the host's or the user's files), or not ours to remove.
+    // Not empty: the host's or the user's files.
   }
 }

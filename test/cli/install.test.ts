@@ -166,6 +166,13 @@ describe('install codex', () => {
     expect(readdirSync(path.join(home, 'proj/.codex'))).toEqual(['notes.md']);
   });
 
+  it('uninstall --project in a bare folder leaves the folder itself, empty as it was', async () => {
+    mkdirSync(path.join(home, 'bare'));
+    await cli(['install', 'claude-code', '--project', '--cwd', path.join(home, 'bare'), '--command', 'skill-search']);
+    await cli(['uninstall', 'claude-code', '--project', '--cwd', path.join(home, 'bare')]);
+    expect(readdirSync(path.join(home, 'bare'))).toEqual([]);
+  });
+
   it('updates its own table in place, and removes it even after other edits', async () => {
     write('.codex/config.toml', `[mcp_servers.skill-search]\ncommand = "node"\nargs = ["/old/bin/skill-search.js", "mcp"]\n\n[tui]\ntheme = "x"\n`);
     await cli(['install', 'codex', '--command', 'skill-search']);
