@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { loadUserConfig } from '../config/user-config.js';
@@ -61,7 +61,8 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   const config = loadUserConfig(cwd, home);
   const libraryFlags = asList(values.library).map((dir) => requirePath('library', dir, 'directory', io.cwd));
   const defaultLibrary = defaultLibraryDir(io.env);
-  const configured = [...(existsSync(defaultLibrary) ? [defaultLibrary] : []), ...config.library.map((entry) => entry.value).filter((dir) => existsSync(dir))];
+  // Missing ones too: a `watch` started before the first `library add` sees the folder appear, and its socket (resolveIndexDir) stays put.
+  const configured = [defaultLibrary, ...config.library.map((entry) => entry.value)];
   const libraryDirs = libraryFlags.length > 0 ? libraryFlags : config.sources.library.value ? [...new Set(configured)] : [];
   if (values.demo === true && values['no-demo'] === true) throw flagError('--demo and --no-demo contradict each other; give one');
   return Object.freeze({
@@ -71,7 +72,7 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
-    /** `--library` folders, or the default and configured ones that exist (default sources only). */
+    /** `--library` folders (existing), or the default and configured ones, existing or not yet (default sources only). */
     libraryDirs: Object.freeze(libraryDirs),
     demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
     /** Null when the config switches Codex's folders off. */
@@ -128,6 +129,10 @@ export function describeSources(sources: SourceOptions): string {
   return `in ${parts.join(', ')}`;
 }
 
+function isDefaultLibrary(dirs: readonly string[], env: CliIo['env']): boolean {
+  return dirs.length === 1 && dirs[0] === defaultLibraryDir(env);
+}
+
 /** One folder per (catalog sources, model) for the `watch` socket, builder lease and hook markers: two projects or models never share them. */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
   if (retrieval.indexDir) return retrieval.indexDir;
@@ -138,8 +143,8 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     cwd: override ? undefined : sources.cwd,
     home: override ? undefined : sources.home,
     addDirs: override ? undefined : sources.addDirs,
-    // Only when set, so an index folder keeps its name for users without a library or --demo.
-    ...(override || sources.libraryDirs.length === 0 ? {} : { libraryDirs: sources.libraryDirs }),
+    // Not for the default library alone, so an index folder keeps its name whether or not that folder exists yet.
+    ...(override || isDefaultLibrary(sources.libraryDirs, env) ? {} : { libraryDirs: sources.libraryDirs }),
     ...(sources.demo === 'always' ? { demo: true } : {}),
     ...(sources.config.include.length === 0 && sources.config.exclude.length === 0
       ? {}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ParsedArgs } from '../args.js';
 import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
@@ -9,7 +10,9 @@ import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { config } = sources;
-  if (args.values.json === true) return printJson(io, { ...config, libraryDirs: sources.libraryDirs });
+  // The folders that exist now; the others are watched for (see resolveSources).
+  const libraryDirs = sources.libraryDirs.filter((dir) => existsSync(dir));
+  if (args.values.json === true) return printJson(io, { ...config, libraryDirs });
   const home = homeDir(io.env);
   const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));
   const list = (key: string, entries: readonly Sourced<string>[]) => {
@@ -29,6 +32,6 @@ export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
     const value = entry.value === undefined ? '(per command: auto; never for hook and mcp)' : JSON.stringify(entry.value);
     line(io.stdout, `sources.${key}: ${value}  ${origin(entry.from)}`);
   }
-  line(io.stdout, `library folders in use: ${sources.libraryDirs.length === 0 ? '(none)' : sources.libraryDirs.join(', ')}`);
+  line(io.stdout, `library folders in use: ${libraryDirs.length === 0 ? '(none)' : libraryDirs.join(', ')}`);
   return 0;
 }

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
@@ -212,7 +212,8 @@ function indexInBackground(
   for (const dir of sources.skillsDirs) argv.push('--skills-dir', dir);
   for (const file of sources.toolsFiles) argv.push('--tools', file);
   for (const dir of sources.addDirs) argv.push('--add-dir', dir);
-  for (const dir of sources.libraryDirs) argv.push('--library', dir);
+  // `--library` must name a folder: one not made yet is left out (the index folder is passed as is).
+  for (const dir of sources.libraryDirs.filter((candidate) => existsSync(candidate))) argv.push('--library', dir);
   if (sources.demo !== 'auto') argv.push(sources.demo === 'always' ? '--demo' : '--no-demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);
