@@ -250,13 +250,21 @@ export class CrossLingual {
     return this.#vocabulary;
   }
 
-  /** English words of the catalog by how many skills use them, matched against katakana. */
+  /** English words and word pairs of the catalog by how many skills use them, matched against katakana. */
   #loanwordMatcher(): LoanwordMatcher {
     if (this.#loanwords === undefined) {
       const frequencies = new Map<string, number>();
       for (const skill of this.#skills) {
-        const words = new Set(latinWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
-        for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
+        // Words and adjacent word pairs: Japanese writes a two-word term as one katakana word (リリースノート).
+        const list = latinWords(`${skill.name} ${skillText(skill)}`);
+        const terms = new Set<string>();
+        list.forEach((word, i) => {
+          if (!/^[a-z]{3,}$/.test(word)) return;
+          terms.add(word);
+          const next = list[i + 1];
+          if (next !== undefined && /^[a-z]{3,}$/.test(next)) terms.add(`${word} ${next}`);
+        });
+        for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
       }
       this.#loanwords = new LoanwordMatcher(frequencies);
     }

@@ -36,13 +36,29 @@ function consonants(text: string): string {
 
 /** The consonant skeleton of a romanized katakana word. */
 export function romajiSkeleton(romaji: string): string {
-  return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't'));
+  // h goes as in English words, where it is mostly silent or part of a digraph (ハンドリング = handling, "andring").
+  return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't').replace(/h/g, ''));
 }
 
-/** The consonant skeleton of an English word, spelled as it would be borrowed. */
+/** The consonant skeleton of an English word, spelled as it would be borrowed (a phrase's words are joined). */
 export function englishSkeleton(word: string): string {
-  const spelled = word
+  return consonants(borrowedSpelling(word));
+}
+
+/**
+ * Japanese borrows a non-prevocalic r as a long vowel (form → フォーム, server → サーバー): the skeleton of `word`
+ * with that r dropped, or undefined when it has none.
+ */
+function nonRhoticSkeleton(word: string): string | undefined {
+  const spelled = borrowedSpelling(word);
+  const dropped = spelled.replace(/(?<=[aeiou])r+(?![aeiouy])/g, '');
+  return dropped === spelled ? undefined : consonants(dropped);
+}
+
+function borrowedSpelling(word: string): string {
+  return word
     .toLowerCase()
+    .replace(/[^a-z]/g, '')
     .replace(/[ts]ion/g, 'shon')
     .replace(/ph/g, 'f')
     .replace(/th/g, 's')
@@ -56,28 +72,31 @@ export function englishSkeleton(word: string): string {
     .replace(/ch/g, 'c')
     .replace(/c/g, 'k')
     .replace(/h/g, '');
-  return consonants(spelled);
 }
 
 /** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r"). */
 const MIN_SKELETON = 3;
-/** English words kept per loanword, most frequent first. */
+/** English words kept per loanword. */
 const MAX_MATCHES = 2;
+/** Candidates kept per skeleton, most frequent first, before word pairs are checked. */
+const MAX_CANDIDATES = 8;
 
 /** Katakana words → English words of one vocabulary. */
 export class LoanwordMatcher {
-  readonly #bySkeleton = new Map<string, string[]>();
+  /** Skeleton → candidate words, most frequent first; `singular`: matched only once its plural s is dropped. */
+  readonly #bySkeleton = new Map<string, { readonly word: string; readonly singular: boolean }[]>();
   #lookups = 0;
 
-  /** `frequencies`: English word → how many skills use it. */
+  /** `frequencies`: English word (or two-word phrase, `release notes`) → how many skills use it. */
   constructor(frequencies: ReadonlyMap<string, number>) {
     const ranked = [...frequencies].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
     for (const [word] of ranked) {
-      const skeleton = englishSkeleton(word);
-      if (skeleton.length < MIN_SKELETON) continue;
-      const words = this.#bySkeleton.get(skeleton);
-      if (words === undefined) this.#bySkeleton.set(skeleton, [word]);
-      else if (words.length < MAX_MATCHES) words.push(word);
+      for (const [skeleton, singular] of skeletonsOf(word)) {
+        if (skeleton.length < MIN_SKELETON) continue;
+        const words = this.#bySkeleton.get(skeleton);
+        if (words === undefined) this.#bySkeleton.set(skeleton, [{ word, singular }]);
+        else if (words.length < MAX_CANDIDATES) words.push({ word, singular });
+      }
     }
   }
 
@@ -86,11 +105,67 @@ export class LoanwordMatcher {
     return this.#lookups;
   }
 
-  /** The English words a katakana word stands for, most frequent first ([] when none). */
+  /**
+   * The English words a katakana word stands for ([] when none): single words spelled nearest its length (パイプライン:
+   * pipeline, not plan), most frequent first at equal length; but a word pair the katakana
+   * splits into (リリース|ノート: release notes) stands alone, ahead of the single words sharing its skeleton (recent),
+   * and a pair it does not split into is dropped (パイプライン is not "apply when").
+   */
   match(katakana: string): readonly string[] {
     const skeleton = romajiSkeleton(romanize(katakana));
     if (skeleton.length < MIN_SKELETON) return [];
     this.#lookups += 1;
-    return this.#bySkeleton.get(skeleton) ?? [];
+    const candidates = this.#bySkeleton.get(skeleton) ?? [];
+    const pairs = candidates.filter(({ word }) => word.includes(' ') && splitsInto(katakana, word));
+    if (pairs.length > 0) return pairs.slice(0, MAX_MATCHES).map(({ word }) => word);
+    let singles = candidates.filter(({ word }) => !word.includes(' '));
+    // A word matched as spelled outranks another's plural (セキュリティ: security, not secrets).
+    if (singles.some(({ singular }) => !singular)) singles = singles.filter(({ singular }) => !singular);
+    // Those spelled nearest its length first (stable: most frequent first at equal distance).
+    const length = withoutEpenthesis(romanize(katakana)).length;
+    const distance = (word: string): number => Math.abs(word.length - length);
+    return singles
+      .map(({ word }) => word)
+      .sort((a, b) => distance(a) - distance(b))
+      .slice(0, MAX_MATCHES);
   }
+}
+
+/** Consonants each half of a split loanword needs (パイプラ|イン is not apply|when: "n" fits too much). */
+const MIN_PART = 2;
+
+/** Whether `katakana` splits into two parts with the skeletons of the two words of `pair`. */
+function splitsInto(katakana: string, pair: string): boolean {
+  const [first, second] = pair.split(' ') as [string, string];
+  const fits = (part: string, word: string): boolean => {
+    const skeleton = romajiSkeleton(romanize(part));
+    return skeleton.length >= MIN_PART && skeletonsOf(word).has(skeleton);
+  };
+  const chars = Array.from(katakana);
+  for (let i = 1; i < chars.length; i += 1) {
+    if (fits(chars.slice(0, i).join(''), first) && fits(chars.slice(i).join(''), second)) return true;
+  }
+  return false;
+}
+
+/** Every skeleton Japanese may borrow `word` (or a word pair) as (as spelled, without non-prevocalic r), and whether only its singular has it. */
+function skeletonsOf(word: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const forms: [string, boolean][] = /[^s]s$/.test(word)
+    ? [
+        [word, false],
+        [word.slice(0, -1), true],
+      ]
+    : [[word, false]];
+  for (const [form, singular] of forms) {
+    for (const skeleton of [englishSkeleton(form), nonRhoticSkeleton(form)]) {
+      if (skeleton !== undefined && !out.has(skeleton)) out.set(skeleton, singular);
+    }
+  }
+  return out;
+}
+
+/** Romaji without the vowels Japanese adds after a consonant (テスト tesuto → test): u, and o after t or d, before a consonant or the end. */
+function withoutEpenthesis(romaji: string): string {
+  return romaji.replace(/(?<=[^aeiou])u(?![aeiou])|(?<=[td])o(?![aeiou])/g, '');
 }

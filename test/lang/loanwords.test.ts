@@ -43,6 +43,48 @@ describe('LoanwordMatcher', () => {
     expect(matcher.match('クエリ')).toEqual([]);
   });
 
+  it('reads a non-prevocalic r as Japanese borrows it, a long vowel (テラフォーム = terraform)', () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['terraform', 1],
+        ['pipeline', 9],
+        ['server', 3],
+      ]),
+    );
+    expect(catalog.match('テラフォーム')).toEqual(['terraform']);
+    expect(catalog.match('パイプライン')).toEqual(['pipeline']);
+  });
+
+  it("prefers the word spelled at the loanword's length over a more frequent skeleton twin", () => {
+    // パイプライン and "plan" share p-r-n; the dropped u of "pu" makes paiprain pipeline's length.
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['plan', 30],
+        ['pipeline', 4],
+      ]),
+    );
+    expect(catalog.match('パイプライン')).toEqual(['pipeline', 'plan']);
+  });
+
+  it('reads a katakana compound as the catalog word pair it splits into, plural or not', () => {
+    // リリースノート (r-s-n-t) is also the skeleton of "recent"; リリース|ノート split into release|note(s).
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['recent', 20],
+        ['release notes', 1],
+        ['apply when', 5],
+        ['pipeline', 2],
+      ]),
+    );
+    expect(catalog.match('リリースノート')).toEqual(['release notes']);
+    // A pair whose halves need a one-consonant part (パイプラ|イン = apply|when) is no compound.
+    expect(catalog.match('パイプライン')).toEqual(['pipeline']);
+  });
+
+  it('drops h in both skeletons (ハンドリング = handling)', () => {
+    expect(romajiSkeleton(romanize('ハンドリング'))).toBe(englishSkeleton('handling'));
+  });
+
   it('feeds translation next to the dictionary glosses', () => {
     expect(translate('テストを先に書く', smallDictionary(), { loanwords: matcher }).dense).toBe('test beforehand');
     expect(translate('テストを先に書く', smallDictionary()).dense).toBe('beforehand');
