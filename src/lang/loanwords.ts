@@ -107,29 +107,31 @@ export class LoanwordMatcher {
 
   /**
    * The English words a katakana word stands for ([] when none): single words spelled nearest its length (パイプライン:
-   * pipeline, not plan), most frequent first at equal length; but a word pair the katakana
-   * splits into (リリース|ノート: release notes) stands alone, ahead of the single words sharing its skeleton (recent),
-   * and a pair it does not split into is dropped (パイプライン is not "apply when").
+   * pipeline, not plan), most frequent first at equal length; unless one is within `CLOSE` letters of it, a word pair
+   * the katakana splits into (リリース|ノート: release notes) stands alone instead (recent shares the skeleton), and a
+   * pair it does not split into is dropped (パイプライン is not "apply when").
    */
   match(katakana: string): readonly string[] {
     const skeleton = romajiSkeleton(romanize(katakana));
     if (skeleton.length < MIN_SKELETON) return [];
     this.#lookups += 1;
     const candidates = this.#bySkeleton.get(skeleton) ?? [];
-    const pairs = candidates.filter(({ word }) => word.includes(' ') && splitsInto(katakana, word));
-    if (pairs.length > 0) return pairs.slice(0, MAX_MATCHES).map(({ word }) => word);
-    let singles = candidates.filter(({ word }) => !word.includes(' '));
+    const romaji = romanize(katakana);
+    let singles = candidates.filter(({ word }) => !word.includes(' ') && sameOnset(romaji, word));
     // A word matched as spelled outranks another's plural (セキュリティ: security, not secrets).
     if (singles.some(({ singular }) => !singular)) singles = singles.filter(({ singular }) => !singular);
     // Those spelled nearest its length first (stable: most frequent first at equal distance).
-    const length = withoutEpenthesis(romanize(katakana)).length;
+    const length = withoutEpenthesis(romaji).length;
     const distance = (word: string): number => Math.abs(word.length - length);
-    return singles
-      .map(({ word }) => word)
-      .sort((a, b) => distance(a) - distance(b))
-      .slice(0, MAX_MATCHES);
+    const ranked = singles.map(({ word }) => word).sort((a, b) => distance(a) - distance(b));
+    if (ranked.length > 0 && distance(ranked[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
+    const pairs = candidates.filter(({ word }) => word.includes(' ') && splitsInto(katakana, word)).map(({ word }) => word);
+    return (pairs.length > 0 ? pairs : ranked).slice(0, MAX_MATCHES);
   }
 }
+
+/** A single word within this many letters of a loanword's length is taken over any word pair (リクエスト: request, not "work that"). */
+const CLOSE = 1;
 
 /** Consonants each half of a split loanword needs (パイプラ|イン is not apply|when: "n" fits too much). */
 const MIN_PART = 2;
@@ -137,13 +139,17 @@ const MIN_PART = 2;
 /** Whether `katakana` splits into two parts with the skeletons of the two words of `pair`. */
 function splitsInto(katakana: string, pair: string): boolean {
   const [first, second] = pair.split(' ') as [string, string];
-  const fits = (part: string, word: string): boolean => {
-    const skeleton = romajiSkeleton(romanize(part));
-    return skeleton.length >= MIN_PART && skeletonsOf(word).has(skeleton);
+  // Only the last word may be a plural the katakana drops (ユニットテスト = unit tests, but トレー is not "trees").
+  const fits = (part: string, word: string, last: boolean): boolean => {
+    const romaji = romanize(part);
+    const skeleton = romajiSkeleton(romaji);
+    if (skeleton.length < MIN_PART || !sameOnset(romaji, word)) return false;
+    const skeletons = skeletonsOf(word);
+    return skeletons.has(skeleton) && (last || skeletons.get(skeleton) === false);
   };
   const chars = Array.from(katakana);
   for (let i = 1; i < chars.length; i += 1) {
-    if (fits(chars.slice(0, i).join(''), first) && fits(chars.slice(i).join(''), second)) return true;
+    if (fits(chars.slice(0, i).join(''), first, false) && fits(chars.slice(i).join(''), second, true)) return true;
   }
   return false;
 }
@@ -168,4 +174,9 @@ function skeletonsOf(word: string): Map<string, boolean> {
 /** Romaji without the vowels Japanese adds after a consonant (テスト tesuto → test): u, and o after t or d, before a consonant or the end. */
 function withoutEpenthesis(romaji: string): string {
   return romaji.replace(/(?<=[^aeiou])u(?![aeiou])|(?<=[td])o(?![aeiou])/g, '');
+}
+
+/** Whether both start with a vowel or both with a consonant (シング is not "using"; ユ counts as the vowel u). */
+function sameOnset(romaji: string, english: string): boolean {
+  return /^[aeiouy]/.test(romaji) === /^[aeiouy]/.test(english);
 }

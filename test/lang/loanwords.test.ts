@@ -81,6 +81,21 @@ describe('LoanwordMatcher', () => {
     expect(catalog.match('パイプライン')).toEqual(['pipeline']);
   });
 
+  it("takes a single word spelled at the loanword's length, or starting as it does, over a word pair", () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['work that', 9],
+        ['request', 2],
+        ['trees using', 9],
+        ['tracing', 1],
+      ]),
+    );
+    // リクエ|スト splits into work|that, but "request" is spelled at its length.
+    expect(catalog.match('リクエスト')).toEqual(['request']);
+    // トレー|シング: "trees" is a plural only as the last word, and シング does not start as "using" does.
+    expect(catalog.match('トレーシング')).toEqual(['tracing']);
+  });
+
   it('drops h in both skeletons (ハンドリング = handling)', () => {
     expect(romajiSkeleton(romanize('ハンドリング'))).toBe(englishSkeleton('handling'));
   });
