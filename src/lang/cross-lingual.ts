@@ -4,7 +4,7 @@ import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
-import { LoanwordMatcher } from './loanwords.js';
+import { catalogWords, LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
 import { CatalogueVocabulary } from './vocabulary.js';
 import { splitWords } from '../lexical/tokenize.js';
@@ -250,23 +250,12 @@ export class CrossLingual {
     return this.#vocabulary;
   }
 
-  /** English words and word pairs of the catalog by how many skills use them, matched against katakana. */
+  /** English words of the catalog by how many skills use them, and their word pairs, matched against katakana. */
   #loanwordMatcher(): LoanwordMatcher {
     if (this.#loanwords === undefined) {
-      const frequencies = new Map<string, number>();
-      for (const skill of this.#skills) {
-        // Words and adjacent word pairs: Japanese writes a two-word term as one katakana word (リリースノート).
-        const list = latinWords(`${skill.name} ${skillText(skill)}`);
-        const terms = new Set<string>();
-        list.forEach((word, i) => {
-          if (!/^[a-z]{3,}$/.test(word)) return;
-          terms.add(word);
-          const next = list[i + 1];
-          if (next !== undefined && /^[a-z]{3,}$/.test(next)) terms.add(`${word} ${next}`);
-        });
-        for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
-      }
-      this.#loanwords = new LoanwordMatcher(frequencies);
+      // Pairs too: Japanese writes a two-word term as one katakana word (リリースノート); counted only when asked.
+      const { frequencies, followers } = catalogWords(this.#skills.map((skill) => latinWords(`${skill.name} ${skillText(skill)}`)));
+      this.#loanwords = new LoanwordMatcher(frequencies, followers);
     }
     return this.#loanwords;
   }

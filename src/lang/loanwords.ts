@@ -1,3 +1,5 @@
+import { getOrAdd } from '../util/get-or-add.js';
+
 /**
  * Katakana loanwords (テスト, パイプライン) matched to the catalog's English words: both reduced to a
  * consonant skeleton that survives borrowing (l/r and b/v merge, vowels drop, `tion` is `shon`).
@@ -78,31 +80,70 @@ function borrowedSpelling(word: string): string {
 const MIN_SKELETON = 3;
 /** English words kept per loanword. */
 const MAX_MATCHES = 2;
-/** Candidates kept per skeleton, most frequent first, before word pairs are checked. */
+/** Single words per skeleton considered for a whole loanword, most frequent first. */
 const MAX_CANDIDATES = 8;
 
-/** Katakana words → English words of one vocabulary. */
+/** The words following `first` in the catalog (each in a word pair), with how many skills have the pair. */
+export type Followers = (first: string) => ReadonlyMap<string, number>;
+
+/** A candidate word of a skeleton; `singular`: matched only once its plural s is dropped. */
+interface Candidate {
+  readonly word: string;
+  readonly singular: boolean;
+  /** Skills using the word. */
+  readonly count: number;
+}
+
+/**
+ * Katakana words → English words of one vocabulary. Only single words are reduced to skeletons up front; a word pair
+ * (リリースノート: release notes) is found at match time by splitting the katakana into two words' skeletons.
+ */
 export class LoanwordMatcher {
-  /** Skeleton → candidate words, most frequent first; `singular`: matched only once its plural s is dropped. */
-  readonly #bySkeleton = new Map<string, { readonly word: string; readonly singular: boolean }[]>();
+  /** Skeleton (of at least `MIN_PART` consonants) → every word with it, most frequent first. */
+  readonly #bySkeleton = new Map<string, Candidate[]>();
+  /** Skeleton → words of `frequencies`' phrases that are not among its words. */
+  readonly #partsOnly = new Map<string, Candidate[]>();
+  readonly #followers: Followers;
+  readonly #words: number;
   #lookups = 0;
 
-  /** `frequencies`: English word (or two-word phrase, `release notes`) → how many skills use it. */
-  constructor(frequencies: ReadonlyMap<string, number>) {
-    const ranked = [...frequencies].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    for (const [word] of ranked) {
+  /**
+   * `frequencies`: English word → how many skills use it; `followers`: the catalog's word pairs. Without it, the
+   * two-word phrases of `frequencies` (`release notes`) are the pairs.
+   */
+  constructor(frequencies: ReadonlyMap<string, number>, followers?: Followers) {
+    const ranked = [...frequencies].sort(byFrequency);
+    const pairs = new Map<string, Map<string, number>>();
+    let words = 0;
+    for (const [word, count] of ranked) {
+      if (word.includes(' ')) {
+        const [first, second] = word.split(' ') as [string, string];
+        getOrAdd(pairs, first, () => new Map()).set(second, count);
+        continue;
+      }
+      words += 1;
       for (const [skeleton, singular] of skeletonsOf(word)) {
-        if (skeleton.length < MIN_SKELETON) continue;
-        const words = this.#bySkeleton.get(skeleton);
-        if (words === undefined) this.#bySkeleton.set(skeleton, [{ word, singular }]);
-        else if (words.length < MAX_CANDIDATES) words.push({ word, singular });
+        if (skeleton.length >= MIN_PART) getOrAdd(this.#bySkeleton, skeleton, () => []).push({ word, singular, count });
       }
     }
+    // A phrase's words are parts of a split loanword even when the map has them on their own as no word.
+    for (const word of new Set([...pairs].flatMap(([first, seconds]) => [first, ...seconds.keys()]))) {
+      if (frequencies.has(word)) continue;
+      words += 1;
+      for (const [skeleton, singular] of skeletonsOf(word)) getOrAdd(this.#partsOnly, skeleton, () => []).push({ word, singular, count: 0 });
+    }
+    this.#words = words;
+    this.#followers = followers ?? ((first) => pairs.get(first) ?? NONE);
   }
 
   /** Words looked up with a skeleton long enough to match (with none, glosses do not depend on the vocabulary). */
   get lookups(): number {
     return this.#lookups;
+  }
+
+  /** Words reduced to skeletons when built: the single words only, whatever the catalog's word pairs. */
+  get skeletonized(): number {
+    return this.#words;
   }
 
   /**
@@ -112,12 +153,12 @@ export class LoanwordMatcher {
    * pair it does not split into is dropped (パイプライン is not "apply when").
    */
   match(katakana: string): readonly string[] {
-    const skeleton = romajiSkeleton(romanize(katakana));
+    const romaji = romanize(katakana);
+    const skeleton = romajiSkeleton(romaji);
     if (skeleton.length < MIN_SKELETON) return [];
     this.#lookups += 1;
-    const candidates = this.#bySkeleton.get(skeleton) ?? [];
-    const romaji = romanize(katakana);
-    let singles = candidates.filter(({ word }) => !word.includes(' ') && sameOnset(romaji, word));
+    const candidates = (this.#bySkeleton.get(skeleton) ?? []).slice(0, MAX_CANDIDATES);
+    let singles = candidates.filter(({ word }) => sameOnset(romaji, word));
     // A word matched as spelled outranks another's plural (セキュリティ: security, not secrets).
     if (singles.some(({ singular }) => !singular)) singles = singles.filter(({ singular }) => !singular);
     // Those spelled nearest its length first (stable: most frequent first at equal distance).
@@ -125,9 +166,58 @@ export class LoanwordMatcher {
     const distance = (word: string): number => Math.abs(word.length - length);
     const ranked = singles.map(({ word }) => word).sort((a, b) => distance(a) - distance(b));
     if (ranked.length > 0 && distance(ranked[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
-    const pairs = candidates.filter(({ word }) => word.includes(' ') && splitsInto(katakana, word)).map(({ word }) => word);
+    const pairs = this.#pairsOf(katakana, skeleton);
     return (pairs.length > 0 ? pairs : ranked).slice(0, MAX_MATCHES);
   }
+
+  /** The catalog's word pairs `katakana` splits into, whole skeleton `skeleton` too, most frequent first. */
+  #pairsOf(katakana: string, skeleton: string): string[] {
+    const found = new Map<string, number>();
+    const chars = Array.from(katakana);
+    for (let i = 1; i < chars.length; i += 1) {
+      const firsts = this.#partWords(chars.slice(0, i).join(''), false);
+      if (firsts.length === 0) continue;
+      const seconds = new Set(this.#partWords(chars.slice(i).join(''), true));
+      for (const first of firsts) {
+        const followers = this.#followers(first);
+        const fitting =
+          followers.size <= seconds.size ? [...followers.keys()].filter((word) => seconds.has(word)) : [...seconds].filter((word) => followers.has(word));
+        for (const second of fitting) {
+          const pair = `${first} ${second}`;
+          if (!found.has(pair) && skeletonsOf(pair).has(skeleton)) found.set(pair, followers.get(second)!);
+        }
+      }
+    }
+    // Like a single word, a pair is a candidate only among the skeleton's most frequent terms (セキュリティ is not "cisco router").
+    const terms: [string, number][] = [...(this.#bySkeleton.get(skeleton) ?? []).map(({ word, count }): [string, number] => [word, count]), ...found];
+    const ranked = new Set(
+      terms
+        .sort(byFrequency)
+        .slice(0, MAX_CANDIDATES)
+        .map(([term]) => term),
+    );
+    return [...found]
+      .filter(([pair]) => ranked.has(pair))
+      .sort(byFrequency)
+      .map(([pair]) => pair);
+  }
+
+  /** The words one part of a split loanword may be: its skeleton, its onset, and (unless `last`) not a dropped plural. */
+  #partWords(part: string, last: boolean): string[] {
+    const romaji = romanize(part);
+    const skeleton = romajiSkeleton(romaji);
+    if (skeleton.length < MIN_PART) return [];
+    const words = [...(this.#bySkeleton.get(skeleton) ?? []), ...(this.#partsOnly.get(skeleton) ?? [])];
+    // Only the last word may be a plural the katakana drops (ユニットテスト = unit tests, but トレー is not "trees").
+    return words.filter(({ word, singular }) => (last || !singular) && sameOnset(romaji, word)).map(({ word }) => word);
+  }
+}
+
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** Most frequent first, then alphabetical. */
+function byFrequency([a, x]: readonly [string, number], [b, y]: readonly [string, number]): number {
+  return y - x || (a < b ? -1 : 1);
 }
 
 /** A single word within this many letters of a loanword's length is taken over any word pair (リクエスト: request, not "work that"). */
@@ -136,23 +226,38 @@ const CLOSE = 1;
 /** Consonants each half of a split loanword needs (パイプラ|イン is not apply|when: "n" fits too much). */
 const MIN_PART = 2;
 
-/** Whether `katakana` splits into two parts with the skeletons of the two words of `pair`. */
-function splitsInto(katakana: string, pair: string): boolean {
-  const [first, second] = pair.split(' ') as [string, string];
-  // Only the last word may be a plural the katakana drops (ユニットテスト = unit tests, but トレー is not "trees").
-  const fits = (part: string, word: string, last: boolean): boolean => {
-    const romaji = romanize(part);
-    const skeleton = romajiSkeleton(romaji);
-    if (skeleton.length < MIN_PART || !sameOnset(romaji, word)) return false;
-    const skeletons = skeletonsOf(word);
-    return skeletons.has(skeleton) && (last || skeletons.get(skeleton) === false);
-  };
-  const chars = Array.from(katakana);
-  for (let i = 1; i < chars.length; i += 1) {
-    if (fits(chars.slice(0, i).join(''), first, false) && fits(chars.slice(i).join(''), second, true)) return true;
-  }
-  return false;
+/**
+ * Word frequencies and word pairs of a catalog from each skill's words in order (`lists`), for {@link LoanwordMatcher}:
+ * words of three letters or more; a pair is two such words side by side. Pairs are counted per first word when asked.
+ */
+export function catalogWords(lists: readonly (readonly string[])[]): { frequencies: Map<string, number>; followers: Followers } {
+  const postings = new Map<string, number[]>();
+  lists.forEach((list, index) => {
+    for (const word of new Set(list)) if (WORD.test(word)) getOrAdd(postings, word, () => []).push(index);
+  });
+  const frequencies = new Map<string, number>();
+  for (const [word, skills] of postings) frequencies.set(word, skills.length);
+  const cache = new Map<string, Map<string, number>>();
+  const followers = (first: string): ReadonlyMap<string, number> =>
+    getOrAdd(cache, first, () => {
+      const counts = new Map<string, number>();
+      for (const index of postings.get(first) ?? []) {
+        const list = lists[index]!;
+        const seen = new Set<string>();
+        list.forEach((word, i) => {
+          const next = list[i + 1];
+          if (word !== first || next === undefined || seen.has(next) || !WORD.test(next)) return;
+          seen.add(next);
+          counts.set(next, (counts.get(next) ?? 0) + 1);
+        });
+      }
+      return counts;
+    });
+  return { frequencies, followers };
 }
+
+/** A catalog word a loanword may stand for. */
+const WORD = /^[a-z]{3,}$/;
 
 /** Every skeleton Japanese may borrow `word` (or a word pair) as (as spelled, without non-prevocalic r), and whether only its singular has it. */
 function skeletonsOf(word: string): Map<string, boolean> {
