@@ -5,7 +5,7 @@ import { getOrAdd } from '../util/get-or-add.js';
  * consonant skeleton that survives borrowing (l/r and b/v merge, vowels drop, `tion` is `shon`).
  */
 
-/** Katakana → Hepburn-style romaji. Small vowels and ャュョ spell on; ッ and ー only lengthen. */
+/** Katakana → Hepburn-style romaji. Small kana replace the vowel before them; ッ and ー only lengthen. */
 const KANA: Readonly<Record<string, string>> = Object.fromEntries(
   (
     'ア a イ i ウ u エ e オ o カ ka キ ki ク ku ケ ke コ ko ガ ga ギ gi グ gu ゲ ge ゴ go ' +
@@ -21,9 +21,16 @@ const KANA: Readonly<Record<string, string>> = Object.fromEntries(
 
 export function romanize(katakana: string): string {
   let out = '';
-  for (const char of katakana) out += (KANA[char] ?? '').replace('_', '');
+  for (const char of katakana) {
+    const kana = (KANA[char] ?? '').replace('_', '');
+    // A small kana after a consonant's kana replaces its vowel: ティ ti, フォ fo, キャ kya, ジョ jo (not tei, fuo, kiya, jiyo).
+    if (SMALL.test(char) && /[^aeiou][aeiou]$/.test(out)) out = out.slice(0, -1) + (/(sh|ch|j)$/.test(out.slice(0, -1)) ? kana.replace('y', '') : kana);
+    else out += kana;
+  }
   return out;
 }
+
+const SMALL = /[ァィゥェォャュョ]/;
 
 /** Shared tail of both skeletons: l/r, b/v, z/s merge; n before a labial is m; vowels, y, w go; repeats collapse. */
 function consonants(text: string): string {
@@ -47,6 +54,13 @@ export function englishSkeleton(word: string): string {
   return consonants(borrowedSpelling(word));
 }
 
+/** Every skeleton of `word` as spelled: ch read as k (schema) and, where it has one, as the ch sound (branch). */
+function spelledSkeletons(word: string): string[] {
+  const asK = borrowedSpelling(word);
+  const asCh = borrowedSpelling(word, true);
+  return asCh === asK ? [consonants(asK)] : [consonants(asK), consonants(asCh)];
+}
+
 /**
  * Japanese borrows a non-prevocalic r as a long vowel (form → フォーム, server → サーバー): the skeleton of `word`
  * with that r dropped, or undefined when it has none.
@@ -57,10 +71,13 @@ function nonRhoticSkeleton(word: string): string | undefined {
   return dropped === spelled ? undefined : consonants(dropped);
 }
 
-function borrowedSpelling(word: string): string {
-  return word
+/** `word` spelled as Japanese hears it; `chSound`: ch stays the ch of チ (branch), else it is read k (schema). */
+function borrowedSpelling(word: string, chSound = false): string {
+  const spelled = word
     .toLowerCase()
     .replace(/[^a-z]/g, '')
+    // A single s of -sion after a vowel or r is voiced (version バージョン, decision ディシジョン); ss and ts are not.
+    .replace(/(?<=[aeiour])sion/g, 'jon')
     .replace(/[ts]ion/g, 'shon')
     .replace(/ph/g, 'f')
     .replace(/th/g, 's')
@@ -70,10 +87,9 @@ function borrowedSpelling(word: string): string {
     .replace(/x/g, 'ks')
     .replace(/c(?=[eiy])/g, 's')
     .replace(/g(?=[eiy])/g, 'j')
-    .replace(/sh/g, 's')
-    .replace(/ch/g, 'c')
-    .replace(/c/g, 'k')
-    .replace(/h/g, '');
+    .replace(/sh/g, 's');
+  // The ch sound is kept as c (as romajiSkeleton spells チ) only when asked; a lone c is k either way.
+  return (chSound ? spelled.replace(/ch/g, 'C').replace(/c/g, 'k').replace(/C/g, 'c') : spelled.replace(/ch/g, 'c').replace(/c/g, 'k')).replace(/h/g, '');
 }
 
 /** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r"). */
@@ -104,6 +120,7 @@ export class LoanwordMatcher {
   /** Skeleton → words of `frequencies`' phrases that are not among its words. */
   readonly #partsOnly = new Map<string, Candidate[]>();
   readonly #followers: Followers;
+  readonly #frequencies: ReadonlyMap<string, number>;
   readonly #words: number;
   #lookups = 0;
 
@@ -112,6 +129,7 @@ export class LoanwordMatcher {
    * two-word phrases of `frequencies` (`release notes`) are the pairs.
    */
   constructor(frequencies: ReadonlyMap<string, number>, followers?: Followers) {
+    this.#frequencies = frequencies;
     const ranked = [...frequencies].sort(byFrequency);
     const pairs = new Map<string, Map<string, number>>();
     let words = 0;
@@ -158,16 +176,26 @@ export class LoanwordMatcher {
     if (skeleton.length < MIN_SKELETON) return [];
     this.#lookups += 1;
     const candidates = (this.#bySkeleton.get(skeleton) ?? []).slice(0, MAX_CANDIDATES);
-    let singles = candidates.filter(({ word }) => sameOnset(romaji, word));
-    // A word matched as spelled outranks another's plural (セキュリティ: security, not secrets).
-    if (singles.some(({ singular }) => !singular)) singles = singles.filter(({ singular }) => !singular);
-    // Those spelled nearest its length first (stable: most frequent first at equal distance).
     const length = withoutEpenthesis(romaji).length;
-    const distance = (word: string): number => Math.abs(word.length - length);
-    const ranked = singles.map(({ word }) => word).sort((a, b) => distance(a) - distance(b));
-    if (ranked.length > 0 && distance(ranked[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
+    const distance = (candidate: Candidate): number => Math.abs(borrowedLength(candidate) - length);
+    // Words within CLOSE letters of its length are equally near (ライブラリ: library, not the rarer reliable at its exact
+    // length); among equally near ones the word more skills use, its plural counted (コンテナ: container(s), not contain),
+    // then one matched as spelled before a plural (セキュリティ: security, not securities).
+    const near = (candidate: Candidate): number => Math.max(distance(candidate), CLOSE);
+    let singles = candidates
+      .filter(({ word }) => sameOnset(romaji, word))
+      .sort((a, b) => near(a) - near(b) || this.#family(b) - this.#family(a) || Number(a.singular) - Number(b.singular));
+    if (singles[0]?.singular === false) singles = singles.filter(({ singular }) => !singular);
+    const ranked = singles.map(({ word }) => word);
+    if (singles.length > 0 && distance(singles[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
     const pairs = this.#pairsOf(katakana, skeleton);
     return (pairs.length > 0 ? pairs : ranked).slice(0, MAX_MATCHES);
+  }
+
+  /** Skills using a candidate's word or its plural (or singular, for a plural matched as its singular). */
+  #family({ word, singular }: Candidate): number {
+    const lemma = singular ? word.slice(0, -1) : word;
+    return (this.#frequencies.get(lemma) ?? 0) + (this.#frequencies.get(`${lemma}s`) ?? 0);
   }
 
   /** The catalog's word pairs `katakana` splits into, whole skeleton `skeleton` too, most frequent first. */
@@ -269,11 +297,16 @@ function skeletonsOf(word: string): Map<string, boolean> {
       ]
     : [[word, false]];
   for (const [form, singular] of forms) {
-    for (const skeleton of [englishSkeleton(form), nonRhoticSkeleton(form)]) {
+    for (const skeleton of [...spelledSkeletons(form), nonRhoticSkeleton(form)]) {
       if (skeleton !== undefined && !out.has(skeleton)) out.set(skeleton, singular);
     }
   }
   return out;
+}
+
+/** A candidate's length as Japanese borrows it: its singular when matched as one, without non-prevocalic r (cluster: "cluste"). */
+function borrowedLength({ word, singular }: Candidate): number {
+  return (singular ? word.slice(0, -1) : word).replace(/(?<=[aeiou])r+(?![aeiouy])/g, '').length;
 }
 
 /** Romaji without the vowels Japanese adds after a consonant (テスト tesuto → test): u, and o after t or d, before a consonant or the end. */

@@ -67,10 +67,12 @@ const TABLE: readonly (readonly [string, string, 'first' | 'among'])[] = [
 ];
 
 /**
- * Misread at 4ffe513 (main, b1f6d29, misreads 13: フレームワーク パフォーマンス バージョン ブランチ サーバー エラー ログ
- * キャッシュ クエリ レビュー クラスタ コンテナ リリースノート; no reading or checklist, contain, recent).
+ * Still misread: skeletons of fewer than three consonants are not matched at all (MIN_SKELETON). Misread before the
+ * fix after 4ffe513: also ライブラリ (reviewer), クラスタ (kilosort), ブランチ and バージョン (none), コンテナ (contain);
+ * on main (b1f6d29) 13: フレームワーク パフォーマンス バージョン ブランチ サーバー エラー ログ キャッシュ クエリ レビュー
+ * クラスタ コンテナ リリースノート.
  */
-const MISREAD = new Set(['ライブラリ', 'サーバー', 'クラスタ', 'ブランチ', 'バージョン', 'エラー', 'ログ', 'キャッシュ', 'クエリ', 'コンテナ', 'レビュー']);
+const MISREAD = new Set(['サーバー', 'エラー', 'ログ', 'キャッシュ', 'クエリ', 'レビュー']);
 
 describe.skipIf(!existsSync(LIBRARY))('common loanwords over the library catalogue (needs SKILL_SEARCH_EVAL_DIR/library)', () => {
   const { frequencies, followers } = existsSync(LIBRARY) ? catalogWords(libraryWordLists()) : { frequencies: new Map(), followers: () => new Map() };

@@ -96,6 +96,41 @@ describe('LoanwordMatcher', () => {
     expect(catalog.match('トレーシング')).toEqual(['tracing']);
   });
 
+  it("takes the word more skills use among those within a letter of the loanword's length (ライブラリ = library)", () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['library', 16],
+        ['reviewer', 2],
+        ['reliable', 1],
+        ['contain', 1],
+        ['container', 1],
+        ['containers', 1],
+      ]),
+    );
+    expect(catalog.match('ライブラリ')[0]).toBe('library');
+    // container is within a letter once its final r is borrowed as a vowel, and counted with its plural.
+    expect(catalog.match('コンテナ')[0]).toBe('container');
+  });
+
+  it('reads ch as チ and a voiced -sion as ジョン (ブランチ = branch, バージョン = version)', () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['branch', 5],
+        ['version', 5],
+        ['schema', 3],
+      ]),
+    );
+    expect(catalog.match('ブランチ')).toEqual(['branch']);
+    expect(catalog.match('バージョン')).toEqual(['version']);
+    expect(catalog.match('スキーマ')).toEqual(['schema']);
+  });
+
+  it('romanizes a small kana as replacing the vowel before it', () => {
+    expect(romanize('セキュリティ')).toBe('sekyuriti');
+    expect(romanize('フォーム')).toBe('fomu');
+    expect(romanize('バージョン')).toBe('bajon');
+  });
+
   it('drops h in both skeletons (ハンドリング = handling)', () => {
     expect(romajiSkeleton(romanize('ハンドリング'))).toBe(englishSkeleton('handling'));
   });
