@@ -4,7 +4,7 @@ import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
 import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
-import { LoanwordMatcher } from './loanwords.js';
+import { catalogWords, LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
 import { CatalogueVocabulary } from './vocabulary.js';
 import { splitWords } from '../lexical/tokenize.js';
@@ -250,15 +250,12 @@ export class CrossLingual {
     return this.#vocabulary;
   }
 
-  /** English words of the catalog by how many skills use them, matched against katakana. */
+  /** English words of the catalog by how many skills use them, and their word pairs, matched against katakana. */
   #loanwordMatcher(): LoanwordMatcher {
     if (this.#loanwords === undefined) {
-      const frequencies = new Map<string, number>();
-      for (const skill of this.#skills) {
-        const words = new Set(latinWords(`${skill.name} ${skillText(skill)}`).filter((word) => /^[a-z]{3,}$/.test(word)));
-        for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-      }
-      this.#loanwords = new LoanwordMatcher(frequencies);
+      // Pairs too: Japanese writes a two-word term as one katakana word (リリースノート); counted only when asked.
+      const { frequencies, followers } = catalogWords(this.#skills.map((skill) => latinWords(`${skill.name} ${skillText(skill)}`)));
+      this.#loanwords = new LoanwordMatcher(frequencies, followers);
     }
     return this.#loanwords;
   }

@@ -1,9 +1,11 @@
+import { getOrAdd } from '../util/get-or-add.js';
+
 /**
  * Katakana loanwords (テスト, パイプライン) matched to the catalog's English words: both reduced to a
  * consonant skeleton that survives borrowing (l/r and b/v merge, vowels drop, `tion` is `shon`).
  */
 
-/** Katakana → Hepburn-style romaji. Small vowels and ャュョ spell on; ッ and ー only lengthen. */
+/** Katakana → Hepburn-style romaji. Small kana replace the vowel before them; ッ and ー only lengthen. */
 const KANA: Readonly<Record<string, string>> = Object.fromEntries(
   (
     'ア a イ i ウ u エ e オ o カ ka キ ki ク ku ケ ke コ ko ガ ga ギ gi グ gu ゲ ge ゴ go ' +
@@ -19,9 +21,16 @@ const KANA: Readonly<Record<string, string>> = Object.fromEntries(
 
 export function romanize(katakana: string): string {
   let out = '';
-  for (const char of katakana) out += (KANA[char] ?? '').replace('_', '');
+  for (const char of katakana) {
+    const kana = (KANA[char] ?? '').replace('_', '');
+    // A small kana after a consonant's kana replaces its vowel: ティ ti, フォ fo, キャ kya, ジョ jo (not tei, fuo, kiya, jiyo).
+    if (SMALL.test(char) && /[^aeiou][aeiou]$/.test(out)) out = out.slice(0, -1) + (/(sh|ch|j)$/.test(out.slice(0, -1)) ? kana.replace('y', '') : kana);
+    else out += kana;
+  }
   return out;
 }
+
+const SMALL = /[ァィゥェォャュョ]/;
 
 /** Shared tail of both skeletons: l/r, b/v, z/s merge; n before a labial is m; vowels, y, w go; repeats collapse. */
 function consonants(text: string): string {
@@ -36,13 +45,39 @@ function consonants(text: string): string {
 
 /** The consonant skeleton of a romanized katakana word. */
 export function romajiSkeleton(romaji: string): string {
-  return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't'));
+  // h goes as in English words, where it is mostly silent or part of a digraph (ハンドリング = handling, "andring").
+  return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't').replace(/h/g, ''));
 }
 
-/** The consonant skeleton of an English word, spelled as it would be borrowed. */
+/** The consonant skeleton of an English word, spelled as it would be borrowed (a phrase's words are joined). */
 export function englishSkeleton(word: string): string {
+  return consonants(borrowedSpelling(word));
+}
+
+/** Every skeleton of `word` as spelled: ch read as k (schema) and, where it has one, as the ch sound (branch). */
+function spelledSkeletons(word: string): string[] {
+  const asK = borrowedSpelling(word);
+  const asCh = borrowedSpelling(word, true);
+  return asCh === asK ? [consonants(asK)] : [consonants(asK), consonants(asCh)];
+}
+
+/**
+ * Japanese borrows a non-prevocalic r as a long vowel (form → フォーム, server → サーバー): the skeleton of `word`
+ * with that r dropped, or undefined when it has none.
+ */
+function nonRhoticSkeleton(word: string): string | undefined {
+  const spelled = borrowedSpelling(word);
+  const dropped = spelled.replace(/(?<=[aeiou])r+(?![aeiouy])/g, '');
+  return dropped === spelled ? undefined : consonants(dropped);
+}
+
+/** `word` spelled as Japanese hears it; `chSound`: ch stays the ch of チ (branch), else it is read k (schema). */
+function borrowedSpelling(word: string, chSound = false): string {
   const spelled = word
     .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    // A single s of -sion after a vowel or r is voiced (version バージョン, decision ディシジョン); ss and ts are not.
+    .replace(/(?<=[aeiour])sion/g, 'jon')
     .replace(/[ts]ion/g, 'shon')
     .replace(/ph/g, 'f')
     .replace(/th/g, 's')
@@ -52,33 +87,71 @@ export function englishSkeleton(word: string): string {
     .replace(/x/g, 'ks')
     .replace(/c(?=[eiy])/g, 's')
     .replace(/g(?=[eiy])/g, 'j')
-    .replace(/sh/g, 's')
-    .replace(/ch/g, 'c')
-    .replace(/c/g, 'k')
-    .replace(/h/g, '');
-  return consonants(spelled);
+    .replace(/sh/g, 's');
+  // The ch sound is kept as c (as romajiSkeleton spells チ) only when asked; a lone c is k either way.
+  return (chSound ? spelled.replace(/ch/g, 'C').replace(/c/g, 'k').replace(/C/g, 'c') : spelled.replace(/ch/g, 'c').replace(/c/g, 'k')).replace(/h/g, '');
 }
 
 /** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r"). */
 const MIN_SKELETON = 3;
-/** English words kept per loanword, most frequent first. */
+/** English words kept per loanword. */
 const MAX_MATCHES = 2;
+/** Single words per skeleton considered for a whole loanword, most frequent first. */
+const MAX_CANDIDATES = 8;
 
-/** Katakana words → English words of one vocabulary. */
+/** The words following `first` in the catalog (each in a word pair), with how many skills have the pair. */
+export type Followers = (first: string) => ReadonlyMap<string, number>;
+
+/** A candidate word of a skeleton; `singular`: matched only once its plural s is dropped. */
+interface Candidate {
+  readonly word: string;
+  readonly singular: boolean;
+  /** Skills using the word. */
+  readonly count: number;
+}
+
+/**
+ * Katakana words → English words of one vocabulary. Only single words are reduced to skeletons up front; a word pair
+ * (リリースノート: release notes) is found at match time by splitting the katakana into two words' skeletons.
+ */
 export class LoanwordMatcher {
-  readonly #bySkeleton = new Map<string, string[]>();
+  /** Skeleton (of at least `MIN_PART` consonants) → every word with it, most frequent first. */
+  readonly #bySkeleton = new Map<string, Candidate[]>();
+  /** Skeleton → words of `frequencies`' phrases that are not among its words. */
+  readonly #partsOnly = new Map<string, Candidate[]>();
+  readonly #followers: Followers;
+  readonly #frequencies: ReadonlyMap<string, number>;
+  readonly #words: number;
   #lookups = 0;
 
-  /** `frequencies`: English word → how many skills use it. */
-  constructor(frequencies: ReadonlyMap<string, number>) {
-    const ranked = [...frequencies].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    for (const [word] of ranked) {
-      const skeleton = englishSkeleton(word);
-      if (skeleton.length < MIN_SKELETON) continue;
-      const words = this.#bySkeleton.get(skeleton);
-      if (words === undefined) this.#bySkeleton.set(skeleton, [word]);
-      else if (words.length < MAX_MATCHES) words.push(word);
+  /**
+   * `frequencies`: English word → how many skills use it; `followers`: the catalog's word pairs. Without it, the
+   * two-word phrases of `frequencies` (`release notes`) are the pairs.
+   */
+  constructor(frequencies: ReadonlyMap<string, number>, followers?: Followers) {
+    this.#frequencies = frequencies;
+    const ranked = [...frequencies].sort(byFrequency);
+    const pairs = new Map<string, Map<string, number>>();
+    let words = 0;
+    for (const [word, count] of ranked) {
+      if (word.includes(' ')) {
+        const [first, second] = word.split(' ') as [string, string];
+        getOrAdd(pairs, first, () => new Map()).set(second, count);
+        continue;
+      }
+      words += 1;
+      for (const [skeleton, singular] of skeletonsOf(word)) {
+        if (skeleton.length >= MIN_PART) getOrAdd(this.#bySkeleton, skeleton, () => []).push({ word, singular, count });
+      }
     }
+    // A phrase's words are parts of a split loanword even when the map has them on their own as no word.
+    for (const word of new Set([...pairs].flatMap(([first, seconds]) => [first, ...seconds.keys()]))) {
+      if (frequencies.has(word)) continue;
+      words += 1;
+      for (const [skeleton, singular] of skeletonsOf(word)) getOrAdd(this.#partsOnly, skeleton, () => []).push({ word, singular, count: 0 });
+    }
+    this.#words = words;
+    this.#followers = followers ?? ((first) => pairs.get(first) ?? NONE);
   }
 
   /** Words looked up with a skeleton long enough to match (with none, glosses do not depend on the vocabulary). */
@@ -86,11 +159,162 @@ export class LoanwordMatcher {
     return this.#lookups;
   }
 
-  /** The English words a katakana word stands for, most frequent first ([] when none). */
+  /** Words reduced to skeletons when built: the single words only, whatever the catalog's word pairs. */
+  get skeletonized(): number {
+    return this.#words;
+  }
+
+  /**
+   * The English words a katakana word stands for ([] when none): single words spelled nearest its length (パイプライン:
+   * pipeline, not plan), most frequent first at equal length; unless one is within `CLOSE` letters of it, a word pair
+   * the katakana splits into (リリース|ノート: release notes) stands alone instead (recent shares the skeleton), and a
+   * pair it does not split into is dropped (パイプライン is not "apply when").
+   */
   match(katakana: string): readonly string[] {
-    const skeleton = romajiSkeleton(romanize(katakana));
+    const romaji = romanize(katakana);
+    const skeleton = romajiSkeleton(romaji);
     if (skeleton.length < MIN_SKELETON) return [];
     this.#lookups += 1;
-    return this.#bySkeleton.get(skeleton) ?? [];
+    const candidates = (this.#bySkeleton.get(skeleton) ?? []).slice(0, MAX_CANDIDATES);
+    const length = withoutEpenthesis(romaji).length;
+    const distance = (candidate: Candidate): number => Math.abs(borrowedLength(candidate) - length);
+    // Words within CLOSE letters of its length are equally near (ライブラリ: library, not the rarer reliable at its exact
+    // length); among equally near ones the word more skills use, its plural counted (コンテナ: container(s), not contain),
+    // then one matched as spelled before a plural (セキュリティ: security, not securities).
+    const near = (candidate: Candidate): number => Math.max(distance(candidate), CLOSE);
+    let singles = candidates
+      .filter(({ word }) => sameOnset(romaji, word))
+      .sort((a, b) => near(a) - near(b) || this.#family(b) - this.#family(a) || Number(a.singular) - Number(b.singular));
+    if (singles[0]?.singular === false) singles = singles.filter(({ singular }) => !singular);
+    const ranked = singles.map(({ word }) => word);
+    if (singles.length > 0 && distance(singles[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
+    const pairs = this.#pairsOf(katakana, skeleton);
+    return (pairs.length > 0 ? pairs : ranked).slice(0, MAX_MATCHES);
   }
+
+  /** Skills using a candidate's word or its plural (or singular, for a plural matched as its singular). */
+  #family({ word, singular }: Candidate): number {
+    const lemma = singular ? word.slice(0, -1) : word;
+    return (this.#frequencies.get(lemma) ?? 0) + (this.#frequencies.get(`${lemma}s`) ?? 0);
+  }
+
+  /** The catalog's word pairs `katakana` splits into, whole skeleton `skeleton` too, most frequent first. */
+  #pairsOf(katakana: string, skeleton: string): string[] {
+    const found = new Map<string, number>();
+    const chars = Array.from(katakana);
+    for (let i = 1; i < chars.length; i += 1) {
+      const firsts = this.#partWords(chars.slice(0, i).join(''), false);
+      if (firsts.length === 0) continue;
+      const seconds = new Set(this.#partWords(chars.slice(i).join(''), true));
+      for (const first of firsts) {
+        const followers = this.#followers(first);
+        const fitting =
+          followers.size <= seconds.size ? [...followers.keys()].filter((word) => seconds.has(word)) : [...seconds].filter((word) => followers.has(word));
+        for (const second of fitting) {
+          const pair = `${first} ${second}`;
+          if (!found.has(pair) && skeletonsOf(pair).has(skeleton)) found.set(pair, followers.get(second)!);
+        }
+      }
+    }
+    // Like a single word, a pair is a candidate only among the skeleton's most frequent terms (セキュリティ is not "cisco router").
+    const terms: [string, number][] = [...(this.#bySkeleton.get(skeleton) ?? []).map(({ word, count }): [string, number] => [word, count]), ...found];
+    const ranked = new Set(
+      terms
+        .sort(byFrequency)
+        .slice(0, MAX_CANDIDATES)
+        .map(([term]) => term),
+    );
+    return [...found]
+      .filter(([pair]) => ranked.has(pair))
+      .sort(byFrequency)
+      .map(([pair]) => pair);
+  }
+
+  /** The words one part of a split loanword may be: its skeleton, its onset, and (unless `last`) not a dropped plural. */
+  #partWords(part: string, last: boolean): string[] {
+    const romaji = romanize(part);
+    const skeleton = romajiSkeleton(romaji);
+    if (skeleton.length < MIN_PART) return [];
+    const words = [...(this.#bySkeleton.get(skeleton) ?? []), ...(this.#partsOnly.get(skeleton) ?? [])];
+    // Only the last word may be a plural the katakana drops (ユニットテスト = unit tests, but トレー is not "trees").
+    return words.filter(({ word, singular }) => (last || !singular) && sameOnset(romaji, word)).map(({ word }) => word);
+  }
+}
+
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** Most frequent first, then alphabetical. */
+function byFrequency([a, x]: readonly [string, number], [b, y]: readonly [string, number]): number {
+  return y - x || (a < b ? -1 : 1);
+}
+
+/** A single word within this many letters of a loanword's length is taken over any word pair (リクエスト: request, not "work that"). */
+const CLOSE = 1;
+
+/** Consonants each half of a split loanword needs (パイプラ|イン is not apply|when: "n" fits too much). */
+const MIN_PART = 2;
+
+/**
+ * Word frequencies and word pairs of a catalog from each skill's words in order (`lists`), for {@link LoanwordMatcher}:
+ * words of three letters or more; a pair is two such words side by side. Pairs are counted per first word when asked.
+ */
+export function catalogWords(lists: readonly (readonly string[])[]): { frequencies: Map<string, number>; followers: Followers } {
+  const postings = new Map<string, number[]>();
+  lists.forEach((list, index) => {
+    for (const word of new Set(list)) if (WORD.test(word)) getOrAdd(postings, word, () => []).push(index);
+  });
+  const frequencies = new Map<string, number>();
+  for (const [word, skills] of postings) frequencies.set(word, skills.length);
+  const cache = new Map<string, Map<string, number>>();
+  const followers = (first: string): ReadonlyMap<string, number> =>
+    getOrAdd(cache, first, () => {
+      const counts = new Map<string, number>();
+      for (const index of postings.get(first) ?? []) {
+        const list = lists[index]!;
+        const seen = new Set<string>();
+        list.forEach((word, i) => {
+          const next = list[i + 1];
+          if (word !== first || next === undefined || seen.has(next) || !WORD.test(next)) return;
+          seen.add(next);
+          counts.set(next, (counts.get(next) ?? 0) + 1);
+        });
+      }
+      return counts;
+    });
+  return { frequencies, followers };
+}
+
+/** A catalog word a loanword may stand for. */
+const WORD = /^[a-z]{3,}$/;
+
+/** Every skeleton Japanese may borrow `word` (or a word pair) as (as spelled, without non-prevocalic r), and whether only its singular has it. */
+function skeletonsOf(word: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const forms: [string, boolean][] = /[^s]s$/.test(word)
+    ? [
+        [word, false],
+        [word.slice(0, -1), true],
+      ]
+    : [[word, false]];
+  for (const [form, singular] of forms) {
+    for (const skeleton of [...spelledSkeletons(form), nonRhoticSkeleton(form)]) {
+      if (skeleton !== undefined && !out.has(skeleton)) out.set(skeleton, singular);
+    }
+  }
+  return out;
+}
+
+/** A candidate's length as Japanese borrows it: its singular when matched as one, without non-prevocalic r (cluster: "cluste"). */
+function borrowedLength({ word, singular }: Candidate): number {
+  return (singular ? word.slice(0, -1) : word).replace(/(?<=[aeiou])r+(?![aeiouy])/g, '').length;
+}
+
+/** Romaji without the vowels Japanese adds after a consonant (テスト tesuto → test): u, and o after t or d, before a consonant or the end. */
+function withoutEpenthesis(romaji: string): string {
+  return romaji.replace(/(?<=[^aeiou])u(?![aeiou])|(?<=[td])o(?![aeiou])/g, '');
+}
+
+/** Whether both start with a vowel or both with a consonant (シング is not "using"; ユ counts as the vowel u). */
+function sameOnset(romaji: string, english: string): boolean {
+  return /^[aeiouy]/.test(romaji) === /^[aeiouy]/.test(english);
 }

@@ -5,10 +5,11 @@ import { detectLanguage } from '../../src/lang/detect.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'eval', 'crosslingual');
 
-/** The round-2 request sets (eval/crosslingual/README.md): what the report's figures stand on. */
+/** The round-2 and round-4 request sets (eval/crosslingual/README.md): what the report's figures stand on. */
 describe.each([
   { file: 'zh-over-en-r2.jsonl', language: 'zh', prefix: 'zh2', labelled: 60 },
   { file: 'ja-over-en-r2.jsonl', language: 'ja', prefix: 'ja2', labelled: 20 },
+  { file: 'ja-over-en-r4.jsonl', language: 'ja', prefix: 'ja4', labelled: 60 },
 ] as const)('$file', ({ file, language, prefix, labelled }) => {
   it('parses, numbers every request for the split rule, and is written in its language', async () => {
     const queries = await readEvalQueries(join(DIR, file));

@@ -43,6 +43,98 @@ describe('LoanwordMatcher', () => {
     expect(matcher.match('クエリ')).toEqual([]);
   });
 
+  it('reads a non-prevocalic r as Japanese borrows it, a long vowel (テラフォーム = terraform)', () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['terraform', 1],
+        ['pipeline', 9],
+        ['server', 3],
+      ]),
+    );
+    expect(catalog.match('テラフォーム')).toEqual(['terraform']);
+    expect(catalog.match('パイプライン')).toEqual(['pipeline']);
+  });
+
+  it("prefers the word spelled at the loanword's length over a more frequent skeleton twin", () => {
+    // パイプライン and "plan" share p-r-n; the dropped u of "pu" makes paiprain pipeline's length.
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['plan', 30],
+        ['pipeline', 4],
+      ]),
+    );
+    expect(catalog.match('パイプライン')).toEqual(['pipeline', 'plan']);
+  });
+
+  it('reads a katakana compound as the catalog word pair it splits into, plural or not', () => {
+    // リリースノート (r-s-n-t) is also the skeleton of "recent"; リリース|ノート split into release|note(s).
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['recent', 20],
+        ['release notes', 1],
+        ['apply when', 5],
+        ['pipeline', 2],
+      ]),
+    );
+    expect(catalog.match('リリースノート')).toEqual(['release notes']);
+    // A pair whose halves need a one-consonant part (パイプラ|イン = apply|when) is no compound.
+    expect(catalog.match('パイプライン')).toEqual(['pipeline']);
+  });
+
+  it("takes a single word spelled at the loanword's length, or starting as it does, over a word pair", () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['work that', 9],
+        ['request', 2],
+        ['trees using', 9],
+        ['tracing', 1],
+      ]),
+    );
+    // リクエ|スト splits into work|that, but "request" is spelled at its length.
+    expect(catalog.match('リクエスト')).toEqual(['request']);
+    // トレー|シング: "trees" is a plural only as the last word, and シング does not start as "using" does.
+    expect(catalog.match('トレーシング')).toEqual(['tracing']);
+  });
+
+  it("takes the word more skills use among those within a letter of the loanword's length (ライブラリ = library)", () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['library', 16],
+        ['reviewer', 2],
+        ['reliable', 1],
+        ['contain', 1],
+        ['container', 1],
+        ['containers', 1],
+      ]),
+    );
+    expect(catalog.match('ライブラリ')[0]).toBe('library');
+    // container is within a letter once its final r is borrowed as a vowel, and counted with its plural.
+    expect(catalog.match('コンテナ')[0]).toBe('container');
+  });
+
+  it('reads ch as チ and a voiced -sion as ジョン (ブランチ = branch, バージョン = version)', () => {
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['branch', 5],
+        ['version', 5],
+        ['schema', 3],
+      ]),
+    );
+    expect(catalog.match('ブランチ')).toEqual(['branch']);
+    expect(catalog.match('バージョン')).toEqual(['version']);
+    expect(catalog.match('スキーマ')).toEqual(['schema']);
+  });
+
+  it('romanizes a small kana as replacing the vowel before it', () => {
+    expect(romanize('セキュリティ')).toBe('sekyuriti');
+    expect(romanize('フォーム')).toBe('fomu');
+    expect(romanize('バージョン')).toBe('bajon');
+  });
+
+  it('drops h in both skeletons (ハンドリング = handling)', () => {
+    expect(romajiSkeleton(romanize('ハンドリング'))).toBe(englishSkeleton('handling'));
+  });
+
   it('feeds translation next to the dictionary glosses', () => {
     expect(translate('テストを先に書く', smallDictionary(), { loanwords: matcher }).dense).toBe('test beforehand');
     expect(translate('テストを先に書く', smallDictionary()).dense).toBe('beforehand');
