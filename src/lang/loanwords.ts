@@ -67,8 +67,13 @@ function spelledSkeletons(word: string): string[] {
  */
 function nonRhoticSkeleton(word: string): string | undefined {
   const spelled = borrowedSpelling(word);
-  const dropped = spelled.replace(/(?<=[aeiou])r+(?![aeiouy])/g, '');
+  const dropped = withoutNonPrevocalicR(spelled);
   return dropped === spelled ? undefined : consonants(dropped);
+}
+
+/** `text` without the r Japanese borrows as a long vowel: after a vowel and not before one (form → fom, cluster → cluste). */
+function withoutNonPrevocalicR(text: string): string {
+  return text.replace(/(?<=[aeiou])r+(?![aeiouy])/g, '');
 }
 
 /** `word` spelled as Japanese hears it; `chSound`: ch stays the ch of チ (branch), else it is read k (schema). */
@@ -306,7 +311,7 @@ function skeletonsOf(word: string): Map<string, boolean> {
 
 /** A candidate's length as Japanese borrows it: its singular when matched as one, without non-prevocalic r (cluster: "cluste"). */
 function borrowedLength({ word, singular }: Candidate): number {
-  return (singular ? word.slice(0, -1) : word).replace(/(?<=[aeiou])r+(?![aeiouy])/g, '').length;
+  return withoutNonPrevocalicR(singular ? word.slice(0, -1) : word).length;
 }
 
 /** Romaji without the vowels Japanese adds after a consonant (テスト tesuto → test): u, and o after t or d, before a consonant or the end. */
