@@ -44,14 +44,9 @@ function consonants(text: string): string {
 }
 
 /** The consonant skeleton of a romanized katakana word. */
-export function romajiSkeleton(romaji: string): string {
+function romajiSkeleton(romaji: string): string {
   // h goes as in English words, where it is mostly silent or part of a digraph (ハンドリング = handling, "andring").
   return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't').replace(/h/g, ''));
-}
-
-/** The consonant skeleton of an English word, spelled as it would be borrowed (a phrase's words are joined). */
-export function englishSkeleton(word: string): string {
-  return consonants(borrowedSpelling(word));
 }
 
 /** Every skeleton of `word` as spelled: ch read as k (schema) and, where it has one, as the ch sound (branch). */
@@ -122,51 +117,24 @@ interface Candidate {
 export class LoanwordMatcher {
   /** Skeleton (of at least `MIN_PART` consonants) → every word with it, most frequent first. */
   readonly #bySkeleton = new Map<string, Candidate[]>();
-  /** Skeleton → words of `frequencies`' phrases that are not among its words. */
-  readonly #partsOnly = new Map<string, Candidate[]>();
   readonly #followers: Followers;
   readonly #frequencies: ReadonlyMap<string, number>;
-  readonly #words: number;
   #lookups = 0;
 
-  /**
-   * `frequencies`: English word → how many skills use it; `followers`: the catalog's word pairs. Without it, the
-   * two-word phrases of `frequencies` (`release notes`) are the pairs.
-   */
-  constructor(frequencies: ReadonlyMap<string, number>, followers?: Followers) {
+  /** `frequencies`: English word → how many skills use it; `followers`: the catalog's word pairs (none when not given). */
+  constructor(frequencies: ReadonlyMap<string, number>, followers: Followers = () => NONE) {
     this.#frequencies = frequencies;
-    const ranked = [...frequencies].sort(byFrequency);
-    const pairs = new Map<string, Map<string, number>>();
-    let words = 0;
-    for (const [word, count] of ranked) {
-      if (word.includes(' ')) {
-        const [first, second] = word.split(' ') as [string, string];
-        getOrAdd(pairs, first, () => new Map()).set(second, count);
-        continue;
-      }
-      words += 1;
+    this.#followers = followers;
+    for (const [word, count] of [...frequencies].sort(byFrequency)) {
       for (const [skeleton, singular] of skeletonsOf(word)) {
         if (skeleton.length >= MIN_PART) getOrAdd(this.#bySkeleton, skeleton, () => []).push({ word, singular, count });
       }
     }
-    // A phrase's words are parts of a split loanword even when the map has them on their own as no word.
-    for (const word of new Set([...pairs].flatMap(([first, seconds]) => [first, ...seconds.keys()]))) {
-      if (frequencies.has(word)) continue;
-      words += 1;
-      for (const [skeleton, singular] of skeletonsOf(word)) getOrAdd(this.#partsOnly, skeleton, () => []).push({ word, singular, count: 0 });
-    }
-    this.#words = words;
-    this.#followers = followers ?? ((first) => pairs.get(first) ?? NONE);
   }
 
   /** Words looked up with a skeleton long enough to match (with none, glosses do not depend on the vocabulary). */
   get lookups(): number {
     return this.#lookups;
-  }
-
-  /** Words reduced to skeletons when built: the single words only, whatever the catalog's word pairs. */
-  get skeletonized(): number {
-    return this.#words;
   }
 
   /**
@@ -240,7 +208,7 @@ export class LoanwordMatcher {
     const romaji = romanize(part);
     const skeleton = romajiSkeleton(romaji);
     if (skeleton.length < MIN_PART) return [];
-    const words = [...(this.#bySkeleton.get(skeleton) ?? []), ...(this.#partsOnly.get(skeleton) ?? [])];
+    const words = this.#bySkeleton.get(skeleton) ?? [];
     // Only the last word may be a plural the katakana drops (ユニットテスト = unit tests, but トレー is not "trees").
     return words.filter(({ word, singular }) => (last || !singular) && sameOnset(romaji, word)).map(({ word }) => word);
   }
