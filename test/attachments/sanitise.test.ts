@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neutralizeReminderText } from '../../src/attachments/reminder.js';
-import { DEFAULT_SKILL_LIMITS, parseSkillFile } from '../../src/load/index.js';
+import { parseSkillFile } from '../../src/load/frontmatter.js';
+import { DEFAULT_SKILL_LIMITS } from '../../src/load/skill.js';
 import { nameProblem } from '../../src/load/skill.js';
 import type { Skill } from '../../src/types.js';
 import { withMcpClient } from '../support/mcp-client.js';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundedJson } from '../../src/load/bounded-json.js';
-import { SkillCatalog, parseSkillFile } from '../../src/load/index.js';
+import { parseSkillFile } from '../../src/load/frontmatter.js';
+import { SkillCatalog } from '../../src/load/index.js';
 import { FIXTURES } from './helpers.js';
 
 const BOMB_DIR = join(FIXTURES, 'broken', 'alias-bomb', 'skills');

@@ -1,16 +1,9 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CATALOG_EVENTS,
-  SkillCatalog,
-  demoSkillsDir,
-  clearCatalogCache,
-  formatShadowed,
-  getCatalog,
-  type CatalogChange,
-  type CatalogOptions,
-} from '../../src/load/index.js';
+import { CATALOG_EVENTS, SkillCatalog, clearCatalogCache, getCatalog, type CatalogChange } from '../../src/load/catalog.js';
+import { demoSkillsDir } from '../../src/load/default-dirs.js';
+import { formatShadowed, type CatalogOptions } from '../../src/load/index.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 let root: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSkillFile, type ParseContext } from '../../src/load/index.js';
+import { parseSkillFile, type ParseContext } from '../../src/load/frontmatter.js';
 
 const context: ParseContext = { path: '/skills/demo/SKILL.md', source: 'skills', rank: 5, defaultName: 'demo' };
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSkillFile, scanSkillsDir } from '../../src/load/index.js';
+import { parseSkillFile } from '../../src/load/frontmatter.js';
+import { scanSkillsDir } from '../../src/load/index.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 const context = { path: '/fuzz/SKILL.md', source: 'skills', rank: 5, defaultName: 'fuzz' } as const;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CATALOG_EVENTS, type CatalogChange, type SkillCatalog } from '../../src/load/index.js';
+import { CATALOG_EVENTS, type CatalogChange, type SkillCatalog } from '../../src/load/catalog.js';
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SkillCatalog, parseSkillFile, type ParseContext } from '../../src/load/index.js';
+import { parseSkillFile, type ParseContext } from '../../src/load/frontmatter.js';
+import { SkillCatalog } from '../../src/load/index.js';
 import { removeDir, runCli, tempDir } from '../cli/helpers.js';
 import { writeTree } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SkillCatalog, type CatalogChange } from '../../src/load/index.js';
+import { SkillCatalog, type CatalogChange } from '../../src/load/catalog.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 let root: string;

@@ -1,7 +1,8 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SkillCatalog, formatShadowed, projectDirs, type CatalogOptions } from '../../src/load/index.js';
+import { SkillCatalog, formatShadowed, type CatalogOptions } from '../../src/load/index.js';
+import { projectDirs } from '../../src/load/sources.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 describe('projectDirs', () => {

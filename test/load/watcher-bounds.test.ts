@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_EVENTS, type CatalogChange, SkillCatalog } from '../../src/load/index.js';
+import { CATALOG_EVENTS, type CatalogChange, SkillCatalog } from '../../src/load/catalog.js';
 import { MAX_WATCHED_DIRS } from '../../src/load/watcher.js';
 import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
