@@ -1,6 +1,6 @@
 /** The saves an indexer makes without syncing a catalog: a tools file's edited lines, a catalog at a new path. */
 import type { SkillCatalog } from '../load/index.js';
-import { SkillSearchEngine } from '../search/index.js';
+import { SkillSearchEngine, type SyncResult } from '../search/index.js';
 import type { AssembledCatalog } from '../search/engine.js';
 import { storeSource } from '../search/stored-search.js';
 import type { Diagnostic, Skill } from '../types.js';
@@ -109,10 +109,4 @@ export interface MovedSaved {
 }
 
 /** What {@link saveDelta} saved: also how the skills moved against the saved catalog, and how many were embedded. */
-export interface DeltaSaved extends MovedSaved {
-  readonly added: number;
-  readonly updated: number;
-  readonly removed: number;
-  readonly unchanged: number;
-  readonly embedded: number;
-}
+export interface DeltaSaved extends MovedSaved, SyncResult {}

@@ -6,7 +6,7 @@ import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
-import { applyDiff } from './apply-diff.js';
+import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
@@ -32,11 +32,7 @@ export interface SyncOptions {
   readonly savedAs?: Pick<SnapshotCatalog, 'sourceStamp' | 'portableStamp'>;
 }
 
-export interface SyncResult {
-  readonly added: number;
-  readonly updated: number;
-  readonly removed: number;
-  readonly unchanged: number;
+export interface SyncResult extends DiffCounts {
   /** Skills whose vector came from the embedder (the rest were stored already). */
   readonly embedded: number;
 }
