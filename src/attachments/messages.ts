@@ -1,12 +1,8 @@
 /** The history an agent loop keeps, and this package's attachments, structured until `normalizeMessagesForAPI` renders them. */
-import type { LoadedFrom } from '../types.js';
+import type { LoadedFrom, Skill } from '../types.js';
 
 /** A skill as announced in a listing or discovery line. */
-export interface AnnouncedSkill {
-  readonly name: string;
-  readonly description: string;
-  readonly whenToUse?: string;
-}
+export type AnnouncedSkill = Pick<Skill, 'name' | 'description' | 'whenToUse'>;
 
 export interface SkillListingAttachment {
   readonly type: 'skill_listing';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LEXICAL_FIELDS } from '../types.js';
+import { LEXICAL_FIELDS, type Skill } from '../types.js';
 import { bodyText } from './body-text.js';
 import { tokenize } from './tokenize.js';
 
@@ -18,15 +18,7 @@ export interface LexicalEntry {
 }
 
 /** The parts of a skill that are indexed, by field. */
-interface SkillText {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly whenToUse?: string | undefined;
-  readonly keywords?: readonly string[] | undefined;
-  readonly body: string;
-  readonly contentHash: string;
-}
+type SkillText = Pick<Skill, 'name' | 'description' | 'whenToUse' | 'keywords' | 'body' | 'contentHash'>;
 
 /** The content key an entry is stored under: the skill's content hash, plus a digest of its keywords, body text and glosses when it has any. */
 export function lexicalKey(skill: SkillText, glosses = ''): string {

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../util/hash.js';
-import type { Diagnostic, Effort, LoadedFrom, Skill, SkillInvocation } from '../types.js';
+import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 
 /** Limits on what one skill may carry into a conversation: anything over a cap is cut and reported (`too-large`). */
 export interface SkillLimits {
@@ -29,16 +29,8 @@ export interface SkillOrigin {
   readonly id?: string;
 }
 
-export interface SkillFields {
-  readonly name: string;
-  readonly description: string;
-  readonly whenToUse?: string | undefined;
-  readonly keywords?: readonly string[] | undefined;
-  readonly effort?: Effort | undefined;
-  readonly hooks?: unknown;
-  readonly invocation?: SkillInvocation | undefined;
-  readonly body: string;
-}
+/** What a skill file (or an MCP server) says of a skill. */
+export type SkillFields = Pick<Skill, 'name' | 'description' | 'whenToUse' | 'keywords' | 'effort' | 'hooks' | 'invocation' | 'body'>;
 
 /** The text a skill is indexed and embedded by; its sha256 is the embedding cache key. */
 export function indexedText(skill: { name: string; description: string; whenToUse?: string | undefined }): string {
