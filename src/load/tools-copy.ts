@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Diagnostic, Skill } from '../types.js';
 import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { sameStat, toolsCacheKey, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
-import { toolsDelta, type CatalogDelta } from './tools-delta.js';
+import { toolsDelta, type CatalogDelta, type DeltaInputs } from './tools-delta.js';
 import { getOrAdd } from '../util/get-or-add.js';
 
 /** A tools file of a {@link CatalogCopy}: where the base had it, where it is now, and its line table. */
@@ -21,12 +21,8 @@ export interface CatalogCopy extends ReadStamps {
   readonly files: readonly FileCopy[];
 }
 
-export interface CopyInputs {
-  /** The stamp inputs of the catalog now, but for the tools files' stats (taken here). */
-  readonly stamp: Omit<StampInputs, 'tools'>;
-  readonly files: readonly ToolsKey[];
-  readonly cache: ToolsCache;
-}
+/** What a copy is told from: the catalog's stamp inputs, its tools files and the store's line tables. */
+export type CopyInputs = Pick<DeltaInputs, 'stamp' | 'files' | 'cache'>;
 
 /** Bases (one line table per file) tried at most: files of one size kept under many paths could make many. */
 const MAX_BASES = 16;
