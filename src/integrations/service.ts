@@ -1,4 +1,4 @@
-import type { SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
+import type { Skill, SkillSearcher } from '../types.js';
 
 /** A search that can be closed: a `LiveIndex`, an `OpenedSearch`, a host's wrapper of one. */
 export interface ClosableSearcher extends SkillSearcher {
@@ -6,9 +6,7 @@ export interface ClosableSearcher extends SkillSearcher {
 }
 
 /** What an integration (hook, MCP server) needs: a search over the current catalog, and the catalog. `LiveIndex` implements it. */
-export interface SkillService {
-  search(query: string, request?: SearchRequest): Promise<readonly SearchHit[]>;
+export interface SkillService extends ClosableSearcher {
   /** The winning skills of the current catalog, highest rank first. */
   skills(): Promise<readonly Skill[]>;
-  close(): Promise<void>;
 }
