@@ -6,7 +6,7 @@ import type { InvocationLog } from './invocations.js';
 import { truncateWithEllipsis } from '../util/text.js';
 import { attachmentMessage, type InvokedSkillsAttachment, type Message, type UserMessage } from './messages.js';
 
-export const MAX_INVOKED_SKILL_CHARS = 5_000;
+const MAX_INVOKED_SKILL_CHARS = 5_000;
 
 /** The history the summariser sees: every skill_listing attachment removed. */
 export function dropSkillListings(messages: readonly Message[]): Message[] {

@@ -19,7 +19,7 @@ export interface HostListing {
   readonly budget: { readonly unit: 'columns' | 'tokens' | 'characters'; readonly limit: number };
 }
 
-export const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
+const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
 const CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS = 200_000;
 const CLAUDE_CODE_BUDGET_SHARE = 0.01;
 const CLAUDE_CODE_CHARS_PER_TOKEN = 4;
@@ -81,8 +81,8 @@ export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeL
   };
 }
 
-export const CODEX_SCOPES = ['system', 'admin', 'repo', 'user'] as const;
-export type CodexScope = (typeof CODEX_SCOPES)[number];
+const CODEX_SCOPES = ['system', 'admin', 'repo', 'user'] as const;
+type CodexScope = (typeof CODEX_SCOPES)[number];
 
 /** A folder Codex reads skills from, in the order Codex lists its roots. */
 export interface CodexRoot {

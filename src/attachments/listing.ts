@@ -8,10 +8,10 @@ import type { AnnouncedSkill } from './messages.js';
 import { neutralizeReminderText } from './reminder.js';
 
 /** Longest description part (`description - whenToUse`) on one line, `…` included. */
-export const MAX_LISTING_DESCRIPTION_CHARS = 250;
+const MAX_LISTING_DESCRIPTION_CHARS = 250;
 /** Share of the context window the listing may use. */
-export const LISTING_CONTEXT_SHARE = 0.01;
-export const CHARS_PER_TOKEN = 4;
+const LISTING_CONTEXT_SHARE = 0.01;
+const CHARS_PER_TOKEN = 4;
 /** Budget when the context window is unknown. */
 export const DEFAULT_LISTING_BUDGET_CHARS = 8_000;
 
@@ -53,11 +53,11 @@ export function formatSkillLine(skill: AnnouncedSkill): string {
   return description === '' ? `- ${name}` : `- ${name}: ${description}`;
 }
 
-export function shortenedNote(count: number): string {
+function shortenedNote(count: number): string {
   return `(${count} skill ${count === 1 ? 'description' : 'descriptions'} omitted to fit the listing budget)`;
 }
 
-export function omittedNote(count: number): string {
+function omittedNote(count: number): string {
   return `(${count} ${count === 1 ? 'skill' : 'skills'} not listed: even names alone exceed the listing budget)`;
 }
 

@@ -7,8 +7,8 @@ import type { Attachment, Message } from './messages.js';
 import { neutralizeReminderText, wrapInSystemReminder } from './reminder.js';
 
 export const LISTING_HEADING = 'The following skills are available for use with the Skill tool:';
-export const DISCOVERY_HEADING = 'Skills relevant to your task:';
-export const INVOKED_SKILLS_HEADING = 'Skills invoked earlier in this conversation. Their instructions still apply:';
+const DISCOVERY_HEADING = 'Skills relevant to your task:';
+const INVOKED_SKILLS_HEADING = 'Skills invoked earlier in this conversation. Their instructions still apply:';
 
 export interface ApiMessage {
   readonly role: 'user' | 'assistant';

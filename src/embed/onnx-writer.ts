@@ -2,10 +2,10 @@
 import { SkillSearchError } from '../errors.js';
 
 export const OnnxType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 } as const;
-export type OnnxTypeCode = (typeof OnnxType)[keyof typeof OnnxType];
+type OnnxTypeCode = (typeof OnnxType)[keyof typeof OnnxType];
 
 /** An attribute: an int, a float (`{ float }`, so 1.0 stays a float), or a list of ints. */
-export type OnnxAttribute = number | { readonly float: number } | readonly number[];
+type OnnxAttribute = number | { readonly float: number } | readonly number[];
 
 export interface OnnxNode {
   readonly op: string;
@@ -30,7 +30,7 @@ export interface OnnxTensor {
 
 const ELEMENT_BYTES: Record<OnnxTypeCode, number> = { 1: 4, 6: 4, 7: 8, 9: 1 };
 
-export interface OnnxValueInfo {
+interface OnnxValueInfo {
   readonly name: string;
   readonly type: OnnxTypeCode;
   /** Numbers are fixed sizes; strings are symbolic (dynamic) dimensions. */

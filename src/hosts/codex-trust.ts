@@ -11,9 +11,9 @@ import { isRecord } from '../util/json-file.js';
 import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
 import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
 
-export const CODEX_EVENT_LABEL = 'user_prompt_submit';
+const CODEX_EVENT_LABEL = 'user_prompt_submit';
 /** Codex's timeout for a command hook that names none, in seconds. */
-export const CODEX_DEFAULT_TIMEOUT_S = 600;
+const CODEX_DEFAULT_TIMEOUT_S = 600;
 
 export type TrustEntry = { readonly key: string; readonly hash: string };
 
@@ -41,7 +41,7 @@ export function codexHookHash(handler: JsonObject): string | undefined {
 }
 
 /** `file` with its folder's real path (Codex keys hooks by the canonical path of their file). */
-export function canonicalFile(file: string): string {
+function canonicalFile(file: string): string {
   let dir = path.resolve(path.dirname(file));
   const missing: string[] = [];
   for (;;) {

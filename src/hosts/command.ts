@@ -7,7 +7,7 @@ import path from 'node:path';
 import { packageRoot } from '../load/default-dirs.js';
 import { realpathOrSelf } from '../util/paths.js';
 
-export const BIN_NAME = 'skill-search';
+const BIN_NAME = 'skill-search';
 
 /** This package's bin script, or undefined when the package root cannot be found. */
 export function ownBin(): string | undefined {

@@ -9,7 +9,7 @@ import { SkillSearchError, unreadableFile } from '../errors.js';
 import { writeFileAtomic } from '../vector-index/atomic-file.js';
 
 /** Settings files are small; a bigger one is not what we think it is. */
-export const MAX_HOST_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_HOST_FILE_BYTES = 16 * 1024 * 1024;
 /** Links followed before giving up, as the kernel's ELOOP bound. */
 const MAX_LINKS = 40;
 

@@ -12,12 +12,12 @@ import { readHostFile, removeHostFile, writeHostFile, writeTarget } from './host
 import { parseSettings, withHookText, withMcpServerText, withoutHookText, withoutMcpServerText } from './json-settings.js';
 import { withServerTable, withoutServerTable } from './toml-table.js';
 
-export const INSTALL_SCOPES = ['user', 'project'] as const;
+const INSTALL_SCOPES = ['user', 'project'] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
 
-export const BACKUP_SUFFIX = '.skill-search.bak';
+const BACKUP_SUFFIX = '.skill-search.bak';
 /** Seconds a host waits for the hook; the hook's own budget (3 s by default) ends well before. */
-export const HOOK_HOST_TIMEOUT_S = 10;
+const HOOK_HOST_TIMEOUT_S = 10;
 
 export interface InstallContext {
   readonly home: string;
@@ -29,7 +29,7 @@ export interface InstallContext {
 }
 
 /** Another file's text as the plan stands (Codex's trust entry is keyed by where our hook sits in hooks.json). */
-export type PeerText = (file: string) => string | undefined;
+type PeerText = (file: string) => string | undefined;
 
 /** One or more of our entries in one file. */
 export interface FileEdit {
@@ -44,7 +44,7 @@ export interface FileEdit {
 }
 
 /** A POSIX shell word (hosts run hook commands through a shell). */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 

@@ -26,7 +26,7 @@ export function parseSettings(text: string, file: string): JsonObject {
   return value;
 }
 
-export function detectStyle(text: string): JsonStyle {
+function detectStyle(text: string): JsonStyle {
   const indent = /^[{[]\s*\n([ \t]+)\S/.exec(text)?.[1] ?? DEFAULT_JSON_STYLE.indent;
   return { indent, finalNewline: text === '' || text.endsWith('\n') };
 }
@@ -35,7 +35,7 @@ export function formatSettings(value: JsonObject, style: JsonStyle): string {
   return `${JSON.stringify(value, null, style.indent)}${style.finalNewline ? '\n' : ''}`;
 }
 
-export const HOOK_EVENT = 'UserPromptSubmit';
+const HOOK_EVENT = 'UserPromptSubmit';
 export const MCP_SERVER_KEY = 'skill-search';
 
 /** A command hook is ours when it runs `skill-search … hook <host>` (any path to the bin). */

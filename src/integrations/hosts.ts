@@ -6,7 +6,7 @@ import { escapeForTerminal } from '../util/escape.js';
 import type { ClosableSearcher } from './service.js';
 
 /** The sources each host scans itself: their skills are in its listing and load by name. */
-export const HOST_NATIVE_SOURCES: Readonly<Record<HostName, readonly LoadedFrom[]>> = Object.freeze({
+const HOST_NATIVE_SOURCES: Readonly<Record<HostName, readonly LoadedFrom[]>> = Object.freeze({
   'claude-code': Object.freeze(['bundled', 'plugin', 'managed', 'skills', 'commands_DEPRECATED', 'mcp'] as const),
   codex: Object.freeze(['codex'] as const),
 });

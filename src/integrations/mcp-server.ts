@@ -26,7 +26,7 @@ export const MAX_MCP_QUERY_CHARS = 64 * 1024;
 /** Longest `name` accepted: names are at most 128 characters, with room for a `/` and spaces. */
 export const MAX_MCP_NAME_CHARS = 256;
 /** Longest bundled-file path accepted by `read_skill`. */
-export const MAX_MCP_FILE_CHARS = 1024;
+const MAX_MCP_FILE_CHARS = 1024;
 
 /** What the server tells the client about itself (MCP `instructions`, shown to the model by hosts that use them). */
 export const MCP_INSTRUCTIONS = [

@@ -11,7 +11,7 @@ import { parseJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 /** Names per session (oldest forgotten first), files kept (least recently written go first), a session's age, a file's size, a name's length. */
-export const SESSION_STATE_DEFAULTS = Object.freeze({ maxNames: 200, maxFiles: 500, maxAgeMs: 7 * 86_400_000, maxFileBytes: 64 * 1024, maxNameChars: 256 });
+const SESSION_STATE_DEFAULTS = Object.freeze({ maxNames: 200, maxFiles: 500, maxAgeMs: 7 * 86_400_000, maxFileBytes: 64 * 1024, maxNameChars: 256 });
 
 export interface SessionStateOptions {
   /** The folder holding one file per session (`sessionsDir(cacheRoot)`). */

@@ -31,7 +31,7 @@ export interface RemoteSearchResult {
 type Pending = { readonly resolve: (value: Record<string, unknown>) => void; readonly reject: (error: Error) => void };
 
 /** Defaults of {@link SocketClientOptions} (documented there). */
-export const SOCKET_CLIENT_DEFAULTS = Object.freeze({ connectTimeoutMs: 150, requestTimeoutMs: 1000 });
+const SOCKET_CLIENT_DEFAULTS = Object.freeze({ connectTimeoutMs: 150, requestTimeoutMs: 1000 });
 /** A server answer longer than this is not ours: drop the connection. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 

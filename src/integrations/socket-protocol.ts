@@ -30,12 +30,12 @@ import { definedOnly } from '../util/defined.js';
 /** A longer request line is refused and its connection closed (no way to resync). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
 /** Upper bound on `k` a client may ask for. */
-export const MAX_SOCKET_K = 100;
-export const SOCKET_FILE = 'server.sock';
+const MAX_SOCKET_K = 100;
+const SOCKET_FILE = 'server.sock';
 
 export type RequestId = string | number | null;
 
-export interface SearchRequestLine {
+interface SearchRequestLine {
   readonly id: RequestId;
   readonly op: 'search';
   readonly query: string;
@@ -64,7 +64,7 @@ export interface WireHit {
   readonly why?: HitExplanation;
 }
 
-export interface SearchResponseLine {
+interface SearchResponseLine {
   readonly id: RequestId;
   readonly hits: readonly WireHit[];
   /** Time the server spent on the search, in milliseconds. */

@@ -12,7 +12,7 @@ import { READ_NONBLOCK, readBounded } from '../util/read-bounded.js';
 /** Claude Code's tool name (as `SKILL_TOOL_NAME`; not imported, that module loads zod into the hook). */
 const SKILL_TOOL = 'Skill';
 /** The end read of a longer transcript, user turns kept (most recent last), and each one's length cut to. */
-export const TRANSCRIPT_DEFAULTS = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxUserTurns: 3, maxTurnChars: 1000 });
+const TRANSCRIPT_DEFAULTS = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxUserTurns: 3, maxTurnChars: 1000 });
 
 export type TranscriptOptions = { readonly [K in keyof typeof TRANSCRIPT_DEFAULTS]?: number };
 

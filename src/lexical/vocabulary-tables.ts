@@ -58,7 +58,7 @@ export function vocabularyTablesOfJoined(joined: string, separator: number, term
 }
 
 /** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index and each term's {@link charSet}. */
-export function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
+function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;
   let longest = 0;
   for (let position = 0; position < terms; position += 1) longest = Math.max(longest, starts[position + 1]! - starts[position]!);

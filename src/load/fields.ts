@@ -44,7 +44,7 @@ export interface FieldContext {
   readonly nameFromFolder?: boolean | undefined;
 }
 
-export interface ValidFields {
+interface ValidFields {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string | undefined;

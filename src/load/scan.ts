@@ -52,7 +52,7 @@ export interface ScanResult {
   readonly stamp: DirStamp;
 }
 
-export const SKILL_FILE = 'SKILL.md';
+const SKILL_FILE = 'SKILL.md';
 /** Deepest nesting followed in a legacy commands tree. */
 const MAX_COMMAND_DEPTH = 8;
 /** Files read at once; keeps a large tree from exhausting file descriptors. */

@@ -9,7 +9,7 @@ import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } fro
  */
 
 /** A problem of a line without its location (`[code, message, severity]`): the line moves, its number with it. */
-export type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
+type LineProblem = readonly [Diagnostic['code'], string, Diagnostic['severity']];
 
 /** What one line of a tools file gave: its skill's id (null: none) and problems. */
 export interface LineOutcome {

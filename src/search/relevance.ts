@@ -49,7 +49,7 @@ export interface QueryEvidence {
 }
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
-export const FEATURES = {
+const FEATURES = {
   /** The hit's ordering score ({@link RankedEvidence.order}). Ordering feature. */
   order: 'order',
   /** −ln(rank). Ordering feature. */

@@ -15,7 +15,7 @@ export interface IdleCollectorOptions {
   readonly slackPercent?: number;
 }
 
-export const IDLE_COLLECTOR_DEFAULTS = Object.freeze({ quietMs: 1000, slackBytes: 16 * 1024 * 1024, slackPercent: 10 });
+const IDLE_COLLECTOR_DEFAULTS = Object.freeze({ quietMs: 1000, slackBytes: 16 * 1024 * 1024, slackPercent: 10 });
 
 /** Touches in a row that never leave `quietMs` of quiet are looked at after this many quiet times. */
 const MAX_DELAYS = 10;
