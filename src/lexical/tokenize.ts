@@ -24,8 +24,14 @@ function cjkSegmenter(): Intl.Segmenter {
 
 /** A word with no separator, digit or inner capital: it has no parts (most words of prose). */
 const PLAIN_WORD = /^\p{Lu}?\p{Ll}*$/u;
+/** An acronym's plural (`ADRs`, `APIs`): one word, the acronym, not `adrs` split into `ad` + `rs`. */
+const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
 
 function pushLatin(word: string, out: string[]): void {
+  if (ACRONYM_PLURAL.test(word)) {
+    out.push(word.slice(0, -1).toLowerCase());
+    return;
+  }
   const whole = word.toLowerCase();
   out.push(whole);
   if (PLAIN_WORD.test(word)) return;
