@@ -64,9 +64,12 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
-/** Index/query terms: {@link splitWords} without stop words, stemmed. */
+/** {@link splitWords} without stop words: the words as written, before stemming. */
+export function writtenWords(text: string): string[] {
+  return splitWords(text).filter((token) => !STOP_WORDS.has(token));
+}
+
+/** Index/query terms: {@link writtenWords}, stemmed. */
 export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const token of splitWords(text)) if (!STOP_WORDS.has(token)) out.push(stem(token));
-  return out;
+  return writtenWords(text).map(stem);
 }

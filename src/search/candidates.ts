@@ -111,7 +111,7 @@ export function rankHybrid(
     /** Whether the centred cosine orders the dense side (`EngineOptions.centring`). @default true */
     readonly centring?: boolean;
   },
-  terms: ReadonlySet<string>,
+  { terms, words }: Pick<QueryEvidence, 'terms' | 'words'>,
   k: number,
   nameOf: NameOf,
   exclude: readonly string[] = [],
@@ -171,6 +171,8 @@ export function rankHybrid(
       ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),
       terms,
       rerank,
+      undefined,
+      words,
     );
     ids.forEach((id, i) => orders.set(id, reranked[i]!));
   }
@@ -200,6 +202,7 @@ export function rankHybrid(
     ranked: ranked.slice(0, k),
     query: {
       terms,
+      ...(words === undefined ? {} : { words }),
       catalogCosine,
       bestLexical,
       bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),
