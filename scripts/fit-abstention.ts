@@ -31,7 +31,6 @@ import {
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
 import { EVAL_CACHE_ROOT, evalIndexDir, fileSafe, loadSuite, queryVectorsFile, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
-import { queryFromJson, queryToJson } from './ranking-cases.js';
 import { solve } from './solve.js';
 
 const { values } = parseArgs({
@@ -72,13 +71,13 @@ const CACHE = join(EVAL_CACHE_ROOT, 'fit-cache');
 
 function readCache(file: string): QueryCase[] | undefined {
   if (!existsSync(file)) return undefined;
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as (Omit<QueryCase, 'query'> & { query: Parameters<typeof queryFromJson>[0] })[];
-  return raw.map((c) => ({ ...c, query: queryFromJson(c.query), rows: [] }));
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as (Omit<QueryCase, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } })[];
+  return raw.map((c) => ({ ...c, query: { ...c.query, terms: new Set(c.query.terms) }, rows: [] }));
 }
 
 function writeCache(file: string, cases: readonly QueryCase[]): void {
   mkdirSync(CACHE, { recursive: true });
-  writeFileSync(file, JSON.stringify(cases.map((c) => ({ ...c, rows: [], query: queryToJson(c.query) }))));
+  writeFileSync(file, JSON.stringify(cases.map((c) => ({ ...c, rows: [], query: { ...c.query, terms: [...c.query.terms] } }))));
 }
 
 async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promise<QueryCase[]> {

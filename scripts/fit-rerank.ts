@@ -155,7 +155,7 @@ const ALL_FEATURES = Object.keys(RERANK_FEATURES) as RerankFeature[];
 function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][] {
   let rows = allRows.get(c);
   if (rows === undefined) {
-    rows = rerankRows(rerankInput(c, fused(c, true)), c.query.terms, ALL_FEATURES, undefined, c.query.words);
+    rows = rerankRows(rerankInput(c, fused(c, true)), c.query.terms, ALL_FEATURES);
     allRows.set(c, rows);
   }
   const columns = features.map((name) => ALL_FEATURES.indexOf(name));
@@ -259,7 +259,7 @@ function metrics(cases: readonly RankingCase[], setting: Setting): RankMetrics {
 function firstRelevant(c: RankingCase, { centring, model }: Setting): number {
   const orders = [...fused(c, centring)];
   if (model !== undefined)
-    rerankedOrders(rerankInput(c, orders), c.query.terms, model, () => rowsFor(c, model.features), c.query.words).forEach((order, i) => {
+    rerankedOrders(rerankInput(c, orders), c.query.terms, model, () => rowsFor(c, model.features)).forEach((order, i) => {
       orders[i] = order;
     });
   replayBoundaries(c, orders, ENGINE_FUSION.boundaries);

@@ -56,15 +56,7 @@ const DENSE_KEPT = 200;
 
 /** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
 type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead'>;
-type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms' | 'words'> & { terms: string[]; words?: string[] } };
-
-/** A query's evidence as JSON holds it (its sets as arrays), and back. */
-export function queryToJson({ terms, words, ...rest }: QueryEvidence): Omit<QueryEvidence, 'terms' | 'words'> & { terms: string[]; words?: string[] } {
-  return { ...rest, terms: [...terms], ...(words === undefined ? {} : { words: [...words] }) };
-}
-export function queryFromJson({ terms, words, ...rest }: Omit<QueryEvidence, 'terms' | 'words'> & { terms: string[]; words?: string[] }): QueryEvidence {
-  return { ...rest, terms: new Set(terms), ...(words === undefined ? {} : { words: new Set(words) }) };
-}
+type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } };
 
 /** Adds each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
 function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
@@ -93,15 +85,14 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   const cases: RankingCase[] = [];
   for (const name of suites) {
     for (const split of splits) {
-      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match;
-      // v5: acronym plurals read as the acronym, and the request's words as written (v4 was the sixth round's experiment).
-      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v5.json`);
+      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match.
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
       const withBoundaries = boundariesFor(suite.skills);
       if (existsSync(file)) {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as Cached[];
-        cases.push(...raw.map((c) => withBoundaries({ ...c, query: queryFromJson(c.query) })));
+        cases.push(...raw.map((c) => withBoundaries({ ...c, query: { ...c.query, terms: new Set(c.query.terms) } })));
         continue;
       }
       const embedder = rememberVectors(base, queryVectorsFile(base));
@@ -148,7 +139,7 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
       embedder.save();
       await engine.close();
       mkdirSync(CACHE, { recursive: true });
-      writeFileSync(file, JSON.stringify(fresh.map((c) => ({ ...c, query: queryToJson(c.query) }))));
+      writeFileSync(file, JSON.stringify(fresh.map((c) => ({ ...c, query: { ...c.query, terms: [...c.query.terms] } }))));
       console.error(`${name} ${split}: ${fresh.length} queries ranked`);
       cases.push(...fresh.map(withBoundaries));
     }
@@ -238,7 +229,7 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
 
 /** `orders` after the evidence re-ranker (`rerank.ts`), in place. */
 export function rerankOrders(c: RankingCase, orders: number[], model: RerankModel): void {
-  rerankedOrders(rerankInput(c, orders), c.query.terms, model, undefined, c.query.words).forEach((order, i) => {
+  rerankedOrders(rerankInput(c, orders), c.query.terms, model).forEach((order, i) => {
     orders[i] = order;
   });
 }

@@ -10,18 +10,16 @@ export interface NearPosition {
 }
 
 /**
- * Typo-tolerant lookups: every term within an edit distance of a word (Levenshtein with adjacent
- * transpositions, so "vitset" is one typo from "vitest"), in vocabulary order,
+ * Typo-tolerant lookups: every term within a Levenshtein distance of a word, in vocabulary order,
  * so the in-memory index and the SQLite tables sum scores in the same order. The candidates (terms
  * whose length and character set are in reach) come from a scan or, once scans have cost about
  * what building it does, from the pair index (docs/retrieval.md, "Typo matches").
  */
 export class TermVocabulary {
   readonly #tables: VocabularyTables;
-  /** Three rows of the edit-distance table (a transposition reads two back), grown to the longest word asked for. */
+  /** One row of the edit-distance table, grown to the longest word asked for. */
   #row = new Int32Array(32);
   #previous = new Int32Array(32);
-  #twoBack = new Int32Array(32);
 
   /** Lookups answered so far (each one's mark in {@link #seen}). */
   #lookups = 0;
@@ -49,7 +47,7 @@ export class TermVocabulary {
     return stringOfCodeUnits(units.subarray(starts[position]!, starts[position + 1]!));
   }
 
-  /** Every term at edit distance ≤ `maxDistance` from `word` (UTF-16 code units; see the class), in vocabulary order. */
+  /** Every term at Levenshtein distance ≤ `maxDistance` from `word` (UTF-16 code units, like MiniSearch), in vocabulary order. */
   near(word: string, maxDistance: number): NearPosition[] {
     this.#lookups += 1;
     const pieces = pieceBounds(word.length, maxDistance);
@@ -140,20 +138,14 @@ export class TermVocabulary {
     return false;
   }
 
-  /**
-   * Edit distance (Levenshtein with adjacent transpositions: optimal string alignment) of `a` and the
-   * stored term at `from` (`length` units) when ≤ `max`, else `max + 1`; a band of ±`max` around the
-   * diagonal, stopping once a row exceeds `max`.
-   */
+  /** Levenshtein distance of `a` and the stored term at `from` (`length` units) when ≤ `max`, else `max + 1`; a band of ±`max` around the diagonal, stopping once a row exceeds `max`. */
   #distance(a: string, from: number, length: number, max: number): number {
     const units = this.#tables.units;
     const n = a.length;
     if (this.#row.length <= n) {
       this.#row = new Int32Array(2 * (n + 1));
       this.#previous = new Int32Array(2 * (n + 1));
-      this.#twoBack = new Int32Array(2 * (n + 1));
     }
-    let twoBack = this.#twoBack;
     let previous = this.#previous;
     let row = this.#row;
     const outside = max + 1;
@@ -165,23 +157,19 @@ export class TermVocabulary {
       if (lo > 1) row[lo - 1] = outside;
       let best = row[0]!;
       const code = units[from + i - 1]!;
-      const before = i > 1 ? units[from + i - 2]! : -1;
       for (let j = lo; j <= hi; j += 1) {
         const substitute = previous[j - 1]! + (a.charCodeAt(j - 1) === code ? 0 : 1);
         const remove = previous[j]! + 1;
         const insert = row[j - 1]! + 1;
-        let cell = Math.min(substitute, remove, insert, outside);
-        // Two neighbours swapped: one edit, from the cell two rows and two columns back.
-        if (j > 1 && a.charCodeAt(j - 1) === before && a.charCodeAt(j - 2) === code && code !== before) cell = Math.min(cell, twoBack[j - 2]! + 1);
+        const cell = Math.min(substitute, remove, insert, outside);
         row[j] = cell;
         if (cell < best) best = cell;
       }
       if (hi < n) row[hi + 1] = outside;
       if (best > max) return outside;
-      const spare = twoBack;
-      twoBack = previous;
+      const swap = previous;
       previous = row;
-      row = spare;
+      row = swap;
     }
     return Math.min(previous[n]!, outside);
   }
@@ -191,12 +179,11 @@ export class TermVocabulary {
 const PAIR_INDEX_COST_IN_SCANNED_TERMS = 20;
 
 /**
- * Where the `2 × maxDistance + 1` pieces of a word of `length` units start (and, last, its length):
- * near-equal cuts, undefined when a piece would be shorter than a pair (then scan). Each edit breaks
- * at most two pieces (a transposition across a cut), so one is kept whole.
+ * Where the `maxDistance + 1` pieces of a word of `length` units start (and, last, its length):
+ * near-equal cuts, undefined when a piece would be shorter than a pair (then scan).
  */
 function pieceBounds(length: number, maxDistance: number): number[] | undefined {
-  const count = 2 * maxDistance + 1;
+  const count = maxDistance + 1;
   if (length < 2 * count) return undefined;
   return Array.from({ length: count + 1 }, (_, i) => Math.floor((i * length) / count));
 }

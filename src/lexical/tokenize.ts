@@ -24,14 +24,8 @@ function cjkSegmenter(): Intl.Segmenter {
 
 /** A word with no separator, digit or inner capital: it has no parts (most words of prose). */
 const PLAIN_WORD = /^\p{Lu}?\p{Ll}*$/u;
-/** An acronym's plural (`ADRs`, `APIs`): one word, the acronym, not `adrs` split into `ad` + `rs`. */
-const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
 
 function pushLatin(word: string, out: string[]): void {
-  if (ACRONYM_PLURAL.test(word)) {
-    out.push(word.slice(0, -1).toLowerCase());
-    return;
-  }
   const whole = word.toLowerCase();
   out.push(whole);
   if (PLAIN_WORD.test(word)) return;
@@ -64,12 +58,9 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
-/** {@link splitWords} without stop words: the words as written, before stemming. */
-export function writtenWords(text: string): string[] {
-  return splitWords(text).filter((token) => !STOP_WORDS.has(token));
-}
-
-/** Index/query terms: {@link writtenWords}, stemmed. */
+/** Index/query terms: {@link splitWords} without stop words, stemmed. */
 export function tokenize(text: string): string[] {
-  return writtenWords(text).map(stem);
+  const out: string[] = [];
+  for (const token of splitWords(text)) if (!STOP_WORDS.has(token)) out.push(stem(token));
+  return out;
 }

@@ -111,7 +111,7 @@ export function rankHybrid(
     /** Whether the centred cosine orders the dense side (`EngineOptions.centring`). @default true */
     readonly centring?: boolean;
   },
-  { terms, words }: Pick<QueryEvidence, 'terms' | 'words'>,
+  terms: ReadonlySet<string>,
   k: number,
   nameOf: NameOf,
   exclude: readonly string[] = [],
@@ -171,8 +171,6 @@ export function rankHybrid(
       ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),
       terms,
       rerank,
-      undefined,
-      words,
     );
     ids.forEach((id, i) => orders.set(id, reranked[i]!));
   }
@@ -202,7 +200,6 @@ export function rankHybrid(
     ranked: ranked.slice(0, k),
     query: {
       terms,
-      ...(words === undefined ? {} : { words }),
       catalogCosine,
       bestLexical,
       bestCoverage: Math.max(0, ...lexical.map((match) => match.coverage)),

@@ -2,7 +2,7 @@ import { QueryEmbeddingCache } from '../embed/query-cache.js';
 import { throwIfAborted } from '../errors.js';
 import type { CrossLingual, RoutedQuery } from '../lang/cross-lingual.js';
 import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js';
-import { tokenize, writtenWords } from '../lexical/tokenize.js';
+import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
 import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
@@ -172,8 +172,6 @@ export abstract class RankedSearch implements SkillSearcher {
     const routed = await this.language.route(query, request.signal);
     // Coverage and length count the words of the request as written (one per translated word).
     const terms = new Set(tokenize(routed.measure));
-    const words = new Set(writtenWords(routed.measure));
-    const withWords = (ranked: RankedList): RankedList => ({ ...ranked, query: { ...ranked.query, words } });
     const catalog = this.catalog;
     const nameOf = (id: string): string => catalog.skill(id)?.name ?? id;
     const explain = request.explain === true;
@@ -195,7 +193,7 @@ export abstract class RankedSearch implements SkillSearcher {
         : {};
     if (mode === 'lexical') {
       const lexical = catalog.lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
-      return { ranked: withWords(rankLexical(lexical, terms, k, nameOf)), exact: [], ...explained(lexical) };
+      return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
     }
     const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
     // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
@@ -219,7 +217,7 @@ export abstract class RankedSearch implements SkillSearcher {
       catalog.skill(id) === undefined ? undefined : state.stored(id);
     const denseMatches = dense.matches(state, Math.max(k, this.options.candidates), stored);
     // Dense mode orders by the centred cosine whatever `centring` says: its relevance model reads that score as `order`.
-    if (mode === 'dense') return { ranked: withWords(rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf)), exact: [], ...explained([]) };
+    if (mode === 'dense') return { ranked: rankDense(denseMatches, dense.catalogCosine, terms, k, nameOf), exact: [], ...explained([]) };
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
@@ -229,7 +227,7 @@ export abstract class RankedSearch implements SkillSearcher {
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, { terms, words }, k, nameOf, exact, {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, terms, k, nameOf, exact, {
         of: (id) => {
           const skill = catalog.skill(id);
           return skill === undefined ? undefined : boundaryOf(skill);

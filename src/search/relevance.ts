@@ -1,5 +1,4 @@
-import { sameWord, stem } from '../lexical/stem.js';
-import { tokenize, writtenWords } from '../lexical/tokenize.js';
+import { tokenize } from '../lexical/tokenize.js';
 import type { SearchMode } from '../types.js';
 import { humanizeName } from './skill-text.js';
 
@@ -35,8 +34,6 @@ export interface RankedEvidence {
 export interface QueryEvidence {
   /** Distinct query terms after tokenising. */
   readonly terms: ReadonlySet<string>;
-  /** The request's words as written (`writtenWords`): a name word counts as matched only when one of them is the same word ({@link nameMatch}). */
-  readonly words?: ReadonlySet<string>;
   /** Id of the dense ranker's first candidate (hybrid). */
   readonly denseFirst?: string;
   /** Id of the lexical ranker's first candidate (hybrid). */
@@ -128,32 +125,9 @@ export function shareIn(words: ReadonlySet<string>, within: ReadonlySet<string>)
   return found / words.size;
 }
 
-/**
- * How many of `name`'s words (stems) the query holds, of how many. With the request's `words` as
- * written, a stem counts only when a request word is the same word as the name's (`sameWord`), so
- * "strip" does not match `stripe-integration` nor "shape" `shap` through the stemmer alone.
- */
-export function nameWordsMatched(name: string, terms: ReadonlySet<string>, words?: ReadonlySet<string>): { matched: number; of: number } {
-  const stems = nameWords(name);
-  if (words === undefined) return { matched: [...stems].filter((word) => terms.has(word)).length, of: stems.size };
-  const matched = new Set<string>();
-  for (const written of writtenWords(humanizeName(name))) {
-    const key = stem(written);
-    if (!terms.has(key) || matched.has(key)) continue;
-    for (const word of words) {
-      if (stem(word) === key && sameWord(word, written)) {
-        matched.add(key);
-        break;
-      }
-    }
-  }
-  return { matched: matched.size, of: stems.size };
-}
-
-/** Share of the words of `name` that the query contains (0 for a name with no words); see {@link nameWordsMatched}. */
-export function nameMatch(name: string, terms: ReadonlySet<string>, words?: ReadonlySet<string>): number {
-  const { matched, of } = nameWordsMatched(name, terms, words);
-  return of === 0 ? 0 : matched / of;
+/** Share of the words of `name` that the query contains (0 for a name with no words). */
+export function nameMatch(name: string, terms: ReadonlySet<string>): number {
+  return shareIn(nameWords(name), terms);
 }
 
 /** The feature rows of a ranked list (best first), one per hit, in `names` order. */
@@ -165,7 +139,7 @@ export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvide
   const bestLexical = query.bestLexical ?? 0;
   const shared: Record<Exclude<FeatureName, 'order' | 'rank'>, () => number> = {
     terms: () => Math.log1p(query.terms.size),
-    nameMatch: () => nameMatch(first.name, query.terms, query.words),
+    nameMatch: () => nameMatch(first.name, query.terms),
     topCosine: () => (cosines.length === 0 ? 0 : Math.max(...cosines)),
     firstCosine: () => first.cosine ?? 0,
     topCentered: () => (Number.isFinite(topCentered) ? topCentered : 0),

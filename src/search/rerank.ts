@@ -1,5 +1,5 @@
 import bundled from './rerank-model.json' with { type: 'json' };
-import { linearScore, nameMatch, nameWords, nameWordsMatched, type RankedEvidence } from './relevance.js';
+import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
 
 /**
  * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
@@ -121,8 +121,6 @@ export function rerankRows(
   terms: ReadonlySet<string>,
   names: readonly RerankFeature[],
   only?: readonly number[],
-  /** The request's words as written (`QueryEvidence.words`), for the name features. */
-  words?: ReadonlySet<string>,
 ): number[][] {
   let denseMin = Number.POSITIVE_INFINITY;
   let denseMax = Number.NEGATIVE_INFINITY;
@@ -164,7 +162,7 @@ export function rerankRows(
       coverage: () => (matched ? c.coverage : 0),
       matched: () => Math.log1p(matchedOf(c)),
       perTerm: () => (bestPerTerm > 0 ? perTermOf(c) / bestPerTerm : 0),
-      name: () => nameMatch(c.name, terms, words),
+      name: () => nameMatch(c.name, terms),
       nameSpecific: () => shared![i]!.specific,
       nameGeneric: () => shared![i]!.generic,
       nameTerm: () => nameTerms(c.name, terms),
@@ -178,7 +176,7 @@ export function rerankRows(
       weightedGap: () => (matched ? (c.weightedCoverage ?? 0) : 0) - bestWeighted,
       rarest: () => (matched ? (c.rarest ?? 0) : 0),
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
-      nameCoverage: () => (terms.size === 0 ? 0 : nameWordsMatched(c.name, terms, words).matched / terms.size),
+      nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
     };
     return names.map((name) => value[name]());
@@ -214,15 +212,13 @@ export function rerankedOrders(
   model: RerankModel,
   /** The model's feature rows of `candidates`, when the caller has them (fits replaying many models). */
   rowsOf?: () => readonly (readonly number[])[],
-  /** The request's words as written (`QueryEvidence.words`). */
-  words?: ReadonlySet<string>,
 ): number[] {
   const orders = candidates.map((c) => c.order);
   if (model.depth < 1 || model.depth + model.lexicalDepth + (model.weightedDepth ?? 0) < 2 || candidates.length < 2) return orders;
   const top = rerankPool(candidates, model);
   // Only the pool's rows are read: computing them alone spares the rest's name features.
   const given = rowsOf?.();
-  const rows = given === undefined ? rerankRows(candidates, terms, model.features, top, words) : top.map((i) => given[i]!);
+  const rows = given === undefined ? rerankRows(candidates, terms, model.features, top) : top.map((i) => given[i]!);
   const scores = new Map(top.map((i, place) => [i, linearScore(model, model.temperature * orders[i]!, rows[place]!)]));
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
   const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);

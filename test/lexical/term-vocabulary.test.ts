@@ -15,15 +15,14 @@ function vocabulary(random: () => number, count: number): string[] {
   return [...terms];
 }
 
-/** A term of the vocabulary with up to `edits` random substitutions, insertions, deletions and swaps of neighbours. */
+/** A term of the vocabulary with up to `edits` random substitutions, insertions and deletions. */
 function misspelled(random: () => number, term: string, edits: number): string {
   let word = term;
   for (let e = 0; e < edits; e += 1) {
     const at = Math.floor(random() * (word.length + 1));
     const unit = 'aeiourstxyz'[Math.floor(random() * 11)]!;
-    const kind = Math.floor(random() * 4);
-    if (kind === 3 && at + 1 < word.length) word = word.slice(0, at) + word[at + 1]! + word[at]! + word.slice(at + 2);
-    else if (kind === 0 && at < word.length) word = word.slice(0, at) + unit + word.slice(at + 1);
+    const kind = Math.floor(random() * 3);
+    if (kind === 0 && at < word.length) word = word.slice(0, at) + unit + word.slice(at + 1);
     else if (kind === 1 || word.length === 0) word = word.slice(0, at) + unit + word.slice(at);
     else word = word.slice(0, Math.max(0, at - 1)) + word.slice(at);
   }
@@ -47,17 +46,6 @@ describe('TermVocabulary.near', () => {
         return distance <= maxDistance ? [{ position, distance }] : [];
       });
       expect(lookup.near(word, maxDistance), `${word} within ${maxDistance}`).toEqual(expected);
-    }
-  });
-
-  it('counts two swapped neighbours as one typo, scanning and through the pair index', () => {
-    const terms = ['vitest', 'vitset', 'visit', 'vista'];
-    for (const pairIndexAfter of [Number.POSITIVE_INFINITY, 0]) {
-      const lookup = new TermVocabulary(vocabularyTables(terms), pairIndexAfter);
-      expect(lookup.near('vitset', 1)).toEqual([
-        { position: 0, distance: 1 },
-        { position: 1, distance: 0 },
-      ]);
     }
   });
 

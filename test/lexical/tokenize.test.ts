@@ -21,13 +21,6 @@ describe('tokenize', () => {
     ]);
   });
 
-  it('reads an acronym plural as its acronym, not as two parts', () => {
-    expect(tokenize('write ADRs for our APIs')).toEqual(tokenize('write ADR for our API'));
-    expect(tokenize('ADRs')).toEqual(['adr']);
-    // Not an acronym plural: mixed case keeps its parts.
-    expect(tokenize('iOS')).toEqual(['ios', 'os']);
-  });
-
   it('maps inflections to one term', () => {
     expect(tokenize('crashes crash failing failed fails images image queries query')).toEqual([
       'crash',

@@ -19,17 +19,17 @@ const denseOf = (): { cosine: number; centered: number; plain: number } => ({ co
 
 describe('rankHybrid', () => {
   it('keeps the lexical ranker’s best hits within the first ten however weak their dense side', () => {
-    const ids = rankHybrid(dense, 0.1, lexical, denseOf, fusion, { terms }, 12, nameOf).ranked.map((hit) => hit.id);
+    const ids = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 12, nameOf).ranked.map((hit) => hit.id);
     expect(ids.indexOf('lex')).toBe(9);
     expect(
-      rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, keepLexical: 0 }, { terms }, 13, nameOf)
+      rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, keepLexical: 0 }, terms, 13, nameOf)
         .ranked.map((hit) => hit.id)
         .indexOf('lex'),
     ).toBe(12);
   });
 
   it('leaves names the query gave exactly out, and reports the evidence of both rankers', () => {
-    const { ranked, query } = rankHybrid(dense, 0.1, lexical, denseOf, fusion, { terms }, 3, nameOf, ['d0']);
+    const { ranked, query } = rankHybrid(dense, 0.1, lexical, denseOf, fusion, terms, 3, nameOf, ['d0']);
     expect(ranked.map((hit) => hit.id)).toEqual(['d1', 'd2', 'd3']);
     expect(query).toMatchObject({ denseFirst: 'd0', lexicalFirst: 'lex', bestLexical: 9, bestCoverage: 1, secondCentered: 0.49, catalogCosine: 0.1 });
   });
@@ -46,14 +46,14 @@ describe('the dense order (centring)', () => {
 
   it('orders hybrid candidates by the centred cosine, or by the plain one with centring off', () => {
     const ids = (centring?: boolean): string[] =>
-      rankHybrid(split, 0, [], denseOf, { ...noLexical, ...(centring === undefined ? {} : { centring }) }, { terms }, 3, nameOf).ranked.map((hit) => hit.id);
+      rankHybrid(split, 0, [], denseOf, { ...noLexical, ...(centring === undefined ? {} : { centring }) }, terms, 3, nameOf).ranked.map((hit) => hit.id);
     expect(ids()).toEqual(['apart', 'far', 'hub']);
     expect(ids(false)).toEqual(['hub', 'apart', 'far']);
   });
 
   it('gives the relevance model the second-best centred cosine whatever orders the list', () => {
     const byPlain = [...split].sort((a, b) => b.plain - a.plain);
-    expect(rankHybrid(byPlain, 0, [], denseOf, { ...noLexical, centring: false }, { terms }, 3, nameOf).query.secondCentered).toBe(0.3);
+    expect(rankHybrid(byPlain, 0, [], denseOf, { ...noLexical, centring: false }, terms, 3, nameOf).query.secondCentered).toBe(0.3);
     expect(rankDense(byPlain, 0, terms, 3, nameOf).query.secondCentered).toBe(0.3);
   });
 });
@@ -70,7 +70,7 @@ describe('rankHybrid with evidence and boundaries', () => {
     { id: 'dense1', score: 2, coverage: 0.5 },
   ];
   const order = (options: Partial<typeof fusion>, boundaries?: Parameters<typeof rankHybrid>[9]): string[] =>
-    rankHybrid(close, 0.1, bm25, denseOf, { ...fusion, ...options }, { terms }, 3, nameOf, [], boundaries).ranked.map((hit) => hit.id);
+    rankHybrid(close, 0.1, bm25, denseOf, { ...fusion, ...options }, terms, 3, nameOf, [], boundaries).ranked.map((hit) => hit.id);
 
   it('keeps a clear lexical match first when the evidence gate holds', () => {
     expect(order({})[0]).toBe('dense1');

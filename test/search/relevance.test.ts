@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize, writtenWords } from '../../src/lexical/tokenize.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from '../../src/search/abstention.js';
 import { featureRows, MODE_FEATURES, nameMatch, ORDERING_FEATURES, relevance, type RankedEvidence, type RelevanceModel } from '../../src/search/relevance.js';
 import { SEARCH_MODES } from '../../src/types.js';
@@ -29,19 +28,6 @@ describe('nameMatch', () => {
     expect(nameMatch('pdf-tools', new Set(['pdf']))).toBe(0.5);
     expect(nameMatch('getWeather', new Set(['weather', 'get']))).toBe(1);
     expect(nameMatch('---', new Set(['pdf']))).toBe(0);
-  });
-
-  it('with the request as written, does not count two words the stemmer alone joins', () => {
-    const query = (text: string) => [new Set(tokenize(text)), new Set(writtenWords(text))] as const;
-    // "strip" and "Stripe", "shape" and `shap` share a stem but are different words.
-    expect(nameMatch('stripe-integration', ...query('strip salts from these molecules'))).toBe(0);
-    expect(nameMatch('shap', ...query('help me shape this feature'))).toBe(0);
-    // The same word inflected still matches, either way round.
-    expect(nameMatch('stripe-integration', ...query('stripe checkout integrations'))).toBe(1);
-    expect(nameMatch('sarif-parsing', ...query('parse a sarif file'))).toBe(1);
-    expect(nameMatch('parse-logs', ...query('parsing logs'))).toBe(1);
-    // Without the written words, the stems decide (as before).
-    expect(nameMatch('shap', new Set(tokenize('help me shape this feature')))).toBe(1);
   });
 });
 

@@ -205,7 +205,7 @@ describe('rankHybrid with the evidence re-ranker', () => {
   const nameOf = (id: string): string => (id === 'fastq' ? 'fastq-tools' : 'sarif-parsing');
   const denseOf = (): { cosine: number; centered: number; plain: number } => ({ cosine: 0, centered: 0, plain: 0 });
   const first = (evidenceRerank: boolean | RerankModel): string =>
-    rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, evidenceRerank }, { terms }, 2, nameOf).ranked[0]!.id;
+    rankHybrid(dense, 0.1, lexical, denseOf, { ...fusion, evidenceRerank }, terms, 2, nameOf).ranked[0]!.id;
 
   it('puts a specific lexical match above a dense match on one common word', () => {
     expect(first(false)).toBe('sarif');
@@ -219,7 +219,7 @@ describe('rankHybrid with the evidence re-ranker', () => {
       { id: 'sarif', score: 10, coverage: 1 / 3, weightedCoverage: 0.1, rarest: 0.2 },
     ];
     const rank = (weights: number[]): string =>
-      rankHybrid(dense, 0.1, tied, denseOf, { ...fusion, evidenceRerank: model(['rarest'], weights, 5) }, { terms }, 2, nameOf).ranked[0]!.id;
+      rankHybrid(dense, 0.1, tied, denseOf, { ...fusion, evidenceRerank: model(['rarest'], weights, 5) }, terms, 2, nameOf).ranked[0]!.id;
     expect(rank([0])).toBe('sarif');
     expect(rank([5])).toBe('fastq');
   });
