@@ -110,10 +110,12 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
   seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
   library: 'fixtures/eval/library-queries.jsonl over ../shared/eval/library',
+  'library-r2': 'fixtures/eval/library-queries-r2.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
-const REPORT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries', 'skillsbench'];
+const REPORT_SUITES: readonly SuiteName[] = [...new Set<SuiteName>([...FIT_SUITES, 'metatool', 'seal', 'library', 'boundaries', 'skillsbench'])];
+const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
 const DEPTHS = list(values.depths, [3, 5, 10]);
 const LEXICAL_DEPTHS = list(values['lexical-depths'], [0, 1, 3]);
@@ -132,7 +134,8 @@ const FOLD_SEED = 'skill-search-rerank-folds-1';
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
 
 const sample = Number(values.sample);
-const cases = (await rankingCases(REPORT_SUITES, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
+// Only the splits fitted, chosen on and reported are ranked: a test split not asked for is never read.
+const cases = (await rankingCases(REPORT_SUITES, [...new Set<Split>(['train', 'dev', ...REPORT_SPLITS])], sample, values.model)).map((c) => asEngineSees(c));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
 
 /** One query's re-ranker pool: ordering scores, feature rows, labels. */
@@ -416,7 +419,6 @@ const fmt = (split: Split, suite: SuiteName, setting: Setting): string => {
   const m = metrics(group(split, suite), setting);
   return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
 };
-const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
 for (const split of REPORT_SPLITS) {
   console.log(`\n${split} (hit@1 / hit@5 / MRR, answerable queries): main (centred, fused) → chosen`);
   for (const suite of REPORT_SUITES) {
