@@ -1,10 +1,11 @@
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { lexicalKey } from '../lexical/lexical-entry.js';
+import { type LexicalEntry, lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { getOrAdd } from '../util/get-or-add.js';
+import { loopTurns } from '../util/loop-turns.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
 import { applyDiff } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
@@ -207,8 +208,9 @@ export class SkillSearchEngine extends RankedSearch {
     const found = withDense ? await this.#dense.missing(desired.values(), signal, onProgress) : undefined;
     throwIfAborted(signal);
 
+    const entries = await this.#entriesOfNew(desired, signal);
     const first = this.#generation === 0;
-    const lexical = this.#applyLexical(desired);
+    const lexical = this.#applyLexical(desired, entries);
     // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
     const since = (counts: Counts): Counts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
     if (found === undefined) {
@@ -256,8 +258,27 @@ export class SkillSearchEngine extends RankedSearch {
     });
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps). */
-  #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
+  /**
+   * The lexical entries of the skills in `desired` the lexical index does not hold, by id, with the
+   * glosses they were tokenised with. Tokenised here, with turns for the event loop, so that
+   * `#applyLexical` (one synchronous step) only files them: a first sync of 312 skills tokenised in
+   * it blocked a loaded machine's hook past its watchdog (docs/cold-start.md).
+   */
+  async #entriesOfNew(desired: ReadonlyMap<string, Skill>, signal?: AbortSignal): Promise<Map<string, { glosses: string; entry: LexicalEntry }>> {
+    const entries = new Map<string, { glosses: string; entry: LexicalEntry }>();
+    const turn = loopTurns();
+    for (const [id, skill] of desired) {
+      if (this.#lexical.has(id)) continue;
+      await turn();
+      throwIfAborted(signal);
+      const glosses = this.language.glossesOf(skill)?.lexical ?? '';
+      entries.set(id, { glosses, entry: lexicalEntry(skill, glosses) });
+    }
+    return entries;
+  }
+
+  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps); `entries`: those tokenised ahead. */
+  #applyLexical(desired: ReadonlyMap<string, Skill>, entries: ReadonlyMap<string, { glosses: string; entry: LexicalEntry }>): Counts {
     this.#generation += 1;
     const lexical = this.#lexical;
     const previous = this.#skills;
@@ -286,7 +307,8 @@ export class SkillSearchEngine extends RankedSearch {
         else glossed.set(id, glosses);
         if (previous.get(id)?.name !== skill.name) renamed = true;
         const had = lexical.has(id);
-        if (!lexical.upsert(skill, glosses)) return 'unchanged';
+        const ready = entries.get(id);
+        if (!lexical.upsert(skill, glosses, ready !== undefined && ready.glosses === (glosses ?? '') ? ready.entry : undefined)) return 'unchanged';
         return had ? 'updated' : 'added';
       },
     });
