@@ -83,17 +83,13 @@ export class LexicalIndex implements LexicalSearcher, PostingsSource {
     return this.#slotOf.keys();
   }
 
-  /**
-   * Adds or replaces a skill (keeping its catalog position); false when the same content is indexed
-   * already. `glosses`: English indexed beside a skill in another language; `entry`: its
-   * `lexicalEntry(skill, glosses)` when the caller tokenised it ahead.
-   */
-  upsert(skill: Skill, glosses = '', entry?: LexicalEntry): boolean {
+  /** Adds or replaces a skill (keeping its catalog position); false when the same content is indexed already. `glosses`: English indexed beside a skill in another language. */
+  upsert(skill: Skill, glosses = ''): boolean {
     const slot = this.#slotOf.get(skill.id);
-    if (slot !== undefined && this.#keys[slot] === (entry?.key ?? lexicalKey(skill, glosses))) return false;
+    if (slot !== undefined && this.#keys[slot] === lexicalKey(skill, glosses)) return false;
     const position = slot === undefined ? undefined : this.#positions[slot];
     this.remove(skill.id);
-    this.add(skill.id, entry ?? lexicalEntry(skill, glosses), position);
+    this.add(skill.id, lexicalEntry(skill, glosses), position);
     return true;
   }
 

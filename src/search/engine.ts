@@ -1,5 +1,5 @@
 import { SkillSearchError, throwIfAborted } from '../errors.js';
-import { type LexicalEntry, lexicalEntry, lexicalKey } from '../lexical/lexical-entry.js';
+import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
@@ -53,6 +53,12 @@ export interface EngineInfo {
 
 type Counts = Omit<SyncResult, 'embedded'>;
 
+/** A lexical index built off the engine, with the glosses it was built with. */
+interface LexicalAside {
+  readonly index: LexicalIndex;
+  readonly glossed: ReadonlyMap<string, string>;
+}
+
 /**
  * The live search engine: keeps a lexical index and the vectors of a catalog in memory, in step
  * with the skills it is given (`sync`), embeds only content the store has no vector for, and
@@ -67,7 +73,7 @@ export class SkillSearchEngine extends RankedSearch {
   readonly #writer: CatalogWriter | undefined;
   readonly #dense: LiveVectors;
   #denseStale = false;
-  readonly #lexical = new LexicalIndex();
+  #lexical = new LexicalIndex();
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
@@ -101,7 +107,9 @@ export class SkillSearchEngine extends RankedSearch {
       },
       skill: (id) => this.#skills.get(id),
       idsNamed: (name) => this.#names.get(name),
-      lexical: this.#lexical,
+      get lexical() {
+        return engine.#lexical;
+      },
       dense: (signal) => this.#denseReady(signal),
     };
   }
@@ -208,9 +216,9 @@ export class SkillSearchEngine extends RankedSearch {
     const found = withDense ? await this.#dense.missing(desired.values(), signal, onProgress) : undefined;
     throwIfAborted(signal);
 
-    const entries = await this.#entriesOfNew(desired, signal);
+    const aside = await this.#lexicalAside(desired, signal);
     const first = this.#generation === 0;
-    const lexical = this.#applyLexical(desired, entries);
+    const lexical = this.#applyLexical(desired, aside);
     // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
     const since = (counts: Counts): Counts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
     if (found === undefined) {
@@ -259,29 +267,40 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /**
-   * The lexical entries of the skills in `desired` the lexical index does not hold, by id, with the
-   * glosses they were tokenised with. Tokenised here, with turns for the event loop, so that
-   * `#applyLexical` (one synchronous step) only files them: a first sync of 312 skills tokenised in
-   * it blocked a loaded machine's hook past its watchdog (docs/cold-start.md).
+   * With nothing indexed yet (a new engine's first sync), the lexical index of `desired` and its
+   * glosses, built aside with turns for the event loop, so that `#applyLexical` (one synchronous
+   * step) only swaps it in: a first sync of 312 skills indexed there blocked a loaded machine's hook
+   * past its watchdog (docs/cold-start.md). Undefined when something is indexed: a sync files changes.
    */
-  async #entriesOfNew(desired: ReadonlyMap<string, Skill>, signal?: AbortSignal): Promise<Map<string, { glosses: string; entry: LexicalEntry }>> {
-    const entries = new Map<string, { glosses: string; entry: LexicalEntry }>();
+  async #lexicalAside(desired: ReadonlyMap<string, Skill>, signal?: AbortSignal): Promise<LexicalAside | undefined> {
+    if (this.#lexical.size > 0) return undefined;
+    const index = new LexicalIndex();
+    const glossed = new Map<string, string>();
     const turn = loopTurns();
     for (const [id, skill] of desired) {
-      if (this.#lexical.has(id)) continue;
       await turn();
       throwIfAborted(signal);
-      const glosses = this.language.glossesOf(skill)?.lexical ?? '';
-      entries.set(id, { glosses, entry: lexicalEntry(skill, glosses) });
+      const glosses = this.language.glossesOf(skill)?.lexical;
+      if (glosses !== undefined) glossed.set(id, glosses);
+      index.upsert(skill, glosses);
     }
-    return entries;
+    return { index, glossed };
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps); `entries`: those tokenised ahead. */
-  #applyLexical(desired: ReadonlyMap<string, Skill>, entries: ReadonlyMap<string, { glosses: string; entry: LexicalEntry }>): Counts {
+  /** Synchronous: the lexical index (or the one built `aside` for the same `desired`), `#skills` and `#names` now hold `desired` (which the engine keeps). */
+  #applyLexical(desired: ReadonlyMap<string, Skill>, aside: LexicalAside | undefined): Counts {
     this.#generation += 1;
-    const lexical = this.#lexical;
     const previous = this.#skills;
+    if (aside !== undefined) {
+      this.#lexical = aside.index;
+      this.#skills = desired;
+      this.#lexicalGlosses = aside.glossed;
+      this.#glossesEpoch = this.language.glossesEpoch;
+      this.#names = new Map();
+      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
+      return { added: desired.size, updated: 0, removed: 0, unchanged: 0 };
+    }
+    const lexical = this.#lexical;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
     const glossesKept = this.#glossesEpoch === this.language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();
@@ -307,8 +326,7 @@ export class SkillSearchEngine extends RankedSearch {
         else glossed.set(id, glosses);
         if (previous.get(id)?.name !== skill.name) renamed = true;
         const had = lexical.has(id);
-        const ready = entries.get(id);
-        if (!lexical.upsert(skill, glosses, ready !== undefined && ready.glosses === (glosses ?? '') ? ready.entry : undefined)) return 'unchanged';
+        if (!lexical.upsert(skill, glosses)) return 'unchanged';
         return had ? 'updated' : 'added';
       },
     });
