@@ -53,10 +53,11 @@ export interface EngineInfo {
 
 type Counts = Omit<SyncResult, 'embedded'>;
 
-/** A lexical index built off the engine, with the glosses it was built with. */
+/** A lexical index built off the engine, with the glosses it was built with and their epoch (`CrossLingual.glossesEpoch`). */
 interface LexicalAside {
   readonly index: LexicalIndex;
   readonly glossed: ReadonlyMap<string, string>;
+  readonly glossesEpoch: number;
 }
 
 /**
@@ -276,6 +277,7 @@ export class SkillSearchEngine extends RankedSearch {
     if (this.#lexical.size > 0) return undefined;
     const index = new LexicalIndex();
     const glossed = new Map<string, string>();
+    const glossesEpoch = this.language.glossesEpoch;
     const turn = loopTurns();
     for (const [id, skill] of desired) {
       await turn();
@@ -284,7 +286,7 @@ export class SkillSearchEngine extends RankedSearch {
       if (glosses !== undefined) glossed.set(id, glosses);
       index.upsert(skill, glosses);
     }
-    return { index, glossed };
+    return { index, glossed, glossesEpoch };
   }
 
   /** Synchronous: the lexical index (or the one built `aside` for the same `desired`), `#skills` and `#names` now hold `desired` (which the engine keeps). */
@@ -295,7 +297,7 @@ export class SkillSearchEngine extends RankedSearch {
       this.#lexical = aside.index;
       this.#skills = desired;
       this.#lexicalGlosses = aside.glossed;
-      this.#glossesEpoch = this.language.glossesEpoch;
+      this.#glossesEpoch = aside.glossesEpoch;
       this.#names = new Map();
       for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
       return { added: desired.size, updated: 0, removed: 0, unchanged: 0 };
