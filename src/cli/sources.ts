@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { loadUserConfig } from '../config/user-config.js';
@@ -113,6 +113,11 @@ function indexDirPath(raw: string, base: string): string {
   const absolute = path.resolve(base, raw);
   makeDirs(absolute, { mode: PRIVATE_DIR_MODE, subject: `--index-dir '${raw}'` });
   return absolute;
+}
+
+/** The library folders of `sources` that exist now (the others are watched for, see {@link resolveSources}). */
+export function existingLibraryDirs(sources: SourceOptions): string[] {
+  return sources.libraryDirs.filter((dir) => existsSync(dir));
 }
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */

@@ -63,22 +63,31 @@ export function readConfigFile(file: string): UserConfigFile | undefined {
   return data as UserConfigFile;
 }
 
-/** `~/.claude/skill-search.json`, then the nearest project `.claude/skill-search.json` below home. */
-function configFiles(cwd: string, home: string): string[] {
+/** Every path a config is read from: `~/.claude/skill-search.json`, then `.claude/skill-search.json` in each project folder up from cwd, below home (what `watch` follows). */
+export function configPaths(cwd: string, home: string): string[] {
   const user = path.join(home, '.claude', CONFIG_FILE_NAME);
-  const files = [user];
+  const paths = [user];
   for (const dir of projectDirs(cwd, home)) {
     const candidate = path.join(dir, '.claude', CONFIG_FILE_NAME);
     if (candidate === user) break;
+    paths.push(candidate);
+  }
+  return paths;
+}
+
+/** `~/.claude/skill-search.json`, then the nearest project `.claude/skill-search.json` below home. */
+function configFiles(cwd: string, home: string): string[] {
+  const [user, ...project] = configPaths(cwd, home);
+  const nearest = project.find((candidate) => {
     try {
       readFileSync(candidate);
-      files.push(candidate);
-      break;
+      return true;
     } catch {
       // None here; look one folder up.
+      return false;
     }
-  }
-  return files;
+  });
+  return nearest === undefined ? [user!] : [user!, nearest];
 }
 
 export function loadUserConfig(cwd: string, home: string) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { badOption, throwIfAborted } from '../errors.js';
 import type { Embedder } from '../types.js';
+import { loopTurns } from '../util/loop-turns.js';
 import { normalizeInPlace } from './normalize.js';
 
 export interface HashEmbedderOptions {
@@ -24,7 +25,12 @@ export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder 
     dimensions,
     async embed(texts, signal) {
       throwIfAborted(signal);
-      return texts.map((text) => {
+      // Hundreds of texts hash for a second on a loaded machine: timers (a hook's budget) get turns between texts.
+      const turn = loopTurns();
+      const vectors: Float32Array[] = [];
+      for (const text of texts) {
+        await turn();
+        throwIfAborted(signal);
         const vector = new Float32Array(dimensions);
         for (const [word] of text.toLowerCase().matchAll(WORD)) {
           const { index, sign } = bucket(`w:${word}`, dimensions);
@@ -35,8 +41,9 @@ export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder 
             vector[gram.index]! += gram.sign * 0.25;
           }
         }
-        return normalizeInPlace(vector);
-      });
+        vectors.push(normalizeInPlace(vector));
+      }
+      return vectors;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '../errors.js';
 import { loadOnce } from '../util/load-once.js';
+import { loopTurns } from '../util/loop-turns.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
 import type { EmbedKind } from '../types.js';
@@ -14,7 +15,6 @@ const BATCH_SIZE = 32;
 /** Padding a batch may hold relative to its real tokens (plus a few tokens' slack): batches are padded to their longest text. */
 const MAX_PADDING_RATIO = 0.25;
 const PADDING_SLACK_TOKENS = 8;
-const YIELD_EVERY_MS = 20;
 /**
  * Padded tokens per call when storing vectors (two texts at the cap): a long call blocks this thread
  * past a hook's watchdog (docs/cold-start.md). Fixed, not timed: a vector's last bits depend on its batch.
@@ -133,16 +133,13 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
       const single = kind === 'query' ? querySession : threads === 1 || texts.length < BULK_MIN_TEXTS ? await passage() : undefined;
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
-      let yieldedAt = performance.now();
+      const turn = loopTurns();
       // A query's few texts finish before the bound matters; they stay in the batches their vectors were measured in.
       const maxTokens = kind === 'query' ? Number.POSITIVE_INFINITY : MAX_CALL_TOKENS;
       const lengths = order.map((index) => encoded[index]!.length);
       for (const indices of paddedBatches(lengths, maxTokens)) {
         // Each call blocks the event loop: when indexing, let timers and sockets in now and then.
-        if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          yieldedAt = performance.now();
-        }
+        await turn();
         throwIfAborted(signal);
         const batch = indices.map((i) => encoded[order[i]!]!);
         let rows: Float32Array[];

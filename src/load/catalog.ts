@@ -33,8 +33,8 @@ export const CATALOG_EVENTS = Object.freeze({
 export type CatalogEventName = (typeof CATALOG_EVENTS)[keyof typeof CATALOG_EVENTS];
 
 export interface CatalogChange {
-  /** `files`: the watcher saw skill files change; `plugins` / `mcp`: the API was called. */
-  readonly reason: 'files' | 'plugins' | 'mcp';
+  /** `files`: the watcher saw skill files change; `plugins` / `mcp` / `config`: the API was called. */
+  readonly reason: 'files' | 'plugins' | 'mcp' | 'config';
   /** Changed files or folders (`files`), or the MCP server / plugin roots concerned. */
   readonly paths: readonly string[];
 }
@@ -43,6 +43,9 @@ export interface CatalogEventMap {
   change: [change: CatalogChange];
   error: [error: Error];
 }
+
+/** The sources a user's config decides (`skill-search.json`: library folders, include and exclude, the source switches). */
+export type ConfiguredSources = Pick<CatalogOptions, 'libraryDirs' | 'include' | 'exclude' | 'demo' | 'codexHome' | 'claudePlugins'>;
 
 export interface PluginUpdate {
   readonly pluginDirs?: readonly string[];
@@ -133,6 +136,16 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     // Enabled Claude Code plugins are read from the host's files on each scan: their folders move too.
     void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
     this.#invalidate({ reason: 'plugins', paths: [...this.#options.builtinPluginDirs, ...this.#options.pluginDirs] });
+  }
+
+  /** The user's config changed (a `watch` re-read it): replaces the sources it decides, follows their folders and rescans. */
+  reconfigure(update: ConfiguredSources): void {
+    // Only these: `update` may be a command's whole catalog options.
+    const { libraryDirs, include, exclude, demo, codexHome, claudePlugins } = update;
+    this.#input = { ...this.#input, libraryDirs, include, exclude, demo, codexHome, claudePlugins };
+    this.#options = resolveCatalogOptions(this.#input);
+    void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
+    this.#invalidate({ reason: 'config', paths: [...this.#options.libraryDirs] });
   }
 
   /** Starts watching every source (idempotent); resolves when ready. Each coalesced batch of changes then invalidates the catalog and emits `change`. */

@@ -5,6 +5,7 @@ import { STORE_DEFAULTS } from '../store/entry-store.js';
 import { SharedStore } from '../store/shared-store.js';
 import type { Skill } from '../types.js';
 import { getOrAdd } from '../util/get-or-add.js';
+import { loopTurns } from '../util/loop-turns.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
 import { applyDiff, type DiffCounts } from './apply-diff.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
@@ -48,6 +49,13 @@ export interface EngineInfo {
 
 type Counts = Omit<SyncResult, 'embedded'>;
 
+/** A lexical index built off the engine, with the glosses it was built with and their epoch (`CrossLingual.glossesEpoch`). */
+interface LexicalAside {
+  readonly index: LexicalIndex;
+  readonly glossed: ReadonlyMap<string, string>;
+  readonly glossesEpoch: number;
+}
+
 /**
  * The live search engine: keeps a lexical index and the vectors of a catalog in memory, in step
  * with the skills it is given (`sync`), embeds only content the store has no vector for, and
@@ -62,7 +70,7 @@ export class SkillSearchEngine extends RankedSearch {
   readonly #writer: CatalogWriter | undefined;
   readonly #dense: LiveVectors;
   #denseStale = false;
-  readonly #lexical = new LexicalIndex();
+  #lexical = new LexicalIndex();
   /** The catalog as last synced; replaced whole by each sync, never changed in place. */
   #skills: ReadonlyMap<string, Skill> = new Map();
   #names = new Map<string, string[]>();
@@ -96,7 +104,9 @@ export class SkillSearchEngine extends RankedSearch {
       },
       skill: (id) => this.#skills.get(id),
       idsNamed: (name) => this.#names.get(name),
-      lexical: this.#lexical,
+      get lexical() {
+        return engine.#lexical;
+      },
       dense: (signal) => this.#denseReady(signal),
     };
   }
@@ -203,8 +213,9 @@ export class SkillSearchEngine extends RankedSearch {
     const found = withDense ? await this.#dense.missing(desired.values(), signal, onProgress) : undefined;
     throwIfAborted(signal);
 
+    const aside = await this.#lexicalAside(desired, signal);
     const first = this.#generation === 0;
-    const lexical = this.#applyLexical(desired);
+    const lexical = this.#applyLexical(desired, aside);
     // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
     const since = (counts: Counts): Counts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
     if (found === undefined) {
@@ -252,11 +263,42 @@ export class SkillSearchEngine extends RankedSearch {
     });
   }
 
-  /** Synchronous: the lexical index, `#skills` and `#names` now hold `desired` (which the engine keeps). */
-  #applyLexical(desired: ReadonlyMap<string, Skill>): Counts {
+  /**
+   * With nothing indexed yet (a new engine's first sync), the lexical index of `desired` and its
+   * glosses, built aside with turns for the event loop, so that `#applyLexical` (one synchronous
+   * step) only swaps it in: a first sync of 312 skills indexed there blocked a loaded machine's hook
+   * past its watchdog (docs/cold-start.md). Undefined when something is indexed: a sync files changes.
+   */
+  async #lexicalAside(desired: ReadonlyMap<string, Skill>, signal?: AbortSignal): Promise<LexicalAside | undefined> {
+    if (this.#lexical.size > 0) return undefined;
+    const index = new LexicalIndex();
+    const glossed = new Map<string, string>();
+    const glossesEpoch = this.language.glossesEpoch;
+    const turn = loopTurns();
+    for (const [id, skill] of desired) {
+      await turn();
+      throwIfAborted(signal);
+      const glosses = this.language.glossesOf(skill)?.lexical;
+      if (glosses !== undefined) glossed.set(id, glosses);
+      index.upsert(skill, glosses);
+    }
+    return { index, glossed, glossesEpoch };
+  }
+
+  /** Synchronous: the lexical index (or the one built `aside` for the same `desired`), `#skills` and `#names` now hold `desired` (which the engine keeps). */
+  #applyLexical(desired: ReadonlyMap<string, Skill>, aside: LexicalAside | undefined): Counts {
     this.#generation += 1;
-    const lexical = this.#lexical;
     const previous = this.#skills;
+    if (aside !== undefined) {
+      this.#lexical = aside.index;
+      this.#skills = desired;
+      this.#lexicalGlosses = aside.glossed;
+      this.#glossesEpoch = aside.glossesEpoch;
+      this.#names = new Map();
+      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
+      return { added: desired.size, updated: 0, removed: 0, unchanged: 0 };
+    }
+    const lexical = this.#lexical;
     // Glosses of a skill seen before change only when the language step says so (its epoch).
     const glossesKept = this.#glossesEpoch === this.language.glossesEpoch;
     const glossed = glossesKept ? new Map(this.#lexicalGlosses) : new Map<string, string>();

@@ -157,6 +157,22 @@ describe('MCP skills and plugins', () => {
       ['from-plugin', 'plugin', 7],
     ]);
   });
+
+  it('reconfigure takes the sources a config decides (and only those), emits a config change and rescans', async () => {
+    await writeTree(root, { 'team/from-library/SKILL.md': skillMd('library skill') });
+    const catalog = new SkillCatalog(options);
+    const changes: CatalogChange[] = [];
+    catalog.on(CATALOG_EVENTS.change, (change) => changes.push(change));
+    expect(names(await catalog.get())).toEqual(['first']);
+    // A command's whole options: the working folder given here is not taken.
+    const whole: CatalogOptions = { ...options, cwd: join(root, 'elsewhere'), libraryDirs: [join(root, 'team')], exclude: ['first'] };
+    catalog.reconfigure(whole);
+    expect(changes).toEqual([{ reason: 'config', paths: [join(root, 'team')] }]);
+    expect(catalog.cwd).toBe(join(root, 'project'));
+    expect((await catalog.get()).skills.map((skill) => [skill.name, skill.source])).toEqual([['from-library', 'library']]);
+    catalog.reconfigure({ libraryDirs: [] });
+    expect(names(await catalog.get())).toEqual(['first']);
+  });
 });
 
 describe('options', () => {

@@ -1,17 +1,15 @@
-import { existsSync } from 'node:fs';
 import type { ParsedArgs } from '../args.js';
 import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
 import { type CliIo, homeDir } from '../io.js';
-import { resolveSources } from '../sources.js';
+import { existingLibraryDirs, resolveSources } from '../sources.js';
 import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
 
 /** The merged user and project config, each value with the file it came from. */
 export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const { config } = sources;
-  // The folders that exist now; the others are watched for (see resolveSources).
-  const libraryDirs = sources.libraryDirs.filter((dir) => existsSync(dir));
+  const libraryDirs = existingLibraryDirs(sources);
   if (args.values.json === true) return printJson(io, { ...config, libraryDirs });
   const home = homeDir(io.env);
   const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));

@@ -1,10 +1,10 @@
 import { errorMessage } from '../../errors.js';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
-import { resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
+import { existingLibraryDirs, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
@@ -213,7 +213,7 @@ function indexInBackground(
   for (const file of sources.toolsFiles) argv.push('--tools', file);
   for (const dir of sources.addDirs) argv.push('--add-dir', dir);
   // `--library` must name a folder: one not made yet is left out (the index folder is passed as is).
-  for (const dir of sources.libraryDirs.filter((candidate) => existsSync(candidate))) argv.push('--library', dir);
+  for (const dir of existingLibraryDirs(sources)) argv.push('--library', dir);
   if (sources.demo !== 'auto') argv.push(sources.demo === 'always' ? '--demo' : '--no-demo');
   if (typeof values.model === 'string') argv.push('--model', values.model);
   argv.push('--index-dir', indexDir);

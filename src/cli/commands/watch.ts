@@ -1,9 +1,11 @@
+import { unwatchFile, watchFile } from 'node:fs';
 import { errorMessage } from '../../errors.js';
 import type { ParsedArgs } from '../args.js';
-import { line, openLiveIndex, printJson, storeFile } from '../context.js';
-import { plural } from '../../util/text.js';
+import { configPaths } from '../../config/user-config.js';
+import { catalogOptions, line, openLiveIndex, printJson, storeFile } from '../context.js';
+import { firstLine, plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
-import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
+import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
@@ -11,7 +13,7 @@ import { packageVersion } from '../../util/package-version.js';
 
 /** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
-  const sources = resolveSources(args.values, io);
+  let sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
   const json = args.values.json === true;
   const { formatDiagnostic } = await import('../../load/index.js');
@@ -63,8 +65,36 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     live.catalog.on('change', reindex);
     live.catalog.on('error', (error) => line(io.stderr, `skill-search: watcher: ${error.message}`));
     await live.catalog.watch({ usePolling: args.values.polling === true });
-    const indexDir = resolveIndexDir(sources, retrieval, io.env);
-    if (args.values['no-server'] !== true) server = await startServer(live, indexDir, io);
+    const serving = args.values['no-server'] !== true;
+    if (serving) server = await startServer(live, resolveIndexDir(sources, retrieval, io.env), io);
+
+    // A config that names other sources (a `library` entry added or removed) changes the catalog, and where hooks look for the server.
+    let configuring = Promise.resolve();
+    const reconfigure = async (): Promise<void> => {
+      let next: SourceOptions;
+      try {
+        next = resolveSources(args.values, io);
+      } catch (error) {
+        line(io.stderr, `skill-search: config not applied: ${firstLine(errorMessage(error))}`);
+        return;
+      }
+      const changed = JSON.stringify(catalogOptions(next)) !== JSON.stringify(catalogOptions(sources));
+      const moved = resolveIndexDir(next, retrieval, io.env) !== resolveIndexDir(sources, retrieval, io.env);
+      sources = next;
+      if (!changed || io.signal?.aborted) return;
+      line(io.stderr, 'skill-search: the config changed the sources; reindexing');
+      live.catalog.reconfigure(catalogOptions(next));
+      if (serving && moved) {
+        await server?.close();
+        server = await startServer(live, resolveIndexDir(next, retrieval, io.env), io);
+      }
+    };
+    const follow = () => {
+      configuring = configuring.then(reconfigure).catch((error: unknown) => line(io.stderr, `skill-search: config not applied: ${errorMessage(error)}`));
+    };
+    const stopConfigWatch = watchFiles(configPaths(sources.cwd, sources.home), follow);
+    // A change made while the first index was built is seen now.
+    follow();
     line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
 
     await new Promise<void>((resolve) => {
@@ -72,6 +102,8 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
       if (io.signal.aborted) resolve();
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    stopConfigWatch();
+    await configuring;
     live.catalog.off('change', reindex);
     await running;
     return 0;
@@ -80,6 +112,18 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     await server?.close();
     await live.close();
   }
+}
+
+/** How often `watch` stats the config files: `fs.watchFile` polls, and so follows a file that does not exist yet. */
+const CONFIG_POLL_MS = 1000;
+
+/** Calls `onChange` when any of `files` is created, changed or removed; returns the stopper. */
+function watchFiles(files: readonly string[], onChange: () => void): () => void {
+  const listener = () => onChange();
+  for (const file of files) watchFile(file, { interval: CONFIG_POLL_MS, persistent: false }, listener);
+  return () => {
+    for (const file of files) unwatchFile(file, listener);
+  };
 }
 
 /** Serves searches on the index's socket (from the engine as it stands); failing to listen is reported, not fatal. */
