@@ -20,14 +20,78 @@ export interface HostListing {
 }
 
 export const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
-const CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS = 200_000;
 const CLAUDE_CODE_BUDGET_SHARE = 0.01;
-const CLAUDE_CODE_CHARS_PER_TOKEN = 4;
+const CLAUDE_CODE_WINDOW_TOKENS = 200_000;
+const CLAUDE_CODE_LONG_WINDOW_TOKENS = 1_000_000;
+
+/**
+ * What Claude Code 2.1.197 assumes per model (its model table): characters per token (4 for the
+ * models before its newer tokenizer, else 3) and whether the model has a 1M window natively, which
+ * it grants only on Anthropic's own API. Checked in order, as substrings of the lower-cased id.
+ */
+const CLAUDE_CODE_MODELS: readonly { readonly id: RegExp; readonly charsPerToken: 3 | 4; readonly native1m: boolean }[] = [
+  { id: /claude-(fable-5|mythos-5|opus-4-[78]|sonnet-5)/, charsPerToken: 3, native1m: true },
+  { id: /claude-(opus|sonnet)-4(-[0156]|(?!-\d(?!\d)))|claude-haiku-4-5|claude-3-/, charsPerToken: 4, native1m: false },
+];
+/** Its aliases on Anthropic's API, and the model it runs when none is set (with a 1M window even behind another base URL). */
+const CLAUDE_CODE_ALIASES: Readonly<Record<string, string>> = {
+  opus: 'claude-opus-4-8',
+  sonnet: 'claude-sonnet-5',
+  haiku: 'claude-haiku-4-5',
+  fable: 'claude-fable-5',
+};
+const CLAUDE_CODE_DEFAULT_MODEL = 'claude-opus-4-8[1m]';
+
+/**
+ * Claude Code 2.1.197's own entries, listed after the user's and paid for out of the same budget,
+ * each name with the columns its described line takes (measured from its request,
+ * test/hosts/fixtures/claude-code-skill-listing.txt): bundled skills, always described, then
+ * built-in commands, described only while room is left. A user's skill of the same name replaces one.
+ */
+export const CLAUDE_CODE_OWN_ENTRIES: ClaudeCodeOwnEntries = Object.freeze({
+  bundled: Object.freeze({
+    'deep-research': 487,
+    'update-config': 707,
+    'keybindings-help': 248,
+    verify: 260,
+    'code-review': 361,
+    simplify: 188,
+    'fewer-permission-prompts': 191,
+    loop: 314,
+    'claude-api': 1082,
+    run: 368,
+  }),
+  commands: Object.freeze({ init: 67, review: 78, 'security-review': 90 }),
+});
+export interface ClaudeCodeOwnEntries {
+  readonly bundled: Readonly<Record<string, number>>;
+  readonly commands: Readonly<Record<string, number>>;
+}
 
 export interface ClaudeCodeListingOptions {
+  /** The model Claude Code runs (`ANTHROPIC_MODEL`); unset, its default. */
+  readonly model?: string | undefined;
+  /** Whether it talks to Anthropic's own API (no other `ANTHROPIC_BASE_URL`). @default true */
+  readonly firstPartyApi?: boolean | undefined;
+  /** A context window that wins over the model's. */
   readonly contextWindowTokens?: number | undefined;
+  /** A budget in columns that wins over both (`SLASH_COMMAND_TOOL_CHAR_BUDGET`). */
+  readonly budgetColumns?: number | undefined;
   /** How much each skill is used (Claude Code keeps a decayed count); more used keeps its description first. */
   readonly usage?: ReadonlyMap<string, number> | undefined;
+  /** Its own entries sharing the budget. @default CLAUDE_CODE_OWN_ENTRIES */
+  readonly own?: ClaudeCodeOwnEntries | undefined;
+}
+
+/** The listing budget in columns: 1% of the context window at the model's characters per token. */
+export function claudeCodeBudget({ model, firstPartyApi = true, contextWindowTokens, budgetColumns }: ClaudeCodeListingOptions = {}): number {
+  if (budgetColumns !== undefined) return budgetColumns;
+  const id = (model ?? CLAUDE_CODE_DEFAULT_MODEL).toLowerCase();
+  const base = id.replace(/\[1m\]$/, '');
+  const known = CLAUDE_CODE_MODELS.find((entry) => entry.id.test(CLAUDE_CODE_ALIASES[base] ?? base));
+  const long = id !== base || (firstPartyApi && known?.native1m === true);
+  const window = contextWindowTokens ?? (long ? CLAUDE_CODE_LONG_WINDOW_TOKENS : CLAUDE_CODE_WINDOW_TOKENS);
+  return Math.max(1, Math.floor(window * (known?.charsPerToken ?? 3) * CLAUDE_CODE_BUDGET_SHARE));
 }
 
 // East Asian wide and fullwidth ranges, and emoji: two columns in a terminal-width count.
@@ -43,26 +107,33 @@ export function displayWidth(text: string): number {
 }
 
 function claudeCodeDescription(skill: Skill): string {
-  const text = skill.whenToUse === undefined ? skill.description : `${skill.description} - ${skill.whenToUse}`;
+  // It appends only `when_to_use`: a camelCase `whenToUse` key is not read.
+  const text = skill.whenToUse === undefined || skill.whenToUseKey === 'whenToUse' ? skill.description : `${skill.description} - ${skill.whenToUse}`;
   return truncateWithEllipsis(text, CLAUDE_CODE_MAX_DESCRIPTION_CHARS);
 }
 
 export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeListingOptions = {}): HostListing {
-  const window = options.contextWindowTokens ?? CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS;
-  const limit = Math.max(1, Math.floor(window * CLAUDE_CODE_CHARS_PER_TOKEN * CLAUDE_CODE_BUDGET_SHARE));
-  const budget = { unit: 'columns' as const, limit };
+  const budget = { unit: 'columns' as const, limit: claudeCodeBudget(options) };
+  const own = options.own ?? CLAUDE_CODE_OWN_ENTRIES;
   // Its own bundled skills come after the others in the request it sends.
   const ordered = offeredSkills(skills).toSorted((a, b) => Number(a.source === 'bundled') - Number(b.source === 'bundled'));
   const names = ordered.map((skill) => neutralizeReminderText(skill.name));
   const full = ordered.map((skill, i) => `- ${names[i]}: ${neutralizeReminderText(claudeCodeDescription(skill))}`);
   const bare = names.map((name) => `- ${name}`);
-  const separators = Math.max(0, ordered.length - 1);
   const listed = ordered.map((skill) => skill.name);
-  if (full.reduce((sum, line) => sum + displayWidth(line), 0) + separators <= limit) {
+  const ownLeft = (entries: Readonly<Record<string, number>>) => Object.entries(entries).filter(([name]) => !listed.includes(name));
+  const [bundled, commands] = [ownLeft(own.bundled), ownLeft(own.commands)];
+  const columns = (entries: readonly (readonly [string, number])[]) => entries.reduce((sum, [, width]) => sum + width, 0);
+  const separators = Math.max(0, ordered.length + bundled.length + commands.length - 1);
+  const fullWidth = full.reduce((sum, line) => sum + displayWidth(line), 0) + columns(bundled) + columns(commands);
+  if (fullWidth + separators <= budget.limit) {
     return { text: full.join('\n'), listed, shortened: [], omitted: [], budget };
   }
+  // Over budget every entry is a bare name but its bundled skills; the rest get their description back most used first, each while it fits.
   const kept = new Set(ordered.flatMap((skill, i) => (skill.source === 'bundled' ? [i] : [])));
-  let room = limit - separators - ordered.reduce((sum, _, i) => sum + displayWidth(kept.has(i) ? full[i]! : bare[i]!), 0);
+  const commandNames = commands.reduce((sum, [name]) => sum + displayWidth(`- ${name}`), 0);
+  const base = ordered.reduce((sum, _, i) => sum + displayWidth(kept.has(i) ? full[i]! : bare[i]!), 0) + columns(bundled) + commandNames;
+  let room = budget.limit - separators - base;
   const usage = options.usage ?? new Map<string, number>();
   const byUse = ordered.map((skill, i) => ({ i, uses: usage.get(skill.name) ?? 0 })).filter(({ i }) => !kept.has(i));
   byUse.sort((a, b) => b.uses - a.uses);

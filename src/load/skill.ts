@@ -33,6 +33,7 @@ export interface SkillFields {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string | undefined;
+  readonly whenToUseKey?: 'when_to_use' | 'whenToUse' | undefined;
   readonly keywords?: readonly string[] | undefined;
   readonly effort?: Effort | undefined;
   readonly hooks?: unknown;
@@ -70,6 +71,7 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
     name: fields.name,
     description: fields.description,
     ...(fields.whenToUse === undefined ? {} : { whenToUse: fields.whenToUse }),
+    ...(fields.whenToUse === undefined || fields.whenToUseKey === undefined ? {} : { whenToUseKey: fields.whenToUseKey }),
     ...(fields.keywords === undefined || fields.keywords.length === 0 ? {} : { keywords: Object.freeze([...fields.keywords]) }),
     ...(fields.effort === undefined ? {} : { effort: fields.effort }),
     ...(fields.hooks === undefined ? {} : { hooks: fields.hooks }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
+import { readFileSync } from 'node:fs';
+import { CLAUDE_CODE_OWN_ENTRIES, claudeCodeBudget, claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -24,7 +25,48 @@ describe('Claude Code 2.1.197', () => {
         '- loop: Run a prompt on an interval - When the user wants a recurring task.\nNot for one-off tasks.',
       ].join('\n'),
     );
-    expect(listing.budget).toEqual({ unit: 'columns', limit: 8000 });
+    // Its default model, claude-opus-4-8 with a 1M window, at 3 characters a token.
+    expect(listing.budget).toEqual({ unit: 'columns', limit: 30_000 });
+  });
+
+  it('sizes the budget by the model: 1% of its window at its characters per token (test/hosts/listing-budget.test.ts checks these)', () => {
+    expect(claudeCodeBudget()).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-6' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-6[1m]' })).toBe(40_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-6', firstPartyApi: true })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-3-5-haiku-20241022' })).toBe(8_000);
+    // Natively 1M on Anthropic's own API only; behind another base URL, 200,000 tokens.
+    expect(claudeCodeBudget({ model: 'claude-opus-4-8' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-8', firstPartyApi: false })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'opus[1m]', firstPartyApi: false })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'sonnet', firstPartyApi: false })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(6_000);
+    expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
+    expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
+  });
+
+  it('its own entries cost what its captured request shows, and a user skill of the same name replaces one', () => {
+    const fixture = readFileSync(new URL('../hosts/fixtures/claude-code-skill-listing.txt', import.meta.url), 'utf8').trimEnd();
+    const entries = fixture.slice(fixture.indexOf('\n- ') + 1).split(/\n(?=- [a-z-]+:)/);
+    const width = new Map(entries.map((entry) => [/^- ([a-z-]+)/.exec(entry)![1]!, displayWidth(entry)]));
+    for (const [name, columns] of Object.entries({ ...CLAUDE_CODE_OWN_ENTRIES.bundled, ...CLAUDE_CODE_OWN_ENTRIES.commands })) {
+      expect([name, width.get(name)]).toEqual([name, columns]);
+    }
+    // 60 columns of budget left after its entries: one 50-column line fits, unless a user skill is named as one of them.
+    const own = { bundled: { big: 100 }, commands: { cmd: 30 } };
+    const skills = [makeSkill('aa', { description: 'a'.repeat(44) }), makeSkill('bb', { description: 'b'.repeat(44) })];
+    const budgetColumns = 100 + '- cmd'.length + '- aa\n- bb\n\n'.length + 50;
+    expect(claudeCodeListing(skills, { own, budgetColumns }).shortened).toEqual(['bb']);
+    const named = [...skills, makeSkill('big', { description: 'x' })];
+    expect(claudeCodeListing(named, { own, budgetColumns }).shortened).toEqual([]);
+  });
+
+  it('appends when_to_use but not a camelCase whenToUse key, which it does not read', () => {
+    const snake = makeSkill('snake', { description: 'Snake', whenToUse: 'when asked' });
+    const camel = { ...makeSkill('camel', { description: 'Camel', whenToUse: 'when asked' }), whenToUseKey: 'whenToUse' as const };
+    expect(claudeCodeListing([snake, camel]).text).toBe('- snake: Snake - when asked\n- camel: Camel');
   });
 
   it('cuts the description part at 1,536 characters, ending in …', () => {
@@ -41,13 +83,17 @@ describe('Claude Code 2.1.197', () => {
       makeSkill('gamma', { description: 'c'.repeat(60) }),
       makeSkill('builtin', { description: 'z'.repeat(60), source: 'bundled' }),
     ];
-    // 1% of 5,000 tokens at 4 characters = 200 columns: the bundled line, one described line and two names.
-    const listing = claudeCodeListing(skills, { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    // 200 columns of budget, none of Claude Code's own entries: the bundled line, one described line and two names.
+    const listing = claudeCodeListing(skills, { budgetColumns: 200, own: { bundled: {}, commands: {} }, usage: new Map([['gamma', 3]]) });
     expect(listing.text).toBe(['- alpha', '- beta', `- gamma: ${'c'.repeat(60)}`, `- builtin: ${'z'.repeat(60)}`].join('\n'));
     expect(listing.shortened).toEqual(['alpha', 'beta']);
     expect(listing.omitted).toEqual([]);
     // Its bundled skills come last wherever they stand in the catalog, the others in their order.
-    const bundledFirst = claudeCodeListing([skills[3]!, ...skills.slice(0, 3)], { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    const bundledFirst = claudeCodeListing([skills[3]!, ...skills.slice(0, 3)], {
+      budgetColumns: 200,
+      own: { bundled: {}, commands: {} },
+      usage: new Map([['gamma', 3]]),
+    });
     expect(bundledFirst.text).toBe(listing.text);
   });
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
+import type { ClaudeCodeListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
@@ -14,6 +14,23 @@ import { claudeCodeName } from '../../integrations/invoked-skills.js';
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
   readonly usage: ReadonlyMap<string, number>;
+  /** What Claude Code reads from its environment to size its listing. */
+  readonly claudeCode?: ClaudeCodeSetup | undefined;
+}
+
+export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns'>;
+
+/** The variables Claude Code sizes its listing by: its model, its API's address, the 1M switch, a set budget. */
+export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>>): ClaudeCodeSetup {
+  const baseUrl = env.ANTHROPIC_BASE_URL;
+  const budget = Number(env.SLASH_COMMAND_TOOL_CHAR_BUDGET);
+  const off = (env.CLAUDE_CODE_DISABLE_1M_CONTEXT ?? '').toLowerCase();
+  return {
+    model: env.ANTHROPIC_MODEL || undefined,
+    firstPartyApi: !baseUrl || (URL.canParse(baseUrl) && new URL(baseUrl).host === 'api.anthropic.com'),
+    contextWindowTokens: ['1', 'true', 'yes', 'on'].includes(off) ? 200_000 : undefined,
+    budgetColumns: budget > 0 ? budget : undefined,
+  };
 }
 
 /** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
@@ -22,7 +39,8 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
-  return { contextWindowTokens, usage, pinned: new SkillMatcher(sources.config.pin.map((entry) => entry.value)) };
+  const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
+  return { contextWindowTokens, usage, claudeCode: claudeCodeSetup(io.env), pinned };
 }
 
 /** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
@@ -99,7 +117,10 @@ export async function hostRenderer(
   const roots = host === 'codex' ? await codexRoots(sources) : [];
   return (skills, options) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
-    if (host === 'claude-code') return claudeCodeListing(own, options);
+    if (host === 'claude-code') {
+      const setup = options.claudeCode ?? {};
+      return claudeCodeListing(own, { ...setup, contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens, usage: options.usage });
+    }
     return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots });
   };
 }

@@ -16,7 +16,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'claude-code', HOSTS);
-  const { contextWindowTokens, usage, pinned: pin } = await listingInputs(args.values, io, sources);
+  const { contextWindowTokens, usage, claudeCode, pinned: pin } = await listingInputs(args.values, io, sources);
   const snapshot = await loadSnapshot(sources);
   const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
   // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
@@ -24,7 +24,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     // listingCost picks each side's skills; the renderer only renders them.
     const renderer = await hostRenderer(host, sources, { ownOnly: false });
-    render = (skills) => renderer(skills, { contextWindowTokens, usage });
+    render = (skills) => renderer(skills, { contextWindowTokens, usage, claudeCode });
   }
   const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
   if (args.values.json === true) return printJson(io, cost);

@@ -1,0 +1,158 @@
+/**
+ * Claude Code's listing budget with many skills: `list --host claude-code`, run in the same HOME
+ * with the same model settings, must predict the real request's listing byte for byte (which
+ * skills keep their description, which are names only), and Claude Code's own entries after the
+ * user's must cost what CLAUDE_CODE_OWN_ENTRIES says.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { CLAUDE_CODE_OWN_ENTRIES, displayWidth } from '../../src/attachments/host-listing.js';
+import { ROOT } from '../cli/helpers.js';
+import { startAnthropicStub } from './support/anthropic-stub.js';
+import { CLAUDE_LISTING_HEADER, claudeSkillListing, promptClaude } from './support/claude.js';
+import { HostHome } from './support/host-home.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { OFF_TOPIC } from './support/skills.js';
+
+const bins = inject('hostBins');
+const EVAL_LIBRARY = path.join(process.env.SKILL_SEARCH_EVAL_DIR ?? path.resolve(ROOT, '..', 'shared', 'eval'), 'library');
+/**
+ * The repository's own skills (English and Chinese, for wide characters; most with a camelCase
+ * `whenToUse` Claude Code does not read), copied under numbered names to reach a count.
+ */
+const REPO_SKILL_DIRS = ['examples/skills', 'examples/project/.claude/skills', 'fixtures/chinese-skills/skills'];
+
+function skillFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return skillFiles(file);
+      return entry.name === 'SKILL.md' ? [file] : [];
+    });
+}
+
+/** The first `count` library skills by path, one per folder name, as `~/.claude/skills/<folder>/SKILL.md`. */
+function addLibrarySkills(home: HostHome, count: number): void {
+  const seen = new Set<string>();
+  for (const file of skillFiles(EVAL_LIBRARY)) {
+    const name = path.basename(path.dirname(file));
+    if (seen.size === count) break;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    mkdirSync(path.join(home.home, '.claude', 'skills', name), { recursive: true });
+    copyFileSync(file, path.join(home.home, '.claude', 'skills', name, 'SKILL.md'));
+  }
+}
+
+/** `count` copies of the repository's skills, round after round (`<folder>-<round>`). */
+function addRepoSkills(home: HostHome, count: number): void {
+  const files = REPO_SKILL_DIRS.flatMap((dir) => skillFiles(path.join(ROOT, dir)));
+  for (let i = 0; i < count; i++) {
+    const file = files[i % files.length]!;
+    const name = `${path.basename(path.dirname(file))}-${Math.floor(i / files.length)}`;
+    mkdirSync(path.join(home.home, '.claude', 'skills', name), { recursive: true });
+    copyFileSync(file, path.join(home.home, '.claude', 'skills', name, 'SKILL.md'));
+  }
+}
+
+interface Predicted {
+  readonly text: string;
+  readonly listed: readonly string[];
+  readonly shortened: readonly string[];
+  readonly budget: { readonly unit: string; readonly limit: number };
+}
+
+describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with many skills (list --host claude-code against the real request)', () => {
+  const homes: HostHome[] = [];
+  const stubs: RecordingServer[] = [];
+  afterAll(async () => {
+    for (const stub of stubs) await stub.close();
+    for (const home of homes) home.remove();
+  });
+
+  /** Runs Claude Code and `list --host claude-code` in one HOME with `env`; returns both, the host's own entries split off. */
+  async function compare(add: (home: HostHome) => void, env: (stub: RecordingServer) => Record<string, string>) {
+    const stub = await startAnthropicStub();
+    stubs.push(stub);
+    const home = new HostHome();
+    homes.push(home);
+    add(home);
+    const settings = env(stub);
+    const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC, [], settings);
+    const sent = claudeSkillListing(turn.request)!;
+    const predicted = JSON.parse((await home.cli(['list', '--host', 'claude-code', '--json'], settings)).stdout) as Predicted;
+    const ours = `${CLAUDE_LISTING_HEADER}\n\n${predicted.text}\n`;
+    const own = sent.startsWith(ours) ? sent.slice(ours.length).split(/\n(?=- [a-z-]+(?::|$))/m) : [];
+    const described = (lines: readonly string[]) => lines.filter((entry) => entry.includes(': ') || entry.includes(':\n'));
+    return { sent, predicted, ours, own, userDescribed: predicted.listed.length - predicted.shortened.length, ownDescribed: described(own) };
+  }
+
+  /** The host's own entries after the user's: its bundled skills described at the columns recorded, then its commands (those the user's do not replace). */
+  function expectOwnEntries(own: readonly string[], userNames: readonly string[]): void {
+    const left = (entries: Readonly<Record<string, number>>) => Object.entries(entries).filter(([name]) => !userNames.includes(name));
+    const bundled = left(CLAUDE_CODE_OWN_ENTRIES.bundled);
+    const commands = left(CLAUDE_CODE_OWN_ENTRIES.commands);
+    expect(own.map((entry) => /^- ([a-z-]+)/.exec(entry)?.[1])).toEqual([...bundled, ...commands].map(([name]) => name));
+    expect(own.slice(0, bundled.length).map((entry) => displayWidth(entry))).toEqual(bundled.map(([, width]) => width));
+  }
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))('165 library skills, its default model (1M window, 3 characters a token): 30,000 columns', async () => {
+    const { sent, predicted, ours, own, userDescribed } = await compare(
+      (home) => addLibrarySkills(home, 165),
+      () => ({}),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 30_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    // Over budget: some described, the rest by name; the whole listing within the budget.
+    expect(userDescribed).toBeGreaterThan(40);
+    expect(predicted.shortened.length).toBeGreaterThan(40);
+    expect(displayWidth(sent.slice(CLAUDE_LISTING_HEADER.length + 2))).toBeLessThanOrEqual(30_000);
+  });
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills, claude-sonnet-4-6[1m] (1M window, 4 characters a token): 40,000 columns', async () => {
+    const { sent, predicted, ours, own } = await compare(
+      (home) => addLibrarySkills(home, 400),
+      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6[1m]' }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 40_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    expect(predicted.shortened.length).toBeGreaterThan(200);
+  });
+
+  it('165 of the repository’s skills (Chinese ones included), claude-sonnet-4-6 (200,000 tokens, 4 characters a token): 8,000 columns', async () => {
+    const { sent, predicted, ours, own } = await compare(
+      (home) => addRepoSkills(home, 165),
+      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6' }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 8_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    expect(predicted.listed.length).toBeGreaterThan(150);
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+    expect(predicted.shortened.length).toBeLessThan(165);
+  });
+
+  it('claude-opus-4-8 behind another base URL gets no 1M window: 200,000 tokens at 3 characters, 6,000 columns', async () => {
+    const { sent, predicted, ours, own } = await compare(
+      (home) => addRepoSkills(home, 60),
+      (stub) => ({ ANTHROPIC_MODEL: 'claude-opus-4-8', ANTHROPIC_BASE_URL: stub.url }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 6_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+  });
+
+  it('SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget in columns, whatever the model', async () => {
+    const { sent, predicted, ours } = await compare(
+      (home) => addRepoSkills(home, 60),
+      () => ({ SLASH_COMMAND_TOOL_CHAR_BUDGET: '7000' }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 7_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+  });
+});
