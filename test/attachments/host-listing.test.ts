@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CLAUDE_CODE_OWN_ENTRIES, claudeCodeBudget, claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
+import { claudeCodeSetup, claudeCodeUsage } from '../../src/cli/commands/host-profile.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -45,6 +48,46 @@ describe('Claude Code 2.1.197', () => {
     expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
+  });
+
+  it('reads its model, API address, 1M switch and set budget from the environment as it does', () => {
+    expect(claudeCodeSetup({})).toEqual({ model: undefined, firstPartyApi: true, contextWindowTokens: undefined, budgetColumns: undefined });
+    expect(claudeCodeSetup({ ANTHROPIC_MODEL: 'claude-sonnet-4-6', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' })).toMatchObject({
+      model: 'claude-sonnet-4-6',
+      firstPartyApi: true,
+    });
+    expect(claudeCodeSetup({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9000' }).firstPartyApi).toBe(false);
+    expect(claudeCodeSetup({ CLAUDE_CODE_DISABLE_1M_CONTEXT: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: 'x' })).toMatchObject({
+      contextWindowTokens: 200_000,
+      budgetColumns: undefined,
+    });
+    expect(claudeCodeSetup({ SLASH_COMMAND_TOOL_CHAR_BUDGET: '7000' }).budgetColumns).toBe(7000);
+  });
+
+  it('weighs its usage counts as it does: half a week later, never below a tenth', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'claude-usage-'));
+    try {
+      const now = Date.UTC(2026, 0, 29);
+      const day = 86_400_000;
+      const skillUsage = {
+        fresh: { usageCount: 4, lastUsedAt: now },
+        week: { usageCount: 4, lastUsedAt: now - 7 * day },
+        old: { usageCount: 4, lastUsedAt: now - 70 * day },
+        bad: { usageCount: '4' },
+      };
+      writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ skillUsage }));
+      expect(claudeCodeUsage(home, now)).toEqual(
+        new Map([
+          ['fresh', 4],
+          ['week', 2],
+          ['old', 0.4],
+        ]),
+      );
+      writeFileSync(path.join(home, '.claude.json'), '{not json');
+      expect(claudeCodeUsage(home, now)).toEqual(new Map());
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('its own entries cost what its captured request shows, and a user skill of the same name replaces one', () => {

@@ -4,7 +4,7 @@
  * skills keep their description, which are names only), and Claude Code's own entries after the
  * user's must cost what CLAUDE_CODE_OWN_ENTRIES says.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CLAUDE_CODE_OWN_ENTRIES, displayWidth } from '../../src/attachments/host-listing.js';
@@ -132,8 +132,25 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     expect(sent.slice(0, ours.length)).toBe(ours);
     expectOwnEntries(own, predicted.listed);
     expect(predicted.listed.length).toBeGreaterThan(150);
+    expect(predicted.shortened).toEqual(expect.arrayContaining(['zero-downtime-migration-3', 'test-writing-2']));
     expect(predicted.shortened.length).toBeGreaterThan(0);
     expect(predicted.shortened.length).toBeLessThan(165);
+  });
+
+  it('over budget, the skills Claude Code counts as used (skillUsage in ~/.claude.json) keep their description first', async () => {
+    const used = ['zero-downtime-migration-3', 'test-writing-2'];
+    const now = Date.now();
+    const { sent, predicted, ours } = await compare(
+      (home) => {
+        addRepoSkills(home, 165);
+        const skillUsage = { [used[0]!]: { usageCount: 3, lastUsedAt: now }, [used[1]!]: { usageCount: 9, lastUsedAt: now - 14 * 86_400_000 } };
+        writeFileSync(path.join(home.home, '.claude.json'), JSON.stringify({ skillUsage }));
+      },
+      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6' }),
+    );
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    // Late in the order, they would be names only by order alone (as in the test above).
+    for (const name of used) expect(predicted.shortened).not.toContain(name);
   });
 
   it('claude-opus-4-8 behind another base URL gets no 1M window: 200,000 tokens at 3 characters, 6,000 columns', async () => {

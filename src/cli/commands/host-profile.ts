@@ -4,7 +4,8 @@ import type { ClaudeCodeListingOptions, CodexRoot, HostListing } from '../../att
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, homeDir } from '../io.js';
+import { isRecord, readJsonQuietly } from '../../util/json-file.js';
 import type { SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
@@ -18,7 +19,24 @@ export interface PredictOptions {
   readonly claudeCode?: ClaudeCodeSetup | undefined;
 }
 
-export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns'>;
+export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
+
+/** Claude Code's usage decay: a count loses half its weight a week, never below a tenth. */
+const CLAUDE_CODE_USAGE_HALF_LIFE_DAYS = 7;
+const CLAUDE_CODE_USAGE_FLOOR = 0.1;
+
+/** Claude Code's own usage scores (`skillUsage` in ~/.claude.json), which order who keeps a description over budget. */
+export function claudeCodeUsage(home: string, now = Date.now()): ReadonlyMap<string, number> {
+  const config = readJsonQuietly(join(home, '.claude.json'));
+  const usage = isRecord(config) && isRecord(config['skillUsage']) ? config['skillUsage'] : {};
+  return new Map(
+    Object.entries(usage).flatMap(([name, entry]) => {
+      if (!isRecord(entry) || typeof entry['usageCount'] !== 'number' || typeof entry['lastUsedAt'] !== 'number') return [];
+      const days = (now - entry['lastUsedAt']) / 86_400_000;
+      return [[name, entry['usageCount'] * Math.max(0.5 ** (days / CLAUDE_CODE_USAGE_HALF_LIFE_DAYS), CLAUDE_CODE_USAGE_FLOOR)]];
+    }),
+  );
+}
 
 /** The variables Claude Code sizes its listing by: its model, its API's address, the 1M switch, a set budget. */
 export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>>): ClaudeCodeSetup {
@@ -40,7 +58,8 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
   const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
-  return { contextWindowTokens, usage, claudeCode: claudeCodeSetup(io.env), pinned };
+  const claudeCode = { ...claudeCodeSetup(io.env), usage: claudeCodeUsage(homeDir(io.env)) };
+  return { contextWindowTokens, usage, claudeCode, pinned };
 }
 
 /** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
@@ -119,7 +138,12 @@ export async function hostRenderer(
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
     if (host === 'claude-code') {
       const setup = options.claudeCode ?? {};
-      return claudeCodeListing(own, { ...setup, contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens, usage: options.usage });
+      // Claude Code orders by its own usage counts when it has them, not by the hook's.
+      return claudeCodeListing(own, {
+        ...setup,
+        contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens,
+        usage: setup.usage ?? options.usage,
+      });
     }
     return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots });
   };
