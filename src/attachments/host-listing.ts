@@ -165,19 +165,25 @@ export interface CodexListingOptions {
   readonly contextWindowTokens?: number | undefined;
   /** The skill roots; a skill outside all of them is shown with its full path, as user scope. */
   readonly roots: readonly CodexRoot[];
+  /** A root whose skills pay for their lines but are left out of the result (Codex's own, which it installs itself). */
+  readonly unprintedRoot?: string | undefined;
 }
 
 const CODEX_OPEN = '<skills_instructions>';
 const CODEX_CLOSE = '</skills_instructions>';
 const CODEX_INTRO =
   'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.';
-const CODEX_DEFAULT_BUDGET_CHARS = 8000;
+/** The window Codex 0.171.0 assumed for every model tried (gpt-5, gpt-5.5, an unknown id) when `model_context_window` is not set. */
+const CODEX_DEFAULT_CONTEXT_TOKENS = 272_000;
+const CODEX_CONTEXT_PERCENT = 2;
+/** Its skill lines get 2% of the window less these tokens (seen at windows of 100,000 and 272,000). */
+const CODEX_BUDGET_SLACK_TOKENS = 3;
 /** Codex cuts a longer description to this many characters, the last three `...` (seen in its request). */
 const CODEX_MAX_DESCRIPTION_CHARS = 1024;
-const CODEX_CONTEXT_PERCENT = 2;
 
+/** The description on one line (Codex puts a space for each line break), cut as Codex cuts it. */
 function codexDescription(text: string): string[] {
-  const chars = [...text];
+  const chars = [...text.replace(/\r\n|\r|\n/g, ' ')];
   return chars.length <= CODEX_MAX_DESCRIPTION_CHARS ? chars : [...chars.slice(0, CODEX_MAX_DESCRIPTION_CHARS - 3), '.', '.', '.'];
 }
 
@@ -186,12 +192,10 @@ function inside(path: string, dir: string): boolean {
 }
 
 export function codexSkillsSection(skills: readonly Skill[], options: CodexListingOptions): HostListing {
-  const window = options.contextWindowTokens;
-  const budget =
-    window === undefined
-      ? { unit: 'characters' as const, limit: CODEX_DEFAULT_BUDGET_CHARS }
-      : { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100)) };
-  const cost = (text: string): number => (budget.unit === 'tokens' ? Math.ceil(Buffer.byteLength(text, 'utf8') / 4) : [...text].length);
+  const window = options.contextWindowTokens ?? CODEX_DEFAULT_CONTEXT_TOKENS;
+  // What its skill lines may cost, in tokens of 4 UTF-8 bytes (the roots table is not paid for).
+  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100) - CODEX_BUDGET_SLACK_TOKENS) };
+  const cost = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
   const placed = skills.filter(isListedByCodex).map((skill) => {
     const root = options.roots.filter((candidate) => inside(skill.path, candidate.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
@@ -216,8 +220,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
     chars === 0 ? `- ${entry.name}: (file: ${entry.path})` : `- ${entry.name}: ${entry.description.slice(0, chars).join('')} (file: ${entry.path})`;
   const lineCost = (text: string): number => cost(`${text}\n`);
 
-  // The roots table is paid for out of the same budget.
-  const limit = Math.max(0, budget.limit - (rootLines.length === 0 ? 0 : cost(`### Skill roots\n${rootLines.join('\n')}\n`)));
+  const limit = budget.limit;
   const allocation = entries.map((entry) => entry.description.length);
   const omitted = new Set<number>();
   const fullCost = entries.reduce((sum, entry, i) => sum + lineCost(line(entry, allocation[i]!)), 0);
@@ -250,22 +253,24 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
       });
     }
   }
-  const keptIndexes = entries.map((_, i) => i).filter((i) => !omitted.has(i));
+  const unprinted = (i: number): boolean => placed[i]!.root !== undefined && placed[i]!.root!.dir === options.unprintedRoot;
+  const keptIndexes = entries.map((_, i) => i).filter((i) => !omitted.has(i) && !unprinted(i));
   const lines = keptIndexes.map((i) => line(entries[i]!, allocation[i]!));
+  const printedRoots = rootLines.filter((_, i) => used[i]!.dir !== options.unprintedRoot);
   const text = [
     CODEX_OPEN,
     '## Skills',
     CODEX_INTRO,
-    ...(rootLines.length === 0 ? [] : ['### Skill roots', ...rootLines]),
+    ...(printedRoots.length === 0 ? [] : ['### Skill roots', ...printedRoots]),
     '### Available skills',
     ...lines,
     CODEX_CLOSE,
   ].join('\n');
   return {
-    text: entries.length === 0 ? '' : text,
+    text: entries.every((_, i) => unprinted(i)) ? '' : text,
     listed: keptIndexes.map((i) => placed[i]!.skill.name),
     shortened: keptIndexes.filter((i) => allocation[i]! < entries[i]!.description.length).map((i) => placed[i]!.skill.name),
-    omitted: [...omitted].map((i) => placed[i]!.skill.name),
+    omitted: [...omitted].filter((i) => !unprinted(i)).map((i) => placed[i]!.skill.name),
     budget,
   };
 }

@@ -179,18 +179,41 @@ describe('Codex 0.171.0', () => {
         '</skills_instructions>',
       ].join('\n'),
     );
-    expect(section.budget).toEqual({ unit: 'characters', limit: 8000 });
+    // The window it assumed for every model tried: 2% of 272,000 tokens, less 3.
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 5437 });
   });
 
   it('with a context window, 2% of it in tokens; over budget the descriptions share what is left', () => {
-    // 2% of 4,000 tokens = 80 tokens, less the roots table.
-    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 4000 });
-    expect(section.budget).toEqual({ unit: 'tokens', limit: 80 });
+    // 2% of 3,600 tokens = 72 tokens, less 3; the roots table is not paid for.
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3600 });
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 69 });
     expect(section.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
     // One character at a time to each: the shortest description is whole before the others are.
     expect(section.shortened).toEqual(['pdf-tables', 'release-notes']);
     const lines = section.text.split('\n').filter((line) => line.startsWith('- ') && line.includes('(file:'));
     for (const line of lines) expect(line).toMatch(/^- [a-z-]+: \S.* \(file: r0\/[a-z-]+\/SKILL\.md\)$/);
+  });
+
+  it('sends a multi-line description on one line', () => {
+    const multi = agents('multi', 'First line.\nSecond line.\r\nThird.');
+    expect(codexSkillsSection([multi], { roots }).text).toContain('- multi: First line. Second line. Third. (file: r0/multi/SKILL.md)');
+  });
+
+  it('its own skills (an unprinted root) pay for their lines but are not printed, nor their root', () => {
+    const system = makeSkill('skill-creator', {
+      description: 'x'.repeat(300),
+      source: 'codex',
+      path: `${HOME}/.codex/skills/.system/skill-creator/SKILL.md`,
+    });
+    // 73 tokens: the three lines fit whole alone, not beside its own skill.
+    const alone = codexSkillsSection(THREE, { roots, contextWindowTokens: 3800 });
+    const shared = codexSkillsSection([...THREE, system], { roots, contextWindowTokens: 3800, unprintedRoot: roots[1]!.dir });
+    expect(alone.shortened).toEqual([]);
+    expect(shared.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
+    expect(shared.shortened.length).toBeGreaterThan(0);
+    expect(shared.text).not.toContain('skill-creator');
+    expect(shared.text).not.toContain('.system');
+    expect(codexSkillsSection([system], { roots, unprintedRoot: roots[1]!.dir }).text).toBe('');
   });
 
   it('leaves skills out when even names and paths do not fit', () => {

@@ -11,6 +11,8 @@ import { CLAUDE_CODE_OWN_ENTRIES, displayWidth } from '../../src/attachments/hos
 import { ROOT } from '../cli/helpers.js';
 import { startAnthropicStub } from './support/anthropic-stub.js';
 import { CLAUDE_LISTING_HEADER, claudeSkillListing, promptClaude } from './support/claude.js';
+import { codexSkillsSection, promptCodex } from './support/codex.js';
+import { startOpenAiStub } from './support/openai-stub.js';
 import { HostHome } from './support/host-home.js';
 import type { RecordingServer } from './support/recording-server.js';
 import { OFF_TOPIC } from './support/skills.js';
@@ -23,6 +25,9 @@ const EVAL_LIBRARY = path.join(process.env.SKILL_SEARCH_EVAL_DIR ?? path.resolve
  */
 const REPO_SKILL_DIRS = ['examples/skills', 'examples/project/.claude/skills', 'fixtures/chinese-skills/skills'];
 
+const CLAUDE_ROOT = '.claude/skills';
+const CODEX_ROOT = '.agents/skills';
+
 function skillFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
@@ -33,27 +38,27 @@ function skillFiles(dir: string): string[] {
     });
 }
 
-/** The first `count` library skills by path, one per folder name, as `~/.claude/skills/<folder>/SKILL.md`. */
-function addLibrarySkills(home: HostHome, count: number): void {
+/** The first `count` library skills by path, one per folder name, as `~/<root>/<folder>/SKILL.md`. */
+function addLibrarySkills(home: HostHome, count: number, root = CLAUDE_ROOT): void {
   const seen = new Set<string>();
   for (const file of skillFiles(EVAL_LIBRARY)) {
     const name = path.basename(path.dirname(file));
     if (seen.size === count) break;
     if (seen.has(name)) continue;
     seen.add(name);
-    mkdirSync(path.join(home.home, '.claude', 'skills', name), { recursive: true });
-    copyFileSync(file, path.join(home.home, '.claude', 'skills', name, 'SKILL.md'));
+    mkdirSync(path.join(home.home, root, name), { recursive: true });
+    copyFileSync(file, path.join(home.home, root, name, 'SKILL.md'));
   }
 }
 
 /** `count` copies of the repository's skills, round after round (`<folder>-<round>`). */
-function addRepoSkills(home: HostHome, count: number): void {
+function addRepoSkills(home: HostHome, count: number, root = CLAUDE_ROOT): void {
   const files = REPO_SKILL_DIRS.flatMap((dir) => skillFiles(path.join(ROOT, dir)));
   for (let i = 0; i < count; i++) {
     const file = files[i % files.length]!;
     const name = `${path.basename(path.dirname(file))}-${Math.floor(i / files.length)}`;
-    mkdirSync(path.join(home.home, '.claude', 'skills', name), { recursive: true });
-    copyFileSync(file, path.join(home.home, '.claude', 'skills', name, 'SKILL.md'));
+    mkdirSync(path.join(home.home, root, name), { recursive: true });
+    copyFileSync(file, path.join(home.home, root, name, 'SKILL.md'));
   }
 }
 
@@ -171,5 +176,59 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     );
     expect(predicted.budget).toEqual({ unit: 'columns', limit: 7_000 });
     expect(sent.slice(0, ours.length)).toBe(ours);
+  });
+});
+
+/** Codex's section without its own `.system` skills and their root (the last in its table), which it installs itself. */
+function withoutCodexSystemSkills(section: string): string {
+  const system = /^- `(r\d+)` = `[^`]*\/\.codex\/skills\/\.system`$/m.exec(section)?.[1];
+  return section
+    .split('\n')
+    .filter((line) => system === undefined || (!line.startsWith(`- \`${system}\` = `) && !line.includes(` (file: ${system}/`)))
+    .join('\n');
+}
+
+describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many skills (list --host codex against the real request)', () => {
+  const homes: HostHome[] = [];
+  const stubs: RecordingServer[] = [];
+  afterAll(async () => {
+    for (const stub of stubs) await stub.close();
+    for (const home of homes) home.remove();
+  });
+
+  /** Codex (model gpt-5) then `list --host codex` in one HOME; `flags` go to Codex, `window` to ours. */
+  async function compare(add: (home: HostHome) => void, flags: readonly string[] = [], window?: string) {
+    const stub = await startOpenAiStub();
+    stubs.push(stub);
+    const home = new HostHome();
+    homes.push(home);
+    add(home);
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC, flags);
+    const sent = codexSkillsSection(turn.request)!;
+    const args = ['list', '--host', 'codex', '--json', ...(window === undefined ? [] : ['--context-window', window])];
+    const predicted = JSON.parse((await home.cli(args)).stdout) as Predicted & { omitted: readonly string[] };
+    return { sent: withoutCodexSystemSkills(sent), predicted };
+  }
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))('165 library skills: 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened', async () => {
+    const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
+    expect(predicted.text).toBe(sent);
+    expect(predicted.shortened.length).toBeGreaterThan(150);
+    // A multi-line description (claude-api's) is sent on one line.
+    expect(sent).toMatch(/^- claude-api: [^\n]+ \(file: r0\/claude-api\/SKILL\.md\)$/m);
+  });
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills: names and paths only, the last left out', async () => {
+    const { sent, predicted } = await compare((home) => addLibrarySkills(home, 400, CODEX_ROOT));
+    expect(predicted.text).toBe(sent);
+    expect(predicted.omitted.length).toBeGreaterThan(20);
+  });
+
+  it('model_context_window = 100000: 2,000 tokens less 3 (165 of the repository’s skills)', async () => {
+    const { sent, predicted } = await compare((home) => addRepoSkills(home, 165, CODEX_ROOT), ['-c', 'model_context_window=100000'], '100000');
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 1997 });
+    expect(predicted.text).toBe(sent);
+    expect(predicted.omitted.length).toBeGreaterThan(0);
   });
 });

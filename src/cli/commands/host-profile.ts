@@ -68,9 +68,16 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
   const options = resolveCatalogOptions(catalogOptions(sources));
   if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
   const user = new Set([join(options.home, '.agents', 'skills'), ...(options.codexHome === null ? [] : [join(options.codexHome, 'skills')])]);
-  return resolveSources(options)
+  const roots: CodexRoot[] = resolveSources(options)
     .filter((dir) => dir.source === 'codex')
     .map((dir) => ({ dir: dir.dir, scope: dir.dir === options.codexAdminDir ? 'admin' : user.has(dir.dir) ? 'user' : 'repo' }));
+  // Its own skills, installed on its first run: the last root of its table.
+  return options.codexHome === null ? roots : [...roots, { dir: codexSystemDir(options.codexHome), scope: 'system' }];
+}
+
+/** Where Codex installs its own skills (`.system`, a folder our scan of its user folder skips). */
+function codexSystemDir(codexHome: string): string {
+  return join(codexHome, 'skills', '.system');
 }
 
 /**
@@ -90,6 +97,9 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   const options = load.resolveCatalogOptions(catalogOptions(sources));
   const selected = skillSelector(options.include, options.exclude);
   const dirs = load.resolveSources(options).filter((dir) => isNativeTo(host, dir.source));
+  // Codex's own skills share its budget: scanned so that the prediction pays for them (not printed).
+  if (host === 'codex' && options.codexHome !== null)
+    dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
   const entries = scans.flatMap((scan, i) =>
     scan.skills.filter(selected).map((skill) => ({
@@ -145,6 +155,7 @@ export async function hostRenderer(
         usage: setup.usage ?? options.usage,
       });
     }
-    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots });
+    const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;
+    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
   };
 }
