@@ -103,30 +103,36 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     expect(own.slice(0, bundled.length).map((entry) => displayWidth(entry))).toEqual(bundled.map(([, width]) => width));
   }
 
-  it.skipIf(!existsSync(EVAL_LIBRARY))('165 library skills, its default model (1M window, 3 characters a token): 30,000 columns', async () => {
-    const { sent, predicted, ours, own, userDescribed } = await compare(
-      (home) => addLibrarySkills(home, 165),
-      () => ({}),
-    );
-    expect(predicted.budget).toEqual({ unit: 'columns', limit: 30_000 });
-    expect(sent.slice(0, ours.length)).toBe(ours);
-    expectOwnEntries(own, predicted.listed);
-    // Over budget: some described, the rest by name; the whole listing within the budget.
-    expect(userDescribed).toBeGreaterThan(40);
-    expect(predicted.shortened.length).toBeGreaterThan(40);
-    expect(displayWidth(sent.slice(CLAUDE_LISTING_HEADER.length + 2))).toBeLessThanOrEqual(30_000);
-  });
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library), its default model (1M window, 3 characters a token): 30,000 columns',
+    async () => {
+      const { sent, predicted, ours, own, userDescribed } = await compare(
+        (home) => addLibrarySkills(home, 165),
+        () => ({}),
+      );
+      expect(predicted.budget).toEqual({ unit: 'columns', limit: 30_000 });
+      expect(sent.slice(0, ours.length)).toBe(ours);
+      expectOwnEntries(own, predicted.listed);
+      // Over budget: some described, the rest by name; the whole listing within the budget.
+      expect(userDescribed).toBeGreaterThan(40);
+      expect(predicted.shortened.length).toBeGreaterThan(40);
+      expect(displayWidth(sent.slice(CLAUDE_LISTING_HEADER.length + 2))).toBeLessThanOrEqual(30_000);
+    },
+  );
 
-  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills, claude-sonnet-4-6[1m] (1M window, 4 characters a token): 40,000 columns', async () => {
-    const { sent, predicted, ours, own } = await compare(
-      (home) => addLibrarySkills(home, 400),
-      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6[1m]' }),
-    );
-    expect(predicted.budget).toEqual({ unit: 'columns', limit: 40_000 });
-    expect(sent.slice(0, ours.length)).toBe(ours);
-    expectOwnEntries(own, predicted.listed);
-    expect(predicted.shortened.length).toBeGreaterThan(200);
-  });
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '400 library skills (needs SKILL_SEARCH_EVAL_DIR/library), claude-sonnet-4-6[1m] (1M window, 4 characters a token): 40,000 columns',
+    async () => {
+      const { sent, predicted, ours, own } = await compare(
+        (home) => addLibrarySkills(home, 400),
+        () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6[1m]' }),
+      );
+      expect(predicted.budget).toEqual({ unit: 'columns', limit: 40_000 });
+      expect(sent.slice(0, ours.length)).toBe(ours);
+      expectOwnEntries(own, predicted.listed);
+      expect(predicted.shortened.length).toBeGreaterThan(200);
+    },
+  );
 
   it('165 of the repository’s skills (Chinese ones included), claude-sonnet-4-6 (200,000 tokens, 4 characters a token): 8,000 columns', async () => {
     const { sent, predicted, ours, own } = await compare(
@@ -210,16 +216,19 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
     return { sent: withoutCodexSystemSkills(sent), predicted };
   }
 
-  it.skipIf(!existsSync(EVAL_LIBRARY))('165 library skills: 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened', async () => {
-    const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
-    expect(predicted.text).toBe(sent);
-    expect(predicted.shortened.length).toBeGreaterThan(150);
-    // A multi-line description (claude-api's) is sent on one line.
-    expect(sent).toMatch(/^- claude-api: [^\n]+ \(file: r0\/claude-api\/SKILL\.md\)$/m);
-  });
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened',
+    async () => {
+      const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
+      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
+      expect(predicted.text).toBe(sent);
+      expect(predicted.shortened.length).toBeGreaterThan(150);
+      // A multi-line description (claude-api's) is sent on one line.
+      expect(sent).toMatch(/^- claude-api: [^\n]+ \(file: r0\/claude-api\/SKILL\.md\)$/m);
+    },
+  );
 
-  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills: names and paths only, the last left out', async () => {
+  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills (needs SKILL_SEARCH_EVAL_DIR/library): names and paths only, the last left out', async () => {
     const { sent, predicted } = await compare((home) => addLibrarySkills(home, 400, CODEX_ROOT));
     expect(predicted.text).toBe(sent);
     expect(predicted.omitted.length).toBeGreaterThan(20);
