@@ -88,7 +88,8 @@ export function claudeCodeBudget({ model, firstPartyApi = true, contextWindowTok
   if (budgetColumns !== undefined) return budgetColumns;
   const id = (model ?? CLAUDE_CODE_DEFAULT_MODEL).toLowerCase();
   const base = id.replace(/\[1m\]$/, '');
-  const known = CLAUDE_CODE_MODELS.find((entry) => entry.id.test(CLAUDE_CODE_ALIASES[base] ?? base));
+  const resolved = Object.hasOwn(CLAUDE_CODE_ALIASES, base) ? CLAUDE_CODE_ALIASES[base]! : base;
+  const known = CLAUDE_CODE_MODELS.find((entry) => entry.id.test(resolved));
   const long = id !== base || (firstPartyApi && known?.native1m === true);
   const window = contextWindowTokens ?? (long ? CLAUDE_CODE_LONG_WINDOW_TOKENS : CLAUDE_CODE_WINDOW_TOKENS);
   return Math.max(1, Math.floor(window * (known?.charsPerToken ?? 3) * CLAUDE_CODE_BUDGET_SHARE));

@@ -45,6 +45,7 @@ describe('Claude Code 2.1.197', () => {
     expect(claudeCodeBudget({ model: 'opus[1m]', firstPartyApi: false })).toBe(30_000);
     expect(claudeCodeBudget({ model: 'sonnet', firstPartyApi: false })).toBe(6_000);
     expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'constructor' })).toBe(6_000);
     expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
