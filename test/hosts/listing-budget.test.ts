@@ -148,6 +148,19 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     expect(predicted.shortened.length).toBeLessThan(165);
   });
 
+  it('a model set in ~/.claude/settings.json (claude-sonnet-4-6): 8,000 columns', async () => {
+    const { sent, predicted, ours } = await compare(
+      (home) => {
+        addRepoSkills(home, 100);
+        writeFileSync(path.join(home.home, '.claude', 'settings.json'), JSON.stringify({ model: 'claude-sonnet-4-6' }));
+      },
+      () => ({}),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 8_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+  });
+
   it('over budget, the skills Claude Code counts as used (skillUsage in ~/.claude.json) keep their description first', async () => {
     const used = ['zero-downtime-migration-3', 'test-writing-2'];
     const now = Date.now();

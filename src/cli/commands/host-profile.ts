@@ -11,6 +11,7 @@ import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
 import { claudeCodeName } from '../../integrations/invoked-skills.js';
+import { claudeSettingsFiles } from '../../load/claude-plugins.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
@@ -20,6 +21,15 @@ export interface PredictOptions {
 }
 
 export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
+
+/** The `model` its settings files set (local over project over user), when `ANTHROPIC_MODEL` does not. */
+function claudeCodeSettingsModel(home: string, cwd: string): string | undefined {
+  const models = claudeSettingsFiles({ home, cwd }).map((file) => {
+    const settings = readJsonQuietly(file);
+    return isRecord(settings) && typeof settings['model'] === 'string' && settings['model'] !== '' ? settings['model'] : undefined;
+  });
+  return models.findLast((model) => model !== undefined);
+}
 
 /** Claude Code's usage decay: a count loses half its weight a week, never below a tenth. */
 const CLAUDE_CODE_USAGE_HALF_LIFE_DAYS = 7;
@@ -58,7 +68,8 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
   const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
-  const claudeCode = { ...claudeCodeSetup(io.env), usage: claudeCodeUsage(homeDir(io.env)) };
+  const setup = claudeCodeSetup(io.env);
+  const claudeCode = { ...setup, model: setup.model ?? claudeCodeSettingsModel(homeDir(io.env), sources.cwd), usage: claudeCodeUsage(homeDir(io.env)) };
   return { contextWindowTokens, usage, claudeCode, pinned };
 }
 
