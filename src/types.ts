@@ -19,6 +19,8 @@ export interface Skill {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /** The frontmatter key `whenToUse` came from: Claude Code reads only `when_to_use` (absent for other sources). */
+  readonly whenToUseKey?: 'when_to_use' | 'whenToUse';
   /** Words listed for search in frontmatter `tags`, `keywords`, `aliases` or `triggers` (searched lexically, never shown). */
   readonly keywords?: readonly string[];
   readonly effort?: Effort;

@@ -20,14 +20,79 @@ export interface HostListing {
 }
 
 const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
-const CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS = 200_000;
 const CLAUDE_CODE_BUDGET_SHARE = 0.01;
-const CLAUDE_CODE_CHARS_PER_TOKEN = 4;
+const CLAUDE_CODE_WINDOW_TOKENS = 200_000;
+const CLAUDE_CODE_LONG_WINDOW_TOKENS = 1_000_000;
+
+/**
+ * What Claude Code 2.1.197 assumes per model (its model table): characters per token (4 for the
+ * models before its newer tokenizer, else 3) and whether the model has a 1M window natively, which
+ * it grants only on Anthropic's own API. Checked in order, as substrings of the lower-cased id.
+ */
+const CLAUDE_CODE_MODELS: readonly { readonly id: RegExp; readonly charsPerToken: 3 | 4; readonly native1m: boolean }[] = [
+  { id: /claude-(fable-5|mythos-5|opus-4-[78]|sonnet-5)/, charsPerToken: 3, native1m: true },
+  { id: /claude-(opus|sonnet)-4(-[0156]|(?!-\d(?!\d)))|claude-haiku-4-5|claude-3-/, charsPerToken: 4, native1m: false },
+];
+/** Its aliases on Anthropic's API, and the model it runs when none is set (with a 1M window even behind another base URL). */
+const CLAUDE_CODE_ALIASES: Readonly<Record<string, string>> = {
+  opus: 'claude-opus-4-8',
+  sonnet: 'claude-sonnet-5',
+  haiku: 'claude-haiku-4-5',
+  fable: 'claude-fable-5',
+};
+const CLAUDE_CODE_DEFAULT_MODEL = 'claude-opus-4-8[1m]';
+
+/**
+ * Claude Code 2.1.197's own entries, listed after the user's and paid for out of the same budget,
+ * each name with the columns its described line takes (measured from its request,
+ * test/hosts/fixtures/claude-code-skill-listing.txt): bundled skills, always described, then
+ * built-in commands, described only while room is left. A user's skill of the same name replaces one.
+ */
+export const CLAUDE_CODE_OWN_ENTRIES: ClaudeCodeOwnEntries = Object.freeze({
+  bundled: Object.freeze({
+    'deep-research': 487,
+    'update-config': 707,
+    'keybindings-help': 248,
+    verify: 260,
+    'code-review': 361,
+    simplify: 188,
+    'fewer-permission-prompts': 191,
+    loop: 314,
+    'claude-api': 1082,
+    run: 368,
+  }),
+  commands: Object.freeze({ init: 67, review: 78, 'security-review': 90 }),
+});
+export interface ClaudeCodeOwnEntries {
+  readonly bundled: Readonly<Record<string, number>>;
+  readonly commands: Readonly<Record<string, number>>;
+}
 
 export interface ClaudeCodeListingOptions {
+  /** The model Claude Code runs (`ANTHROPIC_MODEL`); unset, its default. */
+  readonly model?: string | undefined;
+  /** Whether it talks to Anthropic's own API (no other `ANTHROPIC_BASE_URL`). @default true */
+  readonly firstPartyApi?: boolean | undefined;
+  /** A context window that wins over the model's. */
   readonly contextWindowTokens?: number | undefined;
+  /** A budget in columns that wins over both (`SLASH_COMMAND_TOOL_CHAR_BUDGET`). */
+  readonly budgetColumns?: number | undefined;
   /** How much each skill is used (Claude Code keeps a decayed count); more used keeps its description first. */
   readonly usage?: ReadonlyMap<string, number> | undefined;
+  /** Its own entries sharing the budget. @default CLAUDE_CODE_OWN_ENTRIES */
+  readonly own?: ClaudeCodeOwnEntries | undefined;
+}
+
+/** The listing budget in columns: 1% of the context window at the model's characters per token. */
+export function claudeCodeBudget({ model, firstPartyApi = true, contextWindowTokens, budgetColumns }: ClaudeCodeListingOptions = {}): number {
+  if (budgetColumns !== undefined) return budgetColumns;
+  const id = (model ?? CLAUDE_CODE_DEFAULT_MODEL).toLowerCase();
+  const base = id.replace(/\[1m\]$/, '');
+  const resolved = Object.hasOwn(CLAUDE_CODE_ALIASES, base) ? CLAUDE_CODE_ALIASES[base]! : base;
+  const known = CLAUDE_CODE_MODELS.find((entry) => entry.id.test(resolved));
+  const long = id !== base || (firstPartyApi && known?.native1m === true);
+  const window = contextWindowTokens ?? (long ? CLAUDE_CODE_LONG_WINDOW_TOKENS : CLAUDE_CODE_WINDOW_TOKENS);
+  return Math.max(1, Math.floor(window * (known?.charsPerToken ?? 3) * CLAUDE_CODE_BUDGET_SHARE));
 }
 
 // East Asian wide and fullwidth ranges, and emoji: two columns in a terminal-width count.
@@ -43,26 +108,33 @@ export function displayWidth(text: string): number {
 }
 
 function claudeCodeDescription(skill: Skill): string {
-  const text = skill.whenToUse === undefined ? skill.description : `${skill.description} - ${skill.whenToUse}`;
+  // It appends only `when_to_use`: a camelCase `whenToUse` key is not read.
+  const text = skill.whenToUse === undefined || skill.whenToUseKey === 'whenToUse' ? skill.description : `${skill.description} - ${skill.whenToUse}`;
   return truncateWithEllipsis(text, CLAUDE_CODE_MAX_DESCRIPTION_CHARS);
 }
 
 export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeListingOptions = {}): HostListing {
-  const window = options.contextWindowTokens ?? CLAUDE_CODE_DEFAULT_CONTEXT_TOKENS;
-  const limit = Math.max(1, Math.floor(window * CLAUDE_CODE_CHARS_PER_TOKEN * CLAUDE_CODE_BUDGET_SHARE));
-  const budget = { unit: 'columns' as const, limit };
+  const budget = { unit: 'columns' as const, limit: claudeCodeBudget(options) };
+  const own = options.own ?? CLAUDE_CODE_OWN_ENTRIES;
   // Its own bundled skills come after the others in the request it sends.
   const ordered = offeredSkills(skills).toSorted((a, b) => Number(a.source === 'bundled') - Number(b.source === 'bundled'));
   const names = ordered.map((skill) => neutralizeReminderText(skill.name));
   const full = ordered.map((skill, i) => `- ${names[i]}: ${neutralizeReminderText(claudeCodeDescription(skill))}`);
   const bare = names.map((name) => `- ${name}`);
-  const separators = Math.max(0, ordered.length - 1);
   const listed = ordered.map((skill) => skill.name);
-  if (full.reduce((sum, line) => sum + displayWidth(line), 0) + separators <= limit) {
+  const ownLeft = (entries: Readonly<Record<string, number>>) => Object.entries(entries).filter(([name]) => !listed.includes(name));
+  const [bundled, commands] = [ownLeft(own.bundled), ownLeft(own.commands)];
+  const columns = (entries: readonly (readonly [string, number])[]) => entries.reduce((sum, [, width]) => sum + width, 0);
+  const separators = Math.max(0, ordered.length + bundled.length + commands.length - 1);
+  const fullWidth = full.reduce((sum, line) => sum + displayWidth(line), 0) + columns(bundled) + columns(commands);
+  if (fullWidth + separators <= budget.limit) {
     return { text: full.join('\n'), listed, shortened: [], omitted: [], budget };
   }
+  // Over budget every entry is a bare name but its bundled skills; the rest get their description back most used first, each while it fits.
   const kept = new Set(ordered.flatMap((skill, i) => (skill.source === 'bundled' ? [i] : [])));
-  let room = limit - separators - ordered.reduce((sum, _, i) => sum + displayWidth(kept.has(i) ? full[i]! : bare[i]!), 0);
+  const commandNames = commands.reduce((sum, [name]) => sum + displayWidth(`- ${name}`), 0);
+  const base = ordered.reduce((sum, _, i) => sum + displayWidth(kept.has(i) ? full[i]! : bare[i]!), 0) + columns(bundled) + commandNames;
+  let room = budget.limit - separators - base;
   const usage = options.usage ?? new Map<string, number>();
   const byUse = ordered.map((skill, i) => ({ i, uses: usage.get(skill.name) ?? 0 })).filter(({ i }) => !kept.has(i));
   byUse.sort((a, b) => b.uses - a.uses);
@@ -94,19 +166,25 @@ export interface CodexListingOptions {
   readonly contextWindowTokens?: number | undefined;
   /** The skill roots; a skill outside all of them is shown with its full path, as user scope. */
   readonly roots: readonly CodexRoot[];
+  /** A root whose skills pay for their lines but are left out of the result (Codex's own, which it installs itself). */
+  readonly unprintedRoot?: string | undefined;
 }
 
 const CODEX_OPEN = '<skills_instructions>';
 const CODEX_CLOSE = '</skills_instructions>';
 const CODEX_INTRO =
   'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.';
-const CODEX_DEFAULT_BUDGET_CHARS = 8000;
+/** The window Codex 0.171.0 assumed for every model tried (gpt-5, gpt-5.5, an unknown id) when `model_context_window` is not set. */
+const CODEX_DEFAULT_CONTEXT_TOKENS = 272_000;
+const CODEX_CONTEXT_PERCENT = 2;
+/** Its skill lines get 2% of the window less these tokens (seen at windows of 100,000 and 272,000). */
+const CODEX_BUDGET_SLACK_TOKENS = 3;
 /** Codex cuts a longer description to this many characters, the last three `...` (seen in its request). */
 const CODEX_MAX_DESCRIPTION_CHARS = 1024;
-const CODEX_CONTEXT_PERCENT = 2;
 
+/** The description on one line (Codex puts a space for each line break), cut as Codex cuts it. */
 function codexDescription(text: string): string[] {
-  const chars = [...text];
+  const chars = [...text.replace(/\r\n|\r|\n/g, ' ')];
   return chars.length <= CODEX_MAX_DESCRIPTION_CHARS ? chars : [...chars.slice(0, CODEX_MAX_DESCRIPTION_CHARS - 3), '.', '.', '.'];
 }
 
@@ -115,12 +193,10 @@ function inside(path: string, dir: string): boolean {
 }
 
 export function codexSkillsSection(skills: readonly Skill[], options: CodexListingOptions): HostListing {
-  const window = options.contextWindowTokens;
-  const budget =
-    window === undefined
-      ? { unit: 'characters' as const, limit: CODEX_DEFAULT_BUDGET_CHARS }
-      : { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100)) };
-  const cost = (text: string): number => (budget.unit === 'tokens' ? Math.ceil(Buffer.byteLength(text, 'utf8') / 4) : [...text].length);
+  const window = options.contextWindowTokens ?? CODEX_DEFAULT_CONTEXT_TOKENS;
+  // What its skill lines may cost, in tokens of 4 UTF-8 bytes (the roots table is not paid for).
+  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100) - CODEX_BUDGET_SLACK_TOKENS) };
+  const cost = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
   const placed = skills.filter(isListedByCodex).map((skill) => {
     const root = options.roots.filter((candidate) => inside(skill.path, candidate.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
@@ -145,8 +221,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
     chars === 0 ? `- ${entry.name}: (file: ${entry.path})` : `- ${entry.name}: ${entry.description.slice(0, chars).join('')} (file: ${entry.path})`;
   const lineCost = (text: string): number => cost(`${text}\n`);
 
-  // The roots table is paid for out of the same budget.
-  const limit = Math.max(0, budget.limit - (rootLines.length === 0 ? 0 : cost(`### Skill roots\n${rootLines.join('\n')}\n`)));
+  const limit = budget.limit;
   const allocation = entries.map((entry) => entry.description.length);
   const omitted = new Set<number>();
   const fullCost = entries.reduce((sum, entry, i) => sum + lineCost(line(entry, allocation[i]!)), 0);
@@ -179,22 +254,24 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
       });
     }
   }
-  const keptIndexes = entries.map((_, i) => i).filter((i) => !omitted.has(i));
+  const unprinted = (i: number): boolean => placed[i]!.root !== undefined && placed[i]!.root!.dir === options.unprintedRoot;
+  const keptIndexes = entries.map((_, i) => i).filter((i) => !omitted.has(i) && !unprinted(i));
   const lines = keptIndexes.map((i) => line(entries[i]!, allocation[i]!));
+  const printedRoots = rootLines.filter((_, i) => used[i]!.dir !== options.unprintedRoot);
   const text = [
     CODEX_OPEN,
     '## Skills',
     CODEX_INTRO,
-    ...(rootLines.length === 0 ? [] : ['### Skill roots', ...rootLines]),
+    ...(printedRoots.length === 0 ? [] : ['### Skill roots', ...printedRoots]),
     '### Available skills',
     ...lines,
     CODEX_CLOSE,
   ].join('\n');
   return {
-    text: entries.length === 0 ? '' : text,
+    text: entries.every((_, i) => unprinted(i)) ? '' : text,
     listed: keptIndexes.map((i) => placed[i]!.skill.name),
     shortened: keptIndexes.filter((i) => allocation[i]! < entries[i]!.description.length).map((i) => placed[i]!.skill.name),
-    omitted: [...omitted].map((i) => placed[i]!.skill.name),
+    omitted: [...omitted].filter((i) => !unprinted(i)).map((i) => placed[i]!.skill.name),
     budget,
   };
 }

@@ -44,8 +44,8 @@ export const CONTEXT_WINDOW_OPTION: OptionTable = {
   'context-window': {
     type: 'string',
     placeholder: 'TOKENS',
-    description: "the model's context window; the listing gets 1% of it",
-    defaultText: 'unknown (8,000 characters)',
+    description: "the model's context window; the listing gets 1% of it (with --host, that host's share)",
+    defaultText: 'unknown (8,000 characters; --host: the window the host assumes)',
   },
 };
 

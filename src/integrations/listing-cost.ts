@@ -28,7 +28,9 @@ interface ListingSide {
 
 export interface ListingCost {
   readonly host: HostName;
+  /** The listing's budget, in `budgetUnit`s (the name is older than host budgets in columns or tokens). */
   readonly budgetChars: number;
+  readonly budgetUnit: HostListing['budget']['unit'];
   readonly sources: readonly SourceCost[];
   readonly before: ListingSide;
   readonly after: ListingSide;
@@ -59,7 +61,10 @@ function fullTokens(skills: readonly Skill[]): number {
   return skills.reduce((sum, skill) => sum + estimateTokens(`${formatSkillLine(skill)}\n`), 0);
 }
 
-function side(skills: readonly Skill[], render: (skills: readonly Skill[]) => RenderedListing): ListingSide & { budgetChars: number } {
+function side(
+  skills: readonly Skill[],
+  render: (skills: readonly Skill[]) => RenderedListing,
+): ListingSide & { budgetChars: number; budgetUnit: HostListing['budget']['unit'] } {
   const listing = render(skills);
   return {
     skills: skills.length,
@@ -68,6 +73,7 @@ function side(skills: readonly Skill[], render: (skills: readonly Skill[]) => Re
     shortened: listing.shortened.length,
     omitted: listing.omitted.length,
     budgetChars: listing.budget.limit,
+    budgetUnit: listing.budget.unit,
   };
 }
 
@@ -85,11 +91,12 @@ export function listingCost(catalog: readonly Skill[], options: ListingCostOptio
     fullTokens: fullTokens(group),
   }));
   const render = options.render ?? seedListing(options.contextWindowTokens);
-  const { budgetChars, ...before } = side(skills, render);
-  const { budgetChars: _same, ...after } = side(listed, render);
+  const { budgetChars, budgetUnit, ...before } = side(skills, render);
+  const { budgetChars: _same, budgetUnit: _unit, ...after } = side(listed, render);
   return {
     host: options.host,
     budgetChars,
+    budgetUnit,
     sources,
     before,
     after,

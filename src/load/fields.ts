@@ -48,6 +48,7 @@ interface ValidFields {
   readonly name: string;
   readonly description: string;
   readonly whenToUse: string | undefined;
+  readonly whenToUseKey: 'when_to_use' | 'whenToUse';
   /** From `tags`, `keywords`, `aliases` and `triggers`; undefined when there are none. */
   readonly keywords: readonly string[] | undefined;
   readonly effort: Effort | undefined;
@@ -175,7 +176,16 @@ export function validateFields(raw: Readonly<Record<string, unknown>>, context: 
     }
   }
   return {
-    fields: { name, description, whenToUse, keywords: keywords.length === 0 ? undefined : keywords, effort: parsedEffort, hooks, invocation },
+    fields: {
+      name,
+      description,
+      whenToUse,
+      whenToUseKey: whenKey,
+      keywords: keywords.length === 0 ? undefined : keywords,
+      effort: parsedEffort,
+      hooks,
+      invocation,
+    },
     diagnostics,
   };
 }

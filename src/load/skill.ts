@@ -30,7 +30,7 @@ export interface SkillOrigin {
 }
 
 /** What a skill file (or an MCP server) says of a skill. */
-export type SkillFields = Pick<Skill, 'name' | 'description' | 'whenToUse' | 'keywords' | 'effort' | 'hooks' | 'invocation' | 'body'>;
+export type SkillFields = Pick<Skill, 'name' | 'description' | 'whenToUse' | 'whenToUseKey' | 'keywords' | 'effort' | 'hooks' | 'invocation' | 'body'>;
 
 /** The text a skill is indexed and embedded by; its sha256 is the embedding cache key. */
 export function indexedText(skill: { name: string; description: string; whenToUse?: string | undefined }): string {
@@ -62,6 +62,7 @@ export function buildSkill(fields: SkillFields, origin: SkillOrigin): Skill {
     name: fields.name,
     description: fields.description,
     ...(fields.whenToUse === undefined ? {} : { whenToUse: fields.whenToUse }),
+    ...(fields.whenToUse === undefined || fields.whenToUseKey === undefined ? {} : { whenToUseKey: fields.whenToUseKey }),
     ...(fields.keywords === undefined || fields.keywords.length === 0 ? {} : { keywords: Object.freeze([...fields.keywords]) }),
     ...(fields.effort === undefined ? {} : { effort: fields.effort }),
     ...(fields.hooks === undefined ? {} : { hooks: fields.hooks }),

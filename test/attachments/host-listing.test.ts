@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CLAUDE_CODE_OWN_ENTRIES, claudeCodeBudget, claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
+import { claudeCodeSetup, claudeCodeUsage } from '../../src/cli/commands/host-profile.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -24,7 +28,89 @@ describe('Claude Code 2.1.197', () => {
         '- loop: Run a prompt on an interval - When the user wants a recurring task.\nNot for one-off tasks.',
       ].join('\n'),
     );
-    expect(listing.budget).toEqual({ unit: 'columns', limit: 8000 });
+    // Its default model, claude-opus-4-8 with a 1M window, at 3 characters a token.
+    expect(listing.budget).toEqual({ unit: 'columns', limit: 30_000 });
+  });
+
+  it('sizes the budget by the model: 1% of its window at its characters per token (test/hosts/listing-budget.test.ts checks these)', () => {
+    expect(claudeCodeBudget()).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-6' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-6[1m]' })).toBe(40_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-6', firstPartyApi: true })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-3-5-haiku-20241022' })).toBe(8_000);
+    // Natively 1M on Anthropic's own API only; behind another base URL, 200,000 tokens.
+    expect(claudeCodeBudget({ model: 'claude-opus-4-8' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-8', firstPartyApi: false })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'opus[1m]', firstPartyApi: false })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'sonnet', firstPartyApi: false })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'constructor' })).toBe(6_000);
+    expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
+    expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
+  });
+
+  it('reads its model, API address, 1M switch and set budget from the environment as it does', () => {
+    expect(claudeCodeSetup({})).toEqual({ model: undefined, firstPartyApi: true, contextWindowTokens: undefined, budgetColumns: undefined });
+    expect(claudeCodeSetup({ ANTHROPIC_MODEL: 'claude-sonnet-4-6', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' })).toMatchObject({
+      model: 'claude-sonnet-4-6',
+      firstPartyApi: true,
+    });
+    expect(claudeCodeSetup({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9000' }).firstPartyApi).toBe(false);
+    expect(claudeCodeSetup({ CLAUDE_CODE_DISABLE_1M_CONTEXT: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: 'x' })).toMatchObject({
+      contextWindowTokens: 200_000,
+      budgetColumns: undefined,
+    });
+    expect(claudeCodeSetup({ SLASH_COMMAND_TOOL_CHAR_BUDGET: '7000' }).budgetColumns).toBe(7000);
+  });
+
+  it('weighs its usage counts as it does: half a week later, never below a tenth', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'claude-usage-'));
+    try {
+      const now = Date.UTC(2026, 0, 29);
+      const day = 86_400_000;
+      const skillUsage = {
+        fresh: { usageCount: 4, lastUsedAt: now },
+        week: { usageCount: 4, lastUsedAt: now - 7 * day },
+        old: { usageCount: 4, lastUsedAt: now - 70 * day },
+        bad: { usageCount: '4' },
+      };
+      writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ skillUsage }));
+      expect(claudeCodeUsage(home, now)).toEqual(
+        new Map([
+          ['fresh', 4],
+          ['week', 2],
+          ['old', 0.4],
+        ]),
+      );
+      writeFileSync(path.join(home, '.claude.json'), '{not json');
+      expect(claudeCodeUsage(home, now)).toEqual(new Map());
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('its own entries cost what its captured request shows, and a user skill of the same name replaces one', () => {
+    const fixture = readFileSync(new URL('../hosts/fixtures/claude-code-skill-listing.txt', import.meta.url), 'utf8').trimEnd();
+    const entries = fixture.slice(fixture.indexOf('\n- ') + 1).split(/\n(?=- [a-z-]+:)/);
+    const width = new Map(entries.map((entry) => [/^- ([a-z-]+)/.exec(entry)![1]!, displayWidth(entry)]));
+    for (const [name, columns] of Object.entries({ ...CLAUDE_CODE_OWN_ENTRIES.bundled, ...CLAUDE_CODE_OWN_ENTRIES.commands })) {
+      expect([name, width.get(name)]).toEqual([name, columns]);
+    }
+    // 60 columns of budget left after its entries: one 50-column line fits, unless a user skill is named as one of them.
+    const own = { bundled: { big: 100 }, commands: { cmd: 30 } };
+    const skills = [makeSkill('aa', { description: 'a'.repeat(44) }), makeSkill('bb', { description: 'b'.repeat(44) })];
+    const budgetColumns = 100 + '- cmd'.length + '- aa\n- bb\n\n'.length + 50;
+    expect(claudeCodeListing(skills, { own, budgetColumns }).shortened).toEqual(['bb']);
+    const named = [...skills, makeSkill('big', { description: 'x' })];
+    expect(claudeCodeListing(named, { own, budgetColumns }).shortened).toEqual([]);
+  });
+
+  it('appends when_to_use but not a camelCase whenToUse key, which it does not read', () => {
+    const snake = makeSkill('snake', { description: 'Snake', whenToUse: 'when asked' });
+    const camel = { ...makeSkill('camel', { description: 'Camel', whenToUse: 'when asked' }), whenToUseKey: 'whenToUse' as const };
+    expect(claudeCodeListing([snake, camel]).text).toBe('- snake: Snake - when asked\n- camel: Camel');
   });
 
   it('cuts the description part at 1,536 characters, ending in …', () => {
@@ -41,13 +127,17 @@ describe('Claude Code 2.1.197', () => {
       makeSkill('gamma', { description: 'c'.repeat(60) }),
       makeSkill('builtin', { description: 'z'.repeat(60), source: 'bundled' }),
     ];
-    // 1% of 5,000 tokens at 4 characters = 200 columns: the bundled line, one described line and two names.
-    const listing = claudeCodeListing(skills, { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    // 200 columns of budget, none of Claude Code's own entries: the bundled line, one described line and two names.
+    const listing = claudeCodeListing(skills, { budgetColumns: 200, own: { bundled: {}, commands: {} }, usage: new Map([['gamma', 3]]) });
     expect(listing.text).toBe(['- alpha', '- beta', `- gamma: ${'c'.repeat(60)}`, `- builtin: ${'z'.repeat(60)}`].join('\n'));
     expect(listing.shortened).toEqual(['alpha', 'beta']);
     expect(listing.omitted).toEqual([]);
     // Its bundled skills come last wherever they stand in the catalog, the others in their order.
-    const bundledFirst = claudeCodeListing([skills[3]!, ...skills.slice(0, 3)], { contextWindowTokens: 5000, usage: new Map([['gamma', 3]]) });
+    const bundledFirst = claudeCodeListing([skills[3]!, ...skills.slice(0, 3)], {
+      budgetColumns: 200,
+      own: { bundled: {}, commands: {} },
+      usage: new Map([['gamma', 3]]),
+    });
     expect(bundledFirst.text).toBe(listing.text);
   });
 
@@ -90,18 +180,41 @@ describe('Codex 0.171.0', () => {
         '</skills_instructions>',
       ].join('\n'),
     );
-    expect(section.budget).toEqual({ unit: 'characters', limit: 8000 });
+    // The window it assumed for every model tried: 2% of 272,000 tokens, less 3.
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 5437 });
   });
 
   it('with a context window, 2% of it in tokens; over budget the descriptions share what is left', () => {
-    // 2% of 4,000 tokens = 80 tokens, less the roots table.
-    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 4000 });
-    expect(section.budget).toEqual({ unit: 'tokens', limit: 80 });
+    // 2% of 3,600 tokens = 72 tokens, less 3; the roots table is not paid for.
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3600 });
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 69 });
     expect(section.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
     // One character at a time to each: the shortest description is whole before the others are.
     expect(section.shortened).toEqual(['pdf-tables', 'release-notes']);
     const lines = section.text.split('\n').filter((line) => line.startsWith('- ') && line.includes('(file:'));
     for (const line of lines) expect(line).toMatch(/^- [a-z-]+: \S.* \(file: r0\/[a-z-]+\/SKILL\.md\)$/);
+  });
+
+  it('sends a multi-line description on one line', () => {
+    const multi = agents('multi', 'First line.\nSecond line.\r\nThird.');
+    expect(codexSkillsSection([multi], { roots }).text).toContain('- multi: First line. Second line. Third. (file: r0/multi/SKILL.md)');
+  });
+
+  it('its own skills (an unprinted root) pay for their lines but are not printed, nor their root', () => {
+    const system = makeSkill('skill-creator', {
+      description: 'x'.repeat(300),
+      source: 'codex',
+      path: `${HOME}/.codex/skills/.system/skill-creator/SKILL.md`,
+    });
+    // 73 tokens: the three lines fit whole alone, not beside its own skill.
+    const alone = codexSkillsSection(THREE, { roots, contextWindowTokens: 3800 });
+    const shared = codexSkillsSection([...THREE, system], { roots, contextWindowTokens: 3800, unprintedRoot: roots[1]!.dir });
+    expect(alone.shortened).toEqual([]);
+    expect(shared.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
+    expect(shared.shortened.length).toBeGreaterThan(0);
+    expect(shared.text).not.toContain('skill-creator');
+    expect(shared.text).not.toContain('.system');
+    expect(codexSkillsSection([system], { roots, unprintedRoot: roots[1]!.dir }).text).toBe('');
   });
 
   it('leaves skills out when even names and paths do not fit', () => {

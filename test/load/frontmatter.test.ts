@@ -19,6 +19,7 @@ describe('parseSkillFile', () => {
       name: 'systematic-debugging',
       description: 'Systematic debugging workflow',
       whenToUse: 'when a bug shows up',
+      whenToUseKey: 'whenToUse',
       effort: 'high',
       source: 'skills',
       rank: 5,

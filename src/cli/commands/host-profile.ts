@@ -1,19 +1,64 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CodexRoot, HostListing } from '../../attachments/host-listing.js';
+import type { ClaudeCodeListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, homeDir } from '../io.js';
+import { isRecord, readJsonQuietly } from '../../util/json-file.js';
 import type { SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
 import { claudeCodeName } from '../../integrations/invoked-skills.js';
+import { claudeSettingsFiles } from '../../load/claude-plugins.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
   readonly usage: ReadonlyMap<string, number>;
+  /** What Claude Code reads from its environment to size its listing. */
+  readonly claudeCode?: ClaudeCodeSetup | undefined;
+}
+
+export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
+
+/** The `model` its settings files set (local over project over user), when `ANTHROPIC_MODEL` does not. */
+function claudeCodeSettingsModel(home: string, cwd: string): string | undefined {
+  const models = claudeSettingsFiles({ home, cwd }).map((file) => {
+    const settings = readJsonQuietly(file);
+    return isRecord(settings) && typeof settings['model'] === 'string' && settings['model'] !== '' ? settings['model'] : undefined;
+  });
+  return models.findLast((model) => model !== undefined);
+}
+
+/** Claude Code's usage decay: a count loses half its weight a week, never below a tenth. */
+const CLAUDE_CODE_USAGE_HALF_LIFE_DAYS = 7;
+const CLAUDE_CODE_USAGE_FLOOR = 0.1;
+
+/** Claude Code's own usage scores (`skillUsage` in ~/.claude.json), which order who keeps a description over budget. */
+export function claudeCodeUsage(home: string, now = Date.now()): ReadonlyMap<string, number> {
+  const config = readJsonQuietly(join(home, '.claude.json'));
+  const usage = isRecord(config) && isRecord(config['skillUsage']) ? config['skillUsage'] : {};
+  return new Map(
+    Object.entries(usage).flatMap(([name, entry]) => {
+      if (!isRecord(entry) || typeof entry['usageCount'] !== 'number' || typeof entry['lastUsedAt'] !== 'number') return [];
+      const days = (now - entry['lastUsedAt']) / 86_400_000;
+      return [[name, entry['usageCount'] * Math.max(0.5 ** (days / CLAUDE_CODE_USAGE_HALF_LIFE_DAYS), CLAUDE_CODE_USAGE_FLOOR)]];
+    }),
+  );
+}
+
+/** The variables Claude Code sizes its listing by: its model, its API's address, the 1M switch, a set budget. */
+export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>>): ClaudeCodeSetup {
+  const baseUrl = env.ANTHROPIC_BASE_URL;
+  const budget = Number(env.SLASH_COMMAND_TOOL_CHAR_BUDGET);
+  const off = (env.CLAUDE_CODE_DISABLE_1M_CONTEXT ?? '').toLowerCase();
+  return {
+    model: env.ANTHROPIC_MODEL || undefined,
+    firstPartyApi: !baseUrl || (URL.canParse(baseUrl) && new URL(baseUrl).host === 'api.anthropic.com'),
+    contextWindowTokens: ['1', 'true', 'yes', 'on'].includes(off) ? 200_000 : undefined,
+    budgetColumns: budget > 0 ? budget : undefined,
+  };
 }
 
 /** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
@@ -22,7 +67,10 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
   const usage = UsageStore.open(cacheRoot(io.env), sources.cwd).usageCounts();
-  return { contextWindowTokens, usage, pinned: new SkillMatcher(sources.config.pin.map((entry) => entry.value)) };
+  const pinned = new SkillMatcher(sources.config.pin.map((entry) => entry.value));
+  const setup = claudeCodeSetup(io.env);
+  const claudeCode = { ...setup, model: setup.model ?? claudeCodeSettingsModel(homeDir(io.env), sources.cwd), usage: claudeCodeUsage(homeDir(io.env)) };
+  return { contextWindowTokens, usage, claudeCode, pinned };
 }
 
 /** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
@@ -31,9 +79,16 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
   const options = resolveCatalogOptions(catalogOptions(sources));
   if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
   const user = new Set([join(options.home, '.agents', 'skills'), ...(options.codexHome === null ? [] : [join(options.codexHome, 'skills')])]);
-  return resolveSources(options)
+  const roots: CodexRoot[] = resolveSources(options)
     .filter((dir) => dir.source === 'codex')
     .map((dir) => ({ dir: dir.dir, scope: dir.dir === options.codexAdminDir ? 'admin' : user.has(dir.dir) ? 'user' : 'repo' }));
+  // Its own skills, installed on its first run: the last root of its table.
+  return options.codexHome === null ? roots : [...roots, { dir: codexSystemDir(options.codexHome), scope: 'system' }];
+}
+
+/** Where Codex installs its own skills (`.system`, a folder our scan of its user folder skips). */
+function codexSystemDir(codexHome: string): string {
+  return join(codexHome, 'skills', '.system');
 }
 
 /**
@@ -53,6 +108,9 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   const options = load.resolveCatalogOptions(catalogOptions(sources));
   const selected = skillSelector(options.include, options.exclude);
   const dirs = load.resolveSources(options).filter((dir) => isNativeTo(host, dir.source));
+  // Codex's own skills share its budget: scanned so that the prediction pays for them (not printed).
+  if (host === 'codex' && options.codexHome !== null)
+    dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
   const entries = scans.flatMap((scan, i) =>
     scan.skills.filter(selected).map((skill) => ({
@@ -99,7 +157,16 @@ export async function hostRenderer(
   const roots = host === 'codex' ? await codexRoots(sources) : [];
   return (skills, options) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
-    if (host === 'claude-code') return claudeCodeListing(own, options);
-    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots });
+    if (host === 'claude-code') {
+      const setup = options.claudeCode ?? {};
+      // Claude Code orders by its own usage counts when it has them, not by the hook's.
+      return claudeCodeListing(own, {
+        ...setup,
+        contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens,
+        usage: setup.usage ?? options.usage,
+      });
+    }
+    const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;
+    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
   };
 }

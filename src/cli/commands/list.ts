@@ -9,7 +9,7 @@ import { HOSTS } from '../../types.js';
 /** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const { contextWindowTokens, usage, pinned } = await listingInputs(args.values, io, sources);
+  const { contextWindowTokens, usage, claudeCode, pinned } = await listingInputs(args.values, io, sources);
   const [{ formatShadowed }, { formatSkillListing }, { renderAttachment, LISTING_HEADING }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
@@ -42,6 +42,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
       contextWindowTokens,
       usage,
+      claudeCode,
     });
     if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);

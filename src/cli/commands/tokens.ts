@@ -16,7 +16,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'claude-code', HOSTS);
-  const { contextWindowTokens, usage, pinned: pin } = await listingInputs(args.values, io, sources);
+  const { contextWindowTokens, usage, claudeCode, pinned: pin } = await listingInputs(args.values, io, sources);
   const snapshot = await loadSnapshot(sources);
   const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
   // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
@@ -24,7 +24,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     // listingCost picks each side's skills; the renderer only renders them.
     const renderer = await hostRenderer(host, sources, { ownOnly: false });
-    render = (skills) => renderer(skills, { contextWindowTokens, usage });
+    render = (skills) => renderer(skills, { contextWindowTokens, usage, claudeCode });
   }
   const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
   if (args.values.json === true) return printJson(io, cost);
@@ -37,7 +37,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const { before, after } = cost;
   line(
     io.stdout,
-    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-character budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
+    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
   );
   line(
     io.stdout,

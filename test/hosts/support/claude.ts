@@ -53,7 +53,8 @@ export const CLAUDE_LISTING_HEADER = 'The following skills are available for use
 export function claudeSkillListing(body: MessagesBody): string | undefined {
   const text = messageTexts(body).find((entry) => entry.includes(CLAUDE_LISTING_HEADER));
   if (text === undefined) return undefined;
-  const listing = text.slice(text.indexOf(CLAUDE_LISTING_HEADER));
+  // A system message for a model that takes one mid-conversation, else a <system-reminder> in a user message.
+  const listing = text.slice(text.indexOf(CLAUDE_LISTING_HEADER)).replace(/\n<\/system-reminder>[\s\S]*$/, '');
   const hook = listing.indexOf(CLAUDE_HOOK_PREFIX);
   return (hook < 0 ? listing : listing.slice(0, hook)).trimEnd();
 }
@@ -66,10 +67,17 @@ export interface ClaudeTurn {
   readonly all: readonly RecordedRequest[];
 }
 
-/** `flags` go before `-p`, e.g. `['--continue']` to prompt again in the project's latest session. */
-export async function promptClaude(home: HostHome, bin: string, stub: RecordingServer, prompt: string, flags: readonly string[] = []): Promise<ClaudeTurn> {
+/** `flags` go before `-p`, e.g. `['--continue']` to prompt again in the project's latest session; `env` adds to (or overrides) claudeEnv. */
+export async function promptClaude(
+  home: HostHome,
+  bin: string,
+  stub: RecordingServer,
+  prompt: string,
+  flags: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<ClaudeTurn> {
   const before = stub.requests.length;
-  const result = await home.run(bin, [...flags, '-p', prompt], claudeEnv(stub));
+  const result = await home.run(bin, [...flags, '-p', prompt], { ...claudeEnv(stub), ...env });
   const all = stub.requests.slice(before);
   const turns = messagesRequests({ ...stub, requests: all }).map((request) => request.body as MessagesBody);
   const request = turns.find((body) => messageTexts(body).includes(prompt));

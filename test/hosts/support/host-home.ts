@@ -91,14 +91,14 @@ export class HostHome {
     };
   }
 
-  /** This repo's CLI, as a user in this HOME runs it, whatever its exit code. */
-  cliResult(args: readonly string[]): Promise<ProcessResult> {
-    return runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env() });
+  /** This repo's CLI, as a user in this HOME runs it (`extra` added to its environment), whatever its exit code. */
+  cliResult(args: readonly string[], extra: Record<string, string> = {}): Promise<ProcessResult> {
+    return runProcess(process.execPath, [CLI_BIN, ...args], { cwd: this.project, env: this.env(extra) });
   }
 
   /** This repo's CLI, as a user in this HOME runs it; a non-zero exit throws. */
-  async cli(args: readonly string[]): Promise<ProcessResult> {
-    const result = await this.cliResult(args);
+  async cli(args: readonly string[], extra: Record<string, string> = {}): Promise<ProcessResult> {
+    const result = await this.cliResult(args, extra);
     if (result.code !== 0) throw new Error(`skill-search ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
     return result;
   }

@@ -1,0 +1,256 @@
+/**
+ * Claude Code's listing budget with many skills: `list --host claude-code`, run in the same HOME
+ * with the same model settings, must predict the real request's listing byte for byte (which
+ * skills keep their description, which are names only), and Claude Code's own entries after the
+ * user's must cost what CLAUDE_CODE_OWN_ENTRIES says.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { CLAUDE_CODE_OWN_ENTRIES, displayWidth } from '../../src/attachments/host-listing.js';
+import { ROOT } from '../cli/helpers.js';
+import { startAnthropicStub } from './support/anthropic-stub.js';
+import { CLAUDE_LISTING_HEADER, claudeSkillListing, promptClaude } from './support/claude.js';
+import { codexSkillsSection, promptCodex } from './support/codex.js';
+import { startOpenAiStub } from './support/openai-stub.js';
+import { HostHome } from './support/host-home.js';
+import type { RecordingServer } from './support/recording-server.js';
+import { OFF_TOPIC } from './support/skills.js';
+
+const bins = inject('hostBins');
+const EVAL_LIBRARY = path.join(process.env.SKILL_SEARCH_EVAL_DIR ?? path.resolve(ROOT, '..', 'shared', 'eval'), 'library');
+/**
+ * The repository's own skills (English and Chinese, for wide characters; most with a camelCase
+ * `whenToUse` Claude Code does not read), copied under numbered names to reach a count.
+ */
+const REPO_SKILL_DIRS = ['examples/skills', 'examples/project/.claude/skills', 'fixtures/chinese-skills/skills'];
+
+const CLAUDE_ROOT = '.claude/skills';
+const CODEX_ROOT = '.agents/skills';
+
+function skillFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return skillFiles(file);
+      return entry.name === 'SKILL.md' ? [file] : [];
+    });
+}
+
+/** The first `count` library skills by path, one per folder name, as `~/<root>/<folder>/SKILL.md`. */
+function addLibrarySkills(home: HostHome, count: number, root = CLAUDE_ROOT): void {
+  const seen = new Set<string>();
+  for (const file of skillFiles(EVAL_LIBRARY)) {
+    const name = path.basename(path.dirname(file));
+    if (seen.size === count) break;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    mkdirSync(path.join(home.home, root, name), { recursive: true });
+    copyFileSync(file, path.join(home.home, root, name, 'SKILL.md'));
+  }
+}
+
+/** `count` copies of the repository's skills, round after round (`<folder>-<round>`). */
+function addRepoSkills(home: HostHome, count: number, root = CLAUDE_ROOT): void {
+  const files = REPO_SKILL_DIRS.flatMap((dir) => skillFiles(path.join(ROOT, dir)));
+  for (let i = 0; i < count; i++) {
+    const file = files[i % files.length]!;
+    const name = `${path.basename(path.dirname(file))}-${Math.floor(i / files.length)}`;
+    mkdirSync(path.join(home.home, root, name), { recursive: true });
+    copyFileSync(file, path.join(home.home, root, name, 'SKILL.md'));
+  }
+}
+
+interface Predicted {
+  readonly text: string;
+  readonly listed: readonly string[];
+  readonly shortened: readonly string[];
+  readonly budget: { readonly unit: string; readonly limit: number };
+}
+
+describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with many skills (list --host claude-code against the real request)', () => {
+  const homes: HostHome[] = [];
+  const stubs: RecordingServer[] = [];
+  afterAll(async () => {
+    for (const stub of stubs) await stub.close();
+    for (const home of homes) home.remove();
+  });
+
+  /** Runs Claude Code and `list --host claude-code` in one HOME with `env`; returns both, the host's own entries split off. */
+  async function compare(add: (home: HostHome) => void, env: (stub: RecordingServer) => Record<string, string>) {
+    const stub = await startAnthropicStub();
+    stubs.push(stub);
+    const home = new HostHome();
+    homes.push(home);
+    add(home);
+    const settings = env(stub);
+    const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC, [], settings);
+    const sent = claudeSkillListing(turn.request)!;
+    const predicted = JSON.parse((await home.cli(['list', '--host', 'claude-code', '--json'], settings)).stdout) as Predicted;
+    const ours = `${CLAUDE_LISTING_HEADER}\n\n${predicted.text}\n`;
+    const own = sent.startsWith(ours) ? sent.slice(ours.length).split(/\n(?=- [a-z-]+(?::|$))/m) : [];
+    const described = (lines: readonly string[]) => lines.filter((entry) => entry.includes(': ') || entry.includes(':\n'));
+    return { sent, predicted, ours, own, userDescribed: predicted.listed.length - predicted.shortened.length, ownDescribed: described(own) };
+  }
+
+  /** The host's own entries after the user's: its bundled skills described at the columns recorded, then its commands (those the user's do not replace). */
+  function expectOwnEntries(own: readonly string[], userNames: readonly string[]): void {
+    const left = (entries: Readonly<Record<string, number>>) => Object.entries(entries).filter(([name]) => !userNames.includes(name));
+    const bundled = left(CLAUDE_CODE_OWN_ENTRIES.bundled);
+    const commands = left(CLAUDE_CODE_OWN_ENTRIES.commands);
+    expect(own.map((entry) => /^- ([a-z-]+)/.exec(entry)?.[1])).toEqual([...bundled, ...commands].map(([name]) => name));
+    expect(own.slice(0, bundled.length).map((entry) => displayWidth(entry))).toEqual(bundled.map(([, width]) => width));
+  }
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library), its default model (1M window, 3 characters a token): 30,000 columns',
+    async () => {
+      const { sent, predicted, ours, own, userDescribed } = await compare(
+        (home) => addLibrarySkills(home, 165),
+        () => ({}),
+      );
+      expect(predicted.budget).toEqual({ unit: 'columns', limit: 30_000 });
+      expect(sent.slice(0, ours.length)).toBe(ours);
+      expectOwnEntries(own, predicted.listed);
+      // Over budget: some described, the rest by name; the whole listing within the budget.
+      expect(userDescribed).toBeGreaterThan(40);
+      expect(predicted.shortened.length).toBeGreaterThan(40);
+      expect(displayWidth(sent.slice(CLAUDE_LISTING_HEADER.length + 2))).toBeLessThanOrEqual(30_000);
+    },
+  );
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '400 library skills (needs SKILL_SEARCH_EVAL_DIR/library), claude-sonnet-4-6[1m] (1M window, 4 characters a token): 40,000 columns',
+    async () => {
+      const { sent, predicted, ours, own } = await compare(
+        (home) => addLibrarySkills(home, 400),
+        () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6[1m]' }),
+      );
+      expect(predicted.budget).toEqual({ unit: 'columns', limit: 40_000 });
+      expect(sent.slice(0, ours.length)).toBe(ours);
+      expectOwnEntries(own, predicted.listed);
+      expect(predicted.shortened.length).toBeGreaterThan(200);
+    },
+  );
+
+  it('165 of the repository’s skills (Chinese ones included), claude-sonnet-4-6 (200,000 tokens, 4 characters a token): 8,000 columns', async () => {
+    const { sent, predicted, ours, own } = await compare(
+      (home) => addRepoSkills(home, 165),
+      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6' }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 8_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    expect(predicted.listed.length).toBeGreaterThan(150);
+    expect(predicted.shortened).toEqual(expect.arrayContaining(['zero-downtime-migration-3', 'test-writing-2']));
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+    expect(predicted.shortened.length).toBeLessThan(165);
+  });
+
+  it('a model set in ~/.claude/settings.json (claude-sonnet-4-6): 8,000 columns', async () => {
+    const { sent, predicted, ours } = await compare(
+      (home) => {
+        addRepoSkills(home, 100);
+        writeFileSync(path.join(home.home, '.claude', 'settings.json'), JSON.stringify({ model: 'claude-sonnet-4-6' }));
+      },
+      () => ({}),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 8_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+  });
+
+  it('over budget, the skills Claude Code counts as used (skillUsage in ~/.claude.json) keep their description first', async () => {
+    const used = ['zero-downtime-migration-3', 'test-writing-2'];
+    const now = Date.now();
+    const { sent, predicted, ours } = await compare(
+      (home) => {
+        addRepoSkills(home, 165);
+        const skillUsage = { [used[0]!]: { usageCount: 3, lastUsedAt: now }, [used[1]!]: { usageCount: 9, lastUsedAt: now - 14 * 86_400_000 } };
+        writeFileSync(path.join(home.home, '.claude.json'), JSON.stringify({ skillUsage }));
+      },
+      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6' }),
+    );
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    // Late in the order, they would be names only by order alone (as in the test above).
+    for (const name of used) expect(predicted.shortened).not.toContain(name);
+  });
+
+  it('claude-opus-4-8 behind another base URL gets no 1M window: 200,000 tokens at 3 characters, 6,000 columns', async () => {
+    const { sent, predicted, ours, own } = await compare(
+      (home) => addRepoSkills(home, 60),
+      (stub) => ({ ANTHROPIC_MODEL: 'claude-opus-4-8', ANTHROPIC_BASE_URL: stub.url }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 6_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expectOwnEntries(own, predicted.listed);
+    expect(predicted.shortened.length).toBeGreaterThan(0);
+  });
+
+  it('SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget in columns, whatever the model', async () => {
+    const { sent, predicted, ours } = await compare(
+      (home) => addRepoSkills(home, 60),
+      () => ({ SLASH_COMMAND_TOOL_CHAR_BUDGET: '7000' }),
+    );
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 7_000 });
+    expect(sent.slice(0, ours.length)).toBe(ours);
+  });
+});
+
+/** Codex's section without its own `.system` skills and their root (the last in its table), which it installs itself. */
+function withoutCodexSystemSkills(section: string): string {
+  const system = /^- `(r\d+)` = `[^`]*\/\.codex\/skills\/\.system`$/m.exec(section)?.[1];
+  return section
+    .split('\n')
+    .filter((line) => system === undefined || (!line.startsWith(`- \`${system}\` = `) && !line.includes(` (file: ${system}/`)))
+    .join('\n');
+}
+
+describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many skills (list --host codex against the real request)', () => {
+  const homes: HostHome[] = [];
+  const stubs: RecordingServer[] = [];
+  afterAll(async () => {
+    for (const stub of stubs) await stub.close();
+    for (const home of homes) home.remove();
+  });
+
+  /** Codex (model gpt-5) then `list --host codex` in one HOME; `flags` go to Codex, `window` to ours. */
+  async function compare(add: (home: HostHome) => void, flags: readonly string[] = [], window?: string) {
+    const stub = await startOpenAiStub();
+    stubs.push(stub);
+    const home = new HostHome();
+    homes.push(home);
+    add(home);
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC, flags);
+    const sent = codexSkillsSection(turn.request)!;
+    const args = ['list', '--host', 'codex', '--json', ...(window === undefined ? [] : ['--context-window', window])];
+    const predicted = JSON.parse((await home.cli(args)).stdout) as Predicted & { omitted: readonly string[] };
+    return { sent: withoutCodexSystemSkills(sent), predicted };
+  }
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))(
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened',
+    async () => {
+      const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
+      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
+      expect(predicted.text).toBe(sent);
+      expect(predicted.shortened.length).toBeGreaterThan(150);
+      // A multi-line description (claude-api's) is sent on one line.
+      expect(sent).toMatch(/^- claude-api: [^\n]+ \(file: r0\/claude-api\/SKILL\.md\)$/m);
+    },
+  );
+
+  it.skipIf(!existsSync(EVAL_LIBRARY))('400 library skills (needs SKILL_SEARCH_EVAL_DIR/library): names and paths only, the last left out', async () => {
+    const { sent, predicted } = await compare((home) => addLibrarySkills(home, 400, CODEX_ROOT));
+    expect(predicted.text).toBe(sent);
+    expect(predicted.omitted.length).toBeGreaterThan(20);
+  });
+
+  it('model_context_window = 100000: 2,000 tokens less 3 (165 of the repository’s skills)', async () => {
+    const { sent, predicted } = await compare((home) => addRepoSkills(home, 165, CODEX_ROOT), ['-c', 'model_context_window=100000'], '100000');
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 1997 });
+    expect(predicted.text).toBe(sent);
+    expect(predicted.omitted.length).toBeGreaterThan(0);
+  });
+});
