@@ -57,8 +57,11 @@ export class RegistryUnreachable extends Error {}
 
 async function pingRegistry(): Promise<void> {
   try {
-    // One try, so an unreachable registry is told within the timeout rather than after npm's retries.
-    await run('npm', ['ping', '--fetch-retries=0', `--fetch-timeout=${PING_TIMEOUT_MS}`], { timeout: PING_TIMEOUT_MS + 5000 });
+    // One try, so an unreachable registry is told within the timeout rather than after npm's retries;
+    // its own log level, so `npm run -s` (which silences child npm calls) still leaves the reason.
+    await run('npm', ['ping', '--fetch-retries=0', `--fetch-timeout=${PING_TIMEOUT_MS}`, '--loglevel=error'], {
+      timeout: PING_TIMEOUT_MS + 5000,
+    });
   } catch (error) {
     const lines = String((error as { stderr?: string }).stderr ?? '').split('\n');
     // npm prints the cause as `npm error FetchError: request to … failed, reason: …`.
