@@ -121,4 +121,9 @@ for (let bm25PerWord = 2; bm25PerWord <= 16 + 1e-9; bm25PerWord += 0.5)
 const chosen = choose(second, SUITES);
 console.log(`\nchosen on train: step 1 ${JSON.stringify(first)}, step 2 ${JSON.stringify(chosen)}`);
 for (const split of ['train', 'dev', 'check'])
-  for (const [name, gate] of [['off', OFF], ['step 1', first], ['chosen', chosen]] as const) console.log(`${split} ${name}: ${report(split, gate)}`);
+  for (const [name, gate] of [
+    ['off', OFF],
+    ['step 1', first],
+    ['chosen', chosen],
+  ] as const)
+    console.log(`${split} ${name}: ${report(split, gate)}`);
