@@ -2,7 +2,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEvalQueries } from '../../src/eval/queries.js';
-import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_R2_QUERIES, LIBRARY_R3_QUERIES, loadSuite, splitOf } from '../../scripts/eval-suites.js';
+import {
+  catalogOf,
+  EVAL_DIR,
+  librarySkills,
+  LIBRARY_QUERIES,
+  LIBRARY_R2_QUERIES,
+  LIBRARY_R3_QUERIES,
+  LIBRARY_R4_QUERIES,
+  loadSuite,
+  splitOf,
+} from '../../scripts/eval-suites.js';
 
 const share = (ids: readonly string[], suite: 'library' | 'library-r2', split: string): number =>
   ids.filter((id) => splitOf(suite, id) === split).length / ids.length;
@@ -68,5 +78,27 @@ describe('the third library set (library-r3), held out whole', () => {
     const suite = await loadSuite('library-r3', { splits: ['test'] });
     expect(suite!.queries.length).toBe(328);
     expect(suite!.queries.flatMap((query) => query.relevant).every((name) => names.has(name))).toBe(true);
+  });
+});
+
+describe('the fourth library set (library-r4), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib4-NNN ids, at most two requests per skill, about a quarter everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_R4_QUERIES, 'lib4');
+    expect(empty).toBeGreaterThan(0.2);
+    expect(empty).toBeLessThan(0.3);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_R4_QUERIES)).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r4', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r4')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r4', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r4', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(331);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
