@@ -88,7 +88,7 @@ describe('doctor', () => {
     const out = await cli(['doctor', 'claude-code']);
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(
-      `  PROBLEM settings: ${config}: "exlude": unknown key; until it loads, the hook suggests nothing and the MCP server does not start; fix: correct it ('skill-search config' reads it back)\n`,
+      `  PROBLEM settings: ${config}: "exlude": unknown key (did you mean "exclude"?); until it loads, the hook suggests nothing and the MCP server does not start; fix: correct it ('skill-search config' reads it back)\n`,
     );
     // The hook agrees: it skips the prompt and says why.
     const hook = await runCli(['hook', 'claude-code'], home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: home, stdin: '{"prompt":"x"}' });

@@ -76,7 +76,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('the user
     writeFileSync(config, '{"exlude": ["legacy-*"]}');
     const broken = await home.cliResult(['doctor', 'codex']);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toMatch(/^ {2}PROBLEM settings: .*skill-search\.json: "exlude": unknown key; /m);
+    expect(broken.stdout).toMatch(/^ {2}PROBLEM settings: .*skill-search\.json: "exlude": unknown key \(did you mean "exclude"\?\); /m);
     expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toBeUndefined();
 
     writeFileSync(config, '{"exclude": ["legacy-*"]}');
