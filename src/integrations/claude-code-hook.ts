@@ -15,7 +15,7 @@ import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
 import { HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
-import { InvokedSkills } from './invoked-skills.js';
+import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
@@ -168,13 +168,17 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   work.catch(() => undefined);
 
   try {
-    const result = await Promise.race([work, timeout]);
-    if (result === 'timeout') {
+    const found = await Promise.race([work, timeout]);
+    if (found === 'timeout') {
       options.log(
         `skill-search hook: no answer within ${options.timeoutMs} ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')`,
       );
       return { stdout: '', outcome: 'timeout' };
     }
+    // `/name …` in Claude Code runs a skill it lists: loaded already, so it counts as invoked and is not suggested.
+    const ran = host === 'claude-code' ? slashInvoked(input.prompt, seen) : undefined;
+    if (ran !== undefined) invoked.add(ran);
+    const result = ran === undefined ? found : without(found, ran);
     const discovered = discoveryContext(result);
     const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
@@ -183,8 +187,10 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       // Bookkeeping must never cost the user the answer.
       options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
-    if (session !== undefined && suggestedNames.length > 0) {
-      session.remember(suggestedNames);
+    // The skill a `/name` ran is in the session's context as well: not announced later either.
+    const remembered = ran === undefined ? suggestedNames : [...suggestedNames, ran];
+    if (session !== undefined && remembered.length > 0) {
+      session.remember(remembered);
       const failed = session.save();
       if (failed) options.log(`skill-search hook: session memory not saved (${session.file}): ${firstLine(errorMessage(failed))}`);
     }
@@ -204,6 +210,20 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     clearTimeout(timer);
     unlink();
   }
+}
+
+/** The catalog name of the skill a `/name …` prompt runs in Claude Code, when Claude Code lists it (among the hits `seen`). */
+function slashInvoked(prompt: string, seen: HostSearcher['seen']): string | undefined {
+  const command = /^\/([^\s/]+)/.exec(prompt.trimStart())?.[1];
+  if (command === undefined) return undefined;
+  for (const skill of seen.values()) if (isNativeTo('claude-code', skill.source) && claudeCodeName(skill) === command) return skill.name;
+  return undefined;
+}
+
+/** The discovery without the skill `name`; null when nothing is left. */
+function without(found: SkillDiscoveryAttachment | null, name: string): SkillDiscoveryAttachment | null {
+  const skills = (found?.skills ?? []).filter((skill) => skill.name !== name);
+  return found === null || skills.length === 0 ? null : { ...found, skills };
 }
 
 /** The user turns before `prompt`: the host may have written the prompt itself already. */

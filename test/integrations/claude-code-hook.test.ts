@@ -214,6 +214,25 @@ describe('skill-search hook claude-code (process)', () => {
     );
   });
 
+  it('/name of a skill Claude Code lists: it ran it, so no suggestion of it, now or later in the session; Codex still gets it', async () => {
+    const session = (id: string, text: string) => JSON.stringify({ session_id: id, cwd: cache, hook_event_name: 'UserPromptSubmit', prompt: text });
+    const context = (stdout: string) =>
+      stdout === '' ? '' : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const ran = await runCli(argv, cache, { stdin: session('slash', '/flaky-tests it fails in CI but passes locally') });
+    expect(ran.code).toBe(0);
+    expect(context(ran.stdout)).not.toContain('- flaky-tests:');
+    const later = await runCli(argv, cache, { stdin: session('slash', 'a test fails sometimes in CI but passes locally, flaky') });
+    expect(context(later.stdout)).not.toContain('- flaky-tests:');
+    // Another session, and Codex (which runs no `/name`), are told about it.
+    expect(context((await runCli(argv, cache, { stdin: session('other', 'a test fails sometimes in CI but passes locally, flaky') })).stdout)).toContain(
+      '- flaky-tests:',
+    );
+    const codex = ['hook', 'codex', ...argv.slice(2)];
+    expect(context((await runCli(codex, cache, { stdin: session('codex', '/flaky-tests it fails in CI but passes locally') })).stdout)).toContain(
+      '- flaky-tests:',
+    );
+  });
+
   it('irrelevant prompt → empty stdout, exit 0', async () => {
     const result = await spawnCli(argv, cache, { stdin: prompt('what a lovely sunset over the harbour') });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
