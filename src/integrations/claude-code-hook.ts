@@ -14,7 +14,7 @@ import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
+import { type DeferredSkill, HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
 import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
@@ -175,10 +175,10 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       );
       return { stdout: '', outcome: 'timeout' };
     }
-    // `/name …` in Claude Code runs a skill it lists: loaded already, so it counts as invoked and is not suggested.
-    const ran = host === 'claude-code' ? slashInvoked(input.prompt, seen) : undefined;
-    if (ran !== undefined) invoked.add(ran);
-    const result = ran === undefined ? found : without(found, ran);
+    // A skill the prompt runs in the host (`/name`, `$name`) is loaded already: invoked, not suggested.
+    const ran = runByHost(host, input.prompt, seen);
+    for (const name of ran) invoked.add(name);
+    const result = ran.length === 0 ? found : without(found, ran);
     const discovered = discoveryContext(result);
     const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
@@ -187,8 +187,8 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       // Bookkeeping must never cost the user the answer.
       options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
-    // The skill a `/name` ran is in the session's context as well: not announced later either.
-    const remembered = ran === undefined ? suggestedNames : [...suggestedNames, ran];
+    // A skill the prompt ran is in the session's context as well: not announced later either.
+    const remembered = [...suggestedNames, ...ran];
     if (session !== undefined && remembered.length > 0) {
       session.remember(remembered);
       const failed = session.save();
@@ -212,17 +212,23 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   }
 }
 
-/** The catalog name of the skill a `/name …` prompt runs in Claude Code, when Claude Code lists it (among the hits `seen`). */
-function slashInvoked(prompt: string, seen: HostSearcher['seen']): string | undefined {
-  const command = /^\/([^\s/]+)/.exec(prompt.trimStart())?.[1];
-  if (command === undefined) return undefined;
-  for (const skill of seen.values()) if (isNativeTo('claude-code', skill.source) && claudeCodeName(skill) === command) return skill.name;
-  return undefined;
+/**
+ * The skills (catalog names, among the hits `seen`) the prompt itself runs in `host`, which lists
+ * them: Claude Code a leading `/name` (by the name it lists), Codex each `$name` mention followed by a space
+ * (Codex 0.171.0 does not run `$name:`).
+ */
+function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): string[] {
+  const named =
+    host === 'claude-code' ? [/^\/([^\s/]+)/.exec(prompt.trimStart())?.[1]] : [...prompt.matchAll(/(?:^|\s)\$([\w:-]+)(?=\s|$)/g)].map((match) => match[1]);
+  const wanted = new Set(named.filter((name) => name !== undefined));
+  if (wanted.size === 0) return [];
+  const hostName = (skill: DeferredSkill) => (host === 'claude-code' ? claudeCodeName(skill) : skill.name);
+  return [...seen.values()].filter((skill) => isNativeTo(host, skill.source) && wanted.has(hostName(skill))).map((skill) => skill.name);
 }
 
-/** The discovery without the skill `name`; null when nothing is left. */
-function without(found: SkillDiscoveryAttachment | null, name: string): SkillDiscoveryAttachment | null {
-  const skills = (found?.skills ?? []).filter((skill) => skill.name !== name);
+/** The discovery without the skills `names`; null when nothing is left. */
+function without(found: SkillDiscoveryAttachment | null, names: readonly string[]): SkillDiscoveryAttachment | null {
+  const skills = (found?.skills ?? []).filter((skill) => !names.includes(skill.name));
   return found === null || skills.length === 0 ? null : { ...found, skills };
 }
 
