@@ -21,7 +21,10 @@ export function formatExplanation(why: HitExplanation, score: number): string[] 
   const lines = [`matched: ${fields.length === 0 ? 'no words (found by meaning)' : fields.join('; ')}`];
   if (why.lexical !== undefined) lines.push(`lexical: BM25 ${why.lexical.bm25.toFixed(2)}, ${Math.round(why.lexical.coverage * 100)}% of the message's words`);
   if (why.dense !== undefined) lines.push(`dense: cosine ${why.dense.cosine.toFixed(3)}, centred ${why.dense.centered.toFixed(3)}`);
-  const verdict = `${why.passed ? 'shown' : 'below'}: ${score.toFixed(3)} ${why.passed ? '≥' : '<'} threshold ${why.threshold.toFixed(3)}`;
+  // Every hit printed is shown: one under the threshold is shown for scoring close to the first.
+  const verdict = why.passed
+    ? `shown: ${score.toFixed(3)} ≥ threshold ${why.threshold.toFixed(3)}`
+    : `shown beside the first: ${score.toFixed(3)} < threshold ${why.threshold.toFixed(3)}`;
   if (why.named === true) lines.push(`named exactly in the message: first, score 1 (${verdict})`);
   else {
     const order = why.order === undefined ? '' : `order ${why.order.toFixed(3)}; `;

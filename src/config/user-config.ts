@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { keyPath, readJsonFile } from '../util/json-file.js';
 import { array, boolean, object, oneOf, optional, shapeIssue, string } from '../util/shape.js';
+import { suggestNames } from '../util/suggest.js';
 import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
 import { MAX_GLOB_LENGTH } from '../load/skill-globs.js';
@@ -36,15 +37,26 @@ interface UserConfigFile {
 
 const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern', maxLength: MAX_GLOB_LENGTH })));
 
-const configShape = object({
+const SOURCE_FIELDS = { claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) };
+
+const CONFIG_FIELDS = {
   $schema: optional(string()),
   include: globList,
   exclude: globList,
   pin: globList,
   never: globList,
   library: optional(array(string({ nonEmpty: true }))),
-  sources: optional(object({ claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) })),
-});
+  sources: optional(object(SOURCE_FIELDS)),
+};
+
+const configShape = object(CONFIG_FIELDS);
+
+/** ` (did you mean "exclude"?)` for an unknown key close to a known one at its level, else ''. */
+function closeKey(keys: readonly PropertyKey[]): string {
+  const known = Object.keys(keys.length === 1 ? CONFIG_FIELDS : SOURCE_FIELDS);
+  const [close] = suggestNames(String(keys.at(-1)), known);
+  return close === undefined ? '' : ` (did you mean "${close}"?)`;
+}
 
 /** A value and where it came from: a file, or `DEFAULT_ORIGIN`. */
 export interface Sourced<T> {
@@ -59,7 +71,10 @@ export function readConfigFile(file: string): UserConfigFile | undefined {
   const data = readJsonFile(file, { missingOk: true });
   if (data === undefined) return undefined;
   const issue = shapeIssue(configShape, data);
-  if (issue !== undefined) throw new SkillSearchError('BAD_FILE', `${file}: "${keyPath(issue.path)}": ${issue.message}`);
+  if (issue !== undefined) {
+    const hint = issue.message === 'unknown key' ? closeKey(issue.path) : '';
+    throw new SkillSearchError('BAD_FILE', `${file}: "${keyPath(issue.path)}": ${issue.message}${hint}`);
+  }
   return data as UserConfigFile;
 }
 

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { loadUserConfig } from '../config/user-config.js';
 import { errorMessage } from '../errors.js';
 import { enabledClaudePlugins } from '../load/claude-plugins.js';
 import { binOnPath } from './command.js';
@@ -17,7 +18,7 @@ import type { HostName } from '../types.js';
 import { isRecord } from '../util/json-file.js';
 
 export interface HostCheck {
-  readonly what: 'hook' | 'hook command' | 'plugin' | 'trust' | 'project trust' | 'MCP server';
+  readonly what: 'hook' | 'hook command' | 'plugin' | 'trust' | 'project trust' | 'MCP server' | 'settings';
   readonly status: 'ok' | 'problem' | 'absent';
   readonly detail: string;
   /** The step that fixes a problem or an absence. */
@@ -182,7 +183,23 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
   else if (server === undefined)
     checks.push({ what: 'MCP server', status: 'absent', detail: `no ${name}${json ? ' server' : ''} in ${show(files.mcp)}`, fix: install });
   else checks.push({ what: 'MCP server', status: 'ok', detail: `${name} in ${show(files.mcp)}${json || isOurServer(server) ? '' : ' (your own table)'}` });
+  const settings = settingsCheck(context);
+  if (settings !== undefined) checks.push(settings);
   return checks;
+}
+
+/**
+ * A skill-search.json that does not load (user's, or the project's from `cwd` up): the hook then
+ * skips every prompt and the MCP server exits, while every host file above looks fine.
+ */
+function settingsCheck(context: DoctorContext): HostCheck | undefined {
+  try {
+    loadUserConfig(context.cwd, context.home);
+    return undefined;
+  } catch (error) {
+    const detail = `${errorMessage(error)}; until it loads, the hook suggests nothing and the MCP server does not start`;
+    return { what: 'settings', status: 'problem', detail, fix: "correct it ('skill-search config' reads it back)" };
+  }
 }
 
 /** A host counts as installed when any of our entries is there (or a file could not be read). */

@@ -14,8 +14,8 @@ import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
-import { InvokedSkills } from './invoked-skills.js';
+import { type DeferredSkill, HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
+import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
@@ -168,13 +168,17 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
   work.catch(() => undefined);
 
   try {
-    const result = await Promise.race([work, timeout]);
-    if (result === 'timeout') {
+    const found = await Promise.race([work, timeout]);
+    if (found === 'timeout') {
       options.log(
         `skill-search hook: no answer within ${options.timeoutMs} ms; skipped (keep 'skill-search watch' running for fast answers, or run 'skill-search index')`,
       );
       return { stdout: '', outcome: 'timeout' };
     }
+    // A skill the prompt runs in the host (`/name`, `$name`) is loaded already: invoked, not suggested.
+    const ran = runByHost(host, input.prompt, seen);
+    for (const name of ran) invoked.add(name);
+    const result = ran.length === 0 ? found : without(found, ran);
     const discovered = discoveryContext(result);
     const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
@@ -183,8 +187,10 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       // Bookkeeping must never cost the user the answer.
       options.log(`skill-search hook: usage not recorded: ${firstLine(errorMessage(error))}`);
     }
-    if (session !== undefined && suggestedNames.length > 0) {
-      session.remember(suggestedNames);
+    // A skill the prompt ran is in the session's context as well: not announced later either.
+    const remembered = [...suggestedNames, ...ran];
+    if (session !== undefined && remembered.length > 0) {
+      session.remember(remembered);
       const failed = session.save();
       if (failed) options.log(`skill-search hook: session memory not saved (${session.file}): ${firstLine(errorMessage(failed))}`);
     }
@@ -204,6 +210,26 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     clearTimeout(timer);
     unlink();
   }
+}
+
+/**
+ * The skills (catalog names, among the hits `seen`) the prompt itself runs in `host`, which lists
+ * them: Claude Code a leading `/name` (by the name it lists), Codex each `$name` mention followed by a space
+ * (Codex 0.171.0 does not run `$name:`).
+ */
+function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): string[] {
+  const named =
+    host === 'claude-code' ? [/^\/([^\s/]+)/.exec(prompt.trimStart())?.[1]] : [...prompt.matchAll(/(?:^|\s)\$([\w:-]+)(?=\s|$)/g)].map((match) => match[1]);
+  const wanted = new Set(named.filter((name) => name !== undefined));
+  if (wanted.size === 0) return [];
+  const hostName = (skill: DeferredSkill) => (host === 'claude-code' ? claudeCodeName(skill) : skill.name);
+  return [...seen.values()].filter((skill) => isNativeTo(host, skill.source) && wanted.has(hostName(skill))).map((skill) => skill.name);
+}
+
+/** The discovery without the skills `names`; null when nothing is left. */
+function without(found: SkillDiscoveryAttachment | null, names: readonly string[]): SkillDiscoveryAttachment | null {
+  const skills = (found?.skills ?? []).filter((skill) => !names.includes(skill.name));
+  return found === null || skills.length === 0 ? null : { ...found, skills };
 }
 
 /** The user turns before `prompt`: the host may have written the prompt itself already. */

@@ -73,7 +73,9 @@ describe('config files', () => {
   it.each([
     ['{"pin": "xlsx"}', '"pin": Invalid input: expected array, received string'],
     ['{"sources": {"codex": "no"}}', '"sources.codex": Invalid input: expected boolean, received string'],
-    ['{"pins": []}', '"pins": unknown key'],
+    ['{"pins": []}', '"pins": unknown key (did you mean "pin"?)'],
+    ['{"sources": {"libary": true}}', '"sources.libary": unknown key (did you mean "library"?)'],
+    ['{"frobnicate": []}', '"frobnicate": unknown key'],
     ['{"never": [""]}', '"never[0]": expected a non-empty pattern'],
     ['{ nope', 'not valid JSON'],
   ])('%s: one line naming the file and the key', async (text, reason) => {

@@ -80,6 +80,22 @@ describe('doctor', () => {
     expect(out.stdout).toContain("  PROBLEM hook command: /gone/bin/skill-search.js does not exist (moved or deleted); fix: run 'skill-search install' again");
     expect(out.stdout).toContain('  MISSING MCP server: no "skill-search" server in ~/.claude.json; fix: skill-search install claude-code');
   });
+  it('reports a skill-search.json that does not load (the hook would skip every prompt), and exits 1', async () => {
+    await cli(['install', 'claude-code']);
+    expect((await cli(['doctor', 'claude-code'])).stdout).not.toContain(' settings: ');
+    const config = path.join(home, '.claude/skill-search.json');
+    writeFileSync(config, '{"exlude": ["legacy-*"]}');
+    const out = await cli(['doctor', 'claude-code']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      `  PROBLEM settings: ${config}: "exlude": unknown key (did you mean "exclude"?); until it loads, the hook suggests nothing and the MCP server does not start; fix: correct it ('skill-search config' reads it back)\n`,
+    );
+    // The hook agrees: it skips the prompt and says why.
+    const hook = await runCli(['hook', 'claude-code'], home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: home, stdin: '{"prompt":"x"}' });
+    expect(JSON.parse(hook.stdout).systemMessage).toContain('"exlude": unknown key');
+    writeFileSync(config, '{"exclude": ["legacy-*"]}');
+    expect((await cli(['doctor', 'claude-code'])).code).toBe(0);
+  });
 });
 
 describe('doctor and the Claude Code plugin', () => {

@@ -44,6 +44,17 @@ describe('query (hash embedder)', () => {
     for (const hit of plain.hits) expect(Object.keys(hit)).toEqual(['name', 'source', 'score', 'path']);
   });
 
+  it('--explain says a hit under the threshold is shown beside the first, not "below"', async () => {
+    // Two requests in one: the second skill scores under a threshold of 0.5 but close to the first.
+    const message = 'migrate the database and write release notes';
+    const shown = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--explain', '--abstain', '0.5', '--k', '2', message], cache);
+    const verdicts = shown.stdout.split('\n').filter((text) => text.startsWith('    relevance: '));
+    expect(verdicts.map((text) => text.replace(/^.*; (shown[^:]*): \d\.\d+ ([<≥]) threshold 0\.500$/, '$1 $2'))).toEqual([
+      'shown ≥',
+      'shown beside the first <',
+    ]);
+  });
+
   it('joins several words into one message', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'git', 'bisect', 'regression'], cache);
     const parsed = JSON.parse(result.stdout) as { query: string; hits: { name: string }[] };

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { STUB_REPLY, startAnthropicStub } from './support/anthropic-stub.js';
-import { claudeEnv, claudeHookContext, claudeSkillListing, claudeTurnHookContext, promptClaude } from './support/claude.js';
+import { STUB_REPLY, messagesRequests, startAnthropicStub } from './support/anthropic-stub.js';
+import { type MessagesBody, claudeEnv, claudeHookContext, claudeSkillListing, claudeTurnHookContext, messageTexts, promptClaude } from './support/claude.js';
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import type { RecordingServer } from './support/recording-server.js';
 import {
@@ -81,6 +81,23 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     const turn = await promptClaude(own, bin!, stub, MATCHING);
     expect(turn.result.code).toBe(0);
     expect(claudeHookContext(turn.request)).toContain(MATCHING_SUGGESTION);
+  });
+
+  it('/<skill> runs the skill in Claude Code itself: the model gets its body and no suggestion of it, then or later in the session', async () => {
+    const own = await freshHome();
+    const before = stub.requests.length;
+    const result = await own.run(bin!, ['-p', `/pdf-tables ${MATCHING}`], claudeEnv(stub));
+    expect(result.code).toBe(0);
+    const request = messagesRequests({ ...stub, requests: stub.requests.slice(before) })
+      .map((recorded) => recorded.body as MessagesBody)
+      .find((body) => messageTexts(body).some((text) => text.includes('<command-name>/pdf-tables</command-name>')));
+    expect(request).toBeDefined();
+    expect(messageTexts(request!).join('\n')).toContain('Follow these steps.');
+    expect(claudeHookContext(request!) ?? '').not.toContain('pdf-tables');
+
+    const later = await promptClaude(own, bin!, stub, MATCHING, ['--continue']);
+    expect(later.request.messages.filter((message) => message.role === 'assistant').length).toBeGreaterThan(0);
+    expect(claudeTurnHookContext(later.request, MATCHING) ?? '').not.toContain('pdf-tables');
   });
 
   it('an off-topic prompt: nothing from the hook reaches the model', async () => {

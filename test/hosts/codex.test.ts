@@ -73,6 +73,14 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
     expect(codexHookContext(fresh.request, MATCHING)).toContain(MATCHING_SUGGESTION);
   });
 
+  it('$<skill> runs a skill Codex lists: the model gets its body and no suggestion of it', async () => {
+    const prompt = `use $pdf-tables to ${MATCHING}`;
+    const turn = await promptCodex(home, bin!, stub, prompt);
+    expect(turn.result.code).toBe(0);
+    expect(JSON.stringify(turn.request.input)).toContain('<name>pdf-tables</name>');
+    expect(codexHookContext(turn.request, prompt) ?? '').not.toContain('pdf-tables');
+  });
+
   it('the model is offered our MCP tools', async () => {
     const turn = await promptCodex(home, bin!, stub, OFF_TOPIC);
     expect(codexMcpTools(turn.request)).toEqual(expect.arrayContaining(['mcp__skill_search.search_skills', 'mcp__skill_search.read_skill']));

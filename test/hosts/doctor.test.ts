@@ -3,7 +3,7 @@
  * plugin folder, and `skill-search doctor` after `install` (and after Codex's trust entry for
  * our hook is removed, when the real Codex indeed no longer runs it).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../cli/helpers.js';
@@ -65,6 +65,21 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('the user
 
     // install codex again writes the entry back, and Codex runs the hook.
     await home.cli(['install', 'codex']);
+    expect((await home.cliResult(['doctor', 'codex'])).code).toBe(0);
+    expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toContain(MATCHING_SUGGESTION);
+  });
+
+  it('doctor: a mistyped skill-search.json is a problem, as it is for the real Codex, whose prompts then get no suggestion', async () => {
+    const home = await codexHome();
+    const config = path.join(home.home, '.claude', 'skill-search.json');
+    mkdirSync(path.dirname(config), { recursive: true });
+    writeFileSync(config, '{"exlude": ["legacy-*"]}');
+    const broken = await home.cliResult(['doctor', 'codex']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^ {2}PROBLEM settings: .*skill-search\.json: "exlude": unknown key \(did you mean "exclude"\?\); /m);
+    expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toBeUndefined();
+
+    writeFileSync(config, '{"exclude": ["legacy-*"]}');
     expect((await home.cliResult(['doctor', 'codex'])).code).toBe(0);
     expect(codexHookContext((await promptCodex(home, bins.codex!, stub, MATCHING)).request, MATCHING)).toContain(MATCHING_SUGGESTION);
   });

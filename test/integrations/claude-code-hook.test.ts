@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
@@ -212,6 +212,41 @@ describe('skill-search hook claude-code (process)', () => {
     expect(output.hookSpecificOutput.additionalContext).toMatch(
       /^Skills relevant to your task:\n\n- flaky-tests: Diagnose intermittently failing \(flaky\) tests in a CI pipeline - when a test passes locally but fails sometimes in CI/,
     );
+  });
+
+  it('/name of a skill Claude Code lists: it ran it, so no suggestion of it, now or later in the session; Codex still gets it', async () => {
+    const session = (id: string, text: string) => JSON.stringify({ session_id: id, cwd: cache, hook_event_name: 'UserPromptSubmit', prompt: text });
+    const context = (stdout: string) =>
+      stdout === '' ? '' : (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const ran = await runCli(argv, cache, { stdin: session('slash', '/flaky-tests it fails in CI but passes locally') });
+    expect(ran.code).toBe(0);
+    expect(context(ran.stdout)).not.toContain('- flaky-tests:');
+    const later = await runCli(argv, cache, { stdin: session('slash', 'a test fails sometimes in CI but passes locally, flaky') });
+    expect(context(later.stdout)).not.toContain('- flaky-tests:');
+    // Another session, and Codex (which runs no `/name`), are told about it.
+    expect(context((await runCli(argv, cache, { stdin: session('other', 'a test fails sometimes in CI but passes locally, flaky') })).stdout)).toContain(
+      '- flaky-tests:',
+    );
+    const codex = ['hook', 'codex', ...argv.slice(2)];
+    expect(context((await runCli(codex, cache, { stdin: session('codex', '/flaky-tests it fails in CI but passes locally') })).stdout)).toContain(
+      '- flaky-tests:',
+    );
+  });
+
+  it('$name of a skill Codex lists: Codex ran it, so no suggestion of it; without the mention it is suggested', async () => {
+    const project = tempDir();
+    try {
+      cpSync(path.join(SKILLS, 'flaky-tests'), path.join(project, '.agents', 'skills', 'flaky-tests'), { recursive: true });
+      const hook = async (text: string) => {
+        const stdin = JSON.stringify({ session_id: `codex-${text.length}`, cwd: project, hook_event_name: 'UserPromptSubmit', prompt: text });
+        const out = await runCli(['hook', 'codex', '--model', 'hash', '--timeout-ms', '20000'], project, { stdin, cwd: project });
+        return out.stdout === '' ? '' : (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      };
+      expect(await hook('a test fails sometimes in CI but passes locally, flaky')).toContain('- flaky-tests:');
+      expect(await hook('use $flaky-tests for this: a test fails sometimes in CI but passes locally')).not.toContain('- flaky-tests:');
+    } finally {
+      removeDir(project);
+    }
   });
 
   it('irrelevant prompt → empty stdout, exit 0', async () => {

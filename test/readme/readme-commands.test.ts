@@ -122,6 +122,9 @@ describe.skipIf(!built)('README shell blocks, run as written', () => {
     const ran = block && results.get(block.line);
     expect(ran?.stdout).toMatch(/^\d+ skills? loaded; 0 errors/m);
     expect(ran?.stdout).toMatch(/^1\. {2}release-notes {2}/m);
+    // The score the README prints under the block, to its first digit (`0.7…`).
+    const printed = /^1\. {2}release-notes {2}(\d\.\d)…/m.exec(README.slice(README.indexOf(block?.script ?? '\0')))?.[1];
+    expect(/^1\. {2}release-notes {2}(\d\.\d)/m.exec(ran?.stdout ?? '')?.[1]).toBe(printed);
   });
 
   it("the hook check prints Claude Code's hook JSON with the new skill", () => {

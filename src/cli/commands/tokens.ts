@@ -37,7 +37,7 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const { before, after } = cost;
   line(
     io.stdout,
-    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as the host renders it within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
+    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as ${typeof hostRaw === 'string' ? `${host} renders it` : 'the default listing renders it (--host: as a host does)'} within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
   );
   line(
     io.stdout,
