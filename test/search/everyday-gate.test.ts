@@ -75,22 +75,10 @@ describe('lacksSpecificEvidence', () => {
     expect(lacksSpecificEvidence([hit({ coverage: 0.5 })], 4, gate)).toBe(false);
   });
 
-  it('gates a first hit matching most of the words when they are common ones, whatever the cosine', () => {
-    // "show me the diff": both words matched, BM25 2 a word, a coding skill's vector close by.
-    expect(lacksSpecificEvidence([hit({ cosine: 0.5, lexical: 4, coverage: 1 })], 2, gate)).toBe(true);
-    // The same words with a rare one among them (BM25 above the bound a word) are specific evidence.
-    expect(lacksSpecificEvidence([hit({ cosine: 0.5, lexical: 20, coverage: 1 })], 2, gate)).toBe(false);
-    // Common words that cover too little of the message are not this clause's business.
-    expect(lacksSpecificEvidence([hit({ cosine: 0.5, lexical: 4, coverage: 0.5 })], 4, gate)).toBe(false);
-    // Its bound at 0 turns the clause off.
-    expect(lacksSpecificEvidence([hit({ cosine: 0.5, lexical: 4, coverage: 1 })], 2, { ...gate, bm25PerWord: 0 })).toBe(false);
-  });
-
   it('never gates dense or lexical lists, an empty list, or with the gate off', () => {
     expect(lacksSpecificEvidence([hit({ lexical: undefined, coverage: undefined })], 4, gate)).toBe(false);
     expect(lacksSpecificEvidence([hit({ cosine: undefined })], 4, gate)).toBe(false);
     expect(lacksSpecificEvidence([], 4, gate)).toBe(false);
     expect(lacksSpecificEvidence([hit({})], 4, { ...gate, cosine: 0 })).toBe(false);
-    expect(lacksSpecificEvidence([hit({ lexical: 4, coverage: 1 })], 2, { ...gate, cosine: 0 })).toBe(false);
   });
 });
