@@ -9,7 +9,7 @@ describe('tokens', () => {
     const rendered = async (extra: string[]) => {
       const out = await runCli(['tokens', '--skills-dir', SKILLS, ...extra], cache);
       expect(out.code).toBe(0);
-      return /tokens as (.+) within its [\d,]+-character budget/.exec(out.stdout)?.[1];
+      return /tokens as (.+) within its [\d,]+-(?:character|column|token) budget/.exec(out.stdout)?.[1];
     };
     expect(await rendered([])).toBe('the default listing renders it (--host: as a host does)');
     expect(await rendered(['--host', 'claude-code'])).toBe('claude-code renders it');
