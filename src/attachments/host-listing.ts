@@ -231,8 +231,12 @@ export function codexContextWindow({
   return configuredWindowTokens === undefined ? known.window : Math.min(configuredWindowTokens, known.max);
 }
 const CODEX_CONTEXT_PERCENT = 2;
-/** Its skill lines get 2% of the window less these tokens (seen at windows of 100,000 and 272,000). */
-const CODEX_BUDGET_SLACK_TOKENS = 3;
+/**
+ * Codex charges its skill roots table to the same budget, as ceil((B - this) / 4) tokens for B bytes
+ * of root lines (each with its line break), never below 0: fitted to its requests with root paths
+ * of four lengths (docs/hosts.md).
+ */
+const CODEX_ROOTS_TABLE_FREE_BYTES = 142;
 /** Codex cuts a longer description to this many characters, the last three `...` (seen in its request). */
 const CODEX_MAX_DESCRIPTION_CHARS = 1024;
 
@@ -248,8 +252,8 @@ function inside(path: string, dir: string): boolean {
 
 export function codexSkillsSection(skills: readonly Skill[], options: CodexListingOptions): HostListing {
   const window = codexContextWindow(options);
-  // What its skill lines may cost, in tokens of 4 UTF-8 bytes (the roots table is not paid for).
-  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100) - CODEX_BUDGET_SLACK_TOKENS) };
+  // 2% of the window in tokens of 4 UTF-8 bytes, for the roots table and the skill lines.
+  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100)) };
   const cost = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
   const placed = skills.filter(isListedByCodex).map((skill) => {
@@ -275,7 +279,8 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
     chars === 0 ? `- ${entry.name}: (file: ${entry.path})` : `- ${entry.name}: ${entry.description.slice(0, chars).join('')} (file: ${entry.path})`;
   const lineCost = (text: string): number => cost(`${text}\n`);
 
-  const limit = budget.limit;
+  const rootsBytes = rootLines.reduce((sum, text) => sum + Buffer.byteLength(`${text}\n`, 'utf8'), 0);
+  const limit = budget.limit - Math.max(0, Math.ceil((rootsBytes - CODEX_ROOTS_TABLE_FREE_BYTES) / 4));
   const allocation = entries.map((entry) => entry.description.length);
   const omitted = new Set<number>();
   const fullCost = entries.reduce((sum, entry, i) => sum + lineCost(line(entry, allocation[i]!)), 0);

@@ -187,19 +187,49 @@ describe('Codex 0.171.0', () => {
         '</skills_instructions>',
       ].join('\n'),
     );
-    // The window it assumed for every model tried: 2% of 272,000 tokens, less 3.
-    expect(section.budget).toEqual({ unit: 'tokens', limit: 5437 });
+    // The window it assumed for every model tried: 2% of 272,000 tokens.
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 5440 });
   });
 
   it('with a context window, 2% of it in tokens; over budget the descriptions share what is left', () => {
-    // 2% of 3,600 tokens = 72 tokens, less 3; the roots table is not paid for.
-    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3600 });
+    // 2% of 3,450 tokens = 69 tokens (the roots table, under 142 bytes, costs nothing).
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3450 });
     expect(section.budget).toEqual({ unit: 'tokens', limit: 69 });
     expect(section.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
     // One character at a time to each: the shortest description is whole before the others are.
     expect(section.shortened).toEqual(['pdf-tables', 'release-notes']);
     const lines = section.text.split('\n').filter((line) => line.startsWith('- ') && line.includes('(file:'));
     for (const line of lines) expect(line).toMatch(/^- [a-z-]+: \S.* \(file: r0\/[a-z-]+\/SKILL\.md\)$/);
+  });
+
+  it('charges its roots table beyond its first 142 bytes to the same budget, a token per 4 bytes', () => {
+    const at = (home: string) => {
+      const deep = [
+        { dir: `${home}/.agents/skills`, scope: 'user' as const },
+        { dir: `${home}/.codex/skills/.system`, scope: 'system' as const },
+      ];
+      const skills = ['alpha', 'beta', 'gamma'].map((name) =>
+        makeSkill(name, { description: 'word '.repeat(100), source: 'codex', path: `${home}/.agents/skills/${name}/SKILL.md` }),
+      );
+      const section = codexSkillsSection(skills, { roots: deep, contextWindowTokens: 9000 });
+      const rootBytes = section.text
+        .split('\n')
+        .filter((line) => line.startsWith('- `r'))
+        .reduce((sum, line) => sum + line.length + 1, 0);
+      const lineTokens = section.text
+        .split('\n')
+        .filter((line) => line.includes(' (file: '))
+        .reduce((sum, line) => sum + Math.ceil((line.length + 1) / 4), 0);
+      return { rootBytes, lineTokens, budget: section.budget.limit };
+    };
+    const near = at('/h');
+    const far = at(`/h/${'d'.repeat(199)}`);
+    expect(near.rootBytes).toBeLessThan(142);
+    expect(far.rootBytes - near.rootBytes).toBe(200);
+    expect([near.budget, far.budget]).toEqual([180, 180]);
+    // Near, the lines have all 180 tokens; far, the table takes ceil((rootBytes - 142) / 4) of them.
+    expect(near.lineTokens).toBe(180);
+    expect(far.lineTokens).toBe(180 - Math.ceil((far.rootBytes - 142) / 4));
   });
 
   it('sends a multi-line description on one line', () => {
@@ -261,7 +291,7 @@ describe('Codex 0.171.0', () => {
     expect(codexContextWindow({ model: 'gpt-5.5', configuredWindowTokens: 800_000 })).toBe(272_000);
     expect(codexContextWindow({ model: 'gpt-6.2-sol', configuredWindowTokens: 1_000_000 })).toBe(872_000);
     expect(codexContextWindow({ model: 'gpt-5.5', configuredWindowTokens: 800_000, contextWindowTokens: 900_000 })).toBe(900_000);
-    expect(codexSkillsSection(THREE, { roots, model: 'gpt-6.2-sol' }).budget).toEqual({ unit: 'tokens', limit: 9997 });
+    expect(codexSkillsSection(THREE, { roots, model: 'gpt-6.2-sol' }).budget).toEqual({ unit: 'tokens', limit: 10_000 });
   });
 
   it('flags, without printing it, the usage text Codex adds after the list for gpt-5.5 alone', () => {

@@ -263,10 +263,10 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
   }
 
   it.skipIf(!existsSync(EVAL_LIBRARY))(
-    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened',
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens, its roots table and its own skills paid for, descriptions shortened',
     async () => {
       const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
-      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
+      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5440 });
       expect(predicted.text).toBe(sent);
       expect(predicted.shortened.length).toBeGreaterThan(150);
       // A multi-line description (claude-api's) is sent on one line.
@@ -280,17 +280,17 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
     expect(predicted.omitted.length).toBeGreaterThan(20);
   });
 
-  it('model_context_window = 100000: 2,000 tokens less 3 (165 of the repository’s skills)', async () => {
+  it('model_context_window = 100000: 2,000 tokens (165 of the repository’s skills)', async () => {
     const { sent, predicted } = await compare((home) => addRepoSkills(home, 165, CODEX_ROOT), {
       flags: ['-c', 'model_context_window=100000'],
       window: '100000',
     });
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 1997 });
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 2000 });
     expect(predicted.text).toBe(sent);
     expect(predicted.omitted.length).toBeGreaterThan(0);
   });
 
-  it('the model in ~/.codex/config.toml (gpt-6.2-sol, 500,000 tokens in its catalog): 9,997 tokens, all 165 described', async () => {
+  it('the model in ~/.codex/config.toml (gpt-6.2-sol, 500,000 tokens in its catalog): 10,000 tokens, all 165 described', async () => {
     const { sent, predicted, model } = await compare(
       (home) => {
         addRepoSkills(home, 165, CODEX_ROOT);
@@ -299,7 +299,7 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
       { model: null },
     );
     expect(model).toBe('gpt-6.2-sol');
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 9997 });
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 10_000 });
     expect(predicted.text).toBe(sent);
     expect(predicted.shortened).toEqual([]);
   });
@@ -313,7 +313,7 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
       { model: null, env: (home) => ({ CODEX_HOME: path.join(home.home, 'codex-home') }) },
     );
     expect(model).toBe('gpt-6.2-sol');
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 9997 });
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 10_000 });
     expect(predicted.text).toBe(sent);
   });
 
@@ -326,10 +326,10 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
       writeToml(path.join(home.home, '.codex', 'config.toml'), `model = "gpt-6.2-sol"\nmodel_context_window = 600000\n${trust}`);
     };
     const trusted = await compare(projectWindow(true), { model: null });
-    expect(trusted.predicted.budget).toEqual({ unit: 'tokens', limit: 1997 });
+    expect(trusted.predicted.budget).toEqual({ unit: 'tokens', limit: 2000 });
     expect(trusted.predicted.text).toBe(trusted.sent);
     const untrusted = await compare(projectWindow(false), { model: null });
-    expect(untrusted.predicted.budget).toEqual({ unit: 'tokens', limit: 11_997 });
+    expect(untrusted.predicted.budget).toEqual({ unit: 'tokens', limit: 12_000 });
     expect(untrusted.predicted.text).toBe(untrusted.sent);
     expect(untrusted.predicted.shortened).toEqual([]);
   });
@@ -345,13 +345,28 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
     expect(model).toBe('gpt-5.5');
     expect(usageBlock).toBeDefined();
     expect(predicted.usageInstructions).toBe(true);
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
-    // Capped: Codex shortened descriptions that 800,000 tokens would have room for (exact cuts: see docs/hosts.md on root paths).
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5440 });
+    // Capped: Codex shortened descriptions that 800,000 tokens would have room for.
     const uncapped = JSON.parse((await home.cli(['list', '--host', 'codex', '--json', '--context-window', '800000'])).stdout) as Predicted;
     expect(uncapped.shortened).toEqual([]);
     expect(predicted.shortened.length).toBeGreaterThan(40);
     expect(sent).not.toBe(uncapped.text);
-    expect(sent.split('\n').length).toBe(predicted.text.split('\n').length);
+    expect(predicted.text).toBe(sent);
+  });
+
+  it('its roots table is paid for out of the budget: a CODEX_HOME 1 to 4 characters deeper shifts the cuts, predicted each time', async () => {
+    for (const depth of [1, 2, 3, 4]) {
+      const codexHome = (home: HostHome) => path.join(home.home, 'c'.repeat(depth));
+      const { sent, predicted } = await compare(
+        (home) => {
+          addRepoSkills(home, 165, CODEX_ROOT);
+          mkdirSync(codexHome(home));
+        },
+        { env: (home) => ({ CODEX_HOME: codexHome(home) }) },
+      );
+      expect(predicted.shortened.length).toBeGreaterThan(40);
+      expect(predicted.text).toBe(sent);
+    }
   });
 
   it('gpt-5 (any id not in its catalog) gets no usage block, and list --host codex flags none', async () => {
