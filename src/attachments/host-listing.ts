@@ -17,6 +17,8 @@ export interface HostListing {
   /** Names left out entirely. */
   readonly omitted: readonly string[];
   readonly budget: { readonly unit: 'columns' | 'tokens' | 'characters'; readonly limit: number };
+  /** Codex adds its own "How to use skills" text after the list, before the section's end (its prose, not reproduced in `text`). */
+  readonly usageInstructions?: true;
 }
 
 const CLAUDE_CODE_MAX_DESCRIPTION_CHARS = 1536;
@@ -163,7 +165,12 @@ export interface CodexRoot {
 }
 
 export interface CodexListingOptions {
+  /** A context window that wins over all else (`--context-window`). */
   readonly contextWindowTokens?: number | undefined;
+  /** The model Codex runs (`model` in its config.toml); unset or not in its catalog, its fallback. */
+  readonly model?: string | undefined;
+  /** `model_context_window` from its config.toml: Codex caps it at the model's largest window. */
+  readonly configuredWindowTokens?: number | undefined;
   /** The skill roots; a skill outside all of them is shown with its full path, as user scope. */
   readonly roots: readonly CodexRoot[];
   /** A root whose skills pay for their lines but are left out of the result (Codex's own, which it installs itself). */
@@ -174,11 +181,62 @@ const CODEX_OPEN = '<skills_instructions>';
 const CODEX_CLOSE = '</skills_instructions>';
 const CODEX_INTRO =
   'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.';
-/** The window Codex 0.171.0 assumed for every model tried (gpt-5, gpt-5.5, an unknown id) when `model_context_window` is not set. */
-const CODEX_DEFAULT_CONTEXT_TOKENS = 272_000;
+/**
+ * Codex 0.171.0's model catalog (bundled in its binary), where it differs from its fallback for an
+ * id it does not know (a 272,000-token window, at most 272,000, no usage block): each model's window,
+ * the most `model_context_window` may raise it to, and whether Codex adds its own "How to use
+ * skills" text after the list. Matched on the exact id.
+ */
+interface CodexModel {
+  readonly window: number;
+  readonly max: number;
+  readonly usageInstructions: boolean;
+}
+const CODEX_FALLBACK_MODEL: CodexModel = { window: 272_000, max: 272_000, usageInstructions: false };
+const CODEX_LONG_MODEL: CodexModel = { window: 500_000, max: 872_000, usageInstructions: false };
+const CODEX_RAISABLE_MODEL: CodexModel = { window: 272_000, max: 872_000, usageInstructions: false };
+const CODEX_MODELS: Readonly<Record<string, CodexModel>> = {
+  'gpt-5.5': { window: 272_000, max: 272_000, usageInstructions: true },
+  'gpt-daybreak-red-latest': { window: 372_000, max: 372_000, usageInstructions: false },
+  'gpt-6.2-sol': CODEX_LONG_MODEL,
+  'gpt-6.1-sol': CODEX_LONG_MODEL,
+  'gpt-6.1-terra': CODEX_LONG_MODEL,
+  ...Object.fromEntries(
+    [
+      'gpt-6.2-astra',
+      'gpt-6-astra',
+      'gpt-6-sol',
+      'gpt-6-luna',
+      'gpt-5.6-sol',
+      'gpt-5.6-terra',
+      'gpt-5.6-luna',
+      'gpt-daybreak-blue-latest',
+      'codex-auto-review',
+    ].map((id) => [id, CODEX_RAISABLE_MODEL]),
+  ),
+};
+
+function codexModel(model: string | undefined): CodexModel {
+  return model !== undefined && Object.hasOwn(CODEX_MODELS, model) ? CODEX_MODELS[model]! : CODEX_FALLBACK_MODEL;
+}
+
+/** The window Codex sizes its skills budget by: `--context-window`, else its config's (capped at the model's largest), else the model's. */
+export function codexContextWindow({
+  contextWindowTokens,
+  model,
+  configuredWindowTokens,
+}: Pick<CodexListingOptions, 'contextWindowTokens' | 'model' | 'configuredWindowTokens'>): number {
+  if (contextWindowTokens !== undefined) return contextWindowTokens;
+  const known = codexModel(model);
+  return configuredWindowTokens === undefined ? known.window : Math.min(configuredWindowTokens, known.max);
+}
 const CODEX_CONTEXT_PERCENT = 2;
-/** Its skill lines get 2% of the window less these tokens (seen at windows of 100,000 and 272,000). */
-const CODEX_BUDGET_SLACK_TOKENS = 3;
+/**
+ * Codex charges its skill roots table to the same budget, as ceil((B - this) / 4) tokens for B bytes
+ * of root lines (each with its line break), never below 0: fitted to its requests with root paths
+ * of four lengths (docs/hosts.md).
+ */
+const CODEX_ROOTS_TABLE_FREE_BYTES = 142;
 /** Codex cuts a longer description to this many characters, the last three `...` (seen in its request). */
 const CODEX_MAX_DESCRIPTION_CHARS = 1024;
 
@@ -193,9 +251,9 @@ function inside(path: string, dir: string): boolean {
 }
 
 export function codexSkillsSection(skills: readonly Skill[], options: CodexListingOptions): HostListing {
-  const window = options.contextWindowTokens ?? CODEX_DEFAULT_CONTEXT_TOKENS;
-  // What its skill lines may cost, in tokens of 4 UTF-8 bytes (the roots table is not paid for).
-  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100) - CODEX_BUDGET_SLACK_TOKENS) };
+  const window = codexContextWindow(options);
+  // 2% of the window in tokens of 4 UTF-8 bytes, for the roots table and the skill lines.
+  const budget = { unit: 'tokens' as const, limit: Math.max(1, Math.floor((window * CODEX_CONTEXT_PERCENT) / 100)) };
   const cost = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
   const placed = skills.filter(isListedByCodex).map((skill) => {
@@ -221,7 +279,8 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
     chars === 0 ? `- ${entry.name}: (file: ${entry.path})` : `- ${entry.name}: ${entry.description.slice(0, chars).join('')} (file: ${entry.path})`;
   const lineCost = (text: string): number => cost(`${text}\n`);
 
-  const limit = budget.limit;
+  const rootsBytes = rootLines.reduce((sum, text) => sum + Buffer.byteLength(`${text}\n`, 'utf8'), 0);
+  const limit = budget.limit - Math.max(0, Math.ceil((rootsBytes - CODEX_ROOTS_TABLE_FREE_BYTES) / 4));
   const allocation = entries.map((entry) => entry.description.length);
   const omitted = new Set<number>();
   const fullCost = entries.reduce((sum, entry, i) => sum + lineCost(line(entry, allocation[i]!)), 0);
@@ -268,6 +327,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
     CODEX_CLOSE,
   ].join('\n');
   return {
+    ...(codexModel(options.model).usageInstructions ? { usageInstructions: true } : {}),
     text: entries.every((_, i) => unprinted(i)) ? '' : text,
     listed: keptIndexes.map((i) => placed[i]!.skill.name),
     shortened: keptIndexes.filter((i) => allocation[i]! < entries[i]!.description.length).map((i) => placed[i]!.skill.name),

@@ -1,9 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLAUDE_CODE_OWN_ENTRIES, claudeCodeBudget, claudeCodeListing, codexSkillsSection, displayWidth } from '../../src/attachments/host-listing.js';
-import { claudeCodeSetup, claudeCodeUsage } from '../../src/cli/commands/host-profile.js';
+import {
+  CLAUDE_CODE_OWN_ENTRIES,
+  claudeCodeBudget,
+  claudeCodeListing,
+  codexContextWindow,
+  codexSkillsSection,
+  displayWidth,
+} from '../../src/attachments/host-listing.js';
+import { claudeCodeSetup, claudeCodeUsage, codexSetup } from '../../src/cli/commands/host-profile.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -180,19 +187,49 @@ describe('Codex 0.171.0', () => {
         '</skills_instructions>',
       ].join('\n'),
     );
-    // The window it assumed for every model tried: 2% of 272,000 tokens, less 3.
-    expect(section.budget).toEqual({ unit: 'tokens', limit: 5437 });
+    // The window it assumed for every model tried: 2% of 272,000 tokens.
+    expect(section.budget).toEqual({ unit: 'tokens', limit: 5440 });
   });
 
   it('with a context window, 2% of it in tokens; over budget the descriptions share what is left', () => {
-    // 2% of 3,600 tokens = 72 tokens, less 3; the roots table is not paid for.
-    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3600 });
+    // 2% of 3,450 tokens = 69 tokens (the roots table, under 142 bytes, costs nothing).
+    const section = codexSkillsSection(THREE, { roots, contextWindowTokens: 3450 });
     expect(section.budget).toEqual({ unit: 'tokens', limit: 69 });
     expect(section.listed).toEqual(['csv-clean', 'pdf-tables', 'release-notes']);
     // One character at a time to each: the shortest description is whole before the others are.
     expect(section.shortened).toEqual(['pdf-tables', 'release-notes']);
     const lines = section.text.split('\n').filter((line) => line.startsWith('- ') && line.includes('(file:'));
     for (const line of lines) expect(line).toMatch(/^- [a-z-]+: \S.* \(file: r0\/[a-z-]+\/SKILL\.md\)$/);
+  });
+
+  it('charges its roots table beyond its first 142 bytes to the same budget, a token per 4 bytes', () => {
+    const at = (home: string) => {
+      const deep = [
+        { dir: `${home}/.agents/skills`, scope: 'user' as const },
+        { dir: `${home}/.codex/skills/.system`, scope: 'system' as const },
+      ];
+      const skills = ['alpha', 'beta', 'gamma'].map((name) =>
+        makeSkill(name, { description: 'word '.repeat(100), source: 'codex', path: `${home}/.agents/skills/${name}/SKILL.md` }),
+      );
+      const section = codexSkillsSection(skills, { roots: deep, contextWindowTokens: 9000 });
+      const rootBytes = section.text
+        .split('\n')
+        .filter((line) => line.startsWith('- `r'))
+        .reduce((sum, line) => sum + line.length + 1, 0);
+      const lineTokens = section.text
+        .split('\n')
+        .filter((line) => line.includes(' (file: '))
+        .reduce((sum, line) => sum + Math.ceil((line.length + 1) / 4), 0);
+      return { rootBytes, lineTokens, budget: section.budget.limit };
+    };
+    const near = at('/h');
+    const far = at(`/h/${'d'.repeat(199)}`);
+    expect(near.rootBytes).toBeLessThan(142);
+    expect(far.rootBytes - near.rootBytes).toBe(200);
+    expect([near.budget, far.budget]).toEqual([180, 180]);
+    // Near, the lines have all 180 tokens; far, the table takes ceil((rootBytes - 142) / 4) of them.
+    expect(near.lineTokens).toBe(180);
+    expect(far.lineTokens).toBe(180 - Math.ceil((far.rootBytes - 142) / 4));
   });
 
   it('sends a multi-line description on one line', () => {
@@ -239,5 +276,69 @@ describe('Codex 0.171.0', () => {
   it('leaves out a skill whose agents/openai.yaml forbids implicit invocation', () => {
     const hidden: Skill = { ...THREE[2]!, invocation: { model: false, user: true, reasons: ['agents/openai.yaml: policy.allow_implicit_invocation: false'] } };
     expect(codexSkillsSection([THREE[0]!, hidden], { roots }).listed).toEqual(['csv-clean']);
+  });
+
+  it('sizes its window by the model’s catalog entry, model_context_window capped at the model’s largest, --context-window over both', () => {
+    expect(codexContextWindow({})).toBe(272_000);
+    expect(codexContextWindow({ model: 'gpt-5' })).toBe(272_000);
+    expect(codexContextWindow({ model: 'gpt-6.2-sol' })).toBe(500_000);
+    expect(codexContextWindow({ model: 'gpt-daybreak-red-latest' })).toBe(372_000);
+    // An id is matched whole; Object's own properties are no model.
+    expect(codexContextWindow({ model: 'gpt-6.2-sol-preview' })).toBe(272_000);
+    expect(codexContextWindow({ model: 'constructor' })).toBe(272_000);
+    expect(codexContextWindow({ model: 'gpt-5', configuredWindowTokens: 100_000 })).toBe(100_000);
+    expect(codexContextWindow({ model: 'gpt-5', configuredWindowTokens: 1_000_000 })).toBe(272_000);
+    expect(codexContextWindow({ model: 'gpt-5.5', configuredWindowTokens: 800_000 })).toBe(272_000);
+    expect(codexContextWindow({ model: 'gpt-6.2-sol', configuredWindowTokens: 1_000_000 })).toBe(872_000);
+    expect(codexContextWindow({ model: 'gpt-5.5', configuredWindowTokens: 800_000, contextWindowTokens: 900_000 })).toBe(900_000);
+    expect(codexSkillsSection(THREE, { roots, model: 'gpt-6.2-sol' }).budget).toEqual({ unit: 'tokens', limit: 10_000 });
+  });
+
+  it('flags, without printing it, the usage text Codex adds after the list for gpt-5.5 alone', () => {
+    expect(codexSkillsSection(THREE, { roots, model: 'gpt-5.5' }).usageInstructions).toBe(true);
+    for (const model of [undefined, 'gpt-5', 'gpt-6.2-sol']) expect(codexSkillsSection(THREE, { roots, model })).not.toHaveProperty('usageInstructions');
+    expect(codexSkillsSection(THREE, { roots, model: 'gpt-5.5' }).text).toBe(codexSkillsSection(THREE, { roots }).text);
+  });
+
+  describe('what it reads from config.toml', () => {
+    const dirs: string[] = [];
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    };
+    const setup = () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'codex-config-'));
+      dirs.push(dir);
+      return { codexHome: path.join(dir, 'codex'), cwd: path.join(dir, 'project') };
+    };
+    afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+    it('model and model_context_window of the user’s file; nothing when it is missing or broken', async () => {
+      const { codexHome, cwd } = setup();
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: undefined, configuredWindowTokens: undefined });
+      write(path.join(codexHome, 'config.toml'), 'model = "gpt-5.5"\nmodel_context_window = 100000\n');
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: 'gpt-5.5', configuredWindowTokens: 100_000 });
+      write(path.join(codexHome, 'config.toml'), 'model = [broken\n');
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: undefined, configuredWindowTokens: undefined });
+      write(path.join(codexHome, 'config.toml'), 'model = ""\nmodel_context_window = -5\n');
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: undefined, configuredWindowTokens: undefined });
+    });
+
+    it('a project’s .codex/config.toml over it, only when the user’s file trusts the project', async () => {
+      const { codexHome, cwd } = setup();
+      write(path.join(cwd, '.codex', 'config.toml'), 'model_context_window = 100000\n');
+      write(path.join(codexHome, 'config.toml'), 'model = "gpt-6.2-sol"\nmodel_context_window = 600000\n');
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: 'gpt-6.2-sol', configuredWindowTokens: 600_000 });
+      write(
+        path.join(codexHome, 'config.toml'),
+        `model = "gpt-6.2-sol"\nmodel_context_window = 600000\n[projects.${JSON.stringify(cwd)}]\ntrust_level = "untrusted"\n`,
+      );
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: 'gpt-6.2-sol', configuredWindowTokens: 600_000 });
+      write(
+        path.join(codexHome, 'config.toml'),
+        `model = "gpt-6.2-sol"\nmodel_context_window = 600000\n[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`,
+      );
+      expect(await codexSetup(codexHome, cwd)).toEqual({ model: 'gpt-6.2-sol', configuredWindowTokens: 100_000 });
+    });
   });
 });

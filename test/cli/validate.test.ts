@@ -19,9 +19,51 @@ function skillTree(files: Record<string, string>): string {
 }
 
 describe('validate', () => {
-  it('exits 0 and says so when every file is fine', async () => {
+  it('exits 0 and says so when every file is fine (but for the fixtures’ camelCase whenToUse, a warning each)', async () => {
     const result = await runCli(['validate', '--skills-dir', SKILLS, '--tools', TOOLS], cache);
-    expect(result).toEqual({ code: 0, stdout: '9 skills loaded; 0 errors, 0 warnings, 0 shadowed\n', stderr: '' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trimEnd().split('\n');
+    // Five SKILL.md files write `whenToUse`; the tools file's `whenToUse` is our own field, not warned about.
+    expect(lines.slice(0, -1).map((text) => path.basename(path.dirname(text.split(': ')[1]!)))).toEqual([
+      'flaky-tests',
+      'git-bisect',
+      'image-resize',
+      'pdf-forms',
+      'sql-migrations',
+    ]);
+    expect(lines.at(-1)).toBe('9 skills loaded; 0 errors, 5 warnings, 0 shadowed');
+  });
+
+  it('warns, one line naming the file, about a camelCase whenToUse that Claude Code never sends; when_to_use, or both keys, is fine', async () => {
+    const dir = skillTree({
+      'camel/SKILL.md': '---\ndescription: Camel\nwhenToUse: when camels\n---\n',
+      'snake/SKILL.md': '---\ndescription: Snake\nwhen_to_use: when snakes\n---\n',
+      'both/SKILL.md': '---\ndescription: Both\nwhen_to_use: when both\nwhenToUse: when both\n---\n',
+    });
+    const result = await runCli(['validate', '--skills-dir', dir], cache);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `skill-search: ${path.join(dir, 'camel', 'SKILL.md')}: \`whenToUse\` is ignored by Claude Code, which reads only \`when_to_use\` (skill-search still searches it) (loaded anyway)`,
+        '3 skills loaded; 0 errors, 1 warning, 0 shadowed',
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await runCli(['validate', '--skills-dir', dir, '--json'], cache)).stdout) as {
+      warnings: number;
+      diagnostics: { code: string; path: string }[];
+    };
+    expect(json.warnings).toBe(1);
+    expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'bad-field', path: path.join(dir, 'camel', 'SKILL.md') })]);
+  });
+
+  it("the repository's examples write when_to_use: no warning", async () => {
+    for (const dir of ['examples/skills', 'examples/project/.claude/skills']) {
+      const result = await runCli(['validate', '--skills-dir', path.join(ROOT, dir)], cache);
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain('whenToUse');
+    }
   });
 
   it('exits 1 and names every broken file with its reason', async () => {

@@ -20,8 +20,8 @@ import { OFF_TOPIC } from './support/skills.js';
 const bins = inject('hostBins');
 const EVAL_LIBRARY = path.join(process.env.SKILL_SEARCH_EVAL_DIR ?? path.resolve(ROOT, '..', 'shared', 'eval'), 'library');
 /**
- * The repository's own skills (English and Chinese, for wide characters; most with a camelCase
- * `whenToUse` Claude Code does not read), copied under numbered names to reach a count.
+ * The repository's own skills (English and Chinese, for wide characters; each with a `when_to_use`
+ * Claude Code appends), copied under numbered names to reach a count.
  */
 const REPO_SKILL_DIRS = ['examples/skills', 'examples/project/.claude/skills', 'fixtures/chinese-skills/skills'];
 
@@ -188,6 +188,18 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     expect(predicted.shortened.length).toBeGreaterThan(0);
   });
 
+  it('the examples’ when_to_use reaches Claude Code’s listing (a copy of examples/skills/pdf)', async () => {
+    const { sent, predicted, ours } = await compare(
+      (home) => addRepoSkills(home, 9),
+      () => ({}),
+    );
+    expect(sent.slice(0, ours.length)).toBe(ours);
+    expect(predicted.shortened).toEqual([]);
+    expect(sent).toContain(
+      '- pdf-0: Extract text, tables and images from PDF files, split or merge PDFs, fill PDF forms, and create new PDF documents - when the user asks to read, parse, extract from, convert, split, merge, fill, OCR or generate a PDF document\n',
+    );
+  });
+
   it('SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget in columns, whatever the model', async () => {
     const { sent, predicted, ours } = await compare(
       (home) => addRepoSkills(home, 60),
@@ -198,9 +210,12 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
   });
 });
 
+/** The text Codex adds after the list for some models (gpt-5.5): its own, not predicted. */
+const USAGE_BLOCK = /\n### How to use skills\n[\s\S]*(?=\n<\/skills_instructions>$)/;
+
 /** Codex's section without its own `.system` skills and their root (the last in its table), which it installs itself. */
 function withoutCodexSystemSkills(section: string): string {
-  const system = /^- `(r\d+)` = `[^`]*\/\.codex\/skills\/\.system`$/m.exec(section)?.[1];
+  const system = /^- `(r\d+)` = `[^`]*\/skills\/\.system`$/m.exec(section)?.[1];
   return section
     .split('\n')
     .filter((line) => system === undefined || (!line.startsWith(`- \`${system}\` = `) && !line.includes(` (file: ${system}/`)))
@@ -215,25 +230,43 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
     for (const home of homes) home.remove();
   });
 
-  /** Codex (model gpt-5) then `list --host codex` in one HOME; `flags` go to Codex, `window` to ours. */
-  async function compare(add: (home: HostHome) => void, flags: readonly string[] = [], window?: string) {
+  interface Run {
+    /** Codex's flags. */
+    readonly flags?: readonly string[];
+    /** Our `--context-window`. */
+    readonly window?: string;
+    /** Codex's `-c model=…` (gpt-5); null: the one its config.toml sets. */
+    readonly model?: string | null;
+    /** Environment for both (CODEX_HOME). */
+    readonly env?: (home: HostHome) => Record<string, string>;
+  }
+
+  /** Codex then `list --host codex` in one HOME; its own skills and its usage block cut from what it sent. */
+  async function compare(add: (home: HostHome) => void, { flags = [], window, model, env: envOf }: Run = {}) {
     const stub = await startOpenAiStub();
     stubs.push(stub);
     const home = new HostHome();
     homes.push(home);
     add(home);
-    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC, flags);
-    const sent = codexSkillsSection(turn.request)!;
+    const env = envOf?.(home) ?? {};
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC, flags, { model, env });
+    const sent = withoutCodexSystemSkills(codexSkillsSection(turn.request)!);
     const args = ['list', '--host', 'codex', '--json', ...(window === undefined ? [] : ['--context-window', window])];
-    const predicted = JSON.parse((await home.cli(args)).stdout) as Predicted & { omitted: readonly string[] };
-    return { sent: withoutCodexSystemSkills(sent), predicted };
+    const predicted = JSON.parse((await home.cli(args, env)).stdout) as Predicted & { omitted: readonly string[]; usageInstructions?: boolean };
+    const usageBlock = USAGE_BLOCK.exec(sent)?.[0];
+    return { sent: usageBlock === undefined ? sent : sent.replace(usageBlock, ''), usageBlock, predicted, model: turn.request.model, home };
+  }
+
+  function writeToml(file: string, text: string): void {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
   }
 
   it.skipIf(!existsSync(EVAL_LIBRARY))(
-    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens less 3, its own skills paid for, descriptions shortened',
+    '165 library skills (needs SKILL_SEARCH_EVAL_DIR/library): 2% of 272,000 tokens, its roots table and its own skills paid for, descriptions shortened',
     async () => {
       const { sent, predicted } = await compare((home) => addLibrarySkills(home, 165, CODEX_ROOT));
-      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5437 });
+      expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5440 });
       expect(predicted.text).toBe(sent);
       expect(predicted.shortened.length).toBeGreaterThan(150);
       // A multi-line description (claude-api's) is sent on one line.
@@ -247,10 +280,98 @@ describe.skipIf(bins.codex === undefined)('Codex’s skills budget with many ski
     expect(predicted.omitted.length).toBeGreaterThan(20);
   });
 
-  it('model_context_window = 100000: 2,000 tokens less 3 (165 of the repository’s skills)', async () => {
-    const { sent, predicted } = await compare((home) => addRepoSkills(home, 165, CODEX_ROOT), ['-c', 'model_context_window=100000'], '100000');
-    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 1997 });
+  it('model_context_window = 100000: 2,000 tokens (165 of the repository’s skills)', async () => {
+    const { sent, predicted } = await compare((home) => addRepoSkills(home, 165, CODEX_ROOT), {
+      flags: ['-c', 'model_context_window=100000'],
+      window: '100000',
+    });
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 2000 });
     expect(predicted.text).toBe(sent);
     expect(predicted.omitted.length).toBeGreaterThan(0);
+  });
+
+  it('the model in ~/.codex/config.toml (gpt-6.2-sol, 500,000 tokens in its catalog): 10,000 tokens, all 165 described', async () => {
+    const { sent, predicted, model } = await compare(
+      (home) => {
+        addRepoSkills(home, 165, CODEX_ROOT);
+        writeToml(path.join(home.home, '.codex', 'config.toml'), 'model = "gpt-6.2-sol"\n');
+      },
+      { model: null },
+    );
+    expect(model).toBe('gpt-6.2-sol');
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 10_000 });
+    expect(predicted.text).toBe(sent);
+    expect(predicted.shortened).toEqual([]);
+  });
+
+  it('$CODEX_HOME/config.toml is the user’s file when set (gpt-6.2-sol: all 165 described)', async () => {
+    const { sent, predicted, model } = await compare(
+      (home) => {
+        addRepoSkills(home, 165, CODEX_ROOT);
+        writeToml(path.join(home.home, 'codex-home', 'config.toml'), 'model = "gpt-6.2-sol"\n');
+      },
+      { model: null, env: (home) => ({ CODEX_HOME: path.join(home.home, 'codex-home') }) },
+    );
+    expect(model).toBe('gpt-6.2-sol');
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 10_000 });
+    expect(predicted.text).toBe(sent);
+  });
+
+  it('a trusted project’s .codex/config.toml is read over the user’s; an untrusted one is not', async () => {
+    // The user's file: gpt-6.2-sol raised to 600,000 tokens (within its 872,000), room for every description.
+    const projectWindow = (trusted: boolean) => (home: HostHome) => {
+      addRepoSkills(home, 165, CODEX_ROOT);
+      writeToml(path.join(home.project, '.codex', 'config.toml'), 'model_context_window = 100000\n');
+      const trust = trusted ? `[projects.${JSON.stringify(home.project)}]\ntrust_level = "trusted"\n` : '';
+      writeToml(path.join(home.home, '.codex', 'config.toml'), `model = "gpt-6.2-sol"\nmodel_context_window = 600000\n${trust}`);
+    };
+    const trusted = await compare(projectWindow(true), { model: null });
+    expect(trusted.predicted.budget).toEqual({ unit: 'tokens', limit: 2000 });
+    expect(trusted.predicted.text).toBe(trusted.sent);
+    const untrusted = await compare(projectWindow(false), { model: null });
+    expect(untrusted.predicted.budget).toEqual({ unit: 'tokens', limit: 12_000 });
+    expect(untrusted.predicted.text).toBe(untrusted.sent);
+    expect(untrusted.predicted.shortened).toEqual([]);
+  });
+
+  it('gpt-5.5 adds its usage block after the list (flagged, not printed); model_context_window above its 272,000 is capped', async () => {
+    const { sent, usageBlock, predicted, model, home } = await compare(
+      (home) => {
+        addRepoSkills(home, 165, CODEX_ROOT);
+        writeToml(path.join(home.home, '.codex', 'config.toml'), 'model = "gpt-5.5"\nmodel_context_window = 800000\n');
+      },
+      { model: null },
+    );
+    expect(model).toBe('gpt-5.5');
+    expect(usageBlock).toBeDefined();
+    expect(predicted.usageInstructions).toBe(true);
+    expect(predicted.budget).toEqual({ unit: 'tokens', limit: 5440 });
+    // Capped: Codex shortened descriptions that 800,000 tokens would have room for.
+    const uncapped = JSON.parse((await home.cli(['list', '--host', 'codex', '--json', '--context-window', '800000'])).stdout) as Predicted;
+    expect(uncapped.shortened).toEqual([]);
+    expect(predicted.shortened.length).toBeGreaterThan(40);
+    expect(sent).not.toBe(uncapped.text);
+    expect(predicted.text).toBe(sent);
+  });
+
+  it('its roots table is paid for out of the budget: a CODEX_HOME 1 to 4 characters deeper shifts the cuts, predicted each time', async () => {
+    for (const depth of [1, 2, 3, 4]) {
+      const codexHome = (home: HostHome) => path.join(home.home, 'c'.repeat(depth));
+      const { sent, predicted } = await compare(
+        (home) => {
+          addRepoSkills(home, 165, CODEX_ROOT);
+          mkdirSync(codexHome(home));
+        },
+        { env: (home) => ({ CODEX_HOME: codexHome(home) }) },
+      );
+      expect(predicted.shortened.length).toBeGreaterThan(40);
+      expect(predicted.text).toBe(sent);
+    }
+  });
+
+  it('gpt-5 (any id not in its catalog) gets no usage block, and list --host codex flags none', async () => {
+    const { usageBlock, predicted } = await compare((home) => addRepoSkills(home, 20, CODEX_ROOT));
+    expect(usageBlock).toBeUndefined();
+    expect(predicted.usageInstructions).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ClaudeCodeListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
+import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
@@ -71,6 +71,39 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
   const setup = claudeCodeSetup(io.env);
   const claudeCode = { ...setup, model: setup.model ?? claudeCodeSettingsModel(homeDir(io.env), sources.cwd), usage: claudeCodeUsage(homeDir(io.env)) };
   return { contextWindowTokens, usage, claudeCode, pinned };
+}
+
+export type CodexSetup = Pick<CodexListingOptions, 'model' | 'configuredWindowTokens'>;
+
+/** A config.toml as a table, or undefined when missing or broken (Codex itself says what is wrong with it). */
+async function readTomlQuietly(file: string): Promise<Record<string, unknown> | undefined> {
+  const { parseToml } = await import('../../hosts/toml-lines.js');
+  try {
+    return parseToml(readFileSync(file, 'utf8'), file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What Codex sizes its skills budget by: `model` and `model_context_window` of `<codexHome>/config.toml`,
+ * and of `<cwd>/.codex/config.toml` over them when the user's file trusts that folder (Codex reads
+ * a project's file only then). Its `-m` and `-c` flags are not seen (`--context-window` sets the window).
+ */
+export async function codexSetup(codexHome: string, cwd: string): Promise<CodexSetup> {
+  const user = await readTomlQuietly(join(codexHome, 'config.toml'));
+  const project = isRecord(user?.['projects']) ? user['projects'][cwd] : undefined;
+  const trusted = isRecord(project) && project['trust_level'] === 'trusted';
+  const files = [user, trusted ? await readTomlQuietly(join(cwd, '.codex', 'config.toml')) : undefined];
+  const last = <T>(read: (table: Record<string, unknown>) => T | undefined): T | undefined =>
+    files.map((table) => (table === undefined ? undefined : read(table))).findLast((value) => value !== undefined);
+  return {
+    model: last((table) => (typeof table['model'] === 'string' && table['model'] !== '' ? table['model'] : undefined)),
+    configuredWindowTokens: last((table) => {
+      const window = table['model_context_window'];
+      return typeof window === 'number' && Number.isSafeInteger(window) && window > 0 ? window : undefined;
+    }),
+  };
 }
 
 /** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
@@ -155,6 +188,8 @@ export async function hostRenderer(
     import('../sources.js'),
   ]);
   const roots = host === 'codex' ? await codexRoots(sources) : [];
+  const codexHome = host === 'codex' ? (await import('../../load/index.js')).resolveCatalogOptions(catalogOptions(sources)).codexHome : null;
+  const codex = codexHome === null ? {} : await codexSetup(codexHome, sources.cwd);
   return (skills, options) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
     if (host === 'claude-code') {
@@ -167,6 +202,6 @@ export async function hostRenderer(
       });
     }
     const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;
-    return codexSkillsSection(own, { contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
+    return codexSkillsSection(own, { ...codex, contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
   };
 }

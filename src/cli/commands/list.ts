@@ -45,6 +45,8 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
       claudeCode,
     });
     if (args.values.json === true) return printJson(io, { host, ...predicted });
+    if (predicted.usageInstructions === true)
+      line(io.stderr, `skill-search: this model's Codex adds its own "How to use skills" text after the list (not printed)`);
     if (predicted.text === '') line(io.stderr, `skill-search: ${host} lists no skills here`);
     else line(io.stdout, host === 'claude-code' ? wrapInSystemReminder(`${LISTING_HEADING}\n\n${predicted.text}`) : predicted.text);
     return 0;

@@ -4,13 +4,27 @@ import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
+import type { Diagnostic, Skill } from '../../types.js';
+
+/** A skill file whose only `when_to_use` is the camelCase key: searched here, but Claude Code never sends it (a tools file's `whenToUse` is ours). */
+function camelCaseWhenToUse(skills: readonly Skill[]): Diagnostic[] {
+  return skills
+    .filter((skill) => skill.whenToUseKey === 'whenToUse' && /\.md$/i.test(skill.path))
+    .map((skill) => ({
+      code: 'bad-field',
+      severity: 'warning',
+      path: skill.path,
+      message: '`whenToUse` is ignored by Claude Code, which reads only `when_to_use` (skill-search still searches it)',
+    }));
+}
 
 /** Every problem file and every shadowed name, one line each; exit 1 when a skill failed to load. */
 export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const [{ formatDiagnostic, formatShadowed }, snapshot] = await Promise.all([import('../../load/index.js'), loadSnapshot(sources)]);
-  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = snapshot.diagnostics.length - errors;
+  const diagnostics = [...snapshot.diagnostics, ...camelCaseWhenToUse(snapshot.skills)];
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
   const ok = errors === 0;
   const { invocationNote } = await import('../../load/invocation.js');
   const ruled = snapshot.skills.flatMap((skill) => {
@@ -25,13 +39,13 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
       demo: demoCount(snapshot.skills),
       errors,
       warnings,
-      diagnostics: snapshot.diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
+      diagnostics: diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
       shadowed: snapshot.shadowed,
       ruled: ruled.map(({ name, path, note }) => ({ name, path, reason: note })),
     });
     return ok ? 0 : 1;
   }
-  for (const diagnostic of snapshot.diagnostics) {
+  for (const diagnostic of diagnostics) {
     line(io.stdout, diagnostic.severity === 'error' ? formatDiagnostic(diagnostic) : `${formatDiagnostic(diagnostic)} (loaded anyway)`);
   }
   for (const shadowed of snapshot.shadowed) line(io.stdout, formatShadowed(shadowed));

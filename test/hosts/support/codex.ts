@@ -15,11 +15,15 @@ export interface ResponsesBody {
   readonly tools?: readonly { type: string; name?: string; tools?: readonly { name: string }[] }[];
 }
 
-/**
- * The `codex exec` arguments that point Codex at the stub (a `model_providers.stub` entry); with
- * `resume`, `codex exec resume --last` (the latest session in the folder).
- */
-export function codexArgs(stub: RecordingServer, { resume = false }: { resume?: boolean } = {}): string[] {
+export interface CodexRunOptions {
+  /** `codex exec resume --last` (the latest session in the folder). */
+  readonly resume?: boolean;
+  /** The model given with `-c model=…`; null: none, the one its config.toml sets. @default 'gpt-5' */
+  readonly model?: string | null;
+}
+
+/** The `codex exec` arguments that point Codex at the stub (a `model_providers.stub` entry). */
+export function codexArgs(stub: RecordingServer, { resume = false, model = 'gpt-5' }: CodexRunOptions = {}): string[] {
   return [
     'exec',
     ...(resume ? ['resume', '--last'] : []),
@@ -28,8 +32,7 @@ export function codexArgs(stub: RecordingServer, { resume = false }: { resume?: 
     'model_provider="stub"',
     '-c',
     `model_providers.stub={ name = "stub", base_url = "${stub.url}/v1", wire_api = "responses", env_key = "STUB_API_KEY" }`,
-    '-c',
-    'model="gpt-5"',
+    ...(model === null ? [] : ['-c', `model="${model}"`]),
   ];
 }
 
@@ -75,10 +78,10 @@ export async function promptCodex(
   stub: RecordingServer,
   prompt: string,
   flags: readonly string[] = [],
-  { resume = false }: { resume?: boolean } = {},
+  options: CodexRunOptions & { readonly env?: Record<string, string> } = {},
 ): Promise<CodexTurn> {
   const before = stub.requests.length;
-  const result = await home.run(bin, [...codexArgs(stub, { resume }), ...flags, prompt], { ...CODEX_ENV });
+  const result = await home.run(bin, [...codexArgs(stub, options), ...flags, prompt], { ...CODEX_ENV, ...options.env });
   const all = stub.requests.slice(before);
   const request = responsesRequests({ ...stub, requests: all })
     .map((recorded) => recorded.body as ResponsesBody)
