@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ClaudeCodeListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
@@ -89,6 +89,24 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
 /** Where Codex installs its own skills (`.system`, a folder our scan of its user folder skips). */
 function codexSystemDir(codexHome: string): string {
   return join(codexHome, 'skills', '.system');
+}
+
+/**
+ * The names of Codex's own skills (its `.system` folder's `<name>/SKILL.md`), which it lists
+ * whatever we index: a skill of ours by one of these names is shadowed in Codex.
+ */
+export async function codexSystemNames(sources: SourceOptions): Promise<ReadonlySet<string>> {
+  const { resolveCatalogOptions } = await import('../../load/index.js');
+  const { codexHome } = resolveCatalogOptions(catalogOptions(sources));
+  if (codexHome === null) return new Set();
+  const dir = codexSystemDir(codexHome);
+  try {
+    const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    return new Set(folders.map((entry) => entry.name).filter((name) => statSync(join(dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile()));
+  } catch {
+    // Not installed yet (Codex writes it on its first run), or unreadable: nothing to shadow.
+    return new Set();
+  }
 }
 
 /**
