@@ -191,6 +191,12 @@ describe("a skill named as one of Codex's own skills (CLI, fresh HOME)", () => {
     // Named (hybrid search, abstention on): Codex's own skill-creator is the one meant; nothing of ours is suggested.
     expect(await hook('codex', 'use the skill-creator skill', [])).toBe('');
     expect(await hook('claude-code', 'use the skill-creator skill', [])).toContain('- skill-creator: Create a new agent skill');
+    // validate and list --all say so.
+    const note = `${path.join(library, 'skill-creator', 'SKILL.md')}: skill-creator is not suggested in Codex, which lists its own skill of this name (in its skills/.system)`;
+    expect((await runCli(['validate', '--cwd', project], home)).stdout).toContain(`skill-search: ${note}\n`);
+    const all = (await runCli(['list', '--all', '--cwd', project], home)).stdout;
+    expect(all).toContain('- skill-creator: not suggested in Codex, which lists its own skill of this name (in its skills/.system) [');
+    expect(all).not.toContain('- skill-lint: not suggested');
   });
 });
 

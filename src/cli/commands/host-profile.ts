@@ -141,6 +141,14 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
 }
 
+/** The skills the Codex hook leaves out, being named as one of Codex's own, each with a note saying so (`validate`, `list --all`). */
+export async function codexShadowedNotes(sources: SourceOptions, skills: readonly Skill[]): Promise<{ skill: Skill; note: string }[]> {
+  const [names, { isNativeTo }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
+  return skills
+    .filter((skill) => !isNativeTo('codex', skill.source) && names.has(skill.name))
+    .map((skill) => ({ skill, note: 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)' }));
+}
+
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */
 export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
   const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
