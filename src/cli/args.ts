@@ -109,7 +109,7 @@ export function parseChoice<T extends string>(flag: string, raw: string, choices
   return raw as T;
 }
 
-/** A command's first argument, one of a few words: `unknown command 'frob' for 'library' (did you mean …?); expected add, list or path`. */
+/** A command's first argument, one of a few words: `unknown command 'frob' for 'library' (did you mean …?); expected add, list, path or remove`. */
 export function parsePositionalChoice<T extends string>(command: string, what: string, raw: string | undefined, choices: readonly T[]): T {
   if (raw !== undefined && (choices as readonly string[]).includes(raw)) return raw as T;
   const expected = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;

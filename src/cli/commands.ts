@@ -178,9 +178,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/print-config.js')).runPrintConfig,
   },
   library: {
-    summary: 'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in.',
-    usage: 'add <dir|git-url>... [--link|--move] [--clone-timeout SECONDS] | list | path',
-    positionals: { min: 1, max: Infinity, name: "an action ('add', 'list' or 'path')" },
+    summary:
+      'Manage the skill library: skills no host lists, found by search only (hook, MCP). add copies, links or moves skills in; remove takes one out (a linked one: the link only).',
+    usage: 'add <dir|git-url>... [--link|--move] [--clone-timeout SECONDS] | remove <name>... | list | path',
+    positionals: { min: 1, max: Infinity, name: "an action ('add', 'remove', 'list' or 'path')" },
     options: {
       library: SOURCE_OPTIONS.library!,
       link: { type: 'boolean', description: 'link each skill folder instead of copying it (edits to the source show up)' },

@@ -47,6 +47,8 @@ export function withConversation<T extends SkillSearcher>(
       // The prefetcher searches the trimmed message.
       if (query.trim() !== asked) return inner.search(query, request);
       const [own, context] = await Promise.all([inner.search(query, request), inner.search(conversationQuery(turns, query), request)]);
+      // A prompt that names skills gets them (src/search/ranker.ts): the conversation adds none.
+      if (own.some((hit) => hit.via.includes('exact'))) return own;
       return mergeRankings(own, context, weight, request?.k);
     },
   };

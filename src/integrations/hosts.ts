@@ -56,7 +56,21 @@ export class HostSearcher implements ClosableSearcher {
 export function neverSuggesting<T extends SkillSearcher>(inner: T, patterns: readonly string[]): T {
   if (patterns.length === 0) return inner;
   const never = new SkillMatcher(patterns);
-  const search: SkillSearcher['search'] = async (query, request) => (await inner.search(query, request)).filter((hit) => !never.matches(hit.skill));
+  return withoutHits(inner, (skill) => never.matches(skill));
+}
+
+/**
+ * `inner` without the hits, from sources `host` does not scan, named as a skill the host lists
+ * itself (`hostNames`, e.g. Codex's `.system` skills): the model would see two skills of one name.
+ */
+export function hostShadowing<T extends SkillSearcher>(inner: T, host: HostName, hostNames: ReadonlySet<string>): T {
+  if (hostNames.size === 0) return inner;
+  return withoutHits(inner, (skill) => !isNativeTo(host, skill.source) && hostNames.has(skill.name));
+}
+
+/** `inner` with the hits `drop` picks left out of its searches; other methods unchanged. */
+function withoutHits<T extends SkillSearcher>(inner: T, drop: (skill: Skill) => boolean): T {
+  const search: SkillSearcher['search'] = async (query, request) => (await inner.search(query, request)).filter((hit) => !drop(hit.skill));
   return new Proxy(inner, {
     get(target, key) {
       if (key === 'search') return search;

@@ -76,7 +76,8 @@ export abstract class RankedSearch implements SkillSearcher {
   /**
    * The hits for `query`, best first, each scored by its relevance (the calibrated probability
    * that it fits, see `relevance.ts`); hits below the abstention threshold are dropped, so an
-   * empty answer means nothing fits. A skill the query names exactly comes first, scored 1.
+   * empty answer means nothing fits. Skills the query names exactly are scored 1 and shown alone
+   * (first, then the ranked list, with abstention off).
    */
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     this.assertOpen();
@@ -88,6 +89,8 @@ export abstract class RankedSearch implements SkillSearcher {
     const why = (id: string, score: number, scoring?: Scoring): HitExplanation | undefined =>
       explanation === undefined ? undefined : explainHit(id, score, threshold, explanation, scoring);
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
+    // The user chose: named skills are shown alone. With abstention off (eval's ranked lists) the ranked list follows them.
+    if (hits.length > 0 && threshold > 0) return hits;
     const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.options.everydayGate);
     const shown = everyday && threshold > 0 ? 0 : shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {

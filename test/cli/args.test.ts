@@ -29,10 +29,10 @@ describe('flags: one line naming the flag and the value, exit 1', () => {
     [['querry', 'x'], "skill-search: unknown command 'querry' (did you mean 'query'?) (see skill-search --help)\n"],
     [['--verison'], "skill-search: unknown option '--verison' (did you mean '--version'?) (see skill-search --help)\n"],
     [['query', '--jsn', 'x'], "skill-search: unknown option '--jsn' for 'query' (did you mean '--json'?) (see skill-search query --help)\n"],
-    [['library', 'frob'], "skill-search: unknown command 'frob' for 'library'; expected add, list or path (see skill-search library --help)\n"],
+    [['library', 'frob'], "skill-search: unknown command 'frob' for 'library'; expected add, list, path or remove (see skill-search library --help)\n"],
     [
       ['library', 'lst'],
-      "skill-search: unknown command 'lst' for 'library' (did you mean 'list'?); expected add, list or path (see skill-search library --help)\n",
+      "skill-search: unknown command 'lst' for 'library' (did you mean 'list'?); expected add, list, path or remove (see skill-search library --help)\n",
     ],
     [['install', 'cursor'], "skill-search: unknown host 'cursor' for 'install'; expected claude-code or codex (see skill-search install --help)\n"],
     [

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,21 @@ describe('library add copies only the source tree', () => {
       `skill-search: skipped ${path.join(source, 'references', 'up')}: the folder was already copied (a symbolic link loop)`,
       `skill-search: skipped ${path.join(source, 'self')}: a symbolic link loop`,
     ]);
+  });
+
+  it('makes the copies user-writable, keeping exec bits', async () => {
+    const source = path.join(home, 'src', 'ro-skill');
+    skill(source);
+    write(path.join(source, 'scripts', 'run.sh'), '#!/bin/sh\n');
+    chmodSync(path.join(source, 'SKILL.md'), 0o444);
+    chmodSync(path.join(source, 'scripts', 'run.sh'), 0o555);
+    const result = await cli(['library', 'add', source, '--library', library]);
+    expect(result.code).toBe(0);
+    const mode = (file: string) => statSync(path.join(library, 'ro-skill', file)).mode & 0o777;
+    expect(mode('SKILL.md')).toBe(0o644);
+    expect(mode('scripts/run.sh')).toBe(0o755);
+    // The source is left as it was.
+    expect(statSync(path.join(source, 'SKILL.md')).mode & 0o777).toBe(0o444);
   });
 
   it('skips a file over the per-file cap', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announced, TYPICAL_REQUESTS } from '../../scripts/measure-deferred.js';
@@ -56,6 +56,74 @@ describe.skipIf(!built)('library add: a broken skill (built)', () => {
     writeSkill(source, 'pptx', 'Build PowerPoint slide decks');
     const again = await spawnCli(['library', 'add', path.join(source, 'pptx'), '--library', library], home, { entry: BIN });
     expect(again).toEqual({ code: 0, stdout: `Copied 1 skill into ${library}.\n`, stderr: '' });
+  });
+});
+
+describe.skipIf(!built)('library remove (built)', () => {
+  const run = (argv: string[]) => spawnCli(argv, home, { entry: BIN });
+
+  it('removes a copied skill, and only the link of a linked one; the search no longer finds it', async () => {
+    const source = path.join(home, 'src');
+    writeSkill(source, 'xlsx', 'Read, write and chart Excel spreadsheets');
+    writeSkill(source, 'pptx', 'Build PowerPoint slide decks');
+    writeSkill(source, 'csv', 'Clean CSV files');
+    const library = path.join(home, 'lib');
+    await run(['library', 'add', path.join(source, 'xlsx'), path.join(source, 'csv'), '--library', library]);
+    await run(['library', 'add', path.join(source, 'pptx'), '--link', '--library', library]);
+    const query = ['query', '--skills-dir', library, '--model', 'hash', '--json', 'use the xlsx skill'];
+    expect(JSON.parse((await run(query)).stdout).hits.map((hit: { name: string }) => hit.name)).toEqual(['xlsx']);
+
+    expect(await run(['library', 'remove', 'xlsx', 'pptx', '--library', library])).toEqual({
+      code: 0,
+      stdout: `Removed 2 skills from ${library}: xlsx, pptx.\n`,
+      stderr: '',
+    });
+    expect(readdirSync(library)).toEqual(['csv']);
+    // The linked skill's own folder is untouched.
+    expect(existsSync(path.join(source, 'pptx', 'SKILL.md'))).toBe(true);
+    expect(JSON.parse((await run(query)).stdout).hits.map((hit: { name: string }) => hit.name)).not.toContain('xlsx');
+  });
+
+  it('a name not in the library: one line naming it, and nothing removed', async () => {
+    const library = path.join(home, 'lib');
+    writeSkill(library, 'xlsx', 'Read, write and chart Excel spreadsheets');
+    for (const name of ['nope', '../lib', '.']) {
+      expect(await run(['library', 'remove', 'xlsx', name, '--library', library])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `skill-search: no skill '${name}' in the library ${library} ('skill-search library list' shows them)\n`,
+      });
+    }
+    expect(readdirSync(library)).toEqual(['xlsx']);
+    expect((await run(['library', 'remove', '--library', library])).stderr).toMatch(/^skill-search: 'library remove' needs the name of a skill/);
+  });
+
+  it('a link whose source is gone can still be removed', async () => {
+    const library = path.join(home, 'lib');
+    mkdirSync(library);
+    symlinkSync(path.join(home, 'gone'), path.join(library, 'gone'));
+    expect((await run(['library', 'remove', 'gone', '--library', library])).code).toBe(0);
+    expect(readdirSync(library)).toEqual([]);
+  });
+
+  it('re-adding a skill says how to update it; remove, then add, updates it', async () => {
+    const source = path.join(home, 'src');
+    writeSkill(source, 'xlsx', 'Read Excel spreadsheets');
+    const library = path.join(home, 'lib');
+    await run(['library', 'add', source, '--library', library]);
+    writeSkill(source, 'xlsx', 'Read and chart Excel spreadsheets');
+    expect((await run(['library', 'add', source, '--library', library])).stdout).toBe(
+      `Copied 0 skills into ${library}.\nSkipped 1 already in the library: xlsx (to update: 'skill-search library remove xlsx', then add again)\n`,
+    );
+    await run(['library', 'remove', 'xlsx', '--library', library]);
+    await run(['library', 'add', source, '--library', library]);
+    expect(readFileSync(path.join(library, 'xlsx', 'SKILL.md'), 'utf8')).toContain('Read and chart Excel spreadsheets');
+  });
+
+  it('--help documents it', async () => {
+    const help = (await run(['library', '--help'])).stdout;
+    expect(help).toContain('remove <name>...');
+    expect(help).toContain('remove takes one out (a linked one: the link only)');
   });
 });
 

@@ -55,6 +55,16 @@ describe('query (hash embedder)', () => {
     ]);
   });
 
+  it('a message that names a skill gets that skill alone; with --abstain off the ranked list follows it', async () => {
+    const message = 'use the git-bisect skill to fill in a PDF form';
+    const named = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', message], cache)).stdout) as { hits: { name: string }[] };
+    expect(named.hits.map((hit) => hit.name)).toEqual(['git-bisect']);
+    const off = JSON.parse((await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', '--abstain', 'off', '--k', '3', message], cache)).stdout) as {
+      hits: { name: string }[];
+    };
+    expect(off.hits.map((hit) => hit.name)).toEqual(['git-bisect', 'pdf-forms', expect.any(String)]);
+  });
+
   it('joins several words into one message', async () => {
     const result = await runCli(['query', '--skills-dir', SKILLS, ...HASH, '--json', 'git', 'bisect', 'regression'], cache);
     const parsed = JSON.parse(result.stdout) as { query: string; hits: { name: string }[] };

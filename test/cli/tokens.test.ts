@@ -1,3 +1,5 @@
+import { cpSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
 
@@ -14,5 +16,19 @@ describe('tokens', () => {
     expect(await rendered([])).toBe('the default listing renders it (--host: as a host does)');
     expect(await rendered(['--host', 'claude-code'])).toBe('claude-code renders it');
     expect(await rendered(['--host', 'codex'])).toBe('codex renders it');
+  });
+
+  it('says "1 skill", not "1 skills"', async () => {
+    const one = tempDir();
+    try {
+      cpSync(path.join(SKILLS, 'git-bisect'), path.join(one, 'git-bisect'), { recursive: true });
+      const out = await runCli(['tokens', '--skills-dir', one], cache);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toMatch(/^Every skill listed up front: 1 skill, [\d,]+ tokens in full;/m);
+      expect(out.stdout).toMatch(/^Listed by claude-code with the rest deferred: 1 skill, [\d,]+ tokens\.$/m);
+      expect(out.stdout).not.toMatch(/\b1 skills\b/);
+    } finally {
+      removeDir(one);
+    }
   });
 });

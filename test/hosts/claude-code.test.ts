@@ -18,6 +18,7 @@ import {
   LABELS_PROMPT,
   MATCHING,
   MATCHING_SUGGESTION,
+  NAMED_PROMPT,
   OFF_TOPIC,
   RENAMED,
   RENAMED_PROMPT,
@@ -53,6 +54,13 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(context).toContain('Skills relevant to your task:');
     expect(context).toContain(MATCHING_SUGGESTION);
     expect(context).not.toContain('release-notes');
+  });
+
+  it('a prompt that names a skill: only that skill is suggested', async () => {
+    const turn = await promptClaude(home, bin!, stub, NAMED_PROMPT);
+    const context = claudeTurnHookContext(turn.request, NAMED_PROMPT) ?? '(no hook output reached the model)';
+    expect(context).toContain(CSV_SUGGESTION);
+    expect(context).not.toContain('pdf-tables');
   });
 
   it('one suggestion per session: --continue gets no repeat, a new session does', async () => {

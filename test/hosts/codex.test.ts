@@ -6,11 +6,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STUB_REPLY } from './support/anthropic-stub.js';
-import { codexHookContext, codexMcpTools, promptCodex } from './support/codex.js';
+import { codexHookContext, codexMcpTools, codexSkillsSection, promptCodex } from './support/codex.js';
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import { startOpenAiStub } from './support/openai-stub.js';
 import type { RecordingServer } from './support/recording-server.js';
-import { CSV_PROMPT, CSV_SUGGESTION, MATCHING, MATCHING_SUGGESTION, OFF_TOPIC } from './support/skills.js';
+import { CSV_PROMPT, CSV_SUGGESTION, MATCHING, MATCHING_SUGGESTION, NAMED_PROMPT, OFF_TOPIC } from './support/skills.js';
+import type { SkillFile } from './support/host-home.js';
+
+/** Library skills: one named as Codex's own `skill-creator`, one it does not have. */
+const SHADOWED_LIBRARY: readonly SkillFile[] = [
+  { name: 'skill-creator', description: 'Create a new agent skill: write its SKILL.md with name and description frontmatter' },
+  { name: 'skill-lint', description: 'Lint the SKILL.md frontmatter of an agent skill for missing or malformed fields' },
+];
+const SHADOWED_PROMPT = 'create a new agent skill, then lint its SKILL.md frontmatter for missing fields';
 
 const bin = inject('hostBins').codex;
 
@@ -79,6 +87,30 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
     expect(turn.result.code).toBe(0);
     expect(JSON.stringify(turn.request.input)).toContain('<name>pdf-tables</name>');
     expect(codexHookContext(turn.request, prompt) ?? '').not.toContain('pdf-tables');
+  });
+
+  it('a prompt that names a skill: only that skill is suggested', async () => {
+    const turn = await promptCodex(home, bin!, stub, NAMED_PROMPT);
+    const context = codexHookContext(turn.request, NAMED_PROMPT) ?? '(no hook output reached the model)';
+    expect(context).toContain(CSV_SUGGESTION);
+    expect(context).not.toContain('pdf-tables');
+  });
+
+  it("a library skill named as one of Codex's own (skill-creator) is not suggested beside it", async () => {
+    const own = await freshHome();
+    own.addSkills('.config/skill-search/library', SHADOWED_LIBRARY);
+    await own.cli(['index', '--cwd', own.project]);
+    // Codex installs its own skills on its first run.
+    await promptCodex(own, bin!, stub, OFF_TOPIC);
+    const turn = await promptCodex(own, bin!, stub, SHADOWED_PROMPT);
+    expect(turn.result.code).toBe(0);
+    // Codex lists its own skill-creator (from its `.system` root), and never ours: the library is no folder of its.
+    const section = codexSkillsSection(turn.request) ?? '';
+    expect(section).toContain('/.codex/skills/.system`');
+    expect(section.match(/^- skill-creator: /gm)).toHaveLength(1);
+    const context = codexHookContext(turn.request, SHADOWED_PROMPT) ?? '(no hook output reached the model)';
+    expect(context).toContain('- skill-lint: ');
+    expect(context).not.toContain('skill-creator');
   });
 
   it('the model is offered our MCP tools', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONVERSATION_WEIGHT, conversationQuery, isFollowUp, mergeRankings, withConversation } from '../../src/integrations/follow-up.js';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
 import { hookHit } from '../support/hook-skills.js';
+import type { SearchHit } from '../../src/types.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -69,6 +70,13 @@ describe('withConversation', () => {
     expect(asked).toEqual([' now do the same for staging ', conversationQuery(['deploy the api with helm'], ' now do the same for staging ')]);
     await searcher.search('something else');
     expect(asked.at(-1)).toBe('something else');
+  });
+
+  it('keeps a prompt that names a skill to that skill', async () => {
+    const named: SearchHit = { ...hit('pdf', 1), via: ['exact'] };
+    const inner = { search: async (query: string) => (query.includes('helm') ? [named, hit('helm-deploy', 0.9)] : [named]) };
+    const searcher = withConversation(inner, 'use the pdf skill', ['deploy the api with helm']);
+    expect((await searcher.search('use the pdf skill')).map((h) => h.skill.name)).toEqual(['pdf']);
   });
 });
 

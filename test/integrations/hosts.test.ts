@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/integrations/claude-code-hook.js';
-import { loadInstructions } from '../../src/integrations/hosts.js';
+import { hostShadowing, loadInstructions } from '../../src/integrations/hosts.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { LoadedFrom, SearchHit, Skill } from '../../src/types.js';
 import { ROOT, removeDir, runCli, tempDir } from '../cli/helpers.js';
@@ -136,6 +136,67 @@ describe('a suggestion the host lists itself gets no path (CLI, fresh HOME)', ()
     expect(context.split('Not in your skill list')[1]?.split('\n').slice(1)).toEqual([
       `- kafka-topics: ${path.join(home, '.claude', 'skills', 'kafka-topics', 'SKILL.md')}`,
     ]);
+  });
+});
+
+describe('hostShadowing', () => {
+  it("drops a hit from a source the host does not scan named as one of the host's own; the host's own sources keep theirs", async () => {
+    const hits: SearchHit[] = [
+      { skill: skill('skill-creator', 'library', 'Ours'), score: 0.9, via: ['lexical'] },
+      { skill: { ...skill('skill-creator', 'codex', 'The user’s own'), id: 'skill-creator@codex' }, score: 0.8, via: ['lexical'] },
+      { skill: skill('skill-lint', 'library', 'Lint skills'), score: 0.7, via: ['lexical'] },
+    ];
+    const searcher = hostShadowing(stub(hits), 'codex', new Set(['skill-creator']));
+    expect((await searcher.search('make a skill')).map((hit) => `${hit.skill.name}@${hit.skill.source}`)).toEqual([
+      'skill-creator@codex',
+      'skill-lint@library',
+    ]);
+  });
+});
+
+describe("a skill named as one of Codex's own skills (CLI, fresh HOME)", () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir();
+  });
+  afterEach(() => removeDir(home));
+
+  it('is not suggested in Codex, which lists its own by that name; Claude Code still gets it', async () => {
+    const project = path.join(home, 'project');
+    mkdirSync(project, { recursive: true });
+    const write = (dir: string, name: string, description: string) => {
+      mkdirSync(path.join(dir, name), { recursive: true });
+      writeFileSync(path.join(dir, name, 'SKILL.md'), `---\ndescription: ${description}\n---\nSteps.\n`);
+    };
+    const system = path.join(home, '.codex', 'skills', '.system');
+    write(system, 'skill-creator', 'Codex: create or update a skill');
+    // Codex keeps a marker file beside its skills.
+    writeFileSync(path.join(system, '.codex-system-skills.marker'), 'x');
+    const library = path.join(home, '.config', 'skill-search', 'library');
+    write(library, 'skill-creator', 'Create a new agent skill: its SKILL.md and frontmatter');
+    write(library, 'skill-lint', 'Lint the frontmatter of an agent skill SKILL.md');
+    const hook = async (host: string, prompt: string, flags = ['--mode', 'lexical', '--abstain', 'off']) => {
+      const input = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: project, prompt });
+      const result = await runCli(['hook', host, '--model', 'hash', ...flags], home, { stdin: input });
+      expect(result.stderr).toBe('');
+      return result.stdout === ''
+        ? ''
+        : (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    const prompt = 'create a new agent skill and lint its SKILL.md frontmatter';
+    const codex = await hook('codex', prompt);
+    expect(codex).toContain('- skill-lint: Lint the frontmatter');
+    expect(codex).not.toContain('skill-creator');
+    expect(await hook('claude-code', prompt)).toContain('- skill-creator: Create a new agent skill');
+    // Named (hybrid search, abstention on): Codex's own skill-creator is the one meant; nothing of ours is suggested.
+    expect(await hook('codex', 'use the skill-creator skill', [])).toBe('');
+    expect(await hook('claude-code', 'use the skill-creator skill', [])).toContain('- skill-creator: Create a new agent skill');
+    // validate and list --all say so.
+    const note = `${path.join(library, 'skill-creator', 'SKILL.md')}: skill-creator is not suggested in Codex, which lists its own skill of this name (in its skills/.system)`;
+    expect((await runCli(['validate', '--cwd', project], home)).stdout).toContain(`skill-search: ${note}\n`);
+    const all = (await runCli(['list', '--all', '--cwd', project], home)).stdout;
+    expect(all).toContain('- skill-creator: not suggested in Codex, which lists its own skill of this name (in its skills/.system) [');
+    expect(all).not.toContain('- skill-lint: not suggested');
   });
 });
 

@@ -47,6 +47,12 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(server.client.getServerVersion()).toMatchObject({ name: 'skill-search', version: '0.1.0' });
   });
 
+  it('search_skills gives a skill the query names and nothing else', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'use the git-bisect skill to fill in a PDF form' } });
+    const structured = result.structuredContent as { hits: { name: string }[] };
+    expect(structured.hits.map((hit) => hit.name)).toEqual(['git-bisect']);
+  });
+
   it('search_skills returns ranked text and structured hits', async () => {
     const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'fill in a PDF form', k: 3 } });
     expect(result.isError).toBeFalsy();

@@ -93,6 +93,19 @@ describe('hybrid ranking', () => {
     expect(hits[0]?.skill.name).toBe('xlsx');
     expect((await engine.search('/release-notes'))[0]?.skill.name).toBe('release-notes');
   });
+
+  it('shows a named skill alone, and with abstention off keeps the ranked list after it', async () => {
+    const query = 'use the systematic-debugging skill to find why this test is flaky';
+    expect(await names(query, 'hybrid', 5, true)).toEqual(['systematic-debugging']);
+    const ranked = await engine.search(query, { k: 5, abstain: 'off' });
+    expect(ranked).toHaveLength(5);
+    expect(ranked[0]).toMatchObject({ score: 1, via: ['exact'] });
+    // The ranked tail is what the ranker lists for the query, the named skill left out of it.
+    const { ranked: list } = await engine.rank(query, { k: 10 });
+    expect(ranked.slice(1).map((hit) => hit.skill.id)).toEqual(list.ranked.slice(0, 4).map((hit) => hit.id));
+    // Two skills named: both, nothing else.
+    expect(await names('run the `pdf` skill, then the xlsx skill', 'hybrid', 5, true)).toEqual(['pdf', 'xlsx']);
+  });
 });
 
 describe('abstention', () => {

@@ -74,7 +74,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
       timeoutMs + HOOK_TIMING.watchdogGrace,
       `skill-search hook: still busy ${HOOK_TIMING.watchdogGrace} ms past the ${timeoutMs} ms budget; stopped`,
     );
-    const [{ runClaudeCodeHook }, { socketPathFor }, { neverSuggesting }] = await Promise.all([
+    const [{ runClaudeCodeHook }, { socketPathFor }, { neverSuggesting, hostShadowing }] = await Promise.all([
       import('../../integrations/claude-code-hook.js'),
       import('../../integrations/socket-protocol.js'),
       import('../../integrations/hosts.js'),
@@ -101,10 +101,12 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
             else if (!noServer) log(`skill-search hook: search server did not answer (${reason}); searching in-process`);
           },
         });
-        return neverSuggesting(
+        const never = neverSuggesting(
           search,
           opened.config.never.map((entry) => entry.value),
         );
+        // Codex lists its own skills (`.system`), which we do not index: ours by those names are not suggested in Codex.
+        return host === 'codex' ? hostShadowing(never, host, await (await import('./host-profile.js')).codexSystemNames(opened)) : never;
       },
       k: retrieval.k,
       timeoutMs,

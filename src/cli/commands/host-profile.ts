@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
@@ -125,6 +125,24 @@ function codexSystemDir(codexHome: string): string {
 }
 
 /**
+ * The names of Codex's own skills (its `.system` folder's `<name>/SKILL.md`), which it lists
+ * whatever we index: a skill of ours by one of these names is shadowed in Codex.
+ */
+export async function codexSystemNames(sources: SourceOptions): Promise<ReadonlySet<string>> {
+  const { resolveCatalogOptions } = await import('../../load/index.js');
+  const { codexHome } = resolveCatalogOptions(catalogOptions(sources));
+  if (codexHome === null) return new Set();
+  const dir = codexSystemDir(codexHome);
+  try {
+    const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    return new Set(folders.map((entry) => entry.name).filter((name) => statSync(join(dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile()));
+  } catch {
+    // Not installed yet (Codex writes it on its first run), or unreadable: nothing to shadow.
+    return new Set();
+  }
+}
+
+/**
  * The skills `host` reads itself, before our merge (with `--skills-dir`, the catalog's). Codex scans
  * only its own folders and keeps same-named skills apart (one file reached through a link once);
  * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
@@ -154,6 +172,14 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   if (host === 'claude-code') return mergeSkills(entries).skills;
   const seen = new Set<string>();
   return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
+}
+
+/** The skills the Codex hook leaves out, being named as one of Codex's own, each with a note saying so (`validate`, `list --all`). */
+export async function codexShadowedNotes(sources: SourceOptions, skills: readonly Skill[]): Promise<{ skill: Skill; note: string }[]> {
+  const [names, { isNativeTo }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
+  return skills
+    .filter((skill) => !isNativeTo('codex', skill.source) && names.has(skill.name))
+    .map((skill) => ({ skill, note: 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)' }));
 }
 
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */

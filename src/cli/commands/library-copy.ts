@@ -5,6 +5,7 @@
  * and renamed into place only when every copy succeeded.
  */
 import {
+  chmodSync,
   closeSync,
   constants,
   copyFileSync,
@@ -111,7 +112,7 @@ export class LibraryStage {
     if (this.#bytes > this.#limits.maxTotalBytes) {
       throw new SkillSearchError('BAD_FILE', `${from}: the skills to add exceed ${this.#limits.maxTotalBytes} bytes in all; nothing was added`);
     }
-    copyRegularFile(real, to);
+    copyRegularFile(real, to, stats.mode);
   }
 
   #count(from: string): void {
@@ -122,8 +123,11 @@ export class LibraryStage {
   }
 }
 
-/** Copies a file only if it is still a regular file when opened (never blocks on a FIFO swapped in). */
-function copyRegularFile(from: string, to: string): void {
+/**
+ * Copies a file only if it is still a regular file when opened (never blocks on a FIFO swapped in);
+ * the copy is the user's to edit: its permissions `mode`'s plus owner write (exec bits kept).
+ */
+function copyRegularFile(from: string, to: string, mode: number): void {
   const fd = openSync(from, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
   try {
     if (!fstatSync(fd).isFile()) throw new SkillSearchError('BAD_FILE', `${from}: changed while being copied; nothing was added`);
@@ -131,4 +135,5 @@ function copyRegularFile(from: string, to: string): void {
     closeSync(fd);
   }
   copyFileSync(from, to);
+  chmodSync(to, (mode & 0o777) | 0o200);
 }

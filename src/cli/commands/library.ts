@@ -12,7 +12,7 @@ import { checkedPath, defaultLibraryDir } from '../sources.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { plural } from '../../util/text.js';
 
-const ACTIONS = ['add', 'list', 'path'] as const;
+const ACTIONS = ['add', 'list', 'path', 'remove'] as const;
 const SKILL_FILE = 'SKILL.md';
 /** `--clone-timeout` default: a clone that has not finished by then is stopped. */
 const DEFAULT_CLONE_TIMEOUT_S = 120;
@@ -110,7 +110,11 @@ async function unloadable(library: string, added: readonly string[]): Promise<st
     .map((d) => `${formatDiagnostic(d)} (added, but it will not load until fixed)`);
 }
 
-/** `library path | list | add`: add copies (default), links or moves skills in; a name already there is skipped, never overwritten. */
+/**
+ * `library path | list | add | remove`: add copies (default), links or moves skills in (a name
+ * already there is skipped, never overwritten); remove deletes a skill's folder or file (a
+ * linked one: the link only).
+ */
 export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const action = parsePositionalChoice('library', 'command', args.positionals[0], ACTIONS);
   const given = (args.values.library as string[] | undefined) ?? [];
@@ -128,6 +132,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     if (skills.length === 0) line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
     return 0;
   }
+  if (action === 'remove') return removeSkills(library, args.positionals.slice(1), args.values.json === true, io);
   const sources = args.positionals.slice(1);
   if (sources.length === 0) throw flagError("'library add' needs a folder of skills (or one skill folder)");
   if (args.values.link === true && args.values.move === true) throw flagError('--link and --move cannot be used together');
@@ -178,6 +183,32 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (stage.warnings.length > MAX_WARNING_LINES) line(io.stderr, `skill-search: … and ${stage.warnings.length - MAX_WARNING_LINES} more skipped`);
   if (args.values.json === true) return printJson(io, { library, mode, added, skipped });
   line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${plural(added.length, 'skill')} into ${library}.`);
-  if (skipped.length > 0) line(io.stdout, `Skipped ${skipped.length} already in the library: ${skipped.join(', ')}`);
+  if (skipped.length > 0) {
+    const names = skipped.map(escapeForTerminal).join(' ');
+    line(
+      io.stdout,
+      `Skipped ${skipped.length} already in the library: ${skipped.map(escapeForTerminal).join(', ')} (to update: 'skill-search library remove ${names}', then add again)`,
+    );
+  }
+  return 0;
+}
+
+/** `library remove <name>...`: every name checked before anything is removed; a link goes, not what it points to. */
+function removeSkills(library: string, names: readonly string[], json: boolean, io: CliIo): number {
+  if (names.length === 0) throw flagError("'library remove' needs the name of a skill in the library ('skill-search library list' shows them)");
+  const present = existsSync(library) ? skillsDirectlyIn(library) : [];
+  const targets = names.map((name) => {
+    const target = path.join(library, name);
+    // A link whose source is gone is no skill any more, but still the user's to remove.
+    const known = present.some((skill) => skill.name === name) || (!name.startsWith('.') && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink());
+    if (path.basename(name) !== name || !known) {
+      throw new SkillSearchError('BAD_FILE', `no skill '${escapeForTerminal(name)}' in the library ${library} ('skill-search library list' shows them)`);
+    }
+    return target;
+  });
+  // rmSync removes a symbolic link itself, never its target.
+  for (const target of targets) rmSync(target, { recursive: true, force: true });
+  if (json) return printJson(io, { library, removed: names });
+  line(io.stdout, `Removed ${plural(names.length, 'skill')} from ${library}: ${names.map(escapeForTerminal).join(', ')}.`);
   return 0;
 }

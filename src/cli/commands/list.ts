@@ -2,7 +2,7 @@ import { type ParsedArgs, parseChoice } from '../args.js';
 import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
-import { hostRenderer, hostSkills, listingInputs } from './host-profile.js';
+import { codexShadowedNotes, hostRenderer, hostSkills, listingInputs } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { HOSTS } from '../../types.js';
 
@@ -24,10 +24,13 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
   const listing = formatSkillListing(listed, { contextWindowTokens, usage });
-  const ruled = snapshot.skills.flatMap((skill) => {
-    const note = invocationNote(skill);
-    return note === undefined ? [] : [{ skill, note }];
-  });
+  const ruled = [
+    ...snapshot.skills.flatMap((skill) => {
+      const note = invocationNote(skill);
+      return note === undefined ? [] : [{ skill, note }];
+    }),
+    ...(args.values.all === true ? await codexShadowedNotes(sources, snapshot.skills) : []),
+  ];
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);

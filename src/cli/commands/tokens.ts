@@ -11,6 +11,11 @@ function thousands(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `n` with thousands separators and `word`, plural unless `n` is 1. */
+function counted(n: number, word: string): string {
+  return `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** The host's always-on listing with every skill up front, against it with what the host does not scan left to search. */
 export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
@@ -37,15 +42,15 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const { before, after } = cost;
   line(
     io.stdout,
-    `Every skill listed up front: ${thousands(before.skills)} skills, ${thousands(before.fullTokens)} tokens in full; ${thousands(before.listingTokens)} tokens as ${typeof hostRaw === 'string' ? `${host} renders it` : 'the default listing renders it (--host: as a host does)'} within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${before.shortened} descriptions dropped, ${before.omitted} skills left out)` : ''}.`,
+    `Every skill listed up front: ${counted(before.skills, 'skill')}, ${counted(before.fullTokens, 'token')} in full; ${counted(before.listingTokens, 'token')} as ${typeof hostRaw === 'string' ? `${host} renders it` : 'the default listing renders it (--host: as a host does)'} within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${counted(before.shortened, 'description')} dropped, ${counted(before.omitted, 'skill')} left out)` : ''}.`,
   );
   line(
     io.stdout,
-    `Listed by ${host} with the rest deferred: ${thousands(after.skills)} skills${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${thousands(after.listingTokens)} tokens.`,
+    `Listed by ${host} with the rest deferred: ${counted(after.skills, 'skill')}${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${counted(after.listingTokens, 'token')}.`,
   );
   line(
     io.stdout,
-    `Saved per request: ${thousands(cost.savedListingTokens)} listing tokens (${thousands(cost.savedFullTokens)} against the full descriptions).`,
+    `Saved per request: ${counted(cost.savedListingTokens, 'listing token')} (${thousands(cost.savedFullTokens)} against the full descriptions).`,
   );
   return 0;
 }

@@ -27,10 +27,14 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   const warnings = diagnostics.length - errors;
   const ok = errors === 0;
   const { invocationNote } = await import('../../load/invocation.js');
-  const ruled = snapshot.skills.flatMap((skill) => {
-    const note = invocationNote(skill);
-    return note === undefined ? [] : [{ name: skill.name, path: skill.path, note }];
-  });
+  const { codexShadowedNotes } = await import('./host-profile.js');
+  const ruled = [
+    ...snapshot.skills.flatMap((skill) => {
+      const note = invocationNote(skill);
+      return note === undefined ? [] : [{ name: skill.name, path: skill.path, note }];
+    }),
+    ...(await codexShadowedNotes(sources, snapshot.skills)).map(({ skill, note }) => ({ name: skill.name, path: skill.path, note })),
+  ];
 
   if (args.values.json === true) {
     printJson(io, {

@@ -14,6 +14,8 @@ export const MATCHING_SUGGESTION = '- pdf-tables: Extract text and tables from P
 export const CSV_PROMPT = 'clean and dedupe this CSV spreadsheet';
 export const CSV_SUGGESTION = '- csv-clean: Clean, dedupe and normalise CSV spreadsheets';
 export const OFF_TOPIC = 'what is the capital of Peru';
+/** Names csv-clean, and asks for what pdf-tables does too: only the named skill is suggested. */
+export const NAMED_PROMPT = `use the csv-clean skill, then ${MATCHING}`;
 
 /** A side-effecting workflow its author keeps from the model, and a prompt it would match. */
 export const DEPLOY: SkillFile = {
