@@ -19,7 +19,10 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
 
   it('validates a skills folder and maps a bad flag to exit 1', async () => {
     const ok = await spawnCli(['validate', '--skills-dir', SKILLS], cache, { entry: BIN });
-    expect(ok).toEqual({ code: 0, stdout: '6 skills loaded; 0 errors, 0 warnings, 0 shadowed\n', stderr: '' });
+    // The fixtures keep the camelCase `whenToUse` on purpose: five files, one warning each.
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout).toMatch(/(?:^|\n)6 skills loaded; 0 errors, 5 warnings, 0 shadowed\n$/);
+    expect(ok.stdout.match(/`whenToUse` is ignored by Claude Code/g)).toHaveLength(5);
     const bad = await spawnCli(['validate', '--nope'], cache, { entry: BIN });
     expect(bad).toEqual({
       code: 1,
