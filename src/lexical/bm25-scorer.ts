@@ -324,7 +324,7 @@ function termsByField(match: Readonly<Record<string, readonly string[]>>): { [fi
 }
 
 /** BM25's inverse document frequency of a word found in `matching` of `documents` documents. */
-function inverseFrequency(documents: number, matching: number): number {
+export function inverseFrequency(documents: number, matching: number): number {
   return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
 }
 

@@ -81,9 +81,10 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly shownCut?: Partial<ShownCut>;
   /**
    * Hybrid searches show nothing when no hit has specific evidence: no hit's raw cosine with the
-   * message reaches `cosine` and the first hit matches at most `matchedTerms` of its words
-   * (`everyday-gate.ts`); `cosine` 0 turns it off. Chosen on train by
-   * `scripts/choose-everyday-gate.ts` (docs/retrieval.md, "Everyday messages"). @default {cosine: 0.32, matchedTerms: 1}
+   * message reaches `cosine` and the first hit matches at most `matchedTerms` of its words, or the
+   * first hit matches at least `coverage` of them with BM25 under `bm25Share` of the catalogue's highest IDF a word
+   * (`everyday-gate.ts`); `cosine` 0 turns it off, `bm25Share` 0 the second clause. Chosen on train by
+   * `scripts/choose-everyday-gate.ts` (docs/retrieval.md, "Everyday messages"). @default {cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625}
    */
   readonly everydayGate?: Partial<EverydayGate>;
   /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
@@ -155,7 +156,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
   shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
-  everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1 }),
+  everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ terms: 32, denseShare: 0 }),
   coverageShare: 0,
@@ -225,7 +226,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
     shownCut: nested('shownCut', { relative: share, floor: share }),
-    everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger }),
+    everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger, coverage: share, bm25Share: ratio }),
     denseShare: share('denseShare', merged.denseShare),
     longQuery: nested('longQuery', { terms: assertPositiveInteger, denseShare: share }),
     coverageShare: share('coverageShare', merged.coverageShare),

@@ -91,7 +91,7 @@ export abstract class RankedSearch implements SkillSearcher {
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
     // The user chose: named skills are shown alone. With abstention off (eval's ranked lists) the ranked list follows them.
     if (hits.length > 0 && threshold > 0) return hits;
-    const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.options.everydayGate);
+    const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.size, this.options.everydayGate);
     const shown = everyday && threshold > 0 ? 0 : shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {
       if (i === shown) break;
