@@ -5,13 +5,15 @@
  * `balanced` threshold and shown cut. Deterministic: no sampling beyond the suites' own.
  *
  * Rule (train): among the gates under which, on every suite's train split, no answerable request
- * loses a relevant skill from its shown list and at most one in 500 more answerable requests is
- * shown nothing, the one abstaining on the most no-skill messages (mean share over the suites
- * that have them; ties: the lower cosine, then fewer matched words). Dev is reported, not chosen on.
+ * loses a relevant skill from its shown list, at most one in 500 more answerable requests is
+ * shown nothing and no small-catalogue request loses its shown skill (`small-catalogues.ts`), the
+ * one abstaining on the most no-skill messages (mean share over the suites that have them; ties:
+ * the lower cosine, then fewer matched words). Dev is reported, not chosen on.
  * Step 1 chooses `cosine` and `matchedTerms` with the common-words clause off; step 2 keeps them
- * and chooses `coverage` and `bm25PerWord` (ties: the lower BM25, then the higher coverage),
+ * and chooses `coverage` and `bm25Share` (ties: the lower share, then the higher coverage),
  * with r3's everyday messages as more train (the half whose sha256 of `everyday-gate-r3:<id>`
- * starts with an even byte; the other half and r3's answerable requests are reported beside dev).
+ * starts with an even byte; the other half and r3's answerable requests are reported beside dev,
+ * as is all of `library-r4`).
  *
  *   npx tsx scripts/choose-everyday-gate.ts [--sample 500]
  */
@@ -33,7 +35,7 @@ const DEPTH = 10;
 const SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'library-r2', 'library-r3', 'library-r4'];
 /** Skills per suite's catalogue: the common-words clause is relative to its highest IDF. */
 const skillsIn = new Map<SuiteName, number>();
-for (const suite of SUITES) skillsIn.set(suite, (await loadSuite(catalogOf(suite), { splits: [] }))!.skills.length);
+for (const suite of SUITES) skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
 /** r3 is all `test`: its everyday messages split in two halves, `train` and `dev`; its answerable requests are `check`. */
 const r3Split = (c: RankingCase): string =>
   c.answerable ? 'check' : createHash('sha256').update(`everyday-gate-r3:${c.id}`).digest()[0]! % 2 === 0 ? 'train' : 'dev';
@@ -126,8 +128,7 @@ function choose(candidates: readonly EverydayGate[], suites: readonly SuiteName[
 console.log(`train, threshold ${threshold}, k ${K}\noff: ${report('train', OFF)}`);
 const first = choose(gates, SUITES.slice(0, -2));
 const second: EverydayGate[] = [];
-for (let step = 1; step <= 80; step += 1)
-  for (const coverage of [1, 0.9, 0.8, 0.75, 0.67, 0.6, 0.5]) second.push({ ...first, coverage, bm25Share: step / 40 });
+for (let step = 1; step <= 80; step += 1) for (const coverage of [1, 0.9, 0.8, 0.75, 0.67, 0.6, 0.5]) second.push({ ...first, coverage, bm25Share: step / 40 });
 const chosen = choose(second, SUITES.slice(0, -1));
 console.log(`\nchosen on train: step 1 ${JSON.stringify(first)}, step 2 ${JSON.stringify(chosen)}`);
 for (const split of ['train', 'dev', 'check'])

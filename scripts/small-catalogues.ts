@@ -40,7 +40,12 @@ interface Request {
   readonly relevant: readonly string[];
 }
 
-async function shownOver(set: string, skills: readonly Skill[], requests: readonly Request[], embedder: ReturnType<typeof createUseLiteEmbedder>): Promise<ShownSmall[]> {
+async function shownOver(
+  set: string,
+  skills: readonly Skill[],
+  requests: readonly Request[],
+  embedder: ReturnType<typeof createUseLiteEmbedder>,
+): Promise<ShownSmall[]> {
   const engine = await SkillSearchEngine.open({ embedder, ann: 'exact', everydayGate: { bm25Share: 0 } });
   await engine.sync(skills);
   const kept: ShownSmall[] = [];
