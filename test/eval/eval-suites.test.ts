@@ -10,6 +10,7 @@ import {
   LIBRARY_R2_QUERIES,
   LIBRARY_R3_QUERIES,
   LIBRARY_R4_QUERIES,
+  LIBRARY_R5_QUERIES,
   loadSuite,
   splitOf,
 } from '../../scripts/eval-suites.js';
@@ -99,6 +100,30 @@ describe('the fourth library set (library-r4), pre-registered and held out whole
     expect((await loadSuite('library-r4', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
     const suite = await loadSuite('library-r4', { splits: ['test'] });
     expect(suite!.queries.length).toBe(331);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
+
+describe('the fifth library set (library-r5), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib5-NNN ids, at most one request per skill, a bit under half everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_R5_QUERIES, 'lib5');
+    expect(empty).toBeGreaterThan(0.4);
+    expect(empty).toBeLessThan(0.5);
+    const labels = (await readEvalQueries(LIBRARY_R5_QUERIES)).flatMap((query) => query.relevant);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_R5_QUERIES)).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r5', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r5')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r5', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r5', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(226);
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
