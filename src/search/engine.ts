@@ -294,8 +294,7 @@ export class SkillSearchEngine extends RankedSearch {
       this.#skills = desired;
       this.#lexicalGlosses = aside.glossed;
       this.#glossesEpoch = aside.glossesEpoch;
-      this.#names = new Map();
-      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
+      this.#names = namesOf(desired);
       return { added: desired.size, updated: 0, removed: 0, unchanged: 0 };
     }
     const lexical = this.#lexical;
@@ -334,9 +333,7 @@ export class SkillSearchEngine extends RankedSearch {
     this.#lexicalGlosses = glossed;
     this.#glossesEpoch = this.language.glossesEpoch;
     if (renamed || counts.removed > 0 || previous.size !== desired.size) {
-      // Rebuilt in catalog order, so skills sharing a name keep the order they are listed in.
-      this.#names = new Map();
-      for (const skill of desired.values()) getOrAdd(this.#names, normalizeName(skill.name), () => []).push(skill.id);
+      this.#names = namesOf(desired);
     }
     return counts;
   }
@@ -357,4 +354,11 @@ export class SkillSearchEngine extends RankedSearch {
   protected assertOpen(): void {
     if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
   }
+}
+
+/** Each normalized name's skill ids, in catalog order (skills sharing a name keep the order they are listed in). */
+function namesOf(skills: ReadonlyMap<string, Skill>): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const skill of skills.values()) getOrAdd(names, normalizeName(skill.name), () => []).push(skill.id);
+  return names;
 }
