@@ -65,7 +65,12 @@ export function neverSuggesting<T extends SkillSearcher>(inner: T, patterns: rea
  */
 export function hostShadowing<T extends SkillSearcher>(inner: T, host: HostName, hostNames: ReadonlySet<string>): T {
   if (hostNames.size === 0) return inner;
-  return withoutHits(inner, (skill) => !isNativeTo(host, skill.source) && hostNames.has(skill.name));
+  return withoutHits(inner, (skill) => isHostShadowed(skill, host, hostNames));
+}
+
+/** Whether `skill`, from a source `host` does not scan, is named as one the host lists itself (`hostNames`). */
+export function isHostShadowed(skill: Pick<Skill, 'name' | 'source'>, host: HostName, hostNames: ReadonlySet<string>): boolean {
+  return !isNativeTo(host, skill.source) && hostNames.has(skill.name);
 }
 
 /** `inner` with the hits `drop` picks left out of its searches; other methods unchanged. */

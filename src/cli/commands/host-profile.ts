@@ -176,9 +176,9 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
 
 /** The skills the Codex hook leaves out, being named as one of Codex's own, each with a note saying so (`validate`, `list --all`). */
 export async function codexShadowedNotes(sources: SourceOptions, skills: readonly Skill[]): Promise<{ skill: Skill; note: string }[]> {
-  const [names, { isNativeTo }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
+  const [names, { isHostShadowed }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
   return skills
-    .filter((skill) => !isNativeTo('codex', skill.source) && names.has(skill.name))
+    .filter((skill) => isHostShadowed(skill, 'codex', names))
     .map((skill) => ({ skill, note: 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)' }));
 }
 
