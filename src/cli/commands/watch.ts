@@ -79,14 +79,15 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
         return;
       }
       const changed = JSON.stringify(catalogOptions(next)) !== JSON.stringify(catalogOptions(sources));
-      const moved = resolveIndexDir(next, retrieval, io.env) !== resolveIndexDir(sources, retrieval, io.env);
+      const nextIndexDir = resolveIndexDir(next, retrieval, io.env);
+      const moved = nextIndexDir !== resolveIndexDir(sources, retrieval, io.env);
       sources = next;
       if (!changed || io.signal?.aborted) return;
       line(io.stderr, 'skill-search: the config changed the sources; reindexing');
       live.catalog.reconfigure(catalogOptions(next));
       if (serving && moved) {
         await server?.close();
-        server = await startServer(live, resolveIndexDir(next, retrieval, io.env), io);
+        server = await startServer(live, nextIndexDir, io);
       }
     };
     const follow = () => {
