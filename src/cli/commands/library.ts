@@ -184,10 +184,10 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.values.json === true) return printJson(io, { library, mode, added, skipped });
   line(io.stdout, `${mode === 'copy' ? 'Copied' : mode === 'link' ? 'Linked' : 'Moved'} ${plural(added.length, 'skill')} into ${library}.`);
   if (skipped.length > 0) {
-    const names = skipped.map(escapeForTerminal).join(' ');
+    const names = skipped.map(escapeForTerminal);
     line(
       io.stdout,
-      `Skipped ${skipped.length} already in the library: ${skipped.map(escapeForTerminal).join(', ')} (to update: 'skill-search library remove ${names}', then add again)`,
+      `Skipped ${skipped.length} already in the library: ${names.join(', ')} (to update: 'skill-search library remove ${names.join(' ')}', then add again)`,
     );
   }
   return 0;
