@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isRecord } from './json-file.js';
+import { isRecord, readJsonQuietly } from './json-file.js';
 
 export interface InstalledPackage {
   /** The package's folder. */
@@ -17,12 +17,8 @@ export function installedPackage(name: string, fromDir: string): InstalledPackag
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
     const root = path.join(dir, 'node_modules', name);
     if (existsSync(root)) {
-      try {
-        const manifest: unknown = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-        return isRecord(manifest) ? { root, manifest } : undefined;
-      } catch {
-        return undefined;
-      }
+      const manifest = readJsonQuietly(path.join(root, 'package.json'));
+      return isRecord(manifest) ? { root, manifest } : undefined;
     }
     if (path.dirname(dir) === dir) return undefined;
   }
