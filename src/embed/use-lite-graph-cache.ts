@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { cacheRoot } from '../model-store/paths.js';
+import { isRecord, readJsonQuietly } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic, writeFileAtomicAsync } from '../vector-index/atomic-file.js';
 import { buildUseLiteOnnx, buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from './use-lite-graph.js';
 import { UseLiteTokenizer } from './use-lite-tokenizer.js';
@@ -94,10 +95,8 @@ const fileOfStatLine = (line: string): string => line.split(':').slice(0, -3).jo
 
 /** The memo lists this folder's model.json first (it names the other files, so need not be parsed) and every file keeps its stat. */
 function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
-  const [first] = memo.stats;
-  if (first === undefined || fileOfStatLine(first) !== path.join(modelDir, 'model.json')) return false;
   try {
-    return memo.stats.every((line) => statLine(fileOfStatLine(line)) === line);
+    return fileOfStatLine(memo.stats[0]!) === path.join(modelDir, 'model.json') && memo.stats.every((line) => statLine(fileOfStatLine(line)) === line);
   } catch {
     return false;
   }
@@ -106,12 +105,8 @@ function memoCurrent(memo: WeightsMemo, modelDir: string): boolean {
 /** sha256 over the weight files, memoised by their stats: hashing 28 MB costs about what the cache saves. Read off the event loop, file by file. */
 async function weightsHash(modelDir: string, cacheDir: string): Promise<string> {
   const memoFile = path.join(cacheDir, 'weights.json');
-  try {
-    const memo = JSON.parse(readFileSync(memoFile, 'utf8')) as WeightsMemo;
-    if (Array.isArray(memo.stats) && /^[0-9a-f]{64}$/.test(memo.sha256) && memoCurrent(memo, modelDir)) return memo.sha256;
-  } catch {
-    // No usable memo: hash below.
-  }
+  const memo = readJsonQuietly(memoFile) as WeightsMemo | undefined;
+  if (isRecord(memo) && Array.isArray(memo.stats) && /^[0-9a-f]{64}$/.test(memo.sha256) && memoCurrent(memo, modelDir)) return memo.sha256;
   const files = weightFiles(modelDir);
   const stats = files.map(statLine);
   const hash = createHash('sha256');
