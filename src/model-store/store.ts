@@ -1,23 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
-import {
-  createReadStream,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import type { ModelPreset } from './presets.js';
 import { processAlive } from '../util/process-alive.js';
 import { parseJsonQuietly } from '../util/json-file.js';
+import { writeFileAtomic } from '../vector-index/atomic-file.js';
 
 /** Written last into an installed model folder: which preset, from where, and every file's size and sha256. */
 export const MANIFEST_FILE = 'skill-search-model.json';
@@ -88,16 +76,6 @@ export function gitBlobSha1(file: string): Promise<string> {
   return digestFile(file, createHash('sha1').update(`blob ${statSync(file).size}\0`));
 }
 
-function writeDurable(file: string, text: string): void {
-  writeFileSync(file, text);
-  const fd = openSync(file, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 type InstallOrigin = Pick<ModelManifest, 'revision' | 'commit' | 'source' | 'files'>;
 
 /** Makes a verified staging folder, its manifest written first, the installed `preset` in one rename: readers see the old folder or the new one. */
@@ -113,7 +91,7 @@ export function commitInstall(root: string, staging: string, preset: ModelPreset
     installedAt: new Date().toISOString(),
     files,
   };
-  writeDurable(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomic(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   const target = path.join(root, preset.id);
   const trash = path.join(root, '.staging', `${preset.id}.old-${process.pid}-${Date.now()}`);
   let replaced = false;
