@@ -7,15 +7,6 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
