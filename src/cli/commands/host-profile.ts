@@ -174,12 +174,17 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
 }
 
-/** The skills the Codex hook leaves out, being named as one of Codex's own, each with a note saying so (`validate`, `list --all`). */
-export async function codexShadowedNotes(sources: SourceOptions, skills: readonly Skill[]): Promise<{ skill: Skill; note: string }[]> {
+/** What host rules keep from the model or the user's menu (a skill's `invocation`), with `codex` also the skills named as one of Codex's own, which its hook leaves out; each with why (`validate`, `list`). */
+export async function ruledSkills(sources: SourceOptions, skills: readonly Skill[], { codex }: { readonly codex: boolean }) {
+  const { invocationNote } = await import('../../load/invocation.js');
+  const ruled = skills.flatMap((skill) => {
+    const note = invocationNote(skill);
+    return note === undefined ? [] : [{ skill, note }];
+  });
+  if (!codex) return ruled;
   const [names, { isHostShadowed }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
-  return skills
-    .filter((skill) => isHostShadowed(skill, 'codex', names))
-    .map((skill) => ({ skill, note: 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)' }));
+  const note = 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)';
+  return [...ruled, ...skills.filter((skill) => isHostShadowed(skill, 'codex', names)).map((skill) => ({ skill, note }))];
 }
 
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */

@@ -2,7 +2,7 @@ import { type ParsedArgs, parseChoice } from '../args.js';
 import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
-import { codexShadowedNotes, hostRenderer, hostSkills, listingInputs } from './host-profile.js';
+import { hostRenderer, hostSkills, listingInputs, ruledSkills } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { HOSTS } from '../../types.js';
 
@@ -19,18 +19,12 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
-  const { invocationNote, isOfferedToModel } = await import('../../load/invocation.js');
+  const { isOfferedToModel } = await import('../../load/invocation.js');
   // Pinned skills (config `pin`) stay in a narrowed listing.
   const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
   const listing = formatSkillListing(listed, { contextWindowTokens, usage });
-  const ruled = [
-    ...snapshot.skills.flatMap((skill) => {
-      const note = invocationNote(skill);
-      return note === undefined ? [] : [{ skill, note }];
-    }),
-    ...(args.values.all === true ? await codexShadowedNotes(sources, snapshot.skills) : []),
-  ];
+  const ruled = await ruledSkills(sources, snapshot.skills, { codex: args.values.all === true });
 
   for (const shadowed of snapshot.shadowed) line(io.stderr, formatShadowed(shadowed));
   reportSkipped(io, snapshot.diagnostics);

@@ -26,15 +26,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const ok = errors === 0;
-  const { invocationNote } = await import('../../load/invocation.js');
-  const { codexShadowedNotes } = await import('./host-profile.js');
-  const ruled = [
-    ...snapshot.skills.flatMap((skill) => {
-      const note = invocationNote(skill);
-      return note === undefined ? [] : [{ name: skill.name, path: skill.path, note }];
-    }),
-    ...(await codexShadowedNotes(sources, snapshot.skills)).map(({ skill, note }) => ({ name: skill.name, path: skill.path, note })),
-  ];
+  const ruled = await (await import('./host-profile.js')).ruledSkills(sources, snapshot.skills, { codex: true });
 
   if (args.values.json === true) {
     printJson(io, {
@@ -45,7 +37,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
       warnings,
       diagnostics: diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
       shadowed: snapshot.shadowed,
-      ruled: ruled.map(({ name, path, note }) => ({ name, path, reason: note })),
+      ruled: ruled.map(({ skill, note }) => ({ name: skill.name, path: skill.path, reason: note })),
     });
     return ok ? 0 : 1;
   }
@@ -54,7 +46,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   }
   for (const shadowed of snapshot.shadowed) line(io.stdout, formatShadowed(shadowed));
   // Not problems: host rules the skill's author set, shown so nobody wonders where a skill went.
-  for (const { name, path, note } of ruled) line(io.stdout, `skill-search: ${escapeForTerminal(path)}: ${escapeForTerminal(name)} is ${note}`);
+  for (const { skill, note } of ruled) line(io.stdout, `skill-search: ${escapeForTerminal(skill.path)}: ${escapeForTerminal(skill.name)} is ${note}`);
   const demo = demoNote(snapshot.skills);
   line(
     io.stdout,
