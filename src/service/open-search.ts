@@ -1,7 +1,7 @@
 import { SkillSearchError, errorMessage, isAbortError } from '../errors.js';
 import type { LiveIndex, LiveIndexOptions, RefreshOptions, SnapshotSearch } from '../integrations/live-index.js';
 import type { ClosableSearcher } from '../integrations/service.js';
-import { SkillSocketClient } from '../integrations/socket-client.js';
+import { SkillSocketClient, type SocketClientOptions } from '../integrations/socket-client.js';
 import { hasHan } from '../lang/detect.js';
 import type { SkillSearchEngine } from '../search/engine.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
@@ -20,15 +20,10 @@ export type SnapshotPath = Pick<SnapshotSearch, 'search' | 'close' | 'diagnostic
 /** The live index, as far as an answer needs it. */
 export type LivePath = Pick<LiveIndex, 'search' | 'refresh' | 'close'> & { readonly engine: Pick<SkillSearchEngine, 'explain' | 'saveProblem'> };
 
-export interface ServerPath {
+/** The server to ask first, and the client's timeouts and owner check ({@link SocketClientOptions}). */
+export interface ServerPath extends Omit<SocketClientOptions, 'signal'> {
   /** Where a `watch` server for the same index would listen (`socketPathFor(indexDir)`). */
   readonly socketPath: string;
-  /** @default 150 */
-  readonly connectTimeoutMs?: number;
-  /** @default 1000 */
-  readonly requestTimeoutMs?: number;
-  /** The user the socket must belong to (see `SocketClientOptions.uid`). @default process.getuid() */
-  readonly uid?: number;
 }
 
 /** Why a path was left for the next one. */
