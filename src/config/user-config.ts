@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { keyPath, readJsonFile } from '../util/json-file.js';
-import { array, boolean, object, oneOf, optional, shapeIssue, string } from '../util/shape.js';
+import { array, boolean, type Infer, object, oneOf, optional, shapeIssue, string } from '../util/shape.js';
 import { suggestNames } from '../util/suggest.js';
 import { DEMO_MODES, type DemoMode } from '../load/options.js';
 import { projectDirs } from '../load/sources.js';
@@ -15,41 +15,27 @@ import { MAX_GLOB_LENGTH } from '../load/skill-globs.js';
 
 const CONFIG_FILE_NAME = 'skill-search.json';
 
-interface UserConfigFile {
-  readonly $schema?: string;
-  /** Only skills matching one of these are used (name, or path when the pattern has a `/`). */
-  readonly include?: readonly string[];
-  /** Skills matching any of these are ignored everywhere. */
-  readonly exclude?: readonly string[];
-  /** Always listed: counted in the host's listing (`tokens`) and kept in narrowed listings. */
-  readonly pin?: readonly string[];
-  /** Never suggested by the hook or the MCP server (a host may still list them). */
-  readonly never?: readonly string[];
-  /** More library folders (relative to the file's folder). */
-  readonly library?: readonly string[];
-  readonly sources?: {
-    readonly claudePlugins?: boolean;
-    readonly codex?: boolean;
-    readonly library?: boolean;
-    readonly demo?: DemoMode;
-  };
-}
-
 const globList = optional(array(string({ nonEmpty: 'expected a non-empty pattern', maxLength: MAX_GLOB_LENGTH })));
 
 const SOURCE_FIELDS = { claudePlugins: optional(boolean), codex: optional(boolean), library: optional(boolean), demo: optional(oneOf(DEMO_MODES)) };
 
 const CONFIG_FIELDS = {
   $schema: optional(string()),
+  /** Only skills matching one of these are used (name, or path when the pattern has a `/`). */
   include: globList,
+  /** Skills matching any of these are ignored everywhere. */
   exclude: globList,
+  /** Always listed: counted in the host's listing (`tokens`) and kept in narrowed listings. */
   pin: globList,
+  /** Never suggested by the hook or the MCP server (a host may still list them). */
   never: globList,
+  /** More library folders (relative to the file's folder). */
   library: optional(array(string({ nonEmpty: true }))),
   sources: optional(object(SOURCE_FIELDS)),
 };
 
 const configShape = object(CONFIG_FIELDS);
+type UserConfigFile = Infer<typeof configShape>;
 
 /** ` (did you mean "exclude"?)` for an unknown key close to a known one at its level, else ''. */
 function closeKey(keys: readonly PropertyKey[]): string {

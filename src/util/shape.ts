@@ -9,8 +9,11 @@ export interface ShapeIssue {
   readonly message: string;
 }
 
-/** Checks `value` found at `path`; undefined when it has the shape. */
-export type Check = (value: unknown, path: readonly PropertyKey[]) => ShapeIssue | undefined;
+/** Checks `value` found at `path`; undefined when it has the shape, then of type `T`. */
+export type Check<T = unknown> = ((value: unknown, path: readonly PropertyKey[]) => ShapeIssue | undefined) & { readonly type?: T };
+
+/** The type of a value `C` passes (as zod's `z.infer`). */
+export type Infer<C> = C extends Check<infer T> ? T : never;
 
 /** The first problem of `value` against `check`, undefined when there is none. */
 export function shapeIssue(check: Check, value: unknown): ShapeIssue | undefined {
@@ -33,7 +36,7 @@ function wrongType(expected: string, value: unknown, path: readonly PropertyKey[
 }
 
 /** `nonEmpty`: at least one character, with this message (zod's own when `true`); `maxLength`: at most this many characters. */
-export function string(rules: { readonly nonEmpty?: true | string; readonly maxLength?: number } = {}): Check {
+export function string(rules: { readonly nonEmpty?: true | string; readonly maxLength?: number } = {}): Check<string> {
   return (value, path) => {
     if (typeof value !== 'string') return wrongType('string', value, path);
     if (rules.nonEmpty !== undefined && value.length === 0) {
@@ -46,22 +49,22 @@ export function string(rules: { readonly nonEmpty?: true | string; readonly maxL
   };
 }
 
-export const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : wrongType('boolean', value, path));
+export const boolean: Check<boolean> = (value, path) => (typeof value === 'boolean' ? undefined : wrongType('boolean', value, path));
 
-export function oneOf(values: readonly string[]): Check {
+export function oneOf<T extends string>(values: readonly T[]): Check<T> {
   const message =
     values.length === 1
       ? `Invalid input: expected ${JSON.stringify(values[0])}`
       : `Invalid option: expected one of ${values.map((v) => JSON.stringify(v)).join('|')}`;
-  return (value, path) => (values.includes(value as string) ? undefined : { path, message });
+  return (value, path) => (values.includes(value as T) ? undefined : { path, message });
 }
 
 /** `check`, or absent (undefined). */
-export function optional(check: Check): Check {
+export function optional<T>(check: Check<T>): Check<T | undefined> {
   return (value, path) => (value === undefined ? undefined : check(value, path));
 }
 
-export function array(item: Check): Check {
+export function array<T>(item: Check<T>): Check<T[]> {
   return (value, path) => {
     if (!Array.isArray(value)) return wrongType('array', value, path);
     for (let i = 0; i < value.length; i++) {
@@ -73,7 +76,7 @@ export function array(item: Check): Check {
 }
 
 /** An object with these keys and no others (`unknown key`); a missing key is checked as undefined: wrap it in `optional`. */
-export function object(shape: Readonly<Record<string, Check>>): Check {
+export function object<S extends Readonly<Record<string, Check>>>(shape: S): Check<{ [K in keyof S]: Infer<S[K]> }> {
   const keys = Object.keys(shape);
   return (value, path) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return wrongType('object', value, path);
