@@ -3,7 +3,7 @@ import { line, printJson } from '../context.js';
 import { shown } from '../format.js';
 import { type CliIo, homeDir } from '../io.js';
 import { existingLibraryDirs, resolveSources } from '../sources.js';
-import { DEFAULT_ORIGIN, type Sourced } from '../../config/user-config.js';
+import { DEFAULT_ORIGIN } from '../../config/user-config.js';
 
 /** The merged user and project config, each value with the file it came from. */
 export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -13,19 +13,14 @@ export async function runConfig(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.values.json === true) return printJson(io, { ...config, libraryDirs });
   const home = homeDir(io.env);
   const origin = (from: string) => (from === DEFAULT_ORIGIN ? '(default)' : shown(from, home));
-  const list = (key: string, entries: readonly Sourced<string>[]) => {
-    if (entries.length === 0) line(io.stdout, `${key}: (none)`);
-    for (const entry of entries) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${origin(entry.from)}`);
-  };
   line(
     io.stdout,
     `files: ${config.files.length === 0 ? '(none: ~/.claude/skill-search.json, .claude/skill-search.json)' : config.files.map((file) => shown(file, home)).join(', ')}`,
   );
-  list('include', config.include);
-  list('exclude', config.exclude);
-  list('pin', config.pin);
-  list('never', config.never);
-  list('library', config.library);
+  for (const key of ['include', 'exclude', 'pin', 'never', 'library'] as const) {
+    if (config[key].length === 0) line(io.stdout, `${key}: (none)`);
+    for (const entry of config[key]) line(io.stdout, `${key}: ${JSON.stringify(entry.value)}  ${origin(entry.from)}`);
+  }
   for (const [key, entry] of Object.entries(config.sources)) {
     const value = entry.value === undefined ? '(per command: auto; never for hook and mcp)' : JSON.stringify(entry.value);
     line(io.stdout, `sources.${key}: ${value}  ${origin(entry.from)}`);
