@@ -4,7 +4,7 @@
  * awaiting the same search before the turn (the blocking design the prefetch replaces).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SkillPrefetcher } from '../src/prefetch/index.js';
+import { SkillPrefetcher } from '../src/prefetch/prefetcher.js';
 import type { Suite } from './context.js';
 import { cycle, sizeLabel } from './context.js';
 import { percentile } from './metrics.js';

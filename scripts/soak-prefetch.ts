@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { abortError } from '../src/errors.js';
-import { SkillPrefetcher } from '../src/prefetch/index.js';
+import { SkillPrefetcher } from '../src/prefetch/prefetcher.js';
 import type { SearchHit, SearchRequest, Skill, SkillSearcher } from '../src/types.js';
 import { prng as random } from './prng.js';
 

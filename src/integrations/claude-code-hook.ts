@@ -8,7 +8,7 @@ import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { renderAttachment } from '../attachments/normalize.js';
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
-import { SkillPrefetcher } from '../prefetch/index.js';
+import { SkillPrefetcher } from '../prefetch/prefetcher.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';

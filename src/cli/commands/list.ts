@@ -14,7 +14,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
     import('../../attachments/normalize.js'),
-    import('../../prefetch/index.js'),
+    import('../../prefetch/experimental.js'),
     loadSnapshot(sources),
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);

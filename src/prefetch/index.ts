@@ -1,2 +1,0 @@
-export { isExperimentalSkillSearch, listingSkills } from './experimental.js';
-export { SkillPrefetcher } from './prefetcher.js';
