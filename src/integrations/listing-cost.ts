@@ -8,6 +8,7 @@ import { offeredSkills } from '../load/invocation.js';
 import { estimateTokens } from '../load/skill.js';
 import type { HostName, LoadedFrom, Skill } from '../types.js';
 import { isNativeTo } from './hosts.js';
+import { getOrAdd } from '../util/get-or-add.js';
 
 /** `listedByHost`: the host lists this source by itself; `fullTokens`: every line in full, with no budget. */
 interface SourceCost {
@@ -83,7 +84,7 @@ export function listingCost(catalog: readonly Skill[], options: ListingCostOptio
   const pinned = options.pinned ?? new Set<string>();
   const listed = skills.filter((skill) => isNativeTo(options.host, skill.source) || pinned.has(skill.name));
   const bySource = new Map<LoadedFrom, Skill[]>();
-  for (const skill of skills) bySource.set(skill.source, [...(bySource.get(skill.source) ?? []), skill]);
+  for (const skill of skills) getOrAdd(bySource, skill.source, () => []).push(skill);
   const sources = [...bySource].map(([source, group]) => ({
     source,
     skills: group.length,
