@@ -99,4 +99,18 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(predicted).toContain('- invoice-ocr: Read scanned invoices (file: ');
     expect(predicted).not.toContain(DUPLICATE_CLAUDE_COPY.description);
   });
+
+  it('list --host codex numbers the skill roots in Codex’s order when skills sit in several folders', async () => {
+    const stub = await startOpenAiStub();
+    stubs.push(stub);
+    // The user's `~/.agents/skills` (SKILLS), Codex's own folder, and the project's two folders.
+    const home = await codexHome(SKILLS, { index: false });
+    home.addSkills('.codex/skills', [{ name: 'codex-home-notes', description: 'Notes kept in the Codex folder' }]);
+    home.addSkills('project/.codex/skills', [{ name: 'project-codex-notes', description: 'Notes kept in the project Codex folder' }]);
+    home.addSkills('project/.agents/skills', [CODEX_ONLY]);
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
+    const sent = codexSkillsSection(turn.request);
+    expect(sent?.match(/^- `r\d+` = /gm)).toHaveLength(5);
+    expect((await home.cli(['list', '--host', 'codex'])).stdout).toBe(`${withoutCodexSystemSkills(sent!)}\n`);
+  });
 });

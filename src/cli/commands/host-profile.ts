@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
+import { basename, join, sep } from 'node:path';
+import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, CodexScope, HostListing } from '../../attachments/host-listing.js';
 import type { HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
@@ -111,12 +111,27 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
   const { resolveCatalogOptions, resolveSources, isOverride } = await import('../../load/index.js');
   const options = resolveCatalogOptions(catalogOptions(sources));
   if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
-  const user = new Set([join(options.home, '.agents', 'skills'), ...(options.codexHome === null ? [] : [join(options.codexHome, 'skills')])]);
-  const roots: CodexRoot[] = resolveSources(options)
-    .filter((dir) => dir.source === 'codex')
-    .map((dir) => ({ dir: dir.dir, scope: dir.dir === options.codexAdminDir ? 'admin' : user.has(dir.dir) ? 'user' : 'repo' }));
-  // Its own skills, installed on its first run: the last root of its table.
-  return options.codexHome === null ? roots : [...roots, { dir: codexSystemDir(options.codexHome), scope: 'system' }];
+  if (options.codexHome === null) return [];
+  const codexHome = options.codexHome;
+  const found = resolveSources(options).filter((dir) => dir.source === 'codex');
+  // Nearest first, as the scan finds them; an `.agents/skills` outside the user's is the project's.
+  const own = new Set([join(codexHome, 'skills'), join(options.home, '.agents', 'skills'), options.codexAdminDir]);
+  const project = (leaf: string) => found.map((dir) => dir.dir).filter((dir) => dir.endsWith(`${sep}${leaf}`) && !own.has(dir));
+  const present = new Set(found.map((dir) => dir.dir));
+  const root = (dir: string | null, scope: CodexScope): CodexRoot[] => (dir !== null && present.has(dir) ? [{ dir, scope }] : []);
+  // Codex 0.171.0's table order, seen in its requests: the project's `.codex/skills` nearest first, its
+  // own folder's, the user's, its own `.system` (installed on its first run), the admin folder (not
+  // seen: assumed beside `.system`), then the project's `.agents/skills` outermost first.
+  return [
+    ...project(join('.codex', 'skills')).map((dir): CodexRoot => ({ dir, scope: 'repo' })),
+    ...root(join(codexHome, 'skills'), 'user'),
+    ...root(join(options.home, '.agents', 'skills'), 'user'),
+    { dir: codexSystemDir(codexHome), scope: 'system' },
+    ...root(options.codexAdminDir, 'admin'),
+    ...project(join('.agents', 'skills'))
+      .reverse()
+      .map((dir): CodexRoot => ({ dir, scope: 'repo' })),
+  ];
 }
 
 /** Where Codex installs its own skills (`.system`, a folder our scan of its user folder skips). */
