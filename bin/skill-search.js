@@ -13,7 +13,7 @@
 // Each starts with a header line naming the bundle's size and time and the Node version, then
 // V8's data. Any other header, or data V8 rejects, and the bundle is compiled from source; the
 // cache is then written anew after the command. Reading or writing it never fails a command.
-const { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const os = require('node:os');
 const path = require('node:path');
@@ -78,14 +78,20 @@ function compileBundle({ file: bundle, stat }) {
   });
   const save = () => {
     if (cachedData !== undefined && !script.cachedDataRejected) return;
+    const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const temp = `${file}.${process.pid}.tmp`;
       writeFileSync(temp, Buffer.concat([header, script.createCachedData()]), { mode: 0o600 });
       chmodSync(temp, 0o600);
       renameSync(temp, file);
     } catch {
-      // A cache that cannot be written costs the next start its shortcut only.
+      // A cache that cannot be written costs the next start its shortcut only; a part written
+      // (a full disk) is not left to fill it further on every prompt.
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Left for the next write of the same process id to replace.
+      }
     }
   };
   return { script, save };

@@ -208,6 +208,11 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     writeFileSync(file!, `${header}\nnot V8 data at all`);
     expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
     expect(readFileSync(file!).length).toBeGreaterThan(header.length + 100);
+    // The cache written but not moved into place (here its name is a folder; a full disk alike): no part is left behind.
+    rmSync(file!);
+    mkdirSync(path.join(file!, 'in-the-way'), { recursive: true });
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
+    expect(cacheFiles(root).map((name) => path.basename(name))).toEqual([path.basename(file!)]);
     const blocked = path.join(dir, 'not-a-folder');
     writeFileSync(blocked, '');
     expect(run({ SKILL_SEARCH_CACHE_DIR: blocked })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
