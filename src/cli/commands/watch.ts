@@ -9,7 +9,7 @@ import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, typ
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
-import { packageVersion } from '../../util/package-version.js';
+import { PACKAGE_FILE, packageVersion } from '../../util/package-version.js';
 
 /** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -98,11 +98,20 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     follow();
     line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
 
+    let stopPackageWatch = () => {};
     await new Promise<void>((resolve) => {
+      // An upgrade, downgrade or reinstall replaces the package under a running watch, which would
+      // go on answering hooks with the code it started with (the version it reports unchanged, and
+      // a store of another layout under it): it stops, and hooks search in-process until it is started again.
+      stopPackageWatch = watchFiles([PACKAGE_FILE], () => {
+        line(io.stderr, `skill-search: ${PACKAGE_FILE} changed (skill-search was upgraded or reinstalled); stopped: start \`skill-search watch\` again`);
+        resolve();
+      });
       if (!io.signal) return;
       if (io.signal.aborted) resolve();
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    stopPackageWatch();
     stopConfigWatch();
     await configuring;
     live.catalog.off('change', reindex);
