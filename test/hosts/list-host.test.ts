@@ -29,6 +29,15 @@ const FOLDER_NAMED: SkillFile = {
   raw: '---\nname: vercel-react-best-practices\ndescription: React performance rules\n---\n# React\n',
 };
 
+/** A SKILL.md of `bytes` bytes. */
+function sized(name: string, bytes: number): SkillFile {
+  const head = `---\nname: ${name}\ndescription: A skill file of ${bytes} bytes\n---\n`;
+  return { name, description: `A skill file of ${bytes} bytes`, raw: head + 'x'.repeat(bytes - head.length) };
+}
+/** Claude Code lists a skill file of 1,000,000 bytes, not one of 1,000,001. */
+const FULL_SIZE = sized('full-size-notes', 1_000_000);
+const OVERSIZE = sized('oversize-notes', 1_000_001);
+
 /** Same-named copies in the other host's folders, and a skill only Codex reads. */
 const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Claude Code folder copy of invoice-ocr' };
 const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
@@ -61,7 +70,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
   it('list --host claude-code equals Claude Code’s listing of the user’s skills', async () => {
     const stub = await startAnthropicStub();
     stubs.push(stub);
-    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED], { index: false });
+    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE], { index: false });
     // Codex folders Claude Code does not read: a same-named copy and a Codex-only skill.
     home.addSkills('.agents/skills', [DUPLICATE_CODEX_COPY, CODEX_ONLY]);
     const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
@@ -70,7 +79,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const predicted = (await home.cli(['list', '--host', 'claude-code'])).stdout;
     const unwrapped = /^<system-reminder>\n([\s\S]*)\n<\/system-reminder>\n$/.exec(predicted)?.[1];
     expect(unwrapped).toBeDefined();
-    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED].map((skill) => skill.name));
+    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE].map((skill) => skill.name));
     const header = sent!.slice(0, sent!.indexOf('\n- '));
     expect(unwrapped).toBe([header, ...entriesOf(sent!, ours)].join('\n'));
     // The rules were exercised: a cut description, when_to_use appended, the forbidden skill absent.
@@ -79,6 +88,8 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(unwrapped).not.toContain('deploy-staging');
     expect(unwrapped).toContain('- react-best-practices: React performance rules');
     expect(unwrapped).not.toContain(CODEX_ONLY.name);
+    expect(unwrapped).toContain(`- ${FULL_SIZE.name}: `);
+    expect(unwrapped).not.toContain(OVERSIZE.name);
     expect(unwrapped).not.toContain(DUPLICATE_CODEX_COPY.description);
   });
 

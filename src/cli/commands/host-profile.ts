@@ -163,7 +163,7 @@ export async function codexSystemNames(sources: SourceOptions): Promise<Readonly
  * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
-  const [load, { skillSelector }, { isOverride }, { isNativeTo }, { mergeSkills }] = await Promise.all([
+  const [load, { skillSelector }, { isOverride }, { isNativeTo, tooLargeFor }, { mergeSkills }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
     import('../sources.js'),
@@ -179,10 +179,12 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
     dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
   const entries = scans.flatMap((scan, i) =>
-    scan.skills.filter(selected).map((skill) => ({
-      skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
-      realPath: scan.realPaths.get(skill.path) ?? skill.path,
-    })),
+    scan.skills
+      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path))
+      .map((skill) => ({
+        skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
+        realPath: scan.realPaths.get(skill.path) ?? skill.path,
+      })),
   );
   if (host === 'claude-code') return mergeSkills(entries).skills;
   const seen = new Set<string>();
@@ -199,14 +201,17 @@ export async function codexShadowedNotes(sources: SourceOptions, skills: readonl
 
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */
 export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
-  const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
+  const [load, { isNativeTo, tooLargeFor }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
   const options = load.resolveCatalogOptions({ ...catalogOptions(sources), skillsDirs: [], toolsFiles: [] });
   const dirs = load.resolveSources(options).filter((dir) => dir.layout === 'skills' && isNativeTo(host, dir.source));
   const holds = (name: string) =>
     basename(name) === name &&
     name !== '.' &&
     name !== '..' &&
-    dirs.some((dir) => statSync(join(dir.dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile());
+    dirs.some((dir) => {
+      const file = join(dir.dir, name, 'SKILL.md');
+      return statSync(file, { throwIfNoEntry: false })?.isFile() === true && !tooLargeFor(host, file);
+    });
   return new Set(names.filter(holds));
 }
 
