@@ -38,6 +38,18 @@ function sized(name: string, bytes: number): SkillFile {
 const FULL_SIZE = sized('full-size-notes', 1_000_000);
 const OVERSIZE = sized('oversize-notes', 1_000_001);
 
+/** Frontmatter that is not YAML: Codex reads an unquoted ": " as we do, and skips a file broken otherwise. */
+const UNQUOTED_COLON: SkillFile = {
+  name: 'unquoted-colon',
+  description: 'Fill PDF forms: text fields and checkboxes',
+  raw: '---\nname: unquoted-colon\ndescription: Fill PDF forms: text fields and checkboxes\n---\n# Forms\n',
+};
+const UNTERMINATED_QUOTE: SkillFile = {
+  name: 'unterminated-quote',
+  description: '',
+  raw: '---\nname: unterminated-quote\ndescription: "Rotate the keys\n---\n# Keys\n',
+};
+
 /** Same-named copies in the other host's folders, and a skill only Codex reads. */
 const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Claude Code folder copy of invoice-ocr' };
 const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
@@ -99,6 +111,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const home = await codexHome(RULED_SKILLS, { index: false });
     // A Claude Code copy of one of Codex's names: it wins our merge, but Codex lists its own.
     home.addSkills('.claude/skills', [DUPLICATE_CLAUDE_COPY]);
+    home.addSkills('.agents/skills', [UNQUOTED_COLON, UNTERMINATED_QUOTE]);
     const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
     const sent = codexSkillsSection(turn.request);
     expect(sent).toBeDefined();
@@ -109,6 +122,8 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(predicted).toContain('- deploy-staging: ');
     expect(predicted).toContain('- invoice-ocr: Read scanned invoices (file: ');
     expect(predicted).not.toContain(DUPLICATE_CLAUDE_COPY.description);
+    expect(predicted).toContain('- unquoted-colon: Fill PDF forms: text fields and checkboxes (file: ');
+    expect(predicted).not.toContain(UNTERMINATED_QUOTE.name);
   });
 
   it('list --host codex numbers the skill roots in Codex’s order when skills sit in several folders', async () => {

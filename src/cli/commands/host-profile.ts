@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, CodexScope, HostListing } from '../../attachments/host-listing.js';
-import type { HostName, Skill } from '../../types.js';
+import type { Diagnostic, HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
 import { type CliIo, homeDir } from '../io.js';
@@ -178,9 +178,10 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   if (host === 'codex' && options.codexHome !== null)
     dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
+  const unread = host === 'codex' ? await codexUnreadFiles(scans.flatMap((scan) => scan.diagnostics)) : new Set<string>();
   const entries = scans.flatMap((scan, i) =>
     scan.skills
-      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path))
+      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path) && !unread.has(skill.path))
       .map((skill) => ({
         skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
         realPath: scan.realPaths.get(skill.path) ?? skill.path,
@@ -189,6 +190,25 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   if (host === 'claude-code') return mergeSkills(entries).skills;
   const seen = new Set<string>();
   return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
+}
+
+/**
+ * The skill files Codex does not load among those whose frontmatter we read line by line: all but
+ * those whose only fault is an unquoted ": " in a value, which Codex reads as we do (docs/hosts.md).
+ */
+async function codexUnreadFiles(diagnostics: readonly Diagnostic[]): Promise<ReadonlySet<string>> {
+  const recovered = diagnostics.filter((entry) => entry.code === 'bad-yaml' && entry.severity === 'warning').map((entry) => entry.path);
+  if (recovered.length === 0) return new Set();
+  const { readFrontmatterLines } = await import('../../load/lenient-frontmatter.js');
+  return new Set(
+    recovered.filter((file) => {
+      try {
+        return readFrontmatterLines(readFileSync(file, 'utf8')).unquotedColonLines.length === 0;
+      } catch {
+        return false;
+      }
+    }),
+  );
 }
 
 /** The skills the Codex hook leaves out, being named as one of Codex's own, each with a note saying so (`validate`, `list --all`). */
