@@ -38,7 +38,7 @@ function sized(name: string, bytes: number): SkillFile {
 const FULL_SIZE = sized('full-size-notes', 1_000_000);
 const OVERSIZE = sized('oversize-notes', 1_000_001);
 
-/** Frontmatter that is not YAML: Codex reads an unquoted ": " as we do, and skips a file broken otherwise. */
+/** Frontmatter that is not YAML: both hosts read an unquoted ": " as we do; a file broken otherwise Codex skips, Claude Code reads without frontmatter. */
 const UNQUOTED_COLON: SkillFile = {
   name: 'unquoted-colon',
   description: 'Fill PDF forms: text fields and checkboxes',
@@ -82,7 +82,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
   it('list --host claude-code equals Claude Code’s listing of the user’s skills', async () => {
     const stub = await startAnthropicStub();
     stubs.push(stub);
-    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE], { index: false });
+    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE, UNQUOTED_COLON, UNTERMINATED_QUOTE], { index: false });
     // Codex folders Claude Code does not read: a same-named copy and a Codex-only skill.
     home.addSkills('.agents/skills', [DUPLICATE_CODEX_COPY, CODEX_ONLY]);
     const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
@@ -91,7 +91,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const predicted = (await home.cli(['list', '--host', 'claude-code'])).stdout;
     const unwrapped = /^<system-reminder>\n([\s\S]*)\n<\/system-reminder>\n$/.exec(predicted)?.[1];
     expect(unwrapped).toBeDefined();
-    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE].map((skill) => skill.name));
+    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE, UNQUOTED_COLON, UNTERMINATED_QUOTE].map((skill) => skill.name));
     const header = sent!.slice(0, sent!.indexOf('\n- '));
     expect(unwrapped).toBe([header, ...entriesOf(sent!, ours)].join('\n'));
     // The rules were exercised: a cut description, when_to_use appended, the forbidden skill absent.
@@ -102,6 +102,9 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(unwrapped).not.toContain(CODEX_ONLY.name);
     expect(unwrapped).toContain(`- ${FULL_SIZE.name}: `);
     expect(unwrapped).not.toContain(OVERSIZE.name);
+    // Broken YAML: an unquoted ": " read as we do; otherwise no frontmatter, the body's first line its description.
+    expect(unwrapped).toContain('- unquoted-colon: Fill PDF forms: text fields and checkboxes');
+    expect(unwrapped).toContain('- unterminated-quote: Keys');
     expect(unwrapped).not.toContain(DUPLICATE_CODEX_COPY.description);
   });
 

@@ -12,6 +12,7 @@ import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
 import { claudeCodeName } from '../../integrations/invoked-skills.js';
 import { claudeSettingsFiles } from '../../load/claude-plugins.js';
+import { firstParagraph } from '../../load/skill.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
@@ -178,12 +179,12 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   if (host === 'codex' && options.codexHome !== null)
     dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
-  const unread = host === 'codex' ? await codexUnreadFiles(scans.flatMap((scan) => scan.diagnostics)) : new Set<string>();
+  const unread = await frontmatterHostsSkip(scans.flatMap((scan) => scan.diagnostics));
   const entries = scans.flatMap((scan, i) =>
     scan.skills
-      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path) && !unread.has(skill.path))
+      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path) && !(host === 'codex' && unread.has(skill.path)))
       .map((skill) => ({
-        skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
+        skill: host === 'claude-code' ? namedByFolder(unread.has(skill.path) ? withoutFrontmatter(skill) : skill, dirs[i]!) : skill,
         realPath: scan.realPaths.get(skill.path) ?? skill.path,
       })),
   );
@@ -193,10 +194,11 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
 }
 
 /**
- * The skill files Codex does not load among those whose frontmatter we read line by line: all but
- * those whose only fault is an unquoted ": " in a value, which Codex reads as we do (docs/hosts.md).
+ * The skill files whose frontmatter the hosts do not read, among those we read line by line: all
+ * but those whose only fault is an unquoted ": " in a value, which both read as we do. Codex skips
+ * such a file; Claude Code reads it as if it had no frontmatter (docs/hosts.md).
  */
-async function codexUnreadFiles(diagnostics: readonly Diagnostic[]): Promise<ReadonlySet<string>> {
+async function frontmatterHostsSkip(diagnostics: readonly Diagnostic[]): Promise<ReadonlySet<string>> {
   const recovered = diagnostics.filter((entry) => entry.code === 'bad-yaml' && entry.severity === 'warning').map((entry) => entry.path);
   if (recovered.length === 0) return new Set();
   const { readFrontmatterLines } = await import('../../load/lenient-frontmatter.js');
@@ -233,6 +235,12 @@ export async function namesHostLists(host: HostName, sources: SourceOptions, nam
       return statSync(file, { throwIfNoEntry: false })?.isFile() === true && !tooLargeFor(host, file);
     });
   return new Set(names.filter(holds));
+}
+
+/** `skill` as Claude Code reads a file without frontmatter: the body's first paragraph its description, nothing else of it. */
+function withoutFrontmatter(skill: Skill): Skill {
+  const { whenToUse: _whenToUse, whenToUseKey: _key, invocation: _invocation, keywords: _keywords, ...rest } = skill;
+  return { ...rest, description: firstParagraph(skill.body) };
 }
 
 /** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */
