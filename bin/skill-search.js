@@ -2,7 +2,7 @@
 // CommonJS (bin/package.json): a cold start loads the CLI as one file, dist/cli/bundle.cjs
 // (scripts/bundle-cli.ts), sooner than tsc's ES modules one by one; a hook loads its own,
 // dist/cli/hook-bundle.cjs, when there is one. A bundle older than those modules (a build that
-// ran tsc alone) is passed over for them.
+// ran tsc alone) is passed over for them, but in an installed package (below).
 //
 // The bundle is compiled here rather than by `require`, so that V8's code cache for it can be
 // kept: a hook without a server starts Node on every prompt, and compiling the bundle's
@@ -13,7 +13,7 @@
 // Each starts with a header line naming the bundle's size and time and the Node version, then
 // V8's data. Any other header, or data V8 rejects, and the bundle is compiled from source; the
 // cache is then written anew after the command. Reading or writing it never fails a command.
-const { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const os = require('node:os');
 const path = require('node:path');
@@ -24,7 +24,11 @@ const MODULES = path.join(__dirname, '..', 'dist', 'cli', 'main.js');
 // deserialise on every prompt), or the CLI's where there is none.
 const BUNDLES = [...(process.argv[2] === 'hook' ? ['hook-bundle.cjs'] : []), 'bundle.cjs'].map((name) => path.join(__dirname, '..', 'dist', 'cli', name));
 
-/** The first bundle at least as new as the modules, with its stat; else undefined. */
+// Installed by a package manager, the files' times are the order it unpacked them in (npm writes
+// the modules after the bundles): there every bundle is the one published with the modules.
+const INSTALLED = __dirname.split(path.sep).includes('node_modules');
+
+/** The first bundle at least as new as the modules (any, in an installed package), with its stat; else undefined. */
 function currentBundle() {
   let modules;
   try {
@@ -35,7 +39,7 @@ function currentBundle() {
   for (const file of BUNDLES) {
     try {
       const stat = statSync(file);
-      if (stat.mtimeMs >= modules) return { file, stat };
+      if (INSTALLED || stat.mtimeMs >= modules) return { file, stat };
     } catch {
       // Not built: the next.
     }
@@ -78,14 +82,20 @@ function compileBundle({ file: bundle, stat }) {
   });
   const save = () => {
     if (cachedData !== undefined && !script.cachedDataRejected) return;
+    const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const temp = `${file}.${process.pid}.tmp`;
       writeFileSync(temp, Buffer.concat([header, script.createCachedData()]), { mode: 0o600 });
       chmodSync(temp, 0o600);
       renameSync(temp, file);
     } catch {
-      // A cache that cannot be written costs the next start its shortcut only.
+      // A cache that cannot be written costs the next start its shortcut only; a part written
+      // (a full disk) is not left to fill it further on every prompt.
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Left for the next write of the same process id to replace.
+      }
     }
   };
   return { script, save };

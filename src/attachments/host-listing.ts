@@ -156,7 +156,7 @@ export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeL
 }
 
 const CODEX_SCOPES = ['system', 'admin', 'repo', 'user'] as const;
-type CodexScope = (typeof CODEX_SCOPES)[number];
+export type CodexScope = (typeof CODEX_SCOPES)[number];
 
 /** A folder Codex reads skills from, in the order Codex lists its roots. */
 export interface CodexRoot {

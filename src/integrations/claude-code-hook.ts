@@ -14,7 +14,7 @@ import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { type DeferredSkill, HostSearcher, isNativeTo, loadInstructions } from './hosts.js';
+import { type DeferredSkill, HostSearcher, isListedBy, loadInstructions } from './hosts.js';
 import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
@@ -196,7 +196,7 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
     }
     if (discovered === undefined) return { stdout: '', outcome: 'nothing' };
     const suggested = (result?.skills ?? []).flatMap((skill) => seen.get(skill.name) ?? []);
-    const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source)).map((skill) => skill.name);
+    const deferred = suggested.filter((skill) => !isListedBy(host, skill)).map((skill) => skill.name);
     const listed =
       deferred.length === 0 || options.listedByHost === undefined ? new Set<string>() : await options.listedByHost(deferred).catch(() => new Set<string>());
     const unlisted = suggested.filter((skill) => !listed.has(skill.name));
@@ -223,7 +223,7 @@ function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): 
   const wanted = new Set(named.filter((name) => name !== undefined));
   if (wanted.size === 0) return [];
   const hostName = (skill: DeferredSkill) => (host === 'claude-code' ? claudeCodeName(skill) : skill.name);
-  return [...seen.values()].filter((skill) => isNativeTo(host, skill.source) && wanted.has(hostName(skill))).map((skill) => skill.name);
+  return [...seen.values()].filter((skill) => isListedBy(host, skill) && wanted.has(hostName(skill))).map((skill) => skill.name);
 }
 
 /** The discovery without the skills `names`; null when nothing is left. */

@@ -1,4 +1,5 @@
 /** What each host lists and loads by itself; a suggestion of anything else needs its path and a word on how to load it. */
+import { statSync } from 'node:fs';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { SkillMatcher } from '../load/skill-globs.js';
 import type { HostName, LoadedFrom, SearchHit, SearchRequest, Skill, SkillSearcher } from '../types.js';
@@ -15,12 +16,30 @@ export function isNativeTo(host: HostName, source: LoadedFrom): boolean {
   return HOST_NATIVE_SOURCES[host].includes(source);
 }
 
+/** Claude Code 2.1.197 leaves a skill file of more bytes than this out of its listing (seen in its requests: 1,000,000 listed, 1,000,001 not). */
+const CLAUDE_CODE_MAX_SKILL_FILE_BYTES = 1_000_000;
+
+/** Whether `host` skips the skill file at `file` for its size (one it cannot stat is left to the host). */
+export function tooLargeFor(host: HostName, file: string): boolean {
+  if (host !== 'claude-code') return false;
+  try {
+    return (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > CLAUDE_CODE_MAX_SKILL_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `host` lists `skill` itself (and loads it by name): a source it scans, in a file it does not skip. */
+export function isListedBy(host: HostName, skill: Pick<Skill, 'source' | 'path'>): boolean {
+  return isNativeTo(host, skill.source) && !tooLargeFor(host, skill.path);
+}
+
 /** A skill as a suggestion needs it: enough to say where it is. */
 export type DeferredSkill = Pick<Skill, 'name' | 'path' | 'source'>;
 
 /** The lines appended to a discovery for the suggested skills `host` does not list (their files, how to load them); undefined when none. */
 export function loadInstructions(host: HostName, suggested: readonly DeferredSkill[]): string | undefined {
-  const deferred = suggested.filter((skill) => !isNativeTo(host, skill.source));
+  const deferred = suggested.filter((skill) => !isListedBy(host, skill));
   if (deferred.length === 0) return undefined;
   const lines = deferred.map((skill) => `- ${neutralizeReminderText(skill.name)}: ${escapeForTerminal(neutralizeReminderText(skill.path))}`);
   return [

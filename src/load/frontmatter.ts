@@ -85,9 +85,13 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     data = recovered.fields;
     body = recovered.body;
     const [line] = recovered.unquotedColonLines;
-    const problem = line === undefined ? yamlProblem(error, FRONTMATTER_YAML) : `line ${line} has an unquoted ": " in a value`;
+    // Both hosts read an unquoted ": " as we do; other broken YAML they do not (docs/hosts.md).
+    const [problem, hosts] =
+      line === undefined
+        ? [yamlProblem(error, FRONTMATTER_YAML), 'Codex skips this file and Claude Code reads none of its frontmatter: fix the YAML']
+        : [`line ${line} has an unquoted ": " in a value`, 'quote such values'];
     diagnostics.push(
-      diagnostic('bad-yaml', path, `frontmatter is not valid YAML: ${problem}; read as plain \`key: value\` lines instead (quote such values)`, 'warning'),
+      diagnostic('bad-yaml', path, `frontmatter is not valid YAML: ${problem}; read as plain \`key: value\` lines instead (${hosts})`, 'warning'),
     );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheRoot } from '../../src/model-store/paths.js';
@@ -100,6 +100,21 @@ describe('bin/skill-search.js: which build it loads', () => {
     expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
     rmSync(bundle);
     expect(run()).toEqual({ code: 3, stdout: 'modules a b' });
+  });
+
+  it('in a package installed under node_modules, the bundle even when npm unpacked the modules after it', () => {
+    const installed = path.join(tempDir('skill-search-bin-installed-'), 'node_modules', 'skill-search');
+    try {
+      for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(dir, part), path.join(installed, part), { recursive: true });
+      const copy = (file: string) => path.join(installed, path.relative(dir, file));
+      writeFileSync(copy(bundle), "exports.main = async (argv) => { process.stdout.write('bundle ' + argv.join(' ')); return 4; };\n");
+      age(copy(bundle), 1_000_000);
+      age(copy(modules), 1_000_001);
+      const ran = spawnSync(process.execPath, [path.join(installed, 'bin', 'skill-search.js'), 'a'], { encoding: 'utf8' });
+      expect({ code: ran.status, stdout: ran.stdout }).toEqual({ code: 4, stdout: 'bundle a' });
+    } finally {
+      removeDir(path.dirname(path.dirname(installed)));
+    }
   });
 
   it("for a hook, the hook's own bundle when it is current; else the CLI's, else the modules", () => {
@@ -208,6 +223,11 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     writeFileSync(file!, `${header}\nnot V8 data at all`);
     expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
     expect(readFileSync(file!).length).toBeGreaterThan(header.length + 100);
+    // The cache written but not moved into place (here its name is a folder; a full disk alike): no part is left behind.
+    rmSync(file!);
+    mkdirSync(path.join(file!, 'in-the-way'), { recursive: true });
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root })).toEqual({ code: 4, stdout: 'RED/GREEN a' });
+    expect(cacheFiles(root).map((name) => path.basename(name))).toEqual([path.basename(file!)]);
     const blocked = path.join(dir, 'not-a-folder');
     writeFileSync(blocked, '');
     expect(run({ SKILL_SEARCH_CACHE_DIR: blocked })).toEqual({ code: 4, stdout: 'RED/GREEN a' });

@@ -29,6 +29,27 @@ const FOLDER_NAMED: SkillFile = {
   raw: '---\nname: vercel-react-best-practices\ndescription: React performance rules\n---\n# React\n',
 };
 
+/** A SKILL.md of `bytes` bytes. */
+function sized(name: string, bytes: number): SkillFile {
+  const head = `---\nname: ${name}\ndescription: A skill file of ${bytes} bytes\n---\n`;
+  return { name, description: `A skill file of ${bytes} bytes`, raw: head + 'x'.repeat(bytes - head.length) };
+}
+/** Claude Code lists a skill file of 1,000,000 bytes, not one of 1,000,001. */
+const FULL_SIZE = sized('full-size-notes', 1_000_000);
+const OVERSIZE = sized('oversize-notes', 1_000_001);
+
+/** Frontmatter that is not YAML: both hosts read an unquoted ": " as we do; a file broken otherwise Codex skips, Claude Code reads without frontmatter. */
+const UNQUOTED_COLON: SkillFile = {
+  name: 'unquoted-colon',
+  description: 'Fill PDF forms: text fields and checkboxes',
+  raw: '---\nname: unquoted-colon\ndescription: Fill PDF forms: text fields and checkboxes\n---\n# Forms\n',
+};
+const UNTERMINATED_QUOTE: SkillFile = {
+  name: 'unterminated-quote',
+  description: '',
+  raw: '---\nname: unterminated-quote\ndescription: "Rotate the keys\n---\n# Keys\n',
+};
+
 /** Same-named copies in the other host's folders, and a skill only Codex reads. */
 const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Claude Code folder copy of invoice-ocr' };
 const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
@@ -61,7 +82,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
   it('list --host claude-code equals Claude Code’s listing of the user’s skills', async () => {
     const stub = await startAnthropicStub();
     stubs.push(stub);
-    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED], { index: false });
+    const home = await claudeHome([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE, UNQUOTED_COLON, UNTERMINATED_QUOTE], { index: false });
     // Codex folders Claude Code does not read: a same-named copy and a Codex-only skill.
     home.addSkills('.agents/skills', [DUPLICATE_CODEX_COPY, CODEX_ONLY]);
     const turn = await promptClaude(home, bins.claude!, stub, OFF_TOPIC);
@@ -70,7 +91,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const predicted = (await home.cli(['list', '--host', 'claude-code'])).stdout;
     const unwrapped = /^<system-reminder>\n([\s\S]*)\n<\/system-reminder>\n$/.exec(predicted)?.[1];
     expect(unwrapped).toBeDefined();
-    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED].map((skill) => skill.name));
+    const ours = new Set([...RULED_SKILLS, FOLDER_NAMED, OVERSIZE, FULL_SIZE, UNQUOTED_COLON, UNTERMINATED_QUOTE].map((skill) => skill.name));
     const header = sent!.slice(0, sent!.indexOf('\n- '));
     expect(unwrapped).toBe([header, ...entriesOf(sent!, ours)].join('\n'));
     // The rules were exercised: a cut description, when_to_use appended, the forbidden skill absent.
@@ -79,6 +100,11 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(unwrapped).not.toContain('deploy-staging');
     expect(unwrapped).toContain('- react-best-practices: React performance rules');
     expect(unwrapped).not.toContain(CODEX_ONLY.name);
+    expect(unwrapped).toContain(`- ${FULL_SIZE.name}: `);
+    expect(unwrapped).not.toContain(OVERSIZE.name);
+    // Broken YAML: an unquoted ": " read as we do; otherwise no frontmatter, the body's first line its description.
+    expect(unwrapped).toContain('- unquoted-colon: Fill PDF forms: text fields and checkboxes');
+    expect(unwrapped).toContain('- unterminated-quote: Keys');
     expect(unwrapped).not.toContain(DUPLICATE_CODEX_COPY.description);
   });
 
@@ -88,6 +114,7 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     const home = await codexHome(RULED_SKILLS, { index: false });
     // A Claude Code copy of one of Codex's names: it wins our merge, but Codex lists its own.
     home.addSkills('.claude/skills', [DUPLICATE_CLAUDE_COPY]);
+    home.addSkills('.agents/skills', [UNQUOTED_COLON, UNTERMINATED_QUOTE]);
     const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
     const sent = codexSkillsSection(turn.request);
     expect(sent).toBeDefined();
@@ -98,5 +125,21 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(predicted).toContain('- deploy-staging: ');
     expect(predicted).toContain('- invoice-ocr: Read scanned invoices (file: ');
     expect(predicted).not.toContain(DUPLICATE_CLAUDE_COPY.description);
+    expect(predicted).toContain('- unquoted-colon: Fill PDF forms: text fields and checkboxes (file: ');
+    expect(predicted).not.toContain(UNTERMINATED_QUOTE.name);
+  });
+
+  it('list --host codex numbers the skill roots in Codex’s order when skills sit in several folders', async () => {
+    const stub = await startOpenAiStub();
+    stubs.push(stub);
+    // The user's `~/.agents/skills` (SKILLS), Codex's own folder, and the project's two folders.
+    const home = await codexHome(SKILLS, { index: false });
+    home.addSkills('.codex/skills', [{ name: 'codex-home-notes', description: 'Notes kept in the Codex folder' }]);
+    home.addSkills('project/.codex/skills', [{ name: 'project-codex-notes', description: 'Notes kept in the project Codex folder' }]);
+    home.addSkills('project/.agents/skills', [CODEX_ONLY]);
+    const turn = await promptCodex(home, bins.codex!, stub, OFF_TOPIC);
+    const sent = codexSkillsSection(turn.request);
+    expect(sent?.match(/^- `r\d+` = /gm)).toHaveLength(5);
+    expect((await home.cli(['list', '--host', 'codex'])).stdout).toBe(`${withoutCodexSystemSkills(sent!)}\n`);
   });
 });

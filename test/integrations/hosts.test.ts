@@ -137,6 +137,25 @@ describe('a suggestion the host lists itself gets no path (CLI, fresh HOME)', ()
       `- kafka-topics: ${path.join(home, '.claude', 'skills', 'kafka-topics', 'SKILL.md')}`,
     ]);
   });
+
+  it('Claude Code: a SKILL.md of more than 1,000,000 bytes in ~/.claude/skills is not in its list (test/hosts/list-host), so it gets its path', async () => {
+    const project = path.join(home, 'project');
+    mkdirSync(project, { recursive: true });
+    const write = (name: string, description: string, bytes: number) => {
+      const head = `---\ndescription: ${description}\n---\n`;
+      mkdirSync(path.join(home, '.claude', 'skills', name), { recursive: true });
+      writeFileSync(path.join(home, '.claude', 'skills', name, 'SKILL.md'), head + 'x'.repeat(bytes - head.length));
+    };
+    write('kafka-rebalance', 'Rebalance Kafka partitions and consumer groups', 1_000_001);
+    write('kafka-topics', 'Create and configure Kafka topics and partitions', 1_000_000);
+    const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: project, prompt: 'rebalance the kafka partitions and topics' });
+    const hook = await runCli(['hook', 'claude-code', '--model', 'hash', '--mode', 'lexical', '--abstain', 'off'], home, { stdin: prompt });
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context).toContain('- kafka-topics: Create and configure Kafka topics');
+    expect(context.split('Not in your skill list')[1]?.split('\n').slice(1)).toEqual([
+      `- kafka-rebalance: ${path.join(home, '.claude', 'skills', 'kafka-rebalance', 'SKILL.md')}`,
+    ]);
+  });
 });
 
 describe('hostShadowing', () => {

@@ -31,6 +31,16 @@ describe('frontmatter that is not valid YAML is read line by line', () => {
     ]);
   });
 
+  it('says what the hosts do with YAML broken otherwise (an unterminated quote): neither reads it as we do', () => {
+    const { skill, diagnostics } = parse('---\nname: quoted\ndescription: "unterminated\n---\n# Quoted\n');
+    expect(skill).toMatchObject({ name: 'quoted' });
+    expect(diagnostics.map((entry) => entry.message)).toEqual([
+      expect.stringMatching(
+        /^frontmatter is not valid YAML: .+; read as plain `key: value` lines instead \(Codex skips this file and Claude Code reads none of its frontmatter: fix the YAML\)$/,
+      ),
+    ]);
+  });
+
   it('reads quoted values, folded and literal blocks, continuation lines and CRLF', () => {
     const { skill } = parse(
       "---\r\nname: 'it''s: fine'\r\ndescription: >\r\n  Folded: one\r\n  two\r\nwhenToUse: first: line\r\n  second line\r\nhooks: ignored: here\r\n---\r\nbody",

@@ -95,5 +95,7 @@ describe('npm pack → npm install --omit=dev <tarball> in an empty folder', () 
     expect(graph.stderr).toBe('');
     expect(graph.status).toBe(0);
     expect(existsSync(path.join(consumer, 'node_modules', 'skill-search', 'dist', 'cli', 'hook-bundle.cjs'))).toBe(true);
+    // Its code cache is written only for a bundle: npm unpacks the modules after the bundles, and the bin must not take them for newer.
+    expect(readdirSync(path.join(home, '.cache', 'code-cache')).filter((name) => name.endsWith('-hook.v8'))).toHaveLength(1);
   }, 240_000);
 });

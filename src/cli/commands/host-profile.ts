@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, HostListing } from '../../attachments/host-listing.js';
-import type { HostName, Skill } from '../../types.js';
+import { basename, join, sep } from 'node:path';
+import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, CodexScope, HostListing } from '../../attachments/host-listing.js';
+import type { Diagnostic, HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
 import { type CliIo, homeDir } from '../io.js';
@@ -12,6 +12,7 @@ import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
 import { claudeCodeName } from '../../integrations/invoked-skills.js';
 import { claudeSettingsFiles } from '../../load/claude-plugins.js';
+import { firstParagraph } from '../../load/skill.js';
 
 export interface PredictOptions {
   readonly contextWindowTokens: number | undefined;
@@ -111,12 +112,27 @@ async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
   const { resolveCatalogOptions, resolveSources, isOverride } = await import('../../load/index.js');
   const options = resolveCatalogOptions(catalogOptions(sources));
   if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
-  const user = new Set([join(options.home, '.agents', 'skills'), ...(options.codexHome === null ? [] : [join(options.codexHome, 'skills')])]);
-  const roots: CodexRoot[] = resolveSources(options)
-    .filter((dir) => dir.source === 'codex')
-    .map((dir) => ({ dir: dir.dir, scope: dir.dir === options.codexAdminDir ? 'admin' : user.has(dir.dir) ? 'user' : 'repo' }));
-  // Its own skills, installed on its first run: the last root of its table.
-  return options.codexHome === null ? roots : [...roots, { dir: codexSystemDir(options.codexHome), scope: 'system' }];
+  if (options.codexHome === null) return [];
+  const codexHome = options.codexHome;
+  const found = resolveSources(options).filter((dir) => dir.source === 'codex');
+  // Nearest first, as the scan finds them; an `.agents/skills` outside the user's is the project's.
+  const own = new Set([join(codexHome, 'skills'), join(options.home, '.agents', 'skills'), options.codexAdminDir]);
+  const project = (leaf: string) => found.map((dir) => dir.dir).filter((dir) => dir.endsWith(`${sep}${leaf}`) && !own.has(dir));
+  const present = new Set(found.map((dir) => dir.dir));
+  const root = (dir: string | null, scope: CodexScope): CodexRoot[] => (dir !== null && present.has(dir) ? [{ dir, scope }] : []);
+  // Codex 0.171.0's table order, seen in its requests: the project's `.codex/skills` nearest first, its
+  // own folder's, the user's, its own `.system` (installed on its first run), the admin folder (not
+  // seen: assumed beside `.system`), then the project's `.agents/skills` outermost first.
+  return [
+    ...project(join('.codex', 'skills')).map((dir): CodexRoot => ({ dir, scope: 'repo' })),
+    ...root(join(codexHome, 'skills'), 'user'),
+    ...root(join(options.home, '.agents', 'skills'), 'user'),
+    { dir: codexSystemDir(codexHome), scope: 'system' },
+    ...root(options.codexAdminDir, 'admin'),
+    ...project(join('.agents', 'skills'))
+      .reverse()
+      .map((dir): CodexRoot => ({ dir, scope: 'repo' })),
+  ];
 }
 
 /** Where Codex installs its own skills (`.system`, a folder our scan of its user folder skips). */
@@ -148,7 +164,7 @@ export async function codexSystemNames(sources: SourceOptions): Promise<Readonly
  * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
-  const [load, { skillSelector }, { isOverride }, { isNativeTo }, { mergeSkills }] = await Promise.all([
+  const [load, { skillSelector }, { isOverride }, { isNativeTo, tooLargeFor }, { mergeSkills }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
     import('../sources.js'),
@@ -163,15 +179,38 @@ export async function hostSkills(host: HostName, sources: SourceOptions, skills:
   if (host === 'codex' && options.codexHome !== null)
     dirs.push({ dir: codexSystemDir(options.codexHome), source: 'codex', rank: Number.MAX_SAFE_INTEGER, layout: 'skills' });
   const scans = await Promise.all(dirs.map((dir) => load.scanSkillsDir(dir.dir, { ...dir, limits: options.limits })));
+  const unread = await frontmatterHostsSkip(scans.flatMap((scan) => scan.diagnostics));
   const entries = scans.flatMap((scan, i) =>
-    scan.skills.filter(selected).map((skill) => ({
-      skill: host === 'claude-code' ? namedByFolder(skill, dirs[i]!) : skill,
-      realPath: scan.realPaths.get(skill.path) ?? skill.path,
-    })),
+    scan.skills
+      .filter((skill) => selected(skill) && !tooLargeFor(host, skill.path) && !(host === 'codex' && unread.has(skill.path)))
+      .map((skill) => ({
+        skill: host === 'claude-code' ? namedByFolder(unread.has(skill.path) ? withoutFrontmatter(skill) : skill, dirs[i]!) : skill,
+        realPath: scan.realPaths.get(skill.path) ?? skill.path,
+      })),
   );
   if (host === 'claude-code') return mergeSkills(entries).skills;
   const seen = new Set<string>();
   return entries.filter(({ realPath }) => !seen.has(realPath) && seen.add(realPath)).map(({ skill }) => skill);
+}
+
+/**
+ * The skill files whose frontmatter the hosts do not read, among those we read line by line: all
+ * but those whose only fault is an unquoted ": " in a value, which both read as we do. Codex skips
+ * such a file; Claude Code reads it as if it had no frontmatter (docs/hosts.md).
+ */
+async function frontmatterHostsSkip(diagnostics: readonly Diagnostic[]): Promise<ReadonlySet<string>> {
+  const recovered = diagnostics.filter((entry) => entry.code === 'bad-yaml' && entry.severity === 'warning').map((entry) => entry.path);
+  if (recovered.length === 0) return new Set();
+  const { readFrontmatterLines } = await import('../../load/lenient-frontmatter.js');
+  return new Set(
+    recovered.filter((file) => {
+      try {
+        return readFrontmatterLines(readFileSync(file, 'utf8')).unquotedColonLines.length === 0;
+      } catch {
+        return false;
+      }
+    }),
+  );
 }
 
 /** What host rules keep from the model or the user's menu (a skill's `invocation`), with `codex` also the skills named as one of Codex's own, which its hook leaves out; each with why (`validate`, `list`). */
@@ -189,15 +228,24 @@ export async function ruledSkills(sources: SourceOptions, skills: readonly Skill
 
 /** Which of `names` the folders `host` scans itself hold as `<name>/SKILL.md` (whatever our flags name): those it lists. */
 export async function namesHostLists(host: HostName, sources: SourceOptions, names: readonly string[]): Promise<ReadonlySet<string>> {
-  const [load, { isNativeTo }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
+  const [load, { isNativeTo, tooLargeFor }] = await Promise.all([import('../../load/index.js'), import('../../integrations/hosts.js')]);
   const options = load.resolveCatalogOptions({ ...catalogOptions(sources), skillsDirs: [], toolsFiles: [] });
   const dirs = load.resolveSources(options).filter((dir) => dir.layout === 'skills' && isNativeTo(host, dir.source));
   const holds = (name: string) =>
     basename(name) === name &&
     name !== '.' &&
     name !== '..' &&
-    dirs.some((dir) => statSync(join(dir.dir, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile());
+    dirs.some((dir) => {
+      const file = join(dir.dir, name, 'SKILL.md');
+      return statSync(file, { throwIfNoEntry: false })?.isFile() === true && !tooLargeFor(host, file);
+    });
   return new Set(names.filter(holds));
+}
+
+/** `skill` as Claude Code reads a file without frontmatter: the body's first paragraph its description, nothing else of it. */
+function withoutFrontmatter(skill: Skill): Skill {
+  const { whenToUse: _whenToUse, whenToUseKey: _key, invocation: _invocation, keywords: _keywords, ...rest } = skill;
+  return { ...rest, description: firstParagraph(skill.body) };
 }
 
 /** `skill` under the name Claude Code gives it: a `<folder>/SKILL.md` in a skills folder is named by its folder. */

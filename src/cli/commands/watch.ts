@@ -9,7 +9,7 @@ import { describeSources, resolveIndexDir, resolveRetrieval, resolveSources, typ
 import type { LiveIndex, RefreshResult } from '../../integrations/live-index.js';
 import type { SkillSocketServer } from '../../integrations/socket-server.js';
 import { IdleCollector } from '../../util/idle-collector.js';
-import { packageVersion } from '../../util/package-version.js';
+import { INSTALLED_FILES, packageVersion } from '../../util/package-version.js';
 
 /** Sync, then one reindex per coalesced catalog change until the signal aborts, serving searches meanwhile; reindexes never overlap. */
 export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -93,16 +93,25 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
     const follow = () => {
       configuring = configuring.then(reconfigure).catch((error: unknown) => line(io.stderr, `skill-search: config not applied: ${errorMessage(error)}`));
     };
-    const stopConfigWatch = watchFiles(configPaths(sources.cwd, sources.home), follow);
+    const stopConfigWatch = watchFiles(configPaths(sources.cwd, sources.home), () => follow());
     // A change made while the first index was built is seen now.
     follow();
     line(io.stderr, `watching for skill changes; index saved in ${storeFile(io.env)} (Ctrl-C to stop)`);
 
+    let stopPackageWatch = () => {};
     await new Promise<void>((resolve) => {
+      // An upgrade, downgrade or reinstall replaces the package under a running watch, which would
+      // go on answering hooks with the code it started with (the version it reports unchanged, and
+      // a store of another layout under it): it stops, and hooks search in-process until it is started again.
+      stopPackageWatch = watchFiles(INSTALLED_FILES, (file) => {
+        line(io.stderr, `skill-search: ${file} changed (skill-search was upgraded, rebuilt or reinstalled); stopped: start \`skill-search watch\` again`);
+        resolve();
+      });
       if (!io.signal) return;
       if (io.signal.aborted) resolve();
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    stopPackageWatch();
     stopConfigWatch();
     await configuring;
     live.catalog.off('change', reindex);
@@ -118,12 +127,12 @@ export async function runWatch(args: ParsedArgs, io: CliIo): Promise<number> {
 /** How often `watch` stats the config files: `fs.watchFile` polls, and so follows a file that does not exist yet. */
 const CONFIG_POLL_MS = 1000;
 
-/** Calls `onChange` when any of `files` is created, changed or removed; returns the stopper. */
-function watchFiles(files: readonly string[], onChange: () => void): () => void {
-  const listener = () => onChange();
-  for (const file of files) watchFile(file, { interval: CONFIG_POLL_MS, persistent: false }, listener);
+/** Calls `onChange` with the file when any of `files` is created, changed or removed; returns the stopper. */
+function watchFiles(files: readonly string[], onChange: (file: string) => void): () => void {
+  const listeners = files.map((file) => [file, () => onChange(file)] as const);
+  for (const [file, listener] of listeners) watchFile(file, { interval: CONFIG_POLL_MS, persistent: false }, listener);
   return () => {
-    for (const file of files) unwatchFile(file, listener);
+    for (const [file, listener] of listeners) unwatchFile(file, listener);
   };
 }
 
