@@ -114,7 +114,8 @@ export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
     if (table.from === table.to) continue;
     const lines = cache.readLines(table.from);
     if (lines === undefined || lines.outcomes.includes(JSON.stringify(from).slice(1, -1))) continue;
-    cache.writeLines(table.to, { ...lines, stat: table.stat });
+    const text = typeof lines.text === 'function' ? lines.text() : lines.text;
+    if (text !== undefined) cache.writeLines(table.to, { ...lines, text, stat: table.stat });
   }
 }
 

@@ -50,8 +50,8 @@ interface FileLines {
   readonly table: ReadLineTable;
   /** The lines now against the table's; undefined: the file is as the table holds it. */
   readonly diff: LineDiff | undefined;
-  /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
-  readonly text: Buffer;
+  /** The text now, to parse a line that was not parsed (it now wins an id it lost before); undefined: it cannot be read. */
+  readonly text: () => Buffer | undefined;
   /** Each old line's document in the base when its skill was a member there, else -1. */
   readonly docOf: Int32Array;
 }
@@ -87,7 +87,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
     if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
     const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
     let parsed = 0;
-    let diff: LineDiff;
+    let diff: LineDiff | undefined;
     try {
       diff = diffToolsLines(table, text, (line, index) => {
         parsed += 1;
@@ -98,7 +98,9 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       if (error === PARSED_ENOUGH) return undefined;
       throw error;
     }
-    files.push({ context, table, diff, text, docOf });
+    if (diff === undefined) return undefined;
+    const current = text;
+    files.push({ context, table, diff, text: () => current, docOf });
   }
   if (files.every(({ diff }) => diff === undefined)) return undefined;
   const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
@@ -130,8 +132,10 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       if (doc >= 0) members.push(doc);
       else if (fresh?.skill !== undefined) members.push(fresh.skill);
       else {
-        starts ??= lineStarts(text);
-        const parsed = parseToolsLine(text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
+        const bytes = text();
+        if (bytes === undefined) return undefined;
+        starts ??= lineStarts(bytes);
+        const parsed = parseToolsLine(bytes.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
         if (parsed?.id !== id) return undefined;
         members.push(parsed);
       }
@@ -150,7 +154,7 @@ function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]
       const old = diff.oldOf[index]!;
       lines.push(old < 0 ? diff.fresh.get(index)!.outcome : tableOutcome(table, old));
     }
-    return [{ key: context, table: { stat: stats[f]!, text, lines } }];
+    return [{ key: context, table: { stat: stats[f]!, text: text()!, lines } }];
   });
 }
 
