@@ -19,7 +19,7 @@
  * one cache their graph caches replace each other's (another `USE_LITE_GRAPH_FORMAT`), and the
  * weights' hash memo names the model folder, so with two `node_modules` a hook after the other
  * build's hashes the weights again (docs/cold-start.md, fourth round).
- * Prints the median wall time and CPU time (user + system, from /usr/bin/time when present)
+ * Prints the median wall time and CPU time (user + system, from bash's `time` when present)
  * per build, and each as a ratio to `node -e 0`'s.
  *
  * With `--change`, what `bench/cold-change.ts` times: each build gets its own tools file and
