@@ -154,7 +154,7 @@ function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]
       const old = diff.oldOf[index]!;
       lines.push(old < 0 ? diff.fresh.get(index)!.outcome : tableOutcome(table, old));
     }
-    return [{ key: context, table: { stat: stats[f]!, text: text()!, lines } }];
+    return [{ key: context, table: { stat: stats[f]!, text: text()!, lines, from: { table, oldOf: diff.oldOf } } }];
   });
 }
 

@@ -34,6 +34,8 @@ export interface ToolsLineTable {
   readonly text: Buffer;
   /** One per line of `text` split at `\n`. */
   readonly lines: readonly LineOutcome[];
+  /** The table it was diffed against, and each line's line there (-1: none): their hashes are taken from it, not computed again. */
+  readonly from?: { readonly table: ReadLineTable; readonly oldOf: Int32Array };
 }
 
 /** A line table as read: each line's id, the problems of the few lines with any (by index), where each line starts, and the hashes. */
@@ -110,11 +112,15 @@ type OneShot = (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buff
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 const sha1 = (bytes: Uint8Array): Buffer => (oneShot === undefined ? crypto.createHash('sha1').update(bytes).digest() : oneShot('sha1', bytes, 'buffer'));
 
-/** The hashes {@link ReadLineTable.hashes} keeps of `text` split at `starts`. */
-function hashLines(text: Buffer, starts: ArrayLike<number>): Buffer {
+/** The hashes {@link ReadLineTable.hashes} keeps of `text` split at `starts`; a line `from` knows, its hash there. */
+function hashLines(text: Buffer, starts: ArrayLike<number>, from: ToolsLineTable['from']): Buffer {
   const count = starts.length - 1;
   const out = Buffer.alloc(hashesLength(count));
-  for (let i = 0; i < count; i += 1) sha1(text.subarray(starts[i]!, starts[i + 1]! - 1)).copy(out, LINE_HASH_BYTES * i, 0, LINE_HASH_BYTES);
+  for (let i = 0; i < count; i += 1) {
+    const old = from?.oldOf[i] ?? -1;
+    if (old >= 0) from!.table.hashes.copy(out, LINE_HASH_BYTES * i, LINE_HASH_BYTES * old, LINE_HASH_BYTES * (old + 1));
+    else sha1(text.subarray(starts[i]!, starts[i + 1]! - 1)).copy(out, LINE_HASH_BYTES * i, 0, LINE_HASH_BYTES);
+  }
   for (let block = 0, at = LINE_HASH_BYTES * count; block * BLOCK_LINES < count; block += 1, at += BLOCK_HASH_BYTES) {
     sha1(text.subarray(starts[block * BLOCK_LINES]!, starts[Math.min(count, (block + 1) * BLOCK_LINES)]! - 1)).copy(out, at);
   }
@@ -138,7 +144,7 @@ export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLi
   cache.writeLines(toolsCacheKey(key), {
     stat: table.stat,
     text: table.text,
-    starts: Buffer.concat([Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength), hashLines(table.text, starts)]),
+    starts: Buffer.concat([Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength), hashLines(table.text, starts, table.from)]),
     outcomes: JSON.stringify({ ids, problems, repeats }),
   });
 }
