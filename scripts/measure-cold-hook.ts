@@ -113,7 +113,11 @@ const hook = (pkg: string): TimedRun => {
     prompt: PROMPTS[prompt++ % PROMPTS.length],
   });
   const sample = timed([bin(pkg), 'hook', 'claude-code', ...sourcesOf(pkg)], input, pkg);
-  const outcome = sample.stdout.includes('additionalContext') ? 'suggested' : sample.stderr.trim() === '' ? 'silent' : `"${sample.stderr.trim().split('\n')[0]}"`;
+  const outcome = sample.stdout.includes('additionalContext')
+    ? 'suggested'
+    : sample.stderr.trim() === ''
+      ? 'silent'
+      : `"${sample.stderr.trim().split('\n')[0]}"`;
   outcomes.get(pkg)!.set(outcome, (outcomes.get(pkg)!.get(outcome) ?? 0) + 1);
   return sample;
 };

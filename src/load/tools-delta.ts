@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Diagnostic, Skill } from '../types.js';
 import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { parseToolsLine } from './tools-jsonl.js';
@@ -60,31 +60,26 @@ interface FileLines {
  * The catalog of `inputs` as a {@link CatalogDelta} (nothing written), or undefined when only a whole load can tell it (a file without
  * a line table, none changed, a file written while read, no skill). Ids and problems go in file then line order, as a load's.
  */
-export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
+export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | undefined> {
   const { copied } = inputs;
+  // Each file's bytes are read on the thread pool (after its stat) while its line table is read here.
+  const stats = inputs.files.map((context) => toolsFileStat(context.path));
+  const texts = inputs.files.map((context, f) => (stats[f] === undefined ? Promise.resolve(undefined) : readFile(context.path).catch(() => undefined)));
   const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? context));
-  if (tables.some((table) => table === undefined)) return undefined;
+  if (tables.some((table) => table === undefined) || stats.some((stat) => stat === undefined)) return undefined;
   if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
-  const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
-    const stat = toolsFileStat(context.path);
-    if (stat === undefined) return undefined;
-    stats.push(stat);
+    const stat = stats[f]!;
     const docOf = winners(table, baseIds);
     if (sameStat(stat, table.stat)) {
       files.push({ context, table, diff: undefined, text: table.text, docOf });
       continue;
     }
-    let text: Buffer;
-    try {
-      text = readFileSync(context.path);
-    } catch {
-      return undefined;
-    }
-    if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
+    const text = await texts[f]!;
+    if (text === undefined || !sameStat(stat, toolsFileStat(context.path))) return undefined;
     const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
     let parsed = 0;
     let diff: LineDiff | undefined;
@@ -146,7 +141,7 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
 }
 
 /** The tables of the files that changed, each line's outcome its old line's or its own ({@link CatalogDelta.tables}). */
-function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]): { key: ToolsKey; table: ToolsLineTable }[] {
+function nextTables(files: readonly FileLines[], stats: readonly (ToolsFileStat | undefined)[]): { key: ToolsKey; table: ToolsLineTable }[] {
   return files.flatMap(({ context, table, diff, text }, f) => {
     if (diff === undefined) return [];
     const lines: LineOutcome[] = [];

@@ -220,7 +220,12 @@ function diffInPlace(old: ReadLineTable, text: Buffer, parse: ParseLine): LineDi
     }
     const newline = text.indexOf(10, q);
     const end = newline === -1 ? length : newline;
-    if (sha1(text.subarray(q, end)).subarray(0, LINE_HASH_BYTES).equals(hashes.subarray(LINE_HASH_BYTES * i, LINE_HASH_BYTES * (i + 1)))) oldOf.push(i);
+    if (
+      sha1(text.subarray(q, end))
+        .subarray(0, LINE_HASH_BYTES)
+        .equals(hashes.subarray(LINE_HASH_BYTES * i, LINE_HASH_BYTES * (i + 1)))
+    )
+      oldOf.push(i);
     else {
       if (out.length === MAX_HASHED_LINES) return undefined;
       out.push([q, end]);
