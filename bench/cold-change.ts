@@ -10,7 +10,7 @@ import type { Suite } from './context.js';
 import { ColdRun, PROMPTS, againstTarget, indexerDone, median, outcomeOf, outcomes, runHook, type BinRun } from './cold-paths.js';
 import { compare, type Measurement } from './results.js';
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** Issue 28: the first hook after one change ≤ 1.5× the unchanged hook. */
 const TARGET = 1.5;
 

@@ -1,6 +1,6 @@
 /**
  * One `node args…` run timed as the cold-hook scripts compare builds: its wall time and, through
- * /usr/bin/time when the machine has it, its CPU time (user + system).
+ * bash's `time` when the machine has bash, its CPU time (user + system, to the millisecond).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,14 +14,16 @@ export interface TimedRun {
   readonly stderr: string;
 }
 
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+/** Bash's `time` reads the child's rusage to the millisecond (/usr/bin/time prints centiseconds). */
+const BASH = existsSync('/bin/bash') ? '/bin/bash' : undefined;
+const TIMED = 'TIMEFORMAT="cpu %3U %3S"; time "$@"';
 
 export function timedNode(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): TimedRun {
   const started = performance.now();
   const run =
-    TIME === undefined
+    BASH === undefined
       ? spawnSync(process.execPath, args, { env, input, encoding: 'utf8' })
-      : spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { env, input, encoding: 'utf8' });
+      : spawnSync(BASH, ['-c', TIMED, 'bash', process.execPath, ...args], { env, input, encoding: 'utf8' });
   const ms = performance.now() - started;
   const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(run.stderr);
   return {

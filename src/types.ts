@@ -167,6 +167,12 @@ export interface SkillSearcher {
 /** A search message (`query`) or an indexed skill text (`passage`); asymmetric models prompt them differently. */
 export type EmbedKind = 'query' | 'passage';
 
+/** How vectors are used besides their kind. */
+export interface EmbedUse {
+  /** Used by this process only, never stored (a changed skill searched before it is written): a model may make them on a faster path, within float rounding of the stored ones. @default false */
+  readonly transient?: boolean;
+}
+
 /** A sentence encoder. Vectors are L2-normalised `Float32Array`s of length `dimensions`. */
 export interface Embedder {
   /** Stable model id, part of every cache key and index manifest. */
@@ -174,8 +180,8 @@ export interface Embedder {
   readonly dimensions: number;
   /** Reads many languages: dense search then skips the dictionary translation. @default false */
   readonly multilingual?: boolean;
-  /** `kind` defaults to `passage`; symmetric models ignore it. */
-  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
+  /** `kind` defaults to `passage`; symmetric models ignore it, as most ignore `use`. */
+  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind, use?: EmbedUse): Promise<Float32Array[]>;
   /** Loads the model now rather than at the first `embed`; never rejects (a failed load fails the next `embed`). */
   warm?(): Promise<void>;
 }

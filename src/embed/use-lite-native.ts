@@ -4,7 +4,7 @@ import { loadOnce } from '../util/load-once.js';
 import { loopTurns } from '../util/loop-turns.js';
 import { USE_LITE_MAX_TOKENS } from './use-lite-graph.js';
 import { loadOnnxRuntime, type OrtSession } from './onnxruntime.js';
-import type { EmbedKind } from '../types.js';
+import type { EmbedKind, EmbedUse } from '../types.js';
 import { FasterSide } from './faster-side.js';
 import { forgetUseLiteGraph, loadUseLiteGraph, type UseLiteGraph, type UseLiteGraphOptions } from './use-lite-graph-cache.js';
 
@@ -47,7 +47,7 @@ export function paddedBatches(lengths: readonly number[], maxTokens = Number.POS
 export interface UseLiteRuntime {
   readonly name: 'onnxruntime' | 'tfjs-wasm';
   /** One unnormalised row per text, in order; checks `signal` between batches. */
-  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind): Promise<Float32Array[]>;
+  embed(texts: readonly string[], signal?: AbortSignal, kind?: EmbedKind, use?: EmbedUse): Promise<Float32Array[]>;
 }
 
 /** The passage session: one thread, so a search leaves the other cores to the agent around it. */
@@ -77,7 +77,9 @@ export interface NativeUseLiteOptions {
 
 /**
  * Loads onnxruntime and the graph (use-lite-graph-cache.ts); rejects where the binding cannot load. `query`
- * texts run on the query session, made first; what the store keeps, on the passage session, made at its first text.
+ * texts run on the query session, made first, and so do transient passages (never stored: a held change, whose
+ * first hook would otherwise make the passage session for one text); what the store keeps, on the passage
+ * session, made at its first text.
  */
 export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions = {}, options: NativeUseLiteOptions = {}): Promise<UseLiteRuntime> {
   // The graph's files are read on the thread pool while the runtime loads on this thread.
@@ -128,9 +130,9 @@ export async function createNativeUseLiteRuntime(graphCache: UseLiteGraphOptions
 
   return {
     name: 'onnxruntime',
-    async embed(texts, signal, kind = 'passage') {
+    async embed(texts, signal, kind = 'passage', use = {}) {
       const encoded = texts.map((text) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS));
-      const single = kind === 'query' ? querySession : threads === 1 || texts.length < BULK_MIN_TEXTS ? await passage() : undefined;
+      const single = kind === 'query' || use.transient === true ? querySession : threads === 1 || texts.length < BULK_MIN_TEXTS ? await passage() : undefined;
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const out = new Array<Float32Array>(texts.length);
       const turn = loopTurns();

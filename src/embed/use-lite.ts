@@ -18,10 +18,10 @@ export function createUseLiteEmbedder(options: { readonly runtime?: Promise<UseL
     id: USE_LITE_ID,
     dimensions: USE_LITE_DIMENSIONS,
     multilingual: false,
-    async embed(texts, signal, kind) {
+    async embed(texts, signal, kind, use) {
       if (texts.length === 0) return [];
       const runtime = await raceAbort(options.runtime ?? loadRuntime(), signal);
-      const rows = await raceAbort(runtime.embed(texts, signal, kind), signal);
+      const rows = await raceAbort(runtime.embed(texts, signal, kind, use), signal);
       return rows.map(normalizeInPlace);
     },
     warm: async () => {

@@ -220,7 +220,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** `tell` of what tools deltas and copies are told from, for a catalog of tools files only (no skill folder's file, MCP skill, include or exclude) with a cache. */
-  async #toolsOnly<T>(tell: (inputs: CopyInputs) => T | undefined): Promise<T | undefined> {
+  async #toolsOnly<T>(tell: (inputs: CopyInputs) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
     const { options } = this;
     const cache = options.toolsCache;
     if (options.toolsFiles.length === 0 || cache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) return undefined;

@@ -1,4 +1,4 @@
-import type { StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
+import type { ReadLines, StoredLines, ToolsCache, ToolsFileStat } from './tools-cache.js';
 
 /** A {@link ToolsCache} whose writes wait for {@link flush} or {@link drop}: a cold search handing its catalog to an indexer skips them. */
 export class DeferredToolsCache implements ToolsCache {
@@ -17,7 +17,7 @@ export class DeferredToolsCache implements ToolsCache {
     this.#writes.push(() => this.#cache.writeSkills(key, stat, skills));
   }
 
-  readLines(key: string): StoredLines | undefined {
+  readLines(key: string): ReadLines | undefined {
     return this.#cache.readLines(key);
   }
 

@@ -13,7 +13,7 @@ export interface ToolsCache {
   /** A resident process's reload: the keeper may write (and encode) it later; a later write or read of the key supersedes or flushes it. */
   writeSkillsLater?(key: string, stat: ToolsFileStat, encode: () => Buffer): void;
   /** The line table kept under `key`, whatever its stat. */
-  readLines(key: string): StoredLines | undefined;
+  readLines(key: string): ReadLines | undefined;
   writeLines(key: string, lines: StoredLines): void;
   /** The line tables kept for files of `size` bytes (± `slack`), with their stats, most recently used first, then nearest in size. */
   tablesOfSize?(size: number, slack?: number): { readonly key: string; readonly stat: ToolsFileStat }[];
@@ -26,10 +26,15 @@ export interface StoredLines {
   /** Taken before `text` was read. */
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
-  /** Where each line of `text` starts, 32-bit little-endian, one more entry closing the last. */
+  /** Where each line of `text` starts (32-bit little-endian, one more entry closing the last), then the lines' and blocks' hashes (`tools-lines.ts`). */
   readonly starts: Buffer;
   /** Each line's id and problems, and the lines repeating an id, as JSON. */
   readonly outcomes: string;
+}
+
+/** A line table as read: its text may be read only when asked (megabytes, which a diff of lines edited in place does not need); undefined: gone or changed since. */
+export interface ReadLines extends Omit<StoredLines, 'text'> {
+  readonly text: Buffer | (() => Buffer | undefined);
 }
 
 /** What a tools file's skills are built with besides its bytes (its resolved path...): the key its load is kept under. */
@@ -41,7 +46,7 @@ export interface ToolsKey {
 }
 
 /** Bumped when what a tools file's load keeps (the skills' shape, a table's outcomes) changes: older entries are then never read. */
-const TOOLS_CACHE_FORMAT = 1;
+const TOOLS_CACHE_FORMAT = 2;
 
 /** The name `key`'s load is kept under: everything that shaped its skills. */
 export function toolsCacheKey(key: ToolsKey): string {

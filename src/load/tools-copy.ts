@@ -88,7 +88,7 @@ export function toolsCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolea
 }
 
 /** As {@link toolsCopy}, for tables of files of about each file's size: the files told as a delta against them (`toolsDelta`). */
-export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): EditedCopy | undefined {
+export async function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boolean): Promise<EditedCopy | undefined> {
   const { files, cache } = inputs;
   if (files.length === 0 || cache.tablesOfSize === undefined) return undefined;
   const bases: { chosen: Table[]; base: ReadStamps }[] = [];
@@ -98,7 +98,7 @@ export function editedCopy(inputs: CopyInputs, held: (base: ReadStamps) => boole
     if (bases.length === MAX_EDITED_BASES) break;
   }
   for (const { chosen, base } of bases) {
-    const delta = toolsDelta({
+    const delta = await toolsDelta({
       ...inputs,
       copied: { keys: chosen.map((table) => table.key), paths: chosen.map((table) => table.from), base },
       maxParsed: MAX_EDITED_LINES,
@@ -114,7 +114,8 @@ export function keepCopyTable(copy: CatalogCopy, cache: ToolsCache): void {
     if (table.from === table.to) continue;
     const lines = cache.readLines(table.from);
     if (lines === undefined || lines.outcomes.includes(JSON.stringify(from).slice(1, -1))) continue;
-    cache.writeLines(table.to, { ...lines, stat: table.stat });
+    const text = typeof lines.text === 'function' ? lines.text() : lines.text;
+    if (text !== undefined) cache.writeLines(table.to, { ...lines, text, stat: table.stat });
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Diagnostic, Skill } from '../types.js';
 import { toolsStamps, type ReadStamps, type StampInputs } from './source-stamp.js';
 import { parseToolsLine } from './tools-jsonl.js';
@@ -50,8 +50,8 @@ interface FileLines {
   readonly table: ReadLineTable;
   /** The lines now against the table's; undefined: the file is as the table holds it. */
   readonly diff: LineDiff | undefined;
-  /** The text now, to parse a line that was not parsed (it now wins an id it lost before). */
-  readonly text: Buffer;
+  /** The text now, to parse a line that was not parsed (it now wins an id it lost before); undefined: it cannot be read. */
+  readonly text: () => Buffer | undefined;
   /** Each old line's document in the base when its skill was a member there, else -1. */
   readonly docOf: Int32Array;
 }
@@ -60,34 +60,29 @@ interface FileLines {
  * The catalog of `inputs` as a {@link CatalogDelta} (nothing written), or undefined when only a whole load can tell it (a file without
  * a line table, none changed, a file written while read, no skill). Ids and problems go in file then line order, as a load's.
  */
-export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
+export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | undefined> {
   const { copied } = inputs;
+  // Each file's bytes are read on the thread pool (after its stat) while its line table is read here.
+  const stats = inputs.files.map((context) => toolsFileStat(context.path));
+  const texts = inputs.files.map((context, f) => (stats[f] === undefined ? Promise.resolve(undefined) : readWhole(context.path, stats[f].size)));
   const tables = inputs.files.map((context, f) => readToolsLines(inputs.cache, copied?.keys[f] ?? context));
-  if (tables.some((table) => table === undefined)) return undefined;
+  if (tables.some((table) => table === undefined) || stats.some((stat) => stat === undefined)) return undefined;
   if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
-  const stats: ToolsFileStat[] = [];
   const files: FileLines[] = [];
   const baseIds: string[] = [];
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
-    const stat = toolsFileStat(context.path);
-    if (stat === undefined) return undefined;
-    stats.push(stat);
+    const stat = stats[f]!;
     const docOf = winners(table, baseIds);
     if (sameStat(stat, table.stat)) {
       files.push({ context, table, diff: undefined, text: table.text, docOf });
       continue;
     }
-    let text: Buffer;
-    try {
-      text = readFileSync(context.path);
-    } catch {
-      return undefined;
-    }
-    if (!sameStat(stat, toolsFileStat(context.path))) return undefined;
+    const text = await texts[f]!;
+    if (text === undefined || !sameStat(stat, toolsFileStat(context.path))) return undefined;
     const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
     let parsed = 0;
-    let diff: LineDiff;
+    let diff: LineDiff | undefined;
     try {
       diff = diffToolsLines(table, text, (line, index) => {
         parsed += 1;
@@ -98,7 +93,9 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       if (error === PARSED_ENOUGH) return undefined;
       throw error;
     }
-    files.push({ context, table, diff, text, docOf });
+    if (diff === undefined) return undefined;
+    const current = text;
+    files.push({ context, table, diff, text: () => current, docOf });
   }
   if (files.every(({ diff }) => diff === undefined)) return undefined;
   const tools = inputs.files.map((file, f) => ({ path: file.path, stat: stats[f] }));
@@ -130,8 +127,10 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
       if (doc >= 0) members.push(doc);
       else if (fresh?.skill !== undefined) members.push(fresh.skill);
       else {
-        starts ??= lineStarts(text);
-        const parsed = parseToolsLine(text.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
+        const bytes = text();
+        if (bytes === undefined) return undefined;
+        starts ??= lineStarts(bytes);
+        const parsed = parseToolsLine(bytes.toString('utf8', starts[index]!, starts[index + 1]! - 1).trim(), index, context).skill;
         if (parsed?.id !== id) return undefined;
         members.push(parsed);
       }
@@ -141,8 +140,24 @@ export function toolsDelta(inputs: DeltaInputs): CatalogDelta | undefined {
   return { ...now, diagnostics, base, members, baseIds, tables: () => nextTables(files, stats) };
 }
 
+/** The first `size` bytes of `path` in one read on the thread pool (`readFile` reads 512 KiB per round trip); undefined when fewer could be read. */
+async function readWhole(path: string, size: number): Promise<Buffer | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, 0);
+      return bytesRead === size ? buffer : undefined;
+    } finally {
+      void handle.close().catch(() => undefined);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** The tables of the files that changed, each line's outcome its old line's or its own ({@link CatalogDelta.tables}). */
-function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]): { key: ToolsKey; table: ToolsLineTable }[] {
+function nextTables(files: readonly FileLines[], stats: readonly (ToolsFileStat | undefined)[]): { key: ToolsKey; table: ToolsLineTable }[] {
   return files.flatMap(({ context, table, diff, text }, f) => {
     if (diff === undefined) return [];
     const lines: LineOutcome[] = [];
@@ -150,7 +165,7 @@ function nextTables(files: readonly FileLines[], stats: readonly ToolsFileStat[]
       const old = diff.oldOf[index]!;
       lines.push(old < 0 ? diff.fresh.get(index)!.outcome : tableOutcome(table, old));
     }
-    return [{ key: context, table: { stat: stats[f]!, text, lines } }];
+    return [{ key: context, table: { stat: stats[f]!, text: text()!, lines, from: { table, oldOf: diff.oldOf } } }];
   });
 }
 

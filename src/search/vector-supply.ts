@@ -27,7 +27,8 @@ export interface VectorSources {
 /**
  * The vectors of `missing` (skills by content key): those the store holds read from it, the others
  * embedded (skills with the same text once) and put in the store at once, so an interrupted run
- * never embeds twice, unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`).
+ * never embeds twice, unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`: the
+ * vectors are then transient, `EmbedUse`, made on the model's faster path where it has one).
  * `embedded` counts those the model made. What the live engine's sync and the catalog writer share.
  */
 export async function supplyVectors(
@@ -40,7 +41,7 @@ export async function supplyVectors(
   const { shared, model, dimensions } = sources;
   const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
   const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
-  const made = await embed(sources, needed, signal, onProgress);
+  const made = await embed(sources, needed, signal, onProgress, !keep);
   // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
   if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
   for (const [key, vector] of stored) made.set(key, vector);
@@ -53,6 +54,7 @@ async function embed(
   missing: ReadonlyMap<string, Skill>,
   signal?: AbortSignal,
   onProgress?: EmbedProgress,
+  transient = false,
 ): Promise<Map<string, Float32Array>> {
   const { embedder, batchSize } = engine;
   // Skills with the same text (forks, republished copies) share one embedding.
@@ -70,6 +72,7 @@ async function embed(
       batch.map(([text]) => text),
       signal,
       'passage',
+      { transient },
     );
     batch.forEach(([, keys], i) => {
       for (const key of keys) embedded.set(key, vectors[i]!);

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
+import type { ReadLines, StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
 import { positiveInteger } from '../util/option-checks.js';
 import { markWithoutWaiting } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -91,16 +91,26 @@ export class StoreToolsCache implements ToolsCache {
     for (const key of [...this.#held.keys()]) this.#writeHeld(key);
   }
 
-  readLines(key: string): StoredLines | undefined {
+  /** The text (the row's last column, megabytes through its overflow pages) is read when asked, from the row as it was read: else undefined. */
+  readLines(key: string): ReadLines | undefined {
     return this.#with((db) => {
       const row = db
-        .prepare<[string], ToolsFileStat & Omit<StoredLines, 'stat'> & { used: number }>(
-          `SELECT ${STAT}, text, starts, outcomes, used FROM tools_lines WHERE key = ?`,
+        .prepare<[string], ToolsFileStat & Omit<StoredLines, 'stat' | 'text'> & { used: number }>(
+          `SELECT ${STAT}, starts, outcomes, used FROM tools_lines WHERE key = ?`,
         )
         .get(key);
       if (row === undefined) return undefined;
       if (row.used < today()) markWithoutWaiting(db, () => db.prepare('UPDATE tools_lines SET used = ? WHERE key = ?').run(today(), key));
-      const { size, mtimeMs, ctimeMs, ino, text, starts, outcomes } = row;
+      const { size, mtimeMs, ctimeMs, ino, starts, outcomes } = row;
+      const text = () =>
+        this.#with((again) =>
+          again
+            .prepare<[string, number, number, number, number, string], Buffer>(
+              'SELECT text FROM tools_lines WHERE key = ? AND size = ? AND mtime_ms = ? AND ctime_ms = ? AND ino = ? AND outcomes = ?',
+            )
+            .pluck()
+            .get(key, size, mtimeMs, ctimeMs, ino, outcomes),
+        );
       return { stat: { size, mtimeMs, ctimeMs, ino }, text, starts, outcomes };
     });
   }

@@ -68,6 +68,18 @@ describe('the USE-lite query session', () => {
     expect(differs).toBeGreaterThan(0);
   });
 
+  it('embeds a transient passage (never stored) on the query session, within the same rounding of the stored one', async () => {
+    for (const text of PROMPTS.slice(0, 6)) {
+      const [held] = await query.embed([text], undefined, 'passage', { transient: true });
+      const [asQuery] = await query.embed([text], undefined, 'query');
+      expect(Array.from(held!), text).toEqual(Array.from(asQuery!));
+      const [stored] = await packed.embed([text], undefined, 'passage');
+      const a = normalizeInPlace(held!);
+      const b = normalizeInPlace(stored!);
+      expect(Math.max(...a.map((value, i) => Math.abs(value - b[i]!))), text).toBeLessThan(5e-5);
+    }
+  });
+
   it('leaves the ranked answers as the packed session gives them', async () => {
     const fast = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder({ runtime: Promise.resolve(query) }), ann: 'exact' });
     const slow = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder({ runtime: Promise.resolve(packed) }), ann: 'exact' });

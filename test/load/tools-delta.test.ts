@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillCatalog } from '../../src/load/index.js';
 import type { CatalogOptions } from '../../src/load/options.js';
 import { StoreToolsCache } from '../../src/store/store-tools-cache.js';
+import { toolsCacheKey } from '../../src/load/tools-cache.js';
+import { writeToolsLines } from '../../src/load/tools-lines.js';
 import type { Skill } from '../../src/types.js';
 import { randomTools, removeDir, tempDir, writeTree } from './helpers.js';
 
@@ -111,6 +113,14 @@ describe('a catalog of tools files as a change of the one they were last loaded 
       expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
       expect(delta?.members.map((member) => (typeof member === 'number' ? before.skills[member] : member))).toEqual(after.skills);
       expect(delta?.diagnostics).toEqual(after.diagnostics);
+      // The table the delta keeps (hashes taken from the old table where a line is an old one) is the one a full load keeps.
+      const kept = new StoreToolsCache(join(dir, `kept-${round}.sqlite`));
+      for (const { key, table } of delta!.tables()) writeToolsLines(kept, key, table);
+      const key = toolsCacheKey(delta!.tables()[0]!.key);
+      const { text: _keptText, ...keptTable } = kept.readLines(key)!;
+      const { text: _fullText, ...fullTable } = (options.toolsCache as StoreToolsCache).readLines(key)!;
+      expect(keptTable).toEqual(fullTable);
+      kept.close();
     }
   });
 

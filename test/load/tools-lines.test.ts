@@ -7,15 +7,16 @@ import { loadToolsJsonl, parseToolsLine } from '../../src/load/tools-jsonl.js';
 import { StoreToolsCache } from '../../src/store/store-tools-cache.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { diffToolsLines, readToolsLines, tableOutcome, type LineDiff, type ReadLineTable } from '../../src/load/tools-lines.js';
+import type { ToolsCache } from '../../src/load/tools-cache.js';
 import { randomTools, removeDir, tempDir } from './helpers.js';
 
 const tool = (id: string, description: string): string => JSON.stringify({ id, name: id, description });
 
 /** Each new line of `diff`: its outcome, the old line it is, the skill it made when parsed. */
-function diffed(table: ReadLineTable, diff: LineDiff): { outcome: unknown; old: number | undefined; skill: unknown }[] {
-  return Array.from(diff.oldOf, (old, index) => {
+function diffed(table: ReadLineTable, diff: LineDiff | undefined): { outcome: unknown; old: number | undefined; skill: unknown }[] {
+  return Array.from(diff!.oldOf, (old, index) => {
     if (old >= 0) return { outcome: tableOutcome(table, old), old, skill: undefined };
-    const fresh = diff.fresh.get(index)!;
+    const fresh = diff!.fresh.get(index)!;
     return { outcome: fresh.outcome, old: undefined, skill: fresh.skill };
   });
 }
@@ -121,7 +122,68 @@ describe('a tools file diffed against the line table of its last load', () => {
     }
   });
 
-  it('a line table of another file, or one whose line count disagrees with its text, is not read', async () => {
+  it('lines edited, swapped or added are diffed by the hashes, the old text not read; lines removed, by the text', async () => {
+    const { random, fresh, edit } = randomTools(11, 900, 12);
+    let reads = 0;
+    const counting: ToolsCache = {
+      readSkills: (k, stat) => tables.readSkills(k, stat),
+      writeSkills: (k, stat, skills) => tables.writeSkills(k, stat, skills),
+      writeLines: (k, lines) => tables.writeLines(k, lines),
+      readLines: (k) => {
+        const lines = tables.readLines(k);
+        return (
+          lines && {
+            ...lines,
+            text: () => {
+              reads += 1;
+              return typeof lines.text === 'function' ? lines.text() : lines.text;
+            },
+          }
+        );
+      },
+    };
+    for (let round = 0; round < 12; round += 1) {
+      // More lines than one hashed block.
+      const before = Array.from({ length: 300 + random(700) }, fresh);
+      await writeFile(file, before.join('\n'));
+      await loadToolsJsonl(file, { cache: tables });
+      const table = readToolsLines(counting, key())!;
+      const after = [...before];
+      const inPlace = round % 3 !== 2;
+      if (inPlace) {
+        for (let op = 1 + random(5); op > 0; op -= 1) after[random(after.length)] = fresh();
+        const [i, j] = [random(after.length), random(after.length)];
+        [after[i], after[j]] = [after[j]!, after[i]!];
+        if (round % 2 === 0) after.push(fresh(), before[random(before.length)]!);
+      } else edit(after, 4);
+      await writeFile(file, after.join('\n'));
+      reads = 0;
+      const parsed: number[] = [];
+      const lines = diffed(
+        table,
+        diffToolsLines(table, readFileSync(file), (line, index) => {
+          parsed.push(index);
+          return parseToolsLine(line.trim(), index, context());
+        }),
+      );
+      if (inPlace) expect(reads, `round ${round}`).toBe(0);
+      const left = new Map<string, number>();
+      for (const line of before) left.set(line, (left.get(line) ?? 0) + 1);
+      // Parsed: the lines the old text lacks, as many times as it lacks them.
+      const lacking = after.flatMap((line, index) => {
+        const n = left.get(line) ?? 0;
+        left.set(line, n - 1);
+        return n > 0 || line === '' ? [] : [index];
+      });
+      expect(parsed.length).toBe(lacking.length);
+      const full = new StoreToolsCache(join(dir, `in-place-${round}.sqlite`));
+      await loadToolsJsonl(file, { cache: full });
+      expect(lines.map((line) => line.outcome)).toEqual(outcomes(readToolsLines(full, key())));
+      for (const [index, line] of lines.entries()) if (line.old !== undefined) expect(before[line.old]).toBe(after[index]);
+    }
+  });
+
+  it('a line table of another file, or whose starts disagree with the file it was kept for, is not read; a text that disagrees with them, not used', async () => {
     await loadToolsJsonl(file, { cache: tables });
     expect(readToolsLines(tables, key())).toBeDefined();
     expect(readToolsLines(tables, { ...key(), path: join(dir, 'other.jsonl') })).toBeUndefined();
@@ -129,6 +191,16 @@ describe('a tools file diffed against the line table of its last load', () => {
     const store = SqliteStore.open(join(dir, 'store.sqlite'));
     try {
       store.database.prepare("UPDATE tools_lines SET text = text || CAST('\nan extra line' AS BLOB)").run();
+      // An edit in place is told by the hashes; a line removed needs the text, which no longer fits the table.
+      const table = readToolsLines(tables, key())!;
+      const edited = [...OLD];
+      edited[1] = tool('b', 'Build release notes, edited');
+      await writeFile(file, edited.join('\n'));
+      const parse = (line: string, index: number) => parseToolsLine(line.trim(), index, context());
+      expect(diffToolsLines(table, readFileSync(file), parse)?.fresh.size).toBe(1);
+      await writeFile(file, OLD.filter((_, index) => index !== 2).join('\n'));
+      expect(diffToolsLines(table, readFileSync(file), parse)).toBeUndefined();
+      store.database.prepare('UPDATE tools_lines SET starts = substr(starts, 1, length(starts) - 1)').run();
     } finally {
       store.close();
     }

@@ -148,6 +148,20 @@ describe('StoreToolsCache', () => {
     expect(cache.tablesOfSize(101, 5)[1]).toEqual({ key: 'k103', stat: stat(103) });
   });
 
+  it("reads a line table's text only when asked, and only while the row is the one read", () => {
+    const cache = new StoreToolsCache(storeFile);
+    closers.push(() => cache.close());
+    const stat = (size: number) => ({ size, mtimeMs: 1, ctimeMs: 1, ino: 7 });
+    cache.writeLines('k', { stat: stat(4), text: Buffer.from('a\nb\n'), starts: Buffer.alloc(12), outcomes: '{}' });
+    const first = cache.readLines('k')!;
+    const second = cache.readLines('k')!;
+    expect(first.stat).toEqual(stat(4));
+    expect(typeof first.text === 'function' && first.text()?.toString()).toBe('a\nb\n');
+    // Rewritten since it was read (another load of the file): the old row's text is gone, not the new one's given.
+    cache.writeLines('k', { stat: stat(6), text: Buffer.from('a\nbcd\n'), starts: Buffer.alloc(12), outcomes: '{}' });
+    expect(typeof second.text === 'function' && second.text()).toBeUndefined();
+  });
+
   it('refuses a quiet time that is not a positive integer', () => {
     expect(() => new StoreToolsCache(storeFile, { quietMs: 0 })).toThrow(/quietMs/);
   });
