@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third, fourth and fifth sets (`library-r3`, `library-r4`,
- * `library-r5`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the third to sixth sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -30,7 +30,14 @@ export function fileSafe(embedder: Pick<Embedder, 'id'>): string {
 
 /** The catalog a suite searches: the boundary requests search the library's. */
 export function catalogOf(suite: SuiteName): string {
-  return suite === 'boundaries' || suite === 'library-r2' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5' ? 'library' : suite;
+  return suite === 'boundaries' ||
+    suite === 'library-r2' ||
+    suite === 'library-r3' ||
+    suite === 'library-r4' ||
+    suite === 'library-r5' ||
+    suite === 'library-r6'
+    ? 'library'
+    : suite;
 }
 
 /** The persistent index of one catalog (`label`, e.g. a suite name) under one embedder. */
@@ -52,6 +59,8 @@ export const LIBRARY_R3_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'e
 export const LIBRARY_R4_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r4.jsonl');
 /** A fifth fresh set, held out whole and committed before any search ran over it: 44% everyday messages (fixtures/eval/README.md). */
 export const LIBRARY_R5_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r5.jsonl');
+/** A sixth fresh set, held out whole and committed before any search ran over it: every skill, many told apart from a sibling (fixtures/eval/README.md). */
+export const LIBRARY_R6_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r6.jsonl');
 /** Requests that fall on the "not for" boundaries of real library skills (see eval/boundaries/README.md). */
 export const BOUNDARY_QUERIES = join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl');
 
@@ -68,7 +77,18 @@ export function writePoolTools(file: string, size: number): void {
     .filter((line) => line.trim() !== '');
   writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
 }
-export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', 'library', 'boundaries', 'library-r2', 'library-r3', 'library-r4', 'library-r5'] as const;
+export const SUITE_NAMES = [
+  'metatool',
+  'seal',
+  'skillsbench',
+  'library',
+  'boundaries',
+  'library-r2',
+  'library-r3',
+  'library-r4',
+  'library-r5',
+  'library-r6',
+] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface Suite {
@@ -81,7 +101,7 @@ export interface Suite {
 const SPLIT_BOUNDS: Partial<Record<SuiteName, readonly [number, number]>> = { 'library-r2': [0.25, 0.5] };
 
 export function splitOf(suite: SuiteName, id: string): Split {
-  if (suite === 'skillsbench' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5') return 'test';
+  if (suite === 'skillsbench' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5' || suite === 'library-r6') return 'test';
   const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
   const u = digest.readUInt32BE(0) / 2 ** 32;
   const [train, dev] = SPLIT_BOUNDS[suite] ?? [0.6, 0.8];
@@ -201,6 +221,9 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
     case 'library-r5':
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R5_QUERIES)) };
+    case 'library-r6':
+      if (!existsSync(dir('library'))) return undefined;
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R6_QUERIES)) };
   }
 }
 
@@ -208,7 +231,8 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
 export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
   const texts: string[] = [];
   for (const name of SUITE_NAMES) {
-    if (name === 'boundaries' || name === 'library-r2' || name === 'library-r3' || name === 'library-r4' || name === 'library-r5') continue;
+    if (name === 'boundaries' || name === 'library-r2' || name === 'library-r3' || name === 'library-r4' || name === 'library-r5' || name === 'library-r6')
+      continue;
     const suite = await loadSuite(name, { sample: perSuite });
     if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
   }

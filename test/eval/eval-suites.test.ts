@@ -11,6 +11,7 @@ import {
   LIBRARY_R3_QUERIES,
   LIBRARY_R4_QUERIES,
   LIBRARY_R5_QUERIES,
+  LIBRARY_R6_QUERIES,
   loadSuite,
   splitOf,
 } from '../../scripts/eval-suites.js';
@@ -124,6 +125,30 @@ describe('the fifth library set (library-r5), pre-registered and held out whole'
     expect((await loadSuite('library-r5', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
     const suite = await loadSuite('library-r5', { splits: ['test'] });
     expect(suite!.queries.length).toBe(226);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
+
+describe('the sixth library set (library-r6), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib6-NNN ids, at most two requests per skill, at least 220 answerable requests and 80 everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_R6_QUERIES, 'lib6');
+    const queries = await readEvalQueries(LIBRARY_R6_QUERIES);
+    expect(Math.round(empty * queries.length)).toBe(80);
+    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(220);
+    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(150);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_R6_QUERIES)).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r6', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r6')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r6', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r6', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(511);
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
