@@ -543,6 +543,7 @@ if (LIBRARY_SETS.length > 0) {
     console.log(`${suite} (${metrics(all, MAIN).n}): ${cell(MAIN)} → ${cell(chosen)}`);
   }
 }
+// The ablation refits with the last `--library-data` entry at library weight 1, whatever the choice's weight.
 if (values.ablate && chosenModel !== undefined) {
   const { depth, lexicalDepth } = chosenModel;
   const { centring } = chosen;
