@@ -20,8 +20,11 @@
  * fold), scored by mean hit@1 + hit@5, and the choice is refitted on both. `--objectives` adds a
  * pairwise logistic loss beside the listwise softmax, `--min-leads` the lead a challenger needs over
  * the fused first, `--non-inferior` drops settings below the fused order on any suite, and
- * `--choose one-se` takes the simplest setting within one standard error of the best; the bundled
- * model was chosen so (docs/retrieval.md, "Group-aware folds and the one-standard-error rule").
+ * `--choose one-se` takes the simplest setting within one standard error of the best. `--library-sets`
+ * adds the fresh library request sets of earlier rounds (every split) to the pool as library data, and
+ * `--library-data`, `--library-weights` put with / without them and the library's fit weight in the grid,
+ * `--incumbent` the floor an eligible setting keeps on the other suites; the bundled model's choice:
+ * docs/retrieval.md ("Group-aware folds and the one-standard-error rule", "In-domain data for the re-ranker").
  *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
  *       [--folds 5 --fold-groups label --feature-sets 'idf|general|compact' --objectives softmax,pairwise
@@ -102,15 +105,42 @@ const { values } = parseArgs({
      * the best's score over the folds: fewer features, then a smaller pool, a larger `l2`, a larger lead).
      */
     choose: { type: 'string', default: 'best' },
+    /**
+     * With `--folds`: fresh library request sets read in earlier rounds (`library-r2,…`), every split of which joins the
+     * cross-validation pool as `library` data (its fit weight, its fold key, its score), beside `library`'s train and dev.
+     */
+    'library-sets': { type: 'string', default: '' },
+    /** With `--library-sets`, in the grid: fits `without` them (scored on them all the same) and/or `with` them. */
+    'library-data': { type: 'string', default: 'with' },
+    /** In the grid: the library data's fit weight, each other suite weighing 1 (the score weighs every suite alike whatever this is). */
+    'library-weights': { type: 'string', default: '1' },
+    /**
+     * With `--folds`: `features:depth:lexical:weighted:l2` of the incumbent point, refitted without the library sets on the
+     * same folds; with `--incumbent-slack`, a setting is eligible only if its cross-validated hit@1 on each fitted suite
+     * but the library is at least the incumbent's minus the slack.
+     */
+    incumbent: { type: 'string' },
+    'incumbent-slack': { type: 'string' },
   },
 });
 
 const FIT_SUITES = values.suites.split(',') as SuiteName[];
+const LIBRARY_SETS = values['library-sets'] === '' ? [] : (values['library-sets'].split(',') as SuiteName[]);
+if (LIBRARY_SETS.length > 0 && (values.folds === '0' || !FIT_SUITES.includes('library')))
+  throw new Error('--library-sets: needs --folds and library among --suites');
+/** The suite a case weighs, is folded and scored in: the library sets join `library`. */
+const poolSuite = (c: RankingCase): SuiteName => (LIBRARY_SETS.includes(c.suite) ? 'library' : c.suite);
+const LIBRARY_DATA = values['library-data'].split(',');
+if (LIBRARY_DATA.some((data) => data !== 'with' && data !== 'without')) throw new Error('--library-data: with and/or without');
+const LIBRARY_WEIGHTS = values['library-weights'].split(',').map(Number);
 const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
   seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
   library: 'fixtures/eval/library-queries.jsonl over ../shared/eval/library',
   'library-r2': 'fixtures/eval/library-queries-r2.jsonl over ../shared/eval/library',
+  'library-r3': 'fixtures/eval/library-queries-r3.jsonl over ../shared/eval/library',
+  'library-r4': 'fixtures/eval/library-queries-r4.jsonl over ../shared/eval/library',
+  'library-r5': 'fixtures/eval/library-queries-r5.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
@@ -136,6 +166,8 @@ const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json'
 const sample = Number(values.sample);
 // Only the splits fitted, chosen on and reported are ranked: a test split not asked for is never read.
 const cases = (await rankingCases(REPORT_SUITES, [...new Set<Split>(['train', 'dev', ...REPORT_SPLITS])], sample, values.model)).map((c) => asEngineSees(c));
+/** Every split of the library sets (all read in earlier rounds, development data now). */
+const librarySetCases = (await rankingCases(LIBRARY_SETS, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
 
 /** One query's re-ranker pool: ordering scores, feature rows, labels. */
@@ -146,7 +178,7 @@ function listing(c: RankingCase, centring: boolean, depth: number, lexicalDepth:
   const orders = fused(c, centring);
   const rows = rowsFor(c, features);
   const index = rerankPool(rerankInput(c, orders), { depth, lexicalDepth, weightedDepth });
-  return { suite: c.suite, orders: index.map((i) => orders[i]!), rows: index.map((i) => rows[i]!), labels: index.map((i) => c.labels[i]!) };
+  return { suite: poolSuite(c), orders: index.map((i) => orders[i]!), rows: index.map((i) => rows[i]!), labels: index.map((i) => c.labels[i]!) };
 }
 
 /** Every feature of each case's candidates, computed once (features do not read the ordering score). */
@@ -168,12 +200,13 @@ const FOLDS = Number(values.folds);
 const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(fittable);
 /** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
-const poolCases = FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]);
+const poolCases = [...FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]), ...librarySetCases];
+const fromLibrarySets = (c: RankingCase): boolean => LIBRARY_SETS.includes(c.suite);
 const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
 /** A case's fold, from a seeded hash of its suite and `foldKey` (`--fold-groups`; independent of which other cases were loaded). */
 const foldOf = (c: RankingCase): number =>
   createHash('sha256')
-    .update(`${FOLD_SEED}:${c.suite}:${foldKey(c, FOLD_GROUPS)}`)
+    .update(`${FOLD_SEED}:${poolSuite(c)}:${foldKey(c, FOLD_GROUPS)}`)
     .digest()
     .readUInt32BE(0) % FOLDS;
 /** A fitted model and the dense order (`centring`) its fused list was built on. */
@@ -190,15 +223,31 @@ function modelOf(
     weightedDepth = 0,
     objective = 'softmax',
     minLead = 0,
-  }: { cases?: readonly RankingCase[]; staysTop?: boolean; weightedDepth?: number; objective?: Objective; minLead?: number } = {},
+    libraryData = LIBRARY_DATA.at(-1)!,
+    libraryWeight = 1,
+  }: {
+    cases?: readonly RankingCase[];
+    staysTop?: boolean;
+    weightedDepth?: number;
+    objective?: Objective;
+    minLead?: number;
+    libraryData?: string;
+    libraryWeight?: number;
+  } = {},
 ): Fitted {
   const listings = cases
+    .filter((c) => libraryData === 'with' || !fromLibrarySets(c))
     .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
     .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
-  const fitted = fitListings(listings, l2, objective);
+  const fitted = fitListings(listings, l2, objective, new Map<SuiteName, number>([['library', libraryWeight]]));
+  const librarySets =
+    libraryData === 'with' && LIBRARY_SETS.length > 0
+      ? `; every split of ${LIBRARY_SETS.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')} (read in earlier rounds), as library data`
+      : '';
+  const weights = libraryWeight === 1 ? 'each suite weighted alike' : `the library weighted ${libraryWeight}, each other suite 1`;
   const data =
     FOLDS > 0
-      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
+      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}${librarySets}; ${weights}; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
       : `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`;
   return {
     version: 1,
@@ -283,7 +332,8 @@ const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rare
 const AGREEMENT: readonly RerankFeature[] = ['nameCoverage', 'agree'];
 /** Ten features that read no rank or raw score of one catalogue's scale (the fifth round's `compact` set). */
 const COMPACT: readonly RerankFeature[] = ['dense', 'lexical', 'coverage', 'name', 'nameCoverage', 'weighted', 'rarest', 'lexicalMargin', 'agree', 'denseOnly'];
-const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets'].split('|').map((set) => {
+/** A `--feature-sets` entry's features. */
+function featureSetOf(set: string): readonly RerankFeature[] {
   if (set === 'all') return FEATURES;
   const later = [...SHARED_NAME, ...AGREEMENT];
   if (set === 'base') return FEATURES.filter((name) => !later.includes(name) && !IDF_EVIDENCE.includes(name));
@@ -291,7 +341,8 @@ const FEATURE_SETS: readonly (readonly RerankFeature[])[] = values['feature-sets
   if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
   if (set === 'compact') return COMPACT;
   return set.split(',') as RerankFeature[];
-});
+}
+const FEATURE_SETS = values['feature-sets'].split('|').map(featureSetOf);
 
 let chosen: Setting = MAIN;
 if (FOLDS === 0) {
@@ -331,40 +382,88 @@ if (FOLDS === 0) {
     readonly cells: string;
     readonly hit1s: readonly number[];
     readonly foldScores: readonly number[];
+    /** Library hit@1 on each held-out fold (the sets included). */
+    readonly libraryFolds: readonly number[];
   }
   const scoreOf = (rows: readonly RankMetrics[]): number => rows.reduce((sum, m) => sum + m.hit1 + m.hit5, 0) / rows.length;
   const cvScore = (settingOf: (fold: number) => Setting): Scored => {
     const held = folds.flatMap(({ held }, f) => held.map((c) => ({ c, f })));
     const positions = new Map(held.map(({ c, f }) => [c, firstRelevant(c, settingOf(f))]));
     const metricsOver = (cases: readonly RankingCase[]): RankMetrics => metricsOf(cases, (c) => positions.get(c)!);
-    const rows = FIT_SUITES.map((suite) => metricsOver(held.filter(({ c }) => c.suite === suite).map(({ c }) => c)));
+    const rows = FIT_SUITES.map((suite) => metricsOver(held.filter(({ c }) => poolSuite(c) === suite).map(({ c }) => c)));
     const foldScores = folds.map((_, f) =>
-      scoreOf(FIT_SUITES.map((suite) => metricsOver(held.filter(({ c, f: g }) => g === f && c.suite === suite).map(({ c }) => c)))),
+      scoreOf(FIT_SUITES.map((suite) => metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === suite).map(({ c }) => c)))),
     );
+    // With library sets, the library's cell is also given apart: `library` itself, then the sets together.
+    const apart =
+      LIBRARY_SETS.length === 0
+        ? ''
+        : ` [${[(c: RankingCase) => c.suite === 'library', fromLibrarySets]
+            .map((part) => metricsOver(held.filter(({ c }) => part(c)).map(({ c }) => c)))
+            .map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`)
+            .join(' ')}]`;
     return {
       score: scoreOf(rows),
       mrr: rows.reduce((sum, m) => sum + m.mrr, 0) / rows.length,
-      cells: rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' '),
+      cells: rows.map((m) => `${m.hit1.toFixed(3)}/${m.hit5.toFixed(3)}`).join(' ') + apart,
       hit1s: rows.map((m) => m.hit1),
       foldScores,
+      libraryFolds: folds.map((_, f) => metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === 'library').map(({ c }) => c)).hit1),
     };
   };
   // `--non-inferior`: the fused (centred) order's cross-validated hit@1 per suite, which an eligible setting must reach on each.
   const floor = cvScore(() => MAIN).hit1s;
-  const eligible = (hit1s: readonly number[]): boolean => !values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12);
+  let incumbentFolds: readonly number[] = [];
+  let incumbentLibrary: readonly number[] = [];
+  /** With `--incumbent`: the setting's score and library hit@1 minus the incumbent's, as mean ± standard error of the per-fold differences. */
+  const pairedWithIncumbent = (result: Scored): string => {
+    if (incumbentFolds.length === 0) return '';
+    const paired = (a: readonly number[], b: readonly number[]): string => {
+      const d = a.map((x, f) => x - b[f]!);
+      const mean = d.reduce((sum, x) => sum + x, 0) / d.length;
+      const se = Math.sqrt(d.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
+      return `${mean >= 0 ? '+' : ''}${mean.toFixed(4)} ± ${se.toFixed(4)}`;
+    };
+    return ` vs incumbent: score ${paired(result.foldScores, incumbentFolds)}, library hit@1 ${paired(result.libraryFolds, incumbentLibrary)}`;
+  };
+  // `--incumbent` with `--incumbent-slack`: the incumbent point's cross-validated hit@1 per suite (fitted without the library
+  // sets), which an eligible setting must reach, less the slack, on every suite but the library.
+  const incumbentFloor = ((): readonly number[] | undefined => {
+    if (values.incumbent === undefined) return undefined;
+    const [set, depth, lexicalDepth, weightedDepth, l2] = values.incumbent.split(':');
+    const features = featureSetOf(set!);
+    const models = folds.map(({ fit }) =>
+      modelOf(true, Number(depth), Number(lexicalDepth), Number(l2), features, { cases: fit, weightedDepth: Number(weightedDepth), libraryData: 'without' }),
+    );
+    const result = cvScore((f) => ({ centring: true, model: models[f] }));
+    console.log(
+      `incumbent ${values.incumbent} without the library sets: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})`,
+    );
+    incumbentFolds = result.foldScores;
+    incumbentLibrary = result.libraryFolds;
+    return result.hit1s;
+  })();
+  const slack = Number(values['incumbent-slack'] ?? Number.POSITIVE_INFINITY);
+  const eligible = (hit1s: readonly number[]): boolean =>
+    (!values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12)) &&
+    (incumbentFloor === undefined || hit1s.every((hit1, s) => FIT_SUITES[s] === 'library' || hit1 >= incumbentFloor[s]! - slack - 1e-12));
   /** Every eligible setting scored, with how simple it is (`--choose one-se`: fewer features, a smaller pool, a larger `l2`, a larger lead first). */
   const scored: (ScoredSetting & { make: () => Setting; label: string })[] = [];
   const report = (label: string, result: Scored): void =>
     console.log(
-      `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [below the fused order on a suite]'}`,
+      `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [not eligible]'}${pairedWithIncumbent(result)}`,
     );
   for (const centring of CENTRINGS) {
     const setting = { centring, model: undefined };
     const result = cvScore(() => setting);
     const label = `fused order, ${centring ? 'centred' : 'plain'}`;
     report(label, result);
-    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0], make: () => setting, label });
+    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0], make: () => setting, label });
   }
+  /** The library data and weight of each grid point: `without` the sets at weight 1 only (a reference, never chosen when they are given). */
+  const LIBRARY_FITS = LIBRARY_DATA.flatMap((libraryData) =>
+    libraryData === 'without' ? [{ libraryData, libraryWeight: 1 }] : LIBRARY_WEIGHTS.map((libraryWeight) => ({ libraryData, libraryWeight })),
+  );
   for (const centring of CENTRINGS) {
     for (const features of FEATURE_SETS) {
       for (const depth of DEPTHS) {
@@ -372,22 +471,29 @@ if (FOLDS === 0) {
           for (const weightedDepth of WEIGHTED_DEPTHS) {
             for (const l2 of L2S) {
               for (const objective of OBJECTIVES) {
-                const models = folds.map(({ fit }) => modelOf(centring, depth, lexicalDepth, l2, features, { cases: fit, weightedDepth, objective }));
-                for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
-                  for (const minLead of MIN_LEADS) {
-                    const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
-                    const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}`;
-                    report(label, result);
-                    if (eligible(result.hit1s))
-                      scored.push({
-                        ...result,
-                        simplicity: [features.length, depth + lexicalDepth + weightedDepth, -l2, -minLead],
-                        make: () => ({
-                          centring,
-                          model: modelOf(centring, depth, lexicalDepth, l2, features, { staysTop, weightedDepth, objective, minLead }),
-                        }),
-                        label,
-                      });
+                for (const { libraryData, libraryWeight } of LIBRARY_FITS) {
+                  const fit = { weightedDepth, objective, libraryData, libraryWeight };
+                  const models = folds.map((fold) => modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, cases: fold.fit }));
+                  const reference = LIBRARY_SETS.length > 0 && libraryData === 'without';
+                  for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
+                    for (const minLead of MIN_LEADS) {
+                      const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
+                      const data =
+                        LIBRARY_SETS.length === 0
+                          ? ''
+                          : libraryData === 'with'
+                            ? ` with the library sets, weight ${libraryWeight}`
+                            : ' without the library sets';
+                      const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}${data}`;
+                      report(label, result);
+                      if (eligible(result.hit1s) && !reference)
+                        scored.push({
+                          ...result,
+                          simplicity: [features.length, depth + lexicalDepth + weightedDepth, libraryWeight, -l2, -minLead],
+                          make: () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, staysTop, minLead }) }),
+                          label,
+                        });
+                    }
                   }
                 }
               }
@@ -426,6 +532,18 @@ for (const split of REPORT_SPLITS) {
     if (n > 0) console.log(`${suite} (${n}): ${fmt(split, suite, MAIN)} → ${fmt(split, suite, chosen)}`);
   }
 }
+if (LIBRARY_SETS.length > 0) {
+  console.log(`\nthe library sets, every split (in sample when fitted with them): main (centred, fused) → chosen`);
+  for (const suite of LIBRARY_SETS) {
+    const all = librarySetCases.filter((c) => c.suite === suite);
+    const cell = (setting: Setting): string => {
+      const m = metrics(all, setting);
+      return `${m.hit1.toFixed(3)} / ${m.hit5.toFixed(3)} / ${m.mrr.toFixed(3)}`;
+    };
+    console.log(`${suite} (${metrics(all, MAIN).n}): ${cell(MAIN)} → ${cell(chosen)}`);
+  }
+}
+// The ablation refits with the last `--library-data` entry at library weight 1, whatever the choice's weight.
 if (values.ablate && chosenModel !== undefined) {
   const { depth, lexicalDepth } = chosenModel;
   const { centring } = chosen;

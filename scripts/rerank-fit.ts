@@ -81,19 +81,20 @@ export const pairwiseLoss: QueryLoss = (rows, labels, beta, w, grad, hess) => {
 
 /**
  * Fits the weights of `listings` under `objective` (`softmax` or `pairwise`): features standardised on the rows fitted,
- * each query weighted so every suite weighs alike; parameter 0 (the ordering score's weight, `temperature`)
+ * each query weighted so every suite weighs alike (or as `suiteWeights` says, a suite absent from it weighing 1); parameter 0 (the ordering score's weight, `temperature`)
  * unpenalised, the others with a ridge `l2` × the total weight; Newton's method from zero with step halving.
  */
 export function fitListings<S>(
   listings: readonly FitListing<S>[],
   l2: number,
   objective: Objective,
+  suiteWeights: ReadonlyMap<S, number> = new Map(),
 ): { temperature: number; weights: number[]; mean: number[]; scale: number[] } {
   const queryLoss = objective === 'pairwise' ? pairwiseLoss : softmaxLoss;
   const d = listings[0]?.rows[0]?.length ?? 0;
   const suiteCount = new Map<S, number>();
   for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
-  const weightOf = (l: FitListing<S>): number => 1 / suiteCount.get(l.suite)!;
+  const weightOf = (l: FitListing<S>): number => (suiteWeights.get(l.suite) ?? 1) / suiteCount.get(l.suite)!;
   // Standardise on every row fitted, each weighted like its query.
   const mean = new Array<number>(d).fill(0);
   const square = new Array<number>(d).fill(0);

@@ -60,6 +60,22 @@ describe('fitListings', () => {
   }
 });
 
+describe('fitListings suite weights', () => {
+  // Suite a's relevant candidate carries feature 1, suite b's feature 0 (the feature points the other way there):
+  // the fitted weight follows whichever suite weighs more.
+  const conflicting: FitListing[] = Array.from({ length: 40 }, (_, q) => ({
+    suite: q % 2 === 0 ? 'a' : 'b',
+    orders: [0.5, 0.5],
+    rows: [[1], [0]],
+    labels: q % 2 === 0 ? [true, false] : [false, true],
+  }));
+  it('weighs a suite by its weight, whatever its number of queries', () => {
+    expect(Math.abs(fitListings(conflicting, 0.001, 'softmax').weights[0]!)).toBeLessThan(1e-6);
+    expect(fitListings(conflicting, 0.001, 'softmax', new Map([['a', 2]])).weights[0]).toBeGreaterThan(0.1);
+    expect(fitListings(conflicting, 0.001, 'softmax', new Map([['b', 2]])).weights[0]).toBeLessThan(-0.1);
+  });
+});
+
 describe('foldKey', () => {
   const candidates = [{ id: 'x' }, { id: 'y' }, { id: 'z' }];
   it('keeps queries with the same relevant skills together when grouped by label', () => {
