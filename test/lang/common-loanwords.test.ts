@@ -2,34 +2,10 @@
  * The commonest Japanese programming loanwords, each read as its English word over the real library catalogue's
  * vocabulary (built as CrossLingual builds it: each skill's name and description, split into words in order).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { splitWords } from '../../src/lexical/tokenize.js';
 import { catalogWords, LoanwordMatcher } from '../../src/lang/loanwords.js';
-
-const EVAL_DIR = process.env.SKILL_SEARCH_EVAL_DIR ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'eval');
-const LIBRARY = join(EVAL_DIR, 'library');
-
-/** Each library skill's words, once per skill name, in source order (as the eval suites load them). */
-function libraryWordLists(): string[][] {
-  const seen = new Set<string>();
-  const lists: string[][] = [];
-  for (const source of readdirSync(LIBRARY).sort()) {
-    const index = join(LIBRARY, source, '_index.jsonl');
-    if (!existsSync(index)) continue;
-    for (const line of readFileSync(index, 'utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      const entry = JSON.parse(line) as { name: unknown; description?: unknown };
-      const name = String(entry.name);
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const description = typeof entry.description === 'string' ? entry.description : name;
-      lists.push(splitWords(`${name} ${description}`));
-    }
-  }
-  return lists;
-}
+import { LIBRARY, libraryWordLists } from './library-catalogue.js';
 
 /** Katakana → the English word it must be read as first; `among`: the reading may follow another. */
 const TABLE: readonly (readonly [string, string, 'first' | 'among'])[] = [
