@@ -19,10 +19,11 @@ const KANA: Readonly<Record<string, string>> = Object.fromEntries(
     .map((pair) => pair.split(' ') as [string, string]),
 );
 
-export function romanize(katakana: string): string {
+/** `long`: ー is kept as ":" (else it is dropped, as ッ is). */
+export function romanize(katakana: string, long = false): string {
   let out = '';
   for (const char of katakana) {
-    const kana = (KANA[char] ?? '').replace('_', '');
+    const kana = long && char === 'ー' ? ':' : (KANA[char] ?? '').replace('_', '');
     // A small kana after a consonant's kana replaces its vowel: ティ ti, フォ fo, キャ kya, ジョ jo (not tei, fuo, kiya, jiyo).
     if (SMALL.test(char) && /[^aeiou][aeiou]$/.test(out)) out = out.slice(0, -1) + (/(sh|ch|j)$/.test(out.slice(0, -1)) ? kana.replace('y', '') : kana);
     else out += kana;
@@ -49,21 +50,13 @@ function romajiSkeleton(romaji: string): string {
   return consonants(romaji.replace(/sh/g, 's').replace(/ch/g, 'c').replace(/ts/g, 't').replace(/h/g, ''));
 }
 
-/** Every skeleton of `word` as spelled: ch read as k (schema) and, where it has one, as the ch sound (branch). */
-function spelledSkeletons(word: string): string[] {
-  const asK = borrowedSpelling(word);
-  const asCh = borrowedSpelling(word, true);
-  return asCh === asK ? [consonants(asK)] : [consonants(asK), consonants(asCh)];
-}
-
 /**
- * Japanese borrows a non-prevocalic r as a long vowel (form → フォーム, server → サーバー): the skeleton of `word`
- * with that r dropped, or undefined when it has none.
+ * Every skeleton of `word` as spelled: ch read as k (schema), as the ch sound (branch) and as sh (cache), each also
+ * without the non-prevocalic r Japanese borrows as a long vowel (form → フォーム, server → サーバー, chart → チャート).
  */
-function nonRhoticSkeleton(word: string): string | undefined {
-  const spelled = borrowedSpelling(word);
-  const dropped = withoutNonPrevocalicR(spelled);
-  return dropped === spelled ? undefined : consonants(dropped);
+function spelledSkeletons(word: string): string[] {
+  const spellings = (['k', 'c', 's'] as const).map((ch) => borrowedSpelling(word, ch));
+  return [...new Set([...spellings, ...spellings.map(withoutNonPrevocalicR)].map(consonants))];
 }
 
 /** `text` without the r Japanese borrows as a long vowel: after a vowel and not before one (form → fom, cluster → cluste). */
@@ -71,8 +64,8 @@ function withoutNonPrevocalicR(text: string): string {
   return text.replace(/(?<=[aeiou])r+(?![aeiouy])/g, '');
 }
 
-/** `word` spelled as Japanese hears it; `chSound`: ch stays the ch of チ (branch), else it is read k (schema). */
-function borrowedSpelling(word: string, chSound = false): string {
+/** `word` spelled as Japanese hears it; ch is read `ch`: k (schema), c, the ch of チ (branch), or s, the sh of シ (cache). */
+function borrowedSpelling(word: string, ch: 'k' | 'c' | 's' = 'k'): string {
   const spelled = word
     .toLowerCase()
     .replace(/[^a-z]/g, '')
@@ -88,11 +81,11 @@ function borrowedSpelling(word: string, chSound = false): string {
     .replace(/c(?=[eiy])/g, 's')
     .replace(/g(?=[eiy])/g, 'j')
     .replace(/sh/g, 's');
-  // The ch sound is kept as c (as romajiSkeleton spells チ) only when asked; a lone c is k either way.
-  return (chSound ? spelled.replace(/ch/g, 'C').replace(/c/g, 'k').replace(/C/g, 'c') : spelled.replace(/ch/g, 'c').replace(/c/g, 'k')).replace(/h/g, '');
+  // ch as asked (c as romajiSkeleton spells チ); a lone c is k either way.
+  return spelled.replace(/ch/g, 'C').replace(/c/g, 'k').replace(/C/g, ch).replace(/h/g, '');
 }
 
-/** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r"). */
+/** Skeletons shorter than this match too many unrelated words (クエリ "kr", エラー "r") unless the vowels agree too. */
 const MIN_SKELETON = 3;
 /** English words kept per loanword. */
 const MAX_MATCHES = 2;
@@ -115,7 +108,7 @@ interface Candidate {
  * (リリースノート: release notes) is found at match time by splitting the katakana into two words' skeletons.
  */
 export class LoanwordMatcher {
-  /** Skeleton (of at least `MIN_PART` consonants) → every word with it, most frequent first. */
+  /** Skeleton → every word with it, most frequent first. */
   readonly #bySkeleton = new Map<string, Candidate[]>();
   readonly #followers: Followers;
   readonly #frequencies: ReadonlyMap<string, number>;
@@ -127,7 +120,7 @@ export class LoanwordMatcher {
     this.#followers = followers;
     for (const [word, count] of [...frequencies].sort(byFrequency)) {
       for (const [skeleton, singular] of skeletonsOf(word)) {
-        if (skeleton.length >= MIN_PART) getOrAdd(this.#bySkeleton, skeleton, () => []).push({ word, singular, count });
+        if (skeleton !== '') getOrAdd(this.#bySkeleton, skeleton, () => []).push({ word, singular, count });
       }
     }
   }
@@ -146,8 +139,9 @@ export class LoanwordMatcher {
   match(katakana: string): readonly string[] {
     const romaji = romanize(katakana);
     const skeleton = romajiSkeleton(romaji);
-    if (skeleton.length < MIN_SKELETON) return [];
+    if (skeleton === '') return [];
     this.#lookups += 1;
+    if (skeleton.length < MIN_SKELETON) return this.#matchShort(katakana, romaji, skeleton);
     const candidates = (this.#bySkeleton.get(skeleton) ?? []).slice(0, MAX_CANDIDATES);
     const length = withoutEpenthesis(romaji).length;
     const distance = (candidate: Candidate): number => Math.abs(borrowedLength(candidate) - length);
@@ -163,6 +157,19 @@ export class LoanwordMatcher {
     if (singles.length > 0 && distance(singles[0]!) <= CLOSE) return ranked.slice(0, MAX_MATCHES);
     const pairs = this.#pairsOf(katakana, skeleton);
     return (pairs.length > 0 ? pairs : ranked).slice(0, MAX_MATCHES);
+  }
+
+  /**
+   * A loanword of one or two consonants (エラー, ログ, レビュー): the words of its skeleton whose vowels Japanese would
+   * borrow as the loanword's ({@link vowelsAgree}), most used first, one spelled as written before a plural.
+   */
+  #matchShort(katakana: string, romaji: string, skeleton: string): readonly string[] {
+    const heard = kanaVowels(katakana);
+    let fitting = (this.#bySkeleton.get(skeleton) ?? [])
+      .filter((candidate) => sameOnset(romaji, candidate.word) && vowelsAgree(heard, candidate))
+      .sort((a, b) => this.#family(b) - this.#family(a) || Number(a.singular) - Number(b.singular));
+    if (fitting[0]?.singular === false) fitting = fitting.filter(({ singular }) => !singular);
+    return fitting.slice(0, MAX_MATCHES).map(({ word }) => word);
   }
 
   /** Skills using a candidate's word or its plural (or singular, for a plural matched as its singular). */
@@ -270,8 +277,8 @@ function skeletonsOf(word: string): Map<string, boolean> {
       ]
     : [[word, false]];
   for (const [form, singular] of forms) {
-    for (const skeleton of [...spelledSkeletons(form), nonRhoticSkeleton(form)]) {
-      if (skeleton !== undefined && !out.has(skeleton)) out.set(skeleton, singular);
+    for (const skeleton of spelledSkeletons(form)) {
+      if (!out.has(skeleton)) out.set(skeleton, singular);
     }
   }
   return out;
@@ -290,4 +297,78 @@ function withoutEpenthesis(romaji: string): string {
 /** Whether both start with a vowel or both with a consonant (シング is not "using"; ユ counts as the vowel u). */
 function sameOnset(romaji: string, english: string): boolean {
   return /^[aeiouy]/.test(romaji) === /^[aeiouy]/.test(english);
+}
+
+/**
+ * The vowels of a loanword as heard, ー kept as a long mark (サーバー: "a:a:"): a u gliding into the next vowel (クエ
+ * kue) and the added vowels go (u, o after t or d, a final i after j or ch: ページ page), yu (ユ, ビュー) is one sound
+ * ü, and the y of キャ is dropped.
+ */
+function kanaVowels(katakana: string): string {
+  return romanize(katakana, true)
+    .replace(/(?<=[^aeiou])u(?=[aeio])/g, '')
+    .replace(/yu/g, 'ü')
+    .replace(/(?<=[^aeiou:])u(?![aeiou:])|(?<=[td])o(?![aeiou:])|(?<=j|ch)i$/g, '')
+    .replace(/[^aeiouü:]/g, '');
+}
+
+/** How Japanese borrows each English vowel spelling (a: the a of cache or the e of data); others go letter by letter. */
+const BORROWED_VOWELS: Readonly<Record<string, string>> = {
+  a: 'a|e',
+  e: 'e|i',
+  i: 'i|ai',
+  o: 'o|a',
+  u: 'a|u|ü',
+  y: 'i|ai',
+  ai: 'ei|e',
+  ay: 'ei|e',
+  au: 'o',
+  aw: 'o',
+  ea: 'i|e',
+  ee: 'i',
+  ei: 'ei|e|ai|i',
+  ey: 'ei|e|i',
+  eu: 'ü',
+  ew: 'ü',
+  eue: 'ü',
+  ie: 'ai|i',
+  iew: 'ü',
+  oa: 'o',
+  oi: 'oi',
+  oy: 'oi',
+  oo: 'u',
+  ou: 'au|a|o|u',
+  ow: 'au|o',
+  ue: 'ü|e',
+};
+
+/** A vowel lengthened by a silent final e after one consonant (code コード, page ページ, file ファイル). */
+const BEFORE_SILENT_E: Readonly<Record<string, string>> = { a: 'ei|e', e: 'i', i: 'ai', o: 'o', u: 'ü|u' };
+
+/**
+ * Whether `heard` (a loanword's {@link kanaVowels}) is how Japanese borrows a candidate's vowels. qu is k (query クエリ:
+ * "ei"); a final e after a consonant is silent and lengthens the vowel before it (code コード); a vowel before a
+ * non-prevocalic r is a long a (server サーバー, alert アラート), or o for an o not at the word's end (form フォーム), the
+ * length optional at the end (error エラー, user ユーザ); one vowel letter closed by consonants is short (chat チャット,
+ * not チャート), any other may be long or not.
+ */
+function vowelsAgree(heard: string, { word, singular }: Candidate): boolean {
+  const bare = (singular ? word.slice(0, -1) : word).replace(/qu/g, 'k').replace(/^y/, '');
+  const silentE = /^.+[aeiouy][^aeiouy]e$/.test(bare) && bare.length > 3;
+  const form = silentE || /^.{3,}[^aeiouy]e$/.test(bare) ? bare.slice(0, -1) : bare;
+  let pattern = '';
+  for (const match of form.matchAll(/([aeiouy]+(?:w(?![aeiouy]))?)(r(?![aeiouyr]))?/g)) {
+    const [, group, r] = match as unknown as [string, string, string | undefined];
+    const after = form.slice(match.index + match[0].length);
+    if (r !== undefined) {
+      pattern += `(?:${/o/.test(group) && after !== '' ? 'o' : 'a'}):${after === '' ? '?' : ''}`;
+    } else if (silentE && after.length === 1) {
+      pattern += `(?:${BEFORE_SILENT_E[group] ?? BORROWED_VOWELS[group] ?? group}):?`;
+    } else {
+      const vowels = BORROWED_VOWELS[group] ?? [...group].map((letter) => `(?:${BORROWED_VOWELS[letter]})`).join('');
+      const closed = group.length === 1 && /^(?:[^aeiouy]{2}|[^aeiouy]$|$)/.test(after);
+      pattern += `(?:${vowels})${closed ? '' : ':?'}`;
+    }
+  }
+  return new RegExp(`^${pattern}$`).test(heard);
 }

@@ -44,9 +44,38 @@ describe('LoanwordMatcher', () => {
     expect(matcher.match('パイプライン')).toEqual(['pipeline']);
   });
 
-  it('does not guess from a skeleton of fewer than three consonants', () => {
-    // クエリ (kueri → k-r) is "query", but k-r would fit any number of short words.
-    expect(matcher.match('クエリ')).toEqual([]);
+  it('reads a skeleton of fewer than three consonants only as words whose vowels Japanese borrows as its own', () => {
+    // Each katakana word shares its consonants with every word of its row; only the first has its vowels.
+    const catalog = new LoanwordMatcher(
+      new Map([
+        ['query', 2],
+        ['call', 9],
+        ['car', 9],
+        ['error', 2],
+        ['arrow', 9],
+        ['log', 2],
+        ['rag', 9],
+        ['server', 2],
+        ['save', 9],
+        ['review', 2],
+        ['rib', 9],
+        ['code', 2],
+        ['card', 9],
+        ['cache', 2],
+        ['case', 9],
+        ['chart', 2],
+        ['chat', 9],
+      ]),
+    );
+    expect(catalog.match('クエリ')).toEqual(['query']); // クエ is que; call's a is no e + i
+    expect(catalog.match('エラー')).toEqual(['error']); // a final -or is a long a; arrow ends in o
+    expect(catalog.match('ログ')).toEqual(['log']); // the u of グ is added
+    expect(catalog.match('サーバー')).toEqual(['server']); // er is a long a
+    expect(catalog.match('レビュー')).toEqual(['review']); // ビュー is view
+    expect(catalog.match('コード')).toEqual(['code']); // a silent e lengthens the o; ar is a
+    expect(catalog.match('キャッシュ')).toEqual(['cache']); // che is sh; case's a before a silent e is ei
+    expect(catalog.match('チャート')).toEqual(['chart']); // ー is no short vowel (chat)
+    expect(matcher.match('テ')).toEqual([]);
   });
 
   it('reads a non-prevocalic r as Japanese borrows it, a long vowel (テラフォーム = terraform)', () => {
