@@ -2,7 +2,7 @@ import { throwIfAborted } from '../errors.js';
 import type { CrossLingualKnobs } from './options.js';
 import type { GroupedTerms } from '../lexical/lexical-index.js';
 import type { Skill } from '../types.js';
-import { detectLanguage, hasHan, LANGUAGES, majority, type Language } from './detect.js';
+import { detectLanguage, hasHanOrKana, LANGUAGES, majority, type Language } from './detect.js';
 import { defaultDictionaryDir, sharedDictionary, type Dictionary } from './dictionary.js';
 import { catalogWords, LoanwordMatcher } from './loanwords.js';
 import { translate } from './translate.js';
@@ -225,7 +225,7 @@ export class CrossLingual {
 
   /** How each ranker should read `query`. Synchronous (no promise, no dictionary) when nothing is translated. */
   route(query: string, signal?: AbortSignal): RoutedQuery | Promise<RoutedQuery> {
-    if (!this.#enabled || !hasHan(query)) return { language: 'en', lexical: query, dense: query, measure: query };
+    if (!this.#enabled || !hasHanOrKana(query)) return { language: 'en', lexical: query, dense: query, measure: query };
     const language = detectLanguage(query);
     if (!TRANSLATED.has(language) || language === this.catalogLanguage) return { language, lexical: query, dense: query, measure: query };
     return this.#translate(query, language, signal);

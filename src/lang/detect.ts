@@ -28,9 +28,9 @@ export function detectLanguage(text: string): Language {
   return kana > 0 ? 'ja' : 'zh';
 }
 
-/** True when `text` has characters a CJK dictionary could translate. */
-export function hasHan(text: string): boolean {
-  return BEYOND_LATIN.test(text) && HAN.test(text);
+/** True when `text` has characters the language step translates: Han (the dictionary) or kana (Japanese loanwords). */
+export function hasHanOrKana(text: string): boolean {
+  return BEYOND_LATIN.test(text) && (HAN.test(text) || KANA.test(text));
 }
 
 /** The most frequent language (ties go to English); `en` for none. */

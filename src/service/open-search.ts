@@ -2,7 +2,7 @@ import { SkillSearchError, errorMessage, isAbortError } from '../errors.js';
 import type { LiveIndex, LiveIndexOptions, RefreshOptions, SnapshotSearch } from '../integrations/live-index.js';
 import type { ClosableSearcher } from '../integrations/service.js';
 import { SkillSocketClient, type SocketClientOptions } from '../integrations/socket-client.js';
-import { hasHan } from '../lang/detect.js';
+import { hasHanOrKana } from '../lang/detect.js';
 import type { SkillSearchEngine } from '../search/engine.js';
 import { ENGINE_DEFAULTS } from '../search/options.js';
 import type { AbstainSetting, Diagnostic, SearchHit, SearchMode, SearchRequest } from '../types.js';
@@ -71,9 +71,9 @@ export interface SearchAnswer {
   readonly nothingShown?: NothingShown;
 }
 
-/** Whether a search snapshot can answer `query`: not one with Chinese or Japanese characters, whose translation needs the whole catalog. */
+/** Whether a search snapshot can answer `query`: not one with Han or kana, whose translation needs the whole catalog. */
 export function snapshotCanAnswer(query: string): boolean {
-  return !hasHan(query);
+  return !hasHanOrKana(query);
 }
 
 /**

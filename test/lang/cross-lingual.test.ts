@@ -73,6 +73,14 @@ describe('routing', () => {
     expect(routed.lexical).toContain('RDKit');
   });
 
+  it('renders a Japanese query of kana alone (no Han) through its katakana loanwords', async () => {
+    const language = new CrossLingual({ dictionaryDir });
+    await language.prepare([makeSkill({ name: 'code-review', description: 'Review the code of a pull request' }), ...ENGLISH]);
+    const routed = await language.route('このプルリクエストのコードをレビューして');
+    expect(routed.language).toBe('ja');
+    expect(routed.dense).toBe('pull request code review');
+  });
+
   it('leaves a Chinese query alone over a Chinese catalog', async () => {
     const language = new CrossLingual({ dictionaryDir });
     await language.prepare([makeSkill({ name: 'a', description: '会议纪要' }), makeSkill({ name: 'b', description: '日志分析' })]);

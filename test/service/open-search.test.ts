@@ -6,7 +6,7 @@ import { SkillSearchError } from '../../src/errors.js';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
 import { socketPathFor } from '../../src/integrations/socket-protocol.js';
 import { SkillSocketServer } from '../../src/integrations/socket-server.js';
-import { type Fallback, OpenedSearch, openSearch, type SnapshotPath } from '../../src/service/open-search.js';
+import { type Fallback, OpenedSearch, openSearch, type SnapshotPath, snapshotCanAnswer } from '../../src/service/open-search.js';
 import { SKILLS, removeDir, tempDir } from '../cli/helpers.js';
 
 const dirs: string[] = [];
@@ -151,5 +151,13 @@ describe('openSearch: server, else snapshot, else live', () => {
     } finally {
       await cold.close();
     }
+  });
+});
+
+describe('snapshotCanAnswer', () => {
+  it('leaves to the live index a query it would translate: Han, or kana alone (Japanese loanwords)', () => {
+    expect(snapshotCanAnswer('review the code of this pull request')).toBe(true);
+    expect(snapshotCanAnswer('代码审查')).toBe(false);
+    expect(snapshotCanAnswer('このプルリクエストのコードをレビューして')).toBe(false);
   });
 });
