@@ -6,6 +6,7 @@ import type { CatalogOptions } from '../../src/load/options.js';
 import { StoreToolsCache } from '../../src/store/store-tools-cache.js';
 import { toolsCacheKey } from '../../src/load/tools-cache.js';
 import { writeToolsLines } from '../../src/load/tools-lines.js';
+import { allIds } from '../../src/load/tools-delta.js';
 import type { Skill } from '../../src/types.js';
 import { randomTools, removeDir, tempDir, writeTree } from './helpers.js';
 
@@ -65,8 +66,8 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     expect(after.diagnostics.map((d) => d.path)).toEqual([`${join(dir, 'tools.jsonl')}:1`]);
 
     // Members in the full load's order: the base's document where the base holds that very skill, else the skill.
-    expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
-    const idOf = (member: number | Skill): string => (typeof member === 'number' ? delta!.baseIds[member]! : member.id);
+    expect(allIds(delta!.baseIds)).toEqual(before.skills.map((skill) => skill.id));
+    const idOf = (member: number | Skill): string => (typeof member === 'number' ? delta!.baseIds.at(member)! : member.id);
     expect(delta?.members.map(idOf)).toEqual(after.skills.map((skill) => skill.id));
     expect(delta?.members.map((member) => (typeof member === 'number' ? member : `new ${member.id}`))).toEqual([3, 'new b', 2, 'new a', 4, 'new g']);
     for (const member of delta!.members) {
@@ -86,7 +87,7 @@ describe('a catalog of tools files as a change of the one they were last loaded 
 
     const delta = await new SkillCatalog(both).delta();
     const after = await new SkillCatalog(both).get();
-    expect(delta?.baseIds).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
+    expect(allIds(delta!.baseIds)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
     expect(delta?.members.map((member) => (typeof member === 'number' ? member : `new ${member.description}`))).toEqual([
       0,
       2,
@@ -110,7 +111,7 @@ describe('a catalog of tools files as a change of the one they were last loaded 
       await writeFile(file, lines.join('\n'));
       const delta = await new SkillCatalog(options).delta();
       const after = await new SkillCatalog(options).get();
-      expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
+      expect(allIds(delta!.baseIds)).toEqual(before.skills.map((skill) => skill.id));
       expect(delta?.members.map((member) => (typeof member === 'number' ? before.skills[member] : member))).toEqual(after.skills);
       expect(delta?.diagnostics).toEqual(after.diagnostics);
       // The table the delta keeps (hashes taken from the old table where a line is an old one) is the one a full load keeps.
@@ -121,6 +122,25 @@ describe('a catalog of tools files as a change of the one they were last loaded 
       const { text: _fullText, ...fullTable } = (options.toolsCache as StoreToolsCache).readLines(key)!;
       expect(keptTable).toEqual(fullTable);
       kept.close();
+    }
+  });
+
+  it('edits in place that take an id a kept line has, or a new one, or give one up, give the members of a full load', async () => {
+    const file = join(dir, 'tools.jsonl');
+    const lines = Array.from({ length: 40 }, (_, index) => tool(`t${index}`, `Tool number ${index}`));
+    for (const edited of [
+      { 3: tool('t30', 'Now a second t30, which loses it to the line after'), 35: tool('t5', 'Now a t5 after the first') },
+      { 7: tool('new', 'An id no line had'), 8: tool('t9', 'An id taken from the line after') },
+      { 0: tool('t0', 'Only its description changed'), 12: '{"id": "broken", ' },
+    ]) {
+      await writeFile(file, lines.join('\n'));
+      const before = await new SkillCatalog(options).get();
+      await writeFile(file, lines.map((line, index) => edited[index as keyof typeof edited] ?? line).join('\n'));
+      const delta = await new SkillCatalog(options).delta();
+      const after = await new SkillCatalog(options).get();
+      expect(allIds(delta!.baseIds)).toEqual(before.skills.map((skill) => skill.id));
+      expect(delta?.members.map((member) => (typeof member === 'number' ? before.skills[member] : member))).toEqual(after.skills);
+      expect(delta?.diagnostics).toEqual(after.diagnostics);
     }
   });
 
