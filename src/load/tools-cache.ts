@@ -26,9 +26,9 @@ export interface StoredLines {
   /** Taken before `text` was read. */
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
-  /** Where each line of `text` starts (32-bit little-endian, one more entry closing the last), each line's first line of its id and end in `outcomes`' ids, then the lines' and blocks' hashes (`tools-lines.ts`). */
+  /** Where each line of `text` starts (32-bit little-endian, one more entry closing the last), each line's first line of its id and its id's end, the lines' and blocks' hashes, then the ids end to end, UTF-8 (`tools-lines.ts`). */
   readonly starts: Buffer;
-  /** The lines' count, their ids end to end, and their problems, as JSON. */
+  /** The lines' count and their problems, as JSON. */
   readonly outcomes: string;
 }
 

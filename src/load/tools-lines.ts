@@ -77,24 +77,26 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
   const stored = cache.readLines(typeof key === 'string' ? key : toolsCacheKey(key));
   const outcomes = stored === undefined ? undefined : parseJsonQuietly(stored.outcomes);
   if (stored === undefined || !isRecord(outcomes)) return undefined;
-  const { count, ids, problems } = outcomes;
-  if (!Number.isInteger(count) || typeof ids !== 'string' || !isRecord(problems)) return undefined;
+  const { count, problems } = outcomes;
+  if (!Number.isInteger(count) || !isRecord(problems)) return undefined;
   const n = count as number;
-  if (stored.starts.length !== 4 * (n + 1) + 8 * n + hashesLength(n)) return undefined;
+  const idsAt = 4 * (n + 1) + 8 * n + hashesLength(n);
+  if (stored.starts.length < idsAt) return undefined;
+  const ids = stored.starts.subarray(idsAt);
   const starts = new Uint32Array(n + 1);
   const first = new Int32Array(n);
   const idEnds = new Uint32Array(n);
   new Uint8Array(starts.buffer).set(stored.starts.subarray(0, 4 * (n + 1)));
   new Uint8Array(first.buffer).set(stored.starts.subarray(4 * (n + 1), 4 * (n + 1) + 4 * n));
   new Uint8Array(idEnds.buffer).set(stored.starts.subarray(4 * (n + 1) + 4 * n, 4 * (n + 1) + 8 * n));
-  if (starts[0] !== 0 || starts[n] !== stored.stat.size + 1 || (n > 0 && idEnds[n - 1] !== ids.length)) return undefined;
+  if (starts[0] !== 0 || starts[n] !== stored.stat.size + 1 || (n > 0 && idEnds[n - 1] !== ids.length) || (n === 0 && ids.length > 0)) return undefined;
   for (let i = 1; i <= n; i += 1) if (starts[i]! <= starts[i - 1]!) return undefined;
-  // A line without an id has no characters of them; a line with one has some, and its first line is itself or a first line before it.
+  // A line without an id has no bytes of the ids; a line with one has some, and its first line is itself or a first line before it.
   for (let i = 0, from = 0; i < n; from = idEnds[i]!, i += 1) {
     const f = first[i]!;
     if (idEnds[i]! < from || (f === -1) !== (idEnds[i] === from) || f < -1 || f > i || (f >= 0 && first[f] !== f)) return undefined;
   }
-  const id = (index: number): string | null => (first[index]! < 0 ? null : ids.slice(index === 0 ? 0 : idEnds[index - 1], idEnds[index]));
+  const id = (index: number): string | null => (first[index]! < 0 ? null : ids.toString('utf8', index === 0 ? 0 : idEnds[index - 1], idEnds[index]));
   for (let i = 0; i < n; i += 1) if (first[i]! >= 0 && first[i] !== i && id(i) !== id(first[i]!)) return undefined;
   let text: Buffer | null | undefined;
   const read = (): Buffer | undefined => {
@@ -104,7 +106,7 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
     }
     return text ?? undefined;
   };
-  return { stat: stored.stat, text: read, id, first, problems: problems as Record<number, LineProblem[]>, starts, hashes: stored.starts.subarray(4 * (n + 1) + 8 * n) };
+  return { stat: stored.stat, text: read, id, first, problems: problems as Record<number, LineProblem[]>, starts, hashes: stored.starts.subarray(4 * (n + 1) + 8 * n, idsAt) };
 }
 
 /** The bytes of the hashes of `count` lines: one per line, one per block. */
@@ -139,7 +141,8 @@ export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLi
   const firstOf = new Map<string, number>();
   const first = new Int32Array(count);
   const idEnds = new Uint32Array(count);
-  let ids = '';
+  const ids: string[] = [];
+  let bytes = 0;
   for (let index = 0; index < count; index += 1) {
     const { id, problems: its } = table.lines[index]!;
     if (its.length > 0) problems[index] = its;
@@ -147,18 +150,22 @@ export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLi
     else {
       first[index] = firstOf.get(id) ?? index;
       if (first[index] === index) firstOf.set(id, index);
-      ids += id;
+      ids.push(id);
+      bytes += Buffer.byteLength(id);
     }
-    idEnds[index] = ids.length;
+    idEnds[index] = bytes;
   }
   const starts = Uint32Array.from(lineStarts(table.text));
-  if (starts.length !== count + 1) return;
-  const bytes = (array: Uint32Array | Int32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  const joined = ids.join('');
+  const idBytes = Buffer.from(joined);
+  // An id with a lone surrogate would not read back as itself.
+  if (starts.length !== count + 1 || idBytes.toString() !== joined) return;
+  const of = (array: Uint32Array | Int32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
   cache.writeLines(toolsCacheKey(key), {
     stat: table.stat,
     text: table.text,
-    starts: Buffer.concat([bytes(starts), bytes(first), bytes(idEnds), hashLines(table.text, starts, table.from)]),
-    outcomes: JSON.stringify({ count, ids, problems }),
+    starts: Buffer.concat([of(starts), of(first), of(idEnds), hashLines(table.text, starts, table.from), idBytes]),
+    outcomes: JSON.stringify({ count, problems }),
   });
 }
 
