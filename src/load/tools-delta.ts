@@ -83,7 +83,7 @@ export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | un
   // One file: its lines that won their id are the base's documents in order; several: told by the ids won before.
   const one = inputs.files.length === 1 ? firstLines(tables[0]!) : undefined;
   const won: string[] = [];
-  const baseIds: BaseIds = one === undefined ? won : { length: one.lines.length, at: (doc) => tables[0]!.id(one.lines[doc] ?? -1) ?? undefined };
+  const baseIds: BaseIds = one === undefined ? won : { length: one.count, at: (doc) => (doc >= 0 && doc < one.count ? tables[0]!.id(one.lines[doc]!)! : undefined) };
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
     const stat = stats[f]!;
@@ -122,7 +122,7 @@ export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | un
   const seen = new Set<string>();
   // One file: a line whose id only it had, and no changed line has or had, wins as it did;
   // only the others (few) are told by the ids seen.
-  const settled = files.length === 1 ? settledLines(files[0]!) : undefined;
+  const unsettled = files.length === 1 ? unsettledIds(files[0]!) : undefined;
   for (const { context, table, diff, text, docOf } of files) {
     let starts: number[] | undefined;
     const count = diff === undefined ? table.first.length : diff.oldOf.length;
@@ -131,7 +131,7 @@ export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | un
       const fresh = old < 0 ? diff!.fresh.get(index)! : undefined;
       const outcome = fresh?.outcome ?? (table.problems[old] === undefined ? undefined : tableOutcome(table, old));
       if (outcome !== undefined) diagnostics.push(...lineDiagnostics(context.path, index, outcome));
-      if (old >= 0 && settled?.[old] === 1) {
+      if (old >= 0 && unsettled?.[old] === 0 && table.first[old] === old) {
         members.push(docOf[old]!);
         continue;
       }
@@ -200,52 +200,53 @@ function winners(table: ReadLineTable, won: string[]): Int32Array {
   return docs;
 }
 
-/** The winners of a catalog of one file: each line's document when it is the first with its id, else -1; and each document's line. */
-function firstLines({ first }: ReadLineTable): { docs: Int32Array; lines: Int32Array } {
+/** The winners of a catalog of one file: each line's document when it is the first with its id, else -1; each document's line; how many. */
+function firstLines({ first }: ReadLineTable): { docs: Int32Array; lines: Int32Array; count: number } {
   const docs = new Int32Array(first.length).fill(-1);
+  const lines = new Int32Array(first.length);
   let count = 0;
   // Indexed loops over typed arrays: a cold process runs them before V8 optimises them (docs/store.md).
-  for (let index = 0; index < first.length; index += 1) if (first[index] === index) docs[index] = count++;
-  const lines = new Int32Array(count);
-  for (let index = 0; index < first.length; index += 1) if (docs[index]! >= 0) lines[docs[index]!] = index;
-  return { docs, lines };
+  for (let index = 0; index < first.length; index += 1) {
+    if (first[index] !== index) continue;
+    docs[index] = count;
+    lines[count++] = index;
+  }
+  return { docs, lines, count };
 }
 
 /**
- * The old lines of a file, alone in its catalog, that win their id as they did (1): the first with an id no line repeats, came,
- * changed or went with. Ids are read for the others only, and for each changed line's id that none of them had (all of them then).
+ * For a file alone in its catalog, by each id's first old line: 1 when a line with that id repeats, came, changed or went (told
+ * by the ids seen), else 0 (its first line wins it as it did). Ids are read for the lines marked only, and for each changed line's
+ * id that none of them has (all of them then: a new id, or one a line kept has).
  */
-function settledLines({ table, diff }: FileLines): Uint8Array {
+function unsettledIds({ table, diff }: FileLines): Uint8Array {
   const { first } = table;
   const count = first.length;
   const used = new Uint8Array(count);
   if (diff === undefined) used.fill(1);
   else for (let index = 0; index < diff.oldOf.length; index += 1) if (diff.oldOf[index]! >= 0) used[diff.oldOf[index]!] = 1;
-  // By the id's first line.
   const unsettled = new Uint8Array(count);
+  const told = new Set<string>();
+  const mark = (f: number): void => {
+    if (unsettled[f] === 1) return;
+    unsettled[f] = 1;
+    told.add(table.id(f)!);
+  };
   for (let index = 0; index < count; index += 1) {
     const f = first[index]!;
-    if (f >= 0 && (f !== index || used[index] === 0)) unsettled[f] = 1;
+    if (f >= 0 && (f !== index || used[index] === 0)) mark(f);
   }
-  let told: Set<string> | undefined;
   let firstOfId: Map<string, number> | undefined;
   for (const { outcome } of diff?.fresh.values() ?? []) {
-    if (outcome.id === null) continue;
-    if (told === undefined) {
-      told = new Set();
-      for (let index = 0; index < count; index += 1) if (unsettled[index] === 1) told.add(table.id(index)!);
-    }
-    if (told.has(outcome.id)) continue;
+    if (outcome.id === null || told.has(outcome.id)) continue;
     if (firstOfId === undefined) {
       firstOfId = new Map();
       for (let index = 0; index < count; index += 1) if (first[index] === index) firstOfId.set(table.id(index)!, index);
     }
     const f = firstOfId.get(outcome.id);
-    if (f !== undefined) unsettled[f] = 1;
+    if (f !== undefined) mark(f);
   }
-  const settled = new Uint8Array(count);
-  for (let index = 0; index < count; index += 1) if (first[index] === index && unsettled[index] === 0) settled[index] = 1;
-  return settled;
+  return unsettled;
 }
 
 /** Whether one of `table`'s problems names `path` (a copy's load would name its own). */
