@@ -11,7 +11,6 @@ import { memberOf } from '../search/catalog-change.js';
 import { movedBase, putMovedCatalog } from '../search/moved-catalog.js';
 import { keepCopyTable, renameDiagnostic, renameSkill } from '../load/tools-copy.js';
 import { writeToolsLines } from '../load/tools-lines.js';
-import { allIds } from '../load/tools-delta.js';
 import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
 
 /**
@@ -39,16 +38,15 @@ export async function saveDelta(options: LiveIndexOptions, signal?: AbortSignal)
     // never names a base the store lacks), and the next edit parses its own lines only.
     const cache = catalog.options.toolsCache;
     if (cache !== undefined && cache !== null) for (const { key, table } of delta.tables()) writeToolsLines(cache, key, table);
-    const baseIds = allIds(delta.baseIds);
-    const before = new Set(baseIds);
+    const before = new Set(delta.baseIds);
     const changed = delta.members.filter((m): m is Skill => typeof m !== 'number');
     const updated = changed.filter((skill) => before.has(skill.id)).length;
-    const now = new Set(delta.members.map((m) => (typeof m === 'number' ? baseIds[m]! : m.id)));
+    const now = new Set(delta.members.map((m) => (typeof m === 'number' ? delta.baseIds[m]! : m.id)));
     return {
       skills: delta.members.length,
       added: changed.length - updated,
       updated,
-      removed: baseIds.filter((id) => !now.has(id)).length,
+      removed: delta.baseIds.filter((id) => !now.has(id)).length,
       unchanged: delta.members.length - changed.length,
       embedded: assembled.embedded,
       model,

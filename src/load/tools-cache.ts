@@ -26,9 +26,9 @@ export interface StoredLines {
   /** Taken before `text` was read. */
   readonly stat: ToolsFileStat;
   readonly text: Buffer;
-  /** Where each line of `text` starts (32-bit little-endian, one more entry closing the last), each line's first line of its id and its id's end, the lines' and blocks' hashes, then the ids end to end, UTF-8 (`tools-lines.ts`). */
+  /** Where each line of `text` starts (32-bit little-endian, one more entry closing the last), then the lines' and blocks' hashes (`tools-lines.ts`). */
   readonly starts: Buffer;
-  /** The lines' count and their problems, as JSON. */
+  /** Each line's id and problems, and the lines repeating an id, as JSON. */
   readonly outcomes: string;
 }
 
@@ -46,7 +46,7 @@ export interface ToolsKey {
 }
 
 /** Bumped when what a tools file's load keeps (the skills' shape, a table's outcomes) changes: older entries are then never read. */
-const TOOLS_CACHE_FORMAT = 3;
+const TOOLS_CACHE_FORMAT = 2;
 
 /** The name `key`'s load is kept under: everything that shaped its skills. */
 export function toolsCacheKey(key: ToolsKey): string {

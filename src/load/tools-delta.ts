@@ -15,17 +15,6 @@ import {
 } from './tools-lines.js';
 import { sameStat, toolsFileStat, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
-/** Skill ids by document: an array, or read from a line table when asked (a few of 24k, for a few lines changed). */
-export interface BaseIds {
-  readonly length: number;
-  at(doc: number): string | undefined;
-}
-
-/** Every id of `ids`, in order. */
-export function allIds(ids: BaseIds): string[] {
-  return Array.from({ length: ids.length }, (_, doc) => ids.at(doc)!);
-}
-
 /** A tools-only catalog as a change of the one its line tables were loaded into (the *base*): written without parsing the unchanged skills. */
 export interface CatalogDelta extends ReadStamps {
   readonly diagnostics: readonly Diagnostic[];
@@ -34,7 +23,7 @@ export interface CatalogDelta extends ReadStamps {
   /** The skills in load order: the base's document of a skill whose line did not change (the base's winning lines, in order), else the skill. */
   readonly members: readonly (number | Skill)[];
   /** The base's skill ids by document, as the line tables give them. */
-  readonly baseIds: BaseIds;
+  readonly baseIds: readonly string[];
   /** The changed files' line tables now (as a load of the whole file keeps them), kept once this catalog is saved. */
   readonly tables: () => readonly { readonly key: ToolsKey; readonly table: ToolsLineTable }[];
 }
@@ -80,21 +69,18 @@ export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | un
   if (tables.some((table) => table === undefined) || stats.some((stat) => stat === undefined)) return undefined;
   if (copied?.paths.some((path, f) => namesPath(tables[f]!, path))) return undefined;
   const files: FileLines[] = [];
-  // One file: its lines that won their id are the base's documents in order; several: told by the ids won before.
-  const one = inputs.files.length === 1 ? firstLines(tables[0]!) : undefined;
-  const won: string[] = [];
-  const baseIds: BaseIds = one === undefined ? won : { length: one.count, at: (doc) => (doc >= 0 && doc < one.count ? tables[0]!.id(one.lines[doc]!)! : undefined) };
+  const baseIds: string[] = [];
   for (const [f, context] of inputs.files.entries()) {
     const table = tables[f]!;
     const stat = stats[f]!;
-    const docOf = one?.docs ?? winners(table, won);
+    const docOf = winners(table, baseIds);
     if (sameStat(stat, table.stat)) {
       files.push({ context, table, diff: undefined, text: table.text, docOf });
       continue;
     }
     const text = await texts[f]!;
     if (text === undefined || !sameStat(stat, toolsFileStat(context.path))) return undefined;
-    const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.first.length - 1) / 2);
+    const most = inputs.maxParsed === undefined ? Number.POSITIVE_INFINITY : Math.min(inputs.maxParsed, (table.ids.length - 1) / 2);
     let parsed = 0;
     let diff: LineDiff | undefined;
     try {
@@ -120,24 +106,23 @@ export async function toolsDelta(inputs: DeltaInputs): Promise<CatalogDelta | un
   const members: (number | Skill)[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  // One file: a line whose id only it had, and no changed line has or had, wins as it did;
+  // One file: an id that only one old line had, and no changed line has or had, wins as it did;
   // only the others (few) are told by the ids seen.
   const unsettled = files.length === 1 ? unsettledIds(files[0]!) : undefined;
   for (const { context, table, diff, text, docOf } of files) {
     let starts: number[] | undefined;
-    const count = diff === undefined ? table.first.length : diff.oldOf.length;
+    const count = diff === undefined ? table.ids.length : diff.oldOf.length;
     for (let index = 0; index < count; index += 1) {
       const old = diff === undefined ? index : diff.oldOf[index]!;
       const fresh = old < 0 ? diff!.fresh.get(index)! : undefined;
       const outcome = fresh?.outcome ?? (table.problems[old] === undefined ? undefined : tableOutcome(table, old));
       if (outcome !== undefined) diagnostics.push(...lineDiagnostics(context.path, index, outcome));
-      if (old >= 0 && unsettled?.[old] === 0 && table.first[old] === old) {
-        members.push(docOf[old]!);
-        continue;
+      const id = fresh === undefined ? table.ids[old]! : fresh.outcome.id;
+      if (id === null) continue;
+      if (unsettled === undefined || unsettled.has(id)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
       }
-      const id = fresh === undefined ? table.id(old) : fresh.outcome.id;
-      if (id === null || seen.has(id)) continue;
-      seen.add(id);
       const doc = old < 0 ? -1 : docOf[old]!;
       if (doc >= 0) members.push(doc);
       else if (fresh?.skill !== undefined) members.push(fresh.skill);
@@ -184,69 +169,38 @@ function nextTables(files: readonly FileLines[], stats: readonly (ToolsFileStat 
   });
 }
 
-/** Each line of `table` with its document (its place in `won`, the ids won by the files before, which it extends) when its skill won its id, else -1. */
+/** Each line of `table` with its document (its place in `won`, the ids won so far, which it extends) when its skill won its id, else -1. */
 function winners(table: ReadLineTable, won: string[]): Int32Array {
-  const { first } = table;
-  const docs = new Int32Array(first.length).fill(-1);
-  const seen = new Set(won);
-  for (let index = 0; index < first.length; index += 1) {
-    if (first[index] !== index) continue;
-    const id = table.id(index)!;
-    if (seen.has(id)) continue;
-    seen.add(id);
+  const { ids, repeats } = table;
+  const docs = new Int32Array(ids.length).fill(-1);
+  // The first file's winners are its lines but its repeats: no set of ids. Indexed loops: faster in a cold process (docs/store.md).
+  const seen = won.length === 0 ? undefined : new Set(won);
+  for (let index = 0; index < ids.length; index += 1) {
+    const id = ids[index]!;
+    if (id === null || repeats.has(index) || seen?.has(id) === true) continue;
+    seen?.add(id);
     docs[index] = won.length;
     won.push(id);
   }
   return docs;
 }
 
-/** The winners of a catalog of one file: each line's document when it is the first with its id, else -1; each document's line; how many. */
-function firstLines({ first }: ReadLineTable): { docs: Int32Array; lines: Int32Array; count: number } {
-  const docs = new Int32Array(first.length).fill(-1);
-  const lines = new Int32Array(first.length);
-  let count = 0;
-  // Indexed loops over typed arrays: a cold process runs them before V8 optimises them (docs/store.md).
-  for (let index = 0; index < first.length; index += 1) {
-    if (first[index] !== index) continue;
-    docs[index] = count;
-    lines[count++] = index;
+/** The ids of a file's lines that repeat, came, changed or went: those whose winning line may have moved. */
+function unsettledIds({ table, diff }: FileLines): Set<string> {
+  const ids = new Set<string>();
+  for (const index of table.repeats) ids.add(table.ids[index]!);
+  const used = new Uint8Array(table.ids.length);
+  if (diff !== undefined) {
+    const { oldOf } = diff;
+    for (let index = 0; index < oldOf.length; index += 1) if (oldOf[index]! >= 0) used[oldOf[index]!] = 1;
+    for (const { outcome } of diff.fresh.values()) if (outcome.id !== null) ids.add(outcome.id);
   }
-  return { docs, lines, count };
-}
-
-/**
- * For a file alone in its catalog, by each id's first old line: 1 when a line with that id repeats, came, changed or went (told
- * by the ids seen), else 0 (its first line wins it as it did). Ids are read for the lines marked only, and for each changed line's
- * id that none of them has (all of them then: a new id, or one a line kept has).
- */
-function unsettledIds({ table, diff }: FileLines): Uint8Array {
-  const { first } = table;
-  const count = first.length;
-  const used = new Uint8Array(count);
-  if (diff === undefined) used.fill(1);
-  else for (let index = 0; index < diff.oldOf.length; index += 1) if (diff.oldOf[index]! >= 0) used[diff.oldOf[index]!] = 1;
-  const unsettled = new Uint8Array(count);
-  const told = new Set<string>();
-  const mark = (f: number): void => {
-    if (unsettled[f] === 1) return;
-    unsettled[f] = 1;
-    told.add(table.id(f)!);
-  };
-  for (let index = 0; index < count; index += 1) {
-    const f = first[index]!;
-    if (f >= 0 && (f !== index || used[index] === 0)) mark(f);
+  const all = table.ids;
+  for (let index = 0; index < all.length; index += 1) {
+    const id = all[index]!;
+    if (id !== null && used[index] === 0) ids.add(id);
   }
-  let firstOfId: Map<string, number> | undefined;
-  for (const { outcome } of diff?.fresh.values() ?? []) {
-    if (outcome.id === null || told.has(outcome.id)) continue;
-    if (firstOfId === undefined) {
-      firstOfId = new Map();
-      for (let index = 0; index < count; index += 1) if (first[index] === index) firstOfId.set(table.id(index)!, index);
-    }
-    const f = firstOfId.get(outcome.id);
-    if (f !== undefined) mark(f);
-  }
-  return unsettled;
+  return ids;
 }
 
 /** Whether one of `table`'s problems names `path` (a copy's load would name its own). */

@@ -5,7 +5,7 @@ import { diagnostic } from './skill.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
 
 /**
- * A tools file's *line table*: its text as last loaded, each line's skill id (and first line with it) and problems, and hashes of its lines and of blocks of
+ * A tools file's *line table*: its text as last loaded, each line's skill id and problems, and hashes of its lines and of blocks of
  * them, kept in the tools cache; a changed file is diffed against it and only new lines parsed (docs/store.md, "A changed tools
  * file"): by the hashes while the lines stay in place (the text, megabytes, is not read), else by the text. A table whose parts
  * disagree is ignored.
@@ -38,19 +38,15 @@ export interface ToolsLineTable {
   readonly from?: { readonly table: ReadLineTable; readonly oldOf: Int32Array };
 }
 
-/**
- * A line table as read: each line's first line of its id and the problems of the few lines with any (by index), where each line
- * starts, and the hashes. A line's id is read when asked: a diff of a few lines edited in place reads a few, not 24k.
- */
+/** A line table as read: each line's id, the problems of the few lines with any (by index), where each line starts, and the hashes. */
 export interface ReadLineTable {
   readonly stat: ToolsFileStat;
   /** The text, read at the first call; undefined when it could not be read or disagrees with `starts`. */
   readonly text: () => Buffer | undefined;
-  /** Line `index`'s skill id, or null (none). */
-  readonly id: (index: number) => string | null;
-  /** Each line's first line with its id (itself when it wins it in the file, a line before it when it repeats one), or -1: none. */
-  readonly first: Int32Array;
+  readonly ids: readonly (string | null)[];
   readonly problems: Readonly<Record<number, readonly LineProblem[]>>;
+  /** The lines whose id a line before them in the file has (their skill never wins it). */
+  readonly repeats: ReadonlySet<number>;
   /** {@link lineStarts} of `text`. */
   readonly starts: ArrayLike<number>;
   /** Each line's hash ({@link LINE_HASH_BYTES} each, without its newline), then each block's of {@link BLOCK_LINES} lines. */
@@ -59,7 +55,7 @@ export interface ReadLineTable {
 
 /** Line `index`'s outcome in `table`. */
 export function tableOutcome(table: ReadLineTable, index: number): LineOutcome {
-  return { id: table.id(index), problems: table.problems[index] ?? [] };
+  return { id: table.ids[index] ?? null, problems: table.problems[index] ?? [] };
 }
 
 /** One line's outcome from its skill (none for a blank line) and its diagnostics. */
@@ -77,27 +73,16 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
   const stored = cache.readLines(typeof key === 'string' ? key : toolsCacheKey(key));
   const outcomes = stored === undefined ? undefined : parseJsonQuietly(stored.outcomes);
   if (stored === undefined || !isRecord(outcomes)) return undefined;
-  const { count, problems } = outcomes;
-  if (!Number.isInteger(count) || !isRecord(problems)) return undefined;
-  const n = count as number;
-  const idsAt = 4 * (n + 1) + 8 * n + hashesLength(n);
-  if (stored.starts.length < idsAt) return undefined;
-  const ids = stored.starts.subarray(idsAt);
-  const starts = new Uint32Array(n + 1);
-  const first = new Int32Array(n);
-  const idEnds = new Uint32Array(n);
-  new Uint8Array(starts.buffer).set(stored.starts.subarray(0, 4 * (n + 1)));
-  new Uint8Array(first.buffer).set(stored.starts.subarray(4 * (n + 1), 4 * (n + 1) + 4 * n));
-  new Uint8Array(idEnds.buffer).set(stored.starts.subarray(4 * (n + 1) + 4 * n, 4 * (n + 1) + 8 * n));
-  if (starts[0] !== 0 || starts[n] !== stored.stat.size + 1 || (n > 0 && idEnds[n - 1] !== ids.length) || (n === 0 && ids.length > 0)) return undefined;
-  for (let i = 1; i <= n; i += 1) if (starts[i]! <= starts[i - 1]!) return undefined;
-  // A line without an id has no bytes of the ids; a line with one has some, and its first line is itself or a first line before it.
-  for (let i = 0, from = 0; i < n; from = idEnds[i]!, i += 1) {
-    const f = first[i]!;
-    if (idEnds[i]! < from || (f === -1) !== (idEnds[i] === from) || f < -1 || f > i || (f >= 0 && first[f] !== f)) return undefined;
-  }
-  const id = (index: number): string | null => (first[index]! < 0 ? null : ids.toString('utf8', index === 0 ? 0 : idEnds[index - 1], idEnds[index]));
-  for (let i = 0; i < n; i += 1) if (first[i]! >= 0 && first[i] !== i && id(i) !== id(first[i]!)) return undefined;
+  const { ids, problems, repeats } = outcomes;
+  if (!Array.isArray(ids) || !isRecord(problems)) return undefined;
+  if (!Array.isArray(repeats) || !repeats.every((index) => Number.isInteger(index) && typeof ids[index] === 'string')) return undefined;
+  if (!ids.every((id) => id === null || typeof id === 'string')) return undefined;
+  const count = ids.length;
+  if (stored.starts.length !== 4 * (count + 1) + hashesLength(count)) return undefined;
+  const starts = new Uint32Array(count + 1);
+  new Uint8Array(starts.buffer).set(stored.starts.subarray(0, 4 * (count + 1)));
+  if (starts[0] !== 0 || starts[count] !== stored.stat.size + 1) return undefined;
+  for (let i = 1; i <= count; i += 1) if (starts[i]! <= starts[i - 1]!) return undefined;
   let text: Buffer | null | undefined;
   const read = (): Buffer | undefined => {
     if (text === undefined) {
@@ -106,7 +91,15 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
     }
     return text ?? undefined;
   };
-  return { stat: stored.stat, text: read, id, first, problems: problems as Record<number, LineProblem[]>, starts, hashes: stored.starts.subarray(4 * (n + 1) + 8 * n, idsAt) };
+  return {
+    stat: stored.stat,
+    text: read,
+    ids: ids as (string | null)[],
+    problems: problems as Record<number, LineProblem[]>,
+    repeats: new Set(repeats as number[]),
+    starts,
+    hashes: stored.starts.subarray(4 * (count + 1)),
+  };
 }
 
 /** The bytes of the hashes of `count` lines: one per line, one per block. */
@@ -137,35 +130,22 @@ function hashLines(text: Buffer, starts: ArrayLike<number>, from: ToolsLineTable
 /** Keeps `table` for the next process (the cache is silent on failure). */
 export function writeToolsLines(cache: ToolsCache, key: ToolsKey, table: ToolsLineTable): void {
   const problems: Record<number, readonly LineProblem[]> = {};
-  const count = table.lines.length;
-  const firstOf = new Map<string, number>();
-  const first = new Int32Array(count);
-  const idEnds = new Uint32Array(count);
-  const ids: string[] = [];
-  let bytes = 0;
-  for (let index = 0; index < count; index += 1) {
-    const { id, problems: its } = table.lines[index]!;
-    if (its.length > 0) problems[index] = its;
-    if (id === null || id === '') first[index] = -1;
-    else {
-      first[index] = firstOf.get(id) ?? index;
-      if (first[index] === index) firstOf.set(id, index);
-      ids.push(id);
-      bytes += Buffer.byteLength(id);
-    }
-    idEnds[index] = bytes;
+  for (const [index, line] of table.lines.entries()) if (line.problems.length > 0) problems[index] = line.problems;
+  const ids = table.lines.map((line) => line.id);
+  const seen = new Set<string>();
+  const repeats: number[] = [];
+  for (const [index, id] of ids.entries()) {
+    if (id === null) continue;
+    if (seen.has(id)) repeats.push(index);
+    else seen.add(id);
   }
   const starts = Uint32Array.from(lineStarts(table.text));
-  const joined = ids.join('');
-  const idBytes = Buffer.from(joined);
-  // An id with a lone surrogate would not read back as itself.
-  if (starts.length !== count + 1 || idBytes.toString() !== joined) return;
-  const of = (array: Uint32Array | Int32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  if (starts.length !== table.lines.length + 1) return;
   cache.writeLines(toolsCacheKey(key), {
     stat: table.stat,
     text: table.text,
-    starts: Buffer.concat([of(starts), of(first), of(idEnds), hashLines(table.text, starts, table.from), idBytes]),
-    outcomes: JSON.stringify({ count, problems }),
+    starts: Buffer.concat([Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength), hashLines(table.text, starts, table.from)]),
+    outcomes: JSON.stringify({ ids, problems, repeats }),
   });
 }
 

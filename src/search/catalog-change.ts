@@ -1,5 +1,5 @@
 import { lexicalEntry, lexicalKey, type LexicalEntry } from '../lexical/lexical-entry.js';
-import type { BaseIds, CatalogDelta } from '../load/tools-delta.js';
+import type { CatalogDelta } from '../load/tools-delta.js';
 import type { CatalogMember, CatalogMembers, StoredCatalog } from '../store/entry-store.js';
 import type { Skill } from '../types.js';
 import { normalizeName } from './exact-name.js';
@@ -37,7 +37,7 @@ export function changeOfDelta(
   for (let doc = 0; doc < kept.length; doc += 1) if (kept[doc] === 0) left.push(doc);
   const probed = [...new Set([...left, ...[...skillAt.keys()].filter((doc) => doc < base.size)])];
   const found = stored.at(probed);
-  if (probed.some((doc) => found.get(doc)?.id !== delta.baseIds.at(doc))) return undefined;
+  if (probed.some((doc) => found.get(doc)?.id !== delta.baseIds[doc])) return undefined;
   const leaving = left.map((doc) => found.get(doc)!.vectorKey);
   const comingKeys = [...skillAt.keys()].map((doc) => (docs[doc] as CatalogMember).vectorKey);
   // A key goes from the graph when no member holds it any more, comes when none held it.
@@ -64,14 +64,14 @@ export function changeOfDelta(
 }
 
 /** True when `docs` keeps every member of `before` (the base's) in place and changes at most half: what the store writes as an overlay. */
-function keepsInPlace(docs: readonly (CatalogMember | number)[], before: BaseIds): boolean {
+function keepsInPlace(docs: readonly (CatalogMember | number)[], before: readonly string[]): boolean {
   if (docs.length !== before.length) return false;
   let changed = 0;
   for (let doc = 0; doc < docs.length; doc += 1) {
     const m = docs[doc]!;
     if (typeof m === 'number') {
       if (m !== doc) return false;
-    } else if (m.id !== before.at(doc)) return false;
+    } else if (m.id !== before[doc]) return false;
     else changed += 1;
   }
   return 2 * changed <= docs.length;

@@ -22,7 +22,7 @@ function diffed(table: ReadLineTable, diff: LineDiff | undefined): { outcome: un
 }
 
 /** Every line's outcome in `table`. */
-const outcomes = (table: ReadLineTable | undefined): unknown[] | undefined => (table === undefined ? undefined : Array.from(table.first, (_, index) => tableOutcome(table, index)));
+const outcomes = (table: ReadLineTable | undefined): unknown[] | undefined => table?.ids.map((_, index) => tableOutcome(table, index));
 
 const OLD = [
   tool('a', 'Archive old log files'),
@@ -67,7 +67,7 @@ describe('a tools file diffed against the line table of its last load', () => {
   it('parses exactly the changed and added lines; a moved line and the unchanged ones keep their old outcome', async () => {
     await loadToolsJsonl(file, { cache: tables });
     const table = readToolsLines(tables, key());
-    expect(Array.from(table!.first, (_, index) => table!.id(index))).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
+    expect(table?.ids).toEqual(['a', 'b', 'c', 'a', null, 'd', 'e', null, 'f']);
     await writeFile(file, NEW.join('\n'));
 
     const parsed: number[] = [];
