@@ -124,6 +124,25 @@ describe('a catalog of tools files as a change of the one they were last loaded 
     }
   });
 
+  it('edits in place that take an id a kept line has, or a new one, or give one up, give the members of a full load', async () => {
+    const file = join(dir, 'tools.jsonl');
+    const lines = Array.from({ length: 40 }, (_, index) => tool(`t${index}`, `Tool number ${index}`));
+    for (const edited of [
+      { 3: tool('t30', 'Now a second t30, which loses it to the line after'), 35: tool('t5', 'Now a t5 after the first') },
+      { 7: tool('new', 'An id no line had'), 8: tool('t9', 'An id taken from the line after') },
+      { 0: tool('t0', 'Only its description changed'), 12: '{"id": "broken", ' },
+    ]) {
+      await writeFile(file, lines.join('\n'));
+      const before = await new SkillCatalog(options).get();
+      await writeFile(file, lines.map((line, index) => edited[index as keyof typeof edited] ?? line).join('\n'));
+      const delta = await new SkillCatalog(options).delta();
+      const after = await new SkillCatalog(options).get();
+      expect(delta?.baseIds).toEqual(before.skills.map((skill) => skill.id));
+      expect(delta?.members.map((member) => (typeof member === 'number' ? before.skills[member] : member))).toEqual(after.skills);
+      expect(delta?.diagnostics).toEqual(after.diagnostics);
+    }
+  });
+
   it('is undefined when no tools file changed, when one has no line table, or when a skill folder holds a skill', async () => {
     await new SkillCatalog(options).get();
     expect(await new SkillCatalog(options).delta()).toBeUndefined();
