@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third to sixth sets (`library-r3`, `library-r4`,
- * `library-r5`, `library-r6`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the third to seventh sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`, `library-r7`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -35,7 +35,8 @@ export function catalogOf(suite: SuiteName): string {
     suite === 'library-r3' ||
     suite === 'library-r4' ||
     suite === 'library-r5' ||
-    suite === 'library-r6'
+    suite === 'library-r6' ||
+    suite === 'library-r7'
     ? 'library'
     : suite;
 }
@@ -61,6 +62,8 @@ export const LIBRARY_R4_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'e
 export const LIBRARY_R5_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r5.jsonl');
 /** A sixth fresh set, held out whole and committed before any search ran over it: every skill, many told apart from a sibling (fixtures/eval/README.md). */
 export const LIBRARY_R6_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r6.jsonl');
+/** A seventh fresh set, held out whole and committed before any search ran over it: generic name words and siblings (fixtures/eval/README.md). */
+export const LIBRARY_R7_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r7.jsonl');
 /** Requests that fall on the "not for" boundaries of real library skills (see eval/boundaries/README.md). */
 export const BOUNDARY_QUERIES = join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl');
 
@@ -88,6 +91,7 @@ export const SUITE_NAMES = [
   'library-r4',
   'library-r5',
   'library-r6',
+  'library-r7',
 ] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
@@ -101,7 +105,8 @@ export interface Suite {
 const SPLIT_BOUNDS: Partial<Record<SuiteName, readonly [number, number]>> = { 'library-r2': [0.25, 0.5] };
 
 export function splitOf(suite: SuiteName, id: string): Split {
-  if (suite === 'skillsbench' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5' || suite === 'library-r6') return 'test';
+  if (suite === 'skillsbench' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5' || suite === 'library-r6' || suite === 'library-r7')
+    return 'test';
   const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
   const u = digest.readUInt32BE(0) / 2 ** 32;
   const [train, dev] = SPLIT_BOUNDS[suite] ?? [0.6, 0.8];
@@ -224,6 +229,9 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
     case 'library-r6':
       if (!existsSync(dir('library'))) return undefined;
       return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R6_QUERIES)) };
+    case 'library-r7':
+      if (!existsSync(dir('library'))) return undefined;
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R7_QUERIES)) };
   }
 }
 
@@ -231,7 +239,15 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
 export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
   const texts: string[] = [];
   for (const name of SUITE_NAMES) {
-    if (name === 'boundaries' || name === 'library-r2' || name === 'library-r3' || name === 'library-r4' || name === 'library-r5' || name === 'library-r6')
+    if (
+      name === 'boundaries' ||
+      name === 'library-r2' ||
+      name === 'library-r3' ||
+      name === 'library-r4' ||
+      name === 'library-r5' ||
+      name === 'library-r6' ||
+      name === 'library-r7'
+    )
       continue;
     const suite = await loadSuite(name, { sample: perSuite });
     if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));

@@ -12,6 +12,7 @@ import {
   LIBRARY_R4_QUERIES,
   LIBRARY_R5_QUERIES,
   LIBRARY_R6_QUERIES,
+  LIBRARY_R7_QUERIES,
   loadSuite,
   splitOf,
 } from '../../scripts/eval-suites.js';
@@ -149,6 +150,30 @@ describe('the sixth library set (library-r6), pre-registered and held out whole'
     expect((await loadSuite('library-r6', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
     const suite = await loadSuite('library-r6', { splits: ['test'] });
     expect(suite!.queries.length).toBe(511);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
+
+describe('the seventh library set (library-r7), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib7-NNN ids, at most two requests per skill, at least 250 answerable requests over 200 skills and 60 everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_R7_QUERIES, 'lib7');
+    const queries = await readEvalQueries(LIBRARY_R7_QUERIES);
+    expect(Math.round(empty * queries.length)).toBe(60);
+    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(250);
+    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(200);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_R7_QUERIES)).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r7', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r7')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r7', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r7', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(496);
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
