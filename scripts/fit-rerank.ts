@@ -115,11 +115,13 @@ const { values } = parseArgs({
     /** In the grid: the library data's fit weight, each other suite weighing 1 (the score weighs every suite alike whatever this is). */
     'library-weights': { type: 'string', default: '1' },
     /**
-     * With `--folds`: `features:depth:lexical:weighted:l2` of the incumbent point, refitted without the library sets on the
+     * With `--folds`: `features:depth:lexical:weighted:l2` of the incumbent point, refitted with `--incumbent-sets` on the
      * same folds; with `--incumbent-slack`, a setting is eligible only if its cross-validated hit@1 on each fitted suite
      * but the library is at least the incumbent's minus the slack.
      */
     incumbent: { type: 'string' },
+    /** With `--incumbent`: the library sets (of `--library-sets`) the incumbent is refitted with, at weight 1; none by default. */
+    'incumbent-sets': { type: 'string', default: '' },
     'incumbent-slack': { type: 'string' },
   },
 });
@@ -133,6 +135,8 @@ const poolSuite = (c: RankingCase): SuiteName => (LIBRARY_SETS.includes(c.suite)
 const LIBRARY_DATA = values['library-data'].split(',');
 if (LIBRARY_DATA.some((data) => data !== 'with' && data !== 'without')) throw new Error('--library-data: with and/or without');
 const LIBRARY_WEIGHTS = values['library-weights'].split(',').map(Number);
+const INCUMBENT_SETS = values['incumbent-sets'] === '' ? [] : (values['incumbent-sets'].split(',') as SuiteName[]);
+if (INCUMBENT_SETS.some((suite) => !LIBRARY_SETS.includes(suite))) throw new Error('--incumbent-sets: each must be among --library-sets');
 const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
   seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
@@ -141,6 +145,7 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r3': 'fixtures/eval/library-queries-r3.jsonl over ../shared/eval/library',
   'library-r4': 'fixtures/eval/library-queries-r4.jsonl over ../shared/eval/library',
   'library-r5': 'fixtures/eval/library-queries-r5.jsonl over ../shared/eval/library',
+  'library-r6': 'fixtures/eval/library-queries-r6.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
@@ -225,6 +230,7 @@ function modelOf(
     minLead = 0,
     libraryData = LIBRARY_DATA.at(-1)!,
     libraryWeight = 1,
+    librarySets = LIBRARY_SETS,
   }: {
     cases?: readonly RankingCase[];
     staysTop?: boolean;
@@ -233,21 +239,23 @@ function modelOf(
     minLead?: number;
     libraryData?: string;
     libraryWeight?: number;
+    /** With `libraryData` `with`: which of the library sets are fitted on (all by default). */
+    librarySets?: readonly SuiteName[];
   } = {},
 ): Fitted {
   const listings = cases
-    .filter((c) => libraryData === 'with' || !fromLibrarySets(c))
+    .filter((c) => !fromLibrarySets(c) || (libraryData === 'with' && librarySets.includes(c.suite)))
     .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
     .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
   const fitted = fitListings(listings, l2, objective, new Map<SuiteName, number>([['library', libraryWeight]]));
-  const librarySets =
-    libraryData === 'with' && LIBRARY_SETS.length > 0
-      ? `; every split of ${LIBRARY_SETS.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')} (read in earlier rounds), as library data`
+  const setsFitted =
+    libraryData === 'with' && librarySets.length > 0
+      ? `; every split of ${librarySets.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')} (read in earlier rounds), as library data`
       : '';
   const weights = libraryWeight === 1 ? 'each suite weighted alike' : `the library weighted ${libraryWeight}, each other suite 1`;
   const data =
     FOLDS > 0
-      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}${librarySets}; ${weights}; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
+      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}${setsFitted}; ${weights}; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
       : `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`;
   return {
     version: 1,
@@ -324,7 +332,7 @@ function objective(split: Split, setting: Setting): [number, number] {
 const better = (a: [number, number], b: [number, number]): boolean => a[0] > b[0] + 1e-12 || (Math.abs(a[0] - b[0]) <= 1e-12 && a[1] > b[1] + 1e-12);
 const show = ([hit1, mrr]: [number, number]): string => `${hit1.toFixed(4)} / ${mrr.toFixed(4)}`;
 
-/** The shared-name features (offered in the third round, not chosen). */
+/** The shared-name features (offered in the third round, not chosen; again in the ninth, `compact-shared`). */
 const SHARED_NAME: readonly RerankFeature[] = ['nameSpecific', 'nameGeneric'];
 /** The features read from each match's per-word IDF (`LexicalMatch.weightedCoverage`, `rarest`). */
 const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rarest', 'singleCommon'];
@@ -340,6 +348,8 @@ function featureSetOf(set: string): readonly RerankFeature[] {
   if (set === 'idf') return FEATURES.filter((name) => !later.includes(name));
   if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
   if (set === 'compact') return COMPACT;
+  // The ninth round's: the compact set with the shared-name features beside `name`.
+  if (set === 'compact-shared') return [...COMPACT, ...SHARED_NAME];
   return set.split(',') as RerankFeature[];
 }
 const FEATURE_SETS = values['feature-sets'].split('|').map(featureSetOf);
@@ -426,18 +436,23 @@ if (FOLDS === 0) {
     };
     return ` vs incumbent: score ${paired(result.foldScores, incumbentFolds)}, library hit@1 ${paired(result.libraryFolds, incumbentLibrary)}`;
   };
-  // `--incumbent` with `--incumbent-slack`: the incumbent point's cross-validated hit@1 per suite (fitted without the library
-  // sets), which an eligible setting must reach, less the slack, on every suite but the library.
+  // `--incumbent` with `--incumbent-slack`: the incumbent point's cross-validated hit@1 per suite (fitted with `--incumbent-sets`
+  // only), which an eligible setting must reach, less the slack, on every suite but the library.
   const incumbentFloor = ((): readonly number[] | undefined => {
     if (values.incumbent === undefined) return undefined;
     const [set, depth, lexicalDepth, weightedDepth, l2] = values.incumbent.split(':');
     const features = featureSetOf(set!);
     const models = folds.map(({ fit }) =>
-      modelOf(true, Number(depth), Number(lexicalDepth), Number(l2), features, { cases: fit, weightedDepth: Number(weightedDepth), libraryData: 'without' }),
+      modelOf(true, Number(depth), Number(lexicalDepth), Number(l2), features, {
+        cases: fit,
+        weightedDepth: Number(weightedDepth),
+        libraryData: INCUMBENT_SETS.length > 0 ? 'with' : 'without',
+        librarySets: INCUMBENT_SETS,
+      }),
     );
     const result = cvScore((f) => ({ centring: true, model: models[f] }));
     console.log(
-      `incumbent ${values.incumbent} without the library sets: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})`,
+      `incumbent ${values.incumbent} ${INCUMBENT_SETS.length > 0 ? `with ${INCUMBENT_SETS.join(', ')}` : 'without the library sets'}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})`,
     );
     incumbentFolds = result.foldScores;
     incumbentLibrary = result.libraryFolds;
