@@ -30,15 +30,7 @@ export function fileSafe(embedder: Pick<Embedder, 'id'>): string {
 
 /** The catalog a suite searches: the boundary requests search the library's. */
 export function catalogOf(suite: SuiteName): string {
-  return suite === 'boundaries' ||
-    suite === 'library-r2' ||
-    suite === 'library-r3' ||
-    suite === 'library-r4' ||
-    suite === 'library-r5' ||
-    suite === 'library-r6' ||
-    suite === 'library-r7'
-    ? 'library'
-    : suite;
+  return suite in LIBRARY_REQUESTS ? 'library' : suite;
 }
 
 /** The persistent index of one catalog (`label`, e.g. a suite name) under one embedder. */
@@ -50,22 +42,30 @@ export function evalIndexDir(label: string, embedder: Pick<Embedder, 'id'>): str
 export function queryVectorsFile(embedder: Pick<Embedder, 'id'>): string {
   return join(EVAL_CACHE_ROOT, `queries-${fileSafe(embedder)}.txt`);
 }
-/** Our own labelled requests over the library (written for this project, see fixtures/eval/README.md). */
-export const LIBRARY_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries.jsonl');
-/** Fresh requests over the library, written and committed before their first measurement (issue #31; fixtures/eval/README.md). */
-export const LIBRARY_R2_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r2.jsonl');
-/** A third fresh set, held out whole (no train or dev): 30% everyday messages no skill answers (fixtures/eval/README.md). */
-export const LIBRARY_R3_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r3.jsonl');
-/** A fourth fresh set, held out whole and committed before any search ran over it (issue #31 done-when (a); fixtures/eval/README.md). */
-export const LIBRARY_R4_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r4.jsonl');
-/** A fifth fresh set, held out whole and committed before any search ran over it: 44% everyday messages (fixtures/eval/README.md). */
-export const LIBRARY_R5_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r5.jsonl');
-/** A sixth fresh set, held out whole and committed before any search ran over it: every skill, many told apart from a sibling (fixtures/eval/README.md). */
-export const LIBRARY_R6_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r6.jsonl');
-/** A seventh fresh set, held out whole and committed before any search ran over it: generic name words and siblings (fixtures/eval/README.md). */
-export const LIBRARY_R7_QUERIES = join(import.meta.dirname, '..', 'fixtures', 'eval', 'library-queries-r7.jsonl');
-/** Requests that fall on the "not for" boundaries of real library skills (see eval/boundaries/README.md). */
-export const BOUNDARY_QUERIES = join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl');
+const fixture = (file: string): string => join(import.meta.dirname, '..', 'fixtures', 'eval', file);
+/**
+ * The request sets written for this project over the library's skills, by suite (how and when each
+ * was written: fixtures/eval/README.md). From r2 on, each was committed before any search ran over it.
+ */
+export const LIBRARY_REQUESTS = {
+  library: fixture('library-queries.jsonl'),
+  /** Requests that fall on the "not for" boundaries of real library skills (eval/boundaries/README.md). */
+  boundaries: join(import.meta.dirname, '..', 'eval', 'boundaries', 'library-boundaries.jsonl'),
+  'library-r2': fixture('library-queries-r2.jsonl'),
+  /** 30% everyday messages no skill answers. */
+  'library-r3': fixture('library-queries-r3.jsonl'),
+  'library-r4': fixture('library-queries-r4.jsonl'),
+  /** 44% everyday messages. */
+  'library-r5': fixture('library-queries-r5.jsonl'),
+  /** Every skill, many told apart from a sibling. */
+  'library-r6': fixture('library-queries-r6.jsonl'),
+  /** Generic name words and siblings. */
+  'library-r7': fixture('library-queries-r7.jsonl'),
+} as const;
+type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
+export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;
+/** Suites held out whole: every request is in `test`. */
+const ALL_TEST: ReadonlySet<SuiteName> = new Set(['skillsbench', 'library-r3', 'library-r4', 'library-r5', 'library-r6', 'library-r7']);
 
 export const SPLIT_SEED = 'skill-search-split-1';
 export const SPLITS = ['train', 'dev', 'test'] as const;
@@ -80,19 +80,7 @@ export function writePoolTools(file: string, size: number): void {
     .filter((line) => line.trim() !== '');
   writeFileSync(file, `${lines.slice(0, size).join('\n')}\n`);
 }
-export const SUITE_NAMES = [
-  'metatool',
-  'seal',
-  'skillsbench',
-  'library',
-  'boundaries',
-  'library-r2',
-  'library-r3',
-  'library-r4',
-  'library-r5',
-  'library-r6',
-  'library-r7',
-] as const;
+export const SUITE_NAMES = ['metatool', 'seal', 'skillsbench', ...(Object.keys(LIBRARY_REQUESTS) as LibrarySuite[])] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface Suite {
@@ -105,8 +93,7 @@ export interface Suite {
 const SPLIT_BOUNDS: Partial<Record<SuiteName, readonly [number, number]>> = { 'library-r2': [0.25, 0.5] };
 
 export function splitOf(suite: SuiteName, id: string): Split {
-  if (suite === 'skillsbench' || suite === 'library-r3' || suite === 'library-r4' || suite === 'library-r5' || suite === 'library-r6' || suite === 'library-r7')
-    return 'test';
+  if (ALL_TEST.has(suite)) return 'test';
   const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
   const u = digest.readUInt32BE(0) / 2 ** 32;
   const [train, dev] = SPLIT_BOUNDS[suite] ?? [0.6, 0.8];
@@ -208,30 +195,9 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
         skills: toolsAsSkills(join(dir('skillsbench'), 'tools.jsonl')),
         queries: keep(await readEvalQueries(join(dir('skillsbench'), 'queries.jsonl'))),
       };
-    case 'library':
+    default:
       if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_QUERIES)) };
-    case 'boundaries':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(BOUNDARY_QUERIES)) };
-    case 'library-r2':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R2_QUERIES)) };
-    case 'library-r3':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R3_QUERIES)) };
-    case 'library-r4':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R4_QUERIES)) };
-    case 'library-r5':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R5_QUERIES)) };
-    case 'library-r6':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R6_QUERIES)) };
-    case 'library-r7':
-      if (!existsSync(dir('library'))) return undefined;
-      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_R7_QUERIES)) };
+      return { name, skills: librarySkills(), queries: keep(await readEvalQueries(LIBRARY_REQUESTS[name])) };
   }
 }
 
@@ -239,16 +205,7 @@ export async function loadSuite(name: SuiteName, options: LoadOptions = {}): Pro
 export async function evalQueryTexts(perSuite = 400): Promise<string[]> {
   const texts: string[] = [];
   for (const name of SUITE_NAMES) {
-    if (
-      name === 'boundaries' ||
-      name === 'library-r2' ||
-      name === 'library-r3' ||
-      name === 'library-r4' ||
-      name === 'library-r5' ||
-      name === 'library-r6' ||
-      name === 'library-r7'
-    )
-      continue;
+    if (name !== 'library' && name in LIBRARY_REQUESTS) continue;
     const suite = await loadSuite(name, { sample: perSuite });
     if (suite !== undefined) texts.push(...suite.queries.map((query) => query.query));
   }

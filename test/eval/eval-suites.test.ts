@@ -2,20 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEvalQueries } from '../../src/eval/queries.js';
-import {
-  catalogOf,
-  EVAL_DIR,
-  librarySkills,
-  LIBRARY_QUERIES,
-  LIBRARY_R2_QUERIES,
-  LIBRARY_R3_QUERIES,
-  LIBRARY_R4_QUERIES,
-  LIBRARY_R5_QUERIES,
-  LIBRARY_R6_QUERIES,
-  LIBRARY_R7_QUERIES,
-  loadSuite,
-  splitOf,
-} from '../../scripts/eval-suites.js';
+import { catalogOf, EVAL_DIR, librarySkills, LIBRARY_QUERIES, LIBRARY_REQUESTS, loadSuite, splitOf } from '../../scripts/eval-suites.js';
 
 const share = (ids: readonly string[], suite: 'library' | 'library-r2', split: string): number =>
   ids.filter((id) => splitOf(suite, id) === split).length / ids.length;
@@ -34,13 +21,13 @@ async function checkWellFormed(file: string, prefix: string): Promise<number> {
 
 describe('the fresh library requests (library-r2)', () => {
   it('are well-formed: unique lib2-NNN ids, at most two requests per skill, some with no skill', async () => {
-    const empty = await checkWellFormed(LIBRARY_R2_QUERIES, 'lib2');
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r2'], 'lib2');
     expect(empty).toBeGreaterThan(0.1);
     expect(empty).toBeLessThan(0.2);
   });
 
   it('split about half into test, by the seeded hash, leaving the first set’s split as it was', async () => {
-    const r2 = (await readEvalQueries(LIBRARY_R2_QUERIES)).map((query) => query.id);
+    const r2 = (await readEvalQueries(LIBRARY_REQUESTS['library-r2'])).map((query) => query.id);
     expect(share(r2, 'library-r2', 'test')).toBeGreaterThan(0.4);
     expect(share(r2, 'library-r2', 'test')).toBeLessThan(0.6);
     expect(share(r2, 'library-r2', 'dev')).toBeGreaterThan(0.15);
@@ -64,13 +51,13 @@ describe('the fresh library requests (library-r2)', () => {
 
 describe('the third library set (library-r3), held out whole', () => {
   it('is well-formed: unique lib3-NNN ids, at most two requests per skill, about a third everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_R3_QUERIES, 'lib3');
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r3'], 'lib3');
     expect(empty).toBeGreaterThan(0.25);
     expect(empty).toBeLessThan(0.4);
   });
 
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_R3_QUERIES)).map((query) => query.id);
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r3'])).map((query) => query.id);
     expect(ids.every((id) => splitOf('library-r3', id) === 'test')).toBe(true);
     expect(catalogOf('library-r3')).toBe('library');
   });
@@ -86,13 +73,13 @@ describe('the third library set (library-r3), held out whole', () => {
 
 describe('the fourth library set (library-r4), pre-registered and held out whole', () => {
   it('is well-formed: unique lib4-NNN ids, at most two requests per skill, about a quarter everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_R4_QUERIES, 'lib4');
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r4'], 'lib4');
     expect(empty).toBeGreaterThan(0.2);
     expect(empty).toBeLessThan(0.3);
   });
 
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_R4_QUERIES)).map((query) => query.id);
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r4'])).map((query) => query.id);
     expect(ids.every((id) => splitOf('library-r4', id) === 'test')).toBe(true);
     expect(catalogOf('library-r4')).toBe('library');
   });
@@ -108,15 +95,15 @@ describe('the fourth library set (library-r4), pre-registered and held out whole
 
 describe('the fifth library set (library-r5), pre-registered and held out whole', () => {
   it('is well-formed: unique lib5-NNN ids, at most one request per skill, a bit under half everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_R5_QUERIES, 'lib5');
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r5'], 'lib5');
     expect(empty).toBeGreaterThan(0.4);
     expect(empty).toBeLessThan(0.5);
-    const labels = (await readEvalQueries(LIBRARY_R5_QUERIES)).flatMap((query) => query.relevant);
+    const labels = (await readEvalQueries(LIBRARY_REQUESTS['library-r5'])).flatMap((query) => query.relevant);
     expect(new Set(labels).size).toBe(labels.length);
   });
 
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_R5_QUERIES)).map((query) => query.id);
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r5'])).map((query) => query.id);
     expect(ids.every((id) => splitOf('library-r5', id) === 'test')).toBe(true);
     expect(catalogOf('library-r5')).toBe('library');
   });
@@ -132,15 +119,15 @@ describe('the fifth library set (library-r5), pre-registered and held out whole'
 
 describe('the sixth library set (library-r6), pre-registered and held out whole', () => {
   it('is well-formed: unique lib6-NNN ids, at most two requests per skill, at least 220 answerable requests and 80 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_R6_QUERIES, 'lib6');
-    const queries = await readEvalQueries(LIBRARY_R6_QUERIES);
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r6'], 'lib6');
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r6']);
     expect(Math.round(empty * queries.length)).toBe(80);
     expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(220);
     expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(150);
   });
 
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_R6_QUERIES)).map((query) => query.id);
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r6'])).map((query) => query.id);
     expect(ids.every((id) => splitOf('library-r6', id) === 'test')).toBe(true);
     expect(catalogOf('library-r6')).toBe('library');
   });
@@ -156,15 +143,15 @@ describe('the sixth library set (library-r6), pre-registered and held out whole'
 
 describe('the seventh library set (library-r7), pre-registered and held out whole', () => {
   it('is well-formed: unique lib7-NNN ids, at most two requests per skill, at least 250 answerable requests over 200 skills and 60 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_R7_QUERIES, 'lib7');
-    const queries = await readEvalQueries(LIBRARY_R7_QUERIES);
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r7'], 'lib7');
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r7']);
     expect(Math.round(empty * queries.length)).toBe(60);
     expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(250);
     expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(200);
   });
 
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_R7_QUERIES)).map((query) => query.id);
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r7'])).map((query) => query.id);
     expect(ids.every((id) => splitOf('library-r7', id) === 'test')).toBe(true);
     expect(catalogOf('library-r7')).toBe('library');
   });
