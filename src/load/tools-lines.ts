@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import type { Diagnostic, Skill } from '../types.js';
+import { sha1Bytes as sha1 } from '../util/hash.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 import { diagnostic } from './skill.js';
 import { toolsCacheKey, type ToolsCache, type ToolsFileStat, type ToolsKey } from './tools-cache.js';
@@ -106,11 +106,6 @@ export function readToolsLines(cache: ToolsCache, key: ToolsKey | string): ReadL
 function hashesLength(count: number): number {
   return LINE_HASH_BYTES * count + BLOCK_HASH_BYTES * Math.ceil(count / BLOCK_LINES);
 }
-
-type OneShot = (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer;
-/** `crypto.hash` (Node ≥ 20.12) skips building a Hash object per call; older Nodes fall back. */
-const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
-const sha1 = (bytes: Uint8Array): Buffer => (oneShot === undefined ? crypto.createHash('sha1').update(bytes).digest() : oneShot('sha1', bytes, 'buffer'));
 
 /** The hashes {@link ReadLineTable.hashes} keeps of `text` split at `starts`; a line `from` knows, its hash there. */
 function hashLines(text: Buffer, starts: ArrayLike<number>, from: ToolsLineTable['from']): Buffer {
