@@ -148,6 +148,15 @@ export interface OverlaidMember {
 /** Members held in memory by the document they take, each with the same id as the saved one there. */
 export type MemoryOverlay = ReadonlyMap<number, OverlaidMember>;
 
+/** How `SqliteStore.open` opens the store (here, not beside it, so the public declarations never name better-sqlite3's types). */
+export interface StoreOpenOptions {
+  /**
+   * A catalog's writer, whose writes wait long for another process's (docs/store.md, "Concurrency"): `true` (a one-shot
+   * `index`) with SQLite's busy timeout; `'async'` (`watch`, MCP, a `LiveIndex`) through `SqliteStore.whenFree`. @default false
+   */
+  readonly writer?: boolean | 'async';
+}
+
 /** The store's knobs, in one place. */
 export const STORE_DEFAULTS = Object.freeze({
   /** The store's file under the cache root. */

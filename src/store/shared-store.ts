@@ -2,8 +2,8 @@ import { EventEmitter, once } from 'node:events';
 import path from 'node:path';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { SkillSearchError, errorMessage } from '../errors.js';
-import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoredCatalog } from './entry-store.js';
-import { SqliteStore, type StoreOpenOptions } from './sqlite-store.js';
+import type { CatalogKey, CatalogMembers, EntryStore, MemoryOverlay, NewCatalog, StoreOpenOptions, StoredCatalog } from './entry-store.js';
+import { SqliteStore } from './sqlite-store.js';
 
 /**
  * An {@link EntryStore} (by default a {@link SqliteStore}) opened on first use and never throwing:

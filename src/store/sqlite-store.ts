@@ -11,6 +11,7 @@ import {
   type EntryStore,
   type MemoryOverlay,
   type NewCatalog,
+  type StoreOpenOptions,
   type StoredCatalog,
   type WhenFreeOptions,
 } from './entry-store.js';
@@ -310,14 +311,6 @@ export class SqliteStore implements EntryStore {
       if (!isBusy(error)) throw error;
     }
   }
-}
-
-export interface StoreOpenOptions {
-  /**
-   * A catalog's writer, whose writes wait long for another process's (docs/store.md, "Concurrency"): `true` (a one-shot
-   * `index`) with SQLite's busy timeout; `'async'` (`watch`, MCP, a `LiveIndex`) through {@link SqliteStore.whenFree}. @default false
-   */
-  readonly writer?: boolean | 'async';
 }
 
 function catalogOf({ id, sourceStamp, diagnostics, size, mean, sum, graph, graphHolder }: CatalogRow): StoredCatalog {

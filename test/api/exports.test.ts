@@ -8,6 +8,7 @@ import { loadedBy } from '../support/import-graph.js';
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   exports: Record<string, string | { types: string; import: string }>;
+  dependencies: Record<string, string>;
 };
 const entries = Object.entries(pkg.exports).filter((entry): entry is [string, { types: string; import: string }] => typeof entry[1] !== 'string');
 const specifier = (subpath: string) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
@@ -34,6 +35,29 @@ function readmeImports(): { from: string; values: string[]; types: string[] }[] 
   });
 }
 
+/** Packages the entry points' declarations import, transitively through their relative imports: what a TypeScript user's compiler reads. */
+function declarationPackages(): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s+|\bimport\(\s*)['"]([^'"]+)['"]/g)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.d.ts')));
+      else if (!specifier.startsWith('node:')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    }
+  };
+  for (const [, target] of entries) visit(path.join(ROOT, target.types));
+  return packages;
+}
+
+/** Whether a package ships its own type declarations. */
+function shipsTypes(name: string): boolean {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
+  return manifest.types !== undefined || manifest.typings !== undefined || JSON.stringify(manifest.exports ?? {}).includes('"types"');
+}
+
 let exported: Record<string, string[]>;
 beforeAll(() => {
   ensureBuilt();
@@ -53,6 +77,15 @@ describe('package entry points (built package, imported by name)', () => {
     const union = new Set(entries.filter(([subpath]) => subpath !== '.' && subpath !== './cli').flatMap(([subpath]) => exported[specifier(subpath)]!));
     expect(exported[pkg.name]).toEqual([...union].sort());
     expect(exported[`${pkg.name}/cli`]).toEqual(['main']);
+  });
+
+  it('the declarations import only dependencies whose types install with them (no devDependency types)', () => {
+    const packages = [...declarationPackages()].sort();
+    expect(packages).toContain('zod');
+    for (const name of packages) {
+      expect(pkg.dependencies[name], `${name} is imported by the public declarations`).toBeDefined();
+      expect(shipsTypes(name) || pkg.dependencies[`@types/${name}`] !== undefined, `${name}'s types reach a user's compiler`).toBe(true);
+    }
   });
 
   it('keeps internals private', () => {
