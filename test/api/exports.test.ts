@@ -44,8 +44,9 @@ function declarationPackages(): Set<string> {
     seen.add(file);
     for (const match of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s+|\bimport\(\s*)['"]([^'"]+)['"]/g)) {
       const specifier = match[1]!;
+      const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1);
       if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.d.ts')));
-      else if (!specifier.startsWith('node:')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      else if (!specifier.startsWith('node:')) packages.add(name.join('/'));
     }
   };
   for (const [, target] of entries) visit(path.join(ROOT, target.types));
