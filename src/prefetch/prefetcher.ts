@@ -11,6 +11,7 @@ import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
 import { positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
+import { capQuery } from '../integrations/query-cap.js';
 import { offeredHits } from '../load/invocation.js';
 import { withoutLoneCompanions } from '../search/companions.js';
 import { linkAbortSignal } from '../util/link-signal.js';
@@ -105,7 +106,8 @@ export class PrefetchHandle {
       this.#resolveSettled = resolve;
     });
 
-    const query = turn.userMessage.trim();
+    // A pasted log can be megabytes: searched as the hook searches a prompt, its start and its end.
+    const query = capQuery(turn.userMessage.trim());
     this.#unlink = linkAbortSignal(turn.signal, this.#controller);
     const { signal } = this.#controller;
     if (signal.aborted) {

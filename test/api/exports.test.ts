@@ -113,6 +113,8 @@ describe('package entry points (built package, imported by name)', () => {
     expect(rel(loadedBy(path.join(ROOT, 'dist', 'api', 'prefetch.js'))).sort()).toEqual([
       'api/prefetch.js',
       'errors.js',
+      // The hook's cut of a long message only.
+      'integrations/query-cap.js',
       // The hosts' invocation rule only: no catalog, no file reading.
       'load/invocation.js',
       'prefetch/experimental.js',
@@ -123,6 +125,7 @@ describe('package entry points (built package, imported by name)', () => {
       'util/defined.js',
       'util/link-signal.js',
       'util/option-checks.js',
+      'util/text.js',
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normalizeMessagesForAPI } from '../../src/attachments/normalize.js';
 import { attachmentMessage } from '../../src/attachments/messages.js';
+import { MAX_QUERY_CHARS } from '../../src/integrations/query-cap.js';
 import { SkillPrefetcher } from '../../src/prefetch/prefetcher.js';
 import { makeSkill } from '../attachments/make-skill.js';
 import { ControlledSearcher, flush, hit, staticSearcher } from './fake-searcher.js';
@@ -26,6 +27,19 @@ describe('SkillPrefetcher discovery', () => {
     expect(normalizeMessagesForAPI([attachmentMessage(attachment!)])[0]?.content).toBe(
       '<system-reminder>\nSkills relevant to your task:\n\n- pdf: Read and fill PDF forms - when a PDF is attached\n- xlsx: Edit spreadsheets\n</system-reminder>',
     );
+  });
+
+  it('searches a pasted megabyte as the hook does: its start and its end, at most MAX_QUERY_CHARS', async () => {
+    const searcher = new ControlledSearcher();
+    const ask = 'why does this build fail?';
+    const handle = new SkillPrefetcher({ searcher }).start({ userMessage: `merge two PDFs\n${'log line\n'.repeat(100_000)}${ask}` });
+    await flush();
+    const query = searcher.calls[0]?.query ?? '';
+    expect(query.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(query.startsWith('merge two PDFs\n')).toBe(true);
+    expect(query.endsWith(ask)).toBe(true);
+    searcher.calls[0]?.resolve([]);
+    await handle.collect();
   });
 
   it('passes the user message and searchK to the searcher, and caps the discovery at maxSkills', async () => {
