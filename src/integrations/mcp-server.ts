@@ -84,18 +84,18 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
         'Find the skills (reusable instructions) relevant to a task. Returns the best matches first, or none when nothing fits. Read one with read_skill.',
       inputSchema: {
         query: z.string().min(1).max(MAX_MCP_QUERY_CHARS).describe('the task or question, in plain words'),
-        k: z.number().int().min(1).max(MAX_MCP_K).optional().describe(`how many results at most (default ${options.k})`),
+        k: z.number().int().min(1).max(MAX_MCP_K).optional().describe(`how many results at most, 1 to ${MAX_MCP_K} (default ${options.k})`),
+        explain: z.boolean().optional().describe('also say why each hit was suggested (matched words, scores), for debugging'),
       },
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, k }, extra) => track(searchSkills(query, k, extra.signal)),
+    ({ query, k, explain }, extra) => track(searchSkills(capQuery(query), k, explain === true, extra.signal)),
   );
 
-  async function searchSkills(query: string, k: number | undefined, signal: AbortSignal) {
-    const hits = withoutLoneCompanions(
-      offeredHits(await options.service.search(capQuery(query), { k: k ?? options.k, mode: options.mode, explain: true, signal })),
-    );
+  // structuredContent is what Codex shows the model (in place of the text): it holds what the text says, `why` only when asked.
+  async function searchSkills(query: string, k: number | undefined, explain: boolean, signal: AbortSignal) {
+    const hits = withoutLoneCompanions(offeredHits(await options.service.search(query, { k: k ?? options.k, mode: options.mode, explain, signal })));
     const structured = {
       query,
       hits: hits.map(({ skill, score, why }) => ({

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../src/integrations/query-cap.js';
 import { ROOT, SKILLS, TOOLS, removeDir, spawnCli, tempDir } from '../cli/helpers.js';
 
 interface Connected {
@@ -43,7 +44,9 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['read_skill', 'search_skills']);
     const search = tools.find((tool) => tool.name === 'search_skills');
     expect(search?.inputSchema.required).toEqual(['query']);
-    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'k']);
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'k', 'explain']);
+    // Codex drops the schema's bounds from what the model sees: the description carries them.
+    expect((search?.inputSchema.properties?.k as { description: string }).description).toContain('1 to 50');
     expect(server.client.getServerVersion()).toMatchObject({ name: 'skill-search', version: '0.1.0' });
   });
 
@@ -64,8 +67,19 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(text).toMatch(/^1\. pdf-forms \(\d\.\d{3}\): Fill in, flatten and extract the fields of PDF forms - when a task involves/);
   });
 
-  it('search_skills explains each hit in structuredContent and keeps the text short', async () => {
-    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'fill in a PDF form', k: 1 } });
+  it('search_skills structuredContent holds what the text says, no more (Codex sends it to the model in place of the text)', async () => {
+    const long = 'fill in a PDF form '.repeat(3000);
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: long, k: 2 } });
+    const structured = result.structuredContent as { query: string; hits: Record<string, unknown>[] };
+    expect(structured.hits.length).toBeGreaterThan(0);
+    for (const hit of structured.hits) expect(['name', 'description', 'whenToUse', 'source', 'score', 'path']).toEqual(expect.arrayContaining(Object.keys(hit)));
+    expect(long.length).toBeGreaterThan(MAX_QUERY_CHARS);
+    expect(structured.query.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(structured.query.startsWith('fill in a PDF form')).toBe(true);
+  });
+
+  it('search_skills with explain: each hit says why in structuredContent, and the text stays short', async () => {
+    const result = await server.client.callTool({ name: 'search_skills', arguments: { query: 'fill in a PDF form', k: 1, explain: true } });
     const structured = result.structuredContent as { hits: { name: string; score: number; why: Record<string, unknown> }[] };
     const [hit] = structured.hits;
     expect(hit?.name).toBe('pdf-forms');
