@@ -46,7 +46,7 @@ describe('skill-search mcp (hash embedder)', () => {
     expect(search?.inputSchema.required).toEqual(['query']);
     expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'k', 'explain']);
     // Codex drops the schema's bounds from what the model sees: the description carries them.
-    expect((search?.inputSchema.properties?.k as { description: string }).description).toContain('1 to 50');
+    expect(JSON.stringify(search?.inputSchema.properties?.k)).toContain('1 to 50');
     expect(server.client.getServerVersion()).toMatchObject({ name: 'skill-search', version: '0.1.0' });
   });
 
@@ -72,7 +72,8 @@ describe('skill-search mcp (hash embedder)', () => {
     const result = await server.client.callTool({ name: 'search_skills', arguments: { query: long, k: 2 } });
     const structured = result.structuredContent as { query: string; hits: Record<string, unknown>[] };
     expect(structured.hits.length).toBeGreaterThan(0);
-    for (const hit of structured.hits) expect(['name', 'description', 'whenToUse', 'source', 'score', 'path']).toEqual(expect.arrayContaining(Object.keys(hit)));
+    for (const hit of structured.hits)
+      expect(['name', 'description', 'whenToUse', 'source', 'score', 'path']).toEqual(expect.arrayContaining(Object.keys(hit)));
     expect(long.length).toBeGreaterThan(MAX_QUERY_CHARS);
     expect(structured.query.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
     expect(structured.query.startsWith('fill in a PDF form')).toBe(true);
