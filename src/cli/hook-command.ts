@@ -4,7 +4,7 @@ import { HOOK_DEFAULTS, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
 /** The `hook` command's table entry, in a module of its own so the hook's bundle (hook-main.ts) carries no other command. */
 export const HOOK_COMMAND: CommandEntry = {
   summary:
-    'Claude Code UserPromptSubmit hook: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
+    'The UserPromptSubmit hook of Claude Code or Codex: reads the hook JSON on stdin, prints additionalContext JSON when skills fit, nothing otherwise. Never fails the prompt.',
   usage: 'claude-code|codex [options]',
   positionals: { min: 1, max: 1, name: "a host name ('claude-code' or 'codex')" },
   options: {

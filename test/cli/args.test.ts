@@ -73,6 +73,8 @@ describe('help and version', () => {
     const result = await runCli(['--help'], cache);
     expect(result.code).toBe(0);
     for (const name of Object.keys(COMMANDS)) expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    // `hook` serves both hosts it installs into.
+    expect(result.stdout).toMatch(/^ {2}hook +The UserPromptSubmit hook of Claude Code or Codex:/m);
   });
 
   it('prints usage to stderr and exits 1 without a command', async () => {
