@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STUB_REPLY } from './support/anthropic-stub.js';
-import { codexHookContext, codexMcpTools, codexSkillsSection, promptCodex } from './support/codex.js';
+import { type ResponsesBody, codexHookContext, codexMcpTools, codexSkillsSection, promptCodex } from './support/codex.js';
 import { CLI_BIN, type HostHome, installedHomes } from './support/host-home.js';
 import { startOpenAiStub } from './support/openai-stub.js';
 import type { RecordingServer } from './support/recording-server.js';
@@ -21,6 +21,11 @@ const SHADOWED_LIBRARY: readonly SkillFile[] = [
 const SHADOWED_PROMPT = 'create a new agent skill, then lint its SKILL.md frontmatter for missing fields';
 
 const bin = inject('hostBins').codex;
+
+/** A tool's output as Codex sends it back to the model. */
+function isCallOutput(item: { type?: string }): item is { type: 'function_call_output'; output: string } {
+  return item.type === 'function_call_output' && typeof (item as { output?: unknown }).output === 'string';
+}
 
 /** Runs hooks Codex has not recorded as trusted: after uninstall, proves no hook is left at all. */
 const BYPASS_TRUST = ['--dangerously-bypass-hook-trust'];
@@ -116,6 +121,23 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
   it('the model is offered our MCP tools', async () => {
     const turn = await promptCodex(home, bin!, stub, OFF_TOPIC);
     expect(codexMcpTools(turn.request)).toEqual(expect.arrayContaining(['mcp__skill_search.search_skills', 'mcp__skill_search.read_skill']));
+  });
+
+  it('the model calls search_skills: it gets the hits as JSON (structuredContent), with no scoring internals', async () => {
+    const calling = await startOpenAiStub([{ namespace: 'mcp__skill_search', name: 'search_skills', arguments: { query: MATCHING } }]);
+    try {
+      const turn = await promptCodex(home, bin!, calling, OFF_TOPIC);
+      expect(turn.result.code).toBe(0);
+      const outputs = turn.all.flatMap((recorded) => (recorded.body as ResponsesBody | undefined)?.input ?? []).filter(isCallOutput);
+      // Codex 0.171.0 sends `Wall time: …\nOutput:\n` and then the tool's structuredContent, not its text.
+      const sent = outputs.at(-1)?.output ?? '';
+      const json = JSON.parse(sent.slice(sent.indexOf('{'))) as { query: string; hits: Record<string, unknown>[] };
+      expect(json.query).toBe(MATCHING);
+      expect(json.hits.map((hit) => hit.name)).toEqual(['pdf-tables']);
+      expect(Object.keys(json.hits[0]!).sort()).toEqual(['description', 'name', 'path', 'score', 'source']);
+    } finally {
+      await calling.close();
+    }
   });
 
   it('uninstall leaves Codex working, with no hook and no server left', async () => {
