@@ -93,7 +93,7 @@ export function createSkillSearchMcpServer(options: SkillSearchMcpOptions): McpS
     ({ query, k, explain }, extra) => track(searchSkills(capQuery(query), k, explain === true, extra.signal)),
   );
 
-  // structuredContent is what Codex shows the model (in place of the text): it holds what the text says, `why` only when asked.
+  // structuredContent is what Claude Code and Codex show the model (in place of the text): what the text says, `why` only when asked.
   async function searchSkills(query: string, k: number | undefined, explain: boolean, signal: AbortSignal) {
     const hits = withoutLoneCompanions(offeredHits(await options.service.search(query, { k: k ?? options.k, mode: options.mode, explain, signal })));
     const structured = {

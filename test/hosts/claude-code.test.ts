@@ -124,6 +124,25 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(names).toEqual(expect.arrayContaining(['mcp__skill-search__search_skills', 'mcp__skill-search__read_skill']));
   });
 
+  it('the model calls search_skills: it gets the hits as JSON (structuredContent), with no scoring internals', async () => {
+    const calling = await startAnthropicStub({ name: 'mcp__skill-search__search_skills', input: { query: MATCHING } });
+    try {
+      const turn = await promptClaude(home, bin!, calling, OFF_TOPIC, ['--allowedTools=mcp__skill-search__search_skills']);
+      expect(turn.result.code).toBe(0);
+      // Claude Code 2.1.197 sends the tool's structuredContent as the tool_result, not its text.
+      const results = messagesRequests({ ...calling, requests: turn.all })
+        .flatMap((recorded) => (recorded.body as MessagesBody).messages)
+        .flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
+        .filter((block) => block.type === 'tool_result') as unknown as readonly { content: string }[];
+      const json = JSON.parse(results.at(-1)?.content ?? '{}') as { query: string; hits: Record<string, unknown>[] };
+      expect(json.query).toBe(MATCHING);
+      expect(json.hits.map((hit) => hit.name)).toEqual(['pdf-tables']);
+      expect(Object.keys(json.hits[0]!).sort()).toEqual(['description', 'name', 'path', 'score', 'source']);
+    } finally {
+      await calling.close();
+    }
+  });
+
   it('a skill with disable-model-invocation: true is never suggested to the model', async () => {
     const own = await freshHome([...SKILLS, DEPLOY]);
     const prompt = DEPLOY_PROMPT;

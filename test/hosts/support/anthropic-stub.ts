@@ -1,6 +1,7 @@
 /**
  * A loopback stub of the Anthropic Messages API for Claude Code (`ANTHROPIC_BASE_URL`): every
- * request is recorded, `/v1/messages` answers one short text turn (SSE when the request streams),
+ * request is recorded, `/v1/messages` answers one short text turn (SSE when the request streams;
+ * or, when the request offers a scripted tool and holds no tool result yet, a call of it),
  * `count_tokens` a rough count, anything else an empty JSON object.
  */
 import type { ServerResponse } from 'node:http';
@@ -11,6 +12,14 @@ export const STUB_REPLY = 'Stub model reply.';
 interface MessagesBody {
   readonly model?: string;
   readonly stream?: boolean;
+  readonly tools?: readonly { name: string }[];
+  readonly messages?: readonly unknown[];
+}
+
+/** A tool call the stub model makes (streamed requests only), e.g. `mcp__skill-search__search_skills`. */
+export interface StubToolUse {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
 }
 
 function message(model: string) {
@@ -26,7 +35,7 @@ function message(model: string) {
   };
 }
 
-function answerMessages(body: MessagesBody, response: ServerResponse): void {
+function answerMessages(body: MessagesBody, response: ServerResponse, toolUse?: StubToolUse): void {
   const model = body.model ?? 'stub';
   if (body.stream !== true) {
     sendJson(response, 200, {
@@ -39,6 +48,18 @@ function answerMessages(body: MessagesBody, response: ServerResponse): void {
   }
   startSse(response);
   sendEvent(response, 'message_start', { type: 'message_start', message: message(model) });
+  const offered = toolUse !== undefined && (body.tools ?? []).some((tool) => tool.name === toolUse.name);
+  if (offered && !JSON.stringify(body.messages ?? []).includes('"tool_result"')) {
+    const block = { type: 'tool_use', id: 'toolu_stub', name: toolUse.name, input: {} };
+    sendEvent(response, 'content_block_start', { type: 'content_block_start', index: 0, content_block: block });
+    const delta = { type: 'input_json_delta', partial_json: JSON.stringify(toolUse.input) };
+    sendEvent(response, 'content_block_delta', { type: 'content_block_delta', index: 0, delta });
+    sendEvent(response, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+    sendEvent(response, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 4 } });
+    sendEvent(response, 'message_stop', { type: 'message_stop' });
+    response.end();
+    return;
+  }
   sendEvent(response, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
   sendEvent(response, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: STUB_REPLY } });
   sendEvent(response, 'content_block_stop', { type: 'content_block_stop', index: 0 });
@@ -47,18 +68,17 @@ function answerMessages(body: MessagesBody, response: ServerResponse): void {
   response.end();
 }
 
-function handle(request: RecordedRequest, response: ServerResponse): void {
-  if (request.method === 'POST' && request.path === '/v1/messages/count_tokens') {
-    sendJson(response, 200, { input_tokens: JSON.stringify(request.body ?? '').length >> 2 });
-  } else if (request.method === 'POST' && request.path === '/v1/messages') {
-    answerMessages((request.body ?? {}) as MessagesBody, response);
-  } else {
-    sendJson(response, 200, {});
-  }
-}
-
-export function startAnthropicStub(): Promise<RecordingServer> {
-  return startRecordingServer(handle);
+/** `toolUse`: the tool the model calls once, when a request offers it, before its reply. */
+export function startAnthropicStub(toolUse?: StubToolUse): Promise<RecordingServer> {
+  return startRecordingServer((request: RecordedRequest, response: ServerResponse) => {
+    if (request.method === 'POST' && request.path === '/v1/messages/count_tokens') {
+      sendJson(response, 200, { input_tokens: JSON.stringify(request.body ?? '').length >> 2 });
+    } else if (request.method === 'POST' && request.path === '/v1/messages') {
+      answerMessages((request.body ?? {}) as MessagesBody, response, toolUse);
+    } else {
+      sendJson(response, 200, {});
+    }
+  });
 }
 
 /** The recorded `/v1/messages` requests (count_tokens excluded). */
