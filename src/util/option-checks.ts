@@ -9,7 +9,9 @@ export function positiveInteger(key: string, value: unknown): number {
 
 /** The `BAD_OPTION` error for a retrieval knob (`EngineOptions`, the layers' own), its value as JSON: the checks below use it, so one line says what to fix. */
 export function badKnob(name: string, expected: string, value: unknown): SkillSearchError {
-  return badOption(name, `be ${expected}`, JSON.stringify(value) ?? String(value));
+  // JSON writes NaN and Infinity as `null`.
+  const shown = typeof value === 'number' && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  return badOption(name, `be ${expected}`, shown);
 }
 
 export function assertPositiveInteger(name: string, value: unknown): number {

@@ -61,6 +61,9 @@ describe('resolveEngineOptions', () => {
 
   it.each([
     [{ k: 0 }, 'Expected `k` to be a positive integer, got `0`'],
+    // JSON would say `null`.
+    [{ k: Number.NaN }, 'Expected `k` to be a positive integer, got `NaN`'],
+    [{ denseShare: Number.POSITIVE_INFINITY }, 'Expected `denseShare` to be a number from 0 to 1, got `Infinity`'],
     [{ fuzzy: { ratio: 2 } }, 'Expected `fuzzy.ratio` to be a number from 0 to 1, got `2`'],
     [{ hnsw: { efSearch: 1.5 } }, 'Expected `hnsw.efSearch` to be a positive integer, got `1.5`'],
     [
