@@ -31,7 +31,7 @@ describe('README: the agent-loop block', () => {
     try {
       writeFileSync(path.join(dir, 'loop.ts'), `${block}\n${READER}`);
       const config = {
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'], noUnusedLocals: false },
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'] },
         files: ['loop.ts'],
       };
       writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
