@@ -17,6 +17,7 @@ import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
+import { bundledReranker, type RerankModel } from './rerank.js';
 
 /**
  * A catalog as ranking reads it, wherever it is held: a live index in memory (`engine.ts`) or a
@@ -56,6 +57,7 @@ export abstract class RankedSearch implements SkillSearcher {
   /** A message's chunk vectors, one entry (and one model call) per message. */
   readonly #chunks: QueryEmbeddingCache;
   #centroid: { side: DenseSide; version: number; centroid: Centroid } | undefined;
+  #reranker: { lexical: LexicalSearcher; generation: number; model: RerankModel } | undefined;
 
   protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }) {
     this.options = options.engine;
@@ -230,7 +232,7 @@ export abstract class RankedSearch implements SkillSearcher {
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, terms, k, nameOf, exact, {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...fusion, evidenceRerank: fusion.evidenceRerank && this.#rerankerOf(catalog) }, terms, k, nameOf, exact, {
         of: (id) => {
           const skill = catalog.skill(id);
           return skill === undefined ? undefined : boundaryOf(skill);
@@ -249,6 +251,15 @@ export abstract class RankedSearch implements SkillSearcher {
     const centroid = new Centroid(side.mean(), { centre: this.options.centring });
     this.#centroid = { side, version: side.version, centroid };
     return centroid;
+  }
+
+  /** The bundled re-ranker of the catalog's kind (`catalogKind`), kept until the catalog changes. */
+  #rerankerOf(catalog: RankedCatalog): RerankModel {
+    const cached = this.#reranker;
+    if (cached !== undefined && cached.lexical === catalog.lexical && cached.generation === catalog.generation) return cached.model;
+    const model = bundledReranker(catalog.lexical.fieldLengths);
+    this.#reranker = { lexical: catalog.lexical, generation: catalog.generation, model };
+    return model;
   }
 
   /** `companion`: shown below the threshold beside a hit that reached it (`SearchHit.companion`). */
