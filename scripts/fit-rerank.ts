@@ -170,7 +170,9 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
-const REPORT_SUITES: readonly SuiteName[] = [...new Set<SuiteName>([...FIT_SUITES, 'metatool', 'seal', 'library', 'boundaries', 'skillsbench', ...INCUMBENT_SUITES])];
+const REPORT_SUITES: readonly SuiteName[] = [
+  ...new Set<SuiteName>([...FIT_SUITES, 'metatool', 'seal', 'library', 'boundaries', 'skillsbench', ...INCUMBENT_SUITES]),
+];
 const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
 const DEPTHS = list(values.depths, [3, 5, 10]);
@@ -530,7 +532,10 @@ if (FOLDS === 0) {
     if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0], make: () => setting, label });
   }
   // Reported, never chosen: lexical search alone over the same candidates.
-  report('lexical alone (BM25 order, reported only)', cvScore(() => ({ centring: true, model: undefined, lexicalOnly: true })));
+  report(
+    'lexical alone (BM25 order, reported only)',
+    cvScore(() => ({ centring: true, model: undefined, lexicalOnly: true })),
+  );
   /** The library data and weight of each grid point: `without` the sets at weight 1 only (a reference, never chosen when they are given). */
   const LIBRARY_FITS = LIBRARY_DATA.flatMap((libraryData) =>
     libraryData === 'without' ? [{ libraryData, libraryWeight: 1 }] : LIBRARY_WEIGHTS.map((libraryWeight) => ({ libraryData, libraryWeight })),

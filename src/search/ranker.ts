@@ -226,13 +226,15 @@ export abstract class RankedSearch implements SkillSearcher {
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
-    const fusion = fusionFor(this.options, share, routed);
+    const knobs = fusionFor(this.options, share, routed);
+    // The re-ranker of the catalogue's kind (`catalogKind`).
+    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && this.#rerankerOf(catalog) };
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
     };
     return {
-      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, { ...fusion, evidenceRerank: fusion.evidenceRerank && this.#rerankerOf(catalog) }, terms, k, nameOf, exact, {
+      ranked: rankHybrid(denseMatches, dense.catalogCosine, lexical, denseOf, fusion, terms, k, nameOf, exact, {
         of: (id) => {
           const skill = catalog.skill(id);
           return skill === undefined ? undefined : boundaryOf(skill);
