@@ -23,8 +23,9 @@
  * `--choose one-se` takes the simplest setting within one standard error of the best. `--library-sets`
  * adds the fresh library request sets of earlier rounds (every split) to the pool as library data, and
  * `--library-data`, `--library-weights` put with / without them and the library's fit weight in the grid,
- * `--incumbent` the floor an eligible setting keeps on the other suites; the bundled model's choice:
- * docs/retrieval.md ("Group-aware folds and the one-standard-error rule", "In-domain data for the re-ranker").
+ * `--incumbent` the floor an eligible setting keeps on the other suites. `--kind skills|tools` fits the model of one
+ * catalogue kind (`catalogKind`) on the suites that read as it and writes that kind's entry only; the bundled models'
+ * choice: docs/retrieval.md ("Group-aware folds …", "In-domain data for the re-ranker", "A re-ranker per catalogue kind").
  *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
  *       [--folds 5 --fold-groups label --feature-sets 'idf|general|compact' --objectives softmax,pairwise
