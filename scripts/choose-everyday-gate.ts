@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { shownCount, thresholdFor } from '../src/search/abstention.js';
 import { lacksSpecificEvidence, type EverydayGate } from '../src/search/everyday-gate.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
-import { BUNDLED_RERANK } from '../src/search/rerank.js';
+import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
 import { relevance } from '../src/search/relevance.js';
 import { catalogOf, loadSuite, type SuiteName } from './eval-suites.js';
 import { smallCatalogueCases } from './small-catalogues.js';
@@ -41,7 +41,7 @@ const r3Split = (c: RankingCase): string =>
   c.answerable ? 'check' : createHash('sha256').update(`everyday-gate-r3:${c.id}`).digest()[0]! % 2 === 0 ? 'train' : 'dev';
 const model = ENGINE_DEFAULTS.relevance.models.hybrid;
 const threshold = thresholdFor(ENGINE_DEFAULTS.relevance, 'hybrid', ENGINE_DEFAULTS.abstain);
-const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANK } : {}) };
+const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANKERS } : {}) };
 
 interface Case {
   readonly c: RankingCase;

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { shownCount, thresholdFor, type ShownCut } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
-import { BUNDLED_RERANK } from '../src/search/rerank.js';
+import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
 import { relevance } from '../src/search/relevance.js';
 import type { SuiteName } from './eval-suites.js';
 import { asEngineSees, CASE_SUITES, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
@@ -27,7 +27,7 @@ const K = ENGINE_DEFAULTS.k;
 const DEPTH = 10;
 const model = ENGINE_DEFAULTS.relevance.models.hybrid;
 const threshold = thresholdFor(ENGINE_DEFAULTS.relevance, 'hybrid', ENGINE_DEFAULTS.abstain);
-const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANK } : {}) };
+const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANKERS } : {}) };
 
 interface Scored {
   readonly c: RankingCase;

@@ -23,8 +23,9 @@
  * `--choose one-se` takes the simplest setting within one standard error of the best. `--library-sets`
  * adds the fresh library request sets of earlier rounds (every split) to the pool as library data, and
  * `--library-data`, `--library-weights` put with / without them and the library's fit weight in the grid,
- * `--incumbent` the floor an eligible setting keeps on the other suites; the bundled model's choice:
- * docs/retrieval.md ("Group-aware folds and the one-standard-error rule", "In-domain data for the re-ranker").
+ * `--incumbent` the floor an eligible setting keeps on the other suites. `--kind skills|tools` fits the model of one
+ * catalogue kind (`catalogKind`) on the suites that read as it and writes that kind's entry only; the bundled models'
+ * choice: docs/retrieval.md ("Group-aware folds …", "In-domain data for the re-ranker", "A re-ranker per catalogue kind").
  *
  *   npx tsx scripts/fit-rerank.ts [--sample 500] [--write] [--ablate] [--depths 3 --lexical-depths 1 --l2 0.01]
  *       [--folds 5 --fold-groups label --feature-sets 'idf|general|compact' --objectives softmax,pairwise
@@ -34,10 +35,19 @@
  * the earlier point). Decision and numbers: docs/retrieval.md.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import {
+  CATALOG_KINDS,
+  RERANK_FEATURES,
+  rerankedOrders,
+  rerankPool,
+  rerankRows,
+  type CatalogKind,
+  type RerankFeature,
+  type RerankModel,
+} from '../src/search/rerank.js';
 import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
@@ -120,9 +130,16 @@ const { values } = parseArgs({
      * but the library is at least the incumbent's minus the slack.
      */
     incumbent: { type: 'string' },
-    /** With `--incumbent`: the library sets (of `--library-sets`) the incumbent is refitted with, at weight 1; none by default. */
+    /** With `--incumbent`: the library sets the incumbent is refitted with (every split, as library data, weight 1); none by default. */
     'incumbent-sets': { type: 'string', default: '' },
+    /** With `--incumbent`: the suites the incumbent is refitted on (train and dev, each alike); `--suites` by default. */
+    'incumbent-suites': { type: 'string' },
     'incumbent-slack': { type: 'string' },
+    /**
+     * With `--folds`: the catalogue kind (`catalogKind`: `skills` or `tools`) this run fits a model for; every suite fitted
+     * must read as it, and `--write` replaces that kind's model only. Absent: one model, written for every kind.
+     */
+    kind: { type: 'string' },
   },
 });
 
@@ -130,13 +147,17 @@ const FIT_SUITES = values.suites.split(',') as SuiteName[];
 const LIBRARY_SETS = values['library-sets'] === '' ? [] : (values['library-sets'].split(',') as SuiteName[]);
 if (LIBRARY_SETS.length > 0 && (values.folds === '0' || !FIT_SUITES.includes('library')))
   throw new Error('--library-sets: needs --folds and library among --suites');
-/** The suite a case weighs, is folded and scored in: the library sets join `library`. */
-const poolSuite = (c: RankingCase): SuiteName => (LIBRARY_SETS.includes(c.suite) ? 'library' : c.suite);
+const KIND = values.kind as CatalogKind | undefined;
+if (KIND !== undefined && (!CATALOG_KINDS.includes(KIND) || values.folds === '0')) throw new Error(`--kind: one of ${CATALOG_KINDS.join(', ')}, with --folds`);
 const LIBRARY_DATA = values['library-data'].split(',');
 if (LIBRARY_DATA.some((data) => data !== 'with' && data !== 'without')) throw new Error('--library-data: with and/or without');
 const LIBRARY_WEIGHTS = values['library-weights'].split(',').map(Number);
 const INCUMBENT_SETS = values['incumbent-sets'] === '' ? [] : (values['incumbent-sets'].split(',') as SuiteName[]);
-if (INCUMBENT_SETS.some((suite) => !LIBRARY_SETS.includes(suite))) throw new Error('--incumbent-sets: each must be among --library-sets');
+const INCUMBENT_SUITES = values['incumbent-suites'] === undefined ? FIT_SUITES : (values['incumbent-suites'].split(',') as SuiteName[]);
+/** Every library set loaded: the grid's and the incumbent's. */
+const ALL_SETS = [...new Set([...LIBRARY_SETS, ...INCUMBENT_SETS])];
+/** The suite a case weighs, is folded and scored in: the library sets join `library`. */
+const poolSuite = (c: RankingCase): SuiteName => (ALL_SETS.includes(c.suite) ? 'library' : c.suite);
 const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   metatool: `../shared/eval MetaTool (labelled, sample ${values.sample})`,
   seal: `../shared/eval Seal-Tools (sample ${values.sample})`,
@@ -146,10 +167,13 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r4': 'fixtures/eval/library-queries-r4.jsonl over ../shared/eval/library',
   'library-r5': 'fixtures/eval/library-queries-r5.jsonl over ../shared/eval/library',
   'library-r6': 'fixtures/eval/library-queries-r6.jsonl over ../shared/eval/library',
+  'library-r7': 'fixtures/eval/library-queries-r7.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
-const REPORT_SUITES: readonly SuiteName[] = [...new Set<SuiteName>([...FIT_SUITES, 'metatool', 'seal', 'library', 'boundaries', 'skillsbench'])];
+const REPORT_SUITES: readonly SuiteName[] = [
+  ...new Set<SuiteName>([...FIT_SUITES, 'metatool', 'seal', 'library', 'boundaries', 'skillsbench', ...INCUMBENT_SUITES]),
+];
 const REPORT_SPLITS = values['report-splits'].split(',') as Split[];
 const list = (value: string | undefined, grid: number[]): number[] => (value === undefined ? grid : value.split(',').map(Number));
 const DEPTHS = list(values.depths, [3, 5, 10]);
@@ -172,8 +196,13 @@ const sample = Number(values.sample);
 // Only the splits fitted, chosen on and reported are ranked: a test split not asked for is never read.
 const cases = (await rankingCases(REPORT_SUITES, [...new Set<Split>(['train', 'dev', ...REPORT_SPLITS])], sample, values.model)).map((c) => asEngineSees(c));
 /** Every split of the library sets (all read in earlier rounds, development data now). */
-const librarySetCases = (await rankingCases(LIBRARY_SETS, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
+const setCases = (await rankingCases(ALL_SETS, ['train', 'dev', 'test'], sample, values.model)).map((c) => asEngineSees(c));
+const librarySetCases = setCases.filter((c) => LIBRARY_SETS.includes(c.suite));
 const group = (split: Split, suite: SuiteName): RankingCase[] => cases.filter((c) => c.split === split && c.suite === suite);
+// `--kind`: every suite fitted must read as that kind (the rule the engine applies, never the suite's name).
+if (KIND !== undefined)
+  for (const c of [...FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]), ...librarySetCases])
+    if (c.kind !== KIND) throw new Error(`--kind ${KIND}: ${c.suite}'s catalogue reads as ${c.kind}`);
 
 /** One query's re-ranker pool: ordering scores, feature rows, labels. */
 type Listing = FitListing<SuiteName>;
@@ -206,7 +235,12 @@ const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(fittable);
 /** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
 const poolCases = [...FIT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]), ...librarySetCases];
-const fromLibrarySets = (c: RankingCase): boolean => LIBRARY_SETS.includes(c.suite);
+const fromLibrarySets = (c: RankingCase): boolean => ALL_SETS.includes(c.suite);
+/** With `--incumbent`: the cases its refits draw on (`--incumbent-suites` train and dev, `--incumbent-sets` every split). */
+const incumbentCases = [
+  ...INCUMBENT_SUITES.flatMap((suite) => [...group('train', suite), ...group('dev', suite)]),
+  ...setCases.filter((c) => INCUMBENT_SETS.includes(c.suite)),
+].filter(fittable);
 const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
 /** A case's fold, from a seeded hash of its suite and `foldKey` (`--fold-groups`; independent of which other cases were loaded). */
 const foldOf = (c: RankingCase): number =>
@@ -261,6 +295,7 @@ function modelOf(
     version: 1,
     provenance: {
       script: 'scripts/fit-rerank.ts',
+      ...(KIND === undefined ? {} : { kind: KIND }),
       command: `npx tsx scripts/fit-rerank.ts ${process.argv
         .slice(2)
         .map((arg) => (/[^\w,.=/-]/.test(arg) ? `'${arg}'` : arg))
@@ -304,6 +339,8 @@ function fused(c: RankingCase, centring: boolean): readonly number[] {
 interface Setting {
   readonly centring: boolean;
   readonly model: RerankModel | undefined;
+  /** Lexical search alone: BM25's order of the candidates it matched (the others unranked), for the report. */
+  readonly lexicalOnly?: boolean;
 }
 const MAIN: Setting = { centring: true, model: undefined };
 
@@ -313,7 +350,12 @@ function metrics(cases: readonly RankingCase[], setting: Setting): RankMetrics {
 }
 
 /** Where `setting` puts the case's first relevant candidate (−1: none among its candidates). */
-function firstRelevant(c: RankingCase, { centring, model }: Setting): number {
+function firstRelevant(c: RankingCase, { centring, model, lexicalOnly = false }: Setting): number {
+  if (lexicalOnly) {
+    const matched = c.candidates.map((_, i) => i).filter((i) => (c.candidates[i]!.lexical ?? 0) > 0);
+    matched.sort((a, b) => c.candidates[b]!.lexical! - c.candidates[a]!.lexical! || a - b);
+    return matched.findIndex((i) => c.labels[i]);
+  }
   const orders = [...fused(c, centring)];
   if (model !== undefined)
     rerankedOrders(rerankInput(c, orders), c.query.terms, model, () => rowsFor(c, model.features)).forEach((order, i) => {
@@ -394,6 +436,8 @@ if (FOLDS === 0) {
     readonly foldScores: readonly number[];
     /** Library hit@1 on each held-out fold (the sets included). */
     readonly libraryFolds: readonly number[];
+    /** Mean hit@1 over the fitted suites on each held-out fold (`--kind`'s gate). */
+    readonly hit1Folds: readonly number[];
   }
   const scoreOf = (rows: readonly RankMetrics[]): number => rows.reduce((sum, m) => sum + m.hit1 + m.hit5, 0) / rows.length;
   const cvScore = (settingOf: (fold: number) => Setting): Scored => {
@@ -419,22 +463,34 @@ if (FOLDS === 0) {
       hit1s: rows.map((m) => m.hit1),
       foldScores,
       libraryFolds: folds.map((_, f) => metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === 'library').map(({ c }) => c)).hit1),
+      hit1Folds: folds.map(
+        (_, f) =>
+          FIT_SUITES.reduce((sum, suite) => sum + metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === suite).map(({ c }) => c)).hit1, 0) /
+          FIT_SUITES.length,
+      ),
     };
   };
   // `--non-inferior`: the fused (centred) order's cross-validated hit@1 per suite, which an eligible setting must reach on each.
   const floor = cvScore(() => MAIN).hit1s;
   let incumbentFolds: readonly number[] = [];
   let incumbentLibrary: readonly number[] = [];
-  /** With `--incumbent`: the setting's score and library hit@1 minus the incumbent's, as mean ± standard error of the per-fold differences. */
+  let incumbentHit1: readonly number[] = [];
+  /** Mean and standard error of the per-fold differences `a − b`. */
+  const pairedDifference = (a: readonly number[], b: readonly number[]): { mean: number; se: number } => {
+    const d = a.map((x, f) => x - b[f]!);
+    const mean = d.reduce((sum, x) => sum + x, 0) / d.length;
+    return { mean, se: Math.sqrt(d.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (d.length - 1) / d.length) };
+  };
+  const paired = (a: readonly number[], b: readonly number[]): string => {
+    const { mean, se } = pairedDifference(a, b);
+    return `${mean >= 0 ? '+' : ''}${mean.toFixed(4)} ± ${se.toFixed(4)}`;
+  };
+  /** With `--incumbent`: the setting's score, library hit@1 (and with `--kind`, mean hit@1) minus the incumbent's, as mean ± standard error of the per-fold differences. */
   const pairedWithIncumbent = (result: Scored): string => {
     if (incumbentFolds.length === 0) return '';
-    const paired = (a: readonly number[], b: readonly number[]): string => {
-      const d = a.map((x, f) => x - b[f]!);
-      const mean = d.reduce((sum, x) => sum + x, 0) / d.length;
-      const se = Math.sqrt(d.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
-      return `${mean >= 0 ? '+' : ''}${mean.toFixed(4)} ± ${se.toFixed(4)}`;
-    };
-    return ` vs incumbent: score ${paired(result.foldScores, incumbentFolds)}, library hit@1 ${paired(result.libraryFolds, incumbentLibrary)}`;
+    const library = FIT_SUITES.includes('library') ? `, library hit@1 ${paired(result.libraryFolds, incumbentLibrary)}` : '';
+    const mean = KIND === undefined ? '' : `, mean hit@1 ${paired(result.hit1Folds, incumbentHit1)}`;
+    return ` vs incumbent: score ${paired(result.foldScores, incumbentFolds)}${library}${mean}`;
   };
   // `--incumbent` with `--incumbent-slack`: the incumbent point's cross-validated hit@1 per suite (fitted with `--incumbent-sets`
   // only), which an eligible setting must reach, less the slack, on every suite but the library.
@@ -442,9 +498,9 @@ if (FOLDS === 0) {
     if (values.incumbent === undefined) return undefined;
     const [set, depth, lexicalDepth, weightedDepth, l2] = values.incumbent.split(':');
     const features = featureSetOf(set!);
-    const models = folds.map(({ fit }) =>
+    const models = folds.map((_, f) =>
       modelOf(true, Number(depth), Number(lexicalDepth), Number(l2), features, {
-        cases: fit,
+        cases: incumbentCases.filter((c) => foldOf(c) !== f),
         weightedDepth: Number(weightedDepth),
         libraryData: INCUMBENT_SETS.length > 0 ? 'with' : 'without',
         librarySets: INCUMBENT_SETS,
@@ -452,10 +508,11 @@ if (FOLDS === 0) {
     );
     const result = cvScore((f) => ({ centring: true, model: models[f] }));
     console.log(
-      `incumbent ${values.incumbent} ${INCUMBENT_SETS.length > 0 ? `with ${INCUMBENT_SETS.join(', ')}` : 'without the library sets'}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})`,
+      `incumbent ${values.incumbent} on ${INCUMBENT_SUITES.join(', ')} ${INCUMBENT_SETS.length > 0 ? `with ${INCUMBENT_SETS.join(', ')}` : 'without the library sets'}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})`,
     );
     incumbentFolds = result.foldScores;
     incumbentLibrary = result.libraryFolds;
+    incumbentHit1 = result.hit1Folds;
     return result.hit1s;
   })();
   const slack = Number(values['incumbent-slack'] ?? Number.POSITIVE_INFINITY);
@@ -463,7 +520,7 @@ if (FOLDS === 0) {
     (!values['non-inferior'] || hit1s.every((hit1, s) => hit1 >= floor[s]! - 1e-12)) &&
     (incumbentFloor === undefined || hit1s.every((hit1, s) => FIT_SUITES[s] === 'library' || hit1 >= incumbentFloor[s]! - slack - 1e-12));
   /** Every eligible setting scored, with how simple it is (`--choose one-se`: fewer features, a smaller pool, a larger `l2`, a larger lead first). */
-  const scored: (ScoredSetting & { make: () => Setting; label: string })[] = [];
+  const scored: (Scored & ScoredSetting & { make: () => Setting; label: string })[] = [];
   const report = (label: string, result: Scored): void =>
     console.log(
       `${label}: cv hit@1+hit@5 ${result.score.toFixed(4)} MRR ${result.mrr.toFixed(4)} (${result.cells})${eligible(result.hit1s) ? '' : ' [not eligible]'}${pairedWithIncumbent(result)}`,
@@ -475,6 +532,11 @@ if (FOLDS === 0) {
     report(label, result);
     if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0], make: () => setting, label });
   }
+  // Reported, never chosen: lexical search alone over the same candidates.
+  report(
+    'lexical alone (BM25 order, reported only)',
+    cvScore(() => ({ centring: true, model: undefined, lexicalOnly: true })),
+  );
   /** The library data and weight of each grid point: `without` the sets at weight 1 only (a reference, never chosen when they are given). */
   const LIBRARY_FITS = LIBRARY_DATA.flatMap((libraryData) =>
     libraryData === 'without' ? [{ libraryData, libraryWeight: 1 }] : LIBRARY_WEIGHTS.map((libraryWeight) => ({ libraryData, libraryWeight })),
@@ -524,6 +586,12 @@ if (FOLDS === 0) {
   const pick = values.choose === 'one-se' ? simplest : best;
   if (values.choose === 'one-se')
     console.log(`best ${best.label} (${best.score.toFixed(4)}), one standard error ${se.toFixed(4)}: ${within} settings within; the simplest: ${pick.label}`);
+  // `--kind` with `--incumbent`: the cross-validation gate (docs/retrieval.md, tenth round): the choice's mean hit@1 over the fitted
+  // suites must exceed the incumbent's by more than the standard error of their per-fold difference.
+  if (KIND !== undefined && incumbentHit1.length > 0) {
+    const { mean, se: gateSe } = pairedDifference(pick.hit1Folds, incumbentHit1);
+    console.log(`gate: mean hit@1 ${paired(pick.hit1Folds, incumbentHit1)} against the incumbent: ${mean > gateSe ? 'passes' : 'fails'}`);
+  }
   chosen = pick.make();
 }
 const chosenModel = chosen.model;
@@ -662,6 +730,9 @@ if (values.ablate && chosenModel !== undefined) {
 }
 if (values.write) {
   const model = chosenModel ?? { ...modelOf(chosen.centring, DEPTHS[0]!, 0, L2S[0]!), depth: 0 };
-  writeFileSync(OUT, `${JSON.stringify(model, null, 1)}\n`);
+  // One model per catalogue kind: `--kind` replaces its own, else the model is written for every kind.
+  const kinds = (JSON.parse(readFileSync(OUT, 'utf8')) as { kinds: Record<CatalogKind, RerankModel> }).kinds;
+  for (const kind of KIND === undefined ? CATALOG_KINDS : [KIND]) kinds[kind] = model;
+  writeFileSync(OUT, `${JSON.stringify({ version: 2, kinds }, null, 1)}\n`);
   console.log(`\nwrote ${OUT}`);
 }

@@ -26,13 +26,16 @@ import {
 } from '../src/search/fusion.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
 import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
-import { rerankedOrders, type RerankCandidate, type RerankModel } from '../src/search/rerank.js';
+import { lexicalEntry } from '../src/lexical/lexical-entry.js';
+import { catalogKind, rerankedOrders, type CatalogKind, type RerankCandidate, type RerankModel } from '../src/search/rerank.js';
 import { catalogOf, EVAL_CACHE_ROOT, evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 
 export interface RankingCase {
   readonly suite: SuiteName;
   readonly split: Split;
+  /** The kind of the suite's catalogue (`catalogKind`), which picks the engine's re-ranker. */
+  readonly kind: CatalogKind;
   readonly id: string;
   readonly answerable: boolean;
   /** The query named a skill exactly (shown first with score 1 by the engine). */
@@ -55,11 +58,17 @@ const CACHE = join(EVAL_CACHE_ROOT, 'ranking-cache');
 const DENSE_KEPT = 200;
 
 /** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
-type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead'>;
+type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead' | 'kind'>;
 type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } };
 
-/** Adds each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
+/** The kind of the catalogue `skills` (`catalogKind` over their lexical field lengths, as the engine reads it). */
+export function suiteKind(skills: readonly Skill[]): CatalogKind {
+  return catalogKind(skills.flatMap((skill) => lexicalEntry(skill).lengths));
+}
+
+/** Adds the catalogue's kind and each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
 function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
+  const kind = suiteKind(skills);
   const byId = new Map(skills.map((skill) => [skill.id, skill]));
   const byName = new Map<string, string[]>();
   for (const skill of skills) byName.set(normalizeName(skill.name), [...(byName.get(normalizeName(skill.name)) ?? []), skill.id]);
@@ -71,6 +80,7 @@ function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
     });
     return {
       ...c,
+      kind,
       boundaryTerms: boundaries.map((boundary) => (boundary === undefined ? 0 : boundaryHits(boundary, c.query.terms))),
       instead: boundaries.map((boundary) =>
         (boundary?.instead ?? []).flatMap((other) => (byName.get(other) ?? []).map((id) => ids.indexOf(id)).filter((i) => i >= 0)),
@@ -150,8 +160,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
 export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
   /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
   readonly centring: boolean;
-  /** The evidence re-ranker (`rerank.ts`), applied before the boundaries; none when absent. */
-  readonly rerank?: RerankModel;
+  /** The evidence re-ranker (`rerank.ts`), or one per catalogue kind (each case takes its own), applied before the boundaries; none when absent. */
+  readonly rerank?: RerankModel | Readonly<Record<CatalogKind, RerankModel>>;
 };
 
 export const HAND_SET: Reordering = {
@@ -173,7 +183,8 @@ export const ENGINE_FUSION: Reordering = { ...HAND_SET, boundaries: ENGINE_DEFAU
  */
 export function reorder(c: RankingCase, params: Reordering): RankedEvidence[] {
   const orders = fusedOrders(c, params);
-  if (params.rerank !== undefined && params.rerank.depth > 0) rerankOrders(c, orders, params.rerank);
+  const rerank = params.rerank === undefined || 'depth' in params.rerank ? params.rerank : params.rerank[c.kind];
+  if (rerank !== undefined && rerank.depth > 0) rerankOrders(c, orders, rerank);
   replayBoundaries(c, orders, params.boundaries);
   const index = c.candidates.map((_, i) => i).sort((a, b) => orders[b]! - orders[a]! || a - b);
   return index.map((i) => ({ ...c.candidates[i]!, order: orders[i]! }));

@@ -72,6 +72,10 @@ export class Bm25Scorer implements LexicalSearcher {
     return this.#source.size;
   }
 
+  get fieldLengths(): ArrayLike<number> {
+    return this.#source.fieldLengths;
+  }
+
   /**
    * Matches for the text `query`, at most `limit`, best first: the query tokenised, each word's
    * expansions chosen, the scores turned into matches with their coverage.

@@ -62,5 +62,7 @@ export interface LexicalSearchOptions {
 /** What searching a lexical index needs: `LexicalIndex`, or a saved catalog's searcher over the store's tables (`openCatalogLexical`). */
 export interface LexicalSearcher {
   readonly size: number;
+  /** Each document's length in each field (`PostingsSource.fieldLengths`): what the catalogue's kind is read from (`catalogKind`). */
+  readonly fieldLengths: ArrayLike<number>;
   search(query: string, limit: number, options?: LexicalSearchOptions): LexicalMatch[];
 }

@@ -13,7 +13,7 @@ import {
   type FusionParameters,
 } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
-import { BUNDLED_RERANK, rerankedOrders, type RerankCandidate, type RerankModel } from './rerank.js';
+import { BUNDLED_RERANKERS, rerankedOrders, type RerankCandidate, type RerankModel } from './rerank.js';
 
 /**
  * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
@@ -164,8 +164,8 @@ export function rankHybrid(
     );
     ids.forEach((id, i) => orders.set(id, values[i]!));
   }
-  // `evidenceRerank`: true is the bundled model; a model object is one of the caller's (tests, fits).
-  const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANK : fusion.evidenceRerank || undefined;
+  // `evidenceRerank`: true is the bundled skill-library model; a model object is the caller's (the ranker's per catalogue kind, tests, fits).
+  const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANKERS.skills : fusion.evidenceRerank || undefined;
   if (rerank !== undefined && rerank.depth > 0) {
     const reranked = rerankedOrders(
       ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),

@@ -17,6 +17,7 @@ import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
+import { bundledReranker, type RerankModel } from './rerank.js';
 
 /**
  * A catalog as ranking reads it, wherever it is held: a live index in memory (`engine.ts`) or a
@@ -56,6 +57,7 @@ export abstract class RankedSearch implements SkillSearcher {
   /** A message's chunk vectors, one entry (and one model call) per message. */
   readonly #chunks: QueryEmbeddingCache;
   #centroid: { side: DenseSide; version: number; centroid: Centroid } | undefined;
+  #reranker: { lexical: LexicalSearcher; generation: number; model: RerankModel } | undefined;
 
   protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }) {
     this.options = options.engine;
@@ -224,7 +226,9 @@ export abstract class RankedSearch implements SkillSearcher {
     const exact = findNamedSkills(query, (name) => catalog.idsNamed(name));
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
-    const fusion = fusionFor(this.options, share, routed);
+    const knobs = fusionFor(this.options, share, routed);
+    // The re-ranker of the catalogue's kind (`catalogKind`).
+    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && this.#rerankerOf(catalog) };
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
@@ -249,6 +253,15 @@ export abstract class RankedSearch implements SkillSearcher {
     const centroid = new Centroid(side.mean(), { centre: this.options.centring });
     this.#centroid = { side, version: side.version, centroid };
     return centroid;
+  }
+
+  /** The bundled re-ranker of the catalog's kind (`catalogKind`), kept until the catalog changes. */
+  #rerankerOf(catalog: RankedCatalog): RerankModel {
+    const cached = this.#reranker;
+    if (cached !== undefined && cached.lexical === catalog.lexical && cached.generation === catalog.generation) return cached.model;
+    const model = bundledReranker(catalog.lexical.fieldLengths);
+    this.#reranker = { lexical: catalog.lexical, generation: catalog.generation, model };
+    return model;
   }
 
   /** `companion`: shown below the threshold beside a hit that reached it (`SearchHit.companion`). */

@@ -1,4 +1,5 @@
 import bundled from './rerank-model.json' with { type: 'json' };
+import { FIELD_COUNT, INDEXED_FIELDS } from '../lexical/lexical-entry.js';
 import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
 
 /**
@@ -238,5 +239,37 @@ export function rerankedOrders(
   return orders;
 }
 
-/** The model `scripts/fit-rerank.ts` fitted, shipped with the package. */
-export const BUNDLED_RERANK: RerankModel = bundled as unknown as RerankModel;
+/** What a catalogue's documents read as, which picks its re-ranker: SKILL.md skills, or short API tool lines. */
+export const CATALOG_KINDS = ['skills', 'tools'] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
+
+/** Distinct description terms from which a document without a body still reads as a SKILL.md skill. */
+const SKILL_DESCRIPTION_TERMS = 12;
+const BODY = INDEXED_FIELDS.indexOf('body');
+const DESCRIPTION = INDEXED_FIELDS.indexOf('description');
+
+/**
+ * A catalogue's kind from its lexical field lengths (`PostingsSource.fieldLengths`): `skills` when at least half its
+ * documents have a body or a description of {@link SKILL_DESCRIPTION_TERMS} distinct terms, else `tools`; an empty
+ * catalogue is `skills`. Removed documents' slots (every length 0) are not counted. Why: docs/retrieval.md, tenth round.
+ */
+export function catalogKind(fieldLengths: ArrayLike<number>): CatalogKind {
+  let documents = 0;
+  let skillLike = 0;
+  for (let at = 0; at + FIELD_COUNT <= fieldLengths.length; at += FIELD_COUNT) {
+    let live = false;
+    for (let field = 0; field < FIELD_COUNT && !live; field += 1) live = fieldLengths[at + field]! > 0;
+    if (!live) continue;
+    documents += 1;
+    if (fieldLengths[at + BODY]! > 0 || fieldLengths[at + DESCRIPTION]! >= SKILL_DESCRIPTION_TERMS) skillLike += 1;
+  }
+  return 2 * skillLike >= documents ? 'skills' : 'tools';
+}
+
+/** The models `scripts/fit-rerank.ts` fitted, one per catalogue kind, shipped with the package. */
+export const BUNDLED_RERANKERS: Readonly<Record<CatalogKind, RerankModel>> = (bundled as unknown as { kinds: Record<CatalogKind, RerankModel> }).kinds;
+
+/** The bundled model of the kind of the catalogue with these lexical field lengths ({@link catalogKind}). */
+export function bundledReranker(fieldLengths: ArrayLike<number>): RerankModel {
+  return BUNDLED_RERANKERS[catalogKind(fieldLengths)];
+}

@@ -290,6 +290,9 @@ function prefetching(lexical: LexicalSearcher, members: StoredMembers): LexicalS
     get size() {
       return lexical.size;
     },
+    get fieldLengths() {
+      return lexical.fieldLengths;
+    },
     search(query, limit, options) {
       const matches = lexical.search(query, limit, options);
       members.prefetch(matches.map((match) => match.id));

@@ -164,3 +164,27 @@ describe('the seventh library set (library-r7), pre-registered and held out whol
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
+
+describe('the eighth library set (library-r8), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib8-NNN ids, at most two requests per skill, every library skill labelled and 60 everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r8'], 'lib8');
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r8']);
+    expect(Math.round(empty * queries.length)).toBe(60);
+    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
+    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r8'])).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r8', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r8')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r8', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r8', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(498);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { Bm25Scorer } from '../../src/lexical/bm25-scorer.js';
+import { FIELD_COUNT } from '../../src/lexical/lexical-entry.js';
+import { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { rankHybrid } from '../../src/search/candidates.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
-import { BUNDLED_RERANK, RERANK_FEATURES, rerankedOrders, rerankRows, type RerankFeature, type RerankModel } from '../../src/search/rerank.js';
+import {
+  BUNDLED_RERANKERS,
+  bundledReranker,
+  CATALOG_KINDS,
+  catalogKind,
+  RERANK_FEATURES,
+  rerankedOrders,
+  rerankRows,
+  type RerankFeature,
+  type RerankModel,
+} from '../../src/search/rerank.js';
+import type { Skill } from '../../src/types.js';
+import { makeSkill } from './fixtures.js';
 
 const terms = new Set(['fastq', 'pars', 'file']);
 // `sarif` wins densely on one common word; `fastq-tools` matches two rare words, one in its name.
@@ -225,15 +240,84 @@ describe('rankHybrid with the evidence re-ranker', () => {
   });
 });
 
-describe('the bundled re-ranker', () => {
-  it('is a complete model over known features, on by default', () => {
+describe('the bundled re-rankers', () => {
+  it.each(CATALOG_KINDS)('%s: a complete model over known features, on by default', (kind) => {
+    const bundled = BUNDLED_RERANKERS[kind];
     const known = Object.keys(RERANK_FEATURES);
-    expect(BUNDLED_RERANK.features.every((name) => known.includes(name))).toBe(true);
-    for (const values of [BUNDLED_RERANK.mean, BUNDLED_RERANK.scale, BUNDLED_RERANK.weights]) expect(values).toHaveLength(BUNDLED_RERANK.features.length);
-    expect(BUNDLED_RERANK.scale.every((value) => value > 0)).toBe(true);
+    expect(bundled.features.every((name) => known.includes(name))).toBe(true);
+    for (const values of [bundled.mean, bundled.scale, bundled.weights]) expect(values).toHaveLength(bundled.features.length);
+    expect(bundled.scale.every((value) => value > 0)).toBe(true);
     expect(ENGINE_DEFAULTS.evidenceRerank).toBe(true);
-    expect(BUNDLED_RERANK.provenance['script']).toBe('scripts/fit-rerank.ts');
+    expect(bundled.provenance['script']).toBe('scripts/fit-rerank.ts');
     // Fitted on the fused list the engine builds by default (centred or plain dense order).
-    expect(BUNDLED_RERANK.provenance['centring']).toBe(ENGINE_DEFAULTS.centring);
+    expect(bundled.provenance['centring']).toBe(ENGINE_DEFAULTS.centring);
+  });
+});
+
+/** Field lengths of documents, each `[body, description]` distinct terms (the name 1, the other fields 0). */
+function lengths(...documents: (readonly [number, number])[]): Uint32Array {
+  const out = new Uint32Array(documents.length * FIELD_COUNT);
+  documents.forEach(([body, description], doc) => {
+    out[doc * FIELD_COUNT] = 1;
+    out[doc * FIELD_COUNT + 3] = description;
+    out[doc * FIELD_COUNT + 4] = body;
+  });
+  return out;
+}
+
+describe('catalogKind', () => {
+  it('reads a document as a skill by its body or a description of 12 distinct terms', () => {
+    expect(catalogKind(lengths([40, 3]))).toBe('skills');
+    expect(catalogKind(lengths([0, 12]))).toBe('skills');
+    expect(catalogKind(lengths([0, 11]))).toBe('tools');
+  });
+
+  it('takes the majority, an exact half and an empty catalogue reading as skills', () => {
+    expect(catalogKind(lengths([0, 5], [0, 5], [30, 5]))).toBe('tools');
+    expect(catalogKind(lengths([0, 5], [0, 20], [30, 5]))).toBe('skills');
+    expect(catalogKind(lengths([0, 5], [30, 5]))).toBe('skills');
+    expect(catalogKind(new Uint32Array(0))).toBe('skills');
+  });
+
+  it('leaves out the slots of removed documents (every length 0)', () => {
+    const withHoles = lengths([0, 5], [0, 0], [0, 0], [40, 2]);
+    withHoles.fill(0, FIELD_COUNT, 3 * FIELD_COUNT);
+    expect(catalogKind(withHoles)).toBe('skills');
+    expect(catalogKind(lengths([0, 5]))).toBe('tools');
+  });
+
+  const tool = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: '' });
+  const tools = [
+    tool('getWeather', 'Get the current weather for a city'),
+    tool('create_issue', 'Create a new issue in a repository'),
+    tool('searchFlights', 'Search flights between two airports on a date'),
+  ];
+  const skill = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: `# ${name}\n\nSteps to follow.\n` });
+  const skills = [skill('pdf', 'Fill PDF forms'), skill('docx', 'Edit Word documents'), skill('release-notes', 'Draft release notes')];
+
+  it('is read alike from the in-memory index and through its scorer, which the stored catalogue shares', () => {
+    const index = (catalogue: readonly Skill[]): LexicalIndex => {
+      const built = new LexicalIndex();
+      for (const one of catalogue) built.upsert(one);
+      return built;
+    };
+    expect(catalogKind(index(tools).fieldLengths)).toBe('tools');
+    expect(catalogKind(new Bm25Scorer(index(tools)).fieldLengths)).toBe('tools');
+    expect(catalogKind(index(skills).fieldLengths)).toBe('skills');
+    // Mixed: the majority decides; removing the skills turns it back.
+    const mixed = index([...tools, ...skills.slice(0, 2)]);
+    expect(catalogKind(mixed.fieldLengths)).toBe('tools');
+    mixed.upsert(skills[2]!);
+    expect(catalogKind(mixed.fieldLengths)).toBe('skills');
+    for (const one of skills) mixed.remove(one.id);
+    expect(catalogKind(mixed.fieldLengths)).toBe('tools');
+  });
+
+  it('picks the bundled model of the catalogue’s kind', () => {
+    const index = new LexicalIndex();
+    for (const one of tools) index.upsert(one);
+    expect(bundledReranker(index.fieldLengths)).toBe(BUNDLED_RERANKERS.tools);
+    for (const one of skills) index.upsert(one);
+    expect(bundledReranker(index.fieldLengths)).toBe(BUNDLED_RERANKERS.skills);
   });
 });
