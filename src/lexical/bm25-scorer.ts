@@ -6,7 +6,6 @@ import { tokenize } from './tokenize.js';
 import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
-import { type DocValues, Slab } from './score-slab.js';
 import { derivedTerms, type DerivedTerm } from './term-expansion.js';
 
 /** MiniSearch's BM25+ parameters (its defaults, which the ranking was tuned with). */
@@ -52,8 +51,6 @@ export class Bm25Scorer implements LexicalSearcher {
   readonly #final: Float64Array;
   /** {@link bestOf}'s heap of arrival orders. */
   #heap = new Int32Array(0);
-  /** Where the cached columns and word sums keep their arrays. */
-  readonly #slab = new Slab();
 
   constructor(source: PostingsSource) {
     this.#source = source;
@@ -213,7 +210,7 @@ export class Bm25Scorer implements LexicalSearcher {
         }
       }
     }
-    const result = this.#slab.take(touchedCount);
+    const result = docValues(touchedCount);
     const { docs, values: scores } = result;
     docs.set(touched.subarray(0, touchedCount));
     for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
@@ -235,7 +232,7 @@ export class Bm25Scorer implements LexicalSearcher {
     const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const column = this.#slab.take(frequencies.size);
+    const column = docValues(frequencies.size);
     const { docs, values: raw } = column;
     const invDocFreq = inverseFrequency(source.size, frequencies.size);
     let n = 0;
@@ -308,6 +305,16 @@ export class Bm25Scorer implements LexicalSearcher {
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;
+
+/** Documents and a value for each (a term's BM25+ parts in one field, a word's sums), in the order reached. */
+interface DocValues {
+  readonly docs: Int32Array;
+  readonly values: Float64Array;
+}
+
+function docValues(length: number): DocValues {
+  return { docs: new Int32Array(length), values: new Float64Array(length) };
+}
 
 /** A `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
 function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {
