@@ -37,10 +37,6 @@ export class Bm25Scorer implements LexicalSearcher {
   readonly #termScore: Float64Array;
   readonly #reachedBits: Uint32Array;
   readonly #touchedBits: Uint32Array;
-  /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, once {@link #normsFor} builds it. */
-  readonly #norms: (Float64Array | undefined)[] = [];
-  /** Per field, postings its columns read before {@link #norms} held it. */
-  readonly #normPostings: number[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
@@ -229,7 +225,6 @@ export class Bm25Scorer implements LexicalSearcher {
     if (cached !== undefined) return cached;
     const source = this.#source;
     const { k, b, d } = BM25;
-    const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
     const column = docValues(frequencies.size);
@@ -238,7 +233,7 @@ export class Bm25Scorer implements LexicalSearcher {
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
       docs[n] = doc;
-      const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength) : norms[doc]!;
+      const norm = k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength);
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
@@ -249,27 +244,6 @@ export class Bm25Scorer implements LexicalSearcher {
     this.#columns.set(frequencies, column);
     this.#columnEntries += n;
     return column;
-  }
-
-  /**
-   * One field's length parts by document (the same doubles as the per-posting expression), once
-   * its columns have read a quarter as many postings as there are documents: a one-shot process
-   * that reads a few columns never pays for the table.
-   */
-  #normsFor(fieldId: number, postings: number): Float64Array | undefined {
-    const cached = this.#norms[fieldId];
-    if (cached !== undefined) return cached;
-    const read = (this.#normPostings[fieldId] ?? 0) + postings;
-    this.#normPostings[fieldId] = read;
-    if (read < this.#source.slots / 4) return undefined;
-    const { k, b } = BM25;
-    const source = this.#source;
-    const lengths = source.fieldLengths;
-    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const norms = new Float64Array(source.slots);
-    for (let doc = 0; doc < norms.length; doc += 1) norms[doc] = k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength);
-    this.#norms[fieldId] = norms;
-    return norms;
   }
 
   /** {@link derivedTerms}, remembered until the index changes. */
