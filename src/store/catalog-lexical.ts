@@ -16,7 +16,6 @@ import {
   decodeVocabularyTables,
   encodeVocabularyTables,
   vocabularyTables,
-  vocabularyTablesOfJoined,
   type VocabularyTables,
 } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
@@ -28,9 +27,6 @@ type MutableTerm = (Map<number, number> | undefined)[];
 type CatalogTerm = Readonly<MutableTerm>;
 /** Above every character a term can hold, for range ends. */
 const TOP = '\u{10FFFF}';
-
-/** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
-const TERM_SEPARATOR = 0;
 
 /** `a` against `b` in code point order, which is SQLite's byte order of their UTF-8 (JavaScript's `<` compares code units: surrogates before U+E000). */
 export function compareByteOrder(a: string, b: string): number {
@@ -222,16 +218,9 @@ class CatalogPostings implements PostingsSource {
     return tables ?? this.#buildVocabulary();
   }
 
-  /** Every term, read as one string (half the read of a string per term); row by row if some term holds the separator. */
+  /** Every term of the table. */
   #buildVocabulary(): VocabularyTables {
-    const [count, joined] = this.#db
-      .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
-      .raw()
-      .get()!;
-    return (
-      vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR, count) ??
-      vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
-    );
+    return vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all());
   }
 }
 

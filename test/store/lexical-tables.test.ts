@@ -240,7 +240,7 @@ describe('lexical tables', () => {
     }
   });
 
-  it('find typos, of terms beyond the BMP too, as the in-memory index does, reading the vocabulary once (by rows if a term holds the separator)', () => {
+  it('find typos, of terms beyond the BMP too, as the in-memory index does, reading the vocabulary once, a term holding NUL too', () => {
     // Code units and code points differ beyond the BMP: 𠮷 is two units, one character to SQL, and sorts after U+E000 there.
     const terms = ['a𠮷𠮷b', 'a𠮷𠮷bc', 'x𠮷y', 'xy', 'abc\uE000d', 'abc\uE001', 'spreadsheet', 'spreadsheets', 'sheet', 'sheets', 'shee'];
     const members = terms.map(
@@ -261,8 +261,8 @@ describe('lexical tables', () => {
       const sql = openCatalogLexical(db, 1);
       statements.length = 0;
       for (const typo of typos) expectSameMatches(sql.search(typo, 100, fuzzy), memory.search(typo, 100, fuzzy), `${typo} ${separatorInATerm}`);
-      const vocabularyReads = statements.filter((text) => /^SELECT (count\(\*\), group_concat\(term|term FROM lexical_terms$)/.test(text));
-      expect(vocabularyReads.length).toBe(separatorInATerm ? 2 : 1);
+      const vocabularyReads = statements.filter((text) => /^SELECT term FROM lexical_terms$/.test(text));
+      expect(vocabularyReads.length).toBe(1);
     }
   });
 
