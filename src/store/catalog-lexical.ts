@@ -12,12 +12,7 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
-import {
-  decodeVocabularyTables,
-  encodeVocabularyTables,
-  vocabularyTables,
-  type VocabularyTables,
-} from '../lexical/vocabulary-tables.js';
+import { decodeVocabularyTables, encodeVocabularyTables, vocabularyTables, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-driver.js';
@@ -115,7 +110,9 @@ class CatalogPostings implements PostingsSource {
     }
     this.averageFieldLengths = Float64Array.from(totals, (total) => (documents === 0 ? 0 : total / documents));
     this.#packed = db
-      .prepare<[string], number | null>(`SELECT ${PACKED} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`)
+      .prepare<[string], number | null>(
+        `SELECT ${PACKED} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`,
+      )
       .pluck();
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
