@@ -6,7 +6,6 @@ import { tokenize } from './tokenize.js';
 import { FIELD_COUNT, INDEXED_FIELDS } from './lexical-entry.js';
 import type { FieldPostings, PostingsSource } from './postings-source.js';
 import { bestOf } from './best-documents.js';
-import { type DocValues, Slab } from './score-slab.js';
 import { derivedTerms, type DerivedTerm } from './term-expansion.js';
 
 /** MiniSearch's BM25+ parameters (its defaults, which the ranking was tuned with). */
@@ -38,10 +37,6 @@ export class Bm25Scorer implements LexicalSearcher {
   readonly #termScore: Float64Array;
   readonly #reachedBits: Uint32Array;
   readonly #touchedBits: Uint32Array;
-  /** Per field, each document's BM25 length part `k · (1 − b + b · length / average)`, once {@link #normsFor} builds it. */
-  readonly #norms: (Float64Array | undefined)[] = [];
-  /** Per field, postings its columns read before {@link #norms} held it. */
-  readonly #normPostings: number[] = [];
   /** Per document, one bit per distinct query term matched: `[shortId · words + word]`. */
   #matched = new Uint32Array(0);
   /** The documents a search reached, in the order it reached them (the first `reachedCount`). */
@@ -52,8 +47,6 @@ export class Bm25Scorer implements LexicalSearcher {
   readonly #final: Float64Array;
   /** {@link bestOf}'s heap of arrival orders. */
   #heap = new Int32Array(0);
-  /** Where the cached columns and word sums keep their arrays. */
-  readonly #slab = new Slab();
 
   constructor(source: PostingsSource) {
     this.#source = source;
@@ -217,7 +210,7 @@ export class Bm25Scorer implements LexicalSearcher {
         }
       }
     }
-    const result = this.#slab.take(touchedCount);
+    const result = docValues(touchedCount);
     const { docs, values: scores } = result;
     docs.set(touched.subarray(0, touchedCount));
     for (let i = 0; i < touchedCount; i += 1) scores[i] = termScore[docs[i]!]!;
@@ -236,16 +229,15 @@ export class Bm25Scorer implements LexicalSearcher {
     if (cached !== undefined) return cached;
     const source = this.#source;
     const { k, b, d } = BM25;
-    const norms = this.#normsFor(fieldId, frequencies.size);
     const lengths = source.fieldLengths;
     const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const column = this.#slab.take(frequencies.size);
+    const column = docValues(frequencies.size);
     const { docs, values: raw } = column;
     const invDocFreq = inverseFrequency(source.size, frequencies.size);
     let n = 0;
     frequencies.forEach((termFreq, doc) => {
       docs[n] = doc;
-      const norm = norms === undefined ? k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength) : norms[doc]!;
+      const norm = k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength);
       raw[n] = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + norm));
       n += 1;
     });
@@ -256,27 +248,6 @@ export class Bm25Scorer implements LexicalSearcher {
     this.#columns.set(frequencies, column);
     this.#columnEntries += n;
     return column;
-  }
-
-  /**
-   * One field's length parts by document (the same doubles as the per-posting expression), once
-   * its columns have read a quarter as many postings as there are documents: a one-shot process
-   * that reads a few columns never pays for the table.
-   */
-  #normsFor(fieldId: number, postings: number): Float64Array | undefined {
-    const cached = this.#norms[fieldId];
-    if (cached !== undefined) return cached;
-    const read = (this.#normPostings[fieldId] ?? 0) + postings;
-    this.#normPostings[fieldId] = read;
-    if (read < this.#source.slots / 4) return undefined;
-    const { k, b } = BM25;
-    const source = this.#source;
-    const lengths = source.fieldLengths;
-    const averageLength = source.averageFieldLengths[fieldId] ?? 0;
-    const norms = new Float64Array(source.slots);
-    for (let doc = 0; doc < norms.length; doc += 1) norms[doc] = k * (1 - b + (b * lengths[doc * FIELD_COUNT + fieldId]!) / averageLength);
-    this.#norms[fieldId] = norms;
-    return norms;
   }
 
   /** {@link derivedTerms}, remembered until the index changes. */
@@ -312,6 +283,16 @@ export class Bm25Scorer implements LexicalSearcher {
 const DERIVED_CACHE_SIZE = 4096;
 /** Entries (12 bytes each) kept per scorer in each of the column and word caches; past this a cache starts over. */
 const CACHE_ENTRIES = 1_000_000;
+
+/** Documents and a value for each (a term's BM25+ parts in one field, a word's sums), in the order reached. */
+interface DocValues {
+  readonly docs: Int32Array;
+  readonly values: Float64Array;
+}
+
+function docValues(length: number): DocValues {
+  return { docs: new Int32Array(length), values: new Float64Array(length) };
+}
 
 /** A `match` (matched index term → fields) turned into field → terms, fields in {@link LEXICAL_FIELDS} order. */
 function termsByField(match: Readonly<Record<string, readonly string[]>>): { [field in LexicalField]?: string[] } {

@@ -32,31 +32,6 @@ export function vocabularyTables(terms: readonly string[]): VocabularyTables {
   return tablesOfUnits(units, starts);
 }
 
-/** {@link VocabularyTables} of the `terms` terms of `joined`, separated by the code unit `separator`, in one pass; undefined when `joined` does not hold that many. */
-export function vocabularyTablesOfJoined(joined: string, separator: number, terms: number): VocabularyTables | undefined {
-  if (terms === 0) return joined === '' ? vocabularyTables([]) : undefined;
-  if (joined.length < terms - 1) return undefined;
-  const units = new Uint16Array(joined.length - (terms - 1));
-  const starts = new Uint32Array(terms + 1);
-  let at = 0;
-  let term = 0;
-  for (let i = 0; i < joined.length; i += 1) {
-    const unit = joined.charCodeAt(i);
-    if (unit === separator) {
-      term += 1;
-      if (term === terms) return undefined;
-      starts[term] = at;
-    } else {
-      if (at === units.length) return undefined;
-      units[at] = unit;
-      at += 1;
-    }
-  }
-  if (term !== terms - 1) return undefined;
-  starts[terms] = at;
-  return tablesOfUnits(units, starts);
-}
-
 /** {@link VocabularyTables} of terms already laid end to end (`units`, `starts`), adding the by-length index and each term's {@link charSet}. */
 function tablesOfUnits(units: Uint16Array, starts: Uint32Array): VocabularyTables {
   const terms = starts.length - 1;

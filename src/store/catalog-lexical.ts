@@ -12,13 +12,7 @@ import { LexicalIndex } from '../lexical/lexical-index.js';
 import type { LexicalSearcher } from '../lexical/lexical-query.js';
 import type { NearTerm, PostingsSource } from '../lexical/postings-source.js';
 import { TermVocabulary } from '../lexical/term-vocabulary.js';
-import {
-  decodeVocabularyTables,
-  encodeVocabularyTables,
-  vocabularyTables,
-  vocabularyTablesOfJoined,
-  type VocabularyTables,
-} from '../lexical/vocabulary-tables.js';
+import { decodeVocabularyTables, encodeVocabularyTables, vocabularyTables, type VocabularyTables } from '../lexical/vocabulary-tables.js';
 import { blobOf } from './catalog-members.js';
 import { corrupt, type Database, hasVocabularyTable, LITTLE_ENDIAN, readLexicalStats } from './lexical-tables.js';
 import { markWithoutWaiting, sqliteCode } from './sqlite-driver.js';
@@ -28,9 +22,6 @@ type MutableTerm = (Map<number, number> | undefined)[];
 type CatalogTerm = Readonly<MutableTerm>;
 /** Above every character a term can hold, for range ends. */
 const TOP = '\u{10FFFF}';
-
-/** Between terms in the vocabulary's one-string read (`char(0)`): a character no term holds (a term holding it makes the read fall back to rows). */
-const TERM_SEPARATOR = 0;
 
 /** `a` against `b` in code point order, which is SQLite's byte order of their UTF-8 (JavaScript's `<` compares code units: surrogates before U+E000). */
 export function compareByteOrder(a: string, b: string): number {
@@ -49,7 +40,8 @@ const codePointRank = (unit: number): number => (unit >= 0xd800 && unit <= 0xdff
 /**
  * A posting row read as one number, `(entry · FIELD_SLOTS + field) · TF_SLOTS + tf` (exact below
  * 2^53), so a term's rows come back as one flat array rather than an array per row (half the read
- * time). A row outside these bounds reads as NULL, and its term is read again row by row.
+ * time). A row outside these bounds (no store this code wrote has one: a field's text is capped far
+ * below 2^23 words) reads as NULL: the tables are damaged.
  */
 const FIELD_SLOTS = 16;
 const TF_SLOTS = 2 ** 23;
@@ -71,7 +63,6 @@ class CatalogPostings implements PostingsSource {
   /** A term's rows, {@link PACKED}, in key order (entry, field). */
   readonly #packed: BetterSqlite3.Statement<[string], number | null>;
   /** The same as rows, for a term with a row {@link PACKED} cannot hold. */
-  readonly #rows: BetterSqlite3.Statement<[string], [number, number, number]>;
   /** The terms of a range `[from, to)` of the term index, in byte order. */
   readonly #range: BetterSqlite3.Statement<[string, string], string>;
   readonly #externalId: BetterSqlite3.Statement<[number, number], string>;
@@ -118,10 +109,11 @@ class CatalogPostings implements PostingsSource {
       for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = totals[field]! + lengths[doc * FIELD_COUNT + field]!;
     }
     this.averageFieldLengths = Float64Array.from(totals, (total) => (documents === 0 ? 0 : total / documents));
-    const termRows = (columns: string) =>
-      `SELECT ${columns} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`;
-    this.#packed = db.prepare<[string], number | null>(termRows(PACKED)).pluck();
-    this.#rows = db.prepare<[string], [number, number, number]>(termRows('p.entry, p.field, p.tf')).raw();
+    this.#packed = db
+      .prepare<[string], number | null>(
+        `SELECT ${PACKED} FROM lexical_terms t JOIN lexical_postings p ON p.term = t.id WHERE t.term = ? ORDER BY p.entry, p.field`,
+      )
+      .pluck();
     this.#range = db.prepare<[string, string], string>('SELECT term FROM lexical_terms WHERE term >= ? AND term < ? ORDER BY term').pluck();
     this.#externalId = db.prepare<[number, number], string>('SELECT id FROM catalog_skills WHERE catalog = ? AND doc = ?').pluck();
     this.#db = db;
@@ -146,16 +138,12 @@ class CatalogPostings implements PostingsSource {
   /** `term`'s postings in this catalog, read from the tables; undefined when it has none here. */
   #read(term: string): MutableTerm | undefined {
     let found: MutableTerm | undefined;
-    const packed = this.#packed.all(term);
-    if (packed.includes(null)) {
-      for (const [entry, field, tf] of this.#rows.all(term)) found = this.#post(found, term, entry, field, tf);
-    } else {
-      for (const value of packed as number[]) {
-        const tf = value % TF_SLOTS;
-        const slot = (value - tf) / TF_SLOTS;
-        const field = slot % FIELD_SLOTS;
-        found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
-      }
+    for (const value of this.#packed.all(term)) {
+      if (value === null) throw corrupt(`a posting of ${JSON.stringify(term)} is out of bounds`);
+      const tf = value % TF_SLOTS;
+      const slot = (value - tf) / TF_SLOTS;
+      const field = slot % FIELD_SLOTS;
+      found = this.#post(found, term, (slot - field) / FIELD_SLOTS, field, tf);
     }
     const positions = this.#overlaid.positions;
     this.#overlaid.exact(term)?.forEach((byDoc, field) => byDoc?.forEach((tf, slot) => (found = postAt(found, field, positions[slot]!, undefined, tf))));
@@ -222,16 +210,9 @@ class CatalogPostings implements PostingsSource {
     return tables ?? this.#buildVocabulary();
   }
 
-  /** Every term, read as one string (half the read of a string per term); row by row if some term holds the separator. */
+  /** Every term of the table. */
   #buildVocabulary(): VocabularyTables {
-    const [count, joined] = this.#db
-      .prepare<[], [number, string | null]>(`SELECT count(*), group_concat(term, char(${TERM_SEPARATOR})) FROM lexical_terms`)
-      .raw()
-      .get()!;
-    return (
-      vocabularyTablesOfJoined(joined ?? '', TERM_SEPARATOR, count) ??
-      vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all())
-    );
+    return vocabularyTables(this.#db.prepare<[], string>('SELECT term FROM lexical_terms').pluck().all());
   }
 }
 

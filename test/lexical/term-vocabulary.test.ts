@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TermVocabulary } from '../../src/lexical/term-vocabulary.js';
-import { decodeVocabularyTables, encodeVocabularyTables, vocabularyTables, vocabularyTablesOfJoined } from '../../src/lexical/vocabulary-tables.js';
+import { decodeVocabularyTables, encodeVocabularyTables, vocabularyTables } from '../../src/lexical/vocabulary-tables.js';
 import { prng } from '../../scripts/prng.js';
 import { levenshtein } from './helpers.js';
 
@@ -63,20 +63,6 @@ describe('TermVocabulary.near', () => {
         { position: 5, distance: 1 },
       ]);
     }
-  });
-});
-
-describe('vocabularyTablesOfJoined', () => {
-  it('lays out terms joined by a separator as vocabularyTables lays out the list', () => {
-    const terms = vocabulary(prng(41), 500);
-    expect(vocabularyTablesOfJoined(terms.join('\u0000'), 0, terms.length)).toEqual(vocabularyTables(terms));
-    expect(vocabularyTablesOfJoined('solo', 0, 1)).toEqual(vocabularyTables(['solo']));
-    expect(vocabularyTablesOfJoined('', 0, 1)).toEqual(vocabularyTables(['']));
-    expect(vocabularyTablesOfJoined('', 0, 0)).toEqual(vocabularyTables([]));
-    // A term holding the separator: more pieces than terms, or fewer.
-    expect(vocabularyTablesOfJoined('a\u0000b\u0000c', 0, 2)).toBeUndefined();
-    expect(vocabularyTablesOfJoined('a\u0000b', 0, 3)).toBeUndefined();
-    expect(vocabularyTablesOfJoined('ab', 0, 0)).toBeUndefined();
   });
 });
 
