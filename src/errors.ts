@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   NETWORK: 'user',
   /** A downloaded file's size or sha256 differs from the hub's; nothing was installed. */
   CHECKSUM: 'user',
+  /** A catalog, engine or search used after its `close()`: the caller's mistake. */
+  CLOSED: 'user',
   INDEX_CORRUPT: 'internal',
   ABORTED: 'internal',
   INTERNAL: 'internal',
@@ -42,6 +44,11 @@ export class SkillSearchError extends Error {
 /** A bad option: ``Expected `key` to <expectation>, got `<got>` ``. */
 export function badOption(key: string, expectation: string, got: unknown): SkillSearchError {
   return new SkillSearchError('BAD_OPTION', `Expected \`${key}\` to ${expectation}, got \`${String(got)}\``);
+}
+
+/** What a catalog, engine or search throws once closed: `<what> is closed`. */
+export function closedError(what: string): SkillSearchError {
+  return new SkillSearchError('CLOSED', `${what} is closed`);
 }
 
 /** `FILE: cannot read (ENOENT)`: the errno code when there is one, else the error's words. */

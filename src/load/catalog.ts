@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { CatalogSnapshot, Diagnostic } from '../types.js';
-import { SkillSearchError } from '../errors.js';
+import { closedError } from '../errors.js';
 import { mergeSkills, patchMerge, sameContent, type MergeEntry, type MergeResult, type ScanContent } from './merge.js';
 import {
   DEFAULT_WATCH_OPTIONS,
@@ -150,7 +150,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** Starts watching every source (idempotent); resolves when ready. Each coalesced batch of changes then invalidates the catalog and emits `change`. */
   watch(options?: CatalogWatchOptions): Promise<void> {
-    if (this.#closing !== undefined) return Promise.reject(new SkillSearchError('INTERNAL', 'the catalog is closed'));
+    if (this.#closing !== undefined) return Promise.reject(closedError('the catalog'));
     if (this.#watcher === undefined) {
       const resolved = options === undefined ? this.#options.watch || DEFAULT_WATCH_OPTIONS : resolveWatchOptions(options);
       const { claudePlugins, home, cwd } = this.#options;

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { badOption, SkillSearchError } from '../errors.js';
 import { definedOnly } from '../util/defined.js';
-import { positiveInteger } from '../util/option-checks.js';
+import { assertKnownKeys, positiveInteger } from '../util/option-checks.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill.js';
 import type { ToolsCache } from './tools-cache.js';
 import { defaultCodexAdminDir, defaultCodexHome, defaultManagedDir, demoSkillsDir } from './default-dirs.js';
@@ -169,7 +169,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
   else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
   else if (options.watch !== undefined && options.watch !== false) throw badOption('watch', 'be a boolean or an object', options.watch);
-  return Object.freeze({
+  const resolved = Object.freeze({
     cwd,
     home,
     bundledDir: optionalDir('bundledDir', options.bundledDir, () => null, cwd),
@@ -191,4 +191,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     limits,
     watch,
   });
+  // Each option resolves to one field (the limits to `limits`): any other key is a misspelling.
+  assertKnownKeys('SkillCatalog', options, [...Object.keys(resolved).filter((key) => key !== 'limits'), ...Object.keys(limits)]);
+  return resolved;
 }

@@ -24,6 +24,8 @@ export interface ScanOptions {
   readonly namespace?: string;
   /** Name a skill folder's SKILL.md by its folder whatever its frontmatter `name` says (Claude Code's rule for its own folders). */
   readonly folderNames?: boolean;
+  /** The folder must exist (`SourceDir.required`): missing or not a folder, it is a diagnostic rather than no skills. */
+  readonly required?: boolean;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
 }
@@ -96,20 +98,22 @@ async function* followed(dir: string, entries: readonly Dirent[], diagnostics: D
   }
 }
 
-async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
+async function listDir(dir: string, diagnostics: Diagnostic[], required = false): Promise<Dirent[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter(({ name }) => !name.startsWith('.') && name !== 'node_modules').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     const result = fromFsError(dir, error);
     if (result.state === 'failed') diagnostics.push(result.diagnostic);
+    else if (required)
+      diagnostics.push(diagnostic('unreadable', dir, (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'is not a folder' : 'no such folder'));
     return [];
   }
 }
 
-async function skillsCandidates(dir: string, diagnostics: Diagnostic[]): Promise<Candidate[]> {
+async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required?: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics), diagnostics)) {
+  for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics, required), diagnostics)) {
     if (folder) candidates.push({ file: join(full, SKILL_FILE), defaultName: name, folder: full });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
     else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: dir });
@@ -159,9 +163,9 @@ export interface DirStamp {
 }
 
 /** The files {@link scanSkillsDir} would read under `dir`, stat'ed, not read: equal to the `stamp` of a scan of them. */
-export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout'>): Promise<DirStamp> {
+export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout' | 'required'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
-  return stampOf(await candidatesOf(dir, options.layout ?? 'skills', diagnostics), diagnostics);
+  return stampOf(await candidatesOf(dir, options, diagnostics), diagnostics);
 }
 
 /** Each candidate's stat (links followed) and the listing's problems; files modified within {@link RACY_MS} go in `recent`. */
@@ -182,15 +186,16 @@ async function stampOf(candidates: readonly Candidate[], listing: readonly Diagn
   return { files, diagnostics: [...listing] };
 }
 
-function candidatesOf(dir: string, layout: DirLayout, diagnostics: Diagnostic[]): Promise<Candidate[]> {
-  return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics);
+/** The files a scan of `dir` reads ({@link statSkillsDir} and {@link scanSkillsDir} alike). */
+function candidatesOf(dir: string, { layout, required }: Pick<ScanOptions, 'layout' | 'required'>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
+  return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics, required);
 }
 
-/** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result. */
+/** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
   const diagnostics: Diagnostic[] = [];
-  const candidates = await candidatesOf(dir, options.layout ?? 'skills', diagnostics);
+  const candidates = await candidatesOf(dir, options, diagnostics);
   const memo = options.memo;
   const recent = memo === undefined ? undefined : new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.

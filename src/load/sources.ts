@@ -34,6 +34,8 @@ export interface SourceDir {
   readonly namespace?: string;
   /** Claude Code's own skill folders: a skill is named by its folder, as Claude Code lists it. */
   readonly folderNames?: boolean;
+  /** A folder the user named (`skillsDirs`): missing, it is a diagnostic; a host's usual folders are often absent. */
+  readonly required?: true;
 }
 
 /** `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside it, else up to the root. */
@@ -105,5 +107,5 @@ export function isOverride(options: ResolvedCatalogOptions): boolean {
 /** The directories a catalog scans: the override list when given, else the default sources. */
 export function resolveSources(options: ResolvedCatalogOptions): SourceDir[] {
   if (!isOverride(options)) return defaultSources(options);
-  return options.skillsDirs.map((dir) => ({ dir, source: 'skills' as const, rank: SOURCE_RANKS.project, layout: 'skills' as const }));
+  return options.skillsDirs.map((dir) => ({ dir, source: 'skills' as const, rank: SOURCE_RANKS.project, layout: 'skills' as const, required: true as const }));
 }

@@ -9,7 +9,7 @@
 import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
-import { positiveInteger } from '../util/option-checks.js';
+import { assertKnownKeys, positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { capQuery } from '../integrations/query-cap.js';
 import { offeredHits } from '../load/invocation.js';
@@ -43,6 +43,7 @@ function resolvePrefetcherOptions(options: SkillPrefetcherOptions): ResolvedOpti
   if (typeof searcher !== 'object' || searcher === null || typeof (searcher as SkillSearcher).search !== 'function') {
     throw badOption('searcher', `have a \`search(query, request)\` method`, searcher);
   }
+  assertKnownKeys('SkillPrefetcher', options, ['searcher', ...Object.keys(defaults), 'onError']);
   const merged = { ...defaults, ...definedOnly(options) } as unknown as ResolvedOptions;
   positiveInteger('concurrency', merged.concurrency);
   positiveInteger('maxSkills', merged.maxSkills);

@@ -1,4 +1,4 @@
-import { SkillSearchError, throwIfAborted } from '../errors.js';
+import { closedError, SkillSearchError, throwIfAborted } from '../errors.js';
 import { lexicalKey } from '../lexical/lexical-entry.js';
 import { LexicalIndex } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS } from '../store/entry-store.js';
@@ -352,7 +352,7 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   protected assertOpen(): void {
-    if (this.#closing !== undefined) throw new SkillSearchError('INTERNAL', 'the search engine is closed');
+    if (this.#closing !== undefined) throw closedError('the search engine');
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EntryStore } from '../store/entry-store.js';
 import { definedOnly } from '../util/defined.js';
-import { assertBoolean, assertFinite, assertNonNegativeInteger, assertPositiveInteger, badKnob, nestedKnobs } from '../util/option-checks.js';
+import { assertBoolean, assertFinite, assertKnownKeys, assertNonNegativeInteger, assertPositiveInteger, badKnob, nestedKnobs } from '../util/option-checks.js';
 import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } from '../types.js';
 import { CROSS_LINGUAL_DEFAULTS, resolveCrossLingualKnobs, type CrossLingualKnobs, type ResolvedCrossLingualKnobs } from '../lang/options.js';
 import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type ResolvedLexicalKnobs } from '../lexical/options.js';
@@ -183,8 +183,13 @@ export function assertMode(name: string, value: unknown): SearchMode {
 export type EngineKnobs = Omit<EngineOptions, 'embedder' | 'indexDir' | 'store' | 'storeWriter'>;
 export type ResolvedEngineKnobs = Omit<ResolvedEngineOptions, 'embedder' | 'indexDir' | 'store' | 'storeWriter'>;
 
+/** Every {@link EngineOptions} key: the knobs (each has a default) and the four that are not knobs. */
+const ENGINE_OPTION_KEYS: readonly string[] = ['embedder', 'indexDir', 'store', 'storeWriter', ...Object.keys(ENGINE_DEFAULTS)];
+
 /** Merges over {@link ENGINE_DEFAULTS}, validates every field, freezes. */
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
+  if (typeof options !== 'object' || options === null) throw badKnob('options', 'an object', options);
+  assertKnownKeys('SkillSearchEngine', options, ENGINE_OPTION_KEYS);
   const { embedder } = options;
   if (embedder === undefined || typeof embedder.embed !== 'function' || typeof embedder.id !== 'string') {
     throw badKnob('embedder', 'an Embedder ({ id, dimensions, embed })', embedder === undefined ? undefined : '[object]');

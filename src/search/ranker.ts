@@ -12,7 +12,7 @@ import { Centroid } from './centering.js';
 import { DenseQuery } from './dense-query.js';
 import { findNamedSkills } from './exact-name.js';
 import { denseShareFor } from './fusion.js';
-import { assertPositiveInteger } from '../util/option-checks.js';
+import { assertPositiveInteger, assertString } from '../util/option-checks.js';
 import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
@@ -168,6 +168,7 @@ export abstract class RankedSearch implements SkillSearcher {
     request: Omit<SearchRequest, 'abstain'> = {},
   ): Promise<{ ranked: RankedList; exact: readonly string[]; explanation?: RankExplanation }> {
     this.assertOpen();
+    assertString('query', query);
     throwIfAborted(request.signal);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const mode: SearchMode = request.mode === undefined ? this.options.mode : assertMode('mode', request.mode);

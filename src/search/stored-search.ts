@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SkillSearchError, errorMessage } from '../errors.js';
+import { closedError, SkillSearchError, errorMessage } from '../errors.js';
 import { CrossLingual } from '../lang/cross-lingual.js';
 import type { LexicalSearcher } from '../lexical/lexical-index.js';
 import { STORE_DEFAULTS, type EntryStore, type MemoryOverlay, type StoredCatalog } from '../store/entry-store.js';
@@ -239,7 +239,7 @@ export class StoredSearch extends RankedSearch {
   }
 
   protected assertOpen(): void {
-    if (this.#closed) throw new SkillSearchError('INTERNAL', 'the search is closed');
+    if (this.#closed) throw closedError('the search');
   }
 }
 

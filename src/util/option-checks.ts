@@ -1,5 +1,6 @@
-import { badOption, type SkillSearchError } from '../errors.js';
+import { badOption, SkillSearchError } from '../errors.js';
 import { definedOnly } from './defined.js';
+import { suggestNames } from './suggest.js';
 
 /** `value` when it is a positive safe integer; else the `BAD_OPTION` error naming `key`. */
 export function positiveInteger(key: string, value: unknown): number {
@@ -27,6 +28,20 @@ export function assertNonNegativeInteger(name: string, value: unknown): number {
 export function assertFinite(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw badKnob(name, `a number from ${min} to ${max}`, value);
   return value;
+}
+
+export function assertString(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw badKnob(name, 'a string', value);
+  return value;
+}
+
+/** Refuses a key `owner` has no option for (a misspelling from plain JavaScript, which would otherwise be ignored), naming it, the nearest and every known key. */
+export function assertKnownKeys(owner: string, options: object, known: readonly string[]): void {
+  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  if (unknown === undefined) return;
+  const [near] = suggestNames(unknown, known);
+  const hint = near === undefined ? '' : ` (did you mean \`${near}\`?)`;
+  throw new SkillSearchError('BAD_OPTION', `Expected an option of ${owner}, got \`${unknown}\`${hint}; its options: ${known.join(', ')}`);
 }
 
 export function assertBoolean(name: string, value: unknown): boolean {

@@ -125,6 +125,8 @@ describe('package entry points (built package, imported by name)', () => {
       'util/defined.js',
       'util/link-signal.js',
       'util/option-checks.js',
+      // "Did you mean" for a misspelt option: no imports of its own.
+      'util/suggest.js',
       'util/text.js',
     ]);
   });

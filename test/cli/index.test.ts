@@ -27,7 +27,7 @@ describe('index', () => {
 
     const first = await runCli(base, cache);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged \(\d+ ms\)\n$/);
+    expect(first.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged; 6 embedded \(\d+ ms\)\n$/);
     expect(first.stderr.split('\n')).toEqual(expect.arrayContaining(['indexing 0/6 skills', expect.stringMatching(/^indexing 6\/6 skills \([\d.]+\/s\)$/)]));
     expect(first.stderr).toContain(`index: saved in ${path.join(cache, 'store.sqlite')} (`);
 
@@ -48,6 +48,23 @@ describe('index', () => {
     const store = SqliteStore.open(path.join(cache, 'store.sqlite'));
     expect(store.database.prepare('SELECT size FROM catalogs ORDER BY id').pluck().all()).toEqual([6, 5, 5]);
     store.close();
+  });
+
+  it('says how many vectors it embedded and how many the store held already (a library engine embedded them, saved no catalog)', async () => {
+    const shared = tempDir();
+    dirs.push(shared);
+    const [{ SkillSearchEngine }, { SkillCatalog }, { resolveEmbedder }] = await Promise.all([
+      import('../../src/search/engine.js'),
+      import('../../src/load/catalog.js'),
+      import('../../src/embed/resolve.js'),
+    ]);
+    const engine = await SkillSearchEngine.open({ embedder: resolveEmbedder('hash'), store: path.join(shared, 'store.sqlite') });
+    const { skills } = await new SkillCatalog({ skillsDirs: [SKILLS] }).get();
+    expect(await engine.sync(skills)).toMatchObject({ added: 6, embedded: 6 });
+    await engine.close();
+    const result = await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--quiet'], shared);
+    expect(result.stdout).toMatch(/^indexed 6 skills: 6 added, 0 updated, 0 removed, 0 unchanged; 0 embedded, 6 from the store \(\d+ ms\)\n$/);
+    expect(JSON.parse((await runCli(['index', '--skills-dir', SKILLS, '--model', 'hash', '--json'], shared)).stdout)).toMatchObject({ added: 0, embedded: 0 });
   });
 
   it('indexes the good skills of a folder with broken ones, and points at validate', async () => {

@@ -168,6 +168,23 @@ describe('validate', () => {
     );
   });
 
+  it("gives Codex's rule only for the folders Codex's hook searches: not for a --skills-dir folder", async () => {
+    const skill = '---\ndescription: Create a new agent skill\n---\n';
+    const home = skillTree({
+      '.codex/skills/.system/skill-creator/SKILL.md': '---\ndescription: Codex: create or update a skill\n---\n',
+      '.config/skill-search/library/skill-creator/SKILL.md': skill,
+      'project/README.md': '',
+    });
+    const own = skillTree({ 'skill-creator/SKILL.md': skill });
+    const named = await runCli(['validate', '--skills-dir', own], home);
+    expect([named.code, named.stdout]).toEqual([0, '1 skill loaded; 0 errors, 0 warnings, 0 shadowed\n']);
+    // The default sources (the library) are what the installed Codex hook searches: the rule applies.
+    const library = path.join(home, '.config', 'skill-search', 'library', 'skill-creator', 'SKILL.md');
+    expect((await runCli(['validate', '--cwd', path.join(home, 'project')], home)).stdout).toContain(
+      `skill-search: ${library}: skill-creator is not suggested in Codex, which lists its own skill of this name (in its skills/.system)\n`,
+    );
+  });
+
   it('reports a bad line of a --tools file', async () => {
     const dir = skillTree({ 'tools.jsonl': '{"id":"a","name":"alpha","description":"First"}\nnot json\n' });
     const result = await runCli(['validate', '--tools', path.join(dir, 'tools.jsonl')], cache);

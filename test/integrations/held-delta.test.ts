@@ -242,7 +242,10 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     // The indexer saves it from the changed lines, as an overlay of the saved catalog: the file is not loaded whole.
     const table = (file = store) => storeRead(file, 'SELECT key, size, mtime_ms, text, starts, outcomes FROM tools_lines');
     const index = await runCli(spawned[0]!, cache);
-    expect([index.code, index.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 2 updated, 0 removed, 38 unchanged \(\d+ ms\)\n$/)]);
+    expect([index.code, index.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^indexed 40 skills: 0 added, 2 updated, 0 removed, 38 unchanged; 2 embedded \(\d+ ms\)\n$/),
+    ]);
     expect(storeCounts(store)[0]).toBe(before[0]! + 1);
     expect(storeRead(store, 'SELECT base FROM catalogs ORDER BY id DESC LIMIT 1')).toEqual({ base: expect.any(Number) });
     // Then the line table moves to the edited text: what a load of the whole file keeps.
@@ -260,7 +263,10 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     expect(again.stdout).toContain('tool-20');
     expect(spawned).toHaveLength(2);
     const second = await runCli(spawned[1]!, cache);
-    expect([second.code, second.stdout]).toEqual([0, expect.stringMatching(/^indexed 40 skills: 0 added, 1 updated, 0 removed, 39 unchanged \(\d+ ms\)\n$/)]);
+    expect([second.code, second.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^indexed 40 skills: 0 added, 1 updated, 0 removed, 39 unchanged; 1 embedded \(\d+ ms\)\n$/),
+    ]);
     expect(await hook('point the quasar telescope')).toEqual(again);
     expect(spawned).toHaveLength(2);
   });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_EVENTS, SkillCatalog, clearCatalogCache, getCatalog, type CatalogChange } from '../../src/load/catalog.js';
 import { demoSkillsDir } from '../../src/load/default-dirs.js';
-import { formatShadowed, type CatalogOptions } from '../../src/load/index.js';
+import { formatDiagnostic, formatShadowed, type CatalogOptions } from '../../src/load/index.js';
+import { statSkillsDir } from '../../src/load/scan.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
 let root: string;
@@ -184,6 +185,17 @@ describe('options', () => {
     expect(() => new SkillCatalog({ ...options, ...(bad as CatalogOptions) })).toThrow(message);
   });
 
+  it('refuses an option it does not have (a misspelling from plain JavaScript), naming it, the nearest and every option', () => {
+    expect(() => new SkillCatalog({ ...options, skillDirs: [root] } as CatalogOptions)).toThrow(
+      'skill-search: Expected an option of SkillCatalog, got `skillDirs` (did you mean `skillsDirs`?); its options: cwd, home, bundledDir, demo, demoDir, ' +
+        'claudePlugins, codexHome, codexAdminDir, libraryDirs, include, exclude, managedDir, builtinPluginDirs, pluginDirs, addDirs, skillsDirs, ' +
+        'toolsFiles, toolsCache, watch, maxBodyBytes, maxDescriptionChars, maxNameLength, maxHooksJsonChars',
+    );
+    expect(() => new SkillCatalog({ ...options, colour: 'red' } as CatalogOptions)).toThrow(
+      /^skill-search: Expected an option of SkillCatalog, got `colour`; its options: cwd, /,
+    );
+  });
+
   it('resolves once and freezes', () => {
     const catalog = new SkillCatalog({ ...options, addDirs: ['rel'] });
     expect(catalog.options.addDirs).toEqual([join(root, 'project', 'rel')]);
@@ -203,6 +215,27 @@ describe('getCatalog', () => {
   });
 });
 
+describe('skillsDirs the user named', () => {
+  it('are each a one-line diagnostic when missing or not a folder; the others load, and the host folders that are absent stay silent', async () => {
+    await writeTree(root, { 'named/pdf/SKILL.md': skillMd('Extract PDF tables'), 'a-file.md': skillMd('not a folder') });
+    const [missing, file, named] = [join(root, 'missing'), join(root, 'a-file.md'), join(root, 'named')];
+    const catalog = new SkillCatalog({ ...options, skillsDirs: [missing, file, named] });
+    const snapshot = await catalog.get();
+    expect(names(snapshot)).toEqual(['pdf']);
+    expect(snapshot.diagnostics.map(formatDiagnostic)).toEqual([`skill-search: ${missing}: no such folder`, `skill-search: ${file}: is not a folder`]);
+    expect(snapshot.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['unreadable', 'error'],
+      ['unreadable', 'error'],
+    ]);
+    // The stat-only path (what a hook checks a saved catalog by) finds the same as the scan.
+    const stamps = await catalog.stamps();
+    expect(stamps.sourceStamp).toBe(snapshot.sourceStamp);
+    expect(await statSkillsDir(missing, { required: true })).toEqual({ files: [], diagnostics: [snapshot.diagnostics[0]] });
+    // The default sources (home and project folders, none of them created here but one) say nothing.
+    expect((await new SkillCatalog(options).get()).diagnostics).toEqual([]);
+  });
+});
+
 describe('close', () => {
   it('is idempotent and returns the same promise', async () => {
     const catalog = new SkillCatalog(options);
@@ -211,6 +244,6 @@ describe('close', () => {
     expect(catalog.close()).toBe(closing);
     await closing;
     await rm(join(root, 'project'), { recursive: true });
-    await expect(catalog.watch()).rejects.toThrow('skill-search: the catalog is closed');
+    await expect(catalog.watch()).rejects.toMatchObject({ code: 'CLOSED', message: 'skill-search: the catalog is closed' });
   });
 });

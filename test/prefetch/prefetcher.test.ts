@@ -278,6 +278,12 @@ describe('SkillPrefetcher options', () => {
     expect(() => new SkillPrefetcher({ searcher: {} as never })).toThrow('Expected `searcher` to have a `search(query, request)` method');
     expect(() => new SkillPrefetcher({ searcher }).start({ userMessage: 42 as never })).toThrow('Expected `userMessage` to be a string, got `42`');
   });
+
+  it('refuses an option it does not have, naming it and every option (a misspelling from plain JavaScript)', () => {
+    expect(() => new SkillPrefetcher({ searcher: staticSearcher([]), maxSkill: 5 } as never)).toThrow(
+      'skill-search: Expected an option of SkillPrefetcher, got `maxSkill` (did you mean `maxSkills`?); its options: searcher, concurrency, maxSkills, searchK, minScore, now, onError',
+    );
+  });
 });
 
 describe('SkillPrefetcher after settle', () => {

@@ -149,6 +149,29 @@ describe('SkillSearchEngine lifecycle and options', () => {
     expect(engine.close()).toBe(closing);
     await closing;
     await expect(engine.search('pdf')).rejects.toThrow('skill-search: the search engine is closed');
+    // The caller's mistake (CLI exit 1), not a bug: searching and syncing alike.
+    for (const late of [engine.search('pdf'), engine.sync(SKILLS)]) {
+      await expect(late).rejects.toMatchObject({ code: 'CLOSED', isUserError: true, message: 'skill-search: the search engine is closed' });
+    }
+  });
+
+  it('refuses an option it does not have, naming it, the nearest and every option (a misspelling from plain JavaScript)', async () => {
+    const typo = SkillSearchEngine.open({ embedder: createHashEmbedder(), indexDirectory: '/tmp/x' } as never);
+    await expect(typo).rejects.toMatchObject({ code: 'BAD_OPTION' });
+    await expect(typo).rejects.toThrow(
+      /^skill-search: Expected an option of SkillSearchEngine, got `indexDirectory` \(did you mean `indexDir`\?\); its options: embedder, indexDir, store, storeWriter, ann, .*, crossLingual$/,
+    );
+  });
+
+  it('refuses a query that is not a string with one line naming it', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    await engine.sync(SKILLS);
+    for (const query of [{ query: 'pdf' }, undefined, 42]) {
+      const searched = engine.search(query as never);
+      await expect(searched).rejects.toMatchObject({ code: 'BAD_OPTION' });
+      await expect(searched).rejects.toThrow(`skill-search: Expected \`query\` to be a string, got \`${JSON.stringify(query) ?? 'undefined'}\``);
+    }
+    await expect(engine.explain({ query: 'pdf' } as never)).rejects.toThrow('Expected `query` to be a string');
   });
 
   it('validates options with the offending value', async () => {

@@ -220,7 +220,8 @@ export async function ruledSkills(sources: SourceOptions, skills: readonly Skill
     const note = invocationNote(skill);
     return note === undefined ? [] : [{ skill, note }];
   });
-  if (!codex) return ruled;
+  // Codex's hook is installed on the default sources: a `--skills-dir` or `--tools` catalog never reaches Codex.
+  if (!codex || (await import('../sources.js')).isOverride(sources)) return ruled;
   const [names, { isHostShadowed }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
   const note = 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)';
   return [...ruled, ...skills.filter((skill) => isHostShadowed(skill, 'codex', names)).map((skill) => ({ skill, note }))];

@@ -75,11 +75,14 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 
   function report(summary: IndexSummary, diagnostics: readonly Diagnostic[]): number {
-    const { ms } = summary;
+    const { ms, added, updated, embedded } = summary;
     if (args.values.json === true) return printJson(io, { ...summary, ms: round(ms, 1) });
+    // The counts are the catalog's; the vectors of new and changed skills were embedded or found in the store.
+    const stored = Math.max(0, added + updated - embedded);
+    const vectors = added + updated === 0 ? '' : `; ${embedded} embedded${stored === 0 ? '' : `, ${stored} from the store`}`;
     line(
       io.stdout,
-      `indexed ${plural(summary.skills, 'skill')}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged (${Math.round(ms)} ms)`,
+      `indexed ${plural(summary.skills, 'skill')}: ${added} added, ${updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged${vectors} (${Math.round(ms)} ms)`,
     );
     // The index lives in the shared store; `indexDir` holds only a `watch` server's socket and markers.
     line(io.stderr, `index: saved in ${storeFile(io.env)} (${summary.model})`);
