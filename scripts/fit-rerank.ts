@@ -168,6 +168,7 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r5': 'fixtures/eval/library-queries-r5.jsonl over ../shared/eval/library',
   'library-r6': 'fixtures/eval/library-queries-r6.jsonl over ../shared/eval/library',
   'library-r7': 'fixtures/eval/library-queries-r7.jsonl over ../shared/eval/library',
+  'library-r8': 'fixtures/eval/library-queries-r8.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
