@@ -382,23 +382,18 @@ const SHARED_NAME: readonly RerankFeature[] = ['nameSpecific', 'nameGeneric'];
 const IDF_EVIDENCE: readonly RerankFeature[] = ['weighted', 'weightedGap', 'rarest', 'singleCommon'];
 /** The fifth round's: the request's share in the name, and dense and BM25 agreeing on their first. */
 const AGREEMENT: readonly RerankFeature[] = ['nameCoverage', 'agree'];
-/** The twelfth round's: name words weighed by their specificity in the catalogue (`LexicalMatch.specificity`). */
-const SPECIFIC_NAME: readonly RerankFeature[] = ['nameWeighted', 'nameRarest'];
 /** Ten features that read no rank or raw score of one catalogue's scale (the fifth round's `compact` set). */
 const COMPACT: readonly RerankFeature[] = ['dense', 'lexical', 'coverage', 'name', 'nameCoverage', 'weighted', 'rarest', 'lexicalMargin', 'agree', 'denseOnly'];
 /** A `--feature-sets` entry's features. */
 function featureSetOf(set: string): readonly RerankFeature[] {
   if (set === 'all') return FEATURES;
-  const later = [...SHARED_NAME, ...AGREEMENT, ...SPECIFIC_NAME];
+  const later = [...SHARED_NAME, ...AGREEMENT];
   if (set === 'base') return FEATURES.filter((name) => !later.includes(name) && !IDF_EVIDENCE.includes(name));
   if (set === 'idf') return FEATURES.filter((name) => !later.includes(name));
-  if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name) && !SPECIFIC_NAME.includes(name));
+  if (set === 'general') return FEATURES.filter((name) => !SHARED_NAME.includes(name));
   if (set === 'compact') return COMPACT;
   // The ninth round's: the compact set with the shared-name features beside `name`.
   if (set === 'compact-shared') return [...COMPACT, ...SHARED_NAME];
-  // The twelfth round's: the compact and `idf` sets with the name words' catalogue specificity.
-  if (set === 'compact-specific') return [...COMPACT, ...SPECIFIC_NAME];
-  if (set === 'idf-specific') return [...featureSetOf('idf'), ...SPECIFIC_NAME];
   return set.split(',') as RerankFeature[];
 }
 const FEATURE_SETS = values['feature-sets'].split('|').map(featureSetOf);

@@ -95,9 +95,8 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   const cases: RankingCase[] = [];
   for (const name of suites) {
     for (const split of splits) {
-      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match;
-      // v4: each matched word's catalogue specificity per match (`LexicalMatch.specificity`).
-      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v4.json`);
+      // v2: every lexical match kept (v1 cut the list at 200, dropping some); v3: IDF-weighted coverage and rarest word per match.
+      const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
       const withBoundaries = boundariesFor(suite.skills);
@@ -236,8 +235,6 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
     coverage: hit.coverage ?? 0,
     weightedCoverage: hit.weightedCoverage ?? 0,
     rarest: hit.rarest ?? 0,
-    // The engine's hits carry the lexical match's specificity beside `RankedEvidence` (`candidates.ts`).
-    specificity: (hit as RankedEvidence & Pick<RerankCandidate, 'specificity'>).specificity,
   }));
 }
 

@@ -145,8 +145,6 @@ export class Bm25Scorer implements LexicalSearcher {
     const best = bestOf({ docs: reached, scores: final, count: reachedCount, limit: keep, heap: this.#heap, positions: source.positions });
     let idfTotal = 0;
     let idfMax = 0;
-    // A word in one document: the highest IDF this catalogue gives, against which `specificity` is read.
-    const idfOne = inverseFrequency(source.size, 1);
     for (const value of idf) {
       idfTotal += value;
       idfMax = Math.max(idfMax, value);
@@ -154,12 +152,10 @@ export class Bm25Scorer implements LexicalSearcher {
     return best.map(({ doc, score }) => {
       let weight = 0;
       let rarest = 0;
-      const specificity: Record<string, number> = Object.create(null) as Record<string, number>;
-      const queryTerms = distinct.filter((term, i) => {
+      const queryTerms = distinct.filter((_, i) => {
         if ((matched[doc * words + (i >>> 5)]! & (1 << (i & 31))) === 0) return false;
         weight += idf[i]!;
         rarest = Math.max(rarest, idf[i]!);
-        specificity[term] = idfOne > 0 ? idf[i]! / idfOne : 0;
         return true;
       });
       const found = new Set(queryTerms);
@@ -173,7 +169,6 @@ export class Bm25Scorer implements LexicalSearcher {
         coverage,
         weightedCoverage: idfTotal > 0 ? weight / idfTotal : 0,
         rarest: idfMax > 0 ? rarest / idfMax : 0,
-        specificity,
       };
       return explain ? { ...match, fields: termsByField(this.#matchOf(doc, terms, fields, fieldIds)) } : match;
     });

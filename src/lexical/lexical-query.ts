@@ -32,11 +32,6 @@ export interface LexicalMatch {
   readonly weightedCoverage?: number;
   /** Its rarest matched word's inverse document frequency relative to the query's rarest word the index has (0–1). */
   readonly rarest?: number;
-  /**
-   * Each query word it matched → that word's IDF over the catalogue relative to the IDF of a word in one
-   * document (0–1): how specific the word is in this catalogue, whatever the query.
-   */
-  readonly specificity?: Readonly<Record<string, number>>;
   /** Index terms matched per field (only with `LexicalSearchOptions.explain`). */
   readonly fields?: { readonly [field in LexicalField]?: readonly string[] };
 }

@@ -152,7 +152,6 @@ export function rankHybrid(
       coverage: candidate.coverage,
       weightedCoverage: lexicalOf.get(id)?.weightedCoverage ?? 0,
       rarest: lexicalOf.get(id)?.rarest ?? 0,
-      specificity: lexicalOf.get(id)?.specificity,
     });
   }
   const ids = [...orders.keys()];

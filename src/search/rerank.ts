@@ -1,6 +1,5 @@
 import bundled from './rerank-model.json' with { type: 'json' };
 import { FIELD_COUNT, INDEXED_FIELDS } from '../lexical/lexical-entry.js';
-import type { LexicalMatch } from '../lexical/lexical-query.js';
 import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
 
 /**
@@ -12,8 +11,7 @@ import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from 
 
 /** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
 export type RerankCandidate = Required<Pick<RankedEvidence, 'name' | 'order' | 'centered' | 'plain' | 'lexical' | 'coverage'>> &
-  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'> &
-  Pick<LexicalMatch, 'specificity'>;
+  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'>;
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
 export const RERANK_FEATURES = {
@@ -61,10 +59,6 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
-  /** `name` with each matched name word weighted by its specificity in the catalogue (`LexicalMatch.specificity`). */
-  nameWeighted: 'nameWeighted',
-  /** The highest specificity in the catalogue of a request word in the candidate's name (0 when none). */
-  nameRarest: 'nameRarest',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -100,19 +94,6 @@ function nameTerms(name: string, terms: ReadonlySet<string>): number {
   let found = 0;
   for (const term of terms) if (term.length >= 3 && squashed.includes(term)) found += 1;
   return Math.min(2, found) / 2;
-}
-
-/** `name` and the rarest matched name word, each name word the request matched weighed by its catalogue specificity (see {@link RERANK_FEATURES}.nameWeighted, nameRarest). */
-function specificNameWords(c: RerankCandidate): { weighted: number; rarest: number } {
-  const words = nameWords(c.name);
-  let weighted = 0;
-  let rarest = 0;
-  for (const word of words) {
-    const specificity = c.specificity !== undefined && Object.hasOwn(c.specificity, word) ? c.specificity[word]! : 0;
-    weighted += specificity;
-    rarest = Math.max(rarest, specificity);
-  }
-  return { weighted: words.size === 0 ? 0 : weighted / words.size, rarest };
 }
 
 /** Per candidate, its name words the request contains weighed by how many candidates' names share them (see {@link RERANK_FEATURES}.nameSpecific, nameGeneric). */
@@ -198,8 +179,6 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
-      nameWeighted: () => specificNameWords(c).weighted,
-      nameRarest: () => specificNameWords(c).rarest,
     };
     return names.map((name) => value[name]());
   });

@@ -4,16 +4,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SkillSearchError } from '../../src/errors.js';
 import { lexicalEntry } from '../../src/lexical/lexical-entry.js';
-import { tokenize as tokenizeWords } from '../../src/lexical/tokenize.js';
 import { LexicalIndex, type LexicalMatch } from '../../src/lexical/lexical-index.js';
 import type { LexicalSearcher } from '../../src/lexical/lexical-query.js';
 import { compareByteOrder, openCatalogLexical } from '../../src/store/catalog-lexical.js';
 import { LEXICAL_TABLES_SQL, putCatalogLexicalStats, putLexicalEntries } from '../../src/store/lexical-tables.js';
 import type { Skill } from '../../src/types.js';
 import { decodeVocabularyTables, vocabularyTables } from '../../src/lexical/vocabulary-tables.js';
-import { inverseFrequency } from '../../src/lexical/bm25-scorer.js';
-import { nameWords } from '../../src/search/relevance.js';
-import { rerankRows } from '../../src/search/rerank.js';
 import { EVAL_DIR, librarySkills, LIBRARY_QUERIES } from '../../scripts/eval-suites.js';
 import { prng } from '../../scripts/prng.js';
 import { makeSkill } from '../attachments/make-skill.js';
@@ -59,14 +55,8 @@ function sortedFields(fields: LexicalMatch['fields']): Record<string, string[]> 
 
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
 
-/** The same matched words with the same catalogue specificity (to 1e-9): what the re-ranker's name features read. */
-function sameSpecificity(got: LexicalMatch['specificity'], want: LexicalMatch['specificity']): boolean {
-  const words = Object.keys(want ?? {}).sort();
-  return JSON.stringify(Object.keys(got ?? {}).sort()) === JSON.stringify(words) && words.length > 0 && words.every((word) => close(got![word]!, want![word]!));
-}
-
 /**
- * The same matches with the same scores (to 1e-9), coverage, explained fields and word specificity, in the same
+ * The same matches with the same scores (to 1e-9), coverage and explained fields, in the same
  * score order; equal scores may come in another order, so matches are paired by id.
  */
 function expectSameMatches(got: readonly LexicalMatch[], want: readonly LexicalMatch[], label: string): void {
@@ -81,8 +71,6 @@ function expectSameMatches(got: readonly LexicalMatch[], want: readonly LexicalM
       problems.push(`${match.id}: ${twin.score}/${twin.coverage} vs ${match.score}/${match.coverage}`);
     else if (JSON.stringify(sortedFields(twin.fields)) !== JSON.stringify(sortedFields(match.fields)))
       problems.push(`${match.id}: fields ${JSON.stringify(twin.fields)} vs ${JSON.stringify(match.fields)}`);
-    else if (!sameSpecificity(twin.specificity, match.specificity))
-      problems.push(`${match.id}: specificity ${JSON.stringify(twin.specificity)} vs ${JSON.stringify(match.specificity)}`);
   });
   expect(problems, label).toEqual([]);
 }
@@ -294,65 +282,6 @@ describe('lexical tables', () => {
     const typos = ['refactr the databse migrashun', 'debuging flaky tets', 'pdf extrct tabels', 'kubernets deploymnt'];
     const matched = expectSameAnswers(openCatalogLexical(db, 4), memoryIndex(members), [...requests, ...typos], members.length);
     expect(matched).toBeGreaterThan(10_000);
-  });
-});
-
-describe('the re-ranker’s name words weighed by catalogue specificity', () => {
-  const library = join(EVAL_DIR, 'library');
-  it.skipIf(!existsSync(library))('reads the same values from memory and from SQLite over a small real catalogue', () => {
-    const names = [
-      'vector-forge',
-      'wycheproof',
-      'vector-index-tuning',
-      'rag-implementation',
-      'mermaid-to-proverif',
-      'graph-evolution',
-      'bazel-build-optimization',
-    ];
-    const members = librarySkills()
-      .filter((skill) => names.includes(skill.name))
-      .map((skill) => ({ skill, glosses: '' }));
-    expect(members).toHaveLength(names.length);
-    const db = openDb();
-    writeCatalog(db, 5, members);
-    const memory = memoryIndex(members);
-    const stored = openCatalogLexical(db, 5);
-    const request = 'test the chacha20 poly1305 aead against known vector sets';
-    const nameOf = (id: string): string => members.find((member) => member.skill.id === id)!.skill.name;
-    const terms = new Set(tokenizeWords(request));
-    const rows = (searcher: LexicalSearcher): Map<string, number[]> => {
-      const matches = searcher.search(request, members.length);
-      const candidates = matches.map((match) => ({
-        name: nameOf(match.id),
-        order: 0,
-        centered: 0,
-        plain: 0,
-        lexical: match.score,
-        coverage: match.coverage,
-        specificity: match.specificity,
-      }));
-      const values = rerankRows(candidates, terms, ['nameWeighted', 'nameRarest', 'name']);
-      return new Map(candidates.map((c, i) => [c.name, values[i]!]));
-    };
-    const fromMemory = rows(memory);
-    const fromStore = rows(stored);
-    expect([...fromStore.keys()].sort()).toEqual([...fromMemory.keys()].sort());
-    for (const [name, values] of fromMemory) values.forEach((value, f) => expect(close(fromStore.get(name)![f]!, value), name).toBe(true));
-    // "vector": its IDF over these skills (the documents the word alone reaches) against a word in one document's.
-    const N = members.length;
-    const vector = inverseFrequency(N, memory.search('vector', N).length) / inverseFrequency(N, 1);
-    expect(vector).toBeGreaterThan(0);
-    expect(vector).toBeLessThan(1);
-    const [weighted, rarest, name] = fromMemory.get('vector-forge')!;
-    expect(name).toBe(0.5);
-    expect(rarest).toBeCloseTo(vector, 12);
-    expect(weighted).toBeCloseTo(vector / 2, 12);
-    // One of three name words matched.
-    const [tuningWeighted, tuningRarest] = fromMemory.get('vector-index-tuning')!;
-    expect(tuningWeighted).toBeCloseTo(vector / 3, 12);
-    expect(tuningRarest).toBeCloseTo(vector, 12);
-    // A matched word that is not a name word weighs nothing here.
-    for (const [other, values] of fromMemory) if (![...nameWords(other)].includes('vector')) expect(values[1], other).toBe(0);
   });
 });
 
