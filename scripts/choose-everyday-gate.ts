@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { shownCount, thresholdFor } from '../src/search/abstention.js';
+import { relevanceFor, shownCount, thresholdFor } from '../src/search/abstention.js';
 import { lacksSpecificEvidence, type EverydayGate } from '../src/search/everyday-gate.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
@@ -39,8 +39,9 @@ for (const suite of SUITES) skillsIn.set(suite, (await loadSuite(catalogOf(suite
 /** r3 is all `test`: its everyday messages split in two halves, `train` and `dev`; its answerable requests are `check`. */
 const r3Split = (c: RankingCase): string =>
   c.answerable ? 'check' : createHash('sha256').update(`everyday-gate-r3:${c.id}`).digest()[0]! % 2 === 0 ? 'train' : 'dev';
-const model = ENGINE_DEFAULTS.relevance.models.hybrid;
-const threshold = thresholdFor(ENGINE_DEFAULTS.relevance, 'hybrid', ENGINE_DEFAULTS.abstain);
+/** The bundled hybrid relevance model and `balanced` threshold of a case's catalogue kind. */
+const modelOf = (c: RankingCase) => relevanceFor(ENGINE_DEFAULTS.relevance, c.kind).models.hybrid;
+const thresholdOf = (c: RankingCase) => thresholdFor(relevanceFor(ENGINE_DEFAULTS.relevance, c.kind), 'hybrid', ENGINE_DEFAULTS.abstain);
 const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANKERS } : {}) };
 
 interface Case {
@@ -58,7 +59,7 @@ const raw = [
 const cases: Case[] = raw.map((one) => {
   const c = one.suite === 'library-r3' ? { ...asEngineSees(one), split: r3Split(one) as RankingCase['split'] } : asEngineSees(one);
   const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const count = shownCount(relevance(model, ranked, c.query), threshold, ENGINE_DEFAULTS.shownCut, K);
+  const count = shownCount(relevance(modelOf(c), ranked, c.query), thresholdOf(c), ENGINE_DEFAULTS.shownCut, K);
   return { c, ranked, count, labels: reorderedLabels(c, ranked) };
 });
 
@@ -125,7 +126,7 @@ function choose(candidates: readonly EverydayGate[], suites: readonly SuiteName[
   return chosen;
 }
 
-console.log(`train, threshold ${threshold}, k ${K}\noff: ${report('train', OFF)}`);
+console.log(`train, threshold per catalogue kind, k ${K}\noff: ${report('train', OFF)}`);
 const first = choose(gates, SUITES.slice(0, -2));
 const second: EverydayGate[] = [];
 for (let step = 1; step <= 80; step += 1) for (const coverage of [1, 0.9, 0.8, 0.75, 0.67, 0.6, 0.5]) second.push({ ...first, coverage, bm25Share: step / 40 });

@@ -11,7 +11,7 @@
  *   npx tsx scripts/choose-shown-cut.ts [--sample 500] [--budget 1]
  */
 import { parseArgs } from 'node:util';
-import { shownCount, thresholdFor, type ShownCut } from '../src/search/abstention.js';
+import { relevanceFor, shownCount, thresholdFor, type ShownCut } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
 import { relevance } from '../src/search/relevance.js';
@@ -25,8 +25,9 @@ const { values } = parseArgs({
 
 const K = ENGINE_DEFAULTS.k;
 const DEPTH = 10;
-const model = ENGINE_DEFAULTS.relevance.models.hybrid;
-const threshold = thresholdFor(ENGINE_DEFAULTS.relevance, 'hybrid', ENGINE_DEFAULTS.abstain);
+/** The bundled hybrid relevance model and `balanced` threshold of a case's catalogue kind. */
+const modelOf = (c: RankingCase) => relevanceFor(ENGINE_DEFAULTS.relevance, c.kind).models.hybrid;
+const thresholdOf = (c: RankingCase) => thresholdFor(relevanceFor(ENGINE_DEFAULTS.relevance, c.kind), 'hybrid', ENGINE_DEFAULTS.abstain);
 const ordering: Reordering = { ...ENGINE_DEFAULTS, ...(ENGINE_DEFAULTS.evidenceRerank ? { rerank: BUNDLED_RERANKERS } : {}) };
 
 interface Scored {
@@ -38,7 +39,7 @@ interface Scored {
 const cases = (await rankingCases(CASE_SUITES, ['dev', 'test'], Number(values.sample), values.model)).map((c) => asEngineSees(c));
 const scored: Scored[] = cases.map((c) => {
   const ranked = reorder(c, ordering).slice(0, DEPTH);
-  return { c, scores: relevance(model, ranked, c.query), labels: reorderedLabels(c, ranked) };
+  return { c, scores: relevance(modelOf(c), ranked, c.query), labels: reorderedLabels(c, ranked) };
 });
 
 interface ShownMetrics {
@@ -57,7 +58,7 @@ function measure(rows: readonly Scored[], cut: ShownCut): ShownMetrics {
   let shownTotal = 0;
   let relevantShown = 0;
   for (const { c, scores, labels } of rows) {
-    const count = shownCount(scores, threshold, cut, K);
+    const count = shownCount(scores, thresholdOf(c), cut, K);
     if (!c.answerable) {
       m.negatives += 1;
       if (count === 0 && !c.named) m.abstained += 1;
@@ -97,7 +98,7 @@ const before = suites.map((suite) => measure(rowsOf('dev', suite), cuts[0]!).len
 let chosen = cuts[0]!;
 let chosenScore = Number.NEGATIVE_INFINITY;
 let chosenLength = Number.POSITIVE_INFINITY;
-console.log(`dev, threshold ${threshold}, k ${K}`);
+console.log(`dev, threshold per catalogue kind, k ${K}`);
 for (const cut of cuts) {
   const metrics = suites.map((suite) => measure(rowsOf('dev', suite), cut));
   const score = metrics.reduce((sum, m) => sum + m.shown5, 0) / metrics.length;

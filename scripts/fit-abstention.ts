@@ -1,5 +1,5 @@
 /**
- * Fits the relevance models (`src/search/relevance-model.json`): one logistic model per mode
+ * Fits the relevance models (`src/search/relevance-model.json`, `kinds.tools`): one logistic model per mode
  * over the features of `src/search/relevance.ts`, and the `strict` / `balanced` operating points.
  *
  *   npm run fit [-- --dry-run] [--sample 2000]
@@ -22,7 +22,6 @@ import {
   MODE_FEATURES,
   ORDERING_FEATURES,
   relevance,
-  type FeatureName,
   type LogisticModel,
   type QueryEvidence,
   type RankedEvidence,
@@ -31,7 +30,7 @@ import {
 import { SEARCH_MODES, type SearchMode } from '../src/types.js';
 import { EVAL_CACHE_ROOT, evalIndexDir, fileSafe, loadSuite, queryVectorsFile, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
-import { solve } from './solve.js';
+import { fitLogistic, L2, round } from './logistic-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -46,8 +45,6 @@ const { values } = parseArgs({
 
 const FIT_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library'];
 const DEPTH = 10;
-/** Ridge penalty on standardised weights, per unit of (suite-balanced) sample weight. */
-const L2 = 1e-3;
 /** Highest dev blank rate (answerable queries, worst suite) each operating point allows. */
 const BLANK_BUDGET = { balanced: 0.04, strict: 0.15 } as const;
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
@@ -130,58 +127,6 @@ async function collect(mode: SearchMode, cache: Map<string, QueryCase[]>): Promi
   return cases;
 }
 
-/** Weighted L2-regularised logistic regression by Newton's method; `fixed` weights stay 0. */
-function newton(x: number[][], y: number[], w: number[], fixed: ReadonlySet<number>): { weights: number[]; bias: number } {
-  const d = x[0]!.length;
-  let beta = new Array<number>(d + 1).fill(0);
-  const total = w.reduce((a, b) => a + b, 0);
-  const lambda = L2 * total;
-  for (let iter = 0; iter < 50; iter += 1) {
-    const grad = new Array<number>(d + 1).fill(0);
-    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
-    for (let i = 0; i < x.length; i += 1) {
-      const row = [1, ...x[i]!];
-      let z = 0;
-      for (let j = 0; j <= d; j += 1) z += beta[j]! * row[j]!;
-      const p = 1 / (1 + Math.exp(-z));
-      const g = w[i]! * (p - y[i]!);
-      const h = w[i]! * p * (1 - p);
-      for (let j = 0; j <= d; j += 1) {
-        grad[j]! += g * row[j]!;
-        for (let l = 0; l <= j; l += 1) hess[j]![l]! += h * row[j]! * row[l]!;
-      }
-    }
-    for (let j = 0; j <= d; j += 1) for (let l = 0; l < j; l += 1) hess[l]![j] = hess[j]![l]!;
-    for (let j = 1; j <= d; j += 1) {
-      grad[j]! += lambda * beta[j]!;
-      hess[j]![j]! += lambda;
-    }
-    for (const j of fixed) {
-      grad[j + 1] = 0;
-      for (let l = 0; l <= d; l += 1) hess[j + 1]![l] = hess[l]![j + 1] = l === j + 1 ? 1 : 0;
-    }
-    const step = solve(hess, grad);
-    beta = beta.map((value, j) => value - step[j]!);
-    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
-  }
-  return { bias: beta[0]!, weights: beta.slice(1) };
-}
-
-/** Fits `features` on the given rows (suite-balanced weights); ordering features are kept ≥ 0. */
-function fitLogistic(features: readonly FeatureName[], x: number[][], y: number[], w: number[]): LogisticModel {
-  const mean = features.map((_, j) => x.reduce((sum, row) => sum + row[j]!, 0) / x.length);
-  const scale = features.map((_, j) => Math.sqrt(x.reduce((sum, row) => sum + (row[j]! - mean[j]!) ** 2, 0) / x.length) || 1);
-  const z = x.map((row) => row.map((value, j) => (value - mean[j]!) / scale[j]!));
-  const fixed = new Set<number>();
-  for (;;) {
-    const { weights, bias } = newton(z, y, w, fixed);
-    // Ordering features may only raise relevance; a negative one is pinned at 0 and the rest refitted.
-    const negative = features.findIndex((name, j) => ORDERING_FEATURES.includes(name) && !fixed.has(j) && weights[j]! < 0);
-    if (negative < 0) return { features, mean: mean.map(round), scale: scale.map(round), weights: weights.map(round), bias: round(bias) };
-    fixed.add(negative);
-  }
-}
-
 function suiteWeights(cases: readonly QueryCase[]): (c: QueryCase) => number {
   const perSuite = new Map<SuiteName, number>();
   for (const c of cases) perSuite.set(c.suite, (perSuite.get(c.suite) ?? 0) + 1);
@@ -214,8 +159,6 @@ function fit(mode: SearchMode, cases: readonly QueryCase[]): RelevanceModel {
   }
   return { answerable, hit: fitLogistic(hitFeatures, x, y, w) };
 }
-
-const round = (value: number): number => Number(value.toPrecision(6));
 
 interface Outcome {
   readonly blank: number;
@@ -352,8 +295,11 @@ async function main(): Promise<void> {
     thresholds,
   };
   if (values['dry-run']) return;
-  writeFileSync(OUT, `${JSON.stringify(file, null, 1)}\n`);
-  console.error(`wrote ${OUT}`);
+  // The tool-list entry (and every catalogue's before the kinds were split); `kinds.skills` is `scripts/fit-relevance-kind.ts`'s.
+  const bundle = JSON.parse(readFileSync(OUT, 'utf8')) as { version: number; kinds: Record<string, RelevanceModels> };
+  bundle.kinds['tools'] = file;
+  writeFileSync(OUT, `${JSON.stringify(bundle, null, 1)}\n`);
+  console.error(`wrote kinds.tools of ${OUT}`);
 }
 
 await main();

@@ -1,8 +1,9 @@
 /**
  * Two `eval-shared.ts --per-query` runs compared request by request: for each suite and mode, the
- * answerable requests one run ranks right first and the other does not (hit@1), and the same for a
- * relevant skill among the first five shown (shown hit@5), with an exact two-sided sign test over
- * those discordant requests. The adoption rules in docs/retrieval.md judge a change by it.
+ * answerable requests one run ranks right first and the other does not (hit@1), and the same for the
+ * first shown hit (shown hit@1) and a relevant skill among the first five shown (shown hit@5), with an
+ * exact two-sided sign test over those discordant requests; then each run's mean shown length and
+ * its no-skill messages shown nothing per length class. The adoption rules in docs/retrieval.md judge a change by it.
  *
  *   npx tsx scripts/paired-per-query.ts BEFORE_DIR AFTER_DIR
  */
@@ -25,6 +26,14 @@ function signTest(wins: number, losses: number): number {
   return Math.min(1, 2 * tail);
 }
 
+/** A message's words, split on white space; the length classes no-skill abstention is reported by (docs/retrieval.md, twelfth round). */
+const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
+const LENGTH_CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
+  ['short (≤ 4 words)', (n) => n <= 4],
+  ['medium (5–12)', (n) => n >= 5 && n <= 12],
+  ['long (> 12)', (n) => n > 12],
+];
+
 const [before, after] = process.argv.slice(2);
 if (before === undefined || after === undefined) throw new Error('usage: paired-per-query.ts BEFORE_DIR AFTER_DIR');
 const read = (dir: string, file: string): Map<string, QueryRecord> =>
@@ -44,6 +53,7 @@ for (const file of readdirSync(before).filter((name) => name.endsWith('.jsonl'))
   const cells: string[] = [];
   for (const [label, view, within] of [
     ['hit@1', 'ranked', 1],
+    ['shown hit@1', 'shown', 1],
     ['shown hit@5', 'shown', 5],
   ] as const) {
     let won = 0;
@@ -60,4 +70,16 @@ for (const file of readdirSync(before).filter((name) => name.endsWith('.jsonl'))
     cells.push(`${label} won ${won} / lost ${lost} (p ${signTest(won, lost).toFixed(3)})`);
   }
   console.log(`${file.replace(/\.jsonl$/, '')}: ${cells.join('; ')}`);
+  for (const [side, records] of [
+    ['before', a],
+    ['after', b],
+  ] as const) {
+    const answerable = [...records.values()].filter((record) => record.relevant.length > 0);
+    const length = answerable.reduce((sum, record) => sum + Math.min(5, record.shown.length), 0) / Math.max(1, answerable.length);
+    const classes = LENGTH_CLASSES.map(([name, fits]) => {
+      const noSkill = [...records.values()].filter((record) => record.relevant.length === 0 && fits(words(record.query)));
+      return `${name} ${noSkill.filter((record) => record.shown.length === 0).length}/${noSkill.length}`;
+    });
+    console.log(`  ${side}: mean shown length ${length.toFixed(2)}; no-skill shown nothing by length: ${classes.join(', ')}`);
+  }
 }

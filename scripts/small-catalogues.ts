@@ -11,12 +11,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createUseLiteEmbedder } from '../src/embed/use-lite.js';
 import { scanSkillsDir } from '../src/load/scan.js';
-import { scoringDepth } from '../src/search/abstention.js';
+import { relevanceFor, scoringDepth } from '../src/search/abstention.js';
 import { SkillSearchEngine } from '../src/search/engine.js';
-import { ENGINE_DEFAULTS } from '../src/search/options.js';
-import type { RankedEvidence } from '../src/search/relevance.js';
+import { ENGINE_DEFAULTS, type EngineOptions } from '../src/search/options.js';
+import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
+import type { CatalogKind } from '../src/search/rerank.js';
 import type { Skill } from '../src/types.js';
 import { librarySkills, loadSuite } from './eval-suites.js';
+import { suiteKind } from './ranking-cases.js';
 
 /** One request whose shown list holds its skill with the clause off. */
 export interface ShownSmall {
@@ -24,8 +26,14 @@ export interface ShownSmall {
   readonly query: string;
   readonly skills: number;
   readonly terms: number;
+  /** The kind of the catalogue (`catalogKind`), which picks its re-ranker and relevance model. */
+  readonly kind: CatalogKind;
   /** The ranked list as deep as the engine's search reads it. */
   readonly ranked: readonly RankedEvidence[];
+  /** The query's evidence beside its ranked list, as the relevance model reads it. */
+  readonly evidence: QueryEvidence;
+  /** Per ranked hit: the request's skill. */
+  readonly labels: readonly boolean[];
 }
 
 const FIXTURE_SETS = ['fixtures/valid/skills', 'fixtures/chinese-skills/skills', 'test/cli/fixtures/skills', 'examples/skills'];
@@ -45,30 +53,36 @@ async function shownOver(
   skills: readonly Skill[],
   requests: readonly Request[],
   embedder: ReturnType<typeof createUseLiteEmbedder>,
+  relevance: EngineOptions['relevance'],
 ): Promise<ShownSmall[]> {
-  const engine = await SkillSearchEngine.open({ embedder, ann: 'exact', everydayGate: { bm25Share: 0 } });
+  const engine = await SkillSearchEngine.open({ embedder, ann: 'exact', everydayGate: { bm25Share: 0 }, relevance });
   await engine.sync(skills);
   const kept: ShownSmall[] = [];
+  const kind = suiteKind(skills);
   for (const { query, relevant } of requests) {
     const fits = (id: string, name: string): boolean => relevant.includes(id) || relevant.includes(name);
     const shown = await engine.search(query);
     if (!shown.some((hit) => fits(hit.skill.id, hit.skill.name))) continue;
-    const { ranked, exact } = await engine.rank(query, { mode: 'hybrid', k: Math.max(ENGINE_DEFAULTS.k, scoringDepth(ENGINE_DEFAULTS.relevance)) });
+    const { ranked, exact } = await engine.rank(query, {
+      mode: 'hybrid',
+      k: Math.max(ENGINE_DEFAULTS.k, scoringDepth(relevanceFor(ENGINE_DEFAULTS.relevance, kind))),
+    });
     if (exact.length > 0) continue;
-    kept.push({ set, query, skills: skills.length, terms: ranked.query.terms.size, ranked: ranked.ranked });
+    const labels = ranked.ranked.map((hit) => fits(hit.id, hit.name));
+    kept.push({ set, query, skills: skills.length, terms: ranked.query.terms.size, kind, ranked: ranked.ranked, evidence: ranked.query, labels });
   }
   await engine.close();
   return kept;
 }
 
-/** Every small-catalogue request shown its skill with the clause off, with its ranked evidence. */
-export async function smallCatalogueCases(root = process.cwd()): Promise<ShownSmall[]> {
+/** Every small-catalogue request shown its skill with the clause off (and the given relevance models), with its ranked evidence. */
+export async function smallCatalogueCases(root = process.cwd(), relevance = ENGINE_DEFAULTS.relevance): Promise<ShownSmall[]> {
   const embedder = createUseLiteEmbedder();
   const kept: ShownSmall[] = [];
   for (const dir of FIXTURE_SETS) {
     const { skills } = await scanSkillsDir(join(root, dir), { source: 'skills', rank: 0 });
     const requests = skills.map((skill) => ({ query: firstSentence(skill.description), relevant: [skill.id] }));
-    kept.push(...(await shownOver(dir, skills, requests, embedder)));
+    kept.push(...(await shownOver(dir, skills, requests, embedder, relevance)));
   }
   const library = librarySkills();
   const byName = new Map(library.map((skill) => [skill.name, skill]));
@@ -85,7 +99,7 @@ export async function smallCatalogueCases(root = process.cwd()): Promise<ShownSm
       const skills = [byName.get(seed)!, ...rest];
       const names = new Set(skills.map((skill) => skill.name));
       const requests = train.filter((query) => query.relevant.some((name) => names.has(name)));
-      kept.push(...(await shownOver(`library ${size} #${draw}`, skills, requests, embedder)));
+      kept.push(...(await shownOver(`library ${size} #${draw}`, skills, requests, embedder, relevance)));
     }
   }
   return kept;

@@ -2,6 +2,7 @@ import { badOption } from '../errors.js';
 import { ABSTAIN_LEVELS, type AbstainLevel, type AbstainSetting, type SearchMode } from '../types.js';
 import bundled from './relevance-model.json' with { type: 'json' };
 import type { RelevanceModel } from './relevance.js';
+import type { CatalogKind } from './rerank.js';
 
 /**
  * Abstention: the first hit is shown only when its relevance (`relevance.ts`) reaches the
@@ -41,8 +42,20 @@ export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting:
   return models.thresholds[mode][setting];
 }
 
-/** The models `scripts/fit-abstention.ts` fitted, shipped with the package. */
-export const BUNDLED_RELEVANCE: RelevanceModels = bundled as unknown as RelevanceModels;
+/**
+ * Relevance models per catalogue kind, picked by the rule that picks the re-ranker (`catalogKind`):
+ * tool lists and skill libraries answer everyday messages differently (docs/retrieval.md,
+ * "Everyday messages, round 4").
+ */
+export type RelevanceByKind = Readonly<Record<CatalogKind, RelevanceModels>>;
+
+/** The models for a catalogue of `kind`: the kind's entry, or the caller's one set for every kind. */
+export function relevanceFor(setting: RelevanceModels | RelevanceByKind, kind: CatalogKind): RelevanceModels {
+  return 'models' in setting ? setting : setting[kind];
+}
+
+/** The models shipped with the package: `tools` fitted by `scripts/fit-abstention.ts`, `skills` by `scripts/fit-relevance-kind.ts`. */
+export const BUNDLED_RELEVANCE: RelevanceByKind = (bundled as unknown as { kinds: RelevanceByKind }).kinds;
 
 /** How far the shown list reaches past its first hit (`EngineOptions.shownCut`). */
 export interface ShownCut {

@@ -5,7 +5,7 @@ import { SEARCH_MODES, type AbstainSetting, type Embedder, type SearchMode } fro
 import { CROSS_LINGUAL_DEFAULTS, resolveCrossLingualKnobs, type CrossLingualKnobs, type ResolvedCrossLingualKnobs } from '../lang/options.js';
 import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type ResolvedLexicalKnobs } from '../lexical/options.js';
 import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorIndexKnobs, type VectorIndexKnobs } from '../vector-index/options.js';
-import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceModels, type ShownCut } from './abstention.js';
+import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceByKind, type RelevanceModels, type ShownCut } from './abstention.js';
 import type { EverydayGate } from './everyday-gate.js';
 
 export { assertPositiveInteger } from '../util/option-checks.js';
@@ -72,8 +72,11 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * answerable requests rare, `strict` shows less that is off-topic, `off` never abstains, a number in [0, 1] is the threshold. @default 'balanced'
    */
   readonly abstain?: AbstainSetting;
-  /** The fitted relevance models and operating points; replace only to try a refit (`npm run fit`). @default the bundled `relevance-model.json` */
-  readonly relevance?: RelevanceModels;
+  /**
+   * The fitted relevance models and operating points, one set per catalogue kind (`catalogKind`) or one for every kind; replace
+   * only to try a refit (`npm run fit`, `scripts/fit-relevance-kind.ts`). @default the bundled `relevance-model.json`
+   */
+  readonly relevance?: RelevanceModels | RelevanceByKind;
   /**
    * A hit after a first one that passed the threshold is shown when it passes too, or scores at least `relative` × the first's
    * and `floor` × the threshold; `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}

@@ -5,7 +5,7 @@ import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js'
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
-import { assertAbstainSetting, scoringDepth, shownCount, thresholdFor } from './abstention.js';
+import { assertAbstainSetting, relevanceFor, scoringDepth, shownCount, thresholdFor, type RelevanceModels } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
@@ -17,7 +17,7 @@ import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
-import { bundledReranker, type RerankModel } from './rerank.js';
+import { BUNDLED_RERANKERS, catalogKind, type CatalogKind } from './rerank.js';
 
 /**
  * A catalog as ranking reads it, wherever it is held: a live index in memory (`engine.ts`) or a
@@ -57,7 +57,7 @@ export abstract class RankedSearch implements SkillSearcher {
   /** A message's chunk vectors, one entry (and one model call) per message. */
   readonly #chunks: QueryEmbeddingCache;
   #centroid: { side: DenseSide; version: number; centroid: Centroid } | undefined;
-  #reranker: { lexical: LexicalSearcher; generation: number; model: RerankModel } | undefined;
+  #kind: { lexical: LexicalSearcher; generation: number; kind: CatalogKind } | undefined;
 
   protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }) {
     this.options = options.engine;
@@ -129,8 +129,9 @@ export abstract class RankedSearch implements SkillSearcher {
           ? 'off'
           : assertAbstainSetting('abstain', request.abstain);
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
-    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(this.options.relevance)) });
-    return { k, threshold: thresholdFor(this.options.relevance, mode, setting), model: this.options.relevance.models[mode], ranked, exact, explanation };
+    const models = this.#relevance();
+    const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(models)) });
+    return { k, threshold: thresholdFor(models, mode, setting), model: models.models[mode], ranked, exact, explanation };
   }
 
   /**
@@ -153,9 +154,14 @@ export abstract class RankedSearch implements SkillSearcher {
     };
   }
 
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's). */
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's), in this catalog. */
   threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
-    return thresholdFor(this.options.relevance, mode, setting);
+    return thresholdFor(this.#relevance(), mode, setting);
+  }
+
+  /** The relevance models of the catalog's kind. */
+  #relevance(): RelevanceModels {
+    return relevanceFor(this.options.relevance, this.#kindOf(this.catalog));
   }
 
   /**
@@ -229,7 +235,7 @@ export abstract class RankedSearch implements SkillSearcher {
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
     const knobs = fusionFor(this.options, share, routed);
     // The re-ranker of the catalogue's kind (`catalogKind`).
-    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && this.#rerankerOf(catalog) };
+    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && BUNDLED_RERANKERS[this.#kindOf(catalog)] };
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
@@ -256,13 +262,13 @@ export abstract class RankedSearch implements SkillSearcher {
     return centroid;
   }
 
-  /** The bundled re-ranker of the catalog's kind (`catalogKind`), kept until the catalog changes. */
-  #rerankerOf(catalog: RankedCatalog): RerankModel {
-    const cached = this.#reranker;
-    if (cached !== undefined && cached.lexical === catalog.lexical && cached.generation === catalog.generation) return cached.model;
-    const model = bundledReranker(catalog.lexical.fieldLengths);
-    this.#reranker = { lexical: catalog.lexical, generation: catalog.generation, model };
-    return model;
+  /** The catalog's kind (`catalogKind`), which picks its re-ranker and relevance models; kept until the catalog changes. */
+  #kindOf(catalog: RankedCatalog): CatalogKind {
+    const cached = this.#kind;
+    if (cached !== undefined && cached.lexical === catalog.lexical && cached.generation === catalog.generation) return cached.kind;
+    const kind = catalogKind(catalog.lexical.fieldLengths);
+    this.#kind = { lexical: catalog.lexical, generation: catalog.generation, kind };
+    return kind;
   }
 
   /** `companion`: shown below the threshold beside a hit that reached it (`SearchHit.companion`). */

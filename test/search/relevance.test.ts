@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, thresholdFor } from '../../src/search/abstention.js';
 import { featureRows, MODE_FEATURES, nameMatch, ORDERING_FEATURES, relevance, type RankedEvidence, type RelevanceModel } from '../../src/search/relevance.js';
+import { CATALOG_KINDS } from '../../src/search/rerank.js';
 import { SEARCH_MODES } from '../../src/types.js';
 
 const terms = new Set(['merg', 'pdf', 'file']);
@@ -54,30 +55,40 @@ describe('relevance', () => {
 });
 
 describe('the bundled models', () => {
-  it.each(SEARCH_MODES)('%s: uses only features its mode computes, ordering weights ≥ 0, strict above balanced', (mode) => {
-    const { answerable, hit } = BUNDLED_RELEVANCE.models[mode];
-    for (const name of [...answerable.features, ...hit.features]) expect(MODE_FEATURES[mode]).toContain(name);
-    for (const name of answerable.features) expect(ORDERING_FEATURES).not.toContain(name);
-    hit.features.forEach((name, j) => {
-      if (ORDERING_FEATURES.includes(name)) expect(hit.weights[j]).toBeGreaterThanOrEqual(0);
+  for (const kind of CATALOG_KINDS) {
+    it.each(SEARCH_MODES)(`${kind}, %s: uses only features its mode computes, ordering weights ≥ 0, strict above balanced`, (mode) => {
+      const { answerable, hit } = BUNDLED_RELEVANCE[kind].models[mode];
+      for (const name of [...answerable.features, ...hit.features]) expect(MODE_FEATURES[mode]).toContain(name);
+      for (const name of answerable.features) expect(ORDERING_FEATURES).not.toContain(name);
+      hit.features.forEach((name, j) => {
+        if (ORDERING_FEATURES.includes(name)) expect(hit.weights[j]).toBeGreaterThanOrEqual(0);
+      });
+      for (const model of [answerable, hit])
+        expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
+      const { strict, balanced } = BUNDLED_RELEVANCE[kind].thresholds[mode];
+      expect(strict).toBeGreaterThanOrEqual(balanced);
+      expect(balanced).toBeGreaterThan(0);
     });
-    for (const model of [answerable, hit])
-      expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
-    const { strict, balanced } = BUNDLED_RELEVANCE.thresholds[mode];
-    expect(strict).toBeGreaterThanOrEqual(balanced);
-    expect(balanced).toBeGreaterThan(0);
-  });
+  }
 
-  it('records how it was fitted', () => {
-    expect(BUNDLED_RELEVANCE.provenance).toMatchObject({ script: 'scripts/fit-abstention.ts', splitSeed: expect.any(String), date: expect.any(String) });
+  it('records how each kind was fitted', () => {
+    expect(BUNDLED_RELEVANCE.tools.provenance).toMatchObject({ script: 'scripts/fit-abstention.ts', splitSeed: expect.any(String), date: expect.any(String) });
+    expect(BUNDLED_RELEVANCE.skills.provenance).toMatchObject({
+      script: 'scripts/fit-relevance-kind.ts',
+      command: expect.any(String),
+      splitSeed: expect.any(String),
+      data: expect.any(String),
+      date: expect.any(String),
+    });
   });
 });
 
 describe('abstention settings', () => {
   it('maps levels to the fitted thresholds and takes a number as the threshold itself', () => {
-    expect(thresholdFor(BUNDLED_RELEVANCE, 'hybrid', 'off')).toBe(0);
-    expect(thresholdFor(BUNDLED_RELEVANCE, 'hybrid', 'balanced')).toBe(BUNDLED_RELEVANCE.thresholds.hybrid.balanced);
-    expect(thresholdFor(BUNDLED_RELEVANCE, 'dense', 0.42)).toBe(0.42);
+    const models = BUNDLED_RELEVANCE.skills;
+    expect(thresholdFor(models, 'hybrid', 'off')).toBe(0);
+    expect(thresholdFor(models, 'hybrid', 'balanced')).toBe(models.thresholds.hybrid.balanced);
+    expect(thresholdFor(models, 'dense', 0.42)).toBe(0.42);
   });
 
   it('rejects anything else, naming the value', () => {

@@ -17,9 +17,11 @@ beforeAll(async () => {
 
 describe('relevance and k', () => {
   it('reads lists as deep as the bundled model was fitted on', () => {
-    expect(scoringDepth(BUNDLED_RELEVANCE)).toBe(10);
-    expect(scoringDepth({ ...BUNDLED_RELEVANCE, provenance: {} })).toBe(10);
-    expect(scoringDepth({ ...BUNDLED_RELEVANCE, provenance: { depth: 20 } })).toBe(20);
+    for (const models of [BUNDLED_RELEVANCE.tools, BUNDLED_RELEVANCE.skills]) {
+      expect(scoringDepth(models)).toBe(10);
+      expect(scoringDepth({ ...models, provenance: {} })).toBe(10);
+      expect(scoringDepth({ ...models, provenance: { depth: 20 } })).toBe(20);
+    }
   });
 
   for (const mode of ['hybrid', 'dense', 'lexical'] as const satisfies readonly SearchMode[]) {
