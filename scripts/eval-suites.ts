@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third to tenth sets (`library-r3`, `library-r4`,
- * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the third to eleventh sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -67,6 +67,8 @@ export const LIBRARY_REQUESTS = {
   'library-r9': fixture('library-queries-r9.jsonl'),
   /** Every skill, lengths in thirds, and 100 everyday messages; judges one ranking and one abstention change. */
   'library-r10': fixture('library-queries-r10.jsonl'),
+  /** Every skill, lengths in thirds, and 100 everyday messages (over 40 of them long); a blind judge of one change. */
+  'library-r11': fixture('library-queries-r11.jsonl'),
 } as const;
 type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
 export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;
@@ -81,6 +83,7 @@ const ALL_TEST: ReadonlySet<SuiteName> = new Set([
   'library-r8',
   'library-r9',
   'library-r10',
+  'library-r11',
 ]);
 
 export const SPLIT_SEED = 'skill-search-split-1';

@@ -236,3 +236,27 @@ describe('the tenth library set (library-r10), pre-registered and held out whole
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
+
+describe('the eleventh library set (library-r11), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib11-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r11'], 'lib11');
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r11']);
+    expect(Math.round(empty * queries.length)).toBe(100);
+    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
+    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r11'])).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r11', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r11')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r11', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r11', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(540);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
