@@ -134,6 +134,20 @@ export const CATALOG: readonly SkillSpec[] = [
 
 export const SKILLS: readonly Skill[] = CATALOG.map(makeSkill);
 
+/** Three tool lines (no body, a short description each) and three SKILL.md skills: catalogues of either kind for `catalogKind`. */
+const toolLine = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: '' });
+const skillFile = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: `# ${name}\n\nSteps to follow.\n` });
+export const KIND_TOOLS: readonly Skill[] = [
+  toolLine('getWeather', 'Get the current weather for a city'),
+  toolLine('create_issue', 'Create a new issue in a repository'),
+  toolLine('searchFlights', 'Search flights between two airports on a date'),
+];
+export const KIND_SKILLS: readonly Skill[] = [
+  skillFile('pdf', 'Fill PDF forms'),
+  skillFile('docx', 'Edit Word documents'),
+  skillFile('release-notes', 'Draft release notes'),
+];
+
 /** Wraps an embedder and records every text it is asked to embed. */
 export function counting(embedder: Embedder = createHashEmbedder()): Embedder & { texts: string[] } {
   const texts: string[] = [];

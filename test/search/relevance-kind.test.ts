@@ -6,17 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { BUNDLED_RELEVANCE, relevanceFor } from '../../src/search/abstention.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import type { Skill } from '../../src/types.js';
-import { makeSkill } from './fixtures.js';
+import { KIND_SKILLS, KIND_TOOLS } from './fixtures.js';
 
-const tool = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: '' });
-const tools = [
-  tool('getWeather', 'Get the current weather for a city'),
-  tool('create_issue', 'Create a new issue in a repository'),
-  tool('searchFlights', 'Search flights between two airports on a date'),
-];
-const skill = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: `# ${name}\n\nSteps to follow.\n` });
-const skills = [skill('pdf', 'Fill PDF forms'), skill('docx', 'Edit Word documents'), skill('release-notes', 'Draft release notes')];
+const tools = KIND_TOOLS;
+const skills = KIND_SKILLS;
 
 describe('relevanceFor', () => {
   it('takes the entry of the catalogue kind, or a caller’s one set for every kind', () => {

@@ -16,7 +16,7 @@ import {
   type RerankModel,
 } from '../../src/search/rerank.js';
 import type { Skill } from '../../src/types.js';
-import { makeSkill } from './fixtures.js';
+import { KIND_SKILLS, KIND_TOOLS } from './fixtures.js';
 
 const terms = new Set(['fastq', 'pars', 'file']);
 // `sarif` wins densely on one common word; `fastq-tools` matches two rare words, one in its name.
@@ -286,14 +286,8 @@ describe('catalogKind', () => {
     expect(catalogKind(lengths([0, 5]))).toBe('tools');
   });
 
-  const tool = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: '' });
-  const tools = [
-    tool('getWeather', 'Get the current weather for a city'),
-    tool('create_issue', 'Create a new issue in a repository'),
-    tool('searchFlights', 'Search flights between two airports on a date'),
-  ];
-  const skill = (name: string, description: string): Skill => ({ ...makeSkill({ name, description }), body: `# ${name}\n\nSteps to follow.\n` });
-  const skills = [skill('pdf', 'Fill PDF forms'), skill('docx', 'Edit Word documents'), skill('release-notes', 'Draft release notes')];
+  const tools = KIND_TOOLS;
+  const skills = KIND_SKILLS;
 
   it('is read alike from the in-memory index and through its scorer, which the stored catalogue shares', () => {
     const index = (catalogue: readonly Skill[]): LexicalIndex => {
