@@ -160,7 +160,9 @@ const FEATURES: Record<string, (row: Case) => number> = {
   /** Share of the message's sentences that ask (a question mark, or opening with a request or an imperative-looking word). */
   askShare: (row) => {
     const sentences = row.text.split(/(?<=[.!?])\s+|\n+/u).filter((s) => s.trim() !== '');
-    const asks = sentences.filter((s) => /\?\s*$/u.test(s) || /^(please|can|could|would|will|let's|lets|help|i need|i want|i'd like|we need)\b/iu.test(s.trim()));
+    const asks = sentences.filter(
+      (s) => /\?\s*$/u.test(s) || /^(please|can|could|would|will|let's|lets|help|i need|i want|i'd like|we need)\b/iu.test(s.trim()),
+    );
     return sentences.length === 0 ? 0 : asks.length / sentences.length;
   },
 };
@@ -198,10 +200,7 @@ console.log(
 );
 console.log('feature: AUC long answerable vs long no-skill (all lengths); quantiles 10/25/50/75/90 answerable | no-skill');
 for (const [name, f] of Object.entries(FEATURES)) {
-  const all = auc(
-    pooled.filter((row) => row.answerable).map(f),
-    pooled.filter((row) => !row.answerable).map(f),
-  );
+  const all = auc(pooled.filter((row) => row.answerable).map(f), pooled.filter((row) => !row.answerable).map(f));
   console.log(
     `  ${name}: AUC ${auc(longAsk.map(f), longChat.map(f)).toFixed(3)} (${all.toFixed(3)}); ${quantiles(longAsk.map(f))} | ${quantiles(longChat.map(f))}`,
   );
@@ -227,7 +226,16 @@ interface Outcome {
 }
 /** What the engine shows, today's or with the gate `feature` < `cut` on long messages. */
 function outcome(rows: readonly Case[], gate?: { feature: (row: Case) => number; cut: number }): Outcome {
-  const o: Outcome = { answerable: 0, shown1: 0, shown5: 0, length: 0, negatives: 0, abstained: 0, byClass: { short: [0, 0], medium: [0, 0], long: [0, 0] }, smallLost: 0 };
+  const o: Outcome = {
+    answerable: 0,
+    shown1: 0,
+    shown5: 0,
+    length: 0,
+    negatives: 0,
+    abstained: 0,
+    byClass: { short: [0, 0], medium: [0, 0], long: [0, 0] },
+    smallLost: 0,
+  };
   for (const row of rows) {
     let count = shownToday(row);
     if (!row.named && gate !== undefined && row.words > LONG && gate.feature(row) < gate.cut) count = 0;
@@ -264,8 +272,7 @@ function chooseCut(rows: readonly Case[], feature: (row: Case) => number): numbe
   let best = { cut: Number.NEGATIVE_INFINITY, abstained: base.abstained };
   for (const cut of candidates) {
     const o = outcome(rows, { feature, cut });
-    const ok =
-      o.shown5 >= base.shown5 - allowance * base.answerable && o.shown1 >= base.shown1 - allowance * base.answerable && o.smallLost === 0;
+    const ok = o.shown5 >= base.shown5 - allowance * base.answerable && o.shown1 >= base.shown1 - allowance * base.answerable && o.smallLost === 0;
     if (ok && o.abstained > best.abstained) best = { cut, abstained: o.abstained };
   }
   return best.cut;
@@ -303,5 +310,12 @@ for (const name of gateFeatures) {
   const whole = chooseCut(cases, feature);
   console.log(`  ${name}, out of fold (cuts ${cuts.join(' ')}): ${line(sum)}; ${within(sum)}; on all groups: cut ${whole.toFixed(3)}`);
   for (const { rows, cut } of folded.filter(({ rows }) => ['library-r10', 'library-r11'].includes(rows[0]?.group ?? '')))
-    console.log(`    ${rows[0]!.group}: ${line(outcome(rows.filter((row) => !row.small), Number.isFinite(cut) ? { feature, cut } : undefined))}`);
+    console.log(
+      `    ${rows[0]!.group}: ${line(
+        outcome(
+          rows.filter((row) => !row.small),
+          Number.isFinite(cut) ? { feature, cut } : undefined,
+        ),
+      )}`,
+    );
 }
