@@ -1,12 +1,12 @@
 /**
  * Long everyday chat over a skill library (docs/retrieval.md, "Everyday messages, round 6"): reads
  * what separates the first hits of long no-skill messages from long answerable requests' in the
- * evidence the engine already has, then replays one candidate gate, cross-validated leave one set
+ * evidence the engine already has, then replays candidate gates, each cross-validated leave one set
  * out over `library` train + dev and `library-r2` … `library-r11` (development data only), against
  * today's engine (relevance, `balanced` threshold, shown cut, everyday gate) in the same run.
  *
- * The gate: a message of more than `LONG` words is shown nothing when its first hit's
- * `feature` is below a threshold chosen, per fold, on the other groups by round 5's eligibility
+ * A gate: a message of more than `LONG` words is shown nothing when its first hit's feature (or
+ * both of two features) is below a cut chosen, per fold, on the other groups by round 5's eligibility
  * (pooled shown hit@1 and hit@5 within `--allowance` of today's, no small-catalogue request losing
  * its shown skill); the most no-skill messages shown nothing wins. Development only: nothing here is
  * read by the engine.
@@ -213,32 +213,45 @@ for (const row of [...longChatShown].sort((a, b) => (b.scores[0] ?? 0) - (a.scor
 console.log('examples, long answerable with the lowest weighted coverage:');
 for (const row of [...longAsk].sort((a, b) => FEATURES['weightedCoverage']!(a) - FEATURES['weightedCoverage']!(b)).slice(0, examples)) console.log(show(row));
 
-// ---- The lever: a long-message gate on one feature, cross-validated leave one set out.
+// ---- The lever: a long-message gate on one feature or two (both below their cuts), cross-validated leave one set out.
+/** A gate: a long message is shown nothing when every one of its first hit's `features` is below its cut. */
+interface Gate {
+  readonly features: readonly string[];
+  readonly cuts: readonly number[];
+}
 interface Outcome {
   answerable: number;
   shown1: number;
   shown5: number;
   length: number;
+  /** Answerable requests shown something today whose list the gate empties. */
+  blanked: number;
   negatives: number;
   abstained: number;
   byClass: Record<'short' | 'medium' | 'long', [number, number]>;
   smallLost: number;
 }
-/** What the engine shows, today's or with the gate `feature` < `cut` on long messages. */
-function outcome(rows: readonly Case[], gate?: { feature: (row: Case) => number; cut: number }): Outcome {
-  const o: Outcome = {
-    answerable: 0,
-    shown1: 0,
-    shown5: 0,
-    length: 0,
-    negatives: 0,
-    abstained: 0,
-    byClass: { short: [0, 0], medium: [0, 0], long: [0, 0] },
-    smallLost: 0,
-  };
+const todayCount = new Map(cases.map((row) => [row, shownToday(row)]));
+const featureValues = new Map(cases.map((row) => [row, Object.fromEntries(Object.entries(FEATURES).map(([name, f]) => [name, f(row)]))]));
+const gates = (row: Case, gate: Gate | undefined): boolean =>
+  gate !== undefined && !row.named && row.words > LONG && gate.features.every((name, i) => featureValues.get(row)![name]! < gate.cuts[i]!);
+const empty = (): Outcome => ({
+  answerable: 0,
+  shown1: 0,
+  shown5: 0,
+  length: 0,
+  blanked: 0,
+  negatives: 0,
+  abstained: 0,
+  byClass: { short: [0, 0], medium: [0, 0], long: [0, 0] },
+  smallLost: 0,
+});
+/** What the engine shows, today's or with `gate` on long messages. */
+function outcome(rows: readonly Case[], gate?: Gate): Outcome {
+  const o = empty();
   for (const row of rows) {
-    let count = shownToday(row);
-    if (!row.named && gate !== undefined && row.words > LONG && gate.feature(row) < gate.cut) count = 0;
+    const before = todayCount.get(row)!;
+    const count = gates(row, gate) ? 0 : before;
     const shown = row.named ? [row.namedRelevant] : row.labels.slice(0, count);
     if (row.small) {
       if (!shown.includes(true)) o.smallLost += 1;
@@ -256,65 +269,87 @@ function outcome(rows: readonly Case[], gate?: { feature: (row: Case) => number;
     }
     o.answerable += 1;
     o.length += count;
+    if (before > 0 && count === 0) o.blanked += 1;
     if (shown[0] === true) o.shown1 += 1;
     if (shown.includes(true)) o.shown5 += 1;
   }
   return o;
 }
+const add = (sum: Outcome, o: Outcome): void => {
+  for (const key of ['answerable', 'shown1', 'shown5', 'length', 'blanked', 'negatives', 'abstained', 'smallLost'] as const) sum[key] += o[key];
+  for (const cls of ['short', 'medium', 'long'] as const) {
+    sum.byClass[cls][0] += o.byClass[cls][0];
+    sum.byClass[cls][1] += o.byClass[cls][1];
+  }
+};
 const line = (o: Outcome): string =>
-  `${(o.shown1 / o.answerable).toFixed(3)} / ${(o.shown5 / o.answerable).toFixed(3)} (${(o.length / o.answerable).toFixed(2)}) | ${o.abstained}/${o.negatives} (short ${o.byClass.short.join('/')}, medium ${o.byClass.medium.join('/')}, long ${o.byClass.long.join('/')}) | small lost ${o.smallLost}`;
+  `${(o.shown1 / o.answerable).toFixed(3)} / ${(o.shown5 / o.answerable).toFixed(3)} (${(o.length / o.answerable).toFixed(2)}) blanked ${o.blanked} | ${o.abstained}/${o.negatives} (short ${o.byClass.short.join('/')}, medium ${o.byClass.medium.join('/')}, long ${o.byClass.long.join('/')}) | small lost ${o.smallLost}`;
 
 const allowance = Number(values.allowance);
-/** The cut on `feature` over `rows` that shows nothing for the most no-skill messages within the allowance of today's (ties: the lower cut). */
-function chooseCut(rows: readonly Case[], feature: (row: Case) => number): number {
+const eligible = (o: Outcome, base: Outcome): boolean =>
+  o.shown5 >= base.shown5 - allowance * base.answerable && o.shown1 >= base.shown1 - allowance * base.answerable && o.smallLost === 0;
+/** Up to `n` cut candidates for `feature`: the quantiles of its values over the long messages of `rows`. */
+function cutCandidates(rows: readonly Case[], feature: string, n: number): number[] {
+  const sorted = [...new Set(rows.filter((row) => row.words > LONG).map((row) => round(featureValues.get(row)![feature]!)))].sort((a, b) => a - b);
+  if (sorted.length <= n) return sorted;
+  return [...new Set(Array.from({ length: n }, (_, i) => sorted[Math.floor((i * sorted.length) / n)]!))];
+}
+/** The gate on `features` over `rows` showing nothing for the most no-skill messages within the allowance of today's (ties: the first scanned, lower cuts), or undefined. */
+function chooseGate(rows: readonly Case[], features: readonly string[]): Gate | undefined {
   const base = outcome(rows);
-  const candidates = [...new Set(rows.filter((row) => row.words > LONG).map((row) => round(feature(row))))].sort((a, b) => a - b);
-  let best = { cut: Number.NEGATIVE_INFINITY, abstained: base.abstained };
-  for (const cut of candidates) {
-    const o = outcome(rows, { feature, cut });
-    const ok = o.shown5 >= base.shown5 - allowance * base.answerable && o.shown1 >= base.shown1 - allowance * base.answerable && o.smallLost === 0;
-    if (ok && o.abstained > best.abstained) best = { cut, abstained: o.abstained };
-  }
-  return best.cut;
+  const grids = features.map((feature) => cutCandidates(rows, feature, features.length === 1 ? 10_000 : 60));
+  let best: { gate: Gate | undefined; abstained: number } = { gate: undefined, abstained: base.abstained };
+  const scan = (cuts: number[]): void => {
+    if (cuts.length < features.length) {
+      for (const cut of grids[cuts.length]!) scan([...cuts, cut]);
+      return;
+    }
+    const gate = { features, cuts };
+    const o = outcome(rows, gate);
+    if (eligible(o, base) && o.abstained > best.abstained) best = { gate, abstained: o.abstained };
+  };
+  scan([]);
+  return best.gate;
 }
 
-const gateFeatures = ['relevance', 'coverage', 'weightedCoverage', 'rarity', 'bm25PerTerm', 'bm25Share', 'firstCosine'];
+const CANDIDATES: readonly (readonly string[])[] = [
+  ['relevance'],
+  ['coverage'],
+  ['weightedCoverage'],
+  ['rarity'],
+  ['bm25PerTerm'],
+  ['bm25Share'],
+  ['firstCosine'],
+  ['coverage', 'bm25Share'],
+  ['weightedCoverage', 'bm25Share'],
+];
 const todayPooled = outcome(cases);
 const within = (o: Outcome): string =>
-  `shown@1 ${o.shown1 - todayPooled.shown1}, shown@5 ${o.shown5 - todayPooled.shown5} of ${o.answerable} (allowed ${Math.floor(allowance * o.answerable)}): ${o.shown5 >= todayPooled.shown5 - allowance * o.answerable && o.shown1 >= todayPooled.shown1 - allowance * o.answerable && o.smallLost === 0 ? 'eligible' : 'NOT eligible'}`;
+  `shown@1 ${o.shown1 - todayPooled.shown1}, shown@5 ${o.shown5 - todayPooled.shown5} of ${o.answerable} (allowed ${Math.floor(allowance * o.answerable)}): ${eligible(o, todayPooled) ? 'eligible' : 'NOT eligible'}`;
+const cutsOf = (gate: Gate | undefined): string => (gate === undefined ? 'none' : gate.cuts.map((cut) => cut.toFixed(3)).join('&'));
 console.log(`\ntoday (t ${threshold}), pooled shown hit@1 / hit@5 (length) | no-skill shown nothing (by class) | small lost`);
-console.log(`  today: ${line(outcome(cases))}`);
-for (const name of gateFeatures) {
-  const feature = FEATURES[name]!;
-  // Out of fold: each group's cases (and its small catalogues) gated at the cut chosen on the other groups.
-  const cuts: string[] = [];
-  const folded: { rows: Case[]; cut: number }[] = [];
-  for (const group of groups) {
-    const cut = chooseCut(
+console.log(`  today: ${line(todayPooled)}`);
+for (const features of CANDIDATES) {
+  // Out of fold: each group's cases (and its small catalogues) gated at the cuts chosen on the other groups.
+  const folded = groups.map((group) => ({
+    group,
+    rows: cases.filter((row) => row.group === group),
+    gate: chooseGate(
       cases.filter((row) => row.group !== group),
-      feature,
-    );
-    cuts.push(Number.isFinite(cut) ? cut.toFixed(3) : 'none');
-    folded.push({ rows: cases.filter((row) => row.group === group), cut });
-  }
-  // Pool the per-fold outcomes.
-  const sum = outcome([]);
-  for (const { rows, cut } of folded) {
-    const o = outcome(rows, Number.isFinite(cut) ? { feature, cut } : undefined);
-    for (const key of ['answerable', 'shown1', 'shown5', 'length', 'negatives', 'abstained', 'smallLost'] as const) sum[key] += o[key];
-    for (const cls of ['short', 'medium', 'long'] as const) {
-      sum.byClass[cls][0] += o.byClass[cls][0];
-      sum.byClass[cls][1] += o.byClass[cls][1];
-    }
-  }
-  const whole = chooseCut(cases, feature);
-  console.log(`  ${name}, out of fold (cuts ${cuts.join(' ')}): ${line(sum)}; ${within(sum)}; on all groups: cut ${whole.toFixed(3)}`);
-  for (const { rows, cut } of folded.filter(({ rows }) => ['library-r10', 'library-r11'].includes(rows[0]?.group ?? '')))
+      features,
+    ),
+  }));
+  const sum = empty();
+  for (const { rows, gate } of folded) add(sum, outcome(rows, gate));
+  console.log(
+    `  ${features.join(' & ')}, out of fold (cuts ${folded.map(({ gate }) => cutsOf(gate)).join(' ')}): ${line(sum)}; ${within(sum)}; on all groups: ${cutsOf(chooseGate(cases, features))}`,
+  );
+  for (const { group, rows, gate } of folded.filter(({ group }) => group === 'library-r10' || group === 'library-r11'))
     console.log(
-      `    ${rows[0]!.group}: ${line(
+      `    ${group}: ${line(
         outcome(
           rows.filter((row) => !row.small),
-          Number.isFinite(cut) ? { feature, cut } : undefined,
+          gate,
         ),
       )}`,
     );
