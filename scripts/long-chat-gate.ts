@@ -198,6 +198,9 @@ const smallLong = small.filter((row) => row.words > LONG);
 console.log(
   `\nlong (> ${LONG} words): ${longAsk.length} answerable requests, ${longChat.length} no-skill (${longChatShown.length} shown something today); small-catalogue long requests ${smallLong.length}`,
 );
+console.log(
+  `  words of long answerable requests 10/25/50/75/90: ${quantiles(longAsk.map((row) => row.words))}; of long chat: ${quantiles(longChat.map((row) => row.words))}`,
+);
 console.log('feature: AUC long answerable vs long no-skill (all lengths); quantiles 10/25/50/75/90 answerable | no-skill');
 for (const [name, f] of Object.entries(FEATURES)) {
   const all = auc(pooled.filter((row) => row.answerable).map(f), pooled.filter((row) => !row.answerable).map(f));
@@ -315,6 +318,7 @@ function chooseGate(rows: readonly Case[], features: readonly string[]): Gate | 
 const CANDIDATES: readonly (readonly string[])[] = [
   ['relevance'],
   ['coverage'],
+  ['matchedWords'],
   ['weightedCoverage'],
   ['rarity'],
   ['bm25PerTerm'],
