@@ -70,21 +70,14 @@ export const LIBRARY_REQUESTS = {
   /** Every skill, lengths in thirds, and 100 everyday messages (over 40 of them long); a blind judge of one change. */
   'library-r11': fixture('library-queries-r11.jsonl'),
 } as const;
-type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
+export type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
 export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;
-/** Suites held out whole: every request is in `test`. */
-const ALL_TEST: ReadonlySet<SuiteName> = new Set([
-  'skillsbench',
-  'library-r3',
-  'library-r4',
-  'library-r5',
-  'library-r6',
-  'library-r7',
-  'library-r8',
-  'library-r9',
-  'library-r10',
-  'library-r11',
-]);
+/** The fresh library request sets in the order they were written (`library-r2` … ). */
+export const FRESH_LIBRARY_SETS = (Object.keys(LIBRARY_REQUESTS) as LibrarySuite[]).filter((name) => name.startsWith('library-r'));
+/** The fresh sets from `library-r2` through `last`: a script's development data when `last` was the newest read. */
+export const freshLibrarySetsThrough = (last: LibrarySuite): LibrarySuite[] => FRESH_LIBRARY_SETS.slice(0, FRESH_LIBRARY_SETS.indexOf(last) + 1);
+/** Suites held out whole: every request is in `test` (every fresh set but r2, split 25/25/50 below). */
+const ALL_TEST: ReadonlySet<SuiteName> = new Set(['skillsbench', ...FRESH_LIBRARY_SETS.filter((name) => name !== 'library-r2')]);
 
 export const SPLIT_SEED = 'skill-search-split-1';
 export const SPLITS = ['train', 'dev', 'test'] as const;

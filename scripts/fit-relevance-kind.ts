@@ -30,7 +30,7 @@ import {
   type RankedEvidence,
   type RelevanceModel,
 } from '../src/search/relevance.js';
-import { catalogOf, loadSuite, SPLIT_SEED, type SuiteName } from './eval-suites.js';
+import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
 import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
 import { smallCatalogueCases } from './small-catalogues.js';
@@ -53,17 +53,7 @@ const { values } = parseArgs({
 const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
 const DEPTH = 10;
-const SETS: readonly SuiteName[] = [
-  'library-r2',
-  'library-r3',
-  'library-r4',
-  'library-r5',
-  'library-r6',
-  'library-r7',
-  'library-r8',
-  'library-r9',
-  'library-r10',
-];
+const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r10');
 const FILE = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
 /** The incumbent: today's skills entry, its hybrid model, thresholds and shown cut. */
 const incumbent = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);

@@ -21,7 +21,7 @@ import { inverseFrequency } from '../src/lexical/bm25-scorer.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { relevance, type QueryEvidence, type RankedEvidence } from '../src/search/relevance.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
-import { catalogOf, loadSuite, type SuiteName } from './eval-suites.js';
+import { catalogOf, freshLibrarySetsThrough, loadSuite, type SuiteName } from './eval-suites.js';
 import { round } from './logistic-fit.js';
 import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
 import { smallCatalogueCases } from './small-catalogues.js';
@@ -42,18 +42,7 @@ const DEPTH = 10;
 /** Length classes of `paired-per-query.ts` (words split on white space). */
 const LONG = 12;
 const MEDIUM = 4;
-const SETS: readonly SuiteName[] = [
-  'library-r2',
-  'library-r3',
-  'library-r4',
-  'library-r5',
-  'library-r6',
-  'library-r7',
-  'library-r8',
-  'library-r9',
-  'library-r10',
-  'library-r11',
-];
+const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
 const today = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
 const threshold = today.thresholds.hybrid.balanced;
 const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
