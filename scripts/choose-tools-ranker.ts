@@ -10,12 +10,23 @@
  *
  * Deterministic: no randomness (seeded split, every-n-th sampling, Newton from zero, grid ties to the earlier point).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUNDLED_RERANKERS, RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
+import { RERANK_FEATURES, rerankedOrders, rerankPool, rerankRows, type RerankFeature, type RerankModel } from '../src/search/rerank.js';
 import { loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
-import { asEngineSees, ENGINE_FUSION, fusedOrders, metricsOf, rankingCases, replayBoundaries, rerankInput, type RankingCase, type RankMetrics } from './ranking-cases.js';
+import {
+  asEngineSees,
+  ENGINE_FUSION,
+  fusedOrders,
+  metricsOf,
+  rankingCases,
+  replayBoundaries,
+  rerankInput,
+  type RankingCase,
+  type RankMetrics,
+} from './ranking-cases.js';
 import { fitListings, type FitListing, type Objective } from './rerank-fit.js';
 
 const { values } = parseArgs({
@@ -56,9 +67,17 @@ function firstRelevant(c: RankingCase, model: RerankModel | undefined): number {
   const ranked = byOrder(ordersOf(c, model));
   return ranked.findIndex((i) => c.labels[i]);
 }
-const metrics = (list: readonly RankingCase[], model: RerankModel | undefined): RankMetrics => metricsOf(list, (c) => firstRelevant(c, model));
 
-const TODAY = BUNDLED_RERANKERS.tools;
+/**
+ * The incumbent: `kinds.tools` as the eighth round fitted it and this round found it (the bundled file at 0ab3f4d, before
+ * this round's `--write` replaced it), so a rerun after the write replays the same choice.
+ */
+const INCUMBENT_COMMIT = '0ab3f4d';
+const TODAY = (
+  JSON.parse(execFileSync('git', ['show', `${INCUMBENT_COMMIT}:src/search/rerank-model.json`], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' })) as {
+    kinds: { tools: RerankModel };
+  }
+).kinds.tools;
 
 if (values.flips) {
   const text = new Map<string, string>();
@@ -88,7 +107,9 @@ if (values.flips) {
           const firstToday = byOrder(ordersOf(c, TODAY))[0]!;
           const show = (i: number): string =>
             `${c.candidates[i]!.name}${c.labels[i] ? ' (right)' : ''} [${features.map((f, j) => `${f} ${rows[i]![j]!.toFixed(2)}`).join(' ')}]`;
-          console.log(`${label}: "${text.get(`${suite}:${c.id}`)}" terms ${c.query.terms.size}, relevant ${c.labels.filter(Boolean).length}\n  fused first ${show(firstFused)}\n  today first ${show(firstToday)}`);
+          console.log(
+            `${label}: "${text.get(`${suite}:${c.id}`)}" terms ${c.query.terms.size}, relevant ${c.labels.filter(Boolean).length}\n  fused first ${show(firstFused)}\n  today first ${show(firstToday)}`,
+          );
         }
       }
     }
@@ -190,7 +211,9 @@ const recipeCases = (splits: readonly Split[]): RankingCase[] => [
 ];
 const todayRefit = fit(TODAY_RECIPE, recipeCases(['train', 'dev']), 'check');
 const same = todayRefit.weights.every((w, j) => w === TODAY.weights[j]) && todayRefit.temperature === TODAY.temperature;
-console.log(`today's recipe refitted on its own data (train + dev): ${same ? 'today\'s weights to the last digit' : `differs: ${todayRefit.weights.join(', ')} t ${todayRefit.temperature}`}`);
+console.log(
+  `today's recipe refitted on its own data (train + dev): ${same ? "today's weights to the last digit" : `differs: ${todayRefit.weights.join(', ')} t ${todayRefit.temperature}`}`,
+);
 const TODAY_TRAIN = fit(TODAY_RECIPE, recipeCases(['train']), 'train splits of MetaTool, Seal-Tools, library; every split of r2–r5');
 
 /** A candidate on dev: its label, the model scored (none: F), what ships, simplicity (smaller first, compared in order). */
@@ -203,7 +226,12 @@ interface Candidate {
   hit5?: number[];
 }
 const candidates: Candidate[] = [
-  { label: 'F: the hand-set fusion (no re-ranker)', model: undefined, simplicity: [0, 0, 0, 0], ship: () => ({ ...TODAY, depth: 0, provenance: { ...TODAY.provenance, depth: 'set to 0 by scripts/choose-tools-ranker.ts: the hand-set fusion alone' } }) },
+  {
+    label: 'F: the hand-set fusion (no re-ranker)',
+    model: undefined,
+    simplicity: [0, 0, 0, 0],
+    ship: () => ({ ...TODAY, depth: 0, provenance: { ...TODAY.provenance, depth: 'set to 0 by scripts/choose-tools-ranker.ts: the hand-set fusion alone' } }),
+  },
   { label: "T′: today's recipe refitted on train (today's model)", model: TODAY_TRAIN, simplicity: [10, 6, -0.03, 0], ship: () => TODAY },
   ...[0.25, 0.5, 1, 2].map((minLead) => ({
     label: `L: today's model, lead ${minLead}`,
@@ -220,14 +248,22 @@ for (const features of [COMPACT, IDF])
         for (const objective of ['softmax', 'pairwise'] as const)
           for (const sealWeight of [1, 2]) {
             const recipe: Recipe = { features, depth, lexicalDepth: 3, weightedDepth, l2, objective, sealWeight };
-            const model = fit(recipe, cases.filter((c) => c.split === 'train'), TRAIN_DATA);
+            const model = fit(
+              recipe,
+              cases.filter((c) => c.split === 'train'),
+              TRAIN_DATA,
+            );
             for (const minLead of [0, 0.5, 1])
               candidates.push({
                 label: `R: ${features === COMPACT ? 'compact' : 'idf'} (${features.length}) ${depth} + 3 + ${weightedDepth}, l2 ${l2}, ${objective}, Seal-Tools weight ${sealWeight}, lead ${minLead}`,
                 model: minLead > 0 ? { ...model, minLead } : model,
                 simplicity: [features.length, depth + 3 + weightedDepth, -l2, -minLead],
                 ship: () => {
-                  const final = fit(recipe, cases, `train and dev splits of ../shared/eval MetaTool (labelled, sample 500) and Seal-Tools (sample 500); Seal-Tools weighted ${sealWeight}, MetaTool 1; hybrid candidates from scripts/ranking-cases.ts (use-lite); chosen on dev (train fit) by the rule in docs/retrieval.md, "Tool lists back to …"; test split unseen`);
+                  const final = fit(
+                    recipe,
+                    cases,
+                    `train and dev splits of ../shared/eval MetaTool (labelled, sample 500) and Seal-Tools (sample 500); Seal-Tools weighted ${sealWeight}, MetaTool 1; hybrid candidates from scripts/ranking-cases.ts (use-lite); chosen on dev (train fit) by the rule in docs/retrieval.md, "Tool lists back to …"; test split unseen`,
+                  );
                   return minLead > 0 ? { ...final, minLead } : final;
                 },
               });
