@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Bm25Scorer } from '../../src/lexical/bm25-scorer.js';
 import { FIELD_COUNT } from '../../src/lexical/lexical-entry.js';
@@ -248,7 +249,9 @@ describe('the bundled re-rankers', () => {
     for (const values of [bundled.mean, bundled.scale, bundled.weights]) expect(values).toHaveLength(bundled.features.length);
     expect(bundled.scale.every((value) => value > 0)).toBe(true);
     expect(ENGINE_DEFAULTS.evidenceRerank).toBe(true);
-    expect(bundled.provenance['script']).toBe('scripts/fit-rerank.ts');
+    // Every fitted constant names the script that fitted it (skills: fit-rerank.ts; tools: choose-tools-ranker.ts) and its split seed.
+    expect(existsSync(new URL(`../../${String(bundled.provenance['script'])}`, import.meta.url))).toBe(true);
+    expect(bundled.provenance['splitSeed']).toBe('skill-search-split-1');
     // Fitted on the fused list the engine builds by default (centred or plain dense order).
     expect(bundled.provenance['centring']).toBe(ENGINE_DEFAULTS.centring);
   });
