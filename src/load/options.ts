@@ -140,13 +140,16 @@ function boolean(key: string, value: unknown, fallback: boolean): boolean {
   return value;
 }
 
-export function resolveWatchOptions(options: CatalogWatchOptions = {}): ResolvedWatchOptions {
+/** `path`: the option it was given as (`watch` of `SkillCatalog`); without one, the argument of `catalog.watch()`. */
+export function resolveWatchOptions(options: CatalogWatchOptions = {}, path?: string): ResolvedWatchOptions {
+  assertKnownKeys(path === undefined ? 'SkillCatalog.watch()' : 'SkillCatalog', options, Object.keys(DEFAULT_WATCH_OPTIONS), path);
   const merged = { ...DEFAULT_WATCH_OPTIONS, ...definedOnly(options) };
+  const at = (key: keyof CatalogWatchOptions): string => (path === undefined ? key : `${path}.${key}`);
   return Object.freeze({
-    usePolling: boolean('usePolling', merged.usePolling, false),
-    pollInterval: positiveInteger('pollInterval', merged.pollInterval),
-    stabilityThreshold: positiveInteger('stabilityThreshold', merged.stabilityThreshold),
-    coalesceMs: positiveInteger('coalesceMs', merged.coalesceMs),
+    usePolling: boolean(at('usePolling'), merged.usePolling, false),
+    pollInterval: positiveInteger(at('pollInterval'), merged.pollInterval),
+    stabilityThreshold: positiveInteger(at('stabilityThreshold'), merged.stabilityThreshold),
+    coalesceMs: positiveInteger(at('coalesceMs'), merged.coalesceMs),
   });
 }
 
@@ -167,7 +170,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   });
   let watch: ResolvedWatchOptions | false = false;
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
-  else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
+  else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch, 'watch');
   else if (options.watch !== undefined && options.watch !== false) throw badOption('watch', 'be a boolean or an object', options.watch);
   const resolved = Object.freeze({
     cwd,

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_EVENTS, SkillCatalog, clearCatalogCache, getCatalog, type CatalogChange } from '../../src/load/catalog.js';
 import { demoSkillsDir } from '../../src/load/default-dirs.js';
 import { formatDiagnostic, formatShadowed, type CatalogOptions } from '../../src/load/index.js';
+import type { CatalogWatchOptions } from '../../src/load/options.js';
 import { statSkillsDir } from '../../src/load/scan.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
@@ -180,7 +181,7 @@ describe('options', () => {
   it.each([
     [{ maxBodyBytes: 0 }, 'skill-search: Expected `maxBodyBytes` to be a positive integer, got `0`'],
     [{ addDirs: 'x' }, 'skill-search: Expected `addDirs` to be an array of paths, got `"x"`'],
-    [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `coalesceMs` to be a positive integer, got `-1`'],
+    [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `watch.coalesceMs` to be a positive integer, got `-1`'],
   ])('rejects %j', (bad, message) => {
     expect(() => new SkillCatalog({ ...options, ...(bad as CatalogOptions) })).toThrow(message);
   });
@@ -194,6 +195,18 @@ describe('options', () => {
     expect(() => new SkillCatalog({ ...options, colour: 'red' } as CatalogOptions)).toThrow(
       /^skill-search: Expected an option of SkillCatalog, got `colour`; its options: cwd, /,
     );
+  });
+
+  it('refuses an unknown key of a nested options object by its full path, as at the top level', async () => {
+    expect(() => new SkillCatalog({ ...options, watch: { coalesceMS: 100 } } as CatalogOptions)).toThrow(
+      'skill-search: Expected an option of SkillCatalog, got `watch.coalesceMS` (did you mean `watch.coalesceMs`?); ' +
+        'its options under `watch`: usePolling, pollInterval, stabilityThreshold, coalesceMs',
+    );
+    const catalog = new SkillCatalog(options);
+    expect(() => catalog.watch({ pollIntervalMs: 50 } as CatalogWatchOptions)).toThrow(
+      'skill-search: Expected an option of SkillCatalog.watch(), got `pollIntervalMs` (did you mean `pollInterval`?)',
+    );
+    await catalog.close();
   });
 
   it('resolves once and freezes', () => {
