@@ -41,8 +41,13 @@ export interface CatalogOptions {
   readonly codexHome?: string | null;
   /** Codex's admin skills folder; `null` leaves it out. @default '/etc/codex/skills' (none on Windows) */
   readonly codexAdminDir?: string | null;
-  /** Skill library folders (rank 10): skills no host lists, reached only through search (hook, prefetch, MCP). @default [] */
+  /** Skill library folders (rank 10): skills no host lists, reached only through search (hook, prefetch, MCP); a missing one is a diagnostic. @default [] */
   readonly libraryDirs?: readonly string[];
+  /**
+   * The library folder `skill-search library add` fills (read as a `libraryDirs` one, before them): watched for while it does
+   * not exist, and silent then, since nobody named it. @default null (the CLI passes its default library)
+   */
+  readonly defaultLibraryDir?: string | null;
   /**
    * Managed (policy) skills directory; `null` leaves it out. @default env `SKILL_SEARCH_MANAGED_DIR`, else
    * `/etc/claude-code/.claude/skills` (Linux), `/Library/Application Support/ClaudeCode/.claude/skills` (macOS),
@@ -182,6 +187,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     codexHome: optionalDir('codexHome', options.codexHome, () => defaultCodexHome(home), cwd),
     codexAdminDir: optionalDir('codexAdminDir', options.codexAdminDir, defaultCodexAdminDir, cwd),
     libraryDirs: stringList('libraryDirs', options.libraryDirs, cwd),
+    defaultLibraryDir: optionalDir('defaultLibraryDir', options.defaultLibraryDir, () => null, cwd),
     include: stringList('include', options.include),
     exclude: stringList('exclude', options.exclude),
     managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),

@@ -189,7 +189,7 @@ describe('options', () => {
   it('refuses an option it does not have (a misspelling from plain JavaScript), naming it, the nearest and every option', () => {
     expect(() => new SkillCatalog({ ...options, skillDirs: [root] } as CatalogOptions)).toThrow(
       'skill-search: Expected an option of SkillCatalog, got `skillDirs` (did you mean `skillsDirs`?); its options: cwd, home, bundledDir, demo, demoDir, ' +
-        'claudePlugins, codexHome, codexAdminDir, libraryDirs, include, exclude, managedDir, builtinPluginDirs, pluginDirs, addDirs, skillsDirs, ' +
+        'claudePlugins, codexHome, codexAdminDir, libraryDirs, defaultLibraryDir, include, exclude, managedDir, builtinPluginDirs, pluginDirs, addDirs, skillsDirs, ' +
         'toolsFiles, toolsCache, watch, maxBodyBytes, maxDescriptionChars, maxNameLength, maxHooksJsonChars',
     );
     expect(() => new SkillCatalog({ ...options, colour: 'red' } as CatalogOptions)).toThrow(
@@ -246,6 +246,19 @@ describe('skillsDirs the user named', () => {
     expect(await statSkillsDir(missing, { required: true })).toEqual({ files: [], diagnostics: [snapshot.diagnostics[0]] });
     // The default sources (home and project folders, none of them created here but one) say nothing.
     expect((await new SkillCatalog(options).get()).diagnostics).toEqual([]);
+  });
+
+  it('a named libraryDirs folder that is missing is the same one line; the default library, never created, stays silent until it appears', async () => {
+    await writeTree(root, { 'library/pdf/SKILL.md': skillMd('Extract PDF tables') });
+    const [missing, library, defaultLibrary] = [join(root, 'no-library'), join(root, 'library'), join(root, 'default-library')];
+    const catalog = new SkillCatalog({ ...options, libraryDirs: [missing, library], defaultLibraryDir: defaultLibrary });
+    const snapshot = await catalog.get();
+    expect(names(snapshot)).toEqual(['first', 'pdf']);
+    expect(snapshot.diagnostics.map(formatDiagnostic)).toEqual([`skill-search: ${missing}: no such folder`]);
+    expect((await catalog.stamps()).sourceStamp).toBe(snapshot.sourceStamp);
+    await writeTree(root, { 'default-library/docx/SKILL.md': skillMd('Edit Word documents') });
+    catalog.clear();
+    expect(names(await catalog.get())).toEqual(['first', 'docx', 'pdf']);
   });
 });
 
