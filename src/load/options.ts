@@ -158,8 +158,11 @@ export function resolveWatchOptions(options: CatalogWatchOptions = {}, path?: st
   });
 }
 
-/** Merges `options` over the defaults once, validates every field, and freezes the result. */
-export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCatalogOptions {
+/**
+ * Merges `options` over the defaults once, validates every field, and freezes the result. `within`: the options are
+ * another's option (`LiveIndex`'s `catalog`), and an unknown key is named as such (`catalog.skilsDirs`).
+ */
+export function resolveCatalogOptions(options: CatalogOptions = {}, within?: { readonly owner: string; readonly path: string }): ResolvedCatalogOptions {
   if (typeof options !== 'object' || options === null) {
     throw new SkillSearchError('BAD_OPTION', `Expected options to be an object, got \`${String(options)}\``);
   }
@@ -201,6 +204,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     watch,
   });
   // Each option resolves to one field (the limits to `limits`): any other key is a misspelling.
-  assertKnownKeys('SkillCatalog', options, [...Object.keys(resolved).filter((key) => key !== 'limits'), ...Object.keys(limits)]);
+  const known = [...Object.keys(resolved).filter((key) => key !== 'limits'), ...Object.keys(limits)];
+  assertKnownKeys(within?.owner ?? 'SkillCatalog', options, known, within?.path);
   return resolved;
 }
