@@ -13,10 +13,11 @@ import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js
 import { SkillSearchError, errorMessage } from '../../errors.js';
 import { type DoctorContext, settingsCheck } from '../../hosts/doctor.js';
 import { resolveEmbedder } from '../../embed/resolve.js';
+import { SkillSocketClient } from '../../integrations/socket-client.js';
+import { socketPathFor } from '../../integrations/socket-protocol.js';
 import { resolveCatalogOptions } from '../../load/options.js';
 import { resolveSources as sourceDirs } from '../../load/sources.js';
 import { modelsRoot } from '../../model-store/paths.js';
-import type { Diagnostic } from '../../types.js';
 import { plural } from '../../util/text.js';
 
 export interface SearchCheck {
@@ -87,7 +88,7 @@ async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (fi
         fix: 'create it, or stop naming it (flag, config or libraryDirs)',
       });
     } else if (broken.length > 0) {
-      const named = broken.slice(0, NAMED_BROKEN).map((d: Diagnostic) => show(d.path));
+      const named = broken.slice(0, NAMED_BROKEN).map((d) => show(d.path));
       const more = broken.length > NAMED_BROKEN ? `, and ${broken.length - NAMED_BROKEN} more` : '';
       const detail = `${show(root)}: ${plural(skills, 'skill')}, ${broken.length} broken: ${named.join(', ')}${more}`;
       checks.push({ what: 'skills', status: 'warn', detail, fix: "'skill-search validate' says why each does not load" });
@@ -110,22 +111,13 @@ async function storeCheck(file: string, modelId: string | undefined, show: (file
     // Loaded here: a missing SQLite build is this check's problem, not the command's.
     const { SqliteStore } = await import('../../store/sqlite-store.js');
     store = SqliteStore.open(file);
-    const count = (sql: string, ...params: (string | number)[]) =>
-      store!.database
-        .prepare<(string | number)[], number>(sql)
-        .pluck()
-        .get(...params) ?? 0;
     // Vectors are keyed `<model id>#<text version>` (`SkillSearchEngine`).
-    const vectors = modelId === undefined ? 0 : count('SELECT COUNT(*) FROM vectors WHERE substr(model, 1, ?) = ?', modelId.length + 1, `${modelId}#`);
-    const models = count("SELECT COUNT(DISTINCT substr(model, 1, instr(model || '#', '#') - 1)) FROM vectors");
+    const vectors = store.database.prepare<[number, string], number>('SELECT COUNT(*) FROM vectors WHERE substr(model, 1, ?) = ?').pluck();
+    const held = modelId === undefined ? '' : `, ${plural(vectors.get(modelId.length + 1, `${modelId}#`) ?? 0, 'skill')} embedded by ${modelId}`;
     const wal = `${file}-wal`;
     const bytes = statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
-    const held =
-      modelId === undefined
-        ? `${plural(models, 'model')}`
-        : `${plural(vectors, 'skill')} embedded by ${modelId}${models > 1 ? ` (${plural(models, 'model')} in all)` : ''}`;
     const reset = store.reset === undefined ? '' : ` (${store.reset})`;
-    return { what: 'store', status: 'ok', detail: `${show(file)} opens: ${(bytes / 1024 / 1024).toFixed(1)} MB, ${held}${reset}` };
+    return { what: 'store', status: 'ok', detail: `${show(file)} opens: ${(bytes / 1024 / 1024).toFixed(1)} MB${held}${reset}` };
   } catch (error) {
     const fix = "if SQLite does not load, 'npm rebuild better-sqlite3' in the package; a damaged file can be deleted (the next search rebuilds it)";
     return { what: 'store', status: 'problem', detail: `${show(file)} does not open: ${errorMessage(error)}`, fix };
@@ -153,14 +145,9 @@ async function savedIndexCheck(sources: ReturnType<typeof resolveSources>, retri
 
 /** A `watch` server for these skills and model, asked as `query` and the hook ask it. */
 async function serverCheck(indexDir: string): Promise<SearchCheck> {
-  const [{ SkillSocketClient }, { socketPathFor }] = await Promise.all([
-    import('../../integrations/socket-client.js'),
-    import('../../integrations/socket-protocol.js'),
-  ]);
-  const socketPath = socketPathFor(indexDir);
-  let client: Awaited<ReturnType<typeof SkillSocketClient.connect>> | undefined;
+  let client: SkillSocketClient | undefined;
   try {
-    client = await SkillSocketClient.connect(socketPath, { connectTimeoutMs: CONNECT_TIMEOUT_MS });
+    client = await SkillSocketClient.connect(socketPathFor(indexDir), { connectTimeoutMs: CONNECT_TIMEOUT_MS });
     const { pid, version, skills } = await client.ping();
     return { what: 'server', status: 'ok', detail: `running (pid ${pid}, version ${version}, ${plural(skills, 'skill')}): hooks and queries ask it` };
   } catch (error) {
