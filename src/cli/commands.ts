@@ -160,11 +160,22 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/install.js')).runUninstall,
   },
   doctor: {
-    summary: "Check what each host has of ours: the hook, whether its command runs, Codex's trust for it, the MCP server.",
-    usage: '[claude-code|codex] [--user|--project]',
-    positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex')" },
-    options: { user: INSTALL_OPTIONS.user!, project: INSTALL_OPTIONS.project!, cwd: INSTALL_OPTIONS.cwd! },
-    notes: 'Exits 1 when an installed host has a problem, and says the step that fixes it.',
+    summary:
+      "Check what each host has of ours (the hook, whether its command runs, Codex's trust for it, the MCP server), then what searches use: the skill folders, the model, the store, a running server.",
+    usage: '[claude-code|codex|search] [--user|--project] [source and model options]',
+    positionals: { min: 0, max: 1, name: "a host ('claude-code' or 'codex') or 'search'" },
+    options: {
+      ...SOURCE_OPTIONS,
+      ...MODEL_OPTIONS,
+      user: INSTALL_OPTIONS.user!,
+      project: INSTALL_OPTIONS.project!,
+      cwd: { ...SOURCE_OPTIONS.cwd!, description: 'the project folder: its skills, and its settings for --project' },
+    },
+    notes: [
+      "'search' checks only what searches use, for the skills the other options name (as 'index' and 'query' read them):",
+      'each skill folder with its skills and the files that do not load, the model, the store, the saved index, a watch server.',
+      'Exits 1 when an installed host or the search has a problem (WARN does not), and says the step that fixes it.',
+    ].join('\n'),
     load: async () => (await import('./commands/doctor.js')).runDoctor,
   },
   'print-config': {

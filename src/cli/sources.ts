@@ -60,10 +60,10 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
   const home = homeDir(io.env);
   const config = loadUserConfig(cwd, home);
   const libraryFlags = asList(values.library).map((dir) => requirePath('library', dir, 'directory', io.cwd));
-  const defaultLibrary = defaultLibraryDir(io.env);
-  // Missing ones too: a `watch` started before the first `library add` sees the folder appear, and its socket (resolveIndexDir) stays put.
-  const configured = [defaultLibrary, ...config.library.map((entry) => entry.value)];
-  const libraryDirs = libraryFlags.length > 0 ? libraryFlags : config.sources.library.value ? [...new Set(configured)] : [];
+  const useConfig = libraryFlags.length === 0 && config.sources.library.value;
+  // Named ones (flags, config) must exist (a missing one is a diagnostic); the default one is read once `library add` makes it,
+  // and a `watch` started before then sees it appear, its socket (resolveIndexDir) staying put.
+  const libraryDirs = useConfig ? [...new Set(config.library.map((entry) => entry.value))] : libraryFlags;
   if (values.demo === true && values['no-demo'] === true) throw flagError('--demo and --no-demo contradict each other; give one');
   return Object.freeze({
     cwd,
@@ -72,8 +72,10 @@ export function resolveSources(values: ParsedValues, io: CliIo, cwdOverride?: st
     skillsDirs: Object.freeze(asList(values['skills-dir']).map((dir) => requirePath('skills-dir', dir, 'directory', io.cwd))),
     toolsFiles: Object.freeze(asList(values.tools).map((file) => requirePath('tools', file, 'file', io.cwd))),
     addDirs: Object.freeze(asList(values['add-dir']).map((dir) => requirePath('add-dir', dir, 'directory', io.cwd))),
-    /** `--library` folders (existing), or the default and configured ones, existing or not yet (default sources only). */
+    /** `--library` folders (existing), or the configured ones (default sources only). */
     libraryDirs: Object.freeze(libraryDirs),
+    /** The folder `library add` fills, unless `--library` or the config say otherwise; it may not exist yet. */
+    defaultLibraryDir: useConfig ? defaultLibraryDir(io.env) : null,
     demo: values.demo === true ? 'always' : values['no-demo'] === true ? 'never' : (config.sources.demo.value ?? demoDefault),
     /** Null when the config switches Codex's folders off. */
     codexHome: config.sources.codex.value ? codexHomeDir(io.env, home) : null,
@@ -115,9 +117,14 @@ function indexDirPath(raw: string, base: string): string {
   return absolute;
 }
 
+/** Every library folder of `sources`, the default one first (as the catalog reads them). */
+function allLibraryDirs({ defaultLibraryDir, libraryDirs }: SourceOptions): string[] {
+  return defaultLibraryDir === null ? [...libraryDirs] : [...new Set([defaultLibraryDir, ...libraryDirs])];
+}
+
 /** The library folders of `sources` that exist now (the others are watched for, see {@link resolveSources}). */
 export function existingLibraryDirs(sources: SourceOptions): string[] {
-  return sources.libraryDirs.filter((dir) => existsSync(dir));
+  return allLibraryDirs(sources).filter((dir) => existsSync(dir));
 }
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */
@@ -134,10 +141,6 @@ export function describeSources(sources: SourceOptions): string {
   return `in ${parts.join(', ')}`;
 }
 
-function isDefaultLibrary(dirs: readonly string[], env: CliIo['env']): boolean {
-  return dirs.length === 1 && dirs[0] === defaultLibraryDir(env);
-}
-
 /** One folder per (catalog sources, model) for the `watch` socket, builder lease and hook markers: two projects or models never share them. */
 export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOptions, env: CliIo['env']): string {
   if (retrieval.indexDir) return retrieval.indexDir;
@@ -149,7 +152,7 @@ export function resolveIndexDir(sources: SourceOptions, retrieval: RetrievalOpti
     home: override ? undefined : sources.home,
     addDirs: override ? undefined : sources.addDirs,
     // Not for the default library alone, so an index folder keeps its name whether or not that folder exists yet.
-    ...(override || isDefaultLibrary(sources.libraryDirs, env) ? {} : { libraryDirs: sources.libraryDirs }),
+    ...(override || (sources.defaultLibraryDir !== null && sources.libraryDirs.length === 0) ? {} : { libraryDirs: allLibraryDirs(sources) }),
     ...(sources.demo === 'always' ? { demo: true } : {}),
     ...(sources.config.include.length === 0 && sources.config.exclude.length === 0
       ? {}

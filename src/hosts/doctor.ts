@@ -192,7 +192,7 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
  * A skill-search.json that does not load (user's, or the project's from `cwd` up): the hook then
  * skips every prompt and the MCP server exits, while every host file above looks fine.
  */
-function settingsCheck(context: DoctorContext): HostCheck | undefined {
+export function settingsCheck(context: Pick<DoctorContext, 'cwd' | 'home'>): HostCheck | undefined {
   try {
     loadUserConfig(context.cwd, context.home);
     return undefined;

@@ -1,6 +1,8 @@
 /** What a live index or a cold search is opened with, and the engine options and catalog made of it. */
 import { resolveEmbedder } from '../embed/resolve.js';
-import { SkillCatalog, type CatalogOptions } from '../load/index.js';
+import { SkillCatalog, resolveCatalogOptions, type CatalogOptions } from '../load/index.js';
+import { ENGINE_DEFAULTS } from '../search/options.js';
+import { assertKnownKeys } from '../util/option-checks.js';
 import type { EngineKnobs, EngineOptions, SnapshotCatalog } from '../search/index.js';
 import { storeSource } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, SearchMode } from '../types.js';
@@ -32,6 +34,30 @@ export interface LiveIndexOptions {
    * `close`, and `openSnapshot`), so a caller that must end quickly (the hook) has another process write it.
    */
   readonly onSnapshotDue?: (sourceStamp: string) => void;
+}
+
+const LIVE_INDEX_KEYS = [
+  'catalog',
+  'model',
+  'downloadsDir',
+  'indexDir',
+  'store',
+  'k',
+  'mode',
+  'dictionaryDir',
+  'abstain',
+  'knobs',
+  'onSnapshotDue',
+] as const satisfies readonly (keyof LiveIndexOptions)[];
+
+/** Refuses an unknown key of `options`, of its `catalog` and of its `knobs`, by its full name (`catalog.skilsDirs`), before anything opens. */
+export function assertLiveIndexOptions(options: LiveIndexOptions): void {
+  assertKnownKeys('LiveIndex', options, LIVE_INDEX_KEYS);
+  const { watch: _ignored, ...catalog } = options.catalog;
+  resolveCatalogOptions(catalog, { owner: 'LiveIndex', path: 'catalog' });
+  if (options.knobs !== undefined) {
+    assertKnownKeys('LiveIndex', options.knobs, Object.keys(ENGINE_DEFAULTS), 'knobs');
+  }
 }
 
 export function snapshotFacts(snapshot: CatalogSnapshot): SnapshotCatalog | undefined {

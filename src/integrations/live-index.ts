@@ -4,7 +4,7 @@ import { SkillSearchEngine, type SnapshotCatalog, type SyncOptions, type SyncRes
 import type { CatalogSnapshot, Diagnostic, SearchHit, SearchRequest, Skill } from '../types.js';
 import type { SkillService } from './service.js';
 import type { StoreToolsCache } from '../store/store-tools-cache.js';
-import { engineOptions, openCatalog, snapshotFacts, type CatalogWithCache, type LiveIndexOptions } from './live-index-options.js';
+import { assertLiveIndexOptions, engineOptions, openCatalog, snapshotFacts, type CatalogWithCache, type LiveIndexOptions } from './live-index-options.js';
 import { openSnapshot, type SnapshotOptions, type SnapshotSearch } from './snapshot-search.js';
 import { saveDelta, saveMoved, type DeltaSaved, type MovedSaved } from './indexer-saves.js';
 
@@ -43,18 +43,21 @@ export class LiveIndex implements SkillService {
   }
 
   static async open(options: LiveIndexOptions): Promise<LiveIndex> {
+    assertLiveIndexOptions(options);
     // The catalog's writer unless it hands its save on (the hook); its writes wait without holding the thread.
     const engine = await SkillSearchEngine.open(engineOptions(options, { writer: options.onSnapshotDue === undefined ? 'async' : false }));
     return new LiveIndex(openCatalog(options), engine, options.onSnapshotDue);
   }
 
   /** A read-only search of the catalog as it is now, from a catalog saved in the store, or why there is none ({@link openSnapshot}). */
-  static openSnapshot(options: LiveIndexOptions, snapshotOptions: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
+  static async openSnapshot(options: LiveIndexOptions, snapshotOptions: SnapshotOptions = {}): Promise<SnapshotSearch | { readonly reason: string }> {
+    assertLiveIndexOptions(options);
     return openSnapshot(options, snapshotOptions);
   }
 
   /** Saves the catalog on disk when only a tools file's lines changed since a saved catalog ({@link saveDelta}). */
-  static saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
+  static async saveDelta(options: LiveIndexOptions, signal?: AbortSignal): Promise<DeltaSaved | undefined> {
+    assertLiveIndexOptions(options);
     return saveDelta(options, signal);
   }
 

@@ -1,5 +1,5 @@
 import { definedOnly } from '../util/defined.js';
-import { badKnob } from '../util/option-checks.js';
+import { assertKnownKeys, badKnob } from '../util/option-checks.js';
 
 /** How queries and skills in other languages are translated (`src/lang/`). */
 export interface CrossLingualKnobs {
@@ -20,6 +20,7 @@ export const CROSS_LINGUAL_DEFAULTS: ResolvedCrossLingualKnobs = Object.freeze({
 export function resolveCrossLingualKnobs(value: unknown): ResolvedCrossLingualKnobs {
   if (value === CROSS_LINGUAL_DEFAULTS) return CROSS_LINGUAL_DEFAULTS;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badKnob('crossLingual', 'an object', value);
+  assertKnownKeys('SkillSearchEngine', value, ['enabled', 'dictionaryDir', 'glossWeights'] satisfies (keyof CrossLingualKnobs)[], 'crossLingual');
   const given = value as CrossLingualKnobs;
   const { enabled, glossWeights } = { ...CROSS_LINGUAL_DEFAULTS, ...definedOnly(given) };
   if (typeof enabled !== 'boolean') throw badKnob('crossLingual.enabled', 'a boolean', enabled);

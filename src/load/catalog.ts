@@ -45,7 +45,7 @@ export interface CatalogEventMap {
 }
 
 /** The sources a user's config decides (`skill-search.json`: library folders, include and exclude, the source switches). */
-export type ConfiguredSources = Pick<CatalogOptions, 'libraryDirs' | 'include' | 'exclude' | 'demo' | 'codexHome' | 'claudePlugins'>;
+export type ConfiguredSources = Pick<CatalogOptions, 'libraryDirs' | 'defaultLibraryDir' | 'include' | 'exclude' | 'demo' | 'codexHome' | 'claudePlugins'>;
 
 export interface PluginUpdate {
   readonly pluginDirs?: readonly string[];
@@ -141,11 +141,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** The user's config changed (a `watch` re-read it): replaces the sources it decides, follows their folders and rescans. */
   reconfigure(update: ConfiguredSources): void {
     // Only these: `update` may be a command's whole catalog options.
-    const { libraryDirs, include, exclude, demo, codexHome, claudePlugins } = update;
-    this.#input = { ...this.#input, libraryDirs, include, exclude, demo, codexHome, claudePlugins };
+    const { libraryDirs, defaultLibraryDir, include, exclude, demo, codexHome, claudePlugins } = update;
+    this.#input = { ...this.#input, libraryDirs, defaultLibraryDir, include, exclude, demo, codexHome, claudePlugins };
     this.#options = resolveCatalogOptions(this.#input);
     void this.#watcher?.then((watcher) => watcher.setRoots(this.#watchRoots()));
-    this.#invalidate({ reason: 'config', paths: [...this.#options.libraryDirs] });
+    const { defaultLibraryDir: defaultDir, libraryDirs: named } = this.#options;
+    this.#invalidate({ reason: 'config', paths: defaultDir === null ? [...named] : [defaultDir, ...named] });
   }
 
   /** Starts watching every source (idempotent); resolves when ready. Each coalesced batch of changes then invalidates the catalog and emits `change`. */

@@ -16,18 +16,25 @@ export function formatShadowed(s: ShadowedSkill): string {
   return oneLine(`skill-search: duplicate skill ${JSON.stringify(s.name)}: ${s.winner.path} shadows ${s.loser.path}`);
 }
 
-/** The skill files, tools-file lines and MCP skills the errors among `diagnostics` kept out, counted (`2 skill files and 1 tools-file line`), or undefined. */
+/** Why a folder the user named gave no skills (`SourceDir.required`). */
+export const FOLDER_PROBLEMS = { missing: 'no such folder', notFolder: 'is not a folder' } as const;
+
+/** The skill files and folders, tools-file lines and MCP skills the errors among `diagnostics` kept out, counted (`2 skill files and 1 tools-file line`), or undefined. */
 export function skippedSummary(diagnostics: readonly Diagnostic[]): string | undefined {
   let files = 0;
+  let folders = 0;
   let lines = 0;
   let mcp = 0;
   for (const d of diagnostics) {
     if (d.severity !== 'error' || d.code === 'shadowed') continue;
     if (d.path.startsWith('mcp:')) mcp += 1;
     else if (/:\d+$/.test(d.path)) lines += 1;
+    else if (d.message === FOLDER_PROBLEMS.missing || d.message === FOLDER_PROBLEMS.notFolder) folders += 1;
     else files += 1;
   }
-  const parts = [count(files, 'skill file'), count(lines, 'tools-file line'), count(mcp, 'MCP skill')].filter((part) => part !== '');
+  const parts = [count(files, 'skill file'), count(folders, 'skill folder'), count(lines, 'tools-file line'), count(mcp, 'MCP skill')].filter(
+    (part) => part !== '',
+  );
   if (parts.length === 0) return undefined;
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }

@@ -41,8 +41,13 @@ export interface CatalogOptions {
   readonly codexHome?: string | null;
   /** Codex's admin skills folder; `null` leaves it out. @default '/etc/codex/skills' (none on Windows) */
   readonly codexAdminDir?: string | null;
-  /** Skill library folders (rank 10): skills no host lists, reached only through search (hook, prefetch, MCP). @default [] */
+  /** Skill library folders (rank 10): skills no host lists, reached only through search (hook, prefetch, MCP); a missing one is a diagnostic. @default [] */
   readonly libraryDirs?: readonly string[];
+  /**
+   * The library folder `skill-search library add` fills (read as a `libraryDirs` one, before them): watched for while it does
+   * not exist, and silent then, since nobody named it. @default null (the CLI passes its default library)
+   */
+  readonly defaultLibraryDir?: string | null;
   /**
    * Managed (policy) skills directory; `null` leaves it out. @default env `SKILL_SEARCH_MANAGED_DIR`, else
    * `/etc/claude-code/.claude/skills` (Linux), `/Library/Application Support/ClaudeCode/.claude/skills` (macOS),
@@ -140,18 +145,24 @@ function boolean(key: string, value: unknown, fallback: boolean): boolean {
   return value;
 }
 
-export function resolveWatchOptions(options: CatalogWatchOptions = {}): ResolvedWatchOptions {
+/** `path`: the option it was given as (`watch` of `SkillCatalog`); without one, the argument of `catalog.watch()`. */
+export function resolveWatchOptions(options: CatalogWatchOptions = {}, path?: string): ResolvedWatchOptions {
+  assertKnownKeys(path === undefined ? 'SkillCatalog.watch()' : 'SkillCatalog', options, Object.keys(DEFAULT_WATCH_OPTIONS), path);
   const merged = { ...DEFAULT_WATCH_OPTIONS, ...definedOnly(options) };
+  const at = (key: keyof CatalogWatchOptions): string => (path === undefined ? key : `${path}.${key}`);
   return Object.freeze({
-    usePolling: boolean('usePolling', merged.usePolling, false),
-    pollInterval: positiveInteger('pollInterval', merged.pollInterval),
-    stabilityThreshold: positiveInteger('stabilityThreshold', merged.stabilityThreshold),
-    coalesceMs: positiveInteger('coalesceMs', merged.coalesceMs),
+    usePolling: boolean(at('usePolling'), merged.usePolling, false),
+    pollInterval: positiveInteger(at('pollInterval'), merged.pollInterval),
+    stabilityThreshold: positiveInteger(at('stabilityThreshold'), merged.stabilityThreshold),
+    coalesceMs: positiveInteger(at('coalesceMs'), merged.coalesceMs),
   });
 }
 
-/** Merges `options` over the defaults once, validates every field, and freezes the result. */
-export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCatalogOptions {
+/**
+ * Merges `options` over the defaults once, validates every field, and freezes the result. `within`: the options are
+ * another's option (`LiveIndex`'s `catalog`), and an unknown key is named as such (`catalog.skilsDirs`).
+ */
+export function resolveCatalogOptions(options: CatalogOptions = {}, within?: { readonly owner: string; readonly path: string }): ResolvedCatalogOptions {
   if (typeof options !== 'object' || options === null) {
     throw new SkillSearchError('BAD_OPTION', `Expected options to be an object, got \`${String(options)}\``);
   }
@@ -167,7 +178,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
   });
   let watch: ResolvedWatchOptions | false = false;
   if (options.watch === true) watch = DEFAULT_WATCH_OPTIONS;
-  else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch);
+  else if (typeof options.watch === 'object' && options.watch !== null) watch = resolveWatchOptions(options.watch, 'watch');
   else if (options.watch !== undefined && options.watch !== false) throw badOption('watch', 'be a boolean or an object', options.watch);
   const resolved = Object.freeze({
     cwd,
@@ -179,6 +190,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     codexHome: optionalDir('codexHome', options.codexHome, () => defaultCodexHome(home), cwd),
     codexAdminDir: optionalDir('codexAdminDir', options.codexAdminDir, defaultCodexAdminDir, cwd),
     libraryDirs: stringList('libraryDirs', options.libraryDirs, cwd),
+    defaultLibraryDir: optionalDir('defaultLibraryDir', options.defaultLibraryDir, () => null, cwd),
     include: stringList('include', options.include),
     exclude: stringList('exclude', options.exclude),
     managedDir: optionalDir('managedDir', options.managedDir, defaultManagedDir, cwd),
@@ -192,6 +204,7 @@ export function resolveCatalogOptions(options: CatalogOptions = {}): ResolvedCat
     watch,
   });
   // Each option resolves to one field (the limits to `limits`): any other key is a misspelling.
-  assertKnownKeys('SkillCatalog', options, [...Object.keys(resolved).filter((key) => key !== 'limits'), ...Object.keys(limits)]);
+  const known = [...Object.keys(resolved).filter((key) => key !== 'limits'), ...Object.keys(limits)];
+  assertKnownKeys(within?.owner ?? 'SkillCatalog', options, known, within?.path);
   return resolved;
 }

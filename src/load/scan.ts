@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { readCodexPolicy } from './codex-policy.js';
+import { FOLDER_PROBLEMS } from './format.js';
 import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
@@ -106,7 +107,9 @@ async function listDir(dir: string, diagnostics: Diagnostic[], required = false)
     const result = fromFsError(dir, error);
     if (result.state === 'failed') diagnostics.push(result.diagnostic);
     else if (required)
-      diagnostics.push(diagnostic('unreadable', dir, (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'is not a folder' : 'no such folder'));
+      diagnostics.push(
+        diagnostic('unreadable', dir, (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? FOLDER_PROBLEMS.notFolder : FOLDER_PROBLEMS.missing),
+      );
     return [];
   }
 }

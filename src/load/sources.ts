@@ -34,7 +34,7 @@ export interface SourceDir {
   readonly namespace?: string;
   /** Claude Code's own skill folders: a skill is named by its folder, as Claude Code lists it. */
   readonly folderNames?: boolean;
-  /** A folder the user named (`skillsDirs`): missing, it is a diagnostic; a host's usual folders are often absent. */
+  /** A folder the user named (`skillsDirs`, `libraryDirs`): missing, it is a diagnostic; a host's usual folders are often absent. */
   readonly required?: true;
 }
 
@@ -88,7 +88,9 @@ export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
     add(join(options.codexHome, 'skills'), 'codex', SOURCE_RANKS.codex);
     if (options.codexAdminDir !== null) add(options.codexAdminDir, 'codex', SOURCE_RANKS.codex);
   }
-  for (const dir of options.libraryDirs) add(dir, 'library', SOURCE_RANKS.library);
+  const { defaultLibraryDir, libraryDirs } = options;
+  if (defaultLibraryDir !== null && !libraryDirs.includes(defaultLibraryDir)) add(defaultLibraryDir, 'library', SOURCE_RANKS.library);
+  for (const dir of libraryDirs) dirs.push({ dir, source: 'library', rank: SOURCE_RANKS.library, layout: 'skills', required: true });
   if (options.demo === 'always' && options.demoDir !== null) add(options.demoDir, 'demo', SOURCE_RANKS.demo);
   return dirs;
 }

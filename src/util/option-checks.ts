@@ -35,13 +35,18 @@ export function assertString(name: string, value: unknown): string {
   return value;
 }
 
-/** Refuses a key `owner` has no option for (a misspelling from plain JavaScript, which would otherwise be ignored), naming it, the nearest and every known key. */
-export function assertKnownKeys(owner: string, options: object, known: readonly string[]): void {
+/**
+ * Refuses a key `owner` has no option for (a misspelling from plain JavaScript, which would otherwise be ignored), naming it, the nearest and every known key.
+ * `path` is where a nested options object sits (`watch`), so the key is named in full (`watch.debouceMs`).
+ */
+export function assertKnownKeys(owner: string, options: object, known: readonly string[], path?: string): void {
   const unknown = Object.keys(options).find((key) => !known.includes(key));
   if (unknown === undefined) return;
+  const full = (key: string): string => (path === undefined ? key : `${path}.${key}`);
   const [near] = suggestNames(unknown, known);
-  const hint = near === undefined ? '' : ` (did you mean \`${near}\`?)`;
-  throw new SkillSearchError('BAD_OPTION', `Expected an option of ${owner}, got \`${unknown}\`${hint}; its options: ${known.join(', ')}`);
+  const hint = near === undefined ? '' : ` (did you mean \`${full(near)}\`?)`;
+  const where = path === undefined ? '' : ` under \`${path}\``;
+  throw new SkillSearchError('BAD_OPTION', `Expected an option of ${owner}, got \`${full(unknown)}\`${hint}; its options${where}: ${known.join(', ')}`);
 }
 
 export function assertBoolean(name: string, value: unknown): boolean {
@@ -49,12 +54,11 @@ export function assertBoolean(name: string, value: unknown): boolean {
   return value;
 }
 
-/** A group of knobs: the fields given override the defaults one by one; unknown fields are refused. */
+/** A group of `SkillSearchEngine` knobs: the fields given override the defaults one by one; an unknown field is refused by its full name (`hnsw.ef`). */
 export function nestedKnobs<T extends object>(name: string, defaults: T, value: unknown): Record<keyof T, unknown> {
   if (value === defaults) return defaults as Record<keyof T, unknown>;
   const fields = Object.keys(defaults);
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((key) => !fields.includes(key))) {
-    throw badKnob(name, `an object with fields among ${fields.join(', ')}`, value);
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badKnob(name, `an object with fields among ${fields.join(', ')}`, value);
+  assertKnownKeys('SkillSearchEngine', value, fields, name);
   return { ...defaults, ...definedOnly(value) } as Record<keyof T, unknown>;
 }

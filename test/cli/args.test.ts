@@ -42,7 +42,7 @@ describe('flags: one line naming the flag and the value, exit 1', () => {
     // doctor's host is an argument, not a flag: the message says so.
     [
       ['doctor', 'claude'],
-      "skill-search: unknown host 'claude' for 'doctor' (did you mean 'claude-code'?); expected claude-code or codex (see skill-search doctor --help)\n",
+      "skill-search: unknown host 'claude' for 'doctor' (did you mean 'claude-code'?); expected claude-code, codex or search (see skill-search doctor --help)\n",
     ],
     [
       ['model', 'pul'],

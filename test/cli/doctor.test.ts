@@ -1,8 +1,10 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownBin } from '../../src/hosts/command.js';
-import { ROOT, removeDir, runCli, tempDir } from './helpers.js';
+import { ROOT, removeDir, runCli, spawnCli, tempDir } from './helpers.js';
 
 let home: string;
 const cli = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: home });
@@ -135,5 +137,82 @@ describe('doctor --project for Codex', () => {
     expect(trusted.stdout).toContain('  ok      project trust: Codex trusts ~/proj\n');
     expect(trusted.stdout).toContain('  ok      trust: Codex trusts the hook (~/.codex/config.toml)\n');
     expect(trusted.code).toBe(0);
+  });
+});
+
+describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))('doctor search: what searches use (built CLI)', () => {
+  const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+  const doctor = (...flags: string[]) => spawnCli(['doctor', 'search', '--cwd', path.join(home, 'proj'), ...flags], home, { entry: BIN });
+  const skill = (dir: string, text: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'SKILL.md'), text);
+  };
+
+  it('names each skill folder with its skills and broken files, the model, the store, the saved index and a running server, each with its fix', async () => {
+    mkdirSync(path.join(home, 'proj'));
+    skill(path.join(home, '.claude/skills/pdf'), '---\ndescription: Extract tables from PDF files\n---\nSteps.\n');
+    skill(path.join(home, '.claude/skills/broken'), '---\ndescription: [never closed\n---\n');
+    writeFileSync(path.join(home, '.claude/skill-search.json'), JSON.stringify({ library: ['team'] }));
+    const validateFix = "fix: 'skill-search validate' says why each does not load";
+    const fresh = await doctor();
+    expect(fresh).toEqual({
+      code: 0,
+      stdout: [
+        'Search (what the hook, query and the MCP server use):',
+        `  WARN    skills: ~/.claude/skills: 1 skill, 1 broken: ~/.claude/skills/broken/SKILL.md; ${validateFix}`,
+        '  WARN    skills: ~/.claude/team: no such folder; fix: create it, or stop naming it (flag, config or libraryDirs)',
+        '  ok      model: use-lite (512 dimensions) is on this machine: searches need no network',
+        "  WARN    store: none yet at ~/store.sqlite: the first search embeds every skill; fix: 'skill-search index'",
+        "  ok      server: none running for these skills and model: each search opens the store itself ('skill-search watch' keeps one warm)",
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+
+    expect((await spawnCli(['index', '--cwd', path.join(home, 'proj')], home, { entry: BIN })).code).toBe(0);
+    const indexed = await doctor();
+    expect(indexed.code).toBe(0);
+    expect(indexed.stdout).toMatch(/^ {2}ok {6}store: ~\/store\.sqlite opens: \d+\.\d MB, 1 skill embedded by use-lite@[\d.]+$/m);
+    expect(indexed.stdout).toContain('  ok      saved index: 1 skill, current: a cold search reads them without embedding\n');
+
+    const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', path.join(home, 'proj')], {
+      env: { ...process.env, HOME: home, SKILL_SEARCH_CACHE_DIR: home },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        watch.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes('serving searches on')) resolve();
+        });
+        watch.on('exit', () => reject(new Error(`watch exited: ${stderr}`)));
+      });
+      expect((await doctor()).stdout).toMatch(
+        new RegExp(`^ {2}ok {6}server: running \\(pid ${watch.pid}, version [^,]+, 1 skill\\): hooks and queries ask it$`, 'm'),
+      );
+    } finally {
+      watch.kill('SIGINT');
+      await once(watch, 'exit');
+    }
+  }, 60_000);
+
+  it('a model not on this machine and a store that does not open are problems (exit 1); a config that does not load is said alone', async () => {
+    mkdirSync(path.join(home, 'proj'));
+    skill(path.join(home, '.claude/skills/pdf'), '---\ndescription: Extract tables from PDF files\n---\nSteps.\n');
+    mkdirSync(path.join(home, 'store.sqlite'));
+    const out = await doctor('--model', 'bge-small-en-v1.5');
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      `  PROBLEM model: model "bge-small-en-v1.5" is not downloaded yet: run 'skill-search model pull bge-small-en-v1.5'; fix: that, or --model use-lite`,
+    );
+    expect(out.stdout).toMatch(/^ {2}PROBLEM store: ~\/store\.sqlite does not open: .*EISDIR.*; fix: /m);
+    writeFileSync(path.join(home, '.claude/skill-search.json'), '{"libary": []}');
+    const config = await doctor();
+    expect(config.code).toBe(1);
+    expect(config.stdout.split('\n').slice(1)).toEqual([
+      `  PROBLEM settings: ${path.join(home, '.claude/skill-search.json')}: "libary": unknown key (did you mean "library"?); until it loads, the hook suggests nothing and the MCP server does not start; fix: correct it ('skill-search config' reads it back)`,
+      '',
+    ]);
   });
 });

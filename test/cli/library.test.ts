@@ -39,6 +39,26 @@ describe.skipIf(!built)('library add: what the user typed, in one line (built)',
   });
 });
 
+describe.skipIf(!built)('library folders: a named one that is missing (built)', () => {
+  it('is one line naming it, from the config as from --library; the default library, never created, says nothing', async () => {
+    writeSkill(path.join(home, '.claude', 'skills'), 'pdf', 'Extract PDF tables');
+    const validate = (...flags: string[]) => spawnCli(['validate', '--cwd', project, ...flags], home, { entry: BIN });
+    expect(existsSync(path.join(home, '.config', 'skill-search', 'library'))).toBe(false);
+    expect(await validate()).toEqual({ code: 0, stdout: '1 skill loaded; 0 errors, 0 warnings, 0 shadowed\n', stderr: '' });
+    writeFileSync(path.join(home, '.claude', 'skill-search.json'), JSON.stringify({ library: ['team-skills'] }));
+    const missing = path.join(home, '.claude', 'team-skills');
+    expect(await validate()).toEqual({
+      code: 1,
+      stdout: `skill-search: ${missing}: no such folder\n1 skill loaded; 1 error, 0 warnings, 0 shadowed\n`,
+      stderr: '',
+    });
+    const query = await spawnCli(['query', '--cwd', project, 'extract tables from a PDF'], home, { entry: BIN });
+    expect(query.stdout).toMatch(/^1\. +pdf /);
+    expect(query.stderr).toBe('skill-search: 1 skill folder could not be loaded; run `skill-search validate`\n');
+    expect(await validate('--library', missing)).toEqual({ code: 1, stdout: '', stderr: `skill-search: --library '${missing}': no such directory\n` });
+  });
+});
+
 describe.skipIf(!built)('library add: a broken skill (built)', () => {
   it('is added, with one line naming its file and why it will not load', async () => {
     const source = path.join(home, 'downloads');

@@ -49,4 +49,20 @@ describe('LiveIndex', () => {
     expect(live.close()).toBe(first);
     await first;
   });
+
+  it('refuses an unknown key of its own, of its catalog and of its knobs by the full name, before anything opens', async () => {
+    const options = { catalog: { skillsDirs: [SKILLS] }, model: 'hash' };
+    await expect(LiveIndex.open({ ...options, modle: 'hash' } as never)).rejects.toThrow(
+      'skill-search: Expected an option of LiveIndex, got `modle` (did you mean `model`?); its options: catalog, model, ',
+    );
+    await expect(LiveIndex.openSnapshot({ ...options, catalog: { skilsDirs: [SKILLS] } } as never)).rejects.toThrow(
+      'skill-search: Expected an option of LiveIndex, got `catalog.skilsDirs` (did you mean `catalog.skillsDirs`?); its options under `catalog`: cwd, ',
+    );
+    await expect(LiveIndex.open({ ...options, knobs: { denseShar: 0.5 } } as never)).rejects.toThrow(
+      'skill-search: Expected an option of LiveIndex, got `knobs.denseShar` (did you mean `knobs.denseShare`?)',
+    );
+    await expect(LiveIndex.open({ ...options, knobs: { hnsw: { efSerch: 8 } } } as never)).rejects.toThrow(
+      'got `hnsw.efSerch` (did you mean `hnsw.efSearch`?)',
+    );
+  });
 });

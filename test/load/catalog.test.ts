@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_EVENTS, SkillCatalog, clearCatalogCache, getCatalog, type CatalogChange } from '../../src/load/catalog.js';
 import { demoSkillsDir } from '../../src/load/default-dirs.js';
 import { formatDiagnostic, formatShadowed, type CatalogOptions } from '../../src/load/index.js';
+import type { CatalogWatchOptions } from '../../src/load/options.js';
 import { statSkillsDir } from '../../src/load/scan.js';
 import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
 
@@ -180,7 +181,7 @@ describe('options', () => {
   it.each([
     [{ maxBodyBytes: 0 }, 'skill-search: Expected `maxBodyBytes` to be a positive integer, got `0`'],
     [{ addDirs: 'x' }, 'skill-search: Expected `addDirs` to be an array of paths, got `"x"`'],
-    [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `coalesceMs` to be a positive integer, got `-1`'],
+    [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `watch.coalesceMs` to be a positive integer, got `-1`'],
   ])('rejects %j', (bad, message) => {
     expect(() => new SkillCatalog({ ...options, ...(bad as CatalogOptions) })).toThrow(message);
   });
@@ -188,12 +189,24 @@ describe('options', () => {
   it('refuses an option it does not have (a misspelling from plain JavaScript), naming it, the nearest and every option', () => {
     expect(() => new SkillCatalog({ ...options, skillDirs: [root] } as CatalogOptions)).toThrow(
       'skill-search: Expected an option of SkillCatalog, got `skillDirs` (did you mean `skillsDirs`?); its options: cwd, home, bundledDir, demo, demoDir, ' +
-        'claudePlugins, codexHome, codexAdminDir, libraryDirs, include, exclude, managedDir, builtinPluginDirs, pluginDirs, addDirs, skillsDirs, ' +
+        'claudePlugins, codexHome, codexAdminDir, libraryDirs, defaultLibraryDir, include, exclude, managedDir, builtinPluginDirs, pluginDirs, addDirs, skillsDirs, ' +
         'toolsFiles, toolsCache, watch, maxBodyBytes, maxDescriptionChars, maxNameLength, maxHooksJsonChars',
     );
     expect(() => new SkillCatalog({ ...options, colour: 'red' } as CatalogOptions)).toThrow(
       /^skill-search: Expected an option of SkillCatalog, got `colour`; its options: cwd, /,
     );
+  });
+
+  it('refuses an unknown key of a nested options object by its full path, as at the top level', async () => {
+    expect(() => new SkillCatalog({ ...options, watch: { coalesceMS: 100 } } as CatalogOptions)).toThrow(
+      'skill-search: Expected an option of SkillCatalog, got `watch.coalesceMS` (did you mean `watch.coalesceMs`?); ' +
+        'its options under `watch`: usePolling, pollInterval, stabilityThreshold, coalesceMs',
+    );
+    const catalog = new SkillCatalog(options);
+    expect(() => catalog.watch({ pollIntervalMs: 50 } as CatalogWatchOptions)).toThrow(
+      'skill-search: Expected an option of SkillCatalog.watch(), got `pollIntervalMs` (did you mean `pollInterval`?)',
+    );
+    await catalog.close();
   });
 
   it('resolves once and freezes', () => {
@@ -233,6 +246,19 @@ describe('skillsDirs the user named', () => {
     expect(await statSkillsDir(missing, { required: true })).toEqual({ files: [], diagnostics: [snapshot.diagnostics[0]] });
     // The default sources (home and project folders, none of them created here but one) say nothing.
     expect((await new SkillCatalog(options).get()).diagnostics).toEqual([]);
+  });
+
+  it('a named libraryDirs folder that is missing is the same one line; the default library, never created, stays silent until it appears', async () => {
+    await writeTree(root, { 'library/pdf/SKILL.md': skillMd('Extract PDF tables') });
+    const [missing, library, defaultLibrary] = [join(root, 'no-library'), join(root, 'library'), join(root, 'default-library')];
+    const catalog = new SkillCatalog({ ...options, libraryDirs: [missing, library], defaultLibraryDir: defaultLibrary });
+    const snapshot = await catalog.get();
+    expect(names(snapshot)).toEqual(['first', 'pdf']);
+    expect(snapshot.diagnostics.map(formatDiagnostic)).toEqual([`skill-search: ${missing}: no such folder`]);
+    expect((await catalog.stamps()).sourceStamp).toBe(snapshot.sourceStamp);
+    await writeTree(root, { 'default-library/docx/SKILL.md': skillMd('Edit Word documents') });
+    catalog.clear();
+    expect(names(await catalog.get())).toEqual(['first', 'docx', 'pdf']);
   });
 });
 

@@ -5,14 +5,25 @@ import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/docto
 import { HOST_TITLES, HOSTS } from '../../types.js';
 import { shown } from '../format.js';
 import { hostContext, scopeOf } from './install.js';
+import { searchChecks } from './doctor-search.js';
 
-/** `doctor [host]`: what each host has of ours; exit 1 when an installed host has a problem. */
+const SECTIONS = [...HOSTS, 'search'] as const;
+const MARKS = { ok: 'ok     ', warn: 'WARN   ', problem: 'PROBLEM', absent: 'MISSING' } as const;
+
+/** `doctor [host|search]`: what each host has of ours, then what searches use; exit 1 when an installed host or the search has a problem. */
 export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
-  const hosts = args.positionals[0] === undefined ? HOSTS : [parsePositionalChoice('doctor', 'host', args.positionals[0], HOSTS)];
+  const only = args.positionals[0] === undefined ? undefined : parsePositionalChoice('doctor', 'host', args.positionals[0], SECTIONS);
+  const hosts = only === undefined ? HOSTS : HOSTS.filter((host) => host === only);
   const scope = scopeOf(args.values);
   const installContext = hostContext(args.values, io);
   const context: DoctorContext = { ...installContext, env: io.env, show: (file) => shown(file, installContext.home) };
+  // First: a flag that names nothing is an error before any report.
+  const search = only === undefined || only === 'search' ? await searchChecks(args.values, io, context) : undefined;
   let failed = false;
+  const report = (check: { status: keyof typeof MARKS; what: string; detail: string; fix?: string }) => {
+    if (check.status === 'problem' || check.status === 'absent') failed = true;
+    line(io.stdout, `  ${MARKS[check.status]} ${check.what}: ${check.detail}${check.fix === undefined ? '' : `; fix: ${check.fix}`}`);
+  };
   for (const host of hosts) {
     const checks = doctorChecks(host, scope, context);
     if (!isInstalled(checks)) {
@@ -20,11 +31,11 @@ export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
       continue;
     }
     line(io.stdout, `${HOST_TITLES[host]} (${scope}):`);
-    for (const check of checks) {
-      if (check.status !== 'ok') failed = true;
-      const mark = { ok: 'ok     ', problem: 'PROBLEM', absent: 'MISSING' }[check.status];
-      line(io.stdout, `  ${mark} ${check.what}: ${check.detail}${check.fix === undefined ? '' : `; fix: ${check.fix}`}`);
-    }
+    for (const check of checks) report(check);
+  }
+  if (search !== undefined) {
+    line(io.stdout, 'Search (what the hook, query and the MCP server use):');
+    for (const check of search) report(check);
   }
   return failed ? 1 : 0;
 }
