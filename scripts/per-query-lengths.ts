@@ -1,6 +1,6 @@
 /**
  * One `eval-shared.ts --per-query` run's answerable requests by length class (words split on white
- * space: short ≤ 4, medium 5–12, long 13–40, very long > 40): per suite and mode, ranked hit@1 /
+ * space, r12's classes (fixtures/eval/README.md): short ≤ 6, medium 7–12, long 13–40, very long > 40): per suite and mode, ranked hit@1 /
  * hit@5 / MRR and shown hit@1 / hit@5. The thirteenth round reports its test by it (docs/retrieval.md).
  *
  *   npx tsx scripts/per-query-lengths.ts DIR
@@ -12,8 +12,8 @@ import type { QueryRecord } from '../src/eval/run.js';
 
 const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 const CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
-  ['short (≤ 4)', (n) => n <= 4],
-  ['medium (5–12)', (n) => n >= 5 && n <= 12],
+  ['short (≤ 6)', (n) => n <= 6],
+  ['medium (7–12)', (n) => n >= 7 && n <= 12],
   ['long (13–40)', (n) => n >= 13 && n <= 40],
   ['very long (> 40)', (n) => n > 40],
 ];

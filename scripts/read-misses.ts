@@ -6,7 +6,7 @@
  * request's words reach against the first's, and which pool would have held it. Counts and the
  * misses themselves (`--list`); the reading is docs/retrieval.md ("thirteenth round").
  *
- *   SKILL_SEARCH_EVAL_DIR=/work/shared/eval npx tsx scripts/read-misses.ts [--through library-r11] [--list]
+ *   SKILL_SEARCH_EVAL_DIR=/work/shared/eval npx tsx scripts/read-misses.ts [--through library-r11 | --only SUITE] [--list]
  */
 import { parseArgs } from 'node:util';
 import { lexicalEntry } from '../src/lexical/lexical-entry.js';
@@ -17,9 +17,9 @@ import { asEngineSees, ENGINE_FUSION, fusedOrders, plainOf, rankingCases, reorde
 
 const { values } = parseArgs({
   strict: true,
-  options: { through: { type: 'string', default: 'library-r11' }, list: { type: 'boolean', default: false } },
+  options: { through: { type: 'string', default: 'library-r11' }, only: { type: 'string' }, list: { type: 'boolean', default: false } },
 });
-const SUITES: SuiteName[] = ['library', ...freshLibrarySetsThrough(values.through as LibrarySuite)];
+const SUITES: SuiteName[] = values.only === undefined ? ['library', ...freshLibrarySetsThrough(values.through as LibrarySuite)] : [values.only as SuiteName];
 const cases = (await rankingCases(SUITES, ['train', 'dev', 'test'], 500)).filter(
   (c) => c.answerable && !c.namedRelevant && (c.suite !== 'library' || c.split !== 'test'),
 );
