@@ -170,6 +170,8 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r7': 'fixtures/eval/library-queries-r7.jsonl over ../shared/eval/library',
   'library-r8': 'fixtures/eval/library-queries-r8.jsonl over ../shared/eval/library',
   'library-r9': 'fixtures/eval/library-queries-r9.jsonl over ../shared/eval/library',
+  'library-r10': 'fixtures/eval/library-queries-r10.jsonl over ../shared/eval/library',
+  'library-r11': 'fixtures/eval/library-queries-r11.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
