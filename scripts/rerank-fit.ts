@@ -2,6 +2,7 @@
  * The arithmetic of `scripts/fit-rerank.ts` apart from its command line (so it can be tested): the
  * two losses and their Newton fit, the fold key, and the one-standard-error choice.
  */
+import { treeValue, type RerankTree } from '../src/search/rerank.js';
 import { solve } from './solve.js';
 
 export type Objective = 'softmax' | 'pairwise';
@@ -185,4 +186,123 @@ export function oneStandardError<T extends ScoredSetting>(scored: readonly T[]):
     return j >= 0 && a[j]! < b[j]!;
   };
   return { best, se, within: near.length, pick: near.reduce((a, b) => (simpler(b.simplicity, a.simplicity) ? b : a)) };
+}
+
+/** How `boostTrees` grows its trees. */
+export interface BoostOptions {
+  /** How many trees. */
+  readonly trees: number;
+  /** Splits from the root to a leaf. */
+  readonly depth: number;
+  /** Each tree's leaves are shrunk by this. */
+  readonly rate: number;
+  /** Ridge on each leaf's value (added to its Hessian), in units of one query's weight. */
+  readonly l2: number;
+  /** Least Hessian each side of a split keeps (in the same units), so no leaf rests on a query or two. */
+  readonly minHessian: number;
+  /** Thresholds tried per feature at most (quantiles of its values when it has more). */
+  readonly bins?: number;
+}
+
+/**
+ * Gradient-boosted regression trees over `listings`' raw rows, added to each member's `base` score (the linear model's), fitted to
+ * the same listwise softmax loss as `fitListings` (target spread evenly over each query's relevant members), each suite weighing
+ * alike as there (`suiteWeights`), every query weighing 1 on average. Each tree is one Newton step: a member's gradient
+ * `p − t` and Hessian `p(1 − p)` (its query's weight times), splits chosen greedily by the gain of the regularised Newton
+ * leaves, leaf `−rate · G / (H + l2)`. No randomness: every row, every feature, thresholds from the data's quantiles.
+ */
+export function boostTrees<S>(
+  listings: readonly FitListing<S>[],
+  base: readonly (readonly number[])[],
+  options: BoostOptions,
+  suiteWeights: ReadonlyMap<S, number> = new Map(),
+): RerankTree[] {
+  const { trees: count, depth, rate, l2, minHessian, bins = 32 } = options;
+  const d = listings[0]?.rows[0]?.length ?? 0;
+  const suiteCount = new Map<S, number>();
+  for (const l of listings) suiteCount.set(l.suite, (suiteCount.get(l.suite) ?? 0) + 1);
+  const raw = listings.map((l) => (suiteWeights.get(l.suite) ?? 1) / suiteCount.get(l.suite)!);
+  const total = raw.reduce((a, b) => a + b, 0);
+  const queryWeight = raw.map((w) => (w * listings.length) / total);
+  // Flat rows: which query each belongs to, its features, its bin per feature.
+  const rows = listings.flatMap((l) => l.rows);
+  const thresholds = Array.from({ length: d }, (_, j) => {
+    const values = [...new Set(rows.map((row) => row[j]!))].sort((a, b) => a - b);
+    if (values.length <= bins) return values;
+    return [...new Set(Array.from({ length: bins }, (_, b) => values[Math.floor(((b + 1) * (values.length - 1)) / bins)]!))];
+  });
+  const binOf = rows.map((row) =>
+    row.map((value, j) => {
+      const cuts = thresholds[j]!;
+      let low = 0;
+      let high = cuts.length - 1;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (value <= cuts[mid]!) high = mid;
+        else low = mid + 1;
+      }
+      return low;
+    }),
+  );
+  const score = listings.map((l, q) => l.rows.map((_, i) => base[q]![i]!));
+  const grad = new Float64Array(rows.length);
+  const hess = new Float64Array(rows.length);
+  const grow = (members: readonly number[], left: number): RerankTree => {
+    let g = 0;
+    let h = 0;
+    for (const r of members) {
+      g += grad[r]!;
+      h += hess[r]!;
+    }
+    const leaf = (-rate * g) / (h + l2);
+    if (left === 0) return leaf;
+    const parent = (g * g) / (h + l2);
+    let best = { gain: 1e-12, feature: -1, bin: -1 };
+    for (let j = 0; j < d; j += 1) {
+      const n = thresholds[j]!.length;
+      const gs = new Float64Array(n);
+      const hs = new Float64Array(n);
+      for (const r of members) {
+        gs[binOf[r]![j]!]! += grad[r]!;
+        hs[binOf[r]![j]!]! += hess[r]!;
+      }
+      let gl = 0;
+      let hl = 0;
+      for (let b = 0; b < n - 1; b += 1) {
+        gl += gs[b]!;
+        hl += hs[b]!;
+        const hr = h - hl;
+        if (hl < minHessian || hr < minHessian) continue;
+        const gain = (gl * gl) / (hl + l2) + ((g - gl) * (g - gl)) / (hr + l2) - parent;
+        if (gain > best.gain) best = { gain, feature: j, bin: b };
+      }
+    }
+    if (best.feature < 0) return leaf;
+    const { feature, bin } = best;
+    const below = members.filter((r) => binOf[r]![feature]! <= bin);
+    const above = members.filter((r) => binOf[r]![feature]! > bin);
+    return [feature, thresholds[feature]![bin]!, grow(below, left - 1), grow(above, left - 1)];
+  };
+  const everyRow = rows.map((_, r) => r);
+  const fitted: RerankTree[] = [];
+  for (let t = 0; t < count; t += 1) {
+    let r = 0;
+    listings.forEach((l, q) => {
+      const z = score[q]!;
+      const top = Math.max(...z);
+      const e = z.map((value) => Math.exp(value - top));
+      const sum = e.reduce((a, b) => a + b, 0);
+      const relevant = l.labels.filter(Boolean).length;
+      e.forEach((value, i) => {
+        const p = value / sum;
+        grad[r] = queryWeight[q]! * (p - (l.labels[i] ? 1 / relevant : 0));
+        hess[r] = queryWeight[q]! * Math.max(p * (1 - p), 1e-6);
+        r += 1;
+      });
+    });
+    const tree = grow(everyRow, depth);
+    fitted.push(tree);
+    listings.forEach((l, q) => l.rows.forEach((row, i) => (score[q]![i] = score[q]![i]! + treeValue(tree, row))));
+  }
+  return fitted;
 }
