@@ -254,7 +254,8 @@ export function boostTrees<S>(
       g += grad[r]!;
       h += hess[r]!;
     }
-    const leaf = (-rate * g) / (h + l2);
+    // `|| 0`: a leaf of no gradient is 0, not −0.
+    const leaf = (-rate * g) / (h + l2) || 0;
     if (left === 0) return leaf;
     const parent = (g * g) / (h + l2);
     let best = { gain: 1e-12, feature: -1, bin: -1 };
