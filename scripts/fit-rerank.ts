@@ -44,11 +44,9 @@ import {
   rerankedOrders,
   rerankPool,
   rerankRows,
-  rerankScore,
   type CatalogKind,
   type RerankFeature,
   type RerankModel,
-  type RerankTree,
 } from '../src/search/rerank.js';
 import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
@@ -62,7 +60,7 @@ import {
   type RankingCase,
   type RankMetrics,
 } from './ranking-cases.js';
-import { boostTrees, fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -142,16 +140,6 @@ const { values } = parseArgs({
      * must read as it, and `--write` replaces that kind's model only. Absent: one model, written for every kind.
      */
     kind: { type: 'string' },
-    /**
-     * In the grid: how many regression trees are boosted on top of each linear model (`RerankModel.trees`; 0: linear alone),
-     * each `--tree-depths` deep, leaves ridged by each `--tree-l2`, shrunk by `--learning-rate`, each side of a split keeping
-     * a Hessian of `--tree-min-hessian` (`boostTrees` in scripts/rerank-fit.ts).
-     */
-    trees: { type: 'string', default: '0' },
-    'tree-depths': { type: 'string', default: '2' },
-    'tree-l2': { type: 'string', default: '1' },
-    'learning-rate': { type: 'string', default: '0.1' },
-    'tree-min-hessian': { type: 'string', default: '2' },
   },
 });
 
@@ -203,14 +191,6 @@ const STAYS_TOP = values['pool-stays-top'].split(',').map((value) => value === '
 const OBJECTIVES = values.objectives.split(',') as Objective[];
 if (OBJECTIVES.some((objective) => objective !== 'softmax' && objective !== 'pairwise')) throw new Error('--objectives: softmax and/or pairwise');
 const MIN_LEADS = list(values['min-leads'], [0]);
-/** The tree settings of the grid (`trees` 0 once: the linear model alone), with how many leaves each has at most. */
-const TREE_GRID = list(values.trees, [0]).flatMap((trees) =>
-  trees === 0
-    ? [{ trees: 0, treeDepth: 0, treeL2: 0 }]
-    : list(values['tree-depths'], [2]).flatMap((treeDepth) => list(values['tree-l2'], [1]).map((treeL2) => ({ trees, treeDepth, treeL2 }))),
-);
-const LEARNING_RATE = Number(values['learning-rate']);
-const TREE_MIN_HESSIAN = Number(values['tree-min-hessian']);
 const FOLD_GROUPS = values['fold-groups'];
 if (FOLD_GROUPS !== 'id' && FOLD_GROUPS !== 'label') throw new Error('--fold-groups: id or label');
 if (values.choose !== 'best' && values.choose !== 'one-se') throw new Error('--choose: best or one-se');
@@ -290,9 +270,6 @@ function modelOf(
     libraryData = LIBRARY_DATA.at(-1)!,
     libraryWeight = 1,
     librarySets = LIBRARY_SETS,
-    trees = 0,
-    treeDepth = 0,
-    treeL2 = 0,
   }: {
     cases?: readonly RankingCase[];
     staysTop?: boolean;
@@ -303,27 +280,13 @@ function modelOf(
     libraryWeight?: number;
     /** With `libraryData` `with`: which of the library sets are fitted on (all by default). */
     librarySets?: readonly SuiteName[];
-    /** Regression trees boosted on top of the linear model (`boostTrees`), their depth and leaf ridge; 0: none. */
-    trees?: number;
-    treeDepth?: number;
-    treeL2?: number;
   } = {},
 ): Fitted {
   const listings = cases
     .filter((c) => !fromLibrarySets(c) || (libraryData === 'with' && librarySets.includes(c.suite)))
     .map((c) => listing(c, centring, depth, lexicalDepth, weightedDepth, features))
     .filter((l) => l.labels.some(Boolean) && l.rows.length > 1);
-  const suiteWeights = new Map<SuiteName, number>([['library', libraryWeight]]);
-  const fitted = fitListings(listings, l2, objective, suiteWeights);
-  const boosted =
-    trees === 0
-      ? []
-      : boostTrees(
-          listings,
-          listings.map((l) => l.rows.map((row, i) => rerankScore(fitted, fitted.temperature * l.orders[i]!, row))),
-          { trees, depth: treeDepth, rate: LEARNING_RATE, l2: treeL2, minHessian: TREE_MIN_HESSIAN },
-          suiteWeights,
-        );
+  const fitted = fitListings(listings, l2, objective, new Map<SuiteName, number>([['library', libraryWeight]]));
   const setsFitted =
     libraryData === 'with' && librarySets.length > 0
       ? `; every split of ${librarySets.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')} (read in earlier rounds), as library data`
@@ -349,7 +312,6 @@ function modelOf(
       embedder: values.model,
       centring,
       l2,
-      ...(trees > 0 ? { trees, treeDepth, treeL2, learningRate: LEARNING_RATE, treeMinHessian: TREE_MIN_HESSIAN, treeRandomness: 'none' } : {}),
       queries: listings.length,
       date: new Date().toISOString().slice(0, 10),
     },
@@ -363,13 +325,7 @@ function modelOf(
     mean: fitted.mean.map(round),
     scale: fitted.scale.map(round),
     weights: fitted.weights.map(round),
-    ...(trees > 0 ? { trees: boosted.map(roundLeaves) } : {}),
   };
-}
-
-/** A tree with its leaves rounded like the weights (thresholds kept exact: they are the data's own values). */
-function roundLeaves(tree: RerankTree): RerankTree {
-  return typeof tree === 'number' ? round(tree) : [tree[0], tree[1], roundLeaves(tree[2]), roundLeaves(tree[3])];
 }
 
 /** The fused ordering scores of each case (its candidates' indexing), before the re-ranker and boundaries, computed once. */
@@ -579,7 +535,7 @@ if (FOLDS === 0) {
     const result = cvScore(() => setting);
     const label = `fused order, ${centring ? 'centred' : 'plain'}`;
     report(label, result);
-    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0, 0], make: () => setting, label });
+    if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0], make: () => setting, label });
   }
   // Reported, never chosen: lexical search alone over the same candidates.
   report(
@@ -598,29 +554,27 @@ if (FOLDS === 0) {
             for (const l2 of L2S) {
               for (const objective of OBJECTIVES) {
                 for (const { libraryData, libraryWeight } of LIBRARY_FITS) {
-                  for (const { trees, treeDepth, treeL2 } of TREE_GRID) {
-                    const fit = { weightedDepth, objective, libraryData, libraryWeight, trees, treeDepth, treeL2 };
-                    const models = folds.map((fold) => modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, cases: fold.fit }));
-                    const reference = LIBRARY_SETS.length > 0 && libraryData === 'without';
-                    for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
-                      for (const minLead of MIN_LEADS) {
-                        const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
-                        const data =
-                          LIBRARY_SETS.length === 0
-                            ? ''
-                            : libraryData === 'with'
-                              ? ` with the library sets, weight ${libraryWeight}`
-                              : ' without the library sets';
-                        const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}${data}${trees > 0 ? ` + ${trees} trees depth ${treeDepth} leaf l2 ${treeL2}` : ''}`;
-                        report(label, result);
-                        if (eligible(result.hit1s) && !reference)
-                          scored.push({
-                            ...result,
-                            simplicity: [trees * 2 ** treeDepth, features.length, depth + lexicalDepth + weightedDepth, libraryWeight, -l2, -minLead],
-                            make: () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, staysTop, minLead }) }),
-                            label,
-                          });
-                      }
+                  const fit = { weightedDepth, objective, libraryData, libraryWeight };
+                  const models = folds.map((fold) => modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, cases: fold.fit }));
+                  const reference = LIBRARY_SETS.length > 0 && libraryData === 'without';
+                  for (const staysTop of lexicalDepth + weightedDepth > 0 ? STAYS_TOP : [false]) {
+                    for (const minLead of MIN_LEADS) {
+                      const result = cvScore((f) => ({ centring, model: { ...models[f]!, poolStaysTop: staysTop, minLead } }));
+                      const data =
+                        LIBRARY_SETS.length === 0
+                          ? ''
+                          : libraryData === 'with'
+                            ? ` with the library sets, weight ${libraryWeight}`
+                            : ' without the library sets';
+                      const label = `${centring ? 'centred' : 'plain'} ${features.length} features depth ${depth} + lexical ${lexicalDepth} + weighted ${weightedDepth}${staysTop ? ' (pool stays top)' : ''} l2 ${l2} ${objective} lead ${minLead}${data}`;
+                      report(label, result);
+                      if (eligible(result.hit1s) && !reference)
+                        scored.push({
+                          ...result,
+                          simplicity: [features.length, depth + lexicalDepth + weightedDepth, libraryWeight, -l2, -minLead],
+                          make: () => ({ centring, model: modelOf(centring, depth, lexicalDepth, l2, features, { ...fit, staysTop, minLead }) }),
+                          label,
+                        });
                     }
                   }
                 }

@@ -3,9 +3,9 @@ import { FIELD_COUNT, INDEXED_FIELDS } from '../lexical/lexical-entry.js';
 import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
 
 /**
- * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model (with
- * regression trees beside it when the model has them) of how strong each one's lexical evidence is,
- * so a skill the dense side likes for one shared common word does not overtake a specific lexical match. Fitted by `scripts/fit-rerank.ts`; the model and
+ * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
+ * how strong each one's lexical evidence is, so a skill the dense side likes for one shared common
+ * word does not overtake a specific lexical match. Fitted by `scripts/fit-rerank.ts`; the model and
  * why a pool member takes its new place's score: docs/retrieval.md.
  */
 
@@ -84,25 +84,6 @@ export interface RerankModel {
   readonly mean: readonly number[];
   readonly scale: readonly number[];
   readonly weights: readonly number[];
-  /** Regression trees over the same rows (raw, unstandardised), their values added to the linear score: interactions the weights cannot carry. Absent: linear alone. */
-  readonly trees?: readonly RerankTree[];
-}
-
-/** A regression tree: a leaf's value, or `[feature index in the row, threshold, the tree at or below it, the tree above]`. */
-export type RerankTree = number | readonly [number, number, RerankTree, RerankTree];
-
-/** The leaf a tree gives `row`. */
-export function treeValue(tree: RerankTree, row: readonly number[]): number {
-  let node = tree;
-  while (typeof node !== 'number') node = row[node[0]]! <= node[1] ? node[2] : node[3];
-  return node;
-}
-
-/** A model's score of one pool member: the linear score from `start`, plus its trees' leaves. */
-export function rerankScore(model: Pick<RerankModel, 'mean' | 'scale' | 'weights' | 'trees'>, start: number, row: readonly number[]): number {
-  let score = linearScore(model, start, row);
-  for (const tree of model.trees ?? []) score += treeValue(tree, row);
-  return score;
 }
 
 const MAX_MARGIN = Math.log(10);
@@ -239,7 +220,7 @@ export function rerankedOrders(
   // Only the pool's rows are read: computing them alone spares the rest's name features.
   const given = rowsOf?.();
   const rows = given === undefined ? rerankRows(candidates, terms, model.features, top) : top.map((i) => given[i]!);
-  const scores = new Map(top.map((i, place) => [i, rerankScore(model, model.temperature * orders[i]!, rows[place]!)]));
+  const scores = new Map(top.map((i, place) => [i, linearScore(model, model.temperature * orders[i]!, rows[place]!)]));
   const lastPlace = model.poolStaysTop === true ? model.depth - 1 : top.length - 1;
   const places = top.map((_, place) => orders[top[Math.min(place, lastPlace)]!]!);
   const reordered = [...top].sort((a, b) => scores.get(b)! - scores.get(a)! || top.indexOf(a) - top.indexOf(b));

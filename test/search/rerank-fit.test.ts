@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rerankScore } from '../../src/search/rerank.js';
-import { boostTrees, fitListings, foldKey, oneStandardError, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
+import { fitListings, foldKey, oneStandardError, pairwiseLoss, softmaxLoss, type FitListing, type QueryLoss } from '../../scripts/rerank-fit.js';
 
 // Each query's pool: three candidates; the relevant one has feature 1, the others 0, and the
 // fused order (column 0) puts it last half the time, so only the feature can find it.
@@ -106,53 +105,5 @@ describe('oneStandardError', () => {
     const { best, pick } = oneStandardError([setting(1.7, [5], 'first'), setting(1.7, [5], 'second')]);
     expect(best.name).toBe('first');
     expect(pick.name).toBe('first');
-  });
-});
-
-describe('boostTrees', () => {
-  // Two features; the relevant member is the one where they agree (both 0 or both 1): an interaction no weight can carry.
-  // Two queries in three read [0, 1] against [1, 1], the third [1, 0] against [0, 0], so a first split has a gain.
-  const pools: FitListing[] = Array.from({ length: 60 }, (_, q) => ({
-    suite: 'a',
-    orders: [0.5, 0.5],
-    rows:
-      q % 3 !== 0
-        ? [
-            [0, 1],
-            [1, 1],
-          ]
-        : [
-            [1, 0],
-            [0, 0],
-          ],
-    labels: [false, true],
-  }));
-  const firstRight = (score: (row: readonly number[], order: number) => number): number =>
-    pools.filter((l) => score(l.rows[1]!, l.orders[1]!) > score(l.rows[0]!, l.orders[0]!)).length;
-
-  it('learns an interaction the linear model cannot, from the linear model’s scores', () => {
-    const linear = fitListings(pools, 0.01, 'softmax');
-    const linearScore = (row: readonly number[], order: number): number => rerankScore(linear, linear.temperature * order, row);
-    expect(firstRight(linearScore)).toBeLessThan(pools.length);
-    const base = pools.map((l) => l.rows.map((row, i) => linearScore(row, l.orders[i]!)));
-    const trees = boostTrees(pools, base, { trees: 20, depth: 2, rate: 0.3, l2: 1, minHessian: 1 });
-    const boosted = { ...linear, trees };
-    expect(firstRight((row, order) => rerankScore(boosted, linear.temperature * order, row))).toBe(pools.length);
-  });
-
-  it('is deterministic, and a depth-1 tree cannot split on an interaction', () => {
-    const base = pools.map((l) => l.rows.map(() => 0));
-    const options = { trees: 5, depth: 2, rate: 0.3, l2: 1, minHessian: 1 };
-    expect(boostTrees(pools, base, options)).toEqual(boostTrees(pools, base, options));
-    const stumps = boostTrees(pools, base, { ...options, depth: 1 });
-    expect(firstRight((row) => rerankScore({ mean: [0, 0], scale: [1, 1], weights: [0, 0], trees: stumps }, 0, row))).toBeLessThan(pools.length);
-  });
-
-  it('keeps a leaf from resting on too little Hessian: a split with a side under minHessian is not made', () => {
-    const base = pools.map((l) => l.rows.map(() => 0));
-    // The whole data's Hessian is 60 queries × 2 members × 0.25 = 30: no split can keep 30 each side.
-    const [tree] = boostTrees(pools, base, { trees: 1, depth: 2, rate: 1, l2: 1, minHessian: 30 });
-    expect(typeof tree).toBe('number');
-    expect(typeof boostTrees(pools, base, { trees: 1, depth: 2, rate: 1, l2: 1, minHessian: 1 })[0]).not.toBe('number');
   });
 });

@@ -13,7 +13,6 @@ import {
   RERANK_FEATURES,
   rerankedOrders,
   rerankRows,
-  rerankScore,
   type RerankFeature,
   type RerankModel,
 } from '../../src/search/rerank.js';
@@ -201,18 +200,6 @@ describe('rerankedOrders', () => {
     // The places after the first are still reordered.
     expect(kept[2]).toBe(0.7);
     expect(kept[1]).toBe(0.6);
-  });
-
-  it('adds each tree’s leaf to the linear score, and a tree alone can put a member first', () => {
-    // Linear weight 0; one tree: lexical (BM25 / best) above 0.5 gets +2, else 0. Only fastq (80/80) is above.
-    const tree = { ...model(['lexical'], [0], 3), trees: [[0, 0.5, 0, 2]] as const };
-    expect(rerankScore(tree, 1, [0.2])).toBe(1);
-    expect(rerankScore(tree, 1, [0.9])).toBe(3);
-    const orders = rerankedOrders(candidates, terms, tree);
-    expect(orders[2]).toBe(0.9);
-    expect(orders[0]).toBe(0.7);
-    // A tree that gives every member the same leaf leaves the fused order.
-    expect(rerankedOrders(candidates, terms, { ...tree, trees: [0.5] })).toEqual(candidates.map((c) => c.order));
   });
 
   it('keeps the fused order when the ordering score outweighs the evidence, or when off', () => {
