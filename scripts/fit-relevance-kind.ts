@@ -324,6 +324,23 @@ if (c && cStrict && cStrict.outcome.abstained < todayStrict.abstained) {
   console.log(`C strict raised to t ${threshold}: ${line(cStrict.outcome)}`);
 }
 
+/** The chance a request's first-hit relevance is above a no-skill message's (ties half), over `rows` not named. */
+function auc(rows: readonly Case[], scores: ReadonlyMap<Case, readonly number[]>): number {
+  const first = (row: Case): number => scores.get(row)![0] ?? 0;
+  const asks = rows.filter((row) => row.answerable && !row.named && !row.small).map(first);
+  const chat = rows.filter((row) => !row.answerable && !row.named).map(first);
+  let above = 0;
+  for (const a of asks) for (const c of chat) above += a > c ? 1 : a === c ? 0.5 : 0;
+  return above / Math.max(1, asks.length * chat.length);
+}
+const longRows = library.filter((row) => row.words > LONG_WORDS);
+for (const [name, scores] of [
+  ['incumbent', incumbentScores],
+  ['C0', oofC0],
+  ['C', oof],
+] as const)
+  console.log(`first-hit relevance AUC, requests over no-skill (${name}): all ${auc(library, scores).toFixed(3)}, long ${auc(longRows, scores).toFixed(3)}`);
+
 const takeC =
   c !== undefined &&
   cStrict !== undefined &&
