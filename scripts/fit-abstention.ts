@@ -135,8 +135,7 @@ function suiteWeights(cases: readonly QueryCase[]): (c: QueryCase) => number {
 
 /** The answerable model on every train query, the hit model on the answerable ones. */
 function fit(mode: SearchMode, cases: readonly QueryCase[]): RelevanceModel {
-  // The tools recipe predates `firstMatched` (fitted for skill libraries only, `fit-relevance-kind.ts`).
-  const hitFeatures = MODE_FEATURES[mode].filter((name) => name !== 'firstMatched');
+  const hitFeatures = MODE_FEATURES[mode];
   const queryFeatures = hitFeatures.filter((name) => !ORDERING_FEATURES.includes(name));
   const train = cases.filter((c) => c.split === 'train' && !c.named && c.ranked.length > 0);
   const weightOf = suiteWeights(train);

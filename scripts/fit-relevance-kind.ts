@@ -6,8 +6,9 @@
  * catalogue in one fold), the cached candidates (`ranking-cases.ts`) replayed as the engine ranks
  * and shows them (bundled per-kind re-rankers, boundaries, relevance, shown cut, everyday gate).
  * Candidate C refits the answerable model only, with `firstMatched` (the first hit's coverage ×
- * the message's length) beside today's features, and keeps today's hit model (round 5: a refitted
- * hit model cuts the lists short); C0, the same refit without `firstMatched`, is reported beside it.
+ * the message's length, computed here: C was not taken, so `relevance.ts` does not compute it) beside
+ * today's features, and keeps today's hit model (round 5: a refitted hit model cuts the lists
+ * short); C0, the same refit without `firstMatched`, is reported beside it.
  * C's threshold and shown cut are chosen together: the point showing nothing for the most pooled
  * no-skill messages whose pooled shown hit@5 and hit@1, and those of the long requests (over
  * `LONG_WORDS` words), stay within `--allowance` of the incumbent's (today's `kinds.skills`) and
@@ -27,10 +28,14 @@ import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
 import {
   featureRows,
+  linearScore,
   MODE_FEATURES,
   ORDERING_FEATURES,
   relevance,
+  relevanceFactors,
+  relevanceFrom,
   type FeatureName,
+  type LogisticModel,
   type QueryEvidence,
   type RankedEvidence,
   type RelevanceModel,
@@ -197,32 +202,56 @@ function outcome(rows: readonly Case[], scores: ReadonlyMap<Case, readonly numbe
   return o;
 }
 
-/** The features of today's hybrid answerable model, and C's: with `firstMatched` beside them. */
-const TODAY_QUERY_FEATURES = MODE_FEATURES.hybrid.filter((name) => !ORDERING_FEATURES.includes(name) && name !== 'firstMatched');
-const C_QUERY_FEATURES: readonly FeatureName[] = [...TODAY_QUERY_FEATURES, 'firstMatched'];
+/** The features of today's hybrid answerable model; C reads `firstMatched` beside them. */
+const TODAY_QUERY_FEATURES = MODE_FEATURES.hybrid.filter((name) => !ORDERING_FEATURES.includes(name));
+type Column = FeatureName | 'firstMatched';
 
-/** The hybrid answerable model refitted on `rows` (today's recipe, each request weight 1); the hit model today's. */
-function fit(rows: readonly Case[], queryFeatures: readonly FeatureName[]): RelevanceModel {
+/** ln(1 + distinct message words the first hit matches): its coverage × the message's length (0 when lexical did not match it). */
+function firstMatched(row: Case): number {
+  const first = row.ranked[0];
+  const coverage = (first?.lexical ?? 0) > 0 ? (first!.coverage ?? 0) : 0;
+  return Math.log1p(Math.round(coverage * row.query.terms.size));
+}
+
+/** A refitted answerable model and whether it reads `firstMatched` (its last column); the hit model is today's. */
+interface Refit {
+  readonly answerable: Omit<LogisticModel, 'features'> & { readonly features: readonly Column[] };
+  readonly matched: boolean;
+}
+
+const answerableRow = (row: Case, matched: boolean): number[] => {
+  const values = featureRows(row.ranked.slice(0, 1), row.query, TODAY_QUERY_FEATURES)[0]!;
+  return matched ? [...values, firstMatched(row)] : values;
+};
+
+/** The hybrid answerable model refitted on `rows` (today's recipe, each request weight 1). */
+function fit(rows: readonly Case[], matched: boolean): Refit {
   const train = rows.filter((row) => !row.named && row.ranked.length > 0);
-  const answerable = fitLogistic(
-    queryFeatures,
-    train.map((row) => featureRows(row.ranked.slice(0, 1), row.query, queryFeatures)[0]!),
+  const answerable = fitLogistic<Column>(
+    matched ? [...TODAY_QUERY_FEATURES, 'firstMatched'] : TODAY_QUERY_FEATURES,
+    train.map((row) => answerableRow(row, matched)),
     train.map((row) => (row.answerable ? 1 : 0)),
     train.map(() => 1),
   );
-  return { answerable, hit: incumbentModel.hit };
+  return { answerable, matched };
 }
 
-const scoresUnder = (model: RelevanceModel, rows: readonly Case[]): Map<Case, number[]> =>
-  new Map(rows.map((row) => [row, row.ranked.length === 0 ? [] : relevance(model, row.ranked, row.query)]));
+/** Relevance under a refit: its P(answerable) × today's hit model's P(fits), as `relevance.ts` multiplies them. */
+function relevanceUnder(refit: Refit, row: Case): number[] {
+  const answerable = 1 / (1 + Math.exp(-linearScore(refit.answerable, refit.answerable.bias, answerableRow(row, refit.matched))));
+  return relevanceFrom({ answerable, fits: relevanceFactors(incumbentModel, row.ranked, row.query).fits });
+}
+
+const scoresUnder = (model: RelevanceModel | Refit, rows: readonly Case[]): Map<Case, number[]> =>
+  new Map(rows.map((row) => [row, row.ranked.length === 0 ? [] : 'hit' in model ? relevance(model, row.ranked, row.query) : relevanceUnder(model, row)]));
 
 /** Out-of-fold scores: each group's cases scored by a model fitted on the other groups. */
-function outOfFold(queryFeatures: readonly FeatureName[]): Map<Case, number[]> {
+function outOfFold(matched: boolean): Map<Case, number[]> {
   const scores = new Map<Case, number[]>();
   for (const group of groups) {
     const model = fit(
       cases.filter((row) => row.group !== group),
-      queryFeatures,
+      matched,
     );
     for (const [row, s] of scoresUnder(
       model,
@@ -309,11 +338,11 @@ function candidate(name: string, scores: ReadonlyMap<Case, readonly number[]>): 
   return operatingPoint(`${name} balanced`, scores, CUTS, allowance);
 }
 
-const oofC0 = outOfFold(TODAY_QUERY_FEATURES);
+const oofC0 = outOfFold(false);
 const c0 = candidate('C0 (answerable refit, today features)', oofC0);
-const oof = outOfFold(C_QUERY_FEATURES);
+const oof = outOfFold(true);
 const c = candidate('C (answerable refit with firstMatched)', oof);
-const full = fit(cases, C_QUERY_FEATURES);
+const full = fit(cases, true);
 console.log(`C's answerable model on all groups: ${full.answerable.features.map((name, j) => `${name} ${full.answerable.weights[j]!.toFixed(2)}`).join(', ')}`);
 let cStrict = c && operatingPoint('C strict', oof, [c.cut], strictAllowance, c.threshold);
 // `strict` not looser than today's: raised until it shows nothing for as many pooled no-skill messages.
@@ -352,6 +381,9 @@ perSet('incumbent', incumbentScores, incumbentThreshold, incumbentCut);
 if (c0) perSet('C0', oofC0, c0.threshold, c0.cut);
 if (c) perSet('C', oof, c.threshold, c.cut);
 if (takeC && values.write) {
+  // The engine computes only `relevance.ts`'s features; `firstMatched` was there in commit e5ca8b7, removed when C was not taken.
+  const unknown = full.answerable.features.filter((name) => !(MODE_FEATURES.hybrid as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`C reads ${unknown.join(', ')}, which relevance.ts does not compute (restore it from commit e5ca8b7 first)`);
   // Writing a cut of the kind's own needs the ranker to read one first (docs/retrieval.md, round 5).
   if (c!.cut.relative !== incumbentCut.relative || c!.cut.floor !== incumbentCut.floor)
     throw new Error(`the chosen shown cut ${JSON.stringify(c!.cut)} is not the engine's; the ranker reads one cut for every kind`);
@@ -375,7 +407,7 @@ if (takeC && values.write) {
       l2: L2,
       date: new Date().toISOString().slice(0, 10),
     },
-    models: { ...tools.models, hybrid: full },
+    models: { ...tools.models, hybrid: { answerable: full.answerable as LogisticModel, hit: incumbentModel.hit } },
     thresholds: { ...tools.thresholds, hybrid: { strict: cStrict!.threshold, balanced: c!.threshold } },
   };
   writeFileSync(FILE, `${JSON.stringify(file, null, 1)}\n`);

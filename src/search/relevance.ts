@@ -70,8 +70,6 @@ const FEATURES = {
   bestCoverage: 'bestCoverage',
   /** Coverage of the first hit (0 when lexical did not match it). */
   firstCoverage: 'firstCoverage',
-  /** ln(1 + distinct query terms the first hit matches): its coverage × the message's length, which a share cannot weigh by length. */
-  firstMatched: 'firstMatched',
   /** ln(1 + best BM25). */
   bm25: 'bm25',
   /** First hit's BM25 relative to the best (0 when lexical did not match it). */
@@ -90,7 +88,7 @@ export const ORDERING_FEATURES: readonly FeatureName[] = ['order', 'rank'];
 
 const ANY_MODE: readonly FeatureName[] = ['order', 'rank', 'terms', 'nameMatch'];
 const DENSE_ONLY: readonly FeatureName[] = ['topCosine', 'firstCosine', 'topCentered', 'centeredMargin', 'peak', 'catalogCosine'];
-const LEXICAL_ONLY: readonly FeatureName[] = ['bestCoverage', 'firstCoverage', 'firstMatched', 'bm25', 'firstLexical'];
+const LEXICAL_ONLY: readonly FeatureName[] = ['bestCoverage', 'firstCoverage', 'bm25', 'firstLexical'];
 
 /** The features each mode can compute (lexical mode never loads the model; dense mode never runs BM25). */
 export const MODE_FEATURES: Readonly<Record<SearchMode, readonly FeatureName[]>> = {
@@ -139,7 +137,6 @@ export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvide
   const cosines = ranked.flatMap((hit) => (hit.cosine === undefined ? [] : [hit.cosine]));
   const topCentered = Math.max(...ranked.map((hit) => hit.centered ?? Number.NEGATIVE_INFINITY));
   const bestLexical = query.bestLexical ?? 0;
-  const firstCoverage = (first.lexical ?? 0) > 0 ? (first.coverage ?? 0) : 0;
   const shared: Record<Exclude<FeatureName, 'order' | 'rank'>, () => number> = {
     terms: () => Math.log1p(query.terms.size),
     nameMatch: () => nameMatch(first.name, query.terms),
@@ -148,8 +145,7 @@ export function featureRows(ranked: readonly RankedEvidence[], query: QueryEvide
     topCentered: () => (Number.isFinite(topCentered) ? topCentered : 0),
     centeredMargin: () => (Number.isFinite(topCentered) && query.secondCentered !== undefined ? topCentered - query.secondCentered : 0),
     bestCoverage: () => query.bestCoverage ?? 0,
-    firstCoverage: () => firstCoverage,
-    firstMatched: () => Math.log1p(Math.round(firstCoverage * query.terms.size)),
+    firstCoverage: () => ((first.lexical ?? 0) > 0 ? (first.coverage ?? 0) : 0),
     bm25: () => Math.log1p(bestLexical),
     firstLexical: () => (bestLexical > 0 ? (first.lexical ?? 0) / bestLexical : 0),
     agree: () => (query.denseFirst !== undefined && query.denseFirst === query.lexicalFirst ? 1 : 0),

@@ -19,13 +19,6 @@ describe('featureRows', () => {
     expect(rows[2]).toEqual([0.5, -Math.log(3), 0.7, expect.closeTo(0.3, 10), 1, 1, 0.5]);
   });
 
-  it('counts the distinct query terms the first hit matches (firstMatched, ln(1 + count)), 0 when lexical did not match it', () => {
-    const firstMatched = (first: RankedEvidence): number => featureRows([first, ...ranked.slice(1)], query, ['firstMatched'])[0]![0]!;
-    expect(firstMatched(ranked[0]!)).toBeCloseTo(Math.log(4), 10);
-    expect(firstMatched({ ...ranked[0]!, coverage: 2 / 3 })).toBeCloseTo(Math.log(3), 10);
-    expect(firstMatched({ ...ranked[0]!, lexical: 0 })).toBe(0);
-  });
-
   it('is empty for an empty list', () => {
     expect(featureRows([], query, MODE_FEATURES.hybrid)).toEqual([]);
   });
