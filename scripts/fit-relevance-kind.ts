@@ -40,9 +40,9 @@ import {
   type RankedEvidence,
   type RelevanceModel,
 } from '../src/search/relevance.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type SuiteName } from './eval-suites.js';
+import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
+import { asEngineSees, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
 import { smallCatalogueCases } from './small-catalogues.js';
 
 const { values } = parseArgs({
@@ -55,6 +55,8 @@ const { values } = parseArgs({
     allowance: { type: 'string', default: '0.005' },
     /** The same for `strict`. */
     'strict-allowance': { type: 'string', default: '0.03' },
+    /** Sets read after the choice (never chosen on), e.g. a fresh set once its test has run: scored by the all-groups fits. */
+    read: { type: 'string', default: '' },
     /** The refit must show nothing for more no-skill messages than the incumbent by this share of them to be taken. */
     'refit-margin': { type: 'string', default: '0.02' },
   },
@@ -93,28 +95,33 @@ interface Case {
   readonly words: number;
 }
 
-const skillsIn = new Map<SuiteName, number>();
-const texts = new Map<string, string>();
-for (const suite of ['library', ...SETS] as SuiteName[]) {
-  skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-  const loaded = await loadSuite(suite, { splits: suite === 'library' ? ['train', 'dev'] : ['train', 'dev', 'test'], sample: Number(values.sample) });
-  if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
-  for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
+/** The splits read of a set: `library`'s test split is held out; the fresh sets are development data whole. */
+const splitsOf = (suite: SuiteName): Split[] => (suite === 'library' ? ['train', 'dev'] : ['train', 'dev', 'test']);
+
+/** The cases of `sets`, replayed as the engine ranks them. */
+async function libraryCases(sets: readonly SuiteName[]): Promise<Case[]> {
+  const skillsIn = new Map<SuiteName, number>();
+  const texts = new Map<string, string>();
+  for (const suite of sets) {
+    skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
+    const loaded = await loadSuite(suite, { splits: splitsOf(suite), sample: Number(values.sample) });
+    if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
+    for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
+  }
+  const raw: RankingCase[] = [];
+  for (const suite of sets) raw.push(...(await rankingCases([suite], splitsOf(suite), Number(values.sample), values.model)));
+  return raw.map((one) => {
+    if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
+    const text = texts.get(`${one.suite}\u0000${one.id}`);
+    if (text === undefined) throw new Error(`${one.suite} ${one.id}: no text`);
+    const c = asEngineSees(one);
+    const ranked = reorder(c, ordering).slice(0, DEPTH);
+    const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
+    const { query, answerable, named, namedRelevant } = c;
+    return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false, words: words(text) };
+  });
 }
-const raw = [
-  ...(await rankingCases(['library'], ['train', 'dev'], Number(values.sample), values.model)),
-  ...(await rankingCases(SETS, ['train', 'dev', 'test'], Number(values.sample), values.model)),
-];
-const library: Case[] = raw.map((one) => {
-  if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
-  const text = texts.get(`${one.suite}\u0000${one.id}`);
-  if (text === undefined) throw new Error(`${one.suite} ${one.id}: no text`);
-  const c = asEngineSees(one);
-  const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
-  const { query, answerable, named, namedRelevant } = c;
-  return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false, words: words(text) };
-});
+const library = await libraryCases(['library', ...SETS]);
 const groups = [...new Set(library.map((one) => one.group))];
 /** A small catalogue's fold: one group, by a hash of its name. */
 const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
@@ -412,4 +419,39 @@ if (takeC && values.write) {
   };
   writeFileSync(FILE, `${JSON.stringify(file, null, 1)}\n`);
   console.error(`wrote kinds.skills of ${FILE}`);
+}
+
+/** Length classes of `paired-per-query.ts` (library-r12's). */
+const CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
+  ['short', (n) => n <= 6],
+  ['medium', (n) => n >= 7 && n <= 12],
+  ['long', (n) => n >= 13 && n <= 40],
+  ['very long', (n) => n > 40],
+];
+const readSets = values.read.split(',').filter((name) => name !== '') as SuiteName[];
+if (readSets.length > 0) {
+  const read = await libraryCases(readSets);
+  const fullC0 = fit(cases, false);
+  console.log(`\nread after the choice (all-groups fits; not chosen on): ${readSets.join(', ')}, ${read.length} cases`);
+  for (const [name, model, threshold, cut] of [
+    ['incumbent', incumbentModel, incumbentThreshold, incumbentCut],
+    ...(c0 ? [['C0 at its point', fullC0, c0.threshold, c0.cut] as const] : []),
+    ...(c ? [['C at its point', full, c.threshold, c.cut] as const] : []),
+    ['C at t 0.1, cut 0.1/0.25', full, 0.1, incumbentCut],
+    ['C at t 0.135, cut 0.1/0.25', full, 0.135, incumbentCut],
+  ] as const) {
+    const scores = scoresUnder(model, read);
+    console.log(`  ${name}: ${line(outcome(read, scores, threshold, cut))}`);
+    for (const [cls, fits] of CLASSES) {
+      const o = outcome(
+        read.filter((row) => fits(row.words)),
+        scores,
+        threshold,
+        cut,
+      );
+      console.log(
+        `    ${cls}: shown@1 ${share(o.shown1, o.answerable)} shown@5 ${share(o.shown5, o.answerable)} (${o.answerable}), nothing for ${o.abstained}/${o.negatives}`,
+      );
+    }
+  }
 }
