@@ -26,7 +26,6 @@ export interface OpenedCatalog {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-
 /**
  * A read-only search over a catalog saved in the store (`SkillSearchEngine.saveCatalog`): what
  * a cold process (a hook without a server, `query`, MCP) opens instead of building the catalog.
