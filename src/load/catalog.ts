@@ -191,12 +191,15 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
-  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed. */
+  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed (`withDemo` aside, see {@link stamps}). */
   async sourceStamp(): Promise<string | undefined> {
     return (await this.stamps()).sourceStamp;
   }
 
-  /** {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing (`catalogStamps`). */
+  /**
+   * {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing (`catalogStamps`);
+   * with the `auto` demo rule, `withDemo` too: what `get()` returns when no skill of the user's loads.
+   */
   async stamps(): Promise<StatStamps> {
     const options = this.#options;
     const demo = demoSource(options);
