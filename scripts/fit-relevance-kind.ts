@@ -1,15 +1,20 @@
 /**
  * Fits and chooses the skill-library entry of the relevance models (`relevance-model.json`,
- * `kinds.skills`, hybrid mode) with its shown cut, by the thirteenth round's rule (docs/retrieval.md,
- * "Everyday messages, round 5"): leave-one-set-out over `library` train + dev and every split of
- * `library-r2` … `library-r10` plus the small-catalogue requests (`small-catalogues.ts`, each
+ * `kinds.skills`, hybrid mode) with its shown cut, by the sixteenth round's rule (docs/retrieval.md,
+ * "Everyday messages, round 8"): leave-one-set-out over `library` train + dev and every split of
+ * `library-r2` … `library-r11` plus the small-catalogue requests (`small-catalogues.ts`, each
  * catalogue in one fold), the cached candidates (`ranking-cases.ts`) replayed as the engine ranks
  * and shows them (bundled per-kind re-rankers, boundaries, relevance, shown cut, everyday gate).
- * The refit's operating point and shown cut are chosen together: the point showing nothing for the
- * most pooled no-skill messages whose pooled shown hit@5 and hit@1 stay within `--allowance` of the
- * incumbent's (today's `kinds.skills`) and under which no small-catalogue request loses its shown
- * skill. Deterministic (Newton from zero). The relevance model reads the re-ranker's order, so
- * re-run this after `rerank-model.json` changes.
+ * Candidate C refits the answerable model only, with `firstMatched` (the first hit's coverage ×
+ * the message's length, computed here: C was not taken, so `relevance.ts` does not compute it) beside
+ * today's features, and keeps today's hit model (round 5: a refitted hit model cuts the lists
+ * short); C0, the same refit without `firstMatched`, is reported beside it.
+ * C's threshold and shown cut are chosen together: the point showing nothing for the most pooled
+ * no-skill messages whose pooled shown hit@5 and hit@1, and those of the long requests (over
+ * `LONG_WORDS` words), stay within `--allowance` of the incumbent's (today's `kinds.skills`) and
+ * under which no small-catalogue request loses its shown skill. Deterministic (Newton from zero,
+ * no seed). The relevance model reads the re-ranker's order, so re-run this after
+ * `rerank-model.json` changes.
  *
  *   npx tsx scripts/fit-relevance-kind.ts [--write]
  */
@@ -23,16 +28,21 @@ import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
 import {
   featureRows,
+  linearScore,
   MODE_FEATURES,
   ORDERING_FEATURES,
   relevance,
+  relevanceFactors,
+  relevanceFrom,
+  type FeatureName,
+  type LogisticModel,
   type QueryEvidence,
   type RankedEvidence,
   type RelevanceModel,
 } from '../src/search/relevance.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type SuiteName } from './eval-suites.js';
+import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
+import { asEngineSees, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
 import { smallCatalogueCases } from './small-catalogues.js';
 
 const { values } = parseArgs({
@@ -45,6 +55,8 @@ const { values } = parseArgs({
     allowance: { type: 'string', default: '0.005' },
     /** The same for `strict`. */
     'strict-allowance': { type: 'string', default: '0.03' },
+    /** Sets read after the choice (never chosen on), e.g. a fresh set once its test has run: scored by the all-groups fits. */
+    read: { type: 'string', default: '' },
     /** The refit must show nothing for more no-skill messages than the incumbent by this share of them to be taken. */
     'refit-margin': { type: 'string', default: '0.02' },
   },
@@ -53,7 +65,9 @@ const { values } = parseArgs({
 const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
 const DEPTH = 10;
-const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r10');
+/** A long message: more white-space words than this (docs/retrieval.md, round 6). */
+const LONG_WORDS = 12;
+const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
 const FILE = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
 /** The incumbent: today's skills entry, its hybrid model, thresholds and shown cut. */
 const incumbent = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
@@ -62,6 +76,7 @@ const incumbentThreshold = incumbent.thresholds.hybrid.balanced;
 /** The engine reads one shown cut for every kind (`EngineOptions.shownCut`). */
 const incumbentCut: ShownCut = ENGINE_DEFAULTS.shownCut;
 const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
+const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 
 interface Case {
   /** Fold group: `library` or the set's name. */
@@ -76,22 +91,37 @@ interface Case {
   readonly gated: boolean;
   /** A small-catalogue request (judged by the bound, not pooled with the library sets). */
   readonly small: boolean;
+  /** White-space words of the message. */
+  readonly words: number;
 }
 
-const skillsIn = new Map<SuiteName, number>();
-for (const suite of ['library', ...SETS] as SuiteName[]) skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-const raw = [
-  ...(await rankingCases(['library'], ['train', 'dev'], Number(values.sample), values.model)),
-  ...(await rankingCases(SETS, ['train', 'dev', 'test'], Number(values.sample), values.model)),
-];
-const library: Case[] = raw.map((one) => {
-  if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
-  const c = asEngineSees(one);
-  const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
-  const { query, answerable, named, namedRelevant } = c;
-  return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false };
-});
+/** The splits read of a set: `library`'s test split is held out; the fresh sets are development data whole. */
+const splitsOf = (suite: SuiteName): Split[] => (suite === 'library' ? ['train', 'dev'] : ['train', 'dev', 'test']);
+
+/** The cases of `sets`, replayed as the engine ranks them. */
+async function libraryCases(sets: readonly SuiteName[]): Promise<Case[]> {
+  const skillsIn = new Map<SuiteName, number>();
+  const texts = new Map<string, string>();
+  for (const suite of sets) {
+    skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
+    const loaded = await loadSuite(suite, { splits: splitsOf(suite), sample: Number(values.sample) });
+    if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
+    for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
+  }
+  const raw: RankingCase[] = [];
+  for (const suite of sets) raw.push(...(await rankingCases([suite], splitsOf(suite), Number(values.sample), values.model)));
+  return raw.map((one) => {
+    if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
+    const text = texts.get(`${one.suite}\u0000${one.id}`);
+    if (text === undefined) throw new Error(`${one.suite} ${one.id}: no text`);
+    const c = asEngineSees(one);
+    const ranked = reorder(c, ordering).slice(0, DEPTH);
+    const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
+    const { query, answerable, named, namedRelevant } = c;
+    return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false, words: words(text) };
+  });
+}
+const library = await libraryCases(['library', ...SETS]);
 const groups = [...new Set(library.map((one) => one.group))];
 /** A small catalogue's fold: one group, by a hash of its name. */
 const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
@@ -108,6 +138,7 @@ const small: Case[] = (await smallCatalogueCases(process.cwd(), ENGINE_DEFAULTS.
     namedRelevant: false,
     gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
     small: true,
+    words: words(s.query),
   }));
 const cases = [...library, ...small];
 
@@ -119,24 +150,49 @@ interface Outcome {
   length: number;
   negatives: number;
   abstained: number;
+  /** The same four for messages over `LONG_WORDS` words. */
+  longAnswerable: number;
+  longShown1: number;
+  longShown5: number;
+  longNegatives: number;
+  longAbstained: number;
   /** Small-catalogue requests whose shown list lacks their skill. */
   smallLost: number;
 }
 
 /** What the engine shows for each case at `threshold` and `cut`, given each case's relevance scores. */
 function outcome(rows: readonly Case[], scores: ReadonlyMap<Case, readonly number[]>, threshold: number, cut: ShownCut): Outcome {
-  const o: Outcome = { answerable: 0, shown1: 0, shown5: 0, blank: 0, length: 0, negatives: 0, abstained: 0, smallLost: 0 };
+  const o: Outcome = {
+    answerable: 0,
+    shown1: 0,
+    shown5: 0,
+    blank: 0,
+    length: 0,
+    negatives: 0,
+    abstained: 0,
+    longAnswerable: 0,
+    longShown1: 0,
+    longShown5: 0,
+    longNegatives: 0,
+    longAbstained: 0,
+    smallLost: 0,
+  };
   for (const row of rows) {
     // A named skill is shown alone, whatever the relevance.
     const count = row.named ? 1 : row.gated ? 0 : shownCount(scores.get(row)!, threshold, cut, K);
     const shown = row.named ? [row.namedRelevant] : row.labels.slice(0, count);
+    const long = row.words > LONG_WORDS;
     if (row.small) {
       if (!shown.includes(true)) o.smallLost += 1;
       continue;
     }
     if (!row.answerable) {
       o.negatives += 1;
-      if (count === 0) o.abstained += 1;
+      if (long) o.longNegatives += 1;
+      if (count === 0) {
+        o.abstained += 1;
+        if (long) o.longAbstained += 1;
+      }
       continue;
     }
     o.answerable += 1;
@@ -144,48 +200,66 @@ function outcome(rows: readonly Case[], scores: ReadonlyMap<Case, readonly numbe
     if (count === 0) o.blank += 1;
     if (shown[0] === true) o.shown1 += 1;
     if (shown.includes(true)) o.shown5 += 1;
+    if (long) {
+      o.longAnswerable += 1;
+      if (shown[0] === true) o.longShown1 += 1;
+      if (shown.includes(true)) o.longShown5 += 1;
+    }
   }
   return o;
 }
 
-/** The hybrid answerable and hit models fitted on `rows` (today's recipe, each request weight 1). */
-function fit(rows: readonly Case[]): RelevanceModel {
-  const hitFeatures = MODE_FEATURES.hybrid;
-  const queryFeatures = hitFeatures.filter((name) => !ORDERING_FEATURES.includes(name));
+/** The features of today's hybrid answerable model; C reads `firstMatched` beside them. */
+const TODAY_QUERY_FEATURES = MODE_FEATURES.hybrid.filter((name) => !ORDERING_FEATURES.includes(name));
+type Column = FeatureName | 'firstMatched';
+
+/** ln(1 + distinct message words the first hit matches): its coverage × the message's length (0 when lexical did not match it). */
+function firstMatched(row: Case): number {
+  const first = row.ranked[0];
+  const coverage = (first?.lexical ?? 0) > 0 ? (first!.coverage ?? 0) : 0;
+  return Math.log1p(Math.round(coverage * row.query.terms.size));
+}
+
+/** A refitted answerable model and whether it reads `firstMatched` (its last column); the hit model is today's. */
+interface Refit {
+  readonly answerable: Omit<LogisticModel, 'features'> & { readonly features: readonly Column[] };
+  readonly matched: boolean;
+}
+
+const answerableRow = (row: Case, matched: boolean): number[] => {
+  const values = featureRows(row.ranked.slice(0, 1), row.query, TODAY_QUERY_FEATURES)[0]!;
+  return matched ? [...values, firstMatched(row)] : values;
+};
+
+/** The hybrid answerable model refitted on `rows` (today's recipe, each request weight 1). */
+function fit(rows: readonly Case[], matched: boolean): Refit {
   const train = rows.filter((row) => !row.named && row.ranked.length > 0);
-  const answerable = fitLogistic(
-    queryFeatures,
-    train.map((row) => featureRows(row.ranked.slice(0, 1), row.query, queryFeatures)[0]!),
+  const answerable = fitLogistic<Column>(
+    matched ? [...TODAY_QUERY_FEATURES, 'firstMatched'] : TODAY_QUERY_FEATURES,
+    train.map((row) => answerableRow(row, matched)),
     train.map((row) => (row.answerable ? 1 : 0)),
     train.map(() => 1),
   );
-  const x: number[][] = [];
-  const y: number[] = [];
-  for (const row of train.filter((one) => one.answerable)) {
-    featureRows(row.ranked, row.query, hitFeatures).forEach((features, i) => {
-      x.push(features);
-      y.push(row.labels[i] ? 1 : 0);
-    });
-  }
-  return {
-    answerable,
-    hit: fitLogistic(
-      hitFeatures,
-      x,
-      y,
-      x.map(() => 1),
-    ),
-  };
+  return { answerable, matched };
 }
 
-const scoresUnder = (model: RelevanceModel, rows: readonly Case[]): Map<Case, number[]> =>
-  new Map(rows.map((row) => [row, row.ranked.length === 0 ? [] : relevance(model, row.ranked, row.query)]));
+/** Relevance under a refit: its P(answerable) × today's hit model's P(fits), as `relevance.ts` multiplies them. */
+function relevanceUnder(refit: Refit, row: Case): number[] {
+  const answerable = 1 / (1 + Math.exp(-linearScore(refit.answerable, refit.answerable.bias, answerableRow(row, refit.matched))));
+  return relevanceFrom({ answerable, fits: relevanceFactors(incumbentModel, row.ranked, row.query).fits });
+}
+
+const scoresUnder = (model: RelevanceModel | Refit, rows: readonly Case[]): Map<Case, number[]> =>
+  new Map(rows.map((row) => [row, row.ranked.length === 0 ? [] : 'hit' in model ? relevance(model, row.ranked, row.query) : relevanceUnder(model, row)]));
 
 /** Out-of-fold scores: each group's cases scored by a model fitted on the other groups. */
-function outOfFold(): Map<Case, number[]> {
+function outOfFold(matched: boolean): Map<Case, number[]> {
   const scores = new Map<Case, number[]>();
   for (const group of groups) {
-    const model = fit(cases.filter((row) => row.group !== group));
+    const model = fit(
+      cases.filter((row) => row.group !== group),
+      matched,
+    );
     for (const [row, s] of scoresUnder(
       model,
       cases.filter((one) => one.group === group),
@@ -195,11 +269,12 @@ function outOfFold(): Map<Case, number[]> {
   return scores;
 }
 
+const share = (n: number, of: number): string => (n / Math.max(1, of)).toFixed(3);
 const line = (o: Outcome): string =>
-  `shown@1 ${(o.shown1 / o.answerable).toFixed(3)} shown@5 ${(o.shown5 / o.answerable).toFixed(3)} (${o.shown5}/${o.answerable}) len ${(o.length / o.answerable).toFixed(2)} blank ${o.blank} nothing for ${o.abstained}/${o.negatives} no-skill; small lost ${o.smallLost}`;
+  `shown@1 ${share(o.shown1, o.answerable)} shown@5 ${share(o.shown5, o.answerable)} (${o.shown1}, ${o.shown5}/${o.answerable}) len ${(o.length / Math.max(1, o.answerable)).toFixed(2)} blank ${o.blank} nothing for ${o.abstained}/${o.negatives} no-skill; long: shown@1 ${share(o.longShown1, o.longAnswerable)} shown@5 ${share(o.longShown5, o.longAnswerable)} (${o.longShown1}, ${o.longShown5}/${o.longAnswerable}), nothing for ${o.longAbstained}/${o.longNegatives}; small lost ${o.smallLost}`;
 
 const THRESHOLDS = Array.from({ length: 201 }, (_, i) => round(i * 0.005));
-const CUTS: ShownCut[] = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5].flatMap((relative) => [0, 0.25, 0.5].map((floor) => ({ relative, floor })));
+const CUTS: ShownCut[] = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5].flatMap((relative) => [0, 0.25, 0.5].map((floor) => ({ relative, floor })));
 const incumbentScores = scoresUnder(incumbentModel, cases);
 const baseline = outcome(cases, incumbentScores, incumbentThreshold, incumbentCut);
 const todayStrict = outcome(cases, incumbentScores, incumbent.thresholds.hybrid.strict, incumbentCut);
@@ -213,8 +288,13 @@ interface Point {
   readonly outcome: Outcome;
 }
 
+/** Within `allowance` (a share of each pool) of the incumbent on all answerable requests and on the long ones, no small-catalogue request lost. */
 const eligible = (o: Outcome, allowance: number): boolean =>
-  o.shown5 >= baseline.shown5 - allowance * baseline.answerable && o.shown1 >= baseline.shown1 - allowance * baseline.answerable && o.smallLost === 0;
+  o.shown5 >= baseline.shown5 - allowance * baseline.answerable &&
+  o.shown1 >= baseline.shown1 - allowance * baseline.answerable &&
+  o.longShown5 >= baseline.longShown5 - allowance * baseline.longAnswerable &&
+  o.longShown1 >= baseline.longShown1 - allowance * baseline.longAnswerable &&
+  o.smallLost === 0;
 /** Better: shows nothing for more no-skill messages, then higher shown hit@5, then (by scan order) the lower threshold. */
 const better = (o: Outcome, than: Point | undefined): boolean =>
   than === undefined || o.abstained > than.outcome.abstained || (o.abstained === than.outcome.abstained && o.shown5 > than.outcome.shown5);
@@ -257,42 +337,63 @@ function perSet(name: string, scores: ReadonlyMap<Case, readonly number[]>, thre
 const allowance = Number(values.allowance);
 const strictAllowance = Number(values['strict-allowance']);
 
-console.log("\nB': refitted with small catalogues, scored out of fold (leave one set out)");
-const oof = outOfFold();
-const full = fit(cases);
-for (const cut of CUTS) {
-  // The curve per cut: the best no-skill count within the allowance, ignoring the small bound, and with it.
-  const points = THRESHOLDS.map((threshold) => ({ threshold, o: outcome(cases, oof, threshold, cut) }));
-  const withinNoBound = points.filter(
-    (p) => p.o.shown5 >= baseline.shown5 - allowance * baseline.answerable && p.o.shown1 >= baseline.shown1 - allowance * baseline.answerable,
-  );
-  const top = withinNoBound.reduce<(typeof points)[number] | undefined>(
-    (best, p) => (best === undefined || p.o.abstained > best.o.abstained ? p : best),
-    undefined,
-  );
-  console.log(`  cut ${JSON.stringify(cut)}: within allowance (bound ignored) ${top === undefined ? 'none' : `t ${top.threshold}: ${line(top.o)}`}`);
-}
-for (const threshold of [0.05, 0.1, 0.125, 0.15, 0.2, 0.25, 0.3, 0.4])
-  console.log(`  B' t ${threshold} cut 0.1/0.25: ${line(outcome(cases, oof, threshold, incumbentCut))}`);
-const b = operatingPoint("B' balanced", oof, CUTS, allowance);
-let bStrict = b && operatingPoint("B' strict", oof, [b.cut], strictAllowance, b.threshold);
-// `strict` not looser than today's: raised until it shows nothing for as many pooled no-skill messages.
-if (b && bStrict && bStrict.outcome.abstained < todayStrict.abstained) {
-  const cut = b.cut;
-  const threshold = THRESHOLDS.find((t) => t >= bStrict!.threshold && outcome(cases, oof, t, cut).abstained >= todayStrict.abstained) ?? 1;
-  bStrict = { threshold, cut, outcome: outcome(cases, oof, threshold, cut) };
-  console.log(`B' strict raised to t ${threshold}: ${line(bStrict.outcome)}`);
+/** One candidate's curve, scored out of fold: a few thresholds at today's cut, then the rule's point. */
+function candidate(name: string, scores: ReadonlyMap<Case, readonly number[]>): Point | undefined {
+  console.log(`\n${name}, scored out of fold (leave one set out)`);
+  for (const threshold of [0.05, 0.1, 0.135, 0.15, 0.2, 0.25, 0.3, 0.4])
+    console.log(`  ${name} t ${threshold} cut 0.1/0.25: ${line(outcome(cases, scores, threshold, incumbentCut))}`);
+  return operatingPoint(`${name} balanced`, scores, CUTS, allowance);
 }
 
-const takeB = b !== undefined && bStrict !== undefined && b.outcome.abstained - baseline.abstained >= Number(values['refit-margin']) * baseline.negatives;
-console.log(`\nB' ${takeB ? 'taken' : 'not taken: the incumbent stays'}`);
-console.log("per set, incumbent then B':");
+const oofC0 = outOfFold(false);
+const c0 = candidate('C0 (answerable refit, today features)', oofC0);
+const oof = outOfFold(true);
+const c = candidate('C (answerable refit with firstMatched)', oof);
+const full = fit(cases, true);
+console.log(`C's answerable model on all groups: ${full.answerable.features.map((name, j) => `${name} ${full.answerable.weights[j]!.toFixed(2)}`).join(', ')}`);
+let cStrict = c && operatingPoint('C strict', oof, [c.cut], strictAllowance, c.threshold);
+// `strict` not looser than today's: raised until it shows nothing for as many pooled no-skill messages.
+if (c && cStrict && cStrict.outcome.abstained < todayStrict.abstained) {
+  const cut = c.cut;
+  const threshold = THRESHOLDS.find((t) => t >= cStrict!.threshold && outcome(cases, oof, t, cut).abstained >= todayStrict.abstained) ?? 1;
+  cStrict = { threshold, cut, outcome: outcome(cases, oof, threshold, cut) };
+  console.log(`C strict raised to t ${threshold}: ${line(cStrict.outcome)}`);
+}
+
+/** The chance a request's first-hit relevance is above a no-skill message's (ties half), over `rows` not named. */
+function auc(rows: readonly Case[], scores: ReadonlyMap<Case, readonly number[]>): number {
+  const first = (row: Case): number => scores.get(row)![0] ?? 0;
+  const asks = rows.filter((row) => row.answerable && !row.named && !row.small).map(first);
+  const chat = rows.filter((row) => !row.answerable && !row.named).map(first);
+  let above = 0;
+  for (const a of asks) for (const c of chat) above += a > c ? 1 : a === c ? 0.5 : 0;
+  return above / Math.max(1, asks.length * chat.length);
+}
+const longRows = library.filter((row) => row.words > LONG_WORDS);
+for (const [name, scores] of [
+  ['incumbent', incumbentScores],
+  ['C0', oofC0],
+  ['C', oof],
+] as const)
+  console.log(`first-hit relevance AUC, requests over no-skill (${name}): all ${auc(library, scores).toFixed(3)}, long ${auc(longRows, scores).toFixed(3)}`);
+
+const takeC =
+  c !== undefined &&
+  cStrict !== undefined &&
+  c.outcome.abstained - baseline.abstained >= Number(values['refit-margin']) * baseline.negatives &&
+  c.outcome.longAbstained > baseline.longAbstained;
+console.log(`\nC ${takeC ? 'taken' : 'not taken: the incumbent stays'}`);
+console.log('per set, incumbent, C0 and C at their points:');
 perSet('incumbent', incumbentScores, incumbentThreshold, incumbentCut);
-if (b) perSet("B'", oof, b.threshold, b.cut);
-if (takeB && values.write) {
+if (c0) perSet('C0', oofC0, c0.threshold, c0.cut);
+if (c) perSet('C', oof, c.threshold, c.cut);
+if (takeC && values.write) {
+  // The engine computes only `relevance.ts`'s features; `firstMatched` was there in commit e5ca8b7, removed when C was not taken.
+  const unknown = full.answerable.features.filter((name) => !(MODE_FEATURES.hybrid as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`C reads ${unknown.join(', ')}, which relevance.ts does not compute (restore it from commit e5ca8b7 first)`);
   // Writing a cut of the kind's own needs the ranker to read one first (docs/retrieval.md, round 5).
-  if (b!.cut.relative !== incumbentCut.relative || b!.cut.floor !== incumbentCut.floor)
-    throw new Error(`the chosen shown cut ${JSON.stringify(b!.cut)} is not the engine's; the ranker reads one cut for every kind`);
+  if (c!.cut.relative !== incumbentCut.relative || c!.cut.floor !== incumbentCut.floor)
+    throw new Error(`the chosen shown cut ${JSON.stringify(c!.cut)} is not the engine's; the ranker reads one cut for every kind`);
   const file = JSON.parse(readFileSync(FILE, 'utf8')) as { version: number; kinds: Record<CatalogKind, RelevanceModels> };
   const tools = file.kinds.tools;
   file.kinds.skills = {
@@ -302,9 +403,10 @@ if (takeB && values.write) {
       command: `npx tsx scripts/fit-relevance-kind.ts --write --sample ${values.sample} --allowance ${values.allowance} --strict-allowance ${values['strict-allowance']} --refit-margin ${values['refit-margin']}`,
       splitSeed: SPLIT_SEED,
       seeds: 'none: leave-one-set-out folds, Newton from zero weights',
-      hybrid: 'models refitted here on the data below; shown cut chosen with the threshold',
+      hybrid:
+        "answerable model refitted here on the data below with firstMatched beside today's features; hit model today's (kinds.tools); threshold chosen with the shown cut",
       data: `library train + dev and every split of ${SETS.join(', ')} (../shared/eval library catalogue; fixtures/eval) and the small-catalogue requests of scripts/small-catalogues.ts, cached candidates replayed with the bundled per-kind re-rankers (rerank-model.json skills entry of ${String(BUNDLED_RERANKERS.skills.provenance['date'] ?? 'unknown date')}), everyday gate and shown cut`,
-      choice: `balanced and shownCut = the point showing nothing for the most pooled no-skill messages (out of fold) with pooled shown hit@5 and hit@1 within ${allowance} of the incumbent's (t ${incumbentThreshold}, cut ${JSON.stringify(incumbentCut)}), no small-catalogue request lost; strict the same within ${strictAllowance}, not looser than today's ${incumbent.thresholds.hybrid.strict}`,
+      choice: `balanced and shown cut = the point showing nothing for the most pooled no-skill messages (out of fold) with pooled shown hit@5 and hit@1, and those of requests over ${LONG_WORDS} words, within ${allowance} of the incumbent's (t ${incumbentThreshold}, cut ${JSON.stringify(incumbentCut)}), no small-catalogue request lost; strict the same within ${strictAllowance}, not looser than today's ${incumbent.thresholds.hybrid.strict}`,
       dense: "today's model and thresholds (kinds.tools)",
       lexical: "today's model and thresholds (kinds.tools)",
       embedder: values.model,
@@ -312,9 +414,44 @@ if (takeB && values.write) {
       l2: L2,
       date: new Date().toISOString().slice(0, 10),
     },
-    models: { ...tools.models, hybrid: full },
-    thresholds: { ...tools.thresholds, hybrid: { strict: bStrict!.threshold, balanced: b!.threshold } },
+    models: { ...tools.models, hybrid: { answerable: full.answerable as LogisticModel, hit: incumbentModel.hit } },
+    thresholds: { ...tools.thresholds, hybrid: { strict: cStrict!.threshold, balanced: c!.threshold } },
   };
   writeFileSync(FILE, `${JSON.stringify(file, null, 1)}\n`);
   console.error(`wrote kinds.skills of ${FILE}`);
+}
+
+/** Length classes of `paired-per-query.ts` (library-r12's). */
+const CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
+  ['short', (n) => n <= 6],
+  ['medium', (n) => n >= 7 && n <= 12],
+  ['long', (n) => n >= 13 && n <= 40],
+  ['very long', (n) => n > 40],
+];
+const readSets = values.read.split(',').filter((name) => name !== '') as SuiteName[];
+if (readSets.length > 0) {
+  const read = await libraryCases(readSets);
+  const fullC0 = fit(cases, false);
+  console.log(`\nread after the choice (all-groups fits; not chosen on): ${readSets.join(', ')}, ${read.length} cases`);
+  for (const [name, model, threshold, cut] of [
+    ['incumbent', incumbentModel, incumbentThreshold, incumbentCut],
+    ...(c0 ? [['C0 at its point', fullC0, c0.threshold, c0.cut] as const] : []),
+    ...(c ? [['C at its point', full, c.threshold, c.cut] as const] : []),
+    ['C at t 0.1, cut 0.1/0.25', full, 0.1, incumbentCut],
+    ['C at t 0.135, cut 0.1/0.25', full, 0.135, incumbentCut],
+  ] as const) {
+    const scores = scoresUnder(model, read);
+    console.log(`  ${name}: ${line(outcome(read, scores, threshold, cut))}`);
+    for (const [cls, fits] of CLASSES) {
+      const o = outcome(
+        read.filter((row) => fits(row.words)),
+        scores,
+        threshold,
+        cut,
+      );
+      console.log(
+        `    ${cls}: shown@1 ${share(o.shown1, o.answerable)} shown@5 ${share(o.shown5, o.answerable)} (${o.answerable}), nothing for ${o.abstained}/${o.negatives}`,
+      );
+    }
+  }
 }

@@ -48,8 +48,16 @@ function newton(x: number[][], y: number[], w: number[], fixed: ReadonlySet<numb
   return { bias: beta[0]!, weights: beta.slice(1) };
 }
 
-/** Fits `features` on the given rows (suite-balanced weights); ordering features are kept ≥ 0. */
-export function fitLogistic(features: readonly FeatureName[], x: number[][], y: number[], w: number[]): LogisticModel {
+/**
+ * Fits `features` on the given rows (suite-balanced weights); ordering features are kept ≥ 0. A
+ * script may name a column of its own (`Name`), which no shipped model can read.
+ */
+export function fitLogistic<Name extends string = FeatureName>(
+  features: readonly Name[],
+  x: number[][],
+  y: number[],
+  w: number[],
+): Omit<LogisticModel, 'features'> & { readonly features: readonly Name[] } {
   const mean = features.map((_, j) => x.reduce((sum, row) => sum + row[j]!, 0) / x.length);
   const scale = features.map((_, j) => Math.sqrt(x.reduce((sum, row) => sum + (row[j]! - mean[j]!) ** 2, 0) / x.length) || 1);
   const z = x.map((row) => row.map((value, j) => (value - mean[j]!) / scale[j]!));
@@ -57,7 +65,7 @@ export function fitLogistic(features: readonly FeatureName[], x: number[][], y: 
   for (;;) {
     const { weights, bias } = newton(z, y, w, fixed);
     // Ordering features may only raise relevance; a negative one is pinned at 0 and the rest refitted.
-    const negative = features.findIndex((name, j) => ORDERING_FEATURES.includes(name) && !fixed.has(j) && weights[j]! < 0);
+    const negative = features.findIndex((name, j) => (ORDERING_FEATURES as readonly string[]).includes(name) && !fixed.has(j) && weights[j]! < 0);
     if (negative < 0) return { features, mean: mean.map(round), scale: scale.map(round), weights: weights.map(round), bias: round(bias) };
     fixed.add(negative);
   }

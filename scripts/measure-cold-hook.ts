@@ -3,8 +3,8 @@
  * bin, a real UserPromptSubmit JSON on stdin, the default budget), for one or more builds of the
  * package side by side, against `node -e 0` sampled in the same run: what `bench/cold-hook.ts`
  * times, for comparing a change against the code before it. The catalog is the first `--size`
- * lines of the registry pool (../shared/eval) as one tools file; `skill-search index --no-demo`
- * of the first build saves it once (the stamp every build's hook computes), so every build
+ * lines of the registry pool (../shared/eval) as one tools file; `skill-search index` of the
+ * first build saves it once (under the stamp every build's hook computes), so every build
  * answers from the same saved catalog; each build then runs `index` too, as an install would
  * before its first prompt (the bin's code caches, bin/skill-search.js: remove `<cache>/code-cache`
  * before a run for that state; a cache V8 accepts is kept as it is). Rounds alternate the
@@ -91,7 +91,7 @@ const sourcesOf = (pkg: string) => ['--tools', filesOf.get(pkg)!.tools, '--index
 // its code cache, so each starts its hooks from the state an install leaves.
 for (const pkg of packages) {
   console.log(`indexing ${size} pool lines into ${cacheOf(pkg)} with ${pkg}`);
-  const indexed = timed([bin(pkg), 'index', '--quiet', '--no-demo', ...sourcesOf(pkg)], undefined, pkg);
+  const indexed = timed([bin(pkg), 'index', '--quiet', ...sourcesOf(pkg)], undefined, pkg);
   if (!/indexed/.test(indexed.stdout + indexed.stderr)) throw new Error(`index failed: ${indexed.stderr}`);
 }
 

@@ -132,7 +132,7 @@ const timed = (args: readonly string[], input?: string): TimedRun => timedNode(a
 
 const bin = path.join(ROOT, 'bin', 'skill-search.js');
 console.log(`indexing ${size} pool lines into ${cache}`);
-const indexed = timed([bin, 'index', '--quiet', '--no-demo', ...sources]);
+const indexed = timed([bin, 'index', '--quiet', ...sources]);
 if (!/indexed/.test(indexed.stdout + indexed.stderr)) throw new Error(`index failed: ${indexed.stderr}`);
 
 // The bin's hook first, so that its code cache is there for the `cached` blob.

@@ -2,8 +2,9 @@
  * Two `eval-shared.ts --per-query` runs compared request by request: for each suite and mode, the
  * answerable requests one run ranks right first and the other does not (hit@1), and the same for the
  * first shown hit (shown hit@1) and a relevant skill among the first five shown (shown hit@5), with an
- * exact two-sided sign test over those discordant requests; then each run's mean shown length and
- * its no-skill messages shown nothing per length class. The adoption rules in docs/retrieval.md judge a change by it.
+ * exact two-sided sign test over those discordant requests, overall and per length class; then each
+ * run's mean shown length, its shown hit@1 / hit@5 and its no-skill messages shown nothing per length
+ * class. The adoption rules in docs/retrieval.md judge a change by it.
  *
  *   npx tsx scripts/paired-per-query.ts BEFORE_DIR AFTER_DIR
  */
@@ -26,12 +27,14 @@ function signTest(wins: number, losses: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** A message's words, split on white space; the length classes no-skill abstention is reported by (docs/retrieval.md, twelfth round). */
+/** A message's words, split on white space; the length classes results are reported by (library-r12's, fixtures/eval/README.md). */
 const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 const LENGTH_CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
-  ['short (≤ 4 words)', (n) => n <= 4],
-  ['medium (5–12)', (n) => n >= 5 && n <= 12],
-  ['long (> 12)', (n) => n > 12],
+  ['short (≤ 6 words)', (n) => n <= 6],
+  ['medium (7–12)', (n) => n >= 7 && n <= 12],
+  ['long (13–40)', (n) => n >= 13 && n <= 40],
+  ['very long (> 40)', (n) => n > 40],
+  ['over 12', (n) => n > 12],
 ];
 
 const [before, after] = process.argv.slice(2);
@@ -51,23 +54,31 @@ for (const file of readdirSync(before).filter((name) => name.endsWith('.jsonl'))
   const a = read(before, file);
   const b = read(after, file);
   const cells: string[] = [];
+  const byClass = new Map<string, string[]>(LENGTH_CLASSES.map(([name]) => [name, []]));
   for (const [label, view, within] of [
     ['hit@1', 'ranked', 1],
     ['shown hit@1', 'shown', 1],
     ['shown hit@5', 'shown', 5],
   ] as const) {
-    let won = 0;
-    let lost = 0;
+    const tally = new Map<string, { won: number; lost: number }>([
+      ['all', { won: 0, lost: 0 }],
+      ...LENGTH_CLASSES.map(([name]) => [name, { won: 0, lost: 0 }] as const),
+    ]);
     for (const [id, was] of a) {
       const now = b.get(id);
       if (now === undefined) throw new Error(`${file}: ${id} is missing from ${after}`);
       if (was.relevant.length === 0) continue;
       const hadIt = first(was[view], was.relevant, within);
       const hasIt = first(now[view], now.relevant, within);
-      if (hasIt && !hadIt) won += 1;
-      if (hadIt && !hasIt) lost += 1;
+      const n = words(was.query);
+      for (const key of ['all', ...LENGTH_CLASSES.filter(([, fits]) => fits(n)).map(([name]) => name)]) {
+        if (hasIt && !hadIt) tally.get(key)!.won += 1;
+        if (hadIt && !hasIt) tally.get(key)!.lost += 1;
+      }
     }
-    cells.push(`${label} won ${won} / lost ${lost} (p ${signTest(won, lost).toFixed(3)})`);
+    const cell = ({ won, lost }: { won: number; lost: number }): string => `won ${won} / lost ${lost} (p ${signTest(won, lost).toFixed(3)})`;
+    cells.push(`${label} ${cell(tally.get('all')!)}`);
+    if (view === 'shown') for (const [name] of LENGTH_CLASSES) byClass.get(name)!.push(`${label} ${cell(tally.get(name)!)}`);
   }
   console.log(`${file.replace(/\.jsonl$/, '')}: ${cells.join('; ')}`);
   for (const [side, records] of [
@@ -81,5 +92,13 @@ for (const file of readdirSync(before).filter((name) => name.endsWith('.jsonl'))
       return `${name} ${noSkill.filter((record) => record.shown.length === 0).length}/${noSkill.length}`;
     });
     console.log(`  ${side}: mean shown length ${length.toFixed(2)}; no-skill shown nothing by length: ${classes.join(', ')}`);
+    const shownBy = LENGTH_CLASSES.map(([name, fits]) => {
+      const rows = answerable.filter((record) => fits(words(record.query)));
+      const at = (within: number): string =>
+        (rows.filter((record) => first(record.shown, record.relevant, within)).length / Math.max(1, rows.length)).toFixed(3);
+      return `${name} ${at(1)} / ${at(5)} (${rows.length})`;
+    });
+    console.log(`  ${side}: shown hit@1 / hit@5 by length: ${shownBy.join(', ')}`);
   }
+  for (const [name, list] of byClass) console.log(`  ${name}: ${list.join('; ')}`);
 }

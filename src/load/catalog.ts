@@ -13,7 +13,7 @@ import {
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
 import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
-import { portableStamp, sourceStamp, type ReadStamps, type StampInputs } from './source-stamp.js';
+import { catalogStamps, type ReadStamps, type StampInputs, type StatStamps } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
@@ -191,18 +191,23 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     else process.emitWarning(`skill-search: watcher error: ${wrapped.message}`);
   }
 
-  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed. */
+  /** The `sourceStamp` the snapshot `get()` would return now, cheaply: the files a scan would read are only stat'ed (`withDemo` aside, see {@link stamps}). */
   async sourceStamp(): Promise<string | undefined> {
     return (await this.stamps()).sourceStamp;
   }
 
-  /** {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing. */
-  async stamps(): Promise<{ readonly sourceStamp: string | undefined; readonly portableStamp: string | undefined }> {
+  /**
+   * {@link sourceStamp} and its `portableStamp` (the same without the working folder), from one listing (`catalogStamps`);
+   * with the `auto` demo rule, `withDemo` too: what `get()` returns when no skill of the user's loads.
+   */
+  async stamps(): Promise<StatStamps> {
     const options = this.#options;
-    const dirs = await this.#statDirs();
+    const demo = demoSource(options);
+    const [dirs, demoStamp] = await Promise.all([this.#statDirs(), demo === null ? undefined : statSkillsDir(demo.dir, demo)]);
     const tools = options.toolsFiles.map((file) => ({ path: resolve(file), stat: toolsFileStat(resolve(file)) }));
     const inputs: StampInputs = { options, dirs, tools, mcp: [...this.#mcp.values()] };
-    return { sourceStamp: sourceStamp(inputs), portableStamp: portableStamp(inputs) };
+    const stamps = catalogStamps(inputs);
+    return demo === null || demoStamp === undefined ? stamps : { ...stamps, withDemo: catalogStamps(inputs, { source: demo, stamp: demoStamp }) };
   }
 
   /** The catalog as a change of the one its tools files were last loaded into (`toolsDelta`), when it is made of tools files only and one changed. */
@@ -248,14 +253,6 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       Promise.all(options.toolsFiles.map((file) => this.#loadTools(file))),
     ]);
     const mcp = [...this.#mcp.values()];
-    const stampInputs: StampInputs = {
-      options,
-      dirs: scans.map((scan, i) => ({ source: sources[i]!, stamp: scan.stamp })),
-      tools: tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat })),
-      mcp,
-    };
-    const stamp = sourceStamp(stampInputs);
-    const portable = portableStamp(stampInputs);
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];
     for (const scan of scans) {
@@ -276,12 +273,17 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     let merged = this.#merge(everySkill ? entries : entries.filter(chosen));
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;
+    let demoDir: StampInputs['dirs'][number] | undefined;
     if (demo !== null) {
       const scan = await scanSkillsDir(demo.dir, { ...demo, limits: options.limits });
       for (const skill of scan.skills) entries.push({ skill, realPath: scan.realPaths.get(skill.path) ?? skill.path });
       diagnostics.push(...scan.diagnostics);
       merged = mergeSkills(entries.filter(chosen));
+      demoDir = { source: demo, stamp: scan.stamp };
     }
+    const dirs = scans.map((scan, i) => ({ source: sources[i]!, stamp: scan.stamp }));
+    const tooled = tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat }));
+    const { sourceStamp: stamp, portableStamp: portable } = catalogStamps({ options, dirs, tools: tooled, mcp }, demoDir);
 
     const content: ScanContent = { skills: merged.skills, rest: JSON.stringify([merged.shadowed, diagnostics]) };
     if (!sameContent(this.#content, content)) this.#generation += 1;

@@ -3,7 +3,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
 import type { DirStamp } from './scan.js';
-import { demoSource, type SourceDir } from './sources.js';
+import type { SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
 /**
@@ -11,7 +11,7 @@ import type { ToolsFileStat } from './tools-cache.js';
  * problems, tools files' stats, MCP skills, this package's version): equal stamps mean equal catalogs (docs/store.md). Stats are taken
  * before a scan reads, so a file written meanwhile misses.
  */
-const STAMP_FORMAT = 1;
+const STAMP_FORMAT = 2;
 
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
@@ -25,11 +25,10 @@ export interface StampInputs {
 /** The stamp of `inputs`, or undefined when a tools file has no stat. */
 export function sourceStamp(inputs: StampInputs): string | undefined {
   if (inputs.tools.some((file) => file.stat === undefined)) return undefined;
-  const { watch: _watch, toolsCache: _cache, ...options } = inputs.options;
-  // `auto` where it can never add the demo catalogue (an override) builds what `never` builds: one stamp for both.
-  const demo = options.demo === 'auto' && demoSource(inputs.options) === null ? 'never' : options.demo;
+  // The demo mode is not hashed: whether the demo catalogue is in is told by its folder among `dirs` ({@link catalogStamps}).
+  const { watch: _watch, toolsCache: _cache, demo: _demo, demoDir: _demoDir, ...options } = inputs.options;
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), { ...options, demo }]));
+  hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), options]));
   hash.update(JSON.stringify(inputs.dirs));
   hash.update(JSON.stringify(inputs.tools));
   for (const server of inputs.mcp) {
@@ -37,6 +36,30 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
     hash.update(JSON.stringify(server.diagnostics));
   }
   return hash.digest('hex');
+}
+
+/** A catalog's two stamps; undefined when a tools file has no stat. */
+export interface CatalogStamps {
+  readonly sourceStamp: string | undefined;
+  readonly portableStamp: string | undefined;
+}
+
+/**
+ * The stamps of the catalog read from `inputs`, with the demo catalogue `demo` (its folder and
+ * stamp) when the `auto` rule added it because nothing else loaded. The one place a catalog's key
+ * is told from its sources: the same skills give the same stamps whatever demo mode read them
+ * (`index`, `query` and `watch` read with `auto`, the hook and the MCP server with `never`;
+ * docs/store.md, "One key whoever saved it").
+ */
+export function catalogStamps(inputs: StampInputs, demo?: StampInputs['dirs'][number]): CatalogStamps {
+  const keyed = demo === undefined ? inputs : { ...inputs, dirs: [...inputs.dirs, demo] };
+  return { sourceStamp: sourceStamp(keyed), portableStamp: portableStamp(keyed) };
+}
+
+/** A catalog's stamps told before it is read (`SkillCatalog.stamps`). */
+export interface StatStamps extends CatalogStamps {
+  /** With the `auto` demo mode: its stamps should the demo catalogue be added, which only reading tells (nothing else loads). */
+  readonly withDemo?: CatalogStamps;
 }
 
 /** {@link sourceStamp} without `cwd` and the skill folders where a scan found nothing: equal for two folders that load the same catalog. */

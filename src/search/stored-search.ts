@@ -11,7 +11,7 @@ import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogKeyOf, catalogModel } from './catalog-format.js';
 import { movedBase, type MovedCatalog } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
-import type { ReadStamps } from '../load/source-stamp.js';
+import type { ReadStamps, StatStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-holder.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
@@ -24,12 +24,6 @@ export const NO_SAVED_CATALOG = 'no saved catalog for these skills';
 export interface OpenedCatalog {
   readonly engine: StoredSearch;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** The stamps of the catalog as it is on disk now (`SkillCatalog.stamps`). */
-export interface CatalogStamps {
-  readonly sourceStamp: string | undefined;
-  readonly portableStamp: string | undefined;
 }
 
 /**
@@ -51,21 +45,24 @@ export class StoredSearch extends RankedSearch {
 
   /**
    * The saved catalog whose portable stamp `stamps` gives (a promise: the caller computes it while
-   * this loads the model), or why there is none: no store, no catalog saved for these skills and
-   * this model, a graph or lexical index that cannot be read (the model then still loading).
+   * this loads the model), else the one of its `withDemo` stamp (no catalog is saved empty, so one
+   * under the first holds a skill and the demo rule adds nothing to it), or why there is none: no
+   * store, no catalog saved for these skills and this model, a graph or lexical index that cannot
+   * be read (the model then still loading).
    */
-  static async open(options: EngineOptions, stamps: Promise<CatalogStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
+  static async open(options: EngineOptions, stamps: Promise<StatStamps>): Promise<OpenedCatalog | { readonly reason: string }> {
     const resolved = resolveEngineOptions(options);
     const source = storeSource(resolved);
     if (source === undefined) return { reason: 'no store' };
     const warming = resolved.embedder.warm?.();
-    const stamp = (await stamps).portableStamp;
+    const { portableStamp: stamp, withDemo } = await stamps;
     if (stamp === undefined) {
       await warming;
       return { reason: 'a tools file cannot be read' };
     }
     const store = new SharedStore(source);
-    const row = store.catalog(catalogKey(stamp, resolved));
+    const saved = (key: string | undefined) => (key === undefined ? undefined : store.catalog(catalogKey(key, resolved)));
+    const row = saved(stamp) ?? saved(withDemo?.portableStamp);
     const opened =
       row === undefined
         ? { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` }

@@ -174,6 +174,8 @@ describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))('doctor 
     expect(indexed.code).toBe(0);
     expect(indexed.stdout).toMatch(/^ {2}ok {6}store: ~\/store\.sqlite opens: \d+\.\d MB, 1 skill embedded by use-lite@[\d.]+$/m);
     expect(indexed.stdout).toContain('  ok      saved index: 1 skill, current: a cold search reads them without embedding\n');
+    // Read without the demo rule, as the hook and the MCP server read them: the same saved index.
+    expect((await doctor('--no-demo')).stdout).toContain('  ok      saved index: 1 skill, current: a cold search reads them without embedding\n');
 
     const watch = spawn(process.execPath, [BIN, 'watch', '--cwd', path.join(home, 'proj')], {
       env: { ...process.env, HOME: home, SKILL_SEARCH_CACHE_DIR: home },

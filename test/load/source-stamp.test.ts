@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SkillCatalog } from '../../src/load/catalog.js';
@@ -49,23 +49,41 @@ describe('source stamp', () => {
     expect(edited).not.toBe(scanned);
   });
 
-  it("is one for demo 'auto' and 'never' where auto cannot add the demo (an override), two where it can", async () => {
+  it("is one for demo 'auto' and 'never' over the same skills, whoever reads them; the demo catalogue's own when auto adds it", async () => {
     const { skills, tools } = setup();
     const project = tempDir();
-    dirs.push(project);
-    const stampsOf = async (options: { skillsDirs?: string[]; toolsFiles?: string[] }) =>
+    const home = tempDir();
+    dirs.push(project, home);
+    const demoCatalog = (demo: 'auto' | 'never' | 'always', options: { skillsDirs?: string[]; toolsFiles?: string[] } = {}) =>
+      new SkillCatalog({ ...options, demo, cwd: project, home });
+    /** The stamps a scan saves under, and the stat-only ones a reader looks them up by, for each mode. */
+    const stampsOf = (options: { skillsDirs?: string[]; toolsFiles?: string[] } = {}) =>
       Promise.all(
-        (['auto', 'never'] as const).map(async (demo) => (await new SkillCatalog({ ...options, demo, cwd: project, home: project }).stamps()).portableStamp),
+        (['auto', 'never'] as const).map(async (demo) => {
+          const scanned = await demoCatalog(demo, options).get();
+          return { scanned: scanned.portableStamp, stated: await demoCatalog(demo, options).stamps(), skills: scanned.skills.length };
+        }),
       );
     // `skill-search index` (auto) and the hook (never) over the same --tools / --skills-dir.
     const [autoTools, neverTools] = await stampsOf({ toolsFiles: [tools] });
-    expect(autoTools).toMatch(/^[0-9a-f]{64}$/);
-    expect(autoTools).toBe(neverTools);
+    expect(autoTools!.scanned).toMatch(/^[0-9a-f]{64}$/);
+    expect(autoTools!.scanned).toBe(neverTools!.scanned);
     const [autoDirs, neverDirs] = await stampsOf({ skillsDirs: [skills] });
-    expect(autoDirs).toBe(neverDirs);
-    // The default sources of an empty project: auto loads the demo catalogue, never does not.
-    const [autoDefault, neverDefault] = await stampsOf({});
-    expect(autoDefault).not.toBe(neverDefault);
+    expect(autoDirs!.scanned).toBe(neverDirs!.scanned);
+    // The default sources with a skill of the user's: auto adds no demo, and saves and finds what never does.
+    cpSync(path.join(skills, 'pdf-forms'), path.join(home, '.claude', 'skills', 'pdf-forms'), { recursive: true });
+    const [autoUser, neverUser] = await stampsOf();
+    expect([autoUser!.skills, neverUser!.skills]).toEqual([1, 1]);
+    expect(autoUser!.scanned).toBe(neverUser!.scanned);
+    expect([autoUser!.stated.portableStamp, neverUser!.stated.portableStamp]).toEqual([autoUser!.scanned, autoUser!.scanned]);
+    expect(neverUser!.stated.withDemo).toBeUndefined();
+    // No skill of the user's: auto loads the demo catalogue and saves it under its `withDemo` stamp, what `always` saves too.
+    rmSync(path.join(home, '.claude'), { recursive: true });
+    const [autoEmpty, neverEmpty] = await stampsOf();
+    expect([autoEmpty!.skills > 0, neverEmpty!.skills]).toEqual([true, 0]);
+    expect(autoEmpty!.scanned).not.toBe(neverEmpty!.scanned);
+    expect(autoEmpty!.stated.withDemo?.portableStamp).toBe(autoEmpty!.scanned);
+    expect((await demoCatalog('always').get()).portableStamp).toBe(autoEmpty!.scanned);
   });
 
   it('moves with every change a scan could see: an edit, a new or removed skill, a retargeted link, a touched tools file', async () => {

@@ -39,7 +39,8 @@ export async function searchChecks(values: ParsedValues, io: CliIo, context: Pic
   // A config that does not load stops every search: that alone is said.
   const settings = settingsCheck(context);
   if (settings !== undefined) return [{ ...settings, what: 'settings', status: 'problem' }];
-  // As `index` and `query` read them, so the saved index checked is the one `index` writes.
+  // As `index` and `query` read them (the demo rule `auto`, so a fallback to the demo skills is said); the saved index
+  // checked is the one every command finds, whatever its demo rule (docs/store.md, "One key whoever saved it").
   const sources = resolveSources(values, io);
   const retrieval = resolveRetrieval(values, io);
   const checks = await skillChecks(sources, show);
