@@ -18,12 +18,10 @@
  *
  *   npx tsx scripts/fit-relevance-kind.ts [--write]
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { relevanceFor, shownCount, type RelevanceModels, type ShownCut } from '../src/search/abstention.js';
-import { lacksSpecificEvidence } from '../src/search/everyday-gate.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
 import {
@@ -36,14 +34,11 @@ import {
   relevanceFrom,
   type FeatureName,
   type LogisticModel,
-  type QueryEvidence,
-  type RankedEvidence,
   type RelevanceModel,
 } from '../src/search/relevance.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
+import { freshLibrarySetsThrough, SPLIT_SEED, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type RankingCase, type Reordering } from './ranking-cases.js';
-import { smallCatalogueCases } from './small-catalogues.js';
+import { DEPTH, KIND, libraryCases, smallCases, type Case } from './skills-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -62,9 +57,7 @@ const { values } = parseArgs({
   },
 });
 
-const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
-const DEPTH = 10;
 /** A long message: more white-space words than this (docs/retrieval.md, round 6). */
 const LONG_WORDS = 12;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
@@ -75,71 +68,10 @@ const incumbentModel = incumbent.models.hybrid;
 const incumbentThreshold = incumbent.thresholds.hybrid.balanced;
 /** The engine reads one shown cut for every kind (`EngineOptions.shownCut`). */
 const incumbentCut: ShownCut = ENGINE_DEFAULTS.shownCut;
-const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
-const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 
-interface Case {
-  /** Fold group: `library` or the set's name. */
-  readonly group: string;
-  readonly query: QueryEvidence;
-  readonly ranked: readonly RankedEvidence[];
-  readonly labels: readonly boolean[];
-  readonly answerable: boolean;
-  readonly named: boolean;
-  readonly namedRelevant: boolean;
-  /** The everyday gate empties the shown list whatever the relevance. */
-  readonly gated: boolean;
-  /** A small-catalogue request (judged by the bound, not pooled with the library sets). */
-  readonly small: boolean;
-  /** White-space words of the message. */
-  readonly words: number;
-}
-
-/** The splits read of a set: `library`'s test split is held out; the fresh sets are development data whole. */
-const splitsOf = (suite: SuiteName): Split[] => (suite === 'library' ? ['train', 'dev'] : ['train', 'dev', 'test']);
-
-/** The cases of `sets`, replayed as the engine ranks them. */
-async function libraryCases(sets: readonly SuiteName[]): Promise<Case[]> {
-  const skillsIn = new Map<SuiteName, number>();
-  const texts = new Map<string, string>();
-  for (const suite of sets) {
-    skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-    const loaded = await loadSuite(suite, { splits: splitsOf(suite), sample: Number(values.sample) });
-    if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
-    for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
-  }
-  const raw: RankingCase[] = [];
-  for (const suite of sets) raw.push(...(await rankingCases([suite], splitsOf(suite), Number(values.sample), values.model)));
-  return raw.map((one) => {
-    if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
-    const text = texts.get(`${one.suite}\u0000${one.id}`);
-    if (text === undefined) throw new Error(`${one.suite} ${one.id}: no text`);
-    const c = asEngineSees(one);
-    const ranked = reorder(c, ordering).slice(0, DEPTH);
-    const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
-    const { query, answerable, named, namedRelevant } = c;
-    return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false, words: words(text) };
-  });
-}
-const library = await libraryCases(['library', ...SETS]);
+const library = await libraryCases(['library', ...SETS], Number(values.sample), values.model);
 const groups = [...new Set(library.map((one) => one.group))];
-/** A small catalogue's fold: one group, by a hash of its name. */
-const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
-// Those today's engine shows their skill.
-const small: Case[] = (await smallCatalogueCases(process.cwd(), ENGINE_DEFAULTS.relevance))
-  .filter((s) => s.kind === KIND)
-  .map((s) => ({
-    group: groupOf(s.set),
-    query: s.evidence,
-    ranked: s.ranked,
-    labels: s.labels,
-    answerable: true,
-    named: false,
-    namedRelevant: false,
-    gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
-    small: true,
-    words: words(s.query),
-  }));
+const small = await smallCases(groups);
 const cases = [...library, ...small];
 
 interface Outcome {
@@ -430,7 +362,7 @@ const CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
 ];
 const readSets = values.read.split(',').filter((name) => name !== '') as SuiteName[];
 if (readSets.length > 0) {
-  const read = await libraryCases(readSets);
+  const read = await libraryCases(readSets, Number(values.sample), values.model);
   const fullC0 = fit(cases, false);
   console.log(`\nread after the choice (all-groups fits; not chosen on): ${readSets.join(', ')}, ${read.length} cases`);
   for (const [name, model, threshold, cut] of [

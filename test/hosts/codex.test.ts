@@ -131,6 +131,7 @@ describe.skipIf(bin === undefined)('Codex 0.171.0 with skill-search installed', 
       const outputs = turn.all.flatMap((recorded) => (recorded.body as ResponsesBody | undefined)?.input ?? []).filter(isCallOutput);
       // Codex 0.171.0 sends `Wall time: …\nOutput:\n` and then the tool's structuredContent, not its text.
       const sent = outputs.at(-1)?.output ?? '';
+      expect(sent, 'what Codex sent back for the tool call').toContain('{');
       const json = JSON.parse(sent.slice(sent.indexOf('{'))) as { query: string; hits: Record<string, unknown>[] };
       expect(json.query).toBe(MATCHING);
       expect(json.hits.map((hit) => hit.name)).toEqual(['pdf-tables']);
