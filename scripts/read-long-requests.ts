@@ -4,6 +4,7 @@
  * (words, per-query-lengths.ts' classes) for today's engine, BM25 alone, the fused order without the
  * re-ranker, and the long-request levers the fifteenth round weighs (docs/retrieval.md, "Very long
  * requests"): the re-ranker left out past N distinct query terms, `longQuery.terms` set to N.
+ * "today" is the engine's defaults (`longQuery.terms` 32 until the fifteenth round, 24 after it).
  *
  *   SKILL_SEARCH_EVAL_DIR=/work/shared/eval npx tsx scripts/read-long-requests.ts [--through library-r13] [--terms 16,20,24,28,32]
  */
@@ -48,7 +49,7 @@ const bm25Order = (c: RankingCase): number[] =>
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
 const variants: [string, (c: RankingCase) => number[]][] = [
-  ['today', (c) => indexOrder(c, engine)],
+  [`today (longQuery.terms ${engine.longQuery.terms})`, (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],
   ['fused, no re-ranker', (c) => indexOrder(c, ENGINE_FUSION)],
 ];
@@ -70,7 +71,9 @@ for (const [name, fits] of CLASSES) {
     const share = (within: number): string => (r.filter((x) => x < within).length / Math.max(1, r.length)).toFixed(3);
     const won = at.filter((i) => ranks[v]![i]! === 0 && ranks[0]![i]! !== 0).length;
     const lost = at.filter((i) => ranks[v]![i]! !== 0 && ranks[0]![i]! === 0).length;
-    console.log(`  ${label.padEnd(32)} hit@1 ${share(1)} hit@5 ${share(5)}  vs today at 1: +${won} −${lost}`);
+    const won5 = at.filter((i) => ranks[v]![i]! < 5 && ranks[0]![i]! >= 5).length;
+    const lost5 = at.filter((i) => ranks[v]![i]! >= 5 && ranks[0]![i]! < 5).length;
+    console.log(`  ${label.padEnd(32)} hit@1 ${share(1)} hit@5 ${share(5)}  vs today at 1: +${won} −${lost}, at 5: +${won5} −${lost5}`);
   });
 }
 const setsOf = [...new Set(cases.map((c) => c.suite))];
@@ -97,8 +100,10 @@ for (const suite of ['metatool', 'seal', 'boundaries'] as const) {
   variants.slice(3).forEach(([label, order]) => {
     const r = at.map((c) => rankIn(c, order(c)));
     const changed = r.filter((x, i) => (x === 0) !== (today[i] === 0) || x < 5 !== today[i]! < 5).length;
+    const at1 = `+${r.filter((x, i) => x === 0 && today[i] !== 0).length} −${r.filter((x, i) => x !== 0 && today[i] === 0).length}`;
+    const at5 = `+${r.filter((x, i) => x < 5 && today[i]! >= 5).length} −${r.filter((x, i) => x >= 5 && today[i]! < 5).length}`;
     console.log(
-      `  ${label.padEnd(32)} hit@1 ${(r.filter((x) => x === 0).length / at.length).toFixed(3)} hit@5 ${(r.filter((x) => x < 5).length / at.length).toFixed(3)}; ${changed} requests change at 1 or 5`,
+      `  ${label.padEnd(32)} hit@1 ${(r.filter((x) => x === 0).length / at.length).toFixed(3)} hit@5 ${(r.filter((x) => x < 5).length / at.length).toFixed(3)}; ${changed} requests change at 1 or 5 (at 1 ${at1}, at 5 ${at5})`,
     );
   });
 }
