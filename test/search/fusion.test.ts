@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
 const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
@@ -15,6 +16,12 @@ describe('denseShareFor', () => {
     expect(denseShareFor(15, ranking)).toBeCloseTo(0.4, 10);
     expect(denseShareFor(20, ranking)).toBeCloseTo(0.2, 10);
     expect(denseShareFor(500, ranking)).toBeCloseTo(0.2, 10);
+  });
+
+  it("with the engine's defaults, a pasted task statement of 36 distinct terms is fused with half the dense share, one of 48 by BM25 alone", () => {
+    expect(denseShareFor(24, ENGINE_DEFAULTS)).toBe(0.65);
+    expect(denseShareFor(36, ENGINE_DEFAULTS)).toBeCloseTo(0.325, 10);
+    expect(denseShareFor(48, ENGINE_DEFAULTS)).toBe(0);
   });
 });
 
