@@ -17,8 +17,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as abstention from '../src/search/abstention.js';
-import { relevanceFor, shownCount, type RelevanceModels } from '../src/search/abstention.js';
+import { relevanceFor, shownCount, type LongMessages, type RelevanceModels } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type LogisticModel, type RelevanceModel } from '../src/search/relevance.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
@@ -42,15 +41,6 @@ const { values } = parseArgs({
     read: { type: 'string', default: '' },
   },
 });
-
-/** The long-message entry as the engine of commit 7ee0be1 read it (`abstention.ts` `LongMessages`; reverted after round 9's test). */
-interface LongMessages {
-  readonly words: number;
-  readonly minSkills: number;
-  readonly model?: RelevanceModel;
-  readonly thresholds: { readonly balanced: number; readonly strict: number };
-  readonly provenance: Readonly<Record<string, unknown>>;
-}
 
 const K = ENGINE_DEFAULTS.k;
 /** A long message: more white-space words than this (docs/retrieval.md, round 6). */
@@ -310,8 +300,6 @@ if (taken?.candidate.refit) {
   );
 }
 if (taken && values.write) {
-  // Round 9's M0 failed its test (SkillsBench); the engine reads a long entry only with commit 7ee0be1's abstention.ts and ranker.ts.
-  if (!('longEntry' in abstention)) throw new Error('the engine does not read kinds.skills.long (restore it from commit 7ee0be1 first)');
   const file = JSON.parse(readFileSync(FILE, 'utf8')) as { version: number; kinds: Record<CatalogKind, RelevanceModels> };
   const { candidate } = taken;
   const long: LongMessages = {
@@ -333,7 +321,7 @@ if (taken && values.write) {
       date: new Date().toISOString().slice(0, 10),
     },
   };
-  file.kinds.skills = { ...file.kinds.skills, long } as RelevanceModels;
+  file.kinds.skills = { ...file.kinds.skills, long };
   writeFileSync(FILE, `${JSON.stringify(file, null, 1)}\n`);
   console.error(`wrote kinds.skills.long of ${FILE}`);
 }
