@@ -30,6 +30,7 @@ function withLong(minSkills: number): RelevanceModels {
   const hybrid = common.models.hybrid;
   const long: LongMessages = {
     words: 12,
+    maxWords: 30,
     minSkills,
     model: { ...hybrid, answerable: { ...hybrid.answerable, bias: -50 } },
     thresholds: { balanced: 0.9, strict: 0.95 },
@@ -41,7 +42,10 @@ function withLong(minSkills: number): RelevanceModels {
 const LONG = 'I spent the whole afternoon on the quarterly report and now I need to fill in the pdf form for the tax office';
 const SHORT = 'fill in the pdf form';
 
-describe('long messages (docs/retrieval.md, "Everyday messages, round 9")', () => {
+/** A message of `n` white-space words. */
+const ofWords = (n: number): string => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 and 10")', () => {
   const models = withLong(2);
   it('apply to hybrid messages over their words, over catalogues over their size', () => {
     expect(longEntry(models, 'hybrid', LONG, 3)).toBe(models.long);
@@ -50,6 +54,14 @@ describe('long messages (docs/retrieval.md, "Everyday messages, round 9")', () =
     expect(longEntry(models, 'dense', LONG, 3)).toBeUndefined();
     expect(longEntry(models, 'hybrid', LONG, 2)).toBeUndefined();
     expect(longEntry(BUNDLED_RELEVANCE.tools, 'hybrid', LONG, 500)).toBeUndefined();
+  });
+
+  it('reach no message longer than their maxWords (the lengths they were fitted on)', () => {
+    expect(longEntry(models, 'hybrid', ofWords(13), 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', ofWords(30), 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', `  ${ofWords(30)}\n`, 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', ofWords(31), 3)).toBeUndefined();
+    expect(longEntry(models, 'hybrid', ofWords(200), 3)).toBeUndefined();
   });
 
   it('give their own thresholds to the named levels, not to a number or off', () => {
@@ -87,6 +99,9 @@ describe('the engine', () => {
     const short = await over.explain(SHORT);
     expect(short.threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
     expect(short.answerable).toBeGreaterThan(1e-9);
+    const longer = await over.explain(`${LONG} ${LONG}`);
+    expect(longer.threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
+    expect(longer.answerable).toBeGreaterThan(1e-9);
     await over.close();
     const small = await SkillSearchEngine.open({ embedder, ann: 'exact', relevance: withLong(3) });
     await small.sync(skills);
