@@ -350,7 +350,8 @@ if (takeC && values.write) {
     thresholds: { ...tools.thresholds, hybrid: { strict: cStrict!.threshold, balanced: c!.threshold } },
   };
   writeFileSync(FILE, `${JSON.stringify(file, null, 1)}\n`);
-  console.error(`wrote kinds.skills of ${FILE}`);
+  // The long-message entry (`kinds.skills.long`) is fitted against this entry's model and thresholds, so it is not carried over.
+  console.error(`wrote kinds.skills of ${FILE}; its long-message entry is gone: re-run scripts/fit-long-relevance.ts --write`);
 }
 
 /** Length classes of `paired-per-query.ts` (library-r12's). */

@@ -17,6 +17,33 @@ export interface RelevanceModels {
   readonly provenance: Readonly<Record<string, unknown>>;
   readonly models: Readonly<Record<SearchMode, RelevanceModel>>;
   readonly thresholds: Readonly<Record<SearchMode, Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>>>;
+  /** Hybrid messages of `long.words` + 1 to `long.maxWords` words read their own entry (fitted by `scripts/fit-long-relevance.ts`). */
+  readonly long?: LongMessages;
+}
+
+/**
+ * A skill library's operating point for long messages: every evidence grows with a message's length,
+ * so long everyday chat passes the threshold fitted mostly on short messages (docs/retrieval.md,
+ * "Everyday messages, rounds 9 and 10"). Applies to hybrid messages of more than `words` and at most
+ * `maxWords` white-space words (the lengths it was fitted on: longer ones keep the common entry) over
+ * catalogues of more than `minSkills` skills (a user's first skills keep the common threshold).
+ */
+export interface LongMessages {
+  readonly words: number;
+  readonly maxWords: number;
+  readonly minSkills: number;
+  /** The hybrid model for them; the common one when absent. */
+  readonly model?: RelevanceModel;
+  readonly thresholds: Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>;
+  readonly provenance: Readonly<Record<string, unknown>>;
+}
+
+/** The long-message entry that applies to `message` searched in `mode` over `skills` skills, if any. */
+export function longEntry(models: RelevanceModels, mode: SearchMode, message: string, skills: number): LongMessages | undefined {
+  const long = models.long;
+  if (long === undefined || mode !== 'hybrid' || skills <= long.minSkills) return undefined;
+  const words = message.split(/\s+/u).filter((word) => word !== '').length;
+  return words > long.words && words <= long.maxWords ? long : undefined;
 }
 
 /** Checks a setting given by a user or a caller; the error names `name` and the value. */
@@ -35,11 +62,11 @@ export function scoringDepth(models: RelevanceModels): number {
   return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 10;
 }
 
-/** The relevance a hit needs in `mode` under `setting` (0 for `off`: everything passes). */
-export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting: AbstainSetting): number {
+/** The relevance a hit needs in `mode` under `setting` (0 for `off`: everything passes), `long` the message's long entry. */
+export function thresholdFor(models: RelevanceModels, mode: SearchMode, setting: AbstainSetting, long?: LongMessages): number {
   if (typeof setting === 'number') return setting;
   if (setting === 'off') return 0;
-  return models.thresholds[mode][setting];
+  return (long?.thresholds ?? models.thresholds[mode])[setting];
 }
 
 /**

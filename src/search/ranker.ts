@@ -5,7 +5,7 @@ import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js'
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
-import { assertAbstainSetting, relevanceFor, scoringDepth, shownCount, thresholdFor, type RelevanceModels } from './abstention.js';
+import { assertAbstainSetting, longEntry, relevanceFor, scoringDepth, shownCount, thresholdFor, type RelevanceModels } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
@@ -131,7 +131,8 @@ export abstract class RankedSearch implements SkillSearcher {
     const k = request.k === undefined ? this.options.k : assertPositiveInteger('k', request.k);
     const models = this.#relevance();
     const { ranked, exact, explanation } = await this.rank(query, { ...request, k: Math.max(k, scoringDepth(models)) });
-    return { k, threshold: thresholdFor(models, mode, setting), model: models.models[mode], ranked, exact, explanation };
+    const long = longEntry(models, mode, query, this.size);
+    return { k, threshold: thresholdFor(models, mode, setting, long), model: long?.model ?? models.models[mode], ranked, exact, explanation };
   }
 
   /**
@@ -154,7 +155,7 @@ export abstract class RankedSearch implements SkillSearcher {
     };
   }
 
-  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's), in this catalog. */
+  /** The relevance a hit needs to be shown in `mode` under `setting` (default: the engine's), in this catalog (a long message's may differ: `LongMessages`). */
   threshold(mode: SearchMode = this.options.mode, setting: AbstainSetting = this.options.abstain): number {
     return thresholdFor(this.#relevance(), mode, setting);
   }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { BUNDLED_RELEVANCE, relevanceFor } from '../../src/search/abstention.js';
+import { BUNDLED_RELEVANCE, longEntry, relevanceFor, thresholdFor, type LongMessages, type RelevanceModels } from '../../src/search/abstention.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { KIND_SKILLS, KIND_TOOLS } from './fixtures.js';
 
@@ -24,6 +24,56 @@ describe('relevanceFor', () => {
   });
 });
 
+/** Today's skills entry with a long-message entry of `minSkills` whose model never finds a long message answerable. */
+function withLong(minSkills: number): RelevanceModels {
+  const common = BUNDLED_RELEVANCE.skills;
+  const hybrid = common.models.hybrid;
+  const long: LongMessages = {
+    words: 12,
+    maxWords: 30,
+    minSkills,
+    model: { ...hybrid, answerable: { ...hybrid.answerable, bias: -50 } },
+    thresholds: { balanced: 0.9, strict: 0.95 },
+    provenance: {},
+  };
+  const { long: _bundled, ...rest } = common;
+  return { ...rest, long };
+}
+const LONG = 'I spent the whole afternoon on the quarterly report and now I need to fill in the pdf form for the tax office';
+const SHORT = 'fill in the pdf form';
+
+/** A message of `n` white-space words. */
+const ofWords = (n: number): string => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 and 10")', () => {
+  const models = withLong(2);
+  it('apply to hybrid messages over their words, over catalogues over their size', () => {
+    expect(longEntry(models, 'hybrid', LONG, 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', SHORT, 3)).toBeUndefined();
+    expect(longEntry(models, 'hybrid', 'one two three four five six seven eight nine ten eleven twelve', 3)).toBeUndefined();
+    expect(longEntry(models, 'dense', LONG, 3)).toBeUndefined();
+    expect(longEntry(models, 'hybrid', LONG, 2)).toBeUndefined();
+    expect(longEntry(BUNDLED_RELEVANCE.tools, 'hybrid', LONG, 500)).toBeUndefined();
+  });
+
+  it('reach no message longer than their maxWords (the lengths they were fitted on)', () => {
+    expect(longEntry(models, 'hybrid', ofWords(13), 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', ofWords(30), 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', `  ${ofWords(30)}\n`, 3)).toBe(models.long);
+    expect(longEntry(models, 'hybrid', ofWords(31), 3)).toBeUndefined();
+    expect(longEntry(models, 'hybrid', ofWords(200), 3)).toBeUndefined();
+  });
+
+  it('give their own thresholds to the named levels, not to a number or off', () => {
+    const long = models.long;
+    expect(thresholdFor(models, 'hybrid', 'balanced', long)).toBe(0.9);
+    expect(thresholdFor(models, 'hybrid', 'strict', long)).toBe(0.95);
+    expect(thresholdFor(models, 'hybrid', 'balanced')).toBe(models.thresholds.hybrid.balanced);
+    expect(thresholdFor(models, 'hybrid', 0.2, long)).toBe(0.2);
+    expect(thresholdFor(models, 'hybrid', 'off', long)).toBe(0);
+  });
+});
+
 describe('the engine', () => {
   const embedder = createHashEmbedder({ dimensions: 32 });
 
@@ -37,6 +87,28 @@ describe('the engine', () => {
     expect((await engine.explain('fill in the pdf form')).threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
     expect(engine.threshold('hybrid', 'strict')).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.strict);
     await engine.close();
+  });
+
+  it('scores a long message with the long entry’s model and threshold, over catalogues larger than its minSkills only', async () => {
+    const over = await SkillSearchEngine.open({ embedder, ann: 'exact', relevance: withLong(2) });
+    await over.sync(skills);
+    const long = await over.explain(LONG);
+    expect(long.threshold).toBe(0.9);
+    expect(long.answerable).toBeLessThan(1e-9);
+    expect(await over.search(LONG)).toEqual([]);
+    const short = await over.explain(SHORT);
+    expect(short.threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
+    expect(short.answerable).toBeGreaterThan(1e-9);
+    const longer = await over.explain(`${LONG} ${LONG}`);
+    expect(longer.threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
+    expect(longer.answerable).toBeGreaterThan(1e-9);
+    await over.close();
+    const small = await SkillSearchEngine.open({ embedder, ann: 'exact', relevance: withLong(3) });
+    await small.sync(skills);
+    const same = await small.explain(LONG);
+    expect(same.threshold).toBe(BUNDLED_RELEVANCE.skills.thresholds.hybrid.balanced);
+    expect(same.answerable).toBeGreaterThan(1e-9);
+    await small.close();
   });
 
   it('uses a caller’s own relevance models for every kind', async () => {
