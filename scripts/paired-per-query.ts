@@ -32,6 +32,8 @@ const LENGTH_CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
   ['short (≤ 4 words)', (n) => n <= 4],
   ['medium (5–12)', (n) => n >= 5 && n <= 12],
   ['long (> 12)', (n) => n > 12],
+  // A subset of long: the fresh sets from r12 on carry task-statement-length messages (docs/retrieval.md, round 7).
+  ['of them very long (> 40)', (n) => n > 40],
 ];
 
 const [before, after] = process.argv.slice(2);
