@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third to eleventh sets (`library-r3`, `library-r4`,
- * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the third to twelfth sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -69,6 +69,8 @@ export const LIBRARY_REQUESTS = {
   'library-r10': fixture('library-queries-r10.jsonl'),
   /** Every skill, lengths in thirds, and 100 everyday messages (over 40 of them long); a blind judge of one change. */
   'library-r11': fixture('library-queries-r11.jsonl'),
+  /** Every skill, lengths in quarters (a quarter over 40 words), and 100 everyday messages (60 of them long); a blind judge of long messages. */
+  'library-r12': fixture('library-queries-r12.jsonl'),
 } as const;
 export type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
 export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;
