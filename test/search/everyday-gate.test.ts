@@ -2,17 +2,14 @@
  * The everyday-message gate (`everyday-gate.ts`): on the 22-skill fixture catalog plus a fuzzing
  * skill named for "writing" and a forecasting skill, with the real embedded model (USE-lite), a
  * message that shares one common word with a skill and nothing else is shown nothing, while
- * requests with specific evidence keep their first place; a long chat message whose first hit
- * matches one of its words is shown nothing on a skill library, never on a tool list.
+ * requests with specific evidence keep their first place.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { lacksSpecificEvidence, matchedTermCount, uncoveredLongMessage } from '../../src/search/everyday-gate.js';
-import { BUNDLED_RELEVANCE } from '../../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { RankedEvidence } from '../../src/search/relevance.js';
-import type { Skill } from '../../src/types.js';
 import { makeSkill, SKILLS } from './fixtures.js';
 
 const CATALOG = [
@@ -66,39 +63,6 @@ describe('everyday messages (hybrid, balanced)', () => {
   it('leaves ranking alone: with abstention off the same list comes back', async () => {
     const off = async (engine: SkillSearchEngine) => (await engine.search('write a haiku about autumn', { abstain: false })).map((hit) => hit.skill.name);
     expect(await off(gated)).toEqual(await off(ungated));
-  });
-});
-
-describe('long messages (hybrid, balanced): the matched-words clause reads skill libraries only', () => {
-  // 23 words; its first hit (sql-optimization) matches "database" alone, while its vector is close enough to pass the
-  // first clause and the relevance threshold. The same skills as tool lines (no body, short descriptions) are `tools`.
-  const chat = 'The migration ran fine on my local database and the row counts look right, so I will run it on staging tomorrow myself';
-  const request = 'Could you translate this short paragraph for me into Japanese, keeping the same tone as the original email I wrote';
-  const toolLines = CATALOG.map((skill) => ({ ...skill, body: '' }));
-  const open = async (catalog: readonly Skill[], everydayGate?: { longMatched: number }) => {
-    const engine = await SkillSearchEngine.open({ embedder: createUseLiteEmbedder(), ann: 'exact', ...(everydayGate ? { everydayGate } : {}) });
-    await engine.sync(catalog);
-    return engine;
-  };
-
-  it('shows nothing for long chat on a skill library, where the clause off shows a skill; a long request keeps its skill', async () => {
-    const off = await open(CATALOG, { longMatched: 0 });
-    expect((await shown(off, chat))[0]).toBe('sql-optimization');
-    await off.close();
-    expect(await shown(gated, chat)).toEqual([]);
-    expect((await shown(gated, request))[0]).toBe('translation');
-  });
-
-  it('never takes the clause on a tool list: the same message shows the same tools as with the clause off', async () => {
-    const on = await open(toolLines);
-    const off = await open(toolLines, { longMatched: 0 });
-    // The tool lists' threshold: the engine read the catalogue as `tools` (`catalogKind`).
-    expect(on.threshold('hybrid')).toBe(BUNDLED_RELEVANCE.tools.thresholds.hybrid.balanced);
-    const tools = await shown(on, chat);
-    expect(tools[0]).toBe('sql-optimization');
-    expect(tools).toEqual(await shown(off, chat));
-    await on.close();
-    await off.close();
   });
 });
 
