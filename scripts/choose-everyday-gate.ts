@@ -93,10 +93,10 @@ function measure(rows: readonly Case[], gate: EverydayGate): Metrics {
   return m;
 }
 
-const OFF: EverydayGate = { cosine: 0, matchedTerms: 0, coverage: 0, bm25Share: 0, longWords: 0, longMatched: 0 };
+const OFF: EverydayGate = { cosine: 0, matchedTerms: 0, coverage: 0, bm25Share: 0 };
 const gates: EverydayGate[] = [];
 for (let cosine = 0.2; cosine <= 0.5 + 1e-9; cosine += 0.02)
-  for (const matchedTerms of [0, 1, 2]) gates.push({ ...OFF, cosine: Number(cosine.toFixed(2)), matchedTerms });
+  for (const matchedTerms of [0, 1, 2]) gates.push({ cosine: Number(cosine.toFixed(2)), matchedTerms, coverage: 0, bm25Share: 0 });
 
 const rowsOf = (split: string, suite: SuiteName): Case[] => cases.filter((row) => row.c.split === split && row.c.suite === suite);
 const line = (m: Metrics): string => `shown@5 ${m.shown5}/${m.answerable} blank ${m.blank} abstained ${m.abstained}/${m.negatives}`;

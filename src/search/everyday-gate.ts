@@ -20,10 +20,6 @@ export interface EverydayGate {
   readonly coverage: number;
   /** A first hit's BM25 per message word, in units of the catalogue's highest IDF, below this is common words only; 0 turns that clause off. */
   readonly bm25Share: number;
-  /** A message of more than this many white-space words is long (skill libraries only, see {@link uncoveredLongMessage}). */
-  readonly longWords: number;
-  /** A long message whose first hit matches fewer of its words than this has no specific evidence; 0 turns that clause off. */
-  readonly longMatched: number;
 }
 
 /** How many of the message's `terms` distinct words the hit matched lexically (0 when BM25 did not match it). */
@@ -49,16 +45,4 @@ export function lacksSpecificEvidence(ranked: readonly RankedEvidence[], terms: 
   if (commonWordsOnly(first, terms, skills, gate)) return true;
   if (ranked.some((hit) => (hit.cosine ?? 0) >= gate.cosine)) return false;
   return matchedTermCount(first, terms) <= gate.matchedTerms;
-}
-
-/**
- * Whether a long message (more than `gate.longWords` white-space `words`) is explained by its first hit too little to
- * show anything: it matches fewer than `gate.longMatched` of the message's `terms` distinct words. Long chat collects
- * BM25 and dense evidence from incidental words; a count, not a share, so long task statements are not gated for their
- * length (docs/retrieval.md, "Everyday messages, round 6").
- */
-export function uncoveredLongMessage(ranked: readonly RankedEvidence[], words: number, terms: number, gate: EverydayGate): boolean {
-  const first = ranked[0];
-  if (gate.longMatched <= 0 || words <= gate.longWords || first?.cosine === undefined || first.lexical === undefined) return false;
-  return matchedTermCount(first, terms) < gate.longMatched;
 }

@@ -15,7 +15,7 @@ import { denseShareFor } from './fusion.js';
 import { assertPositiveInteger, assertString } from '../util/option-checks.js';
 import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
-import { lacksSpecificEvidence, uncoveredLongMessage } from './everyday-gate.js';
+import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
 import { BUNDLED_RERANKERS, catalogKind, type CatalogKind } from './rerank.js';
 
@@ -93,11 +93,7 @@ export abstract class RankedSearch implements SkillSearcher {
     const hits = exact.slice(0, k).map((id) => this.#hit(id, 1, ['exact'], why(id, 1)));
     // The user chose: named skills are shown alone. With abstention off (eval's ranked lists) the ranked list follows them.
     if (hits.length > 0 && threshold > 0) return hits;
-    const gate = this.options.everydayGate;
-    const words = query.split(/\s+/u).filter((word) => word !== '').length;
-    const everyday =
-      lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.size, gate) ||
-      (this.#kindOf(this.catalog) === 'skills' && uncoveredLongMessage(ranked.ranked, words, ranked.query.terms.size, gate));
+    const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.size, this.options.everydayGate);
     const shown = everyday && threshold > 0 ? 0 : shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {
       if (i === shown) break;

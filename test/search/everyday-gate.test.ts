@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import { lacksSpecificEvidence, matchedTermCount, uncoveredLongMessage } from '../../src/search/everyday-gate.js';
+import { lacksSpecificEvidence, matchedTermCount } from '../../src/search/everyday-gate.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import type { RankedEvidence } from '../../src/search/relevance.js';
 import { makeSkill, SKILLS } from './fixtures.js';
@@ -114,24 +114,5 @@ describe('lacksSpecificEvidence', () => {
     expect(lacksSpecificEvidence([], 4, skills, clause)).toBe(false);
     expect(lacksSpecificEvidence([hit({})], 4, skills, { ...clause, cosine: 0 })).toBe(false);
     expect(lacksSpecificEvidence([hit({ lexical: 4, coverage: 1 })], 2, skills, { ...clause, cosine: 0 })).toBe(false);
-  });
-});
-
-describe('uncoveredLongMessage', () => {
-  const hit = (evidence: Partial<RankedEvidence>): RankedEvidence => ({ id: 'a', name: 'a', order: 1, cosine: 0.5, lexical: 3, coverage: 0.1, ...evidence });
-  const gate = ENGINE_DEFAULTS.everydayGate;
-
-  it('gates a long message whose first hit matches one of its words, not two, and never a short one', () => {
-    expect(uncoveredLongMessage([hit({ coverage: 0.1 })], 20, 10, gate)).toBe(true);
-    expect(uncoveredLongMessage([hit({ lexical: 0, coverage: 0.5 })], 20, 10, gate)).toBe(true);
-    expect(uncoveredLongMessage([hit({ coverage: 0.2 })], 20, 10, gate)).toBe(false);
-    expect(uncoveredLongMessage([hit({ coverage: 0.1 })], 12, 10, gate)).toBe(false);
-  });
-
-  it('never gates dense or lexical lists, an empty list, or with the clause off', () => {
-    expect(uncoveredLongMessage([hit({ cosine: undefined })], 20, 10, gate)).toBe(false);
-    expect(uncoveredLongMessage([hit({ lexical: undefined })], 20, 10, gate)).toBe(false);
-    expect(uncoveredLongMessage([], 20, 10, gate)).toBe(false);
-    expect(uncoveredLongMessage([hit({ coverage: 0.1 })], 20, 10, { ...gate, longMatched: 0 })).toBe(false);
   });
 });

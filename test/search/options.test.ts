@@ -18,7 +18,7 @@ describe('ENGINE_DEFAULTS', () => {
       abstain: 'balanced',
       relevance: BUNDLED_RELEVANCE,
       shownCut: { relative: 0.1, floor: 0.25 },
-      everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625, longWords: 12, longMatched: 2 },
+      everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 },
       denseShare: 0.65,
       longQuery: { terms: 32, denseShare: 0 },
       coverageShare: 0,
