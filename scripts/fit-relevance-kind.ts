@@ -13,27 +13,16 @@
  *
  *   npx tsx scripts/fit-relevance-kind.ts [--write]
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { relevanceFor, shownCount, type RelevanceModels, type ShownCut } from '../src/search/abstention.js';
-import { lacksSpecificEvidence } from '../src/search/everyday-gate.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
-import {
-  featureRows,
-  MODE_FEATURES,
-  ORDERING_FEATURES,
-  relevance,
-  type QueryEvidence,
-  type RankedEvidence,
-  type RelevanceModel,
-} from '../src/search/relevance.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, SPLIT_SEED, type SuiteName } from './eval-suites.js';
+import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type RelevanceModel } from '../src/search/relevance.js';
+import { freshLibrarySetsThrough, SPLIT_SEED, type SuiteName } from './eval-suites.js';
+import { libraryReplay, REPLAY_DEPTH, REPLAY_KIND, type ReplayCase } from './library-replay.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
-import { smallCatalogueCases } from './small-catalogues.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -50,65 +39,19 @@ const { values } = parseArgs({
   },
 });
 
-const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
-const DEPTH = 10;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r10');
 const FILE = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
 /** The incumbent: today's skills entry, its hybrid model, thresholds and shown cut. */
-const incumbent = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
-const incumbentModel = incumbent.models.hybrid;
+const incumbent = relevanceFor(ENGINE_DEFAULTS.relevance, REPLAY_KIND);
 const incumbentThreshold = incumbent.thresholds.hybrid.balanced;
 /** The engine reads one shown cut for every kind (`EngineOptions.shownCut`). */
 const incumbentCut: ShownCut = ENGINE_DEFAULTS.shownCut;
-const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
 
-interface Case {
-  /** Fold group: `library` or the set's name. */
-  readonly group: string;
-  readonly query: QueryEvidence;
-  readonly ranked: readonly RankedEvidence[];
-  readonly labels: readonly boolean[];
-  readonly answerable: boolean;
-  readonly named: boolean;
-  readonly namedRelevant: boolean;
-  /** The everyday gate empties the shown list whatever the relevance. */
-  readonly gated: boolean;
-  /** A small-catalogue request (judged by the bound, not pooled with the library sets). */
-  readonly small: boolean;
-}
+/** A replayed case (`library-replay.ts`); the relevance fit reads its evidence, labels and gate. */
+type Case = ReplayCase;
 
-const skillsIn = new Map<SuiteName, number>();
-for (const suite of ['library', ...SETS] as SuiteName[]) skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-const raw = [
-  ...(await rankingCases(['library'], ['train', 'dev'], Number(values.sample), values.model)),
-  ...(await rankingCases(SETS, ['train', 'dev', 'test'], Number(values.sample), values.model)),
-];
-const library: Case[] = raw.map((one) => {
-  if (one.kind !== KIND) throw new Error(`${one.suite} reads as ${one.kind}, not ${KIND}`);
-  const c = asEngineSees(one);
-  const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const gated = lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate);
-  const { query, answerable, named, namedRelevant } = c;
-  return { group: c.suite, query, ranked, labels: reorderedLabels(c, ranked), answerable, named, namedRelevant, gated, small: false };
-});
-const groups = [...new Set(library.map((one) => one.group))];
-/** A small catalogue's fold: one group, by a hash of its name. */
-const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
-// Those today's engine shows their skill.
-const small: Case[] = (await smallCatalogueCases(process.cwd(), ENGINE_DEFAULTS.relevance))
-  .filter((s) => s.kind === KIND)
-  .map((s) => ({
-    group: groupOf(s.set),
-    query: s.evidence,
-    ranked: s.ranked,
-    labels: s.labels,
-    answerable: true,
-    named: false,
-    namedRelevant: false,
-    gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
-    small: true,
-  }));
+const { library, groups, small } = await libraryReplay(SETS, Number(values.sample), values.model);
 const cases = [...library, ...small];
 
 interface Outcome {
@@ -200,10 +143,11 @@ const line = (o: Outcome): string =>
 
 const THRESHOLDS = Array.from({ length: 201 }, (_, i) => round(i * 0.005));
 const CUTS: ShownCut[] = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5].flatMap((relative) => [0, 0.25, 0.5].map((floor) => ({ relative, floor })));
-const incumbentScores = scoresUnder(incumbentModel, cases);
+/** Today's scores, as the replay computed them (`ReplayCase.scores`). */
+const incumbentScores = new Map(cases.map((row) => [row, row.scores]));
 const baseline = outcome(cases, incumbentScores, incumbentThreshold, incumbentCut);
 const todayStrict = outcome(cases, incumbentScores, incumbent.thresholds.hybrid.strict, incumbentCut);
-console.log(`cases ${library.length} (${groups.join(', ')}); small-catalogue requests of kind ${KIND}: ${small.length}`);
+console.log(`cases ${library.length} (${groups.join(', ')}); small-catalogue requests of kind ${REPLAY_KIND}: ${small.length}`);
 console.log(`incumbent (t ${incumbentThreshold}, cut ${JSON.stringify(incumbentCut)}): ${line(baseline)}`);
 console.log(`incumbent strict (t ${incumbent.thresholds.hybrid.strict}): ${line(todayStrict)}`);
 
@@ -308,7 +252,7 @@ if (takeB && values.write) {
       dense: "today's model and thresholds (kinds.tools)",
       lexical: "today's model and thresholds (kinds.tools)",
       embedder: values.model,
-      depth: DEPTH,
+      depth: REPLAY_DEPTH,
       l2: L2,
       date: new Date().toISOString().slice(0, 10),
     },

@@ -13,18 +13,13 @@
  *
  *   SKILL_SEARCH_EVAL_DIR=../shared/eval npx tsx scripts/long-chat-gate.ts [--examples N]
  */
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { relevanceFor, shownCount } from '../src/search/abstention.js';
-import { lacksSpecificEvidence } from '../src/search/everyday-gate.js';
 import { inverseFrequency } from '../src/lexical/bm25-scorer.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
-import { relevance, type QueryEvidence, type RankedEvidence } from '../src/search/relevance.js';
-import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, type SuiteName } from './eval-suites.js';
+import { freshLibrarySetsThrough, type SuiteName } from './eval-suites.js';
+import { libraryReplay, REPLAY_KIND, type ReplayCase } from './library-replay.js';
 import { round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
-import { smallCatalogueCases } from './small-catalogues.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -36,90 +31,19 @@ const { values } = parseArgs({
   },
 });
 
-const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
-const DEPTH = 10;
 /** Length classes of `paired-per-query.ts` (words split on white space). */
 const LONG = 12;
 const MEDIUM = 4;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
-const today = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
+const today = relevanceFor(ENGINE_DEFAULTS.relevance, REPLAY_KIND);
 const threshold = today.thresholds.hybrid.balanced;
-const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
 
-const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 const lengthClass = (n: number): 'short' | 'medium' | 'long' => (n <= MEDIUM ? 'short' : n <= LONG ? 'medium' : 'long');
 
-interface Case {
-  readonly group: string;
-  readonly text: string;
-  readonly words: number;
-  readonly query: QueryEvidence;
-  readonly ranked: readonly RankedEvidence[];
-  readonly labels: readonly boolean[];
-  readonly answerable: boolean;
-  readonly named: boolean;
-  readonly namedRelevant: boolean;
-  readonly gated: boolean;
-  readonly small: boolean;
-  /** Skills in the catalogue searched. */
-  readonly skills: number;
-  /** Today's relevance of each ranked hit. */
-  readonly scores: readonly number[];
-}
+type Case = ReplayCase;
 
-const texts = new Map<string, string>();
-const skillsIn = new Map<SuiteName, number>();
-for (const suite of ['library', ...SETS] as SuiteName[]) {
-  const loaded = await loadSuite(suite, { sample: Number(values.sample) });
-  if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
-  skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-  for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
-}
-const raw = [
-  ...(await rankingCases(['library'], ['train', 'dev'], Number(values.sample), values.model)),
-  ...(await rankingCases(SETS, ['train', 'dev', 'test'], Number(values.sample), values.model)),
-];
-const library: Case[] = raw.map((one) => {
-  const c = asEngineSees(one);
-  const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const text = texts.get(`${c.suite}\u0000${c.id}`);
-  if (text === undefined) throw new Error(`${c.suite} ${c.id}: no text`);
-  return {
-    group: c.suite,
-    text,
-    words: words(text),
-    query: c.query,
-    ranked,
-    labels: reorderedLabels(c, ranked),
-    answerable: c.answerable,
-    named: c.named,
-    namedRelevant: c.namedRelevant,
-    gated: lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate),
-    small: false,
-    skills: skillsIn.get(c.suite)!,
-    scores: ranked.length === 0 ? [] : relevance(today.models.hybrid, ranked, c.query),
-  };
-});
-const groups = [...new Set(library.map((one) => one.group))];
-const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
-const small: Case[] = (await smallCatalogueCases(process.cwd(), ENGINE_DEFAULTS.relevance))
-  .filter((s) => s.kind === KIND)
-  .map((s) => ({
-    group: groupOf(s.set),
-    text: s.query,
-    words: words(s.query),
-    query: s.evidence,
-    ranked: s.ranked,
-    labels: s.labels,
-    answerable: true,
-    named: false,
-    namedRelevant: false,
-    gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
-    small: true,
-    skills: s.skills,
-    scores: s.ranked.length === 0 ? [] : relevance(today.models.hybrid, s.ranked, s.evidence),
-  }));
+const { library, groups, small } = await libraryReplay(SETS, Number(values.sample), values.model);
 const cases = [...library, ...small];
 const shownToday = (row: Case): number => (row.named ? 1 : row.gated ? 0 : shownCount(row.scores, threshold, ENGINE_DEFAULTS.shownCut, K));
 
