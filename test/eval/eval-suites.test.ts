@@ -213,212 +213,71 @@ describe('the ninth library set (library-r9), pre-registered and held out whole'
   });
 });
 
-describe('the tenth library set (library-r10), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib10-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r10'], 'lib10');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r10']);
+/** The blind sets written whole over the library (r10 on): one request per library skill and 100 everyday messages. */
+const WHOLE_LIBRARY_SETS = [
+  { suite: 'library-r10', prefix: 'lib10', lines: 539 },
+  { suite: 'library-r11', prefix: 'lib11', lines: 540 },
+  // From r12 on, answerable requests in four length classes of 110, everyday messages 15/25/35/25.
+  { suite: 'library-r12', prefix: 'lib12', lines: 540, lengthClasses: true },
+  { suite: 'library-r13', prefix: 'lib13', lines: 540, lengthClasses: true },
+  // From r14 on, some very long messages run over 80 words: how many answerable, how many everyday.
+  { suite: 'library-r14', prefix: 'lib14', lines: 540, lengthClasses: true, over80: [37, 9] },
+  { suite: 'library-r15', prefix: 'lib15', lines: 540, lengthClasses: true, over80: [58, 13] },
+] as const satisfies readonly {
+  suite: keyof typeof LIBRARY_REQUESTS;
+  prefix: string;
+  lines: number;
+  lengthClasses?: boolean;
+  over80?: readonly [number, number];
+}[];
+
+const wordCount = (query: string): number => query.split(/\s+/).filter(Boolean).length;
+const lengthClass = (query: string): string => {
+  const words = wordCount(query);
+  return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
+};
+const classCounts = (queries: readonly { query: string }[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
+  return counts;
+};
+
+describe.each(WHOLE_LIBRARY_SETS)('the library set $suite, pre-registered and held out whole', (set) => {
+  const { suite, prefix, lines } = set;
+  const lengthClasses = 'lengthClasses' in set;
+  const over80 = 'over80' in set ? set.over80 : undefined;
+
+  it(`is well-formed: unique ${prefix}-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages`, async () => {
+    const empty = await checkWellFormed(LIBRARY_REQUESTS[suite], prefix);
+    const queries = await readEvalQueries(LIBRARY_REQUESTS[suite]);
     expect(Math.round(empty * queries.length)).toBe(100);
     expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
     expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
   });
 
+  it.runIf(lengthClasses)('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25', async () => {
+    const queries = await readEvalQueries(LIBRARY_REQUESTS[suite]);
+    const answerable = queries.filter((query) => query.relevant.length > 0);
+    const everyday = queries.filter((query) => query.relevant.length === 0);
+    expect(classCounts(answerable)).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
+    expect(classCounts(everyday)).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
+    if (over80 !== undefined) {
+      const longer = (subset: readonly { query: string }[]): number => subset.filter(({ query }) => wordCount(query) > 80).length;
+      expect([longer(answerable), longer(everyday)]).toEqual(over80);
+    }
+  });
+
   it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r10'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r10', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r10')).toBe('library');
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS[suite])).map((query) => query.id);
+    expect(ids.every((id) => splitOf(suite, id) === 'test')).toBe(true);
+    expect(catalogOf(suite)).toBe('library');
   });
 
   it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
     const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r10', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r10', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(539);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
-describe('the eleventh library set (library-r11), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib11-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r11'], 'lib11');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r11']);
-    expect(Math.round(empty * queries.length)).toBe(100);
-    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
-    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
-  });
-
-  it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r11'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r11', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r11')).toBe('library');
-  });
-
-  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
-    const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r11', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r11', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(540);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
-describe('the twelfth library set (library-r12), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib12-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r12'], 'lib12');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r12']);
-    expect(Math.round(empty * queries.length)).toBe(100);
-    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
-    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
-  });
-
-  it('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25', async () => {
-    const lengthClass = (query: string): string => {
-      const words = query.split(/\s+/).filter(Boolean).length;
-      return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
-    };
-    const count = (queries: { query: string }[]): Record<string, number> => {
-      const counts: Record<string, number> = {};
-      for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
-      return counts;
-    };
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r12']);
-    expect(count(queries.filter((query) => query.relevant.length > 0))).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
-    expect(count(queries.filter((query) => query.relevant.length === 0))).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
-  });
-
-  it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r12'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r12', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r12')).toBe('library');
-  });
-
-  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
-    const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r12', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r12', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(540);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
-describe('the thirteenth library set (library-r13), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib13-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r13'], 'lib13');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r13']);
-    expect(Math.round(empty * queries.length)).toBe(100);
-    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
-    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
-  });
-
-  it('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25', async () => {
-    const lengthClass = (query: string): string => {
-      const words = query.split(/\s+/).filter(Boolean).length;
-      return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
-    };
-    const count = (queries: { query: string }[]): Record<string, number> => {
-      const counts: Record<string, number> = {};
-      for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
-      return counts;
-    };
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r13']);
-    expect(count(queries.filter((query) => query.relevant.length > 0))).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
-    expect(count(queries.filter((query) => query.relevant.length === 0))).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
-  });
-
-  it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r13'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r13', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r13')).toBe('library');
-  });
-
-  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
-    const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r13', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r13', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(540);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
-describe('the fourteenth library set (library-r14), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib14-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r14'], 'lib14');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r14']);
-    expect(Math.round(empty * queries.length)).toBe(100);
-    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
-    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
-  });
-
-  it('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25, a third of each very long class over 80 words', async () => {
-    const lengthClass = (query: string): string => {
-      const words = query.split(/\s+/).filter(Boolean).length;
-      return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
-    };
-    const count = (queries: { query: string }[]): Record<string, number> => {
-      const counts: Record<string, number> = {};
-      for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
-      return counts;
-    };
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r14']);
-    expect(count(queries.filter((query) => query.relevant.length > 0))).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
-    expect(count(queries.filter((query) => query.relevant.length === 0))).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
-    const over80 = (subset: { query: string }[]): number => subset.filter(({ query }) => query.split(/\s+/).filter(Boolean).length > 80).length;
-    expect(over80(queries.filter((query) => query.relevant.length > 0))).toBe(37);
-    expect(over80(queries.filter((query) => query.relevant.length === 0))).toBe(9);
-  });
-
-  it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r14'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r14', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r14')).toBe('library');
-  });
-
-  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
-    const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r14', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r14', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(540);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
-describe('the fifteenth library set (library-r15), pre-registered and held out whole', () => {
-  it('is well-formed: unique lib15-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
-    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r15'], 'lib15');
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r15']);
-    expect(Math.round(empty * queries.length)).toBe(100);
-    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
-    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
-  });
-
-  it('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25, about half of each very long class over 80 words', async () => {
-    const lengthClass = (query: string): string => {
-      const words = query.split(/\s+/).filter(Boolean).length;
-      return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
-    };
-    const count = (queries: { query: string }[]): Record<string, number> => {
-      const counts: Record<string, number> = {};
-      for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
-      return counts;
-    };
-    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r15']);
-    expect(count(queries.filter((query) => query.relevant.length > 0))).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
-    expect(count(queries.filter((query) => query.relevant.length === 0))).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
-    const over80 = (subset: { query: string }[]): number => subset.filter(({ query }) => query.split(/\s+/).filter(Boolean).length > 80).length;
-    expect(over80(queries.filter((query) => query.relevant.length > 0))).toBe(58);
-    expect(over80(queries.filter((query) => query.relevant.length === 0))).toBe(13);
-  });
-
-  it('has no train or dev request: every id is test, and it searches the library', async () => {
-    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r15'])).map((query) => query.id);
-    expect(ids.every((id) => splitOf('library-r15', id) === 'test')).toBe(true);
-    expect(catalogOf('library-r15')).toBe('library');
-  });
-
-  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
-    const names = new Set(librarySkills().map((skill) => skill.name));
-    expect((await loadSuite('library-r15', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
-    const suite = await loadSuite('library-r15', { splits: ['test'] });
-    expect(suite!.queries.length).toBe(540);
-    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+    expect((await loadSuite(suite, { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const loaded = await loadSuite(suite, { splits: ['test'] });
+    expect(loaded!.queries.length).toBe(lines);
+    expect(loaded!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
