@@ -89,7 +89,18 @@ const hits = (): Hits => ({ answerable: 0, shown1: 0, shown5: 0 });
 type Scoring = (row: Case) => { readonly scores: readonly number[]; readonly threshold: number };
 
 function outcome(rows: readonly Case[], scoring: Scoring): Outcome {
-  const o: Outcome = { all: hits(), long: hits(), veryLong: hits(), over80: hits(), length: 0, negatives: 0, abstained: 0, longNegatives: 0, longAbstained: 0, smallLost: 0 };
+  const o: Outcome = {
+    all: hits(),
+    long: hits(),
+    veryLong: hits(),
+    over80: hits(),
+    length: 0,
+    negatives: 0,
+    abstained: 0,
+    longNegatives: 0,
+    longAbstained: 0,
+    smallLost: 0,
+  };
   for (const row of rows) {
     const { scores, threshold } = scoring(row);
     // A named skill is shown alone, whatever the relevance.
@@ -110,7 +121,12 @@ function outcome(rows: readonly Case[], scoring: Scoring): Outcome {
       continue;
     }
     o.length += count;
-    for (const pool of [o.all, ...(long ? [o.long] : []), ...(row.words > VERY_LONG_WORDS ? [o.veryLong] : []), ...(row.words > OVER_80_WORDS ? [o.over80] : [])]) {
+    for (const pool of [
+      o.all,
+      ...(long ? [o.long] : []),
+      ...(row.words > VERY_LONG_WORDS ? [o.veryLong] : []),
+      ...(row.words > OVER_80_WORDS ? [o.over80] : []),
+    ]) {
       pool.answerable += 1;
       if (shown[0] === true) pool.shown1 += 1;
       if (shown.includes(true)) pool.shown5 += 1;
@@ -139,10 +155,10 @@ if (bundledLong) {
   const reaches = (row: Case): boolean => row.words > bundledLong.words && row.words <= bundledLong.maxWords && row.skills > bundledLong.minSkills;
   const model = bundledLong.model ?? incumbentModel;
   const shippedScoring: Scoring = (row) =>
-    reaches(row)
-      ? { scores: row.ranked.length === 0 ? [] : relevance(model, row.ranked, row.query), threshold: bundledLong.thresholds.balanced }
-      : today(row);
-  console.log(`shipped long entry (${bundledLong.words + 1} to ${bundledLong.maxWords} words, t ${bundledLong.thresholds.balanced}; in sample where fitted): ${line(outcome(cases, shippedScoring))}`);
+    reaches(row) ? { scores: row.ranked.length === 0 ? [] : relevance(model, row.ranked, row.query), threshold: bundledLong.thresholds.balanced } : today(row);
+  console.log(
+    `shipped long entry (${bundledLong.words + 1} to ${bundledLong.maxWords} words, t ${bundledLong.thresholds.balanced}; in sample where fitted): ${line(outcome(cases, shippedScoring))}`,
+  );
 }
 
 /** Within `allowance` of the incumbent overall, over 12, over 40 and over 80 words (the last two at least `least` requests), no small-catalogue request lost. */
