@@ -380,3 +380,45 @@ describe('the fourteenth library set (library-r14), pre-registered and held out 
     expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
+
+describe('the fifteenth library set (library-r15), pre-registered and held out whole', () => {
+  it('is well-formed: unique lib15-NNN ids, at most two requests per skill, every library skill labelled and 100 everyday messages', async () => {
+    const empty = await checkWellFormed(LIBRARY_REQUESTS['library-r15'], 'lib15');
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r15']);
+    expect(Math.round(empty * queries.length)).toBe(100);
+    expect(queries.filter((query) => query.relevant.length > 0).length).toBeGreaterThanOrEqual(430);
+    expect(new Set(queries.flatMap((query) => query.relevant)).size).toBeGreaterThanOrEqual(430);
+  });
+
+  it('has its four length classes: answerable requests in quarters, everyday messages 15/25/35/25, about half of each very long class over 80 words', async () => {
+    const lengthClass = (query: string): string => {
+      const words = query.split(/\s+/).filter(Boolean).length;
+      return words <= 6 ? 'short' : words <= 12 ? 'medium' : words <= 40 ? 'long' : 'very long';
+    };
+    const count = (queries: { query: string }[]): Record<string, number> => {
+      const counts: Record<string, number> = {};
+      for (const { query } of queries) counts[lengthClass(query)] = (counts[lengthClass(query)] ?? 0) + 1;
+      return counts;
+    };
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-r15']);
+    expect(count(queries.filter((query) => query.relevant.length > 0))).toEqual({ short: 110, medium: 110, long: 110, 'very long': 110 });
+    expect(count(queries.filter((query) => query.relevant.length === 0))).toEqual({ short: 15, medium: 25, long: 35, 'very long': 25 });
+    const over80 = (subset: { query: string }[]): number => subset.filter(({ query }) => query.split(/\s+/).filter(Boolean).length > 80).length;
+    expect(over80(queries.filter((query) => query.relevant.length > 0))).toBe(58);
+    expect(over80(queries.filter((query) => query.relevant.length === 0))).toBe(13);
+  });
+
+  it('has no train or dev request: every id is test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-r15'])).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-r15', id) === 'test')).toBe(true);
+    expect(catalogOf('library-r15')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or dev, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-r15', { splits: ['train', 'dev'] }))?.queries).toEqual([]);
+    const suite = await loadSuite('library-r15', { splits: ['test'] });
+    expect(suite!.queries.length).toBe(540);
+    expect(suite!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
