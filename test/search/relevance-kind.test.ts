@@ -45,7 +45,7 @@ const SHORT = 'fill in the pdf form';
 /** A message of `n` white-space words. */
 const ofWords = (n: number): string => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
-describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 to 11")', () => {
+describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 and 10")', () => {
   const models = withLong(2);
   it('apply to hybrid messages over their words, over catalogues over their size', () => {
     expect(longEntry(models, 'hybrid', LONG, 3)).toBe(models.long);
@@ -62,15 +62,6 @@ describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 to 11")
     expect(longEntry(models, 'hybrid', `  ${ofWords(30)}\n`, 3)).toBe(models.long);
     expect(longEntry(models, 'hybrid', ofWords(31), 3)).toBeUndefined();
     expect(longEntry(models, 'hybrid', ofWords(200), 3)).toBeUndefined();
-  });
-
-  it('bundle an entry reaching the longest development message, 13 to 200 words (round 11: r14 holds 192)', () => {
-    const skills = BUNDLED_RELEVANCE.skills;
-    expect(longEntry(skills, 'hybrid', ofWords(12), 500)).toBeUndefined();
-    expect(longEntry(skills, 'hybrid', ofWords(13), 500)).toBe(skills.long);
-    expect(longEntry(skills, 'hybrid', ofWords(192), 500)).toBe(skills.long);
-    expect(longEntry(skills, 'hybrid', ofWords(200), 500)).toBe(skills.long);
-    expect(longEntry(skills, 'hybrid', ofWords(201), 500)).toBeUndefined();
   });
 
   it('give their own thresholds to the named levels, not to a number or off', () => {
