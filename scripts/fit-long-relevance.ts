@@ -24,7 +24,19 @@ import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type Logistic
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
 import { freshLibrarySetsThrough, SPLIT_SEED, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { DEPTH, KIND, libraryCases, smallCases, type Case } from './skills-cases.js';
+import {
+  DEPTH,
+  KIND,
+  LONG_WORDS,
+  libraryCases,
+  OVER_80_WORDS,
+  smallCases,
+  tally,
+  VERY_LONG_WORDS,
+  type Case,
+  type Hits,
+  type Outcome,
+} from './skills-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -44,12 +56,6 @@ const { values } = parseArgs({
 });
 
 const K = ENGINE_DEFAULTS.k;
-/** A long message: more white-space words than this (docs/retrieval.md, round 6). */
-const LONG_WORDS = 12;
-/** A very long one (library-r12's class). */
-const VERY_LONG_WORDS = 40;
-/** Past the longest message of round 10's data (r13's 64 words, its entry's 70); r14's class (round 11). */
-const OVER_80_WORDS = 80;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r14');
 const FILE = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
 const incumbent = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
@@ -65,74 +71,14 @@ const cases = [...library, ...small];
 /** The entry's reach: the longest development message, rounded up to a multiple of 10 (round 10: past it the fit extrapolates). */
 const MAX_WORDS = Math.ceil(Math.max(...cases.map((row) => row.words)) / 10) * 10;
 
-/** Answerable and shown counts of one pool of requests. */
-interface Hits {
-  answerable: number;
-  shown1: number;
-  shown5: number;
-}
-interface Outcome {
-  all: Hits;
-  long: Hits;
-  veryLong: Hits;
-  over80: Hits;
-  length: number;
-  negatives: number;
-  abstained: number;
-  longNegatives: number;
-  longAbstained: number;
-  smallLost: number;
-}
-const hits = (): Hits => ({ answerable: 0, shown1: 0, shown5: 0 });
-
 /** Per case: its relevance scores and the threshold it is shown at. */
 type Scoring = (row: Case) => { readonly scores: readonly number[]; readonly threshold: number };
 
 function outcome(rows: readonly Case[], scoring: Scoring): Outcome {
-  const o: Outcome = {
-    all: hits(),
-    long: hits(),
-    veryLong: hits(),
-    over80: hits(),
-    length: 0,
-    negatives: 0,
-    abstained: 0,
-    longNegatives: 0,
-    longAbstained: 0,
-    smallLost: 0,
-  };
-  for (const row of rows) {
+  return tally(rows, (row) => {
     const { scores, threshold } = scoring(row);
-    // A named skill is shown alone, whatever the relevance.
-    const count = row.named ? 1 : row.gated ? 0 : shownCount(scores, threshold, cut, K);
-    const shown = row.named ? [row.namedRelevant] : row.labels.slice(0, count);
-    const long = row.words > LONG_WORDS;
-    if (row.small) {
-      if (!shown.includes(true)) o.smallLost += 1;
-      continue;
-    }
-    if (!row.answerable) {
-      o.negatives += 1;
-      if (long) o.longNegatives += 1;
-      if (count === 0) {
-        o.abstained += 1;
-        if (long) o.longAbstained += 1;
-      }
-      continue;
-    }
-    o.length += count;
-    for (const pool of [
-      o.all,
-      ...(long ? [o.long] : []),
-      ...(row.words > VERY_LONG_WORDS ? [o.veryLong] : []),
-      ...(row.words > OVER_80_WORDS ? [o.over80] : []),
-    ]) {
-      pool.answerable += 1;
-      if (shown[0] === true) pool.shown1 += 1;
-      if (shown.includes(true)) pool.shown5 += 1;
-    }
-  }
-  return o;
+    return shownCount(scores, threshold, cut, K);
+  });
 }
 
 const share = (n: number, of: number): string => (n / Math.max(1, of)).toFixed(3);

@@ -38,7 +38,7 @@ import {
 } from '../src/search/relevance.js';
 import { freshLibrarySetsThrough, SPLIT_SEED, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
-import { DEPTH, KIND, libraryCases, smallCases, type Case } from './skills-cases.js';
+import { DEPTH, KIND, LONG_WORDS, libraryCases, smallCases, tally, type Case, type Outcome } from './skills-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -58,8 +58,6 @@ const { values } = parseArgs({
 });
 
 const K = ENGINE_DEFAULTS.k;
-/** A long message: more white-space words than this (docs/retrieval.md, round 6). */
-const LONG_WORDS = 12;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
 const FILE = join(import.meta.dirname, '..', 'src', 'search', 'relevance-model.json');
 /** The incumbent: today's skills entry, its hybrid model, thresholds and shown cut. */
@@ -74,72 +72,9 @@ const groups = [...new Set(library.map((one) => one.group))];
 const small = await smallCases(groups);
 const cases = [...library, ...small];
 
-interface Outcome {
-  answerable: number;
-  shown1: number;
-  shown5: number;
-  blank: number;
-  length: number;
-  negatives: number;
-  abstained: number;
-  /** The same four for messages over `LONG_WORDS` words. */
-  longAnswerable: number;
-  longShown1: number;
-  longShown5: number;
-  longNegatives: number;
-  longAbstained: number;
-  /** Small-catalogue requests whose shown list lacks their skill. */
-  smallLost: number;
-}
-
-/** What the engine shows for each case at `threshold` and `cut`, given each case's relevance scores. */
-function outcome(rows: readonly Case[], scores: ReadonlyMap<Case, readonly number[]>, threshold: number, cut: ShownCut): Outcome {
-  const o: Outcome = {
-    answerable: 0,
-    shown1: 0,
-    shown5: 0,
-    blank: 0,
-    length: 0,
-    negatives: 0,
-    abstained: 0,
-    longAnswerable: 0,
-    longShown1: 0,
-    longShown5: 0,
-    longNegatives: 0,
-    longAbstained: 0,
-    smallLost: 0,
-  };
-  for (const row of rows) {
-    // A named skill is shown alone, whatever the relevance.
-    const count = row.named ? 1 : row.gated ? 0 : shownCount(scores.get(row)!, threshold, cut, K);
-    const shown = row.named ? [row.namedRelevant] : row.labels.slice(0, count);
-    const long = row.words > LONG_WORDS;
-    if (row.small) {
-      if (!shown.includes(true)) o.smallLost += 1;
-      continue;
-    }
-    if (!row.answerable) {
-      o.negatives += 1;
-      if (long) o.longNegatives += 1;
-      if (count === 0) {
-        o.abstained += 1;
-        if (long) o.longAbstained += 1;
-      }
-      continue;
-    }
-    o.answerable += 1;
-    o.length += count;
-    if (count === 0) o.blank += 1;
-    if (shown[0] === true) o.shown1 += 1;
-    if (shown.includes(true)) o.shown5 += 1;
-    if (long) {
-      o.longAnswerable += 1;
-      if (shown[0] === true) o.longShown1 += 1;
-      if (shown.includes(true)) o.longShown5 += 1;
-    }
-  }
-  return o;
-}
+/** What the engine shows each case at `threshold` and `cut`, given each case's relevance scores. */
+const outcome = (rows: readonly Case[], scores: ReadonlyMap<Case, readonly number[]>, threshold: number, cut: ShownCut): Outcome =>
+  tally(rows, (row) => shownCount(scores.get(row)!, threshold, cut, K));
 
 /** The features of today's hybrid answerable model; C reads `firstMatched` beside them. */
 const TODAY_QUERY_FEATURES = MODE_FEATURES.hybrid.filter((name) => !ORDERING_FEATURES.includes(name));
@@ -203,7 +138,7 @@ function outOfFold(matched: boolean): Map<Case, number[]> {
 
 const share = (n: number, of: number): string => (n / Math.max(1, of)).toFixed(3);
 const line = (o: Outcome): string =>
-  `shown@1 ${share(o.shown1, o.answerable)} shown@5 ${share(o.shown5, o.answerable)} (${o.shown1}, ${o.shown5}/${o.answerable}) len ${(o.length / Math.max(1, o.answerable)).toFixed(2)} blank ${o.blank} nothing for ${o.abstained}/${o.negatives} no-skill; long: shown@1 ${share(o.longShown1, o.longAnswerable)} shown@5 ${share(o.longShown5, o.longAnswerable)} (${o.longShown1}, ${o.longShown5}/${o.longAnswerable}), nothing for ${o.longAbstained}/${o.longNegatives}; small lost ${o.smallLost}`;
+  `shown@1 ${share(o.all.shown1, o.all.answerable)} shown@5 ${share(o.all.shown5, o.all.answerable)} (${o.all.shown1}, ${o.all.shown5}/${o.all.answerable}) len ${(o.length / Math.max(1, o.all.answerable)).toFixed(2)} blank ${o.blank} nothing for ${o.abstained}/${o.negatives} no-skill; long: shown@1 ${share(o.long.shown1, o.long.answerable)} shown@5 ${share(o.long.shown5, o.long.answerable)} (${o.long.shown1}, ${o.long.shown5}/${o.long.answerable}), nothing for ${o.longAbstained}/${o.longNegatives}; small lost ${o.smallLost}`;
 
 const THRESHOLDS = Array.from({ length: 201 }, (_, i) => round(i * 0.005));
 const CUTS: ShownCut[] = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5].flatMap((relative) => [0, 0.25, 0.5].map((floor) => ({ relative, floor })));
@@ -222,14 +157,14 @@ interface Point {
 
 /** Within `allowance` (a share of each pool) of the incumbent on all answerable requests and on the long ones, no small-catalogue request lost. */
 const eligible = (o: Outcome, allowance: number): boolean =>
-  o.shown5 >= baseline.shown5 - allowance * baseline.answerable &&
-  o.shown1 >= baseline.shown1 - allowance * baseline.answerable &&
-  o.longShown5 >= baseline.longShown5 - allowance * baseline.longAnswerable &&
-  o.longShown1 >= baseline.longShown1 - allowance * baseline.longAnswerable &&
+  o.all.shown5 >= baseline.all.shown5 - allowance * baseline.all.answerable &&
+  o.all.shown1 >= baseline.all.shown1 - allowance * baseline.all.answerable &&
+  o.long.shown5 >= baseline.long.shown5 - allowance * baseline.long.answerable &&
+  o.long.shown1 >= baseline.long.shown1 - allowance * baseline.long.answerable &&
   o.smallLost === 0;
 /** Better: shows nothing for more no-skill messages, then higher shown hit@5, then (by scan order) the lower threshold. */
 const better = (o: Outcome, than: Point | undefined): boolean =>
-  than === undefined || o.abstained > than.outcome.abstained || (o.abstained === than.outcome.abstained && o.shown5 > than.outcome.shown5);
+  than === undefined || o.abstained > than.outcome.abstained || (o.abstained === than.outcome.abstained && o.all.shown5 > than.outcome.all.shown5);
 
 /** The rule's point over `cuts` × thresholds ≥ `floor`, or undefined when none is eligible. */
 function operatingPoint(
@@ -383,7 +318,7 @@ if (readSets.length > 0) {
         cut,
       );
       console.log(
-        `    ${cls}: shown@1 ${share(o.shown1, o.answerable)} shown@5 ${share(o.shown5, o.answerable)} (${o.answerable}), nothing for ${o.abstained}/${o.negatives}`,
+        `    ${cls}: shown@1 ${share(o.all.shown1, o.all.answerable)} shown@5 ${share(o.all.shown5, o.all.answerable)} (${o.all.answerable}), nothing for ${o.abstained}/${o.negatives}`,
       );
     }
   }

@@ -2,10 +2,11 @@
  * Long everyday chat over a skill library (docs/retrieval.md, "Everyday messages, round 6"): reads
  * what separates the first hits of long no-skill messages from long answerable requests' in the
  * evidence the engine already has, then replays candidate gates, each cross-validated leave one set
- * out over `library` train + dev and `library-r2` … `library-r11` (development data only), against
- * today's engine (relevance, `balanced` threshold, shown cut, everyday gate) in the same run.
+ * out over `library` train + dev and `library-r2` … `library-r11` (development data only; the cases of
+ * `skills-cases.ts`), against today's engine (relevance, `balanced` threshold, shown cut, everyday
+ * gate) in the same run.
  *
- * A gate: a message of more than `LONG` words is shown nothing when its first hit's feature (or
+ * A gate: a message of more than `LONG_WORDS` words is shown nothing when its first hit's feature (or
  * both of two features) is below a cut chosen, per fold, on the other groups by round 5's eligibility
  * (pooled shown hit@1 and hit@5 within `--allowance` of today's, no small-catalogue request losing
  * its shown skill); the most no-skill messages shown nothing wins. Development only: nothing here is
@@ -13,18 +14,14 @@
  *
  *   SKILL_SEARCH_EVAL_DIR=../shared/eval npx tsx scripts/long-chat-gate.ts [--examples N]
  */
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { relevanceFor, shownCount } from '../src/search/abstention.js';
-import { lacksSpecificEvidence } from '../src/search/everyday-gate.js';
 import { inverseFrequency } from '../src/lexical/bm25-scorer.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
-import { relevance, type QueryEvidence, type RankedEvidence } from '../src/search/relevance.js';
-import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
-import { catalogOf, freshLibrarySetsThrough, loadSuite, type SuiteName } from './eval-suites.js';
+import { relevance } from '../src/search/relevance.js';
+import { freshLibrarySetsThrough, type SuiteName } from './eval-suites.js';
 import { round } from './logistic-fit.js';
-import { asEngineSees, rankingCases, reorder, reorderedLabels, type Reordering } from './ranking-cases.js';
-import { smallCatalogueCases } from './small-catalogues.js';
+import { KIND, LONG_WORDS, libraryCases, smallCases, type Case } from './skills-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -36,96 +33,27 @@ const { values } = parseArgs({
   },
 });
 
-const KIND: CatalogKind = 'skills';
 const K = ENGINE_DEFAULTS.k;
-const DEPTH = 10;
-/** Length classes of `paired-per-query.ts` (words split on white space). */
-const LONG = 12;
+/** Length classes of `paired-per-query.ts` (words split on white space): short up to this, medium up to `LONG_WORDS`. */
 const MEDIUM = 4;
 const SETS: readonly SuiteName[] = freshLibrarySetsThrough('library-r11');
 const today = relevanceFor(ENGINE_DEFAULTS.relevance, KIND);
 const threshold = today.thresholds.hybrid.balanced;
-const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
 
-const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
-const lengthClass = (n: number): 'short' | 'medium' | 'long' => (n <= MEDIUM ? 'short' : n <= LONG ? 'medium' : 'long');
+const lengthClass = (n: number): 'short' | 'medium' | 'long' => (n <= MEDIUM ? 'short' : n <= LONG_WORDS ? 'medium' : 'long');
 
-interface Case {
-  readonly group: string;
-  readonly text: string;
-  readonly words: number;
-  readonly query: QueryEvidence;
-  readonly ranked: readonly RankedEvidence[];
-  readonly labels: readonly boolean[];
-  readonly answerable: boolean;
-  readonly named: boolean;
-  readonly namedRelevant: boolean;
-  readonly gated: boolean;
-  readonly small: boolean;
-  /** Skills in the catalogue searched. */
-  readonly skills: number;
-  /** Today's relevance of each ranked hit. */
-  readonly scores: readonly number[];
-}
-
-const texts = new Map<string, string>();
-const skillsIn = new Map<SuiteName, number>();
-for (const suite of ['library', ...SETS] as SuiteName[]) {
-  const loaded = await loadSuite(suite, { sample: Number(values.sample) });
-  if (loaded === undefined) throw new Error(`${suite}: no data; set SKILL_SEARCH_EVAL_DIR`);
-  skillsIn.set(suite, (await loadSuite(catalogOf(suite) as SuiteName, { splits: [] }))!.skills.length);
-  for (const query of loaded.queries) texts.set(`${suite}\u0000${query.id}`, query.query);
-}
-const raw = [
-  ...(await rankingCases(['library'], ['train', 'dev'], Number(values.sample), values.model)),
-  ...(await rankingCases(SETS, ['train', 'dev', 'test'], Number(values.sample), values.model)),
-];
-const library: Case[] = raw.map((one) => {
-  const c = asEngineSees(one);
-  const ranked = reorder(c, ordering).slice(0, DEPTH);
-  const text = texts.get(`${c.suite}\u0000${c.id}`);
-  if (text === undefined) throw new Error(`${c.suite} ${c.id}: no text`);
-  return {
-    group: c.suite,
-    text,
-    words: words(text),
-    query: c.query,
-    ranked,
-    labels: reorderedLabels(c, ranked),
-    answerable: c.answerable,
-    named: c.named,
-    namedRelevant: c.namedRelevant,
-    gated: lacksSpecificEvidence(ranked, c.query.terms.size, skillsIn.get(c.suite)!, ENGINE_DEFAULTS.everydayGate),
-    small: false,
-    skills: skillsIn.get(c.suite)!,
-    scores: ranked.length === 0 ? [] : relevance(today.models.hybrid, ranked, c.query),
-  };
-});
+const library = await libraryCases(['library', ...SETS], Number(values.sample), values.model);
 const groups = [...new Set(library.map((one) => one.group))];
-const groupOf = (set: string): string => groups[Number.parseInt(createHash('sha256').update(set).digest('hex').slice(0, 8), 16) % groups.length]!;
-const small: Case[] = (await smallCatalogueCases(process.cwd(), ENGINE_DEFAULTS.relevance))
-  .filter((s) => s.kind === KIND)
-  .map((s) => ({
-    group: groupOf(s.set),
-    text: s.query,
-    words: words(s.query),
-    query: s.evidence,
-    ranked: s.ranked,
-    labels: s.labels,
-    answerable: true,
-    named: false,
-    namedRelevant: false,
-    gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
-    small: true,
-    skills: s.skills,
-    scores: s.ranked.length === 0 ? [] : relevance(today.models.hybrid, s.ranked, s.evidence),
-  }));
+const small = await smallCases(groups);
 const cases = [...library, ...small];
-const shownToday = (row: Case): number => (row.named ? 1 : row.gated ? 0 : shownCount(row.scores, threshold, ENGINE_DEFAULTS.shownCut, K));
+/** Today's relevance of each case's ranked hits (kept beside the cases: a case extended by a spread slows every loop over them, see `skills-cases.ts`). */
+const scores = new Map(cases.map((row) => [row, row.ranked.length === 0 ? [] : relevance(today.models.hybrid, row.ranked, row.query)]));
+const firstRelevance = (row: Case): number => scores.get(row)![0] ?? 0;
+const shownToday = (row: Case): number => (row.named ? 1 : row.gated ? 0 : shownCount(scores.get(row)!, threshold, ENGINE_DEFAULTS.shownCut, K));
 
 /** First-hit evidence read for long messages; each is undefined-safe (0 when the hit has no lexical match). */
 const FEATURES: Record<string, (row: Case) => number> = {
-  relevance: (row) => row.scores[0] ?? 0,
+  relevance: firstRelevance,
   coverage: (row) => ((row.ranked[0]?.lexical ?? 0) > 0 ? (row.ranked[0]!.coverage ?? 0) : 0),
   matchedWords: (row) => ((row.ranked[0]?.lexical ?? 0) > 0 ? Math.round((row.ranked[0]!.coverage ?? 0) * row.query.terms.size) : 0),
   weightedCoverage: (row) => ((row.ranked[0]?.lexical ?? 0) > 0 ? (row.ranked[0]!.weightedCoverage ?? 0) : 0),
@@ -180,12 +108,12 @@ for (const group of ['library-r10', 'library-r11']) {
     `  ${group}: ${['short', 'medium', 'long'].map((cls) => `${cls} ${rows.filter((r) => lengthClass(r.words) === cls && shownToday(r) === 0).length}/${rows.filter((r) => lengthClass(r.words) === cls).length}`).join(', ')}`,
   );
 }
-const longAsk = pooled.filter((row) => row.answerable && row.words > LONG);
-const longChat = pooled.filter((row) => !row.answerable && row.words > LONG);
+const longAsk = pooled.filter((row) => row.answerable && row.words > LONG_WORDS);
+const longChat = pooled.filter((row) => !row.answerable && row.words > LONG_WORDS);
 const longChatShown = longChat.filter((row) => shownToday(row) > 0);
-const smallLong = small.filter((row) => row.words > LONG);
+const smallLong = small.filter((row) => row.words > LONG_WORDS);
 console.log(
-  `\nlong (> ${LONG} words): ${longAsk.length} answerable requests, ${longChat.length} no-skill (${longChatShown.length} shown something today); small-catalogue long requests ${smallLong.length}`,
+  `\nlong (> ${LONG_WORDS} words): ${longAsk.length} answerable requests, ${longChat.length} no-skill (${longChatShown.length} shown something today); small-catalogue long requests ${smallLong.length}`,
 );
 console.log(
   `  words of long answerable requests 10/25/50/75/90: ${quantiles(longAsk.map((row) => row.words))}; of long chat: ${quantiles(longChat.map((row) => row.words))}`,
@@ -199,9 +127,9 @@ for (const [name, f] of Object.entries(FEATURES)) {
 }
 const examples = Number(values.examples);
 const show = (row: Case): string =>
-  `  [${row.group}] "${row.text.slice(0, 140)}${row.text.length > 140 ? '…' : ''}" → ${row.ranked[0]?.name} rel ${(row.scores[0] ?? 0).toFixed(2)} cov ${FEATURES['coverage']!(row).toFixed(2)} wcov ${FEATURES['weightedCoverage']!(row).toFixed(2)} rarity ${FEATURES['rarity']!(row).toFixed(2)} lift ${FEATURES['cosineLift']!(row).toFixed(3)} terms ${row.query.terms.size}${row.answerable ? (row.labels[0] ? ' (right)' : ' (wrong)') : ''}`;
+  `  [${row.group}] "${row.text.slice(0, 140)}${row.text.length > 140 ? '…' : ''}" → ${row.ranked[0]?.name} rel ${firstRelevance(row).toFixed(2)} cov ${FEATURES['coverage']!(row).toFixed(2)} wcov ${FEATURES['weightedCoverage']!(row).toFixed(2)} rarity ${FEATURES['rarity']!(row).toFixed(2)} lift ${FEATURES['cosineLift']!(row).toFixed(3)} terms ${row.query.terms.size}${row.answerable ? (row.labels[0] ? ' (right)' : ' (wrong)') : ''}`;
 console.log('\nexamples, long no-skill shown something today (by relevance, highest first):');
-for (const row of [...longChatShown].sort((a, b) => (b.scores[0] ?? 0) - (a.scores[0] ?? 0)).slice(0, examples)) console.log(show(row));
+for (const row of [...longChatShown].sort((a, b) => firstRelevance(b) - firstRelevance(a)).slice(0, examples)) console.log(show(row));
 console.log('examples, long answerable with the lowest weighted coverage:');
 for (const row of [...longAsk].sort((a, b) => FEATURES['weightedCoverage']!(a) - FEATURES['weightedCoverage']!(b)).slice(0, examples)) console.log(show(row));
 
@@ -226,7 +154,7 @@ interface Outcome {
 const todayCount = new Map(cases.map((row) => [row, shownToday(row)]));
 const featureValues = new Map(cases.map((row) => [row, Object.fromEntries(Object.entries(FEATURES).map(([name, f]) => [name, f(row)]))]));
 const gates = (row: Case, gate: Gate | undefined): boolean =>
-  gate !== undefined && !row.named && row.words > LONG && gate.features.every((name, i) => featureValues.get(row)![name]! < gate.cuts[i]!);
+  gate !== undefined && !row.named && row.words > LONG_WORDS && gate.features.every((name, i) => featureValues.get(row)![name]! < gate.cuts[i]!);
 const empty = (): Outcome => ({
   answerable: 0,
   shown1: 0,
@@ -282,7 +210,7 @@ const eligible = (o: Outcome, base: Outcome): boolean =>
   o.shown5 >= base.shown5 - allowance * base.answerable && o.shown1 >= base.shown1 - allowance * base.answerable && o.smallLost === 0;
 /** Up to `n` cut candidates for `feature`: the quantiles of its values over the long messages of `rows`. */
 function cutCandidates(rows: readonly Case[], feature: string, n: number): number[] {
-  const sorted = [...new Set(rows.filter((row) => row.words > LONG).map((row) => round(featureValues.get(row)![feature]!)))].sort((a, b) => a - b);
+  const sorted = [...new Set(rows.filter((row) => row.words > LONG_WORDS).map((row) => round(featureValues.get(row)![feature]!)))].sort((a, b) => a - b);
   if (sorted.length <= n) return sorted;
   return [...new Set(Array.from({ length: n }, (_, i) => sorted[Math.floor((i * sorted.length) / n)]!))];
 }

@@ -3,7 +3,12 @@
  * the library sets' requests and everyday messages, the cached candidates (`ranking-cases.ts`)
  * replayed as the engine ranks them (bundled per-kind re-rankers, boundaries, everyday gate), and
  * the small-catalogue requests (`small-catalogues.ts`) of kind `skills` that today's engine shows
- * their skill, each small catalogue in one fold group by a hash of its name.
+ * their skill, each small catalogue in one fold group by a hash of its name; and what the engine
+ * shows them (`tally`). Also read by `long-chat-gate.ts`.
+ *
+ * Every case is built in one object literal: a case extended by a spread (`{ ...row, more }`) gets
+ * a hidden class of its own in V8, and a loop reading many such cases runs several times slower
+ * (docs/retrieval.md, "The replay shared by `fit-relevance-kind.ts` and `long-chat-gate.ts`").
  */
 import { createHash } from 'node:crypto';
 import { lacksSpecificEvidence } from '../src/search/everyday-gate.js';
@@ -18,6 +23,12 @@ export const KIND: CatalogKind = 'skills';
 /** How deep the relevance model reads a ranked list. */
 export const DEPTH = 10;
 const ordering: Reordering = { ...ENGINE_DEFAULTS, rerank: BUNDLED_RERANKERS };
+/** A long message: more white-space words than this (docs/retrieval.md, round 6). */
+export const LONG_WORDS = 12;
+/** A very long one (library-r12's class). */
+export const VERY_LONG_WORDS = 40;
+/** Past the longest message of round 10's data (r13's 64 words, its entry's 70); r14's class (round 11). */
+export const OVER_80_WORDS = 80;
 /** A message's white-space words (the length classes of docs/retrieval.md). */
 export const words = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
 
@@ -34,7 +45,9 @@ export interface Case {
   readonly gated: boolean;
   /** A small-catalogue request (judged by the bound, not pooled with the library sets). */
   readonly small: boolean;
-  /** White-space words of the message. */
+  /** The message. */
+  readonly text: string;
+  /** Its white-space words. */
   readonly words: number;
   /** Skills in the catalogue searched. */
   readonly skills: number;
@@ -74,6 +87,7 @@ export async function libraryCases(sets: readonly SuiteName[], sample: number, m
       namedRelevant,
       gated,
       small: false,
+      text,
       words: words(text),
       skills,
     };
@@ -95,7 +109,88 @@ export async function smallCases(groups: readonly string[]): Promise<Case[]> {
       namedRelevant: false,
       gated: lacksSpecificEvidence(s.ranked, s.terms, s.skills, ENGINE_DEFAULTS.everydayGate),
       small: true,
+      text: s.query,
       words: words(s.query),
       skills: s.skills,
     }));
+}
+
+/** Answerable and shown counts of one pool of requests. */
+export interface Hits {
+  answerable: number;
+  shown1: number;
+  shown5: number;
+}
+/** What the engine shows the cases, pooled. */
+export interface Outcome {
+  /** All answerable requests, those over `LONG_WORDS`, `VERY_LONG_WORDS` and `OVER_80_WORDS` words. */
+  all: Hits;
+  long: Hits;
+  veryLong: Hits;
+  over80: Hits;
+  /** Hits shown to answerable requests, and those shown nothing. */
+  length: number;
+  blank: number;
+  /** No-skill messages, and those shown nothing; the same over `LONG_WORDS` words. */
+  negatives: number;
+  abstained: number;
+  longNegatives: number;
+  longAbstained: number;
+  /** Small-catalogue requests whose shown list lacks their skill. */
+  smallLost: number;
+}
+const hits = (): Hits => ({ answerable: 0, shown1: 0, shown5: 0 });
+
+/** Whether the first `count` of `labels` hold a relevant skill. */
+function anyRelevant(labels: readonly boolean[], count: number): boolean {
+  for (let i = 0; i < count && i < labels.length; i += 1) if (labels[i]) return true;
+  return false;
+}
+
+/** What the engine shows `rows`: a named skill alone, whatever the relevance; nothing when the everyday gate empties the list; else `count(row)` hits. */
+export function tally(rows: readonly Case[], count: (row: Case) => number): Outcome {
+  const o: Outcome = {
+    all: hits(),
+    long: hits(),
+    veryLong: hits(),
+    over80: hits(),
+    length: 0,
+    blank: 0,
+    negatives: 0,
+    abstained: 0,
+    longNegatives: 0,
+    longAbstained: 0,
+    smallLost: 0,
+  };
+  for (const row of rows) {
+    const shown = row.named ? 1 : row.gated ? 0 : count(row);
+    const first = row.named ? row.namedRelevant : shown > 0 && row.labels[0] === true;
+    const any = row.named ? row.namedRelevant : anyRelevant(row.labels, shown);
+    if (row.small) {
+      if (!any) o.smallLost += 1;
+      continue;
+    }
+    const long = row.words > LONG_WORDS;
+    if (!row.answerable) {
+      o.negatives += 1;
+      if (long) o.longNegatives += 1;
+      if (shown === 0) {
+        o.abstained += 1;
+        if (long) o.longAbstained += 1;
+      }
+      continue;
+    }
+    o.length += shown;
+    if (shown === 0) o.blank += 1;
+    add(o.all, first, any);
+    if (long) add(o.long, first, any);
+    if (row.words > VERY_LONG_WORDS) add(o.veryLong, first, any);
+    if (row.words > OVER_80_WORDS) add(o.over80, first, any);
+  }
+  return o;
+}
+function add(pool: Hits, first: boolean, any: boolean): void {
+  pool.answerable += 1;
+  if (first) pool.shown1 += 1;
+  if (any) pool.shown5 += 1;
 }
