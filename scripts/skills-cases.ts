@@ -141,9 +141,10 @@ export interface Outcome {
 }
 const hits = (): Hits => ({ answerable: 0, shown1: 0, shown5: 0 });
 
-/** Whether the first `count` of `labels` hold a relevant skill. */
-function anyRelevant(labels: readonly boolean[], count: number): boolean {
-  for (let i = 0; i < count && i < labels.length; i += 1) if (labels[i]) return true;
+/** Whether the `shown` hits of `row` hold a relevant skill (a named skill is shown alone). */
+function relevantShown(row: Case, shown: number): boolean {
+  if (row.named) return row.namedRelevant;
+  for (let i = 0; i < shown && i < row.labels.length; i += 1) if (row.labels[i]) return true;
   return false;
 }
 
@@ -164,10 +165,8 @@ export function tally(rows: readonly Case[], count: (row: Case) => number): Outc
   };
   for (const row of rows) {
     const shown = row.named ? 1 : row.gated ? 0 : count(row);
-    const first = row.named ? row.namedRelevant : shown > 0 && row.labels[0] === true;
-    const any = row.named ? row.namedRelevant : anyRelevant(row.labels, shown);
     if (row.small) {
-      if (!any) o.smallLost += 1;
+      if (!relevantShown(row, shown)) o.smallLost += 1;
       continue;
     }
     const long = row.words > LONG_WORDS;
@@ -180,6 +179,8 @@ export function tally(rows: readonly Case[], count: (row: Case) => number): Outc
       }
       continue;
     }
+    const first = row.named ? row.namedRelevant : shown > 0 && row.labels[0] === true;
+    const any = relevantShown(row, shown);
     o.length += shown;
     if (shown === 0) o.blank += 1;
     add(o.all, first, any);
