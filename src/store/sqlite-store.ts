@@ -123,6 +123,12 @@ export class SqliteStore implements EntryStore {
     return found;
   }
 
+  /** How many vectors are held under model keys that start with `modelPrefix` (`<embedder id>#`: every text version of one embedder). */
+  vectorCount(modelPrefix: string): number {
+    const count = this.#db.prepare<[number, string], number>('SELECT COUNT(*) FROM vectors WHERE substr(model, 1, ?) = ?').pluck();
+    return count.get(modelPrefix.length, modelPrefix) ?? 0;
+  }
+
   labels(model: string, keys: readonly string[]): Map<string, number> {
     const labels = new Map<string, number>();
     for (const key of keys) {

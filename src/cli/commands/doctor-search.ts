@@ -18,6 +18,7 @@ import { socketPathFor } from '../../integrations/socket-protocol.js';
 import { resolveCatalogOptions } from '../../load/options.js';
 import { resolveSources as sourceDirs } from '../../load/sources.js';
 import { modelsRoot } from '../../model-store/paths.js';
+import { within } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 
 export interface SearchCheck {
@@ -72,8 +73,8 @@ async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (fi
   const snapshot = await loadSnapshot(sources);
   const options = resolveCatalogOptions(catalogOptions(sources));
   const roots = [...sourceDirs(options).map((source) => source.dir), ...options.toolsFiles];
-  const under = (root: string, file: string) =>
-    file === root || file.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`) || file.startsWith(`${root}:`);
+  // Skill files are absolute (`mcp:` names are not); a tools file's line is named `<file>:<line>`.
+  const under = (root: string, file: string) => (path.isAbsolute(file) && within(file, root)) || file.startsWith(`${root}:`);
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed');
   const checks: SearchCheck[] = [];
   for (const root of new Set(roots)) {
@@ -113,8 +114,7 @@ async function storeCheck(file: string, modelId: string | undefined, show: (file
     const { SqliteStore } = await import('../../store/sqlite-store.js');
     store = SqliteStore.open(file);
     // Vectors are keyed `<model id>#<text version>` (`SkillSearchEngine`).
-    const vectors = store.database.prepare<[number, string], number>('SELECT COUNT(*) FROM vectors WHERE substr(model, 1, ?) = ?').pluck();
-    const held = modelId === undefined ? '' : `, ${plural(vectors.get(modelId.length + 1, `${modelId}#`) ?? 0, 'skill')} embedded by ${modelId}`;
+    const held = modelId === undefined ? '' : `, ${plural(store.vectorCount(`${modelId}#`), 'skill')} embedded by ${modelId}`;
     const wal = `${file}-wal`;
     const bytes = statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
     const reset = store.reset === undefined ? '' : ` (${store.reset})`;
