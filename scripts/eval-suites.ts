@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third to fifteenth sets (`library-r3`, `library-r4`,
- * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`, `library-r13`, `library-r14`, `library-r15`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the third to sixteenth sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`, `library-r13`, `library-r14`, `library-r15`, `library-r16`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -77,6 +77,8 @@ export const LIBRARY_REQUESTS = {
   'library-r14': fixture('library-queries-r14.jsonl'),
   /** A fourth set like r12 (every skill, lengths in quarters, 100 everyday messages), about half of its longest messages over 80 words; a blind judge of long messages. */
   'library-r15': fixture('library-queries-r15.jsonl'),
+  /** A fifth set like r12 (every skill, lengths in quarters, 100 everyday messages), over a third of its longest answerable messages over 80 words; a blind judge of long messages. */
+  'library-r16': fixture('library-queries-r16.jsonl'),
 } as const;
 export type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
 export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;

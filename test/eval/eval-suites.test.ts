@@ -223,6 +223,7 @@ const WHOLE_LIBRARY_SETS = [
   // From r14 on, some very long messages run over 80 words: how many answerable, how many everyday.
   { suite: 'library-r14', prefix: 'lib14', lines: 540, lengthClasses: true, over80: [37, 9] },
   { suite: 'library-r15', prefix: 'lib15', lines: 540, lengthClasses: true, over80: [58, 13] },
+  { suite: 'library-r16', prefix: 'lib16', lines: 540, lengthClasses: true, over80: [41, 7] },
 ] as const satisfies readonly {
   suite: keyof typeof LIBRARY_REQUESTS;
   prefix: string;
