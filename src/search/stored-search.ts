@@ -12,7 +12,7 @@ import { catalogKey, catalogKeyOf, catalogModel } from './catalog-format.js';
 import { movedBase, type MovedCatalog } from './moved-catalog.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
 import type { ReadStamps, StatStamps } from '../load/source-stamp.js';
-import type { HeldCatalog } from './catalog-holder.js';
+import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
