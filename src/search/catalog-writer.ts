@@ -8,10 +8,9 @@ import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
 import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
-import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
+import { changeOfDelta, memberOf, type BaseChange, type MovedCatalog } from './catalog-change.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
 import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
-import type { MovedCatalog } from './moved-catalog.js';
 import { supplyVectors, type VectorSources } from './vector-supply.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */

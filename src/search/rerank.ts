@@ -268,8 +268,3 @@ export function catalogKind(fieldLengths: ArrayLike<number>): CatalogKind {
 
 /** The models `scripts/fit-rerank.ts` fitted, one per catalogue kind, shipped with the package. */
 export const BUNDLED_RERANKERS: Readonly<Record<CatalogKind, RerankModel>> = (bundled as unknown as { kinds: Record<CatalogKind, RerankModel> }).kinds;
-
-/** The bundled model of the kind of the catalogue with these lexical field lengths ({@link catalogKind}). */
-export function bundledReranker(fieldLengths: ArrayLike<number>): RerankModel {
-  return BUNDLED_RERANKERS[catalogKind(fieldLengths)];
-}

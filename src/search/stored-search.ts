@@ -9,7 +9,7 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogKeyOf, catalogModel } from './catalog-format.js';
-import { movedBase, type MovedCatalog } from './moved-catalog.js';
+import { movedBase, type MovedCatalog } from './catalog-change.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
 import type { ReadStamps, StatStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-writer.js';
