@@ -67,12 +67,9 @@ export class StoredSearch extends RankedSearch {
       row === undefined
         ? { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` }
         : StoredSearch.#openRow(resolved, store, row);
-    if ('reason' in opened) {
-      // Not waited for: the caller's next path reads the disk while the model goes on loading.
-      store.close();
-      return opened;
-    }
-    await warming;
+    // With a reason the model is not waited for: the caller's next path reads the disk while it goes on loading.
+    if ('reason' in opened) store.close();
+    else await warming;
     return opened;
   }
 
@@ -145,16 +142,13 @@ export class StoredSearch extends RankedSearch {
     if (opening === undefined) return { reason: 'no store' };
     const { resolved, store } = opening;
     const row = store.catalog(catalogKeyOf(base, resolved));
-    const view: CatalogView | undefined = copy === undefined ? undefined : { skill: renamedSkills(copy), diagnostics: (saved) => saved };
+    const view: CatalogView = { skill: copy === undefined ? (stored) => stored : renamedSkills(copy), diagnostics: () => diagnostics };
     const opened =
       row?.id === held.base.id
         ? StoredSearch.#openRow(resolved, store, { ...row, mean: held.mean, graph: held.graph }, view, held.overlay)
         : { reason: "the changed catalog's base is no longer saved" };
-    if ('reason' in opened) {
-      store.close();
-      return opened;
-    }
-    return { engine: opened.engine, diagnostics };
+    if ('reason' in opened) store.close();
+    return opened;
   }
 
   /**
