@@ -10,7 +10,7 @@ import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { changeOfDelta, memberOf, type BaseChange, type MovedCatalog } from './catalog-change.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
+import { LiveVectors, LOCAL_LABELS } from './live-vectors.js';
 import { supplyVectors, type VectorSources } from './vector-supply.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
@@ -38,12 +38,8 @@ export interface HeldCatalog {
   readonly embedded: number;
 }
 
-interface CatalogWriterOptions extends VectorSources {
-  /** Where a catalog's glosses and vectors come from and where it is written: a store there is. */
-  readonly shared: SharedStore;
-  /** A new live vector side (seeded from the graph saved last for the model). */
-  readonly liveVectors: () => LiveVectors;
-}
+/** Where a catalog's glosses and vectors come from and where it is written: a store there is. */
+type CatalogWriterOptions = VectorSources & { readonly shared: SharedStore };
 
 /**
  * Writes catalogs in the store: a live engine's synced catalog ({@link write}), or one assembled
@@ -306,7 +302,8 @@ export class CatalogWriter {
     glosses: ReadonlyMap<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
-    const vectors = this.#options.liveVectors();
+    // A new live vector side, seeded from the graph saved last for the model.
+    const vectors = new LiveVectors(this.#options);
     const found = await vectors.missing(desired.values(), signal);
     throwIfAborted(signal);
     // A vector the store could not label is labelled locally: `write` then refuses the catalog.
