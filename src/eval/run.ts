@@ -1,5 +1,6 @@
 import { throwIfAborted } from '../errors.js';
-import { assertMode, assertPositiveInteger, ENGINE_DEFAULTS } from '../search/options.js';
+import { assertMode, ENGINE_DEFAULTS } from '../search/options.js';
+import { assertPositiveInteger } from '../util/option-checks.js';
 import type { SkillSearchEngine } from '../search/engine.js';
 import type { AbstainSetting, SearchHit, SearchMode, SearchRequest, SkillSearcher } from '../types.js';
 import { percentile, scoreRankings, scoreShown, type QueryOutcome, type RankedItem, type RankingScores } from './metrics.js';

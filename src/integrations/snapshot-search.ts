@@ -2,7 +2,7 @@
 import type { SkillCatalog } from '../load/index.js';
 import { SkillSearchEngine, type EngineOptions, type SnapshotCatalog } from '../search/index.js';
 import type { AssembledCatalog } from '../search/engine.js';
-import type { HeldCatalog } from '../search/catalog-holder.js';
+import type { HeldCatalog } from '../search/catalog-writer.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
 import type { EditedCopy } from '../load/tools-copy.js';
 import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';

@@ -3,15 +3,15 @@ import { errorMessage, throwIfAborted } from '../errors.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
-import type { CatalogMember, StoredCatalog } from '../store/entry-store.js';
+import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
+import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
-import { type CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
+import { CatalogVectors, meanOf } from '../vector-index/catalog-vectors.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
-import { changeOfDelta, memberOf, type BaseChange } from './catalog-change.js';
+import { changeOfDelta, memberOf, type BaseChange, type MovedCatalog } from './catalog-change.js';
 import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js';
-import { LOCAL_LABELS, type LiveVectors } from './live-vectors.js';
-import { changeOfDeltaAlone, changeVectors, holdDelta, holdMoved, type ChangeSources, type HeldCatalog } from './catalog-holder.js';
-import type { MovedCatalog } from './moved-catalog.js';
+import { LiveVectors, LOCAL_LABELS } from './live-vectors.js';
+import { supplyVectors, type VectorSources } from './vector-supply.js';
 
 /** The catalog a live engine saves in the store (`LiveIndex` passes what it last synced). */
 export interface SnapshotCatalog {
@@ -27,15 +27,25 @@ export interface AssembledCatalog {
   readonly tokenised: number;
 }
 
-interface CatalogWriterOptions extends ChangeSources {
-  /** A new live vector side (seeded from the graph saved last for the model). */
-  readonly liveVectors: () => LiveVectors;
+/** A changed catalog held in memory over the saved one it changes ({@link CatalogWriter.holdDelta}). */
+export interface HeldCatalog {
+  readonly base: StoredCatalog;
+  /** Its changed members, by document. */
+  readonly overlay: MemoryOverlay;
+  readonly mean: Float32Array;
+  /** The graph file it is searched with (the base's), or undefined: searched exactly. */
+  readonly graph: string | undefined;
+  readonly embedded: number;
 }
+
+/** Where a catalog's glosses and vectors come from and where it is written: a store there is. */
+type CatalogWriterOptions = VectorSources & { readonly shared: SharedStore };
 
 /**
  * Writes catalogs in the store: a live engine's synced catalog ({@link write}), or one assembled
  * from the catalog saved last without syncing an engine ({@link assemble}; docs/store.md,
- * "Assembling a changed catalog").
+ * "Assembling a changed catalog"); or holds a changed catalog in memory over the saved one it
+ * changes, not written ({@link holdDelta}; docs/store.md, "Searched before it is written").
  */
 export class CatalogWriter {
   readonly #options: CatalogWriterOptions;
@@ -105,7 +115,7 @@ export class CatalogWriter {
     if (shared.catalog(catalogKeyOf(delta, engine)) !== undefined) return { embedded: 0, tokenised: 0 };
     const base = shared.catalog(catalogKeyOf(delta.base, engine));
     if (base === undefined) return undefined;
-    const change = await changeOfDeltaAlone(this.#options, delta, base, signal);
+    const change = await this.#changeOfDeltaAlone(delta, base, signal);
     return change === undefined ? undefined : this.#assembleFrom(delta, base, change, signal);
   }
 
@@ -136,7 +146,7 @@ export class CatalogWriter {
   ): Promise<AssembledCatalog | undefined> {
     const { shared, engine, model, dimensions } = this.#options;
     const { docs, gone, added } = change;
-    const moved = await changeVectors(this.#options, base, change, signal);
+    const moved = await this.#changeVectors(base, change, signal);
     if (moved === undefined) return undefined;
     const { sum, vectorOf, graphed } = moved;
     const labels = shared.labels(model, [...gone, ...added]);
@@ -177,14 +187,112 @@ export class CatalogWriter {
     return shared.catalog(catalogKeyOf(stamps, engine)) !== undefined;
   }
 
-  /** A changed catalog held in memory over the saved one, not written ({@link holdDelta}). */
-  holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    return holdDelta(this.#options, delta, signal);
+  /**
+   * The catalog `delta` describes held in memory over the saved catalog it changes, when it keeps
+   * every member in place (what the store would write as an overlay): the changed members with
+   * their vectors (embedded when the store lacks them, not stored), labels and lexical entries, the
+   * mean moved by them. Undefined when it cannot be held so.
+   */
+  async holdDelta(delta: CatalogDelta, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    const { shared, engine } = this.#options;
+    if (engine.mode === 'lexical') return undefined;
+    const base = shared.catalog(catalogKeyOf(delta.base, engine));
+    if (base === undefined) return undefined;
+    return this.#hold(base, await this.#changeOfDeltaAlone(delta, base, signal), signal);
   }
 
-  /** A catalog at another path held in memory over the saved one, not written ({@link holdMoved}); `moved` as `movedBase` told it. */
-  holdMoved(moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
-    return holdMoved(this.#options, moved, signal);
+  /**
+   * The catalog `moved` (as `movedBase` told it: the same ids at the same documents at other paths,
+   * a few changed: a tools file or skill library copied and edited) held over its base as
+   * {@link holdDelta} holds an edit. The kept members' records are the base's, at the old paths:
+   * the caller searches it with the skills' records (`StoredSearch.openMoved`). Undefined when it
+   * cannot be held so.
+   */
+  async holdMoved(moved: MovedCatalog, signal?: AbortSignal): Promise<HeldCatalog | undefined> {
+    const { shared, engine, language, dimensions } = this.#options;
+    if (engine.mode === 'lexical') return undefined;
+    const { base, members, keys } = moved;
+    const changed: Skill[] = [];
+    let kept: number | undefined;
+    for (const m of members) {
+      if (typeof m !== 'number') changed.push(m);
+      else kept ??= m;
+    }
+    // Moved: a kept member's record names another path (an edit in place is assembled).
+    if (changed.length === 0 || kept === undefined) return undefined;
+    const stored = shared.members(base.id);
+    const record = stored.membersOf([keys[kept]!.id], dimensions).get(keys[kept]!.id)?.record;
+    if (record === undefined || (JSON.parse(record) as Skill).path === moved.skills.get(keys[kept]!.id)?.path) return undefined;
+    if (!(await language.prepareAlone(changed, signal))) await language.prepare(moved.skills.values(), signal);
+    const change = changeOfDelta({ members, baseIds: keys.map((key) => key.id) }, base, stored, (skill) => language.glossesOf(skill)?.lexical);
+    return this.#hold(base, change, signal);
+  }
+
+  /** {@link holdDelta} of `change` over `base` once told: undefined unless it keeps every member in place. */
+  async #hold(base: StoredCatalog, change: BaseChange | undefined, signal: AbortSignal | undefined): Promise<HeldCatalog | undefined> {
+    const { shared, model } = this.#options;
+    if (change === undefined || !change.inPlace) return undefined;
+    // Nothing is written: a vector the store lacks is embedded and named by a label of this process only.
+    const moved = await this.#changeVectors(base, change, signal, false);
+    if (moved === undefined) return undefined;
+    const written = writtenDocs(change.docs);
+    const labels = shared.labels(
+      model,
+      written.map(([, m]) => m.vectorKey),
+    );
+    const overlay = new Map<number, OverlaidMember>();
+    for (const [doc, member] of written) {
+      const vector = moved.vectorOf(member.vectorKey);
+      if (vector === undefined) return undefined;
+      let label = labels.get(member.vectorKey);
+      if (label === undefined) {
+        label = LOCAL_LABELS + labels.size;
+        labels.set(member.vectorKey, label);
+      }
+      overlay.set(doc, { member, label, vector, entry: change.entryOf(doc) });
+    }
+    return { base, overlay, mean: meanOf(moved.sum, change.docs.length), graph: moved.graphed ? base.graph : undefined, embedded: moved.embedded };
+  }
+
+  /** `changeOfDelta` with the changed skills' glosses, when they can be told without the rest of the catalog; undefined otherwise. */
+  async #changeOfDeltaAlone(delta: CatalogDelta, base: StoredCatalog, signal: AbortSignal | undefined): Promise<BaseChange | undefined> {
+    const { shared, language } = this.#options;
+    const changed: Skill[] = [];
+    for (const m of delta.members) if (typeof m !== 'number') changed.push(m);
+    if (!(await language.prepareAlone(changed, signal))) return undefined;
+    return changeOfDelta(delta, base, shared.members(base.id), (skill) => language.glossesOf(skill)?.lexical);
+  }
+
+  /**
+   * The vectors `change` brings (embedded when the store lacks them, stored when `keep`) and drops,
+   * `base`'s sum moved by them, and whether the changed catalog is searched through a graph
+   * (derived from the base's); undefined when one is missing or `base` cannot serve.
+   */
+  async #changeVectors(base: StoredCatalog, change: BaseChange, signal: AbortSignal | undefined, keep = true) {
+    const { shared, engine, model, dimensions } = this.#options;
+    if (base.sum === undefined || base.sum.length !== dimensions) return undefined;
+    const graphed = CatalogVectors.graphs({ kind: engine.ann }, change.distinct);
+    if (graphed && base.graph === undefined) return undefined;
+    const { docs, leaving } = change;
+    const coming = new Map<string, number>();
+    for (const [doc, m] of writtenDocs(docs)) coming.set(m.vectorKey, doc);
+    const found = await supplyVectors(this.#options, new Map([...coming].map(([key, doc]) => [key, change.skillAt(doc)])), signal, undefined, { keep });
+    throwIfAborted(signal);
+    const left = shared.vectors(
+      model,
+      dimensions,
+      [...new Set(leaving)].filter((key) => !found.vectors.has(key)),
+    );
+    const vectorOf = (key: string): Float32Array | undefined => found.vectors.get(key) ?? left.get(key);
+    const sum = base.sum.slice();
+    const move = (key: string, sign: 1 | -1): boolean => {
+      const vector = vectorOf(key);
+      if (vector?.length !== dimensions) return false;
+      for (let i = 0; i < vector.length; i += 1) sum[i]! += sign * vector[i]!;
+      return true;
+    };
+    if (!leaving.every((key) => move(key, -1)) || !docs.every((m) => typeof m === 'number' || move(m.vectorKey, 1))) return undefined;
+    return { sum, vectorOf, embedded: found.embedded, graphed };
   }
 
   /** {@link assemble} with every member's vector read from the store. */
@@ -194,7 +302,8 @@ export class CatalogWriter {
     glosses: ReadonlyMap<string, string>,
     signal: AbortSignal | undefined,
   ): Promise<AssembledCatalog | undefined> {
-    const vectors = this.#options.liveVectors();
+    // A new live vector side, seeded from the graph saved last for the model.
+    const vectors = new LiveVectors(this.#options);
     const found = await vectors.missing(desired.values(), signal);
     throwIfAborted(signal);
     // A vector the store could not label is labelled locally: `write` then refuses the catalog.
@@ -251,6 +360,16 @@ export class CatalogWriter {
     }
     return tokenised;
   }
+}
+
+/** The members `docs` writes, with their documents. */
+function writtenDocs(docs: readonly (CatalogMember | number)[]): [number, CatalogMember][] {
+  const written: [number, CatalogMember][] = [];
+  for (let doc = 0; doc < docs.length; doc += 1) {
+    const m = docs[doc]!;
+    if (typeof m !== 'number') written.push([doc, m]);
+  }
+  return written;
 }
 
 /** An error from a system call (Node's fs errors carry the errno `code` and the `syscall`). */

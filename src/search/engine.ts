@@ -47,8 +47,6 @@ export interface EngineInfo {
   readonly store: string;
 }
 
-type Counts = Omit<SyncResult, 'embedded'>;
-
 /** A lexical index built off the engine, with the glosses it was built with and their epoch (`CrossLingual.glossesEpoch`). */
 interface LexicalAside {
   readonly index: LexicalIndex;
@@ -93,7 +91,7 @@ export class SkillSearchEngine extends RankedSearch {
     // The store's model id: the embedder's with its text version.
     const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared, language };
     this.#dense = new LiveVectors(sources);
-    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...sources, shared, liveVectors: () => new LiveVectors(sources) });
+    this.#writer = shared === undefined ? undefined : new CatalogWriter({ ...sources, shared });
     const engine = this;
     this.catalog = {
       get size() {
@@ -217,7 +215,7 @@ export class SkillSearchEngine extends RankedSearch {
     const first = this.#generation === 0;
     const lexical = this.#applyLexical(desired, aside);
     // A new engine holds nothing yet: its first counts say what changed since the last saved catalog.
-    const since = (counts: Counts): Counts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
+    const since = (counts: DiffCounts): DiffCounts => (first ? (this.#sinceSaved(desired, savedAs) ?? counts) : counts);
     if (found === undefined) {
       this.#denseStale = true;
       return { ...since(lexical), embedded: 0 };
@@ -228,7 +226,7 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /** How `desired` differs, by lexical key, from its saved copy, else from this model's catalog saved last; undefined when neither is. */
-  #sinceSaved(desired: ReadonlyMap<string, Skill>, savedAs: SyncOptions['savedAs']): Counts | undefined {
+  #sinceSaved(desired: ReadonlyMap<string, Skill>, savedAs: SyncOptions['savedAs']): DiffCounts | undefined {
     const shared = this.#shared;
     const own = savedAs === undefined ? undefined : shared?.catalog(catalogKeyOf(savedAs, this.options));
     const base = own ?? shared?.latestCatalog(catalogModel(this.options), CATALOG_FORMAT);
@@ -286,7 +284,7 @@ export class SkillSearchEngine extends RankedSearch {
   }
 
   /** Synchronous: the lexical index (or the one built `aside` for the same `desired`), `#skills` and `#names` now hold `desired` (which the engine keeps). */
-  #applyLexical(desired: ReadonlyMap<string, Skill>, aside: LexicalAside | undefined): Counts {
+  #applyLexical(desired: ReadonlyMap<string, Skill>, aside: LexicalAside | undefined): DiffCounts {
     this.#generation += 1;
     const previous = this.#skills;
     if (aside !== undefined) {

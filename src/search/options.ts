@@ -8,8 +8,6 @@ import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorInde
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceByKind, type RelevanceModels, type ShownCut } from './abstention.js';
 import type { EverydayGate } from './everyday-gate.js';
 
-export { assertPositiveInteger } from '../util/option-checks.js';
-
 /**
  * Every retrieval knob, documented once on its {@link EngineOptions} field or on the layer's own
  * knobs that EngineOptions extends (`lexical/options.ts`, `vector-index/options.ts`,

@@ -1,6 +1,6 @@
 import bundled from './rerank-model.json' with { type: 'json' };
 import { FIELD_COUNT, INDEXED_FIELDS } from '../lexical/lexical-entry.js';
-import { linearScore, nameMatch, nameWords, shareIn, type RankedEvidence } from './relevance.js';
+import { linearScore, nameMatch, nameWords, shareIn, type LogisticModel, type RankedEvidence } from './relevance.js';
 
 /**
  * Evidence re-ranking: the hybrid fusion's first candidates reordered by a small linear model of
@@ -62,8 +62,8 @@ export const RERANK_FEATURES = {
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
-/** A fitted re-ranker, as `rerank-model.json` holds it. */
-export interface RerankModel {
+/** A fitted re-ranker, as `rerank-model.json` holds it: a linear model over {@link rerankRows}' features. */
+export interface RerankModel extends Pick<LogisticModel, 'mean' | 'scale' | 'weights'> {
   readonly version: number;
   readonly provenance: Readonly<Record<string, unknown>>;
   /** How many of the fused list's first candidates are reordered (0: none). */
@@ -81,9 +81,6 @@ export interface RerankModel {
   readonly minLead?: number;
   readonly temperature: number;
   readonly features: readonly RerankFeature[];
-  readonly mean: readonly number[];
-  readonly scale: readonly number[];
-  readonly weights: readonly number[];
 }
 
 const MAX_MARGIN = Math.log(10);
@@ -268,8 +265,3 @@ export function catalogKind(fieldLengths: ArrayLike<number>): CatalogKind {
 
 /** The models `scripts/fit-rerank.ts` fitted, one per catalogue kind, shipped with the package. */
 export const BUNDLED_RERANKERS: Readonly<Record<CatalogKind, RerankModel>> = (bundled as unknown as { kinds: Record<CatalogKind, RerankModel> }).kinds;
-
-/** The bundled model of the kind of the catalogue with these lexical field lengths ({@link catalogKind}). */
-export function bundledReranker(fieldLengths: ArrayLike<number>): RerankModel {
-  return BUNDLED_RERANKERS[catalogKind(fieldLengths)];
-}

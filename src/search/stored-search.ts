@@ -9,10 +9,10 @@ import type { Diagnostic, Skill } from '../types.js';
 import { LabelGraph } from '../vector-index/label-graph.js';
 import { StoredVectors } from '../vector-index/stored-vectors.js';
 import { catalogKey, catalogKeyOf, catalogModel } from './catalog-format.js';
-import { movedBase, type MovedCatalog } from './moved-catalog.js';
+import { movedBase, type MovedCatalog } from './catalog-change.js';
 import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from '../load/tools-copy.js';
 import type { ReadStamps, StatStamps } from '../load/source-stamp.js';
-import type { HeldCatalog } from './catalog-holder.js';
+import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
@@ -67,12 +67,9 @@ export class StoredSearch extends RankedSearch {
       row === undefined
         ? { reason: store.problem === undefined ? NO_SAVED_CATALOG : `the store cannot be read: ${store.problem}` }
         : StoredSearch.#openRow(resolved, store, row);
-    if ('reason' in opened) {
-      // Not waited for: the caller's next path reads the disk while the model goes on loading.
-      store.close();
-      return opened;
-    }
-    await warming;
+    // With a reason the model is not waited for: the caller's next path reads the disk while it goes on loading.
+    if ('reason' in opened) store.close();
+    else await warming;
     return opened;
   }
 
@@ -145,16 +142,13 @@ export class StoredSearch extends RankedSearch {
     if (opening === undefined) return { reason: 'no store' };
     const { resolved, store } = opening;
     const row = store.catalog(catalogKeyOf(base, resolved));
-    const view: CatalogView | undefined = copy === undefined ? undefined : { skill: renamedSkills(copy), diagnostics: (saved) => saved };
+    const view: CatalogView = { skill: copy === undefined ? (stored) => stored : renamedSkills(copy), diagnostics: () => diagnostics };
     const opened =
       row?.id === held.base.id
         ? StoredSearch.#openRow(resolved, store, { ...row, mean: held.mean, graph: held.graph }, view, held.overlay)
         : { reason: "the changed catalog's base is no longer saved" };
-    if ('reason' in opened) {
-      store.close();
-      return opened;
-    }
-    return { engine: opened.engine, diagnostics };
+    if ('reason' in opened) store.close();
+    return opened;
   }
 
   /**

@@ -38,46 +38,35 @@ export async function supplyVectors(
   onProgress?: EmbedProgress,
   { keep = true }: { readonly keep?: boolean } = {},
 ): Promise<{ vectors: Map<string, Float32Array>; embedded: number }> {
-  const { shared, model, dimensions } = sources;
+  const { shared, model, dimensions, engine, language } = sources;
   const stored = shared?.vectors(model, dimensions, [...missing.keys()]) ?? new Map<string, Float32Array>();
-  const needed = new Map([...missing].filter(([key]) => !stored.has(key)));
-  const made = await embed(sources, needed, signal, onProgress, !keep);
+  // Skills with the same text (forks, republished copies) share one embedding.
+  const keysByText = new Map<string, string[]>();
+  for (const [key, skill] of missing) {
+    if (!stored.has(key)) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
+  }
+  const pending = [...keysByText];
+  const made = new Map<string, Float32Array>();
+  const total = missing.size - stored.size;
+  onProgress?.(0, total);
+  // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
+  const step = onProgress === undefined ? engine.batchSize : Math.min(engine.batchSize, PROGRESS_EVERY_SKILLS);
+  for (let start = 0; start < pending.length; start += step) {
+    throwIfAborted(signal);
+    const batch = pending.slice(start, start + step);
+    const vectors = await engine.embedder.embed(
+      batch.map(([text]) => text),
+      signal,
+      'passage',
+      { transient: !keep },
+    );
+    batch.forEach(([, keys], i) => {
+      for (const key of keys) made.set(key, vectors[i]!);
+    });
+    onProgress?.(made.size, total);
+  }
   // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
   if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
   for (const [key, vector] of stored) made.set(key, vector);
   return { vectors: made, embedded: made.size - stored.size };
-}
-
-/** Embeds `missing` (skills by content key) in batches; returns the vectors by key. */
-async function embed(
-  { engine, language }: VectorSources,
-  missing: ReadonlyMap<string, Skill>,
-  signal?: AbortSignal,
-  onProgress?: EmbedProgress,
-  transient = false,
-): Promise<Map<string, Float32Array>> {
-  const { embedder, batchSize } = engine;
-  // Skills with the same text (forks, republished copies) share one embedding.
-  const keysByText = new Map<string, string[]>();
-  for (const [key, skill] of missing) getOrAdd(keysByText, glossedEmbeddingText(skill, language.glossesOf(skill)?.dense), () => []).push(key);
-  const pending = [...keysByText];
-  const embedded = new Map<string, Float32Array>();
-  onProgress?.(0, missing.size);
-  // Someone watching gets a report at least every PROGRESS_EVERY_SKILLS texts.
-  const step = onProgress === undefined ? batchSize : Math.min(batchSize, PROGRESS_EVERY_SKILLS);
-  for (let start = 0; start < pending.length; start += step) {
-    throwIfAborted(signal);
-    const batch = pending.slice(start, start + step);
-    const vectors = await embedder.embed(
-      batch.map(([text]) => text),
-      signal,
-      'passage',
-      { transient },
-    );
-    batch.forEach(([, keys], i) => {
-      for (const key of keys) embedded.set(key, vectors[i]!);
-    });
-    onProgress?.(embedded.size, missing.size);
-  }
-  return embedded;
 }

@@ -7,7 +7,6 @@ import { rankHybrid } from '../../src/search/candidates.js';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import {
   BUNDLED_RERANKERS,
-  bundledReranker,
   CATALOG_KINDS,
   catalogKind,
   RERANK_FEATURES,
@@ -313,8 +312,8 @@ describe('catalogKind', () => {
   it('picks the bundled model of the catalogue’s kind', () => {
     const index = new LexicalIndex();
     for (const one of tools) index.upsert(one);
-    expect(bundledReranker(index.fieldLengths)).toBe(BUNDLED_RERANKERS.tools);
+    expect(BUNDLED_RERANKERS[catalogKind(index.fieldLengths)]).toBe(BUNDLED_RERANKERS.tools);
     for (const one of skills) index.upsert(one);
-    expect(bundledReranker(index.fieldLengths)).toBe(BUNDLED_RERANKERS.skills);
+    expect(BUNDLED_RERANKERS[catalogKind(index.fieldLengths)]).toBe(BUNDLED_RERANKERS.skills);
   });
 });
