@@ -1,6 +1,6 @@
 import type { CommandEntry, CommandSpec } from './args.js';
 import { CONTEXT_WINDOW_OPTION, DEFAULT_EVAL_K, INSTALL_OPTIONS, JSON_OPTION, MODEL_OPTIONS, QUIET_OPTION, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
-import { HOOK_COMMAND } from './hook-command.js';
+import { HOOK_COMMAND } from './hook-main.js';
 
 /** The command table: names, flags and help; a command's code is imported when it runs (`validate` never loads a model). */
 

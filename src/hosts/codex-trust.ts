@@ -131,3 +131,12 @@ export function trustStatus(configText: string | undefined, entry: TrustEntry, f
   const recorded = configText === undefined ? undefined : stateOf(parseToml(configText, file), entry.key)?.trusted_hash;
   return recorded === undefined ? 'untrusted' : recorded === entry.hash ? 'trusted' : 'modified';
 }
+
+/** The folder, `cwd` or one above it, whose trust in Codex's user config (`[projects."<dir>"] trust_level`) covers `cwd`; undefined when none does. */
+export function trustedProject(userConfig: TomlTable, cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const level = valueAt(userConfig, ['projects', dir, 'trust_level']);
+    if (level === 'trusted') return dir;
+    if (level !== undefined || path.dirname(dir) === dir) return undefined;
+  }
+}

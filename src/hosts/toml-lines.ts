@@ -3,6 +3,7 @@
  * bytes stay), and the result, parsed again, must equal the original plus exactly our change,
  * or nothing is written.
  */
+import { readFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
 import { SkillSearchError, errorMessage } from '../errors.js';
 import { isRecord } from '../util/json-file.js';
@@ -17,6 +18,15 @@ export function parseToml(text: string, file: string): TomlTable {
     throw new SkillSearchError('BAD_FILE', `${file}: not valid TOML (${firstLine(errorMessage(error)).trim()}); fix it or move it away, nothing was changed`, {
       cause: error,
     });
+  }
+}
+
+/** A TOML file as a table, or undefined when missing or broken (Codex itself says what is wrong with it). */
+export function readTomlQuietly(file: string): TomlTable | undefined {
+  try {
+    return parseToml(readFileSync(file, 'utf8'), file);
+  } catch {
+    return undefined;
   }
 }
 

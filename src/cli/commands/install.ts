@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { type ParsedArgs, type ParsedValues, flagError, parsePositionalChoice } from '../args.js';
 import { type CliIo, codexHomeDir, homeDir } from '../io.js';
 import { line, printJson } from '../context.js';
@@ -18,7 +19,6 @@ import {
   type InstallContext,
   type InstallScope,
 } from '../../hosts/install.js';
-import { lineDiff } from '../../hosts/line-diff.js';
 import { HOST_TITLES, HOSTS } from '../../types.js';
 
 export function scopeOf(values: ParsedValues): InstallScope {
@@ -82,7 +82,10 @@ function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun:
     const backup =
       change.backup !== undefined && (change.action === 'added' || change.action === 'updated') ? ` (original kept in ${shown(change.backup, home)})` : '';
     line(io.stdout, `${dryRun ? 'would change: ' : ''}${file}: ${verb} ${change.what}${backup}`);
-    if (dryRun) io.stdout.write(lineDiff(change.before ?? '', change.after ?? '', file));
+    // A unified diff of the file's text, two lines of context.
+    const [before, after] = [change.before ?? '', change.after ?? ''];
+    if (dryRun && before !== after)
+      io.stdout.write(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 2, headerOptions: FILE_HEADERS_ONLY }));
   }
 }
 
