@@ -9,8 +9,7 @@ import { resolveHostCommand } from '../../hosts/command.js';
 import { readHostFile } from '../../hosts/host-file.js';
 import { TOML_SERVER_TABLE, userServer } from '../../hosts/toml-table.js';
 import {
-  applyInstall,
-  applyUninstall,
+  applyChanges,
   hostFiles,
   installEdits,
   planInstall,
@@ -53,7 +52,7 @@ function change(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
   const dryRun = args.values['dry-run'] === true;
   const edits = installEdits(host, scope, context);
   const changes = command === 'install' ? planInstall(edits) : planUninstall(edits);
-  if (!dryRun) (command === 'install' ? applyInstall : applyUninstall)(changes);
+  if (!dryRun) applyChanges(changes);
   const json = args.values.json === true;
   if (json) {
     printJson(io, {
@@ -61,7 +60,8 @@ function change(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
       scope,
       dryRun,
       ...(command === 'install' ? { command: context.command } : {}),
-      changes: changes.map(({ file, action, what, backup }) => ({ file, action, what, ...(backup === undefined ? {} : { backup }) })),
+      // JSON leaves out an undefined `backup`.
+      changes: changes.map(({ file, action, what, backup }) => ({ file, action, what, backup })),
     });
   } else report(io, changes, home, dryRun);
   return { host, scope, home, dryRun, json, command: context.command, files: hostFiles(host, scope, context) };
