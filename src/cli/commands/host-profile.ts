@@ -14,11 +14,13 @@ import { claudeCodeName } from '../../integrations/invoked-skills.js';
 import { claudeSettingsFiles } from '../../load/claude-plugins.js';
 import { firstParagraph } from '../../load/skill.js';
 
-export interface PredictOptions {
+/** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
+export interface ListingInputs {
   readonly contextWindowTokens: number | undefined;
   readonly usage: ReadonlyMap<string, number>;
   /** What Claude Code reads from its environment to size its listing. */
-  readonly claudeCode?: ClaudeCodeSetup | undefined;
+  readonly claudeCode: ClaudeCodeSetup;
+  readonly pinned: SkillMatcher;
 }
 
 export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
@@ -62,8 +64,7 @@ export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>
   };
 }
 
-/** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
-export async function listingInputs(values: ParsedValues, io: CliIo, sources: SourceOptions): Promise<PredictOptions & { readonly pinned: SkillMatcher }> {
+export async function listingInputs(values: ParsedValues, io: CliIo, sources: SourceOptions): Promise<ListingInputs> {
   const windowRaw = values['context-window'];
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
@@ -249,8 +250,8 @@ function namedByFolder(skill: Skill, dir: SourceDir): Skill {
 export async function hostRenderer(
   host: HostName,
   sources: SourceOptions,
-  { ownOnly }: { readonly ownOnly: boolean },
-): Promise<(skills: readonly Skill[], options: PredictOptions) => HostListing> {
+  { ownOnly, contextWindowTokens, usage, claudeCode }: ListingInputs & { readonly ownOnly: boolean },
+): Promise<(skills: readonly Skill[]) => HostListing> {
   const [{ claudeCodeListing, codexSkillsSection }, { isNativeTo }] = await Promise.all([
     import('../../attachments/host-listing.js'),
     import('../../integrations/hosts.js'),
@@ -258,18 +259,17 @@ export async function hostRenderer(
   const roots = host === 'codex' ? await codexRoots(sources) : [];
   const codexHome = host === 'codex' ? (await import('../../load/index.js')).resolveCatalogOptions(catalogOptions(sources)).codexHome : null;
   const codex = codexHome === null ? {} : await codexSetup(codexHome, sources.cwd);
-  return (skills, options) => {
+  return (skills) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
+    // Claude Code orders by its own usage counts when it has them, not by the hook's.
     if (host === 'claude-code') {
-      const setup = options.claudeCode ?? {};
-      // Claude Code orders by its own usage counts when it has them, not by the hook's.
       return claudeCodeListing(own, {
-        ...setup,
-        contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens,
-        usage: setup.usage ?? options.usage,
+        ...claudeCode,
+        contextWindowTokens: contextWindowTokens ?? claudeCode.contextWindowTokens,
+        usage: claudeCode.usage ?? usage,
       });
     }
     const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;
-    return codexSkillsSection(own, { ...codex, contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
+    return codexSkillsSection(own, { ...codex, contextWindowTokens, roots, unprintedRoot });
   };
 }

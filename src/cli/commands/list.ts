@@ -9,7 +9,8 @@ import { HOSTS } from '../../types.js';
 /** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const { contextWindowTokens, usage, claudeCode, pinned } = await listingInputs(args.values, io, sources);
+  const inputs = await listingInputs(args.values, io, sources);
+  const { contextWindowTokens, usage, pinned } = inputs;
   const [{ formatShadowed }, { formatSkillListing }, { renderAttachment, LISTING_HEADING }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
@@ -36,11 +37,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     const { wrapInSystemReminder } = await import('../../attachments/reminder.js');
     const host = parseChoice('host', hostRaw, HOSTS);
-    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
-      contextWindowTokens,
-      usage,
-      claudeCode,
-    });
+    const predicted = (await hostRenderer(host, sources, { ...inputs, ownOnly: true }))(await hostSkills(host, sources, snapshot.skills));
     if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.usageInstructions === true)
       line(io.stderr, `skill-search: this model's Codex adds its own "How to use skills" text after the list (not printed)`);
