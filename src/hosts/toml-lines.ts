@@ -182,11 +182,17 @@ export function withTableKeys(text: string, path: readonly string[], values: Tab
   const edited: (string | undefined)[] = [...lines];
   const added: string[] = [];
   for (const [key, line] of keyLines) {
-    // The key's line at top level of the section (not one inside a multi-line string).
+    // The key's line at top level of the section (not one inside a multi-line string), and those its value runs on to.
     const pattern = new RegExp(`^\\s*(?:${key}|"${key}"|'${key}')\\s*=`);
     const at = lines.findIndex((text, i) => i > section.start && i < section.end && pattern.test(text) && atTopLevel(lines, i));
-    if (at >= 0) edited[at] = line === undefined ? undefined : line + cr;
-    else if (line !== undefined) added.push(line + cr);
+    if (at < 0) {
+      if (line !== undefined) added.push(line + cr);
+      continue;
+    }
+    let end = at + 1;
+    while (end < section.end && !atTopLevel(lines, end)) end++;
+    edited.fill(undefined, at, end);
+    if (line !== undefined) edited[at] = line + cr;
   }
   const next = [...edited.slice(0, section.start + 1), ...added, ...edited.slice(section.start + 1)];
   return checkedEdit(next.filter((line) => line !== undefined).join('\n'), expected, file, byHand);
