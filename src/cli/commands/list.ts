@@ -4,6 +4,7 @@ import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { hostRenderer, hostSkills, listingInputs, ruledSkills } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
+import { isOfferedToModel } from '../../load/invocation.js';
 import { HOSTS } from '../../types.js';
 
 /** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
@@ -20,7 +21,6 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
-  const { isOfferedToModel } = await import('../../load/invocation.js');
   // Pinned skills (config `pin`) stay in a narrowed listing.
   const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
