@@ -133,9 +133,8 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
   const install = `skill-search install ${host}${scope === 'project' ? ' --project' : ''}`;
   const checks: Check[] = [];
 
-  const hooks = hooksIn(files.hooks);
-  const { ours } = hooks;
-  if (hooks.error !== undefined) checks.push({ what: 'hook', status: 'problem', detail: hooks.error });
+  const { ours, error } = hooksIn(files.hooks);
+  if (error !== undefined) checks.push({ what: 'hook', status: 'problem', detail: error });
   else if (ours.length === 0) checks.push({ what: 'hook', status: 'absent', detail: `no skill-search hook in ${show(files.hooks)}`, fix: install });
   for (const { entry } of ours) {
     checks.push({ what: 'hook', status: 'ok', detail: `"${String(entry.command)}" in ${show(files.hooks)}` });
