@@ -16,8 +16,8 @@ interface OptionSpec {
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
 
-/** A command's flags and help (its name is its key in the command table). */
-export interface CommandSpec {
+/** A command in the table (commands.ts), its name its key there: its flags and help, and its code, imported when it runs (resolving to its exit code). */
+export interface CommandEntry {
   readonly summary: string;
   /** The usage line after `skill-search <name>`. @default '[options]' */
   readonly usage?: string;
@@ -26,6 +26,7 @@ export interface CommandSpec {
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string };
   /** Extra help paragraphs (output format, examples). */
   readonly notes?: string;
+  readonly load: () => Promise<(args: ParsedArgs, io: CliIo) => Promise<number>>;
 }
 
 export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
@@ -34,11 +35,6 @@ export interface ParsedArgs {
   readonly values: ParsedValues;
   readonly positionals: readonly string[];
   readonly help: boolean;
-}
-
-/** A command in the table (commands.ts): its help, and its code, imported when it runs (resolving to its exit code). */
-export interface CommandEntry extends CommandSpec {
-  readonly load: () => Promise<(args: ParsedArgs, io: CliIo) => Promise<number>>;
 }
 
 /** `skill-search: <text>` as a user error (exit 1). */
@@ -59,7 +55,7 @@ export function didYouMean(typed: string, known: readonly string[]): string {
 }
 
 /** node:util's parser in non-strict token mode, strictness applied here so that every error names the flag typed. */
-export function parseCommandArgs(name: string, spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+export function parseCommandArgs(name: string, spec: CommandEntry, argv: readonly string[]): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const [flag, { type, multiple }] of Object.entries(spec.options)) options[flag] = multiple ? { type, multiple } : { type };
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
@@ -117,7 +113,7 @@ export function parsePositionalChoice<T extends string>(command: string, what: s
   throw flagError(`unknown ${what} '${raw}' for '${command}'${didYouMean(raw, choices)}; expected ${expected} ${seeHelp(command)}`);
 }
 
-export function renderCommandHelp(name: string, spec: CommandSpec): string {
+export function renderCommandHelp(name: string, spec: CommandEntry): string {
   const rows: [string, string][] = [['-h, --help', 'show this help']];
   for (const [key, option] of Object.entries(spec.options)) {
     const flag = `--${key}${option.placeholder ? ` ${option.placeholder}` : ''}`;

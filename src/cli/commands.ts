@@ -1,10 +1,10 @@
-import type { CommandEntry, CommandSpec } from './args.js';
+import type { CommandEntry } from './args.js';
 import { CONTEXT_WINDOW_OPTION, DEFAULT_EVAL_K, INSTALL_OPTIONS, JSON_OPTION, MODEL_OPTIONS, QUIET_OPTION, SOURCE_OPTIONS, retrievalOptions } from './flags.js';
-import { HOOK_COMMAND } from './hook-command.js';
+import { HOOK_COMMAND } from './hook-main.js';
 
 /** The command table: names, flags and help; a command's code is imported when it runs (`validate` never loads a model). */
 
-const WATCH_SPEC: CommandSpec = {
+const WATCH_SPEC: Omit<CommandEntry, 'load'> = {
   summary: 'Keep the index live (reindex on every skill change, one line per event) and serve searches on a local socket, until Ctrl-C.',
   options: {
     ...SOURCE_OPTIONS,

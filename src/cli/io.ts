@@ -3,6 +3,7 @@ import { read } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isatty } from 'node:tty';
+import { promisify } from 'node:util';
 import { SkillSearchError } from '../errors.js';
 import { startWatchdog } from './watchdog.js';
 
@@ -80,9 +81,6 @@ const READ_CHUNK_BYTES = 64 * 1024;
 
 const tooLarge = (maxBytes: number) => new SkillSearchError('BAD_FILE', `stdin is larger than ${maxBytes} bytes`);
 
-const readChunk = (fd: number, buffer: Buffer): Promise<number> =>
-  new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))));
-
 /**
  * All of stdin, read from fd 0 with `fs.read`, cheaper for a cold hook than `process.stdin`'s stream. A
  * descriptor that answers EAGAIN (a non-blocking pipe) hands the rest to the stream, as Windows does all.
@@ -95,7 +93,7 @@ export async function readStdinFd(maxBytes = Number.POSITIVE_INFINITY, fd = 0, s
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let got: number;
     try {
-      got = await readChunk(fd, buffer);
+      got = (await promisify(read)(fd, buffer, 0, buffer.length, null)).bytesRead;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw error;

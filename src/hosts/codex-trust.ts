@@ -5,11 +5,10 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { SkillSearchError } from '../errors.js';
 import { sha256Hex } from '../util/hash.js';
 import { isRecord } from '../util/json-file.js';
 import { ourHookPositions, parseSettings, type JsonObject } from './json-settings.js';
-import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlString, valueAt, withValue, withoutSection, type TomlTable } from './toml-lines.js';
+import { parseToml, tomlString, valueAt, withTableKeys, type TomlTable } from './toml-lines.js';
 
 const CODEX_EVENT_LABEL = 'user_prompt_submit';
 /** Codex's timeout for a command hook that names none, in seconds. */
@@ -73,8 +72,6 @@ function statePath(key: string): string[] {
   return ['hooks', 'state', key];
 }
 
-const TRUSTED_HASH_LINE = /^\s*(?:trusted_hash|"trusted_hash"|'trusted_hash')\s*=/;
-
 function stateOf(parsed: TomlTable, key: string): TomlTable | undefined {
   const state = valueAt(parsed, statePath(key));
   return isRecord(state) ? state : undefined;
@@ -82,38 +79,13 @@ function stateOf(parsed: TomlTable, key: string): TomlTable | undefined {
 
 /** `text` (a Codex config.toml) with `entry` recorded; the same string when it already is. */
 export function withTrustEntry(text: string, entry: TrustEntry, file: string): string {
-  const parsed = parseToml(text, file);
-  const state = stateOf(parsed, entry.key);
-  if (state?.trusted_hash === entry.hash) return text;
-  const byHand = `trust the hook in Codex (/hooks) instead`;
-  if (state === undefined) {
-    const table = `[hooks.state.${tomlString(entry.key)}]\ntrusted_hash = ${tomlString(entry.hash)}\n`;
-    return checkedEdit(appendBlock(text, table), withValue(parsed, statePath(entry.key), { trusted_hash: entry.hash }), file, byHand);
-  }
-  const lines = text.split('\n');
-  const section = findSection(lines, statePath(entry.key));
-  if (section === undefined) {
-    throw new SkillSearchError('BAD_FILE', `${file}: the hook state "${entry.key}" is not a table of its own; ${byHand}; nothing was changed`);
-  }
-  const [line] = asLines(`trusted_hash = ${tomlString(entry.hash)}`, text) as [string];
-  const at = section.keyLine(TRUSTED_HASH_LINE);
-  const next = at < 0 ? [...lines.slice(0, section.start + 1), line, ...lines.slice(section.start + 1)] : lines.with(at, line);
-  return checkedEdit(next.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], entry.hash), file, byHand);
+  return withTableKeys(text, statePath(entry.key), { trusted_hash: entry.hash }, file, 'trust the hook in Codex (/hooks) instead');
 }
 
 /** `text` without `entry`'s trusted hash (and its table, when nothing else is in it); unchanged when the hash there is not `entry`'s. */
 export function withoutTrustEntry(text: string, entry: TrustEntry, file: string): string {
-  const parsed = parseToml(text, file);
-  const state = stateOf(parsed, entry.key);
-  if (state?.trusted_hash !== entry.hash) return text;
-  const lines = text.split('\n');
-  const section = findSection(lines, statePath(entry.key));
-  if (section === undefined) return text;
-  const byHand = `remove [hooks.state.${tomlString(entry.key)}] by hand`;
-  if (Object.keys(state).length === 1) return checkedEdit(withoutSection(lines, section), withValue(parsed, statePath(entry.key), undefined), file, byHand);
-  const at = section.keyLine(TRUSTED_HASH_LINE);
-  const kept = lines.filter((_, index) => index !== at);
-  return checkedEdit(kept.join('\n'), withValue(parsed, [...statePath(entry.key), 'trusted_hash'], undefined), file, byHand);
+  if (stateOf(parseToml(text, file), entry.key)?.trusted_hash !== entry.hash) return text;
+  return withTableKeys(text, statePath(entry.key), { trusted_hash: undefined }, file, `remove [hooks.state.${tomlString(entry.key)}] by hand`);
 }
 
 /** The state entries under `hooksFile` that trust `hash` (stale ones after our hook moved or left). */
@@ -130,4 +102,13 @@ export function staleTrustEntries(text: string, hooksFile: string, hash: string,
 export function trustStatus(configText: string | undefined, entry: TrustEntry, file: string): 'trusted' | 'untrusted' | 'modified' {
   const recorded = configText === undefined ? undefined : stateOf(parseToml(configText, file), entry.key)?.trusted_hash;
   return recorded === undefined ? 'untrusted' : recorded === entry.hash ? 'trusted' : 'modified';
+}
+
+/** The folder, `cwd` or one above it, whose trust in Codex's user config (`[projects."<dir>"] trust_level`) covers `cwd`; undefined when none does. */
+export function trustedProject(userConfig: TomlTable, cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const level = valueAt(userConfig, ['projects', dir, 'trust_level']);
+    if (level === 'trusted') return dir;
+    if (level !== undefined || path.dirname(dir) === dir) return undefined;
+  }
 }

@@ -8,18 +8,20 @@ import { loadUserConfig } from '../config/user-config.js';
 import { errorMessage } from '../errors.js';
 import { enabledClaudePlugins } from '../load/claude-plugins.js';
 import { binOnPath } from './command.js';
-import { codexHookHash, trustEntriesFor, trustStatus } from './codex-trust.js';
+import { codexHookHash, trustEntriesFor, trustStatus, trustedProject } from './codex-trust.js';
 import { readHostFile } from './host-file.js';
 import { type InstallContext, type InstallScope, hostFiles } from './install.js';
 import { type HookPosition, MCP_SERVER_KEY, ourHookPositions, parseSettings } from './json-settings.js';
-import { parseToml, valueAt } from './toml-lines.js';
+import { parseToml } from './toml-lines.js';
 import { TOML_SERVER_TABLE, isOurServer } from './toml-table.js';
 import type { HostName } from '../types.js';
 import { isRecord } from '../util/json-file.js';
 
-export interface HostCheck {
-  readonly what: 'hook' | 'hook command' | 'plugin' | 'trust' | 'project trust' | 'MCP server' | 'settings';
-  readonly status: 'ok' | 'problem' | 'absent';
+/** One line of `doctor`: a host's entry (`hook`, `trust`, …) or a part of the search (`doctor search`: `store`, `model`, …). */
+export interface Check {
+  readonly what: string;
+  /** `warn`: searches work, but not as well as they could (or some skills are left out); `absent`: not installed. */
+  readonly status: 'ok' | 'warn' | 'problem' | 'absent';
   readonly detail: string;
   /** The step that fixes a problem or an absence. */
   readonly fix?: string;
@@ -37,7 +39,7 @@ function firstWords(command: string): string[] {
 }
 
 /** Whether the hook's command names a program that is there: `node <file>` or a bin on PATH. */
-function commandCheck(command: string, env: DoctorContext['env'], show: DoctorContext['show']): HostCheck {
+function commandCheck(command: string, env: DoctorContext['env'], show: DoctorContext['show']): Check {
   const [program, script] = firstWords(command);
   const fix = "run 'skill-search install' again from the installed package";
   if ((program === 'node' || program?.endsWith('/node')) && script !== undefined && script.startsWith('/')) {
@@ -66,20 +68,18 @@ function readParsed<T>(file: string, parse: (text: string) => T): { value?: T; e
   }
 }
 
+/** Our hook handlers in the JSON file `file` (none when it is missing), or why it could not be read. */
+function hooksIn(file: string): { ours: HookPosition[]; error?: string | undefined } {
+  const hooks = readParsed(file, (text) => ourHookPositions(parseSettings(text, file), file));
+  return { ours: hooks.value ?? [], error: hooks.error };
+}
+
 /** Codex loads a project's `.codex/` only in a folder trusted in the user's config.toml (`[projects."<dir>"] trust_level`), or one above it. */
-function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext['show']): HostCheck {
+function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext['show']): Check {
   const config = readParsed(userConfig, (text) => parseToml(text, userConfig));
   if (config.error !== undefined) return { what: 'project trust', status: 'problem', detail: config.error };
-  const projects = config.value?.projects;
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const level = valueAt((projects ?? {}) as Record<string, unknown>, [dir, 'trust_level']);
-    if (level === 'trusted') return { what: 'project trust', status: 'ok', detail: `Codex trusts ${show(dir)}` };
-    if (level !== undefined) break;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const trusted = trustedProject(config.value ?? {}, cwd);
+  if (trusted !== undefined) return { what: 'project trust', status: 'ok', detail: `Codex trusts ${show(trusted)}` };
   return {
     what: 'project trust',
     status: 'problem',
@@ -89,13 +89,10 @@ function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext[
 }
 
 /** An enabled Claude Code plugin (this repository's `plugin/`) running our hook with another command: every prompt would run it twice. */
-function pluginChecks(ours: readonly HookPosition[], install: string, context: DoctorContext): HostCheck[] {
-  const checks: HostCheck[] = [];
+function pluginChecks(ours: readonly HookPosition[], install: string, context: DoctorContext): Check[] {
+  const checks: Check[] = [];
   for (const plugin of enabledClaudePlugins({ home: context.home, cwd: context.cwd })) {
-    const file = path.join(plugin.root, 'hooks', 'hooks.json');
-    const hooks = readParsed(file, (text) => parseSettings(text, file));
-    const theirs = hooks.value === undefined ? [] : ourHookPositions(hooks.value, file);
-    const other = theirs.find(({ entry }) => !ours.some((mine) => mine.entry.command === entry.command));
+    const other = hooksIn(path.join(plugin.root, 'hooks', 'hooks.json')).ours.find(({ entry }) => !ours.some((mine) => mine.entry.command === entry.command));
     if (other === undefined) continue;
     checks.push({
       what: 'plugin',
@@ -111,14 +108,13 @@ function pluginChecks(ours: readonly HookPosition[], install: string, context: D
  * Our hook in the other scope's file as well (user and this project): Codex runs each of them, and
  * Claude Code each different command, so every prompt here gets its suggestions twice.
  */
-function otherScopeCheck(host: HostName, scope: InstallScope, ours: readonly HookPosition[], context: DoctorContext): HostCheck | undefined {
+function otherScopeCheck(host: HostName, scope: InstallScope, ours: readonly HookPosition[], context: DoctorContext): Check | undefined {
   const { show } = context;
   const other = scope === 'user' ? 'project' : 'user';
   const here = hostFiles(host, scope, context);
   const file = hostFiles(host, other, context).hooks;
   if (path.resolve(file) === path.resolve(here.hooks)) return undefined;
-  const hooks = readParsed(file, (text) => parseSettings(text, file));
-  const theirs = hooks.value === undefined ? [] : ourHookPositions(hooks.value, file);
+  const theirs = hooksIn(file).ours;
   if (theirs.length === 0) return undefined;
   if (host === 'claude-code' && theirs.every(({ entry }) => ours.some((mine) => mine.entry.command === entry.command))) return undefined;
   // Codex loads a project's hooks only in a folder the user trusted.
@@ -131,15 +127,14 @@ function otherScopeCheck(host: HostName, scope: InstallScope, ours: readonly Hoo
   };
 }
 
-export function doctorChecks(host: HostName, scope: InstallScope, context: DoctorContext): HostCheck[] {
+export function doctorChecks(host: HostName, scope: InstallScope, context: DoctorContext): Check[] {
   const { show } = context;
   const files = hostFiles(host, scope, context);
   const install = `skill-search install ${host}${scope === 'project' ? ' --project' : ''}`;
-  const checks: HostCheck[] = [];
+  const checks: Check[] = [];
 
-  const hooks = readParsed(files.hooks, (text) => parseSettings(text, files.hooks));
-  const ours = hooks.value === undefined ? [] : ourHookPositions(hooks.value, files.hooks);
-  if (hooks.error !== undefined) checks.push({ what: 'hook', status: 'problem', detail: hooks.error });
+  const { ours, error } = hooksIn(files.hooks);
+  if (error !== undefined) checks.push({ what: 'hook', status: 'problem', detail: error });
   else if (ours.length === 0) checks.push({ what: 'hook', status: 'absent', detail: `no skill-search hook in ${show(files.hooks)}`, fix: install });
   for (const { entry } of ours) {
     checks.push({ what: 'hook', status: 'ok', detail: `"${String(entry.command)}" in ${show(files.hooks)}` });
@@ -192,7 +187,7 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
  * A skill-search.json that does not load (user's, or the project's from `cwd` up): the hook then
  * skips every prompt and the MCP server exits, while every host file above looks fine.
  */
-export function settingsCheck(context: Pick<DoctorContext, 'cwd' | 'home'>): HostCheck | undefined {
+export function settingsCheck(context: Pick<DoctorContext, 'cwd' | 'home'>): Check | undefined {
   try {
     loadUserConfig(context.cwd, context.home);
     return undefined;
@@ -203,6 +198,6 @@ export function settingsCheck(context: Pick<DoctorContext, 'cwd' | 'home'>): Hos
 }
 
 /** A host counts as installed when any of our entries is there (or a file could not be read). */
-export function isInstalled(checks: readonly HostCheck[]): boolean {
+export function isInstalled(checks: readonly Check[]): boolean {
   return checks.some((check) => check.status !== 'absent' && (check.what === 'hook' || check.what === 'MCP server'));
 }

@@ -153,7 +153,7 @@ export function planInstall(edits: readonly FileEdit[]): FileChange[] {
     const backup = before !== undefined && !existsSync(edit.file + BACKUP_SUFFIX) ? edit.file + BACKUP_SUFFIX : undefined;
     const action = before !== undefined && edit.remove(before, readHostFile) !== before ? 'updated' : 'added';
     const what = edit.changed?.(before ?? '', peer) ?? edit.what;
-    return { file: edit.file, what, action, before, after, ...(backup === undefined ? {} : { backup }) };
+    return { file: edit.file, what, action, before, after, backup };
   });
 }
 
@@ -170,14 +170,7 @@ function content(format: FileEdit['format'], text: string): string | undefined {
 export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
   return edits.map(({ file, what, format, remove }) => {
     const before = readHostFile(file);
-    const change = (action: FileChange['action'], after: string | undefined, backup?: string): FileChange => ({
-      file,
-      what,
-      action,
-      before,
-      after,
-      ...(backup === undefined ? {} : { backup }),
-    });
+    const change = (action: FileChange['action'], after: string | undefined, backup?: string): FileChange => ({ file, what, action, before, after, backup });
     const removed = before === undefined ? undefined : remove(before, readHostFile);
     if (before === undefined || removed === before) return change('absent', before);
     const backupFile = file + BACKUP_SUFFIX;
@@ -190,25 +183,22 @@ export function planUninstall(edits: readonly FileEdit[]): FileChange[] {
   });
 }
 
-/** Writes install changes: the backup first, then the file (atomically, through a symlink, mode kept). */
-export function applyInstall(changes: readonly FileChange[]): void {
-  writeEach(changes, (change) => {
-    if (change.action === 'unchanged' || change.after === undefined) return false;
-    if (change.backup !== undefined && change.before !== undefined) writeHostFile(change.backup, change.before);
-    writeHostFile(change.file, change.after);
-    return true;
-  });
-}
-
 /**
- * Applies `write` to each change; a file that cannot be written (read-only folder, full disk)
- * stops the run with one line naming it and the files already written.
+ * Writes planned changes: install's backup first, then the file (atomically, through a symlink, mode kept); a
+ * restored file's backup goes. A file that cannot be written (read-only folder, full disk) stops the run with
+ * one line naming it and the files already written.
  */
-function writeEach(changes: readonly FileChange[], write: (change: FileChange) => boolean): void {
+export function applyChanges(changes: readonly FileChange[]): void {
   const written: string[] = [];
   for (const change of changes) {
+    if (change.action === 'unchanged' || change.action === 'absent') continue;
     try {
-      if (write(change)) written.push(change.file);
+      const installing = change.action === 'added' || change.action === 'updated';
+      if (installing && change.backup !== undefined && change.before !== undefined) writeHostFile(change.backup, change.before);
+      if (change.after === undefined) removeHostFile(change.file);
+      else writeHostFile(change.file, change.after);
+      if (!installing && change.backup !== undefined) rmSync(change.backup, { force: true });
+      written.push(change.file);
     } catch (error) {
       if (error instanceof SkillSearchError) throw error;
       const code = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
@@ -216,14 +206,4 @@ function writeEach(changes: readonly FileChange[], write: (change: FileChange) =
       throw new SkillSearchError('BAD_FILE', `${writeTarget(change.file)}: cannot write (${code}); ${done}`, { cause: error });
     }
   }
-}
-
-export function applyUninstall(changes: readonly FileChange[]): void {
-  writeEach(changes, (change) => {
-    if (change.action === 'absent') return false;
-    if (change.after === undefined) removeHostFile(change.file);
-    else writeHostFile(change.file, change.after);
-    if (change.backup !== undefined) rmSync(change.backup, { force: true });
-    return true;
-  });
 }

@@ -2,9 +2,8 @@
  * The `[mcp_servers.skill-search]` table of Codex's `config.toml`, edited as a block of lines
  * (toml-lines.ts). A `skill-search` server that is not ours is the user's: never replaced or removed.
  */
-import { SkillSearchError } from '../errors.js';
 import type { McpServerEntry } from './json-settings.js';
-import { appendBlock, asLines, checkedEdit, findSection, parseToml, tomlKey, tomlString, trimmedEnd, valueAt, withValue, withoutTable } from './toml-lines.js';
+import { parseToml, tomlKey, tomlString, valueAt, withTableKeys } from './toml-lines.js';
 
 const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
 export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
@@ -28,30 +27,15 @@ export function userServer(text: string, file: string): unknown {
   return current === undefined || isOurServer(current) ? undefined : current;
 }
 
-/** `text` with our table added or replaced; the same string when it is there as wanted, or the user has their own. */
+/** `text` with our table added or updated; the same string when it is there as wanted, or the user has their own. */
 export function withServerTable(text: string, server: McpServerEntry, file: string): string {
-  const parsed = parseToml(text, file);
-  const current = valueAt(parsed, SERVER_PATH);
-  const wanted = { command: server.command, args: [...server.args] };
-  if (current !== undefined && (JSON.stringify(current) === JSON.stringify(wanted) || !isOurServer(current))) return text;
-  const table = serverTable(server);
-  const byHand = `add this table by hand: ${table.trimEnd().replaceAll('\n', '; ')}`;
-  const expected = withValue(parsed, SERVER_PATH, wanted);
-  if (current === undefined) return checkedEdit(appendBlock(text, table), expected, file, byHand);
-  const lines = text.split('\n');
-  const section = findSection(lines, SERVER_PATH);
-  if (section === undefined) {
-    throw new SkillSearchError(
-      'BAD_FILE',
-      `${file}: the "skill-search" MCP server is defined outside a [${TOML_SERVER_TABLE}] table; edit it by hand, nothing was changed`,
-    );
-  }
-  const after = [...lines.slice(0, section.start), ...asLines(table.trimEnd(), text), ...lines.slice(trimmedEnd(lines, section))].join('\n');
-  return checkedEdit(after, expected, file, byHand);
+  if (userServer(text, file) !== undefined) return text;
+  const byHand = `add this table by hand: ${serverTable(server).trimEnd().replaceAll('\n', '; ')}`;
+  return withTableKeys(text, SERVER_PATH, { command: server.command, args: server.args }, file, byHand);
 }
 
 /** `text` without our table (and the blank line we put before it); the same string when it is absent or the user's. */
 export function withoutServerTable(text: string, file: string): string {
-  const parsed = parseToml(text, file);
-  return isOurServer(valueAt(parsed, SERVER_PATH)) ? withoutTable(text, parsed, SERVER_PATH, file, `remove [${TOML_SERVER_TABLE}] by hand`) : text;
+  if (!isOurServer(valueAt(parseToml(text, file), SERVER_PATH))) return text;
+  return withTableKeys(text, SERVER_PATH, { command: undefined, args: undefined }, file, `remove [${TOML_SERVER_TABLE}] by hand`);
 }

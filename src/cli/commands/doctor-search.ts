@@ -11,7 +11,7 @@ import { shown } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import { SkillSearchError, errorMessage } from '../../errors.js';
-import { type DoctorContext, settingsCheck } from '../../hosts/doctor.js';
+import { type Check, type DoctorContext, settingsCheck } from '../../hosts/doctor.js';
 import { resolveEmbedder } from '../../embed/resolve.js';
 import { SkillSocketClient } from '../../integrations/socket-client.js';
 import { socketPathFor } from '../../integrations/socket-protocol.js';
@@ -21,25 +21,17 @@ import { modelsRoot } from '../../model-store/paths.js';
 import { within } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 
-export interface SearchCheck {
-  readonly what: 'settings' | 'skills' | 'model' | 'store' | 'saved index' | 'server';
-  /** `warn`: searches work, but not as well as they could (or some skills are left out). */
-  readonly status: 'ok' | 'warn' | 'problem';
-  readonly detail: string;
-  readonly fix?: string;
-}
-
 /** Broken files named in a line before the rest are counted. */
 const NAMED_BROKEN = 5;
 /** As `query`'s: a server too busy to accept this soon is reported as not answering. */
 const CONNECT_TIMEOUT_MS = 200;
 
 /** The search's checks for the flags' skills and model; a flag that names nothing throws, as in any command. */
-export async function searchChecks(values: ParsedValues, io: CliIo, context: Pick<DoctorContext, 'cwd' | 'home'>): Promise<SearchCheck[]> {
+export async function searchChecks(values: ParsedValues, io: CliIo, context: Pick<DoctorContext, 'cwd' | 'home'>): Promise<Check[]> {
   const show = (file: string) => shown(file, context.home);
   // A config that does not load stops every search: that alone is said.
   const settings = settingsCheck(context);
-  if (settings !== undefined) return [{ ...settings, what: 'settings', status: 'problem' }];
+  if (settings !== undefined) return [settings];
   // As `index` and `query` read them (the demo rule `auto`, so a fallback to the demo skills is said); the saved index
   // checked is the one every command finds, whatever its demo rule (docs/store.md, "One key whoever saved it").
   const sources = resolveSources(values, io);
@@ -69,14 +61,14 @@ export async function searchChecks(values: ParsedValues, io: CliIo, context: Pic
 }
 
 /** One line per skill folder read that exists or has a problem: its skills, and the files that do not load, named. */
-async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (file: string) => string): Promise<SearchCheck[]> {
+async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (file: string) => string): Promise<Check[]> {
   const snapshot = await loadSnapshot(sources);
   const options = resolveCatalogOptions(catalogOptions(sources));
   const roots = [...sourceDirs(options).map((source) => source.dir), ...options.toolsFiles];
   // Skill files are absolute (`mcp:` names are not); a tools file's line is named `<file>:<line>`.
   const under = (root: string, file: string) => (path.isAbsolute(file) && within(file, root)) || file.startsWith(`${root}:`);
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'shadowed');
-  const checks: SearchCheck[] = [];
+  const checks: Check[] = [];
   for (const root of new Set(roots)) {
     const broken = errors.filter((d) => under(root, d.path));
     if (!existsSync(root) && broken.length === 0) continue;
@@ -104,7 +96,7 @@ async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (fi
 }
 
 /** The store opened as every search opens it: its file, size, and how many skills it holds vectors of for `modelId`. */
-async function storeCheck(file: string, modelId: string | undefined, show: (file: string) => string): Promise<SearchCheck> {
+async function storeCheck(file: string, modelId: string | undefined, show: (file: string) => string): Promise<Check> {
   if (!existsSync(file)) {
     return { what: 'store', status: 'warn', detail: `none yet at ${show(file)}: the first search embeds every skill`, fix: "'skill-search index'" };
   }
@@ -128,7 +120,7 @@ async function storeCheck(file: string, modelId: string | undefined, show: (file
 }
 
 /** Whether a cold search (the hook's, `query`'s, the MCP server's first) finds these skills saved as they are now (`LiveIndex.openSnapshot`). */
-async function savedIndexCheck(sources: ReturnType<typeof resolveSources>, retrieval: ReturnType<typeof resolveRetrieval>, io: CliIo): Promise<SearchCheck> {
+async function savedIndexCheck(sources: ReturnType<typeof resolveSources>, retrieval: ReturnType<typeof resolveRetrieval>, io: CliIo): Promise<Check> {
   const { LiveIndex } = await import('../../integrations/live-index.js');
   try {
     const opened = await LiveIndex.openSnapshot(liveIndexOptions(sources, retrieval, io));
@@ -145,7 +137,7 @@ async function savedIndexCheck(sources: ReturnType<typeof resolveSources>, retri
 }
 
 /** A `watch` server for these skills and model, asked as `query` and the hook ask it. */
-async function serverCheck(indexDir: string): Promise<SearchCheck> {
+async function serverCheck(indexDir: string): Promise<Check> {
   let client: SkillSocketClient | undefined;
   try {
     client = await SkillSocketClient.connect(socketPathFor(indexDir), { connectTimeoutMs: CONNECT_TIMEOUT_MS });

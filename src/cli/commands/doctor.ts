@@ -1,7 +1,7 @@
 import { type ParsedArgs, parsePositionalChoice } from '../args.js';
 import { line } from '../context.js';
 import type { CliIo } from '../io.js';
-import { type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
+import { type Check, type DoctorContext, doctorChecks, isInstalled } from '../../hosts/doctor.js';
 import { HOST_TITLES, HOSTS } from '../../types.js';
 import { shown } from '../format.js';
 import { hostContext, scopeOf } from './install.js';
@@ -20,7 +20,7 @@ export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
   // First: a flag that names nothing is an error before any report.
   const search = only === undefined || only === 'search' ? await searchChecks(args.values, io, context) : undefined;
   let failed = false;
-  const report = (check: { status: keyof typeof MARKS; what: string; detail: string; fix?: string }) => {
+  const report = (check: Check) => {
     if (check.status === 'problem' || check.status === 'absent') failed = true;
     line(io.stdout, `  ${MARKS[check.status]} ${check.what}: ${check.detail}${check.fix === undefined ? '' : `; fix: ${check.fix}`}`);
   };

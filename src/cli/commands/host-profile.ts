@@ -6,7 +6,7 @@ import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
 import { type CliIo, homeDir } from '../io.js';
 import { isRecord, readJsonQuietly } from '../../util/json-file.js';
-import type { SourceOptions } from '../sources.js';
+import { isOverride, type SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
@@ -14,11 +14,13 @@ import { claudeCodeName } from '../../integrations/invoked-skills.js';
 import { claudeSettingsFiles } from '../../load/claude-plugins.js';
 import { firstParagraph } from '../../load/skill.js';
 
-export interface PredictOptions {
+/** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
+export interface ListingInputs {
   readonly contextWindowTokens: number | undefined;
   readonly usage: ReadonlyMap<string, number>;
   /** What Claude Code reads from its environment to size its listing. */
-  readonly claudeCode?: ClaudeCodeSetup | undefined;
+  readonly claudeCode: ClaudeCodeSetup;
+  readonly pinned: SkillMatcher;
 }
 
 export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
@@ -62,8 +64,7 @@ export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>
   };
 }
 
-/** What `list` and `tokens` measure a listing with: `--context-window`, the hook's usage counts, the config's pins. */
-export async function listingInputs(values: ParsedValues, io: CliIo, sources: SourceOptions): Promise<PredictOptions & { readonly pinned: SkillMatcher }> {
+export async function listingInputs(values: ParsedValues, io: CliIo, sources: SourceOptions): Promise<ListingInputs> {
   const windowRaw = values['context-window'];
   const contextWindowTokens = typeof windowRaw === 'string' ? parsePositiveInt('context-window', windowRaw) : undefined;
   const [{ SkillMatcher }, { UsageStore }] = await Promise.all([import('../../load/skill-globs.js'), import('../../usage/usage-store.js')]);
@@ -76,26 +77,16 @@ export async function listingInputs(values: ParsedValues, io: CliIo, sources: So
 
 export type CodexSetup = Pick<CodexListingOptions, 'model' | 'configuredWindowTokens'>;
 
-/** A config.toml as a table, or undefined when missing or broken (Codex itself says what is wrong with it). */
-async function readTomlQuietly(file: string): Promise<Record<string, unknown> | undefined> {
-  const { parseToml } = await import('../../hosts/toml-lines.js');
-  try {
-    return parseToml(readFileSync(file, 'utf8'), file);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * What Codex sizes its skills budget by: `model` and `model_context_window` of `<codexHome>/config.toml`,
  * and of `<cwd>/.codex/config.toml` over them when the user's file trusts that folder (Codex reads
- * a project's file only then). Its `-m` and `-c` flags are not seen (`--context-window` sets the window).
+ * a project's file only then, or when it trusts a folder above). Its `-m` and `-c` flags are not seen (`--context-window` sets the window).
  */
 export async function codexSetup(codexHome: string, cwd: string): Promise<CodexSetup> {
-  const user = await readTomlQuietly(join(codexHome, 'config.toml'));
-  const project = isRecord(user?.['projects']) ? user['projects'][cwd] : undefined;
-  const trusted = isRecord(project) && project['trust_level'] === 'trusted';
-  const files = [user, trusted ? await readTomlQuietly(join(cwd, '.codex', 'config.toml')) : undefined];
+  const [{ readTomlQuietly }, { trustedProject }] = await Promise.all([import('../../hosts/toml-lines.js'), import('../../hosts/codex-trust.js')]);
+  const user = readTomlQuietly(join(codexHome, 'config.toml'));
+  const trusted = user !== undefined && trustedProject(user, cwd) !== undefined;
+  const files = [user, trusted ? readTomlQuietly(join(cwd, '.codex', 'config.toml')) : undefined];
   const last = <T>(read: (table: Record<string, unknown>) => T | undefined): T | undefined =>
     files.map((table) => (table === undefined ? undefined : read(table))).findLast((value) => value !== undefined);
   return {
@@ -109,9 +100,9 @@ export async function codexSetup(codexHome: string, cwd: string): Promise<CodexS
 
 /** The folders Codex would read the catalog's skills from, with their scope (with `--skills-dir`, each a user root). */
 async function codexRoots(sources: SourceOptions): Promise<CodexRoot[]> {
-  const { resolveCatalogOptions, resolveSources, isOverride } = await import('../../load/index.js');
+  const { resolveCatalogOptions, resolveSources } = await import('../../load/index.js');
   const options = resolveCatalogOptions(catalogOptions(sources));
-  if (isOverride(options)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
+  if (isOverride(sources)) return resolveSources(options).map((dir) => ({ dir: dir.dir, scope: 'user' }));
   if (options.codexHome === null) return [];
   const codexHome = options.codexHome;
   const found = resolveSources(options).filter((dir) => dir.source === 'codex');
@@ -164,10 +155,9 @@ export async function codexSystemNames(sources: SourceOptions): Promise<Readonly
  * Claude Code names a `<folder>/SKILL.md` skill by its folder, and shadows by that name.
  */
 export async function hostSkills(host: HostName, sources: SourceOptions, skills: readonly Skill[]): Promise<readonly Skill[]> {
-  const [load, { skillSelector }, { isOverride }, { isNativeTo, tooLargeFor }, { mergeSkills }] = await Promise.all([
+  const [load, { skillSelector }, { isNativeTo, tooLargeFor }, { mergeSkills }] = await Promise.all([
     import('../../load/index.js'),
     import('../../load/skill-globs.js'),
-    import('../sources.js'),
     import('../../integrations/hosts.js'),
     import('../../load/merge.js'),
   ]);
@@ -221,7 +211,7 @@ export async function ruledSkills(sources: SourceOptions, skills: readonly Skill
     return note === undefined ? [] : [{ skill, note }];
   });
   // Codex's hook is installed on the default sources: a `--skills-dir` or `--tools` catalog never reaches Codex.
-  if (!codex || (await import('../sources.js')).isOverride(sources)) return ruled;
+  if (!codex || isOverride(sources)) return ruled;
   const [names, { isHostShadowed }] = await Promise.all([codexSystemNames(sources), import('../../integrations/hosts.js')]);
   const note = 'not suggested in Codex, which lists its own skill of this name (in its skills/.system)';
   return [...ruled, ...skills.filter((skill) => isHostShadowed(skill, 'codex', names)).map((skill) => ({ skill, note }))];
@@ -260,28 +250,26 @@ function namedByFolder(skill: Skill, dir: SourceDir): Skill {
 export async function hostRenderer(
   host: HostName,
   sources: SourceOptions,
-  { ownOnly }: { readonly ownOnly: boolean },
-): Promise<(skills: readonly Skill[], options: PredictOptions) => HostListing> {
-  const [{ claudeCodeListing, codexSkillsSection }, { isNativeTo }, { isOverride }] = await Promise.all([
+  { ownOnly, contextWindowTokens, usage, claudeCode }: ListingInputs & { readonly ownOnly: boolean },
+): Promise<(skills: readonly Skill[]) => HostListing> {
+  const [{ claudeCodeListing, codexSkillsSection }, { isNativeTo }] = await Promise.all([
     import('../../attachments/host-listing.js'),
     import('../../integrations/hosts.js'),
-    import('../sources.js'),
   ]);
   const roots = host === 'codex' ? await codexRoots(sources) : [];
   const codexHome = host === 'codex' ? (await import('../../load/index.js')).resolveCatalogOptions(catalogOptions(sources)).codexHome : null;
   const codex = codexHome === null ? {} : await codexSetup(codexHome, sources.cwd);
-  return (skills, options) => {
+  return (skills) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
+    // Claude Code orders by its own usage counts when it has them, not by the hook's.
     if (host === 'claude-code') {
-      const setup = options.claudeCode ?? {};
-      // Claude Code orders by its own usage counts when it has them, not by the hook's.
       return claudeCodeListing(own, {
-        ...setup,
-        contextWindowTokens: options.contextWindowTokens ?? setup.contextWindowTokens,
-        usage: setup.usage ?? options.usage,
+        ...claudeCode,
+        contextWindowTokens: contextWindowTokens ?? claudeCode.contextWindowTokens,
+        usage: claudeCode.usage ?? usage,
       });
     }
     const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;
-    return codexSkillsSection(own, { ...codex, contextWindowTokens: options.contextWindowTokens, roots, unprintedRoot });
+    return codexSkillsSection(own, { ...codex, contextWindowTokens, roots, unprintedRoot });
   };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { type ParsedArgs, type ParsedValues, flagError, parsePositionalChoice } from '../args.js';
 import { type CliIo, codexHomeDir, homeDir } from '../io.js';
 import { line, printJson } from '../context.js';
@@ -8,8 +9,7 @@ import { resolveHostCommand } from '../../hosts/command.js';
 import { readHostFile } from '../../hosts/host-file.js';
 import { TOML_SERVER_TABLE, userServer } from '../../hosts/toml-table.js';
 import {
-  applyInstall,
-  applyUninstall,
+  applyChanges,
   hostFiles,
   installEdits,
   planInstall,
@@ -18,7 +18,6 @@ import {
   type InstallContext,
   type InstallScope,
 } from '../../hosts/install.js';
-import { lineDiff } from '../../hosts/line-diff.js';
 import { HOST_TITLES, HOSTS } from '../../types.js';
 
 export function scopeOf(values: ParsedValues): InstallScope {
@@ -53,7 +52,7 @@ function change(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
   const dryRun = args.values['dry-run'] === true;
   const edits = installEdits(host, scope, context);
   const changes = command === 'install' ? planInstall(edits) : planUninstall(edits);
-  if (!dryRun) (command === 'install' ? applyInstall : applyUninstall)(changes);
+  if (!dryRun) applyChanges(changes);
   const json = args.values.json === true;
   if (json) {
     printJson(io, {
@@ -61,7 +60,8 @@ function change(command: 'install' | 'uninstall', args: ParsedArgs, io: CliIo) {
       scope,
       dryRun,
       ...(command === 'install' ? { command: context.command } : {}),
-      changes: changes.map(({ file, action, what, backup }) => ({ file, action, what, ...(backup === undefined ? {} : { backup }) })),
+      // JSON leaves out an undefined `backup`.
+      changes: changes.map(({ file, action, what, backup }) => ({ file, action, what, backup })),
     });
   } else report(io, changes, home, dryRun);
   return { host, scope, home, dryRun, json, command: context.command, files: hostFiles(host, scope, context) };
@@ -82,7 +82,10 @@ function report(io: CliIo, changes: readonly FileChange[], home: string, dryRun:
     const backup =
       change.backup !== undefined && (change.action === 'added' || change.action === 'updated') ? ` (original kept in ${shown(change.backup, home)})` : '';
     line(io.stdout, `${dryRun ? 'would change: ' : ''}${file}: ${verb} ${change.what}${backup}`);
-    if (dryRun) io.stdout.write(lineDiff(change.before ?? '', change.after ?? '', file));
+    // A unified diff of the file's text, two lines of context.
+    const [before, after] = [change.before ?? '', change.after ?? ''];
+    if (dryRun && before !== after)
+      io.stdout.write(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 2, headerOptions: FILE_HEADERS_ONLY }));
   }
 }
 

@@ -4,12 +4,14 @@ import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
 import { hostRenderer, hostSkills, listingInputs, ruledSkills } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
+import { isOfferedToModel } from '../../load/invocation.js';
 import { HOSTS } from '../../types.js';
 
 /** The skill_listing attachment as the model receives it; shadowed names go to stderr, so stdout is exactly the model's view. */
 export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
-  const { contextWindowTokens, usage, claudeCode, pinned } = await listingInputs(args.values, io, sources);
+  const inputs = await listingInputs(args.values, io, sources);
+  const { contextWindowTokens, usage, pinned } = inputs;
   const [{ formatShadowed }, { formatSkillListing }, { renderAttachment, LISTING_HEADING }, prefetch, snapshot] = await Promise.all([
     import('../../load/index.js'),
     import('../../attachments/listing.js'),
@@ -19,7 +21,6 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   ]);
   const experimental = prefetch.isExperimentalSkillSearch(io.env, args.values.experimental === true ? true : undefined);
   const narrowed = new Set(prefetch.listingSkills(snapshot.skills, experimental));
-  const { isOfferedToModel } = await import('../../load/invocation.js');
   // Pinned skills (config `pin`) stay in a narrowed listing.
   const listed = snapshot.skills.filter((skill) => isOfferedToModel(skill) && (narrowed.has(skill) || (experimental && pinned.matches(skill))));
   // Over budget, the least used skills (per the hook's usage store) lose their descriptions first.
@@ -36,11 +37,7 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     const { wrapInSystemReminder } = await import('../../attachments/reminder.js');
     const host = parseChoice('host', hostRaw, HOSTS);
-    const predicted = (await hostRenderer(host, sources, { ownOnly: true }))(await hostSkills(host, sources, snapshot.skills), {
-      contextWindowTokens,
-      usage,
-      claudeCode,
-    });
+    const predicted = (await hostRenderer(host, sources, { ...inputs, ownOnly: true }))(await hostSkills(host, sources, snapshot.skills));
     if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.usageInstructions === true)
       line(io.stderr, `skill-search: this model's Codex adds its own "How to use skills" text after the list (not printed)`);

@@ -51,19 +51,12 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
 
   if (action === 'list') {
     const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
-    if (json)
-      return printJson(io, {
-        models: rows.map(({ preset, state, staged }) => ({
-          id: preset.id,
-          repo: preset.repo,
-          dimensions: preset.dimensions,
-          multilingual: preset.multilingual,
-          downloadMb: preset.downloadMb,
-          state: state.state,
-          dir: state.dir,
-          stagedBytes: staged,
-        })),
+    if (json) {
+      const models = rows.map(({ preset: { id, repo, dimensions, multilingual, downloadMb }, state, staged }) => {
+        return { id, repo, dimensions, multilingual, downloadMb, state: state.state, dir: state.dir, stagedBytes: staged };
       });
+      return printJson(io, { models });
+    }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
       [DEFAULT_MODEL, '512', 'no', 'bundled', 'default, always available'],
@@ -150,16 +143,10 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
       bar.done();
     }
   }
-  if (json)
-    return printJson(io, {
-      id: preset.id,
-      dir: result.dir,
-      fetched: result.fetched,
-      downloadedBytes: result.downloadedBytes,
-      resumedBytes: result.resumedBytes,
-      source: result.manifest.source,
-      commit: result.manifest.commit ?? null,
-    });
+  if (json) {
+    const { dir, fetched, downloadedBytes, resumedBytes, manifest } = result;
+    return printJson(io, { id: preset.id, dir, fetched, downloadedBytes, resumedBytes, source: manifest.source, commit: manifest.commit ?? null });
+  }
   if (!result.fetched) {
     line(io.stdout, `${preset.id} is already installed in ${result.dir} (--force fetches it again)`);
     return 0;

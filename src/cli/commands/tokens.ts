@@ -21,17 +21,13 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const hostRaw = args.values.host;
   const host = parseChoice('host', typeof hostRaw === 'string' ? hostRaw : 'claude-code', HOSTS);
-  const { contextWindowTokens, usage, claudeCode, pinned: pin } = await listingInputs(args.values, io, sources);
+  const inputs = await listingInputs(args.values, io, sources);
   const snapshot = await loadSnapshot(sources);
-  const pinned = new Set(snapshot.skills.filter((skill) => pin.matches(skill)).map((skill) => skill.name));
+  const pinned = new Set(snapshot.skills.filter((skill) => inputs.pinned.matches(skill)).map((skill) => skill.name));
   // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
-  let render: Parameters<typeof listingCost>[1]['render'];
-  if (typeof hostRaw === 'string') {
-    // listingCost picks each side's skills; the renderer only renders them.
-    const renderer = await hostRenderer(host, sources, { ownOnly: false });
-    render = (skills) => renderer(skills, { contextWindowTokens, usage, claudeCode });
-  }
-  const cost = listingCost(snapshot.skills, { host, contextWindowTokens, pinned, render });
+  // listingCost picks each side's skills; the renderer only renders them.
+  const render = typeof hostRaw === 'string' ? await hostRenderer(host, sources, { ...inputs, ownOnly: false }) : undefined;
+  const cost = listingCost(snapshot.skills, { host, contextWindowTokens: inputs.contextWindowTokens, pinned, render });
   if (args.values.json === true) return printJson(io, cost);
   const rows = [
     ['source', 'skills', 'listed by host', 'full listing tokens'],
