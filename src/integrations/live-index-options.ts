@@ -7,7 +7,6 @@ import type { EngineKnobs, EngineOptions, SnapshotCatalog } from '../search/inde
 import { storeSource } from '../search/stored-search.js';
 import type { AbstainSetting, CatalogSnapshot, SearchMode } from '../types.js';
 import { StoreToolsCache } from '../store/store-tools-cache.js';
-import { DeferredToolsCache } from '../load/deferred-tools-cache.js';
 import { definedOnly } from '../util/defined.js';
 
 export interface LiveIndexOptions {
@@ -81,10 +80,8 @@ export function engineOptions(
 
 export interface CatalogWithCache {
   readonly catalog: SkillCatalog;
-  /** Made here, so closed by its opener. */
+  /** Made here, so closed by its opener; with `deferWrites`, its writes held until it closes or drops them. */
   readonly toolsCache: StoreToolsCache | undefined;
-  /** With `deferWrites`: the tools cache, its writes held until flushed or dropped. */
-  readonly deferred?: DeferredToolsCache;
 }
 
 /** The catalog (without `watch`: a `LiveIndex` watches only when asked) and, unless the options name one, the store's tools cache. */
@@ -92,10 +89,6 @@ export function openCatalog(options: LiveIndexOptions, { deferWrites = false } =
   const { watch: _ignored, ...rest } = options.catalog;
   const store = storeSource(options);
   // The tools tables are SQLite's: a store passed in as an object keeps no tools cache.
-  const toolsCache = rest.toolsCache !== undefined || typeof store !== 'string' ? undefined : new StoreToolsCache(store);
-  const given = rest.toolsCache ?? toolsCache;
-  // A cold search writes a tools file's snapshot and line table once it knows who writes the catalog.
-  const deferred = deferWrites && given !== undefined && given !== null ? new DeferredToolsCache(given) : undefined;
-  const used = deferred ?? given;
-  return { catalog: new SkillCatalog(used === undefined ? rest : { ...rest, toolsCache: used }), toolsCache, ...(deferred === undefined ? {} : { deferred }) };
+  const toolsCache = rest.toolsCache !== undefined || typeof store !== 'string' ? undefined : new StoreToolsCache(store, { deferred: deferWrites });
+  return { catalog: new SkillCatalog(toolsCache === undefined ? rest : { ...rest, toolsCache }), toolsCache };
 }

@@ -18,20 +18,19 @@ export async function openSnapshot(
   options: LiveIndexOptions,
   { assemble = false }: SnapshotOptions = {},
 ): Promise<SnapshotSearch | { readonly reason: string }> {
-  const { catalog, toolsCache, deferred: tools } = openCatalog(options, { deferWrites: true });
+  const { catalog, toolsCache } = openCatalog(options, { deferWrites: true });
   // One embedder for the stored search and the assembly: the model loads once.
   const engineOpts = engineOptions(options);
   let opened = await StoredSearch.open(engineOpts, catalog.stamps());
   let assembled: AssembledCatalog | undefined;
   let held: { readonly embedded: number } | undefined;
-  let written: (() => Promise<void>) | undefined;
+  let written: (() => Promise<unknown>) | undefined;
   if ('reason' in opened && assemble && opened.reason === NO_SAVED_CATALOG) {
     let made: Assembly;
     try {
       // With a writer to hand the write to (the hook's detached indexer), an edit is searched held in memory.
       made = await assembleHoldOrMove(engineOpts, catalog, options.onSnapshotDue !== undefined);
     } catch (error) {
-      tools?.flush();
       toolsCache?.close();
       throw error;
     } finally {
@@ -41,32 +40,24 @@ export async function openSnapshot(
       opened = made.moved;
       // Written off the prompt's path: by a detached indexer (the hook), which loads the tools file again, else once the search closes.
       if (options.onSnapshotDue !== undefined) {
-        tools?.drop();
+        toolsCache?.drop();
         options.onSnapshotDue(made.sourceStamp);
-      } else
-        written = async () => {
-          await made.write();
-          tools?.flush();
-        };
+      } else written = made.write;
     } else if ('held' in made) {
       const { delta } = made;
       opened = StoredSearch.openHeld(engineOpts, made.held, delta.base, delta.diagnostics, made.copy);
-      if ('reason' in opened) tools?.flush();
-      else {
+      if (!('reason' in opened)) {
         held = { embedded: made.held.embedded };
         // The indexer saves the edit against the line table this delta was told from.
-        tools?.drop();
+        toolsCache?.drop();
         options.onSnapshotDue?.(delta.sourceStamp);
       }
-    } else {
-      tools?.flush();
-      if (made.assembled !== undefined) {
-        assembled = made.assembled;
-        opened = await StoredSearch.open(engineOpts, catalog.stamps());
-      }
+    } else if (made.assembled !== undefined) {
+      assembled = made.assembled;
+      opened = await StoredSearch.open(engineOpts, catalog.stamps());
     }
-  } else tools?.flush();
-  // Closed once what it holds is written: at once, or after the search (a moved catalog written at close).
+  }
+  // Closed, which writes what it holds, at once or after the search (a moved catalog written at close).
   if (written === undefined) toolsCache?.close();
   if ('reason' in opened) return opened;
   const { engine, diagnostics } = opened;

@@ -156,9 +156,8 @@ function candidateTables(files: readonly ToolsKey[], cache: ToolsCache, slack: n
   return files.map((file, i) => {
     const stat = stats[i];
     if (stat === undefined) return [];
-    const own = JSON.parse(toolsCacheKey({ ...file, path: '' })) as unknown[];
     return cache.tablesOfSize!(stat.size, Math.ceil(stat.size * slack)).flatMap((table) => {
-      const from = otherPath(table.key, own);
+      const from = otherPath(table.key, file);
       return from === undefined ? [] : [{ key: table.key, from, stat: table.stat }];
     });
   });
@@ -186,14 +185,12 @@ function combinations<T>(choices: readonly (readonly T[])[]): T[][] {
   return out;
 }
 
-/** The path `key` keeps a table for when its other settings are `own`'s (the key with an empty path); else undefined. */
-function otherPath(key: string, own: readonly unknown[]): string | undefined {
-  let parts: unknown;
+/** The path `key` keeps a table for when its other load settings are `file`'s; else undefined. */
+function otherPath(key: string, file: ToolsKey): string | undefined {
   try {
-    parts = JSON.parse(key);
+    const path: unknown = (JSON.parse(key) as unknown[])[1];
+    return typeof path === 'string' && toolsCacheKey({ ...file, path }) === key ? path : undefined;
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parts) || parts.length !== own.length || typeof parts[1] !== 'string') return undefined;
-  return parts.every((part, i) => i === 1 || JSON.stringify(part) === JSON.stringify(own[i])) ? parts[1] : undefined;
 }

@@ -127,14 +127,8 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
   const vectors = (rows: readonly [number, number, Buffer][]): [number, readonly [number, Buffer | Float32Array]][] =>
     rows.map(([doc, label, vector]) => [doc, [label, vector]]);
   const own = (held: OverlaidMember) => [held.label, held.vector] as const;
-  const all = () =>
-    merged(
-      db
-        .prepare<Record<string, unknown>, CatalogMember & { doc: number }>(`SELECT doc, ${KEY_COLUMNS}, record FROM ${EFFECTIVE}`)
-        .all(at)
-        .map(({ doc, ...member }) => [doc, member] as const),
-      (held) => held.member,
-    );
+  // A catalog's documents are 0 … size − 1, so the saved member at `doc` is the `doc`th.
+  const all = () => saved.all().map((member, doc) => overlay.get(doc)?.member ?? member);
   // Read with the records: a catalog searched before it is written is not asked for its keys on a search's path.
   const keys = () => all().map(({ id, name, lexicalKey, vectorKey }) => ({ id, name, lexicalKey, vectorKey }));
   return {

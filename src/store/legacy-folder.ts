@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SCHEMA_VERSION } from './store-layout.js';
 
@@ -17,25 +17,6 @@ export function retireIndexFolder(dir: string): string | undefined {
   if (!names.includes('index.json') && !names.includes('vectors.json')) return undefined;
   for (const name of names) if (OLD_FILE.test(name)) rmSync(path.join(dir, name), { force: true });
   return `skill-search: removed the index of an older layout from ${dir} (indexes are kept in the store now)`;
-}
-
-/** The files of the tools folder kept before the store: parsed snapshots and line tables, and a killed writer's temp files. */
-const OLD_TOOLS_FILE = /^(tools|lines)-[0-9a-f]{16}\.bin(\.\d+\.tmp)?$/;
-
-/** Removes what the tools folder under the cache root held before the store kept tools files' loads, and the folder when nothing else is in it. */
-export function retireToolsFolder(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) if (OLD_TOOLS_FILE.test(name)) rmSync(path.join(dir, name), { force: true });
-  try {
-    rmdirSync(dir);
-  } catch {
-    // Something else is in it: left alone.
-  }
 }
 
 /** The SQLite header's `user_version` (big-endian at byte 60), or undefined for no readable SQLite file. */

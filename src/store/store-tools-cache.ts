@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReadLines, StoredLines, ToolsCache, ToolsFileStat } from '../load/tools-cache.js';
-import { positiveInteger } from '../util/option-checks.js';
 import { markWithoutWaiting } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
 import { today } from './store-collection.js';
@@ -9,12 +8,9 @@ import { today } from './store-collection.js';
 const STAT = 'size, mtime_ms AS mtimeMs, ctime_ms AS ctimeMs, ino';
 
 export interface StoreToolsCacheOptions {
-  /** Quiet time after the last {@link StoreToolsCache.writeSkillsLater} before the skills held are written (reloads come in bursts while a user edits). @default 5000 */
-  readonly quietMs?: number;
+  /** Hold every write until {@link StoreToolsCache.close}, or forget them ({@link StoreToolsCache.drop}): a cold search that may hand its catalog's write on. @default false */
+  readonly deferred?: boolean;
 }
-
-/** Writes put off again and again are made after this many quiet times all the same. */
-const MAX_DELAYS = 10;
 
 interface HeldSkills {
   readonly stat: ToolsFileStat;
@@ -25,21 +21,19 @@ interface HeldSkills {
  * The {@link ToolsCache} of the store at `file` (`store-layout.ts`), through one handle opened at
  * the first call and kept until {@link close}; any failure is a miss or a skipped write. A
  * reload's skills (`writeSkillsLater`, megabytes at 24k) are held, latest per key, and written
- * once the process has been quiet for `quietMs`, or by `close`.
+ * by the next read of the key or by `close`.
  */
 export class StoreToolsCache implements ToolsCache {
-  readonly #quietMs: number;
   readonly #file: string;
   #store: SqliteStore | undefined;
   readonly #held = new Map<string, HeldSkills>();
-  #timer: NodeJS.Timeout | undefined;
-  /** When the pending write was first put off. */
-  #since = 0;
+  /** With `deferred`: the writes asked for so far, in order, made at close unless dropped. */
+  #deferred: (() => void)[] | undefined;
   #closed = false;
 
-  constructor(file: string, { quietMs = 5000 }: StoreToolsCacheOptions = {}) {
-    this.#quietMs = positiveInteger('quietMs', quietMs);
+  constructor(file: string, { deferred = false }: StoreToolsCacheOptions = {}) {
     this.#file = file;
+    if (deferred) this.#deferred = [];
   }
 
   /** Skills held for a later write, by key (what {@link flush} would write). */
@@ -63,6 +57,7 @@ export class StoreToolsCache implements ToolsCache {
 
   writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void {
     this.#held.delete(key);
+    if (this.#defer(() => this.writeSkills(key, stat, skills))) return;
     this.#with((db) =>
       db
         .prepare('INSERT OR REPLACE INTO tools_skills (key, size, mtime_ms, ctime_ms, ino, skills, used) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -72,23 +67,17 @@ export class StoreToolsCache implements ToolsCache {
 
   writeSkillsLater(key: string, stat: ToolsFileStat, encode: () => Buffer): void {
     this.#held.set(key, { stat, encode });
-    if (this.#closed) {
-      this.#writeHeld(key);
-      return;
-    }
-    const now = performance.now();
-    if (this.#timer === undefined) this.#since = now;
-    else if (now - this.#since > MAX_DELAYS * this.#quietMs) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.flush(), this.#quietMs);
-    this.#timer.unref();
+    if (this.#closed) this.#writeHeld(key);
   }
 
   /** Writes the skills held now. */
   flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
     for (const key of [...this.#held.keys()]) this.#writeHeld(key);
+  }
+
+  /** Forgets the writes a `deferred` cache holds so far (the catalog's writer keeps the tools file's load itself). */
+  drop(): void {
+    if (this.#deferred !== undefined) this.#deferred = [];
   }
 
   /** The text (the row's last column, megabytes through its overflow pages) is read when asked, from the row as it was read: else undefined. */
@@ -116,6 +105,7 @@ export class StoreToolsCache implements ToolsCache {
   }
 
   writeLines(key: string, lines: StoredLines): void {
+    if (this.#defer(() => this.writeLines(key, lines))) return;
     const { stat } = lines;
     this.#with((db) =>
       db
@@ -140,8 +130,11 @@ export class StoreToolsCache implements ToolsCache {
     return this.#with((db) => db.prepare<[string, Buffer]>('SELECT 1 FROM tools_lines WHERE key = ? AND text = ?').get(key, text) !== undefined) ?? false;
   }
 
-  /** Idempotent: writes what is held and closes the store's handle. A later call opens it again, and writes at once. */
+  /** Idempotent: writes what is held and deferred, and closes the store's handle. A later call opens it again, and writes at once. */
   close(): void {
+    const deferred = this.#deferred ?? [];
+    this.#deferred = undefined;
+    for (const write of deferred) write();
     this.flush();
     this.#closed = true;
     const store = this.#store;
@@ -164,6 +157,12 @@ export class StoreToolsCache implements ToolsCache {
       return;
     }
     this.writeSkills(key, held.stat, skills);
+  }
+
+  /** True when `write` is held for later (a `deferred` cache). */
+  #defer(write: () => void): boolean {
+    this.#deferred?.push(write);
+    return this.#deferred !== undefined;
   }
 
   #with<T>(run: (db: BetterSqlite3.Database) => T): T | undefined {

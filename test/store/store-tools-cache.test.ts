@@ -55,7 +55,7 @@ describe('StoreToolsCache', () => {
   });
 
   it("holds a reload's snapshot and writes the latest one once, at close", async () => {
-    const cache = new StoreToolsCache(storeFile, { quietMs: 60_000 });
+    const cache = new StoreToolsCache(storeFile);
     const catalog = catalogOver(cache);
     await catalog.get();
     const first = snapshots(storeFile);
@@ -83,7 +83,7 @@ describe('StoreToolsCache', () => {
     const first = new StoreToolsCache(storeFile);
     await catalogOver(first).get();
     first.close();
-    const cache = new StoreToolsCache(storeFile, { quietMs: 60_000 });
+    const cache = new StoreToolsCache(storeFile);
     closers.push(() => cache.close());
     const catalog = catalogOver(cache);
     const written = vi.spyOn(cache, 'writeSkills');
@@ -99,8 +99,8 @@ describe('StoreToolsCache', () => {
   });
 
   /** A cache whose catalog loaded the file, then reloaded it rewritten to one `zip` line. */
-  async function reloadedOnce(quietMs: number): Promise<StoreToolsCache> {
-    const cache = new StoreToolsCache(storeFile, { quietMs });
+  async function reloadedOnce(): Promise<StoreToolsCache> {
+    const cache = new StoreToolsCache(storeFile);
     closers.push(() => cache.close());
     const catalog = catalogOver(cache);
     await catalog.get();
@@ -110,15 +110,8 @@ describe('StoreToolsCache', () => {
     return cache;
   }
 
-  it('writes what it holds once the process has been quiet', async () => {
-    const cache = await reloadedOnce(500);
-    expect(snapshots(storeFile)[0]?.ids).toEqual(['pdf', 'csv']);
-    await vi.waitFor(() => expect(snapshots(storeFile)[0]?.ids).toEqual(['zip']), { timeout: 5000, interval: 20 });
-    expect(cache.held).toBe(0);
-  });
-
   it('a first load in the same process reads what a reload left held, not the older snapshot', async () => {
-    const cache = await reloadedOnce(60_000);
+    const cache = await reloadedOnce();
     const read = cache.readSkills(keyOf(storeFile), toolsFileStat(tools)!);
     expect(read).not.toBeUndefined();
     expect((deserialize(read!) as { skills: { id: string }[] }).skills.map((skill) => skill.id)).toEqual(['zip']);
@@ -160,10 +153,6 @@ describe('StoreToolsCache', () => {
     // Rewritten since it was read (another load of the file): the old row's text is gone, not the new one's given.
     cache.writeLines('k', { stat: stat(6), text: Buffer.from('a\nbcd\n'), starts: Buffer.alloc(12), outcomes: '{}' });
     expect(typeof second.text === 'function' && second.text()).toBeUndefined();
-  });
-
-  it('refuses a quiet time that is not a positive integer', () => {
-    expect(() => new StoreToolsCache(storeFile, { quietMs: 0 })).toThrow(/quietMs/);
   });
 });
 

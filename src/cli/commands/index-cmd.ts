@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { ParsedArgs } from '../args.js';
 import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
@@ -14,10 +13,9 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
-  const { retireIndexFolder, retireToolsFolder } = await import('../../store/legacy-folder.js');
+  const { retireIndexFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);
   if (retired !== undefined) line(io.stderr, retired);
-  retireToolsFolder(path.join(path.dirname(storeFile(io.env)), 'tools'));
   // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
   const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   try {
