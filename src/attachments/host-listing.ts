@@ -4,6 +4,7 @@
  */
 import type { Skill } from '../types.js';
 import { isListedByCodex, offeredSkills } from '../load/invocation.js';
+import { within } from '../util/paths.js';
 import { truncateWithEllipsis } from '../util/text.js';
 import { neutralizeReminderText } from './reminder.js';
 
@@ -246,10 +247,6 @@ function codexDescription(text: string): string[] {
   return chars.length <= CODEX_MAX_DESCRIPTION_CHARS ? chars : [...chars.slice(0, CODEX_MAX_DESCRIPTION_CHARS - 3), '.', '.', '.'];
 }
 
-function inside(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
-}
-
 export function codexSkillsSection(skills: readonly Skill[], options: CodexListingOptions): HostListing {
   const window = codexContextWindow(options);
   // 2% of the window in tokens of 4 UTF-8 bytes, for the roots table and the skill lines.
@@ -257,7 +254,7 @@ export function codexSkillsSection(skills: readonly Skill[], options: CodexListi
   const cost = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 
   const placed = skills.filter(isListedByCodex).map((skill) => {
-    const root = options.roots.filter((candidate) => inside(skill.path, candidate.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    const root = options.roots.filter((candidate) => within(skill.path, candidate.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
     return { skill, root };
   });
   const rank = (scope: CodexScope | undefined): number => CODEX_SCOPES.indexOf(scope ?? 'user');

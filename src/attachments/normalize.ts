@@ -21,21 +21,23 @@ export interface ApiMessage {
 
 /** The text of one attachment inside its reminder, or `null` when there is nothing to say. */
 export function renderAttachment(attachment: Attachment): string | null {
+  const text = attachmentText(attachment);
+  return text === null ? null : wrapInSystemReminder(text);
+}
+
+/** The text of one attachment without its `<system-reminder>` envelope (a host that wraps context itself), or `null`. */
+export function attachmentText(attachment: Attachment): string | null {
   switch (attachment.type) {
     case 'skill_listing': {
       const content = neutralizeReminderText(attachment.content);
-      if (content.trim() === '') return null;
-      return wrapInSystemReminder(`${LISTING_HEADING}\n\n${content}`);
+      return content.trim() === '' ? null : `${LISTING_HEADING}\n\n${content}`;
     }
-    case 'skill_discovery': {
-      if (attachment.skills.length === 0) return null;
-      const lines = attachment.skills.map(formatSkillLine).join('\n');
-      return wrapInSystemReminder(`${DISCOVERY_HEADING}\n\n${lines}`);
-    }
+    case 'skill_discovery':
+      return attachment.skills.length === 0 ? null : `${DISCOVERY_HEADING}\n\n${attachment.skills.map(formatSkillLine).join('\n')}`;
     case 'invoked_skills': {
       if (attachment.skills.length === 0) return null;
       const sections = attachment.skills.map((skill) => `### Skill: ${neutralizeReminderText(skill.name)}\n\n${neutralizeReminderText(skill.content)}`);
-      return wrapInSystemReminder(`${INVOKED_SKILLS_HEADING}\n\n${sections.join('\n\n')}`);
+      return `${INVOKED_SKILLS_HEADING}\n\n${sections.join('\n\n')}`;
     }
   }
 }

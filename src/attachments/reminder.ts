@@ -1,8 +1,5 @@
 /** The `<system-reminder>` envelope, and the sanitiser every piece of skill text passes through before it goes inside. */
 
-export const SYSTEM_REMINDER_OPEN = '<system-reminder>';
-export const SYSTEM_REMINDER_CLOSE = '</system-reminder>';
-
 // C0 controls except \t (\u0009) and \n (\u000A), DEL, and C1 controls: not text in a skill.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 // What a reader of tags looks through: code points without a glyph of their own (default-ignorables,
@@ -66,5 +63,5 @@ export function neutralizeReminderText(text: string): string {
 
 /** Already-neutralised text in the reminder envelope. */
 export function wrapInSystemReminder(text: string): string {
-  return `${SYSTEM_REMINDER_OPEN}\n${text}\n${SYSTEM_REMINDER_CLOSE}`;
+  return `<system-reminder>\n${text}\n</system-reminder>`;
 }

@@ -5,16 +5,14 @@
  */
 // Only the attachment modules it renders with (not the Skill tool's zod schema).
 import type { SkillDiscoveryAttachment } from '../attachments/messages.js';
-import { renderAttachment } from '../attachments/normalize.js';
-import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from '../attachments/reminder.js';
+import { attachmentText } from '../attachments/normalize.js';
 import { SkillSearchError, abortError, errorMessage } from '../errors.js';
 import { SkillPrefetcher } from '../prefetch/prefetcher.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
-import { hookNotice } from './hook-notice.js';
 import { capQuery } from './query-cap.js';
-import { type DeferredSkill, HostSearcher, isListedBy, loadInstructions } from './hosts.js';
+import { type DeferredSkill, HostSearcher, hookNotice, isListedBy, loadInstructions } from './hosts.js';
 import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
@@ -64,11 +62,7 @@ export function parseClaudeCodeHookInput(text: string): ClaudeCodeHookInput {
 
 /** The skill_discovery text without its `<system-reminder>` envelope (Claude Code puts additional context in its own). */
 export function discoveryContext(attachment: SkillDiscoveryAttachment | null): string | undefined {
-  const rendered = attachment === null ? null : renderAttachment(attachment);
-  if (rendered === null) return undefined;
-  const open = `${SYSTEM_REMINDER_OPEN}\n`;
-  const close = `\n${SYSTEM_REMINDER_CLOSE}`;
-  return rendered.startsWith(open) && rendered.endsWith(close) ? rendered.slice(open.length, rendered.length - close.length) : rendered;
+  return (attachment === null ? null : attachmentText(attachment)) ?? undefined;
 }
 
 export interface ClaudeCodeHookOptions {

@@ -12,6 +12,11 @@ const HOST_NATIVE_SOURCES: Readonly<Record<HostName, readonly LoadedFrom[]>> = O
   codex: Object.freeze(['codex'] as const),
 });
 
+/** The stdout line that shows a problem to the user of `host` (Claude Code's `systemMessage`), or `''` (Codex: its stderr line only). */
+export function hookNotice(host: HostName, line: string): string {
+  return host === 'claude-code' ? `${JSON.stringify({ systemMessage: line })}\n` : '';
+}
+
 export function isNativeTo(host: HostName, source: LoadedFrom): boolean {
   return HOST_NATIVE_SOURCES[host].includes(source);
 }

@@ -4,9 +4,8 @@ import net from 'node:net';
 import { SkillSearchError, abortError, errorMessage, throwIfAborted } from '../errors.js';
 import { linkAbortSignal } from '../util/link-signal.js';
 import type { SearchHit, SearchRequest } from '../types.js';
-import { LineSplitter } from './line-splitter.js';
 import { capQuery } from './query-cap.js';
-import { fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
+import { LineSplitter, fromWireHit, isWireHit, type PingResponseLine, type RequestId } from './socket-protocol.js';
 import { currentUid, lstatOrUndefined, untrustedSocketReason } from './socket-trust.js';
 import { isRecord, parseJsonQuietly } from '../util/json-file.js';
 

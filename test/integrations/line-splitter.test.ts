@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/integrations/line-splitter.js';
+import { LineSplitter } from '../../src/integrations/socket-protocol.js';
 import { SkillSocketClient } from '../../src/integrations/socket-client.js';
 import { removeDir, tempDir } from '../cli/helpers.js';
 

@@ -10,7 +10,7 @@ import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
 import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
-import { hookNotice } from '../../integrations/hook-notice.js';
+import { hookNotice } from '../../integrations/hosts.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
 import { firstLine } from '../../util/text.js';
