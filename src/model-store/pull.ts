@@ -323,10 +323,7 @@ function pullLocked(preset: ModelPreset, options: PullOptions, endpoint: string)
   });
 }
 
-export interface InstallFromFolderOptions {
-  readonly root: string;
-  readonly signal?: AbortSignal;
-}
+export type InstallFromFolderOptions = Pick<PullOptions, 'root' | 'signal'>;
 
 function folderError(from: string, problem: string): SkillSearchError {
   return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
