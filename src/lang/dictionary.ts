@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SkillSearchError } from '../errors.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 import { CANDIDATE_GLOSSES, selectGlosses, variantTarget } from './glosses.js';
 import { importModule } from '../util/import-module.js';
+import { installedPackage } from '../util/installed-package.js';
 import { readJsonQuietly } from '../util/json-file.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { getOrAdd } from '../util/get-or-add.js';
@@ -150,19 +150,14 @@ export function defaultDictionaryDir(env: NodeJS.ProcessEnv = process.env): stri
   return join(cacheRoot(env), 'dictionaries');
 }
 
-/** The installed package folder (its `exports` map hides `data/`, so it is found by path). */
-function packageDir(): string {
-  const require = createRequire(import.meta.url);
-  for (const dir of require.resolve.paths(PACKAGE) ?? []) {
-    if (existsSync(join(dir, PACKAGE, 'data', 'all.js'))) return join(dir, PACKAGE);
-  }
-  throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
-}
-
-/** The package's folder, version and the date of its data (`unknown` when not said). */
+/** The installed package's folder (its `exports` map hides `data/`, so it is found by path), version and the date of its data (`unknown` when not said). */
 function packageInfo(): { readonly dir: string; readonly version: string; readonly updated: string } {
-  const dir = packageDir();
-  const version = (readJsonQuietly(join(dir, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const installed = installedPackage(PACKAGE, dirname(fileURLToPath(import.meta.url)));
+  if (installed === undefined || !existsSync(join(installed.root, 'data', 'all.js'))) {
+    throw new SkillSearchError('NOT_FOUND', `the ${PACKAGE} package is not installed; run npm install to translate non-English queries`);
+  }
+  const { root: dir, manifest } = installed;
+  const version = typeof manifest.version === 'string' ? manifest.version : 'unknown';
   const updated = (readJsonQuietly(join(dir, 'data', 'status.json')) as { updated_at?: string } | undefined)?.updated_at ?? 'unknown';
   return { dir, version, updated };
 }

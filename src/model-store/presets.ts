@@ -34,9 +34,14 @@ export interface ModelPreset {
 
 const TRANSFORMERS_JS_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 
-function preset(row: Omit<ModelPreset, 'revision' | 'files' | 'onnxFile'> & { readonly onnxFile?: string }): ModelPreset {
+/** The fields a row may leave out. */
+type Defaulted = 'onnxFile' | 'queryPrefix' | 'passagePrefix' | 'multilingual';
+
+/** A row with the defaults filled in: the quantized ONNX file from `main`, no prompts, English only. */
+function preset(row: Omit<ModelPreset, 'revision' | 'files' | Defaulted> & Partial<Pick<ModelPreset, Defaulted>>): ModelPreset {
   const onnxFile = row.onnxFile ?? 'onnx/model_quantized.onnx';
-  return Object.freeze({ ...row, revision: 'main', onnxFile, files: Object.freeze([...TRANSFORMERS_JS_FILES, onnxFile]) });
+  const defaults = { queryPrefix: '', passagePrefix: '', multilingual: false };
+  return Object.freeze({ ...defaults, ...row, revision: 'main', onnxFile, files: Object.freeze([...TRANSFORMERS_JS_FILES, onnxFile]) });
 }
 
 export const MODEL_PRESETS: readonly ModelPreset[] = Object.freeze([
@@ -47,9 +52,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = Object.freeze([
     normalize: true,
     maxTokens: 512,
     queryPrefix: 'Represent this sentence for searching relevant passages: ',
-    passagePrefix: '',
     dimensions: 384,
-    multilingual: false,
     downloadMb: 35,
     source: 'BAAI/bge-small-en-v1.5 model card',
   }),
@@ -59,10 +62,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = Object.freeze([
     pooling: 'mean',
     normalize: true,
     maxTokens: 256,
-    queryPrefix: '',
-    passagePrefix: '',
     dimensions: 384,
-    multilingual: false,
     downloadMb: 24,
     source: 'sentence-transformers/all-MiniLM-L6-v2 model card',
   }),
@@ -72,10 +72,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = Object.freeze([
     pooling: 'mean',
     normalize: true,
     maxTokens: 512,
-    queryPrefix: '',
-    passagePrefix: '',
     dimensions: 384,
-    multilingual: false,
     downloadMb: 35,
     source: 'thenlper/gte-small model card',
   }),
@@ -98,8 +95,6 @@ export const MODEL_PRESETS: readonly ModelPreset[] = Object.freeze([
     pooling: 'mean',
     normalize: false,
     maxTokens: 128,
-    queryPrefix: '',
-    passagePrefix: '',
     dimensions: 384,
     multilingual: true,
     downloadMb: 136,

