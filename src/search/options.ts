@@ -99,7 +99,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly denseShare?: number;
   /**
    * Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many: one ramp for every
-   * catalogue kind, or one per kind (`{skills, tools}`, `catalogKind`). @default {skills: {terms: 24, denseShare: 0}, tools: {terms: 24, denseShare: 0}}
+   * catalogue kind, or one per kind (`{skills, tools}`, `catalogKind`). @default {skills: {terms: 24, denseShare: 0}, tools: {terms: 32, denseShare: 0}}
    */
   readonly longQuery?: Partial<LongQuery> | { readonly [K in CatalogKind]?: Partial<LongQuery> };
   /** Share of the hybrid ordering score given to a candidate's lexical coverage (share of the query's terms it matches). @default 0 */
@@ -169,7 +169,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
   everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 }),
   denseShare: 0.65,
-  longQuery: Object.freeze({ skills: Object.freeze({ terms: 24, denseShare: 0 }), tools: Object.freeze({ terms: 24, denseShare: 0 }) }),
+  longQuery: Object.freeze({ skills: Object.freeze({ terms: 24, denseShare: 0 }), tools: Object.freeze({ terms: 32, denseShare: 0 }) }),
   coverageShare: 0,
   lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
   boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),

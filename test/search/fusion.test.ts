@@ -24,6 +24,13 @@ describe('denseShareFor', () => {
     expect(denseShareFor(36, skills)).toBeCloseTo(0.325, 10);
     expect(denseShareFor(48, skills)).toBe(0);
   });
+
+  it('a tool list keeps the full dense share to 32 distinct terms, half at 48', () => {
+    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools };
+    expect(denseShareFor(32, tools)).toBe(0.65);
+    expect(denseShareFor(48, tools)).toBeCloseTo(0.325, 10);
+    expect(denseShareFor(64, tools)).toBe(0);
+  });
 });
 
 describe('hybridScore', () => {

@@ -20,7 +20,7 @@ describe('ENGINE_DEFAULTS', () => {
       shownCut: { relative: 0.1, floor: 0.25 },
       everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 },
       denseShare: 0.65,
-      longQuery: { skills: { terms: 24, denseShare: 0 }, tools: { terms: 24, denseShare: 0 } },
+      longQuery: { skills: { terms: 24, denseShare: 0 }, tools: { terms: 32, denseShare: 0 } },
       coverageShare: 0,
       lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false },
       boundaries: { penalty: 0.2, insteadBoost: 0.1 },
