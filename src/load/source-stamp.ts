@@ -29,13 +29,26 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
   const { watch: _watch, toolsCache: _cache, demo: _demo, demoDir: _demoDir, ...options } = inputs.options;
   const hash = createHash('sha256');
   hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), options]));
-  hash.update(JSON.stringify(inputs.dirs));
+  // As JSON.stringify(inputs.dirs), each folder's JSON made once for both stamps ({@link catalogStamps}): at 24k skill folders it is megabytes.
+  hash.update(`[${inputs.dirs.map(dirJson).join(',')}]`);
   hash.update(JSON.stringify(inputs.tools));
   for (const server of inputs.mcp) {
     hashSkills(hash, server.skills);
     hash.update(JSON.stringify(server.diagnostics));
   }
   return hash.digest('hex');
+}
+
+const dirJsons = new WeakMap<StampInputs['dirs'][number], string>();
+
+/** `JSON.stringify(dir)`, kept while `dir` lives. */
+function dirJson(dir: StampInputs['dirs'][number]): string {
+  let json = dirJsons.get(dir);
+  if (json === undefined) {
+    json = JSON.stringify(dir);
+    dirJsons.set(dir, json);
+  }
+  return json;
 }
 
 /** A catalog's two stamps; undefined when a tools file has no stat. */
