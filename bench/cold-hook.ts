@@ -1,6 +1,7 @@
 /**
  * The hook without a server, as the host runs it (the built bin, a real UserPromptSubmit JSON
- * on stdin, the default budget), at 4k and 24k registry skills, over an index built by each of
+ * on stdin, the default budget), at 4k and 24k registry skills as a tools file, and at 24k as
+ * SKILL.md folders in a home's `~/.claude/skills` (the default sources, no source flag), over an index built by each of
  * the ways a user gets one: `skill-search index`, `skill-search watch` (stopped before the
  * hooks), and an earlier hook (whose budget may run out while it leaves the build to a detached
  * indexer). Each figure is the median of {@link ROUNDS} calls, the three builds alternated call
@@ -23,8 +24,10 @@ import {
   runHook,
   sleep,
   sourceArgs,
+  suggestionsOf,
   type BinRun,
   type Catalog,
+  type CatalogKind,
 } from './cold-paths.js';
 import type { Measurement } from './results.js';
 
@@ -41,7 +44,11 @@ const BUILDERS: readonly Builder[] = ['index', 'watch', 'hook'];
 
 /** `skill-search watch` until its first sync is done and its socket is up, then stopped (Ctrl-C). */
 async function watchBuild(cold: ColdRun, catalog: Catalog): Promise<void> {
-  const child = spawn(process.execPath, [BIN, 'watch', ...sourceArgs(catalog)], { env: cold.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'watch', ...sourceArgs(catalog)], {
+    env: cold.envOf(catalog),
+    cwd: catalog.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await watchReady(child);
   await stop(child);
 }
@@ -73,14 +80,14 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function build(cold: ColdRun, size: number, builder: Builder): Promise<Catalog> {
-  if (builder === 'index') return cold.indexed(size);
-  const catalog = cold.catalog(size, builder);
+async function build(cold: ColdRun, size: number, kind: CatalogKind, builder: Builder): Promise<Catalog> {
+  if (builder === 'index') return cold.indexed(size, kind);
+  const catalog = kind === 'tools' ? cold.catalog(size, builder) : cold.skillsCatalog(size, builder);
   if (builder === 'watch') await watchBuild(cold, catalog);
   else {
     // The first prompt ever: whatever it answers, it leaves the index to the detached indexer it starts.
-    const first = await runHook(catalog, cold.env, PROMPTS[0]);
-    cold.context.log(`cold-hook ${size}: first hook (builds): ${first.ms.toFixed(0)} ms, ${outcomeOf(first)}`);
+    const first = await runHook(catalog, cold.envOf(catalog), PROMPTS[0]);
+    cold.context.log(`cold-hook ${size} ${kind}: first hook (builds): ${first.ms.toFixed(0)} ms, ${outcomeOf(first)}`);
     if (!(await indexerDone(catalog.indexDir))) throw new Error(`the index a hook started for ${catalog.indexDir} was not done within 3 min`);
   }
   return catalog;
@@ -88,7 +95,7 @@ async function build(cold: ColdRun, size: number, builder: Builder): Promise<Cat
 
 /** A hook, then the wait for any detached indexer it left (as a user's next prompt, seconds later, would find it done). */
 async function timedHook(cold: ColdRun, catalog: Catalog, prompt: string): Promise<BinRun> {
-  const run = await runHook(catalog, cold.env, prompt);
+  const run = await runHook(catalog, cold.envOf(catalog), prompt);
   await indexerDone(catalog.indexDir);
   return run;
 }
@@ -104,12 +111,60 @@ async function duringBuild(cold: ColdRun, size: number): Promise<{ runs: BinRun[
   let overlapped = 0;
   for (let i = 0; i < DURING_BUILD; i++) {
     const before = done;
-    runs.push(await runHook(catalog, cold.env, PROMPTS[(i + 1) % PROMPTS.length]!));
+    runs.push(await runHook(catalog, cold.envOf(catalog), PROMPTS[(i + 1) % PROMPTS.length]!));
     if (!before) overlapped += 1;
   }
   await indexing;
   await indexerDone(catalog.indexDir);
   return { runs, overlapped };
+}
+
+/** The group a size and kind of catalog are reported under. */
+const groupOf = (size: number, kind: CatalogKind): string => (kind === 'tools' ? `${size} lines` : `${size} SKILL.md folders`);
+
+/** Each builder's index of one catalog, then {@link ROUNDS} hooks over each, the builders alternated; rows against `node -e 0`. */
+async function timeBuilders(cold: ColdRun, size: number, kind: CatalogKind): Promise<{ measurements: Measurement[]; notes: string[] }> {
+  const { context } = cold;
+  const group = groupOf(size, kind);
+  const catalogs = new Map<Builder, Catalog>();
+  for (const builder of BUILDERS) {
+    const started = performance.now();
+    catalogs.set(builder, await build(cold, size, kind, builder));
+    context.log(`cold-hook ${group}: built by ${builder} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const runs = new Map<Builder, BinRun[]>(BUILDERS.map((builder) => [builder, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const builder of inTurn(BUILDERS, round)) {
+      const run = await timedHook(cold, catalogs.get(builder)!, PROMPTS[round % PROMPTS.length]!);
+      context.log(`cold-hook ${group}: built by ${builder}: ${run.ms.toFixed(0)} ms, ${outcomeOf(run)} (${suggestionsOf(run)} suggestions)`);
+      runs.get(builder)!.push(run);
+      cold.floor.sample();
+    }
+  }
+  const measurements: Measurement[] = [];
+  const notes: string[] = [];
+  for (const builder of BUILDERS) {
+    const taken = runs.get(builder)!;
+    measurements.push(
+      againstTarget(
+        {
+          group,
+          name: `hook without a server, index built by ${builder === 'hook' ? 'an earlier hook' : `\`${builder}\``}`,
+          metric: 'median',
+          value: median(taken.map((run) => run.ms)),
+          unit: 'ms',
+          samples: taken.length,
+          better: 'lower',
+          headline: builder === 'index',
+        },
+        { name: 'node -e 0', value: cold.floor.median },
+        targetFor(size),
+        taken,
+      ),
+    );
+    notes.push(`${group}, built by ${builder}: ${outcomes(taken)}; suggestions per hook ${taken.map(suggestionsOf).join(', ')}`);
+  }
+  return { measurements, notes };
 }
 
 export const coldHookSuite: Suite = async (context) => {
@@ -118,48 +173,18 @@ export const coldHookSuite: Suite = async (context) => {
   const measurements: Measurement[] = [];
   const notes: string[] = [];
   const { small, large } = cold.sizes;
-  for (const size of [small, large]) {
-    const target = targetFor(size);
-    const catalogs = new Map<Builder, Catalog>();
-    for (const builder of BUILDERS) {
-      const started = performance.now();
-      catalogs.set(builder, await build(cold, size, builder));
-      context.log(`cold-hook ${size}: built by ${builder} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
-    const runs = new Map<Builder, BinRun[]>(BUILDERS.map((builder) => [builder, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const builder of inTurn(BUILDERS, round)) {
-        const run = await timedHook(cold, catalogs.get(builder)!, PROMPTS[round % PROMPTS.length]!);
-        context.log(`cold-hook ${size}: built by ${builder}: ${run.ms.toFixed(0)} ms, ${outcomeOf(run)}`);
-        runs.get(builder)!.push(run);
-        cold.floor.sample();
-      }
-    }
-    const group = `${size} lines`;
-    for (const builder of BUILDERS) {
-      const taken = runs.get(builder)!;
-      measurements.push(
-        againstTarget(
-          {
-            group,
-            name: `hook without a server, index built by ${builder === 'hook' ? 'an earlier hook' : `\`${builder}\``}`,
-            metric: 'median',
-            value: median(taken.map((run) => run.ms)),
-            unit: 'ms',
-            samples: taken.length,
-            better: 'lower',
-            headline: builder === 'index',
-          },
-          { name: 'node -e 0', value: cold.floor.median },
-          target,
-          taken,
-        ),
-      );
-      notes.push(`${group}, built by ${builder}: ${outcomes(taken)}`);
-    }
+  const cases: readonly [number, CatalogKind][] = [
+    [small, 'tools'],
+    [large, 'tools'],
+    [large, 'skills'],
+  ];
+  for (const [size, kind] of cases) {
+    const timed = await timeBuilders(cold, size, kind);
+    measurements.push(...timed.measurements);
+    notes.push(...timed.notes);
   }
   notes.push(
-    `node -e 0 median ${cold.floor.median.toFixed(0)} ms over ${cold.floor.samples} runs; each hook row is the median of ${ROUNDS} calls, the three builds alternated`,
+    `node -e 0 median ${cold.floor.median.toFixed(0)} ms over ${cold.floor.samples} runs; each hook row is the median of ${ROUNDS} calls, the three builds alternated; SKILL.md folders: a home's ~/.claude/skills, no source flag`,
   );
   return { measurements, notes };
 };

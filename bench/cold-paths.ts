@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from './context.js';
 import { POOL_FILE } from './corpus.js';
@@ -18,6 +18,8 @@ import { REPO_ROOT } from './options.js';
 import { compare, type Measurement } from './results.js';
 import { writerRunning } from './scale.js';
 import { buildDist } from '../scripts/ensure-built.js';
+import type { CliIo } from '../src/cli/io.js';
+import { resolveIndexDir, resolveRetrieval, resolveSources } from '../src/cli/sources.js';
 
 export const BIN = path.join(REPO_ROOT, 'bin', 'skill-search.js');
 /** A prompt the registry pool answers (a PDF-tables skill), so a hook that answers prints a suggestion. */
@@ -62,16 +64,22 @@ export function hookInput(prompt: string, cwd: string): string {
   });
 }
 
-/** One catalog as the bench hands it to every command: the tools file, the index folder, and the project folder the hook runs in. */
+/**
+ * One catalog as the bench hands it to every command: the tools file, the index folder, and the project folder the hook runs in;
+ * or, with `home` and no tools file, the default sources of that home (its `~/.claude/skills`), given no source flag.
+ */
 export interface Catalog {
-  readonly tools: string;
+  readonly tools?: string;
   readonly indexDir: string;
   readonly cwd: string;
   /** More `--skills-dir` folders (the watch suite's SKILL.md folders). */
   readonly skillsDirs?: readonly string[];
+  /** The home whose default sources this catalog is; every command runs with it as `HOME`, in `cwd`, with no source flag. */
+  readonly home?: string;
 }
 
 export function sourceArgs(catalog: Catalog): string[] {
+  if (catalog.tools === undefined) return (catalog.skillsDirs ?? []).flatMap((dir) => ['--skills-dir', dir]);
   return ['--tools', catalog.tools, ...(catalog.skillsDirs ?? []).flatMap((dir) => ['--skills-dir', dir]), '--index-dir', catalog.indexDir];
 }
 
@@ -83,11 +91,11 @@ export function binEnv(cacheRoot: string, home: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `skill-search <args>` through the bin, started and waited for like a host does; never throws. */
-export function runBin(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<BinRun> {
+/** `skill-search <args>` through the bin (in `cwd`, else the bench's folder), started and waited for like a host does; never throws. */
+export function runBin(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, cwd?: string): Promise<BinRun> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -100,7 +108,18 @@ export function runBin(args: readonly string[], env: NodeJS.ProcessEnv, input?: 
 
 /** `skill-search hook claude-code` for `catalog`, fed a real UserPromptSubmit JSON; the host's default budget. */
 export function runHook(catalog: Catalog, env: NodeJS.ProcessEnv, prompt: string): Promise<BinRun> {
-  return runBin(['hook', 'claude-code', ...sourceArgs(catalog)], env, hookInput(prompt, catalog.cwd));
+  return runBin(['hook', 'claude-code', ...sourceArgs(catalog)], env, hookInput(prompt, catalog.cwd), catalog.cwd);
+}
+
+/** Suggestions a hook printed: the skills its additionalContext names, one `- name` line each; 0 when it printed none. */
+export function suggestionsOf(run: BinRun): number {
+  if (!run.stdout.includes('additionalContext')) return 0;
+  try {
+    const output = JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext?: string } };
+    return (output.hookSpecificOutput?.additionalContext ?? '').split('\n').filter((line) => /^- \S/.test(line)).length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Wall time of a bare `node -e 0`: the floor under every bin call, sampled between the timed runs. */
@@ -207,8 +226,13 @@ export class ColdRun {
     return this.context.options.quick ? { small: 1000, large: 4000 } : { small: 4000, large: Math.min(24_000, this.#lines.length) };
   }
 
+  /** The environment of every bin run over `catalog`: its own home for a default-sources catalog, else this run's. */
+  envOf(catalog: Catalog): NodeJS.ProcessEnv {
+    return catalog.home === undefined ? this.env : binEnv(this.cacheRoot, catalog.home);
+  }
+
   /** A new catalog of the first `size` pool lines: its own tools file (its own path, so no index of another catalog answers for it), index folder and project folder. */
-  catalog(size: number, label: string): Catalog {
+  catalog(size: number, label: string): ToolsCatalog {
     this.#serial += 1;
     const dir = this.context.tempDir(`cold-${label}-${this.#serial}`);
     const tools = path.join(dir, `tools-${size}.jsonl`);
@@ -218,8 +242,56 @@ export class ColdRun {
     return { tools, indexDir: path.join(dir, 'index'), cwd };
   }
 
-  /** Line `at` of the catalog's tools file with its description changed (a user's edit), the file rewritten. */
+  /**
+   * A new home whose `~/.claude/skills` holds the first `size` pool lines as SKILL.md folders (hard links to {@link skillFolders}),
+   * with a project folder in it: the default sources, searched by commands given no source flag and their own index folder.
+   */
+  skillsCatalog(size: number, label: string): Catalog {
+    this.#serial += 1;
+    const home = this.context.tempDir(`cold-${label}-${this.#serial}`);
+    const skills = path.join(home, '.claude', 'skills');
+    const tree = this.#skillFolders(size);
+    for (const folder of readdirSync(tree)) {
+      mkdirSync(path.join(skills, folder), { recursive: true });
+      linkSync(path.join(tree, folder, 'SKILL.md'), path.join(skills, folder, 'SKILL.md'));
+    }
+    const cwd = path.join(home, 'project');
+    mkdirSync(cwd, { recursive: true });
+    const env = binEnv(this.cacheRoot, home);
+    const io = { env, cwd } as CliIo;
+    // The folder the commands themselves choose (the detached indexer a hook starts is told it by --index-dir).
+    return { indexDir: resolveIndexDir(resolveSources({}, io, cwd, 'never'), resolveRetrieval({}, io), env), cwd, home };
+  }
+
+  /**
+   * The first `size` pool lines as `<name>/SKILL.md` folders (name and description in the frontmatter, no body), written once into the
+   * bench cache. Claude Code names a skill by its folder, so a name the pool repeats gets `-2`, `-3`… (those skills embed once).
+   */
+  #skillFolders(size: number): string {
+    const tree = path.join(this.context.options.cacheDir, 'cold', `skill-folders-${size}`);
+    const done = path.join(this.context.options.cacheDir, 'cold', `skill-folders-${size}.done`);
+    if (existsSync(done)) return tree;
+    rmSync(tree, { recursive: true, force: true });
+    const taken = new Set<string>();
+    for (const line of this.#lines.slice(0, size)) {
+      const record = JSON.parse(line) as { name?: string; description?: string };
+      let name = record.name ?? '';
+      for (let count = 2; taken.has(name); count++) name = `${record.name ?? ''}-${count}`;
+      taken.add(name);
+      const folder = path.join(tree, name);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'SKILL.md'), skillFile(path.basename(folder), record.description ?? ''));
+    }
+    writeFileSync(done, `${new Date().toISOString()}\n`);
+    return tree;
+  }
+
+  /** Line `at` of the catalog's tools file with its description changed (a user's edit), the file rewritten; for a default-sources catalog, the SKILL.md of its `at`-th folder. */
   changeDescription(catalog: Catalog, at: number, round: number): void {
+    if (catalog.tools === undefined) {
+      changeSkillFile(catalog, at, round);
+      return;
+    }
     const lines = readFileSync(catalog.tools, 'utf8').split('\n');
     const record = JSON.parse(lines[at]!) as { description?: string };
     record.description = `${record.description ?? ''} (revised ${round})`;
@@ -227,13 +299,13 @@ export class ColdRun {
     writeFileSync(catalog.tools, lines.join('\n'));
   }
 
-  /** A catalog of `size` skills indexed by `skill-search index` (memoised per size for the run). */
-  indexed(size: number): Promise<Catalog> {
-    const key = `index:${size}`;
+  /** A catalog of `size` skills, a tools file or (`skills`) a home's skill folders, indexed by `skill-search index` (memoised per size and kind for the run). */
+  indexed(size: number, kind: CatalogKind = 'tools'): Promise<Catalog> {
+    const key = `index:${kind}:${size}`;
     let built = this.#built.get(key);
     if (built === undefined) {
       built = (async () => {
-        const catalog = this.catalog(size, 'index');
+        const catalog = kind === 'tools' ? this.catalog(size, 'index') : this.skillsCatalog(size, 'index');
         await this.index(catalog);
         return catalog;
       })();
@@ -244,7 +316,7 @@ export class ColdRun {
 
   /** `skill-search index` over `catalog`; throws when it fails. */
   async index(catalog: Catalog): Promise<BinRun> {
-    const run = await runBin(['index', '--quiet', ...sourceArgs(catalog)], this.env);
+    const run = await runBin(['index', '--quiet', ...sourceArgs(catalog)], this.envOf(catalog), undefined, catalog.cwd);
     if (run.status !== 0) throw new Error(`skill-search index exited ${String(run.status)}: ${run.stderr.trim()}`);
     return run;
   }
@@ -263,6 +335,27 @@ export class ColdRun {
 }
 
 const runs = new WeakMap<BenchContext, Promise<ColdRun>>();
+
+/** A tools file ({@link ColdRun.catalog}) or a home's skill folders ({@link ColdRun.skillsCatalog}). */
+export type CatalogKind = 'tools' | 'skills';
+
+/** A catalog with a tools file ({@link ColdRun.catalog}). */
+export type ToolsCatalog = Catalog & { readonly tools: string };
+
+/** A SKILL.md of `name` and `description` (JSON strings are YAML double-quoted scalars). */
+function skillFile(name: string, description: string): string {
+  return `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n`;
+}
+
+/** The SKILL.md of the `at`-th folder of a default-sources catalog with its description changed, saved as an editor does (a new file renamed over it, the hard link left). */
+function changeSkillFile(catalog: Catalog, at: number, round: number): void {
+  const skills = path.join(catalog.home!, '.claude', 'skills');
+  const folders = readdirSync(skills).sort();
+  const file = path.join(skills, folders[at % folders.length]!, 'SKILL.md');
+  const text = readFileSync(file, 'utf8').replace(/^description: "(.*)"$/m, (_line, quoted: string) => `description: "${quoted} (revised ${round})"`);
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
 
 /**
  * The warm store's cache root under the bench cache, one per version of the code that stores

@@ -21,7 +21,7 @@ import { SkillSocketClient } from '../src/integrations/socket-client.js';
 import { socketPathFor } from '../src/integrations/socket-protocol.js';
 import { stop, watchReady } from './cold-hook.js';
 import type { Suite } from './context.js';
-import { BIN, ColdRun, median, sleep, sourceArgs, type Catalog } from './cold-paths.js';
+import { BIN, ColdRun, median, sleep, sourceArgs, type ToolsCatalog } from './cold-paths.js';
 import type { Measurement } from './results.js';
 
 /** Skills kept as SKILL.md folders (the rest of the pool stays one tools file). */
@@ -66,7 +66,7 @@ function skillMd(name: string, description: string): string {
 }
 
 /** The last {@link FOLDERS} lines of the catalog's tools file moved into SKILL.md folders. */
-function splitCatalog(cold: ColdRun, size: number): { catalog: Catalog; folders: Folder[] } {
+function splitCatalog(cold: ColdRun, size: number): { catalog: ToolsCatalog; folders: Folder[] } {
   const base = cold.catalog(size, 'watch');
   const lines = readFileSync(base.tools, 'utf8').trimEnd().split('\n');
   writeFileSync(base.tools, `${lines.slice(0, -FOLDERS).join('\n')}\n`);

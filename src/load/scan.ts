@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, normalize, sep } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { readCodexPolicy } from './codex-policy.js';
@@ -63,6 +64,18 @@ const READ_CONCURRENCY = 16;
 /** Files modified this recently (ms) when stat'ed are not memoized: rewritten in one timestamp tick (1–2 s on some file systems), their stat may not move. */
 export const RACY_MS = 2000;
 
+/** `join(dir, name)` for a `name` listed in `dir` (no separator in it), without `join`'s normalising: a hook makes paths for every skill folder. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
+}
+
+const POLICY_IN_FOLDER = CODEX_POLICY_FILE.split('/');
+
+/** A skill folder's Codex policy file (`join(folder, CODEX_POLICY_FILE)` for a normalised `folder`). */
+function policyFileOf(folder: string): string {
+  return POLICY_IN_FOLDER.reduce(childPath, folder);
+}
+
 interface Candidate {
   readonly file: string;
   readonly defaultName: string;
@@ -78,8 +91,9 @@ interface Candidate {
  * never end, but reported as a SKILL.md that is one is.
  */
 async function* followed(dir: string, entries: readonly Dirent[], diagnostics: Diagnostic[]): AsyncGenerator<{ name: string; full: string; folder: boolean }> {
+  const base = normalize(dir);
   for (const entry of entries) {
-    const full = join(dir, entry.name);
+    const full = childPath(base, entry.name);
     let kind: Stats | Dirent = entry;
     try {
       if (entry.isSymbolicLink()) kind = await stat(full);
@@ -117,9 +131,9 @@ async function listDir(dir: string, diagnostics: Diagnostic[], required = false)
 async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required?: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics, required), diagnostics)) {
-    if (folder) candidates.push({ file: join(full, SKILL_FILE), defaultName: name, folder: full });
+    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
-    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: dir });
+    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir) });
     else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true });
   }
   return candidates;
@@ -141,7 +155,7 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
   visited.add(real);
   const entries = await listDir(dir, diagnostics);
   if (prefix.length > 0 && entries.some((entry) => entry.name === SKILL_FILE)) {
-    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: dir }];
+    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir) }];
   }
   const candidates: Candidate[] = [];
   for await (const { name, full, folder } of followed(dir, entries, diagnostics)) {
@@ -171,21 +185,29 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
   return stampOf(await candidatesOf(dir, options, diagnostics), diagnostics);
 }
 
-/** Each candidate's stat (links followed) and the listing's problems; files modified within {@link RACY_MS} go in `recent`. */
-async function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): Promise<DirStamp> {
-  const read = candidates.flatMap(({ file, folder }) => (folder === undefined ? [file] : [file, join(folder, CODEX_POLICY_FILE)]));
-  const files = await Promise.all(
-    read.map(async (file): Promise<readonly [string, string | null]> => {
-      try {
-        const found = await stat(file);
-        if (recent !== undefined && found.mtimeMs > Date.now() - RACY_MS) recent.add(file);
-        return [file, `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`];
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        return [file, code === 'ENOENT' || code === 'ENOTDIR' ? null : `error:${String(code)}`];
-      }
-    }),
-  );
+/**
+ * Each candidate's stat (links followed) and the listing's problems; files modified within {@link RACY_MS} go in `recent`. Stat'ed one
+ * by one on this thread: a hook stamps every skill folder, where a promise per file and an error per missing policy file cost it
+ * seconds at 24k folders (docs/benchmarks.md, "24k SKILL.md folders").
+ */
+function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): DirStamp {
+  const files: (readonly [string, string | null])[] = [];
+  const racyAfter = Date.now() - RACY_MS;
+  // `rare`: a file most folders lack (the policy file), told missing without making a stat.
+  const stamp = (file: string, rare: boolean): void => {
+    try {
+      const found = rare && !existsSync(file) ? undefined : statSync(file, { throwIfNoEntry: false });
+      if (found !== undefined && recent !== undefined && found.mtimeMs > racyAfter) recent.add(file);
+      files.push([file, found === undefined ? null : `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`]);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      files.push([file, code === 'ENOTDIR' ? null : `error:${String(code)}`]);
+    }
+  };
+  for (const { file, folder } of candidates) {
+    stamp(file, false);
+    if (folder !== undefined) stamp(policyFileOf(folder), true);
+  }
   return { files, diagnostics: [...listing] };
 }
 
@@ -202,7 +224,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const memo = options.memo;
   const recent = memo === undefined ? undefined : new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
-  const stamp = await stampOf(candidates, diagnostics, recent);
+  const stamp = stampOf(candidates, diagnostics, recent);
 
   const results: Loaded[] = new Array(candidates.length);
   const stats = memo === undefined ? undefined : new Map(stamp.files);
@@ -210,7 +232,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     const own = stats?.get(candidate.file);
     // No file (a folder without SKILL.md), an unreadable stat, or one that may not tell the next write apart: read it, as without a memo.
     if (own === undefined || own === null || own.startsWith('error:')) return undefined;
-    const policyFile = candidate.folder === undefined ? undefined : join(candidate.folder, CODEX_POLICY_FILE);
+    const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
     if (recent!.has(candidate.file) || (policyFile !== undefined && recent!.has(policyFile))) return undefined;
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     return `${own}\0${policy}\0${candidate.defaultName}`;
@@ -256,7 +278,7 @@ async function loadCandidate(candidate: Candidate, options: ScanOptions, limits:
   if (read.state === 'gone') return { found: undefined, diagnostics: [] };
   if (read.state === 'failed') return { found: undefined, diagnostics: [read.diagnostic] };
   const diagnostics: Diagnostic[] = [];
-  const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(join(candidate.folder, CODEX_POLICY_FILE));
+  const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(policyFileOf(candidate.folder));
   if (policy?.diagnostic !== undefined) diagnostics.push(policy.diagnostic);
   const parsed = parseSkillFile(read.text, {
     path: candidate.file,

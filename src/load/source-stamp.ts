@@ -11,7 +11,7 @@ import type { ToolsFileStat } from './tools-cache.js';
  * problems, tools files' stats, MCP skills, this package's version): equal stamps mean equal catalogs (docs/store.md). Stats are taken
  * before a scan reads, so a file written meanwhile misses.
  */
-const STAMP_FORMAT = 2;
+const STAMP_FORMAT = 3;
 
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
@@ -29,13 +29,28 @@ export function sourceStamp(inputs: StampInputs): string | undefined {
   const { watch: _watch, toolsCache: _cache, demo: _demo, demoDir: _demoDir, ...options } = inputs.options;
   const hash = createHash('sha256');
   hash.update(JSON.stringify([STAMP_FORMAT, packageVersion(), options]));
-  hash.update(JSON.stringify(inputs.dirs));
+  hash.update(JSON.stringify(inputs.dirs.map(dirDigest)));
   hash.update(JSON.stringify(inputs.tools));
   for (const server of inputs.mcp) {
     hashSkills(hash, server.skills);
     hash.update(JSON.stringify(server.diagnostics));
   }
   return hash.digest('hex');
+}
+
+const dirDigests = new WeakMap<StampInputs['dirs'][number], string>();
+
+/**
+ * The sha256 of `dir`'s JSON, kept while `dir` lives: both stamps of a catalog ({@link catalogStamps}) hash the digest, not the
+ * folder's JSON again (megabytes at 24k skill folders).
+ */
+function dirDigest(dir: StampInputs['dirs'][number]): string {
+  let digest = dirDigests.get(dir);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(JSON.stringify(dir)).digest('hex');
+    dirDigests.set(dir, digest);
+  }
+  return digest;
 }
 
 /** A catalog's two stamps; undefined when a tools file has no stat. */
