@@ -88,16 +88,6 @@ export const BUNDLED_RELEVANCE: RelevanceByKind = (bundled as unknown as { kinds
 export interface ShownCut {
   readonly relative: number;
   readonly floor: number;
-  /** A skill library's request of more than `longWords` words (a pasted task statement) reaches down to `longRelative` instead of `relative`. */
-  readonly longWords?: number;
-  readonly longRelative?: number;
-}
-
-/** The cut for `message` to a catalogue of `kind`: tool lists and short requests keep `relative` (docs/retrieval.md, seventeenth round). */
-export function shownCutFor(cut: ShownCut, kind: CatalogKind, message: string): ShownCut {
-  if (kind !== 'skills' || cut.longWords === undefined || cut.longRelative === undefined || cut.longRelative === cut.relative) return cut;
-  const words = message.split(/\s+/u).filter((word) => word !== '').length;
-  return words > cut.longWords ? { ...cut, relative: cut.longRelative } : cut;
 }
 
 /** How many of `scores` (best first, non-increasing) to show, at most `k`. */

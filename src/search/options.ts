@@ -82,8 +82,7 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly relevance?: RelevanceModels | RelevanceByKind;
   /**
    * A hit after a first one that passed the threshold is shown when it passes too, or scores at least `relative` × the first's
-   * and `floor` × the threshold; `{relative: 1, floor: 1}`: the threshold alone. A skill library's request of more than `longWords`
-   * words reads `longRelative` for `relative`. @default {relative: 0.1, floor: 0.25, longWords: 40, longRelative: 0.1}
+   * and `floor` × the threshold; `{relative: 1, floor: 1}`: the threshold alone. @default {relative: 0.1, floor: 0.25}
    */
   readonly shownCut?: Partial<ShownCut>;
   /**
@@ -165,7 +164,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   mode: 'hybrid',
   abstain: 'balanced',
   relevance: BUNDLED_RELEVANCE,
-  shownCut: Object.freeze({ relative: 0.1, floor: 0.25, longWords: 40, longRelative: 0.1 }),
+  shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
   everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ skills: Object.freeze({ terms: 24, denseShare: 0 }), tools: Object.freeze({ terms: 32, denseShare: 0 }) }),
@@ -263,7 +262,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     mode: assertMode('mode', merged.mode),
     abstain: assertAbstainSetting('abstain', merged.abstain),
     relevance: merged.relevance,
-    shownCut: nested('shownCut', { relative: share, floor: share, longWords: assertNonNegativeInteger, longRelative: share }),
+    shownCut: nested('shownCut', { relative: share, floor: share }),
     everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger, coverage: share, bm25Share: ratio }),
     denseShare: share('denseShare', merged.denseShare),
     longQuery: resolveLongQuery(merged.longQuery),

@@ -5,7 +5,7 @@ import type { LexicalMatch, LexicalSearcher } from '../lexical/lexical-index.js'
 import { tokenize } from '../lexical/tokenize.js';
 import type { AbstainSetting, HitExplanation, SearchHit, SearchMode, SearchRequest, Skill, SkillSearcher } from '../types.js';
 import type { DenseSide } from '../vector-index/vector-index.js';
-import { assertAbstainSetting, longEntry, relevanceFor, scoringDepth, shownCount, shownCutFor, thresholdFor, type RelevanceModels } from './abstention.js';
+import { assertAbstainSetting, longEntry, relevanceFor, scoringDepth, shownCount, thresholdFor, type RelevanceModels } from './abstention.js';
 import { boundaryOf } from './boundaries.js';
 import { rankDense, rankHybrid, rankLexical, type RankedList } from './candidates.js';
 import { Centroid } from './centering.js';
@@ -94,8 +94,7 @@ export abstract class RankedSearch implements SkillSearcher {
     // The user chose: named skills are shown alone. With abstention off (eval's ranked lists) the ranked list follows them.
     if (hits.length > 0 && threshold > 0) return hits;
     const everyday = lacksSpecificEvidence(ranked.ranked, ranked.query.terms.size, this.size, this.options.everydayGate);
-    const shown =
-      everyday && threshold > 0 ? 0 : shownCount(scores, threshold, shownCutFor(this.options.shownCut, this.#kindOf(this.catalog), query), k - hits.length);
+    const shown = everyday && threshold > 0 ? 0 : shownCount(scores, threshold, this.options.shownCut, k - hits.length);
     for (const [i, hit] of ranked.ranked.entries()) {
       if (i === shown) break;
       const scoring = explanation && {

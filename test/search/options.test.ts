@@ -17,7 +17,7 @@ describe('ENGINE_DEFAULTS', () => {
       mode: 'hybrid',
       abstain: 'balanced',
       relevance: BUNDLED_RELEVANCE,
-      shownCut: { relative: 0.1, floor: 0.25, longWords: 40, longRelative: 0.1 },
+      shownCut: { relative: 0.1, floor: 0.25 },
       everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 },
       denseShare: 0.65,
       longQuery: { skills: { terms: 24, denseShare: 0 }, tools: { terms: 32, denseShare: 0 } },

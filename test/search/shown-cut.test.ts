@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownCount, shownCutFor } from '../../src/search/abstention.js';
+import { shownCount } from '../../src/search/abstention.js';
 
 const threshold = 0.2;
 const before = { relative: 1, floor: 1 };
@@ -26,14 +26,5 @@ describe('shownCount', () => {
 
   it('shows every hit at threshold 0 (abstention off), up to k', () => {
     expect(shownCount([0.01, 0, 0], 0, before, 2)).toBe(2);
-  });
-});
-
-describe('shownCutFor', () => {
-  const cut = { relative: 0.1, floor: 0.25, longWords: 3, longRelative: 0.03 };
-  it('gives a skill library’s request over longWords words the long relative limit, and nothing else', () => {
-    expect(shownCutFor(cut, 'skills', 'one two three four').relative).toBe(0.03);
-    expect(shownCutFor(cut, 'skills', 'one two three').relative).toBe(0.1);
-    expect(shownCutFor(cut, 'tools', 'one two three four').relative).toBe(0.1);
   });
 });
