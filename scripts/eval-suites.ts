@@ -7,7 +7,7 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the third to sixteenth sets (`library-r3`, `library-r4`,
+ * split is large enough to judge one request at a time; the task statements (`library-tasks`) are all `dev`; the third to sixteenth sets (`library-r3`, `library-r4`,
  * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`, `library-r13`, `library-r14`, `library-r15`, `library-r16`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
@@ -79,6 +79,8 @@ export const LIBRARY_REQUESTS = {
   'library-r15': fixture('library-queries-r15.jsonl'),
   /** A fifth set like r12 (every skill, lengths in quarters, 100 everyday messages), over a third of its longest answerable messages over 80 words; a blind judge of long messages. */
   'library-r16': fixture('library-queries-r16.jsonl'),
+  /** Pasted task statements (100–140 words, SkillsBench-shaped), most with two to five fitting skills, 15 with none: development data only. */
+  'library-tasks': fixture('library-tasks-dev.jsonl'),
 } as const;
 export type LibrarySuite = keyof typeof LIBRARY_REQUESTS;
 export const LIBRARY_QUERIES = LIBRARY_REQUESTS.library;
@@ -88,6 +90,8 @@ export const FRESH_LIBRARY_SETS = (Object.keys(LIBRARY_REQUESTS) as LibrarySuite
 export const freshLibrarySetsThrough = (last: LibrarySuite): LibrarySuite[] => FRESH_LIBRARY_SETS.slice(0, FRESH_LIBRARY_SETS.indexOf(last) + 1);
 /** Suites held out whole: every request is in `test` (every fresh set but r2, split 25/25/50 below). */
 const ALL_TEST: ReadonlySet<SuiteName> = new Set(['skillsbench', ...FRESH_LIBRARY_SETS.filter((name) => name !== 'library-r2')]);
+/** Suites that are development data whole: every request is in `dev`. */
+const ALL_DEV: ReadonlySet<SuiteName> = new Set(['library-tasks']);
 
 export const SPLIT_SEED = 'skill-search-split-1';
 export const SPLITS = ['train', 'dev', 'test'] as const;
@@ -116,6 +120,7 @@ const SPLIT_BOUNDS: Partial<Record<SuiteName, readonly [number, number]>> = { 'l
 
 export function splitOf(suite: SuiteName, id: string): Split {
   if (ALL_TEST.has(suite)) return 'test';
+  if (ALL_DEV.has(suite)) return 'dev';
   const digest = createHash('sha256').update(`${SPLIT_SEED}:${suite}:${id}`).digest();
   const u = digest.readUInt32BE(0) / 2 ** 32;
   const [train, dev] = SPLIT_BOUNDS[suite] ?? [0.6, 0.8];

@@ -282,3 +282,32 @@ describe.each(WHOLE_LIBRARY_SETS)('the library set $suite, pre-registered and he
     expect(loaded!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
   });
 });
+
+describe('the task statements over the library (library-tasks), development data whole', () => {
+  it('are well-formed: unique libtask-NNN ids, 100 to 300 words each, 15 with no skill, the rest with one to five', async () => {
+    const queries = await readEvalQueries(LIBRARY_REQUESTS['library-tasks']);
+    const ids = queries.map((query) => query.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^libtask-\d{3}$/.test(id))).toBe(true);
+    expect(queries.length).toBe(95);
+    expect(queries.every(({ query }) => wordCount(query) >= 100 && wordCount(query) <= 300)).toBe(true);
+    expect(queries.filter((query) => query.relevant.length === 0).length).toBe(15);
+    const answerable = queries.filter((query) => query.relevant.length > 0);
+    expect(answerable.every((query) => query.relevant.length <= 5)).toBe(true);
+    expect(answerable.filter((query) => query.relevant.length >= 2).length).toBeGreaterThanOrEqual(60);
+  });
+
+  it('is all dev: nothing in train or test, and it searches the library', async () => {
+    const ids = (await readEvalQueries(LIBRARY_REQUESTS['library-tasks'])).map((query) => query.id);
+    expect(ids.every((id) => splitOf('library-tasks', id) === 'dev')).toBe(true);
+    expect(catalogOf('library-tasks')).toBe('library');
+  });
+
+  it.skipIf(!existsSync(join(EVAL_DIR, 'library')))('loads nothing for train or test, and every label is a library skill', async () => {
+    const names = new Set(librarySkills().map((skill) => skill.name));
+    expect((await loadSuite('library-tasks', { splits: ['train', 'test'] }))?.queries).toEqual([]);
+    const loaded = await loadSuite('library-tasks', { splits: ['dev'] });
+    expect(loaded!.queries.length).toBe(95);
+    expect(loaded!.queries.flatMap((query) => query.relevant).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
