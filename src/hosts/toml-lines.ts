@@ -142,12 +142,11 @@ function withoutSection(lines: readonly string[], section: TomlSection): string 
 }
 
 /** A value as TOML on one line: a string, or an array of strings. */
-function tomlValue(value: string | number | readonly string[]): string {
-  if (typeof value === 'number') return String(value);
+function tomlValue(value: string | readonly string[]): string {
   return typeof value === 'string' ? tomlString(value) : `[${value.map(tomlString).join(', ')}]`;
 }
 
-export type TableKeys = Readonly<Record<string, string | number | readonly string[] | undefined>>;
+export type TableKeys = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
  * `text` with the keys of the table `path` set to `values` (undefined removes one), each on a line of its own: a

@@ -8,28 +8,14 @@ import { parseToml, tomlKey, tomlString, valueAt, withTableKeys } from './toml-l
 const SERVER_PATH = ['mcp_servers', 'skill-search'] as const;
 export const TOML_SERVER_TABLE = tomlKey(SERVER_PATH);
 
-/**
- * Codex's `startup_timeout_sec` for our server: how long it waits for `initialize` and `tools/list`
- * before starting the session without our tools (its default is 10 s). A fast start is not slowed;
- * a loaded machine took longer than 10 s (docs/hosts.md, "MCP startup under load").
- */
-export const CODEX_STARTUP_TIMEOUT_SEC = 30;
-
 export function serverTable(server: McpServerEntry): string {
-  return [
-    `[${TOML_SERVER_TABLE}]`,
-    `command = ${tomlString(server.command)}`,
-    `args = [${server.args.map(tomlString).join(', ')}]`,
-    `startup_timeout_sec = ${CODEX_STARTUP_TIMEOUT_SEC}`,
-    '',
-  ].join('\n');
+  return [`[${TOML_SERVER_TABLE}]`, `command = ${tomlString(server.command)}`, `args = [${server.args.map(tomlString).join(', ')}]`, ''].join('\n');
 }
 
-/** A table install writes: `command` and `args`, running `… skill-search[.js] … mcp`, and a `startup_timeout_sec` (any, or none: older installs). */
+/** A table install writes: only `command` and `args`, running `… skill-search[.js] … mcp`. */
 export function isOurServer(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { command, args, startup_timeout_sec: startupTimeout, ...rest } = value as Record<string, unknown>;
-  if (startupTimeout !== undefined && typeof startupTimeout !== 'number') return false;
+  const { command, args, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0 || typeof command !== 'string' || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return false;
   const words = [command, ...args];
   return words.at(-1) === 'mcp' && words.some((word) => /(?:^|[/\\])skill-search(?:\.js)?$/.test(word));
@@ -45,14 +31,11 @@ export function userServer(text: string, file: string): unknown {
 export function withServerTable(text: string, server: McpServerEntry, file: string): string {
   if (userServer(text, file) !== undefined) return text;
   const byHand = `add this table by hand: ${serverTable(server).trimEnd().replaceAll('\n', '; ')}`;
-  // A timeout the user set on our table is theirs to keep.
-  const current = valueAt(parseToml(text, file), [...SERVER_PATH, 'startup_timeout_sec']);
-  const startupTimeout = typeof current === 'number' ? current : CODEX_STARTUP_TIMEOUT_SEC;
-  return withTableKeys(text, SERVER_PATH, { command: server.command, args: server.args, startup_timeout_sec: startupTimeout }, file, byHand);
+  return withTableKeys(text, SERVER_PATH, { command: server.command, args: server.args }, file, byHand);
 }
 
 /** `text` without our table (and the blank line we put before it); the same string when it is absent or the user's. */
 export function withoutServerTable(text: string, file: string): string {
   if (!isOurServer(valueAt(parseToml(text, file), SERVER_PATH))) return text;
-  return withTableKeys(text, SERVER_PATH, { command: undefined, args: undefined, startup_timeout_sec: undefined }, file, `remove [${TOML_SERVER_TABLE}] by hand`);
+  return withTableKeys(text, SERVER_PATH, { command: undefined, args: undefined }, file, `remove [${TOML_SERVER_TABLE}] by hand`);
 }

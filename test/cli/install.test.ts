@@ -115,7 +115,7 @@ describe('install codex', () => {
     write('.codex/config.toml', CONFIG);
     const out = await cli(['install', 'codex', '--command', 'skill-search']);
     expect(out.stdout).toContain('Codex runs a hook only once it is trusted: install recorded the trust for this hook in ~/.codex/config.toml.');
-    expect(read('.codex/config.toml')).toBe(`${CONFIG}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\nstartup_timeout_sec = 30\n\n${trustTable()}`);
+    expect(read('.codex/config.toml')).toBe(`${CONFIG}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable()}`);
     expect(JSON.parse(read('.codex/hooks.json')).hooks.UserPromptSubmit[0].hooks[0].command).toBe('skill-search hook codex');
     const again = await cli(['install', 'codex', '--command', 'skill-search']);
     expect(again.stdout).toContain('~/.codex/config.toml: already has the MCP server "skill-search" (skill-search mcp), and the hook\'s trust entry');
@@ -144,7 +144,7 @@ describe('install codex', () => {
     hooks.hooks.UserPromptSubmit.unshift({ hooks: [{ type: 'command', command: 'echo mine' }] });
     write('.codex/hooks.json', JSON.stringify(hooks, null, 2));
     const moved = await cli(['install', 'codex', '--command', 'skill-search']);
-    expect(read('.codex/config.toml')).toBe(`[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\nstartup_timeout_sec = 30\n\n${trustTable(1)}`);
+    expect(read('.codex/config.toml')).toBe(`[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n${trustTable(1)}`);
     // Only the trust entry changed: the message names it alone, not the MCP server.
     expect(moved.stdout).toContain("~/.codex/config.toml: updated the hook's trust entry (the hash Codex checks before it runs the hook) (original kept in");
     expect(moved.stdout).not.toContain('MCP server');
@@ -153,7 +153,7 @@ describe('install codex', () => {
   it('--project writes the hook in the project and its trust in the user config.toml (Codex reads trust only there)', async () => {
     mkdirSync(path.join(home, 'proj'));
     await cli(['install', 'codex', '--project', '--cwd', path.join(home, 'proj'), '--command', 'skill-search']);
-    expect(read('proj/.codex/config.toml')).toBe('[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\nstartup_timeout_sec = 30\n');
+    expect(read('proj/.codex/config.toml')).toBe('[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n');
     expect(read('.codex/config.toml')).toBe(`[hooks.state."${realpathSync(home)}/proj/.codex/hooks.json:user_prompt_submit:0:0"]\ntrusted_hash = "${HASH}"\n`);
     await cli(['uninstall', 'codex', '--project', '--cwd', path.join(home, 'proj')]);
     expect(existsSync(path.join(home, '.codex/config.toml'))).toBe(false);
@@ -176,9 +176,7 @@ describe('install codex', () => {
   it('updates its own table in place, and removes it even after other edits', async () => {
     write('.codex/config.toml', `[mcp_servers.skill-search]\ncommand = "node"\nargs = ["/old/bin/skill-search.js", "mcp"]\n\n[tui]\ntheme = "x"\n`);
     await cli(['install', 'codex', '--command', 'skill-search']);
-    expect(read('.codex/config.toml')).toBe(
-      `[mcp_servers.skill-search]\nstartup_timeout_sec = 30\ncommand = "skill-search"\nargs = ["mcp"]\n\n[tui]\ntheme = "x"\n\n${trustTable()}`,
-    );
+    expect(read('.codex/config.toml')).toBe(`[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n[tui]\ntheme = "x"\n\n${trustTable()}`);
     write('.codex/config.toml', read('.codex/config.toml').replace('theme = "x"\n', 'theme = "x"\nextra = 1\n'));
     await cli(['uninstall', 'codex']);
     expect(read('.codex/config.toml')).toBe(`[tui]\ntheme = "x"\nextra = 1\n`);
@@ -201,7 +199,7 @@ describe('install codex', () => {
     const out = await cli(['install', 'codex', '--command', 'skill-search']);
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(
-      /^skill-search: .*\.codex\/config\.toml: cannot be edited safely here; add this table by hand: \[mcp_servers\.skill-search\]; command = "skill-search"; args = \["mcp"\]; startup_timeout_sec = 30; nothing was changed\n$/,
+      /^skill-search: .*\.codex\/config\.toml: cannot be edited safely here; add this table by hand: \[mcp_servers\.skill-search\]; command = "skill-search"; args = \["mcp"\]; nothing was changed\n$/,
     );
     expect(read('.codex/config.toml')).toBe(inline);
     expect(existsSync(path.join(home, '.codex/hooks.json'))).toBe(false);
@@ -213,7 +211,7 @@ describe('install codex', () => {
     await cli(['install', 'codex', '--command', 'skill-search']);
     const installed = parseToml(read('.codex/config.toml'));
     expect(installed.notes).toBe('[mcp_servers.skill-search]\ncommand = "not a table"\n');
-    expect(installed.mcp_servers).toEqual({ 'skill-search': { command: 'skill-search', args: ['mcp'], startup_timeout_sec: 30 } });
+    expect(installed.mcp_servers).toEqual({ 'skill-search': { command: 'skill-search', args: ['mcp'] } });
     await cli(['uninstall', 'codex']);
     expect(read('.codex/config.toml')).toBe(tricky);
 
@@ -271,7 +269,7 @@ describe('print-config', () => {
 
   it('prints the Codex TOML table', async () => {
     const out = await cli(['print-config', '--host', 'codex', '--command', 'skill-search']);
-    expect(out.stdout).toContain('[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\nstartup_timeout_sec = 30\n');
+    expect(out.stdout).toContain('[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n');
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withTrustEntry, withoutTrustEntry } from '../../src/hosts/codex-trust.js';
 import { SkillSearchError } from '../../src/errors.js';
 import { type TomlTable, valueAt } from '../../src/hosts/toml-lines.js';
-import { CODEX_STARTUP_TIMEOUT_SEC, isOurServer, withServerTable, withoutServerTable } from '../../src/hosts/toml-table.js';
+import { isOurServer, withServerTable, withoutServerTable } from '../../src/hosts/toml-table.js';
 
 const SERVER = { command: 'skill-search', args: ['mcp'] };
 const SERVER_PATH = ['mcp_servers', 'skill-search'];
@@ -65,7 +65,7 @@ describe('config.toml edits', () => {
         expect(valueAt(parsed, ['hooks', 'state', TRUST.key, 'trusted_hash'])).toBe(TRUST.hash);
         const existing = valueAt(parse(text) as TomlTable, SERVER_PATH);
         const userServer = existing !== undefined && !isOurServer(existing);
-        expect(valueAt(parsed, SERVER_PATH)).toEqual(userServer ? existing : { ...SERVER, startup_timeout_sec: CODEX_STARTUP_TIMEOUT_SEC });
+        expect(valueAt(parsed, SERVER_PATH)).toEqual(userServer ? existing : SERVER);
         const removed = withoutTrustEntry(withoutServerTable(installed, 'config.toml'), TRUST, 'config.toml');
         if (userServer) expect(valueAt(parse(removed) as TomlTable, SERVER_PATH)).toEqual(existing);
         const hadOurOldTable = text.includes('/old/skill-search.js');
@@ -77,19 +77,11 @@ describe('config.toml edits', () => {
     );
   });
 
-  it("keeps a startup_timeout_sec the user set on our table, and writes ours where there is none", () => {
-    const server = { command: 'skill-search', args: ['mcp'] };
-    const theirs = '[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\nstartup_timeout_sec = 90\n';
-    expect(withServerTable(theirs, server, 'config.toml')).toBe(theirs);
-    expect(valueAt(parse(withServerTable('', server, 'config.toml')) as TomlTable, [...SERVER_PATH, 'startup_timeout_sec'])).toBe(CODEX_STARTUP_TIMEOUT_SEC);
-    expect(withoutServerTable(theirs, 'config.toml')).toBe('');
-  });
-
   it('replaces our old table, not a look-alike header inside a multi-line string', () => {
     const fake = 'notes = """\n[mcp_servers.skill-search]\ncommand = "x"\n"""\n';
     const text = `${fake}\n[mcp_servers.skill-search]\ncommand = "node"\nargs = ["/old/skill-search.js", "mcp"]\n\n[tui]\n`;
     const installed = withServerTable(text, SERVER, 'config.toml');
-    expect(installed).toBe(`${fake}\n[mcp_servers.skill-search]\nstartup_timeout_sec = 30\ncommand = "skill-search"\nargs = ["mcp"]\n\n[tui]\n`);
+    expect(installed).toBe(`${fake}\n[mcp_servers.skill-search]\ncommand = "skill-search"\nargs = ["mcp"]\n\n[tui]\n`);
     expect(withoutServerTable(installed, 'config.toml')).toBe(`${fake}\n[tui]\n`);
   });
 });
