@@ -143,12 +143,14 @@ async function registryEvidence(messages: readonly string[]): Promise<Case['lexi
   const index = new LexicalIndex();
   for (const skill of (await loadToolsJsonl(POOL)).skills) index.upsert(skill);
   const { minTerms, max } = ENGINE_DEFAULTS.queryChunks;
+  // A skill registry, as the gate was chosen for skill libraries: the skills kind's long-query ramp.
+  const ramp = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills };
   const search = { boost: ENGINE_DEFAULTS.fieldBoosts, fuzzy: ENGINE_DEFAULTS.fuzzy, prefixMinLength: ENGINE_DEFAULTS.prefixMinLength };
   return messages
     .filter((message) => message.length >= LONG.min && message.length <= LONG.max)
     .filter((message) => {
       const terms = new Set(tokenize(message)).size;
-      return terms >= minTerms && denseShareFor(terms, ENGINE_DEFAULTS) > 0 && queryChunks(message, max).length > 0;
+      return terms >= minTerms && denseShareFor(terms, ramp) > 0 && queryChunks(message, max).length > 0;
     })
     .map((message) => index.search(message, ENGINE_DEFAULTS.candidates, search).slice(0, 2));
 }

@@ -25,6 +25,7 @@ import {
   type FusionParameters,
 } from '../src/search/fusion.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
+import type { LongQueryByKind } from '../src/search/options.js';
 import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
 import { lexicalEntry } from '../src/lexical/lexical-entry.js';
 import { catalogKind, rerankedOrders, type CatalogKind, type RerankCandidate, type RerankModel } from '../src/search/rerank.js';
@@ -157,7 +158,9 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
   return cases;
 }
 
-export type Reordering = Pick<FusionParameters, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
+export type Reordering = Pick<FusionParameters, 'denseShare' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
+  /** The long-query ramp per catalogue kind (`EngineOptions.longQuery`); each case takes its own kind's. */
+  readonly longQuery: LongQueryByKind;
   /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
   readonly centring: boolean;
   /** The evidence re-ranker (`rerank.ts`), or one per catalogue kind (each case takes its own), applied before the boundaries; none when absent. */
@@ -197,7 +200,8 @@ export function fusedOrders(c: RankingCase, params: Reordering): number[] {
     .filter((hit) => (hit.lexical ?? 0) > 0)
     .map((hit) => ({ score: hit.lexical!, coverage: hit.coverage ?? 0 }))
     .sort((a, b) => b.score - a.score);
-  const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, params), lexical, params.lexicalEvidence);
+  const ramp = { denseShare: params.denseShare, longQuery: params.longQuery[c.kind] };
+  const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, ramp), lexical, params.lexicalEvidence);
   const best = lexical[0]?.score ?? 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;

@@ -4,7 +4,8 @@
  * (words, per-query-lengths.ts' classes) for today's engine, BM25 alone, the fused order without the
  * re-ranker, and the long-request levers the fifteenth round weighs (docs/retrieval.md, "Very long
  * requests"): the re-ranker left out past N distinct query terms, `longQuery.terms` set to N.
- * "today" is the engine's defaults (`longQuery.terms` 32 until the fifteenth round, 24 after it).
+ * "today" is the engine's defaults (`longQuery.terms` 32 until the fifteenth round, 24 after it; per catalogue kind
+ * since the sixteenth). The levers set `terms` for every kind.
  *
  *   SKILL_SEARCH_EVAL_DIR=/work/shared/eval npx tsx scripts/read-long-requests.ts [--through library-r13] [--terms 16,20,24,28,32]
  */
@@ -49,13 +50,15 @@ const bm25Order = (c: RankingCase): number[] =>
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
 const variants: [string, (c: RankingCase) => number[]][] = [
-  [`today (longQuery.terms ${engine.longQuery.terms})`, (c) => indexOrder(c, engine)],
+  [`today (longQuery.terms ${engine.longQuery.skills.terms}, tools ${engine.longQuery.tools.terms})`, (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],
   ['fused, no re-ranker', (c) => indexOrder(c, ENGINE_FUSION)],
 ];
 for (const n of values.terms.split(',').map(Number)) {
   variants.push([`no re-ranker past ${n} terms`, (c) => indexOrder(c, c.query.terms.size > n ? ENGINE_FUSION : engine)]);
-  variants.push([`longQuery.terms ${n}`, (c) => indexOrder(c, { ...engine, longQuery: { ...engine.longQuery, terms: n } })]);
+  // Set for every catalogue kind, as the fifteenth round weighed it.
+  const ramp = { ...engine.longQuery.skills, terms: n };
+  variants.push([`longQuery.terms ${n}`, (c) => indexOrder(c, { ...engine, longQuery: { skills: ramp, tools: ramp } })]);
 }
 
 const ranks = variants.map(([, order]) => cases.map((c) => rankIn(c, order(c))));

@@ -1,6 +1,6 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
-import type { LexicalEvidenceKnobs, ResolvedEngineOptions } from './options.js';
+import type { LexicalEvidenceKnobs, LongQuery, ResolvedEngineOptions } from './options.js';
 
 /**
  * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over this
@@ -24,7 +24,7 @@ export interface Candidate {
 }
 
 /** The fusion knobs (documented on `EngineOptions`). */
-export type FusionParameters = Pick<ResolvedEngineOptions, 'denseShare' | 'longQuery' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'>;
+export type FusionParameters = Pick<ResolvedEngineOptions, 'denseShare' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'>;
 
 /**
  * Whether BM25's first hit (of `lexical`, best first) is a clear match: it scores at least
@@ -81,8 +81,8 @@ export interface QueryContext {
   readonly coverageShare: number;
 }
 
-/** The dense share for a query of `terms` distinct terms (`EngineOptions.longQuery`). */
-export function denseShareFor(terms: number, parameters: Pick<FusionParameters, 'denseShare' | 'longQuery'>): number {
+/** The dense share for a query of `terms` distinct terms under the ramp of the catalogue's kind (`EngineOptions.longQuery`). */
+export function denseShareFor(terms: number, parameters: { readonly denseShare: number; readonly longQuery: LongQuery }): number {
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
   return parameters.denseShare + (longShare - parameters.denseShare) * t;

@@ -7,6 +7,7 @@ import { LEXICAL_DEFAULTS, resolveLexicalKnobs, type LexicalKnobs, type Resolved
 import { resolveVectorIndexKnobs, VECTOR_INDEX_DEFAULTS, type ResolvedVectorIndexKnobs, type VectorIndexKnobs } from '../vector-index/options.js';
 import { assertAbstainSetting, BUNDLED_RELEVANCE, type RelevanceByKind, type RelevanceModels, type ShownCut } from './abstention.js';
 import type { EverydayGate } from './everyday-gate.js';
+import { CATALOG_KINDS, type CatalogKind } from './rerank.js';
 
 /**
  * Every retrieval knob, documented once on its {@link EngineOptions} field or on the layer's own
@@ -39,10 +40,14 @@ export interface LexicalEvidenceKnobs {
   readonly keepAbove: boolean;
 }
 
-interface LongQuery {
+/** Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many (`fusion.ts` `denseShareFor`). */
+export interface LongQuery {
   readonly terms: number;
   readonly denseShare: number;
 }
+
+/** A {@link LongQuery} per catalogue kind (`catalogKind`), as the re-rankers and relevance models are chosen. */
+export type LongQueryByKind = Readonly<Record<CatalogKind, LongQuery>>;
 
 interface Boundaries {
   readonly penalty: number;
@@ -90,8 +95,11 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
   readonly everydayGate?: Partial<EverydayGate>;
   /** Share of the hybrid ordering score given to the (min-max normalised) dense ranker. @default 0.65 */
   readonly denseShare?: number;
-  /** Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many. @default {terms: 24, denseShare: 0} */
-  readonly longQuery?: Partial<LongQuery>;
+  /**
+   * Past `terms` distinct query terms the dense share slides linearly to `denseShare` at twice that many: one ramp for every
+   * catalogue kind, or one per kind (`{skills, tools}`, `catalogKind`). @default {skills: {terms: 24, denseShare: 0}, tools: {terms: 32, denseShare: 0}}
+   */
+  readonly longQuery?: Partial<LongQuery> | { readonly [K in CatalogKind]?: Partial<LongQuery> };
   /** Share of the hybrid ordering score given to a candidate's lexical coverage (share of the query's terms it matches). @default 0 */
   readonly coverageShare?: number;
   /** A clear lexical match ({@link LexicalEvidenceKnobs}). @default {margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false} */
@@ -143,7 +151,7 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly store: string | EntryStore | undefined;
   readonly shownCut: ShownCut;
   readonly everydayGate: EverydayGate;
-  readonly longQuery: LongQuery;
+  readonly longQuery: LongQueryByKind;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: Boundaries;
   readonly queryChunks: QueryChunkOptions;
@@ -159,7 +167,7 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   shownCut: Object.freeze({ relative: 0.1, floor: 0.25 }),
   everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 }),
   denseShare: 0.65,
-  longQuery: Object.freeze({ terms: 24, denseShare: 0 }),
+  longQuery: Object.freeze({ skills: Object.freeze({ terms: 24, denseShare: 0 }), tools: Object.freeze({ terms: 32, denseShare: 0 }) }),
   coverageShare: 0,
   lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
   boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
@@ -211,20 +219,43 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
 }
 
 type Check<T> = (name: string, value: unknown) => T;
-type NestedKnob = 'shownCut' | 'everydayGate' | 'longQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+type NestedKnob = 'shownCut' | 'everydayGate' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+type Checks<T> = { readonly [F in keyof T]: Check<T[F]> };
 const share: Check<number> = (name, value) => assertFinite(name, value, 0, 1);
 const ratio: Check<number> = (name, value) => assertFinite(name, value, 0, 1000);
+
+/** `value`'s fields over `defaults` (`nestedKnobs`), each checked under its `name.field` name, in `checks` order; frozen. */
+function checkedNested<T extends object>(name: string, defaults: T, value: unknown, checks: Checks<T>): T {
+  const given: Record<string, unknown> = nestedKnobs(name, defaults, value);
+  const fields = Object.entries(checks).map(([field, check]) => [field, (check as Check<unknown>)(`${name}.${field}`, given[field])]);
+  return Object.freeze(Object.fromEntries(fields)) as T;
+}
+
+const LONG_QUERY_CHECKS: Checks<LongQuery> = { terms: assertPositiveInteger, denseShare: share };
+
+/** `longQuery` per kind: a `{skills, tools}` object sets each kind's fields over its defaults, any other object every kind's. */
+function resolveLongQuery(value: unknown): LongQueryByKind {
+  const defaults = ENGINE_DEFAULTS.longQuery;
+  if (value === defaults) return defaults;
+  const isObject = typeof value === 'object' && value !== null;
+  if (isObject) assertKnownKeys('SkillSearchEngine', value, [...Object.keys(LONG_QUERY_CHECKS), ...CATALOG_KINDS], 'longQuery');
+  const byKind = isObject && CATALOG_KINDS.some((kind) => kind in value);
+  // Per kind, the fields of one ramp are not also given for every kind.
+  if (byKind) assertKnownKeys('SkillSearchEngine', value, CATALOG_KINDS, 'longQuery');
+  const entry = (kind: CatalogKind): LongQuery =>
+    byKind
+      ? checkedNested(`longQuery.${kind}`, defaults[kind], (value as Partial<Record<CatalogKind, unknown>>)[kind] ?? defaults[kind], LONG_QUERY_CHECKS)
+      : checkedNested('longQuery', defaults[kind], value, LONG_QUERY_CHECKS);
+  return Object.freeze({ skills: entry('skills'), tools: entry('tools') });
+}
 
 /** {@link resolveEngineOptions} for the knobs alone (e.g. a config file's, checked before any model loads). */
 export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
   const { embedder: _embedder, indexDir: _indexDir, store: _store, storeWriter: _storeWriter, ...knobs } = options as EngineOptions;
   const merged = { ...ENGINE_DEFAULTS, ...definedOnly(knobs) };
-  /** A nested knob's fields over its defaults (`nestedKnobs`), each checked under its `knob.field` name, in `checks` order; frozen. */
-  const nested = <K extends NestedKnob>(name: K, checks: { readonly [F in keyof ResolvedEngineKnobs[K]]: Check<ResolvedEngineKnobs[K][F]> }) => {
-    const given: Record<string, unknown> = nestedKnobs(name, ENGINE_DEFAULTS[name], merged[name]);
-    const fields = Object.entries(checks).map(([field, check]) => [field, (check as Check<unknown>)(`${name}.${field}`, given[field])]);
-    return Object.freeze(Object.fromEntries(fields)) as ResolvedEngineKnobs[K];
-  };
+  /** A nested knob's fields over its defaults, checked (`checkedNested`). */
+  const nested = <K extends NestedKnob>(name: K, checks: Checks<ResolvedEngineKnobs[K]>) =>
+    checkedNested<ResolvedEngineKnobs[K]>(name, ENGINE_DEFAULTS[name], merged[name], checks);
   return Object.freeze({
     ...resolveVectorIndexKnobs(knobs),
     k: assertPositiveInteger('k', merged.k),
@@ -234,7 +265,7 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     shownCut: nested('shownCut', { relative: share, floor: share }),
     everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger, coverage: share, bm25Share: ratio }),
     denseShare: share('denseShare', merged.denseShare),
-    longQuery: nested('longQuery', { terms: assertPositiveInteger, denseShare: share }),
+    longQuery: resolveLongQuery(merged.longQuery),
     coverageShare: share('coverageShare', merged.coverageShare),
     lexicalEvidence: nested('lexicalEvidence', { margin: ratio, coverage: share, denseShare: share, keepAbove: assertBoolean }),
     boundaries: nested('boundaries', { penalty: share, insteadBoost: share }),

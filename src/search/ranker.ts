@@ -208,7 +208,9 @@ export abstract class RankedSearch implements SkillSearcher {
       const lexical = catalog.lexical.search(routed.lexical, Math.max(k, this.options.candidates), lexicalSearch);
       return { ranked: rankLexical(lexical, terms, k, nameOf), exact: [], ...explained(lexical) };
     }
-    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, this.options);
+    // The long-query ramp of the catalogue's kind (`catalogKind`).
+    const longQuery = this.options.longQuery[this.#kindOf(catalog)];
+    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, { denseShare: this.options.denseShare, longQuery });
     // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
     const generation = catalog.generation;
     let lexical = mode === 'hybrid' ? catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
-import { ENGINE_DEFAULTS } from '../../src/search/options.js';
+import { ENGINE_DEFAULTS, type EngineOptions } from '../../src/search/options.js';
 import type { Embedder, SearchHit } from '../../src/types.js';
 import { useTempDirs } from '../support/temp-dirs.js';
-import { counting, SKILLS } from './fixtures.js';
+import { counting, KIND_TOOLS, SKILLS } from './fixtures.js';
 
 const tempDir = useTempDirs('engine-dense');
 const QUERIES = ['kubernetes deploy', 'slow database query', 'crop a photo. translate the caption'];
@@ -170,5 +170,21 @@ describe('query chunks', () => {
     embedder.texts.length = 0;
     await engine.search(long, { mode: 'dense' });
     expect(embedder.texts).toHaveLength(5);
+  });
+
+  it("reads the long-query ramp of the catalogue's kind", async () => {
+    const long =
+      'Parse the binary mesh file from the scanner. Compute each component volume in litres. Look up material densities online. Report mass totals per assembly.';
+    const embedded = async (longQuery: EngineOptions['longQuery']): Promise<number> => {
+      const embedder = counting();
+      const engine = await SkillSearchEngine.open({ embedder, queryCacheSize: 0, longQuery });
+      await engine.sync(KIND_TOOLS);
+      embedder.texts.length = 0;
+      await engine.search(long, { mode: 'hybrid' });
+      await engine.close();
+      return embedder.texts.length;
+    };
+    expect(await embedded({ tools: { terms: 4, denseShare: 0 } })).toBe(1);
+    expect(await embedded({ skills: { terms: 4, denseShare: 0 } })).toBeGreaterThan(1);
   });
 });

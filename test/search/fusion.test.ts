@@ -19,9 +19,17 @@ describe('denseShareFor', () => {
   });
 
   it("with the engine's defaults, a pasted task statement of 36 distinct terms is fused with half the dense share, one of 48 by BM25 alone", () => {
-    expect(denseShareFor(24, ENGINE_DEFAULTS)).toBe(0.65);
-    expect(denseShareFor(36, ENGINE_DEFAULTS)).toBeCloseTo(0.325, 10);
-    expect(denseShareFor(48, ENGINE_DEFAULTS)).toBe(0);
+    const skills = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills };
+    expect(denseShareFor(24, skills)).toBe(0.65);
+    expect(denseShareFor(36, skills)).toBeCloseTo(0.325, 10);
+    expect(denseShareFor(48, skills)).toBe(0);
+  });
+
+  it('a tool list keeps the full dense share to 32 distinct terms, half at 48', () => {
+    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools };
+    expect(denseShareFor(32, tools)).toBe(0.65);
+    expect(denseShareFor(48, tools)).toBeCloseTo(0.325, 10);
+    expect(denseShareFor(64, tools)).toBe(0);
   });
 });
 

@@ -20,7 +20,7 @@ describe('ENGINE_DEFAULTS', () => {
       shownCut: { relative: 0.1, floor: 0.25 },
       everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 },
       denseShare: 0.65,
-      longQuery: { terms: 24, denseShare: 0 },
+      longQuery: { skills: { terms: 24, denseShare: 0 }, tools: { terms: 32, denseShare: 0 } },
       coverageShare: 0,
       lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false },
       boundaries: { penalty: 0.2, insteadBoost: 0.1 },
@@ -59,6 +59,14 @@ describe('resolveEngineOptions', () => {
     expect(resolveEngineOptions({ embedder, crossLingual: { enabled: false } }).crossLingual).toEqual({ enabled: false, glossWeights: [1, 1, 1] });
   });
 
+  it('takes one long-query ramp for every catalogue kind, or one per kind over its defaults', () => {
+    const every = resolveEngineOptions({ embedder, longQuery: { terms: 40 } }).longQuery;
+    expect(every).toEqual({ skills: { terms: 40, denseShare: 0 }, tools: { terms: 40, denseShare: 0 } });
+    const tools = resolveEngineOptions({ embedder, longQuery: { tools: { denseShare: 0.3 } } }).longQuery;
+    expect(tools).toEqual({ skills: ENGINE_DEFAULTS.longQuery.skills, tools: { ...ENGINE_DEFAULTS.longQuery.tools, denseShare: 0.3 } });
+    expect(Object.isFrozen(tools.tools)).toBe(true);
+  });
+
   it.each([
     [{ k: 0 }, 'Expected `k` to be a positive integer, got `0`'],
     // JSON would say `null`.
@@ -79,6 +87,13 @@ describe('resolveEngineOptions', () => {
     [{ queryChunks: { maximum: 3 } }, 'Expected an option of SkillSearchEngine, got `queryChunks.maximum` (did you mean `queryChunks.max`?)'],
     [{ everydayGate: { cosin: 0.3 } }, 'Expected an option of SkillSearchEngine, got `everydayGate.cosin` (did you mean `everydayGate.cosine`?)'],
     [{ longQuery: { term: 3 } }, 'Expected an option of SkillSearchEngine, got `longQuery.term` (did you mean `longQuery.terms`?)'],
+    [{ longQuery: { tool: { terms: 3 } } }, 'Expected an option of SkillSearchEngine, got `longQuery.tool` (did you mean `longQuery.tools`?)'],
+    [{ longQuery: { tools: { term: 3 } } }, 'Expected an option of SkillSearchEngine, got `longQuery.tools.term` (did you mean `longQuery.tools.terms`?)'],
+    [
+      { longQuery: { terms: 20, tools: { terms: 3 } } },
+      'Expected an option of SkillSearchEngine, got `longQuery.terms`; its options under `longQuery`: skills, tools',
+    ],
+    [{ longQuery: { skills: { denseShare: 2 } } }, 'Expected `longQuery.skills.denseShare` to be a number from 0 to 1, got `2`'],
     [{ boundaries: { penalties: 0.1 } }, 'Expected an option of SkillSearchEngine, got `boundaries.penalties` (did you mean `boundaries.penalty`?)'],
     [{ shownCut: { flor: 0.1 } }, 'Expected an option of SkillSearchEngine, got `shownCut.flor` (did you mean `shownCut.floor`?)'],
     [
