@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
-const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
+const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 }, shortQuery: { terms: 0, denseShare: 0.9 } };
 
 /** `centered` and `plain` default to `dense`: the tests below are about the mixing, not the centring. */
 function candidate(dense: number, lexical: number, coverage: number, centered = dense, plain = dense): Candidate {
@@ -16,6 +16,14 @@ describe('denseShareFor', () => {
     expect(denseShareFor(15, ranking)).toBeCloseTo(0.4, 10);
     expect(denseShareFor(20, ranking)).toBeCloseTo(0.2, 10);
     expect(denseShareFor(500, ranking)).toBeCloseTo(0.2, 10);
+  });
+
+  it('gives requests of at most shortQuery.terms distinct terms the short share, longer ones the ramp', () => {
+    const short = { ...ranking, shortQuery: { terms: 2, denseShare: 0.9 } };
+    expect(denseShareFor(1, short)).toBe(0.9);
+    expect(denseShareFor(2, short)).toBe(0.9);
+    expect(denseShareFor(3, short)).toBe(0.6);
+    expect(denseShareFor(15, short)).toBeCloseTo(0.4, 10);
   });
 
   it("with the engine's defaults, a pasted task statement of 36 distinct terms is fused with half the dense share, one of 48 by BM25 alone", () => {
