@@ -27,14 +27,14 @@ describe('denseShareFor', () => {
   });
 
   it("with the engine's defaults, a pasted task statement of 36 distinct terms is fused with half the dense share, one of 48 by BM25 alone", () => {
-    const skills = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills };
+    const skills = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills, shortQuery: ENGINE_DEFAULTS.shortQuery };
     expect(denseShareFor(24, skills)).toBe(0.65);
     expect(denseShareFor(36, skills)).toBeCloseTo(0.325, 10);
     expect(denseShareFor(48, skills)).toBe(0);
   });
 
   it('a tool list keeps the full dense share to 32 distinct terms, half at 48', () => {
-    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools };
+    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools, shortQuery: ENGINE_DEFAULTS.shortQuery };
     expect(denseShareFor(32, tools)).toBe(0.65);
     expect(denseShareFor(48, tools)).toBeCloseTo(0.325, 10);
     expect(denseShareFor(64, tools)).toBe(0);
