@@ -51,11 +51,15 @@ const bm25Order = (c: RankingCase): number[] =>
     .filter((i) => (c.candidates[i]!.lexical ?? 0) > 0)
     .sort((a, b) => c.candidates[b]!.lexical! - c.candidates[a]!.lexical! || a - b);
 const denseOnlyOrder = (c: RankingCase): number[] =>
-  indexOrder(c, { ...ENGINE_FUSION, denseShare: 1, shortQuery: { terms: 0, denseShare: 1 }, longQuery: { skills: { terms: 1e9, denseShare: 1 }, tools: { terms: 1e9, denseShare: 1 } } });
+  indexOrder(c, {
+    ...ENGINE_FUSION,
+    denseShare: 1,
+    shortQuery: { terms: 0, denseShare: 1 },
+    longQuery: { skills: { terms: 1e9, denseShare: 1 }, tools: { terms: 1e9, denseShare: 1 } },
+  });
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
-const shortLever = (terms: number, share: number) => (c: RankingCase) =>
-  indexOrder(c, { ...engine, shortQuery: { terms, denseShare: share } });
+const shortLever = (terms: number, share: number) => (c: RankingCase) => indexOrder(c, { ...engine, shortQuery: { terms, denseShare: share } });
 const variants: [string, (c: RankingCase) => number[]][] = [
   ['today', (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],
@@ -147,9 +151,7 @@ const choose = (sets: ReadonlySet<string>): number | undefined => {
   });
   return eligible.sort(
     (a, b) =>
-      count(b, shortMedium, 1) - count(a, shortMedium, 1) ||
-      Math.abs(leverShare(a) - 0.65) - Math.abs(leverShare(b) - 0.65) ||
-      leverTerms(a) - leverTerms(b),
+      count(b, shortMedium, 1) - count(a, shortMedium, 1) || Math.abs(leverShare(a) - 0.65) - Math.abs(leverShare(b) - 0.65) || leverTerms(a) - leverTerms(b),
   )[0];
 };
 const allSets = [...new Set(cases.map((c) => c.suite))];
@@ -170,5 +172,7 @@ for (const out of allSets) {
 }
 const se = Math.sqrt(won + lost - (won - lost) ** 2 / n) / n;
 const whole = choose(new Set(allSets));
-console.log(`out of fold: +${won} −${lost} of ${n}, gain ${((won - lost) / n).toFixed(4)} against SE ${se.toFixed(4)}: gate ${(won - lost) / n > se ? 'passes' : 'fails'}`);
+console.log(
+  `out of fold: +${won} −${lost} of ${n}, gain ${((won - lost) / n).toFixed(4)} against SE ${se.toFixed(4)}: gate ${(won - lost) / n > se ? 'passes' : 'fails'}`,
+);
 console.log(`chosen on every development set: ${whole === undefined ? 'none eligible' : variants[whole]![0]}`);

@@ -82,7 +82,10 @@ export interface QueryContext {
 }
 
 /** The dense share for a query of `terms` distinct terms (`EngineOptions.shortQuery`, then the ramp of the catalogue's kind, `EngineOptions.longQuery`). */
-export function denseShareFor(terms: number, parameters: { readonly denseShare: number; readonly longQuery: LongQuery; readonly shortQuery: ShortQuery }): number {
+export function denseShareFor(
+  terms: number,
+  parameters: { readonly denseShare: number; readonly longQuery: LongQuery; readonly shortQuery: ShortQuery },
+): number {
   if (terms <= parameters.shortQuery.terms) return parameters.shortQuery.denseShare;
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
