@@ -144,7 +144,7 @@ async function registryEvidence(messages: readonly string[]): Promise<Case['lexi
   for (const skill of (await loadToolsJsonl(POOL)).skills) index.upsert(skill);
   const { minTerms, max } = ENGINE_DEFAULTS.queryChunks;
   // A skill registry, as the gate was chosen for skill libraries: the skills kind's long-query ramp.
-  const ramp = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills, shortQuery: ENGINE_DEFAULTS.shortQuery };
+  const ramp = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills };
   const search = { boost: ENGINE_DEFAULTS.fieldBoosts, fuzzy: ENGINE_DEFAULTS.fuzzy, prefixMinLength: ENGINE_DEFAULTS.prefixMinLength };
   return messages
     .filter((message) => message.length >= LONG.min && message.length <= LONG.max)

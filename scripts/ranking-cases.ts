@@ -25,7 +25,7 @@ import {
   type FusionParameters,
 } from '../src/search/fusion.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
-import type { LongQueryByKind, ShortQuery } from '../src/search/options.js';
+import type { LongQueryByKind } from '../src/search/options.js';
 import type { QueryEvidence, RankedEvidence } from '../src/search/relevance.js';
 import { lexicalEntry } from '../src/lexical/lexical-entry.js';
 import { catalogKind, rerankedOrders, type CatalogKind, type RerankCandidate, type RerankModel } from '../src/search/rerank.js';
@@ -161,8 +161,6 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
 export type Reordering = Pick<FusionParameters, 'denseShare' | 'coverageShare' | 'lexicalEvidence' | 'boundaries'> & {
   /** The long-query ramp per catalogue kind (`EngineOptions.longQuery`); each case takes its own kind's. */
   readonly longQuery: LongQueryByKind;
-  /** Short requests' dense share (`EngineOptions.shortQuery`). */
-  readonly shortQuery: ShortQuery;
   /** Whether the centred cosine orders the dense side (`EngineOptions.centring`); false: the plain one. */
   readonly centring: boolean;
   /** The evidence re-ranker (`rerank.ts`), or one per catalogue kind (each case takes its own), applied before the boundaries; none when absent. */
@@ -172,7 +170,6 @@ export type Reordering = Pick<FusionParameters, 'denseShare' | 'coverageShare' |
 export const HAND_SET: Reordering = {
   denseShare: ENGINE_DEFAULTS.denseShare,
   longQuery: ENGINE_DEFAULTS.longQuery,
-  shortQuery: ENGINE_DEFAULTS.shortQuery,
   coverageShare: 0,
   lexicalEvidence: { margin: 0, coverage: 0, denseShare: ENGINE_DEFAULTS.denseShare, keepAbove: false },
   boundaries: { penalty: 0, insteadBoost: 0 },
@@ -203,7 +200,7 @@ export function fusedOrders(c: RankingCase, params: Reordering): number[] {
     .filter((hit) => (hit.lexical ?? 0) > 0)
     .map((hit) => ({ score: hit.lexical!, coverage: hit.coverage ?? 0 }))
     .sort((a, b) => b.score - a.score);
-  const ramp = { denseShare: params.denseShare, longQuery: params.longQuery[c.kind], shortQuery: params.shortQuery };
+  const ramp = { denseShare: params.denseShare, longQuery: params.longQuery[c.kind] };
   const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, ramp), lexical, params.lexicalEvidence);
   const best = lexical[0]?.score ?? 0;
   let min = Number.POSITIVE_INFINITY;

@@ -54,12 +54,11 @@ const denseOnlyOrder = (c: RankingCase): number[] =>
   indexOrder(c, {
     ...ENGINE_FUSION,
     denseShare: 1,
-    shortQuery: { terms: 0, denseShare: 1 },
     longQuery: { skills: { terms: 1e9, denseShare: 1 }, tools: { terms: 1e9, denseShare: 1 } },
   });
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
-const shortLever = (terms: number, share: number) => (c: RankingCase) => indexOrder(c, { ...engine, shortQuery: { terms, denseShare: share } });
+const shortLever = (terms: number, share: number) => (c: RankingCase) => indexOrder(c, c.query.terms.size <= terms ? { ...engine, denseShare: share } : engine);
 const variants: [string, (c: RankingCase) => number[]][] = [
   ['today', (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],

@@ -1,6 +1,6 @@
 import type { LexicalMatch } from '../lexical/lexical-index.js';
 import { denseOrder, type DenseMatch, type DenseScore } from './dense-query.js';
-import type { LexicalEvidenceKnobs, LongQuery, ResolvedEngineOptions, ShortQuery } from './options.js';
+import type { LexicalEvidenceKnobs, LongQuery, ResolvedEngineOptions } from './options.js';
 
 /**
  * Fusion: one ordering score in [0, 1] from the two rankers. Each ranker is normalised over this
@@ -81,12 +81,8 @@ export interface QueryContext {
   readonly coverageShare: number;
 }
 
-/** The dense share for a query of `terms` distinct terms (`EngineOptions.shortQuery`, then the ramp of the catalogue's kind, `EngineOptions.longQuery`). */
-export function denseShareFor(
-  terms: number,
-  parameters: { readonly denseShare: number; readonly longQuery: LongQuery; readonly shortQuery: ShortQuery },
-): number {
-  if (terms <= parameters.shortQuery.terms) return parameters.shortQuery.denseShare;
+/** The dense share for a query of `terms` distinct terms under the ramp of the catalogue's kind (`EngineOptions.longQuery`). */
+export function denseShareFor(terms: number, parameters: { readonly denseShare: number; readonly longQuery: LongQuery }): number {
   const { terms: long, denseShare: longShare } = parameters.longQuery;
   const t = Math.min(1, Math.max(0, (terms - long) / long));
   return parameters.denseShare + (longShare - parameters.denseShare) * t;

@@ -46,12 +46,6 @@ export interface LongQuery {
   readonly denseShare: number;
 }
 
-/** Requests of at most `terms` distinct terms are fused with `denseShare`; `terms` 0 turns it off. */
-export interface ShortQuery {
-  readonly terms: number;
-  readonly denseShare: number;
-}
-
 /** A {@link LongQuery} per catalogue kind (`catalogKind`), as the re-rankers and relevance models are chosen. */
 export type LongQueryByKind = Readonly<Record<CatalogKind, LongQuery>>;
 
@@ -106,8 +100,6 @@ export interface EngineOptions extends VectorIndexKnobs, LexicalKnobs {
    * catalogue kind, or one per kind (`{skills, tools}`, `catalogKind`). @default {skills: {terms: 24, denseShare: 0}, tools: {terms: 32, denseShare: 0}}
    */
   readonly longQuery?: Partial<LongQuery> | { readonly [K in CatalogKind]?: Partial<LongQuery> };
-  /** Requests of at most `terms` distinct terms take this dense share instead of {@link denseShare}; `terms` 0 turns it off. @default {terms: 2, denseShare: 0.85} */
-  readonly shortQuery?: Partial<ShortQuery>;
   /** Share of the hybrid ordering score given to a candidate's lexical coverage (share of the query's terms it matches). @default 0 */
   readonly coverageShare?: number;
   /** A clear lexical match ({@link LexicalEvidenceKnobs}). @default {margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false} */
@@ -149,7 +141,6 @@ type ResolvedApart =
   | 'shownCut'
   | 'everydayGate'
   | 'longQuery'
-  | 'shortQuery'
   | 'lexicalEvidence'
   | 'boundaries'
   | 'queryChunks'
@@ -161,7 +152,6 @@ export interface ResolvedEngineOptions extends ResolvedVectorIndexKnobs, Resolve
   readonly shownCut: ShownCut;
   readonly everydayGate: EverydayGate;
   readonly longQuery: LongQueryByKind;
-  readonly shortQuery: ShortQuery;
   readonly lexicalEvidence: LexicalEvidenceKnobs;
   readonly boundaries: Boundaries;
   readonly queryChunks: QueryChunkOptions;
@@ -178,7 +168,6 @@ export const ENGINE_DEFAULTS: ResolvedEngineKnobs = Object.freeze({
   everydayGate: Object.freeze({ cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 }),
   denseShare: 0.65,
   longQuery: Object.freeze({ skills: Object.freeze({ terms: 24, denseShare: 0 }), tools: Object.freeze({ terms: 32, denseShare: 0 }) }),
-  shortQuery: Object.freeze({ terms: 2, denseShare: 0.85 }),
   coverageShare: 0,
   lexicalEvidence: Object.freeze({ margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false }),
   boundaries: Object.freeze({ penalty: 0.2, insteadBoost: 0.1 }),
@@ -230,7 +219,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
 }
 
 type Check<T> = (name: string, value: unknown) => T;
-type NestedKnob = 'shownCut' | 'everydayGate' | 'shortQuery' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
+type NestedKnob = 'shownCut' | 'everydayGate' | 'lexicalEvidence' | 'boundaries' | 'queryChunks';
 type Checks<T> = { readonly [F in keyof T]: Check<T[F]> };
 const share: Check<number> = (name, value) => assertFinite(name, value, 0, 1);
 const ratio: Check<number> = (name, value) => assertFinite(name, value, 0, 1000);
@@ -277,7 +266,6 @@ export function resolveKnobs(options: EngineKnobs): ResolvedEngineKnobs {
     everydayGate: nested('everydayGate', { cosine: share, matchedTerms: assertNonNegativeInteger, coverage: share, bm25Share: ratio }),
     denseShare: share('denseShare', merged.denseShare),
     longQuery: resolveLongQuery(merged.longQuery),
-    shortQuery: nested('shortQuery', { terms: assertNonNegativeInteger, denseShare: share }),
     coverageShare: share('coverageShare', merged.coverageShare),
     lexicalEvidence: nested('lexicalEvidence', { margin: ratio, coverage: share, denseShare: share, keepAbove: assertBoolean }),
     boundaries: nested('boundaries', { penalty: share, insteadBoost: share }),

@@ -210,7 +210,7 @@ export abstract class RankedSearch implements SkillSearcher {
     }
     // The long-query ramp of the catalogue's kind (`catalogKind`).
     const longQuery = this.options.longQuery[this.#kindOf(catalog)];
-    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, { denseShare: this.options.denseShare, longQuery, shortQuery: this.options.shortQuery });
+    const share = mode === 'dense' ? 1 : denseShareFor(terms.size, { denseShare: this.options.denseShare, longQuery });
     // The lexical side first (synchronous and cheap), so its evidence can spare the chunk embedding.
     const generation = catalog.generation;
     let lexical = mode === 'hybrid' ? catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch) : [];

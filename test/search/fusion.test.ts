@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_DEFAULTS } from '../../src/search/options.js';
 import { boundedScore, denseShareFor, liftedScore, hybridScore, lexicalEvidenceShare, type Candidate, type QueryContext } from '../../src/search/fusion.js';
 
-const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 }, shortQuery: { terms: 0, denseShare: 0.9 } };
+const ranking = { denseShare: 0.6, longQuery: { terms: 10, denseShare: 0.2 } };
 
 /** `centered` and `plain` default to `dense`: the tests below are about the mixing, not the centring. */
 function candidate(dense: number, lexical: number, coverage: number, centered = dense, plain = dense): Candidate {
@@ -18,23 +18,15 @@ describe('denseShareFor', () => {
     expect(denseShareFor(500, ranking)).toBeCloseTo(0.2, 10);
   });
 
-  it('gives requests of at most shortQuery.terms distinct terms the short share, longer ones the ramp', () => {
-    const short = { ...ranking, shortQuery: { terms: 2, denseShare: 0.9 } };
-    expect(denseShareFor(1, short)).toBe(0.9);
-    expect(denseShareFor(2, short)).toBe(0.9);
-    expect(denseShareFor(3, short)).toBe(0.6);
-    expect(denseShareFor(15, short)).toBeCloseTo(0.4, 10);
-  });
-
   it("with the engine's defaults, a pasted task statement of 36 distinct terms is fused with half the dense share, one of 48 by BM25 alone", () => {
-    const skills = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills, shortQuery: ENGINE_DEFAULTS.shortQuery };
+    const skills = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.skills };
     expect(denseShareFor(24, skills)).toBe(0.65);
     expect(denseShareFor(36, skills)).toBeCloseTo(0.325, 10);
     expect(denseShareFor(48, skills)).toBe(0);
   });
 
   it('a tool list keeps the full dense share to 32 distinct terms, half at 48', () => {
-    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools, shortQuery: ENGINE_DEFAULTS.shortQuery };
+    const tools = { denseShare: ENGINE_DEFAULTS.denseShare, longQuery: ENGINE_DEFAULTS.longQuery.tools };
     expect(denseShareFor(32, tools)).toBe(0.65);
     expect(denseShareFor(48, tools)).toBeCloseTo(0.325, 10);
     expect(denseShareFor(64, tools)).toBe(0);

@@ -21,7 +21,6 @@ describe('ENGINE_DEFAULTS', () => {
       everydayGate: { cosine: 0.32, matchedTerms: 1, coverage: 0.6, bm25Share: 0.625 },
       denseShare: 0.65,
       longQuery: { skills: { terms: 24, denseShare: 0 }, tools: { terms: 32, denseShare: 0 } },
-      shortQuery: { terms: 2, denseShare: 0.85 },
       coverageShare: 0,
       lexicalEvidence: { margin: 0, coverage: 0, denseShare: 0.65, keepAbove: false },
       boundaries: { penalty: 0.2, insteadBoost: 0.1 },
