@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoveryContext, parseClaudeCodeHookInput, runClaudeCodeHook, type ClaudeCodeHookOptions } from '../../src/integrations/claude-code-hook.js';
@@ -6,7 +6,7 @@ import { abortError, isAbortError } from '../../src/errors.js';
 import type { SkillService } from '../../src/integrations/service.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import { SKILLS, removeDir, runCli, spawnCli, tempDir } from '../cli/helpers.js';
+import { SKILLS, removeDir, runCli, spawnCli, tempDir, writerUnder } from '../cli/helpers.js';
 
 function skill(name: string, description: string, whenToUse?: string): Skill {
   return {
@@ -282,6 +282,44 @@ describe('skill-search hook claude-code (process)', () => {
       };
       for (let i = 0; i < 150 && !built(); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(built()).toBe(true);
+    } finally {
+      removeDir(cold);
+    }
+  });
+
+  it('a timed-out hook after the background build it started was done (one skill edited since) starts another', async () => {
+    const cold = tempDir();
+    const skills = path.join(cold, 'skills');
+    cpSync(SKILLS, skills, { recursive: true });
+    const hook = () =>
+      spawnCli(['hook', 'claude-code', '--skills-dir', skills, '--model', 'hash', '--timeout-ms', '1'], cold, {
+        stdin: prompt('a test fails sometimes in CI but passes locally, flaky'),
+      });
+    const catalogs = () => {
+      if (!existsSync(path.join(cold, 'store.sqlite'))) return 0;
+      const store = SqliteStore.open(path.join(cold, 'store.sqlite'));
+      try {
+        return store.database.prepare('SELECT count(*) FROM catalogs').pluck().get() as number;
+      } finally {
+        store.close();
+      }
+    };
+    const savedAfter = async (count: number) => {
+      for (let i = 0; i < 150 && catalogs() < count; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      // The builder writes its `built` marker and gives its lease up after the save.
+      for (let i = 0; i < 50 && writerUnder(cold); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      return catalogs();
+    };
+    try {
+      expect((await hook()).stderr).toContain('skill-search hook: building the index in the background');
+      expect(await savedAfter(1)).toBe(1);
+      // Edited as an editor saves: a new file renamed over the old.
+      const file = path.join(skills, 'flaky-tests', 'SKILL.md');
+      writeFileSync(`${file}.tmp`, readFileSync(file, 'utf8').replace(/^description: (.*)$/m, 'description: $1 (revised)'));
+      renameSync(`${file}.tmp`, file);
+      // Within the `warming` marker's TTL, but its build is done: a hook that gets no answer starts the next one.
+      expect((await hook()).stderr).toContain('skill-search hook: building the index in the background');
+      expect(await savedAfter(2)).toBe(2);
     } finally {
       removeDir(cold);
     }

@@ -26,7 +26,7 @@ const HOOK_TIMING = Object.freeze({
   minStdinWait: 1000,
   /** A stalled server (busy reindexing) gets a quarter of the budget, within these bounds, leaving time to answer in-process. */
   serverRequest: { share: 1 / 4, min: 100, max: 1000 },
-  /** A background build started less than this long ago (per marker, see `indexInBackground`) is taken to be still running. */
+  /** A background build started less than this long ago (per marker, see `indexInBackground`) is taken to be still running, unless a build finished since. */
   markerTtl: { warming: 10 * 60_000, snapshot: 2 * 60_000 },
 });
 
@@ -177,10 +177,14 @@ function modifiedAt(file: string): number {
   }
 }
 
-/** Records this attempt in `marker` unless one younger than `ttl` names the same `content`; false then, or when it cannot be written. */
-function claimMarker(marker: string, ttl: number, content = ''): boolean {
+/**
+ * Records this attempt in `marker` unless one younger than `ttl` names the same `content` and no build has finished since it was
+ * written (`builtAt`: that build was the one it announced); false then, or when it cannot be written.
+ */
+function claimMarker(marker: string, ttl: number, builtAt: number, content = ''): boolean {
+  const markedAt = modifiedAt(marker);
   try {
-    if (Date.now() - modifiedAt(marker) < ttl && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
+    if (Date.now() - markedAt < ttl && markedAt > builtAt && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
   } catch {
     // No marker: nobody is at it.
   }
@@ -192,7 +196,8 @@ function claimMarker(marker: string, ttl: number, content = ''): boolean {
  * index (`warming`), after a live search to save the catalog it left unsaved (`snapshot`, naming its
  * `stamp`; the vectors are stored, so it embeds nothing). Not while another builder of this index holds
  * the lease, when one started or saved since `began` (it covers this hook's catalog: six hooks at once
- * start one), or when the marker names the same stamp and is younger than its TTL. True when started.
+ * start one), or when the marker names the same stamp, is younger than its TTL and no build finished after it (a `warming` marker
+ * names no stamp: without that, once a build it announced was done, every timed-out hook for its TTL started none). True when started.
  */
 function indexInBackground(
   values: ParsedValues,
@@ -205,7 +210,7 @@ function indexInBackground(
   if (lease === undefined) return false;
   if (
     (['warming', 'snapshot', 'built'] as const).some((kind) => modifiedAt(besideIndex(indexDir, kind)) >= began) ||
-    !claimMarker(besideIndex(indexDir, marker), HOOK_TIMING.markerTtl[marker], stamp)
+    !claimMarker(besideIndex(indexDir, marker), HOOK_TIMING.markerTtl[marker], modifiedAt(besideIndex(indexDir, 'built')), stamp)
   ) {
     lease.release();
     return false;
