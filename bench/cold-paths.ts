@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from './context.js';
 import { POOL_FILE } from './corpus.js';
@@ -243,7 +243,8 @@ export class ColdRun {
   }
 
   /**
-   * A new home whose `~/.claude/skills` holds the first `size` pool lines as SKILL.md folders (hard links to {@link skillFolders}),
+   * A new home whose `~/.claude/skills` holds the first `size` pool lines as SKILL.md folders (copies of {@link skillFolders}: a hard
+   * link would change the ctime of every file it shares with the homes made before, which the saved catalogs' stamps record),
    * with a project folder in it: the default sources, searched by commands given no source flag and their own index folder.
    */
   skillsCatalog(size: number, label: string): Catalog {
@@ -253,7 +254,7 @@ export class ColdRun {
     const tree = this.#skillFolders(size);
     for (const folder of readdirSync(tree)) {
       mkdirSync(path.join(skills, folder), { recursive: true });
-      linkSync(path.join(tree, folder, 'SKILL.md'), path.join(skills, folder, 'SKILL.md'));
+      copyFileSync(path.join(tree, folder, 'SKILL.md'), path.join(skills, folder, 'SKILL.md'));
     }
     const cwd = path.join(home, 'project');
     mkdirSync(cwd, { recursive: true });
@@ -347,7 +348,7 @@ function skillFile(name: string, description: string): string {
   return `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n`;
 }
 
-/** The SKILL.md of the `at`-th folder of a default-sources catalog with its description changed, saved as an editor does (a new file renamed over it, the hard link left). */
+/** The SKILL.md of the `at`-th folder of a default-sources catalog with its description changed, saved as an editor does (a new file renamed over it). */
 function changeSkillFile(catalog: Catalog, at: number, round: number): void {
   const skills = path.join(catalog.home!, '.claude', 'skills');
   const folders = readdirSync(skills).sort();
