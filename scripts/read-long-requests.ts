@@ -11,42 +11,15 @@
  */
 import { parseArgs } from 'node:util';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
-import { freshLibrarySetsThrough, loadSuite, type LibrarySuite, type SuiteName } from './eval-suites.js';
-import { asEngineSees, ENGINE_FUSION, rankingCases, reorder, type RankingCase, type Reordering } from './ranking-cases.js';
+import type { LibrarySuite } from './eval-suites.js';
+import { bm25Order, CLASSES, indexOrder, libraryDevelopmentCases, rankIn } from './length-classes.js';
+import { asEngineSees, ENGINE_FUSION, rankingCases, type RankingCase, type Reordering } from './ranking-cases.js';
 
 const { values } = parseArgs({
   strict: true,
   options: { through: { type: 'string', default: 'library-r13' }, terms: { type: 'string', default: '16,20,24,28,32' } },
 });
-const SUITES: SuiteName[] = ['library', ...freshLibrarySetsThrough(values.through as LibrarySuite)];
-const cases = (await rankingCases(SUITES, ['train', 'dev', 'test'], 500))
-  .filter((c) => c.answerable && !c.namedRelevant && (c.suite !== 'library' || c.split !== 'test'))
-  .map((c) => asEngineSees(c));
-const texts = new Map<string, string>();
-for (const name of SUITES) for (const q of (await loadSuite(name, { sample: 500 }))!.queries) texts.set(`${name}/${q.id}`, q.query);
-const wordsOf = (c: RankingCase): number => (texts.get(`${c.suite}/${c.id}`) ?? '').split(/\s+/u).filter((w) => w !== '').length;
-
-const CLASSES: readonly (readonly [string, (n: number) => boolean])[] = [
-  ['short', (n) => n <= 6],
-  ['medium', (n) => n >= 7 && n <= 12],
-  ['long', (n) => n >= 13 && n <= 40],
-  ['very long', (n) => n > 40],
-];
-
-/** Rank (0-based) of the first relevant candidate in an order of candidate indexes; Infinity when none. */
-const rankIn = (c: RankingCase, order: readonly number[]): number => {
-  const at = order.findIndex((i) => c.labels[i]);
-  return at < 0 ? Number.POSITIVE_INFINITY : at;
-};
-const indexOrder = (c: RankingCase, params: Reordering): number[] => {
-  const ids = new Map(c.candidates.map((hit, i) => [hit.id, i]));
-  return reorder(c, params).map((hit) => ids.get(hit.id)!);
-};
-const bm25Order = (c: RankingCase): number[] =>
-  c.candidates
-    .map((_, i) => i)
-    .filter((i) => (c.candidates[i]!.lexical ?? 0) > 0)
-    .sort((a, b) => c.candidates[b]!.lexical! - c.candidates[a]!.lexical! || a - b);
+const { cases, wordsOf } = await libraryDevelopmentCases(values.through as LibrarySuite);
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
 const variants: [string, (c: RankingCase) => number[]][] = [
