@@ -173,6 +173,11 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r10': 'fixtures/eval/library-queries-r10.jsonl over ../shared/eval/library',
   'library-r11': 'fixtures/eval/library-queries-r11.jsonl over ../shared/eval/library',
   'library-r12': 'fixtures/eval/library-queries-r12.jsonl over ../shared/eval/library',
+  'library-r13': 'fixtures/eval/library-queries-r13.jsonl over ../shared/eval/library',
+  'library-r14': 'fixtures/eval/library-queries-r14.jsonl over ../shared/eval/library',
+  'library-r15': 'fixtures/eval/library-queries-r15.jsonl over ../shared/eval/library',
+  'library-r16': 'fixtures/eval/library-queries-r16.jsonl over ../shared/eval/library',
+  'library-tasks': 'fixtures/eval/library-tasks-dev.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
 const CENTRINGS = values.centring.split(',').map((value) => value === 'true');
