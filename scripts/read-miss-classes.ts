@@ -53,7 +53,9 @@ const misses = [...hybrid.values()].filter((record) => rankOf(record) !== 1);
 const unread = misses.filter((record) => !classified.has(record.id)).map((record) => record.id);
 const notMissed = [...classified.keys()].filter((id) => !misses.some((record) => record.id === id));
 if (unread.length > 0 || notMissed.length > 0)
-  throw new Error(`${file} does not match the run in ${dir}: unclassified misses ${unread.join(' ') || 'none'}; classified but not missed ${notMissed.join(' ') || 'none'}`);
+  throw new Error(
+    `${file} does not match the run in ${dir}: unclassified misses ${unread.join(' ') || 'none'}; classified but not missed ${notMissed.join(' ') || 'none'}`,
+  );
 
 const count = new Map<string, number>();
 const add = (key: string): void => {
