@@ -1,7 +1,7 @@
 /**
  * One `eval-shared.ts --per-query` run's answerable requests by length class (words split on white
  * space, r12's classes (fixtures/eval/README.md): short ≤ 6, medium 7–12, long 13–40, very long > 40): per suite and mode, ranked hit@1 /
- * hit@5 / MRR and shown hit@1 / hit@5. The thirteenth round reports its test by it (docs/retrieval.md).
+ * hit@5 / MRR and shown hit@1 / hit@5, and hit@1 counting only each request's first label. The thirteenth round reports its test by it (docs/retrieval.md).
  *
  *   npx tsx scripts/per-query-lengths.ts DIR
  */
@@ -36,4 +36,8 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.jsonl'))) {
     return `${name} ${inClass.length}: ${share('ranked', 1)} / ${share('ranked', 5)} / ${mrr.toFixed(3)}, shown ${share('shown', 1)} / ${share('shown', 5)}`;
   });
   console.log(`${file.replace(/\.jsonl$/, '')} (${records.length} answerable): ${cells.join('; ')}`);
+  // A set whose labels list every skill that fully serves a request (r17 on) is also read as if each had its first label alone.
+  const firstOnly = records.filter((record) => record.ranked[0]?.id === record.relevant[0] || record.ranked[0]?.name === record.relevant[0]).length;
+  const multi = records.filter((record) => record.relevant.length > 1).length;
+  console.log(`  hit@1 counting only each request's first label: ${(firstOnly / Math.max(1, records.length)).toFixed(3)} (${firstOnly}); ${multi} requests have more than one label`);
 }
