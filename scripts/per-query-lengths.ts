@@ -39,5 +39,7 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.jsonl'))) {
   // A set whose labels list every skill that fully serves a request (r17 on) is also read as if each had its first label alone.
   const firstOnly = records.filter((record) => record.ranked[0]?.id === record.relevant[0] || record.ranked[0]?.name === record.relevant[0]).length;
   const multi = records.filter((record) => record.relevant.length > 1).length;
-  console.log(`  hit@1 counting only each request's first label: ${(firstOnly / Math.max(1, records.length)).toFixed(3)} (${firstOnly}); ${multi} requests have more than one label`);
+  console.log(
+    `  hit@1 counting only each request's first label: ${(firstOnly / Math.max(1, records.length)).toFixed(3)} (${firstOnly}); ${multi} requests have more than one label`,
+  );
 }
