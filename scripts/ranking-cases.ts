@@ -14,7 +14,6 @@ import { resolveEmbedder } from '../src/embed/resolve.js';
 import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
 import { denseOrder } from '../src/search/dense-query.js';
-import { phraseShare, termPairs } from '../src/search/phrase.js';
 import { normalizeName } from '../src/search/exact-name.js';
 import {
   boundedScore,
@@ -51,8 +50,6 @@ export interface RankingCase {
   readonly boundaryTerms: readonly number[];
   /** Per candidate: indexes of the candidates its boundary names as alternatives. */
   readonly instead: readonly (readonly number[])[];
-  /** Per candidate: its phrase evidence for the request (`phraseShare`, `src/search/phrase.ts`). */
-  readonly phrase: readonly number[];
 }
 
 export const CASE_SUITES: readonly SuiteName[] = ['metatool', 'seal', 'library', 'boundaries'];
@@ -62,7 +59,7 @@ const CACHE = join(EVAL_CACHE_ROOT, 'ranking-cache');
 const DENSE_KEPT = 200;
 
 /** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
-type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead' | 'kind' | 'phrase'>;
+type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead' | 'kind'>;
 type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } };
 
 /** The kind of the catalogue `skills` (`catalogKind` over their lexical field lengths, as the engine reads it). */
@@ -70,8 +67,8 @@ export function suiteKind(skills: readonly Skill[]): CatalogKind {
   return catalogKind(skills.flatMap((skill) => lexicalEntry(skill).lengths));
 }
 
-/** Adds the catalogue's kind, each candidate's boundary evidence (`boundaries.ts`) and its phrase evidence (`phrase.ts`) against the catalog `skills`; `texts`: each query's text by id. */
-function boundariesFor(skills: readonly Skill[], texts: ReadonlyMap<string, string>): (c: Ranked) => RankingCase {
+/** Adds the catalogue's kind and each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
+function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
   const kind = suiteKind(skills);
   const byId = new Map(skills.map((skill) => [skill.id, skill]));
   const byName = new Map<string, string[]>();
@@ -82,14 +79,9 @@ function boundariesFor(skills: readonly Skill[], texts: ReadonlyMap<string, stri
       const skill = byId.get(id);
       return skill === undefined ? undefined : boundaryOf(skill);
     });
-    const pairs = termPairs(texts.get(c.id) ?? '');
     return {
       ...c,
       kind,
-      phrase: ids.map((id) => {
-        const skill = byId.get(id);
-        return skill === undefined ? 0 : phraseShare(pairs, skill);
-      }),
       boundaryTerms: boundaries.map((boundary) => (boundary === undefined ? 0 : boundaryHits(boundary, c.query.terms))),
       instead: boundaries.map((boundary) =>
         (boundary?.instead ?? []).flatMap((other) => (byName.get(other) ?? []).map((id) => ids.indexOf(id)).filter((i) => i >= 0)),
@@ -108,7 +100,7 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
       const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
-      const withBoundaries = boundariesFor(suite.skills, new Map(suite.queries.map((query) => [query.id, query.query])));
+      const withBoundaries = boundariesFor(suite.skills);
       if (existsSync(file)) {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as Cached[];
         cases.push(...raw.map((c) => withBoundaries({ ...c, query: { ...c.query, terms: new Set(c.query.terms) } })));
@@ -247,7 +239,6 @@ export function rerankInput(c: RankingCase, orders: readonly number[]): RerankCa
     coverage: hit.coverage ?? 0,
     weightedCoverage: hit.weightedCoverage ?? 0,
     rarest: hit.rarest ?? 0,
-    phrase: c.phrase[i]!,
   }));
 }
 
@@ -337,7 +328,6 @@ export function asEngineSees(c: RankingCase, candidates = ENGINE_DEFAULTS.candid
     candidates: pick(c.candidates),
     labels: pick(c.labels),
     boundaryTerms: pick(c.boundaryTerms),
-    phrase: pick(c.phrase),
     instead: pick(c.instead).map((others) => others.flatMap((other) => (index.has(other) ? [index.get(other)!] : []))),
   };
 }

@@ -13,7 +13,7 @@ import {
   type FusionParameters,
 } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
-import { BUNDLED_RERANKERS, rerankedOrders, rerankPool, type RerankCandidate, type RerankModel } from './rerank.js';
+import { BUNDLED_RERANKERS, rerankedOrders, type RerankCandidate, type RerankModel } from './rerank.js';
 
 /**
  * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
@@ -68,12 +68,10 @@ export function rankDense(matches: readonly DenseMatch[], catalogCosine: number,
   return { ranked, query: { terms, catalogCosine, ...denseEvidence(dense) } };
 }
 
-/** What hybrid ranking reads about skills beyond the rankers: each candidate's boundary, the ids a named alternative resolves to, its phrase evidence. */
-export interface SkillLookup {
+/** What hybrid ranking reads about skills' boundaries: each candidate's, and the ids a named alternative resolves to. */
+export interface BoundaryLookup {
   readonly of: (id: string) => Boundary | undefined;
   readonly named: (normalizedName: string) => readonly string[] | undefined;
-  /** `phraseShare` (`phrase.ts`) of the request and the skill, asked for the re-ranker's pool only, when its model reads `phrase`. */
-  readonly phrase?: (id: string) => number;
 }
 
 /**
@@ -82,7 +80,7 @@ export interface SkillLookup {
  * mention), see `fusion.ts`. Only the first {@link BOUNDARY_DEPTH} candidates are read for
  * boundaries; only candidates already in the list move.
  */
-function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: SkillLookup, weights: FusionParameters['boundaries']): void {
+function applyBoundaries(orders: Map<string, number>, terms: ReadonlySet<string>, lookup: BoundaryLookup, weights: FusionParameters['boundaries']): void {
   const raised = new Map<string, number>();
   const top = [...orders].sort((a, b) => b[1] - a[1]).slice(0, BOUNDARY_DEPTH);
   for (const [id, order] of top) {
@@ -117,7 +115,7 @@ export function rankHybrid(
   k: number,
   nameOf: NameOf,
   exclude: readonly string[] = [],
-  skills?: SkillLookup,
+  boundaries?: BoundaryLookup,
 ): RankedList {
   const candidates = gatherCandidates(dense, lexical, denseOf);
   const lexicalOf = new Map(lexical.map((match) => [match.id, match]));
@@ -169,14 +167,15 @@ export function rankHybrid(
   // `evidenceRerank`: true is the bundled skill-library model; a model object is the caller's (the ranker's per catalogue kind, tests, fits).
   const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANKERS.skills : fusion.evidenceRerank || undefined;
   if (rerank !== undefined && rerank.depth > 0) {
-    const inputs: RerankCandidate[] = ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! }));
-    const phraseOf = skills?.phrase;
-    if (phraseOf !== undefined && rerank.features.includes('phrase'))
-      for (const i of rerankPool(inputs, rerank)) inputs[i] = { ...inputs[i]!, phrase: phraseOf(ids[i]!) };
-    const reranked = rerankedOrders(inputs, terms, rerank);
+    const reranked = rerankedOrders(
+      ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),
+      terms,
+      rerank,
+    );
     ids.forEach((id, i) => orders.set(id, reranked[i]!));
   }
-  if (skills !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0)) applyBoundaries(orders, terms, skills, fusion.boundaries);
+  if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))
+    applyBoundaries(orders, terms, boundaries, fusion.boundaries);
   const guard = fusion.keepLexicalWithin;
   const depth = Math.max(k, guard);
   const top = new TopK<RankedEvidence>(depth);

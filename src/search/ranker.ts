@@ -17,7 +17,6 @@ import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
-import { phraseShare, termPairs } from './phrase.js';
 import { BUNDLED_RERANKERS, catalogKind, type CatalogKind } from './rerank.js';
 
 /**
@@ -240,7 +239,6 @@ export abstract class RankedSearch implements SkillSearcher {
     const knobs = fusionFor(this.options, share, routed);
     // The re-ranker of the catalogue's kind (`catalogKind`).
     const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && BUNDLED_RERANKERS[this.#kindOf(catalog)] };
-    let pairs: ReadonlySet<string> | undefined;
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
@@ -252,12 +250,6 @@ export abstract class RankedSearch implements SkillSearcher {
           return skill === undefined ? undefined : boundaryOf(skill);
         },
         named: (name) => catalog.idsNamed(name),
-        phrase: (id) => {
-          const skill = catalog.skill(id);
-          // The request's word pairs, made on the re-ranker's first ask (a model without `phrase` never asks).
-          pairs ??= termPairs(routed.lexical);
-          return skill === undefined ? 0 : phraseShare(pairs, skill);
-        },
       }),
       exact,
       ...explained(lexical),

@@ -11,10 +11,7 @@ import { linearScore, nameMatch, nameWords, shareIn, type LogisticModel, type Ra
 
 /** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
 export type RerankCandidate = Required<Pick<RankedEvidence, 'name' | 'order' | 'centered' | 'plain' | 'lexical' | 'coverage'>> &
-  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'> & {
-    /** `phraseShare` (`phrase.ts`), given for the pool's members when the model reads `phrase`; absent: 0. */
-    readonly phrase?: number;
-  };
+  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'>;
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
 export const RERANK_FEATURES = {
@@ -62,8 +59,6 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
-  /** Share of the request's adjacent word pairs found side by side in the candidate's name, `whenToUse` or description (`phrase.ts`). */
-  phrase: 'phrase',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -181,7 +176,6 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
-      phrase: () => c.phrase ?? 0,
     };
     return names.map((name) => value[name]());
   });
