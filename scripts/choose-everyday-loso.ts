@@ -16,7 +16,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLED_RELEVANCE, relevanceFor, shownCount, type LongMessages, type RelevanceModels } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
-import { featureRows, linearScore, MODE_FEATURES, ORDERING_FEATURES, relevanceFactors, relevanceFrom, type FeatureName, type LogisticModel } from '../src/search/relevance.js';
+import {
+  featureRows,
+  linearScore,
+  MODE_FEATURES,
+  ORDERING_FEATURES,
+  relevanceFactors,
+  relevanceFrom,
+  type FeatureName,
+  type LogisticModel,
+} from '../src/search/relevance.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
 import { freshLibrarySetsThrough, SPLIT_SEED, type SuiteName } from './eval-suites.js';
 import { fitLogistic, L2, round } from './logistic-fit.js';
@@ -236,14 +245,22 @@ const counter =
   };
 
 /** The threshold chosen on `rows`: the most reached no-skill messages shown nothing among the eligible (ties: higher shown hit@5, lower t). */
-function choose(rows: readonly Prepared[], scores: ReadonlyMap<Prepared, readonly number[]>, reach: number, allowance: number, floor: number, outside: number): number {
+function choose(
+  rows: readonly Prepared[],
+  scores: ReadonlyMap<Prepared, readonly number[]>,
+  reach: number,
+  allowance: number,
+  floor: number,
+  outside: number,
+): number {
   const base = tally(rows, (p) => shown(p, p.commonScores, COMMON_T), reach);
   let best: { t: number; o: Tally } | undefined;
   for (const t of THRESHOLDS) {
     if (t < floor) continue;
     const o = tally(rows, counter(scores, t, outside), reach);
     if (!eligible(o, base, allowance)) continue;
-    if (best === undefined || o.reachAbstained > best.o.reachAbstained || (o.reachAbstained === best.o.reachAbstained && o.shown5 > best.o.shown5)) best = { t, o };
+    if (best === undefined || o.reachAbstained > best.o.reachAbstained || (o.reachAbstained === best.o.reachAbstained && o.shown5 > best.o.shown5))
+      best = { t, o };
   }
   return best?.t ?? COMMON_T;
 }
@@ -304,7 +321,9 @@ const commonOnly = fixed(commonCount);
 console.log(
   `cases ${library.length} in ${groups.length} groups (${groups.join(', ')}); small-catalogue requests ${small.length}; maxWords ${MAX_WORDS}; candidates ${CANDIDATES.length}`,
 );
-console.log(`main as shipped (common t ${COMMON_T}, long ${shippedLong?.words}+1..${shippedLong?.maxWords} at ${shippedLong?.thresholds.balanced}): ${line(main)}`);
+console.log(
+  `main as shipped (common t ${COMMON_T}, long ${shippedLong?.words}+1..${shippedLong?.maxWords} at ${shippedLong?.thresholds.balanced}): ${line(main)}`,
+);
 console.log(`common entry alone: ${line(commonOnly)}`);
 
 /** Out-of-fold per held-out group: fit and threshold on the other groups, then count the group at that threshold. */
@@ -340,7 +359,9 @@ for (const group of groups) {
 console.log('\nper held-out group, answerable shown hit@5 lost against main (candidate out of fold):');
 for (const group of groups) {
   const m = main.perGroup.get(group)!;
-  console.log(`${group.padEnd(14)} ${m.shown5}/${m.answerable} ${CANDIDATES.map((c) => loso.get(c.name)!.summary.perGroup.get(group)!.shown5 - m.shown5).join(' ')}`);
+  console.log(
+    `${group.padEnd(14)} ${m.shown5}/${m.answerable} ${CANDIDATES.map((c) => loso.get(c.name)!.summary.perGroup.get(group)!.shown5 - m.shown5).join(' ')}`,
+  );
 }
 
 // The choice (docs/retrieval.md, round 12).
@@ -356,7 +377,8 @@ if (valid.length > 0) {
 }
 console.log(taken === undefined ? 'taken: none (main stays)' : `taken: ${taken.name}`);
 
-const readClasses = (name: string, rows: readonly Prepared[], count: (p: Prepared) => number): void => console.log(`  ${name.padEnd(22)} ${classes(rows, count)}`);
+const readClasses = (name: string, rows: readonly Prepared[], count: (p: Prepared) => number): void =>
+  console.log(`  ${name.padEnd(22)} ${classes(rows, count)}`);
 console.log('\nby length class, pooled out of fold (everyday shown nothing; shown hit@5, hit@1 of answerable):');
 const pooled = prepared.filter((p) => !p.row.small);
 readClasses('main', pooled, mainCount);
@@ -370,11 +392,10 @@ if (taken) {
   const model = fit(taken, prepared);
   const scores = scoresUnder(model, taken, prepared);
   const balanced = choose(prepared, scores, taken.reach, ALLOWANCE, 0, COMMON_T);
-  const strictScores = scores;
-  let strict = choose(prepared, strictScores, taken.reach, STRICT_ALLOWANCE, balanced, COMMON_STRICT);
+  let strict = choose(prepared, scores, taken.reach, STRICT_ALLOWANCE, balanced, COMMON_STRICT);
   // Never looser than today's strict on the messages the entry reaches.
   const todayStrict = tally(prepared, (p) => shown(p, p.commonScores, COMMON_STRICT), taken.reach).reachAbstained;
-  while (strict < 1 && tally(prepared, counter(strictScores, strict, COMMON_STRICT), taken.reach).reachAbstained < todayStrict) strict = round(strict + 0.005);
+  while (strict < 1 && tally(prepared, counter(scores, strict, COMMON_STRICT), taken.reach).reachAbstained < todayStrict) strict = round(strict + 0.005);
   const all = tally(prepared, counter(scores, balanced, COMMON_T), taken.reach);
   console.log(
     `\n${taken.name} on all groups: balanced ${balanced}, strict ${strict}; small lost ${all.smallLost}; weights (standardised) ${model.features.map((name, j) => `${name} ${model.weights[j]!.toFixed(2)}`).join(', ')}`,

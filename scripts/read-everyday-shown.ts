@@ -29,7 +29,9 @@ const classOf = (words: number): string => CLASSES.find(([, fits]) => fits(words
 
 /** Each feature's share of the logit: weight × standardised value, largest first. */
 function contributions(model: LogisticModel, row: readonly number[]): [string, number][] {
-  return model.features.map((name, j): [string, number] => [name, (model.weights[j]! * (row[j]! - model.mean[j]!)) / model.scale[j]!]).sort((a, b) => b[1] - a[1]);
+  return model.features
+    .map((name, j): [string, number] => [name, (model.weights[j]! * (row[j]! - model.mean[j]!)) / model.scale[j]!])
+    .sort((a, b) => b[1] - a[1]);
 }
 
 const tallies = new Map<string, Map<string, number>>();
@@ -55,7 +57,8 @@ for (const row of cases) {
   const top = contributions(model.answerable, features!);
   const named = [...nameWords(first.name)].filter((word) => row.query.terms.has(word));
   const entry = long ? 'long entry' : row.words > 12 ? 'common (past the long reach)' : 'common';
-  const lexical = (first.lexical ?? 0) > 0 ? `matched ${Math.round((first.coverage ?? 0) * row.query.terms.size)}/${row.query.terms.size} words` : 'no lexical match';
+  const lexical =
+    (first.lexical ?? 0) > 0 ? `matched ${Math.round((first.coverage ?? 0) * row.query.terms.size)}/${row.query.terms.size} words` : 'no lexical match';
   const cls = classOf(row.words);
   count('entry', `${cls}: ${entry}`);
   count('largest lift', `${cls}: ${top[0]![0]}`);
@@ -75,4 +78,6 @@ for (const [table, row] of tallies) {
   console.log(`${table}:`);
   for (const [key, n] of [...row].sort((a, b) => b[1] - a[1])) console.log(`  ${key}: ${n}`);
 }
-console.log(`(the bundled long entry: ${BUNDLED_RELEVANCE.skills.long ? `${BUNDLED_RELEVANCE.skills.long.words + 1} to ${BUNDLED_RELEVANCE.skills.long.maxWords} words` : 'none'})`);
+console.log(
+  `(the bundled long entry: ${BUNDLED_RELEVANCE.skills.long ? `${BUNDLED_RELEVANCE.skills.long.words + 1} to ${BUNDLED_RELEVANCE.skills.long.maxWords} words` : 'none'})`,
+);
