@@ -44,3 +44,38 @@ export const bm25Order = (c: RankingCase): number[] =>
     .map((_, i) => i)
     .filter((i) => (c.candidates[i]!.lexical ?? 0) > 0)
     .sort((a, b) => c.candidates[b]!.lexical! - c.candidates[a]!.lexical! || a - b);
+
+/** One named order of a case's candidates; the first variant is the baseline ("today") the others are compared with. */
+export type Variant = readonly [string, (c: RankingCase) => number[]];
+
+/**
+ * Ranks every case under every variant and prints, per length class, each variant's hit@1 / hit@5 and its
+ * won / lost requests against the first; returns the ranks (variant by case) and the word counts for the caller's
+ * own tables.
+ */
+export function printByClass(
+  cases: readonly RankingCase[],
+  wordsOf: (c: RankingCase) => number,
+  variants: readonly Variant[],
+  labelWidth: number,
+): { ranks: number[][]; words: number[] } {
+  const ranks = variants.map(([, order]) => cases.map((c) => rankIn(c, order(c))));
+  const words = cases.map(wordsOf);
+  const terms = cases.map((c) => c.query.terms.size);
+  console.log(`${cases.length} answerable requests (named ones left out)`);
+  for (const [name, fits] of CLASSES) {
+    const at = cases.map((_, i) => i).filter((i) => fits(words[i]!));
+    const t = at.map((i) => terms[i]!).sort((a, b) => a - b);
+    console.log(`\n${name}: ${at.length} requests; distinct terms median ${t[Math.floor(t.length / 2)] ?? '-'}, max ${t.at(-1) ?? '-'}`);
+    variants.forEach(([label], v) => {
+      const r = at.map((i) => ranks[v]![i]!);
+      const share = (within: number): string => (r.filter((x) => x < within).length / Math.max(1, r.length)).toFixed(3);
+      const won = at.filter((i) => ranks[v]![i]! === 0 && ranks[0]![i]! !== 0).length;
+      const lost = at.filter((i) => ranks[v]![i]! !== 0 && ranks[0]![i]! === 0).length;
+      const won5 = at.filter((i) => ranks[v]![i]! < 5 && ranks[0]![i]! >= 5).length;
+      const lost5 = at.filter((i) => ranks[v]![i]! >= 5 && ranks[0]![i]! < 5).length;
+      console.log(`  ${label.padEnd(labelWidth)} hit@1 ${share(1)} hit@5 ${share(5)}  vs today at 1: +${won} −${lost}, at 5: +${won5} −${lost5}`);
+    });
+  }
+  return { ranks, words };
+}

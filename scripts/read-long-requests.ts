@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
 import type { LibrarySuite } from './eval-suites.js';
-import { bm25Order, CLASSES, indexOrder, libraryDevelopmentCases, rankIn } from './length-classes.js';
-import { asEngineSees, ENGINE_FUSION, rankingCases, type RankingCase, type Reordering } from './ranking-cases.js';
+import { bm25Order, indexOrder, libraryDevelopmentCases, printByClass, rankIn, type Variant } from './length-classes.js';
+import { asEngineSees, ENGINE_FUSION, rankingCases, type Reordering } from './ranking-cases.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -22,7 +22,7 @@ const { values } = parseArgs({
 const { cases, wordsOf } = await libraryDevelopmentCases(values.through as LibrarySuite);
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
-const variants: [string, (c: RankingCase) => number[]][] = [
+const variants: Variant[] = [
   [`today (longQuery.terms ${engine.longQuery.skills.terms}, tools ${engine.longQuery.tools.terms})`, (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],
   ['fused, no re-ranker', (c) => indexOrder(c, ENGINE_FUSION)],
@@ -34,24 +34,7 @@ for (const n of values.terms.split(',').map(Number)) {
   variants.push([`longQuery.terms ${n}`, (c) => indexOrder(c, { ...engine, longQuery: { skills: ramp, tools: ramp } })]);
 }
 
-const ranks = variants.map(([, order]) => cases.map((c) => rankIn(c, order(c))));
-const words = cases.map(wordsOf);
-const terms = cases.map((c) => c.query.terms.size);
-console.log(`${cases.length} answerable requests (named ones left out)`);
-for (const [name, fits] of CLASSES) {
-  const at = cases.map((_, i) => i).filter((i) => fits(words[i]!));
-  const t = at.map((i) => terms[i]!).sort((a, b) => a - b);
-  console.log(`\n${name}: ${at.length} requests; distinct terms median ${t[Math.floor(t.length / 2)] ?? '-'}, max ${t.at(-1) ?? '-'}`);
-  variants.forEach(([label], v) => {
-    const r = at.map((i) => ranks[v]![i]!);
-    const share = (within: number): string => (r.filter((x) => x < within).length / Math.max(1, r.length)).toFixed(3);
-    const won = at.filter((i) => ranks[v]![i]! === 0 && ranks[0]![i]! !== 0).length;
-    const lost = at.filter((i) => ranks[v]![i]! !== 0 && ranks[0]![i]! === 0).length;
-    const won5 = at.filter((i) => ranks[v]![i]! < 5 && ranks[0]![i]! >= 5).length;
-    const lost5 = at.filter((i) => ranks[v]![i]! >= 5 && ranks[0]![i]! < 5).length;
-    console.log(`  ${label.padEnd(32)} hit@1 ${share(1)} hit@5 ${share(5)}  vs today at 1: +${won} −${lost}, at 5: +${won5} −${lost5}`);
-  });
-}
+const { ranks, words } = printByClass(cases, wordsOf, variants, 32);
 const setsOf = [...new Set(cases.map((c) => c.suite))];
 console.log('\nvery long by set (today / lexical / longQuery.terms 20 / longQuery.terms 24):');
 for (const suite of setsOf) {

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
 import type { LibrarySuite } from './eval-suites.js';
-import { bm25Order, CLASSES, indexOrder, libraryDevelopmentCases, rankIn } from './length-classes.js';
+import { bm25Order, indexOrder, libraryDevelopmentCases, printByClass, rankIn, type Variant } from './length-classes.js';
 import { asEngineSees, ENGINE_FUSION, rankingCases, type RankingCase, type Reordering } from './ranking-cases.js';
 
 const { values } = parseArgs({
@@ -32,7 +32,7 @@ const denseOnlyOrder = (c: RankingCase): number[] =>
 
 const engine: Reordering = { ...ENGINE_FUSION, rerank: BUNDLED_RERANKERS };
 const shortLever = (terms: number, share: number) => (c: RankingCase) => indexOrder(c, c.query.terms.size <= terms ? { ...engine, denseShare: share } : engine);
-const variants: [string, (c: RankingCase) => number[]][] = [
+const variants: Variant[] = [
   ['today', (c) => indexOrder(c, engine)],
   ['lexical', bm25Order],
   ['dense', denseOnlyOrder],
@@ -42,24 +42,7 @@ for (const t of values.terms.split(',').map(Number)) {
   for (const s of values.shares.split(',').map(Number)) variants.push([`shortQuery ≤${t} terms share ${s}`, shortLever(t, s)]);
 }
 
-const ranks = variants.map(([, order]) => cases.map((c) => rankIn(c, order(c))));
-const words = cases.map(wordsOf);
-const terms = cases.map((c) => c.query.terms.size);
-console.log(`${cases.length} answerable requests (named ones left out)`);
-for (const [name, fits] of CLASSES) {
-  const at = cases.map((_, i) => i).filter((i) => fits(words[i]!));
-  const t = at.map((i) => terms[i]!).sort((a, b) => a - b);
-  console.log(`\n${name}: ${at.length} requests; distinct terms median ${t[Math.floor(t.length / 2)] ?? '-'}, max ${t.at(-1) ?? '-'}`);
-  variants.forEach(([label], v) => {
-    const r = at.map((i) => ranks[v]![i]!);
-    const share = (within: number): string => (r.filter((x) => x < within).length / Math.max(1, r.length)).toFixed(3);
-    const won = at.filter((i) => ranks[v]![i]! === 0 && ranks[0]![i]! !== 0).length;
-    const lost = at.filter((i) => ranks[v]![i]! !== 0 && ranks[0]![i]! === 0).length;
-    const won5 = at.filter((i) => ranks[v]![i]! < 5 && ranks[0]![i]! >= 5).length;
-    const lost5 = at.filter((i) => ranks[v]![i]! >= 5 && ranks[0]![i]! < 5).length;
-    console.log(`  ${label.padEnd(34)} hit@1 ${share(1)} hit@5 ${share(5)}  vs today at 1: +${won} −${lost}, at 5: +${won5} −${lost5}`);
-  });
-}
+const { ranks, words } = printByClass(cases, wordsOf, variants, 34);
 console.log('\nshort + medium by set, today hit@1 (requests):');
 for (const suite of [...new Set(cases.map((c) => c.suite))]) {
   const at = cases.map((_, i) => i).filter((i) => cases[i]!.suite === suite && words[i]! <= 12);
