@@ -33,9 +33,9 @@ export const HOOK_ENTRY = 'dist/cli/hook-main.js';
 export const HOOK_BUNDLE = 'dist/cli/hook-bundle.cjs';
 /**
  * The MCP server's own bundle, which the bin runs for `skill-search mcp`: the CLI's modules with
- * the MCP SDK and zod (and what the SDK requires) inside, compiled under the code cache. A host
- * gives a server about a second to answer before it leaves its tools out (docs/hosts.md), and
- * requiring those packages file by file was most of a server's start.
+ * the MCP SDK and zod (and what the SDK requires) inside, compiled under the code cache. Codex
+ * leaves a server's tools out of a turn when it has not listed them soon after its start
+ * (docs/hosts.md), and requiring those packages file by file was most of a server's start.
  */
 export const MCP_BUNDLE = 'dist/cli/mcp-bundle.cjs';
 

@@ -199,7 +199,7 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
   /**
    * Called once the client has finished the MCP handshake and had the answer to its next request
    * (its tool list, in the hosts seen): heavy start-up work waits for it, so that a host which
-   * gives a server a second to list its tools (Codex; docs/hosts.md) is answered first.
+   * gives a server little time to list its tools (Codex; docs/hosts.md) is answered first.
    */
   readonly onInitialized?: () => void;
   /** Touched as each tool call ends (a re-sync leaves garbage, collected once quiet), closed on stop. @default a new {@link IdleCollector} */
