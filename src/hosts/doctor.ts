@@ -88,6 +88,30 @@ function projectTrustCheck(userConfig: string, cwd: string, show: DoctorContext[
   };
 }
 
+/** A grace our server meets on a loaded machine too (docs/hosts.md, "MCP tools missing under load"). */
+const ENOUGH_GRACE_MS = 5000;
+
+/**
+ * Codex waits for an optional MCP server only until a grace shared by all of them (1 s unless the user's
+ * `mcp_optional_startup_grace_ms` says otherwise; 0 waits for each server's own start-up timeout), then starts the
+ * turn without its tools and says nothing (docs/hosts.md, "MCP tools missing under load").
+ */
+function codexGraceCheck(userConfig: string, show: DoctorContext['show']): Check | undefined {
+  const config = readParsed(userConfig, (text) => parseToml(text, userConfig));
+  if (config.error !== undefined) return undefined;
+  const grace = config.value?.mcp_optional_startup_grace_ms;
+  if (grace === 0) return { what: 'MCP start-up', status: 'ok', detail: `Codex waits for the server before a turn (${show(userConfig)})` };
+  if (typeof grace === 'number' && grace >= ENOUGH_GRACE_MS) {
+    return { what: 'MCP start-up', status: 'ok', detail: `Codex waits up to ${grace} ms for the server before a turn (${show(userConfig)})` };
+  }
+  return {
+    what: 'MCP start-up',
+    status: 'warn',
+    detail: `Codex starts a turn without search_skills when the server takes over ${typeof grace === 'number' ? grace : 1000} ms to start (a busy machine)`,
+    fix: `put 'mcp_optional_startup_grace_ms = 0' at the top of ${show(userConfig)}`,
+  };
+}
+
 /** An enabled Claude Code plugin (this repository's `plugin/`) running our hook with another command: every prompt would run it twice. */
 function pluginChecks(ours: readonly HookPosition[], install: string, context: DoctorContext): Check[] {
   const checks: Check[] = [];
@@ -178,6 +202,8 @@ export function doctorChecks(host: HostName, scope: InstallScope, context: Docto
   else if (server === undefined)
     checks.push({ what: 'MCP server', status: 'absent', detail: `no ${name}${json ? ' server' : ''} in ${show(files.mcp)}`, fix: install });
   else checks.push({ what: 'MCP server', status: 'ok', detail: `${name} in ${show(files.mcp)}${json || isOurServer(server) ? '' : ' (your own table)'}` });
+  const grace = host === 'codex' && server !== undefined ? codexGraceCheck(files.trust!, show) : undefined;
+  if (grace !== undefined) checks.push(grace);
   const settings = settingsCheck(context);
   if (settings !== undefined) checks.push(settings);
   return checks;

@@ -31,9 +31,11 @@ describe('doctor', () => {
         `  ok      hook command: ${ownBin()} exists`,
         '  ok      trust: Codex trusts the hook (~/.codex/config.toml)',
         '  ok      MCP server: [mcp_servers.skill-search] in ~/.codex/config.toml',
+        "  WARN    MCP start-up: Codex starts a turn without search_skills when the server takes over 1000 ms to start (a busy machine); fix: put 'mcp_optional_startup_grace_ms = 0' at the top of ~/.codex/config.toml",
         '',
       ].join('\n'),
     );
+    // A warning: the hook and the server work, so doctor still exits 0.
     expect(ok.code).toBe(0);
 
     const config = path.join(home, '.codex/config.toml');
@@ -46,6 +48,18 @@ describe('doctor', () => {
     );
     writeFileSync(config, trusted.replace(/\n\[hooks\.state[\s\S]*$/, '\n'));
     expect((await cli(['doctor', 'codex'])).stdout).toContain('  PROBLEM trust: Codex will not run the hook: no trust entry for it in ~/.codex/config.toml;');
+  });
+
+  it("reads Codex's grace for MCP servers from the top of the user's config.toml", async () => {
+    await cli(['install', 'codex']);
+    const config = path.join(home, '.codex/config.toml');
+    const installed = readFileSync(config, 'utf8');
+    writeFileSync(config, `mcp_optional_startup_grace_ms = 0\n${installed}`);
+    expect((await cli(['doctor', 'codex'])).stdout).toContain('  ok      MCP start-up: Codex waits for the server before a turn (~/.codex/config.toml)\n');
+    writeFileSync(config, `mcp_optional_startup_grace_ms = 5000\n${installed}`);
+    expect((await cli(['doctor', 'codex'])).stdout).toContain('  ok      MCP start-up: Codex waits up to 5000 ms for the server before a turn');
+    writeFileSync(config, `mcp_optional_startup_grace_ms = 250\n${installed}`);
+    expect((await cli(['doctor', 'codex'])).stdout).toContain('  WARN    MCP start-up: Codex starts a turn without search_skills when the server takes over 250 ms to start');
   });
 
   it("says when the user hook and this trusted project folder's hook both run, so every prompt runs it twice", async () => {
