@@ -20,7 +20,7 @@ import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } 
 import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
-import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
+import { sameStat, toolsFileStat, type ToolsCache, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -249,7 +249,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const options = this.#options;
     const sources = resolveSources(options);
     const [scans, tools] = await Promise.all([
-      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits, memo: this.#scanMemo(source) }))),
+      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, ...keptIn(options), limits: options.limits, memo: this.#scanMemo(source) }))),
       Promise.all(options.toolsFiles.map((file) => this.#loadTools(file))),
     ]);
     const mcp = [...this.#mcp.values()];
@@ -315,15 +315,20 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
-    const { limits, toolsCache } = this.#options;
+    const { limits } = this.#options;
     const memo = getOrAdd(this.#toolsMemos, `${resolve(file)}\0${JSON.stringify(limits)}`, () => new ToolsMemo());
     const { last } = memo;
     const stat = toolsFileStat(resolve(file));
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
     const { source, rank } = this.#toolsContext(file);
-    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
+    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...keptIn(this.#options) });
     return memo.last;
   }
+}
+
+/** The cache a tools file's load and a folder's scan memo are kept in, when the options name one. */
+function keptIn({ toolsCache }: ResolvedCatalogOptions): { readonly cache?: ToolsCache } {
+  return toolsCache === null ? {} : { cache: toolsCache };
 }
 
 /** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */

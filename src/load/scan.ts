@@ -9,6 +9,8 @@ import { FOLDER_PROBLEMS } from './format.js';
 import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
+import { ScanMemo, type MemoEntry, type Parsed } from './scan-memo.js';
+import type { ToolsCache } from './tools-cache.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -30,20 +32,15 @@ export interface ScanOptions {
   readonly required?: boolean;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
+  /** Where {@link memo} is kept for the next process: read by its first scan, written (as a later write) when a scan changed it. */
+  readonly cache?: ToolsCache;
 }
 
-/** What one candidate file gave: its skill (with its real path) or nothing, and its problems. */
-interface Loaded {
-  readonly found: { readonly skill: Skill; readonly real: string } | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-}
+export { ScanMemo };
 
-/** One folder's parsed files from its last scan, each under its stat; for one folder and options, scans not overlapping. */
-export class ScanMemo {
-  /** Each file's result under its key (its stat, its policy file's stat and its default name). */
-  files = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
-  /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
-  last = { reused: 0, read: 0 };
+/** What one candidate file gave: its parse and, with a skill, its realpath. */
+interface Loaded extends Parsed {
+  readonly real?: string;
 }
 
 export interface ScanResult {
@@ -83,6 +80,11 @@ interface Candidate {
   readonly folder?: string;
   /** A loose `DIR/notes.md`: without a description it is no skill (no fallback to its body). */
   readonly loose?: true;
+  /**
+   * Its realpath should no link lead to it: its listing folder's realpath and the names below it; undefined when an entry on the
+   * way is a link. A folder's SKILL.md may itself be a link: its realpath tells ({@link realOf}).
+   */
+  readonly plainReal?: string;
 }
 
 /**
@@ -90,7 +92,11 @@ interface Candidate {
  * entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is never opened, which could hang or
  * never end, but reported as a SKILL.md that is one is.
  */
-async function* followed(dir: string, entries: readonly Dirent[], diagnostics: Diagnostic[]): AsyncGenerator<{ name: string; full: string; folder: boolean }> {
+async function* followed(
+  dir: string,
+  entries: readonly Dirent[],
+  diagnostics: Diagnostic[],
+): AsyncGenerator<{ name: string; full: string; folder: boolean; linked: boolean }> {
   const base = normalize(dir);
   for (const entry of entries) {
     const full = childPath(base, entry.name);
@@ -103,9 +109,10 @@ async function* followed(dir: string, entries: readonly Dirent[], diagnostics: D
       else if (result.state === 'failed') diagnostics.push(result.diagnostic);
       continue;
     }
-    if (kind.isDirectory()) yield { name: entry.name, full, folder: true };
+    const linked = kind !== entry;
+    if (kind.isDirectory()) yield { name: entry.name, full, folder: true, linked };
     else if (!entry.name.toLowerCase().endsWith('.md')) continue;
-    else if (kind.isFile()) yield { name: entry.name, full, folder: false };
+    else if (kind.isFile()) yield { name: entry.name, full, folder: false, linked };
     else {
       const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
       diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
@@ -130,13 +137,22 @@ async function listDir(dir: string, diagnostics: Diagnostic[], required = false)
 
 async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required?: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics, required), diagnostics)) {
-    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full });
+  const entries = await listDir(dir, diagnostics, required);
+  const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
+  for await (const { name, full, folder, linked } of followed(dir, entries, diagnostics)) {
+    const plainReal = linked || realDir === undefined ? undefined : childPath(realDir, name);
+    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, ...plainOf(plainReal, SKILL_FILE) });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
-    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir) });
-    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true });
+    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), ...plainOf(plainReal) });
+    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, ...plainOf(plainReal) });
   }
   return candidates;
+}
+
+/** `{ plainReal }` for a candidate at `real` (and `file` below it), or nothing when a link leads there. */
+function plainOf(real: string | undefined, file?: string): Pick<Candidate, 'plainReal'> {
+  if (real === undefined) return {};
+  return { plainReal: file === undefined ? real : childPath(real, file) };
 }
 
 async function commandCandidates(dir: string, prefix: readonly string[], visited: Set<string>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
@@ -155,11 +171,11 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
   visited.add(real);
   const entries = await listDir(dir, diagnostics);
   if (prefix.length > 0 && entries.some((entry) => entry.name === SKILL_FILE)) {
-    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir) }];
+    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir), plainReal: childPath(real, SKILL_FILE) }];
   }
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder } of followed(dir, entries, diagnostics)) {
-    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':') });
+  for await (const { name, full, folder, linked } of followed(dir, entries, diagnostics)) {
+    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':'), ...plainOf(linked ? undefined : childPath(real, name)) });
     else if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
       diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
     } else candidates.push(...(await commandCandidates(full, [...prefix, name], visited, diagnostics)));
@@ -225,6 +241,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const recent = memo === undefined ? undefined : new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
   const stamp = stampOf(candidates, diagnostics, recent);
+  const scope = { ...options, limits };
+  const memoFiles = memo?.entries(dir, scope, options.cache);
 
   const results: Loaded[] = new Array(candidates.length);
   const stats = memo === undefined ? undefined : new Map(stamp.files);
@@ -237,7 +255,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     return `${own}\0${policy}\0${candidate.defaultName}`;
   };
-  const fresh = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
+  const fresh = new Map<string, MemoEntry>();
   const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -245,38 +263,49 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const index = next++;
       const candidate = candidates[index]!;
       const key = memoKey(candidate);
-      const entry = key === undefined ? undefined : memo!.files.get(candidate.file);
-      const kept = entry !== undefined && entry.key === key ? entry.loaded : undefined;
-      if (kept !== undefined) counts.reused += 1;
-      else counts.read += 1;
-      results[index] = kept ?? (await loadCandidate(candidate, options, limits));
-      if (key !== undefined) fresh.set(candidate.file, { key, loaded: results[index]! });
+      const known = key === undefined ? undefined : memoFiles!.get(candidate.file);
+      if (known !== undefined && known.key === key) {
+        counts.reused += 1;
+        results[index] = known.parsed.skill === undefined ? known.parsed : { ...known.parsed, real: await realOf(candidate, known.plain) };
+        fresh.set(candidate.file, known);
+        continue;
+      }
+      counts.read += 1;
+      const loaded = await loadCandidate(candidate, options, limits);
+      results[index] = loaded;
+      if (key !== undefined) fresh.set(candidate.file, { key, parsed: loaded, plain: loaded.real === candidate.plainReal });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  if (memo !== undefined) {
-    memo.files = fresh;
-    memo.last = counts;
-  }
+  memo?.update(dir, scope, options.cache, fresh, counts);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();
   const perFile: Diagnostic[] = [];
-  for (const result of results) {
-    perFile.push(...result.diagnostics);
-    if (result.found === undefined) continue;
-    skills.push(result.found.skill);
-    realPaths.set(result.found.skill.path, result.found.real);
+  for (const { skill, real, diagnostics: problems } of results) {
+    perFile.push(...problems);
+    if (skill === undefined) continue;
+    skills.push(skill);
+    realPaths.set(skill.path, real ?? skill.path);
   }
   return { skills, diagnostics: [...diagnostics, ...perFile], realPaths, stamp };
+}
+
+/**
+ * A memoized file's realpath without asking the system when it was the path its listing gave (`plain`) and no link leads there
+ * now: the file's stat, which its key holds, moves when it is replaced by a link (the unlink changes the old file's ctime).
+ */
+async function realOf(candidate: Candidate, plain: boolean): Promise<string> {
+  if (plain && candidate.plainReal !== undefined) return candidate.plainReal;
+  return realpath(candidate.file).catch(() => candidate.file);
 }
 
 /** Reads and parses one candidate file (and its Codex policy file); never throws. */
 async function loadCandidate(candidate: Candidate, options: ScanOptions, limits: SkillLimits): Promise<Loaded> {
   const read = await readSkillText(candidate.file, limits.maxBodyBytes);
   // A folder without SKILL.md is not a skill; a loose file that vanished mid-scan is simply gone.
-  if (read.state === 'gone') return { found: undefined, diagnostics: [] };
-  if (read.state === 'failed') return { found: undefined, diagnostics: [read.diagnostic] };
+  if (read.state === 'gone') return { skill: undefined, diagnostics: [] };
+  if (read.state === 'failed') return { skill: undefined, diagnostics: [read.diagnostic] };
   const diagnostics: Diagnostic[] = [];
   const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(policyFileOf(candidate.folder));
   if (policy?.diagnostic !== undefined) diagnostics.push(policy.diagnostic);
@@ -293,7 +322,7 @@ async function loadCandidate(candidate: Candidate, options: ScanOptions, limits:
     describeFromBody: candidate.loose !== true,
   });
   diagnostics.push(...parsed.diagnostics);
-  if (parsed.skill === undefined) return { found: undefined, diagnostics };
-  const real = await realpath(candidate.file).catch(() => candidate.file);
-  return { found: { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real }, diagnostics };
+  if (parsed.skill === undefined) return { skill: undefined, diagnostics };
+  const real = await realOf(candidate, false);
+  return { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real, diagnostics };
 }
