@@ -34,6 +34,8 @@ export interface ScanOptions {
   readonly memo?: ScanMemo;
   /** Where {@link memo} is kept for the next process: read by its first scan, written (as a later write) when a scan changed it. */
   readonly cache?: ToolsCache;
+  /** {@link statSkillsDir}'s answer for the same folder and options, taken before this scan: the files read are those it found, not listed again. */
+  readonly stamped?: DirStamp;
 }
 
 export { ScanMemo };
@@ -195,10 +197,17 @@ export interface DirStamp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** Each stamp's candidates and its files modified within {@link RACY_MS}, for a scan that reads by it ({@link ScanOptions.stamped}). */
+const stampedFrom = new WeakMap<DirStamp, { readonly candidates: readonly Candidate[]; readonly recent: ReadonlySet<string> }>();
+
 /** The files {@link scanSkillsDir} would read under `dir`, stat'ed, not read: equal to the `stamp` of a scan of them. */
 export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout' | 'required'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
-  return stampOf(await candidatesOf(dir, options, diagnostics), diagnostics);
+  const candidates = await candidatesOf(dir, options, diagnostics);
+  const recent = new Set<string>();
+  const stamp = stampOf(candidates, diagnostics, recent);
+  stampedFrom.set(stamp, { candidates, recent });
+  return stamp;
 }
 
 /**
@@ -206,14 +215,14 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
  * by one on this thread: a hook stamps every skill folder, where a promise per file and an error per missing policy file cost it
  * seconds at 24k folders (docs/benchmarks.md, "24k SKILL.md folders").
  */
-function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): DirStamp {
+function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent: Set<string>): DirStamp {
   const files: (readonly [string, string | null])[] = [];
   const racyAfter = Date.now() - RACY_MS;
   // `rare`: a file most folders lack (the policy file), told missing without making a stat.
   const stamp = (file: string, rare: boolean): void => {
     try {
       const found = rare && !existsSync(file) ? undefined : statSync(file, { throwIfNoEntry: false });
-      if (found !== undefined && recent !== undefined && found.mtimeMs > racyAfter) recent.add(file);
+      if (found !== undefined && found.mtimeMs > racyAfter) recent.add(file);
       files.push([file, found === undefined ? null : `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`]);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -235,12 +244,14 @@ function candidatesOf(dir: string, { layout, required }: Pick<ScanOptions, 'layo
 /** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
-  const diagnostics: Diagnostic[] = [];
-  const candidates = await candidatesOf(dir, options, diagnostics);
+  const taken = options.stamped === undefined ? undefined : stampedFrom.get(options.stamped);
+  const diagnostics: Diagnostic[] = taken === undefined ? [] : [...options.stamped!.diagnostics];
+  const candidates = taken?.candidates ?? (await candidatesOf(dir, options, diagnostics));
   const memo = options.memo;
-  const recent = memo === undefined ? undefined : new Set<string>();
+  const ownRecent = new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
-  const stamp = stampOf(candidates, diagnostics, recent);
+  const stamp = taken === undefined ? stampOf(candidates, diagnostics, ownRecent) : options.stamped!;
+  const recent = taken?.recent ?? ownRecent;
   const scope = { ...options, limits };
   const memoFiles = memo?.entries(dir, scope, options.cache);
 
@@ -251,7 +262,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     // No file (a folder without SKILL.md), an unreadable stat, or one that may not tell the next write apart: read it, as without a memo.
     if (own === undefined || own === null || own.startsWith('error:')) return undefined;
     const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
-    if (recent!.has(candidate.file) || (policyFile !== undefined && recent!.has(policyFile))) return undefined;
+    if (recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile))) return undefined;
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     return `${own}\0${policy}\0${candidate.defaultName}`;
   };

@@ -205,3 +205,27 @@ describe('a catalog read through a kept scan memo', () => {
     expect(reads.filter((file) => existsSync(file))).toEqual([]);
   });
 });
+
+describe('a catalog scan after stamps()', () => {
+  it('reads by the stats stamps() took, whose stamp it returns, and stats again once cleared', async () => {
+    const home = join(root, 'home');
+    const user = join(home, '.claude', 'skills');
+    await writeTree(user, { 'alpha/SKILL.md': skillMd('alpha skill'), 'beta/SKILL.md': skillMd('beta skill') });
+    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home, bundledDir: null, managedDir: null, claudePlugins: false, toolsCache: null });
+    try {
+      const stamps = await catalog.stamps();
+      // Written after the stamp: this scan reads by the stamp, so its catalog is the stamp's and the next stamp tells it is old.
+      await writeTree(user, { 'gamma/SKILL.md': skillMd('gamma skill') });
+      const first = await catalog.get();
+      expect(first.sourceStamp).toBe(stamps.sourceStamp);
+      expect(first.skills.map((skill) => skill.name)).toEqual(['alpha', 'beta']);
+      catalog.clear();
+      const second = await catalog.get();
+      expect(second.skills.map((skill) => skill.name)).toEqual(['alpha', 'beta', 'gamma']);
+      expect(second.sourceStamp).toBe(await catalog.sourceStamp());
+      expect(second.sourceStamp).not.toBe(stamps.sourceStamp);
+    } finally {
+      await catalog.close();
+    }
+  });
+});
