@@ -20,7 +20,7 @@ import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } 
 import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
 import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
-import { sameStat, toolsFileStat, type ToolsCache, type ToolsKey } from './tools-cache.js';
+import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
 import type { SkillWatcher } from './watcher.js';
 
@@ -256,7 +256,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       this.#stamped !== undefined && JSON.stringify(this.#stamped.map(({ source }) => source)) === JSON.stringify(sources) ? this.#stamped : undefined;
     this.#stamped = undefined;
     const scanOf = (source: SourceDir, i: number) =>
-      scanSkillsDir(source.dir, { ...source, ...keptIn(options), limits: options.limits, memo: this.#scanMemo(source), stamped: stamped?.[i]?.stamp });
+      scanSkillsDir(source.dir, { ...source, limits: options.limits, memo: this.#scanMemo(source), stamped: stamped?.[i]?.stamp });
     const [scans, tools] = await Promise.all([Promise.all(sources.map(scanOf)), Promise.all(options.toolsFiles.map((file) => this.#loadTools(file)))]);
     const mcp = [...this.#mcp.values()];
     const entries: MergeEntry[] = [];
@@ -314,27 +314,24 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return result;
   }
 
-  /** The memo of one skill folder scanned with one set of options (a plugin update may change them). */
+  /** The memo of one skill folder scanned with one set of options (a plugin update may change them), kept in the tools cache. */
   #scanMemo(source: SourceDir): ScanMemo {
-    return getOrAdd(this.#scanMemos, JSON.stringify([source, this.#options.limits]), () => new ScanMemo());
+    const key = JSON.stringify([source, this.#options.limits]);
+    const { toolsCache: cache } = this.#options;
+    return getOrAdd(this.#scanMemos, key, () => new ScanMemo(cache === null ? undefined : { cache, key }));
   }
 
   /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */
   async #loadTools(file: string): Promise<ToolsResult> {
-    const { limits } = this.#options;
+    const { limits, toolsCache } = this.#options;
     const memo = getOrAdd(this.#toolsMemos, `${resolve(file)}\0${JSON.stringify(limits)}`, () => new ToolsMemo());
     const { last } = memo;
     const stat = toolsFileStat(resolve(file));
     if (last?.stat !== undefined && stat !== undefined && sameStat(stat, last.stat)) return last;
     const { source, rank } = this.#toolsContext(file);
-    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...keptIn(this.#options) });
+    memo.last = await loadToolsJsonl(file, { source, rank, limits, memo, ...(toolsCache === null ? {} : { cache: toolsCache }) });
     return memo.last;
   }
-}
-
-/** The cache a tools file's load and a folder's scan memo are kept in, when the options name one. */
-function keptIn({ toolsCache }: ResolvedCatalogOptions): { readonly cache?: ToolsCache } {
-  return toolsCache === null ? {} : { cache: toolsCache };
 }
 
 /** Each tools file load's merge entries, made once: a rescan that kept the load (its stat did not move) makes none. */

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic, Skill } from '../types.js';
 import { isRecord } from '../util/json-file.js';
@@ -19,14 +18,10 @@ export interface MemoEntry {
   readonly plain: boolean;
 }
 
-/** What a folder's scan memo is kept under besides its folder: everything that shapes a file's parse. */
-export interface MemoScope {
-  readonly source: string;
-  readonly rank: number;
-  readonly layout?: string;
-  readonly namespace?: string;
-  readonly folderNames?: boolean;
-  readonly limits: unknown;
+/** Where a memo is kept for the next process: `cache`'s skills under `key`, which names the folder and everything that shapes a file's parse. */
+export interface KeptMemo {
+  readonly cache: ToolsCache;
+  readonly key: string;
 }
 
 /** Bumped when what a kept memo holds changes: older ones are then never read. */
@@ -43,33 +38,38 @@ export class ScanMemo {
   files: ReadonlyMap<string, MemoEntry> = new Map();
   /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
   last = { reused: 0, read: 0 };
+  readonly #kept: KeptMemo | undefined;
   #keptRead = false;
 
-  /** {@link files}, read from `cache` first when this process has not yet. */
-  entries(dir: string, scope: MemoScope, cache: ToolsCache | undefined): ReadonlyMap<string, MemoEntry> {
-    if (cache !== undefined && !this.#keptRead) {
+  constructor(kept?: KeptMemo) {
+    this.#kept = kept;
+  }
+
+  /** {@link files}, read from where they are kept first when this process has not yet. */
+  entries(): ReadonlyMap<string, MemoEntry> {
+    if (this.#kept !== undefined && !this.#keptRead) {
       this.#keptRead = true;
-      this.files = readKept(cache, keptKey(dir, scope)) ?? this.files;
+      this.files = readKept(this.#kept.cache, keptKey(this.#kept)) ?? this.files;
     }
     return this.files;
   }
 
-  /** Takes a scan's entries and counts; kept in `cache` when an entry was added or dropped. */
-  update(dir: string, scope: MemoScope, cache: ToolsCache | undefined, files: ReadonlyMap<string, MemoEntry>, last: ScanMemo['last']): void {
+  /** Takes a scan's entries and counts; kept when an entry was added or dropped. */
+  update(files: ReadonlyMap<string, MemoEntry>, last: ScanMemo['last']): void {
     const before = this.files;
     this.files = files;
     this.last = last;
     this.#keptRead = true;
-    if (cache === undefined || (before.size === files.size && [...files].every(([file, entry]) => before.get(file) === entry))) return;
+    const kept = this.#kept;
+    if (kept === undefined || (before.size === files.size && [...files].every(([file, entry]) => before.get(file) === entry))) return;
     const encode = () => serialize([...files].map(([file, { key, parsed, plain }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain]));
-    if (cache.writeSkillsLater !== undefined) cache.writeSkillsLater(keptKey(dir, scope), NO_STAT, encode);
-    else cache.writeSkills(keptKey(dir, scope), NO_STAT, encode());
+    if (kept.cache.writeSkillsLater !== undefined) kept.cache.writeSkillsLater(keptKey(kept), NO_STAT, encode);
+    else kept.cache.writeSkills(keptKey(kept), NO_STAT, encode());
   }
 }
 
-function keptKey(dir: string, { source, rank, layout, namespace, folderNames, limits }: MemoScope): string {
-  const shape = [source, rank, layout ?? 'skills', namespace ?? null, folderNames === true, limits];
-  return JSON.stringify(['scan', SCAN_MEMO_FORMAT, packageVersion(), resolve(dir), shape]);
+function keptKey({ key }: KeptMemo): string {
+  return JSON.stringify(['scan', SCAN_MEMO_FORMAT, packageVersion(), key]);
 }
 
 /** The memo kept under `key`, or undefined when there is none or it is not one this code wrote (every entry checked). */

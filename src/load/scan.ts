@@ -10,7 +10,6 @@ import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { ScanMemo, type MemoEntry, type Parsed } from './scan-memo.js';
-import type { ToolsCache } from './tools-cache.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -32,8 +31,6 @@ export interface ScanOptions {
   readonly required?: boolean;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
-  /** Where {@link memo} is kept for the next process: read by its first scan, written (as a later write) when a scan changed it. */
-  readonly cache?: ToolsCache;
   /** {@link statSkillsDir}'s answer for the same folder and options, taken before this scan: the files read are those it found, not listed again. */
   readonly stamped?: DirStamp;
 }
@@ -86,7 +83,7 @@ interface Candidate {
    * Its realpath should no link lead to it: its listing folder's realpath and the names below it; undefined when an entry on the
    * way is a link. A folder's SKILL.md may itself be a link: its realpath tells ({@link realOf}).
    */
-  readonly plainReal?: string;
+  readonly plainReal: string | undefined;
 }
 
 /**
@@ -98,7 +95,8 @@ async function* followed(
   dir: string,
   entries: readonly Dirent[],
   diagnostics: Diagnostic[],
-): AsyncGenerator<{ name: string; full: string; folder: boolean; linked: boolean }> {
+  realDir: string | undefined,
+): AsyncGenerator<{ name: string; full: string; folder: boolean; real: string | undefined }> {
   const base = normalize(dir);
   for (const entry of entries) {
     const full = childPath(base, entry.name);
@@ -111,10 +109,11 @@ async function* followed(
       else if (result.state === 'failed') diagnostics.push(result.diagnostic);
       continue;
     }
-    const linked = kind !== entry;
-    if (kind.isDirectory()) yield { name: entry.name, full, folder: true, linked };
+    // Its realpath when neither it nor `dir` is reached through a link.
+    const real = kind !== entry || realDir === undefined ? undefined : childPath(realDir, entry.name);
+    if (kind.isDirectory()) yield { name: entry.name, full, folder: true, real };
     else if (!entry.name.toLowerCase().endsWith('.md')) continue;
-    else if (kind.isFile()) yield { name: entry.name, full, folder: false, linked };
+    else if (kind.isFile()) yield { name: entry.name, full, folder: false, real };
     else {
       const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
       diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
@@ -141,20 +140,13 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required
   const candidates: Candidate[] = [];
   const entries = await listDir(dir, diagnostics, required);
   const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
-  for await (const { name, full, folder, linked } of followed(dir, entries, diagnostics)) {
-    const plainReal = linked || realDir === undefined ? undefined : childPath(realDir, name);
-    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, ...plainOf(plainReal, SKILL_FILE) });
+  for await (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
+    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, plainReal: real && childPath(real, SKILL_FILE) });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
-    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), ...plainOf(plainReal) });
-    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, ...plainOf(plainReal) });
+    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), plainReal: real });
+    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, plainReal: real });
   }
   return candidates;
-}
-
-/** `{ plainReal }` for a candidate at `real` (and `file` below it), or nothing when a link leads there. */
-function plainOf(real: string | undefined, file?: string): Pick<Candidate, 'plainReal'> {
-  if (real === undefined) return {};
-  return { plainReal: file === undefined ? real : childPath(real, file) };
 }
 
 async function commandCandidates(dir: string, prefix: readonly string[], visited: Set<string>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
@@ -176,8 +168,8 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
     return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir), plainReal: childPath(real, SKILL_FILE) }];
   }
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder, linked } of followed(dir, entries, diagnostics)) {
-    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':'), ...plainOf(linked ? undefined : childPath(real, name)) });
+  for await (const { name, full, folder, real: plainReal } of followed(dir, entries, diagnostics, real)) {
+    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':'), plainReal });
     else if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
       diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
     } else candidates.push(...(await commandCandidates(full, [...prefix, name], visited, diagnostics)));
@@ -252,8 +244,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
   const stamp = taken === undefined ? stampOf(candidates, diagnostics, ownRecent) : options.stamped!;
   const recent = taken?.recent ?? ownRecent;
-  const scope = { ...options, limits };
-  const memoFiles = memo?.entries(dir, scope, options.cache);
+  const memoFiles = memo?.entries();
 
   const results: Loaded[] = new Array(candidates.length);
   const stats = memo === undefined ? undefined : new Map(stamp.files);
@@ -288,7 +279,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.update(dir, scope, options.cache, fresh, counts);
+  memo?.update(fresh, counts);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();

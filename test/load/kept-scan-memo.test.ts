@@ -44,9 +44,9 @@ async function settle(files: readonly string[]): Promise<void> {
 /** A scan of `skills` as a new process makes it: a new memo over the store's cache, closed after (which writes a changed memo). */
 async function scanInNewProcess(dir = skills, cacheOptions: { deferred?: boolean } = {}) {
   const cache = new StoreToolsCache(storeFile, cacheOptions);
-  const memo = new ScanMemo();
+  const memo = new ScanMemo({ cache, key: dir });
   try {
-    const result = await scanSkillsDir(dir, { source: 'skills', rank: 3, folderNames: true, memo, cache });
+    const result = await scanSkillsDir(dir, { source: 'skills', rank: 3, folderNames: true, memo });
     return { result, last: memo.last };
   } finally {
     cache.close();
