@@ -7,6 +7,7 @@ import type { CatalogDelta } from '../load/tools-delta.js';
 import type { EditedCopy } from '../load/tools-copy.js';
 import { NO_SAVED_CATALOG, StoredSearch, type OpenedCatalog } from '../search/stored-search.js';
 import type { Diagnostic, Skill } from '../types.js';
+import type { CatalogStamps } from '../load/source-stamp.js';
 import type { ClosableSearcher } from './service.js';
 import { engineOptions, openCatalog, snapshotFacts, type LiveIndexOptions } from './live-index-options.js';
 
@@ -54,7 +55,8 @@ export async function openSnapshot(
       }
     } else if (made.assembled !== undefined) {
       assembled = made.assembled;
-      opened = await StoredSearch.open(engineOpts, catalog.stamps());
+      // The catalog written is the one just scanned: opened by its stamps, not by stat'ing every file again.
+      opened = await StoredSearch.open(engineOpts, Promise.resolve(made.stamps ?? (await catalog.stamps())));
     }
   }
   // Closed, which writes what it holds, at once or after the search (a moved catalog written at close).
@@ -113,7 +115,7 @@ async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog,
     // A copy, or a copy with a few skills edited (those held over the saved catalog): the records from memory.
     const moved = await StoredSearch.openMoved(options, snapshot.skills, snapshot.diagnostics, writer && ((found) => writer.holdMoved(found)));
     if (moved !== undefined) return { moved, sourceStamp: facts.sourceStamp, write: () => writeCatalog(options, whole) };
-    return { assembled: await writer?.assemble(whole) };
+    return { assembled: await writer?.assemble(whole), stamps: { sourceStamp: facts.sourceStamp, portableStamp: facts.portableStamp } };
   } finally {
     await engine.close();
   }
@@ -136,7 +138,7 @@ export interface SnapshotOptions {
 
 /** A changed catalog written in the store (undefined: not written), held in memory, or searched as a saved one at another path (`write`: still to do). */
 type Assembly =
-  | { readonly assembled: AssembledCatalog | undefined }
+  | { readonly assembled: AssembledCatalog | undefined; readonly stamps?: CatalogStamps }
   | { readonly held: HeldCatalog; readonly delta: CatalogDelta; readonly copy?: EditedCopy }
   | { readonly moved: OpenedCatalog; readonly sourceStamp: string; readonly write: () => Promise<unknown> };
 

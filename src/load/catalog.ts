@@ -71,6 +71,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** Started with the watcher when the catalog scans Claude Code's plugins. */
   #plugins: PluginStateWatcher | undefined;
   #closing: Promise<void> | undefined;
+  /** The folders' stats {@link stamps} took last, which the next scan reads by (taken before it, as its own would be); dropped by `clear()`. */
+  #stamped: StampInputs['dirs'] | undefined;
   /** Each skill folder's last scan, so a rescan reads only the files whose stat moved. */
   readonly #scanMemos = new Map<string, ScanMemo>();
   /** Each tools file's last load, so a rescan skips a file whose stat did not move and a reload after a one-line edit parses that line. */
@@ -108,6 +110,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   /** Drops the cached snapshot; the next `get()` rescans. */
   clear(): void {
     this.#pending = undefined;
+    this.#stamped = undefined;
   }
 
   /** Adds or replaces the skills an MCP server provides (rank 8). */
@@ -236,8 +239,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   }
 
   /** Each source folder with the {@link statSkillsDir} of the files a scan would read there. */
-  #statDirs(): Promise<StampInputs['dirs']> {
-    return Promise.all(resolveSources(this.#options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+  async #statDirs(): Promise<StampInputs['dirs']> {
+    this.#stamped = await Promise.all(resolveSources(this.#options).map(async (source) => ({ source, stamp: await statSkillsDir(source.dir, source) })));
+    return this.#stamped;
   }
 
   /** What a tools file's lines are built with (`#loadTools` and `delta` alike). */
@@ -248,10 +252,12 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   async #scan(): Promise<CatalogSnapshot> {
     const options = this.#options;
     const sources = resolveSources(options);
-    const [scans, tools] = await Promise.all([
-      Promise.all(sources.map((source) => scanSkillsDir(source.dir, { ...source, limits: options.limits, memo: this.#scanMemo(source) }))),
-      Promise.all(options.toolsFiles.map((file) => this.#loadTools(file))),
-    ]);
+    const stamped =
+      this.#stamped !== undefined && JSON.stringify(this.#stamped.map(({ source }) => source)) === JSON.stringify(sources) ? this.#stamped : undefined;
+    this.#stamped = undefined;
+    const scanOf = (source: SourceDir, i: number) =>
+      scanSkillsDir(source.dir, { ...source, limits: options.limits, memo: this.#scanMemo(source), stamped: stamped?.[i]?.stamp });
+    const [scans, tools] = await Promise.all([Promise.all(sources.map(scanOf)), Promise.all(options.toolsFiles.map((file) => this.#loadTools(file)))]);
     const mcp = [...this.#mcp.values()];
     const entries: MergeEntry[] = [];
     const diagnostics: Diagnostic[] = [];
@@ -308,9 +314,11 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return result;
   }
 
-  /** The memo of one skill folder scanned with one set of options (a plugin update may change them). */
+  /** The memo of one skill folder scanned with one set of options (a plugin update may change them), kept in the tools cache. */
   #scanMemo(source: SourceDir): ScanMemo {
-    return getOrAdd(this.#scanMemos, JSON.stringify([source, this.#options.limits]), () => new ScanMemo());
+    const key = JSON.stringify([source, this.#options.limits]);
+    const { toolsCache: cache } = this.#options;
+    return getOrAdd(this.#scanMemos, key, () => new ScanMemo(cache === null ? undefined : { cache, key }));
   }
 
   /** A tools file's last load while its stat has not moved (taken before reading), else loaded again. */

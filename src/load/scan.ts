@@ -9,6 +9,7 @@ import { FOLDER_PROBLEMS } from './format.js';
 import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
+import { ScanMemo, type MemoEntry, type Parsed } from './scan-memo.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -30,20 +31,15 @@ export interface ScanOptions {
   readonly required?: boolean;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
+  /** {@link statSkillsDir}'s answer for the same folder and options, taken before this scan: the files read are those it found, not listed again. */
+  readonly stamped?: DirStamp;
 }
 
-/** What one candidate file gave: its skill (with its real path) or nothing, and its problems. */
-interface Loaded {
-  readonly found: { readonly skill: Skill; readonly real: string } | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-}
+export { ScanMemo };
 
-/** One folder's parsed files from its last scan, each under its stat; for one folder and options, scans not overlapping. */
-export class ScanMemo {
-  /** Each file's result under its key (its stat, its policy file's stat and its default name). */
-  files = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
-  /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
-  last = { reused: 0, read: 0 };
+/** What one candidate file gave: its parse and, with a skill, its realpath. */
+interface Loaded extends Parsed {
+  readonly real?: string;
 }
 
 export interface ScanResult {
@@ -83,6 +79,11 @@ interface Candidate {
   readonly folder?: string;
   /** A loose `DIR/notes.md`: without a description it is no skill (no fallback to its body). */
   readonly loose?: true;
+  /**
+   * Its realpath should no link lead to it: its listing folder's realpath and the names below it; undefined when an entry on the
+   * way is a link. A folder's SKILL.md may itself be a link: its realpath tells ({@link realOf}).
+   */
+  readonly plainReal: string | undefined;
 }
 
 /**
@@ -90,7 +91,12 @@ interface Candidate {
  * entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is never opened, which could hang or
  * never end, but reported as a SKILL.md that is one is.
  */
-async function* followed(dir: string, entries: readonly Dirent[], diagnostics: Diagnostic[]): AsyncGenerator<{ name: string; full: string; folder: boolean }> {
+async function* followed(
+  dir: string,
+  entries: readonly Dirent[],
+  diagnostics: Diagnostic[],
+  realDir: string | undefined,
+): AsyncGenerator<{ name: string; full: string; folder: boolean; real: string | undefined }> {
   const base = normalize(dir);
   for (const entry of entries) {
     const full = childPath(base, entry.name);
@@ -103,9 +109,11 @@ async function* followed(dir: string, entries: readonly Dirent[], diagnostics: D
       else if (result.state === 'failed') diagnostics.push(result.diagnostic);
       continue;
     }
-    if (kind.isDirectory()) yield { name: entry.name, full, folder: true };
+    // Its realpath when neither it nor `dir` is reached through a link.
+    const real = kind !== entry || realDir === undefined ? undefined : childPath(realDir, entry.name);
+    if (kind.isDirectory()) yield { name: entry.name, full, folder: true, real };
     else if (!entry.name.toLowerCase().endsWith('.md')) continue;
-    else if (kind.isFile()) yield { name: entry.name, full, folder: false };
+    else if (kind.isFile()) yield { name: entry.name, full, folder: false, real };
     else {
       const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : 'a special file';
       diagnostics.push(diagnostic('unreadable', full, `is not a regular file (${what}); skipped`));
@@ -130,11 +138,13 @@ async function listDir(dir: string, diagnostics: Diagnostic[], required = false)
 
 async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required?: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder } of followed(dir, await listDir(dir, diagnostics, required), diagnostics)) {
-    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full });
+  const entries = await listDir(dir, diagnostics, required);
+  const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
+  for await (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
+    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, plainReal: real && childPath(real, SKILL_FILE) });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
-    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir) });
-    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true });
+    else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), plainReal: real });
+    else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, plainReal: real });
   }
   return candidates;
 }
@@ -155,11 +165,11 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
   visited.add(real);
   const entries = await listDir(dir, diagnostics);
   if (prefix.length > 0 && entries.some((entry) => entry.name === SKILL_FILE)) {
-    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir) }];
+    return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir), plainReal: childPath(real, SKILL_FILE) }];
   }
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder } of followed(dir, entries, diagnostics)) {
-    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':') });
+  for await (const { name, full, folder, real: plainReal } of followed(dir, entries, diagnostics, real)) {
+    if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':'), plainReal });
     else if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
       diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
     } else candidates.push(...(await commandCandidates(full, [...prefix, name], visited, diagnostics)));
@@ -179,10 +189,17 @@ export interface DirStamp {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** Each stamp's candidates and its files modified within {@link RACY_MS}, for a scan that reads by it ({@link ScanOptions.stamped}). */
+const stampedFrom = new WeakMap<DirStamp, { readonly candidates: readonly Candidate[]; readonly recent: ReadonlySet<string> }>();
+
 /** The files {@link scanSkillsDir} would read under `dir`, stat'ed, not read: equal to the `stamp` of a scan of them. */
 export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout' | 'required'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
-  return stampOf(await candidatesOf(dir, options, diagnostics), diagnostics);
+  const candidates = await candidatesOf(dir, options, diagnostics);
+  const recent = new Set<string>();
+  const stamp = stampOf(candidates, diagnostics, recent);
+  stampedFrom.set(stamp, { candidates, recent });
+  return stamp;
 }
 
 /**
@@ -190,14 +207,14 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
  * by one on this thread: a hook stamps every skill folder, where a promise per file and an error per missing policy file cost it
  * seconds at 24k folders (docs/benchmarks.md, "24k SKILL.md folders").
  */
-function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent?: Set<string>): DirStamp {
+function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent: Set<string>): DirStamp {
   const files: (readonly [string, string | null])[] = [];
   const racyAfter = Date.now() - RACY_MS;
   // `rare`: a file most folders lack (the policy file), told missing without making a stat.
   const stamp = (file: string, rare: boolean): void => {
     try {
       const found = rare && !existsSync(file) ? undefined : statSync(file, { throwIfNoEntry: false });
-      if (found !== undefined && recent !== undefined && found.mtimeMs > racyAfter) recent.add(file);
+      if (found !== undefined && found.mtimeMs > racyAfter) recent.add(file);
       files.push([file, found === undefined ? null : `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`]);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -219,12 +236,15 @@ function candidatesOf(dir: string, { layout, required }: Pick<ScanOptions, 'layo
 /** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
-  const diagnostics: Diagnostic[] = [];
-  const candidates = await candidatesOf(dir, options, diagnostics);
+  const taken = options.stamped === undefined ? undefined : stampedFrom.get(options.stamped);
+  const diagnostics: Diagnostic[] = taken === undefined ? [] : [...options.stamped!.diagnostics];
+  const candidates = taken?.candidates ?? (await candidatesOf(dir, options, diagnostics));
   const memo = options.memo;
-  const recent = memo === undefined ? undefined : new Set<string>();
+  const ownRecent = new Set<string>();
   // Taken before anything is read: a file written during the scan leaves a stamp that no longer matches.
-  const stamp = stampOf(candidates, diagnostics, recent);
+  const stamp = taken === undefined ? stampOf(candidates, diagnostics, ownRecent) : options.stamped!;
+  const recent = taken?.recent ?? ownRecent;
+  const memoFiles = memo?.entries();
 
   const results: Loaded[] = new Array(candidates.length);
   const stats = memo === undefined ? undefined : new Map(stamp.files);
@@ -233,11 +253,11 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     // No file (a folder without SKILL.md), an unreadable stat, or one that may not tell the next write apart: read it, as without a memo.
     if (own === undefined || own === null || own.startsWith('error:')) return undefined;
     const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
-    if (recent!.has(candidate.file) || (policyFile !== undefined && recent!.has(policyFile))) return undefined;
+    if (recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile))) return undefined;
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     return `${own}\0${policy}\0${candidate.defaultName}`;
   };
-  const fresh = new Map<string, { readonly key: string; readonly loaded: Loaded }>();
+  const fresh = new Map<string, MemoEntry>();
   const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -245,38 +265,49 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const index = next++;
       const candidate = candidates[index]!;
       const key = memoKey(candidate);
-      const entry = key === undefined ? undefined : memo!.files.get(candidate.file);
-      const kept = entry !== undefined && entry.key === key ? entry.loaded : undefined;
-      if (kept !== undefined) counts.reused += 1;
-      else counts.read += 1;
-      results[index] = kept ?? (await loadCandidate(candidate, options, limits));
-      if (key !== undefined) fresh.set(candidate.file, { key, loaded: results[index]! });
+      const known = key === undefined ? undefined : memoFiles!.get(candidate.file);
+      if (known !== undefined && known.key === key) {
+        counts.reused += 1;
+        results[index] = known.parsed.skill === undefined ? known.parsed : { ...known.parsed, real: await realOf(candidate, known.plain) };
+        fresh.set(candidate.file, known);
+        continue;
+      }
+      counts.read += 1;
+      const loaded = await loadCandidate(candidate, options, limits);
+      results[index] = loaded;
+      if (key !== undefined) fresh.set(candidate.file, { key, parsed: loaded, plain: loaded.real === candidate.plainReal });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  if (memo !== undefined) {
-    memo.files = fresh;
-    memo.last = counts;
-  }
+  memo?.update(fresh, counts);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();
   const perFile: Diagnostic[] = [];
-  for (const result of results) {
-    perFile.push(...result.diagnostics);
-    if (result.found === undefined) continue;
-    skills.push(result.found.skill);
-    realPaths.set(result.found.skill.path, result.found.real);
+  for (const { skill, real, diagnostics: problems } of results) {
+    perFile.push(...problems);
+    if (skill === undefined) continue;
+    skills.push(skill);
+    realPaths.set(skill.path, real ?? skill.path);
   }
   return { skills, diagnostics: [...diagnostics, ...perFile], realPaths, stamp };
+}
+
+/**
+ * A memoized file's realpath without asking the system when it was the path its listing gave (`plain`) and no link leads there
+ * now: the file's stat, which its key holds, moves when it is replaced by a link (the unlink changes the old file's ctime).
+ */
+async function realOf(candidate: Candidate, plain: boolean): Promise<string> {
+  if (plain && candidate.plainReal !== undefined) return candidate.plainReal;
+  return realpath(candidate.file).catch(() => candidate.file);
 }
 
 /** Reads and parses one candidate file (and its Codex policy file); never throws. */
 async function loadCandidate(candidate: Candidate, options: ScanOptions, limits: SkillLimits): Promise<Loaded> {
   const read = await readSkillText(candidate.file, limits.maxBodyBytes);
   // A folder without SKILL.md is not a skill; a loose file that vanished mid-scan is simply gone.
-  if (read.state === 'gone') return { found: undefined, diagnostics: [] };
-  if (read.state === 'failed') return { found: undefined, diagnostics: [read.diagnostic] };
+  if (read.state === 'gone') return { skill: undefined, diagnostics: [] };
+  if (read.state === 'failed') return { skill: undefined, diagnostics: [read.diagnostic] };
   const diagnostics: Diagnostic[] = [];
   const policy = candidate.folder === undefined ? undefined : await readCodexPolicy(policyFileOf(candidate.folder));
   if (policy?.diagnostic !== undefined) diagnostics.push(policy.diagnostic);
@@ -293,7 +324,7 @@ async function loadCandidate(candidate: Candidate, options: ScanOptions, limits:
     describeFromBody: candidate.loose !== true,
   });
   diagnostics.push(...parsed.diagnostics);
-  if (parsed.skill === undefined) return { found: undefined, diagnostics };
-  const real = await realpath(candidate.file).catch(() => candidate.file);
-  return { found: { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real }, diagnostics };
+  if (parsed.skill === undefined) return { skill: undefined, diagnostics };
+  const real = await realOf(candidate, false);
+  return { skill: options.namespace === undefined ? parsed.skill : namespaced(parsed.skill, options.namespace), real, diagnostics };
 }

@@ -4,13 +4,17 @@ import type { SkillLimits } from './skill.js';
 
 /**
  * Where a tools file's load is kept for the next process (the CLI's keeper: `src/store/store-tools-cache.ts`): its skills
- * (`tools-jsonl.ts`) and line table (`tools-lines.ts`), encoded and checked here. Only a cache: a failed read or write never throws.
+ * (`tools-jsonl.ts`) and line table (`tools-lines.ts`), and a skill folder's scan memo (`scan-memo.ts`, as skills with no stat),
+ * encoded and checked there. Only a cache: a failed read or write never throws.
  */
 export interface ToolsCache {
   /** The skills kept under `key` when the file had `stat` then; undefined otherwise. */
   readSkills(key: string, stat: ToolsFileStat): Buffer | undefined;
   writeSkills(key: string, stat: ToolsFileStat, skills: Buffer): void;
-  /** A resident process's reload: the keeper may write (and encode) it later; a later write or read of the key supersedes or flushes it. */
+  /**
+   * A resident process's reload, or a scan memo: the keeper may write (and encode) it later, or not at all for a cold search;
+   * a later write or read of the key supersedes or flushes it.
+   */
   writeSkillsLater?(key: string, stat: ToolsFileStat, encode: () => Buffer): void;
   /** The line table kept under `key`, whatever its stat. */
   readLines(key: string): ReadLines | undefined;

@@ -165,7 +165,7 @@ export function writeToolsSnapshot(
 const TEXT_FIELDS = ['id', 'name', 'description', 'path', 'body', 'contentHash'] as const;
 
 /** The fields every consumer of a tools skill reads have their types. */
-function isSkillShaped(skill: unknown): boolean {
+export function isSkillShaped(skill: unknown): boolean {
   return (
     isRecord(skill) &&
     TEXT_FIELDS.every((field) => typeof skill[field] === 'string') &&

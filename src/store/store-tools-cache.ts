@@ -8,7 +8,10 @@ import { today } from './store-collection.js';
 const STAT = 'size, mtime_ms AS mtimeMs, ctime_ms AS ctimeMs, ino';
 
 export interface StoreToolsCacheOptions {
-  /** Hold every write until {@link StoreToolsCache.close}, or forget them ({@link StoreToolsCache.drop}): a cold search that may hand its catalog's write on. @default false */
+  /**
+   * Hold every write until {@link StoreToolsCache.close}, or forget them ({@link StoreToolsCache.drop}), and make no later write
+   * (`writeSkillsLater`: a scan memo is its writer's): a cold search that may hand its catalog's write on. @default false
+   */
   readonly deferred?: boolean;
 }
 
@@ -66,6 +69,7 @@ export class StoreToolsCache implements ToolsCache {
   }
 
   writeSkillsLater(key: string, stat: ToolsFileStat, encode: () => Buffer): void {
+    if (this.#deferred !== undefined) return;
     this.#held.set(key, { stat, encode });
     if (this.#closed) this.#writeHeld(key);
   }
