@@ -59,7 +59,9 @@ describe('doctor', () => {
     writeFileSync(config, `mcp_optional_startup_grace_ms = 5000\n${installed}`);
     expect((await cli(['doctor', 'codex'])).stdout).toContain('  ok      MCP start-up: Codex waits up to 5000 ms for the server before a turn');
     writeFileSync(config, `mcp_optional_startup_grace_ms = 250\n${installed}`);
-    expect((await cli(['doctor', 'codex'])).stdout).toContain('  WARN    MCP start-up: Codex starts a turn without search_skills when the server takes over 250 ms to start');
+    expect((await cli(['doctor', 'codex'])).stdout).toContain(
+      '  WARN    MCP start-up: Codex starts a turn without search_skills when the server takes over 250 ms to start',
+    );
   });
 
   it("says when the user hook and this trusted project folder's hook both run, so every prompt runs it twice", async () => {
