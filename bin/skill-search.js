@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json): a cold start loads the CLI as one file, dist/cli/bundle.cjs
 // (scripts/bundle-cli.ts), sooner than tsc's ES modules one by one; a hook loads its own,
-// dist/cli/hook-bundle.cjs, when there is one. A bundle older than those modules (a build that
-// ran tsc alone) is passed over for them, but in an installed package (below).
+// dist/cli/hook-bundle.cjs, and the MCP server its own, dist/cli/mcp-bundle.cjs, when there is
+// one. A bundle older than those modules (a build that ran tsc alone) is passed over for them,
+// but in an installed package (below).
 //
 // The bundle is compiled here rather than by `require`, so that V8's code cache for it can be
 // kept: a hook without a server starts Node on every prompt, and compiling the bundle's
 // functions anew each time cost about 30 ms of it (docs/cold-start.md). The cache is a file
-// under the cache root, `code-cache/cli-<hash of the bundle's path>.v8`, and the hook's own
-// `cli-<hash>-hook.v8`: V8 keeps the functions a run compiled, and a cache written by another
-// command (`index`, usually the first) lacks most of the hook's and holds code it never runs.
+// under the cache root, `code-cache/cli-<hash of the bundle's path>.v8`, and the hook's and the
+// MCP server's own, `cli-<hash>-hook.v8` and `cli-<hash>-mcp.v8`: V8 keeps the functions a run
+// compiled, and a cache written by another command (`index`, usually the first) lacks most of
+// theirs and holds code they never run.
 // Each starts with a header line naming the bundle's size and time and the Node version, then
 // V8's data. Any other header, or data V8 rejects, and the bundle is compiled from source; the
 // cache is then written anew after the command. Reading or writing it never fails a command.
@@ -21,8 +23,11 @@ const vm = require('node:vm');
 
 const MODULES = path.join(__dirname, '..', 'dist', 'cli', 'main.js');
 // A hook runs the hook's own bundle (its modules without the other commands': less to read and
-// deserialise on every prompt), or the CLI's where there is none.
-const BUNDLES = [...(process.argv[2] === 'hook' ? ['hook-bundle.cjs'] : []), 'bundle.cjs'].map((name) => path.join(__dirname, '..', 'dist', 'cli', name));
+// deserialise on every prompt), the MCP server its own (with the MCP SDK and zod inside, which it
+// would otherwise require file by file before it can answer a host), or the CLI's where there is none.
+const OWN_BUNDLES = { hook: 'hook-bundle.cjs', mcp: 'mcp-bundle.cjs' };
+const OWN_COMMAND = Object.hasOwn(OWN_BUNDLES, process.argv[2]) ? process.argv[2] : undefined;
+const BUNDLES = [...(OWN_COMMAND === undefined ? [] : [OWN_BUNDLES[OWN_COMMAND]]), 'bundle.cjs'].map((name) => path.join(__dirname, '..', 'dist', 'cli', name));
 
 // Installed by a package manager, the files' times are the order it unpacked them in (npm writes
 // the modules after the bundles): there every bundle is the one published with the modules.
@@ -63,7 +68,7 @@ function hashOf(text) {
 
 /** The bundle, compiled with its code cache when one fits; `save()` writes the cache when it did not. */
 function compileBundle({ file: bundle, stat }) {
-  const command = process.argv[2] === 'hook' ? '-hook' : '';
+  const command = OWN_COMMAND === undefined ? '' : `-${OWN_COMMAND}`;
   const file = path.join(cacheRoot(process.env), 'code-cache', `cli-${hashOf(bundle)}${command}.v8`);
   const header = Buffer.from(`${JSON.stringify({ size: stat.size, mtimeMs: stat.mtimeMs, node: process.version, arch: process.arch })}\n`);
   let cachedData;

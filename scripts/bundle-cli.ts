@@ -31,14 +31,22 @@ export const CLI_BUNDLE = 'dist/cli/bundle.cjs';
  */
 export const HOOK_ENTRY = 'dist/cli/hook-main.js';
 export const HOOK_BUNDLE = 'dist/cli/hook-bundle.cjs';
+/**
+ * The MCP server's own bundle, which the bin runs for `skill-search mcp`: the CLI's modules with
+ * the MCP SDK and zod (and what the SDK requires) inside, compiled under the code cache. Codex
+ * leaves a server's tools out of a turn when it has not listed them soon after its start
+ * (docs/hosts.md), and requiring those packages file by file was most of a server's start.
+ */
+export const MCP_BUNDLE = 'dist/cli/mcp-bundle.cjs';
 
 /** Writes {@link CLI_BUNDLE} from {@link CLI_ENTRY} and {@link HOOK_BUNDLE} from {@link HOOK_ENTRY} under `root`; throws on an esbuild error. */
 export function bundleCli(root: string = ROOT): void {
   bundleOne(root, CLI_ENTRY, CLI_BUNDLE);
   bundleOne(root, HOOK_ENTRY, HOOK_BUNDLE);
+  bundleOne(root, CLI_ENTRY, MCP_BUNDLE, MCP_PACKAGES);
 }
 
-function bundleOne(root: string, entry: string, out: string): void {
+function bundleOne(root: string, entry: string, out: string, more: readonly string[] = []): void {
   const options: BuildOptions = {
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, out),
@@ -68,14 +76,15 @@ function bundleOne(root: string, entry: string, out: string): void {
   // `bundledDriver`), onnxruntime (src/embed/onnxruntime.ts `bundledRuntime`) and usearch
   // (src/vector-index/label-graph.ts `loadUsearch`): their addons are still loaded from the
   // installed packages (`*.node` stays out).
-  const { metafile } = buildSync({ ...options, external: [...externalBut(options, BUNDLED_PACKAGES), '*.node'], metafile: true });
+  const bundled = [...BUNDLED_PACKAGES, ...more];
+  const { metafile } = buildSync({ ...options, external: [...externalBut(options, bundled), '*.node'], metafile: true });
   const strays = Object.keys(metafile.inputs).filter((input) => {
     const at = input.lastIndexOf('node_modules/');
     if (at < 0) return false;
     const name = packageOf(input.slice(at + 'node_modules/'.length)) ?? '';
     // Each from the folder whose version the bundle names (esbuild names files by their real path).
     const folder = path.resolve(root, input.slice(0, at + 'node_modules/'.length + name.length));
-    return !BUNDLED_PACKAGES.includes(name) || realpathSync(folder) !== realpathSync(path.join(root, 'node_modules', name));
+    return !bundled.includes(name) || realpathSync(folder) !== realpathSync(path.join(root, 'node_modules', name));
   });
   if (strays.length > 0) throw new Error(`${out}: packages bundled that should stay in node_modules, or from another folder: ${strays.join(', ')}`);
   const file = path.join(root, out);
@@ -109,6 +118,18 @@ export const PURE_PACKAGES = ['gray-matter', 'js-yaml', 'kind-of', 'section-matt
  * {@link ADDON_PACKAGES} go with an addon, {@link PURE_PACKAGES} are JavaScript alone.
  */
 export const BUNDLED_PACKAGES = [...ADDON_PACKAGES, ...PURE_PACKAGES];
+
+/** What `skill-search mcp` requires besides: the MCP SDK, zod, and the SDK's JSON Schema validator and its packages ({@link MCP_BUNDLE}). */
+export const MCP_PACKAGES = [
+  '@modelcontextprotocol/sdk',
+  'zod',
+  'zod-to-json-schema',
+  'ajv',
+  'ajv-formats',
+  'fast-uri',
+  'json-schema-traverse',
+  'fast-deep-equal',
+];
 
 /** `{ name: version }` of {@link ADDON_PACKAGES} as installed under `root`, which is what the build bundles. */
 export function bundledVersions(root: string): Record<string, string> {
@@ -224,11 +245,11 @@ export function asciiOnly(code: string): string {
   return code.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The lines of `bundle` that call `import(` other than `importModule`'s own call. */
+/** The lines of `bundle` that call `import(` other than `importModule`'s own call (a comment's line calls nothing). */
 export function strayImports(bundle: string): string[] {
   return bundle
     .split('\n')
-    .filter((line) => /\bimport\(/.test(line) && !line.includes('skillSearchImport(specifier) : import(specifier)'))
+    .filter((line) => /\bimport\(/.test(line) && !/^\s*(?:\/\/|\/?\*)/.test(line) && !line.includes('skillSearchImport(specifier) : import(specifier)'))
     .map((line) => line.trim().slice(0, 120));
 }
 

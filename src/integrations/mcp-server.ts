@@ -4,6 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { closeSkillNames, findSkillByName, userOnlyMessage } from '../attachments/skill-tool.js';
@@ -195,10 +196,30 @@ export interface ServeMcpOptions extends SkillSearchMcpOptions {
   readonly stdout?: NodeJS.WritableStream;
   /** Stops the server (SIGINT/SIGTERM in the CLI). */
   readonly signal?: AbortSignal;
-  /** Called once the client finished the MCP handshake: heavy start-up work waits for it, so the handshake is answered first. */
+  /**
+   * Called once the client has finished the MCP handshake and had the answer to its next request
+   * (its tool list, in the hosts seen): heavy start-up work waits for it, so that a host which
+   * gives a server little time to list its tools (Codex; docs/hosts.md) is answered first.
+   */
   readonly onInitialized?: () => void;
   /** Touched as each tool call ends (a re-sync leaves garbage, collected once quiet), closed on stop. @default a new {@link IdleCollector} */
   readonly collector?: Pick<IdleCollector, 'touch' | 'close'>;
+}
+
+/** The stdio transport, telling `onAnswered` as each answer to a request has been written. */
+class AnsweringTransport extends StdioServerTransport {
+  constructor(
+    stdin: import('node:stream').Readable,
+    stdout: import('node:stream').Writable,
+    private readonly onAnswered: () => void,
+  ) {
+    super(stdin, stdout);
+  }
+
+  override async send(message: JSONRPCMessage): Promise<void> {
+    await super.send(message);
+    if ('id' in message && !('method' in message)) this.onAnswered();
+  }
 }
 
 /** Serves until the client closes stdin, the transport closes, or `signal` aborts. */
@@ -216,10 +237,17 @@ export async function serveMcpStdio(options: ServeMcpOptions): Promise<void> {
     return work;
   };
   const server = createSkillSearchMcpServer({ ...options, track });
-  if (options.onInitialized !== undefined) server.server.oninitialized = options.onInitialized;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
-  const transport = new StdioServerTransport(stdin, stdout);
+  let heavyWorkDue = false;
+  server.server.oninitialized = () => {
+    heavyWorkDue = true;
+  };
+  const transport = new AnsweringTransport(stdin, stdout, () => {
+    if (!heavyWorkDue) return;
+    heavyWorkDue = false;
+    options.onInitialized?.();
+  });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });

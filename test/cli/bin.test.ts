@@ -1,6 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheRoot } from '../../src/model-store/paths.js';
 import { ROOT, SKILLS, removeDir, spawnCli, tempDir } from './helpers.js';
@@ -56,7 +58,52 @@ describe.skipIf(!built)('bin/skill-search.js (built)', () => {
       removeDir(cold);
     }
   });
+
+  it.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'mcp-bundle.cjs')))(
+    "serves an MCP client from the server's own bundle, whose code cache the next start reads",
+    async () => {
+      const home = tempDir();
+      // The server's tools, once it has ended (and written its code cache, as it does last).
+      const serve = async () => {
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'mcp', '--skills-dir', SKILLS, '--model', 'hash'],
+          env: { ...(process.env as Record<string, string>), HOME: home, SKILL_SEARCH_CACHE_DIR: home },
+          stderr: 'ignore',
+        });
+        const client = new Client({ name: 'skill-search-test', version: '0.0.0' });
+        await client.connect(transport);
+        const { tools } = await client.listTools();
+        const pid = transport.pid!;
+        await client.close();
+        await expect.poll(() => isRunning(pid), { timeout: 20_000 }).toBe(false);
+        return tools.map((tool) => tool.name).sort();
+      };
+      const mcpCaches = () => readdirSync(path.join(home, 'code-cache')).filter((name) => name.endsWith('-mcp.v8'));
+      try {
+        expect(await serve()).toEqual(['read_skill', 'search_skills']);
+        const [cache, ...others] = mcpCaches();
+        expect(others).toEqual([]);
+        const file = path.join(home, 'code-cache', cache!);
+        utimesSync(file, new Date(1_000_000_000), new Date(1_000_000_000));
+        expect(await serve()).toEqual(['read_skill', 'search_skills']);
+        // Accepted by V8: not written again.
+        expect(statSync(file).mtimeMs).toBe(1_000_000_000);
+      } finally {
+        removeDir(home);
+      }
+    },
+  );
 });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A package folder with this bin and an empty `dist/cli/`, for stand-in builds. */
 function standInPackage(prefix: string): string {
@@ -117,27 +164,31 @@ describe('bin/skill-search.js: which build it loads', () => {
     }
   });
 
-  it("for a hook, the hook's own bundle when it is current; else the CLI's, else the modules", () => {
-    const hookBundle = path.join(dir, 'dist', 'cli', 'hook-bundle.cjs');
-    const hook = (...args: string[]) => {
+  it.each([
+    { command: 'hook', own: 'hook-bundle.cjs', args: ['claude-code'] },
+    { command: 'mcp', own: 'mcp-bundle.cjs', args: ['--demo'] },
+  ])("for $command, its own bundle when it is current; else the CLI's", ({ command, own, args }) => {
+    const ownBundle = path.join(dir, 'dist', 'cli', own);
+    const other = path.join(dir, 'dist', 'cli', own === 'mcp-bundle.cjs' ? 'hook-bundle.cjs' : 'mcp-bundle.cjs');
+    const runOwn = () => {
       try {
-        return execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), 'hook', ...args], { encoding: 'utf8' });
+        return execFileSync(process.execPath, [path.join(dir, 'bin', 'skill-search.js'), command, ...args], { encoding: 'utf8' });
       } catch (error) {
         return (error as { stdout: string }).stdout;
       }
     };
     writeBundle();
-    writeFileSync(hookBundle, "exports.main = async (argv) => { process.stdout.write('hook bundle ' + argv.join(' ')); return 0; };\n");
-    age(modules, 1_000_000);
-    age(bundle, 1_000_000);
-    age(hookBundle, 1_000_000);
-    expect(hook('claude-code')).toBe('hook bundle hook claude-code');
+    writeFileSync(ownBundle, `exports.main = async (argv) => { process.stdout.write('${own} ' + argv.join(' ')); return 0; };\n`);
+    writeFileSync(other, "exports.main = async (argv) => { process.stdout.write('the other command bundle'); return 0; };\n");
+    for (const file of [modules, bundle, ownBundle, other]) age(file, 1_000_000);
+    expect(runOwn()).toBe(`${own} ${command} ${args.join(' ')}`);
     // Other commands never load it.
     expect(run()).toEqual({ code: 4, stdout: 'bundle a b' });
-    age(hookBundle, 999_999);
-    expect(hook('codex')).toBe('bundle hook codex');
-    rmSync(hookBundle);
-    expect(hook('codex')).toBe('bundle hook codex');
+    age(ownBundle, 999_999);
+    expect(runOwn()).toBe(`bundle ${command} ${args.join(' ')}`);
+    rmSync(ownBundle);
+    rmSync(other);
+    expect(runOwn()).toBe(`bundle ${command} ${args.join(' ')}`);
   });
 });
 
@@ -212,6 +263,16 @@ describe("bin/skill-search.js: the bundle's code cache", () => {
     expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['hook', 'codex'])).toEqual({ code: 4, stdout: 'ONE/TWO hook codex' });
     expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['search'])).toEqual({ code: 4, stdout: 'ONE/TWO search' });
     expect(cacheFiles(root).map((file) => statSync(file).mtimeMs)).toEqual([1_000_000_000, 1_000_000_000]);
+  });
+
+  it('the MCP server keeps a cache of its own too', () => {
+    const root = path.join(dir, 'cache-mcp');
+    writeBundle('one two');
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['index'])).toEqual({ code: 4, stdout: 'ONE/TWO index' });
+    expect(run({ SKILL_SEARCH_CACHE_DIR: root }, ['mcp'])).toEqual({ code: 4, stdout: 'ONE/TWO mcp' });
+    const names = cacheFiles(root).map((file) => path.basename(file));
+    expect(names).toHaveLength(2);
+    expect(names).toContain(names.find((name) => /^cli-[0-9a-f]{8}\.v8$/.test(name))!.replace(/\.v8$/, '-mcp.v8'));
   });
 
   it('data V8 rejects under a matching header, or an unwritable cache root, only costs the shortcut', () => {

@@ -8,6 +8,8 @@ import {
   BUNDLED_PACKAGES,
   CLI_BUNDLE,
   HOOK_BUNDLE,
+  MCP_BUNDLE,
+  MCP_PACKAGES,
   ownFolders,
   packageOf,
   strayImports,
@@ -24,11 +26,12 @@ describe('dynamic imports in the CLI bundle', () => {
       '    const { Tokenizer } = await import("@huggingface/tokenizers");',
     ].join('\n');
     expect(strayImports(bundle)).toEqual(['const { Tokenizer } = await import("@huggingface/tokenizers");']);
+    // A comment's line imports nothing (the MCP SDK's comments name `import()`).
+    expect(strayImports(['// emits an indexed access rather than an inline `import()`', ' * or `import("x")`', '/* import() */'].join('\n'))).toEqual([]);
   });
 
   it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles have none', () => {
-    expect(strayImports(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8'))).toEqual([]);
-    expect(strayImports(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8'))).toEqual([]);
+    for (const out of [CLI_BUNDLE, HOOK_BUNDLE, MCP_BUNDLE]) expect(strayImports(readFileSync(path.join(ROOT, out), 'utf8'))).toEqual([]);
   });
 
   it.skipIf(!existsSync(path.join(ROOT, HOOK_BUNDLE)))("the hook's bundle holds the hook's modules, not the other commands'", () => {
@@ -50,6 +53,24 @@ describe('dynamic imports in the CLI bundle', () => {
       expect(bundle).not.toContain(`// ${module}\n`);
     expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8')).toContain('// dist/cli/commands/index-cmd.js\n');
   });
+
+  it.skipIf(!existsSync(path.join(ROOT, MCP_BUNDLE)))(
+    "the MCP server's bundle carries the MCP SDK, zod and Ajv, which the CLI's leaves in node_modules",
+    () => {
+      const packagesIn = (out: string) => {
+        const bundle = readFileSync(path.join(ROOT, out), 'utf8');
+        return new Set([...bundle.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((match) => match[1]));
+      };
+      expect(packagesIn(MCP_BUNDLE)).toEqual(new Set([...BUNDLED_PACKAGES, ...MCP_PACKAGES]));
+      expect(packagesIn(CLI_BUNDLE)).toEqual(new Set(BUNDLED_PACKAGES));
+      const mcp = readFileSync(path.join(ROOT, MCP_BUNDLE), 'utf8');
+      expect(mcp).toContain('// dist/integrations/mcp-server.js\n');
+      expect(mcp).toContain('// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js\n');
+      // Nothing of theirs is required from node_modules (Ajv's `'require("ajv/…")'` are strings of the code it generates).
+      expect(mcp).not.toMatch(/(?<![`'"])\brequire\("(?:@modelcontextprotocol\/sdk|zod|ajv)[/"]/);
+      expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8')).toMatch(/\brequire\("@modelcontextprotocol\/sdk\//);
+    },
+  );
 
   it('importModule imports by itself outside the bundle', async () => {
     const { sep } = await importModule<typeof import('node:path')>('node:path');
@@ -73,8 +94,7 @@ describe('the CLI bundle in ASCII', () => {
   });
 
   it.skipIf(!existsSync(path.join(ROOT, CLI_BUNDLE)))('the built bundles are ASCII', () => {
-    expect(readFileSync(path.join(ROOT, CLI_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
-    expect(readFileSync(path.join(ROOT, HOOK_BUNDLE), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
+    for (const out of [CLI_BUNDLE, HOOK_BUNDLE, MCP_BUNDLE]) expect(readFileSync(path.join(ROOT, out), 'utf8').match(/[^\x00-\x7f].{0,20}/)).toBeNull();
   });
 });
 

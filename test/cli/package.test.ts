@@ -17,6 +17,8 @@ describe('npm package contents', () => {
       'bin/package.json',
       'dist/cli/main.js',
       'dist/cli/bundle.cjs',
+      'dist/cli/hook-bundle.cjs',
+      'dist/cli/mcp-bundle.cjs',
       'dist/index.js',
       'examples/skills/pdf/SKILL.md',
       'models/README.md',

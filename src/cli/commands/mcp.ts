@@ -16,7 +16,7 @@ export async function runMcp(args: ParsedArgs, io: CliIo): Promise<number> {
   const collector = new IdleCollector();
   try {
     live.catalog.on('error', (error) => log(`skill-search mcp: watcher: ${error.message}`));
-    // Once the client has connected: watch (the next request re-syncs, so an idle server does no work) and warm the
+    // Once the client has its tool list: watch (the next request re-syncs, so an idle server does no work) and warm the
     // index; a failure of either resurfaces on the first search.
     const warm = () => {
       void live.catalog.watch({ usePolling: args.values.polling === true }).catch((error: Error) => log(`skill-search mcp: watcher: ${error.message}`));
