@@ -226,6 +226,8 @@ const WHOLE_LIBRARY_SETS = [
   { suite: 'library-r16', prefix: 'lib16', lines: 540, lengthClasses: true, over80: [41, 7] },
   // r17 names 300 skills, not every one: 300 answerable requests in quarters of 75.
   { suite: 'library-r17', prefix: 'lib17', lines: 400, answerable: 300, lengthClasses: true, over80: [31, 7] },
+  // r18 has r17's shape, over the 300 skills r1–r17 labelled least.
+  { suite: 'library-r18', prefix: 'lib18', lines: 400, answerable: 300, lengthClasses: true, over80: [30, 7] },
 ] as const satisfies readonly {
   suite: keyof typeof LIBRARY_REQUESTS;
   prefix: string;
