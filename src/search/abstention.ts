@@ -17,14 +17,14 @@ export interface RelevanceModels {
   readonly provenance: Readonly<Record<string, unknown>>;
   readonly models: Readonly<Record<SearchMode, RelevanceModel>>;
   readonly thresholds: Readonly<Record<SearchMode, Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>>>;
-  /** Hybrid messages of `long.words` + 1 to `long.maxWords` words read their own entry (fitted by `scripts/fit-long-relevance.ts`). */
+  /** Hybrid messages of `long.words` + 1 to `long.maxWords` words read their own entry (chosen by `scripts/choose-everyday-loso.ts`). */
   readonly long?: LongMessages;
 }
 
 /**
- * A skill library's operating point for long messages: every evidence grows with a message's length,
- * so long everyday chat passes the threshold fitted mostly on short messages (docs/retrieval.md,
- * "Everyday messages, rounds 9 and 10"). Applies to hybrid messages of more than `words` and at most
+ * A skill library's operating point for messages past a few words: every evidence grows with a message's
+ * length, so everyday chat passes the threshold fitted mostly on short requests (docs/retrieval.md,
+ * "Everyday messages", rounds 9, 10 and 13). Applies to hybrid messages of more than `words` and at most
  * `maxWords` white-space words (the lengths it was fitted on: longer ones keep the common entry) over
  * catalogues of more than `minSkills` skills (a user's first skills keep the common threshold).
  */
