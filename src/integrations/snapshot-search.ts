@@ -84,8 +84,8 @@ export async function openSnapshot(
  * at a new path"): a copy found byte for byte, an edited copy (with `hold`), or the skills loaded.
  */
 async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
-  // A tools file's changed lines, when that is all that changed, else the catalog loaded whole.
-  const delta = await catalog.delta();
+  // A tools file's changed lines, or a few skill files edited in place (held only), when that is all that changed, else the catalog loaded whole.
+  const delta = (await catalog.delta()) ?? (hold ? await catalog.folderDelta() : undefined);
   const engine = await SkillSearchEngine.open(options);
   const writer = engine.catalogWriter;
   try {

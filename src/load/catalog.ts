@@ -19,6 +19,7 @@ import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
+import { folderDelta, type ScannedDir } from './folder-delta.js';
 import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
 import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
@@ -73,6 +74,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   #closing: Promise<void> | undefined;
   /** The folders' stats {@link stamps} took last, which the next scan reads by (taken before it, as its own would be); dropped by `clear()`. */
   #stamped: StampInputs['dirs'] | undefined;
+  /** The last snapshot scanned and its folders as the scan left them ({@link folderDelta}). */
+  #scanned: { readonly snapshot: CatalogSnapshot; readonly dirs: readonly ScannedDir[] } | undefined;
   /** Each skill folder's last scan, so a rescan reads only the files whose stat moved. */
   readonly #scanMemos = new Map<string, ScanMemo>();
   /** Each tools file's last load, so a rescan skips a file whose stat did not move and a reload after a one-line edit parses that line. */
@@ -218,6 +221,20 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     return this.#toolsOnly(toolsDelta);
   }
 
+  /**
+   * The catalog as a change of the one its skill folders' memos were kept with (`folderDelta`), when it is made of skill folders only
+   * and their scan read a few files in place; scans (`get()`) to tell it.
+   */
+  async folderDelta(): Promise<CatalogDelta | undefined> {
+    const { options } = this;
+    if (options.toolsFiles.length > 0 || options.toolsCache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) {
+      return undefined;
+    }
+    const snapshot = await this.get();
+    const scanned = this.#scanned;
+    return scanned?.snapshot === snapshot ? folderDelta(snapshot, scanned.dirs, { options, tools: [], mcp: [] }) : undefined;
+  }
+
   /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */
   copyOf(held: (base: ReadStamps) => boolean): Promise<CatalogCopy | undefined> {
     return this.#toolsOnly((inputs) => toolsCopy(inputs, held));
@@ -295,7 +312,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     if (!sameContent(this.#content, content)) this.#generation += 1;
     this.#content = content;
     const generation = this.#generation;
-    return Object.freeze({
+    const snapshot: CatalogSnapshot = Object.freeze({
       cwd: options.cwd,
       skills: Object.freeze(merged.skills),
       shadowed: Object.freeze(merged.shadowed),
@@ -304,6 +321,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       ...(stamp === undefined ? {} : { sourceStamp: stamp }),
       ...(portable === undefined ? {} : { portableStamp: portable }),
     });
+    this.#scanned = demoDir === undefined ? { snapshot, dirs: dirs.map((dir) => ({ ...dir, memo: this.#scanMemo(dir.source) })) } : undefined;
+    return snapshot;
   }
 
   /** {@link mergeSkills}, or the last merge patched when only the text of some skills changed. */

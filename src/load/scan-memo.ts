@@ -38,6 +38,9 @@ export class ScanMemo {
   files: ReadonlyMap<string, MemoEntry> = new Map();
   /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
   last = { reused: 0, read: 0 };
+  /** The entries before the last scan, and each file it read with its parse and whether its realpath was its listing's path: what a folder delta is told from. */
+  previous: ReadonlyMap<string, MemoEntry> = new Map();
+  read: ReadonlyMap<string, Omit<MemoEntry, 'key'>> = new Map();
   readonly #kept: KeptMemo | undefined;
   #keptRead = false;
 
@@ -54,9 +57,11 @@ export class ScanMemo {
     return this.files;
   }
 
-  /** Takes a scan's entries and counts; kept when an entry was added or dropped. */
-  update(files: ReadonlyMap<string, MemoEntry>, last: ScanMemo['last']): void {
+  /** Takes a scan's entries, counts and the files it read; kept when an entry was added or dropped. */
+  update(files: ReadonlyMap<string, MemoEntry>, last: ScanMemo['last'], read: ScanMemo['read']): void {
     const before = this.files;
+    this.previous = before;
+    this.read = read;
     this.files = files;
     this.last = last;
     this.#keptRead = true;

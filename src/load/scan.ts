@@ -68,7 +68,7 @@ function childPath(dir: string, name: string): string {
 const POLICY_IN_FOLDER = CODEX_POLICY_FILE.split('/');
 
 /** A skill folder's Codex policy file (`join(folder, CODEX_POLICY_FILE)` for a normalised `folder`). */
-function policyFileOf(folder: string): string {
+export function policyFileOf(folder: string): string {
   return POLICY_IN_FOLDER.reduce(childPath, folder);
 }
 
@@ -258,6 +258,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     return `${own}\0${policy}\0${candidate.defaultName}`;
   };
   const fresh = new Map<string, MemoEntry>();
+  const read = new Map<string, Omit<MemoEntry, 'key'>>();
   const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -275,11 +276,13 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       counts.read += 1;
       const loaded = await loadCandidate(candidate, options, limits);
       results[index] = loaded;
-      if (key !== undefined) fresh.set(candidate.file, { key, parsed: loaded, plain: loaded.real === candidate.plainReal });
+      const entry = { parsed: loaded, plain: loaded.real === candidate.plainReal };
+      read.set(candidate.file, entry);
+      if (key !== undefined) fresh.set(candidate.file, { key, ...entry });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.update(fresh, counts);
+  memo?.update(fresh, counts, read);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();

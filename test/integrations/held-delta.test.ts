@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
@@ -269,5 +269,59 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
     ]);
     expect(await hook('point the quasar telescope')).toEqual(again);
     expect(spawned).toHaveLength(2);
+  });
+});
+
+/** `count` SKILL.md folders in the user's skills folder, set a minute back (a file modified within `RACY_MS` of a scan is not memoized). */
+function setupFolders(count: number): { skill: (i: number) => string; options: (store: string) => LiveIndexOptions } {
+  const root = temp();
+  const home = path.join(root, 'home');
+  const skill = (i: number) => path.join(home, '.claude', 'skills', `tool-${i}`, 'SKILL.md');
+  const earlier = new Date(Date.now() - 60_000);
+  for (let i = 0; i < count; i += 1) {
+    mkdirSync(path.dirname(skill(i)), { recursive: true });
+    writeFileSync(skill(i), skillMd(`${TOPICS[i % TOPICS.length]} service ${i}`));
+    utimesSync(skill(i), earlier, earlier);
+  }
+  const options = (store: string): LiveIndexOptions => ({
+    catalog: { cwd: root, home, demo: 'never', claudePlugins: false },
+    model: 'hash',
+    indexDir: path.join(root, 'cache', 'index'),
+    store: path.join(root, 'cache', store),
+  });
+  return { skill, options };
+}
+
+function skillMd(description: string): string {
+  return `---\ndescription: ${JSON.stringify(description)}\n---\nBody.\n`;
+}
+
+describe('SKILL.md folders edited since their catalog was saved, searched by a caller that hands the write on', () => {
+  it.each([
+    ['searched exactly', 40],
+    ['above the exact-search size, through the base graph', 2_200],
+  ])('are held in memory over the saved catalog, told from the kept scan memo (%s): answers as written and as a clean build', async (_what, count) => {
+    const { skill, options } = setupFolders(count);
+    const saved = options('store.sqlite');
+    const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
+    await liveAnswers(saved, QUERIES.slice(0, 1));
+    writeFileSync(skill(7), skillMd('Transcribe handwritten meeting minutes'));
+    writeFileSync(skill(12), skillMd('转录手写的会议记录'));
+    const got = await heldAndWritten(saved, 2, [...QUERIES, ...CJK_QUERIES]);
+    expect(exact(got)).toEqual(exact(await cleanAnswers(options('clean.sqlite'), [...QUERIES, ...CJK_QUERIES])));
+    expect(JSON.stringify(got[0])).toContain('tool-7');
+
+    // A loanword's glosses depend on the other skills: not held, written whole, as a clean build.
+    writeFileSync(skill(20), skillMd('動画の字幕をトランスレートする'));
+    const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
+    if ('reason' in opened) throw new Error(opened.reason);
+    try {
+      expect(opened.held).toBeUndefined();
+      expect(exact(await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), CJK_QUERIES))).toEqual(
+        exact(await cleanAnswers(options('clean-loanword.sqlite'), CJK_QUERIES)),
+      );
+    } finally {
+      await opened.close();
+    }
   });
 });

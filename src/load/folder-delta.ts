@@ -1,0 +1,57 @@
+import { dirname } from 'node:path';
+import type { CatalogSnapshot, Skill } from '../types.js';
+import type { DirStamp } from './scan.js';
+import { policyFileOf, type ScanMemo } from './scan.js';
+import { catalogStamps, type StampInputs } from './source-stamp.js';
+import type { CatalogDelta } from './tools-delta.js';
+
+/** One skill folder as its last scan left it: its stamp and its memo (the entries before the scan and the files it read). */
+export interface ScannedDir {
+  readonly source: StampInputs['dirs'][number]['source'];
+  readonly stamp: DirStamp;
+  readonly memo: ScanMemo;
+}
+
+/**
+ * A catalog of skill folders only as a change of the one its scan memos were kept with (the *base*), as `toolsDelta` tells a tools
+ * file's: the files the scan read are the changed skills, each at its document there; the base's stamps are the stamps now with each
+ * read file's (and its policy file's) stat as its memo entry kept it. Undefined when only a whole load can tell it: a file read that
+ * the memo did not hold, one that lost or gained its skill, changed its id, name, path or rank, or was reached through a link, a
+ * changed skill shadowed, or nothing read. The base is not checked here: a stamp no saved catalog has is no base (`holdDelta`).
+ */
+export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir[], stamp: Omit<StampInputs, 'dirs'>): CatalogDelta | undefined {
+  if (snapshot.sourceStamp === undefined) return undefined;
+  const changed = new Set<Skill>();
+  const baseDirs: StampInputs['dirs'][number][] = [];
+  for (const { source, stamp: now, memo } of dirs) {
+    const kept = new Map<string, string | null>();
+    for (const [file, { parsed, plain }] of memo.read) {
+      const old = memo.previous.get(file);
+      const was = old?.parsed.skill;
+      const is = parsed.skill;
+      if (old === undefined || was === undefined || is === undefined || !old.plain || !plain) return undefined;
+      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+      // A memo entry's key: the file's stat, its policy file's (empty for a loose file), its default name.
+      const [own, policy] = old.key.split('\0') as [string, string];
+      kept.set(file, own);
+      if (policy !== '') kept.set(policyFileOf(dirname(file)), policy === 'null' ? null : policy);
+      changed.add(is);
+    }
+    const files = kept.size === 0 ? now.files : now.files.map(([file, stat]) => [file, kept.has(file) ? kept.get(file)! : stat] as const);
+    baseDirs.push({ source, stamp: { files, diagnostics: now.diagnostics } });
+  }
+  if (changed.size === 0) return undefined;
+  const members = snapshot.skills.map((skill, doc) => (changed.has(skill) ? skill : doc));
+  if (members.filter((m) => typeof m !== 'number').length !== changed.size) return undefined;
+  const base = catalogStamps({ ...stamp, dirs: baseDirs });
+  if (base.sourceStamp === undefined) return undefined;
+  return {
+    sourceStamp: snapshot.sourceStamp,
+    portableStamp: snapshot.portableStamp,
+    diagnostics: snapshot.diagnostics,
+    base: { sourceStamp: base.sourceStamp, portableStamp: base.portableStamp },
+    members,
+    baseIds: snapshot.skills.map((skill) => skill.id),
+    tables: () => [],
+  };
+}
