@@ -14,10 +14,11 @@ export interface ScannedDir {
 
 /**
  * A catalog of skill folders only as a change of the one its scan memos were kept with (the *base*), as `toolsDelta` tells a tools
- * file's: the files the scan read are the changed skills, each at its document there; the base's stamps are the stamps now with each
- * read file's (and its policy file's) stat as its memo entry kept it. Undefined when only a whole load can tell it: a file read that
- * the memo did not hold, one that lost or gained its skill, changed its id, name, path or rank, or was reached through a link, a
- * changed skill shadowed, or nothing read. The base is not checked here: a stamp no saved catalog has is no base (`holdDelta`).
+ * file's: the files the scan read whose stat moved from their memo entry's are the changed skills, each at its document there; the
+ * base's stamps are the stamps now with each such file's (and its policy file's) stat as its entry kept it. Undefined when only a
+ * whole load can tell it: a changed file that lost or gained its skill, changed its id, name, path or rank, or was reached through a
+ * link, a changed skill shadowed, or nothing changed. The base is not checked here: a stamp no saved catalog has is no base
+ * (`holdDelta`), so a file the memo did not hold is taken as unchanged.
  */
 export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir[], stamp: Omit<StampInputs, 'dirs'>): CatalogDelta | undefined {
   if (snapshot.sourceStamp === undefined) return undefined;
@@ -25,16 +26,23 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
   const baseDirs: StampInputs['dirs'][number][] = [];
   for (const { source, stamp: now, memo } of dirs) {
     const kept = new Map<string, string | null>();
+    const stats = memo.read.size === 0 ? undefined : new Map(now.files);
     for (const [file, { parsed, plain }] of memo.read) {
       const old = memo.previous.get(file);
-      const was = old?.parsed.skill;
-      const is = parsed.skill;
-      if (old === undefined || was === undefined || is === undefined || !old.plain || !plain) return undefined;
-      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+      // Not in the memo (modified within `RACY_MS` of the last scan's stat): taken as the base has it, which a saved base's stamp tells.
+      if (old === undefined) continue;
       // A memo entry's key: the file's stat, its policy file's (empty for a loose file), its default name.
       const [own, policy] = old.key.split('\0') as [string, string];
+      const policyFile = policy === '' ? undefined : policyFileOf(dirname(file));
+      const policyStat = policy === 'null' ? null : policy;
+      // Read again only because it was modified recently: unchanged.
+      if (stats!.get(file) === own && (policyFile === undefined || stats!.get(policyFile) === policyStat)) continue;
+      const was = old.parsed.skill;
+      const is = parsed.skill;
+      if (was === undefined || is === undefined || !old.plain || !plain) return undefined;
+      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
       kept.set(file, own);
-      if (policy !== '') kept.set(policyFileOf(dirname(file)), policy === 'null' ? null : policy);
+      if (policyFile !== undefined) kept.set(policyFile, policyStat);
       changed.add(is);
     }
     const files = kept.size === 0 ? now.files : now.files.map(([file, stat]) => [file, kept.has(file) ? kept.get(file)! : stat] as const);

@@ -325,3 +325,83 @@ describe('SKILL.md folders edited since their catalog was saved, searched by a c
     }
   });
 });
+
+describe('SKILL.md folders edited in seeded steps, searched by a caller that hands the write on', () => {
+  it('answer as a clean build after every step, whether held or not: edits, renames, broken files, policy files, shadowed skills', async () => {
+    const root = temp();
+    const home = path.join(root, 'home');
+    const folders = [path.join(home, '.claude', 'skills'), path.join(root, '.claude', 'skills')];
+    const names = Array.from({ length: 24 }, (_, i) => `tool-${i}`);
+    const fileOf = (folder: string, name: string) => path.join(folder, name, 'SKILL.md');
+    const written = new Set<string>();
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      written.add(file);
+    };
+    // Set a minute back before a save: a file modified within `RACY_MS` of a scan is not memoized.
+    const settle = () => {
+      const earlier = new Date(Date.now() - 60_000);
+      for (const file of written) utimesSync(file, earlier, earlier);
+    };
+    names.forEach((name, i) => write(fileOf(folders[0]!, name), skillMd(`${TOPICS[i % TOPICS.length]} service ${i}`)));
+    // Shadowed by the project's folder of the same name.
+    for (const i of [3, 9]) write(fileOf(folders[1]!, names[i]!), skillMd(`project copy of ${names[i]!}: plan a budget for service ${i}`));
+    const options = (store: string): LiveIndexOptions => ({
+      catalog: { cwd: root, home, demo: 'never', claudePlugins: false },
+      model: 'hash',
+      indexDir: path.join(root, 'cache', 'index'),
+      store: path.join(root, 'cache', store),
+    });
+    const saved = options('store.sqlite');
+    settle();
+    await liveAnswers(saved, QUERIES.slice(0, 1));
+    let seed = 28;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const words = ['transcribe handwritten meeting minutes', 'quasar telescope', '会议记录', 'ledger wizard', 'rotate the logs'];
+    const steps = [
+      () => write(fileOf(folders[0]!, pick(names)), skillMd(pick(words))),
+      () => write(fileOf(folders[1]!, pick([names[3]!, names[9]!])), skillMd(`project ${pick(words)}`)),
+      () => write(fileOf(folders[0]!, names[3]!), skillMd(`shadowed ${pick(words)}`)),
+      () => write(fileOf(folders[0]!, pick(names)), `---\nname: renamed-${Math.floor(next() * 3)}\ndescription: ${pick(words)}\n---\nBody.\n`),
+      () => write(fileOf(folders[0]!, pick(names)), '---\ndescription: [broken\n---\n'),
+      () => write(path.join(folders[0]!, pick(names), 'agents', 'openai.yaml'), pick(['policy:\n  allow_implicit_invocation: false\n', 'policy: [broken\n'])),
+    ];
+    let held = 0;
+    for (let step = 0; step < 14; step += 1) {
+      pick(steps)();
+      if (next() < 0.5) pick(steps)();
+      const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
+      if ('reason' in opened) throw new Error(opened.reason);
+      let got: unknown[];
+      try {
+        if (opened.held !== undefined) held += 1;
+        got = [opened.diagnostics, await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), words)];
+      } finally {
+        await opened.close();
+      }
+      const cleanStore = options(`clean-${step}.sqlite`);
+      await liveAnswers(cleanStore, QUERIES.slice(0, 1));
+      const clean = await LiveIndex.openSnapshot(cleanStore);
+      if ('reason' in clean) throw new Error(clean.reason);
+      let want: unknown[];
+      try {
+        want = [clean.diagnostics, await allAnswers((query, mode) => clean.search(query, { k: 5, mode }), words)];
+      } finally {
+        await clean.close();
+      }
+      expect(got, `step ${step}`).toEqual(want);
+      // Now and then the indexer saves the catalog and its memo: the next steps are told against it.
+      // Some files it saves modified just before (not memoized): taken as the base has them.
+      if (next() < 0.3) {
+        if (next() < 0.7) settle();
+        await liveAnswers(saved, QUERIES.slice(0, 1));
+      }
+    }
+    expect(held).toBeGreaterThan(2);
+  });
+});
