@@ -304,7 +304,8 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       merged = mergeSkills(entries.filter(chosen));
       demoDir = { source: demo, stamp: scan.stamp };
     }
-    const dirs = scans.map((scan, i) => ({ source: sources[i]!, stamp: scan.stamp }));
+    // The folders `stamps()` took when the scan read by them: their digests, hashed for that lookup, are not taken again.
+    const dirs = scans.map((scan, i) => (stamped?.[i]?.stamp === scan.stamp ? stamped[i]! : { source: sources[i]!, stamp: scan.stamp }));
     const tooled = tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat }));
     const { sourceStamp: stamp, portableStamp: portable } = catalogStamps({ options, dirs, tools: tooled, mcp }, demoDir);
 

@@ -29,7 +29,7 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
     const stats = memo.read.size === 0 ? undefined : new Map(now.files);
     for (const [file, { parsed, plain }] of memo.read) {
       const old = memo.previous.get(file);
-      // Not in the memo (modified within `RACY_MS` of the last scan's stat): taken as the base has it, which a saved base's stamp tells.
+      // Not in the memo (added since, or its stat unreadable): taken as the base has it, which a saved base's stamp tells.
       if (old === undefined) continue;
       // A memo entry's key: the file's stat, its policy file's (empty for a loose file), its default name.
       const [own, policy] = old.key.split('\0') as [string, string];

@@ -11,11 +11,16 @@ export interface Parsed {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** A file's parse under its key (its stat, its policy file's stat and its default name); `plain`: its realpath was the path its listing gave. */
+/**
+ * A file's parse under its key (its stat, its policy file's stat and its default name); `plain`: its realpath was the path its listing
+ * gave; `racy`: modified within `RACY_MS` of its stat, so never taken for a read (a rewrite in the same tick may not move its stat),
+ * kept only to tell what the scan's catalog held (`folderDelta`).
+ */
 export interface MemoEntry {
   readonly key: string;
   readonly parsed: Parsed;
   readonly plain: boolean;
+  readonly racy: boolean;
 }
 
 /** Where a memo is kept for the next process: `cache`'s skills under `key`, which names the folder and everything that shapes a file's parse. */
@@ -25,7 +30,7 @@ export interface KeptMemo {
 }
 
 /** Bumped when what a kept memo holds changes: older ones are then never read. */
-const SCAN_MEMO_FORMAT = 1;
+const SCAN_MEMO_FORMAT = 2;
 /** A kept memo is a tools cache's skills with no one file's stat. */
 const NO_STAT: ToolsFileStat = Object.freeze({ size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0 });
 
@@ -40,7 +45,7 @@ export class ScanMemo {
   last = { reused: 0, read: 0 };
   /** The entries before the last scan, and each file it read with its parse and whether its realpath was its listing's path: what a folder delta is told from. */
   previous: ReadonlyMap<string, MemoEntry> = new Map();
-  read: ReadonlyMap<string, Omit<MemoEntry, 'key'>> = new Map();
+  read: ReadonlyMap<string, Omit<MemoEntry, 'key' | 'racy'>> = new Map();
   readonly #kept: KeptMemo | undefined;
   #keptRead = false;
 
@@ -67,7 +72,7 @@ export class ScanMemo {
     this.#keptRead = true;
     const kept = this.#kept;
     if (kept === undefined || (before.size === files.size && [...files].every(([file, entry]) => before.get(file) === entry))) return;
-    const encode = () => serialize([...files].map(([file, { key, parsed, plain }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain]));
+    const encode = () => serialize([...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]));
     if (kept.cache.writeSkillsLater !== undefined) kept.cache.writeSkillsLater(keptKey(kept), NO_STAT, encode);
     else kept.cache.writeSkills(keptKey(kept), NO_STAT, encode());
   }
@@ -90,13 +95,13 @@ function readKept(cache: ToolsCache, key: string): Map<string, MemoEntry> | unde
   if (!Array.isArray(rows)) return undefined;
   const files = new Map<string, MemoEntry>();
   for (const row of rows as unknown[]) {
-    if (!Array.isArray(row) || row.length !== 5) return undefined;
-    const [file, entryKey, skill, diagnostics, plain] = row as unknown[];
-    if (typeof file !== 'string' || typeof entryKey !== 'string' || typeof plain !== 'boolean') return undefined;
+    if (!Array.isArray(row) || row.length !== 6) return undefined;
+    const [file, entryKey, skill, diagnostics, plain, racy] = row as unknown[];
+    if (typeof file !== 'string' || typeof entryKey !== 'string' || typeof plain !== 'boolean' || typeof racy !== 'boolean') return undefined;
     if ((skill !== null && !isSkillShaped(skill)) || !Array.isArray(diagnostics) || !diagnostics.every(isDiagnosticShaped)) return undefined;
     if (skill !== null) Object.freeze((skill as Skill).keywords);
     const parsed = { skill: skill === null ? undefined : Object.freeze(skill as Skill), diagnostics: diagnostics.map((d: Diagnostic) => Object.freeze(d)) };
-    files.set(file, { key: entryKey, parsed, plain });
+    files.set(file, { key: entryKey, parsed, plain, racy });
   }
   return files;
 }

@@ -248,17 +248,18 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
 
   const results: Loaded[] = new Array(candidates.length);
   const stats = memo === undefined ? undefined : new Map(stamp.files);
-  const memoKey = (candidate: Candidate): string | undefined => {
+  // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo, and keep no entry.
+  const memoKey = (candidate: Candidate): { key: string; racy: boolean } | undefined => {
     const own = stats?.get(candidate.file);
-    // No file (a folder without SKILL.md), an unreadable stat, or one that may not tell the next write apart: read it, as without a memo.
     if (own === undefined || own === null || own.startsWith('error:')) return undefined;
     const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
-    if (recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile))) return undefined;
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
-    return `${own}\0${policy}\0${candidate.defaultName}`;
+    // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
+    const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
+    return { key: `${own}\0${policy}\0${candidate.defaultName}`, racy };
   };
   const fresh = new Map<string, MemoEntry>();
-  const read = new Map<string, Omit<MemoEntry, 'key'>>();
+  const read = new Map<string, Omit<MemoEntry, 'key' | 'racy'>>();
   const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -266,8 +267,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const index = next++;
       const candidate = candidates[index]!;
       const key = memoKey(candidate);
-      const known = key === undefined ? undefined : memoFiles!.get(candidate.file);
-      if (known !== undefined && known.key === key) {
+      const known = key === undefined || key.racy ? undefined : memoFiles!.get(candidate.file);
+      if (known !== undefined && known.key === key!.key && !known.racy) {
         counts.reused += 1;
         results[index] = known.parsed.skill === undefined ? known.parsed : { ...known.parsed, real: await realOf(candidate, known.plain) };
         fresh.set(candidate.file, known);
@@ -278,7 +279,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       results[index] = loaded;
       const entry = { parsed: loaded, plain: loaded.real === candidate.plainReal };
       read.set(candidate.file, entry);
-      if (key !== undefined) fresh.set(candidate.file, { key, ...entry });
+      if (key !== undefined) fresh.set(candidate.file, { ...key, ...entry });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));

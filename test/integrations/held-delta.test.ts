@@ -323,6 +323,13 @@ describe('SKILL.md folders edited since their catalog was saved, searched by a c
     } finally {
       await opened.close();
     }
+
+    // Saved while the edited files were new (their memo entries never read for a parse), then one of them edited again: still held.
+    await liveAnswers(saved, QUERIES.slice(0, 1));
+    writeFileSync(skill(20), skillMd('Point the quasar telescope at service 20'));
+    const again = await heldAndWritten(saved, 1);
+    expect(exact(again)).toEqual(exact(await cleanAnswers(options('clean-again.sqlite'))));
+    expect(JSON.stringify(again[7])).toContain('tool-20');
   });
 });
 
