@@ -322,7 +322,7 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     }
   });
 
-  it('a skill folder edited in place is assembled and written as before (nothing moved)', async () => {
+  it('a skill folder edited in place is held over the saved catalog (nothing moved), its write handed on; it answers as a clean build', async () => {
     const { root } = setup();
     const skills = copyFixture(SKILLS);
     dirs.push(skills);
@@ -337,7 +337,10 @@ describe('a catalog at a new path over skills a saved catalog holds', () => {
     const file = path.join(skills, 'pdf-forms', 'SKILL.md');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/description: .*/, 'description: Fill in the fields of a PDF form, then sign it'));
     const got = await coldAnswers(library);
-    expect(got.assembled).toMatchObject({ embedded: 1 });
-    expect(got.due).toEqual([]);
+    expect(got.assembled).toBeUndefined();
+    expect(got.due).toHaveLength(1);
+    const clean = await cleanBuild({ ...library, store: path.join(root, 'cache', 'clean.sqlite') });
+    expect(got.answers).toEqual(clean.answers);
+    expect(got.diagnostics).toEqual(clean.diagnostics);
   });
 });
