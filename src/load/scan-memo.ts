@@ -72,7 +72,8 @@ export class ScanMemo {
     this.#keptRead = true;
     const kept = this.#kept;
     if (kept === undefined || (before.size === files.size && [...files].every(([file, entry]) => before.get(file) === entry))) return;
-    const encode = () => serialize([...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]));
+    const encode = () =>
+      serialize([...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]));
     if (kept.cache.writeSkillsLater !== undefined) kept.cache.writeSkillsLater(keptKey(kept), NO_STAT, encode);
     else kept.cache.writeSkills(keptKey(kept), NO_STAT, encode());
   }
