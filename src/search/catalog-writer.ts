@@ -218,7 +218,7 @@ export class CatalogWriter {
       if (typeof m !== 'number') changed.push(m);
       else kept ??= m;
     }
-    // Moved: a kept member's record names another path (an edit in place is assembled).
+    // Moved: a kept member's record names another path (an edit in place is a folder delta, `holdDelta`'s, or assembled).
     if (changed.length === 0 || kept === undefined) return undefined;
     const stored = shared.members(base.id);
     const record = stored.membersOf([keys[kept]!.id], dimensions).get(keys[kept]!.id)?.record;
