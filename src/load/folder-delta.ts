@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { CatalogSnapshot, Skill } from '../types.js';
 import type { DirStamp } from './scan.js';
-import { policyFileOf, type ScanMemo } from './scan.js';
+import { memoKeyStats, policyFileOf, type ScanMemo } from './scan.js';
 import { catalogStamps, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
@@ -31,18 +31,16 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
       const old = memo.previous.get(file);
       // Not in the memo (added since, or its stat unreadable): taken as the base has it, which a saved base's stamp tells.
       if (old === undefined) continue;
-      // A memo entry's key: the file's stat, its policy file's (empty for a loose file), its default name.
-      const [own, policy] = old.key.split('\0') as [string, string];
-      const policyFile = policy === '' ? undefined : policyFileOf(dirname(file));
-      const policyStat = policy === 'null' ? null : policy;
+      const { own, policy } = memoKeyStats(old.key);
+      const policyFile = policy === undefined ? undefined : policyFileOf(dirname(file));
       // Read again only because it was modified recently: unchanged.
-      if (stats!.get(file) === own && (policyFile === undefined || stats!.get(policyFile) === policyStat)) continue;
+      if (stats!.get(file) === own && (policyFile === undefined || stats!.get(policyFile) === policy)) continue;
       const was = old.parsed.skill;
       const is = parsed.skill;
       if (was === undefined || is === undefined || !old.plain || !plain) return undefined;
       if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
       kept.set(file, own);
-      if (policyFile !== undefined) kept.set(policyFile, policyStat);
+      if (policyFile !== undefined && policy !== undefined) kept.set(policyFile, policy);
       changed.add(is);
     }
     const files = kept.size === 0 ? now.files : now.files.map(([file, stat]) => [file, kept.has(file) ? kept.get(file)! : stat] as const);

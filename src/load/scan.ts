@@ -233,6 +233,17 @@ function candidatesOf(dir: string, { layout, required }: Pick<ScanOptions, 'layo
   return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics, required);
 }
 
+/** A memo entry's key: the file's stat, its policy file's (`''` for a loose file, which has none; `'null'` when missing), its default name. */
+function memoEntryKey(own: string, policy: string, defaultName: string): string {
+  return `${own}\0${policy}\0${defaultName}`;
+}
+
+/** The stats a memo entry's key holds ({@link memoEntryKey}): the file's, and its policy file's (undefined: a loose file; null: missing). */
+export function memoKeyStats(key: string): { readonly own: string; readonly policy: string | null | undefined } {
+  const [own, policy] = key.split('\0') as [string, string];
+  return { own, policy: policy === '' ? undefined : policy === 'null' ? null : policy };
+}
+
 /** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
@@ -256,7 +267,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
     // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
     const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
-    return { key: `${own}\0${policy}\0${candidate.defaultName}`, racy };
+    return { key: memoEntryKey(own, policy, candidate.defaultName), racy };
   };
   const fresh = new Map<string, MemoEntry>();
   const read = new Map<string, Omit<MemoEntry, 'key' | 'racy'>>();
