@@ -229,8 +229,11 @@ export class SkillWatcher {
   #record(path: string, event: string): void {
     if (this.#closing !== undefined) return;
     // A watch point's content changing (a tools file edited) is not the point being replaced.
-    if (event !== 'change' && this.#points.has(path)) this.#touchedPoints.add(path);
-    if (this.#roots.some((root) => within(path, root))) this.#queue(path);
+    const pointTouched = event !== 'change' && this.#points.has(path);
+    if (pointTouched) this.#touchedPoints.add(path);
+    // A point above a root that appears (`.claude` of a missing `.claude/skills`) is queued too: chokidar reads a new folder
+    // before it watches it, so the root created inside it in between may raise no event of its own; the flush moves the point.
+    if (pointTouched || this.#roots.some((root) => within(path, root))) this.#queue(path);
   }
 
   #queue(path: string): void {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOG_EVENTS, type CatalogChange, type SkillCatalog } from '../../src/load/catalog.js';
+import { within } from '../../src/util/paths.js';
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
@@ -28,7 +29,11 @@ export function skillMd(description: string, extra: Record<string, string> = {},
   return `---\n${lines.join('\n')}\n---\n${body}\n`;
 }
 
-/** Resolves with the first `change` whose paths include `path` (rejects after `timeoutMs`). */
+/**
+ * Resolves with the first `change` whose paths include `path` or a folder above it (rejects after `timeoutMs`). A folder
+ * counts because any change makes the catalog read every source again, and chokidar reads a just-created folder before
+ * it watches it: a file written in between is reported only through its folder.
+ */
 export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_000): Promise<CatalogChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -36,7 +41,7 @@ export function changeFor(catalog: SkillCatalog, path: string, timeoutMs = 15_00
       reject(new Error(`no change event for ${path} within ${timeoutMs} ms`));
     }, timeoutMs);
     const listener = (change: CatalogChange): void => {
-      if (!change.paths.includes(path)) return;
+      if (!change.paths.some((changed) => within(path, changed))) return;
       clearTimeout(timer);
       catalog.off(CATALOG_EVENTS.change, listener);
       resolve(change);
