@@ -12,7 +12,7 @@
  * and the small-catalogue requests (`skills-cases.ts`). Deterministic (Newton from zero, no seed). The
  * relevance model reads the re-ranker's order: re-run after `rerank-model.json` changes.
  *
- *   npx tsx scripts/choose-everyday-loso.ts [--write] [--read library-r19]
+ *   npx tsx scripts/choose-everyday-loso.ts [--write] [--read library-r19] [--list full+kept,noterms+refit]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +42,8 @@ const { values } = parseArgs({
     model: { type: 'string', default: 'use-lite' },
     /** Sets read after the choice (never chosen on): scored by the all-groups fits. */
     read: { type: 'string', default: '' },
+    /** Candidates whose out-of-fold differences from main are listed message by message (reported, not judged). */
+    list: { type: 'string', default: '' },
   },
 });
 
@@ -407,6 +409,24 @@ for (const newest of ['library-r17', 'library-r18']) {
   const rows = libraryOf(newest);
   readClasses('main', rows, mainCount);
   for (const c of CANDIDATES) readClasses(c.name, rows, (p) => loso.get(c.name)!.counts.get(p)!);
+}
+
+/** Every message whose outcome differs from main's out of fold: a request winning or losing its relevant skill in the first five, a no-skill message newly shown nothing or shown something. */
+for (const name of values.list.split(',').filter((one) => one !== '')) {
+  const counts = loso.get(name)?.counts;
+  if (counts === undefined) throw new Error(`--list: no candidate ${name}`);
+  console.log(`\n${name} against main, out of fold, message by message:`);
+  for (const p of pooledRows) {
+    const ours = counts.get(p)!;
+    const theirs = mainCount(p);
+    const at = `${p.row.group} ${p.row.words}w`;
+    if (p.row.answerable) {
+      const gained = ours > p.firstRelevant && !(theirs > p.firstRelevant);
+      const lost = theirs > p.firstRelevant && !(ours > p.firstRelevant);
+      if (gained || lost)
+        console.log(`  request ${lost ? 'lost' : 'won'} (${theirs} → ${ours} shown, first relevant ${p.firstRelevant + 1}) ${at}: ${p.row.text.slice(0, 120)}`);
+    } else if ((ours === 0) !== (theirs === 0)) console.log(`  everyday ${ours === 0 ? 'silenced' : 'shown again'} ${at}: ${p.row.text.slice(0, 120)}`);
+  }
 }
 
 const weights = (model: LogisticModel): string => model.features.map((name, j) => `${name} ${model.weights[j]!.toFixed(2)}`).join(', ');
