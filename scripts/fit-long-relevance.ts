@@ -18,7 +18,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUNDLED_RELEVANCE, relevanceFor, shownCount, type LongMessages, type RelevanceModels } from '../src/search/abstention.js';
+import { BUNDLED_RELEVANCE, longEntry, messageEntries, relevanceFor, shownCount, type LongMessages, type RelevanceModels } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { featureRows, MODE_FEATURES, ORDERING_FEATURES, relevance, type LogisticModel, type RelevanceModel } from '../src/search/relevance.js';
 import { BUNDLED_RERANKERS, type CatalogKind } from '../src/search/rerank.js';
@@ -96,15 +96,16 @@ console.log(
 console.log(`incumbent (t ${incumbentBalanced}): ${line(baseline)}`);
 console.log(`incumbent strict (t ${incumbentStrict}): ${line(todayStrict)}`);
 // The shipped entry (reported, not judged: in sample on the sets it was fitted on).
-const bundledLong = BUNDLED_RELEVANCE.skills.long;
-if (bundledLong) {
-  const reaches = (row: Case): boolean => row.words > bundledLong.words && row.words <= bundledLong.maxWords && row.skills > bundledLong.minSkills;
-  const model = bundledLong.model ?? incumbentModel;
-  const shippedScoring: Scoring = (row) =>
-    reaches(row) ? { scores: row.ranked.length === 0 ? [] : relevance(model, row.ranked, row.query), threshold: bundledLong.thresholds.balanced } : today(row);
-  console.log(
-    `shipped long entry (${bundledLong.words + 1} to ${bundledLong.maxWords} words, t ${bundledLong.thresholds.balanced}; in sample where fitted): ${line(outcome(cases, shippedScoring))}`,
-  );
+// The shipped entries (reported, not judged: in sample on the sets they were fitted on).
+const bundledEntries = messageEntries(BUNDLED_RELEVANCE.skills);
+if (bundledEntries.length > 0) {
+  const shippedScoring: Scoring = (row) => {
+    const entry = longEntry(BUNDLED_RELEVANCE.skills, 'hybrid', row.text, row.skills);
+    if (entry === undefined) return today(row);
+    return { scores: row.ranked.length === 0 ? [] : relevance(entry.model ?? incumbentModel, row.ranked, row.query), threshold: entry.thresholds.balanced };
+  };
+  const reaches = bundledEntries.map((entry) => `${entry.words + 1} to ${entry.maxWords} words at ${entry.thresholds.balanced}`).join(', ');
+  console.log(`shipped message entries (${reaches}; in sample where fitted): ${line(outcome(cases, shippedScoring))}`);
 }
 
 /** Within `allowance` of the incumbent overall, over 12, over 40 and over 80 words (the last two at least `least` requests), no small-catalogue request lost. */

@@ -9,7 +9,7 @@
  *   npx tsx scripts/read-everyday-shown.ts [--suite library-r16]
  */
 import { parseArgs } from 'node:util';
-import { BUNDLED_RELEVANCE, longEntry, relevanceFor, shownCount } from '../src/search/abstention.js';
+import { BUNDLED_RELEVANCE, longEntry, messageEntries, relevanceFor, shownCount } from '../src/search/abstention.js';
 import { ENGINE_DEFAULTS } from '../src/search/index.js';
 import { featureRows, nameWords, relevance, type LogisticModel } from '../src/search/relevance.js';
 import type { SuiteName } from './eval-suites.js';
@@ -78,6 +78,5 @@ for (const [table, row] of tallies) {
   console.log(`${table}:`);
   for (const [key, n] of [...row].sort((a, b) => b[1] - a[1])) console.log(`  ${key}: ${n}`);
 }
-console.log(
-  `(the bundled long entry: ${BUNDLED_RELEVANCE.skills.long ? `${BUNDLED_RELEVANCE.skills.long.words + 1} to ${BUNDLED_RELEVANCE.skills.long.maxWords} words` : 'none'})`,
-);
+const entries = messageEntries(BUNDLED_RELEVANCE.skills);
+console.log(`(the bundled message entries: ${entries.map((entry) => `${entry.words + 1} to ${entry.maxWords} words`).join(', ') || 'none'})`);

@@ -17,14 +17,17 @@ export interface RelevanceModels {
   readonly provenance: Readonly<Record<string, unknown>>;
   readonly models: Readonly<Record<SearchMode, RelevanceModel>>;
   readonly thresholds: Readonly<Record<SearchMode, Readonly<Record<Exclude<AbstainLevel, 'off'>, number>>>>;
-  /** Hybrid messages of `long.words` + 1 to `long.maxWords` words read their own entry (chosen by `scripts/choose-everyday-loso.ts`). */
-  readonly long?: LongMessages;
+  /**
+   * Message entries by length (chosen by `scripts/choose-everyday-loso.ts`): a hybrid message reads the entry whose
+   * reach holds it (the reaches are disjoint). One entry object is read as a list of one.
+   */
+  readonly long?: LongMessages | readonly LongMessages[];
 }
 
 /**
  * A skill library's operating point for messages past a few words: every evidence grows with a message's
  * length, so everyday chat passes the threshold fitted mostly on short requests (docs/retrieval.md,
- * "Everyday messages", rounds 9, 10 and 13). Applies to hybrid messages of more than `words` and at most
+ * "Everyday messages", rounds 9, 10, 13 and 14). Applies to hybrid messages of more than `words` and at most
  * `maxWords` white-space words (the lengths it was fitted on: longer ones keep the common entry) over
  * catalogues of more than `minSkills` skills (a user's first skills keep the common threshold).
  */
@@ -38,12 +41,18 @@ export interface LongMessages {
   readonly provenance: Readonly<Record<string, unknown>>;
 }
 
-/** The long-message entry that applies to `message` searched in `mode` over `skills` skills, if any. */
-export function longEntry(models: RelevanceModels, mode: SearchMode, message: string, skills: number): LongMessages | undefined {
+/** The message entries of `models`, as a list. */
+export function messageEntries(models: RelevanceModels): readonly LongMessages[] {
   const long = models.long;
-  if (long === undefined || mode !== 'hybrid' || skills <= long.minSkills) return undefined;
+  if (long === undefined) return [];
+  return 'words' in long ? [long] : long;
+}
+
+/** The message entry that applies to `message` searched in `mode` over `skills` skills, if any. */
+export function longEntry(models: RelevanceModels, mode: SearchMode, message: string, skills: number): LongMessages | undefined {
+  if (mode !== 'hybrid') return undefined;
   const words = message.split(/\s+/u).filter((word) => word !== '').length;
-  return words > long.words && words <= long.maxWords ? long : undefined;
+  return messageEntries(models).find((entry) => skills > entry.minSkills && words > entry.words && words <= entry.maxWords);
 }
 
 /** Checks a setting given by a user or a caller; the error names `name` and the value. */

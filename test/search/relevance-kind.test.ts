@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
-import { BUNDLED_RELEVANCE, longEntry, relevanceFor, thresholdFor, type LongMessages, type RelevanceModels } from '../../src/search/abstention.js';
+import {
+  BUNDLED_RELEVANCE,
+  longEntry,
+  messageEntries,
+  relevanceFor,
+  thresholdFor,
+  type LongMessages,
+  type RelevanceModels,
+} from '../../src/search/abstention.js';
 import { SkillSearchEngine } from '../../src/search/engine.js';
 import { KIND_SKILLS, KIND_TOOLS } from './fixtures.js';
 
@@ -65,12 +73,32 @@ describe('long messages (docs/retrieval.md, "Everyday messages, rounds 9 and 10"
   });
 
   it('give their own thresholds to the named levels, not to a number or off', () => {
-    const long = models.long;
+    const long = longEntry(models, 'hybrid', LONG, 3);
     expect(thresholdFor(models, 'hybrid', 'balanced', long)).toBe(0.9);
     expect(thresholdFor(models, 'hybrid', 'strict', long)).toBe(0.95);
     expect(thresholdFor(models, 'hybrid', 'balanced')).toBe(models.thresholds.hybrid.balanced);
     expect(thresholdFor(models, 'hybrid', 0.2, long)).toBe(0.2);
     expect(thresholdFor(models, 'hybrid', 'off', long)).toBe(0);
+  });
+
+  it('as a list, give each message the entry whose reach holds it (docs/retrieval.md, "Everyday messages, round 14")', () => {
+    const single = withLong(2).long as LongMessages;
+    const medium: LongMessages = { ...single, words: 6, maxWords: 12, thresholds: { balanced: 0.4, strict: 0.5 } };
+    const long: LongMessages = { ...single, minSkills: 5 };
+    const listed: RelevanceModels = { ...models, long: [medium, long] };
+    expect(messageEntries(listed)).toEqual([medium, long]);
+    expect(messageEntries(models)).toEqual([single]);
+    expect(longEntry(listed, 'hybrid', ofWords(6), 6)).toBeUndefined();
+    expect(longEntry(listed, 'hybrid', ofWords(7), 6)).toBe(medium);
+    expect(longEntry(listed, 'hybrid', ofWords(12), 6)).toBe(medium);
+    expect(longEntry(listed, 'hybrid', ofWords(13), 6)).toBe(long);
+    expect(longEntry(listed, 'hybrid', ofWords(30), 6)).toBe(long);
+    expect(longEntry(listed, 'hybrid', ofWords(31), 6)).toBeUndefined();
+    // Each entry keeps its own catalogue bound: a catalogue of 5 skills reads the medium entry, not the long one.
+    expect(longEntry(listed, 'hybrid', ofWords(13), 5)).toBeUndefined();
+    expect(longEntry(listed, 'hybrid', ofWords(7), 5)).toBe(medium);
+    expect(thresholdFor(listed, 'hybrid', 'strict', longEntry(listed, 'hybrid', ofWords(8), 6))).toBe(0.5);
+    expect(messageEntries(BUNDLED_RELEVANCE.tools)).toEqual([]);
   });
 });
 
