@@ -228,6 +228,8 @@ const WHOLE_LIBRARY_SETS = [
   { suite: 'library-r17', prefix: 'lib17', lines: 400, answerable: 300, lengthClasses: true, over80: [31, 7] },
   // r18 has r17's shape, over the 300 skills r1–r17 labelled least.
   { suite: 'library-r18', prefix: 'lib18', lines: 400, answerable: 300, lengthClasses: true, over80: [30, 7] },
+  // r19 likewise, over the 300 skills r1–r18 labelled least.
+  { suite: 'library-r19', prefix: 'lib19', lines: 400, answerable: 300, lengthClasses: true, over80: [33, 7] },
 ] as const satisfies readonly {
   suite: keyof typeof LIBRARY_REQUESTS;
   prefix: string;
