@@ -59,14 +59,6 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
-  /** `dense` times the request's length (see {@link requestLength}): the dense side's weight learned as a function of how long the request is. */
-  denseByLength: 'denseByLength',
-  /** `lexical` times the request's length. */
-  lexicalByLength: 'lexicalByLength',
-  /** `weighted` times the request's length. */
-  weightedByLength: 'weightedByLength',
-  /** `name` times the request's length: a skill's name in a short request against a tool named in passing in a long one. */
-  nameByLength: 'nameByLength',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -92,13 +84,6 @@ export interface RerankModel extends Pick<LogisticModel, 'mean' | 'scale' | 'wei
 }
 
 const MAX_MARGIN = Math.log(10);
-/** Distinct request terms at and above which {@link requestLength} is 1. */
-const LONG_REQUEST_TERMS = 32;
-
-/** The request's length on a 0–1 scale: log2 of its distinct terms over log2 {@link LONG_REQUEST_TERMS} (one term 0, 4 terms 0.4, 32 or more 1). */
-export function requestLength(terms: ReadonlySet<string>): number {
-  return Math.min(1, Math.log2(Math.max(1, terms.size)) / Math.log2(LONG_REQUEST_TERMS));
-}
 
 /** See {@link RERANK_FEATURES}.nameTerm. */
 function nameTerms(name: string, terms: ReadonlySet<string>): number {
@@ -165,7 +150,6 @@ export function rerankRows(
   const bestPerTerm = Math.max(0, ...candidates.map(perTermOf));
   const denseFirst = byDense[0];
   const shared = names.includes('nameSpecific') || names.includes('nameGeneric') ? sharedNameWords(candidates, terms) : undefined;
-  const length = requestLength(terms);
   return (only ?? candidates.map((_, i) => i)).map((i) => {
     const c = candidates[i]!;
     const matched = c.lexical > 0;
@@ -192,10 +176,6 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
-      denseByLength: () => length * value.dense(),
-      lexicalByLength: () => length * value.lexical(),
-      weightedByLength: () => length * value.weighted(),
-      nameByLength: () => length * value.name(),
     };
     return names.map((name) => value[name]());
   });

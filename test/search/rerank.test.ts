@@ -11,7 +11,6 @@ import {
   catalogKind,
   RERANK_FEATURES,
   rerankedOrders,
-  requestLength,
   rerankRows,
   type RerankFeature,
   type RerankModel,
@@ -72,22 +71,6 @@ describe('rerankRows', () => {
     expect(column('nameTerm')).toEqual([0.5, 0, 0.5, 0]);
     column('dense').forEach((value, i) => expect(value).toBeCloseTo([1, 0.75, 0.25, 0][i]!));
     column('plain').forEach((value, i) => expect(value).toBeCloseTo([0.75, 1, 0.5, 0][i]!));
-  });
-
-  it('scales the length features by how long the request is, from 0 for one term to 1 from 32', () => {
-    expect(requestLength(new Set(['polars']))).toBe(0);
-    expect(requestLength(terms)).toBeCloseTo(Math.log2(3) / 5);
-    expect(requestLength(new Set(Array.from({ length: 40 }, (_, i) => `w${i}`)))).toBe(1);
-    const names: RerankFeature[] = ['dense', 'lexical', 'weighted', 'name', 'denseByLength', 'lexicalByLength', 'weightedByLength', 'nameByLength'];
-    const long = new Set([...terms, ...Array.from({ length: 29 }, (_, i) => `w${i}`)]);
-    for (const [request, length] of [
-      [terms, Math.log2(3) / 5],
-      [long, 1],
-    ] as const) {
-      for (const row of rerankRows(candidates, request, names)) for (let j = 0; j < 4; j += 1) expect(row[j + 4]).toBeCloseTo(length * row[j]!);
-    }
-    // A lexical match is worth the same to `lexical` at every length, not to `lexicalByLength`.
-    expect(rerankRows(candidates, new Set(['fastq']), names)[2]![5]).toBe(0);
   });
 
   it('computes only the rows asked for, each still measured against every candidate', () => {
