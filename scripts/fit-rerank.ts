@@ -96,9 +96,10 @@ const { values } = parseArgs({
     /** With `--folds`: where pool members the model puts after the first places go (`RerankModel.poolStaysTop`), both in the grid by default. */
     'pool-stays-top': { type: 'string', default: 'false,true' },
     /**
-     * With `--folds`: what keeps cases together in one fold: `id` (each query alone), or `label` (queries whose
+     * With `--folds`: what keeps cases together in one fold: `id` (each query alone), `label` (queries whose
      * relevant skills are the same stay in one fold, so a near-identical request for the same tool is never
-     * held out from a fit that saw its twin).
+     * held out from a fit that saw its twin), or `set` (leave one set out: each fitted suite and each
+     * `--library-sets` set is a fold of its own, however many `--folds` says).
      */
     'fold-groups': { type: 'string', default: 'id' },
     /** Losses in the grid: `softmax` (listwise, over each query's pool) and/or `pairwise` (logistic, each relevant against each other pool member). */
@@ -177,6 +178,8 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r14': 'fixtures/eval/library-queries-r14.jsonl over ../shared/eval/library',
   'library-r15': 'fixtures/eval/library-queries-r15.jsonl over ../shared/eval/library',
   'library-r16': 'fixtures/eval/library-queries-r16.jsonl over ../shared/eval/library',
+  'library-r17': 'fixtures/eval/library-queries-r17.jsonl over ../shared/eval/library',
+  'library-r18': 'fixtures/eval/library-queries-r18.jsonl over ../shared/eval/library',
   'library-tasks': 'fixtures/eval/library-tasks-dev.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
@@ -197,7 +200,11 @@ const OBJECTIVES = values.objectives.split(',') as Objective[];
 if (OBJECTIVES.some((objective) => objective !== 'softmax' && objective !== 'pairwise')) throw new Error('--objectives: softmax and/or pairwise');
 const MIN_LEADS = list(values['min-leads'], [0]);
 const FOLD_GROUPS = values['fold-groups'];
-if (FOLD_GROUPS !== 'id' && FOLD_GROUPS !== 'label') throw new Error('--fold-groups: id or label');
+if (FOLD_GROUPS !== 'id' && FOLD_GROUPS !== 'label' && FOLD_GROUPS !== 'set') throw new Error('--fold-groups: id, label or set');
+/** `--fold-groups set` (leave one set out): each fitted suite's train and dev and each library set is one fold, in this order. */
+const FOLD_SETS: readonly SuiteName[] = FOLD_GROUPS === 'set' ? [...FIT_SUITES, ...LIBRARY_SETS] : [];
+if (FOLD_GROUPS === 'set' && (LIBRARY_SETS.length === 0 || INCUMBENT_SETS.some((suite) => !LIBRARY_SETS.includes(suite))))
+  throw new Error('--fold-groups set: needs --library-sets, holding every --incumbent-sets entry');
 if (values.choose !== 'best' && values.choose !== 'one-se') throw new Error('--choose: best or one-se');
 const FOLD_SEED = 'skill-search-rerank-folds-1';
 const OUT = join(import.meta.dirname, '..', 'src', 'search', 'rerank-model.json');
@@ -240,7 +247,7 @@ function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][]
 
 const round = (value: number): number => Number(value.toPrecision(6));
 
-const FOLDS = Number(values.folds);
+const FOLDS = FOLD_GROUPS === 'set' ? FOLD_SETS.length : Number(values.folds);
 const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(fittable);
 /** With `--folds`: the train and dev cases the choice is cross-validated on and the chosen model refitted on. */
@@ -254,10 +261,12 @@ const incumbentCases = [
 const fitCases = FOLDS > 0 ? poolCases.filter(fittable) : trainCases;
 /** A case's fold, from a seeded hash of its suite and `foldKey` (`--fold-groups`; independent of which other cases were loaded). */
 const foldOf = (c: RankingCase): number =>
-  createHash('sha256')
-    .update(`${FOLD_SEED}:${poolSuite(c)}:${foldKey(c, FOLD_GROUPS)}`)
-    .digest()
-    .readUInt32BE(0) % FOLDS;
+  FOLD_GROUPS === 'set'
+    ? FOLD_SETS.indexOf(c.suite)
+    : createHash('sha256')
+        .update(`${FOLD_SEED}:${poolSuite(c)}:${foldKey(c, FOLD_GROUPS)}`)
+        .digest()
+        .readUInt32BE(0) % FOLDS;
 /** A fitted model and the dense order (`centring`) its fused list was built on. */
 type Fitted = RerankModel & { readonly provenance: { readonly centring: boolean } };
 function modelOf(
@@ -299,7 +308,7 @@ function modelOf(
   const weights = libraryWeight === 1 ? 'each suite weighted alike' : `the library weighted ${libraryWeight}, each other suite 1`;
   const data =
     FOLDS > 0
-      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}${setsFitted}; ${weights}; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED}); test split unseen`
+      ? `train and dev splits of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}${setsFitted}; ${weights}; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth, features and l2 chosen by ${FOLD_GROUPS === 'set' ? `leave-one-set-out cross-validation over them (${FOLDS} sets)` : `${FOLDS}-fold cross-validation over them (folds seeded ${FOLD_SEED})`}; test split unseen`
       : `train split of ${FIT_SUITES.map((suite) => SUITE_DATA[suite] ?? suite).join('; ')}; each suite weighted alike; hybrid candidates from scripts/ranking-cases.ts (${values.model}); dense order, depth and l2 chosen on dev; test split unseen`;
   return {
     version: 1,
@@ -543,10 +552,8 @@ if (FOLDS === 0) {
     if (eligible(result.hit1s)) scored.push({ ...result, simplicity: [0, 0, 0, 0, 0], make: () => setting, label });
   }
   // Reported, never chosen: lexical search alone over the same candidates.
-  report(
-    'lexical alone (BM25 order, reported only)',
-    cvScore(() => ({ centring: true, model: undefined, lexicalOnly: true })),
-  );
+  const lexicalAlone = cvScore(() => ({ centring: true, model: undefined, lexicalOnly: true }));
+  report('lexical alone (BM25 order, reported only)', lexicalAlone);
   /** The library data and weight of each grid point: `without` the sets at weight 1 only (a reference, never chosen when they are given). */
   const LIBRARY_FITS = LIBRARY_DATA.flatMap((libraryData) =>
     libraryData === 'without' ? [{ libraryData, libraryWeight: 1 }] : LIBRARY_WEIGHTS.map((libraryWeight) => ({ libraryData, libraryWeight })),
@@ -601,6 +608,16 @@ if (FOLDS === 0) {
   if (KIND !== undefined && incumbentHit1.length > 0) {
     const { mean, se: gateSe } = pairedDifference(pick.hit1Folds, incumbentHit1);
     console.log(`gate: mean hit@1 ${paired(pick.hit1Folds, incumbentHit1)} against the incumbent: ${mean > gateSe ? 'passes' : 'fails'}`);
+  }
+  // Leave one set out: each held-out set's hit@1, and the sets where lexical search alone ranks more first (done-when (b)).
+  if (FOLD_GROUPS === 'set') {
+    const cell = (folds: readonly number[], f: number): string => (folds[f] === undefined ? '–' : folds[f].toFixed(3));
+    console.log('held-out set: lexical alone | incumbent | choice (library hit@1)');
+    FOLD_SETS.forEach((suite, f) =>
+      console.log(`${suite}: ${cell(lexicalAlone.libraryFolds, f)} | ${cell(incumbentLibrary, f)} | ${cell(pick.libraryFolds, f)}`),
+    );
+    const lexicalAhead = (folds: readonly number[]): number => folds.filter((hit1, f) => lexicalAlone.libraryFolds[f]! > hit1 + 1e-12).length;
+    console.log(`sets where lexical alone ranks more first: incumbent ${lexicalAhead(incumbentLibrary)}, choice ${lexicalAhead(pick.libraryFolds)}`);
   }
   chosen = pick.make();
 }
