@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { CatalogSnapshot, Skill } from '../types.js';
 import type { DirStamp } from './scan.js';
 import { memoKeyStats, policyFileOf, type ScanMemo } from './scan.js';
-import { catalogStamps, type StampInputs } from './source-stamp.js';
+import { catalogStamps, restamped, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
 /** One skill folder as its last scan left it: its stamp and its memo (the entries before the scan and the files it read). */
@@ -42,8 +42,7 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
       if (policyFile !== undefined && policy !== undefined) kept.set(policyFile, policy);
       changed.add(is);
     }
-    const files = kept.size === 0 ? now.files : now.files.map((entry) => (kept.has(entry[0]) ? ([entry[0], kept.get(entry[0])!] as const) : entry));
-    baseDirs.push({ source, stamp: { files, diagnostics: now.diagnostics } });
+    baseDirs.push(kept.size === 0 ? { source, stamp: now } : restamped({ source, stamp: now }, kept));
   }
   if (changed.size === 0) return undefined;
   const members = snapshot.skills.map((skill, doc) => (changed.has(skill) ? skill : doc));
