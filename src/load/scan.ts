@@ -300,7 +300,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
         counts.reused += 1;
         // Awaited only when the system is asked (a link on the way): most files take their listing's path without a promise.
         const real = known.parsed.skill === undefined ? undefined : realOf(candidate, known.plain);
-        results[index] = real === undefined ? known.parsed : { ...known.parsed, real: typeof real === 'string' ? real : await real };
+        const { skill, diagnostics: problems } = known.parsed;
+        results[index] = real === undefined ? known.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
         fresh.set(candidate.file, known);
         continue;
       }
