@@ -203,6 +203,8 @@ export class LiveIndex implements SkillService {
   /** Idempotent: stops the watcher, waits for a running sync and saves the catalog (or reports it due, see {@link LiveIndexOptions.onSnapshotDue}). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // Before its memo is kept (below): files it found just written are kept for reuse once they no longer are.
+      await this.catalog.settle().catch(() => undefined);
       await this.catalog.close();
       // What a watcher's reloads left to write, written now.
       this.#toolsCache?.close();

@@ -12,7 +12,7 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
-import { ScanMemo, scanSkillsDir, statSkillsDir } from './scan.js';
+import { ScanMemo, scanSkillsDir, settledBy, statSkillsDir } from './scan.js';
 import { catalogStamps, type ReadStamps, type StampInputs, type StatStamps } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
@@ -114,6 +114,18 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
   clear(): void {
     this.#pending = undefined;
     this.#stamped = undefined;
+  }
+
+  /**
+   * Scans again when the last scan kept files as modified too recently to reuse (`RACY_MS`) that no longer are, so that the memo a
+   * writer keeps reuses them: a folder copied in and indexed at once would otherwise have every later process read its newest files.
+   */
+  async settle(): Promise<void> {
+    const now = Date.now();
+    const settles = (memo: ScanMemo) => [...memo.files.values()].some((entry) => entry.racy && settledBy(entry, now));
+    if (![...this.#scanMemos.values()].some(settles)) return;
+    this.clear();
+    await this.get();
   }
 
   /** Adds or replaces the skills an MCP server provides (rank 8). */

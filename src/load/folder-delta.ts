@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { CatalogSnapshot, Skill } from '../types.js';
 import type { DirStamp } from './scan.js';
 import { memoKeyStats, policyFileOf, type ScanMemo } from './scan.js';
-import { catalogStamps, type StampInputs } from './source-stamp.js';
+import { catalogStamps, restamped, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
 /** One skill folder as its last scan left it: its stamp and its memo (the entries before the scan and the files it read). */
@@ -26,15 +26,14 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
   const baseDirs: StampInputs['dirs'][number][] = [];
   for (const { source, stamp: now, memo } of dirs) {
     const kept = new Map<string, string | null>();
-    const stats = memo.read.size === 0 ? undefined : new Map(now.files);
-    for (const [file, { parsed, plain }] of memo.read) {
+    for (const [file, { parsed, plain, key }] of memo.read) {
       const old = memo.previous.get(file);
       // Not in the memo (added since, or its stat unreadable): taken as the base has it, which a saved base's stamp tells.
       if (old === undefined) continue;
       const { own, policy } = memoKeyStats(old.key);
       const policyFile = policy === undefined ? undefined : policyFileOf(dirname(file));
       // Read again only because it was modified recently: unchanged.
-      if (stats!.get(file) === own && (policyFile === undefined || stats!.get(policyFile) === policy)) continue;
+      if (key !== undefined && key === old.key) continue;
       const was = old.parsed.skill;
       const is = parsed.skill;
       if (was === undefined || is === undefined || !old.plain || !plain) return undefined;
@@ -43,8 +42,7 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
       if (policyFile !== undefined && policy !== undefined) kept.set(policyFile, policy);
       changed.add(is);
     }
-    const files = kept.size === 0 ? now.files : now.files.map(([file, stat]) => [file, kept.has(file) ? kept.get(file)! : stat] as const);
-    baseDirs.push({ source, stamp: { files, diagnostics: now.diagnostics } });
+    baseDirs.push(kept.size === 0 ? { source, stamp: now } : restamped({ source, stamp: now }, kept));
   }
   if (changed.size === 0) return undefined;
   const members = snapshot.skills.map((skill, doc) => (changed.has(skill) ? skill : doc));

@@ -23,6 +23,11 @@ export interface MemoEntry {
   readonly racy: boolean;
 }
 
+/** A file a scan read: its parse, whether its realpath was its listing's path, and its key now (undefined: its stat could not be taken). */
+export interface ReadEntry extends Omit<MemoEntry, 'key' | 'racy'> {
+  readonly key: string | undefined;
+}
+
 /** Where a memo is kept for the next process: `cache`'s skills under `key`, which names the folder and everything that shapes a file's parse. */
 export interface KeptMemo {
   readonly cache: ToolsCache;
@@ -43,9 +48,9 @@ export class ScanMemo {
   files: ReadonlyMap<string, MemoEntry> = new Map();
   /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
   last = { reused: 0, read: 0 };
-  /** The entries before the last scan, and each file it read with its parse and whether its realpath was its listing's path: what a folder delta is told from. */
+  /** The entries before the last scan, and the files it read: what a folder delta is told from. */
   previous: ReadonlyMap<string, MemoEntry> = new Map();
-  read: ReadonlyMap<string, Omit<MemoEntry, 'key' | 'racy'>> = new Map();
+  read: ReadonlyMap<string, ReadEntry> = new Map();
   readonly #kept: KeptMemo | undefined;
   #keptRead = false;
 
@@ -71,12 +76,18 @@ export class ScanMemo {
     this.last = last;
     this.#keptRead = true;
     const kept = this.#kept;
-    if (kept === undefined || (before.size === files.size && [...files].every(([file, entry]) => before.get(file) === entry))) return;
+    if (kept === undefined || sameEntries(before, files)) return;
     const encode = () =>
       serialize([...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]));
     if (kept.cache.writeSkillsLater !== undefined) kept.cache.writeSkillsLater(keptKey(kept), NO_STAT, encode);
     else kept.cache.writeSkills(keptKey(kept), NO_STAT, encode());
   }
+}
+
+function sameEntries(before: ReadonlyMap<string, MemoEntry>, after: ReadonlyMap<string, MemoEntry>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [file, entry] of after) if (before.get(file) !== entry) return false;
+  return true;
 }
 
 function keptKey({ key }: KeptMemo): string {

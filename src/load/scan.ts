@@ -9,7 +9,7 @@ import { FOLDER_PROBLEMS } from './format.js';
 import { CODEX_POLICY_FILE } from './invocation.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
-import { ScanMemo, type MemoEntry, type Parsed } from './scan-memo.js';
+import { ScanMemo, type MemoEntry, type Parsed, type ReadEntry } from './scan-memo.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -244,6 +244,17 @@ export function memoKeyStats(key: string): { readonly own: string; readonly poli
   return { own, policy: policy === '' ? undefined : policy === 'null' ? null : policy };
 }
 
+/**
+ * Whether a memo entry kept as racy ({@link MemoEntry.racy}) no longer would be at `now`: its file and its policy file were last
+ * modified more than {@link RACY_MS} before. A scan then would reuse it once it read it again.
+ */
+export function settledBy(entry: MemoEntry, now: number): boolean {
+  const { own, policy } = memoKeyStats(entry.key);
+  // `size:mtime:…` ({@link stampOf}).
+  const modified = (stat: string) => Number(stat.split(':', 2)[1]);
+  return modified(own) < now - RACY_MS && (typeof policy !== 'string' || modified(policy) < now - RACY_MS);
+}
+
 /** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
@@ -258,30 +269,39 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const memoFiles = memo?.entries();
 
   const results: Loaded[] = new Array(candidates.length);
-  const stats = memo === undefined ? undefined : new Map(stamp.files);
+  // Each candidate's place in the stamp, which lists its file then, for a folder, its policy file (`stampOf`): no map of 48k stats.
+  const at = new Int32Array(candidates.length);
+  for (let i = 0, place = 0; i < candidates.length; i++) {
+    at[i] = place;
+    place += candidates[i]!.folder === undefined ? 1 : 2;
+  }
   // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo, and keep no entry.
-  const memoKey = (candidate: Candidate): { key: string; racy: boolean } | undefined => {
-    const own = stats?.get(candidate.file);
-    if (own === undefined || own === null || own.startsWith('error:')) return undefined;
-    const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
-    const policy = policyFile === undefined ? '' : String(stats!.get(policyFile));
+  const memoKey = (index: number): { key: string; racy: boolean } | undefined => {
+    const candidate = candidates[index]!;
+    const own = stamp.files[at[index]!]![1];
+    if (own === null || own.startsWith('error:')) return undefined;
+    const policyFile = candidate.folder === undefined ? undefined : stamp.files[at[index]! + 1]![0];
+    const policy = policyFile === undefined ? '' : String(stamp.files[at[index]! + 1]![1]);
     // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
     const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
     return { key: memoEntryKey(own, policy, candidate.defaultName), racy };
   };
   const fresh = new Map<string, MemoEntry>();
-  const read = new Map<string, Omit<MemoEntry, 'key' | 'racy'>>();
+  const read = new Map<string, ReadEntry>();
   const counts = { reused: 0, read: 0 };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < candidates.length) {
       const index = next++;
       const candidate = candidates[index]!;
-      const key = memoKey(candidate);
+      const key = memo === undefined ? undefined : memoKey(index);
       const known = key === undefined || key.racy ? undefined : memoFiles!.get(candidate.file);
       if (known !== undefined && known.key === key!.key && !known.racy) {
         counts.reused += 1;
-        results[index] = known.parsed.skill === undefined ? known.parsed : { ...known.parsed, real: await realOf(candidate, known.plain) };
+        // Awaited only when the system is asked (a link on the way): most files take their listing's path without a promise.
+        const real = known.parsed.skill === undefined ? undefined : realOf(candidate, known.plain);
+        const { skill, diagnostics: problems } = known.parsed;
+        results[index] = real === undefined ? known.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
         fresh.set(candidate.file, known);
         continue;
       }
@@ -289,7 +309,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const loaded = await loadCandidate(candidate, options, limits);
       results[index] = loaded;
       const entry = { parsed: loaded, plain: loaded.real === candidate.plainReal };
-      read.set(candidate.file, entry);
+      read.set(candidate.file, { ...entry, key: key?.key });
       if (key !== undefined) fresh.set(candidate.file, { ...key, ...entry });
     }
   };
@@ -312,7 +332,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
  * A memoized file's realpath without asking the system when it was the path its listing gave (`plain`) and no link leads there
  * now: the file's stat, which its key holds, moves when it is replaced by a link (the unlink changes the old file's ctime).
  */
-async function realOf(candidate: Candidate, plain: boolean): Promise<string> {
+function realOf(candidate: Candidate, plain: boolean): string | Promise<string> {
   if (plain && candidate.plainReal !== undefined) return candidate.plainReal;
   return realpath(candidate.file).catch(() => candidate.file);
 }

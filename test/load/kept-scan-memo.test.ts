@@ -229,3 +229,64 @@ describe('a catalog scan after stamps()', () => {
     }
   });
 });
+
+describe('a writer settling files it found just written', () => {
+  it('reads them again once they are older than RACY_MS, so the kept memo reuses them in the next process', async () => {
+    const home = join(root, 'home');
+    const user = join(home, '.claude', 'skills');
+    // Copied in and indexed at once: every file is younger than RACY_MS at the first scan.
+    await writeTree(user, Object.fromEntries(names(4).map((name) => [`${name}/SKILL.md`, skillMd(`${name} does one thing`)])));
+    const options: CatalogOptions = { cwd: join(root, 'project'), home, bundledDir: null, managedDir: null, claudePlugins: false };
+    const inNewProcess = async (whenDone: (catalog: SkillCatalog) => Promise<void>) => {
+      const toolsCache = new StoreToolsCache(storeFile);
+      const catalog = new SkillCatalog({ ...options, toolsCache });
+      try {
+        const snapshot = await catalog.get();
+        await whenDone(catalog);
+        return snapshot;
+      } finally {
+        await catalog.close();
+        toolsCache.close();
+      }
+    };
+    const files = names(4).map((name) => join(user, name, 'SKILL.md'));
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      const first = await inNewProcess(async (catalog) => {
+        // Too soon: nothing is read again.
+        reads.length = 0;
+        await catalog.settle();
+        expect(reads).toEqual([]);
+        // Later (the clock moved on past RACY_MS): each is read once more, and its entry kept for reuse.
+        clock.mockReturnValue(Date.now() + 2_500);
+        await catalog.settle();
+        expect(reads.sort()).toEqual(files);
+      });
+      reads.length = 0;
+      const second = await inNewProcess(async () => undefined);
+      expect(reads).toEqual([]);
+      expect(second.skills).toEqual(first.skills);
+      expect(second.sourceStamp).toBe(first.sourceStamp);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('leaves a memo without such files as it is: settle() reads nothing', async () => {
+    const home = join(root, 'home');
+    const user = join(home, '.claude', 'skills');
+    await writeTree(user, { 'alpha/SKILL.md': skillMd('alpha skill') });
+    await settle([join(user, 'alpha', 'SKILL.md')]);
+    const toolsCache = new StoreToolsCache(storeFile);
+    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home, bundledDir: null, managedDir: null, claudePlugins: false, toolsCache });
+    try {
+      await catalog.get();
+      reads.length = 0;
+      await catalog.settle();
+      expect(reads).toEqual([]);
+    } finally {
+      await catalog.close();
+      toolsCache.close();
+    }
+  });
+});
