@@ -15,7 +15,7 @@ const SYSTEM_DIRS = process.platform === 'linux' ? ['/proc', '/sys', '/dev'] : [
 /** Skipped folders named one by one; past this, one line says further ones are not. */
 const MAX_SKIP_REPORTS = 20;
 /** A batch is delivered after at most this many quiet windows, even while events keep coming. */
-const MAX_BATCH_WINDOWS = 10;
+export const MAX_BATCH_WINDOWS = 10;
 
 export interface WatchHandlers {
   /** Called once per coalescing window with every path that changed in it. */
