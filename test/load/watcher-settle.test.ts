@@ -6,7 +6,10 @@ import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js'
 
 let root: string;
 let catalog: SkillCatalog;
-const skills = () => join(root, 'project', '.claude', 'skills');
+// The project lies in `home`, as most do: the upward walk for project skills stops there. From a project outside it, every
+// folder up to `/` is a source, and the watcher watches for one in `/tmp`, where every test on the machine writes.
+const project = () => join(root, 'home', 'project');
+const skills = () => join(project(), '.claude', 'skills');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Half way between two polls 100 ms apart: a wait that polls reports at the fourth, 50 ms or more past the threshold.
 const STABILITY_MS = 350;
@@ -14,8 +17,8 @@ const COALESCE_MS = 10;
 
 beforeEach(async () => {
   root = await tempDir();
-  await writeTree(root, { 'project/.claude/skills/keep/SKILL.md': skillMd('kept') });
-  catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+  await writeTree(root, { 'home/project/.claude/skills/keep/SKILL.md': skillMd('kept') });
+  catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null });
 });
 afterEach(async () => {
   await catalog.close();
@@ -53,7 +56,7 @@ describe('a watched tools file', () => {
     const tools = join(root, 'tools.jsonl');
     writeFileSync(tools, `${JSON.stringify({ id: 'one', description: 'first tool' })}\n`);
     await catalog.close();
-    catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null, toolsFiles: [tools] });
+    catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null, toolsFiles: [tools] });
     await catalog.watch({ stabilityThreshold: 100, coalesceMs: 20 });
     await sleep(300);
     const reports: number[] = [];
