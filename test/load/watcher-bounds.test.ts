@@ -9,7 +9,10 @@ import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js'
 let root: string;
 let catalog: SkillCatalog;
 let errors: string[];
-const skills = () => join(root, 'project', '.claude', 'skills');
+// The project lies in `home`, where the upward walk for project skills stops: from one outside it the watcher also
+// watches /tmp (for /tmp/.claude/skills), where every test on the machine writes, and its events come late.
+const project = () => join(root, 'home', 'project');
+const skills = () => join(project(), '.claude', 'skills');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits (polling, at most `ms`) until `done()` holds. */
 async function until(done: () => boolean, ms = 15_000): Promise<void> {
@@ -18,8 +21,8 @@ async function until(done: () => boolean, ms = 15_000): Promise<void> {
 
 beforeEach(async () => {
   root = await tempDir();
-  await writeTree(root, { 'project/.claude/skills/keep/SKILL.md': skillMd('kept') });
-  catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+  await writeTree(root, { 'home/project/.claude/skills/keep/SKILL.md': skillMd('kept') });
+  catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null });
   errors = [];
   catalog.on(CATALOG_EVENTS.error, (error) => errors.push(error.message));
 });
@@ -40,7 +43,7 @@ describe('watch bounds', () => {
     expect(errors).toContain(`skipped ${join(skills(), 'loop0')}: a symbolic link loop back to ${skills()}, watched once`);
     const file = join(skills(), 'fresh', 'SKILL.md');
     const added = changeFor(catalog, file);
-    await writeTree(root, { 'project/.claude/skills/fresh/SKILL.md': skillMd('fresh') });
+    await writeTree(root, { 'home/project/.claude/skills/fresh/SKILL.md': skillMd('fresh') });
     expect(await added).toMatchObject({ reason: 'files' });
   });
 

@@ -9,15 +9,18 @@ const FOLDERS = 200;
 
 let root: string;
 let catalog: SkillCatalog;
-const skills = () => join(root, 'project', '.claude', 'skills');
+// The project lies in `home`, where the upward walk for project skills stops: from one outside it the watcher also
+// watches /tmp (for /tmp/.claude/skills), where every test on the machine writes, and its events come late.
+const project = () => join(root, 'home', 'project');
+const skills = () => join(project(), '.claude', 'skills');
 
 beforeEach(async () => {
   root = await tempDir();
   const tree: Record<string, string> = {};
-  for (let i = 0; i < FOLDERS; i++) tree[`project/.claude/skills/s${i}/SKILL.md`] = skillMd(`skill ${i}`);
+  for (let i = 0; i < FOLDERS; i++) tree[`home/project/.claude/skills/s${i}/SKILL.md`] = skillMd(`skill ${i}`);
   await writeTree(root, tree);
-  // `home` (its user skills folder) does not exist: chokidar is handed missing paths beside the project's folder.
-  catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+  // The user's skills folder and the other sources do not exist: chokidar is handed missing paths beside the project's folder.
+  catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null });
 });
 afterEach(async () => {
   await catalog.close();
@@ -45,7 +48,7 @@ describe('watch() resolving', () => {
   it('means a missing source folder is watched for: one created right after it is reported', { timeout: 60_000 }, async () => {
     const codex = join(root, 'codex');
     await catalog.close();
-    catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null, codexHome: codex });
+    catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null, codexHome: codex });
     await catalog.watch({ stabilityThreshold: 50, coalesceMs: 10 });
     // The change names the file, or, when it came before chokidar watched for the folder, the folder's first missing part.
     const seen = new Promise<CatalogChange>((resolve) =>
