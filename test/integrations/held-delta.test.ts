@@ -23,6 +23,11 @@ const QUERIES = [
   'nothing like any skill at all',
 ];
 const MODES: readonly SearchMode[] = ['hybrid', 'lexical', 'dense'];
+/**
+ * The 2,200-skill cases build and search that catalog several times (saved, held, written, a clean build per step): 25-36 s on a loaded
+ * 2-core machine (load 9-15, in this file alone and in a full run), past vitest's 30 s default.
+ */
+const BIG_CATALOG_MS = 120_000;
 const tool = (id: string, description: string, name = id): string => JSON.stringify({ id, name, description });
 
 function setup(count: number): { tools: string; options: (store: string) => LiveIndexOptions } {
@@ -164,22 +169,26 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
   it.each([
     ['searched exactly', 40],
     ['above the exact-search size, through the base graph', 2_200],
-  ])('is held in memory over the saved catalog (%s): nothing written, the write handed on, answers as written and as a clean build', async (_what, count) => {
-    const { tools, options } = setup(count);
-    const saved = options('store.sqlite');
-    await liveAnswers(saved, QUERIES.slice(0, 1));
-    // An edit, then one more: told against the same line table and base, the first edit's lines read again.
-    for (const [round, edit] of [editLines, editAgain].entries()) {
-      edit(tools);
-      const got = await heldAndWritten(saved, round === 0 ? 2 : 1);
-      // A clean build: the same answers, but for a graph's dense candidates (approximate: the clean one is another graph).
-      const clean = await cleanAnswers(options(`clean-${round}.sqlite`));
-      const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
-      expect(exact(got)).toEqual(exact(clean));
-      expect(JSON.stringify(clean[0])).toContain('tool-7');
-      expect(JSON.stringify(clean[3])).toContain('tool-12');
-    }
-  });
+  ])(
+    'is held in memory over the saved catalog (%s): nothing written, the write handed on, answers as written and as a clean build',
+    async (_what, count) => {
+      const { tools, options } = setup(count);
+      const saved = options('store.sqlite');
+      await liveAnswers(saved, QUERIES.slice(0, 1));
+      // An edit, then one more: told against the same line table and base, the first edit's lines read again.
+      for (const [round, edit] of [editLines, editAgain].entries()) {
+        edit(tools);
+        const got = await heldAndWritten(saved, round === 0 ? 2 : 1);
+        // A clean build: the same answers, but for a graph's dense candidates (approximate: the clean one is another graph).
+        const clean = await cleanAnswers(options(`clean-${round}.sqlite`));
+        const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
+        expect(exact(got)).toEqual(exact(clean));
+        expect(JSON.stringify(clean[0])).toContain('tool-7');
+        expect(JSON.stringify(clean[3])).toContain('tool-12');
+      }
+    },
+    BIG_CATALOG_MS,
+  );
 
   it.each([
     ['searched exactly', 40],
@@ -214,6 +223,7 @@ describe('a tools file edited since its catalog was saved, searched by a caller 
         await opened.close();
       }
     },
+    BIG_CATALOG_MS,
   );
 
   it('the hook answers an edit from memory and starts the indexer, which saves it from the changed lines; the next prompt reads that', async () => {
@@ -300,37 +310,41 @@ describe('SKILL.md folders edited since their catalog was saved, searched by a c
   it.each([
     ['searched exactly', 40],
     ['above the exact-search size, through the base graph', 2_200],
-  ])('are held in memory over the saved catalog, told from the kept scan memo (%s): answers as written and as a clean build', async (_what, count) => {
-    const { skill, options } = setupFolders(count);
-    const saved = options('store.sqlite');
-    const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
-    await liveAnswers(saved, QUERIES.slice(0, 1));
-    writeFileSync(skill(7), skillMd('Transcribe handwritten meeting minutes'));
-    writeFileSync(skill(12), skillMd('转录手写的会议记录'));
-    const got = await heldAndWritten(saved, 2, [...QUERIES, ...CJK_QUERIES]);
-    expect(exact(got)).toEqual(exact(await cleanAnswers(options('clean.sqlite'), [...QUERIES, ...CJK_QUERIES])));
-    expect(JSON.stringify(got[0])).toContain('tool-7');
+  ])(
+    'are held in memory over the saved catalog, told from the kept scan memo (%s): answers as written and as a clean build',
+    async (_what, count) => {
+      const { skill, options } = setupFolders(count);
+      const saved = options('store.sqlite');
+      const exact = (answers: unknown[]) => (count > 2_048 ? answers.filter((answer) => (answer as [SearchMode])[0] === 'lexical') : answers);
+      await liveAnswers(saved, QUERIES.slice(0, 1));
+      writeFileSync(skill(7), skillMd('Transcribe handwritten meeting minutes'));
+      writeFileSync(skill(12), skillMd('转录手写的会议记录'));
+      const got = await heldAndWritten(saved, 2, [...QUERIES, ...CJK_QUERIES]);
+      expect(exact(got)).toEqual(exact(await cleanAnswers(options('clean.sqlite'), [...QUERIES, ...CJK_QUERIES])));
+      expect(JSON.stringify(got[0])).toContain('tool-7');
 
-    // A loanword's glosses depend on the other skills: not held, written whole, as a clean build.
-    writeFileSync(skill(20), skillMd('動画の字幕をトランスレートする'));
-    const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
-    if ('reason' in opened) throw new Error(opened.reason);
-    try {
-      expect(opened.held).toBeUndefined();
-      expect(exact(await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), CJK_QUERIES))).toEqual(
-        exact(await cleanAnswers(options('clean-loanword.sqlite'), CJK_QUERIES)),
-      );
-    } finally {
-      await opened.close();
-    }
+      // A loanword's glosses depend on the other skills: not held, written whole, as a clean build.
+      writeFileSync(skill(20), skillMd('動画の字幕をトランスレートする'));
+      const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
+      if ('reason' in opened) throw new Error(opened.reason);
+      try {
+        expect(opened.held).toBeUndefined();
+        expect(exact(await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), CJK_QUERIES))).toEqual(
+          exact(await cleanAnswers(options('clean-loanword.sqlite'), CJK_QUERIES)),
+        );
+      } finally {
+        await opened.close();
+      }
 
-    // Saved while the edited files were new (their memo entries never read for a parse), then one of them edited again: still held.
-    await liveAnswers(saved, QUERIES.slice(0, 1));
-    writeFileSync(skill(20), skillMd('Point the quasar telescope at service 20'));
-    const again = await heldAndWritten(saved, 1);
-    expect(exact(again)).toEqual(exact(await cleanAnswers(options('clean-again.sqlite'))));
-    expect(JSON.stringify(again[7])).toContain('tool-20');
-  });
+      // Saved while the edited files were new (their memo entries never read for a parse), then one of them edited again: still held.
+      await liveAnswers(saved, QUERIES.slice(0, 1));
+      writeFileSync(skill(20), skillMd('Point the quasar telescope at service 20'));
+      const again = await heldAndWritten(saved, 1);
+      expect(exact(again)).toEqual(exact(await cleanAnswers(options('clean-again.sqlite'))));
+      expect(JSON.stringify(again[7])).toContain('tool-20');
+    },
+    BIG_CATALOG_MS,
+  );
 });
 
 describe('SKILL.md folders edited in seeded steps, searched by a caller that hands the write on', () => {
