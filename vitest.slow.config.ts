@@ -12,6 +12,7 @@ export const SLOW_TESTS = [
   'test/load/watcher.test.ts',
   'test/load/watcher-bounds.test.ts',
   'test/load/watcher-settle.test.ts',
+  'test/load/watcher-ready.test.ts',
   'test/load/storm.test.ts',
   'test/cli/hook-budget.test.ts',
   'test/model-store/pull-bounds.test.ts',

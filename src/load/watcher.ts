@@ -15,7 +15,7 @@ const SYSTEM_DIRS = process.platform === 'linux' ? ['/proc', '/sys', '/dev'] : [
 /** Skipped folders named one by one; past this, one line says further ones are not. */
 const MAX_SKIP_REPORTS = 20;
 /** A batch is delivered after at most this many quiet windows, even while events keep coming. */
-const MAX_BATCH_WINDOWS = 10;
+export const MAX_BATCH_WINDOWS = 10;
 
 export interface WatchHandlers {
   /** Called once per coalescing window with every path that changed in it. */
@@ -82,7 +82,11 @@ export class SkillWatcher {
     this.#handlers = handlers;
     this.#points = new Set(roots.map(watchPointFor));
     for (const point of this.#points) this.#identities.set(point, identityOf(point));
-    this.#watcher = chokidarWatch([...this.#points], {
+    // chokidar counts a missing path as read (twice) before it falls back to watching its parent, so its `ready` came
+    // before the existing folders were read, and an edit made right after `watch()` resolved was never reported.
+    // The missing points are added once the existing ones are read.
+    const [existing, missing] = partition([...this.#points], (point) => existsSync(point));
+    this.#watcher = chokidarWatch(existing, {
       ignoreInitial: true,
       persistent: true,
       usePolling: options.usePolling,
@@ -94,7 +98,15 @@ export class SkillWatcher {
       depth: WATCH_DEPTH,
       ignored: (path, stats) => this.#ignoredByName(path, stats?.isFile() ?? false) || (stats?.isDirectory() === true && !this.#claimFolder(path)),
     });
-    this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    // chokidar given no path never says `ready`.
+    const read = existing.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.#watcher.once('ready', () => resolve()));
+    this.ready = read.then(() => {
+      const still = missing.filter((point) => this.#points.has(point));
+      if (still.length === 0 || this.#closing !== undefined) return;
+      this.#watcher.add(still);
+      // One created before chokidar's watch of its parent was set raised no event.
+      this.#reportLater(still, (point) => existsSync(point));
+    });
     this.#watcher.on('all', (event, path) => {
       if (event === 'unlinkDir') this.#forgetFolder(path);
       if ((event === 'add' || event === 'change') && !options.usePolling) this.#settle(path, event);
@@ -140,11 +152,16 @@ export class SkillWatcher {
     if (fresh.length > 0) {
       this.#watcher.add(fresh);
       // Files that appear while chokidar reads a re-added folder raise no event (ignoreInitial): report it again once settled.
-      const late = setTimeout(() => {
-        for (const point of fresh) this.#queue(point);
-      }, this.#options.stabilityThreshold);
-      late.unref();
+      this.#reportLater(fresh, () => true);
     }
+  }
+
+  /** Queues each of `points` that `due` holds for once a stability wait has passed. */
+  #reportLater(points: readonly string[], due: (point: string) => boolean): void {
+    const late = setTimeout(() => {
+      for (const point of points) if (due(point)) this.#queue(point);
+    }, this.#options.stabilityThreshold);
+    late.unref();
   }
 
   /** Idempotent: every call returns the same promise. */
@@ -254,4 +271,8 @@ export class SkillWatcher {
     this.#refreshPoints();
     this.#handlers.onChange(paths);
   }
+}
+
+function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(keep), items.filter((item) => !keep(item))];
 }

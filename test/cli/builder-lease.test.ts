@@ -4,6 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuilderLease } from '../../src/cli/builder-lease.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { ROOT, SKILLS, copyFixture, removeDir, tempDir, writerUnder } from './helpers.js';
 
 const cache = tempDir();
@@ -63,6 +65,47 @@ describe('background builders', () => {
       expect(writerUnder(cache)).toBe(false);
       const builders = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
       expect(builders).toHaveLength(1);
+    } finally {
+      removeDir(skills);
+    }
+  }, 120_000);
+
+  it('a hook killed as it starts a builder (by its watchdog, or the host) does not stop the next timed-out hook from starting one', async () => {
+    const skills = copyFixture(SKILLS);
+    const indexDir = path.join(cache, 'killed', 'index');
+    const flags = ['hook', 'claude-code', '--skills-dir', skills, '--model', 'hash', '--index-dir', indexDir, '--timeout-ms', '1'];
+    const stdin = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'fill a pdf form', transcript_path: '/dev/null', cwd: cache });
+    const env = { HOME: cache, SKILL_SEARCH_CACHE_DIR: cache };
+    try {
+      // The first hook's process dies where it would start the builder.
+      const script = path.join(cache, 'killed-hook.mts');
+      writeFileSync(
+        script,
+        `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))};
+await main(${JSON.stringify(flags)}, { stdout: process.stdout, stderr: process.stderr, readStdin: async () => ${JSON.stringify(stdin)},
+  env: process.env, cwd: process.cwd(), spawnDetached: () => process.kill(process.pid, 'SIGKILL') });
+`,
+      );
+      const killed = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+        child.on('error', reject);
+        child.on('close', (_code, signal) => resolve(signal));
+      });
+      expect(killed).toBe('SIGKILL');
+      const started: (readonly string[])[] = [];
+      const io: CliIo = {
+        stdout: { write: () => true },
+        stderr: { write: () => true },
+        readStdin: async () => stdin,
+        env,
+        cwd: ROOT,
+        spawnDetached: (argv) => {
+          started.push(argv);
+          return undefined;
+        },
+      };
+      expect(await main(flags, io)).toBe(0);
+      expect(started.map((argv) => argv[0])).toEqual(['index']);
     } finally {
       removeDir(skills);
     }

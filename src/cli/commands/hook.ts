@@ -178,17 +178,17 @@ function modifiedAt(file: string): number {
 }
 
 /**
- * Records this attempt in `marker` unless one younger than `ttl` names the same `content` and no build has finished since it was
- * written (`builtAt`: that build was the one it announced); false then, or when it cannot be written.
+ * Whether `marker` announces a build still under way: younger than `ttl`, naming the same `content`, and no build has finished since
+ * it was written (`builtAt`: that build was the one it announced).
  */
-function claimMarker(marker: string, ttl: number, builtAt: number, content = ''): boolean {
+function announced(marker: string, ttl: number, builtAt: number, content: string): boolean {
   const markedAt = modifiedAt(marker);
   try {
-    if (Date.now() - markedAt < ttl && markedAt > builtAt && readFileSync(marker, 'utf8').split('\n', 2)[1] === content) return false;
+    return Date.now() - markedAt < ttl && markedAt > builtAt && readFileSync(marker, 'utf8').split('\n', 2)[1] === content;
   } catch {
     // No marker: nobody is at it.
+    return false;
   }
-  return writeMarker(marker, content);
 }
 
 /**
@@ -208,9 +208,10 @@ function indexInBackground(
 ): boolean {
   const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
   if (lease === undefined) return false;
+  const markerFile = besideIndex(indexDir, marker);
   if (
     (['warming', 'snapshot', 'built'] as const).some((kind) => modifiedAt(besideIndex(indexDir, kind)) >= began) ||
-    !claimMarker(besideIndex(indexDir, marker), HOOK_TIMING.markerTtl[marker], modifiedAt(besideIndex(indexDir, 'built')), stamp)
+    announced(markerFile, HOOK_TIMING.markerTtl[marker], modifiedAt(besideIndex(indexDir, 'built')), stamp)
   ) {
     lease.release();
     return false;
@@ -227,5 +228,8 @@ function indexInBackground(
   const pid = io.spawnDetached?.(argv);
   if (typeof pid === 'number') lease.handTo(pid);
   else lease.release();
+  // Only now: a hook killed before the builder started (by its watchdog, or the host) left a marker that stopped every
+  // timed-out hook's builder for its TTL. Until here the lease keeps other hooks out.
+  writeMarker(markerFile, stamp);
   return true;
 }
