@@ -131,12 +131,14 @@ export class SkillWatcher {
     const added = [...wanted].filter((point) => !this.#points.has(point));
     // Unwatched only when no root lies on its path any more: chokidar's `unwatch` also ignores everything below it.
     const gone = [...this.#points].filter((point) => !wanted.has(point) && !this.#roots.some((root) => within(root, point) || within(point, root)));
-    // A folder deleted and recreated between two batches keeps its path, but chokidar stays bound to the old one.
+    // A folder deleted and recreated between two batches keeps its path, but chokidar stays bound to the old one; one
+    // deleted (its parent kept) is watched again as missing, so that chokidar watches the parent for it to come back.
     const replaced = [...wanted].filter((point) => {
       if (!this.#points.has(point)) return false;
       const identity = identityOf(point);
-      if (identity === undefined) return false;
-      return this.#touchedPoints.has(point) || identity !== this.#identities.get(point);
+      const before = this.#identities.get(point);
+      if (identity === undefined) return before !== undefined;
+      return this.#touchedPoints.has(point) || identity !== before;
     });
     this.#touchedPoints.clear();
     for (const point of gone) {

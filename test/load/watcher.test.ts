@@ -99,6 +99,27 @@ describe('watching source folders that come and go', () => {
     }
   });
 
+  it('follows a skills folder deleted while its parent stays, and created again only after that was reported', { timeout: 30_000 }, async () => {
+    const root = await tempDir();
+    const skills = join(root, 'project/.claude/skills');
+    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
+    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
+    try {
+      await catalog.watch();
+      const gone = changeFor(catalog, join(skills, 'a/SKILL.md'));
+      await rm(skills, { recursive: true });
+      await gone;
+      expect((await catalog.get()).skills).toEqual([]);
+      const back = changeFor(catalog, join(skills, 'b/SKILL.md'));
+      await writeTree(root, { 'project/.claude/skills/b/SKILL.md': skillMd('b') });
+      await back;
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b']);
+    } finally {
+      await catalog.close();
+      await removeDir(root);
+    }
+  });
+
   it('follows a skills folder wiped and recreated at once (its inode may be recycled)', { timeout: 30_000 }, async () => {
     const root = await tempDir();
     const skills = join(root, 'project/.claude/skills');
