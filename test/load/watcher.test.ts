@@ -78,36 +78,19 @@ describe('watching source folders that come and go', () => {
     }
   });
 
-  it('follows a skills folder that is deleted and created again', { timeout: 30_000 }, async () => {
-    const root = await tempDir();
-    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
-    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
-    try {
-      await catalog.watch();
-      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['a']);
-      const gone = changeFor(catalog, join(root, 'project/.claude/skills/a/SKILL.md'));
-      await rm(join(root, 'project/.claude'), { recursive: true });
-      await gone;
-      expect((await catalog.get()).skills).toEqual([]);
-      const back = changeFor(catalog, join(root, 'project/.claude/skills/b/SKILL.md'));
-      await writeTree(root, { 'project/.claude/skills/b/SKILL.md': skillMd('b') });
-      await back;
-      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b']);
-    } finally {
-      await catalog.close();
-      await removeDir(root);
-    }
-  });
-
-  it('follows a skills folder deleted while its parent stays, and created again only after that was reported', { timeout: 30_000 }, async () => {
+  it.each([
+    ['with its .claude folder', 'project/.claude'],
+    ['while its parent stays', 'project/.claude/skills'],
+  ])('follows a skills folder deleted %s, and created again after that was reported', { timeout: 30_000 }, async (_how, deleted) => {
     const root = await tempDir();
     const skills = join(root, 'project/.claude/skills');
     await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
     const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
     try {
       await catalog.watch();
+      expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['a']);
       const gone = changeFor(catalog, join(skills, 'a/SKILL.md'));
-      await rm(skills, { recursive: true });
+      await rm(join(root, deleted), { recursive: true });
       await gone;
       expect((await catalog.get()).skills).toEqual([]);
       const back = changeFor(catalog, join(skills, 'b/SKILL.md'));
