@@ -230,6 +230,8 @@ const WHOLE_LIBRARY_SETS = [
   { suite: 'library-r18', prefix: 'lib18', lines: 400, answerable: 300, lengthClasses: true, over80: [30, 7] },
   // r19 likewise, over the 300 skills r1–r18 labelled least.
   { suite: 'library-r19', prefix: 'lib19', lines: 400, answerable: 300, lengthClasses: true, over80: [33, 7] },
+  // r20 likewise, over the 300 skills r1–r19 labelled least.
+  { suite: 'library-r20', prefix: 'lib20', lines: 400, answerable: 300, lengthClasses: true, over80: [29, 7] },
 ] as const satisfies readonly {
   suite: keyof typeof LIBRARY_REQUESTS;
   prefix: string;
