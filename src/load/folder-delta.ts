@@ -30,10 +30,10 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
       const old = memo.previous.get(file);
       // Not in the memo (added since, or its stat unreadable): taken as the base has it, which a saved base's stamp tells.
       if (old === undefined) continue;
-      const { own, policy } = memoKeyStats(old.key);
-      const policyFile = policy === undefined ? undefined : policyFileOf(dirname(file));
       // Read again only because it was modified recently: unchanged.
       if (key !== undefined && key === old.key) continue;
+      const { own, policy } = memoKeyStats(old.key);
+      const policyFile = policy === undefined ? undefined : policyFileOf(dirname(file));
       const was = old.parsed.skill;
       const is = parsed.skill;
       if (was === undefined || is === undefined || !old.plain || !plain) return undefined;

@@ -215,7 +215,7 @@ function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[
     try {
       const found = rare && !existsSync(file) ? undefined : statSync(file, { throwIfNoEntry: false });
       if (found !== undefined && found.mtimeMs > racyAfter) recent.add(file);
-      files.push([file, found === undefined ? null : `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`]);
+      files.push([file, found === undefined ? null : statText(found)]);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       files.push([file, code === 'ENOTDIR' ? null : `error:${String(code)}`]);
@@ -226,6 +226,16 @@ function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[
     if (folder !== undefined) stamp(policyFileOf(folder), true);
   }
   return { files, diagnostics: [...listing] };
+}
+
+/** A file's stat as a stamp holds it: `size:mtime:ctime:ino:dev` ({@link modifiedAtOf} reads its mtime back). */
+function statText(found: Stats): string {
+  return `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`;
+}
+
+/** The modification time a {@link statText} holds. */
+function modifiedAtOf(stat: string): number {
+  return Number(stat.split(':', 2)[1]);
 }
 
 /** The files a scan of `dir` reads ({@link statSkillsDir} and {@link scanSkillsDir} alike). */
@@ -250,9 +260,7 @@ export function memoKeyStats(key: string): { readonly own: string; readonly poli
  */
 export function settledBy(entry: MemoEntry, now: number): boolean {
   const { own, policy } = memoKeyStats(entry.key);
-  // `size:mtime:…` ({@link stampOf}).
-  const modified = (stat: string) => Number(stat.split(':', 2)[1]);
-  return modified(own) < now - RACY_MS && (typeof policy !== 'string' || modified(policy) < now - RACY_MS);
+  return modifiedAtOf(own) < now - RACY_MS && (typeof policy !== 'string' || modifiedAtOf(policy) < now - RACY_MS);
 }
 
 /** Loads every skill file under `dir`, never throwing: each problem is a Diagnostic naming its file; a missing directory yields an empty result (a `required` one, a diagnostic too). */

@@ -85,7 +85,8 @@ export class SkillWatcher {
     // chokidar counts a missing path as read (twice) before it falls back to watching its parent, so its `ready` came
     // before the existing folders were read, and an edit made right after `watch()` resolved was never reported.
     // The missing points are added once the existing ones are read.
-    const [existing, missing] = partition([...this.#points], (point) => existsSync(point));
+    const existing = [...this.#points].filter((point) => existsSync(point));
+    const missing = [...this.#points].filter((point) => !existing.includes(point));
     this.#watcher = chokidarWatch(existing, {
       ignoreInitial: true,
       persistent: true,
@@ -273,8 +274,4 @@ export class SkillWatcher {
     this.#refreshPoints();
     this.#handlers.onChange(paths);
   }
-}
-
-function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {
-  return [items.filter(keep), items.filter((item) => !keep(item))];
 }
