@@ -7,8 +7,8 @@
  * `SPLIT_SEED:suite:id`, so a query's split never depends on which others were loaded, and
  * the test split is never seen by fitting. SkillsBench is a held-out check only (every query
  * is in `test`); the fresh library requests (`library-r2`) split 25/25/50, so their test
- * split is large enough to judge one request at a time; the task statements (`library-tasks`) are all `dev`; the third to twentieth sets (`library-r3`, `library-r4`,
- * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`, `library-r13`, `library-r14`, `library-r15`, `library-r16`, `library-r17`, `library-r18`, `library-r19`, `library-r20`) are all `test`. Large splits are sampled
+ * split is large enough to judge one request at a time; the task statements (`library-tasks`) are all `dev`; the third to twenty-first sets (`library-r3`, `library-r4`,
+ * `library-r5`, `library-r6`, `library-r7`, `library-r8`, `library-r9`, `library-r10`, `library-r11`, `library-r12`, `library-r13`, `library-r14`, `library-r15`, `library-r16`, `library-r17`, `library-r18`, `library-r19`, `library-r20`, `library-r21`) are all `test`. Large splits are sampled
  * deterministically (every n-th query).
  */
 import { createHash } from 'node:crypto';
@@ -87,6 +87,8 @@ export const LIBRARY_REQUESTS = {
   'library-r19': fixture('library-queries-r19.jsonl'),
   /** Like r19: 300 answerable in quarters of 75 over the skills r1–r19 labelled least, every skill that fully serves a request labelled (17 with two or three); a blind judge of long messages. */
   'library-r20': fixture('library-queries-r20.jsonl'),
+  /** Like r20: 300 answerable in quarters of 75 over the skills r1–r20 labelled least, every skill that fully serves a request labelled (14 with two or three); a blind judge of long messages. */
+  'library-r21': fixture('library-queries-r21.jsonl'),
   /** Pasted task statements (100–140 words, SkillsBench-shaped), most with two to five fitting skills, 15 with none: development data only. */
   'library-tasks': fixture('library-tasks-dev.jsonl'),
 } as const;

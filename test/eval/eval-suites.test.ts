@@ -232,6 +232,8 @@ const WHOLE_LIBRARY_SETS = [
   { suite: 'library-r19', prefix: 'lib19', lines: 400, answerable: 300, lengthClasses: true, over80: [33, 7] },
   // r20 likewise, over the 300 skills r1–r19 labelled least.
   { suite: 'library-r20', prefix: 'lib20', lines: 400, answerable: 300, lengthClasses: true, over80: [29, 7] },
+  // r21 likewise, over the 300 skills r1–r20 labelled least.
+  { suite: 'library-r21', prefix: 'lib21', lines: 400, answerable: 300, lengthClasses: true, over80: [30, 7] },
 ] as const satisfies readonly {
   suite: keyof typeof LIBRARY_REQUESTS;
   prefix: string;
