@@ -48,7 +48,7 @@ import {
   type RerankFeature,
   type RerankModel,
 } from '../src/search/rerank.js';
-import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
+import { catalogOf, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
   ENGINE_FUSION,
@@ -61,6 +61,7 @@ import {
   type RankMetrics,
 } from './ranking-cases.js';
 import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
+import { skillVectorEvidence } from './skill-vectors.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -141,6 +142,11 @@ const { values } = parseArgs({
      * must read as it, and `--write` replaces that kind's model only. Absent: one model, written for every kind.
      */
     kind: { type: 'string' },
+    /**
+     * Give the library's cases `SkillVectorEvidence` (`skill-vectors.ts`: the request's cosine with each pool candidate's
+     * name and best sentence), which the `nameDense`, `sentenceDense` features and their centred twins read; without it they read 0.
+     */
+    'skill-vectors': { type: 'boolean', default: false },
   },
 });
 
@@ -180,6 +186,7 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r16': 'fixtures/eval/library-queries-r16.jsonl over ../shared/eval/library',
   'library-r17': 'fixtures/eval/library-queries-r17.jsonl over ../shared/eval/library',
   'library-r18': 'fixtures/eval/library-queries-r18.jsonl over ../shared/eval/library',
+  'library-r19': 'fixtures/eval/library-queries-r19.jsonl over ../shared/eval/library',
   'library-tasks': 'fixtures/eval/library-tasks-dev.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
@@ -238,7 +245,9 @@ const ALL_FEATURES = Object.keys(RERANK_FEATURES) as RerankFeature[];
 function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][] {
   let rows = allRows.get(c);
   if (rows === undefined) {
-    rows = rerankRows(rerankInput(c, fused(c, true)), c.query.terms, ALL_FEATURES);
+    const vectors = skillVectors?.get(c);
+    const input = rerankInput(c, fused(c, true)).map((candidate, i) => ({ ...candidate, ...vectors?.[i] }));
+    rows = rerankRows(input, c.query.terms, ALL_FEATURES);
     allRows.set(c, rows);
   }
   const columns = features.map((name) => ALL_FEATURES.indexOf(name));
@@ -246,6 +255,7 @@ function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][]
 }
 
 const round = (value: number): number => Number(value.toPrecision(6));
+
 
 const FOLDS = FOLD_GROUPS === 'set' ? FOLD_SETS.length : Number(values.folds);
 const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
@@ -414,6 +424,16 @@ function featureSetOf(set: string): readonly RerankFeature[] {
   return set.split(',') as RerankFeature[];
 }
 const FEATURE_SETS = values['feature-sets'].split('|').map(featureSetOf);
+
+/** `--skill-vectors`: the library cases' skill-vector evidence, for every candidate the grid's largest pool can hold under either dense order. */
+const skillVectors = values['skill-vectors']
+  ? await (async () => {
+      const library = [...cases, ...setCases].filter((c) => catalogOf(c.suite) === 'library');
+      const largest = { depth: Math.max(...DEPTHS), lexicalDepth: Math.max(...LEXICAL_DEPTHS), weightedDepth: Math.max(...WEIGHTED_DEPTHS) };
+      const wanted = (c: RankingCase): number[] => [...new Set(CENTRINGS.flatMap((centring) => rerankPool(rerankInput(c, fused(c, centring)), largest)))];
+      return skillVectorEvidence(library, [...new Set(library.map((c) => c.suite))], wanted, values.model);
+    })()
+  : undefined;
 
 let chosen: Setting = MAIN;
 if (FOLDS === 0) {
