@@ -258,7 +258,6 @@ function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][]
 
 const round = (value: number): number => Number(value.toPrecision(6));
 
-
 const FOLDS = FOLD_GROUPS === 'set' ? FOLD_SETS.length : Number(values.folds);
 const fittable = (c: RankingCase): boolean => c.answerable && !c.namedRelevant;
 const trainCases = FIT_SUITES.flatMap((suite) => group('train', suite)).filter(fittable);
@@ -651,7 +650,14 @@ if (FOLDS === 0) {
     const lines = [...pick.positions]
       .filter(([c]) => poolSuite(c) === 'library' && c.answerable)
       .map(([c, choice]) =>
-        JSON.stringify({ suite: c.suite, id: c.id, terms: c.query.terms.size, lexical: lexicalAlone.positions.get(c), incumbent: incumbentPositions.get(c), choice }),
+        JSON.stringify({
+          suite: c.suite,
+          id: c.id,
+          terms: c.query.terms.size,
+          lexical: lexicalAlone.positions.get(c),
+          incumbent: incumbentPositions.get(c),
+          choice,
+        }),
       );
     writeFileSync(values['held-out-positions'], `${lines.join('\n')}\n`);
   }

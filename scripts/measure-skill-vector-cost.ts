@@ -35,7 +35,12 @@ async function child(side: string): Promise<void> {
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const { embedded } = await engine.sync(skills);
-    if (side === 'names') await embedder.embed(skills.map((skill) => humanizeName(skill.name)), undefined, 'passage');
+    if (side === 'names')
+      await embedder.embed(
+        skills.map((skill) => humanizeName(skill.name)),
+        undefined,
+        'passage',
+      );
     if (side === 'sentences') await embedder.embed(skills.flatMap(skillSentences), undefined, 'passage');
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpuBefore);
@@ -44,7 +49,11 @@ async function child(side: string): Promise<void> {
     const pool: number[] = [];
     for (let call = 0; call < 30; call += 1) {
       const callStarted = performance.now();
-      await embedder.embed(skills.slice(call * 6, call * 6 + 6).map((skill) => humanizeName(skill.name)), undefined, 'passage');
+      await embedder.embed(
+        skills.slice(call * 6, call * 6 + 6).map((skill) => humanizeName(skill.name)),
+        undefined,
+        'passage',
+      );
       pool.push(performance.now() - callStarted);
     }
     console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, poolNamesMs: median(pool) }));
@@ -76,7 +85,9 @@ if (values.child !== undefined) {
   ] as const) {
     const base = median(table.get(SIDES[0]!)!);
     for (const [side, list] of table)
-      console.log(`${label} ${side}: ${list.map((ms) => ms.toFixed(0)).join(', ')} ms, median ${median(list).toFixed(0)} (${((median(list) / base - 1) * 100).toFixed(1)}%)`);
+      console.log(
+        `${label} ${side}: ${list.map((ms) => ms.toFixed(0)).join(', ')} ms, median ${median(list).toFixed(0)} (${((median(list) / base - 1) * 100).toFixed(1)}%)`,
+      );
   }
   console.log(`6 names in one embed call (a pool's, at search time): p50 ${median(pools).toFixed(2)} ms`);
 }
