@@ -48,7 +48,7 @@ import {
   type RerankFeature,
   type RerankModel,
 } from '../src/search/rerank.js';
-import { catalogOf, SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
+import { SPLIT_SEED, type Split, type SuiteName } from './eval-suites.js';
 import {
   asEngineSees,
   ENGINE_FUSION,
@@ -61,7 +61,6 @@ import {
   type RankMetrics,
 } from './ranking-cases.js';
 import { fitListings, foldKey, oneStandardError, type FitListing, type Objective, type ScoredSetting } from './rerank-fit.js';
-import { skillVectorEvidence } from './skill-vectors.js';
 
 const { values } = parseArgs({
   strict: true,
@@ -142,11 +141,6 @@ const { values } = parseArgs({
      * must read as it, and `--write` replaces that kind's model only. Absent: one model, written for every kind.
      */
     kind: { type: 'string' },
-    /**
-     * Give the library's cases `SkillVectorEvidence` (`skill-vectors.ts`: the request's cosine with each pool candidate's
-     * name and best sentence), which the `nameDense`, `sentenceDense` features and their centred twins read; without it they read 0.
-     */
-    'skill-vectors': { type: 'boolean', default: false },
     /** With `--folds`: write each held-out library case's first relevant position under lexical alone, the incumbent and the choice (JSON lines). */
     'held-out-positions': { type: 'string' },
   },
@@ -247,9 +241,7 @@ const ALL_FEATURES = Object.keys(RERANK_FEATURES) as RerankFeature[];
 function rowsFor(c: RankingCase, features: readonly RerankFeature[]): number[][] {
   let rows = allRows.get(c);
   if (rows === undefined) {
-    const vectors = skillVectors?.get(c);
-    const input = rerankInput(c, fused(c, true)).map((candidate, i) => ({ ...candidate, ...vectors?.[i] }));
-    rows = rerankRows(input, c.query.terms, ALL_FEATURES);
+    rows = rerankRows(rerankInput(c, fused(c, true)), c.query.terms, ALL_FEATURES);
     allRows.set(c, rows);
   }
   const columns = features.map((name) => ALL_FEATURES.indexOf(name));
@@ -425,16 +417,6 @@ function featureSetOf(set: string): readonly RerankFeature[] {
   return set.split(',') as RerankFeature[];
 }
 const FEATURE_SETS = values['feature-sets'].split('|').map(featureSetOf);
-
-/** `--skill-vectors`: the library cases' skill-vector evidence, for every candidate the grid's largest pool can hold under either dense order. */
-const skillVectors = values['skill-vectors']
-  ? await (async () => {
-      const library = [...cases, ...setCases].filter((c) => catalogOf(c.suite) === 'library');
-      const largest = { depth: Math.max(...DEPTHS), lexicalDepth: Math.max(...LEXICAL_DEPTHS), weightedDepth: Math.max(...WEIGHTED_DEPTHS) };
-      const wanted = (c: RankingCase): number[] => [...new Set(CENTRINGS.flatMap((centring) => rerankPool(rerankInput(c, fused(c, centring)), largest)))];
-      return skillVectorEvidence(library, [...new Set(library.map((c) => c.suite))], wanted, values.model);
-    })()
-  : undefined;
 
 let chosen: Setting = MAIN;
 if (FOLDS === 0) {

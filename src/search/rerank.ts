@@ -11,20 +11,7 @@ import { linearScore, nameMatch, nameWords, shareIn, type LogisticModel, type Ra
 
 /** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
 export type RerankCandidate = Required<Pick<RankedEvidence, 'name' | 'order' | 'centered' | 'plain' | 'lexical' | 'coverage'>> &
-  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'> &
-  Partial<SkillVectorEvidence>;
-
-/**
- * The request's best cosine (over its message and sentence vectors) with a skill's other vectors than its whole text:
- * its name's words alone, and its best description or `when_to_use` sentence; each plain and centred on the mean of those
- * vectors over the catalogue. Absent: 0 (docs/retrieval.md, twentieth round).
- */
-export interface SkillVectorEvidence {
-  readonly nameCosine: number;
-  readonly nameCentred: number;
-  readonly sentenceCosine: number;
-  readonly sentenceCentred: number;
-}
+  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'>;
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
 export const RERANK_FEATURES = {
@@ -72,14 +59,6 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
-  /** {@link SkillVectorEvidence}.nameCosine. */
-  nameDense: 'nameDense',
-  /** {@link SkillVectorEvidence}.nameCentred. */
-  nameDenseCentred: 'nameDenseCentred',
-  /** {@link SkillVectorEvidence}.sentenceCosine. */
-  sentenceDense: 'sentenceDense',
-  /** {@link SkillVectorEvidence}.sentenceCentred. */
-  sentenceDenseCentred: 'sentenceDenseCentred',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -197,10 +176,6 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
-      nameDense: () => c.nameCosine ?? 0,
-      nameDenseCentred: () => c.nameCentred ?? 0,
-      sentenceDense: () => c.sentenceCosine ?? 0,
-      sentenceDenseCentred: () => c.sentenceCentred ?? 0,
     };
     return names.map((name) => value[name]());
   });
