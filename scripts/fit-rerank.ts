@@ -141,6 +141,8 @@ const { values } = parseArgs({
      * must read as it, and `--write` replaces that kind's model only. Absent: one model, written for every kind.
      */
     kind: { type: 'string' },
+    /** With `--folds`: write each held-out library case's first relevant position under lexical alone, the incumbent and the choice (JSON lines). */
+    'held-out-positions': { type: 'string' },
   },
 });
 
@@ -180,6 +182,7 @@ const SUITE_DATA: Partial<Record<SuiteName, string>> = {
   'library-r16': 'fixtures/eval/library-queries-r16.jsonl over ../shared/eval/library',
   'library-r17': 'fixtures/eval/library-queries-r17.jsonl over ../shared/eval/library',
   'library-r18': 'fixtures/eval/library-queries-r18.jsonl over ../shared/eval/library',
+  'library-r19': 'fixtures/eval/library-queries-r19.jsonl over ../shared/eval/library',
   'library-tasks': 'fixtures/eval/library-tasks-dev.jsonl over ../shared/eval/library',
   boundaries: 'eval/boundaries/library-boundaries.jsonl over ../shared/eval/library',
 };
@@ -457,6 +460,8 @@ if (FOLDS === 0) {
     readonly libraryFolds: readonly number[];
     /** Mean hit@1 over the fitted suites on each held-out fold (`--kind`'s gate). */
     readonly hit1Folds: readonly number[];
+    /** Where each held-out case put its first relevant candidate (−1: none). */
+    readonly positions: ReadonlyMap<RankingCase, number>;
   }
   const scoreOf = (rows: readonly RankMetrics[]): number => rows.reduce((sum, m) => sum + m.hit1 + m.hit5, 0) / rows.length;
   const cvScore = (settingOf: (fold: number) => Setting): Scored => {
@@ -482,6 +487,7 @@ if (FOLDS === 0) {
       hit1s: rows.map((m) => m.hit1),
       foldScores,
       libraryFolds: folds.map((_, f) => metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === 'library').map(({ c }) => c)).hit1),
+      positions,
       hit1Folds: folds.map(
         (_, f) =>
           FIT_SUITES.reduce((sum, suite) => sum + metricsOver(held.filter(({ c, f: g }) => g === f && poolSuite(c) === suite).map(({ c }) => c)).hit1, 0) /
@@ -494,6 +500,7 @@ if (FOLDS === 0) {
   let incumbentFolds: readonly number[] = [];
   let incumbentLibrary: readonly number[] = [];
   let incumbentHit1: readonly number[] = [];
+  let incumbentPositions: ReadonlyMap<RankingCase, number> = new Map();
   /** Mean and standard error of the per-fold differences `a − b`. */
   const pairedDifference = (a: readonly number[], b: readonly number[]): { mean: number; se: number } => {
     const d = a.map((x, f) => x - b[f]!);
@@ -532,6 +539,7 @@ if (FOLDS === 0) {
     incumbentFolds = result.foldScores;
     incumbentLibrary = result.libraryFolds;
     incumbentHit1 = result.hit1Folds;
+    incumbentPositions = result.positions;
     return result.hit1s;
   })();
   const slack = Number(values['incumbent-slack'] ?? Number.POSITIVE_INFINITY);
@@ -618,6 +626,22 @@ if (FOLDS === 0) {
     );
     const lexicalAhead = (folds: readonly number[]): number => folds.filter((hit1, f) => lexicalAlone.libraryFolds[f]! > hit1 + 1e-12).length;
     console.log(`sets where lexical alone ranks more first: incumbent ${lexicalAhead(incumbentLibrary)}, choice ${lexicalAhead(pick.libraryFolds)}`);
+  }
+  // `--held-out-positions FILE`: per held-out library case, where lexical alone, the incumbent and the choice put its first relevant skill.
+  if (values['held-out-positions'] !== undefined) {
+    const lines = [...pick.positions]
+      .filter(([c]) => poolSuite(c) === 'library' && c.answerable)
+      .map(([c, choice]) =>
+        JSON.stringify({
+          suite: c.suite,
+          id: c.id,
+          terms: c.query.terms.size,
+          lexical: lexicalAlone.positions.get(c),
+          incumbent: incumbentPositions.get(c),
+          choice,
+        }),
+      );
+    writeFileSync(values['held-out-positions'], `${lines.join('\n')}\n`);
   }
   chosen = pick.make();
 }
