@@ -23,8 +23,8 @@ const THREE = [
   agents('release-notes', 'Write release notes from the git log between two tags'),
 ];
 
-describe('Claude Code 2.1.197', () => {
-  it('lists each skill as the captured request does: description - when_to_use, as written', () => {
+describe('Claude Code 2.1.337', () => {
+  it('lists each skill as the captured request does: description - when_to_use, a line break as a space', () => {
     const loop = makeSkill('loop', { description: 'Run a prompt on an interval', whenToUse: 'When the user wants a recurring task.\nNot for one-off tasks.' });
     const listing = claudeCodeListing([...THREE, loop]);
     expect(listing.text).toBe(
@@ -32,10 +32,10 @@ describe('Claude Code 2.1.197', () => {
         '- csv-clean: Clean, dedupe and normalise CSV spreadsheets',
         '- pdf-tables: Extract text and tables from PDF files into CSV',
         '- release-notes: Write release notes from the git log between two tags',
-        '- loop: Run a prompt on an interval - When the user wants a recurring task.\nNot for one-off tasks.',
+        '- loop: Run a prompt on an interval - When the user wants a recurring task. Not for one-off tasks.',
       ].join('\n'),
     );
-    // Its default model, claude-opus-4-8 with a 1M window, at 3 characters a token.
+    // Its default model, claude-opus-5-5 with a 1M window, at 3 characters a token.
     expect(listing.budget).toEqual({ unit: 'columns', limit: 30_000 });
   });
 
@@ -43,28 +43,27 @@ describe('Claude Code 2.1.197', () => {
     expect(claudeCodeBudget()).toBe(30_000);
     expect(claudeCodeBudget({ model: 'claude-sonnet-4-6' })).toBe(8_000);
     expect(claudeCodeBudget({ model: 'claude-sonnet-4-6[1m]' })).toBe(40_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-6', firstPartyApi: true })).toBe(8_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-6' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-20250514' })).toBe(8_000);
     expect(claudeCodeBudget({ model: 'claude-3-5-haiku-20241022' })).toBe(8_000);
-    // Natively 1M on Anthropic's own API only; behind another base URL, 200,000 tokens.
+    // Opus 4.0 and 4.1 run as its default model; every newer or unknown id gets 1M tokens at 3 characters.
+    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-1' })).toBe(30_000);
     expect(claudeCodeBudget({ model: 'claude-opus-4-8' })).toBe(30_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-8', firstPartyApi: false })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'opus[1m]', firstPartyApi: false })).toBe(30_000);
-    expect(claudeCodeBudget({ model: 'sonnet', firstPartyApi: false })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'constructor' })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'opus[1m]' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'sonnet' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'constructor' })).toBe(30_000);
     expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
   });
 
-  it('reads its model, API address, 1M switch and set budget from the environment as it does', () => {
-    expect(claudeCodeSetup({})).toEqual({ model: undefined, firstPartyApi: true, contextWindowTokens: undefined, budgetColumns: undefined });
+  it('reads its model, 1M switch and set budget from the environment as it does', () => {
+    expect(claudeCodeSetup({})).toEqual({ model: undefined, contextWindowTokens: undefined, budgetColumns: undefined });
     expect(claudeCodeSetup({ ANTHROPIC_MODEL: 'claude-sonnet-4-6', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' })).toMatchObject({
       model: 'claude-sonnet-4-6',
-      firstPartyApi: true,
     });
-    expect(claudeCodeSetup({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9000' }).firstPartyApi).toBe(false);
     expect(claudeCodeSetup({ CLAUDE_CODE_DISABLE_1M_CONTEXT: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: 'x' })).toMatchObject({
       contextWindowTokens: 200_000,
       budgetColumns: undefined,
