@@ -10,7 +10,7 @@ import {
   codexSkillsSection,
   displayWidth,
 } from '../../src/attachments/host-listing.js';
-import { claudeCodeSetup, claudeCodeUsage, codexSetup } from '../../src/cli/commands/host-profile.js';
+import { claudeCodeFrontmatter, claudeCodeSetup, claudeCodeUsage, codexSetup } from '../../src/cli/commands/host-profile.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -150,6 +150,67 @@ describe('Claude Code 2.1.337', () => {
   it('never lists a skill kept from the model', () => {
     const hidden: Skill = { ...THREE[0]!, invocation: { model: false, user: true, reasons: ['disable-model-invocation: true'] } };
     expect(claudeCodeListing([hidden, THREE[1]!]).listed).toEqual(['pdf-tables']);
+  });
+
+  it('shows a frontmatter name beside its folder’s when that name finds the skill, and pays for it (test/hosts/listing-budget.test.ts checks it)', () => {
+    const skills = ['docs-translate', 'pdf-0', 'pdf-1', 'notes-x', 'spaced', 'copy-of-csv', 'csv-clean'].map((name) => makeSkill(name, { description: 'd' }));
+    const frontmatter = new Map([
+      ['docs-translate', { name: 'acme-docs-translator' }],
+      // The first skill going by a name takes it; the second is listed plain.
+      ['pdf-0', { name: 'pdf' }],
+      ['pdf-1', { name: 'pdf' }],
+      // One of its own commands' names, a name it would not show, another skill's name: plain.
+      ['notes-x', { name: 'release-notes' }],
+      ['spaced', { name: 'two words' }],
+      ['copy-of-csv', { name: 'csv-clean' }],
+    ]);
+    const listing = claudeCodeListing(skills, { frontmatter });
+    expect(listing.text.split('\n')).toEqual([
+      '- docs-translate (acme-docs-translator): d',
+      '- pdf-0 (pdf): d',
+      '- pdf-1: d',
+      '- notes-x: d',
+      '- spaced: d',
+      '- copy-of-csv: d',
+      '- csv-clean: d',
+    ]);
+    expect(listing.listed).toEqual(skills.map((skill) => skill.name));
+    // Over budget the shown name stays, without its description.
+    const tight = claudeCodeListing(skills.slice(0, 1), { frontmatter, budgetColumns: 10, own: { bundled: {}, commands: {} } });
+    expect(tight.text).toBe('- docs-translate (acme-docs-translator)');
+  });
+
+  it('shows each run of hidden characters as one space (not an emoji’s joiners) and escapes angle brackets; the written texts win', () => {
+    const skill = makeSkill('mail', { description: 'Lay out\n\n  <table> mail\u200b\u200bfor 👩\u200d💻 devs', whenToUse: 'when asked' });
+    expect(claudeCodeListing([skill]).text).toBe('- mail: Lay out   &lt;table&gt; mail for 👩\u200d💻 devs - when asked');
+    // A when_to_use block's final line break is kept, as a space.
+    const written = new Map([['mail', { description: 'Lay out mail', whenToUse: 'when the user\nsends mail\n' }]]);
+    expect(claudeCodeListing([skill], { frontmatter: written }).text).toBe('- mail: Lay out mail - when the user sends mail ');
+  });
+
+  it('reads the frontmatter texts of its own folders’ skills as written (claudeCodeFrontmatter)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'claude-frontmatter-'));
+    try {
+      const file = (name: string, text: string) => {
+        mkdirSync(path.join(dir, name), { recursive: true });
+        writeFileSync(path.join(dir, name, 'SKILL.md'), text);
+        return makeSkill(name, { path: path.join(dir, name, 'SKILL.md') });
+      };
+      const skills = [
+        file('block', '---\nname: written-block\ndescription: >\n  Folded\n  text\nwhen_to_use: |\n  line one\n  line two\n---\n# Body\n'),
+        file('colon', '---\nname: colon-name\ndescription: Fill forms: fields\n---\n# Body\n'),
+        file('broken', '---\nname: broken-name\ndescription: "unterminated\n---\n# Body\n'),
+        { ...file('library', '---\nname: library-name\ndescription: d\n---\n'), source: 'library' as const },
+      ];
+      expect(await claudeCodeFrontmatter(skills)).toEqual(
+        new Map([
+          ['block', { name: 'written-block', description: 'Folded text', whenToUse: 'line one\nline two\n' }],
+          ['colon', { name: 'colon-name', description: 'Fill forms: fields', whenToUse: undefined }],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('measures in display columns: wide characters count twice', () => {
