@@ -217,6 +217,17 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.337 with skill-search instal
     const context = claudeHookContext(turn.request);
     expect(context).toContain(`- ${RENAMED.name}: ${RENAMED.description}`);
     expect(context).not.toContain('acme-docs-translator');
+
+    // `/<frontmatter name>` runs it too: the model gets its body, and the hook does not suggest it beside that.
+    const before = stub.requests.length;
+    const ran = await own.run(bin!, ['-p', `/acme-docs-translator ${RENAMED_PROMPT}`], claudeEnv(stub));
+    expect(ran.code).toBe(0);
+    const request = messagesRequests({ ...stub, requests: stub.requests.slice(before) })
+      .map((recorded) => recorded.body as MessagesBody)
+      .find((body) => messageTexts(body).some((text) => text.includes(`<command-name>/${RENAMED.name}</command-name>`)));
+    expect(request).toBeDefined();
+    expect(messageTexts(request!).join('\n')).toContain('Keep code blocks as they are.');
+    expect(claudeHookContext(request!) ?? '').not.toContain(RENAMED.name);
   });
 
   it('uninstall leaves Claude Code working, with no hook and no server left', async () => {

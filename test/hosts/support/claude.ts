@@ -29,10 +29,15 @@ export function messageTexts(body: MessagesBody): string[] {
   );
 }
 
+/** The date line Claude Code 2.1.337 puts after the listing and the hook's text in its system message. */
+const CLAUDE_DATE_LINE = /\n\nToday's date is [\s\S]*$/;
+
 /** The hook's additionalContext as the model receives it, or undefined when none arrived. */
 export function claudeHookContext(body: MessagesBody): string | undefined {
   const found = messageTexts(body)
-    .map((text) => (text.includes(CLAUDE_HOOK_PREFIX) ? text.slice(text.indexOf(CLAUDE_HOOK_PREFIX) + CLAUDE_HOOK_PREFIX.length) : undefined))
+    .map((text) =>
+      text.includes(CLAUDE_HOOK_PREFIX) ? text.slice(text.indexOf(CLAUDE_HOOK_PREFIX) + CLAUDE_HOOK_PREFIX.length).replace(CLAUDE_DATE_LINE, '') : undefined,
+    )
     .filter((text) => text !== undefined);
   return found.length === 0 ? undefined : found.join('\n');
 }
@@ -57,7 +62,7 @@ export function claudeSkillListing(body: MessagesBody): string | undefined {
   const listing = text
     .slice(text.indexOf(CLAUDE_LISTING_HEADER))
     .replace(/\n<\/system-reminder>[\s\S]*$/, '')
-    .replace(/\n\nToday's date is [\s\S]*$/, '');
+    .replace(CLAUDE_DATE_LINE, '');
   const hook = listing.indexOf(CLAUDE_HOOK_PREFIX);
   return (hook < 0 ? listing : listing.slice(0, hook)).trimEnd();
 }
