@@ -23,7 +23,7 @@ export interface HostPackage {
 }
 
 export const HOST_PACKAGES = Object.freeze({
-  claude: { name: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
+  claude: { name: '@anthropic-ai/claude-code', version: '2.1.337', bin: 'claude' },
   codex: { name: '@openai/codex', version: '0.171.0', bin: 'codex' },
 } satisfies Record<string, HostPackage>);
 

@@ -28,43 +28,42 @@ const CLAUDE_CODE_WINDOW_TOKENS = 200_000;
 const CLAUDE_CODE_LONG_WINDOW_TOKENS = 1_000_000;
 
 /**
- * What Claude Code 2.1.197 assumes per model (its model table): characters per token (4 for the
- * models before its newer tokenizer, else 3) and whether the model has a 1M window natively, which
- * it grants only on Anthropic's own API. Checked in order, as substrings of the lower-cased id.
+ * The models Claude Code 2.1.337 counts at 4 characters a token with a 200,000-token window (those before its
+ * newer tokenizer: claude-3-*, opus 4.5 and 4.6, sonnet 4.0–4.6, haiku 4.5), as substrings of the lower-cased id.
+ * Every other id, its default and unknown ones included, gets 3 characters and 1,000,000 tokens: seen in its
+ * requests behind a stub base URL (opus 4.0 and 4.1 run as its default model there).
  */
-const CLAUDE_CODE_MODELS: readonly { readonly id: RegExp; readonly charsPerToken: 3 | 4; readonly native1m: boolean }[] = [
-  { id: /claude-(fable-5|mythos-5|opus-4-[78]|sonnet-5)/, charsPerToken: 3, native1m: true },
-  { id: /claude-(opus|sonnet)-4(-[0156]|(?!-\d(?!\d)))|claude-haiku-4-5|claude-3-/, charsPerToken: 4, native1m: false },
-];
-/** Its aliases on Anthropic's API, and the model it runs when none is set (with a 1M window even behind another base URL). */
+const CLAUDE_CODE_OLDER_MODELS = /claude-opus-4-[56]|claude-sonnet-4(-[056]|(?!-\d(?!\d)))|claude-haiku-4-5|claude-3-/;
+/** Its aliases, and the model it runs when none is set. */
 const CLAUDE_CODE_ALIASES: Readonly<Record<string, string>> = {
-  opus: 'claude-opus-4-8',
-  sonnet: 'claude-sonnet-5',
-  haiku: 'claude-haiku-4-5',
-  fable: 'claude-fable-5',
+  opus: 'claude-opus-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  haiku: 'claude-haiku-5-5',
+  fable: 'claude-fable-5-2',
 };
-const CLAUDE_CODE_DEFAULT_MODEL = 'claude-opus-4-8[1m]';
+const CLAUDE_CODE_DEFAULT_MODEL = 'claude-opus-5-5';
 
 /**
- * Claude Code 2.1.197's own entries, listed after the user's and paid for out of the same budget,
+ * Claude Code 2.1.337's own entries, listed after the user's and paid for out of the same budget,
  * each name with the columns its described line takes (measured from its request,
  * test/hosts/fixtures/claude-code-skill-listing.txt): bundled skills, always described, then
  * built-in commands, described only while room is left. A user's skill of the same name replaces one.
  */
 export const CLAUDE_CODE_OWN_ENTRIES: ClaudeCodeOwnEntries = Object.freeze({
   bundled: Object.freeze({
-    'deep-research': 487,
+    dataviz: 1447,
     'update-config': 707,
     'keybindings-help': 248,
-    verify: 260,
-    'code-review': 361,
+    'code-review': 850,
     simplify: 188,
     'fewer-permission-prompts': 191,
-    loop: 314,
-    'claude-api': 1082,
+    loop: 344,
+    'claude-api': 1184,
+    'workflow-authoring': 252,
     run: 368,
+    'plugin-authoring': 275,
   }),
-  commands: Object.freeze({ init: 67, review: 78, 'security-review': 90 }),
+  commands: Object.freeze({ init: 67, 'security-review': 90 }),
 });
 export interface ClaudeCodeOwnEntries {
   readonly bundled: Readonly<Record<string, number>>;
@@ -74,8 +73,6 @@ export interface ClaudeCodeOwnEntries {
 export interface ClaudeCodeListingOptions {
   /** The model Claude Code runs (`ANTHROPIC_MODEL`); unset, its default. */
   readonly model?: string | undefined;
-  /** Whether it talks to Anthropic's own API (no other `ANTHROPIC_BASE_URL`). @default true */
-  readonly firstPartyApi?: boolean | undefined;
   /** A context window that wins over the model's. */
   readonly contextWindowTokens?: number | undefined;
   /** A budget in columns that wins over both (`SLASH_COMMAND_TOOL_CHAR_BUDGET`). */
@@ -84,18 +81,26 @@ export interface ClaudeCodeListingOptions {
   readonly usage?: ReadonlyMap<string, number> | undefined;
   /** Its own entries sharing the budget. @default CLAUDE_CODE_OWN_ENTRIES */
   readonly own?: ClaudeCodeOwnEntries | undefined;
+  /** Frontmatter texts as written, by skill name (the catalog trims them; Claude Code does not, and shows a frontmatter `name` beside its folder's). */
+  readonly frontmatter?: ReadonlyMap<string, WrittenFrontmatter> | undefined;
+}
+
+/** A SKILL.md's frontmatter texts as Claude Code reads them: a `when_to_use` block scalar's final line break kept. */
+export interface WrittenFrontmatter {
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
+  readonly whenToUse?: string | undefined;
 }
 
 /** The listing budget in columns: 1% of the context window at the model's characters per token. */
-export function claudeCodeBudget({ model, firstPartyApi = true, contextWindowTokens, budgetColumns }: ClaudeCodeListingOptions = {}): number {
+export function claudeCodeBudget({ model, contextWindowTokens, budgetColumns }: ClaudeCodeListingOptions = {}): number {
   if (budgetColumns !== undefined) return budgetColumns;
   const id = (model ?? CLAUDE_CODE_DEFAULT_MODEL).toLowerCase();
   const base = id.replace(/\[1m\]$/, '');
   const resolved = Object.hasOwn(CLAUDE_CODE_ALIASES, base) ? CLAUDE_CODE_ALIASES[base]! : base;
-  const known = CLAUDE_CODE_MODELS.find((entry) => entry.id.test(resolved));
-  const long = id !== base || (firstPartyApi && known?.native1m === true);
-  const window = contextWindowTokens ?? (long ? CLAUDE_CODE_LONG_WINDOW_TOKENS : CLAUDE_CODE_WINDOW_TOKENS);
-  return Math.max(1, Math.floor(window * (known?.charsPerToken ?? 3) * CLAUDE_CODE_BUDGET_SHARE));
+  const older = CLAUDE_CODE_OLDER_MODELS.test(resolved);
+  const window = contextWindowTokens ?? (id !== base || !older ? CLAUDE_CODE_LONG_WINDOW_TOKENS : CLAUDE_CODE_WINDOW_TOKENS);
+  return Math.max(1, Math.floor(window * (older ? 4 : 3) * CLAUDE_CODE_BUDGET_SHARE));
 }
 
 // East Asian wide and fullwidth ranges, and emoji: two columns in a terminal-width count.
@@ -110,10 +115,76 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-function claudeCodeDescription(skill: Skill): string {
+/** Characters Claude Code 2.1.337 shows as a space: control, format, private-use, unassigned and other invisible ones, line breaks among them. */
+const CLAUDE_CODE_HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2028\u2029\u2800]+/gu;
+/** An emoji sequence, whose joiners and variation selectors it keeps. */
+// biome-ignore lint/complexity/useRegexLiterals: TypeScript refuses the `v` flag in a literal below an ES2024 target.
+const EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
+
+/** A frontmatter text as Claude Code 2.1.337 lists it: each run of hidden characters one space (but inside an emoji), `<` and `>` escaped. */
+function claudeCodeText(text: string): string {
+  const kept = new Set<number>();
+  for (const match of text.matchAll(EMOJI)) for (let at = match.index; at < match.index + match[0].length; at++) kept.add(at);
+  const shown = text.replace(CLAUDE_CODE_HIDDEN, (run, offset: number) => {
+    let out = '';
+    for (let at = 0; at < run.length; at++) out += kept.has(offset + at) ? run[at] : out.endsWith(' ') ? '' : ' ';
+    return out;
+  });
+  return shown.replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function claudeCodeDescription(skill: Skill, written: WrittenFrontmatter = {}): string {
   // It appends only `when_to_use`: a camelCase `whenToUse` key is not read.
-  const text = skill.whenToUse === undefined || skill.whenToUseKey === 'whenToUse' ? skill.description : `${skill.description} - ${skill.whenToUse}`;
+  const description = claudeCodeText(written.description ?? skill.description);
+  const whenToUse = skill.whenToUse === undefined || skill.whenToUseKey === 'whenToUse' ? undefined : (written.whenToUse ?? skill.whenToUse);
+  const text = whenToUse === undefined ? description : `${description} - ${claudeCodeText(whenToUse)}`;
   return truncateWithEllipsis(text, CLAUDE_CODE_MAX_DESCRIPTION_CHARS);
+}
+
+/**
+ * The names of Claude Code 2.1.337's own commands and skills that are not in its listing (`help`, `release-notes`, …): a skill whose
+ * frontmatter takes one of them is listed by its folder's name alone. Seen in its request: a skill per candidate
+ * name, `zq-<name>/SKILL.md` with `name: <name>`, listed without `(<name>)` (API key, non-essential traffic off).
+ */
+const CLAUDE_CODE_COMMAND_NAMES: ReadonlySet<string> = new Set(
+  [
+    'add-dir agents auto-mode-setup autocompact background batch branch btw bug cd clear color compact config context copy debug deep-research',
+    'diff doctor effort exit export fast feedback focus fork goal heapdump help hooks ide init insights keybindings list-agents login logout mcp',
+    'memory mobile model output-style passes permissions plan plugin powerup pro-trial-expired recap release-notes reload-plugins reload-skills',
+    'rename resume rewind sandbox scroll-speed security-review setup-bedrock setup-vertex skills status statusline stickers subtask tasks',
+    'team-onboarding terminal-setup theme tui usage verify workflow-launch-exec workflows',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** A name Claude Code shows in parentheses: letters, marks, digits, `_`, `:`, `.` and `-`, at most 256 characters. */
+const CLAUDE_CODE_SHOWN_NAME = /^[\p{L}\p{M}\p{N}_:.-]{1,256}$/u;
+
+/**
+ * How Claude Code names each skill in its listing: `folder (frontmatter name)` when the two differ and the
+ * frontmatter name would find this skill (no entry is named so, and no skill before it goes by it), else the name alone.
+ */
+function claudeCodeShownNames(skills: readonly Skill[], own: ClaudeCodeOwnEntries, frontmatter: ReadonlyMap<string, WrittenFrontmatter>): Map<string, string> {
+  const named = new Set([...skills.map((skill) => skill.name), ...Object.keys(own.bundled), ...Object.keys(own.commands), ...CLAUDE_CODE_COMMAND_NAMES]);
+  const goesBy = new Map<string, string>();
+  for (const skill of skills) {
+    const written = frontmatter.get(skill.name)?.name ?? skill.name;
+    if (!goesBy.has(written)) goesBy.set(written, skill.name);
+  }
+  return new Map(
+    skills.map((skill) => {
+      const written = frontmatter.get(skill.name)?.name;
+      const plain =
+        written === undefined ||
+        written === skill.name ||
+        skill.name.endsWith(`:${written}`) ||
+        !CLAUDE_CODE_SHOWN_NAME.test(written) ||
+        named.has(written) ||
+        goesBy.get(written) !== skill.name;
+      return [skill.name, plain ? skill.name : `${skill.name} (${written})`];
+    }),
+  );
 }
 
 export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeListingOptions = {}): HostListing {
@@ -121,8 +192,11 @@ export function claudeCodeListing(skills: readonly Skill[], options: ClaudeCodeL
   const own = options.own ?? CLAUDE_CODE_OWN_ENTRIES;
   // Its own bundled skills come after the others in the request it sends.
   const ordered = offeredSkills(skills).toSorted((a, b) => Number(a.source === 'bundled') - Number(b.source === 'bundled'));
-  const names = ordered.map((skill) => neutralizeReminderText(skill.name));
-  const full = ordered.map((skill, i) => `- ${names[i]}: ${neutralizeReminderText(claudeCodeDescription(skill))}`);
+  // Every skill it loads, offered to the model or not, can hold the name a frontmatter name would find.
+  const frontmatter = options.frontmatter ?? new Map<string, WrittenFrontmatter>();
+  const shownNames = claudeCodeShownNames(skills, own, frontmatter);
+  const names = ordered.map((skill) => neutralizeReminderText(shownNames.get(skill.name) ?? skill.name));
+  const full = ordered.map((skill, i) => `- ${names[i]}: ${neutralizeReminderText(claudeCodeDescription(skill, frontmatter.get(skill.name)))}`);
   const bare = names.map((name) => `- ${name}`);
   const listed = ordered.map((skill) => skill.name);
   const ownLeft = (entries: Readonly<Record<string, number>>) => Object.entries(entries).filter(([name]) => !listed.includes(name));

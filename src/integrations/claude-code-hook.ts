@@ -13,7 +13,7 @@ import type { HostName, SkillSearcher } from '../types.js';
 import { isFollowUp, withConversation } from './follow-up.js';
 import { capQuery } from './query-cap.js';
 import { type DeferredSkill, HostSearcher, hookNotice, isListedBy, loadInstructions } from './hosts.js';
-import { InvokedSkills, claudeCodeName } from './invoked-skills.js';
+import { InvokedSkills, claudeCodeName, writtenClaudeCodeName } from './invoked-skills.js';
 import type { ClosableSearcher } from './service.js';
 import { SessionState } from './session-state.js';
 import { readTranscript } from './transcript.js';
@@ -208,7 +208,8 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
 
 /**
  * The skills (catalog names, among the hits `seen`) the prompt itself runs in `host`, which lists
- * them: Claude Code a leading `/name` (by the name it lists), Codex each `$name` mention followed by a space
+ * them: Claude Code a leading `/name` (by the name it lists, else by the frontmatter name it shows
+ * beside that), Codex each `$name` mention followed by a space
  * (Codex 0.171.0 does not run `$name:`).
  */
 function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): string[] {
@@ -216,8 +217,12 @@ function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): 
     host === 'claude-code' ? [/^\/([^\s/]+)/.exec(prompt.trimStart())?.[1]] : [...prompt.matchAll(/(?:^|\s)\$([\w:-]+)(?=\s|$)/g)].map((match) => match[1]);
   const wanted = new Set(named.filter((name) => name !== undefined));
   if (wanted.size === 0) return [];
+  const listed = [...seen.values()].filter((skill) => isListedBy(host, skill));
   const hostName = (skill: DeferredSkill) => (host === 'claude-code' ? claudeCodeName(skill) : skill.name);
-  return [...seen.values()].filter((skill) => isListedBy(host, skill) && wanted.has(hostName(skill))).map((skill) => skill.name);
+  const ran = listed.filter((skill) => wanted.has(hostName(skill))).map((skill) => skill.name);
+  if (ran.length > 0 || host !== 'claude-code') return ran;
+  const byWritten = listed.find((skill) => wanted.has(writtenClaudeCodeName(skill) ?? ''));
+  return byWritten === undefined ? [] : [byWritten.name];
 }
 
 /** The discovery without the skills `names`; null when nothing is left. */

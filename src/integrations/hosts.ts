@@ -21,7 +21,7 @@ export function isNativeTo(host: HostName, source: LoadedFrom): boolean {
   return HOST_NATIVE_SOURCES[host].includes(source);
 }
 
-/** Claude Code 2.1.197 leaves a skill file of more bytes than this out of its listing (seen in its requests: 1,000,000 listed, 1,000,001 not). */
+/** Claude Code (2.1.197 and 2.1.337) leaves a skill file of more bytes than this out of its listing (seen in its requests: 1,000,000 listed, 1,000,001 not). */
 const CLAUDE_CODE_MAX_SKILL_FILE_BYTES = 1_000_000;
 
 /** Whether `host` skips the skill file at `file` for its size (one it cannot stat is left to the host). */

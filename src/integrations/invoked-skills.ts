@@ -2,7 +2,9 @@
  * A skill has two names in Claude Code: its frontmatter `name` (ours) and the one Claude Code 2.1
  * lists it by (its folder's, for a `<folder>/SKILL.md`). A transcript may name it by either.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readFrontmatterLines } from '../load/lenient-frontmatter.js';
 import type { Skill } from '../types.js';
 
 /** What names a skill: its catalog name, its file and where it was found. */
@@ -14,6 +16,23 @@ export function claudeCodeName(skill: NamedSkill): string {
   const folder = path.basename(path.dirname(skill.path));
   const colon = skill.source === 'plugin' ? skill.name.lastIndexOf(':') : -1;
   return colon < 0 ? folder : `${skill.name.slice(0, colon + 1)}${folder}`;
+}
+
+/**
+ * The frontmatter `name` of a skill Claude Code names by its folder, where it differs: Claude Code 2.1.337 shows it
+ * beside the folder's name and runs `/<that name>` as the skill. Undefined for any other skill, or a file it cannot read.
+ */
+export function writtenClaudeCodeName(skill: NamedSkill): string | undefined {
+  if ((skill.source !== 'skills' && skill.source !== 'managed') || path.basename(skill.path) !== 'SKILL.md') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
+  }
+  if (!/^---[ \t]*\r?\n/.test(text)) return undefined;
+  const written = readFrontmatterLines(text).fields['name']?.trim();
+  return written === undefined || written === '' || written === claudeCodeName(skill) ? undefined : written;
 }
 
 /** Names the session invoked skills by; `has(catalog name)` is true also when that skill was invoked under its Claude Code name. */

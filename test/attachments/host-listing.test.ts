@@ -10,7 +10,7 @@ import {
   codexSkillsSection,
   displayWidth,
 } from '../../src/attachments/host-listing.js';
-import { claudeCodeSetup, claudeCodeUsage, codexSetup } from '../../src/cli/commands/host-profile.js';
+import { claudeCodeFrontmatter, claudeCodeSetup, claudeCodeUsage, codexSetup } from '../../src/cli/commands/host-profile.js';
 import type { Skill } from '../../src/types.js';
 import { makeSkill } from './make-skill.js';
 
@@ -23,8 +23,8 @@ const THREE = [
   agents('release-notes', 'Write release notes from the git log between two tags'),
 ];
 
-describe('Claude Code 2.1.197', () => {
-  it('lists each skill as the captured request does: description - when_to_use, as written', () => {
+describe('Claude Code 2.1.337', () => {
+  it('lists each skill as the captured request does: description - when_to_use, a line break as a space', () => {
     const loop = makeSkill('loop', { description: 'Run a prompt on an interval', whenToUse: 'When the user wants a recurring task.\nNot for one-off tasks.' });
     const listing = claudeCodeListing([...THREE, loop]);
     expect(listing.text).toBe(
@@ -32,10 +32,10 @@ describe('Claude Code 2.1.197', () => {
         '- csv-clean: Clean, dedupe and normalise CSV spreadsheets',
         '- pdf-tables: Extract text and tables from PDF files into CSV',
         '- release-notes: Write release notes from the git log between two tags',
-        '- loop: Run a prompt on an interval - When the user wants a recurring task.\nNot for one-off tasks.',
+        '- loop: Run a prompt on an interval - When the user wants a recurring task. Not for one-off tasks.',
       ].join('\n'),
     );
-    // Its default model, claude-opus-4-8 with a 1M window, at 3 characters a token.
+    // Its default model, claude-opus-5-5 with a 1M window, at 3 characters a token.
     expect(listing.budget).toEqual({ unit: 'columns', limit: 30_000 });
   });
 
@@ -43,28 +43,27 @@ describe('Claude Code 2.1.197', () => {
     expect(claudeCodeBudget()).toBe(30_000);
     expect(claudeCodeBudget({ model: 'claude-sonnet-4-6' })).toBe(8_000);
     expect(claudeCodeBudget({ model: 'claude-sonnet-4-6[1m]' })).toBe(40_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-6', firstPartyApi: true })).toBe(8_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-6' })).toBe(8_000);
+    expect(claudeCodeBudget({ model: 'claude-sonnet-4-20250514' })).toBe(8_000);
     expect(claudeCodeBudget({ model: 'claude-3-5-haiku-20241022' })).toBe(8_000);
-    // Natively 1M on Anthropic's own API only; behind another base URL, 200,000 tokens.
+    // Opus 4.0 and 4.1 run as its default model; every newer or unknown id gets 1M tokens at 3 characters.
+    expect(claudeCodeBudget({ model: 'claude-opus-4-20250514' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'claude-opus-4-1' })).toBe(30_000);
     expect(claudeCodeBudget({ model: 'claude-opus-4-8' })).toBe(30_000);
-    expect(claudeCodeBudget({ model: 'claude-opus-4-8', firstPartyApi: false })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'opus[1m]', firstPartyApi: false })).toBe(30_000);
-    expect(claudeCodeBudget({ model: 'sonnet', firstPartyApi: false })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(6_000);
-    expect(claudeCodeBudget({ model: 'constructor' })).toBe(6_000);
+    expect(claudeCodeBudget({ model: 'opus[1m]' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'sonnet' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'some-other-model' })).toBe(30_000);
+    expect(claudeCodeBudget({ model: 'constructor' })).toBe(30_000);
     expect(claudeCodeBudget({ contextWindowTokens: 200_000 })).toBe(6_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', contextWindowTokens: 100_000 })).toBe(4_000);
     expect(claudeCodeBudget({ model: 'claude-haiku-4-5', budgetColumns: 1234 })).toBe(1234);
   });
 
-  it('reads its model, API address, 1M switch and set budget from the environment as it does', () => {
-    expect(claudeCodeSetup({})).toEqual({ model: undefined, firstPartyApi: true, contextWindowTokens: undefined, budgetColumns: undefined });
+  it('reads its model, 1M switch and set budget from the environment as it does', () => {
+    expect(claudeCodeSetup({})).toEqual({ model: undefined, contextWindowTokens: undefined, budgetColumns: undefined });
     expect(claudeCodeSetup({ ANTHROPIC_MODEL: 'claude-sonnet-4-6', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' })).toMatchObject({
       model: 'claude-sonnet-4-6',
-      firstPartyApi: true,
     });
-    expect(claudeCodeSetup({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9000' }).firstPartyApi).toBe(false);
     expect(claudeCodeSetup({ CLAUDE_CODE_DISABLE_1M_CONTEXT: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: 'x' })).toMatchObject({
       contextWindowTokens: 200_000,
       budgetColumns: undefined,
@@ -151,6 +150,67 @@ describe('Claude Code 2.1.197', () => {
   it('never lists a skill kept from the model', () => {
     const hidden: Skill = { ...THREE[0]!, invocation: { model: false, user: true, reasons: ['disable-model-invocation: true'] } };
     expect(claudeCodeListing([hidden, THREE[1]!]).listed).toEqual(['pdf-tables']);
+  });
+
+  it('shows a frontmatter name beside its folder’s when that name finds the skill, and pays for it (test/hosts/listing-budget.test.ts checks it)', () => {
+    const skills = ['docs-translate', 'pdf-0', 'pdf-1', 'notes-x', 'spaced', 'copy-of-csv', 'csv-clean'].map((name) => makeSkill(name, { description: 'd' }));
+    const frontmatter = new Map([
+      ['docs-translate', { name: 'acme-docs-translator' }],
+      // The first skill going by a name takes it; the second is listed plain.
+      ['pdf-0', { name: 'pdf' }],
+      ['pdf-1', { name: 'pdf' }],
+      // One of its own commands' names, a name it would not show, another skill's name: plain.
+      ['notes-x', { name: 'release-notes' }],
+      ['spaced', { name: 'two words' }],
+      ['copy-of-csv', { name: 'csv-clean' }],
+    ]);
+    const listing = claudeCodeListing(skills, { frontmatter });
+    expect(listing.text.split('\n')).toEqual([
+      '- docs-translate (acme-docs-translator): d',
+      '- pdf-0 (pdf): d',
+      '- pdf-1: d',
+      '- notes-x: d',
+      '- spaced: d',
+      '- copy-of-csv: d',
+      '- csv-clean: d',
+    ]);
+    expect(listing.listed).toEqual(skills.map((skill) => skill.name));
+    // Over budget the shown name stays, without its description.
+    const tight = claudeCodeListing(skills.slice(0, 1), { frontmatter, budgetColumns: 10, own: { bundled: {}, commands: {} } });
+    expect(tight.text).toBe('- docs-translate (acme-docs-translator)');
+  });
+
+  it('shows each run of hidden characters as one space (not an emoji’s joiners) and escapes angle brackets; the written texts win', () => {
+    const skill = makeSkill('mail', { description: 'Lay out\n\n  <table> mail\u200b\u200bfor 👩\u200d💻 devs', whenToUse: 'when asked' });
+    expect(claudeCodeListing([skill]).text).toBe('- mail: Lay out   &lt;table&gt; mail for 👩\u200d💻 devs - when asked');
+    // A when_to_use block's final line break is kept, as a space.
+    const written = new Map([['mail', { description: 'Lay out mail', whenToUse: 'when the user\nsends mail\n' }]]);
+    expect(claudeCodeListing([skill], { frontmatter: written }).text).toBe('- mail: Lay out mail - when the user sends mail ');
+  });
+
+  it('reads the frontmatter texts of its own folders’ skills as written (claudeCodeFrontmatter)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'claude-frontmatter-'));
+    try {
+      const file = (name: string, text: string) => {
+        mkdirSync(path.join(dir, name), { recursive: true });
+        writeFileSync(path.join(dir, name, 'SKILL.md'), text);
+        return makeSkill(name, { path: path.join(dir, name, 'SKILL.md') });
+      };
+      const skills = [
+        file('block', '---\nname: written-block\ndescription: >\n  Folded\n  text\nwhen_to_use: |\n  line one\n  line two\n---\n# Body\n'),
+        file('colon', '---\nname: colon-name\ndescription: Fill forms: fields\n---\n# Body\n'),
+        file('broken', '---\nname: broken-name\ndescription: "unterminated\n---\n# Body\n'),
+        { ...file('library', '---\nname: library-name\ndescription: d\n---\n'), source: 'library' as const },
+      ];
+      expect(await claudeCodeFrontmatter(skills)).toEqual(
+        new Map([
+          ['block', { name: 'written-block', description: 'Folded text', whenToUse: 'line one\nline two\n' }],
+          ['colon', { name: 'colon-name', description: 'Fill forms: fields', whenToUse: undefined }],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('measures in display columns: wide characters count twice', () => {

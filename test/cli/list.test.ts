@@ -201,7 +201,7 @@ describe('list --host', () => {
     }
   });
 
-  it('claude-code names a folder’s SKILL.md by its folder, as Claude Code 2.1 lists it, whatever its frontmatter name', async () => {
+  it('claude-code names a folder’s SKILL.md by its folder, as Claude Code 2.1 lists it, its frontmatter name beside it (2.1.337) for the first going by it', async () => {
     const home = tempDir();
     try {
       const write = (folder: string, name: string, description: string): void => {
@@ -216,7 +216,9 @@ describe('list --host', () => {
       const { stdout } = await runCli(['list', '--host', 'claude-code', '--json'], cache, { env: { HOME: home }, cwd });
       const listing = JSON.parse(stdout) as { listed: string[]; text: string };
       expect(listing.listed).toEqual(['compose-a', 'compose-b', 'react-best-practices']);
-      expect(listing.text).toBe('- compose-a: Docker compose files\n- compose-b: Docker swarm stacks\n- react-best-practices: React performance rules');
+      expect(listing.text).toBe(
+        '- compose-a (compose): Docker compose files\n- compose-b: Docker swarm stacks\n- react-best-practices (vercel-react-best-practices): React performance rules',
+      );
     } finally {
       removeDir(home);
     }

@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SKILLS, removeDir, runCli, tempDir } from './helpers.js';
@@ -30,5 +30,23 @@ describe('tokens', () => {
     } finally {
       removeDir(one);
     }
+  });
+
+  it('--host claude-code pays for the frontmatter name Claude Code shows beside a folder’s name', async () => {
+    const listingTokens = async (name: string) => {
+      const home = tempDir();
+      try {
+        mkdirSync(path.join(home, '.claude/skills/docs-translate'), { recursive: true });
+        mkdirSync(path.join(home, 'project'));
+        writeFileSync(path.join(home, '.claude/skills/docs-translate/SKILL.md'), `---\nname: ${name}\ndescription: Translate docs\n---\n# T\n`);
+        const out = await runCli(['tokens', '--host', 'claude-code', '--json'], cache, { env: { HOME: home }, cwd: path.join(home, 'project') });
+        return (JSON.parse(out.stdout) as { before: { listingTokens: number } }).before.listingTokens;
+      } finally {
+        removeDir(home);
+      }
+    };
+    // `- docs-translate (acme-docs-translator): Translate docs`, 56 characters, against `- docs-translate: Translate docs`, 32.
+    expect(await listingTokens('acme-docs-translator')).toBe(14);
+    expect(await listingTokens('docs-translate')).toBe(8);
   });
 });

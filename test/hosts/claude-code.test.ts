@@ -29,13 +29,24 @@ import {
 /**
  * `claude -p` sends its first request without waiting for MCP servers to connect; on a loaded machine ours is not
  * connected yet and the model is offered no tool of ours (docs/hosts.md, "MCP tools missing under load"). These
- * tests are about our server, so they ask Claude Code 2.1.197 to wait for it.
+ * tests are about our server, so they ask Claude Code to wait for it.
  */
 const WAIT_FOR_MCP = { MCP_CONNECTION_NONBLOCKING: 'false' };
 
+/** Claude Code 2.1.337 defers MCP tools: the model loads one's schema with ToolSearch (`select:<name>`) before it can call it. */
+const LOAD_SEARCH_SKILLS = { name: 'ToolSearch', input: { query: 'select:mcp__skill-search__search_skills' } };
+
+/** Marks the project folder trusted in `~/.claude.json`, as accepting Claude Code's trust prompt there does. */
+function trustProject(home: HostHome): void {
+  const file = path.join(home.home, '.claude.json');
+  const config = JSON.parse(readFileSync(file, 'utf8'));
+  config.projects = { ...config.projects, [home.project]: { ...config.projects?.[home.project], hasTrustDialogAccepted: true } };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+}
+
 const bin = inject('hostBins').claude;
 
-describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search installed', () => {
+describe.skipIf(bin === undefined)('Claude Code 2.1.337 with skill-search installed', () => {
   let stub: RecordingServer;
   let home: HostHome;
   const freshHome = installedHomes('claude-code');
@@ -122,26 +133,34 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(JSON.stringify(turn.request)).not.toContain('Skills relevant to your task');
   });
 
-  it('claude mcp list shows our server connected, and the model is offered its tools', async () => {
+  it('claude mcp list shows our server connected in a trusted folder, and the model is offered its tools to load', async () => {
+    // In a folder not yet trusted it checks no server (the user is told to run `claude` there first).
+    const untrusted = await home.run(bin!, ['mcp', 'list'], claudeEnv(stub));
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout).toContain(`skill-search: node ${CLI_BIN} mcp - - Not checked (folder not trusted; run \`claude\` here)`);
+    trustProject(home);
     const list = await home.run(bin!, ['mcp', 'list'], claudeEnv(stub));
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`skill-search: node ${CLI_BIN} mcp - ✔ Connected`);
     const turn = await promptClaude(home, bin!, stub, OFF_TOPIC, [], WAIT_FOR_MCP);
-    const names = (turn.request.tools ?? []).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['mcp__skill-search__search_skills', 'mcp__skill-search__read_skill']));
+    // Deferred: named in a system message, with ToolSearch among the tools to load them by.
+    expect((turn.request.tools ?? []).map((tool) => tool.name)).toContain('ToolSearch');
+    const deferred = messageTexts(turn.request).find((text) => text.includes('available via ToolSearch'));
+    expect(deferred?.split('\n')).toEqual(expect.arrayContaining(['mcp__skill-search__search_skills', 'mcp__skill-search__read_skill']));
   });
 
-  it('the model calls search_skills: it gets the hits as JSON (structuredContent), with no scoring internals', async () => {
-    const calling = await startAnthropicStub({ name: 'mcp__skill-search__search_skills', input: { query: MATCHING } });
+  it('the model loads and calls search_skills: it gets the hits as JSON (structuredContent), with no scoring internals', async () => {
+    const calling = await startAnthropicStub(LOAD_SEARCH_SKILLS, { name: 'mcp__skill-search__search_skills', input: { query: MATCHING } });
     try {
       const turn = await promptClaude(home, bin!, calling, OFF_TOPIC, ['--allowedTools=mcp__skill-search__search_skills'], WAIT_FOR_MCP);
       expect(turn.result.code).toBe(0);
-      // Claude Code 2.1.197 sends the tool's structuredContent as the tool_result, not its text.
+      // Claude Code 2.1.337 sends the tool's structuredContent as the tool_result, not its text.
       const results = messagesRequests({ ...calling, requests: turn.all })
         .flatMap((recorded) => (recorded.body as MessagesBody).messages)
         .flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
-        .filter((block) => block.type === 'tool_result') as unknown as readonly { content: string }[];
-      const json = JSON.parse(results.at(-1)?.content ?? '{}') as { query: string; hits: Record<string, unknown>[] };
+        .filter((block) => block.type === 'tool_result') as unknown as readonly { content: unknown }[];
+      const text = results.map((result) => result.content).findLast((content) => typeof content === 'string');
+      const json = JSON.parse(typeof text === 'string' ? text : '{}') as { query: string; hits: Record<string, unknown>[] };
       expect(json.query).toBe(MATCHING);
       expect(json.hits.map((hit) => hit.name)).toEqual(['pdf-tables']);
       expect(Object.keys(json.hits[0]!).sort()).toEqual(['description', 'name', 'path', 'score', 'source']);
@@ -189,16 +208,26 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     }
   });
 
-  it('a skill whose frontmatter names it otherwise is listed and suggested under its folder’s name, the one the Skill tool takes', async () => {
+  it('a skill whose frontmatter names it otherwise is listed under its folder’s name with that name beside it, and suggested under the folder’s', async () => {
     const own = await freshHome([...SKILLS, RENAMED]);
     const turn = await promptClaude(own, bin!, stub, RENAMED_PROMPT);
     expect(turn.result.code).toBe(0);
     const listing = claudeSkillListing(turn.request);
-    expect(listing).toContain(`- ${RENAMED.name}: ${RENAMED.description}`);
-    expect(listing).not.toContain('acme-docs-translator');
+    expect(listing).toContain(`- ${RENAMED.name} (acme-docs-translator): ${RENAMED.description}`);
     const context = claudeHookContext(turn.request);
     expect(context).toContain(`- ${RENAMED.name}: ${RENAMED.description}`);
     expect(context).not.toContain('acme-docs-translator');
+
+    // `/<frontmatter name>` runs it too: the model gets its body, and the hook does not suggest it beside that.
+    const before = stub.requests.length;
+    const ran = await own.run(bin!, ['-p', `/acme-docs-translator ${RENAMED_PROMPT}`], claudeEnv(stub));
+    expect(ran.code).toBe(0);
+    const request = messagesRequests({ ...stub, requests: stub.requests.slice(before) })
+      .map((recorded) => recorded.body as MessagesBody)
+      .find((body) => messageTexts(body).some((text) => text.includes(`<command-name>/${RENAMED.name}</command-name>`)));
+    expect(request).toBeDefined();
+    expect(messageTexts(request!).join('\n')).toContain('Keep code blocks as they are.');
+    expect(claudeHookContext(request!) ?? '').not.toContain(RENAMED.name);
   });
 
   it('uninstall leaves Claude Code working, with no hook and no server left', async () => {
@@ -211,5 +240,7 @@ describe.skipIf(bin === undefined)('Claude Code 2.1.197 with skill-search instal
     expect(turn.result.stdout.trim()).toBe(STUB_REPLY);
     expect(claudeHookContext(turn.request)).toBeUndefined();
     expect((turn.request.tools ?? []).map((tool) => tool.name).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    // Nor among the deferred tools it names for ToolSearch.
+    expect(JSON.stringify(turn.request)).not.toContain('mcp__skill-search');
   });
 });

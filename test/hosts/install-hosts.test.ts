@@ -43,7 +43,7 @@ describe('install-hosts', () => {
       chmodSync(path.join(bin, pkg.bin), 0o755);
     }
     const bins = await offline(() => ensureHosts(dir));
-    expect(bins.claude).toBe(path.join(dir, '@anthropic-ai', 'claude-code@2.1.197', 'node_modules', '.bin', 'claude'));
+    expect(bins.claude).toBe(path.join(dir, '@anthropic-ai', 'claude-code@2.1.337', 'node_modules', '.bin', 'claude'));
     expect(bins.codex).toBe(path.join(dir, '@openai', 'codex@0.171.0', 'node_modules', '.bin', 'codex'));
   });
 

@@ -14,15 +14,21 @@ import { DEPLOY, OFF_TOPIC, SKILLS } from './support/skills.js';
 
 const bins = inject('hostBins');
 
-/** The host rules a prediction must follow: when_to_use appended, a long text cut, a forbidden skill left out. */
+/** The host rules a prediction must follow: when_to_use appended, a long text cut, a line break and `<` shown as Claude Code shows them, a forbidden skill left out. */
 const RULED_SKILLS: readonly SkillFile[] = [
   ...SKILLS,
   DEPLOY,
   { name: 'invoice-ocr', description: 'Read scanned invoices', frontmatter: ['when_to_use: When the user has invoices as images or scanned PDFs'] },
   { name: 'style-guide', description: `House style for prose. ${'Prefer short sentences and plain words. '.repeat(45).trim()}` },
+  // A line break in a frontmatter text, and angle brackets: Claude Code lists them as a space and escaped.
+  {
+    name: 'html-email',
+    description: 'Lay out <table> emails for old clients',
+    raw: '---\nname: html-email\ndescription: Lay out <table> emails for old clients\nwhen_to_use: |\n  When the user sends\n  an HTML email\n---\n# Email\n',
+  },
 ];
 
-/** A SKILL.md whose frontmatter name is not its folder's: Claude Code lists it by the folder. */
+/** A SKILL.md whose frontmatter name is not its folder's: Claude Code lists it by the folder, the frontmatter name beside it. */
 const FOLDER_NAMED: SkillFile = {
   name: 'react-best-practices',
   description: 'React performance rules',
@@ -55,10 +61,10 @@ const DUPLICATE_CLAUDE_COPY: SkillFile = { name: 'invoice-ocr', description: 'Th
 const DUPLICATE_CODEX_COPY: SkillFile = { name: 'invoice-ocr', description: 'The Codex folder copy of invoice-ocr' };
 const CODEX_ONLY: SkillFile = { name: 'codex-only-notes', description: 'Notes only Codex reads' };
 
-/** Entries (`- name: …`, continuation lines included) of a listing whose name is one of `names`. */
+/** Entries (`- name: …` or `- name (frontmatter name): …`, continuation lines included) of a listing whose name is one of `names`. */
 function entriesOf(listing: string, names: ReadonlySet<string>): string[] {
   const body = listing.slice(listing.indexOf('\n- ') + 1);
-  return body.split(/\n(?=- )/).filter((entry) => names.has(/^- ([^:]+):/.exec(entry)?.[1] ?? ''));
+  return body.split(/\n(?=- )/).filter((entry) => names.has(/^- ([^:\s]+)[:\s]/.exec(entry)?.[1] ?? ''));
 }
 
 /** Codex's section without its own `.system` skills (and their root), which it installs itself. */
@@ -98,7 +104,8 @@ describe.skipIf(bins.claude === undefined || bins.codex === undefined)('list --h
     expect(unwrapped).toContain('- invoice-ocr: Read scanned invoices - When the user has invoices');
     expect(unwrapped).toMatch(/- style-guide: [^\n]*…$/m);
     expect(unwrapped).not.toContain('deploy-staging');
-    expect(unwrapped).toContain('- react-best-practices: React performance rules');
+    expect(unwrapped).toContain('- react-best-practices (vercel-react-best-practices): React performance rules');
+    expect(unwrapped).toContain('- html-email: Lay out &lt;table&gt; emails for old clients - When the user sends an HTML email');
     expect(unwrapped).not.toContain(CODEX_ONLY.name);
     expect(unwrapped).toContain(`- ${FULL_SIZE.name}: `);
     expect(unwrapped).not.toContain(OVERSIZE.name);

@@ -170,19 +170,21 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
         const skillUsage = { [used[0]!]: { usageCount: 3, lastUsedAt: now }, [used[1]!]: { usageCount: 9, lastUsedAt: now - 14 * 86_400_000 } };
         writeFileSync(path.join(home.home, '.claude.json'), JSON.stringify({ skillUsage }));
       },
-      () => ({ ANTHROPIC_MODEL: 'claude-sonnet-4-6' }),
+      // Room for a few descriptions beside its own entries (8,000 columns, as above, leave none).
+      () => ({ SLASH_COMMAND_TOOL_CHAR_BUDGET: '11000' }),
     );
     expect(sent.slice(0, ours.length)).toBe(ours);
+    expect(predicted.shortened.length).toBeGreaterThan(100);
     // Late in the order, they would be names only by order alone (as in the test above).
     for (const name of used) expect(predicted.shortened).not.toContain(name);
   });
 
-  it('claude-opus-4-8 behind another base URL gets no 1M window: 200,000 tokens at 3 characters, 6,000 columns', async () => {
+  it('claude-opus-4-8 behind another base URL: a 1M window at 3 characters, 30,000 columns (2.1.197 gave it 200,000 tokens there)', async () => {
     const { sent, predicted, ours, own } = await compare(
-      (home) => addRepoSkills(home, 60),
+      (home) => addRepoSkills(home, 165),
       (stub) => ({ ANTHROPIC_MODEL: 'claude-opus-4-8', ANTHROPIC_BASE_URL: stub.url }),
     );
-    expect(predicted.budget).toEqual({ unit: 'columns', limit: 6_000 });
+    expect(predicted.budget).toEqual({ unit: 'columns', limit: 30_000 });
     expect(sent.slice(0, ours.length)).toBe(ours);
     expectOwnEntries(own, predicted.listed);
     expect(predicted.shortened.length).toBeGreaterThan(0);
@@ -196,7 +198,7 @@ describe.skipIf(bins.claude === undefined)('Claude Code’s listing budget with 
     expect(sent.slice(0, ours.length)).toBe(ours);
     expect(predicted.shortened).toEqual([]);
     expect(sent).toContain(
-      '- pdf-0: Extract text, tables and images from PDF files, split or merge PDFs, fill PDF forms, and create new PDF documents - when the user asks to read, parse, extract from, convert, split, merge, fill, OCR or generate a PDF document\n',
+      '- pdf-0 (pdf): Extract text, tables and images from PDF files, split or merge PDFs, fill PDF forms, and create new PDF documents - when the user asks to read, parse, extract from, convert, split, merge, fill, OCR or generate a PDF document\n',
     );
   });
 

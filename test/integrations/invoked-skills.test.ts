@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runClaudeCodeHook, type HookTurn } from '../../src/integrations/claude-code-hook.js';
-import { claudeCodeName } from '../../src/integrations/invoked-skills.js';
+import { claudeCodeName, writtenClaudeCodeName } from '../../src/integrations/invoked-skills.js';
 import type { SearchHit, Skill } from '../../src/types.js';
 import { removeDir, runCli, tempDir } from '../cli/helpers.js';
 
@@ -98,5 +98,21 @@ describe('an invocation under either name counts for the skill', () => {
     expect(fresh.stdout).toContain('vercel-react-best-practices');
     const after = await runCli(argv, cache, { stdin: input(transcriptInvoking('react-best-practices')) });
     expect(after).toMatchObject({ code: 0, stdout: '' });
+  });
+});
+
+describe('writtenClaudeCodeName', () => {
+  it('is the frontmatter name of a skill of its folders where it differs from the folder’s, as written', () => {
+    const file = (folder: string, text: string) => {
+      mkdirSync(path.join(dir, 'written', folder), { recursive: true });
+      writeFileSync(path.join(dir, 'written', folder, 'SKILL.md'), text);
+      return { name: folder, path: path.join(dir, 'written', folder, 'SKILL.md'), source: 'skills' as const };
+    };
+    expect(writtenClaudeCodeName(file('docs-translate', '---\nname: "acme-docs-translator"\ndescription: d\n---\n'))).toBe('acme-docs-translator');
+    expect(writtenClaudeCodeName(file('same', '---\nname: same\ndescription: d\n---\n'))).toBeUndefined();
+    expect(writtenClaudeCodeName(file('plain', 'No frontmatter.\n'))).toBeUndefined();
+    expect(writtenClaudeCodeName({ name: 'gone', path: path.join(dir, 'written', 'gone', 'SKILL.md'), source: 'skills' })).toBeUndefined();
+    // Not one of its folders' skills: a library skill keeps its frontmatter name as its catalog name.
+    expect(writtenClaudeCodeName({ ...file('lib', '---\nname: lib-name\ndescription: d\n---\n'), source: 'library' })).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, CodexScope, HostListing } from '../../attachments/host-listing.js';
+import type { ClaudeCodeListingOptions, CodexListingOptions, CodexRoot, CodexScope, HostListing, WrittenFrontmatter } from '../../attachments/host-listing.js';
 import type { Diagnostic, HostName, Skill } from '../../types.js';
 import { catalogOptions } from '../context.js';
 import { parsePositiveInt, type ParsedValues } from '../args.js';
@@ -23,7 +23,7 @@ export interface ListingInputs {
   readonly pinned: SkillMatcher;
 }
 
-export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'firstPartyApi' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
+export type ClaudeCodeSetup = Pick<ClaudeCodeListingOptions, 'model' | 'contextWindowTokens' | 'budgetColumns' | 'usage'>;
 
 /** The `model` its settings files set (local over project over user), when `ANTHROPIC_MODEL` does not. */
 function claudeCodeSettingsModel(home: string, cwd: string): string | undefined {
@@ -51,14 +51,12 @@ export function claudeCodeUsage(home: string, now = Date.now()): ReadonlyMap<str
   );
 }
 
-/** The variables Claude Code sizes its listing by: its model, its API's address, the 1M switch, a set budget. */
+/** The variables Claude Code sizes its listing by: its model, the 1M switch, a set budget. */
 export function claudeCodeSetup(env: Readonly<Record<string, string | undefined>>): ClaudeCodeSetup {
-  const baseUrl = env.ANTHROPIC_BASE_URL;
   const budget = Number(env.SLASH_COMMAND_TOOL_CHAR_BUDGET);
   const off = (env.CLAUDE_CODE_DISABLE_1M_CONTEXT ?? '').toLowerCase();
   return {
     model: env.ANTHROPIC_MODEL || undefined,
-    firstPartyApi: !baseUrl || (URL.canParse(baseUrl) && new URL(baseUrl).host === 'api.anthropic.com'),
     contextWindowTokens: ['1', 'true', 'yes', 'on'].includes(off) ? 200_000 : undefined,
     budgetColumns: budget > 0 ? budget : undefined,
   };
@@ -246,12 +244,56 @@ function namedByFolder(skill: Skill, dir: SourceDir): Skill {
   return name === skill.name ? skill : { ...skill, name, id: name };
 }
 
-/** What `host` sends for a list of skills, by its own rules (`attachments/host-listing.ts`); `ownOnly`: only the skills it reads itself. */
+/** A SKILL.md's frontmatter: the YAML between its opening `---` line and the next. */
+const FRONTMATTER_BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * The frontmatter texts of the skills of Claude Code's own folders as written, by skill name: the catalog trims
+ * them and names such a skill by its folder, while Claude Code keeps a `when_to_use` block scalar's final line break
+ * (as a space) and shows a differing `name` beside the folder's. A file whose YAML does not parse has none (read as the catalog reads it).
+ */
+export async function claudeCodeFrontmatter(skills: readonly Skill[]): Promise<ReadonlyMap<string, WrittenFrontmatter>> {
+  const [{ matter }, { readFrontmatterLines }] = await Promise.all([import('../../load/yaml.js'), import('../../load/lenient-frontmatter.js')]);
+  const yaml = matter().engines.yaml;
+  // YAML, or failing that `key: value` lines where the fault is only an unquoted ": " (which it reads as we do).
+  const parse = (text: string): unknown => {
+    const block = FRONTMATTER_BLOCK.exec(text)?.[1];
+    if (block === undefined) return undefined;
+    try {
+      return yaml.parse(block);
+    } catch {
+      const lines = readFrontmatterLines(text);
+      return lines.unquotedColonLines.length > 0 ? lines.fields : undefined;
+    }
+  };
+  const written = skills.flatMap((skill): [string, WrittenFrontmatter][] => {
+    if ((skill.source !== 'skills' && skill.source !== 'managed') || basename(skill.path) !== 'SKILL.md') return [];
+    let data: unknown;
+    try {
+      data = parse(readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, ''));
+    } catch {
+      return [];
+    }
+    if (!isRecord(data)) return [];
+    const text = (key: string) => {
+      const value = data[key];
+      return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+    };
+    // It trims a description, not a when_to_use.
+    return [[skill.name, { name: text('name'), description: text('description')?.trim(), whenToUse: text('when_to_use') }]];
+  });
+  return new Map(written);
+}
+
+/**
+ * What `host` sends for a list of skills, by its own rules (`attachments/host-listing.ts`); `ownOnly`: only the skills it reads itself.
+ * `frontmatter` (claudeCodeFrontmatter): Claude Code's texts as written.
+ */
 export async function hostRenderer(
   host: HostName,
   sources: SourceOptions,
   { ownOnly, contextWindowTokens, usage, claudeCode }: ListingInputs & { readonly ownOnly: boolean },
-): Promise<(skills: readonly Skill[]) => HostListing> {
+): Promise<(skills: readonly Skill[], frontmatter?: ReadonlyMap<string, WrittenFrontmatter>) => HostListing> {
   const [{ claudeCodeListing, codexSkillsSection }, { isNativeTo }] = await Promise.all([
     import('../../attachments/host-listing.js'),
     import('../../integrations/hosts.js'),
@@ -259,7 +301,7 @@ export async function hostRenderer(
   const roots = host === 'codex' ? await codexRoots(sources) : [];
   const codexHome = host === 'codex' ? (await import('../../load/index.js')).resolveCatalogOptions(catalogOptions(sources)).codexHome : null;
   const codex = codexHome === null ? {} : await codexSetup(codexHome, sources.cwd);
-  return (skills) => {
+  return (skills, frontmatter) => {
     const own = !ownOnly || isOverride(sources) ? skills : skills.filter((skill) => isNativeTo(host, skill.source));
     // Claude Code orders by its own usage counts when it has them, not by the hook's.
     if (host === 'claude-code') {
@@ -267,6 +309,7 @@ export async function hostRenderer(
         ...claudeCode,
         contextWindowTokens: contextWindowTokens ?? claudeCode.contextWindowTokens,
         usage: claudeCode.usage ?? usage,
+        frontmatter,
       });
     }
     const unprintedRoot = roots.find((root) => root.scope === 'system')?.dir;

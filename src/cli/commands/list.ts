@@ -2,7 +2,7 @@ import { type ParsedArgs, parseChoice } from '../args.js';
 import { demoNote, line, loadSnapshot, printJson, reportSkipped } from '../context.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
-import { hostRenderer, hostSkills, listingInputs, ruledSkills } from './host-profile.js';
+import { claudeCodeFrontmatter, hostRenderer, hostSkills, listingInputs, ruledSkills } from './host-profile.js';
 import { escapeForTerminal } from '../../util/escape.js';
 import { isOfferedToModel } from '../../load/invocation.js';
 import { HOSTS } from '../../types.js';
@@ -37,7 +37,9 @@ export async function runList(args: ParsedArgs, io: CliIo): Promise<number> {
   if (typeof hostRaw === 'string') {
     const { wrapInSystemReminder } = await import('../../attachments/reminder.js');
     const host = parseChoice('host', hostRaw, HOSTS);
-    const predicted = (await hostRenderer(host, sources, { ...inputs, ownOnly: true }))(await hostSkills(host, sources, snapshot.skills));
+    const render = await hostRenderer(host, sources, { ...inputs, ownOnly: true });
+    const own = await hostSkills(host, sources, snapshot.skills);
+    const predicted = render(own, host === 'claude-code' ? await claudeCodeFrontmatter(own) : undefined);
     if (args.values.json === true) return printJson(io, { host, ...predicted });
     if (predicted.usageInstructions === true)
       line(io.stderr, `skill-search: this model's Codex adds its own "How to use skills" text after the list (not printed)`);

@@ -3,7 +3,7 @@ import { line, loadSnapshot, printJson } from '../context.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
 import { resolveSources } from '../sources.js';
-import { hostRenderer, listingInputs } from './host-profile.js';
+import { claudeCodeFrontmatter, hostRenderer, listingInputs } from './host-profile.js';
 import { listingCost } from '../../integrations/listing-cost.js';
 import { HOSTS } from '../../types.js';
 
@@ -26,7 +26,9 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const pinned = new Set(snapshot.skills.filter((skill) => inputs.pinned.matches(skill)).map((skill) => skill.name));
   // An explicit --host also renders by that host's own rules (list --host); otherwise the seed's.
   // listingCost picks each side's skills; the renderer only renders them.
-  const render = typeof hostRaw === 'string' ? await hostRenderer(host, sources, { ...inputs, ownOnly: false }) : undefined;
+  const renderer = typeof hostRaw === 'string' ? await hostRenderer(host, sources, { ...inputs, ownOnly: false }) : undefined;
+  const frontmatter = renderer !== undefined && host === 'claude-code' ? await claudeCodeFrontmatter(snapshot.skills) : undefined;
+  const render = renderer === undefined ? undefined : (skills: Parameters<typeof renderer>[0]) => renderer(skills, frontmatter);
   const cost = listingCost(snapshot.skills, { host, contextWindowTokens: inputs.contextWindowTokens, pinned, render });
   if (args.values.json === true) return printJson(io, cost);
   const rows = [

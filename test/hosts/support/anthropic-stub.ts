@@ -1,7 +1,7 @@
 /**
  * A loopback stub of the Anthropic Messages API for Claude Code (`ANTHROPIC_BASE_URL`): every
  * request is recorded, `/v1/messages` answers one short text turn (SSE when the request streams;
- * or, when the request offers a scripted tool and holds no tool result yet, a call of it),
+ * or, when the request offers a scripted tool whose call it holds no result of yet, a call of it),
  * `count_tokens` a rough count, anything else an empty JSON object.
  */
 import type { ServerResponse } from 'node:http';
@@ -35,7 +35,11 @@ function message(model: string) {
   };
 }
 
-function answerMessages(body: MessagesBody, response: ServerResponse, toolUse?: StubToolUse): void {
+function stubCallId(i: number): string {
+  return `toolu_stub_${i}`;
+}
+
+function answerMessages(body: MessagesBody, response: ServerResponse, toolUses: readonly StubToolUse[]): void {
   const model = body.model ?? 'stub';
   if (body.stream !== true) {
     sendJson(response, 200, {
@@ -48,11 +52,13 @@ function answerMessages(body: MessagesBody, response: ServerResponse, toolUse?: 
   }
   startSse(response);
   sendEvent(response, 'message_start', { type: 'message_start', message: message(model) });
-  const offered = toolUse !== undefined && (body.tools ?? []).some((tool) => tool.name === toolUse.name);
-  if (offered && !JSON.stringify(body.messages ?? []).includes('"tool_result"')) {
-    const block = { type: 'tool_use', id: 'toolu_stub', name: toolUse.name, input: {} };
+  // The first scripted call whose tool this request offers and whose result it does not hold yet.
+  const sent = JSON.stringify(body.messages ?? []);
+  const at = toolUses.findIndex((call, i) => (body.tools ?? []).some((tool) => tool.name === call.name) && !sent.includes(`"tool_use_id":"${stubCallId(i)}"`));
+  if (at >= 0) {
+    const block = { type: 'tool_use', id: stubCallId(at), name: toolUses[at]!.name, input: {} };
     sendEvent(response, 'content_block_start', { type: 'content_block_start', index: 0, content_block: block });
-    const delta = { type: 'input_json_delta', partial_json: JSON.stringify(toolUse.input) };
+    const delta = { type: 'input_json_delta', partial_json: JSON.stringify(toolUses[at]!.input) };
     sendEvent(response, 'content_block_delta', { type: 'content_block_delta', index: 0, delta });
     sendEvent(response, 'content_block_stop', { type: 'content_block_stop', index: 0 });
     sendEvent(response, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 4 } });
@@ -68,13 +74,13 @@ function answerMessages(body: MessagesBody, response: ServerResponse, toolUse?: 
   response.end();
 }
 
-/** `toolUse`: the tool the model calls once, when a request offers it, before its reply. */
-export function startAnthropicStub(toolUse?: StubToolUse): Promise<RecordingServer> {
+/** `toolUses`: the tools the model calls, each once, in order as requests offer them, before its reply. */
+export function startAnthropicStub(...toolUses: readonly StubToolUse[]): Promise<RecordingServer> {
   return startRecordingServer((request: RecordedRequest, response: ServerResponse) => {
     if (request.method === 'POST' && request.path === '/v1/messages/count_tokens') {
       sendJson(response, 200, { input_tokens: JSON.stringify(request.body ?? '').length >> 2 });
     } else if (request.method === 'POST' && request.path === '/v1/messages') {
-      answerMessages((request.body ?? {}) as MessagesBody, response, toolUse);
+      answerMessages((request.body ?? {}) as MessagesBody, response, toolUses);
     } else {
       sendJson(response, 200, {});
     }

@@ -3,7 +3,7 @@ import { messagesRequests } from './anthropic-stub.js';
 import type { HostHome, ProcessResult } from './host-home.js';
 import type { RecordedRequest, RecordingServer } from './recording-server.js';
 
-/** The prefix Claude Code 2.1.197 puts before a UserPromptSubmit hook's additionalContext. */
+/** The prefix Claude Code 2.1.337 puts before a UserPromptSubmit hook's additionalContext. */
 export const CLAUDE_HOOK_PREFIX = 'UserPromptSubmit hook additional context: ';
 
 export interface MessagesBody {
@@ -29,10 +29,15 @@ export function messageTexts(body: MessagesBody): string[] {
   );
 }
 
+/** The date line Claude Code 2.1.337 puts after the listing and the hook's text in its system message. */
+const CLAUDE_DATE_LINE = /\n\nToday's date is [\s\S]*$/;
+
 /** The hook's additionalContext as the model receives it, or undefined when none arrived. */
 export function claudeHookContext(body: MessagesBody): string | undefined {
   const found = messageTexts(body)
-    .map((text) => (text.includes(CLAUDE_HOOK_PREFIX) ? text.slice(text.indexOf(CLAUDE_HOOK_PREFIX) + CLAUDE_HOOK_PREFIX.length) : undefined))
+    .map((text) =>
+      text.includes(CLAUDE_HOOK_PREFIX) ? text.slice(text.indexOf(CLAUDE_HOOK_PREFIX) + CLAUDE_HOOK_PREFIX.length).replace(CLAUDE_DATE_LINE, '') : undefined,
+    )
     .filter((text) => text !== undefined);
   return found.length === 0 ? undefined : found.join('\n');
 }
@@ -46,15 +51,18 @@ export function claudeTurnHookContext(body: MessagesBody, prompt: string): strin
   return claudeHookContext({ ...body, messages: body.messages.slice(at + 1) });
 }
 
-/** The header of Claude Code's own skill listing (a `system` message in 2.1.197). */
+/** The header of Claude Code's own skill listing (a `system` message in 2.1.337). */
 export const CLAUDE_LISTING_HEADER = 'The following skills are available for use with the Skill tool:';
 
 /** Claude Code's skill listing as sent, header included, without any hook text after it. */
 export function claudeSkillListing(body: MessagesBody): string | undefined {
   const text = messageTexts(body).find((entry) => entry.includes(CLAUDE_LISTING_HEADER));
   if (text === undefined) return undefined;
-  // A system message for a model that takes one mid-conversation, else a <system-reminder> in a user message.
-  const listing = text.slice(text.indexOf(CLAUDE_LISTING_HEADER)).replace(/\n<\/system-reminder>[\s\S]*$/, '');
+  // A system message for a model that takes one mid-conversation (where the date follows it), else a <system-reminder> in a user message.
+  const listing = text
+    .slice(text.indexOf(CLAUDE_LISTING_HEADER))
+    .replace(/\n<\/system-reminder>[\s\S]*$/, '')
+    .replace(CLAUDE_DATE_LINE, '');
   const hook = listing.indexOf(CLAUDE_HOOK_PREFIX);
   return (hook < 0 ? listing : listing.slice(0, hook)).trimEnd();
 }
