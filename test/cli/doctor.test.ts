@@ -251,8 +251,7 @@ describe('doctor search over a cache folder that cannot be written', () => {
     else chmodSync(cache, 0o755);
     locked = false;
   });
-  const doctor = () =>
-    spawnCli(['doctor', 'search', '--cwd', path.join(home, 'proj')], home, { entry: BIN, env: { SKILL_SEARCH_CACHE_DIR: cache } });
+  const doctor = () => spawnCli(['doctor', 'search', '--cwd', path.join(home, 'proj')], home, { entry: BIN, env: { SKILL_SEARCH_CACHE_DIR: cache } });
 
   it('says the store cannot be written, and how to fix that, not that SQLite or the file is broken', async (context) => {
     mkdirSync(path.join(home, 'proj'));
@@ -269,7 +268,10 @@ describe('doctor search over a cache folder that cannot be written', () => {
     const empty = await doctor();
     expect(empty.code).toBe(1);
     expect(empty.stdout).toMatch(
-      new RegExp(`^ {2}PROBLEM store: ~/cache/store\\.sqlite cannot be written \\(~/cache: E[A-Z]+\\): every search embeds the skills again and saves nothing; ${fix}$`, 'm'),
+      new RegExp(
+        `^ {2}PROBLEM store: ~/cache/store\\.sqlite cannot be written \\(~/cache: E[A-Z]+\\): every search embeds the skills again and saves nothing; ${fix}$`,
+        'm',
+      ),
     );
 
     // A store made before the folder turned read-only: not damaged, and no SQLite to rebuild.
