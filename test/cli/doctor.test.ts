@@ -87,6 +87,25 @@ describe('doctor', () => {
     expect((await inProject(['doctor', 'claude-code'])).code).toBe(0);
   });
 
+  it('reports an install for this project, without --project, where there is none for the user', async () => {
+    const project = path.join(home, 'proj');
+    mkdirSync(project);
+    const inProject = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: project });
+    await inProject(['install', 'claude-code', '--project']);
+    const out = await inProject(['doctor', 'claude-code']);
+    expect(out.stdout.split('\n').slice(0, 2)).toEqual([
+      'Claude Code (project):',
+      `  ok      hook: "node ${ownBin()} hook claude-code" in ~/proj/.claude/settings.json`,
+    ]);
+    expect(out.stdout).toContain('  ok      MCP server: "skill-search" in ~/proj/.mcp.json');
+    expect(out.stdout).not.toContain('not installed');
+    expect(out.code).toBe(0);
+    // Asked for the user's alone, it says so.
+    expect((await inProject(['doctor', 'claude-code', '--user'])).stdout).toBe(
+      "Claude Code (user): not installed ('skill-search install claude-code' adds it)\n",
+    );
+  });
+
   it('reports a hook whose bin is gone, and a missing MCP entry, for Claude Code', async () => {
     mkdirSync(path.join(home, '.claude'));
     writeFileSync(
