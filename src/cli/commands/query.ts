@@ -13,8 +13,13 @@ const QUERY_REQUEST_TIMEOUT_MS = 5000;
 /** A cold query's build reports progress only past this: a quick one stays as quiet as a warm query. */
 const QUERY_PROGRESS_AFTER_MS = 1000;
 
+/** `query -` reads at most this much stdin (the hook's bound); the search takes the message's start and end anyway. */
+const MAX_STDIN_BYTES = 32 * 1024 * 1024;
+
 export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
-  const query = args.positionals.join(' ');
+  // `-` alone: the message on stdin, for one longer than an argument may be (128 KiB on Linux).
+  const fromStdin = args.positionals.length === 1 && args.positionals[0] === '-';
+  const query = fromStdin ? await io.readStdin({ maxBytes: MAX_STDIN_BYTES }) : args.positionals.join(' ');
   if (query.trim() === '') throw flagError("'query' needs a non-empty message (see skill-search query --help)");
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
