@@ -1,6 +1,8 @@
 import { type ParsedArgs, flagError } from '../args.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
-import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, round, shown, toJsonHit } from '../format.js';
+import { SkillMatcher } from '../../load/skill-globs.js';
+import type { Skill } from '../../types.js';
 import { invocationNote } from '../../load/invocation.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -24,6 +26,9 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
   const started = performance.now();
+  // The config's `never` patterns: `query` ranks such a skill, the hook and the MCP server leave it out (integrations/hosts.ts).
+  const neverRules = sources.config.never.map((entry) => ({ ...entry, matcher: new SkillMatcher([entry.value]) }));
+  const neverRule = (skill: Skill) => neverRules.find((rule) => rule.matcher.matches(skill));
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const search = await openSearchFor(sources, retrieval, io, {
@@ -49,7 +54,11 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     const none = nothingShown === undefined ? undefined : explainNone(nothingShown);
     if (args.values.json === true) {
       // `tookMs` covers opening the index too.
-      printJson(io, { query, hits: hits.map(toJsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
+      const jsonHit = (hit: (typeof hits)[number]) => {
+        const rule = neverRule(hit.skill);
+        return { ...toJsonHit(hit), ...(rule === undefined ? {} : { never: { pattern: rule.value, from: rule.from } }) };
+      };
+      printJson(io, { query, hits: hits.map(jsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
     } else if (hits.length === 0) {
       line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${retrieval.mode}).`);
       if (none !== undefined) {
@@ -69,6 +78,10 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
         // `query` finds a skill a host rule keeps from the model; the hook, MCP and listing do not offer it.
         const note = invocationNote(skill);
         if (note !== undefined) line(io.stdout, `    ${note}`);
+        const rule = neverRule(skill);
+        if (rule !== undefined) {
+          line(io.stdout, `    never suggested by the hook or the MCP server: "${rule.value}" in never (${shown(rule.from, sources.home)})`);
+        }
         if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
       });
     }
