@@ -15,7 +15,7 @@ describe('library: a skill whose name is not its folder name (vercel-composition
       ['composition-patterns', 'vercel-composition-patterns'],
       ['react-view-transitions', 'vercel-react-view-transitions'],
       ['git-bisect', 'git-bisect'],
-    ]) {
+    ] as const) {
       mkdirSync(path.join(team, folder));
       writeFileSync(path.join(team, folder, 'SKILL.md'), `---\nname: ${name}\ndescription: about ${name}\n---\nSteps.\n`);
     }
