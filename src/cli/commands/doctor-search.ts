@@ -3,11 +3,12 @@
  * the store, the saved catalog, the model, the skill folders and a running server. Each check opens
  * what a search would (the store, `LiveIndex.openSnapshot`, `resolveEmbedder`, the catalog scan).
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedValues } from '../args.js';
 import { catalogOptions, liveIndexOptions, loadSnapshot, storeFile } from '../context.js';
 import { shown } from '../format.js';
+import { storeUnwritable } from '../store-access.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import { SkillSearchError, errorMessage } from '../../errors.js';
@@ -97,7 +98,7 @@ async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (fi
 
 /** The store opened as every search opens it: its file, size, and how many skills it holds vectors of for `modelId`. */
 async function storeCheck(file: string, modelId: string | undefined, show: (file: string) => string): Promise<Check> {
-  const locked = unwritable(file);
+  const locked = storeUnwritable(file);
   if (locked !== undefined) {
     const detail = `${show(file)} cannot be written (${show(locked.at)}: ${locked.code}): every search embeds the skills again and saves nothing`;
     return { what: 'store', status: 'problem', detail, fix: 'make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours' };
@@ -122,23 +123,6 @@ async function storeCheck(file: string, modelId: string | undefined, show: (file
   } finally {
     store?.close();
   }
-}
-
-/**
- * Where the store cannot be written, if anywhere: the file and its folder (SQLite adds its journal beside it), or, before the
- * file exists, the nearest folder that does (where it would be made). A read-only mount or an immutable folder says so even to root.
- */
-function unwritable(file: string): { at: string; code: string } | undefined {
-  let folder = path.dirname(file);
-  while (!existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder);
-  for (const at of existsSync(file) ? [file, folder] : [folder]) {
-    try {
-      accessSync(at, constants.W_OK);
-    } catch (error) {
-      return { at, code: (error as NodeJS.ErrnoException).code ?? errorMessage(error) };
-    }
-  }
-  return undefined;
 }
 
 /** Whether a cold search (the hook's, `query`'s, the MCP server's first) finds these skills saved as they are now (`LiveIndex.openSnapshot`). */

@@ -7,6 +7,7 @@ import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
 import { existingLibraryDirs, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
+import { storeUnwritable } from '../store-access.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
@@ -139,7 +140,14 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     const saveProblem = search?.saveProblem;
     if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
     const indexDir = sources && resolveIndexDir(sources, retrieval, io.env);
-    if (result.outcome === 'timeout') {
+    const locked = result.outcome === 'timeout' ? storeUnwritable(storeFile(io.env)) : undefined;
+    if (locked !== undefined) {
+      // No build can be saved: every prompt embeds again, whatever runs in the background.
+      log(
+        `skill-search hook: the store ${storeFile(io.env)} cannot be written (${locked.at}: ${locked.code}): every prompt embeds the skills again; 'skill-search doctor search' says how to fix it`,
+      );
+      io.exitSoon?.(0);
+    } else if (result.outcome === 'timeout') {
       // The index was probably cold: built in the background, the next prompt is fast.
       if (sources && indexDir && io.spawnDetached && indexInBackground(args.values, sources, indexDir, io, { marker: 'warming', began })) {
         log(`skill-search hook: building the index in the background (${indexDir})`);
