@@ -121,9 +121,7 @@ export function loadUserConfig(cwd: string, home: string) {
     pin: list('pin'),
     never: list('never'),
     /** Absolute folders. */
-    library: Object.freeze(
-      read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: configDir(dir, file, home), from: file }))),
-    ),
+    library: Object.freeze(read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: configDir(dir, file, home), from: file })))),
     sources: Object.freeze({
       claudePlugins: switchOf((config) => config.sources?.claudePlugins, true),
       codex: switchOf((config) => config.sources?.codex, true),
