@@ -54,6 +54,11 @@ export function didYouMean(typed: string, known: readonly string[]): string {
   return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`}?)`;
 }
 
+/** `-v breaks the build`, one argument with a space in what would be an option's name: a message, as no option has one. */
+function isDashedMessage(arg: string): boolean {
+  return arg.startsWith('-') && /\s/.test(arg.split('=', 1)[0]!);
+}
+
 /** node:util's parser in non-strict token mode, strictness applied here so that every error names the flag typed. */
 export function parseCommandArgs(name: string, spec: CommandEntry, argv: readonly string[]): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
@@ -63,12 +68,19 @@ export function parseCommandArgs(name: string, spec: CommandEntry, argv: readonl
   const values: ParsedValues = {};
   const positionals: string[] = [];
   let help = false;
+  const dashedMessages = new Set<number>();
   for (const token of tokens) {
     if (token.kind === 'positional') {
       positionals.push(token.value);
       continue;
     }
     if (token.kind === 'option-terminator') continue;
+    // The parser reads it as a group of short options, one token each: the argument is kept once, as a positional.
+    if (isDashedMessage(argv[token.index]!)) {
+      if (!dashedMessages.has(token.index)) positionals.push(argv[token.index]!);
+      dashedMessages.add(token.index);
+      continue;
+    }
     const option = options[token.name];
     if (!option) {
       const known = Object.keys(spec.options).map((flag) => `--${flag}`);

@@ -29,7 +29,7 @@ const WATCH_SPEC: Omit<CommandEntry, 'load'> = {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   query: {
     summary: 'Print the skills ranked for a message (best first); says so when nothing fits.',
-    usage: '[options] "<message>"',
+    usage: '[options] "<message>" | -',
     positionals: { min: 1, max: Infinity, name: 'a message' },
     options: {
       ...SOURCE_OPTIONS,
@@ -39,7 +39,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       explain: { type: 'boolean', description: 'show why each skill was suggested: words matched per field, similarity, relevance factors, threshold' },
     },
     notes:
-      'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path"}],"tookMs"}; with --explain each hit also has "why":\n{"matched":{"<field>":[terms]},"lexical":{"bm25","coverage"},"dense":{"cosine","centered"},"order","answerable","fits","threshold","passed","named"?,"translation"?:{"language","english"}}, and an empty answer has "nothingShown":{"answerable","threshold","best"?:{"name","score","fits"}}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
+      `'-' in place of the message reads it from stdin (a message longer than the shell passes as an argument, 128 KiB on Linux).\n` +
+      'A score is the estimated probability (0 to 1) that the skill fits the message, comparable across messages and modes; 1 = named exactly.\n--json prints {"query","hits":[{"name","source","score","path","never"?:{"pattern","from"}}],"tookMs"} (never: the config pattern that keeps it from the hook and the MCP server); with --explain each hit also has "why":\n{"matched":{"<field>":[terms]},"lexical":{"bm25","coverage"},"dense":{"cosine","centered"},"order","answerable","fits","threshold","passed","named"?,"translation"?:{"language","english"}}, and an empty answer has "nothingShown":{"answerable","threshold","best"?:{"name","score","fits"}}.\nWhile \'skill-search watch\' runs for the same skills and --model, the search is sent to it (same answer, no model to load).',
     load: async () => (await import('./commands/query.js')).runQuery,
   },
   list: {

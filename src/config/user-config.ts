@@ -91,6 +91,12 @@ function configFiles(cwd: string, home: string): string[] {
   return nearest === undefined ? [user!] : [user!, nearest];
 }
 
+/** A folder named in a config: `~` or `~/…` from home, as a shell reads it; else relative to the config file's folder. */
+function configDir(dir: string, file: string, home: string): string {
+  if (dir === '~' || dir.startsWith('~/') || dir.startsWith(`~${path.sep}`)) return path.join(home, dir.slice(1));
+  return path.resolve(path.dirname(file), dir);
+}
+
 export function loadUserConfig(cwd: string, home: string) {
   const read: { file: string; config: UserConfigFile }[] = [];
   for (const file of configFiles(cwd, home)) {
@@ -115,9 +121,7 @@ export function loadUserConfig(cwd: string, home: string) {
     pin: list('pin'),
     never: list('never'),
     /** Absolute folders. */
-    library: Object.freeze(
-      read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: path.resolve(path.dirname(file), dir), from: file }))),
-    ),
+    library: Object.freeze(read.flatMap(({ file, config }) => (config.library ?? []).map((dir) => ({ value: configDir(dir, file, home), from: file })))),
     sources: Object.freeze({
       claudePlugins: switchOf((config) => config.sources?.claudePlugins, true),
       codex: switchOf((config) => config.sources?.codex, true),

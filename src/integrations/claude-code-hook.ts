@@ -169,10 +169,12 @@ export async function runClaudeCodeHook(stdin: string, options: ClaudeCodeHookOp
       );
       return { stdout: '', outcome: 'timeout' };
     }
-    // A skill the prompt runs in the host (`/name`, `$name`) is loaded already: invoked, not suggested.
+    // A skill the prompt runs in the host (`/name`, `$name`) is loaded already: invoked, not suggested. Having chosen it, the
+    // prompt gets no other suggestion but a skill it names exactly (score 1), as a prompt naming skills does (Codex's `$name`
+    // is not a form the search reads as naming, Claude Code's `/name` is).
     const ran = runByHost(host, input.prompt, seen);
     for (const name of ran) invoked.add(name);
-    const result = ran.length === 0 ? found : without(found, ran);
+    const result = ran.length === 0 ? found : without(namedExactly(found), ran);
     const discovered = discoveryContext(result);
     const suggestedNames = (result?.skills ?? []).map((skill) => skill.name);
     try {
@@ -223,6 +225,12 @@ function runByHost(host: HostName, prompt: string, seen: HostSearcher['seen']): 
   if (ran.length > 0 || host !== 'claude-code') return ran;
   const byWritten = listed.find((skill) => wanted.has(writtenClaudeCodeName(skill) ?? ''));
   return byWritten === undefined ? [] : [byWritten.name];
+}
+
+/** The discovery's skills a prompt names exactly (scored 1 by the search); null when there are none. */
+function namedExactly(found: SkillDiscoveryAttachment | null): SkillDiscoveryAttachment | null {
+  const skills = (found?.skills ?? []).filter((skill) => skill.score >= 1);
+  return found === null || skills.length === 0 ? null : { ...found, skills };
 }
 
 /** The discovery without the skills `names`; null when nothing is left. */

@@ -26,7 +26,7 @@ export interface VectorSources {
 
 /**
  * The vectors of `missing` (skills by content key): those the store holds read from it, the others
- * embedded (skills with the same text once) and put in the store at once, so an interrupted run
+ * embedded (skills with the same text once) and put in the store batch by batch, so an interrupted run
  * never embeds twice, unless `keep` is false (a search that writes nothing, `CatalogWriter.holdDelta`: the
  * vectors are then transient, `EmbedUse`, made on the model's faster path where it has one).
  * `embedded` counts those the model made. What the live engine's sync and the catalog writer share.
@@ -60,13 +60,16 @@ export async function supplyVectors(
       'passage',
       { transient: !keep },
     );
+    const batchMade = new Map<string, Float32Array>();
     batch.forEach(([, keys], i) => {
-      for (const key of keys) made.set(key, vectors[i]!);
+      for (const key of keys) batchMade.set(key, vectors[i]!);
     });
+    // Each batch is put as soon as it is made: an interrupted `index` (Ctrl-C) keeps what it embedded.
+    // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
+    if (keep && shared !== undefined) await shared.whenFree(() => shared.putVectors(model, batchMade), undefined, signal);
+    for (const [key, vector] of batchMade) made.set(key, vector);
     onProgress?.(made.size, total);
   }
-  // A long-lived writer waits for another process's write without holding the thread (`SharedStore.whenFree`).
-  if (keep && shared !== undefined && made.size > 0) await shared.whenFree(() => shared.putVectors(model, made), undefined, signal);
   for (const [key, vector] of stored) made.set(key, vector);
   return { vectors: made, embedded: made.size - stored.size };
 }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,25 @@ describe('doctor', () => {
     await inProject(['install', 'claude-code']);
     await inProject(['install', 'claude-code', '--project']);
     expect((await inProject(['doctor', 'claude-code'])).code).toBe(0);
+  });
+
+  it('reports an install for this project, without --project, where there is none for the user', async () => {
+    const project = path.join(home, 'proj');
+    mkdirSync(project);
+    const inProject = (argv: string[]) => runCli(argv, home, { env: { PATH: '', CODEX_HOME: undefined }, cwd: project });
+    await inProject(['install', 'claude-code', '--project']);
+    const out = await inProject(['doctor', 'claude-code']);
+    expect(out.stdout.split('\n').slice(0, 2)).toEqual([
+      'Claude Code (project):',
+      `  ok      hook: "node ${ownBin()} hook claude-code" in ~/proj/.claude/settings.json`,
+    ]);
+    expect(out.stdout).toContain('  ok      MCP server: "skill-search" in ~/proj/.mcp.json');
+    expect(out.stdout).not.toContain('not installed');
+    expect(out.code).toBe(0);
+    // Asked for the user's alone, it says so.
+    expect((await inProject(['doctor', 'claude-code', '--user'])).stdout).toBe(
+      "Claude Code (user): not installed ('skill-search install claude-code' adds it)\n",
+    );
   });
 
   it('reports a hook whose bin is gone, and a missing MCP entry, for Claude Code', async () => {
@@ -233,4 +252,56 @@ describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))('doctor 
       '',
     ]);
   });
+});
+
+describe('doctor search over a cache folder that cannot be written', () => {
+  const BIN = path.join(ROOT, 'bin', 'skill-search.js');
+  let cache: string;
+  let locked = false;
+  /** Read-only even for root: the immutable attribute as root (chmod does not stop root), a mode without write bits otherwise. */
+  const lock = (dir: string) => {
+    if (process.getuid?.() === 0) execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+    else chmodSync(dir, 0o555);
+    locked = true;
+  };
+  afterEach(() => {
+    if (!locked) return;
+    if (process.getuid?.() === 0) execFileSync('chattr', ['-i', cache], { stdio: 'ignore' });
+    else chmodSync(cache, 0o755);
+    locked = false;
+  });
+  const doctor = () => spawnCli(['doctor', 'search', '--cwd', path.join(home, 'proj')], home, { entry: BIN, env: { SKILL_SEARCH_CACHE_DIR: cache } });
+
+  it('says the store cannot be written, and how to fix that, not that SQLite or the file is broken', async (context) => {
+    mkdirSync(path.join(home, 'proj'));
+    mkdirSync(path.join(home, '.claude/skills/pdf'), { recursive: true });
+    writeFileSync(path.join(home, '.claude/skills/pdf/SKILL.md'), '---\ndescription: Extract tables from PDF files\n---\nSteps.\n');
+    cache = path.join(home, 'cache');
+    mkdirSync(cache);
+    try {
+      lock(cache);
+    } catch {
+      context.skip();
+    }
+    const fix = 'fix: make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours';
+    const empty = await doctor();
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toMatch(
+      new RegExp(
+        `^ {2}PROBLEM store: ~/cache/store\\.sqlite cannot be written \\(~/cache: E[A-Z]+\\): every search embeds the skills again and saves nothing; ${fix}$`,
+        'm',
+      ),
+    );
+
+    // A store made before the folder turned read-only: not damaged, and no SQLite to rebuild.
+    if (process.getuid?.() === 0) execFileSync('chattr', ['-i', cache], { stdio: 'ignore' });
+    else chmodSync(cache, 0o755);
+    locked = false;
+    expect((await spawnCli(['index', '--cwd', path.join(home, 'proj')], home, { entry: BIN, env: { SKILL_SEARCH_CACHE_DIR: cache } })).code).toBe(0);
+    lock(cache);
+    const made = await doctor();
+    expect(made.code).toBe(1);
+    expect(made.stdout).toMatch(new RegExp(`^ {2}PROBLEM store: ~/cache/store\\.sqlite cannot be written \\(~/cache: E[A-Z]+\\): .*; ${fix}$`, 'm'));
+    expect(made.stdout).not.toContain('npm rebuild');
+  }, 60_000);
 });

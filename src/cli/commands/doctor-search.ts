@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ParsedValues } from '../args.js';
 import { catalogOptions, liveIndexOptions, loadSnapshot, storeFile } from '../context.js';
 import { shown } from '../format.js';
+import { storeUnwritable } from '../store-access.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import { SkillSearchError, errorMessage } from '../../errors.js';
@@ -97,6 +98,11 @@ async function skillChecks(sources: ReturnType<typeof resolveSources>, show: (fi
 
 /** The store opened as every search opens it: its file, size, and how many skills it holds vectors of for `modelId`. */
 async function storeCheck(file: string, modelId: string | undefined, show: (file: string) => string): Promise<Check> {
+  const locked = storeUnwritable(file);
+  if (locked !== undefined) {
+    const detail = `${show(file)} cannot be written (${show(locked.at)}: ${locked.code}): every search embeds the skills again and saves nothing`;
+    return { what: 'store', status: 'problem', detail, fix: 'make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours' };
+  }
   if (!existsSync(file)) {
     return { what: 'store', status: 'warn', detail: `none yet at ${show(file)}: the first search embeds every skill`, fix: "'skill-search index'" };
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { type ParsedArgs, parsePositionalChoice } from '../args.js';
 import { line } from '../context.js';
 import type { CliIo } from '../io.js';
@@ -24,13 +25,20 @@ export async function runDoctor(args: ParsedArgs, io: CliIo): Promise<number> {
     if (check.status === 'problem' || check.status === 'absent') failed = true;
     line(io.stdout, `  ${MARKS[check.status]} ${check.what}: ${check.detail}${check.fix === undefined ? '' : `; fix: ${check.fix}`}`);
   };
+  // Without --user or --project, an install for this project only (`install --project`) is the one reported.
+  const projectToo = args.values.user !== true && args.values.project !== true && path.resolve(context.cwd) !== path.resolve(context.home);
   for (const host of hosts) {
-    const checks = doctorChecks(host, scope, context);
+    let shownScope = scope;
+    let checks = doctorChecks(host, scope, context);
+    if (!isInstalled(checks) && projectToo) {
+      const project = doctorChecks(host, 'project', context);
+      if (isInstalled(project)) [shownScope, checks] = ['project', project];
+    }
     if (!isInstalled(checks)) {
       line(io.stdout, `${HOST_TITLES[host]} (${scope}): not installed ('skill-search install ${host}${scope === 'project' ? ' --project' : ''}' adds it)`);
       continue;
     }
-    line(io.stdout, `${HOST_TITLES[host]} (${scope}):`);
+    line(io.stdout, `${HOST_TITLES[host]} (${shownScope}):`);
     for (const check of checks) report(check);
   }
   if (search !== undefined) {

@@ -1,11 +1,13 @@
 import { errorMessage } from '../../errors.js';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
 import { openSearchFor, storeFile } from '../context.js';
 import type { CliIo } from '../io.js';
 import { existingLibraryDirs, resolveIndexDir, resolveRetrieval, resolveSources, type SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
+import { storeUnwritable } from '../store-access.js';
 import type { HookTurn } from '../../integrations/claude-code-hook.js';
 import type { OpenedSearch } from '../../service/open-search.js';
 import { UsageStore } from '../../usage/usage-store.js';
@@ -14,6 +16,19 @@ import { hookNotice } from '../../integrations/hosts.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
 import { firstLine } from '../../util/text.js';
+
+/**
+ * The folder the host ran the prompt in, or, when it was deleted during the session (a removed worktree), the nearest folder above it
+ * that exists: the user's skills and the parent projects' are still there to suggest.
+ */
+function existingCwd(hookCwd: string | undefined, io: CliIo, log: (line: string) => void): string | undefined {
+  if (hookCwd === undefined || hookCwd === '') return hookCwd;
+  const wanted = path.resolve(io.cwd, hookCwd);
+  let folder = wanted;
+  while (!existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  if (folder !== wanted) log(`skill-search hook: the session's folder ${wanted} no longer exists; searched from ${folder}`);
+  return folder;
+}
 
 /** Hook input longer than this is not read: the prompt is cut to MAX_QUERY_CHARS anyway. */
 const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
@@ -85,7 +100,7 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     let snapshotDue: string | undefined;
     const result = await runClaudeCodeHook(stdin, {
       open: async (hookCwd) => {
-        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? hookCwd : undefined, 'never');
+        const opened = resolveSources(args.values, io, args.values.cwd === undefined ? existingCwd(hookCwd, io, log) : undefined, 'never');
         sources = opened;
         // A `watch` for the same catalog and model listens beside its index: ask it first.
         search = await openSearchFor(opened, retrieval, io, {
@@ -125,7 +140,14 @@ export async function runHook(args: ParsedArgs, io: CliIo): Promise<number> {
     const saveProblem = search?.saveProblem;
     if (sources && saveProblem !== undefined) log(`skill-search hook: could not save the index in ${storeFile(io.env)} (${saveProblem}); answered from memory`);
     const indexDir = sources && resolveIndexDir(sources, retrieval, io.env);
-    if (result.outcome === 'timeout') {
+    const locked = result.outcome === 'timeout' ? storeUnwritable(storeFile(io.env)) : undefined;
+    if (locked !== undefined) {
+      // No build can be saved: every prompt embeds again, whatever runs in the background.
+      log(
+        `skill-search hook: the store ${storeFile(io.env)} cannot be written (${locked.at}: ${locked.code}): every prompt embeds the skills again; 'skill-search doctor search' says how to fix it`,
+      );
+      io.exitSoon?.(0);
+    } else if (result.outcome === 'timeout') {
       // The index was probably cold: built in the background, the next prompt is fast.
       if (sources && indexDir && io.spawnDetached && indexInBackground(args.values, sources, indexDir, io, { marker: 'warming', began })) {
         log(`skill-search hook: building the index in the background (${indexDir})`);

@@ -3,6 +3,7 @@ import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { SkillSearchError } from '../../errors.js';
 import { buildProgress, line, liveIndexOptions, noteStoreLayout, openLiveIndex, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
 import { round } from '../format.js';
+import { storeUnwritable } from '../store-access.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import type { Diagnostic } from '../../types.js';
@@ -13,6 +14,12 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
+  // Said before any skill is embedded: nothing built here could be kept.
+  const locked = storeUnwritable(storeFile(io.env));
+  if (locked !== undefined) {
+    const fix = 'make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours';
+    throw new SkillSearchError('BAD_FILE', `cannot save the index: ${storeFile(io.env)} cannot be written (${locked.at}: ${locked.code}); ${fix}`);
+  }
   const { retireIndexFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);
   if (retired !== undefined) line(io.stderr, retired);

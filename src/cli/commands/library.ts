@@ -127,8 +127,17 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   if (action === 'list') {
     const skills = existsSync(library) ? skillsIn(library) : [];
-    if (args.values.json === true) return printJson(io, { library, skills: skills.map(({ name, from }) => ({ name, path: from })) });
-    for (const skill of skills) line(io.stdout, `${escapeForTerminal(skill.name)}  ${escapeForTerminal(skill.from)}`);
+    // The name searches and hooks show, where the skill's frontmatter names it otherwise than its folder.
+    const named = await skillNames(library);
+    const renamed = (entry: string) => [...named].find(([skill, at]) => at === entry && skill !== entry)?.[0];
+    if (args.values.json === true) {
+      const listed = skills.map(({ name, from }) => ({ name, ...(renamed(name) === undefined ? {} : { skill: renamed(name) }), path: from }));
+      return printJson(io, { library, skills: listed });
+    }
+    for (const skill of skills) {
+      const other = renamed(skill.name);
+      line(io.stdout, `${escapeForTerminal(skill.name)}${other === undefined ? '' : ` (${escapeForTerminal(other)})`}  ${escapeForTerminal(skill.from)}`);
+    }
     if (skills.length === 0) line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
     return 0;
   }
@@ -193,22 +202,36 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-/** `library remove <name>...`: every name checked before anything is removed; a link goes, not what it points to. */
-function removeSkills(library: string, names: readonly string[], json: boolean, io: CliIo): number {
+/** Each loaded skill's name in `library` → the library entry (folder or loose file) that holds it. */
+async function skillNames(library: string): Promise<Map<string, string>> {
+  if (!existsSync(library)) return new Map();
+  const [{ scanSkillsDir }, { SOURCE_RANKS }] = await Promise.all([import('../../load/index.js'), import('../../load/sources.js')]);
+  const scan = await scanSkillsDir(library, { source: 'library', rank: SOURCE_RANKS.library });
+  return new Map(scan.skills.map((skill) => [skill.name, path.relative(library, skill.path).split(path.sep, 1)[0]!]));
+}
+
+/**
+ * `library remove <name>...`: a name is a library entry (`library list`), or the skill's own name as searches show it;
+ * every name checked before anything is removed; a link goes, not what it points to.
+ */
+async function removeSkills(library: string, names: readonly string[], json: boolean, io: CliIo): Promise<number> {
   if (names.length === 0) throw flagError("'library remove' needs the name of a skill in the library ('skill-search library list' shows them)");
   const present = existsSync(library) ? skillsDirectlyIn(library) : [];
-  const targets = names.map((name) => {
-    const target = path.join(library, name);
+  const named = await skillNames(library);
+  const entries = names.map((name) => {
     // A link whose source is gone is no skill any more, but still the user's to remove.
-    const known = present.some((skill) => skill.name === name) || (!name.startsWith('.') && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink());
-    if (path.basename(name) !== name || !known) {
+    const known =
+      present.some((skill) => skill.name === name) ||
+      (!name.startsWith('.') && lstatSync(path.join(library, name), { throwIfNoEntry: false })?.isSymbolicLink());
+    const entry = path.basename(name) === name && known ? name : named.get(name);
+    if (entry === undefined) {
       throw new SkillSearchError('BAD_FILE', `no skill '${escapeForTerminal(name)}' in the library ${library} ('skill-search library list' shows them)`);
     }
-    return target;
+    return entry;
   });
   // rmSync removes a symbolic link itself, never its target.
-  for (const target of targets) rmSync(target, { recursive: true, force: true });
-  if (json) return printJson(io, { library, removed: names });
-  line(io.stdout, `Removed ${plural(names.length, 'skill')} from ${library}: ${names.map(escapeForTerminal).join(', ')}.`);
+  for (const entry of entries) rmSync(path.join(library, entry), { recursive: true, force: true });
+  if (json) return printJson(io, { library, removed: entries });
+  line(io.stdout, `Removed ${plural(entries.length, 'skill')} from ${library}: ${entries.map(escapeForTerminal).join(', ')}.`);
   return 0;
 }

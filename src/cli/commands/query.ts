@@ -1,6 +1,8 @@
 import { type ParsedArgs, flagError } from '../args.js';
 import { buildProgress, line, openSearchFor, printJson, reportSkipped, requireSkills, storeFile } from '../context.js';
-import { formatExplanation, formatHits, round, toJsonHit } from '../format.js';
+import { formatExplanation, formatHits, round, shown, toJsonHit } from '../format.js';
+import { SkillMatcher } from '../../load/skill-globs.js';
+import type { Skill } from '../../types.js';
 import { invocationNote } from '../../load/invocation.js';
 import { plural } from '../../util/text.js';
 import type { CliIo } from '../io.js';
@@ -13,12 +15,20 @@ const QUERY_REQUEST_TIMEOUT_MS = 5000;
 /** A cold query's build reports progress only past this: a quick one stays as quiet as a warm query. */
 const QUERY_PROGRESS_AFTER_MS = 1000;
 
+/** `query -` reads at most this much stdin (the hook's bound); the search takes the message's start and end anyway. */
+const MAX_STDIN_BYTES = 32 * 1024 * 1024;
+
 export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
-  const query = args.positionals.join(' ');
+  // `-` alone: the message on stdin, for one longer than an argument may be (128 KiB on Linux).
+  const fromStdin = args.positionals.length === 1 && args.positionals[0] === '-';
+  const query = fromStdin ? await io.readStdin({ maxBytes: MAX_STDIN_BYTES }) : args.positionals.join(' ');
   if (query.trim() === '') throw flagError("'query' needs a non-empty message (see skill-search query --help)");
   const sources = resolveSources(args.values, io);
   const retrieval = resolveRetrieval(args.values, io);
   const started = performance.now();
+  // The config's `never` patterns: `query` ranks such a skill, the hook and the MCP server leave it out (integrations/hosts.ts).
+  const neverRules = sources.config.never.map((entry) => ({ ...entry, matcher: new SkillMatcher([entry.value]) }));
+  const neverRule = (skill: Skill) => neverRules.find((rule) => rule.matcher.matches(skill));
   const [{ capQuery }, { socketPathFor }] = await Promise.all([import('../../integrations/query-cap.js'), import('../../integrations/socket-protocol.js')]);
   const indexDir = resolveIndexDir(sources, retrieval, io.env);
   const search = await openSearchFor(sources, retrieval, io, {
@@ -44,7 +54,11 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
     const none = nothingShown === undefined ? undefined : explainNone(nothingShown);
     if (args.values.json === true) {
       // `tookMs` covers opening the index too.
-      printJson(io, { query, hits: hits.map(toJsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
+      const jsonHit = (hit: (typeof hits)[number]) => {
+        const rule = neverRule(hit.skill);
+        return { ...toJsonHit(hit), ...(rule === undefined ? {} : { never: { pattern: rule.value, from: rule.from } }) };
+      };
+      printJson(io, { query, hits: hits.map(jsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
     } else if (hits.length === 0) {
       line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${retrieval.mode}).`);
       if (none !== undefined) {
@@ -64,6 +78,10 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
         // `query` finds a skill a host rule keeps from the model; the hook, MCP and listing do not offer it.
         const note = invocationNote(skill);
         if (note !== undefined) line(io.stdout, `    ${note}`);
+        const rule = neverRule(skill);
+        if (rule !== undefined) {
+          line(io.stdout, `    never suggested by the hook or the MCP server: "${rule.value}" in never (${shown(rule.from, sources.home)})`);
+        }
         if (why !== undefined) for (const detail of formatExplanation(why, score)) line(io.stdout, detail);
       });
     }

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeDir, runCli, tempDir } from './helpers.js';
+
+const home = tempDir('skill-search-rostore-');
+const cache = path.join(home, 'cache');
+let locked = false;
+/** Read-only even for root: the immutable attribute as root (chmod does not stop root), a mode without write bits otherwise. */
+function setLocked(on: boolean): void {
+  if (process.getuid?.() === 0) execFileSync('chattr', [on ? '+i' : '-i', cache], { stdio: 'ignore' });
+  else chmodSync(cache, on ? 0o555 : 0o755);
+  locked = on;
+}
+afterAll(() => {
+  if (locked) setLocked(false);
+  removeDir(home);
+});
+
+describe('hook: a store that cannot be written', () => {
+  it('says so when the prompt runs out of time, instead of sending the user to an index that cannot be saved', async (context) => {
+    mkdirSync(path.join(home, '.claude/skills/pdf-forms'), { recursive: true });
+    writeFileSync(path.join(home, '.claude/skills/pdf-forms/SKILL.md'), '---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n');
+    mkdirSync(cache);
+    try {
+      setLocked(true);
+    } catch {
+      context.skip();
+    }
+    const out = await runCli(['hook', 'claude-code', '--model', 'hash', '--timeout-ms', '1'], home, {
+      env: { SKILL_SEARCH_CACHE_DIR: cache },
+      cwd: home,
+      stdin: JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: home, prompt: 'fill in the PDF form' }),
+    });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('skill-search hook: no answer within 1 ms; skipped');
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `^skill-search hook: the store ${cache}/store\\.sqlite cannot be written \\(${cache}: E[A-Z]+\\): every prompt embeds the skills again; 'skill-search doctor search' says how to fix it$`,
+        'm',
+      ),
+    );
+  });
+});

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeDir, runCli, tempDir } from './helpers.js';
+
+const home = tempDir('skill-search-roindex-');
+const cache = path.join(home, 'cache');
+let locked = false;
+/** Read-only even for root: the immutable attribute as root (chmod does not stop root), a mode without write bits otherwise. */
+function setLocked(on: boolean): void {
+  if (process.getuid?.() === 0) execFileSync('chattr', [on ? '+i' : '-i', cache], { stdio: 'ignore' });
+  else chmodSync(cache, on ? 0o555 : 0o755);
+  locked = on;
+}
+afterAll(() => {
+  if (locked) setLocked(false);
+  removeDir(home);
+});
+
+describe('index over a store that cannot be written', () => {
+  it('stops at once with one line naming the store and the folder, before embedding anything', async (context) => {
+    for (let i = 0; i < 3; i += 1) {
+      mkdirSync(path.join(home, `.claude/skills/skill-${i}`), { recursive: true });
+      writeFileSync(path.join(home, `.claude/skills/skill-${i}/SKILL.md`), `---\nname: skill-${i}\ndescription: does task ${i}\n---\n`);
+    }
+    mkdirSync(cache);
+    try {
+      setLocked(true);
+    } catch {
+      context.skip();
+    }
+    const out = await runCli(['index', '--model', 'hash'], home, { env: { SKILL_SEARCH_CACHE_DIR: cache }, cwd: home });
+    expect(out).toMatchObject({ code: 1, stdout: '' });
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `^skill-search: cannot save the index: ${cache}/store\\.sqlite cannot be written \\(${cache}: E[A-Z]+\\); make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours\\n$`,
+      ),
+    );
+  });
+});
