@@ -110,6 +110,8 @@ describe('skill-search model', () => {
     expect((await runCli(['model', 'list', '--json'], cache)).stdout).toContain(
       '"id":"all-MiniLM-L6-v2","repo":"Xenova/all-MiniLM-L6-v2","dimensions":384,"multilingual":false,"downloadMb":24,"state":"missing"',
     );
+    const listedJson = JSON.parse((await runCli(['model', 'list', '--json'], cache)).stdout) as { models: { id: string; state: string }[] };
+    expect(listedJson.models[0]).toEqual({ id: 'use-lite', dimensions: 512, multilingual: false, state: 'bundled', default: true });
   });
 
   it('shows an interrupted download as resumable', async () => {

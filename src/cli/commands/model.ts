@@ -10,6 +10,8 @@ import { findPreset, MODEL_PRESETS, presetIds, type ModelPreset } from '../../mo
 import { installState, removeModel, stagedBytes, type InstallState } from '../../model-store/store.js';
 
 const ACTIONS = ['list', 'pull', 'rm', 'info'] as const;
+/** The bundled model's vector size. */
+const BUNDLED_DIMENSIONS = 512;
 type Action = (typeof ACTIONS)[number];
 
 /** What `model <action>` says of the bundled model: it is never downloaded, removed or described as a preset. */
@@ -17,7 +19,7 @@ function bundledRefusal(action: Exclude<Action, 'list'>): string {
   const is = `model ${DEFAULT_MODEL} is bundled with skill-search`;
   if (action === 'rm') return `${is} and cannot be removed`;
   if (action === 'pull') return `${is}; there is nothing to pull (presets: ${presetIds().join(', ')})`;
-  return `${is} (512 dimensions, English, always available); 'model info' describes the presets: ${presetIds().join(', ')}`;
+  return `${is} (${BUNDLED_DIMENSIONS} dimensions, English, always available); 'model info' describes the presets: ${presetIds().join(', ')}`;
 }
 
 function presetArg(action: Exclude<Action, 'list'>, raw: string | undefined): ModelPreset {
@@ -52,14 +54,16 @@ export async function runModel(args: ParsedArgs, io: CliIo): Promise<number> {
   if (action === 'list') {
     const rows = MODEL_PRESETS.map((preset) => ({ preset, state: installState(root, preset), staged: stagedBytes(root, preset.id) }));
     if (json) {
-      const models = rows.map(({ preset: { id, repo, dimensions, multilingual, downloadMb }, state, staged }) => {
+      const presets = rows.map(({ preset: { id, repo, dimensions, multilingual, downloadMb }, state, staged }) => {
         return { id, repo, dimensions, multilingual, downloadMb, state: state.state, dir: state.dir, stagedBytes: staged };
       });
-      return printJson(io, { models });
+      // The bundled model first, as in the table: a script reading the list sees every model `--model` takes.
+      const bundled = { id: DEFAULT_MODEL, dimensions: BUNDLED_DIMENSIONS, multilingual: false, state: 'bundled', default: true };
+      return printJson(io, { models: [bundled, ...presets] });
     }
     const lines = table([
       ['MODEL', 'DIMS', 'MULTILINGUAL', 'DOWNLOAD', 'STATE'],
-      [DEFAULT_MODEL, '512', 'no', 'bundled', 'default, always available'],
+      [DEFAULT_MODEL, String(BUNDLED_DIMENSIONS), 'no', 'bundled', 'default, always available'],
       ...rows.map(({ preset, state, staged }) => [
         preset.id,
         String(preset.dimensions),
