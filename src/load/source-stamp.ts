@@ -75,7 +75,8 @@ function pieceDigests(stamp: DirStamp): readonly string[] {
         continue;
       }
       const { stats, errors } = stampBytes(stamp, start, end);
-      made.push(createHash('sha256').update(JSON.stringify(files.slice(start, end))).update(stats).update(errors).digest('hex'));
+      const hash = createHash('sha256').update(JSON.stringify(files.slice(start, end)));
+      made.push(hash.update(stats).update(errors).digest('hex'));
     }
     digests = made;
     pieces.set(stamp, digests);
