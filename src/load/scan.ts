@@ -9,6 +9,7 @@ import { childPath, modifiedAtOf, policyFileOf, slotOf, stampFiles, statTextAt, 
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { ScanMemo, type MemoEntry, type Parsed, type ReadEntry } from './scan-memo.js';
+import { DIGEST_PIECE, stampPieces } from './source-stamp.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -227,6 +228,12 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const stamp = taken === undefined ? stampOf(candidates, diagnostics, ownRecent) : options.stamped!;
   const recent = taken?.recent ?? ownRecent;
   const memoFiles = memo?.entries();
+  const pieces = memo === undefined ? undefined : stampPieces(stamp);
+  // A file in a piece of the stamp whose digest the memo's entries were made under has the stat its entry holds.
+  const samePiece = (index: number): boolean => {
+    const piece = Math.floor(index / DIGEST_PIECE);
+    return memo!.pieces[piece] !== undefined && memo!.pieces[piece] === pieces![piece];
+  };
 
   const results: Loaded[] = new Array(candidates.length);
   // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo, and keep no entry.
@@ -248,9 +255,11 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     while (next < candidates.length) {
       const index = next++;
       const candidate = candidates[index]!;
-      const key = memo === undefined ? undefined : memoKey(index);
-      const known = key === undefined || key.racy ? undefined : memoFiles!.get(candidate.file);
-      if (known !== undefined && known.key === key!.key && !known.racy) {
+      const kept = memoFiles?.get(candidate.file);
+      const unmoved = kept !== undefined && !kept.racy && samePiece(index);
+      const key = memo === undefined || unmoved ? undefined : memoKey(index);
+      const known = unmoved ? kept : key === undefined || key.racy ? undefined : kept;
+      if (known !== undefined && (unmoved || known.key === key!.key) && !known.racy) {
         counts.reused += 1;
         // Awaited only when the system is asked (a link on the way): most files take their listing's path without a promise.
         const real = known.parsed.skill === undefined ? undefined : realOf(candidate, known.plain);
@@ -268,7 +277,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.update(fresh, counts, read);
+  memo?.update(fresh, pieces!, counts, read);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();

@@ -53,13 +53,20 @@ function dirDigest(dir: StampInputs['dirs'][number]): string {
   return digest;
 }
 
-/** Files per piece of a folder's digest: a stamp that differs from another in a few files hashes only their pieces again ({@link restamped}). */
-const DIGEST_PIECE = 1024;
+/**
+ * Files per piece of a folder's digest: a stamp that differs from another in a few files hashes only their pieces again ({@link restamped}),
+ * and a scan compares each file's stat with its memo entry's only in the pieces whose digest moved ({@link stampPieces}).
+ */
+export const DIGEST_PIECE = 1024;
 const pieces = new WeakMap<DirStamp, readonly string[]>();
 /** A stamp made from another by {@link restamped}, and the pieces it replaced a stat in: its other pieces are that one's. */
 const restampedFrom = new WeakMap<DirStamp, { readonly from: DirStamp; readonly changed: ReadonlySet<number> }>();
 
-/** The sha256 of each {@link DIGEST_PIECE} files (their paths, stats and failed stats' codes), in order. */
+/** The sha256 of each {@link DIGEST_PIECE} files (their paths, stats and failed stats' codes), in order; made once per stamp. */
+export function stampPieces(stamp: DirStamp): readonly string[] {
+  return pieceDigests(stamp);
+}
+
 function pieceDigests(stamp: DirStamp): readonly string[] {
   let digests = pieces.get(stamp);
   if (digests === undefined) {
