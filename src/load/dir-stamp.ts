@@ -3,6 +3,7 @@
  * policy file's, as numbers in one typed array. A hook stamps every skill folder on every prompt: at 24k folders a string and a
  * tuple per file were most of the stamp's time after its syscalls (docs/benchmarks.md, "24k SKILL.md folders: the stamp as numbers").
  */
+import { createHash } from 'node:crypto';
 import { existsSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import type { Diagnostic } from '../types.js';
@@ -119,8 +120,8 @@ export interface StatTexts {
   readonly policy: string | null | undefined;
 }
 
-/** `stamp` with some files' stats replaced (`texts`, by file), and the files it replaced them of (by place). */
-export function withStats(stamp: DirStamp, texts: ReadonlyMap<string, StatTexts>): { readonly stamp: DirStamp; readonly replaced: readonly number[] } {
+/** `stamp` with some files' stats replaced (`texts`, by file): its {@link stampPieces} hashes only their pieces again. */
+export function withStats(stamp: DirStamp, texts: ReadonlyMap<string, StatTexts>): DirStamp {
   const stats = stamp.stats.slice();
   const errors = new Map(stamp.errors);
   const replaced: number[] = [];
@@ -147,11 +148,47 @@ export function withStats(stamp: DirStamp, texts: ReadonlyMap<string, StatTexts>
       replaced.push(i);
     });
   }
-  return { stamp: { files: stamp.files, stats, errors, diagnostics: stamp.diagnostics }, replaced };
+  const made = { files: stamp.files, stats, errors, diagnostics: stamp.diagnostics };
+  restampedFrom.set(made, { from: stamp, changed: new Set(replaced.map((file) => Math.floor(file / DIGEST_PIECE))) });
+  return made;
+}
+
+/**
+ * Files per piece of a folder's digest: a stamp that differs from another in a few files hashes only their pieces again
+ * ({@link withStats}), and a scan compares each file's stat with its memo entry's only in the pieces whose digest moved.
+ */
+export const DIGEST_PIECE = 1024;
+const pieces = new WeakMap<DirStamp, readonly string[]>();
+/** A stamp made from another by {@link withStats}, and the pieces it replaced a stat in: its other pieces are that one's. */
+const restampedFrom = new WeakMap<DirStamp, { readonly from: DirStamp; readonly changed: ReadonlySet<number> }>();
+
+/** The sha256 of each {@link DIGEST_PIECE} files (their paths, stats and failed stats' codes), in order; made once per stamp. */
+export function stampPieces(stamp: DirStamp): readonly string[] {
+  let digests = pieces.get(stamp);
+  if (digests === undefined) {
+    const restamp = restampedFrom.get(stamp);
+    const fromDigests = restamp === undefined ? undefined : stampPieces(restamp.from);
+    const { files } = stamp;
+    const made: string[] = [];
+    for (let start = 0; start < files.length; start += DIGEST_PIECE) {
+      const end = Math.min(files.length, start + DIGEST_PIECE);
+      const piece = made.length;
+      if (restamp !== undefined && !restamp.changed.has(piece)) {
+        made.push(fromDigests![piece]!);
+        continue;
+      }
+      const { stats, errors } = stampBytes(stamp, start, end);
+      const hash = createHash('sha256').update(JSON.stringify(files.slice(start, end)));
+      made.push(hash.update(stats).update(errors).digest('hex'));
+    }
+    digests = made;
+    pieces.set(stamp, digests);
+  }
+  return digests;
 }
 
 /** The bytes of files `start` to `end` (exclusive): their slots' numbers and failed stats' codes, for a stamp's digest. */
-export function stampBytes(stamp: DirStamp, start: number, end: number): { readonly stats: Uint8Array; readonly errors: string } {
+function stampBytes(stamp: DirStamp, start: number, end: number): { readonly stats: Uint8Array; readonly errors: string } {
   const from = slotOf(start) * STAT_FIELDS;
   const to = slotOf(end) * STAT_FIELDS;
   const view = new Uint8Array(stamp.stats.buffer, stamp.stats.byteOffset + from * 8, (to - from) * 8);

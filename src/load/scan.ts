@@ -5,11 +5,10 @@ import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { readCodexPolicy } from './codex-policy.js';
 import { FOLDER_PROBLEMS } from './format.js';
-import { childPath, modifiedAtOf, policyFileOf, slotOf, stampFiles, statTextAt, type DirStamp } from './dir-stamp.js';
+import { DIGEST_PIECE, childPath, modifiedAtOf, policyFileOf, slotOf, stampFiles, stampPieces, statTextAt, type DirStamp } from './dir-stamp.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { ScanMemo, type MemoEntry, type Parsed, type ReadEntry } from './scan-memo.js';
-import { DIGEST_PIECE, stampPieces } from './source-stamp.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -258,14 +257,13 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       const kept = memoFiles?.get(candidate.file);
       const unmoved = kept !== undefined && !kept.racy && samePiece(index);
       const key = memo === undefined || unmoved ? undefined : memoKey(index);
-      const known = unmoved ? kept : key === undefined || key.racy ? undefined : kept;
-      if (known !== undefined && (unmoved || known.key === key!.key) && !known.racy) {
+      if (kept !== undefined && !kept.racy && (unmoved || (key !== undefined && !key.racy && kept.key === key.key))) {
         counts.reused += 1;
         // Awaited only when the system is asked (a link on the way): most files take their listing's path without a promise.
-        const real = known.parsed.skill === undefined ? undefined : realOf(candidate, known.plain);
-        const { skill, diagnostics: problems } = known.parsed;
-        results[index] = real === undefined ? known.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
-        fresh.set(candidate.file, known);
+        const real = kept.parsed.skill === undefined ? undefined : realOf(candidate, kept.plain);
+        const { skill, diagnostics: problems } = kept.parsed;
+        results[index] = real === undefined ? kept.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
+        fresh.set(candidate.file, kept);
         continue;
       }
       counts.read += 1;

@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Diagnostic, Skill } from '../types.js';
 import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
-import { stampBytes, withStats, type DirStamp, type StatTexts } from './dir-stamp.js';
+import { stampPieces, withStats, type DirStamp, type StatTexts } from './dir-stamp.js';
 import type { SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
@@ -47,55 +47,15 @@ const dirDigests = new WeakMap<StampInputs['dirs'][number], string>();
 function dirDigest(dir: StampInputs['dirs'][number]): string {
   let digest = dirDigests.get(dir);
   if (digest === undefined) {
-    digest = sha256(JSON.stringify([dir.source, dir.stamp.diagnostics, pieceDigests(dir.stamp)]));
+    digest = sha256(JSON.stringify([dir.source, dir.stamp.diagnostics, stampPieces(dir.stamp)]));
     dirDigests.set(dir, digest);
   }
   return digest;
 }
 
-/**
- * Files per piece of a folder's digest: a stamp that differs from another in a few files hashes only their pieces again ({@link restamped}),
- * and a scan compares each file's stat with its memo entry's only in the pieces whose digest moved ({@link stampPieces}).
- */
-export const DIGEST_PIECE = 1024;
-const pieces = new WeakMap<DirStamp, readonly string[]>();
-/** A stamp made from another by {@link restamped}, and the pieces it replaced a stat in: its other pieces are that one's. */
-const restampedFrom = new WeakMap<DirStamp, { readonly from: DirStamp; readonly changed: ReadonlySet<number> }>();
-
-/** The sha256 of each {@link DIGEST_PIECE} files (their paths, stats and failed stats' codes), in order; made once per stamp. */
-export function stampPieces(stamp: DirStamp): readonly string[] {
-  return pieceDigests(stamp);
-}
-
-function pieceDigests(stamp: DirStamp): readonly string[] {
-  let digests = pieces.get(stamp);
-  if (digests === undefined) {
-    const restamp = restampedFrom.get(stamp);
-    const fromDigests = restamp === undefined ? undefined : pieceDigests(restamp.from);
-    const { files } = stamp;
-    const made: string[] = [];
-    for (let start = 0; start < files.length; start += DIGEST_PIECE) {
-      const end = Math.min(files.length, start + DIGEST_PIECE);
-      const piece = made.length;
-      if (restamp !== undefined && !restamp.changed.has(piece)) {
-        made.push(fromDigests![piece]!);
-        continue;
-      }
-      const { stats, errors } = stampBytes(stamp, start, end);
-      const hash = createHash('sha256').update(JSON.stringify(files.slice(start, end)));
-      made.push(hash.update(stats).update(errors).digest('hex'));
-    }
-    digests = made;
-    pieces.set(stamp, digests);
-  }
-  return digests;
-}
-
 /** `dir` with the stats of some of its files replaced (`stats`, by file): its digest hashes only their pieces again. */
 export function restamped(dir: StampInputs['dirs'][number], stats: ReadonlyMap<string, StatTexts>): StampInputs['dirs'][number] {
-  const { stamp, replaced } = withStats(dir.stamp, stats);
-  restampedFrom.set(stamp, { from: dir.stamp, changed: new Set(replaced.map((file) => Math.floor(file / DIGEST_PIECE))) });
-  return { source: dir.source, stamp };
+  return { source: dir.source, stamp: withStats(dir.stamp, stats) };
 }
 
 function sha256(text: string): string {

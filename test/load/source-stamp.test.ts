@@ -68,8 +68,8 @@ describe('a folder restamped with a few stats replaced', () => {
     for (const at of [0, 7, 1_023, 1_024, 2_499, 2_500]) {
       const old = new Map([[candidates[at]!.file, { own: '12:1700000000000.5:1700000000000.5:99:1', policy: at === 2_500 ? undefined : null }]]);
       const base = restamped(now, old);
-      // The same stats, every piece hashed again (no stamp it was made from).
-      const fresh = { source, stamp: withStats(now.stamp, old).stamp };
+      // The same stats, every piece hashed again (a copy: no stamp it was made from).
+      const fresh = { source, stamp: { ...withStats(now.stamp, old) } };
       expect(stampsOf(base), `file ${at}`).toEqual(stampsOf(fresh));
       expect(stampsOf(base).sourceStamp).not.toBe(nowStamps.sourceStamp);
       expect(statTextAt(base.stamp, slotOf(at))).toBe('12:1700000000000.5:1700000000000.5:99:1');
@@ -77,7 +77,7 @@ describe('a folder restamped with a few stats replaced', () => {
     // A missing file (null) and an unreadable one told apart from its stat, and nothing replaced is the folder itself.
     const gone = restamped(now, new Map([[candidates[5]!.file, { own: null, policy: null }]]));
     const failed = restamped(now, new Map([[candidates[5]!.file, { own: 'error:EACCES', policy: null }]]));
-    expect(stampsOf(gone)).toEqual(stampsOf({ source, stamp: withStats(now.stamp, new Map([[candidates[5]!.file, { own: null, policy: null }]])).stamp }));
+    expect(stampsOf(gone)).toEqual(stampsOf({ source, stamp: { ...withStats(now.stamp, new Map([[candidates[5]!.file, { own: null, policy: null }]])) } }));
     expect(stampsOf(gone).sourceStamp).not.toBe(stampsOf(failed).sourceStamp);
     expect(statTextAt(failed.stamp, slotOf(5))).toBe('error:EACCES');
     expect(stampsOf(restamped(now, new Map()))).toEqual(nowStamps);
