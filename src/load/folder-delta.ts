@@ -1,7 +1,6 @@
-import { dirname } from 'node:path';
 import type { CatalogSnapshot, Skill } from '../types.js';
-import type { DirStamp } from './scan.js';
-import { memoKeyStats, policyFileOf, type ScanMemo } from './scan.js';
+import type { DirStamp, StatTexts } from './dir-stamp.js';
+import { memoKeyStats, type ScanMemo } from './scan.js';
 import { catalogStamps, restamped, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
@@ -25,21 +24,18 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
   const changed = new Set<Skill>();
   const baseDirs: StampInputs['dirs'][number][] = [];
   for (const { source, stamp: now, memo } of dirs) {
-    const kept = new Map<string, string | null>();
+    const kept = new Map<string, StatTexts>();
     for (const [file, { parsed, plain, key }] of memo.read) {
       const old = memo.previous.get(file);
       // Not in the memo (added since, or its stat unreadable): taken as the base has it, which a saved base's stamp tells.
       if (old === undefined) continue;
       // Read again only because it was modified recently: unchanged.
       if (key !== undefined && key === old.key) continue;
-      const { own, policy } = memoKeyStats(old.key);
-      const policyFile = policy === undefined ? undefined : policyFileOf(dirname(file));
       const was = old.parsed.skill;
       const is = parsed.skill;
       if (was === undefined || is === undefined || !old.plain || !plain) return undefined;
       if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
-      kept.set(file, own);
-      if (policyFile !== undefined && policy !== undefined) kept.set(policyFile, policy);
+      kept.set(file, memoKeyStats(old.key));
       changed.add(is);
     }
     baseDirs.push(kept.size === 0 ? { source, stamp: now } : restamped({ source, stamp: now }, kept));

@@ -35,7 +35,7 @@ export interface KeptMemo {
 }
 
 /** Bumped when what a kept memo holds changes: older ones are then never read. */
-const SCAN_MEMO_FORMAT = 2;
+const SCAN_MEMO_FORMAT = 3;
 /** A kept memo is a tools cache's skills with no one file's stat. */
 const NO_STAT: ToolsFileStat = Object.freeze({ size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0 });
 
@@ -46,6 +46,11 @@ const NO_STAT: ToolsFileStat = Object.freeze({ size: 0, mtimeMs: 0, ctimeMs: 0, 
  */
 export class ScanMemo {
   files: ReadonlyMap<string, MemoEntry> = new Map();
+  /**
+   * The piece digests (`stampPieces`) of a stamp whose stats every entry's key holds: a file in a piece whose digest is still this one
+   * has the stat its entry was made with, so a scan takes the entry without making its key.
+   */
+  pieces: readonly string[] = [];
   /** Files taken from the memo and files read, in the last scan: what a rescan cost. */
   last = { reused: 0, read: 0 };
   /** The entries before the last scan, and the files it read: what a folder delta is told from. */
@@ -62,23 +67,25 @@ export class ScanMemo {
   entries(): ReadonlyMap<string, MemoEntry> {
     if (this.#kept !== undefined && !this.#keptRead) {
       this.#keptRead = true;
-      this.files = readKept(this.#kept.cache, keptKey(this.#kept)) ?? this.files;
+      const kept = readKept(this.#kept.cache, keptKey(this.#kept));
+      if (kept !== undefined) ({ files: this.files, pieces: this.pieces } = kept);
     }
     return this.files;
   }
 
-  /** Takes a scan's entries, counts and the files it read; kept when an entry was added or dropped. */
-  update(files: ReadonlyMap<string, MemoEntry>, last: ScanMemo['last'], read: ScanMemo['read']): void {
+  /** Takes a scan's entries, the piece digests of its stamp, its counts and the files it read; kept when an entry was added or dropped. */
+  update(files: ReadonlyMap<string, MemoEntry>, pieces: readonly string[], last: ScanMemo['last'], read: ScanMemo['read']): void {
     const before = this.files;
     this.previous = before;
     this.read = read;
     this.files = files;
+    this.pieces = pieces;
     this.last = last;
     this.#keptRead = true;
     const kept = this.#kept;
     if (kept === undefined || sameEntries(before, files)) return;
     const encode = () =>
-      serialize([...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]));
+      serialize({ pieces, rows: [...files].map(([file, { key, parsed, plain, racy }]) => [file, key, parsed.skill ?? null, parsed.diagnostics, plain, racy]) });
     if (kept.cache.writeSkillsLater !== undefined) kept.cache.writeSkillsLater(keptKey(kept), NO_STAT, encode);
     else kept.cache.writeSkills(keptKey(kept), NO_STAT, encode());
   }
@@ -95,16 +102,18 @@ function keptKey({ key }: KeptMemo): string {
 }
 
 /** The memo kept under `key`, or undefined when there is none or it is not one this code wrote (every entry checked). */
-function readKept(cache: ToolsCache, key: string): Map<string, MemoEntry> | undefined {
-  let rows: unknown;
+function readKept(cache: ToolsCache, key: string): { readonly files: Map<string, MemoEntry>; readonly pieces: readonly string[] } | undefined {
+  let kept: unknown;
   try {
     const body = cache.readSkills(key, NO_STAT);
     if (body === undefined) return undefined;
-    rows = deserialize(body);
+    kept = deserialize(body);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(rows)) return undefined;
+  if (!isRecord(kept) || !Array.isArray(kept['rows']) || !Array.isArray(kept['pieces'])) return undefined;
+  const { rows, pieces } = kept as { rows: unknown[]; pieces: unknown[] };
+  if (!pieces.every((piece) => typeof piece === 'string')) return undefined;
   const files = new Map<string, MemoEntry>();
   for (const row of rows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 6) return undefined;
@@ -115,7 +124,7 @@ function readKept(cache: ToolsCache, key: string): Map<string, MemoEntry> | unde
     const parsed = { skill: skill === null ? undefined : Object.freeze(skill as Skill), diagnostics: diagnostics.map((d: Diagnostic) => Object.freeze(d)) };
     files.set(file, { key: entryKey, parsed, plain, racy });
   }
-  return files;
+  return { files, pieces: pieces as string[] };
 }
 
 function isDiagnosticShaped(value: unknown): boolean {

@@ -1,12 +1,11 @@
-import type { Dirent, Stats } from 'node:fs';
-import { existsSync, statSync } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join, normalize, sep } from 'node:path';
+import { statSync, type Dirent, type Stats } from 'node:fs';
+import { readdir, realpath } from 'node:fs/promises';
+import { basename, join, normalize } from 'node:path';
 import type { Diagnostic, LoadedFrom, Skill } from '../types.js';
 import { parseSkillFile } from './frontmatter.js';
 import { readCodexPolicy } from './codex-policy.js';
 import { FOLDER_PROBLEMS } from './format.js';
-import { CODEX_POLICY_FILE } from './invocation.js';
+import { DIGEST_PIECE, childPath, modifiedAtOf, policyFileOf, slotOf, stampFiles, stampPieces, statTextAt, type DirStamp } from './dir-stamp.js';
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { ScanMemo, type MemoEntry, type Parsed, type ReadEntry } from './scan-memo.js';
@@ -60,18 +59,6 @@ const READ_CONCURRENCY = 16;
 /** Files modified this recently (ms) when stat'ed are not memoized: rewritten in one timestamp tick (1–2 s on some file systems), their stat may not move. */
 export const RACY_MS = 2000;
 
-/** `join(dir, name)` for a `name` listed in `dir` (no separator in it), without `join`'s normalising: a hook makes paths for every skill folder. */
-function childPath(dir: string, name: string): string {
-  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
-}
-
-const POLICY_IN_FOLDER = CODEX_POLICY_FILE.split('/');
-
-/** A skill folder's Codex policy file (`join(folder, CODEX_POLICY_FILE)` for a normalised `folder`). */
-export function policyFileOf(folder: string): string {
-  return POLICY_IN_FOLDER.reduce(childPath, folder);
-}
-
 interface Candidate {
   readonly file: string;
   readonly defaultName: string;
@@ -89,20 +76,21 @@ interface Candidate {
 /**
  * The entries of `dir` a scan follows (links followed: a broken one is reported), each a folder or a regular `.md` file. A `.md`
  * entry that is not a regular file (a FIFO, a device such as a link to /dev/zero, a socket) is never opened, which could hang or
- * never end, but reported as a SKILL.md that is one is.
+ * never end, but reported as a SKILL.md that is one is. A link is stat'ed on this thread, as the stamp stats every file: no promise per
+ * entry of a folder of 24k skills.
  */
-async function* followed(
+function* followed(
   dir: string,
   entries: readonly Dirent[],
   diagnostics: Diagnostic[],
   realDir: string | undefined,
-): AsyncGenerator<{ name: string; full: string; folder: boolean; real: string | undefined }> {
+): Generator<{ name: string; full: string; folder: boolean; real: string | undefined }> {
   const base = normalize(dir);
   for (const entry of entries) {
     const full = childPath(base, entry.name);
     let kind: Stats | Dirent = entry;
     try {
-      if (entry.isSymbolicLink()) kind = await stat(full);
+      if (entry.isSymbolicLink()) kind = statSync(full);
     } catch (error) {
       const result = fromFsError(full, error);
       if (result.state === 'gone') diagnostics.push(diagnostic('unreadable', full, 'is a broken symbolic link'));
@@ -140,7 +128,7 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required
   const candidates: Candidate[] = [];
   const entries = await listDir(dir, diagnostics, required);
   const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
-  for await (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
+  for (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
     if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, plainReal: real && childPath(real, SKILL_FILE) });
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
     else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), plainReal: real });
@@ -168,7 +156,7 @@ async function commandCandidates(dir: string, prefix: readonly string[], visited
     return [{ file: join(dir, SKILL_FILE), defaultName: prefix.join(':'), folder: normalize(dir), plainReal: childPath(real, SKILL_FILE) }];
   }
   const candidates: Candidate[] = [];
-  for await (const { name, full, folder, real: plainReal } of followed(dir, entries, diagnostics, real)) {
+  for (const { name, full, folder, real: plainReal } of followed(dir, entries, diagnostics, real)) {
     if (!folder) candidates.push({ file: full, defaultName: [...prefix, name.slice(0, -3)].join(':'), plainReal });
     else if (prefix.length + 1 >= MAX_COMMAND_DEPTH) {
       diagnostics.push(diagnostic('unreadable', full, `nested deeper than ${MAX_COMMAND_DEPTH} folders; skipped`, 'warning'));
@@ -182,12 +170,7 @@ function namespaced(skill: Skill, namespace: string): Skill {
   return buildSkill({ ...skill, name: `${namespace}:${skill.name}` }, { path, source, rank });
 }
 
-/** What {@link statSkillsDir} finds: each candidate file with its identity, and the problems met listing them. */
-export interface DirStamp {
-  /** `[file, "size:mtime:ctime:inode:device"]`, or `[file, null]` when there is no such file (a folder without SKILL.md). */
-  readonly files: readonly (readonly [string, string | null])[];
-  readonly diagnostics: readonly Diagnostic[];
-}
+export type { DirStamp };
 
 /** Each stamp's candidates and its files modified within {@link RACY_MS}, for a scan that reads by it ({@link ScanOptions.stamped}). */
 const stampedFrom = new WeakMap<DirStamp, { readonly candidates: readonly Candidate[]; readonly recent: ReadonlySet<string> }>();
@@ -202,40 +185,9 @@ export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'lay
   return stamp;
 }
 
-/**
- * Each candidate's stat (links followed) and the listing's problems; files modified within {@link RACY_MS} go in `recent`. Stat'ed one
- * by one on this thread: a hook stamps every skill folder, where a promise per file and an error per missing policy file cost it
- * seconds at 24k folders (docs/benchmarks.md, "24k SKILL.md folders").
- */
+/** Each candidate's stat and its policy file's ({@link stampFiles}); files modified within {@link RACY_MS} go in `recent`. */
 function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[], recent: Set<string>): DirStamp {
-  const files: (readonly [string, string | null])[] = [];
-  const racyAfter = Date.now() - RACY_MS;
-  // `rare`: a file most folders lack (the policy file), told missing without making a stat.
-  const stamp = (file: string, rare: boolean): void => {
-    try {
-      const found = rare && !existsSync(file) ? undefined : statSync(file, { throwIfNoEntry: false });
-      if (found !== undefined && found.mtimeMs > racyAfter) recent.add(file);
-      files.push([file, found === undefined ? null : statText(found)]);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      files.push([file, code === 'ENOTDIR' ? null : `error:${String(code)}`]);
-    }
-  };
-  for (const { file, folder } of candidates) {
-    stamp(file, false);
-    if (folder !== undefined) stamp(policyFileOf(folder), true);
-  }
-  return { files, diagnostics: [...listing] };
-}
-
-/** A file's stat as a stamp holds it: `size:mtime:ctime:ino:dev` ({@link modifiedAtOf} reads its mtime back). */
-function statText(found: Stats): string {
-  return `${found.size}:${found.mtimeMs}:${found.ctimeMs}:${found.ino}:${found.dev}`;
-}
-
-/** The modification time a {@link statText} holds. */
-function modifiedAtOf(stat: string): number {
-  return Number(stat.split(':', 2)[1]);
+  return stampFiles(candidates, listing, Date.now() - RACY_MS, recent);
 }
 
 /** The files a scan of `dir` reads ({@link statSkillsDir} and {@link scanSkillsDir} alike). */
@@ -275,21 +227,21 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const stamp = taken === undefined ? stampOf(candidates, diagnostics, ownRecent) : options.stamped!;
   const recent = taken?.recent ?? ownRecent;
   const memoFiles = memo?.entries();
+  const pieces = memo === undefined ? undefined : stampPieces(stamp);
+  // A file in a piece of the stamp whose digest the memo's entries were made under has the stat its entry holds.
+  const samePiece = (index: number): boolean => {
+    const piece = Math.floor(index / DIGEST_PIECE);
+    return memo!.pieces[piece] !== undefined && memo!.pieces[piece] === pieces![piece];
+  };
 
   const results: Loaded[] = new Array(candidates.length);
-  // Each candidate's place in the stamp, which lists its file then, for a folder, its policy file (`stampOf`): no map of 48k stats.
-  const at = new Int32Array(candidates.length);
-  for (let i = 0, place = 0; i < candidates.length; i++) {
-    at[i] = place;
-    place += candidates[i]!.folder === undefined ? 1 : 2;
-  }
   // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo, and keep no entry.
   const memoKey = (index: number): { key: string; racy: boolean } | undefined => {
     const candidate = candidates[index]!;
-    const own = stamp.files[at[index]!]![1];
-    if (own === null || own.startsWith('error:')) return undefined;
-    const policyFile = candidate.folder === undefined ? undefined : stamp.files[at[index]! + 1]![0];
-    const policy = policyFile === undefined ? '' : String(stamp.files[at[index]! + 1]![1]);
+    const own = statTextAt(stamp, slotOf(index));
+    if (own === null || own === undefined || own.startsWith('error:')) return undefined;
+    const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
+    const policy = policyFile === undefined ? '' : String(statTextAt(stamp, slotOf(index) + 1));
     // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
     const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
     return { key: memoEntryKey(own, policy, candidate.defaultName), racy };
@@ -302,15 +254,16 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     while (next < candidates.length) {
       const index = next++;
       const candidate = candidates[index]!;
-      const key = memo === undefined ? undefined : memoKey(index);
-      const known = key === undefined || key.racy ? undefined : memoFiles!.get(candidate.file);
-      if (known !== undefined && known.key === key!.key && !known.racy) {
+      const kept = memoFiles?.get(candidate.file);
+      const unmoved = kept !== undefined && !kept.racy && samePiece(index);
+      const key = memo === undefined || unmoved ? undefined : memoKey(index);
+      if (kept !== undefined && !kept.racy && (unmoved || (key !== undefined && !key.racy && kept.key === key.key))) {
         counts.reused += 1;
         // Awaited only when the system is asked (a link on the way): most files take their listing's path without a promise.
-        const real = known.parsed.skill === undefined ? undefined : realOf(candidate, known.plain);
-        const { skill, diagnostics: problems } = known.parsed;
-        results[index] = real === undefined ? known.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
-        fresh.set(candidate.file, known);
+        const real = kept.parsed.skill === undefined ? undefined : realOf(candidate, kept.plain);
+        const { skill, diagnostics: problems } = kept.parsed;
+        results[index] = real === undefined ? kept.parsed : { skill, diagnostics: problems, real: typeof real === 'string' ? real : await real };
+        fresh.set(candidate.file, kept);
         continue;
       }
       counts.read += 1;
@@ -322,7 +275,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.update(fresh, counts, read);
+  memo?.update(fresh, pieces!, counts, read);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();

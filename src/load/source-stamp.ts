@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Diagnostic, Skill } from '../types.js';
 import { packageVersion } from '../util/package-version.js';
 import type { ResolvedCatalogOptions } from './options.js';
-import type { DirStamp } from './scan.js';
+import { stampPieces, withStats, type DirStamp, type StatTexts } from './dir-stamp.js';
 import type { SourceDir } from './sources.js';
 import type { ToolsFileStat } from './tools-cache.js';
 
@@ -11,7 +11,7 @@ import type { ToolsFileStat } from './tools-cache.js';
  * problems, tools files' stats, MCP skills, this package's version): equal stamps mean equal catalogs (docs/store.md). Stats are taken
  * before a scan reads, so a file written meanwhile misses.
  */
-const STAMP_FORMAT = 4;
+const STAMP_FORMAT = 5;
 
 export interface StampInputs {
   readonly options: ResolvedCatalogOptions;
@@ -47,45 +47,15 @@ const dirDigests = new WeakMap<StampInputs['dirs'][number], string>();
 function dirDigest(dir: StampInputs['dirs'][number]): string {
   let digest = dirDigests.get(dir);
   if (digest === undefined) {
-    digest = sha256(JSON.stringify([dir.source, dir.stamp.diagnostics, pieceDigests(dir.stamp.files)]));
+    digest = sha256(JSON.stringify([dir.source, dir.stamp.diagnostics, stampPieces(dir.stamp)]));
     dirDigests.set(dir, digest);
   }
   return digest;
 }
 
-type StampFiles = DirStamp['files'];
-
-/** Files per piece of a folder's digest: a stamp that differs from another in a few files hashes only their pieces again ({@link restamped}). */
-const DIGEST_PIECE = 1024;
-const pieces = new WeakMap<StampFiles, readonly string[]>();
-/** A stamp's files made from another's by {@link restamped}: its pieces with no file replaced are that one's. */
-const restampedFrom = new WeakMap<StampFiles, StampFiles>();
-
-/** The sha256 of each {@link DIGEST_PIECE} files' JSON, in order. */
-function pieceDigests(files: StampFiles): readonly string[] {
-  let digests = pieces.get(files);
-  if (digests === undefined) {
-    const from = restampedFrom.get(files);
-    const fromDigests = from === undefined ? undefined : pieceDigests(from);
-    const made: string[] = [];
-    for (let start = 0; start < files.length; start += DIGEST_PIECE) {
-      const end = Math.min(files.length, start + DIGEST_PIECE);
-      let same = from !== undefined;
-      for (let i = start; same && i < end; i++) same = files[i] === from![i];
-      made.push(same ? fromDigests![made.length]! : sha256(JSON.stringify(files.slice(start, end))));
-    }
-    digests = made;
-    pieces.set(files, digests);
-  }
-  return digests;
-}
-
 /** `dir` with the stats of some of its files replaced (`stats`, by file): its digest hashes only their pieces again. */
-export function restamped(dir: StampInputs['dirs'][number], stats: ReadonlyMap<string, string | null>): StampInputs['dirs'][number] {
-  const { files: now, diagnostics } = dir.stamp;
-  const files = now.map((entry) => (stats.has(entry[0]) ? ([entry[0], stats.get(entry[0])!] as const) : entry));
-  restampedFrom.set(files, now);
-  return { source: dir.source, stamp: { files, diagnostics } };
+export function restamped(dir: StampInputs['dirs'][number], stats: ReadonlyMap<string, StatTexts>): StampInputs['dirs'][number] {
+  return { source: dir.source, stamp: withStats(dir.stamp, stats) };
 }
 
 function sha256(text: string): string {

@@ -243,7 +243,8 @@ describe('skillsDirs the user named', () => {
     // The stat-only path (what a hook checks a saved catalog by) finds the same as the scan.
     const stamps = await catalog.stamps();
     expect(stamps.sourceStamp).toBe(snapshot.sourceStamp);
-    expect(await statSkillsDir(missing, { required: true })).toEqual({ files: [], diagnostics: [snapshot.diagnostics[0]] });
+    const missingStamp = await statSkillsDir(missing, { required: true });
+    expect([missingStamp.files, missingStamp.stats.length, missingStamp.diagnostics]).toEqual([[], 0, [snapshot.diagnostics[0]]]);
     // The default sources (home and project folders, none of them created here but one) say nothing.
     expect((await new SkillCatalog(options).get()).diagnostics).toEqual([]);
   });

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatSkillListing } from '../../src/attachments/listing.js';
+import { slotOf, statTextAt } from '../../src/load/dir-stamp.js';
 import { parseSkillFile } from '../../src/load/frontmatter.js';
 import { scanSkillsDir } from '../../src/load/index.js';
 import { SkillPrefetcher } from '../../src/prefetch/prefetcher.js';
@@ -61,8 +62,11 @@ describe("the hosts' invocation rules on load", () => {
       ['release', false],
     ]);
     expect(result.diagnostics.map((d) => [d.code, d.path, d.severity])).toEqual([['bad-yaml', join(dir, 'broken', 'agents', 'openai.yaml'), 'warning']]);
-    // The policy file is part of what the scan read: editing it changes the stamp.
-    expect(result.stamp.files.map(([file]) => file)).toContain(join(dir, 'release', 'agents', 'openai.yaml'));
+    // The policy file is part of what the scan read: its stat is in the stamp, beside its SKILL.md's.
+    const release = result.stamp.files.indexOf(join(dir, 'release', 'SKILL.md'));
+    const { size, mtimeMs } = statSync(join(dir, 'release', 'agents', 'openai.yaml'));
+    expect(statTextAt(result.stamp, slotOf(release) + 1)).toMatch(new RegExp(`^${size}:${mtimeMs}:`));
+    expect(statTextAt(result.stamp, slotOf(result.stamp.files.indexOf(join(dir, 'plain', 'SKILL.md'))) + 1)).toBeNull();
   });
 });
 

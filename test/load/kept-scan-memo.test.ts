@@ -72,6 +72,40 @@ describe('a scan memo kept in the store', () => {
     expect(result).toEqual(await scanSkillsDir(skills, { source: 'skills', rank: 3, folderNames: true }));
   });
 
+  it('over several pieces of the stamp, reads only the files whose stat moved, wherever they fall and whatever shifts the pieces', async () => {
+    const many = Array.from({ length: 2_100 }, (_, i) => `skill-${String(i).padStart(4, '0')}`);
+    const fileOf = (name: string) => join(skills, name, 'SKILL.md');
+    await writeTree(skills, Object.fromEntries(many.map((name) => [`${name}/SKILL.md`, skillMd(`${name} does one thing`)])));
+    await settle(many.map(fileOf));
+    expect((await scanInNewProcess()).last).toEqual({ reused: 0, read: 2_100 });
+    const fresh = () => scanSkillsDir(skills, { source: 'skills', rank: 3, folderNames: true });
+
+    // One file in the second piece edited, a policy file added in the first: each SKILL.md read once, nothing else.
+    const edited = fileOf(many[1_500]!);
+    await writeFile(edited, skillMd('skill-1500 does another thing'));
+    await mkdir(join(skills, many[10]!, 'agents'));
+    await writeFile(join(skills, many[10]!, 'agents', 'openai.yaml'), 'policy:\n  allow_implicit_invocation: false\n');
+    await settle([edited, join(skills, many[10]!, 'agents', 'openai.yaml')]);
+    reads.length = 0;
+    let scanned = await scanInNewProcess();
+    expect(reads.sort()).toEqual([fileOf(many[10]!), edited]);
+    expect(scanned.result).toEqual(await fresh());
+    expect(scanned.result.skills.find((skill) => skill.name === many[10])?.invocation?.model).toBe(false);
+
+    // A folder removed from the first piece moves every later file to another piece: still nothing else read.
+    await rm(join(skills, many[3]!), { recursive: true });
+    reads.length = 0;
+    scanned = await scanInNewProcess();
+    expect(reads).toEqual([]);
+    expect(scanned.last).toEqual({ reused: 2_099, read: 0 });
+    expect(scanned.result).toEqual(await fresh());
+
+    // Nothing moved: every entry taken.
+    reads.length = 0;
+    expect((await scanInNewProcess()).last).toEqual({ reused: 2_099, read: 0 });
+    expect(reads).toEqual([]);
+  });
+
   it('is not written by a cold search (a deferred cache): the hook leaves it to its writer', async () => {
     await writeTree(skills, { 'alpha/SKILL.md': skillMd('alpha skill') });
     await settle([join(skills, 'alpha', 'SKILL.md')]);
