@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { setReadOnly } from '../support/read-only-folder.js';
 import { removeDir, runCli, tempDir } from './helpers.js';
 
 const home = tempDir('skill-search-roindex-');
 const cache = path.join(home, 'cache');
 let locked = false;
-/** Read-only even for root: the immutable attribute as root (chmod does not stop root), a mode without write bits otherwise. */
 function setLocked(on: boolean): void {
-  if (process.getuid?.() === 0) execFileSync('chattr', [on ? '+i' : '-i', cache], { stdio: 'ignore' });
-  else chmodSync(cache, on ? 0o555 : 0o755);
+  setReadOnly(cache, on);
   locked = on;
 }
 afterAll(() => {
