@@ -91,6 +91,8 @@ export interface CatalogSnapshot {
   /** Winning skills, highest rank first (bundled … MCP). */
   readonly skills: readonly Skill[];
   readonly shadowed: readonly ShadowedSkill[];
+  /** How many skills the config's `include` / `exclude` left out (0 without either). */
+  readonly excluded: number;
   readonly diagnostics: readonly Diagnostic[];
   /** Monotonic; bumps on every invalidation that changed the catalog. */
   readonly generation: number;

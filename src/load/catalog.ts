@@ -305,7 +305,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const selected = skillSelector(options.include, options.exclude);
     const chosen = (entry: MergeEntry) => selected(entry.skill);
     const everySkill = options.include.length === 0 && options.exclude.length === 0;
-    let merged = this.#merge(everySkill ? entries : entries.filter(chosen));
+    const kept = everySkill ? entries : entries.filter(chosen);
+    let excluded = entries.length - kept.length;
+    let merged = this.#merge(kept);
     // The example catalogue fills an otherwise empty catalog only: it never shadows or crowds a user's skills.
     const demo = merged.skills.length === 0 ? demoSource(options) : null;
     let demoDir: StampInputs['dirs'][number] | undefined;
@@ -313,7 +315,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       const scan = await scanSkillsDir(demo.dir, { ...demo, limits: options.limits });
       for (const skill of scan.skills) entries.push({ skill, realPath: scan.realPaths.get(skill.path) ?? skill.path });
       diagnostics.push(...scan.diagnostics);
-      merged = mergeSkills(entries.filter(chosen));
+      const keptWithDemo = entries.filter(chosen);
+      excluded = entries.length - keptWithDemo.length;
+      merged = mergeSkills(keptWithDemo);
       demoDir = { source: demo, stamp: scan.stamp };
     }
     // The folders `stamps()` took when the scan read by them: their digests, hashed for that lookup, are not taken again.
@@ -321,7 +325,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const tooled = tools.map((result, i) => ({ path: resolve(options.toolsFiles[i]!), stat: result.stat }));
     const { sourceStamp: stamp, portableStamp: portable } = catalogStamps({ options, dirs, tools: tooled, mcp }, demoDir);
 
-    const content: ScanContent = { skills: merged.skills, rest: JSON.stringify([merged.shadowed, diagnostics]) };
+    const content: ScanContent = { skills: merged.skills, rest: JSON.stringify([merged.shadowed, diagnostics, excluded]) };
     if (!sameContent(this.#content, content)) this.#generation += 1;
     this.#content = content;
     const generation = this.#generation;
@@ -329,6 +333,7 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
       cwd: options.cwd,
       skills: Object.freeze(merged.skills),
       shadowed: Object.freeze(merged.shadowed),
+      excluded,
       diagnostics: Object.freeze(diagnostics),
       generation,
       ...(stamp === undefined ? {} : { sourceStamp: stamp }),

@@ -57,6 +57,15 @@ describe('config files', () => {
     expect(await names()).toEqual(['pdf-forms', 'pdf-tables', 'lint']);
   });
 
+  it('validate says how many skills include/exclude left out, in its summary and --json', async () => {
+    write(userConfig(), JSON.stringify({ exclude: ['pdf-*'] }));
+    const text = await cli(['validate']);
+    expect(text.stdout).toMatch(/^1 skill loaded; 0 errors, 0 warnings, 0 shadowed, 2 left out by the config's include\/exclude$/m);
+    expect(JSON.parse((await cli(['validate', '--json'])).stdout)).toMatchObject({ skills: 1, excluded: 2 });
+    write(userConfig(), JSON.stringify({}));
+    expect((await cli(['validate'])).stdout).toMatch(/^3 skills loaded; 0 errors, 0 warnings, 0 shadowed$/m);
+  });
+
   it('pin keeps a skill in the narrowed listing and in the tokens after-side; never keeps it out of the hook', async () => {
     write(userConfig(), JSON.stringify({ pin: ['xlsx'], never: ['pdf-forms'], library: ['../lib'] }));
     expect(await names(['--experimental'])).toEqual(['xlsx']);

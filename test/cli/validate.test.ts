@@ -117,7 +117,7 @@ describe('validate', () => {
     const result = await runCli(['validate', '--skills-dir', BROKEN, '--json'], cache);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(['ok', 'skills', 'demo', 'errors', 'warnings', 'diagnostics', 'shadowed', 'ruled']);
+    expect(Object.keys(report)).toEqual(['ok', 'skills', 'demo', 'errors', 'warnings', 'diagnostics', 'shadowed', 'excluded', 'ruled']);
     expect(report).toMatchObject({ ok: false, skills: 2, demo: 0, errors: 1, warnings: 1, shadowed: [], ruled: [] });
     expect((report.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['bad-yaml', 'missing-description']);
   });

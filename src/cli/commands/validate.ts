@@ -37,6 +37,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
       warnings,
       diagnostics: diagnostics.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
       shadowed: snapshot.shadowed,
+      excluded: snapshot.excluded,
       ruled: ruled.map(({ skill, note }) => ({ name: skill.name, path: skill.path, reason: note })),
     });
     return ok ? 0 : 1;
@@ -50,7 +51,7 @@ export async function runValidate(args: ParsedArgs, io: CliIo): Promise<number> 
   const demo = demoNote(snapshot.skills);
   line(
     io.stdout,
-    `${plural(snapshot.skills.length, 'skill')} loaded${demo === '' ? '' : `, ${demo}`}; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed`,
+    `${plural(snapshot.skills.length, 'skill')} loaded${demo === '' ? '' : `, ${demo}`}; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${snapshot.shadowed.length} shadowed${snapshot.excluded === 0 ? '' : `, ${snapshot.excluded} left out by the config's include/exclude`}`,
   );
   return ok ? 0 : 1;
 }
