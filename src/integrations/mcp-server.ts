@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { neutralizeReminderText } from '../attachments/reminder.js';
 import { closeSkillNames, findSkillByName, userOnlyMessage } from '../attachments/skill-tool.js';
@@ -183,7 +184,18 @@ function boundedBody(skill: Pick<Skill, 'body' | 'path'>): string {
   const bytes = Buffer.from(skill.body, 'utf8');
   if (bytes.length <= max) return skill.body;
   const kept = bytes.subarray(0, utf8Boundary(bytes, max)).toString('utf8');
-  return `${kept}\n\n[cut at ${max} of ${bytes.length} bytes; the whole skill is in ${escapeForTerminal(skill.path)}]`;
+  const fileBytes = fileSize(skill.path);
+  const whole = fileBytes === undefined ? 'the whole skill' : `the whole skill (${fileBytes} bytes)`;
+  return `${kept}\n\n[cut at ${max} bytes of its body; ${whole} is in ${escapeForTerminal(skill.path)}]`;
+}
+
+/** The file's own size (undefined when it cannot be read): a body over the loader's file limit is already cut, so its length would understate the file. */
+function fileSize(file: string): number | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool result of one text part. */

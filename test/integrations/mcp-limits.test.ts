@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
@@ -126,7 +129,7 @@ describe('read_skill bounds what it returns', () => {
     const client = await connect({ search: async () => [], skills: async () => [big, skill('small')], close: async () => undefined });
     const result = (await client.callTool({ name: 'read_skill', arguments: { name: 'huge' } })) as { content: { text: string }[] };
     const text = result.content[0]!.text;
-    const note = `\n\n[cut at ${SKILL_FOLDER_LIMITS.maxReadBytes} of ${size} bytes; the whole skill is in /p/.claude/commands/huge.md]`;
+    const note = `\n\n[cut at ${SKILL_FOLDER_LIMITS.maxReadBytes} bytes of its body; the whole skill is in /p/.claude/commands/huge.md]`;
     expect(text.endsWith(note)).toBe(true);
     const kept = text.slice(0, -note.length);
     expect(big.body.startsWith(kept)).toBe(true);
@@ -135,5 +138,20 @@ describe('read_skill bounds what it returns', () => {
     const small = (await client.callTool({ name: 'read_skill', arguments: { name: 'small' } })) as { content: { text: string }[] };
     expect(small.content[0]!.text).toContain('# small');
     expect(small.content[0]!.text).not.toContain('[cut at');
+    expect(size).toBeGreaterThan(SKILL_FOLDER_LIMITS.maxReadBytes);
+  });
+
+  it("names the file's own size, not the body the loader already cut at its file limit", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skill-search-mcp-huge-'));
+    try {
+      const file = path.join(dir, 'huge.md');
+      writeFileSync(file, `# huge\n${'x'.repeat(2_700_000)}`);
+      const loaded: Skill = { ...skill('huge'), path: file, body: `# huge\n${'x'.repeat(1_048_576)}` };
+      const client = await connect({ search: async () => [], skills: async () => [loaded], close: async () => undefined });
+      const result = (await client.callTool({ name: 'read_skill', arguments: { name: 'huge' } })) as { content: { text: string }[] };
+      expect(result.content[0]!.text).toMatch(/\n\n\[cut at \d+ bytes of its body; the whole skill \(2700007 bytes\) is in .*huge\.md\]$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
