@@ -1,14 +1,14 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
+import { nearestExisting } from '../util/paths.js';
 
 /**
  * Where the store cannot be written, if anywhere: the file and its folder (SQLite adds its journal beside it), or, before the
  * file exists, the nearest folder that does (where it would be made). A read-only mount or an immutable folder says so even to root.
  */
 export function storeUnwritable(file: string): { at: string; code: string } | undefined {
-  let folder = path.dirname(file);
-  while (!existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  const folder = nearestExisting(path.dirname(file));
   for (const at of existsSync(file) ? [file, folder] : [folder]) {
     try {
       accessSync(at, constants.W_OK);

@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative } from 'node:path';
 
 /** Whether `child` is `parent` or a path below it (compared as given: no link is followed). */
 export function within(child: string, parent: string): boolean {
@@ -14,4 +14,11 @@ export function realpathOrSelf(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** `path` if it exists, else the nearest folder above it that does (the root at worst). */
+export function nearestExisting(path: string): string {
+  let found = path;
+  while (!existsSync(found) && dirname(found) !== found) found = dirname(found);
+  return found;
 }

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type ParsedArgs, type ParsedValues, parsePositiveInt } from '../args.js';
 import { HOOK_DEFAULTS } from '../flags.js';
@@ -15,6 +15,7 @@ import { BuilderLease, besideIndex, writeMarker } from '../builder-lease.js';
 import { hookNotice } from '../../integrations/hosts.js';
 import { sessionsDir } from '../../integrations/session-state.js';
 import { HOSTS, type HostName } from '../../types.js';
+import { nearestExisting } from '../../util/paths.js';
 import { firstLine } from '../../util/text.js';
 
 /**
@@ -24,8 +25,7 @@ import { firstLine } from '../../util/text.js';
 function existingCwd(hookCwd: string | undefined, io: CliIo, log: (line: string) => void): string | undefined {
   if (hookCwd === undefined || hookCwd === '') return hookCwd;
   const wanted = path.resolve(io.cwd, hookCwd);
-  let folder = wanted;
-  while (!existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  const folder = nearestExisting(wanted);
   if (folder !== wanted) log(`skill-search hook: the session's folder ${wanted} no longer exists; searched from ${folder}`);
   return folder;
 }
