@@ -128,14 +128,14 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (action === 'list') {
     const skills = existsSync(library) ? skillsIn(library) : [];
     // The name searches and hooks show, where the skill's frontmatter names it otherwise than its folder.
-    const named = await skillNames(library);
-    const renamed = (entry: string) => [...named].find(([skill, at]) => at === entry && skill !== entry)?.[0];
+    const renamed = new Map<string, string>();
+    for (const [skill, entry] of await skillNames(library)) if (skill !== entry && !renamed.has(entry)) renamed.set(entry, skill);
     if (args.values.json === true) {
-      const listed = skills.map(({ name, from }) => ({ name, ...(renamed(name) === undefined ? {} : { skill: renamed(name) }), path: from }));
+      const listed = skills.map(({ name, from }) => ({ name, ...(renamed.has(name) ? { skill: renamed.get(name) } : {}), path: from }));
       return printJson(io, { library, skills: listed });
     }
     for (const skill of skills) {
-      const other = renamed(skill.name);
+      const other = renamed.get(skill.name);
       line(io.stdout, `${escapeForTerminal(skill.name)}${other === undefined ? '' : ` (${escapeForTerminal(other)})`}  ${escapeForTerminal(skill.from)}`);
     }
     if (skills.length === 0) line(io.stderr, `skill-search: the library ${library} is empty; add skills with 'skill-search library add <dir>'`);
