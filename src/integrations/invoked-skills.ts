@@ -18,19 +18,23 @@ export function claudeCodeName(skill: NamedSkill): string {
   return colon < 0 ? folder : `${skill.name.slice(0, colon + 1)}${folder}`;
 }
 
+/** The text of a SKILL.md in Claude Code's own folders (user, project, managed) as written, without a byte-order mark; undefined for any other skill or a file it cannot read. */
+export function claudeCodeSkillText(skill: NamedSkill): string | undefined {
+  if ((skill.source !== 'skills' && skill.source !== 'managed') || path.basename(skill.path) !== 'SKILL.md') return undefined;
+  try {
+    return readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The frontmatter `name` of a skill Claude Code names by its folder, where it differs: Claude Code 2.1.337 shows it
  * beside the folder's name and runs `/<that name>` as the skill. Undefined for any other skill, or a file it cannot read.
  */
 export function writtenClaudeCodeName(skill: NamedSkill): string | undefined {
-  if ((skill.source !== 'skills' && skill.source !== 'managed') || path.basename(skill.path) !== 'SKILL.md') return undefined;
-  let text: string;
-  try {
-    text = readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, '');
-  } catch {
-    return undefined;
-  }
-  if (!/^---[ \t]*\r?\n/.test(text)) return undefined;
+  const text = claudeCodeSkillText(skill);
+  if (text === undefined || !/^---[ \t]*\r?\n/.test(text)) return undefined;
   const written = readFrontmatterLines(text).fields['name']?.trim();
   return written === undefined || written === '' || written === claudeCodeName(skill) ? undefined : written;
 }

@@ -10,7 +10,7 @@ import { isOverride, type SourceOptions } from '../sources.js';
 import { cacheRoot } from '../../model-store/paths.js';
 import type { SkillMatcher } from '../../load/skill-globs.js';
 import type { SourceDir } from '../../load/sources.js';
-import { claudeCodeName } from '../../integrations/invoked-skills.js';
+import { claudeCodeName, claudeCodeSkillText } from '../../integrations/invoked-skills.js';
 import { claudeSettingsFiles } from '../../load/claude-plugins.js';
 import { firstParagraph } from '../../load/skill.js';
 
@@ -267,10 +267,11 @@ export async function claudeCodeFrontmatter(skills: readonly Skill[]): Promise<R
     }
   };
   const written = skills.flatMap((skill): [string, WrittenFrontmatter][] => {
-    if ((skill.source !== 'skills' && skill.source !== 'managed') || basename(skill.path) !== 'SKILL.md') return [];
+    const file = claudeCodeSkillText(skill);
+    if (file === undefined) return [];
     let data: unknown;
     try {
-      data = parse(readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, ''));
+      data = parse(file);
     } catch {
       return [];
     }
