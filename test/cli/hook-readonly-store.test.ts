@@ -1,20 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { setReadOnly } from '../support/read-only-folder.js';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers.js';
+import { readOnlyCacheHome } from './read-only-cache.js';
 
-const home = tempDir('skill-search-rostore-');
-const cache = path.join(home, 'cache');
-let locked = false;
-function setLocked(on: boolean): void {
-  setReadOnly(cache, on);
-  locked = on;
-}
-afterAll(() => {
-  if (locked) setLocked(false);
-  removeDir(home);
-});
+const { home, cache, lock } = readOnlyCacheHome('skill-search-rostore-');
 
 describe('hook: a store that cannot be written', () => {
   it('says so when the prompt runs out of time, instead of sending the user to an index that cannot be saved', async (context) => {
@@ -22,7 +12,7 @@ describe('hook: a store that cannot be written', () => {
     writeFileSync(path.join(home, '.claude/skills/pdf-forms/SKILL.md'), '---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n');
     mkdirSync(cache);
     try {
-      setLocked(true);
+      lock();
     } catch {
       context.skip();
     }

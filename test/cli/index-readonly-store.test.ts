@@ -1,20 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { setReadOnly } from '../support/read-only-folder.js';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers.js';
+import { readOnlyCacheHome } from './read-only-cache.js';
 
-const home = tempDir('skill-search-roindex-');
-const cache = path.join(home, 'cache');
-let locked = false;
-function setLocked(on: boolean): void {
-  setReadOnly(cache, on);
-  locked = on;
-}
-afterAll(() => {
-  if (locked) setLocked(false);
-  removeDir(home);
-});
+const { home, cache, lock } = readOnlyCacheHome('skill-search-roindex-');
 
 describe('index over a store that cannot be written', () => {
   it('stops at once with one line naming the store and the folder, before embedding anything', async (context) => {
@@ -24,7 +14,7 @@ describe('index over a store that cannot be written', () => {
     }
     mkdirSync(cache);
     try {
-      setLocked(true);
+      lock();
     } catch {
       context.skip();
     }
