@@ -366,7 +366,12 @@ function namesOf(skills: ReadonlyMap<string, Skill>): Map<string, string[]> {
 function assertSkills(skills: unknown): void {
   const expected = 'Expected `skills` to be an array of skills (the `skills` of catalog.get()), got';
   if (!Array.isArray(skills)) {
-    const got = skills === null || skills === undefined ? String(skills) : typeof skills === 'object' ? `an object with keys ${Object.keys(skills).join(', ')}` : `a ${typeof skills}`;
+    const got =
+      skills === null || skills === undefined
+        ? String(skills)
+        : typeof skills === 'object'
+          ? `an object with keys ${Object.keys(skills).join(', ')}`
+          : `a ${typeof skills}`;
     throw new SkillSearchError('BAD_OPTION', `${expected} ${got}`);
   }
   const bad = skills.findIndex((skill: Partial<Skill> | null) => typeof skill?.id !== 'string' || typeof skill.contentHash !== 'string');

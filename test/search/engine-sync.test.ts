@@ -179,7 +179,8 @@ describe('SkillSearchEngine lifecycle and options', () => {
     const snapshot = { skills: SKILLS, diagnostics: [], shadowed: [] };
     await expect(engine.sync(snapshot as never)).rejects.toMatchObject({
       code: 'BAD_OPTION',
-      message: 'skill-search: Expected `skills` to be an array of skills (the `skills` of catalog.get()), got an object with keys skills, diagnostics, shadowed',
+      message:
+        'skill-search: Expected `skills` to be an array of skills (the `skills` of catalog.get()), got an object with keys skills, diagnostics, shadowed',
     });
     await expect(engine.sync('pdf' as never)).rejects.toThrow('Expected `skills` to be an array of skills (the `skills` of catalog.get()), got a string');
     await expect(engine.sync([{ name: 'pdf' }] as never)).rejects.toThrow(
