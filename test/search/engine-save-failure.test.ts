@@ -111,7 +111,7 @@ describe('a `store` option naming a file that is not a store', () => {
     writeFileSync(file, text);
     const engine = await SkillSearchEngine.open({ embedder: counting(), store: file });
     expect(await engine.sync(SKILLS)).toMatchObject({ embedded: SKILLS.length });
-    expect(engine.saveProblem).toBe(`${file} is not a skill-search store (not a SQLite file): left as it is`);
+    expect(engine.saveProblem).toBe(`${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
     await engine.close();
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(readdirSync(path.dirname(file))).toEqual(['skills.json']);
