@@ -80,7 +80,8 @@ export class SqliteStore implements EntryStore {
     } catch (error) {
       if (!isNotADatabase(error)) throw error;
       // A damaged store is ours to set aside; any other file (a `store` option pointed at the wrong path) is not.
-      if (sqliteHeader(file) === undefined) throw new SkillSearchError('BAD_FILE', `${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
+      if (sqliteHeader(file) === undefined)
+        throw new SkillSearchError('BAD_FILE', `${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
       renameSync(file, `${file}.broken`);
       return SqliteStore.#open(file, timeout, waitsAsync);
     }

@@ -221,7 +221,9 @@ describe('SqliteStore', () => {
     const file = path.join(temp(), 'notes.txt');
     const text = 'my notes, not a database '.repeat(40);
     writeFileSync(file, text);
-    expect(() => SqliteStore.open(file)).toThrow(`skill-search: ${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
+    expect(() => SqliteStore.open(file)).toThrow(
+      `skill-search: ${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`,
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(existsSync(`${file}.broken`)).toBe(false);
     const shared = new SharedStore(file);
