@@ -5,6 +5,7 @@ import { SkillSearchError } from '../errors.js';
 import { modelsRoot } from '../model-store/paths.js';
 import { findPreset, type ModelPreset } from '../model-store/presets.js';
 import { installState } from '../model-store/store.js';
+import { badKnob } from '../util/option-checks.js';
 import type { Embedder } from '../types.js';
 import { createHashEmbedder } from './hash-embedder.js';
 import { createTransformersEmbedder } from './transformers.js';
@@ -43,6 +44,9 @@ function presetEmbedder(preset: ModelPreset, options: ResolveEmbedderOptions): E
  * prefixes; a path (with a slash) → that transformers.js folder; a bare name → `<modelsDir>/<name>/`.
  */
 export function resolveEmbedder(spec?: string, options: ResolveEmbedderOptions = {}): Embedder {
+  if (spec !== undefined && typeof spec !== 'string') {
+    throw badKnob('model', `a model name ("use-lite", "hash", a preset of 'skill-search model list' or a model folder)`, spec);
+  }
   const value = (spec ?? '').trim();
   if (value === '' || value === 'use-lite' || value === 'default') return createUseLiteEmbedder();
   const hash = /^hash(?::(\d+))?$/.exec(value);

@@ -9,7 +9,7 @@
 import { badOption, abortError, throwIfAborted } from '../errors.js';
 import type { SearchHit, SkillSearcher } from '../types.js';
 import { definedOnly } from '../util/defined.js';
-import { assertKnownKeys, positiveInteger } from '../util/option-checks.js';
+import { assertKnownKeys, badKnob, positiveInteger } from '../util/option-checks.js';
 import type { DiscoveredSkill, SkillDiscoveryAttachment } from '../attachments/messages.js';
 import { capQuery } from '../integrations/query-cap.js';
 import { offeredHits } from '../load/invocation.js';
@@ -85,6 +85,11 @@ type Outcome =
   | { readonly state: 'failed'; readonly error: unknown };
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** `visible` and `invoked` are read with `has` when collecting: anything else (an array) is refused when the turn starts. */
+function isNameSet(names: unknown): boolean {
+  return names === undefined || typeof (names as ReadonlySet<string> | null)?.has === 'function';
+}
 
 export class PrefetchHandle {
   readonly #controller = new AbortController();
@@ -229,6 +234,8 @@ export class SkillPrefetcher {
   /** Start the search for a turn in the background. Synchronous; never throws for a search failure. */
   start(turn: PrefetchTurn): PrefetchHandle {
     if (typeof turn?.userMessage !== 'string') throw badOption('userMessage', 'be a string', turn?.userMessage);
+    if (!isNameSet(turn.visible)) throw badKnob('visible', 'a Set of skill names (skillNamesInHistory(history))', turn.visible);
+    if (!isNameSet(turn.invoked)) throw badKnob('invoked', 'a Set of skill names', turn.invoked);
     const { searcher, searchK } = this.#options;
     const handle = new PrefetchHandle(turn, this.#options, (query, signal) =>
       this.#queue.run(async () => {

@@ -191,6 +191,7 @@ export class SkillSearchEngine extends RankedSearch {
    */
   async sync(skills: readonly Skill[], options: SyncOptions = {}): Promise<SyncResult> {
     this.assertOpen();
+    assertSkills(skills);
     return this.#queued(() => this.#sync(skills, options));
   }
 
@@ -359,4 +360,20 @@ function namesOf(skills: ReadonlyMap<string, Skill>): Map<string, string[]> {
   const names = new Map<string, string[]>();
   for (const skill of skills.values()) getOrAdd(names, normalizeName(skill.name), () => []).push(skill.id);
   return names;
+}
+
+/** `sync`'s skills from plain JavaScript: an array of loaded skills, else one line saying what came (the whole catalog snapshot, most often). */
+function assertSkills(skills: unknown): void {
+  const expected = 'Expected `skills` to be an array of skills (the `skills` of catalog.get()), got';
+  if (!Array.isArray(skills)) {
+    const got =
+      skills === null || skills === undefined
+        ? String(skills)
+        : typeof skills === 'object'
+          ? `an object with keys ${Object.keys(skills).join(', ')}`
+          : `a ${typeof skills}`;
+    throw new SkillSearchError('BAD_OPTION', `${expected} ${got}`);
+  }
+  const bad = skills.findIndex((skill: Partial<Skill> | null) => typeof skill?.id !== 'string' || typeof skill.contentHash !== 'string');
+  if (bad >= 0) throw new SkillSearchError('BAD_OPTION', `${expected} an array whose item ${bad} is not one (no string \`id\` and \`contentHash\`)`);
 }

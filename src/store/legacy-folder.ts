@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { sqliteHeader } from './sqlite-driver.js';
 import { SCHEMA_VERSION } from './store-layout.js';
 
 /** The files of the per-folder index kept before the store: the manifest, its artefacts and their logs, and the layout before the manifest. */
@@ -21,18 +22,8 @@ export function retireIndexFolder(dir: string): string | undefined {
 
 /** The SQLite header's `user_version` (big-endian at byte 60), or undefined for no readable SQLite file. */
 function headerLayout(file: string): number | undefined {
-  const header = Buffer.alloc(64);
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      if (readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  return header.toString('latin1', 0, 16) === 'SQLite format 3\0' ? header.readUInt32BE(60) : undefined;
+  const header = sqliteHeader(file);
+  return header === undefined || header.length < 64 ? undefined : header.readUInt32BE(60);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** better-sqlite3, loaded on first use and by the quickest path there is (docs/cold-start.md), and its error codes as the store reads them. */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -35,6 +35,23 @@ function bundledDriver(root: string): typeof BetterSqlite3 | undefined {
 export function openDatabase(file: string, timeout: number): BetterSqlite3.Database {
   const Database = sqlite();
   return new Database(file, { timeout, ...nativeBinding });
+}
+
+/** The first bytes of `file` (up to SQLite's 100-byte header) when it begins as a SQLite database does; undefined for any other file, or none. */
+export function sqliteHeader(file: string): Buffer | undefined {
+  const header = Buffer.alloc(100);
+  let read: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, header, 0, header.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  return header.toString('latin1', 0, 16) === 'SQLite format 3\0' ? header.subarray(0, read) : undefined;
 }
 
 /** The SQLite error code of `error` (`SQLITE_BUSY`, extended codes included), or '' for another error. */

@@ -18,7 +18,7 @@ import {
 import { blobOf, fromBlob, overlayBase, putMembers, readMembers, toVector } from './catalog-members.js';
 import { putCatalogLexicalStats, putLexicalEntries } from './lexical-tables.js';
 import { openCatalogLexical } from './catalog-lexical.js';
-import { isBusy, markWithoutWaiting, openDatabase, sqliteCode } from './sqlite-driver.js';
+import { isBusy, markWithoutWaiting, openDatabase, sqliteCode, sqliteHeader } from './sqlite-driver.js';
 import { layOut, refuseNewerLayout } from './store-layout.js';
 import { collectGraphs, collectUnused, dropCatalog, graphNamed, removeUnnamedGraphs, today } from './store-collection.js';
 
@@ -42,8 +42,8 @@ const CATALOG_ROW =
 /**
  * The {@link EntryStore} as one SQLite file under the cache root (docs/store.md), in WAL mode:
  * any number of readers while one process writes, crash safety by SQLite's journal. The file and
- * its folder are private (0600, 0700); a file SQLite cannot read as a database is moved aside to
- * `<file>.broken` and the store starts empty.
+ * its folder are private (0600, 0700); a SQLite file SQLite cannot read as a database (a damaged
+ * store) is moved aside to `<file>.broken` and the store starts empty; any other file is refused, left as it is.
  */
 export class SqliteStore implements EntryStore {
   readonly file: string;
@@ -79,6 +79,9 @@ export class SqliteStore implements EntryStore {
       return SqliteStore.#open(file, timeout, waitsAsync);
     } catch (error) {
       if (!isNotADatabase(error)) throw error;
+      // A damaged store is ours to set aside; any other file (a `store` option pointed at the wrong path) is not.
+      if (sqliteHeader(file) === undefined)
+        throw new SkillSearchError('BAD_FILE', `${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
       renameSync(file, `${file}.broken`);
       return SqliteStore.#open(file, timeout, waitsAsync);
     }

@@ -3,7 +3,7 @@
  * `query`, `index`) says so in one line, once, and answers as over a new store.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -72,5 +72,22 @@ describe('a store of another layout', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`skill-search: the store ${store} was of an older layout (5); it starts empty\n`);
     expect(result.stdout).toContain('pdf-forms');
+  });
+});
+
+describe('a store file that is not a SQLite file', () => {
+  it('query answers from memory with one line naming it and the fix, and leaves the file as it is', async () => {
+    const cache = tempDir();
+    dirs.push(cache);
+    const store = path.join(cache, 'store.sqlite');
+    writeFileSync(store, 'my notes, not a store\n'.repeat(10));
+    const out = await runCli(['query', ...FLAGS, '--quiet', 'fill in a pdf form'], cache);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^1\. {2}pdf-forms /);
+    expect(out.stderr).toBe(
+      `skill-search: could not save the index in ${store} (${store} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file); answered from memory\n`,
+    );
+    expect(readFileSync(store, 'utf8')).toBe('my notes, not a store\n'.repeat(10));
+    expect(existsSync(`${store}.broken`)).toBe(false);
   });
 });

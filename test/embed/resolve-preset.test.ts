@@ -50,3 +50,19 @@ describe('resolveEmbedder with a preset id', () => {
     );
   });
 });
+
+describe('resolveEmbedder with a model that is not a name', () => {
+  it('throws one BAD_OPTION line naming it (an options object from plain JavaScript), not a TypeError', () => {
+    for (const [spec, shown] of [
+      [{ model: 'use-lite' }, '{"model":"use-lite"}'],
+      [42, '42'],
+    ] as const) {
+      expect(() => resolveEmbedder(spec as never)).toThrow(
+        expect.objectContaining({
+          code: 'BAD_OPTION',
+          message: `skill-search: Expected \`model\` to be a model name ("use-lite", "hash", a preset of 'skill-search model list' or a model folder), got \`${shown}\``,
+        }),
+      );
+    }
+  });
+});

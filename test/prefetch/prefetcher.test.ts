@@ -279,6 +279,17 @@ describe('SkillPrefetcher options', () => {
     expect(() => new SkillPrefetcher({ searcher }).start({ userMessage: 42 as never })).toThrow('Expected `userMessage` to be a string, got `42`');
   });
 
+  it('refuses `visible` or `invoked` that is not a Set when the turn starts, not with a TypeError at collect (an array from plain JavaScript)', () => {
+    const prefetcher = new SkillPrefetcher({ searcher: staticSearcher([]) });
+    expect(() => prefetcher.start({ userMessage: 'fill the pdf form', visible: ['pdf'] as never })).toThrow(
+      'skill-search: Expected `visible` to be a Set of skill names (skillNamesInHistory(history)), got `["pdf"]`',
+    );
+    expect(() => prefetcher.start({ userMessage: 'fill the pdf form', invoked: 'pdf' as never })).toThrow(
+      'skill-search: Expected `invoked` to be a Set of skill names, got `"pdf"`',
+    );
+    expect(prefetcher.pendingCount).toBe(0);
+  });
+
   it('refuses an option it does not have, naming it and every option (a misspelling from plain JavaScript)', () => {
     expect(() => new SkillPrefetcher({ searcher: staticSearcher([]), maxSkill: 5 } as never)).toThrow(
       'skill-search: Expected an option of SkillPrefetcher, got `maxSkill` (did you mean `maxSkills`?); its options: searcher, concurrency, maxSkills, searchK, minScore, now, onError',

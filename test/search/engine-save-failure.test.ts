@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkillSearchEngine } from '../../src/search/engine.js';
@@ -101,5 +101,19 @@ describe('query with a full disk', () => {
       removeDir(cache);
       removeDir(skills);
     }
+  });
+});
+
+describe('a `store` option naming a file that is not a store', () => {
+  it('leaves the file as it is, answers from memory and says why in saveProblem', async () => {
+    const file = path.join(temp(), 'skills.json');
+    const text = JSON.stringify({ mine: 'not a store' }).repeat(20);
+    writeFileSync(file, text);
+    const engine = await SkillSearchEngine.open({ embedder: counting(), store: file });
+    expect(await engine.sync(SKILLS)).toMatchObject({ embedded: SKILLS.length });
+    expect(engine.saveProblem).toBe(`${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
+    await engine.close();
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(path.dirname(file))).toEqual(['skills.json']);
   });
 });

@@ -174,6 +174,22 @@ describe('SkillSearchEngine lifecycle and options', () => {
     await expect(engine.explain({ query: 'pdf' } as never)).rejects.toThrow('Expected `query` to be a string');
   });
 
+  it('refuses skills that are not an array of loaded skills with one line, not a TypeError (the whole snapshot of catalog.get() passed from plain JavaScript)', async () => {
+    const engine = await SkillSearchEngine.open({ embedder: createHashEmbedder() });
+    const snapshot = { skills: SKILLS, diagnostics: [], shadowed: [] };
+    await expect(engine.sync(snapshot as never)).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message:
+        'skill-search: Expected `skills` to be an array of skills (the `skills` of catalog.get()), got an object with keys skills, diagnostics, shadowed',
+    });
+    await expect(engine.sync('pdf' as never)).rejects.toThrow('Expected `skills` to be an array of skills (the `skills` of catalog.get()), got a string');
+    await expect(engine.sync([{ name: 'pdf' }] as never)).rejects.toThrow(
+      'Expected `skills` to be an array of skills (the `skills` of catalog.get()), got an array whose item 0 is not one (no string `id` and `contentHash`)',
+    );
+    expect(await engine.sync(SKILLS)).toMatchObject({ added: SKILLS.length });
+    await engine.close();
+  });
+
   it('validates options with the offending value', async () => {
     await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), k: 0 })).rejects.toThrow('Expected `k` to be a positive integer, got `0`');
     await expect(SkillSearchEngine.open({ embedder: createHashEmbedder(), ann: 'faiss' as 'hnsw' })).rejects.toThrow(

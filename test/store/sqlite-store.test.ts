@@ -206,15 +206,30 @@ describe('SqliteStore', () => {
     store.close();
   });
 
-  it('moves a file that is not a database aside and starts empty', () => {
+  it('moves a damaged store (a SQLite header, then garbage) aside and starts empty', () => {
     const file = path.join(temp(), 'store.sqlite');
-    writeFileSync(file, 'not a database, just text that is long enough to have a header '.repeat(20));
+    writeFileSync(file, `SQLite format 3\0${'damaged pages that SQLite cannot read as a database '.repeat(200)}`);
     const store = SqliteStore.open(file);
     expect(store.vectors('m', 1, ['k']).size).toBe(0);
     store.putVectors('m', new Map([['k', vec(1)]]));
     expect(store.vectors('m', 1, ['k']).size).toBe(1);
     expect(existsSync(`${file}.broken`)).toBe(true);
     store.close();
+  });
+
+  it("leaves a file that is not a SQLite file as it is and refuses it, naming it (a library's `store` option pointed at someone else's file)", () => {
+    const file = path.join(temp(), 'notes.txt');
+    const text = 'my notes, not a database '.repeat(40);
+    writeFileSync(file, text);
+    expect(() => SqliteStore.open(file)).toThrow(
+      `skill-search: ${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(`${file}.broken`)).toBe(false);
+    const shared = new SharedStore(file);
+    expect(shared.vectors('m', 1, ['k']).size).toBe(0);
+    expect(shared.problem).toBe(`${file} is not a skill-search store (not a SQLite file): left as it is; move it away or name another file`);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
 
