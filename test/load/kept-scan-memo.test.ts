@@ -120,7 +120,9 @@ describe('a scan memo kept in the store', () => {
     const fresh = await scanSkillsDir(skills, { source: 'skills', rank: 3, folderNames: true });
     await scanInNewProcess();
     const store = SqliteStore.open(storeFile);
-    const [key] = store.database.prepare<[], string>('SELECT key FROM tools_skills').pluck().all();
+    // The memo's pieces and the one piece of its entries: each broken alone.
+    const keys = store.database.prepare<[], string>('SELECT key FROM tools_skills').pluck().all();
+    expect(keys).toHaveLength(2);
     const { serialize } = await import('node:v8');
     const skill = fresh.skills[0]!;
     const broken = [
@@ -131,11 +133,15 @@ describe('a scan memo kept in the store', () => {
       serialize([[skill.path, 'key', { ...skill, contentHash: undefined }, [], true]]),
     ];
     try {
-      for (const blob of broken) {
-        store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(blob, key);
-        const { result, last } = await scanInNewProcess();
-        expect(last).toEqual({ reused: 0, read: 3 });
-        expect(result).toEqual(fresh);
+      for (const key of keys) {
+        const kept = store.database.prepare<[string], Buffer>('SELECT skills FROM tools_skills WHERE key = ?').pluck().get(key)!;
+        for (const blob of broken) {
+          store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(blob, key);
+          const { result, last } = await scanInNewProcess();
+          expect(last).toEqual({ reused: 0, read: 3 });
+          expect(result).toEqual(fresh);
+          store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(kept, key);
+        }
       }
     } finally {
       store.close();
