@@ -97,8 +97,8 @@ function* followed(
       else if (result.state === 'failed') diagnostics.push(result.diagnostic);
       continue;
     }
-    // Its realpath when neither it nor `dir` is reached through a link.
-    const real = kind !== entry || realDir === undefined ? undefined : childPath(realDir, entry.name);
+    // Its realpath when neither it nor `dir` is reached through a link: its path itself when `dir` is its own realpath (no second string per entry).
+    const real = kind !== entry || realDir === undefined ? undefined : realDir === base ? full : childPath(realDir, entry.name);
     if (kind.isDirectory()) yield { name: entry.name, full, folder: true, real };
     else if (!entry.name.toLowerCase().endsWith('.md')) continue;
     else if (kind.isFile()) yield { name: entry.name, full, folder: false, real };
@@ -129,7 +129,10 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required
   const entries = await listDir(dir, diagnostics, required);
   const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
   for (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
-    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, plainReal: real && childPath(real, SKILL_FILE) });
+    if (folder) {
+      const file = childPath(full, SKILL_FILE);
+      candidates.push({ file, defaultName: name, folder: full, plainReal: real === full ? file : real && childPath(real, SKILL_FILE) });
+    }
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
     else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), plainReal: real });
     else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, plainReal: real });
