@@ -85,10 +85,13 @@ export async function openSnapshot(
  */
 async function assembleHoldOrMove(options: EngineOptions, catalog: SkillCatalog, hold: boolean): Promise<Assembly> {
   // A tools file's changed lines, or a few skill files edited in place (held only), when that is all that changed, else the catalog loaded whole.
-  const delta = (await catalog.delta()) ?? (hold ? await catalog.folderDelta() : undefined);
+  const toolsDelta = await catalog.delta();
+  // Skill files edited in place told without a scan (their documents from the base's members), else by one.
+  const edits = toolsDelta === undefined && hold ? await catalog.folderEdits() : undefined;
   const engine = await SkillSearchEngine.open(options);
   const writer = engine.catalogWriter;
   try {
+    const delta = toolsDelta ?? (edits === undefined ? undefined : writer?.deltaOfEdits(edits)) ?? (hold ? await catalog.folderDelta() : undefined);
     const held = delta !== undefined && hold ? await writer?.holdDelta(delta) : undefined;
     if (held !== undefined) return { held, delta: delta! };
     const assembled = delta === undefined ? undefined : await writer?.assembleDelta(delta);

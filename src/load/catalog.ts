@@ -12,14 +12,14 @@ import {
   type ResolvedCatalogOptions,
 } from './options.js';
 import { PluginStateWatcher } from './plugin-watch.js';
-import { ScanMemo, scanSkillsDir, settledBy, statSkillsDir } from './scan.js';
+import { ScanMemo, movedFiles, scanSkillsDir, settledBy, statSkillsDir } from './scan.js';
 import { catalogStamps, type ReadStamps, type StampInputs, type StatStamps } from './source-stamp.js';
 import { skillSelector } from './skill-globs.js';
 import { buildMcpSkills, type McpSkillInput } from './mcp-skills.js';
 import { SOURCE_RANKS, demoSource, isOverride, resolveSources, type SourceDir } from './sources.js';
 import { loadToolsJsonl, ToolsMemo, type ToolsResult } from './tools-jsonl.js';
 import { toolsDelta, type CatalogDelta } from './tools-delta.js';
-import { folderDelta, type ScannedDir } from './folder-delta.js';
+import { folderDelta, folderEdits, type FolderEdits, type ScannedDir } from './folder-delta.js';
 import { editedCopy, toolsCopy, type CatalogCopy, type CopyInputs, type EditedCopy } from './tools-copy.js';
 import { sameStat, toolsFileStat, type ToolsKey } from './tools-cache.js';
 import { getOrAdd } from '../util/get-or-add.js';
@@ -245,6 +245,28 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
     const snapshot = await this.get();
     const scanned = this.#scanned;
     return scanned?.snapshot === snapshot ? folderDelta(snapshot, scanned.dirs, { options, tools: [], mcp: [] }) : undefined;
+  }
+
+  /**
+   * {@link folderDelta} without a scan, when only files in place were edited: the files whose stat moved since the folders' kept
+   * memos, read again, from the stats `stamps()` took (taken now without them); of the memos only the pieces whose digest moved.
+   */
+  async folderEdits(): Promise<FolderEdits | undefined> {
+    const { options } = this;
+    if (options.toolsFiles.length > 0 || options.toolsCache === null || this.#mcp.size > 0 || options.include.length > 0 || options.exclude.length > 0) {
+      return undefined;
+    }
+    // With the `auto` demo rule only a scan tells whether the demo catalogue is in.
+    if (demoSource(options) !== null) return undefined;
+    const sources = JSON.stringify(resolveSources(options));
+    const stamped = this.#stamped !== undefined && JSON.stringify(this.#stamped.map(({ source }) => source)) === sources ? this.#stamped : undefined;
+    const dirs = stamped ?? (await this.#statDirs());
+    const moved = await Promise.all(dirs.map(({ source, stamp }) => movedFiles(stamp, this.#scanMemo(source), { ...source, limits: options.limits })));
+    if (moved.some((files) => files === undefined)) return undefined;
+    return folderEdits(
+      dirs.map((dir, i) => ({ ...dir, moved: moved[i]! })),
+      { options, tools: [], mcp: [] },
+    );
   }
 
   /** The catalog this one is a byte-for-byte copy of at other paths (`toolsCopy`), whose stamps `held` says the store holds. */

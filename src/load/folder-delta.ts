@@ -1,7 +1,7 @@
 import type { CatalogSnapshot, Skill } from '../types.js';
 import type { DirStamp, StatTexts } from './dir-stamp.js';
-import { memoKeyStats, type ScanMemo } from './scan.js';
-import { catalogStamps, restamped, type StampInputs } from './source-stamp.js';
+import { memoKeyStats, type MovedFile, type ScanMemo } from './scan.js';
+import { catalogStamps, restamped, type ReadStamps, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
 /** One skill folder as its last scan left it: its stamp and its memo (the entries before the scan and the files it read). */
@@ -53,5 +53,50 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
     members,
     baseIds: snapshot.skills.map((skill) => skill.id),
     tables: () => [],
+  };
+}
+
+/**
+ * A catalog of skill folders as a few skills edited in place over the catalog its scan memos were kept with, told without scanning
+ * (`SkillCatalog.folderEdits`): the stamps now, the base's, and the edited skills, whose documents the base's members give (by id,
+ * `CatalogWriter.deltaOfEdits`). Every other file and the catalog's load problems are the base's.
+ */
+export interface FolderEdits extends ReadStamps {
+  readonly base: ReadStamps;
+  readonly edited: readonly Skill[];
+}
+
+/**
+ * {@link folderDelta} told from each stamped folder's {@link movedFiles} instead of a scan: undefined when nothing moved or only a
+ * whole load can tell it, and when a moved file's load problems changed (the catalog's would then be the base's no more).
+ */
+export function folderEdits(
+  dirs: readonly (StampInputs['dirs'][number] & { readonly moved: readonly MovedFile[] })[],
+  stamp: Omit<StampInputs, 'dirs'>,
+): FolderEdits | undefined {
+  const edited: Skill[] = [];
+  const baseDirs: StampInputs['dirs'][number][] = [];
+  for (const dir of dirs) {
+    const kept = new Map<string, StatTexts>();
+    for (const { file, old, now } of dir.moved) {
+      const was = old.parsed.skill;
+      const is = now.parsed.skill;
+      if (was === undefined || is === undefined || !old.plain || !now.plain) return undefined;
+      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+      if (JSON.stringify(old.parsed.diagnostics) !== JSON.stringify(now.parsed.diagnostics)) return undefined;
+      kept.set(file, memoKeyStats(old.key));
+      edited.push(is);
+    }
+    baseDirs.push(kept.size === 0 ? dir : restamped(dir, kept));
+  }
+  if (edited.length === 0) return undefined;
+  const now = catalogStamps({ ...stamp, dirs });
+  const base = catalogStamps({ ...stamp, dirs: baseDirs });
+  if (now.sourceStamp === undefined || base.sourceStamp === undefined) return undefined;
+  return {
+    sourceStamp: now.sourceStamp,
+    portableStamp: now.portableStamp,
+    base: { sourceStamp: base.sourceStamp, portableStamp: base.portableStamp },
+    edited,
   };
 }

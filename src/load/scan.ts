@@ -97,8 +97,8 @@ function* followed(
       else if (result.state === 'failed') diagnostics.push(result.diagnostic);
       continue;
     }
-    // Its realpath when neither it nor `dir` is reached through a link.
-    const real = kind !== entry || realDir === undefined ? undefined : childPath(realDir, entry.name);
+    // Its realpath when neither it nor `dir` is reached through a link: its path itself when `dir` is its own realpath (no second string per entry).
+    const real = kind !== entry || realDir === undefined ? undefined : realDir === base ? full : childPath(realDir, entry.name);
     if (kind.isDirectory()) yield { name: entry.name, full, folder: true, real };
     else if (!entry.name.toLowerCase().endsWith('.md')) continue;
     else if (kind.isFile()) yield { name: entry.name, full, folder: false, real };
@@ -129,7 +129,10 @@ async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required
   const entries = await listDir(dir, diagnostics, required);
   const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
   for (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
-    if (folder) candidates.push({ file: childPath(full, SKILL_FILE), defaultName: name, folder: full, plainReal: real && childPath(real, SKILL_FILE) });
+    if (folder) {
+      const file = childPath(full, SKILL_FILE);
+      candidates.push({ file, defaultName: name, folder: full, plainReal: real === full ? file : real && childPath(real, SKILL_FILE) });
+    }
     // `DIR/SKILL.md` means DIR is itself one skill folder: name it after the folder.
     else if (name === SKILL_FILE) candidates.push({ file: full, defaultName: basename(dir), folder: normalize(dir), plainReal: real });
     else candidates.push({ file: full, defaultName: name.slice(0, -3), loose: true, plainReal: real });
@@ -235,17 +238,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   };
 
   const results: Loaded[] = new Array(candidates.length);
-  // No file (a folder without SKILL.md) or an unreadable stat: read it, as without a memo, and keep no entry.
-  const memoKey = (index: number): { key: string; racy: boolean } | undefined => {
-    const candidate = candidates[index]!;
-    const own = statTextAt(stamp, slotOf(index));
-    if (own === null || own === undefined || own.startsWith('error:')) return undefined;
-    const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
-    const policy = policyFile === undefined ? '' : String(statTextAt(stamp, slotOf(index) + 1));
-    // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
-    const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
-    return { key: memoEntryKey(own, policy, candidate.defaultName), racy };
-  };
+  const memoKey = (index: number) => memoKeyAt(stamp, candidates, recent, index);
   const fresh = new Map<string, MemoEntry>();
   const read = new Map<string, ReadEntry>();
   const counts = { reused: 0, read: 0 };
@@ -275,7 +268,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
-  memo?.update(fresh, pieces!, counts, read);
+  memo?.update(fresh, { pieces: pieces!, files: stamp.files }, counts, read);
 
   const skills: Skill[] = [];
   const realPaths = new Map<string, string>();
@@ -287,6 +280,70 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     realPaths.set(skill.path, real ?? skill.path);
   }
   return { skills, diagnostics: [...diagnostics, ...perFile], realPaths, stamp };
+}
+
+/** Candidate `index`'s memo key under `stamp`, and whether it is racy; undefined with no file (a folder without SKILL.md) or an unreadable stat. */
+function memoKeyAt(stamp: DirStamp, candidates: readonly Candidate[], recent: ReadonlySet<string>, index: number): { key: string; racy: boolean } | undefined {
+  const candidate = candidates[index]!;
+  const own = statTextAt(stamp, slotOf(index));
+  if (own === null || own === undefined || own.startsWith('error:')) return undefined;
+  const policyFile = candidate.folder === undefined ? undefined : policyFileOf(candidate.folder);
+  const policy = policyFile === undefined ? '' : String(statTextAt(stamp, slotOf(index) + 1));
+  // One that may not tell the next write apart is read again by every scan ({@link MemoEntry.racy}).
+  const racy = recent.has(candidate.file) || (policyFile !== undefined && recent.has(policyFile));
+  return { key: memoEntryKey(own, policy, candidate.defaultName), racy };
+}
+
+/** A file whose stat moved from its kept memo entry's, read again ({@link movedFiles}). */
+export interface MovedFile {
+  readonly file: string;
+  /** Its entry in the kept memo. */
+  readonly old: MemoEntry;
+  /** Its parse now, whether its realpath is its listing's path, and its key (undefined: no stat now). */
+  readonly now: ReadEntry;
+}
+
+/**
+ * The files of a {@link statSkillsDir} stamp whose stat moved from the kept memo's entry, each read again, reading of the memo only
+ * the pieces whose digest moved: what a folder delta is told from without scanning the folder. Undefined when only a scan can tell:
+ * no memo kept, another number of files, a file that came or went in a moved piece (the pieces after it shift), or a piece unreadable.
+ */
+export async function movedFiles(stamp: DirStamp, memo: ScanMemo, options: ScanOptions): Promise<MovedFile[] | undefined> {
+  const taken = stampedFrom.get(stamp);
+  // No file to read (a folder missing or empty): none moved; a base with files there has another stamp.
+  if (stamp.files.length === 0) return [];
+  const head = memo.keptPieces();
+  if (taken === undefined || head === undefined || head.files !== stamp.files.length) return undefined;
+  const { candidates, recent } = taken;
+  const pieces = stampPieces(stamp);
+  const moved: { candidate: Candidate; old: MemoEntry; key: string | undefined }[] = [];
+  for (let piece = 0; piece < pieces.length; piece += 1) {
+    if (pieces[piece] === head.pieces[piece]) continue;
+    const entries = memo.keptPiece(piece, head.pieces[piece] ?? '');
+    if (entries === undefined) return undefined;
+    let held = 0;
+    for (let index = piece * DIGEST_PIECE; index < Math.min(candidates.length, (piece + 1) * DIGEST_PIECE); index += 1) {
+      const candidate = candidates[index]!;
+      const old = entries.get(candidate.file);
+      const key = memoKeyAt(stamp, candidates, recent, index)?.key;
+      // A file where the memo has none: a SKILL.md put in a folder (or one whose stat failed then), which only a scan tells.
+      if (old === undefined) {
+        if (key !== undefined) return undefined;
+        continue;
+      }
+      held += 1;
+      if (key !== old.key) moved.push({ candidate, old, key });
+    }
+    // An entry of a file no longer in this piece: a folder renamed, or one removed as another came.
+    if (held !== entries.size) return undefined;
+  }
+  const limits = options.limits ?? DEFAULT_SKILL_LIMITS;
+  return Promise.all(
+    moved.map(async ({ candidate, old, key }) => {
+      const parsed = await loadCandidate(candidate, options, limits);
+      return { file: candidate.file, old, now: { parsed, plain: parsed.real === candidate.plainReal, key } };
+    }),
+  );
 }
 
 /**

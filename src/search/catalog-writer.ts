@@ -3,6 +3,7 @@ import { errorMessage, throwIfAborted } from '../errors.js';
 import { lexicalEntry, type LexicalEntry } from '../lexical/lexical-entry.js';
 import type { ReadStamps } from '../load/source-stamp.js';
 import type { CatalogDelta } from '../load/tools-delta.js';
+import type { FolderEdits } from '../load/folder-delta.js';
 import type { CatalogMember, MemoryOverlay, OverlaidMember, StoredCatalog } from '../store/entry-store.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Diagnostic, Skill } from '../types.js';
@@ -185,6 +186,46 @@ export class CatalogWriter {
   holds(stamps: ReadStamps): boolean {
     const { shared, engine } = this.#options;
     return shared.catalog(catalogKeyOf(stamps, engine)) !== undefined;
+  }
+
+  /**
+   * `edits` as the {@link CatalogDelta} of the saved catalog it changes: each edited skill at the document of the base's member of
+   * its id, when that member is the same file (its record's path, source and rank: else the edited file was shadowed); the base's
+   * load problems (`folderEdits` keeps only edits that leave a file's problems as they were). Undefined when the base is not saved.
+   */
+  deltaOfEdits(edits: FolderEdits): CatalogDelta | undefined {
+    const { shared, engine, dimensions } = this.#options;
+    const base = shared.catalog(catalogKeyOf(edits.base, engine));
+    if (base === undefined) return undefined;
+    const stored = shared.members(base.id);
+    const baseIds = stored.ids();
+    if (baseIds.length !== base.size) return undefined;
+    const docOf = new Map<string, number>();
+    baseIds.forEach((id, doc) => {
+      if (!docOf.has(id)) docOf.set(id, doc);
+    });
+    const records = stored.membersOf(
+      edits.edited.map((skill) => skill.id),
+      dimensions,
+    );
+    const members: (number | Skill)[] = baseIds.map((_, doc) => doc);
+    for (const skill of edits.edited) {
+      const doc = docOf.get(skill.id);
+      const record = records.get(skill.id)?.record;
+      if (doc === undefined || record === undefined) return undefined;
+      const was = JSON.parse(record) as Skill;
+      if (was.path !== skill.path || was.source !== skill.source || was.rank !== skill.rank || typeof members[doc] !== 'number') return undefined;
+      members[doc] = skill;
+    }
+    return {
+      sourceStamp: edits.sourceStamp,
+      portableStamp: edits.portableStamp,
+      diagnostics: JSON.parse(base.diagnostics) as Diagnostic[],
+      base: edits.base,
+      members,
+      baseIds,
+      tables: () => [],
+    };
   }
 
   /**

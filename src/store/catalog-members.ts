@@ -150,6 +150,7 @@ function overlaidMembers(db: Database, catalog: number, saved: CatalogMembers, o
       return out;
     },
     all,
+    ids: () => all().map(({ id }) => id),
     keys,
     at: (docs) => {
       const out = saved.at(docs.filter((doc) => !overlay.has(doc)));
@@ -232,6 +233,7 @@ function readSavedMembers(db: Database, catalog: number): CatalogMembers {
       return new Map([...records].map(([id, record]) => [id, { record, stored: stored.get(id) }]));
     },
     all: () => ordered<CatalogMember>(`${KEY_COLUMNS}, record`),
+    ids: () => db.prepare<Record<string, unknown>, string>(`SELECT id FROM ${EFFECTIVE} ORDER BY doc`).pluck().all(at),
     keys: () => ordered<Omit<CatalogMember, 'record'>>(KEY_COLUMNS),
     at: (docs) => {
       const row = db.prepare<Record<string, unknown>, [string, string]>(`SELECT id, vector_key FROM ${EFFECTIVE} WHERE doc = @doc`).raw();

@@ -117,6 +117,8 @@ export interface CatalogMembers {
   membersOf(ids: readonly string[], dimensions: number): Map<string, MemberRead>;
   /** Every member, in catalog order. */
   all(): CatalogMember[];
+  /** Every member's id, in catalog order. */
+  ids(): string[];
   /** Every member without its record, in catalog order (what a catalog's search is built from). */
   keys(): Omit<CatalogMember, 'record'>[];
   /** The id and vector key of the member at each of `docs` (documents the catalog lacks are absent). */

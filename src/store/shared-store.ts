@@ -70,6 +70,7 @@ export class SharedStore {
       idsLabelled: (labels) => read((m) => m.idsLabelled(labels), new Map()),
       membersOf: (ids, dimensions) => read((m) => m.membersOf(ids, dimensions), new Map()),
       all: () => read((m) => m.all(), []),
+      ids: () => read((m) => m.ids(), []),
       keys: () => read((m) => m.keys(), []),
       at: (docs) => read((m) => m.at(docs), new Map()),
       holding: (keys) => read((m) => m.holding(keys), new Map()),

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { SkillCatalog } from '../../src/load/catalog.js';
 import { LiveIndex, type LiveIndexOptions } from '../../src/integrations/live-index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { SearchHit, SearchMode } from '../../src/types.js';
@@ -316,7 +317,11 @@ describe('SKILL.md folders edited since their catalog was saved, searched by a c
       await liveAnswers(saved, QUERIES.slice(0, 1));
       writeFileSync(skill(7), skillMd('Transcribe handwritten meeting minutes'));
       writeFileSync(skill(12), skillMd('转录手写的会议记录'));
+      // Told from the moved pieces of the kept memo and the base's members, without scanning the folder.
+      const scans = vi.spyOn(SkillCatalog.prototype, 'folderDelta');
       const got = await heldAndWritten(saved, 2, [...QUERIES, ...CJK_QUERIES]);
+      expect(scans).not.toHaveBeenCalled();
+      scans.mockRestore();
       expect(exact(got)).toEqual(exact(await cleanAnswers(options('clean.sqlite'), [...QUERIES, ...CJK_QUERIES])));
       expect(JSON.stringify(got[0])).toContain('tool-7');
 
@@ -390,14 +395,19 @@ describe('SKILL.md folders edited in seeded steps, searched by a caller that han
       () => write(path.join(folders[0]!, pick(names), 'agents', 'openai.yaml'), pick(['policy:\n  allow_implicit_invocation: false\n', 'policy: [broken\n'])),
     ];
     let held = 0;
+    // Steps held without a scan of the folders (told from the memos' moved pieces), and steps that scanned for the delta.
+    let heldUnscanned = 0;
+    const scans = vi.spyOn(SkillCatalog.prototype, 'folderDelta');
     for (let step = 0; step < 14; step += 1) {
       pick(steps)();
       if (next() < 0.5) pick(steps)();
+      scans.mockClear();
       const opened = await LiveIndex.openSnapshot({ ...saved, onSnapshotDue: () => undefined }, { assemble: true });
       if ('reason' in opened) throw new Error(opened.reason);
       let got: unknown[];
       try {
         if (opened.held !== undefined) held += 1;
+        if (opened.held !== undefined && scans.mock.calls.length === 0) heldUnscanned += 1;
         got = [opened.diagnostics, await allAnswers((query, mode) => opened.search(query, { k: 5, mode }), words)];
       } finally {
         await opened.close();
@@ -420,6 +430,8 @@ describe('SKILL.md folders edited in seeded steps, searched by a caller that han
         await liveAnswers(saved, QUERIES.slice(0, 1));
       }
     }
+    scans.mockRestore();
     expect(held).toBeGreaterThan(2);
+    expect(heldUnscanned).toBeGreaterThan(0);
   });
 });

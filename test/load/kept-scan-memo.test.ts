@@ -120,7 +120,9 @@ describe('a scan memo kept in the store', () => {
     const fresh = await scanSkillsDir(skills, { source: 'skills', rank: 3, folderNames: true });
     await scanInNewProcess();
     const store = SqliteStore.open(storeFile);
-    const [key] = store.database.prepare<[], string>('SELECT key FROM tools_skills').pluck().all();
+    // The memo's pieces and the one piece of its entries: each broken alone.
+    const keys = store.database.prepare<[], string>('SELECT key FROM tools_skills').pluck().all();
+    expect(keys).toHaveLength(2);
     const { serialize } = await import('node:v8');
     const skill = fresh.skills[0]!;
     const broken = [
@@ -131,11 +133,15 @@ describe('a scan memo kept in the store', () => {
       serialize([[skill.path, 'key', { ...skill, contentHash: undefined }, [], true]]),
     ];
     try {
-      for (const blob of broken) {
-        store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(blob, key);
-        const { result, last } = await scanInNewProcess();
-        expect(last).toEqual({ reused: 0, read: 3 });
-        expect(result).toEqual(fresh);
+      for (const key of keys) {
+        const kept = store.database.prepare<[string], Buffer>('SELECT skills FROM tools_skills WHERE key = ?').pluck().get(key)!;
+        for (const blob of broken) {
+          store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(blob, key);
+          const { result, last } = await scanInNewProcess();
+          expect(last).toEqual({ reused: 0, read: 3 });
+          expect(result).toEqual(fresh);
+          store.database.prepare('UPDATE tools_skills SET skills = ? WHERE key = ?').run(kept, key);
+        }
       }
     } finally {
       store.close();
@@ -322,5 +328,61 @@ describe('a writer settling files it found just written', () => {
       await catalog.close();
       toolsCache.close();
     }
+  });
+});
+
+describe('edits in place told without a scan (folderEdits)', () => {
+  it('reads only the edited files, from the moved pieces, and names the stamps the catalog had; a folder come, gone or renamed is left to a scan', async () => {
+    const home = join(root, 'home');
+    const user = join(home, '.claude', 'skills');
+    const many = Array.from({ length: 2_100 }, (_, i) => `skill-${String(i).padStart(4, '0')}`);
+    const fileOf = (name: string) => join(user, name, 'SKILL.md');
+    await writeTree(user, Object.fromEntries(many.map((name) => [`${name}/SKILL.md`, skillMd(`${name} does one thing`)])));
+    await mkdir(join(user, 'empty-folder'));
+    await settle(many.map(fileOf));
+    const options: CatalogOptions = { cwd: join(root, 'project'), home, bundledDir: null, managedDir: null, claudePlugins: false, demo: 'never' };
+    const inNewProcess = async <T>(use: (catalog: SkillCatalog) => Promise<T>): Promise<T> => {
+      const toolsCache = new StoreToolsCache(storeFile);
+      const catalog = new SkillCatalog({ ...options, toolsCache });
+      try {
+        return await use(catalog);
+      } finally {
+        await catalog.close();
+        toolsCache.close();
+      }
+    };
+    const saved = await inNewProcess((catalog) => catalog.get());
+    const edited = [fileOf(many[5]!), fileOf(many[1_500]!)];
+    await writeFile(edited[0]!, skillMd('the fifth, revised'));
+    await writeFile(edited[1]!, skillMd('the 1500th, revised'));
+    await settle(edited);
+    reads.length = 0;
+    const edits = await inNewProcess(async (catalog) => ({ edits: await catalog.folderEdits(), stamps: await catalog.stamps() }));
+    expect(reads.sort()).toEqual(edited.sort());
+    expect(edits.edits?.edited.map((skill) => skill.description).sort()).toEqual(['the 1500th, revised', 'the fifth, revised']);
+    expect(edits.edits?.base).toEqual({ sourceStamp: saved.sourceStamp, portableStamp: saved.portableStamp });
+    expect(edits.edits?.sourceStamp).toBe(edits.stamps.sourceStamp);
+
+    // Codex's policy file put beside a SKILL.md: an edit of that skill (its invocation rule).
+    await writeTree(join(user, many[700]!, 'agents'), { 'openai.yaml': 'policy:\n  allow_implicit_invocation: false\n' });
+    await settle([join(user, many[700]!, 'agents', 'openai.yaml')]);
+    const policy = await inNewProcess((catalog) => catalog.folderEdits());
+    // No writer kept the memo since: the two edits before are still told with it.
+    expect(policy?.edited.map((skill) => [skill.name, skill.invocation?.model ?? true])).toEqual([
+      [many[5], true],
+      [many[700], false],
+      [many[1_500], true],
+    ]);
+
+    // A SKILL.md put in a folder that had none, a folder renamed, a folder removed: only a scan tells.
+    const unchanged = async () => inNewProcess((catalog) => catalog.folderEdits());
+    await writeTree(join(user, 'empty-folder'), { 'SKILL.md': skillMd('now a skill') });
+    expect(await unchanged()).toBeUndefined();
+    await rm(join(user, 'empty-folder', 'SKILL.md'));
+    // As many folders as the memo's, one at another path.
+    await rename(join(user, many[9]!), join(user, `${many[9]!}-renamed`));
+    expect(await unchanged()).toBeUndefined();
+    await rm(join(user, many[12]!), { recursive: true });
+    expect(await unchanged()).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ function counting(): { members: CatalogMembers; reads: string[][] } {
   const members: CatalogMembers = {
     idsNamed: () => [],
     all: () => [],
+    ids: () => [],
     keys: () => [],
     at: () => new Map(),
     holding: () => new Map(),
