@@ -200,7 +200,11 @@ function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[
 }
 
 /** The files a scan of `dir` reads ({@link statSkillsDir} and {@link scanSkillsDir} alike). */
-function candidatesOf(dir: string, { layout, required, cwd }: Pick<ScanOptions, 'layout' | 'required' | 'cwd'>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
+function candidatesOf(
+  dir: string,
+  { layout, required, cwd }: Pick<ScanOptions, 'layout' | 'required' | 'cwd'>,
+  diagnostics: Diagnostic[],
+): Promise<Candidate[]> {
   return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics, { required, cwd });
 }
 

@@ -262,7 +262,7 @@ describe('skillsDirs the user named', () => {
     expect(names(await catalog.get())).toEqual(['first', 'docx', 'pdf']);
   });
 
-  it('a `cwd` that does not exist is one line naming the option and the path; the home folder\'s skills still load', async () => {
+  it("a `cwd` that does not exist is one line naming the option and the path; the home folder's skills still load", async () => {
     await writeTree(root, { 'home/.claude/skills/pdf/SKILL.md': skillMd('Extract PDF tables') });
     const missing = join(root, 'no-project');
     const catalog = new SkillCatalog({ ...options, cwd: missing });
